@@ -1,0 +1,51 @@
+/**
+ * The interface every producer adapter implements. An adapter owns one native format:
+ * it recognises it, validates it and extracts normalized evidence from it. Adapters
+ * are pure: they get bytes that are already in memory (decompressed, size-capped by the
+ * caller) and never touch the filesystem, the network or the control plane.
+ */
+import type { NormalizedEvidence } from "../domain/normalized-evidence.ts";
+
+export interface AdapterLimits {
+  /** Maximum number of trace events or samples to normalize before failing with ARTIFACT_TOO_LARGE. */
+  maxEvents: number;
+  /** Maximum JSON nesting depth accepted before parsing (guards JSON.parse against absurd nesting). */
+  maxNestingDepth: number;
+  /** Maximum bytes of `args` JSON kept per trace event; longer args are truncated and flagged. */
+  maxArgsBytes: number;
+}
+
+export const DEFAULT_ADAPTER_LIMITS: AdapterLimits = {
+  maxEvents: 50_000_000,
+  maxNestingDepth: 256,
+  maxArgsBytes: 1024,
+};
+
+export interface DetectInput {
+  /** Up to the first 64 KiB of the (decompressed) payload, decoded as UTF-8. */
+  head: string;
+  displayName: string;
+}
+
+export interface ExtractInput {
+  /** The whole decompressed payload. */
+  bytes: Uint8Array;
+  displayName: string;
+  limits: AdapterLimits;
+}
+
+export interface ProducerAdapter {
+  /** Stable adapter name, e.g. `v8-cpuprofile`. */
+  readonly name: string;
+  readonly version: string;
+  /** Artifact kind the format belongs to (`sample_profile`, `execution_trace`). */
+  readonly artifactKind: string;
+  readonly mediaType: string;
+  /** Returns a confidence in [0, 1] that the payload is this format; 0 means no. */
+  detect(input: DetectInput): number;
+  /**
+   * Parses and normalizes. Throws FlameoxError ARTIFACT_PARSE_FAILED (malformed or wrong
+   * shape) or ARTIFACT_TOO_LARGE (over a limit); never returns partial evidence as complete.
+   */
+  extract(input: ExtractInput): NormalizedEvidence;
+}
