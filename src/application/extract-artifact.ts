@@ -1,0 +1,211 @@
+/**
+ * Extraction use case: run the parse worker for one registered artifact through the
+ * broker, check its response against the protocol, stage and publish the generation.
+ * Any failure (parse error, over budget, crash, protocol violation) becomes a typed
+ * error plus a quarantine record carrying run and adapter provenance; nothing that was
+ * already published changes.
+ */
+import { existsSync } from "node:fs";
+import { mkdir, rm, stat, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { type } from "arktype";
+import { FlameoxError, type ErrorCode } from "../domain/errors.ts";
+import type { EvidenceTableName } from "../domain/evidence-schema.ts";
+import { newGenerationId, newOperationId } from "../domain/ids.ts";
+import { MAX_RESPONSE_BYTES, PARSE_PROTOCOL, ParseResponse, type ParseRequest } from "../domain/parse-protocol.ts";
+import { buildChildEnvironment } from "../broker/child-environment.ts";
+import { runProcess } from "../broker/process-broker.ts";
+import { projectCatalog } from "../storage/catalog.ts";
+import { nowIso } from "../storage/control-plane.ts";
+import { publishGeneration, stageGeneration } from "../storage/corpus-publisher.ts";
+import type { Workspace } from "../storage/workspace.ts";
+import { artifactPayloadPath } from "../storage/workspace-paths.ts";
+import { hexFromArtifactId } from "../domain/ids.ts";
+import { parseWorkerArgv } from "./parse-worker-command.ts";
+import { recordQuarantine } from "./quarantine.ts";
+
+type OkResponse = Extract<ParseResponse, { ok: true }>;
+
+export interface ExtractionResult {
+  extraction_id: string;
+  status: "published";
+  generation_id: string;
+  corpus_commit_id: string;
+  adapter: string;
+  adapter_version: string;
+  artifact_kind: string;
+  producer: string | null;
+  tables: Record<string, number>;
+  limitations: OkResponse["limitations"];
+  summary: OkResponse["summary"];
+  worker: { wall_ms: number; max_rss_bytes: number | null; memory_cap_bytes: number | null };
+}
+
+export interface ExtractOptions {
+  runId: string;
+  artifactId: string;
+  registrationId: string;
+  displayName: string;
+  adapter: string | null;
+  signal?: AbortSignal;
+}
+
+export async function extractArtifact(ws: Workspace, options: ExtractOptions): Promise<ExtractionResult> {
+  const extractionId = newOperationId();
+  const generationId = newGenerationId();
+  const stagingDir = join(ws.paths.staging, extractionId);
+  const outputDir = join(stagingDir, "out");
+  await mkdir(outputDir, { recursive: true });
+  ws.control.withWriteLock(() => {
+    ws.control.db
+      .query("INSERT INTO extractions (extraction_id, run_id, artifact_id, adapter, status, started_at) VALUES (?, ?, ?, ?, 'running', ?)")
+      .run(extractionId, options.runId, options.artifactId, options.adapter, nowIso());
+    ws.runs.update(options.runId, { extraction_status: "running" });
+  });
+  let adapterName = options.adapter;
+  try {
+    const { response, worker } = await runWorker(ws, options, { extractionId, generationId, outputDir });
+    adapterName = response.adapter;
+    const staged = await stageGeneration(ws, {
+      generationId,
+      stagingDir,
+      files: response.tables.map((t) => ({
+        table: t.table as EvidenceTableName,
+        stagedPath: join(outputDir, t.file),
+        rows: t.rows,
+        schemaId: t.schema_id,
+      })),
+      extractor: { name: response.adapter, version: response.adapter_version },
+      runIds: [options.runId],
+      artifactIds: [options.artifactId],
+      limitations: response.limitations,
+      summary: { ...response.summary, producer: response.producer, compression: response.compression },
+    });
+    const commit = publishGeneration(ws, staged, (commit) => {
+      projectCatalog(ws.control.db, commit);
+      ws.control.db
+        .query(
+          `UPDATE extractions SET status = 'published', adapter = ?, adapter_version = ?, generation_id = ?, limitations_json = ?,
+             summary_json = ?, finished_at = ? WHERE extraction_id = ?`,
+        )
+        .run(response.adapter, response.adapter_version, generationId, JSON.stringify(response.limitations), JSON.stringify(response.summary), nowIso(), extractionId);
+      ws.artifacts.refineRegistration(options.registrationId, {
+        kind: response.artifact_kind,
+        media_type: response.media_type,
+        producer: response.producer,
+        producer_version: response.producer_version,
+      });
+      ws.runs.update(options.runId, { extraction_status: "published", limitations: response.limitations });
+    });
+    return {
+      extraction_id: extractionId,
+      status: "published",
+      generation_id: generationId,
+      corpus_commit_id: commit.commit_id,
+      adapter: response.adapter,
+      adapter_version: response.adapter_version,
+      artifact_kind: response.artifact_kind,
+      producer: response.producer,
+      tables: Object.fromEntries(response.tables.map((t) => [t.table, t.rows])),
+      limitations: response.limitations,
+      summary: response.summary,
+      worker,
+    };
+  } catch (error) {
+    const failure = error instanceof FlameoxError ? error : new FlameoxError("ARTIFACT_PARSE_FAILED", `Cannot extract ${options.displayName}: ${(error as Error).message}`);
+    const cancelled = failure.code === "PROCESS_CANCELLED";
+    await recordQuarantine(ws, {
+      extractionId,
+      runId: options.runId,
+      artifactId: options.artifactId,
+      adapter: adapterName,
+      code: failure.code,
+      message: failure.message,
+      status: cancelled ? "cancelled" : "quarantined",
+    });
+    throw new FlameoxError(failure.code, failure.message, {
+      runId: options.runId,
+      remediation: failure.remediation.length > 0 ? failure.remediation : remediationFor(failure.code),
+      details: { artifact_id: options.artifactId, extraction_id: extractionId, adapter: adapterName },
+    });
+  } finally {
+    await rm(stagingDir, { recursive: true, force: true });
+  }
+}
+
+async function runWorker(
+  ws: Workspace,
+  options: ExtractOptions,
+  ids: { extractionId: string; generationId: string; outputDir: string },
+): Promise<{ response: OkResponse; worker: ExtractionResult["worker"] }> {
+  const limits = ws.config.extraction;
+  const request: ParseRequest = {
+    protocol: PARSE_PROTOCOL,
+    operation_id: ids.extractionId,
+    payload_path: artifactPayloadPath(ws.paths, hexFromArtifactId(options.artifactId)),
+    display_name: basename(options.displayName),
+    adapter: options.adapter,
+    output_dir: ids.outputDir,
+    limits: {
+      max_events: limits.max_events,
+      max_nesting_depth: limits.max_nesting_depth,
+      max_args_bytes: 1024,
+      max_decompressed_bytes: ws.config.storage.max_decompressed_bytes,
+    },
+    provenance: { run_id: options.runId, artifact_id: options.artifactId, generation_id: ids.generationId },
+  };
+  const requestPath = join(ids.outputDir, "..", "request.json");
+  await writeFile(requestPath, JSON.stringify(request));
+  const result = await runProcess({
+    argv: parseWorkerArgv(requestPath),
+    cwd: ids.outputDir,
+    env: buildChildEnvironment(process.env, ["PATH", "HOME", "TMPDIR", "LANG"], { NO_COLOR: "1" }),
+    deadlineAt: Date.now() + limits.worker_timeout_seconds * 1000,
+    memoryCapBytes: limits.worker_memory_bytes,
+    maxOutputBytes: 64 * 1024,
+    signal: options.signal,
+  });
+  const worker = { wall_ms: Math.round(result.wallMs), max_rss_bytes: result.maxRssBytes, memory_cap_bytes: result.memoryCapApplied ? limits.worker_memory_bytes : null };
+  const term = result.termination;
+  if (term.kind === "cancelled") throw new FlameoxError("PROCESS_CANCELLED", "Extraction cancelled; the parse worker was stopped");
+  if (term.kind === "timeout") {
+    throw new FlameoxError("PROCESS_TIMEOUT", `Cannot extract ${options.displayName}: the parse worker exceeded its ${limits.worker_timeout_seconds} s deadline`);
+  }
+  const responsePath = join(ids.outputDir, "response.json");
+  if (term.kind !== "exited" || term.exitCode !== 0 || !existsSync(responsePath)) {
+    const oom = /out of memory|allocation failed|RangeError: Out of memory/i.test(result.stderr);
+    const how = term.kind === "exited" ? `exit code ${term.exitCode}` : `signal ${term.signal}`;
+    throw new FlameoxError(
+      oom ? "ARTIFACT_TOO_LARGE" : "ARTIFACT_PARSE_FAILED",
+      oom
+        ? `Cannot extract ${options.displayName}: the parse worker ran out of its ${limits.worker_memory_bytes}-byte memory cap`
+        : `Cannot extract ${options.displayName}: the parse worker stopped with ${how}`,
+    );
+  }
+  const size = (await stat(responsePath)).size;
+  if (size > MAX_RESPONSE_BYTES) throw new FlameoxError("ARTIFACT_PARSE_FAILED", "The parse worker's response exceeds the protocol size limit");
+  const parsed = ParseResponse(await Bun.file(responsePath).json());
+  if (parsed instanceof type.errors) throw new FlameoxError("ARTIFACT_PARSE_FAILED", `The parse worker broke the protocol: ${parsed.summary}`);
+  if (!parsed.ok) throw new FlameoxError(parsed.error.code, parsed.error.message);
+  for (const t of parsed.tables) {
+    const file = await stat(join(ids.outputDir, t.file)).catch(() => null);
+    if (!file?.isFile()) throw new FlameoxError("ARTIFACT_PARSE_FAILED", `The parse worker did not write ${t.file}`);
+    if (file.size > limits.max_worker_output_bytes) throw new FlameoxError("ARTIFACT_TOO_LARGE", `The parse worker's ${t.file} exceeds the output budget`);
+  }
+  return { response: parsed, worker };
+}
+
+function remediationFor(code: ErrorCode): string[] {
+  switch (code) {
+    case "ARTIFACT_PARSE_FAILED":
+      return ["Check that the file is a complete artifact of a supported format (V8 .cpuprofile, Chrome trace JSON)", "The native artifact is kept; inspect it with `flameox artifacts show`"];
+    case "ARTIFACT_FORMAT_UNKNOWN":
+      return ["Pass --adapter to name the format explicitly", "See `flameox import --help` for supported formats"];
+    case "ARTIFACT_TOO_LARGE":
+      return ["Raise extraction.worker_memory_bytes or extraction.max_events in .diagnostics/config.toml"];
+    case "PROCESS_TIMEOUT":
+      return ["Raise extraction.worker_timeout_seconds in .diagnostics/config.toml"];
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * Application services over one open workspace: the single entry point the CLI and the
+ * MCP server call. Transport-independent; every method returns a plain result model.
+ * Read-only methods pin a snapshot and never take the write lock.
+ */
+import { resolve } from "node:path";
+import { FlameoxError } from "../domain/errors.ts";
+import type { FrameMetric } from "../domain/evidence-schema.ts";
+import type { ArtifactRecord, RegistrationRecord, RunRecord } from "../domain/records.ts";
+import { clampLimit, type PageInfo } from "../analysis/analysis-result.ts";
+import { decodeCursor, encodeCursor } from "../analysis/cursor.ts";
+import { analyzeHotspots, type HotspotsResult } from "../analysis/hotspots.ts";
+import { SnapshotEngine } from "../analysis/snapshot-engine.ts";
+import { analyzeStacks, type StackDirection, type StacksResult } from "../analysis/stacks.ts";
+import { resolveSubject } from "../analysis/subject.ts";
+import { traceWindow, type TraceWindowResult } from "../analysis/trace-window.ts";
+import { diffCatalog, projectCatalog, type CatalogDiff } from "../storage/catalog.ts";
+import { readCommit, readHeadId } from "../storage/corpus-store.ts";
+import { SnapshotHandle } from "../storage/snapshot.ts";
+import { initWorkspace, locateWorkspace, openWorkspace, type Workspace, type WorkspaceIdentity } from "../storage/workspace.ts";
+import { importArtifact, type ImportRequest, type ImportResult } from "./import-artifact.ts";
+import { validateWorkspace, type ValidationReport } from "./validate-workspace.ts";
+
+export interface Page<T> extends PageInfo {
+  corpus_commit_id: string;
+  items: T[];
+}
+
+export interface StatusResult {
+  workspace: WorkspaceIdentity;
+  corpus_commit_id: string;
+  counts: { runs: number; artifacts: number; registrations: number; generations: number; quarantined: number };
+  catalog: CatalogDiff & { in_sync: boolean };
+  warnings: string[];
+}
+
+export interface RunDetail extends RunRecord {
+  registrations: RegistrationRecord[];
+}
+
+export interface ArtifactDetail extends ArtifactRecord {
+  registrations: RegistrationRecord[];
+  generation_ids: string[];
+  supported_analyses: string[];
+  resource_uri: string;
+}
+
+export class WorkspaceService {
+  readonly ws: Workspace;
+  private engine: SnapshotEngine | null = null;
+
+  constructor(ws: Workspace) {
+    this.ws = ws;
+  }
+
+  /** Creates `.diagnostics/` under `root`, or reports the workspace already there. */
+  static init(root: string): Promise<{ created: boolean; identity: WorkspaceIdentity }> {
+    return initWorkspace(root);
+  }
+
+  /** Opens the workspace named explicitly, or the nearest one above `cwd`. */
+  static async open(options: { workspace?: string; cwd?: string }): Promise<WorkspaceService> {
+    const root = options.workspace ? resolve(options.workspace) : locateWorkspace(options.cwd ?? process.cwd());
+    return new WorkspaceService(await openWorkspace(root));
+  }
+
+  close(): void {
+    this.engine?.close();
+    this.ws.close();
+  }
+
+  pin(): SnapshotHandle {
+    return SnapshotHandle.pin(this.ws.paths);
+  }
+
+  status(): StatusResult {
+    const snapshot = this.pin();
+    const count = (sql: string) => (this.ws.control.db.query(sql).get() as { n: number }).n;
+    const diff = diffCatalog(this.ws.control.db, snapshot.commit);
+    const inSync = diff.catalog_head === snapshot.commitId && diff.missing_generations.length === 0 && diff.extra_generations.length === 0;
+    const warnings: string[] = [];
+    if (!inSync) warnings.push("The catalog is behind HEAD; run `flameox catalog rebuild`");
+    const running = count("SELECT count(*) AS n FROM runs WHERE capture_status = 'running' OR extraction_status = 'running'");
+    if (running > 0) warnings.push(`${running} run(s) are marked running`);
+    return {
+      workspace: this.ws.identity,
+      corpus_commit_id: snapshot.commitId,
+      counts: {
+        runs: count("SELECT count(*) AS n FROM runs"),
+        artifacts: count("SELECT count(*) AS n FROM artifacts"),
+        registrations: count("SELECT count(*) AS n FROM registrations"),
+        generations: snapshot.commit.generations.length,
+        quarantined: count("SELECT count(*) AS n FROM quarantine"),
+      },
+      catalog: { ...diff, in_sync: inSync },
+      warnings,
+    };
+  }
+
+  importArtifact(request: ImportRequest): Promise<ImportResult> {
+    return importArtifact(this.ws, request);
+  }
+
+  listRuns(options: { limit?: number; cursor?: string | null }): Page<RunRecord> {
+    return this.paginate("runs.list", options, (offset, limit) => {
+      const all = this.ws.runs.list(offset + limit);
+      return { items: all.runs.slice(offset), total: all.total };
+    });
+  }
+
+  getRun(runId: string): RunDetail {
+    return { ...this.ws.runs.get(runId), registrations: this.ws.artifacts.registrationsOfRun(runId) };
+  }
+
+  listArtifacts(options: { limit?: number; cursor?: string | null }): Page<ArtifactRecord> {
+    return this.paginate("artifacts.list", options, (offset, limit) => {
+      const all = this.ws.artifacts.list(offset + limit);
+      return { items: all.artifacts.slice(offset), total: all.total };
+    });
+  }
+
+  getArtifact(artifactId: string): ArtifactDetail {
+    const snapshot = this.pin();
+    const subject = resolveSubject(this.ws, snapshot, artifactId);
+    const artifact = this.ws.artifacts.get(subject.id);
+    const generations = subject.generations;
+    const analyses = new Set<string>();
+    for (const g of generations) {
+      if ((g.tables.frame_measurements ?? 0) > 0) analyses.add("analyze_hotspots").add("get_frame_callers").add("get_frame_callees").add("get_stack_examples");
+      if ((g.tables.trace_events ?? 0) > 0) analyses.add("get_trace_window");
+    }
+    return {
+      ...artifact,
+      registrations: this.ws.artifacts.registrations(subject.id),
+      generation_ids: generations.map((g) => g.generation_id),
+      supported_analyses: [...analyses],
+      resource_uri: `flameox://artifacts/${encodeURIComponent(subject.id)}`,
+    };
+  }
+
+  async analyzeHotspots(ref: string, options: { limit?: number; cursor?: string | null; metric?: FrameMetric }): Promise<HotspotsResult> {
+    const snapshot = this.pin();
+    const subject = resolveSubject(this.ws, snapshot, ref);
+    return analyzeHotspots(snapshot, subject, { ...options, limit: this.limit(options.limit) });
+  }
+
+  async stacks(direction: StackDirection, ref: string, frameId: string, options: { limit?: number; cursor?: string | null; metric?: FrameMetric }): Promise<StacksResult> {
+    const snapshot = this.pin();
+    const subject = resolveSubject(this.ws, snapshot, ref);
+    const engine = await this.engineFor(snapshot);
+    return analyzeStacks(engine, engine.snapshot, subject, direction, { ...options, frameId, limit: this.limit(options.limit, direction === "examples" ? 20 : undefined) });
+  }
+
+  async traceWindow(artifactRef: string, options: { startNs: bigint; endNs: bigint; limit?: number; cursor?: string | null }): Promise<TraceWindowResult> {
+    const snapshot = this.pin();
+    const subject = resolveSubject(this.ws, snapshot, artifactRef);
+    if (subject.type !== "artifact") throw new FlameoxError("INVALID_ARGUMENTS", "Expected an artifact id for a trace window", { details: { field: "artifact_id" } });
+    const engine = await this.engineFor(snapshot);
+    return traceWindow(engine, engine.snapshot, subject, { ...options, limit: this.limit(options.limit) });
+  }
+
+  validate(options: { full: boolean }): Promise<ValidationReport> {
+    return validateWorkspace(this.ws, options);
+  }
+
+  catalogRebuild(): CatalogDiff & { rebuilt: boolean } {
+    return this.ws.control.withWriteLock(() => {
+      const commit = readCommit(this.ws.paths, readHeadId(this.ws.paths));
+      projectCatalog(this.ws.control.db, commit);
+      return { ...diffCatalog(this.ws.control.db, commit), rebuilt: true };
+    });
+  }
+
+  catalogValidate(): CatalogDiff & { ok: boolean } {
+    const diff = diffCatalog(this.ws.control.db, this.pin().commit);
+    return { ...diff, ok: diff.catalog_head === diff.corpus_head && diff.missing_generations.length === 0 && diff.extra_generations.length === 0 };
+  }
+
+  /** One engine per pinned commit, reused while HEAD does not move (long-lived MCP server). */
+  private async engineFor(snapshot: SnapshotHandle): Promise<SnapshotEngine> {
+    if (this.engine && this.engine.snapshot.commitId === snapshot.commitId) return this.engine;
+    this.engine?.close();
+    this.engine = await SnapshotEngine.open(snapshot);
+    return this.engine;
+  }
+
+  private limit(limit: number | undefined, fallback?: number): number {
+    return clampLimit(limit, fallback ?? this.ws.config.analysis.default_row_limit, this.ws.config.analysis.max_row_limit);
+  }
+
+  private paginate<T>(query: string, options: { limit?: number; cursor?: string | null }, fetch: (offset: number, limit: number) => { items: T[]; total: number }): Page<T> {
+    const commitId = this.pin().commitId;
+    // Control-plane lists are bound to the workspace, not the corpus; the commit only names the state read.
+    const binding = { query, filters: {}, commitId: "control" };
+    const offset = decodeCursor(options.cursor, binding);
+    const limit = this.limit(options.limit);
+    const { items, total } = fetch(offset, limit);
+    const end = offset + items.length;
+    return { corpus_commit_id: commitId, items, total, returned: items.length, truncated: end < total, next_cursor: end < total ? encodeCursor(binding, end) : null };
+  }
+}

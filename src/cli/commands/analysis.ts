@@ -1,0 +1,102 @@
+/** `flameox analyze hotspots`, `stacks callers|callees|examples`, `trace window`. Read-only: never take the write lock. */
+import { defineCommand } from "citty";
+import { FlameoxError } from "../../domain/errors.ts";
+import type { FrameMetric } from "../../domain/evidence-schema.ts";
+import type { EdgeItem, StackExample, StackDirection } from "../../analysis/stacks.ts";
+import { commonArgs, execute } from "../context.ts";
+import { formatNs, safeText, table } from "../output.ts";
+import { parseLimit } from "./records.ts";
+
+const pageArgs = {
+  limit: { type: "string", description: "Maximum rows to return" },
+  cursor: { type: "string", description: "Opaque cursor from a previous page" },
+  metric: { type: "string", description: "cpu_time | wall_time (default: cpu_time when sampled, else wall_time)" },
+} as const;
+
+function parseMetric(value: string | undefined): FrameMetric | undefined {
+  if (value === undefined) return undefined;
+  if (value !== "cpu_time" && value !== "wall_time") {
+    throw new FlameoxError("INVALID_ARGUMENTS", `Expected --metric to be cpu_time or wall_time but found ${value}`, { details: { field: "metric" } });
+  }
+  return value;
+}
+
+function parseNs(value: string, field: string): bigint {
+  if (!/^-?\d+$/.test(value.trim())) throw new FlameoxError("INVALID_ARGUMENTS", `Expected --${field} to be an integer number of nanoseconds but found ${JSON.stringify(value)}`, { details: { field } });
+  return BigInt(value.trim());
+}
+
+const evidenceLine = (e: { status: string; reason: string }) => `evidence: ${e.status} (${safeText(e.reason)})`;
+const more = (cursor: string | null) => (cursor ? `more: --cursor ${cursor}` : "");
+const where = (f: { file: string | null; line: number | null }) => (f.file ? `${safeText(f.file)}${f.line ? `:${f.line}` : ""}` : "");
+
+export const analyzeCommand = defineCommand({
+  meta: { name: "analyze", description: "Read-only analyses over the pinned corpus commit" },
+  subCommands: {
+    hotspots: defineCommand({
+      meta: { name: "hotspots", description: "Top frames by self time for a run or artifact" },
+      args: { ...commonArgs, ...pageArgs, run_or_artifact: { type: "positional", required: true } },
+      run: ({ args }) =>
+        execute(args, (s) => s.analyzeHotspots(args.run_or_artifact, { limit: parseLimit(args.limit), cursor: args.cursor, metric: parseMetric(args.metric) }), (r) =>
+          [
+            `hotspots (${r.metric ?? "no metric"}) at ${r.corpus_commit_id}`,
+            evidenceLine(r.evidence),
+            r.items.length > 0
+              ? table([["#", "SELF", "SELF%", "TOTAL", "FRAME", "FUNCTION", "LOCATION"], ...r.items.map((h) => [String(h.rank), formatNs(h.self_value), (100 * h.self_fraction).toFixed(1), formatNs(h.inclusive_value), h.frame_id, safeText(h.function), where(h)])])
+              : "",
+            ...r.limitations.map((l) => `limitation ${l.code}: ${safeText(l.message)}`),
+            more(r.next_cursor),
+          ].filter(Boolean).join("\n"),
+        ),
+    }),
+  },
+});
+
+function stacksCommand(direction: StackDirection) {
+  return defineCommand({
+    meta: { name: direction, description: direction === "examples" ? "Representative stacks through a frame" : `The ${direction} of a frame` },
+    args: { ...commonArgs, ...pageArgs, run_or_artifact: { type: "positional", required: true }, frame_id: { type: "positional", required: true } },
+    run: ({ args }) =>
+      execute(args, (s) => s.stacks(direction, args.run_or_artifact, args.frame_id, { limit: parseLimit(args.limit), cursor: args.cursor, metric: parseMetric(args.metric) }), (r) =>
+        [
+          `${direction} of ${safeText(r.frame.function)} (${r.frame.frame_id}), ${r.metric ?? ""} at ${r.corpus_commit_id}`,
+          evidenceLine(r.evidence),
+          direction === "examples"
+            ? (r.items as StackExample[]).map((st) => `${formatNs(st.duration_ns)} ${st.sample_count} samples\n  ${st.frames.map((f) => safeText(f.function)).join(" > ")}`).join("\n")
+            : table([["TIME", "COUNT", "FRAME", "FUNCTION", "LOCATION"], ...(r.items as EdgeItem[]).map((e) => [formatNs(e.duration_ns), String(e.sample_count), e.frame_id, safeText(e.function), where(e)])]),
+          more(r.next_cursor),
+        ].filter(Boolean).join("\n"),
+      ),
+  });
+}
+
+export const stacksGroup = defineCommand({
+  meta: { name: "stacks", description: "Drill down from a frame: callers, callees, example stacks" },
+  subCommands: { callers: stacksCommand("callers"), callees: stacksCommand("callees"), examples: stacksCommand("examples") },
+});
+
+export const traceCommand = defineCommand({
+  meta: { name: "trace", description: "Trace slices and events" },
+  subCommands: {
+    window: defineCommand({
+      meta: { name: "window", description: "Events of an artifact overlapping [start, end] nanoseconds" },
+      args: {
+        ...commonArgs,
+        limit: pageArgs.limit,
+        cursor: pageArgs.cursor,
+        artifact: { type: "positional", required: true },
+        start: { type: "string", required: true, description: "Window start, ns in the trace clock" },
+        end: { type: "string", required: true, description: "Window end, ns in the trace clock" },
+      },
+      run: ({ args }) =>
+        execute(args, (s) => s.traceWindow(args.artifact, { startNs: parseNs(args.start, "start"), endNs: parseNs(args.end, "end"), limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
+          [
+            `trace window [${r.window.start_ns}, ${r.window.end_ns}] of ${r.inputs.subject.id}; trace spans [${r.trace_bounds.start_ns}, ${r.trace_bounds.end_ns}]`,
+            evidenceLine(r.evidence),
+            table([["TS_NS", "DUR", "PH", "DEPTH", "TRACK", "NAME"], ...r.items.map((e) => [e.ts_ns, e.dur_ns === null ? "-" : formatNs(e.dur_ns), e.phase, String(e.depth), safeText(e.track_id), safeText(e.name)])]),
+            more(r.next_cursor),
+          ].filter(Boolean).join("\n"),
+        ),
+    }),
+  },
+});

@@ -1,0 +1,102 @@
+/** `flameox import`, `runs list|show`, `artifacts list|show`. */
+import { defineCommand } from "citty";
+import { FlameoxError } from "../../domain/errors.ts";
+import { SENSITIVITIES, type Sensitivity } from "../../domain/records.ts";
+import { commonArgs, execute } from "../context.ts";
+import { safeText, table } from "../output.ts";
+
+const pageArgs = {
+  limit: { type: "string", description: "Maximum rows to return" },
+  cursor: { type: "string", description: "Opaque cursor from a previous page" },
+} as const;
+
+export function parseLimit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new FlameoxError("INVALID_ARGUMENTS", `Expected --limit to be a positive integer but found ${JSON.stringify(value)}`, { details: { field: "limit" } });
+  return n;
+}
+
+export const importCommand = defineCommand({
+  meta: { name: "import", description: "Import a profile or trace file (each import is a new run)" },
+  args: {
+    ...commonArgs,
+    path: { type: "positional", required: true, description: "File to import (regular files only)" },
+    kind: { type: "string", description: "Artifact kind (default: detected)" },
+    "media-type": { type: "string", description: "Media type (default: detected)" },
+    producer: { type: "string", description: "Producer that wrote the file, e.g. node, chrome, torch.profiler" },
+    "producer-version": { type: "string", description: "Producer version" },
+    sensitivity: { type: "string", description: "normal | internal | sensitive (default normal)" },
+    adapter: { type: "string", description: "Force an adapter: v8-cpuprofile | chrome-trace" },
+  },
+  run: ({ args }) =>
+    execute(
+      args,
+      (s) => {
+        const sensitivity = args.sensitivity as Sensitivity | undefined;
+        if (sensitivity && !SENSITIVITIES.includes(sensitivity)) {
+          throw new FlameoxError("INVALID_ARGUMENTS", `Expected --sensitivity to be one of ${SENSITIVITIES.join(", ")} but found ${sensitivity}`, { details: { field: "sensitivity" } });
+        }
+        const tty = process.stderr.isTTY === true && !args.json;
+        return s.importArtifact({
+          path: args.path,
+          kind: args.kind,
+          mediaType: args["media-type"],
+          producer: args.producer,
+          producerVersion: args["producer-version"],
+          sensitivity,
+          adapter: args.adapter,
+          onProgress: tty ? (phase, done, total) => process.stderr.write(`\r${phase} ${total > 0 ? Math.floor((100 * done) / total) : 0}%   ${phase === "completed" ? "\n" : ""}`) : undefined,
+        });
+      },
+      (r) =>
+        [
+          `run ${r.run_id}`,
+          `artifact ${r.artifact_id} (${r.byte_length} bytes${r.deduplicated ? ", already stored" : ""})`,
+          `extracted by ${r.extraction.adapter}@${r.extraction.adapter_version} into ${r.extraction.generation_id}`,
+          `rows ${Object.entries(r.extraction.tables).map(([t, n]) => `${t}=${n}`).join(" ")}`,
+          `commit ${r.extraction.corpus_commit_id}`,
+          ...r.extraction.limitations.map((l) => `limitation ${l.code}: ${safeText(l.message)}`),
+        ].join("\n"),
+    ),
+});
+
+export const runsCommand = defineCommand({
+  meta: { name: "runs", description: "Runs (imports and executions)" },
+  subCommands: {
+    list: defineCommand({
+      meta: { name: "list", description: "List runs, newest first" },
+      args: { ...commonArgs, ...pageArgs },
+      run: ({ args }) =>
+        execute(args, (s) => s.listRuns({ limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
+          [table([["RUN", "TYPE", "CREATED", "CAPTURE", "EXTRACTION"], ...r.items.map((run) => [run.run_id, run.run_type, run.created_at, run.capture_status, run.extraction_status])]),
+            r.next_cursor ? `more: --cursor ${r.next_cursor}` : ""].filter(Boolean).join("\n"),
+        ),
+    }),
+    show: defineCommand({
+      meta: { name: "show", description: "Show one run" },
+      args: { ...commonArgs, run_id: { type: "positional", required: true } },
+      run: ({ args }) => execute(args, (s) => s.getRun(args.run_id), (r) => JSON.stringify(r, null, 2)),
+    }),
+  },
+});
+
+export const artifactsCommand = defineCommand({
+  meta: { name: "artifacts", description: "Stored native artifacts" },
+  subCommands: {
+    list: defineCommand({
+      meta: { name: "list", description: "List artifacts, newest first" },
+      args: { ...commonArgs, ...pageArgs },
+      run: ({ args }) =>
+        execute(args, (s) => s.listArtifacts({ limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
+          [table([["ARTIFACT", "BYTES", "KINDS", "SENSITIVITY", "REGISTRATIONS"], ...r.items.map((a) => [a.artifact_id, String(a.byte_length), a.kinds.join(","), a.effective_sensitivity, String(a.registration_count)])]),
+            r.next_cursor ? `more: --cursor ${r.next_cursor}` : ""].filter(Boolean).join("\n"),
+        ),
+    }),
+    show: defineCommand({
+      meta: { name: "show", description: "Show one artifact (metadata only)" },
+      args: { ...commonArgs, artifact_id: { type: "positional", required: true } },
+      run: ({ args }) => execute(args, (s) => s.getArtifact(args.artifact_id), (r) => safeText(JSON.stringify(r, null, 2))),
+    }),
+  },
+});

@@ -1,0 +1,61 @@
+/**
+ * CLI output: `--json` prints the result model itself (the same model MCP wraps in its
+ * envelope); text mode renders a readable summary. Errors carry code, message and
+ * remediation, and the exit code derives from the error code. Strings that come from
+ * artifacts are untrusted: control characters are stripped before they reach a terminal.
+ */
+import { asFlameoxError } from "../domain/errors.ts";
+
+export interface OutputOptions {
+  json: boolean;
+}
+
+export const useColor = (): boolean => !process.env.NO_COLOR && process.stdout.isTTY === true;
+
+/** Removes terminal control sequences and other C0/C1 controls from untrusted text. */
+export function safeText(value: unknown): string {
+  return String(value ?? "")
+    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, "")
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
+}
+
+export function printResult(result: unknown, options: OutputOptions, renderText: (r: never) => string): void {
+  if (options.json) {
+    process.stdout.write(JSON.stringify(result, bigintSafe, 2) + "\n");
+  } else {
+    process.stdout.write(renderText(result as never) + "\n");
+  }
+}
+
+export function printError(error: unknown, options: OutputOptions): number {
+  const failure = asFlameoxError(error);
+  const payload = failure.toPayload();
+  if (options.json) {
+    process.stdout.write(JSON.stringify({ error: payload }, bigintSafe, 2) + "\n");
+  } else {
+    const lines = [`error[${payload.code}]: ${safeText(payload.message)}`];
+    if (payload.run_id) lines.push(`  run: ${payload.run_id}`);
+    for (const step of payload.remediation) lines.push(`  hint: ${safeText(step)}`);
+    process.stderr.write(lines.join("\n") + "\n");
+  }
+  return failure.exitCode;
+}
+
+function bigintSafe(_key: string, value: unknown): unknown {
+  return typeof value === "bigint" ? value.toString() : value;
+}
+
+/** Formats nanoseconds for people: 1.23 s, 45.6 ms, 789 µs. */
+export function formatNs(ns: number): string {
+  const abs = Math.abs(ns);
+  if (abs >= 1e9) return `${(ns / 1e9).toFixed(2)} s`;
+  if (abs >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
+  if (abs >= 1e3) return `${(ns / 1e3).toFixed(1)} µs`;
+  return `${ns} ns`;
+}
+
+export function table(rows: string[][]): string {
+  if (rows.length === 0) return "";
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")).join("\n");
+}

@@ -1,0 +1,50 @@
+/**
+ * The versioned request/response protocol between the extraction service and a parse
+ * worker process. Both sides validate every message; anything outside the protocol is
+ * treated as a worker failure.
+ */
+import { type } from "arktype";
+
+export const PARSE_PROTOCOL = "flameox.parse.v1";
+
+export const ParseRequest = type({
+  protocol: `'${PARSE_PROTOCOL}'`,
+  operation_id: "string",
+  payload_path: "string",
+  display_name: "string",
+  adapter: "string | null",
+  output_dir: "string",
+  limits: {
+    max_events: "number.integer > 0",
+    max_nesting_depth: "number.integer > 0",
+    max_args_bytes: "number.integer > 0",
+    max_decompressed_bytes: "number.integer > 0",
+  },
+  provenance: { run_id: "string", artifact_id: "string", generation_id: "string" },
+});
+export type ParseRequest = typeof ParseRequest.infer;
+
+const Limitation = type({ code: "string", message: "string", "count?": "number" });
+
+export const ParseResponse = type({
+  protocol: `'${PARSE_PROTOCOL}'`,
+  ok: "true",
+  adapter: "string",
+  adapter_version: "string",
+  artifact_kind: "string",
+  media_type: "string",
+  producer: "string | null",
+  producer_version: "string | null",
+  compression: "'none' | 'gzip'",
+  tables: type({ table: "string", file: /^[a-z_]+\.parquet$/, rows: "number.integer >= 0", schema_id: "string" }).array(),
+  limitations: Limitation.array(),
+  summary: "Record<string, string | number | boolean | null>",
+}).or({
+  protocol: `'${PARSE_PROTOCOL}'`,
+  ok: "false",
+  error: { code: "'ARTIFACT_PARSE_FAILED' | 'ARTIFACT_TOO_LARGE' | 'ARTIFACT_FORMAT_UNKNOWN'", message: "string" },
+});
+export type ParseResponse = typeof ParseResponse.infer;
+
+/** The largest response.json a parent will read; anything bigger is a protocol violation. */
+export const MAX_RESPONSE_BYTES = 1024 * 1024;

@@ -1,0 +1,65 @@
+/**
+ * Control-plane records as the rest of flameox sees them. These are also the result
+ * models the CLI prints with --json and the MCP server wraps in its envelope. They never
+ * contain host storage paths.
+ */
+import type { Limitation } from "./evidence-status.ts";
+
+export const SENSITIVITIES = ["normal", "internal", "sensitive"] as const;
+export type Sensitivity = (typeof SENSITIVITIES)[number];
+
+export const ARTIFACT_KINDS = ["sample_profile", "execution_trace", "memory_profile", "benchmark_samples", "process_output", "unknown"] as const;
+export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
+
+export type RunType = "import" | "execution";
+export type ExecutionStatus = "not_applicable" | "planned" | "running" | "succeeded" | "failed" | "timed_out" | "cancelled";
+export type CaptureStatus = "pending" | "running" | "registered" | "failed" | "quarantined" | "cancelled";
+export type ExtractionStatus = "not_requested" | "pending" | "running" | "published" | "failed" | "quarantined" | "cancelled";
+export type ValidationStatus = "not_requested" | "pending" | "running" | "passed" | "failed" | "error" | "cancelled";
+
+export interface RunRecord {
+  run_id: string;
+  run_type: RunType;
+  created_at: string;
+  updated_at: string;
+  revision: number;
+  execution_status: ExecutionStatus;
+  capture_status: CaptureStatus;
+  extraction_status: ExtractionStatus;
+  validation_status: ValidationStatus;
+  limitations: Limitation[];
+  error: { code: string; message: string } | null;
+  generation_ids: string[];
+  artifact_ids: string[];
+}
+
+export interface RegistrationRecord {
+  registration_id: string;
+  run_id: string;
+  artifact_id: string;
+  display_name: string;
+  kind: string;
+  media_type: string;
+  role: string;
+  producer: string | null;
+  producer_version: string | null;
+  sensitivity: Sensitivity;
+  registered_at: string;
+}
+
+export interface ArtifactRecord {
+  artifact_id: string;
+  byte_length: number;
+  created_at: string;
+  effective_sensitivity: Sensitivity;
+  kinds: string[];
+  registration_count: number;
+}
+
+export function maxSensitivity(values: Iterable<Sensitivity>): Sensitivity {
+  let best: Sensitivity = "normal";
+  for (const value of values) {
+    if (SENSITIVITIES.indexOf(value) > SENSITIVITIES.indexOf(best)) best = value;
+  }
+  return best;
+}

@@ -1,0 +1,128 @@
+/**
+ * Content-addressed store for native artifacts. Bytes are streamed from the source into
+ * a staging file while SHA-256 is computed, never held whole in memory. Only regular
+ * files are accepted, opened without following symlinks, and the source's identity and
+ * size are checked again after copying so a file swapped or grown mid-copy is refused.
+ */
+import { constants, type Stats } from "node:fs";
+import { chmod, lstat, mkdir, open, rename, rm, stat } from "node:fs/promises";
+import { dirname } from "node:path";
+import { FlameoxError } from "../domain/errors.ts";
+import { artifactPayloadPath, type WorkspacePaths } from "./workspace-paths.ts";
+
+const CHUNK_BYTES = 4 * 1024 * 1024;
+
+export interface StagedArtifact {
+  sha256Hex: string;
+  byteLength: number;
+  stagedPath: string;
+}
+
+export interface StageOptions {
+  maxBytes: number;
+  onProgress?: (bytesCopied: number, totalBytes: number) => void;
+  signal?: AbortSignal;
+}
+
+export async function stageArtifact(sourcePath: string, stagedPath: string, options: StageOptions): Promise<StagedArtifact> {
+  const before = await lstat(sourcePath).catch((error: NodeJS.ErrnoException) => {
+    throw new FlameoxError("INVALID_ARGUMENTS", `Cannot import ${sourcePath}: ${error.code === "ENOENT" ? "no such file" : error.message}`);
+  });
+  refuseNonRegular(sourcePath, before);
+  refuseOversize(sourcePath, before.size, options.maxBytes);
+
+  // O_NOFOLLOW closes the window between lstat and open for a final-component symlink
+  // swap; O_NONBLOCK keeps a FIFO swapped in from blocking the open.
+  const source = await open(sourcePath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(
+    (error: NodeJS.ErrnoException) => {
+      throw new FlameoxError("ARTIFACT_REFUSED", `Cannot import ${sourcePath}: ${error.code === "ELOOP" ? "it is a symbolic link" : error.message}`);
+    },
+  );
+  await mkdir(dirname(stagedPath), { recursive: true });
+  const target = await open(stagedPath, "wx", 0o600);
+  try {
+    const opened = await source.stat();
+    refuseNonRegular(sourcePath, opened);
+    if (opened.ino !== before.ino || opened.dev !== before.dev) {
+      throw new FlameoxError("ARTIFACT_REFUSED", `Cannot import ${sourcePath}: the file was replaced while it was being opened`);
+    }
+    const hasher = new Bun.CryptoHasher("sha256");
+    const buffer = new Uint8Array(CHUNK_BYTES);
+    let copied = 0;
+    for (;;) {
+      if (options.signal?.aborted) throw new FlameoxError("PROCESS_CANCELLED", "Import cancelled while copying the artifact");
+      const { bytesRead } = await source.read(buffer, 0, CHUNK_BYTES, null);
+      if (bytesRead === 0) break;
+      copied += bytesRead;
+      refuseOversize(sourcePath, copied, options.maxBytes);
+      const chunk = buffer.subarray(0, bytesRead);
+      hasher.update(chunk);
+      await target.write(chunk);
+      options.onProgress?.(copied, opened.size);
+    }
+    const after = await source.stat();
+    if (after.size !== opened.size || copied !== opened.size || after.mtimeMs !== opened.mtimeMs) {
+      throw new FlameoxError("ARTIFACT_REFUSED", `Cannot import ${sourcePath}: the file changed size or content while it was being copied`, {
+        remediation: ["Import the file once the producer has finished writing it"],
+      });
+    }
+    await target.sync();
+    return { sha256Hex: hasher.digest("hex"), byteLength: copied, stagedPath };
+  } catch (error) {
+    await target.close().catch(() => {});
+    await rm(stagedPath, { force: true });
+    throw error;
+  } finally {
+    await source.close().catch(() => {});
+    await target.close().catch(() => {});
+  }
+}
+
+/**
+ * Moves a staged payload into the store under its digest. If the object already exists
+ * (deduplication) the staged copy is dropped. Stored payloads are read-only.
+ */
+export async function publishArtifact(paths: WorkspacePaths, staged: StagedArtifact): Promise<string> {
+  const finalPath = artifactPayloadPath(paths, staged.sha256Hex);
+  const existing = await stat(finalPath).catch(() => null);
+  if (existing) {
+    await rm(staged.stagedPath, { force: true });
+    return finalPath;
+  }
+  await mkdir(dirname(finalPath), { recursive: true });
+  await chmod(staged.stagedPath, 0o444);
+  await rename(staged.stagedPath, finalPath);
+  return finalPath;
+}
+
+/** Streams a stored payload through SHA-256 and compares it with its id. */
+export async function verifyArtifact(paths: WorkspacePaths, sha256Hex: string, expectedBytes: number): Promise<string | null> {
+  const path = artifactPayloadPath(paths, sha256Hex);
+  const file = Bun.file(path);
+  if (!(await file.exists())) return "payload is missing";
+  if (file.size !== expectedBytes) return `payload has ${file.size} bytes, expected ${expectedBytes}`;
+  const hasher = new Bun.CryptoHasher("sha256");
+  for await (const chunk of file.stream()) hasher.update(chunk);
+  const actual = hasher.digest("hex");
+  return actual === sha256Hex ? null : `payload hashes to sha256:${actual}`;
+}
+
+function refuseNonRegular(path: string, info: Stats): void {
+  if (info.isSymbolicLink()) {
+    throw new FlameoxError("ARTIFACT_REFUSED", `Cannot import ${path}: it is a symbolic link`, {
+      remediation: ["Import the target file itself, not a link to it"],
+    });
+  }
+  if (!info.isFile()) {
+    const kind = info.isFIFO() ? "a FIFO" : info.isCharacterDevice() || info.isBlockDevice() ? "a device" : info.isDirectory() ? "a directory" : info.isSocket() ? "a socket" : "not a regular file";
+    throw new FlameoxError("ARTIFACT_REFUSED", `Cannot import ${path}: it is ${kind}; only regular files are imported`);
+  }
+}
+
+function refuseOversize(path: string, bytes: number, maxBytes: number): void {
+  if (bytes > maxBytes) {
+    throw new FlameoxError("ARTIFACT_TOO_LARGE", `Cannot import ${path}: ${bytes} bytes exceed the limit of ${maxBytes} bytes`, {
+      remediation: ["Raise storage.max_artifact_bytes in .diagnostics/config.toml if this artifact is expected"],
+    });
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * ControlPlane owns `.diagnostics/control.sqlite`: runs and their revisions, artifacts,
+ * registrations, extractions, quarantine records and the derived corpus catalog.
+ *
+ * The workspace write lock is SQLite's own: `BEGIN IMMEDIATE` takes the single writer
+ * slot (waiting up to the busy timeout) and the OS releases it if the holder dies, so a
+ * crashed importer can never leave a stale lock behind. Readers use WAL snapshots and
+ * never block writers.
+ */
+import { Database } from "bun:sqlite";
+import { FlameoxError } from "../domain/errors.ts";
+import { CONTROL_SCHEMA_SQL, CONTROL_SCHEMA_VERSION } from "./control-schema.ts";
+
+const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
+
+export class ControlPlane {
+  readonly db: Database;
+
+  private constructor(db: Database) {
+    this.db = db;
+  }
+
+  /** Creates the database with its whole schema in one transaction. */
+  static create(path: string, workspaceId: string): ControlPlane {
+    const db = new Database(path, { create: true, strict: true });
+    configure(db, DEFAULT_LOCK_TIMEOUT_MS);
+    db.transaction(() => {
+      db.exec(CONTROL_SCHEMA_SQL);
+      db.query("INSERT INTO meta (key, value) VALUES ('workspace_id', ?), ('schema_version', ?)").run(
+        workspaceId,
+        String(CONTROL_SCHEMA_VERSION),
+      );
+      db.exec(`PRAGMA user_version = ${CONTROL_SCHEMA_VERSION}`);
+    }).immediate();
+    return new ControlPlane(db);
+  }
+
+  static open(path: string, options: { lockTimeoutMs?: number } = {}): ControlPlane {
+    let db: Database;
+    try {
+      db = new Database(path, { create: false, strict: true });
+    } catch (error) {
+      throw new FlameoxError("WORKSPACE_INVALID", `Cannot open the control plane: ${(error as Error).message}`, {
+        remediation: ["Run `flameox validate` to inspect the workspace"],
+      });
+    }
+    configure(db, options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
+    const version = (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
+    if (version !== CONTROL_SCHEMA_VERSION) {
+      db.close();
+      throw new FlameoxError(
+        "WORKSPACE_SCHEMA_UNSUPPORTED",
+        `Cannot open workspace: control schema version ${version} is not supported (this flameox knows version ${CONTROL_SCHEMA_VERSION})`,
+        { remediation: ["Use the flameox version that created this workspace", "Or initialize a new workspace elsewhere"] },
+      );
+    }
+    return new ControlPlane(db);
+  }
+
+  /**
+   * Runs `fn` holding the workspace write lock. Everything `fn` does in SQLite commits or
+   * rolls back together; file moves inside `fn` must be ordered so that a crash at any
+   * point leaves the corpus consistent (see corpus publication).
+   */
+  withWriteLock<T>(fn: () => T): T {
+    try {
+      return this.db.transaction(fn).immediate();
+    } catch (error) {
+      if (isBusy(error)) {
+        throw new FlameoxError("WRITE_LOCK_TIMEOUT", "Cannot take the workspace write lock: another flameox process holds it", {
+          remediation: ["Retry when the other import or commit has finished"],
+        });
+      }
+      throw error;
+    }
+  }
+
+  close(): void {
+    this.db.close(false);
+  }
+}
+
+function configure(db: Database, lockTimeoutMs: number): void {
+  db.query("PRAGMA journal_mode = WAL").get();
+  db.exec("PRAGMA synchronous = FULL");
+  db.exec("PRAGMA foreign_keys = ON");
+  db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(lockTimeoutMs))}`);
+}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code ?? "";
+  return code.startsWith("SQLITE_BUSY") || /database is locked/i.test(String((error as Error)?.message));
+}
+
+export const nowIso = (): string => new Date().toISOString();

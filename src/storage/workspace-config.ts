@@ -1,0 +1,78 @@
+/**
+ * Workspace policy from `.diagnostics/config.toml`. Strict: an unknown key or a value of
+ * the wrong type fails with its exact path, so a typo can never silently loosen a limit.
+ */
+import { type } from "arktype";
+import { parse, stringify } from "smol-toml";
+import { FlameoxError } from "../domain/errors.ts";
+
+const GiB = 1024 ** 3;
+const MiB = 1024 ** 2;
+
+const positiveInt = type("number.integer > 0");
+
+const ConfigSchema = type({
+  "+": "reject",
+  "storage?": { "+": "reject", "max_artifact_bytes?": positiveInt, "max_decompressed_bytes?": positiveInt },
+  "extraction?": {
+    "+": "reject",
+    "worker_memory_bytes?": "number.integer >= 536870912",
+    "worker_timeout_seconds?": "0 < number <= 86400",
+    "max_worker_output_bytes?": positiveInt,
+    "max_events?": positiveInt,
+    "max_nesting_depth?": "1 <= number.integer <= 10000",
+  },
+  "analysis?": { "+": "reject", "default_row_limit?": "1 <= number.integer <= 1000", "max_row_limit?": "1 <= number.integer <= 10000" },
+});
+
+export interface WorkspaceConfig {
+  storage: { max_artifact_bytes: number; max_decompressed_bytes: number };
+  extraction: {
+    worker_memory_bytes: number;
+    worker_timeout_seconds: number;
+    max_worker_output_bytes: number;
+    max_events: number;
+    max_nesting_depth: number;
+  };
+  analysis: { default_row_limit: number; max_row_limit: number };
+}
+
+export const DEFAULT_CONFIG: WorkspaceConfig = {
+  storage: { max_artifact_bytes: 4 * GiB, max_decompressed_bytes: 8 * GiB },
+  extraction: {
+    worker_memory_bytes: 6 * GiB,
+    worker_timeout_seconds: 600,
+    max_worker_output_bytes: 4 * GiB,
+    max_events: 50_000_000,
+    max_nesting_depth: 256,
+  },
+  analysis: { default_row_limit: 50, max_row_limit: 1000 },
+};
+
+export function parseConfig(text: string): WorkspaceConfig {
+  let raw: unknown;
+  try {
+    raw = parse(text);
+  } catch (error) {
+    throw new FlameoxError("WORKSPACE_INVALID", `Cannot parse .diagnostics/config.toml: ${(error as Error).message}`);
+  }
+  const checked = ConfigSchema(raw);
+  if (checked instanceof type.errors) {
+    throw new FlameoxError("WORKSPACE_INVALID", `Invalid .diagnostics/config.toml: ${checked.summary}`, {
+      remediation: ["Fix or remove the offending key; unknown keys are refused"],
+    });
+  }
+  return {
+    storage: { ...DEFAULT_CONFIG.storage, ...checked.storage },
+    extraction: { ...DEFAULT_CONFIG.extraction, ...checked.extraction },
+    analysis: { ...DEFAULT_CONFIG.analysis, ...checked.analysis },
+  };
+}
+
+export function defaultConfigToml(): string {
+  return (
+    "# flameox workspace policy. Unknown keys are refused. Values shown are the defaults.\n" +
+    stringify(DEFAULT_CONFIG as unknown as Record<string, unknown>) +
+    "\n"
+  );
+}

@@ -1,0 +1,77 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { buildChildEnvironment } from "../../src/broker/child-environment.ts";
+import { prlimitPath, runProcess } from "../../src/broker/process-broker.ts";
+
+const base = { cwd: "/tmp", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, maxOutputBytes: 1 << 20 };
+
+/** A live process; zombies (exited, waiting for a reaper that a container's PID 1 may never be) count as gone. */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+describe("process broker", () => {
+  test("reports the exit code and output of an argv, never through a shell", async () => {
+    const result = await runProcess({ ...base, argv: ["/bin/echo", "a; rm -rf / $(x)"], deadlineAt: Date.now() + 10_000 });
+    expect(result.termination).toEqual({ kind: "exited", exitCode: 0 });
+    expect(result.stdout).toBe("a; rm -rf / $(x)\n");
+  });
+
+  test("a deadline kills the whole process group, including grandchildren", async () => {
+    const result = await runProcess({
+      ...base,
+      argv: ["/bin/sh", "-c", "sleep 30 & echo $!; wait"],
+      deadlineAt: Date.now() + 500,
+      graceMs: 200,
+    });
+    expect(result.termination).toEqual({ kind: "timeout" });
+    const grandchild = Number(result.stdout.trim());
+    expect(grandchild).toBeGreaterThan(0);
+    await Bun.sleep(400);
+    expect(alive(grandchild)).toBe(false);
+  });
+
+  test("cancellation stops the process and is reported as cancelled", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const result = await runProcess({ ...base, argv: ["/bin/sleep", "30"], deadlineAt: Date.now() + 20_000, signal: controller.signal, graceMs: 100 });
+    expect(result.termination).toEqual({ kind: "cancelled" });
+    expect(result.wallMs).toBeLessThan(5_000);
+  });
+
+  test("output beyond the cap is dropped and flagged", async () => {
+    const result = await runProcess({ ...base, argv: ["/usr/bin/head", "-c", "100000", "/dev/zero"], deadlineAt: Date.now() + 10_000, maxOutputBytes: 1000 });
+    expect(result.stdout.length).toBe(1000);
+    expect(result.stdoutTruncated).toBe(true);
+  });
+
+  test("refuses an empty argv or NUL bytes", async () => {
+    await expect(runProcess({ ...base, argv: [], deadlineAt: Date.now() + 1000 })).rejects.toMatchObject({ code: "EXECUTION_REFUSED" });
+    await expect(runProcess({ ...base, argv: ["/bin/echo", "a\u0000b"], deadlineAt: Date.now() + 1000 })).rejects.toMatchObject({ code: "EXECUTION_REFUSED" });
+  });
+
+  test("the memory cap makes an allocating child fail instead of growing", async () => {
+    if (!prlimitPath()) throw new Error("prlimit (util-linux) is required on Linux for the worker memory cap");
+    const script = "const a=[];for(;;){a.push(new Float64Array(1<<20))}";
+    const result = await runProcess({ ...base, argv: [process.execPath, "-e", script], deadlineAt: Date.now() + 30_000, memoryCapBytes: 768 * 1024 * 1024 });
+    expect(result.memoryCapApplied).toBe(true);
+    expect(result.termination.kind === "exited" ? result.termination.exitCode : -1).not.toBe(0);
+    expect(result.maxRssBytes ?? 0).toBeLessThan(1024 * 1024 * 1024);
+  });
+});
+
+describe("child environment", () => {
+  test("passes only allowlisted variables and strips loaders and credentials", () => {
+    const env = buildChildEnvironment(
+      { PATH: "/bin", HOME: "/root", LD_PRELOAD: "/x.so", NODE_OPTIONS: "--require x", GITHUB_TOKEN: "t", AWS_SECRET_ACCESS_KEY: "s", OTHER: "o" },
+      ["PATH", "LD_PRELOAD", "NODE_OPTIONS", "GITHUB_TOKEN"],
+      { DYLD_INSERT_LIBRARIES: "x", API_KEY: "k", MODE: "fast" },
+    );
+    expect(env).toEqual({ PATH: "/bin", MODE: "fast" });
+  });
+});

@@ -1,0 +1,150 @@
+/** End to end through the real CLI: import, dedup, hotspots, drill-down, trace window, cursors, validate. */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { copyFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { SAMPLES, cli, tempWorkspace } from "../helpers.ts";
+
+let root: string;
+let cleanup: () => void;
+let profile: any;
+let trace: any;
+
+beforeAll(async () => {
+  ({ root, cleanup } = await tempWorkspace());
+  profile = (await cli(["import", join(SAMPLES, "sample.cpuprofile"), "--json"], { cwd: root })).json;
+  trace = (await cli(["import", join(SAMPLES, "sample-trace.json"), "--json"], { cwd: root })).json;
+});
+afterAll(() => cleanup());
+
+describe("flameox CLI", () => {
+  test("import creates an import run, a content-addressed artifact and a committed generation", async () => {
+    expect(profile.run_id).toMatch(/^run_/);
+    expect(profile.artifact_id).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(profile.extraction.adapter).toBe("v8-cpuprofile");
+    expect(profile.extraction.tables.frame_measurements).toBeGreaterThan(0);
+    expect(trace.extraction.adapter).toBe("chrome-trace");
+    expect(trace.extraction.tables.trace_events).toBeGreaterThan(0);
+    const run = await cli(["runs", "show", profile.run_id, "--json"], { cwd: root });
+    expect(run.json).toMatchObject({ run_type: "import", capture_status: "registered", extraction_status: "published" });
+    expect(run.json.registrations[0]).toMatchObject({ kind: "sample_profile", display_name: "sample.cpuprofile" });
+    const status = await cli(["status", "--json"], { cwd: root });
+    expect(status.json.corpus_commit_id).toBe(trace.extraction.corpus_commit_id);
+    expect(status.json.catalog.in_sync).toBe(true);
+  });
+
+  test("identical bytes imported twice are one artifact object with two registrations; sensitivity is the maximum", async () => {
+    const copy = join(root, "copy-of-profile.cpuprofile");
+    copyFileSync(join(SAMPLES, "sample.cpuprofile"), copy);
+    const again = await cli(["import", copy, "--sensitivity", "sensitive", "--json"], { cwd: root });
+    expect(again.code).toBe(0);
+    expect(again.json.artifact_id).toBe(profile.artifact_id);
+    expect(again.json.deduplicated).toBe(true);
+    expect(again.json.run_id).not.toBe(profile.run_id);
+    const shown = await cli(["artifacts", "show", profile.artifact_id, "--json"], { cwd: root });
+    expect(shown.json.registration_count).toBe(2);
+    expect(shown.json.registrations.map((r: any) => r.display_name).sort()).toEqual(["copy-of-profile.cpuprofile", "sample.cpuprofile"]);
+    expect(shown.json.effective_sensitivity).toBe("sensitive");
+    const hex = profile.artifact_id.slice(7);
+    expect(readdirSync(join(root, ".diagnostics", "artifacts", "sha256", hex.slice(0, 2)))).toEqual([hex]);
+    expect(JSON.stringify(shown.json)).not.toContain(root);
+  });
+
+  test("hotspots name the commit, rank by self time and page with a cursor", async () => {
+    const first = await cli(["analyze", "hotspots", profile.artifact_id, "--limit", "3", "--json"], { cwd: root });
+    expect(first.code).toBe(0);
+    const r = first.json;
+    expect(r.corpus_commit_id).toMatch(/^sha256:/);
+    expect(r.metric).toBe("cpu_time");
+    expect(r.evidence.status === "available" || r.evidence.status === "partial").toBe(true);
+    expect(r.items).toHaveLength(3);
+    expect(r.items[0].self_value).toBeGreaterThanOrEqual(r.items[1].self_value);
+    expect(r.truncated).toBe(true);
+    const names = [] as string[];
+    let cursor = r.next_cursor;
+    while (cursor) {
+      const page = await cli(["analyze", "hotspots", profile.artifact_id, "--limit", "50", "--cursor", cursor, "--json"], { cwd: root });
+      names.push(...page.json.items.map((i: any) => i.function));
+      cursor = page.json.next_cursor;
+    }
+    expect(names.length + 3).toBe(r.total);
+    const byRun = await cli(["analyze", "hotspots", profile.run_id, "--limit", "3", "--json"], { cwd: root });
+    expect(byRun.json.items.map((i: any) => i.frame_id)).toEqual(r.items.map((i: any) => i.frame_id));
+    const text = await cli(["analyze", "hotspots", profile.artifact_id, "--limit", "5"], { cwd: root });
+    expect(text.stdout).toContain("fib");
+  });
+
+  test("callers, callees and example stacks drill down from a hotspot", async () => {
+    const hot = (await cli(["analyze", "hotspots", profile.artifact_id, "--limit", "50", "--json"], { cwd: root })).json;
+    const fib = hot.items.find((i: any) => i.function === "fib");
+    expect(fib).toBeDefined();
+    const callers = await cli(["stacks", "callers", profile.artifact_id, fib.frame_id, "--json"], { cwd: root });
+    expect(callers.code).toBe(0);
+    expect(callers.json.items.map((i: any) => i.function)).toContain("fib");
+    const callees = await cli(["stacks", "callees", profile.artifact_id, fib.frame_id, "--json"], { cwd: root });
+    expect(callees.json.items.map((i: any) => i.function)).toContain("fib");
+    const examples = await cli(["stacks", "examples", profile.artifact_id, fib.frame_id, "--limit", "2", "--json"], { cwd: root });
+    expect(examples.json.items.length).toBeGreaterThan(0);
+    expect(examples.json.items[0].frames.map((f: any) => f.frame_id)).toContain(fib.frame_id);
+    const missing = await cli(["stacks", "callers", profile.artifact_id, "fr_does_not_exist", "--json"], { cwd: root });
+    expect(missing.code).toBe(2);
+    expect(missing.json.error.code).toBe("FRAME_NOT_FOUND");
+  });
+
+  test("trace window returns overlapping slices ordered by time within the trace bounds", async () => {
+    const probe = (await cli(["trace", "window", trace.artifact_id, "--start", "0", "--end", "0", "--json"], { cwd: root })).json;
+    const start = BigInt(probe.trace_bounds.start_ns);
+    const end = BigInt(probe.trace_bounds.end_ns);
+    expect(end).toBeGreaterThan(start);
+    const mid = start + (end - start) / 2n;
+    const w = await cli(["trace", "window", trace.artifact_id, "--start", String(start), "--end", String(mid), "--limit", "20", "--json"], { cwd: root });
+    expect(w.code).toBe(0);
+    expect(w.json.items.length).toBeGreaterThan(0);
+    for (const e of w.json.items) {
+      expect(BigInt(e.ts_ns)).toBeLessThanOrEqual(mid);
+      expect(BigInt(e.ts_ns) + BigInt(e.dur_ns ?? 0)).toBeGreaterThanOrEqual(start);
+    }
+    const ts = w.json.items.map((e: any) => BigInt(e.ts_ns));
+    expect([...ts].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(ts);
+    const bad = await cli(["trace", "window", trace.artifact_id, "--start", "10", "--end", "5", "--json"], { cwd: root });
+    expect(bad.json.error.code).toBe("INVALID_ARGUMENTS");
+  });
+
+  test("a profile has no trace events: the window says empty, not zero events observed", async () => {
+    const w = await cli(["trace", "window", profile.artifact_id, "--start", "0", "--end", "1", "--json"], { cwd: root });
+    expect(w.json.evidence.status).toBe("empty");
+  });
+
+  test("a cursor from an older commit fails with STALE_CURSOR", async () => {
+    const page = (await cli(["analyze", "hotspots", profile.artifact_id, "--limit", "1", "--json"], { cwd: root })).json;
+    expect(page.next_cursor).toBeTruthy();
+    const other = join(root, "other.json");
+    await Bun.write(other, JSON.stringify({ traceEvents: [{ ph: "X", name: "a", ts: 1, dur: 2, pid: 1, tid: 1 }] }));
+    expect((await cli(["import", other], { cwd: root })).code).toBe(0);
+    const stale = await cli(["analyze", "hotspots", profile.artifact_id, "--cursor", page.next_cursor, "--json"], { cwd: root });
+    expect(stale.code).toBe(2);
+    expect(stale.json.error.code).toBe("STALE_CURSOR");
+  });
+
+  test("validate passes, and --full rehashes artifacts and evidence", async () => {
+    const v = await cli(["validate", "--full", "--json"], { cwd: root });
+    expect(v.code).toBe(0);
+    expect(v.json.ok).toBe(true);
+    expect(v.json.counts.rehashed_bytes).toBeGreaterThan(0);
+  });
+
+  test("catalog rebuild restores the same view of HEAD", async () => {
+    const before = (await cli(["catalog", "validate", "--json"], { cwd: root })).json;
+    expect(before.ok).toBe(true);
+    const rebuilt = await cli(["catalog", "rebuild", "--json"], { cwd: root });
+    expect(rebuilt.json.corpus_head).toBe(before.corpus_head);
+    expect(rebuilt.json.missing_generations).toEqual([]);
+  });
+
+  test("unknown commands and bad arguments exit 2 with a typed error", async () => {
+    const r = await cli(["analyze", "hotspots", profile.artifact_id, "--limit", "zero", "--json"], { cwd: root });
+    expect(r.code).toBe(2);
+    expect(r.json.error).toMatchObject({ code: "INVALID_ARGUMENTS", retryable: false });
+    const missing = await cli(["runs", "show", "run_nope", "--json"], { cwd: root });
+    expect(missing.json.error.code).toBe("RUN_NOT_FOUND");
+  });
+});

@@ -1,0 +1,51 @@
+/** Test helpers: temporary projects and a real CLI process. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const REPO = resolve(import.meta.dir, "..");
+export const CORPUS = resolve(REPO, "..", "shared", "corpus");
+export const SAMPLES = join(REPO, "fixtures", "samples");
+
+export function tempDir(prefix = "flameox-test-"): { path: string; cleanup: () => void } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+export interface CliResult {
+  code: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  // biome-ignore lint: test convenience
+  json: any;
+}
+
+/** Runs `flameox ARGS` as a separate process, the way a user or an agent would. */
+export async function cli(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {
+  const child = Bun.spawn([process.execPath, join(REPO, "src", "cli", "main.ts"), ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, NO_COLOR: "1", ...options.env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
+  await child.exited;
+  let json: unknown = null;
+  if (args.includes("--json")) {
+    try {
+      json = JSON.parse(stdout);
+    } catch {
+      json = null;
+    }
+  }
+  return { code: child.exitCode, signal: child.signalCode ?? null, stdout, stderr, json };
+}
+
+/** A fresh initialized workspace in a temp dir. */
+export async function tempWorkspace(): Promise<{ root: string; cleanup: () => void }> {
+  const dir = tempDir();
+  const result = await cli(["init", dir.path, "--json"], { cwd: dir.path });
+  if (result.code !== 0) throw new Error(`init failed: ${result.stdout}${result.stderr}`);
+  return { root: dir.path, cleanup: dir.cleanup };
+}
