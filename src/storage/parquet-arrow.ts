@@ -1,0 +1,73 @@
+/**
+ * TableBuffer -> Arrow table with the stored column layout: provenance columns first, then
+ * the evidence schema's columns, each with its exact Arrow type (plain Utf8, never
+ * Dictionary, so every file of a table has the same physical schema).
+ */
+import { Field, RecordBatch, Schema, Struct, Table, makeData, type Data } from "apache-arrow";
+import { PROVENANCE_COLUMNS, type ColumnSpec, type TableSchema } from "../domain/evidence-schema.ts";
+import type { TableBuffer } from "../domain/table-buffer.ts";
+import { arrowField, columnData, constantData } from "./parquet-columns.ts";
+
+/** Rows per record batch: bounds temporary buffers and keeps utf8 offsets far from 2^31. */
+const BATCH_ROWS = 1 << 16;
+
+/** Schema-level metadata keys (kept in the Parquet file's embedded Arrow schema). */
+export const SCHEMA_META_TABLE = "flameox.table";
+export const SCHEMA_META_SCHEMA_ID = "flameox.schema_id";
+
+export type Provenance = Record<string, string | number>;
+
+export function evidenceArrowSchema(schema: TableSchema): Schema {
+  const fields: Field[] = [...PROVENANCE_COLUMNS, ...schema.columns].map(arrowField);
+  const metadata = new Map([
+    [SCHEMA_META_TABLE, schema.name],
+    [SCHEMA_META_SCHEMA_ID, schema.schemaId],
+  ]);
+  return new Schema(fields, metadata);
+}
+
+export function tableBufferToArrow(buffer: TableBuffer, provenance: Provenance): Table {
+  checkProvenance(provenance);
+  const schema = evidenceArrowSchema(buffer.schema);
+  const total = buffer.rowCount;
+  const columns = buffer.schema.columns.map((col) => buffer.column(col.name));
+  const batches: RecordBatch[] = [];
+  // Constant columns are identical for every full batch, so they are built once and shared.
+  const constants = new Map<number, Data[]>();
+  const constantsFor = (n: number): Data[] => {
+    let cached = constants.get(n);
+    if (!cached) {
+      cached = PROVENANCE_COLUMNS.map((col) => constantData(col, provenance[col.name]!, n));
+      constants.set(n, cached);
+    }
+    return cached;
+  };
+  // An empty buffer still yields one zero-row batch so the file carries the typed schema.
+  for (let start = 0; start < total || (total === 0 && start === 0); start += BATCH_ROWS) {
+    const end = Math.min(total, start + BATCH_ROWS);
+    const children = [
+      ...constantsFor(end - start),
+      ...buffer.schema.columns.map((col, i) => columnData(col, columns[i]!, start, end)),
+    ];
+    const data = makeData({ type: new Struct(schema.fields), length: end - start, nullCount: 0, children });
+    batches.push(new RecordBatch(schema, data));
+    if (total === 0) break;
+  }
+  return new Table(schema, batches);
+}
+
+function checkProvenance(provenance: Provenance): void {
+  for (const col of PROVENANCE_COLUMNS) {
+    const value = provenance[col.name];
+    if (value === undefined) throw new TypeError(`Provenance is missing ${col.name}`);
+    checkProvenanceType(col, value);
+  }
+  for (const key of Object.keys(provenance)) {
+    if (!PROVENANCE_COLUMNS.some((col) => col.name === key)) throw new TypeError(`Unknown provenance column ${key}`);
+  }
+}
+
+function checkProvenanceType(col: ColumnSpec, value: string | number): void {
+  const ok = col.type === "int32" ? typeof value === "number" && (value | 0) === value : typeof value === "string";
+  if (!ok) throw new TypeError(`Provenance ${col.name} must be ${col.type === "int32" ? "an int32" : "a string"}`);
+}
