@@ -25,7 +25,7 @@ demo: install
 	  echo "== validate"; $$fx validate --full
 
 test: install
-	@export PATH="$(BUN_PATH)"; NO_COLOR=1 bun test
+	@export PATH="$(BUN_PATH)"; NO_COLOR=1 bun test --timeout 120000
 
 typecheck: install
 	@export PATH="$(BUN_PATH)"; bunx tsc --noEmit -p .

@@ -39,7 +39,7 @@ export async function cli(args: string[], options: { cwd: string; env?: Record<s
       json = null;
     }
   }
-  return { code: child.exitCode, signal: child.signalCode ?? null, stdout, stderr, json };
+  return { code: child.exitCode, signal: child.signalCode === null ? null : String(child.signalCode), stdout, stderr, json };
 }
 
 /** A fresh initialized workspace in a temp dir. */

@@ -47,3 +47,10 @@ export function clampLimit(limit: number | undefined, fallback: number, max: num
   if (limit === undefined || !Number.isFinite(limit)) return Math.min(fallback, max);
   return Math.max(1, Math.min(Math.floor(limit), max));
 }
+
+/** Limitations of several generations, each distinct limitation once. */
+export function distinctLimitations(lists: Limitation[][]): Limitation[] {
+  const seen = new Map<string, Limitation>();
+  for (const list of lists) for (const l of list) if (!seen.has(`${l.code}\u0000${l.message}`)) seen.set(`${l.code}\u0000${l.message}`, l);
+  return [...seen.values()];
+}

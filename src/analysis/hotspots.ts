@@ -7,7 +7,7 @@
 import type { FrameMetric } from "../domain/evidence-schema.ts";
 import type { Limitation } from "../domain/evidence-status.ts";
 import type { SnapshotHandle } from "../storage/snapshot.ts";
-import { type AnalysisResult, ANALYSIS_SCHEMA_VERSION, inputsOf } from "./analysis-result.ts";
+import { type AnalysisResult, ANALYSIS_SCHEMA_VERSION, distinctLimitations, inputsOf } from "./analysis-result.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { readEvidenceColumns } from "./evidence-reader.ts";
 import type { Subject } from "./subject.ts";
@@ -50,7 +50,7 @@ export async function analyzeHotspots(snapshot: SnapshotHandle, subject: Subject
   const generations = subject.generations.filter((g) => g.tables.frame_measurements !== undefined);
   const binding = { query: `${HOTSPOTS_RECIPE}@${HOTSPOTS_VERSION}`, filters: { subject: subject.id, metric: options.metric ?? null }, commitId: snapshot.commitId };
   const offset = decodeCursor(options.cursor, binding);
-  const limitations: Limitation[] = generations.flatMap((g) => snapshot.manifest(g).limitations);
+  const limitations: Limitation[] = distinctLimitations(generations.map((g) => snapshot.manifest(g).limitations));
   const base = {
     schema_version: ANALYSIS_SCHEMA_VERSION,
     recipe: HOTSPOTS_RECIPE,

@@ -7,7 +7,7 @@
 import { FlameoxError } from "../domain/errors.ts";
 import type { FrameMetric } from "../domain/evidence-schema.ts";
 import type { SnapshotHandle } from "../storage/snapshot.ts";
-import { type AnalysisResult, ANALYSIS_SCHEMA_VERSION, inputsOf } from "./analysis-result.ts";
+import { type AnalysisResult, ANALYSIS_SCHEMA_VERSION, distinctLimitations, inputsOf } from "./analysis-result.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { readFrames } from "./hotspots.ts";
 import type { SnapshotEngine } from "./snapshot-engine.ts";
@@ -86,7 +86,7 @@ export async function analyzeStacks(
     corpus_commit_id: snapshot.commitId,
     claim_level: "derived" as const,
     inputs: inputsOf(subject, generations.map((g) => g.generation_id)),
-    limitations: generations.flatMap((g) => snapshot.manifest(g).limitations),
+    limitations: distinctLimitations(generations.map((g) => snapshot.manifest(g).limitations)),
     direction,
   };
   const ref = (id: string): FrameRef => {

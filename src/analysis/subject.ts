@@ -19,11 +19,11 @@ export function resolveSubject(ws: Workspace, snapshot: SnapshotHandle, referenc
   const ref = reference.trim();
   if (ref.startsWith("run_")) {
     const run = ws.runs.get(ref);
-    const generations = snapshot.generations({ runId: run.run_id });
+    const generations = latestPerExtractor(snapshot.generations({ runId: run.run_id }));
     return { type: "run", id: run.run_id, generations, runIds: [run.run_id], artifactIds: run.artifact_ids };
   }
   const artifactId = resolveArtifactId(ws, ref);
-  const generations = snapshot.generations({ artifactId });
+  const generations = latestPerExtractor(snapshot.generations({ artifactId }));
   return { type: "artifact", id: artifactId, generations, runIds: [...new Set(generations.flatMap((g) => g.run_ids))], artifactIds: [artifactId] };
 }
 
@@ -44,4 +44,15 @@ function resolveArtifactId(ws: Workspace, ref: string): string {
   if (matches.length === 0) throw new FlameoxError("ARTIFACT_NOT_FOUND", `Cannot find an artifact whose id starts with sha256:${hex}`);
   if (matches.length > 1) throw new FlameoxError("INVALID_ARGUMENTS", `Artifact prefix sha256:${hex} is ambiguous; give more characters`);
   return matches[0]!.artifact_id;
+}
+
+/**
+ * Identical bytes imported twice are one artifact with two extractions. Evidence about
+ * the artifact is the newest generation of each extractor, never the sum of both, or
+ * every re-import would double the artifact's totals.
+ */
+function latestPerExtractor(generations: CommitEntry[]): CommitEntry[] {
+  const latest = new Map<string, CommitEntry>();
+  for (const g of generations) latest.set(`${g.artifact_ids.join(",")}|${g.extractor}`, g);
+  return [...latest.values()];
 }

@@ -5,7 +5,7 @@
  */
 import { FlameoxError } from "../domain/errors.ts";
 import type { SnapshotHandle } from "../storage/snapshot.ts";
-import { type AnalysisResult, ANALYSIS_SCHEMA_VERSION, inputsOf } from "./analysis-result.ts";
+import { type AnalysisResult, ANALYSIS_SCHEMA_VERSION, distinctLimitations, inputsOf } from "./analysis-result.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import type { SnapshotEngine } from "./snapshot-engine.ts";
 import type { Subject } from "./subject.ts";
@@ -63,7 +63,7 @@ export async function traceWindow(engine: SnapshotEngine, snapshot: SnapshotHand
     corpus_commit_id: snapshot.commitId,
     claim_level: "observed" as const,
     inputs: inputsOf(subject, generations.map((g) => g.generation_id)),
-    limitations: generations.flatMap((g) => snapshot.manifest(g).limitations),
+    limitations: distinctLimitations(generations.map((g) => snapshot.manifest(g).limitations)),
     window,
   };
   const traced = generations.filter((g) => (g.tables.trace_events ?? 0) > 0);

@@ -47,6 +47,11 @@ describe("flameox CLI", () => {
     const hex = profile.artifact_id.slice(7);
     expect(readdirSync(join(root, ".diagnostics", "artifacts", "sha256", hex.slice(0, 2)))).toEqual([hex]);
     expect(JSON.stringify(shown.json)).not.toContain(root);
+    // Two extractions of one artifact are not summed: the artifact's totals equal one run's.
+    const byArtifact = (await cli(["analyze", "hotspots", profile.artifact_id, "--json"], { cwd: root })).json;
+    const byFirstRun = (await cli(["analyze", "hotspots", profile.run_id, "--json"], { cwd: root })).json;
+    expect(byArtifact.coverage.total_self_value).toBe(byFirstRun.coverage.total_self_value);
+    expect(byArtifact.inputs.generation_ids).toHaveLength(1);
   });
 
   test("hotspots name the commit, rank by self time and page with a cursor", async () => {
@@ -70,7 +75,8 @@ describe("flameox CLI", () => {
     const byRun = await cli(["analyze", "hotspots", profile.run_id, "--limit", "3", "--json"], { cwd: root });
     expect(byRun.json.items.map((i: any) => i.frame_id)).toEqual(r.items.map((i: any) => i.frame_id));
     const text = await cli(["analyze", "hotspots", profile.artifact_id, "--limit", "5"], { cwd: root });
-    expect(text.stdout).toContain("fib");
+    expect(text.stdout).toContain(r.items[0].function);
+    expect(text.stdout).toContain(r.items[0].frame_id);
   });
 
   test("callers, callees and example stacks drill down from a hotspot", async () => {
