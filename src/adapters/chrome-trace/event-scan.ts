@@ -1,0 +1,150 @@
+/**
+ * First pass over the trace events: classifies each event, resolves its track, converts
+ * ts/dur to integer nanoseconds (relative to the first timestamp, see NsClock) and
+ * interns slice frames. Results go into typed arrays indexed by event position, so the
+ * later passes (B/E matching, nesting, row writing) allocate nothing per event.
+ */
+import { NsClock, durationUsToNs } from "../common/time-ns.ts";
+import type { EmbeddedProfiles } from "./embedded-profiles.ts";
+import { FLAG_CLAMPED, FLAG_MISSING_DUR } from "./event-flags.ts";
+import type { SliceFrames } from "./slice-frames.ts";
+import type { TrackRegistry } from "./tracks.ts";
+
+export const KIND_SKIPPED = 0; // metadata, malformed, no ts, or an E folded into its B
+export const KIND_COMPLETE = 1; // X
+export const KIND_BEGIN = 2; // B (gets its duration from the matching E)
+export const KIND_END = 3; // E (until matched)
+export const KIND_EVENT = 4; // instants, counters, async, flows, samples…: kept, no duration
+
+/** Phases of the Trace Event Format that are kept as plain events. */
+const KNOWN_EVENT_PHASES = new Set(["i", "I", "n", "C", "b", "e", "S", "T", "p", "F", "s", "t", "f", "P", "O", "N", "D", "R", "(", ")", "v", "V", "c", "="]);
+
+export const UNNAMED = "(unnamed)";
+
+export interface TraceEventObject {
+  ph?: unknown;
+  name?: unknown;
+  cat?: unknown;
+  pid?: unknown;
+  tid?: unknown;
+  ts?: unknown;
+  dur?: unknown;
+  args?: unknown;
+  id?: unknown;
+}
+
+export interface ScanCounts {
+  malformed: number;
+  missingTs: number;
+  unknownPhases: number;
+  clamped: number;
+  missingDur: number;
+  metadata: number;
+}
+
+export interface ScannedTrace {
+  events: readonly unknown[];
+  kind: Uint8Array;
+  track: Int32Array;
+  startNs: Float64Array;
+  durNs: Float64Array;
+  frame: Int32Array;
+  flags: Uint8Array;
+  depth: Int32Array;
+  /** Per track: positions of its X, B and E events, in input order. */
+  slicesByTrack: number[][];
+  /** Per track: the latest timestamp (or slice end) seen, in relative ns. */
+  trackEndNs: number[];
+  clock: NsClock;
+  counts: ScanCounts;
+}
+
+function numeric(value: unknown): number {
+  if (typeof value === "number") return value;
+  return typeof value === "string" && value.trim() !== "" ? Number(value) : Number.NaN;
+}
+
+export function scanEvents(events: readonly unknown[], tracks: TrackRegistry, sliceFrames: SliceFrames, profiles: EmbeddedProfiles): ScannedTrace {
+  const n = events.length;
+  const kind = new Uint8Array(n);
+  const track = new Int32Array(n).fill(-1);
+  const startNs = new Float64Array(n);
+  const durNs = new Float64Array(n).fill(Number.NaN);
+  const frame = new Int32Array(n).fill(-1);
+  const flags = new Uint8Array(n);
+  const slicesByTrack: number[][] = [];
+  const trackEndNs: number[] = [];
+  const counts: ScanCounts = { malformed: 0, missingTs: 0, unknownPhases: 0, clamped: 0, missingDur: 0, metadata: 0 };
+  let clock: NsClock | null = null;
+
+  for (let i = 0; i < n; i++) {
+    const event = events[i] as TraceEventObject | null;
+    if (typeof event !== "object" || event === null || Array.isArray(event) || typeof event.ph !== "string") {
+      counts.malformed++;
+      continue;
+    }
+    const ph = event.ph;
+    if (ph === "M") {
+      counts.metadata++;
+      readMetadata(event, tracks);
+      continue;
+    }
+    const tsUs = numeric(event.ts);
+    if (!Number.isFinite(tsUs)) {
+      counts.missingTs++;
+      continue;
+    }
+    clock ??= new NsClock(tsUs);
+    const t = tracks.trackOf(event.pid, event.tid);
+    while (slicesByTrack.length <= t) {
+      slicesByTrack.push([]);
+      trackEndNs.push(Number.NEGATIVE_INFINITY);
+    }
+    const start = clock.relNs(tsUs);
+    let end = start;
+    track[i] = t;
+    startNs[i] = start;
+    if (ph === "X") {
+      kind[i] = KIND_COMPLETE;
+      if (event.dur === undefined) {
+        flags[i] = FLAG_MISSING_DUR; // resolved once the track's end is known
+        counts.missingDur++;
+      } else {
+        const dur = numeric(event.dur);
+        if (Number.isFinite(dur) && dur >= 0) {
+          durNs[i] = durationUsToNs(dur);
+        } else {
+          durNs[i] = 0;
+          flags[i] = FLAG_CLAMPED;
+          counts.clamped++;
+        }
+        end = start + durNs[i]!;
+      }
+    } else if (ph === "B" || ph === "E") {
+      kind[i] = ph === "B" ? KIND_BEGIN : KIND_END;
+    } else {
+      kind[i] = KIND_EVENT;
+      if (!KNOWN_EVENT_PHASES.has(ph)) counts.unknownPhases++;
+      profiles.observe(event, t, tsUs);
+    }
+    if (kind[i] !== KIND_EVENT) {
+      slicesByTrack[t]!.push(i);
+      if (kind[i] !== KIND_END) frame[i] = sliceFrames.frameOf(typeof event.name === "string" ? event.name : UNNAMED, typeof event.cat === "string" ? event.cat : null);
+    }
+    if (end > trackEndNs[t]!) trackEndNs[t] = end;
+  }
+  return {
+    events, kind, track, startNs, durNs, frame, flags, depth: new Int32Array(n), slicesByTrack, trackEndNs,
+    clock: clock ?? new NsClock(0),
+    counts,
+  };
+}
+
+function readMetadata(event: TraceEventObject, tracks: TrackRegistry): void {
+  const args = event.args as { name?: unknown } | undefined;
+  const name = typeof args === "object" && args !== null ? args.name : undefined;
+  if (typeof name !== "string") return;
+  if (event.name === "process_name") tracks.nameProcess(event.pid, name);
+  else if (event.name === "thread_name") tracks.nameThread(event.pid, event.tid, name);
+  // Sort indexes and labels order the UI only; nothing here depends on them.
+}

@@ -1,0 +1,77 @@
+/**
+ * Tracks of a trace: one per (pid, tid). pid/tid may be numbers or strings (Kineto
+ * writes `"stream 7"`), and `1` and `"1"` name the same thread, so raw values are looked
+ * up first (fast, no string building per event) and canonicalized only when new.
+ * Names come from `M` metadata events, which may appear anywhere in the file, so they
+ * are resolved when rows are written, not when tracks are created.
+ */
+import type { TrackInfo } from "../common/track.ts";
+
+const MISSING = "-";
+
+function idPart(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  return typeof value === "string" ? value : typeof value === "number" ? String(value) : JSON.stringify(value);
+}
+
+export class TrackRegistry {
+  private readonly byRawPid = new Map<unknown, Map<unknown, number>>();
+  private readonly byId = new Map<string, number>();
+  readonly pids: (string | null)[] = [];
+  readonly tids: (string | null)[] = [];
+  readonly ids: string[] = [];
+  private readonly processNames = new Map<string, string>();
+  private readonly threadNames = new Map<number, string>();
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  trackOf(pid: unknown, tid: unknown): number {
+    let byTid = this.byRawPid.get(pid);
+    if (byTid === undefined) {
+      byTid = new Map();
+      this.byRawPid.set(pid, byTid);
+    }
+    let track = byTid.get(tid);
+    if (track === undefined) {
+      track = this.canonicalTrack(idPart(pid), idPart(tid));
+      byTid.set(tid, track);
+    }
+    return track;
+  }
+
+  private canonicalTrack(pid: string | null, tid: string | null): number {
+    const id = (pid ?? MISSING) + ":" + (tid ?? MISSING);
+    let track = this.byId.get(id);
+    if (track === undefined) {
+      track = this.ids.length;
+      this.byId.set(id, track);
+      this.ids.push(id);
+      this.pids.push(pid);
+      this.tids.push(tid);
+    }
+    return track;
+  }
+
+  nameProcess(pid: unknown, name: string): void {
+    this.processNames.set(idPart(pid) ?? MISSING, name);
+  }
+
+  nameThread(pid: unknown, tid: unknown, name: string): void {
+    this.threadNames.set(this.trackOf(pid, tid), name);
+  }
+
+  /** Every track's description, once names are known (callers index it per row). */
+  allInfo(): TrackInfo[] {
+    return this.ids.map((_, track) => this.info(track));
+  }
+
+  info(track: number): TrackInfo {
+    return {
+      id: this.ids[track]!,
+      processName: this.processNames.get(this.pids[track] ?? MISSING) ?? null,
+      threadName: this.threadNames.get(track) ?? null,
+    };
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Microsecond → nanosecond conversion. Profilers write timestamps as (possibly
+ * fractional) microseconds on a clock that can make nanosecond values exceed 2^53, so
+ * timestamps are carried as integer nanoseconds *relative to a base microsecond* (exact
+ * doubles for any realistic trace span) and only turned into int64 bigint for output.
+ */
+export class NsClock {
+  readonly baseUs: number;
+  private readonly baseNs: bigint;
+  /** baseNs as a double: exact while below 2^53, which absNs checks per value. */
+  private readonly baseNsApprox: number;
+
+  constructor(baseUs: number) {
+    this.baseUs = Math.trunc(Number.isFinite(baseUs) ? baseUs : 0);
+    this.baseNs = BigInt(this.baseUs) * 1000n;
+    this.baseNsApprox = this.baseUs * 1000;
+  }
+
+  /** Integer nanoseconds since the base: trunc(µs) * 1000 + round(fraction * 1000). */
+  relNs(us: number): number {
+    const whole = Math.trunc(us);
+    return (whole - this.baseUs) * 1000 + Math.round((us - whole) * 1000);
+  }
+
+  /** Absolute int64 nanoseconds for a relative value from `relNs`. */
+  absNs(relNs: number): bigint {
+    // One bigint allocation in the common case instead of two.
+    const approx = this.baseNsApprox + relNs;
+    return Number.isSafeInteger(approx) && Number.isSafeInteger(this.baseNsApprox) ? BigInt(approx) : this.baseNs + BigInt(relNs);
+  }
+}
+
+/** A duration in (possibly fractional) microseconds as integer nanoseconds. */
+export function durationUsToNs(us: number): number {
+  return Math.round(us * 1000);
+}

@@ -1,0 +1,102 @@
+/**
+ * Every Chrome trace in the shared corpus: detected as chrome-trace, extracted, and its
+ * per-name self wall time equal to an independent sweep over the raw events; embedded
+ * V8 samples equal to an independent per-function computation.
+ */
+import { describe, expect, test } from "bun:test";
+import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
+import { detectAdapter } from "../../src/adapters/registry.ts";
+import { corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
+import { expectTableInvariants, rowsOf, totalsByFunction } from "./evidence-checks.ts";
+import { embeddedProfiles, referenceCpuSelf, type ReferenceCpuSelf } from "./reference-cpuprofile.ts";
+import { referenceSelfByName } from "./reference-trace.ts";
+
+/** The raw events, closing a truncated array the way the format allows. */
+function rawEvents(bytes: Uint8Array): Record<string, unknown>[] {
+  const text = new TextDecoder().decode(bytes);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = JSON.parse(`${text.trim().replace(/,$/, "")}]`);
+  }
+  return (Array.isArray(value) ? value : (value as { traceEvents: unknown[] }).traceEvents) as Record<string, unknown>[];
+}
+
+function topByValue(values: Map<string, number>, n: number): number[] {
+  return [...values.values()].sort((a, b) => b - a).slice(0, n);
+}
+
+describe("chrome-trace corpus", () => {
+  for (const file of corpusFiles("chrome-trace")) {
+    test(file.name, () => {
+      const bytes = loadPayload(file.path);
+      const adapter = detectAdapter({ head: headOf(bytes), displayName: file.name });
+      expect(adapter?.name).toBe("chrome-trace");
+      const evidence = adapter!.extract({ bytes, displayName: file.name, limits: DEFAULT_ADAPTER_LIMITS });
+      expectTableInvariants(evidence);
+      const events = rawEvents(bytes);
+
+      // Rows: every timed event except metadata and E (folded into its B).
+      const expectedRows = events.filter((e) => e.ph !== "M" && e.ph !== "E" && Number.isFinite(Number(e.ts))).length;
+      expect(evidence.tables.trace_events.rowCount).toBe(expectedRows);
+
+      // Wall time per name against the sweep.
+      const reference = referenceSelfByName(events);
+      const got = totalsByFunction(evidence, "wall_time");
+      expect([...got.keys()].sort()).toEqual([...reference.keys()].sort());
+      let tolerance = 0;
+      for (const [name, ref] of reference) {
+        const mine = got.get(name)!;
+        const slack = ref.segments + ref.slices; // ≤ 1 ns of rounding per boundary
+        tolerance += slack;
+        expect(mine.selfSamples).toBe(ref.slices);
+        expect(Math.abs(mine.selfNs - ref.selfUs * 1000)).toBeLessThanOrEqual(slack);
+      }
+      const mineTop = topByValue(new Map([...got].map(([k, v]) => [k, v.selfNs])), 5);
+      const refTop = topByValue(new Map([...reference].map(([k, v]) => [k, v.selfUs * 1000])), 5);
+      mineTop.forEach((value, i) => expect(Math.abs(value - refTop[i]!)).toBeLessThanOrEqual(tolerance));
+      const selfTotal = [...got.values()].reduce((a, v) => a + v.selfNs, 0);
+      const refTotal = [...reference.values()].reduce((a, v) => a + v.selfUs * 1000, 0);
+      expect(Math.abs(selfTotal - refTotal)).toBeLessThanOrEqual(tolerance);
+
+      // Sampled CPU time of embedded V8 profiles, summed over profiles.
+      const cpuReference = new Map<string, ReferenceCpuSelf>();
+      for (const profile of embeddedProfiles(events)) {
+        for (const [key, value] of referenceCpuSelf(profile)) {
+          const entry = cpuReference.get(key) ?? { selfUs: 0, samples: 0 };
+          entry.selfUs += value.selfUs;
+          entry.samples += value.samples;
+          cpuReference.set(key, entry);
+        }
+      }
+      const cpu = new Map([...totalsByFunction(evidence, "cpu_time")].filter(([, v]) => v.selfSamples > 0));
+      expect([...cpu.keys()].sort()).toEqual([...cpuReference.keys()].sort());
+      for (const [key, ref] of cpuReference) {
+        expect(cpu.get(key)!.selfSamples).toBe(ref.samples);
+        expect(Math.abs(cpu.get(key)!.selfNs - ref.selfUs * 1000)).toBeLessThanOrEqual(ref.samples);
+      }
+      expect(evidence.summary.cpu_samples).toBe([...cpuReference.values()].reduce((a, v) => a + v.samples, 0));
+
+      // Slice rows (X and B, with a duration) are exactly the reference's slices.
+      const sliceRows = rowsOf(evidence.tables.trace_events).filter((r) => r.dur_ns !== null);
+      expect(sliceRows.length).toBe([...reference.values()].reduce((a, v) => a + v.slices, 0));
+    });
+  }
+
+  test("special corpus files report what is special about them", () => {
+    const extract = (name: string) => loadAndExtract(corpusFiles("chrome-trace").find((f) => f.name === name)!.path, name);
+    const codes = (name: string) => new Map(extract(name).limitations.map((l) => [l.code, l.count ?? 1]));
+    expect(codes("speedscope-fixture-partial-trailing-comma.json").has("truncated_array_repaired")).toBe(true);
+    expect(codes("speedscope-fixture-too-many-end-events.json").get("unmatched_end")).toBe(2);
+    expect(codes("local-chromium-headless-156-startup-trace.json.gz").get("unmatched_begin")).toBeGreaterThan(0);
+    expect(codes("speedscope-chrome141-no-arg-data.json").has("no_slices")).toBe(true);
+    expect(codes("speedscope-fixture-multi-thread-with-samples.json").get("stack_samples_not_imported")).toBe(8);
+    expect(extract("hta-kineto-ns-resolution-v100.pt.trace.json.gz").producer).toBe("torch.profiler");
+  });
+});
+
+function loadAndExtract(path: string, name: string) {
+  const bytes = loadPayload(path);
+  return detectAdapter({ head: headOf(bytes), displayName: name })!.extract({ bytes, displayName: name, limits: DEFAULT_ADAPTER_LIMITS });
+}

@@ -1,0 +1,56 @@
+/** Detection picks the right adapter from the head alone, and claims nothing else in the corpus. */
+import { describe, expect, test } from "bun:test";
+import { ADAPTERS, adapterByName, detectAdapter } from "../../src/adapters/registry.ts";
+import { corpusFiles, corpusFormats, headOf, loadPayload } from "./corpus-files.ts";
+
+const OWN_FORMATS: Record<string, string> = { cpuprofile: "v8-cpuprofile", "chrome-trace": "chrome-trace" };
+
+describe("registry", () => {
+  test("adapters have unique names and can be found by name", () => {
+    expect(ADAPTERS.map((a) => a.name).sort()).toEqual(["chrome-trace", "v8-cpuprofile"]);
+    expect(adapterByName("v8-cpuprofile")).toMatchObject({ artifactKind: "sample_profile", mediaType: "application/json" });
+    expect(adapterByName("chrome-trace")).toMatchObject({ artifactKind: "execution_trace" });
+    expect(adapterByName("perf-script")).toBeNull();
+  });
+
+  for (const [format, adapter] of Object.entries(OWN_FORMATS)) {
+    test(`every ${format} corpus file is detected as ${adapter}, from its first 64 KiB`, () => {
+      for (const file of corpusFiles(format)) {
+        expect([file.name, detectAdapter({ head: headOf(loadPayload(file.path)), displayName: file.name })?.name]).toEqual([file.name, adapter]);
+        // The display name helps but is not needed.
+        expect(detectAdapter({ head: headOf(loadPayload(file.path)), displayName: "upload" })?.name).toBe(adapter);
+      }
+    });
+  }
+
+  test("no other corpus format is claimed by these adapters", () => {
+    const claimed: string[] = [];
+    for (const format of corpusFormats()) {
+      if (format in OWN_FORMATS) continue;
+      for (const file of corpusFiles(format)) {
+        const adapter = detectAdapter({ head: headOf(loadPayload(file.path)), displayName: file.name });
+        if (adapter !== null) claimed.push(`${format}/${file.name} → ${adapter.name}`);
+      }
+    }
+    expect(claimed).toEqual([]);
+  });
+
+  test("heads that are not these formats", () => {
+    const detect = (head: string) => detectAdapter({ head, displayName: "x.json" });
+    expect(detect("")).toBeNull();
+    expect(detect("not json")).toBeNull();
+    expect(detect('{"head":{"callFrame":{"functionName":"(root)"},"selfSize":0,"children":[]},"samples":[]}')).toBeNull(); // heap profile
+    expect(detect('{"schema":"1.0.1","nodes":[{"name":"[pytorch|profiler|execution_trace|process]","id":1}]}')).toBeNull();
+    expect(detect("[1,2,3]")).toBeNull();
+  });
+
+  test("heads that are", () => {
+    const detect = (head: string) => detectAdapter({ head, displayName: "upload" })?.name;
+    expect(detect('{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"')).toBe("v8-cpuprofile");
+    expect(detect('{"head":{"functionName":"(root)","url":"","lineNumber":0,"hitCount":0,"children":[')).toBe("v8-cpuprofile");
+    expect(detect('  [ {"pid":1,"tid":1,"ph":"X","ts":0')).toBe("chrome-trace");
+    expect(detect('{"traceEvents":[{"ph":"B"')).toBe("chrome-trace");
+    // A DevTools trace whose events carry a CPU profile is still a trace.
+    expect(detect('{"metadata":{},"traceEvents":[{"name":"CpuProfile","ph":"I","args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":{}}]')).toBe("chrome-trace");
+  });
+});
