@@ -15,6 +15,7 @@ import { initParquet, tableBufferToArrow, writeParquet } from "../src/storage/pa
 import { type } from "arktype";
 
 const HEAD_BYTES = 64 * 1024;
+const ROWS_PER_PART = 1_000_000;
 
 export async function runParseWorker(requestPath: string): Promise<number> {
   const request = ParseRequest(JSON.parse(await Bun.file(requestPath).text()));
@@ -53,20 +54,25 @@ async function parse(request: ParseRequest): Promise<ParseResponse> {
     },
   });
   await initParquet();
+  const provenance = {
+    schema_version: 1,
+    run_id: request.provenance.run_id,
+    artifact_id: request.provenance.artifact_id,
+    evidence_generation_id: request.provenance.generation_id,
+    extractor_name: adapter.name,
+    extractor_version: adapter.version,
+  };
   const tables = [];
   for (const name of EVIDENCE_TABLE_NAMES) {
     const buffer = evidence.tables[name];
-    const table = tableBufferToArrow(buffer, {
-      schema_version: 1,
-      run_id: request.provenance.run_id,
-      artifact_id: request.provenance.artifact_id,
-      evidence_generation_id: request.provenance.generation_id,
-      extractor_name: adapter.name,
-      extractor_version: adapter.version,
-    });
-    const file = `${name}.parquet`;
-    await Bun.write(join(request.output_dir, file), writeParquet(table));
-    tables.push({ table: name, file, rows: buffer.rowCount, schema_id: buffer.schema.schemaId });
+    // Large tables are split into parts: parquet-wasm encodes a whole table inside its
+    // 4 GiB linear memory, and smaller parts also bound the worker's peak RSS.
+    for (let part = 0, start = 0; part === 0 || start < buffer.rowCount; part++, start += ROWS_PER_PART) {
+      const end = Math.min(buffer.rowCount, start + ROWS_PER_PART);
+      const file = `${name}.${part}.parquet`;
+      await Bun.write(join(request.output_dir, file), writeParquet(tableBufferToArrow(buffer, provenance, { start, end })));
+      tables.push({ table: name, part, file, rows: end - start, schema_id: buffer.schema.schemaId });
+    }
   }
   return {
     protocol: PARSE_PROTOCOL,

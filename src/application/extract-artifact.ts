@@ -10,7 +10,7 @@ import { mkdir, rm, stat, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { type } from "arktype";
 import { FlameoxError, type ErrorCode } from "../domain/errors.ts";
-import type { EvidenceTableName } from "../domain/evidence-schema.ts";
+import { EVIDENCE_TABLE_NAMES, type EvidenceTableName } from "../domain/evidence-schema.ts";
 import { newGenerationId, newOperationId } from "../domain/ids.ts";
 import { MAX_RESPONSE_BYTES, PARSE_PROTOCOL, ParseResponse, type ParseRequest } from "../domain/parse-protocol.ts";
 import { buildChildEnvironment } from "../broker/child-environment.ts";
@@ -71,6 +71,7 @@ export async function extractArtifact(ws: Workspace, options: ExtractOptions): P
       stagingDir,
       files: response.tables.map((t) => ({
         table: t.table as EvidenceTableName,
+        part: t.part,
         stagedPath: join(outputDir, t.file),
         rows: t.rows,
         schemaId: t.schema_id,
@@ -106,7 +107,7 @@ export async function extractArtifact(ws: Workspace, options: ExtractOptions): P
       adapter_version: response.adapter_version,
       artifact_kind: response.artifact_kind,
       producer: response.producer,
-      tables: Object.fromEntries(response.tables.map((t) => [t.table, t.rows])),
+      tables: response.tables.reduce<Record<string, number>>((acc, t) => ({ ...acc, [t.table]: (acc[t.table] ?? 0) + t.rows }), {}),
       limitations: response.limitations,
       summary: response.summary,
       worker,
@@ -188,6 +189,9 @@ async function runWorker(
   if (parsed instanceof type.errors) throw new FlameoxError("ARTIFACT_PARSE_FAILED", `The parse worker broke the protocol: ${parsed.summary}`);
   if (!parsed.ok) throw new FlameoxError(parsed.error.code, parsed.error.message);
   for (const t of parsed.tables) {
+    if (!(EVIDENCE_TABLE_NAMES as readonly string[]).includes(t.table) || t.file !== `${t.table}.${t.part}.parquet`) {
+      throw new FlameoxError("ARTIFACT_PARSE_FAILED", `The parse worker broke the protocol: unexpected table file ${JSON.stringify(t.file)}`);
+    }
     const file = await stat(join(ids.outputDir, t.file)).catch(() => null);
     if (!file?.isFile()) throw new FlameoxError("ARTIFACT_PARSE_FAILED", `The parse worker did not write ${t.file}`);
     if (file.size > limits.max_worker_output_bytes) throw new FlameoxError("ARTIFACT_TOO_LARGE", `The parse worker's ${t.file} exceeds the output budget`);

@@ -19,6 +19,8 @@ import { readCommit, readHeadId } from "../storage/corpus-store.ts";
 import { SnapshotHandle } from "../storage/snapshot.ts";
 import { initWorkspace, locateWorkspace, openWorkspace, type Workspace, type WorkspaceIdentity } from "../storage/workspace.ts";
 import { importArtifact, type ImportRequest, type ImportResult } from "./import-artifact.ts";
+import { getEvidence, type EvidenceRefType, type EvidenceResult } from "./get-evidence.ts";
+import { importWithinFence, type SourceRoot } from "./import-fence.ts";
 import { validateWorkspace, type ValidationReport } from "./validate-workspace.ts";
 
 export interface Page<T> extends PageInfo {
@@ -99,6 +101,15 @@ export class WorkspaceService {
 
   importArtifact(request: ImportRequest): Promise<ImportResult> {
     return importArtifact(this.ws, request);
+  }
+
+  /** Imports only a path that passes the import fence (project root or system temp dir, no links). */
+  importFenced(request: ImportRequest & { sourceRoot?: SourceRoot }): Promise<ImportResult> {
+    return importWithinFence(this.ws.paths.projectRoot, request, (fenced) => this.importArtifact(fenced));
+  }
+
+  getEvidence(refType: EvidenceRefType, refId: string): EvidenceResult {
+    return getEvidence(this.ws, this.pin(), refType, refId);
   }
 
   listRuns(options: { limit?: number; cursor?: string | null }): Page<RunRecord> {

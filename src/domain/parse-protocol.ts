@@ -36,7 +36,7 @@ export const ParseResponse = type({
   producer: "string | null",
   producer_version: "string | null",
   compression: "'none' | 'gzip'",
-  tables: type({ table: "string", file: /^[a-z_]+\.parquet$/, rows: "number.integer >= 0", schema_id: "string" }).array(),
+  tables: type({ table: "string", part: "0 <= number.integer < 100000", file: /^[a-z_]+\.\d+\.parquet$/, rows: "number.integer >= 0", schema_id: "string" }).array(),
   limitations: Limitation.array(),
   summary: "Record<string, string | number | boolean | null>",
 }).or({

@@ -26,6 +26,7 @@ import { FLAMEOX_VERSION } from "../domain/version.ts";
 
 export interface StagedTableFile {
   table: EvidenceTableName;
+  part: number;
   stagedPath: string;
   rows: number;
   schemaId: string;
@@ -59,7 +60,7 @@ export async function stageGeneration(ws: Workspace, input: GenerationInput): Pr
     for await (const chunk of blob.stream()) hasher.update(chunk);
     files.push({
       table: file.table,
-      path: relative(ws.paths.diagnostics, evidencePartPath(ws.paths, file.table, input.generationId)),
+      path: relative(ws.paths.diagnostics, evidencePartPath(ws.paths, file.table, input.generationId, file.part)),
       sha256: hasher.digest("hex"),
       bytes: blob.size,
       rows: file.rows,
@@ -98,7 +99,7 @@ export function publishGeneration(ws: Workspace, staged: StagedGeneration, proje
       throw new FlameoxError("CORPUS_INTEGRITY_FAILED", `Generation ${input.generationId} is already published`);
     }
     for (const file of input.files) {
-      const finalPath = evidencePartPath(ws.paths, file.table, input.generationId);
+      const finalPath = evidencePartPath(ws.paths, file.table, input.generationId, file.part);
       mkdirSync(dirname(finalPath), { recursive: true });
       renameSync(file.stagedPath, finalPath);
       fsyncDirectory(dirname(finalPath));
@@ -114,7 +115,7 @@ export function publishGeneration(ws: Workspace, staged: StagedGeneration, proje
       run_ids: input.runIds,
       artifact_ids: input.artifactIds,
       extractor: `${manifest.extractor.name}@${manifest.extractor.version}`,
-      tables: Object.fromEntries(manifest.files.map((f) => [f.table, f.rows])),
+      tables: sumRowsByTable(manifest.files),
     };
     const commit = buildCommit(parent, [...parent.generations, entry]);
     writeCommit(ws.paths, commit);
@@ -125,4 +126,10 @@ export function publishGeneration(ws: Workspace, staged: StagedGeneration, proje
     project(commit);
     return commit;
   });
+}
+
+function sumRowsByTable(files: { table: EvidenceTableName; rows: number }[]): Partial<Record<EvidenceTableName, number>> {
+  const rows: Partial<Record<EvidenceTableName, number>> = {};
+  for (const f of files) rows[f.table] = (rows[f.table] ?? 0) + f.rows;
+  return rows;
 }

@@ -26,10 +26,12 @@ export function evidenceArrowSchema(schema: TableSchema): Schema {
   return new Schema(fields, metadata);
 }
 
-export function tableBufferToArrow(buffer: TableBuffer, provenance: Provenance): Table {
+/** Converts rows [range.start, range.end) of the buffer (all rows by default). */
+export function tableBufferToArrow(buffer: TableBuffer, provenance: Provenance, range = { start: 0, end: buffer.rowCount }): Table {
   checkProvenance(provenance);
   const schema = evidenceArrowSchema(buffer.schema);
-  const total = buffer.rowCount;
+  const first = Math.max(0, range.start);
+  const total = Math.min(buffer.rowCount, range.end);
   const columns = buffer.schema.columns.map((col) => buffer.column(col.name));
   const batches: RecordBatch[] = [];
   // Constant columns are identical for every full batch, so they are built once and shared.
@@ -43,15 +45,15 @@ export function tableBufferToArrow(buffer: TableBuffer, provenance: Provenance):
     return cached;
   };
   // An empty buffer still yields one zero-row batch so the file carries the typed schema.
-  for (let start = 0; start < total || (total === 0 && start === 0); start += BATCH_ROWS) {
-    const end = Math.min(total, start + BATCH_ROWS);
+  for (let start = first; start < total || (total <= first && start === first); start += BATCH_ROWS) {
+    const end = Math.max(start, Math.min(total, start + BATCH_ROWS));
     const children = [
       ...constantsFor(end - start),
       ...buffer.schema.columns.map((col, i) => columnData(col, columns[i]!, start, end)),
     ];
     const data = makeData({ type: new Struct(schema.fields), length: end - start, nullCount: 0, children });
     batches.push(new RecordBatch(schema, data));
-    if (total === 0) break;
+    if (total <= first) break;
   }
   return new Table(schema, batches);
 }

@@ -51,14 +51,27 @@ function assertReady(): void {
   if (!initialised) throw new Error("parquet-wasm is not initialised: await initParquet() first");
 }
 
-/** Encodes an Arrow table as one Parquet file (zstd, dictionary encoding, chunk statistics). */
+/**
+ * Columns whose values repeat heavily (provenance constants, categories, thread names).
+ * Dictionary encoding is enabled only for these: on high-cardinality columns (names,
+ * ids, timestamps) it more than doubled encode time for little size gain (1M trace
+ * events: 2.35 s with dictionaries everywhere, 1.03 s without, files 28% larger).
+ */
+const DICTIONARY_COLUMNS = [
+  "schema_version", "run_id", "artifact_id", "evidence_generation_id", "extractor_name", "extractor_version",
+  "metric", "unit", "phase", "category", "track_id", "pid", "tid", "process_name", "thread_name", "language", "symbolization", "flags",
+];
+
+/** Encodes an Arrow table as one Parquet file (zstd, selective dictionary encoding, chunk statistics). */
 export function writeParquet(table: Table): Uint8Array {
   assertReady();
-  const props = new WriterPropertiesBuilder()
+  let builder = new WriterPropertiesBuilder()
     .setCompression(Compression.ZSTD)
+    .setDictionaryEnabled(false)
     .setMaxRowGroupSize(ROW_GROUP_ROWS)
-    .setCreatedBy("flameox")
-    .build();
+    .setCreatedBy("flameox");
+  for (const column of DICTIONARY_COLUMNS) builder = builder.setColumnDictionaryEnabled(column, true);
+  const props = builder.build();
   // Arrow JS objects cannot cross into WASM; the IPC stream is the hand-over format.
   const wasmTable = WasmTable.fromIPCStream(tableToIPC(table, "stream"));
   try {

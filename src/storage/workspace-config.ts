@@ -40,7 +40,9 @@ export interface WorkspaceConfig {
 export const DEFAULT_CONFIG: WorkspaceConfig = {
   storage: { max_artifact_bytes: 4 * GiB, max_decompressed_bytes: 8 * GiB },
   extraction: {
-    worker_memory_bytes: 6 * GiB,
+    // An address-space cap, not RSS: WebAssembly engines reserve large virtual regions, and
+    // parquet-wasm failed to grow its memory under 6 GiB on a 200 MB trace (peak RSS 2.9 GB).
+    worker_memory_bytes: 8 * GiB,
     worker_timeout_seconds: 600,
     max_worker_output_bytes: 4 * GiB,
     max_events: 50_000_000,
