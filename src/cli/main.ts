@@ -26,6 +26,7 @@ export const main = defineCommand({
     trace: traceCommand,
     validate: validateCommand,
     catalog: catalogCommand,
+    mcp: (await import("./commands/mcp.ts")).mcpCommand,
   },
 });
 

@@ -15,7 +15,7 @@ const ALLOWED: Record<string, string[]> = {
   adapters: ["domain", "adapters"],
   analysis: ["domain", "storage", "analysis"],
   application: ["domain", "storage", "broker", "adapters", "analysis", "application"],
-  cli: ["domain", "application", "cli", "analysis-types", "workers"],
+  cli: ["domain", "application", "cli", "mcp", "analysis-types", "workers"],
   mcp: ["domain", "application", "mcp", "analysis-types"],
   workers: ["domain", "adapters", "storage"],
 };

@@ -1,0 +1,25 @@
+/** The server `instructions`: how an agent gets from an empty project to an answer, and how it recovers. */
+export const INSTRUCTIONS = `flameox keeps runtime evidence (profiles, traces) of this project locally and answers questions about it.
+The project root is fixed when the server starts; every path is relative to it.
+
+First run:
+1. workspace_status. If it fails with WORKSPACE_NOT_FOUND, call initialize_workspace (idempotent), then workspace_status again.
+2. import_artifact with the path of a profile or trace (V8 .cpuprofile, Chrome trace JSON) under the project root,
+   or source_root "temp" for a file in the system temp directory. It returns run_id and artifact_id.
+3. analyze_hotspots with run_or_artifact = that run_id or artifact_id: top frames by self time.
+4. get_frame_callers / get_frame_callees / get_stack_examples with a frame_id from the hotspots: who calls it, what it calls, full stacks.
+5. get_trace_window with artifact_id, start_ns and end_ns (integer strings) for the events of a trace in a time range;
+   a first call returns trace_bounds to choose the window from.
+get_run, get_artifact and get_evidence describe what was recorded and extracted; list_runs and list_artifacts page through them.
+
+Results: every tool returns structuredContent {schema_version, ok, result, error}. Analyses carry evidence.status
+(available | empty | unavailable | partial | unknown) with a reason and often next_tool; an empty list is never proof of absence.
+Lists are paginated: pass next_cursor back as cursor; keep limit small (results stay under 60 KB; a page may come back
+smaller than limit, with next_cursor set).
+
+Recovery: on isError, read error.code and follow error.remediation, whose first step names the next tool.
+WORKSPACE_NOT_FOUND → initialize_workspace. STALE_CURSOR → repeat the call without cursor (the corpus moved on).
+FRAME_NOT_FOUND → take frame ids from analyze_hotspots. RUN_NOT_FOUND / ARTIFACT_NOT_FOUND → list_runs / list_artifacts.
+QUERY_BUDGET_EXCEEDED → use a smaller limit. ARTIFACT_REFUSED → import a regular file under the root, without symbolic links.
+PROCESS_CANCELLED → the run stays recorded as cancelled; import again if needed.
+Nothing here runs programs, takes shell commands or SQL, or returns artifact bytes.`;

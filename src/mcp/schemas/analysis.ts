@@ -1,0 +1,74 @@
+/** Result schemas of the analysis tools: hotspots, stack drill-down and trace windows. */
+import { type } from "arktype";
+import { analysisFields } from "./common.ts";
+
+const metric = "'cpu_time' | 'wall_time'";
+
+export const Hotspot = type({
+  rank: "number.integer >= 1",
+  frame_id: "string",
+  function: "string",
+  language: "string",
+  module: "string | null",
+  file: "string | null",
+  line: "number | null",
+  column: "number | null",
+  symbolization: "string",
+  self_value: "number",
+  inclusive_value: "number",
+  self_fraction: "number",
+  inclusive_fraction: "number",
+  self_samples: "number",
+  inclusive_samples: "number",
+  unit: "string",
+});
+
+export const HotspotsResult = type({
+  ...analysisFields,
+  items: Hotspot.array(),
+  metric: type(metric).or("null"),
+  metrics_available: type(metric).array(),
+  coverage: { total_self_value: "number", total_samples: "number", frames: "number.integer >= 0", symbolized_fraction: "number | null" },
+});
+
+const frameRefFields = { frame_id: "string", function: "string", file: "string | null", line: "number | null" } as const;
+export const FrameRef = type(frameRefFields);
+export const EdgeItem = type({ ...frameRefFields, sample_count: "number", duration_ns: "number" });
+export const StackExample = type({
+  stack_id: "string",
+  sample_count: "number",
+  duration_ns: "number",
+  depth: "number.integer >= 0",
+  frames: FrameRef.array(),
+  frames_truncated: "boolean",
+});
+
+export const StacksResult = type({
+  ...analysisFields,
+  items: EdgeItem.or(StackExample).array(),
+  direction: "'callers' | 'callees' | 'examples'",
+  frame: FrameRef,
+  metric: type(metric).or("null"),
+});
+
+export const TraceEventItem = type({
+  event_index: "number.integer",
+  name: "string",
+  category: "string | null",
+  phase: "string",
+  ts_ns: "string",
+  dur_ns: "number | null",
+  depth: "number.integer",
+  track_id: "string",
+  process_name: "string | null",
+  thread_name: "string | null",
+  args_json: "string | null",
+  flags: "string | null",
+});
+
+export const TraceWindowResult = type({
+  ...analysisFields,
+  items: TraceEventItem.array(),
+  window: { start_ns: "string", end_ns: "string" },
+  trace_bounds: { start_ns: "string | null", end_ns: "string | null" },
+});

@@ -1,0 +1,60 @@
+/** Result schemas of the workspace tools: status, initialization, validation and import. */
+import { type } from "arktype";
+import { Limitation } from "./common.ts";
+
+export const WorkspaceIdentity = type({
+  schema_version: "number.integer",
+  workspace_id: "string",
+  created_at: "string",
+  project_root: "string",
+  flameox_version: "string",
+  control_schema_version: "number.integer",
+});
+
+const count = "number.integer >= 0";
+
+export const StatusResult = type({
+  workspace: WorkspaceIdentity,
+  corpus_commit_id: "string",
+  counts: { runs: count, artifacts: count, registrations: count, generations: count, quarantined: count },
+  catalog: {
+    catalog_head: "string | null",
+    corpus_head: "string",
+    missing_generations: "string[]",
+    extra_generations: "string[]",
+    in_sync: "boolean",
+  },
+  warnings: "string[]",
+});
+
+export const InitResult = type({ created: "boolean", identity: WorkspaceIdentity });
+
+export const ValidationReport = type({
+  ok: "boolean",
+  level: "'standard' | 'full'",
+  corpus_commit_id: "string | null",
+  checks: type({ check: "string", status: "'passed' | 'failed' | 'warning'", message: "string" }).array(),
+  counts: { generations: count, evidence_files: count, artifacts: count, rehashed_bytes: count },
+});
+
+export const ImportResult = type({
+  run_id: "string",
+  artifact_id: "string",
+  registration_id: "string",
+  byte_length: count,
+  deduplicated: "boolean",
+  extraction: {
+    extraction_id: "string",
+    status: "'published'",
+    generation_id: "string",
+    corpus_commit_id: "string",
+    adapter: "string",
+    adapter_version: "string",
+    artifact_kind: "string",
+    producer: "string | null",
+    tables: "Record<string, number>",
+    limitations: Limitation.array(),
+    summary: "Record<string, string | number | boolean | null>",
+    worker: { wall_ms: "number", max_rss_bytes: "number | null", memory_cap_bytes: "number | null" },
+  },
+});

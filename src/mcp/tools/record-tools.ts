@@ -1,0 +1,69 @@
+/** list_runs, get_run, list_artifacts, get_artifact, get_evidence: metadata, never bytes or storage paths. */
+import { GetArtifactInput, GetEvidenceInput, GetRunInput, ListInput } from "../schemas/inputs.ts";
+import { ArtifactDetail, ArtifactPage, EvidenceResult, RunDetail, RunPage } from "../schemas/records.ts";
+import { defineTool, READ_ONLY } from "../tool.ts";
+
+const more = (r: { returned: number; total: number; next_cursor: string | null }) =>
+  `${r.returned} of ${r.total}${r.next_cursor ? "; more with next_cursor" : ""}`;
+
+export const listRuns = defineTool({
+  name: "list_runs",
+  title: "List runs",
+  description: "Runs (imports), newest first, with their capture/extraction statuses. Paginated: limit (≤200) and cursor.",
+  annotations: READ_ONLY,
+  input: ListInput,
+  result: RunPage,
+  pageable: true,
+  run: async (args, { session }) => (await session.open()).listRuns({ limit: args.limit, cursor: args.cursor }),
+  summarize: (r) => [`runs: ${more(r)}`, ...r.items.slice(0, 3).map((run) => `${run.run_id} ${run.capture_status}/${run.extraction_status}`)].join("\n"),
+});
+
+export const getRun = defineTool({
+  name: "get_run",
+  title: "Get run",
+  description: "One run: statuses, limitations, error, generations, artifacts and their registrations. No host paths.",
+  annotations: READ_ONLY,
+  input: GetRunInput,
+  result: RunDetail,
+  run: async (args, { session }) => (await session.open()).getRun(args.run_id),
+  summarize: (r) =>
+    `run ${r.run_id}: capture ${r.capture_status}, extraction ${r.extraction_status}${r.error ? `, error ${r.error.code}` : ""}; artifacts ${r.artifact_ids.join(", ") || "none"}`,
+});
+
+export const listArtifacts = defineTool({
+  name: "list_artifacts",
+  title: "List artifacts",
+  description: "Stored artifacts, newest first: id (sha256), size, kinds, effective sensitivity. Paginated: limit (≤200) and cursor.",
+  annotations: READ_ONLY,
+  input: ListInput,
+  result: ArtifactPage,
+  pageable: true,
+  run: async (args, { session }) => (await session.open()).listArtifacts({ limit: args.limit, cursor: args.cursor }),
+  summarize: (r) => [`artifacts: ${more(r)}`, ...r.items.slice(0, 3).map((a) => `${a.artifact_id} ${a.kinds.join(",")} ${a.byte_length} bytes`)].join("\n"),
+});
+
+export const getArtifact = defineTool({
+  name: "get_artifact",
+  title: "Get artifact",
+  description:
+    "One artifact's metadata: identity, size, sensitivity, registrations, generations and the analyses it supports. Never its bytes.",
+  annotations: READ_ONLY,
+  input: GetArtifactInput,
+  result: ArtifactDetail,
+  run: async (args, { session }) => (await session.open()).getArtifact(args.artifact_id),
+  summarize: (r) => `artifact ${r.artifact_id}: ${r.byte_length} bytes, ${r.kinds.join(",") || "unknown kind"}; analyses: ${r.supported_analyses.join(", ") || "none"}`,
+});
+
+export const getEvidence = defineTool({
+  name: "get_evidence",
+  title: "Get evidence",
+  description:
+    "What the pinned corpus commit holds about a run, an artifact or a generation: generations, tables and row counts, extractor, " +
+    "limitations, and an evidence status explaining any absence.",
+  annotations: READ_ONLY,
+  input: GetEvidenceInput,
+  result: EvidenceResult,
+  run: async (args, { session }) => (await session.open()).getEvidence(args.ref_type, args.ref_id),
+  summarize: (r) =>
+    `evidence for ${r.ref.type} ${r.ref.id}: ${r.evidence.status} (${r.evidence.reason}); ${r.generations_total} generation(s)${r.generations[0] ? `, first ${r.generations[0].generation_id}` : ""}`,
+});

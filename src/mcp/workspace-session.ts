@@ -1,0 +1,68 @@
+/**
+ * The server's one workspace. The project root is fixed when the server starts; the
+ * workspace is opened lazily on the first call that needs it (so `initialize_workspace`
+ * after start works) and then kept open, because the service caches a DuckDB engine per
+ * corpus commit across calls.
+ */
+import { realpathSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { WorkspaceService } from "../application/workspace-service.ts";
+
+export class WorkspaceSession {
+  readonly root: string;
+  private service: WorkspaceService | null = null;
+  private opening: Promise<WorkspaceService> | null = null;
+  private readonly inflight = new Set<Promise<unknown>>();
+
+  constructor(projectRoot: string) {
+    this.root = resolve(projectRoot);
+  }
+
+  /** The open service; WORKSPACE_NOT_FOUND until the root has a workspace. */
+  open(): Promise<WorkspaceService> {
+    if (this.service) return Promise.resolve(this.service);
+    this.opening ??= WorkspaceService.open({ workspace: this.root })
+      .then((service) => (this.service = service))
+      .finally(() => (this.opening = null));
+    return this.opening;
+  }
+
+  /** Idempotent: creates `.diagnostics/` under the fixed root, or reports the one there. */
+  initialize(): ReturnType<typeof WorkspaceService.init> {
+    return WorkspaceService.init(this.root);
+  }
+
+  /** Absolute storage paths that must never appear in a result or error. */
+  hiddenPaths(): string[] {
+    const paths = [join(this.root, ".diagnostics")];
+    try {
+      const real = join(realpathSync(this.root), ".diagnostics");
+      if (real !== paths[0]) paths.push(real);
+    } catch {
+      // The root may not exist yet; its lexical form is enough then.
+    }
+    return paths;
+  }
+
+  /** Remembers a running tool call, so shutdown can wait for its cleanup. */
+  track<T>(work: Promise<T>): Promise<T> {
+    this.inflight.add(work);
+    work.finally(() => this.inflight.delete(work)).catch(() => {});
+    return work;
+  }
+
+  /**
+   * Waits (bounded) for running calls to finish. On disconnect the SDK aborts them; an
+   * aborted import still has to stop its worker, record the run as cancelled and clear
+   * staging before the workspace closes.
+   */
+  async drain(timeoutMs: number): Promise<void> {
+    if (this.inflight.size === 0) return;
+    await Promise.race([Promise.allSettled([...this.inflight]), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+  }
+
+  close(): void {
+    this.service?.close();
+    this.service = null;
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * Malformed arguments to every tool come back as isError results with INVALID_ARGUMENTS
+ * naming the offending field, and no tool's input schema accepts a shell string, argv,
+ * environment or SQL.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { tempWorkspace } from "../helpers.ts";
+import { call, connect, type Connected, type Json } from "./mcp-helpers.ts";
+
+const ARTIFACT = `sha256:${"a".repeat(64)}`;
+
+/** For each tool: [arguments, the field the error must name]. */
+const INVALID: Record<string, [Record<string, unknown>, string][]> = {
+  workspace_status: [[{ verbose: true }, "verbose"]],
+  initialize_workspace: [[{ path: "/elsewhere" }, "path"], [{ project_root: "/x" }, "project_root"]],
+  import_artifact: [[{}, "path"], [{ path: "" }, "path"], [{ path: "a.json", source_root: "home" }, "source_root"], [{ path: "a.json", sensitivity: "public" }, "sensitivity"], [{ path: "a.json", command: "rm -rf /" }, "command"]],
+  list_runs: [[{ limit: 0 }, "limit"], [{ limit: 201 }, "limit"], [{ limit: 1.5 }, "limit"], [{ cursor: 7 }, "cursor"]],
+  get_run: [[{}, "run_id"], [{ run_id: 42 }, "run_id"]],
+  list_artifacts: [[{ limit: "ten" }, "limit"], [{ filter: "x" }, "filter"]],
+  get_artifact: [[{}, "artifact_id"], [{ artifact_id: "x".repeat(300) }, "artifact_id"]],
+  analyze_hotspots: [[{}, "run_or_artifact"], [{ run_or_artifact: ARTIFACT, metric: "memory" }, "metric"], [{ run_or_artifact: ARTIFACT, sql: "SELECT 1" }, "sql"]],
+  get_frame_callers: [[{ run_or_artifact: ARTIFACT }, "frame_id"]],
+  get_frame_callees: [[{ run_or_artifact: ARTIFACT, frame_id: "f", limit: -1 }, "limit"]],
+  get_stack_examples: [[{ frame_id: "f" }, "run_or_artifact"]],
+  get_trace_window: [
+    [{ artifact_id: ARTIFACT, start_ns: "1.5", end_ns: "2" }, "start_ns"],
+    [{ artifact_id: ARTIFACT, start_ns: "0", end_ns: 2 ** 60 }, "end_ns"],
+    [{ artifact_id: ARTIFACT, start_ns: "0", end_ns: "10", limit: 1001 }, "limit"],
+    [{ artifact_id: ARTIFACT, start_ns: "0" }, "end_ns"],
+  ],
+  validate_workspace: [[{ mode: "repair" }, "mode"]],
+  get_evidence: [[{ ref_type: "finding", ref_id: "x" }, "ref_type"], [{ ref_type: "run" }, "ref_id"]],
+};
+
+const FORBIDDEN = /^(argv|args|command|cmd|shell|env|environment|sql|query|script|exec|executable)$/i;
+
+let ws: { root: string; cleanup: () => void };
+let mcp: Connected;
+
+beforeAll(async () => {
+  ws = await tempWorkspace();
+  mcp = await connect(ws.root);
+});
+afterAll(async () => {
+  await mcp.close();
+  ws.cleanup();
+});
+
+describe("mcp argument validation", () => {
+  test("every tool has invalid-argument cases here", async () => {
+    const names = (await mcp.client.listTools()).tools.map((t) => t.name).sort();
+    expect(Object.keys(INVALID).sort()).toEqual(names);
+  });
+
+  for (const [tool, cases] of Object.entries(INVALID)) {
+    test(`${tool} answers malformed arguments with INVALID_ARGUMENTS naming the field`, async () => {
+      for (const [args, field] of cases) {
+        const answer = await call(mcp.client, tool, args);
+        expect(answer.isError).toBe(true);
+        expect(answer.envelope).toMatchObject({ ok: false, result: null });
+        expect(answer.error.code).toBe("INVALID_ARGUMENTS");
+        expect(answer.error.details.field).toBe(field);
+        expect(answer.error.message).toContain(field);
+        expect(answer.text).toContain("INVALID_ARGUMENTS");
+      }
+    });
+  }
+
+  test("a semantic argument error from the service also names its field", async () => {
+    const answer = await call(mcp.client, "get_trace_window", { artifact_id: ARTIFACT, start_ns: "10", end_ns: "5" });
+    expect(answer.isError).toBe(true);
+    // Missing artifact wins over the inverted window; either way the error is typed.
+    expect(["INVALID_ARGUMENTS", "ARTIFACT_NOT_FOUND"]).toContain(answer.error.code);
+    const evidence = await call(mcp.client, "get_evidence", { ref_type: "generation", ref_id: "not-a-generation" });
+    expect(evidence.error).toMatchObject({ code: "INVALID_ARGUMENTS", details: { field: "ref_id" } });
+  });
+
+  test("no tool input schema accepts a shell string, argv, environment or SQL", async () => {
+    const offending: string[] = [];
+    const walk = (schema: Json, where: string) => {
+      if (!schema || typeof schema !== "object") return;
+      for (const [name, sub] of Object.entries<Json>(schema.properties ?? {})) {
+        if (FORBIDDEN.test(name)) offending.push(`${where}.${name}`);
+        walk(sub, `${where}.${name}`);
+      }
+      for (const key of ["items", "additionalProperties"]) if (typeof schema[key] === "object") walk(schema[key], `${where}[]`);
+      for (const key of ["anyOf", "oneOf", "allOf"]) for (const sub of schema[key] ?? []) walk(sub, where);
+    };
+    const tools = (await mcp.client.listTools()).tools;
+    for (const tool of tools) {
+      walk(tool.inputSchema, tool.name);
+      // Closed objects: an unknown key such as `command` can never slip through.
+      expect((tool.inputSchema as Json).additionalProperties).toBe(false);
+    }
+    expect(offending).toEqual([]);
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * Long imports: progress notifications form one monotonic stream when the client asks
+ * for them, and cancelling the request stops the parse worker, cleans staging and leaves
+ * the run recorded as cancelled.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { copyFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { cli, SAMPLES, tempWorkspace } from "../helpers.ts";
+import { call, connect, type Connected, type Json, SERVER_ARGV, writeBigTrace } from "./mcp-helpers.ts";
+
+let ws: { root: string; cleanup: () => void };
+let mcp: Connected;
+
+beforeAll(async () => {
+  ws = await tempWorkspace();
+  copyFileSync(join(SAMPLES, "sample.cpuprofile"), join(ws.root, "sample.cpuprofile"));
+  await writeBigTrace(join(ws.root, "big-trace.json"), 150);
+  mcp = await connect(ws.root);
+}, 60_000);
+afterAll(async () => {
+  await mcp.close();
+  ws.cleanup();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Processes whose command line mentions this workspace (the parse worker reads its request from staging). */
+function workersOf(root: string): string[] {
+  const ps = Bun.spawnSync(["ps", "-eo", "args"]).stdout.toString();
+  return ps.split("\n").filter((line) => line.includes(join(root, ".diagnostics")));
+}
+
+describe("import_artifact progress and cancellation", () => {
+  test("progress notifications are monotonic and end at completed", async () => {
+    const updates: Json[] = [];
+    const answer = (await mcp.client.callTool({ name: "import_artifact", arguments: { path: "sample.cpuprofile" } }, undefined, {
+      onprogress: (p) => updates.push(p),
+      timeout: 60_000,
+    })) as Json;
+    expect(answer.structuredContent.ok).toBe(true);
+    expect(updates.map((u) => u.message)).toEqual(["copying", "extracting", "completed"]);
+    for (let i = 1; i < updates.length; i++) expect(updates[i].progress).toBeGreaterThan(updates[i - 1].progress);
+    expect(updates.at(-1)).toMatchObject({ progress: 100, total: 100 });
+  }, 60_000);
+
+  test("no progress notifications without a progress token", async () => {
+    const before = (await call(mcp.client, "list_runs", {})).result.total;
+    const answer = await call(mcp.client, "import_artifact", { path: "sample.cpuprofile" });
+    expect(answer.isError).toBe(false);
+    expect((await call(mcp.client, "list_runs", {})).result.total).toBe(before + 1);
+  }, 60_000);
+
+  test("cancelling a running import stops the worker, empties staging and records the run as cancelled", async () => {
+    const controller = new AbortController();
+    const updates: Json[] = [];
+    let extracting!: () => void;
+    const extractionStarted = new Promise<void>((resolve) => (extracting = resolve));
+    const pending = mcp.client.callTool({ name: "import_artifact", arguments: { path: "big-trace.json" } }, undefined, {
+      signal: controller.signal,
+      timeout: 300_000,
+      onprogress: (p) => {
+        updates.push(p);
+        if (p.message === "extracting") extracting();
+      },
+    });
+    await extractionStarted;
+    // Give the worker time to start parsing, then cancel (the SDK sends notifications/cancelled).
+    await sleep(800);
+    expect(workersOf(ws.root).length).toBeGreaterThan(0);
+    controller.abort("test cancels the import");
+    await expect(pending).rejects.toThrow();
+    expect(updates.some((u) => u.message === "copying")).toBe(true);
+
+    let run: Json = null;
+    for (let i = 0; i < 100; i++) {
+      const newest = (await call(mcp.client, "list_runs", { limit: 1 })).result.items[0];
+      if (newest.extraction_status === "cancelled" || newest.capture_status === "cancelled") {
+        run = newest;
+        if (readdirSync(join(ws.root, ".diagnostics", "staging")).length === 0) break;
+      }
+      await sleep(100);
+    }
+    expect(run).not.toBeNull();
+    expect(run.error).toMatchObject({ code: "PROCESS_CANCELLED" });
+    expect(readdirSync(join(ws.root, ".diagnostics", "staging"))).toEqual([]);
+    expect(workersOf(ws.root)).toEqual([]);
+    const detail = await call(mcp.client, "get_run", { run_id: run.run_id });
+    expect(detail.result.extraction_status).toBe("cancelled");
+    const evidence = await call(mcp.client, "get_evidence", { ref_type: "run", ref_id: run.run_id });
+    expect(evidence.result.evidence).toMatchObject({ status: "unavailable", next_tool: "get_run" });
+    // The server is still healthy after a cancellation.
+    expect((await call(mcp.client, "workspace_status")).result.warnings).toEqual([]);
+  }, 120_000);
+
+  test("a client that disconnects mid-import leaves the run cancelled, staging empty and no worker behind", async () => {
+    const child = Bun.spawn([process.execPath, ...SERVER_ARGV(ws.root)], { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+    const send = (message: Json) => child.stdin.write(JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n");
+    send({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } });
+    send({ method: "notifications/initialized" });
+    send({ id: 2, method: "tools/call", params: { name: "import_artifact", arguments: { path: "big-trace.json" }, _meta: { progressToken: "t" } } });
+    await child.stdin.flush();
+    const reader = child.stdout.getReader();
+    let seen = "";
+    while (!seen.includes('"message":"extracting"')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen += new TextDecoder().decode(value);
+    }
+    await sleep(800);
+    expect(workersOf(ws.root).length).toBeGreaterThan(0);
+    child.stdin.end();
+    expect(await child.exited).toBe(0);
+    const newest = (await cli(["runs", "list", "--limit", "1", "--json"], { cwd: ws.root })).json.items[0];
+    expect(newest.extraction_status).toBe("cancelled");
+    expect(readdirSync(join(ws.root, ".diagnostics", "staging"))).toEqual([]);
+    expect(workersOf(ws.root)).toEqual([]);
+  }, 120_000);
+});
