@@ -87,6 +87,8 @@ async function parse(request: ParseRequest): Promise<ParseResponse> {
     tables,
     limitations: evidence.limitations,
     summary: evidence.summary,
+    // Bun, like Node, reports maxRSS in kilobytes.
+    peak_rss_bytes: process.resourceUsage().maxRSS * 1024,
   };
 }
 

@@ -196,7 +196,8 @@ async function runWorker(
     if (!file?.isFile()) throw new FlameoxError("ARTIFACT_PARSE_FAILED", `The parse worker did not write ${t.file}`);
     if (file.size > limits.max_worker_output_bytes) throw new FlameoxError("ARTIFACT_TOO_LARGE", `The parse worker's ${t.file} exceeds the output budget`);
   }
-  return { response: parsed, worker };
+  // The worker's self-measured peak is exact for the parse process; the broker's figure is a fallback.
+  return { response: parsed, worker: { ...worker, max_rss_bytes: parsed.peak_rss_bytes || worker.max_rss_bytes } };
 }
 
 function remediationFor(code: ErrorCode): string[] {

@@ -39,6 +39,8 @@ export const ParseResponse = type({
   tables: type({ table: "string", part: "0 <= number.integer < 100000", file: /^[a-z_]+\.\d+\.parquet$/, rows: "number.integer >= 0", schema_id: "string" }).array(),
   limitations: Limitation.array(),
   summary: "Record<string, string | number | boolean | null>",
+  /** The worker's own peak resident set, measured by itself just before answering. */
+  peak_rss_bytes: "number.integer >= 0",
 }).or({
   protocol: `'${PARSE_PROTOCOL}'`,
   ok: "false",

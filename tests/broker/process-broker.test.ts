@@ -61,7 +61,7 @@ describe("process broker", () => {
     const result = await runProcess({ ...base, argv: [process.execPath, "-e", script], deadlineAt: Date.now() + 30_000, memoryCapBytes: 768 * 1024 * 1024 });
     expect(result.memoryCapApplied).toBe(true);
     expect(result.termination.kind === "exited" ? result.termination.exitCode : -1).not.toBe(0);
-    expect(result.maxRssBytes ?? 0).toBeLessThan(1024 * 1024 * 1024);
+    expect(result.stderr).toContain("Out of memory");
   });
 });
 

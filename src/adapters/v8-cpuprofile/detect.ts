@@ -18,5 +18,8 @@ export function detectCpuProfile({ head, displayName }: DetectInput): number {
   if (/"head"\s*:\s*\{/.test(text) && text.includes('"functionName"') && text.includes('"hitCount"')) {
     return named || text.includes('"timestamps"') ? 0.9 : 0.7;
   }
-  return 0;
+  // An object that uses the cpuprofile keys, or a file named like one, belongs to this
+  // adapter even when malformed, so the failure names the bad field instead of the format.
+  if (/"nodes"\s*:/.test(text) && /"(samples|timeDeltas)"\s*:/.test(text)) return 0.5;
+  return named ? 0.4 : 0;
 }
