@@ -40,8 +40,13 @@ export interface RunDetail extends RunRecord {
   registrations: RegistrationRecord[];
 }
 
+/** Registrations shown inline with an artifact; the rest are counted, never dumped. */
+const INLINE_REGISTRATIONS = 20;
+
 export interface ArtifactDetail extends ArtifactRecord {
+  /** The first registrations (oldest first); `registration_count` is the total. */
   registrations: RegistrationRecord[];
+  registrations_truncated: boolean;
   generation_ids: string[];
   supported_analyses: string[];
   resource_uri: string;
@@ -142,7 +147,8 @@ export class WorkspaceService {
     }
     return {
       ...artifact,
-      registrations: this.ws.artifacts.registrations(subject.id),
+      registrations: this.ws.artifacts.registrations(subject.id, INLINE_REGISTRATIONS),
+      registrations_truncated: artifact.registration_count > INLINE_REGISTRATIONS,
       generation_ids: generations.map((g) => g.generation_id),
       supported_analyses: [...analyses],
       resource_uri: `flameox://artifacts/${encodeURIComponent(subject.id)}`,

@@ -5,7 +5,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { FlameoxError } from "../domain/errors.ts";
-import { type ArtifactRecord, maxSensitivity, type RegistrationRecord, type Sensitivity } from "../domain/records.ts";
+import { type ArtifactRecord, type RegistrationRecord, SENSITIVITIES } from "../domain/records.ts";
 import { nowIso } from "./control-plane.ts";
 
 export class ArtifactStore {
@@ -70,21 +70,28 @@ export class ArtifactStore {
         remediation: ["List artifacts with `flameox artifacts list`"],
       });
     }
-    const registrations = this.registrations(artifactId);
+    // Aggregated in SQL so an artifact imported thousands of times stays cheap to describe.
+    const agg = this.db
+      .query(
+        `SELECT count(*) AS n, group_concat(DISTINCT kind) AS kinds,
+           max(CASE sensitivity WHEN 'sensitive' THEN 2 WHEN 'internal' THEN 1 ELSE 0 END) AS level
+         FROM registrations WHERE artifact_id = ?`,
+      )
+      .get(artifactId) as { n: number; kinds: string | null; level: number | null };
     return {
       artifact_id: row.artifact_id,
       byte_length: row.byte_length,
       created_at: row.created_at,
-      effective_sensitivity: maxSensitivity(registrations.map((r) => r.sensitivity as Sensitivity)),
-      kinds: [...new Set(registrations.map((r) => r.kind))].sort(),
-      registration_count: registrations.length,
+      effective_sensitivity: SENSITIVITIES[agg.level ?? 0]!,
+      kinds: (agg.kinds ?? "").split(",").filter(Boolean).sort(),
+      registration_count: agg.n,
     };
   }
 
-  registrations(artifactId: string): RegistrationRecord[] {
+  registrations(artifactId: string, limit = -1): RegistrationRecord[] {
     return this.db
-      .query("SELECT * FROM registrations WHERE artifact_id = ? ORDER BY registered_at, registration_id")
-      .all(artifactId) as RegistrationRecord[];
+      .query("SELECT * FROM registrations WHERE artifact_id = ? ORDER BY registered_at, registration_id LIMIT ?")
+      .all(artifactId, limit) as RegistrationRecord[];
   }
 
   registrationsOfRun(runId: string): RegistrationRecord[] {

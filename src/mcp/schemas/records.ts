@@ -51,6 +51,7 @@ export const RunDetail = RunRecord.and({ registrations: RegistrationRecord.array
 
 export const ArtifactDetail = ArtifactRecord.and({
   registrations: RegistrationRecord.array(),
+  registrations_truncated: "boolean",
   generation_ids: "string[]",
   supported_analyses: "string[]",
   resource_uri: "string",
