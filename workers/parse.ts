@@ -9,7 +9,6 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { adapterByName, detectAdapter } from "../src/adapters/registry.ts";
 import { FlameoxError } from "../src/domain/errors.ts";
-import { EVIDENCE_TABLE_NAMES } from "../src/domain/evidence-schema.ts";
 import { PARSE_PROTOCOL, ParseRequest, type ParseResponse } from "../src/domain/parse-protocol.ts";
 import { initParquet, tableBufferToArrow, writeParquet } from "../src/storage/parquet.ts";
 import { type } from "arktype";
@@ -63,7 +62,7 @@ async function parse(request: ParseRequest): Promise<ParseResponse> {
     extractor_version: adapter.version,
   };
   const tables = [];
-  for (const name of EVIDENCE_TABLE_NAMES) {
+  for (const name of adapter.tables) {
     const buffer = evidence.tables[name];
     // Large tables are split into parts: parquet-wasm encodes a whole table inside its
     // 4 GiB linear memory, and smaller parts also bound the worker's peak RSS.

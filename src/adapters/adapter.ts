@@ -4,6 +4,7 @@
  * are pure: they get bytes that are already in memory (decompressed, size-capped by the
  * caller) and never touch the filesystem, the network or the control plane.
  */
+import type { EvidenceTableName } from "../domain/evidence-schema.ts";
 import type { NormalizedEvidence } from "../domain/normalized-evidence.ts";
 
 export interface AdapterLimits {
@@ -41,6 +42,12 @@ export interface ProducerAdapter {
   /** Artifact kind the format belongs to (`sample_profile`, `execution_trace`). */
   readonly artifactKind: string;
   readonly mediaType: string;
+  /**
+   * The evidence tables this adapter produces. Exactly these are published (even when
+   * empty), so "this artifact has no samples" (an empty table) stays distinct from "this
+   * artifact is not a profile" (no table at all).
+   */
+  readonly tables: readonly EvidenceTableName[];
   /** Returns a confidence in [0, 1] that the payload is this format; 0 means no. */
   detect(input: DetectInput): number;
   /**

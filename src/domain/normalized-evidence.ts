@@ -20,6 +20,9 @@ export interface NormalizedEvidence {
   summary: Record<string, string | number | boolean | null>;
 }
 
+/** The tables of profile and trace evidence (frames, measurements, edges, stacks, events). */
+export const PROFILE_TABLES = ["frames", "frame_measurements", "call_edges", "stacks", "trace_events"] as const satisfies readonly EvidenceTableName[];
+
 export function emptyTables(): Record<EvidenceTableName, TableBuffer> {
   const entries = EVIDENCE_TABLE_NAMES.map((name) => [name, new TableBuffer(EVIDENCE_SCHEMAS[name])] as const);
   return Object.fromEntries(entries) as Record<EvidenceTableName, TableBuffer>;

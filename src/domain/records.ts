@@ -55,11 +55,3 @@ export interface ArtifactRecord {
   kinds: string[];
   registration_count: number;
 }
-
-export function maxSensitivity(values: Iterable<Sensitivity>): Sensitivity {
-  let best: Sensitivity = "normal";
-  for (const value of values) {
-    if (SENSITIVITIES.indexOf(value) > SENSITIVITIES.indexOf(best)) best = value;
-  }
-  return best;
-}

@@ -7,7 +7,7 @@
  * kept as events with a null duration; M only names processes and threads.
  */
 import type { ExtractInput, ProducerAdapter } from "../adapter.ts";
-import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
+import { emptyTables, type NormalizedEvidence, PROFILE_TABLES } from "../../domain/normalized-evidence.ts";
 import { FrameRegistry } from "../common/frame-registry.ts";
 import { MeasureAccumulator } from "../common/measure-accumulator.ts";
 import { StackTrie } from "../common/stack-trie.ts";
@@ -31,6 +31,7 @@ const VERSION = "1.0.0";
 export const chromeTraceAdapter: ProducerAdapter = {
   name: NAME,
   version: VERSION,
+  tables: PROFILE_TABLES,
   artifactKind: "execution_trace",
   mediaType: "application/json",
   detect: detectChromeTrace,

@@ -5,7 +5,7 @@
  */
 import type { ExtractInput, ProducerAdapter } from "../adapter.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
-import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
+import { emptyTables, type NormalizedEvidence, PROFILE_TABLES } from "../../domain/normalized-evidence.ts";
 import { FrameRegistry } from "../common/frame-registry.ts";
 import { MeasureAccumulator } from "../common/measure-accumulator.ts";
 import { StackTrie } from "../common/stack-trie.ts";
@@ -21,6 +21,7 @@ const VERSION = "1.0.0";
 export const v8CpuProfileAdapter: ProducerAdapter = {
   name: NAME,
   version: VERSION,
+  tables: PROFILE_TABLES,
   artifactKind: "sample_profile",
   mediaType: "application/json",
   detect: detectCpuProfile,
