@@ -6,6 +6,7 @@
  */
 import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { constants as bufferConstants } from "node:buffer";
 import { gunzipSync } from "node:zlib";
 import { adapterByName, detectAdapter } from "../src/adapters/registry.ts";
 import { FlameoxError } from "../src/domain/errors.ts";
@@ -14,6 +15,7 @@ import { initParquet, tableBufferToArrow, writeParquet } from "../src/storage/pa
 import { type } from "arktype";
 
 const HEAD_BYTES = 64 * 1024;
+const MAX_LENGTH = bufferConstants.MAX_LENGTH;
 const ROWS_PER_PART = 1_000_000;
 
 export async function runParseWorker(requestPath: string): Promise<number> {
@@ -92,11 +94,14 @@ async function parse(request: ParseRequest): Promise<ParseResponse> {
 }
 
 function gunzipBounded(raw: Uint8Array, maxBytes: number): Uint8Array {
+  // One in-memory buffer cannot exceed buffer.constants.MAX_LENGTH (4 GiB); larger
+  // budgets need the streaming parsers.
+  const budget = Math.min(maxBytes, MAX_LENGTH);
   try {
-    return gunzipSync(raw, { maxOutputLength: maxBytes });
+    return gunzipSync(raw, { maxOutputLength: budget });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE" || error instanceof RangeError) {
-      throw new FlameoxError("ARTIFACT_TOO_LARGE", `Cannot decompress artifact: it expands beyond ${maxBytes} bytes`);
+    if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") {
+      throw new FlameoxError("ARTIFACT_TOO_LARGE", `Cannot decompress artifact: it expands beyond ${budget} bytes`);
     }
     throw new FlameoxError("ARTIFACT_PARSE_FAILED", `Cannot decompress artifact: ${(error as Error).message}`);
   }
