@@ -3,6 +3,8 @@
  * its inputs, evidence status, limitations and pagination.
  */
 import type { EvidenceStatus, Limitation } from "../domain/evidence-status.ts";
+import type { CommitEntry } from "../storage/corpus-records.ts";
+import type { SnapshotHandle } from "../storage/snapshot.ts";
 import type { Subject } from "./subject.ts";
 
 export const ANALYSIS_SCHEMA_VERSION = 1;
@@ -53,4 +55,22 @@ export function distinctLimitations(lists: Limitation[][]): Limitation[] {
   const seen = new Map<string, Limitation>();
   for (const list of lists) for (const l of list) if (!seen.has(`${l.code}\u0000${l.message}`)) seen.set(`${l.code}\u0000${l.message}`, l);
   return [...seen.values()];
+}
+
+/** The fields every recipe's result starts with: identity, pinned commit, inputs, limitations. */
+export function resultBase(
+  recipe: { name: string; version: string; claimLevel: "observed" | "derived" },
+  snapshot: SnapshotHandle,
+  subject: Subject,
+  generations: CommitEntry[],
+) {
+  return {
+    schema_version: ANALYSIS_SCHEMA_VERSION,
+    recipe: recipe.name,
+    recipe_version: recipe.version,
+    corpus_commit_id: snapshot.commitId,
+    claim_level: recipe.claimLevel,
+    inputs: inputsOf(subject, generations.map((g) => g.generation_id)),
+    limitations: distinctLimitations(generations.map((g) => snapshot.manifest(g).limitations)),
+  };
 }

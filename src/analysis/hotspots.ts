@@ -5,9 +5,8 @@
  * which. No profile evidence is `unavailable`, which is different from zero hotspots.
  */
 import type { FrameMetric } from "../domain/evidence-schema.ts";
-import type { Limitation } from "../domain/evidence-status.ts";
 import type { SnapshotHandle } from "../storage/snapshot.ts";
-import { type AnalysisResult, ANALYSIS_SCHEMA_VERSION, distinctLimitations, inputsOf } from "./analysis-result.ts";
+import { type AnalysisResult, resultBase } from "./analysis-result.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { readEvidenceColumns } from "./evidence-reader.ts";
 import type { Subject } from "./subject.ts";
@@ -50,16 +49,8 @@ export async function analyzeHotspots(snapshot: SnapshotHandle, subject: Subject
   const generations = subject.generations.filter((g) => g.tables.frame_measurements !== undefined);
   const binding = { query: `${HOTSPOTS_RECIPE}@${HOTSPOTS_VERSION}`, filters: { subject: subject.id, metric: options.metric ?? null }, commitId: snapshot.commitId };
   const offset = decodeCursor(options.cursor, binding);
-  const limitations: Limitation[] = distinctLimitations(generations.map((g) => snapshot.manifest(g).limitations));
-  const base = {
-    schema_version: ANALYSIS_SCHEMA_VERSION,
-    recipe: HOTSPOTS_RECIPE,
-    recipe_version: HOTSPOTS_VERSION,
-    corpus_commit_id: snapshot.commitId,
-    claim_level: "derived" as const,
-    inputs: inputsOf(subject, generations.map((g) => g.generation_id)),
-    limitations,
-  };
+  const base = resultBase({ name: HOTSPOTS_RECIPE, version: HOTSPOTS_VERSION, claimLevel: "derived" }, snapshot, subject, generations);
+  const limitations = base.limitations;
   if (generations.length === 0) {
     return {
       ...base,

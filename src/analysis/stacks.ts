@@ -7,7 +7,7 @@
 import { FlameoxError } from "../domain/errors.ts";
 import type { FrameMetric } from "../domain/evidence-schema.ts";
 import type { SnapshotHandle } from "../storage/snapshot.ts";
-import { type AnalysisResult, ANALYSIS_SCHEMA_VERSION, distinctLimitations, inputsOf } from "./analysis-result.ts";
+import { type AnalysisResult, resultBase } from "./analysis-result.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { readFrames } from "./hotspots.ts";
 import type { SnapshotEngine } from "./snapshot-engine.ts";
@@ -79,16 +79,7 @@ export async function analyzeStacks(
   const offset = decodeCursor(options.cursor, binding);
   const frames = await readFrames(snapshot, generations);
   const frameInfo = frames.get(options.frameId);
-  const base = {
-    schema_version: ANALYSIS_SCHEMA_VERSION,
-    recipe: `stack_${direction}`,
-    recipe_version: STACKS_VERSION,
-    corpus_commit_id: snapshot.commitId,
-    claim_level: "derived" as const,
-    inputs: inputsOf(subject, generations.map((g) => g.generation_id)),
-    limitations: distinctLimitations(generations.map((g) => snapshot.manifest(g).limitations)),
-    direction,
-  };
+  const base = { ...resultBase({ name: `stack_${direction}`, version: STACKS_VERSION, claimLevel: "derived" }, snapshot, subject, generations), direction };
   const ref = (id: string): FrameRef => {
     const f = frames.get(id);
     return { frame_id: id, function: f?.function ?? "(unknown frame)", file: f?.file ?? null, line: f?.line ?? null };

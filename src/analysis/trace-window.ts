@@ -5,7 +5,7 @@
  */
 import { FlameoxError } from "../domain/errors.ts";
 import type { SnapshotHandle } from "../storage/snapshot.ts";
-import { type AnalysisResult, ANALYSIS_SCHEMA_VERSION, distinctLimitations, inputsOf } from "./analysis-result.ts";
+import { type AnalysisResult, resultBase } from "./analysis-result.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import type { SnapshotEngine } from "./snapshot-engine.ts";
 import type { Subject } from "./subject.ts";
@@ -56,16 +56,7 @@ export async function traceWindow(engine: SnapshotEngine, snapshot: SnapshotHand
   const window = { start_ns: options.startNs.toString(), end_ns: options.endNs.toString() };
   const binding = { query: `trace_window@${TRACE_WINDOW_VERSION}`, filters: { subject: subject.id, ...window }, commitId: snapshot.commitId };
   const offset = decodeCursor(options.cursor, binding);
-  const base = {
-    schema_version: ANALYSIS_SCHEMA_VERSION,
-    recipe: "trace_window",
-    recipe_version: TRACE_WINDOW_VERSION,
-    corpus_commit_id: snapshot.commitId,
-    claim_level: "observed" as const,
-    inputs: inputsOf(subject, generations.map((g) => g.generation_id)),
-    limitations: distinctLimitations(generations.map((g) => snapshot.manifest(g).limitations)),
-    window,
-  };
+  const base = { ...resultBase({ name: "trace_window", version: TRACE_WINDOW_VERSION, claimLevel: "observed" }, snapshot, subject, generations), window };
   const traced = generations.filter((g) => (g.tables.trace_events ?? 0) > 0);
   if (traced.length === 0) {
     return {
