@@ -23,4 +23,8 @@ if ! command -v bun >/dev/null 2>&1; then
   export PATH="$PWD/$runtime/bin:$PATH"
 fi
 bun install --frozen-lockfile >/dev/null
-echo "bun $(bun --version) ready; dependencies installed" >&2
+# The WASM parsers are committed; rebuilding them with the pinned AssemblyScript must
+# reproduce the same bytes, which --check verifies without a download.
+bun parsers-wasm/build.ts --check >/dev/null
+bash scripts/install-host-tools.sh
+echo "bun $(bun --version) ready; dependencies installed; WASM parsers verified" >&2

@@ -6,17 +6,16 @@
  */
 import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { constants as bufferConstants } from "node:buffer";
-import { gunzipSync } from "node:zlib";
 import { adapterByName, detectAdapter } from "../src/adapters/registry.ts";
 import { FlameoxError } from "../src/domain/errors.ts";
 import { PARSE_PROTOCOL, ParseRequest, type ParseResponse } from "../src/domain/parse-protocol.ts";
-import { initParquet, tableBufferToArrow, writeParquet } from "../src/storage/parquet.ts";
+import { initParquet } from "../src/storage/parquet.ts";
 import { type } from "arktype";
+import { extractTables } from "./extract-tables.ts";
+import { drainPayload, openPayload } from "./payload-stream.ts";
+import { startEncodePool } from "./encode-pool.ts";
 
 const HEAD_BYTES = 64 * 1024;
-const MAX_LENGTH = bufferConstants.MAX_LENGTH;
-const ROWS_PER_PART = 1_000_000;
 
 export async function runParseWorker(requestPath: string): Promise<number> {
   const request = ParseRequest(JSON.parse(await Bun.file(requestPath).text()));
@@ -37,23 +36,16 @@ export async function runParseWorker(requestPath: string): Promise<number> {
 }
 
 async function parse(request: ParseRequest): Promise<ParseResponse> {
-  const raw = await Bun.file(request.payload_path).bytes();
-  const gzip = raw[0] === 0x1f && raw[1] === 0x8b;
-  const bytes = gzip ? gunzipBounded(raw, request.limits.max_decompressed_bytes) : raw;
-  const head = new TextDecoder("utf-8", { fatal: false }).decode(bytes.subarray(0, HEAD_BYTES));
-  const adapter = request.adapter ? adapterByName(request.adapter) : detectAdapter({ head, displayName: request.display_name });
+  // Streamed: decompressed chunk by chunk; only the head is read ahead, for detection.
+  const payload = await openPayload(request.payload_path, request.limits.max_decompressed_bytes, HEAD_BYTES);
+  const gzip = payload.gzip;
+  const head = new TextDecoder("utf-8", { fatal: false }).decode(payload.head);
+  const adapter = request.adapter ? adapterByName(request.adapter) : detectAdapter({ head, headBytes: payload.head, displayName: request.display_name });
   if (!adapter) {
+    // Decompress to the end first: a bomb is ARTIFACT_TOO_LARGE whatever its head looks like.
+    await drainPayload(payload.chunks);
     throw new FlameoxError("ARTIFACT_FORMAT_UNKNOWN", `Cannot recognise the format of ${request.display_name}`);
   }
-  const evidence = adapter.extract({
-    bytes,
-    displayName: request.display_name,
-    limits: {
-      maxEvents: request.limits.max_events,
-      maxNestingDepth: request.limits.max_nesting_depth,
-      maxArgsBytes: request.limits.max_args_bytes,
-    },
-  });
   await initParquet();
   const provenance = {
     schema_version: 1,
@@ -63,18 +55,21 @@ async function parse(request: ParseRequest): Promise<ParseResponse> {
     extractor_name: adapter.name,
     extractor_version: adapter.version,
   };
-  const tables = [];
-  for (const name of adapter.tables) {
-    const buffer = evidence.tables[name];
-    // Large tables are split into parts: parquet-wasm encodes a whole table inside its
-    // 4 GiB linear memory, and smaller parts also bound the worker's peak RSS.
-    for (let part = 0, start = 0; part === 0 || start < buffer.rowCount; part++, start += ROWS_PER_PART) {
-      const end = Math.min(buffer.rowCount, start + ROWS_PER_PART);
-      const file = `${name}.${part}.parquet`;
-      await Bun.write(join(request.output_dir, file), writeParquet(tableBufferToArrow(buffer, provenance, { start, end })));
-      tables.push({ table: name, part, file, rows: end - start, schema_id: buffer.schema.schemaId });
-    }
-  }
+  // Tables are written in Parquet parts: parquet-wasm encodes a whole table inside its
+  // 4 GiB linear memory, and smaller parts also bound the worker's peak RSS.
+  // Parts can be encoded on a tinypool thread (the second core); off by default, see encode-pool.ts.
+  const pool = startEncodePool(false);
+  const { evidence, tables } = await extractTables(adapter, payload, {
+    displayName: request.display_name,
+    limits: {
+      maxEvents: request.limits.max_events,
+      maxNestingDepth: request.limits.max_nesting_depth,
+      maxArgsBytes: request.limits.max_args_bytes,
+    },
+    outputDir: request.output_dir,
+    provenance,
+    encode: pool.encode,
+  }).finally(() => pool.close());
   return {
     protocol: PARSE_PROTOCOL,
     ok: true,
@@ -91,20 +86,6 @@ async function parse(request: ParseRequest): Promise<ParseResponse> {
     // Bun, like Node, reports maxRSS in kilobytes.
     peak_rss_bytes: process.resourceUsage().maxRSS * 1024,
   };
-}
-
-function gunzipBounded(raw: Uint8Array, maxBytes: number): Uint8Array {
-  // One in-memory buffer cannot exceed buffer.constants.MAX_LENGTH (4 GiB); larger
-  // budgets need the streaming parsers.
-  const budget = Math.min(maxBytes, MAX_LENGTH);
-  try {
-    return gunzipSync(raw, { maxOutputLength: budget });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") {
-      throw new FlameoxError("ARTIFACT_TOO_LARGE", `Cannot decompress artifact: it expands beyond ${budget} bytes`);
-    }
-    throw new FlameoxError("ARTIFACT_PARSE_FAILED", `Cannot decompress artifact: ${(error as Error).message}`);
-  }
 }
 
 function toWorkerError(error: unknown): { code: "ARTIFACT_PARSE_FAILED" | "ARTIFACT_TOO_LARGE" | "ARTIFACT_FORMAT_UNKNOWN"; message: string } {

@@ -4,8 +4,10 @@
  * are pure: they get bytes that are already in memory (decompressed, size-capped by the
  * caller) and never touch the filesystem, the network or the control plane.
  */
+import type { ColumnBatch } from "../domain/column-batch.ts";
 import type { EvidenceTableName } from "../domain/evidence-schema.ts";
 import type { NormalizedEvidence } from "../domain/normalized-evidence.ts";
+import type { TableBuffer } from "../domain/table-buffer.ts";
 
 export interface AdapterLimits {
   /** Maximum number of trace events or samples to normalize before failing with ARTIFACT_TOO_LARGE. */
@@ -25,6 +27,8 @@ export const DEFAULT_ADAPTER_LIMITS: AdapterLimits = {
 export interface DetectInput {
   /** Up to the first 64 KiB of the (decompressed) payload, decoded as UTF-8. */
   head: string;
+  /** The same bytes undecoded, for binary formats (protobuf); absent in older callers. */
+  headBytes?: Uint8Array;
   displayName: string;
 }
 
@@ -55,4 +59,31 @@ export interface ProducerAdapter {
    * shape) or ARTIFACT_TOO_LARGE (over a limit); never returns partial evidence as complete.
    */
   extract(input: ExtractInput): NormalizedEvidence;
+  /**
+   * Streaming extraction (WASM parsers): reads the decompressed payload chunk by chunk and
+   * writes large tables through `sink` in column batches, so memory does not grow with the
+   * artifact. Same tables, rows and errors as `extract`. Adapters without it are run whole.
+   */
+  extractStream?(input: StreamExtractInput): Promise<StreamedEvidence>;
+}
+
+/** Where a streaming adapter writes the rows of its large tables. */
+export interface EvidenceSink {
+  /** Appends a batch of rows; awaited, so a slower writer slows the parser down. */
+  writeBatch(batch: ColumnBatch): Promise<void>;
+}
+
+export interface StreamExtractInput {
+  /** The decompressed payload, in order, in chunks of any size. */
+  chunks: AsyncIterable<Uint8Array>;
+  displayName: string;
+  limits: AdapterLimits;
+  sink: EvidenceSink;
+}
+
+/** A streaming adapter's result: small tables whole, the rest already written through the sink. */
+export interface StreamedEvidence extends Omit<NormalizedEvidence, "tables"> {
+  tables: Partial<Record<EvidenceTableName, TableBuffer>>;
+  /** Tables whose rows went through the sink (possibly none of them). */
+  streamed: EvidenceTableName[];
 }

@@ -5,8 +5,33 @@
 import type { DetectInput, ProducerAdapter } from "./adapter.ts";
 import { chromeTraceAdapter } from "./chrome-trace/adapter.ts";
 import { v8CpuProfileAdapter } from "./v8-cpuprofile/adapter.ts";
+import { v8HeapProfileAdapter } from "./v8-heapprofile/adapter.ts";
+import { otlpJsonAdapter } from "./otlp/json-adapter.ts";
+import { otlpProtoAdapter } from "./otlp/proto-adapter.ts";
+import { pprofAdapter } from "./pprof/adapter.ts";
+import { perfettoAdapter } from "./perfetto/adapter.ts";
+import { benchmarkSamplesAdapter } from "./benchmark-samples/adapter.ts";
+import { gbenchAdapter } from "./gbench/adapter.ts";
+import { hyperfineAdapter } from "./hyperfine/adapter.ts";
+import { pyperfAdapter } from "./pyperf/adapter.ts";
+import { pytestBenchmarkAdapter } from "./pytest-benchmark/adapter.ts";
 
-export const ADAPTERS: ProducerAdapter[] = [v8CpuProfileAdapter, chromeTraceAdapter];
+export const ADAPTERS: ProducerAdapter[] = [
+  v8CpuProfileAdapter,
+  chromeTraceAdapter,
+  // Streaming WASM parsers (issue 6).
+  v8HeapProfileAdapter,
+  otlpJsonAdapter,
+  otlpProtoAdapter,
+  pprofAdapter,
+  perfettoAdapter,
+  // Benchmark samples (issue 5): each raw sample lands in `measurements`.
+  benchmarkSamplesAdapter,
+  hyperfineAdapter,
+  pyperfAdapter,
+  gbenchAdapter,
+  pytestBenchmarkAdapter,
+];
 
 export function detectAdapter(input: DetectInput): ProducerAdapter | null {
   let best: ProducerAdapter | null = null;

@@ -1,18 +1,17 @@
 /**
- * Import use case: every import is a new run (`run_type: import`). The file is streamed
- * into staging while hashed, published into the content-addressed store (deduplicated)
- * with this run's registration under a short write lock, then extracted by a parse
- * worker outside the lock.
+ * Import use case: every import is a new run (`run_type: import`). The file is registered
+ * to the run through the shared registration path (streamed into staging while hashed,
+ * published into the content-addressed store, claimed under a short write lock), then
+ * extracted by a parse worker outside the lock.
  */
 import { mkdir, rm } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { FlameoxError } from "../domain/errors.ts";
-import { artifactIdFromHex, newOperationId, newRegistrationId, newRunId } from "../domain/ids.ts";
+import { newOperationId, newRunId } from "../domain/ids.ts";
 import type { Sensitivity } from "../domain/records.ts";
-import { publishArtifact, stageArtifact } from "../storage/cas.ts";
-import { nowIso } from "../storage/control-plane.ts";
 import type { Workspace } from "../storage/workspace.ts";
 import { extractArtifact, type ExtractionResult } from "./extract-artifact.ts";
+import { registerFile } from "./register-artifact.ts";
 
 export interface ImportRequest {
   path: string;
@@ -44,36 +43,25 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
   ws.control.withWriteLock(() => ws.runs.create(runId, "import", { capture_status: "running", extraction_status: "pending" }));
   try {
     await mkdir(stagingDir, { recursive: true });
-    const staged = await stageArtifact(request.path, join(stagingDir, "payload"), {
-      maxBytes: ws.config.storage.max_artifact_bytes,
-      signal: request.signal,
-      onProgress: (done, total) => request.onProgress?.("copying", done, total),
-    });
-    const artifactId = artifactIdFromHex(staged.sha256Hex);
-    const registrationId = newRegistrationId();
     const displayName = request.displayName ?? basename(request.path);
-    let deduplicated = false;
-    // The object is content addressed, so moving it into the store needs no lock (two
-    // importers of the same bytes rename identical files); recording this run's claim
-    // about it is the short critical section.
-    await publishArtifact(ws.paths, staged);
-    ws.control.withWriteLock(() => {
-      deduplicated = ws.artifacts.ensure(artifactId, staged.byteLength);
-      ws.artifacts.register({
-        registration_id: registrationId,
-        run_id: runId,
-        artifact_id: artifactId,
-        display_name: displayName,
+    const registered = await registerFile(
+      ws,
+      request.path,
+      stagingDir,
+      {
+        runId,
+        displayName,
         kind: request.kind ?? "unknown",
-        media_type: request.mediaType ?? "application/octet-stream",
+        mediaType: request.mediaType ?? "application/octet-stream",
         role: "input",
         producer: request.producer ?? null,
-        producer_version: request.producerVersion ?? null,
+        producerVersion: request.producerVersion ?? null,
         sensitivity: request.sensitivity ?? "normal",
-        registered_at: nowIso(),
-      });
-      ws.runs.update(runId, { capture_status: "registered" });
-    });
+      },
+      { signal: request.signal, onProgress: (done, total) => request.onProgress?.("copying", done, total) },
+    );
+    const { artifact_id: artifactId, registration_id: registrationId, deduplicated } = registered;
+    ws.control.withWriteLock(() => ws.runs.update(runId, { capture_status: "registered" }));
     request.onProgress?.("extracting", 0, 1);
     const extraction = await extractArtifact(ws, {
       runId,
@@ -84,7 +72,7 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
       signal: request.signal,
     });
     request.onProgress?.("completed", 1, 1);
-    return { run_id: runId, artifact_id: artifactId, registration_id: registrationId, byte_length: staged.byteLength, deduplicated, extraction };
+    return { run_id: runId, artifact_id: artifactId, registration_id: registrationId, byte_length: registered.byte_length, deduplicated, extraction };
   } catch (error) {
     if (error instanceof FlameoxError && error.runId) throw error;
     const failure = error instanceof FlameoxError ? error : new FlameoxError("INTERNAL_ERROR", `Cannot import ${request.path}: ${(error as Error).message}`);

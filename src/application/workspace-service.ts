@@ -14,6 +14,7 @@ import { SnapshotEngine } from "../analysis/snapshot-engine.ts";
 import { analyzeStacks, type StackDirection, type StacksResult } from "../analysis/stacks.ts";
 import { resolveSubject } from "../analysis/subject.ts";
 import { traceWindow, type TraceWindowResult } from "../analysis/trace-window.ts";
+import { lifecycleGaps, operationTransitions, operationWindow, type GapsResult, type OperationWindowResult, type TransitionsResult } from "../analysis/otel-lifecycle.ts";
 import { diffCatalog, projectCatalog, type CatalogDiff } from "../storage/catalog.ts";
 import { readCommit, readHeadId } from "../storage/corpus-store.ts";
 import { SnapshotHandle } from "../storage/snapshot.ts";
@@ -22,6 +23,7 @@ import { importArtifact, type ImportRequest, type ImportResult } from "./import-
 import { getEvidence, type EvidenceRefType, type EvidenceResult } from "./get-evidence.ts";
 import { importWithinFence, type SourceRoot } from "./import-fence.ts";
 import { validateWorkspace, type ValidationReport } from "./validate-workspace.ts";
+import { CaptureService } from "./capture/capture-service.ts";
 
 export interface Page<T> extends PageInfo {
   corpus_commit_id: string;
@@ -38,6 +40,13 @@ export interface StatusResult {
 
 export interface RunDetail extends RunRecord {
   registrations: RegistrationRecord[];
+  /** Execution runs: workload, execution document and identities; null for imports. */
+  execution: {
+    workload: Record<string, unknown> | null;
+    execution: Record<string, unknown> | null;
+    source_identity: Record<string, unknown> | null;
+    environment_identity: Record<string, unknown> | null;
+  } | null;
 }
 
 /** Registrations shown inline with an artifact; the rest are counted, never dumped. */
@@ -55,6 +64,7 @@ export interface ArtifactDetail extends ArtifactRecord {
 export class WorkspaceService {
   readonly ws: Workspace;
   private engine: SnapshotEngine | null = null;
+  private captureService: CaptureService | null = null;
 
   constructor(ws: Workspace) {
     this.ws = ws;
@@ -125,7 +135,15 @@ export class WorkspaceService {
   }
 
   getRun(runId: string): RunDetail {
-    return { ...this.ws.runs.get(runId), registrations: this.ws.artifacts.registrationsOfRun(runId) };
+    const run = this.ws.runs.get(runId);
+    const execution = run.run_type === "execution" ? (this.ws.runs.executionFields(runId) as NonNullable<RunDetail["execution"]>) : null;
+    return { ...run, registrations: this.ws.artifacts.registrationsOfRun(runId), execution };
+  }
+
+  /** Workloads, capabilities, plans, captures and recovery; one per open workspace (it owns the plan registry). */
+  get capture(): CaptureService {
+    this.captureService ??= new CaptureService(this.ws);
+    return this.captureService;
   }
 
   listArtifacts(options: { limit?: number; cursor?: string | null }): Page<ArtifactRecord> {
@@ -144,6 +162,7 @@ export class WorkspaceService {
     for (const g of generations) {
       if ((g.tables.frame_measurements ?? 0) > 0) analyses.add("analyze_hotspots").add("get_frame_callers").add("get_frame_callees").add("get_stack_examples");
       if ((g.tables.trace_events ?? 0) > 0) analyses.add("get_trace_window");
+      if ((g.tables.otel_spans ?? 0) > 0) analyses.add("get_operation_window").add("get_operation_transitions").add("get_lifecycle_gaps");
     }
     return {
       ...artifact,
@@ -174,6 +193,35 @@ export class WorkspaceService {
     if (subject.type !== "artifact") throw new FlameoxError("INVALID_ARGUMENTS", "Expected an artifact id for a trace window", { details: { field: "artifact_id" } });
     const engine = await this.engineFor(snapshot);
     return traceWindow(engine, engine.snapshot, subject, { ...options, limit: this.limit(options.limit) });
+  }
+
+  /** OTLP: spans of a trace artifact overlapping [start, end] unix ns, optionally of one trace. */
+  async operationWindow(artifactRef: string, options: { startNs: bigint; endNs: bigint; traceId?: string | null; limit?: number; cursor?: string | null }): Promise<OperationWindowResult> {
+    const { engine, subject } = await this.otelSubject(artifactRef);
+    return operationWindow(engine, engine.snapshot, subject, { ...options, traceId: options.traceId ?? null, limit: this.limit(options.limit) });
+  }
+
+  /** OTLP: parent→child span name transitions down to maxDepth. */
+  async operationTransitions(artifactRef: string, options: { maxDepth?: number; traceId?: string | null; limit?: number; cursor?: string | null }): Promise<TransitionsResult> {
+    const { engine, subject } = await this.otelSubject(artifactRef);
+    const maxDepth = options.maxDepth ?? 8;
+    if (!Number.isInteger(maxDepth) || maxDepth < 1 || maxDepth > 64) {
+      throw new FlameoxError("INVALID_ARGUMENTS", `Expected max_depth to be an integer from 1 to 64 but found ${maxDepth}`, { details: { field: "max_depth" } });
+    }
+    return operationTransitions(engine, engine.snapshot, subject, { ...options, maxDepth, traceId: options.traceId ?? null, limit: this.limit(options.limit) });
+  }
+
+  /** OTLP: missing parents, bad timestamps and bad identities. */
+  async lifecycleGaps(artifactRef: string, options: { limit?: number }): Promise<GapsResult> {
+    const { engine, subject } = await this.otelSubject(artifactRef);
+    return lifecycleGaps(engine, engine.snapshot, subject, { limit: this.limit(options.limit) });
+  }
+
+  private async otelSubject(artifactRef: string) {
+    const snapshot = this.pin();
+    const subject = resolveSubject(this.ws, snapshot, artifactRef);
+    if (subject.type !== "artifact") throw new FlameoxError("INVALID_ARGUMENTS", "Expected an artifact id of an OTLP trace", { details: { field: "artifact_id" } });
+    return { engine: await this.engineFor(snapshot), subject };
   }
 
   validate(options: { full: boolean }): Promise<ValidationReport> {

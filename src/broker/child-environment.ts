@@ -4,17 +4,9 @@
  * when allowlisted or declared, so no child inherits a way to run someone else's code or
  * a secret by accident.
  */
-const ALWAYS_STRIPPED = new Set([
-  "BASH_ENV", "CDPATH", "ENV", "GIT_ASKPASS", "SSH_ASKPASS", "LD_PRELOAD", "LD_LIBRARY_PATH", "PYTHONHOME", "PYTHONPATH",
-  "PYTHONSTARTUP", "JAVA_TOOL_OPTIONS", "NODE_OPTIONS", "NODE_EXTRA_CA_CERTS", "PERL5LIB", "PERL5OPT", "RUBYLIB", "RUBYOPT",
-  "GDBINIT", "GDBHISTFILE", "BUN_OPTIONS",
-]);
-const STRIPPED_PREFIXES = ["DYLD_", "GDB_", "GIT_CONFIG_", "LD_", "LLDB_"];
-const CREDENTIAL_LIKE = /(^|_)(TOKEN|PASSWORD|PASSWD|SECRET|KEY|CREDENTIALS?|COOKIES?)(_|$)/i;
+import { isStrippedVariable } from "../domain/environment-policy.ts";
 
-export function isStrippedVariable(name: string): boolean {
-  return ALWAYS_STRIPPED.has(name) || STRIPPED_PREFIXES.some((p) => name.startsWith(p)) || CREDENTIAL_LIKE.test(name);
-}
+export { isStrippedVariable };
 
 export function buildChildEnvironment(
   source: Record<string, string | undefined>,

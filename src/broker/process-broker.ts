@@ -3,11 +3,17 @@
  * argv array (never a shell string), an explicit environment, one absolute deadline, an
  * optional address-space cap (applied with util-linux `prlimit`, because Bun ignores
  * Worker resource limits) and a byte cap on captured output. Each child leads its own
- * process group, and termination signals go to the whole group: SIGTERM, then SIGKILL
- * after a grace period.
+ * session and process group; termination signals go to the whole group, SIGTERM then
+ * SIGKILL after a grace period, and to every descendant seen leaving it. Output goes to
+ * memory, to a file, or only through a hash; the process tree can be sampled from /proc.
  */
 import { existsSync } from "node:fs";
+import type { SignalRecord } from "../domain/capture.ts";
 import { FlameoxError } from "../domain/errors.ts";
+import { OutputSink, type OutputTarget, type SinkResult } from "./output-sink.ts";
+import { ProcessReaper } from "./process-reaper.ts";
+import { readStat } from "./process-tree.ts";
+import { type PolicyViolation, ResourceSampler, type SamplerReport, type SamplingRequest } from "./resource-sampler.ts";
 
 export interface ProcessRequest {
   argv: string[];
@@ -19,15 +25,25 @@ export interface ProcessRequest {
   memoryCapBytes?: number;
   /** Bytes kept of stdout and of stderr each; the rest is counted and dropped. */
   maxOutputBytes: number;
+  /** A smaller cap for stderr alone (e.g. when stdout is a large file but stderr is kept in memory). */
+  maxStderrBytes?: number;
   graceMs?: number;
   signal?: AbortSignal;
+  stdout?: OutputTarget;
+  stderr?: OutputTarget;
+  /** Sample the process tree and track descendants that leave the group (captures). */
+  sampling?: SamplingRequest;
+  /** Called once the child exists, before it can have done much: the place to record a lease. */
+  onSpawn?: (child: { pid: number; startTime: string | null }) => void;
 }
 
 export type Termination =
   | { kind: "exited"; exitCode: number }
   | { kind: "signaled"; signal: string }
   | { kind: "timeout" }
-  | { kind: "cancelled" };
+  | { kind: "cancelled" }
+  /** Stopped by a resource policy; `signal` is the one that ended the process, when one did. */
+  | ({ kind: "policy"; signal: string | null } & PolicyViolation);
 
 export interface ProcessResult {
   termination: Termination;
@@ -35,13 +51,19 @@ export interface ProcessResult {
   stderr: string;
   stdoutTruncated: boolean;
   stderrTruncated: boolean;
+  output: { stdout: SinkResult; stderr: SinkResult };
   wallMs: number;
   /** Peak resident set size of the child in bytes, when the OS reported it. */
   maxRssBytes: number | null;
   memoryCapApplied: boolean;
+  pid: number;
+  signalsSent: SignalRecord[];
+  escapedDescendantsKilled: number;
+  resources: SamplerReport | null;
 }
 
 const PRLIMIT_CANDIDATES = ["/usr/bin/prlimit", "/bin/prlimit"];
+const DEFAULT_GRACE_MS = 2000;
 
 export function prlimitPath(): string | null {
   return process.platform === "linux" ? (PRLIMIT_CANDIDATES.find((p) => existsSync(p)) ?? null) : null;
@@ -51,82 +73,81 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessResult
   validateArgv(request.argv);
   const prlimit = request.memoryCapBytes ? prlimitPath() : null;
   const argv = prlimit ? [prlimit, `--as=${request.memoryCapBytes}`, "--", ...request.argv] : request.argv;
+  const grace = request.graceMs ?? DEFAULT_GRACE_MS;
+  // Sinks open their files before the spawn, so an unwritable target fails without a child.
+  const sinks = [new OutputSink(request.stdout ?? { kind: "memory" }, request.maxOutputBytes), new OutputSink(request.stderr ?? { kind: "memory" }, request.maxStderrBytes ?? request.maxOutputBytes)] as const;
   const started = performance.now();
-  const child = Bun.spawn(argv, {
-    cwd: request.cwd,
-    env: request.env,
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-    detached: true,
-  });
-  let reason = null as "timeout" | "cancelled" | null;
-  const stop = (why: "timeout" | "cancelled") => {
+  const child = spawn(argv, request);
+  request.onSpawn?.({ pid: child.pid, startTime: readStat(child.pid)?.startTime ?? null });
+
+  let reason: "timeout" | "cancelled" | PolicyViolation | null = null;
+  const sampler = request.sampling ? new ResourceSampler(child.pid, request.sampling, (v) => stop(v)) : null;
+  const reaper = new ProcessReaper(child.pid, started, () => sampler?.observed.values() ?? [], sampler !== null);
+  let killTimer: ReturnType<typeof setTimeout> | null = null;
+  function stop(why: "timeout" | "cancelled" | PolicyViolation): void {
     if (reason) return;
     reason = why;
-    killGroup(child.pid, "SIGTERM");
-    setTimeout(() => killGroup(child.pid, "SIGKILL"), request.graceMs ?? 2000).unref();
-  };
-  const timer = setTimeout(() => stop("timeout"), Math.max(0, request.deadlineAt - Date.now()));
+    const label = typeof why === "string" ? why : "policy";
+    reaper.signalAll("SIGTERM", label);
+    killTimer = setTimeout(() => reaper.signalAll("SIGKILL", label), grace);
+  }
+  const draining = Promise.all([sinks[0].drain(child.stdout), sinks[1].drain(child.stderr)]);
+  sampler?.start();
+  const deadline = setTimeout(() => stop("timeout"), Math.max(0, request.deadlineAt - Date.now()));
   const onAbort = () => stop("cancelled");
   request.signal?.addEventListener("abort", onAbort, { once: true });
   if (request.signal?.aborted) onAbort();
   try {
-    const [stdout, stderr] = await Promise.all([
-      readCapped(child.stdout, request.maxOutputBytes),
-      readCapped(child.stderr, request.maxOutputBytes),
-    ]);
     const exitCode = await child.exited;
-    // The leader is gone; make sure nothing it left in its group outlives it.
-    killGroup(child.pid, "SIGKILL");
-    const termination: Termination = reason
-      ? { kind: reason }
-      : child.signalCode
-        ? { kind: "signaled", signal: String(child.signalCode) }
-        : { kind: "exited", exitCode };
+    sampler?.stop();
+    if (killTimer) clearTimeout(killTimer);
+    // The leader is gone; nothing it left behind may outlive it.
+    const stopped = reason as typeof reason;
+    reaper.signalAll("SIGKILL", stopped === null ? "leader_exited" : typeof stopped === "string" ? stopped : "policy");
+    // A descendant that escaped unseen may still hold a pipe open; wait a grace period, then abandon the stream.
+    const drained = await Promise.race([draining.then(() => true), Bun.sleep(Math.min(grace, 2000)).then(() => false)]);
+    if (!drained) for (const sink of sinks) sink.abandon();
+    const [stdout, stderr] = [sinks[0].finish(), sinks[1].finish()];
     return {
-      termination,
+      termination: terminationOf(stopped, child.signalCode, exitCode),
       stdout: stdout.text,
       stderr: stderr.text,
       stdoutTruncated: stdout.truncated,
       stderrTruncated: stderr.truncated,
+      output: { stdout, stderr },
       wallMs: performance.now() - started,
       maxRssBytes: child.resourceUsage()?.maxRSS ?? null,
       memoryCapApplied: prlimit !== null,
+      pid: child.pid,
+      signalsSent: reaper.signals,
+      escapedDescendantsKilled: reaper.escapedKilledCount,
+      resources: sampler?.report() ?? null,
     };
   } finally {
-    clearTimeout(timer);
+    clearTimeout(deadline);
+    sampler?.stop();
     request.signal?.removeEventListener("abort", onAbort);
   }
+}
+
+function spawn(argv: string[], request: ProcessRequest) {
+  try {
+    return Bun.spawn(argv, { cwd: request.cwd, env: request.env, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+  } catch (error) {
+    throw new FlameoxError("PROCESS_FAILED", `Cannot start ${argv[0]}: ${(error as Error).message}`, {
+      remediation: ["Check that the executable exists and is executable"],
+    });
+  }
+}
+
+function terminationOf(reason: "timeout" | "cancelled" | PolicyViolation | null, signalCode: string | number | null, exitCode: number): Termination {
+  if (reason === "timeout" || reason === "cancelled") return { kind: reason };
+  if (reason) return { kind: "policy", signal: signalCode === null ? null : String(signalCode), ...reason };
+  return signalCode ? { kind: "signaled", signal: String(signalCode) } : { kind: "exited", exitCode };
 }
 
 function validateArgv(argv: string[]): void {
   if (argv.length === 0 || argv.some((a) => a.length === 0 || a.includes("\u0000"))) {
     throw new FlameoxError("EXECUTION_REFUSED", "Cannot start a process: argv must be non-empty, with no empty items and no NUL bytes");
   }
-}
-
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already gone.
-  }
-}
-
-async function readCapped(stream: ReadableStream<Uint8Array>, cap: number): Promise<{ text: string; truncated: boolean }> {
-  const chunks: Uint8Array[] = [];
-  let kept = 0;
-  let truncated = false;
-  for await (const chunk of stream) {
-    if (kept >= cap) {
-      truncated = true;
-      continue;
-    }
-    const take = chunk.subarray(0, cap - kept);
-    if (take.length < chunk.length) truncated = true;
-    chunks.push(take);
-    kept += take.length;
-  }
-  return { text: new TextDecoder().decode(Buffer.concat(chunks)), truncated };
 }

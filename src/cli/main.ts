@@ -10,6 +10,9 @@ import { FLAMEOX_VERSION } from "../domain/version.ts";
 import { analyzeCommand, stacksGroup, traceCommand } from "./commands/analysis.ts";
 import { artifactsCommand, importCommand, runsCommand } from "./commands/records.ts";
 import { catalogCommand, initCommand, statusCommand, validateCommand } from "./commands/workspace.ts";
+import { experimentCommand, measurementsCommand, runSetsCommand } from "./commands/study.ts";
+import { captureCommand } from "./commands/capture.ts";
+import { capabilitiesCommand, recoverCommand, workloadCommand } from "./commands/workload.ts";
 import { exitCode } from "./context.ts";
 import { printError } from "./output.ts";
 
@@ -26,6 +29,13 @@ export const main = defineCommand({
     trace: traceCommand,
     validate: validateCommand,
     catalog: catalogCommand,
+    measurements: measurementsCommand,
+    "run-sets": runSetsCommand,
+    experiment: experimentCommand,
+    workload: workloadCommand,
+    capture: captureCommand,
+    capabilities: capabilitiesCommand,
+    recover: recoverCommand,
     mcp: (await import("./commands/mcp.ts")).mcpCommand,
   },
 });

@@ -27,6 +27,24 @@ export const ERROR_CODES = {
   STORAGE_QUOTA_EXCEEDED: { exit: 9, retryable: false },
   WRITE_LOCK_TIMEOUT: { exit: 7, retryable: true },
   STALE_CURSOR: { exit: 2, retryable: false },
+  // Workloads, plans and capture (issue 4).
+  WORKLOAD_NOT_FOUND: { exit: 2, retryable: false },
+  CONFIGURATION_INVALID: { exit: 2, retryable: false },
+  REVISION_CONFLICT: { exit: 7, retryable: false },
+  INVALID_CAPTURE_PLAN: { exit: 2, retryable: false },
+  PLAN_EXPIRED: { exit: 2, retryable: false },
+  PLAN_CONSUMED: { exit: 9, retryable: false },
+  WORKLOAD_CHANGED: { exit: 9, retryable: false },
+  EXECUTABLE_CHANGED: { exit: 9, retryable: false },
+  SOURCE_CHANGED: { exit: 9, retryable: false },
+  CONFIGURATION_CHANGED: { exit: 9, retryable: false },
+  PERMISSION_REQUIRED: { exit: 3, retryable: false },
+  CONTAINMENT_UNAVAILABLE: { exit: 3, retryable: false },
+  RUN_ABANDONED: { exit: 4, retryable: true },
+  // Experiments, run sets and comparisons (issue 5).
+  RECORD_NOT_FOUND: { exit: 2, retryable: false },
+  COMPARISON_INVALID: { exit: 6, retryable: false },
+  EXPERIMENT_INVALID: { exit: 2, retryable: false },
   INTERNAL_ERROR: { exit: 1, retryable: false },
 } as const satisfies Record<string, { exit: number; retryable: boolean }>;
 

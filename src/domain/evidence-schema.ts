@@ -23,11 +23,18 @@ export interface TableSchema {
 
 const c = (name: string, type: ColumnType, nullable = false): ColumnSpec => ({ name, type, nullable });
 
-export const EVIDENCE_TABLE_NAMES = ["frames", "frame_measurements", "call_edges", "stacks", "trace_events"] as const;
+export const EVIDENCE_TABLE_NAMES = [
+  "frames", "frame_measurements", "call_edges", "stacks", "trace_events", "measurements",
+  "otel_resources", "otel_scopes", "otel_spans", "otel_span_events", "otel_span_links",
+] as const;
 export type EvidenceTableName = (typeof EVIDENCE_TABLE_NAMES)[number];
 
-/** Metric of a frame measurement: sampled CPU time or wall time of trace slices. */
-export type FrameMetric = "cpu_time" | "wall_time";
+/**
+ * Metric of a frame measurement: sampled CPU time or wall time of trace slices (ns), and
+ * the sample types of memory and lock profiles (pprof names: bytes, counts, ns).
+ */
+export const FRAME_METRICS = ["cpu_time", "wall_time", "samples", "alloc_space", "alloc_objects", "inuse_space", "inuse_objects", "contentions", "delay"] as const;
+export type FrameMetric = (typeof FRAME_METRICS)[number];
 
 export const EVIDENCE_SCHEMAS: Record<EvidenceTableName, TableSchema> = {
   frames: {
@@ -103,6 +110,79 @@ export const EVIDENCE_SCHEMAS: Record<EvidenceTableName, TableSchema> = {
       c("depth", "int32"),
       c("args_json", "utf8", true),
       c("flags", "utf8", true),
+    ],
+  },
+  // One row per raw benchmark sample (never only a mean); exactly one of value_int /
+  // value_float is set. Times are in ns. Producer aggregates are kept with
+  // aggregation != "sample" so they never mix with samples.
+  measurements: {
+    name: "measurements",
+    schemaId: "flameox.measurements.v1.0",
+    columns: [
+      c("measurement_id", "utf8"),
+      c("name", "utf8"),
+      c("value_int", "int64", true),
+      c("value_float", "float64", true),
+      c("unit", "utf8"),
+      c("aggregation", "utf8"),
+      c("scope", "utf8"),
+      c("trial_id", "utf8", true),
+      c("worker_id", "utf8", true),
+      c("worker_run_index", "int32", true),
+      c("value_index", "int32", true),
+      c("loop_count", "int64", true),
+      c("is_warmup", "bool"),
+      c("block_id", "utf8", true),
+      c("variant_id", "utf8", true),
+      c("order_in_block", "int32", true),
+      c("phase", "utf8", true),
+      c("dimensions_json", "utf8", true),
+      c("evidence_level", "utf8"),
+    ],
+  },
+  // OTLP traces (issue 6). Ordinals are positions in the request: resource_index in
+  // resourceSpans, scope_index in that resource's scopeSpans, span_index over the whole
+  // artifact. Ids are lowercase hex; attributes_json is typed canonical JSON (see
+  // src/adapters/otlp/attributes.ts); times are unix ns.
+  otel_resources: {
+    name: "otel_resources",
+    schemaId: "flameox.otel_resources.v1.0",
+    columns: [c("resource_index", "int32"), c("schema_url", "utf8", true), c("attributes_json", "utf8"), c("dropped_attributes_count", "int64")],
+  },
+  otel_scopes: {
+    name: "otel_scopes",
+    schemaId: "flameox.otel_scopes.v1.0",
+    columns: [
+      c("resource_index", "int32"), c("scope_index", "int32"), c("name", "utf8", true), c("version", "utf8", true),
+      c("schema_url", "utf8", true), c("attributes_json", "utf8"), c("dropped_attributes_count", "int64"),
+    ],
+  },
+  otel_spans: {
+    name: "otel_spans",
+    schemaId: "flameox.otel_spans.v1.0",
+    columns: [
+      c("span_index", "int64"), c("resource_index", "int32"), c("scope_index", "int32"),
+      c("trace_id", "utf8"), c("span_id", "utf8"), c("parent_span_id", "utf8", true), c("trace_state", "utf8", true),
+      c("name", "utf8"), c("kind", "utf8"), c("start_unix_nano", "int64"), c("end_unix_nano", "int64"), c("duration_ns", "int64"),
+      c("status_code", "utf8"), c("status_message", "utf8", true), c("flags", "int64", true), c("attributes_json", "utf8"),
+      c("dropped_attributes_count", "int64"), c("dropped_events_count", "int64"), c("dropped_links_count", "int64"),
+    ],
+  },
+  otel_span_events: {
+    name: "otel_span_events",
+    schemaId: "flameox.otel_span_events.v1.0",
+    columns: [
+      c("span_index", "int64"), c("event_index", "int32"), c("trace_id", "utf8"), c("span_id", "utf8"), c("time_unix_nano", "int64"),
+      c("name", "utf8"), c("attributes_json", "utf8"), c("dropped_attributes_count", "int64"),
+    ],
+  },
+  otel_span_links: {
+    name: "otel_span_links",
+    schemaId: "flameox.otel_span_links.v1.0",
+    columns: [
+      c("span_index", "int64"), c("link_index", "int32"), c("trace_id", "utf8"), c("span_id", "utf8"),
+      c("linked_trace_id", "utf8"), c("linked_span_id", "utf8"), c("trace_state", "utf8", true), c("flags", "int64", true),
+      c("attributes_json", "utf8"), c("dropped_attributes_count", "int64"),
     ],
   },
 };

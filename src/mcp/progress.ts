@@ -32,6 +32,15 @@ function unitsOf(phase: string, done: number, total: number): number | null {
       return total > 0 ? Math.floor((COPY_SHARE * Math.min(done, total)) / total) : 0;
     case "extracting":
       return EXTRACT_START;
+    // Capture phases (execute_capture_plan): fixed units, no percentage inside a phase.
+    case "planning":
+      return 2;
+    case "capturing":
+      return 10;
+    case "registering":
+      return 55;
+    case "validating":
+      return 90;
     case "completed":
       return PROGRESS_TOTAL;
     default:

@@ -21,6 +21,21 @@ const NEXT_STEP: Partial<Record<ErrorCode, string>> = {
   WRITE_LOCK_TIMEOUT: "Retry the call; another writer held the workspace lock",
   STALE_CURSOR: "Repeat the call without cursor to page through the current corpus commit",
   INTERNAL_ERROR: "Call validate_workspace to confirm the workspace is intact",
+  WORKLOAD_NOT_FOUND: "Call workload_configuration_status for the declared workloads, or configure_workload to declare one",
+  CONFIGURATION_INVALID: "Call workload_configuration_status to see each invalid key with its path",
+  REVISION_CONFLICT: "Call workload_configuration_status for the current configuration_id, then retry with it",
+  INVALID_CAPTURE_PLAN: "Call plan_capture again in this server process and execute the new plan_id",
+  PLAN_EXPIRED: "Call plan_capture again and execute the new plan_id within its ttl_seconds",
+  PLAN_CONSUMED: "Call plan_capture again; each plan_id runs at most once",
+  WORKLOAD_CHANGED: "Call plan_capture again: the workload definition changed since planning",
+  EXECUTABLE_CHANGED: "Call plan_capture again to bind the executable as it is now",
+  SOURCE_CHANGED: "Call plan_capture again to bind the current source state",
+  CONFIGURATION_CHANGED: "Call plan_capture again: the workspace policy or child environment changed",
+  PERMISSION_REQUIRED: "Call list_capabilities for the adapter's reason; the host must grant the permission",
+  CONTAINMENT_UNAVAILABLE: "Call list_capabilities; plan without containment managed only if an uncontained run is acceptable",
+  CAPABILITY_UNAVAILABLE: "Call list_capabilities to see which adapters are available",
+  PROCESS_FAILED: "Call get_run with the run_id to see the recorded termination and output artifacts",
+  RUN_ABANDONED: "Call get_run with the run_id; plan and execute the capture again",
 };
 
 export function recoveryFor(code: ErrorCode, remediation: string[]): string[] {

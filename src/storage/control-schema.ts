@@ -3,7 +3,7 @@
  * in `PRAGMA user_version`; a database carrying any other version is refused, never
  * migrated by guess.
  */
-export const CONTROL_SCHEMA_VERSION = 1;
+export const CONTROL_SCHEMA_VERSION = 2;
 
 export const CONTROL_SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -20,7 +20,30 @@ CREATE TABLE runs (
   limitations_json TEXT NOT NULL DEFAULT '[]',
   error_json TEXT,
   lease_pid INTEGER,
-  lease_boot_id TEXT
+  lease_boot_id TEXT,
+  -- The lease names one process: boot id + pid + start time (clock ticks since boot).
+  lease_start_time TEXT,
+  -- Execution runs: what ran and under which identities (JSON documents, no storage paths).
+  workload_definition_id TEXT,
+  workload_instance_id TEXT,
+  source_state_id TEXT,
+  environment_id TEXT,
+  workload_json TEXT,
+  execution_json TEXT,
+  source_identity_json TEXT,
+  environment_identity_json TEXT
+);
+CREATE INDEX runs_by_workload ON runs(workload_definition_id);
+-- Provenance of flameox.toml edits made through flameox (configure_workload).
+CREATE TABLE configuration_changes (
+  change_id TEXT PRIMARY KEY,
+  recorded_at TEXT NOT NULL,
+  source TEXT NOT NULL,
+  operation TEXT NOT NULL,
+  workload TEXT NOT NULL,
+  previous_configuration_id TEXT,
+  configuration_id TEXT NOT NULL,
+  workload_definition_id TEXT NOT NULL
 );
 CREATE TABLE run_revisions (
   run_id TEXT NOT NULL REFERENCES runs(run_id),
@@ -85,4 +108,93 @@ CREATE TABLE catalog_generations (
 );
 CREATE INDEX catalog_generations_by_artifact ON catalog_generations(artifact_id);
 CREATE INDEX catalog_generations_by_run ON catalog_generations(run_id);
+-- Experiments and comparisons (issue 5). Immutable records keep their whole JSON; the
+-- columns beside it are what lookups, listings and retention need.
+CREATE TABLE run_sets (
+  run_set_id TEXT PRIMARY KEY,
+  corpus_commit_id TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  membership_digest TEXT NOT NULL,
+  record_json TEXT NOT NULL
+);
+CREATE TABLE comparisons (
+  comparison_id TEXT PRIMARY KEY,
+  experiment_id TEXT,
+  baseline_run_set_id TEXT NOT NULL REFERENCES run_sets(run_set_id),
+  candidate_run_set_id TEXT NOT NULL REFERENCES run_sets(run_set_id),
+  corpus_commit_id TEXT NOT NULL,
+  decision TEXT NOT NULL,
+  validity TEXT NOT NULL,
+  parameters_digest TEXT NOT NULL,
+  result_digest TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  record_json TEXT NOT NULL
+);
+CREATE TABLE experiments (
+  experiment_id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  investigation_id TEXT,
+  hypothesis_id TEXT,
+  experiment_design_id TEXT NOT NULL,
+  status TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  protocol_json TEXT NOT NULL,
+  outcome_json TEXT
+);
+CREATE TABLE trials (
+  trial_id TEXT PRIMARY KEY,
+  experiment_id TEXT NOT NULL REFERENCES experiments(experiment_id),
+  cell_index INTEGER NOT NULL,
+  block_index INTEGER NOT NULL,
+  order_in_block INTEGER NOT NULL,
+  attempt INTEGER NOT NULL,
+  variant TEXT NOT NULL,
+  outcome TEXT NOT NULL,
+  run_id TEXT,
+  updated_at TEXT NOT NULL,
+  record_json TEXT NOT NULL,
+  UNIQUE (experiment_id, cell_index, attempt)
+);
+CREATE INDEX trials_by_experiment ON trials(experiment_id, cell_index, attempt);
+CREATE TABLE investigations (
+  investigation_id TEXT PRIMARY KEY,
+  created_at TEXT NOT NULL,
+  status TEXT NOT NULL,
+  record_json TEXT NOT NULL
+);
+CREATE TABLE hypotheses (
+  hypothesis_id TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  investigation_id TEXT NOT NULL REFERENCES investigations(investigation_id),
+  created_at TEXT NOT NULL,
+  record_json TEXT NOT NULL,
+  PRIMARY KEY (hypothesis_id, revision)
+);
+CREATE TABLE findings (
+  finding_id TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  created_at TEXT NOT NULL,
+  assessment TEXT NOT NULL,
+  record_json TEXT NOT NULL,
+  PRIMARY KEY (finding_id, revision)
+);
+CREATE TABLE analyses (
+  analysis_id TEXT PRIMARY KEY,
+  recipe TEXT NOT NULL,
+  corpus_commit_id TEXT NOT NULL,
+  parameters_digest TEXT NOT NULL,
+  result_digest TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  record_json TEXT NOT NULL
+);
+CREATE TABLE evidence_refs (
+  owner_type TEXT NOT NULL CHECK (owner_type IN ('analysis', 'finding', 'hypothesis')),
+  owner_id TEXT NOT NULL,
+  owner_revision INTEGER NOT NULL DEFAULT 0,
+  ref_type TEXT NOT NULL,
+  ref_id TEXT NOT NULL,
+  relation TEXT NOT NULL CHECK (relation IN ('supports', 'contradicts', 'context', 'validates'))
+);
+CREATE INDEX evidence_refs_by_owner ON evidence_refs(owner_type, owner_id);
 `;

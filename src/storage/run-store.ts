@@ -7,6 +7,7 @@ import type { Limitation } from "../domain/evidence-status.ts";
 import { FlameoxError } from "../domain/errors.ts";
 import type { CaptureStatus, ExecutionStatus, ExtractionStatus, RunRecord, RunType, ValidationStatus } from "../domain/records.ts";
 import { nowIso } from "./control-plane.ts";
+import { currentLease } from "./process-lease.ts";
 
 interface RunRow {
   run_id: string;
@@ -20,6 +21,25 @@ interface RunRow {
   validation_status: ValidationStatus;
   limitations_json: string;
   error_json: string | null;
+  lease_pid: number | null;
+  lease_boot_id: string | null;
+  lease_start_time: string | null;
+  workload_json: string | null;
+  execution_json: string | null;
+  source_identity_json: string | null;
+  environment_identity_json: string | null;
+}
+
+/** Identities and execution details of an execution run, stored as JSON beside its statuses. */
+export interface RunExecutionFields {
+  workload_definition_id?: string | null;
+  workload_instance_id?: string | null;
+  source_state_id?: string | null;
+  environment_id?: string | null;
+  workload?: unknown;
+  execution?: unknown;
+  source_identity?: unknown;
+  environment_identity?: unknown;
 }
 
 export interface RunUpdate {
@@ -29,18 +49,26 @@ export interface RunUpdate {
   validation_status?: ValidationStatus;
   limitations?: Limitation[];
   error?: { code: string; message: string } | null;
+  /** Replaces the execution details document (termination, resources, …). */
+  execution?: unknown;
+  /** Drops the lease once the run is terminal. */
+  releaseLease?: boolean;
 }
 
 export class RunStore {
   constructor(private readonly db: Database) {}
 
-  create(runId: string, runType: RunType, initial: RunUpdate): void {
+  create(runId: string, runType: RunType, initial: RunUpdate, fields: RunExecutionFields = {}): void {
     const now = nowIso();
+    const lease = currentLease();
+    const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
     this.db
       .query(
         `INSERT INTO runs (run_id, run_type, created_at, updated_at, revision, execution_status, capture_status,
-           extraction_status, validation_status, limitations_json, error_json, lease_pid)
-         VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)`,
+           extraction_status, validation_status, limitations_json, error_json, lease_pid, lease_boot_id, lease_start_time,
+           workload_definition_id, workload_instance_id, source_state_id, environment_id, workload_json, execution_json,
+           source_identity_json, environment_identity_json)
+         VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         runId,
@@ -53,7 +81,17 @@ export class RunStore {
         initial.validation_status ?? "not_requested",
         JSON.stringify(initial.limitations ?? []),
         initial.error ? JSON.stringify(initial.error) : null,
-        process.pid,
+        lease.pid,
+        lease.boot_id,
+        lease.start_time,
+        fields.workload_definition_id ?? null,
+        fields.workload_instance_id ?? null,
+        fields.source_state_id ?? null,
+        fields.environment_id ?? null,
+        json(fields.workload),
+        json(initial.execution ?? fields.execution),
+        json(fields.source_identity),
+        json(fields.environment_identity),
       );
     this.appendRevision(runId);
   }
@@ -62,10 +100,16 @@ export class RunStore {
     const row = this.row(runId);
     const limitations = change.limitations ?? JSON.parse(row.limitations_json);
     const error = change.error === undefined ? row.error_json : change.error === null ? null : JSON.stringify(change.error);
+    const execution = change.execution === undefined ? row.execution_json : JSON.stringify(change.execution);
+    const release = change.releaseLease === true;
     this.db
       .query(
         `UPDATE runs SET updated_at = ?, revision = revision + 1, execution_status = ?, capture_status = ?,
-           extraction_status = ?, validation_status = ?, limitations_json = ?, error_json = ? WHERE run_id = ?`,
+           extraction_status = ?, validation_status = ?, limitations_json = ?, error_json = ?, execution_json = ?,
+           lease_pid = CASE WHEN ? THEN NULL ELSE lease_pid END,
+           lease_boot_id = CASE WHEN ? THEN NULL ELSE lease_boot_id END,
+           lease_start_time = CASE WHEN ? THEN NULL ELSE lease_start_time END
+         WHERE run_id = ?`,
       )
       .run(
         nowIso(),
@@ -75,9 +119,25 @@ export class RunStore {
         change.validation_status ?? row.validation_status,
         JSON.stringify(limitations),
         error,
+        execution,
+        release,
+        release,
+        release,
         runId,
       );
     this.appendRevision(runId);
+  }
+
+  /** Workload, identities and execution details of a run; nulls for an import run. */
+  executionFields(runId: string): { workload: unknown; execution: unknown; source_identity: unknown; environment_identity: unknown } {
+    const row = this.row(runId);
+    const parse = (text: string | null) => (text === null ? null : JSON.parse(text));
+    return {
+      workload: parse(row.workload_json),
+      execution: parse(row.execution_json),
+      source_identity: parse(row.source_identity_json),
+      environment_identity: parse(row.environment_identity_json),
+    };
   }
 
   get(runId: string): RunRecord {

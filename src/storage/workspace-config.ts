@@ -23,6 +23,16 @@ const ConfigSchema = type({
     "max_nesting_depth?": "1 <= number.integer <= 10000",
   },
   "analysis?": { "+": "reject", "default_row_limit?": "1 <= number.integer <= 1000", "max_row_limit?": "1 <= number.integer <= 10000" },
+  "execution?": {
+    "+": "reject",
+    "child_environment_allowlist?": type(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/).array().atMostLength(64),
+    "containment?": "'trusted_local' | 'managed'",
+    "max_output_bytes?": positiveInt,
+    "resource_sampling_interval_ms?": "25 <= number.integer <= 10000",
+    "max_memory_bytes?": positiveInt,
+    "min_free_bytes?": "number.integer >= 0",
+    "graceful_shutdown_seconds?": "0 < number <= 60",
+  },
 });
 
 export interface WorkspaceConfig {
@@ -35,6 +45,18 @@ export interface WorkspaceConfig {
     max_nesting_depth: number;
   };
   analysis: { default_row_limit: number; max_row_limit: number };
+  /** Policy for captures; a workload or a request can choose within it, never loosen it. */
+  execution: {
+    child_environment_allowlist: string[];
+    containment: "trusted_local" | "managed";
+    max_output_bytes: number;
+    resource_sampling_interval_ms: number;
+    /** Sampled RSS of the whole workload tree above this stops the run (policy termination). */
+    max_memory_bytes: number;
+    /** Free bytes of the workspace filesystem below this stop the run; 0 disables the check. */
+    min_free_bytes: number;
+    graceful_shutdown_seconds: number;
+  };
 }
 
 export const DEFAULT_CONFIG: WorkspaceConfig = {
@@ -49,6 +71,15 @@ export const DEFAULT_CONFIG: WorkspaceConfig = {
     max_nesting_depth: 256,
   },
   analysis: { default_row_limit: 50, max_row_limit: 1000 },
+  execution: {
+    child_environment_allowlist: ["PATH", "LANG", "LC_ALL", "TZ", "CUDA_VISIBLE_DEVICES"],
+    containment: "trusted_local",
+    max_output_bytes: 16 * MiB,
+    resource_sampling_interval_ms: 250,
+    max_memory_bytes: 16 * GiB,
+    min_free_bytes: 2 * GiB,
+    graceful_shutdown_seconds: 5,
+  },
 };
 
 export function parseConfig(text: string): WorkspaceConfig {
@@ -68,6 +99,7 @@ export function parseConfig(text: string): WorkspaceConfig {
     storage: { ...DEFAULT_CONFIG.storage, ...checked.storage },
     extraction: { ...DEFAULT_CONFIG.extraction, ...checked.extraction },
     analysis: { ...DEFAULT_CONFIG.analysis, ...checked.analysis },
+    execution: { ...DEFAULT_CONFIG.execution, ...checked.execution },
   };
 }
 

@@ -3,11 +3,23 @@ import { describe, expect, test } from "bun:test";
 import { ADAPTERS, adapterByName, detectAdapter } from "../../src/adapters/registry.ts";
 import { corpusFiles, corpusFormats, headOf, loadPayload } from "./corpus-files.ts";
 
-const OWN_FORMATS: Record<string, string> = { cpuprofile: "v8-cpuprofile", "chrome-trace": "chrome-trace" };
+const OWN_FORMATS: Record<string, string> = {
+  cpuprofile: "v8-cpuprofile",
+  "chrome-trace": "chrome-trace",
+  hyperfine: "hyperfine",
+  pyperf: "pyperf",
+  gbench: "gbench",
+  "pytest-benchmark": "pytest-benchmark",
+  heapprofile: "v8-heapprofile",
+  "otlp-json": "otlp-json",
+};
 
 describe("registry", () => {
   test("adapters have unique names and can be found by name", () => {
-    expect(ADAPTERS.map((a) => a.name).sort()).toEqual(["chrome-trace", "v8-cpuprofile"]);
+    expect(ADAPTERS.map((a) => a.name).sort()).toEqual([
+      "benchmark-samples", "chrome-trace", "gbench", "hyperfine", "otlp-json", "otlp-protobuf", "perfetto", "pprof", "pyperf", "pytest-benchmark",
+      "v8-cpuprofile", "v8-heapprofile",
+    ]);
     expect(adapterByName("v8-cpuprofile")).toMatchObject({ artifactKind: "sample_profile", mediaType: "application/json" });
     expect(adapterByName("chrome-trace")).toMatchObject({ artifactKind: "execution_trace" });
     expect(adapterByName("perf-script")).toBeNull();
@@ -39,7 +51,7 @@ describe("registry", () => {
     const detect = (head: string) => detectAdapter({ head, displayName: "x.json" });
     expect(detect("")).toBeNull();
     expect(detect("not json")).toBeNull();
-    expect(detect('{"head":{"callFrame":{"functionName":"(root)"},"selfSize":0,"children":[]},"samples":[]}')).toBeNull(); // heap profile
+    expect(detect('{"head":{"callFrame":{"functionName":"(root)"},"selfSize":0,"children":[]},"samples":[]}')?.name).toBe("v8-heapprofile"); // not a cpuprofile
     expect(detect('{"schema":"1.0.1","nodes":[{"name":"[pytorch|profiler|execution_trace|process]","id":1}]}')).toBeNull();
     expect(detect("[1,2,3]")).toBeNull();
   });

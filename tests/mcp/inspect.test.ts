@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { cli, REPO, tempDir } from "../helpers.ts";
+import { TOOLS } from "../../src/mcp/tools/index.ts";
 
 describe("flameox mcp inspect", () => {
   test("--json lists the server identity, tools with schemas and annotations, templates and instructions", async () => {
@@ -11,7 +12,7 @@ describe("flameox mcp inspect", () => {
       expect(result.code).toBe(0);
       const report = result.json;
       expect(report.server).toMatchObject({ name: "flameox" });
-      expect(report.tools).toHaveLength(14);
+      expect(report.tools).toHaveLength(TOOLS.length);
       for (const tool of report.tools) {
         expect(tool.inputSchema.type).toBe("object");
         expect(tool.outputSchema.type).toBe("object");

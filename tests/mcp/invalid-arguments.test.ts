@@ -12,6 +12,15 @@ const ARTIFACT = `sha256:${"a".repeat(64)}`;
 /** For each tool: [arguments, the field the error must name]. */
 const INVALID: Record<string, [Record<string, unknown>, string][]> = {
   workspace_status: [[{ verbose: true }, "verbose"]],
+  query_measurements: [[{ limit: 0 }, "limit"], [{ name_prefix: "" }, "name_prefix"], [{ include_warmups: "yes" }, "include_warmups"], [{ sql: "SELECT 1" }, "sql"]],
+  freeze_run_set: [[{ run_ids: "run_1" }, "run_ids"], [{ members: "all" }, "members"], [{ selection: 5, run_ids: ["run_1"] }, "selection"]],
+  compare_run_sets: [[{ candidate_run_set_id: "rs_b", metric: "wall_time", polarity: "lower_is_better" }, "baseline_run_set_id"], [{ baseline_run_set_id: "rs_a", candidate_run_set_id: "rs_b", metric: "wall_time", polarity: "faster" }, "polarity"]],
+  record_comparison: [[{ baseline_run_set_id: "rs_a", candidate_run_set_id: "rs_b", polarity: "lower_is_better" }, "metric"]],
+  plan_experiment: [[{}, "experiment_name"], [{ experiment_name: "e", argv: ["sh"] }, "argv"]],
+  run_experiment: [[{}, "plan_id"], [{ plan_id: 5 }, "plan_id"]],
+  get_experiment: [[{}, "experiment_id"]],
+  list_experiment_trials: [[{ experiment_id: "exp_1", limit: 0 }, "limit"]],
+  analyze_scaling: [[{ experiment_id: 3 }, "experiment_id"]],
   initialize_workspace: [[{ path: "/elsewhere" }, "path"], [{ project_root: "/x" }, "project_root"]],
   import_artifact: [[{}, "path"], [{ path: "" }, "path"], [{ path: "a.json", source_root: "home" }, "source_root"], [{ path: "a.json", sensitivity: "public" }, "sensitivity"], [{ path: "a.json", command: "rm -rf /" }, "command"]],
   list_runs: [[{ limit: 0 }, "limit"], [{ limit: 201 }, "limit"], [{ limit: 1.5 }, "limit"], [{ cursor: 7 }, "cursor"]],
@@ -28,9 +37,27 @@ const INVALID: Record<string, [Record<string, unknown>, string][]> = {
     [{ artifact_id: ARTIFACT, start_ns: "0", end_ns: "10", limit: 1001 }, "limit"],
     [{ artifact_id: ARTIFACT, start_ns: "0" }, "end_ns"],
   ],
+  get_operation_window: [
+    [{ artifact_id: ARTIFACT, start_ns: "-1", end_ns: "2" }, "start_ns"],
+    [{ artifact_id: ARTIFACT, start_ns: "0", end_ns: "2", trace_id: "xyz" }, "trace_id"],
+  ],
+  get_operation_transitions: [[{ artifact_id: ARTIFACT, max_depth: 0 }, "max_depth"], [{}, "artifact_id"]],
+  get_lifecycle_gaps: [[{ artifact_id: ARTIFACT, limit: 0 }, "limit"]],
   validate_workspace: [[{ mode: "repair" }, "mode"]],
   get_evidence: [[{ ref_type: "finding", ref_id: "x" }, "ref_type"], [{ ref_type: "run" }, "ref_id"]],
+  workload_configuration_status: [[{ path: "flameox.toml" }, "path"]],
+  configure_workload: [[{ operation: "create", argv: ["true"] }, "name"], [{ name: "Bad Name", operation: "create", argv: ["true"] }, "name"], [{ name: "w", operation: "upsert", argv: ["true"] }, "operation"], [{ name: "w", operation: "create", argv: [] }, "argv"], [{ name: "w", operation: "create", argv: ["true"], shell: true }, "shell"]],
+  list_capabilities: [[{ mode: "aggressive" }, "mode"], [{ adapter: "strace" }, "adapter"]],
+  plan_capture: [[{ workload: "w" }, "adapter"], [{ adapter: "command" }, "workload"], [{ adapter: "command", workload: "w", cwd: "/" }, "cwd"], [{ adapter: "command", workload: "w", argv: ["id"] }, "argv"], [{ adapter: "command", workload: "w", containment: "none" }, "containment"]],
+  execute_capture_plan: [[{}, "plan_id"], [{ plan_id: "a", argv: ["id"] }, "argv"]],
 };
+
+/**
+ * configure_workload takes a workload *declaration* (the flameox.toml fields, argv and
+ * environment included): it validates and writes it and never runs anything. Execution
+ * only ever names a declared workload (plan_capture), so these are the only exceptions.
+ */
+const DECLARATION_FIELDS = new Set(["configure_workload.argv", "configure_workload.environment", "configure_workload.oracle.argv"]);
 
 const FORBIDDEN = /^(argv|args|command|cmd|shell|env|environment|sql|query|script|exec|executable)$/i;
 
@@ -80,7 +107,7 @@ describe("mcp argument validation", () => {
     const walk = (schema: Json, where: string) => {
       if (!schema || typeof schema !== "object") return;
       for (const [name, sub] of Object.entries<Json>(schema.properties ?? {})) {
-        if (FORBIDDEN.test(name)) offending.push(`${where}.${name}`);
+        if (FORBIDDEN.test(name) && !DECLARATION_FIELDS.has(`${where}.${name}`)) offending.push(`${where}.${name}`);
         walk(sub, `${where}.${name}`);
       }
       for (const key of ["items", "additionalProperties"]) if (typeof schema[key] === "object") walk(schema[key], `${where}[]`);

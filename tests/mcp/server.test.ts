@@ -9,9 +9,28 @@ import { SAMPLES, tempDir } from "../helpers.ts";
 import { call, connect, type Connected, type Json } from "./mcp-helpers.ts";
 
 const EXPECTED_TOOLS = [
-  "workspace_status", "initialize_workspace", "import_artifact", "list_runs", "get_run", "list_artifacts", "get_artifact",
-  "analyze_hotspots", "get_frame_callers", "get_frame_callees", "get_stack_examples", "get_trace_window", "validate_workspace", "get_evidence",
+  "workspace_status", "initialize_workspace",
+  "workload_configuration_status", "configure_workload", "list_capabilities", "plan_capture", "execute_capture_plan",
+  "import_artifact", "list_runs", "get_run", "list_artifacts", "get_artifact",
+  "analyze_hotspots", "get_frame_callers", "get_frame_callees", "get_stack_examples", "get_trace_window",
+  "get_operation_window", "get_operation_transitions", "get_lifecycle_gaps", "validate_workspace", "get_evidence",
+  "query_measurements", "freeze_run_set", "compare_run_sets", "record_comparison",
+  "plan_experiment", "run_experiment", "get_experiment", "list_experiment_trials", "analyze_scaling",
 ];
+
+/** readOnly/destructive/idempotent/openWorld of every tool that is not plain read-only (REFERENCE presets). */
+const ADDITIVE = [false, false, false, false];
+const CONFIGURE = [false, false, true, false];
+const EXECUTE = [false, true, false, true];
+const NOT_READ_ONLY: Record<string, boolean[]> = {
+  initialize_workspace: CONFIGURE,
+  configure_workload: CONFIGURE,
+  execute_capture_plan: EXECUTE,
+  import_artifact: ADDITIVE,
+  freeze_run_set: ADDITIVE,
+  record_comparison: ADDITIVE,
+  run_experiment: EXECUTE,
+};
 
 let dir: { path: string; cleanup: () => void };
 let mcp: Connected;
@@ -52,7 +71,7 @@ describe("mcp server", () => {
       expect(Object.keys(tool.outputSchema?.properties ?? {}).sort()).toEqual(["error", "ok", "result", "schema_version"]);
       const a = tool.annotations!;
       const hints = [a.readOnlyHint, a.destructiveHint, a.idempotentHint, a.openWorldHint];
-      const expected = tool.name === "import_artifact" ? [false, false, false, false] : tool.name === "initialize_workspace" ? [false, false, true, false] : [true, false, true, false];
+      const expected = NOT_READ_ONLY[tool.name] ?? [true, false, true, false];
       expect(hints).toEqual(expected);
       expect(tool.description?.length ?? 0).toBeGreaterThan(20);
     }

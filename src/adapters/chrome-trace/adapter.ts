@@ -24,6 +24,7 @@ import { nestingScratch, nestTrackSlices } from "./slice-nesting.ts";
 import { traceLimitations } from "./trace-limitations.ts";
 import { writeTraceEventRows } from "./trace-event-rows.ts";
 import { TrackRegistry } from "./tracks.ts";
+import { extractChromeTraceStream } from "./stream/extract-stream.ts";
 
 const NAME = "chrome-trace";
 const VERSION = "1.0.0";
@@ -35,6 +36,7 @@ export const chromeTraceAdapter: ProducerAdapter = {
   artifactKind: "execution_trace",
   mediaType: "application/json",
   detect: detectChromeTrace,
+  extractStream: (input) => extractChromeTraceStream(input, { name: NAME, version: VERSION }),
   extract(input: ExtractInput): NormalizedEvidence {
     const parsed = parseTrace(input.bytes, input.limits);
     const frames = new FrameRegistry();

@@ -16,8 +16,17 @@ export interface BeginEndCounts {
   unmatchedEnd: number;
 }
 
-export function matchBeginEnd(scan: ScannedTrace, trackSlices: readonly number[], trackEndNs: number, counts: BeginEndCounts): void {
-  const { kind, startNs, durNs, flags, events } = scan;
+/** The `name` field of event i (any JSON value; only strings name a slice). */
+export type EventName = (i: number) => unknown;
+
+export function matchBeginEnd(
+  scan: ScannedTrace,
+  trackSlices: readonly number[],
+  trackEndNs: number,
+  counts: BeginEndCounts,
+  nameOf: EventName = (i) => (scan.events[i] as TraceEventObject).name,
+): void {
+  const { kind, startNs, durNs, flags } = scan;
   const pairs: number[] = [];
   for (const i of trackSlices) if (kind[i] === KIND_BEGIN || kind[i] === KIND_END) pairs.push(i);
   if (pairs.length === 0) return;
@@ -31,7 +40,7 @@ export function matchBeginEnd(scan: ScannedTrace, trackSlices: readonly number[]
       continue;
     }
     kind[i] = KIND_SKIPPED; // an E never becomes a row of its own
-    const at = innermostMatch(open, events, (events[i] as TraceEventObject).name);
+    const at = innermostMatch(open, nameOf, nameOf(i));
     if (at < 0) {
       counts.unmatchedEnd++;
       continue;
@@ -52,12 +61,12 @@ export function matchBeginEnd(scan: ScannedTrace, trackSlices: readonly number[]
   }
 }
 
-function innermostMatch(open: readonly number[], events: readonly unknown[], endName: unknown): number {
+function innermostMatch(open: readonly number[], nameOf: EventName, endName: unknown): number {
   if (open.length === 0) return -1;
   if (typeof endName !== "string" || endName.length === 0) return open.length - 1;
   for (let k = open.length - 1; k >= 0; k--) {
-    if ((events[open[k]!] as TraceEventObject).name === endName) return k;
+    if (nameOf(open[k]!) === endName) return k;
   }
   // A nameless B can only be closed by position.
-  return typeof (events[open[open.length - 1]!] as TraceEventObject).name === "string" ? -1 : open.length - 1;
+  return typeof nameOf(open[open.length - 1]!) === "string" ? -1 : open.length - 1;
 }

@@ -28,6 +28,8 @@ export class FrameTotals {
 
 export class MeasureAccumulator {
   readonly metric: FrameMetric;
+  /** Unit of the values (`ns` for time metrics, `bytes` or `count` for others). */
+  readonly unit: string;
   private readonly totalsByTrack = new Map<number, FrameTotals>();
   private readonly edgeIndex = new IntPairMap();
   private readonly edgeParent: number[] = [];
@@ -35,8 +37,9 @@ export class MeasureAccumulator {
   private readonly edgeCount: number[] = [];
   private readonly edgeNs: number[] = [];
 
-  constructor(metric: FrameMetric) {
+  constructor(metric: FrameMetric, unit = "ns") {
     this.metric = metric;
+    this.unit = unit;
   }
 
   /** Totals for a track, to be filled through `addSelf` / `addInclusive`. */
@@ -87,7 +90,7 @@ export class MeasureAccumulator {
         measurements.append({
           frame_id: frames.ids[f]!,
           metric: this.metric,
-          unit: "ns",
+          unit: this.unit,
           self_value: totals.selfNs[f]!,
           inclusive_value: totals.inclusiveNs[f]!,
           self_samples: totals.selfCount[f]!,

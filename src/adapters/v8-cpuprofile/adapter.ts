@@ -3,7 +3,7 @@
  * `bun --cpu-prof` and Chrome DevTools (including the legacy `head` tree form), as
  * `cpu_time` measurements, call edges and stacks.
  */
-import type { ExtractInput, ProducerAdapter } from "../adapter.ts";
+import type { ExtractInput, ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
 import { emptyTables, type NormalizedEvidence, PROFILE_TABLES } from "../../domain/normalized-evidence.ts";
 import { FrameRegistry } from "../common/frame-registry.ts";
@@ -13,7 +13,8 @@ import { NsClock } from "../common/time-ns.ts";
 import { SINGLE_TRACK } from "../common/track.ts";
 import { normalizeSampledProfile, type SampledProfileStats } from "../v8-sample-tree/normalize-sampled-profile.ts";
 import { detectCpuProfile } from "./detect.ts";
-import { parseCpuProfile } from "./parse-cpuprofile.ts";
+import { parseCpuProfile, type ParsedCpuProfile } from "./parse-cpuprofile.ts";
+import { scanCpuProfile } from "./stream/scan-profile.ts";
 
 const NAME = "v8-cpuprofile";
 const VERSION = "1.0.0";
@@ -26,35 +27,43 @@ export const v8CpuProfileAdapter: ProducerAdapter = {
   mediaType: "application/json",
   detect: detectCpuProfile,
   extract(input: ExtractInput): NormalizedEvidence {
-    const { profile, legacyHead } = parseCpuProfile(input.bytes, input.limits);
-    const frames = new FrameRegistry();
-    const cpu = new MeasureAccumulator("cpu_time");
-    const stacks = new StackTrie("cpu_time");
-    const clock = new NsClock(profile.startTimeUs);
-    const stats = normalizeSampledProfile(profile, { frames, cpu, stacks, clock, track: 0 }, { format: "cpuprofile", unknownSamples: "fail" });
-
-    const tables = emptyTables();
-    frames.emit(tables.frames);
-    cpu.emit(tables.frame_measurements, tables.call_edges, frames, () => SINGLE_TRACK);
-    stacks.emit(tables.stacks, frames, clock, () => SINGLE_TRACK);
-    return {
-      adapter: NAME,
-      adapterVersion: VERSION,
-      producer: null,
-      producerVersion: null,
-      tables,
-      limitations: cpuProfileLimitations(stats, legacyHead, frames.countUnsymbolized()),
-      summary: {
-        format: legacyHead ? "legacy_head" : "nodes",
-        nodes: stats.nodes,
-        frames: frames.size,
-        samples: stats.samples,
-        total_cpu_time_ns: stats.totalNs,
-        metrics: stats.attributedSamples > 0 ? "cpu_time" : "",
-      },
-    };
+    return profileEvidence(parseCpuProfile(input.bytes, input.limits));
+  },
+  async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
+    // Streamed parse (WASM); the profile's tables are per distinct frame and stack, small enough to build whole.
+    return { ...profileEvidence(await scanCpuProfile(input.chunks, input.limits)), streamed: [] };
   },
 };
+
+/** The evidence of a parsed profile (either parse path). */
+function profileEvidence({ profile, legacyHead }: ParsedCpuProfile): NormalizedEvidence {
+  const frames = new FrameRegistry();
+  const cpu = new MeasureAccumulator("cpu_time");
+  const stacks = new StackTrie("cpu_time");
+  const clock = new NsClock(profile.startTimeUs);
+  const stats = normalizeSampledProfile(profile, { frames, cpu, stacks, clock, track: 0 }, { format: "cpuprofile", unknownSamples: "fail" });
+
+  const tables = emptyTables();
+  frames.emit(tables.frames);
+  cpu.emit(tables.frame_measurements, tables.call_edges, frames, () => SINGLE_TRACK);
+  stacks.emit(tables.stacks, frames, clock, () => SINGLE_TRACK);
+  return {
+    adapter: NAME,
+    adapterVersion: VERSION,
+    producer: null,
+    producerVersion: null,
+    tables,
+    limitations: cpuProfileLimitations(stats, legacyHead, frames.countUnsymbolized()),
+    summary: {
+      format: legacyHead ? "legacy_head" : "nodes",
+      nodes: stats.nodes,
+      frames: frames.size,
+      samples: stats.samples,
+      total_cpu_time_ns: stats.totalNs,
+      metrics: stats.attributedSamples > 0 ? "cpu_time" : "",
+    },
+  };
+}
 
 export function cpuProfileLimitations(stats: SampledProfileStats, legacyHead: boolean, unsymbolized: number): Limitation[] {
   const limitations: Limitation[] = [];

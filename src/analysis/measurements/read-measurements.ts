@@ -53,7 +53,7 @@ export async function readMeasurements(snapshot: SnapshotHandle, generations: Co
   const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   for (let i = 0; i < rows; i++) {
     const vi = num(c.value_int![i]);
-    const warm = c.is_warmup![i];
+    const warm = c.is_warmup![i] as unknown;
     out.push({
       run_id: c.run_id![i] as string,
       artifact_id: c.artifact_id![i] as string,

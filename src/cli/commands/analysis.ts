@@ -1,24 +1,26 @@
 /** `flameox analyze hotspots`, `stacks callers|callees|examples`, `trace window`. Read-only: never take the write lock. */
 import { defineCommand } from "citty";
 import { FlameoxError } from "../../domain/errors.ts";
-import type { FrameMetric } from "../../domain/evidence-schema.ts";
+import { FRAME_METRICS, type FrameMetric } from "../../domain/evidence-schema.ts";
 import type { EdgeItem, StackExample, StackDirection } from "../../analysis/stacks.ts";
 import { commonArgs, execute } from "../context.ts";
 import { formatNs, safeText, table } from "../output.ts";
 import { parseLimit } from "./records.ts";
+import { otelTraceSubcommands } from "./otel-trace.ts";
+import { compareCommand, recordComparisonCommand, scalingCommand } from "./study.ts";
 
 const pageArgs = {
   limit: { type: "string", description: "Maximum rows to return" },
   cursor: { type: "string", description: "Opaque cursor from a previous page" },
-  metric: { type: "string", description: "cpu_time | wall_time (default: cpu_time when sampled, else wall_time)" },
+  metric: { type: "string", description: "cpu_time | wall_time | samples | alloc_space | inuse_space | … (default: cpu_time when present, else the first available)" },
 } as const;
 
 function parseMetric(value: string | undefined): FrameMetric | undefined {
   if (value === undefined) return undefined;
-  if (value !== "cpu_time" && value !== "wall_time") {
-    throw new FlameoxError("INVALID_ARGUMENTS", `Expected --metric to be cpu_time or wall_time but found ${value}`, { details: { field: "metric" } });
+  if (!(FRAME_METRICS as readonly string[]).includes(value)) {
+    throw new FlameoxError("INVALID_ARGUMENTS", `Expected --metric to be one of ${FRAME_METRICS.join(", ")} but found ${value}`, { details: { field: "metric" } });
   }
-  return value;
+  return value as FrameMetric;
 }
 
 function parseNs(value: string, field: string): bigint {
@@ -27,12 +29,17 @@ function parseNs(value: string, field: string): bigint {
 }
 
 const evidenceLine = (e: { status: string; reason: string }) => `evidence: ${e.status} (${safeText(e.reason)})`;
+/** Time metrics in ns are shown as durations; bytes and counts as numbers with their unit. */
+const formatValue = (value: number, unit: string) => (unit === "ns" ? formatNs(value) : `${value} ${unit}`);
 const more = (cursor: string | null) => (cursor ? `more: --cursor ${cursor}` : "");
 const where = (f: { file: string | null; line: number | null }) => (f.file ? `${safeText(f.file)}${f.line ? `:${f.line}` : ""}` : "");
 
 export const analyzeCommand = defineCommand({
   meta: { name: "analyze", description: "Read-only analyses over the pinned corpus commit" },
   subCommands: {
+    compare: compareCommand,
+    "record-comparison": recordComparisonCommand,
+    scaling: scalingCommand,
     hotspots: defineCommand({
       meta: { name: "hotspots", description: "Top frames by self time for a run or artifact" },
       args: { ...commonArgs, ...pageArgs, run_or_artifact: { type: "positional", required: true } },
@@ -42,7 +49,7 @@ export const analyzeCommand = defineCommand({
             `hotspots (${r.metric ?? "no metric"}) at ${r.corpus_commit_id}`,
             evidenceLine(r.evidence),
             r.items.length > 0
-              ? table([["#", "SELF", "SELF%", "TOTAL", "FRAME", "FUNCTION", "LOCATION"], ...r.items.map((h) => [String(h.rank), formatNs(h.self_value), (100 * h.self_fraction).toFixed(1), formatNs(h.inclusive_value), h.frame_id, safeText(h.function), where(h)])])
+              ? table([["#", "SELF", "SELF%", "TOTAL", "FRAME", "FUNCTION", "LOCATION"], ...r.items.map((h) => [String(h.rank), formatValue(h.self_value, h.unit), (100 * h.self_fraction).toFixed(1), formatValue(h.inclusive_value, h.unit), h.frame_id, safeText(h.function), where(h)])])
               : "",
             ...r.limitations.map((l) => `limitation ${l.code}: ${safeText(l.message)}`),
             more(r.next_cursor),
@@ -76,8 +83,9 @@ export const stacksGroup = defineCommand({
 });
 
 export const traceCommand = defineCommand({
-  meta: { name: "trace", description: "Trace slices and events" },
+  meta: { name: "trace", description: "Trace slices and events; OTLP operation windows, transitions and gaps" },
   subCommands: {
+    ...otelTraceSubcommands,
     window: defineCommand({
       meta: { name: "window", description: "Events of an artifact overlapping [start, end] nanoseconds" },
       args: {

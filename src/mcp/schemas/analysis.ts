@@ -1,8 +1,9 @@
 /** Result schemas of the analysis tools: hotspots, stack drill-down and trace windows. */
 import { type } from "arktype";
 import { analysisFields } from "./common.ts";
+import { FRAME_METRICS } from "../../domain/evidence-schema.ts";
 
-const metric = "'cpu_time' | 'wall_time'";
+const metric = type.enumerated(...FRAME_METRICS);
 
 export const Hotspot = type({
   rank: "number.integer >= 1",
@@ -26,8 +27,8 @@ export const Hotspot = type({
 export const HotspotsResult = type({
   ...analysisFields,
   items: Hotspot.array(),
-  metric: type(metric).or("null"),
-  metrics_available: type(metric).array(),
+  metric: metric.or("null"),
+  metrics_available: metric.array(),
   coverage: { total_self_value: "number", total_samples: "number", frames: "number.integer >= 0", symbolized_fraction: "number | null" },
 });
 
@@ -48,7 +49,7 @@ export const StacksResult = type({
   items: EdgeItem.or(StackExample).array(),
   direction: "'callers' | 'callees' | 'examples'",
   frame: FrameRef,
-  metric: type(metric).or("null"),
+  metric: metric.or("null"),
 });
 
 export const TraceEventItem = type({

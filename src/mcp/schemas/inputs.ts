@@ -7,6 +7,7 @@
  */
 import { type } from "arktype";
 import { ARTIFACT_KINDS, SENSITIVITIES } from "../../domain/records.ts";
+import { FRAME_METRICS } from "../../domain/evidence-schema.ts";
 
 /** Hard maxima per call, whatever the workspace configuration allows. */
 export const MAX_LIST_LIMIT = 200;
@@ -18,7 +19,9 @@ const subject = type("0 < string <= 200").describe("a run id (run_…) or an art
 const frameId = type("0 < string <= 200").describe("a frame id from analyze_hotspots");
 const cursor = type("0 < string <= 4096").or("null").describe("the opaque next_cursor of the previous page, or null for the first page");
 const listLimit = type(`1 <= number.integer <= ${MAX_LIST_LIMIT}`).describe(`a page size from 1 to ${MAX_LIST_LIMIT}`);
-const metric = type("'cpu_time' | 'wall_time'").describe("cpu_time or wall_time (default: cpu_time when sampled, else wall_time)");
+const metric = type(FRAME_METRICS.map((m) => `'${m}'`).join(" | ") as "'cpu_time' | 'wall_time'").describe(
+  "cpu_time, wall_time, samples, or a memory/lock metric (alloc_space, inuse_space, …); default: cpu_time when present, else the first available",
+);
 
 export const NoArguments = type({ "+": "reject" });
 

@@ -47,7 +47,12 @@ export const ArtifactRecord = type({
   registration_count: "number.integer >= 0",
 });
 
-export const RunDetail = RunRecord.and({ registrations: RegistrationRecord.array() });
+const document = "Record<string, unknown> | null";
+
+export const RunDetail = RunRecord.and({
+  registrations: RegistrationRecord.array(),
+  execution: type({ workload: document, execution: document, source_identity: document, environment_identity: document }).or("null"),
+});
 
 export const ArtifactDetail = ArtifactRecord.and({
   registrations: RegistrationRecord.array(),

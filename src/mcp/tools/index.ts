@@ -4,10 +4,18 @@ import { analyzeHotspots, getFrameCallees, getFrameCallers, getStackExamples, ge
 import { importArtifact } from "./import-tool.ts";
 import { getArtifact, getEvidence, getRun, listArtifacts, listRuns } from "./record-tools.ts";
 import { initializeWorkspace, validateWorkspace, workspaceStatus } from "./workspace-tools.ts";
+import { CAPTURE_TOOLS } from "./capture-tools.ts";
+import { configureWorkload, workloadConfigurationStatus } from "./workload-tools.ts";
+import { STUDY_TOOLS } from "./study-tools.ts";
+import { getLifecycleGaps, getOperationTransitions, getOperationWindow } from "./otel-tools.ts";
 
 export const TOOLS: readonly AnyTool[] = [
   workspaceStatus,
   initializeWorkspace,
+  // Declared workloads and capture through the broker (issue 4).
+  workloadConfigurationStatus,
+  configureWorkload,
+  ...CAPTURE_TOOLS,
   importArtifact,
   listRuns,
   getRun,
@@ -18,6 +26,12 @@ export const TOOLS: readonly AnyTool[] = [
   getFrameCallees,
   getStackExamples,
   getTraceWindow,
+  // OTLP lifecycle observations (issue 6).
+  getOperationWindow,
+  getOperationTransitions,
+  getLifecycleGaps,
   validateWorkspace,
   getEvidence,
+  // Measurements, run sets, comparisons, experiments, scaling (issue 5).
+  ...STUDY_TOOLS,
 ];

@@ -9,7 +9,7 @@ const more = (r: { returned: number; total: number; next_cursor: string | null }
 export const listRuns = defineTool({
   name: "list_runs",
   title: "List runs",
-  description: "Runs (imports), newest first, with their capture/extraction statuses. Paginated: limit (≤200) and cursor.",
+  description: "Runs (imports and captures), newest first, with their execution/capture/extraction/validation statuses. Paginated: limit (≤200) and cursor.",
   annotations: READ_ONLY,
   input: ListInput,
   result: RunPage,

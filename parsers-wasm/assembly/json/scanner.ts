@@ -1,0 +1,406 @@
+/**
+ * The streaming JSON scanner: a byte-level state machine with an explicit container
+ * stack, resumable at any byte, strict like JSON.parse (it rejects what JSON.parse
+ * rejects). Values at program nodes open records and fill slots (see program.ts and
+ * records.ts); everything else is validated and skipped without being kept.
+ */
+import { region } from "../common/regions";
+import { intern, newStringsFull } from "../common/dict";
+import { capByte, capBytes, captureIsSlow, captureLen, captureMarkSlow, captureOverflowed, capturePtr, captureStart, captureStop, capturing } from "./capture";
+import { numberBegin, numberByte, numberCanonical, numberLen, numberPtr, numberTooLong, numberValid, numberValue } from "./numtok";
+import { isSpecial, MODE_JSON, MODE_JSON_IF_CONTAINER, MODE_SCALAR, nodeChild, nodeElem, nodeMode, nodeRecord, nodeSlot, nodeSlotRecord } from "./program";
+import { announceRecord, batchFull, closeRecord, innermostOfType, markSpecial, openRecord, outCapacity, outRecords, setSlot, textAppend, TAG_ARRAY, TAG_FALSE, TAG_JSON, TAG_NULL, TAG_NUMBER, TAG_OBJECT, TAG_SLOW, TAG_STRING, TAG_TRUE } from "./records";
+import { stringBegin, stringDone, stringError, stringKind, stringLen, stringOverflowed, stringPtr, stringScan } from "./strtok";
+
+export const ST_NEED_INPUT: i32 = 0;
+export const ST_BATCH: i32 = 1;
+export const ST_DONE: i32 = 2;
+export const ST_ERROR: i32 = 3;
+
+export const ERR_UNEXPECTED: i32 = 1;
+export const ERR_END: i32 = 2;
+export const ERR_DEPTH: i32 = 3;
+export const ERR_CONTROL: i32 = 4;
+export const ERR_ESCAPE: i32 = 5;
+export const ERR_NUMBER_LONG: i32 = 6;
+export const ERR_STRING_LONG: i32 = 7;
+export const ERR_CAPTURE_LONG: i32 = 8;
+export const ERR_TEXT_FULL: i32 = 9;
+export const ERR_EMPTY: i32 = 11;
+export const ERR_RECORDS_DEEP: i32 = 12;
+export const ERR_STRINGS_FULL: i32 = 13;
+
+const S_VALUE: i32 = 0;
+const S_ARR_FIRST: i32 = 1;
+const S_OBJ_FIRST: i32 = 2;
+const S_OBJ_KEY: i32 = 3;
+const S_COLON: i32 = 4;
+const S_AFTER_VALUE: i32 = 5;
+const S_STRING: i32 = 6;
+const S_NUMBER: i32 = 7;
+const S_LITERAL: i32 = 8;
+const S_DONE: i32 = 9;
+const S_ERROR: i32 = 10;
+
+const KIND_ARRAY: u8 = 1;
+const KIND_OBJECT: u8 = 2;
+const LV_RECORD: i32 = 1;
+const LV_CAPTURE: i32 = 2;
+
+let maxDepth: i32 = 0;
+let lvKind: usize = 0; // u8 per level
+let lvNode: usize = 0; // i32 per level
+let lvCount: usize = 0; // i32 per level
+let lvFlags: usize = 0; // i32 per level
+let depth: i32 = 0;
+
+let state: i32 = S_VALUE;
+let valueNode: i32 = 0;
+let stringIsKey: bool = false;
+let tokenFlags: i32 = 0; // LV_* for the scalar token in progress
+let literal: usize = 0; // the literal being matched ("true"/"false"/"null" bytes)
+let literalPos: i32 = 0;
+let literalLen: i32 = 0;
+let literalTag: i32 = 0;
+let anyValue: bool = false;
+let lastClosedObject: bool = false; // the last value completed at depth 1 was an object
+let softRecords: i32 = 0;
+let softText: usize = 0;
+let paused: bool = false;
+
+let errCode: i32 = 0;
+let consumedBase: f64 = 0;
+let inStart: usize = 0;
+let inEnd: usize = 0;
+let pos: usize = 0;
+
+const TRUE_BYTES: StaticArray<u8> = [0x74, 0x72, 0x75, 0x65];
+const FALSE_BYTES: StaticArray<u8> = [0x66, 0x61, 0x6c, 0x73, 0x65];
+const NULL_BYTES: StaticArray<u8> = [0x6e, 0x75, 0x6c, 0x6c];
+
+export function scannerInit(depthLimit: i32, recordsSoft: i32, textSoft: usize): bool {
+  maxDepth = depthLimit;
+  lvKind = region(<usize>depthLimit + 1);
+  lvNode = region((<usize>depthLimit + 1) * 4);
+  lvCount = region((<usize>depthLimit + 1) * 4);
+  lvFlags = region((<usize>depthLimit + 1) * 4);
+  softRecords = recordsSoft;
+  softText = textSoft;
+  depth = 0;
+  state = S_VALUE;
+  valueNode = 0;
+  anyValue = false;
+  errCode = 0;
+  consumedBase = 0;
+  return lvFlags != 0;
+}
+
+export function scannerError(): i32 { return errCode; }
+export function scannerErrorOffset(): f64 { return consumedBase + <f64>(pos - inStart); }
+export function scannerDepth(): i32 { return depth; }
+
+function fail(code: i32): i32 {
+  errCode = code;
+  state = S_ERROR;
+  return ST_ERROR;
+}
+
+@inline function isSpace(b: i32): bool { return b == 0x20 || b == 0x0a || b == 0x0d || b == 0x09; }
+
+/** A value starts at `valueNode`: open its record, start its capture. Its LV_* flags, or -error. */
+function beginValue(isContainer: bool): i32 {
+  const node = valueNode;
+  let flags = 0;
+  if (nodeRecord(node) >= 0) {
+    const type = nodeRecord(node);
+    const index = depth > 0 ? load<i32>(lvCount + <usize>(depth - 1) * 4) - 1 : 0;
+    if (!openRecord(type, index)) return -ERR_RECORDS_DEEP;
+    // Records the program marks special as a whole (slot -1) are never truncated;
+    // slot -2 asks for an announcement when the record opens.
+    if (isSpecial(type, -1, 0, 0)) markSpecial(innermostOfType(type));
+    if (isSpecial(type, -2, 0, 0)) {
+      if (outRecords() >= outCapacity()) return -ERR_RECORDS_DEEP;
+      announceRecord();
+    }
+    flags |= LV_RECORD;
+  }
+  const mode = nodeMode(node);
+  if (!capturing() && ((mode & MODE_JSON) != 0 || (isContainer && (mode & MODE_JSON_IF_CONTAINER) != 0))) {
+    captureStart();
+    flags |= LV_CAPTURE;
+  }
+  anyValue = true;
+  return flags;
+}
+
+/** A value at `node` ended: store it in its slot, close its record. 0, or an error code. */
+function endValue(node: i32, flags: i32, tag: i32, ival: i32, fval: f64): i32 {
+  let t = tag;
+  let iv = ival;
+  let fv = fval;
+  if ((flags & LV_CAPTURE) != 0) {
+    captureStop();
+    if (captureOverflowed()) return ERR_CAPTURE_LONG;
+    const at = textAppend(capturePtr(), captureLen());
+    if (at < 0) return ERR_TEXT_FULL;
+    t = TAG_JSON | (captureIsSlow() ? TAG_SLOW : 0);
+    iv = <i32>captureLen();
+    fv = at;
+  }
+  const slot = nodeSlot(node);
+  if (slot >= 0) {
+    const rec = innermostOfType(nodeSlotRecord(node));
+    if (rec >= 0) {
+      const mode = nodeMode(node);
+      if ((flags & LV_CAPTURE) != 0 || (mode & MODE_SCALAR) != 0) setSlot(rec, slot, t, iv, fv);
+    }
+  }
+  if ((flags & LV_RECORD) != 0) {
+    closeRecord(tag);
+    if (batchFull(softRecords, softText) || newStringsFull(softText)) paused = true;
+  }
+  if (depth == 1) lastClosedObject = tag == TAG_OBJECT;
+  return 0;
+}
+
+/** After a value: what the enclosing container expects next. */
+@inline function afterValue(): void {
+  state = depth == 0 ? S_DONE : S_AFTER_VALUE;
+}
+
+export function scannerFeed(ptr: usize, len: usize): void {
+  consumedBase += <f64>(pos - inStart);
+  inStart = ptr;
+  inEnd = ptr + len;
+  pos = ptr;
+}
+
+function startLiteral(bytes: StaticArray<u8>, tag: i32): void {
+  literal = changetype<usize>(bytes);
+  literalLen = bytes.length;
+  literalPos = 0;
+  literalTag = tag;
+  state = S_LITERAL;
+}
+
+function finishNumber(): i32 {
+  if (!numberValid()) return ERR_UNEXPECTED;
+  if (numberTooLong()) return ERR_NUMBER_LONG;
+  const value = numberValue();
+  if (capturing()) {
+    capBytes(numberPtr(), numberLen());
+    if (!numberCanonical()) captureMarkSlow();
+  }
+  const e = endValue(valueNode, tokenFlags, TAG_NUMBER, numberCanonical() ? 1 : 0, value);
+  afterValue();
+  return e;
+}
+
+function finishString(): i32 {
+  const ptr = stringPtr();
+  const len = stringLen();
+  if (stringIsKey) {
+    const parent = load<i32>(lvNode + <usize>(depth - 1) * 4);
+    valueNode = stringOverflowed() ? -1 : nodeChild(parent, ptr, len);
+    // JavaScript orders integer-like keys first, so such objects are re-serialized by the host.
+    if (capturing() && len > 0 && len <= 10 && isIndexKey(ptr, len)) captureMarkSlow();
+    if (capturing()) capByte(0x3a);
+    state = S_COLON;
+    return 0;
+  }
+  const node = valueNode;
+  let id = -1;
+  if ((nodeMode(node) & MODE_SCALAR) != 0 && nodeSlot(node) >= 0) {
+    if (stringOverflowed()) return ERR_STRING_LONG;
+    id = intern(ptr, len, stringKind());
+    if (id < 0) return ERR_STRINGS_FULL;
+    const type = nodeSlotRecord(node);
+    if (isSpecial(type, nodeSlot(node), ptr, len)) {
+      const rec = innermostOfType(type);
+      if (rec >= 0) markSpecial(rec);
+    }
+  }
+  const e = endValue(node, tokenFlags, TAG_STRING, id, 0);
+  afterValue();
+  return e;
+}
+
+function isIndexKey(ptr: usize, len: i32): bool {
+  const first = load<u8>(ptr);
+  if (first == 0x30) return len == 1;
+  for (let i = 0; i < len; i++) {
+    const b = load<u8>(ptr + i);
+    if (b < 0x30 || b > 0x39) return false;
+  }
+  return true;
+}
+
+function pushContainer(kind: u8, flags: i32): i32 {
+  if (depth >= maxDepth) return ERR_DEPTH;
+  store<u8>(lvKind + <usize>depth, kind);
+  store<i32>(lvNode + <usize>depth * 4, valueNode);
+  store<i32>(lvCount + <usize>depth * 4, 0);
+  store<i32>(lvFlags + <usize>depth * 4, flags);
+  depth++;
+  if (capturing()) capByte(kind == KIND_ARRAY ? 0x5b : 0x7b);
+  return 0;
+}
+
+function popContainer(closing: i32): i32 {
+  depth--;
+  if (capturing()) capByte(closing);
+  const node = load<i32>(lvNode + <usize>depth * 4);
+  const flags = load<i32>(lvFlags + <usize>depth * 4);
+  const count = load<i32>(lvCount + <usize>depth * 4);
+  const tag = load<u8>(lvKind + <usize>depth) == KIND_ARRAY ? TAG_ARRAY : TAG_OBJECT;
+  const e = endValue(node, flags, tag, count, 0);
+  afterValue();
+  return e;
+}
+
+@inline function countElement(): void {
+  if (depth > 0) {
+    const at = lvCount + <usize>(depth - 1) * 4;
+    store<i32>(at, load<i32>(at) + 1);
+  }
+}
+
+/** Scans the fed bytes until they run out, a batch fills up, or an error. */
+export function scannerRun(): i32 {
+  paused = false;
+  let p = pos;
+  const end = inEnd;
+  while (p < end) {
+    if (state == S_STRING) {
+      p = stringScan(p, end);
+      if (stringError() != 0) { pos = p; return fail(stringError()); }
+      if (!stringDone()) break;
+      const e = finishString();
+      if (e != 0) { pos = p; return fail(e); }
+      if (paused) break;
+      continue;
+    }
+    const b = <i32>load<u8>(p);
+    if (state == S_NUMBER) {
+      if (numberByte(b)) { p++; continue; }
+      const e = finishNumber();
+      if (e != 0) { pos = p; return fail(e); }
+      if (paused) break;
+      continue;
+    }
+    if (state == S_LITERAL) {
+      if (b != <i32>load<u8>(literal + <usize>literalPos)) { pos = p; return fail(ERR_UNEXPECTED); }
+      p++;
+      if (++literalPos == literalLen) {
+        if (capturing()) capBytes(literal, literalLen);
+        const e = endValue(valueNode, tokenFlags, literalTag, 0, 0);
+        afterValue();
+        if (e != 0) { pos = p; return fail(e); }
+        if (paused) break;
+      }
+      continue;
+    }
+    if (isSpace(b)) { p++; continue; }
+    switch (state) {
+      case S_VALUE:
+      case S_ARR_FIRST: {
+        if (state == S_ARR_FIRST && b == 0x5d) {
+          p++;
+          const e = popContainer(0x5d);
+          if (e != 0) { pos = p; return fail(e); }
+          if (paused) { pos = p; return ST_BATCH; }
+          continue;
+        }
+        if (state == S_ARR_FIRST) valueNode = nodeElem(load<i32>(lvNode + <usize>(depth - 1) * 4));
+        countElement();
+        const isContainer = b == 0x7b || b == 0x5b;
+        const flags = beginValue(isContainer);
+        if (flags < 0) { pos = p; return fail(-flags); }
+        if (b == 0x7b || b == 0x5b) {
+          const e = pushContainer(b == 0x7b ? KIND_OBJECT : KIND_ARRAY, flags);
+          if (e != 0) { pos = p; return fail(e); }
+          state = b == 0x7b ? S_OBJ_FIRST : S_ARR_FIRST;
+          p++;
+          continue;
+        }
+        tokenFlags = flags;
+        if (b == 0x22) { stringIsKey = false; stringBegin((nodeMode(valueNode) & MODE_SCALAR) != 0 && nodeSlot(valueNode) >= 0); state = S_STRING; p++; continue; }
+        if (b == 0x2d || (b >= 0x30 && b <= 0x39)) { numberBegin(); numberByte(b); state = S_NUMBER; p++; continue; }
+        if (b == 0x74) { startLiteral(TRUE_BYTES, TAG_TRUE); continue; }
+        if (b == 0x66) { startLiteral(FALSE_BYTES, TAG_FALSE); continue; }
+        if (b == 0x6e) { startLiteral(NULL_BYTES, TAG_NULL); continue; }
+        pos = p;
+        return fail(ERR_UNEXPECTED);
+      }
+      case S_OBJ_FIRST:
+      case S_OBJ_KEY: {
+        if (state == S_OBJ_FIRST && b == 0x7d) {
+          p++;
+          const e = popContainer(0x7d);
+          if (e != 0) { pos = p; return fail(e); }
+          if (paused) { pos = p; return ST_BATCH; }
+          continue;
+        }
+        if (b != 0x22) { pos = p; return fail(ERR_UNEXPECTED); }
+        stringIsKey = true;
+        stringBegin(load<i32>(lvNode + <usize>(depth - 1) * 4) >= 0);
+        state = S_STRING;
+        p++;
+        continue;
+      }
+      case S_COLON: {
+        if (b != 0x3a) { pos = p; return fail(ERR_UNEXPECTED); }
+        state = S_VALUE;
+        p++;
+        continue;
+      }
+      case S_AFTER_VALUE: {
+        const kind = load<u8>(lvKind + <usize>(depth - 1));
+        if (b == 0x2c) {
+          if (capturing()) capByte(0x2c);
+          if (kind == KIND_ARRAY) {
+            valueNode = nodeElem(load<i32>(lvNode + <usize>(depth - 1) * 4));
+            state = S_VALUE;
+          } else state = S_OBJ_KEY;
+          p++;
+          continue;
+        }
+        if ((kind == KIND_ARRAY && b == 0x5d) || (kind == KIND_OBJECT && b == 0x7d)) {
+          p++;
+          const e = popContainer(b);
+          if (e != 0) { pos = p; return fail(e); }
+          if (paused) { pos = p; return ST_BATCH; }
+          continue;
+        }
+        pos = p;
+        return fail(ERR_UNEXPECTED);
+      }
+      default: {
+        pos = p;
+        return fail(ERR_UNEXPECTED); // S_DONE: data after the top-level value; S_ERROR
+      }
+    }
+  }
+  pos = p;
+  if (paused) return ST_BATCH;
+  return ST_NEED_INPUT;
+}
+
+/** Whether the document is complete at end of input (a trailing number ends here). */
+export function scannerFinish(repairArray: bool): i32 {
+  if (state == S_NUMBER) {
+    const e = finishNumber();
+    if (e != 0) return fail(e);
+  }
+  if (state == S_DONE) return ST_DONE;
+  if (!anyValue) return fail(ERR_EMPTY);
+  // A top-level event array cut off after an element (and maybe a comma), which the
+  // Trace Event Format allows: close it as if `]` followed.
+  const afterComma = state == S_VALUE && depth == 1;
+  if (repairArray && depth == 1 && load<u8>(lvKind) == KIND_ARRAY && (state == S_AFTER_VALUE || afterComma) && lastClosedObject) {
+    const e = popContainer(0x5d);
+    if (e != 0) return fail(e);
+    return ST_DONE + 16;
+  }
+  return fail(ERR_END);
+}

@@ -1,0 +1,61 @@
+/**
+ * Shared shape of the benchmark-sample adapters: parse JSON under the nesting guard, let
+ * the format fill a MeasurementWriter, publish only the `measurements` table. Formats
+ * differ only in detection and in how they walk their document.
+ */
+import type { DetectInput, ExtractInput, ProducerAdapter } from "../adapter.ts";
+import { parseJsonPayload, isPlainObject, expectationFailed } from "../json-guard.ts";
+import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
+import { MeasurementWriter } from "./measurement-writer.ts";
+
+export interface BenchmarkFormat {
+  name: string;
+  version: string;
+  /** Human name used in error messages ("hyperfine JSON"). */
+  label: string;
+  detect(input: DetectInput): number;
+  /** Walks the parsed document; returns producer identity and summary facts. */
+  read(document: Record<string, unknown>, out: MeasurementWriter): {
+    producer: string;
+    producerVersion: string | null;
+    summary: Record<string, string | number | boolean | null>;
+  };
+}
+
+export function benchmarkAdapter(format: BenchmarkFormat): ProducerAdapter {
+  return {
+    name: format.name,
+    version: format.version,
+    artifactKind: "benchmark_samples",
+    mediaType: "application/json",
+    tables: ["measurements"],
+    detect: format.detect,
+    extract(input: ExtractInput): NormalizedEvidence {
+      const { value } = parseJsonPayload(input.bytes, input.limits.maxNestingDepth, format.label);
+      if (!isPlainObject(value)) throw expectationFailed(format.label, "the document", "an object", value);
+      const tables = emptyTables();
+      const writer = new MeasurementWriter(tables.measurements, format.label, input.limits.maxEvents);
+      const { producer, producerVersion, summary } = format.read(value, writer);
+      return {
+        adapter: format.name,
+        adapterVersion: format.version,
+        producer,
+        producerVersion,
+        tables,
+        limitations: writer.limitations(),
+        summary: { ...summary, measurements: writer.rows },
+      };
+    },
+  };
+}
+
+/** A finite number or a parse failure naming the field. */
+export function numberAt(label: string, field: string, value: unknown): number {
+  if (typeof value !== "number" || !Number.isFinite(value)) throw expectationFailed(label, field, "a finite number", value);
+  return value;
+}
+
+export function arrayAt(label: string, field: string, value: unknown): unknown[] {
+  if (!Array.isArray(value)) throw expectationFailed(label, field, "an array", value);
+  return value;
+}

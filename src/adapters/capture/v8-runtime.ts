@@ -1,0 +1,55 @@
+/**
+ * Which JavaScript runtime a workload executable is, from its canonical file name and
+ * its own `--version` output (both bound in the plan): Node prints `v20.20.2`, Bun
+ * prints `1.4.4`. Anything else is not a V8/JSC runtime these adapters can drive.
+ */
+import { FlameoxError } from "../../domain/errors.ts";
+import type { ResolvedExecutable } from "../../domain/capture.ts";
+import type { Limitation } from "../../domain/evidence-status.ts";
+import type { AdapterPlanInput, Assessment, CommandPart, HostFacts } from "./capture-adapter.ts";
+
+export interface JsRuntime {
+  name: "node" | "bun";
+  version: string;
+  major: number;
+}
+
+/** node or bun by the canonical file name of the executable (npm installs resolve to `.exe` even on Linux). */
+export function runtimeNameOf(executable: ResolvedExecutable): "node" | "bun" | null {
+  const base = executable.canonical_path.split("/").pop() ?? "";
+  return /^node(js)?[0-9.]*(\.exe)?$/.test(base) ? "node" : /^bun[a-z0-9-]*(\.exe)?$/.test(base) ? "bun" : null;
+}
+
+export function jsRuntimeOf(input: AdapterPlanInput, adapter: string): JsRuntime {
+  const base = input.workloadExecutable.canonical_path.split("/").pop() ?? "";
+  const version = (input.workloadVersion ?? "").trim().split("\n")[0] ?? "";
+  const name = runtimeNameOf(input.workloadExecutable);
+  const node = name === "node" ? /^v(\d+)\.\d+\.\d+/.exec(version) : null;
+  if (node) return { name: "node", version: version.slice(1), major: Number(node[1]) };
+  const bun = name === "bun" ? /^(\d+)\.\d+\.\d+/.exec(version) : null;
+  if (bun) return { name: "bun", version, major: Number(bun[1]) };
+  throw new FlameoxError(
+    "CAPABILITY_UNAVAILABLE",
+    `Cannot capture with ${adapter}: the workload's executable ${input.workloadExecutable.requested} is not Node.js or Bun (it resolves to ${base}${version ? `, version output ${JSON.stringify(version.slice(0, 60))}` : ""})`,
+    {
+      details: { adapter, status: "incompatible" },
+      remediation: ["Declare the workload with node or bun as argv[0], e.g. argv = [\"node\", \"script.js\"]", "Use the command adapter for other executables"],
+    },
+  );
+}
+
+/** Inserts runtime flags right after the runtime executable, before the script and its arguments. */
+export function withRuntimeFlags(input: AdapterPlanInput, flags: CommandPart[]): CommandPart[] {
+  return [input.workloadExecutable.path, ...flags, ...input.workloadArgv.slice(1)];
+}
+
+/** Capability of the V8 adapters: available when node or bun is on the child PATH. */
+export function jsRuntimeAssessment(facts: HostFacts, limitations: Limitation[]): Assessment {
+  const present = (["node", "bun"] as const).flatMap((name) => {
+    const tool = facts.tools[name];
+    return tool && "executable" in tool ? [`${name} ${tool.version ?? "(version unknown)"}`] : [];
+  });
+  return present.length > 0
+    ? { status: "available", reason: `JavaScript runtime(s) on PATH: ${present.join(", ")}`, features: { runtimes: present.join(", ") }, limitations }
+    : { status: "absent", reason: "neither node nor bun is on the child PATH", features: {}, limitations };
+}

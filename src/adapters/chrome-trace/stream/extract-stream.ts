@@ -1,0 +1,142 @@
+/**
+ * Streaming extraction of Chrome traces over the WASM JSON scanner: same tables, rows,
+ * limitations and errors as the `chrome-trace` adapter's `extract` (which stays the
+ * reference the tests compare against), with trace_events written through the sink in
+ * column batches as the final pass.
+ */
+import type { StreamedEvidence, StreamExtractInput } from "../../adapter.ts";
+import { emptyTables } from "../../../domain/normalized-evidence.ts";
+import { FrameRegistry } from "../../common/frame-registry.ts";
+import { MeasureAccumulator } from "../../common/measure-accumulator.ts";
+import { StackTrie } from "../../common/stack-trie.ts";
+import { NsClock } from "../../common/time-ns.ts";
+import { expectationFailed, tooLarge } from "../../json-guard.ts";
+import { TAG_ARRAY, TAG_JSON, TAG_OBJECT, sampleOfKind, type JsonBatch } from "../../wasm/json-batch.ts";
+import { JsonScanner } from "../../wasm/json-scanner.ts";
+import { skipByteOrderMark } from "../../wasm/byte-order-mark.ts";
+import { EmbeddedProfiles } from "../embedded-profiles.ts";
+import { FLAG_MISSING_DUR } from "../event-flags.ts";
+import type { ScannedTrace } from "../event-scan.ts";
+import { TRACE_FORMAT, traceProducer } from "../parse-trace.ts";
+import { matchBeginEnd, type BeginEndCounts } from "../begin-end.ts";
+import { SliceFrames } from "../slice-frames.ts";
+import { nestingScratch, nestTrackSlices } from "../slice-nesting.ts";
+import { traceLimitations } from "../trace-limitations.ts";
+import { TrackRegistry } from "../tracks.ts";
+import { TraceColumns } from "./event-columns.ts";
+import { StreamScan } from "./stream-scan.ts";
+import { writeStreamRows } from "./stream-rows.ts";
+import { C_METADATA, C_PRESENCE_KEYS, C_SAMPLES, C_TRACE_EVENTS, cPresence, REC_CONTAINER, REC_EVENT, traceProgram } from "./trace-program.ts";
+
+export async function extractChromeTraceStream(input: StreamExtractInput, adapter: { name: string; version: string }): Promise<StreamedEvidence> {
+  const { limits } = input;
+  const scanner = await JsonScanner.open(traceProgram(), { format: TRACE_FORMAT, maxDepth: limits.maxNestingDepth, truncateJsonAt: limits.maxArgsBytes });
+  const frames = new FrameRegistry();
+  const tracks = new TrackRegistry();
+  const profiles = new EmbeddedProfiles();
+  const cols = new TraceColumns();
+  const scan = new StreamScan(cols, scanner.strings, tracks, new SliceFrames(frames), profiles, limits.maxArgsBytes);
+  let container: Record<string, unknown> = {};
+  let topKind = 0;
+  let traceEventsKind = 0;
+  let stackSamples = 0;
+  const onBatch = (b: JsonBatch): void => {
+    for (let r = 0; r < b.count; r++) {
+      if (b.type(r) === REC_EVENT) {
+        scan.event(b, r);
+        if (cols.length > limits.maxEvents) throw tooLarge(TRACE_FORMAT, "events", cols.length, limits.maxEvents);
+        continue;
+      }
+      if (b.type(r) !== REC_CONTAINER) continue;
+      topKind = b.selfKind(r);
+      if (topKind !== TAG_OBJECT) continue;
+      traceEventsKind = b.kind(r, C_TRACE_EVENTS);
+      if (b.kind(r, C_SAMPLES) === TAG_ARRAY) stackSamples = b.int(r, C_SAMPLES);
+      container = b.kind(r, C_METADATA) === TAG_JSON ? { metadata: b.value(r, C_METADATA) } : {};
+      for (const key of C_PRESENCE_KEYS) if (b.kind(r, cPresence(key)) !== 0) container[key] = true;
+    }
+  };
+  for await (const chunk of skipByteOrderMark(input.chunks)) scanner.push(chunk, onBatch);
+  const { repaired } = scanner.finish(true, onBatch);
+  // The checks and messages of parse-trace.ts (the scanner has validated the JSON itself).
+  if (topKind !== TAG_ARRAY && topKind !== TAG_OBJECT) throw expectationFailed(TRACE_FORMAT, "the top-level value", "an array or an object", sampleOfKind(topKind));
+  if (topKind === TAG_OBJECT && traceEventsKind !== TAG_ARRAY) throw expectationFailed(TRACE_FORMAT, "traceEvents", "an array", sampleOfKind(traceEventsKind));
+  if (profiles.sampleCount > limits.maxEvents) throw tooLarge(TRACE_FORMAT, "CPU profile samples", profiles.sampleCount, limits.maxEvents);
+
+  const clock = scan.clock ?? new NsClock(0);
+  const scanned: ScannedTrace = {
+    events: [],
+    kind: cols.kind.array,
+    track: cols.track.array,
+    startNs: cols.startNs.array,
+    durNs: cols.durNs.array,
+    frame: cols.frame.array,
+    flags: cols.flags.array,
+    depth: new Int32Array(cols.length),
+    slicesByTrack: scan.slicesByTrack,
+    trackEndNs: scan.trackEndNs,
+    clock,
+    counts: scan.counts,
+  };
+  const nameOf = (i: number): unknown => {
+    const id = cols.name.array[i]!;
+    return id >= 0 ? scanner.strings.get(id) : undefined;
+  };
+  const wall = new MeasureAccumulator("wall_time");
+  const wallStacks = new StackTrie("wall_time");
+  const beginEnd: BeginEndCounts = { unmatchedBegin: 0, unmatchedEnd: 0 };
+  const nesting = nestingScratch(frames.size);
+  let slices = 0;
+  for (let t = 0; t < scanned.slicesByTrack.length; t++) {
+    const trackSlices = scanned.slicesByTrack[t]!;
+    if (trackSlices.length === 0) continue;
+    const trackEnd = scanned.trackEndNs[t]!;
+    for (const i of trackSlices) {
+      if ((scanned.flags[i]! & FLAG_MISSING_DUR) !== 0) scanned.durNs[i] = Math.max(0, trackEnd - scanned.startNs[i]!);
+    }
+    matchBeginEnd(scanned, trackSlices, trackEnd, beginEnd, nameOf);
+    slices += nestTrackSlices(scanned, trackSlices, t, wall, wallStacks, nesting);
+  }
+  cols.depth = scanned.depth;
+
+  const cpu = new MeasureAccumulator("cpu_time");
+  const cpuStacks = new StackTrie("cpu_time");
+  const unsymbolizedBefore = frames.countUnsymbolized();
+  const profileStats = profiles.normalize({ frames, cpu, stacks: cpuStacks, clock });
+
+  const { rows, truncatedArgs } = await writeStreamRows(cols, scanner.strings, tracks, clock, input.sink);
+  const tables = emptyTables();
+  const trackInfo = tracks.allInfo();
+  const lookup = (track: number) => trackInfo[track]!;
+  frames.emit(tables.frames);
+  wall.emit(tables.frame_measurements, tables.call_edges, frames, lookup);
+  cpu.emit(tables.frame_measurements, tables.call_edges, frames, lookup);
+  wallStacks.emit(tables.stacks, frames, clock, lookup);
+  cpuStacks.emit(tables.stacks, frames, clock, lookup);
+
+  const { producer, version } = traceProducer(container, input.displayName);
+  return {
+    adapter: adapter.name,
+    adapterVersion: adapter.version,
+    producer,
+    producerVersion: version,
+    tables: { frames: tables.frames, frame_measurements: tables.frame_measurements, call_edges: tables.call_edges, stacks: tables.stacks },
+    streamed: ["trace_events"],
+    limitations: traceLimitations({
+      scan: scan.counts, beginEnd, profiles: profileStats, slices, truncatedArgs,
+      repairedTruncatedArray: repaired,
+      unsymbolizedFrames: frames.countUnsymbolized() - unsymbolizedBefore,
+      ignoredStackSamples: stackSamples,
+    }),
+    summary: {
+      events: cols.length,
+      trace_event_rows: rows,
+      slices,
+      tracks: tracks.size,
+      cpu_profiles: profileStats.profiles,
+      cpu_samples: profileStats.attributedSamples,
+      total_cpu_time_ns: profileStats.totalNs,
+      metrics: [slices > 0 ? "wall_time" : "", profileStats.attributedSamples > 0 ? "cpu_time" : ""].filter(Boolean).join(","),
+    },
+  };
+}

@@ -1,0 +1,239 @@
+/**
+ * First pass over streamed trace events, batch by batch: the same classification, track
+ * resolution, time conversion, frame interning and metadata/profile handling as
+ * event-scan.ts does over parsed objects (see there for the rules), but reading the
+ * scanner's record slots.
+ */
+import { IntPairMap } from "../../common/int-pair-map.ts";
+import { NsClock, durationUsToNs } from "../../common/time-ns.ts";
+import { JsonBatch, TAG_FALSE, TAG_JSON, TAG_NUMBER, TAG_OBJECT, TAG_SLOW, TAG_STRING, TAG_TRUE, TAG_TRUNCATED } from "../../wasm/json-batch.ts";
+import type { HostStrings } from "../../wasm/host-strings.ts";
+import type { EmbeddedProfiles } from "../embedded-profiles.ts";
+import { FLAG_ARGS_TRUNCATED, FLAG_CLAMPED, FLAG_MISSING_DUR } from "../event-flags.ts";
+import { KIND_BEGIN, KIND_COMPLETE, KIND_END, KIND_EVENT, UNNAMED, type ScanCounts, type TraceEventObject } from "../event-scan.ts";
+import type { SliceFrames } from "../slice-frames.ts";
+import type { TrackRegistry } from "../tracks.ts";
+import type { TraceColumns } from "./event-columns.ts";
+import { E_ARGS, E_CAT, E_DUR, E_ID, E_NAME, E_PH, E_PID, E_TID, E_TS } from "./trace-program.ts";
+
+const KNOWN_EVENT_PHASES = new Set(["i", "I", "n", "C", "b", "e", "S", "T", "p", "F", "s", "t", "f", "P", "O", "N", "D", "R", "(", ")", "v", "V", "c", "="]);
+const PH_OTHER = 0;
+const PH_X = 1;
+const PH_B = 2;
+const PH_E = 3;
+const PH_M = 4;
+const PH_UNKNOWN = 5;
+
+const encoder = new TextEncoder();
+
+export class StreamScan {
+  readonly counts: ScanCounts = { malformed: 0, missingTs: 0, unknownPhases: 0, clamped: 0, missingDur: 0, metadata: 0 };
+  readonly slicesByTrack: number[][] = [];
+  readonly trackEndNs: number[] = [];
+  clock: NsClock | null = null;
+  private readonly phClass: number[] = [];
+  private readonly frameByNameCat = new IntPairMap();
+  private readonly truncator: ArgsTruncator;
+  // The last event's (pid, tid) slots and track: consecutive events mostly share a thread.
+  private lastPid = [-1, 0, 0];
+  private lastTid = [-1, 0, 0];
+  private lastTrack = -1;
+
+  constructor(
+    private readonly cols: TraceColumns,
+    private readonly strings: HostStrings,
+    private readonly tracks: TrackRegistry,
+    private readonly sliceFrames: SliceFrames,
+    private readonly profiles: EmbeddedProfiles,
+    maxArgsBytes: number,
+  ) {
+    this.truncator = new ArgsTruncator(maxArgsBytes);
+  }
+
+  event(b: JsonBatch, r: number): void {
+    const cols = this.cols;
+    const i = cols.add();
+    if (b.selfKind(r) !== TAG_OBJECT || b.kind(r, E_PH) !== TAG_STRING) {
+      this.counts.malformed++;
+      return;
+    }
+    const ph = b.stringId(r, E_PH);
+    const phClass = this.phClass[ph] ?? this.classify(ph);
+    if (phClass === PH_M) {
+      this.counts.metadata++;
+      this.readMetadata(b, r);
+      return;
+    }
+    const tsUs = numeric(b, r, E_TS);
+    if (!Number.isFinite(tsUs)) {
+      this.counts.missingTs++;
+      return;
+    }
+    this.clock ??= new NsClock(tsUs);
+    const t = this.trackOf(b, r);
+    while (this.slicesByTrack.length <= t) {
+      this.slicesByTrack.push([]);
+      this.trackEndNs.push(Number.NEGATIVE_INFINITY);
+    }
+    const start = this.clock.relNs(tsUs);
+    let end = start;
+    cols.track.array[i] = t;
+    cols.startNs.array[i] = start;
+    let kind = KIND_EVENT;
+    if (phClass === PH_X) {
+      kind = KIND_COMPLETE;
+      if (b.kind(r, E_DUR) === 0) {
+        cols.flags.array[i] = FLAG_MISSING_DUR;
+        this.counts.missingDur++;
+      } else {
+        const dur = numeric(b, r, E_DUR);
+        if (Number.isFinite(dur) && dur >= 0) {
+          cols.durNs.array[i] = durationUsToNs(dur);
+        } else {
+          cols.durNs.array[i] = 0;
+          cols.flags.array[i] = FLAG_CLAMPED;
+          this.counts.clamped++;
+        }
+        end = start + cols.durNs.array[i]!;
+      }
+    } else if (phClass === PH_B || phClass === PH_E) {
+      kind = phClass === PH_B ? KIND_BEGIN : KIND_END;
+    } else {
+      if (phClass === PH_UNKNOWN) this.counts.unknownPhases++;
+      if (b.special(r)) this.profiles.observe(profileEvent(b, r), t, tsUs);
+    }
+    cols.kind.array[i] = kind;
+    const name = b.stringId(r, E_NAME);
+    const cat = b.stringId(r, E_CAT);
+    cols.name.array[i] = name;
+    cols.cat.array[i] = cat;
+    cols.ph.array[i] = ph;
+    if (kind !== KIND_EVENT) {
+      this.slicesByTrack[t]!.push(i);
+      if (kind !== KIND_END) cols.frame.array[i] = this.frameOf(name, cat);
+    }
+    if (kind !== KIND_END && b.kind(r, E_ARGS) === TAG_JSON) {
+      const text = this.truncator.bytes(b, r, E_ARGS);
+      cols.argsRef.array[i] = cols.args.add(text);
+      if (this.truncator.truncated) cols.flags.array[i]! |= FLAG_ARGS_TRUNCATED;
+    }
+    if (end > this.trackEndNs[t]!) this.trackEndNs[t] = end;
+  }
+
+  private classify(ph: number): number {
+    const value = this.strings.get(ph);
+    const c = value === "X" ? PH_X : value === "B" ? PH_B : value === "E" ? PH_E : value === "M" ? PH_M : KNOWN_EVENT_PHASES.has(value) ? PH_OTHER : PH_UNKNOWN;
+    this.phClass[ph] = c;
+    return c;
+  }
+
+  private frameOf(name: number, cat: number): number {
+    let frame = this.frameByNameCat.get(name + 1, cat + 1);
+    if (frame < 0) {
+      frame = this.sliceFrames.frameOf(name >= 0 ? this.strings.get(name) : UNNAMED, cat >= 0 ? this.strings.get(cat) : null);
+      this.frameByNameCat.set(name + 1, cat + 1, frame);
+    }
+    return frame;
+  }
+
+  private trackOf(b: JsonBatch, r: number): number {
+    const pid = this.lastPid;
+    const tid = this.lastTid;
+    if (this.lastTrack >= 0 && sameSlot(b, r, E_PID, pid) && sameSlot(b, r, E_TID, tid)) return this.lastTrack;
+    this.lastTrack = this.tracks.trackOf(idPart(b, r, E_PID), idPart(b, r, E_TID));
+    remember(b, r, E_PID, pid);
+    remember(b, r, E_TID, tid);
+    return this.lastTrack;
+  }
+
+  private readMetadata(b: JsonBatch, r: number): void {
+    if (b.kind(r, E_ARGS) !== TAG_JSON) return;
+    const args = JSON.parse(new TextDecoder().decode(b.textBytes(r, E_ARGS))) as { name?: unknown } | null;
+    const name = typeof args === "object" && args !== null ? args.name : undefined;
+    if (typeof name !== "string") return;
+    const eventName = b.string(r, E_NAME);
+    if (eventName === "process_name") this.tracks.nameProcess(idPart(b, r, E_PID), name);
+    else if (eventName === "thread_name") this.tracks.nameThread(idPart(b, r, E_PID), idPart(b, r, E_TID), name);
+  }
+}
+
+/** `Number(value)` for numbers and numeric strings, NaN otherwise (event-scan.ts `numeric`). */
+function numeric(b: JsonBatch, r: number, slot: number): number {
+  const kind = b.kind(r, slot);
+  if (kind === TAG_NUMBER) return b.num(r, slot);
+  if (kind === TAG_STRING) {
+    const text = b.string(r, slot)!;
+    return text.trim() !== "" ? Number(text) : Number.NaN;
+  }
+  return Number.NaN;
+}
+
+/** tracks.ts `idPart`: the canonical text of a pid/tid value. */
+function idPart(b: JsonBatch, r: number, slot: number): string | null {
+  switch (b.kind(r, slot)) {
+    case TAG_STRING:
+      return b.string(r, slot)!;
+    case TAG_NUMBER:
+      return String(b.num(r, slot));
+    case TAG_TRUE:
+      return "true";
+    case TAG_FALSE:
+      return "false";
+    case TAG_JSON:
+      return b.json(r, slot);
+    default:
+      return null;
+  }
+}
+
+function sameSlot(b: JsonBatch, r: number, slot: number, seen: number[]): boolean {
+  const kind = b.kind(r, slot);
+  if (kind !== seen[0]) return false;
+  if (kind === TAG_STRING) return b.stringId(r, slot) === seen[1];
+  if (kind === TAG_NUMBER) return Object.is(b.num(r, slot), seen[2]);
+  return kind !== TAG_JSON;
+}
+
+function remember(b: JsonBatch, r: number, slot: number, seen: number[]): void {
+  const kind = b.kind(r, slot);
+  seen[0] = kind;
+  seen[1] = kind === TAG_STRING ? b.stringId(r, slot) : 0;
+  seen[2] = kind === TAG_NUMBER ? b.num(r, slot) : 0;
+}
+
+/** The fields EmbeddedProfiles reads, as JSON.parse would have given them. */
+function profileEvent(b: JsonBatch, r: number): TraceEventObject {
+  return { name: b.value(r, E_NAME), pid: b.value(r, E_PID), id: b.value(r, E_ID), args: b.value(r, E_ARGS) };
+}
+
+/**
+ * args_json bytes with ArgsSerializer's rule: canonical JSON text cut at maxBytes on a
+ * character boundary. The scanner already cut ordinary texts; whole (special) and slow
+ * texts are cut here.
+ */
+class ArgsTruncator {
+  truncated = false;
+  private readonly scratch: Uint8Array;
+  constructor(private readonly maxBytes: number) {
+    this.scratch = new Uint8Array(Math.max(0, Math.floor(maxBytes)));
+  }
+
+  bytes(b: JsonBatch, r: number, slot: number): Uint8Array {
+    const tag = b.tag(r, slot);
+    this.truncated = (tag & TAG_TRUNCATED) !== 0;
+    if ((tag & TAG_SLOW) === 0) {
+      const raw = b.textBytes(r, slot);
+      if (this.truncated || raw.length <= this.maxBytes) return raw;
+      this.truncated = true;
+      let cut = this.scratch.length;
+      while (cut > 0 && (raw[cut]! & 0xc0) === 0x80) cut--;
+      return raw.subarray(0, cut);
+    }
+    const text = b.json(r, slot);
+    const all = encoder.encode(text);
+    if (all.length <= this.maxBytes) return all;
+    this.truncated = true;
+    const { written } = encoder.encodeInto(text, this.scratch);
+    return this.scratch.slice(0, written);
+  }
+}

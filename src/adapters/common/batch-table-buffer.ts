@@ -1,0 +1,35 @@
+/** ColumnBatch → TableBuffer rows: for whole-payload `extract` paths built on streaming cores. */
+import type { ColumnBatch, ColumnVector } from "../../domain/column-batch.ts";
+import { EVIDENCE_SCHEMAS } from "../../domain/evidence-schema.ts";
+import { TableBuffer, type CellValue } from "../../domain/table-buffer.ts";
+
+const utf8 = new TextDecoder();
+
+function cell(vector: ColumnVector, i: number): CellValue {
+  if (vector.valid && (vector.valid[i >> 3]! & (1 << (i & 7))) === 0) return null;
+  switch (vector.type) {
+    case "utf8":
+      return utf8.decode(vector.data.subarray(vector.offsets[i]!, vector.offsets[i + 1]!));
+    case "int64": {
+      const v = vector.values[i]!;
+      return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+    }
+    default:
+      return vector.values[i]!;
+  }
+}
+
+export function appendBatch(target: TableBuffer, batch: ColumnBatch): void {
+  const names = EVIDENCE_SCHEMAS[batch.table].columns.map((c) => c.name);
+  for (let i = 0; i < batch.length; i++) {
+    const row: Record<string, CellValue> = {};
+    for (const name of names) row[name] = cell(batch.columns[name]!, i);
+    target.append(row);
+  }
+}
+
+export function tableOfBatches(batches: Iterable<ColumnBatch>, table: keyof typeof EVIDENCE_SCHEMAS): TableBuffer {
+  const buffer = new TableBuffer(EVIDENCE_SCHEMAS[table]);
+  for (const batch of batches) appendBatch(buffer, batch);
+  return buffer;
+}

@@ -1,0 +1,119 @@
+/**
+ * Builders for ColumnBatch vectors with a fixed row capacity (one batch). Strings are
+ * appended as UTF-8 bytes (from a string table's cached encoding or straight from a
+ * parser's text), so no JS string is created per row.
+ */
+import type { ColumnVector } from "../../domain/column-batch.ts";
+
+const TWO_32 = 0x1_0000_0000;
+
+class ValidityBits {
+  valid: Uint8Array | null = null;
+  nullCount = 0;
+  constructor(private readonly capacity: number) {}
+
+  setNull(row: number): void {
+    if (!this.valid) this.valid = new Uint8Array((this.capacity + 7) >> 3).fill(0xff);
+    this.valid[row >> 3]! &= ~(1 << (row & 7));
+    this.nullCount++;
+  }
+
+  /** The bitmap trimmed to `length` rows. */
+  take(length: number): { valid: Uint8Array | null; nullCount: number } {
+    return { valid: this.valid ? this.valid.slice(0, (length + 7) >> 3) : null, nullCount: this.nullCount };
+  }
+}
+
+export class Int32Builder {
+  private readonly values: Int32Array;
+  private readonly bits: ValidityBits;
+  constructor(capacity: number) {
+    this.values = new Int32Array(capacity);
+    this.bits = new ValidityBits(capacity);
+  }
+  set(row: number, value: number): void {
+    this.values[row] = value;
+  }
+  setNull(row: number): void {
+    this.bits.setNull(row);
+  }
+  build(length: number): ColumnVector {
+    return { type: "int32", values: this.values.slice(0, length), ...this.bits.take(length) };
+  }
+}
+
+/** int64 from doubles (exact below 2^53) or from a (high, low) split for larger values. */
+export class Int64Builder {
+  private readonly values: BigInt64Array;
+  private readonly words: Uint32Array;
+  private readonly bits: ValidityBits;
+  constructor(capacity: number) {
+    this.values = new BigInt64Array(capacity);
+    this.words = new Uint32Array(this.values.buffer);
+    this.bits = new ValidityBits(capacity);
+  }
+  /** An integral double in [-2^63, 2^63). */
+  set(row: number, value: number): void {
+    if (!(value >= -(2 ** 63) && value < 2 ** 63)) throw new RangeError(`Value ${value} does not fit int64`);
+    const high = Math.floor(value / TWO_32);
+    this.words[2 * row] = value - high * TWO_32;
+    this.words[2 * row + 1] = high;
+  }
+  setBig(row: number, value: bigint): void {
+    if (BigInt.asIntN(64, value) !== value) throw new RangeError(`Value ${value} does not fit int64`);
+    this.values[row] = value;
+  }
+  /** base + offset exactly, where base = baseHigh * 2^32 + baseLow (baseLow in [0, 2^32)) and |offset| < 2^53. */
+  setSum(row: number, baseHigh: number, baseLow: number, offset: number): void {
+    const low = baseLow + offset;
+    const carry = Math.floor(low / TWO_32);
+    const high = baseHigh + carry;
+    if (high < -0x8000_0000 || high > 0x7fff_ffff) throw new RangeError(`Value ${BigInt(baseHigh) * 2n ** 32n + BigInt(baseLow) + BigInt(offset)} does not fit int64`);
+    this.words[2 * row] = low - carry * TWO_32;
+    this.words[2 * row + 1] = high;
+  }
+  setNull(row: number): void {
+    this.bits.setNull(row);
+  }
+  build(length: number): ColumnVector {
+    return { type: "int64", values: this.values.slice(0, length), ...this.bits.take(length) };
+  }
+}
+
+export class Utf8Builder {
+  private readonly offsets: Int32Array;
+  private data: Uint8Array;
+  private used = 0;
+  private readonly bits: ValidityBits;
+  constructor(capacity: number, initialBytes = capacity * 16) {
+    this.offsets = new Int32Array(capacity + 1);
+    this.data = new Uint8Array(Math.max(1024, initialBytes));
+    this.bits = new ValidityBits(capacity);
+  }
+  /** Appends row `row`'s bytes; rows must be appended in order. */
+  set(row: number, bytes: Uint8Array): void {
+    if (this.used + bytes.length > this.data.length) this.grow(bytes.length);
+    if (bytes.length < 16) {
+      for (let i = 0; i < bytes.length; i++) this.data[this.used + i] = bytes[i]!;
+    } else {
+      this.data.set(bytes, this.used);
+    }
+    this.used += bytes.length;
+    this.offsets[row + 1] = this.used;
+  }
+  setNull(row: number): void {
+    this.bits.setNull(row);
+    this.offsets[row + 1] = this.used;
+  }
+  private grow(extra: number): void {
+    let size = this.data.length * 2;
+    while (size < this.used + extra) size *= 2;
+    if (size > 0x7fffffff) throw new RangeError("UTF-8 data of one batch exceeds Arrow's int32 offsets");
+    const next = new Uint8Array(size);
+    next.set(this.data.subarray(0, this.used));
+    this.data = next;
+  }
+  build(length: number): ColumnVector {
+    return { type: "utf8", offsets: this.offsets.slice(0, length + 1), data: this.data.slice(0, this.used), ...this.bits.take(length) };
+  }
+}

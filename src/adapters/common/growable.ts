@@ -1,0 +1,75 @@
+/**
+ * Append-only typed arrays that double when full. `array` may be longer than `length`;
+ * readers index below `length`. Used for per-event columns of streamed traces, where the
+ * event count is unknown until the end.
+ */
+type TypedArray = Uint8Array | Int32Array | Float64Array;
+
+class Growable<T extends TypedArray> {
+  array: T;
+  length = 0;
+  constructor(
+    private readonly make: (n: number) => T,
+    private readonly fill: number,
+    capacity = 1024,
+  ) {
+    this.array = make(capacity);
+    if (fill !== 0) this.array.fill(fill);
+  }
+
+  push(value: number): number {
+    if (this.length === this.array.length) this.grow();
+    this.array[this.length] = value;
+    return this.length++;
+  }
+
+  private grow(): void {
+    const next = this.make(this.array.length * 2);
+    next.set(this.array);
+    if (this.fill !== 0) next.fill(this.fill, this.array.length);
+    this.array = next;
+  }
+}
+
+export class GrowableU8 extends Growable<Uint8Array> {
+  constructor(fill = 0) {
+    super((n) => new Uint8Array(n), fill);
+  }
+}
+export class GrowableI32 extends Growable<Int32Array> {
+  constructor(fill = 0) {
+    super((n) => new Int32Array(n), fill);
+  }
+}
+export class GrowableF64 extends Growable<Float64Array> {
+  constructor(fill = 0) {
+    super((n) => new Float64Array(n), fill);
+  }
+}
+
+/** UTF-8 texts appended one after another; each gets an index. */
+export class TextStore {
+  private data = new Uint8Array(1 << 16);
+  private used = 0;
+  readonly starts = new GrowableF64();
+  readonly lengths = new GrowableI32();
+
+  add(bytes: Uint8Array): number {
+    if (this.used + bytes.length > this.data.length) {
+      let size = this.data.length * 2;
+      while (size < this.used + bytes.length) size *= 2;
+      const next = new Uint8Array(size);
+      next.set(this.data.subarray(0, this.used));
+      this.data = next;
+    }
+    this.data.set(bytes, this.used);
+    this.starts.push(this.used);
+    this.used += bytes.length;
+    return this.lengths.push(bytes.length);
+  }
+
+  get(index: number): Uint8Array {
+    const start = this.starts.array[index]!;
+    return this.data.subarray(start, start + this.lengths.array[index]!);
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * `hyperfine --export-json`: `results[]`, one per command, each with every run's wall time
+ * in `times` (seconds), optional `exit_codes`, `memory_usage_byte` (hyperfine ≥ 1.17) and
+ * `parameters`. Every run is one `wall_time` sample; hyperfine's own mean/median/stddev/
+ * min/max and its user/system means are kept as aggregate rows, never instead of samples.
+ */
+import type { DetectInput } from "../adapter.ts";
+import { expectationFailed, isPlainObject } from "../json-guard.ts";
+import { arrayAt, benchmarkAdapter, numberAt } from "../benchmarks/benchmark-adapter.ts";
+import type { MeasurementWriter } from "../benchmarks/measurement-writer.ts";
+
+const LABEL = "hyperfine JSON";
+const AGGREGATES = ["mean", "median", "stddev", "min", "max"] as const;
+
+export function detectHyperfine({ head }: DetectInput): number {
+  const text = head.trimStart();
+  if (!text.startsWith("{") || !/"results"\s*:\s*\[/.test(text)) return 0;
+  return /"command"\s*:/.test(text) && /"(times|mean)"\s*:/.test(text) ? 0.9 : 0.3;
+}
+
+function readResult(result: unknown, index: number, out: MeasurementWriter): number {
+  const at = `results[${index}]`;
+  if (!isPlainObject(result)) throw expectationFailed(LABEL, at, "an object", result);
+  if (typeof result.command !== "string") throw expectationFailed(LABEL, `${at}.command`, "a string", result.command);
+  const scope = result.command;
+  const parameters = isPlainObject(result.parameters) ? result.parameters : {};
+  const params = Object.fromEntries(Object.entries(parameters).map(([k, v]) => [`parameter.${k}`, String(v)]));
+  const times = arrayAt(LABEL, `${at}.times`, result.times ?? []);
+  const exitCodes = result.exit_codes === undefined ? null : arrayAt(LABEL, `${at}.exit_codes`, result.exit_codes);
+  const memory = result.memory_usage_byte === undefined ? null : arrayAt(LABEL, `${at}.memory_usage_byte`, result.memory_usage_byte);
+  times.forEach((t, i) => {
+    const exit = exitCodes?.[i];
+    out.add({
+      name: "wall_time", value: numberAt(LABEL, `${at}.times[${i}]`, t), unit: "s", aggregation: "sample", scope, value_index: i,
+      dimensions: { ...params, exit_code: typeof exit === "number" ? exit : null },
+    });
+  });
+  exitCodes?.forEach((code, i) =>
+    out.add({ name: "exit_code", value: numberAt(LABEL, `${at}.exit_codes[${i}]`, code), unit: "code", aggregation: "sample", scope, value_index: i, dimensions: params }),
+  );
+  memory?.forEach((bytes, i) =>
+    out.add({ name: "memory_usage", value: numberAt(LABEL, `${at}.memory_usage_byte[${i}]`, bytes), unit: "byte", aggregation: "peak", scope, value_index: i, dimensions: params }),
+  );
+  for (const agg of AGGREGATES) {
+    if (typeof result[agg] === "number") out.add({ name: "wall_time", value: result[agg] as number, unit: "s", aggregation: agg, scope, dimensions: params });
+  }
+  for (const [field, name] of [["user", "user_time"], ["system", "system_time"]] as const) {
+    if (typeof result[field] === "number") out.add({ name, value: result[field] as number, unit: "s", aggregation: "mean", scope, dimensions: params });
+  }
+  if (times.length === 0) out.skip("no_samples", `${scope}: hyperfine reported no individual run times`);
+  if (exitCodes?.some((c) => c !== 0)) out.skip("nonzero_exit_codes", "some benchmark runs exited with a non-zero code (hyperfine -i); their times are kept and tagged with exit_code");
+  return times.length;
+}
+
+export const hyperfineAdapter = benchmarkAdapter({
+  name: "hyperfine",
+  version: "1.0.0",
+  label: LABEL,
+  detect: detectHyperfine,
+  read(document, out) {
+    const results = arrayAt(LABEL, "results", document.results);
+    let samples = 0;
+    results.forEach((r, i) => (samples += readResult(r, i, out)));
+    return { producer: "hyperfine", producerVersion: null, summary: { commands: results.length, samples } };
+  },
+});

@@ -1,0 +1,39 @@
+/**
+ * OTLP/JSON through JSON.parse: the reference path. Accepts an ExportTraceServiceRequest
+ * body (`resourceSpans`), a Jaeger api_v3 response wrapping one (`result.resourceSpans`),
+ * and the pre-1.0 names (`instrumentationLibrarySpans`, `instrumentationLibrary`).
+ */
+import { expectationFailed, isPlainObject, parseJsonPayload } from "../json-guard.ts";
+import type { AdapterLimits } from "../adapter.ts";
+import { jsonAttributes } from "./attributes.ts";
+import { count, jsonEvent, jsonLink, jsonSpan, obj, OTLP_JSON_FORMAT, str } from "./json-values.ts";
+import type { OtlpRows } from "./otlp-rows.ts";
+
+export function readOtlpJson(bytes: Uint8Array, limits: AdapterLimits, rows: OtlpRows): void {
+  const { value } = parseJsonPayload(bytes, limits.maxNestingDepth, OTLP_JSON_FORMAT);
+  if (!isPlainObject(value)) throw expectationFailed(OTLP_JSON_FORMAT, "the top-level value", "an object", value);
+  const resourceSpans = value.resourceSpans ?? obj(value.result).resourceSpans;
+  if (!Array.isArray(resourceSpans)) throw expectationFailed(OTLP_JSON_FORMAT, "resourceSpans", "an array", resourceSpans);
+  for (let r = 0; r < resourceSpans.length; r++) {
+    const rs = obj(resourceSpans[r]);
+    const resource = obj(rs.resource);
+    rows.resource({ resourceIndex: r, schemaUrl: str(rs.schemaUrl) || null, attributes: jsonAttributes(resource.attributes), droppedAttributes: count(resource.droppedAttributesCount) });
+    const scopeSpans = rs.scopeSpans ?? rs.instrumentationLibrarySpans ?? [];
+    if (!Array.isArray(scopeSpans)) throw expectationFailed(OTLP_JSON_FORMAT, "scopeSpans", "an array", scopeSpans);
+    for (let s = 0; s < scopeSpans.length; s++) {
+      const ss = obj(scopeSpans[s]);
+      const scope = obj(ss.scope ?? ss.instrumentationLibrary);
+      rows.scope({
+        resourceIndex: r, scopeIndex: s, name: str(scope.name), version: str(scope.version), schemaUrl: str(ss.schemaUrl) || null,
+        attributes: jsonAttributes(scope.attributes), droppedAttributes: count(scope.droppedAttributesCount),
+      });
+      const spans = ss.spans ?? [];
+      if (!Array.isArray(spans)) throw expectationFailed(OTLP_JSON_FORMAT, "spans", "an array", spans);
+      for (const span of spans) {
+        const events = obj(span).events;
+        const links = obj(span).links;
+        rows.span(jsonSpan(span, r, s, Array.isArray(events) ? events.map(jsonEvent) : [], Array.isArray(links) ? links.map(jsonLink) : []));
+      }
+    }
+  }
+}

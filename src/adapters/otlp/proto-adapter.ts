@@ -1,0 +1,43 @@
+/**
+ * The `otlp-protobuf` adapter: OTLP ExportTraceServiceRequest protobuf bodies (gzip
+ * handled by the worker), as the otel_* tables. Streamed through the WASM wire scanner;
+ * the whole-payload `extract` decodes with protobufjs and is the reference in tests.
+ */
+import type { DetectInput, ExtractInput, ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
+import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
+import { fieldsWithin, sniffFirstMessage } from "../wasm/proto-sniff.ts";
+import { collectRows, OTEL_TABLES } from "./collect-rows.ts";
+import { otlpEvidence } from "./otlp-evidence.ts";
+import { OtlpRows } from "./otlp-rows.ts";
+import { readOtlpProto } from "./parse-proto.ts";
+import { scanOtlpProto } from "./scan-proto.ts";
+
+const SELF = { name: "otlp-protobuf", version: "1.0.0" };
+/** ResourceSpans: resource (1), scope_spans (2), schema_url (3), all length-delimited. */
+const RESOURCE_SPANS = { 1: 2, 2: 2, 3: 2, 1000: 2 };
+
+export function detectOtlpProto({ headBytes, displayName }: DetectInput): number {
+  if (!headBytes) return 0;
+  const first = sniffFirstMessage(headBytes);
+  const named = /\.(pb|otlp|protobuf|binpb)(\.gz)?$/i.test(displayName) || /otlp|trace/i.test(displayName);
+  if (!first || first.outer.number !== 1 || !fieldsWithin(first.inner, RESOURCE_SPANS)) return 0;
+  // A ResourceSpans starts with its Resource or its ScopeSpans; pprof and Perfetto use other fields there.
+  return named ? 0.7 : 0.45;
+}
+
+export const otlpProtoAdapter: ProducerAdapter = {
+  ...SELF,
+  tables: OTEL_TABLES,
+  artifactKind: "otlp_trace",
+  mediaType: "application/x-protobuf",
+  detect: detectOtlpProto,
+  extract(input: ExtractInput): NormalizedEvidence {
+    return collectRows(input.limits.maxEvents, SELF, (rows) => readOtlpProto(input.bytes, rows));
+  },
+  async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
+    const rows = new OtlpRows(input.sink, input.limits.maxEvents);
+    await scanOtlpProto(input.chunks, input.limits.maxNestingDepth, rows);
+    await rows.flush(true);
+    return otlpEvidence(rows, SELF);
+  },
+};

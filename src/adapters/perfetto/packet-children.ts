@@ -1,0 +1,99 @@
+/**
+ * The repeated parts of one packet (interned entries, clocks, categories, annotations,
+ * profile samples, descriptors), collected as their records arrive, just before the
+ * packet's own record.
+ */
+import type { ProtoBatch } from "../wasm/proto-batch.ts";
+import { R, T } from "./trace-program.ts";
+
+export interface TrackDescriptorInput {
+  uuid: string;
+  parent: string | null;
+  name: string | null;
+  pid: number | null;
+  tid: number | null;
+  processName: string | null;
+  threadName: string | null;
+}
+
+export class PacketChildren {
+  owner = -1;
+  clocks: { id: number; value: number; incremental: boolean; unitNs: number }[] = [];
+  categoryIids: number[] = [];
+  categoryNames: string[] = [];
+  annotations: Uint8Array[] = [];
+  interned: { record: number; iid: number; value: string | null }[] = [];
+  frames: { iid: number; functionNameId: number; mappingId: number; relPc: bigint }[] = [];
+  callstacks: { iid: number; frameIds: number[] }[] = [];
+  mappings: { iid: number; pathIds: number[] }[] = [];
+  sampleCallstacks: number[] = [];
+  sampleDeltasUs: number[] = [];
+  tracks: TrackDescriptorInput[] = [];
+  processes: { pid: number; name: string | null }[] = [];
+  threads: { pid: number; tid: number; name: string | null }[] = [];
+  private frameIds: number[] = [];
+  private dirty = false;
+  private pathIds: number[] = [];
+
+  reset(owner: number): void {
+    this.owner = owner;
+    if (!this.dirty) return;
+    // Cleared in place (no allocation per packet); consumers copy what they keep.
+    if (this.clocks.length > 0) this.clocks.length = 0;
+    if (this.categoryIids.length > 0) this.categoryIids.length = 0;
+    if (this.categoryNames.length > 0) this.categoryNames.length = 0;
+    if (this.annotations.length > 0) this.annotations.length = 0;
+    if (this.interned.length > 0) this.interned.length = 0;
+    if (this.frames.length > 0) this.frames.length = 0;
+    if (this.callstacks.length > 0) this.callstacks.length = 0;
+    if (this.mappings.length > 0) this.mappings.length = 0;
+    if (this.sampleCallstacks.length > 0) this.sampleCallstacks.length = 0;
+    if (this.sampleDeltasUs.length > 0) this.sampleDeltasUs.length = 0;
+    if (this.tracks.length > 0) this.tracks.length = 0;
+    if (this.processes.length > 0) this.processes.length = 0;
+    if (this.threads.length > 0) this.threads.length = 0;
+    this.dirty = false;
+  }
+
+  /** Takes a child record; false when the record is not a packet's child. */
+  add(b: ProtoBatch, r: number, type: number): boolean {
+    // Grandchildren (a callstack's frame ids, a mapping's path ids) precede their parent.
+    if (type === R.I_FRAME_ID) return void this.frameIds.push(b.num(r, 0)), true;
+    if (type === R.I_MAPPING_PATH_ID) return void this.pathIds.push(b.num(r, 0)), true;
+    if (b.parent(r) !== this.owner) this.reset(b.parent(r));
+    this.dirty = true;
+    switch (type) {
+      case R.I_CALLSTACK: this.callstacks.push({ iid: b.num(r, 0), frameIds: this.frameIds }); this.frameIds = []; return true;
+      case R.I_MAPPING: this.mappings.push({ iid: b.num(r, 0), pathIds: this.pathIds }); this.pathIds = []; return true;
+      case R.CLOCK:
+        this.clocks.push({ id: b.num(r, 0), value: b.num(r, 1), incremental: b.num(r, 2) !== 0, unitNs: b.has(r, 3) ? b.num(r, 3) : 1 });
+        return true;
+      case R.CAT_IID: this.categoryIids.push(b.num(r, 0)); return true;
+      case R.CAT_NAME: this.categoryNames.push(b.string(r, 0) ?? ""); return true;
+      case R.ANNOTATION: this.annotations.push(b.bytes(r, 0).slice()); return true;
+      case R.I_CATEGORY: case R.I_NAME: case R.I_ANNOTATION_NAME: case R.I_FUNCTION: case R.I_MAPPING_PATH: case R.I_STRING_VALUE:
+        this.interned.push({ record: type, iid: b.num(r, 0), value: b.string(r, 1) });
+        return true;
+      case R.I_FRAME:
+        this.frames.push({ iid: b.num(r, 0), functionNameId: b.num(r, 1), mappingId: b.num(r, 2), relPc: b.ubig(r, 3) });
+        return true;
+      case R.SP_CALLSTACK: this.sampleCallstacks.push(b.num(r, 0)); return true;
+      case R.SP_DELTA: this.sampleDeltasUs.push(b.num(r, 0)); return true;
+      case R.TRACK:
+        if (!b.has(r, T.UUID)) return true;
+        this.tracks.push({
+          uuid: b.ubig(r, T.UUID).toString(), parent: b.has(r, T.PARENT) ? b.ubig(r, T.PARENT).toString() : null,
+          name: b.string(r, T.NAME) ?? b.string(r, T.STATIC_NAME), pid: b.has(r, T.PID) ? b.num(r, T.PID) : b.has(r, T.THREAD_PID) ? b.num(r, T.THREAD_PID) : null,
+          tid: b.has(r, T.TID) ? b.num(r, T.TID) : null, processName: b.string(r, T.PROCESS_NAME), threadName: b.string(r, T.THREAD_NAME),
+        });
+        return true;
+      case R.PROCESS: this.processes.push({ pid: b.num(r, 0), name: b.string(r, 1) }); return true;
+      case R.THREAD: this.threads.push({ pid: b.num(r, 0), tid: b.num(r, 1), name: b.string(r, 2) }); return true;
+    }
+    return false;
+  }
+
+  mine(serial: number): boolean {
+    return serial === this.owner;
+  }
+}

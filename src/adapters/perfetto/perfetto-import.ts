@@ -1,0 +1,272 @@
+/**
+ * Perfetto TracePacket stream → trace event columns (slices, instants, counters, with
+ * per-sequence interning, packet defaults and clocks resolved) and CPU sample stacks.
+ * Fed record batches by the WASM scanner; `finish` nests slices and measures them with
+ * the same passes as Chrome JSON traces, so hotspots, callers/callees and trace windows
+ * work alike on both.
+ */
+import { FrameRegistry } from "../common/frame-registry.ts";
+import { IntPairMap } from "../common/int-pair-map.ts";
+import { FLAG_ARGS_TRUNCATED } from "../chrome-trace/event-flags.ts";
+import { KIND_BEGIN, KIND_END, KIND_EVENT, KIND_COMPLETE, UNNAMED, type ScanCounts } from "../chrome-trace/event-scan.ts";
+import { SliceFrames } from "../chrome-trace/slice-frames.ts";
+import { TraceColumns } from "../chrome-trace/stream/event-columns.ts";
+import type { HostStrings } from "../wasm/host-strings.ts";
+import type { ProtoBatch } from "../wasm/proto-batch.ts";
+import { annotationsJson, PERFETTO_FORMAT } from "./debug-annotations.ts";
+import { StringTable } from "../common/string-table.ts";
+import { tooLarge } from "../json-guard.ts";
+import { PacketChildren } from "./packet-children.ts";
+import { PerfettoTracks } from "./perfetto-tracks.ts";
+import { PerfettoSamples } from "./perfetto-samples.ts";
+import { ClockDomain, SequenceState } from "./sequence-state.ts";
+import { P, R } from "./trace-program.ts";
+
+const TYPE_BEGIN = 1, TYPE_END = 2, TYPE_INSTANT = 3, TYPE_COUNTER = 4;
+const SEQ_INCREMENTAL_STATE_CLEARED = 1;
+const encoder = new TextEncoder();
+
+export class PerfettoImport {
+  readonly cols = new TraceColumns();
+  readonly frames = new FrameRegistry();
+  readonly tracks = new PerfettoTracks();
+  readonly domain = new ClockDomain();
+  readonly samples: PerfettoSamples;
+  readonly counts: ScanCounts = { malformed: 0, missingTs: 0, unknownPhases: 0, clamped: 0, missingDur: 0, metadata: 0 };
+  readonly slicesByTrack: number[][] = [];
+  readonly trackEndNs: number[] = [];
+  packets = 0;
+  unknownClockEvents = 0;
+  truncatedArgs = 0;
+  private readonly sliceFrames = new SliceFrames(this.frames);
+  private readonly frameByNameCat = new IntPairMap();
+  private readonly sequences = new Map<number, SequenceState>();
+  private readonly children = new PacketChildren();
+  private readonly phIds = new Map<string, number>();
+  private readonly joinedCategories = new Map<string, number>();
+
+  /** Strings of the columns (names, categories, phases), host-side: scanner ids are mapped in. */
+  readonly strings = new StringTable();
+  private readonly local = new Map<number, number>();
+
+  constructor(private readonly scanned: HostStrings, private readonly maxArgsBytes: number, private readonly maxEvents: number) {
+    this.samples = new PerfettoSamples(this.frames, this.strings);
+  }
+
+  /** The local id of a scanner string id (-1 stays -1). */
+  private fromScanner(id: number): number {
+    if (id < 0) return -1;
+    let local = this.local.get(id);
+    if (local === undefined) {
+      local = this.strings.id(this.scanned.get(id));
+      this.local.set(id, local);
+    }
+    return local;
+  }
+
+  onBatch(b: ProtoBatch): void {
+    for (let r = 0; r < b.count; r++) {
+      const type = b.type(r);
+      if (type === R.PACKET) this.packet(b, r);
+      else if (type !== R.TRACE) this.children.add(b, r, type);
+    }
+  }
+
+  private sequence(id: number): SequenceState {
+    let s = this.sequences.get(id);
+    if (!s) {
+      s = new SequenceState();
+      this.sequences.set(id, s);
+    }
+    return s;
+  }
+
+  private packet(b: ProtoBatch, r: number): void {
+    this.packets++;
+    const c = this.children.mine(b.serial(r)) ? this.children : null;
+    const state = this.sequence(b.num(r, P.SEQUENCE));
+    if ((b.num(r, P.SEQUENCE_FLAGS) & SEQ_INCREMENTAL_STATE_CLEARED) !== 0 || b.num(r, P.STATE_CLEARED) !== 0) state.clear();
+    if (b.has(r, P.DEFAULT_CLOCK_ID)) state.defaultClockId = b.num(r, P.DEFAULT_CLOCK_ID);
+    if (b.has(r, P.DEFAULT_TRACK_UUID)) state.defaultTrackUuid = b.ubig(r, P.DEFAULT_TRACK_UUID).toString();
+    if (c) this.applyChildren(c, state, b.has(r, P.PRIMARY_CLOCK) ? b.num(r, P.PRIMARY_CLOCK) : null);
+    const hasTs = b.has(r, P.TIMESTAMP);
+    const ns = hasTs ? this.timestampNs(state, b.has(r, P.CLOCK_ID) ? b.num(r, P.CLOCK_ID) : null, b.num(r, P.TIMESTAMP)) : null;
+    if (b.has(r, P.TRACK_EVENT)) this.trackEvent(b, r, state, c, ns);
+    if (c && c.sampleCallstacks.length > 0 && ns !== null) this.samples.streaming(state, c.sampleCallstacks, c.sampleDeltasUs, ns, this.sampleTrack(state, b.num(r, P.SEQUENCE)));
+    if (b.has(r, P.PERF_CALLSTACK) && ns !== null) {
+      const pid = b.num(r, P.PERF_PID);
+      const tid = b.num(r, P.PERF_TID);
+      const uuid = `perf:${pid}:${tid}`;
+      this.tracks.describe(uuid, { parent: null, name: null, pid, tid, processName: null, threadName: null });
+      this.samples.add(state, b.num(r, P.PERF_CALLSTACK), ns, this.tracks.trackOf(uuid));
+    }
+    if (c) this.children.reset(-1);
+  }
+
+  private applyChildren(c: PacketChildren, state: SequenceState, primary: number | null): void {
+    for (const e of c.interned) {
+      const value = e.value ?? "";
+      if (e.record === R.I_NAME) state.names.set(e.iid, this.intern(value));
+      else if (e.record === R.I_CATEGORY) state.categories.set(e.iid, this.intern(value));
+      else if (e.record === R.I_ANNOTATION_NAME) state.annotationNames.set(e.iid, value);
+      else if (e.record === R.I_STRING_VALUE) state.stringValues.set(e.iid, value);
+      else if (e.record === R.I_FUNCTION) state.functions.set(e.iid, this.intern(value));
+      else if (e.record === R.I_MAPPING_PATH) state.mappingPaths.set(e.iid, value);
+    }
+    for (const f of c.frames) state.frames.set(f.iid, f);
+    for (const cs of c.callstacks) state.callstacks.set(cs.iid, cs.frameIds);
+    for (const m of c.mappings) state.mappings.set(m.iid, m.pathIds.map((id) => state.mappingPaths.get(id) ?? "").join("/") || null);
+    if (c.clocks.length > 0) {
+      const builtin = c.clocks.filter((k) => k.id < 64);
+      this.domain.snapshot(builtin.map((k) => ({ id: k.id, ns: k.value })), primary);
+      const ref = builtin[0];
+      for (const k of c.clocks) {
+        if (k.id < 64 || !ref) continue;
+        state.clocks.set(k.id, { base: k.value, refClock: ref.id, refNs: ref.value, unitNs: k.unitNs, incremental: k.incremental, last: k.value });
+      }
+    }
+    for (const t of c.tracks) this.tracks.describe(t.uuid, t);
+    for (const p of c.processes) if (p.name !== null) this.tracks.nameProcess(p.pid, p.name);
+    for (const t of c.threads) {
+      const uuid = `thread:${t.pid}:${t.tid}`;
+      this.tracks.describe(uuid, { parent: null, name: null, pid: t.pid, tid: t.tid, processName: null, threadName: t.name });
+      state.threadTrack = this.tracks.trackOf(uuid);
+    }
+  }
+
+  /** A packet timestamp in ns of the trace's primary clock (null: unusable clock). */
+  private timestampNs(state: SequenceState, packetClock: number | null, ts: number): number | null {
+    const clockId = packetClock ?? state.defaultClockId ?? 6;
+    if (clockId < 64) return this.domain.toPrimary(clockId, ts);
+    const clock = state.clocks.get(clockId);
+    if (!clock) {
+      this.unknownClockEvents++;
+      return null;
+    }
+    const value = clock.incremental ? (clock.last += ts) : ts;
+    return this.domain.toPrimary(clock.refClock, clock.refNs + (value - clock.base) * clock.unitNs);
+  }
+
+  private sampleTrack(state: SequenceState, sequence: number): number {
+    if (state.threadTrack !== null) return state.threadTrack;
+    return this.tracks.trackOf(state.defaultTrackUuid ?? `sequence:${sequence}`);
+  }
+
+  private intern(value: string): number {
+    return this.strings.id(value);
+  }
+
+  private phId(ph: string): number {
+    let id = this.phIds.get(ph);
+    if (id === undefined) {
+      id = this.intern(ph);
+      this.phIds.set(ph, id);
+    }
+    return id;
+  }
+
+  private trackEvent(b: ProtoBatch, r: number, state: SequenceState, c: PacketChildren | null, packetNs: number | null): void {
+    const cols = this.cols;
+    const i = cols.add();
+    if (cols.length > this.maxEvents) throw tooLarge(PERFETTO_FORMAT, "events", cols.length, this.maxEvents);
+    let ns = packetNs;
+    if (b.has(r, P.ABSOLUTE_US)) ns = this.domain.toPrimary(3, b.num(r, P.ABSOLUTE_US) * 1000);
+    if (ns === null) {
+      this.counts.missingTs++;
+      return;
+    }
+    let type = b.has(r, P.TYPE) ? b.num(r, P.TYPE) : 0;
+    let ph: string;
+    if (type === 0 && b.has(r, P.LEGACY_PHASE)) ph = String.fromCharCode(b.num(r, P.LEGACY_PHASE));
+    else ph = type === TYPE_BEGIN ? "B" : type === TYPE_END ? "E" : type === TYPE_COUNTER ? "C" : "I";
+    if (ph === "B") type = TYPE_BEGIN;
+    else if (ph === "E") type = TYPE_END;
+    else if (type === 0) type = ph === "X" ? -1 : TYPE_INSTANT;
+    const t = b.has(r, P.TRACK_UUID) ? this.trackOfUuid(b, r) : state.defaultTrackUuid !== null ? this.tracks.trackOf(state.defaultTrackUuid)
+      : (state.threadTrack ?? this.tracks.trackOf(`sequence:${b.num(r, P.SEQUENCE)}`));
+    while (this.slicesByTrack.length <= t) {
+      this.slicesByTrack.push([]);
+      this.trackEndNs.push(Number.NEGATIVE_INFINITY);
+    }
+    const nameId = b.has(r, P.NAME) ? this.fromScanner(b.stringId(r, P.NAME)) : (state.names.get(b.num(r, b.has(r, P.NAME_IID) ? P.NAME_IID : P.LEGACY_NAME_IID)) ?? -1);
+    const catId = this.category(c, state);
+    cols.track.array[i] = t;
+    cols.startNs.array[i] = ns;
+    cols.name.array[i] = nameId;
+    cols.cat.array[i] = catId;
+    cols.ph.array[i] = this.phId(ph);
+    let end = ns;
+    let kind = KIND_EVENT;
+    if (type === TYPE_BEGIN) kind = KIND_BEGIN;
+    else if (type === TYPE_END) kind = KIND_END;
+    else if (type === -1) {
+      kind = KIND_COMPLETE;
+      cols.durNs.array[i] = Math.max(0, b.num(r, P.LEGACY_DURATION_US) * 1000);
+      end = ns + cols.durNs.array[i]!;
+    }
+    cols.kind.array[i] = kind;
+    if (kind !== KIND_EVENT) {
+      this.slicesByTrack[t]!.push(i);
+      if (kind !== KIND_END) cols.frame.array[i] = this.frameOf(nameId, catId);
+    }
+    const counter = type === TYPE_COUNTER ? { value: b.has(r, P.DOUBLE_COUNTER) ? b.double(r, P.DOUBLE_COUNTER) : b.num(r, P.COUNTER) } : undefined;
+    if (kind !== KIND_END) {
+      const args = annotationsJson(c?.annotations ?? [], state, counter);
+      if (args !== null) this.storeArgs(i, args);
+    }
+    if (end > this.trackEndNs[t]!) this.trackEndNs[t] = end;
+  }
+
+  private readonly trackByUuidNumber = new Map<number, number>();
+
+  /** The event's track_uuid slot → track, without building a bigint string per event for small uuids. */
+  private trackOfUuid(b: ProtoBatch, r: number): number {
+    const n = b.num(r, P.TRACK_UUID);
+    if (n >= 0 && n <= Number.MAX_SAFE_INTEGER) {
+      let t = this.trackByUuidNumber.get(n);
+      if (t === undefined) {
+        t = this.tracks.trackOf(String(n));
+        this.trackByUuidNumber.set(n, t);
+      }
+      return t;
+    }
+    return this.tracks.trackOf(b.ubig(r, P.TRACK_UUID).toString());
+  }
+
+  private category(c: PacketChildren | null, state: SequenceState): number {
+    if (!c) return -1;
+    const names = c.categoryNames.length > 0 ? c.categoryNames : c.categoryIids.flatMap((iid) => {
+      const id = state.categories.get(iid);
+      return id === undefined ? [] : [this.strings.get(id)];
+    });
+    if (names.length === 0) return -1;
+    const joined = names.join(",");
+    let id = this.joinedCategories.get(joined);
+    if (id === undefined) {
+      id = this.intern(joined);
+      this.joinedCategories.set(joined, id);
+    }
+    return id;
+  }
+
+  private frameOf(name: number, cat: number): number {
+    let frame = this.frameByNameCat.get(name + 1, cat + 1);
+    if (frame < 0) {
+      frame = this.sliceFrames.frameOf(name >= 0 ? this.strings.get(name) : UNNAMED, cat >= 0 ? this.strings.get(cat) : null);
+      this.frameByNameCat.set(name + 1, cat + 1, frame);
+    }
+    return frame;
+  }
+
+  private storeArgs(i: number, text: string): void {
+    let bytes = encoder.encode(text);
+    if (bytes.length > this.maxArgsBytes) {
+      let cut = this.maxArgsBytes;
+      while (cut > 0 && (bytes[cut]! & 0xc0) === 0x80) cut--;
+      bytes = bytes.subarray(0, cut);
+      this.cols.flags.array[i]! |= FLAG_ARGS_TRUNCATED;
+      this.truncatedArgs++;
+    }
+    this.cols.argsRef.array[i] = this.cols.args.add(bytes);
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Perfetto tracks by uuid (TrackDescriptor), plus the implicit thread tracks of legacy
+ * ThreadDescriptor sequences. Descriptors may arrive after the events that use them, so
+ * names and ids are resolved when rows are written: a thread track is `pid:tid` (as in
+ * Chrome JSON traces), a process track `pid:-`, any other track `track:<uuid>`.
+ */
+import type { TrackInfo } from "../common/track.ts";
+
+interface Descriptor {
+  parent: string | null;
+  name: string | null;
+  pid: number | null;
+  tid: number | null;
+  processName: string | null;
+  threadName: string | null;
+}
+
+export class PerfettoTracks {
+  private readonly index = new Map<string, number>();
+  readonly uuids: string[] = [];
+  private readonly descriptors = new Map<string, Descriptor>();
+  private readonly processNames = new Map<number, string>();
+  pids: (string | null)[] = [];
+  tids: (string | null)[] = [];
+  private infos: TrackInfo[] = [];
+
+  get size(): number {
+    return this.uuids.length;
+  }
+
+  trackOf(uuid: string): number {
+    let t = this.index.get(uuid);
+    if (t === undefined) {
+      t = this.uuids.length;
+      this.index.set(uuid, t);
+      this.uuids.push(uuid);
+    }
+    return t;
+  }
+
+  describe(uuid: string, d: Descriptor): void {
+    const known = this.descriptors.get(uuid);
+    // Later descriptors of the same track refine it (names can change); keep known fields.
+    this.descriptors.set(uuid, known ? { ...known, ...Object.fromEntries(Object.entries(d).filter(([, v]) => v !== null)) } : d);
+    if (d.pid !== null && d.processName !== null) this.processNames.set(d.pid, d.processName);
+  }
+
+  nameProcess(pid: number, name: string): void {
+    this.processNames.set(pid, name);
+  }
+
+  /** Resolves every track's id and names (call once all packets are read). */
+  resolve(): void {
+    this.pids = [];
+    this.tids = [];
+    this.infos = this.uuids.map((uuid) => {
+      const d = this.descriptors.get(uuid);
+      const parent = d?.parent ? this.descriptors.get(d.parent) : undefined;
+      const pid = d?.pid ?? parent?.pid ?? null;
+      const tid = d?.tid ?? null;
+      this.pids.push(pid === null ? null : String(pid));
+      this.tids.push(tid === null ? null : String(tid));
+      const id = tid !== null ? `${pid ?? "-"}:${tid}` : d?.pid !== null && d?.pid !== undefined && d.name === null ? `${d.pid}:-` : `track:${uuid}`;
+      return {
+        id,
+        processName: pid === null ? null : this.processNames.get(pid) || null,
+        threadName: d?.threadName || (tid === null ? d?.name || null : null),
+      };
+    });
+  }
+
+  allInfo(): TrackInfo[] {
+    return this.infos;
+  }
+}

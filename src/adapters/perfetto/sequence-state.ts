@@ -1,0 +1,78 @@
+/**
+ * Per-sequence incremental state of a Perfetto trace: interned names, categories,
+ * annotation names, strings, frames, callstacks and mappings (keyed by iid), the
+ * sequence's packet defaults and its incremental clocks. Cleared when a packet says its
+ * incremental state was cleared, as Perfetto's own importer does.
+ */
+export interface SequenceClock {
+  /** Clock value at the snapshot and the built-in clock it maps to. */
+  base: number;
+  refClock: number;
+  refNs: number;
+  unitNs: number;
+  incremental: boolean;
+  last: number;
+}
+
+export interface InternedFrame {
+  functionNameId: number;
+  mappingId: number;
+  relPc: bigint;
+}
+
+export class SequenceState {
+  readonly names = new Map<number, number>();
+  readonly categories = new Map<number, number>();
+  readonly annotationNames = new Map<number, string>();
+  readonly stringValues = new Map<number, string>();
+  readonly functions = new Map<number, number>();
+  readonly mappingPaths = new Map<number, string>();
+  readonly mappings = new Map<number, string | null>();
+  readonly frames = new Map<number, InternedFrame>();
+  readonly callstacks = new Map<number, number[]>();
+  readonly clocks = new Map<number, SequenceClock>();
+  defaultClockId: number | null = null;
+  defaultTrackUuid: string | null = null;
+  /** Tracks of this sequence's packets without a track_uuid and without defaults (legacy thread descriptors). */
+  threadTrack: number | null = null;
+
+  clear(): void {
+    this.names.clear();
+    this.categories.clear();
+    this.annotationNames.clear();
+    this.stringValues.clear();
+    this.functions.clear();
+    this.mappingPaths.clear();
+    this.mappings.clear();
+    this.frames.clear();
+    this.callstacks.clear();
+    this.clocks.clear();
+    this.defaultClockId = null;
+    this.defaultTrackUuid = null;
+  }
+}
+
+/** Offsets from built-in clocks to the trace's primary clock, from global clock snapshots. */
+export class ClockDomain {
+  primary = 6; // BOOTTIME, Perfetto's default trace clock
+  private readonly offsets = new Map<number, number>();
+  unknownClocks = 0;
+
+  snapshot(clocks: { id: number; ns: number }[], primary: number | null): void {
+    if (primary !== null) this.primary = primary;
+    const reference = clocks.find((c) => c.id === this.primary);
+    if (!reference) return;
+    for (const c of clocks) if (c.id < 64) this.offsets.set(c.id, reference.ns - c.ns);
+  }
+
+  /** ns in the primary clock for a reading of built-in clock `id`. */
+  toPrimary(id: number, ns: number): number {
+    if (id === this.primary) return ns;
+    const offset = this.offsets.get(id);
+    if (offset === undefined) {
+      this.unknownClocks++;
+      return ns;
+    }
+    return ns + offset;
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * What the WASM protobuf scanner extracts from a Perfetto trace (a stream of TracePacket,
+ * field 1 of Trace): one record per packet with the fields flameox reads, and records for
+ * the repeated parts (interned data, clocks, categories, annotations, callstacks), which
+ * arrive just before their packet. Field numbers from Perfetto's trace_packet.proto,
+ * track_event.proto, interned_data.proto, track_descriptor.proto, clock_snapshot.proto,
+ * profile_common.proto and profile_packet.proto.
+ */
+import { P_BYTES, P_SCALAR, PACKED_VARINT, ProtoProgram } from "../wasm/proto-program.ts";
+
+export const R = {
+  TRACE: 0, PACKET: 1, CAT_IID: 2, CAT_NAME: 3, ANNOTATION: 4, TRACK: 5, PROCESS: 6, THREAD: 7, CLOCK: 8,
+  I_CATEGORY: 9, I_NAME: 10, I_ANNOTATION_NAME: 11, I_FUNCTION: 12, I_FRAME: 13, I_CALLSTACK: 14, I_FRAME_ID: 15,
+  I_MAPPING: 16, I_MAPPING_PATH_ID: 17, I_MAPPING_PATH: 18, I_STRING_VALUE: 19, SP_CALLSTACK: 20, SP_DELTA: 21,
+} as const;
+
+/** Packet slots. */
+export const P = {
+  TIMESTAMP: 0, CLOCK_ID: 1, SEQUENCE: 2, SEQUENCE_FLAGS: 3, STATE_CLEARED: 4, TYPE: 5, TRACK_UUID: 6, NAME_IID: 7, NAME: 8,
+  COUNTER: 9, DOUBLE_COUNTER: 10, ABSOLUTE_US: 11, DELTA_US: 12, LEGACY_NAME_IID: 13, LEGACY_PHASE: 14, LEGACY_DURATION_US: 15,
+  DEFAULT_CLOCK_ID: 16, DEFAULT_TRACK_UUID: 17, PRIMARY_CLOCK: 18, PERF_PID: 19, PERF_TID: 20, PERF_CALLSTACK: 21, TRACK_EVENT: 22, TRUSTED_PID: 23,
+} as const;
+
+/** Track descriptor slots. */
+export const T = { UUID: 0, PARENT: 1, NAME: 2, STATIC_NAME: 3, PID: 4, PROCESS_NAME: 5, THREAD_PID: 6, TID: 7, THREAD_NAME: 8, COUNTER: 9 } as const;
+
+export function perfettoProgram(): ProtoProgram {
+  const p = new ProtoProgram(24);
+  p.record(0, R.TRACE).whole(R.TRACE);
+  const packet = p.child(0, 1, p.message({ record: R.PACKET }));
+  p.whole(R.PACKET);
+  const v = (parent: number, field: number, record: number, slot: number, mode = P_SCALAR) => p.value(parent, field, record, slot, mode);
+  const own = (parent: number, field: number, record: number, mode = P_SCALAR, packed = 0) => p.value(parent, field, record, 0, mode, packed, record);
+  v(packet, 8, R.PACKET, P.TIMESTAMP);
+  v(packet, 58, R.PACKET, P.CLOCK_ID);
+  v(packet, 10, R.PACKET, P.SEQUENCE);
+  v(packet, 13, R.PACKET, P.SEQUENCE_FLAGS);
+  v(packet, 41, R.PACKET, P.STATE_CLEARED);
+  v(packet, 79, R.PACKET, P.TRUSTED_PID);
+
+  const event = p.child(packet, 11, p.message());
+  p.presence(event, R.PACKET, P.TRACK_EVENT);
+  [[9, P.TYPE], [11, P.TRACK_UUID], [10, P.NAME_IID], [23, P.NAME], [30, P.COUNTER], [44, P.DOUBLE_COUNTER], [16, P.ABSOLUTE_US], [1, P.DELTA_US]]
+    .forEach(([field, slot]) => v(event, field!, R.PACKET, slot!));
+  own(event, 3, R.CAT_IID, P_SCALAR, PACKED_VARINT);
+  own(event, 22, R.CAT_NAME);
+  own(event, 4, R.ANNOTATION, P_BYTES);
+  const legacy = p.child(event, 6, p.message());
+  v(legacy, 1, R.PACKET, P.LEGACY_NAME_IID);
+  v(legacy, 2, R.PACKET, P.LEGACY_PHASE);
+  v(legacy, 3, R.PACKET, P.LEGACY_DURATION_US);
+
+  const defaults = p.child(packet, 59, p.message());
+  v(defaults, 58, R.PACKET, P.DEFAULT_CLOCK_ID);
+  v(p.child(defaults, 11, p.message()), 11, R.PACKET, P.DEFAULT_TRACK_UUID);
+
+  const track = p.child(packet, 60, p.message({ record: R.TRACK }));
+  [[1, T.UUID], [5, T.PARENT], [2, T.NAME], [10, T.STATIC_NAME]].forEach(([field, slot]) => v(track, field!, R.TRACK, slot!));
+  const process = p.child(track, 3, p.message());
+  v(process, 1, R.TRACK, T.PID);
+  v(process, 6, R.TRACK, T.PROCESS_NAME);
+  const thread = p.child(track, 4, p.message());
+  [[1, T.THREAD_PID], [2, T.TID], [5, T.THREAD_NAME]].forEach(([field, slot]) => v(thread, field!, R.TRACK, slot!));
+  p.presence(p.child(track, 8, p.message()), R.TRACK, T.COUNTER);
+
+  const processDescriptor = p.child(packet, 43, p.message({ record: R.PROCESS }));
+  v(processDescriptor, 1, R.PROCESS, 0);
+  v(processDescriptor, 6, R.PROCESS, 1);
+  const threadDescriptor = p.child(packet, 44, p.message({ record: R.THREAD }));
+  [[1, 0], [2, 1], [5, 2]].forEach(([field, slot]) => v(threadDescriptor, field!, R.THREAD, slot!));
+
+  const snapshot = p.child(packet, 6, p.message());
+  v(snapshot, 2, R.PACKET, P.PRIMARY_CLOCK);
+  const clock = p.child(snapshot, 1, p.message({ record: R.CLOCK }));
+  [1, 2, 3, 4].forEach((field, slot) => v(clock, field, R.CLOCK, slot));
+
+  const interned = p.child(packet, 12, p.message());
+  const pair = (field: number, record: number) => {
+    const m = p.child(interned, field, p.message({ record }));
+    v(m, 1, record, 0);
+    v(m, 2, record, 1);
+  };
+  pair(1, R.I_CATEGORY);
+  pair(2, R.I_NAME);
+  pair(3, R.I_ANNOTATION_NAME);
+  pair(5, R.I_FUNCTION);
+  pair(17, R.I_MAPPING_PATH);
+  pair(29, R.I_STRING_VALUE);
+  const frame = p.child(interned, 6, p.message({ record: R.I_FRAME }));
+  [1, 2, 3, 4].forEach((field, slot) => v(frame, field, R.I_FRAME, slot));
+  const callstack = p.child(interned, 7, p.message({ record: R.I_CALLSTACK }));
+  v(callstack, 1, R.I_CALLSTACK, 0);
+  own(callstack, 2, R.I_FRAME_ID, P_SCALAR, PACKED_VARINT);
+  const mapping = p.child(interned, 19, p.message({ record: R.I_MAPPING }));
+  v(mapping, 1, R.I_MAPPING, 0);
+  own(mapping, 7, R.I_MAPPING_PATH_ID, P_SCALAR, PACKED_VARINT);
+
+  const profile = p.child(packet, 54, p.message());
+  own(profile, 1, R.SP_CALLSTACK, P_SCALAR, PACKED_VARINT);
+  own(profile, 2, R.SP_DELTA, P_SCALAR, PACKED_VARINT);
+  const perf = p.child(packet, 66, p.message());
+  [[2, P.PERF_PID], [3, P.PERF_TID], [4, P.PERF_CALLSTACK]].forEach(([field, slot]) => v(perf, field!, R.PACKET, slot!));
+  return p;
+}

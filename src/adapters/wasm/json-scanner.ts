@@ -1,0 +1,154 @@
+/**
+ * Host driver of the WASM JSON scanner: one instance (one capped linear memory) per
+ * document. Chunks of any size are copied into the scanner's input window; whenever a
+ * batch of records is ready the callback reads it, and it is drained before scanning
+ * resumes. Memory use is therefore bounded by the module's maximum, not by the input.
+ */
+import { FlameoxError } from "../../domain/errors.ts";
+import { parseFailed } from "../json-guard.ts";
+import { HostStrings } from "./host-strings.ts";
+import { JsonBatch } from "./json-batch.ts";
+import type { JsonProgram } from "./json-program.ts";
+import { parserModule } from "./wasm-modules.ts";
+
+const ST_NEED_INPUT = 0;
+const ST_BATCH = 1;
+const ST_DONE = 2;
+const ST_ERROR = 3;
+const REPAIRED = 16;
+
+const INPUT_BYTES = 1 << 20;
+/** The largest single JSON value captured as text (e.g. one event's args). */
+export const MAX_CAPTURE_BYTES = 32 << 20;
+/** The longest string interned as a name or value. */
+export const MAX_STRING_BYTES = 1 << 20;
+
+interface ScannerExports {
+  memory: WebAssembly.Memory;
+  reserveProgram(bytes: number): number;
+  init(...args: number[]): number;
+  inputPtr(): number;
+  feed(len: number): void;
+  run(): number;
+  finish(repair: number): number;
+  drain(): void;
+  recordsPtr(): number;
+  recordCount(): number;
+  recordStride(): number;
+  textAreaPtr(): number;
+  textAreaBytes(): number;
+  stringsPtr(): number;
+  stringsBytes(): number;
+  stringsCount(): number;
+  errorCode(): number;
+  errorOffset(): number;
+}
+
+export interface JsonScanOptions {
+  /** Format name used in error messages (`chrome trace`, `cpuprofile`…). */
+  format: string;
+  maxDepth: number;
+  /** JSON slot texts longer than this are cut (unless their record is special). */
+  truncateJsonAt: number;
+}
+
+export class JsonScanner {
+  readonly strings = new HostStrings();
+  private readonly batch: JsonBatch;
+  private readonly mem: Uint8Array;
+  private readonly input: number;
+
+  private constructor(
+    private readonly wasm: ScannerExports,
+    private readonly options: JsonScanOptions,
+  ) {
+    this.batch = new JsonBatch(this.strings);
+    this.mem = new Uint8Array(wasm.memory.buffer);
+    this.input = wasm.inputPtr();
+  }
+
+  static async open(program: JsonProgram, options: JsonScanOptions): Promise<JsonScanner> {
+    const module = await parserModule("json-scanner");
+    let memory: WebAssembly.Memory | null = null;
+    const env = {
+      // Numbers outside the exact fast path: the host's own parser gives JSON.parse's double.
+      parseNumber: (ptr: number, len: number) => Number(new TextDecoder().decode(new Uint8Array(memory!.buffer, ptr, len))),
+    };
+    const instance = new WebAssembly.Instance(module, { env });
+    const wasm = instance.exports as unknown as ScannerExports;
+    memory = wasm.memory;
+    const words = program.compile();
+    const at = wasm.reserveProgram(words.byteLength);
+    new Int32Array(wasm.memory.buffer, at, words.length).set(words);
+    const depth = Math.min(Math.max(1, options.maxDepth), 4096);
+    const ok = wasm.init(depth, INPUT_BYTES, MAX_STRING_BYTES, MAX_CAPTURE_BYTES, 16384, MAX_CAPTURE_BYTES + (40 << 20), 16000, 8 << 20, 18, 8 << 20, 24 << 20, options.truncateJsonAt);
+    if (!ok) throw new FlameoxError("INTERNAL_ERROR", "The JSON scanner could not allocate its buffers within its memory maximum");
+    return new JsonScanner(wasm, options);
+  }
+
+  /** Scans a chunk; `onBatch` sees each batch of completed records. */
+  push(chunk: Uint8Array, onBatch: (batch: JsonBatch) => void): void {
+    for (let at = 0; at < chunk.length; at += INPUT_BYTES) {
+      const part = chunk.subarray(at, Math.min(chunk.length, at + INPUT_BYTES));
+      this.mem.set(part, this.input);
+      this.wasm.feed(part.length);
+      for (;;) {
+        const status = this.wasm.run();
+        if (status === ST_NEED_INPUT) break;
+        if (status === ST_ERROR) throw this.error();
+        this.deliver(onBatch);
+      }
+    }
+  }
+
+  /** Ends the document; returns whether a cut-off top-level array was closed. */
+  finish(repairArray: boolean, onBatch: (batch: JsonBatch) => void): { repaired: boolean } {
+    const status = this.wasm.finish(repairArray ? 1 : 0);
+    if (status === ST_ERROR) throw this.error();
+    this.deliver(onBatch);
+    return { repaired: status === ST_DONE + REPAIRED };
+  }
+
+  private deliver(onBatch: (batch: JsonBatch) => void): void {
+    const w = this.wasm;
+    this.strings.addFrom(this.mem, w.stringsPtr(), w.stringsCount());
+    this.batch.reset(w.memory.buffer, w.recordsPtr(), w.recordCount(), w.recordStride(), w.textAreaPtr(), w.textAreaBytes());
+    if (this.batch.count > 0) onBatch(this.batch);
+    w.drain();
+  }
+
+  private error(): FlameoxError {
+    const code = this.wasm.errorCode();
+    const at = this.wasm.errorOffset();
+    const format = this.options.format;
+    switch (code) {
+      case 3:
+        return parseFailed(format, `nesting deeper than ${this.options.maxDepth} levels at byte ${at}`);
+      case 7:
+        return tooLargeValue(format, `a string longer than ${MAX_STRING_BYTES} bytes at byte ${at}`);
+      case 8:
+      case 9:
+        return tooLargeValue(format, `a JSON value longer than ${MAX_CAPTURE_BYTES} bytes at byte ${at}`);
+      case 13:
+        return tooLargeValue(format, `too many distinct strings in one record at byte ${at}`);
+      case 11:
+        return parseFailed(format, "the payload is empty");
+      case 2:
+        return parseFailed(format, `invalid JSON (unexpected end of input at byte ${at})`);
+      case 4:
+        return parseFailed(format, `invalid JSON (control character in a string at byte ${at})`);
+      case 5:
+        return parseFailed(format, `invalid JSON (invalid escape in a string at byte ${at})`);
+      case 6:
+        return parseFailed(format, `invalid JSON (number literal too long at byte ${at})`);
+      default:
+        return parseFailed(format, `invalid JSON (unexpected character at byte ${at})`);
+    }
+  }
+}
+
+function tooLargeValue(format: string, what: string): FlameoxError {
+  return new FlameoxError("ARTIFACT_TOO_LARGE", `Cannot import ${format}: ${what}`, {
+    remediation: ["The value exceeds the streaming parser's per-value limit; record a smaller artifact"],
+  });
+}

@@ -1,0 +1,94 @@
+/**
+ * Read access to one batch of records emitted by the WASM protobuf scanner (same record
+ * layout as the JSON scanner's; slots hold raw 64-bit values). Valid until drained.
+ */
+import type { HostStrings } from "./host-strings.ts";
+
+export const PT_ABSENT = 0;
+export const PT_STRING = 1;
+export const PT_VARINT = 2;
+export const PT_MESSAGE = 6;
+export const PT_BYTES = 8;
+export const PT_FIXED64 = 9;
+export const PT_FIXED32 = 10;
+
+export class ProtoBatch {
+  count = 0;
+  private i32 = new Int32Array(0);
+  private f64 = new Float64Array(0);
+  private i64 = new BigInt64Array(0);
+  private u8 = new Uint8Array(0);
+  private base = 0;
+  private stride = 0;
+  private textBase = 0;
+
+  constructor(readonly strings: HostStrings) {}
+
+  reset(memory: ArrayBuffer, recordsPtr: number, count: number, stride: number, textPtr: number): void {
+    this.i32 = new Int32Array(memory);
+    this.f64 = new Float64Array(memory);
+    this.i64 = new BigInt64Array(memory);
+    this.u8 = new Uint8Array(memory);
+    this.base = recordsPtr >> 2;
+    this.stride = stride >> 2;
+    this.count = count;
+    this.textBase = textPtr;
+  }
+
+  private at(r: number): number {
+    return this.base + r * this.stride;
+  }
+  type(r: number): number {
+    return this.i32[this.at(r)]! & 0xffff;
+  }
+  announced(r: number): boolean {
+    return ((this.i32[this.at(r)]! >> 17) & 1) === 1;
+  }
+  serial(r: number): number {
+    return this.i32[this.at(r) + 2]!;
+  }
+  parent(r: number): number {
+    return this.i32[this.at(r) + 3]!;
+  }
+  kind(r: number, slot: number): number {
+    return this.i32[this.at(r) + 4 + slot * 4]! & 15;
+  }
+  has(r: number, slot: number): boolean {
+    return this.kind(r, slot) !== PT_ABSENT;
+  }
+  /** Length of a PT_MESSAGE or PT_BYTES slot. */
+  length(r: number, slot: number): number {
+    return this.i32[this.at(r) + 4 + slot * 4 + 1]!;
+  }
+  /** The slot's 64 bits as a signed bigint (varint, fixed64). */
+  big(r: number, slot: number): bigint {
+    return this.i64[(this.at(r) + 4 + slot * 4 + 2) >> 1]!;
+  }
+  /** The slot's 64 bits as an unsigned bigint. */
+  ubig(r: number, slot: number): bigint {
+    return BigInt.asUintN(64, this.big(r, slot));
+  }
+  /** A varint or fixed integer as a double (exact below 2^53); 0 when absent. */
+  num(r: number, slot: number): number {
+    const word = this.at(r) + 4 + slot * 4 + 2;
+    const low = this.i32[word]! >>> 0;
+    const high = this.i32[word + 1]!;
+    return high * 0x1_0000_0000 + low;
+  }
+  /** A fixed64 slot read as a double. */
+  double(r: number, slot: number): number {
+    return this.f64[(this.at(r) + 4 + slot * 4 + 2) >> 1]!;
+  }
+  stringId(r: number, slot: number): number {
+    return this.kind(r, slot) === PT_STRING ? this.strings.id(this.i32[this.at(r) + 4 + slot * 4 + 1]!) : -1;
+  }
+  string(r: number, slot: number): string | null {
+    const id = this.stringId(r, slot);
+    return id < 0 ? null : this.strings.get(id);
+  }
+  bytes(r: number, slot: number): Uint8Array {
+    if (this.kind(r, slot) !== PT_BYTES) return new Uint8Array(0);
+    const offset = this.f64[(this.at(r) + 4 + slot * 4 + 2) >> 1]!;
+    return this.u8.subarray(this.textBase + offset, this.textBase + offset + this.length(r, slot));
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Host driver of the WASM protobuf scanner: one instance (one capped linear memory) per
+ * artifact, fed chunk by chunk, batches read and drained as they fill.
+ */
+import { FlameoxError } from "../../domain/errors.ts";
+import { parseFailed } from "../json-guard.ts";
+import { HostStrings } from "./host-strings.ts";
+import { ProtoBatch } from "./proto-batch.ts";
+import type { ProtoProgram } from "./proto-program.ts";
+import { parserModule, parserModuleSync } from "./wasm-modules.ts";
+
+const INPUT_BYTES = 1 << 20;
+export const MAX_PROTO_STRING = 1 << 20;
+export const MAX_PROTO_BYTES = 16 << 20;
+
+interface ProtoExports {
+  memory: WebAssembly.Memory;
+  reserveProgram(bytes: number): number;
+  init(...args: number[]): number;
+  inputPtr(): number;
+  feed(len: number): void;
+  run(): number;
+  finish(): number;
+  drain(): void;
+  recordsPtr(): number;
+  recordCount(): number;
+  recordStride(): number;
+  textAreaPtr(): number;
+  stringsPtr(): number;
+  stringsCount(): number;
+  errorCode(): number;
+  errorOffset(): number;
+}
+
+export class ProtoScanner {
+  readonly strings = new HostStrings();
+  private readonly batch: ProtoBatch;
+  private readonly mem: Uint8Array;
+  private readonly input: number;
+
+  private constructor(private readonly wasm: ProtoExports, private readonly format: string, private readonly maxDepth: number) {
+    this.batch = new ProtoBatch(this.strings);
+    this.mem = new Uint8Array(wasm.memory.buffer);
+    this.input = wasm.inputPtr();
+  }
+
+  static async open(program: ProtoProgram, options: { format: string; maxDepth: number }): Promise<ProtoScanner> {
+    return ProtoScanner.openWith(await parserModule("proto-scanner"), program, options);
+  }
+
+  static openSync(program: ProtoProgram, options: { format: string; maxDepth: number }): ProtoScanner {
+    return ProtoScanner.openWith(parserModuleSync("proto-scanner"), program, options);
+  }
+
+  private static openWith(module: WebAssembly.Module, program: ProtoProgram, options: { format: string; maxDepth: number }): ProtoScanner {
+    const wasm = new WebAssembly.Instance(module, { env: {} }).exports as unknown as ProtoExports;
+    const words = program.compile();
+    const at = wasm.reserveProgram(words.byteLength);
+    new Int32Array(wasm.memory.buffer, at, words.length).set(words);
+    const depth = Math.min(Math.max(1, options.maxDepth), 1024);
+    const ok = wasm.init(depth, INPUT_BYTES, MAX_PROTO_STRING, MAX_PROTO_BYTES, 16384, MAX_PROTO_BYTES + (24 << 20), 12000, 8 << 20, 18, 8 << 20, 24 << 20);
+    if (!ok) throw new FlameoxError("INTERNAL_ERROR", "The protobuf scanner could not allocate its buffers within its memory maximum");
+    return new ProtoScanner(wasm, options.format, depth);
+  }
+
+  /** Scans a chunk; `onBatch` sees each batch of completed records. */
+  push(chunk: Uint8Array, onBatch: (batch: ProtoBatch) => void): void {
+    for (let at = 0; at < chunk.length; at += INPUT_BYTES) {
+      const part = chunk.subarray(at, Math.min(chunk.length, at + INPUT_BYTES));
+      this.mem.set(part, this.input);
+      this.wasm.feed(part.length);
+      for (;;) {
+        const status = this.wasm.run();
+        if (status === 0) break;
+        if (status === 3) throw this.error();
+        this.deliver(onBatch);
+      }
+    }
+  }
+
+  finish(onBatch: (batch: ProtoBatch) => void): void {
+    if (this.wasm.finish() === 3) throw this.error();
+    this.deliver(onBatch);
+  }
+
+  private deliver(onBatch: (batch: ProtoBatch) => void): void {
+    const w = this.wasm;
+    this.strings.addFrom(this.mem, w.stringsPtr(), w.stringsCount());
+    this.batch.reset(w.memory.buffer, w.recordsPtr(), w.recordCount(), w.recordStride(), w.textAreaPtr());
+    if (this.batch.count > 0) onBatch(this.batch);
+    w.drain();
+  }
+
+  private error(): FlameoxError {
+    const at = this.wasm.errorOffset();
+    switch (this.wasm.errorCode()) {
+      case 2:
+        return parseFailed(this.format, `truncated protobuf (the input ends inside a field or message at byte ${at})`);
+      case 3:
+        return parseFailed(this.format, `messages nested deeper than ${this.maxDepth} levels at byte ${at}`);
+      case 4:
+        return parseFailed(this.format, `a field length exceeds its enclosing message at byte ${at}`);
+      case 5:
+        return parseFailed(this.format, `an invalid varint at byte ${at}`);
+      case 7:
+      case 8:
+      case 9:
+      case 13:
+        return new FlameoxError("ARTIFACT_TOO_LARGE", `Cannot import ${this.format}: a field at byte ${at} exceeds the streaming parser's per-value limit`);
+      default:
+        return parseFailed(this.format, `invalid protobuf wire data at byte ${at}`);
+    }
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * compare_run_sets: the paired comparison of two frozen run sets on one metric. Reads the
+ * members' samples from the pinned commit, pairs them, applies the compatibility checks,
+ * and computes the median paired log ratio with its BCa interval, the decision against the
+ * practical threshold, a secondary Wilcoxon p-value and MAD-flagged outliers.
+ */
+import type { RunSetRecord } from "../../domain/run-set.ts";
+import type { RunIdentity } from "../../storage/run-identities.ts";
+import type { SnapshotHandle } from "../../storage/snapshot.ts";
+import { measurementGenerations, readMeasurements } from "../measurements/read-measurements.ts";
+import { comparePaired, ESTIMAND, METHOD } from "../statistics/paired-log-ratio.ts";
+import type { Decision, Polarity } from "../statistics/decision.ts";
+import type { WilcoxonResult } from "../statistics/wilcoxon.ts";
+import { median } from "../statistics/descriptive.ts";
+import { compatibilityMismatches, type MemberFacts, type Mismatch } from "./compatibility.ts";
+import { memberSamples, pairMembers, type MemberSamples, type Pairing } from "./member-values.ts";
+
+export const COMPARISON_RECIPE = "compare_run_sets";
+export const COMPARISON_VERSION = "1";
+
+export interface CompareRequest {
+  baseline_run_set_id: string;
+  candidate_run_set_id: string;
+  experiment_id?: string | null;
+  metric: string;
+  scope?: string | null;
+  unit?: string | null;
+  polarity: Polarity;
+  practical_threshold: number;
+  confidence_level?: number;
+  random_seed?: number;
+  resamples?: number;
+}
+
+export interface SideCounts { attempted: number; eligible: number; failed: number; excluded: number }
+
+export interface ComparisonResult {
+  schema_version: 1;
+  recipe: typeof COMPARISON_RECIPE;
+  recipe_version: string;
+  corpus_commit_id: string;
+  request: CompareRequest;
+  metric: string;
+  unit: string | null;
+  polarity: Polarity;
+  estimand: typeof ESTIMAND;
+  method: typeof METHOD;
+  independent_unit: "block" | "sample";
+  paired: true;
+  pairing: Pairing;
+  practical_threshold: number;
+  confidence_level: number;
+  random_seed: number;
+  resamples: number;
+  baseline_value: number | null;
+  candidate_value: number | null;
+  absolute_change: number | null;
+  relative_change: number | null;
+  effect_size: number | null;
+  confidence_low: number | null;
+  confidence_high: number | null;
+  decision: Decision;
+  validity: "valid" | "exploratory" | "invalid";
+  mismatches: Mismatch[];
+  baseline: SideCounts;
+  candidate: SideCounts;
+  complete_pair_n: number;
+  wilcoxon: WilcoxonResult | null;
+  outlier_blocks: string[];
+  claim_level: "derived";
+  limitations: { code: string; message: string }[];
+}
+
+const FAILED = new Set(["failed", "timed_out", "cancelled"]);
+
+export async function compareRunSets(
+  snapshot: SnapshotHandle,
+  sets: { baseline: RunSetRecord; candidate: RunSetRecord },
+  identities: Map<string, RunIdentity>,
+  request: CompareRequest,
+  extraMismatches: Mismatch[] = [],
+): Promise<ComparisonResult> {
+  const allMembers = [...sets.baseline.members, ...sets.candidate.members];
+  const generations = measurementGenerations(snapshot, { runIds: allMembers.map((m) => m.run_id) });
+  const rows = await readMeasurements(snapshot, generations);
+  const selector = { metric: request.metric, scope: request.scope ?? null };
+  const base = memberSamples(sets.baseline.members, rows, selector);
+  const cand = memberSamples(sets.candidate.members, rows, selector);
+  const facts: MemberFacts[] = [...base.map((m) => factsOf(m, "baseline")), ...cand.map((m) => factsOf(m, "candidate"))];
+  function factsOf(m: MemberSamples, side: "baseline" | "candidate"): MemberFacts {
+    const gens = generations.filter((g) => g.run_ids.includes(m.member.run_id));
+    return {
+      run_id: m.member.run_id,
+      side,
+      identity: identities.get(m.member.run_id) ?? null,
+      in_commit: gens.length > 0,
+      collectors: [...new Set(gens.map((g) => { const mf = snapshot.manifest(g); return `${mf.extractor.name}@${mf.extractor.version}`; }))],
+      units: [...new Set(m.samples.map((s) => s.unit))],
+    };
+  }
+  const mismatches = [...compatibilityMismatches(facts), ...extraMismatches];
+  if (request.unit) {
+    const other = [...new Set(facts.flatMap((f) => f.units))].filter((u) => u !== request.unit);
+    if (other.length > 0) mismatches.push({ code: "unit_differs", invalidating: true, message: `requested unit ${request.unit} but samples are in ${other.join(", ")}` });
+  }
+  const { pairing, pairs } = pairMembers(base, cand);
+  if (pairing === "position") mismatches.push({ code: "positional_pairing", invalidating: false, message: "members carry no block ids, so they were paired by position; the design was not a blocked one" });
+  const stats = comparePaired(pairs, {
+    threshold: request.practical_threshold,
+    polarity: request.polarity,
+    confidenceLevel: request.confidence_level ?? 0.95,
+    seed: request.random_seed ?? 0,
+    resamples: request.resamples,
+  });
+  const invalid = mismatches.some((m) => m.invalidating);
+  const validity = invalid ? "invalid" : mismatches.length > 0 || stats.exploratory ? "exploratory" : "valid";
+  const eligible = pairs.filter((p) => p.baseline > 0 && p.candidate > 0 && Number.isFinite(p.baseline) && Number.isFinite(p.candidate));
+  const med = (xs: number[]) => (xs.length === 0 ? null : median(xs));
+  const bValue = med(eligible.map((p) => p.baseline));
+  const cValue = med(eligible.map((p) => p.candidate));
+  const unit = [...new Set(facts.flatMap((f) => f.units))][0] ?? null;
+  return {
+    schema_version: 1,
+    recipe: COMPARISON_RECIPE,
+    recipe_version: COMPARISON_VERSION,
+    corpus_commit_id: snapshot.commitId,
+    request,
+    metric: request.metric,
+    unit,
+    polarity: request.polarity,
+    estimand: ESTIMAND,
+    method: METHOD,
+    independent_unit: pairing === "sample_hierarchy" ? "sample" : "block",
+    paired: true,
+    pairing,
+    practical_threshold: request.practical_threshold,
+    confidence_level: request.confidence_level ?? 0.95,
+    random_seed: request.random_seed ?? 0,
+    resamples: stats.log_interval?.resamples ?? request.resamples ?? 9999,
+    baseline_value: bValue,
+    candidate_value: cValue,
+    absolute_change: bValue !== null && cValue !== null ? cValue - bValue : null,
+    relative_change: stats.relative_change,
+    effect_size: stats.relative_change,
+    confidence_low: stats.confidence_low,
+    confidence_high: stats.confidence_high,
+    decision: stats.decision,
+    validity,
+    mismatches,
+    baseline: counts(sets.baseline, base, identities),
+    candidate: counts(sets.candidate, cand, identities),
+    complete_pair_n: stats.eligible_pairs,
+    wilcoxon: stats.wilcoxon,
+    outlier_blocks: stats.outlier_blocks,
+    claim_level: "derived",
+    limitations: pairing === "sample_hierarchy"
+      ? [{ code: "within_run_pairing", message: "one run per side: samples were paired by position in the producer's hierarchy; they share no block, so the interval describes these two runs only" }]
+      : [],
+  };
+}
+
+function counts(set: RunSetRecord, members: MemberSamples[], identities: Map<string, RunIdentity>): SideCounts {
+  const excluded = set.members.filter((m) => !m.included).length;
+  const failed = members.filter((m) => {
+    const id = identities.get(m.member.run_id);
+    return m.value === null || !(m.value > 0) || (id !== undefined && (FAILED.has(id.execution_status) || id.capture_status === "failed"));
+  }).length;
+  return { attempted: set.members.length, eligible: members.length - failed, failed, excluded };
+}

@@ -1,0 +1,85 @@
+/**
+ * The capture use cases behind one object, so a long-lived process (the MCP server)
+ * keeps one plan registry and one probe cache: workload configuration, capabilities,
+ * planning, execution of a plan, plan-and-run (the CLI), and recovery.
+ */
+import { buildChildEnvironment } from "../../broker/child-environment.ts";
+import { PlanRegistry, type PlanRegistryOptions } from "../../broker/plan-registry.ts";
+import type { CapabilityReport } from "../../domain/capture.ts";
+import { nowIso } from "../../storage/control-plane.ts";
+import type { Workspace } from "../../storage/workspace.ts";
+import { CapabilityProber, type ProbeMode } from "./capabilities.ts";
+import type { CaptureContext } from "./capture-context.ts";
+import type { CapturePlan, PlanPreview } from "./capture-plan.ts";
+import type { CaptureResult } from "./capture-result.ts";
+import { type ConfigureWorkloadRequest, type ConfigureWorkloadResult, configureWorkload } from "./configure-workload.ts";
+import { ContainmentProber } from "./containment-probe.ts";
+import { type ExecuteOptions, executePlan } from "./execute-capture.ts";
+import { buildPlan, type PlanRequest } from "./plan-capture.ts";
+import { toPreview } from "./plan-preview.ts";
+import { recheckPlan } from "./recheck-plan.ts";
+import { type RecoverResult, recoverRuns } from "./recover-runs.ts";
+import { showWorkload, type WorkloadConfigurationStatus, type WorkloadDetail, workloadConfigurationStatus } from "./workload-queries.ts";
+
+export interface CapabilitiesResult {
+  probe: ProbeMode;
+  probed_at: string;
+  adapters: CapabilityReport[];
+  containment: CapabilityReport;
+}
+
+export class CaptureService {
+  private readonly ctx: CaptureContext;
+
+  constructor(ws: Workspace, options: PlanRegistryOptions = {}) {
+    const childPath = () => buildChildEnvironment(process.env, ws.config.execution.child_environment_allowlist).PATH;
+    const prober = new CapabilityProber(ws.paths.projectRoot, childPath);
+    this.ctx = { ws, prober, containment: new ContainmentProber(prober, childPath), registry: new PlanRegistry<CapturePlan>(options) };
+  }
+
+  workloadStatus(): WorkloadConfigurationStatus {
+    return workloadConfigurationStatus(this.ctx.ws.paths.projectRoot);
+  }
+
+  showWorkload(name: string): WorkloadDetail {
+    return showWorkload(this.ctx.ws.paths.projectRoot, name);
+  }
+
+  configureWorkload(request: ConfigureWorkloadRequest): ConfigureWorkloadResult {
+    return configureWorkload(this.ctx.ws, request);
+  }
+
+  async capabilities(mode: ProbeMode = "active_cached", adapter?: string): Promise<CapabilitiesResult> {
+    const all = await this.ctx.prober.all(mode);
+    return {
+      probe: mode,
+      probed_at: nowIso(),
+      adapters: all.map((p) => p.report).filter((r) => !adapter || r.name === adapter),
+      containment: (await this.ctx.containment.probe(mode)).report,
+    };
+  }
+
+  /** Binds a plan in this process's memory and returns its preview with the single-use plan_id. */
+  async plan(request: PlanRequest): Promise<PlanPreview> {
+    const plan = await buildPlan(this.ctx, request);
+    return toPreview(plan, this.ctx.registry.issue(plan), this.ctx.ws.paths.projectRoot);
+  }
+
+  /** Consumes the token first (so it can never run twice), rechecks every binding, then runs. */
+  async execute(planId: string, options: ExecuteOptions = {}): Promise<CaptureResult> {
+    const plan = this.ctx.registry.consume(planId);
+    options.onProgress?.("planning", 0, 1);
+    await recheckPlan(this.ctx, plan);
+    return executePlan(this.ctx.ws, plan, options);
+  }
+
+  /** Plan and execute in one process: the CLI's `capture run`. */
+  async run(request: PlanRequest, options: ExecuteOptions = {}): Promise<CaptureResult> {
+    const preview = await this.plan(request);
+    return this.execute(preview.plan_id, options);
+  }
+
+  recover(): RecoverResult {
+    return recoverRuns(this.ctx.ws);
+  }
+}

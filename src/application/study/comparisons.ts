@@ -1,0 +1,78 @@
+/**
+ * compare_run_sets (read-only preview, no write lock) and record_comparison (persists an
+ * immutable record with parameter and result digests). Both compute the same result from
+ * the pinned commit; recording adds ids and digests, never different statistics.
+ */
+import { randomUUID } from "node:crypto";
+import { digestOf } from "../../domain/canonical-digest.ts";
+import { FlameoxError } from "../../domain/errors.ts";
+import { compareRunSets, type CompareRequest, type ComparisonResult } from "../../analysis/comparison/compare-run-sets.ts";
+import type { Mismatch } from "../../analysis/comparison/compatibility.ts";
+import { POLARITIES } from "../../analysis/statistics/decision.ts";
+import { nowIso } from "../../storage/control-plane.ts";
+import { readRunIdentities } from "../../storage/run-identities.ts";
+import { SnapshotHandle } from "../../storage/snapshot.ts";
+import { StudyRecords } from "../../storage/study-records.ts";
+import type { Workspace } from "../../storage/workspace.ts";
+import { getRunSet } from "./run-sets.ts";
+import { oracleMismatches } from "./oracle-mismatches.ts";
+
+export interface RecordedComparison extends ComparisonResult {
+  comparison_id: string;
+  created_at: string;
+  parameters_digest: string;
+  result_digest: string;
+}
+
+export function checkCompareRequest(request: CompareRequest): void {
+  const bad = (field: string, message: string) => new FlameoxError("INVALID_ARGUMENTS", message, { details: { field } });
+  if (!(request.practical_threshold > 0 && request.practical_threshold < 10)) throw bad("practical_threshold", `Expected practical_threshold in (0, 10) but found ${request.practical_threshold}`);
+  if (!POLARITIES.includes(request.polarity)) throw bad("polarity", `Expected polarity to be one of ${POLARITIES.join(", ")} but found ${request.polarity}`);
+  const level = request.confidence_level ?? 0.95;
+  if (!(level >= 0.5 && level < 1)) throw bad("confidence_level", `Expected confidence_level in [0.5, 1) but found ${level}`);
+  const seed = request.random_seed ?? 0;
+  if (!Number.isSafeInteger(seed) || seed < 0) throw bad("random_seed", `Expected random_seed to be a non-negative integer but found ${seed}`);
+  const resamples = request.resamples ?? 9999;
+  if (!Number.isInteger(resamples) || resamples < 9999 || resamples > 99_999) throw bad("resamples", `Expected resamples in [9999, 99999] but found ${resamples}`);
+}
+
+export async function previewComparison(ws: Workspace, request: CompareRequest): Promise<ComparisonResult> {
+  checkCompareRequest(request);
+  const baseline = getRunSet(ws, request.baseline_run_set_id);
+  const candidate = getRunSet(ws, request.candidate_run_set_id);
+  const snapshot = SnapshotHandle.pin(ws.paths);
+  const runIds = [...baseline.members, ...candidate.members].map((m) => m.run_id);
+  const extra: Mismatch[] = request.experiment_id ? oracleMismatches(ws, request.experiment_id, runIds) : [];
+  return compareRunSets(snapshot, { baseline, candidate }, readRunIdentities(ws.control.db, runIds), request, extra);
+}
+
+export async function recordComparison(ws: Workspace, request: CompareRequest): Promise<RecordedComparison> {
+  const result = await previewComparison(ws, request);
+  const record: RecordedComparison = {
+    ...result,
+    comparison_id: `cmp_${randomUUID()}`,
+    created_at: nowIso(),
+    parameters_digest: digestOf(request),
+    result_digest: digestOf(result),
+  };
+  ws.control.withWriteLock(() =>
+    new StudyRecords(ws.control.db).insert("comparisons", {
+      comparison_id: record.comparison_id,
+      experiment_id: request.experiment_id ?? null,
+      baseline_run_set_id: request.baseline_run_set_id,
+      candidate_run_set_id: request.candidate_run_set_id,
+      corpus_commit_id: record.corpus_commit_id,
+      decision: record.decision,
+      validity: record.validity,
+      parameters_digest: record.parameters_digest,
+      result_digest: record.result_digest,
+      created_at: record.created_at,
+      record_json: JSON.stringify(record),
+    }),
+  );
+  return record;
+}
+
+export function getComparison(ws: Workspace, comparisonId: string): RecordedComparison {
+  return new StudyRecords(ws.control.db).get<RecordedComparison>("comparisons", comparisonId);
+}

@@ -1,0 +1,85 @@
+/**
+ * The issue-5 use cases behind one façade shared by the CLI and the MCP server:
+ * measurements, run sets, comparisons, experiments and scaling. Read-only methods pin a
+ * snapshot and never take the write lock.
+ */
+import type { CompareRequest, ComparisonResult } from "../../analysis/comparison/compare-run-sets.ts";
+import { clampLimit } from "../../analysis/analysis-result.ts";
+import { decodeCursor, encodeCursor } from "../../analysis/cursor.ts";
+import { queryMeasurements, type MeasurementsPage } from "../../analysis/measurements/query-measurements.ts";
+import type { ScalingResult } from "../../analysis/scaling.ts";
+import type { RunSetRecord } from "../../domain/run-set.ts";
+import type { TrialRecord } from "../../domain/experiment/trial.ts";
+import { SnapshotHandle } from "../../storage/snapshot.ts";
+import type { Workspace } from "../../storage/workspace.ts";
+import { BrokerTrialExecutor } from "./broker-trial-executor.ts";
+import { getComparison, previewComparison, recordComparison, type RecordedComparison } from "./comparisons.ts";
+import { experimentPlans, planExperiment, type ExperimentPlan } from "./experiment-protocol.ts";
+import { getExperiment, listTrials, type ExperimentRecord } from "./experiment-record.ts";
+import { runExperiment } from "./run-experiment.ts";
+import { freezeRunSet, getRunSet, type FreezeRunSetRequest } from "./run-sets.ts";
+import { scalingOfExperiment } from "./scaling.ts";
+import type { TrialExecutor } from "./trial-executor.ts";
+
+export interface TrialPage { experiment_id: string; items: TrialRecord[]; total: number; returned: number; truncated: boolean; next_cursor: string | null }
+
+export class StudyService {
+  constructor(
+    readonly ws: Workspace,
+    private readonly executor: TrialExecutor = new BrokerTrialExecutor(),
+  ) {}
+
+  queryMeasurements(q: { runId?: string; artifactId?: string; namePrefix?: string; includeWarmups?: boolean; limit?: number; cursor?: string | null }): Promise<MeasurementsPage> {
+    return queryMeasurements(SnapshotHandle.pin(this.ws.paths), { ...q, limit: this.limit(q.limit) });
+  }
+
+  freezeRunSet(request: FreezeRunSetRequest): RunSetRecord {
+    return freezeRunSet(this.ws, request);
+  }
+
+  getRunSet(id: string): RunSetRecord {
+    return getRunSet(this.ws, id);
+  }
+
+  compare(request: CompareRequest): Promise<ComparisonResult> {
+    return previewComparison(this.ws, request);
+  }
+
+  recordComparison(request: CompareRequest): Promise<RecordedComparison> {
+    return recordComparison(this.ws, request);
+  }
+
+  getComparison(id: string): RecordedComparison {
+    return getComparison(this.ws, id);
+  }
+
+  planExperiment(request: { name: string; investigation_id?: string | null; hypothesis_id?: string | null }): ExperimentPlan {
+    return planExperiment(this.ws.paths.projectRoot, request);
+  }
+
+  /** Consumes the plan token (atomically, before any trial) and runs every cell. */
+  runPlannedExperiment(planId: string, options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {}): Promise<ExperimentRecord> {
+    const protocol = experimentPlans.consume(planId);
+    return runExperiment(this.ws, protocol, this.executor, options);
+  }
+
+  getExperiment(id: string): ExperimentRecord {
+    return getExperiment(this.ws, id);
+  }
+
+  listTrials(experimentId: string, options: { limit?: number; cursor?: string | null }): TrialPage {
+    const binding = { query: "experiments.trials", filters: { experiment_id: experimentId }, commitId: "control" };
+    const offset = decodeCursor(options.cursor, binding);
+    const { items, total } = listTrials(this.ws, experimentId, this.limit(options.limit), offset);
+    const end = offset + items.length;
+    return { experiment_id: experimentId, items, total, returned: items.length, truncated: end < total, next_cursor: end < total ? encodeCursor(binding, end) : null };
+  }
+
+  scaling(experimentId: string): Promise<ScalingResult> {
+    return scalingOfExperiment(this.ws, experimentId);
+  }
+
+  private limit(limit: number | undefined): number {
+    return clampLimit(limit, this.ws.config.analysis.default_row_limit, this.ws.config.analysis.max_row_limit);
+  }
+}

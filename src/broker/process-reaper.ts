@@ -1,0 +1,99 @@
+/**
+ * Stops a child's process group and the descendants that left it, and records every
+ * signal actually delivered. A signal is recorded only when it reached a live process,
+ * so `signals_sent` is evidence, not intent. Descendants are identified by pid and start
+ * time, so a recycled pid is never signalled.
+ */
+import type { SignalReason, SignalRecord } from "../domain/capture.ts";
+import { membersOf, readStat } from "./process-tree.ts";
+import type { ObservedProcess } from "./resource-sampler.ts";
+
+export class ProcessReaper {
+  readonly signals: SignalRecord[] = [];
+  private readonly escapedKilled = new Set<number>();
+
+  constructor(
+    private readonly leaderPid: number,
+    private readonly startedAt: number,
+    private readonly observed: () => Iterable<ObservedProcess>,
+    /** Also scan /proc for members of the leader's session (descendants that only changed group). */
+    private readonly sweepSession: boolean,
+  ) {}
+
+  /** Signals the whole group and every escaped descendant still alive. */
+  signalAll(signal: "SIGTERM" | "SIGKILL", reason: SignalReason): void {
+    if (this.signalGroup(signal)) this.record(signal, "group", reason);
+    const escaped = this.escapedDescendants();
+    let reached = 0;
+    for (const p of escaped) {
+      try {
+        process.kill(p.pid, signal);
+        reached += 1;
+        this.escapedKilled.add(p.pid);
+      } catch {
+        // Gone between the check and the signal.
+      }
+    }
+    if (reached > 0) this.record(signal, "descendant", reason, reached);
+  }
+
+  /** Escaped descendants that were sent a termination signal (SIGTERM usually suffices). */
+  get escapedKilledCount(): number {
+    return this.escapedKilled.size;
+  }
+
+  private signalGroup(signal: NodeJS.Signals): boolean {
+    try {
+      process.kill(-this.leaderPid, 0);
+    } catch {
+      return false;
+    }
+    // kill(2) also succeeds for a group of zombies nobody reaped; only a live member counts.
+    if (membersOf({ pgrp: this.leaderPid }).length === 0) return false;
+    try {
+      process.kill(-this.leaderPid, signal);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private escapedDescendants(): ObservedProcess[] {
+    const found = new Map<number, ObservedProcess>();
+    for (const p of this.observed()) {
+      // The group it has now, not the one it had when seen: a process may be observed
+      // between fork and its own setsid()/setpgid().
+      const now = readStat(p.pid);
+      if (now && now.state !== "Z" && now.startTime === p.startTime && now.pgrp !== this.leaderPid) found.set(p.pid, { ...p, pgrp: now.pgrp });
+    }
+    if (this.sweepSession) {
+      for (const s of membersOf({ session: this.leaderPid })) {
+        if (s.pgrp !== this.leaderPid && s.pid !== process.pid) found.set(s.pid, { pid: s.pid, startTime: s.startTime, pgrp: s.pgrp });
+      }
+    }
+    return [...found.values()];
+  }
+
+  private record(signal: "SIGTERM" | "SIGKILL", target: "group" | "descendant", reason: SignalReason, processes?: number): void {
+    const entry: SignalRecord = { signal, target, reason, at_ms: Math.round(performance.now() - this.startedAt) };
+    if (processes !== undefined) entry.processes = processes;
+    this.signals.push(entry);
+  }
+}
+
+/**
+ * Kills the process group of a workload whose flameox parent died (used by recovery).
+ * Only a live group leader with the recorded start time is signalled, never a reused pid.
+ * Returns how many live members the group had.
+ */
+export function killOrphanedGroup(pid: number, startTime: string): number {
+  const leader = readStat(pid);
+  if (!leader || leader.startTime !== startTime || leader.pgrp !== pid || leader.state === "Z") return 0;
+  const members = membersOf({ pgrp: pid }).length;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    return 0;
+  }
+  return members;
+}

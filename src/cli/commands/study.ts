@@ -1,0 +1,135 @@
+/**
+ * `flameox measurements query`, `run-sets freeze|show`, `experiment plan|run|show|trials`
+ * and the comparison/scaling subcommands of `analyze`. Thin: parse, call StudyService, render.
+ */
+import { readFileSync } from "node:fs";
+import { defineCommand } from "citty";
+import { FlameoxError } from "../../domain/errors.ts";
+import { StudyService } from "../../application/study/study-service.ts";
+import type { CompareRequest, ComparisonResult } from "../../analysis/comparison/compare-run-sets.ts";
+import { commonArgs, execute, setExitCode } from "../context.ts";
+import { safeText, table } from "../output.ts";
+import { parseLimit } from "./records.ts";
+
+/** A `<structured-input>`: a JSON string, or `@file` to read it from a file. */
+export function structuredInput(value: string, field: string): Record<string, unknown> {
+  let text = value;
+  if (value.startsWith("@")) text = readFileSync(value.slice(1), "utf8");
+  try {
+    const parsed = JSON.parse(text);
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");
+    return parsed;
+  } catch (error) {
+    throw new FlameoxError("INVALID_ARGUMENTS", `Expected ${field} to be a JSON object or @file but it is not (${(error as Error).message})`, { details: { field } });
+  }
+}
+
+const pct = (x: number | null) => (x === null ? "n/a" : `${x >= 0 ? "+" : ""}${(100 * x).toFixed(1)}%`);
+const renderComparison = (r: ComparisonResult) =>
+  [
+    `${r.metric} (${r.unit ?? "?"}): ${pct(r.relative_change)} [${pct(r.confidence_low)}, ${pct(r.confidence_high)}] at ${Math.round(100 * r.confidence_level)}%, ${r.complete_pair_n} pairs`,
+    `decision: ${r.decision} (threshold ±${pct(r.practical_threshold)}, ${r.polarity}); validity: ${r.validity}`,
+    `wilcoxon p: ${r.wilcoxon?.p_value?.toPrecision(3) ?? "n/a"} (${r.wilcoxon?.method ?? "none"}); outlier blocks: ${r.outlier_blocks.join(", ") || "none"}`,
+    ...r.mismatches.map((m) => `mismatch ${m.code}${m.invalidating ? " (invalidating)" : ""}: ${safeText(m.message)}`),
+  ].join("\n");
+
+const compareArgs = { ...commonArgs, input: { type: "positional", required: true, description: "CompareRunSetsRequest JSON or @file" } } as const;
+const study = (s: { ws: StudyService["ws"] }) => new StudyService(s.ws);
+
+export const compareCommand = defineCommand({
+  meta: { name: "compare", description: "Paired comparison of two run sets (read-only preview)" },
+  args: compareArgs,
+  run: async ({ args }) => {
+    let invalid = false;
+    await execute(args, async (s) => {
+      const r = await study(s).compare(structuredInput(args.input, "input") as unknown as CompareRequest);
+      invalid = r.validity === "invalid";
+      return r;
+    }, renderComparison);
+    if (invalid) setExitCode(6);
+  },
+});
+
+export const recordComparisonCommand = defineCommand({
+  meta: { name: "record-comparison", description: "Compute and persist a comparison record" },
+  args: compareArgs,
+  run: ({ args }) => execute(args, (s) => study(s).recordComparison(structuredInput(args.input, "input") as unknown as CompareRequest), (r) => `comparison ${r.comparison_id}\n${renderComparison(r)}`),
+});
+
+export const scalingCommand = defineCommand({
+  meta: { name: "scaling", description: "Complexity fits of an experiment's metric over its scaling parameter" },
+  args: { ...commonArgs, experiment_id: { type: "positional", required: true } },
+  run: ({ args }) =>
+    execute(args, (s) => study(s).scaling(args.experiment_id), (r) =>
+      r.variants.map((v) => `${v.variant}: ${v.selection.best_model ?? v.selection.status} (AICc margin ${v.selection.margin?.toFixed(1) ?? "n/a"})\n` + table([["INPUT", "TRIALS", "MEDIAN", "CI"], ...v.points.map((p) => [String(p.input), String(p.trials), p.median.toPrecision(4), `[${p.confidence_low?.toPrecision(4)}, ${p.confidence_high?.toPrecision(4)}]`])])).join("\n"),
+    ),
+});
+
+export const measurementsCommand = defineCommand({
+  meta: { name: "measurements", description: "Benchmark samples" },
+  subCommands: {
+    query: defineCommand({
+      meta: { name: "query", description: "Raw samples of a run or artifact (warm-ups excluded unless asked)" },
+      args: {
+        ...commonArgs,
+        "run-id": { type: "string" },
+        "artifact-id": { type: "string" },
+        "name-prefix": { type: "string" },
+        "include-warmups": { type: "boolean", default: false },
+        limit: { type: "string" },
+        cursor: { type: "string" },
+      },
+      run: ({ args }) =>
+        execute(args, (s) => study(s).queryMeasurements({ runId: args["run-id"], artifactId: args["artifact-id"], namePrefix: args["name-prefix"], includeWarmups: args["include-warmups"], limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
+          [`evidence: ${r.evidence.status} (${r.evidence.reason})`, table([["NAME", "SCOPE", "VALUE", "UNIT", "AGG", "WARMUP"], ...r.items.map((m) => [m.name, safeText(m.scope).slice(0, 40), String(m.value), m.unit, m.aggregation, String(m.is_warmup)])]), r.next_cursor ? `more: --cursor ${r.next_cursor}` : ""].filter(Boolean).join("\n"),
+        ),
+    }),
+  },
+});
+
+export const runSetsCommand = defineCommand({
+  meta: { name: "run-sets", description: "Frozen run sets" },
+  subCommands: {
+    freeze: defineCommand({
+      meta: { name: "freeze", description: "Freeze runs into a run set pinned to the current corpus commit" },
+      args: { ...commonArgs, run_ids: { type: "positional", required: true, description: "RUN_ID..." } },
+      run: ({ args }) => execute(args, (s) => study(s).freezeRunSet({ run_ids: (args._ as string[]).length > 0 ? (args._ as string[]) : [args.run_ids] }), (r) => `run set ${r.run_set_id}: ${r.members.length} member(s) at ${r.corpus_commit_id}`),
+    }),
+    show: defineCommand({
+      meta: { name: "show", description: "Show a run set" },
+      args: { ...commonArgs, id: { type: "positional", required: true } },
+      run: ({ args }) => execute(args, (s) => study(s).getRunSet(args.id), (r) => [`run set ${r.run_set_id} at ${r.corpus_commit_id}`, ...r.members.map((m) => `${m.run_id} ${m.block_id ?? ""} ${m.included ? "included" : `excluded: ${m.reason}`}`)].join("\n")),
+    }),
+  },
+});
+
+export const experimentCommand = defineCommand({
+  meta: { name: "experiment", description: "Declared experiments: plan, run, show" },
+  subCommands: {
+    plan: defineCommand({
+      meta: { name: "plan", description: "Resolve an experiment and show its randomized protocol (runs nothing)" },
+      args: { ...commonArgs, name: { type: "positional", required: true }, investigation: { type: "string" }, hypothesis: { type: "string" } },
+      run: ({ args }) => execute(args, (s) => study(s).planExperiment({ name: args.name, investigation_id: args.investigation, hypothesis_id: args.hypothesis }), (r) => `experiment ${r.protocol.name}: ${r.trials_planned} trials in ${r.protocol.definition.blocks} blocks, seed ${r.protocol.randomization.seed}\ndesign ${r.protocol.definition.experiment_design_id}`),
+    }),
+    run: defineCommand({
+      meta: { name: "run", description: "Plan and run every trial of an experiment through the broker" },
+      args: { ...commonArgs, name: { type: "positional", required: true }, investigation: { type: "string" }, hypothesis: { type: "string" } },
+      run: ({ args }) =>
+        execute(args, (s) => {
+          const service = study(s);
+          const plan = service.planExperiment({ name: args.name, investigation_id: args.investigation, hypothesis_id: args.hypothesis });
+          return service.runPlannedExperiment(plan.plan_id);
+        }, (r) => `experiment ${r.experiment_id}: ${r.status}; ${JSON.stringify(r.outcome?.counts)}\nrun sets: ${JSON.stringify(r.outcome?.run_set_ids)}`),
+    }),
+    show: defineCommand({
+      meta: { name: "show", description: "Show an experiment's protocol and outcome" },
+      args: { ...commonArgs, id: { type: "positional", required: true } },
+      run: ({ args }) => execute(args, (s) => study(s).getExperiment(args.id), (r) => `experiment ${r.experiment_id} (${r.protocol.name}): ${r.status}; ${JSON.stringify(r.outcome?.counts ?? {})}`),
+    }),
+    trials: defineCommand({
+      meta: { name: "trials", description: "List an experiment's trials (every attempt, in run order)" },
+      args: { ...commonArgs, id: { type: "positional", required: true }, limit: { type: "string" }, cursor: { type: "string" } },
+      run: ({ args }) => execute(args, (s) => study(s).listTrials(args.id, { limit: parseLimit(args.limit), cursor: args.cursor }), (r) => table([["CELL", "BLOCK", "ORDER", "VARIANT", "OUTCOME", "RUN"], ...r.items.map((t) => [String(t.cell_index), t.block_id, String(t.order_in_block), t.variant, t.outcome, t.run_id ?? "-"])])),
+    }),
+  },
+});

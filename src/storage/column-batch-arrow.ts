@@ -1,0 +1,41 @@
+/**
+ * ColumnBatch → Arrow record batch with the stored column layout (provenance constants
+ * first, then the table's columns), sharing the batch's typed arrays: no per-cell work.
+ */
+import { Float64, Int32, Int64, RecordBatch, Struct, Utf8, makeData, type Data } from "apache-arrow";
+import type { ColumnBatch, ColumnVector } from "../domain/column-batch.ts";
+import { EVIDENCE_SCHEMAS, PROVENANCE_COLUMNS } from "../domain/evidence-schema.ts";
+import { constantData } from "./parquet-columns.ts";
+import { evidenceArrowSchema, type Provenance } from "./parquet-arrow.ts";
+
+function vectorData(name: string, vector: ColumnVector, length: number, nullable: boolean): Data {
+  if (vector.nullCount > 0 && !nullable) throw new TypeError(`Expected ${name} to be set but ${vector.nullCount} rows are null`);
+  const nulls = { nullCount: vector.nullCount, nullBitmap: vector.valid ?? undefined };
+  switch (vector.type) {
+    case "int32":
+      return makeData({ type: new Int32(), length, ...nulls, data: vector.values });
+    case "int64":
+      return makeData({ type: new Int64(), length, ...nulls, data: vector.values });
+    case "float64":
+      return makeData({ type: new Float64(), length, ...nulls, data: vector.values });
+    case "utf8":
+      return makeData({ type: new Utf8(), length, ...nulls, valueOffsets: vector.offsets, data: vector.data });
+  }
+}
+
+export function columnBatchToArrow(batch: ColumnBatch, provenance: Provenance): RecordBatch {
+  const schema = EVIDENCE_SCHEMAS[batch.table];
+  const arrowSchema = evidenceArrowSchema(schema);
+  const children: Data[] = [
+    ...PROVENANCE_COLUMNS.map((col) => constantData(col, provenance[col.name]!, batch.length)),
+    ...schema.columns.map((col) => {
+      const vector = batch.columns[col.name];
+      if (!vector) throw new TypeError(`Batch of ${batch.table} lacks column ${col.name}`);
+      const expected = col.type === "int32" || col.type === "int64" || col.type === "float64" || col.type === "utf8" ? col.type : null;
+      if (vector.type !== expected) throw new TypeError(`Expected ${batch.table}.${col.name} to be ${col.type} but the batch has ${vector.type}`);
+      return vectorData(col.name, vector, batch.length, col.nullable);
+    }),
+  ];
+  const data = makeData({ type: new Struct(arrowSchema.fields), length: batch.length, nullCount: 0, children });
+  return new RecordBatch(arrowSchema, data);
+}

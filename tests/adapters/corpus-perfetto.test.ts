@@ -1,0 +1,161 @@
+/**
+ * Perfetto traces: every corpus file is detected and imported; slices equal an
+ * independent pairing over the protobufjs-decoded packets (per track, begin/end in
+ * order); chunk boundaries change nothing; CPU samples, counters and annotations of a
+ * trace built with protobufjs come out as frames, stacks and args.
+ */
+import { describe, expect, test } from "bun:test";
+import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
+import { Trace } from "../../src/adapters/perfetto/perfetto-schema.ts";
+import { adapterByName, detectAdapter } from "../../src/adapters/registry.ts";
+import { corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
+import { bufferRows } from "./stream-harness.ts";
+import { expectSameOutcome } from "./wasm-equivalence.ts";
+
+const perfetto = adapterByName("perfetto")!;
+type Msg = Record<string, any>;
+
+/**
+ * Slice name → sorted durations (ns) of begin/end pairs, computed independently over the
+ * protobufjs-decoded packets: timestamps resolved through the sequence's incremental clock
+ * and the global clock snapshot, events sorted by time per track (input order on ties),
+ * an end closing the innermost open slice of its track.
+ */
+function referenceSlices(bytes: Uint8Array): { durations: Map<string, number[]>; begins: number } {
+  // Track uuids exceed 2^53: decode 64-bit fields as strings, convert times explicitly.
+  const trace = Trace.toObject(Trace.decode(bytes), { longs: String }) as Msg;
+  const n = (v: unknown): number => Number(v ?? 0);
+  const names = new Map<string, string>(); // `${seq}:${iid}` → name
+  const defaults = new Map<number, string>(); // seq → default track uuid
+  const sequenceDefaultClock = new Map<number, number>();
+  const seqClocks = new Map<number, { base: number; refClock: number; refNs: number; unit: number; last: number }>();
+  const offsets = new Map<number, number>();
+  let primary = 6;
+  const events: { track: string; ts: number; order: number; type: number; name: string }[] = [];
+  let begins = 0;
+  for (const p of trace.packet as Msg[]) {
+    const seq = p.trusted_packet_sequence_id ?? 0;
+    if ((p.sequence_flags ?? 0) & 1 || p.incremental_state_cleared) {
+      for (const key of [...names.keys()]) if (key.startsWith(`${seq}:`)) names.delete(key);
+    }
+    for (const n of p.interned_data?.event_names ?? []) names.set(`${seq}:${n.iid}`, n.name);
+    const uuid = p.trace_packet_defaults?.track_event_defaults?.track_uuid;
+    if (uuid !== undefined) defaults.set(seq, uuid);
+    if (p.trace_packet_defaults?.timestamp_clock_id !== undefined) sequenceDefaultClock.set(seq, p.trace_packet_defaults.timestamp_clock_id);
+    const clocks: Msg[] = p.clock_snapshot?.clocks ?? [];
+    if (p.clock_snapshot?.primary_trace_clock !== undefined) primary = p.clock_snapshot.primary_trace_clock;
+    const reference = clocks.find((c) => c.clock_id === primary);
+    if (reference) for (const c of clocks) if (c.clock_id < 64) offsets.set(c.clock_id, n(reference.timestamp) - n(c.timestamp));
+    for (const c of clocks) {
+      if (c.clock_id >= 64) seqClocks.set(seq, { base: n(c.timestamp), refClock: clocks[0]!.clock_id, refNs: n(clocks[0]!.timestamp), unit: n(c.unit_multiplier_ns ?? 1), last: n(c.timestamp) });
+    }
+    const e = p.track_event;
+    // Every packet's timestamp advances an incremental clock, whatever the packet carries.
+    if (!e && p.timestamp === undefined) continue;
+    const cid = p.timestamp_clock_id ?? p.trace_packet_defaults?.timestamp_clock_id ?? sequenceDefaultClock.get(seq) ?? 6;
+    let ts = n(p.timestamp);
+    let clockId = cid;
+    if (cid >= 64) {
+      const c = seqClocks.get(seq)!;
+      c.last += ts;
+      ts = c.refNs + (c.last - c.base) * c.unit;
+      clockId = c.refClock;
+    }
+    if (clockId !== primary) ts += offsets.get(clockId) ?? 0;
+    if (!e) continue;
+    if (e.type === 1) begins++;
+    events.push({ track: e.track_uuid ?? defaults.get(seq) ?? "-", ts, order: events.length, type: e.type ?? 0, name: e.name ?? names.get(`${seq}:${e.name_iid}`) ?? "(unnamed)" });
+  }
+  events.sort((a, b) => (a.track < b.track ? -1 : a.track > b.track ? 1 : 0) || a.ts - b.ts || a.order - b.order);
+  const durations = new Map<string, number[]>();
+  const open: { name: string; ts: number }[] = [];
+  let track = "";
+  for (const e of events) {
+    if (e.track !== track) {
+      open.length = 0;
+      track = e.track;
+    }
+    if (e.type === 1) open.push(e);
+    else if (e.type === 2 && open.length > 0) {
+      const b = open.pop()!;
+      durations.set(b.name, [...(durations.get(b.name) ?? []), e.ts - b.ts]);
+    }
+  }
+  for (const list of durations.values()) list.sort((a, b) => a - b);
+  return { durations, begins };
+}
+
+describe("perfetto corpus", () => {
+  for (const file of corpusFiles("perfetto")) {
+    test(file.name, async () => {
+      const bytes = loadPayload(file.path);
+      expect(detectAdapter({ head: headOf(bytes), headBytes: bytes.subarray(0, 65536), displayName: file.name })?.name).toBe("perfetto");
+      const evidence = perfetto.extract({ bytes, displayName: file.name, limits: DEFAULT_ADAPTER_LIMITS });
+      const rows = bufferRows(evidence.tables.trace_events);
+      const reference = referenceSlices(bytes);
+      const slices = rows.filter((r) => r.phase === "B");
+      expect(slices.length).toBe(reference.begins);
+      // Matched slices (not flagged) have exactly the reference durations per name.
+      const got = new Map<string, number[]>();
+      for (const r of slices) if (r.flags === null) got.set(r.name as string, [...(got.get(r.name as string) ?? []), Number(r.dur_ns)]);
+      for (const list of got.values()) list.sort((a, b) => a - b);
+      expect(got).toEqual(reference.durations);
+      for (const r of slices) expect(Number(r.depth)).toBeGreaterThanOrEqual(0);
+      expect(evidence.summary.metrics).toContain("wall_time");
+      await expectSameOutcome(perfetto, bytes, { displayName: file.name, chunkSize: 65519 });
+    });
+  }
+});
+
+describe("perfetto trace built with protobufjs", () => {
+  const packets = [
+    { trusted_packet_sequence_id: 7, incremental_state_cleared: true, track_descriptor: { uuid: 11, thread: { pid: 100, tid: 101, thread_name: "main" } } },
+    { trusted_packet_sequence_id: 7, track_descriptor: { uuid: 10, process: { pid: 100, process_name: "app" } } },
+    {
+      trusted_packet_sequence_id: 7, sequence_flags: 1, timestamp: 1000,
+      interned_data: {
+        event_names: [{ iid: 1, name: "outer" }, { iid: 2, name: "inner" }], event_categories: [{ iid: 1, name: "cat" }],
+        debug_annotation_names: [{ iid: 1, name: "k" }], function_names: [{ iid: 1, str: Buffer.from("main") }, { iid: 2, str: Buffer.from("work") }],
+        frames: [{ iid: 1, function_name_id: 1 }, { iid: 2, function_name_id: 2 }], callstacks: [{ iid: 1, frame_ids: [1, 2] }, { iid: 2, frame_ids: [1] }],
+      },
+      track_event: { type: 1, track_uuid: 11, name_iid: 1, category_iids: [1], debug_annotations: [{ name_iid: 1, int_value: 42 }, { name: "s", string_value: "x" }] },
+    },
+    { trusted_packet_sequence_id: 7, timestamp: 2000, track_event: { type: 1, track_uuid: 11, name_iid: 2 } },
+    { trusted_packet_sequence_id: 7, timestamp: 5000, track_event: { type: 2, track_uuid: 11 } },
+    { trusted_packet_sequence_id: 7, timestamp: 9000, track_event: { type: 2, track_uuid: 11 } },
+    { trusted_packet_sequence_id: 7, timestamp: 9500, track_event: { type: 4, track_uuid: 12, counter_value: 5 } },
+    { trusted_packet_sequence_id: 7, timestamp: 9600, track_event: { type: 3, track_uuid: 11, name: "mark" } },
+    { trusted_packet_sequence_id: 7, timestamp: 10000, thread_descriptor: { pid: 100, tid: 101, thread_name: "main" }, streaming_profile_packet: { callstack_iid: [1, 1, 2], timestamp_delta_us: [0, 10, 10] } },
+  ];
+  const bytes = Trace.encode(Trace.fromObject({ packet: packets })).finish();
+
+  test("slices nest, counters and instants are events, samples become frames and stacks", async () => {
+    const evidence = perfetto.extract({ bytes, displayName: "t.pftrace", limits: DEFAULT_ADAPTER_LIMITS });
+    const rows = bufferRows(evidence.tables.trace_events);
+    const outer = rows.find((r) => r.name === "outer")!;
+    expect(outer).toMatchObject({ phase: "B", dur_ns: "8000", depth: 0, category: "cat", track_id: "100:101", thread_name: "main", process_name: "app", ts_ns: "1000" });
+    expect(JSON.parse(outer.args_json as string)).toEqual({ k: 42, s: "x" });
+    expect(rows.find((r) => r.name === "inner")).toMatchObject({ dur_ns: "3000", depth: 1 });
+    expect(rows.find((r) => r.name === "mark")).toMatchObject({ phase: "I", dur_ns: null });
+    expect(JSON.parse(rows.find((r) => r.phase === "C")!.args_json as string)).toEqual({ value: 5 });
+    const frames = new Map(bufferRows(evidence.tables.frames).map((f) => [f.frame_id, f.function]));
+    const samples = bufferRows(evidence.tables.frame_measurements).filter((m) => m.metric === "samples");
+    const self = Object.fromEntries(samples.map((m) => [frames.get(m.frame_id), [Number(m.self_value), Number(m.inclusive_value)]]));
+    expect(self).toEqual({ main: [1, 3], work: [2, 2] });
+    const stacks = bufferRows(evidence.tables.stacks).filter((s) => s.metric === "samples");
+    expect(stacks.map((s) => Number(s.sample_count)).sort()).toEqual([1, 2]);
+    await expectSameOutcome(perfetto, bytes, { chunkSize: 3 });
+  });
+
+  test("truncated and corrupt traces fail with typed errors", async () => {
+    for (const cut of [1, 5, bytes.length >> 1, bytes.length - 1]) await expectSameOutcome(perfetto, bytes.subarray(0, cut), { chunkSize: 7 });
+    const huge = Uint8Array.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x00]);
+    let error: unknown;
+    try {
+      perfetto.extract({ bytes: huge, displayName: "x", limits: DEFAULT_ADAPTER_LIMITS });
+    } catch (e) {
+      error = e;
+    }
+    expect((error as { code?: string }).code).toBe("ARTIFACT_PARSE_FAILED");
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * Running streaming adapters (WASM parsers) in tests: feed a payload in chunks, collect
+ * the column batches, and read them back as rows comparable with TableBuffer rows.
+ */
+import { DEFAULT_ADAPTER_LIMITS, type AdapterLimits, type ProducerAdapter, type StreamedEvidence } from "../../src/adapters/adapter.ts";
+import type { ColumnBatch, ColumnVector } from "../../src/domain/column-batch.ts";
+import type { EvidenceTableName } from "../../src/domain/evidence-schema.ts";
+import type { TableBuffer } from "../../src/domain/table-buffer.ts";
+import { rowsOf, type Row } from "./evidence-checks.ts";
+
+export interface StreamRun {
+  evidence: StreamedEvidence;
+  batches: ColumnBatch[];
+}
+
+export async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
+  for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, Math.min(bytes.length, at + size));
+}
+
+export async function runStream(adapter: ProducerAdapter, bytes: Uint8Array, options: { displayName?: string; chunkSize?: number; limits?: Partial<AdapterLimits> } = {}): Promise<StreamRun> {
+  const batches: ColumnBatch[] = [];
+  const evidence = await adapter.extractStream!({
+    chunks: chunked(bytes, options.chunkSize ?? 1 << 16),
+    displayName: options.displayName ?? "case",
+    limits: { ...DEFAULT_ADAPTER_LIMITS, ...options.limits },
+    sink: { writeBatch: async (batch) => void batches.push(batch) },
+  });
+  return { evidence, batches };
+}
+
+const utf8 = new TextDecoder();
+
+function cell(vector: ColumnVector, i: number): unknown {
+  if (vector.valid && (vector.valid[i >> 3]! & (1 << (i & 7))) === 0) return null;
+  switch (vector.type) {
+    case "utf8":
+      return utf8.decode(vector.data.subarray(vector.offsets[i]!, vector.offsets[i + 1]!));
+    case "int64":
+      return String(vector.values[i]);
+    default:
+      return vector.values[i];
+  }
+}
+
+/** Rows of one table from its batches; int64 cells as decimal strings. */
+export function streamedRows(batches: ColumnBatch[], table: EvidenceTableName): Row[] {
+  const rows: Row[] = [];
+  for (const batch of batches) {
+    if (batch.table !== table) continue;
+    const names = Object.keys(batch.columns);
+    for (let i = 0; i < batch.length; i++) {
+      const row: Row = {};
+      for (const name of names) row[name] = cell(batch.columns[name]!, i) as Row[string];
+      rows.push(row);
+    }
+  }
+  return rows;
+}
+
+/**
+ * TableBuffer rows as storage keeps them (comparable with streamedRows): int64 cells as
+ * decimal strings, strings as their UTF-8 round trip (a lone surrogate is stored as U+FFFD).
+ */
+export function bufferRows(table: TableBuffer): Row[] {
+  const int64 = table.schema.columns.filter((c) => c.type === "int64").map((c) => c.name);
+  const utf8Columns = table.schema.columns.filter((c) => c.type === "utf8").map((c) => c.name);
+  return rowsOf(table).map((row) => {
+    for (const name of int64) if (row[name] !== null && row[name] !== undefined) row[name] = String(row[name]);
+    for (const name of utf8Columns) if (typeof row[name] === "string") row[name] = (row[name] as string).toWellFormed();
+    return row;
+  });
+}

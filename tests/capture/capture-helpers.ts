@@ -1,0 +1,49 @@
+/** Capture test projects: a temp project with the fixture workloads, a flameox.toml and an open workspace service. */
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse, stringify } from "smol-toml";
+import { WorkspaceService } from "../../src/application/workspace-service.ts";
+import { REPO, tempDir } from "../helpers.ts";
+
+export interface CaptureProject {
+  root: string;
+  service: WorkspaceService;
+  cleanup: () => void;
+  /** Reads an artifact's stored bytes (tests only; agents never get bytes). */
+  bytes(artifactId: string): Buffer;
+}
+
+/** `execution` overrides keys of the [execution] policy in .diagnostics/config.toml. */
+export async function captureProject(toml: string, options: { execution?: Record<string, unknown>; git?: boolean } = {}): Promise<CaptureProject> {
+  const dir = tempDir("flameox-capture-");
+  cpSync(join(REPO, "fixtures", "workloads"), join(dir.path, "workloads"), { recursive: true });
+  writeFileSync(join(dir.path, "flameox.toml"), toml);
+  if (options.git) git(dir.path, ["init", "-q"], ["add", "-A"], ["-c", "user.email=t@example.invalid", "-c", "user.name=t", "commit", "-qm", "init"]);
+  await WorkspaceService.init(dir.path);
+  if (options.execution) {
+    const path = join(dir.path, ".diagnostics", "config.toml");
+    const config = parse(readFileSync(path, "utf8")) as Record<string, Record<string, unknown>>;
+    config.execution = { ...config.execution, ...options.execution };
+    writeFileSync(path, stringify(config));
+  }
+  const service = await WorkspaceService.open({ workspace: dir.path });
+  return {
+    root: dir.path,
+    service,
+    cleanup: () => {
+      service.close();
+      dir.cleanup();
+    },
+    bytes: (artifactId) => {
+      const hex = artifactId.slice(7);
+      return readFileSync(join(dir.path, ".diagnostics", "artifacts", "sha256", hex.slice(0, 2), hex));
+    },
+  };
+}
+
+export function git(cwd: string, ...commands: string[][]): void {
+  for (const args of commands) {
+    const result = Bun.spawnSync(["git", ...args], { cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" } });
+    if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr.toString()}`);
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Fuzz lane for the streaming WASM parsers: mutated real inputs (truncations, bit flips,
+ * huge lengths, deep nesting, invalid UTF-8, …) must end in a typed error or a normal
+ * result: never another exception, never a hang, and without growing this process.
+ * The default run is small and deterministic; FLAMEOX_FUZZ=full runs 10,000 per parser.
+ */
+import { describe, expect, test } from "bun:test";
+import { DEFAULT_ADAPTER_LIMITS, type ProducerAdapter } from "../../src/adapters/adapter.ts";
+import { adapterByName } from "../../src/adapters/registry.ts";
+import { FlameoxError } from "../../src/domain/errors.ts";
+import { corpusFiles, loadPayload } from "../adapters/corpus-files.ts";
+import { chunked } from "../adapters/stream-harness.ts";
+import { mutatedInputs } from "./mutations.ts";
+
+const FULL = process.env.FLAMEOX_FUZZ === "full";
+const PER_PARSER = FULL ? 10_000 : 120;
+/** Any one input must finish within this (a hang would exceed it by far). */
+const MAX_INPUT_MS = 10_000;
+const TYPED = new Set(["ARTIFACT_PARSE_FAILED", "ARTIFACT_TOO_LARGE"]);
+
+/** Small seeds per parser: the format's smaller corpus files. */
+function seeds(formats: string[], maxBytes = 200_000): Uint8Array[] {
+  return formats.flatMap((f) => corpusFiles(f)).map((f) => loadPayload(f.path)).map((b) => (b[0] === 0x1f && b[1] === 0x8b ? Bun.gunzipSync(b as Uint8Array<ArrayBuffer>) : b)).filter((b) => b.length <= maxBytes);
+}
+
+const PARSERS: [string, string[]][] = [
+  ["chrome-trace", ["chrome-trace"]],
+  ["v8-cpuprofile", ["cpuprofile"]],
+  ["v8-heapprofile", ["heapprofile"]],
+  ["otlp-json", ["otlp-json"]],
+  ["otlp-protobuf", ["otlp-proto"]],
+  ["pprof", ["pprof"]],
+  ["perfetto", ["perfetto"]],
+];
+
+async function runOne(adapter: ProducerAdapter, bytes: Uint8Array, chunkSize: number): Promise<string> {
+  try {
+    await adapter.extractStream!({
+      chunks: chunked(bytes, chunkSize),
+      displayName: "fuzz",
+      limits: { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 200_000 },
+      sink: { writeBatch: async () => {} },
+    });
+    return "ok";
+  } catch (error) {
+    if (error instanceof FlameoxError && TYPED.has(error.code)) return error.code;
+    throw error;
+  }
+}
+
+describe(`parser fuzz lane (${FULL ? "full: 10,000" : "default: 120"} mutated inputs per parser; FLAMEOX_FUZZ=full for 10,000)`, () => {
+  for (const [name, formats] of PARSERS) {
+    test(`${name}: only typed errors, no hang, memory flat`, async () => {
+      const adapter = adapterByName(name)!;
+      const inputs = seeds(formats);
+      expect(inputs.length).toBeGreaterThan(0);
+      const outcomes = new Map<string, number>();
+      Bun.gc(true);
+      const rssBefore = process.memoryUsage().rss;
+      let i = 0;
+      for (const { name: mutation, bytes } of mutatedInputs(inputs, PER_PARSER, 0x5eed + name.length)) {
+        const started = performance.now();
+        let outcome: string;
+        try {
+          outcome = await runOne(adapter, bytes, [1 << 20, 4099, 61][i++ % 3]!);
+        } catch (error) {
+          throw new Error(`${name}: input ${i} (${mutation}, ${bytes.length} bytes) threw ${(error as Error)?.stack ?? error}`);
+        }
+        expect(performance.now() - started).toBeLessThan(MAX_INPUT_MS);
+        outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+      }
+      Bun.gc(true);
+      const grownMb = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
+      console.log(`${name}: ${PER_PARSER} inputs → ${[...outcomes].map(([k, v]) => `${k} ${v}`).join(", ")}; RSS ${grownMb >= 0 ? "+" : ""}${grownMb.toFixed(0)} MB`);
+      // WASM instances are dropped after each input; RSS may wobble, it must not climb with the input count.
+      expect(grownMb).toBeLessThan(FULL ? 400 : 300);
+    }, FULL ? 3_600_000 : 120_000);
+  }
+});

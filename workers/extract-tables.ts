@@ -1,0 +1,57 @@
+/**
+ * Runs one adapter over the payload and writes every table it declares as Parquet parts.
+ * Streaming adapters write their large tables while they parse (through an
+ * EvidenceSink); the rest of their tables, and everything of whole-payload adapters,
+ * is written at the end. A table the adapter declares but did not fill is written empty.
+ */
+import type { AdapterLimits, EvidenceSink, ProducerAdapter } from "../src/adapters/adapter.ts";
+import type { EvidenceTableName } from "../src/domain/evidence-schema.ts";
+import { FlameoxError } from "../src/domain/errors.ts";
+import type { NormalizedEvidence } from "../src/domain/normalized-evidence.ts";
+import type { Provenance } from "../src/storage/parquet.ts";
+import { collectPayload, type Payload } from "./payload-stream.ts";
+import { encodeInline, TableParts, type PartEncoder, type WrittenPart } from "./table-parts.ts";
+
+export type ExtractedEvidence = Omit<NormalizedEvidence, "tables">;
+
+export interface ExtractionOutput {
+  evidence: ExtractedEvidence;
+  tables: WrittenPart[];
+}
+
+export async function extractTables(
+  adapter: ProducerAdapter,
+  payload: Payload,
+  options: { displayName: string; limits: AdapterLimits; outputDir: string; provenance: Provenance; encode?: PartEncoder },
+): Promise<ExtractionOutput> {
+  const writers = new Map<EvidenceTableName, TableParts>();
+  const writer = (table: EvidenceTableName): TableParts => {
+    let parts = writers.get(table);
+    if (!parts) {
+      if (!adapter.tables.includes(table)) throw new FlameoxError("INTERNAL_ERROR", `Adapter ${adapter.name} wrote ${table}, which it does not declare`);
+      parts = new TableParts(table, options.outputDir, options.provenance, options.encode ?? encodeInline);
+      writers.set(table, parts);
+    }
+    return parts;
+  };
+  let evidence: ExtractedEvidence;
+  if (adapter.extractStream) {
+    const sink: EvidenceSink = { writeBatch: (batch) => writer(batch.table).add(batch) };
+    const streamed = await adapter.extractStream({ chunks: payload.chunks, displayName: options.displayName, limits: options.limits, sink });
+    for (const table of adapter.tables) {
+      const buffer = streamed.tables[table];
+      if (buffer) await writer(table).addBuffer(buffer);
+    }
+    const { tables: _, streamed: __, ...rest } = streamed;
+    evidence = rest;
+  } else {
+    const bytes = await collectPayload(payload.chunks);
+    const whole = adapter.extract({ bytes, displayName: options.displayName, limits: options.limits });
+    for (const table of adapter.tables) await writer(table).addBuffer(whole.tables[table]);
+    const { tables: _, ...rest } = whole;
+    evidence = rest;
+  }
+  const tables: WrittenPart[] = [];
+  for (const table of adapter.tables) tables.push(...(await writer(table).finish()));
+  return { evidence, tables };
+}

@@ -1,0 +1,110 @@
+/**
+ * The CAS payload as a stream of decompressed chunks: read in 1 MiB pieces, gunzipped on
+ * the fly when it starts with the gzip magic, with a budget on the decompressed size. The
+ * first bytes are read ahead for format detection and replayed at the front of the stream.
+ */
+import { createReadStream, openSync, readSync, closeSync } from "node:fs";
+import { constants as bufferConstants } from "node:buffer";
+import { createGunzip } from "node:zlib";
+import { FlameoxError } from "../src/domain/errors.ts";
+
+const READ_CHUNK = 1 << 20;
+const MAX_LENGTH = bufferConstants.MAX_LENGTH;
+
+export interface Payload {
+  gzip: boolean;
+  /** At least the first `headBytes` decompressed bytes (fewer only when the payload is shorter). */
+  head: Uint8Array;
+  /** Every decompressed byte, head included, in order; iterate once. */
+  chunks: AsyncIterable<Uint8Array>;
+}
+
+function isGzip(path: string): boolean {
+  const fd = openSync(path, "r");
+  try {
+    const magic = new Uint8Array(2);
+    return readSync(fd, magic, 0, 2, 0) === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function* decompressed(path: string, gzip: boolean, maxBytes: number): AsyncGenerator<Uint8Array> {
+  const file = createReadStream(path, { highWaterMark: READ_CHUNK });
+  if (!gzip) {
+    for await (const chunk of file) yield chunk as Uint8Array;
+    return;
+  }
+  const gunzip = createGunzip({ chunkSize: READ_CHUNK });
+  file.on("error", (error) => gunzip.destroy(error));
+  file.pipe(gunzip);
+  let total = 0;
+  try {
+    for await (const chunk of gunzip) {
+      total += (chunk as Uint8Array).length;
+      if (total > maxBytes) throw new FlameoxError("ARTIFACT_TOO_LARGE", `Cannot decompress artifact: it expands beyond ${maxBytes} bytes`);
+      yield chunk as Uint8Array;
+    }
+  } catch (error) {
+    if (error instanceof FlameoxError) throw error;
+    throw new FlameoxError("ARTIFACT_PARSE_FAILED", `Cannot decompress artifact: ${(error as Error).message}`);
+  } finally {
+    file.destroy();
+    gunzip.destroy();
+  }
+}
+
+export async function openPayload(path: string, maxDecompressedBytes: number, headBytes: number): Promise<Payload> {
+  const gzip = isGzip(path);
+  const source = decompressed(path, gzip, maxDecompressedBytes);
+  const early: Uint8Array[] = [];
+  let have = 0;
+  while (have < headBytes) {
+    const next = await source.next();
+    if (next.done) break;
+    early.push(next.value);
+    have += next.value.length;
+  }
+  const head = concat(early, Math.min(have, headBytes));
+  async function* all(): AsyncGenerator<Uint8Array> {
+    yield* early;
+    early.length = 0;
+    for (;;) {
+      const next = await source.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  return { gzip, head, chunks: all() };
+}
+
+/** The first `length` bytes of the chunks. */
+function concat(chunks: Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    if (at >= length) break;
+    const take = Math.min(chunk.length, length - at);
+    out.set(chunk.subarray(0, take), at);
+    at += take;
+  }
+  return out;
+}
+
+/** The whole payload in one buffer (adapters without streaming extraction). */
+export async function collectPayload(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of chunks) {
+    parts.push(chunk);
+    length += chunk.length;
+    // One in-memory buffer cannot exceed buffer.constants.MAX_LENGTH; larger payloads need a streaming adapter.
+    if (length > MAX_LENGTH) throw new FlameoxError("ARTIFACT_TOO_LARGE", `Cannot load artifact: it is larger than ${MAX_LENGTH} bytes, the most one buffer can hold`);
+  }
+  return concat(parts, length);
+}
+
+/** Reads the rest of the payload without keeping it (so a decompression bomb still hits its budget). */
+export async function drainPayload(chunks: AsyncIterable<Uint8Array>): Promise<void> {
+  for await (const _ of chunks);
+}
