@@ -42,7 +42,7 @@ const samplerCosts: { samples: number; ms: number }[] = [];
 for (const [name, argv] of [["true", ["/bin/true"]], ["sleep1", ["/bin/sleep", "1"]]] as const) {
   const direct = await timed(N, () => spawnWait([...argv]));
   const inProcess = await timed(N, async () => {
-    const r = await service.capture.run({ adapter: "command", workload: name });
+    const r = await (await service.capture()).run({ adapter: "command", workload: name });
     samplerCosts.push({ samples: r.resources.samples, ms: r.resources.sampler_cpu_ms });
   });
   const viaCli = await timed(N, () => spawnWait([process.execPath, CLI, "capture", "run", "command", "--workload", name, "--json"]));

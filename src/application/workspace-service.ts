@@ -10,7 +10,7 @@ import type { ArtifactRecord, RegistrationRecord, RunRecord } from "../domain/re
 import { clampLimit, type PageInfo } from "../analysis/analysis-result.ts";
 import { decodeCursor, encodeCursor } from "../analysis/cursor.ts";
 import { analyzeHotspots, type HotspotsResult } from "../analysis/hotspots.ts";
-import { SnapshotEngine } from "../analysis/snapshot-engine.ts";
+import type { SnapshotEngine } from "../analysis/snapshot-engine.ts";
 import { analyzeStacks, type StackDirection, type StacksResult } from "../analysis/stacks.ts";
 import { resolveSubject } from "../analysis/subject.ts";
 import { traceWindow, type TraceWindowResult } from "../analysis/trace-window.ts";
@@ -23,7 +23,7 @@ import { importArtifact, type ImportRequest, type ImportResult } from "./import-
 import { getEvidence, type EvidenceRefType, type EvidenceResult } from "./get-evidence.ts";
 import { importWithinFence, type SourceRoot } from "./import-fence.ts";
 import { validateWorkspace, type ValidationReport } from "./validate-workspace.ts";
-import { CaptureService } from "./capture/capture-service.ts";
+import type { CaptureService } from "./capture/capture-service.ts";
 
 export interface Page<T> extends PageInfo {
   corpus_commit_id: string;
@@ -141,7 +141,10 @@ export class WorkspaceService {
   }
 
   /** Workloads, capabilities, plans, captures and recovery; one per open workspace (it owns the plan registry). */
-  get capture(): CaptureService {
+  async capture(): Promise<CaptureService> {
+    // Loaded on first use: the capture stack (schemas, resolver, sampler) is not needed by
+    // imports and analyses, and loading it would slow every CLI start.
+    const { CaptureService } = await import("./capture/capture-service.ts");
     this.captureService ??= new CaptureService(this.ws);
     return this.captureService;
   }
@@ -245,6 +248,8 @@ export class WorkspaceService {
   private async engineFor(snapshot: SnapshotHandle): Promise<SnapshotEngine> {
     if (this.engine && this.engine.snapshot.commitId === snapshot.commitId) return this.engine;
     this.engine?.close();
+    // DuckDB-WASM is loaded only by the recipes that need an engine.
+    const { SnapshotEngine } = await import("../analysis/snapshot-engine.ts");
     this.engine = await SnapshotEngine.open(snapshot);
     return this.engine;
   }

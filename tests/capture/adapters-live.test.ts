@@ -35,7 +35,7 @@ const stdoutOf = (result: { artifacts: { role: string; artifact_id: string }[] }
 
 beforeAll(async () => {
   p = await captureProject(TOML);
-  caps = await p.service.capture.capabilities("active_refresh");
+  caps = await (await p.service.capture()).capabilities("active_refresh");
 }, 60_000);
 afterAll(() => p.cleanup());
 
@@ -59,7 +59,7 @@ describe("capture adapters on this host", () => {
 
   test("perf records the workload's tree and keeps perf.data and the perf script text", async () => {
     if (!availableOr("perf", "perf", ["absent", "permission_required", "incompatible"])) return;
-    const result = await p.service.capture.run({ adapter: "perf", workload: "hot", adapterOptions: { frequency_hz: 499 } });
+    const result = await (await p.service.capture()).run({ adapter: "perf", workload: "hot", adapterOptions: { frequency_hz: 499 } });
     expect(result.execution_status).toBe("succeeded");
     const names = result.artifacts.map((a) => a.display_name);
     expect(names).toContain("perf.data");
@@ -70,7 +70,7 @@ describe("capture adapters on this host", () => {
 
   test("hyperfine keeps every run's time and its JSON export", async () => {
     if (!availableOr("hyperfine", "hyperfine", ["absent", "incompatible"])) return;
-    const result = await p.service.capture.run({ adapter: "hyperfine", workload: "alloc", adapterOptions: { runs: 3, warmup: 1 } });
+    const result = await (await p.service.capture()).run({ adapter: "hyperfine", workload: "alloc", adapterOptions: { runs: 3, warmup: 1 } });
     expect(result.execution_status).toBe("succeeded");
     const summary = result.summary as { runs: number; times_s: number[]; exit_codes: number[] };
     expect(summary.runs).toBe(3);
@@ -85,7 +85,7 @@ describe("capture adapters on this host", () => {
 
   test("node --heap-prof keeps (and extracts) a sampling heap profile; bun --heap-prof is labelled a heap snapshot", async () => {
     if (!availableOr("v8-heap", "node", ["absent"])) return;
-    const node = await p.service.capture.run({ adapter: "v8-heap", workload: "alloc" });
+    const node = await (await p.service.capture()).run({ adapter: "v8-heap", workload: "alloc" });
     const profile = node.artifacts.find((a) => a.kind === "memory_profile")!;
     expect(profile.display_name).toEndWith(".heapprofile");
     expect(JSON.parse(p.bytes(profile.artifact_id).toString()).head.callFrame).toBeDefined();
@@ -93,7 +93,7 @@ describe("capture adapters on this host", () => {
     if (node.extractions.length > 0) expect(node.extractions[0]).toMatchObject({ status: "published", adapter: "v8-heapprofile" });
     else expect(node.limitations.map((l) => l.code)).toContain("no_heap_extractor");
     if (!installed("bun")) return;
-    const bun = await p.service.capture.run({ adapter: "v8-heap", workload: "bun-alloc" });
+    const bun = await (await p.service.capture()).run({ adapter: "v8-heap", workload: "bun-alloc" });
     const snapshot = bun.artifacts.find((a) => a.kind === "memory_profile")!;
     expect(bun.limitations.map((l) => l.code)).toContain("bun_heap_snapshot");
     if (JSON.parse(p.bytes(snapshot.artifact_id).toString()).snapshot) {
@@ -104,10 +104,10 @@ describe("capture adapters on this host", () => {
 
   test("managed containment: read-only root, declared writable roots only, store hidden, network denied — or refused", async () => {
     if (!availableOr("containment.bubblewrap", "bwrap", ["absent", "incompatible", "permission_required"])) {
-      await expect(p.service.capture.plan({ adapter: "command", workload: "sandboxed", containment: "managed" })).rejects.toMatchObject({ code: "CONTAINMENT_UNAVAILABLE" });
+      await expect((await p.service.capture()).plan({ adapter: "command", workload: "sandboxed", containment: "managed" })).rejects.toMatchObject({ code: "CONTAINMENT_UNAVAILABLE" });
       return;
     }
-    const result = await p.service.capture.run({ adapter: "command", workload: "sandboxed", containment: "managed" });
+    const result = await (await p.service.capture()).run({ adapter: "command", workload: "sandboxed", containment: "managed" });
     expect(result.containment).toMatchObject({ mode: "managed", state: "contained", network: "denied", backend: "bubblewrap", filesystem: "read_only_root" });
     const out = stdoutOf(result);
     expect(out).toContain("refused escape.txt EROFS");

@@ -50,7 +50,7 @@ const stdoutOf = (result: { artifacts: { role: string; artifact_id: string }[] }
 describe("capture through the broker", () => {
   test("shell metacharacters, globs and braces reach the child as plain bytes", async () => {
     for (const text of ["$(touch pwned); echo *", "a;b|c&d > out.txt", "`id`"]) {
-      const result = await p.service.capture.run({ adapter: "command", workload: "args", parameters: { text } });
+      const result = await (await p.service.capture()).run({ adapter: "command", workload: "args", parameters: { text } });
       expect(result.execution_status).toBe("succeeded");
       expect(JSON.parse(stdoutOf(result))).toEqual([text, "*", "{literal}", '--json={"a": 1}']);
     }
@@ -73,7 +73,7 @@ describe("capture through the broker", () => {
     const saved = Object.fromEntries(Object.keys(planted).map((k) => [k, process.env[k]]));
     Object.assign(process.env, planted);
     try {
-      const result = await p.service.capture.run({ adapter: "command", workload: "env" });
+      const result = await (await p.service.capture()).run({ adapter: "command", workload: "env" });
       const names = stdoutOf(result).trim().split("\n").map((line) => line.split("=")[0]);
       for (const name of Object.keys(planted)) expect(names).not.toContain(name);
       expect(names).not.toContain("HOME");
@@ -85,7 +85,7 @@ describe("capture through the broker", () => {
   });
 
   test("output over the cap is kept truncated in the artifact and flagged partial", async () => {
-    const result = await p.service.capture.run({ adapter: "command", workload: "flood" });
+    const result = await (await p.service.capture()).run({ adapter: "command", workload: "flood" });
     const stdout = result.artifacts.find((a) => a.role === "stdout")!;
     expect(stdout).toMatchObject({ kind: "process_output", byte_length: 4096, partial: true, produced_bytes: 100_000 });
     expect(p.bytes(stdout.artifact_id).length).toBe(4096);
@@ -94,7 +94,7 @@ describe("capture through the broker", () => {
   });
 
   test("a workload whose grandchild ignores SIGTERM is fully gone after its timeout; the run says timed_out and which signals were sent", async () => {
-    const result = await p.service.capture.run({ adapter: "command", workload: "stubborn" });
+    const result = await (await p.service.capture()).run({ adapter: "command", workload: "stubborn" });
     expect(result.execution_status).toBe("timed_out");
     expect(result.termination.kind).toBe("timeout");
     expect(result.termination.signals_sent.map((s) => `${s.signal}→${s.target}`)).toEqual(["SIGTERM→group", "SIGKILL→group"]);
@@ -107,16 +107,16 @@ describe("capture through the broker", () => {
   });
 
   test("the declared oracle validates a successful capture; its verdict is a status of its own", async () => {
-    const passed = await p.service.capture.run({ adapter: "command", workload: "checked", parameters: { v: "ok" } });
+    const passed = await (await p.service.capture()).run({ adapter: "command", workload: "checked", parameters: { v: "ok" } });
     expect(passed).toMatchObject({ execution_status: "succeeded", validation_status: "passed", validation: { strength: "execution_check", exit_code: 0 } });
-    const failed = await p.service.capture.run({ adapter: "command", workload: "checked", parameters: { v: "bad" } });
+    const failed = await (await p.service.capture()).run({ adapter: "command", workload: "checked", parameters: { v: "bad" } });
     expect(failed).toMatchObject({ execution_status: "succeeded", validation_status: "failed", validation: { exit_code: 3 } });
     const roles = p.service.getRun(failed.run_id).registrations.map((r) => r.role).sort();
     expect(roles).toEqual(["oracle_stderr", "oracle_stdout", "stderr", "stdout"]);
   });
 
   test("a real node --cpu-prof capture lands with its profile and hotspots find the hot function", async () => {
-    const result = await p.service.capture.run({ adapter: "v8-cpu", workload: "hot", parameters: { ms: 300 }, adapterOptions: { interval_us: 250 } });
+    const result = await (await p.service.capture()).run({ adapter: "v8-cpu", workload: "hot", parameters: { ms: 300 }, adapterOptions: { interval_us: 250 } });
     expect(result).toMatchObject({ execution_status: "succeeded", capture_status: "registered", extraction_status: "published", next_tool: "analyze_hotspots" });
     const profile = result.artifacts.find((a) => a.kind === "sample_profile")!;
     expect(profile.display_name).toEndWith(".cpuprofile");

@@ -66,7 +66,7 @@ export const captureCommand = defineCommand({
     plan: defineCommand({
       meta: { name: "plan", description: "Bind and preview a capture without running it (the plan_id is only valid in this process)" },
       args: captureArgs,
-      run: ({ args }) => execute(args, (s): Promise<PlanPreview> => s.capture.plan(planRequest(args)), renderPlan),
+      run: ({ args }) => execute(args, async (s): Promise<PlanPreview> => (await s.capture()).plan(planRequest(args)), renderPlan),
     }),
     run: defineCommand({
       meta: { name: "run", description: "Plan and execute a capture in one process; prints the run" },
@@ -83,7 +83,7 @@ export const captureCommand = defineCommand({
           await execute(
             args,
             async (s) =>
-              (result = await s.capture.run(planRequest(args), { signal: cancel.signal, onProgress: tty ? (phase) => process.stderr.write(`${phase}…\n`) : undefined })),
+              (result = await (await s.capture()).run(planRequest(args), { signal: cancel.signal, onProgress: tty ? (phase) => process.stderr.write(`${phase}…\n`) : undefined })),
             renderCapture,
           );
         } finally {

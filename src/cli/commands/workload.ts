@@ -11,12 +11,12 @@ export const workloadCommand = defineCommand({
     list: defineCommand({
       meta: { name: "list", description: "State and digest of flameox.toml and its workloads" },
       args: commonArgs,
-      run: ({ args }) => execute(args, (s) => s.capture.workloadStatus(), renderWorkloadStatus, (r) => r.state === "invalid"),
+      run: ({ args }) => execute(args, async (s) => (await s.capture()).workloadStatus(), renderWorkloadStatus, (r) => r.state === "invalid"),
     }),
     show: defineCommand({
       meta: { name: "show", description: "One workload's canonical definition and its workload_definition_id" },
       args: { ...commonArgs, name: { type: "positional", required: true } },
-      run: ({ args }) => execute(args, (s) => s.capture.showWorkload(args.name), renderWorkload),
+      run: ({ args }) => execute(args, async (s) => (await s.capture()).showWorkload(args.name), renderWorkload),
     }),
   },
 });
@@ -32,12 +32,12 @@ export const capabilitiesCommand = defineCommand({
   run: ({ args }) => {
     if (args.refresh && args.passive) throw new FlameoxError("INVALID_ARGUMENTS", "Cannot combine --refresh and --passive");
     const mode: ProbeMode = args.passive ? "passive" : args.refresh ? "active_refresh" : "active_cached";
-    return execute(args, (s) => s.capture.capabilities(mode, args.adapter), renderCapabilities);
+    return execute(args, async (s) => (await s.capture()).capabilities(mode, args.adapter), renderCapabilities);
   },
 });
 
 export const recoverCommand = defineCommand({
   meta: { name: "recover", description: "Close runs whose owning process is provably gone (boot id, pid and start time); live runs are never touched" },
   args: commonArgs,
-  run: ({ args }) => execute(args, (s) => s.capture.recover(), renderRecover),
+  run: ({ args }) => execute(args, async (s) => (await s.capture()).recover(), renderRecover),
 });

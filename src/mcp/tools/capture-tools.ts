@@ -18,7 +18,7 @@ export const listCapabilities = defineTool({
   annotations: READ_ONLY,
   input: ListCapabilitiesInput,
   result: CapabilitiesResult,
-  run: async (args, { session }) => (await session.open()).capture.capabilities(args.mode ?? "active_cached", args.adapter),
+  run: async (args, { session }) => (await (await session.open()).capture()).capabilities(args.mode ?? "active_cached", args.adapter),
   summarize: (r) => [...r.adapters, r.containment].map((c) => `${c.name} ${c.status}`).join(", "),
 });
 
@@ -34,7 +34,7 @@ export const planCapture = defineTool({
   input: PlanCaptureInput,
   result: PlanPreview,
   run: async (args, { session }) =>
-    (await session.open()).capture.plan({
+    (await (await session.open()).capture()).plan({
       adapter: args.adapter,
       workload: args.workload,
       parameters: args.parameters,
@@ -56,7 +56,7 @@ export const executeCapturePlan = defineTool({
   annotations: EXECUTE,
   input: ExecuteCapturePlanInput,
   result: CaptureResult,
-  run: async (args, { session, signal, progress }) => (await session.open()).capture.execute(args.plan_id, { signal, onProgress: progress }),
+  run: async (args, { session, signal, progress }) => (await (await session.open()).capture()).execute(args.plan_id, { signal, onProgress: progress }),
   summarize: (r) =>
     `run ${r.run_id}: ${r.execution_status} (${r.termination.kind}${r.termination.exit_code !== null ? ` ${r.termination.exit_code}` : ""}), ` +
     `${r.artifacts.length} artifact(s), extraction ${r.extraction_status}${r.next_tool ? `; next ${r.next_tool}` : ""}`,

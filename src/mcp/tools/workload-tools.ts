@@ -14,7 +14,7 @@ export const workloadConfigurationStatus = defineTool({
   annotations: READ_ONLY,
   input: NoArguments,
   result: WorkloadConfigurationStatus,
-  run: async (_args, { session }) => (await session.open()).capture.workloadStatus(),
+  run: async (_args, { session }) => (await (await session.open()).capture()).workloadStatus(),
   summarize: (r) =>
     r.state === "valid"
       ? `flameox.toml valid (${r.configuration_id}): ${r.workloads.map((w) => w.name).join(", ") || "no workloads"}; next ${r.next_tool}`
@@ -34,7 +34,7 @@ export const configureWorkload = defineTool({
   result: ConfigureWorkloadResult,
   run: async (args, { session }) => {
     const { name, operation, expected_configuration_id, ...spec } = args;
-    return (await session.open()).capture.configureWorkload({ name, operation, expected_configuration_id, spec, source: "agent" });
+    return (await (await session.open()).capture()).configureWorkload({ name, operation, expected_configuration_id, spec, source: "agent" });
   },
   summarize: (r) => `${r.changed ? `${r.operation}d` : "unchanged"} workload ${r.name} (${r.workload_definition_id}); configuration ${r.configuration_id}`,
 });
