@@ -50,11 +50,11 @@ async function benchFile(label: string, path: string): Promise<void> {
     ["input", `${label}, ${fmtMb(bytes)}`],
     ["baseline JSON.parse (read+parse in one Bun process)", `${(bytes / MB / (parseMs / 1000)).toFixed(0)} MB/s parse, ${parseMs.toFixed(0)} ms, peak RSS ${fmtMb(parse.maxRss)}`],
     ["flameox import, end to end to a committed generation", `${(bytes / MB / (imported.wallMs / 1000)).toFixed(0)} MB/s, ${imported.wallMs.toFixed(0)} ms`],
-    ["  peak RSS: CLI process / parse worker", `${fmtMb(imported.maxRss)} / ${fmtMb(result.extraction.worker.max_rss_bytes ?? 0)} (worker wall ${result.extraction.worker.wall_ms} ms)`],
+    ["  peak RSS: CLI process tree (includes the worker) / parse worker itself", `${fmtMb(imported.maxRss)} / ${fmtMb(result.extraction.worker.max_rss_bytes ?? 0)} (worker wall ${result.extraction.worker.wall_ms} ms)`],
     ["  rows", Object.entries(result.extraction.tables).map(([t, n]) => `${t}=${n}`).join(" ")],
     ["analyze hotspots latency (CLI process, median of 3)", `${hotspots[1]!.toFixed(0)} ms (min ${hotspots[0]!.toFixed(0)}, max ${hotspots[2]!.toFixed(0)})`],
   ];
-  for (const [k, v] of rows) console.log(`${k!.padEnd(56)} ${v}`);
+  for (const [k, v] of rows) console.log(`${k!.padEnd(72)} ${v}`);
   console.log();
 }
 
