@@ -13,6 +13,7 @@ import { artifactsCommand, importCommand, runsCommand } from "./commands/records
 import { catalogCommand, initCommand, statusCommand, validateCommand } from "./commands/workspace.ts";
 import { experimentCommand, measurementsCommand, runSetsCommand } from "./commands/study.ts";
 import { captureCommand } from "./commands/capture.ts";
+import { findingsCommand, hypothesesCommand, investigationsCommand } from "./commands/investigations.ts";
 import { capabilitiesCommand, recoverCommand, workloadCommand } from "./commands/workload.ts";
 import { exitCode } from "./context.ts";
 import { printError } from "./output.ts";
@@ -33,6 +34,9 @@ export const main = defineCommand({
     measurements: measurementsCommand,
     "run-sets": runSetsCommand,
     experiment: experimentCommand,
+    investigations: investigationsCommand,
+    hypotheses: hypothesesCommand,
+    findings: findingsCommand,
     workload: workloadCommand,
     capture: captureCommand,
     capabilities: capabilitiesCommand,

@@ -16,6 +16,8 @@ const EXPECTED_TOOLS = [
   "get_operation_window", "get_operation_transitions", "get_lifecycle_gaps", "validate_workspace", "get_evidence",
   "query_measurements", "freeze_run_set", "compare_run_sets", "record_comparison",
   "plan_experiment", "run_experiment", "get_experiment", "list_experiment_trials", "analyze_scaling",
+  "create_investigation", "list_investigations", "get_investigation", "record_hypothesis", "get_hypothesis",
+  "record_finding", "get_finding", "list_findings", "record_analysis",
 ];
 
 /** readOnly/destructive/idempotent/openWorld of every tool that is not plain read-only (REFERENCE presets). */
@@ -30,6 +32,10 @@ const NOT_READ_ONLY: Record<string, boolean[]> = {
   freeze_run_set: ADDITIVE,
   record_comparison: ADDITIVE,
   run_experiment: EXECUTE,
+  create_investigation: ADDITIVE,
+  record_hypothesis: ADDITIVE,
+  record_finding: ADDITIVE,
+  record_analysis: ADDITIVE,
 };
 
 let dir: { path: string; cleanup: () => void };

@@ -8,6 +8,7 @@ import { formatNs, safeText, table } from "../output.ts";
 import { parseLimit } from "./records.ts";
 import { otelTraceSubcommands } from "./otel-trace.ts";
 import { compareCommand, recordComparisonCommand, scalingCommand } from "./study.ts";
+import { analyzeRecordCommand } from "./investigations.ts";
 
 const pageArgs = {
   limit: { type: "string", description: "Maximum rows to return" },
@@ -40,6 +41,7 @@ export const analyzeCommand = defineCommand({
     compare: compareCommand,
     "record-comparison": recordComparisonCommand,
     scaling: scalingCommand,
+    record: analyzeRecordCommand,
     hotspots: defineCommand({
       meta: { name: "hotspots", description: "Top frames by self time for a run or artifact" },
       args: { ...commonArgs, ...pageArgs, run_or_artifact: { type: "positional", required: true } },

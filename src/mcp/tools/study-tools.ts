@@ -6,6 +6,7 @@ import {
   MeasurementsPageResult, PlanExperimentInput, QueryMeasurementsInput, RunExperimentInput, RunSetResult, ScalingResultSchema, TrialPageResult,
 } from "../schemas/study.ts";
 import { ADDITIVE, defineTool, READ_ONLY, type ToolAnnotations } from "../tool.ts";
+import { INVESTIGATION_TOOLS } from "./investigation-tools.ts";
 
 /** REFERENCE (b) EXECUTE preset: runs processes. */
 const EXECUTE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
@@ -112,4 +113,4 @@ export const analyzeScaling = defineTool({
   summarize: (r) => `scaling of ${r.experiment_id}: ${r.variants.length} variant(s)`,
 });
 
-export const STUDY_TOOLS = [queryMeasurements, freezeRunSet, compareRunSets, recordComparison, planExperiment, runExperiment, getExperiment, listExperimentTrials, analyzeScaling];
+export const STUDY_TOOLS = [queryMeasurements, freezeRunSet, compareRunSets, recordComparison, planExperiment, runExperiment, getExperiment, listExperimentTrials, analyzeScaling, ...INVESTIGATION_TOOLS];
