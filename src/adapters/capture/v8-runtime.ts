@@ -6,7 +6,7 @@
 import { FlameoxError } from "../../domain/errors.ts";
 import type { ResolvedExecutable } from "../../domain/capture.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
-import type { AdapterPlanInput, Assessment, CommandPart, HostFacts } from "./capture-adapter.ts";
+import type { AdapterPlanInput, Assessment, CaptureAdapter, CommandPart, HostFacts } from "./capture-adapter.ts";
 
 export interface JsRuntime {
   name: "node" | "bun";
@@ -52,4 +52,29 @@ export function jsRuntimeAssessment(facts: HostFacts, limitations: Limitation[])
   return present.length > 0
     ? { status: "available", reason: `JavaScript runtime(s) on PATH: ${present.join(", ")}`, features: { runtimes: present.join(", ") }, limitations }
     : { status: "absent", reason: "neither node nor bun is on the child PATH", features: {}, limitations };
+}
+
+/** What every adapter that drives a Node.js or Bun runtime's own profiler has in common. */
+export const JS_RUNTIME_ADAPTER_BASE = {
+  tools: [
+    { name: "node", versionArgs: ["--version"], optional: true },
+    { name: "bun", versionArgs: ["--version"], optional: true },
+  ],
+  permissionSensitive: false,
+  sysctl: [],
+  probesWorkloadExecutable: true,
+  recognizesExecutable: (executable: ResolvedExecutable) => runtimeNameOf(executable) !== null,
+  readinessProbes: () => [],
+  assess: (facts: HostFacts) => jsRuntimeAssessment(facts, []),
+} satisfies Partial<CaptureAdapter>;
+
+/** The runtime of a plan, refusing Node.js releases older than 12 (no --cpu-prof/--heap-prof). */
+export function modernJsRuntimeOf(input: AdapterPlanInput, adapter: string, flag: string): JsRuntime {
+  const runtime = jsRuntimeOf(input, adapter);
+  if (runtime.name === "node" && runtime.major < 12) {
+    throw new FlameoxError("CAPABILITY_UNAVAILABLE", `Cannot capture with ${adapter}: Node.js ${runtime.version} has no ${flag} (Node 12 or newer is needed)`, {
+      details: { adapter, status: "incompatible" },
+    });
+  }
+  return runtime;
 }

@@ -9,6 +9,7 @@ import { parseFailed } from "../json-guard.ts";
 import { HostStrings } from "./host-strings.ts";
 import { JsonBatch } from "./json-batch.ts";
 import type { JsonProgram } from "./json-program.ts";
+import type { ScannerCoreExports } from "./scanner-exports.ts";
 import { parserModule } from "./wasm-modules.ts";
 
 const ST_NEED_INPUT = 0;
@@ -23,25 +24,10 @@ export const MAX_CAPTURE_BYTES = 32 << 20;
 /** The longest string interned as a name or value. */
 export const MAX_STRING_BYTES = 1 << 20;
 
-interface ScannerExports {
-  memory: WebAssembly.Memory;
-  reserveProgram(bytes: number): number;
-  init(...args: number[]): number;
-  inputPtr(): number;
-  feed(len: number): void;
-  run(): number;
+interface ScannerExports extends ScannerCoreExports {
   finish(repair: number): number;
-  drain(): void;
-  recordsPtr(): number;
-  recordCount(): number;
-  recordStride(): number;
-  textAreaPtr(): number;
   textAreaBytes(): number;
-  stringsPtr(): number;
   stringsBytes(): number;
-  stringsCount(): number;
-  errorCode(): number;
-  errorOffset(): number;
 }
 
 export interface JsonScanOptions {

@@ -7,29 +7,15 @@ import { parseFailed } from "../json-guard.ts";
 import { HostStrings } from "./host-strings.ts";
 import { ProtoBatch } from "./proto-batch.ts";
 import type { ProtoProgram } from "./proto-program.ts";
+import type { ScannerCoreExports } from "./scanner-exports.ts";
 import { parserModule, parserModuleSync } from "./wasm-modules.ts";
 
 const INPUT_BYTES = 1 << 20;
 export const MAX_PROTO_STRING = 1 << 20;
 export const MAX_PROTO_BYTES = 16 << 20;
 
-interface ProtoExports {
-  memory: WebAssembly.Memory;
-  reserveProgram(bytes: number): number;
-  init(...args: number[]): number;
-  inputPtr(): number;
-  feed(len: number): void;
-  run(): number;
+interface ProtoExports extends ScannerCoreExports {
   finish(): number;
-  drain(): void;
-  recordsPtr(): number;
-  recordCount(): number;
-  recordStride(): number;
-  textAreaPtr(): number;
-  stringsPtr(): number;
-  stringsCount(): number;
-  errorCode(): number;
-  errorOffset(): number;
 }
 
 export class ProtoScanner {

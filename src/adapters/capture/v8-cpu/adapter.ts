@@ -4,9 +4,8 @@
  * by the v8-cpuprofile format adapter, the same path an imported profile takes.
  */
 import { type } from "arktype";
-import { FlameoxError } from "../../../domain/errors.ts";
 import type { AdapterPlan, CaptureAdapter, Collected } from "../capture-adapter.ts";
-import { jsRuntimeAssessment, jsRuntimeOf, runtimeNameOf, withRuntimeFlags } from "../v8-runtime.ts";
+import { JS_RUNTIME_ADAPTER_BASE, modernJsRuntimeOf, withRuntimeFlags } from "../v8-runtime.ts";
 
 const DEFAULT_INTERVAL_US = 1000;
 
@@ -14,27 +13,13 @@ export const v8CpuCaptureAdapter: CaptureAdapter = {
   name: "v8-cpu",
   version: "1",
   description: "Sampling CPU profile of a Node.js or Bun workload (--cpu-prof); extracted into frames, stacks and hotspots",
-  tools: [
-    { name: "node", versionArgs: ["--version"], optional: true },
-    { name: "bun", versionArgs: ["--version"], optional: true },
-  ],
-  permissionSensitive: false,
-  sysctl: [],
-  probesWorkloadExecutable: true,
-  recognizesExecutable: (executable) => runtimeNameOf(executable) !== null,
+  ...JS_RUNTIME_ADAPTER_BASE,
   options: type({
     "+": "reject",
     "interval_us?": type("50 <= number.integer <= 100000").describe("sampling interval in microseconds (default 1000)"),
   }),
-  readinessProbes: () => [],
-  assess: (facts) => jsRuntimeAssessment(facts, []),
   plan(input): AdapterPlan {
-    const runtime = jsRuntimeOf(input, "v8-cpu");
-    if (runtime.name === "node" && runtime.major < 12) {
-      throw new FlameoxError("CAPABILITY_UNAVAILABLE", `Cannot capture with v8-cpu: Node.js ${runtime.version} has no --cpu-prof-dir (Node 12 or newer is needed)`, {
-        details: { adapter: "v8-cpu", status: "incompatible" },
-      });
-    }
+    const runtime = modernJsRuntimeOf(input, "v8-cpu", "--cpu-prof-dir");
     const interval = (input.options.interval_us as number | undefined) ?? DEFAULT_INTERVAL_US;
     return {
       command: withRuntimeFlags(input, ["--cpu-prof", { output: "", prefix: "--cpu-prof-dir=" }, `--cpu-prof-interval=${interval}`]),

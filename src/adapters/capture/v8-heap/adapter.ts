@@ -6,10 +6,9 @@
  * it is installed; a snapshot is kept as a native artifact only.
  */
 import { type } from "arktype";
-import { FlameoxError } from "../../../domain/errors.ts";
 import type { Limitation } from "../../../domain/evidence-status.ts";
 import type { AdapterPlan, CaptureAdapter, Collected } from "../capture-adapter.ts";
-import { jsRuntimeAssessment, jsRuntimeOf, runtimeNameOf, withRuntimeFlags } from "../v8-runtime.ts";
+import { JS_RUNTIME_ADAPTER_BASE, modernJsRuntimeOf, withRuntimeFlags } from "../v8-runtime.ts";
 
 // Node's default (512 KiB) leaves short workloads with an empty profile; 4 KiB samples them.
 const DEFAULT_INTERVAL_BYTES = 4096;
@@ -18,27 +17,13 @@ export const v8HeapCaptureAdapter: CaptureAdapter = {
   name: "v8-heap",
   version: "1",
   description: "Sampling heap profile of a Node.js workload (--heap-prof), extracted as inuse_space frames; Bun writes a heap snapshot instead, kept native",
-  tools: [
-    { name: "node", versionArgs: ["--version"], optional: true },
-    { name: "bun", versionArgs: ["--version"], optional: true },
-  ],
-  permissionSensitive: false,
-  sysctl: [],
-  probesWorkloadExecutable: true,
-  recognizesExecutable: (executable) => runtimeNameOf(executable) !== null,
+  ...JS_RUNTIME_ADAPTER_BASE,
   options: type({
     "+": "reject",
     "interval_bytes?": type("512 <= number.integer <= 67108864").describe("average sampling interval in bytes allocated (default 4096)"),
   }),
-  readinessProbes: () => [],
-  assess: (facts) => jsRuntimeAssessment(facts, []),
   plan(input): AdapterPlan {
-    const runtime = jsRuntimeOf(input, "v8-heap");
-    if (runtime.name === "node" && runtime.major < 12) {
-      throw new FlameoxError("CAPABILITY_UNAVAILABLE", `Cannot capture with v8-heap: Node.js ${runtime.version} has no --heap-prof (Node 12 or newer is needed)`, {
-        details: { adapter: "v8-heap", status: "incompatible" },
-      });
-    }
+    const runtime = modernJsRuntimeOf(input, "v8-heap", "--heap-prof");
     const interval = (input.options.interval_bytes as number | undefined) ?? DEFAULT_INTERVAL_BYTES;
     const limitations: Limitation[] =
       runtime.name === "bun"
