@@ -4,12 +4,13 @@
  * EvidenceSink); the rest of their tables, and everything of whole-payload adapters,
  * is written at the end. A table the adapter declares but did not fill is written empty.
  */
-import type { AdapterLimits, EvidenceSink, ProducerAdapter } from "../src/adapters/adapter.ts";
+import type { AdapterLimits, EvidenceSink, ProducerAdapter, StreamedEvidence } from "../src/adapters/adapter.ts";
 import type { EvidenceTableName } from "../src/domain/evidence-schema.ts";
 import { FlameoxError } from "../src/domain/errors.ts";
 import type { NormalizedEvidence } from "../src/domain/normalized-evidence.ts";
 import type { Provenance } from "../src/storage/parquet.ts";
 import { collectPayload, type Payload } from "./payload-stream.ts";
+import { FileSpillSpace } from "./spill-space.ts";
 import { encodeInline, TableParts, type PartEncoder, type WrittenPart } from "./table-parts.ts";
 
 export type ExtractedEvidence = Omit<NormalizedEvidence, "tables">;
@@ -36,8 +37,18 @@ export async function extractTables(
   };
   let evidence: ExtractedEvidence;
   if (adapter.extractStream) {
-    const sink: EvidenceSink = { writeBatch: (batch) => writer(batch.table).add(batch) };
-    const streamed = await adapter.extractStream({ chunks: payload.chunks, displayName: options.displayName, limits: options.limits, sink });
+    const sink: EvidenceSink = {
+      writeBatch: (batch) => writer(batch.table).add(batch),
+      writeBuffer: (buffer) => writer(buffer.schema.name as EvidenceTableName).addBuffer(buffer),
+    };
+    // Spilled runs live beside the parts being written: the staging area, removed with it on failure.
+    const spill = new FileSpillSpace(options.outputDir);
+    let streamed: StreamedEvidence;
+    try {
+      streamed = await adapter.extractStream({ chunks: payload.chunks, displayName: options.displayName, limits: options.limits, sink, spill });
+    } finally {
+      spill.disposeAll();
+    }
     for (const table of adapter.tables) {
       const buffer = streamed.tables[table];
       if (buffer) await writer(table).addBuffer(buffer);

@@ -71,6 +71,11 @@ export interface ProducerAdapter {
 export interface EvidenceSink {
   /** Appends a batch of rows; awaited, so a slower writer slows the parser down. */
   writeBatch(batch: ColumnBatch): Promise<void>;
+  /**
+   * Appends rows built as a TableBuffer (tables with list columns, e.g. stacks, emitted in
+   * chunks). Optional: without it, adapters return such tables whole.
+   */
+  writeBuffer?(buffer: TableBuffer): Promise<void>;
 }
 
 export interface StreamExtractInput {
@@ -79,6 +84,28 @@ export interface StreamExtractInput {
   displayName: string;
   limits: AdapterLimits;
   sink: EvidenceSink;
+  /**
+   * Scratch files for intermediate state that would otherwise grow with the artifact
+   * (trace events waiting to be ordered per track). Without one, adapters spill to memory.
+   */
+  spill?: SpillSpace;
+  /** Events an adapter holds in memory before spilling a run (tests lower it to exercise merging). */
+  spoolRunEvents?: number;
+}
+
+/** Where adapters spill: append-only scratch files, deleted when disposed. */
+export interface SpillSpace {
+  create(): SpillFile;
+}
+
+export interface SpillFile {
+  /** Appends the bytes at the end of the file. */
+  append(bytes: Uint8Array): void;
+  /** Fills `target` with the bytes at `position`; returns how many were read. */
+  read(target: Uint8Array, position: number): number;
+  readonly size: number;
+  /** Releases the file and deletes it. */
+  dispose(): void;
 }
 
 /** A streaming adapter's result: small tables whole, the rest already written through the sink. */

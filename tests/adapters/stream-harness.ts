@@ -11,21 +11,25 @@ import { rowsOf, type Row } from "./evidence-checks.ts";
 export interface StreamRun {
   evidence: StreamedEvidence;
   batches: ColumnBatch[];
+  /** Chunks the adapter wrote through the sink as TableBuffers. */
+  buffers: TableBuffer[];
 }
 
 export async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
   for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, Math.min(bytes.length, at + size));
 }
 
-export async function runStream(adapter: ProducerAdapter, bytes: Uint8Array, options: { displayName?: string; chunkSize?: number; limits?: Partial<AdapterLimits> } = {}): Promise<StreamRun> {
+export async function runStream(adapter: ProducerAdapter, bytes: Uint8Array, options: { displayName?: string; chunkSize?: number; limits?: Partial<AdapterLimits>; spoolRunEvents?: number } = {}): Promise<StreamRun> {
   const batches: ColumnBatch[] = [];
+  const buffers: TableBuffer[] = [];
   const evidence = await adapter.extractStream!({
     chunks: chunked(bytes, options.chunkSize ?? 1 << 16),
     displayName: options.displayName ?? "case",
     limits: { ...DEFAULT_ADAPTER_LIMITS, ...options.limits },
-    sink: { writeBatch: async (batch) => void batches.push(batch) },
+    sink: { writeBatch: async (batch) => void batches.push(batch), writeBuffer: async (buffer) => void buffers.push(buffer) },
+    spoolRunEvents: options.spoolRunEvents,
   });
-  return { evidence, batches };
+  return { evidence, batches, buffers };
 }
 
 const utf8 = new TextDecoder();
@@ -40,6 +44,12 @@ function cell(vector: ColumnVector, i: number): unknown {
     default:
       return vector.values[i];
   }
+}
+
+/** Rows of a streamed table: its column batches, else its TableBuffer chunks. */
+export function streamedTableRows(run: StreamRun, table: EvidenceTableName): Row[] {
+  const chunks = run.buffers.filter((b) => b.schema.name === table);
+  return chunks.length > 0 ? chunks.flatMap((b) => bufferRows(b)) : streamedRows(run.batches, table);
 }
 
 /** Rows of one table from its batches; int64 cells as decimal strings. */

@@ -6,7 +6,8 @@
 import { expect } from "bun:test";
 import { DEFAULT_ADAPTER_LIMITS, type AdapterLimits, type ProducerAdapter } from "../../src/adapters/adapter.ts";
 import { FlameoxError } from "../../src/domain/errors.ts";
-import { bufferRows, runStream, streamedRows } from "./stream-harness.ts";
+import type { Row } from "./evidence-checks.ts";
+import { bufferRows, runStream, streamedTableRows } from "./stream-harness.ts";
 
 type Outcome = { error: { code: string; message: string } } | { evidence: Record<string, unknown> };
 
@@ -15,21 +16,39 @@ function failure(error: unknown): Outcome {
   return { error: { code: error.code, message: error.message } };
 }
 
+/**
+ * Streaming trace adapters write `trace_events` per track in time order, the whole-payload
+ * reference in input order: rows are compared in event_index order.
+ */
+function inEventOrder(table: string, rows: Row[]): Row[] {
+  return table === "trace_events" ? rows.toSorted((a, b) => Number(a.event_index) - Number(b.event_index)) : rows;
+}
+
+/**
+ * Trace adapters' streaming extraction is run twice: with the default spool run size, and
+ * with runs of a few hundred events, so that multi-run merging is checked on every case too.
+ */
 export async function expectSameOutcome(adapter: ProducerAdapter, bytes: Uint8Array, options: { displayName?: string; chunkSize?: number; limits?: Partial<AdapterLimits> } = {}): Promise<void> {
+  await expectSameOutcomeWith(adapter, bytes, options);
+  if (adapter.tables.includes("trace_events")) await expectSameOutcomeWith(adapter, bytes, { ...options, spoolRunEvents: 331 });
+}
+
+async function expectSameOutcomeWith(adapter: ProducerAdapter, bytes: Uint8Array, options: { displayName?: string; chunkSize?: number; limits?: Partial<AdapterLimits>; spoolRunEvents?: number }): Promise<void> {
   const limits = { ...DEFAULT_ADAPTER_LIMITS, ...options.limits };
   const displayName = options.displayName ?? "case";
   let reference: Outcome;
   try {
     const whole = adapter.extract({ bytes, displayName, limits });
-    const tables = Object.fromEntries(adapter.tables.map((t) => [t, bufferRows(whole.tables[t])]));
+    const tables = Object.fromEntries(adapter.tables.map((t) => [t, inEventOrder(t, bufferRows(whole.tables[t]))]));
     reference = { evidence: { tables, limitations: whole.limitations, summary: whole.summary, producer: whole.producer, producerVersion: whole.producerVersion } };
   } catch (error) {
     reference = failure(error);
   }
   let streamed: Outcome;
   try {
-    const { evidence, batches } = await runStream(adapter, bytes, { displayName, chunkSize: options.chunkSize, limits: options.limits });
-    const tables = Object.fromEntries(adapter.tables.map((t) => [t, evidence.streamed.includes(t) ? streamedRows(batches, t) : bufferRows(evidence.tables[t]!)]));
+    const run = await runStream(adapter, bytes, { displayName, chunkSize: options.chunkSize, limits: options.limits, spoolRunEvents: options.spoolRunEvents });
+    const { evidence } = run;
+    const tables = Object.fromEntries(adapter.tables.map((t) => [t, inEventOrder(t, evidence.streamed.includes(t) ? streamedTableRows(run, t) : bufferRows(evidence.tables[t]!))]));
     streamed = { evidence: { tables, limitations: evidence.limitations, summary: evidence.summary, producer: evidence.producer, producerVersion: evidence.producerVersion } };
   } catch (error) {
     streamed = failure(error);

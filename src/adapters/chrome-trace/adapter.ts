@@ -20,7 +20,8 @@ import { FLAG_MISSING_DUR } from "./event-flags.ts";
 import { scanEvents, type ScannedTrace } from "./event-scan.ts";
 import { parseTrace, TRACE_FORMAT, traceProducer } from "./parse-trace.ts";
 import { SliceFrames } from "./slice-frames.ts";
-import { nestingScratch, nestTrackSlices } from "./slice-nesting.ts";
+import { nestTrackSlices } from "./slice-nesting.ts";
+import { SliceNester } from "./slice-nester.ts";
 import { traceLimitations } from "./trace-limitations.ts";
 import { writeTraceEventRows } from "./trace-event-rows.ts";
 import { TrackRegistry } from "./tracks.ts";
@@ -96,7 +97,7 @@ export const chromeTraceAdapter: ProducerAdapter = {
 /** B/E pairing, then nesting and measurement, one track at a time. */
 function measureSlices(scan: ScannedTrace, frameCount: number, wall: MeasureAccumulator, stacks: StackTrie): { slices: number; beginEnd: BeginEndCounts } {
   const beginEnd: BeginEndCounts = { unmatchedBegin: 0, unmatchedEnd: 0 };
-  const scratch = nestingScratch(frameCount);
+  const nester = new SliceNester(frameCount, wall, stacks);
   let slices = 0;
   for (let t = 0; t < scan.slicesByTrack.length; t++) {
     const trackSlices = scan.slicesByTrack[t]!;
@@ -106,7 +107,7 @@ function measureSlices(scan: ScannedTrace, frameCount: number, wall: MeasureAccu
       if ((scan.flags[i]! & FLAG_MISSING_DUR) !== 0) scan.durNs[i] = Math.max(0, trackEnd - scan.startNs[i]!);
     }
     matchBeginEnd(scan, trackSlices, trackEnd, beginEnd);
-    slices += nestTrackSlices(scan, trackSlices, t, wall, stacks, scratch);
+    slices += nestTrackSlices(scan, trackSlices, t, nester);
   }
   return { slices, beginEnd };
 }

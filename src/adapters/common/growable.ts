@@ -68,8 +68,26 @@ export class TextStore {
     return this.lengths.push(bytes.length);
   }
 
+  /** Bytes held. */
+  get bytes(): number {
+    return this.used;
+  }
+
+  clear(): void {
+    this.used = 0;
+    this.starts.length = 0;
+    this.lengths.length = 0;
+  }
+
   get(index: number): Uint8Array {
     const start = this.starts.array[index]!;
     return this.data.subarray(start, start + this.lengths.array[index]!);
   }
+}
+
+/** A copy of `array` with room for `length` elements (the rest zero). */
+export function grown<T extends TypedArray>(array: T, length: number): T {
+  const next = new (array.constructor as new (n: number) => T)(length);
+  next.set(array);
+  return next;
 }

@@ -8,6 +8,7 @@ import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { PROFILE_TABLES } from "../../domain/normalized-evidence.ts";
 import { tableOfBatches } from "../common/batch-table-buffer.ts";
 import { fieldsWithin, sniffFirstMessage, topLevelFields } from "../wasm/proto-sniff.ts";
+import { writeStackChunks } from "../common/stack-chunks.ts";
 import { PerfettoPipeline } from "./perfetto-pipeline.ts";
 
 const SELF = { name: "perfetto", version: "1.0.0" };
@@ -36,17 +37,30 @@ export const perfettoAdapter: ProducerAdapter = {
   detect: detectPerfetto,
   extract(input: ExtractInput): NormalizedEvidence {
     const pipeline = PerfettoPipeline.openSync(input.limits);
-    pipeline.push(input.bytes);
-    const result = pipeline.finish(SELF);
-    const traceEvents = tableOfBatches(result.rows, "trace_events");
-    return { ...result.evidence, tables: { ...result.evidence.tables, trace_events: traceEvents }, summary: { ...result.evidence.summary, trace_event_rows: result.rowCounts.rows } };
+    try {
+      pipeline.push(input.bytes);
+      const result = pipeline.finish(SELF);
+      const traceEvents = tableOfBatches(result.rows, "trace_events");
+      const evidence = result.evidence(true);
+      return { ...evidence, tables: { ...evidence.tables, trace_events: traceEvents }, summary: { ...evidence.summary, trace_event_rows: result.rowCounts.rows } };
+    } finally {
+      pipeline.dispose();
+    }
   },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
-    const pipeline = await PerfettoPipeline.open(input.limits);
-    for await (const chunk of input.chunks) pipeline.push(chunk);
-    const result = pipeline.finish(SELF);
-    for (const batch of result.rows) await input.sink.writeBatch(batch);
-    const { trace_events: _, ...tables } = result.evidence.tables;
-    return { ...result.evidence, tables, streamed: ["trace_events"], summary: { ...result.evidence.summary, trace_event_rows: result.rowCounts.rows } };
+    const pipeline = await PerfettoPipeline.open(input.limits, { spill: input.spill, runEvents: input.spoolRunEvents });
+    try {
+      for await (const chunk of input.chunks) pipeline.push(chunk);
+      const result = pipeline.finish(SELF);
+      for (const batch of result.rows) await input.sink.writeBatch(batch);
+      const { tries, frames, clock, tracks } = result.stacks;
+      const stacksStreamed = await writeStackChunks(input.sink, tries, frames, clock, tracks);
+      const evidence = result.evidence(!stacksStreamed);
+      const { trace_events: _, stacks, ...rest } = evidence.tables;
+      const tables = stacksStreamed ? rest : { ...rest, stacks };
+      return { ...evidence, tables, streamed: stacksStreamed ? ["trace_events", "stacks"] : ["trace_events"], summary: { ...evidence.summary, trace_event_rows: result.rowCounts.rows } };
+    } finally {
+      pipeline.dispose();
+    }
   },
 };

@@ -10,7 +10,7 @@ import { IntPairMap } from "../common/int-pair-map.ts";
 import { FLAG_ARGS_TRUNCATED } from "../chrome-trace/event-flags.ts";
 import { KIND_BEGIN, KIND_END, KIND_EVENT, KIND_COMPLETE, UNNAMED, type ScanCounts } from "../chrome-trace/event-scan.ts";
 import { SliceFrames } from "../chrome-trace/slice-frames.ts";
-import { TraceColumns } from "../chrome-trace/stream/event-columns.ts";
+import type { EventSpool } from "../trace-spool/event-spool.ts";
 import type { HostStrings } from "../wasm/host-strings.ts";
 import type { ProtoBatch } from "../wasm/proto-batch.ts";
 import { annotationsJson, PERFETTO_FORMAT } from "./debug-annotations.ts";
@@ -27,13 +27,12 @@ const SEQ_INCREMENTAL_STATE_CLEARED = 1;
 const encoder = new TextEncoder();
 
 export class PerfettoImport {
-  readonly cols = new TraceColumns();
   readonly frames = new FrameRegistry();
   readonly tracks = new PerfettoTracks();
   readonly domain = new ClockDomain();
   readonly samples: PerfettoSamples;
   readonly counts: ScanCounts = { malformed: 0, missingTs: 0, unknownPhases: 0, clamped: 0, missingDur: 0, metadata: 0 };
-  readonly slicesByTrack: number[][] = [];
+  /** Per track: the latest end of its events. */
   readonly trackEndNs: number[] = [];
   packets = 0;
   unknownClockEvents = 0;
@@ -49,7 +48,13 @@ export class PerfettoImport {
   readonly strings = new StringTable();
   private readonly local = new Map<number, number>();
 
-  constructor(private readonly scanned: HostStrings, private readonly maxArgsBytes: number, private readonly maxEvents: number) {
+  constructor(
+    private readonly scanned: HostStrings,
+    private readonly maxArgsBytes: number,
+    private readonly maxEvents: number,
+    /** Where track events wait until they are nested (see trace-spool/). */
+    readonly spool: EventSpool,
+  ) {
     this.samples = new PerfettoSamples(this.frames, this.strings);
   }
 
@@ -166,9 +171,9 @@ export class PerfettoImport {
   }
 
   private trackEvent(b: ProtoBatch, r: number, state: SequenceState, c: PacketChildren | null, packetNs: number | null): void {
-    const cols = this.cols;
-    const i = cols.add();
-    if (cols.length > this.maxEvents) throw tooLarge(PERFETTO_FORMAT, "events", cols.length, this.maxEvents);
+    const i = this.spool.add();
+    const cols = this.spool.cols;
+    if (this.spool.length > this.maxEvents) throw tooLarge(PERFETTO_FORMAT, "events", this.spool.length, this.maxEvents);
     let ns = packetNs;
     if (b.has(r, P.ABSOLUTE_US)) ns = this.domain.toPrimary(3, b.num(r, P.ABSOLUTE_US) * 1000);
     if (ns === null) {
@@ -184,10 +189,7 @@ export class PerfettoImport {
     else if (type === 0) type = ph === "X" ? -1 : TYPE_INSTANT;
     const t = b.has(r, P.TRACK_UUID) ? this.trackOfUuid(b, r) : state.defaultTrackUuid !== null ? this.tracks.trackOf(state.defaultTrackUuid)
       : (state.threadTrack ?? this.tracks.trackOf(`sequence:${b.num(r, P.SEQUENCE)}`));
-    while (this.slicesByTrack.length <= t) {
-      this.slicesByTrack.push([]);
-      this.trackEndNs.push(Number.NEGATIVE_INFINITY);
-    }
+    while (this.trackEndNs.length <= t) this.trackEndNs.push(Number.NEGATIVE_INFINITY);
     const nameId = b.has(r, P.NAME) ? this.fromScanner(b.stringId(r, P.NAME)) : (state.names.get(b.num(r, b.has(r, P.NAME_IID) ? P.NAME_IID : P.LEGACY_NAME_IID)) ?? -1);
     const catId = this.category(c, state);
     cols.track.array[i] = t;
@@ -205,10 +207,7 @@ export class PerfettoImport {
       end = ns + cols.durNs.array[i]!;
     }
     cols.kind.array[i] = kind;
-    if (kind !== KIND_EVENT) {
-      this.slicesByTrack[t]!.push(i);
-      if (kind !== KIND_END) cols.frame.array[i] = this.frameOf(nameId, catId);
-    }
+    if (kind !== KIND_EVENT && kind !== KIND_END) cols.frame.array[i] = this.frameOf(nameId, catId);
     const counter = type === TYPE_COUNTER ? { value: b.has(r, P.DOUBLE_COUNTER) ? b.double(r, P.DOUBLE_COUNTER) : b.num(r, P.COUNTER) } : undefined;
     if (kind !== KIND_END) {
       const args = annotationsJson(c?.annotations ?? [], state, counter);
@@ -264,9 +263,9 @@ export class PerfettoImport {
       let cut = this.maxArgsBytes;
       while (cut > 0 && (bytes[cut]! & 0xc0) === 0x80) cut--;
       bytes = bytes.subarray(0, cut);
-      this.cols.flags.array[i]! |= FLAG_ARGS_TRUNCATED;
+      this.spool.cols.flags.array[i]! |= FLAG_ARGS_TRUNCATED;
       this.truncatedArgs++;
     }
-    this.cols.argsRef.array[i] = this.cols.args.add(bytes);
+    this.spool.cols.argsRef.array[i] = this.spool.cols.args.add(bytes);
   }
 }

@@ -1,19 +1,24 @@
 /**
  * Perfetto import end to end, over the WASM protobuf scanner: packets are read as bytes
- * arrive; at the end slices are paired and nested per track (the chrome-trace passes)
- * and rows are produced in batches. Synchronous at its core so the adapter's whole-payload
+ * arrive and track events are spooled (bounded memory, see trace-spool/); at the end the
+ * spool is merged per track, slices are paired and nested (the chrome-trace rules) and
+ * rows are produced in batches. Synchronous at its core so the adapter's whole-payload
  * `extract` and its streaming `extractStream` share every line.
  */
 import type { ColumnBatch } from "../../domain/column-batch.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { MeasureAccumulator } from "../common/measure-accumulator.ts";
+import type { FrameRegistry } from "../common/frame-registry.ts";
 import { StackTrie } from "../common/stack-trie.ts";
+import type { TrackLookup } from "../common/track.ts";
 import { NsClock } from "../common/time-ns.ts";
-import { matchBeginEnd, type BeginEndCounts } from "../chrome-trace/begin-end.ts";
-import type { ScannedTrace } from "../chrome-trace/event-scan.ts";
-import { nestingScratch, nestTrackSlices } from "../chrome-trace/slice-nesting.ts";
-import { traceRowBatches } from "../chrome-trace/stream/stream-rows.ts";
+import type { BeginEndCounts } from "../chrome-trace/begin-end-matcher.ts";
+import { SliceNester } from "../chrome-trace/slice-nester.ts";
+import { TraceRowWriter } from "../chrome-trace/stream/stream-rows.ts";
+import { EventSpool, type SpoolOptions } from "../trace-spool/event-spool.ts";
+import { spooledRows } from "../trace-spool/spooled-rows.ts";
+import { TrackSlicing } from "../trace-spool/track-slicing.ts";
 import type { AdapterLimits } from "../adapter.ts";
 import { ProtoScanner } from "../wasm/proto-scanner.ts";
 import { PERFETTO_FORMAT } from "./debug-annotations.ts";
@@ -21,72 +26,80 @@ import { PerfettoImport } from "./perfetto-import.ts";
 import { perfettoProgram } from "./trace-program.ts";
 
 export interface PerfettoResult {
+  /** The trace_events batches; nesting and wall_time happen while they are consumed. */
   rows: Generator<ColumnBatch>;
   /** Filled while `rows` is consumed. */
   rowCounts: { rows: number; truncatedArgs: number };
-  evidence: Omit<NormalizedEvidence, "tables"> & { tables: NormalizedEvidence["tables"] };
+  /** The stack tries (wall_time slices, CPU samples), complete once `rows` has been consumed. */
+  stacks: { tries: StackTrie[]; frames: FrameRegistry; clock: NsClock; tracks: TrackLookup };
+  /**
+   * The rest of the evidence, complete once `rows` has been consumed; `stacks` stays empty
+   * when the caller wrote the tries itself (`withStacks` false).
+   */
+  evidence(withStacks: boolean): Omit<NormalizedEvidence, "tables"> & { tables: NormalizedEvidence["tables"] };
 }
 
 export class PerfettoPipeline {
   private readonly imp: PerfettoImport;
-  private constructor(private readonly scanner: ProtoScanner, private readonly limits: AdapterLimits) {
-    this.imp = new PerfettoImport(scanner.strings, limits.maxArgsBytes, limits.maxEvents);
+  private constructor(private readonly scanner: ProtoScanner, limits: AdapterLimits, spool: SpoolOptions) {
+    this.imp = new PerfettoImport(scanner.strings, limits.maxArgsBytes, limits.maxEvents, new EventSpool(spool));
   }
 
-  static async open(limits: AdapterLimits): Promise<PerfettoPipeline> {
-    return new PerfettoPipeline(await ProtoScanner.open(perfettoProgram(), { format: PERFETTO_FORMAT, maxDepth: limits.maxNestingDepth }), limits);
+  static async open(limits: AdapterLimits, spool: SpoolOptions = {}): Promise<PerfettoPipeline> {
+    return new PerfettoPipeline(await ProtoScanner.open(perfettoProgram(), { format: PERFETTO_FORMAT, maxDepth: limits.maxNestingDepth }), limits, spool);
   }
 
   static openSync(limits: AdapterLimits): PerfettoPipeline {
-    return new PerfettoPipeline(ProtoScanner.openSync(perfettoProgram(), { format: PERFETTO_FORMAT, maxDepth: limits.maxNestingDepth }), limits);
+    return new PerfettoPipeline(ProtoScanner.openSync(perfettoProgram(), { format: PERFETTO_FORMAT, maxDepth: limits.maxNestingDepth }), limits, {});
   }
 
   push(chunk: Uint8Array): void {
     this.scanner.push(chunk, (b) => this.imp.onBatch(b));
   }
 
+  /** Deletes spilled events (the rows generator also does when it ends). */
+  dispose(): void {
+    this.imp.spool.dispose();
+  }
+
   finish(adapter: { name: string; version: string }): PerfettoResult {
     const imp = this.imp;
     this.scanner.finish((b) => imp.onBatch(b));
     imp.tracks.resolve();
-    const cols = imp.cols;
-    const scanned: ScannedTrace = {
-      events: [], kind: cols.kind.array, track: cols.track.array, startNs: cols.startNs.array, durNs: cols.durNs.array, frame: cols.frame.array,
-      flags: cols.flags.array, depth: new Int32Array(cols.length), slicesByTrack: imp.slicesByTrack, trackEndNs: imp.trackEndNs, clock: new NsClock(0), counts: imp.counts,
-    };
-    const nameOf = (i: number): unknown => (cols.name.array[i]! >= 0 ? imp.strings.get(cols.name.array[i]!) : undefined);
+    const clock = new NsClock(0);
     const wall = new MeasureAccumulator("wall_time");
     const wallStacks = new StackTrie("wall_time");
     const beginEnd: BeginEndCounts = { unmatchedBegin: 0, unmatchedEnd: 0 };
-    const scratch = nestingScratch(imp.frames.size);
-    let slices = 0;
-    for (let t = 0; t < imp.slicesByTrack.length; t++) {
-      const trackSlices = imp.slicesByTrack[t]!;
-      if (trackSlices.length === 0) continue;
-      matchBeginEnd(scanned, trackSlices, imp.trackEndNs[t]!, beginEnd, nameOf);
-      slices += nestTrackSlices(scanned, trackSlices, t, wall, wallStacks, scratch);
-    }
-    cols.depth = scanned.depth;
-    const tables = emptyTables();
-    const info = imp.tracks.allInfo();
-    const lookup = (t: number) => info[t]!;
-    const clock = new NsClock(0);
-    imp.frames.emit(tables.frames);
-    wall.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);
-    imp.samples.measures.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);
-    wallStacks.emit(tables.stacks, imp.frames, clock, lookup);
-    imp.samples.stacks.emit(tables.stacks, imp.frames, clock, lookup);
-    const rowCounts = { rows: 0, truncatedArgs: 0 };
-    const limitations = perfettoLimitations(imp, beginEnd, slices);
+    const nester = new SliceNester(imp.frames.size, wall, wallStacks);
+    const rowWriter = new TraceRowWriter(imp.strings, imp.tracks, clock);
+    const nameOf = (id: number): unknown => (id >= 0 ? imp.strings.get(id) : undefined);
+    const slicing = new TrackSlicing(nester, beginEnd, nameOf, rowWriter);
+    const events = imp.spool.length;
+    const trackInfo = imp.tracks.allInfo();
+    const lookup: TrackLookup = (t) => trackInfo[t]!;
     return {
-      rows: traceRowBatches(cols, imp.strings, imp.tracks, clock, rowCounts),
-      rowCounts,
-      evidence: {
-        adapter: adapter.name, adapterVersion: adapter.version, producer: null, producerVersion: null, tables, limitations,
-        summary: {
-          packets: imp.packets, events: cols.length, slices, tracks: imp.tracks.size, cpu_samples: imp.samples.count,
-          primary_clock: imp.domain.primary, metrics: [slices > 0 ? "wall_time" : "", imp.samples.count > 0 ? "samples" : ""].filter(Boolean).join(","),
-        },
+      stacks: { tries: [wallStacks, imp.samples.stacks], frames: imp.frames, clock, tracks: lookup },
+      rows: spooledRows(imp.spool, imp.trackEndNs, slicing, rowWriter),
+      rowCounts: rowWriter,
+      evidence: (withStacks) => {
+        const tables = emptyTables();
+        const info = imp.tracks.allInfo();
+        const lookup = (t: number) => info[t]!;
+        imp.frames.emit(tables.frames);
+        wall.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);
+        imp.samples.measures.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);
+        if (withStacks) {
+          wallStacks.emit(tables.stacks, imp.frames, clock, lookup);
+          imp.samples.stacks.emit(tables.stacks, imp.frames, clock, lookup);
+        }
+        const slices = nester.slices;
+        return {
+          adapter: adapter.name, adapterVersion: adapter.version, producer: null, producerVersion: null, tables, limitations: perfettoLimitations(imp, beginEnd, slices),
+          summary: {
+            packets: imp.packets, events, slices, tracks: imp.tracks.size, cpu_samples: imp.samples.count,
+            primary_clock: imp.domain.primary, metrics: [slices > 0 ? "wall_time" : "", imp.samples.count > 0 ? "samples" : ""].filter(Boolean).join(","),
+          },
+        };
       },
     };
   }

@@ -1,12 +1,14 @@
 /**
- * Per-event columns of a streamed trace, indexed by event position (event_index): what
- * the later passes (B/E matching, nesting, row writing) need, in typed arrays, plus each
- * kept event's name, category and phase as string ids and its args as UTF-8 text. No JS
- * object exists per event.
+ * Per-event columns of a streamed trace: what the later passes (B/E matching, nesting,
+ * row writing) need, in typed arrays, plus each kept event's name, category and phase as
+ * string ids and its args as UTF-8 text. No JS object exists per event. The columns hold
+ * one spool run at a time (see trace-spool/event-spool.ts); `seq` is the event's
+ * event_index in the whole trace.
  */
 import { GrowableF64, GrowableI32, GrowableU8, TextStore } from "../../common/growable.ts";
 
 export class TraceColumns {
+  readonly seq = new GrowableF64();
   readonly kind = new GrowableU8();
   readonly flags = new GrowableU8();
   readonly track = new GrowableI32(-1);
@@ -20,15 +22,14 @@ export class TraceColumns {
   /** Index into `args` (-1: no args). */
   readonly argsRef = new GrowableI32(-1);
   readonly args = new TextStore();
-  /** Nesting depth per event, filled once slices are nested. */
-  depth: Int32Array<ArrayBufferLike> = new Int32Array(0);
 
   get length(): number {
     return this.kind.length;
   }
 
-  /** Adds an event with defaults (skipped); returns its index. */
-  add(): number {
+  /** Adds an event with defaults (skipped); returns its index in the columns. */
+  add(seq: number): number {
+    this.seq.push(seq);
     this.flags.push(0);
     this.track.push(-1);
     this.startNs.push(0);
@@ -39,5 +40,11 @@ export class TraceColumns {
     this.ph.push(-1);
     this.argsRef.push(-1);
     return this.kind.push(0);
+  }
+
+  /** Empties the columns, keeping their capacity for the next run. */
+  clear(): void {
+    for (const column of [this.seq, this.kind, this.flags, this.track, this.startNs, this.durNs, this.frame, this.name, this.cat, this.ph, this.argsRef]) column.length = 0;
+    this.args.clear();
   }
 }

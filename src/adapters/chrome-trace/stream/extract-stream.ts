@@ -1,13 +1,15 @@
 /**
  * Streaming extraction of Chrome traces over the WASM JSON scanner: same tables, rows,
  * limitations and errors as the `chrome-trace` adapter's `extract` (which stays the
- * reference the tests compare against), with trace_events written through the sink in
- * column batches as the final pass.
+ * reference the tests compare against). Events are spooled while the JSON is scanned
+ * (in bounded memory, spilling sorted runs), then merged per track, paired, nested and
+ * written through the sink as `trace_events` batches; rows come per track in time order.
  */
 import type { StreamedEvidence, StreamExtractInput } from "../../adapter.ts";
 import { emptyTables } from "../../../domain/normalized-evidence.ts";
 import { FrameRegistry } from "../../common/frame-registry.ts";
 import { MeasureAccumulator } from "../../common/measure-accumulator.ts";
+import { writeStackChunks } from "../../common/stack-chunks.ts";
 import { StackTrie } from "../../common/stack-trie.ts";
 import { NsClock } from "../../common/time-ns.ts";
 import { expectationFailed, tooLarge } from "../../json-guard.ts";
@@ -15,27 +17,36 @@ import { TAG_ARRAY, TAG_JSON, TAG_OBJECT, sampleOfKind, type JsonBatch } from ".
 import { JsonScanner } from "../../wasm/json-scanner.ts";
 import { skipByteOrderMark } from "../../wasm/byte-order-mark.ts";
 import { EmbeddedProfiles } from "../embedded-profiles.ts";
-import { FLAG_MISSING_DUR } from "../event-flags.ts";
-import type { ScannedTrace } from "../event-scan.ts";
 import { TRACE_FORMAT, traceProducer } from "../parse-trace.ts";
-import { matchBeginEnd, type BeginEndCounts } from "../begin-end.ts";
+import type { BeginEndCounts } from "../begin-end-matcher.ts";
 import { SliceFrames } from "../slice-frames.ts";
-import { nestingScratch, nestTrackSlices } from "../slice-nesting.ts";
+import { SliceNester } from "../slice-nester.ts";
 import { traceLimitations } from "../trace-limitations.ts";
 import { TrackRegistry } from "../tracks.ts";
-import { TraceColumns } from "./event-columns.ts";
+import { EventSpool } from "../../trace-spool/event-spool.ts";
+import { spooledRows } from "../../trace-spool/spooled-rows.ts";
+import { TrackSlicing } from "../../trace-spool/track-slicing.ts";
 import { StreamScan } from "./stream-scan.ts";
-import { writeStreamRows } from "./stream-rows.ts";
+import { TraceRowWriter } from "./stream-rows.ts";
 import { C_METADATA, C_PRESENCE_KEYS, C_SAMPLES, C_TRACE_EVENTS, cPresence, REC_CONTAINER, REC_EVENT, traceProgram } from "./trace-program.ts";
 
 export async function extractChromeTraceStream(input: StreamExtractInput, adapter: { name: string; version: string }): Promise<StreamedEvidence> {
+  const spool = new EventSpool({ spill: input.spill, runEvents: input.spoolRunEvents });
+  try {
+    return await extractSpooled(input, adapter, spool);
+  } finally {
+    spool.dispose();
+  }
+}
+
+async function extractSpooled(input: StreamExtractInput, adapter: { name: string; version: string }, spool: EventSpool): Promise<StreamedEvidence> {
   const { limits } = input;
-  const scanner = await JsonScanner.open(traceProgram(), { format: TRACE_FORMAT, maxDepth: limits.maxNestingDepth, truncateJsonAt: limits.maxArgsBytes });
+  let scanner: JsonScanner | null = await JsonScanner.open(traceProgram(), { format: TRACE_FORMAT, maxDepth: limits.maxNestingDepth, truncateJsonAt: limits.maxArgsBytes });
+  const strings = scanner.strings;
   const frames = new FrameRegistry();
   const tracks = new TrackRegistry();
   const profiles = new EmbeddedProfiles();
-  const cols = new TraceColumns();
-  const scan = new StreamScan(cols, scanner.strings, tracks, new SliceFrames(frames), profiles, limits.maxArgsBytes);
+  const scan = new StreamScan(spool, strings, tracks, new SliceFrames(frames), profiles, limits.maxArgsBytes);
   let container: Record<string, unknown> = {};
   let topKind = 0;
   let traceEventsKind = 0;
@@ -44,7 +55,7 @@ export async function extractChromeTraceStream(input: StreamExtractInput, adapte
     for (let r = 0; r < b.count; r++) {
       if (b.type(r) === REC_EVENT) {
         scan.event(b, r);
-        if (cols.length > limits.maxEvents) throw tooLarge(TRACE_FORMAT, "events", cols.length, limits.maxEvents);
+        if (spool.length > limits.maxEvents) throw tooLarge(TRACE_FORMAT, "events", spool.length, limits.maxEvents);
         continue;
       }
       if (b.type(r) !== REC_CONTAINER) continue;
@@ -58,61 +69,42 @@ export async function extractChromeTraceStream(input: StreamExtractInput, adapte
   };
   for await (const chunk of skipByteOrderMark(input.chunks)) scanner.push(chunk, onBatch);
   const { repaired } = scanner.finish(true, onBatch);
+  scanner = null; // its linear memory can go before the merge pass; its strings stay
+
   // The checks and messages of parse-trace.ts (the scanner has validated the JSON itself).
   if (topKind !== TAG_ARRAY && topKind !== TAG_OBJECT) throw expectationFailed(TRACE_FORMAT, "the top-level value", "an array or an object", sampleOfKind(topKind));
   if (topKind === TAG_OBJECT && traceEventsKind !== TAG_ARRAY) throw expectationFailed(TRACE_FORMAT, "traceEvents", "an array", sampleOfKind(traceEventsKind));
   if (profiles.sampleCount > limits.maxEvents) throw tooLarge(TRACE_FORMAT, "CPU profile samples", profiles.sampleCount, limits.maxEvents);
 
   const clock = scan.clock ?? new NsClock(0);
-  const scanned: ScannedTrace = {
-    events: [],
-    kind: cols.kind.array,
-    track: cols.track.array,
-    startNs: cols.startNs.array,
-    durNs: cols.durNs.array,
-    frame: cols.frame.array,
-    flags: cols.flags.array,
-    depth: new Int32Array(cols.length),
-    slicesByTrack: scan.slicesByTrack,
-    trackEndNs: scan.trackEndNs,
-    clock,
-    counts: scan.counts,
-  };
-  const nameOf = (i: number): unknown => {
-    const id = cols.name.array[i]!;
-    return id >= 0 ? scanner.strings.get(id) : undefined;
-  };
   const wall = new MeasureAccumulator("wall_time");
   const wallStacks = new StackTrie("wall_time");
   const beginEnd: BeginEndCounts = { unmatchedBegin: 0, unmatchedEnd: 0 };
-  const nesting = nestingScratch(frames.size);
-  let slices = 0;
-  for (let t = 0; t < scanned.slicesByTrack.length; t++) {
-    const trackSlices = scanned.slicesByTrack[t]!;
-    if (trackSlices.length === 0) continue;
-    const trackEnd = scanned.trackEndNs[t]!;
-    for (const i of trackSlices) {
-      if ((scanned.flags[i]! & FLAG_MISSING_DUR) !== 0) scanned.durNs[i] = Math.max(0, trackEnd - scanned.startNs[i]!);
-    }
-    matchBeginEnd(scanned, trackSlices, trackEnd, beginEnd, nameOf);
-    slices += nestTrackSlices(scanned, trackSlices, t, wall, wallStacks, nesting);
-  }
-  cols.depth = scanned.depth;
+  const nester = new SliceNester(frames.size, wall, wallStacks);
+  const rowWriter = new TraceRowWriter(strings, tracks, clock);
+  const nameOf = (id: number): unknown => (id >= 0 ? strings.get(id) : undefined);
+  const slicing = new TrackSlicing(nester, beginEnd, nameOf, rowWriter);
+  for (const batch of spooledRows(spool, scan.trackEndNs, slicing, rowWriter)) await input.sink.writeBatch(batch);
+  const slices = nester.slices;
+  const rows = rowWriter.rows;
+  const truncatedArgs = rowWriter.truncatedArgs;
 
   const cpu = new MeasureAccumulator("cpu_time");
   const cpuStacks = new StackTrie("cpu_time");
   const unsymbolizedBefore = frames.countUnsymbolized();
   const profileStats = profiles.normalize({ frames, cpu, stacks: cpuStacks, clock });
 
-  const { rows, truncatedArgs } = await writeStreamRows(cols, scanner.strings, tracks, clock, input.sink);
   const tables = emptyTables();
   const trackInfo = tracks.allInfo();
   const lookup = (track: number) => trackInfo[track]!;
   frames.emit(tables.frames);
   wall.emit(tables.frame_measurements, tables.call_edges, frames, lookup);
   cpu.emit(tables.frame_measurements, tables.call_edges, frames, lookup);
-  wallStacks.emit(tables.stacks, frames, clock, lookup);
-  cpuStacks.emit(tables.stacks, frames, clock, lookup);
+  const stacksStreamed = await writeStackChunks(input.sink, [wallStacks, cpuStacks], frames, clock, lookup);
+  if (!stacksStreamed) {
+    wallStacks.emit(tables.stacks, frames, clock, lookup);
+    cpuStacks.emit(tables.stacks, frames, clock, lookup);
+  }
 
   const { producer, version } = traceProducer(container, input.displayName);
   return {
@@ -120,8 +112,8 @@ export async function extractChromeTraceStream(input: StreamExtractInput, adapte
     adapterVersion: adapter.version,
     producer,
     producerVersion: version,
-    tables: { frames: tables.frames, frame_measurements: tables.frame_measurements, call_edges: tables.call_edges, stacks: tables.stacks },
-    streamed: ["trace_events"],
+    tables: { frames: tables.frames, frame_measurements: tables.frame_measurements, call_edges: tables.call_edges, ...(stacksStreamed ? {} : { stacks: tables.stacks }) },
+    streamed: stacksStreamed ? ["trace_events", "stacks"] : ["trace_events"],
     limitations: traceLimitations({
       scan: scan.counts, beginEnd, profiles: profileStats, slices, truncatedArgs,
       repairedTruncatedArray: repaired,
@@ -129,7 +121,7 @@ export async function extractChromeTraceStream(input: StreamExtractInput, adapte
       ignoredStackSamples: stackSamples,
     }),
     summary: {
-      events: cols.length,
+      events: spool.length,
       trace_event_rows: rows,
       slices,
       tracks: tracks.size,

@@ -1,16 +1,14 @@
 /**
- * Writes `trace_events` from the streamed columns in batches, in input order: the rows
- * trace-event-rows.ts writes from event objects, built as column vectors (string ids and
- * args text copied as UTF-8 bytes), so no per-row JS values are created.
+ * Builds `trace_events` rows in column batches: the rows trace-event-rows.ts writes from
+ * event objects, built as column vectors (string ids and args text copied as UTF-8
+ * bytes), so no per-row JS values are created. Rows come in the order they are added.
  */
-import type { EvidenceSink } from "../../adapter.ts";
 import type { ColumnBatch } from "../../../domain/column-batch.ts";
 import { Int32Builder, Int64Builder, Utf8Builder } from "../../common/column-builders.ts";
 import type { NsClock } from "../../common/time-ns.ts";
 import { FLAG_ARGS_TRUNCATED, flagsText } from "../event-flags.ts";
-import { KIND_BEGIN, KIND_COMPLETE, KIND_SKIPPED, UNNAMED } from "../event-scan.ts";
+import { KIND_BEGIN, KIND_COMPLETE, UNNAMED } from "../event-scan.ts";
 import type { TrackInfo } from "../../common/track.ts";
-import type { TraceColumns } from "./event-columns.ts";
 
 export const ROWS_PER_BATCH = 65536;
 const encoder = new TextEncoder();
@@ -36,66 +34,98 @@ interface TrackBytes {
   threadName: Uint8Array | null;
 }
 
-const utf8OrNull = (value: string | null): Uint8Array | null => (value === null ? null : encoder.encode(value));
-
-export async function writeStreamRows(cols: TraceColumns, strings: StringBytes, tracks: TrackTable, clock: NsClock, sink: EvidenceSink): Promise<{ rows: number; truncatedArgs: number }> {
-  const counts = { rows: 0, truncatedArgs: 0 };
-  for (const batch of traceRowBatches(cols, strings, tracks, clock, counts)) await sink.writeBatch(batch);
-  return counts;
+/** One event's row values (string fields as ids, -1 for none). */
+export interface TraceRowValues {
+  seq: number;
+  track: number;
+  kind: number;
+  flags: number;
+  startNs: number;
+  durNs: number;
+  depth: number;
+  name: number;
+  cat: number;
+  ph: number;
+  args: Uint8Array | null;
 }
 
-/** The trace_events batches, in input order; `counts` is filled as they are produced. */
-export function* traceRowBatches(cols: TraceColumns, strings: StringBytes, tracks: TrackTable, clock: NsClock, counts: { rows: number; truncatedArgs: number }): Generator<ColumnBatch> {
-  const trackBytes: TrackBytes[] = tracks.allInfo().map((info, t) => ({
-    id: encoder.encode(info.id ?? "-"),
-    pid: utf8OrNull(tracks.pids[t]!),
-    tid: utf8OrNull(tracks.tids[t]!),
-    processName: utf8OrNull(info.processName),
-    threadName: utf8OrNull(info.threadName),
-  }));
-  const flagBytes = Array.from({ length: 16 }, (_, mask) => utf8OrNull(flagsText(mask)));
-  // ts_ns = baseNs + relNs exactly, with baseNs split into 32-bit halves (it may exceed 2^53).
-  const baseNs = BigInt(clock.baseUs) * 1000n;
-  const baseHigh = Number(baseNs >> 32n);
-  const baseLow = Number(BigInt.asUintN(32, baseNs));
-  const kind = cols.kind.array;
-  const n = cols.length;
-  let b = new RowBatch();
-  for (let i = 0; i < n; i++) {
-    const k = kind[i]!;
-    if (k === KIND_SKIPPED) continue;
+const utf8OrNull = (value: string | null): Uint8Array | null => (value === null ? null : encoder.encode(value));
+
+export class TraceRowWriter {
+  rows = 0;
+  truncatedArgs = 0;
+  private readonly trackBytes: TrackBytes[];
+  private readonly flagBytes: (Uint8Array | null)[];
+  private readonly baseHigh: number;
+  private readonly baseLow: number;
+  private batch = new RowBatch();
+  private readonly done: ColumnBatch[] = [];
+
+  constructor(
+    private readonly strings: StringBytes,
+    tracks: TrackTable,
+    clock: NsClock,
+  ) {
+    this.trackBytes = tracks.allInfo().map((info, t) => ({
+      id: encoder.encode(info.id ?? "-"),
+      pid: utf8OrNull(tracks.pids[t]!),
+      tid: utf8OrNull(tracks.tids[t]!),
+      processName: utf8OrNull(info.processName),
+      threadName: utf8OrNull(info.threadName),
+    }));
+    this.flagBytes = Array.from({ length: 16 }, (_, mask) => utf8OrNull(flagsText(mask)));
+    // ts_ns = baseNs + relNs exactly, with baseNs split into 32-bit halves (it may exceed 2^53).
+    const baseNs = BigInt(clock.baseUs) * 1000n;
+    this.baseHigh = Number(baseNs >> 32n);
+    this.baseLow = Number(BigInt.asUintN(32, baseNs));
+  }
+
+  add(e: TraceRowValues): void {
+    const b = this.batch;
     const row = b.length;
-    const track = trackBytes[cols.track.array[i]!]!;
-    b.eventIndex.set(row, i);
+    const track = this.trackBytes[e.track]!;
+    b.eventIndex.set(row, e.seq);
     b.trackId.set(row, track.id);
     setNullable(b.pid, row, track.pid);
     setNullable(b.tid, row, track.tid);
     setNullable(b.processName, row, track.processName);
     setNullable(b.threadName, row, track.threadName);
-    const name = cols.name.array[i]!;
-    b.name.set(row, name >= 0 ? strings.bytes(name) : UNNAMED_BYTES);
-    const cat = cols.cat.array[i]!;
-    if (cat >= 0) b.category.set(row, strings.bytes(cat));
+    b.name.set(row, e.name >= 0 ? this.strings.bytes(e.name) : UNNAMED_BYTES);
+    if (e.cat >= 0) b.category.set(row, this.strings.bytes(e.cat));
     else b.category.setNull(row);
-    b.phase.set(row, strings.bytes(cols.ph.array[i]!));
-    b.ts.setSum(row, baseHigh, baseLow, cols.startNs.array[i]!);
-    if (k === KIND_COMPLETE || k === KIND_BEGIN) b.dur.set(row, cols.durNs.array[i]!);
+    b.phase.set(row, this.strings.bytes(e.ph));
+    b.ts.setSum(row, this.baseHigh, this.baseLow, e.startNs);
+    if (e.kind === KIND_COMPLETE || e.kind === KIND_BEGIN) b.dur.set(row, e.durNs);
     else b.dur.setNull(row);
-    b.depth.set(row, cols.depth[i]!);
-    const args = cols.argsRef.array[i]!;
-    if (args >= 0) b.args.set(row, cols.args.get(args));
+    b.depth.set(row, e.depth);
+    if (e.args !== null) b.args.set(row, e.args);
     else b.args.setNull(row);
-    const mask = cols.flags.array[i]!;
-    if ((mask & FLAG_ARGS_TRUNCATED) !== 0) counts.truncatedArgs++;
-    setNullable(b.flags, row, flagBytes[mask]!);
+    if ((e.flags & FLAG_ARGS_TRUNCATED) !== 0) this.truncatedArgs++;
+    setNullable(b.flags, row, this.flagBytes[e.flags]!);
     b.length++;
-    counts.rows++;
+    this.rows++;
     if (b.length === ROWS_PER_BATCH) {
-      yield b.build();
-      b = new RowBatch();
+      this.done.push(b.build());
+      this.batch = new RowBatch();
     }
   }
-  if (b.length > 0 || counts.rows === 0) yield b.build();
+
+  /** Whether full batches are waiting to be taken. */
+  get ready(): boolean {
+    return this.done.length > 0;
+  }
+
+  /** Full batches built so far (taken: the writer forgets them). */
+  take(): ColumnBatch[] {
+    return this.done.splice(0);
+  }
+
+  /** The last batches; a trace without rows still gets one empty batch. */
+  finish(): ColumnBatch[] {
+    if (this.batch.length > 0 || this.rows === 0) this.done.push(this.batch.build());
+    this.batch = new RowBatch();
+    return this.take();
+  }
 }
 
 function setNullable(builder: Utf8Builder, row: number, bytes: Uint8Array | null): void {

@@ -13,7 +13,7 @@ import { FLAG_ARGS_TRUNCATED, FLAG_CLAMPED, FLAG_MISSING_DUR } from "../event-fl
 import { KIND_BEGIN, KIND_COMPLETE, KIND_END, KIND_EVENT, UNNAMED, type ScanCounts, type TraceEventObject } from "../event-scan.ts";
 import type { SliceFrames } from "../slice-frames.ts";
 import type { TrackRegistry } from "../tracks.ts";
-import type { TraceColumns } from "./event-columns.ts";
+import type { EventSpool } from "../../trace-spool/event-spool.ts";
 import { E_ARGS, E_CAT, E_DUR, E_ID, E_NAME, E_PH, E_PID, E_TID, E_TS } from "./trace-program.ts";
 
 const KNOWN_EVENT_PHASES = new Set(["i", "I", "n", "C", "b", "e", "S", "T", "p", "F", "s", "t", "f", "P", "O", "N", "D", "R", "(", ")", "v", "V", "c", "="]);
@@ -28,7 +28,7 @@ const encoder = new TextEncoder();
 
 export class StreamScan {
   readonly counts: ScanCounts = { malformed: 0, missingTs: 0, unknownPhases: 0, clamped: 0, missingDur: 0, metadata: 0 };
-  readonly slicesByTrack: number[][] = [];
+  /** Per track: the latest end of its events (what open-ended slices are closed at). */
   readonly trackEndNs: number[] = [];
   clock: NsClock | null = null;
   private readonly phClass: number[] = [];
@@ -40,7 +40,7 @@ export class StreamScan {
   private lastTrack = -1;
 
   constructor(
-    private readonly cols: TraceColumns,
+    private readonly spool: EventSpool,
     private readonly strings: HostStrings,
     private readonly tracks: TrackRegistry,
     private readonly sliceFrames: SliceFrames,
@@ -51,8 +51,8 @@ export class StreamScan {
   }
 
   event(b: JsonBatch, r: number): void {
-    const cols = this.cols;
-    const i = cols.add();
+    const i = this.spool.add();
+    const cols = this.spool.cols;
     if (b.selfKind(r) !== TAG_OBJECT || b.kind(r, E_PH) !== TAG_STRING) {
       this.counts.malformed++;
       return;
@@ -71,10 +71,7 @@ export class StreamScan {
     }
     this.clock ??= new NsClock(tsUs);
     const t = this.trackOf(b, r);
-    while (this.slicesByTrack.length <= t) {
-      this.slicesByTrack.push([]);
-      this.trackEndNs.push(Number.NEGATIVE_INFINITY);
-    }
+    while (this.trackEndNs.length <= t) this.trackEndNs.push(Number.NEGATIVE_INFINITY);
     const start = this.clock.relNs(tsUs);
     let end = start;
     cols.track.array[i] = t;
@@ -108,10 +105,7 @@ export class StreamScan {
     cols.name.array[i] = name;
     cols.cat.array[i] = cat;
     cols.ph.array[i] = ph;
-    if (kind !== KIND_EVENT) {
-      this.slicesByTrack[t]!.push(i);
-      if (kind !== KIND_END) cols.frame.array[i] = this.frameOf(name, cat);
-    }
+    if (kind !== KIND_EVENT && kind !== KIND_END) cols.frame.array[i] = this.frameOf(name, cat);
     if (kind !== KIND_END && b.kind(r, E_ARGS) === TAG_JSON) {
       const text = this.truncator.bytes(b, r, E_ARGS);
       cols.argsRef.array[i] = cols.args.add(text);

@@ -1,0 +1,123 @@
+/**
+ * Online slice nesting and `wall_time` measurement for one track at a time. Slices must
+ * be pushed in nesting order: by start, longer first on equal starts, then input order.
+ *
+ * A slice is a child of the innermost open slice that ends after it starts; open slices
+ * that end at or before a new slice's start are closed first. Self time is the slice's
+ * duration minus the time its direct children cover inside it. A child's "cover" is its
+ * whole subtree's span: a grandchild can outlast its parent (improperly nested slices, or
+ * an open-ended slice closed at the track's end), and that stretch must not also count as
+ * the grandparent's self time. So self times on a track never add up to more than the
+ * track's busy time, and for properly nested slices this is exactly duration minus the
+ * children's durations. Inclusive time is the time covered by the frame's slices on the
+ * track: a slice nested in another slice of the same frame (recursion) adds nothing, or
+ * only what it covers beyond it. Both sample counts are the number of slices. Call edges
+ * count child slices and sum their durations. Stacks are recorded for leaf slices (those
+ * without children): their duration is then also their self time.
+ *
+ * State is the open-slice stack (as deep as the nesting, not as long as the track) and
+ * per-frame scratch, so a track of any length streams through in bounded memory.
+ */
+import { grown } from "../common/growable.ts";
+import type { FrameTotals, MeasureAccumulator } from "../common/measure-accumulator.ts";
+import { ROOT_STACK, type StackTrie } from "../common/stack-trie.ts";
+
+export class SliceNester {
+  private capacity = 64;
+  private openFrame = new Int32Array(this.capacity);
+  private openStart = new Float64Array(this.capacity);
+  private openDur = new Float64Array(this.capacity);
+  private openEnd = new Float64Array(this.capacity);
+  /** End of the span covered by the slice and everything nested in it so far. */
+  private openCoverEnd = new Float64Array(this.capacity);
+  private openChildNs = new Float64Array(this.capacity);
+  private openHasChild = new Uint8Array(this.capacity);
+  private openStack = new Int32Array(this.capacity);
+  private height = 0;
+  private track = -1;
+  private totals: FrameTotals | null = null;
+  /** Per frame: end of the time its slices on this track cover so far (-Infinity: none yet). */
+  private readonly frameCoverEnd: Float64Array;
+  private readonly touchedFrames: number[] = [];
+  /** Slices nested so far, over all tracks. */
+  slices = 0;
+
+  constructor(
+    frameCount: number,
+    private readonly wall: MeasureAccumulator,
+    private readonly stacks: StackTrie,
+  ) {
+    this.frameCoverEnd = new Float64Array(frameCount).fill(Number.NEGATIVE_INFINITY);
+  }
+
+  beginTrack(track: number): void {
+    this.track = track;
+    this.totals = this.wall.track(track);
+  }
+
+  /** Opens the next slice in nesting order; returns its depth. */
+  push(frame: number, start: number, dur: number): number {
+    const end = start + dur;
+    while (this.height > 0 && this.openEnd[this.height - 1]! <= start) this.close();
+    const depth = this.height;
+    let parentStack = ROOT_STACK;
+    if (depth > 0) {
+      const top = depth - 1;
+      this.openHasChild[top] = 1;
+      this.wall.addEdge(this.openFrame[top]!, frame, 1, dur);
+      parentStack = this.openStack[top]!;
+    }
+    // Slices arrive in start order, so the frame's covered time grows like a union of intervals.
+    const covered = this.frameCoverEnd[frame]!;
+    if (covered === Number.NEGATIVE_INFINITY) this.touchedFrames.push(frame);
+    this.wall.addInclusive(this.totals!, frame, 1, Math.max(0, end - Math.max(start, covered)));
+    if (end > covered) this.frameCoverEnd[frame] = end;
+    if (depth === this.capacity) this.grow();
+    this.openFrame[depth] = frame;
+    this.openStart[depth] = start;
+    this.openDur[depth] = dur;
+    this.openEnd[depth] = end;
+    this.openCoverEnd[depth] = end;
+    this.openChildNs[depth] = 0;
+    this.openHasChild[depth] = 0;
+    this.openStack[depth] = this.stacks.child(parentStack, frame);
+    this.height++;
+    this.slices++;
+    return depth;
+  }
+
+  /** Closes what is still open on the track and resets the per-frame scratch. */
+  endTrack(): void {
+    while (this.height > 0) this.close();
+    for (const f of this.touchedFrames) this.frameCoverEnd[f] = Number.NEGATIVE_INFINITY;
+    this.touchedFrames.length = 0;
+    this.totals = null;
+  }
+
+  private close(): void {
+    const top = --this.height;
+    const coverEnd = this.openCoverEnd[top]!;
+    const dur = this.openDur[top]!;
+    const start = this.openStart[top]!;
+    this.wall.addSelf(this.totals!, this.openFrame[top]!, 1, Math.max(0, dur - this.openChildNs[top]!));
+    if (this.openHasChild[top] === 0) this.stacks.add(this.openStack[top]!, 1, dur, start, this.track);
+    const parent = top - 1;
+    if (parent >= 0) {
+      this.openChildNs[parent]! += Math.min(coverEnd, this.openEnd[parent]!) - start;
+      if (coverEnd > this.openCoverEnd[parent]!) this.openCoverEnd[parent] = coverEnd;
+    }
+  }
+
+  private grow(): void {
+    const n = this.capacity * 2;
+    this.openFrame = grown(this.openFrame, n);
+    this.openStart = grown(this.openStart, n);
+    this.openDur = grown(this.openDur, n);
+    this.openEnd = grown(this.openEnd, n);
+    this.openCoverEnd = grown(this.openCoverEnd, n);
+    this.openChildNs = grown(this.openChildNs, n);
+    this.openHasChild = grown(this.openHasChild, n);
+    this.openStack = grown(this.openStack, n);
+    this.capacity = n;
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Holds a trace's events until they can be nested, in bounded memory. Events are added
+ * to an in-memory run (TraceColumns); when the run holds RUN_EVENTS events or
+ * RUN_ARGS_BYTES of args, it is sorted by (track, start, seq) and spilled as a run file.
+ * `drain()` merges the runs back into one stream in that order. Memory is one run plus one
+ * read block per run, whatever the trace's size.
+ */
+import type { SpillFile, SpillSpace } from "../adapter.ts";
+import { TraceColumns } from "../chrome-trace/stream/event-columns.ts";
+import { MemorySpillSpace } from "./memory-spill.ts";
+import { RunCursor, RunWriter } from "./run-codec.ts";
+import { RunMerge } from "./run-merge.ts";
+import { runOrder } from "./run-order.ts";
+
+/** Events per run: ~50 bytes each in columns, so a run is ~25 MB before args. */
+export const RUN_EVENTS = 1 << 19;
+export const RUN_ARGS_BYTES = 32 << 20;
+
+export interface SpoolOptions {
+  spill?: SpillSpace;
+  runEvents?: number;
+  runArgsBytes?: number;
+}
+
+export class EventSpool {
+  /** The run being filled; an index from `add()` is valid until the next `add()`. */
+  readonly cols = new TraceColumns();
+  /** Events added so far: the next event's event_index. */
+  length = 0;
+  private readonly runs: SpillFile[] = [];
+  private readonly writer = new RunWriter();
+  private readonly spill: SpillSpace;
+  private readonly runEvents: number;
+  private readonly runArgsBytes: number;
+
+  constructor(options: SpoolOptions = {}) {
+    this.spill = options.spill ?? new MemorySpillSpace();
+    this.runEvents = Math.max(1, options.runEvents ?? RUN_EVENTS);
+    this.runArgsBytes = options.runArgsBytes ?? RUN_ARGS_BYTES;
+  }
+
+  /** Adds an event (skipped until its fields say otherwise); returns its index in `cols`. */
+  add(): number {
+    if (this.cols.length >= this.runEvents || this.cols.args.bytes >= this.runArgsBytes) this.spillRun();
+    return this.cols.add(this.length++);
+  }
+
+  /** Runs spilled so far (for tests and diagnostics). */
+  get runCount(): number {
+    return this.runs.length;
+  }
+
+  /** The events in (track, start, seq) order; the spool is empty afterwards. */
+  drain(): RunMerge {
+    if (this.cols.length > 0 || this.runs.length === 0) this.spillRun();
+    return new RunMerge(this.runs.map((file) => new RunCursor(file)));
+  }
+
+  /** Deletes the spilled runs. */
+  dispose(): void {
+    for (const file of this.runs) file.dispose();
+    this.runs.length = 0;
+  }
+
+  private spillRun(): void {
+    const file = this.spill.create();
+    this.runs.push(file);
+    this.writer.write(file, this.cols, runOrder(this.cols));
+    this.cols.clear();
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The current track's events between the merge and the nester: copied out of the run
+ * cursor (whose block moves on) and held until their B ends and their same-start group
+ * are known. Handles are absolute (they survive compaction, which drops what has been
+ * nested), so the B/E matcher can refer to open B events by handle.
+ */
+import { grown } from "../common/growable.ts";
+import type { RunCursor } from "./run-codec.ts";
+
+export class PendingEvents {
+  /** Handle of index 0. */
+  base = 0;
+  /** Index of the first event not yet nested. */
+  head = 0;
+  length = 0;
+  private capacity = 1024;
+  seq = new Float64Array(this.capacity);
+  start = new Float64Array(this.capacity);
+  dur = new Float64Array(this.capacity);
+  frame = new Int32Array(this.capacity);
+  name = new Int32Array(this.capacity);
+  cat = new Int32Array(this.capacity);
+  ph = new Int32Array(this.capacity);
+  depth = new Int32Array(this.capacity);
+  /** Offset of the event's args in `argsBytes` (monotonic, also for events without args). */
+  argsAt = new Float64Array(this.capacity);
+  argsLen = new Int32Array(this.capacity);
+  kind = new Uint8Array(this.capacity);
+  flags = new Uint8Array(this.capacity);
+  private argsBytes = new Uint8Array(1 << 16);
+  private argsUsed = 0;
+
+  /** Copies the cursor's current event; returns its handle. */
+  push(c: RunCursor): number {
+    if (this.length === this.capacity) this.grow();
+    const v = c.v;
+    const i = c.i;
+    const k = this.length++;
+    this.seq[k] = v.seq[i]!;
+    this.start[k] = v.start[i]!;
+    this.dur[k] = v.dur[i]!;
+    this.frame[k] = v.frame[i]!;
+    this.name[k] = v.name[i]!;
+    this.cat[k] = v.cat[i]!;
+    this.ph[k] = v.ph[i]!;
+    this.depth[k] = 0;
+    this.kind[k] = v.kind[i]!;
+    this.flags[k] = v.flags[i]!;
+    this.argsAt[k] = this.argsUsed;
+    const args = c.args();
+    this.argsLen[k] = args === null ? -1 : args.length;
+    if (args !== null) {
+      if (this.argsUsed + args.length > this.argsBytes.length) this.growArgs(args.length);
+      this.argsBytes.set(args, this.argsUsed);
+      this.argsUsed += args.length;
+    }
+    return this.base + k;
+  }
+
+  args(k: number): Uint8Array | null {
+    const len = this.argsLen[k]!;
+    if (len < 0) return null;
+    const at = this.argsAt[k]!;
+    return this.argsBytes.subarray(at, at + len);
+  }
+
+  /** Drops the nested events when they are at least half of what is held. */
+  compact(): void {
+    const head = this.head;
+    if (head === 0 || (head < this.length && (head < 4096 || head * 2 < this.length))) return;
+    const keep = this.length - head;
+    const argsFrom = keep > 0 ? this.argsAt[head]! : this.argsUsed;
+    for (const column of [this.seq, this.start, this.dur, this.frame, this.name, this.cat, this.ph, this.depth, this.argsAt, this.argsLen, this.kind, this.flags]) column.copyWithin(0, head, this.length);
+    for (let k = 0; k < keep; k++) this.argsAt[k]! -= argsFrom;
+    this.argsBytes.copyWithin(0, argsFrom, this.argsUsed);
+    this.argsUsed -= argsFrom;
+    this.base += head;
+    this.length = keep;
+    this.head = 0;
+  }
+
+  private grow(): void {
+    const n = this.capacity * 2;
+    this.seq = grown(this.seq, n);
+    this.start = grown(this.start, n);
+    this.dur = grown(this.dur, n);
+    this.frame = grown(this.frame, n);
+    this.name = grown(this.name, n);
+    this.cat = grown(this.cat, n);
+    this.ph = grown(this.ph, n);
+    this.depth = grown(this.depth, n);
+    this.argsAt = grown(this.argsAt, n);
+    this.argsLen = grown(this.argsLen, n);
+    this.kind = grown(this.kind, n);
+    this.flags = grown(this.flags, n);
+    this.capacity = n;
+  }
+
+  private growArgs(need: number): void {
+    let size = this.argsBytes.length * 2;
+    while (size < this.argsUsed + need) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.argsBytes.subarray(0, this.argsUsed));
+    this.argsBytes = next;
+  }
+}

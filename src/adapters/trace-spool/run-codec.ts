@@ -1,0 +1,151 @@
+/**
+ * The on-spill form of a sorted run of trace events: blocks of at most BLOCK_EVENTS
+ * events, each a 16-byte header (event count, args bytes) followed by the columns
+ * (float64: seq, start, dur; int32: track, frame, name, cat, ph, args length; uint8:
+ * kind, flags) and the args texts, padded to 8 bytes. Columns are contiguous so a block
+ * is read back with one call into typed-array views, not decoded field by field.
+ */
+import type { SpillFile } from "../adapter.ts";
+import type { TraceColumns } from "../chrome-trace/stream/event-columns.ts";
+
+/** Events per block: small enough that one read buffer per merged run stays ~0.5 MB. */
+export const BLOCK_EVENTS = 8192;
+const HEADER_BYTES = 16;
+
+const pad8 = (n: number): number => (n + 7) & ~7;
+const bodyBytes = (n: number, argsBytes: number): number => pad8(50 * n + argsBytes);
+
+/** Views of one block's columns over a buffer. */
+class BlockViews {
+  readonly seq: Float64Array;
+  readonly start: Float64Array;
+  readonly dur: Float64Array;
+  readonly track: Int32Array;
+  readonly frame: Int32Array;
+  readonly name: Int32Array;
+  readonly cat: Int32Array;
+  readonly ph: Int32Array;
+  readonly argsLen: Int32Array;
+  readonly kind: Uint8Array;
+  readonly flags: Uint8Array;
+  readonly args: Uint8Array;
+
+  constructor(buffer: ArrayBuffer, n: number, argsBytes: number) {
+    let at = 0;
+    const f64 = () => { const v = new Float64Array(buffer, at, n); at += 8 * n; return v; };
+    const i32 = () => { const v = new Int32Array(buffer, at, n); at += 4 * n; return v; };
+    const u8 = () => { const v = new Uint8Array(buffer, at, n); at += n; return v; };
+    this.seq = f64();
+    this.start = f64();
+    this.dur = f64();
+    this.track = i32();
+    this.frame = i32();
+    this.name = i32();
+    this.cat = i32();
+    this.ph = i32();
+    this.argsLen = i32();
+    this.kind = u8();
+    this.flags = u8();
+    this.args = new Uint8Array(buffer, at, argsBytes);
+  }
+}
+
+/** Encodes runs into one reused block buffer (a run is ~64 blocks; fresh buffers were garbage the collector let pile up). */
+export class RunWriter {
+  private buffer = new ArrayBuffer(bodyBytes(BLOCK_EVENTS, 1 << 16));
+  private readonly header = new Int32Array(HEADER_BYTES / 4);
+
+  /** Appends the events of `cols` at positions `order` to `file` as blocks. */
+  write(file: SpillFile, cols: TraceColumns, order: Int32Array): void {
+    for (let from = 0; from < order.length; from += BLOCK_EVENTS) {
+      const n = Math.min(BLOCK_EVENTS, order.length - from);
+      let argsBytes = 0;
+      for (let k = from; k < from + n; k++) {
+        const ref = cols.argsRef.array[order[k]!]!;
+        if (ref >= 0) argsBytes += cols.args.lengths.array[ref]!;
+      }
+      const size = bodyBytes(n, argsBytes);
+      if (size > this.buffer.byteLength) this.buffer = new ArrayBuffer(size);
+      writeBlock(new BlockViews(this.buffer, n, argsBytes), cols, order.subarray(from, from + n));
+      this.header[0] = n;
+      this.header[1] = argsBytes;
+      file.append(new Uint8Array(this.header.buffer));
+      file.append(new Uint8Array(this.buffer, 0, size));
+    }
+  }
+}
+
+function writeBlock(v: BlockViews, cols: TraceColumns, order: Int32Array): void {
+  let argsAt = 0;
+  for (let j = 0; j < order.length; j++) {
+    const i = order[j]!;
+    v.seq[j] = cols.seq.array[i]!;
+    v.start[j] = cols.startNs.array[i]!;
+    v.dur[j] = cols.durNs.array[i]!;
+    v.track[j] = cols.track.array[i]!;
+    v.frame[j] = cols.frame.array[i]!;
+    v.name[j] = cols.name.array[i]!;
+    v.cat[j] = cols.cat.array[i]!;
+    v.ph[j] = cols.ph.array[i]!;
+    v.kind[j] = cols.kind.array[i]!;
+    v.flags[j] = cols.flags.array[i]!;
+    const ref = cols.argsRef.array[i]!;
+    if (ref < 0) {
+      v.argsLen[j] = -1;
+      continue;
+    }
+    const text = cols.args.get(ref);
+    v.argsLen[j] = text.length;
+    v.args.set(text, argsAt);
+    argsAt += text.length;
+  }
+}
+
+/**
+ * Reads a run back event by event. After `next()` returns true, the current event is
+ * at index `i` of the column views, its args (if `argsLen[i] >= 0`) at `argsAt`.
+ */
+export class RunCursor {
+  i = -1;
+  n = 0;
+  argsAt = 0;
+  v: BlockViews;
+  private position = 0;
+  private nextArgsAt = 0;
+  private buffer = new ArrayBuffer(0);
+  private readonly header = new Int32Array(HEADER_BYTES / 4);
+
+  constructor(private readonly file: SpillFile) {
+    this.v = new BlockViews(this.buffer, 0, 0);
+  }
+
+  next(): boolean {
+    if (this.i + 1 >= this.n && !this.readBlock()) return false;
+    this.i++;
+    this.argsAt = this.nextArgsAt;
+    const len = this.v.argsLen[this.i]!;
+    if (len > 0) this.nextArgsAt += len;
+    return true;
+  }
+
+  args(): Uint8Array | null {
+    const len = this.v.argsLen[this.i]!;
+    return len < 0 ? null : this.v.args.subarray(this.argsAt, this.argsAt + len);
+  }
+
+  private readBlock(): boolean {
+    if (this.position >= this.file.size) return false;
+    this.file.read(new Uint8Array(this.header.buffer), this.position);
+    const n = this.header[0]!;
+    const argsBytes = this.header[1]!;
+    const size = bodyBytes(n, argsBytes);
+    if (this.buffer.byteLength < size) this.buffer = new ArrayBuffer(Math.max(size, this.buffer.byteLength * 2));
+    this.file.read(new Uint8Array(this.buffer, 0, size), this.position + HEADER_BYTES);
+    this.position += HEADER_BYTES + size;
+    this.v = new BlockViews(this.buffer, n, argsBytes);
+    this.n = n;
+    this.i = -1;
+    this.nextArgsAt = 0;
+    return n > 0 || this.readBlock();
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * The final pass of a spooled trace: merges the spool's runs into (track, start, seq)
+ * order, runs each track through TrackSlicing (B/E pairing, nesting, wall_time) and yields
+ * `trace_events` batches as they fill, so rows reach the Parquet writer while the merge
+ * goes on. The spool's runs are deleted when the pass ends, however it ends.
+ */
+import type { ColumnBatch } from "../../domain/column-batch.ts";
+import type { EventSpool } from "./event-spool.ts";
+import type { TraceRowWriter } from "../chrome-trace/stream/stream-rows.ts";
+import type { TrackSlicing } from "./track-slicing.ts";
+
+export function* spooledRows(spool: EventSpool, trackEndNs: readonly number[], slicing: TrackSlicing, rows: TraceRowWriter): Generator<ColumnBatch> {
+  try {
+    const merge = spool.drain();
+    let track = -1;
+    while (merge.next()) {
+      const c = merge.current!;
+      const t = c.v.track[c.i]!;
+      if (t !== track) {
+        if (track >= 0) slicing.endTrack();
+        track = t;
+        slicing.beginTrack(t, trackEndNs[t]!);
+      }
+      slicing.event(c);
+      if (rows.ready) yield* rows.take();
+    }
+    if (track >= 0) slicing.endTrack();
+    yield* rows.finish();
+  } finally {
+    spool.dispose();
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The per-track stage between the merged spool and the rows: fed one track's events in
+ * (start, seq) order, it gives X events without a duration the track's end, pairs B and
+ * E events (BeginEndMatcher), and once a group of events with the same start is complete
+ * and every B in it has its end, nests the group's slices longest first (SliceNester)
+ * and writes the group's rows. This is exactly the order the whole-track passes use
+ * (begin-end.ts, slice-nesting.ts), reached without holding the track: only events
+ * waiting for a B's end or for the rest of their start group are kept.
+ */
+import { BeginEndMatcher, type BeginEndCounts } from "../chrome-trace/begin-end-matcher.ts";
+import { FLAG_MISSING_DUR, FLAG_UNMATCHED_BEGIN } from "../chrome-trace/event-flags.ts";
+import { KIND_BEGIN, KIND_COMPLETE, KIND_END } from "../chrome-trace/event-scan.ts";
+import type { SliceNester } from "../chrome-trace/slice-nester.ts";
+import type { TraceRowValues, TraceRowWriter } from "../chrome-trace/stream/stream-rows.ts";
+import { PendingEvents } from "./pending-events.ts";
+import type { RunCursor } from "./run-codec.ts";
+
+export class TrackSlicing {
+  private readonly pending = new PendingEvents();
+  private readonly matcher: BeginEndMatcher;
+  /** Handles where the start time steps up: the first event of each later group. */
+  private readonly boundaries: number[] = [];
+  private boundaryAt = 0;
+  private lastStart = Number.NEGATIVE_INFINITY;
+  private track = -1;
+  private trackEndNs = 0;
+  private readonly group: number[] = [];
+  private readonly row: TraceRowValues = { seq: 0, track: 0, kind: 0, flags: 0, startNs: 0, durNs: 0, depth: 0, name: -1, cat: -1, ph: -1, args: null };
+
+  constructor(
+    private readonly nester: SliceNester,
+    counts: BeginEndCounts,
+    /** A string id's value (for matching E names to B names). */
+    private readonly nameOf: (id: number) => unknown,
+    private readonly rows: TraceRowWriter,
+  ) {
+    const p = this.pending;
+    this.matcher = new BeginEndMatcher(counts, (handle, endNs, unmatched) => {
+      const k = handle - p.base;
+      p.dur[k] = Math.max(0, endNs - p.start[k]!);
+      if (unmatched) p.flags[k]! |= FLAG_UNMATCHED_BEGIN;
+    });
+  }
+
+  beginTrack(track: number, trackEndNs: number): void {
+    this.track = track;
+    this.trackEndNs = trackEndNs;
+    this.lastStart = Number.NEGATIVE_INFINITY;
+    this.nester.beginTrack(track);
+  }
+
+  event(c: RunCursor): void {
+    const v = c.v;
+    const i = c.i;
+    if (v.kind[i] === KIND_END) {
+      this.matcher.end(v.start[i]!, this.nameOf(v.name[i]!)); // an E never becomes a row of its own
+      this.drain(false);
+      return;
+    }
+    const p = this.pending;
+    const handle = p.push(c);
+    const k = handle - p.base;
+    const start = p.start[k]!;
+    if (start > this.lastStart && p.length - 1 > p.head) this.boundaries.push(handle);
+    this.lastStart = start;
+    if (p.kind[k] === KIND_COMPLETE && (p.flags[k]! & FLAG_MISSING_DUR) !== 0) p.dur[k] = Math.max(0, this.trackEndNs - start);
+    if (p.kind[k] === KIND_BEGIN) this.matcher.begin(handle, this.nameOf(p.name[k]!));
+    this.drain(false);
+  }
+
+  endTrack(): void {
+    this.matcher.finish(this.trackEndNs);
+    this.drain(true);
+    this.nester.endTrack();
+    const p = this.pending;
+    p.base += p.length;
+    p.head = 0;
+    p.length = 0;
+    p.compact();
+    this.boundaries.length = 0;
+    this.boundaryAt = 0;
+  }
+
+  /** Nests and writes every complete, resolved group at the head. */
+  private drain(ended: boolean): void {
+    const p = this.pending;
+    while (p.head < p.length) {
+      const headHandle = p.base + p.head;
+      while (this.boundaryAt < this.boundaries.length && this.boundaries[this.boundaryAt]! <= headHandle) this.boundaryAt++;
+      const groupEnd = this.boundaryAt < this.boundaries.length ? this.boundaries[this.boundaryAt]! : ended ? p.base + p.length : -1;
+      if (groupEnd < 0 || this.matcher.oldestOpen < groupEnd) break;
+      this.writeGroup(p.head, groupEnd - p.base);
+      p.head = groupEnd - p.base;
+    }
+    if (this.boundaryAt > 1024 && this.boundaryAt * 2 > this.boundaries.length) {
+      this.boundaries.splice(0, this.boundaryAt);
+      this.boundaryAt = 0;
+    }
+    p.compact();
+  }
+
+  private writeGroup(from: number, to: number): void {
+    const p = this.pending;
+    const group = this.group;
+    group.length = 0;
+    for (let k = from; k < to; k++) if (p.kind[k] === KIND_COMPLETE || p.kind[k] === KIND_BEGIN) group.push(k);
+    if (group.length > 1) group.sort((a, b) => p.dur[b]! - p.dur[a]! || p.seq[a]! - p.seq[b]!);
+    for (const k of group) p.depth[k] = this.nester.push(p.frame[k]!, p.start[k]!, p.dur[k]!);
+    const row = this.row;
+    row.track = this.track;
+    for (let k = from; k < to; k++) {
+      row.seq = p.seq[k]!;
+      row.kind = p.kind[k]!;
+      row.flags = p.flags[k]!;
+      row.startNs = p.start[k]!;
+      row.durNs = p.dur[k]!;
+      row.depth = p.depth[k]!;
+      row.name = p.name[k]!;
+      row.cat = p.cat[k]!;
+      row.ph = p.ph[k]!;
+      row.args = p.args(k);
+      this.rows.add(row);
+    }
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * The event spool (src/adapters/trace-spool): streaming Chrome-trace extraction, with
+ * events spilled in sorted runs and merged back per track, must give exactly the rows of
+ * the whole-payload reference — on seeded random traces built to hit the hard cases
+ * (threads interleaved and out of order, equal starts with different durations, B/E pairs
+ * by name, unnamed, unmatched on either side, X without dur, instants, args) and at run
+ * sizes from one event to everything in one run. Spill files live in the given space and
+ * are deleted after success and after failure.
+ */
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEFAULT_ADAPTER_LIMITS, type StreamedEvidence } from "../../src/adapters/adapter.ts";
+import { chromeTraceAdapter } from "../../src/adapters/chrome-trace/adapter.ts";
+import { FlameoxError } from "../../src/domain/errors.ts";
+import { mulberry32 } from "../../fixtures/generators/prng.ts";
+import { FileSpillSpace } from "../../workers/spill-space.ts";
+import { chunked, runStream, streamedTableRows } from "./stream-harness.ts";
+import { bufferRows } from "./stream-harness.ts";
+import type { Row } from "./evidence-checks.ts";
+
+const encoder = new TextEncoder();
+
+/** A random trace of about `events` events on a few threads, in a shuffled-ish order. */
+function randomTrace(seed: number, events: number): Uint8Array {
+  const random = mulberry32(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const names = ["a", "b", "c", "d", ""];
+  const out: Record<string, unknown>[] = [];
+  for (let tid = 1; tid <= 3; tid++) out.push({ ph: "M", name: "thread_name", pid: 1, tid, args: { name: `t${tid}` } });
+  const clock = [0, 0, 0, 0];
+  while (out.length < events) {
+    const tid = 1 + Math.floor(random() * 3);
+    // Coarse timestamps so that equal starts are common.
+    const ts = clock[tid]! + Math.floor(random() * 3);
+    clock[tid] = ts;
+    const r = random();
+    if (r < 0.4) out.push({ ph: "X", name: pick(names), cat: "c", pid: 1, tid, ts, dur: Math.floor(random() * 6), ...(random() < 0.3 ? { args: { k: Math.floor(random() * 100) } } : {}) });
+    else if (r < 0.45) out.push({ ph: "X", name: pick(names), pid: 1, tid, ts }); // no dur: open until the track's end
+    else if (r < 0.65) out.push({ ph: "B", name: random() < 0.1 ? 7 : pick(names), pid: 1, tid, ts });
+    else if (r < 0.85) out.push({ ph: "E", ...(random() < 0.7 ? { name: pick(names) } : {}), pid: 1, tid, ts });
+    else out.push({ ph: "i", name: "tick", pid: 1, tid, ts, s: "t" });
+  }
+  // Move some events earlier: tracks are then out of order in the input.
+  for (let k = 0; k < out.length / 10; k++) {
+    const i = 3 + Math.floor(random() * (out.length - 3));
+    const j = Math.max(3, i - Math.floor(random() * 20));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return encoder.encode(JSON.stringify({ traceEvents: out }));
+}
+
+function referenceRows(bytes: Uint8Array): Record<string, Row[]> {
+  const whole = chromeTraceAdapter.extract({ bytes, displayName: "case", limits: DEFAULT_ADAPTER_LIMITS });
+  const tables = Object.fromEntries(chromeTraceAdapter.tables.map((t) => [t, bufferRows(whole.tables[t])]));
+  tables.trace_events!.sort((a, b) => Number(a.event_index) - Number(b.event_index));
+  return { ...tables, summary: [whole.summary as Row], limitations: whole.limitations as unknown as Row[] };
+}
+
+async function streamedRows(bytes: Uint8Array, spoolRunEvents: number): Promise<Record<string, Row[]>> {
+  const run = await runStream(chromeTraceAdapter, bytes, { chunkSize: 4093, spoolRunEvents });
+  const evidence: StreamedEvidence = run.evidence;
+  const tables = Object.fromEntries(chromeTraceAdapter.tables.map((t) => [t, evidence.streamed.includes(t) ? streamedTableRows(run, t) : bufferRows(evidence.tables[t]!)]));
+  tables.trace_events!.sort((a, b) => Number(a.event_index) - Number(b.event_index));
+  return { ...tables, summary: [evidence.summary as Row], limitations: evidence.limitations as unknown as Row[] };
+}
+
+describe("trace spool: streamed rows equal the whole-payload reference", () => {
+  for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+    test(`random trace, seed ${seed}, runs of 1, 5, 64 and all events`, async () => {
+      const bytes = randomTrace(seed, 400);
+      const reference = referenceRows(bytes);
+      expect(reference.trace_events!.length).toBeGreaterThan(200);
+      for (const runEvents of [1, 5, 64, 1 << 20]) expect(await streamedRows(bytes, runEvents)).toEqual(reference);
+    });
+  }
+});
+
+describe("trace spool: spill files", () => {
+  test("runs are spilled to the given space and deleted after the import", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "flameox-spill-"));
+    try {
+      const spill = new FileSpillSpace(dir);
+      let created = 0;
+      const counting = { create: () => (created++, spill.create()) };
+      const bytes = randomTrace(11, 3000);
+      const evidence = await chromeTraceAdapter.extractStream!({
+        chunks: chunked(bytes, 1 << 12), displayName: "case", limits: DEFAULT_ADAPTER_LIMITS, spill: counting, spoolRunEvents: 500,
+        sink: { writeBatch: async () => {} },
+      });
+      expect(evidence.summary.events).toBe(3000);
+      expect(created).toBe(6);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a failing import deletes what it spilled", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "flameox-spill-"));
+    try {
+      const bytes = randomTrace(12, 3000);
+      const failed = chromeTraceAdapter.extractStream!({
+        chunks: chunked(bytes, 1 << 12), displayName: "case", limits: { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 2500 }, spill: new FileSpillSpace(dir), spoolRunEvents: 400,
+        sink: { writeBatch: async () => {} },
+      });
+      const error = await failed.then(() => null, (e: unknown) => e);
+      expect(error).toBeInstanceOf(FlameoxError);
+      expect((error as FlameoxError).code).toBe("ARTIFACT_TOO_LARGE");
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

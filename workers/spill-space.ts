@@ -1,0 +1,62 @@
+/**
+ * Scratch files for a parse worker's adapters, in the worker's output directory (the
+ * operation's staging area, removed with it whatever happens). Each file is created
+ * exclusively, written and read synchronously, and deleted when disposed; `disposeAll`
+ * removes what an adapter left behind when it failed.
+ */
+import { closeSync, constants, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import type { SpillFile, SpillSpace } from "../src/adapters/adapter.ts";
+
+export class FileSpillSpace implements SpillSpace {
+  private next = 0;
+  private readonly open = new Set<FileSpill>();
+
+  constructor(private readonly dir: string) {}
+
+  create(): SpillFile {
+    const file = new FileSpill(join(this.dir, `spill-${this.next++}.tmp`), () => this.open.delete(file));
+    this.open.add(file);
+    return file;
+  }
+
+  disposeAll(): void {
+    for (const file of [...this.open]) file.dispose();
+  }
+}
+
+class FileSpill implements SpillFile {
+  private fd: number | null;
+  size = 0;
+
+  constructor(
+    private readonly path: string,
+    private readonly onDispose: () => void,
+  ) {
+    this.fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  }
+
+  append(bytes: Uint8Array): void {
+    let done = 0;
+    while (done < bytes.length) done += writeSync(this.fd!, bytes, done, bytes.length - done, this.size + done);
+    this.size += bytes.length;
+  }
+
+  read(target: Uint8Array, position: number): number {
+    let done = 0;
+    while (done < target.length && position + done < this.size) {
+      const n = readSync(this.fd!, target, done, target.length - done, position + done);
+      if (n === 0) break;
+      done += n;
+    }
+    return done;
+  }
+
+  dispose(): void {
+    if (this.fd === null) return;
+    closeSync(this.fd);
+    this.fd = null;
+    rmSync(this.path, { force: true });
+    this.onDispose();
+  }
+}
