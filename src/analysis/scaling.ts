@@ -3,11 +3,12 @@
  * Per succeeded trial, the median (and MAD) of its non-warm-up samples; per (variant,
  * input), the median of trial medians with a BCa interval (1,999 resamples, seed 0, as
  * REFERENCE (e)); per variant, least-squares complexity fits ranked by AICc with the ≥ 2
- * margin rule. Frame correlations need profiles of the trials; without them that part is
- * reported unavailable, never as "no correlated frames".
+ * margin rule. Frame correlations (frame-correlation.ts) need profiles of the trials;
+ * without them that part is reported unavailable, never as "no correlated frames".
  */
 import type { TrialRecord } from "../domain/experiment/trial.ts";
 import type { SnapshotHandle } from "../storage/snapshot.ts";
+import { frameCorrelations, type FrameCorrelations } from "./frame-correlation.ts";
 import { measurementGenerations, readMeasurements } from "./measurements/read-measurements.ts";
 import { selectSamples } from "./comparison/member-values.ts";
 import { bcaMedianInterval } from "./statistics/bootstrap-bca.ts";
@@ -32,7 +33,7 @@ export interface ScalingResult {
   scaling_parameter: string | null;
   variants: VariantScaling[];
   counts: { attempted: number; succeeded: number; failed: number; unattempted: number; complete_blocks: number };
-  frame_correlations: { status: "unavailable"; reason: string };
+  frame_correlations: FrameCorrelations;
   warnings: string[];
   claim_level: "derived";
 }
@@ -83,7 +84,7 @@ export async function analyzeScaling(
       unattempted: trials.filter((t) => t.outcome === "unattempted").length,
       complete_blocks: [...blocks.values()].filter(Boolean).length,
     },
-    frame_correlations: { status: "unavailable", reason: "no profile evidence was captured for these trials; Spearman/BH frame correlation needs per-trial profiles" },
+    frame_correlations: await frameCorrelations(snapshot, ok.map((t) => ({ run_id: t.run_id!, variant: t.variant, input: t.scaling_value! }))),
     warnings,
     claim_level: "derived",
   };

@@ -58,7 +58,7 @@ export function renderCapture(r: CaptureResult): string {
     ...r.resources.unavailable_metrics.map((m) => `unavailable ${m.metric}: ${m.reason}`),
     ...r.artifacts.map((a) => `artifact ${a.artifact_id} ${safeText(a.display_name)} ${a.kind} ${a.byte_length} bytes${a.partial ? ` (partial of ${a.produced_bytes})` : ""}`),
     ...r.extractions.map((e) => `extraction ${e.adapter}: ${e.status}${e.generation_id ? ` ${e.generation_id}` : ""} ${Object.entries(e.tables).map(([k, n]) => `${k}=${n}`).join(" ")}${e.error ? ` ${safeText(e.error.message)}` : ""}`),
-    ...(r.validation ? [`validation ${r.validation.strength}: ${r.validation.status} (exit ${r.validation.exit_code})`] : []),
+    ...(r.validation ? [`validation ${r.validation.strength}: ${r.validation.status} (exit ${r.validation.exit_code}${r.validation.reason ? `, ${safeText(r.validation.reason)}` : ""})`] : []),
     ...limits(r.limitations),
     ...(r.next_tool === "analyze_hotspots" ? [`next: flameox analyze hotspots ${r.run_id}`] : []),
   ].join("\n");

@@ -15,7 +15,8 @@ export type RunType = "import" | "execution";
 export type ExecutionStatus = "not_applicable" | "planned" | "running" | "succeeded" | "failed" | "timed_out" | "cancelled";
 export type CaptureStatus = "pending" | "running" | "registered" | "failed" | "quarantined" | "cancelled";
 export type ExtractionStatus = "not_requested" | "pending" | "running" | "published" | "failed" | "quarantined" | "cancelled";
-export type ValidationStatus = "not_requested" | "pending" | "running" | "passed" | "failed" | "error" | "cancelled";
+/** inconclusive and unsupported come from an oracle's receipt (flameox.oracle-receipt.v1). */
+export type ValidationStatus = "not_requested" | "pending" | "running" | "passed" | "failed" | "error" | "inconclusive" | "unsupported" | "cancelled";
 
 export interface RunRecord {
   run_id: string;

@@ -1,29 +1,36 @@
 /**
- * End to end through the broker: a JS function with a deliberately quadratic candidate
- * (fixtures/experiments/dedupe) is run as a randomized complete-block experiment; the
- * paired comparison must say meaningful_regression with an interval. A fast but wrong
+ * End to end through the capture service and the broker: a JS function with a deliberately
+ * quadratic candidate (fixtures/experiments/dedupe, committed to git so the source identity
+ * is exact) is run as a randomized complete-block experiment; every trial is a capture run
+ * with environment, source and workload identities, so the paired comparison can check
+ * them and must say meaningful_regression, valid, with an interval. A fast but wrong
  * candidate must be caught by its cross-treatment oracle, which invalidates its comparison.
+ * A plan whose bindings drift (source edited, workload edited) is refused like a capture's.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, readdirSync } from "node:fs";
+import { appendFileSync, cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { WorkspaceService } from "../../src/application/workspace-service.ts";
-import { BrokerTrialExecutor } from "../../src/application/study/broker-trial-executor.ts";
 import { previewComparison, recordComparison } from "../../src/application/study/comparisons.ts";
-import { experimentPlans, planExperiment } from "../../src/application/study/experiment-protocol.ts";
+import { experimentPlans } from "../../src/application/study/experiment-protocol.ts";
 import { getExperiment, listTrials } from "../../src/application/study/experiment-record.ts";
-import { runExperiment } from "../../src/application/study/run-experiment.ts";
+import { StudyService } from "../../src/application/study/study-service.ts";
+import { readRunIdentities } from "../../src/storage/run-identities.ts";
+import { git } from "../capture/capture-helpers.ts";
 import { REPO, tempDir } from "../helpers.ts";
 
 const FIXTURE = join(REPO, "fixtures", "experiments", "dedupe");
 let dir: { path: string; cleanup: () => void };
 let service: WorkspaceService;
+let study: StudyService;
 
 beforeAll(async () => {
   dir = tempDir("flameox-exp-");
   for (const f of readdirSync(FIXTURE)) cpSync(join(FIXTURE, f), join(dir.path, f));
+  git(dir.path, ["init", "-q"], ["add", "-A"], ["-c", "user.email=t@example.invalid", "-c", "user.name=t", "commit", "-qm", "fixture"]);
   await WorkspaceService.init(dir.path);
   service = await WorkspaceService.open({ workspace: dir.path });
+  study = new StudyService(service.ws);
 });
 afterAll(() => {
   service?.close();
@@ -31,10 +38,11 @@ afterAll(() => {
 });
 
 async function run(name: string) {
-  const plan = planExperiment(dir.path, { name });
-  const protocol = experimentPlans.consume(plan.plan_id);
-  return runExperiment(service.ws, protocol, new BrokerTrialExecutor());
+  const plan = await study.planExperiment({ name });
+  return study.runPlannedExperiment(plan.plan_id);
 }
+
+const experimentCount = () => (service.ws.control.db.query("SELECT count(*) AS n FROM experiments").get() as { n: number }).n;
 
 describe("experiment end to end", () => {
   test("the quadratic candidate is a meaningful regression, with an interval", async () => {
@@ -61,9 +69,24 @@ describe("experiment end to end", () => {
     expect(result.pairing).toBe("block");
     expect(result.complete_pair_n).toBe(5);
     expect(result.confidence_low!).toBeGreaterThan(0.05);
+    expect(result.confidence_high!).toBeGreaterThan(result.confidence_low!);
     expect(result.wilcoxon?.method).toBe("exact");
-    expect(result.mismatches.map((m) => m.code)).not.toContain("cross_treatment_validation_failed");
-    expect(result.validity).not.toBe("invalid");
+    // Trials are capture runs: identities recorded, oracle passed, nothing to weaken the result.
+    expect(result.mismatches).toEqual([]);
+    expect(result.validity).toBe("valid");
+    const ids = readRunIdentities(service.ws.control.db, trials.map((t) => t.run_id!));
+    for (const t of trials) {
+      const id = ids.get(t.run_id!)!;
+      expect(id).toMatchObject({ run_type: "execution", execution_status: "succeeded", validation_status: "passed", source_quality: "clean", environment_quality: "exact" });
+      expect(id.workload_definition_id).toBe(exp.protocol.definition.workload_definition_id);
+      expect(id.workload_instance_id).toBe(exp.protocol.instances[`${t.variant}@-`]!.workload_instance_id);
+      expect(id.source_state_id).toBe(exp.protocol.capture!.source_state_id);
+      expect(id.environment_id).toBe(exp.protocol.capture!.environment_id);
+    }
+    expect(exp.protocol.capture).toMatchObject({ adapter: "command", containment: "trusted_local", source_quality: "clean" });
+    // The run keeps the bound executable with its digest, as a capture does.
+    const execution = service.ws.runs.executionFields(trials[0]!.run_id!) as { execution: { executables: { sha256: string }[] } };
+    expect(execution.execution.executables[0]!.sha256).toMatch(/^sha256:[0-9a-f]{64}$/);
     const recorded = await recordComparison(service.ws, request);
     expect(recorded.result_digest).toMatch(/^sha256:/);
     expect(recorded.decision).toBe(result.decision);
@@ -91,11 +114,35 @@ describe("experiment end to end", () => {
     expect(result.candidate.excluded).toBe(3);
   }, 120_000);
 
-  test("a replayed plan token is refused", () => {
-    const plan = planExperiment(dir.path, { name: "broken-candidate" });
+  test("a replayed plan token is refused", async () => {
+    const plan = await study.planExperiment({ name: "broken-candidate" });
     experimentPlans.consume(plan.plan_id);
     expect(() => experimentPlans.consume(plan.plan_id)).toThrow(/already used/);
+    await expect(study.runPlannedExperiment(plan.plan_id)).rejects.toMatchObject({ code: "PLAN_CONSUMED" });
   });
+
+  test("source or workload edited after planning: the run is refused before anything is recorded", async () => {
+    const before = experimentCount();
+    const source = join(dir.path, "dedupe.js");
+    const original = readFileSync(source, "utf8");
+    const plan = await study.planExperiment({ name: "broken-candidate" });
+    appendFileSync(source, "\n// edited after planning\n");
+    try {
+      await expect(study.runPlannedExperiment(plan.plan_id)).rejects.toMatchObject({ code: "SOURCE_CHANGED" });
+    } finally {
+      writeFileSync(source, original);
+    }
+    const toml = join(dir.path, "flameox.toml");
+    const config = readFileSync(toml, "utf8");
+    const replanned = await study.planExperiment({ name: "broken-candidate" });
+    writeFileSync(toml, config.replace("timeout_seconds = 60", "timeout_seconds = 61"));
+    try {
+      await expect(study.runPlannedExperiment(replanned.plan_id)).rejects.toMatchObject({ code: "WORKLOAD_CHANGED" });
+    } finally {
+      writeFileSync(toml, config);
+    }
+    expect(experimentCount()).toBe(before);
+  }, 60_000);
 });
 
 describe("scaling experiment end to end", () => {
@@ -108,6 +155,23 @@ describe("scaling experiment end to end", () => {
     const quadratic = result.variants.find((v) => v.variant === "quadratic")!;
     expect(quadratic.points).toHaveLength(5);
     expect(["quadratic", "n_log_n"]).toContain(quadratic.selection.fits.sort((a, b) => a.aicc! - b.aicc!)[0]!.model);
-    expect(result.frame_correlations.status).toBe("unavailable");
+    expect(result.frame_correlations).toEqual({ status: "unavailable", reason: expect.stringContaining("no profile evidence") });
   }, 120_000);
+
+  test("profiled trials: the quadratic implementation's own frame is flagged as growing with input", async () => {
+    const { scalingOfExperiment } = await import("../../src/application/study/scaling.ts");
+    const exp = await run("dedupe-scaling-profiled");
+    expect(exp.protocol.capture).toMatchObject({ adapter: "v8-cpu" });
+    expect(exp.outcome!.counts.succeeded).toBe(20);
+    const result = await scalingOfExperiment(service.ws, exp.experiment_id);
+    const fc = result.frame_correlations;
+    if (fc.status === "unavailable") throw new Error(fc.reason);
+    expect(fc).toMatchObject({ status: "available", metric: "cpu_time", profiled_trials: 20, unprofiled_trials: 0 });
+    for (const v of fc.variants) console.log(`${v.variant}: ${v.flagged} of ${v.family_size} frames flagged; top ${v.frames.slice(0, 3).map((f) => `${f.function} ρ=${f.rho.toFixed(2)} q=${f.q_value.toExponential(1)}`).join(", ")}`);
+    const quadratic = fc.variants.find((v) => v.variant === "quadratic")!;
+    const flagged = quadratic.frames.filter((f) => f.grows_with_input).map((f) => f.function);
+    // JSC may inline Array.prototype.includes into the loop or keep it as its own frame.
+    expect(flagged.some((name) => name === "dedupeQuadratic" || name === "includes")).toBe(true);
+    expect(quadratic.frames.filter((f) => f.grows_with_input).every((f) => f.q_value < 0.05 && f.rho > 0)).toBe(true);
+  }, 240_000);
 });

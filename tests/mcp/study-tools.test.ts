@@ -1,7 +1,13 @@
-/** The issue-5 tools through a real stdio client: import benchmark files, query samples, freeze, compare, record. */
+/**
+ * The issue-5 tools through a real stdio client: import benchmark files, query samples,
+ * freeze, compare, record; and an experiment planned, run, read back and analysed. The
+ * client checks every structuredContent against the tool's declared outputSchema.
+ */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CORPUS, cli, tempWorkspace } from "../helpers.ts";
+import { git } from "../capture/capture-helpers.ts";
+import { CORPUS, REPO, cli, tempDir, tempWorkspace } from "../helpers.ts";
 import { call, connect, type Connected } from "./mcp-helpers.ts";
 
 let ws: { root: string; cleanup: () => void };
@@ -50,4 +56,44 @@ describe("study tools over MCP", () => {
     expect(r.isError).toBe(true);
     expect(r.error.code).toBe("WORKLOAD_NOT_FOUND");
   });
+});
+
+describe("experiment tools over MCP", () => {
+  const fixture = join(REPO, "fixtures", "experiments", "dedupe");
+  let project: { path: string; cleanup: () => void };
+  let server: Connected;
+
+  beforeAll(async () => {
+    project = tempDir("flameox-mcp-exp-");
+    for (const f of readdirSync(fixture)) cpSync(join(fixture, f), join(project.path, f));
+    const small = `\n[experiments.mcp-scaling]\nworkload = "dedupe"\nvariants = { set = { impl = "set" }, quadratic = { impl = "quadratic" } }\nblocks = 1\nscaling_parameter = "size"\nscaling_values = [500, 1000, 2000]\nprimary_metric = "host_time"\npolarity = "lower_is_better"\npractical_threshold = 0.05\nrandom_seed = 5\n`;
+    writeFileSync(join(project.path, "flameox.toml"), readFileSync(join(project.path, "flameox.toml"), "utf8") + small);
+    git(project.path, ["init", "-q"], ["add", "-A"], ["-c", "user.email=t@example.invalid", "-c", "user.name=t", "commit", "-qm", "fixture"]);
+    const init = await cli(["init", project.path, "--json"], { cwd: project.path });
+    if (init.code !== 0) throw new Error(`init failed: ${init.stdout}${init.stderr}`);
+    server = await connect(project.path);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    project?.cleanup();
+  });
+
+  test("plan_experiment, run_experiment, get_experiment, list_experiment_trials, analyze_scaling", async () => {
+    const plan = await call(server.client, "plan_experiment", { experiment_name: "mcp-scaling" });
+    expect(plan.isError).toBe(false);
+    expect(plan.result).toMatchObject({ trials_planned: 6, protocol: { capture: { adapter: "command", source_quality: "clean" } } });
+    const ran = await call(server.client, "run_experiment", { plan_id: plan.result.plan_id });
+    expect(ran.isError).toBe(false);
+    expect(ran.result).toMatchObject({ status: "completed", outcome: { counts: { succeeded: 6 } } });
+    const replay = await call(server.client, "run_experiment", { plan_id: plan.result.plan_id });
+    expect(replay.error.code).toBe("PLAN_CONSUMED");
+    const got = await call(server.client, "get_experiment", { experiment_id: ran.result.experiment_id });
+    expect(got.result.outcome).toEqual(ran.result.outcome);
+    const trials = await call(server.client, "list_experiment_trials", { experiment_id: ran.result.experiment_id, limit: 6 });
+    expect(trials.result.items.map((t: { outcome: string }) => t.outcome)).toEqual(Array(6).fill("succeeded"));
+    const scaling = await call(server.client, "analyze_scaling", { experiment_id: ran.result.experiment_id });
+    expect(scaling.isError).toBe(false);
+    expect(scaling.result.variants).toHaveLength(2);
+    expect(scaling.result.frame_correlations.status).toBe("unavailable");
+  }, 120_000);
 });

@@ -1,13 +1,21 @@
 /** What capture use cases share within one process: the workspace, probes and the plan registry. */
-import type { PlanRegistry } from "../../broker/plan-registry.ts";
+import { buildChildEnvironment } from "../../broker/child-environment.ts";
+import { PlanRegistry, type PlanRegistryOptions } from "../../broker/plan-registry.ts";
 import type { Workspace } from "../../storage/workspace.ts";
-import type { CapabilityProber } from "./capabilities.ts";
+import { CapabilityProber } from "./capabilities.ts";
 import type { CapturePlan } from "./capture-plan.ts";
-import type { ContainmentProber } from "./containment-probe.ts";
+import { ContainmentProber } from "./containment-probe.ts";
 
 export interface CaptureContext {
   ws: Workspace;
   prober: CapabilityProber;
   containment: ContainmentProber;
   registry: PlanRegistry<CapturePlan>;
+}
+
+/** Probes look at the child PATH (the one a workload will get), never flameox's own. */
+export function createCaptureContext(ws: Workspace, options: PlanRegistryOptions = {}): CaptureContext {
+  const childPath = () => buildChildEnvironment(process.env, ws.config.execution.child_environment_allowlist).PATH;
+  const prober = new CapabilityProber(ws.paths.projectRoot, childPath);
+  return { ws, prober, containment: new ContainmentProber(prober, childPath), registry: new PlanRegistry<CapturePlan>(options) };
 }

@@ -40,6 +40,10 @@ export interface CaptureValidation {
   exit_code: number | null;
   wall_ms: number | null;
   artifact_ids: string[];
+  /** From the oracle's receipt, or why the oracle failed; null on a plain pass. */
+  reason: string | null;
+  /** The oracle's flameox.oracle-receipt.v1 document when it wrote a readable one. */
+  receipt: Record<string, unknown> | null;
 }
 
 /** Kept on the run as its execution document. */

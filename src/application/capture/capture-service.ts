@@ -3,17 +3,15 @@
  * keeps one plan registry and one probe cache: workload configuration, capabilities,
  * planning, execution of a plan, plan-and-run (the CLI), and recovery.
  */
-import { buildChildEnvironment } from "../../broker/child-environment.ts";
-import { PlanRegistry, type PlanRegistryOptions } from "../../broker/plan-registry.ts";
+import type { PlanRegistryOptions } from "../../broker/plan-registry.ts";
 import type { CapabilityReport } from "../../domain/capture.ts";
 import { nowIso } from "../../storage/control-plane.ts";
 import type { Workspace } from "../../storage/workspace.ts";
-import { CapabilityProber, type ProbeMode } from "./capabilities.ts";
-import type { CaptureContext } from "./capture-context.ts";
-import type { CapturePlan, PlanPreview } from "./capture-plan.ts";
+import type { ProbeMode } from "./capabilities.ts";
+import { type CaptureContext, createCaptureContext } from "./capture-context.ts";
+import type { PlanPreview } from "./capture-plan.ts";
 import type { CaptureResult } from "./capture-result.ts";
 import { type ConfigureWorkloadRequest, type ConfigureWorkloadResult, configureWorkload } from "./configure-workload.ts";
-import { ContainmentProber } from "./containment-probe.ts";
 import { type ExecuteOptions, executePlan } from "./execute-capture.ts";
 import { buildPlan, type PlanRequest } from "./plan-capture.ts";
 import { toPreview } from "./plan-preview.ts";
@@ -32,9 +30,7 @@ export class CaptureService {
   private readonly ctx: CaptureContext;
 
   constructor(ws: Workspace, options: PlanRegistryOptions = {}) {
-    const childPath = () => buildChildEnvironment(process.env, ws.config.execution.child_environment_allowlist).PATH;
-    const prober = new CapabilityProber(ws.paths.projectRoot, childPath);
-    this.ctx = { ws, prober, containment: new ContainmentProber(prober, childPath), registry: new PlanRegistry<CapturePlan>(options) };
+    this.ctx = createCaptureContext(ws, options);
   }
 
   workloadStatus(): WorkloadConfigurationStatus {

@@ -15,6 +15,7 @@ import type { ExecutionStatus, ExtractionStatus, ValidationStatus } from "../../
 import type { Workspace } from "../../storage/workspace.ts";
 import type { CaptureResult, ExecutionDocument } from "./capture-result.ts";
 import type { CapturePlan } from "./capture-plan.ts";
+import type { ExecutionExtension } from "./execution-extension.ts";
 import { extractCaptured } from "./extract-captured.ts";
 import { displayCommand, executablesOf } from "./plan-preview.ts";
 import { ensureWritableRoots } from "./project-paths.ts";
@@ -25,12 +26,16 @@ import { runValidationOracle } from "./run-oracle.ts";
 export interface ExecuteOptions {
   signal?: AbortSignal;
   onProgress?: (phase: string, done: number, total: number) => void;
+  /** Additions of a caller that runs this plan as one step of a larger protocol (an experiment trial). */
+  extension?: ExecutionExtension;
 }
 
-export async function executePlan(ws: Workspace, plan: CapturePlan, options: ExecuteOptions = {}): Promise<CaptureResult> {
+export async function executePlan(ws: Workspace, bound: CapturePlan, options: ExecuteOptions = {}): Promise<CaptureResult> {
   const progress = (phase: string) => options.onProgress?.(phase, 0, 1);
   const runId = newRunId();
   const dirs = { stagingDir: join(ws.paths.staging, runId), outDir: join(ws.paths.staging, runId, "out") };
+  // An extension adds only flameox's own variables, for this execution; every binding stays the plan's.
+  const plan: CapturePlan = options.extension ? { ...bound, childEnv: { ...bound.childEnv, ...options.extension.environment(dirs) } } : bound;
   const doc = executionDocument(ws, plan);
   const update = (change: Parameters<Workspace["runs"]["update"]>[1]) => ws.control.withWriteLock(() => ws.runs.update(runId, change));
   ws.control.withWriteLock(() =>
@@ -65,9 +70,10 @@ export async function executePlan(ws: Workspace, plan: CapturePlan, options: Exe
     const execution = executionStatusOf(outcome.termination);
     const cancelled = execution === "cancelled";
     progress("registering");
-    const outputs = await registerOutputs(ws, plan, runId, dirs, outcome);
+    const extra = options.extension ? await options.extension.collect(dirs, outcome) : { outputs: [], limitations: [] };
+    const outputs = await registerOutputs(ws, plan, runId, dirs, outcome, extra.outputs);
     doc.summary = outputs.summary;
-    const limitations: Limitation[] = [...plan.limitations, ...outputs.limitations, ...terminationLimitations(outcome.termination)];
+    const limitations: Limitation[] = [...plan.limitations, ...outputs.limitations, ...extra.limitations, ...terminationLimitations(outcome.termination)];
     update({ execution_status: execution, capture_status: cancelled ? "cancelled" : "registered", limitations, execution: doc, error: processError(outcome.termination) });
 
     progress("extracting");

@@ -3,7 +3,8 @@
  * up to the cap and flagged partial beyond it), then each native artifact the adapter
  * recognised in the output directory. Output files are untrusted: only regular files
  * directly in the directory are considered, and each is copied through the hardened
- * staging path (no symlinks, no growth while copying).
+ * staging path (no symlinks, no growth while copying). Outputs a caller's extension
+ * claims (execution-extension.ts) are registered once, under the extension's producer.
  */
 import { closeSync, constants, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -18,6 +19,7 @@ import type { Workspace } from "../../storage/workspace.ts";
 import { registerFile, registerStaged } from "../register-artifact.ts";
 import type { CapturedArtifact } from "./capture-result.ts";
 import type { CapturePlan } from "./capture-plan.ts";
+import type { ExtensionOutput } from "./execution-extension.ts";
 import type { CaptureDirs, ProcessOutcome } from "./run-capture.ts";
 
 export interface RegisteredOutputs {
@@ -28,7 +30,14 @@ export interface RegisteredOutputs {
   limitations: Limitation[];
 }
 
-export async function registerOutputs(ws: Workspace, plan: CapturePlan, runId: string, dirs: CaptureDirs, outcome: ProcessOutcome): Promise<RegisteredOutputs> {
+export async function registerOutputs(
+  ws: Workspace,
+  plan: CapturePlan,
+  runId: string,
+  dirs: CaptureDirs,
+  outcome: ProcessOutcome,
+  extensionOutputs: readonly ExtensionOutput[] = [],
+): Promise<RegisteredOutputs> {
   const limitations: Limitation[] = [];
   const artifacts: CapturedArtifact[] = [];
   for (const [role, sink] of [["stdout", outcome.result.output.stdout], ["stderr", outcome.result.output.stderr]] as const) {
@@ -47,8 +56,13 @@ export async function registerOutputs(ws: Workspace, plan: CapturePlan, runId: s
   });
   limitations.push(...collected.limitations);
   const extractable: RegisteredOutputs["extractable"] = [];
-  for (const item of collected.artifacts) {
-    const registered = await registerCollected(ws, plan, runId, dirs, item, limitations);
+  const claimed = new Set(extensionOutputs.map((o) => o.file));
+  const items = [
+    ...collected.artifacts.filter((item) => !claimed.has(item.file)).map((item) => ({ ...item, producer: plan.producer })),
+    ...extensionOutputs,
+  ];
+  for (const item of items) {
+    const registered = await registerCollected(ws, runId, dirs, item, limitations);
     if (!registered) continue;
     artifacts.push(registered);
     if (item.extractor) extractable.push({ artifact: registered, extractor: item.extractor });
@@ -67,10 +81,9 @@ async function registerStream(ws: Workspace, runId: string, role: "stdout" | "st
 
 async function registerCollected(
   ws: Workspace,
-  plan: CapturePlan,
   runId: string,
   dirs: CaptureDirs,
-  item: CollectedArtifact,
+  item: CollectedArtifact & { producer: { name: string; version: string | null } },
   limitations: Limitation[],
 ): Promise<CapturedArtifact | null> {
   try {
@@ -80,8 +93,8 @@ async function registerCollected(
       kind: item.kind,
       mediaType: item.mediaType,
       role: "output",
-      producer: plan.producer.name,
-      producerVersion: plan.producer.version,
+      producer: item.producer.name,
+      producerVersion: item.producer.version,
       sensitivity: "internal" as const,
     };
     const registered = await registerFile(ws, join(dirs.outDir, item.file), dirs.stagingDir, meta);

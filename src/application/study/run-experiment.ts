@@ -2,11 +2,13 @@
  * run_experiment: stores the protocol and registers every planned cell as `unattempted`
  * before the first trial runs, then runs the cells in their randomized order through the
  * TrialExecutor, recording each attempt's outcome as it ends. Cancellation stops at the
- * current trial; the cells not reached stay `unattempted`. Afterwards one run set per
- * treatment is frozen with block ids, ready for `analyze compare`.
+ * current trial; the cells not reached stay `unattempted`. A trial that cannot start
+ * because a plan binding drifted (WORKLOAD_CHANGED, SOURCE_CHANGED, …) stops the
+ * experiment (`stopped`, with the code) and stays unattempted with the reason.
+ * Afterwards one run set per treatment is frozen with block ids, ready for `analyze compare`.
  */
 import { randomUUID } from "node:crypto";
-import { FlameoxError } from "../../domain/errors.ts";
+import { asFlameoxError, FlameoxError } from "../../domain/errors.ts";
 import type { TrialOutcome, TrialRecord } from "../../domain/experiment/trial.ts";
 import { nowIso } from "../../storage/control-plane.ts";
 import { StudyRecords } from "../../storage/study-records.ts";
@@ -46,10 +48,19 @@ export async function runExperiment(
       break;
     }
     save(ws, records, Object.assign(trial, { outcome: "running" as TrialOutcome, started_at: nowIso() }));
-    const result = await executor.run({
-      ws, experiment_id: experimentId, trial_id: trial.trial_id, block_id: trial.block_id, variant: trial.variant,
-      instance: protocol.instances[cellKey(trial)]!, metric_source: protocol.definition.metric_source, signal: options.signal,
-    });
+    let result: Awaited<ReturnType<TrialExecutor["run"]>>;
+    try {
+      result = await executor.run({
+        ws, experiment_id: experimentId, trial_id: trial.trial_id, block_id: trial.block_id, variant: trial.variant,
+        instance: protocol.instances[cellKey(trial)]!, metric_source: protocol.definition.metric_source, signal: options.signal,
+      });
+    } catch (error) {
+      // The trial could not start (a binding no longer holds): it stays unattempted, with why.
+      const refusal = asFlameoxError(error);
+      save(ws, records, Object.assign(trial, { outcome: "unattempted" as TrialOutcome, started_at: null, failure_class: refusal.code, message: refusal.message }));
+      stopped = refusal.code;
+      break;
+    }
     save(ws, records, Object.assign(trial, { ...result, finished_at: nowIso() }));
     options.onProgress?.(done + 1, trials.length);
     if (result.outcome === "cancelled") {
@@ -67,8 +78,9 @@ export async function runExperiment(
     }).run_set_id;
   }
   const outcome = { ...outcomeOf(trials), run_set_ids: runSets, stopped };
-  ws.control.withWriteLock(() => records.update("experiments", experimentId, { status: stopped ?? "completed", updated_at: nowIso(), outcome_json: JSON.stringify(outcome) }));
-  return { experiment_id: experimentId, status: stopped ?? "completed", protocol, outcome };
+  const status = stopped === null ? "completed" : stopped === "cancelled" ? "cancelled" : "stopped";
+  ws.control.withWriteLock(() => records.update("experiments", experimentId, { status, updated_at: nowIso(), outcome_json: JSON.stringify(outcome) }));
+  return { experiment_id: experimentId, status, protocol, outcome };
 }
 
 function trialColumns(t: TrialRecord): Record<string, string | number | null> {

@@ -12,22 +12,19 @@ import type { RunSetRecord } from "../../domain/run-set.ts";
 import type { TrialRecord } from "../../domain/experiment/trial.ts";
 import { SnapshotHandle } from "../../storage/snapshot.ts";
 import type { Workspace } from "../../storage/workspace.ts";
-import { BrokerTrialExecutor } from "./broker-trial-executor.ts";
 import { getComparison, previewComparison, recordComparison, type RecordedComparison } from "./comparisons.ts";
-import { experimentPlans, planExperiment, type ExperimentPlan } from "./experiment-protocol.ts";
+import type { CaptureContext } from "../capture/capture-context.ts";
+import type { ExperimentPlan, PlanExperimentRequest } from "./experiment-protocol.ts";
 import { getExperiment, listTrials, type ExperimentRecord } from "./experiment-record.ts";
-import { runExperiment } from "./run-experiment.ts";
 import { freezeRunSet, getRunSet, type FreezeRunSetRequest } from "./run-sets.ts";
 import { scalingOfExperiment } from "./scaling.ts";
-import type { TrialExecutor } from "./trial-executor.ts";
 
 export interface TrialPage { experiment_id: string; items: TrialRecord[]; total: number; returned: number; truncated: boolean; next_cursor: string | null }
 
 export class StudyService {
-  constructor(
-    readonly ws: Workspace,
-    private readonly executor: TrialExecutor = new BrokerTrialExecutor(),
-  ) {}
+  private captureContext: CaptureContext | null = null;
+
+  constructor(readonly ws: Workspace) {}
 
   queryMeasurements(q: { runId?: string; artifactId?: string; namePrefix?: string; includeWarmups?: boolean; limit?: number; cursor?: string | null }): Promise<MeasurementsPage> {
     return queryMeasurements(SnapshotHandle.pin(this.ws.paths), { ...q, limit: this.limit(q.limit) });
@@ -53,14 +50,24 @@ export class StudyService {
     return getComparison(this.ws, id);
   }
 
-  planExperiment(request: { name: string; investigation_id?: string | null; hypothesis_id?: string | null }): ExperimentPlan {
-    return planExperiment(this.ws.paths.projectRoot, request);
+  /** Binds the protocol and one capture plan per workload instance behind a single-use token; runs nothing. */
+  async planExperiment(request: PlanExperimentRequest): Promise<ExperimentPlan> {
+    const { planExperiment } = await import("./experiment-protocol.ts");
+    return planExperiment(await this.capture(), request);
   }
 
-  /** Consumes the plan token (atomically, before any trial) and runs every cell. */
-  runPlannedExperiment(planId: string, options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {}): Promise<ExperimentRecord> {
-    const protocol = experimentPlans.consume(planId);
-    return runExperiment(this.ws, protocol, this.executor, options);
+  /** Consumes the plan token (atomically), rechecks every capture binding before anything is recorded, then runs every cell. */
+  async runPlannedExperiment(planId: string, options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {}): Promise<ExperimentRecord> {
+    const [{ experimentPlans }, { recheckPlan }, { CaptureTrialExecutor }, { runExperiment }] = await Promise.all([
+      import("./experiment-protocol.ts"),
+      import("../capture/recheck-plan.ts"),
+      import("./capture-trial-executor.ts"),
+      import("./run-experiment.ts"),
+    ]);
+    const binding = experimentPlans.consume(planId);
+    const ctx = await this.capture();
+    for (const plan of Object.values(binding.captures)) await recheckPlan(ctx, plan);
+    return runExperiment(this.ws, binding.protocol, new CaptureTrialExecutor(ctx, binding.captures), options);
   }
 
   getExperiment(id: string): ExperimentRecord {
@@ -77,6 +84,15 @@ export class StudyService {
 
   scaling(experimentId: string): Promise<ScalingResult> {
     return scalingOfExperiment(this.ws, experimentId);
+  }
+
+  /** The capture stack loads on first use, so reads and comparisons never pay for it. */
+  private async capture(): Promise<CaptureContext> {
+    if (!this.captureContext) {
+      const { createCaptureContext } = await import("../capture/capture-context.ts");
+      this.captureContext = createCaptureContext(this.ws);
+    }
+    return this.captureContext;
   }
 
   private limit(limit: number | undefined): number {

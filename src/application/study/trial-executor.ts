@@ -1,9 +1,10 @@
 /**
  * The seam between experiments and capture. An experiment asks a TrialExecutor to run one
  * workload instance as a new execution run and to return that run, its outcome and its
- * oracle receipt. `BrokerTrialExecutor` (broker-trial-executor.ts) is the stand-in until
- * the issue-4 capture service takes this role: it runs the instance through the subprocess
- * broker, registers the samples the workload wrote, extracts them and runs the oracle.
+ * oracle receipt. `CaptureTrialExecutor` (capture-trial-executor.ts) does it through the
+ * capture service's own path: the instance's capture plan, bound at plan_experiment, is
+ * rechecked and executed as a capture run, so trial runs carry the same workload, source
+ * and environment identities as any capture, and comparisons of trials can check them.
  */
 import type { TrialOutcome, OracleReceipt } from "../../domain/experiment/trial.ts";
 import type { WorkloadInstance } from "../../domain/workload/workload-instance.ts";
@@ -32,5 +33,10 @@ export interface TrialExecution {
 
 export interface TrialExecutor {
   readonly name: string;
+  /**
+   * Every attempted trial resolves to an execution, failures included. It throws (a
+   * FlameoxError) only when the trial cannot start because a binding of the plan no longer
+   * holds; nothing ran, and the experiment stops with the remaining cells unattempted.
+   */
   run(request: TrialRequest): Promise<TrialExecution>;
 }

@@ -115,9 +115,9 @@ export const experimentCommand = defineCommand({
       meta: { name: "run", description: "Plan and run every trial of an experiment through the broker" },
       args: { ...commonArgs, name: { type: "positional", required: true }, investigation: { type: "string" }, hypothesis: { type: "string" } },
       run: ({ args }) =>
-        execute(args, (s) => {
+        execute(args, async (s) => {
           const service = study(s);
-          const plan = service.planExperiment({ name: args.name, investigation_id: args.investigation, hypothesis_id: args.hypothesis });
+          const plan = await service.planExperiment({ name: args.name, investigation_id: args.investigation, hypothesis_id: args.hypothesis });
           return service.runPlannedExperiment(plan.plan_id);
         }, (r) => `experiment ${r.experiment_id}: ${r.status}; ${JSON.stringify(r.outcome?.counts)}\nrun sets: ${JSON.stringify(r.outcome?.run_set_ids)}`),
     }),

@@ -8,7 +8,7 @@ import { type } from "arktype";
 import { digestOf } from "../canonical-digest.ts";
 import type { WorkloadDefinition } from "../workload/project-config.ts";
 import type { ScalarValue } from "../workload/workload-schema.ts";
-import { EXPERIMENT_NAME, ExperimentSpec, MAX_TRIALS } from "./experiment-spec.ts";
+import { EXPERIMENT_NAME, EXPERIMENT_PROFILES, ExperimentSpec, MAX_TRIALS } from "./experiment-spec.ts";
 
 export interface ExperimentDefinition {
   name: string;
@@ -26,6 +26,8 @@ export interface ExperimentDefinition {
   primary_metric: string;
   metric_scope: string | null;
   metric_source: "benchmark_samples" | "process_wall_time";
+  /** The sampling profiler every trial runs under; null runs the workload as declared. */
+  profile: (typeof EXPERIMENT_PROFILES)[number] | null;
   polarity: "lower_is_better" | "higher_is_better" | "neutral";
   estimand: "median_paired_log_ratio";
   practical_threshold: number;
@@ -74,6 +76,7 @@ export function normalizeExperiment(name: string, raw: unknown, workloads: Recor
     primary_metric: spec.primary_metric,
     metric_scope: spec.metric_scope ?? null,
     metric_source: spec.metric_source ?? "benchmark_samples",
+    profile: spec.profile ?? null,
     polarity: spec.polarity,
     estimand: "median_paired_log_ratio" as const,
     practical_threshold: spec.practical_threshold,

@@ -17,7 +17,7 @@ export const RunRecord = type({
   execution_status: "'not_applicable' | 'planned' | 'running' | 'succeeded' | 'failed' | 'timed_out' | 'cancelled'",
   capture_status: "'pending' | 'running' | 'registered' | 'failed' | 'quarantined' | 'cancelled'",
   extraction_status: "'not_requested' | 'pending' | 'running' | 'published' | 'failed' | 'quarantined' | 'cancelled'",
-  validation_status: "'not_requested' | 'pending' | 'running' | 'passed' | 'failed' | 'error' | 'cancelled'",
+  validation_status: "'not_requested' | 'pending' | 'running' | 'passed' | 'failed' | 'error' | 'inconclusive' | 'unsupported' | 'cancelled'",
   limitations: Limitation.array(),
   error: type({ code: "string", message: "string" }).or("null"),
   generation_ids: "string[]",

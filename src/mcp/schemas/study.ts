@@ -1,9 +1,8 @@
 /**
- * Inputs and results of the issue-5 tools. Inputs are closed and bounded; results declare
- * their key fields (the rest of each record is the same model the CLI prints with --json).
+ * Inputs of the issue-5 tools, closed and bounded; their results are declared field by
+ * field in study-results.ts (the same models the CLI prints with --json).
  */
 import { type } from "arktype";
-import { pageFields } from "./common.ts";
 
 const id = (what: string) => type("0 < string <= 200").describe(what);
 const cursor = type("0 < string <= 4096").or("null").describe("the opaque next_cursor of the previous page, or null for the first page");
@@ -57,22 +56,4 @@ export const RunExperimentInput = type({ "+": "reject", plan_id: type("0 < strin
 export const ExperimentIdInput = type({ "+": "reject", experiment_id: id("an experiment id (exp_…)") });
 export const ListTrialsInput = type({ "+": "reject", experiment_id: id("an experiment id (exp_…)"), "limit?": limit, "cursor?": cursor });
 
-export const MeasurementsPageResult = type({ ...pageFields, corpus_commit_id: "string", evidence: { status: "string", reason: "string", "+": "ignore" }, items: "object[]", "+": "ignore" });
-export const RunSetResult = type({ run_set_id: "string", corpus_commit_id: "string", membership_digest: "string", members: "object[]", "+": "ignore" });
-export const ComparisonResultSchema = type({
-  corpus_commit_id: "string",
-  metric: "string",
-  decision: "'meaningful_improvement' | 'meaningful_regression' | 'no_meaningful_difference' | 'inconclusive'",
-  validity: "'valid' | 'exploratory' | 'invalid'",
-  relative_change: "number | null",
-  confidence_low: "number | null",
-  confidence_high: "number | null",
-  complete_pair_n: "number",
-  mismatches: "object[]",
-  "comparison_id?": "string",
-  "+": "ignore",
-});
-export const ExperimentPlanResult = type({ plan_id: "string", expires_at: "string", trials_planned: "number", protocol: "object", "+": "ignore" });
-export const ExperimentResult = type({ experiment_id: "string", status: "string", protocol: "object", outcome: "object | null", "+": "ignore" });
-export const TrialPageResult = type({ ...pageFields, experiment_id: "string", items: "object[]", "+": "ignore" });
-export const ScalingResultSchema = type({ corpus_commit_id: "string", experiment_id: "string", variants: "object[]", "+": "ignore" });
+export { ComparisonResultSchema, ExperimentPlanResult, ExperimentResult, MeasurementsPageResult, RunSetResult, ScalingResultSchema, TrialPageResult } from "./study-results.ts";

@@ -60,7 +60,7 @@ export const recordComparison = compareTool("record_comparison", "Record compari
 export const planExperiment = defineTool({
   name: "plan_experiment",
   title: "Plan experiment",
-  description: "Resolves an [experiments.NAME] entry: workload instances per treatment, randomized complete-block order from the recorded seed, and a single-use plan_id (TTL 300 s). Runs nothing. Next: run_experiment.",
+  description: "Resolves an [experiments.NAME] entry: workload instances per treatment, randomized complete-block order from the recorded seed, one capture plan per instance (as plan_capture binds: executable digest, policy, source and environment identity; adapter `command`, or the declared profile), and a single-use plan_id (TTL 300 s). Runs nothing. Next: run_experiment.",
   annotations: READ_ONLY,
   input: PlanExperimentInput,
   result: ExperimentPlanResult,
@@ -71,7 +71,7 @@ export const planExperiment = defineTool({
 export const runExperiment = defineTool({
   name: "run_experiment",
   title: "Run experiment",
-  description: "Consumes a plan_id and runs every trial through the broker: protocol stored first, every attempt registered (failures, timeouts, cancellations), oracles per trial, one run set per treatment.",
+  description: "Consumes a plan_id, rechecks every capture binding (WORKLOAD_CHANGED, SOURCE_CHANGED, … as execute_capture_plan), and runs every trial as a capture run: protocol stored first, every attempt registered (failures, timeouts, cancellations), oracles per trial, one run set per treatment.",
   annotations: EXECUTE,
   input: RunExperimentInput,
   result: ExperimentResult,
@@ -105,7 +105,7 @@ export const listExperimentTrials = defineTool({
 export const analyzeScaling = defineTool({
   name: "analyze_scaling",
   title: "Analyze scaling",
-  description: "Per input size the median of trial medians with a bootstrap interval; least-squares fits (constant, log n, n, n log n, n²) ranked by AICc; a best fit only when it beats the runner-up by ≥ 2. Never collects missing trials.",
+  description: "Per input size the median of trial medians with a bootstrap interval; least-squares fits (constant, log n, n, n log n, n²) ranked by AICc; a best fit only when it beats the runner-up by ≥ 2; with profiled trials, frames whose self time grows with input (Spearman ρ, Benjamini–Hochberg q < 0.05), else frame_correlations unavailable. Never collects missing trials.",
   annotations: READ_ONLY,
   input: ExperimentIdInput,
   result: ScalingResultSchema,
