@@ -174,7 +174,7 @@ async function runWorker(
   }
   const responsePath = join(ids.outputDir, "response.json");
   if (term.kind !== "exited" || term.exitCode !== 0 || !existsSync(responsePath)) {
-    const oom = /out of memory|allocation failed|RangeError: Out of memory/i.test(result.stderr);
+    const oom = result.memoryCapExceeded || /out of memory|allocation failed|RangeError: Out of memory/i.test(result.stderr);
     const how = term.kind === "exited" ? `exit code ${term.exitCode}` : term.kind === "signaled" ? `signal ${term.signal}` : `a ${term.metric} policy stop`;
     throw new FlameoxError(
       oom ? "ARTIFACT_TOO_LARGE" : "ARTIFACT_PARSE_FAILED",

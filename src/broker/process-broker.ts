@@ -1,8 +1,9 @@
 /**
  * The subprocess broker: the only place in flameox that creates processes. It takes an
  * argv array (never a shell string), an explicit environment, one absolute deadline, an
- * optional address-space cap (applied with util-linux `prlimit`, because Bun ignores
- * Worker resource limits) and a byte cap on captured output. Each child leads its own
+ * optional memory cap (a memory cgroup where the host lets flameox create one, else an
+ * address-space rlimit through util-linux `prlimit`; Bun ignores Worker resource limits)
+ * and a byte cap on captured output. Each child leads its own
  * session and process group; termination signals go to the whole group, SIGTERM then
  * SIGKILL after a grace period, and to every descendant seen leaving it. Output goes to
  * memory, to a file, or only through a hash; the process tree can be sampled from /proc.
@@ -12,6 +13,7 @@ import type { SignalRecord } from "../domain/capture.ts";
 import { FlameoxError } from "../domain/errors.ts";
 import { OutputSink, type OutputTarget, type SinkResult } from "./output-sink.ts";
 import { ProcessReaper } from "./process-reaper.ts";
+import { MemoryCgroup } from "./memory-cgroup.ts";
 import { readStat } from "./process-tree.ts";
 import { type PolicyViolation, ResourceSampler, type SamplerReport, type SamplingRequest } from "./resource-sampler.ts";
 
@@ -21,7 +23,7 @@ export interface ProcessRequest {
   env: Record<string, string>;
   /** Absolute deadline, epoch milliseconds. */
   deadlineAt: number;
-  /** Address-space cap in bytes (Linux, via prlimit --as). */
+  /** Memory cap in bytes (Linux: a memory cgroup, else prlimit --as; see memory-cgroup.ts). */
   memoryCapBytes?: number;
   /** Bytes kept of stdout and of stderr each; the rest is counted and dropped. */
   maxOutputBytes: number;
@@ -56,6 +58,10 @@ export interface ProcessResult {
   /** Peak resident set size of the child in bytes, when the OS reported it. */
   maxRssBytes: number | null;
   memoryCapApplied: boolean;
+  /** How the cap was applied: a memory cgroup, an address-space rlimit, or not at all. */
+  memoryCap: "cgroup" | "address_space" | null;
+  /** The kernel killed the child for going over its memory cgroup's limit. */
+  memoryCapExceeded: boolean;
   pid: number;
   signalsSent: SignalRecord[];
   escapedDescendantsKilled: number;
@@ -71,13 +77,21 @@ export function prlimitPath(): string | null {
 
 export async function runProcess(request: ProcessRequest): Promise<ProcessResult> {
   validateArgv(request.argv);
-  const prlimit = request.memoryCapBytes ? prlimitPath() : null;
+  const cgroup = request.memoryCapBytes ? MemoryCgroup.create(request.memoryCapBytes) : null;
+  const prlimit = request.memoryCapBytes && !cgroup ? prlimitPath() : null;
   const argv = prlimit ? [prlimit, `--as=${request.memoryCapBytes}`, "--", ...request.argv] : request.argv;
   const grace = request.graceMs ?? DEFAULT_GRACE_MS;
   // Sinks open their files before the spawn, so an unwritable target fails without a child.
   const sinks = [new OutputSink(request.stdout ?? { kind: "memory" }, request.maxOutputBytes), new OutputSink(request.stderr ?? { kind: "memory" }, request.maxStderrBytes ?? request.maxOutputBytes)] as const;
   const started = performance.now();
-  const child = spawn(argv, request);
+  let child: ReturnType<typeof spawn>;
+  try {
+    child = spawn(argv, request);
+  } catch (error) {
+    await cgroup?.dispose();
+    throw error;
+  }
+  const inCgroup = cgroup?.add(child.pid) ?? false;
   request.onSpawn?.({ pid: child.pid, startTime: readStat(child.pid)?.startTime ?? null });
 
   let reason: "timeout" | "cancelled" | PolicyViolation | null = null;
@@ -117,7 +131,9 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessResult
       output: { stdout, stderr },
       wallMs: performance.now() - started,
       maxRssBytes: child.resourceUsage()?.maxRSS ?? null,
-      memoryCapApplied: prlimit !== null,
+      memoryCapApplied: inCgroup || prlimit !== null,
+      memoryCap: inCgroup ? "cgroup" : prlimit !== null ? "address_space" : null,
+      memoryCapExceeded: cgroup?.oomKilled() ?? false,
       pid: child.pid,
       signalsSent: reaper.signals,
       escapedDescendantsKilled: reaper.escapedKilledCount,
@@ -127,6 +143,7 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessResult
     clearTimeout(deadline);
     sampler?.stop();
     request.signal?.removeEventListener("abort", onAbort);
+    await cgroup?.dispose();
   }
 }
 

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { buildChildEnvironment } from "../../src/broker/child-environment.ts";
+import { readdirSync } from "node:fs";
+import { MemoryCgroup } from "../../src/broker/memory-cgroup.ts";
 import { prlimitPath, runProcess } from "../../src/broker/process-broker.ts";
 
 const base = { cwd: "/tmp", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, maxOutputBytes: 1 << 20 };
@@ -57,11 +59,37 @@ describe("process broker", () => {
 
   test("the memory cap makes an allocating child fail instead of growing", async () => {
     if (!prlimitPath()) throw new Error("prlimit (util-linux) is required on Linux for the worker memory cap");
-    const script = "const a=[];for(;;){a.push(new Float64Array(1<<20))}";
-    const result = await runProcess({ ...base, argv: [process.execPath, "-e", script], deadlineAt: Date.now() + 30_000, memoryCapBytes: 768 * 1024 * 1024 });
+    const script = "const a=[];for(;;){a.push(new Float64Array(1<<20).fill(1))}";
+    const cap = 768 * 1024 * 1024;
+    const result = await runProcess({ ...base, argv: [process.execPath, "-e", script], deadlineAt: Date.now() + 30_000, memoryCapBytes: cap });
     expect(result.memoryCapApplied).toBe(true);
     expect(result.termination.kind === "exited" ? result.termination.exitCode : -1).not.toBe(0);
-    expect(result.stderr).toContain("Out of memory");
+    if (result.memoryCap === "cgroup") {
+      // The kernel killed it at the limit. Its RSS also counts the runtime's executable pages,
+      // which were charged to whoever loaded them first, so it may exceed the cap by those.
+      expect(result.memoryCapExceeded).toBe(true);
+      expect(result.termination).toEqual({ kind: "signaled", signal: "SIGKILL" });
+      expect(result.maxRssBytes!).toBeLessThanOrEqual(cap + 160 * 1024 * 1024);
+    } else {
+      expect(result.memoryCap).toBe("address_space");
+      expect(result.stderr).toContain("Out of memory");
+    }
+  });
+
+  test("a memory cgroup, where the host allows one, is removed after the child", async () => {
+    const group = MemoryCgroup.create(256 * 1024 * 1024);
+    if (group === null) {
+      // No writable memory controller here: the broker uses the rlimit (previous test).
+      expect(prlimitPath()).not.toBeNull();
+      return;
+    }
+    await group.dispose();
+    const before = new Set(readdirSync("/sys/fs/cgroup/memory").filter((d) => d.startsWith(`flameox-${process.pid}-`)));
+    const result = await runProcess({ ...base, argv: ["/bin/true"], deadlineAt: Date.now() + 10_000, memoryCapBytes: 256 * 1024 * 1024 });
+    expect(result.memoryCap).toBe("cgroup");
+    expect(result.memoryCapExceeded).toBe(false);
+    const after = readdirSync("/sys/fs/cgroup/memory").filter((d) => d.startsWith(`flameox-${process.pid}-`) && !before.has(d));
+    expect(after).toEqual([]);
   });
 });
 
