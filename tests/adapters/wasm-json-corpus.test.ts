@@ -45,6 +45,7 @@ describe("malformed payloads fail the same way on both paths", () => {
     ["traceEvents not an array", { traceEvents: {} }], ["no traceEvents", { other: 1 }], ["BOM", "\ufeff[]"],
     ["lone surrogates and escapes", '[{"ph":"X","ts":1,"dur":1,"name":"a\\ud800b","cat":"\\u00e9\\/","args":{"s":"\\ud83d\\ude00\\ud800","n":1.50,"1":2}}]'],
     ["invalid UTF-8", new Uint8Array([0x5b, 0x7b, 0x22, 0x70, 0x68, 0x22, 0x3a, 0x22, 0x58, 0x22, 0x2c, 0x22, 0x74, 0x73, 0x22, 0x3a, 0x31, 0x2c, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xe2, 0x82, 0x22, 0x7d, 0x5d])],
+    ["integer-like keys in nested args", '[{"ph":"X","ts":1,"dur":1,"args":{"a":{"2":1,"1":[{"10":0,"9":1}]},"0":{"b":2}}}]'],
     ["numbers JSON.parse reads exactly", '[{"ph":"X","ts":1234567890123456.7,"dur":1e-7,"args":{"a":-0,"b":1E+2,"c":0.1000,"d":123456789012345678}}]'],
     ["cpuprofile nodes not an array", { nodes: "x", samples: [], timeDeltas: [] }],
     ["cpuprofile samples not numbers", { nodes: [{ id: 1, callFrame: { functionName: "(root)" } }], samples: ["1"], timeDeltas: [1] }],

@@ -54,13 +54,48 @@ function dictClear(): void {
   return h | 1; // 0 marks an empty slot
 }
 
-function sameBytes(a: usize, b: usize, len: i32): bool {
-  return memory.compare(a, b, len) == 0;
+/**
+ * Up to 8 bytes at `ptr` as a little-endian word, zero-padded; reads nothing past
+ * `ptr + len` (overlapping loads, not byte loops).
+ */
+@inline export function loadTail(ptr: usize, len: usize): u64 {
+  if (len >= 8) return load<u64>(ptr);
+  if (len >= 4) return <u64>load<u32>(ptr) | (<u64>load<u32>(ptr + len - 4) << ((<u64>len - 4) << 3));
+  if (len >= 2) return <u64>load<u16>(ptr) | (<u64>load<u8>(ptr + len - 1) << ((<u64>len - 1) << 3));
+  return len == 1 ? <u64>load<u8>(ptr) : 0;
+}
+
+/** The table's hash: a word at a time (ids do not depend on it, only the probing does). */
+@inline function tableHash(ptr: usize, len: i32): u32 {
+  let h: u64 = <u64>len * 0x9e3779b97f4a7c15;
+  let i: usize = 0;
+  const n = <usize>len;
+  while (i + 8 <= n) {
+    h = (h ^ load<u64>(ptr + i)) * 0xff51afd7ed558ccd;
+    h ^= h >> 32;
+    i += 8;
+  }
+  if (i < n) {
+    h = (h ^ loadTail(ptr + i, n - i)) * 0xc4ceb9fe1a85ec53;
+    h ^= h >> 32;
+  }
+  return <u32>h | 1; // 0 marks an empty slot
+}
+
+/** Whether [a, a+len) and [b, b+len) hold the same bytes (a word at a time, no call). */
+@inline export function sameBytes(a: usize, b: usize, len: i32): bool {
+  const n = <usize>len;
+  let i: usize = 0;
+  while (i + 8 <= n) {
+    if (load<u64>(a + i) != load<u64>(b + i)) return false;
+    i += 8;
+  }
+  return i == n || loadTail(a + i, n - i) == loadTail(b + i, n - i);
 }
 
 /** Id of the string; -1 when the new-strings area cannot take it (the host must drain first). */
-export function intern(ptr: usize, len: i32, kind: i32): i32 {
-  const h = hashBytes(ptr, len) ^ <u32>kind;
+@inline export function intern(ptr: usize, len: i32, kind: i32): i32 {
+  const h = tableHash(ptr, len) ^ (<u32>kind << 1);
   let slot = h & mask;
   while (true) {
     const at = table + <usize>slot * SLOT_BYTES;
@@ -69,6 +104,11 @@ export function intern(ptr: usize, len: i32, kind: i32): i32 {
     if (sh == h && load<u32>(at, 12) == <u32>len && sameBytes(arena + load<u32>(at, 8), ptr, len)) return load<i32>(at, 4);
     slot = (slot + 1) & mask;
   }
+  return internNew(ptr, len, kind, h, slot);
+}
+
+/** A string the table does not hold (its hash `h` and free `slot`): a new id. */
+function internNew(ptr: usize, len: i32, kind: i32, h: u32, slot: u32): i32 {
   const entryBytes = (<usize>15 + <usize>len) & ~(<usize>3);
   if (outUsed + entryBytes > outCap) return -1;
   if ((used + 1) * 2 > mask || arenaUsed + <usize>len > arenaCap) {

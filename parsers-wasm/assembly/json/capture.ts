@@ -46,6 +46,19 @@ export function captureLen(): usize { return len; }
   } else overflow = true;
 }
 
+/**
+ * capBytes for bytes of the JSON scanner's own buffers (input, scratch, static data),
+ * which are never the last region, so reading 16 bytes from `ptr` stays in memory: short
+ * runs (keys, numbers, small strings) are one vector move. The capture buffer has room
+ * for the whole vector; the bytes after the run are overwritten later anyway.
+ */
+@inline export function capRun(ptr: usize, n: usize): void {
+  if (n <= 16 && len + 16 <= cap) {
+    v128.store(buf + len, v128.load(ptr));
+    len += n;
+  } else capBytes(ptr, n);
+}
+
 @inline function hexDigit(v: i32): i32 {
   const d = v & 15;
   return d < 10 ? 0x30 + d : 0x57 + d; // lowercase, as JSON.stringify writes

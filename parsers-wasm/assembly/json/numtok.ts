@@ -74,10 +74,91 @@ const POW10: StaticArray<f64> = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e
 let canonical: bool = false;
 
 /** The value of the completed token; also sets `numberCanonical()`. */
-export function numberValue(): f64 {
+export function numberValue(): f64 { return numberValueAt(buf, len); }
+
+/**
+ * End of the valid number token starting at `p` (a `-` or a digit) when the whole token,
+ * and the byte after it, lie before `end`; 0 when the token is invalid, too long or may
+ * continue past `end`: the resumable tokenizer then takes it from `p`, and reports
+ * errors exactly as it always does.
+ */
+@inline export function numberScan(p: usize, end: usize): usize {
+  let q = p;
+  const negative = load<u8>(q) == 0x2d;
+  if (negative) q++;
+  if (q >= end) return 0;
+  let c = <u32>load<u8>(q);
+  const intStart = q;
+  let v: u64 = 0;
+  if (c == 0x30) {
+    q++;
+    if (q >= end) return 0;
+    c = <u32>load<u8>(q);
+    if (c - 0x30 < 10) return 0; // a leading zero
+  } else {
+    if (c - 0x31 >= 9) return 0;
+    do {
+      v = v * 10 + <u64>(c - 0x30);
+      if (++q >= end) return 0;
+      c = <u32>load<u8>(q);
+    } while (c - 0x30 < 10);
+  }
+  let simple = q - intStart <= 15;
+  if (c == 0x2e) {
+    const digits = ++q;
+    while (q < end && <u32>load<u8>(q) - 0x30 < 10) q++;
+    if (q == digits || q >= end) return 0;
+    c = <u32>load<u8>(q);
+    simple = false;
+  }
+  if ((c | 0x20) == 0x65) {
+    q++;
+    if (q < end && (load<u8>(q) == 0x2b || load<u8>(q) == 0x2d)) q++;
+    const digits = q;
+    while (q < end && <u32>load<u8>(q) - 0x30 < 10) q++;
+    if (q == digits || q >= end) return 0;
+    simple = false;
+  }
+  if (q - p > cap) return 0;
+  // An integer of up to 15 digits (timestamps, ids) is an exact double, already canonical
+  // unless it is -0.
+  scannedSimple = simple;
+  if (simple) {
+    const f = <f64>v;
+    scannedValue = negative ? -f : f;
+    canonical = !(negative && v == 0);
+  }
+  return q;
+}
+
+let scannedSimple = false;
+let scannedValue: f64 = 0;
+
+/** The value of the token numberScan just found; also sets `numberCanonical()`. */
+@inline export function numberScannedValue(p: usize, q: usize): f64 {
+  return scannedSimple ? scannedValue : numberValueAt(p, q - p);
+}
+
+/** The value of the valid number token [ptr, ptr+n); also sets `numberCanonical()`. */
+export function numberValueAt(ptr: usize, n: usize): f64 {
   let i: usize = 0;
   let negative = false;
-  if (load<u8>(buf) == 0x2d) { negative = true; i = 1; }
+  if (load<u8>(ptr) == 0x2d) { negative = true; i = 1; }
+  // Plain integers of up to 15 digits (most timestamps and ids) are exact doubles.
+  if (n - i <= 15) {
+    let v: u64 = 0;
+    let j = i;
+    for (; j < n; j++) {
+      const d = <u32>load<u8>(ptr + j) - 0x30;
+      if (d >= 10) break;
+      v = v * 10 + <u64>d;
+    }
+    if (j == n) {
+      canonical = !(negative && v == 0);
+      const f = <f64>v;
+      return negative ? -f : f;
+    }
+  }
   let mantissa: u64 = 0;
   let digits = 0; // significant digits (leading zeros excluded)
   let fracDigits = 0;
@@ -87,8 +168,8 @@ export function numberValue(): f64 {
   let inFrac = false;
   let exp = 0;
   let hasExp = false;
-  for (; i < len; i++) {
-    const b = <i32>load<u8>(buf + i);
+  for (; i < n; i++) {
+    const b = <i32>load<u8>(ptr + i);
     if (b == 0x2e) { inFrac = true; continue; }
     if (b == 0x65 || b == 0x45) { hasExp = true; i++; break; }
     const d = b - 0x30;
@@ -100,8 +181,8 @@ export function numberValue(): f64 {
   }
   if (hasExp) {
     let expNegative = false;
-    if (i < len && (load<u8>(buf + i) == 0x2d || load<u8>(buf + i) == 0x2b)) { expNegative = load<u8>(buf + i) == 0x2d; i++; }
-    for (; i < len; i++) { exp = exp * 10 + (<i32>load<u8>(buf + i) - 0x30); if (exp > 100000) exp = 100000; }
+    if (i < n && (load<u8>(ptr + i) == 0x2d || load<u8>(ptr + i) == 0x2b)) { expNegative = load<u8>(ptr + i) == 0x2d; i++; }
+    for (; i < n; i++) { exp = exp * 10 + (<i32>load<u8>(ptr + i) - 0x30); if (exp > 100000) exp = 100000; }
     if (expNegative) exp = -exp;
   }
   // Already in JavaScript's shortest form: no exponent, no trailing fraction zero, no -0,
@@ -115,7 +196,7 @@ export function numberValue(): f64 {
     const v = e >= 0 ? m * POW10[e] : m / POW10[-e];
     return negative ? -v : v;
   }
-  return hostParseNumber(buf, <i32>len);
+  return hostParseNumber(ptr, <i32>n);
 }
 
 export function numberCanonical(): bool { return canonical; }

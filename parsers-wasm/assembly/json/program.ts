@@ -9,7 +9,8 @@
  * Node 0 is the document's top-level value. A node may point back to an ancestor, which
  * is how recursive trees (`children[*]` of a V8 heap profile node) are described.
  */
-import { hashBytes } from "../common/dict";
+import { loadTail, sameBytes } from "../common/dict";
+import { region } from "../common/regions";
 import { setTypeSlots } from "./records";
 
 export const MODE_NONE: i32 = 0;
@@ -45,6 +46,53 @@ export function programLoad(ptr: usize): void {
   specials = keys + <usize>keyCount * 16;
   blob = specials + <usize>specialCount * 16;
   loadedNodes = nodeCount;
+  // Where each node's key search starts: after the key matched last, since objects of
+  // one kind mostly list their keys in one order.
+  keyHints = region(<usize>nodeCount * 4);
+  memory.fill(keyHints, 0, <usize>nodeCount * 4);
+  // Each key's first 8 bytes as one word, so that matching a key is mostly one compare.
+  keyPrefixes = region(<usize>keyCount * 8);
+  for (let k = 0; k < keyCount; k++) {
+    const key = keys + <usize>k * 16;
+    store<u64>(keyPrefixes + <usize>k * 8, loadTail(blob + load<u32>(key, 12), <usize>load<i32>(key, 4)));
+  }
+  // Per record type (< 256): whether it is special as a whole (slot -1), announced
+  // (slot -2), and which slots (< 29) have special string values; bit 31: a slot >= 29 does.
+  typeSpecials = region(256 * 4);
+  memory.fill(typeSpecials, 0, 256 * 4);
+  for (let i = 0; i < specialCount; i++) {
+    const at = specials + <usize>i * 16;
+    const type = load<i32>(at);
+    const slot = load<i32>(at, 4);
+    if (type < 0 || type >= 256) { anyTypeOutside = true; continue; }
+    const bit: u32 = slot == -1 ? SP_WHOLE : slot == -2 ? SP_ANNOUNCE : slot >= 0 && slot < 29 ? (<u32>1) << (<u32>slot + 2) : SP_OTHER_SLOTS;
+    store<u32>(typeSpecials + <usize>type * 4, load<u32>(typeSpecials + <usize>type * 4) | bit);
+  }
+}
+
+let keyPrefixes: usize = 0;
+let keyHints: usize = 0;
+let typeSpecials: usize = 0;
+let anyTypeOutside = false;
+const SP_WHOLE: u32 = 1;
+const SP_ANNOUNCE: u32 = 2;
+const SP_OTHER_SLOTS: u32 = 0x80000000;
+
+/** Whether the program may mark records of `type` special by the value of `slot`. */
+@inline export function slotMayBeSpecial(type: i32, slot: i32): bool {
+  if (<u32>type >= 256) return anyTypeOutside;
+  const bits = load<u32>(typeSpecials + <usize>type * 4);
+  return slot < 29 ? (bits & ((<u32>1) << (<u32>slot + 2))) != 0 : (bits & SP_OTHER_SLOTS) != 0;
+}
+
+/** Whether records of `type` are special as a whole (never truncated). */
+@inline export function typeWholeSpecial(type: i32): bool {
+  return <u32>type < 256 ? (load<u32>(typeSpecials + <usize>type * 4) & SP_WHOLE) != 0 : isSpecial(type, -1, 0, 0);
+}
+
+/** Whether records of `type` are announced when they open. */
+@inline export function typeAnnounced(type: i32): bool {
+  return <u32>type < 256 ? (load<u32>(typeSpecials + <usize>type * 4) & SP_ANNOUNCE) != 0 : isSpecial(type, -2, 0, 0);
 }
 
 /** Tells the records module how many slots each record type uses (after recordsInit). */
@@ -65,14 +113,21 @@ let loadedNodes: i32 = 0;
 @inline export function nodeElem(node: i32): i32 { return node < 0 ? -1 : word(node, 4); }
 
 /** Child of `node` under key bytes [ptr, ptr+len), or -1. */
-export function nodeChild(node: i32, ptr: usize, len: i32): i32 {
+@inline export function nodeChild(node: i32, ptr: usize, len: i32): i32 {
   if (node < 0) return -1;
   const count = word(node, 6);
   if (count == 0) return -1;
-  const h = hashBytes(ptr, len);
-  let key = keys + <usize>word(node, 5) * 16;
-  for (let i = 0; i < count; i++, key += 16) {
-    if (load<i32>(key, 4) == len && load<u32>(key, 8) == h && memory.compare(blob + load<u32>(key, 12), ptr, len) == 0) {
+  const first = word(node, 5);
+  const prefix = loadTail(ptr, <usize>len);
+  const hint = keyHints + <usize>node * 4;
+  let i = load<i32>(hint);
+  for (let n = 0; n < count; n++) {
+    const k = <usize>(first + i);
+    const key = keys + k * 16;
+    i++;
+    if (i == count) i = 0;
+    if (load<u64>(keyPrefixes + k * 8) == prefix && load<i32>(key, 4) == len && (len <= 8 || sameBytes(blob + load<u32>(key, 12) + 8, ptr + 8, len - 8))) {
+      store<i32>(hint, i);
       return load<i32>(key);
     }
   }
@@ -83,7 +138,7 @@ export function nodeChild(node: i32, ptr: usize, len: i32): i32 {
 export function isSpecial(recordType: i32, slot: i32, ptr: usize, len: i32): bool {
   let at = specials;
   for (let i = 0; i < specialCount; i++, at += 16) {
-    if (load<i32>(at) == recordType && load<i32>(at, 4) == slot && load<i32>(at, 8) == len && memory.compare(blob + load<u32>(at, 12), ptr, len) == 0) {
+    if (load<i32>(at, 8) == len && load<i32>(at) == recordType && load<i32>(at, 4) == slot && sameBytes(blob + load<u32>(at, 12), ptr, len)) {
       return true;
     }
   }

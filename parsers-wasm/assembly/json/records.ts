@@ -78,6 +78,17 @@ export function setTruncateAt(bytes: i32): void { truncateAt = bytes; }
 
 @inline function openAt(index: i32): usize { return openArea + <usize>index * stride; }
 
+/** Copies `n` bytes (a multiple of 16; records are 16-byte aligned) a vector at a time. */
+@inline function copy16(dst: usize, src: usize, n: usize): void {
+  for (let i: usize = 0; i < n; i += 16) v128.store(dst + i, v128.load(src + i));
+}
+
+/** Zeroes `n` bytes (a multiple of 16 at a 16-byte aligned address). */
+@inline function zero16(dst: usize, n: usize): void {
+  const z = i64x2.splat(0);
+  for (let i: usize = 0; i < n; i += 16) v128.store(dst + i, z);
+}
+
 /**
  * Opens a record of `type` at position `index` in its container (element index, or key
  * ordinal); false when records nest deeper than the stack allows.
@@ -89,18 +100,18 @@ export function openRecord(type: i32, index: i32): bool {
   store<i32>(at, index << 4, 4);
   store<i32>(at, nextSerial++, 8);
   store<i32>(at, openCount > 0 ? load<i32>(openAt(openCount - 1), 8) : -1, 12);
-  memory.fill(at + 16, 0, <usize>usedSlots(type) * 16);
+  zero16(at + 16, <usize>usedSlots(type) * 16);
   openCount++;
   return true;
 }
 
 /** Index in the open stack of the innermost open record of `type`, or -1. */
-export function innermostOfType(type: i32): i32 {
+@inline export function innermostOfType(type: i32): i32 {
   for (let i = openCount - 1; i >= 0; i--) if ((load<i32>(openAt(i)) & 0xffff) == type) return i;
   return -1;
 }
 
-export function setSlot(index: i32, slot: i32, tag: i32, ival: i32, fval: f64): void {
+@inline export function setSlot(index: i32, slot: i32, tag: i32, ival: i32, fval: f64): void {
   const at = openAt(index) + 16 + <usize>slot * 16;
   store<i32>(at, tag);
   store<i32>(at, ival, 4);
@@ -128,9 +139,9 @@ export function closeRecord(selfTag: i32): void {
   const special = (load<i32>(src) >> 16) & FLAG_SPECIAL;
   const dst = outArea + <usize>outCount * stride;
   const used = usedSlots(load<i32>(src) & 0xffff);
-  memory.copy(dst, src, 16 + <usize>used * 16);
+  copy16(dst, src, 16 + <usize>used * 16);
   // Slots the type never uses read as absent.
-  if (used < slots) memory.fill(dst + 16 + <usize>used * 16, 0, <usize>(slots - used) * 16);
+  if (used < slots) zero16(dst + 16 + <usize>used * 16, <usize>(slots - used) * 16);
   if (special == 0) {
     for (let s = 0; s < used; s++) {
       const at = dst + 16 + <usize>s * 16;
@@ -164,7 +175,10 @@ export function serialOfOpen(index: i32): i32 { return load<i32>(openAt(index), 
 /** Appends text; its offset, or -1 when the text area is full. */
 export function textAppend(ptr: usize, len: usize): f64 {
   if (textUsed + len > textCap) return -1;
-  memory.copy(textArea + textUsed, ptr, len);
+  // Texts come from the start of the capture buffer (far longer than 16 bytes): a short
+  // one is one vector move.
+  if (len <= 16 && textUsed + 16 <= textCap) v128.store(textArea + textUsed, v128.load(ptr));
+  else memory.copy(textArea + textUsed, ptr, len);
   const at = textUsed;
   textUsed += len;
   return <f64>at;

@@ -5,12 +5,12 @@
  * records.ts); everything else is validated and skipped without being kept.
  */
 import { region } from "../common/regions";
-import { intern, newStringsFull } from "../common/dict";
-import { capByte, capBytes, captureIsSlow, captureLen, captureMarkSlow, captureOverflowed, capturePtr, captureStart, captureStop, capturing } from "./capture";
-import { numberBegin, numberByte, numberCanonical, numberLen, numberPtr, numberTooLong, numberValid, numberValue } from "./numtok";
-import { isSpecial, MODE_JSON, MODE_JSON_IF_CONTAINER, MODE_SCALAR, nodeChild, nodeElem, nodeMode, nodeRecord, nodeSlot, nodeSlotRecord } from "./program";
+import { intern, KIND_UTF8, newStringsFull } from "../common/dict";
+import { capByte, capRun, captureIsSlow, captureLen, captureMarkSlow, captureOverflowed, capturePtr, captureStart, captureStop, capturing } from "./capture";
+import { numberBegin, numberByte, numberCanonical, numberLen, numberPtr, numberScan, numberScannedValue, numberTooLong, numberValid, numberValue } from "./numtok";
+import { isSpecial, MODE_JSON, MODE_JSON_IF_CONTAINER, MODE_SCALAR, nodeChild, nodeElem, nodeMode, nodeRecord, nodeSlot, nodeSlotRecord, slotMayBeSpecial, typeAnnounced, typeWholeSpecial } from "./program";
 import { announceRecord, batchFull, closeRecord, innermostOfType, markSpecial, openRecord, outCapacity, outRecords, setSlot, textAppend, TAG_ARRAY, TAG_FALSE, TAG_JSON, TAG_NULL, TAG_NUMBER, TAG_OBJECT, TAG_SLOW, TAG_STRING, TAG_TRUE } from "./records";
-import { stringBegin, stringDone, stringError, stringKind, stringLen, stringOverflowed, stringPtr, stringScan } from "./strtok";
+import { scanPlain, stringBegin, stringCapacity, stringDone, stringError, stringKind, stringLen, stringOverflowed, stringPtr, stringScan } from "./strtok";
 
 export const ST_NEED_INPUT: i32 = 0;
 export const ST_BATCH: i32 = 1;
@@ -105,11 +105,18 @@ function fail(code: i32): i32 {
   return ST_ERROR;
 }
 
-@inline function isSpace(b: i32): bool { return b == 0x20 || b == 0x0a || b == 0x0d || b == 0x09; }
-
 /** A value starts at `valueNode`: open its record, start its capture. Its LV_* flags, or -error. */
-function beginValue(isContainer: bool): i32 {
+@inline function beginValue(isContainer: bool): i32 {
   const node = valueNode;
+  // Most values open no record and start no capture.
+  if (node < 0 || (nodeRecord(node) < 0 && (nodeMode(node) & (isContainer ? MODE_JSON | MODE_JSON_IF_CONTAINER : MODE_JSON)) == 0)) {
+    anyValue = true;
+    return 0;
+  }
+  return beginValueSlow(node, isContainer);
+}
+
+function beginValueSlow(node: i32, isContainer: bool): i32 {
   let flags = 0;
   if (nodeRecord(node) >= 0) {
     const type = nodeRecord(node);
@@ -117,8 +124,8 @@ function beginValue(isContainer: bool): i32 {
     if (!openRecord(type, index)) return -ERR_RECORDS_DEEP;
     // Records the program marks special as a whole (slot -1) are never truncated;
     // slot -2 asks for an announcement when the record opens.
-    if (isSpecial(type, -1, 0, 0)) markSpecial(innermostOfType(type));
-    if (isSpecial(type, -2, 0, 0)) {
+    if (typeWholeSpecial(type)) markSpecial(innermostOfType(type));
+    if (typeAnnounced(type)) {
       if (outRecords() >= outCapacity()) return -ERR_RECORDS_DEEP;
       announceRecord();
     }
@@ -134,7 +141,21 @@ function beginValue(isContainer: bool): i32 {
 }
 
 /** A value at `node` ended: store it in its slot, close its record. 0, or an error code. */
-function endValue(node: i32, flags: i32, tag: i32, ival: i32, fval: f64): i32 {
+@inline function endValue(node: i32, flags: i32, tag: i32, ival: i32, fval: f64): i32 {
+  if (flags != 0) return endValueSlow(node, flags, tag, ival, fval);
+  // Neither a record nor a capture ends here: at most a scalar fills its slot.
+  if (node >= 0) {
+    const slot = nodeSlot(node);
+    if (slot >= 0 && (nodeMode(node) & MODE_SCALAR) != 0) {
+      const rec = innermostOfType(nodeSlotRecord(node));
+      if (rec >= 0) setSlot(rec, slot, tag, ival, fval);
+    }
+  }
+  if (depth == 1) lastClosedObject = tag == TAG_OBJECT;
+  return 0;
+}
+
+function endValueSlow(node: i32, flags: i32, tag: i32, ival: i32, fval: f64): i32 {
   let t = tag;
   let iv = ival;
   let fv = fval;
@@ -188,7 +209,7 @@ function finishNumber(): i32 {
   if (numberTooLong()) return ERR_NUMBER_LONG;
   const value = numberValue();
   if (capturing()) {
-    capBytes(numberPtr(), numberLen());
+    capRun(numberPtr(), numberLen());
     if (!numberCanonical()) captureMarkSlow();
   }
   const e = endValue(valueNode, tokenFlags, TAG_NUMBER, numberCanonical() ? 1 : 0, value);
@@ -214,13 +235,69 @@ function finishString(): i32 {
     if (stringOverflowed()) return ERR_STRING_LONG;
     id = intern(ptr, len, stringKind());
     if (id < 0) return ERR_STRINGS_FULL;
-    const type = nodeSlotRecord(node);
-    if (isSpecial(type, nodeSlot(node), ptr, len)) {
-      const rec = innermostOfType(type);
-      if (rec >= 0) markSpecial(rec);
-    }
+    checkSpecialString(node, ptr, len);
   }
   const e = endValue(node, tokenFlags, TAG_STRING, id, 0);
+  afterValue();
+  return e;
+}
+
+/** A string value at `node` that the program may mark special: mark its record. */
+@inline function checkSpecialString(node: i32, ptr: usize, len: i32): void {
+  const type = nodeSlotRecord(node);
+  const slot = nodeSlot(node);
+  if (slotMayBeSpecial(type, slot) && isSpecial(type, slot, ptr, len)) {
+    const rec = innermostOfType(type);
+    if (rec >= 0) markSpecial(rec);
+  }
+}
+
+/**
+ * A string value whose bytes [ptr, ptr+len) lie whole in the input and need no decoding
+ * (no escape; no byte >= 0x80 while capturing): what finishString does for it, without
+ * the copy into the scratch. 0, or an error code.
+ */
+function plainStringValue(flags: i32, ptr: usize, len: i32): i32 {
+  const node = valueNode;
+  if (capturing()) {
+    capByte(0x22);
+    capRun(ptr, <usize>len);
+    capByte(0x22);
+  }
+  let id = -1;
+  if ((nodeMode(node) & MODE_SCALAR) != 0 && nodeSlot(node) >= 0) {
+    if (<usize>len > stringCapacity()) return ERR_STRING_LONG;
+    id = intern(ptr, len, KIND_UTF8);
+    if (id < 0) return ERR_STRINGS_FULL;
+    checkSpecialString(node, ptr, len);
+  }
+  const e = endValue(node, flags, TAG_STRING, id, 0);
+  afterValue();
+  return e;
+}
+
+/** A key whose bytes lie whole in the input and need no decoding: what finishString does for it. */
+@inline function plainKey(ptr: usize, len: i32): void {
+  valueNode = nodeChild(load<i32>(lvNode + <usize>(depth - 1) * 4), ptr, len);
+  if (capturing()) {
+    capByte(0x22);
+    capRun(ptr, <usize>len);
+    capByte(0x22);
+    if (len > 0 && len <= 10 && isIndexKey(ptr, len)) captureMarkSlow();
+    capByte(0x3a);
+  }
+  state = S_COLON;
+}
+
+/** A number token [p, q) whole in the input: what finishNumber does for it. */
+@inline function plainNumber(flags: i32, p: usize, q: usize): i32 {
+  const value = numberScannedValue(p, q);
+  const canonical = numberCanonical();
+  if (capturing()) {
+    capRun(p, q - p);
+    if (!canonical) captureMarkSlow();
+  }
+  const e = endValue(valueNode, flags, TAG_NUMBER, canonical ? 1 : 0, value);
   afterValue();
   return e;
 }
@@ -265,34 +342,56 @@ function popContainer(closing: i32): i32 {
   }
 }
 
-/** Scans the fed bytes until they run out, a batch fills up, or an error. */
+/** A comma after a value in a container (state S_AFTER_VALUE). */
+@inline function comma(): void {
+  if (capturing()) capByte(0x2c);
+  if (load<u8>(lvKind + <usize>(depth - 1)) == KIND_ARRAY) {
+    valueNode = nodeElem(load<i32>(lvNode + <usize>(depth - 1) * 4));
+    state = S_VALUE;
+  } else state = S_OBJ_KEY;
+}
+
+const WS_BITS: u64 = (<u64>1 << 0x20) | (<u64>1 << 0x0a) | (<u64>1 << 0x0d) | (<u64>1 << 0x09);
+/** JSON whitespace: one compare for the common non-space byte. */
+@inline function isSpace(b: u32): bool { return b <= 0x20 && ((WS_BITS >> <u64>b) & 1) != 0; }
+
+/**
+ * Scans the fed bytes until they run out, a batch fills up, or an error. Tokens that lie
+ * whole in the input (the common case) are taken in one step each; a token that may
+ * continue past the end of the input, or that needs decoding (escapes, non-ASCII bytes
+ * in captured text), goes through the resumable tokenizers from its first byte, which
+ * also report every error of a malformed token.
+ */
 export function scannerRun(): i32 {
   paused = false;
   let p = pos;
   const end = inEnd;
   while (p < end) {
-    if (state == S_STRING) {
-      p = stringScan(p, end);
-      if (stringError() != 0) { pos = p; return fail(stringError()); }
-      if (!stringDone()) break;
-      const e = finishString();
-      if (e != 0) { pos = p; return fail(e); }
-      if (paused) break;
-      continue;
-    }
-    const b = <i32>load<u8>(p);
-    if (state == S_NUMBER) {
-      if (numberByte(b)) { p++; continue; }
-      const e = finishNumber();
-      if (e != 0) { pos = p; return fail(e); }
-      if (paused) break;
-      continue;
-    }
-    if (state == S_LITERAL) {
-      if (b != <i32>load<u8>(literal + <usize>literalPos)) { pos = p; return fail(ERR_UNEXPECTED); }
+    const st = state;
+    if (<u32>(st - S_STRING) <= <u32>(S_LITERAL - S_STRING)) {
+      // A token in progress: it began in an earlier input, or needs decoding.
+      if (st == S_STRING) {
+        p = stringScan(p, end);
+        if (stringError() != 0) { pos = p; return fail(stringError()); }
+        if (!stringDone()) break;
+        const e = finishString();
+        if (e != 0) { pos = p; return fail(e); }
+        if (paused) break;
+        continue;
+      }
+      if (st == S_NUMBER) {
+        while (p < end && numberByte(<i32>load<u8>(p))) p++;
+        if (p >= end) break;
+        const e = finishNumber();
+        if (e != 0) { pos = p; return fail(e); }
+        if (paused) break;
+        continue;
+      }
+      // S_LITERAL
+      if (<i32>load<u8>(p) != <i32>load<u8>(literal + <usize>literalPos)) { pos = p; return fail(ERR_UNEXPECTED); }
       p++;
       if (++literalPos == literalLen) {
-        if (capturing()) capBytes(literal, literalLen);
+        if (capturing()) capRun(literal, literalLen);
         const e = endValue(valueNode, tokenFlags, literalTag, 0, 0);
         afterValue();
         if (e != 0) { pos = p; return fail(e); }
@@ -300,32 +399,86 @@ export function scannerRun(): i32 {
       }
       continue;
     }
-    if (isSpace(b)) { p++; continue; }
-    switch (state) {
+    const b = <i32>load<u8>(p);
+    if (isSpace(<u32>b)) {
+      p++;
+      while (p < end && isSpace(<u32>load<u8>(p))) p++;
+      continue;
+    }
+    switch (st) {
       case S_VALUE:
       case S_ARR_FIRST: {
-        if (state == S_ARR_FIRST && b == 0x5d) {
-          p++;
-          const e = popContainer(0x5d);
-          if (e != 0) { pos = p; return fail(e); }
-          if (paused) { pos = p; return ST_BATCH; }
-          continue;
+        if (st == S_ARR_FIRST) {
+          if (b == 0x5d) {
+            p++;
+            const e = popContainer(0x5d);
+            if (e != 0) { pos = p; return fail(e); }
+            if (paused) { pos = p; return ST_BATCH; }
+            continue;
+          }
+          valueNode = nodeElem(load<i32>(lvNode + <usize>(depth - 1) * 4));
         }
-        if (state == S_ARR_FIRST) valueNode = nodeElem(load<i32>(lvNode + <usize>(depth - 1) * 4));
         countElement();
         const isContainer = b == 0x7b || b == 0x5b;
         const flags = beginValue(isContainer);
         if (flags < 0) { pos = p; return fail(-flags); }
-        if (b == 0x7b || b == 0x5b) {
+        if (isContainer) {
           const e = pushContainer(b == 0x7b ? KIND_OBJECT : KIND_ARRAY, flags);
           if (e != 0) { pos = p; return fail(e); }
           state = b == 0x7b ? S_OBJ_FIRST : S_ARR_FIRST;
           p++;
           continue;
         }
+        if (b == 0x22) {
+          const q = scanPlain(p + 1, end, capturing());
+          if (q < end && load<u8>(q) == 0x22) {
+            const e = plainStringValue(flags, p + 1, <i32>(q - p - 1));
+            p = q + 1;
+            if (e != 0) { pos = p; return fail(e); }
+            if (paused) { pos = p; return ST_BATCH; }
+            if (p < end && load<u8>(p) == 0x2c && state == S_AFTER_VALUE) { comma(); p++; }
+            continue;
+          }
+          tokenFlags = flags;
+          stringIsKey = false;
+          stringBegin((nodeMode(valueNode) & MODE_SCALAR) != 0 && nodeSlot(valueNode) >= 0);
+          state = S_STRING;
+          p++;
+          continue;
+        }
+        if (b == 0x2d || <u32>(b - 0x30) < 10) {
+          const q = numberScan(p, end);
+          if (q != 0) {
+            const e = plainNumber(flags, p, q);
+            p = q;
+            if (e != 0) { pos = p; return fail(e); }
+            if (paused) { pos = p; return ST_BATCH; }
+            if (load<u8>(p) == 0x2c && state == S_AFTER_VALUE) { comma(); p++; }
+            continue;
+          }
+          tokenFlags = flags;
+          numberBegin();
+          numberByte(b);
+          state = S_NUMBER;
+          p++;
+          continue;
+        }
+        // Literals whole in the input.
+        let lit = 0;
+        if (b == 0x74) { if (p + 4 <= end && load<u32>(p) == 0x65757274) lit = TAG_TRUE; }
+        else if (b == 0x66) { if (p + 5 <= end && load<u32>(p + 1) == 0x65736c61) lit = TAG_FALSE; }
+        else if (b == 0x6e) { if (p + 4 <= end && load<u32>(p) == 0x6c6c756e) lit = TAG_NULL; }
+        if (lit != 0) {
+          const n: usize = lit == TAG_FALSE ? 5 : 4;
+          if (capturing()) capRun(p, n);
+          const e = endValue(valueNode, flags, lit, 0, 0);
+          afterValue();
+          p += n;
+          if (e != 0) { pos = p; return fail(e); }
+          if (paused) { pos = p; return ST_BATCH; }
+          continue;
+        }
         tokenFlags = flags;
-        if (b == 0x22) { stringIsKey = false; stringBegin((nodeMode(valueNode) & MODE_SCALAR) != 0 && nodeSlot(valueNode) >= 0); state = S_STRING; p++; continue; }
-        if (b == 0x2d || (b >= 0x30 && b <= 0x39)) { numberBegin(); numberByte(b); state = S_NUMBER; p++; continue; }
         if (b == 0x74) { startLiteral(TRUE_BYTES, TAG_TRUE); continue; }
         if (b == 0x66) { startLiteral(FALSE_BYTES, TAG_FALSE); continue; }
         if (b == 0x6e) { startLiteral(NULL_BYTES, TAG_NULL); continue; }
@@ -334,7 +487,7 @@ export function scannerRun(): i32 {
       }
       case S_OBJ_FIRST:
       case S_OBJ_KEY: {
-        if (state == S_OBJ_FIRST && b == 0x7d) {
+        if (st == S_OBJ_FIRST && b == 0x7d) {
           p++;
           const e = popContainer(0x7d);
           if (e != 0) { pos = p; return fail(e); }
@@ -342,8 +495,22 @@ export function scannerRun(): i32 {
           continue;
         }
         if (b != 0x22) { pos = p; return fail(ERR_UNEXPECTED); }
+        const cap = capturing();
+        const q = scanPlain(p + 1, end, cap);
+        if (q < end && load<u8>(q) == 0x22) {
+          plainKey(p + 1, <i32>(q - p - 1));
+          p = q + 1;
+          // The colon mostly follows at once.
+          if (p < end && load<u8>(p) == 0x3a) {
+            state = S_VALUE;
+            p++;
+          }
+          continue;
+        }
         stringIsKey = true;
-        stringBegin(load<i32>(lvNode + <usize>(depth - 1) * 4) >= 0);
+        // Captured keys are read too, at any depth: integer-like ones make the text slow
+        // (JavaScript orders them first).
+        stringBegin(load<i32>(lvNode + <usize>(depth - 1) * 4) >= 0 || cap);
         state = S_STRING;
         p++;
         continue;
@@ -355,21 +522,18 @@ export function scannerRun(): i32 {
         continue;
       }
       case S_AFTER_VALUE: {
-        const kind = load<u8>(lvKind + <usize>(depth - 1));
         if (b == 0x2c) {
-          if (capturing()) capByte(0x2c);
-          if (kind == KIND_ARRAY) {
-            valueNode = nodeElem(load<i32>(lvNode + <usize>(depth - 1) * 4));
-            state = S_VALUE;
-          } else state = S_OBJ_KEY;
+          comma();
           p++;
           continue;
         }
+        const kind = load<u8>(lvKind + <usize>(depth - 1));
         if ((kind == KIND_ARRAY && b == 0x5d) || (kind == KIND_OBJECT && b == 0x7d)) {
           p++;
           const e = popContainer(b);
           if (e != 0) { pos = p; return fail(e); }
           if (paused) { pos = p; return ST_BATCH; }
+          if (p < end && load<u8>(p) == 0x2c && state == S_AFTER_VALUE) { comma(); p++; }
           continue;
         }
         pos = p;

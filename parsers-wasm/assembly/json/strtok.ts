@@ -7,7 +7,7 @@
  */
 import { region } from "../common/regions";
 import { KIND_UTF8, KIND_WTF8 } from "../common/dict";
-import { capByte, capBytes, capCodePoint, capReplacement, capturing } from "./capture";
+import { capByte, capRun, capCodePoint, capReplacement, capturing } from "./capture";
 
 export const STR_OK: i32 = 0;
 export const STR_ERR_CONTROL: i32 = 4;
@@ -54,6 +54,34 @@ export function stringBegin(wantBytes: bool): void {
   lower = 0x80;
   upper = 0xbf;
   if (cap) capByte(0x22);
+}
+
+/** The longest decoded string the scratch holds (longer ones overflow). */
+export function stringCapacity(): usize { return scratchCap; }
+
+/**
+ * First byte in [q, end) that ends a run of plain string bytes: a quote, a backslash, a control
+ * character, and with `stopHigh` any byte >= 0x80 (which the capture must validate as
+ * UTF-8); `end` when none. Sixteen bytes at a time while a whole vector fits before `end`.
+ */
+@inline export function scanPlain(q: usize, end: usize, stopHigh: bool): usize {
+  const quote = i8x16.splat(0x22);
+  const backslash = i8x16.splat(0x5c);
+  const space = i8x16.splat(0x20);
+  while (q + 16 <= end) {
+    const v = v128.load(q);
+    // Signed < 0x20 also catches bytes >= 0x80 (negative as i8).
+    const low = stopHigh ? i8x16.lt_s(v, space) : i8x16.lt_u(v, space);
+    const bits = i8x16.bitmask(v128.or(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)), low));
+    if (bits != 0) return q + <usize>ctz(bits);
+    q += 16;
+  }
+  while (q < end) {
+    const c = <u32>load<u8>(q);
+    if (c < 0x20 || c == 0x22 || c == 0x5c || (stopHigh && c >= 0x80)) return q;
+    q++;
+  }
+  return end;
 }
 
 export function stringDone(): bool { return done; }
@@ -154,16 +182,12 @@ export function stringScan(p: usize, end: usize): usize {
     if (esc == 0) {
       // Fast path: a run of plain printable ASCII.
       if (pendingHigh < 0 && need == 0) {
-        let q = p;
-        while (q < end) {
-          const c = load<u8>(q);
-          if (c < 0x20 || c == 0x22 || c == 0x5c || c >= 0x80) break;
-          q++;
-        }
+        // Without a capture, bytes >= 0x80 are only kept, so they belong to the run.
+        const q = scanPlain(p, end, cap);
         if (q > p) {
           const n = q - p;
           if (want) keepBytes(p, n);
-          if (cap) capBytes(p, n);
+          if (cap) capRun(p, n);
           p = q;
           if (p >= end) break;
         }
