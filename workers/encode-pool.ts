@@ -17,6 +17,10 @@ export interface EncodePool {
  * Off unless `threads` is set: measured on a 200 MB trace, the second parquet-wasm instance
  * added ~0.5 GB of RSS while saving little time, because the streaming adapters emit their
  * big tables at the end (rows need the whole track's nesting), so there is little to overlap.
+ * OTLP protobuf does emit rows as it parses, but there encoding is ~1/5 of the worker's CPU
+ * (50 MB request: ~0.9 s of ~4.8 s), so overlapping it saves at most that, while the
+ * thread (its own JS heap, module graph and parquet-wasm memory) took the worker's peak
+ * RSS from 370 MB to 490 MB, too close to the 512 MB budget.
  */
 export function startEncodePool(threads = false): EncodePool {
   const here = import.meta.url;

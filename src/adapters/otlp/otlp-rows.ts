@@ -30,13 +30,13 @@ export class OtlpRows {
   constructor(private readonly sink: EvidenceSink, private readonly maxSpans: number) {}
 
   resource(r: ResourceInput): void {
-    this.resources.append({ resource_index: r.resourceIndex, schema_url: r.schemaUrl, attributes_json: canonicalAttributes(r.attributes), dropped_attributes_count: r.droppedAttributes });
+    this.resources.append({ resource_index: r.resourceIndex, schema_url: r.schemaUrl, attributes_json: r.attributesJson ?? canonicalAttributes(r.attributes), dropped_attributes_count: r.droppedAttributes });
   }
 
   scope(s: ScopeInput): void {
     this.scopes.append({
       resource_index: s.resourceIndex, scope_index: s.scopeIndex, name: s.name, version: s.version, schema_url: s.schemaUrl,
-      attributes_json: canonicalAttributes(s.attributes), dropped_attributes_count: s.droppedAttributes,
+      attributes_json: s.attributesJson ?? canonicalAttributes(s.attributes), dropped_attributes_count: s.droppedAttributes,
     });
   }
 

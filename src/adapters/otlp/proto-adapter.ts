@@ -35,9 +35,9 @@ export const otlpProtoAdapter: ProducerAdapter = {
     return collectRows(input.limits.maxEvents, SELF, (rows) => readOtlpProto(input.bytes, rows));
   },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
+    // Spans, events and links go to the sink from scanOtlpProto's own columns; `rows` keeps resources, scopes and counts.
     const rows = new OtlpRows(input.sink, input.limits.maxEvents);
-    await scanOtlpProto(input.chunks, input.limits.maxNestingDepth, rows);
-    await rows.flush(true);
+    await scanOtlpProto(input.chunks, input.limits.maxNestingDepth, rows, input.sink, input.limits.maxEvents);
     return otlpEvidence(rows, SELF);
   },
 };

@@ -1,4 +1,8 @@
-/** OTLP protobuf KeyValue / AnyValue bytes → typed attributes (same shapes as OTLP/JSON). */
+/**
+ * OTLP protobuf KeyValue / AnyValue bytes → typed attributes (same shapes as OTLP/JSON).
+ * The readable decoder: the stream path writes the same JSON straight to bytes
+ * (proto-attributes-json.ts), and tests hold the two equal.
+ */
 import { ProtoReader, decodeUtf8 } from "../wasm/proto-reader.ts";
 import { base64, doubleValue, type TypedAttribute, type TypedValue } from "./attributes.ts";
 

@@ -9,6 +9,8 @@ export interface ResourceInput {
   resourceIndex: number;
   schemaUrl: string | null;
   attributes: TypedAttribute[];
+  /** The attributes already in canonical JSON (the protobuf stream path writes them so); replaces `attributes`. */
+  attributesJson?: string;
   droppedAttributes: number;
 }
 
@@ -19,6 +21,8 @@ export interface ScopeInput {
   version: string | null;
   schemaUrl: string | null;
   attributes: TypedAttribute[];
+  /** As in ResourceInput. */
+  attributesJson?: string;
   droppedAttributes: number;
 }
 

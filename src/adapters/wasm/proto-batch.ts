@@ -17,7 +17,8 @@ export class ProtoBatch {
   private i32 = new Int32Array(0);
   private f64 = new Float64Array(0);
   private i64 = new BigInt64Array(0);
-  private u8 = new Uint8Array(0);
+  /** The scanner's linear memory (bytes slots point into it; see `bytesAt`). */
+  u8 = new Uint8Array(0);
   private base = 0;
   private stride = 0;
   private textBase = 0;
@@ -85,6 +86,18 @@ export class ProtoBatch {
   string(r: number, slot: number): string | null {
     const id = this.stringId(r, slot);
     return id < 0 ? null : this.strings.get(id);
+  }
+  /** The low and high 32 bits of a varint or fixed slot (high signed). */
+  low(r: number, slot: number): number {
+    return this.i32[this.at(r) + 4 + slot * 4 + 2]! >>> 0;
+  }
+  high(r: number, slot: number): number {
+    return this.i32[this.at(r) + 4 + slot * 4 + 3]!;
+  }
+  /** Where a PT_BYTES slot's bytes start in `u8` (`length` bytes); -1 when the slot is not bytes. */
+  bytesAt(r: number, slot: number): number {
+    if (this.kind(r, slot) !== PT_BYTES) return -1;
+    return this.textBase + this.f64[(this.at(r) + 4 + slot * 4 + 2) >> 1]!;
   }
   bytes(r: number, slot: number): Uint8Array {
     if (this.kind(r, slot) !== PT_BYTES) return new Uint8Array(0);

@@ -1,0 +1,133 @@
+/**
+ * A growable UTF-8 byte buffer for writing JSON text and column cells without creating a
+ * JS string per value (the OTLP protobuf stream path writes millions of them).
+ */
+const encoder = new TextEncoder();
+
+/** Lowercase hex of each byte value, as two ASCII codes packed little-endian in a u16. */
+const HEX_PAIRS = new Uint16Array(256);
+for (let b = 0; b < 256; b++) {
+  const hex = b.toString(16).padStart(2, "0");
+  HEX_PAIRS[b] = hex.charCodeAt(0) | (hex.charCodeAt(1) << 8);
+}
+
+/** JSON.stringify's escape of each ASCII control character, quote and backslash; 0 when none. */
+const ESCAPES: (Uint8Array | null)[] = Array.from({ length: 128 }, (_, c) =>
+  c < 0x20 || c === 0x22 || c === 0x5c ? encoder.encode(JSON.stringify(String.fromCharCode(c)).slice(1, -1)) : null,
+);
+const utf8 = new TextDecoder();
+const exact = new TextDecoder("utf-8", { ignoreBOM: true });
+
+export class ByteBuf {
+  data: Uint8Array;
+  used = 0;
+
+  constructor(initial = 1024) {
+    this.data = new Uint8Array(initial);
+  }
+
+  ensure(extra: number): void {
+    if (this.used + extra <= this.data.length) return;
+    let size = this.data.length * 2;
+    while (size < this.used + extra) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.data.subarray(0, this.used));
+    this.data = next;
+  }
+
+  byte(b: number): void {
+    if (this.used >= this.data.length) this.ensure(1);
+    this.data[this.used++] = b;
+  }
+
+  /** A string known to be ASCII (type names, numbers, base64). */
+  ascii(text: string): void {
+    this.ensure(text.length);
+    const { data } = this;
+    let at = this.used;
+    for (let i = 0; i < text.length; i++) data[at++] = text.charCodeAt(i);
+    this.used = at;
+  }
+
+  /** Precomputed UTF-8 bytes. */
+  raw(bytes: Uint8Array): void {
+    const n = bytes.length;
+    this.ensure(n);
+    if (n < 32) {
+      const { data } = this;
+      let at = this.used;
+      for (let i = 0; i < n; i++) data[at++] = bytes[i]!;
+    } else {
+      this.data.set(bytes, this.used);
+    }
+    this.used += n;
+  }
+
+  copy(src: Uint8Array, start: number, end: number): void {
+    const n = end - start;
+    this.ensure(n);
+    const { data } = this;
+    if (n < 32) {
+      let at = this.used;
+      for (let i = start; i < end; i++) data[at++] = src[i]!;
+    } else {
+      data.set(src.subarray(start, end), this.used);
+    }
+    this.used += n;
+  }
+
+  /** Lowercase hex of src[start, end). */
+  hex(src: Uint8Array, start: number, end: number): void {
+    this.ensure(2 * (end - start));
+    const { data } = this;
+    let at = this.used;
+    for (let i = start; i < end; i++) {
+      const pair = HEX_PAIRS[src[i]!]!;
+      data[at++] = pair & 0xff;
+      data[at++] = pair >> 8;
+    }
+    this.used = at;
+  }
+
+  /**
+   * The UTF-8 text in src[start, end) as the string a replacing TextDecoder makes of it:
+   * copied when it is ASCII, decoded and re-encoded otherwise (invalid sequences become
+   * U+FFFD, a leading BOM is dropped), so bytes always equal the decoded string's.
+   */
+  text(src: Uint8Array, start: number, end: number): void {
+    for (let i = start; i < end; i++) {
+      if (src[i]! >= 0x80) {
+        this.raw(encoder.encode(utf8.decode(src.subarray(start, end))));
+        return;
+      }
+    }
+    this.copy(src, start, end);
+  }
+
+  /** The same text as a JSON string literal, byte for byte what JSON.stringify writes. */
+  jsonString(src: Uint8Array, start: number, end: number): void {
+    for (let i = start; i < end; i++) {
+      if (src[i]! >= 0x80) {
+        this.raw(encoder.encode(JSON.stringify(utf8.decode(src.subarray(start, end)))));
+        return;
+      }
+    }
+    this.ensure(2 + 6 * (end - start));
+    const { data } = this;
+    let at = this.used;
+    data[at++] = 0x22;
+    for (let i = start; i < end; i++) {
+      const c = src[i]!;
+      const escape = c < 0x20 || c === 0x22 || c === 0x5c ? ESCAPES[c]! : null;
+      if (escape === null) data[at++] = c;
+      else for (let k = 0; k < escape.length; k++) data[at++] = escape[k]!;
+    }
+    data[at++] = 0x22;
+    this.used = at;
+  }
+
+  /** The bytes written, as a string (for the few rows kept as values). */
+  toString(start = 0): string {
+    return exact.decode(this.data.subarray(start, this.used));
+  }
+}
