@@ -4,7 +4,7 @@
  * adapter, writes one Parquet file per evidence table plus response.json into the
  * request's output directory, and exits. It never touches the control plane or HEAD.
  */
-import { renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { adapterByName, detectAdapter } from "../src/adapters/registry.ts";
 import { FlameoxError } from "../src/domain/errors.ts";
@@ -83,8 +83,7 @@ async function parse(request: ParseRequest): Promise<ParseResponse> {
     tables,
     limitations: evidence.limitations,
     summary: evidence.summary,
-    // Bun, like Node, reports maxRSS in kilobytes.
-    peak_rss_bytes: process.resourceUsage().maxRSS * 1024,
+    peak_rss_bytes: ownPeakRss(),
   };
 }
 
@@ -106,4 +105,20 @@ if (import.meta.main) {
     process.exit(2);
   }
   process.exit(await runParseWorker(requestPath));
+}
+
+/**
+ * This process's own peak RSS (VmHWM). Not getrusage's maxRSS: Linux folds the spawning
+ * process's RSS into an exec'd child's figure, which made the worker report the CLI's or
+ * the MCP server's size whenever that was larger.
+ */
+function ownPeakRss(): number {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync("/proc/self/status", "latin1"));
+    if (match) return Number(match[1]) * 1024;
+  } catch {
+    // Not Linux: fall through.
+  }
+  // Bun, like Node, reports maxRSS in kilobytes.
+  return process.resourceUsage().maxRSS * 1024;
 }

@@ -55,7 +55,10 @@ export interface ProcessResult {
   stderrTruncated: boolean;
   output: { stdout: SinkResult; stderr: SinkResult };
   wallMs: number;
-  /** Peak resident set size of the child in bytes, when the OS reported it. */
+  /**
+   * The child's ru_maxrss in bytes, when the OS reported it. An upper bound: Linux folds the
+   * spawning process's RSS into an exec'd child's figure (see ResourceSampler's leader_hwm_bytes).
+   */
   maxRssBytes: number | null;
   memoryCapApplied: boolean;
   /** How the cap was applied: a memory cgroup, an address-space rlimit, or not at all. */

@@ -16,6 +16,14 @@ export function readStat(pid: number): ProcStat | null {
   return safe(() => parseProcStat(readFileSync(`/proc/${pid}/stat`, "latin1")), null);
 }
 
+/** The process's high-water resident set (VmHWM) in bytes, or null. */
+export function readHighWaterRss(pid: number): number | null {
+  return safe(() => {
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "latin1"));
+    return match ? Number(match[1]) * 1024 : null;
+  }, null);
+}
+
 /** Children of every thread of `pid` (a child belongs to the thread that forked it). */
 export function childrenOf(pid: number): number[] {
   const tasks = safe(() => readdirSync(`/proc/${pid}/task`), [] as string[]);

@@ -7,7 +7,7 @@
  */
 import type { UnavailableMetric } from "../domain/capture.ts";
 import { freeBytes } from "./disk-usage.ts";
-import { PAGE_SIZE, PROCFS_AVAILABLE, readStat, walkTree } from "./process-tree.ts";
+import { PAGE_SIZE, PROCFS_AVAILABLE, readHighWaterRss, readStat, walkTree } from "./process-tree.ts";
 
 export interface SamplingRequest {
   intervalMs: number;
@@ -28,6 +28,12 @@ export interface SamplerReport {
   sampling_interval_ms: number;
   samples: number;
   peak_rss_bytes: number | null;
+  /**
+   * The leader's own high-water RSS (VmHWM) at its last sample: a lower bound that misses
+   * only growth after that sample. Unlike the exit status's ru_maxrss it does not include
+   * the spawning process's RSS, which Linux folds into an exec'd child's figure.
+   */
+  leader_hwm_bytes: number | null;
   minimum_free_bytes: number | null;
   max_processes_observed: number;
   sampler_cpu_ms: number;
@@ -47,6 +53,7 @@ export class ResourceSampler {
   private samples = 0;
   private treeSamples = 0;
   private peakRss: number | null = null;
+  private leaderHwm: number | null = null;
   private minFree: number | null = null;
   private freeReason: string | null = null;
   private maxProcesses = 0;
@@ -95,6 +102,7 @@ export class ResourceSampler {
       sampling_interval_ms: this.request.intervalMs,
       samples: this.samples,
       peak_rss_bytes: this.treeSamples > 0 ? this.peakRss : null,
+      leader_hwm_bytes: this.leaderHwm,
       minimum_free_bytes: this.minFree,
       max_processes_observed: this.maxProcesses,
       sampler_cpu_ms: Math.round(this.cpuMs * 1000) / 1000,
@@ -122,6 +130,8 @@ export class ResourceSampler {
     }
     this.maxProcesses = Math.max(this.maxProcesses, tree.length);
     this.peakRss = Math.max(this.peakRss ?? 0, rss);
+    const hwm = readHighWaterRss(this.rootPid);
+    if (hwm !== null) this.leaderHwm = Math.max(this.leaderHwm ?? 0, hwm);
     if (this.request.maxTreeRssBytes && rss > this.request.maxTreeRssBytes) {
       this.violate({ metric: "peak_rss_bytes", limit: this.request.maxTreeRssBytes, observed: rss });
     }

@@ -89,6 +89,15 @@ describe("capture broker", () => {
     expect(new Bun.CryptoHasher("sha256").update(kept).digest("hex")).toBe(sink.sha256Hex);
   });
 
+  test("the leader's peak is its own, not the spawning process's (which Linux folds into ru_maxrss)", async () => {
+    const ballast = new Uint8Array(512 * 1024 * 1024).fill(1);
+    const result = await runProcess({ argv: ["/bin/sleep", "0.3"], cwd: dir.path, env, deadlineAt: Date.now() + 10_000, maxOutputBytes: 64, sampling: { intervalMs: 25 } });
+    expect(ballast[ballast.length - 1]).toBe(1);
+    expect(result.maxRssBytes!).toBeGreaterThan(400 * 1024 * 1024);
+    expect(result.resources!.leader_hwm_bytes!).toBeGreaterThan(0);
+    expect(result.resources!.leader_hwm_bytes!).toBeLessThan(64 * 1024 * 1024);
+  });
+
   test("sampling sees the tree's RSS and free bytes; a metric that was not sampled is named, not zero", async () => {
     const result = await runProcess({
       argv: [process.execPath, join(WORKLOADS, "allocate.js"), "48"],

@@ -99,13 +99,17 @@ function resourceSummary(plan: CapturePlan, dirs: CaptureDirs, result: ProcessRe
   // The staging tree starts empty for every run, so its size at the end is its growth.
   const staging = directoryBytes(dirs.stagingDir);
   if (staging.bytes === null) unavailable.push({ metric: "staging_growth_bytes", reason: staging.reason });
-  if (result.maxRssBytes === null) unavailable.push({ metric: "leader_max_rss_bytes", reason: "the OS reported no resource usage for the leader" });
+  // The exit status's ru_maxrss includes the spawning process's RSS (Linux folds the old
+  // address space's high-water mark into an exec'd child), so the leader's own VmHWM from
+  // the sampler is used; ru_maxrss only when the leader exited before its first sample.
+  const leaderPeak = sampled.leader_hwm_bytes ?? result.maxRssBytes;
+  if (leaderPeak === null) unavailable.push({ metric: "leader_max_rss_bytes", reason: "the OS reported no resource usage for the leader" });
   return {
     sampling_interval_ms: sampled.sampling_interval_ms,
     samples: sampled.samples,
     peak_rss_bytes: sampled.peak_rss_bytes,
     peak_rss_backend: "procfs_tree_polling",
-    leader_max_rss_bytes: result.maxRssBytes,
+    leader_max_rss_bytes: leaderPeak,
     minimum_free_bytes: sampled.minimum_free_bytes,
     free_bytes_backend: "statfs",
     staging_growth_bytes: staging.bytes,
