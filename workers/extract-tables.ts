@@ -10,8 +10,12 @@ import { FlameoxError } from "../src/domain/errors.ts";
 import type { NormalizedEvidence } from "../src/domain/normalized-evidence.ts";
 import type { Provenance } from "../src/storage/parquet.ts";
 import { collectPayload, type Payload } from "./payload-stream.ts";
+import { GarbagePacer } from "./garbage-pacer.ts";
 import { FileSpillSpace } from "./spill-space.ts";
 import { encodeInline, TableParts, type PartEncoder, type WrittenPart } from "./table-parts.ts";
+
+/** Rows written between collections (see garbage-pacer.ts): ~64k-row batches, so every second batch. */
+const COLLECT_EVERY_ROWS = 131_072;
 
 export type ExtractedEvidence = Omit<NormalizedEvidence, "tables">;
 
@@ -37,8 +41,14 @@ export async function extractTables(
   };
   let evidence: ExtractedEvidence;
   if (adapter.extractStream) {
+    // Rows written count towards collections too: the merge pass after a trace's scan reads
+    // no payload but builds every row batch.
+    const pacer = new GarbagePacer(COLLECT_EVERY_ROWS);
     const sink: EvidenceSink = {
-      writeBatch: (batch) => writer(batch.table).add(batch),
+      writeBatch: (batch) => {
+        pacer.add(batch.length);
+        return writer(batch.table).add(batch);
+      },
       writeBuffer: (buffer) => writer(buffer.schema.name as EvidenceTableName).addBuffer(buffer),
     };
     // Spilled runs live beside the parts being written: the staging area, removed with it on failure.

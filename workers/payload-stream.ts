@@ -3,6 +3,7 @@
  * the fly when it starts with the gzip magic, with a budget on the decompressed size. The
  * first bytes are read ahead for format detection and replayed at the front of the stream.
  */
+import { GarbagePacer } from "./garbage-pacer.ts";
 import { createReadStream, openSync, readSync, closeSync } from "node:fs";
 import { constants as bufferConstants } from "node:buffer";
 import { createGunzip } from "node:zlib";
@@ -54,7 +55,8 @@ async function* decompressed(path: string, gzip: boolean, maxBytes: number): Asy
   }
 }
 
-const COLLECT_EVERY_BYTES = 64 << 20;
+/** Payload bytes read between collections (see garbage-pacer.ts). */
+const COLLECT_EVERY_BYTES = 16 << 20;
 
 export async function openPayload(path: string, maxDecompressedBytes: number, headBytes: number): Promise<Payload> {
   const gzip = isGzip(path);
@@ -71,19 +73,11 @@ export async function openPayload(path: string, maxDecompressedBytes: number, he
   async function* all(): AsyncGenerator<Uint8Array> {
     yield* early;
     early.length = 0;
-    let sinceCollection = 0;
+    const pacer = new GarbagePacer(COLLECT_EVERY_BYTES);
     for (;;) {
       const next = await source.next();
       if (next.done) return;
-      // Parsing a large payload makes garbage (read chunks, per-batch views) faster than the
-      // collector reclaims it: left alone, a 2 GB trace's worker swung between 0.5 and 1 GB
-      // of RSS holding ~110 MB of live data. A collection every 64 MiB read keeps RSS near
-      // the live size for a few milliseconds each.
-      sinceCollection += next.value.length;
-      if (sinceCollection >= COLLECT_EVERY_BYTES) {
-        sinceCollection = 0;
-        Bun.gc(true);
-      }
+      pacer.add(next.value.length);
       yield next.value;
     }
   }
