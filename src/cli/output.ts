@@ -19,11 +19,26 @@ export function safeText(value: unknown): string {
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
 }
 
+/**
+ * Results go out through Bun.write, whose promise settles once the bytes are written:
+ * process.stdout.write followed by process.exit cut results off at 128 KiB on a pipe.
+ * `flushOutput` is awaited before the process exits.
+ */
+let written: Promise<unknown> = Promise.resolve();
+
+function writeStdout(text: string): void {
+  written = written.then(() => Bun.write(Bun.stdout, text));
+}
+
+export function flushOutput(): Promise<unknown> {
+  return written;
+}
+
 export function printResult(result: unknown, options: OutputOptions, renderText: (r: never) => string): void {
   if (options.json) {
-    process.stdout.write(JSON.stringify(result, bigintSafe, 2) + "\n");
+    writeStdout(JSON.stringify(result, bigintSafe, 2) + "\n");
   } else {
-    process.stdout.write(renderText(result as never) + "\n");
+    writeStdout(renderText(result as never) + "\n");
   }
 }
 
@@ -31,7 +46,7 @@ export function printError(error: unknown, options: OutputOptions): number {
   const failure = asFlameoxError(error);
   const payload = failure.toPayload();
   if (options.json) {
-    process.stdout.write(JSON.stringify({ error: payload }, bigintSafe, 2) + "\n");
+    writeStdout(JSON.stringify({ error: payload }, bigintSafe, 2) + "\n");
   } else {
     const lines = [`error[${payload.code}]: ${safeText(payload.message)}`];
     if (payload.run_id) lines.push(`  run: ${payload.run_id}`);
