@@ -28,7 +28,7 @@ const COLLECT_AFTER_BUFFER_ROWS = 16_384;
  * events with args) must close a part before ROWS_PER_PART. 32 MiB keeps the encoder's
  * memory near 100 MB; smaller parts cost little (per-part work is a few ms).
  */
-export const BYTES_PER_PART = 32 << 20;
+export const BYTES_PER_PART = 16 << 20;
 
 /** Bytes of a batch's column buffers (what the part will copy into the encoder). */
 function batchBytes(batch: ColumnBatch): number {

@@ -10,7 +10,7 @@ import type { StackTrie } from "./stack-trie.ts";
 import type { NsClock } from "./time-ns.ts";
 import type { TrackLookup } from "./track.ts";
 
-const STACK_ROWS_PER_CHUNK = 65536;
+const STACK_ROWS_PER_CHUNK = 16384;
 
 export async function writeStackChunks(sink: EvidenceSink, tries: readonly StackTrie[], frames: FrameRegistry, clock: NsClock, tracks: TrackLookup): Promise<boolean> {
   if (!sink.writeBuffer) return false;

@@ -97,10 +97,11 @@ async function extractSpooled(input: StreamExtractInput, adapter: { name: string
   const tables = emptyTables();
   const trackInfo = tracks.allInfo();
   const lookup = (track: number) => trackInfo[track]!;
+  // Stacks first: the other tables are built whole, and need not be alive while stacks stream.
+  const stacksStreamed = await writeStackChunks(input.sink, [wallStacks, cpuStacks], frames, clock, lookup);
   frames.emit(tables.frames);
   wall.emit(tables.frame_measurements, tables.call_edges, frames, lookup);
   cpu.emit(tables.frame_measurements, tables.call_edges, frames, lookup);
-  const stacksStreamed = await writeStackChunks(input.sink, [wallStacks, cpuStacks], frames, clock, lookup);
   if (!stacksStreamed) {
     wallStacks.emit(tables.stacks, frames, clock, lookup);
     cpuStacks.emit(tables.stacks, frames, clock, lookup);

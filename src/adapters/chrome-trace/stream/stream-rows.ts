@@ -10,7 +10,7 @@ import { FLAG_ARGS_TRUNCATED, flagsText } from "../event-flags.ts";
 import { KIND_BEGIN, KIND_COMPLETE, UNNAMED } from "../event-scan.ts";
 import type { TrackInfo } from "../../common/track.ts";
 
-export const ROWS_PER_BATCH = 65536;
+export const ROWS_PER_BATCH = 16384;
 const encoder = new TextEncoder();
 const UNNAMED_BYTES = encoder.encode(UNNAMED);
 
