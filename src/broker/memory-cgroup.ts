@@ -12,7 +12,7 @@
  * back to the rlimit. The child is moved in right after it is spawned; what it allocated
  * before (a few milliseconds of runtime start-up) stays charged where it was.
  */
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const V1_ROOT = "/sys/fs/cgroup/memory";
@@ -29,6 +29,7 @@ export class MemoryCgroup {
   /** A new group limited to `limitBytes`, or null when this host gives flameox none. */
   static create(limitBytes: number): MemoryCgroup | null {
     if (process.platform !== "linux") return null;
+    if (sequence === 0) removeStaleGroups();
     const name = `flameox-${process.pid}-${++sequence}`;
     return tryCreate(V1_ROOT, 1, name, limitBytes) ?? tryCreate(v2Parent(), 2, name, limitBytes);
   }
@@ -65,6 +66,28 @@ export class MemoryCgroup {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
         await Bun.sleep(10);
+      }
+    }
+  }
+}
+
+/** Groups left by flameox processes that were killed before removing them (empty once their child is gone). */
+export function removeStaleGroups(): void {
+  for (const parent of [V1_ROOT, v2Parent()]) {
+    if (parent === null) continue;
+    let names: string[];
+    try {
+      names = readdirSync(parent).filter((n) => /^flameox-\d+-\d+$/.test(n));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const owner = Number(name.split("-")[1]);
+      if (owner === process.pid || existsSync(`/proc/${owner}`)) continue;
+      try {
+        rmdirSync(join(parent, name));
+      } catch {
+        // Still has a live member (a child that outlived its flameox process): leave it.
       }
     }
   }

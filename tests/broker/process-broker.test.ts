@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { buildChildEnvironment } from "../../src/broker/child-environment.ts";
-import { readdirSync } from "node:fs";
-import { MemoryCgroup } from "../../src/broker/memory-cgroup.ts";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { MemoryCgroup, removeStaleGroups } from "../../src/broker/memory-cgroup.ts";
 import { prlimitPath, runProcess } from "../../src/broker/process-broker.ts";
 
 const base = { cwd: "/tmp", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, maxOutputBytes: 1 << 20 };
@@ -75,6 +75,17 @@ describe("process broker", () => {
       expect(result.memoryCap).toBe("address_space");
       expect(result.stderr).toContain("Out of memory");
     }
+  });
+
+  test("groups left by a killed flameox process are removed", async () => {
+    const probe = MemoryCgroup.create(256 * 1024 * 1024);
+    if (probe === null) return; // no writable memory controller here: nothing is ever left
+    await probe.dispose();
+    // A pid above the kernel's pid_max cannot be alive.
+    const stale = "/sys/fs/cgroup/memory/flameox-4194305-1";
+    mkdirSync(stale);
+    removeStaleGroups();
+    expect(existsSync(stale)).toBe(false);
   });
 
   test("a memory cgroup, where the host allows one, is removed after the child", async () => {
