@@ -15,7 +15,7 @@ import { FileSpillSpace } from "./spill-space.ts";
 import { encodeInline, TableParts, type PartEncoder, type WrittenPart } from "./table-parts.ts";
 
 /** Rows written between collections (see garbage-pacer.ts): ~64k-row batches, so every second batch. */
-const COLLECT_EVERY_ROWS = 131_072;
+const COLLECT_EVERY_ROWS = 32_768;
 
 export type ExtractedEvidence = Omit<NormalizedEvidence, "tables">;
 

@@ -56,7 +56,7 @@ async function* decompressed(path: string, gzip: boolean, maxBytes: number): Asy
 }
 
 /** Payload bytes read between collections (see garbage-pacer.ts). */
-const COLLECT_EVERY_BYTES = 16 << 20;
+const COLLECT_EVERY_BYTES = 4 << 20;
 
 export async function openPayload(path: string, maxDecompressedBytes: number, headBytes: number): Promise<Payload> {
   const gzip = isGzip(path);

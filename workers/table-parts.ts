@@ -19,7 +19,7 @@ import { evidenceArrowSchema, tableBufferToArrow, writeParquet, type Provenance 
  * artifact's size, at the cost of more, smaller files for huge traces.
  */
 export const ROWS_PER_PART = 262_144;
-const COLLECT_AFTER_BUFFER_ROWS = 16_384;
+const COLLECT_AFTER_BUFFER_ROWS = 4_096;
 
 /**
  * Arrow bytes per Parquet part, whatever the row count: parquet-wasm holds a part's IPC
