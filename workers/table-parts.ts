@@ -20,6 +20,8 @@ import { evidenceArrowSchema, tableBufferToArrow, writeParquet, type Provenance 
  */
 export const ROWS_PER_PART = 262_144;
 const COLLECT_AFTER_BUFFER_ROWS = 4_096;
+/** Rows of a TableBuffer converted to Arrow at once (the part's byte budget is checked between slices). */
+const BUFFER_SLICE_ROWS = 8_192;
 
 /**
  * Arrow bytes per Parquet part, whatever the row count: parquet-wasm holds a part's IPC
@@ -59,18 +61,26 @@ export class TableParts {
   private pendingRows = 0;
   private pendingBytes = 0;
   private readonly writes: Promise<void>[] = [];
+  /**
+   * Bytes the provenance columns add to every row: they are stored as plain strings
+   * (run, artifact and generation ids: ~150 bytes), which for narrow rows is more than the
+   * row itself, so they count towards BYTES_PER_PART too.
+   */
+  private readonly provenanceBytes: number;
 
   constructor(
     readonly table: EvidenceTableName,
     private readonly outputDir: string,
     private readonly provenance: Provenance,
     private readonly encode: PartEncoder = encodeInline,
-  ) {}
+  ) {
+    this.provenanceBytes = Object.values(provenance).reduce<number>((sum, v) => sum + (typeof v === "string" ? Buffer.byteLength(v) + 4 : 4), 0);
+  }
 
   async add(batch: ColumnBatch): Promise<void> {
     let start = 0;
     const whole = columnBatchToArrow(batch, this.provenance);
-    const rowBytes = batch.length > 0 ? batchBytes(batch) / batch.length : 0;
+    const rowBytes = batch.length > 0 ? batchBytes(batch) / batch.length + this.provenanceBytes : 0;
     // A batch that straddles a part boundary is split so parts stay within ROWS_PER_PART and BYTES_PER_PART.
     while (start < batch.length) {
       const byBytes = rowBytes > 0 ? Math.max(1, Math.ceil((BYTES_PER_PART - this.pendingBytes) / rowBytes)) : Infinity;
@@ -84,13 +94,17 @@ export class TableParts {
   }
 
   async addBuffer(buffer: TableBuffer): Promise<void> {
-    // Converted one part's range at a time, so a huge buffer never becomes one huge Arrow table.
+    // Converted a slice at a time, so a huge buffer never becomes one huge Arrow table, and
+    // parts close at BYTES_PER_PART as for batches (stacks rows carry lists and long ids).
     for (let start = 0; start < buffer.rowCount; ) {
-      const end = Math.min(buffer.rowCount, start + ROWS_PER_PART - this.pendingRows);
-      for (const batch of tableBufferToArrow(buffer, this.provenance, { start, end }).batches) this.pending.push(batch);
+      const end = Math.min(buffer.rowCount, start + BUFFER_SLICE_ROWS, start + ROWS_PER_PART - this.pendingRows);
+      for (const batch of tableBufferToArrow(buffer, this.provenance, { start, end }).batches) {
+        this.pending.push(batch);
+        this.pendingBytes += batch.data.byteLength;
+      }
       this.pendingRows += end - start;
       start = end;
-      if (this.pendingRows === ROWS_PER_PART) await this.flush();
+      if (this.pendingRows === ROWS_PER_PART || this.pendingBytes >= BYTES_PER_PART) await this.flush();
     }
     // Buffers come as row objects (stacks chunks, whole small tables): their garbage is
     // the largest per row, so it is collected before the next chunk is built.
