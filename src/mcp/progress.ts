@@ -3,6 +3,12 @@
  * `notifications/progress` when the request carried `_meta.progressToken`. Copying maps
  * onto 0..50 by bytes; extraction has no known length, so it reports its start (60) and
  * completion (100) only.
+ *
+ * The answer of a call is written only after its notifications have been handed to the
+ * transport (`settled`), so on the wire the terminal notification always precedes the
+ * response. A client may still drop a notification that reaches it in the same read as
+ * the response (TypeScript SDK, modelcontextprotocol/typescript-sdk#2580): the response
+ * itself is the authoritative completion.
  */
 export const PROGRESS_TOTAL = 100;
 const COPY_SHARE = 50;
@@ -13,16 +19,27 @@ export interface ProgressSink {
   send(notification: { method: "notifications/progress"; params: Record<string, unknown> }): Promise<void>;
 }
 
-export function progressReporter(sink: ProgressSink): (phase: string, done: number, total: number) => void {
+export interface ProgressReporter {
+  report(phase: string, done: number, total: number): void;
+  /** Resolves once every notification reported so far has been handed to the transport. */
+  settled(): Promise<void>;
+}
+
+export function progressReporter(sink: ProgressSink): ProgressReporter {
   const token = sink.progressToken;
-  if (token === undefined) return () => {};
+  if (token === undefined) return { report: () => {}, settled: () => Promise.resolve() };
   let last = -1;
-  return (phase, done, total) => {
-    const value = unitsOf(phase, done, total);
-    if (value === null || value <= last) return;
-    last = value;
-    // Fire and forget: a client that went away must not fail the import.
-    sink.send({ method: "notifications/progress", params: { progressToken: token, progress: value, total: PROGRESS_TOTAL, message: phase } }).catch(() => {});
+  let sent: Promise<void> = Promise.resolve();
+  return {
+    report(phase, done, total) {
+      const value = unitsOf(phase, done, total);
+      if (value === null || value <= last) return;
+      last = value;
+      // A client that went away must not fail the import: send errors are swallowed.
+      const sending = sink.send({ method: "notifications/progress", params: { progressToken: token, progress: value, total: PROGRESS_TOTAL, message: phase } }).catch(() => {});
+      sent = sent.then(() => sending);
+    },
+    settled: () => sent,
   };
 }
 

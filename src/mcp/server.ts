@@ -46,7 +46,8 @@ export function createServer(session: WorkspaceSession): Server {
     // An unknown tool is a protocol error, not a tool result.
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(request.params.name)}`);
     const progress = progressReporter({ progressToken: request.params._meta?.progressToken, send: (n) => extra.sendNotification(n) });
-    return session.track(callTool(tool, request.params.arguments, { session, signal: extra.signal, progress }));
+    const answer = callTool(tool, request.params.arguments, { session, signal: extra.signal, progress: progress.report });
+    return session.track(answer.then(async (result) => (await progress.settled(), result)));
   });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [...RESOURCE_TEMPLATES] }));
   // Concrete resources are reached through the templates; mutable state only through tools.

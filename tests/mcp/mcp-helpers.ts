@@ -32,6 +32,55 @@ export async function connect(root: string): Promise<Connected> {
 // biome-ignore lint: test convenience
 export type Json = any;
 
+/**
+ * The server spoken to line by line, without an SDK client: tests that are about what is
+ * on the wire (order of notifications and responses) read it here.
+ */
+export interface RawSession {
+  send(message: Json): Promise<void>;
+  /** Reads messages until `until` holds for one; returns every message read, in order. */
+  readUntil(until: (message: Json) => boolean): Promise<Json[]>;
+  /** Closes stdin and waits for the server to exit. */
+  end(): Promise<number>;
+}
+
+export async function rawSession(root: string): Promise<RawSession> {
+  const child = Bun.spawn([process.execPath, ...SERVER_ARGV(root)], { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+  const reader = child.stdout.getReader();
+  const decoder = new TextDecoder();
+  let buffered = "";
+  const session: RawSession = {
+    async send(message) {
+      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n");
+      await child.stdin.flush();
+    },
+    async readUntil(until) {
+      const read: Json[] = [];
+      for (;;) {
+        const newline = buffered.indexOf("\n");
+        if (newline >= 0) {
+          const message = JSON.parse(buffered.slice(0, newline));
+          buffered = buffered.slice(newline + 1);
+          read.push(message);
+          if (until(message)) return read;
+          continue;
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`server closed stdout after ${read.length} messages`);
+        buffered += decoder.decode(value, { stream: true });
+      }
+    },
+    async end() {
+      child.stdin.end();
+      return await child.exited;
+    },
+  };
+  await session.send({ id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } });
+  await session.readUntil((m) => m.id === 0);
+  await session.send({ method: "notifications/initialized" });
+  return session;
+}
+
 export interface Called {
   isError: boolean;
   envelope: Json;
