@@ -91,6 +91,8 @@ export interface StreamExtractInput {
   spill?: SpillSpace;
   /** Events an adapter holds in memory before spilling a run (tests lower it to exercise merging). */
   spoolRunEvents?: number;
+  /** Distinct stacks a trie holds before spilling (tests lower it to exercise the merge). */
+  maxStacksInMemory?: number;
 }
 
 /** Where adapters spill: append-only scratch files, deleted when disposed. */

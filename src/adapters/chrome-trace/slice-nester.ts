@@ -34,6 +34,8 @@ export class SliceNester {
   private openHasChild = new Uint8Array(this.capacity);
   private openStack = new Int32Array(this.capacity);
   private height = 0;
+  /** The trie's epoch the open slices' stack indices belong to. */
+  private stacksEpoch: number;
   private track = -1;
   private totals: FrameTotals | null = null;
   /** Per frame: end of the time its slices on this track cover so far (-Infinity: none yet). */
@@ -48,6 +50,7 @@ export class SliceNester {
     private readonly stacks: StackTrie,
   ) {
     this.frameCoverEnd = new Float64Array(frameCount).fill(Number.NEGATIVE_INFINITY);
+    this.stacksEpoch = stacks.epoch;
   }
 
   beginTrack(track: number): void {
@@ -58,7 +61,10 @@ export class SliceNester {
   /** Opens the next slice in nesting order; returns its depth. */
   push(frame: number, start: number, dur: number): number {
     const end = start + dur;
+    this.syncStacks();
     while (this.height > 0 && this.openEnd[this.height - 1]! <= start) this.close();
+    // Between slices no index is in use but the open ones, which syncStacks renews.
+    if (this.stacks.spillIfFull()) this.syncStacks();
     const depth = this.height;
     let parentStack = ROOT_STACK;
     if (depth > 0) {
@@ -88,10 +94,19 @@ export class SliceNester {
 
   /** Closes what is still open on the track and resets the per-frame scratch. */
   endTrack(): void {
+    this.syncStacks();
     while (this.height > 0) this.close();
     for (const f of this.touchedFrames) this.frameCoverEnd[f] = Number.NEGATIVE_INFINITY;
     this.touchedFrames.length = 0;
     this.totals = null;
+  }
+
+  /** Interns the open slices' paths again if the trie spilled since they were opened. */
+  private syncStacks(): void {
+    if (this.stacksEpoch === this.stacks.epoch) return;
+    let parent = ROOT_STACK;
+    for (let d = 0; d < this.height; d++) parent = this.openStack[d] = this.stacks.child(parent, this.openFrame[d]!);
+    this.stacksEpoch = this.stacks.epoch;
   }
 
   private close(): void {

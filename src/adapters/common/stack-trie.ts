@@ -3,39 +3,90 @@
  * stack, leaf frame), so building a path costs one hash lookup per level and paths are
  * only materialized for output. Each stack row is unique per metric and path; its
  * track_id is set only when every contribution came from one track.
+ *
+ * Given scratch space, a trie holds at most `maxStacks` stacks: when full it spills its
+ * aggregates (stack-runs.ts) and starts empty, and output merges the spilled runs. Stack
+ * indices handed out before a spill are then stale; holders that keep indices across
+ * calls compare `epoch` and intern their paths again (SliceNester does).
  */
 import { EVIDENCE_SCHEMAS, type FrameMetric } from "../../domain/evidence-schema.ts";
 import { stackId } from "../../domain/frame-id.ts";
 import { TableBuffer } from "../../domain/table-buffer.ts";
+import type { SpillSpace } from "../adapter.ts";
 import type { FrameRegistry } from "./frame-registry.ts";
 import { GrowableF64, GrowableI32 } from "./growable.ts";
 import { IntPairMap } from "./int-pair-map.ts";
+import { MIXED_TRACKS, NO_TRACK, type StackRow, StackRuns } from "./stack-runs.ts";
 import type { NsClock } from "./time-ns.ts";
 import type { TrackLookup } from "./track.ts";
 
 /** The empty path (the parent of top-level frames). */
 export const ROOT_STACK = -1;
-const NO_TRACK = -1;
-const MIXED_TRACKS = -2;
+/**
+ * Stacks in memory before a spill: ~36 bytes each in columns plus ~24 in the index, so
+ * ~30 MB at most, and a spilled run per half million new stacks.
+ */
+export const DEFAULT_MAX_STACKS = 1 << 19;
+
+export interface StackSpill {
+  space: SpillSpace;
+  maxStacks?: number;
+}
 
 export class StackTrie {
   readonly metric: FrameMetric;
-  private readonly index = new IntPairMap();
+  /** Changes whenever the trie spills and stack indices handed out before become stale. */
+  epoch = 0;
+  private index = new IntPairMap();
   // Typed columns (~36 bytes a stack): traces with millions of distinct stacks stay compact.
-  private readonly parent = new GrowableI32();
-  private readonly frame = new GrowableI32();
-  private readonly track = new GrowableI32();
-  private readonly count = new GrowableF64();
-  private readonly durationNs = new GrowableF64();
-  private readonly firstRelNs = new GrowableF64();
+  private parent = new GrowableI32();
+  private frame = new GrowableI32();
+  private track = new GrowableI32();
+  private count = new GrowableF64();
+  private durationNs = new GrowableF64();
+  private firstRelNs = new GrowableF64();
+  private readonly runs: StackRuns | null;
+  private readonly maxStacks: number;
 
-  constructor(metric: FrameMetric) {
+  constructor(metric: FrameMetric, spill?: StackSpill) {
     this.metric = metric;
+    this.runs = spill ? new StackRuns(spill.space) : null;
+    this.maxStacks = spill?.maxStacks ?? DEFAULT_MAX_STACKS;
   }
 
-  /** Distinct stacks so far (with or without samples). */
+  /** Distinct stacks in memory (with or without samples). */
   get size(): number {
     return this.parent.length;
+  }
+
+  /**
+   * Spills when the trie is full; returns whether it did. Call it only where no stack index
+   * is in use: after a spill every index handed out before is stale.
+   */
+  spillIfFull(): boolean {
+    if (this.runs === null || this.size < this.maxStacks) return false;
+    this.spill(this.runs);
+    return true;
+  }
+
+  private spill(runs: StackRuns): void {
+    runs.spill({
+      size: this.size,
+      parent: this.parent.array,
+      frame: this.frame.array,
+      track: this.track.array,
+      count: this.count.array,
+      durationNs: this.durationNs.array,
+      firstRelNs: this.firstRelNs.array,
+    });
+    this.index = new IntPairMap();
+    this.parent = new GrowableI32();
+    this.frame = new GrowableI32();
+    this.track = new GrowableI32();
+    this.count = new GrowableF64();
+    this.durationNs = new GrowableF64();
+    this.firstRelNs = new GrowableF64();
+    this.epoch++;
   }
 
   child(parent: number, frame: number): number {
@@ -66,38 +117,51 @@ export class StackTrie {
   }
 
   emit(stacks: TableBuffer, frames: FrameRegistry, clock: NsClock, tracks: TrackLookup): void {
-    this.emitRange(stacks, 0, this.size, frames, clock, tracks);
+    for (const row of this.rows()) appendStack(stacks, this.metric, row, frames, clock, tracks);
   }
 
   /** The rows in buffers of at most `rows` stacks each, so a huge trie is never one table in memory. */
   *emitChunks(rows: number, frames: FrameRegistry, clock: NsClock, tracks: TrackLookup): Generator<TableBuffer> {
-    for (let from = 0; from < this.size; from += rows) {
-      const buffer = new TableBuffer(EVIDENCE_SCHEMAS.stacks);
-      this.emitRange(buffer, from, Math.min(this.size, from + rows), frames, clock, tracks);
-      if (buffer.rowCount > 0) yield buffer;
+    let buffer = new TableBuffer(EVIDENCE_SCHEMAS.stacks);
+    for (const row of this.rows()) {
+      appendStack(buffer, this.metric, row, frames, clock, tracks);
+      if (buffer.rowCount < rows) continue;
+      yield buffer;
+      buffer = new TableBuffer(EVIDENCE_SCHEMAS.stacks);
     }
+    if (buffer.rowCount > 0) yield buffer;
   }
 
-  private emitRange(stacks: TableBuffer, from: number, to: number, frames: FrameRegistry, clock: NsClock, tracks: TrackLookup): void {
+  /** Every stack with samples once; after a spill, the merge of the runs and what is in memory. */
+  private *rows(): Generator<StackRow> {
+    if (this.runs !== null && this.runs.count > 0) {
+      if (this.size > 0) this.spill(this.runs);
+      yield* this.runs.merged();
+      return;
+    }
     const parent = this.parent.array;
     const frame = this.frame.array;
-    for (let s = from; s < to; s++) {
+    const path = new GrowableI32();
+    for (let s = 0; s < this.size; s++) {
       if (this.count.array[s] === 0) continue;
-      const path: string[] = [];
-      for (let at = s; at !== ROOT_STACK; at = parent[at]!) path.push(frames.ids[frame[at]!]!);
-      path.reverse();
-      const first = this.firstRelNs.array[s]!;
-      const track = this.track.array[s]!;
-      stacks.append({
-        stack_id: stackId(this.metric, path),
-        metric: this.metric,
-        frame_ids: path,
-        leaf_frame_id: path[path.length - 1]!,
-        sample_count: this.count.array[s]!,
-        duration_ns: this.durationNs.array[s]!,
-        first_ts_ns: Number.isFinite(first) ? clock.absNs(first) : null,
-        track_id: track >= 0 ? tracks(track).id : null,
-      });
+      path.length = 0;
+      for (let at = s; at !== ROOT_STACK; at = parent[at]!) path.push(frame[at]!);
+      const view = path.array.subarray(0, path.length).reverse();
+      yield { path: view, count: this.count.array[s]!, durationNs: this.durationNs.array[s]!, firstRelNs: this.firstRelNs.array[s]!, track: this.track.array[s]! };
     }
   }
+}
+
+function appendStack(stacks: TableBuffer, metric: FrameMetric, row: StackRow, frames: FrameRegistry, clock: NsClock, tracks: TrackLookup): void {
+  const path = Array.from(row.path, (f) => frames.ids[f]!);
+  stacks.append({
+    stack_id: stackId(metric, path),
+    metric,
+    frame_ids: path,
+    leaf_frame_id: path[path.length - 1]!,
+    sample_count: row.count,
+    duration_ns: row.durationNs,
+    first_ts_ns: Number.isFinite(row.firstRelNs) ? clock.absNs(row.firstRelNs) : null,
+    track_id: row.track >= 0 ? tracks(row.track).id : null,
+  });
 }

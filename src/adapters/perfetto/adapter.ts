@@ -48,7 +48,8 @@ export const perfettoAdapter: ProducerAdapter = {
     }
   },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
-    const pipeline = await PerfettoPipeline.open(input.limits, { spill: input.spill, runEvents: input.spoolRunEvents });
+    const stackSpill = input.spill ? { space: input.spill, maxStacks: input.maxStacksInMemory } : undefined;
+    const pipeline = await PerfettoPipeline.open(input.limits, { spill: input.spill, runEvents: input.spoolRunEvents }, stackSpill);
     try {
       for await (const chunk of input.chunks) pipeline.push(chunk);
       const result = pipeline.finish(SELF);

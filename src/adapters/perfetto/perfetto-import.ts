@@ -18,6 +18,7 @@ import { StringTable } from "../common/string-table.ts";
 import { tooLarge } from "../json-guard.ts";
 import { PacketChildren } from "./packet-children.ts";
 import { PerfettoTracks } from "./perfetto-tracks.ts";
+import type { StackSpill } from "../common/stack-trie.ts";
 import { PerfettoSamples } from "./perfetto-samples.ts";
 import { ClockDomain, SequenceState } from "./sequence-state.ts";
 import { P, R } from "./trace-program.ts";
@@ -54,8 +55,9 @@ export class PerfettoImport {
     private readonly maxEvents: number,
     /** Where track events wait until they are nested (see trace-spool/). */
     readonly spool: EventSpool,
+    stackSpill?: StackSpill,
   ) {
-    this.samples = new PerfettoSamples(this.frames, this.strings);
+    this.samples = new PerfettoSamples(this.frames, this.strings, stackSpill);
   }
 
   /** The local id of a scanner string id (-1 stays -1). */

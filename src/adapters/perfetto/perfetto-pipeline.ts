@@ -10,7 +10,7 @@ import type { Limitation } from "../../domain/evidence-status.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { MeasureAccumulator } from "../common/measure-accumulator.ts";
 import type { FrameRegistry } from "../common/frame-registry.ts";
-import { StackTrie } from "../common/stack-trie.ts";
+import { type StackSpill, StackTrie } from "../common/stack-trie.ts";
 import type { TrackLookup } from "../common/track.ts";
 import { NsClock } from "../common/time-ns.ts";
 import type { BeginEndCounts } from "../chrome-trace/begin-end-matcher.ts";
@@ -41,12 +41,18 @@ export interface PerfettoResult {
 
 export class PerfettoPipeline {
   private readonly imp: PerfettoImport;
-  private constructor(private readonly scanner: ProtoScanner, limits: AdapterLimits, spool: SpoolOptions) {
-    this.imp = new PerfettoImport(scanner.strings, limits.maxArgsBytes, limits.maxEvents, new EventSpool(spool));
+  private constructor(
+    private readonly scanner: ProtoScanner,
+    limits: AdapterLimits,
+    spool: SpoolOptions,
+    private readonly stackSpill?: StackSpill,
+  ) {
+    this.imp = new PerfettoImport(scanner.strings, limits.maxArgsBytes, limits.maxEvents, new EventSpool(spool), stackSpill);
   }
 
-  static async open(limits: AdapterLimits, spool: SpoolOptions = {}): Promise<PerfettoPipeline> {
-    return new PerfettoPipeline(await ProtoScanner.open(perfettoProgram(), { format: PERFETTO_FORMAT, maxDepth: limits.maxNestingDepth }), limits, spool);
+  /** `stackSpill`: where the stack tries spill when full (without it they grow with the trace). */
+  static async open(limits: AdapterLimits, spool: SpoolOptions = {}, stackSpill?: StackSpill): Promise<PerfettoPipeline> {
+    return new PerfettoPipeline(await ProtoScanner.open(perfettoProgram(), { format: PERFETTO_FORMAT, maxDepth: limits.maxNestingDepth }), limits, spool, stackSpill);
   }
 
   static openSync(limits: AdapterLimits): PerfettoPipeline {
@@ -68,7 +74,7 @@ export class PerfettoPipeline {
     imp.tracks.resolve();
     const clock = new NsClock(0);
     const wall = new MeasureAccumulator("wall_time");
-    const wallStacks = new StackTrie("wall_time");
+    const wallStacks = new StackTrie("wall_time", this.stackSpill);
     const beginEnd: BeginEndCounts = { unmatchedBegin: 0, unmatchedEnd: 0 };
     const nester = new SliceNester(imp.frames.size, wall, wallStacks);
     const rowWriter = new TraceRowWriter(imp.strings, imp.tracks, clock);

@@ -6,20 +6,26 @@
  */
 import type { FrameRegistry } from "../common/frame-registry.ts";
 import { MeasureAccumulator } from "../common/measure-accumulator.ts";
-import { ROOT_STACK, StackTrie } from "../common/stack-trie.ts";
+import { ROOT_STACK, type StackSpill, StackTrie } from "../common/stack-trie.ts";
 import type { StringTable } from "../common/string-table.ts";
 import { languageOf } from "../pprof/pprof-frames.ts";
 import type { SequenceState } from "./sequence-state.ts";
 
 export class PerfettoSamples {
   readonly measures = new MeasureAccumulator("samples", "count");
-  readonly stacks = new StackTrie("samples");
+  readonly stacks: StackTrie;
   count = 0;
   unresolved = 0;
   private readonly seen = new Map<number, number>();
   private readonly seenEdges = new Map<number, number>();
 
-  constructor(private readonly frames: FrameRegistry, private readonly strings: StringTable) {}
+  constructor(
+    private readonly frames: FrameRegistry,
+    private readonly strings: StringTable,
+    stackSpill?: StackSpill,
+  ) {
+    this.stacks = new StackTrie("samples", stackSpill);
+  }
 
   /** A StreamingProfilePacket: one callstack per sample, timestamps as µs deltas from the packet's. */
   streaming(state: SequenceState, callstacks: number[], deltasUs: number[], packetNs: number, track: number): void {
@@ -36,6 +42,8 @@ export class PerfettoSamples {
       this.unresolved++;
       return;
     }
+    // A sample holds no stack index beyond this call, so the trie may spill here.
+    this.stacks.spillIfFull();
     const stamp = ++this.count;
     const totals = this.measures.track(track);
     let stack = ROOT_STACK;

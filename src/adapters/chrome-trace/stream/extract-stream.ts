@@ -78,7 +78,7 @@ async function extractSpooled(input: StreamExtractInput, adapter: { name: string
 
   const clock = scan.clock ?? new NsClock(0);
   const wall = new MeasureAccumulator("wall_time");
-  const wallStacks = new StackTrie("wall_time");
+  const wallStacks = new StackTrie("wall_time", input.spill ? { space: input.spill, maxStacks: input.maxStacksInMemory } : undefined);
   const beginEnd: BeginEndCounts = { unmatchedBegin: 0, unmatchedEnd: 0 };
   const nester = new SliceNester(frames.size, wall, wallStacks);
   const rowWriter = new TraceRowWriter(strings, tracks, clock);
