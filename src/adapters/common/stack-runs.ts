@@ -113,12 +113,6 @@ export class StackRuns {
   }
 }
 
-export function comparePaths(a: Int32Array, b: Int32Array): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return a.length - b.length;
-}
-
 export function combineTracks(a: number, b: number): number {
   if (a === NO_TRACK) return b;
   if (b === NO_TRACK || a === b) return a;
@@ -127,7 +121,7 @@ export function combineTracks(a: number, b: number): number {
 
 function* mergeRuns(files: readonly SpillFile[]): Generator<StackRow> {
   const heap = files.map((f) => new RunCursor(f)).filter((c) => c.next());
-  const before = (a: RunCursor, b: RunCursor) => comparePaths(a.path(), b.path()) < 0;
+  const before = (a: RunCursor, b: RunCursor) => a.compare(b.v.paths, b.pathAt, b.pathLength()) < 0;
   const down = (k: number) => {
     for (;;) {
       const l = 2 * k + 1;
@@ -156,7 +150,7 @@ function* mergeRuns(files: readonly SpillFile[]): Generator<StackRow> {
     const path = scratch.subarray(0, first.length);
     const row: StackRow = { path, count: top.count(), durationNs: top.durationNs(), firstRelNs: top.firstRelNs(), track: top.track() };
     advanceTop();
-    while (heap.length > 0 && comparePaths(heap[0]!.path(), path) === 0) {
+    while (heap.length > 0 && heap[0]!.compare(path, 0, path.length) === 0) {
       const c = heap[0]!;
       row.count += c.count();
       row.durationNs += c.durationNs();
@@ -234,10 +228,11 @@ class BlockViews {
 
 /** Reads a run back row by row, one block in memory at a time. */
 class RunCursor {
-  private v = new BlockViews(new ArrayBuffer(0), 0, 0);
+  v = new BlockViews(new ArrayBuffer(0), 0, 0);
+  /** Where the current row's path starts in `v.paths`. */
+  pathAt = 0;
   private n = 0;
   private i = -1;
-  private pathAt = 0;
   private position = 0;
   private readonly header = new Int32Array(HEADER_BYTES / 4);
 
@@ -252,6 +247,20 @@ class RunCursor {
 
   path(): Int32Array {
     return this.v.paths.subarray(this.pathAt, this.pathAt + this.v.pathLen[this.i]!);
+  }
+  pathLength(): number {
+    return this.v.pathLen[this.i]!;
+  }
+  /** Orders the current path against other[at, at + length) (lexicographic, a prefix first), without a view per comparison: the merge's hot loop. */
+  compare(other: Int32Array, at: number, length: number): number {
+    const paths = this.v.paths;
+    const mine = this.pathLength();
+    const n = Math.min(mine, length);
+    for (let k = 0; k < n; k++) {
+      const d = paths[this.pathAt + k]! - other[at + k]!;
+      if (d !== 0) return d;
+    }
+    return mine - length;
   }
   count(): number {
     return this.v.count[this.i]!;
