@@ -16,7 +16,7 @@ import { captureCommand } from "./commands/capture.ts";
 import { findingsCommand, hypothesesCommand, investigationsCommand } from "./commands/investigations.ts";
 import { capabilitiesCommand, recoverCommand, workloadCommand } from "./commands/workload.ts";
 import { exitCode } from "./context.ts";
-import { printError, flushOutput } from "./output.ts";
+import { printError } from "./output.ts";
 
 export const main = defineCommand({
   meta: { name: "flameox", version: FLAMEOX_VERSION, description: "Local runtime evidence for coding agents" },
@@ -86,9 +86,6 @@ async function showHelp(rawArgs: string[]): Promise<void> {
 }
 
 if (import.meta.main) {
-  const code = await runCli(process.argv.slice(2));
-  // Exiting while a large result is still queued for a pipe cuts it off (a 0.5 MB
-  // `mcp inspect --json` arrived truncated at 128 KiB): wait until it is written.
-  await flushOutput();
-  process.exit(code);
+  // Results are written synchronously and completely (see output.ts), so exiting cannot cut them off.
+  process.exit(await runCli(process.argv.slice(2)));
 }

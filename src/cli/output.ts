@@ -4,6 +4,7 @@
  * remediation, and the exit code derives from the error code. Strings that come from
  * artifacts are untrusted: control characters are stripped before they reach a terminal.
  */
+import { writeSync } from "node:fs";
 import { asFlameoxError } from "../domain/errors.ts";
 
 export interface OutputOptions {
@@ -20,18 +21,29 @@ export function safeText(value: unknown): string {
 }
 
 /**
- * Results go out through Bun.write, whose promise settles once the bytes are written:
- * process.stdout.write followed by process.exit cut results off at 128 KiB on a pipe.
- * `flushOutput` is awaited before the process exits.
+ * Results are written synchronously, to the end, before anything else happens: with
+ * process.stdout.write followed by process.exit a result was cut off at 128 KiB on a pipe,
+ * and Bun.write(Bun.stdout) answers a short write on a non-blocking pipe (EAGAIN) by
+ * writing the whole text again from its start, so a reader got the first 64 KiB twice.
+ * Here a short write continues where it stopped; a reader that went away (EPIPE) ends
+ * the output quietly.
  */
-let written: Promise<unknown> = Promise.resolve();
+const STDOUT = 1;
+const encoder = new TextEncoder();
 
 function writeStdout(text: string): void {
-  written = written.then(() => Bun.write(Bun.stdout, text));
-}
-
-export function flushOutput(): Promise<unknown> {
-  return written;
+  const bytes = encoder.encode(text);
+  let done = 0;
+  while (done < bytes.length) {
+    try {
+      done += writeSync(STDOUT, bytes, done, bytes.length - done);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EAGAIN") Bun.sleepSync(1);
+      else if (code === "EPIPE") return;
+      else throw error;
+    }
+  }
 }
 
 export function printResult(result: unknown, options: OutputOptions, renderText: (r: never) => string): void {
