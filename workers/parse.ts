@@ -8,9 +8,9 @@ import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { adapterByName, detectAdapter } from "../src/adapters/registry.ts";
 import { FlameoxError } from "../src/domain/errors.ts";
-import { PARSE_PROTOCOL, ParseRequest, type ParseResponse } from "../src/domain/parse-protocol.ts";
+import type { ParseResponse } from "../src/domain/parse-protocol.ts";
+import { checkParseRequest, PARSE_PROTOCOL, type ParseRequest } from "../src/domain/parse-request.ts";
 import { initParquet } from "../src/storage/parquet.ts";
-import { type } from "arktype";
 import { extractTables } from "./extract-tables.ts";
 import { drainPayload, openPayload } from "./payload-stream.ts";
 import { startEncodePool } from "./encode-pool.ts";
@@ -18,11 +18,12 @@ import { startEncodePool } from "./encode-pool.ts";
 const HEAD_BYTES = 64 * 1024;
 
 export async function runParseWorker(requestPath: string): Promise<number> {
-  const request = ParseRequest(JSON.parse(await Bun.file(requestPath).text()));
-  if (request instanceof type.errors) {
-    console.error(`invalid parse request: ${request.summary}`);
+  const checked = checkParseRequest(JSON.parse(await Bun.file(requestPath).text()));
+  if ("problem" in checked) {
+    console.error(`invalid parse request: ${checked.problem}`);
     return 2;
   }
+  const request = checked.request;
   let response: ParseResponse;
   try {
     response = await parse(request);

@@ -6,42 +6,49 @@
  * invalid, 7 lock, 8 cancelled/timeout, 9 refused by policy.
  */
 import "./terminal-colour.ts";
-import { defineCommand, runCommand, showUsage } from "citty";
+import { type CommandDef, defineCommand, runCommand, showUsage } from "citty";
 import { FLAMEOX_VERSION } from "../domain/version.ts";
-import { analyzeCommand, stacksGroup, traceCommand } from "./commands/analysis.ts";
-import { artifactsCommand, importCommand, runsCommand } from "./commands/records.ts";
-import { catalogCommand, initCommand, statusCommand, validateCommand } from "./commands/workspace.ts";
-import { experimentCommand, measurementsCommand, runSetsCommand } from "./commands/study.ts";
-import { captureCommand } from "./commands/capture.ts";
-import { findingsCommand, hypothesesCommand, investigationsCommand } from "./commands/investigations.ts";
-import { capabilitiesCommand, recoverCommand, workloadCommand } from "./commands/workload.ts";
 import { exitCode } from "./context.ts";
 import { printError } from "./output.ts";
+
+// Commands load when used: each pulls in its services and their schemas (arktype alone
+// takes ~0.4 s to start), and a parse worker, started through this entry for every
+// import, needs none of them.
+type Commands = Record<string, CommandDef<any>>;
+const lazy = (load: () => Promise<Commands>, name: string) => () => load().then((m) => m[name]!);
+const analysis = () => import("./commands/analysis.ts") as Promise<Commands>;
+const records = () => import("./commands/records.ts") as Promise<Commands>;
+const workspace = () => import("./commands/workspace.ts") as Promise<Commands>;
+const study = () => import("./commands/study.ts") as Promise<Commands>;
+const capture = () => import("./commands/capture.ts") as Promise<Commands>;
+const investigations = () => import("./commands/investigations.ts") as Promise<Commands>;
+const workload = () => import("./commands/workload.ts") as Promise<Commands>;
+const mcp = () => import("./commands/mcp.ts") as Promise<Commands>;
 
 export const main = defineCommand({
   meta: { name: "flameox", version: FLAMEOX_VERSION, description: "Local runtime evidence for coding agents" },
   subCommands: {
-    init: initCommand,
-    status: statusCommand,
-    import: importCommand,
-    runs: runsCommand,
-    artifacts: artifactsCommand,
-    analyze: analyzeCommand,
-    stacks: stacksGroup,
-    trace: traceCommand,
-    validate: validateCommand,
-    catalog: catalogCommand,
-    measurements: measurementsCommand,
-    "run-sets": runSetsCommand,
-    experiment: experimentCommand,
-    investigations: investigationsCommand,
-    hypotheses: hypothesesCommand,
-    findings: findingsCommand,
-    workload: workloadCommand,
-    capture: captureCommand,
-    capabilities: capabilitiesCommand,
-    recover: recoverCommand,
-    mcp: (await import("./commands/mcp.ts")).mcpCommand,
+    init: lazy(workspace, "initCommand"),
+    status: lazy(workspace, "statusCommand"),
+    import: lazy(records, "importCommand"),
+    runs: lazy(records, "runsCommand"),
+    artifacts: lazy(records, "artifactsCommand"),
+    analyze: lazy(analysis, "analyzeCommand"),
+    stacks: lazy(analysis, "stacksGroup"),
+    trace: lazy(analysis, "traceCommand"),
+    validate: lazy(workspace, "validateCommand"),
+    catalog: lazy(workspace, "catalogCommand"),
+    measurements: lazy(study, "measurementsCommand"),
+    "run-sets": lazy(study, "runSetsCommand"),
+    experiment: lazy(study, "experimentCommand"),
+    investigations: lazy(investigations, "investigationsCommand"),
+    hypotheses: lazy(investigations, "hypothesesCommand"),
+    findings: lazy(investigations, "findingsCommand"),
+    workload: lazy(workload, "workloadCommand"),
+    capture: lazy(capture, "captureCommand"),
+    capabilities: lazy(workload, "capabilitiesCommand"),
+    recover: lazy(workload, "recoverCommand"),
+    mcp: lazy(mcp, "mcpCommand"),
   },
 });
 
@@ -76,8 +83,9 @@ async function showHelp(rawArgs: string[]): Promise<void> {
   let parent: Parameters<typeof showUsage>[1];
   for (const arg of rawArgs) {
     if (arg.startsWith("-")) break;
-    const subs = (await (typeof cmd.subCommands === "function" ? cmd.subCommands() : cmd.subCommands)) as Record<string, typeof cmd> | undefined;
-    const next = subs?.[arg];
+    const subs = (await (typeof cmd.subCommands === "function" ? cmd.subCommands() : cmd.subCommands)) as Record<string, typeof cmd | (() => Promise<typeof cmd>)> | undefined;
+    const entry = subs?.[arg];
+    const next = typeof entry === "function" ? await entry() : entry;
     if (!next) break;
     parent = cmd;
     cmd = next;

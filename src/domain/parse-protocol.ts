@@ -1,28 +1,14 @@
 /**
  * The versioned request/response protocol between the extraction service and a parse
  * worker process. Both sides validate every message; anything outside the protocol is
- * treated as a worker failure.
+ * treated as a worker failure. The request's check lives in parse-request.ts, which the
+ * worker loads without arktype; the response, written by a worker that parsed untrusted
+ * bytes, is checked here against the full schema.
  */
 import { type } from "arktype";
+import { PARSE_PROTOCOL } from "./parse-request.ts";
 
-export const PARSE_PROTOCOL = "flameox.parse.v1";
-
-export const ParseRequest = type({
-  protocol: `'${PARSE_PROTOCOL}'`,
-  operation_id: "string",
-  payload_path: "string",
-  display_name: "string",
-  adapter: "string | null",
-  output_dir: "string",
-  limits: {
-    max_events: "number.integer > 0",
-    max_nesting_depth: "number.integer > 0",
-    max_args_bytes: "number.integer > 0",
-    max_decompressed_bytes: "number.integer > 0",
-  },
-  provenance: { run_id: "string", artifact_id: "string", generation_id: "string" },
-});
-export type ParseRequest = typeof ParseRequest.infer;
+export { PARSE_PROTOCOL, type ParseRequest } from "./parse-request.ts";
 
 const Limitation = type({ code: "string", message: "string", "count?": "number" });
 

@@ -1,0 +1,41 @@
+/**
+ * The request half of the parse-worker protocol (see parse-protocol.ts), checked without
+ * a schema library: the worker is started once per import, and loading arktype costs it
+ * ~0.4 s of startup, more than parsing a typical profile. The request is written by the
+ * extraction service itself, so the check is about shape, not hostile input.
+ */
+export const PARSE_PROTOCOL = "flameox.parse.v1";
+
+export interface ParseRequest {
+  protocol: typeof PARSE_PROTOCOL;
+  operation_id: string;
+  payload_path: string;
+  display_name: string;
+  adapter: string | null;
+  output_dir: string;
+  limits: { max_events: number; max_nesting_depth: number; max_args_bytes: number; max_decompressed_bytes: number };
+  provenance: { run_id: string; artifact_id: string; generation_id: string };
+}
+
+const STRINGS = ["operation_id", "payload_path", "display_name", "output_dir"] as const;
+const LIMITS = ["max_events", "max_nesting_depth", "max_args_bytes", "max_decompressed_bytes"] as const;
+const PROVENANCE = ["run_id", "artifact_id", "generation_id"] as const;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The request, or what is wrong with it. */
+export function checkParseRequest(value: unknown): { request: ParseRequest } | { problem: string } {
+  if (!isRecord(value)) return { problem: "the request must be an object" };
+  if (value.protocol !== PARSE_PROTOCOL) return { problem: `protocol must be ${PARSE_PROTOCOL}` };
+  for (const key of STRINGS) if (typeof value[key] !== "string") return { problem: `${key} must be a string` };
+  if (value.adapter !== null && typeof value.adapter !== "string") return { problem: "adapter must be a string or null" };
+  const { limits, provenance } = value;
+  if (!isRecord(limits)) return { problem: "limits must be an object" };
+  for (const key of LIMITS) {
+    const n = limits[key];
+    if (typeof n !== "number" || !Number.isInteger(n) || n <= 0) return { problem: `limits.${key} must be an integer > 0` };
+  }
+  if (!isRecord(provenance)) return { problem: "provenance must be an object" };
+  for (const key of PROVENANCE) if (typeof provenance[key] !== "string") return { problem: `provenance.${key} must be a string` };
+  return { request: value as unknown as ParseRequest };
+}
