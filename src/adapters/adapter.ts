@@ -91,6 +91,8 @@ export interface StreamExtractInput {
   spill?: SpillSpace;
   /** Events an adapter holds in memory before spilling a run (tests lower it to exercise merging). */
   spoolRunEvents?: number;
+  /** Waiting events of a track held in memory before overflowing (tests lower it). */
+  pendingEventsInMemory?: number;
   /** Distinct stacks a trie holds before spilling (tests lower it to exercise the merge). */
   maxStacksInMemory?: number;
 }

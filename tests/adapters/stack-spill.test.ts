@@ -3,7 +3,8 @@
  * stacks, spilling runs and merging them (dozens at once and in cascades), must emit
  * exactly the stacks of an unbounded trie — same ids, counts, durations, first times and
  * tracks — and delete every run it wrote. Checked on random paths directly and on real
- * Perfetto traces (slices and CPU samples) end to end.
+ * Perfetto traces (slices and CPU samples) end to end, there together with waiting
+ * events overflowing to scratch space (trace-spool/pending-overflow.ts).
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -120,20 +121,22 @@ describe("stack trie spilling on Perfetto traces", () => {
   const perfetto = adapterByName("perfetto")!;
   const traces = [...corpusFiles("perfetto").map((f) => ({ name: f.name, bytes: () => new Uint8Array(readFileSync(f.path)) })), { name: "sampled (protobufjs)", bytes: () => sampledTrace(5) }];
   for (const trace of traces) {
-    test(`${trace.name}: stacks with a trie of 4 stacks equal the unbounded import`, async () => {
+    test(`${trace.name}: a trie of 4 stacks and 3 waiting events in memory give the unbounded import`, async () => {
       const bytes = trace.bytes();
       const whole = await runStream(perfetto, bytes);
       const reference = byId(whole.evidence.streamed.includes("stacks") ? streamedTableRows(whole, "stacks") : bufferRows(whole.evidence.tables.stacks!));
       expect(reference.length).toBeGreaterThan(4);
       if (trace.name.startsWith("sampled")) expect(reference.filter((r) => r.metric === "samples").length).toBeGreaterThan(100);
       const space = new CountingSpace();
-      const capped = await runStream(perfetto, bytes, { spill: space, maxStacksInMemory: 4 });
+      const capped = await runStream(perfetto, bytes, { spill: space, maxStacksInMemory: 4, pendingEventsInMemory: 3 });
       expect(byId(streamedTableRows(capped, "stacks"))).toEqual(reference);
       expect(space.created).toBeGreaterThan(1);
       expect(space.alive).toBe(0);
       for (const table of ["frames", "frame_measurements", "call_edges"] as const) {
         expect(bufferRows(capped.evidence.tables[table]!)).toEqual(bufferRows(whole.evidence.tables[table]!));
       }
+      const byIndex = (rows: Row[]) => rows.sort((a, b) => Number(a.event_index) - Number(b.event_index));
+      expect(byIndex(streamedTableRows(capped, "trace_events"))).toEqual(byIndex(streamedTableRows(whole, "trace_events")));
     });
   }
 });

@@ -19,7 +19,7 @@ export async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<
   for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, Math.min(bytes.length, at + size));
 }
 
-export async function runStream(adapter: ProducerAdapter, bytes: Uint8Array, options: { displayName?: string; chunkSize?: number; limits?: Partial<AdapterLimits>; spoolRunEvents?: number; spill?: SpillSpace; maxStacksInMemory?: number } = {}): Promise<StreamRun> {
+export async function runStream(adapter: ProducerAdapter, bytes: Uint8Array, options: { displayName?: string; chunkSize?: number; limits?: Partial<AdapterLimits>; spoolRunEvents?: number; spill?: SpillSpace; maxStacksInMemory?: number; pendingEventsInMemory?: number } = {}): Promise<StreamRun> {
   const batches: ColumnBatch[] = [];
   const buffers: TableBuffer[] = [];
   const evidence = await adapter.extractStream!({
@@ -30,6 +30,7 @@ export async function runStream(adapter: ProducerAdapter, bytes: Uint8Array, opt
     spoolRunEvents: options.spoolRunEvents,
     spill: options.spill,
     maxStacksInMemory: options.maxStacksInMemory,
+    pendingEventsInMemory: options.pendingEventsInMemory,
   });
   return { evidence, batches, buffers };
 }

@@ -65,9 +65,8 @@ function inCanonicalOrder(tables: Record<string, Row[]>): void {
   tables.stacks!.sort((a, b) => String(a.stack_id).localeCompare(String(b.stack_id)));
 }
 
-async function streamedRows(bytes: Uint8Array, spoolRunEvents: number, maxStacksInMemory?: number): Promise<Record<string, Row[]>> {
-  const spill = maxStacksInMemory === undefined ? undefined : new MemorySpillSpace();
-  const run = await runStream(chromeTraceAdapter, bytes, { chunkSize: 4093, spoolRunEvents, spill, maxStacksInMemory });
+async function streamedRows(bytes: Uint8Array, spoolRunEvents: number, budgets: { maxStacksInMemory?: number; pendingEventsInMemory?: number } = {}): Promise<Record<string, Row[]>> {
+  const run = await runStream(chromeTraceAdapter, bytes, { chunkSize: 4093, spoolRunEvents, spill: new MemorySpillSpace(), ...budgets });
   const evidence: StreamedEvidence = run.evidence;
   const tables = Object.fromEntries(chromeTraceAdapter.tables.map((t) => [t, evidence.streamed.includes(t) ? streamedTableRows(run, t) : bufferRows(evidence.tables[t]!)]));
   inCanonicalOrder(tables);
@@ -81,8 +80,11 @@ describe("trace spool: streamed rows equal the whole-payload reference", () => {
       const reference = referenceRows(bytes);
       expect(reference.trace_events!.length).toBeGreaterThan(200);
       for (const runEvents of [1, 5, 64, 1 << 20]) expect(await streamedRows(bytes, runEvents)).toEqual(reference);
-      // Stack tries spilling every few stacks (and merging dozens of runs) change nothing either.
-      for (const maxStacks of [1, 3, 16]) expect(await streamedRows(bytes, 64, maxStacks)).toEqual(reference);
+      // Stack tries spilling every few stacks (and merging dozens of runs) change nothing either,
+      expect(await streamedRows(bytes, 64, { maxStacksInMemory: 1 })).toEqual(reference);
+      for (const maxStacks of [3, 16]) expect(await streamedRows(bytes, 64, { maxStacksInMemory: maxStacks })).toEqual(reference);
+      // nor do waiting events overflowing to scratch space past 1, 2 or 7 held in memory.
+      for (const pending of [1, 2, 7]) expect(await streamedRows(bytes, 5, { pendingEventsInMemory: pending })).toEqual(reference);
     });
   }
 });
@@ -101,6 +103,30 @@ describe("trace spool: spill files", () => {
       });
       expect(evidence.summary.events).toBe(3000);
       expect(created).toBe(6);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a B open for the whole track: waiting events overflow to scratch files, rows are unchanged, files are deleted", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "flameox-spill-"));
+    try {
+      const events: Record<string, unknown>[] = [{ ph: "B", name: "thread-main", pid: 1, tid: 1, ts: 0 }];
+      for (let k = 0; k < 5000; k++) events.push({ ph: "X", name: `task${k % 7}`, pid: 1, tid: 1, ts: 1 + 2 * k, dur: 1, args: { k } });
+      events.push({ ph: "E", pid: 1, tid: 1, ts: 20000 });
+      const bytes = encoder.encode(JSON.stringify(events));
+      const reference = referenceRows(bytes);
+      const spill = new FileSpillSpace(dir);
+      let created = 0;
+      const counting = { create: () => (created++, spill.create()) };
+      const run = await runStream(chromeTraceAdapter, bytes, { spill: counting, pendingEventsInMemory: 100 });
+      const rows = streamedTableRows(run, "trace_events").sort((a, b) => Number(a.event_index) - Number(b.event_index));
+      expect(rows).toEqual(reference.trace_events!);
+      expect(rows[0]).toMatchObject({ name: "thread-main", dur_ns: "20000000", depth: 0 });
+      expect(rows[1]).toMatchObject({ name: "task0", depth: 1 });
+      // One run for the spool, then the overflow's file.
+      expect(created).toBe(2);
       expect(readdirSync(dir)).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -49,7 +49,7 @@ export const perfettoAdapter: ProducerAdapter = {
   },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const stackSpill = input.spill ? { space: input.spill, maxStacks: input.maxStacksInMemory } : undefined;
-    const pipeline = await PerfettoPipeline.open(input.limits, { spill: input.spill, runEvents: input.spoolRunEvents }, stackSpill);
+    const pipeline = await PerfettoPipeline.open(input.limits, { spill: input.spill, runEvents: input.spoolRunEvents, pendingEvents: input.pendingEventsInMemory }, stackSpill);
     try {
       for await (const chunk of input.chunks) pipeline.push(chunk);
       const result = pipeline.finish(SELF);

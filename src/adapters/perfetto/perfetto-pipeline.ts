@@ -79,7 +79,7 @@ export class PerfettoPipeline {
     const nester = new SliceNester(imp.frames.size, wall, wallStacks);
     const rowWriter = new TraceRowWriter(imp.strings, imp.tracks, clock);
     const nameOf = (id: number): unknown => (id >= 0 ? imp.strings.get(id) : undefined);
-    const slicing = new TrackSlicing(nester, beginEnd, nameOf, rowWriter);
+    const slicing = new TrackSlicing(nester, beginEnd, nameOf, rowWriter, { spill: imp.spool.spill, events: imp.spool.pendingEvents });
     const events = imp.spool.length;
     const trackInfo = imp.tracks.allInfo();
     const lookup: TrackLookup = (t) => trackInfo[t]!;

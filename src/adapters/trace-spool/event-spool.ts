@@ -20,6 +20,8 @@ export interface SpoolOptions {
   spill?: SpillSpace;
   runEvents?: number;
   runArgsBytes?: number;
+  /** Events of a track waiting for a B's end held in memory before the rest overflow (see track-slicing.ts). */
+  pendingEvents?: number;
 }
 
 export class EventSpool {
@@ -29,12 +31,14 @@ export class EventSpool {
   length = 0;
   private readonly runs: SpillFile[] = [];
   private readonly writer = new RunWriter();
-  private readonly spill: SpillSpace;
+  readonly spill: SpillSpace;
+  readonly pendingEvents: number | undefined;
   private readonly runEvents: number;
   private readonly runArgsBytes: number;
 
   constructor(options: SpoolOptions = {}) {
     this.spill = options.spill ?? new MemorySpillSpace();
+    this.pendingEvents = options.pendingEvents;
     this.runEvents = Math.max(1, options.runEvents ?? RUN_EVENTS);
     this.runArgsBytes = options.runArgsBytes ?? RUN_ARGS_BYTES;
   }

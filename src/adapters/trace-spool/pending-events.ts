@@ -30,6 +30,16 @@ export class PendingEvents {
   private argsBytes = new Uint8Array(1 << 16);
   private argsUsed = 0;
 
+  /** Events held that are not nested yet. */
+  get waiting(): number {
+    return this.length - this.head;
+  }
+
+  /** Bytes of args held (nested events' included until the next compaction). */
+  get argsHeld(): number {
+    return this.argsUsed;
+  }
+
   /** Copies the cursor's current event; returns its handle. */
   push(c: RunCursor): number {
     if (this.length === this.capacity) this.grow();

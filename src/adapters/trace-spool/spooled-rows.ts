@@ -2,7 +2,7 @@
  * The final pass of a spooled trace: merges the spool's runs into (track, start, seq)
  * order, runs each track through TrackSlicing (B/E pairing, nesting, wall_time) and yields
  * `trace_events` batches as they fill, so rows reach the Parquet writer while the merge
- * goes on. The spool's runs are deleted when the pass ends, however it ends.
+ * goes on. The spool's runs and the slicing's overflow are deleted when the pass ends, however it ends.
  */
 import type { ColumnBatch } from "../../domain/column-batch.ts";
 import type { EventSpool } from "./event-spool.ts";
@@ -27,6 +27,7 @@ export function* spooledRows(spool: EventSpool, trackEndNs: readonly number[], s
     if (track >= 0) slicing.endTrack();
     yield* rows.finish();
   } finally {
+    slicing.dispose();
     spool.dispose();
   }
 }

@@ -5,18 +5,36 @@
  * and every B in it has its end, nests the group's slices longest first (SliceNester)
  * and writes the group's rows. This is exactly the order the whole-track passes use
  * (begin-end.ts, slice-nesting.ts), reached without holding the track: only events
- * waiting for a B's end or for the rest of their start group are kept.
+ * waiting for a B's end or for the rest of their start group are kept, and past a budget
+ * those wait on scratch space (pending-overflow.ts), so a B open for a whole track costs
+ * disk, not memory.
  */
 import { BeginEndMatcher, type BeginEndCounts } from "../chrome-trace/begin-end-matcher.ts";
 import { FLAG_MISSING_DUR, FLAG_UNMATCHED_BEGIN } from "../chrome-trace/event-flags.ts";
 import { KIND_BEGIN, KIND_COMPLETE, KIND_END } from "../chrome-trace/event-scan.ts";
 import type { SliceNester } from "../chrome-trace/slice-nester.ts";
 import type { TraceRowValues, TraceRowWriter } from "../chrome-trace/stream/stream-rows.ts";
+import type { SpillSpace } from "../adapter.ts";
 import { PendingEvents } from "./pending-events.ts";
+import { PendingOverflow } from "./pending-overflow.ts";
 import type { RunCursor } from "./run-codec.ts";
+
+/** Waiting events held in memory before later ones overflow to scratch space (~80 bytes each). */
+export const PENDING_EVENTS = 1 << 18;
+const PENDING_ARGS_BYTES = 16 << 20;
+
+export interface PendingBudget {
+  spill: SpillSpace;
+  /** Waiting events held in memory (tests lower it to exercise the overflow). */
+  events?: number;
+}
 
 export class TrackSlicing {
   private readonly pending = new PendingEvents();
+  private readonly overflow: PendingOverflow;
+  private readonly maxWaiting: number;
+  /** Ends of B events that were in the overflow when their E came: handle → [end, unmatched]. */
+  private readonly lateEnds = new Map<number, [number, boolean]>();
   private readonly matcher: BeginEndMatcher;
   /** Handles where the start time steps up: the first event of each later group. */
   private readonly boundaries: number[] = [];
@@ -33,12 +51,15 @@ export class TrackSlicing {
     /** A string id's value (for matching E names to B names). */
     private readonly nameOf: (id: number) => unknown,
     private readonly rows: TraceRowWriter,
+    budget: PendingBudget,
   ) {
+    this.overflow = new PendingOverflow(budget.spill);
+    this.maxWaiting = Math.max(1, budget.events ?? PENDING_EVENTS);
     const p = this.pending;
     this.matcher = new BeginEndMatcher(counts, (handle, endNs, unmatched) => {
       const k = handle - p.base;
-      p.dur[k] = Math.max(0, endNs - p.start[k]!);
-      if (unmatched) p.flags[k]! |= FLAG_UNMATCHED_BEGIN;
+      if (k >= p.length) this.lateEnds.set(handle, [endNs, unmatched]);
+      else this.endBegin(k, endNs, unmatched);
     });
   }
 
@@ -58,14 +79,54 @@ export class TrackSlicing {
       return;
     }
     const p = this.pending;
+    const start = v.start[i]!;
+    const handle = this.hold(c);
+    if (start > this.lastStart && handle > p.base + p.head) this.boundaries.push(handle);
+    this.lastStart = start;
+    if (v.kind[i] === KIND_BEGIN) this.matcher.begin(handle, this.nameOf(v.name[i]!));
+    this.drain(false);
+  }
+
+  /** Holds the cursor's event in memory, or in the overflow past the budget; returns its handle. */
+  private hold(c: RunCursor): number {
+    const p = this.pending;
+    const overflow = this.overflow;
+    if (overflow.count > 0 || p.waiting >= this.maxWaiting || p.argsHeld >= PENDING_ARGS_BYTES) {
+      const handle = p.base + p.length + overflow.count;
+      overflow.add(c);
+      return handle;
+    }
+    const handle = p.push(c);
+    this.settle(handle - p.base);
+    return handle;
+  }
+
+  /** Moves the oldest overflowed event into memory; false when there is none. */
+  private recall(): boolean {
+    const c = this.overflow.next();
+    if (c === null) return false;
+    const p = this.pending;
     const handle = p.push(c);
     const k = handle - p.base;
-    const start = p.start[k]!;
-    if (start > this.lastStart && p.length - 1 > p.head) this.boundaries.push(handle);
-    this.lastStart = start;
-    if (p.kind[k] === KIND_COMPLETE && (p.flags[k]! & FLAG_MISSING_DUR) !== 0) p.dur[k] = Math.max(0, this.trackEndNs - start);
-    if (p.kind[k] === KIND_BEGIN) this.matcher.begin(handle, this.nameOf(p.name[k]!));
-    this.drain(false);
+    this.settle(k);
+    const ended = this.lateEnds.get(handle);
+    if (ended !== undefined) {
+      this.lateEnds.delete(handle);
+      this.endBegin(k, ended[0], ended[1]);
+    }
+    return true;
+  }
+
+  /** What an event needs once in memory: an X without dur lasts until the track's end. */
+  private settle(k: number): void {
+    const p = this.pending;
+    if (p.kind[k] === KIND_COMPLETE && (p.flags[k]! & FLAG_MISSING_DUR) !== 0) p.dur[k] = Math.max(0, this.trackEndNs - p.start[k]!);
+  }
+
+  private endBegin(k: number, endNs: number, unmatched: boolean): void {
+    const p = this.pending;
+    p.dur[k] = Math.max(0, endNs - p.start[k]!);
+    if (unmatched) p.flags[k]! |= FLAG_UNMATCHED_BEGIN;
   }
 
   endTrack(): void {
@@ -79,18 +140,30 @@ export class TrackSlicing {
     p.compact();
     this.boundaries.length = 0;
     this.boundaryAt = 0;
+    this.overflow.reset();
+    this.lateEnds.clear();
+  }
+
+  /** Deletes the overflow's scratch file (after a failure; endTrack does after each track). */
+  dispose(): void {
+    this.overflow.reset();
   }
 
   /** Nests and writes every complete, resolved group at the head. */
   private drain(ended: boolean): void {
     const p = this.pending;
-    while (p.head < p.length) {
+    for (;;) {
+      if (p.head === p.length && !this.recall()) break;
       const headHandle = p.base + p.head;
       while (this.boundaryAt < this.boundaries.length && this.boundaries[this.boundaryAt]! <= headHandle) this.boundaryAt++;
-      const groupEnd = this.boundaryAt < this.boundaries.length ? this.boundaries[this.boundaryAt]! : ended ? p.base + p.length : -1;
+      const held = p.base + p.length + this.overflow.count;
+      const groupEnd = this.boundaryAt < this.boundaries.length ? this.boundaries[this.boundaryAt]! : ended ? held : -1;
       if (groupEnd < 0 || this.matcher.oldestOpen < groupEnd) break;
+      // The whole group must be in memory: it is nested longest first.
+      while (p.base + p.length < groupEnd) if (!this.recall()) throw new Error("track slicing: a start group ends past the events held");
       this.writeGroup(p.head, groupEnd - p.base);
       p.head = groupEnd - p.base;
+      p.compact();
     }
     if (this.boundaryAt > 1024 && this.boundaryAt * 2 > this.boundaries.length) {
       this.boundaries.splice(0, this.boundaryAt);

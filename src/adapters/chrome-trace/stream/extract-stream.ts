@@ -31,7 +31,7 @@ import { TraceRowWriter } from "./stream-rows.ts";
 import { C_METADATA, C_PRESENCE_KEYS, C_SAMPLES, C_TRACE_EVENTS, cPresence, REC_CONTAINER, REC_EVENT, traceProgram } from "./trace-program.ts";
 
 export async function extractChromeTraceStream(input: StreamExtractInput, adapter: { name: string; version: string }): Promise<StreamedEvidence> {
-  const spool = new EventSpool({ spill: input.spill, runEvents: input.spoolRunEvents });
+  const spool = new EventSpool({ spill: input.spill, runEvents: input.spoolRunEvents, pendingEvents: input.pendingEventsInMemory });
   try {
     return await extractSpooled(input, adapter, spool);
   } finally {
@@ -83,7 +83,7 @@ async function extractSpooled(input: StreamExtractInput, adapter: { name: string
   const nester = new SliceNester(frames.size, wall, wallStacks);
   const rowWriter = new TraceRowWriter(strings, tracks, clock);
   const nameOf = (id: number): unknown => (id >= 0 ? strings.get(id) : undefined);
-  const slicing = new TrackSlicing(nester, beginEnd, nameOf, rowWriter);
+  const slicing = new TrackSlicing(nester, beginEnd, nameOf, rowWriter, { spill: spool.spill, events: spool.pendingEvents });
   for (const batch of spooledRows(spool, scan.trackEndNs, slicing, rowWriter)) await input.sink.writeBatch(batch);
   const slices = nester.slices;
   const rows = rowWriter.rows;
