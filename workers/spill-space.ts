@@ -54,6 +54,12 @@ class FileSpill implements SpillFile {
     }
   }
 
+  overwrite(bytes: Uint8Array, position: number): void {
+    if (position < 0 || position + bytes.length > this.size) throw new RangeError("spill overwrite past the end of the file");
+    let done = 0;
+    while (done < bytes.length) done += writeSync(this.fd!, bytes, done, bytes.length - done, position + done);
+  }
+
   read(target: Uint8Array, position: number): number {
     let done = 0;
     while (done < target.length && position + done < this.size) {

@@ -105,6 +105,8 @@ export interface SpillSpace {
 export interface SpillFile {
   /** Appends the bytes at the end of the file. */
   append(bytes: Uint8Array): void;
+  /** Replaces bytes already written, at `position` (which plus the length must not pass `size`). */
+  overwrite(bytes: Uint8Array, position: number): void;
   /** Fills `target` with the bytes at `position`; returns how many were read. */
   read(target: Uint8Array, position: number): number;
   readonly size: number;

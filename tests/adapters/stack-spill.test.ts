@@ -31,7 +31,15 @@ class CountingSpace implements SpillSpace {
     const file = this.inner.create();
     this.created++;
     this.alive++;
-    return { append: (b) => file.append(b), read: (t, p) => file.read(t, p), get size() { return file.size; }, dispose: () => (this.alive--, file.dispose()) };
+    return {
+      append: (b) => file.append(b),
+      overwrite: (b, p) => file.overwrite(b, p),
+      read: (t, p) => file.read(t, p),
+      get size() {
+        return file.size;
+      },
+      dispose: () => (this.alive--, file.dispose()),
+    };
   }
 }
 

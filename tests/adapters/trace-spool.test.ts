@@ -112,9 +112,21 @@ describe("trace spool: spill files", () => {
   test("a B open for the whole track: waiting events overflow to scratch files, rows are unchanged, files are deleted", async () => {
     const dir = mkdtempSync(join(tmpdir(), "flameox-spill-"));
     try {
+      // thread-main holds everything back; "phase" is held on scratch space when its E comes
+      // 12,000 events later (its end is written into the spilled block), and "step" B/E
+      // pairs end while still buffered.
       const events: Record<string, unknown>[] = [{ ph: "B", name: "thread-main", pid: 1, tid: 1, ts: 0 }];
-      for (let k = 0; k < 5000; k++) events.push({ ph: "X", name: `task${k % 7}`, pid: 1, tid: 1, ts: 1 + 2 * k, dur: 1, args: { k } });
-      events.push({ ph: "E", pid: 1, tid: 1, ts: 20000 });
+      let ts = 1;
+      const x = (k: number) => events.push({ ph: "X", name: `task${k % 7}`, pid: 1, tid: 1, ts: ts++, dur: 1, args: { k } });
+      for (let k = 0; k < 300; k++) x(k);
+      events.push({ ph: "B", name: "phase", pid: 1, tid: 1, ts: ts++ });
+      for (let k = 0; k < 12000; k++) {
+        if (k % 100 === 0) events.push({ ph: "B", name: "step", pid: 1, tid: 1, ts: ts++ }, { ph: "E", name: "step", pid: 1, tid: 1, ts: ts++ });
+        x(k);
+      }
+      events.push({ ph: "E", name: "phase", pid: 1, tid: 1, ts: ts++ });
+      for (let k = 0; k < 500; k++) x(k);
+      events.push({ ph: "E", pid: 1, tid: 1, ts: 1_000_000 }, { ph: "B", name: "never-ends", pid: 1, tid: 1, ts: 1_000_001 });
       const bytes = encoder.encode(JSON.stringify(events));
       const reference = referenceRows(bytes);
       const spill = new FileSpillSpace(dir);
@@ -123,8 +135,9 @@ describe("trace spool: spill files", () => {
       const run = await runStream(chromeTraceAdapter, bytes, { spill: counting, pendingEventsInMemory: 100 });
       const rows = streamedTableRows(run, "trace_events").sort((a, b) => Number(a.event_index) - Number(b.event_index));
       expect(rows).toEqual(reference.trace_events!);
-      expect(rows[0]).toMatchObject({ name: "thread-main", dur_ns: "20000000", depth: 0 });
-      expect(rows[1]).toMatchObject({ name: "task0", depth: 1 });
+      expect(rows[0]).toMatchObject({ name: "thread-main", dur_ns: "1000000000", depth: 0 });
+      expect(rows.find((r) => r.name === "phase")).toMatchObject({ dur_ns: String(12_241 * 1000), depth: 1, flags: null });
+      expect(rows.at(-1)).toMatchObject({ name: "never-ends", dur_ns: "0" });
       // One run for the spool, then the overflow's file.
       expect(created).toBe(2);
       expect(readdirSync(dir)).toEqual([]);

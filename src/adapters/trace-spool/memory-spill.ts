@@ -27,6 +27,11 @@ class MemorySpillFile implements SpillFile {
     this.size += bytes.length;
   }
 
+  overwrite(bytes: Uint8Array, position: number): void {
+    if (position < 0 || position + bytes.length > this.size) throw new RangeError("spill overwrite past the end of the file");
+    this.data.set(bytes, position);
+  }
+
   read(target: Uint8Array, position: number): number {
     const n = Math.max(0, Math.min(target.length, this.size - position));
     target.set(this.data.subarray(position, position + n));

@@ -5,11 +5,14 @@
  * never ends) would otherwise keep every later event of the track in memory. Past the
  * budget, events go here instead: buffered as trace columns, written as run blocks
  * (run-codec.ts) and read back in order once the B has ended and the events ahead of
- * them are written.
+ * them are written. A B's end that comes while the B is held here is written into the
+ * held event itself (in the tail, in the block being read, or in place in the file), so
+ * nothing per held event stays in memory.
  */
 import type { SpillFile, SpillSpace } from "../adapter.ts";
 import { TraceColumns } from "../chrome-trace/stream/event-columns.ts";
-import { BLOCK_EVENTS, RunCursor, RunWriter } from "./run-codec.ts";
+import { FLAG_UNMATCHED_BEGIN } from "../chrome-trace/event-flags.ts";
+import { BLOCK_EVENTS, eventFieldOffsets, RunCursor, RunWriter } from "./run-codec.ts";
 
 export class PendingOverflow {
   /** Events held here: buffered in `tail` or in the file and not yet read back. */
@@ -19,11 +22,25 @@ export class PendingOverflow {
   private file: SpillFile | null = null;
   private cursor: RunCursor | null = null;
   private order = new Int32Array(0);
+  /** Handle of the first event held since the last reset; events are numbered from it in order. */
+  private firstHandle = 0;
+  private added = 0;
+  private released = 0;
+  /** Per written block: number of its first event, its offset in the file, its events. */
+  private readonly blockFirst: number[] = [];
+  private readonly blockOffset: number[] = [];
+  private readonly blockEvents: number[] = [];
+  private readonly scratch = new Float64Array(1);
+  private readonly scratchBytes = new Uint8Array(this.scratch.buffer);
+  private readonly flagByte = new Uint8Array(1);
 
   constructor(private readonly space: SpillSpace) {}
 
-  /** Appends the cursor's current event. */
-  add(c: RunCursor): void {
+  /** Appends the cursor's current event, whose handle is `handle`. */
+  add(c: RunCursor, handle: number): void {
+    if (this.added === this.released) {
+      this.firstHandle = handle - this.added;
+    }
     const v = c.v;
     const i = c.i;
     const t = this.tail;
@@ -40,7 +57,56 @@ export class PendingOverflow {
     const args = c.args();
     if (args !== null) t.argsRef.array[k] = t.args.add(args);
     this.count++;
+    this.added++;
     if (t.length >= BLOCK_EVENTS) this.flush();
+  }
+
+  /**
+   * Gives a B held here its end: duration from its start, and the unmatched flag. Returns
+   * false when the event is not held here (it has been released already).
+   */
+  end(handle: number, endNs: number, unmatched: boolean): boolean {
+    const n = handle - this.firstHandle;
+    if (n < this.released || n >= this.added) return false;
+    const written = this.added - this.tail.length;
+    if (n >= written) {
+      const k = n - written;
+      const t = this.tail;
+      t.durNs.array[k] = Math.max(0, endNs - t.startNs.array[k]!);
+      if (unmatched) t.flags.array[k]! |= FLAG_UNMATCHED_BEGIN;
+      return true;
+    }
+    const b = this.blockOf(n);
+    const j = n - this.blockFirst[b]!;
+    const at = eventFieldOffsets(this.blockOffset[b]!, this.blockEvents[b]!, j);
+    const file = this.file!;
+    file.read(this.scratchBytes, at.start);
+    this.scratch[0] = Math.max(0, endNs - this.scratch[0]!);
+    file.overwrite(this.scratchBytes, at.dur);
+    if (unmatched) {
+      file.read(this.flagByte, at.flags);
+      this.flagByte[0]! |= FLAG_UNMATCHED_BEGIN;
+      file.overwrite(this.flagByte, at.flags);
+    }
+    // The block the cursor has loaded is a copy: patch it too.
+    if (this.released > 0 && this.blockOf(this.released - 1) === b) {
+      const v = this.cursor!.v;
+      v.dur[j] = this.scratch[0]!;
+      if (unmatched) v.flags[j]! |= FLAG_UNMATCHED_BEGIN;
+    }
+    return true;
+  }
+
+  private blockOf(n: number): number {
+    const first = this.blockFirst;
+    let lo = 0;
+    let hi = first.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (first[mid]! <= n) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
 
   /**
@@ -55,6 +121,7 @@ export class PendingOverflow {
       if (!this.cursor!.next()) throw new Error("pending overflow: an event was lost");
     }
     this.count--;
+    this.released++;
     return this.cursor;
   }
 
@@ -65,6 +132,11 @@ export class PendingOverflow {
     this.cursor = null;
     this.tail.clear();
     this.count = 0;
+    this.added = 0;
+    this.released = 0;
+    this.blockFirst.length = 0;
+    this.blockOffset.length = 0;
+    this.blockEvents.length = 0;
   }
 
   private flush(): void {
@@ -75,6 +147,10 @@ export class PendingOverflow {
       this.cursor = new RunCursor(this.file);
     }
     if (this.order.length < n) this.order = Int32Array.from({ length: Math.max(n, BLOCK_EVENTS) }, (_, k) => k);
+    // n <= BLOCK_EVENTS (add flushes at it), so this is one block.
+    this.blockFirst.push(this.added - n);
+    this.blockOffset.push(this.file.size);
+    this.blockEvents.push(n);
     this.writer.write(this.file, this.tail, this.order.subarray(0, n));
     this.tail.clear();
   }

@@ -50,6 +50,12 @@ class BlockViews {
   }
 }
 
+/** File offsets of one event's fields in a block written at `blockOffset` with `n` events, to patch it in place. */
+export function eventFieldOffsets(blockOffset: number, n: number, j: number): { start: number; dur: number; flags: number } {
+  const body = blockOffset + HEADER_BYTES;
+  return { start: body + 8 * n + 8 * j, dur: body + 16 * n + 8 * j, flags: body + 49 * n + j };
+}
+
 /** Encodes runs into one reused block buffer (a run is ~64 blocks; fresh buffers were garbage the collector let pile up). */
 export class RunWriter {
   private buffer = new ArrayBuffer(bodyBytes(BLOCK_EVENTS, 1 << 16));

@@ -33,8 +33,6 @@ export class TrackSlicing {
   private readonly pending = new PendingEvents();
   private readonly overflow: PendingOverflow;
   private readonly maxWaiting: number;
-  /** Ends of B events that were in the overflow when their E came: handle → [end, unmatched]. */
-  private readonly lateEnds = new Map<number, [number, boolean]>();
   private readonly matcher: BeginEndMatcher;
   /** Handles where the start time steps up: the first event of each later group. */
   private readonly boundaries: number[] = [];
@@ -58,8 +56,8 @@ export class TrackSlicing {
     const p = this.pending;
     this.matcher = new BeginEndMatcher(counts, (handle, endNs, unmatched) => {
       const k = handle - p.base;
-      if (k >= p.length) this.lateEnds.set(handle, [endNs, unmatched]);
-      else this.endBegin(k, endNs, unmatched);
+      if (k < p.length) this.endBegin(k, endNs, unmatched);
+      else if (!this.overflow.end(handle, endNs, unmatched)) throw new Error("track slicing: a B's end found the B neither in memory nor held back");
     });
   }
 
@@ -93,7 +91,7 @@ export class TrackSlicing {
     const overflow = this.overflow;
     if (overflow.count > 0 || p.waiting >= this.maxWaiting || p.argsHeld >= PENDING_ARGS_BYTES) {
       const handle = p.base + p.length + overflow.count;
-      overflow.add(c);
+      overflow.add(c, handle);
       return handle;
     }
     const handle = p.push(c);
@@ -109,11 +107,6 @@ export class TrackSlicing {
     const handle = p.push(c);
     const k = handle - p.base;
     this.settle(k);
-    const ended = this.lateEnds.get(handle);
-    if (ended !== undefined) {
-      this.lateEnds.delete(handle);
-      this.endBegin(k, ended[0], ended[1]);
-    }
     return true;
   }
 
@@ -141,7 +134,6 @@ export class TrackSlicing {
     this.boundaries.length = 0;
     this.boundaryAt = 0;
     this.overflow.reset();
-    this.lateEnds.clear();
   }
 
   /** Deletes the overflow's scratch file (after a failure; endTrack does after each track). */
