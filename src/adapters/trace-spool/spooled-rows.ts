@@ -9,6 +9,15 @@ import type { EventSpool } from "./event-spool.ts";
 import type { TraceRowWriter } from "../chrome-trace/stream/stream-rows.ts";
 import type { TrackSlicing } from "./track-slicing.ts";
 
+/** The full batches of the last slicing call, resuming it while it paused on them. */
+function* written(slicing: TrackSlicing, rows: TraceRowWriter): Generator<ColumnBatch> {
+  for (;;) {
+    if (rows.ready) yield* rows.take();
+    if (!slicing.paused) return;
+    slicing.resume();
+  }
+}
+
 export function* spooledRows(spool: EventSpool, trackEndNs: readonly number[], slicing: TrackSlicing, rows: TraceRowWriter): Generator<ColumnBatch> {
   try {
     const merge = spool.drain();
@@ -17,14 +26,20 @@ export function* spooledRows(spool: EventSpool, trackEndNs: readonly number[], s
       const c = merge.current!;
       const t = c.v.track[c.i]!;
       if (t !== track) {
-        if (track >= 0) slicing.endTrack();
+        if (track >= 0) {
+          slicing.endTrack();
+          yield* written(slicing, rows);
+        }
         track = t;
         slicing.beginTrack(t, trackEndNs[t]!);
       }
       slicing.event(c);
-      if (rows.ready) yield* rows.take();
+      yield* written(slicing, rows);
     }
-    if (track >= 0) slicing.endTrack();
+    if (track >= 0) {
+      slicing.endTrack();
+      yield* written(slicing, rows);
+    }
     yield* rows.finish();
   } finally {
     slicing.dispose();

@@ -38,6 +38,9 @@ export class TrackSlicing {
   private readonly boundaries: number[] = [];
   private boundaryAt = 0;
   private lastStart = Number.NEGATIVE_INFINITY;
+  /** Between endTrack and the end of its drain. */
+  private ending = false;
+  private pausedDrain = false;
   private track = -1;
   private trackEndNs = 0;
   private readonly group: number[] = [];
@@ -73,7 +76,7 @@ export class TrackSlicing {
     const i = c.i;
     if (v.kind[i] === KIND_END) {
       this.matcher.end(v.start[i]!, this.nameOf(v.name[i]!)); // an E never becomes a row of its own
-      this.drain(false);
+      this.drain();
       return;
     }
     const p = this.pending;
@@ -82,7 +85,7 @@ export class TrackSlicing {
     if (start > this.lastStart && handle > p.base + p.head) this.boundaries.push(handle);
     this.lastStart = start;
     if (v.kind[i] === KIND_BEGIN) this.matcher.begin(handle, this.nameOf(v.name[i]!));
-    this.drain(false);
+    this.drain();
   }
 
   /** Holds the cursor's event in memory, or in the overflow past the budget; returns its handle. */
@@ -122,9 +125,31 @@ export class TrackSlicing {
     if (unmatched) p.flags[k]! |= FLAG_UNMATCHED_BEGIN;
   }
 
+  /**
+   * Ends the track: open B events end at the track's end, and everything held is written.
+   * Like `event`, it may pause with full row batches waiting (see `paused`).
+   */
   endTrack(): void {
     this.matcher.finish(this.trackEndNs);
-    this.drain(true);
+    this.ending = true;
+    this.drain();
+  }
+
+  /**
+   * True when the last call stopped writing because a row batch filled: the caller takes
+   * the batches and calls `resume` until this is false. One E can resolve every event a
+   * long-open B held back; without pausing, all their rows would be built in one call.
+   */
+  get paused(): boolean {
+    return this.pausedDrain;
+  }
+
+  resume(): void {
+    this.drain();
+  }
+
+  private finishTrack(): void {
+    this.ending = false;
     this.nester.endTrack();
     const p = this.pending;
     p.base += p.length;
@@ -142,9 +167,15 @@ export class TrackSlicing {
   }
 
   /** Nests and writes every complete, resolved group at the head. */
-  private drain(ended: boolean): void {
+  private drain(): void {
     const p = this.pending;
+    const ended = this.ending;
+    this.pausedDrain = false;
     for (;;) {
+      if (this.rows.ready) {
+        this.pausedDrain = true;
+        return;
+      }
       if (p.head === p.length && !this.recall()) break;
       const headHandle = p.base + p.head;
       while (this.boundaryAt < this.boundaries.length && this.boundaries[this.boundaryAt]! <= headHandle) this.boundaryAt++;
@@ -162,6 +193,7 @@ export class TrackSlicing {
       this.boundaryAt = 0;
     }
     p.compact();
+    if (ended) this.finishTrack();
   }
 
   private writeGroup(from: number, to: number): void {
