@@ -7,7 +7,7 @@
  * sizes from one event to everything in one run. Spill files live in the given space and
  * are deleted after success and after failure.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, spyOn, test } from "bun:test";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,7 +15,10 @@ import { DEFAULT_ADAPTER_LIMITS, type StreamedEvidence } from "../../src/adapter
 import { chromeTraceAdapter } from "../../src/adapters/chrome-trace/adapter.ts";
 import { FlameoxError } from "../../src/domain/errors.ts";
 import { mulberry32 } from "../../fixtures/generators/prng.ts";
+import { ROWS_PER_BATCH, TraceRowWriter } from "../../src/adapters/chrome-trace/stream/stream-rows.ts";
 import { MemorySpillSpace } from "../../src/adapters/trace-spool/memory-spill.ts";
+
+const addRow = TraceRowWriter.prototype.add;
 import { FileSpillSpace } from "../../workers/spill-space.ts";
 import { chunked, runStream, streamedTableRows } from "./stream-harness.ts";
 import { bufferRows } from "./stream-harness.ts";
@@ -143,6 +146,31 @@ describe("trace spool: spill files", () => {
       expect(readdirSync(dir)).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("the rows a long-open B held back reach the sink batch by batch, not built all at once", async () => {
+    const events: Record<string, unknown>[] = [{ ph: "B", name: "thread-main", pid: 1, tid: 1, ts: 0 }];
+    for (let k = 0; k < 60_000; k++) events.push({ ph: "X", name: "task", pid: 1, tid: 1, ts: 1 + k, dur: 1 });
+    events.push({ ph: "E", pid: 1, tid: 1, ts: 100_000 });
+    const bytes = encoder.encode(JSON.stringify(events));
+    let built = 0;
+    const add = spyOn(TraceRowWriter.prototype, "add").mockImplementation(function (this: TraceRowWriter, row) {
+      built++;
+      return addRow.call(this, row);
+    });
+    try {
+      let written = 0;
+      let mostAhead = 0;
+      await chromeTraceAdapter.extractStream!({
+        chunks: chunked(bytes, 1 << 16), displayName: "case", limits: DEFAULT_ADAPTER_LIMITS, spill: new MemorySpillSpace(),
+        sink: { writeBatch: async (batch) => void ((written += batch.length), (mostAhead = Math.max(mostAhead, built - written))) },
+      });
+      expect(written).toBe(60_001);
+      // At most the batch being filled is ahead of the sink (without pausing: ~44,000 rows).
+      expect(mostAhead).toBeLessThan(ROWS_PER_BATCH);
+    } finally {
+      add.mockRestore();
     }
   });
 
