@@ -16,6 +16,12 @@ import { encodeInline, TableParts, type PartEncoder, type WrittenPart } from "./
 
 /** Rows written between collections (see garbage-pacer.ts): ~64k-row batches, so every second batch. */
 const COLLECT_EVERY_ROWS = 32_768;
+/**
+ * Scratch bytes written between collections. A long-open B makes the merge hold back a
+ * track's events for minutes without writing a row, spilling them instead; paced by rows
+ * alone, a 2 GB trace's worker grew by ~250 bytes of garbage per held event (1 GB).
+ */
+const COLLECT_EVERY_SPILLED_BYTES = 16 << 20;
 
 export type ExtractedEvidence = Omit<NormalizedEvidence, "tables">;
 
@@ -52,7 +58,8 @@ export async function extractTables(
       writeBuffer: (buffer) => writer(buffer.schema.name as EvidenceTableName).addBuffer(buffer),
     };
     // Spilled runs live beside the parts being written: the staging area, removed with it on failure.
-    const spill = new FileSpillSpace(options.outputDir);
+    const spillPacer = new GarbagePacer(COLLECT_EVERY_SPILLED_BYTES);
+    const spill = new FileSpillSpace(options.outputDir, (bytes) => spillPacer.add(bytes));
     let streamed: StreamedEvidence;
     try {
       streamed = await adapter.extractStream({ chunks: payload.chunks, displayName: options.displayName, limits: options.limits, sink, spill });

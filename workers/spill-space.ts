@@ -12,10 +12,14 @@ export class FileSpillSpace implements SpillSpace {
   private next = 0;
   private readonly open = new Set<FileSpill>();
 
-  constructor(private readonly dir: string) {}
+  /** `onWrite` hears of every byte written (the worker paces its collections by it). */
+  constructor(
+    private readonly dir: string,
+    private readonly onWrite: (bytes: number) => void = () => {},
+  ) {}
 
   create(): SpillFile {
-    const file = new FileSpill(join(this.dir, `spill-${this.next++}.tmp`), () => this.open.delete(file));
+    const file = new FileSpill(join(this.dir, `spill-${this.next++}.tmp`), () => this.open.delete(file), this.onWrite);
     this.open.add(file);
     return file;
   }
@@ -26,6 +30,8 @@ export class FileSpillSpace implements SpillSpace {
 }
 
 const SYNC_EVERY_BYTES = 16 << 20;
+const PAGE_SHIFT = 12;
+const PAGE_BYTES = 1 << PAGE_SHIFT;
 
 class FileSpill implements SpillFile {
   private fd: number | null;
@@ -35,6 +41,7 @@ class FileSpill implements SpillFile {
   constructor(
     private readonly path: string,
     private readonly onDispose: () => void,
+    private readonly onWrite: (bytes: number) => void,
   ) {
     this.fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   }
@@ -43,7 +50,12 @@ class FileSpill implements SpillFile {
     let done = 0;
     while (done < bytes.length) done += writeSync(this.fd!, bytes, done, bytes.length - done, this.size + done);
     this.size += bytes.length;
-    this.unsynced += bytes.length;
+    this.dirtied(bytes.length);
+  }
+
+  private dirtied(bytes: number): void {
+    this.onWrite(bytes);
+    this.unsynced += bytes;
     // Dirty page cache is charged to the worker's memory cgroup and cannot be reclaimed
     // until written back: a 1 GB Perfetto trace spills ~2.7 GB, and without this its worker
     // was killed at a 512 MiB cap with 1.9 GB of dirty spill pages. Once synced, the pages
@@ -58,6 +70,8 @@ class FileSpill implements SpillFile {
     if (position < 0 || position + bytes.length > this.size) throw new RangeError("spill overwrite past the end of the file");
     let done = 0;
     while (done < bytes.length) done += writeSync(this.fd!, bytes, done, bytes.length - done, position + done);
+    // A patch of a few bytes dirties a whole page again: count pages, as appends count bytes.
+    this.dirtied(PAGE_BYTES * (1 + (((position % PAGE_BYTES) + bytes.length - 1) >> PAGE_SHIFT)));
   }
 
   read(target: Uint8Array, position: number): number {
