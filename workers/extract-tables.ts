@@ -21,7 +21,7 @@ const COLLECT_EVERY_ROWS = 32_768;
  * track's events for minutes without writing a row, spilling them instead; paced by rows
  * alone, a 2 GB trace's worker grew by ~250 bytes of garbage per held event (1 GB).
  */
-const COLLECT_EVERY_SPILLED_BYTES = 16 << 20;
+const COLLECT_EVERY_SPILLED_BYTES = 8 << 20;
 
 export type ExtractedEvidence = Omit<NormalizedEvidence, "tables">;
 
