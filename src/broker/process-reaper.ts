@@ -11,6 +11,7 @@ import type { ObservedProcess } from "./resource-sampler.ts";
 export class ProcessReaper {
   readonly signals: SignalRecord[] = [];
   private readonly escapedKilled = new Set<number>();
+  private groupKilled = false;
 
   constructor(
     private readonly leaderPid: number,
@@ -43,6 +44,11 @@ export class ProcessReaper {
   }
 
   private signalGroup(signal: NodeJS.Signals): boolean {
+    // A SIGKILL cannot be caught or outlived, and a member that forks while it is delivered
+    // has its child killed too (fork backs out under a pending fatal signal). Members it
+    // reached may still be listed while they exit, so sending it again would only add a
+    // second, meaningless entry to the record.
+    if (signal === "SIGKILL" && this.groupKilled) return false;
     try {
       process.kill(-this.leaderPid, 0);
     } catch {
@@ -52,6 +58,7 @@ export class ProcessReaper {
     if (membersOf({ pgrp: this.leaderPid }).length === 0) return false;
     try {
       process.kill(-this.leaderPid, signal);
+      if (signal === "SIGKILL") this.groupKilled = true;
       return true;
     } catch {
       return false;
