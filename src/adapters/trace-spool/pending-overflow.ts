@@ -15,8 +15,6 @@ import { FLAG_UNMATCHED_BEGIN } from "../chrome-trace/event-flags.ts";
 import { BLOCK_EVENTS, eventFieldOffsets, RunCursor, RunWriter } from "./run-codec.ts";
 
 export class PendingOverflow {
-  /** Events held here: buffered in `tail` or in the file and not yet read back. */
-  count = 0;
   private readonly tail = new TraceColumns();
   private readonly writer = new RunWriter();
   private file: SpillFile | null = null;
@@ -26,6 +24,11 @@ export class PendingOverflow {
   private firstHandle = 0;
   private added = 0;
   private released = 0;
+
+  /** Events held here: buffered in `tail` or in the file and not yet read back. */
+  get count(): number {
+    return this.added - this.released;
+  }
   /** Per written block: number of its first event, its offset in the file, its events. */
   private readonly blockFirst: number[] = [];
   private readonly blockOffset: number[] = [];
@@ -56,7 +59,6 @@ export class PendingOverflow {
     t.ph.array[k] = v.ph[i]!;
     const args = c.args();
     if (args !== null) t.argsRef.array[k] = t.args.add(args);
-    this.count++;
     this.added++;
     if (t.length >= BLOCK_EVENTS) this.flush();
   }
@@ -120,7 +122,6 @@ export class PendingOverflow {
       this.flush();
       if (!this.cursor!.next()) throw new Error("pending overflow: an event was lost");
     }
-    this.count--;
     this.released++;
     return this.cursor;
   }
@@ -131,7 +132,6 @@ export class PendingOverflow {
     this.file = null;
     this.cursor = null;
     this.tail.clear();
-    this.count = 0;
     this.added = 0;
     this.released = 0;
     this.blockFirst.length = 0;
