@@ -66,7 +66,6 @@ async function firstParts(adapterName: string, path: string): Promise<Map<string
       encode: async (table) => {
         const name = table.schema.metadata.get("flameox.table")!;
         if (!parts.has(name)) parts.set(name, table);
-        return new Uint8Array(0);
       },
     });
   } finally {

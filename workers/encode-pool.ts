@@ -10,33 +10,41 @@ import { encodeInline, type PartEncoder } from "./table-parts.ts";
 
 export interface EncodePool {
   encode: PartEncoder;
+  /** Whether parts go to the thread (false: asked not to, or threads cannot start here). */
+  readonly threaded: boolean;
   close(): Promise<void>;
 }
 
 /**
- * Off unless `threads` is set: measured on a 200 MB trace, the second parquet-wasm instance
- * added ~0.5 GB of RSS while saving little time, because the streaming adapters emit their
- * big tables at the end (rows need the whole track's nesting), so there is little to overlap.
- * OTLP protobuf does emit rows as it parses, but there encoding is ~1/5 of the worker's CPU
- * (50 MB request: ~0.9 s of ~4.8 s), so overlapping it saves at most that, while the
- * thread (its own JS heap, module graph and parquet-wasm memory) took the worker's peak
- * RSS from 370 MB to 490 MB, too close to the 512 MB budget.
+ * Memory budget from which parts are encoded on the thread. The thread has its own JS heap,
+ * module graph and parquet-wasm memory: ~80 MB more at peak (200 MB trace, in process:
+ * 344 → 422 MB), which a 512 MiB budget has no room for next to a 2 GB trace's live data
+ * (436 MB peak on one thread). Encoding is ~1/4 of a trace's CPU time, so below this
+ * budget parts are encoded inline, slower but within the cap.
  */
+export const ENCODE_THREAD_MIN_BUDGET = 1 << 30;
+
+export function useEncodeThread(memoryBudgetBytes: number): boolean {
+  return memoryBudgetBytes >= ENCODE_THREAD_MIN_BUDGET;
+}
+
+/** A pool with one encoding thread when `threads`, else inline encoding. */
 export function startEncodePool(threads = false): EncodePool {
   const here = import.meta.url;
-  if (!threads || here.includes("/$bunfs/") || here.includes("%24bunfs")) return { encode: encodeInline, close: async () => {} };
+  if (!threads || here.includes("/$bunfs/") || here.includes("%24bunfs")) return { encode: encodeInline, threaded: false, close: async () => {} };
   let pool: Tinypool | null;
   try {
     pool = new Tinypool({ filename: new URL("./parquet-encode-thread.ts", here).href, minThreads: 1, maxThreads: 1, idleTimeout: 60_000 });
   } catch {
-    return { encode: encodeInline, close: async () => {} };
+    return { encode: encodeInline, threaded: false, close: async () => {} };
   }
   return {
-    encode: async (table: Table) => {
+    threaded: true,
+    encode: async (table: Table, path: string) => {
       const ipc = tableToIPC(table, "stream");
       // The IPC buffer is transferred, not copied, to the encoding thread.
       const transferList = [ipc.buffer] as unknown as NonNullable<Parameters<Tinypool["run"]>[1]>["transferList"];
-      return new Uint8Array((await pool!.run({ ipc }, { transferList })) as Uint8Array);
+      await pool!.run({ ipc, path }, { transferList });
     },
     close: async () => {
       await pool?.destroy();

@@ -10,18 +10,8 @@ import { FlameoxError } from "../src/domain/errors.ts";
 import type { NormalizedEvidence } from "../src/domain/normalized-evidence.ts";
 import type { Provenance } from "../src/storage/parquet.ts";
 import { collectPayload, type Payload } from "./payload-stream.ts";
-import { GarbagePacer } from "./garbage-pacer.ts";
 import { FileSpillSpace } from "./spill-space.ts";
 import { encodeInline, TableParts, type PartEncoder, type WrittenPart } from "./table-parts.ts";
-
-/** Rows written between collections (see garbage-pacer.ts): ~64k-row batches, so every second batch. */
-const COLLECT_EVERY_ROWS = 32_768;
-/**
- * Scratch bytes written between collections. A long-open B makes the merge hold back a
- * track's events for minutes without writing a row, spilling them instead; paced by rows
- * alone, a 2 GB trace's worker grew by ~250 bytes of garbage per held event (1 GB).
- */
-const COLLECT_EVERY_SPILLED_BYTES = 8 << 20;
 
 export type ExtractedEvidence = Omit<NormalizedEvidence, "tables">;
 
@@ -33,33 +23,46 @@ export interface ExtractionOutput {
 export async function extractTables(
   adapter: ProducerAdapter,
   payload: Payload,
-  options: { displayName: string; limits: AdapterLimits; outputDir: string; provenance: Provenance; encode?: PartEncoder },
+  options: {
+    displayName: string;
+    limits: AdapterLimits;
+    outputDir: string;
+    provenance: Provenance;
+    encode?: PartEncoder;
+    /**
+     * Runs wherever garbage is made: after each row batch, each spilled block and each
+     * part written (the worker's MemoryGovernor collects there when RSS is high). The
+     * spill matters: a long-open B makes the merge hold back a track's events for minutes
+     * without writing a row, and a 2 GB trace's worker then grew by ~250 bytes of garbage
+     * per held event (1 GB) when only rows were counted.
+     */
+    checkpoint?: () => void;
+  },
 ): Promise<ExtractionOutput> {
+  const checkpoint = options.checkpoint ?? (() => {});
   const writers = new Map<EvidenceTableName, TableParts>();
   const writer = (table: EvidenceTableName): TableParts => {
     let parts = writers.get(table);
     if (!parts) {
       if (!adapter.tables.includes(table)) throw new FlameoxError("INTERNAL_ERROR", `Adapter ${adapter.name} wrote ${table}, which it does not declare`);
-      parts = new TableParts(table, options.outputDir, options.provenance, options.encode ?? encodeInline);
+      parts = new TableParts(table, options.outputDir, options.provenance, options.encode ?? encodeInline, checkpoint);
       writers.set(table, parts);
     }
     return parts;
   };
   let evidence: ExtractedEvidence;
   if (adapter.extractStream) {
-    // Rows written count towards collections too: the merge pass after a trace's scan reads
-    // no payload but builds every row batch.
-    const pacer = new GarbagePacer(COLLECT_EVERY_ROWS);
+    // Row batches are checkpoints too: the merge pass after a trace's scan reads no payload
+    // but builds every row batch.
     const sink: EvidenceSink = {
       writeBatch: (batch) => {
-        pacer.add(batch.length);
+        checkpoint();
         return writer(batch.table).add(batch);
       },
       writeBuffer: (buffer) => writer(buffer.schema.name as EvidenceTableName).addBuffer(buffer),
     };
     // Spilled runs live beside the parts being written: the staging area, removed with it on failure.
-    const spillPacer = new GarbagePacer(COLLECT_EVERY_SPILLED_BYTES);
-    const spill = new FileSpillSpace(options.outputDir, (bytes) => spillPacer.add(bytes));
+    const spill = new FileSpillSpace(options.outputDir, checkpoint);
     let streamed: StreamedEvidence;
     try {
       streamed = await adapter.extractStream({ chunks: payload.chunks, displayName: options.displayName, limits: options.limits, sink, spill });

@@ -1,11 +1,18 @@
 /**
- * Tinypool thread: encodes one Parquet part from an Arrow IPC stream. CPU work that needs
- * no isolation (the bytes came from this worker process), run on the second core while
- * the parser keeps going on the first.
+ * Tinypool thread: encodes one Parquet part from an Arrow IPC stream and writes it. CPU
+ * work that needs no isolation (the bytes came from this worker process), run on the
+ * second core while the parser keeps going on the first. The file is written here, so
+ * the encoded bytes never cross back to the parser's heap.
  */
 import { initParquet, writeParquetFromIpc } from "../src/storage/parquet.ts";
+import { writeSynced } from "./table-parts.ts";
 
-export default async function encodePart({ ipc }: { ipc: Uint8Array }): Promise<Uint8Array> {
+export default async function encodePart({ ipc, path }: { ipc: Uint8Array; path: string }): Promise<number> {
   await initParquet();
-  return writeParquetFromIpc(ipc);
+  const bytes = writeParquetFromIpc(ipc);
+  writeSynced(path, bytes);
+  // This thread has its own heap, which the parser's collections do not reach: each part
+  // leaves its IPC stream and encoded copy behind, tens of MB that would otherwise pile up.
+  Bun.gc(true);
+  return bytes.length;
 }

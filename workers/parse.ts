@@ -13,7 +13,8 @@ import { checkParseRequest, PARSE_PROTOCOL, type ParseRequest } from "../src/dom
 import { initParquet } from "../src/storage/parquet.ts";
 import { extractTables } from "./extract-tables.ts";
 import { drainPayload, openPayload } from "./payload-stream.ts";
-import { startEncodePool } from "./encode-pool.ts";
+import { startEncodePool, useEncodeThread } from "./encode-pool.ts";
+import { MemoryGovernor } from "./memory-governor.ts";
 
 const HEAD_BYTES = 64 * 1024;
 
@@ -38,7 +39,9 @@ export async function runParseWorker(requestPath: string): Promise<number> {
 
 async function parse(request: ParseRequest): Promise<ParseResponse> {
   // Streamed: decompressed chunk by chunk; only the head is read ahead, for detection.
-  const payload = await openPayload(request.payload_path, request.limits.max_decompressed_bytes, HEAD_BYTES);
+  const governor = new MemoryGovernor(request.limits.memory_bytes);
+  const checkpoint = () => governor.checkpoint();
+  const payload = await openPayload(request.payload_path, request.limits.max_decompressed_bytes, HEAD_BYTES, checkpoint);
   const gzip = payload.gzip;
   const head = new TextDecoder("utf-8", { fatal: false }).decode(payload.head);
   const adapter = request.adapter ? adapterByName(request.adapter) : detectAdapter({ head, headBytes: payload.head, displayName: request.display_name });
@@ -58,8 +61,8 @@ async function parse(request: ParseRequest): Promise<ParseResponse> {
   };
   // Tables are written in Parquet parts: parquet-wasm encodes a whole table inside its
   // 4 GiB linear memory, and smaller parts also bound the worker's peak RSS.
-  // Parts can be encoded on a tinypool thread (the second core); off by default, see encode-pool.ts.
-  const pool = startEncodePool(false);
+  // Parts are encoded on a tinypool thread (the second core) when the budget has room for it.
+  const pool = startEncodePool(useEncodeThread(request.limits.memory_bytes));
   const { evidence, tables } = await extractTables(adapter, payload, {
     displayName: request.display_name,
     limits: {
@@ -70,6 +73,7 @@ async function parse(request: ParseRequest): Promise<ParseResponse> {
     outputDir: request.output_dir,
     provenance,
     encode: pool.encode,
+    checkpoint,
   }).finally(() => pool.close());
   return {
     protocol: PARSE_PROTOCOL,
@@ -85,6 +89,7 @@ async function parse(request: ParseRequest): Promise<ParseResponse> {
     limitations: evidence.limitations,
     summary: evidence.summary,
     peak_rss_bytes: ownPeakRss(),
+    encode_threads: pool.threaded ? 1 : 0,
   };
 }
 

@@ -3,7 +3,6 @@
  * the fly when it starts with the gzip magic, with a budget on the decompressed size. The
  * first bytes are read ahead for format detection and replayed at the front of the stream.
  */
-import { GarbagePacer } from "./garbage-pacer.ts";
 import { createReadStream, openSync, readSync, closeSync } from "node:fs";
 import { constants as bufferConstants } from "node:buffer";
 import { createGunzip } from "node:zlib";
@@ -55,10 +54,8 @@ async function* decompressed(path: string, gzip: boolean, maxBytes: number): Asy
   }
 }
 
-/** Payload bytes read between collections (see garbage-pacer.ts). */
-const COLLECT_EVERY_BYTES = 4 << 20;
-
-export async function openPayload(path: string, maxDecompressedBytes: number, headBytes: number): Promise<Payload> {
+/** `checkpoint` runs after every chunk read (the worker paces its collections there, see memory-governor.ts). */
+export async function openPayload(path: string, maxDecompressedBytes: number, headBytes: number, checkpoint: () => void = () => {}): Promise<Payload> {
   const gzip = isGzip(path);
   const source = decompressed(path, gzip, maxDecompressedBytes);
   const early: Uint8Array[] = [];
@@ -73,11 +70,10 @@ export async function openPayload(path: string, maxDecompressedBytes: number, he
   async function* all(): AsyncGenerator<Uint8Array> {
     yield* early;
     early.length = 0;
-    const pacer = new GarbagePacer(COLLECT_EVERY_BYTES);
     for (;;) {
       const next = await source.next();
       if (next.done) return;
-      pacer.add(next.value.length);
+      checkpoint();
       yield next.value;
     }
   }

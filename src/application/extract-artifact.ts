@@ -38,7 +38,7 @@ export interface ExtractionResult {
   tables: Record<string, number>;
   limitations: OkResponse["limitations"];
   summary: OkResponse["summary"];
-  worker: { wall_ms: number; max_rss_bytes: number | null; memory_cap_bytes: number | null };
+  worker: { wall_ms: number; max_rss_bytes: number | null; memory_cap_bytes: number | null; encode_threads: number };
 }
 
 export interface ExtractOptions {
@@ -152,6 +152,7 @@ async function runWorker(
       max_nesting_depth: limits.max_nesting_depth,
       max_args_bytes: 1024,
       max_decompressed_bytes: ws.config.storage.max_decompressed_bytes,
+      memory_bytes: limits.worker_memory_bytes,
     },
     provenance: { run_id: options.runId, artifact_id: options.artifactId, generation_id: ids.generationId },
   };
@@ -166,7 +167,7 @@ async function runWorker(
     maxOutputBytes: 64 * 1024,
     signal: options.signal,
   });
-  const worker = { wall_ms: Math.round(result.wallMs), max_rss_bytes: result.maxRssBytes, memory_cap_bytes: result.memoryCapApplied ? limits.worker_memory_bytes : null };
+  const worker = { wall_ms: Math.round(result.wallMs), max_rss_bytes: result.maxRssBytes, memory_cap_bytes: result.memoryCapApplied ? limits.worker_memory_bytes : null, encode_threads: 0 };
   const term = result.termination;
   if (term.kind === "cancelled") throw new FlameoxError("PROCESS_CANCELLED", "Extraction cancelled; the parse worker was stopped");
   if (term.kind === "timeout") {
@@ -197,7 +198,7 @@ async function runWorker(
     if (file.size > limits.max_worker_output_bytes) throw new FlameoxError("ARTIFACT_TOO_LARGE", `The parse worker's ${t.file} exceeds the output budget`);
   }
   // The worker's self-measured peak is exact for the parse process; the broker's figure is a fallback.
-  return { response: parsed, worker: { ...worker, max_rss_bytes: parsed.peak_rss_bytes || worker.max_rss_bytes } };
+  return { response: parsed, worker: { ...worker, max_rss_bytes: parsed.peak_rss_bytes || worker.max_rss_bytes, encode_threads: parsed.encode_threads } };
 }
 
 function remediationFor(code: ErrorCode): string[] {

@@ -27,6 +27,8 @@ export const ParseResponse = type({
   summary: "Record<string, string | number | boolean | null>",
   /** The worker's own peak resident set, measured by itself just before answering. */
   peak_rss_bytes: "number.integer >= 0",
+  /** Threads beside the parser that encoded Parquet parts (0: encoded inline; see workers/encode-pool.ts). */
+  encode_threads: "0 <= number.integer <= 16",
 }).or({
   protocol: `'${PARSE_PROTOCOL}'`,
   ok: "false",

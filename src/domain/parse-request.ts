@@ -4,7 +4,7 @@
  * ~0.4 s of startup, more than parsing a typical profile. The request is written by the
  * extraction service itself, so the check is about shape, not hostile input.
  */
-export const PARSE_PROTOCOL = "flameox.parse.v1";
+export const PARSE_PROTOCOL = "flameox.parse.v2";
 
 export interface ParseRequest {
   protocol: typeof PARSE_PROTOCOL;
@@ -13,12 +13,16 @@ export interface ParseRequest {
   display_name: string;
   adapter: string | null;
   output_dir: string;
-  limits: { max_events: number; max_nesting_depth: number; max_args_bytes: number; max_decompressed_bytes: number };
+  /**
+   * `memory_bytes` is the worker's memory budget (the cap the broker applies, when it can):
+   * the worker paces its collections, and decides whether to encode on a second thread, by it.
+   */
+  limits: { max_events: number; max_nesting_depth: number; max_args_bytes: number; max_decompressed_bytes: number; memory_bytes: number };
   provenance: { run_id: string; artifact_id: string; generation_id: string };
 }
 
 const STRINGS = ["operation_id", "payload_path", "display_name", "output_dir"] as const;
-const LIMITS = ["max_events", "max_nesting_depth", "max_args_bytes", "max_decompressed_bytes"] as const;
+const LIMITS = ["max_events", "max_nesting_depth", "max_args_bytes", "max_decompressed_bytes", "memory_bytes"] as const;
 const PROVENANCE = ["run_id", "artifact_id", "generation_id"] as const;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

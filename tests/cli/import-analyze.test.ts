@@ -1,6 +1,6 @@
 /** End to end through the real CLI: import, dedup, hotspots, drill-down, trace window, cursors, validate. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, readdirSync } from "node:fs";
+import { copyFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SAMPLES, cli, tempWorkspace } from "../helpers.ts";
 
@@ -24,12 +24,27 @@ describe("flameox CLI", () => {
     expect(profile.extraction.tables.frame_measurements).toBeGreaterThan(0);
     expect(trace.extraction.adapter).toBe("chrome-trace");
     expect(trace.extraction.tables.trace_events).toBeGreaterThan(0);
+    // The default 8 GiB worker budget has room for the encoding thread.
+    expect(trace.extraction.worker.encode_threads).toBe(1);
     const run = await cli(["runs", "show", profile.run_id, "--json"], { cwd: root });
     expect(run.json).toMatchObject({ run_type: "import", capture_status: "registered", extraction_status: "published" });
     expect(run.json.registrations[0]).toMatchObject({ kind: "sample_profile", display_name: "sample.cpuprofile" });
     const status = await cli(["status", "--json"], { cwd: root });
     expect(status.json.corpus_commit_id).toBe(trace.extraction.corpus_commit_id);
     expect(status.json.catalog.in_sync).toBe(true);
+  });
+
+  test("under a 512 MiB worker budget parts are encoded inline, with the same rows", async () => {
+    const small = await tempWorkspace();
+    try {
+      writeFileSync(join(small.root, ".diagnostics", "config.toml"), "[extraction]\nworker_memory_bytes = 536870912\n");
+      const inline = (await cli(["import", join(SAMPLES, "sample-trace.json"), "--json"], { cwd: small.root })).json;
+      expect(inline.extraction.worker.encode_threads).toBe(0);
+      expect(inline.extraction.tables).toEqual(trace.extraction.tables);
+      expect(inline.extraction.summary).toEqual(trace.extraction.summary);
+    } finally {
+      small.cleanup();
+    }
   });
 
   test("identical bytes imported twice are one artifact object with two registrations; sensitivity is the maximum", async () => {

@@ -1,0 +1,49 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { tableFromArrays } from "apache-arrow";
+import { initParquet, readParquet } from "../../src/storage/parquet.ts";
+import { ENCODE_THREAD_MIN_BUDGET, startEncodePool, useEncodeThread } from "../../workers/encode-pool.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "flameox-encode-pool-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function sampleTable(rows: number) {
+  const names = Array.from({ length: rows }, (_, i) => `frame-${i % 97}-é`);
+  return tableFromArrays({ id: Int32Array.from({ length: rows }, (_, i) => i * 3), name: names });
+}
+
+describe("encode pool", () => {
+  test("the thread is used only from a 1 GiB memory budget", () => {
+    expect(useEncodeThread(512 * 2 ** 20)).toBe(false);
+    expect(useEncodeThread(ENCODE_THREAD_MIN_BUDGET - 1)).toBe(false);
+    expect(useEncodeThread(ENCODE_THREAD_MIN_BUDGET)).toBe(true);
+    expect(useEncodeThread(8 * 2 ** 30)).toBe(true);
+  });
+
+  test("a part encoded and written on the thread reads back as the same rows as one encoded inline", async () => {
+    await initParquet();
+    const table = sampleTable(5000);
+    const inline = startEncodePool(false);
+    const threaded = startEncodePool(true);
+    expect(inline.threaded).toBe(false);
+    expect(threaded.threaded).toBe(true);
+    try {
+      await inline.encode(table, join(dir, "inline.parquet"));
+      // Two parts in flight at once, as TableParts allows.
+      await Promise.all([threaded.encode(sampleTable(5000), join(dir, "thread-a.parquet")), threaded.encode(sampleTable(10), join(dir, "thread-b.parquet"))]);
+    } finally {
+      await inline.close();
+      await threaded.close();
+    }
+    const read = (file: string) => readParquet(readFileSync(join(dir, file)));
+    const a = read("inline.parquet");
+    const b = read("thread-a.parquet");
+    expect(b.numRows).toBe(5000);
+    expect(b.getChild("id")!.toArray()).toEqual(a.getChild("id")!.toArray());
+    expect(b.getChild("name")!.toArray()).toEqual(a.getChild("name")!.toArray());
+    expect(b.getChild("name")!.get(4999)).toBe("frame-52-é");
+    expect(read("thread-b.parquet").numRows).toBe(10);
+  });
+});
