@@ -4,7 +4,7 @@
  * adapter, writes one Parquet file per evidence table plus response.json into the
  * request's output directory, and exits. It never touches the control plane or HEAD.
  */
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { adapterByName, detectAdapter } from "../src/adapters/registry.ts";
 import { FlameoxError } from "../src/domain/errors.ts";
@@ -62,7 +62,7 @@ async function parse(request: ParseRequest): Promise<ParseResponse> {
   // Tables are written in Parquet parts: parquet-wasm encodes a whole table inside its
   // 4 GiB linear memory, and smaller parts also bound the worker's peak RSS.
   // Parts are encoded on a tinypool thread (the second core) when the budget has room for it.
-  const pool = startEncodePool(useEncodeThread(request.limits.memory_bytes));
+  const pool = startEncodePool(useEncodeThread(request.limits.memory_bytes, statSync(request.payload_path).size, gzip));
   const { evidence, tables } = await extractTables(adapter, payload, {
     displayName: request.display_name,
     limits: {

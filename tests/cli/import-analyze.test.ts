@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { generateChromeTrace } from "../../fixtures/generators/chrome-trace.ts";
 import { SAMPLES, cli, tempWorkspace } from "../helpers.ts";
 
 let root: string;
@@ -24,8 +25,8 @@ describe("flameox CLI", () => {
     expect(profile.extraction.tables.frame_measurements).toBeGreaterThan(0);
     expect(trace.extraction.adapter).toBe("chrome-trace");
     expect(trace.extraction.tables.trace_events).toBeGreaterThan(0);
-    // The default 8 GiB worker budget has room for the encoding thread.
-    expect(trace.extraction.worker.encode_threads).toBe(1);
+    // A small artifact is encoded inline: the thread would cost more to start than it saves.
+    expect(trace.extraction.worker.encode_threads).toBe(0);
     const run = await cli(["runs", "show", profile.run_id, "--json"], { cwd: root });
     expect(run.json).toMatchObject({ run_type: "import", capture_status: "registered", extraction_status: "published" });
     expect(run.json.registrations[0]).toMatchObject({ kind: "sample_profile", display_name: "sample.cpuprofile" });
@@ -34,14 +35,25 @@ describe("flameox CLI", () => {
     expect(status.json.catalog.in_sync).toBe(true);
   });
 
-  test("under a 512 MiB worker budget parts are encoded inline, with the same rows", async () => {
+  test("a 40 MB trace is encoded on the thread under the default budget and inline under 512 MiB, with the same evidence", async () => {
+    const big = join(root, "generated-40mb.json");
+    await generateChromeTrace(big, 40 << 20, 7);
     const small = await tempWorkspace();
     try {
       writeFileSync(join(small.root, ".diagnostics", "config.toml"), "[extraction]\nworker_memory_bytes = 536870912\n");
-      const inline = (await cli(["import", join(SAMPLES, "sample-trace.json"), "--json"], { cwd: small.root })).json;
+      const threaded = (await cli(["import", big, "--json"], { cwd: root })).json;
+      const inline = (await cli(["import", big, "--json"], { cwd: small.root })).json;
+      expect(threaded.extraction.worker.encode_threads).toBe(1);
       expect(inline.extraction.worker.encode_threads).toBe(0);
-      expect(inline.extraction.tables).toEqual(trace.extraction.tables);
-      expect(inline.extraction.summary).toEqual(trace.extraction.summary);
+      expect(threaded.extraction.tables.trace_events).toBeGreaterThan(100_000);
+      expect(inline.extraction.tables).toEqual(threaded.extraction.tables);
+      expect(inline.extraction.summary).toEqual(threaded.extraction.summary);
+      const hot = async (cwd: string, id: string) => (await cli(["analyze", "hotspots", id, "--limit", "20", "--json"], { cwd })).json;
+      const a = await hot(root, threaded.run_id);
+      const b = await hot(small.root, inline.run_id);
+      expect(a.items.length).toBe(20);
+      expect(b.items).toEqual(a.items);
+      expect(b.coverage).toEqual(a.coverage);
     } finally {
       small.cleanup();
     }

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tableFromArrays } from "apache-arrow";
 import { initParquet, readParquet } from "../../src/storage/parquet.ts";
-import { ENCODE_THREAD_MIN_BUDGET, startEncodePool, useEncodeThread } from "../../workers/encode-pool.ts";
+import { ENCODE_THREAD_MIN_BUDGET, ENCODE_THREAD_MIN_PAYLOAD, startEncodePool, useEncodeThread } from "../../workers/encode-pool.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "flameox-encode-pool-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -15,11 +15,15 @@ function sampleTable(rows: number) {
 }
 
 describe("encode pool", () => {
-  test("the thread is used only from a 1 GiB memory budget", () => {
-    expect(useEncodeThread(512 * 2 ** 20)).toBe(false);
-    expect(useEncodeThread(ENCODE_THREAD_MIN_BUDGET - 1)).toBe(false);
-    expect(useEncodeThread(ENCODE_THREAD_MIN_BUDGET)).toBe(true);
-    expect(useEncodeThread(8 * 2 ** 30)).toBe(true);
+  test("the thread is used only from a 1 GiB memory budget and a 32 MiB payload (gzip counting 4x)", () => {
+    const big = ENCODE_THREAD_MIN_PAYLOAD;
+    expect(useEncodeThread(512 * 2 ** 20, big, false)).toBe(false);
+    expect(useEncodeThread(ENCODE_THREAD_MIN_BUDGET - 1, big, false)).toBe(false);
+    expect(useEncodeThread(ENCODE_THREAD_MIN_BUDGET, big, false)).toBe(true);
+    expect(useEncodeThread(8 * 2 ** 30, big, false)).toBe(true);
+    expect(useEncodeThread(8 * 2 ** 30, big - 1, false)).toBe(false);
+    expect(useEncodeThread(8 * 2 ** 30, big / 4, true)).toBe(true);
+    expect(useEncodeThread(8 * 2 ** 30, big / 4 - 1, true)).toBe(false);
   });
 
   test("a part encoded and written on the thread reads back as the same rows as one encoded inline", async () => {
