@@ -20,7 +20,12 @@ class ValidityBits {
 
   /** The bitmap trimmed to `length` rows. */
   take(length: number): { valid: Uint8Array | null; nullCount: number } {
-    return { valid: this.valid ? this.valid.slice(0, (length + 7) >> 3) : null, nullCount: this.nullCount };
+    return { valid: this.valid && this.nullCount > 0 ? this.valid.slice(0, (length + 7) >> 3) : null, nullCount: this.nullCount };
+  }
+
+  reset(): void {
+    if (this.nullCount > 0) this.valid!.fill(0xff);
+    this.nullCount = 0;
   }
 }
 
@@ -39,6 +44,10 @@ export class Int32Builder {
   }
   build(length: number): ColumnVector {
     return { type: "int32", values: this.values.slice(0, length), ...this.bits.take(length) };
+  }
+  /** Empties the builder for the next batch (`build` copied what it returned). */
+  reset(): void {
+    this.bits.reset();
   }
 }
 
@@ -78,6 +87,9 @@ export class Int64Builder {
   build(length: number): ColumnVector {
     return { type: "int64", values: this.values.slice(0, length), ...this.bits.take(length) };
   }
+  reset(): void {
+    this.bits.reset();
+  }
 }
 
 export class Utf8Builder {
@@ -115,5 +127,9 @@ export class Utf8Builder {
   }
   build(length: number): ColumnVector {
     return { type: "utf8", offsets: this.offsets.slice(0, length + 1), data: this.data.slice(0, this.used), ...this.bits.take(length) };
+  }
+  reset(): void {
+    this.used = 0;
+    this.bits.reset();
   }
 }

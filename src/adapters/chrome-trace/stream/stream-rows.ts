@@ -58,7 +58,8 @@ export class TraceRowWriter {
   private readonly flagBytes: (Uint8Array | null)[];
   private readonly baseHigh: number;
   private readonly baseLow: number;
-  private batch = new RowBatch();
+  /** Reused from batch to batch: `build` copies the rows out. */
+  private readonly batch = new RowBatch();
   private readonly done: ColumnBatch[] = [];
 
   constructor(
@@ -106,7 +107,7 @@ export class TraceRowWriter {
     this.rows++;
     if (b.length === ROWS_PER_BATCH) {
       this.done.push(b.build());
-      this.batch = new RowBatch();
+      b.reset();
     }
   }
 
@@ -123,7 +124,7 @@ export class TraceRowWriter {
   /** The last batches; a trace without rows still gets one empty batch. */
   finish(): ColumnBatch[] {
     if (this.batch.length > 0 || this.rows === 0) this.done.push(this.batch.build());
-    this.batch = new RowBatch();
+    this.batch.reset();
     return this.take();
   }
 }
@@ -149,6 +150,16 @@ class RowBatch {
   readonly depth = new Int32Builder(ROWS_PER_BATCH);
   readonly args = new Utf8Builder(ROWS_PER_BATCH, ROWS_PER_BATCH * 16);
   readonly flags = new Utf8Builder(ROWS_PER_BATCH, 1024);
+
+  private readonly builders = [
+    this.eventIndex, this.trackId, this.pid, this.tid, this.processName, this.threadName, this.name,
+    this.category, this.phase, this.ts, this.dur, this.depth, this.args, this.flags,
+  ];
+
+  reset(): void {
+    this.length = 0;
+    for (const builder of this.builders) builder.reset();
+  }
 
   build(): ColumnBatch {
     const n = this.length;
