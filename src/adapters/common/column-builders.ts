@@ -4,6 +4,7 @@
  * parser's text), so no JS string is created per row.
  */
 import type { ColumnVector } from "../../domain/column-batch.ts";
+import { copyBytes } from "./growable.ts";
 
 const TWO_32 = 0x1_0000_0000;
 
@@ -111,6 +112,13 @@ export class Utf8Builder {
       this.data.set(bytes, this.used);
     }
     this.used += bytes.length;
+    this.offsets[row + 1] = this.used;
+  }
+  /** `set` of `length` bytes of `source` from `from`, without a view of them. */
+  setRange(row: number, source: Uint8Array, from: number, length: number): void {
+    if (this.used + length > this.data.length) this.grow(length);
+    copyBytes(source, from, length, this.data, this.used);
+    this.used += length;
     this.offsets[row + 1] = this.used;
   }
   setNull(row: number): void {

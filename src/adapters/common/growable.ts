@@ -83,6 +83,25 @@ export class TextStore {
     const start = this.starts.array[index]!;
     return this.data.subarray(start, start + this.lengths.array[index]!);
   }
+
+  /** Copies text `index` into `target` at `at` (no view of it); returns its length. */
+  copyTo(index: number, target: Uint8Array, at: number): number {
+    const length = this.lengths.array[index]!;
+    copyBytes(this.data, this.starts.array[index]!, length, target, at);
+    return length;
+  }
+}
+
+/**
+ * Copies `length` bytes from `source` at `from` into `target` at `to`. Short copies (most
+ * args texts) go byte by byte: a subarray view per event was ~4% of a trace import.
+ */
+export function copyBytes(source: Uint8Array, from: number, length: number, target: Uint8Array, to: number): void {
+  if (length < 64) {
+    for (let i = 0; i < length; i++) target[to + i] = source[from + i]!;
+  } else {
+    target.set(source.subarray(from, from + length), to);
+  }
 }
 
 /** A copy of `array` with room for `length` elements (the rest zero). */

@@ -236,6 +236,9 @@ export class PerfettoImport {
 
   private category(c: PacketChildren | null, state: SequenceState): number {
     if (!c) return -1;
+    // One interned category, the common case: its string id is the joined one (both are
+    // interned in `strings`), without building arrays and a joined string per event.
+    if (c.categoryNames.length === 0 && c.categoryIids.length === 1) return state.categories.get(c.categoryIids[0]!) ?? -1;
     const names = c.categoryNames.length > 0 ? c.categoryNames : c.categoryIids.flatMap((iid) => {
       const id = state.categories.get(iid);
       return id === undefined ? [] : [this.strings.get(id)];

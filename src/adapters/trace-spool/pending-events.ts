@@ -4,7 +4,7 @@
  * are known. Handles are absolute (they survive compaction, which drops what has been
  * nested), so the B/E matcher can refer to open B events by handle.
  */
-import { grown } from "../common/growable.ts";
+import { copyBytes, grown } from "../common/growable.ts";
 import type { RunCursor } from "./run-codec.ts";
 
 export class PendingEvents {
@@ -57,21 +57,19 @@ export class PendingEvents {
     this.kind[k] = v.kind[i]!;
     this.flags[k] = v.flags[i]!;
     this.argsAt[k] = this.argsUsed;
-    const args = c.args();
-    this.argsLen[k] = args === null ? -1 : args.length;
-    if (args !== null) {
-      if (this.argsUsed + args.length > this.argsBytes.length) this.growArgs(args.length);
-      this.argsBytes.set(args, this.argsUsed);
-      this.argsUsed += args.length;
+    const len = v.argsLen[i]!;
+    this.argsLen[k] = len;
+    if (len > 0) {
+      if (this.argsUsed + len > this.argsBytes.length) this.growArgs(len);
+      copyBytes(v.args, c.argsAt, len, this.argsBytes, this.argsUsed);
+      this.argsUsed += len;
     }
     return this.base + k;
   }
 
-  args(k: number): Uint8Array | null {
-    const len = this.argsLen[k]!;
-    if (len < 0) return null;
-    const at = this.argsAt[k]!;
-    return this.argsBytes.subarray(at, at + len);
+  /** Where event `k`'s args are: `argsBytes` from `argsAt[k]`, `argsLen[k]` bytes (-1: none). Valid until the next push or compaction. */
+  get argsData(): Uint8Array {
+    return this.argsBytes;
   }
 
   /** Drops the nested events when they are at least half of what is held. */

@@ -100,10 +100,9 @@ function writeBlock(v: BlockViews, cols: TraceColumns, order: Int32Array): void 
       v.argsLen[j] = -1;
       continue;
     }
-    const text = cols.args.get(ref);
-    v.argsLen[j] = text.length;
-    v.args.set(text, argsAt);
-    argsAt += text.length;
+    const length = cols.args.copyTo(ref, v.args, argsAt);
+    v.argsLen[j] = length;
+    argsAt += length;
   }
 }
 

@@ -44,7 +44,7 @@ export class TrackSlicing {
   private track = -1;
   private trackEndNs = 0;
   private readonly group: number[] = [];
-  private readonly row: TraceRowValues = { seq: 0, track: 0, kind: 0, flags: 0, startNs: 0, durNs: 0, depth: 0, name: -1, cat: -1, ph: -1, args: null };
+  private readonly row: TraceRowValues = { seq: 0, track: 0, kind: 0, flags: 0, startNs: 0, durNs: 0, depth: 0, name: -1, cat: -1, ph: -1, argsData: new Uint8Array(0), argsAt: 0, argsLen: -1 };
 
   constructor(
     private readonly nester: SliceNester,
@@ -215,7 +215,9 @@ export class TrackSlicing {
       row.name = p.name[k]!;
       row.cat = p.cat[k]!;
       row.ph = p.ph[k]!;
-      row.args = p.args(k);
+      row.argsData = p.argsData;
+      row.argsAt = p.argsAt[k]!;
+      row.argsLen = p.argsLen[k]!;
       this.rows.add(row);
     }
   }

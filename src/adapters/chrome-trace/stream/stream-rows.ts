@@ -46,7 +46,10 @@ export interface TraceRowValues {
   name: number;
   cat: number;
   ph: number;
-  args: Uint8Array | null;
+  /** The args text: `argsLen` bytes of `argsData` from `argsAt` (argsLen -1: no args). Not a view, to spare one object per row. */
+  argsData: Uint8Array;
+  argsAt: number;
+  argsLen: number;
 }
 
 const utf8OrNull = (value: string | null): Uint8Array | null => (value === null ? null : encoder.encode(value));
@@ -99,7 +102,7 @@ export class TraceRowWriter {
     if (e.kind === KIND_COMPLETE || e.kind === KIND_BEGIN) b.dur.set(row, e.durNs);
     else b.dur.setNull(row);
     b.depth.set(row, e.depth);
-    if (e.args !== null) b.args.set(row, e.args);
+    if (e.argsLen >= 0) b.args.setRange(row, e.argsData, e.argsAt, e.argsLen);
     else b.args.setNull(row);
     if ((e.flags & FLAG_ARGS_TRUNCATED) !== 0) this.truncatedArgs++;
     setNullable(b.flags, row, this.flagBytes[e.flags]!);
