@@ -71,11 +71,6 @@ export interface ProducerAdapter {
 export interface EvidenceSink {
   /** Appends a batch of rows; awaited, so a slower writer slows the parser down. */
   writeBatch(batch: ColumnBatch): Promise<void>;
-  /**
-   * Appends rows built as a TableBuffer (tables with list columns, e.g. stacks, emitted in
-   * chunks). Optional: without it, adapters return such tables whole.
-   */
-  writeBuffer?(buffer: TableBuffer): Promise<void>;
 }
 
 export interface StreamExtractInput {

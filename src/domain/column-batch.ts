@@ -17,7 +17,9 @@ export type ColumnVector =
   | ({ type: "int32"; values: Int32Array } & Validity)
   | ({ type: "int64"; values: BigInt64Array } & Validity)
   | ({ type: "float64"; values: Float64Array } & Validity)
-  | ({ type: "utf8"; offsets: Int32Array; data: Uint8Array } & Validity);
+  | ({ type: "utf8"; offsets: Int32Array; data: Uint8Array } & Validity)
+  /** A list of strings per row: row r's items are items listOffsets[r]..listOffsets[r+1] of the utf8 (offsets, data). */
+  | ({ type: "list_utf8"; listOffsets: Int32Array; offsets: Int32Array; data: Uint8Array } & Validity);
 
 export interface ColumnBatch {
   table: EvidenceTableName;

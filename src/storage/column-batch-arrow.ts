@@ -2,11 +2,14 @@
  * ColumnBatch → Arrow record batch with the stored column layout (provenance constants
  * first, then the table's columns), sharing the batch's typed arrays: no per-cell work.
  */
-import { Float64, Int32, Int64, RecordBatch, Struct, Utf8, makeData, type Data } from "apache-arrow";
+import { Field, Float64, Int32, Int64, List, RecordBatch, Struct, Utf8, makeData, type Data } from "apache-arrow";
 import type { ColumnBatch, ColumnVector } from "../domain/column-batch.ts";
 import { EVIDENCE_SCHEMAS, PROVENANCE_COLUMNS } from "../domain/evidence-schema.ts";
 import { constantData } from "./parquet-columns.ts";
 import { evidenceArrowSchema, type Provenance } from "./parquet-arrow.ts";
+
+/** The list item field of stored list_utf8 columns (parquet-columns.ts builds the same). */
+const LIST_ITEM = new Field("item", new Utf8(), false);
 
 function vectorData(name: string, vector: ColumnVector, length: number, nullable: boolean): Data {
   if (vector.nullCount > 0 && !nullable) throw new TypeError(`Expected ${name} to be set but ${vector.nullCount} rows are null`);
@@ -20,6 +23,11 @@ function vectorData(name: string, vector: ColumnVector, length: number, nullable
       return makeData({ type: new Float64(), length, ...nulls, data: vector.values });
     case "utf8":
       return makeData({ type: new Utf8(), length, ...nulls, valueOffsets: vector.offsets, data: vector.data });
+    case "list_utf8": {
+      const items = vector.listOffsets[length]!;
+      const child = makeData({ type: new Utf8(), length: items, nullCount: 0, valueOffsets: vector.offsets, data: vector.data });
+      return makeData({ type: new List(LIST_ITEM), length, ...nulls, valueOffsets: vector.listOffsets, child });
+    }
   }
 }
 
@@ -31,7 +39,7 @@ export function columnBatchToArrow(batch: ColumnBatch, provenance: Provenance): 
     ...schema.columns.map((col) => {
       const vector = batch.columns[col.name];
       if (!vector) throw new TypeError(`Batch of ${batch.table} lacks column ${col.name}`);
-      const expected = col.type === "int32" || col.type === "int64" || col.type === "float64" || col.type === "utf8" ? col.type : null;
+      const expected = col.type === "int32" || col.type === "int64" || col.type === "float64" || col.type === "utf8" || col.type === "list_utf8" ? col.type : null;
       if (vector.type !== expected) throw new TypeError(`Expected ${batch.table}.${col.name} to be ${col.type} but the batch has ${vector.type}`);
       return vectorData(col.name, vector, batch.length, col.nullable);
     }),

@@ -20,7 +20,9 @@ import { TableBuffer } from "../../src/domain/table-buffer.ts";
 import { mulberry32 } from "../../fixtures/generators/prng.ts";
 import { corpusFiles } from "./corpus-files.ts";
 import type { Row } from "./evidence-checks.ts";
-import { bufferRows, runStream, streamedTableRows } from "./stream-harness.ts";
+import { bufferRows, runStream, streamedRows, streamedTableRows } from "./stream-harness.ts";
+import { writeStackChunks } from "../../src/adapters/common/stack-chunks.ts";
+import type { ColumnBatch } from "../../src/domain/column-batch.ts";
 
 /** A MemorySpillSpace that counts the files it made and those still alive. */
 class CountingSpace implements SpillSpace {
@@ -51,19 +53,24 @@ function frameRegistry(n: number): FrameRegistry {
   return frames;
 }
 
-function emitted(trie: StackTrie, frames: FrameRegistry, chunkRows?: number): Row[] {
+/** The trie's stacks as TableBuffer rows (`emit`), or as the column batches a streaming sink gets, `batchRows` at a time. */
+async function emitted(trie: StackTrie, frames: FrameRegistry, batchRows?: number): Promise<Row[]> {
   const tracks = (t: number) => ({ id: `track-${t}` }) as never;
-  if (chunkRows === undefined) {
+  const clock = new NsClock(1_700_000_000_123_456);
+  if (batchRows === undefined) {
     const table = new TableBuffer(EVIDENCE_SCHEMAS.stacks);
-    trie.emit(table, frames, new NsClock(0), tracks);
+    trie.emit(table, frames, clock, tracks);
     return byId(bufferRows(table));
   }
-  return byId([...trie.emitChunks(chunkRows, frames, new NsClock(0), tracks)].flatMap(bufferRows));
+  const batches: ColumnBatch[] = [];
+  await writeStackChunks({ writeBatch: async (b) => void batches.push(b) }, [trie], frames, clock, tracks, batchRows);
+  expect(batches.every((b) => b.length <= batchRows)).toBe(true);
+  return byId(streamedRows(batches, "stacks"));
 }
 
 describe("stack trie spilling", () => {
   for (const seed of [1, 2, 3]) {
-    test(`random paths, seed ${seed}: a trie of 1–7 stacks emits what an unbounded one does`, () => {
+    test(`random paths, seed ${seed}: a trie of 1–7 stacks emits what an unbounded one does`, async () => {
       const random = mulberry32(seed);
       const frames = frameRegistry(6);
       const samples = Array.from({ length: 3000 }, () => ({
@@ -83,7 +90,7 @@ describe("stack trie spilling", () => {
       };
       const unbounded = new StackTrie("wall_time");
       record(unbounded, false);
-      const reference = emitted(unbounded, frames);
+      const reference = await emitted(unbounded, frames);
       expect(reference.some((r) => r.track_id === null)).toBe(true); // mixed tracks are exercised
 
       for (const maxStacks of [1, 3, 7]) {
@@ -92,18 +99,19 @@ describe("stack trie spilling", () => {
         record(capped, true);
         // Hundreds of runs: the merge cascades through intermediate runs.
         expect(space.created).toBeGreaterThan(100);
-        expect(emitted(capped, frames, 97)).toEqual(reference);
+        expect(await emitted(capped, frames, 97)).toEqual(reference);
         expect(space.alive).toBe(0);
       }
     });
   }
 
-  test("a trie that never filled does not spill", () => {
+  test("a trie that never filled does not spill", async () => {
     const space = new CountingSpace();
     const trie = new StackTrie("wall_time", { space, maxStacks: 10 });
     trie.add(trie.child(trie.child(ROOT_STACK, 0), 1), 2, 5, 0, 0);
     expect(trie.spillIfFull()).toBe(false);
-    expect(emitted(trie, frameRegistry(2))).toHaveLength(1);
+    expect(await emitted(trie, frameRegistry(2))).toHaveLength(1);
+    expect(await emitted(trie, frameRegistry(2), 16)).toEqual(await emitted(trie, frameRegistry(2)));
     expect(space.created).toBe(0);
   });
 });

@@ -1,3 +1,4 @@
+import { listItems } from "../../src/adapters/common/batch-table-buffer.ts";
 /**
  * Running streaming adapters (WASM parsers) in tests: feed a payload in chunks, collect
  * the column batches, and read them back as rows comparable with TableBuffer rows.
@@ -11,8 +12,6 @@ import { rowsOf, type Row } from "./evidence-checks.ts";
 export interface StreamRun {
   evidence: StreamedEvidence;
   batches: ColumnBatch[];
-  /** Chunks the adapter wrote through the sink as TableBuffers. */
-  buffers: TableBuffer[];
 }
 
 export async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
@@ -21,18 +20,17 @@ export async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<
 
 export async function runStream(adapter: ProducerAdapter, bytes: Uint8Array, options: { displayName?: string; chunkSize?: number; limits?: Partial<AdapterLimits>; spoolRunEvents?: number; spill?: SpillSpace; maxStacksInMemory?: number; pendingEventsInMemory?: number } = {}): Promise<StreamRun> {
   const batches: ColumnBatch[] = [];
-  const buffers: TableBuffer[] = [];
   const evidence = await adapter.extractStream!({
     chunks: chunked(bytes, options.chunkSize ?? 1 << 16),
     displayName: options.displayName ?? "case",
     limits: { ...DEFAULT_ADAPTER_LIMITS, ...options.limits },
-    sink: { writeBatch: async (batch) => void batches.push(batch), writeBuffer: async (buffer) => void buffers.push(buffer) },
+    sink: { writeBatch: async (batch) => void batches.push(batch) },
     spoolRunEvents: options.spoolRunEvents,
     spill: options.spill,
     maxStacksInMemory: options.maxStacksInMemory,
     pendingEventsInMemory: options.pendingEventsInMemory,
   });
-  return { evidence, batches, buffers };
+  return { evidence, batches };
 }
 
 const utf8 = new TextDecoder();
@@ -44,15 +42,16 @@ function cell(vector: ColumnVector, i: number): unknown {
       return utf8.decode(vector.data.subarray(vector.offsets[i]!, vector.offsets[i + 1]!));
     case "int64":
       return String(vector.values[i]);
+    case "list_utf8":
+      return listItems(vector, i);
     default:
       return vector.values[i];
   }
 }
 
-/** Rows of a streamed table: its column batches, else its TableBuffer chunks. */
+/** Rows of a streamed table, from its column batches. */
 export function streamedTableRows(run: StreamRun, table: EvidenceTableName): Row[] {
-  const chunks = run.buffers.filter((b) => b.schema.name === table);
-  return chunks.length > 0 ? chunks.flatMap((b) => bufferRows(b)) : streamedRows(run.batches, table);
+  return streamedRows(run.batches, table);
 }
 
 /** Rows of one table from its batches; int64 cells as decimal strings. */

@@ -14,9 +14,18 @@ function cell(vector: ColumnVector, i: number): CellValue {
       const v = vector.values[i]!;
       return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
     }
+    case "list_utf8":
+      return listItems(vector, i);
     default:
       return vector.values[i]!;
   }
+}
+
+/** Row i's strings of a list_utf8 vector. */
+export function listItems(vector: Extract<ColumnVector, { type: "list_utf8" }>, i: number): string[] {
+  const items: string[] = [];
+  for (let k = vector.listOffsets[i]!; k < vector.listOffsets[i + 1]!; k++) items.push(utf8.decode(vector.data.subarray(vector.offsets[k]!, vector.offsets[k + 1]!)));
+  return items;
 }
 
 export function appendBatch(target: TableBuffer, batch: ColumnBatch): void {

@@ -141,3 +141,52 @@ export class Utf8Builder {
     this.bits.reset();
   }
 }
+
+/** list<utf8> cells: items are appended to the open row, which `endRow` closes. */
+export class ListUtf8Builder {
+  private readonly listOffsets: Int32Array;
+  private itemOffsets = new Int32Array(1025);
+  private itemCount = 0;
+  private data = new Uint8Array(1 << 16);
+  private used = 0;
+  private readonly bits: ValidityBits;
+  constructor(capacity: number) {
+    this.listOffsets = new Int32Array(capacity + 1);
+    this.bits = new ValidityBits(capacity);
+  }
+  addItem(bytes: Uint8Array): void {
+    if (this.itemCount + 1 >= this.itemOffsets.length) {
+      const next = new Int32Array(this.itemOffsets.length * 2);
+      next.set(this.itemOffsets);
+      this.itemOffsets = next;
+    }
+    if (this.used + bytes.length > this.data.length) {
+      let size = this.data.length * 2;
+      while (size < this.used + bytes.length) size *= 2;
+      if (size > 0x7fffffff) throw new RangeError("UTF-8 data of one batch exceeds Arrow's int32 offsets");
+      const next = new Uint8Array(size);
+      next.set(this.data.subarray(0, this.used));
+      this.data = next;
+    }
+    copyBytes(bytes, 0, bytes.length, this.data, this.used);
+    this.used += bytes.length;
+    this.itemOffsets[++this.itemCount] = this.used;
+  }
+  endRow(row: number): void {
+    this.listOffsets[row + 1] = this.itemCount;
+  }
+  build(length: number): ColumnVector {
+    return {
+      type: "list_utf8",
+      listOffsets: this.listOffsets.slice(0, length + 1),
+      offsets: this.itemOffsets.slice(0, this.itemCount + 1),
+      data: this.data.slice(0, this.used),
+      ...this.bits.take(length),
+    };
+  }
+  reset(): void {
+    this.itemCount = 0;
+    this.used = 0;
+    this.bits.reset();
+  }
+}

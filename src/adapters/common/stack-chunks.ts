@@ -1,19 +1,165 @@
 /**
- * Writes stack tries through the sink in chunks when it takes TableBuffers: a trace with
- * millions of distinct stacks then never holds its whole `stacks` table as JS rows.
- * Returns whether it did (the adapter then lists `stacks` as streamed); otherwise the
- * caller emits the tries into its whole `stacks` table as before.
+ * Writes stack tries through the sink as `stacks` column batches: a trace with millions
+ * of distinct stacks never holds its `stacks` table as JS rows. Rows are built straight
+ * into column builders (frame ids and track ids copied as cached UTF-8 bytes, the stack
+ * id hashed from a key assembled in one reused buffer), which took a 200 MB trace's
+ * 522K stacks from 2.3 s as TableBuffer rows to a fraction of that.
  */
+import type { ColumnBatch } from "../../domain/column-batch.ts";
+import type { FrameMetric } from "../../domain/evidence-schema.ts";
+import { stackIdOfKey } from "../../domain/frame-id.ts";
 import type { EvidenceSink } from "../adapter.ts";
+import { Int64Builder, ListUtf8Builder, Utf8Builder } from "./column-builders.ts";
 import type { FrameRegistry } from "./frame-registry.ts";
+import { copyBytes } from "./growable.ts";
+import type { StackRow } from "./stack-runs.ts";
 import type { StackTrie } from "./stack-trie.ts";
 import type { NsClock } from "./time-ns.ts";
 import type { TrackLookup } from "./track.ts";
 
-const STACK_ROWS_PER_CHUNK = 16384;
+const STACK_ROWS_PER_BATCH = 16384;
+const encoder = new TextEncoder();
 
-export async function writeStackChunks(sink: EvidenceSink, tries: readonly StackTrie[], frames: FrameRegistry, clock: NsClock, tracks: TrackLookup): Promise<boolean> {
-  if (!sink.writeBuffer) return false;
-  for (const trie of tries) for (const chunk of trie.emitChunks(STACK_ROWS_PER_CHUNK, frames, clock, tracks)) await sink.writeBuffer(chunk);
-  return true;
+export async function writeStackChunks(
+  sink: EvidenceSink,
+  tries: readonly StackTrie[],
+  frames: FrameRegistry,
+  clock: NsClock,
+  tracks: TrackLookup,
+  rowsPerBatch = STACK_ROWS_PER_BATCH,
+): Promise<void> {
+  const writer = new StackBatchWriter(frames, clock, tracks, rowsPerBatch);
+  for (const trie of tries) {
+    writer.metric = trie.metric;
+    for (const row of trie.stackRows()) {
+      const full = writer.add(row);
+      if (full) await sink.writeBatch(full);
+    }
+  }
+  const last = writer.finish();
+  if (last) await sink.writeBatch(last);
+}
+
+class StackBatchWriter {
+  metric: FrameMetric = "cpu_time";
+  private metricBytes = new Uint8Array(0);
+  private metricOf = "";
+  private readonly frameIdBytes: (Uint8Array | undefined)[] = [];
+  private readonly trackIdBytes: (Uint8Array | null | undefined)[] = [];
+  private key = new Uint8Array(4096);
+  private readonly baseHigh: number;
+  private readonly baseLow: number;
+  private length = 0;
+  private readonly stackId = new Utf8Builder(STACK_ROWS_PER_BATCH, STACK_ROWS_PER_BATCH * 24);
+  private readonly metricColumn = new Utf8Builder(STACK_ROWS_PER_BATCH, STACK_ROWS_PER_BATCH * 10);
+  private readonly frameIds = new ListUtf8Builder(STACK_ROWS_PER_BATCH);
+  private readonly leaf = new Utf8Builder(STACK_ROWS_PER_BATCH, STACK_ROWS_PER_BATCH * 24);
+  private readonly count = new Int64Builder(STACK_ROWS_PER_BATCH);
+  private readonly duration = new Int64Builder(STACK_ROWS_PER_BATCH);
+  private readonly firstTs = new Int64Builder(STACK_ROWS_PER_BATCH);
+  private readonly track = new Utf8Builder(STACK_ROWS_PER_BATCH, STACK_ROWS_PER_BATCH * 8);
+
+  constructor(
+    private readonly frames: FrameRegistry,
+    clock: NsClock,
+    private readonly tracks: TrackLookup,
+    private readonly rowsPerBatch: number,
+  ) {
+    // first_ts_ns = baseNs + relNs exactly, with baseNs split into 32-bit halves (it may exceed 2^53).
+    const baseNs = BigInt(clock.baseUs) * 1000n;
+    this.baseHigh = Number(baseNs >> 32n);
+    this.baseLow = Number(BigInt.asUintN(32, baseNs));
+  }
+
+  /** Appends a stack; returns the batch when it filled. */
+  add(row: StackRow): ColumnBatch | null {
+    if (this.metricOf !== this.metric) {
+      this.metricOf = this.metric;
+      this.metricBytes = encoder.encode(this.metric);
+    }
+    const r = this.length;
+    // Key: metric, NUL, frame ids joined by U+0001 (frame-id.ts stackId).
+    let used = this.put(this.metricBytes, 0);
+    used = this.putByte(0, used);
+    let leaf: Uint8Array | null = null;
+    for (let k = 0; k < row.path.length; k++) {
+      const id = this.frameId(row.path[k]!);
+      if (k > 0) used = this.putByte(1, used);
+      used = this.put(id, used);
+      this.frameIds.addItem(id);
+      leaf = id;
+    }
+    this.frameIds.endRow(r);
+    this.stackId.set(r, encoder.encode(stackIdOfKey(this.key.subarray(0, used))));
+    this.metricColumn.set(r, this.metricBytes);
+    this.leaf.set(r, leaf!);
+    this.count.set(r, row.count);
+    this.duration.set(r, row.durationNs);
+    if (Number.isFinite(row.firstRelNs)) this.firstTs.setSum(r, this.baseHigh, this.baseLow, row.firstRelNs);
+    else this.firstTs.setNull(r);
+    const track = row.track >= 0 ? this.trackId(row.track) : null;
+    if (track === null) this.track.setNull(r);
+    else this.track.set(r, track);
+    this.length++;
+    return this.length === this.rowsPerBatch ? this.take() : null;
+  }
+
+  finish(): ColumnBatch | null {
+    return this.length > 0 ? this.take() : null;
+  }
+
+  private take(): ColumnBatch {
+    const n = this.length;
+    const batch: ColumnBatch = {
+      table: "stacks",
+      length: n,
+      columns: {
+        stack_id: this.stackId.build(n),
+        metric: this.metricColumn.build(n),
+        frame_ids: this.frameIds.build(n),
+        leaf_frame_id: this.leaf.build(n),
+        sample_count: this.count.build(n),
+        duration_ns: this.duration.build(n),
+        first_ts_ns: this.firstTs.build(n),
+        track_id: this.track.build(n),
+      },
+    };
+    for (const builder of [this.stackId, this.metricColumn, this.frameIds, this.leaf, this.count, this.duration, this.firstTs, this.track]) builder.reset();
+    this.length = 0;
+    return batch;
+  }
+
+  private frameId(frame: number): Uint8Array {
+    return (this.frameIdBytes[frame] ??= encoder.encode(this.frames.ids[frame]!));
+  }
+
+  private trackId(track: number): Uint8Array | null {
+    let bytes = this.trackIdBytes[track];
+    if (bytes === undefined) {
+      const id = this.tracks(track).id;
+      bytes = id === null ? null : encoder.encode(id);
+      this.trackIdBytes[track] = bytes;
+    }
+    return bytes;
+  }
+
+  private put(bytes: Uint8Array, at: number): number {
+    if (at + bytes.length > this.key.length) this.growKey(at + bytes.length);
+    copyBytes(bytes, 0, bytes.length, this.key, at);
+    return at + bytes.length;
+  }
+
+  private putByte(byte: number, at: number): number {
+    if (at + 1 > this.key.length) this.growKey(at + 1);
+    this.key[at] = byte;
+    return at + 1;
+  }
+
+  private growKey(need: number): void {
+    let size = this.key.length * 2;
+    while (size < need) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.key);
+    this.key = next;
+  }
 }

@@ -117,23 +117,14 @@ export class StackTrie {
   }
 
   emit(stacks: TableBuffer, frames: FrameRegistry, clock: NsClock, tracks: TrackLookup): void {
-    for (const row of this.rows()) appendStack(stacks, this.metric, row, frames, clock, tracks);
+    for (const row of this.stackRows()) appendStack(stacks, this.metric, row, frames, clock, tracks);
   }
 
-  /** The rows in buffers of at most `rows` stacks each, so a huge trie is never one table in memory. */
-  *emitChunks(rows: number, frames: FrameRegistry, clock: NsClock, tracks: TrackLookup): Generator<TableBuffer> {
-    let buffer = new TableBuffer(EVIDENCE_SCHEMAS.stacks);
-    for (const row of this.rows()) {
-      appendStack(buffer, this.metric, row, frames, clock, tracks);
-      if (buffer.rowCount < rows) continue;
-      yield buffer;
-      buffer = new TableBuffer(EVIDENCE_SCHEMAS.stacks);
-    }
-    if (buffer.rowCount > 0) yield buffer;
-  }
-
-  /** Every stack with samples once; after a spill, the merge of the runs and what is in memory. */
-  private *rows(): Generator<StackRow> {
+  /**
+   * Every stack with samples once; after a spill, the merge of the runs and what is in
+   * memory. A row's `path` is valid until the next row is taken.
+   */
+  *stackRows(): Generator<StackRow> {
     if (this.runs !== null && this.runs.count > 0) {
       if (this.size > 0) this.spill(this.runs);
       yield* this.runs.merged();

@@ -55,11 +55,10 @@ export const perfettoAdapter: ProducerAdapter = {
       const result = pipeline.finish(SELF);
       for (const batch of result.rows) await input.sink.writeBatch(batch);
       const { tries, frames, clock, tracks } = result.stacks;
-      const stacksStreamed = await writeStackChunks(input.sink, tries, frames, clock, tracks);
-      const evidence = result.evidence(!stacksStreamed);
-      const { trace_events: _, stacks, ...rest } = evidence.tables;
-      const tables = stacksStreamed ? rest : { ...rest, stacks };
-      return { ...evidence, tables, streamed: stacksStreamed ? ["trace_events", "stacks"] : ["trace_events"], summary: { ...evidence.summary, trace_event_rows: result.rowCounts.rows } };
+      await writeStackChunks(input.sink, tries, frames, clock, tracks);
+      const evidence = result.evidence(false);
+      const { trace_events: _, stacks: __, ...tables } = evidence.tables;
+      return { ...evidence, tables, streamed: ["trace_events", "stacks"], summary: { ...evidence.summary, trace_event_rows: result.rowCounts.rows } };
     } finally {
       pipeline.dispose();
     }

@@ -98,14 +98,10 @@ async function extractSpooled(input: StreamExtractInput, adapter: { name: string
   const trackInfo = tracks.allInfo();
   const lookup = (track: number) => trackInfo[track]!;
   // Stacks first: the other tables are built whole, and need not be alive while stacks stream.
-  const stacksStreamed = await writeStackChunks(input.sink, [wallStacks, cpuStacks], frames, clock, lookup);
+  await writeStackChunks(input.sink, [wallStacks, cpuStacks], frames, clock, lookup);
   frames.emit(tables.frames);
   wall.emit(tables.frame_measurements, tables.call_edges, frames, lookup);
   cpu.emit(tables.frame_measurements, tables.call_edges, frames, lookup);
-  if (!stacksStreamed) {
-    wallStacks.emit(tables.stacks, frames, clock, lookup);
-    cpuStacks.emit(tables.stacks, frames, clock, lookup);
-  }
 
   const { producer, version } = traceProducer(container, input.displayName);
   return {
@@ -113,8 +109,8 @@ async function extractSpooled(input: StreamExtractInput, adapter: { name: string
     adapterVersion: adapter.version,
     producer,
     producerVersion: version,
-    tables: { frames: tables.frames, frame_measurements: tables.frame_measurements, call_edges: tables.call_edges, ...(stacksStreamed ? {} : { stacks: tables.stacks }) },
-    streamed: stacksStreamed ? ["trace_events", "stacks"] : ["trace_events"],
+    tables: { frames: tables.frames, frame_measurements: tables.frame_measurements, call_edges: tables.call_edges },
+    streamed: ["trace_events", "stacks"],
     limitations: traceLimitations({
       scan: scan.counts, beginEnd, profiles: profileStats, slices, truncatedArgs,
       repairedTruncatedArray: repaired,
