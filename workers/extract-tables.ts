@@ -59,7 +59,6 @@ export async function extractTables(
         checkpoint();
         return writer(batch.table).add(batch);
       },
-      writeBuffer: (buffer) => writer(buffer.schema.name as EvidenceTableName).addBuffer(buffer),
     };
     // Spilled runs live beside the parts being written: the staging area, removed with it on failure.
     const spill = new FileSpillSpace(options.outputDir, checkpoint);

@@ -38,7 +38,7 @@ function batchBytes(batch: ColumnBatch): number {
   let bytes = 0;
   for (const name in batch.columns) {
     const v = batch.columns[name]!;
-    bytes += v.type === "utf8" ? v.data.byteLength + v.offsets.byteLength : v.values.byteLength;
+    bytes += v.type === "utf8" ? v.data.byteLength + v.offsets.byteLength : v.type === "list_utf8" ? v.data.byteLength + v.offsets.byteLength + v.listOffsets.byteLength : v.values.byteLength;
   }
   return bytes;
 }
