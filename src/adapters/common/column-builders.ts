@@ -105,14 +105,7 @@ export class Utf8Builder {
   }
   /** Appends row `row`'s bytes; rows must be appended in order. */
   set(row: number, bytes: Uint8Array): void {
-    if (this.used + bytes.length > this.data.length) this.grow(bytes.length);
-    if (bytes.length < 16) {
-      for (let i = 0; i < bytes.length; i++) this.data[this.used + i] = bytes[i]!;
-    } else {
-      this.data.set(bytes, this.used);
-    }
-    this.used += bytes.length;
-    this.offsets[row + 1] = this.used;
+    this.setRange(row, bytes, 0, bytes.length);
   }
   /** `set` of `length` bytes of `source` from `from`, without a view of them. */
   setRange(row: number, source: Uint8Array, from: number, length: number): void {
@@ -126,12 +119,7 @@ export class Utf8Builder {
     this.offsets[row + 1] = this.used;
   }
   private grow(extra: number): void {
-    let size = this.data.length * 2;
-    while (size < this.used + extra) size *= 2;
-    if (size > 0x7fffffff) throw new RangeError("UTF-8 data of one batch exceeds Arrow's int32 offsets");
-    const next = new Uint8Array(size);
-    next.set(this.data.subarray(0, this.used));
-    this.data = next;
+    this.data = withRoom(this.data, this.used, extra);
   }
   build(length: number): ColumnVector {
     return { type: "utf8", offsets: this.offsets.slice(0, length + 1), data: this.data.slice(0, this.used), ...this.bits.take(length) };
@@ -142,17 +130,15 @@ export class Utf8Builder {
   }
 }
 
-/** list<utf8> cells: items are appended to the open row, which `endRow` closes. */
+/** list<utf8> cells (never null): items are appended to the open row, which `endRow` closes. */
 export class ListUtf8Builder {
   private readonly listOffsets: Int32Array;
   private itemOffsets = new Int32Array(1025);
   private itemCount = 0;
-  private data = new Uint8Array(1 << 16);
+  private data: Uint8Array = new Uint8Array(1 << 16);
   private used = 0;
-  private readonly bits: ValidityBits;
   constructor(capacity: number) {
     this.listOffsets = new Int32Array(capacity + 1);
-    this.bits = new ValidityBits(capacity);
   }
   addItem(bytes: Uint8Array): void {
     if (this.itemCount + 1 >= this.itemOffsets.length) {
@@ -160,14 +146,7 @@ export class ListUtf8Builder {
       next.set(this.itemOffsets);
       this.itemOffsets = next;
     }
-    if (this.used + bytes.length > this.data.length) {
-      let size = this.data.length * 2;
-      while (size < this.used + bytes.length) size *= 2;
-      if (size > 0x7fffffff) throw new RangeError("UTF-8 data of one batch exceeds Arrow's int32 offsets");
-      const next = new Uint8Array(size);
-      next.set(this.data.subarray(0, this.used));
-      this.data = next;
-    }
+    if (this.used + bytes.length > this.data.length) this.data = withRoom(this.data, this.used, bytes.length);
     copyBytes(bytes, 0, bytes.length, this.data, this.used);
     this.used += bytes.length;
     this.itemOffsets[++this.itemCount] = this.used;
@@ -181,12 +160,22 @@ export class ListUtf8Builder {
       listOffsets: this.listOffsets.slice(0, length + 1),
       offsets: this.itemOffsets.slice(0, this.itemCount + 1),
       data: this.data.slice(0, this.used),
-      ...this.bits.take(length),
+      valid: null,
+      nullCount: 0,
     };
   }
   reset(): void {
     this.itemCount = 0;
     this.used = 0;
-    this.bits.reset();
   }
+}
+
+/** `data` (its first `used` bytes kept) with room for `extra` more, doubled; UTF-8 of one batch stays within Arrow's int32 offsets. */
+function withRoom(data: Uint8Array, used: number, extra: number): Uint8Array {
+  let size = data.length * 2;
+  while (size < used + extra) size *= 2;
+  if (size > 0x7fffffff) throw new RangeError("UTF-8 data of one batch exceeds Arrow's int32 offsets");
+  const next = new Uint8Array(size);
+  next.set(data.subarray(0, used));
+  return next;
 }
