@@ -7,6 +7,7 @@
  * events overflowing to scratch space (trace-spool/pending-overflow.ts).
  */
 import { describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { SpillFile, SpillSpace } from "../../src/adapters/adapter.ts";
 import { FrameRegistry } from "../../src/adapters/common/frame-registry.ts";
@@ -45,6 +46,9 @@ class CountingSpace implements SpillSpace {
   }
 }
 
+/** A base whose nanoseconds exceed 2^53: first_ts_ns must be exact past doubles. */
+const CLOCK_BASE_US = 1_700_000_000_123_456;
+
 const byId = (rows: Row[]) => rows.sort((a, b) => String(a.stack_id).localeCompare(String(b.stack_id)));
 
 function frameRegistry(n: number): FrameRegistry {
@@ -56,7 +60,7 @@ function frameRegistry(n: number): FrameRegistry {
 /** The trie's stacks as TableBuffer rows (`emit`), or as the column batches a streaming sink gets, `batchRows` at a time. */
 async function emitted(trie: StackTrie, frames: FrameRegistry, batchRows?: number): Promise<Row[]> {
   const tracks = (t: number) => ({ id: `track-${t}` }) as never;
-  const clock = new NsClock(1_700_000_000_123_456);
+  const clock = new NsClock(CLOCK_BASE_US);
   if (batchRows === undefined) {
     const table = new TableBuffer(EVIDENCE_SCHEMAS.stacks);
     trie.emit(table, frames, clock, tracks);
@@ -92,6 +96,32 @@ describe("stack trie spilling", () => {
       record(unbounded, false);
       const reference = await emitted(unbounded, frames);
       expect(reference.some((r) => r.track_id === null)).toBe(true); // mixed tracks are exercised
+      // The rows themselves, computed here from the samples: one per distinct path.
+      const expected = new Map<string, { ids: string[]; count: number; dur: number; first: number; tracks: Set<number> }>();
+      for (const s of samples) {
+        const ids = s.path.map((f) => frames.ids[f]!);
+        const e = expected.get(ids.join("/")) ?? { ids, count: 0, dur: 0, first: Infinity, tracks: new Set<number>() };
+        e.count += s.count;
+        e.dur += s.dur;
+        e.first = Math.min(e.first, s.first);
+        e.tracks.add(s.track);
+        expected.set(ids.join("/"), e);
+      }
+      const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+      expect(reference).toEqual(
+        byId(
+          [...expected.values()].map((e) => ({
+            stack_id: "st_" + sha("wall_time\u0000" + e.ids.join("\u0001")).slice(0, 20),
+            metric: "wall_time",
+            frame_ids: e.ids,
+            leaf_frame_id: e.ids[e.ids.length - 1]!,
+            sample_count: String(e.count),
+            duration_ns: String(e.dur),
+            first_ts_ns: String(BigInt(CLOCK_BASE_US) * 1000n + BigInt(e.first)),
+            track_id: e.tracks.size === 1 ? `track-${[...e.tracks][0]}` : null,
+          })),
+        ),
+      );
 
       for (const maxStacks of [1, 3, 7]) {
         const space = new CountingSpace();
