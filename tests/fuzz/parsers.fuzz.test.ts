@@ -11,6 +11,8 @@ import { FlameoxError } from "../../src/domain/errors.ts";
 import { corpusFiles, loadPayload } from "../adapters/corpus-files.ts";
 import { chunked } from "../adapters/stream-harness.ts";
 import { mutatedInputs } from "./mutations.ts";
+import { deflateSync } from "node:zlib";
+import { Trace } from "../../src/adapters/perfetto/perfetto-schema.ts";
 
 const FULL = process.env.FLAMEOX_FUZZ === "full";
 const PER_PARSER = FULL ? 10_000 : 120;
@@ -21,6 +23,21 @@ const TYPED = new Set(["ARTIFACT_PARSE_FAILED", "ARTIFACT_TOO_LARGE"]);
 /** Small seeds per parser: the format's smaller corpus files. */
 function seeds(formats: string[], maxBytes = 200_000): Uint8Array[] {
   return formats.flatMap((f) => corpusFiles(f)).map((f) => loadPayload(f.path)).map((b) => (b[0] === 0x1f && b[1] === 0x8b ? Bun.gunzipSync(b as Uint8Array<ArrayBuffer>) : b)).filter((b) => b.length <= maxBytes);
+}
+
+/**
+ * Generated seeds for paths the corpus does not reach: a system trace (atrace marks in
+ * ftrace print events, process_tree) as it is and inside a compressed packet group.
+ */
+function generatedSeeds(parser: string): Uint8Array[] {
+  if (parser !== "perfetto") return [];
+  const print = (timestamp: number, tid: number, buf: string) => ({ timestamp, pid: tid, print: { buf } });
+  const packets = [
+    { process_tree: { processes: [{ pid: 7, cmdline: ["app"] }], threads: [{ tid: 8, tgid: 7, name: "worker" }] } },
+    { ftrace_events: { cpu: 0, event: [print(10, 8, "B|7|a\n"), print(20, 8, "C|7|n|4\n"), print(25, 8, "I|7|i\n"), print(30, 8, "E|7\n"), print(40, 8, "S|7|x|1\n")] } },
+  ];
+  const encode = (list: object[]) => Trace.encode(Trace.fromObject({ packet: list })).finish();
+  return [encode(packets), encode([{ compressed_packets: deflateSync(encode(packets)) }])];
 }
 
 const PARSERS: [string, string[]][] = [
@@ -52,7 +69,7 @@ describe(`parser fuzz lane (${FULL ? "full: 10,000" : "default: 120"} mutated in
   for (const [name, formats] of PARSERS) {
     test(`${name}: only typed errors, no hang, memory flat`, async () => {
       const adapter = adapterByName(name)!;
-      const inputs = seeds(formats);
+      const inputs = [...seeds(formats), ...generatedSeeds(name)];
       expect(inputs.length).toBeGreaterThan(0);
       const outcomes = new Map<string, number>();
       Bun.gc(true);

@@ -8,7 +8,7 @@ import { dictInit, newStringsBytes, newStringsCount, newStringsDrained, newStrin
 import { captureInit } from "../json/capture";
 import { drained, outPtr, outRecords, outStride, recordsInit, setTruncateAt, textBytes, textPtr } from "../json/records";
 import { declareTypeSlots, programLoad, slotsPerRecord } from "./program";
-import { scannerError, scannerErrorOffset, scannerFeed, scannerFinish, scannerInit, scannerRun } from "./scanner";
+import { scannerError, scannerErrorOffset, scannerFeed, scannerFinish, scannerInit, scannerRestart, scannerRun } from "./scanner";
 
 let programAt: usize = 0;
 let input: usize = 0;
@@ -38,6 +38,8 @@ export function inputPtr(): usize { return input; }
 export function feed(len: i32): void { scannerFeed(input, <usize>len); }
 export function run(): i32 { return scannerRun(); }
 export function finish(): i32 { return scannerFinish(); }
+/** After `finish` (and its batch drained): scan a new, independent payload. */
+export function restart(): void { scannerRestart(); }
 export function drain(): void {
   drained();
   newStringsDrained();

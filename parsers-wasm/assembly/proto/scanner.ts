@@ -94,6 +94,26 @@ export function scannerInit(depthLimit: i32, stringBytes: usize, recordsSoft: i3
   return frFlags != 0 && scratch != 0;
 }
 
+/**
+ * Back to the start of a new top-level message, keeping the buffers and the string
+ * dictionary (ids stay valid): one instance scans many independent payloads, such as
+ * Perfetto's compressed packet groups, without a new linear memory each.
+ */
+export function scannerRestart(): void {
+  depth = 0;
+  state = S_TAG;
+  acc = 0;
+  shift = 0;
+  base = 0;
+  inStart = 0;
+  inEnd = 0;
+  pos = 0;
+  paused = false;
+  errCode = 0;
+  rootOpened = false;
+  store<i32>(frFlags, 0);
+}
+
 export function scannerError(): i32 { return errCode; }
 export function scannerErrorOffset(): f64 { return <f64>(base + <u64>(pos - inStart)); }
 

@@ -13,9 +13,11 @@ import { SliceFrames } from "../chrome-trace/slice-frames.ts";
 import type { EventSpool } from "../trace-spool/event-spool.ts";
 import type { HostStrings } from "../wasm/host-strings.ts";
 import type { ProtoBatch } from "../wasm/proto-batch.ts";
+import { CompressedPackets } from "./compressed-packets.ts";
 import { annotationsJson, PERFETTO_FORMAT } from "./debug-annotations.ts";
 import { StringTable } from "../common/string-table.ts";
 import { tooLarge } from "../json-guard.ts";
+import { FtraceMarks, type MarkSink } from "./ftrace-marks.ts";
 import { PacketChildren } from "./packet-children.ts";
 import { PerfettoTracks } from "./perfetto-tracks.ts";
 import type { StackSpill } from "../common/stack-trie.ts";
@@ -27,7 +29,7 @@ const TYPE_BEGIN = 1, TYPE_END = 2, TYPE_INSTANT = 3, TYPE_COUNTER = 4;
 const SEQ_INCREMENTAL_STATE_CLEARED = 1;
 const encoder = new TextEncoder();
 
-export class PerfettoImport {
+export class PerfettoImport implements MarkSink {
   readonly frames = new FrameRegistry();
   readonly tracks = new PerfettoTracks();
   readonly domain = new ClockDomain();
@@ -47,26 +49,39 @@ export class PerfettoImport {
 
   /** Strings of the columns (names, categories, phases), host-side: scanner ids are mapped in. */
   readonly strings = new StringTable();
-  private readonly local = new Map<number, number>();
+  /** Per scanner (the stream's, and the one expanding compressed packets): its string id → local id. */
+  private readonly local = new Map<HostStrings, Map<number, number>>();
+  readonly ftrace: FtraceMarks;
+  readonly compressed: CompressedPackets;
+  /** Compressed groups of the packet being read, expanded once its own record is handled. */
+  private readonly groups: Uint8Array[] = [];
+  private readonly expandBatch = (b: ProtoBatch) => this.onBatch(b);
 
   constructor(
-    private readonly scanned: HostStrings,
     private readonly maxArgsBytes: number,
     private readonly maxEvents: number,
     /** Where track events wait until they are nested (see trace-spool/). */
     readonly spool: EventSpool,
+    maxDepth: number,
     stackSpill?: StackSpill,
   ) {
     this.samples = new PerfettoSamples(this.frames, this.strings, stackSpill);
+    this.ftrace = new FtraceMarks(this.tracks, this.domain, this);
+    this.compressed = new CompressedPackets(maxDepth);
   }
 
-  /** The local id of a scanner string id (-1 stays -1). */
-  private fromScanner(id: number): number {
+  /** The local id of a string id of the scanner that produced `b` (-1 stays -1). */
+  private fromScanner(b: ProtoBatch, id: number): number {
     if (id < 0) return -1;
-    let local = this.local.get(id);
+    let ids = this.local.get(b.strings);
+    if (ids === undefined) {
+      ids = new Map();
+      this.local.set(b.strings, ids);
+    }
+    let local = ids.get(id);
     if (local === undefined) {
-      local = this.strings.id(this.scanned.get(id));
-      this.local.set(id, local);
+      local = this.strings.id(b.strings.get(id));
+      ids.set(id, local);
     }
     return local;
   }
@@ -74,9 +89,22 @@ export class PerfettoImport {
   onBatch(b: ProtoBatch): void {
     for (let r = 0; r < b.count; r++) {
       const type = b.type(r);
-      if (type === R.PACKET) this.packet(b, r);
+      if (type === R.PACKET) {
+        this.packet(b, r);
+        if (this.groups.length > 0) this.expandGroups();
+      } else if (type === R.FTRACE) this.ftrace.event(b, r);
+      else if (type === R.COMPRESSED) this.groups.push(b.bytes(r, 0).slice());
+      else if (type === R.PT_PROCESS || type === R.PT_CMDLINE || type === R.PT_THREAD) this.ftrace.processTree(b, r, type);
       else if (type !== R.TRACE) this.children.add(b, r, type);
     }
+  }
+
+  /** The packets of compressed groups, in place of the packet that carried them. */
+  private expandGroups(): void {
+    const groups = this.groups.splice(0);
+    this.children.reset(-1);
+    for (const group of groups) this.compressed.expand(group, this.expandBatch);
+    this.children.reset(-1);
   }
 
   private sequence(id: number): SequenceState {
@@ -159,7 +187,7 @@ export class PerfettoImport {
     return this.tracks.trackOf(state.defaultTrackUuid ?? `sequence:${sequence}`);
   }
 
-  private intern(value: string): number {
+  intern(value: string): number {
     return this.strings.id(value);
   }
 
@@ -173,12 +201,11 @@ export class PerfettoImport {
   }
 
   private trackEvent(b: ProtoBatch, r: number, state: SequenceState, c: PacketChildren | null, packetNs: number | null): void {
-    const i = this.spool.add();
-    const cols = this.spool.cols;
-    if (this.spool.length > this.maxEvents) throw tooLarge(PERFETTO_FORMAT, "events", this.spool.length, this.maxEvents);
     let ns = packetNs;
     if (b.has(r, P.ABSOLUTE_US)) ns = this.domain.toPrimary(3, b.num(r, P.ABSOLUTE_US) * 1000);
     if (ns === null) {
+      // Dropped, but it keeps its event_index (events are numbered in stream order).
+      this.addEvent();
       this.counts.missingTs++;
       return;
     }
@@ -191,30 +218,34 @@ export class PerfettoImport {
     else if (type === 0) type = ph === "X" ? -1 : TYPE_INSTANT;
     const t = b.has(r, P.TRACK_UUID) ? this.trackOfUuid(b, r) : state.defaultTrackUuid !== null ? this.tracks.trackOf(state.defaultTrackUuid)
       : (state.threadTrack ?? this.tracks.trackOf(`sequence:${b.num(r, P.SEQUENCE)}`));
+    const nameId = b.has(r, P.NAME) ? this.fromScanner(b, b.stringId(r, P.NAME)) : (state.names.get(b.num(r, b.has(r, P.NAME_IID) ? P.NAME_IID : P.LEGACY_NAME_IID)) ?? -1);
+    const kind = type === TYPE_BEGIN ? KIND_BEGIN : type === TYPE_END ? KIND_END : type === -1 ? KIND_COMPLETE : KIND_EVENT;
+    const counter = type === TYPE_COUNTER ? { value: b.has(r, P.DOUBLE_COUNTER) ? b.double(r, P.DOUBLE_COUNTER) : b.num(r, P.COUNTER) } : undefined;
+    const args = kind !== KIND_END ? annotationsJson(c?.annotations ?? [], state, counter) : null;
+    this.spoolEvent(t, ns, kind, nameId, ph, args, this.category(c, state), kind === KIND_COMPLETE ? Math.max(0, b.num(r, P.LEGACY_DURATION_US) * 1000) : 0);
+  }
+
+  private addEvent(): number {
+    const i = this.spool.add();
+    if (this.spool.length > this.maxEvents) throw tooLarge(PERFETTO_FORMAT, "events", this.spool.length, this.maxEvents);
+    return i;
+  }
+
+  /** Spools one event of track `t` at `ns` (primary clock); `durNs` counts for complete events only. */
+  spoolEvent(t: number, ns: number, kind: number, nameId: number, ph: string, args: string | null, catId = -1, durNs = 0): void {
+    const i = this.addEvent();
+    const cols = this.spool.cols;
     while (this.trackEndNs.length <= t) this.trackEndNs.push(Number.NEGATIVE_INFINITY);
-    const nameId = b.has(r, P.NAME) ? this.fromScanner(b.stringId(r, P.NAME)) : (state.names.get(b.num(r, b.has(r, P.NAME_IID) ? P.NAME_IID : P.LEGACY_NAME_IID)) ?? -1);
-    const catId = this.category(c, state);
     cols.track.array[i] = t;
     cols.startNs.array[i] = ns;
     cols.name.array[i] = nameId;
     cols.cat.array[i] = catId;
     cols.ph.array[i] = this.phId(ph);
-    let end = ns;
-    let kind = KIND_EVENT;
-    if (type === TYPE_BEGIN) kind = KIND_BEGIN;
-    else if (type === TYPE_END) kind = KIND_END;
-    else if (type === -1) {
-      kind = KIND_COMPLETE;
-      cols.durNs.array[i] = Math.max(0, b.num(r, P.LEGACY_DURATION_US) * 1000);
-      end = ns + cols.durNs.array[i]!;
-    }
     cols.kind.array[i] = kind;
-    if (kind !== KIND_EVENT && kind !== KIND_END) cols.frame.array[i] = this.frameOf(nameId, catId);
-    const counter = type === TYPE_COUNTER ? { value: b.has(r, P.DOUBLE_COUNTER) ? b.double(r, P.DOUBLE_COUNTER) : b.num(r, P.COUNTER) } : undefined;
-    if (kind !== KIND_END) {
-      const args = annotationsJson(c?.annotations ?? [], state, counter);
-      if (args !== null) this.storeArgs(i, args);
-    }
+    if (kind === KIND_COMPLETE) cols.durNs.array[i] = durNs;
+    if (kind === KIND_BEGIN || kind === KIND_COMPLETE) cols.frame.array[i] = this.frameOf(nameId, catId);
+    if (args !== null) this.storeArgs(i, args);
+    const end = kind === KIND_COMPLETE ? ns + durNs : ns;
     if (end > this.trackEndNs[t]!) this.trackEndNs[t] = end;
   }
 

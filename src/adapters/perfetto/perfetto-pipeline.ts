@@ -47,7 +47,7 @@ export class PerfettoPipeline {
     spool: SpoolOptions,
     private readonly stackSpill?: StackSpill,
   ) {
-    this.imp = new PerfettoImport(scanner.strings, limits.maxArgsBytes, limits.maxEvents, new EventSpool(spool), stackSpill);
+    this.imp = new PerfettoImport(limits.maxArgsBytes, limits.maxEvents, new EventSpool(spool), limits.maxNestingDepth, stackSpill);
   }
 
   /** `stackSpill`: where the stack tries spill when full (without it they grow with the trace). */
@@ -103,6 +103,7 @@ export class PerfettoPipeline {
           adapter: adapter.name, adapterVersion: adapter.version, producer: null, producerVersion: null, tables, limitations: perfettoLimitations(imp, beginEnd, slices),
           summary: {
             packets: imp.packets, events, slices, tracks: imp.tracks.size, cpu_samples: imp.samples.count,
+            compressed_groups: imp.compressed.groups, atrace_marks: imp.ftrace.marks,
             primary_clock: imp.domain.primary, metrics: [slices > 0 ? "wall_time" : "", imp.samples.count > 0 ? "samples" : ""].filter(Boolean).join(","),
           },
         };
@@ -122,6 +123,7 @@ function perfettoLimitations(imp: PerfettoImport, beginEnd: BeginEndCounts, slic
   add("unknown_clock_conversion", imp.domain.unknownClocks, "Timestamps on a clock without a snapshot relating it to the trace clock; kept unconverted");
   add("args_truncated", imp.truncatedArgs, "Debug annotations longer than the per-event limit; truncated");
   add("unresolved_callstacks", imp.samples.unresolved, "CPU samples whose interned callstack is missing; dropped");
+  add("atrace_async_ignored", imp.ftrace.asyncMarks, "atrace async marks (S/F/G/H/N/T/U) are recognised but not imported as slices");
   if (slices === 0) out.push({ code: "no_slices", message: "The trace has no slices, so there is no wall time to attribute" });
   if (imp.samples.count > 0) out.push({ code: "sample_counts_only", message: "CPU samples are counted (metric samples); the trace does not give their duration" });
   return out;

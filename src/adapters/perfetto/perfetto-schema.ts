@@ -26,6 +26,18 @@ message TracePacket {
   optional PerfSample perf_sample = 66;
   optional bool first_packet_on_sequence = 87;
   optional bool previous_packet_dropped = 42;
+  optional FtraceEventBundle ftrace_events = 1;
+  optional ProcessTree process_tree = 2;
+  optional bytes compressed_packets = 50;
+}
+message FtraceEventBundle { optional uint32 cpu = 1; repeated FtraceEvent event = 2; }
+message FtraceEvent { optional uint64 timestamp = 1; optional uint32 pid = 2; optional PrintFtraceEvent print = 3; optional SchedSwitchFtraceEvent sched_switch = 4; }
+message PrintFtraceEvent { optional uint64 ip = 1; optional string buf = 2; }
+message SchedSwitchFtraceEvent { optional string prev_comm = 1; optional int32 prev_pid = 2; optional int32 prev_prio = 3; optional int64 prev_state = 4; optional string next_comm = 5; optional int32 next_pid = 6; optional int32 next_prio = 7; }
+message ProcessTree {
+  message Thread { optional int32 tid = 1; optional int32 tgid = 3; optional string name = 2; }
+  message Process { optional int32 pid = 1; optional int32 ppid = 2; repeated string cmdline = 3; optional int32 uid = 5; }
+  repeated Process processes = 1; repeated Thread threads = 2; optional uint64 collection_end_timestamp = 3;
 }
 message TracePacketDefaults { optional uint32 timestamp_clock_id = 58; optional TrackEventDefaults track_event_defaults = 11; }
 message TrackEventDefaults { optional uint64 track_uuid = 11; repeated uint64 extra_counter_track_uuids = 31; }

@@ -4,7 +4,8 @@
  * the repeated parts (interned data, clocks, categories, annotations, callstacks), which
  * arrive just before their packet. Field numbers from Perfetto's trace_packet.proto,
  * track_event.proto, interned_data.proto, track_descriptor.proto, clock_snapshot.proto,
- * profile_common.proto and profile_packet.proto.
+ * profile_common.proto, profile_packet.proto, ftrace_event_bundle.proto, ftrace_event.proto
+ * and process_tree.proto; compressed_packets (50) is handed over whole.
  */
 import { P_BYTES, P_SCALAR, PACKED_VARINT, ProtoProgram } from "../wasm/proto-program.ts";
 
@@ -12,7 +13,11 @@ export const R = {
   TRACE: 0, PACKET: 1, CAT_IID: 2, CAT_NAME: 3, ANNOTATION: 4, TRACK: 5, PROCESS: 6, THREAD: 7, CLOCK: 8,
   I_CATEGORY: 9, I_NAME: 10, I_ANNOTATION_NAME: 11, I_FUNCTION: 12, I_FRAME: 13, I_CALLSTACK: 14, I_FRAME_ID: 15,
   I_MAPPING: 16, I_MAPPING_PATH_ID: 17, I_MAPPING_PATH: 18, I_STRING_VALUE: 19, SP_CALLSTACK: 20, SP_DELTA: 21,
+  COMPRESSED: 22, FTRACE: 23, PT_PROCESS: 24, PT_CMDLINE: 25, PT_THREAD: 26,
 } as const;
+
+/** FtraceEvent slots (ftrace_event.proto: timestamp 1, pid 2, print 3 → PrintFtraceEvent.buf 2). */
+export const F = { TIMESTAMP: 0, TID: 1, PRINT_BUF: 2 } as const;
 
 /** Packet slots. */
 export const P = {
@@ -94,6 +99,22 @@ export function perfettoProgram(): ProtoProgram {
   const mapping = p.child(interned, 19, p.message({ record: R.I_MAPPING }));
   v(mapping, 1, R.I_MAPPING, 0);
   own(mapping, 7, R.I_MAPPING_PATH_ID, P_SCALAR, PACKED_VARINT);
+
+  // compressed_packets: a deflated run of packets, expanded by the host (compressed-packets.ts).
+  own(packet, 50, R.COMPRESSED, P_BYTES);
+  // ftrace_events → FtraceEventBundle.event (2): one record per kernel event; only `print`
+  // (atrace marks) is read, the rest (sched, irq, …) is skipped by length.
+  const ftraceEvent = p.child(p.child(packet, 1, p.message()), 2, p.message({ record: R.FTRACE }));
+  v(ftraceEvent, 1, R.FTRACE, F.TIMESTAMP);
+  v(ftraceEvent, 2, R.FTRACE, F.TID);
+  v(p.child(ftraceEvent, 3, p.message()), 2, R.FTRACE, F.PRINT_BUF, P_BYTES);
+  // process_tree: pid → cmdline (its first entry names the process), tid → tgid and name.
+  const tree = p.child(packet, 2, p.message());
+  const treeProcess = p.child(tree, 1, p.message({ record: R.PT_PROCESS }));
+  v(treeProcess, 1, R.PT_PROCESS, 0);
+  own(treeProcess, 3, R.PT_CMDLINE);
+  const treeThread = p.child(tree, 2, p.message({ record: R.PT_THREAD }));
+  [[1, 0], [3, 1], [2, 2]].forEach(([field, slot]) => v(treeThread, field!, R.PT_THREAD, slot!));
 
   const profile = p.child(packet, 54, p.message());
   own(profile, 1, R.SP_CALLSTACK, P_SCALAR, PACKED_VARINT);

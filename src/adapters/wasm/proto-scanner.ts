@@ -16,6 +16,7 @@ export const MAX_PROTO_BYTES = 16 << 20;
 
 interface ProtoExports extends ScannerCoreExports {
   finish(): number;
+  restart(): void;
 }
 
 export class ProtoScanner {
@@ -67,6 +68,17 @@ export class ProtoScanner {
   finish(onBatch: (batch: ProtoBatch) => void): void {
     if (this.wasm.finish() === 3) throw this.error();
     this.deliver(onBatch);
+  }
+
+  /**
+   * Scans `bytes` as one whole message (push + finish), then readies the instance for the
+   * next one: its string ids stay valid, so one nested scanner serves every Perfetto
+   * compressed packet group of a trace.
+   */
+  scanWhole(bytes: Uint8Array, onBatch: (batch: ProtoBatch) => void): void {
+    this.push(bytes, onBatch);
+    this.finish(onBatch);
+    this.wasm.restart();
   }
 
   private deliver(onBatch: (batch: ProtoBatch) => void): void {

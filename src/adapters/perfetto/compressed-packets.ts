@@ -1,0 +1,58 @@
+/**
+ * TracePacket.compressed_packets (field 50): a zlib-deflated `Trace` message, that is a
+ * run of ordinary packets. The tracing service writes them when the trace config asks for
+ * compression (`compression_type: COMPRESSION_TYPE_DEFLATE`; Android and the perfetto CLI
+ * use it). Each group is inflated (bounded) and scanned by a second scanner instance, whose
+ * records go through the same packet handling as the outer stream's, in stream order.
+ */
+import { inflateSync } from "node:zlib";
+import { FlameoxError } from "../../domain/errors.ts";
+import { parseFailed } from "../json-guard.ts";
+import type { ProtoBatch } from "../wasm/proto-batch.ts";
+import { ProtoScanner } from "../wasm/proto-scanner.ts";
+import { PERFETTO_FORMAT } from "./debug-annotations.ts";
+import { perfettoProgram } from "./trace-program.ts";
+
+/**
+ * The inflated size one group may reach. Perfetto's compressor fills a group up to about
+ * 512 KiB of packets; anything far beyond that is a decompression bomb, not a trace.
+ */
+export const MAX_INFLATED_GROUP_BYTES = 64 << 20;
+
+export class CompressedPackets {
+  private scanner: ProtoScanner | null = null;
+  private expanding = false;
+  groups = 0;
+  inflatedBytes = 0;
+
+  constructor(private readonly maxDepth: number) {}
+
+  /** Inflates one group and hands its records to `onBatch` (the outer import's). */
+  expand(deflated: Uint8Array, onBatch: (batch: ProtoBatch) => void): void {
+    if (this.expanding) throw parseFailed(PERFETTO_FORMAT, "compressed packets nested inside compressed packets");
+    const packets = inflate(deflated);
+    this.groups++;
+    this.inflatedBytes += packets.length;
+    this.scanner ??= ProtoScanner.openSync(perfettoProgram(), { format: PERFETTO_FORMAT, maxDepth: this.maxDepth });
+    this.expanding = true;
+    try {
+      this.scanner.scanWhole(packets, onBatch);
+    } finally {
+      this.expanding = false;
+    }
+  }
+}
+
+function inflate(deflated: Uint8Array): Uint8Array {
+  try {
+    return inflateSync(deflated, { maxOutputLength: MAX_INFLATED_GROUP_BYTES });
+  } catch (cause) {
+    if ((cause as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") {
+      throw new FlameoxError("ARTIFACT_TOO_LARGE", `Cannot import ${PERFETTO_FORMAT}: a compressed packet group inflates past ${MAX_INFLATED_GROUP_BYTES} bytes`, {
+        remediation: ["Check that the trace is not corrupt; Perfetto's own groups inflate to well under a megabyte"],
+        details: { limit: MAX_INFLATED_GROUP_BYTES },
+      });
+    }
+    throw parseFailed(PERFETTO_FORMAT, `a compressed packet group is not valid zlib data (${(cause as Error).message})`, cause);
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * Perfetto traces as the tracing service writes them on Android and Linux: packets in
+ * zlib-compressed groups (compressed_packets), atrace marks in ftrace `print` events, and
+ * process_tree names. Compressed corpus traces must give exactly the evidence of the
+ * original; atrace marks must give the slices, instants and counters computed by hand.
+ */
+import { describe, expect, test } from "bun:test";
+import { deflateSync } from "node:zlib";
+import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
+import { parseAtrace } from "../../src/adapters/perfetto/atrace-marks.ts";
+import { MAX_INFLATED_GROUP_BYTES } from "../../src/adapters/perfetto/compressed-packets.ts";
+import { Trace } from "../../src/adapters/perfetto/perfetto-schema.ts";
+import { adapterByName, detectAdapter } from "../../src/adapters/registry.ts";
+import { FlameoxError } from "../../src/domain/errors.ts";
+import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
+import { corpusFiles, loadPayload } from "./corpus-files.ts";
+import { bufferRows } from "./stream-harness.ts";
+import { expectSameOutcome } from "./wasm-equivalence.ts";
+
+const perfetto = adapterByName("perfetto")!;
+type Msg = Record<string, any>;
+
+const extract = (bytes: Uint8Array): NormalizedEvidence => perfetto.extract({ bytes, displayName: "t.pftrace", limits: DEFAULT_ADAPTER_LIMITS });
+const encode = (packets: Msg[]): Uint8Array => Trace.encode(Trace.fromObject({ packet: packets })).finish();
+const group = (packets: Msg[]): Msg => ({ compressed_packets: deflateSync(encode(packets)) });
+
+function failure(bytes: Uint8Array): FlameoxError {
+  try {
+    extract(bytes);
+  } catch (error) {
+    if (error instanceof FlameoxError) return error;
+    throw error;
+  }
+  throw new Error("the import succeeded");
+}
+
+/** The original packets: the first `plain` as they are, the rest in deflated groups of `size`. */
+function compressTrace(bytes: Uint8Array, plain: number, size: number): { bytes: Uint8Array; groups: number } {
+  const packets = (Trace.toObject(Trace.decode(bytes), { longs: String, bytes: Buffer }) as Msg).packet as Msg[];
+  const out = packets.slice(0, plain);
+  let groups = 0;
+  for (let at = plain; at < packets.length; at += size, groups++) out.push(group(packets.slice(at, at + size)));
+  return { bytes: encode(out), groups };
+}
+
+describe("compressed packets", () => {
+  for (const file of corpusFiles("perfetto")) {
+    test(`${file.name}: deflated groups give the original's evidence`, async () => {
+      const original = loadPayload(file.path);
+      const { bytes, groups } = compressTrace(original, 3, 97);
+      expect(bytes.length).toBeLessThan(original.length);
+      const want = extract(original);
+      const got = extract(bytes);
+      for (const table of ["trace_events", "frames", "frame_measurements", "call_edges", "stacks"] as const) {
+        expect(bufferRows(got.tables[table])).toEqual(bufferRows(want.tables[table]));
+      }
+      expect(got.limitations).toEqual(want.limitations);
+      // Each group is one more packet (its carrier) than the original had.
+      expect(got.summary).toEqual({ ...want.summary, packets: Number(want.summary.packets) + groups, compressed_groups: groups });
+      await expectSameOutcome(perfetto, bytes, { displayName: file.name, chunkSize: 4099 });
+      // A trace that starts with a group (every packet compressed) is still detected.
+      const all = compressTrace(original, 0, 97).bytes;
+      expect(detectAdapter({ head: "", headBytes: all.subarray(0, 65536), displayName: "trace" })?.name).toBe("perfetto");
+    });
+  }
+
+  test("a group that is not zlib data, one that inflates past the limit, and nested groups fail typed", () => {
+    const corrupt = failure(encode([{ compressed_packets: Buffer.from("not deflate data") }]));
+    expect(corrupt.code).toBe("ARTIFACT_PARSE_FAILED");
+    expect(corrupt.message).toContain("zlib");
+    const bomb = failure(encode([{ compressed_packets: deflateSync(new Uint8Array(MAX_INFLATED_GROUP_BYTES + 1024)) }]));
+    expect(bomb.code).toBe("ARTIFACT_TOO_LARGE");
+    const nested = failure(encode([group([group([{ timestamp: 1, track_event: { type: 3, name: "x" } }])])]));
+    expect(nested.code).toBe("ARTIFACT_PARSE_FAILED");
+    expect(nested.message).toContain("nested");
+    // A truncated packet inside a group is a parse error of the group, not a crash.
+    const inner = encode([{ timestamp: 1, track_event: { type: 3, name: "x" } }]);
+    const truncated = failure(encode([{ compressed_packets: deflateSync(inner.subarray(0, inner.length - 2)) }]));
+    expect(truncated.code).toBe("ARTIFACT_PARSE_FAILED");
+  });
+});
+
+describe("atrace marks", () => {
+  test("the mark forms parse as Trace Processor reads them", () => {
+    const mark = (text: string) => parseAtrace(new TextEncoder().encode(text));
+    expect(mark("B|100|doFrame 42\n")).toEqual({ kind: "begin", tgid: 100, name: "doFrame 42" });
+    expect(mark("B|100|name|with|bars")).toEqual({ kind: "begin", tgid: 100, name: "name|with|bars" });
+    expect(mark("E|100\n")).toEqual({ kind: "end", tgid: 100 });
+    expect(mark("E\n")).toEqual({ kind: "end", tgid: null });
+    expect(mark("C|100|queue|-7|gfx\n")).toEqual({ kind: "counter", tgid: 100, name: "queue", value: -7 });
+    expect(mark("I|100|vsync")).toEqual({ kind: "instant", tgid: 100, name: "vsync" });
+    expect(mark("S|100|load|1")).toEqual({ kind: "async" });
+    for (const text of ["", "\n", "hello world", "C|100|queue|", "C|100|queue|abc", "B|100", "trace_event_clock_sync: parent_ts=1.0", "Bx|1|y"]) expect(mark(text)).toBeNull();
+  });
+
+  // tid 100 is the main thread of process 100; tid 101 is its RenderThread.
+  const print = (timestamp: number, tid: number, buf: string): Msg => ({ timestamp, pid: tid, print: { ip: 1, buf } });
+  const packets: Msg[] = [
+    {
+      timestamp: 10, process_tree: {
+        processes: [{ pid: 100, ppid: 1, cmdline: ["/system/bin/app", "--flag"] }],
+        threads: [{ tid: 100, tgid: 100, name: "app" }, { tid: 101, tgid: 100, name: "RenderThread" }],
+      },
+    },
+    {
+      ftrace_events: {
+        cpu: 0, event: [
+          print(1000, 100, "B|100|outer\n"),
+          { timestamp: 1050, pid: 0, sched_switch: { prev_comm: "swapper", prev_pid: 0, next_comm: "app", next_pid: 100 } },
+          print(1100, 100, "S|100|load|1\n"),
+          print(1200, 101, "B|100|draw\n"),
+          print(1300, 101, "I|100|vsync\n"),
+          print(1400, 101, "C|100|queue|3\n"),
+          print(1500, 100, "B|100|inner\n"),
+        ],
+      },
+    },
+    {
+      ftrace_events: {
+        cpu: 1, event: [
+          print(1600, 101, "C|100|queue|5\n"),
+          print(1800, 101, "E\n"),
+          print(1900, 100, "kernel says hello\n"),
+          print(2000, 100, "E|100\n"),
+          print(3000, 100, "F|100|load|1\n"),
+          print(5000, 100, "E|100\n"),
+        ],
+      },
+    },
+  ];
+
+  test("slices, instants and counters land on the writing thread's track, named by process_tree", async () => {
+    // Compressed and plain give the same rows: the marks path and the expansion compose.
+    for (const bytes of [encode(packets), encode([packets[0]!, group(packets.slice(1))])]) {
+      const evidence = extract(bytes);
+      const rows = bufferRows(evidence.tables.trace_events);
+      const main = { track_id: "100:100", pid: "100", tid: "100", process_name: "/system/bin/app", thread_name: "app" };
+      const render = { track_id: "100:101", pid: "100", tid: "101", process_name: "/system/bin/app", thread_name: "RenderThread" };
+      expect(rows.find((r) => r.name === "outer")).toMatchObject({ ...main, phase: "B", ts_ns: "1000", dur_ns: "4000", depth: 0 });
+      expect(rows.find((r) => r.name === "inner")).toMatchObject({ ...main, phase: "B", ts_ns: "1500", dur_ns: "500", depth: 1 });
+      expect(rows.find((r) => r.name === "draw")).toMatchObject({ ...render, phase: "B", ts_ns: "1200", dur_ns: "600", depth: 0 });
+      expect(rows.find((r) => r.name === "vsync")).toMatchObject({ ...render, phase: "I", ts_ns: "1300", dur_ns: null });
+      const counters = rows.filter((r) => r.phase === "C");
+      expect(counters.map((r) => [r.name, r.ts_ns, JSON.parse(r.args_json as string), r.pid])).toEqual([
+        ["queue", "1400", { value: 3 }, "100"],
+        ["queue", "1600", { value: 5 }, "100"],
+      ]);
+      // Ends close their slices (no rows of their own); the printk line and sched_switch are not marks.
+      expect(rows.length).toBe(6);
+      expect(evidence.summary).toMatchObject({ atrace_marks: 9, slices: 3 });
+      expect(evidence.limitations.find((l) => l.code === "atrace_async_ignored")?.count).toBe(2);
+      // Wall time: outer 4000 inclusive, 3500 self (inner takes 500).
+      const frames = bufferRows(evidence.tables.frames);
+      const outer = frames.find((f) => f.function === "outer")!;
+      const wall = bufferRows(evidence.tables.frame_measurements).find((m) => m.frame_id === outer.frame_id)!;
+      expect([Number(wall.inclusive_value), Number(wall.self_value)]).toEqual([4000, 3500]);
+      await expectSameOutcome(perfetto, bytes, { displayName: "system.pftrace", chunkSize: 7 });
+    }
+  });
+});
