@@ -95,6 +95,14 @@ export function scannerInit(depthLimit: i32, recordsSoft: i32, textSoft: usize):
   return lvFlags != 0;
 }
 
+let valueSequence: bool = false;
+
+/**
+ * Accept a sequence of top-level values separated by whitespace (JSON Lines, as the
+ * OpenTelemetry Collector's file exporter writes): each opens the root record anew.
+ */
+export function scannerAllowSequence(on: bool): void { valueSequence = on; }
+
 export function scannerError(): i32 { return errCode; }
 export function scannerErrorOffset(): f64 { return consumedBase + <f64>(pos - inStart); }
 export function scannerDepth(): i32 { return depth; }
@@ -540,6 +548,12 @@ export function scannerRun(): i32 {
         return fail(ERR_UNEXPECTED);
       }
       default: {
+        // S_DONE: another top-level value, accepted only in value-sequence mode (JSON Lines).
+        if (st == S_DONE && valueSequence) {
+          state = S_VALUE;
+          valueNode = 0;
+          continue;
+        }
         pos = p;
         return fail(ERR_UNEXPECTED); // S_DONE: data after the top-level value; S_ERROR
       }

@@ -1,7 +1,8 @@
 /**
  * OTLP/JSON through JSON.parse: the reference path. Accepts an ExportTraceServiceRequest
  * body (`resourceSpans`), a Jaeger api_v3 response wrapping one (`result.resourceSpans`),
- * and the pre-1.0 names (`instrumentationLibrarySpans`, `instrumentationLibrary`).
+ * the pre-1.0 names (`instrumentationLibrarySpans`, `instrumentationLibrary`), and JSON
+ * Lines of such bodies.
  */
 import { expectationFailed, isPlainObject, parseJsonPayload } from "../json-guard.ts";
 import type { AdapterLimits } from "../adapter.ts";
@@ -10,12 +11,45 @@ import { count, jsonEvent, jsonLink, jsonSpan, obj, OTLP_JSON_FORMAT, str } from
 import type { OtlpRows } from "./otlp-rows.ts";
 
 export function readOtlpJson(bytes: Uint8Array, limits: AdapterLimits, rows: OtlpRows): void {
-  const { value } = parseJsonPayload(bytes, limits.maxNestingDepth, OTLP_JSON_FORMAT);
-  if (!isPlainObject(value)) throw expectationFailed(OTLP_JSON_FORMAT, "the top-level value", "an object", value);
-  const resourceSpans = value.resourceSpans ?? obj(value.result).resourceSpans;
-  if (!Array.isArray(resourceSpans)) throw expectationFailed(OTLP_JSON_FORMAT, "resourceSpans", "an array", resourceSpans);
-  for (let r = 0; r < resourceSpans.length; r++) {
-    const rs = obj(resourceSpans[r]);
+  let resourceBase = 0;
+  for (const value of requestsOf(bytes, limits)) {
+    if (!isPlainObject(value)) throw expectationFailed(OTLP_JSON_FORMAT, "the top-level value", "an object", value);
+    const resourceSpans = value.resourceSpans ?? obj(value.result).resourceSpans;
+    if (!Array.isArray(resourceSpans)) throw expectationFailed(OTLP_JSON_FORMAT, "resourceSpans", "an array", resourceSpans);
+    readResourceSpans(resourceSpans, resourceBase, rows);
+    resourceBase += resourceSpans.length;
+  }
+}
+
+/**
+ * The request bodies: one JSON document, or JSON Lines (one request per line, as the
+ * OpenTelemetry Collector's file exporter writes) when the whole is not one document.
+ */
+function requestsOf(bytes: Uint8Array, limits: AdapterLimits): unknown[] {
+  try {
+    return [parseJsonPayload(bytes, limits.maxNestingDepth, OTLP_JSON_FORMAT).value];
+  } catch (whole) {
+    const lines: Uint8Array[] = [];
+    let start = 0;
+    for (let i = 0; i <= bytes.length; i++) {
+      if (i < bytes.length && bytes[i] !== 0x0a) continue;
+      const line = bytes.subarray(start, i);
+      if (new TextDecoder().decode(line).trim() !== "") lines.push(line);
+      start = i + 1;
+    }
+    if (lines.length < 2) throw whole;
+    try {
+      return lines.map((line) => parseJsonPayload(line, limits.maxNestingDepth, OTLP_JSON_FORMAT).value);
+    } catch {
+      throw whole;
+    }
+  }
+}
+
+function readResourceSpans(resourceSpans: unknown[], base: number, rows: OtlpRows): void {
+  for (let k = 0; k < resourceSpans.length; k++) {
+    const r = base + k;
+    const rs = obj(resourceSpans[k]);
     const resource = obj(rs.resource);
     rows.resource({ resourceIndex: r, schemaUrl: str(rs.schemaUrl) || null, attributes: jsonAttributes(resource.attributes), droppedAttributes: count(resource.droppedAttributesCount) });
     const scopeSpans = rs.scopeSpans ?? rs.instrumentationLibrarySpans ?? [];

@@ -76,20 +76,27 @@ function objectOf(b: JsonBatch, r: number, keys: string[]): Record<string, unkno
 }
 
 export async function scanOtlpJson(chunks: AsyncIterable<Uint8Array>, limits: AdapterLimits, rows: OtlpRows): Promise<void> {
-  const scanner = await JsonScanner.open(otlpProgram(), { format: OTLP_JSON_FORMAT, maxDepth: limits.maxNestingDepth, truncateJsonAt: 1 << 30 });
+  // A sequence of requests (JSON Lines, as the Collector's file exporter writes) is one
+  // trace: resource indexes continue from request to request.
+  const scanner = await JsonScanner.open(otlpProgram(), { format: OTLP_JSON_FORMAT, maxDepth: limits.maxNestingDepth, truncateJsonAt: 1 << 30, valueSequence: true });
   const resourceOf = new Map<number, number>(); // R_RS serial → resource index
   const scopeOf = new Map<number, [number, number]>(); // R_SS serial → (resource, scope) index
   let events: EventInput[] = [];
   let links: LinkInput[] = [];
   let childrenOf = -1;
-  let rootKind = TAG_ABSENT;
-  let resourceSpansKind = TAG_ABSENT;
+  let requests = 0;
+  /** Resources of the requests before the current one, and of the current one so far. */
+  let resourceBase = 0;
+  let requestResources = 0;
   let flushDue = false;
   const onBatch = (b: JsonBatch): void => {
     for (let r = 0; r < b.count; r++) {
       const type = b.type(r);
       if (b.announced(r)) {
-        if (type === R_RS) resourceOf.set(b.serial(r), b.index(r));
+        if (type === R_RS) {
+          resourceOf.set(b.serial(r), resourceBase + b.index(r));
+          requestResources = Math.max(requestResources, b.index(r) + 1);
+        }
         else if (type === R_SS) scopeOf.set(b.serial(r), [resourceOf.get(b.parent(r)) ?? 0, b.index(r)]);
         continue;
       }
@@ -115,7 +122,7 @@ export async function scanOtlpJson(chunks: AsyncIterable<Uint8Array>, limits: Ad
         if (rows.span(jsonSpan(value, resource, scope, mine ? events : [], mine ? links : []))) flushDue = true;
         if (mine) childrenOf = -1;
       } else if (type === R_SS) {
-        const [resource, scope] = scopeOf.get(b.serial(r)) ?? [0, b.index(r)];
+        const [resource, scope] = scopeOf.get(b.serial(r)) ?? [resourceBase, b.index(r)];
         if (b.kind(r, 5) !== TAG_ABSENT && b.kind(r, 5) !== TAG_ARRAY) throw expectationFailed(OTLP_JSON_FORMAT, "spans", "an array", sampleOfKind(b.kind(r, 5)));
         rows.scope({
           resourceIndex: resource, scopeIndex: scope, name: str(b.value(r, 0)), version: str(b.value(r, 1)), schemaUrl: str(b.value(r, 4)) || null,
@@ -123,10 +130,12 @@ export async function scanOtlpJson(chunks: AsyncIterable<Uint8Array>, limits: Ad
         });
       } else if (type === R_RS) {
         if (b.kind(r, 3) !== TAG_ABSENT && b.kind(r, 3) !== TAG_ARRAY) throw expectationFailed(OTLP_JSON_FORMAT, "scopeSpans", "an array", sampleOfKind(b.kind(r, 3)));
-        rows.resource({ resourceIndex: b.index(r), schemaUrl: str(b.value(r, 2)) || null, attributes: jsonAttributes(b.value(r, 0)), droppedAttributes: count(b.value(r, 1)) });
+        rows.resource({ resourceIndex: resourceBase + b.index(r), schemaUrl: str(b.value(r, 2)) || null, attributes: jsonAttributes(b.value(r, 0)), droppedAttributes: count(b.value(r, 1)) });
       } else if (type === R_ROOT) {
-        rootKind = b.selfKind(r);
-        resourceSpansKind = b.kind(r, 0);
+        checkRequest(b.selfKind(r), b.kind(r, 0));
+        requests++;
+        resourceBase += requestResources;
+        requestResources = 0;
       }
     }
   };
@@ -136,6 +145,10 @@ export async function scanOtlpJson(chunks: AsyncIterable<Uint8Array>, limits: Ad
     flushDue = false;
   }
   scanner.finish(false, onBatch);
+  if (requests === 0) checkRequest(TAG_ABSENT, TAG_ABSENT);
+}
+
+function checkRequest(rootKind: number, resourceSpansKind: number): void {
   if (rootKind !== TAG_OBJECT) throw expectationFailed(OTLP_JSON_FORMAT, "the top-level value", "an object", sampleOfKind(rootKind));
   if (resourceSpansKind !== TAG_ARRAY) throw expectationFailed(OTLP_JSON_FORMAT, "resourceSpans", "an array", sampleOfKind(resourceSpansKind));
 }

@@ -26,6 +26,7 @@ export const MAX_STRING_BYTES = 1 << 20;
 
 interface ScannerExports extends ScannerCoreExports {
   finish(repair: number): number;
+  allowValueSequence(on: number): void;
   textAreaBytes(): number;
   stringsBytes(): number;
 }
@@ -36,6 +37,8 @@ export interface JsonScanOptions {
   maxDepth: number;
   /** JSON slot texts longer than this are cut (unless their record is special). */
   truncateJsonAt: number;
+  /** Accept whitespace-separated top-level values (JSON Lines); each closes its root record. */
+  valueSequence?: boolean;
 }
 
 export class JsonScanner {
@@ -69,6 +72,7 @@ export class JsonScanner {
     const depth = Math.min(Math.max(1, options.maxDepth), 4096);
     const ok = wasm.init(depth, INPUT_BYTES, MAX_STRING_BYTES, MAX_CAPTURE_BYTES, 16384, MAX_CAPTURE_BYTES + (40 << 20), 16000, 8 << 20, 18, 8 << 20, 24 << 20, options.truncateJsonAt);
     if (!ok) throw new FlameoxError("INTERNAL_ERROR", "The JSON scanner could not allocate its buffers within its memory maximum");
+    wasm.allowValueSequence(options.valueSequence ? 1 : 0);
     return new JsonScanner(wasm, options);
   }
 
