@@ -90,6 +90,34 @@ describe("OTLP protobuf corpus", () => {
     });
   }
 
+  test("length-prefixed requests (the Collector's file exporter, format: proto) import as one trace", async () => {
+    const bodies = corpusFiles("otlp-proto").map((f) => loadPayload(f.path));
+    const frame = (body: Uint8Array) => {
+      const prefix = new Uint8Array(4);
+      new DataView(prefix.buffer).setUint32(0, body.length);
+      return Buffer.concat([prefix, body]);
+    };
+    const bytes = new Uint8Array(Buffer.concat([...bodies.map(frame), frame(new Uint8Array(0)), frame(bodies[0]!)]));
+    expect(detect(bytes, "traces.bin")).toBe("otlp-protobuf");
+    // Independently: each body decoded by protobufjs, spans in file order, resource indexes counted across bodies.
+    const want: [string, number][] = [];
+    let base = 0;
+    for (const body of [...bodies, bodies[0]!]) {
+      const request = ExportTraceServiceRequest.toObject(ExportTraceServiceRequest.decode(body)) as Msg;
+      request.resource_spans.forEach((rs: Msg, k: number) => rs.scope_spans.forEach((ss: Msg) => (ss.spans ?? []).forEach((sp: Msg) => want.push([sp.name, base + k]))));
+      base += request.resource_spans.length;
+    }
+    const evidence = proto.extract({ bytes, displayName: "traces.bin", limits: DEFAULT_ADAPTER_LIMITS });
+    expect(bufferRows(evidence.tables.otel_spans).map((r) => [r.name, Number(r.resource_index)])).toEqual(want);
+    expect(bufferRows(evidence.tables.otel_resources).length).toBe(base);
+    // Chunks of 3 bytes: prefixes split across chunks.
+    await expectSameOutcome(proto, bytes, { displayName: "traces.bin", chunkSize: 3 });
+    for (const cut of [bytes.subarray(0, bytes.length - 1), bytes.subarray(0, 2 + frame(bodies[0]!).length)]) {
+      expect(() => proto.extract({ bytes: cut, displayName: "t.bin", limits: DEFAULT_ADAPTER_LIMITS })).toThrow(/cut off/);
+      await expectSameOutcome(proto, cut, { displayName: "t.bin", chunkSize: 5 });
+    }
+  });
+
   test("the same request in JSON and protobuf gives the same typed attributes", () => {
     const request = {
       resource_spans: [{ resource: { attributes: [{ key: "service.name", value: { string_value: "svc" } }] }, scope_spans: [{ scope: { name: "lib" }, spans: [{

@@ -26,10 +26,16 @@ function seeds(formats: string[], maxBytes = 200_000): Uint8Array[] {
 }
 
 /**
- * Generated seeds for paths the corpus does not reach: a system trace (atrace marks in
- * ftrace print events, process_tree) as it is and inside a compressed packet group.
+ * Generated seeds for paths the corpus does not reach: length-prefixed OTLP requests; a
+ * system trace (atrace marks in ftrace print events, process_tree) as it is and inside a
+ * compressed packet group.
  */
 function generatedSeeds(parser: string): Uint8Array[] {
+  if (parser === "otlp-protobuf") {
+    // The Collector file exporter's framing: each request after its 4-byte big-endian length.
+    const prefix = (n: number) => Buffer.from([n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]);
+    return [Buffer.concat(seeds(["otlp-proto"]).flatMap((body) => [prefix(body.length), body]))];
+  }
   if (parser !== "perfetto") return [];
   const print = (timestamp: number, tid: number, buf: string) => ({ timestamp, pid: tid, print: { buf } });
   const packets = [

@@ -1,12 +1,14 @@
 /**
  * The `otlp-protobuf` adapter: OTLP ExportTraceServiceRequest protobuf bodies (gzip
- * handled by the worker), as the otel_* tables. Streamed through the WASM wire scanner;
+ * handled by the worker), or the Collector file exporter's length-prefixed run of
+ * them, as the otel_* tables. Streamed through the WASM wire scanner;
  * the whole-payload `extract` decodes with protobufjs and is the reference in tests.
  */
 import type { DetectInput, ExtractInput, ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
 import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { fieldsWithin, sniffFirstMessage } from "../wasm/proto-sniff.ts";
 import { collectRows, OTEL_TABLES } from "./collect-rows.ts";
+import { isLengthPrefixed, requestBytes, unframeWhole } from "./length-prefixed.ts";
 import { otlpEvidence } from "./otlp-evidence.ts";
 import { OtlpRows } from "./otlp-rows.ts";
 import { readOtlpProto } from "./parse-proto.ts";
@@ -18,7 +20,8 @@ const RESOURCE_SPANS = { 1: 2, 2: 2, 3: 2, 1000: 2 };
 
 export function detectOtlpProto({ headBytes, displayName }: DetectInput): number {
   if (!headBytes) return 0;
-  const first = sniffFirstMessage(headBytes);
+  const framed = isLengthPrefixed(headBytes);
+  const first = sniffFirstMessage(framed ? headBytes.subarray(4) : headBytes);
   const named = /\.(pb|otlp|protobuf|binpb)(\.gz)?$/i.test(displayName) || /otlp|trace/i.test(displayName);
   if (!first || first.outer.number !== 1 || !fieldsWithin(first.inner, RESOURCE_SPANS)) return 0;
   // A ResourceSpans starts with its Resource or its ScopeSpans; pprof and Perfetto use other fields there.
@@ -32,12 +35,13 @@ export const otlpProtoAdapter: ProducerAdapter = {
   mediaType: "application/x-protobuf",
   detect: detectOtlpProto,
   extract(input: ExtractInput): NormalizedEvidence {
-    return collectRows(input.limits.maxEvents, SELF, (rows) => readOtlpProto(input.bytes, rows));
+    const bytes = isLengthPrefixed(input.bytes.subarray(0, 5)) ? unframeWhole(input.bytes) : input.bytes;
+    return collectRows(input.limits.maxEvents, SELF, (rows) => readOtlpProto(bytes, rows));
   },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     // Spans, events and links go to the sink from scanOtlpProto's own columns; `rows` keeps resources, scopes and counts.
     const rows = new OtlpRows(input.sink, input.limits.maxEvents);
-    await scanOtlpProto(input.chunks, input.limits.maxNestingDepth, rows, input.sink, input.limits.maxEvents);
+    await scanOtlpProto(requestBytes(input.chunks), input.limits.maxNestingDepth, rows, input.sink, input.limits.maxEvents);
     return otlpEvidence(rows, SELF);
   },
 };

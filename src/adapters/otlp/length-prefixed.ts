@@ -1,0 +1,99 @@
+/**
+ * The OpenTelemetry Collector's file exporter with `format: proto` writes each
+ * ExportTraceServiceRequest after its length as a 4-byte big-endian integer. Protobuf
+ * messages of one type concatenate into one message whose repeated fields append, so the
+ * bodies without their prefixes are a single request holding every ResourceSpans in file
+ * order, which the usual decoders then read. A raw request never starts like a prefix:
+ * its first byte is a tag, and tags below 8 name field 0, which protobuf forbids.
+ */
+import { parseFailed } from "../json-guard.ts";
+import { OTLP_PROTO_FORMAT } from "./proto-values.ts";
+
+const PREFIX_BYTES = 4;
+/** The first body byte of a request: field 1 (resource_spans), length-delimited. */
+const RESOURCE_SPANS_TAG = 0x0a;
+
+/** Whether a payload starting with `head` is length-prefixed requests (an empty first body counts). */
+export function isLengthPrefixed(head: Uint8Array): boolean {
+  if (head.length < PREFIX_BYTES || head[0]! >= 0x08) return false;
+  const length = new DataView(head.buffer, head.byteOffset, PREFIX_BYTES).getUint32(0);
+  if (length === 0) return head.length === PREFIX_BYTES || head[PREFIX_BYTES]! < 0x08;
+  return head.length > PREFIX_BYTES && head[PREFIX_BYTES] === RESOURCE_SPANS_TAG;
+}
+
+function truncated(at: number): Error {
+  return parseFailed(OTLP_PROTO_FORMAT, `a length-prefixed request is cut off at byte ${at}`);
+}
+
+/** The bodies of a whole length-prefixed payload, concatenated. */
+export function unframeWhole(bytes: Uint8Array): Uint8Array {
+  const parts: Uint8Array[] = [];
+  let at = 0;
+  while (at < bytes.length) {
+    if (at + PREFIX_BYTES > bytes.length) throw truncated(bytes.length);
+    const length = new DataView(bytes.buffer, bytes.byteOffset + at, PREFIX_BYTES).getUint32(0);
+    at += PREFIX_BYTES;
+    if (at + length > bytes.length) throw truncated(bytes.length);
+    parts.push(bytes.subarray(at, at + length));
+    at += length;
+  }
+  return Buffer.concat(parts);
+}
+
+/** `chunks` as they are, or without the length prefixes when the payload starts with one. */
+export async function* requestBytes(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  // Enough of the head to tell the forms apart.
+  let head: Uint8Array = new Uint8Array(0);
+  let done = false;
+  while (head.length <= PREFIX_BYTES && !done) {
+    const next = await iterator.next();
+    if (next.done) done = true;
+    else head = head.length === 0 ? next.value : Buffer.concat([head, next.value]);
+  }
+  const rest: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => iterator };
+  if (!isLengthPrefixed(head)) {
+    if (head.length > 0) yield head;
+    if (!done) yield* rest;
+    return;
+  }
+  const unframer = new Unframer();
+  yield* unframer.push(head);
+  if (!done) for await (const chunk of rest) yield* unframer.push(chunk);
+  unframer.end();
+}
+
+/** Strips prefixes from a stream, chunk by chunk (a prefix may span chunks). */
+class Unframer {
+  private readonly prefix = new Uint8Array(PREFIX_BYTES);
+  private prefixHave = 0;
+  /** Body bytes still to pass through. */
+  private body = 0;
+  private offset = 0;
+
+  *push(chunk: Uint8Array): Generator<Uint8Array> {
+    let at = 0;
+    while (at < chunk.length) {
+      if (this.body > 0) {
+        const take = Math.min(this.body, chunk.length - at);
+        yield chunk.subarray(at, at + take);
+        this.body -= take;
+        at += take;
+        continue;
+      }
+      const take = Math.min(PREFIX_BYTES - this.prefixHave, chunk.length - at);
+      this.prefix.set(chunk.subarray(at, at + take), this.prefixHave);
+      this.prefixHave += take;
+      at += take;
+      if (this.prefixHave === PREFIX_BYTES) {
+        this.body = new DataView(this.prefix.buffer).getUint32(0);
+        this.prefixHave = 0;
+      }
+    }
+    this.offset += chunk.length;
+  }
+
+  end(): void {
+    if (this.body > 0 || this.prefixHave > 0) throw truncated(this.offset);
+  }
+}
