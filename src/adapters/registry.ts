@@ -9,6 +9,7 @@ import { v8HeapProfileAdapter } from "./v8-heapprofile/adapter.ts";
 import { otlpJsonAdapter } from "./otlp/json-adapter.ts";
 import { otlpProtoAdapter } from "./otlp/proto-adapter.ts";
 import { pprofAdapter } from "./pprof/adapter.ts";
+import { pprofLegacyAdapter } from "./pprof-legacy/adapter.ts";
 import { perfettoAdapter } from "./perfetto/adapter.ts";
 import { benchmarkSamplesAdapter } from "./benchmark-samples/adapter.ts";
 import { gbenchAdapter } from "./gbench/adapter.ts";
@@ -24,6 +25,7 @@ export const ADAPTERS: ProducerAdapter[] = [
   otlpJsonAdapter,
   otlpProtoAdapter,
   pprofAdapter,
+  pprofLegacyAdapter,
   perfettoAdapter,
   // Benchmark samples (issue 5): each raw sample lands in `measurements`.
   benchmarkSamplesAdapter,

@@ -12,12 +12,14 @@ const OWN_FORMATS: Record<string, string> = {
   "pytest-benchmark": "pytest-benchmark",
   heapprofile: "v8-heapprofile",
   "otlp-json": "otlp-json",
+  // Binary CPU files are recognised from the decoded head too: their header bytes are all below 0x80.
+  "pprof-legacy": "pprof-legacy",
 };
 
 describe("registry", () => {
   test("adapters have unique names and can be found by name", () => {
     expect(ADAPTERS.map((a) => a.name).sort()).toEqual([
-      "benchmark-samples", "chrome-trace", "gbench", "hyperfine", "otlp-json", "otlp-protobuf", "perfetto", "pprof", "pyperf", "pytest-benchmark",
+      "benchmark-samples", "chrome-trace", "gbench", "hyperfine", "otlp-json", "otlp-protobuf", "perfetto", "pprof", "pprof-legacy", "pyperf", "pytest-benchmark",
       "v8-cpuprofile", "v8-heapprofile",
     ]);
     expect(adapterByName("v8-cpuprofile")).toMatchObject({ artifactKind: "sample_profile", mediaType: "application/json" });
