@@ -380,11 +380,14 @@ describe("pprof-legacy malformed inputs fail with typed errors", () => {
     expect(extract(fileBytes("google-pprof-cppbench.heap"), { maxEvents: 31 }).summary.samples).toBe(31);
   });
 
-  test("mutated corpus files (truncations, bit flips, insertions…) end in a result or a typed error", () => {
+  // FLAMEOX_FUZZ=full runs the fuzz lane's 10,000 inputs, as for the streaming parsers.
+  const FUZZ_INPUTS = process.env.FLAMEOX_FUZZ === "full" ? 10_000 : 300;
+  test(`${FUZZ_INPUTS} mutated corpus files (truncations, bit flips, insertions…) end in a result or a typed error, none slow`, () => {
     const seeds = corpusFiles(LEGACY).map((f) => loadPayload(f.path));
     const outcomes = new Map<string, number>();
-    for (const { name, bytes } of mutatedInputs(seeds, 300, 0x1e9ac)) {
+    for (const { name, bytes } of mutatedInputs(seeds, FUZZ_INPUTS, 0x1e9ac)) {
       let outcome = "ok";
+      const started = performance.now();
       try {
         extract(bytes, { maxEvents: 100_000 });
       } catch (error) {
@@ -393,8 +396,10 @@ describe("pprof-legacy malformed inputs fail with typed errors", () => {
         }
         outcome = error.code;
       }
+      expect(performance.now() - started).toBeLessThan(2_000);
       outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
     }
+    console.log(`pprof-legacy: ${FUZZ_INPUTS} inputs → ${[...outcomes].map(([k, v]) => `${k} ${v}`).join(", ")}`);
     expect(outcomes.get("ok")).toBeGreaterThan(0);
     expect(outcomes.get("ARTIFACT_PARSE_FAILED")).toBeGreaterThan(0);
   });
