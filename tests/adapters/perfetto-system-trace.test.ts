@@ -1,7 +1,7 @@
 /**
  * Perfetto traces as the tracing service writes them on Android and Linux: packets in
- * zlib-compressed groups (compressed_packets), atrace marks in ftrace `print` events, and
- * process_tree names. Compressed corpus traces must give exactly the evidence of the
+ * zlib-compressed groups (compressed_packets), atrace marks in ftrace `print` events,
+ * process_tree names and process_stats memory counters. Compressed corpus traces must give exactly the evidence of the
  * original; atrace marks must give the slices, instants and counters computed by hand.
  */
 import { describe, expect, test } from "bun:test";
@@ -156,5 +156,29 @@ describe("atrace marks", () => {
       expect([Number(wall.inclusive_value), Number(wall.self_value)]).toEqual([4000, 3500]);
       await expectSameOutcome(perfetto, bytes, { displayName: "system.pftrace", chunkSize: 7 });
     }
+  });
+
+  test("process_stats become per-process memory counters in bytes, named as Trace Processor names them", () => {
+    const stats = (timestamp: number, rss: number, extra: Msg = {}): Msg => ({ timestamp, process_stats: { processes: [{ pid: 100, vm_rss_kb: rss, ...extra }] } });
+    const bytes = encode([
+      packets[0]!,
+      stats(1000, 1000, { vm_size_kb: 5000, rss_anon_kb: 600, oom_score_adj: -900 }),
+      stats(2000, 3000),
+      { timestamp: 2500, process_stats: { processes: [{ pid: 200, vm_hwm_kb: 7 }] } },
+    ]);
+    const rows = bufferRows(extract(bytes).tables.trace_events).filter((r) => r.phase === "C");
+    const got = rows.map((r) => [r.name, r.ts_ns, JSON.parse(r.args_json as string).value, r.pid, r.process_name]);
+    const app = "/system/bin/app";
+    expect(got).toEqual(expect.arrayContaining([
+      ["mem.rss", "1000", 1000 * 1024, "100", app],
+      ["mem.rss", "2000", 3000 * 1024, "100", app],
+      ["mem.virt", "1000", 5000 * 1024, "100", app],
+      ["mem.rss.anon", "1000", 600 * 1024, "100", app],
+      ["oom_score_adj", "1000", -900, "100", app],
+      ["mem.rss.watermark", "2500", 7 * 1024, "200", null],
+    ]));
+    expect(got.length).toBe(6);
+    // One track per process and counter.
+    expect(new Set(rows.map((r) => r.track_id)).size).toBe(5);
   });
 });

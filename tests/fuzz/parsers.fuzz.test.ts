@@ -27,7 +27,7 @@ function seeds(formats: string[], maxBytes = 200_000): Uint8Array[] {
 
 /**
  * Generated seeds for paths the corpus does not reach: length-prefixed OTLP requests; a
- * system trace (atrace marks in ftrace print events, process_tree) as it is and inside a
+ * system trace (atrace marks in ftrace print events, process_tree, process_stats) as it is and inside a
  * compressed packet group.
  */
 function generatedSeeds(parser: string): Uint8Array[] {
@@ -40,6 +40,7 @@ function generatedSeeds(parser: string): Uint8Array[] {
   const print = (timestamp: number, tid: number, buf: string) => ({ timestamp, pid: tid, print: { buf } });
   const packets = [
     { process_tree: { processes: [{ pid: 7, cmdline: ["app"] }], threads: [{ tid: 8, tgid: 7, name: "worker" }] } },
+    { timestamp: 5, process_stats: { processes: [{ pid: 7, vm_rss_kb: 10, oom_score_adj: -100 }] } },
     { ftrace_events: { cpu: 0, event: [print(10, 8, "B|7|a\n"), print(20, 8, "C|7|n|4\n"), print(25, 8, "I|7|i\n"), print(30, 8, "E|7\n"), print(40, 8, "S|7|x|1\n")] } },
   ];
   const encode = (list: object[]) => Trace.encode(Trace.fromObject({ packet: list })).finish();

@@ -1,6 +1,6 @@
 /**
  * The repeated parts of one packet (interned entries, clocks, categories, annotations,
- * profile samples, descriptors), collected as their records arrive, just before the
+ * profile samples, descriptors, process stats), collected as their records arrive, just before the
  * packet's own record.
  */
 import type { ProtoBatch } from "../wasm/proto-batch.ts";
@@ -31,6 +31,8 @@ export class PacketChildren {
   tracks: TrackDescriptorInput[] = [];
   processes: { pid: number; name: string | null }[] = [];
   threads: { pid: number; tid: number; name: string | null }[] = [];
+  /** process_stats entries: pid and the slots 1..9 (null when absent). */
+  processStats: { pid: number; values: (number | null)[] }[] = [];
   private frameIds: number[] = [];
   private dirty = false;
   private pathIds: number[] = [];
@@ -52,6 +54,7 @@ export class PacketChildren {
     if (this.tracks.length > 0) this.tracks.length = 0;
     if (this.processes.length > 0) this.processes.length = 0;
     if (this.threads.length > 0) this.threads.length = 0;
+    if (this.processStats.length > 0) this.processStats.length = 0;
     this.dirty = false;
   }
 
@@ -89,6 +92,13 @@ export class PacketChildren {
         return true;
       case R.PROCESS: this.processes.push({ pid: b.num(r, 0), name: b.string(r, 1) }); return true;
       case R.THREAD: this.threads.push({ pid: b.num(r, 0), tid: b.num(r, 1), name: b.string(r, 2) }); return true;
+      case R.PS_PROCESS: {
+        const values: (number | null)[] = [];
+        // oom_score_adj (slot 9) is an int64: negative values arrive as 64-bit two's complement.
+        for (let slot = 1; slot <= 9; slot++) values.push(b.has(r, slot) ? (slot === 9 ? Number(b.big(r, slot)) : b.num(r, slot)) : null);
+        this.processStats.push({ pid: b.num(r, 0), values });
+        return true;
+      }
     }
     return false;
   }

@@ -23,7 +23,7 @@ import { PerfettoTracks } from "./perfetto-tracks.ts";
 import type { StackSpill } from "../common/stack-trie.ts";
 import { PerfettoSamples } from "./perfetto-samples.ts";
 import { ClockDomain, SequenceState } from "./sequence-state.ts";
-import { P, R } from "./trace-program.ts";
+import { P, PROCESS_STAT_COUNTERS, R } from "./trace-program.ts";
 
 const TYPE_BEGIN = 1, TYPE_END = 2, TYPE_INSTANT = 3, TYPE_COUNTER = 4;
 const SEQ_INCREMENTAL_STATE_CLEARED = 1;
@@ -127,6 +127,7 @@ export class PerfettoImport implements MarkSink {
     const hasTs = b.has(r, P.TIMESTAMP);
     const ns = hasTs ? this.timestampNs(state, b.has(r, P.CLOCK_ID) ? b.num(r, P.CLOCK_ID) : null, b.num(r, P.TIMESTAMP)) : null;
     if (b.has(r, P.TRACK_EVENT)) this.trackEvent(b, r, state, c, ns);
+    if (c && c.processStats.length > 0 && ns !== null) this.processCounters(c, ns);
     if (c && c.sampleCallstacks.length > 0 && ns !== null) this.samples.streaming(state, c.sampleCallstacks, c.sampleDeltasUs, ns, this.sampleTrack(state, b.num(r, P.SEQUENCE)));
     if (b.has(r, P.PERF_CALLSTACK) && ns !== null) {
       const pid = b.num(r, P.PERF_PID);
@@ -166,6 +167,19 @@ export class PerfettoImport implements MarkSink {
       const uuid = `thread:${t.pid}:${t.tid}`;
       this.tracks.describe(uuid, { parent: null, name: null, pid: t.pid, tid: t.tid, processName: null, threadName: t.name });
       state.threadTrack = this.tracks.trackOf(uuid);
+    }
+  }
+
+  /** process_stats: one counter event per present value, on the process's track for that counter. */
+  private processCounters(c: PacketChildren, ns: number): void {
+    for (const { pid, values } of c.processStats) {
+      values.forEach((value, k) => {
+        if (value === null) return;
+        const counter = PROCESS_STAT_COUNTERS[k]!;
+        const uuid = `process-counter:${pid}:${counter.name}`;
+        this.tracks.describe(uuid, { parent: null, name: counter.name, pid, tid: null, processName: null, threadName: null });
+        this.spoolEvent(this.tracks.trackOf(uuid), ns, KIND_EVENT, this.intern(counter.name), "C", JSON.stringify({ value: counter.kib ? value * 1024 : value }));
+      });
     }
   }
 

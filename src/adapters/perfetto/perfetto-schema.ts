@@ -28,12 +28,20 @@ message TracePacket {
   optional bool previous_packet_dropped = 42;
   optional FtraceEventBundle ftrace_events = 1;
   optional ProcessTree process_tree = 2;
+  optional ProcessStats process_stats = 9;
   optional bytes compressed_packets = 50;
 }
 message FtraceEventBundle { optional uint32 cpu = 1; repeated FtraceEvent event = 2; }
 message FtraceEvent { optional uint64 timestamp = 1; optional uint32 pid = 2; optional PrintFtraceEvent print = 3; optional SchedSwitchFtraceEvent sched_switch = 4; }
 message PrintFtraceEvent { optional uint64 ip = 1; optional string buf = 2; }
 message SchedSwitchFtraceEvent { optional string prev_comm = 1; optional int32 prev_pid = 2; optional int32 prev_prio = 3; optional int64 prev_state = 4; optional string next_comm = 5; optional int32 next_pid = 6; optional int32 next_prio = 7; }
+message ProcessStats {
+  message Process {
+    optional int32 pid = 1; optional uint64 vm_size_kb = 2; optional uint64 vm_rss_kb = 3; optional uint64 rss_anon_kb = 4; optional uint64 rss_file_kb = 5;
+    optional uint64 rss_shmem_kb = 6; optional uint64 vm_swap_kb = 7; optional uint64 vm_locked_kb = 8; optional uint64 vm_hwm_kb = 9; optional int64 oom_score_adj = 10;
+  }
+  repeated Process processes = 1; optional uint64 collection_end_timestamp = 2;
+}
 message ProcessTree {
   message Thread { optional int32 tid = 1; optional int32 tgid = 3; optional string name = 2; }
   message Process { optional int32 pid = 1; optional int32 ppid = 2; repeated string cmdline = 3; optional int32 uid = 5; }

@@ -13,8 +13,18 @@ export const R = {
   TRACE: 0, PACKET: 1, CAT_IID: 2, CAT_NAME: 3, ANNOTATION: 4, TRACK: 5, PROCESS: 6, THREAD: 7, CLOCK: 8,
   I_CATEGORY: 9, I_NAME: 10, I_ANNOTATION_NAME: 11, I_FUNCTION: 12, I_FRAME: 13, I_CALLSTACK: 14, I_FRAME_ID: 15,
   I_MAPPING: 16, I_MAPPING_PATH_ID: 17, I_MAPPING_PATH: 18, I_STRING_VALUE: 19, SP_CALLSTACK: 20, SP_DELTA: 21,
-  COMPRESSED: 22, FTRACE: 23, PT_PROCESS: 24, PT_CMDLINE: 25, PT_THREAD: 26,
+  COMPRESSED: 22, FTRACE: 23, PT_PROCESS: 24, PT_CMDLINE: 25, PT_THREAD: 26, PS_PROCESS: 27,
 } as const;
+
+/**
+ * ProcessStats.Process (process_stats.proto): pid (1) in slot 0, then fields 2..10 in slots
+ * 1..9, named as Trace Processor names the counters (memory in bytes, read in KiB).
+ */
+export const PROCESS_STAT_COUNTERS: readonly { name: string; kib: boolean }[] = [
+  { name: "mem.virt", kib: true }, { name: "mem.rss", kib: true }, { name: "mem.rss.anon", kib: true }, { name: "mem.rss.file", kib: true },
+  { name: "mem.rss.shmem", kib: true }, { name: "mem.swap", kib: true }, { name: "mem.locked", kib: true }, { name: "mem.rss.watermark", kib: true },
+  { name: "oom_score_adj", kib: false },
+];
 
 /** FtraceEvent slots (ftrace_event.proto: timestamp 1, pid 2, print 3 → PrintFtraceEvent.buf 2). */
 export const F = { TIMESTAMP: 0, TID: 1, PRINT_BUF: 2 } as const;
@@ -115,6 +125,10 @@ export function perfettoProgram(): ProtoProgram {
   own(treeProcess, 3, R.PT_CMDLINE);
   const treeThread = p.child(tree, 2, p.message({ record: R.PT_THREAD }));
   [[1, 0], [3, 1], [2, 2]].forEach(([field, slot]) => v(treeThread, field!, R.PT_THREAD, slot!));
+
+  // process_stats (9): per-process memory counters sampled by traced_probes (linux.process_stats).
+  const statsProcess = p.child(p.child(packet, 9, p.message()), 1, p.message({ record: R.PS_PROCESS }));
+  for (let field = 1; field <= 10; field++) v(statsProcess, field, R.PS_PROCESS, field - 1);
 
   const profile = p.child(packet, 54, p.message());
   own(profile, 1, R.SP_CALLSTACK, P_SCALAR, PACKED_VARINT);
