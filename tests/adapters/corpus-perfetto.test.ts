@@ -107,6 +107,56 @@ describe("perfetto corpus", () => {
   }
 });
 
+/**
+ * Counter readings per counter track uuid, computed over the protobufjs-decoded packets as
+ * Perfetto defines them: extra_counter_values go to the event's extra_counter_track_uuids
+ * (else the sequence's defaults'), values scale by the CounterDescriptor's unit_multiplier
+ * and incremental tracks accumulate.
+ */
+function referenceExtraCounters(bytes: Uint8Array): Map<string, number[]> {
+  const trace = Trace.toObject(Trace.decode(bytes), { longs: String }) as Msg;
+  const specs = new Map<string, { multiplier: number; incremental: boolean }>();
+  const defaults = new Map<number, string[]>();
+  const totals = new Map<string, number>();
+  const out = new Map<string, number[]>();
+  for (const p of trace.packet as Msg[]) {
+    const seq = p.trusted_packet_sequence_id ?? 0;
+    const d = p.track_descriptor;
+    if (d?.counter) specs.set(d.uuid, { multiplier: Number(d.counter.unit_multiplier ?? 1), incremental: !!d.counter.is_incremental });
+    const extra = p.trace_packet_defaults?.track_event_defaults?.extra_counter_track_uuids;
+    if (extra?.length) defaults.set(seq, extra);
+    const values: string[] = p.track_event?.extra_counter_values ?? [];
+    const uuids: string[] = p.track_event?.extra_counter_track_uuids?.length ? p.track_event.extra_counter_track_uuids : defaults.get(seq) ?? [];
+    values.forEach((raw, k) => {
+      const uuid = uuids[k]!;
+      const spec = specs.get(uuid) ?? { multiplier: 1, incremental: false };
+      let value = Number(raw) * spec.multiplier;
+      if (spec.incremental) totals.set(uuid, (value += totals.get(uuid) ?? 0));
+      out.set(uuid, [...(out.get(uuid) ?? []), value]);
+    });
+  }
+  for (const list of out.values()) list.sort((a, b) => a - b);
+  return out;
+}
+
+describe("perfetto extra counters (Chrome's thread_time)", () => {
+  for (const file of corpusFiles("perfetto")) {
+    test(file.name, () => {
+      const bytes = loadPayload(file.path);
+      const want = referenceExtraCounters(bytes);
+      const rows = bufferRows(perfetto.extract({ bytes, displayName: file.name, limits: DEFAULT_ADAPTER_LIMITS }).tables.trace_events).filter((r) => r.phase === "C");
+      const got = new Map<string, number[]>();
+      for (const r of rows) {
+        const uuid = String(r.track_id).replace(/^track:/, "");
+        got.set(uuid, [...(got.get(uuid) ?? []), JSON.parse(r.args_json as string).value]);
+      }
+      for (const list of got.values()) list.sort((a, b) => a - b);
+      expect(got).toEqual(want);
+      if (want.size > 0) expect(rows.every((r) => r.name === "thread_time")).toBe(true);
+    });
+  }
+});
+
 describe("perfetto trace built with protobufjs", () => {
   const packets = [
     { trusted_packet_sequence_id: 7, incremental_state_cleared: true, track_descriptor: { uuid: 11, thread: { pid: 100, tid: 101, thread_name: "main" } } },
@@ -128,6 +178,28 @@ describe("perfetto trace built with protobufjs", () => {
     { trusted_packet_sequence_id: 7, timestamp: 10000, thread_descriptor: { pid: 100, tid: 101, thread_name: "main" }, streaming_profile_packet: { callstack_iid: [1, 1, 2], timestamp_delta_us: [0, 10, 10] } },
   ];
   const bytes = Trace.encode(Trace.fromObject({ packet: packets })).finish();
+
+  test("counter tracks: unit_multiplier scales, incremental tracks accumulate, events are named by their track", () => {
+    const counters = [
+      { trusted_packet_sequence_id: 3, track_descriptor: { uuid: 50, parent_uuid: 11, static_name: "thread_time", counter: { unit_multiplier: 1000, is_incremental: true } } },
+      { trusted_packet_sequence_id: 3, track_descriptor: { uuid: 60, name: "queue", counter: { unit_multiplier: 2 } } },
+      { trusted_packet_sequence_id: 3, track_descriptor: { uuid: 11, thread: { pid: 100, tid: 101 } } },
+      { trusted_packet_sequence_id: 3, trace_packet_defaults: { track_event_defaults: { track_uuid: 11, extra_counter_track_uuids: [50] } } },
+      { trusted_packet_sequence_id: 3, timestamp: 100, track_event: { type: 1, name: "work", extra_counter_values: [5] } },
+      { trusted_packet_sequence_id: 3, timestamp: 200, track_event: { type: 4, track_uuid: 60, counter_value: 3 } },
+      { trusted_packet_sequence_id: 3, timestamp: 300, track_event: { type: 4, track_uuid: 60, counter_value: -4 } },
+      { trusted_packet_sequence_id: 3, timestamp: 400, track_event: { type: 2, extra_counter_values: [7] } },
+      // An explicit uuid list overrides the defaults; a value beyond the list has no track.
+      { trusted_packet_sequence_id: 3, timestamp: 500, track_event: { type: 3, name: "mark", extra_counter_track_uuids: [60], extra_counter_values: [10, 11] } },
+    ];
+    const evidence = perfetto.extract({ bytes: Trace.encode(Trace.fromObject({ packet: counters })).finish(), displayName: "c.pftrace", limits: DEFAULT_ADAPTER_LIMITS });
+    const rows = bufferRows(evidence.tables.trace_events).filter((r) => r.phase === "C");
+    expect(rows.map((r) => [r.name, r.ts_ns, JSON.parse(r.args_json as string).value])).toEqual([
+      ["thread_time", "100", 5000], ["thread_time", "400", 12000], ["queue", "200", 6], ["queue", "300", -8], ["queue", "500", 20],
+    ]);
+    expect(evidence.limitations.find((l) => l.code === "extra_counters_without_track")?.count).toBe(1);
+    expect(bufferRows(evidence.tables.trace_events).find((r) => r.name === "work")).toMatchObject({ phase: "B", dur_ns: "300" });
+  });
 
   test("slices nest, counters and instants are events, samples become frames and stacks", async () => {
     const evidence = perfetto.extract({ bytes, displayName: "t.pftrace", limits: DEFAULT_ADAPTER_LIMITS });

@@ -7,6 +7,7 @@ import type { ProtoBatch } from "../wasm/proto-batch.ts";
 import { R, T } from "./trace-program.ts";
 
 export interface TrackDescriptorInput {
+  counter: { multiplier: number; incremental: boolean } | null;
   uuid: string;
   parent: string | null;
   name: string | null;
@@ -33,6 +34,13 @@ export class PacketChildren {
   threads: { pid: number; tid: number; name: string | null }[] = [];
   /** process_stats entries: pid and the slots 1..9 (null when absent). */
   processStats: { pid: number; values: (number | null)[] }[] = [];
+  /** Extra counter values of the track event and their track uuids (ints, then doubles), and the defaults' uuids. */
+  extraValues: number[] = [];
+  extraUuids: string[] = [];
+  extraDoubleValues: number[] = [];
+  extraDoubleUuids: string[] = [];
+  defaultExtraUuids: string[] = [];
+  defaultExtraDoubleUuids: string[] = [];
   private frameIds: number[] = [];
   private dirty = false;
   private pathIds: number[] = [];
@@ -55,6 +63,9 @@ export class PacketChildren {
     if (this.processes.length > 0) this.processes.length = 0;
     if (this.threads.length > 0) this.threads.length = 0;
     if (this.processStats.length > 0) this.processStats.length = 0;
+    for (const list of [this.extraValues, this.extraUuids, this.extraDoubleValues, this.extraDoubleUuids, this.defaultExtraUuids, this.defaultExtraDoubleUuids]) {
+      if (list.length > 0) list.length = 0;
+    }
     this.dirty = false;
   }
 
@@ -82,9 +93,16 @@ export class PacketChildren {
         return true;
       case R.SP_CALLSTACK: this.sampleCallstacks.push(b.num(r, 0)); return true;
       case R.SP_DELTA: this.sampleDeltasUs.push(b.num(r, 0)); return true;
+      case R.EXTRA_VALUE: this.extraValues.push(Number(b.big(r, 0))); return true;
+      case R.EXTRA_DOUBLE_VALUE: this.extraDoubleValues.push(b.double(r, 0)); return true;
+      case R.EXTRA_UUID: this.extraUuids.push(b.ubig(r, 0).toString()); return true;
+      case R.EXTRA_DOUBLE_UUID: this.extraDoubleUuids.push(b.ubig(r, 0).toString()); return true;
+      case R.DEFAULT_EXTRA_UUID: this.defaultExtraUuids.push(b.ubig(r, 0).toString()); return true;
+      case R.DEFAULT_EXTRA_DOUBLE_UUID: this.defaultExtraDoubleUuids.push(b.ubig(r, 0).toString()); return true;
       case R.TRACK:
         if (!b.has(r, T.UUID)) return true;
         this.tracks.push({
+          counter: b.has(r, T.COUNTER) ? { multiplier: b.has(r, T.COUNTER_MULTIPLIER) ? b.num(r, T.COUNTER_MULTIPLIER) : 1, incremental: b.num(r, T.COUNTER_INCREMENTAL) !== 0 } : null,
           uuid: b.ubig(r, T.UUID).toString(), parent: b.has(r, T.PARENT) ? b.ubig(r, T.PARENT).toString() : null,
           name: b.string(r, T.NAME) ?? b.string(r, T.STATIC_NAME), pid: b.has(r, T.PID) ? b.num(r, T.PID) : b.has(r, T.THREAD_PID) ? b.num(r, T.THREAD_PID) : null,
           tid: b.has(r, T.TID) ? b.num(r, T.TID) : null, processName: b.string(r, T.PROCESS_NAME), threadName: b.string(r, T.THREAD_NAME),

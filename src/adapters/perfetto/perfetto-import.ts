@@ -162,6 +162,8 @@ export class PerfettoImport implements MarkSink {
       }
     }
     for (const t of c.tracks) this.tracks.describe(t.uuid, t);
+    if (c.defaultExtraUuids.length > 0) state.defaultExtraUuids = [...c.defaultExtraUuids];
+    if (c.defaultExtraDoubleUuids.length > 0) state.defaultExtraDoubleUuids = [...c.defaultExtraDoubleUuids];
     for (const p of c.processes) if (p.name !== null) this.tracks.nameProcess(p.pid, p.name);
     for (const t of c.threads) {
       const uuid = `thread:${t.pid}:${t.tid}`;
@@ -232,9 +234,12 @@ export class PerfettoImport implements MarkSink {
     else if (type === 0) type = ph === "X" ? -1 : TYPE_INSTANT;
     const t = b.has(r, P.TRACK_UUID) ? this.trackOfUuid(b, r) : state.defaultTrackUuid !== null ? this.tracks.trackOf(state.defaultTrackUuid)
       : (state.threadTrack ?? this.tracks.trackOf(`sequence:${b.num(r, P.SEQUENCE)}`));
-    const nameId = b.has(r, P.NAME) ? this.fromScanner(b, b.stringId(r, P.NAME)) : (state.names.get(b.num(r, b.has(r, P.NAME_IID) ? P.NAME_IID : P.LEGACY_NAME_IID)) ?? -1);
+    let nameId = b.has(r, P.NAME) ? this.fromScanner(b, b.stringId(r, P.NAME)) : (state.names.get(b.num(r, b.has(r, P.NAME_IID) ? P.NAME_IID : P.LEGACY_NAME_IID)) ?? -1);
+    // Counter events are named by their track, as in Trace Processor.
+    if (type === TYPE_COUNTER && nameId < 0) nameId = this.trackNameId(t);
+    if (c && (c.extraValues.length > 0 || c.extraDoubleValues.length > 0)) this.extraCounters(c, state, ns);
     const kind = type === TYPE_BEGIN ? KIND_BEGIN : type === TYPE_END ? KIND_END : type === -1 ? KIND_COMPLETE : KIND_EVENT;
-    const counter = type === TYPE_COUNTER ? { value: b.has(r, P.DOUBLE_COUNTER) ? b.double(r, P.DOUBLE_COUNTER) : b.num(r, P.COUNTER) } : undefined;
+    const counter = type === TYPE_COUNTER ? { value: this.counterValue(t, b.has(r, P.DOUBLE_COUNTER) ? b.double(r, P.DOUBLE_COUNTER) : Number(b.big(r, P.COUNTER))) } : undefined;
     const args = kind !== KIND_END ? annotationsJson(c?.annotations ?? [], state, counter) : null;
     this.spoolEvent(t, ns, kind, nameId, ph, args, this.category(c, state), kind === KIND_COMPLETE ? Math.max(0, b.num(r, P.LEGACY_DURATION_US) * 1000) : 0);
   }
@@ -243,6 +248,47 @@ export class PerfettoImport implements MarkSink {
     const i = this.spool.add();
     if (this.spool.length > this.maxEvents) throw tooLarge(PERFETTO_FORMAT, "events", this.spool.length, this.maxEvents);
     return i;
+  }
+
+  /** Running totals of incremental counter tracks. */
+  private readonly counterTotals = new Map<number, number>();
+  unknownCounterTracks = 0;
+
+  /** A counter reading as its track's descriptor defines it: scaled, and summed when incremental. */
+  private counterValue(t: number, raw: number): number {
+    const spec = this.tracks.descriptorOf(t)?.counter;
+    if (!spec) return raw;
+    const value = raw * spec.multiplier;
+    if (!spec.incremental) return value;
+    const total = (this.counterTotals.get(t) ?? 0) + value;
+    this.counterTotals.set(t, total);
+    return total;
+  }
+
+  private trackNameId(t: number): number {
+    const name = this.tracks.descriptorOf(t)?.name;
+    return name ? this.intern(name) : -1;
+  }
+
+  /**
+   * TrackEvent.extra_counter_values: readings of other counter tracks (Chrome's per-thread
+   * `thread_time`) taken with the event, each a counter event on its own track at the
+   * event's time. Values without a track (more values than uuids) are counted, not kept.
+   */
+  private extraCounters(c: PacketChildren, state: SequenceState, ns: number): void {
+    const put = (values: number[], uuids: string[]) => {
+      values.forEach((raw, k) => {
+        const uuid = uuids[k];
+        if (uuid === undefined) {
+          this.unknownCounterTracks++;
+          return;
+        }
+        const t = this.tracks.trackOf(uuid);
+        this.spoolEvent(t, ns, KIND_EVENT, this.trackNameId(t), "C", JSON.stringify({ value: this.counterValue(t, raw) }));
+      });
+    };
+    put(c.extraValues, c.extraUuids.length > 0 ? c.extraUuids : state.defaultExtraUuids);
+    put(c.extraDoubleValues, c.extraDoubleUuids.length > 0 ? c.extraDoubleUuids : state.defaultExtraDoubleUuids);
   }
 
   /** Spools one event of track `t` at `ns` (primary clock); `durNs` counts for complete events only. */

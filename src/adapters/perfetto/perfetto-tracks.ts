@@ -6,6 +6,12 @@
  */
 import type { TrackInfo } from "../common/track.ts";
 
+/** A counter track's CounterDescriptor: values scale by `multiplier`; incremental ones are deltas. */
+export interface CounterSpec {
+  multiplier: number;
+  incremental: boolean;
+}
+
 interface Descriptor {
   parent: string | null;
   name: string | null;
@@ -13,6 +19,7 @@ interface Descriptor {
   tid: number | null;
   processName: string | null;
   threadName: string | null;
+  counter?: CounterSpec | null;
 }
 
 export class PerfettoTracks {
@@ -41,8 +48,13 @@ export class PerfettoTracks {
   describe(uuid: string, d: Descriptor): void {
     const known = this.descriptors.get(uuid);
     // Later descriptors of the same track refine it (names can change); keep known fields.
-    this.descriptors.set(uuid, known ? { ...known, ...Object.fromEntries(Object.entries(d).filter(([, v]) => v !== null)) } : d);
+    this.descriptors.set(uuid, known ? { ...known, ...Object.fromEntries(Object.entries(d).filter(([, v]) => v !== null && v !== undefined)) } : d);
     if (d.pid !== null && d.processName !== null) this.processNames.set(d.pid, d.processName);
+  }
+
+  /** Track `t`'s descriptor as known so far (descriptors normally precede their events). */
+  descriptorOf(t: number): Readonly<Descriptor> | undefined {
+    return this.descriptors.get(this.uuids[t]!);
   }
 
   nameProcess(pid: number, name: string): void {

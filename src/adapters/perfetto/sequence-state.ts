@@ -33,6 +33,9 @@ export class SequenceState {
   readonly clocks = new Map<number, SequenceClock>();
   defaultClockId: number | null = null;
   defaultTrackUuid: string | null = null;
+  /** trace_packet_defaults' extra counter tracks (int and double values), for events that name none. */
+  defaultExtraUuids: string[] = [];
+  defaultExtraDoubleUuids: string[] = [];
   /** Tracks of this sequence's packets without a track_uuid and without defaults (legacy thread descriptors). */
   threadTrack: number | null = null;
 
@@ -49,6 +52,8 @@ export class SequenceState {
     this.clocks.clear();
     this.defaultClockId = null;
     this.defaultTrackUuid = null;
+    this.defaultExtraUuids = [];
+    this.defaultExtraDoubleUuids = [];
   }
 }
 

@@ -7,13 +7,14 @@
  * profile_common.proto, profile_packet.proto, ftrace_event_bundle.proto, ftrace_event.proto
  * and process_tree.proto; compressed_packets (50) is handed over whole.
  */
-import { P_BYTES, P_SCALAR, PACKED_VARINT, ProtoProgram } from "../wasm/proto-program.ts";
+import { P_BYTES, P_SCALAR, PACKED_FIXED64, PACKED_VARINT, ProtoProgram } from "../wasm/proto-program.ts";
 
 export const R = {
   TRACE: 0, PACKET: 1, CAT_IID: 2, CAT_NAME: 3, ANNOTATION: 4, TRACK: 5, PROCESS: 6, THREAD: 7, CLOCK: 8,
   I_CATEGORY: 9, I_NAME: 10, I_ANNOTATION_NAME: 11, I_FUNCTION: 12, I_FRAME: 13, I_CALLSTACK: 14, I_FRAME_ID: 15,
   I_MAPPING: 16, I_MAPPING_PATH_ID: 17, I_MAPPING_PATH: 18, I_STRING_VALUE: 19, SP_CALLSTACK: 20, SP_DELTA: 21,
   COMPRESSED: 22, FTRACE: 23, PT_PROCESS: 24, PT_CMDLINE: 25, PT_THREAD: 26, PS_PROCESS: 27,
+  EXTRA_VALUE: 28, EXTRA_UUID: 29, EXTRA_DOUBLE_VALUE: 30, EXTRA_DOUBLE_UUID: 31, DEFAULT_EXTRA_UUID: 32, DEFAULT_EXTRA_DOUBLE_UUID: 33,
 } as const;
 
 /**
@@ -37,7 +38,10 @@ export const P = {
 } as const;
 
 /** Track descriptor slots. */
-export const T = { UUID: 0, PARENT: 1, NAME: 2, STATIC_NAME: 3, PID: 4, PROCESS_NAME: 5, THREAD_PID: 6, TID: 7, THREAD_NAME: 8, COUNTER: 9 } as const;
+export const T = {
+  UUID: 0, PARENT: 1, NAME: 2, STATIC_NAME: 3, PID: 4, PROCESS_NAME: 5, THREAD_PID: 6, TID: 7, THREAD_NAME: 8, COUNTER: 9,
+  COUNTER_MULTIPLIER: 10, COUNTER_INCREMENTAL: 11,
+} as const;
 
 export function perfettoProgram(): ProtoProgram {
   const p = new ProtoProgram(24);
@@ -58,6 +62,11 @@ export function perfettoProgram(): ProtoProgram {
   [[9, P.TYPE], [11, P.TRACK_UUID], [10, P.NAME_IID], [23, P.NAME], [30, P.COUNTER], [44, P.DOUBLE_COUNTER], [16, P.ABSOLUTE_US], [1, P.DELTA_US]]
     .forEach(([field, slot]) => v(event, field!, R.PACKET, slot!));
   own(event, 3, R.CAT_IID, P_SCALAR, PACKED_VARINT);
+  // Extra counter values (12, 46) for the counter tracks named by 31 and 45, or by the defaults.
+  own(event, 12, R.EXTRA_VALUE, P_SCALAR, PACKED_VARINT);
+  own(event, 31, R.EXTRA_UUID, P_SCALAR, PACKED_VARINT);
+  own(event, 46, R.EXTRA_DOUBLE_VALUE, P_SCALAR, PACKED_FIXED64);
+  own(event, 45, R.EXTRA_DOUBLE_UUID, P_SCALAR, PACKED_VARINT);
   own(event, 22, R.CAT_NAME);
   own(event, 4, R.ANNOTATION, P_BYTES);
   const legacy = p.child(event, 6, p.message());
@@ -67,7 +76,10 @@ export function perfettoProgram(): ProtoProgram {
 
   const defaults = p.child(packet, 59, p.message());
   v(defaults, 58, R.PACKET, P.DEFAULT_CLOCK_ID);
-  v(p.child(defaults, 11, p.message()), 11, R.PACKET, P.DEFAULT_TRACK_UUID);
+  const eventDefaults = p.child(defaults, 11, p.message());
+  v(eventDefaults, 11, R.PACKET, P.DEFAULT_TRACK_UUID);
+  own(eventDefaults, 31, R.DEFAULT_EXTRA_UUID, P_SCALAR, PACKED_VARINT);
+  own(eventDefaults, 45, R.DEFAULT_EXTRA_DOUBLE_UUID, P_SCALAR, PACKED_VARINT);
 
   const track = p.child(packet, 60, p.message({ record: R.TRACK }));
   [[1, T.UUID], [5, T.PARENT], [2, T.NAME], [10, T.STATIC_NAME]].forEach(([field, slot]) => v(track, field!, R.TRACK, slot!));
@@ -76,7 +88,10 @@ export function perfettoProgram(): ProtoProgram {
   v(process, 6, R.TRACK, T.PROCESS_NAME);
   const thread = p.child(track, 4, p.message());
   [[1, T.THREAD_PID], [2, T.TID], [5, T.THREAD_NAME]].forEach(([field, slot]) => v(thread, field!, R.TRACK, slot!));
-  p.presence(p.child(track, 8, p.message()), R.TRACK, T.COUNTER);
+  const counter = p.child(track, 8, p.message());
+  p.presence(counter, R.TRACK, T.COUNTER);
+  v(counter, 4, R.TRACK, T.COUNTER_MULTIPLIER);
+  v(counter, 5, R.TRACK, T.COUNTER_INCREMENTAL);
 
   const processDescriptor = p.child(packet, 43, p.message({ record: R.PROCESS }));
   v(processDescriptor, 1, R.PROCESS, 0);
