@@ -79,19 +79,9 @@ export function scannerInit(depthLimit: i32, stringBytes: usize, recordsSoft: i3
   scratchCap = stringBytes;
   softRecords = recordsSoft;
   softText = textSoft;
-  depth = 0;
-  state = S_TAG;
-  acc = 0;
-  shift = 0;
-  base = 0;
-  errCode = 0;
-  rootOpened = false;
-  // The stream itself is the top-level message (frame 0, no end).
-  store<i32>(frNode, 0);
-  store<u64>(frEnd, u64.MAX_VALUE);
-  store<u64>(frStart, 0);
-  store<i32>(frFlags, 0);
-  return frFlags != 0 && scratch != 0;
+  if (frFlags == 0 || scratch == 0) return false;
+  scannerRestart();
+  return true;
 }
 
 /**
@@ -111,6 +101,10 @@ export function scannerRestart(): void {
   paused = false;
   errCode = 0;
   rootOpened = false;
+  // The stream itself is the top-level message (frame 0, no end).
+  store<i32>(frNode, 0);
+  store<u64>(frEnd, u64.MAX_VALUE);
+  store<u64>(frStart, 0);
   store<i32>(frFlags, 0);
 }
 
