@@ -7,17 +7,12 @@
 import { KIND_BEGIN, KIND_END, KIND_EVENT } from "../chrome-trace/event-scan.ts";
 import type { ProtoBatch } from "../wasm/proto-batch.ts";
 import { parseAtrace } from "./atrace-marks.ts";
+import type { PerfettoEventSink } from "./event-sink.ts";
 import type { PerfettoTracks } from "./perfetto-tracks.ts";
 import type { ClockDomain } from "./sequence-state.ts";
 import { F, R } from "./trace-program.ts";
 
 const BOOTTIME_CLOCK = 6;
-
-/** Where marks go: the import's event spool, with names interned in its string table. */
-export interface MarkSink {
-  intern(value: string): number;
-  spoolEvent(track: number, ns: number, kind: number, name: number, ph: string, args: string | null): void;
-}
 
 export class FtraceMarks {
   /** atrace marks read (slices, instants, counters). */
@@ -31,7 +26,7 @@ export class FtraceMarks {
   constructor(
     private readonly tracks: PerfettoTracks,
     private readonly domain: ClockDomain,
-    private readonly sink: MarkSink,
+    private readonly sink: PerfettoEventSink,
   ) {}
 
   /** An FtraceEvent record (only `print` events carry marks). */

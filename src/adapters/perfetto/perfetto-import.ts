@@ -17,19 +17,21 @@ import { CompressedPackets } from "./compressed-packets.ts";
 import { annotationsJson, PERFETTO_FORMAT } from "./debug-annotations.ts";
 import { StringTable } from "../common/string-table.ts";
 import { tooLarge } from "../json-guard.ts";
-import { FtraceMarks, type MarkSink } from "./ftrace-marks.ts";
+import type { PerfettoEventSink } from "./event-sink.ts";
+import { FtraceMarks } from "./ftrace-marks.ts";
+import { PerfettoCounters } from "./perfetto-counters.ts";
 import { PacketChildren } from "./packet-children.ts";
 import { PerfettoTracks } from "./perfetto-tracks.ts";
 import type { StackSpill } from "../common/stack-trie.ts";
 import { PerfettoSamples } from "./perfetto-samples.ts";
 import { ClockDomain, SequenceState } from "./sequence-state.ts";
-import { P, PROCESS_STAT_COUNTERS, R } from "./trace-program.ts";
+import { P, R } from "./trace-program.ts";
 
 const TYPE_BEGIN = 1, TYPE_END = 2, TYPE_INSTANT = 3, TYPE_COUNTER = 4;
 const SEQ_INCREMENTAL_STATE_CLEARED = 1;
 const encoder = new TextEncoder();
 
-export class PerfettoImport implements MarkSink {
+export class PerfettoImport implements PerfettoEventSink {
   readonly frames = new FrameRegistry();
   readonly tracks = new PerfettoTracks();
   readonly domain = new ClockDomain();
@@ -52,6 +54,7 @@ export class PerfettoImport implements MarkSink {
   /** Per scanner (the stream's, and the one expanding compressed packets): its string id → local id. */
   private readonly local = new Map<HostStrings, Map<number, number>>();
   readonly ftrace: FtraceMarks;
+  readonly counters: PerfettoCounters;
   readonly compressed: CompressedPackets;
   /** Compressed groups of the packet being read, expanded once its own record is handled. */
   private readonly groups: Uint8Array[] = [];
@@ -67,6 +70,7 @@ export class PerfettoImport implements MarkSink {
   ) {
     this.samples = new PerfettoSamples(this.frames, this.strings, stackSpill);
     this.ftrace = new FtraceMarks(this.tracks, this.domain, this);
+    this.counters = new PerfettoCounters(this.tracks, this);
     this.compressed = new CompressedPackets(maxDepth);
   }
 
@@ -127,7 +131,7 @@ export class PerfettoImport implements MarkSink {
     const hasTs = b.has(r, P.TIMESTAMP);
     const ns = hasTs ? this.timestampNs(state, b.has(r, P.CLOCK_ID) ? b.num(r, P.CLOCK_ID) : null, b.num(r, P.TIMESTAMP)) : null;
     if (b.has(r, P.TRACK_EVENT)) this.trackEvent(b, r, state, c, ns);
-    if (c && c.processStats.length > 0 && ns !== null) this.processCounters(c, ns);
+    if (c && c.processStats.length > 0 && ns !== null) this.counters.processStats(c, ns);
     if (c && c.sampleCallstacks.length > 0 && ns !== null) this.samples.streaming(state, c.sampleCallstacks, c.sampleDeltasUs, ns, this.sampleTrack(state, b.num(r, P.SEQUENCE)));
     if (b.has(r, P.PERF_CALLSTACK) && ns !== null) {
       const pid = b.num(r, P.PERF_PID);
@@ -169,19 +173,6 @@ export class PerfettoImport implements MarkSink {
       const uuid = `thread:${t.pid}:${t.tid}`;
       this.tracks.describe(uuid, { parent: null, name: null, pid: t.pid, tid: t.tid, processName: null, threadName: t.name });
       state.threadTrack = this.tracks.trackOf(uuid);
-    }
-  }
-
-  /** process_stats: one counter event per present value, on the process's track for that counter. */
-  private processCounters(c: PacketChildren, ns: number): void {
-    for (const { pid, values } of c.processStats) {
-      values.forEach((value, k) => {
-        if (value === null) return;
-        const counter = PROCESS_STAT_COUNTERS[k]!;
-        const uuid = `process-counter:${pid}:${counter.name}`;
-        this.tracks.describe(uuid, { parent: null, name: counter.name, pid, tid: null, processName: null, threadName: null });
-        this.spoolEvent(this.tracks.trackOf(uuid), ns, KIND_EVENT, this.intern(counter.name), "C", JSON.stringify({ value: counter.kib ? value * 1024 : value }));
-      });
     }
   }
 
@@ -236,10 +227,10 @@ export class PerfettoImport implements MarkSink {
       : (state.threadTrack ?? this.tracks.trackOf(`sequence:${b.num(r, P.SEQUENCE)}`));
     let nameId = b.has(r, P.NAME) ? this.fromScanner(b, b.stringId(r, P.NAME)) : (state.names.get(b.num(r, b.has(r, P.NAME_IID) ? P.NAME_IID : P.LEGACY_NAME_IID)) ?? -1);
     // Counter events are named by their track, as in Trace Processor.
-    if (type === TYPE_COUNTER && nameId < 0) nameId = this.trackNameId(t);
-    if (c && (c.extraValues.length > 0 || c.extraDoubleValues.length > 0)) this.extraCounters(c, state, ns);
+    if (type === TYPE_COUNTER && nameId < 0) nameId = this.counters.trackNameId(t);
+    if (c && (c.extraValues.length > 0 || c.extraDoubleValues.length > 0)) this.counters.extra(c, state, ns);
     const kind = type === TYPE_BEGIN ? KIND_BEGIN : type === TYPE_END ? KIND_END : type === -1 ? KIND_COMPLETE : KIND_EVENT;
-    const counter = type === TYPE_COUNTER ? { value: this.counterValue(t, b.has(r, P.DOUBLE_COUNTER) ? b.double(r, P.DOUBLE_COUNTER) : Number(b.big(r, P.COUNTER))) } : undefined;
+    const counter = type === TYPE_COUNTER ? { value: this.counters.value(t, b.has(r, P.DOUBLE_COUNTER) ? b.double(r, P.DOUBLE_COUNTER) : Number(b.big(r, P.COUNTER))) } : undefined;
     const args = kind !== KIND_END ? annotationsJson(c?.annotations ?? [], state, counter) : null;
     this.spoolEvent(t, ns, kind, nameId, ph, args, this.category(c, state), kind === KIND_COMPLETE ? Math.max(0, b.num(r, P.LEGACY_DURATION_US) * 1000) : 0);
   }
@@ -248,47 +239,6 @@ export class PerfettoImport implements MarkSink {
     const i = this.spool.add();
     if (this.spool.length > this.maxEvents) throw tooLarge(PERFETTO_FORMAT, "events", this.spool.length, this.maxEvents);
     return i;
-  }
-
-  /** Running totals of incremental counter tracks. */
-  private readonly counterTotals = new Map<number, number>();
-  unknownCounterTracks = 0;
-
-  /** A counter reading as its track's descriptor defines it: scaled, and summed when incremental. */
-  private counterValue(t: number, raw: number): number {
-    const spec = this.tracks.descriptorOf(t)?.counter;
-    if (!spec) return raw;
-    const value = raw * spec.multiplier;
-    if (!spec.incremental) return value;
-    const total = (this.counterTotals.get(t) ?? 0) + value;
-    this.counterTotals.set(t, total);
-    return total;
-  }
-
-  private trackNameId(t: number): number {
-    const name = this.tracks.descriptorOf(t)?.name;
-    return name ? this.intern(name) : -1;
-  }
-
-  /**
-   * TrackEvent.extra_counter_values: readings of other counter tracks (Chrome's per-thread
-   * `thread_time`) taken with the event, each a counter event on its own track at the
-   * event's time. Values without a track (more values than uuids) are counted, not kept.
-   */
-  private extraCounters(c: PacketChildren, state: SequenceState, ns: number): void {
-    const put = (values: number[], uuids: string[]) => {
-      values.forEach((raw, k) => {
-        const uuid = uuids[k];
-        if (uuid === undefined) {
-          this.unknownCounterTracks++;
-          return;
-        }
-        const t = this.tracks.trackOf(uuid);
-        this.spoolEvent(t, ns, KIND_EVENT, this.trackNameId(t), "C", JSON.stringify({ value: this.counterValue(t, raw) }));
-      });
-    };
-    put(c.extraValues, c.extraUuids.length > 0 ? c.extraUuids : state.defaultExtraUuids);
-    put(c.extraDoubleValues, c.extraDoubleUuids.length > 0 ? c.extraDoubleUuids : state.defaultExtraDoubleUuids);
   }
 
   /** Spools one event of track `t` at `ns` (primary clock); `durNs` counts for complete events only. */

@@ -1,0 +1,77 @@
+/**
+ * Counter events of a Perfetto trace, as Trace Processor reads them: readings scale by
+ * their track's CounterDescriptor unit_multiplier and incremental tracks accumulate;
+ * TrackEvent extra counter values (Chrome's per-thread `thread_time`) are readings of
+ * other counter tracks taken with an event; process_stats samples are per-process memory
+ * counters. Counter events without a name are named by their track.
+ */
+import { KIND_EVENT } from "../chrome-trace/event-scan.ts";
+import type { PerfettoEventSink } from "./event-sink.ts";
+import type { PacketChildren } from "./packet-children.ts";
+import type { PerfettoTracks } from "./perfetto-tracks.ts";
+import type { SequenceState } from "./sequence-state.ts";
+import { PROCESS_STAT_COUNTERS } from "./trace-program.ts";
+
+export class PerfettoCounters {
+  /** Extra counter values with no track uuid for them (more values than uuids). */
+  withoutTrack = 0;
+  /** Running totals of incremental counter tracks. */
+  private readonly totals = new Map<number, number>();
+
+  constructor(
+    private readonly tracks: PerfettoTracks,
+    private readonly sink: PerfettoEventSink,
+  ) {}
+
+  /** A reading of track `t` as its descriptor defines it: scaled, and summed when incremental. */
+  value(t: number, raw: number): number {
+    const spec = this.tracks.descriptorOf(t)?.counter;
+    if (!spec) return raw;
+    const value = raw * spec.multiplier;
+    if (!spec.incremental) return value;
+    const total = (this.totals.get(t) ?? 0) + value;
+    this.totals.set(t, total);
+    return total;
+  }
+
+  /** The string id of track `t`'s name (-1: unnamed). */
+  trackNameId(t: number): number {
+    const name = this.tracks.descriptorOf(t)?.name;
+    return name ? this.sink.intern(name) : -1;
+  }
+
+  /** The event's extra counter values, each a counter event on its track at `ns`. */
+  extra(c: PacketChildren, state: SequenceState, ns: number): void {
+    this.readings(c.extraValues, c.extraUuids.length > 0 ? c.extraUuids : state.defaultExtraUuids, ns);
+    this.readings(c.extraDoubleValues, c.extraDoubleUuids.length > 0 ? c.extraDoubleUuids : state.defaultExtraDoubleUuids, ns);
+  }
+
+  /** process_stats: one counter event per present value, on the process's track for that counter. */
+  processStats(c: PacketChildren, ns: number): void {
+    for (const { pid, values } of c.processStats) {
+      values.forEach((value, k) => {
+        if (value === null) return;
+        const counter = PROCESS_STAT_COUNTERS[k]!;
+        const uuid = `process-counter:${pid}:${counter.name}`;
+        this.tracks.describe(uuid, { parent: null, name: counter.name, pid, tid: null, processName: null, threadName: null });
+        this.counterEvent(this.tracks.trackOf(uuid), ns, counter.kib ? value * 1024 : value);
+      });
+    }
+  }
+
+  private readings(values: number[], uuids: string[], ns: number): void {
+    values.forEach((raw, k) => {
+      const uuid = uuids[k];
+      if (uuid === undefined) {
+        this.withoutTrack++;
+        return;
+      }
+      const t = this.tracks.trackOf(uuid);
+      this.counterEvent(t, ns, this.value(t, raw));
+    });
+  }
+
+  private counterEvent(t: number, ns: number, value: number): void {
+    this.sink.spoolEvent(t, ns, KIND_EVENT, this.trackNameId(t), "C", JSON.stringify({ value }));
+  }
+}
