@@ -26,11 +26,16 @@ function seeds(formats: string[], maxBytes = 200_000): Uint8Array[] {
 }
 
 /**
- * Generated seeds for paths the corpus does not reach: length-prefixed OTLP requests; a
- * system trace (atrace marks in ftrace print events, process_tree, process_stats) as it is and inside a
- * compressed packet group.
+ * Generated seeds for paths the corpus does not reach: OTLP JSON Lines and length-prefixed
+ * OTLP requests; a system trace (atrace marks in ftrace print events, process_tree,
+ * process_stats) as it is and inside a compressed packet group.
  */
 function generatedSeeds(parser: string): Uint8Array[] {
+  if (parser === "otlp-json") {
+    // The Collector file exporter's JSON Lines: one request per line.
+    const lines = seeds(["otlp-json"]).map((body) => JSON.stringify(JSON.parse(new TextDecoder().decode(body))));
+    return [new TextEncoder().encode(lines.join("\n") + "\n")];
+  }
   if (parser === "otlp-protobuf") {
     // The Collector file exporter's framing: each request after its 4-byte big-endian length.
     const prefix = (n: number) => Buffer.from([n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]);
