@@ -90,7 +90,12 @@ describe("atrace marks", () => {
     expect(mark("C|100|queue|-7|gfx\n")).toEqual({ kind: "counter", tgid: 100, name: "queue", value: -7 });
     expect(mark("I|100|vsync")).toEqual({ kind: "instant", tgid: 100, name: "vsync" });
     expect(mark("S|100|load|1")).toEqual({ kind: "async" });
-    for (const text of ["", "\n", "hello world", "C|100|queue|", "C|100|queue|abc", "B|100", "trace_event_clock_sync: parent_ts=1.0", "Bx|1|y"]) expect(mark(text)).toBeNull();
+    // Trace Processor's reading: an empty B name is named, a C value must be an integer, B/C/I need a numeric tgid.
+    expect(mark("B|100")).toEqual({ kind: "begin", tgid: 100, name: "[empty slice name]" });
+    expect(mark("I|100|vsync|extra")).toEqual({ kind: "instant", tgid: 100, name: "vsync" });
+    for (const text of ["", "\n", "hello world", "C|100|queue|", "C|100|queue|abc", "C|100|queue|1.5", "B|x|name", "B", "I|100|", "trace_event_clock_sync: parent_ts=1.0"]) {
+      expect(mark(text)).toBeNull();
+    }
   });
 
   // tid 100 is the main thread of process 100; tid 101 is its RenderThread.

@@ -6,7 +6,7 @@
  *   E[|<tgid>]                 the thread's innermost slice ends
  *   C|<tgid>|<name>|<value>    counter (an optional trailing |<category> is ignored)
  *   I|<tgid>|<name>            instant on the thread
- *   S|F|G|H|N|T|U …            async slices and tracks: recognised, not imported
+ *   S|F|G|H|N|U …              async slices and tracks: recognised, not imported
  * Anything else (kernel printk text, `trace_event_clock_sync:` lines) is not a mark.
  */
 export type AtraceMark =
@@ -17,33 +17,35 @@ export type AtraceMark =
   | { kind: "async" };
 
 const decoder = new TextDecoder("utf-8");
-const ASYNC_PHASES = new Set(["S", "F", "G", "H", "N", "T", "U"]);
+const ASYNC_PHASES = new Set(["S", "F", "G", "H", "N", "U"]);
+const UINT32 = /^\d+$/;
+const INT64 = /^-?\d+$/;
 
-function tgidOf(text: string | undefined): number | null {
-  if (text === undefined || !/^\d+$/.test(text.trim())) return null;
-  return Number(text.trim());
-}
-
-/** The mark a print buffer carries, or null when it is not one. */
+/**
+ * The mark a print buffer carries, or null when it is not one. Fields are read as Trace
+ * Processor's ParseSystraceTracePoint reads them: the phase is the first character of the
+ * first '|'-separated field, B/C/I need a numeric tgid, a B's name is the rest of the line
+ * ("[empty slice name]" when empty), a C's value is an integer (an optional category after
+ * it is ignored), and any E ends the thread's innermost slice.
+ */
 export function parseAtrace(buf: Uint8Array): AtraceMark | null {
-  let text = decoder.decode(buf);
   // The kernel keeps the writer's trailing newline (and some writers add a NUL).
-  text = text.replace(/[\n\0]+$/, "");
-  if (text.length === 0) return null;
-  const phase = text[0]!;
-  if (text.length > 1 && text[1] !== "|") return null;
-  if (phase === "E") return { kind: "end", tgid: tgidOf(text.split("|", 3)[1]) };
+  const text = decoder.decode(buf).replace(/[\n\0]+$/, "");
+  const fields = text.split("|");
+  const phase = fields[0]!.charAt(0);
+  if (phase === "") return null;
+  const tgid = fields.length > 1 && UINT32.test(fields[1]!) ? Number(fields[1]) : null;
+  if (phase === "E") return { kind: "end", tgid };
   if (ASYNC_PHASES.has(phase)) return { kind: "async" };
-  if (phase !== "B" && phase !== "C" && phase !== "I") return null;
-  const second = text.indexOf("|", 2);
-  if (second < 0) return null;
-  const tgid = tgidOf(text.slice(2, second));
-  const rest = text.slice(second + 1);
-  if (phase === "B") return { kind: "begin", tgid, name: rest };
-  if (phase === "I") return { kind: "instant", tgid, name: rest };
-  // C|tgid|name|value[|category], split on '|' as Trace Processor does.
-  const [name, valueText] = rest.split("|", 2);
-  const value = Number(valueText);
-  if (valueText === undefined || valueText.trim() === "" || !Number.isFinite(value)) return null;
-  return { kind: "counter", tgid, name: name!, value };
+  if (tgid === null) return null;
+  if (phase === "B") {
+    const name = fields.slice(2).join("|");
+    return { kind: "begin", tgid, name: name === "" ? "[empty slice name]" : name };
+  }
+  if (phase === "I") return fields[2] ? { kind: "instant", tgid, name: fields[2] } : null;
+  if (phase === "C") {
+    const [name, value] = [fields[2], fields[3]];
+    return name && value !== undefined && INT64.test(value) ? { kind: "counter", tgid, name, value: Number(value) } : null;
+  }
+  return null;
 }

@@ -17,7 +17,7 @@ const BOOTTIME_CLOCK = 6;
 export class FtraceMarks {
   /** atrace marks read (slices, instants, counters). */
   marks = 0;
-  /** Async marks (S/F/G/H/N/T/U), recognised but not imported. */
+  /** Async marks (S/F/G/H/N/U), recognised but not imported. */
   asyncMarks = 0;
   /** tid → tgid, from the first mark or process_tree entry that names it: one thread keeps one track. */
   private readonly tgidOfTid = new Map<number, number>();
