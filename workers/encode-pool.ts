@@ -26,12 +26,12 @@ export const ENCODE_THREAD_MIN_BUDGET = 1 << 30;
 /**
  * Payload bytes from which the thread pays for its start: it loads its own module graph
  * and parquet-wasm, ~0.2 s of a small import (sample.cpuprofile: 0.3 s inline, 0.5 s with
- * the thread). gzip payloads count 4x, a typical ratio for JSON traces.
+ * the thread). Compressed (gzip, zstd) payloads count 4x, a typical ratio for JSON traces.
  */
 export const ENCODE_THREAD_MIN_PAYLOAD = 32 << 20;
 
-export function useEncodeThread(memoryBudgetBytes: number, payloadBytes: number, gzip: boolean): boolean {
-  return memoryBudgetBytes >= ENCODE_THREAD_MIN_BUDGET && payloadBytes * (gzip ? 4 : 1) >= ENCODE_THREAD_MIN_PAYLOAD;
+export function useEncodeThread(memoryBudgetBytes: number, payloadBytes: number, compressed: boolean): boolean {
+  return memoryBudgetBytes >= ENCODE_THREAD_MIN_BUDGET && payloadBytes * (compressed ? 4 : 1) >= ENCODE_THREAD_MIN_PAYLOAD;
 }
 
 /** A pool with one encoding thread when `threads`, else inline encoding. */

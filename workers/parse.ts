@@ -42,7 +42,6 @@ async function parse(request: ParseRequest): Promise<ParseResponse> {
   const governor = new MemoryGovernor(request.limits.memory_bytes);
   const checkpoint = () => governor.checkpoint();
   const payload = await openPayload(request.payload_path, request.limits.max_decompressed_bytes, HEAD_BYTES, checkpoint);
-  const gzip = payload.gzip;
   const head = new TextDecoder("utf-8", { fatal: false }).decode(payload.head);
   const adapter = request.adapter ? adapterByName(request.adapter) : detectAdapter({ head, headBytes: payload.head, displayName: request.display_name });
   if (!adapter) {
@@ -62,7 +61,7 @@ async function parse(request: ParseRequest): Promise<ParseResponse> {
   // Tables are written in Parquet parts: parquet-wasm encodes a whole table inside its
   // 4 GiB linear memory, and smaller parts also bound the worker's peak RSS.
   // Parts are encoded on a tinypool thread (the second core) when the budget has room for it.
-  const pool = startEncodePool(useEncodeThread(request.limits.memory_bytes, statSync(request.payload_path).size, gzip));
+  const pool = startEncodePool(useEncodeThread(request.limits.memory_bytes, statSync(request.payload_path).size, payload.compression !== "none"));
   const { evidence, tables } = await extractTables(adapter, payload, {
     displayName: request.display_name,
     limits: {
@@ -81,10 +80,10 @@ async function parse(request: ParseRequest): Promise<ParseResponse> {
     adapter: adapter.name,
     adapter_version: adapter.version,
     artifact_kind: adapter.artifactKind,
-    media_type: gzip ? "application/gzip" : adapter.mediaType,
+    media_type: payload.compression === "gzip" ? "application/gzip" : payload.compression === "zstd" ? "application/zstd" : adapter.mediaType,
     producer: evidence.producer,
     producer_version: evidence.producerVersion,
-    compression: gzip ? "gzip" : "none",
+    compression: payload.compression,
     tables,
     limitations: evidence.limitations,
     summary: evidence.summary,

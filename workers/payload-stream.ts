@@ -1,46 +1,53 @@
 /**
- * The CAS payload as a stream of decompressed chunks: read in 1 MiB pieces, gunzipped on
- * the fly when it starts with the gzip magic, with a budget on the decompressed size. The
- * first bytes are read ahead for format detection and replayed at the front of the stream.
+ * The CAS payload as a stream of decompressed chunks: read in 1 MiB pieces, decompressed
+ * on the fly when it starts with the gzip or zstd magic (`.json.gz`, `.pftrace.zst`, …),
+ * with a budget on the decompressed size. The first bytes are read ahead for format
+ * detection and replayed at the front of the stream.
  */
 import { createReadStream, openSync, readSync, closeSync } from "node:fs";
 import { constants as bufferConstants } from "node:buffer";
-import { createGunzip } from "node:zlib";
+import { createGunzip, createZstdDecompress } from "node:zlib";
 import { FlameoxError } from "../src/domain/errors.ts";
 
 const READ_CHUNK = 1 << 20;
 const MAX_LENGTH = bufferConstants.MAX_LENGTH;
 
+export type PayloadCompression = "none" | "gzip" | "zstd";
+
 export interface Payload {
-  gzip: boolean;
+  compression: PayloadCompression;
   /** At least the first `headBytes` decompressed bytes (fewer only when the payload is shorter). */
   head: Uint8Array;
   /** Every decompressed byte, head included, in order; iterate once. */
   chunks: AsyncIterable<Uint8Array>;
 }
 
-function isGzip(path: string): boolean {
+/** The compression the payload's magic bytes name (gzip 1f 8b; zstd frame 28 b5 2f fd). */
+function compressionOf(path: string): PayloadCompression {
   const fd = openSync(path, "r");
   try {
-    const magic = new Uint8Array(2);
-    return readSync(fd, magic, 0, 2, 0) === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
+    const magic = new Uint8Array(4);
+    const n = readSync(fd, magic, 0, 4, 0);
+    if (n >= 2 && magic[0] === 0x1f && magic[1] === 0x8b) return "gzip";
+    if (n === 4 && magic[0] === 0x28 && magic[1] === 0xb5 && magic[2] === 0x2f && magic[3] === 0xfd) return "zstd";
+    return "none";
   } finally {
     closeSync(fd);
   }
 }
 
-async function* decompressed(path: string, gzip: boolean, maxBytes: number): AsyncGenerator<Uint8Array> {
+async function* decompressed(path: string, compression: PayloadCompression, maxBytes: number): AsyncGenerator<Uint8Array> {
   const file = createReadStream(path, { highWaterMark: READ_CHUNK });
-  if (!gzip) {
+  if (compression === "none") {
     for await (const chunk of file) yield chunk as Uint8Array;
     return;
   }
-  const gunzip = createGunzip({ chunkSize: READ_CHUNK });
-  file.on("error", (error) => gunzip.destroy(error));
-  file.pipe(gunzip);
+  const inflate = compression === "gzip" ? createGunzip({ chunkSize: READ_CHUNK }) : createZstdDecompress({ chunkSize: READ_CHUNK });
+  file.on("error", (error) => inflate.destroy(error));
+  file.pipe(inflate);
   let total = 0;
   try {
-    for await (const chunk of gunzip) {
+    for await (const chunk of inflate) {
       total += (chunk as Uint8Array).length;
       if (total > maxBytes) throw new FlameoxError("ARTIFACT_TOO_LARGE", `Cannot decompress artifact: it expands beyond ${maxBytes} bytes`);
       yield chunk as Uint8Array;
@@ -50,14 +57,14 @@ async function* decompressed(path: string, gzip: boolean, maxBytes: number): Asy
     throw new FlameoxError("ARTIFACT_PARSE_FAILED", `Cannot decompress artifact: ${(error as Error).message}`);
   } finally {
     file.destroy();
-    gunzip.destroy();
+    inflate.destroy();
   }
 }
 
 /** `checkpoint` runs after every chunk read (the worker paces its collections there, see memory-governor.ts). */
 export async function openPayload(path: string, maxDecompressedBytes: number, headBytes: number, checkpoint: () => void = () => {}): Promise<Payload> {
-  const gzip = isGzip(path);
-  const source = decompressed(path, gzip, maxDecompressedBytes);
+  const compression = compressionOf(path);
+  const source = decompressed(path, compression, maxDecompressedBytes);
   const early: Uint8Array[] = [];
   let have = 0;
   while (have < headBytes) {
@@ -77,7 +84,7 @@ export async function openPayload(path: string, maxDecompressedBytes: number, he
       yield next.value;
     }
   }
-  return { gzip, head, chunks: all() };
+  return { compression, head, chunks: all() };
 }
 
 /** The first `length` bytes of the chunks. */

@@ -21,7 +21,7 @@ export const ParseResponse = type({
   media_type: "string",
   producer: "string | null",
   producer_version: "string | null",
-  compression: "'none' | 'gzip'",
+  compression: "'none' | 'gzip' | 'zstd'",
   tables: type({ table: "string", part: "0 <= number.integer < 100000", file: /^[a-z_]+\.\d+\.parquet$/, rows: "number.integer >= 0", schema_id: "string" }).array(),
   limitations: Limitation.array(),
   summary: "Record<string, string | number | boolean | null>",

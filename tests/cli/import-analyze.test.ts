@@ -59,6 +59,17 @@ describe("flameox CLI", () => {
     }
   });
 
+  test("a zstd-compressed trace imports like the plain one; its registration says zstd", async () => {
+    const compressed = join(root, "sample-trace.json.zst");
+    writeFileSync(compressed, Bun.zstdCompressSync(await Bun.file(join(SAMPLES, "sample-trace.json")).bytes()));
+    const r = await cli(["import", compressed, "--json"], { cwd: root });
+    expect(r.code).toBe(0);
+    expect(r.json.extraction).toMatchObject({ adapter: "chrome-trace", status: "published", tables: trace.extraction.tables });
+    // The registration records the payload as it was stored: compressed.
+    const run = await cli(["runs", "show", r.json.run_id, "--json"], { cwd: root });
+    expect(run.json.registrations[0].media_type).toBe("application/zstd");
+  });
+
   test("identical bytes imported twice are one artifact object with two registrations; sensitivity is the maximum", async () => {
     const copy = join(root, "copy-of-profile.cpuprofile");
     copyFileSync(join(SAMPLES, "sample.cpuprofile"), copy);
