@@ -31,7 +31,7 @@ async function failure(path: string, maxBytes: number): Promise<FlameoxError> {
 
 describe("payload stream", () => {
   // A corpus trace of a few MB: several read chunks, a head shorter than the whole.
-  const plain = loadPayload(corpusFiles("perfetto").find((f) => f.name.includes("startup.pftrace"))!.path);
+  const plain = new Uint8Array(loadPayload(corpusFiles("perfetto").find((f) => f.name.includes("startup.pftrace"))!.path));
 
   test("plain, gzip and zstd payloads decompress to the same bytes, with the same head", async () => {
     const forms = { none: plain, gzip: Bun.gzipSync(plain), zstd: Bun.zstdCompressSync(plain) } as const;

@@ -18,6 +18,11 @@ export class StringTable {
     return this.values[id]!;
   }
 
+  /** Every string, indexed by id. */
+  all(): readonly string[] {
+    return this.values;
+  }
+
   bytes(id: number): Uint8Array {
     let b = this.encoded[id];
     if (b === undefined) {

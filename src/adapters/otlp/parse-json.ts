@@ -34,7 +34,7 @@ function requestsOf(bytes: Uint8Array, limits: AdapterLimits): unknown[] {
     for (let i = 0; i <= bytes.length; i++) {
       if (i < bytes.length && bytes[i] !== 0x0a) continue;
       const line = bytes.subarray(start, i);
-      if (new TextDecoder().decode(line).trim() !== "") lines.push(line);
+      if (!isBlank(line)) lines.push(line);
       start = i + 1;
     }
     if (lines.length < 2) throw whole;
@@ -44,6 +44,11 @@ function requestsOf(bytes: Uint8Array, limits: AdapterLimits): unknown[] {
       throw whole;
     }
   }
+}
+
+/** Only JSON whitespace (a blank line, or the \r of a CRLF ending). */
+function isBlank(line: Uint8Array): boolean {
+  return line.every((b) => b === 0x20 || b === 0x09 || b === 0x0d);
 }
 
 function readResourceSpans(resourceSpans: unknown[], base: number, rows: OtlpRows): void {

@@ -10,10 +10,10 @@
  * Anything else (kernel printk text, `trace_event_clock_sync:` lines) is not a mark.
  */
 export type AtraceMark =
-  | { kind: "begin"; tgid: number | null; name: string }
+  | { kind: "begin"; tgid: number; name: string }
   | { kind: "end"; tgid: number | null }
-  | { kind: "counter"; tgid: number | null; name: string; value: number }
-  | { kind: "instant"; tgid: number | null; name: string }
+  | { kind: "counter"; tgid: number; name: string; value: number }
+  | { kind: "instant"; tgid: number; name: string }
   | { kind: "async" };
 
 const decoder = new TextDecoder("utf-8");

@@ -14,8 +14,8 @@ import { PERFETTO_FORMAT } from "./debug-annotations.ts";
 import { perfettoProgram } from "./trace-program.ts";
 
 /**
- * The inflated size one group may reach. Perfetto's compressor fills a group up to about
- * 512 KiB of packets; anything far beyond that is a decompression bomb, not a trace.
+ * The inflated size one group may reach. A group holds one batch of the tracing service's
+ * buffered packets; a group inflating past this is treated as a decompression bomb.
  */
 export const MAX_INFLATED_GROUP_BYTES = 64 << 20;
 
@@ -49,7 +49,7 @@ function inflate(deflated: Uint8Array): Uint8Array {
   } catch (cause) {
     if ((cause as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") {
       throw new FlameoxError("ARTIFACT_TOO_LARGE", `Cannot import ${PERFETTO_FORMAT}: a compressed packet group inflates past ${MAX_INFLATED_GROUP_BYTES} bytes`, {
-        remediation: ["Check that the trace is not corrupt; Perfetto's own groups inflate to well under a megabyte"],
+        remediation: ["Check that the trace is not corrupt"],
         details: { limit: MAX_INFLATED_GROUP_BYTES },
       });
     }

@@ -63,9 +63,12 @@ export class PacketChildren {
     if (this.processes.length > 0) this.processes.length = 0;
     if (this.threads.length > 0) this.threads.length = 0;
     if (this.processStats.length > 0) this.processStats.length = 0;
-    for (const list of [this.extraValues, this.extraUuids, this.extraDoubleValues, this.extraDoubleUuids, this.defaultExtraUuids, this.defaultExtraDoubleUuids]) {
-      if (list.length > 0) list.length = 0;
-    }
+    if (this.extraValues.length > 0) this.extraValues.length = 0;
+    if (this.extraUuids.length > 0) this.extraUuids.length = 0;
+    if (this.extraDoubleValues.length > 0) this.extraDoubleValues.length = 0;
+    if (this.extraDoubleUuids.length > 0) this.extraDoubleUuids.length = 0;
+    if (this.defaultExtraUuids.length > 0) this.defaultExtraUuids.length = 0;
+    if (this.defaultExtraDoubleUuids.length > 0) this.defaultExtraDoubleUuids.length = 0;
     this.dirty = false;
   }
 

@@ -7,19 +7,14 @@
  */
 import type { PprofInput, PprofLabel, PprofLocation } from "../pprof/pprof-input.ts";
 import type { LegacyProfile } from "./legacy-profile.ts";
+import { StringTable } from "../common/string-table.ts";
 import { MappingTable } from "./memory-map.ts";
 
 export function toPprofInput(profile: LegacyProfile): PprofInput {
-  const strings = [""];
-  const stringIds = new Map<string, number>([["", 0]]);
-  const str = (s: string): number => {
-    let id = stringIds.get(s);
-    if (id === undefined) {
-      id = strings.push(s) - 1;
-      stringIds.set(s, id);
-    }
-    return id;
-  };
+  // profile.proto's string table starts with "" (id 0 means "no string").
+  const strings = new StringTable();
+  strings.id("");
+  const str = (s: string): number => strings.id(s);
 
   const table = new MappingTable(profile.mappings);
   const functionIds = new Map<string, number>();
@@ -62,8 +57,7 @@ export function toPprofInput(profile: LegacyProfile): PprofInput {
     labels.push((s.numLabels ?? []).map((l) => ({ key: str(l.key), str: 0, num: l.value, numUnit: 0 })));
   });
 
-  return {
-    strings,
+  const input: Omit<PprofInput, "strings"> = {
     sampleTypes: profile.sampleTypes.map((t) => ({ type: str(t.type), unit: str(t.unit) })),
     locationIds: ids,
     locationStart,
@@ -79,4 +73,6 @@ export function toPprofInput(profile: LegacyProfile): PprofInput {
     period: profile.period,
     defaultSampleType: 0,
   };
+  // Last: the fields above intern their strings too.
+  return { ...input, strings: [...strings.all()] };
 }
