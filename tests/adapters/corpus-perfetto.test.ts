@@ -111,18 +111,22 @@ describe("perfetto corpus", () => {
  * Counter readings per counter track uuid, computed over the protobufjs-decoded packets as
  * Perfetto defines them: extra_counter_values go to the event's extra_counter_track_uuids
  * (else the sequence's defaults'), values scale by the CounterDescriptor's unit_multiplier
- * and incremental tracks accumulate.
+ * and incremental tracks accumulate, from 0 again whenever the sequence that described the
+ * track clears its incremental state.
  */
 function referenceExtraCounters(bytes: Uint8Array): Map<string, number[]> {
   const trace = Trace.toObject(Trace.decode(bytes), { longs: String }) as Msg;
   const specs = new Map<string, { multiplier: number; incremental: boolean }>();
   const defaults = new Map<number, string[]>();
   const totals = new Map<string, number>();
+  const describedBy = new Map<string, number>();
   const out = new Map<string, number[]>();
   for (const p of trace.packet as Msg[]) {
     const seq = p.trusted_packet_sequence_id ?? 0;
+    if ((p.sequence_flags ?? 0) & 1 || p.incremental_state_cleared) for (const [uuid, s] of describedBy) if (s === seq) totals.delete(uuid);
     const d = p.track_descriptor;
     if (d?.counter) specs.set(d.uuid, { multiplier: Number(d.counter.unit_multiplier ?? 1), incremental: !!d.counter.is_incremental });
+    if (d?.counter?.is_incremental) describedBy.set(d.uuid, seq);
     const extra = p.trace_packet_defaults?.track_event_defaults?.extra_counter_track_uuids;
     if (extra?.length) defaults.set(seq, extra);
     const values: string[] = p.track_event?.extra_counter_values ?? [];
@@ -191,11 +195,16 @@ describe("perfetto trace built with protobufjs", () => {
       { trusted_packet_sequence_id: 3, timestamp: 400, track_event: { type: 2, extra_counter_values: [7] } },
       // An explicit uuid list overrides the defaults; a value beyond the list has no track.
       { trusted_packet_sequence_id: 3, timestamp: 500, track_event: { type: 3, name: "mark", extra_counter_track_uuids: [60], extra_counter_values: [10, 11] } },
+      // Another sequence clearing its state leaves the total alone; the describing sequence's clear restarts it from 0.
+      { trusted_packet_sequence_id: 4, sequence_flags: 1, timestamp: 550, track_event: { type: 3, name: "other", track_uuid: 11 } },
+      { trusted_packet_sequence_id: 3, timestamp: 600, track_event: { type: 3, name: "tick", extra_counter_values: [1] } },
+      { trusted_packet_sequence_id: 3, sequence_flags: 1, timestamp: 700, track_event: { type: 3, name: "tock", track_uuid: 11, extra_counter_track_uuids: [50], extra_counter_values: [2] } },
     ];
     const evidence = perfetto.extract({ bytes: Trace.encode(Trace.fromObject({ packet: counters })).finish(), displayName: "c.pftrace", limits: DEFAULT_ADAPTER_LIMITS });
     const rows = bufferRows(evidence.tables.trace_events).filter((r) => r.phase === "C");
     expect(rows.map((r) => [r.name, r.ts_ns, JSON.parse(r.args_json as string).value])).toEqual([
-      ["thread_time", "100", 5000], ["thread_time", "400", 12000], ["queue", "200", 6], ["queue", "300", -8], ["queue", "500", 20],
+      ["thread_time", "100", 5000], ["thread_time", "400", 12000], ["thread_time", "600", 13000], ["thread_time", "700", 2000],
+      ["queue", "200", 6], ["queue", "300", -8], ["queue", "500", 20],
     ]);
     expect(evidence.limitations.find((l) => l.code === "extra_counters_without_track")?.count).toBe(1);
     expect(bufferRows(evidence.tables.trace_events).find((r) => r.name === "work")).toMatchObject({ phase: "B", dur_ns: "300" });

@@ -17,6 +17,12 @@ export class PerfettoCounters {
   withoutTrack = 0;
   /** Running totals of incremental counter tracks. */
   private readonly totals = new Map<number, number>();
+  /**
+   * The packet sequence that last described each incremental counter track: its total
+   * restarts from 0 when that sequence clears its incremental state, as Trace Processor's
+   * TrackEventTracker::OnIncrementalStateCleared does (the writer restarts its deltas then).
+   */
+  private readonly incrementalSequence = new Map<number, number>();
 
   constructor(
     private readonly tracks: PerfettoTracks,
@@ -32,6 +38,16 @@ export class PerfettoCounters {
     const total = (this.totals.get(t) ?? 0) + value;
     this.totals.set(t, total);
     return total;
+  }
+
+  /** Track `t` was described, on packet sequence `sequence`, as an incremental counter. */
+  describedIncremental(t: number, sequence: number): void {
+    this.incrementalSequence.set(t, sequence);
+  }
+
+  /** Packet sequence `sequence` cleared its incremental state: its incremental counters restart. */
+  sequenceCleared(sequence: number): void {
+    for (const [t, s] of this.incrementalSequence) if (s === sequence) this.totals.delete(t);
   }
 
   /** The string id of track `t`'s name (-1: unnamed). */

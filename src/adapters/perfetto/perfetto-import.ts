@@ -123,11 +123,15 @@ export class PerfettoImport implements PerfettoEventSink {
   private packet(b: ProtoBatch, r: number): void {
     this.packets++;
     const c = this.children.mine(b.serial(r)) ? this.children : null;
-    const state = this.sequence(b.num(r, P.SEQUENCE));
-    if ((b.num(r, P.SEQUENCE_FLAGS) & SEQ_INCREMENTAL_STATE_CLEARED) !== 0 || b.num(r, P.STATE_CLEARED) !== 0) state.clear();
+    const sequence = b.num(r, P.SEQUENCE);
+    const state = this.sequence(sequence);
+    if ((b.num(r, P.SEQUENCE_FLAGS) & SEQ_INCREMENTAL_STATE_CLEARED) !== 0 || b.num(r, P.STATE_CLEARED) !== 0) {
+      state.clear();
+      this.counters.sequenceCleared(sequence);
+    }
     if (b.has(r, P.DEFAULT_CLOCK_ID)) state.defaultClockId = b.num(r, P.DEFAULT_CLOCK_ID);
     if (b.has(r, P.DEFAULT_TRACK_UUID)) state.defaultTrackUuid = b.ubig(r, P.DEFAULT_TRACK_UUID).toString();
-    if (c) this.applyChildren(c, state, b.has(r, P.PRIMARY_CLOCK) ? b.num(r, P.PRIMARY_CLOCK) : null);
+    if (c) this.applyChildren(c, state, sequence, b.has(r, P.PRIMARY_CLOCK) ? b.num(r, P.PRIMARY_CLOCK) : null);
     const hasTs = b.has(r, P.TIMESTAMP);
     const ns = hasTs ? this.timestampNs(state, b.has(r, P.CLOCK_ID) ? b.num(r, P.CLOCK_ID) : null, b.num(r, P.TIMESTAMP)) : null;
     if (b.has(r, P.TRACK_EVENT)) this.trackEvent(b, r, state, c, ns);
@@ -143,7 +147,7 @@ export class PerfettoImport implements PerfettoEventSink {
     if (c) this.children.reset(-1);
   }
 
-  private applyChildren(c: PacketChildren, state: SequenceState, primary: number | null): void {
+  private applyChildren(c: PacketChildren, state: SequenceState, sequence: number, primary: number | null): void {
     for (const e of c.interned) {
       const value = e.value ?? "";
       if (e.record === R.I_NAME) state.names.set(e.iid, this.intern(value));
@@ -165,7 +169,10 @@ export class PerfettoImport implements PerfettoEventSink {
         state.clocks.set(k.id, { base: k.value, refClock: ref.id, refNs: ref.value, unitNs: k.unitNs, incremental: k.incremental, last: k.value });
       }
     }
-    for (const t of c.tracks) this.tracks.describe(t.uuid, t);
+    for (const t of c.tracks) {
+      this.tracks.describe(t.uuid, t);
+      if (t.counter?.incremental) this.counters.describedIncremental(this.tracks.trackOf(t.uuid), sequence);
+    }
     if (c.defaultExtraUuids.length > 0) state.defaultExtraUuids = [...c.defaultExtraUuids];
     if (c.defaultExtraDoubleUuids.length > 0) state.defaultExtraDoubleUuids = [...c.defaultExtraDoubleUuids];
     for (const p of c.processes) if (p.name !== null) this.tracks.nameProcess(p.pid, p.name);
