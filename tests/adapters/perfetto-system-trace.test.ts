@@ -89,11 +89,17 @@ describe("atrace marks", () => {
     expect(mark("E\n")).toEqual({ kind: "end", tgid: null });
     expect(mark("C|100|queue|-7|gfx\n")).toEqual({ kind: "counter", tgid: 100, name: "queue", value: -7 });
     expect(mark("I|100|vsync")).toEqual({ kind: "instant", tgid: 100, name: "vsync" });
-    expect(mark("S|100|load|1")).toEqual({ kind: "async" });
+    expect(mark("S|100|load|1")).toEqual({ kind: "async-begin", tgid: 100, track: null, name: "load", cookie: "1" });
+    expect(mark("F|100|load|-01\n")).toEqual({ kind: "async-end", tgid: 100, track: null, name: "load", cookie: "-1" });
+    expect(mark("G|100|net|fetch a|789")).toEqual({ kind: "async-begin", tgid: 100, track: "net", name: "fetch a", cookie: "789" });
+    expect(mark("H|100|net|fetch a|789")).toEqual({ kind: "async-end", tgid: 100, track: "net", name: null, cookie: "789" });
+    expect(mark("H|100|net|789")).toEqual({ kind: "async-end", tgid: 100, track: "net", name: null, cookie: "789" });
+    expect(mark("N|100|net|retry")).toEqual({ kind: "track-instant", tgid: 100, track: "net", name: "retry" });
     // Trace Processor's reading: an empty B name is named, a C value must be an integer, B/C/I need a numeric tgid.
     expect(mark("B|100")).toEqual({ kind: "begin", tgid: 100, name: "[empty slice name]" });
     expect(mark("I|100|vsync|extra")).toEqual({ kind: "instant", tgid: 100, name: "vsync" });
-    for (const text of ["", "\n", "hello world", "C|100|queue|", "C|100|queue|abc", "C|100|queue|1.5", "B|x|name", "B", "I|100|", "trace_event_clock_sync: parent_ts=1.0"]) {
+    for (const text of ["", "\n", "hello world", "C|100|queue|", "C|100|queue|abc", "C|100|queue|1.5", "B|x|name", "B", "I|100|", "trace_event_clock_sync: parent_ts=1.0",
+      "S|100|load", "S|100|load|x", "S|100||1", "S|x|load|1", "F|100|load|", "G|100|net|fetch", "G|100||fetch|1", "H|100|net", "H|100||1", "N|100|net", "N|100||retry", "U|100|x|1"]) {
       expect(mark(text)).toBeNull();
     }
   });
@@ -128,10 +134,14 @@ describe("atrace marks", () => {
           print(1900, 100, "kernel says hello\n"),
           print(2000, 100, "E|100\n"),
           print(3000, 100, "F|100|load|1\n"),
+          // A named-track async slice and instant; the end arrives before its begin (another CPU's bundle came first).
+          print(3100, 101, "H|100|net|2\n"),
+          print(3200, 101, "N|100|net|retry\n"),
           print(5000, 100, "E|100\n"),
         ],
       },
     },
+    { ftrace_events: { cpu: 2, event: [print(2500, 101, "G|100|net|fetch|2\n")] } },
   ];
 
   test("slices, instants and counters land on the writing thread's track, named by process_tree", async () => {
@@ -150,10 +160,15 @@ describe("atrace marks", () => {
         ["queue", "1400", { value: 3 }, "100"],
         ["queue", "1600", { value: 5 }, "100"],
       ]);
+      // Async slices: a process track per name (S/F) or named track (G/H) and cookie; N is an instant on the named track.
+      const process = { pid: "100", tid: null, process_name: "/system/bin/app" };
+      expect(rows.find((r) => r.name === "load")).toMatchObject({ ...process, track_id: "track:atrace-async|100|load|1", thread_name: "load", phase: "B", ts_ns: "1100", dur_ns: "1900", depth: 0, args_json: '{"cookie":1}' });
+      expect(rows.find((r) => r.name === "fetch")).toMatchObject({ ...process, track_id: "track:atrace-track-async|100|net|2", thread_name: "net", phase: "B", ts_ns: "2500", dur_ns: "600", depth: 0 });
+      expect(rows.find((r) => r.name === "retry")).toMatchObject({ ...process, track_id: "track:atrace-track|100|net", thread_name: "net", phase: "I", ts_ns: "3200", dur_ns: null });
       // Ends close their slices (no rows of their own); the printk line and sched_switch are not marks.
-      expect(rows.length).toBe(6);
-      expect(evidence.summary).toMatchObject({ atrace_marks: 9, slices: 3 });
-      expect(evidence.limitations.find((l) => l.code === "atrace_async_ignored")?.count).toBe(2);
+      expect(rows.length).toBe(9);
+      expect(evidence.summary).toMatchObject({ atrace_marks: 14, slices: 5 });
+      expect(evidence.limitations.map((l) => l.code).filter((c) => c.startsWith("unmatched"))).toEqual([]);
       // Wall time: outer 4000 inclusive, 3500 self (inner takes 500).
       const frames = bufferRows(evidence.tables.frames);
       const outer = frames.find((f) => f.function === "outer")!;
@@ -161,6 +176,45 @@ describe("atrace marks", () => {
       expect([Number(wall.inclusive_value), Number(wall.self_value)]).toEqual([4000, 3500]);
       await expectSameOutcome(perfetto, bytes, { displayName: "system.pftrace", chunkSize: 7 });
     }
+  });
+
+  test("mark times are read on the bundle's ftrace clock, as Trace Processor reads them", async () => {
+    const bundle = (sequence: number, clock: number | undefined, pair: [number, number] | null, ...events: Msg[]): Msg => ({
+      trusted_packet_sequence_id: sequence,
+      ftrace_events: { cpu: 0, event: events, ...(clock === undefined ? {} : { ftrace_clock: clock }), ...(pair ? { ftrace_timestamp: pair[0], boot_timestamp: pair[1] } : {}) },
+    });
+    const bytes = encode([
+      packets[0]!,
+      // Boot time is the trace clock; MONOTONIC_RAW (5) runs 1,000,000 ns behind it.
+      { timestamp: 5_000_000, clock_snapshot: { primary_trace_clock: 6, clocks: [{ clock_id: 6, timestamp: 5_000_000 }, { clock_id: 5, timestamp: 4_000_000 }] } },
+      // global (2) on sequence 9: each bundle's pair is read after its events. The first
+      // bundle's marks precede every pair, so they use the earliest (its own).
+      bundle(9, 2, [1_000, 2_001_000], print(500, 100, "I|100|g1\n")),
+      // A later bundle: its marks after the first pair use the first pair, even though the bundle's own pair is newer.
+      bundle(9, 2, [3_000, 2_002_500], print(2_000, 100, "I|100|g2\n")),
+      // Another sequence's pairs do not apply: sequence 8's global clock has none, so its mark is dropped.
+      bundle(8, 2, null, print(2_500, 100, "I|100|lost\n")),
+      // The pair may come after the events in the bytes (protobufjs writes fields in number order, so here it does).
+      bundle(9, 2, [9_000, 2_009_500], print(5_000, 100, "I|100|g3\n"), print(9_100, 100, "I|100|g4\n")),
+      // local (3) is read the same way as global; mono_raw (4) goes through the clock snapshot; unknown (1) is dropped.
+      bundle(7, 3, [100, 7_000_000], print(150, 100, "I|100|l1\n")),
+      bundle(9, 4, null, print(4_200_000, 100, "I|100|raw\n")),
+      bundle(9, 1, null, print(4_300_000, 100, "I|100|unknown\n")),
+      bundle(9, undefined, null, print(4_400_000, 100, "I|100|boot\n")),
+    ]);
+    const evidence = extract(bytes);
+    const times = Object.fromEntries(bufferRows(evidence.tables.trace_events).map((r) => [r.name, Number(r.ts_ns)]));
+    expect(times).toEqual({
+      g1: 500 - 1_000 + 2_001_000,
+      g2: 2_000 - 1_000 + 2_001_000,
+      g3: 5_000 - 3_000 + 2_002_500,
+      g4: 9_100 - 9_000 + 2_009_500,
+      l1: 150 - 100 + 7_000_000,
+      raw: 4_200_000 + 1_000_000,
+      boot: 4_400_000,
+    });
+    expect(evidence.limitations.find((l) => l.code === "ftrace_clock_unconvertible")?.count).toBe(2);
+    await expectSameOutcome(perfetto, bytes, { displayName: "clocks.pftrace", chunkSize: 5 });
   });
 
   test("process_stats become per-process memory counters in bytes, named as Trace Processor names them", () => {

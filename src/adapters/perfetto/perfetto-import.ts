@@ -129,6 +129,7 @@ export class PerfettoImport implements PerfettoEventSink {
       state.clear();
       this.counters.sequenceCleared(sequence);
     }
+    this.ftrace.packet(b, r, sequence);
     if (b.has(r, P.DEFAULT_CLOCK_ID)) state.defaultClockId = b.num(r, P.DEFAULT_CLOCK_ID);
     if (b.has(r, P.DEFAULT_TRACK_UUID)) state.defaultTrackUuid = b.ubig(r, P.DEFAULT_TRACK_UUID).toString();
     if (c) this.applyChildren(c, state, sequence, b.has(r, P.PRIMARY_CLOCK) ? b.num(r, P.PRIMARY_CLOCK) : null);

@@ -124,7 +124,7 @@ function perfettoLimitations(imp: PerfettoImport, beginEnd: BeginEndCounts, slic
   add("args_truncated", imp.truncatedArgs, "Debug annotations longer than the per-event limit; truncated");
   add("unresolved_callstacks", imp.samples.unresolved, "CPU samples whose interned callstack is missing; dropped");
   add("extra_counters_without_track", imp.counters.withoutTrack, "Extra counter values with no counter track named for them; dropped");
-  add("atrace_async_ignored", imp.ftrace.asyncMarks, "atrace async marks (S/F/G/H/N/U) are recognised but not imported as slices");
+  add("ftrace_clock_unconvertible", imp.ftrace.unconvertibleMarks, "atrace marks on an ftrace clock with no {ftrace, boot} timestamp pair relating it to the trace clock (or an unknown clock); dropped");
   if (slices === 0) out.push({ code: "no_slices", message: "The trace has no slices, so there is no wall time to attribute" });
   if (imp.samples.count > 0) out.push({ code: "sample_counts_only", message: "CPU samples are counted (metric samples); the trace does not give their duration" });
   return out;

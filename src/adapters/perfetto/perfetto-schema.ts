@@ -31,7 +31,7 @@ message TracePacket {
   optional ProcessStats process_stats = 9;
   optional bytes compressed_packets = 50;
 }
-message FtraceEventBundle { optional uint32 cpu = 1; repeated FtraceEvent event = 2; }
+message FtraceEventBundle { optional uint32 cpu = 1; repeated FtraceEvent event = 2; optional int32 ftrace_clock = 5; optional int64 ftrace_timestamp = 6; optional int64 boot_timestamp = 7; }
 message FtraceEvent { optional uint64 timestamp = 1; optional uint32 pid = 2; optional PrintFtraceEvent print = 3; optional SchedSwitchFtraceEvent sched_switch = 4; }
 message PrintFtraceEvent { optional uint64 ip = 1; optional string buf = 2; }
 message SchedSwitchFtraceEvent { optional string prev_comm = 1; optional int32 prev_pid = 2; optional int32 prev_prio = 3; optional int64 prev_state = 4; optional string next_comm = 5; optional int32 next_pid = 6; optional int32 next_prio = 7; }

@@ -35,6 +35,7 @@ export const P = {
   TIMESTAMP: 0, CLOCK_ID: 1, SEQUENCE: 2, SEQUENCE_FLAGS: 3, STATE_CLEARED: 4, TYPE: 5, TRACK_UUID: 6, NAME_IID: 7, NAME: 8,
   COUNTER: 9, DOUBLE_COUNTER: 10, ABSOLUTE_US: 11, DELTA_US: 12, LEGACY_NAME_IID: 13, LEGACY_PHASE: 14, LEGACY_DURATION_US: 15,
   DEFAULT_CLOCK_ID: 16, DEFAULT_TRACK_UUID: 17, PRIMARY_CLOCK: 18, PERF_PID: 19, PERF_TID: 20, PERF_CALLSTACK: 21, TRACK_EVENT: 22, TRUSTED_PID: 23,
+  FTRACE_CLOCK: 24, FTRACE_TIMESTAMP: 25, BOOT_TIMESTAMP: 26,
 } as const;
 
 /** Track descriptor slots. */
@@ -44,7 +45,7 @@ export const T = {
 } as const;
 
 export function perfettoProgram(): ProtoProgram {
-  const p = new ProtoProgram(24);
+  const p = new ProtoProgram(27);
   p.record(0, R.TRACE).whole(R.TRACE);
   const packet = p.child(0, 1, p.message({ record: R.PACKET }));
   p.whole(R.PACKET);
@@ -129,7 +130,12 @@ export function perfettoProgram(): ProtoProgram {
   own(packet, 50, R.COMPRESSED, P_BYTES);
   // ftrace_events → FtraceEventBundle.event (2): one record per kernel event; only `print`
   // (atrace marks) is read, the rest (sched, irq, …) is skipped by length.
-  const ftraceEvent = p.child(p.child(packet, 1, p.message()), 2, p.message({ record: R.FTRACE }));
+  const bundle = p.child(packet, 1, p.message());
+  // The bundle's clock (5) and its {ftrace, boot} timestamp pair (6, 7) go on the packet
+  // record: they may follow the events, so the host converts the events' times once the
+  // whole packet is read (ftrace-marks.ts).
+  [[5, P.FTRACE_CLOCK], [6, P.FTRACE_TIMESTAMP], [7, P.BOOT_TIMESTAMP]].forEach(([field, slot]) => v(bundle, field!, R.PACKET, slot!));
+  const ftraceEvent = p.child(bundle, 2, p.message({ record: R.FTRACE }));
   v(ftraceEvent, 1, R.FTRACE, F.TIMESTAMP);
   v(ftraceEvent, 2, R.FTRACE, F.TID);
   v(p.child(ftraceEvent, 3, p.message()), 2, R.FTRACE, F.PRINT_BUF, P_BYTES);
