@@ -4,7 +4,10 @@
  * trace under /tmp, and for each prints, from one run: `flameox import` end to end to a
  * committed generation (MB/s, wall time, worker and CLI peak RSS), next to Bun JSON.parse
  * of the same bytes and the previous whole-payload parser (the TypeScript adapter for
- * JSON formats, protobufjs for protobuf), each in its own process. Figures only.
+ * JSON formats, protobufjs for protobuf), each in its own process. It also re-encodes the
+ * generation's Parquet parts alone (parquet-wasm, the same rows and writer settings, one
+ * core), the bound the encoder puts on any import of that input whatever the parser's
+ * speed. Figures only.
  *
  *   bun bench/parsers-bench.ts [--scale 1] [--only chrome-200,chrome-2g,cpuprofile,otlp,perfetto] [--keep]
  */
@@ -55,6 +58,30 @@ async function script(body: string): Promise<Measured> {
   }
 }
 
+/**
+ * Seconds parquet-wasm takes to encode the generation's parts again, from Arrow IPC (the
+ * form the import hands it), the files decoded first and not timed.
+ */
+function encodeOnlyProbe(generationId: string): Promise<Measured> {
+  return script(`import { readdirSync, readFileSync, existsSync } from "node:fs";
+    import { join } from "node:path";
+    import { initParquet, parquetToIpcStream, writeParquetFromIpc } from ${JSON.stringify(join(repo, "src/storage/parquet.ts"))};
+    await initParquet();
+    const root = ${JSON.stringify(join(dir, ".diagnostics", "evidence"))};
+    let ms = 0;
+    for (const table of readdirSync(root)) {
+      const gen = join(root, table, ${JSON.stringify(generationId)});
+      if (!existsSync(gen)) continue;
+      for (const part of readdirSync(gen)) {
+        const ipc = parquetToIpcStream(readFileSync(join(gen, part)));
+        const t = performance.now();
+        writeParquetFromIpc(ipc);
+        ms += performance.now() - t;
+      }
+    }
+    console.log(ms);`);
+}
+
 function jsonParseProbe(path: string): Promise<Measured> {
   return script(`const t = performance.now(); JSON.parse(await Bun.file(${JSON.stringify(path)}).text()); console.log(performance.now() - t);`);
 }
@@ -83,6 +110,8 @@ async function bench(label: string, path: string, kind: "json" | "otlp" | "perfe
     rows.push(["flameox import (WASM streaming), end to end to a committed generation", `${fmt(bytes, imported.wallMs)}, ${(imported.wallMs / 1000).toFixed(1)} s`]);
     rows.push(["  peak RSS: parse worker / CLI process", `${mb(r.extraction.worker.max_rss_bytes ?? 0)} / ${mb(imported.maxRss)} (worker wall ${(r.extraction.worker.wall_ms / 1000).toFixed(1)} s)`]);
     rows.push(["  rows", Object.entries(r.extraction.tables).map(([t, n]) => `${t}=${n}`).join(" ")]);
+    const encoded = await encodeOnlyProbe(r.extraction.generation_id);
+    rows.push(["  Parquet encoding alone (parquet-wasm, same rows and settings, one core)", encoded.ok ? `${fmt(bytes, Number(encoded.stdout.trim()))} of input, ${(Number(encoded.stdout.trim()) / 1000).toFixed(1)} s` : `failed: ${encoded.stderr.trim().split("\n").pop()?.slice(0, 200)}`]);
   } else {
     rows.push(["flameox import", `FAILED: ${(imported.stdout + imported.stderr).slice(0, 300)}`]);
   }
