@@ -73,7 +73,11 @@ describe("workload and capture tools", () => {
     })) as Json;
     const result = answer.structuredContent.result;
     expect(result).toMatchObject({ execution_status: "succeeded", extraction_status: "published", next_tool: "analyze_hotspots" });
-    expect(updates.map((u) => u.message)).toEqual(["planning", "capturing", "registering", "extracting", "completed"]);
+    // The server sends "completed" before the answer, but the SDK client may drop a notification
+    // that arrives in the same read as the response (see src/mcp/progress.ts); the earlier ones may not be dropped.
+    const phases = updates.map((u) => u.message);
+    expect(phases.slice(0, 4)).toEqual(["planning", "capturing", "registering", "extracting"]);
+    expect(phases.slice(4)).toEqual(phases.length > 4 ? ["completed"] : []);
     for (let i = 1; i < updates.length; i++) expect(updates[i].progress).toBeGreaterThan(updates[i - 1].progress);
     const hotspots = await call(mcp.client, "analyze_hotspots", { run_or_artifact: result.run_id, limit: 1 });
     expect(hotspots.result.items[0].function).toBe("burnHotspot");
