@@ -27,8 +27,9 @@ function seeds(formats: string[], maxBytes = 200_000): Uint8Array[] {
 
 /**
  * Generated seeds for paths the corpus does not reach: OTLP JSON Lines and length-prefixed
- * OTLP requests; a system trace (atrace marks in ftrace print events, process_tree,
- * process_stats) as it is and inside a compressed packet group.
+ * OTLP requests; a system trace (atrace marks in ftrace print events, thread, async and
+ * named-track forms, on the boot and the global ftrace clock; process_tree, process_stats)
+ * as it is and inside a compressed packet group.
  */
 function generatedSeeds(parser: string): Uint8Array[] {
   if (parser === "otlp-json") {
@@ -47,6 +48,13 @@ function generatedSeeds(parser: string): Uint8Array[] {
     { process_tree: { processes: [{ pid: 7, cmdline: ["app"] }], threads: [{ tid: 8, tgid: 7, name: "worker" }] } },
     { timestamp: 5, process_stats: { processes: [{ pid: 7, vm_rss_kb: 10, oom_score_adj: -100 }] } },
     { ftrace_events: { cpu: 0, event: [print(10, 8, "B|7|a\n"), print(20, 8, "C|7|n|4\n"), print(25, 8, "I|7|i\n"), print(30, 8, "E|7\n"), print(40, 8, "S|7|x|1\n")] } },
+    {
+      trusted_packet_sequence_id: 3,
+      ftrace_events: {
+        cpu: 1, ftrace_clock: 2, ftrace_timestamp: 90, boot_timestamp: 1090,
+        event: [print(50, 8, "F|7|x|1\n"), print(60, 8, "G|7|net|get|2\n"), print(70, 8, "N|7|net|retry\n"), print(80, 8, "H|7|net|2\n")],
+      },
+    },
   ];
   const encode = (list: object[]) => Trace.encode(Trace.fromObject({ packet: list })).finish();
   return [encode(packets), encode([{ compressed_packets: deflateSync(encode(packets)) }])];
