@@ -119,6 +119,8 @@ describe("atrace marks", () => {
           print(1000, 100, "B|100|outer\n"),
           { timestamp: 1050, pid: 0, sched_switch: { prev_comm: "swapper", prev_pid: 0, next_comm: "app", next_pid: 100 } },
           print(1100, 100, "S|100|load|1\n"),
+          // A second S of an open name and cookie is dropped (Trace Processor's legacy unnestable slices).
+          print(1150, 100, "S|100|load|1\n"),
           print(1200, 101, "B|100|draw\n"),
           print(1300, 101, "I|100|vsync\n"),
           print(1400, 101, "C|100|queue|3\n"),
@@ -167,7 +169,8 @@ describe("atrace marks", () => {
       expect(rows.find((r) => r.name === "retry")).toMatchObject({ ...process, track_id: "track:atrace-track|100|net", thread_name: "net", phase: "I", ts_ns: "3200", dur_ns: null });
       // Ends close their slices (no rows of their own); the printk line and sched_switch are not marks.
       expect(rows.length).toBe(9);
-      expect(evidence.summary).toMatchObject({ atrace_marks: 14, slices: 5 });
+      expect(evidence.summary).toMatchObject({ atrace_marks: 15, slices: 5 });
+      expect(evidence.limitations.find((l) => l.code === "async_begin_while_open")?.count).toBe(1);
       expect(evidence.limitations.map((l) => l.code).filter((c) => c.startsWith("unmatched"))).toEqual([]);
       // Wall time: outer 4000 inclusive, 3500 self (inner takes 500).
       const frames = bufferRows(evidence.tables.frames);

@@ -22,6 +22,11 @@ export class BeginEndMatcher {
     private readonly close: CloseBegin,
   ) {}
 
+  /** B events open now. */
+  get openCount(): number {
+    return this.open.length;
+  }
+
   /** The earliest B still waiting for its end (handles grow in feeding order), or Infinity. */
   get oldestOpen(): number {
     return this.open.length > 0 ? this.open[0]! : Number.POSITIVE_INFINITY;

@@ -46,6 +46,8 @@ export class FtraceMarks {
   /** Marks dropped because their bundle's clock cannot be related to the trace clock. */
   unconvertibleMarks = 0;
   private readonly pending: PendingMark[] = [];
+  /** Tracks of S/F marks: their slices do not nest (see TrackSlicing). */
+  private readonly unnestableTracks = new Set<number>();
   /** Per packet sequence: its ftrace clock's {ftrace, boot} pairs, oldest first (the first one seen stays). */
   private readonly snapshots = new Map<number, { ftrace: number; boot: number }[]>();
   /** tid → tgid, from the first mark or process_tree entry that names it: one thread keeps one track. */
@@ -133,9 +135,15 @@ export class FtraceMarks {
       : `atrace-track-async|${mark.tgid}|${mark.track}|${mark.cookie}`;
     this.tracks.describe(uuid, { parent: null, name: mark.track ?? mark.name, pid: mark.tgid, tid: null, processName: null, threadName: null });
     const track = this.tracks.trackOf(uuid);
+    if (mark.kind !== "track-instant" && mark.track === null) this.unnestableTracks.add(track);
     if (mark.kind === "async-begin") this.sink.spoolEvent(track, ns, KIND_BEGIN, this.sink.intern(mark.name), "B", `{"cookie":${mark.cookie}}`);
     else if (mark.kind === "async-end") this.sink.spoolEvent(track, ns, KIND_END, -1, "E", null);
     else this.sink.spoolEvent(track, ns, KIND_EVENT, this.sink.intern(mark.name), "I", null);
+  }
+
+  /** Whether track `t` holds S/F async slices, which do not nest. */
+  unnestable(t: number): boolean {
+    return this.unnestableTracks.has(t);
   }
 
   /** process_tree records: a process's cmdline entries (first names it), then the process; threads. */

@@ -79,7 +79,7 @@ export class PerfettoPipeline {
     const nester = new SliceNester(imp.frames.size, wall, wallStacks);
     const rowWriter = new TraceRowWriter(imp.strings, imp.tracks, clock);
     const nameOf = (id: number): unknown => (id >= 0 ? imp.strings.get(id) : undefined);
-    const slicing = new TrackSlicing(nester, beginEnd, nameOf, rowWriter, { spill: imp.spool.spill, events: imp.spool.pendingEvents });
+    const slicing = new TrackSlicing(nester, beginEnd, nameOf, rowWriter, { spill: imp.spool.spill, events: imp.spool.pendingEvents }, (t) => imp.ftrace.unnestable(t));
     const events = imp.spool.length;
     const trackInfo = imp.tracks.allInfo();
     const lookup: TrackLookup = (t) => trackInfo[t]!;
@@ -100,7 +100,7 @@ export class PerfettoPipeline {
         }
         const slices = nester.slices;
         return {
-          adapter: adapter.name, adapterVersion: adapter.version, producer: null, producerVersion: null, tables, limitations: perfettoLimitations(imp, beginEnd, slices),
+          adapter: adapter.name, adapterVersion: adapter.version, producer: null, producerVersion: null, tables, limitations: perfettoLimitations(imp, beginEnd, slices, slicing.droppedBegins),
           summary: {
             packets: imp.packets, events, slices, tracks: imp.tracks.size, cpu_samples: imp.samples.count,
             compressed_groups: imp.compressed.groups, atrace_marks: imp.ftrace.marks,
@@ -112,7 +112,7 @@ export class PerfettoPipeline {
   }
 }
 
-function perfettoLimitations(imp: PerfettoImport, beginEnd: BeginEndCounts, slices: number): Limitation[] {
+function perfettoLimitations(imp: PerfettoImport, beginEnd: BeginEndCounts, slices: number, droppedBegins: number): Limitation[] {
   const out: Limitation[] = [];
   const add = (code: string, count: number, message: string) => {
     if (count > 0) out.push({ code, message, count });
@@ -124,6 +124,7 @@ function perfettoLimitations(imp: PerfettoImport, beginEnd: BeginEndCounts, slic
   add("args_truncated", imp.truncatedArgs, "Debug annotations longer than the per-event limit; truncated");
   add("unresolved_callstacks", imp.samples.unresolved, "CPU samples whose interned callstack is missing; dropped");
   add("extra_counters_without_track", imp.counters.withoutTrack, "Extra counter values with no counter track named for them; dropped");
+  add("async_begin_while_open", droppedBegins, "atrace S marks for a name and cookie whose slice was already open; dropped, as Trace Processor does (the first S and the F make the slice)");
   add("ftrace_clock_unconvertible", imp.ftrace.unconvertibleMarks, "atrace marks on an ftrace clock with no {ftrace, boot} timestamp pair relating it to the trace clock (or an unknown clock); dropped");
   if (slices === 0) out.push({ code: "no_slices", message: "The trace has no slices, so there is no wall time to attribute" });
   if (imp.samples.count > 0) out.push({ code: "sample_counts_only", message: "CPU samples are counted (metric samples); the trace does not give their duration" });

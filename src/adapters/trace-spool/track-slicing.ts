@@ -30,6 +30,9 @@ export interface PendingBudget {
 }
 
 export class TrackSlicing {
+  /** B events dropped because their unnestable track already had one open. */
+  droppedBegins = 0;
+  private unnestableTrack = false;
   private readonly pending = new PendingEvents();
   private readonly overflow: PendingOverflow;
   private readonly maxWaiting: number;
@@ -53,6 +56,12 @@ export class TrackSlicing {
     private readonly nameOf: (id: number) => unknown,
     private readonly rows: TraceRowWriter,
     budget: PendingBudget,
+    /**
+     * Tracks whose slices do not nest: a B while one is open is dropped, as Trace
+     * Processor's BeginLegacyUnnestable does for atrace S marks (Android's wakelocks
+     * write any number of S before their one F).
+     */
+    private readonly unnestable: (track: number) => boolean = () => false,
   ) {
     this.overflow = new PendingOverflow(budget.spill);
     this.maxWaiting = Math.max(1, budget.events ?? PENDING_EVENTS);
@@ -68,6 +77,7 @@ export class TrackSlicing {
     this.track = track;
     this.trackEndNs = trackEndNs;
     this.lastStart = Number.NEGATIVE_INFINITY;
+    this.unnestableTrack = this.unnestable(track);
     this.nester.beginTrack(track);
   }
 
@@ -77,6 +87,10 @@ export class TrackSlicing {
     if (v.kind[i] === KIND_END) {
       this.matcher.end(v.start[i]!, this.nameOf(v.name[i]!)); // an E never becomes a row of its own
       this.drain();
+      return;
+    }
+    if (this.unnestableTrack && v.kind[i] === KIND_BEGIN && this.matcher.openCount > 0) {
+      this.droppedBegins++;
       return;
     }
     const p = this.pending;
