@@ -15,7 +15,7 @@ const SELF = { name: "perfetto", version: "1.0.0" };
 /** TracePacket fields (number → wire type) common at the start of a trace. */
 const PACKET_FIELDS: Record<number, number> = {
   1: 2, 2: 2, 3: 0, 6: 2, 8: 0, 9: 2, 10: 0, 11: 2, 12: 2, 13: 0, 33: 2, 35: 2, 36: 2, 41: 0, 42: 0, 43: 2, 44: 2, 45: 2,
-  50: 2, 51: 2, 54: 2, 58: 0, 59: 2, 60: 2, 66: 2, 69: 2, 79: 0, 87: 0, 89: 2,
+  37: 2, 50: 2, 51: 2, 54: 2, 58: 0, 59: 2, 60: 2, 66: 2, 69: 2, 79: 0, 87: 0, 89: 2,
 };
 
 export function detectPerfetto({ headBytes, displayName }: DetectInput): number {

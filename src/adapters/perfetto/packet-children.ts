@@ -4,7 +4,24 @@
  * packet's own record.
  */
 import type { ProtoBatch } from "../wasm/proto-batch.ts";
-import { R, T } from "./trace-program.ts";
+import { HD, HS, R, T } from "./trace-program.ts";
+
+/** One callstack's totals in a heapprofd dump (cumulative since profiling began); max: the dump_at_max form. */
+export interface HeapSampleInput {
+  callstack: number;
+  allocated: number;
+  freed: number;
+  allocCount: number;
+  freeCount: number;
+  max: number | null;
+  maxCount: number | null;
+}
+
+export interface HeapDumpInput {
+  pid: number;
+  heap: string | null;
+  samples: HeapSampleInput[];
+}
 
 export interface TrackDescriptorInput {
   counter: { multiplier: number; incremental: boolean } | null;
@@ -41,6 +58,8 @@ export class PacketChildren {
   extraDoubleUuids: string[] = [];
   defaultExtraUuids: string[] = [];
   defaultExtraDoubleUuids: string[] = [];
+  heapDumps: HeapDumpInput[] = [];
+  private heapSamples: HeapSampleInput[] = [];
   private frameIds: number[] = [];
   private dirty = false;
   private pathIds: number[] = [];
@@ -69,6 +88,7 @@ export class PacketChildren {
     if (this.extraDoubleUuids.length > 0) this.extraDoubleUuids.length = 0;
     if (this.defaultExtraUuids.length > 0) this.defaultExtraUuids.length = 0;
     if (this.defaultExtraDoubleUuids.length > 0) this.defaultExtraDoubleUuids.length = 0;
+    if (this.heapDumps.length > 0) this.heapDumps = [];
     this.dirty = false;
   }
 
@@ -77,18 +97,30 @@ export class PacketChildren {
     // Grandchildren (a callstack's frame ids, a mapping's path ids) precede their parent.
     if (type === R.I_FRAME_ID) return void this.frameIds.push(b.num(r, 0)), true;
     if (type === R.I_MAPPING_PATH_ID) return void this.pathIds.push(b.num(r, 0)), true;
+    if (type === R.HEAP_SAMPLE) {
+      const num = (slot: number) => (b.has(r, slot) ? b.num(r, slot) : 0);
+      this.heapSamples.push({
+        callstack: num(HS.CALLSTACK), allocated: num(HS.ALLOCATED), freed: num(HS.FREED), allocCount: num(HS.ALLOC_COUNT), freeCount: num(HS.FREE_COUNT),
+        max: b.has(r, HS.MAX) ? b.num(r, HS.MAX) : null, maxCount: b.has(r, HS.MAX_COUNT) ? b.num(r, HS.MAX_COUNT) : null,
+      });
+      return true;
+    }
     if (b.parent(r) !== this.owner) this.reset(b.parent(r));
     this.dirty = true;
     switch (type) {
       case R.I_CALLSTACK: this.callstacks.push({ iid: b.num(r, 0), frameIds: this.frameIds }); this.frameIds = []; return true;
       case R.I_MAPPING: this.mappings.push({ iid: b.num(r, 0), pathIds: this.pathIds }); this.pathIds = []; return true;
+      case R.HEAP_DUMP:
+        this.heapDumps.push({ pid: b.num(r, HD.PID), heap: b.string(r, HD.HEAP_NAME), samples: this.heapSamples });
+        this.heapSamples = [];
+        return true;
       case R.CLOCK:
         this.clocks.push({ id: b.num(r, 0), value: b.num(r, 1), incremental: b.num(r, 2) !== 0, unitNs: b.has(r, 3) ? b.num(r, 3) : 1 });
         return true;
       case R.CAT_IID: this.categoryIids.push(b.num(r, 0)); return true;
       case R.CAT_NAME: this.categoryNames.push(b.string(r, 0) ?? ""); return true;
       case R.ANNOTATION: this.annotations.push(b.bytes(r, 0).slice()); return true;
-      case R.I_CATEGORY: case R.I_NAME: case R.I_ANNOTATION_NAME: case R.I_FUNCTION: case R.I_MAPPING_PATH: case R.I_STRING_VALUE:
+      case R.I_CATEGORY: case R.I_NAME: case R.I_ANNOTATION_NAME: case R.I_FUNCTION: case R.I_MAPPING_PATH: case R.I_STRING_VALUE: case R.PROFILE_STRING:
         this.interned.push({ record: type, iid: b.num(r, 0), value: b.string(r, 1) });
         return true;
       case R.I_FRAME:

@@ -24,6 +24,7 @@ import { PacketChildren } from "./packet-children.ts";
 import { PerfettoTracks } from "./perfetto-tracks.ts";
 import type { StackSpill } from "../common/stack-trie.ts";
 import { PerfettoSamples } from "./perfetto-samples.ts";
+import { PerfettoHeap } from "./perfetto-heap.ts";
 import { ClockDomain, SequenceState } from "./sequence-state.ts";
 import { P, R } from "./trace-program.ts";
 
@@ -36,6 +37,7 @@ export class PerfettoImport implements PerfettoEventSink {
   readonly tracks = new PerfettoTracks();
   readonly domain = new ClockDomain();
   readonly samples: PerfettoSamples;
+  readonly heap: PerfettoHeap;
   readonly counts: ScanCounts = { malformed: 0, missingTs: 0, unknownPhases: 0, clamped: 0, missingDur: 0, metadata: 0 };
   /** Per track: the latest end of its events. */
   readonly trackEndNs: number[] = [];
@@ -69,6 +71,7 @@ export class PerfettoImport implements PerfettoEventSink {
     stackSpill?: StackSpill,
   ) {
     this.samples = new PerfettoSamples(this.frames, this.strings, stackSpill);
+    this.heap = new PerfettoHeap(this.samples, this.tracks, stackSpill);
     this.ftrace = new FtraceMarks(this.tracks, this.domain, this);
     this.counters = new PerfettoCounters(this.tracks, this);
     this.compressed = new CompressedPackets(maxDepth);
@@ -133,6 +136,7 @@ export class PerfettoImport implements PerfettoEventSink {
     if (b.has(r, P.DEFAULT_CLOCK_ID)) state.defaultClockId = b.num(r, P.DEFAULT_CLOCK_ID);
     if (b.has(r, P.DEFAULT_TRACK_UUID)) state.defaultTrackUuid = b.ubig(r, P.DEFAULT_TRACK_UUID).toString();
     if (c) this.applyChildren(c, state, sequence, b.has(r, P.PRIMARY_CLOCK) ? b.num(r, P.PRIMARY_CLOCK) : null);
+    if (b.has(r, P.PROFILE_PACKET)) this.heap.profilePacket(state, c?.heapDumps ?? [], sequence, b.num(r, P.PROFILE_CONTINUED) !== 0);
     const hasTs = b.has(r, P.TIMESTAMP);
     const ns = hasTs ? this.timestampNs(state, b.has(r, P.CLOCK_ID) ? b.num(r, P.CLOCK_ID) : null, b.num(r, P.TIMESTAMP)) : null;
     if (b.has(r, P.TRACK_EVENT)) this.trackEvent(b, r, state, c, ns);
@@ -157,6 +161,11 @@ export class PerfettoImport implements PerfettoEventSink {
       else if (e.record === R.I_STRING_VALUE) state.stringValues.set(e.iid, value);
       else if (e.record === R.I_FUNCTION) state.functions.set(e.iid, this.intern(value));
       else if (e.record === R.I_MAPPING_PATH) state.mappingPaths.set(e.iid, value);
+      else if (e.record === R.PROFILE_STRING) {
+        // Android Q's per-packet string table names both functions and mapping paths.
+        state.functions.set(e.iid, this.intern(value));
+        state.mappingPaths.set(e.iid, value);
+      }
     }
     for (const f of c.frames) state.frames.set(f.iid, f);
     for (const cs of c.callstacks) state.callstacks.set(cs.iid, cs.frameIds);

@@ -71,6 +71,7 @@ export class PerfettoPipeline {
   finish(adapter: { name: string; version: string }): PerfettoResult {
     const imp = this.imp;
     this.scanner.finish((b) => imp.onBatch(b));
+    imp.heap.finish();
     imp.tracks.resolve();
     const clock = new NsClock(0);
     const wall = new MeasureAccumulator("wall_time");
@@ -84,7 +85,7 @@ export class PerfettoPipeline {
     const trackInfo = imp.tracks.allInfo();
     const lookup: TrackLookup = (t) => trackInfo[t]!;
     return {
-      stacks: { tries: [wallStacks, imp.samples.stacks], frames: imp.frames, clock, tracks: lookup },
+      stacks: { tries: [wallStacks, imp.samples.stacks, ...imp.heap.metrics.map((m) => m.stacks)], frames: imp.frames, clock, tracks: lookup },
       rows: spooledRows(imp.spool, imp.trackEndNs, slicing, rowWriter),
       rowCounts: rowWriter,
       evidence: (withStacks) => {
@@ -94,17 +95,20 @@ export class PerfettoPipeline {
         imp.frames.emit(tables.frames);
         wall.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);
         imp.samples.measures.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);
+        for (const m of imp.heap.metrics) m.measures.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);
         if (withStacks) {
           wallStacks.emit(tables.stacks, imp.frames, clock, lookup);
           imp.samples.stacks.emit(tables.stacks, imp.frames, clock, lookup);
+          for (const m of imp.heap.metrics) m.stacks.emit(tables.stacks, imp.frames, clock, lookup);
         }
         const slices = nester.slices;
         return {
           adapter: adapter.name, adapterVersion: adapter.version, producer: null, producerVersion: null, tables, limitations: perfettoLimitations(imp, beginEnd, slices, slicing.droppedBegins),
           summary: {
             packets: imp.packets, events, slices, tracks: imp.tracks.size, cpu_samples: imp.samples.count,
-            compressed_groups: imp.compressed.groups, atrace_marks: imp.ftrace.marks,
-            primary_clock: imp.domain.primary, metrics: [slices > 0 ? "wall_time" : "", imp.samples.count > 0 ? "samples" : ""].filter(Boolean).join(","),
+            compressed_groups: imp.compressed.groups, atrace_marks: imp.ftrace.marks, heap_dumps: imp.heap.dumps,
+            primary_clock: imp.domain.primary,
+            metrics: [slices > 0 ? "wall_time" : "", imp.samples.count > 0 ? "samples" : "", ...imp.heap.metrics.filter((m) => !m.measures.isEmpty).map((m) => m.measures.metric)].filter(Boolean).join(","),
           },
         };
       },
@@ -123,10 +127,13 @@ function perfettoLimitations(imp: PerfettoImport, beginEnd: BeginEndCounts, slic
   add("unknown_clock_conversion", imp.domain.unknownClocks, "Timestamps on a clock without a snapshot relating it to the trace clock; kept unconverted");
   add("args_truncated", imp.truncatedArgs, "Debug annotations longer than the per-event limit; truncated");
   add("unresolved_callstacks", imp.samples.unresolved, "CPU samples whose interned callstack is missing; dropped");
+  add("unresolved_heap_callstacks", imp.heap.unresolved, "Heap profile samples whose callstack is in neither the profile packet nor the interned data; dropped");
+  add("heap_dump_incomplete", imp.heap.incomplete, "Heap dumps whose continuation packets never came; used only where no complete dump of that process and heap exists");
   add("extra_counters_without_track", imp.counters.withoutTrack, "Extra counter values with no counter track named for them; dropped");
   add("async_begin_while_open", droppedBegins, "atrace S marks for a name and cookie whose slice was already open; dropped, as Trace Processor does (the first S and the F make the slice)");
   add("ftrace_clock_unconvertible", imp.ftrace.unconvertibleMarks, "atrace marks on an ftrace clock with no {ftrace, boot} timestamp pair relating it to the trace clock (or an unknown clock); dropped");
   if (slices === 0) out.push({ code: "no_slices", message: "The trace has no slices, so there is no wall time to attribute" });
+  if (imp.heap.dumps + imp.heap.incomplete > 0) out.push({ code: "heap_values_sampled", message: "heapprofd samples allocations (Poisson, at its sampling interval): sizes and counts are estimates, and only the last dump of each process and heap is measured" });
   if (imp.samples.count > 0) out.push({ code: "sample_counts_only", message: "CPU samples are counted (metric samples); the trace does not give their duration" });
   return out;
 }

@@ -68,6 +68,12 @@ export class PerfettoSamples {
     this.stacks.add(stack, 1, 1, ns, track);
   }
 
+  /** The frames of interned callstack `iid`, root first (null: unknown or empty callstack). */
+  framesOf(state: SequenceState, iid: number): number[] | null {
+    const frameIds = state.callstacks.get(iid);
+    return frameIds && frameIds.length > 0 ? frameIds.map((f) => this.frameOf(state, f)) : null;
+  }
+
   private frameOf(state: SequenceState, iid: number): number {
     const frame = state.frames.get(iid);
     const module = frame ? (state.mappings.get(frame.mappingId) ?? null) : null;

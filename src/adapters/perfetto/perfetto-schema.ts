@@ -30,6 +30,21 @@ message TracePacket {
   optional ProcessTree process_tree = 2;
   optional ProcessStats process_stats = 9;
   optional bytes compressed_packets = 50;
+  optional ProfilePacket profile_packet = 37;
+}
+message ProfilePacket {
+  repeated InternedString strings = 1; repeated Frame frames = 2; repeated Callstack callstacks = 3; repeated Mapping mappings = 4;
+  message HeapSample {
+    optional uint64 callstack_id = 1; optional uint64 self_allocated = 2; optional uint64 self_freed = 3; optional uint64 timestamp = 4;
+    optional uint64 alloc_count = 5; optional uint64 free_count = 6; optional uint64 self_idle = 7; optional uint64 self_max = 8; optional uint64 self_max_count = 9;
+  }
+  message ProcessHeapSamples {
+    optional uint64 pid = 1; repeated HeapSample samples = 2; optional bool from_startup = 3; optional bool rejected_concurrent = 4;
+    optional bool disconnected = 6; optional uint64 timestamp = 9; optional string heap_name = 11; optional uint64 sampling_interval_bytes = 12;
+  }
+  repeated ProcessHeapSamples process_dumps = 5;
+  optional bool continued = 6;
+  optional uint64 index = 7;
 }
 message FtraceEventBundle { optional uint32 cpu = 1; repeated FtraceEvent event = 2; optional int32 ftrace_clock = 5; optional int64 ftrace_timestamp = 6; optional int64 boot_timestamp = 7; }
 message FtraceEvent { optional uint64 timestamp = 1; optional uint32 pid = 2; optional PrintFtraceEvent print = 3; optional SchedSwitchFtraceEvent sched_switch = 4; }

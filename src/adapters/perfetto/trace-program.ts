@@ -15,7 +15,13 @@ export const R = {
   I_MAPPING: 16, I_MAPPING_PATH_ID: 17, I_MAPPING_PATH: 18, I_STRING_VALUE: 19, SP_CALLSTACK: 20, SP_DELTA: 21,
   COMPRESSED: 22, FTRACE: 23, PT_PROCESS: 24, PT_CMDLINE: 25, PT_THREAD: 26, PS_PROCESS: 27,
   EXTRA_VALUE: 28, EXTRA_UUID: 29, EXTRA_DOUBLE_VALUE: 30, EXTRA_DOUBLE_UUID: 31, DEFAULT_EXTRA_UUID: 32, DEFAULT_EXTRA_DOUBLE_UUID: 33,
+  PROFILE_STRING: 34, HEAP_DUMP: 35, HEAP_SAMPLE: 36,
 } as const;
+
+/** ProfilePacket.ProcessHeapSamples slots (profile_packet.proto: pid 1, timestamp 9, heap_name 11). */
+export const HD = { PID: 0, TIMESTAMP: 1, HEAP_NAME: 2 } as const;
+/** ProfilePacket.HeapSample slots (callstack_id 1, self_allocated 2, self_freed 3, alloc_count 5, free_count 6, self_max 8, self_max_count 9). */
+export const HS = { CALLSTACK: 0, ALLOCATED: 1, FREED: 2, ALLOC_COUNT: 3, FREE_COUNT: 4, MAX: 5, MAX_COUNT: 6 } as const;
 
 /**
  * ProcessStats.Process (process_stats.proto): pid (1) in slot 0, then fields 2..10 in slots
@@ -35,7 +41,7 @@ export const P = {
   TIMESTAMP: 0, CLOCK_ID: 1, SEQUENCE: 2, SEQUENCE_FLAGS: 3, STATE_CLEARED: 4, TYPE: 5, TRACK_UUID: 6, NAME_IID: 7, NAME: 8,
   COUNTER: 9, DOUBLE_COUNTER: 10, ABSOLUTE_US: 11, DELTA_US: 12, LEGACY_NAME_IID: 13, LEGACY_PHASE: 14, LEGACY_DURATION_US: 15,
   DEFAULT_CLOCK_ID: 16, DEFAULT_TRACK_UUID: 17, PRIMARY_CLOCK: 18, PERF_PID: 19, PERF_TID: 20, PERF_CALLSTACK: 21, TRACK_EVENT: 22, TRUSTED_PID: 23,
-  FTRACE_CLOCK: 24, FTRACE_TIMESTAMP: 25, BOOT_TIMESTAMP: 26,
+  FTRACE_CLOCK: 24, FTRACE_TIMESTAMP: 25, BOOT_TIMESTAMP: 26, PROFILE_PACKET: 27, PROFILE_CONTINUED: 28,
 } as const;
 
 /** Track descriptor slots. */
@@ -45,7 +51,7 @@ export const T = {
 } as const;
 
 export function perfettoProgram(): ProtoProgram {
-  const p = new ProtoProgram(27);
+  const p = new ProtoProgram(29);
   p.record(0, R.TRACE).whole(R.TRACE);
   const packet = p.child(0, 1, p.message({ record: R.PACKET }));
   p.whole(R.PACKET);
@@ -150,6 +156,29 @@ export function perfettoProgram(): ProtoProgram {
   // process_stats (9): per-process memory counters sampled by traced_probes (linux.process_stats).
   const statsProcess = p.child(p.child(packet, 9, p.message()), 1, p.message({ record: R.PS_PROCESS }));
   for (let field = 1; field <= 10; field++) v(statsProcess, field, R.PS_PROCESS, field - 1);
+
+  // profile_packet (37): heapprofd's native heap dumps. Android Q wrote the strings, frames,
+  // callstacks and mappings into the packet itself (later versions intern them in
+  // InternedData): they become the same records as the interned ones.
+  const heapProfile = p.child(packet, 37, p.message());
+  p.presence(heapProfile, R.PACKET, P.PROFILE_PACKET);
+  v(heapProfile, 6, R.PACKET, P.PROFILE_CONTINUED);
+  const profileString = p.child(heapProfile, 1, p.message({ record: R.PROFILE_STRING }));
+  v(profileString, 1, R.PROFILE_STRING, 0);
+  v(profileString, 2, R.PROFILE_STRING, 1);
+  const profileFrame = p.child(heapProfile, 2, p.message({ record: R.I_FRAME }));
+  [1, 2, 3, 4].forEach((field, slot) => v(profileFrame, field, R.I_FRAME, slot));
+  const profileCallstack = p.child(heapProfile, 3, p.message({ record: R.I_CALLSTACK }));
+  v(profileCallstack, 1, R.I_CALLSTACK, 0);
+  own(profileCallstack, 2, R.I_FRAME_ID, P_SCALAR, PACKED_VARINT);
+  const profileMapping = p.child(heapProfile, 4, p.message({ record: R.I_MAPPING }));
+  v(profileMapping, 1, R.I_MAPPING, 0);
+  own(profileMapping, 7, R.I_MAPPING_PATH_ID, P_SCALAR, PACKED_VARINT);
+  const heapDump = p.child(heapProfile, 5, p.message({ record: R.HEAP_DUMP }));
+  [[1, HD.PID], [9, HD.TIMESTAMP], [11, HD.HEAP_NAME]].forEach(([field, slot]) => v(heapDump, field!, R.HEAP_DUMP, slot!));
+  const heapSample = p.child(heapDump, 2, p.message({ record: R.HEAP_SAMPLE }));
+  [[1, HS.CALLSTACK], [2, HS.ALLOCATED], [3, HS.FREED], [5, HS.ALLOC_COUNT], [6, HS.FREE_COUNT], [8, HS.MAX], [9, HS.MAX_COUNT]]
+    .forEach(([field, slot]) => v(heapSample, field!, R.HEAP_SAMPLE, slot!));
 
   const profile = p.child(packet, 54, p.message());
   own(profile, 1, R.SP_CALLSTACK, P_SCALAR, PACKED_VARINT);
