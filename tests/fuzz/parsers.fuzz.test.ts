@@ -29,7 +29,7 @@ function seeds(formats: string[], maxBytes = 200_000): Uint8Array[] {
  * Generated seeds for paths the corpus does not reach: OTLP JSON Lines and length-prefixed
  * OTLP requests; a system trace (atrace marks in ftrace print events, thread, async and
  * named-track forms, on the boot and the global ftrace clock; process_tree, process_stats)
- * as it is and inside a compressed packet group.
+ * as it is and inside a compressed packet group; a heapprofd dump.
  */
 function generatedSeeds(parser: string): Uint8Array[] {
   if (parser === "otlp-json") {
@@ -56,8 +56,19 @@ function generatedSeeds(parser: string): Uint8Array[] {
       },
     },
   ];
+  // A heapprofd dump over two packets, with Android Q's per-packet tables.
+  const heap = [
+    {
+      trusted_packet_sequence_id: 4,
+      profile_packet: {
+        strings: [{ iid: 1, str: Buffer.from("main") }, { iid: 2, str: Buffer.from("grow") }], frames: [{ iid: 1, function_name_id: 1 }, { iid: 2, function_name_id: 2 }],
+        callstacks: [{ iid: 3, frame_ids: [1, 2] }], process_dumps: [{ pid: 7, heap_name: "malloc", samples: [{ callstack_id: 3, self_allocated: 64, self_freed: 16, alloc_count: 2, free_count: 1 }] }], continued: true,
+      },
+    },
+    { trusted_packet_sequence_id: 4, profile_packet: { process_dumps: [{ pid: 7, heap_name: "malloc", samples: [{ callstack_id: 3, self_max: 48 }] }], continued: false } },
+  ];
   const encode = (list: object[]) => Trace.encode(Trace.fromObject({ packet: list })).finish();
-  return [encode(packets), encode([{ compressed_packets: deflateSync(encode(packets)) }])];
+  return [encode(packets), encode([{ compressed_packets: deflateSync(encode(packets)) }]), encode(heap)];
 }
 
 const PARSERS: [string, string[]][] = [
