@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { chromeTraceAdapter, extractWith, limitation } from "./adapter-harness.ts";
 import { expectTableInvariants, rowsOf, type Row } from "./evidence-checks.ts";
+import { expectSameOutcome } from "./wasm-equivalence.ts";
 
 const x = (name: string, ts: number, dur: number, extra: Record<string, unknown> = {}) => ({ ph: "X", name, ts, dur, pid: 1, tid: 1, ...extra });
 const ev = (ph: string, name: string | undefined, ts: number, extra: Record<string, unknown> = {}) => ({ ph, name, ts, pid: 1, tid: 1, ...extra });
@@ -147,10 +148,45 @@ describe("nesting and measurements", () => {
 });
 
 describe("other phases and args", () => {
-  test("async, flow and unknown phases are kept as events; unknown ones are counted", () => {
-    const evidence = extractWith(chromeTraceAdapter, [ev("b", "req", 1, { id: "0x1", cat: "net" }), ev("e", "req", 9, { id: "0x1", cat: "net" }), ev("s", "flow", 2, { id: 5 }), ev("f", "flow", 3, { id: 5 }), ev("Q", "weird", 4)]);
-    expect(rowsOf(evidence.tables.trace_events).map((r) => r.phase)).toEqual(["b", "e", "s", "f", "Q"]);
+  test("flow, unpaired async and unknown phases are kept as events; unknown ones are counted", () => {
+    const evidence = extractWith(chromeTraceAdapter, [ev("b", "no id", 1, { cat: "net" }), ev("s", "flow", 2, { id: 5 }), ev("f", "flow", 3, { id: 5 }), ev("Q", "weird", 4)]);
+    expect(rowsOf(evidence.tables.trace_events).map((r) => [r.phase, r.track_id, r.dur_ns])).toEqual([["b", "1:1", null], ["s", "1:1", null], ["f", "1:1", null], ["Q", "1:1", null]]);
     expect(limitation(evidence, "unknown_phases")).toBe(1);
+  });
+
+  test("nestable async b/e pair into slices on their operation's track, keyed by category and id", async () => {
+    const events = [
+      x("thread work", 0, 100),
+      // One operation (net, 0x1): two nested slices and an instant, across two threads of process 1.
+      ev("b", "request", 10, { id: "0x1", cat: "net" }),
+      ev("b", "dns", 12, { id: "0x1", cat: "net", tid: 2 }),
+      ev("n", "retry", 13, { id: "0x1", cat: "net" }),
+      ev("e", "dns", 15, { id: "0x1", cat: "net", tid: 2 }),
+      ev("e", "request", 40, { id: "0x1", cat: "net" }),
+      // The same id in another category is another operation; an id2.local one is scoped to its process.
+      ev("b", "paint", 20, { id: "0x1", cat: "gfx" }),
+      ev("e", "paint", 25, { id: "0x1", cat: "gfx" }),
+      ev("b", "measure", 30, { id2: { local: "0x7" }, cat: "blink.user_timing", pid: 2 }),
+      ev("e", "measure", 33, { id2: { local: "0x7" }, cat: "blink.user_timing", pid: 2 }),
+      // An async e that matches nothing is dropped like an unmatched E.
+      ev("e", "never", 50, { id: 9, cat: "net" }),
+      { ph: "M", name: "process_name", pid: 2, args: { name: "renderer" } },
+    ];
+    const evidence = extractWith(chromeTraceAdapter, events);
+    expectTableInvariants(evidence);
+    const rows = eventsByName(evidence);
+    expect(rows.get("request")).toMatchObject({ phase: "b", track_id: "async:net:0x1", pid: null, tid: null, thread_name: "request", dur_ns: 30_000, depth: 0 });
+    expect(rows.get("dns")).toMatchObject({ phase: "b", track_id: "async:net:0x1", dur_ns: 3_000, depth: 1 });
+    expect(rows.get("retry")).toMatchObject({ phase: "n", track_id: "async:net:0x1", dur_ns: null });
+    expect(rows.get("paint")).toMatchObject({ track_id: "async:gfx:0x1", dur_ns: 5_000, depth: 0 });
+    expect(rows.get("measure")).toMatchObject({ track_id: "2:async:blink.user_timing:0x7", pid: "2", process_name: "renderer", dur_ns: 3_000 });
+    expect(rows.get("thread work")).toMatchObject({ track_id: "1:1", dur_ns: 100_000, depth: 0 });
+    expect(rows.has("never")).toBe(false);
+    expect(limitation(evidence, "unmatched_end")).toBe(1);
+    // Async slices have wall time on their own track: request 30 µs inclusive, 27 µs self (dns takes 3).
+    const request = wallByName(evidence).get("request|async:net:0x1")!;
+    expect([Number(request.inclusive_value), Number(request.self_value)]).toEqual([30_000, 27_000]);
+    await expectSameOutcome(chromeTraceAdapter, new TextEncoder().encode(JSON.stringify(events)), { chunkSize: 11 });
   });
 
   test("args longer than maxArgsBytes are cut on a character boundary and flagged", () => {

@@ -9,7 +9,7 @@ import { detectAdapter } from "../../src/adapters/registry.ts";
 import { corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
 import { expectTableInvariants, rowsOf, totalsByFunction } from "./evidence-checks.ts";
 import { embeddedProfiles, referenceCpuSelf, type ReferenceCpuSelf } from "./reference-cpuprofile.ts";
-import { referenceSelfByName } from "./reference-trace.ts";
+import { asyncTimeline, referenceSelfByName } from "./reference-trace.ts";
 
 /** The raw events, closing a truncated array the way the format allows. */
 function rawEvents(bytes: Uint8Array): Record<string, unknown>[] {
@@ -37,8 +37,9 @@ describe("chrome-trace corpus", () => {
       expectTableInvariants(evidence);
       const events = rawEvents(bytes);
 
-      // Rows: every timed event except metadata and E (folded into its B).
-      const expectedRows = events.filter((e) => e.ph !== "M" && e.ph !== "E" && Number.isFinite(Number(e.ts))).length;
+      // Rows: every timed event except metadata, E and an async e with an id (folded into their B or b).
+      const folded = (e: (typeof events)[number]) => e.ph === "E" || (e.ph === "e" && asyncTimeline(e) !== null);
+      const expectedRows = events.filter((e) => e.ph !== "M" && !folded(e) && Number.isFinite(Number(e.ts))).length;
       expect(evidence.tables.trace_events.rowCount).toBe(expectedRows);
 
       // Wall time per name against the sweep.

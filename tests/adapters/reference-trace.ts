@@ -8,10 +8,13 @@
 interface RawEvent {
   ph?: unknown;
   name?: unknown;
+  cat?: unknown;
   pid?: unknown;
   tid?: unknown;
   ts?: unknown;
   dur?: unknown;
+  id?: unknown;
+  id2?: unknown;
 }
 
 interface Interval {
@@ -23,10 +26,27 @@ interface Interval {
 
 const num = (v: unknown): number => (typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : Number.NaN);
 const nameOf = (e: RawEvent): string => (typeof e.name === "string" ? e.name : "(unnamed)");
+const text = (v: unknown): string | null => (v === undefined || v === null ? null : typeof v === "string" ? v : typeof v === "number" ? String(v) : JSON.stringify(v));
 
 /**
- * Intervals per thread, with B/E paired and open-ended slices closed at the thread's last
- * timestamp. Times are µs relative to the trace's first timestamp: Kineto writes ts near
+ * The timeline a nestable async event (b/e/n) belongs to under the Trace Event Format:
+ * its category and id, within its process for an `id2.local` id; null without an id (the
+ * event then stays on its thread and is no slice).
+ */
+export function asyncTimeline(e: RawEvent): string | null {
+  if (e.ph !== "b" && e.ph !== "e" && e.ph !== "n") return null;
+  const id2 = typeof e.id2 === "object" && e.id2 !== null ? (e.id2 as { local?: unknown; global?: unknown }) : {};
+  const cat = typeof e.cat === "string" ? e.cat : "";
+  if (text(id2.local) !== null) return `async ${text(e.pid) ?? "-"} ${cat} ${text(id2.local)}`;
+  const id = text(id2.global) ?? text(e.id);
+  return id === null ? null : `async * ${cat} ${id}`;
+}
+const opens = (e: RawEvent) => e.ph === "B" || (e.ph === "b" && asyncTimeline(e) !== null);
+const closes = (e: RawEvent) => e.ph === "E" || (e.ph === "e" && asyncTimeline(e) !== null);
+
+/**
+ * Intervals per thread (and per async operation: b/e pair like B/E there), with B/E
+ * paired and open-ended slices closed at the thread's last timestamp. Times are µs relative to the trace's first timestamp: Kineto writes ts near
  * 1.7e15 µs, where a double cannot hold ts + dur to the nanosecond, but ts − first can.
  */
 export function referenceIntervals(allEvents: readonly unknown[]): Map<string, Interval[]> {
@@ -43,7 +63,7 @@ export function referenceIntervals(allEvents: readonly unknown[]): Map<string, I
     if (typeof e !== "object" || e === null || typeof e.ph !== "string" || e.ph === "M") return;
     const ts = num(e.ts);
     if (!Number.isFinite(ts)) return;
-    const key = `${e.pid ?? "-"}:${e.tid ?? "-"}`;
+    const key = asyncTimeline(e) ?? `${e.pid ?? "-"}:${e.tid ?? "-"}`;
     const thread = byThread.get(key) ?? { events: [], lastUs: Number.NEGATIVE_INFINITY };
     byThread.set(key, thread);
     thread.events.push({ e, i });
@@ -63,11 +83,11 @@ export function referenceIntervals(allEvents: readonly unknown[]): Map<string, I
       const d = e.dur === undefined ? thread.lastUs - ts : num(e.dur);
       intervals.push({ name: nameOf(e), startUs: ts, endUs: ts + (Number.isFinite(d) && d > 0 ? d : 0), index: i });
     }
-    const be = thread.events.filter(({ e }) => e.ph === "B" || e.ph === "E");
+    const be = thread.events.filter(({ e }) => opens(e) || closes(e));
     be.sort((a, b) => num(a.e.ts) - num(b.e.ts) || a.i - b.i);
     const open: { e: RawEvent; i: number }[] = [];
     for (const item of be) {
-      if (item.e.ph === "B") {
+      if (opens(item.e)) {
         open.push(item);
         continue;
       }

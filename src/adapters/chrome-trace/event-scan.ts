@@ -8,13 +8,13 @@ import { NsClock, durationUsToNs } from "../common/time-ns.ts";
 import type { EmbeddedProfiles } from "./embedded-profiles.ts";
 import { FLAG_CLAMPED, FLAG_MISSING_DUR } from "./event-flags.ts";
 import type { SliceFrames } from "./slice-frames.ts";
-import type { TrackRegistry } from "./tracks.ts";
+import { asyncIdOf, type TrackRegistry } from "./tracks.ts";
 
 export const KIND_SKIPPED = 0; // metadata, malformed, no ts, or an E folded into its B
 export const KIND_COMPLETE = 1; // X
 export const KIND_BEGIN = 2; // B (gets its duration from the matching E)
 export const KIND_END = 3; // E (until matched)
-export const KIND_EVENT = 4; // instants, counters, async, flows, samples…: kept, no duration
+export const KIND_EVENT = 4; // instants, counters, flows, samples…: kept, no duration
 
 /** Phases of the Trace Event Format that are kept as plain events. */
 const KNOWN_EVENT_PHASES = new Set(["i", "I", "n", "C", "b", "e", "S", "T", "p", "F", "s", "t", "f", "P", "O", "N", "D", "R", "(", ")", "v", "V", "c", "="]);
@@ -31,6 +31,7 @@ export interface TraceEventObject {
   dur?: unknown;
   args?: unknown;
   id?: unknown;
+  id2?: unknown;
 }
 
 export interface ScanCounts {
@@ -95,7 +96,10 @@ export function scanEvents(events: readonly unknown[], tracks: TrackRegistry, sl
       continue;
     }
     clock ??= new NsClock(tsUs);
-    const t = tracks.trackOf(event.pid, event.tid);
+    // Nestable async events with an id go to their operation's track, where b/e pair like B/E.
+    const async = ph === "b" || ph === "e" || ph === "n" ? asyncIdOf(event.id, event.id2) : null;
+    const t = async === null ? tracks.trackOf(event.pid, event.tid)
+      : tracks.asyncTrackOf(event.pid, typeof event.cat === "string" ? event.cat : null, async, ph !== "e" && typeof event.name === "string" ? event.name : null);
     while (slicesByTrack.length <= t) {
       slicesByTrack.push([]);
       trackEndNs.push(Number.NEGATIVE_INFINITY);
@@ -120,8 +124,8 @@ export function scanEvents(events: readonly unknown[], tracks: TrackRegistry, sl
         }
         end = start + durNs[i]!;
       }
-    } else if (ph === "B" || ph === "E") {
-      kind[i] = ph === "B" ? KIND_BEGIN : KIND_END;
+    } else if (ph === "B" || ph === "E" || (async !== null && ph !== "n")) {
+      kind[i] = ph === "B" || ph === "b" ? KIND_BEGIN : KIND_END;
     } else {
       kind[i] = KIND_EVENT;
       if (!KNOWN_EVENT_PHASES.has(ph)) counts.unknownPhases++;

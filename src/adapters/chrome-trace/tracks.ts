@@ -4,10 +4,34 @@
  * up first (fast, no string building per event) and canonicalized only when new.
  * Names come from `M` metadata events, which may appear anywhere in the file, so they
  * are resolved when rows are written, not when tracks are created.
+ *
+ * Nestable async events (b/e/n) live on a track of their async operation instead: one per
+ * category and id, within the process for `id2.local` ids and across processes for `id`
+ * and `id2.global` (the Trace Event Format's scopes, as Trace Processor keys its legacy
+ * async tracks). Such a track is named by its first named event.
  */
 import type { TrackInfo } from "../common/track.ts";
 
 const MISSING = "-";
+
+/** The id of an async event (its `id`, or `id2.local` / `id2.global`), or null when it has none. */
+export interface AsyncId {
+  id: string;
+  /** `id2.local`: scoped to the event's process. */
+  local: boolean;
+}
+
+export function asyncIdOf(id: unknown, id2: unknown): AsyncId | null {
+  if (typeof id2 === "object" && id2 !== null && !Array.isArray(id2)) {
+    const scoped = id2 as { local?: unknown; global?: unknown };
+    const local = idPart(scoped.local);
+    if (local !== null) return { id: local, local: true };
+    const global = idPart(scoped.global);
+    if (global !== null) return { id: global, local: false };
+  }
+  const plain = idPart(id);
+  return plain === null ? null : { id: plain, local: false };
+}
 
 function idPart(value: unknown): string | null {
   if (value === undefined || value === null) return null;
@@ -51,6 +75,22 @@ export class TrackRegistry {
       this.pids.push(pid);
       this.tids.push(tid);
     }
+    return track;
+  }
+
+  /** The track of the async operation `async` of category `cat`; `name` names the track if it has no name yet. */
+  asyncTrackOf(pid: unknown, cat: string | null, async: AsyncId, name: string | null): number {
+    const pidPart = async.local ? idPart(pid) ?? MISSING : null;
+    const id = `${pidPart === null ? "" : pidPart + ":"}async:${cat ?? ""}:${async.id}`;
+    let track = this.byId.get(id);
+    if (track === undefined) {
+      track = this.ids.length;
+      this.byId.set(id, track);
+      this.ids.push(id);
+      this.pids.push(async.local ? idPart(pid) : null);
+      this.tids.push(null);
+    }
+    if (name !== null && !this.threadNames.has(track)) this.threadNames.set(track, name);
     return track;
   }
 

@@ -12,17 +12,21 @@ import type { EmbeddedProfiles } from "../embedded-profiles.ts";
 import { FLAG_ARGS_TRUNCATED, FLAG_CLAMPED, FLAG_MISSING_DUR } from "../event-flags.ts";
 import { KIND_BEGIN, KIND_COMPLETE, KIND_END, KIND_EVENT, UNNAMED, type ScanCounts, type TraceEventObject } from "../event-scan.ts";
 import type { SliceFrames } from "../slice-frames.ts";
-import type { TrackRegistry } from "../tracks.ts";
+import { asyncIdOf, type TrackRegistry } from "../tracks.ts";
 import type { EventSpool } from "../../trace-spool/event-spool.ts";
-import { E_ARGS, E_CAT, E_DUR, E_ID, E_NAME, E_PH, E_PID, E_TID, E_TS } from "./trace-program.ts";
+import { E_ARGS, E_CAT, E_DUR, E_ID, E_ID2, E_NAME, E_PH, E_PID, E_TID, E_TS } from "./trace-program.ts";
 
-const KNOWN_EVENT_PHASES = new Set(["i", "I", "n", "C", "b", "e", "S", "T", "p", "F", "s", "t", "f", "P", "O", "N", "D", "R", "(", ")", "v", "V", "c", "="]);
+const KNOWN_EVENT_PHASES = new Set(["i", "I", "C", "S", "T", "p", "F", "s", "t", "f", "P", "O", "N", "D", "R", "(", ")", "v", "V", "c", "="]);
 const PH_OTHER = 0;
 const PH_X = 1;
 const PH_B = 2;
 const PH_E = 3;
 const PH_M = 4;
 const PH_UNKNOWN = 5;
+/** Nestable async phases (b, e, n): on their operation's track when they carry an id. */
+const PH_ASYNC_BEGIN = 6;
+const PH_ASYNC_END = 7;
+const PH_ASYNC_INSTANT = 8;
 
 const encoder = new TextEncoder();
 
@@ -70,7 +74,9 @@ export class StreamScan {
       return;
     }
     this.clock ??= new NsClock(tsUs);
-    const t = this.trackOf(b, r);
+    const async = phClass >= PH_ASYNC_BEGIN ? asyncIdOf(b.value(r, E_ID), b.value(r, E_ID2)) : null;
+    const t = async === null ? this.trackOf(b, r)
+      : this.tracks.asyncTrackOf(idPart(b, r, E_PID), b.string(r, E_CAT) ?? null, async, phClass !== PH_ASYNC_END ? b.string(r, E_NAME) ?? null : null);
     while (this.trackEndNs.length <= t) this.trackEndNs.push(Number.NEGATIVE_INFINITY);
     const start = this.clock.relNs(tsUs);
     let end = start;
@@ -93,8 +99,8 @@ export class StreamScan {
         }
         end = start + cols.durNs.array[i]!;
       }
-    } else if (phClass === PH_B || phClass === PH_E) {
-      kind = phClass === PH_B ? KIND_BEGIN : KIND_END;
+    } else if (phClass === PH_B || phClass === PH_E || (async !== null && phClass !== PH_ASYNC_INSTANT)) {
+      kind = phClass === PH_B || phClass === PH_ASYNC_BEGIN ? KIND_BEGIN : KIND_END;
     } else {
       if (phClass === PH_UNKNOWN) this.counts.unknownPhases++;
       if (b.special(r)) this.profiles.observe(profileEvent(b, r), t, tsUs);
@@ -116,7 +122,9 @@ export class StreamScan {
 
   private classify(ph: number): number {
     const value = this.strings.get(ph);
-    const c = value === "X" ? PH_X : value === "B" ? PH_B : value === "E" ? PH_E : value === "M" ? PH_M : KNOWN_EVENT_PHASES.has(value) ? PH_OTHER : PH_UNKNOWN;
+    const c = value === "X" ? PH_X : value === "B" ? PH_B : value === "E" ? PH_E : value === "M" ? PH_M
+      : value === "b" ? PH_ASYNC_BEGIN : value === "e" ? PH_ASYNC_END : value === "n" ? PH_ASYNC_INSTANT
+      : KNOWN_EVENT_PHASES.has(value) ? PH_OTHER : PH_UNKNOWN;
     this.phClass[ph] = c;
     return c;
   }
