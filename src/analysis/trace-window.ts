@@ -20,6 +20,8 @@ export interface TraceEventItem {
   phase: string;
   ts_ns: string;
   dur_ns: number | null;
+  /** The slice's thread (CPU) time as the producer measured it (null: not measured). */
+  thread_dur_ns: number | null;
   depth: number;
   track_id: string;
   process_name: string | null;
@@ -35,7 +37,7 @@ export interface TraceWindowResult extends AnalysisResult<TraceEventItem> {
 
 const WHERE = `ts_ns <= ? AND ts_ns + coalesce(dur_ns, 0) >= ?`;
 const SQL = {
-  page: `SELECT event_index, name, category, phase, CAST(ts_ns AS VARCHAR) AS ts_ns, dur_ns, depth, track_id, process_name, thread_name,
+  page: `SELECT event_index, name, category, phase, CAST(ts_ns AS VARCHAR) AS ts_ns, dur_ns, thread_dur_ns, depth, track_id, process_name, thread_name,
            args_json, flags FROM trace_events WHERE ${WHERE} ORDER BY ts_ns, event_index LIMIT ? OFFSET ?`,
   total: `SELECT count(*) AS n FROM trace_events WHERE ${WHERE}`,
   bounds: `SELECT CAST(min(ts_ns) AS VARCHAR) AS start_ns, CAST(max(ts_ns + coalesce(dur_ns, 0)) AS VARCHAR) AS end_ns FROM trace_events`,
@@ -81,6 +83,7 @@ export async function traceWindow(engine: SnapshotEngine, snapshot: SnapshotHand
     phase: r.phase as string,
     ts_ns: String(r.ts_ns),
     dur_ns: r.dur_ns === null || r.dur_ns === undefined ? null : Number(r.dur_ns),
+    thread_dur_ns: r.thread_dur_ns === null || r.thread_dur_ns === undefined ? null : Number(r.thread_dur_ns),
     depth: Number(r.depth),
     track_id: r.track_id as string,
     process_name: (r.process_name as string | null) ?? null,

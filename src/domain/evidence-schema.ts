@@ -94,7 +94,8 @@ export const EVIDENCE_SCHEMAS: Record<EvidenceTableName, TableSchema> = {
   },
   trace_events: {
     name: "trace_events",
-    schemaId: "flameox.trace_events.v1.0",
+    // v1.1 added thread_dur_ns; v1.0 files read with it null (tables are unioned by name).
+    schemaId: "flameox.trace_events.v1.1",
     columns: [
       c("event_index", "int64"),
       c("track_id", "utf8"),
@@ -110,6 +111,9 @@ export const EVIDENCE_SCHEMAS: Record<EvidenceTableName, TableSchema> = {
       c("depth", "int32"),
       c("args_json", "utf8", true),
       c("flags", "utf8", true),
+      // The slice's thread (CPU) time, as its producer's thread clock measured it: Chrome's
+      // tdur, or tts / Perfetto thread_time readings at begin and end. Null where unknown.
+      c("thread_dur_ns", "int64", true),
     ],
   },
   // One row per raw benchmark sample (never only a mean); exactly one of value_int /

@@ -9,7 +9,7 @@ import { detectAdapter } from "../../src/adapters/registry.ts";
 import { corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
 import { expectTableInvariants, rowsOf, totalsByFunction } from "./evidence-checks.ts";
 import { embeddedProfiles, referenceCpuSelf, type ReferenceCpuSelf } from "./reference-cpuprofile.ts";
-import { asyncTimeline, referenceSelfByName } from "./reference-trace.ts";
+import { asyncTimeline, referenceSelfByName, referenceThreadNs } from "./reference-trace.ts";
 
 /** The raw events, closing a truncated array the way the format allows. */
 function rawEvents(bytes: Uint8Array): Record<string, unknown>[] {
@@ -41,6 +41,12 @@ describe("chrome-trace corpus", () => {
       const folded = (e: (typeof events)[number]) => e.ph === "E" || (e.ph === "e" && asyncTimeline(e) !== null);
       const expectedRows = events.filter((e) => e.ph !== "M" && !folded(e) && Number.isFinite(Number(e.ts))).length;
       expect(evidence.tables.trace_events.rowCount).toBe(expectedRows);
+
+      // Thread time per slice: tdur of an X, tts of its E less tts of its B.
+      const threadNs = referenceThreadNs(events);
+      const timedRows = rowsOf(evidence.tables.trace_events).filter((r) => r.dur_ns !== null);
+      expect(timedRows.length).toBe(threadNs.size);
+      for (const r of timedRows) expect([Number(r.event_index), r.thread_dur_ns === null ? null : Number(r.thread_dur_ns)]).toEqual([Number(r.event_index), threadNs.get(Number(r.event_index))!]);
 
       // Wall time per name against the sweep.
       const reference = referenceSelfByName(events);

@@ -21,9 +21,10 @@ type Msg = Record<string, any>;
  * and the global clock snapshot, events sorted by time per track (input order on ties),
  * an end closing the innermost open slice of its track.
  */
-function referenceSlices(bytes: Uint8Array): { durations: Map<string, number[]>; begins: number } {
+function referenceSlices(bytes: Uint8Array): { durations: Map<string, number[]>; threadDurations: Map<string, number[]>; begins: number } {
   // Track uuids exceed 2^53: decode 64-bit fields as strings, convert times explicitly.
   const trace = Trace.toObject(Trace.decode(bytes), { longs: String }) as Msg;
+  const threadReadings = extraCounterReadings(trace.packet as Msg[]).map((list) => list.find((r) => r.threadTime)?.value);
   const n = (v: unknown): number => Number(v ?? 0);
   const names = new Map<string, string>(); // `${seq}:${iid}` → name
   const defaults = new Map<number, string>(); // seq → default track uuid
@@ -31,9 +32,9 @@ function referenceSlices(bytes: Uint8Array): { durations: Map<string, number[]>;
   const seqClocks = new Map<number, { base: number; refClock: number; refNs: number; unit: number; last: number }>();
   const offsets = new Map<number, number>();
   let primary = 6;
-  const events: { track: string; ts: number; order: number; type: number; name: string }[] = [];
+  const events: { track: string; ts: number; order: number; type: number; name: string; thread: number | undefined }[] = [];
   let begins = 0;
-  for (const p of trace.packet as Msg[]) {
+  for (const [index, p] of (trace.packet as Msg[]).entries()) {
     const seq = p.trusted_packet_sequence_id ?? 0;
     if ((p.sequence_flags ?? 0) & 1 || p.incremental_state_cleared) {
       for (const key of [...names.keys()]) if (key.startsWith(`${seq}:`)) names.delete(key);
@@ -64,11 +65,13 @@ function referenceSlices(bytes: Uint8Array): { durations: Map<string, number[]>;
     if (clockId !== primary) ts += offsets.get(clockId) ?? 0;
     if (!e) continue;
     if (e.type === 1) begins++;
-    events.push({ track: e.track_uuid ?? defaults.get(seq) ?? "-", ts, order: events.length, type: e.type ?? 0, name: e.name ?? names.get(`${seq}:${e.name_iid}`) ?? "(unnamed)" });
+    events.push({ track: e.track_uuid ?? defaults.get(seq) ?? "-", ts, order: events.length, type: e.type ?? 0, name: e.name ?? names.get(`${seq}:${e.name_iid}`) ?? "(unnamed)", thread: threadReadings[index] });
   }
   events.sort((a, b) => (a.track < b.track ? -1 : a.track > b.track ? 1 : 0) || a.ts - b.ts || a.order - b.order);
   const durations = new Map<string, number[]>();
-  const open: { name: string; ts: number }[] = [];
+  // Thread time of a slice: its end's thread clock reading less its begin's, when both have one.
+  const threadDurations = new Map<string, number[]>();
+  const open: { name: string; ts: number; thread: number | undefined }[] = [];
   let track = "";
   for (const e of events) {
     if (e.track !== track) {
@@ -79,10 +82,11 @@ function referenceSlices(bytes: Uint8Array): { durations: Map<string, number[]>;
     else if (e.type === 2 && open.length > 0) {
       const b = open.pop()!;
       durations.set(b.name, [...(durations.get(b.name) ?? []), e.ts - b.ts]);
+      if (b.thread !== undefined && e.thread !== undefined && e.thread >= b.thread) threadDurations.set(b.name, [...(threadDurations.get(b.name) ?? []), Math.round(e.thread - b.thread)]);
     }
   }
-  for (const list of durations.values()) list.sort((a, b) => a - b);
-  return { durations, begins };
+  for (const list of [...durations.values(), ...threadDurations.values()]) list.sort((a, b) => a - b);
+  return { durations, threadDurations, begins };
 }
 
 describe("perfetto corpus", () => {
@@ -100,6 +104,11 @@ describe("perfetto corpus", () => {
       for (const r of slices) if (r.flags === null) got.set(r.name as string, [...(got.get(r.name as string) ?? []), Number(r.dur_ns)]);
       for (const list of got.values()) list.sort((a, b) => a - b);
       expect(got).toEqual(reference.durations);
+      // Their thread time, from the thread_time readings at begin and end.
+      const threadGot = new Map<string, number[]>();
+      for (const r of slices) if (r.flags === null && r.thread_dur_ns !== null) threadGot.set(r.name as string, [...(threadGot.get(r.name as string) ?? []), Number(r.thread_dur_ns)]);
+      for (const list of threadGot.values()) list.sort((a, b) => a - b);
+      expect(threadGot).toEqual(reference.threadDurations);
       for (const r of slices) expect(Number(r.depth)).toBeGreaterThanOrEqual(0);
       expect(evidence.summary.metrics).toContain("wall_time");
       await expectSameOutcome(perfetto, bytes, { displayName: file.name, chunkSize: 65519 });
@@ -108,37 +117,42 @@ describe("perfetto corpus", () => {
 });
 
 /**
- * Counter readings per counter track uuid, computed over the protobufjs-decoded packets as
+ * Each packet's extra counter readings, computed over the protobufjs-decoded packets as
  * Perfetto defines them: extra_counter_values go to the event's extra_counter_track_uuids
  * (else the sequence's defaults'), values scale by the CounterDescriptor's unit_multiplier
  * and incremental tracks accumulate, from 0 again whenever the sequence that described the
- * track clears its incremental state.
+ * track clears its incremental state. `threadTime`: the track is a COUNTER_THREAD_TIME_NS one.
  */
-function referenceExtraCounters(bytes: Uint8Array): Map<string, number[]> {
-  const trace = Trace.toObject(Trace.decode(bytes), { longs: String }) as Msg;
-  const specs = new Map<string, { multiplier: number; incremental: boolean }>();
+function extraCounterReadings(packets: Msg[]): { uuid: string; value: number; threadTime: boolean }[][] {
+  const specs = new Map<string, { multiplier: number; incremental: boolean; threadTime: boolean }>();
   const defaults = new Map<number, string[]>();
   const totals = new Map<string, number>();
   const describedBy = new Map<string, number>();
-  const out = new Map<string, number[]>();
-  for (const p of trace.packet as Msg[]) {
+  return packets.map((p) => {
     const seq = p.trusted_packet_sequence_id ?? 0;
     if ((p.sequence_flags ?? 0) & 1 || p.incremental_state_cleared) for (const [uuid, s] of describedBy) if (s === seq) totals.delete(uuid);
     const d = p.track_descriptor;
-    if (d?.counter) specs.set(d.uuid, { multiplier: Number(d.counter.unit_multiplier ?? 1), incremental: !!d.counter.is_incremental });
+    if (d?.counter) specs.set(d.uuid, { multiplier: Number(d.counter.unit_multiplier ?? 1), incremental: !!d.counter.is_incremental, threadTime: d.counter.type === 1 });
     if (d?.counter?.is_incremental) describedBy.set(d.uuid, seq);
     const extra = p.trace_packet_defaults?.track_event_defaults?.extra_counter_track_uuids;
     if (extra?.length) defaults.set(seq, extra);
     const values: string[] = p.track_event?.extra_counter_values ?? [];
     const uuids: string[] = p.track_event?.extra_counter_track_uuids?.length ? p.track_event.extra_counter_track_uuids : defaults.get(seq) ?? [];
-    values.forEach((raw, k) => {
+    return values.map((raw, k) => {
       const uuid = uuids[k]!;
-      const spec = specs.get(uuid) ?? { multiplier: 1, incremental: false };
+      const spec = specs.get(uuid) ?? { multiplier: 1, incremental: false, threadTime: false };
       let value = Number(raw) * spec.multiplier;
       if (spec.incremental) totals.set(uuid, (value += totals.get(uuid) ?? 0));
-      out.set(uuid, [...(out.get(uuid) ?? []), value]);
+      return { uuid, value, threadTime: spec.threadTime };
     });
-  }
+  });
+}
+
+/** Counter readings per counter track uuid (see extraCounterReadings), sorted. */
+function referenceExtraCounters(bytes: Uint8Array): Map<string, number[]> {
+  const trace = Trace.toObject(Trace.decode(bytes), { longs: String }) as Msg;
+  const out = new Map<string, number[]>();
+  for (const readings of extraCounterReadings(trace.packet as Msg[])) for (const { uuid, value } of readings) out.set(uuid, [...(out.get(uuid) ?? []), value]);
   for (const list of out.values()) list.sort((a, b) => a - b);
   return out;
 }
@@ -185,7 +199,7 @@ describe("perfetto trace built with protobufjs", () => {
 
   test("counter tracks: unit_multiplier scales, incremental tracks accumulate, events are named by their track", () => {
     const counters = [
-      { trusted_packet_sequence_id: 3, track_descriptor: { uuid: 50, parent_uuid: 11, static_name: "thread_time", counter: { unit_multiplier: 1000, is_incremental: true } } },
+      { trusted_packet_sequence_id: 3, track_descriptor: { uuid: 50, parent_uuid: 11, static_name: "thread_time", counter: { type: 1, unit_multiplier: 1000, is_incremental: true } } },
       { trusted_packet_sequence_id: 3, track_descriptor: { uuid: 60, name: "queue", counter: { unit_multiplier: 2 } } },
       { trusted_packet_sequence_id: 3, track_descriptor: { uuid: 11, thread: { pid: 100, tid: 101 } } },
       { trusted_packet_sequence_id: 3, trace_packet_defaults: { track_event_defaults: { track_uuid: 11, extra_counter_track_uuids: [50] } } },
@@ -207,7 +221,8 @@ describe("perfetto trace built with protobufjs", () => {
       ["queue", "200", 6], ["queue", "300", -8], ["queue", "500", 20],
     ]);
     expect(evidence.limitations.find((l) => l.code === "extra_counters_without_track")?.count).toBe(1);
-    expect(bufferRows(evidence.tables.trace_events).find((r) => r.name === "work")).toMatchObject({ phase: "B", dur_ns: "300" });
+    // The thread_time counter (COUNTER_THREAD_TIME_NS) read at the B (5000) and the E (12000) gives the slice's thread time.
+    expect(bufferRows(evidence.tables.trace_events).find((r) => r.name === "work")).toMatchObject({ phase: "B", dur_ns: "300", thread_dur_ns: "7000" });
   });
 
   test("slices nest, counters and instants are events, samples become frames and stacks", async () => {

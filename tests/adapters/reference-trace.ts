@@ -15,6 +15,8 @@ interface RawEvent {
   dur?: unknown;
   id?: unknown;
   id2?: unknown;
+  tts?: unknown;
+  tdur?: unknown;
 }
 
 interface Interval {
@@ -22,7 +24,11 @@ interface Interval {
   startUs: number;
   endUs: number;
   index: number;
+  /** Thread (CPU) time, ns: an X's tdur; a B's own E's tts less its tts; null when unknown or unmatched. */
+  threadNs: number | null;
 }
+
+const threadNsOf = (us: number): number | null => (Number.isFinite(us) && us >= 0 ? Math.round(us * 1000) : null);
 
 const num = (v: unknown): number => (typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : Number.NaN);
 const nameOf = (e: RawEvent): string => (typeof e.name === "string" ? e.name : "(unnamed)");
@@ -81,7 +87,7 @@ export function referenceIntervals(allEvents: readonly unknown[]): Map<string, I
       if (e.ph !== "X") continue;
       const ts = num(e.ts);
       const d = e.dur === undefined ? thread.lastUs - ts : num(e.dur);
-      intervals.push({ name: nameOf(e), startUs: ts, endUs: ts + (Number.isFinite(d) && d > 0 ? d : 0), index: i });
+      intervals.push({ name: nameOf(e), startUs: ts, endUs: ts + (Number.isFinite(d) && d > 0 ? d : 0), index: i, threadNs: threadNsOf(num(e.tdur)) });
     }
     const be = thread.events.filter(({ e }) => opens(e) || closes(e));
     be.sort((a, b) => num(a.e.ts) - num(b.e.ts) || a.i - b.i);
@@ -99,14 +105,23 @@ export function referenceIntervals(allEvents: readonly unknown[]): Map<string, I
         if (at < 0 && open.length > 0 && typeof open[open.length - 1]!.e.name !== "string") at = open.length - 1;
       }
       if (at < 0) continue; // unmatched E
-      for (const closed of open.splice(at)) {
-        intervals.push({ name: nameOf(closed.e), startUs: num(closed.e.ts), endUs: num(item.e.ts), index: closed.i });
-      }
+      // The first one closed is the matched B; those inside it close unmatched.
+      open.splice(at).forEach((closed, k) => {
+        const threadNs = k === 0 ? threadNsOf(num(item.e.tts) - num(closed.e.tts)) : null;
+        intervals.push({ name: nameOf(closed.e), startUs: num(closed.e.ts), endUs: num(item.e.ts), index: closed.i, threadNs });
+      });
     }
-    for (const closed of open) intervals.push({ name: nameOf(closed.e), startUs: num(closed.e.ts), endUs: Math.max(num(closed.e.ts), thread.lastUs), index: closed.i });
+    for (const closed of open) intervals.push({ name: nameOf(closed.e), startUs: num(closed.e.ts), endUs: Math.max(num(closed.e.ts), thread.lastUs), index: closed.i, threadNs: null });
     result.set(key, intervals);
   }
   return result;
+}
+
+/** Thread (CPU) time per slice, by the index of its X or B event (null: unknown). */
+export function referenceThreadNs(events: readonly unknown[]): Map<number, number | null> {
+  const out = new Map<number, number | null>();
+  for (const intervals of referenceIntervals(events).values()) for (const iv of intervals) out.set(iv.index, iv.threadNs);
+  return out;
 }
 
 /** Self time (µs, float) per name by sweeping; also the number of slices per name. */

@@ -40,10 +40,12 @@ function randomTrace(seed: number, events: number): Uint8Array {
     const ts = clock[tid]! + Math.floor(random() * 3);
     clock[tid] = ts;
     const r = random();
-    if (r < 0.4) out.push({ ph: "X", name: pick(names), cat: "c", pid: 1, tid, ts, dur: Math.floor(random() * 6), ...(random() < 0.3 ? { args: { k: Math.floor(random() * 100) } } : {}) });
+    // Thread clock readings on most slices (tdur on X, tts on B and E), so thread times travel the same paths.
+    const thread = (field: "tts" | "tdur", us: number) => (random() < 0.8 ? { [field]: us } : {});
+    if (r < 0.4) out.push({ ph: "X", name: pick(names), cat: "c", pid: 1, tid, ts, dur: Math.floor(random() * 6), ...thread("tdur", Math.floor(random() * 4)), ...(random() < 0.3 ? { args: { k: Math.floor(random() * 100) } } : {}) });
     else if (r < 0.45) out.push({ ph: "X", name: pick(names), pid: 1, tid, ts }); // no dur: open until the track's end
-    else if (r < 0.65) out.push({ ph: "B", name: random() < 0.1 ? 7 : pick(names), pid: 1, tid, ts });
-    else if (r < 0.85) out.push({ ph: "E", ...(random() < 0.7 ? { name: pick(names) } : {}), pid: 1, tid, ts });
+    else if (r < 0.65) out.push({ ph: "B", name: random() < 0.1 ? 7 : pick(names), pid: 1, tid, ts, ...thread("tts", ts / 2) });
+    else if (r < 0.85) out.push({ ph: "E", ...(random() < 0.7 ? { name: pick(names) } : {}), pid: 1, tid, ts, ...thread("tts", ts / 2) });
     else out.push({ ph: "i", name: "tick", pid: 1, tid, ts, s: "t" });
   }
   // Move some events earlier: tracks are then out of order in the input.
@@ -118,18 +120,21 @@ describe("trace spool: spill files", () => {
       // thread-main holds everything back; "phase" is held on scratch space when its E comes
       // 12,000 events later (its end is written into the spilled block), and "step" B/E
       // pairs end while still buffered.
-      const events: Record<string, unknown>[] = [{ ph: "B", name: "thread-main", pid: 1, tid: 1, ts: 0 }];
+      // Every B and E reads the thread clock, which runs at half the wall clock: thread times
+      // must survive the overflow, including "phase", whose end is written into its spilled block.
+      const events: Record<string, unknown>[] = [{ ph: "B", name: "thread-main", pid: 1, tid: 1, ts: 0, tts: 0 }];
       let ts = 1;
       const x = (k: number) => events.push({ ph: "X", name: `task${k % 7}`, pid: 1, tid: 1, ts: ts++, dur: 1, args: { k } });
       for (let k = 0; k < 300; k++) x(k);
-      events.push({ ph: "B", name: "phase", pid: 1, tid: 1, ts: ts++ });
+      const mark = (ph: string, name?: string) => (events.push({ ph, ...(name ? { name } : {}), pid: 1, tid: 1, ts, tts: ts / 2 }), ts++);
+      mark("B", "phase");
       for (let k = 0; k < 12000; k++) {
-        if (k % 100 === 0) events.push({ ph: "B", name: "step", pid: 1, tid: 1, ts: ts++ }, { ph: "E", name: "step", pid: 1, tid: 1, ts: ts++ });
+        if (k % 100 === 0) mark("B", "step"), mark("E", "step");
         x(k);
       }
-      events.push({ ph: "E", name: "phase", pid: 1, tid: 1, ts: ts++ });
+      mark("E", "phase");
       for (let k = 0; k < 500; k++) x(k);
-      events.push({ ph: "E", pid: 1, tid: 1, ts: 1_000_000 }, { ph: "B", name: "never-ends", pid: 1, tid: 1, ts: 1_000_001 });
+      events.push({ ph: "E", pid: 1, tid: 1, ts: 1_000_000, tts: 500_000 }, { ph: "B", name: "never-ends", pid: 1, tid: 1, ts: 1_000_001, tts: 500_000 });
       const bytes = encoder.encode(JSON.stringify(events));
       const reference = referenceRows(bytes);
       const spill = new FileSpillSpace(dir);
@@ -138,9 +143,10 @@ describe("trace spool: spill files", () => {
       const run = await runStream(chromeTraceAdapter, bytes, { spill: counting, pendingEventsInMemory: 100 });
       const rows = streamedTableRows(run, "trace_events").sort((a, b) => Number(a.event_index) - Number(b.event_index));
       expect(rows).toEqual(reference.trace_events!);
-      expect(rows[0]).toMatchObject({ name: "thread-main", dur_ns: "1000000000", depth: 0 });
-      expect(rows.find((r) => r.name === "phase")).toMatchObject({ dur_ns: String(12_241 * 1000), depth: 1, flags: null });
-      expect(rows.at(-1)).toMatchObject({ name: "never-ends", dur_ns: "0" });
+      expect(rows[0]).toMatchObject({ name: "thread-main", dur_ns: "1000000000", thread_dur_ns: "500000000", depth: 0 });
+      expect(rows.find((r) => r.name === "phase")).toMatchObject({ dur_ns: String(12_241 * 1000), thread_dur_ns: String(12_241 * 500), depth: 1, flags: null });
+      expect(rows.find((r) => r.name === "step")).toMatchObject({ dur_ns: "1000", thread_dur_ns: "500" });
+      expect(rows.at(-1)).toMatchObject({ name: "never-ends", dur_ns: "0", thread_dur_ns: null });
       // One run for the spool, then the overflow's file.
       expect(created).toBe(2);
       expect(readdirSync(dir)).toEqual([]);

@@ -153,6 +153,25 @@ describe("flameox CLI", () => {
     expect(bad.json.error.code).toBe("INVALID_ARGUMENTS");
   });
 
+  test("trace window items carry each slice's thread CPU time where the producer measured it", async () => {
+    // Hand-made: an X with tdur, a B/E pair with tts (the thread ran 3 of its 10 µs), an X without.
+    const events = [
+      { ph: "X", name: "compute", pid: 1, tid: 1, ts: 100, dur: 20, tdur: 18.5 },
+      { ph: "B", name: "wait", pid: 1, tid: 1, ts: 130, tts: 1000 },
+      { ph: "E", name: "wait", pid: 1, tid: 1, ts: 140, tts: 1003 },
+      { ph: "X", name: "unmeasured", pid: 1, tid: 1, ts: 150, dur: 5 },
+    ];
+    const path = join(root, "thread-time.json");
+    writeFileSync(path, JSON.stringify({ traceEvents: events }));
+    const imported = (await cli(["import", path, "--json"], { cwd: root })).json;
+    const w = await cli(["trace", "window", imported.artifact_id, "--start", "0", "--end", String(10n ** 18n), "--json"], { cwd: root });
+    expect(w.code).toBe(0);
+    const byName = Object.fromEntries(w.json.items.map((e: any) => [e.name, [e.dur_ns, e.thread_dur_ns]]));
+    expect(byName).toEqual({ compute: [20_000, 18_500], wait: [10_000, 3_000], unmeasured: [5_000, null] });
+    const text = await cli(["trace", "window", imported.artifact_id, "--start", "0", "--end", String(10n ** 18n)], { cwd: root });
+    expect(text.stdout).toContain("CPU");
+  });
+
   test("a profile has no trace events: the window says empty, not zero events observed", async () => {
     const w = await cli(["trace", "window", profile.artifact_id, "--start", "0", "--end", "1", "--json"], { cwd: root });
     expect(w.json.evidence.status).toBe("empty");

@@ -3,15 +3,17 @@
  * closes the innermost open B of the same name (an E without a name closes the innermost
  * B); B events it skips over are closed with it and flagged unmatched. An E that matches
  * no open B is counted and dropped. B events still open at the track's end are closed
- * there and flagged unmatched. Open B events are handles chosen by the caller.
+ * there and flagged unmatched. Open B events are handles chosen by the caller. The E's
+ * thread clock reading, when it has one, is passed on to the B it matches (the B's thread
+ * time is its own to subtract); closed unmatched, a B gets none.
  */
 export interface BeginEndCounts {
   unmatchedBegin: number;
   unmatchedEnd: number;
 }
 
-/** Called for each B when its end is known. */
-export type CloseBegin = (handle: number, endNs: number, unmatched: boolean) => void;
+/** Called for each B when its end is known; `endThreadNs` is the matching E's thread clock (NaN: none, or unmatched). */
+export type CloseBegin = (handle: number, endNs: number, unmatched: boolean, endThreadNs: number) => void;
 
 export class BeginEndMatcher {
   private readonly open: number[] = [];
@@ -38,8 +40,8 @@ export class BeginEndMatcher {
     this.openNames.push(name);
   }
 
-  /** An E event at `endNs`. */
-  end(endNs: number, name: unknown): void {
+  /** An E event at `endNs` (its thread clock `endThreadNs`, NaN when it has none). */
+  end(endNs: number, name: unknown, endThreadNs = Number.NaN): void {
     const at = this.innermostMatch(name);
     if (at < 0) {
       this.counts.unmatchedEnd++;
@@ -47,17 +49,17 @@ export class BeginEndMatcher {
     }
     while (this.open.length > at + 1) {
       this.openNames.pop();
-      this.close(this.open.pop()!, endNs, true);
+      this.close(this.open.pop()!, endNs, true, Number.NaN);
       this.counts.unmatchedBegin++;
     }
     this.openNames.pop();
-    this.close(this.open.pop()!, endNs, false);
+    this.close(this.open.pop()!, endNs, false, endThreadNs);
   }
 
   /** Closes the B events still open at the track's last timestamp. */
   finish(trackEndNs: number): void {
     for (const handle of this.open) {
-      this.close(handle, trackEndNs, true);
+      this.close(handle, trackEndNs, true, Number.NaN);
       this.counts.unmatchedBegin++;
     }
     this.open.length = 0;

@@ -5,6 +5,7 @@
  * matched E is folded into its B: the B row carries the slice's duration.
  */
 import { FLAG_UNMATCHED_BEGIN } from "./event-flags.ts";
+import { threadSpanNs } from "../common/time-ns.ts";
 import { sortInPlaceUnlessSorted } from "../common/sorted-order.ts";
 import { BeginEndMatcher, type BeginEndCounts } from "./begin-end-matcher.ts";
 import { KIND_BEGIN, KIND_END, KIND_SKIPPED, type ScannedTrace, type TraceEventObject } from "./event-scan.ts";
@@ -21,14 +22,15 @@ export function matchBeginEnd(
   counts: BeginEndCounts,
   nameOf: EventName = (i) => (scan.events[i] as TraceEventObject).name,
 ): void {
-  const { kind, startNs, durNs, flags } = scan;
+  const { kind, startNs, durNs, threadNs, flags } = scan;
   const pairs: number[] = [];
   for (const i of trackSlices) if (kind[i] === KIND_BEGIN || kind[i] === KIND_END) pairs.push(i);
   if (pairs.length === 0) return;
   const before = (a: number, b: number): number => startNs[a]! - startNs[b]! || a - b;
   sortInPlaceUnlessSorted(pairs, before);
-  const matcher = new BeginEndMatcher(counts, (begin, endNs, unmatched) => {
+  const matcher = new BeginEndMatcher(counts, (begin, endNs, unmatched, endThreadNs) => {
     durNs[begin] = Math.max(0, endNs - startNs[begin]!);
+    threadNs[begin] = unmatched ? Number.NaN : threadSpanNs(threadNs[begin]!, endThreadNs);
     if (unmatched) flags[begin]! |= FLAG_UNMATCHED_BEGIN;
   });
   for (const i of pairs) {
@@ -37,7 +39,7 @@ export function matchBeginEnd(
       continue;
     }
     kind[i] = KIND_SKIPPED; // an E never becomes a row of its own
-    matcher.end(startNs[i]!, nameOf(i));
+    matcher.end(startNs[i]!, nameOf(i), threadNs[i]!);
   }
   matcher.finish(trackEndNs);
 }

@@ -32,6 +32,8 @@ export interface TraceEventObject {
   args?: unknown;
   id?: unknown;
   id2?: unknown;
+  tts?: unknown;
+  tdur?: unknown;
 }
 
 export interface ScanCounts {
@@ -49,6 +51,8 @@ export interface ScannedTrace {
   track: Int32Array;
   startNs: Float64Array;
   durNs: Float64Array;
+  /** Thread time, ns: an X's thread duration (tdur), a B's or E's thread clock (tts), then a paired B's slice thread time (NaN: none). */
+  threadNs: Float64Array;
   frame: Int32Array;
   flags: Uint8Array;
   depth: Int32Array;
@@ -71,6 +75,7 @@ export function scanEvents(events: readonly unknown[], tracks: TrackRegistry, sl
   const track = new Int32Array(n).fill(-1);
   const startNs = new Float64Array(n);
   const durNs = new Float64Array(n).fill(Number.NaN);
+  const threadNs = new Float64Array(n).fill(Number.NaN);
   const frame = new Int32Array(n).fill(-1);
   const flags = new Uint8Array(n);
   const slicesByTrack: number[][] = [];
@@ -124,8 +129,10 @@ export function scanEvents(events: readonly unknown[], tracks: TrackRegistry, sl
         }
         end = start + durNs[i]!;
       }
+      threadNs[i] = threadDurationNs(event.tdur);
     } else if (ph === "B" || ph === "E" || (async !== null && ph !== "n")) {
       kind[i] = ph === "B" || ph === "b" ? KIND_BEGIN : KIND_END;
+      threadNs[i] = threadClockNs(event.tts);
     } else {
       kind[i] = KIND_EVENT;
       if (!KNOWN_EVENT_PHASES.has(ph)) counts.unknownPhases++;
@@ -138,10 +145,22 @@ export function scanEvents(events: readonly unknown[], tracks: TrackRegistry, sl
     if (end > trackEndNs[t]!) trackEndNs[t] = end;
   }
   return {
-    events, kind, track, startNs, durNs, frame, flags, depth: new Int32Array(n), slicesByTrack, trackEndNs,
+    events, kind, track, startNs, durNs, threadNs, frame, flags, depth: new Int32Array(n), slicesByTrack, trackEndNs,
     clock: clock ?? new NsClock(0),
     counts,
   };
+}
+
+/** An X event's `tdur` (µs) as ns; NaN when absent, not a number or negative. */
+export function threadDurationNs(tdur: unknown): number {
+  const us = numeric(tdur);
+  return Number.isFinite(us) && us >= 0 ? durationUsToNs(us) : Number.NaN;
+}
+
+/** A B or E event's `tts` (µs, the thread's clock) as ns; NaN when absent or not a number. */
+export function threadClockNs(tts: unknown): number {
+  const us = numeric(tts);
+  return Number.isFinite(us) ? us * 1000 : Number.NaN;
 }
 
 function readMetadata(event: TraceEventObject, tracks: TrackRegistry): void {

@@ -12,7 +12,7 @@ import { KIND_BEGIN, KIND_COMPLETE, KIND_SKIPPED, UNNAMED, type ScannedTrace, ty
 import type { TrackRegistry } from "./tracks.ts";
 
 export function writeTraceEventRows(scan: ScannedTrace, tracks: TrackRegistry, args: ArgsSerializer, table: TableBuffer): number {
-  const { events, kind, track, startNs, durNs, depth, flags, clock } = scan;
+  const { events, kind, track, startNs, durNs, threadNs, depth, flags, clock } = scan;
   const infos: TrackInfo[] = tracks.allInfo();
   let truncatedArgs = 0;
   const row: Record<string, CellValue> = {};
@@ -42,6 +42,7 @@ export function writeTraceEventRows(scan: ScannedTrace, tracks: TrackRegistry, a
     row.depth = depth[i]!;
     row.args_json = argsJson;
     row.flags = flagsText(mask);
+    row.thread_dur_ns = (k === KIND_COMPLETE || k === KIND_BEGIN) && Number.isFinite(threadNs[i]!) ? threadNs[i]! : null;
     table.append(row);
   }
   return truncatedArgs;

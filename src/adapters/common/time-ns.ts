@@ -34,3 +34,9 @@ export class NsClock {
 export function durationUsToNs(us: number): number {
   return Math.round(us * 1000);
 }
+
+/** A slice's thread (CPU) time from its begin's and end's thread clock readings, ns: NaN unless both are known and in order. */
+export function threadSpanNs(beginNs: number, endNs: number): number {
+  const span = Math.round(endNs - beginNs);
+  return span >= 0 ? span : Number.NaN;
+}

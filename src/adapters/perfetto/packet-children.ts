@@ -24,7 +24,7 @@ export interface HeapDumpInput {
 }
 
 export interface TrackDescriptorInput {
-  counter: { multiplier: number; incremental: boolean } | null;
+  counter: { multiplier: number; incremental: boolean; threadTime: boolean } | null;
   uuid: string;
   parent: string | null;
   name: string | null;
@@ -33,6 +33,9 @@ export interface TrackDescriptorInput {
   processName: string | null;
   threadName: string | null;
 }
+
+/** CounterDescriptor.BuiltinCounterType COUNTER_THREAD_TIME_NS (counter_descriptor.proto). */
+const COUNTER_THREAD_TIME_NS = 1;
 
 export class PacketChildren {
   owner = -1;
@@ -137,7 +140,9 @@ export class PacketChildren {
       case R.TRACK:
         if (!b.has(r, T.UUID)) return true;
         this.tracks.push({
-          counter: b.has(r, T.COUNTER) ? { multiplier: b.has(r, T.COUNTER_MULTIPLIER) ? b.num(r, T.COUNTER_MULTIPLIER) : 1, incremental: b.num(r, T.COUNTER_INCREMENTAL) !== 0 } : null,
+          counter: b.has(r, T.COUNTER)
+            ? { multiplier: b.has(r, T.COUNTER_MULTIPLIER) ? b.num(r, T.COUNTER_MULTIPLIER) : 1, incremental: b.num(r, T.COUNTER_INCREMENTAL) !== 0, threadTime: b.num(r, T.COUNTER_TYPE) === COUNTER_THREAD_TIME_NS }
+            : null,
           uuid: b.ubig(r, T.UUID).toString(), parent: b.has(r, T.PARENT) ? b.ubig(r, T.PARENT).toString() : null,
           name: b.string(r, T.NAME) ?? b.string(r, T.STATIC_NAME), pid: b.has(r, T.PID) ? b.num(r, T.PID) : b.has(r, T.THREAD_PID) ? b.num(r, T.THREAD_PID) : null,
           tid: b.has(r, T.TID) ? b.num(r, T.TID) : null, processName: b.string(r, T.PROCESS_NAME), threadName: b.string(r, T.THREAD_NAME),

@@ -56,10 +56,15 @@ export class PerfettoCounters {
     return name ? this.sink.intern(name) : -1;
   }
 
-  /** The event's extra counter values, each a counter event on its track at `ns`. */
-  extra(c: PacketChildren, state: SequenceState, ns: number): void {
-    this.readings(c.extraValues, c.extraUuids.length > 0 ? c.extraUuids : state.defaultExtraUuids, ns);
-    this.readings(c.extraDoubleValues, c.extraDoubleUuids.length > 0 ? c.extraDoubleUuids : state.defaultExtraDoubleUuids, ns);
+  /**
+   * The event's extra counter values, each a counter event on its track at `ns`. Returns
+   * the reading of a thread time counter among them (ns; NaN: none), the thread's CPU
+   * clock at the event, from which its slice's thread time follows.
+   */
+  extra(c: PacketChildren, state: SequenceState, ns: number): number {
+    const ints = this.readings(c.extraValues, c.extraUuids.length > 0 ? c.extraUuids : state.defaultExtraUuids, ns);
+    const doubles = this.readings(c.extraDoubleValues, c.extraDoubleUuids.length > 0 ? c.extraDoubleUuids : state.defaultExtraDoubleUuids, ns);
+    return Number.isNaN(ints) ? doubles : ints;
   }
 
   /** process_stats: one counter event per present value, on the process's track for that counter. */
@@ -75,7 +80,9 @@ export class PerfettoCounters {
     }
   }
 
-  private readings(values: number[], uuids: string[], ns: number): void {
+  /** Counter events for `values`; returns the thread time reading among them (NaN: none). */
+  private readings(values: number[], uuids: string[], ns: number): number {
+    let threadNs = Number.NaN;
     values.forEach((raw, k) => {
       const uuid = uuids[k];
       if (uuid === undefined) {
@@ -83,8 +90,11 @@ export class PerfettoCounters {
         return;
       }
       const t = this.tracks.trackOf(uuid);
-      this.counterEvent(t, ns, this.value(t, raw));
+      const value = this.value(t, raw);
+      if (this.tracks.descriptorOf(t)?.counter?.threadTime) threadNs = value;
+      this.counterEvent(t, ns, value);
     });
+    return threadNs;
   }
 
   private counterEvent(t: number, ns: number, value: number): void {

@@ -245,11 +245,11 @@ export class PerfettoImport implements PerfettoEventSink {
     let nameId = b.has(r, P.NAME) ? this.fromScanner(b, b.stringId(r, P.NAME)) : (state.names.get(b.num(r, b.has(r, P.NAME_IID) ? P.NAME_IID : P.LEGACY_NAME_IID)) ?? -1);
     // Counter events are named by their track, as in Trace Processor.
     if (type === TYPE_COUNTER && nameId < 0) nameId = this.counters.trackNameId(t);
-    if (c && (c.extraValues.length > 0 || c.extraDoubleValues.length > 0)) this.counters.extra(c, state, ns);
+    const threadNs = c && (c.extraValues.length > 0 || c.extraDoubleValues.length > 0) ? this.counters.extra(c, state, ns) : Number.NaN;
     const kind = type === TYPE_BEGIN ? KIND_BEGIN : type === TYPE_END ? KIND_END : type === -1 ? KIND_COMPLETE : KIND_EVENT;
     const counter = type === TYPE_COUNTER ? { value: this.counters.value(t, b.has(r, P.DOUBLE_COUNTER) ? b.double(r, P.DOUBLE_COUNTER) : Number(b.big(r, P.COUNTER))) } : undefined;
     const args = kind !== KIND_END ? annotationsJson(c?.annotations ?? [], state, counter) : null;
-    this.spoolEvent(t, ns, kind, nameId, ph, args, this.category(c, state), kind === KIND_COMPLETE ? Math.max(0, b.num(r, P.LEGACY_DURATION_US) * 1000) : 0);
+    this.spoolEvent(t, ns, kind, nameId, ph, args, this.category(c, state), kind === KIND_COMPLETE ? Math.max(0, b.num(r, P.LEGACY_DURATION_US) * 1000) : 0, kind === KIND_BEGIN || kind === KIND_END ? threadNs : Number.NaN);
   }
 
   private addEvent(): number {
@@ -258,8 +258,11 @@ export class PerfettoImport implements PerfettoEventSink {
     return i;
   }
 
-  /** Spools one event of track `t` at `ns` (primary clock); `durNs` counts for complete events only. */
-  spoolEvent(t: number, ns: number, kind: number, nameId: number, ph: string, args: string | null, catId = -1, durNs = 0): void {
+  /**
+   * Spools one event of track `t` at `ns` (primary clock); `durNs` counts for complete
+   * events only, `threadNs` (the thread's CPU clock at a B or E) for slices' thread time.
+   */
+  spoolEvent(t: number, ns: number, kind: number, nameId: number, ph: string, args: string | null, catId = -1, durNs = 0, threadNs = Number.NaN): void {
     const i = this.addEvent();
     const cols = this.spool.cols;
     while (this.trackEndNs.length <= t) this.trackEndNs.push(Number.NEGATIVE_INFINITY);
@@ -269,6 +272,7 @@ export class PerfettoImport implements PerfettoEventSink {
     cols.cat.array[i] = catId;
     cols.ph.array[i] = this.phId(ph);
     cols.kind.array[i] = kind;
+    cols.threadNs.array[i] = threadNs;
     if (kind === KIND_COMPLETE) cols.durNs.array[i] = durNs;
     if (kind === KIND_BEGIN || kind === KIND_COMPLETE) cols.frame.array[i] = this.frameOf(nameId, catId);
     if (args !== null) this.storeArgs(i, args);

@@ -6,10 +6,11 @@
  */
 import type { TrackInfo } from "../common/track.ts";
 
-/** A counter track's CounterDescriptor: values scale by `multiplier`; incremental ones are deltas. */
+/** A counter track's CounterDescriptor: values scale by `multiplier`; incremental ones are deltas; `threadTime`: the thread's CPU clock (COUNTER_THREAD_TIME_NS). */
 export interface CounterSpec {
   multiplier: number;
   incremental: boolean;
+  threadTime: boolean;
 }
 
 interface Descriptor {

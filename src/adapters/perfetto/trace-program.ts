@@ -47,7 +47,7 @@ export const P = {
 /** Track descriptor slots. */
 export const T = {
   UUID: 0, PARENT: 1, NAME: 2, STATIC_NAME: 3, PID: 4, PROCESS_NAME: 5, THREAD_PID: 6, TID: 7, THREAD_NAME: 8, COUNTER: 9,
-  COUNTER_MULTIPLIER: 10, COUNTER_INCREMENTAL: 11,
+  COUNTER_MULTIPLIER: 10, COUNTER_INCREMENTAL: 11, COUNTER_TYPE: 12,
 } as const;
 
 export function perfettoProgram(): ProtoProgram {
@@ -97,6 +97,7 @@ export function perfettoProgram(): ProtoProgram {
   [[1, T.THREAD_PID], [2, T.TID], [5, T.THREAD_NAME]].forEach(([field, slot]) => v(thread, field!, R.TRACK, slot!));
   const counter = p.child(track, 8, p.message());
   p.presence(counter, R.TRACK, T.COUNTER);
+  v(counter, 1, R.TRACK, T.COUNTER_TYPE);
   v(counter, 4, R.TRACK, T.COUNTER_MULTIPLIER);
   v(counter, 5, R.TRACK, T.COUNTER_INCREMENTAL);
 

@@ -17,6 +17,7 @@ export class PendingEvents {
   seq = new Float64Array(this.capacity);
   start = new Float64Array(this.capacity);
   dur = new Float64Array(this.capacity);
+  threadNs = new Float64Array(this.capacity);
   frame = new Int32Array(this.capacity);
   name = new Int32Array(this.capacity);
   cat = new Int32Array(this.capacity);
@@ -49,6 +50,7 @@ export class PendingEvents {
     this.seq[k] = v.seq[i]!;
     this.start[k] = v.start[i]!;
     this.dur[k] = v.dur[i]!;
+    this.threadNs[k] = v.threadNs[i]!;
     this.frame[k] = v.frame[i]!;
     this.name[k] = v.name[i]!;
     this.cat[k] = v.cat[i]!;
@@ -78,7 +80,7 @@ export class PendingEvents {
     if (head === 0 || (head < this.length && (head < 4096 || head * 2 < this.length))) return;
     const keep = this.length - head;
     const argsFrom = keep > 0 ? this.argsAt[head]! : this.argsUsed;
-    for (const column of [this.seq, this.start, this.dur, this.frame, this.name, this.cat, this.ph, this.depth, this.argsAt, this.argsLen, this.kind, this.flags]) column.copyWithin(0, head, this.length);
+    for (const column of [this.seq, this.start, this.dur, this.threadNs, this.frame, this.name, this.cat, this.ph, this.depth, this.argsAt, this.argsLen, this.kind, this.flags]) column.copyWithin(0, head, this.length);
     for (let k = 0; k < keep; k++) this.argsAt[k]! -= argsFrom;
     this.argsBytes.copyWithin(0, argsFrom, this.argsUsed);
     this.argsUsed -= argsFrom;
@@ -92,6 +94,7 @@ export class PendingEvents {
     this.seq = grown(this.seq, n);
     this.start = grown(this.start, n);
     this.dur = grown(this.dur, n);
+    this.threadNs = grown(this.threadNs, n);
     this.frame = grown(this.frame, n);
     this.name = grown(this.name, n);
     this.cat = grown(this.cat, n);

@@ -12,6 +12,7 @@
 import type { SpillFile, SpillSpace } from "../adapter.ts";
 import { TraceColumns } from "../chrome-trace/stream/event-columns.ts";
 import { FLAG_UNMATCHED_BEGIN } from "../chrome-trace/event-flags.ts";
+import { threadSpanNs } from "../common/time-ns.ts";
 import { BLOCK_EVENTS, eventFieldOffsets, RunCursor, RunWriter } from "./run-codec.ts";
 
 export class PendingOverflow {
@@ -53,6 +54,7 @@ export class PendingOverflow {
     t.track.array[k] = v.track[i]!;
     t.startNs.array[k] = v.start[i]!;
     t.durNs.array[k] = v.dur[i]!;
+    t.threadNs.array[k] = v.threadNs[i]!;
     t.frame.array[k] = v.frame[i]!;
     t.name.array[k] = v.name[i]!;
     t.cat.array[k] = v.cat[i]!;
@@ -64,10 +66,11 @@ export class PendingOverflow {
   }
 
   /**
-   * Gives a B held here its end: duration from its start, and the unmatched flag. Returns
-   * false when the event is not held here (it has been released already).
+   * Gives a B held here its end: duration from its start, thread time from its thread
+   * clock reading (see TrackSlicing.endBegin), and the unmatched flag. Returns false when
+   * the event is not held here (it has been released already).
    */
-  end(handle: number, endNs: number, unmatched: boolean): boolean {
+  end(handle: number, endNs: number, unmatched: boolean, endThreadNs: number): boolean {
     const n = handle - this.firstHandle;
     if (n < this.released || n >= this.added) return false;
     const written = this.added - this.tail.length;
@@ -75,6 +78,7 @@ export class PendingOverflow {
       const k = n - written;
       const t = this.tail;
       t.durNs.array[k] = Math.max(0, endNs - t.startNs.array[k]!);
+      t.threadNs.array[k] = unmatched ? Number.NaN : threadSpanNs(t.threadNs.array[k]!, endThreadNs);
       if (unmatched) t.flags.array[k]! |= FLAG_UNMATCHED_BEGIN;
       return true;
     }
@@ -85,6 +89,11 @@ export class PendingOverflow {
     file.read(this.scratchBytes, at.start);
     this.scratch[0] = Math.max(0, endNs - this.scratch[0]!);
     file.overwrite(this.scratchBytes, at.dur);
+    const dur = this.scratch[0]!;
+    file.read(this.scratchBytes, at.threadNs);
+    this.scratch[0] = unmatched ? Number.NaN : threadSpanNs(this.scratch[0]!, endThreadNs);
+    file.overwrite(this.scratchBytes, at.threadNs);
+    const threadNs = this.scratch[0]!;
     if (unmatched) {
       file.read(this.flagByte, at.flags);
       this.flagByte[0]! |= FLAG_UNMATCHED_BEGIN;
@@ -93,7 +102,8 @@ export class PendingOverflow {
     // The block the cursor has loaded is a copy: patch it too.
     if (this.released > 0 && this.blockOf(this.released - 1) === b) {
       const v = this.cursor!.v;
-      v.dur[j] = this.scratch[0]!;
+      v.dur[j] = dur;
+      v.threadNs[j] = threadNs;
       if (unmatched) v.flags[j]! |= FLAG_UNMATCHED_BEGIN;
     }
     return true;

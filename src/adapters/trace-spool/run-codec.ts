@@ -1,7 +1,7 @@
 /**
  * The on-spill form of a sorted run of trace events: blocks of at most BLOCK_EVENTS
  * events, each a 16-byte header (event count, args bytes) followed by the columns
- * (float64: seq, start, dur; int32: track, frame, name, cat, ph, args length; uint8:
+ * (float64: seq, start, dur, thread time; int32: track, frame, name, cat, ph, args length; uint8:
  * kind, flags) and the args texts, padded to 8 bytes. Columns are contiguous so a block
  * is read back with one call into typed-array views, not decoded field by field.
  */
@@ -13,13 +13,14 @@ export const BLOCK_EVENTS = 8192;
 const HEADER_BYTES = 16;
 
 const pad8 = (n: number): number => (n + 7) & ~7;
-const bodyBytes = (n: number, argsBytes: number): number => pad8(50 * n + argsBytes);
+const bodyBytes = (n: number, argsBytes: number): number => pad8(58 * n + argsBytes);
 
 /** Views of one block's columns over a buffer. */
 class BlockViews {
   readonly seq: Float64Array;
   readonly start: Float64Array;
   readonly dur: Float64Array;
+  readonly threadNs: Float64Array;
   readonly track: Int32Array;
   readonly frame: Int32Array;
   readonly name: Int32Array;
@@ -38,6 +39,7 @@ class BlockViews {
     this.seq = f64();
     this.start = f64();
     this.dur = f64();
+    this.threadNs = f64();
     this.track = i32();
     this.frame = i32();
     this.name = i32();
@@ -51,9 +53,9 @@ class BlockViews {
 }
 
 /** File offsets of one event's fields in a block written at `blockOffset` with `n` events, to patch it in place. */
-export function eventFieldOffsets(blockOffset: number, n: number, j: number): { start: number; dur: number; flags: number } {
+export function eventFieldOffsets(blockOffset: number, n: number, j: number): { start: number; dur: number; threadNs: number; flags: number } {
   const body = blockOffset + HEADER_BYTES;
-  return { start: body + 8 * n + 8 * j, dur: body + 16 * n + 8 * j, flags: body + 49 * n + j };
+  return { start: body + 8 * n + 8 * j, dur: body + 16 * n + 8 * j, threadNs: body + 24 * n + 8 * j, flags: body + 57 * n + j };
 }
 
 /** Encodes runs into one reused block buffer (a run is ~64 blocks; fresh buffers were garbage the collector let pile up). */
@@ -88,6 +90,7 @@ function writeBlock(v: BlockViews, cols: TraceColumns, order: Int32Array): void 
     v.seq[j] = cols.seq.array[i]!;
     v.start[j] = cols.startNs.array[i]!;
     v.dur[j] = cols.durNs.array[i]!;
+    v.threadNs[j] = cols.threadNs.array[i]!;
     v.track[j] = cols.track.array[i]!;
     v.frame[j] = cols.frame.array[i]!;
     v.name[j] = cols.name.array[i]!;

@@ -12,6 +12,7 @@
 import { BeginEndMatcher, type BeginEndCounts } from "../chrome-trace/begin-end-matcher.ts";
 import { FLAG_MISSING_DUR, FLAG_UNMATCHED_BEGIN } from "../chrome-trace/event-flags.ts";
 import { KIND_BEGIN, KIND_COMPLETE, KIND_END } from "../chrome-trace/event-scan.ts";
+import { threadSpanNs } from "../common/time-ns.ts";
 import type { SliceNester } from "../chrome-trace/slice-nester.ts";
 import type { TraceRowValues, TraceRowWriter } from "../chrome-trace/stream/stream-rows.ts";
 import type { SpillSpace } from "../adapter.ts";
@@ -47,7 +48,7 @@ export class TrackSlicing {
   private track = -1;
   private trackEndNs = 0;
   private readonly group: number[] = [];
-  private readonly row: TraceRowValues = { seq: 0, track: 0, kind: 0, flags: 0, startNs: 0, durNs: 0, depth: 0, name: -1, cat: -1, ph: -1, argsData: new Uint8Array(0), argsAt: 0, argsLen: -1 };
+  private readonly row: TraceRowValues = { seq: 0, track: 0, kind: 0, flags: 0, startNs: 0, durNs: 0, threadNs: Number.NaN, depth: 0, name: -1, cat: -1, ph: -1, argsData: new Uint8Array(0), argsAt: 0, argsLen: -1 };
 
   constructor(
     private readonly nester: SliceNester,
@@ -66,10 +67,10 @@ export class TrackSlicing {
     this.overflow = new PendingOverflow(budget.spill);
     this.maxWaiting = Math.max(1, budget.events ?? PENDING_EVENTS);
     const p = this.pending;
-    this.matcher = new BeginEndMatcher(counts, (handle, endNs, unmatched) => {
+    this.matcher = new BeginEndMatcher(counts, (handle, endNs, unmatched, endThreadNs) => {
       const k = handle - p.base;
-      if (k < p.length) this.endBegin(k, endNs, unmatched);
-      else if (!this.overflow.end(handle, endNs, unmatched)) throw new Error("track slicing: a B's end found the B neither in memory nor held back");
+      if (k < p.length) this.endBegin(k, endNs, unmatched, endThreadNs);
+      else if (!this.overflow.end(handle, endNs, unmatched, endThreadNs)) throw new Error("track slicing: a B's end found the B neither in memory nor held back");
     });
   }
 
@@ -85,7 +86,7 @@ export class TrackSlicing {
     const v = c.v;
     const i = c.i;
     if (v.kind[i] === KIND_END) {
-      this.matcher.end(v.start[i]!, this.nameOf(v.name[i]!)); // an E never becomes a row of its own
+      this.matcher.end(v.start[i]!, this.nameOf(v.name[i]!), v.threadNs[i]!); // an E never becomes a row of its own
       this.drain();
       return;
     }
@@ -133,9 +134,11 @@ export class TrackSlicing {
     if (p.kind[k] === KIND_COMPLETE && (p.flags[k]! & FLAG_MISSING_DUR) !== 0) p.dur[k] = Math.max(0, this.trackEndNs - p.start[k]!);
   }
 
-  private endBegin(k: number, endNs: number, unmatched: boolean): void {
+  private endBegin(k: number, endNs: number, unmatched: boolean, endThreadNs: number): void {
     const p = this.pending;
     p.dur[k] = Math.max(0, endNs - p.start[k]!);
+    // The B held its thread clock reading; from here on it holds the slice's thread time.
+    p.threadNs[k] = unmatched ? Number.NaN : threadSpanNs(p.threadNs[k]!, endThreadNs);
     if (unmatched) p.flags[k]! |= FLAG_UNMATCHED_BEGIN;
   }
 
@@ -225,6 +228,7 @@ export class TrackSlicing {
       row.flags = p.flags[k]!;
       row.startNs = p.start[k]!;
       row.durNs = p.dur[k]!;
+      row.threadNs = p.threadNs[k]!;
       row.depth = p.depth[k]!;
       row.name = p.name[k]!;
       row.cat = p.cat[k]!;

@@ -103,7 +103,7 @@ export const traceCommand = defineCommand({
           [
             `trace window [${r.window.start_ns}, ${r.window.end_ns}] of ${r.inputs.subject.id}; trace spans [${r.trace_bounds.start_ns}, ${r.trace_bounds.end_ns}]`,
             evidenceLine(r.evidence),
-            table([["TS_NS", "DUR", "PH", "DEPTH", "TRACK", "NAME"], ...r.items.map((e) => [e.ts_ns, e.dur_ns === null ? "-" : formatNs(e.dur_ns), e.phase, String(e.depth), safeText(e.track_id), safeText(e.name)])]),
+            table([["TS_NS", "DUR", "CPU", "PH", "DEPTH", "TRACK", "NAME"], ...r.items.map((e) => [e.ts_ns, e.dur_ns === null ? "-" : formatNs(e.dur_ns), e.thread_dur_ns === null ? "-" : formatNs(e.thread_dur_ns), e.phase, String(e.depth), safeText(e.track_id), safeText(e.name)])]),
             more(r.next_cursor),
           ].filter(Boolean).join("\n"),
         ),

@@ -59,6 +59,7 @@ export const TraceEventItem = type({
   phase: "string",
   ts_ns: "string",
   dur_ns: "number | null",
+  thread_dur_ns: "number | null",
   depth: "number.integer",
   track_id: "string",
   process_name: "string | null",

@@ -14,6 +14,11 @@ export class TraceColumns {
   readonly track = new GrowableI32(-1);
   readonly startNs = new GrowableF64();
   readonly durNs = new GrowableF64(Number.NaN);
+  /**
+   * Thread (CPU) time, ns: for X events their thread duration, for B and E events the
+   * thread's clock at the event (a B's becomes its slice's duration once paired); NaN: none.
+   */
+  readonly threadNs = new GrowableF64(Number.NaN);
   readonly frame = new GrowableI32(-1);
   /** String ids (-1: the field is not a string). */
   readonly name = new GrowableI32(-1);
@@ -34,6 +39,7 @@ export class TraceColumns {
     this.track.push(-1);
     this.startNs.push(0);
     this.durNs.push(Number.NaN);
+    this.threadNs.push(Number.NaN);
     this.frame.push(-1);
     this.name.push(-1);
     this.cat.push(-1);
@@ -44,7 +50,7 @@ export class TraceColumns {
 
   /** Empties the columns, keeping their capacity for the next run. */
   clear(): void {
-    for (const column of [this.seq, this.kind, this.flags, this.track, this.startNs, this.durNs, this.frame, this.name, this.cat, this.ph, this.argsRef]) column.length = 0;
+    for (const column of [this.seq, this.kind, this.flags, this.track, this.startNs, this.durNs, this.threadNs, this.frame, this.name, this.cat, this.ph, this.argsRef]) column.length = 0;
     this.args.clear();
   }
 }

@@ -42,6 +42,8 @@ export interface TraceRowValues {
   flags: number;
   startNs: number;
   durNs: number;
+  /** Thread (CPU) time of a slice, ns (NaN: none). */
+  threadNs: number;
   depth: number;
   name: number;
   cat: number;
@@ -101,6 +103,8 @@ export class TraceRowWriter {
     b.ts.setSum(row, this.baseHigh, this.baseLow, e.startNs);
     if (e.kind === KIND_COMPLETE || e.kind === KIND_BEGIN) b.dur.set(row, e.durNs);
     else b.dur.setNull(row);
+    if ((e.kind === KIND_COMPLETE || e.kind === KIND_BEGIN) && Number.isFinite(e.threadNs)) b.threadDur.set(row, e.threadNs);
+    else b.threadDur.setNull(row);
     b.depth.set(row, e.depth);
     if (e.argsLen >= 0) b.args.setRange(row, e.argsData, e.argsAt, e.argsLen);
     else b.args.setNull(row);
@@ -153,10 +157,11 @@ class RowBatch {
   readonly depth = new Int32Builder(ROWS_PER_BATCH);
   readonly args = new Utf8Builder(ROWS_PER_BATCH, ROWS_PER_BATCH * 16);
   readonly flags = new Utf8Builder(ROWS_PER_BATCH, 1024);
+  readonly threadDur = new Int64Builder(ROWS_PER_BATCH);
 
   private readonly builders = [
     this.eventIndex, this.trackId, this.pid, this.tid, this.processName, this.threadName, this.name,
-    this.category, this.phase, this.ts, this.dur, this.depth, this.args, this.flags,
+    this.category, this.phase, this.ts, this.dur, this.depth, this.args, this.flags, this.threadDur,
   ];
 
   reset(): void {
@@ -184,6 +189,7 @@ class RowBatch {
         depth: this.depth.build(n),
         args_json: this.args.build(n),
         flags: this.flags.build(n),
+        thread_dur_ns: this.threadDur.build(n),
       },
     };
   }

@@ -14,7 +14,7 @@ import { KIND_BEGIN, KIND_COMPLETE, KIND_END, KIND_EVENT, UNNAMED, type ScanCoun
 import type { SliceFrames } from "../slice-frames.ts";
 import { asyncIdOf, type TrackRegistry } from "../tracks.ts";
 import type { EventSpool } from "../../trace-spool/event-spool.ts";
-import { E_ARGS, E_CAT, E_DUR, E_ID, E_ID2, E_NAME, E_PH, E_PID, E_TID, E_TS } from "./trace-program.ts";
+import { E_ARGS, E_CAT, E_DUR, E_ID, E_ID2, E_NAME, E_PH, E_PID, E_TDUR, E_TID, E_TS, E_TTS } from "./trace-program.ts";
 
 const KNOWN_EVENT_PHASES = new Set(["i", "I", "C", "S", "T", "p", "F", "s", "t", "f", "P", "O", "N", "D", "R", "(", ")", "v", "V", "c", "="]);
 const PH_OTHER = 0;
@@ -99,8 +99,13 @@ export class StreamScan {
         }
         end = start + cols.durNs.array[i]!;
       }
+      const tdur = numeric(b, r, E_TDUR);
+      if (Number.isFinite(tdur) && tdur >= 0) cols.threadNs.array[i] = durationUsToNs(tdur);
     } else if (phClass === PH_B || phClass === PH_E || (async !== null && phClass !== PH_ASYNC_INSTANT)) {
       kind = phClass === PH_B || phClass === PH_ASYNC_BEGIN ? KIND_BEGIN : KIND_END;
+      // event-scan.ts threadClockNs: the thread's clock in ns.
+      const tts = numeric(b, r, E_TTS);
+      if (Number.isFinite(tts)) cols.threadNs.array[i] = tts * 1000;
     } else {
       if (phClass === PH_UNKNOWN) this.counts.unknownPhases++;
       if (b.special(r)) this.profiles.observe(profileEvent(b, r), t, tsUs);

@@ -20,6 +20,8 @@ export const E_DUR = 6;
 export const E_ID = 7;
 export const E_ARGS = 8;
 export const E_ID2 = 9;
+export const E_TTS = 10;
+export const E_TDUR = 11;
 
 export const C_TRACE_EVENTS = 0;
 export const C_METADATA = 1;
@@ -32,7 +34,7 @@ export const cPresence = (key: (typeof C_PRESENCE_KEYS)[number]): number => C_FI
 export const PROFILE_EVENT_NAMES = ["Profile", "ProfileChunk", "CpuProfile"] as const;
 
 export function traceProgram(): JsonProgram {
-  const p = new JsonProgram(10);
+  const p = new JsonProgram(12);
   const root = 0;
   p.record(root, REC_CONTAINER).special(REC_CONTAINER, -1, "");
   const event = p.node({ record: REC_EVENT });
@@ -42,7 +44,7 @@ export function traceProgram(): JsonProgram {
   p.slot(p.key(root, "metadata"), REC_CONTAINER, C_METADATA, MODE_JSON);
   p.slot(p.key(root, "samples"), REC_CONTAINER, C_SAMPLES);
   for (const key of C_PRESENCE_KEYS) p.slot(p.key(root, key), REC_CONTAINER, cPresence(key));
-  const fields: [string, number][] = [["ph", E_PH], ["name", E_NAME], ["cat", E_CAT], ["pid", E_PID], ["tid", E_TID], ["ts", E_TS], ["dur", E_DUR], ["id", E_ID], ["id2", E_ID2]];
+  const fields: [string, number][] = [["ph", E_PH], ["name", E_NAME], ["cat", E_CAT], ["pid", E_PID], ["tid", E_TID], ["ts", E_TS], ["dur", E_DUR], ["id", E_ID], ["id2", E_ID2], ["tts", E_TTS], ["tdur", E_TDUR]];
   for (const [key, slot] of fields) p.slot(p.key(event, key), REC_EVENT, slot, MODE_SCALAR | MODE_JSON_IF_CONTAINER);
   p.slot(p.key(event, "args"), REC_EVENT, E_ARGS, MODE_JSON);
   p.special(REC_EVENT, E_PH, "M");
