@@ -9,19 +9,14 @@
  */
 import { StackMeasures } from "../common/stack-measures.ts";
 import type { StackSpill } from "../common/stack-trie.ts";
-import type { HeapDumpInput } from "./packet-children.ts";
+import type { HeapDumpInput, HeapSampleInput } from "./packet-children.ts";
 import type { PerfettoSamples } from "./perfetto-samples.ts";
 import type { PerfettoTracks } from "./perfetto-tracks.ts";
 import type { SequenceState } from "./sequence-state.ts";
 
-interface StackTotals {
+/** A callstack's totals in one dump (summed should it appear twice), with its resolved frames. */
+interface StackTotals extends Omit<HeapSampleInput, "callstack"> {
   frames: number[];
-  allocated: number;
-  freed: number;
-  allocCount: number;
-  freeCount: number;
-  max: number | null;
-  maxCount: number | null;
 }
 
 interface Dump {

@@ -113,10 +113,22 @@ export function perfettoProgram(): ProtoProgram {
   [1, 2, 3, 4].forEach((field, slot) => v(clock, field, R.CLOCK, slot));
 
   const interned = p.child(packet, 12, p.message());
-  const pair = (field: number, record: number) => {
-    const m = p.child(interned, field, p.message({ record }));
+  // An InternedString-like {iid 1, value 2} message under `parent`.
+  const pair = (field: number, record: number, parent = interned) => {
+    const m = p.child(parent, field, p.message({ record }));
     v(m, 1, record, 0);
     v(m, 2, record, 1);
+  };
+  // Frame, Callstack and Mapping messages (profile_common.proto) under `parent`, at its field numbers for them.
+  const frameTables = (parent: number, fields: { frame: number; callstack: number; mapping: number }) => {
+    const frame = p.child(parent, fields.frame, p.message({ record: R.I_FRAME }));
+    [1, 2, 3, 4].forEach((field, slot) => v(frame, field, R.I_FRAME, slot));
+    const callstack = p.child(parent, fields.callstack, p.message({ record: R.I_CALLSTACK }));
+    v(callstack, 1, R.I_CALLSTACK, 0);
+    own(callstack, 2, R.I_FRAME_ID, P_SCALAR, PACKED_VARINT);
+    const mapping = p.child(parent, fields.mapping, p.message({ record: R.I_MAPPING }));
+    v(mapping, 1, R.I_MAPPING, 0);
+    own(mapping, 7, R.I_MAPPING_PATH_ID, P_SCALAR, PACKED_VARINT);
   };
   pair(1, R.I_CATEGORY);
   pair(2, R.I_NAME);
@@ -124,14 +136,7 @@ export function perfettoProgram(): ProtoProgram {
   pair(5, R.I_FUNCTION);
   pair(17, R.I_MAPPING_PATH);
   pair(29, R.I_STRING_VALUE);
-  const frame = p.child(interned, 6, p.message({ record: R.I_FRAME }));
-  [1, 2, 3, 4].forEach((field, slot) => v(frame, field, R.I_FRAME, slot));
-  const callstack = p.child(interned, 7, p.message({ record: R.I_CALLSTACK }));
-  v(callstack, 1, R.I_CALLSTACK, 0);
-  own(callstack, 2, R.I_FRAME_ID, P_SCALAR, PACKED_VARINT);
-  const mapping = p.child(interned, 19, p.message({ record: R.I_MAPPING }));
-  v(mapping, 1, R.I_MAPPING, 0);
-  own(mapping, 7, R.I_MAPPING_PATH_ID, P_SCALAR, PACKED_VARINT);
+  frameTables(interned, { frame: 6, callstack: 7, mapping: 19 });
 
   // compressed_packets: a deflated run of packets, expanded by the host (compressed-packets.ts).
   own(packet, 50, R.COMPRESSED, P_BYTES);
@@ -164,17 +169,8 @@ export function perfettoProgram(): ProtoProgram {
   const heapProfile = p.child(packet, 37, p.message());
   p.presence(heapProfile, R.PACKET, P.PROFILE_PACKET);
   v(heapProfile, 6, R.PACKET, P.PROFILE_CONTINUED);
-  const profileString = p.child(heapProfile, 1, p.message({ record: R.PROFILE_STRING }));
-  v(profileString, 1, R.PROFILE_STRING, 0);
-  v(profileString, 2, R.PROFILE_STRING, 1);
-  const profileFrame = p.child(heapProfile, 2, p.message({ record: R.I_FRAME }));
-  [1, 2, 3, 4].forEach((field, slot) => v(profileFrame, field, R.I_FRAME, slot));
-  const profileCallstack = p.child(heapProfile, 3, p.message({ record: R.I_CALLSTACK }));
-  v(profileCallstack, 1, R.I_CALLSTACK, 0);
-  own(profileCallstack, 2, R.I_FRAME_ID, P_SCALAR, PACKED_VARINT);
-  const profileMapping = p.child(heapProfile, 4, p.message({ record: R.I_MAPPING }));
-  v(profileMapping, 1, R.I_MAPPING, 0);
-  own(profileMapping, 7, R.I_MAPPING_PATH_ID, P_SCALAR, PACKED_VARINT);
+  pair(1, R.PROFILE_STRING, heapProfile);
+  frameTables(heapProfile, { frame: 2, callstack: 3, mapping: 4 });
   const heapDump = p.child(heapProfile, 5, p.message({ record: R.HEAP_DUMP }));
   [[1, HD.PID], [9, HD.TIMESTAMP], [11, HD.HEAP_NAME]].forEach(([field, slot]) => v(heapDump, field!, R.HEAP_DUMP, slot!));
   const heapSample = p.child(heapDump, 2, p.message({ record: R.HEAP_SAMPLE }));
