@@ -116,9 +116,8 @@ export class FtraceMarks {
     if (mark.tgid !== null && !this.tgidOfTid.has(tid)) this.tgidOfTid.set(tid, mark.tgid);
     const tgid = this.tgidOfTid.get(tid) ?? null;
     if (mark.kind === "counter") {
-      const uuid = `atrace-counter:${tgid ?? "-"}:${mark.name}`;
-      this.tracks.describe(uuid, { parent: null, name: mark.name, pid: tgid, tid: null, processName: null, threadName: null });
-      this.sink.spoolEvent(this.tracks.trackOf(uuid), ns, KIND_EVENT, this.sink.intern(mark.name), "C", JSON.stringify({ value: mark.value }));
+      const track = this.processTrack(`atrace-counter:${tgid ?? "-"}:${mark.name}`, mark.name, tgid);
+      this.sink.spoolEvent(track, ns, KIND_EVENT, this.sink.intern(mark.name), "C", JSON.stringify({ value: mark.value }));
       return;
     }
     const track = this.threadTrack(tgid, tid);
@@ -127,14 +126,26 @@ export class FtraceMarks {
     else this.sink.spoolEvent(track, ns, KIND_EVENT, this.sink.intern(mark.name), "I", null);
   }
 
+  private readonly processTracks = new Map<string, number>();
+
+  /** Process track `uuid`, described when first seen (one descriptor merge per track, not per mark). */
+  private processTrack(uuid: string, name: string | null, tgid: number | null): number {
+    let track = this.processTracks.get(uuid);
+    if (track === undefined) {
+      this.tracks.describe(uuid, { parent: null, name, pid: tgid, tid: null, processName: null, threadName: null });
+      track = this.tracks.trackOf(uuid);
+      this.processTracks.set(uuid, track);
+    }
+    return track;
+  }
+
   /** A mark on a process track: async slice begins and ends, instants on named tracks. */
   private processMark(mark: Extract<AtraceMark, { tgid: number; track: string | null }>, ns: number): void {
     // Names, track names and cookies cannot hold '|' (it separates the mark's fields).
     const uuid = mark.kind === "track-instant" ? `atrace-track|${mark.tgid}|${mark.track}`
       : mark.track === null ? `atrace-async|${mark.tgid}|${mark.name}|${mark.cookie}`
       : `atrace-track-async|${mark.tgid}|${mark.track}|${mark.cookie}`;
-    this.tracks.describe(uuid, { parent: null, name: mark.track ?? mark.name, pid: mark.tgid, tid: null, processName: null, threadName: null });
-    const track = this.tracks.trackOf(uuid);
+    const track = this.processTrack(uuid, mark.track ?? mark.name, mark.tgid);
     if (mark.kind !== "track-instant" && mark.track === null) this.unnestableTracks.add(track);
     if (mark.kind === "async-begin") this.sink.spoolEvent(track, ns, KIND_BEGIN, this.sink.intern(mark.name), "B", `{"cookie":${mark.cookie}}`);
     else if (mark.kind === "async-end") this.sink.spoolEvent(track, ns, KIND_END, -1, "E", null);

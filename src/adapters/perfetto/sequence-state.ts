@@ -30,6 +30,8 @@ export class SequenceState {
   readonly mappings = new Map<number, string | null>();
   readonly frames = new Map<number, InternedFrame>();
   readonly callstacks = new Map<number, number[]>();
+  /** Interned frame iid → its FrameRegistry frame, once resolved (samples name the same frames over and over). */
+  readonly registryFrames = new Map<number, number>();
   readonly clocks = new Map<number, SequenceClock>();
   defaultClockId: number | null = null;
   defaultTrackUuid: string | null = null;
@@ -49,6 +51,7 @@ export class SequenceState {
     this.mappings.clear();
     this.frames.clear();
     this.callstacks.clear();
+    this.registryFrames.clear();
     this.clocks.clear();
     this.defaultClockId = null;
     this.defaultTrackUuid = null;

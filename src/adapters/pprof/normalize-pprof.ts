@@ -8,8 +8,7 @@
 import type { Limitation } from "../../domain/evidence-status.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { FrameRegistry } from "../common/frame-registry.ts";
-import { MeasureAccumulator } from "../common/measure-accumulator.ts";
-import { ROOT_STACK, StackTrie } from "../common/stack-trie.ts";
+import { StackMeasures } from "../common/stack-measures.ts";
 import { NsClock } from "../common/time-ns.ts";
 import type { TrackInfo } from "../common/track.ts";
 import { tooLarge } from "../json-guard.ts";
@@ -25,12 +24,12 @@ export function pprofEvidence(input: PprofInput, maxSamples: number, adapter: { 
   const frames = new FrameRegistry();
   const locations = new PprofFrames(input, frames);
   const types = input.sampleTypes.map((t) => ({ type: str(t.type), unit: str(t.unit) }));
-  const imported: { index: number; spec: MetricOfType; measures: MeasureAccumulator; stacks: StackTrie }[] = [];
+  const imported: { index: number; spec: MetricOfType; measured: StackMeasures }[] = [];
   const skippedTypes: string[] = [];
   types.forEach((t, index) => {
     const spec = metricOf(t.type, t.unit);
     if (!spec || imported.some((m) => m.spec.metric === spec.metric)) skippedTypes.push(`${t.type}/${t.unit}`);
-    else imported.push({ index, spec, measures: new MeasureAccumulator(spec.metric, spec.unit), stacks: new StackTrie(spec.metric) });
+    else imported.push({ index, spec, measured: new StackMeasures(spec.metric, spec.unit) });
   });
 
   const tracks: TrackInfo[] = [{ id: null, processName: null, threadName: null }];
@@ -38,8 +37,6 @@ export function pprofEvidence(input: PprofInput, maxSamples: number, adapter: { 
   const labelKeys = new Set<string>();
   let unresolved = 0;
   const path: number[] = [];
-  const seen = new Map<number, number>();
-  const seenEdges = new Map<number, number>();
   for (let i = 0; i < input.sampleCount; i++) {
     path.length = 0;
     for (let k = input.locationStart[i + 1]! - 1; k >= input.locationStart[i]!; k--) {
@@ -60,35 +57,15 @@ export function pprofEvidence(input: PprofInput, maxSamples: number, adapter: { 
     if (path.length === 0) continue;
     for (const m of imported) {
       const value = input.values[i * types.length + m.index]! * m.spec.scale;
-      if (value === 0) continue;
-      const totals = m.measures.track(track);
-      const stamp = i * imported.length + imported.indexOf(m) + 1;
-      let stack = ROOT_STACK;
-      for (let d = 0; d < path.length; d++) {
-        const f = path[d]!;
-        if (seen.get(f) !== stamp) {
-          seen.set(f, stamp);
-          m.measures.addInclusive(totals, f, 1, value);
-        }
-        if (d > 0) {
-          const key = path[d - 1]! * 2 ** 26 + f;
-          if (seenEdges.get(key) !== stamp) {
-            seenEdges.set(key, stamp);
-            m.measures.addEdge(path[d - 1]!, f, 1, value);
-          }
-        }
-        stack = m.stacks.child(stack, f);
-      }
-      m.measures.addSelf(totals, path[path.length - 1]!, 1, value);
-      m.stacks.add(stack, 1, value, Number.POSITIVE_INFINITY, track);
+      if (value !== 0) m.measured.add(path, track, 1, value);
     }
   }
 
   const tables = emptyTables();
   frames.emit(tables.frames);
   const lookup = (t: number) => tracks[t]!;
-  for (const m of imported) m.measures.emit(tables.frame_measurements, tables.call_edges, frames, lookup);
-  for (const m of imported) m.stacks.emit(tables.stacks, frames, new NsClock(0), lookup);
+  for (const m of imported) m.measured.measures.emit(tables.frame_measurements, tables.call_edges, frames, lookup);
+  for (const m of imported) m.measured.stacks.emit(tables.stacks, frames, new NsClock(0), lookup);
   return {
     adapter: adapter.name, adapterVersion: adapter.version, producer: null, producerVersion: null, tables,
     limitations: pprofLimitations(input, skippedTypes, unresolved, frames.countUnsymbolized(), [...labelKeys].filter((k) => !THREAD_LABEL.test(k))),
