@@ -3,8 +3,10 @@ import type { CapabilitiesResult } from "../application/capture/capture-service.
 import type { PlanPreview } from "../application/capture/capture-plan.ts";
 import type { CaptureResult } from "../application/capture/capture-result.ts";
 import type { RecoverResult } from "../application/capture/recover-runs.ts";
+import type { ApproveResult, RevokeResult } from "../application/capture/workload-approval.ts";
 import type { WorkloadConfigurationStatus, WorkloadDetail } from "../application/capture/workload-queries.ts";
 import type { ContainmentReport } from "../domain/capture.ts";
+import type { WorkloadApproval } from "../domain/workload/approval.ts";
 import { safeText, table } from "./output.ts";
 
 const bytes = (n: number | null) => (n === null ? "unavailable" : n >= 1 << 30 ? `${(n / (1 << 30)).toFixed(1)} GiB` : n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`);
@@ -15,14 +17,29 @@ export function renderWorkloadStatus(r: WorkloadConfigurationStatus): string {
   if (r.state !== "valid") return [`${r.path}: ${r.state}`, ...r.diagnostics.map((d) => `  ${safeText(d.path)}: ${safeText(d.message)}`), `next: ${r.next_tool}`].join("\n");
   return [
     `${r.path}: valid (${r.configuration_id})`,
-    r.workloads.length === 0 ? "no workloads declared" : table([["WORKLOAD", "EXECUTABLE", "PARAMETERS", "TIMEOUT"], ...r.workloads.map((w) => [w.name, safeText(w.executable), w.parameters.map((p) => p.name).join(",") || "-", `${w.timeout_seconds}s`])]),
+    r.workloads.length === 0
+      ? "no workloads declared"
+      : table([
+          ["WORKLOAD", "EXECUTABLE", "PARAMETERS", "TIMEOUT", "APPROVAL", "DECLARED BY"],
+          ...r.workloads.map((w) => [w.name, safeText(w.executable), w.parameters.map((p) => p.name).join(",") || "-", `${w.timeout_seconds}s`, w.approval.state, w.approval.declared_by]),
+        ]),
+    ...r.workloads.filter((w) => w.approval.approve_command).map((w) => `${w.name} cannot run until a person approves it: ${w.approval.approve_command}`),
   ].join("\n");
+}
+
+/** One line on approval: the state, by whom and when, or the command that approves it. */
+export function approvalLine(a: WorkloadApproval): string {
+  const by = `declared by ${a.declared_by}`;
+  if (a.state === "approved") return `approval approved by ${safeText(a.approved_by)} at ${a.approved_at}; ${by}`;
+  if (a.state === "stale") return `approval stale: the declaration changed since ${safeText(a.approved_by)} approved ${a.approved_workload_definition_id} at ${a.approved_at}; ${by}; approve with: ${a.approve_command}`;
+  return `approval unapproved; ${by}; approve with: ${a.approve_command}`;
 }
 
 export function renderWorkload(r: WorkloadDetail): string {
   const w = r.workload;
   return [
     `workload ${w.name} (${w.workload_definition_id})`,
+    approvalLine(r.approval),
     ...(w.description ? [`  ${safeText(w.description)}`] : []),
     `argv ${JSON.stringify(w.argv)}`,
     `cwd ${w.cwd}   timeout ${w.timeout_seconds}s`,
@@ -30,7 +47,22 @@ export function renderWorkload(r: WorkloadDetail): string {
     ...Object.keys(w.environment).map((k) => `environment ${k}`),
     ...w.writable_paths.map((p) => `writable ${p}`),
     ...(w.oracle ? [`oracle ${w.oracle.strength}: ${JSON.stringify(w.oracle.argv)}`] : []),
+    ...(w.containment ? [`containment at least ${w.containment}`] : []),
+    "canonical form (what the digest covers and an approval approves):",
+    JSON.stringify(r.canonical, null, 2),
   ].map(safeText).join("\n");
+}
+
+export function renderApproval(r: ApproveResult | (Omit<ApproveResult, "outcome"> & { outcome: "declined" })): string {
+  if (r.outcome === "declined") return `workload ${r.workload} not approved (declined); it stays ${r.previous_state}`;
+  if (r.outcome === "already_approved") return `workload ${r.workload} already approved (${r.workload_definition_id})\n${approvalLine(r.approval)}`;
+  return [`approved workload ${r.workload} (${r.workload_definition_id}); it was ${r.previous_state}`, approvalLine(r.approval), "canonical form approved:", JSON.stringify(r.canonical, null, 2)]
+    .map(safeText)
+    .join("\n");
+}
+
+export function renderRevoke(r: RevokeResult): string {
+  return `revoked ${r.revoked} approval(s) of workload ${r.workload}\n${approvalLine(r.approval)}`;
 }
 
 export function renderPlan(r: PlanPreview): string {

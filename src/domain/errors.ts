@@ -41,6 +41,9 @@ export const ERROR_CODES = {
   PERMISSION_REQUIRED: { exit: 3, retryable: false },
   CONTAINMENT_UNAVAILABLE: { exit: 3, retryable: false },
   RUN_ABANDONED: { exit: 4, retryable: true },
+  // Approval: a workload runs only in a form a person approved on the CLI.
+  WORKLOAD_NOT_APPROVED: { exit: 9, retryable: false },
+  CONFIRMATION_REQUIRED: { exit: 2, retryable: false },
   // Experiments, run sets and comparisons (issue 5).
   RECORD_NOT_FOUND: { exit: 2, retryable: false },
   COMPARISON_INVALID: { exit: 6, retryable: false },

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 
 export const newRunId = (): string => `run_${randomUUID()}`;
 export const newOperationId = (): string => `op_${randomUUID()}`;
+export const newApprovalId = (): string => `approval_${randomUUID()}`;
 export const newRegistrationId = (): string => `reg_${randomUUID()}`;
 export const newGenerationId = (): string => `gen_${randomUUID()}`;
 export const newWorkspaceId = (): string => randomUUID();

@@ -13,14 +13,16 @@ First run:
 get_run, get_artifact and get_evidence describe what was recorded and extracted; list_runs and list_artifacts page through them.
 
 Capture (run a declared workload under a measurement tool):
-1. workload_configuration_status: flameox.toml state, configuration_id and workloads. configure_workload declares one
-   (create; replace needs expected_configuration_id). It never runs anything.
+1. workload_configuration_status: flameox.toml state, configuration_id and workloads with their approval state.
+   Only workloads a person approved on the CLI (\`flameox workload approve NAME\`) can be planned or run. configure_workload
+   proposes one (create; replace needs expected_configuration_id): it never runs anything and what it writes stays
+   unapproved, so ask the user to approve it. No tool approves.
 2. list_capabilities: which adapters (command, v8-cpu, v8-heap, perf, hyperfine) and containment are available, and why not.
 3. plan_capture with adapter and workload (+ parameters from the declared domains): returns a preview and a single-use plan_id
    (valid in this server process for ttl_seconds). Containment trusted_local is reported as uncontained; managed uses bubblewrap.
 4. execute_capture_plan with that plan_id: the run with termination, resources, artifacts and extractions. When next_tool is
    analyze_hotspots, call it with the run_id. A refused plan (PLAN_CONSUMED, PLAN_EXPIRED, INVALID_CAPTURE_PLAN,
-   WORKLOAD_CHANGED, EXECUTABLE_CHANGED, SOURCE_CHANGED) needs a new plan_capture.
+   WORKLOAD_CHANGED, EXECUTABLE_CHANGED, SOURCE_CHANGED) needs a new plan_capture. WORKLOAD_NOT_APPROVED needs the user.
 
 Results: every tool returns structuredContent {schema_version, ok, result, error}. Analyses carry evidence.status
 (available | empty | unavailable | partial | unknown) with a reason and often next_tool; an empty list is never proof of absence.
@@ -32,5 +34,5 @@ WORKSPACE_NOT_FOUND → initialize_workspace. STALE_CURSOR → repeat the call w
 FRAME_NOT_FOUND → take frame ids from analyze_hotspots. RUN_NOT_FOUND / ARTIFACT_NOT_FOUND → list_runs / list_artifacts.
 QUERY_BUDGET_EXCEEDED → use a smaller limit. ARTIFACT_REFUSED → import a regular file under the root, without symbolic links.
 PROCESS_CANCELLED → the run stays recorded as cancelled; import again if needed.
-Only execute_capture_plan runs programs: workloads declared in flameox.toml, through the broker. No tool takes a shell command,
+Only execute_capture_plan and run_experiment run programs: workloads declared in flameox.toml and approved by a person, through the broker. No tool takes a shell command,
 argv or SQL, or returns artifact bytes.`;

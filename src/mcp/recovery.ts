@@ -36,6 +36,7 @@ const NEXT_STEP: Partial<Record<ErrorCode, string>> = {
   CAPABILITY_UNAVAILABLE: "Call list_capabilities to see which adapters are available",
   PROCESS_FAILED: "Call get_run with the run_id to see the recorded termination and output artifacts",
   RUN_ABANDONED: "Call get_run with the run_id; plan and execute the capture again",
+  WORKLOAD_NOT_APPROVED: "No tool can approve a workload: ask the user to review it and run the command in details.approve_command on the CLI, then call plan_capture again",
 };
 
 export function recoveryFor(code: ErrorCode, remediation: string[]): string[] {

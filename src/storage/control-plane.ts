@@ -9,7 +9,7 @@
  */
 import { Database } from "bun:sqlite";
 import { FlameoxError } from "../domain/errors.ts";
-import { CONTROL_SCHEMA_SQL, CONTROL_SCHEMA_VERSION } from "./control-schema.ts";
+import { CONTROL_MIGRATIONS, CONTROL_SCHEMA_SQL, CONTROL_SCHEMA_VERSION } from "./control-schema.ts";
 
 const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
 
@@ -45,7 +45,7 @@ export class ControlPlane {
       });
     }
     configure(db, options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
-    const version = (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
+    const version = migrate(db);
     if (version !== CONTROL_SCHEMA_VERSION) {
       db.close();
       throw new FlameoxError(
@@ -78,6 +78,28 @@ export class ControlPlane {
   close(): void {
     this.db.close(false);
   }
+}
+
+const userVersion = (db: Database): number => (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
+
+/**
+ * Brings an older database forward one declared step at a time, each step and its
+ * version bump in one write transaction (a concurrent opener waits, then sees the new
+ * version and does nothing). Returns the version it ends at; an unknown one is left alone.
+ */
+function migrate(db: Database): number {
+  let version = userVersion(db);
+  while (version < CONTROL_SCHEMA_VERSION && CONTROL_MIGRATIONS[version] !== undefined) {
+    const from = version;
+    db.transaction(() => {
+      if (userVersion(db) !== from) return;
+      db.exec(CONTROL_MIGRATIONS[from]!);
+      db.exec(`PRAGMA user_version = ${from + 1}`);
+      db.query("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(from + 1));
+    }).immediate();
+    version = userVersion(db);
+  }
+  return version;
 }
 
 function configure(db: Database, lockTimeoutMs: number): void {

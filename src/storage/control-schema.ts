@@ -1,9 +1,36 @@
 /**
  * The control-plane schema, created whole in one transaction. SCHEMA_VERSION is stored
- * in `PRAGMA user_version`; a database carrying any other version is refused, never
- * migrated by guess.
+ * in `PRAGMA user_version`. A database of an older version is brought forward by the
+ * explicit MIGRATIONS below, each in one transaction; any other version is refused,
+ * never migrated by guess.
  */
-export const CONTROL_SCHEMA_VERSION = 2;
+export const CONTROL_SCHEMA_VERSION = 3;
+
+/**
+ * Workload approvals: a person approved one exact canonical digest of one named
+ * workload on the CLI. Rows are never rewritten except to mark them revoked.
+ */
+const WORKLOAD_APPROVALS_SQL = `
+CREATE TABLE workload_approvals (
+  approval_id TEXT PRIMARY KEY,
+  workload TEXT NOT NULL,
+  workload_definition_id TEXT NOT NULL,
+  canonical_json TEXT NOT NULL,
+  approved_at TEXT NOT NULL,
+  approved_by TEXT NOT NULL,
+  approved_uid INTEGER,
+  revoked_at TEXT,
+  revoked_by TEXT
+);
+CREATE INDEX workload_approvals_by_workload ON workload_approvals(workload, approved_at);
+`;
+
+/** SQL that takes a database from version N (the key) to N + 1. */
+export const CONTROL_MIGRATIONS: Record<number, string> = {
+  // v3: approvals; configure_workload's source names the MCP client for what it is.
+  2: `${WORKLOAD_APPROVALS_SQL}
+UPDATE configuration_changes SET source = 'mcp_client' WHERE source = 'agent';`,
+};
 
 export const CONTROL_SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -34,7 +61,8 @@ CREATE TABLE runs (
   environment_identity_json TEXT
 );
 CREATE INDEX runs_by_workload ON runs(workload_definition_id);
--- Provenance of flameox.toml edits made through flameox (configure_workload).
+-- Provenance of flameox.toml edits made through flameox: source 'mcp_client' (a proposal
+-- from configure_workload) or 'cli'.
 CREATE TABLE configuration_changes (
   change_id TEXT PRIMARY KEY,
   recorded_at TEXT NOT NULL,
@@ -197,4 +225,4 @@ CREATE TABLE evidence_refs (
   relation TEXT NOT NULL CHECK (relation IN ('supports', 'contradicts', 'context', 'validates'))
 );
 CREATE INDEX evidence_refs_by_owner ON evidence_refs(owner_type, owner_id);
-`;
+${WORKLOAD_APPROVALS_SQL}`;

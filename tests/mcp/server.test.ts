@@ -24,9 +24,11 @@ const EXPECTED_TOOLS = [
 const ADDITIVE = [false, false, false, false];
 const CONFIGURE = [false, false, true, false];
 const EXECUTE = [false, true, false, true];
+/** configure_workload's replace overwrites a declaration and revokes its approval: destructive, not idempotent. */
+const PROPOSE = [false, true, false, false];
 const NOT_READ_ONLY: Record<string, boolean[]> = {
   initialize_workspace: CONFIGURE,
-  configure_workload: CONFIGURE,
+  configure_workload: PROPOSE,
   execute_capture_plan: EXECUTE,
   import_artifact: ADDITIVE,
   freeze_run_set: ADDITIVE,

@@ -1,6 +1,6 @@
 /**
  * The capture use cases behind one object, so a long-lived process (the MCP server)
- * keeps one plan registry and one probe cache: workload configuration, capabilities,
+ * keeps one plan registry and one probe cache: workload configuration and approval, capabilities,
  * planning, execution of a plan, plan-and-run (the CLI), and recovery.
  */
 import type { PlanRegistryOptions } from "../../broker/plan-registry.ts";
@@ -17,6 +17,7 @@ import { buildPlan, type PlanRequest } from "./plan-capture.ts";
 import { toPreview } from "./plan-preview.ts";
 import { recheckPlan } from "./recheck-plan.ts";
 import { type RecoverResult, recoverRuns } from "./recover-runs.ts";
+import { type ApproveResult, approveWorkload, type RevokeResult, revokeWorkload } from "./workload-approval.ts";
 import { showWorkload, type WorkloadConfigurationStatus, type WorkloadDetail, workloadConfigurationStatus } from "./workload-queries.ts";
 
 export interface CapabilitiesResult {
@@ -34,11 +35,21 @@ export class CaptureService {
   }
 
   workloadStatus(): WorkloadConfigurationStatus {
-    return workloadConfigurationStatus(this.ctx.ws.paths.projectRoot);
+    return workloadConfigurationStatus(this.ctx.ws);
   }
 
   showWorkload(name: string): WorkloadDetail {
-    return showWorkload(this.ctx.ws.paths.projectRoot, name);
+    return showWorkload(this.ctx.ws, name);
+  }
+
+  /** A person's approval, from the CLI only: no MCP tool reaches this. */
+  approveWorkload(name: string, options: { expected?: string } = {}): ApproveResult {
+    return approveWorkload(this.ctx.ws, name, options);
+  }
+
+  /** Withdraws a workload's approval, from the CLI only. */
+  revokeWorkload(name: string): RevokeResult {
+    return revokeWorkload(this.ctx.ws, name);
   }
 
   configureWorkload(request: ConfigureWorkloadRequest): ConfigureWorkloadResult {

@@ -5,17 +5,23 @@
  * edit is a REVISION_CONFLICT, never a lost update. The file is edited surgically,
  * verified, written atomically under the workspace write lock, and the change is
  * recorded with its source.
+ *
+ * What it writes is a proposal: a new digest that no approval covers, so it cannot run
+ * until a person approves it on the CLI. Replacing an approved workload leaves it
+ * unapproved (stale); the result says so and names the approving command.
  */
 import { closeSync, fsyncSync, openSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { type } from "arktype";
 import { FlameoxError } from "../../domain/errors.ts";
 import { newOperationId } from "../../domain/ids.ts";
+import type { WorkloadApproval } from "../../domain/workload/approval.ts";
 import { type ConfigDiagnostic, normalizeWorkload } from "../../domain/workload/project-config.ts";
 import { WorkloadSpec } from "../../domain/workload/workload-schema.ts";
 import { nowIso } from "../../storage/control-plane.ts";
 import type { Workspace } from "../../storage/workspace.ts";
 import { invalidConfiguration, readWorkloadFile, WORKLOAD_FILE, workloadFilePath } from "./workload-file.ts";
+import { workloadApproval } from "./workload-approval.ts";
 import { editWorkload } from "./workload-toml.ts";
 
 export interface ConfigureWorkloadRequest {
@@ -23,7 +29,8 @@ export interface ConfigureWorkloadRequest {
   operation: "create" | "replace";
   spec: unknown;
   expected_configuration_id?: string;
-  source: "agent" | "cli";
+  /** Who asks: an MCP client (a proposal) or the CLI. Recorded with the change. */
+  source: "mcp_client" | "cli";
 }
 
 export interface ConfigureWorkloadResult {
@@ -34,6 +41,8 @@ export interface ConfigureWorkloadResult {
   previous_configuration_id: string | null;
   configuration_id: string;
   workload_definition_id: string;
+  /** Approval of the definition now declared: a change is never approved by writing it. */
+  approval: WorkloadApproval;
 }
 
 export function configureWorkload(ws: Workspace, request: ConfigureWorkloadRequest): ConfigureWorkloadResult {
@@ -63,7 +72,7 @@ export function configureWorkload(ws: Workspace, request: ConfigureWorkloadReque
       if (!existing) throw new FlameoxError("WORKLOAD_NOT_FOUND", `Cannot replace workload ${request.name}: it is not declared`, { remediation: ["Use operation create"] });
     } else if (existing) {
       if (existing.workload_definition_id === definition.workload_definition_id) {
-        return { ...base, changed: false, configuration_id: previousId!, workload_definition_id: definition.workload_definition_id };
+        return { ...base, changed: false, configuration_id: previousId!, workload_definition_id: definition.workload_definition_id, approval: workloadApproval(ws, existing) };
       }
       throw new FlameoxError("REVISION_CONFLICT", `Cannot create workload ${request.name}: a different definition with that name exists`, {
         details: { configuration_id: previousId },
@@ -78,7 +87,8 @@ export function configureWorkload(ws: Workspace, request: ConfigureWorkloadReque
            configuration_id, workload_definition_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(newOperationId(), nowIso(), request.source, request.operation, request.name, previousId, edited.config.configuration_id, definition.workload_definition_id);
-    return { ...base, changed: true, configuration_id: edited.config.configuration_id, workload_definition_id: definition.workload_definition_id };
+    const written = edited.config.workloads[request.name]!;
+    return { ...base, changed: true, configuration_id: edited.config.configuration_id, workload_definition_id: definition.workload_definition_id, approval: workloadApproval(ws, written) };
   });
 }
 

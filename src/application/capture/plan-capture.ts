@@ -14,6 +14,7 @@ import { resolveExecutable } from "../../broker/executable-resolver.ts";
 import { digestOf } from "../../domain/canonical-digest.ts";
 import type { ContainmentMode, ResolvedExecutable } from "../../domain/capture.ts";
 import { FlameoxError } from "../../domain/errors.ts";
+import type { WorkloadDefinition } from "../../domain/workload/project-config.ts";
 import { instantiateWorkload } from "../../domain/workload/workload-instance.ts";
 import { nowIso } from "../../storage/control-plane.ts";
 import { runProbe } from "./capabilities.ts";
@@ -24,6 +25,7 @@ import { environmentIdentity } from "./environment-identity.ts";
 import { capabilityRefusal } from "./capability-refusal.ts";
 import { projectDirectory, writableRoots } from "./project-paths.ts";
 import { sourceIdentity } from "./source-identity.ts";
+import { requireApproved } from "./workload-approval.ts";
 import { requireWorkloadConfig } from "./workload-file.ts";
 
 export interface PlanRequest {
@@ -52,6 +54,9 @@ export async function buildPlan(ctx: CaptureContext, request: PlanRequest): Prom
       remediation: ["List workloads with `flameox workload list` or workload_configuration_status"],
     });
   }
+  // Nothing of an unapproved workload runs, not even a version probe of its executable.
+  requireApproved(ws, definition);
+  const containmentRequest = declaredContainment(definition, request.containment);
   const instance = instantiateWorkload(definition, request.parameters ?? {});
   if (instance.argv.some((item) => item.length === 0)) {
     throw new FlameoxError("INVALID_ARGUMENTS", `Cannot plan workload ${instance.name}: a parameter value leaves an argv item empty`, { details: { field: "parameters" } });
@@ -83,7 +88,7 @@ export async function buildPlan(ctx: CaptureContext, request: PlanRequest): Prom
         strength: instance.oracle.strength,
       }
     : null;
-  const containment = await resolveContainment(ctx, request.containment, instance.writable_paths);
+  const containment = await resolveContainment(ctx, containmentRequest, instance.writable_paths);
   const free = freeBytes(ws.paths.staging);
   if (policy.min_free_bytes > 0 && free.bytes !== null && free.bytes < policy.min_free_bytes) {
     throw new FlameoxError("STORAGE_QUOTA_EXCEEDED", `Cannot plan a capture: ${free.bytes} bytes are free on the workspace filesystem, below execution.min_free_bytes (${policy.min_free_bytes})`, {
@@ -125,6 +130,21 @@ export async function buildPlan(ctx: CaptureContext, request: PlanRequest): Prom
     environment: environmentIdentity(versions),
     limitations: [...probed.report.limitations, ...adapterPlan.limitations, ...containment.report.limitations],
   };
+}
+
+/**
+ * A workload that declares `containment = "managed"` was approved to run only inside the
+ * sandbox: a plan may not ask for less. Without a request it gets what it declared.
+ */
+function declaredContainment(definition: WorkloadDefinition, requested: ContainmentMode | undefined): ContainmentMode | undefined {
+  if (definition.containment !== "managed") return requested;
+  if (requested === "trusted_local") {
+    throw new FlameoxError("EXECUTION_REFUSED", `Cannot plan a trusted_local capture of workload ${definition.name}: it declares containment managed`, {
+      details: { field: "containment" },
+      remediation: ["Plan without containment, or with containment managed"],
+    });
+  }
+  return "managed";
 }
 
 function checkOptions(adapter: CaptureAdapter, raw: Record<string, unknown>): Record<string, unknown> {

@@ -1,6 +1,6 @@
 /**
  * Rechecks every binding of a consumed plan just before its process starts: workspace,
- * workload definition, workspace policy, child environment, executables (path, target
+ * workload definition and its approval, workspace policy, child environment, executables (path, target
  * and digest; never a new search), the adapter's capability (probed again for
  * permission-sensitive adapters), containment, working directory and source state.
  * Each drift has its own error code; nothing starts on a stale plan.
@@ -17,6 +17,7 @@ import type { CaptureContext } from "./capture-context.ts";
 import type { CapturePlan } from "./capture-plan.ts";
 import { projectDirectory } from "./project-paths.ts";
 import { sourceIdentity } from "./source-identity.ts";
+import { requireApproved } from "./workload-approval.ts";
 import { requireWorkloadConfig } from "./workload-file.ts";
 
 const replan = ["Plan the capture again to bind the current state"];
@@ -35,6 +36,8 @@ export async function recheckPlan(ctx: CaptureContext, plan: CapturePlan): Promi
       { details: { planned: plan.workload.workload_definition_id, current: definition?.workload_definition_id ?? null }, remediation: replan },
     );
   }
+  // Approval is read again now: a plan made before its approval was revoked does not run.
+  requireApproved(ws, definition);
   const policy = parseConfig(readFileSync(ws.paths.configToml, "utf8"));
   if (digestOf(policy) !== plan.policy_digest) {
     throw new FlameoxError("CONFIGURATION_CHANGED", "Cannot execute the capture plan: the workspace policy (.diagnostics/config.toml) changed since it was planned", { remediation: replan });

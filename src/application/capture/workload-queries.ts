@@ -1,7 +1,13 @@
-/** Read-only views of flameox.toml: its state and digest, the declared workloads, one workload in full. */
+/**
+ * Read-only views of flameox.toml: its state and digest, the declared workloads with
+ * their approval state and who declared them, one workload in full with its canonical form.
+ */
 import { FlameoxError } from "../../domain/errors.ts";
+import type { WorkloadApproval } from "../../domain/workload/approval.ts";
 import { describeDomain } from "../../domain/workload/parameter-domain.ts";
-import type { ConfigDiagnostic, WorkloadDefinition } from "../../domain/workload/project-config.ts";
+import { type CanonicalWorkload, canonicalWorkload, type ConfigDiagnostic, type WorkloadDefinition } from "../../domain/workload/project-config.ts";
+import type { Workspace } from "../../storage/workspace.ts";
+import { workloadApproval } from "./workload-approval.ts";
 import { readWorkloadFile, requireWorkloadConfig, WORKLOAD_FILE } from "./workload-file.ts";
 
 export interface WorkloadSummary {
@@ -12,6 +18,8 @@ export interface WorkloadSummary {
   parameters: { name: string; domain: string; default: string | number | boolean | null }[];
   timeout_seconds: number;
   oracle: string | null;
+  containment: "trusted_local" | "managed" | null;
+  approval: WorkloadApproval;
 }
 
 export interface WorkloadConfigurationStatus {
@@ -26,15 +34,18 @@ export interface WorkloadConfigurationStatus {
 export interface WorkloadDetail {
   configuration_id: string;
   workload: WorkloadDefinition;
+  /** Exactly what the digest covers, and so what an approval approves. */
+  canonical: CanonicalWorkload;
+  approval: WorkloadApproval;
 }
 
-export function workloadConfigurationStatus(projectRoot: string): WorkloadConfigurationStatus {
-  const file = readWorkloadFile(projectRoot);
+export function workloadConfigurationStatus(ws: Workspace): WorkloadConfigurationStatus {
+  const file = readWorkloadFile(ws.paths.projectRoot);
   if (file.state === "missing") return { state: "missing", path: WORKLOAD_FILE, configuration_id: null, workloads: [], diagnostics: [], next_tool: "configure_workload" };
   if (file.state === "invalid") {
     return { state: "invalid", path: WORKLOAD_FILE, configuration_id: null, workloads: [], diagnostics: file.diagnostics.slice(0, 50), next_tool: "workload_configuration_status" };
   }
-  const workloads = Object.values(file.config.workloads).sort((a, b) => a.name.localeCompare(b.name)).map(summarize);
+  const workloads = Object.values(file.config.workloads).sort((a, b) => a.name.localeCompare(b.name)).map((w) => summarize(w, workloadApproval(ws, w)));
   return {
     state: "valid",
     path: WORKLOAD_FILE,
@@ -45,8 +56,8 @@ export function workloadConfigurationStatus(projectRoot: string): WorkloadConfig
   };
 }
 
-export function showWorkload(projectRoot: string, name: string): WorkloadDetail {
-  const config = requireWorkloadConfig(projectRoot);
+export function showWorkload(ws: Workspace, name: string): WorkloadDetail {
+  const config = requireWorkloadConfig(ws.paths.projectRoot);
   const workload = config.workloads[name];
   if (!workload) {
     throw new FlameoxError("WORKLOAD_NOT_FOUND", `Cannot find workload ${JSON.stringify(name)} in ${WORKLOAD_FILE}`, {
@@ -54,10 +65,10 @@ export function showWorkload(projectRoot: string, name: string): WorkloadDetail 
       remediation: ["List workloads with `flameox workload list`"],
     });
   }
-  return { configuration_id: config.configuration_id, workload };
+  return { configuration_id: config.configuration_id, workload, canonical: canonicalWorkload(workload), approval: workloadApproval(ws, workload) };
 }
 
-function summarize(definition: WorkloadDefinition): WorkloadSummary {
+function summarize(definition: WorkloadDefinition, approval: WorkloadApproval): WorkloadSummary {
   return {
     name: definition.name,
     workload_definition_id: definition.workload_definition_id,
@@ -66,5 +77,7 @@ function summarize(definition: WorkloadDefinition): WorkloadSummary {
     parameters: Object.entries(definition.parameters).map(([name, domain]) => ({ name, domain: describeDomain(domain), default: domain.default })),
     timeout_seconds: definition.timeout_seconds,
     oracle: definition.oracle?.strength ?? null,
+    containment: definition.containment,
+    approval,
   };
 }

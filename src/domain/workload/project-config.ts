@@ -33,7 +33,12 @@ export interface WorkloadDefinition {
   environment: Record<string, string>;
   writable_paths: string[];
   oracle: OracleDefinition | null;
+  /** Declared least containment; null leaves it to the workspace policy and the plan. */
+  containment: "trusted_local" | "managed" | null;
 }
+
+/** Everything the canonical digest covers: what a person approves (the definition less its name and id). */
+export type CanonicalWorkload = Omit<WorkloadDefinition, "name" | "workload_definition_id">;
 
 export interface ConfigDiagnostic {
   path: string;
@@ -108,8 +113,23 @@ export function normalizeWorkload(name: string, spec: WorkloadSpec, at: string, 
     oracle: spec.oracle
       ? { strength: spec.oracle.strength, argv: [...spec.oracle.argv], timeout_seconds: spec.oracle.timeout_seconds ?? spec.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS }
       : null,
+    containment: spec.containment ?? null,
   };
-  return { name, workload_definition_id: digestOf(body), ...body };
+  return { name, workload_definition_id: workloadDigest(body), ...body };
+}
+
+/** The canonical form of a definition: the fields its digest covers, and nothing else. */
+export function canonicalWorkload(definition: WorkloadDefinition): CanonicalWorkload {
+  const { name: _name, workload_definition_id: _id, ...body } = definition;
+  return body;
+}
+
+/**
+ * The canonical digest. An undeclared containment is left out of the digested document,
+ * so definitions written before the key existed keep their ids (and their approvals).
+ */
+export function workloadDigest(body: CanonicalWorkload): string {
+  return digestOf({ ...body, containment: body.containment ?? undefined });
 }
 
 function checkTemplates(argv: readonly string[], at: string, parameters: Record<string, ParameterDomain>, problem: (path: string, message: string) => void): void {

@@ -47,6 +47,7 @@ export const WORKLOAD_FIELDS = {
   "environment?": type({ "[string]": "string <= 4096" }).describe("extra environment variables for the workload (loader and credential names are refused)"),
   "writable_paths?": RelativePath.array().atMostLength(MAX_WRITABLE_PATHS).describe("project-relative paths the workload may write under managed containment"),
   "oracle?": OracleSpec.describe("a validation command run after a successful capture; exit 0 passes"),
+  "containment?": type("'trusted_local' | 'managed'").describe("the least containment the workload may run under: managed refuses every trusted_local plan (default: the workspace policy)"),
 } as const;
 
 export const WorkloadSpec = type({ "+": "reject", ...WORKLOAD_FIELDS });

@@ -8,6 +8,17 @@ const options = type({ "[string]": "string | number | boolean | null" });
 
 const Diagnostic = type({ path: "string", message: "string" });
 
+/** Approval of a workload's current canonical digest; only a person on the CLI changes it. */
+export const WorkloadApproval = type({
+  state: "'approved' | 'unapproved' | 'stale'",
+  workload_definition_id: "string",
+  approved_workload_definition_id: "string | null",
+  approved_at: "string | null",
+  approved_by: "string | null",
+  declared_by: "'mcp_client' | 'cli' | 'project_file'",
+  approve_command: "string | null",
+});
+
 export const WorkloadConfigurationStatus = type({
   state: "'missing' | 'valid' | 'invalid'",
   path: "string",
@@ -20,6 +31,8 @@ export const WorkloadConfigurationStatus = type({
     parameters: type({ name: "string", domain: "string", default: `${scalar} | null` }).array(),
     timeout_seconds: "number",
     oracle: "string | null",
+    containment: "'trusted_local' | 'managed' | null",
+    approval: WorkloadApproval,
   }).array(),
   diagnostics: Diagnostic.array(),
   next_tool: "string",
@@ -33,6 +46,7 @@ export const ConfigureWorkloadResult = type({
   previous_configuration_id: "string | null",
   configuration_id: "string",
   workload_definition_id: "string",
+  approval: WorkloadApproval,
 });
 
 export const CapabilityReport = type({

@@ -26,7 +26,7 @@ export const planCapture = defineTool({
   name: "plan_capture",
   title: "Plan capture",
   description:
-    "Binds a capture of a declared workload without running it: parameter values (checked against their domains), the resolved " +
+    "Binds a capture of a declared, approved workload without running it (an unapproved one is WORKLOAD_NOT_APPROVED): parameter values (checked against their domains), the resolved " +
     "executable (path and sha256), the adapter and its options, limits, containment (trusted_local is reported as uncontained; managed " +
     "is refused when bubblewrap cannot guarantee it), and source and environment identity. Returns a preview and a 256-bit plan_id, " +
     "single use, valid for ttl_seconds in this server process only. Next: execute_capture_plan with the plan_id.",
@@ -49,7 +49,7 @@ export const executeCapturePlan = defineTool({
   title: "Execute capture plan",
   description:
     "Runs a plan from plan_capture once. The plan_id is consumed before anything starts and every binding is rechecked: an edited " +
-    "workload (WORKLOAD_CHANGED), a changed executable (EXECUTABLE_CHANGED), changed source (SOURCE_CHANGED), a replayed (PLAN_CONSUMED), " +
+    "workload (WORKLOAD_CHANGED), a workload whose approval was withdrawn (WORKLOAD_NOT_APPROVED), a changed executable (EXECUTABLE_CHANGED), changed source (SOURCE_CHANGED), a replayed (PLAN_CONSUMED), " +
     "expired (PLAN_EXPIRED) or unknown (INVALID_CAPTURE_PLAN) plan is refused. Returns the run: statuses, termination with the signals " +
     "sent, sampled resources, artifacts (stdout/stderr flagged partial past the cap), extractions and limitations. Sends progress; " +
     "cancelling stops the workload. Next: analyze_hotspots with the run_id when next_tool says so, or get_run.",

@@ -60,7 +60,7 @@ export const recordComparison = compareTool("record_comparison", "Record compari
 export const planExperiment = defineTool({
   name: "plan_experiment",
   title: "Plan experiment",
-  description: "Resolves an [experiments.NAME] entry: workload instances per treatment, randomized complete-block order from the recorded seed, one capture plan per instance (as plan_capture binds: executable digest, policy, source and environment identity; adapter `command`, or the declared profile), and a single-use plan_id (TTL 300 s). Runs nothing. Next: run_experiment.",
+  description: "Resolves an [experiments.NAME] entry of an approved workload (otherwise WORKLOAD_NOT_APPROVED): workload instances per treatment, randomized complete-block order from the recorded seed, one capture plan per instance (as plan_capture binds: executable digest, policy, source and environment identity; adapter `command`, or the declared profile), and a single-use plan_id (TTL 300 s). Runs nothing. Next: run_experiment.",
   annotations: READ_ONLY,
   input: PlanExperimentInput,
   result: ExperimentPlanResult,
@@ -71,7 +71,7 @@ export const planExperiment = defineTool({
 export const runExperiment = defineTool({
   name: "run_experiment",
   title: "Run experiment",
-  description: "Consumes a plan_id, rechecks every capture binding (WORKLOAD_CHANGED, SOURCE_CHANGED, … as execute_capture_plan), and runs every trial as a capture run: protocol stored first, every attempt registered (failures, timeouts, cancellations), oracles per trial, one run set per treatment.",
+  description: "Consumes a plan_id, rechecks every capture binding and the workload's approval (WORKLOAD_CHANGED, WORKLOAD_NOT_APPROVED, SOURCE_CHANGED, … as execute_capture_plan), before every trial too,, and runs every trial as a capture run: protocol stored first, every attempt registered (failures, timeouts, cancellations), oracles per trial, one run set per treatment.",
   annotations: EXECUTE,
   input: RunExperimentInput,
   result: ExperimentResult,
