@@ -1,5 +1,5 @@
 /**
- * The capture CLI as a user or agent runs it: workload list/show, capture plan (no side
+ * The capture CLI as a user or agent runs it: workload list/show/approve, capture plan (no side
  * effects), capture run exit codes, ad hoc commands refused, and `recover` after a
  * `kill -9` of a capturing process: that run is closed as abandoned and its orphaned
  * workload stopped, while a live capture in another process is left alone.
@@ -54,6 +54,21 @@ describe("capture CLI", () => {
     expect(show.json.workload).toMatchObject({ name: "hot", cwd: ".", timeout_seconds: 300, parameters: { ms: { kind: "choices", choices: [100, 200], default: 100 } } });
     expect(show.json.workload.workload_definition_id).toBe(list.json.workloads[0].workload_definition_id);
     expect((await run(["workload", "show", "nope", "--json"])).code).toBe(2);
+    expect(list.json.workloads.map((w: { approval: { state: string } }) => w.approval.state)).toEqual(["unapproved", "unapproved", "unapproved"]);
+  });
+
+  test("nothing runs until a person approves it: capture refuses, workload approve --yes approves", async () => {
+    const refused = await run(["capture", "run", "command", "--workload", "hot", "--json"]);
+    expect(refused.code).toBe(9);
+    expect(refused.json.error).toMatchObject({ code: "WORKLOAD_NOT_APPROVED", details: { approve_command: "flameox workload approve hot" } });
+    expect(refused.json.error.message).toContain("`flameox workload approve hot`");
+    for (const name of ["hot", "stubborn", "sleeper"]) {
+      const approved = await run(["workload", "approve", name, "--yes", "--json"]);
+      expect(approved.code).toBe(0);
+      expect(approved.json).toMatchObject({ workload: name, outcome: "approved", previous_state: "unapproved", approval: { state: "approved", approve_command: null } });
+    }
+    const list = await run(["workload", "list"]);
+    expect(list.stdout).toMatch(/hot\s.*\sapproved\s+project_file/);
   });
 
   test("capture plan previews without creating a run; ad hoc argv or cwd is refused", async () => {

@@ -13,8 +13,12 @@ export interface CaptureProject {
   bytes(artifactId: string): Buffer;
 }
 
-/** `execution` overrides keys of the [execution] policy in .diagnostics/config.toml. */
-export async function captureProject(toml: string, options: { execution?: Record<string, unknown>; git?: boolean } = {}): Promise<CaptureProject> {
+/**
+ * `execution` overrides keys of the [execution] policy in .diagnostics/config.toml. Every
+ * declared workload is approved through the capture service (the path `flameox workload
+ * approve --yes` takes) unless `approve` is false: only approved workloads run.
+ */
+export async function captureProject(toml: string, options: { execution?: Record<string, unknown>; git?: boolean; approve?: boolean } = {}): Promise<CaptureProject> {
   const dir = tempDir("flameox-capture-");
   cpSync(join(REPO, "fixtures", "workloads"), join(dir.path, "workloads"), { recursive: true });
   writeFileSync(join(dir.path, "flameox.toml"), toml);
@@ -27,6 +31,7 @@ export async function captureProject(toml: string, options: { execution?: Record
     writeFileSync(path, stringify(config));
   }
   const service = await WorkspaceService.open({ workspace: dir.path });
+  if (options.approve !== false) await approveDeclared(service);
   return {
     root: dir.path,
     service,
@@ -46,4 +51,12 @@ export function git(cwd: string, ...commands: string[][]): void {
     const result = Bun.spawnSync(["git", ...args], { cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" } });
     if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr.toString()}`);
   }
+}
+
+/** Approves every workload declared in flameox.toml now, as a person would with `flameox workload approve NAME --yes`. */
+export async function approveDeclared(service: WorkspaceService): Promise<string[]> {
+  const capture = await service.capture();
+  const names = capture.workloadStatus().workloads.map((w) => w.name);
+  for (const name of names) capture.approveWorkload(name);
+  return names;
 }

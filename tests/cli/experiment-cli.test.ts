@@ -45,10 +45,24 @@ beforeAll(async () => {
   git(dir.path, ["init", "-q"], ["add", "-A"], ["-c", "user.email=t@example.invalid", "-c", "user.name=t", "commit", "-qm", "fixture"]);
   const init = await cli(["init", dir.path, "--json"], { cwd: dir.path });
   if (init.code !== 0) throw new Error(`init failed: ${init.stdout}${init.stderr}`);
+  const approved = await cli(["workload", "approve", "dedupe", "--yes", "--json"], { cwd: dir.path });
+  if (approved.code !== 0) throw new Error(`approve failed: ${approved.stdout}${approved.stderr}`);
 }, 60_000);
 afterAll(() => dir?.cleanup());
 
 describe("experiment CLI end to end", () => {
+  test("an experiment of a workload whose approval was revoked is refused (exit 9) until it is approved again", async () => {
+    expect((await run(["workload", "revoke", "dedupe"])).json).toMatchObject({ revoked: 1, approval: { state: "unapproved" } });
+    const refused = await run(["experiment", "plan", "quadratic-regression"]);
+    expect(refused.code).toBe(9);
+    expect(refused.json.error).toMatchObject({ code: "WORKLOAD_NOT_APPROVED" });
+    expect(refused.json.error.message).toContain("`flameox workload approve dedupe`");
+    const ranUnapproved = await run(["experiment", "run", "quadratic-regression"]);
+    expect(ranUnapproved.json.error.code).toBe("WORKLOAD_NOT_APPROVED");
+    expect((await run(["workload", "approve", "dedupe", "--yes"])).json).toMatchObject({ outcome: "approved", approval: { state: "approved" } });
+    expect((await run(["runs", "list"])).json.total).toBe(0);
+  }, 60_000);
+
   test("plan shows the randomized protocol and its capture binding, and runs nothing", async () => {
     const plan = await run(["experiment", "plan", "quadratic-regression"]);
     expect(plan.code).toBe(0);

@@ -16,7 +16,7 @@ import { experimentPlans } from "../../src/application/study/experiment-protocol
 import { getExperiment, listTrials } from "../../src/application/study/experiment-record.ts";
 import { StudyService } from "../../src/application/study/study-service.ts";
 import { readRunIdentities } from "../../src/storage/run-identities.ts";
-import { git } from "../capture/capture-helpers.ts";
+import { approveDeclared, git } from "../capture/capture-helpers.ts";
 import { REPO, tempDir } from "../helpers.ts";
 
 const FIXTURE = join(REPO, "fixtures", "experiments", "dedupe");
@@ -31,6 +31,7 @@ beforeAll(async () => {
   await WorkspaceService.init(dir.path);
   service = await WorkspaceService.open({ workspace: dir.path });
   study = new StudyService(service.ws);
+  await approveDeclared(service);
 });
 afterAll(() => {
   service?.close();
@@ -142,6 +143,39 @@ describe("experiment end to end", () => {
       writeFileSync(toml, config);
     }
     expect(experimentCount()).toBe(before);
+  }, 60_000);
+
+  test("an unapproved workload is refused at planning; a plan made before its approval was revoked runs nothing", async () => {
+    const capture = await service.capture();
+    const before = experimentCount();
+    const plan = await study.planExperiment({ name: "broken-candidate" });
+    const workload = plan.protocol.definition.workload;
+    capture.revokeWorkload(workload);
+    try {
+      await expect(study.runPlannedExperiment(plan.plan_id)).rejects.toMatchObject({ code: "WORKLOAD_NOT_APPROVED" });
+      await expect(study.planExperiment({ name: "broken-candidate" })).rejects.toMatchObject({
+        code: "WORKLOAD_NOT_APPROVED",
+        message: expect.stringContaining(`\`flameox workload approve ${workload}\``),
+      });
+    } finally {
+      capture.approveWorkload(workload);
+    }
+    expect(experimentCount()).toBe(before);
+  }, 60_000);
+
+  test("approval is rechecked before every trial: revoked mid-experiment, the next trial does not start", async () => {
+    const capture = await service.capture();
+    const plan = await study.planExperiment({ name: "broken-candidate" });
+    const workload = plan.protocol.definition.workload;
+    try {
+      const exp = await study.runPlannedExperiment(plan.plan_id, { onProgress: (done) => done === 1 && capture.revokeWorkload(workload) });
+      expect(exp).toMatchObject({ status: "stopped", outcome: { stopped: "WORKLOAD_NOT_APPROVED" } });
+      const trials = listTrials(service.ws, exp.experiment_id, 100, 0).items;
+      expect(trials.filter((t) => t.run_id !== null)).toHaveLength(1);
+      expect(trials[1]).toMatchObject({ outcome: "unattempted", failure_class: "WORKLOAD_NOT_APPROVED", run_id: null });
+    } finally {
+      capture.approveWorkload(workload);
+    }
   }, 60_000);
 });
 

@@ -1,6 +1,6 @@
 /**
  * Workload and capture tools over a real stdio client: configure a workload (create,
- * compare-and-swap replace), list capabilities, plan and execute with progress, refuse a
+ * compare-and-swap replace; a proposal until approved on the CLI), list capabilities, plan and execute with progress, refuse a
  * replayed or foreign plan_id, refuse argv/cwd inputs, and cancel a running capture.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -41,6 +41,8 @@ describe("workload and capture tools", () => {
     expect(stale.error.remediation[0]).toContain("workload_configuration_status");
     const replaced = await call(mcp.client, "configure_workload", { name: "hot", operation: "replace", argv: ["node", "workloads/hot.js", "{ms}"], parameters: { ms: [150, 250] }, expected_configuration_id: status.configuration_id });
     expect(replaced.result).toMatchObject({ changed: true, previous_configuration_id: status.configuration_id });
+    // What an MCP client writes is a proposal: unapproved, and the answer names the command that approves it.
+    expect(replaced.result.approval).toMatchObject({ state: "unapproved", declared_by: "mcp_client", approve_command: "flameox workload approve hot" });
 
     const cli_ = await cli(["workload", "list", "--json"], { cwd: ws.root });
     expect(cli_.json).toEqual((await call(mcp.client, "workload_configuration_status")).result);
@@ -63,6 +65,9 @@ describe("workload and capture tools", () => {
   });
 
   test("plan_capture then execute_capture_plan with progress; the plan_id cannot be replayed", async () => {
+    const unapproved = await call(mcp.client, "plan_capture", { adapter: "v8-cpu", workload: "hot", parameters: { ms: 250 } });
+    expect(unapproved.error).toMatchObject({ code: "WORKLOAD_NOT_APPROVED" });
+    for (const name of ["hot", "sleeper"]) expect((await cli(["workload", "approve", name, "--yes"], { cwd: ws.root })).code).toBe(0);
     const plan = await call(mcp.client, "plan_capture", { adapter: "v8-cpu", workload: "hot", parameters: { ms: 250 } });
     expect(plan.isError).toBe(false);
     expect(plan.result.containment.state).toBe("uncontained");

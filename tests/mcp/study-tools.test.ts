@@ -79,6 +79,10 @@ describe("experiment tools over MCP", () => {
   });
 
   test("plan_experiment, run_experiment, get_experiment, list_experiment_trials, analyze_scaling", async () => {
+    // Until a person approves the workload on the CLI, no experiment of it can be planned.
+    const unapproved = await call(server.client, "plan_experiment", { experiment_name: "mcp-scaling" });
+    expect(unapproved.error).toMatchObject({ code: "WORKLOAD_NOT_APPROVED", details: { approve_command: "flameox workload approve dedupe" } });
+    expect((await cli(["workload", "approve", "dedupe", "--yes", "--json"], { cwd: project.path })).code).toBe(0);
     const plan = await call(server.client, "plan_experiment", { experiment_name: "mcp-scaling" });
     expect(plan.isError).toBe(false);
     expect(plan.result).toMatchObject({ trials_planned: 6, protocol: { capture: { adapter: "command", source_quality: "clean" } } });
