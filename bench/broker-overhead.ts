@@ -36,6 +36,8 @@ const spawnWait = async (argv: string[], cwd = root) => {
 };
 
 const service = await WorkspaceService.open({ workspace: root });
+// Only approved workloads run: approve both as `flameox workload approve NAME --yes` would.
+for (const name of ["true", "sleep1"]) (await service.capture()).approveWorkload(name);
 const rows: string[][] = [["workload", "direct argv", "capture in-process", "flameox capture run (CLI)", "CLI `--version` start-up"]];
 const startup = await timed(N, () => spawnWait([process.execPath, CLI, "--version"]));
 const samplerCosts: { samples: number; ms: number }[] = [];
