@@ -74,9 +74,13 @@ describe("approval over MCP", () => {
     expect(status.workloads.find((w: Json) => w.name === "scan").approval).toMatchObject({ state: "approved", declared_by: "project_file", approved_by: expect.any(String) });
     const earlier = await call(mcp.client, "plan_capture", { adapter: "command", workload: "scan" });
     expect(earlier.isError).toBe(false);
+    // A copy of the approved definition under another name is not approved: an approval covers one name.
+    const copy = await call(mcp.client, "configure_workload", { name: "scan-copy", operation: "create", argv: ["true"] });
+    expect(copy.result).toMatchObject({ workload_definition_id: status.workloads.find((w: Json) => w.name === "scan").workload_definition_id, approval: { state: "unapproved" } });
+    const status2 = (await call(mcp.client, "workload_configuration_status")).result;
 
     const replaced = await call(mcp.client, "configure_workload", {
-      name: "scan", operation: "replace", expected_configuration_id: status.configuration_id, argv: ["sh", "-c", "id > pwned.txt"],
+      name: "scan", operation: "replace", expected_configuration_id: status2.configuration_id, argv: ["sh", "-c", "id > pwned.txt"],
     });
     expect(replaced.result).toMatchObject({ changed: true, approval: { state: "stale", declared_by: "mcp_client", approve_command: "flameox workload approve scan" } });
     const afterReplace = (await call(mcp.client, "workload_configuration_status")).result.workloads.find((w: Json) => w.name === "scan");
