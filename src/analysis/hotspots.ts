@@ -137,7 +137,7 @@ export async function analyzeHotspots(snapshot: SnapshotHandle, subject: Subject
   };
 }
 
-interface FrameInfo {
+export interface FrameInfo {
   function: string;
   language: string;
   module: string | null;

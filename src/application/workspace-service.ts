@@ -24,6 +24,7 @@ import { getEvidence, type EvidenceRefType, type EvidenceResult } from "./get-ev
 import { importWithinFence, type SourceRoot } from "./import-fence.ts";
 import { validateWorkspace, type ValidationReport } from "./validate-workspace.ts";
 import type { CaptureService } from "./capture/capture-service.ts";
+import type { DiffRequest, ExportFormat, FlamegraphRequest } from "./profile-views.ts";
 
 export interface Page<T> extends PageInfo {
   corpus_commit_id: string;
@@ -225,6 +226,31 @@ export class WorkspaceService {
     const subject = resolveSubject(this.ws, snapshot, artifactRef);
     if (subject.type !== "artifact") throw new FlameoxError("INVALID_ARGUMENTS", "Expected an artifact id of an OTLP trace", { details: { field: "artifact_id" } });
     return { engine: await this.engineFor(snapshot), subject };
+  }
+
+  /** A flamegraph (or differential flamegraph) page or SVG; the caller writes the bytes. */
+  async flamegraph(request: FlamegraphRequest) {
+    // Loaded on first use: the viewer scripts a page inlines are not needed by other commands.
+    const { renderFlamegraph } = await import("./profile-views.ts");
+    return renderFlamegraph(this.ws, this.pin(), request);
+  }
+
+  async diffProfiles(request: Omit<DiffRequest, "limit"> & { limit?: number }) {
+    const { diffSubjects } = await import("./profile-views.ts");
+    return diffSubjects(this.ws, this.pin(), { ...request, limit: this.limit(request.limit) });
+  }
+
+  async exportProfile(request: { subject: string; format: ExportFormat; metric?: FrameMetric }) {
+    const { exportProfile } = await import("./profile-views.ts");
+    return exportProfile(this.ws, this.pin(), request);
+  }
+
+  /** Copies an artifact's native bytes out of the store, verified against its digest. */
+  async getArtifactBytes(ref: string, outputPath: string, options: { force: boolean }) {
+    const subject = resolveSubject(this.ws, this.pin(), ref);
+    if (subject.type !== "artifact") throw new FlameoxError("INVALID_ARGUMENTS", "Expected an artifact id (sha256:…) to copy bytes of", { details: { field: "artifact_id" } });
+    const { copyArtifactBytes } = await import("./profile-views.ts");
+    return copyArtifactBytes(this.ws, subject.id, outputPath, options);
   }
 
   validate(options: { full: boolean }): Promise<ValidationReport> {

@@ -24,6 +24,7 @@ const capture = () => import("./commands/capture.ts") as Promise<Commands>;
 const investigations = () => import("./commands/investigations.ts") as Promise<Commands>;
 const workload = () => import("./commands/workload.ts") as Promise<Commands>;
 const mcp = () => import("./commands/mcp.ts") as Promise<Commands>;
+const pictures = () => import("./commands/pictures.ts") as Promise<Commands>;
 
 export const main = defineCommand({
   meta: { name: "flameox", version: FLAMEOX_VERSION, description: "Local runtime evidence for coding agents" },
@@ -36,6 +37,9 @@ export const main = defineCommand({
     analyze: lazy(analysis, "analyzeCommand"),
     stacks: lazy(analysis, "stacksGroup"),
     trace: lazy(analysis, "traceCommand"),
+    flamegraph: lazy(pictures, "flamegraphCommand"),
+    diff: lazy(pictures, "diffCommand"),
+    export: lazy(pictures, "exportCommand"),
     validate: lazy(workspace, "validateCommand"),
     catalog: lazy(workspace, "catalogCommand"),
     measurements: lazy(study, "measurementsCommand"),

@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   EVIDENCE_SCHEMA_MISMATCH: { exit: 5, retryable: false },
   CORPUS_INTEGRITY_FAILED: { exit: 5, retryable: false },
   QUERY_BUDGET_EXCEEDED: { exit: 9, retryable: false },
+  EVIDENCE_UNAVAILABLE: { exit: 1, retryable: false },
   STORAGE_QUOTA_EXCEEDED: { exit: 9, retryable: false },
   WRITE_LOCK_TIMEOUT: { exit: 7, retryable: true },
   STALE_CURSOR: { exit: 2, retryable: false },

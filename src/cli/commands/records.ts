@@ -98,5 +98,16 @@ export const artifactsCommand = defineCommand({
       args: { ...commonArgs, artifact_id: { type: "positional", required: true } },
       run: ({ args }) => execute(args, (s) => s.getArtifact(args.artifact_id), (r) => safeText(JSON.stringify(r, null, 2))),
     }),
+    get: defineCommand({
+      meta: { name: "get", description: "Copy an artifact's native bytes out of the store, verified against its digest (example: flameox artifacts get sha256:1a2b3c4d -o trace.json)" },
+      args: {
+        ...commonArgs,
+        artifact_id: { type: "positional", required: true },
+        output: { type: "string", alias: "o", required: true, description: "File to write", valueHint: "FILE" },
+        force: { type: "boolean", default: false, description: "Replace the output file if it exists" },
+      },
+      run: ({ args }) =>
+        execute(args, (s) => s.getArtifactBytes(args.artifact_id, args.output, { force: args.force }), (r) => `wrote ${safeText(r.path)} (${r.bytes} bytes of ${r.artifact_id})`),
+    }),
   },
 });

@@ -15,11 +15,11 @@ export const MAX_TRACE_LIMIT = 1000;
 
 const runId = type("0 < string <= 200").describe("a run id (run_…) from list_runs or import_artifact");
 const artifactId = type("0 < string <= 200").describe("an artifact id (sha256:…, or a unique hex prefix of at least 8 characters)");
-const subject = type("0 < string <= 200").describe("a run id (run_…) or an artifact id (sha256:…)");
+export const subject = type("0 < string <= 200").describe("a run id (run_…) or an artifact id (sha256:…)");
 const frameId = type("0 < string <= 200").describe("a frame id from analyze_hotspots");
-const cursor = type("0 < string <= 4096").or("null").describe("the opaque next_cursor of the previous page, or null for the first page");
-const listLimit = type(`1 <= number.integer <= ${MAX_LIST_LIMIT}`).describe(`a page size from 1 to ${MAX_LIST_LIMIT}`);
-const metric = type(FRAME_METRICS.map((m) => `'${m}'`).join(" | ") as "'cpu_time' | 'wall_time'").describe(
+export const cursor = type("0 < string <= 4096").or("null").describe("the opaque next_cursor of the previous page, or null for the first page");
+export const listLimit = type(`1 <= number.integer <= ${MAX_LIST_LIMIT}`).describe(`a page size from 1 to ${MAX_LIST_LIMIT}`);
+export const metric = type(FRAME_METRICS.map((m) => `'${m}'`).join(" | ") as "'cpu_time' | 'wall_time'").describe(
   "cpu_time, wall_time, samples, or a memory/lock metric (alloc_space, inuse_space, …); default: cpu_time when present, else the first available",
 );
 

@@ -15,9 +15,13 @@ import type { HotspotsResult, StacksResult, TraceWindowResult } from "./analysis
 import type { ArtifactDetail, ArtifactPage, EvidenceResult, RunDetail, RunPage } from "./records.ts";
 import type { ImportResult, InitResult, StatusResult, ValidationReport } from "./workspace.ts";
 
+import type { ProfileDiffResult as ProfileDiffModel } from "../../analysis/profile-diff.ts";
+import type { ProfileDiffResult } from "./pictures.ts";
+
 type Fits<Model extends Schema, Schema> = Model;
 
 export type SchemaChecks = [
+  Fits<ProfileDiffModel, (typeof ProfileDiffResult)["infer"]>,
   Fits<StatusModel, (typeof StatusResult)["infer"]>,
   Fits<{ created: boolean; identity: StatusModel["workspace"] }, (typeof InitResult)["infer"]>,
   Fits<ImportModel, (typeof ImportResult)["infer"]>,

@@ -8,6 +8,7 @@ import { CAPTURE_TOOLS } from "./capture-tools.ts";
 import { configureWorkload, workloadConfigurationStatus } from "./workload-tools.ts";
 import { STUDY_TOOLS } from "./study-tools.ts";
 import { getLifecycleGaps, getOperationTransitions, getOperationWindow } from "./otel-tools.ts";
+import { diffProfiles } from "./picture-tools.ts";
 
 export const TOOLS: readonly AnyTool[] = [
   workspaceStatus,
@@ -26,6 +27,7 @@ export const TOOLS: readonly AnyTool[] = [
   getFrameCallees,
   getStackExamples,
   getTraceWindow,
+  diffProfiles,
   // OTLP lifecycle observations (issue 6).
   getOperationWindow,
   getOperationTransitions,

@@ -1,0 +1,64 @@
+/**
+ * Chrome's trace-event JSON (the format Perfetto UI and chrome://tracing open) from a
+ * subject's `trace_events`: slices as complete "X" events, counters as "C", the rest as
+ * thread-scoped instants, and process/thread names as metadata events. Times are
+ * microseconds with nanosecond fractions, as the format defines them.
+ */
+import { FlameoxError } from "../../domain/errors.ts";
+import type { Subject } from "../../analysis/subject.ts";
+import { initParquet, readParquet } from "../../storage/parquet.ts";
+import type { SnapshotHandle } from "../../storage/snapshot.ts";
+
+const COLUMNS = ["pid", "tid", "process_name", "thread_name", "name", "category", "phase", "ts_ns", "dur_ns", "args_json"];
+
+/** ns → µs without losing the ns digits a double can carry near the trace's start. */
+const micros = (ns: bigint) => Number(ns / 1000n) + Number(ns % 1000n) / 1000;
+
+export async function toChromeTrace(snapshot: SnapshotHandle, subject: Subject): Promise<string> {
+  const generations = subject.generations.filter((g) => g.tables.trace_events !== undefined);
+  const files = snapshot.tableFiles("trace_events", generations).filter((f) => f.rows > 0);
+  if (files.length === 0) {
+    throw new FlameoxError("EVIDENCE_UNAVAILABLE", `${subject.id} has no trace events to export as a Chrome trace; export its stacks as speedscope, pprof or collapsed instead`, {
+      details: { field: "format" },
+    });
+  }
+  await initParquet();
+  const events: string[] = [];
+  const names = new Map<string, string>();
+  for (const file of files) {
+    const t = readParquet(snapshot.readFile(file), COLUMNS);
+    const col = Object.fromEntries(COLUMNS.map((c) => [c, t.getChild(c)]));
+    for (let i = 0; i < t.numRows; i++) {
+      const pid = idOf(col.pid?.get(i));
+      const tid = idOf(col.tid?.get(i));
+      const processName = col.process_name?.get(i) as string | null;
+      const threadName = col.thread_name?.get(i) as string | null;
+      if (processName) names.set(`p${pid}`, JSON.stringify({ name: "process_name", ph: "M", pid, tid: 0, args: { name: processName } }));
+      if (threadName) names.set(`t${pid}:${tid}`, JSON.stringify({ name: "thread_name", ph: "M", pid, tid, args: { name: threadName } }));
+      const phase = String(col.phase?.get(i));
+      const dur = col.dur_ns?.get(i) as bigint | number | null;
+      const argsJson = col.args_json?.get(i) as string | null;
+      const event: Record<string, unknown> = { name: col.name?.get(i), cat: col.category?.get(i) ?? "", pid, tid, ts: micros(BigInt(col.ts_ns!.get(i) as bigint)) };
+      if (dur !== null && dur !== undefined) Object.assign(event, { ph: "X", dur: Number(dur) / 1000 });
+      else if (phase === "C") event.ph = "C";
+      else Object.assign(event, { ph: "i", s: "t" });
+      if (argsJson) event.args = safeArgs(argsJson);
+      events.push(JSON.stringify(event));
+    }
+  }
+  return `{"displayTimeUnit":"ns","otherData":{"exporter":"flameox","subject":${JSON.stringify(subject.id)}},"traceEvents":[\n${[...names.values(), ...events].join(",\n")}\n]}\n`;
+}
+
+function idOf(value: unknown): number | string {
+  if (value === null || value === undefined) return 0;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : String(value);
+}
+
+function safeArgs(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return { args_json: json };
+  }
+}

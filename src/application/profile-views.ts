@@ -1,0 +1,260 @@
+/**
+ * Pictures, diffs and exports of profile evidence: the use cases behind `flameox
+ * flamegraph`, `diff`, `export` and `artifacts get`. Each reads one pinned snapshot and
+ * returns the bytes to write plus a summary that says what was drawn or written, so the
+ * transports only choose where the bytes go.
+ */
+import { open, rename, rm } from "node:fs/promises";
+import { dirname, join, basename } from "node:path";
+import { FlameoxError } from "../domain/errors.ts";
+import type { FrameMetric } from "../domain/evidence-schema.ts";
+import { annotateDelta, boxCount, buildFlameTree, type FlameTree, mergeSmallBoxes } from "../analysis/pictures/flame-tree.ts";
+import { renderFlamegraphHtml, type PictureMeta } from "../analysis/pictures/flamegraph-html.ts";
+import { renderFlamegraphSvg } from "../analysis/pictures/flamegraph-svg.ts";
+import { GRANULARITIES, type Granularity } from "../analysis/pictures/frame-identity.ts";
+import { diffProfiles, type DiffSort, type ProfileDiffResult } from "../analysis/profile-diff.ts";
+import { type ProfileStacks, readStackSet, selectView } from "../analysis/profile-stacks.ts";
+import { resolveSubject, type Subject } from "../analysis/subject.ts";
+import type { SnapshotHandle } from "../storage/snapshot.ts";
+import { artifactPayloadPath } from "../storage/workspace-paths.ts";
+import type { Workspace } from "../storage/workspace.ts";
+import { toChromeTrace } from "./export/chrome-trace.ts";
+import { toCollapsed } from "./export/collapsed.ts";
+import { toPprof } from "./export/pprof.ts";
+import { toSpeedscope } from "./export/speedscope.ts";
+
+export const PICTURE_FORMATS = ["html", "svg"] as const;
+export type PictureFormat = (typeof PICTURE_FORMATS)[number];
+export const EXPORT_FORMATS = ["speedscope", "pprof", "chrome-trace", "collapsed"] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export interface FlamegraphRequest {
+  subject: string;
+  /** A differential picture: colour by change from this base, width by the subject. */
+  diffBase?: string | null;
+  format: PictureFormat;
+  metric?: FrameMetric;
+  granularity?: Granularity;
+  filter?: string | null;
+  icicle?: boolean;
+  /** Picture width in pixels; boxes narrower than `minBoxPx` are merged. */
+  widthPx?: number;
+  minBoxPx?: number;
+}
+
+export interface FlamegraphSummary {
+  corpus_commit_id: string;
+  subject: string;
+  diff_base: string | null;
+  format: PictureFormat;
+  metric: FrameMetric | null;
+  unit: string;
+  granularity: Granularity;
+  total_value: number;
+  stacks: number;
+  boxes: number;
+  merged_boxes: number;
+  merged_value: number;
+  filtered_out_value: number;
+  notes: string[];
+}
+
+export interface Rendered<S> {
+  bytes: Uint8Array;
+  summary: S;
+}
+
+const DEFAULT_WIDTH = 1200;
+
+export async function renderFlamegraph(ws: Workspace, snapshot: SnapshotHandle, request: FlamegraphRequest): Promise<Rendered<FlamegraphSummary>> {
+  const granularity = request.granularity ?? "function";
+  if (!GRANULARITIES.includes(granularity)) invalid("granularity", `one of ${GRANULARITIES.join(", ")}`, granularity);
+  const filter = compileFilter(request.filter);
+  const width = request.widthPx ?? DEFAULT_WIDTH;
+  if (!Number.isInteger(width) || width < 200 || width > 20000) invalid("width", "an integer from 200 to 20000", String(width));
+  const subject = resolveSubject(ws, snapshot, request.subject);
+  const baseSubject = request.diffBase ? resolveSubject(ws, snapshot, request.diffBase) : null;
+  if (baseSubject && baseSubject.id === subject.id) {
+    throw new FlameoxError("COMPARISON_INVALID", `Cannot draw a differential flamegraph of ${subject.id} against itself`, { details: { field: "diff" } });
+  }
+  const set = await readStackSet(snapshot, subject);
+  const view = await selectView(snapshot, set, request.metric ?? null);
+  requireStacks(view, subject);
+  const rootName = `all (${subject.id})`;
+  let tree = buildFlameTree(view.stacks, view.frames, { granularity, filter, rootName });
+  const notes = [`${view.metric}: ${formatValue(view.totalValue, view.unit)} over ${view.stacks.length} stacks, corpus commit ${snapshot.commitId}`];
+  if (baseSubject) {
+    const baseView = await selectView(snapshot, await readStackSet(snapshot, baseSubject), view.metric);
+    requireStacks(baseView, baseSubject);
+    const base = buildFlameTree(baseView.stacks, baseView.frames, { granularity, filter, rootName });
+    annotateDelta(tree, base);
+    notes.push(`differential: width is ${subject.id}; red grew and blue shrank in share of the total against ${baseSubject.id} (${formatValue(baseView.totalValue, baseView.unit)}); frames only in the base are not drawn`);
+  }
+  const minBoxPx = request.minBoxPx ?? 0.5;
+  tree = mergeSmallBoxes(tree, (tree.root.total * minBoxPx) / width);
+  if (filter) notes.push(`filter /${filter.source}/ kept ${tree.stacks} stacks; ${formatValue(tree.filteredOutValue, view.unit)} left out`);
+  if (tree.mergedBoxes > 0) notes.push(`${tree.mergedBoxes} boxes narrower than ${minBoxPx}px (${formatValue(tree.mergedValue, view.unit)}) merged into "[n small frames]" boxes`);
+  const meta: PictureMeta = {
+    title: `${baseSubject ? "Differential flamegraph" : request.icicle ? "Icicle graph" : "Flamegraph"} of ${subject.id} (${view.metric})`,
+    notes,
+    unit: view.unit,
+    icicle: request.icicle ?? false,
+    differential: baseSubject !== null,
+  };
+  const text = request.format === "svg" ? renderFlamegraphSvg(tree.root, meta, (v) => formatValue(v, view.unit), width) : renderFlamegraphHtml(tree.root, meta);
+  return {
+    bytes: new TextEncoder().encode(text),
+    summary: {
+      corpus_commit_id: snapshot.commitId,
+      subject: subject.id,
+      diff_base: baseSubject?.id ?? null,
+      format: request.format,
+      metric: view.metric,
+      unit: view.unit,
+      granularity,
+      total_value: tree.root.total,
+      stacks: tree.stacks,
+      boxes: boxCount(tree),
+      merged_boxes: tree.mergedBoxes,
+      merged_value: tree.mergedValue,
+      filtered_out_value: tree.filteredOutValue,
+      notes,
+    },
+  };
+}
+
+export interface DiffRequest {
+  base: string;
+  candidate: string;
+  metric?: FrameMetric;
+  sort?: DiffSort;
+  normalize?: boolean;
+  limit: number;
+  cursor?: string | null;
+}
+
+export function diffSubjects(ws: Workspace, snapshot: SnapshotHandle, request: DiffRequest): Promise<ProfileDiffResult> {
+  const base = resolveSubject(ws, snapshot, request.base);
+  const candidate = resolveSubject(ws, snapshot, request.candidate);
+  return diffProfiles(snapshot, base, candidate, request);
+}
+
+export interface ExportSummary {
+  corpus_commit_id: string;
+  subject: string;
+  format: ExportFormat;
+  metric: FrameMetric | null;
+  unit: string;
+  stacks: number;
+  total_value: number;
+  bytes: number;
+}
+
+export async function exportProfile(ws: Workspace, snapshot: SnapshotHandle, request: { subject: string; format: ExportFormat; metric?: FrameMetric }): Promise<Rendered<ExportSummary>> {
+  if (!EXPORT_FORMATS.includes(request.format)) invalid("format", `one of ${EXPORT_FORMATS.join(", ")}`, request.format);
+  const subject = resolveSubject(ws, snapshot, request.subject);
+  const summary = (view: ProfileStacks | null, bytes: Uint8Array): Rendered<ExportSummary> => ({
+    bytes,
+    summary: {
+      corpus_commit_id: snapshot.commitId,
+      subject: subject.id,
+      format: request.format,
+      metric: view?.metric ?? null,
+      unit: view?.unit ?? "",
+      stacks: view?.stacks.length ?? 0,
+      total_value: view?.totalValue ?? 0,
+      bytes: bytes.byteLength,
+    },
+  });
+  if (request.format === "chrome-trace") return summary(null, new TextEncoder().encode(await toChromeTrace(snapshot, subject)));
+  const view = await selectView(snapshot, await readStackSet(snapshot, subject), request.metric ?? null);
+  requireStacks(view, subject);
+  if (request.format === "pprof") return summary(view, toPprof(view));
+  const text = request.format === "speedscope" ? toSpeedscope(view, subject.id) : toCollapsed(view);
+  return summary(view, new TextEncoder().encode(text));
+}
+
+/**
+ * The native bytes of an artifact, streamed out of the content-addressed store and
+ * re-hashed on the way, so a corrupted store never hands back different bytes.
+ */
+export async function copyArtifactBytes(ws: Workspace, artifactId: string, outputPath: string, options: { force: boolean }): Promise<{ artifact_id: string; bytes: number; path: string }> {
+  const record = ws.artifacts.get(artifactId);
+  const hex = record.artifact_id.slice("sha256:".length);
+  const source = await open(artifactPayloadPath(ws.paths, hex), "r").catch((error: Error) => {
+    throw new FlameoxError("ARTIFACT_INTEGRITY_FAILED", `The stored bytes of ${record.artifact_id} cannot be read: ${error.message}`, { remediation: ["Run `flameox validate --full`"] });
+  });
+  const temp = join(dirname(outputPath), `.${basename(outputPath)}.${process.pid}.partial`);
+  const target = await open(temp, "wx", 0o644);
+  const hasher = new Bun.CryptoHasher("sha256");
+  let bytes = 0;
+  try {
+    const buffer = new Uint8Array(1 << 20);
+    for (;;) {
+      const { bytesRead } = await source.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      hasher.update(buffer.subarray(0, bytesRead));
+      await target.write(buffer.subarray(0, bytesRead));
+      bytes += bytesRead;
+    }
+    await target.sync();
+  } finally {
+    await source.close();
+    await target.close();
+  }
+  if (hasher.digest("hex") !== hex || bytes !== record.byte_length) {
+    await rm(temp, { force: true });
+    throw new FlameoxError("ARTIFACT_INTEGRITY_FAILED", `The stored bytes of ${record.artifact_id} no longer match their digest; nothing was written`, { remediation: ["Run `flameox validate --full`"] });
+  }
+  await placeOutput(temp, outputPath, options.force);
+  return { artifact_id: record.artifact_id, bytes, path: outputPath };
+}
+
+/** Writes bytes to `path` atomically; an existing file is replaced only with `force`. */
+export async function writeOutputFile(path: string, bytes: Uint8Array, options: { force: boolean }): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
+  await Bun.write(temp, bytes);
+  await placeOutput(temp, path, options.force);
+}
+
+async function placeOutput(temp: string, path: string, force: boolean): Promise<void> {
+  if (!force && (await Bun.file(path).exists())) {
+    await rm(temp, { force: true });
+    throw new FlameoxError("INVALID_ARGUMENTS", `${path} exists; pass --force to replace it`, { details: { field: "output" } });
+  }
+  await rename(temp, path);
+}
+
+function requireStacks(view: ProfileStacks, subject: Subject): void {
+  if (view.stacks.length > 0) return;
+  const metrics = view.metricsAvailable.join(", ") || "none";
+  throw new FlameoxError("EVIDENCE_UNAVAILABLE", `${subject.id} has no ${view.metric ?? "profile"} stacks in the pinned commit (stack metrics there: ${metrics})`, {
+    details: { field: "metric" },
+  });
+}
+
+function compileFilter(source: string | null | undefined): RegExp | undefined {
+  if (!source) return undefined;
+  if (source.length > 500) invalid("filter", "a regular expression of at most 500 characters", `${source.length} characters`);
+  try {
+    return new RegExp(source);
+  } catch (error) {
+    throw new FlameoxError("INVALID_ARGUMENTS", `Expected --filter to be a regular expression: ${(error as Error).message}`, { details: { field: "filter" } });
+  }
+}
+
+function invalid(field: string, expected: string, found: string): never {
+  throw new FlameoxError("INVALID_ARGUMENTS", `Expected ${field} to be ${expected} but found ${JSON.stringify(found)}`, { details: { field } });
+}
+
+export function formatValue(value: number, unit: string): string {
+  if (unit === "ns") {
+    for (const [u, d] of [["s", 1e9], ["ms", 1e6], ["µs", 1e3]] as const) if (Math.abs(value) >= d) return `${(value / d).toFixed(2)} ${u}`;
+    return `${value} ns`;
+  }
+  if (unit === "bytes") {
+    for (const [u, d] of [["GiB", 2 ** 30], ["MiB", 2 ** 20], ["KiB", 2 ** 10]] as const) if (Math.abs(value) >= d) return `${(value / d).toFixed(2)} ${u}`;
+    return `${value} B`;
+  }
+  return `${value} ${unit}`;
+}

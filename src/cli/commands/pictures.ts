@@ -1,0 +1,176 @@
+/** `flameox flamegraph`, `flameox diff`, `flameox export`: pictures, differential profiles and exports. */
+import { defineCommand } from "citty";
+import { FlameoxError } from "../../domain/errors.ts";
+import { FRAME_METRICS, type FrameMetric } from "../../domain/evidence-schema.ts";
+import type { ProfileDiffResult } from "../../analysis/profile-diff.ts";
+import { commonArgs, execute } from "../context.ts";
+import { safeText, table } from "../output.ts";
+import { parseLimit } from "./records.ts";
+
+const GRANULARITIES = ["function", "line", "file"] as const;
+const EXPORT_FORMATS = ["speedscope", "pprof", "chrome-trace", "collapsed"] as const;
+
+function oneOf<T extends string>(field: string, values: readonly T[], value: string | undefined): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(values as readonly string[]).includes(value)) {
+    throw new FlameoxError("INVALID_ARGUMENTS", `Expected --${field} to be one of ${values.join(", ")} but found ${JSON.stringify(value)}`, { details: { field } });
+  }
+  return value as T;
+}
+
+const metricArg = { type: "string", description: `Metric to draw: ${FRAME_METRICS.join(" | ")} (default: cpu_time when present, else wall_time, inuse_space, samples)` } as const;
+const outputArgs = {
+  output: { type: "string", alias: "o", required: true, description: "File to write", valueHint: "FILE" },
+  force: { type: "boolean", default: false, description: "Replace the output file if it exists" },
+} as const;
+
+/** The picture format follows --format, else the output's extension (.svg or .html). */
+function pictureFormat(output: string, format: string | undefined): "html" | "svg" {
+  const explicit = oneOf("format", ["html", "svg"] as const, format);
+  if (explicit) return explicit;
+  if (output.endsWith(".svg")) return "svg";
+  if (output.endsWith(".html") || output.endsWith(".htm")) return "html";
+  throw new FlameoxError("INVALID_ARGUMENTS", `Cannot tell the picture format from ${JSON.stringify(output)}: name it .html or .svg, or pass --format`, { details: { field: "format" } });
+}
+
+function positiveInt(field: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new FlameoxError("INVALID_ARGUMENTS", `Expected --${field} to be a positive integer but found ${JSON.stringify(value)}`, { details: { field } });
+  return Number(value);
+}
+
+export const flamegraphCommand = defineCommand({
+  meta: {
+    name: "flamegraph",
+    description:
+      "Draw a flamegraph (HTML with search, zoom and tooltips, or SVG) of a run or artifact; --diff BASE draws a differential one.\n" +
+      "Examples:\n  flameox flamegraph sha256:1a2b3c4d -o cpu.html\n  flameox flamegraph run_… --metric inuse_space --icicle -o heap.svg\n" +
+      "  flameox flamegraph CANDIDATE --diff BASE -o diff.html",
+  },
+  args: {
+    ...commonArgs,
+    ...outputArgs,
+    run_or_artifact: { type: "positional", required: true },
+    diff: { type: "string", description: "Base run or artifact of a differential flamegraph", valueHint: "BASE" },
+    format: { type: "string", description: "html | svg (default: from the output's extension)" },
+    metric: metricArg,
+    granularity: { type: "string", description: "function (name + file) | line | file (default: function)" },
+    filter: { type: "string", description: "Keep only stacks with a frame matching this regular expression" },
+    icicle: { type: "boolean", default: false, description: "Draw root at the top (icicle graph)" },
+    width: { type: "string", description: "Width in pixels (default 1200); boxes under half a pixel are merged" },
+  },
+  run: ({ args }) =>
+    execute(
+      args,
+      async (s) => {
+        const rendered = await s.flamegraph({
+          subject: args.run_or_artifact,
+          diffBase: args.diff ?? null,
+          format: pictureFormat(args.output, args.format),
+          metric: oneOf("metric", FRAME_METRICS, args.metric) as FrameMetric | undefined,
+          granularity: oneOf("granularity", GRANULARITIES, args.granularity),
+          filter: args.filter ?? null,
+          icicle: args.icicle,
+          widthPx: positiveInt("width", args.width),
+        });
+        const { writeOutputFile } = await import("../../application/profile-views.ts");
+        await writeOutputFile(args.output, rendered.bytes, { force: args.force });
+        return { ...rendered.summary, output: args.output, bytes: rendered.bytes.byteLength };
+      },
+      (r) => [`wrote ${safeText(r.output)} (${r.format}, ${r.bytes} bytes, ${r.boxes} boxes)`, ...r.notes.map(safeText)].join("\n"),
+    ),
+});
+
+function signed(value: number): string {
+  return `${value > 0 ? "+" : ""}${Number.isInteger(value) ? value : value.toFixed(1)}`;
+}
+
+export function renderDiff(r: ProfileDiffResult): string {
+  const head = `diff of ${r.candidate.subject.id} against ${r.base.subject.id} (${r.metric ?? "no metric"}, ${r.unit}) at ${r.corpus_commit_id}`;
+  const lines = [head, `evidence: ${r.evidence.status} (${safeText(r.evidence.reason)})`];
+  if (r.items.length > 0) {
+    lines.push(`totals: base ${r.totals.base}, candidate ${r.totals.candidate}${r.totals.ratio !== null ? ` (×${r.totals.ratio.toFixed(3)})` : ""}${r.normalized ? "; base normalized to the candidate's total" : ""}`);
+    lines.push(
+      table([
+        ["#", "ΔSELF", "ΔSELF pts", "ΔTOTAL", "ΔTOTAL pts", "BASE SELF", "CAND SELF", "FUNCTION", "MATCH"],
+        ...r.items.map((d) => [
+          String(d.rank),
+          signed(d.delta_self),
+          signed(d.delta_self_share * 100),
+          signed(d.delta_total),
+          signed(d.delta_total_share * 100),
+          String(d.base.self),
+          String(d.candidate.self),
+          safeText(d.file ? `${d.function} (${d.file})` : d.function),
+          d.match,
+        ]),
+      ]),
+    );
+  }
+  for (const l of r.limitations) lines.push(`limitation ${l.code}: ${safeText(l.message)}`);
+  if (r.next_cursor) lines.push(`more: --cursor ${r.next_cursor}`);
+  return lines.join("\n");
+}
+
+export const diffCommand = defineCommand({
+  meta: {
+    name: "diff",
+    description:
+      "Functions whose self and total cost moved most between two profiles, of any formats (like pprof -diff_base).\n" +
+      "Examples:\n  flameox diff BASE CANDIDATE\n  flameox diff run_a run_b --sort total --normalize --limit 20",
+  },
+  args: {
+    ...commonArgs,
+    base: { type: "positional", required: true, description: "Base run or artifact" },
+    candidate: { type: "positional", required: true, description: "Candidate run or artifact" },
+    metric: metricArg,
+    sort: { type: "string", description: "self | total: which change ranks the rows (default self)" },
+    normalize: { type: "boolean", default: false, description: "Scale the base to the candidate's total before subtracting" },
+    limit: { type: "string", description: "Maximum rows to return" },
+    cursor: { type: "string", description: "Opaque cursor from a previous page" },
+  },
+  run: ({ args }) =>
+    execute(
+      args,
+      (s) =>
+        s.diffProfiles({
+          base: args.base,
+          candidate: args.candidate,
+          metric: oneOf("metric", FRAME_METRICS, args.metric) as FrameMetric | undefined,
+          sort: oneOf("sort", ["self", "total"] as const, args.sort),
+          normalize: args.normalize,
+          limit: parseLimit(args.limit),
+          cursor: args.cursor,
+        }),
+      renderDiff,
+      (r) => r.evidence.status === "unavailable",
+    ),
+});
+
+export const exportCommand = defineCommand({
+  meta: {
+    name: "export",
+    description:
+      "Write a run's or artifact's evidence in another tool's format: speedscope, pprof (gzipped profile.proto), chrome-trace, collapsed.\n" +
+      "Examples:\n  flameox export sha256:1a2b3c4d --format pprof -o cpu.pb.gz\n  flameox export run_… --format collapsed -o stacks.folded",
+  },
+  args: {
+    ...commonArgs,
+    ...outputArgs,
+    run_or_artifact: { type: "positional", required: true },
+    format: { type: "string", required: true, description: EXPORT_FORMATS.join(" | ") },
+    metric: metricArg,
+  },
+  run: ({ args }) =>
+    execute(
+      args,
+      async (s) => {
+        const format = oneOf("format", EXPORT_FORMATS, args.format)!;
+        const rendered = await s.exportProfile({ subject: args.run_or_artifact, format, metric: oneOf("metric", FRAME_METRICS, args.metric) as FrameMetric | undefined });
+        const { writeOutputFile } = await import("../../application/profile-views.ts");
+        await writeOutputFile(args.output, rendered.bytes, { force: args.force });
+        return { ...rendered.summary, output: args.output };
+      },
+      (r) => `wrote ${safeText(r.output)} (${r.format}, ${r.bytes} bytes${r.metric ? `, ${r.metric} over ${r.stacks} stacks` : ""})`,
+    ),
+});
