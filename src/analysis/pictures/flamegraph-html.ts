@@ -95,6 +95,9 @@ const GLUE = `
   document.getElementById("search-form").addEventListener("submit", function(e){ e.preventDefault(); chart.search(input.value); });
   document.getElementById("reset").addEventListener("click", function(){ chart.resetZoom(); });
   document.getElementById("clear").addEventListener("click", function(){ input.value=""; chart.clear(); });
+  // A link can carry a search: page.html#search=sortNumbers opens with the matches highlighted.
+  var m = /^#search=(.+)$/.exec(location.hash);
+  if (m) { input.value = decodeURIComponent(m[1]); chart.search(input.value); }
 })();
 `;
 

@@ -9,7 +9,7 @@ import type { Subject } from "../../analysis/subject.ts";
 import { initParquet, readParquet } from "../../storage/parquet.ts";
 import type { SnapshotHandle } from "../../storage/snapshot.ts";
 
-const COLUMNS = ["pid", "tid", "process_name", "thread_name", "name", "category", "phase", "ts_ns", "dur_ns", "args_json"];
+const COLUMNS = ["track_id", "pid", "tid", "process_name", "thread_name", "name", "category", "phase", "ts_ns", "dur_ns", "args_json"];
 
 /** ns → µs without losing the ns digits a double can carry near the trace's start. */
 const micros = (ns: bigint) => Number(ns / 1000n) + Number(ns % 1000n) / 1000;
@@ -39,14 +39,30 @@ export async function toChromeTrace(snapshot: SnapshotHandle, subject: Subject):
       const dur = col.dur_ns?.get(i) as bigint | number | null;
       const argsJson = col.args_json?.get(i) as string | null;
       const event: Record<string, unknown> = { name: col.name?.get(i), cat: col.category?.get(i) ?? "", pid, tid, ts: micros(BigInt(col.ts_ns!.get(i) as bigint)) };
+      if (argsJson) event.args = safeArgs(argsJson);
+      const asyncTrack = asyncTrackOf(col.track_id?.get(i) as string | null);
+      if (asyncTrack && dur !== null && dur !== undefined) {
+        // Async operations keep their own track: a nestable b/e pair with the operation's id,
+        // so slices that overlap the thread's own slices are not forced to nest under them.
+        const end = BigInt(col.ts_ns!.get(i) as bigint) + BigInt(dur);
+        events.push(JSON.stringify({ ...event, cat: asyncTrack.category, id2: { local: asyncTrack.id }, ph: "b" }));
+        events.push(JSON.stringify({ name: event.name, cat: asyncTrack.category, id2: { local: asyncTrack.id }, pid, tid, ts: micros(end), ph: "e" }));
+        continue;
+      }
       if (dur !== null && dur !== undefined) Object.assign(event, { ph: "X", dur: Number(dur) / 1000 });
       else if (phase === "C") event.ph = "C";
       else Object.assign(event, { ph: "i", s: "t" });
-      if (argsJson) event.args = safeArgs(argsJson);
       events.push(JSON.stringify(event));
     }
   }
   return `{"displayTimeUnit":"ns","otherData":{"exporter":"flameox","subject":${JSON.stringify(subject.id)}},"traceEvents":[\n${[...names.values(), ...events].join(",\n")}\n]}\n`;
+}
+
+/** Async operation tracks are named `async:<category>:<id>` by the trace importers. */
+function asyncTrackOf(trackId: string | null): { category: string; id: string } | null {
+  if (!trackId?.startsWith("async:")) return null;
+  const at = trackId.lastIndexOf(":");
+  return at > 6 ? { category: trackId.slice(6, at), id: trackId.slice(at + 1) } : null;
 }
 
 function idOf(value: unknown): number | string {
