@@ -4,7 +4,7 @@
  * returns the bytes to write plus a summary that says what was drawn or written, so the
  * transports only choose where the bytes go.
  */
-import { open, rename, rm } from "node:fs/promises";
+import { mkdir, open, rename, rm } from "node:fs/promises";
 import { dirname, join, basename } from "node:path";
 import { FlameoxError } from "../domain/errors.ts";
 import type { FrameMetric } from "../domain/evidence-schema.ts";
@@ -22,6 +22,8 @@ import { toChromeTrace } from "./export/chrome-trace.ts";
 import { toCollapsed } from "./export/collapsed.ts";
 import { toPprof } from "./export/pprof.ts";
 import { toSpeedscope } from "./export/speedscope.ts";
+import { newOperationId } from "../domain/ids.ts";
+import { registerFile, type RegisteredArtifact } from "./register-artifact.ts";
 
 export const PICTURE_FORMATS = ["html", "svg"] as const;
 export type PictureFormat = (typeof PICTURE_FORMATS)[number];
@@ -223,6 +225,34 @@ async function placeOutput(temp: string, path: string, force: boolean): Promise<
     throw new FlameoxError("INVALID_ARGUMENTS", `${path} exists; pass --force to replace it`, { details: { field: "output" } });
   }
   await rename(temp, path);
+}
+
+/**
+ * Registers a written picture as an artifact of the run it shows (an artifact subject's
+ * first run), so an agent can hand a person a stored, content-addressed file rather than
+ * a path that may change.
+ */
+export async function registerPicture(ws: Workspace, snapshot: SnapshotHandle, subjectRef: string, path: string, format: PictureFormat): Promise<RegisteredArtifact & { run_id: string }> {
+  const subject = resolveSubject(ws, snapshot, subjectRef);
+  const runId = subject.runIds[0];
+  if (!runId) throw new FlameoxError("RUN_NOT_FOUND", `${subject.id} has no run in the pinned commit to register the picture against`);
+  const stagingDir = join(ws.paths.staging, newOperationId());
+  await mkdir(stagingDir, { recursive: true });
+  try {
+    const registered = await registerFile(ws, path, stagingDir, {
+      runId,
+      displayName: basename(path),
+      kind: "rendered_picture",
+      mediaType: format === "svg" ? "image/svg+xml" : "text/html",
+      role: "rendering",
+      producer: "flameox",
+      producerVersion: null,
+      sensitivity: "normal",
+    });
+    return { ...registered, run_id: runId };
+  } finally {
+    await rm(stagingDir, { recursive: true, force: true });
+  }
 }
 
 function requireStacks(view: ProfileStacks, subject: Subject): void {

@@ -235,6 +235,12 @@ export class WorkspaceService {
     return renderFlamegraph(this.ws, this.pin(), request);
   }
 
+  /** Registers a written flamegraph against the run it shows. */
+  async registerPicture(subject: string, path: string, format: "html" | "svg") {
+    const { registerPicture } = await import("./profile-views.ts");
+    return registerPicture(this.ws, this.pin(), subject, path, format);
+  }
+
   async diffProfiles(request: Omit<DiffRequest, "limit"> & { limit?: number }) {
     const { diffSubjects } = await import("./profile-views.ts");
     return diffSubjects(this.ws, this.pin(), { ...request, limit: this.limit(request.limit) });

@@ -76,7 +76,12 @@ describe("flamegraph", () => {
     const again = await cli(["flamegraph", profile, "-o", "cpu.svg", "--json"], { cwd: root });
     expect(again.code).toBe(2);
     expect(again.json.error.code).toBe("INVALID_ARGUMENTS");
-    expect((await cli(["flamegraph", profile, "-o", "cpu.svg", "--force", "--icicle"], { cwd: root })).code).toBe(0);
+    const registered = await cli(["flamegraph", profile, "-o", "cpu.svg", "--force", "--icicle", "--register", "--json"], { cwd: root });
+    expect(registered.code).toBe(0);
+    const stored = await cli(["artifacts", "show", registered.json.registered.artifact_id, "--json"], { cwd: root });
+    expect(stored.json.kinds).toEqual(["rendered_picture"]);
+    expect(stored.json.byte_length).toBe(readFileSync(join(root, "cpu.svg")).length);
+    expect((await cli(["validate", "--full"], { cwd: root })).code).toBe(0);
   });
 
   test("trace slices draw as a wall-time flamegraph; a profile without the metric is unavailable, typed", async () => {

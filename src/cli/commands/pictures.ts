@@ -58,6 +58,7 @@ export const flamegraphCommand = defineCommand({
     filter: { type: "string", description: "Keep only stacks with a frame matching this regular expression" },
     icicle: { type: "boolean", default: false, description: "Draw root at the top (icicle graph)" },
     width: { type: "string", description: "Width in pixels (default 1200); boxes under half a pixel are merged" },
+    register: { type: "boolean", default: false, description: "Also store the picture as an artifact of the run it shows" },
   },
   run: ({ args }) =>
     execute(
@@ -75,9 +76,15 @@ export const flamegraphCommand = defineCommand({
         });
         const { writeOutputFile } = await import("../../application/profile-views.ts");
         await writeOutputFile(args.output, rendered.bytes, { force: args.force });
-        return { ...rendered.summary, output: args.output, bytes: rendered.bytes.byteLength };
+        const registered = args.register ? await s.registerPicture(args.run_or_artifact, args.output, rendered.summary.format) : null;
+        return { ...rendered.summary, output: args.output, bytes: rendered.bytes.byteLength, registered };
       },
-      (r) => [`wrote ${safeText(r.output)} (${r.format}, ${r.bytes} bytes, ${r.boxes} boxes)`, ...r.notes.map(safeText)].join("\n"),
+      (r) =>
+        [
+          `wrote ${safeText(r.output)} (${r.format}, ${r.bytes} bytes, ${r.boxes} boxes)`,
+          ...r.notes.map(safeText),
+          r.registered ? `registered as ${r.registered.artifact_id} of ${r.registered.run_id}` : "",
+        ].filter(Boolean).join("\n"),
     ),
 });
 
