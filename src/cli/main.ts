@@ -40,6 +40,7 @@ export const main = defineCommand({
     flamegraph: lazy(pictures, "flamegraphCommand"),
     diff: lazy(pictures, "diffCommand"),
     export: lazy(pictures, "exportCommand"),
+    open: lazy(pictures, "openCommand"),
     validate: lazy(workspace, "validateCommand"),
     catalog: lazy(workspace, "catalogCommand"),
     measurements: lazy(study, "measurementsCommand"),

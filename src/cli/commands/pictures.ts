@@ -181,3 +181,35 @@ export const exportCommand = defineCommand({
       (r) => `wrote ${safeText(r.output)} (${r.format}, ${r.bytes} bytes${r.metric ? `, ${r.metric} over ${r.stacks} stacks` : ""})`,
     ),
 });
+
+export const openCommand = defineCommand({
+  meta: {
+    name: "open",
+    description:
+      "Serve a run's or artifact's profile to the speedscope viewer on 127.0.0.1 only and print the URL; stops on Ctrl-C or after --timeout.\n" +
+      "Example:\n  flameox open sha256:1a2b3c4d --timeout 600",
+  },
+  args: {
+    ...commonArgs,
+    run_or_artifact: { type: "positional", required: true },
+    metric: metricArg,
+    port: { type: "string", description: "Port on 127.0.0.1 (default: any free port)" },
+    timeout: { type: "string", description: "Seconds to serve before stopping (default 900)" },
+  },
+  run: ({ args }) =>
+    execute(
+      args,
+      async (s) => {
+        const exported = await s.exportProfile({ subject: args.run_or_artifact, format: "speedscope", metric: oneOf("metric", FRAME_METRICS, args.metric) as FrameMetric | undefined });
+        const { serveProfile } = await import("../viewer-server.ts");
+        const timeoutSeconds = positiveInt("timeout", args.timeout) ?? 900;
+        const viewer = serveProfile(exported.bytes, { port: positiveInt("port", args.port), timeoutSeconds });
+        // The URL is needed while serving, before the result is printed at the end.
+        process.stdout.write(args.json ? `${JSON.stringify({ url: viewer.url })}\n` : `open ${viewer.url}\n(serving on 127.0.0.1 for ${timeoutSeconds} s; Ctrl-C stops)\n`);
+        const started = Date.now();
+        const why = await viewer.stopped;
+        return { ...exported.summary, url: viewer.url, stopped_by: why, served_seconds: Math.round((Date.now() - started) / 1000) };
+      },
+      (r) => `viewer stopped (${r.stopped_by}) after ${r.served_seconds} s`,
+    ),
+});
