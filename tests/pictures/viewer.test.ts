@@ -38,7 +38,7 @@ test("serves the export to speedscope on loopback until interrupted", async () =
   const base = url.slice(0, url.indexOf("#"));
   expect((await fetch(base)).status).toBe(200);
   const served = (await (await fetch(`${base}profile.speedscope.json`)).json()) as { profiles: { type: string }[] };
-  expect(served.profiles[0].type).toBe("sampled");
+  expect(served.profiles[0]?.type).toBe("sampled");
   const origin = new URL(base).origin;
   expect((await fetch(`${origin}/`)).status).toBe(404); // no token, nothing
   expect((await fetch(`${base}..%2F..%2Fpackage.json`)).status).toBe(404);
