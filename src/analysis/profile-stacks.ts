@@ -10,6 +10,7 @@ import type { CommitEntry } from "../storage/corpus-records.ts";
 import { initParquet, readParquet } from "../storage/parquet.ts";
 import type { SnapshotHandle } from "../storage/snapshot.ts";
 import { type FrameInfo, readFrames } from "./hotspots.ts";
+import { listUtf8Rows } from "./list-columns.ts";
 import type { Subject } from "./subject.ts";
 
 export interface ProfileStack {
@@ -45,20 +46,20 @@ export async function readStackSet(snapshot: SnapshotHandle, subject: Subject): 
   for (const file of snapshot.tableFiles("stacks", generations)) {
     if (file.rows === 0) continue;
     const table = readParquet(snapshot.readFile(file), ["metric", "frame_ids", "sample_count", "duration_ns"]);
-    const metrics = table.getChild("metric")!;
-    const paths = table.getChild("frame_ids")!;
-    const counts = table.getChild("sample_count")!;
-    const values = table.getChild("duration_ns")!;
-    for (let i = 0; i < table.numRows; i++) {
-      const m = metrics.get(i) as string;
+    const metrics = table.getChild("metric")!.toArray() as string[];
+    const counts = table.getChild("sample_count")!.toArray() as BigInt64Array | Float64Array;
+    const values = table.getChild("duration_ns")!.toArray() as BigInt64Array | Float64Array;
+    let i = 0;
+    for (const ids of listUtf8Rows(table.getChild("frame_ids")!)) {
+      const m = metrics[i]!;
       // Stacks of one path recur per track and per generation; the view sums them.
-      const ids = (paths.get(i) as { toArray(): string[] }).toArray();
       const key = ids.join("\u0000");
       let stacks = byMetric.get(m);
       if (!stacks) byMetric.set(m, (stacks = new Map()));
-      const stack = stacks.get(key) ?? { frameIds: [...ids], value: 0, samples: 0 };
-      stack.value += Number(values.get(i));
-      stack.samples += Number(counts.get(i));
+      const stack = stacks.get(key) ?? { frameIds: ids, value: 0, samples: 0 };
+      stack.value += Number(values[i]);
+      stack.samples += Number(counts[i]);
+      i++;
       stacks.set(key, stack);
     }
   }

@@ -1,0 +1,42 @@
+/**
+ * Reads a `list<utf8>` Arrow column (the stacks' frame id paths) row by row without one
+ * Vector object per row: the list and string offsets are walked directly. Frame ids are
+ * ASCII, so each chunk's string bytes decode once into one JS string and every id is a
+ * slice of it; a chunk with other bytes falls back to decoding each string.
+ */
+import type { Vector } from "apache-arrow";
+
+interface ListData {
+  offset: number;
+  length: number;
+  valueOffsets: Int32Array;
+  children: { offset: number; valueOffsets: Int32Array; values: Uint8Array }[];
+}
+
+const decoder = new TextDecoder();
+
+export function* listUtf8Rows(vector: Vector): Generator<string[]> {
+  for (const chunk of vector.data as unknown as ListData[]) {
+    const child = chunk.children[0]!;
+    const strOffsets = child.valueOffsets;
+    const bytes = child.values;
+    const ascii = isAscii(bytes);
+    const text = ascii ? decoder.decode(bytes) : "";
+    for (let row = 0; row < chunk.length; row++) {
+      const start = chunk.valueOffsets[chunk.offset + row]!;
+      const end = chunk.valueOffsets[chunk.offset + row + 1]!;
+      const ids = new Array<string>(end - start);
+      for (let k = start; k < end; k++) {
+        const from = strOffsets[child.offset + k]!;
+        const to = strOffsets[child.offset + k + 1]!;
+        ids[k - start] = ascii ? text.slice(from, to) : decoder.decode(bytes.subarray(from, to));
+      }
+      yield ids;
+    }
+  }
+}
+
+function isAscii(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! > 0x7f) return false;
+  return true;
+}
