@@ -11,6 +11,7 @@ import { otlpProtoAdapter } from "./otlp/proto-adapter.ts";
 import { pprofAdapter } from "./pprof/adapter.ts";
 import { pprofLegacyAdapter } from "./pprof-legacy/adapter.ts";
 import { perfettoAdapter } from "./perfetto/adapter.ts";
+import { perfScriptAdapter } from "./perf-script/adapter.ts";
 import { benchmarkSamplesAdapter } from "./benchmark-samples/adapter.ts";
 import { gbenchAdapter } from "./gbench/adapter.ts";
 import { hyperfineAdapter } from "./hyperfine/adapter.ts";
@@ -27,6 +28,8 @@ export const ADAPTERS: ProducerAdapter[] = [
   pprofAdapter,
   pprofLegacyAdapter,
   perfettoAdapter,
+  // Sampled-stack text and JSON formats.
+  perfScriptAdapter,
   // Benchmark samples (issue 5): each raw sample lands in `measurements`.
   benchmarkSamplesAdapter,
   hyperfineAdapter,

@@ -31,9 +31,10 @@ export type EvidenceTableName = (typeof EVIDENCE_TABLE_NAMES)[number];
 
 /**
  * Metric of a frame measurement: sampled CPU time or wall time of trace slices (ns), and
- * the sample types of memory and lock profiles (pprof names: bytes, counts, ns).
+ * the sample types of memory and lock profiles (pprof names: bytes, counts, ns), and
+ * hardware counter events sampled by period (perf: cycles, instructions; counts).
  */
-export const FRAME_METRICS = ["cpu_time", "wall_time", "samples", "alloc_space", "alloc_objects", "inuse_space", "inuse_objects", "contentions", "delay"] as const;
+export const FRAME_METRICS = ["cpu_time", "wall_time", "samples", "alloc_space", "alloc_objects", "inuse_space", "inuse_objects", "contentions", "delay", "cycles", "instructions"] as const;
 export type FrameMetric = (typeof FRAME_METRICS)[number];
 
 export const EVIDENCE_SCHEMAS: Record<EvidenceTableName, TableSchema> = {

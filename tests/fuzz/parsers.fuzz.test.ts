@@ -79,6 +79,7 @@ const PARSERS: [string, string[]][] = [
   ["otlp-protobuf", ["otlp-proto"]],
   ["pprof", ["pprof"]],
   ["perfetto", ["perfetto"]],
+  ["perf-script", ["perf-script"]],
 ];
 
 async function runOne(adapter: ProducerAdapter, bytes: Uint8Array, chunkSize: number): Promise<string> {

@@ -260,7 +260,7 @@ const FrameCorrelation = type({
 const FrameCorrelations = type({ status: "'unavailable'", reason: "string" }).or({
   status: "'available' | 'partial'",
   reason: "string",
-  metric: "'cpu_time' | 'wall_time' | 'samples' | 'alloc_space' | 'alloc_objects' | 'inuse_space' | 'inuse_objects' | 'contentions' | 'delay'",
+  metric: "'cpu_time' | 'wall_time' | 'samples' | 'alloc_space' | 'alloc_objects' | 'inuse_space' | 'inuse_objects' | 'contentions' | 'delay' | 'cycles' | 'instructions'",
   measure: "'self_value'",
   unit: "string | null",
   method: "'spearman_t_approx_benjamini_hochberg'",

@@ -1,12 +1,18 @@
 /**
  * `perf`: Linux `perf record` with call graphs around the workload, then `perf script`
  * to render the samples as text. Both the native perf.data and the script text are
- * kept. Readiness is an active probe (a tiny `perf record` through the broker), because
- * only the kernel knows whether perf_event_open is permitted here.
+ * kept; the script text is extracted by the `perf-script` format adapter, so a capture
+ * ends with hotspots. Readiness is an active probe (a tiny `perf record` through the
+ * broker), because only the kernel knows whether perf_event_open is permitted here.
+ *
+ * A Node.js workload runs with `--perf-basic-prof` (declared in the plan's options and
+ * limitations, and switchable off): without it V8's JIT-compiled JavaScript has no
+ * symbols and perf can only print `[unknown]` for it.
  */
 import { type } from "arktype";
 import type { Limitation } from "../../../domain/evidence-status.ts";
-import { type AdapterPlan, type Assessment, type CaptureAdapter, type Collected, boundWorkload, toolOf } from "../capture-adapter.ts";
+import { type AdapterPlan, type AdapterPlanInput, type Assessment, type CaptureAdapter, type CommandPart, type Collected, boundWorkload, toolOf } from "../capture-adapter.ts";
+import { runtimeNameOf, withRuntimeFlags } from "../v8-runtime.ts";
 
 const PARANOID = "kernel/perf_event_paranoid";
 const DATA = "perf.data";
@@ -24,6 +30,7 @@ export const perfCaptureAdapter: CaptureAdapter = {
     "+": "reject",
     "frequency_hz?": type("1 <= number.integer <= 20000").describe("samples per second (default 999)"),
     "call_graph?": type("'fp' | 'dwarf'").describe("stack unwinding: fp (frame pointers, default) or dwarf"),
+    "perf_basic_prof?": type("boolean").describe("Node.js workloads: run node with --perf-basic-prof so JIT frames get names (default true)"),
   }),
   readinessProbes(facts) {
     const perf = toolOf(facts, "perf");
@@ -52,14 +59,15 @@ export const perfCaptureAdapter: CaptureAdapter = {
     const frequency = (input.options.frequency_hz as number | undefined) ?? 999;
     const callGraph = (input.options.call_graph as string | undefined) ?? "fp";
     const perf = input.tools.perf!;
+    const jit = jitSymbols(input);
     return {
-      command: [perf.path, "record", "-q", "-F", String(frequency), "--call-graph", callGraph, "-o", { output: DATA }, "--", ...boundWorkload(input)],
+      command: [perf.path, "record", "-q", "-F", String(frequency), "--call-graph", callGraph, "-o", { output: DATA }, "--", ...jit.workload],
       environment: {},
       postSteps: [{ id: "script", tool: "perf", args: ["script", "-i", { output: DATA }, "--no-inline"], stdoutTo: SCRIPT, timeoutSeconds: 300 }],
       deadlineSeconds: input.timeoutSeconds,
-      effectiveOptions: { frequency_hz: frequency, call_graph: callGraph },
+      effectiveOptions: { frequency_hz: frequency, call_graph: callGraph, perf_basic_prof: jit.perfBasicProf },
       producer: { name: "perf", version: input.toolVersions.perf ?? null },
-      limitations: [],
+      limitations: jit.limitations,
     };
   },
   collect(input): Collected {
@@ -79,6 +87,33 @@ export const perfCaptureAdapter: CaptureAdapter = {
     return { artifacts, summary: { perf_data_bytes: input.files.find((f) => f.name === DATA)?.size ?? 0 }, limitations };
   },
 };
+
+/**
+ * The workload argv, with `--perf-basic-prof` after node's executable unless switched off.
+ * V8 then writes /tmp/perf-PID.map, which `perf script` reads to name JIT frames; the
+ * file stays in /tmp after the run (V8 never removes it).
+ */
+function jitSymbols(input: AdapterPlanInput): { workload: CommandPart[]; perfBasicProf: boolean | null; limitations: Limitation[] } {
+  const runtime = runtimeNameOf(input.workloadExecutable);
+  if (runtime !== "node") {
+    const limitations: Limitation[] = runtime === "bun"
+      ? [{ code: "unnamed_jit_frames", message: "Bun has no perf map option: JavaScriptCore's JIT-compiled frames show as [unknown] in perf" }]
+      : [];
+    return { workload: boundWorkload(input), perfBasicProf: null, limitations };
+  }
+  if (input.options.perf_basic_prof === false) {
+    return {
+      workload: boundWorkload(input),
+      perfBasicProf: false,
+      limitations: [{ code: "unnamed_jit_frames", message: "perf_basic_prof = false: Node.js runs without --perf-basic-prof, so its JIT-compiled JavaScript frames show as [unknown]" }],
+    };
+  }
+  return {
+    workload: withRuntimeFlags(input, ["--perf-basic-prof"]),
+    perfBasicProf: true,
+    limitations: [{ code: "perf_basic_prof", message: "Node.js runs with --perf-basic-prof so perf can name JIT-compiled JavaScript; V8 writes /tmp/perf-PID.map and leaves it there" }],
+  };
+}
 
 function limitationsFor(paranoid: string | null, euid: number | null): Limitation[] {
   const out: Limitation[] = [{ code: "perf_data_host_metadata", message: "perf.data headers name the host and command line; the artifact is registered as internal" }];

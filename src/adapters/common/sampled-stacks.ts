@@ -1,0 +1,91 @@
+/**
+ * Evidence of a sampled-stack profile read sample by sample (perf script, collapsed
+ * stacks, speedscope): frames, tracks, and one StackMeasures per metric. Formats only
+ * say which frames a sample holds, on which track, and what it weighs; the measures,
+ * edges and stacks come from the shared StackMeasures, so every sampled format counts
+ * the same way. Given scratch space the stack tries spill (bounded memory), and the
+ * streaming path writes `stacks` through the sink in chunks.
+ */
+import type { EvidenceSink, SpillSpace } from "../adapter.ts";
+import type { FrameMetric } from "../../domain/evidence-schema.ts";
+import { emptyTables } from "../../domain/normalized-evidence.ts";
+import type { TableBuffer } from "../../domain/table-buffer.ts";
+import type { EvidenceTableName } from "../../domain/evidence-schema.ts";
+import { FrameRegistry } from "./frame-registry.ts";
+import { writeStackChunks } from "./stack-chunks.ts";
+import { StackMeasures } from "./stack-measures.ts";
+import { NsClock } from "./time-ns.ts";
+import { SINGLE_TRACK, type TrackInfo } from "./track.ts";
+
+export interface StackStorage {
+  spill?: SpillSpace;
+  maxStacksInMemory?: number;
+}
+
+export class SampledStacks {
+  readonly frames = new FrameRegistry();
+  /** Track 0 is the unnamed single track. */
+  private readonly tracks: TrackInfo[] = [SINGLE_TRACK];
+  private readonly trackByKey = new Map<string, number>();
+  private readonly measured = new Map<FrameMetric, StackMeasures>();
+  /** Sample times are absolute ns already (perf: seconds since boot), so the clock's base is 0. */
+  private readonly clock = new NsClock(0);
+
+  constructor(private readonly storage: StackStorage = {}) {}
+
+  /** Index of the track with this id, created on first sight; names can be given or improved later. */
+  track(id: string, processName: string | null, threadName: string | null): number {
+    let index = this.trackByKey.get(id);
+    if (index === undefined) {
+      index = this.tracks.push({ id, processName, threadName }) - 1;
+      this.trackByKey.set(id, index);
+    }
+    return index;
+  }
+
+  /** Names a track's process once it is known (a process's name is its main thread's). */
+  nameProcess(track: number, processName: string): void {
+    const info = this.tracks[track]!;
+    if (info.processName === null && track !== 0) this.tracks[track] = { ...info, processName };
+  }
+
+  get trackCount(): number {
+    return this.tracks.length - 1;
+  }
+
+  /** The accumulator of one metric, created on first use. */
+  metric(metric: FrameMetric, unit: string): StackMeasures {
+    let m = this.measured.get(metric);
+    if (!m) {
+      const spill = this.storage.spill ? { space: this.storage.spill, maxStacks: this.storage.maxStacksInMemory } : undefined;
+      m = new StackMeasures(metric, unit, spill);
+      this.measured.set(metric, m);
+    }
+    return m;
+  }
+
+  get metrics(): FrameMetric[] {
+    return [...this.measured.keys()];
+  }
+
+  /** Every table (the whole-payload path). */
+  emitAll(): Record<EvidenceTableName, TableBuffer> {
+    const tables = this.emitSmall();
+    const lookup = (t: number) => this.tracks[t]!;
+    for (const m of this.measured.values()) m.stacks.emit(tables.stacks, this.frames, this.clock, lookup);
+    return tables;
+  }
+
+  /** Frames, measurements and edges; stacks are left to `writeStacks`. */
+  emitSmall(): Record<EvidenceTableName, TableBuffer> {
+    const tables = emptyTables();
+    this.frames.emit(tables.frames);
+    const lookup = (t: number) => this.tracks[t]!;
+    for (const m of this.measured.values()) m.measures.emit(tables.frame_measurements, tables.call_edges, this.frames, lookup);
+    return tables;
+  }
+
+  async writeStacks(sink: EvidenceSink): Promise<void> {
+    await writeStackChunks(sink, [...this.measured.values()].map((m) => m.stacks), this.frames, this.clock, (t) => this.tracks[t]!);
+  }
+}
