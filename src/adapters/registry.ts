@@ -12,6 +12,7 @@ import { pprofAdapter } from "./pprof/adapter.ts";
 import { pprofLegacyAdapter } from "./pprof-legacy/adapter.ts";
 import { perfettoAdapter } from "./perfetto/adapter.ts";
 import { perfScriptAdapter } from "./perf-script/adapter.ts";
+import { collapsedStacksAdapter } from "./collapsed-stacks/adapter.ts";
 import { benchmarkSamplesAdapter } from "./benchmark-samples/adapter.ts";
 import { gbenchAdapter } from "./gbench/adapter.ts";
 import { hyperfineAdapter } from "./hyperfine/adapter.ts";
@@ -30,6 +31,7 @@ export const ADAPTERS: ProducerAdapter[] = [
   perfettoAdapter,
   // Sampled-stack text and JSON formats.
   perfScriptAdapter,
+  collapsedStacksAdapter,
   // Benchmark samples (issue 5): each raw sample lands in `measurements`.
   benchmarkSamplesAdapter,
   hyperfineAdapter,

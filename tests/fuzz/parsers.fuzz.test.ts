@@ -80,6 +80,7 @@ const PARSERS: [string, string[]][] = [
   ["pprof", ["pprof"]],
   ["perfetto", ["perfetto"]],
   ["perf-script", ["perf-script"]],
+  ["collapsed-stacks", ["collapsed-stacks"]],
 ];
 
 async function runOne(adapter: ProducerAdapter, bytes: Uint8Array, chunkSize: number): Promise<string> {
