@@ -1,0 +1,110 @@
+/**
+ * Import throughput of the line-oriented sampled-stack formats: a generated perf script
+ * and the same samples as collapsed stacks (many distinct stacks, so the stack tries
+ * spill), each streamed through its adapter in 1 MiB chunks with file spill space, beside
+ * a plain line split of the same bytes (TextDecoder + indexOf) as the floor. Prints MB/s
+ * and this process's peak RSS per step. Not a timed assertion.
+ *
+ *   bun bench/sampled-stacks-bench.ts [megabytes=100]
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEFAULT_ADAPTER_LIMITS, type ProducerAdapter } from "../src/adapters/adapter.ts";
+import { collapsedStacksAdapter } from "../src/adapters/collapsed-stacks/adapter.ts";
+import { perfScriptAdapter } from "../src/adapters/perf-script/adapter.ts";
+import { FileSpillSpace } from "../workers/spill-space.ts";
+
+const MB = Number(process.argv[2] ?? 100);
+const CHUNK = 1 << 20;
+
+/** Deterministic samples: 2,000 functions, stacks 4–24 deep, 8 threads. */
+function* samples(): Generator<{ tid: number; frames: string[] }> {
+  let seed = 12345;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (;;) {
+    const depth = 4 + Math.floor(rnd() * 20);
+    const frames: string[] = [];
+    for (let d = 0; d < depth; d++) frames.push(`fn_${Math.floor(rnd() * rnd() * 2000)}`);
+    yield { tid: 100 + Math.floor(rnd() * 8), frames };
+  }
+}
+
+function generate(kind: "perf" | "collapsed", bytes: number): Uint8Array[] {
+  const enc = new TextEncoder();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let text = "";
+  let t = 1000;
+  for (const s of samples()) {
+    if (kind === "perf") {
+      t += 0.001001;
+      text += `app ${s.tid} [000] ${t.toFixed(6)}:    1001001 cpu-clock:\n`;
+      for (let k = s.frames.length - 1; k >= 0; k--) text += `\t    55d0c0de${k.toString(16).padStart(4, "0")} ${s.frames[k]}+0x1${k} (/usr/bin/app)\n`;
+      text += "\n";
+    } else {
+      text += `app;${s.frames.join(";")} 1\n`;
+    }
+    if (text.length >= CHUNK) {
+      const b = enc.encode(text);
+      chunks.push(b);
+      size += b.length;
+      text = "";
+      if (size >= bytes) break;
+    }
+  }
+  return chunks;
+}
+
+async function* stream(chunks: Uint8Array[]): AsyncGenerator<Uint8Array> {
+  for (const c of chunks) yield c;
+}
+
+let peak = 0;
+const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+
+async function measure(label: string, bytes: number, run: () => Promise<unknown>): Promise<void> {
+  Bun.gc(true);
+  peak = process.memoryUsage().rss;
+  const started = performance.now();
+  await run();
+  const s = (performance.now() - started) / 1000;
+  console.log(`${label.padEnd(34)} ${(bytes / 2 ** 20 / s).toFixed(1).padStart(7)} MB/s  ${s.toFixed(2)} s  peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB`);
+}
+
+async function importWith(adapter: ProducerAdapter, chunks: Uint8Array[]): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "flameox-bench-"));
+  const spill = new FileSpillSpace(dir, () => {});
+  let rows = 0;
+  try {
+    await adapter.extractStream!({ chunks: stream(chunks), displayName: "bench", limits: DEFAULT_ADAPTER_LIMITS, spill, sink: { writeBatch: async (b) => void (rows += b.length) } });
+  } finally {
+    spill.disposeAll();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function lineSplit(chunks: Uint8Array[]): number {
+  const decoder = new TextDecoder();
+  let lines = 0;
+  let carry = "";
+  for (const c of chunks) {
+    const text = carry + decoder.decode(c, { stream: true });
+    let at = 0;
+    for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", at)) {
+      lines++;
+      at = end + 1;
+    }
+    carry = text.slice(at);
+  }
+  return lines;
+}
+
+for (const kind of ["perf", "collapsed"] as const) {
+  const chunks = generate(kind, MB * 2 ** 20);
+  const bytes = chunks.reduce((n, c) => n + c.length, 0);
+  console.log(`${kind}: ${(bytes / 2 ** 20).toFixed(0)} MiB generated`);
+  await measure(`  plain line split`, bytes, async () => lineSplit(chunks));
+  await measure(`  ${kind === "perf" ? "perf-script" : "collapsed-stacks"} extractStream`, bytes, () => importWith(kind === "perf" ? perfScriptAdapter : collapsedStacksAdapter, chunks));
+}
+clearInterval(sampler);
