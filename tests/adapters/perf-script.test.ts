@@ -20,7 +20,7 @@ import { referencePerfScript, type ReferenceEvent } from "./reference-perf-scrip
 import { runStream, streamedTableRows } from "./stream-harness.ts";
 
 const FIXTURES = join(REPO, "fixtures", "perf-script");
-const fixtures = readdirSync(FIXTURES).sort().map((name) => ({ name, path: join(FIXTURES, name) }));
+const fixtures = readdirSync(FIXTURES).filter((n) => n.endsWith(".perf.txt")).sort().map((name) => ({ name, path: join(FIXTURES, name) }));
 // simpleperf's report_sample.py text is perf script text, tab-separated.
 const files = [...corpusFiles("perf-script"), ...corpusFiles("simpleperf").filter((f) => f.name.includes(".txt")), ...fixtures];
 const extract = (bytes: Uint8Array, maxEvents = DEFAULT_ADAPTER_LIMITS.maxEvents) =>
