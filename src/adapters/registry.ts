@@ -13,6 +13,7 @@ import { pprofLegacyAdapter } from "./pprof-legacy/adapter.ts";
 import { perfettoAdapter } from "./perfetto/adapter.ts";
 import { perfScriptAdapter } from "./perf-script/adapter.ts";
 import { collapsedStacksAdapter } from "./collapsed-stacks/adapter.ts";
+import { speedscopeAdapter } from "./speedscope/adapter.ts";
 import { benchmarkSamplesAdapter } from "./benchmark-samples/adapter.ts";
 import { gbenchAdapter } from "./gbench/adapter.ts";
 import { hyperfineAdapter } from "./hyperfine/adapter.ts";
@@ -32,6 +33,7 @@ export const ADAPTERS: ProducerAdapter[] = [
   // Sampled-stack text and JSON formats.
   perfScriptAdapter,
   collapsedStacksAdapter,
+  speedscopeAdapter,
   // Benchmark samples (issue 5): each raw sample lands in `measurements`.
   benchmarkSamplesAdapter,
   hyperfineAdapter,

@@ -1,6 +1,7 @@
 /**
- * Fuzz lane for the streaming WASM parsers: mutated real inputs (truncations, bit flips,
- * huge lengths, deep nesting, invalid UTF-8, …) must end in a typed error or a normal
+ * Fuzz lane for the parsers (streaming ones through extractStream, the rest through
+ * extract): mutated real inputs (truncations, bit flips, huge lengths, deep nesting,
+ * invalid UTF-8, …) must end in a typed error or a normal
  * result: never another exception, never a hang, and without growing this process.
  * The default run is small and deterministic; FLAMEOX_FUZZ=full runs 10,000 per parser.
  */
@@ -81,11 +82,17 @@ const PARSERS: [string, string[]][] = [
   ["perfetto", ["perfetto"]],
   ["perf-script", ["perf-script"]],
   ["collapsed-stacks", ["collapsed-stacks"]],
+  ["speedscope", ["speedscope"]],
 ];
 
 async function runOne(adapter: ProducerAdapter, bytes: Uint8Array, chunkSize: number): Promise<string> {
   try {
-    await adapter.extractStream!({
+    // Whole-payload adapters (parsed JSON, no streaming path) are fuzzed through extract.
+    if (!adapter.extractStream) {
+      adapter.extract({ bytes, displayName: "fuzz", limits: { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 200_000 } });
+      return "ok";
+    }
+    await adapter.extractStream({
       chunks: chunked(bytes, chunkSize),
       displayName: "fuzz",
       limits: { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 200_000 },
