@@ -1,11 +1,13 @@
 /**
  * Import throughput of the line-oriented sampled-stack formats: a generated perf script
- * and the same samples as collapsed stacks (many distinct stacks, so the stack tries
- * spill), each streamed through its adapter in 1 MiB chunks with file spill space, beside
+ * and the same samples as collapsed stacks, each streamed through its adapter in 1 MiB chunks with file spill space, beside
  * a plain line split of the same bytes (TextDecoder + indexOf) as the floor. Prints MB/s
  * and this process's peak RSS per step. Not a timed assertion.
  *
- *   bun bench/sampled-stacks-bench.ts [megabytes=100]
+ *   bun bench/sampled-stacks-bench.ts [megabytes=100] [write-prefix]
+ *
+ * With a write prefix the generated inputs are also written (PREFIX.perf.txt,
+ * PREFIX.collapsed.txt), e.g. to import them through the CLI and its capped worker.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,16 +20,28 @@ import { FileSpillSpace } from "../workers/spill-space.ts";
 const MB = Number(process.argv[2] ?? 100);
 const CHUNK = 1 << 20;
 
-/** Deterministic samples: 2,000 functions, stacks 4–24 deep, 8 threads. */
+/**
+ * Deterministic samples drawn from a pool of 20,000 stacks (4–24 deep over 2,000 functions),
+ * skewed so a few stacks are hot, on 8 threads: distinct stacks and frames stay bounded,
+ * as in a real profile, while the text grows.
+ */
 function* samples(): Generator<{ tid: number; frames: string[] }> {
   let seed = 12345;
-  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-  for (;;) {
+  // xorshift32: exact in 32-bit integer arithmetic (an LCG in doubles loses bits and cycles early).
+  const rnd = () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 2 ** 32;
+  };
+  const pool: string[][] = [];
+  for (let s = 0; s < 20_000; s++) {
     const depth = 4 + Math.floor(rnd() * 20);
     const frames: string[] = [];
     for (let d = 0; d < depth; d++) frames.push(`fn_${Math.floor(rnd() * rnd() * 2000)}`);
-    yield { tid: 100 + Math.floor(rnd() * 8), frames };
+    pool.push(frames);
   }
+  for (;;) yield { tid: 100 + Math.floor(rnd() * 8), frames: pool[Math.floor(rnd() * rnd() * pool.length)]! };
 }
 
 function generate(kind: "perf" | "collapsed", bytes: number): Uint8Array[] {
@@ -102,6 +116,7 @@ function lineSplit(chunks: Uint8Array[]): number {
 
 for (const kind of ["perf", "collapsed"] as const) {
   const chunks = generate(kind, MB * 2 ** 20);
+  if (process.argv[3]) await Bun.write(`${process.argv[3]}.${kind}.txt`, new Blob(chunks as Uint8Array<ArrayBuffer>[]));
   const bytes = chunks.reduce((n, c) => n + c.length, 0);
   console.log(`${kind}: ${(bytes / 2 ** 20).toFixed(0)} MiB generated`);
   await measure(`  plain line split`, bytes, async () => lineSplit(chunks));

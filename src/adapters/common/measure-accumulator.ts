@@ -65,6 +65,11 @@ export class MeasureAccumulator {
   }
 
   addEdge(parent: number, child: number, count: number, ns: number): void {
+    this.addToEdge(this.edge(parent, child), count, ns);
+  }
+
+  /** The dense index of the parent → child edge, created (with zero totals) on first sight. */
+  edge(parent: number, child: number): number {
     let index = this.edgeIndex.get(parent, child);
     if (index < 0) {
       index = this.edgeParent.length;
@@ -74,6 +79,10 @@ export class MeasureAccumulator {
       this.edgeCount.push(0);
       this.edgeNs.push(0);
     }
+    return index;
+  }
+
+  addToEdge(index: number, count: number, ns: number): void {
     this.edgeCount[index]! += count;
     this.edgeNs[index]! += ns;
   }
