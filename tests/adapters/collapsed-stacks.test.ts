@@ -107,7 +107,7 @@ describe("collapsed-stacks adapter", () => {
   });
 
   test("streaming in 7-byte chunks with the trie spilling every 4 stacks gives the same rows", async () => {
-    const bytes = loadPayload(corpusFiles("collapsed-stacks").find((f) => f.name.includes("vertx"))!.path);
+    const bytes = enc(collapsePerfScript(readFileSync(join(REPO, "fixtures", "perf-script", "node-perf-basic-prof.perf.txt"), "utf8"), "cpu-clock"));
     const whole = extract(bytes);
     const run = await runStream(collapsedStacksAdapter, bytes, { chunkSize: 7, spill: new MemorySpillSpace(), maxStacksInMemory: 4 });
     const key = (r: Record<string, unknown>) => JSON.stringify(r, (_, v) => (typeof v === "bigint" || typeof v === "number" ? String(v) : v));

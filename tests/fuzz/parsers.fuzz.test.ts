@@ -13,6 +13,9 @@ import { corpusFiles, loadPayload } from "../adapters/corpus-files.ts";
 import { chunked } from "../adapters/stream-harness.ts";
 import { mutatedInputs } from "./mutations.ts";
 import { deflateSync } from "node:zlib";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { REPO } from "../helpers.ts";
 import { Trace } from "../../src/adapters/perfetto/perfetto-schema.ts";
 
 const FULL = process.env.FLAMEOX_FUZZ === "full";
@@ -42,6 +45,12 @@ function generatedSeeds(parser: string): Uint8Array[] {
     // The Collector file exporter's framing: each request after its 4-byte big-endian length.
     const prefix = (n: number) => Buffer.from([n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]);
     return [Buffer.concat(seeds(["otlp-proto"]).flatMap((body) => [prefix(body.length), body]))];
+  }
+  // Recorded and hand-written fixtures of the sampled-stack formats (perf 6.1 -F forms, node JIT frames, evented speedscope).
+  const fixtureDir = { "perf-script": "perf-script", speedscope: "speedscope" }[parser];
+  if (fixtureDir) {
+    const dir = join(REPO, "fixtures", fixtureDir);
+    return readdirSync(dir).filter((n) => !n.endsWith(".md")).sort().map((n) => new Uint8Array(readFileSync(join(dir, n))));
   }
   if (parser !== "perfetto") return [];
   const print = (timestamp: number, tid: number, buf: string) => ({ timestamp, pid: tid, print: { buf } });
