@@ -128,5 +128,8 @@ describe("collapsed-stacks adapter", () => {
     expect(code(() => extract(enc("a;b 1\na;c 2\na;d 3\n"), 2))).toBe("ARTIFACT_TOO_LARGE");
     expect(code(() => extract(new Uint8Array(5 << 20).fill(0x3b)))).toBe("ARTIFACT_PARSE_FAILED");
     expect(extract(new Uint8Array(0)).limitations.map((l) => l.code)).toContain("no_samples");
+    // Counts that cannot be summed exactly in int64 columns: a line's is no count; a total is too large.
+    expect(extract(enc("a;b 1\na;c 1e158\na;d 100000000000000000000000\n")).limitations.find((l) => l.code === "invalid_lines")?.count).toBe(2);
+    expect(code(() => extract(enc("a;b 9007199254740991\na;c 9007199254740991\n")))).toBe("ARTIFACT_TOO_LARGE");
   });
 });

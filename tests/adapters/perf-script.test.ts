@@ -23,6 +23,7 @@ const FIXTURES = join(REPO, "fixtures", "perf-script");
 const fixtures = readdirSync(FIXTURES).filter((n) => n.endsWith(".perf.txt")).sort().map((name) => ({ name, path: join(FIXTURES, name) }));
 // simpleperf's report_sample.py text is perf script text, tab-separated.
 const files = [...corpusFiles("perf-script"), ...corpusFiles("simpleperf").filter((f) => f.name.includes(".txt")), ...fixtures];
+const enc = (s: string) => new TextEncoder().encode(s);
 const extract = (bytes: Uint8Array, maxEvents = DEFAULT_ADAPTER_LIMITS.maxEvents) =>
   perfScriptAdapter.extract({ bytes, displayName: "t", limits: { ...DEFAULT_ADAPTER_LIMITS, maxEvents } });
 
@@ -94,6 +95,12 @@ describe("perf-script adapter", () => {
     expect(stacks.every((s) => typeof s.first_ts_ns === "bigint" || typeof s.first_ts_ns === "number")).toBe(true);
   });
 
+  test("times past 2^53 ns (a host up for 325 days) are kept exactly", () => {
+    const evidence = extract(enc("a 7 28075374.517811: 10 cpu-clock:\n\t 1 f (/x)\n\na 7 28075374.517812: 10 cpu-clock:\n\t 1 g (/x)\n\n"));
+    expect(rowsOf(evidence.tables.stacks).map((s) => s.first_ts_ns).sort()).toEqual([28075374517811000n, 28075374517812000n]);
+    expect(evidence.summary.sample_span_ns).toBe(1000);
+  });
+
   test("pid/tid headers name a thread's process after its main thread", () => {
     const evidence = extract(readFileSync(join(FIXTURES, "fork-one-line.perf.txt")));
     for (const m of rowsOf(evidence.tables.frame_measurements)) {
@@ -145,10 +152,13 @@ describe("perf-script adapter", () => {
         return error instanceof FlameoxError ? error.code : String(error);
       }
     };
-    const enc = (s: string) => new TextEncoder().encode(s);
     expect(await code(enc("hello world\nthis is not perf\n"))).toBe("ARTIFACT_PARSE_FAILED");
     expect(await code(new Uint8Array(5 << 20).fill(0x41))).toBe("ARTIFACT_PARSE_FAILED");
     expect(await code(readFileSync(join(FIXTURES, "fork-two-events.perf.txt")), 10)).toBe("ARTIFACT_TOO_LARGE");
+    // Periods that cannot be summed exactly in int64 columns: no sample header, or too large in total.
+    const huge = extract(enc("a 1 2.000001: 10 cpu-clock:\n\t 1 f (/x)\n\na 1 2.000002: 99999999999999999999 cpu-clock:\n\t 1 f (/x)\n\n"));
+    expect(huge.summary.samples).toBe(1);
+    expect(await code(enc("a 1 2.000001: 9007199254740991 cpu-clock:\n\t 1 f (/x)\n\na 1 2.000002: 9007199254740991 cpu-clock:\n\t 1 f (/x)\n"))).toBe("ARTIFACT_TOO_LARGE");
     const empty = extract(new Uint8Array(0));
     expect(empty.limitations.map((l) => l.code)).toContain("no_samples");
     // A sample whose callchain is cut off still counts; lines that fit nothing are counted.

@@ -139,5 +139,8 @@ describe("speedscope adapter", () => {
     expect(fail(`{"profiles":[]}`)).toContain("shared.frames");
     expect(fail("[".repeat(10_000))).toContain("ARTIFACT_PARSE_FAILED");
     expect(fail(`{${shared},"profiles":[{"type":"sampled","unit":"none","samples":[[0],[0]],"weights":[1,1]}]}`, 1)).toContain("ARTIFACT_TOO_LARGE");
+    // Weights and times that could not be summed exactly in int64 columns.
+    expect(fail(`{${shared},"profiles":[{"type":"sampled","unit":"seconds","samples":[[0]],"weights":[1e300]}]}`)).toContain("beyond 2^53");
+    expect(fail(`{${shared},"profiles":[{"type":"evented","unit":"seconds","events":[{"type":"O","frame":0,"at":0},{"type":"C","frame":0,"at":1e10}]}]}`)).toContain("beyond 2^53");
   });
 });

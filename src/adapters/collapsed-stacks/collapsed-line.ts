@@ -25,7 +25,8 @@ export function parseCollapsedLine(line: string): CollapsedLine | null {
   const stack = line.slice(0, m.index).trim();
   if (stack === "") return null;
   const count = Number(m[1]);
-  if (!Number.isFinite(count)) return null;
+  // Values are stored as int64 and summed: a count beyond 2^53 is not a count.
+  if (!(count <= Number.MAX_SAFE_INTEGER)) return null;
   return { frames: stack.split(";"), count };
 }
 

@@ -39,6 +39,7 @@ export class CollapsedReader {
     if (++this.lines > this.maxLines) throw tooLarge(COLLAPSED_FORMAT, "stack lines", this.lines, this.maxLines);
     if (!Number.isInteger(parsed.count)) this.fractional++;
     this.samples += parsed.count;
+    if (this.samples > Number.MAX_SAFE_INTEGER) throw tooLarge(COLLAPSED_FORMAT, "samples in total", this.samples, Number.MAX_SAFE_INTEGER);
     let frames = parsed.frames;
     let track = 0;
     const proc = processFrame(frames[0]!);

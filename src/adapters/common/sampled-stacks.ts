@@ -28,8 +28,8 @@ export class SampledStacks {
   private readonly tracks: TrackInfo[] = [SINGLE_TRACK];
   private readonly trackByKey = new Map<string, number>();
   private readonly measured = new Map<FrameMetric, StackMeasures>();
-  /** Sample times are absolute ns already (perf: seconds since boot), so the clock's base is 0. */
-  private readonly clock = new NsClock(0);
+  /** Sample times are ns after this base (see `setTimeBase`); 0 until a format sets one. */
+  private clock = new NsClock(0);
 
   constructor(private readonly storage: StackStorage = {}) {}
 
@@ -47,6 +47,14 @@ export class SampledStacks {
   nameProcess(track: number, processName: string): void {
     const info = this.tracks[track]!;
     if (info.processName === null && track !== 0) this.tracks[track] = { ...info, processName };
+  }
+
+  /**
+   * The microsecond that sample times (`firstRelNs`) count from: formats whose clocks
+   * pass 2^53 ns (perf's, after 105 days up) give times relative to their first sample.
+   */
+  setTimeBase(baseUs: number): void {
+    this.clock = new NsClock(baseUs);
   }
 
   get trackCount(): number {

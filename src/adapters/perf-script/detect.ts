@@ -21,6 +21,6 @@ export function detectPerfScript({ head }: DetectInput): number {
   // -G output: each line a sample with its frame; or the old unindented callchains.
   if (header.rest !== "" && isFrameLine(header.rest) && header.event !== null) return 0.85;
   if (next !== undefined && isFrameLine(next) && header.event !== null && /\(.*\)$/.test(next)) return 0.8;
-  if (header.timeNs !== null && header.event !== null && (next === undefined || next.trim() === "")) return 0.7;
+  if (header.seconds !== null && header.event !== null && (next === undefined || next.trim() === "")) return 0.7;
   return 0;
 }

@@ -47,7 +47,11 @@ export class PerfScriptReader {
   private inlinedFrames = 0;
   private jitSamples = 0;
   private commentLines = 0;
+  /** Whole second of the first timed sample: times are kept as ns after it. */
+  private baseSeconds: number | null = null;
   private minNs = Number.POSITIVE_INFINITY;
+  /** Every value summed: totals are int64 columns, exact only below 2^53. */
+  private valueSum = 0;
   private maxNs = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly out: SampledStacks, private readonly maxSamples: number) {}
@@ -175,9 +179,10 @@ export class PerfScriptReader {
     this.flushFrame();
     const header = this.header!;
     this.header = null;
-    if (header.timeNs !== null) {
-      if (header.timeNs < this.minNs) this.minNs = header.timeNs;
-      if (header.timeNs > this.maxNs) this.maxNs = header.timeNs;
+    const relNs = this.relativeNs(header);
+    if (relNs !== null) {
+      if (relNs < this.minNs) this.minNs = relNs;
+      if (relNs > this.maxNs) this.maxNs = relNs;
     }
     const metric = this.metrics.of(header.event, header.period !== null);
     if (metric === null) {
@@ -209,7 +214,18 @@ export class PerfScriptReader {
     if (jit) this.jitSamples++;
     const track = this.trackOf(header);
     const value = metric.byPeriod ? header.period! : 1;
-    this.out.metric(metric.metric, metric.unit).add(this.path, track, 1, value, header.timeNs ?? Number.POSITIVE_INFINITY);
+    this.valueSum += value;
+    if (this.valueSum > Number.MAX_SAFE_INTEGER) throw tooLarge(PERF_SCRIPT_FORMAT, "summed sample periods", this.valueSum, Number.MAX_SAFE_INTEGER);
+    this.out.metric(metric.metric, metric.unit).add(this.path, track, 1, value, relNs ?? Number.POSITIVE_INFINITY);
+  }
+
+  private relativeNs(header: SampleHeader): number | null {
+    if (header.seconds === null) return null;
+    if (this.baseSeconds === null) {
+      this.baseSeconds = header.seconds;
+      this.out.setTimeBase(header.seconds * 1e6);
+    }
+    return (header.seconds - this.baseSeconds) * 1e9 + header.fractionNs;
   }
 
   private trackOf(header: SampleHeader): number {

@@ -19,8 +19,12 @@ export interface SampleHeader {
   pid: string | null;
   tid: string | null;
   cpu: number | null;
-  /** Sample time in ns (perf's clock, usually since boot), null when not printed. */
-  timeNs: number | null;
+  /**
+   * Sample time (perf's clock, usually since boot) as whole seconds and the nanoseconds
+   * after them, kept apart: a host up for 105 days is past 2^53 ns. Null when not printed.
+   */
+  seconds: number | null;
+  fractionNs: number;
   period: number | null;
   /** The event as printed (`cycles:u`), null when not printed. */
   event: string | null;
@@ -31,34 +35,40 @@ export interface SampleHeader {
 const WITH_TIME = /^(?:(\S.*?)\s+)?(-?\d+)(?:\/(-?\d+))?(?:\s+\[(\d+)\])?\s+(\d+)\.(\d{1,9}):(?:\s+(?:(\d+)\s+)?(\S+):)?(?:\s+(.*))?$/;
 const WITHOUT_TIME = /^(?:(\S.*?)\s+)?(-?\d+)(?:\/(-?\d+))?(?:\s+\[(\d+)\])?\s+(?:(\d+)\s+)?(\S+):(?:\s+(.*))?$/;
 
+/** A period or time beyond 2^53 cannot be summed exactly into int64 columns: the line is no sample header. */
+const safe = (h: SampleHeader): SampleHeader | null =>
+  (h.period === null || h.period <= Number.MAX_SAFE_INTEGER) && (h.seconds === null || h.seconds <= Number.MAX_SAFE_INTEGER) ? h : null;
+
 export function parseSampleHeader(text: string): SampleHeader | null {
   // perf right-aligns the command in a 16-character column when it prints fields with -F.
   const line = text.trimStart();
   const timed = WITH_TIME.exec(line);
   if (timed) {
     const [, comm, first, second, cpu, seconds, fraction, period, event, rest] = timed;
-    return {
+    return safe({
       comm: comm?.trim() || null,
       pid: second === undefined ? null : first!,
       tid: second ?? first!,
       cpu: cpu === undefined ? null : Number(cpu),
-      timeNs: Number(seconds) * 1e9 + Number(fraction!.padEnd(9, "0")),
+      seconds: Number(seconds),
+      fractionNs: Number(fraction!.padEnd(9, "0")),
       period: period === undefined ? null : Number(period),
       event: event ?? null,
       rest: rest?.trim() ?? "",
-    };
+    });
   }
   const untimed = WITHOUT_TIME.exec(line);
   if (!untimed) return null;
   const [, comm, first, second, cpu, period, event, rest] = untimed;
-  return {
+  return safe({
     comm: comm?.trim() || null,
     pid: second === undefined ? null : first!,
     tid: second ?? first!,
     cpu: cpu === undefined ? null : Number(cpu),
-    timeNs: null,
+    seconds: null,
+    fractionNs: 0,
     period: period === undefined ? null : Number(period),
     event: event!,
     rest: rest?.trim() ?? "",
-  };
+  });
 }

@@ -16,7 +16,7 @@ import type { Limitation } from "../../domain/evidence-status.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import type { TableBuffer } from "../../domain/table-buffer.ts";
 import { SampledStacks } from "../common/sampled-stacks.ts";
-import { tooLarge } from "../json-guard.ts";
+import { parseFailed, tooLarge } from "../json-guard.ts";
 import { type EventedProfile, type SampledProfile, SPEEDSCOPE_FORMAT, type SpeedscopeFile, type SpeedscopeUnit } from "./speedscope-file.ts";
 import { internFrames } from "./speedscope-frames.ts";
 
@@ -48,6 +48,7 @@ export function speedscopeEvidence(file: SpeedscopeFile, maxEvents: number, adap
   const c: Counts = { samples: 0, events: 0, emptySamples: 0, mismatchedCloses: 0, unmatchedCloses: 0, unclosed: 0, backwards: 0, untimedEvented: 0, slices: 0 };
   const total = file.profiles.reduce((n, p) => n + (p.type === "sampled" ? p.samples.length : p.events.length), 0);
   if (total > maxEvents) throw tooLarge(SPEEDSCOPE_FORMAT, "samples and events", total, maxEvents);
+  checkMagnitudes(file);
   const events = emptyTables().trace_events;
   file.profiles.forEach((profile, i) => {
     const track = out.track(`profile:${i}`, file.name, profile.name);
@@ -150,6 +151,26 @@ function addEvented(p: EventedProfile, track: number, trackId: string, out: Samp
     advance(end);
     c.unclosed += open.length;
     while (open.length > 0) close(end);
+  }
+}
+
+/**
+ * Values are stored as int64 ns (or bytes, counts) and summed, edges across profiles too:
+ * what a metric can add up to (sample weights; an evented profile's time span, which
+ * bounds its spans' sum) must stay below 2^53.
+ */
+function checkMagnitudes(file: SpeedscopeFile): void {
+  const totals = new Map<FrameMetric, number>();
+  for (const [i, p] of file.profiles.entries()) {
+    const { metric, scale, unit } = metricOf(p.type, p.unit);
+    let extent = 0;
+    if (p.type === "sampled") for (const w of p.weights) extent += w * scale;
+    else for (const e of p.events) extent = Math.max(extent, 2 * Math.abs(e.at * scale), 2 * Math.abs(p.endValue * scale));
+    const total = (totals.get(metric) ?? 0) + extent;
+    totals.set(metric, total);
+    if (!(total <= Number.MAX_SAFE_INTEGER)) {
+      throw parseFailed(SPEEDSCOPE_FORMAT, `profiles up to profiles[${i}] hold ${total} ${unit} of ${metric}, beyond 2^53, which cannot be summed exactly`);
+    }
   }
 }
 
