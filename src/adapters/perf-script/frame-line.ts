@@ -16,7 +16,8 @@ export interface PerfFrame {
   kind: FrameKind;
 }
 
-const FRAME = /^\s*([0-9a-fA-F]+)\s+(.*?)\s*$/;
+/** Address, then whitespace, then something; greedy to the last non-space, so no backtracking per line. */
+const FRAME = /^\s*([0-9a-fA-F]+)\s+(.*\S)\s*$/;
 /** The dso in parentheses at the end; one level of nested parentheses (`(/lib/x.so (deleted))`). */
 const DSO = /^(.*?)\s*\(((?:[^()]|\([^()]*\))*)\)$/;
 const OFFSET = /\+0x[0-9a-fA-F]+$/;
