@@ -6,7 +6,7 @@ SHELL := /bin/bash
 BUN_VERSION := 1.4.4
 BUN_PATH := $(CURDIR)/.tools/bun/bin:$(PATH)
 
-.PHONY: install demo test typecheck bench compile clean
+.PHONY: install demo test typecheck bench compile dist clean
 
 install:
 	@bash scripts/install.sh $(BUN_VERSION)
@@ -35,6 +35,12 @@ bench: install
 
 compile: install
 	@export PATH="$(BUN_PATH)"; bun build --compile --outfile dist/flameox src/cli/main.ts
+
+# Single-file binaries for Linux x64 and arm64 with SHA256SUMS. Bun fetches the runtime of
+# a foreign target from the npm registry once (then from its cache); a target it cannot
+# get is skipped and named, and the others are still built.
+dist: install
+	@export PATH="$(BUN_PATH)"; bash scripts/dist.sh
 
 clean:
 	rm -rf dist .tools

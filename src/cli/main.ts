@@ -25,6 +25,7 @@ const investigations = () => import("./commands/investigations.ts") as Promise<C
 const workload = () => import("./commands/workload.ts") as Promise<Commands>;
 const mcp = () => import("./commands/mcp.ts") as Promise<Commands>;
 const pictures = () => import("./commands/pictures.ts") as Promise<Commands>;
+const setup = () => import("./commands/setup.ts") as Promise<Commands>;
 
 export const main = defineCommand({
   meta: { name: "flameox", version: FLAMEOX_VERSION, description: "Local runtime evidence for coding agents" },
@@ -54,6 +55,7 @@ export const main = defineCommand({
     capabilities: lazy(workload, "capabilitiesCommand"),
     recover: lazy(workload, "recoverCommand"),
     mcp: lazy(mcp, "mcpCommand"),
+    setup: lazy(setup, "setupCommand"),
   },
 });
 
