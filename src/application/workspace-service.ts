@@ -23,6 +23,7 @@ import { importArtifact, type ImportRequest, type ImportResult } from "./import-
 import { getEvidence, type EvidenceRefType, type EvidenceResult } from "./get-evidence.ts";
 import { importWithinFence, type SourceRoot } from "./import-fence.ts";
 import { validateWorkspace, type ValidationReport } from "./validate-workspace.ts";
+import { type RunLogs, runLogs } from "./run-logs.ts";
 import type { CaptureService } from "./capture/capture-service.ts";
 import type { DiffRequest, ExportFormat, FlamegraphRequest } from "./profile-views.ts";
 
@@ -155,6 +156,21 @@ export class WorkspaceService {
       const all = this.ws.artifacts.list(offset + limit);
       return { items: all.artifacts.slice(offset), total: all.total };
     });
+  }
+
+  /** The display names registered to each run (file names, stdout/stderr), for listings read by people. */
+  runDisplayNames(runIds: readonly string[]): Record<string, string[]> {
+    return Object.fromEntries(runIds.map((id) => [id, [...new Set(this.ws.artifacts.registrationsOfRun(id).map((r) => r.display_name))]]));
+  }
+
+  /** Up to `perArtifact` distinct display names each artifact was registered under. */
+  artifactDisplayNames(artifactIds: readonly string[], perArtifact = 3): Record<string, string[]> {
+    return Object.fromEntries(artifactIds.map((id) => [id, [...new Set(this.ws.artifacts.registrations(id, 20).map((r) => r.display_name))].slice(0, perArtifact)]));
+  }
+
+  /** The stdout and stderr a capture stored for a run. */
+  runLogs(runId: string, options: { stream?: string; maxBytes?: number } = {}): RunLogs {
+    return runLogs(this.ws, runId, options);
   }
 
   getArtifact(artifactId: string): ArtifactDetail {

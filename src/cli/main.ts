@@ -6,7 +6,7 @@
  * invalid, 7 lock, 8 cancelled/timeout, 9 refused by policy.
  */
 import "./terminal-colour.ts";
-import { type CommandDef, defineCommand, runCommand, showUsage } from "citty";
+import { type CommandDef, defineCommand, runCommand } from "citty";
 import { FLAMEOX_VERSION } from "../domain/version.ts";
 import { exitCode } from "./context.ts";
 import { printError } from "./output.ts";
@@ -65,7 +65,8 @@ export async function runCli(rawArgs: string[]): Promise<number> {
     return runParseWorker(rawArgs[1] ?? "");
   }
   if (rawArgs.length === 0 || rawArgs.includes("--help") || rawArgs.includes("-h")) {
-    await showHelp(rawArgs);
+    const { showHelp } = await import("./help.ts");
+    await showHelp(main, rawArgs);
     return 0;
   }
   if (rawArgs[0] === "--version" || rawArgs[0] === "-v") {
@@ -73,31 +74,18 @@ export async function runCli(rawArgs: string[]): Promise<number> {
     return 0;
   }
   try {
+    const { checkArguments } = await import("./arg-check.ts");
+    await checkArguments(main, rawArgs);
     await runCommand(main, { rawArgs });
     return exitCode;
   } catch (error) {
-    // citty throws for unknown commands and missing arguments.
+    // citty throws for unknown commands and missing arguments; arg-check throws typed errors.
     const json = rawArgs.includes("--json");
     const { FlameoxError } = await import("../domain/errors.ts");
+    if (error instanceof FlameoxError) return printError(error, { json });
     const message = error instanceof Error ? error.message : String(error);
     return printError(new FlameoxError("INVALID_ARGUMENTS", message, { remediation: ["Run `flameox --help`"] }), { json });
   }
-}
-
-async function showHelp(rawArgs: string[]): Promise<void> {
-  // Walk down to the deepest named subcommand so `flameox stacks callers --help` helps with that.
-  let cmd = main as Parameters<typeof showUsage>[0];
-  let parent: Parameters<typeof showUsage>[1];
-  for (const arg of rawArgs) {
-    if (arg.startsWith("-")) break;
-    const subs = (await (typeof cmd.subCommands === "function" ? cmd.subCommands() : cmd.subCommands)) as Record<string, typeof cmd | (() => Promise<typeof cmd>)> | undefined;
-    const entry = subs?.[arg];
-    const next = typeof entry === "function" ? await entry() : entry;
-    if (!next) break;
-    parent = cmd;
-    cmd = next;
-  }
-  await showUsage(cmd, parent);
 }
 
 if (import.meta.main) {

@@ -86,3 +86,24 @@ export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")).join("\n");
 }
+
+/** Formats a byte count for people: 512 B, 1.5 KiB, 12.3 MiB. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ["KiB", "MiB", "GiB", "TiB"];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
+/** ANSI styling, only on a terminal and never with NO_COLOR set. */
+const style = (code: string) => (text: string): string => (useColor() ? `\u001b[${code}m${text}\u001b[0m` : text);
+export const bold = style("1");
+export const dim = style("2");
+export const red = style("31");
+export const green = style("32");
+export const yellow = style("33");

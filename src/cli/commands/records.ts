@@ -1,21 +1,23 @@
-/** `flameox import`, `runs list|show`, `artifacts list|show`. */
+/** `flameox import`, `runs list|show|logs`, `artifacts list|show`. */
 import { defineCommand } from "citty";
 import { FlameoxError } from "../../domain/errors.ts";
 import { SENSITIVITIES, type Sensitivity } from "../../domain/records.ts";
 import { commonArgs, execute } from "../context.ts";
-import { safeText, table } from "../output.ts";
+import { formatBytes, safeText, table } from "../output.ts";
+import { renderArtifact, renderRun, renderRunLogs } from "../render-records.ts";
 
 const pageArgs = {
   limit: { type: "string", description: "Maximum rows to return" },
   cursor: { type: "string", description: "Opaque cursor from a previous page" },
 } as const;
 
-export function parseLimit(value: string | undefined): number | undefined {
+export function parseLimit(value: string | undefined, field = "limit"): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new FlameoxError("INVALID_ARGUMENTS", `Expected --limit to be a positive integer but found ${JSON.stringify(value)}`, { details: { field: "limit" } });
+  if (!Number.isInteger(n) || n < 1) throw new FlameoxError("INVALID_ARGUMENTS", `Expected --${field} to be a positive integer but found ${JSON.stringify(value)}`, { details: { field } });
   return n;
 }
+
 
 export const importCommand = defineCommand({
   meta: { name: "import", description: "Import a profile or trace file (each import is a new run)" },
@@ -27,7 +29,7 @@ export const importCommand = defineCommand({
     producer: { type: "string", description: "Producer that wrote the file, e.g. node, chrome, torch.profiler" },
     "producer-version": { type: "string", description: "Producer version" },
     sensitivity: { type: "string", description: "normal | internal | sensitive (default normal)" },
-    adapter: { type: "string", description: "Force an adapter: v8-cpuprofile | chrome-trace" },
+    adapter: { type: "string", description: "Force an adapter by name (the formats are listed below)", valueHint: "NAME" },
   },
   run: ({ args }) =>
     execute(
@@ -67,16 +69,41 @@ export const runsCommand = defineCommand({
     list: defineCommand({
       meta: { name: "list", description: "List runs, newest first" },
       args: { ...commonArgs, ...pageArgs },
-      run: ({ args }) =>
-        execute(args, (s) => s.listRuns({ limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
-          [table([["RUN", "TYPE", "CREATED", "CAPTURE", "EXTRACTION"], ...r.items.map((run) => [run.run_id, run.run_type, run.created_at, run.capture_status, run.extraction_status])]),
-            r.next_cursor ? `more: --cursor ${r.next_cursor}` : ""].filter(Boolean).join("\n"),
-        ),
+      run: ({ args }) => {
+        // Names go to the text table only: the JSON result is the same model MCP returns.
+        let names: Record<string, string[]> = {};
+        return execute(
+          args,
+          (s) => {
+            const page = s.listRuns({ limit: parseLimit(args.limit), cursor: args.cursor });
+            names = s.runDisplayNames(page.items.map((run) => run.run_id));
+            return page;
+          },
+          (r) =>
+            [table([["RUN", "TYPE", "CREATED", "CAPTURE", "EXTRACTION", "NAMES"], ...r.items.map((run) => [run.run_id, run.run_type, run.created_at, run.capture_status, run.extraction_status, safeText((names[run.run_id] ?? []).join(", "))])]),
+              r.next_cursor ? `more: --cursor ${r.next_cursor}` : ""].filter(Boolean).join("\n"),
+        );
+      },
     }),
     show: defineCommand({
       meta: { name: "show", description: "Show one run" },
       args: { ...commonArgs, run_id: { type: "positional", required: true } },
-      run: ({ args }) => execute(args, (s) => s.getRun(args.run_id), (r) => JSON.stringify(r, null, 2)),
+      run: ({ args }) => execute(args, (s) => s.getRun(args.run_id), renderRun),
+    }),
+    logs: defineCommand({
+      meta: { name: "logs", description: "Print the stdout and stderr a capture stored for a run" },
+      args: {
+        ...commonArgs,
+        run_id: { type: "positional", required: true },
+        stream: { type: "string", description: "stdout or stderr (default: both)", valueHint: "STREAM" },
+        "max-bytes": { type: "string", description: "Bytes to print per stream (default 1 MiB)", valueHint: "N" },
+      },
+      run: ({ args }) =>
+        execute(
+          args,
+          (s) => s.runLogs(args.run_id, { stream: args.stream, maxBytes: args["max-bytes"] === undefined ? undefined : parseLimit(args["max-bytes"], "max-bytes") }),
+          renderRunLogs,
+        ),
     }),
   },
 });
@@ -87,16 +114,25 @@ export const artifactsCommand = defineCommand({
     list: defineCommand({
       meta: { name: "list", description: "List artifacts, newest first" },
       args: { ...commonArgs, ...pageArgs },
-      run: ({ args }) =>
-        execute(args, (s) => s.listArtifacts({ limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
-          [table([["ARTIFACT", "BYTES", "KINDS", "SENSITIVITY", "REGISTRATIONS"], ...r.items.map((a) => [a.artifact_id, String(a.byte_length), a.kinds.join(","), a.effective_sensitivity, String(a.registration_count)])]),
-            r.next_cursor ? `more: --cursor ${r.next_cursor}` : ""].filter(Boolean).join("\n"),
-        ),
+      run: ({ args }) => {
+        let names: Record<string, string[]> = {};
+        return execute(
+          args,
+          (s) => {
+            const page = s.listArtifacts({ limit: parseLimit(args.limit), cursor: args.cursor });
+            names = s.artifactDisplayNames(page.items.map((a) => a.artifact_id));
+            return page;
+          },
+          (r) =>
+            [table([["ARTIFACT", "SIZE", "KINDS", "SENSITIVITY", "REGS", "NAMES"], ...r.items.map((a) => [a.artifact_id.slice(0, 19), formatBytes(a.byte_length), a.kinds.join(","), a.effective_sensitivity, String(a.registration_count), safeText((names[a.artifact_id] ?? []).join(", "))])]),
+              r.next_cursor ? `more: --cursor ${r.next_cursor}` : ""].filter(Boolean).join("\n"),
+        );
+      },
     }),
     show: defineCommand({
       meta: { name: "show", description: "Show one artifact (metadata only)" },
       args: { ...commonArgs, artifact_id: { type: "positional", required: true } },
-      run: ({ args }) => execute(args, (s) => s.getArtifact(args.artifact_id), (r) => safeText(JSON.stringify(r, null, 2))),
+      run: ({ args }) => execute(args, (s) => s.getArtifact(args.artifact_id), renderArtifact),
     }),
     get: defineCommand({
       meta: { name: "get", description: "Copy an artifact's native bytes out of the store, verified against its digest (example: flameox artifacts get sha256:1a2b3c4d -o trace.json)" },
