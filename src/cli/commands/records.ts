@@ -19,6 +19,15 @@ export function parseLimit(value: string | undefined, field = "limit"): number |
 }
 
 
+/** The command a person most likely runs next on what was just imported. */
+function nextCommand(artifactId: string, tables: Record<string, number>): string[] {
+  const id = artifactId.slice(0, 19);
+  if ((tables.frame_measurements ?? 0) > 0) return [`next: flameox analyze hotspots ${id}`];
+  if ((tables.otel_spans ?? 0) > 0) return [`next: flameox trace transitions ${id}`];
+  if ((tables.measurements ?? 0) > 0) return [`next: flameox measurements query --artifact-id ${artifactId}`];
+  return [`next: flameox artifacts show ${id}   # the analyses this evidence supports`];
+}
+
 export const importCommand = defineCommand({
   meta: { name: "import", description: "Import a profile or trace file (each import is a new run)" },
   args: {
@@ -59,6 +68,7 @@ export const importCommand = defineCommand({
           `rows ${Object.entries(r.extraction.tables).map(([t, n]) => `${t}=${n}`).join(" ")}`,
           `commit ${r.extraction.corpus_commit_id}`,
           ...r.extraction.limitations.map((l) => `limitation ${l.code}: ${safeText(l.message)}`),
+          ...nextCommand(r.artifact_id, r.extraction.tables),
         ].join("\n"),
     ),
 });
