@@ -15,6 +15,7 @@ import { extractTables } from "./extract-tables.ts";
 import { drainPayload, openPayload } from "./payload-stream.ts";
 import { startEncodePool, useEncodeThread } from "./encode-pool.ts";
 import { MemoryGovernor } from "./memory-governor.ts";
+import { progressWriter } from "./progress-file.ts";
 
 const HEAD_BYTES = 64 * 1024;
 
@@ -41,7 +42,8 @@ async function parse(request: ParseRequest): Promise<ParseResponse> {
   // Streamed: decompressed chunk by chunk; only the head is read ahead, for detection.
   const governor = new MemoryGovernor(request.limits.memory_bytes);
   const checkpoint = () => governor.checkpoint();
-  const payload = await openPayload(request.payload_path, request.limits.max_decompressed_bytes, HEAD_BYTES, checkpoint);
+  const progress = progressWriter(request.output_dir, statSync(request.payload_path).size);
+  const payload = await openPayload(request.payload_path, request.limits.max_decompressed_bytes, HEAD_BYTES, checkpoint, progress.add);
   const head = new TextDecoder("utf-8", { fatal: false }).decode(payload.head);
   const adapter = request.adapter ? adapterByName(request.adapter) : detectAdapter({ head, headBytes: payload.head, displayName: request.display_name });
   if (!adapter) {
@@ -74,6 +76,7 @@ async function parse(request: ParseRequest): Promise<ParseResponse> {
     encode: pool.encode,
     checkpoint,
   }).finally(() => pool.close());
+  progress.flush();
   return {
     protocol: PARSE_PROTOCOL,
     ok: true,

@@ -36,12 +36,17 @@ function compressionOf(path: string): PayloadCompression {
   }
 }
 
-async function* decompressed(path: string, compression: PayloadCompression, maxBytes: number): AsyncGenerator<Uint8Array> {
+async function* decompressed(path: string, compression: PayloadCompression, maxBytes: number, onRead: (bytes: number) => void): AsyncGenerator<Uint8Array> {
   const file = createReadStream(path, { highWaterMark: READ_CHUNK });
   if (compression === "none") {
-    for await (const chunk of file) yield chunk as Uint8Array;
+    for await (const chunk of file) {
+      onRead((chunk as Uint8Array).length);
+      yield chunk as Uint8Array;
+    }
     return;
   }
+  // Stored bytes, not decompressed ones: progress is measured against the file's size.
+  file.on("data", (chunk) => onRead((chunk as Uint8Array).length));
   const inflate = compression === "gzip" ? createGunzip({ chunkSize: READ_CHUNK }) : createZstdDecompress({ chunkSize: READ_CHUNK });
   file.on("error", (error) => inflate.destroy(error));
   file.pipe(inflate);
@@ -61,10 +66,13 @@ async function* decompressed(path: string, compression: PayloadCompression, maxB
   }
 }
 
-/** `checkpoint` runs after every chunk read (the worker paces its collections there, see memory-governor.ts). */
-export async function openPayload(path: string, maxDecompressedBytes: number, headBytes: number, checkpoint: () => void = () => {}): Promise<Payload> {
+/**
+ * `checkpoint` runs after every chunk read (the worker paces its collections there, see
+ * memory-governor.ts); `onRead` gets the count of stored bytes read, for progress.
+ */
+export async function openPayload(path: string, maxDecompressedBytes: number, headBytes: number, checkpoint: () => void = () => {}, onRead: (bytes: number) => void = () => {}): Promise<Payload> {
   const compression = compressionOf(path);
-  const source = decompressed(path, compression, maxDecompressedBytes);
+  const source = decompressed(path, compression, maxDecompressedBytes, onRead);
   const early: Uint8Array[] = [];
   let have = 0;
   while (have < headBytes) {

@@ -5,14 +5,14 @@
  * error plus a quarantine record carrying run and adapter provenance; nothing that was
  * already published changes.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { mkdir, rm, stat, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { type } from "arktype";
 import { FlameoxError, type ErrorCode } from "../domain/errors.ts";
 import { EVIDENCE_TABLE_NAMES, type EvidenceTableName } from "../domain/evidence-schema.ts";
 import { newGenerationId, newOperationId } from "../domain/ids.ts";
-import { MAX_RESPONSE_BYTES, PARSE_PROTOCOL, ParseResponse, type ParseRequest } from "../domain/parse-protocol.ts";
+import { MAX_RESPONSE_BYTES, PARSE_PROGRESS_FILE as PROGRESS_FILE, PARSE_PROTOCOL, ParseResponse, type ParseRequest } from "../domain/parse-protocol.ts";
 import { buildChildEnvironment } from "../broker/child-environment.ts";
 import { runProcess } from "../broker/process-broker.ts";
 import { projectCatalog } from "../storage/catalog.ts";
@@ -48,6 +48,8 @@ export interface ExtractOptions {
   displayName: string;
   adapter: string | null;
   signal?: AbortSignal;
+  /** Stored bytes the parse worker has consumed, of the payload's total, while it runs. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 export async function extractArtifact(ws: Workspace, options: ExtractOptions): Promise<ExtractionResult> {
@@ -158,6 +160,7 @@ async function runWorker(
   };
   const requestPath = join(ids.outputDir, "..", "request.json");
   await writeFile(requestPath, JSON.stringify(request));
+  const stopProgress = watchWorkerProgress(ids.outputDir, request.payload_path, options.onProgress);
   const result = await runProcess({
     argv: parseWorkerArgv(requestPath),
     cwd: ids.outputDir,
@@ -166,7 +169,7 @@ async function runWorker(
     memoryCapBytes: limits.worker_memory_bytes,
     maxOutputBytes: 64 * 1024,
     signal: options.signal,
-  });
+  }).finally(stopProgress);
   const worker = { wall_ms: Math.round(result.wallMs), max_rss_bytes: result.maxRssBytes, memory_cap_bytes: result.memoryCapApplied ? limits.worker_memory_bytes : null, encode_threads: 0 };
   const term = result.termination;
   if (term.kind === "cancelled") throw new FlameoxError("PROCESS_CANCELLED", "Extraction cancelled; the parse worker was stopped");
@@ -199,6 +202,27 @@ async function runWorker(
   }
   // The worker's self-measured peak is exact for the parse process; the broker's figure is a fallback.
   return { response: parsed, worker: { ...worker, max_rss_bytes: parsed.peak_rss_bytes || worker.max_rss_bytes, encode_threads: parsed.encode_threads } };
+}
+
+/** Polls the worker's progress file (workers/progress-file.ts) while it runs; returns the stop function. */
+function watchWorkerProgress(outputDir: string, payloadPath: string, onProgress: ExtractOptions["onProgress"]): () => void {
+  if (!onProgress) return () => {};
+  const total = statSync(payloadPath).size;
+  const path = join(outputDir, PROGRESS_FILE);
+  let last = -1;
+  const timer = setInterval(() => {
+    let done: number;
+    try {
+      done = Number.parseInt(readFileSync(path, "latin1"), 10);
+    } catch {
+      return;
+    }
+    if (Number.isFinite(done) && done !== last) {
+      last = done;
+      onProgress(Math.min(done, total), total);
+    }
+  }, 150);
+  return () => clearInterval(timer);
 }
 
 function remediationFor(code: ErrorCode): string[] {

@@ -70,6 +70,7 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
       displayName,
       adapter: request.adapter ?? null,
       signal: request.signal,
+      onProgress: request.onProgress ? (done, total) => request.onProgress?.("extracting", done, total) : undefined,
     });
     request.onProgress?.("completed", 1, 1);
     return { run_id: runId, artifact_id: artifactId, registration_id: registrationId, byte_length: registered.byte_length, deduplicated, extraction };

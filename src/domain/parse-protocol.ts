@@ -8,7 +8,7 @@
 import { type } from "arktype";
 import { PARSE_PROTOCOL } from "./parse-request.ts";
 
-export { PARSE_PROTOCOL, type ParseRequest } from "./parse-request.ts";
+export { PARSE_PROGRESS_FILE, PARSE_PROTOCOL, type ParseRequest } from "./parse-request.ts";
 
 const Limitation = type({ code: "string", message: "string", "count?": "number" });
 

@@ -43,3 +43,9 @@ export function checkParseRequest(value: unknown): { request: ParseRequest } | {
   for (const key of PROVENANCE) if (typeof provenance[key] !== "string") return { problem: `provenance.${key} must be a string` };
   return { request: value as unknown as ParseRequest };
 }
+
+/**
+ * The parse worker's progress file in its output directory: the decimal count of stored
+ * payload bytes it has consumed, overwritten as it reads (workers/progress-file.ts).
+ */
+export const PARSE_PROGRESS_FILE = "progress";

@@ -4,6 +4,7 @@ import { FlameoxError } from "../../domain/errors.ts";
 import { SENSITIVITIES, type Sensitivity } from "../../domain/records.ts";
 import { commonArgs, execute } from "../context.ts";
 import { formatBytes, safeText, table } from "../output.ts";
+import { progressBar } from "../progress-bar.ts";
 import { renderArtifact, renderRun, renderRunLogs } from "../render-records.ts";
 
 const pageArgs = {
@@ -48,7 +49,7 @@ export const importCommand = defineCommand({
         if (sensitivity && !SENSITIVITIES.includes(sensitivity)) {
           throw new FlameoxError("INVALID_ARGUMENTS", `Expected --sensitivity to be one of ${SENSITIVITIES.join(", ")} but found ${sensitivity}`, { details: { field: "sensitivity" } });
         }
-        const tty = process.stderr.isTTY === true && !args.json;
+        const bar = process.stderr.isTTY === true && !args.json ? progressBar(process.stderr) : null;
         return s.importArtifact({
           path: args.path,
           kind: args.kind,
@@ -57,8 +58,8 @@ export const importCommand = defineCommand({
           producerVersion: args["producer-version"],
           sensitivity,
           adapter: args.adapter,
-          onProgress: tty ? (phase, done, total) => process.stderr.write(`\r${phase} ${total > 0 ? Math.floor((100 * done) / total) : 0}%   ${phase === "completed" ? "\n" : ""}`) : undefined,
-        });
+          onProgress: bar ? (phase, done, total) => bar.update(phase, done, total) : undefined,
+        }).finally(() => bar?.finish());
       },
       (r) =>
         [

@@ -1,0 +1,64 @@
+/**
+ * Import progress as a person sees it: tmux gives the import a real terminal and the
+ * screen is captured while a generated Chrome trace is extracted. The bar must move
+ * (several distinct percentages, with rate and time left) and report the parse worker's
+ * reading, not jump from 0 to 100. On a pipe nothing is drawn. The trace is 40 MB by
+ * default (FLAMEOX_PROGRESS_MB changes it; 100 was used to check it by hand).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { generateChromeTrace } from "../../fixtures/generators/chrome-trace.ts";
+import { cli, REPO, tempWorkspace } from "../helpers.ts";
+
+const tmux = Bun.which("tmux");
+const SESSION = `flameox-progress-${process.pid}`;
+let ws: { root: string; cleanup: () => void };
+let trace: string;
+
+const sh = (...argv: string[]) => Bun.spawnSync(argv, { stdout: "pipe", stderr: "pipe" });
+
+beforeAll(async () => {
+  ws = await tempWorkspace();
+  trace = join(ws.root, "generated-trace.json");
+  await generateChromeTrace(trace, Number(process.env.FLAMEOX_PROGRESS_MB ?? 40) << 20, 11);
+});
+afterAll(() => {
+  if (tmux) sh(tmux, "kill-session", "-t", SESSION);
+  ws.cleanup();
+});
+
+describe.skipIf(!tmux)("import progress", () => {
+  test("on a terminal the bar moves with the bytes the worker has read, with rate and ETA", async () => {
+    const command = `cd ${ws.root} && ${process.execPath} ${join(REPO, "src/cli/main.ts")} import ${trace}; echo IMPORT-EXIT:$?; sleep 120`;
+    expect(sh(tmux!, "new-session", "-d", "-s", SESSION, "-x", "120", "-y", "12", command).exitCode).toBe(0);
+    const seen = new Set<number>();
+    let rateShown = false;
+    let screen = "";
+    const deadline = Date.now() + 110_000;
+    while (Date.now() < deadline) {
+      screen = sh(tmux!, "capture-pane", "-p", "-t", SESSION).stdout.toString();
+      for (const match of screen.matchAll(/extracting \[[#-]+\]\s+(\d+)%.*/g)) {
+        seen.add(Number(match[1]));
+        if (/\/s  ETA \d/.test(match[0])) rateShown = true;
+      }
+      if (screen.includes("IMPORT-EXIT:")) break;
+      await Bun.sleep(150);
+    }
+    expect(screen).toContain("IMPORT-EXIT:0");
+    const percents = [...seen].sort((a, b) => a - b);
+    // A moving bar: at least three readings, some strictly between the ends.
+    expect(percents.length).toBeGreaterThanOrEqual(3);
+    expect(percents.some((p) => p > 0 && p < 100)).toBe(true);
+    expect(rateShown).toBe(true);
+    // The bar is cleared when the import finishes: the result is what stays on screen.
+    expect(screen).toContain("extracted by chrome-trace");
+    expect(screen).not.toMatch(/extracting \[/);
+  }, 120_000);
+
+  test("on a pipe nothing is drawn", async () => {
+    const result = await cli(["import", join(REPO, "fixtures", "samples", "sample-trace.json")], { cwd: ws.root });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).not.toContain("\r");
+  });
+});
