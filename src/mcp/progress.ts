@@ -1,8 +1,8 @@
 /**
  * Progress for long tools: one monotonic stream of fixed work units (0..100) sent as
  * `notifications/progress` when the request carried `_meta.progressToken`. Copying maps
- * onto 0..50 by bytes; extraction has no known length, so it reports its start (60) and
- * completion (100) only.
+ * onto 0..50 by bytes; extraction maps onto 60..99 by the stored bytes the parse worker
+ * has consumed (its start is 60), and completion is 100.
  *
  * The answer of a call is written only after its notifications have been handed to the
  * transport (`settled`), so on the wire the terminal notification always precedes the
@@ -13,6 +13,7 @@
 export const PROGRESS_TOTAL = 100;
 const COPY_SHARE = 50;
 const EXTRACT_START = 60;
+const EXTRACT_SHARE = 39;
 
 export interface ProgressSink {
   progressToken?: string | number;
@@ -48,7 +49,7 @@ function unitsOf(phase: string, done: number, total: number): number | null {
     case "copying":
       return total > 0 ? Math.floor((COPY_SHARE * Math.min(done, total)) / total) : 0;
     case "extracting":
-      return EXTRACT_START;
+      return total > 1 ? EXTRACT_START + Math.floor((EXTRACT_SHARE * Math.min(done, total)) / total) : EXTRACT_START;
     // Capture phases (execute_capture_plan): fixed units, no percentage inside a phase.
     case "planning":
       return 2;

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { generateChromeTrace } from "../../fixtures/generators/chrome-trace.ts";
+import { progressReporter } from "../../src/mcp/progress.ts";
 import { cli, REPO, tempWorkspace } from "../helpers.ts";
 
 const tmux = Bun.which("tmux");
@@ -61,4 +62,17 @@ describe.skipIf(!tmux)("import progress", () => {
     expect(result.stderr).toBe("");
     expect(result.stdout).not.toContain("\r");
   });
+});
+
+test("MCP progress maps the worker's reading onto 60..99, monotonic", async () => {
+  const sent: number[] = [];
+  const reporter = progressReporter({ progressToken: "t", send: async (n) => void sent.push(n.params.progress as number) });
+  reporter.report("copying", 100, 100);
+  reporter.report("extracting", 0, 1);
+  reporter.report("extracting", 50, 100);
+  reporter.report("extracting", 40, 100); // never backwards
+  reporter.report("extracting", 100, 100);
+  reporter.report("completed", 1, 1);
+  await reporter.settled();
+  expect(sent).toEqual([50, 60, 79, 99, 100]);
 });

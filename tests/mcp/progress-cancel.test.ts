@@ -43,7 +43,8 @@ describe("import_artifact progress and cancellation", () => {
     expect(answer.result.structuredContent.ok).toBe(true);
     const updates = messages.slice(0, -1).filter((m) => m.method === "notifications/progress").map((m) => m.params);
     expect(updates.every((u) => u.progressToken === "p7")).toBe(true);
-    expect(updates.map((u) => u.message)).toEqual(["copying", "extracting", "completed"]);
+    // Extraction may report several times as the parse worker reads: the phases keep their order.
+    expect(updates.map((u) => u.message).filter((m, i, all) => m !== all[i - 1])).toEqual(["copying", "extracting", "completed"]);
     for (let i = 1; i < updates.length; i++) expect(updates[i].progress).toBeGreaterThan(updates[i - 1].progress);
     expect(updates.at(-1)).toMatchObject({ progress: 100, total: 100 });
   }, 60_000);
