@@ -64,7 +64,7 @@ export async function checkArguments(root: AnyCommand, rawArgs: string[]): Promi
       else if (!def) {
         const names = [...new Set(Object.entries(args).filter(([, d]) => d.type !== "positional").map(([n]) => kebab(n)))];
         const near = nearest(flag, names);
-        throw unknown("option", `--${flag}`, near ? `--${near}` : null, path);
+        throw unknown("option", `${token.startsWith("--") ? "--" : "-"}${flag}`, near ? `--${near}` : null, path);
       }
       // A string option takes the next token as its value unless written --name=value.
       if (def && def.type !== "boolean" && !token.includes("=")) i++;
