@@ -56,6 +56,28 @@ describe.skipIf(!tmux)("import progress", () => {
     expect(screen).not.toMatch(/extracting \[/);
   }, 120_000);
 
+  test("a terminal gets colour unless NO_COLOR is set", async () => {
+    const runId = (await cli(["runs", "list", "--json"], { cwd: ws.root })).json.items[0].run_id;
+    const screenOf = async (prefix: string) => {
+      const session = `${SESSION}-colour`;
+      const command = `cd ${ws.root} && ${prefix} ${process.execPath} ${join(REPO, "src/cli/main.ts")} runs show ${runId}; echo SHOW-EXIT:$?; sleep 60`;
+      sh(tmux!, "new-session", "-d", "-s", session, "-x", "160", "-y", "20", command);
+      let screen = "";
+      for (let i = 0; i < 200 && !screen.includes("SHOW-EXIT:"); i++) {
+        await Bun.sleep(100);
+        screen = sh(tmux!, "capture-pane", "-e", "-p", "-t", session).stdout.toString();
+      }
+      sh(tmux!, "kill-session", "-t", session);
+      return screen;
+    };
+    const coloured = await screenOf("env -u NO_COLOR");
+    expect(coloured).toContain("SHOW-EXIT:0");
+    expect(coloured).toMatch(/\u001b\[1m\s*run run_/);
+    const plain = await screenOf("env NO_COLOR=1");
+    expect(plain).toContain(`run ${runId}`);
+    expect(plain.split("SHOW-EXIT")[0]).not.toContain("\u001b[");
+  }, 60_000);
+
   test("on a pipe nothing is drawn", async () => {
     const result = await cli(["import", join(REPO, "fixtures", "samples", "sample-trace.json")], { cwd: ws.root });
     expect(result.code).toBe(0);
