@@ -10,7 +10,7 @@ import { parse as parseToml } from "smol-toml";
 import { CLIENT_IDS, CLIENTS, clientById } from "../../src/application/setup/clients.ts";
 import { readServerEntry, withServerEntry } from "../../src/application/setup/config-edit.ts";
 import { applySetup, planSetup, rollbackSetup } from "../../src/application/setup/setup-service.ts";
-import { cli, tempDir } from "../helpers.ts";
+import { cli, REPO, tempDir } from "../helpers.ts";
 
 let dir: ReturnType<typeof tempDir>;
 let home: string;
@@ -134,4 +134,44 @@ describe("flameox setup", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("RECORD_NOT_FOUND");
   });
+});
+
+describe.skipIf(!Bun.which("tmux"))("flameox setup at a terminal", () => {
+  const sh = (...argv: string[]) => Bun.spawnSync(argv, { stdout: "pipe", stderr: "pipe" });
+  async function answer(key: string, home: string): Promise<string> {
+    const session = `flameox-setup-${process.pid}-${key}`;
+    const command = `cd ${project} && env -u NO_COLOR ${process.execPath} ${join(REPO, "src/cli/main.ts")} setup --client cursor --home ${home} --no-verify; echo SETUP-EXIT:$?; sleep 60`;
+    sh("tmux", "new-session", "-d", "-s", session, "-x", "150", "-y", "40", command);
+    let screen = "";
+    try {
+      for (let i = 0; i < 200 && !screen.includes("[y/N]"); i++) {
+        await Bun.sleep(100);
+        screen = sh("tmux", "capture-pane", "-p", "-t", session).stdout.toString();
+      }
+      sh("tmux", "send-keys", "-t", session, key, "Enter");
+      for (let i = 0; i < 200 && !screen.includes("SETUP-EXIT:"); i++) {
+        await Bun.sleep(100);
+        screen = sh("tmux", "capture-pane", "-p", "-t", session).stdout.toString();
+      }
+      return screen;
+    } finally {
+      sh("tmux", "kill-session", "-t", session);
+    }
+  }
+
+  test("the diff is shown, then a person's n writes nothing and y writes the file", async () => {
+    const home = join(dir.path, "tty-home");
+    const cursor = join(project, ".cursor", "mcp.json");
+    const declined = await answer("n", home);
+    expect(declined).toContain("+++ " + cursor);
+    expect(declined).toContain("not confirmed");
+    expect(declined).toContain("SETUP-EXIT:2");
+    expect(existsSync(cursor)).toBe(false);
+    const accepted = await answer("y", home);
+    expect(accepted).toContain("wrote 1 file(s)");
+    expect(accepted).toContain("SETUP-EXIT:0");
+    expect(JSON.parse(readFileSync(cursor, "utf8")).mcpServers.flameox.command.startsWith("/")).toBe(true);
+    rollbackSetup(home);
+    expect(existsSync(join(project, ".cursor"))).toBe(false);
+  }, 60_000);
 });
