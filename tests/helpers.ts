@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 export const REPO = resolve(import.meta.dir, "..");
-export const CORPUS = resolve(REPO, "..", "shared", "corpus");
+/** The vendored real-artifact corpus (see fixtures/corpus/NOTICE); the rest is the external lane's. */
+export const CORPUS = join(REPO, "fixtures", "corpus");
 export const SAMPLES = join(REPO, "fixtures", "samples");
 
 export function tempDir(prefix = "flameox-test-"): { path: string; cleanup: () => void } {

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
 import { detectAdapter } from "../../src/adapters/registry.ts";
-import { corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
+import { corpusFile, corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
 import { expectTableInvariants, rowsOf, totalsByFunction } from "./evidence-checks.ts";
 import { embeddedProfiles, referenceCpuSelf, type ReferenceCpuSelf } from "./reference-cpuprofile.ts";
 import { asyncTimeline, referenceSelfByName, referenceThreadNs } from "./reference-trace.ts";
@@ -92,14 +92,14 @@ describe("chrome-trace corpus", () => {
   }
 
   test("special corpus files report what is special about them", () => {
-    const extract = (name: string) => loadAndExtract(corpusFiles("chrome-trace").find((f) => f.name === name)!.path, name);
+    const extract = (name: string) => loadAndExtract(corpusFile("chrome-trace", name).path, name);
     const codes = (name: string) => new Map(extract(name).limitations.map((l) => [l.code, l.count ?? 1]));
     expect(codes("speedscope-fixture-partial-trailing-comma.json").has("truncated_array_repaired")).toBe(true);
     expect(codes("speedscope-fixture-too-many-end-events.json").get("unmatched_end")).toBe(2);
     expect(codes("local-chromium-headless-156-startup-trace.json.gz").get("unmatched_begin")).toBeGreaterThan(0);
     expect(codes("speedscope-chrome141-no-arg-data.json").has("no_slices")).toBe(true);
     expect(codes("speedscope-fixture-multi-thread-with-samples.json").get("stack_samples_not_imported")).toBe(8);
-    expect(extract("hta-kineto-ns-resolution-v100.pt.trace.json.gz").producer).toBe("torch.profiler");
+    expect(extract("hta-kineto-cpu-only-rank34.pt.trace.json.gz").producer).toBe("torch.profiler");
   });
 });
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FlameoxError } from "../../src/domain/errors.ts";
 import { openPayload, collectPayload } from "../../workers/payload-stream.ts";
-import { corpusFiles, loadPayload } from "../adapters/corpus-files.ts";
+import { corpusFile, loadPayload } from "../adapters/corpus-files.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "flameox-payload-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,8 +30,8 @@ async function failure(path: string, maxBytes: number): Promise<FlameoxError> {
 }
 
 describe("payload stream", () => {
-  // A corpus trace of a few MB: several read chunks, a head shorter than the whole.
-  const plain = new Uint8Array(loadPayload(corpusFiles("perfetto").find((f) => f.name.includes("startup.pftrace"))!.path));
+  // A corpus trace of several read chunks, with a head shorter than the whole.
+  const plain = new Uint8Array(loadPayload(corpusFile("perfetto", "perfetto-repo-nested_tracks.perfetto-trace").path));
 
   test("plain, gzip and zstd payloads decompress to the same bytes, with the same head", async () => {
     const forms = { none: plain, gzip: Bun.gzipSync(plain), zstd: Bun.zstdCompressSync(plain) } as const;
