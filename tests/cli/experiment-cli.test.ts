@@ -67,7 +67,7 @@ describe("experiment CLI end to end", () => {
     const plan = await run(["experiment", "plan", "quadratic-regression"]);
     expect(plan.code).toBe(0);
     conforms(ExperimentPlanResult, plan.json);
-    expect(plan.json).toMatchObject({ trials_planned: 10, protocol: { name: "quadratic-regression", randomization: { seed: 20261129 }, capture: { adapter: "command", source_quality: "clean" } } });
+    expect(plan.json).toMatchObject({ trials_planned: 12, protocol: { name: "quadratic-regression", randomization: { seed: 20261129 }, capture: { adapter: "command", source_quality: "clean" } } });
     expect(plan.json.plan_id).toMatch(/^[0-9a-f]{64}$/);
     expect(plan.stdout).not.toContain(dir.path);
     const runs = await run(["runs", "list"]);
@@ -78,7 +78,7 @@ describe("experiment CLI end to end", () => {
     const ran = await run(["experiment", "run", "quadratic-regression"]);
     expect(ran.code).toBe(0);
     conforms(ExperimentResult, ran.json);
-    expect(ran.json).toMatchObject({ status: "completed", outcome: { attempted: 10, complete_blocks: 5, counts: { succeeded: 10 } } });
+    expect(ran.json).toMatchObject({ status: "completed", outcome: { attempted: 12, complete_blocks: 6, counts: { succeeded: 12 } } });
     const id = ran.json.experiment_id;
 
     const shown = await run(["experiment", "show", id]);
@@ -104,7 +104,7 @@ describe("experiment CLI end to end", () => {
     const compared = await run(["analyze", "compare", `@${request}`]);
     expect(compared.code).toBe(0);
     conforms(ComparisonResultSchema, compared.json);
-    expect(compared.json).toMatchObject({ decision: "meaningful_regression", validity: "valid", complete_pair_n: 5, mismatches: [] });
+    expect(compared.json).toMatchObject({ decision: "meaningful_regression", validity: "valid", complete_pair_n: 6, mismatches: [] });
     expect(compared.json.confidence_low).toBeGreaterThan(0.05);
   }, 120_000);
 

@@ -48,12 +48,12 @@ const experimentCount = () => (service.ws.control.db.query("SELECT count(*) AS n
 describe("experiment end to end", () => {
   test("the quadratic candidate is a meaningful regression, with an interval", async () => {
     const exp = await run("quadratic-regression");
-    expect(exp.outcome!.counts.succeeded).toBe(10);
-    expect(exp.outcome!.complete_blocks).toBe(5);
+    expect(exp.outcome!.counts.succeeded).toBe(12);
+    expect(exp.outcome!.complete_blocks).toBe(6);
     // Protocol first, every trial registered, order shuffled within blocks from the seed.
     const trials = listTrials(service.ws, exp.experiment_id, 100, 0).items;
     expect(trials).toHaveLength(10);
-    expect(new Set(trials.map((t) => t.block_id)).size).toBe(5);
+    expect(new Set(trials.map((t) => t.block_id)).size).toBe(6);
     expect(getExperiment(service.ws, exp.experiment_id).protocol.randomization.seed).toBe(20261129);
     const request = {
       baseline_run_set_id: exp.outcome!.run_set_ids["baseline@-"]!,
@@ -68,7 +68,7 @@ describe("experiment end to end", () => {
     console.log(`quadratic vs set: ${(100 * result.relative_change!).toFixed(0)}% [${(100 * result.confidence_low!).toFixed(0)}%, ${(100 * result.confidence_high!).toFixed(0)}%], ${result.decision}, ${result.validity}, mismatches ${result.mismatches.map((m) => m.code).join(",")}`);
     expect(result.decision).toBe("meaningful_regression");
     expect(result.pairing).toBe("block");
-    expect(result.complete_pair_n).toBe(5);
+    expect(result.complete_pair_n).toBe(6);
     expect(result.confidence_low!).toBeGreaterThan(0.05);
     expect(result.confidence_high!).toBeGreaterThan(result.confidence_low!);
     expect(result.wilcoxon?.method).toBe("exact");
@@ -109,10 +109,12 @@ describe("experiment end to end", () => {
       practical_threshold: 0.05,
     });
     expect(result.validity).toBe("invalid");
-    // The failing trials are excluded members (kept and counted, never silently dropped);
-    // the oracle failure itself invalidates the comparison.
+    // The failing trials count as failed (not excluded: nobody chose to leave them out) and
+    // are named; the oracle failure itself invalidates the comparison, and no pair is left.
     expect(result.mismatches.map((m) => m.code)).toContain("cross_treatment_validation_failed");
-    expect(result.candidate.excluded).toBe(3);
+    expect(result.candidate).toMatchObject({ failed: 3, excluded: 0 });
+    expect(result.failed_trials.map((f) => f.reason)).toEqual(["trial oracle_failed", "trial oracle_failed", "trial oracle_failed"]);
+    expect(result.decision).toBe("descriptive_only");
   }, 120_000);
 
   test("a replayed plan token is refused", async () => {

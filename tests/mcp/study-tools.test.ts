@@ -43,7 +43,10 @@ describe("study tools over MCP", () => {
     const request = { baseline_run_set_id: a.result.run_set_id, candidate_run_set_id: b.result.run_set_id, metric: "wall_time", scope: "../../target/release/bench", polarity: "lower_is_better", practical_threshold: 0.05 };
     const preview = await call(mcp.client, "compare_run_sets", request);
     expect(preview.isError).toBe(false);
-    expect(preview.result).toMatchObject({ decision: "no_meaningful_difference", validity: "exploratory", complete_pair_n: 20 });
+    // The same file imported twice: every ratio is exactly 1, a zero-width interval that
+    // would claim certainty; it decides nothing, and says why.
+    expect(preview.result).toMatchObject({ decision: "inconclusive", validity: "exploratory", complete_pair_n: 20, confidence_low: null });
+    expect(preview.result.limitations.map((l: { code: string }) => l.code)).toContain("interval_undefined");
     expect(preview.result.mismatches.map((m: { code: string }) => m.code)).toContain("environment_identity_missing");
     const recorded = await call(mcp.client, "record_comparison", request);
     expect(recorded.result.comparison_id).toMatch(/^cmp_/);

@@ -47,9 +47,10 @@ describe("descriptive statistics and the normal distribution", () => {
 });
 
 describe("bootstrap, Wilcoxon, outliers", () => {
-  test("identical ratios give a degenerate interval at the estimate", () => {
+  test("identical ratios give no interval (not a zero-width one), with the reason", () => {
     const r = bcaMedianInterval([0.1, 0.1, 0.1, 0.1]);
-    expect(r).toMatchObject({ degenerate: true, low: 0.1, high: 0.1 });
+    expect(r).toMatchObject({ degenerate: true, low: null, high: null, estimate: 0.1 });
+    expect(r.undefined_reason).toContain("all values are equal");
   });
   test("the interval is reproducible from its seed", () => {
     const xs = [0.1, -0.05, 0.2, 0.03, 0.07, 0.11, -0.02];

@@ -8,7 +8,7 @@ import type { RunSetRecord } from "../../domain/run-set.ts";
 import type { RunIdentity } from "../../storage/run-identities.ts";
 import type { SnapshotHandle } from "../../storage/snapshot.ts";
 import { measurementGenerations, readMeasurements } from "../measurements/read-measurements.ts";
-import { comparePaired, ESTIMAND, METHOD } from "../statistics/paired-log-ratio.ts";
+import { comparePaired, ESTIMAND, type IntervalDetail, type PairValue } from "../statistics/paired-log-ratio.ts";
 import type { Decision, Polarity } from "../statistics/decision.ts";
 import type { WilcoxonResult } from "../statistics/wilcoxon.ts";
 import { median } from "../statistics/descriptive.ts";
@@ -34,6 +34,15 @@ export interface CompareRequest {
 
 export interface SideCounts { attempted: number; eligible: number; failed: number; excluded: number }
 
+/** A member whose trial crashed, timed out, was cancelled or failed its oracle. */
+export interface FailedTrial {
+  side: "baseline" | "candidate";
+  run_id: string;
+  trial_id: string | null;
+  block_id: string | null;
+  reason: string;
+}
+
 export interface ComparisonResult {
   schema_version: 1;
   recipe: typeof COMPARISON_RECIPE;
@@ -44,7 +53,7 @@ export interface ComparisonResult {
   unit: string | null;
   polarity: Polarity;
   estimand: typeof ESTIMAND;
-  method: typeof METHOD;
+  method: string;
   independent_unit: "block" | "sample";
   paired: true;
   pairing: Pairing;
@@ -65,6 +74,12 @@ export interface ComparisonResult {
   baseline: SideCounts;
   candidate: SideCounts;
   complete_pair_n: number;
+  /** Complete pairs needed for a decision at this confidence level. */
+  minimum_pairs: number;
+  failed_trials: FailedTrial[];
+  /** Every pair as compared, so the result can be audited: values and their log ratio. */
+  pairs: PairValue[];
+  interval: IntervalDetail | null;
   wilcoxon: WilcoxonResult | null;
   outlier_blocks: string[];
   claim_level: "derived";
@@ -72,6 +87,22 @@ export interface ComparisonResult {
 }
 
 const FAILED = new Set(["failed", "timed_out", "cancelled"]);
+/** Trial outcomes that mean "this attempt did not produce a valid measurement". */
+const FAILED_TRIAL = /^trial (failed|timed_out|cancelled|oracle_failed|infrastructure_failed|invalid)\b/;
+
+function failure(member: RunSetRecord["members"][number], identity: RunIdentity | undefined): string | null {
+  if (member.reason !== null && FAILED_TRIAL.test(member.reason)) return member.reason;
+  if (identity !== undefined && FAILED.has(identity.execution_status)) return `run ${identity.execution_status}`;
+  if (identity !== undefined && identity.capture_status === "failed") return "capture failed";
+  return null;
+}
+
+function failedTrials(side: FailedTrial["side"], set: RunSetRecord, identities: Map<string, RunIdentity>): FailedTrial[] {
+  return set.members.flatMap((m) => {
+    const reason = failure(m, identities.get(m.run_id));
+    return reason === null ? [] : [{ side, run_id: m.run_id, trial_id: m.trial_id, block_id: m.block_id, reason }];
+  });
+}
 
 export async function compareRunSets(
   snapshot: SnapshotHandle,
@@ -84,8 +115,12 @@ export async function compareRunSets(
   const generations = measurementGenerations(snapshot, { runIds: allMembers.map((m) => m.run_id) });
   const rows = await readMeasurements(snapshot, generations);
   const selector = { metric: request.metric, scope: request.scope ?? null };
-  const base = memberSamples(sets.baseline.members, rows, selector);
-  const cand = memberSamples(sets.candidate.members, rows, selector);
+  // A failed trial never contributes a value: its block is incomplete, and says so.
+  const failed = [...failedTrials("baseline", sets.baseline, identities), ...failedTrials("candidate", sets.candidate, identities)];
+  const failedRuns = new Set(failed.map((f) => f.run_id));
+  const usable = (set: RunSetRecord) => set.members.filter((m) => !failedRuns.has(m.run_id));
+  const base = memberSamples(usable(sets.baseline), rows, selector);
+  const cand = memberSamples(usable(sets.candidate), rows, selector);
   const facts: MemberFacts[] = [...base.map((m) => factsOf(m, "baseline")), ...cand.map((m) => factsOf(m, "candidate"))];
   function factsOf(m: MemberSamples, side: "baseline" | "candidate"): MemberFacts {
     const gens = generations.filter((g) => g.run_ids.includes(m.member.run_id));
@@ -112,6 +147,17 @@ export async function compareRunSets(
     seed: request.random_seed ?? 0,
     resamples: request.resamples,
   });
+  const limitations: { code: string; message: string }[] = [];
+  if (pairing === "sample_hierarchy") limitations.push({ code: "within_run_pairing", message: "one run per side: samples were paired by position in the producer's hierarchy; they share no block, so the interval describes these two runs only" });
+  if (failed.length > 0) {
+    const named = failed.slice(0, 20).map((f) => `${f.side} ${f.trial_id ?? f.run_id}${f.block_id === null ? "" : ` (block ${f.block_id})`}: ${f.reason}`);
+    limitations.push({ code: "failed_trials", message: `${failed.length} trial(s) failed and count as failed, not excluded; their blocks have no pair: ${named.join("; ")}${failed.length > 20 ? "; …" : ""}` });
+  }
+  if (stats.exploratory) {
+    limitations.push({ code: "below_confirmatory_minimum", message: `${stats.eligible_pairs} complete pair(s); a ${(request.confidence_level ?? 0.95) * 100}% interval of a median needs at least ${stats.minimum_pairs}, so no decision is made (descriptive only)${failed.length > 0 ? `; ${failed.length} failed trial(s) are listed in failed_trials` : ""}` });
+  } else if (stats.interval_note !== null) {
+    limitations.push({ code: "interval_undefined", message: `${stats.interval_note}; the decision is inconclusive` });
+  }
   const invalid = mismatches.some((m) => m.invalidating);
   const validity = invalid ? "invalid" : mismatches.length > 0 || stats.exploratory ? "exploratory" : "valid";
   const eligible = pairs.filter((p) => p.baseline > 0 && p.candidate > 0 && Number.isFinite(p.baseline) && Number.isFinite(p.candidate));
@@ -129,14 +175,14 @@ export async function compareRunSets(
     unit,
     polarity: request.polarity,
     estimand: ESTIMAND,
-    method: METHOD,
+    method: stats.method,
     independent_unit: pairing === "sample_hierarchy" ? "sample" : "block",
     paired: true,
     pairing,
     practical_threshold: request.practical_threshold,
     confidence_level: request.confidence_level ?? 0.95,
     random_seed: request.random_seed ?? 0,
-    resamples: stats.log_interval?.resamples ?? request.resamples ?? 9999,
+    resamples: stats.interval?.resamples ?? request.resamples ?? 9999,
     baseline_value: bValue,
     candidate_value: cValue,
     absolute_change: bValue !== null && cValue !== null ? cValue - bValue : null,
@@ -147,23 +193,23 @@ export async function compareRunSets(
     decision: stats.decision,
     validity,
     mismatches,
-    baseline: counts(sets.baseline, base, identities),
-    candidate: counts(sets.candidate, cand, identities),
+    baseline: counts(sets.baseline, base, failedRuns),
+    candidate: counts(sets.candidate, cand, failedRuns),
     complete_pair_n: stats.eligible_pairs,
+    minimum_pairs: stats.minimum_pairs,
+    failed_trials: failed,
+    pairs: stats.pairs,
+    interval: stats.interval,
     wilcoxon: stats.wilcoxon,
     outlier_blocks: stats.outlier_blocks,
     claim_level: "derived",
-    limitations: pairing === "sample_hierarchy"
-      ? [{ code: "within_run_pairing", message: "one run per side: samples were paired by position in the producer's hierarchy; they share no block, so the interval describes these two runs only" }]
-      : [],
+    limitations,
   };
 }
 
-function counts(set: RunSetRecord, members: MemberSamples[], identities: Map<string, RunIdentity>): SideCounts {
-  const excluded = set.members.filter((m) => !m.included).length;
-  const failed = members.filter((m) => {
-    const id = identities.get(m.member.run_id);
-    return m.value === null || !(m.value > 0) || (id !== undefined && (FAILED.has(id.execution_status) || id.capture_status === "failed"));
-  }).length;
-  return { attempted: set.members.length, eligible: members.length - failed, failed, excluded };
+/** failed: trials that did not produce a valid value; excluded: members left out on purpose. */
+function counts(set: RunSetRecord, members: MemberSamples[], failedRuns: Set<string>): SideCounts {
+  const failed = set.members.filter((m) => failedRuns.has(m.run_id)).length;
+  const excluded = set.members.filter((m) => !m.included && !failedRuns.has(m.run_id)).length;
+  return { attempted: set.members.length, eligible: members.filter((m) => m.value !== null && m.value > 0).length, failed, excluded };
 }

@@ -23,7 +23,7 @@ export interface BcaOptions {
 
 export interface BcaInterval {
   estimate: number;
-  /** null when the interval is undefined (fewer than 2 values). */
+  /** null when the interval is undefined; `undefined_reason` says why. */
   low: number | null;
   high: number | null;
   confidence_level: number;
@@ -31,8 +31,14 @@ export interface BcaInterval {
   seed: number;
   bias_correction: number | null;
   acceleration: number | null;
-  /** All values equal: the interval collapses to the estimate. */
+  /** All values equal: there is no spread to resample, so no interval. */
   degenerate: boolean;
+  /**
+   * Why there is no interval, where scipy's BCa gives NaN: fewer than 2 values, all values
+   * equal, every jackknife median equal (acceleration 0/0: ties around the median), or
+   * every bootstrap median on one side of the estimate (bias correction ±∞).
+   */
+  undefined_reason: string | null;
 }
 
 export function bcaMedianInterval(values: ArrayLike<number>, options: BcaOptions = {}): BcaInterval {
@@ -45,8 +51,8 @@ export function bcaMedianInterval(values: ArrayLike<number>, options: BcaOptions
   const n = sorted.length;
   const estimate = medianOfSorted(sorted);
   const base = { estimate, confidence_level: level, resamples, seed };
-  if (n < 2) return { ...base, low: null, high: null, bias_correction: null, acceleration: null, degenerate: false };
-  if (sorted[0] === sorted[n - 1]) return { ...base, low: estimate, high: estimate, bias_correction: null, acceleration: null, degenerate: true };
+  if (n < 2) return { ...base, low: null, high: null, bias_correction: null, acceleration: null, degenerate: false, undefined_reason: "fewer than 2 values" };
+  if (sorted[0] === sorted[n - 1]) return { ...base, low: null, high: null, bias_correction: null, acceleration: null, degenerate: true, undefined_reason: "all values are equal, so there is no spread to resample" };
 
   const boot = bootstrapMedians(sorted, resamples, new SeededRandom(seed)).sort();
   let below = 0;
@@ -57,15 +63,18 @@ export function bcaMedianInterval(values: ArrayLike<number>, options: BcaOptions
   }
   const z0 = ndtri((below + atOrBelow) / (2 * resamples));
   const a = jackknifeAcceleration(sorted);
+  // A zero-width interval here would claim certainty the data do not have (scipy: NaN).
+  if (!Number.isFinite(a)) return { ...base, low: null, high: null, bias_correction: z0, acceleration: null, degenerate: false, undefined_reason: "every leave-one-out median is equal (ties around the median), so the BCa acceleration is 0/0" };
+  if (!Number.isFinite(z0)) return { ...base, low: null, high: null, bias_correction: null, acceleration: a, degenerate: false, undefined_reason: "every bootstrap median lies on one side of the estimate (ties), so the BCa bias correction is infinite" };
   const alpha = (1 - level) / 2;
   const zAlpha = ndtri(alpha);
   const adjust = (z: number) => ndtr(z0 + (z0 + z) / (1 - a * (z0 + z)));
   const low = quantileOfSorted(boot, adjust(zAlpha));
   const high = quantileOfSorted(boot, adjust(-zAlpha));
   if (!Number.isFinite(low) || !Number.isFinite(high)) {
-    return { ...base, low: null, high: null, bias_correction: z0, acceleration: a, degenerate: false };
+    return { ...base, low: null, high: null, bias_correction: z0, acceleration: a, degenerate: false, undefined_reason: "the adjusted BCa percentiles are not finite" };
   }
-  return { ...base, low, high, bias_correction: z0, acceleration: a, degenerate: false };
+  return { ...base, low, high, bias_correction: z0, acceleration: a, degenerate: false, undefined_reason: null };
 }
 
 /**
@@ -96,7 +105,7 @@ export function bootstrapMedians(sorted: Float64Array, resamples: number, rng: S
   return out;
 }
 
-/** Acceleration from leave-one-out medians; 0 when every jackknife median is equal. */
+/** Acceleration from leave-one-out medians; NaN (as in scipy) when every jackknife median is equal. */
 export function jackknifeAcceleration(sorted: Float64Array): number {
   const n = sorted.length;
   const theta = new Float64Array(n);
@@ -106,6 +115,9 @@ export function jackknifeAcceleration(sorted: Float64Array): number {
     const mid = m >> 1;
     theta[i] = m % 2 === 1 ? at(i, mid) : (at(i, mid - 1) + at(i, mid)) / 2;
   }
+  // Every leave-one-out median equal: 0/0. Tested directly, because the floating-point mean
+  // of n equal values need not equal them, which would turn 0/0 into a spurious number.
+  if (theta.every((t) => t === theta[0])) return NaN;
   let mean = 0;
   for (let i = 0; i < n; i++) mean += theta[i]!;
   mean /= n;
@@ -116,5 +128,5 @@ export function jackknifeAcceleration(sorted: Float64Array): number {
     num += (u * u * u) / (n * n * n);
     den += (u * u) / (n * n);
   }
-  return den === 0 ? 0 : num / (6 * den ** 1.5);
+  return den === 0 ? NaN : num / (6 * den ** 1.5);
 }

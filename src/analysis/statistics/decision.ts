@@ -4,18 +4,16 @@
  *   lower_is_better:  high ≤ −t → meaningful_improvement;  low ≥ t → meaningful_regression
  *   higher_is_better: the mirror image
  *   [low, high] ⊆ [−t, t] → no_meaningful_difference; anything else → inconclusive
- * Neutral polarity or no interval is always inconclusive; fewer than 3 pairs make the
- * result exploratory whatever the interval says.
+ * Neutral polarity or no interval is always inconclusive. Too few pairs for the confidence
+ * level (order-statistic-interval.ts: minimumPairsFor) give `descriptive_only`: no decision.
  */
 export const POLARITIES = ["lower_is_better", "higher_is_better", "neutral"] as const;
 export type Polarity = (typeof POLARITIES)[number];
 
-export const DECISIONS = ["meaningful_improvement", "meaningful_regression", "no_meaningful_difference", "inconclusive"] as const;
+export const DECISIONS = ["meaningful_improvement", "meaningful_regression", "no_meaningful_difference", "inconclusive", "descriptive_only"] as const;
 export type Decision = (typeof DECISIONS)[number];
 
-export const MIN_CONFIRMATORY_PAIRS = 3;
-
-export function decide(interval: { low: number | null; high: number | null }, threshold: number, polarity: Polarity): Decision {
+export function decide(interval: { low: number | null; high: number | null }, threshold: number, polarity: Polarity): Exclude<Decision, "descriptive_only"> {
   if (!(threshold > 0)) throw new RangeError(`Expected a practical threshold greater than 0 but found ${threshold}`);
   const { low, high } = interval;
   if (low === null || high === null || !Number.isFinite(low) || !Number.isFinite(high)) return "inconclusive";

@@ -14,6 +14,7 @@ import { readRunIdentities } from "../../storage/run-identities.ts";
 import { SnapshotHandle } from "../../storage/snapshot.ts";
 import { StudyRecords } from "../../storage/study-records.ts";
 import type { Workspace } from "../../storage/workspace.ts";
+import type { RunSetRecord } from "../../domain/run-set.ts";
 import { getRunSet } from "./run-sets.ts";
 import { oracleMismatches } from "./oracle-mismatches.ts";
 
@@ -36,10 +37,24 @@ export function checkCompareRequest(request: CompareRequest): void {
   if (!Number.isInteger(resamples) || resamples < 9999 || resamples > 99_999) throw bad("resamples", `Expected resamples in [9999, 99999] but found ${resamples}`);
 }
 
+/**
+ * A run set compared with itself (or with another set of the very same runs) has every
+ * ratio exactly 1: it would report "no meaningful difference" about nothing.
+ */
+function refuseSelfComparison(baseline: RunSetRecord, candidate: RunSetRecord): void {
+  const runs = (set: RunSetRecord) => set.members.map((m) => m.run_id).sort().join("\n");
+  if (baseline.run_set_id === candidate.run_set_id || runs(baseline) === runs(candidate)) {
+    throw new FlameoxError("INVALID_ARGUMENTS", `The baseline and candidate are the same runs (${baseline.run_set_id}${baseline.run_set_id === candidate.run_set_id ? "" : ` and ${candidate.run_set_id}`}); a comparison needs two different run sets`, {
+      details: { field: "candidate_run_set_id" },
+    });
+  }
+}
+
 export async function previewComparison(ws: Workspace, request: CompareRequest): Promise<ComparisonResult> {
   checkCompareRequest(request);
   const baseline = getRunSet(ws, request.baseline_run_set_id);
   const candidate = getRunSet(ws, request.candidate_run_set_id);
+  refuseSelfComparison(baseline, candidate);
   const snapshot = SnapshotHandle.pin(ws.paths);
   const runIds = [...baseline.members, ...candidate.members].map((m) => m.run_id);
   const extra: Mismatch[] = request.experiment_id ? oracleMismatches(ws, request.experiment_id, runIds) : [];

@@ -97,6 +97,10 @@ export const ComparisonResultSchema = type({
   baseline: SideCounts,
   candidate: SideCounts,
   complete_pair_n: "number",
+  minimum_pairs: "number",
+  failed_trials: type({ side: "'baseline' | 'candidate'", run_id: "string", trial_id: "string | null", block_id: "string | null", reason: "string" }).array(),
+  pairs: type({ block_id: "string", baseline: nullableNumber, candidate: nullableNumber, log_ratio: nullableNumber }).array(),
+  interval: type({ method: "string", resamples: nullableNumber, rank: nullableNumber, interpolation: nullableNumber, bias_correction: nullableNumber, acceleration: nullableNumber }).or("null"),
   wilcoxon: type({
     statistic: "number",
     p_value: nullableNumber,
