@@ -1,12 +1,23 @@
 # flameox — set-up, demo, tests, benchmarks.
 #   make demo   installs what is missing (Bun from npm when absent, locked dependencies)
 #               and runs the main job on fixtures/samples: init, import, hotspots.
-#   make test   installs the same way and runs the whole test suite.
+#   make test   installs the same way and runs the default test lane: everything that needs
+#               nothing beside the repository (vendored corpus in fixtures/corpus), minus the
+#               [heavy] cases, which it lists as skipped.
+#   make test-external   the corpus suites again over the external corpus as well
+#               ($FLAMEOX_CORPUS, else ../shared/corpus); says so when there is none.
+#   make test-heavy      the [heavy] cases (tens of MB generated, whole experiments).
+#   .ci/run     all three lanes, one summary.
 SHELL := /bin/bash
 BUN_VERSION := 1.4.4
 BUN_PATH := $(CURDIR)/.tools/bun/bin:$(PATH)
 
-.PHONY: install demo test typecheck bench compile dist clean
+.PHONY: install demo test test-external test-heavy typecheck bench compile dist clean
+
+# Test files that read the real-artifact corpus, and those with [heavy] cases.
+CORPUS_TESTS = $(addprefix ./,$(shell grep -rl --include='*.test.ts' 'corpus-files' tests | sort))
+HEAVY_TESTS = $(addprefix ./,$(shell grep -rl --include='*.test.ts' 'heavyTest' tests | sort))
+EXTERNAL_CORPUS = $(or $(FLAMEOX_CORPUS),$(abspath $(CURDIR)/../shared/corpus))
 
 install:
 	@bash scripts/install.sh $(BUN_VERSION)
@@ -25,7 +36,20 @@ demo: install
 	  echo "== validate"; $$fx validate --full
 
 test: install
-	@export PATH="$(BUN_PATH)"; NO_COLOR=1 bun test --timeout 120000
+	@export PATH="$(BUN_PATH)"; unset FLAMEOX_CORPUS FLAMEOX_HEAVY; NO_COLOR=1 bun test --timeout 120000
+
+test-external: install
+	@export PATH="$(BUN_PATH)"; unset FLAMEOX_HEAVY; \
+	  if [ -d "$(EXTERNAL_CORPUS)" ]; then \
+	    echo "== external corpus lane: $(EXTERNAL_CORPUS)"; \
+	    FLAMEOX_CORPUS="$(EXTERNAL_CORPUS)" NO_COLOR=1 bun test --timeout 300000 $(CORPUS_TESTS); \
+	  else \
+	    echo "external corpus lane not run: no corpus at $(EXTERNAL_CORPUS) (set FLAMEOX_CORPUS); the files it would add are listed in fixtures/corpus/EXTERNAL.tsv"; \
+	  fi
+
+test-heavy: install
+	@export PATH="$(BUN_PATH)"; unset FLAMEOX_CORPUS; \
+	  FLAMEOX_HEAVY=1 NO_COLOR=1 bun test --timeout 600000 --test-name-pattern '\[heavy\]' $(HEAVY_TESTS)
 
 typecheck: install
 	@export PATH="$(BUN_PATH)"; bunx tsc --noEmit -p .

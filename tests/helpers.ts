@@ -1,4 +1,5 @@
 /** Test helpers: temporary projects and a real CLI process. */
+import { test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -7,6 +8,16 @@ export const REPO = resolve(import.meta.dir, "..");
 /** The vendored real-artifact corpus (see fixtures/corpus/NOTICE); the rest is the external lane's. */
 export const CORPUS = join(REPO, "fixtures", "corpus");
 export const SAMPLES = join(REPO, "fixtures", "samples");
+
+/**
+ * The heavy lane (`make test-heavy`, FLAMEOX_HEAVY=1): cases that generate tens of MB or
+ * run whole multi-trial experiments. Elsewhere they are registered as skipped, tagged
+ * [heavy], so every run's summary counts them instead of dropping them silently.
+ */
+export const HEAVY = process.env.FLAMEOX_HEAVY === "1";
+export function heavyTest(name: string, fn: () => Promise<void> | void, timeout?: number): void {
+  (HEAVY ? test : test.skip)(`${name} [heavy]`, fn, timeout);
+}
 
 export function tempDir(prefix = "flameox-test-"): { path: string; cleanup: () => void } {
   const path = mkdtempSync(join(tmpdir(), prefix));

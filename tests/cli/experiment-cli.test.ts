@@ -12,7 +12,7 @@ import {
   ComparisonResultSchema, ExperimentPlanResult, ExperimentResult, ScalingResultSchema, TrialPageResult,
 } from "../../src/mcp/schemas/study.ts";
 import { git } from "../capture/capture-helpers.ts";
-import { cli, REPO, tempDir } from "../helpers.ts";
+import { cli, heavyTest, REPO, tempDir } from "../helpers.ts";
 
 const FIXTURE = join(REPO, "fixtures", "experiments", "dedupe");
 // A smaller scaling design than the fixture's, to keep the test short: 4 sizes, 1 block.
@@ -108,7 +108,7 @@ describe("experiment CLI end to end", () => {
     expect(compared.json.confidence_low).toBeGreaterThan(0.05);
   }, 120_000);
 
-  test("analyze scaling over a scaling experiment", async () => {
+  heavyTest("analyze scaling over a scaling experiment", async () => {
     const ran = await run(["experiment", "run", "cli-scaling"]);
     expect(ran.code).toBe(0);
     expect(ran.json.outcome.counts.succeeded).toBe(8);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generateChromeTrace } from "../../fixtures/generators/chrome-trace.ts";
-import { SAMPLES, cli, tempWorkspace } from "../helpers.ts";
+import { SAMPLES, cli, heavyTest, tempWorkspace } from "../helpers.ts";
 
 let root: string;
 let cleanup: () => void;
@@ -35,7 +35,7 @@ describe("flameox CLI", () => {
     expect(status.json.catalog.in_sync).toBe(true);
   });
 
-  test("a 40 MB trace is encoded on the thread under the default budget and inline under 512 MiB, with the same evidence", async () => {
+  heavyTest("a 40 MB trace is encoded on the thread under the default budget and inline under 512 MiB, with the same evidence", async () => {
     const big = join(root, "generated-40mb.json");
     await generateChromeTrace(big, 40 << 20, 7);
     const small = await tempWorkspace();

@@ -17,7 +17,7 @@ import { getExperiment, listTrials } from "../../src/application/study/experimen
 import { StudyService } from "../../src/application/study/study-service.ts";
 import { readRunIdentities } from "../../src/storage/run-identities.ts";
 import { approveDeclared, git } from "../capture/capture-helpers.ts";
-import { REPO, tempDir } from "../helpers.ts";
+import { heavyTest, REPO, tempDir } from "../helpers.ts";
 
 const FIXTURE = join(REPO, "fixtures", "experiments", "dedupe");
 let dir: { path: string; cleanup: () => void };
@@ -182,7 +182,7 @@ describe("experiment end to end", () => {
 });
 
 describe("scaling experiment end to end", () => {
-  test("the quadratic implementation grows faster than the Set one", async () => {
+  heavyTest("the quadratic implementation grows faster than the Set one", async () => {
     const { scalingOfExperiment } = await import("../../src/application/study/scaling.ts");
     const exp = await run("dedupe-scaling");
     expect(exp.outcome!.counts.succeeded).toBe(20);
@@ -194,7 +194,7 @@ describe("scaling experiment end to end", () => {
     expect(result.frame_correlations).toEqual({ status: "unavailable", reason: expect.stringContaining("no profile evidence") });
   }, 120_000);
 
-  test("profiled trials: the quadratic implementation's own frame is flagged as growing with input", async () => {
+  heavyTest("profiled trials: the quadratic implementation's own frame is flagged as growing with input", async () => {
     const { scalingOfExperiment } = await import("../../src/application/study/scaling.ts");
     const exp = await run("dedupe-scaling-profiled");
     expect(exp.protocol.capture).toMatchObject({ adapter: "v8-cpu" });

@@ -23,7 +23,7 @@ describe("flameox mcp inspect", () => {
     } finally {
       dir.cleanup();
     }
-  }, 30_000);
+  }, 120_000);
 
   test("text output shows each tool's hints and arguments; the uninitialized root is not created", async () => {
     const dir = tempDir("flameox-inspect-");
@@ -36,7 +36,7 @@ describe("flameox mcp inspect", () => {
     } finally {
       dir.cleanup();
     }
-  }, 30_000);
+  }, 120_000);
 
   test("serve --init creates the workspace at start", async () => {
     const dir = tempDir("flameox-serve-init-");
@@ -50,5 +50,5 @@ describe("flameox mcp inspect", () => {
     } finally {
       dir.cleanup();
     }
-  }, 30_000);
+  }, 120_000);
 });
