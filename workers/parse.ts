@@ -6,7 +6,8 @@
  */
 import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { adapterByName, detectAdapter } from "../src/adapters/registry.ts";
+import { ADAPTERS, adapterByName, detectAdapter } from "../src/adapters/registry.ts";
+import { formatsSentence } from "../src/adapters/known-formats.ts";
 import { FlameoxError } from "../src/domain/errors.ts";
 import type { ParseResponse } from "../src/domain/parse-protocol.ts";
 import { checkParseRequest, PARSE_PROTOCOL, type ParseRequest } from "../src/domain/parse-request.ts";
@@ -49,7 +50,7 @@ async function parse(request: ParseRequest): Promise<ParseResponse> {
   if (!adapter) {
     // Decompress to the end first: a bomb is ARTIFACT_TOO_LARGE whatever its head looks like.
     await drainPayload(payload.chunks);
-    throw new FlameoxError("ARTIFACT_FORMAT_UNKNOWN", `Cannot recognise the format of ${request.display_name}`);
+    throw new FlameoxError("ARTIFACT_FORMAT_UNKNOWN", `Cannot recognise the format of ${request.display_name}. ${formatsSentence(ADAPTERS.map((a) => a.name))}`);
   }
   await initParquet();
   const provenance = {

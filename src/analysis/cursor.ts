@@ -19,6 +19,8 @@ export interface CursorBinding {
   query: string;
   filters: unknown;
   commitId: string;
+  /** What commitId names, for the STALE_CURSOR message (default: the corpus commit). */
+  stateName?: string;
 }
 
 export function encodeCursor(binding: CursorBinding, offset: number): string {
@@ -45,8 +47,9 @@ export function decodeCursor(cursor: string | undefined | null, binding: CursorB
     });
   }
   if (body.c !== binding.commitId) {
-    throw new FlameoxError("STALE_CURSOR", `Cannot use cursor: it was issued for corpus commit ${body.c}, the current commit is ${binding.commitId}`, {
-      remediation: ["Repeat the first call without a cursor to page through the current commit"],
+    const state = binding.stateName ?? "corpus commit";
+    throw new FlameoxError("STALE_CURSOR", `Cannot use cursor: it was issued for ${state} ${body.c}, the current ${state} is ${binding.commitId}`, {
+      remediation: [`Repeat the first call without a cursor to page through the current ${state}`],
     });
   }
   return body.o;

@@ -230,7 +230,7 @@ function remediationFor(code: ErrorCode): string[] {
     case "ARTIFACT_PARSE_FAILED":
       return ["Check that the file is a complete artifact of a supported format (V8 .cpuprofile, Chrome trace JSON)", "The native artifact is kept; inspect it with `flameox artifacts show`"];
     case "ARTIFACT_FORMAT_UNKNOWN":
-      return ["Pass --adapter to name the format explicitly", "See `flameox import --help` for supported formats"];
+      return ["If it is one of the importable formats, pass --adapter (MCP: adapter) to name it", "Formats known but not imported yet are listed in the message; the native artifact is kept"];
     case "ARTIFACT_TOO_LARGE":
       return ["Raise extraction.worker_memory_bytes or extraction.max_events in .diagnostics/config.toml"];
     case "PROCESS_TIMEOUT":

@@ -36,7 +36,20 @@ export interface ImportResult {
   extraction: ExtractionResult;
 }
 
+/** An unknown adapter name is the caller's mistake: refused before anything is recorded. */
+async function checkAdapterName(name: string): Promise<void> {
+  // Loaded only when an adapter is named: the registry pulls in every adapter's code.
+  const { ADAPTERS } = await import("../adapters/registry.ts");
+  if (ADAPTERS.some((a) => a.name === name)) return;
+  const { formatsSentence } = await import("../adapters/known-formats.ts");
+  throw new FlameoxError("INVALID_ARGUMENTS", `Unknown adapter ${JSON.stringify(name)}. ${formatsSentence(ADAPTERS.map((a) => a.name))}`, {
+    details: { field: "adapter", valid: ADAPTERS.map((a) => a.name) },
+    remediation: ["Name one of the importable adapters, or leave the adapter out to detect the format"],
+  });
+}
+
 export async function importArtifact(ws: Workspace, request: ImportRequest): Promise<ImportResult> {
+  if (request.adapter !== undefined && request.adapter !== null) await checkAdapterName(request.adapter);
   const runId = newRunId();
   const operationId = newOperationId();
   const stagingDir = join(ws.paths.staging, operationId);

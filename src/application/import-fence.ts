@@ -2,7 +2,7 @@
  * The import fence: which files an agent may ask flameox to import. Only paths under
  * the project root (`source_root: "project"`, relative paths resolve against the root)
  * or under the system temp directory (`source_root: "temp"`) pass, and only when no
- * component below that root is a symbolic link. The workspace's own `.diagnostics/` is
+ * component below that root is a symbolic link and the file has no other hard link. The workspace's own `.diagnostics/` is
  * off limits. On Linux the parent directory is then pinned by a descriptor, so a
  * directory swapped in after the check cannot redirect the open; the import itself
  * opens the file with O_NOFOLLOW, requires a regular file and rechecks identity and size.
@@ -74,6 +74,9 @@ async function walkWithoutLinks(baseReal: string, components: string[], displayP
     const last = index === components.length - 1;
     if (!last && !info.isDirectory()) invalid(`Cannot import ${displayPath}: ${shown} is not a directory`);
     if (last && !info.isFile()) refuse(`Cannot import ${displayPath}: it is ${kindOf(info)}; only regular files are imported`);
+    // A hard link is the same file under another name, possibly outside the root (a
+    // private key linked into the project): the name inside proves nothing about it.
+    if (last && info.nlink > 1) refuse(`Cannot import ${displayPath}: it has ${info.nlink} hard links, so the same file may also have a name outside the allowed root`, ["Import a copy of the file (cp makes one with a single link)"]);
     if (!last) parent = info;
   }
   return { parent };

@@ -3,6 +3,7 @@
  * MCP server call. Transport-independent; every method returns a plain result model.
  * Read-only methods pin a snapshot and never take the write lock.
  */
+import { digestOf } from "../domain/canonical-digest.ts";
 import { resolve } from "node:path";
 import { FlameoxError } from "../domain/errors.ts";
 import type { FrameMetric } from "../domain/evidence-schema.ts";
@@ -130,7 +131,7 @@ export class WorkspaceService {
   }
 
   listRuns(options: { limit?: number; cursor?: string | null }): Page<RunRecord> {
-    return this.paginate("runs.list", options, (offset, limit) => {
+    return this.paginate("runs.list", "runs", options, (offset, limit) => {
       const all = this.ws.runs.list(offset + limit);
       return { items: all.runs.slice(offset), total: all.total };
     });
@@ -152,7 +153,7 @@ export class WorkspaceService {
   }
 
   listArtifacts(options: { limit?: number; cursor?: string | null }): Page<ArtifactRecord> {
-    return this.paginate("artifacts.list", options, (offset, limit) => {
+    return this.paginate("artifacts.list", "artifacts", options, (offset, limit) => {
       const all = this.ws.artifacts.list(offset + limit);
       return { items: all.artifacts.slice(offset), total: all.total };
     });
@@ -306,10 +307,19 @@ export class WorkspaceService {
     return clampLimit(limit, fallback ?? this.ws.config.analysis.default_row_limit, this.ws.config.analysis.max_row_limit);
   }
 
-  private paginate<T>(query: string, options: { limit?: number; cursor?: string | null }, fetch: (offset: number, limit: number) => { items: T[]; total: number }): Page<T> {
+  /** Changes whenever a row is added to or removed from the list's table. */
+  private listRevision(table: "runs" | "artifacts"): string {
+    const key = table === "runs" ? "run_id" : "artifact_id";
+    const row = this.ws.control.db.query(`SELECT count(*) AS n, max(created_at || ' ' || ${key}) AS last FROM ${table}`).get() as { n: number; last: string | null };
+    return digestOf({ table, n: row.n, last: row.last }).slice(7, 23);
+  }
+
+  private paginate<T>(query: string, table: "runs" | "artifacts", options: { limit?: number; cursor?: string | null }, fetch: (offset: number, limit: number) => { items: T[]; total: number }): Page<T> {
     const commitId = this.pin().commitId;
-    // Control-plane lists are bound to the workspace, not the corpus; the commit only names the state read.
-    const binding = { query, filters: {}, commitId: "control" };
+    // Control-plane lists are bound to the control plane's state of that list, not the
+    // corpus: an import adds a run at the top, which would shift every later offset and
+    // repeat items, so a cursor from before it is STALE_CURSOR.
+    const binding = { query, filters: {}, commitId: this.listRevision(table), stateName: "control-plane revision" };
     const offset = decodeCursor(options.cursor, binding);
     const limit = this.limit(options.limit);
     const { items, total } = fetch(offset, limit);

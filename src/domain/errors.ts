@@ -20,7 +20,8 @@ export const ERROR_CODES = {
   ARTIFACT_TOO_LARGE: { exit: 9, retryable: false },
   ARTIFACT_INTEGRITY_FAILED: { exit: 5, retryable: false },
   ARTIFACT_PARSE_FAILED: { exit: 4, retryable: false },
-  ARTIFACT_FORMAT_UNKNOWN: { exit: 2, retryable: false },
+  // The arguments were fine; the artifact could not be read: a parse failure (exit 4).
+  ARTIFACT_FORMAT_UNKNOWN: { exit: 4, retryable: false },
   EVIDENCE_SCHEMA_MISMATCH: { exit: 5, retryable: false },
   CORPUS_INTEGRITY_FAILED: { exit: 5, retryable: false },
   QUERY_BUDGET_EXCEEDED: { exit: 9, retryable: false },

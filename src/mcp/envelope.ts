@@ -45,7 +45,9 @@ export function failure(error: unknown, hidePaths: string[] = []): ToolCallResul
 /** The error payload of the closed code list, with MCP recovery steps and no host storage paths. */
 export function errorPayload(error: unknown, hidePaths: string[] = []): ErrorPayload {
   const payload = asFlameoxError(error).toPayload();
-  const scrub = (text: string) => hidePaths.reduce((t, path) => t.split(path).join(".diagnostics"), text);
+  // Storage paths read as ".diagnostics", the project root itself as "the project root":
+  // a client knows which root it started the server on and must not learn the host layout.
+  const scrub = (text: string) => hidePaths.reduce((t, path) => t.split(path).join(path.endsWith(".diagnostics") ? ".diagnostics" : "the project root"), text);
   return {
     ...payload,
     message: bounded(scrub(payload.message)),

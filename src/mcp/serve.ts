@@ -4,8 +4,8 @@
  * up until the client closes stdin (or a signal); calls still running are then aborted
  * and given time to clean up before the workspace closes.
  */
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createServer } from "./server.ts";
+import { JsonRpcStdioTransport } from "./stdio-transport.ts";
 import { WorkspaceSession } from "./workspace-session.ts";
 
 /** How long shutdown waits for aborted calls to clean up (the broker's kill grace is 2 s). */
@@ -25,7 +25,7 @@ export async function serveStdio(options: { projectRoot: string; init: boolean }
   const session = new WorkspaceSession(options.projectRoot);
   if (options.init) await session.initialize();
   const server = createServer(session);
-  const transport = new StdioServerTransport();
+  const transport = new JsonRpcStdioTransport();
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
     // The SDK transport does not notice end of input by itself under every runtime.

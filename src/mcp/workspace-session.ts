@@ -32,16 +32,21 @@ export class WorkspaceSession {
     return WorkspaceService.init(this.root);
   }
 
-  /** Absolute storage paths that must never appear in a result or error. */
+  /**
+   * Absolute host paths that must never appear in a result or error: the storage folder
+   * first (its longer paths are replaced before the root they start with), then the
+   * project root itself (WORKSPACE_NOT_FOUND names it). A root of "/" is not hidden: every
+   * path separator would go with it.
+   */
   hiddenPaths(): string[] {
-    const paths = [join(this.root, ".diagnostics")];
+    const roots = [this.root];
     try {
-      const real = join(realpathSync(this.root), ".diagnostics");
-      if (real !== paths[0]) paths.push(real);
+      const real = realpathSync(this.root);
+      if (real !== this.root) roots.push(real);
     } catch {
       // The root may not exist yet; its lexical form is enough then.
     }
-    return paths;
+    return [...roots.map((r) => join(r, ".diagnostics")), ...roots.filter((r) => r.length > 1)];
   }
 
   /** Remembers a running tool call, so shutdown can wait for its cleanup. */

@@ -12,6 +12,7 @@ import { FLAMEOX_VERSION } from "../domain/version.ts";
 import { ArtifactStore } from "./artifact-store.ts";
 import { ControlPlane, nowIso } from "./control-plane.ts";
 import { CONTROL_SCHEMA_VERSION } from "./control-schema.ts";
+import { projectCatalog } from "./catalog.ts";
 import { writeRootCommit } from "./corpus-store.ts";
 import { RunStore } from "./run-store.ts";
 import { defaultConfigToml, parseConfig, type WorkspaceConfig } from "./workspace-config.ts";
@@ -64,8 +65,11 @@ export async function initWorkspace(projectRoot: string): Promise<{ created: boo
     control_schema_version: CONTROL_SCHEMA_VERSION,
   };
   writeFileSync(join(tmp, "config.toml"), defaultConfigToml());
-  ControlPlane.create(join(tmp, "control.sqlite"), identity.workspace_id).close();
-  writeRootCommit(workspacePaths(root, tmp));
+  const control = ControlPlane.create(join(tmp, "control.sqlite"), identity.workspace_id);
+  // The catalog starts as the projection of the root commit, so a fresh workspace is in
+  // sync (not "behind HEAD") before anything is imported.
+  control.withWriteLock(() => projectCatalog(control.db, writeRootCommit(workspacePaths(root, tmp))));
+  control.close();
   writeFileSync(join(tmp, "workspace.json"), JSON.stringify(identity, null, 2) + "\n");
   try {
     renameSync(tmp, paths.diagnostics);

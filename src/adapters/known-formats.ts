@@ -1,0 +1,23 @@
+/**
+ * Formats flameox recognises by name but does not import yet, so that "cannot recognise
+ * the format" can say what exists: the importable adapters (registry.ts) and these. Kept
+ * apart from the registry so the error path loads no adapter code.
+ */
+export const KNOWN_NOT_IMPORTED: readonly { name: string; producer: string }[] = [
+  { name: "perf-script", producer: "Linux `perf script` text" },
+  { name: "collapsed-stacks", producer: "folded stacks (stackcollapse-*, FlameGraph)" },
+  { name: "speedscope", producer: "speedscope JSON" },
+  { name: "gecko", producer: "Firefox Profiler / Gecko profile JSON" },
+  { name: "callgrind", producer: "Valgrind callgrind" },
+  { name: "massif", producer: "Valgrind massif" },
+  { name: "dhat", producer: "Valgrind DHAT JSON" },
+  { name: "nsys", producer: "Nsight Systems SQLite / stats CSV" },
+  { name: "pytorch-et", producer: "PyTorch execution trace" },
+  { name: "coverage", producer: "coverage.py, Cobertura XML" },
+  { name: "junit-xml", producer: "JUnit XML test reports" },
+];
+
+/** The sentence appended to ARTIFACT_FORMAT_UNKNOWN and to an unknown adapter name. */
+export function formatsSentence(importable: readonly string[]): string {
+  return `Importable formats (adapters): ${importable.join(", ")}. Known but not imported yet: ${KNOWN_NOT_IMPORTED.map((f) => f.name).join(", ")}.`;
+}
