@@ -4,7 +4,7 @@
  * when the evidence has it; otherwise trace-slice wall time is used, and the result says
  * which. No profile evidence is `unavailable`, which is different from zero hotspots.
  */
-import type { FrameMetric } from "../domain/evidence-schema.ts";
+import { defaultFrameMetric, type FrameMetric } from "../domain/evidence-schema.ts";
 import type { SnapshotHandle } from "../storage/snapshot.ts";
 import { type AnalysisResult, resultBase } from "./analysis-result.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
@@ -73,7 +73,7 @@ export async function analyzeHotspots(snapshot: SnapshotHandle, subject: Subject
     "frame_id", "metric", "unit", "self_value", "inclusive_value", "self_samples", "inclusive_samples",
   ]);
   const metricsAvailable = [...new Set(fm.columns.metric as string[])].sort() as FrameMetric[];
-  const metric = options.metric ?? (metricsAvailable.includes("cpu_time") ? "cpu_time" : metricsAvailable[0] ?? null);
+  const metric = options.metric ?? defaultFrameMetric(metricsAvailable);
   const totals = new Map<string, { self: number; incl: number; selfN: number; inclN: number; unit: string }>();
   for (let i = 0; i < fm.rows; i++) {
     if (fm.columns.metric![i] !== metric) continue;

@@ -5,7 +5,7 @@
  * from the per-artifact `frames` table.
  */
 import { FlameoxError } from "../domain/errors.ts";
-import type { FrameMetric } from "../domain/evidence-schema.ts";
+import { defaultFrameMetric, type FrameMetric } from "../domain/evidence-schema.ts";
 import type { SnapshotHandle } from "../storage/snapshot.ts";
 import { type AnalysisResult, resultBase } from "./analysis-result.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
@@ -105,7 +105,7 @@ export async function analyzeStacks(
     ? (await engine.ensureTable("call_edges", generations), engine.query("stacks.metrics", SQL.metrics, []))
     : engine.query("stacks.metrics", SQL.metrics, []);
   const available = metrics.map((m) => m.metric as FrameMetric);
-  const metric = options.metric ?? (available.includes("cpu_time") ? "cpu_time" : available[0] ?? "wall_time");
+  const metric = options.metric ?? defaultFrameMetric(available) ?? "wall_time";
   const totalSql = direction === "callers" ? SQL.callersTotal : direction === "callees" ? SQL.calleesTotal : SQL.examplesTotal;
   const total = Number(engine.query(`stacks.${direction}.total`, totalSql, [options.frameId, metric])[0]?.n ?? 0);
   const rows = engine.query(`stacks.${direction}`, SQL[direction], [options.frameId, metric, options.limit, offset]);

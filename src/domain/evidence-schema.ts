@@ -37,6 +37,18 @@ export type EvidenceTableName = (typeof EVIDENCE_TABLE_NAMES)[number];
 export const FRAME_METRICS = ["cpu_time", "wall_time", "samples", "alloc_space", "alloc_objects", "inuse_space", "inuse_objects", "contentions", "delay", "cycles", "instructions"] as const;
 export type FrameMetric = (typeof FRAME_METRICS)[number];
 
+/**
+ * Which metric an analysis reads when none is asked for: CPU time first, then what pprof
+ * shows by default for memory and lock profiles — in-use space for heaps (not the
+ * alphabetically first alloc_objects), allocated space for allocation-only ones, delay for
+ * contention; otherwise the first available name.
+ */
+const DEFAULT_METRIC_ORDER: readonly FrameMetric[] = ["cpu_time", "inuse_space", "alloc_space", "delay"];
+
+export function defaultFrameMetric(available: readonly string[]): FrameMetric | null {
+  return DEFAULT_METRIC_ORDER.find((m) => available.includes(m)) ?? ([...available].sort()[0] as FrameMetric | undefined) ?? null;
+}
+
 export const EVIDENCE_SCHEMAS: Record<EvidenceTableName, TableSchema> = {
   frames: {
     name: "frames",

@@ -65,9 +65,13 @@ function textSamples(text: string, numbers: RegExp): { numbers: number[]; addres
   }));
 }
 
-/** Frame names expected for text stacks: the leaf as written, callers one byte back (on the call). */
+/**
+ * Frame names expected for heap and contention text stacks: every address one byte back
+ * (a return address, the leaf included, lands on its call), as pprof's parseHeap and
+ * parseContention do.
+ */
 function expectedFrameNames(samples: { addresses: bigint[] }[]): Set<string> {
-  return new Set(samples.flatMap((s) => s.addresses.map((a, i) => hex(i === 0 ? a : a - 1n))));
+  return new Set(samples.flatMap((s) => s.addresses.map((a) => hex(a - 1n))));
 }
 
 /** `start-limit: file` lines of a text memory map, with `name=value` substitutions applied. */
@@ -133,8 +137,8 @@ describe("pprof-legacy corpus", () => {
     const space = new Map<string, number>();
     for (const { numbers: [count, size], addresses } of samples) {
       const p = 1 - Math.exp(-(size! / count!) / rate);
-      add(objects, hex(addresses[0]!), Math.trunc(count! / p));
-      add(space, hex(addresses[0]!), Math.trunc(size! / p));
+      add(objects, hex(addresses[0]! - 1n), Math.trunc(count! / p));
+      add(space, hex(addresses[0]! - 1n), Math.trunc(size! / p));
     }
     const evidence = extract(bytes);
     expect(evidence.summary.samples).toBe(31);
@@ -158,8 +162,8 @@ describe("pprof-legacy corpus", () => {
     const contentions = new Map<string, number>();
     const delay = new Map<string, number>();
     for (const { numbers: [cycles, count], addresses } of samples) {
-      add(contentions, hex(addresses[0]!), count! * period);
-      add(delay, hex(addresses[0]!), Math.trunc((cycles! * period) / (hz / 1e9)));
+      add(contentions, hex(addresses[0]! - 1n), count! * period);
+      add(delay, hex(addresses[0]! - 1n), Math.trunc((cycles! * period) / (hz / 1e9)));
     }
     const evidence = extract(bytes);
     expect(evidence.summary.samples).toBe(6);
@@ -304,15 +308,16 @@ describe("pprof-legacy forms built here", () => {
       const p = 1 - Math.exp(-(size / count) / 524288);
       return [Math.trunc(count / p), Math.trunc(size / p)] as const;
     };
-    expect(selfByName(evidence, "alloc_space")).toEqual(new Map([["0x1000", scaled(3, 6144)[1]], ["0x3000", scaled(2, 4096)[1]]]));
-    expect(selfByName(evidence, "inuse_objects")).toEqual(new Map([["0x1000", scaled(1, 2048)[0]], ["0x3000", scaled(1, 2048)[0]]]));
+    // Leaves one byte back, like every heap address (pprof's parseHeap).
+    expect(selfByName(evidence, "alloc_space")).toEqual(new Map([["0xfff", scaled(3, 6144)[1]], ["0x2fff", scaled(2, 4096)[1]]]));
+    expect(selfByName(evidence, "inuse_objects")).toEqual(new Map([["0xfff", scaled(1, 2048)[0]], ["0x2fff", scaled(1, 2048)[0]]]));
     expect(evidence.limitations.map((l) => l.code)).not.toContain("heap_types_renamed");
   });
 
   test("heapprofile (every allocation recorded) is not rescaled", () => {
     const text = "heap profile:    1:   100 [    1:   100] @ heapprofile\n     1:     100 [     1:     100] @ 0x10 0x21\n";
     const evidence = extract(new TextEncoder().encode(text));
-    expect(selfByName(evidence, "inuse_space")).toEqual(new Map([["0x10", 100]]));
+    expect(selfByName(evidence, "inuse_space")).toEqual(new Map([["0xf", 100]]));
   });
 
   test("Java heapz text: size and count columns swapped, rescaled at 512 KiB, names from its symbols", () => {

@@ -12,6 +12,13 @@ import type { MeasurementWriter } from "../benchmarks/measurement-writer.ts";
 const LABEL = "hyperfine JSON";
 const AGGREGATES = ["mean", "median", "stddev", "min", "max"] as const;
 
+/**
+ * Seconds → whole nanoseconds. hyperfine measures in whole nanoseconds and prints their
+ * f64 quotient by 1e9, so s × 1e9 comes back a hair off (0.00295031774 → 2950317.7399999998)
+ * and would be stored as a float; rounding recovers the integer it was.
+ */
+const nanoseconds = (seconds: number) => Math.round(seconds * 1e9);
+
 export function detectHyperfine({ head }: DetectInput): number {
   const text = head.trimStart();
   if (!text.startsWith("{") || !/"results"\s*:\s*\[/.test(text)) return 0;
@@ -31,7 +38,7 @@ function readResult(result: unknown, index: number, out: MeasurementWriter): num
   times.forEach((t, i) => {
     const exit = exitCodes?.[i];
     out.add({
-      name: "wall_time", value: numberAt(LABEL, `${at}.times[${i}]`, t), unit: "s", aggregation: "sample", scope, value_index: i,
+      name: "wall_time", value: nanoseconds(numberAt(LABEL, `${at}.times[${i}]`, t)), unit: "ns", aggregation: "sample", scope, value_index: i,
       dimensions: { ...params, exit_code: typeof exit === "number" ? exit : null },
     });
   });
@@ -42,10 +49,10 @@ function readResult(result: unknown, index: number, out: MeasurementWriter): num
     out.add({ name: "memory_usage", value: numberAt(LABEL, `${at}.memory_usage_byte[${i}]`, bytes), unit: "byte", aggregation: "peak", scope, value_index: i, dimensions: params }),
   );
   for (const agg of AGGREGATES) {
-    if (typeof result[agg] === "number") out.add({ name: "wall_time", value: result[agg] as number, unit: "s", aggregation: agg, scope, dimensions: params });
+    if (typeof result[agg] === "number") out.add({ name: "wall_time", value: nanoseconds(result[agg] as number), unit: "ns", aggregation: agg, scope, dimensions: params });
   }
   for (const [field, name] of [["user", "user_time"], ["system", "system_time"]] as const) {
-    if (typeof result[field] === "number") out.add({ name, value: result[field] as number, unit: "s", aggregation: "mean", scope, dimensions: params });
+    if (typeof result[field] === "number") out.add({ name, value: nanoseconds(result[field] as number), unit: "ns", aggregation: "mean", scope, dimensions: params });
   }
   if (times.length === 0) out.skip("no_samples", `${scope}: hyperfine reported no individual run times`);
   if (exitCodes?.some((c) => c !== 0)) out.skip("nonzero_exit_codes", "some benchmark runs exited with a non-zero code (hyperfine -i); their times are kept and tagged with exit_code");
@@ -54,7 +61,7 @@ function readResult(result: unknown, index: number, out: MeasurementWriter): num
 
 export const hyperfineAdapter = benchmarkAdapter({
   name: "hyperfine",
-  version: "1.0.0",
+  version: "1.1.0",
   label: LABEL,
   detect: detectHyperfine,
   read(document, out) {

@@ -15,7 +15,7 @@ import { detectPprofLegacy } from "./detect-legacy.ts";
 import { readLegacyProfile } from "./read-legacy.ts";
 import { toPprofInput } from "./to-pprof-input.ts";
 
-const SELF = { name: "pprof-legacy", version: "1.0.0" };
+const SELF = { name: "pprof-legacy", version: "1.1.0" };
 
 export const pprofLegacyAdapter: ProducerAdapter = {
   ...SELF,

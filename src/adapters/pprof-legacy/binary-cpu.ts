@@ -64,7 +64,7 @@ function readRecords(bytes: Uint8Array, header: CpuHeader, periodNs: number, adj
     for (let i = 0; i < depth; i++, at += size) pcs[i] = word(view, at, header.words);
     if (countWord === 0n && depth === 1 && pcs[0] === 0n) return at;
     const count = countOf(countWord, "sample count");
-    addSample(profile, { addresses: adjust ? callSites(pcs) : pcs, values: [count, safe(count * periodNs, "CPU time")] }, maxSamples);
+    addSample(profile, { addresses: adjust ? callSites(pcs, "cpu_leaf_kept") : pcs, values: [count, safe(count * periodNs, "CPU time")] }, maxSamples);
   }
   // No trailer: Go accepts a file that simply ends after its last record.
   return at;

@@ -67,7 +67,7 @@ export function parseContentionText(text: string, maxSamples: number): LegacyPro
       count = count * period;
     }
     const values = [safe(count, "contention count"), safe(delay, "contention delay")];
-    addSample(profile, { addresses: callSites(addressesAfterAt(m[3]!)), values }, maxSamples);
+    addSample(profile, { addresses: callSites(addressesAfterAt(m[3]!), "all_return_addresses"), values }, maxSamples);
   }
   profile.mappings = parseMemoryMap(memoryMapText(line, lines));
   return profile;

@@ -105,7 +105,7 @@ export function parseHeapText(text: string, maxSamples: number): LegacyProfile |
     const values = alloc ? [...alloc.values, ...inuse.values] : inuse.values;
     // Go keeps the block size of the last non-empty pair (in-use, else allocation).
     const blockSize = inuse.blockSize ?? alloc?.blockSize ?? 0;
-    addSample(profile, { addresses: callSites(addressesAfterAt(m[5]!)), values, numLabels: [{ key: "bytes", value: blockSize }] }, maxSamples);
+    addSample(profile, { addresses: callSites(addressesAfterAt(m[5]!), "all_return_addresses"), values, numLabels: [{ key: "bytes", value: blockSize }] }, maxSamples);
   }
   profile.mappings = parseMemoryMap(memoryMapText(line, lines));
   return profile;

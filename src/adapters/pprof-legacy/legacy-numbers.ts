@@ -46,10 +46,13 @@ export function addressesAfterAt(rest: string): bigint[] {
 }
 
 /**
- * Return addresses point after the call; every frame but the leaf is moved back by one
- * so it lands on the call instruction (legacy_profile.go does this for CPU, heap and
- * contention profiles). uint64 arithmetic: 0 wraps, as in Go.
+ * Return addresses point after the call; they are moved back by one so they land on the
+ * call instruction. CPU profiles keep the leaf as is — it is the interrupted instruction,
+ * not a return address (legacy_profile.go parseCPUSamples: `if adjust && i > 0`). Heap
+ * and contention stacks are recorded from inside the allocator or lock, so every address,
+ * the leaf included, is a return address (parseHeap, parseContention: `addr--` for all).
+ * uint64 arithmetic: 0 wraps, as in Go.
  */
-export function callSites(addresses: bigint[]): bigint[] {
-  return addresses.map((a, i) => (i === 0 ? a : BigInt.asUintN(64, a - 1n)));
+export function callSites(addresses: bigint[], leaf: "cpu_leaf_kept" | "all_return_addresses"): bigint[] {
+  return addresses.map((a, i) => (i === 0 && leaf === "cpu_leaf_kept" ? a : BigInt.asUintN(64, a - 1n)));
 }

@@ -36,6 +36,7 @@ export function pprofEvidence(input: PprofInput, maxSamples: number, adapter: { 
   const trackByThread = new Map<string, number>();
   const labelKeys = new Set<string>();
   let unresolved = 0;
+  let stackless = 0;
   const path: number[] = [];
   for (let i = 0; i < input.sampleCount; i++) {
     path.length = 0;
@@ -54,7 +55,10 @@ export function pprofEvidence(input: PprofInput, maxSamples: number, adapter: { 
         trackByThread.set(thread, track);
       }
     }
-    if (path.length === 0) continue;
+    if (path.length === 0) {
+      stackless++;
+      path.push(locations.noStackFrame());
+    }
     for (const m of imported) {
       const value = input.values[i * types.length + m.index]! * m.spec.scale;
       if (value !== 0) m.measured.add(path, track, 1, value);
@@ -68,7 +72,10 @@ export function pprofEvidence(input: PprofInput, maxSamples: number, adapter: { 
   for (const m of imported) m.measured.stacks.emit(tables.stacks, frames, new NsClock(0), lookup);
   return {
     adapter: adapter.name, adapterVersion: adapter.version, producer: null, producerVersion: null, tables,
-    limitations: pprofLimitations(input, skippedTypes, unresolved, frames.countUnsymbolized(), [...labelKeys].filter((k) => !THREAD_LABEL.test(k))),
+    limitations: [
+      ...pprofLimitations(input, skippedTypes, unresolved, frames.countUnsymbolized(), [...labelKeys].filter((k) => !THREAD_LABEL.test(k))),
+      ...(stackless > 0 ? [{ code: "samples_without_stack", message: "Samples with no stack (or none of whose locations resolve) are kept on a root frame named \"(no stack)\", so totals equal the profile's", count: stackless }] : []),
+    ],
     summary: {
       samples: input.sampleCount, locations: input.locations.length, functions: input.functions.length, frames: frames.size,
       sample_types: types.map((t) => `${t.type}/${t.unit}`).join(","), metrics: imported.map((m) => m.spec.metric).join(","),

@@ -64,6 +64,17 @@ export class PprofFrames {
     return this.frames.intern(JSON.stringify(["pprof", record.language, record.function, file, module, record.line, record.column]), record);
   }
 
+  /**
+   * The root a sample without any stack is kept on: pprof counts such samples in every
+   * total (a legacy heap line with nothing after its `@`), so dropping them would make
+   * flameox's totals smaller than the profile's.
+   */
+  noStackFrame(): number {
+    return this.frames.intern(JSON.stringify(["pprof-no-stack"]), {
+      language: "native", function: "(no stack)", file: null, module: null, line: null, column: null, symbolization: "absent",
+    });
+  }
+
   private addressFrame(address: bigint, module: string | null): number {
     this.addressOnly++;
     const name = `0x${address.toString(16)}`;

@@ -4,7 +4,8 @@
  * pairs and `values`, already divided by loops × inner_loops. Metadata inherits
  * suite → benchmark → run. Rows keep the hierarchy: worker_id and worker_run_index name
  * the run, value_index the position within it, loop_count the loops, is_warmup the kind.
- * A run without values (loop calibration) is phase `calibration`.
+ * A run without values (loop calibration) is phase `calibration`. Benchmark tags become the
+ * `tags` dimension.
  */
 import type { DetectInput } from "../adapter.ts";
 import { expectationFailed, isPlainObject } from "../json-guard.ts";
@@ -32,6 +33,10 @@ function readBenchmark(bench: unknown, b: number, suite: Meta, out: MeasurementW
   const scope = typeof benchMeta.name === "string" ? benchMeta.name : `benchmark-${b}`;
   const unit = typeof benchMeta.unit === "string" ? benchMeta.unit : "second";
   const name = unit === "byte" ? "memory_usage" : "wall_time";
+  // pyperf's benchmark tags (`pyperf compare_to` groups by them) are kept as one dimension,
+  // comma-separated in the order written; a non-list or non-string tag is not a tag.
+  const tagList = Array.isArray(benchMeta.tags) ? benchMeta.tags.filter((t): t is string => typeof t === "string") : [];
+  const tags: Record<string, string> = tagList.length > 0 ? { tags: tagList.join(",") } : {};
   let values = 0;
   let warmups = 0;
   arrayAt(LABEL, `benchmarks[${b}].runs`, bench.runs).forEach((run, r) => {
@@ -42,7 +47,7 @@ function readBenchmark(bench: unknown, b: number, suite: Meta, out: MeasurementW
     const inner = typeof runMeta.inner_loops === "number" ? runMeta.inner_loops : null;
     const runValues = run.values === undefined ? [] : arrayAt(LABEL, `${at}.values`, run.values);
     const phase = runValues.length === 0 ? "calibration" : null;
-    const base = { name, unit, scope, worker_id: `run-${r}`, worker_run_index: r, phase, dimensions: { inner_loops: inner } };
+    const base = { name, unit, scope, worker_id: `run-${r}`, worker_run_index: r, phase, dimensions: { inner_loops: inner, ...tags } };
     (run.warmups === undefined ? [] : arrayAt(LABEL, `${at}.warmups`, run.warmups)).forEach((pair, i) => {
       if (!Array.isArray(pair) || pair.length !== 2) throw expectationFailed(LABEL, `${at}.warmups[${i}]`, "a [loops, value] pair", pair);
       out.add({ ...base, aggregation: "sample", is_warmup: true, value_index: i, loop_count: numberAt(LABEL, `${at}.warmups[${i}][0]`, pair[0]), value: numberAt(LABEL, `${at}.warmups[${i}][1]`, pair[1]) });
@@ -59,7 +64,7 @@ function readBenchmark(bench: unknown, b: number, suite: Meta, out: MeasurementW
 
 export const pyperfAdapter = benchmarkAdapter({
   name: "pyperf",
-  version: "1.0.0",
+  version: "1.1.0",
   label: LABEL,
   detect: detectPyperf,
   read(document, out) {
