@@ -11,7 +11,7 @@ import { WorkspaceService } from "../../src/application/workspace-service.ts";
 import { StudyService } from "../../src/application/study/study-service.ts";
 import { minimumPairsFor, orderStatisticMedianInterval, signCoverage } from "../../src/analysis/statistics/order-statistic-interval.ts";
 import { comparePaired, ORDER_STATISTIC_BELOW } from "../../src/analysis/statistics/paired-log-ratio.ts";
-import { tempWorkspace } from "../helpers.ts";
+import { CORPUS, cli, tempWorkspace } from "../helpers.ts";
 
 const shifted = (n: number, factor: number) =>
   Array.from({ length: n }, (_, i) => ({ block_id: `b${i}`, baseline: 10 + (i % 3) * 0.1, candidate: (10 + (i % 3) * 0.1) * factor * (1 + 0.001 * i) }));
@@ -143,6 +143,25 @@ describe("run-set comparisons", () => {
     expect(r.pairs).toHaveLength(8);
     for (const p of r.pairs) expect(p.log_ratio!).toBeCloseTo(Math.log(p.candidate! / p.baseline!), 12);
   });
+
+  test("two commands of one hyperfine file compare directly; pooling its benchmarks without a scope is refused", async () => {
+    const file = join(CORPUS, "hyperfine", "3em-tools-benchmarks-results.json");
+    const run = (await service.importArtifact({ path: file })).run_id;
+    const r = await study.compareScopes({ run_id: run, baseline_scope: "../../target/release/bench", candidate_scope: "../../target/release/bench_wasm", metric: "wall_time", polarity: "lower_is_better", practical_threshold: 0.05 });
+    expect(r.pairing).toBe("sample_hierarchy");
+    expect(r.complete_pair_n).toBe(20);
+    expect(r.limitations.map((l) => l.code)).toEqual(expect.arrayContaining(["within_run_pairing", "same_run_scopes"]));
+    const doc = JSON.parse(await Bun.file(file).text()) as { results: { command: string; times: number[] }[] };
+    const times = (command: string) => doc.results.find((x) => x.command === command)!.times;
+    expect(r.pairs.map((p) => p.baseline)).toEqual(times("../../target/release/bench").map((t) => Math.round(t * 1e9)));
+    expect(r.pairs.map((p) => p.candidate)).toEqual(times("../../target/release/bench_wasm").map((t) => Math.round(t * 1e9)));
+    const set = study.freezeRunSet({ run_ids: [run] });
+    const other = study.freezeRunSet({ run_ids: [(await service.importArtifact({ path: file })).run_id] });
+    await expect(study.compare(request(set.run_set_id, other.run_set_id))).rejects.toMatchObject({ code: "INVALID_ARGUMENTS", details: { field: "scope" }, message: expect.stringContaining("span 5 benchmarks") });
+    await expect(study.compareScopes({ run_id: run, baseline_scope: "x", candidate_scope: "x", metric: "wall_time", polarity: "lower_is_better", practical_threshold: 0.05 })).rejects.toMatchObject({ code: "INVALID_ARGUMENTS" });
+    const viaCli = await cli(["analyze", "compare", "--run", run, "--baseline-scope", "../../target/release/bench", "--candidate-scope", "../../target/release/bench_wasm", "--json"], { cwd: ws.root });
+    expect([viaCli.code, viaCli.json?.complete_pair_n]).toEqual([0, 20]);
+  }, 120_000);
 
   test("a run set compared with itself, or with the same runs frozen again, is refused", async () => {
     const a = study.freezeRunSet({ members: members(base) });

@@ -4,6 +4,7 @@
  * and computes the median paired log ratio with its BCa interval, the decision against the
  * practical threshold, a secondary Wilcoxon p-value and MAD-flagged outliers.
  */
+import { FlameoxError } from "../../domain/errors.ts";
 import type { RunSetRecord } from "../../domain/run-set.ts";
 import type { RunIdentity } from "../../storage/run-identities.ts";
 import type { SnapshotHandle } from "../../storage/snapshot.ts";
@@ -24,6 +25,9 @@ export interface CompareRequest {
   experiment_id?: string | null;
   metric: string;
   scope?: string | null;
+  /** Per-side scopes, to compare two benchmarks (commands) of the same runs; default: scope. */
+  baseline_scope?: string | null;
+  candidate_scope?: string | null;
   unit?: string | null;
   polarity: Polarity;
   practical_threshold: number;
@@ -90,6 +94,19 @@ const FAILED = new Set(["failed", "timed_out", "cancelled"]);
 /** Trial outcomes that mean "this attempt did not produce a valid measurement". */
 const FAILED_TRIAL = /^trial (failed|timed_out|cancelled|oracle_failed|infrastructure_failed|invalid)\b/;
 
+/**
+ * Samples of several benchmarks (scopes) in one member would be pooled into one median as
+ * if they measured one thing; without a scope that is refused, naming the scopes.
+ */
+function refusePooledScopes(members: MemberSamples[], scope: string | null, side: string): void {
+  if (scope !== null) return;
+  const scopes = [...new Set(members.flatMap((m) => m.samples.map((s) => s.scope)))].sort();
+  if (scopes.length <= 1) return;
+  throw new FlameoxError("INVALID_ARGUMENTS", `The ${side} samples span ${scopes.length} benchmarks (${scopes.slice(0, 10).map((x) => JSON.stringify(x)).join(", ")}${scopes.length > 10 ? ", …" : ""}); pooling them as blocks would mix different measurements. Pass scope (or baseline_scope and candidate_scope)`, {
+    details: { field: "scope", scopes: scopes.slice(0, 50) },
+  });
+}
+
 function failure(member: RunSetRecord["members"][number], identity: RunIdentity | undefined): string | null {
   if (member.reason !== null && FAILED_TRIAL.test(member.reason)) return member.reason;
   if (identity !== undefined && FAILED.has(identity.execution_status)) return `run ${identity.execution_status}`;
@@ -114,13 +131,16 @@ export async function compareRunSets(
   const allMembers = [...sets.baseline.members, ...sets.candidate.members];
   const generations = measurementGenerations(snapshot, { runIds: allMembers.map((m) => m.run_id) });
   const rows = await readMeasurements(snapshot, generations);
-  const selector = { metric: request.metric, scope: request.scope ?? null };
+  const baseScope = request.baseline_scope ?? request.scope ?? null;
+  const candScope = request.candidate_scope ?? request.scope ?? null;
   // A failed trial never contributes a value: its block is incomplete, and says so.
   const failed = [...failedTrials("baseline", sets.baseline, identities), ...failedTrials("candidate", sets.candidate, identities)];
   const failedRuns = new Set(failed.map((f) => f.run_id));
   const usable = (set: RunSetRecord) => set.members.filter((m) => !failedRuns.has(m.run_id));
-  const base = memberSamples(usable(sets.baseline), rows, selector);
-  const cand = memberSamples(usable(sets.candidate), rows, selector);
+  const base = memberSamples(usable(sets.baseline), rows, { metric: request.metric, scope: baseScope });
+  const cand = memberSamples(usable(sets.candidate), rows, { metric: request.metric, scope: candScope });
+  refusePooledScopes(base, baseScope, "baseline");
+  refusePooledScopes(cand, candScope, "candidate");
   const facts: MemberFacts[] = [...base.map((m) => factsOf(m, "baseline")), ...cand.map((m) => factsOf(m, "candidate"))];
   function factsOf(m: MemberSamples, side: "baseline" | "candidate"): MemberFacts {
     const gens = generations.filter((g) => g.run_ids.includes(m.member.run_id));
@@ -138,7 +158,8 @@ export async function compareRunSets(
     const other = [...new Set(facts.flatMap((f) => f.units))].filter((u) => u !== request.unit);
     if (other.length > 0) mismatches.push({ code: "unit_differs", invalidating: true, message: `requested unit ${request.unit} but samples are in ${other.join(", ")}` });
   }
-  const { pairing, pairs } = pairMembers(base, cand);
+  const crossScope = baseScope !== candScope;
+  const { pairing, pairs } = pairMembers(base, cand, { ignoreScope: crossScope });
   if (pairing === "position") mismatches.push({ code: "positional_pairing", invalidating: false, message: "members carry no block ids, so they were paired by position; the design was not a blocked one" });
   const stats = comparePaired(pairs, {
     threshold: request.practical_threshold,
@@ -149,6 +170,9 @@ export async function compareRunSets(
   });
   const limitations: { code: string; message: string }[] = [];
   if (pairing === "sample_hierarchy") limitations.push({ code: "within_run_pairing", message: "one run per side: samples were paired by position in the producer's hierarchy; they share no block, so the interval describes these two runs only" });
+  if (crossScope && pairing === "sample_hierarchy" && sets.baseline.members.every((m) => sets.candidate.members.some((c) => c.run_id === m.run_id))) {
+    limitations.push({ code: "same_run_scopes", message: `${baseScope} and ${candScope} were measured in the same run, one after the other (hyperfine and pyperf do not interleave them): drift of the machine during the run is not separated from the difference` });
+  }
   if (failed.length > 0) {
     const named = failed.slice(0, 20).map((f) => `${f.side} ${f.trial_id ?? f.run_id}${f.block_id === null ? "" : ` (block ${f.block_id})`}: ${f.reason}`);
     limitations.push({ code: "failed_trials", message: `${failed.length} trial(s) failed and count as failed, not excluded; their blocks have no pair: ${named.join("; ")}${failed.length > 20 ? "; …" : ""}` });

@@ -36,7 +36,8 @@ export function memberSamples(members: RunSetMember[], rows: MeasurementRow[], s
     });
 }
 
-export function pairMembers(baseline: MemberSamples[], candidate: MemberSamples[]): { pairing: Pairing; pairs: PairInput[] } {
+/** ignoreScope: the sides are different benchmarks (scopes), so samples pair without it. */
+export function pairMembers(baseline: MemberSamples[], candidate: MemberSamples[], options: { ignoreScope?: boolean } = {}): { pairing: Pairing; pairs: PairInput[] } {
   const usable = (xs: MemberSamples[]) => xs.filter((x) => x.value !== null);
   if (baseline.length > 0 && [...baseline, ...candidate].every((m) => m.member.block_id !== null)) {
     const byBlock = new Map(candidate.map((c) => [c.member.block_id!, c]));
@@ -49,7 +50,7 @@ export function pairMembers(baseline: MemberSamples[], candidate: MemberSamples[
   }
   const [b, c] = [usable(baseline), usable(candidate)];
   if (b.length === 1 && c.length === 1) {
-    const key = (s: MeasurementRow) => `${s.scope}|${s.worker_run_index ?? ""}|${s.value_index ?? ""}`;
+    const key = (s: MeasurementRow) => `${options.ignoreScope ? "" : s.scope}|${s.worker_run_index ?? ""}|${s.value_index ?? ""}`;
     const cand = new Map(c[0]!.samples.map((s) => [key(s), s.value]));
     const pairs = b[0]!.samples.filter((s) => cand.has(key(s))).map((s) => ({ block_id: key(s), baseline: s.value, candidate: cand.get(key(s))! }));
     return { pairing: "sample_hierarchy", pairs };

@@ -38,12 +38,14 @@ export function checkCompareRequest(request: CompareRequest): void {
 }
 
 /**
- * A run set compared with itself (or with another set of the very same runs) has every
- * ratio exactly 1: it would report "no meaningful difference" about nothing.
+ * A run set compared with itself (or with another set of the very same runs) on the same
+ * scope has every ratio exactly 1: it would report "no meaningful difference" about nothing.
  */
-function refuseSelfComparison(baseline: RunSetRecord, candidate: RunSetRecord): void {
+function refuseSelfComparison(baseline: RunSetRecord, candidate: RunSetRecord, request: CompareRequest): void {
   const runs = (set: RunSetRecord) => set.members.map((m) => m.run_id).sort().join("\n");
-  if (baseline.run_set_id === candidate.run_set_id || runs(baseline) === runs(candidate)) {
+  // Two benchmarks (scopes) of the same runs are two different things measured.
+  const scopesDiffer = (request.baseline_scope ?? request.scope ?? null) !== (request.candidate_scope ?? request.scope ?? null);
+  if (!scopesDiffer && (baseline.run_set_id === candidate.run_set_id || runs(baseline) === runs(candidate))) {
     throw new FlameoxError("INVALID_ARGUMENTS", `The baseline and candidate are the same runs (${baseline.run_set_id}${baseline.run_set_id === candidate.run_set_id ? "" : ` and ${candidate.run_set_id}`}); a comparison needs two different run sets`, {
       details: { field: "candidate_run_set_id" },
     });
@@ -54,11 +56,36 @@ export async function previewComparison(ws: Workspace, request: CompareRequest):
   checkCompareRequest(request);
   const baseline = getRunSet(ws, request.baseline_run_set_id);
   const candidate = getRunSet(ws, request.candidate_run_set_id);
-  refuseSelfComparison(baseline, candidate);
+  refuseSelfComparison(baseline, candidate, request);
   const snapshot = SnapshotHandle.pin(ws.paths);
   const runIds = [...baseline.members, ...candidate.members].map((m) => m.run_id);
   const extra: Mismatch[] = request.experiment_id ? oracleMismatches(ws, request.experiment_id, runIds) : [];
   return compareRunSets(snapshot, { baseline, candidate }, readRunIdentities(ws.control.db, runIds), request, extra);
+}
+
+export interface ScopeComparisonRequest extends Omit<CompareRequest, "baseline_run_set_id" | "candidate_run_set_id" | "scope"> {
+  run_id: string;
+  baseline_scope: string;
+  candidate_scope: string;
+}
+
+/**
+ * Two benchmarks inside one imported file (hyperfine commands, pyperf benchmarks): the
+ * run is its own one-member run set on both sides, held in memory only (a preview writes
+ * nothing), and the sides differ by scope.
+ */
+export async function previewScopeComparison(ws: Workspace, request: ScopeComparisonRequest): Promise<ComparisonResult> {
+  const { run_id, ...rest } = request;
+  ws.runs.get(run_id); // RUN_NOT_FOUND when unknown
+  const snapshot = SnapshotHandle.pin(ws.paths);
+  const members = [{ run_id, trial_id: null, block_id: null, included: true, reason: null }];
+  const set: RunSetRecord = { schema_version: 1, run_set_id: `run:${run_id}`, corpus_commit_id: snapshot.commitId, created_at: nowIso(), selection: { run_ids: [run_id] }, members, membership_digest: digestOf(members) };
+  const compare: CompareRequest = { ...rest, baseline_run_set_id: set.run_set_id, candidate_run_set_id: set.run_set_id };
+  checkCompareRequest(compare);
+  if (request.baseline_scope === request.candidate_scope) {
+    throw new FlameoxError("INVALID_ARGUMENTS", `The baseline and candidate scopes are both ${JSON.stringify(request.baseline_scope)}; compare two different benchmarks of the run`, { details: { field: "candidate_scope" } });
+  }
+  return compareRunSets(snapshot, { baseline: set, candidate: set }, readRunIdentities(ws.control.db, [run_id]), compare);
 }
 
 export async function recordComparison(ws: Workspace, request: CompareRequest): Promise<RecordedComparison> {

@@ -12,7 +12,7 @@ import type { RunSetRecord } from "../../domain/run-set.ts";
 import type { TrialRecord } from "../../domain/experiment/trial.ts";
 import { SnapshotHandle } from "../../storage/snapshot.ts";
 import type { Workspace } from "../../storage/workspace.ts";
-import { getComparison, previewComparison, recordComparison, type RecordedComparison } from "./comparisons.ts";
+import { getComparison, previewComparison, previewScopeComparison, recordComparison, type RecordedComparison, type ScopeComparisonRequest } from "./comparisons.ts";
 import type { CaptureContext } from "../capture/capture-context.ts";
 import type { ExperimentPlan, PlanExperimentRequest } from "./experiment-protocol.ts";
 import { getExperiment, listTrials, type ExperimentRecord } from "./experiment-record.ts";
@@ -40,6 +40,11 @@ export class StudyService {
 
   compare(request: CompareRequest): Promise<ComparisonResult> {
     return previewComparison(this.ws, request);
+  }
+
+  /** Two benchmarks (scopes) of one imported run, e.g. the commands of one hyperfine file. */
+  compareScopes(request: ScopeComparisonRequest): Promise<ComparisonResult> {
+    return previewScopeComparison(this.ws, request);
   }
 
   recordComparison(request: CompareRequest): Promise<RecordedComparison> {

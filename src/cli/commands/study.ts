@@ -31,24 +31,57 @@ const renderComparison = (r: ComparisonResult) =>
     `decision: ${r.decision} (threshold ±${pct(r.practical_threshold)}, ${r.polarity}); validity: ${r.validity}`,
     `wilcoxon p: ${r.wilcoxon?.p_value?.toPrecision(3) ?? "n/a"} (${r.wilcoxon?.method ?? "none"}); outlier blocks: ${r.outlier_blocks.join(", ") || "none"}`,
     ...r.mismatches.map((m) => `mismatch ${m.code}${m.invalidating ? " (invalidating)" : ""}: ${safeText(m.message)}`),
+    ...r.limitations.map((l) => `limitation ${l.code}: ${safeText(l.message)}`),
   ].join("\n");
 
 const compareArgs = { ...commonArgs, input: { type: "positional", required: true, description: "CompareRunSetsRequest JSON or @file" } } as const;
 const study = (s: { ws: StudyService["ws"] }) => new StudyService(s.ws);
 
 export const compareCommand = defineCommand({
-  meta: { name: "compare", description: "Paired comparison of two run sets (read-only preview)" },
-  args: compareArgs,
+  meta: {
+    name: "compare",
+    description: "Paired comparison of two run sets (read-only preview); or, with --run, of two benchmarks (hyperfine commands, pyperf benchmarks) inside one imported file",
+  },
+  args: {
+    ...commonArgs,
+    input: { type: "positional", required: false, description: "CompareRunSetsRequest JSON or @file (not with --run)" },
+    run: { type: "string", description: "RUN_ID of one imported benchmark file: compare --baseline-scope with --candidate-scope inside it" },
+    "baseline-scope": { type: "string", description: "with --run: the baseline benchmark (hyperfine command, pyperf benchmark name)" },
+    "candidate-scope": { type: "string", description: "with --run: the candidate benchmark" },
+    metric: { type: "string", description: "with --run: the metric (default wall_time)" },
+    threshold: { type: "string", description: "with --run: the practical threshold as a fraction (default 0.05)" },
+    polarity: { type: "string", description: "with --run: lower_is_better (default), higher_is_better or neutral" },
+  },
   run: async ({ args }) => {
     let invalid = false;
     await execute(args, async (s) => {
-      const r = await study(s).compare(structuredInput(args.input, "input") as unknown as CompareRequest);
+      const r = args.run ? await study(s).compareScopes(scopeRequest(args)) : await study(s).compare(structuredInput(requiredInput(args.input), "input") as unknown as CompareRequest);
       invalid = r.validity === "invalid";
       return r;
     }, renderComparison);
     if (invalid) setExitCode(6);
   },
 });
+
+function requiredInput(input: string | undefined): string {
+  if (!input) throw new FlameoxError("INVALID_ARGUMENTS", "Pass a CompareRunSetsRequest (JSON or @file), or --run RUN_ID with --baseline-scope and --candidate-scope", { details: { field: "input" } });
+  return input;
+}
+
+function scopeRequest(args: { run?: string; "baseline-scope"?: string; "candidate-scope"?: string; metric?: string; threshold?: string; polarity?: string; input?: string }) {
+  const bad = (field: string, message: string) => new FlameoxError("INVALID_ARGUMENTS", message, { details: { field } });
+  if (args.input) throw bad("input", "Pass either a request or --run, not both");
+  if (!args["baseline-scope"] || !args["candidate-scope"]) throw bad("baseline-scope", "--run needs --baseline-scope and --candidate-scope (see `flameox measurements query --run-id RUN_ID` for the scopes)");
+  const threshold = args.threshold === undefined ? 0.05 : Number(args.threshold);
+  return {
+    run_id: args.run!,
+    baseline_scope: args["baseline-scope"],
+    candidate_scope: args["candidate-scope"],
+    metric: args.metric ?? "wall_time",
+    practical_threshold: threshold,
+    polarity: (args.polarity ?? "lower_is_better") as CompareRequest["polarity"],
+  };
+}
 
 export const recordComparisonCommand = defineCommand({
   meta: { name: "record-comparison", description: "Compute and persist a comparison record" },
