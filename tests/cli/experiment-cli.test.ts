@@ -89,7 +89,7 @@ describe("experiment CLI end to end", () => {
     const trials = await run(["experiment", "trials", id, "--limit", "4"]);
     expect(trials.code).toBe(0);
     conforms(TrialPageResult, trials.json);
-    expect(trials.json).toMatchObject({ total: 10, returned: 4, truncated: true });
+    expect(trials.json).toMatchObject({ total: 12, returned: 4, truncated: true });
     expect(trials.json.items[0]).toMatchObject({ outcome: "succeeded", oracle: { status: "pass", strength: "cross_treatment_equivalence" } });
 
     const request = join(dir.path, "compare.json");

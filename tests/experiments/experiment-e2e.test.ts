@@ -52,7 +52,7 @@ describe("experiment end to end", () => {
     expect(exp.outcome!.complete_blocks).toBe(6);
     // Protocol first, every trial registered, order shuffled within blocks from the seed.
     const trials = listTrials(service.ws, exp.experiment_id, 100, 0).items;
-    expect(trials).toHaveLength(10);
+    expect(trials).toHaveLength(12);
     expect(new Set(trials.map((t) => t.block_id)).size).toBe(6);
     expect(getExperiment(service.ws, exp.experiment_id).protocol.randomization.seed).toBe(20261129);
     const request = {
