@@ -136,7 +136,7 @@ export function scanEvents(events: readonly unknown[], tracks: TrackRegistry, sl
     } else {
       kind[i] = KIND_EVENT;
       if (!KNOWN_EVENT_PHASES.has(ph)) counts.unknownPhases++;
-      profiles.observe(event, t, tsUs);
+      profiles.observeEvent(event, t, tsUs);
     }
     if (kind[i] !== KIND_EVENT) {
       slicesByTrack[t]!.push(i);

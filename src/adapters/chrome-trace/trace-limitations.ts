@@ -1,7 +1,7 @@
 /** The limitations a trace import reports, from the counters its passes kept. */
 import type { Limitation } from "../../domain/evidence-status.ts";
 import type { BeginEndCounts } from "./begin-end.ts";
-import type { EmbeddedProfileStats } from "./embedded-profiles.ts";
+import { embeddedProfileLimitations, type EmbeddedProfileStats } from "../v8-sample-tree/embedded-profiles.ts";
 import type { ScanCounts } from "./event-scan.ts";
 
 export interface TraceFacts {
@@ -31,15 +31,7 @@ export function traceLimitations(facts: TraceFacts): Limitation[] {
   add("unknown_phases", facts.scan.unknownPhases, "Events with a phase the Trace Event Format does not define; kept without a duration");
   if (facts.slices === 0) out.push({ code: "no_slices", message: "The trace has no duration events (X, B/E), so there is no wall time to attribute" });
   add("missing_symbols", facts.unsymbolizedFrames, "Sampled frames without a function name (anonymous)");
-  add("inconsistent_time_deltas", facts.profiles.clampedDeltas, "Negative CPU profile time deltas; the affected samples were given a duration of 0");
-  add("missing_time_deltas", facts.profiles.missingDeltas, "CPU profile samples without a time delta");
-  add("unresolved_profile_samples", facts.profiles.droppedSamples, "CPU profile samples referring to nodes missing from the trace; dropped");
-  add("incomplete_profile_nodes", facts.profiles.brokenLinks, "CPU profile nodes linked to nodes missing from the trace; their subtrees are left out");
-  add("root_samples", facts.profiles.rootSamples, "CPU profile samples on the (root) node; not attributed");
-  add("orphan_profile_chunks", facts.profiles.orphanChunks, "ProfileChunk events without their Profile event; ignored");
-  if (facts.profiles.skipped.length > 0) {
-    out.push({ code: "cpu_profile_skipped", message: `Embedded CPU profiles that could not be read: ${facts.profiles.skipped.slice(0, 3).join("; ")}`, count: facts.profiles.skipped.length });
-  }
+  out.push(...embeddedProfileLimitations(facts.profiles));
   add("stack_samples_not_imported", facts.ignoredStackSamples, "Top-level `samples`/`stackFrames` sampling data is not imported");
   return out;
 }

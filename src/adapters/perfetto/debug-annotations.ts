@@ -8,7 +8,8 @@ import type { SequenceState } from "./sequence-state.ts";
 export const PERFETTO_FORMAT = "Perfetto trace";
 const MAX_NESTING = 32;
 
-function annotation(bytes: Uint8Array, state: SequenceState, depth: number): [string, unknown] {
+/** One annotation → [name, value] (nested dicts and arrays as JSON values, legacy JSON parsed). */
+export function annotation(bytes: Uint8Array, state: SequenceState, depth = 0): [string, unknown] {
   const r = new ProtoReader(bytes, PERFETTO_FORMAT);
   let name = "";
   let value: unknown = null;

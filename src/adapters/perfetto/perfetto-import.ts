@@ -24,6 +24,7 @@ import { PacketChildren } from "./packet-children.ts";
 import { PerfettoTracks } from "./perfetto-tracks.ts";
 import type { StackSpill } from "../common/stack-trie.ts";
 import { PerfettoSamples } from "./perfetto-samples.ts";
+import { ChromeV8Profiles } from "./chrome-v8-profiles.ts";
 import { PerfettoHeap } from "./perfetto-heap.ts";
 import { ClockDomain, SequenceState } from "./sequence-state.ts";
 import { P, R } from "./trace-program.ts";
@@ -58,6 +59,7 @@ export class PerfettoImport implements PerfettoEventSink {
   readonly ftrace: FtraceMarks;
   readonly counters: PerfettoCounters;
   readonly compressed: CompressedPackets;
+  readonly v8Profiles: ChromeV8Profiles;
   /** Compressed groups of the packet being read, expanded once its own record is handled. */
   private readonly groups: Uint8Array[] = [];
   private readonly expandBatch = (b: ProtoBatch) => this.onBatch(b);
@@ -75,6 +77,7 @@ export class PerfettoImport implements PerfettoEventSink {
     this.ftrace = new FtraceMarks(this.tracks, this.domain, this);
     this.counters = new PerfettoCounters(this.tracks, this);
     this.compressed = new CompressedPackets(maxDepth);
+    this.v8Profiles = new ChromeV8Profiles(this.domain, maxEvents, (id) => this.strings.get(id));
   }
 
   /** The local id of a string id of the scanner that produced `b` (-1 stays -1). */
@@ -240,8 +243,7 @@ export class PerfettoImport implements PerfettoEventSink {
     if (ph === "B") type = TYPE_BEGIN;
     else if (ph === "E") type = TYPE_END;
     else if (type === 0) type = ph === "X" ? -1 : TYPE_INSTANT;
-    const t = b.has(r, P.TRACK_UUID) ? this.trackOfUuid(b, r) : state.defaultTrackUuid !== null ? this.tracks.trackOf(state.defaultTrackUuid)
-      : (state.threadTrack ?? this.tracks.trackOf(`sequence:${b.num(r, P.SEQUENCE)}`));
+    const t = b.has(r, P.TRACK_UUID) ? this.trackOfUuid(b, r) : this.sequenceTrack(b, r, state);
     let nameId = b.has(r, P.NAME) ? this.fromScanner(b, b.stringId(r, P.NAME)) : (state.names.get(b.num(r, b.has(r, P.NAME_IID) ? P.NAME_IID : P.LEGACY_NAME_IID)) ?? -1);
     // Counter events are named by their track, as in Trace Processor.
     if (type === TYPE_COUNTER && nameId < 0) nameId = this.counters.trackNameId(t);
@@ -249,7 +251,18 @@ export class PerfettoImport implements PerfettoEventSink {
     const kind = type === TYPE_BEGIN ? KIND_BEGIN : type === TYPE_END ? KIND_END : type === -1 ? KIND_COMPLETE : KIND_EVENT;
     const counter = type === TYPE_COUNTER ? { value: this.counters.value(t, b.has(r, P.DOUBLE_COUNTER) ? b.double(r, P.DOUBLE_COUNTER) : Number(b.big(r, P.COUNTER))) } : undefined;
     const args = kind !== KIND_END ? annotationsJson(c?.annotations ?? [], state, counter) : null;
+    if (this.v8Profiles.carries(nameId)) {
+      // track_uuid 0 (how Chrome writes these) means the sequence's own thread, as when it is absent.
+      const sampled = b.has(r, P.TRACK_UUID) && b.num(r, P.TRACK_UUID) !== 0 ? t : this.sequenceTrack(b, r, state);
+      this.v8Profiles.event(this.strings.get(nameId), c?.annotations ?? [], state, sampled, ns, b.has(r, P.LEGACY_ID) ? b.ubig(r, P.LEGACY_ID).toString() : "");
+    }
     this.spoolEvent(t, ns, kind, nameId, ph, args, this.category(c, state), kind === KIND_COMPLETE ? Math.max(0, b.num(r, P.LEGACY_DURATION_US) * 1000) : 0, kind === KIND_BEGIN || kind === KIND_END ? threadNs : Number.NaN);
+  }
+
+  /** The track of a sequence's events that name none: its defaults' track, else its thread's. */
+  private sequenceTrack(b: ProtoBatch, r: number, state: SequenceState): number {
+    if (state.defaultTrackUuid !== null) return this.tracks.trackOf(state.defaultTrackUuid);
+    return state.threadTrack ?? this.tracks.trackOf(`sequence:${b.num(r, P.SEQUENCE)}`);
   }
 
   private addEvent(): number {

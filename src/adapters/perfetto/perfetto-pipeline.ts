@@ -24,6 +24,7 @@ import { ProtoScanner } from "../wasm/proto-scanner.ts";
 import { PERFETTO_FORMAT } from "./debug-annotations.ts";
 import { PerfettoImport } from "./perfetto-import.ts";
 import { perfettoProgram } from "./trace-program.ts";
+import { embeddedProfileLimitations } from "../v8-sample-tree/embedded-profiles.ts";
 
 export interface PerfettoResult {
   /** The trace_events batches; nesting and wall_time happen while they are consumed. */
@@ -74,6 +75,10 @@ export class PerfettoPipeline {
     imp.heap.finish();
     imp.tracks.resolve();
     const clock = new NsClock(0);
+    // Before the slice nester sizes its arrays by the frame count: profiles add frames.
+    const cpu = new MeasureAccumulator("cpu_time");
+    const cpuStacks = new StackTrie("cpu_time", this.stackSpill);
+    const profiles = imp.v8Profiles.normalize({ frames: imp.frames, cpu, stacks: cpuStacks, clock }, (t) => imp.tracks.pids[t] ?? null);
     const wall = new MeasureAccumulator("wall_time");
     const wallStacks = new StackTrie("wall_time", this.stackSpill);
     const beginEnd: BeginEndCounts = { unmatchedBegin: 0, unmatchedEnd: 0 };
@@ -85,7 +90,7 @@ export class PerfettoPipeline {
     const trackInfo = imp.tracks.allInfo();
     const lookup: TrackLookup = (t) => trackInfo[t]!;
     return {
-      stacks: { tries: [wallStacks, imp.samples.stacks, ...imp.heap.metrics.map((m) => m.stacks)], frames: imp.frames, clock, tracks: lookup },
+      stacks: { tries: [wallStacks, cpuStacks, imp.samples.stacks, ...imp.heap.metrics.map((m) => m.stacks)], frames: imp.frames, clock, tracks: lookup },
       rows: spooledRows(imp.spool, imp.trackEndNs, slicing, rowWriter),
       rowCounts: rowWriter,
       evidence: (withStacks) => {
@@ -94,21 +99,24 @@ export class PerfettoPipeline {
         const lookup = (t: number) => info[t]!;
         imp.frames.emit(tables.frames);
         wall.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);
+        cpu.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);
         imp.samples.measures.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);
         for (const m of imp.heap.metrics) m.measures.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);
         if (withStacks) {
           wallStacks.emit(tables.stacks, imp.frames, clock, lookup);
+          cpuStacks.emit(tables.stacks, imp.frames, clock, lookup);
           imp.samples.stacks.emit(tables.stacks, imp.frames, clock, lookup);
           for (const m of imp.heap.metrics) m.stacks.emit(tables.stacks, imp.frames, clock, lookup);
         }
         const slices = nester.slices;
         return {
-          adapter: adapter.name, adapterVersion: adapter.version, producer: null, producerVersion: null, tables, limitations: perfettoLimitations(imp, beginEnd, slices, slicing.droppedBegins),
+          adapter: adapter.name, adapterVersion: adapter.version, producer: null, producerVersion: null, tables, limitations: [...perfettoLimitations(imp, beginEnd, slices, slicing.droppedBegins), ...embeddedProfileLimitations(profiles)],
           summary: {
-            packets: imp.packets, events, slices, tracks: imp.tracks.size, cpu_samples: imp.samples.count,
+            packets: imp.packets, events, slices, tracks: imp.tracks.size, cpu_samples: imp.samples.count + profiles.attributedSamples,
+            cpu_profiles: profiles.profiles, total_cpu_time_ns: profiles.totalNs,
             compressed_groups: imp.compressed.groups, atrace_marks: imp.ftrace.marks, heap_dumps: imp.heap.dumps,
             primary_clock: imp.domain.primary,
-            metrics: [slices > 0 ? "wall_time" : "", imp.samples.count > 0 ? "samples" : "", ...imp.heap.metrics.filter((m) => !m.measures.isEmpty).map((m) => m.measures.metric)].filter(Boolean).join(","),
+            metrics: [slices > 0 ? "wall_time" : "", profiles.attributedSamples > 0 ? "cpu_time" : "", imp.samples.count > 0 ? "samples" : "", ...imp.heap.metrics.filter((m) => !m.measures.isEmpty).map((m) => m.measures.metric)].filter(Boolean).join(","),
           },
         };
       },

@@ -108,7 +108,7 @@ export class StreamScan {
       if (Number.isFinite(tts)) cols.threadNs.array[i] = tts * 1000;
     } else {
       if (phClass === PH_UNKNOWN) this.counts.unknownPhases++;
-      if (b.special(r)) this.profiles.observe(profileEvent(b, r), t, tsUs);
+      if (b.special(r)) this.profiles.observeEvent(profileEvent(b, r), t, tsUs);
     }
     cols.kind.array[i] = kind;
     const name = b.stringId(r, E_NAME);
