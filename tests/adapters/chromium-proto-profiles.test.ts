@@ -130,6 +130,14 @@ describe("V8 profiles in Perfetto traces", () => {
     expect(cpuRows(onBoottime)).toEqual(cpuRows(onMonotonic));
   });
 
+  test("flow links are not imported, and say so", () => {
+    const packets = (Trace.toObject(Trace.decode(protoTrace(legacyJson)), { longs: Number }) as Msg).packet as Msg[];
+    const flows = [{ flow_ids: [5] }, { terminating_flow_ids: [5] }, { legacy_event: { phase: 73, bind_id: 9 } }, { legacy_event: { phase: 73, flow_direction: 1 } }];
+    const withFlows = flows.map((extra, k) => ({ trusted_packet_sequence_id: 1, timestamp: 2_000_000 + k, track_event: { type: 3, name: "step", ...extra } }));
+    expect(limitation(extractProto(encode(packets)), "flows_not_imported")).toBeUndefined();
+    expect(limitation(extractProto(encode([...packets, ...withFlows])), "flows_not_imported")).toBe(4);
+  });
+
   test("samples count against the event limit as chunks arrive (4 events, 5 samples)", () => {
     expect(() => extractProto(protoTrace(legacyJson), { maxEvents: 4 })).toThrow(/CPU profile samples/);
   });

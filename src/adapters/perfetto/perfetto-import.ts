@@ -45,6 +45,8 @@ export class PerfettoImport implements PerfettoEventSink {
   packets = 0;
   unknownClockEvents = 0;
   truncatedArgs = 0;
+  /** Track events with flow links, which are not imported (see the limitation). */
+  flowEvents = 0;
   private readonly sliceFrames = new SliceFrames(this.frames);
   private readonly frameByNameCat = new IntPairMap();
   private readonly sequences = new Map<number, SequenceState>();
@@ -251,6 +253,7 @@ export class PerfettoImport implements PerfettoEventSink {
     const kind = type === TYPE_BEGIN ? KIND_BEGIN : type === TYPE_END ? KIND_END : type === -1 ? KIND_COMPLETE : KIND_EVENT;
     const counter = type === TYPE_COUNTER ? { value: this.counters.value(t, b.has(r, P.DOUBLE_COUNTER) ? b.double(r, P.DOUBLE_COUNTER) : Number(b.big(r, P.COUNTER))) } : undefined;
     const args = kind !== KIND_END ? annotationsJson(c?.annotations ?? [], state, counter) : null;
+    if (b.has(r, P.FLOW)) this.flowEvents++;
     if (this.v8Profiles.carries(nameId)) {
       // track_uuid 0 (how Chrome writes these) means the sequence's own thread, as when it is absent.
       const sampled = b.has(r, P.TRACK_UUID) && b.num(r, P.TRACK_UUID) !== 0 ? t : this.sequenceTrack(b, r, state);

@@ -133,7 +133,8 @@ function perfettoLimitations(imp: PerfettoImport, beginEnd: BeginEndCounts, slic
   add("unmatched_end", beginEnd.unmatchedEnd, "Slice ends without an open slice on their track; dropped");
   add("missing_ts", imp.counts.missingTs + imp.unknownClockEvents, "Track events whose timestamp clock is not defined on their sequence; dropped");
   add("unknown_clock_conversion", imp.domain.unknownClocks, "Timestamps on a clock without a snapshot relating it to the trace clock; kept unconverted");
-  add("args_truncated", imp.truncatedArgs, "Debug annotations longer than the per-event limit; truncated");
+  add("args_truncated", imp.truncatedArgs, "Debug annotations longer than the per-event limit; truncated in the stored args (V8 CPU profiles in them are read whole before that)");
+  add("flows_not_imported", imp.flowEvents, "Track events with flow links (flow_ids, terminating_flow_ids, legacy bind ids); the links are not imported (a JSON trace keeps them as s/f event rows)");
   add("unresolved_callstacks", imp.samples.unresolved, "CPU samples whose interned callstack is missing; dropped");
   add("unresolved_heap_callstacks", imp.heap.unresolved, "Heap profile samples whose callstack is in neither the profile packet nor the interned data; dropped");
   add("heap_dump_incomplete", imp.heap.incomplete, "Heap dumps whose continuation packets never came; used only where no complete dump of that process and heap exists");

@@ -86,6 +86,7 @@ message TrackEvent {
 message LegacyEvent {
   optional uint64 name_iid = 1; optional int32 phase = 2; optional int64 duration_us = 3; optional int64 thread_duration_us = 4;
   optional uint64 unscoped_id = 6; optional uint64 local_id = 10; optional uint64 global_id = 11; optional int32 pid_override = 18; optional int32 tid_override = 19;
+  optional uint64 bind_id = 8; optional int32 flow_direction = 13;
 }
 message DebugAnnotation {
   optional uint64 name_iid = 1; optional string name = 10;

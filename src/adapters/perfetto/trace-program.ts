@@ -41,7 +41,7 @@ export const P = {
   TIMESTAMP: 0, CLOCK_ID: 1, SEQUENCE: 2, SEQUENCE_FLAGS: 3, STATE_CLEARED: 4, TYPE: 5, TRACK_UUID: 6, NAME_IID: 7, NAME: 8,
   COUNTER: 9, DOUBLE_COUNTER: 10, ABSOLUTE_US: 11, DELTA_US: 12, LEGACY_NAME_IID: 13, LEGACY_PHASE: 14, LEGACY_DURATION_US: 15,
   DEFAULT_CLOCK_ID: 16, DEFAULT_TRACK_UUID: 17, PRIMARY_CLOCK: 18, PERF_PID: 19, PERF_TID: 20, PERF_CALLSTACK: 21, TRACK_EVENT: 22, TRUSTED_PID: 23,
-  FTRACE_CLOCK: 24, FTRACE_TIMESTAMP: 25, BOOT_TIMESTAMP: 26, PROFILE_PACKET: 27, PROFILE_CONTINUED: 28, LEGACY_ID: 29,
+  FTRACE_CLOCK: 24, FTRACE_TIMESTAMP: 25, BOOT_TIMESTAMP: 26, PROFILE_PACKET: 27, PROFILE_CONTINUED: 28, LEGACY_ID: 29, FLOW: 30,
 } as const;
 
 /** Track descriptor slots. */
@@ -51,7 +51,7 @@ export const T = {
 } as const;
 
 export function perfettoProgram(): ProtoProgram {
-  const p = new ProtoProgram(30);
+  const p = new ProtoProgram(31);
   p.record(0, R.TRACE).whole(R.TRACE);
   const packet = p.child(0, 1, p.message({ record: R.PACKET }));
   p.whole(R.PACKET);
@@ -82,6 +82,9 @@ export function perfettoProgram(): ProtoProgram {
   v(legacy, 3, R.PACKET, P.LEGACY_DURATION_US);
   // The event id (unscoped_id, local_id or global_id: one per event) joins Chrome's V8 Profile and ProfileChunk events.
   [6, 10, 11].forEach((field) => v(legacy, field, R.PACKET, P.LEGACY_ID));
+  // Flow links (flow_ids_old, flow_ids, terminating_flow_ids; legacy bind_id, flow_direction): counted, not linked.
+  [36, 47, 48].forEach((field) => v(event, field, R.PACKET, P.FLOW));
+  [8, 13].forEach((field) => v(legacy, field, R.PACKET, P.FLOW));
 
   const defaults = p.child(packet, 59, p.message());
   v(defaults, 58, R.PACKET, P.DEFAULT_CLOCK_ID);
