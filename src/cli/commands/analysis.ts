@@ -9,6 +9,7 @@ import { parseLimit } from "./records.ts";
 import { otelTraceSubcommands } from "./otel-trace.ts";
 import { compareCommand, recordComparisonCommand, scalingCommand } from "./study.ts";
 import { analyzeRecordCommand } from "./investigations.ts";
+import { shortLocation } from "../short-location.ts";
 
 const pageArgs = {
   limit: { type: "string", description: "Maximum rows to return" },
@@ -33,7 +34,7 @@ const evidenceLine = (e: { status: string; reason: string }) => `evidence: ${e.s
 /** Time metrics in ns are shown as durations; bytes and counts as numbers with their unit. */
 const formatValue = (value: number, unit: string) => (unit === "ns" ? formatNs(value) : `${value} ${unit}`);
 const more = (cursor: string | null) => (cursor ? `more: --cursor ${cursor}` : "");
-const where = (f: { file: string | null; line: number | null }) => (f.file ? `${safeText(f.file)}${f.line ? `:${f.line}` : ""}` : "");
+const where = (f: { file: string | null; line: number | null }) => (f.file ? shortLocation(safeText(f.file), f.line) : "");
 
 export const analyzeCommand = defineCommand({
   meta: { name: "analyze", description: "Read-only analyses over the pinned corpus commit" },
