@@ -4,7 +4,7 @@
  * exactly the stacks of an unbounded trie — same ids, counts, durations, first times and
  * tracks — and delete every run it wrote. Checked on random paths directly and on real
  * Perfetto traces (slices and CPU samples) end to end, there together with waiting
- * events overflowing to scratch space (trace-spool/pending-overflow.ts).
+ * events overflowing to scratch space (trace-events/pending-overflow.ts).
  */
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
@@ -15,7 +15,7 @@ import { StackTrie, ROOT_STACK } from "../../src/adapters/common/stack-trie.ts";
 import { NsClock } from "../../src/adapters/common/time-ns.ts";
 import { Trace } from "../../src/adapters/perfetto/perfetto-schema.ts";
 import { adapterByName } from "../../src/adapters/registry.ts";
-import { MemorySpillSpace } from "../../src/adapters/trace-spool/memory-spill.ts";
+import { MemorySpillSpace } from "../../src/adapters/trace-events/memory-spill.ts";
 import { EVIDENCE_SCHEMAS } from "../../src/domain/evidence-schema.ts";
 import { TableBuffer } from "../../src/domain/table-buffer.ts";
 import { mulberry32 } from "../../fixtures/generators/prng.ts";

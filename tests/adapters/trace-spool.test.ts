@@ -1,5 +1,5 @@
 /**
- * The event spool (src/adapters/trace-spool): streaming Chrome-trace extraction, with
+ * The event spool (src/adapters/trace-events): streaming Chrome-trace extraction, with
  * events spilled in sorted runs and merged back per track, must give exactly the rows of
  * the whole-payload reference — on seeded random traces built to hit the hard cases
  * (threads interleaved and out of order, equal starts with different durations, B/E pairs
@@ -15,8 +15,8 @@ import { DEFAULT_ADAPTER_LIMITS, type StreamedEvidence } from "../../src/adapter
 import { chromeTraceAdapter } from "../../src/adapters/chrome-trace/adapter.ts";
 import { FlameoxError } from "../../src/domain/errors.ts";
 import { mulberry32 } from "../../fixtures/generators/prng.ts";
-import { ROWS_PER_BATCH, TraceRowWriter } from "../../src/adapters/chrome-trace/stream/stream-rows.ts";
-import { MemorySpillSpace } from "../../src/adapters/trace-spool/memory-spill.ts";
+import { ROWS_PER_BATCH, TraceRowWriter } from "../../src/adapters/trace-events/trace-row-writer.ts";
+import { MemorySpillSpace } from "../../src/adapters/trace-events/memory-spill.ts";
 
 const addRow = TraceRowWriter.prototype.add;
 import { FileSpillSpace } from "../../workers/spill-space.ts";

@@ -4,13 +4,14 @@
  * order on ties), since JSON traces interleave threads and are not always sorted. The
  * matched E is folded into its B: the B row carries the slice's duration.
  */
-import { FLAG_UNMATCHED_BEGIN } from "./event-flags.ts";
+import { FLAG_UNMATCHED_BEGIN } from "../trace-events/event-flags.ts";
 import { threadSpanNs } from "../common/time-ns.ts";
 import { sortInPlaceUnlessSorted } from "../common/sorted-order.ts";
-import { BeginEndMatcher, type BeginEndCounts } from "./begin-end-matcher.ts";
-import { KIND_BEGIN, KIND_END, KIND_SKIPPED, type ScannedTrace, type TraceEventObject } from "./event-scan.ts";
+import { BeginEndMatcher, type BeginEndCounts } from "../trace-events/begin-end-matcher.ts";
+import { KIND_BEGIN, KIND_END, KIND_SKIPPED } from "../trace-events/event-kinds.ts";
+import type { ScannedTrace, TraceEventObject } from "./event-scan.ts";
 
-export type { BeginEndCounts } from "./begin-end-matcher.ts";
+export type { BeginEndCounts } from "../trace-events/begin-end-matcher.ts";
 
 /** The `name` field of event i (any JSON value; only strings name a slice). */
 export type EventName = (i: number) => unknown;

@@ -6,20 +6,13 @@
  */
 import { NsClock, durationUsToNs } from "../common/time-ns.ts";
 import type { EmbeddedProfiles } from "./embedded-profiles.ts";
-import { FLAG_CLAMPED, FLAG_MISSING_DUR } from "./event-flags.ts";
-import type { SliceFrames } from "./slice-frames.ts";
+import { FLAG_CLAMPED, FLAG_MISSING_DUR } from "../trace-events/event-flags.ts";
+import type { SliceFrames } from "../trace-events/slice-frames.ts";
 import { asyncIdOf, type TrackRegistry } from "./tracks.ts";
-
-export const KIND_SKIPPED = 0; // metadata, malformed, no ts, or an E folded into its B
-export const KIND_COMPLETE = 1; // X
-export const KIND_BEGIN = 2; // B (gets its duration from the matching E)
-export const KIND_END = 3; // E (until matched)
-export const KIND_EVENT = 4; // instants, counters, flows, samples…: kept, no duration
+import { KIND_BEGIN, KIND_COMPLETE, KIND_END, KIND_EVENT, UNNAMED, type ScanCounts } from "../trace-events/event-kinds.ts";
 
 /** Phases of the Trace Event Format that are kept as plain events. */
 const KNOWN_EVENT_PHASES = new Set(["i", "I", "n", "C", "b", "e", "S", "T", "p", "F", "s", "t", "f", "P", "O", "N", "D", "R", "(", ")", "v", "V", "c", "="]);
-
-export const UNNAMED = "(unnamed)";
 
 export interface TraceEventObject {
   ph?: unknown;
@@ -34,15 +27,6 @@ export interface TraceEventObject {
   id2?: unknown;
   tts?: unknown;
   tdur?: unknown;
-}
-
-export interface ScanCounts {
-  malformed: number;
-  missingTs: number;
-  unknownPhases: number;
-  clamped: number;
-  missingDur: number;
-  metadata: number;
 }
 
 export interface ScannedTrace {

@@ -4,8 +4,9 @@
  * first on equal starts, then input order) and pushed through a SliceNester.
  */
 import { sortInPlaceUnlessSorted } from "../common/sorted-order.ts";
-import { KIND_BEGIN, KIND_COMPLETE, type ScannedTrace } from "./event-scan.ts";
-import type { SliceNester } from "./slice-nester.ts";
+import { KIND_BEGIN, KIND_COMPLETE } from "../trace-events/event-kinds.ts";
+import type { ScannedTrace } from "./event-scan.ts";
+import type { SliceNester } from "../trace-events/slice-nester.ts";
 
 export function nestTrackSlices(scan: ScannedTrace, trackSlices: readonly number[], track: number, nester: SliceNester): number {
   const { kind, startNs, durNs, frame, depth } = scan;

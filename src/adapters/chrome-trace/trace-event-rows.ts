@@ -7,8 +7,9 @@ import type { TableBuffer } from "../../domain/table-buffer.ts";
 import type { CellValue } from "../../domain/table-buffer.ts";
 import type { TrackInfo } from "../common/track.ts";
 import type { ArgsSerializer } from "./args-json.ts";
-import { FLAG_ARGS_TRUNCATED, flagsText } from "./event-flags.ts";
-import { KIND_BEGIN, KIND_COMPLETE, KIND_SKIPPED, UNNAMED, type ScannedTrace, type TraceEventObject } from "./event-scan.ts";
+import { FLAG_ARGS_TRUNCATED, flagsText } from "../trace-events/event-flags.ts";
+import { KIND_BEGIN, KIND_COMPLETE, KIND_SKIPPED, UNNAMED } from "../trace-events/event-kinds.ts";
+import type { ScannedTrace, TraceEventObject } from "./event-scan.ts";
 import type { TrackRegistry } from "./tracks.ts";
 
 export function writeTraceEventRows(scan: ScannedTrace, tracks: TrackRegistry, args: ArgsSerializer, table: TableBuffer): number {

@@ -2,7 +2,7 @@
 import type { Limitation } from "../../domain/evidence-status.ts";
 import type { BeginEndCounts } from "./begin-end.ts";
 import { embeddedProfileLimitations, type EmbeddedProfileStats } from "../v8-sample-tree/embedded-profiles.ts";
-import type { ScanCounts } from "./event-scan.ts";
+import type { ScanCounts } from "../trace-events/event-kinds.ts";
 
 export interface TraceFacts {
   scan: ScanCounts;

@@ -14,7 +14,7 @@
  * boot time by the {ftrace, boot} timestamp pairs the bundles carry. The clock fields may
  * follow the events in the bundle, so a packet's marks wait for its packet record.
  */
-import { KIND_BEGIN, KIND_END, KIND_EVENT } from "../chrome-trace/event-scan.ts";
+import { KIND_BEGIN, KIND_END, KIND_EVENT } from "../trace-events/event-kinds.ts";
 import { tooLarge } from "../json-guard.ts";
 import type { ProtoBatch } from "../wasm/proto-batch.ts";
 import { parseAtrace, type AtraceMark } from "./atrace-marks.ts";

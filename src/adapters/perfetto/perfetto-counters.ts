@@ -5,7 +5,7 @@
  * other counter tracks taken with an event; process_stats samples are per-process memory
  * counters. Counter events without a name are named by their track.
  */
-import { KIND_EVENT } from "../chrome-trace/event-scan.ts";
+import { KIND_EVENT } from "../trace-events/event-kinds.ts";
 import type { PerfettoEventSink } from "./event-sink.ts";
 import type { PacketChildren } from "./packet-children.ts";
 import type { PerfettoTracks } from "./perfetto-tracks.ts";

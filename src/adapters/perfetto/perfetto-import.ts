@@ -7,10 +7,10 @@
  */
 import { FrameRegistry } from "../common/frame-registry.ts";
 import { IntPairMap } from "../common/int-pair-map.ts";
-import { FLAG_ARGS_TRUNCATED } from "../chrome-trace/event-flags.ts";
-import { KIND_BEGIN, KIND_END, KIND_EVENT, KIND_COMPLETE, UNNAMED, type ScanCounts } from "../chrome-trace/event-scan.ts";
-import { SliceFrames } from "../chrome-trace/slice-frames.ts";
-import type { EventSpool } from "../trace-spool/event-spool.ts";
+import { FLAG_ARGS_TRUNCATED } from "../trace-events/event-flags.ts";
+import { KIND_BEGIN, KIND_END, KIND_EVENT, KIND_COMPLETE, UNNAMED, type ScanCounts } from "../trace-events/event-kinds.ts";
+import { SliceFrames } from "../trace-events/slice-frames.ts";
+import type { EventSpool } from "../trace-events/event-spool.ts";
 import type { HostStrings } from "../wasm/host-strings.ts";
 import type { ProtoBatch } from "../wasm/proto-batch.ts";
 import { CompressedPackets } from "./compressed-packets.ts";

@@ -1,6 +1,6 @@
 /**
  * Perfetto import end to end, over the WASM protobuf scanner: packets are read as bytes
- * arrive and track events are spooled (bounded memory, see trace-spool/); at the end the
+ * arrive and track events are spooled (bounded memory, see trace-events/); at the end the
  * spool is merged per track, slices are paired and nested (the chrome-trace rules) and
  * rows are produced in batches. Synchronous at its core so the adapter's whole-payload
  * `extract` and its streaming `extractStream` share every line.
@@ -13,12 +13,12 @@ import type { FrameRegistry } from "../common/frame-registry.ts";
 import { type StackSpill, StackTrie } from "../common/stack-trie.ts";
 import type { TrackLookup } from "../common/track.ts";
 import { NsClock } from "../common/time-ns.ts";
-import type { BeginEndCounts } from "../chrome-trace/begin-end-matcher.ts";
-import { SliceNester } from "../chrome-trace/slice-nester.ts";
-import { TraceRowWriter } from "../chrome-trace/stream/stream-rows.ts";
-import { EventSpool, type SpoolOptions } from "../trace-spool/event-spool.ts";
-import { spooledRows } from "../trace-spool/spooled-rows.ts";
-import { TrackSlicing } from "../trace-spool/track-slicing.ts";
+import type { BeginEndCounts } from "../trace-events/begin-end-matcher.ts";
+import { SliceNester } from "../trace-events/slice-nester.ts";
+import { TraceRowWriter } from "../trace-events/trace-row-writer.ts";
+import { EventSpool, type SpoolOptions } from "../trace-events/event-spool.ts";
+import { spooledRows } from "../trace-events/spooled-rows.ts";
+import { TrackSlicing } from "../trace-events/track-slicing.ts";
 import type { AdapterLimits } from "../adapter.ts";
 import { ProtoScanner } from "../wasm/proto-scanner.ts";
 import { PERFETTO_FORMAT } from "./debug-annotations.ts";

@@ -9,7 +9,7 @@ import type { MeasureAccumulator } from "../common/measure-accumulator.ts";
 import { StackMeasures } from "../common/stack-measures.ts";
 import type { StackSpill, StackTrie } from "../common/stack-trie.ts";
 import type { StringTable } from "../common/string-table.ts";
-import { languageOf } from "../pprof/pprof-frames.ts";
+import { languageOf } from "../common/source-language.ts";
 import type { SequenceState } from "./sequence-state.ts";
 
 export class PerfettoSamples {

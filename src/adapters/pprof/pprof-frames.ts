@@ -2,21 +2,11 @@
  * pprof locations → frames. A location's lines are innermost first (inlined callees
  * before the function they were inlined into), so a location expands to its lines in
  * reverse, caller first. A location without lines is an unsymbolized address in its
- * mapping. The language is inferred from the source file's extension.
+ * mapping.
  */
 import type { FrameRegistry, Symbolization } from "../common/frame-registry.ts";
+import { languageOf } from "../common/source-language.ts";
 import type { PprofFunction, PprofInput, PprofLocation, PprofMapping } from "./pprof-input.ts";
-
-const LANGUAGES: [RegExp, string][] = [
-  [/\.go$/, "go"], [/\.(m?js|cjs|ts|tsx|jsx)$/, "javascript"], [/\.py$/, "python"], [/\.(java|kt|scala)$/, "java"],
-  [/\.(rs)$/, "rust"], [/\.(c|cc|cpp|cxx|h|hpp)$/, "native"],
-];
-
-export function languageOf(file: string | null): string {
-  if (file === null) return "native";
-  for (const [pattern, language] of LANGUAGES) if (pattern.test(file)) return language;
-  return "native";
-}
 
 export class PprofFrames {
   private readonly functions = new Map<number, PprofFunction>();

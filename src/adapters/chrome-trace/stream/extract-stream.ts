@@ -18,16 +18,16 @@ import { JsonScanner } from "../../wasm/json-scanner.ts";
 import { skipByteOrderMark } from "../../wasm/byte-order-mark.ts";
 import { EmbeddedProfiles } from "../embedded-profiles.ts";
 import { TRACE_FORMAT, traceProducer } from "../parse-trace.ts";
-import type { BeginEndCounts } from "../begin-end-matcher.ts";
-import { SliceFrames } from "../slice-frames.ts";
-import { SliceNester } from "../slice-nester.ts";
+import type { BeginEndCounts } from "../../trace-events/begin-end-matcher.ts";
+import { SliceFrames } from "../../trace-events/slice-frames.ts";
+import { SliceNester } from "../../trace-events/slice-nester.ts";
 import { traceLimitations } from "../trace-limitations.ts";
 import { TrackRegistry } from "../tracks.ts";
-import { EventSpool } from "../../trace-spool/event-spool.ts";
-import { spooledRows } from "../../trace-spool/spooled-rows.ts";
-import { TrackSlicing } from "../../trace-spool/track-slicing.ts";
+import { EventSpool } from "../../trace-events/event-spool.ts";
+import { spooledRows } from "../../trace-events/spooled-rows.ts";
+import { TrackSlicing } from "../../trace-events/track-slicing.ts";
 import { StreamScan } from "./stream-scan.ts";
-import { TraceRowWriter } from "./stream-rows.ts";
+import { TraceRowWriter } from "../../trace-events/trace-row-writer.ts";
 import { C_METADATA, C_PRESENCE_KEYS, C_SAMPLES, C_TRACE_EVENTS, cPresence, REC_CONTAINER, REC_EVENT, traceProgram } from "./trace-program.ts";
 
 export async function extractChromeTraceStream(input: StreamExtractInput, adapter: { name: string; version: string }): Promise<StreamedEvidence> {

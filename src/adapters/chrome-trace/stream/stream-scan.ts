@@ -9,11 +9,12 @@ import { NsClock, durationUsToNs } from "../../common/time-ns.ts";
 import { JsonBatch, TAG_FALSE, TAG_JSON, TAG_NUMBER, TAG_OBJECT, TAG_SLOW, TAG_STRING, TAG_TRUE, TAG_TRUNCATED } from "../../wasm/json-batch.ts";
 import type { HostStrings } from "../../wasm/host-strings.ts";
 import type { EmbeddedProfiles } from "../embedded-profiles.ts";
-import { FLAG_ARGS_TRUNCATED, FLAG_CLAMPED, FLAG_MISSING_DUR } from "../event-flags.ts";
-import { KIND_BEGIN, KIND_COMPLETE, KIND_END, KIND_EVENT, UNNAMED, type ScanCounts, type TraceEventObject } from "../event-scan.ts";
-import type { SliceFrames } from "../slice-frames.ts";
+import { FLAG_ARGS_TRUNCATED, FLAG_CLAMPED, FLAG_MISSING_DUR } from "../../trace-events/event-flags.ts";
+import { KIND_BEGIN, KIND_COMPLETE, KIND_END, KIND_EVENT, UNNAMED, type ScanCounts } from "../../trace-events/event-kinds.ts";
+import type { TraceEventObject } from "../event-scan.ts";
+import type { SliceFrames } from "../../trace-events/slice-frames.ts";
 import { asyncIdOf, type TrackRegistry } from "../tracks.ts";
-import type { EventSpool } from "../../trace-spool/event-spool.ts";
+import type { EventSpool } from "../../trace-events/event-spool.ts";
 import { E_ARGS, E_CAT, E_DUR, E_ID, E_ID2, E_NAME, E_PH, E_PID, E_TDUR, E_TID, E_TS, E_TTS } from "./trace-program.ts";
 
 const KNOWN_EVENT_PHASES = new Set(["i", "I", "C", "S", "T", "p", "F", "s", "t", "f", "P", "O", "N", "D", "R", "(", ")", "v", "V", "c", "="]);

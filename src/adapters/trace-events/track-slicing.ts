@@ -9,12 +9,12 @@
  * those wait on scratch space (pending-overflow.ts), so a B open for a whole track costs
  * disk, not memory.
  */
-import { BeginEndMatcher, type BeginEndCounts } from "../chrome-trace/begin-end-matcher.ts";
-import { FLAG_MISSING_DUR, FLAG_UNMATCHED_BEGIN } from "../chrome-trace/event-flags.ts";
-import { KIND_BEGIN, KIND_COMPLETE, KIND_END } from "../chrome-trace/event-scan.ts";
+import { BeginEndMatcher, type BeginEndCounts } from "./begin-end-matcher.ts";
+import { FLAG_MISSING_DUR, FLAG_UNMATCHED_BEGIN } from "./event-flags.ts";
+import { KIND_BEGIN, KIND_COMPLETE, KIND_END } from "./event-kinds.ts";
 import { threadSpanNs } from "../common/time-ns.ts";
-import type { SliceNester } from "../chrome-trace/slice-nester.ts";
-import type { TraceRowValues, TraceRowWriter } from "../chrome-trace/stream/stream-rows.ts";
+import type { SliceNester } from "./slice-nester.ts";
+import type { TraceRowValues, TraceRowWriter } from "./trace-row-writer.ts";
 import type { SpillSpace } from "../adapter.ts";
 import { PendingEvents } from "./pending-events.ts";
 import { PendingOverflow } from "./pending-overflow.ts";

@@ -2,10 +2,10 @@
  * Per-event columns of a streamed trace: what the later passes (B/E matching, nesting,
  * row writing) need, in typed arrays, plus each kept event's name, category and phase as
  * string ids and its args as UTF-8 text. No JS object exists per event. The columns hold
- * one spool run at a time (see trace-spool/event-spool.ts); `seq` is the event's
+ * one spool run at a time (see event-spool.ts); `seq` is the event's
  * event_index in the whole trace.
  */
-import { GrowableF64, GrowableI32, GrowableU8, TextStore } from "../../common/growable.ts";
+import { GrowableF64, GrowableI32, GrowableU8, TextStore } from "../common/growable.ts";
 
 export class TraceColumns {
   readonly seq = new GrowableF64();

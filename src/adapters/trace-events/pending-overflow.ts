@@ -10,8 +10,8 @@
  * nothing per held event stays in memory.
  */
 import type { SpillFile, SpillSpace } from "../adapter.ts";
-import { TraceColumns } from "../chrome-trace/stream/event-columns.ts";
-import { FLAG_UNMATCHED_BEGIN } from "../chrome-trace/event-flags.ts";
+import { TraceColumns } from "./trace-columns.ts";
+import { FLAG_UNMATCHED_BEGIN } from "./event-flags.ts";
 import { threadSpanNs } from "../common/time-ns.ts";
 import { BLOCK_EVENTS, eventFieldOffsets, RunCursor, RunWriter } from "./run-codec.ts";
 

@@ -6,7 +6,7 @@
  */
 import type { ColumnBatch } from "../../domain/column-batch.ts";
 import type { EventSpool } from "./event-spool.ts";
-import type { TraceRowWriter } from "../chrome-trace/stream/stream-rows.ts";
+import type { TraceRowWriter } from "./trace-row-writer.ts";
 import type { TrackSlicing } from "./track-slicing.ts";
 
 /** The full batches of the last slicing call, resuming it while it paused on them. */

@@ -4,8 +4,8 @@
  * only when they are not already in order, which is the norm for traces written as they
  * were recorded.
  */
-import { KIND_SKIPPED } from "../chrome-trace/event-scan.ts";
-import type { TraceColumns } from "../chrome-trace/stream/event-columns.ts";
+import { KIND_SKIPPED } from "./event-kinds.ts";
+import type { TraceColumns } from "./trace-columns.ts";
 
 export function runOrder(cols: TraceColumns): Int32Array {
   const n = cols.length;

@@ -6,7 +6,7 @@
  * is read back with one call into typed-array views, not decoded field by field.
  */
 import type { SpillFile } from "../adapter.ts";
-import type { TraceColumns } from "../chrome-trace/stream/event-columns.ts";
+import type { TraceColumns } from "./trace-columns.ts";
 
 /** Events per block: small enough that one read buffer per merged run stays ~0.5 MB. */
 export const BLOCK_EVENTS = 8192;

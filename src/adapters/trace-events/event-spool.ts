@@ -6,7 +6,7 @@
  * read block per run, whatever the trace's size.
  */
 import type { SpillFile, SpillSpace } from "../adapter.ts";
-import { TraceColumns } from "../chrome-trace/stream/event-columns.ts";
+import { TraceColumns } from "./trace-columns.ts";
 import { MemorySpillSpace } from "./memory-spill.ts";
 import { RunCursor, RunWriter } from "./run-codec.ts";
 import { RunMerge } from "./run-merge.ts";

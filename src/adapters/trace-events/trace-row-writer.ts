@@ -3,12 +3,12 @@
  * event objects, built as column vectors (string ids and args text copied as UTF-8
  * bytes), so no per-row JS values are created. Rows come in the order they are added.
  */
-import type { ColumnBatch } from "../../../domain/column-batch.ts";
-import { Int32Builder, Int64Builder, Utf8Builder } from "../../common/column-builders.ts";
-import type { NsClock } from "../../common/time-ns.ts";
-import { FLAG_ARGS_TRUNCATED, flagsText } from "../event-flags.ts";
-import { KIND_BEGIN, KIND_COMPLETE, UNNAMED } from "../event-scan.ts";
-import type { TrackInfo } from "../../common/track.ts";
+import type { ColumnBatch } from "../../domain/column-batch.ts";
+import { Int32Builder, Int64Builder, Utf8Builder } from "../common/column-builders.ts";
+import type { NsClock } from "../common/time-ns.ts";
+import { FLAG_ARGS_TRUNCATED, flagsText } from "./event-flags.ts";
+import { KIND_BEGIN, KIND_COMPLETE, UNNAMED } from "./event-kinds.ts";
+import type { TrackInfo } from "../common/track.ts";
 
 export const ROWS_PER_BATCH = 16384;
 const encoder = new TextEncoder();
