@@ -79,48 +79,20 @@ export function assertNestingWithin(bytes: Uint8Array, maxDepth: number, format:
 
 export interface ParsedJson {
   value: unknown;
-  /** True when a bare event array lacked its closing `]` (or ended in a comma) and was closed. */
-  repairedTruncatedArray: boolean;
 }
 
 const decoder = new TextDecoder("utf-8");
 
-/**
- * Depth-checks, decodes and parses. With `repairTruncatedArray`, a top-level array whose
- * closing bracket is missing, possibly after a trailing comma, is closed and parsed
- * again: the Trace Event Format explicitly allows such truncated arrays. Nothing else
- * is repaired.
- */
-export function parseJsonPayload(bytes: Uint8Array, maxDepth: number, format: string, repairTruncatedArray = false): ParsedJson {
+/** Depth-checks, decodes and parses; nothing is repaired. */
+export function parseJsonPayload(bytes: Uint8Array, maxDepth: number, format: string): ParsedJson {
   assertNestingWithin(bytes, maxDepth, format);
   const text = decoder.decode(bytes);
   if (firstNonSpace(text) === text.length) throw parseFailed(format, "the payload is empty");
   try {
-    return { value: JSON.parse(text), repairedTruncatedArray: false };
+    return { value: JSON.parse(text) };
   } catch (error) {
-    const repaired = repairTruncatedArray ? closeTruncatedArray(text) : null;
-    if (repaired !== null) {
-      try {
-        return { value: JSON.parse(repaired), repairedTruncatedArray: true };
-      } catch {
-        // fall through to the original error, which describes the real input
-      }
-    }
     throw parseFailed(format, `invalid JSON (${error instanceof Error ? error.message : String(error)})`, error);
   }
-}
-
-/** `[ {...}, {...},` or `[ {...}, {...}` → closed array text; null when the text is not that case. */
-function closeTruncatedArray(text: string): string | null {
-  if (text.charCodeAt(firstNonSpace(text)) !== 0x5b) return null;
-  let end = text.length;
-  while (end > 0 && isJsonSpace(text.charCodeAt(end - 1))) end--;
-  if (text.charCodeAt(end - 1) === 0x2c) {
-    end--;
-    while (end > 0 && isJsonSpace(text.charCodeAt(end - 1))) end--;
-  }
-  if (text.charCodeAt(end - 1) !== CLOSE_BRACE) return null;
-  return text.slice(0, end) + "]";
 }
 
 /** Index of the first non-whitespace character (no copy of a possibly huge string). */

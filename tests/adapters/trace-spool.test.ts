@@ -20,6 +20,7 @@ import { MemorySpillSpace } from "../../src/adapters/trace-events/memory-spill.t
 
 const addRow = TraceRowWriter.prototype.add;
 import { FileSpillSpace } from "../../workers/spill-space.ts";
+import { chromeTraceReference } from "./reference-chrome-trace/reference-adapter.ts";
 import { chunked, runStream, streamedTableRows } from "./stream-harness.ts";
 import { bufferRows } from "./stream-harness.ts";
 import type { Row } from "./evidence-checks.ts";
@@ -58,7 +59,7 @@ function randomTrace(seed: number, events: number): Uint8Array {
 }
 
 function referenceRows(bytes: Uint8Array): Record<string, Row[]> {
-  const whole = chromeTraceAdapter.extract({ bytes, displayName: "case", limits: DEFAULT_ADAPTER_LIMITS });
+  const whole = chromeTraceReference.extract({ bytes, displayName: "case", limits: DEFAULT_ADAPTER_LIMITS });
   const tables = Object.fromEntries(chromeTraceAdapter.tables.map((t) => [t, bufferRows(whole.tables[t])]));
   inCanonicalOrder(tables);
   return { ...tables, summary: [whole.summary as Row], limitations: whole.limitations as unknown as Row[] };

@@ -5,7 +5,7 @@
  * the chunk, and captured JSON equals JSON.stringify(JSON.parse(text)).
  */
 import { describe, expect, test } from "bun:test";
-import { traceProgram } from "../../src/adapters/chrome-trace/stream/trace-program.ts";
+import { traceProgram } from "../../src/adapters/chrome-trace/trace-program.ts";
 import { profileProgram } from "../../src/adapters/v8-cpuprofile/stream/profile-program.ts";
 import { TAG_ABSENT, TAG_JSON, TAG_TRUNCATED, type JsonBatch } from "../../src/adapters/wasm/json-batch.ts";
 import type { JsonProgram } from "../../src/adapters/wasm/json-program.ts";

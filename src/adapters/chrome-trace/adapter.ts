@@ -6,108 +6,50 @@
  * Phases: X and B/E are slices; i/I/n, C, b/e, s/t/f, P and the other defined phases are
  * kept as events with a null duration; M only names processes and threads.
  */
-import type { ExtractInput, ProducerAdapter } from "../adapter.ts";
-import { emptyTables, type NormalizedEvidence, PROFILE_TABLES } from "../../domain/normalized-evidence.ts";
-import { FrameRegistry } from "../common/frame-registry.ts";
-import { MeasureAccumulator } from "../common/measure-accumulator.ts";
-import { StackTrie } from "../common/stack-trie.ts";
-import { tooLarge } from "../json-guard.ts";
-import { ArgsSerializer } from "./args-json.ts";
-import { matchBeginEnd, type BeginEndCounts } from "./begin-end.ts";
+import type { ExtractInput, ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
+import { type NormalizedEvidence, PROFILE_TABLES } from "../../domain/normalized-evidence.ts";
+import { tableOfBatches } from "../common/batch-table-buffer.ts";
+import { writeStackChunks } from "../common/stack-chunks.ts";
 import { detectChromeTrace } from "./detect.ts";
-import { EmbeddedProfiles } from "./embedded-profiles.ts";
-import { FLAG_MISSING_DUR } from "../trace-events/event-flags.ts";
-import { scanEvents, type ScannedTrace } from "./event-scan.ts";
-import { parseTrace, TRACE_FORMAT, traceProducer } from "./parse-trace.ts";
-import { SliceFrames } from "../trace-events/slice-frames.ts";
-import { nestTrackSlices } from "./slice-nesting.ts";
-import { SliceNester } from "../trace-events/slice-nester.ts";
-import { traceLimitations } from "./trace-limitations.ts";
-import { writeTraceEventRows } from "./trace-event-rows.ts";
-import { TrackRegistry } from "./tracks.ts";
-import { extractChromeTraceStream } from "./stream/extract-stream.ts";
+import { ChromeTracePipeline } from "./trace-pipeline.ts";
 
-const NAME = "chrome-trace";
-const VERSION = "1.0.0";
+const SELF = { name: "chrome-trace", version: "1.0.0" };
 
 export const chromeTraceAdapter: ProducerAdapter = {
-  name: NAME,
-  version: VERSION,
+  ...SELF,
   tables: PROFILE_TABLES,
   artifactKind: "execution_trace",
   mediaType: "application/json",
   detect: detectChromeTrace,
-  extractStream: (input) => extractChromeTraceStream(input, { name: NAME, version: VERSION }),
   extract(input: ExtractInput): NormalizedEvidence {
-    const parsed = parseTrace(input.bytes, input.limits);
-    const frames = new FrameRegistry();
-    const tracks = new TrackRegistry();
-    const profiles = new EmbeddedProfiles();
-    const scan = scanEvents(parsed.events, tracks, new SliceFrames(frames), profiles);
-    if (profiles.sampleCount > input.limits.maxEvents) throw tooLarge(TRACE_FORMAT, "CPU profile samples", profiles.sampleCount, input.limits.maxEvents);
-
-    const wall = new MeasureAccumulator("wall_time");
-    const wallStacks = new StackTrie("wall_time");
-    const { slices, beginEnd } = measureSlices(scan, frames.size, wall, wallStacks);
-
-    const cpu = new MeasureAccumulator("cpu_time");
-    const cpuStacks = new StackTrie("cpu_time");
-    const unsymbolizedBefore = frames.countUnsymbolized();
-    const profileStats = profiles.normalize({ frames, cpu, stacks: cpuStacks, clock: scan.clock });
-
-    const tables = emptyTables();
-    const args = new ArgsSerializer(input.limits.maxArgsBytes);
-    const truncatedArgs = writeTraceEventRows(scan, tracks, args, tables.trace_events);
-    const trackInfo = tracks.allInfo();
-    const lookup = (track: number) => trackInfo[track]!;
-    frames.emit(tables.frames);
-    wall.emit(tables.frame_measurements, tables.call_edges, frames, lookup);
-    cpu.emit(tables.frame_measurements, tables.call_edges, frames, lookup);
-    wallStacks.emit(tables.stacks, frames, scan.clock, lookup);
-    cpuStacks.emit(tables.stacks, frames, scan.clock, lookup);
-
-    const { producer, version } = traceProducer(parsed.container, input.displayName);
-    const stackSamples = Array.isArray(parsed.container.samples) ? parsed.container.samples.length : 0;
-    return {
-      adapter: NAME,
-      adapterVersion: VERSION,
-      producer,
-      producerVersion: version,
-      tables,
-      limitations: traceLimitations({
-        scan: scan.counts, beginEnd, profiles: profileStats, slices, truncatedArgs,
-        repairedTruncatedArray: parsed.repairedTruncatedArray,
-        unsymbolizedFrames: frames.countUnsymbolized() - unsymbolizedBefore,
-        ignoredStackSamples: stackSamples,
-      }),
-      summary: {
-        events: parsed.events.length,
-        trace_event_rows: tables.trace_events.rowCount,
-        slices,
-        tracks: tracks.size,
-        cpu_profiles: profileStats.profiles,
-        cpu_samples: profileStats.attributedSamples,
-        total_cpu_time_ns: profileStats.totalNs,
-        metrics: [slices > 0 ? "wall_time" : "", profileStats.attributedSamples > 0 ? "cpu_time" : ""].filter(Boolean).join(","),
-      },
-    };
+    const pipeline = ChromeTracePipeline.openSync(input.limits);
+    try {
+      pipeline.push(input.bytes);
+      const scanned = pipeline.finish(SELF, input.displayName);
+      // Whole-payload callers get rows in input order; the stream gives them per track in time order.
+      const traceEvents = tableOfBatches(scanned.rows, "trace_events", "event_index");
+      const evidence = scanned.complete().evidence(true);
+      return { ...evidence, tables: { ...evidence.tables, trace_events: traceEvents } };
+    } finally {
+      pipeline.dispose();
+    }
+  },
+  async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
+    const stackSpill = input.spill ? { space: input.spill, maxStacks: input.maxStacksInMemory } : undefined;
+    const pipeline = await ChromeTracePipeline.open(input.limits, { spill: input.spill, runEvents: input.spoolRunEvents, pendingEvents: input.pendingEventsInMemory }, stackSpill);
+    try {
+      for await (const chunk of input.chunks) pipeline.push(chunk);
+      const scanned = pipeline.finish(SELF, input.displayName);
+      for (const batch of scanned.rows) await input.sink.writeBatch(batch);
+      const result = scanned.complete();
+      // Stacks first: the other tables are built whole, and need not be alive while stacks stream.
+      const { tries, frames, clock, tracks } = result.stacks;
+      await writeStackChunks(input.sink, tries, frames, clock, tracks);
+      const evidence = result.evidence(false);
+      const { trace_events: _, stacks: __, ...tables } = evidence.tables;
+      return { ...evidence, tables, streamed: ["trace_events", "stacks"] };
+    } finally {
+      pipeline.dispose();
+    }
   },
 };
-
-/** B/E pairing, then nesting and measurement, one track at a time. */
-function measureSlices(scan: ScannedTrace, frameCount: number, wall: MeasureAccumulator, stacks: StackTrie): { slices: number; beginEnd: BeginEndCounts } {
-  const beginEnd: BeginEndCounts = { unmatchedBegin: 0, unmatchedEnd: 0 };
-  const nester = new SliceNester(frameCount, wall, stacks);
-  let slices = 0;
-  for (let t = 0; t < scan.slicesByTrack.length; t++) {
-    const trackSlices = scan.slicesByTrack[t]!;
-    if (trackSlices.length === 0) continue;
-    const trackEnd = scan.trackEndNs[t]!;
-    for (const i of trackSlices) {
-      if ((scan.flags[i]! & FLAG_MISSING_DUR) !== 0) scan.durNs[i] = Math.max(0, trackEnd - scan.startNs[i]!);
-    }
-    matchBeginEnd(scan, trackSlices, trackEnd, beginEnd);
-    slices += nestTrackSlices(scan, trackSlices, t, nester);
-  }
-  return { slices, beginEnd };
-}

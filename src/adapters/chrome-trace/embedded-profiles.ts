@@ -5,12 +5,19 @@
  */
 import { isPlainObject } from "../json-guard.ts";
 import { EmbeddedProfiles as SharedEmbeddedProfiles } from "../v8-sample-tree/embedded-profiles.ts";
-import type { TraceEventObject } from "./event-scan.ts";
 
 export type { EmbeddedProfileStats } from "../v8-sample-tree/embedded-profiles.ts";
 
+/** The fields of a trace event that can carry a profile, as JSON.parse gives them. */
+export interface ProfileEventFields {
+  name?: unknown;
+  pid?: unknown;
+  id?: unknown;
+  args?: unknown;
+}
+
 export class EmbeddedProfiles extends SharedEmbeddedProfiles {
-  observeEvent(event: TraceEventObject, track: number, tsUs: number): void {
+  observeEvent(event: ProfileEventFields, track: number, tsUs: number): void {
     const name = event.name;
     if (name !== "ProfileChunk" && name !== "Profile" && name !== "CpuProfile") return;
     const data = isPlainObject(event.args) && isPlainObject(event.args.data) ? event.args.data : null;

@@ -1,157 +1,249 @@
 /**
- * First pass over the trace events: classifies each event, resolves its track, converts
- * ts/dur to integer nanoseconds (relative to the first timestamp, see NsClock) and
- * interns slice frames. Results go into typed arrays indexed by event position, so the
- * later passes (B/E matching, nesting, row writing) allocate nothing per event.
+ * First pass over the trace events, batch by batch as the WASM scanner completes them:
+ * classifies each event (X and B/E are slices; nestable async b/e with an id pair like
+ * B/E on their operation's track; M names processes and threads; the other phases are
+ * plain events), resolves its track, converts ts/dur to integer nanoseconds relative to
+ * the first timestamp (see NsClock), interns slice frames and hands profile events to
+ * EmbeddedProfiles. Each event becomes one row of the spool's columns, read from the
+ * scanner's record slots without an object per event.
  */
+import { IntPairMap } from "../common/int-pair-map.ts";
 import { NsClock, durationUsToNs } from "../common/time-ns.ts";
-import type { EmbeddedProfiles } from "./embedded-profiles.ts";
-import { FLAG_CLAMPED, FLAG_MISSING_DUR } from "../trace-events/event-flags.ts";
+import { JsonBatch, TAG_FALSE, TAG_JSON, TAG_NUMBER, TAG_OBJECT, TAG_SLOW, TAG_STRING, TAG_TRUE, TAG_TRUNCATED } from "../wasm/json-batch.ts";
+import type { HostStrings } from "../wasm/host-strings.ts";
+import type { EmbeddedProfiles, ProfileEventFields } from "./embedded-profiles.ts";
+import { FLAG_ARGS_TRUNCATED, FLAG_CLAMPED, FLAG_MISSING_DUR } from "../trace-events/event-flags.ts";
+import { KIND_BEGIN, KIND_COMPLETE, KIND_END, KIND_EVENT, UNNAMED, type ScanCounts } from "../trace-events/event-kinds.ts";
 import type { SliceFrames } from "../trace-events/slice-frames.ts";
 import { asyncIdOf, type TrackRegistry } from "./tracks.ts";
-import { KIND_BEGIN, KIND_COMPLETE, KIND_END, KIND_EVENT, UNNAMED, type ScanCounts } from "../trace-events/event-kinds.ts";
+import type { EventSpool } from "../trace-events/event-spool.ts";
+import { E_ARGS, E_CAT, E_DUR, E_ID, E_ID2, E_NAME, E_PH, E_PID, E_TDUR, E_TID, E_TS, E_TTS } from "./trace-program.ts";
 
-/** Phases of the Trace Event Format that are kept as plain events. */
-const KNOWN_EVENT_PHASES = new Set(["i", "I", "n", "C", "b", "e", "S", "T", "p", "F", "s", "t", "f", "P", "O", "N", "D", "R", "(", ")", "v", "V", "c", "="]);
+const KNOWN_EVENT_PHASES = new Set(["i", "I", "C", "S", "T", "p", "F", "s", "t", "f", "P", "O", "N", "D", "R", "(", ")", "v", "V", "c", "="]);
+const PH_OTHER = 0;
+const PH_X = 1;
+const PH_B = 2;
+const PH_E = 3;
+const PH_M = 4;
+const PH_UNKNOWN = 5;
+/** Nestable async phases (b, e, n): on their operation's track when they carry an id. */
+const PH_ASYNC_BEGIN = 6;
+const PH_ASYNC_END = 7;
+const PH_ASYNC_INSTANT = 8;
 
-export interface TraceEventObject {
-  ph?: unknown;
-  name?: unknown;
-  cat?: unknown;
-  pid?: unknown;
-  tid?: unknown;
-  ts?: unknown;
-  dur?: unknown;
-  args?: unknown;
-  id?: unknown;
-  id2?: unknown;
-  tts?: unknown;
-  tdur?: unknown;
-}
+const encoder = new TextEncoder();
 
-export interface ScannedTrace {
-  events: readonly unknown[];
-  kind: Uint8Array;
-  track: Int32Array;
-  startNs: Float64Array;
-  durNs: Float64Array;
-  /** Thread time, ns: an X's thread duration (tdur), a B's or E's thread clock (tts), then a paired B's slice thread time (NaN: none). */
-  threadNs: Float64Array;
-  frame: Int32Array;
-  flags: Uint8Array;
-  depth: Int32Array;
-  /** Per track: positions of its X, B and E events, in input order. */
-  slicesByTrack: number[][];
-  /** Per track: the latest timestamp (or slice end) seen, in relative ns. */
-  trackEndNs: number[];
-  clock: NsClock;
-  counts: ScanCounts;
-}
+export class EventScan {
+  readonly counts: ScanCounts = { malformed: 0, missingTs: 0, unknownPhases: 0, clamped: 0, missingDur: 0, metadata: 0 };
+  /** Per track: the latest end of its events (what open-ended slices are closed at). */
+  readonly trackEndNs: number[] = [];
+  clock: NsClock | null = null;
+  private readonly phClass: number[] = [];
+  private readonly frameByNameCat = new IntPairMap();
+  private readonly truncator: ArgsTruncator;
+  // The last event's (pid, tid) slots and track: consecutive events mostly share a thread.
+  private lastPid = [-1, 0, 0];
+  private lastTid = [-1, 0, 0];
+  private lastTrack = -1;
 
-function numeric(value: unknown): number {
-  if (typeof value === "number") return value;
-  return typeof value === "string" && value.trim() !== "" ? Number(value) : Number.NaN;
-}
-
-export function scanEvents(events: readonly unknown[], tracks: TrackRegistry, sliceFrames: SliceFrames, profiles: EmbeddedProfiles): ScannedTrace {
-  const n = events.length;
-  const kind = new Uint8Array(n);
-  const track = new Int32Array(n).fill(-1);
-  const startNs = new Float64Array(n);
-  const durNs = new Float64Array(n).fill(Number.NaN);
-  const threadNs = new Float64Array(n).fill(Number.NaN);
-  const frame = new Int32Array(n).fill(-1);
-  const flags = new Uint8Array(n);
-  const slicesByTrack: number[][] = [];
-  const trackEndNs: number[] = [];
-  const counts: ScanCounts = { malformed: 0, missingTs: 0, unknownPhases: 0, clamped: 0, missingDur: 0, metadata: 0 };
-  let clock: NsClock | null = null;
-
-  for (let i = 0; i < n; i++) {
-    const event = events[i] as TraceEventObject | null;
-    if (typeof event !== "object" || event === null || Array.isArray(event) || typeof event.ph !== "string") {
-      counts.malformed++;
-      continue;
-    }
-    const ph = event.ph;
-    if (ph === "M") {
-      counts.metadata++;
-      readMetadata(event, tracks);
-      continue;
-    }
-    const tsUs = numeric(event.ts);
-    if (!Number.isFinite(tsUs)) {
-      counts.missingTs++;
-      continue;
-    }
-    clock ??= new NsClock(tsUs);
-    // Nestable async events with an id go to their operation's track, where b/e pair like B/E.
-    const async = ph === "b" || ph === "e" || ph === "n" ? asyncIdOf(event.id, event.id2) : null;
-    const t = async === null ? tracks.trackOf(event.pid, event.tid)
-      : tracks.asyncTrackOf(event.pid, typeof event.cat === "string" ? event.cat : null, async, ph !== "e" && typeof event.name === "string" ? event.name : null);
-    while (slicesByTrack.length <= t) {
-      slicesByTrack.push([]);
-      trackEndNs.push(Number.NEGATIVE_INFINITY);
-    }
-    const start = clock.relNs(tsUs);
-    let end = start;
-    track[i] = t;
-    startNs[i] = start;
-    if (ph === "X") {
-      kind[i] = KIND_COMPLETE;
-      if (event.dur === undefined) {
-        flags[i] = FLAG_MISSING_DUR; // resolved once the track's end is known
-        counts.missingDur++;
-      } else {
-        const dur = numeric(event.dur);
-        if (Number.isFinite(dur) && dur >= 0) {
-          durNs[i] = durationUsToNs(dur);
-        } else {
-          durNs[i] = 0;
-          flags[i] = FLAG_CLAMPED;
-          counts.clamped++;
-        }
-        end = start + durNs[i]!;
-      }
-      threadNs[i] = threadDurationNs(event.tdur);
-    } else if (ph === "B" || ph === "E" || (async !== null && ph !== "n")) {
-      kind[i] = ph === "B" || ph === "b" ? KIND_BEGIN : KIND_END;
-      threadNs[i] = threadClockNs(event.tts);
-    } else {
-      kind[i] = KIND_EVENT;
-      if (!KNOWN_EVENT_PHASES.has(ph)) counts.unknownPhases++;
-      profiles.observeEvent(event, t, tsUs);
-    }
-    if (kind[i] !== KIND_EVENT) {
-      slicesByTrack[t]!.push(i);
-      if (kind[i] !== KIND_END) frame[i] = sliceFrames.frameOf(typeof event.name === "string" ? event.name : UNNAMED, typeof event.cat === "string" ? event.cat : null);
-    }
-    if (end > trackEndNs[t]!) trackEndNs[t] = end;
+  constructor(
+    private readonly spool: EventSpool,
+    private readonly strings: HostStrings,
+    private readonly tracks: TrackRegistry,
+    private readonly sliceFrames: SliceFrames,
+    private readonly profiles: EmbeddedProfiles,
+    maxArgsBytes: number,
+  ) {
+    this.truncator = new ArgsTruncator(maxArgsBytes);
   }
-  return {
-    events, kind, track, startNs, durNs, threadNs, frame, flags, depth: new Int32Array(n), slicesByTrack, trackEndNs,
-    clock: clock ?? new NsClock(0),
-    counts,
-  };
+
+  event(b: JsonBatch, r: number): void {
+    const i = this.spool.add();
+    const cols = this.spool.cols;
+    if (b.selfKind(r) !== TAG_OBJECT || b.kind(r, E_PH) !== TAG_STRING) {
+      this.counts.malformed++;
+      return;
+    }
+    const ph = b.stringId(r, E_PH);
+    const phClass = this.phClass[ph] ?? this.classify(ph);
+    if (phClass === PH_M) {
+      this.counts.metadata++;
+      this.readMetadata(b, r);
+      return;
+    }
+    const tsUs = numeric(b, r, E_TS);
+    if (!Number.isFinite(tsUs)) {
+      this.counts.missingTs++;
+      return;
+    }
+    this.clock ??= new NsClock(tsUs);
+    const async = phClass >= PH_ASYNC_BEGIN ? asyncIdOf(b.value(r, E_ID), b.value(r, E_ID2)) : null;
+    const t = async === null ? this.trackOf(b, r)
+      : this.tracks.asyncTrackOf(idPart(b, r, E_PID), b.string(r, E_CAT) ?? null, async, phClass !== PH_ASYNC_END ? b.string(r, E_NAME) ?? null : null);
+    while (this.trackEndNs.length <= t) this.trackEndNs.push(Number.NEGATIVE_INFINITY);
+    const start = this.clock.relNs(tsUs);
+    let end = start;
+    cols.track.array[i] = t;
+    cols.startNs.array[i] = start;
+    let kind = KIND_EVENT;
+    if (phClass === PH_X) {
+      kind = KIND_COMPLETE;
+      if (b.kind(r, E_DUR) === 0) {
+        cols.flags.array[i] = FLAG_MISSING_DUR;
+        this.counts.missingDur++;
+      } else {
+        const dur = numeric(b, r, E_DUR);
+        if (Number.isFinite(dur) && dur >= 0) {
+          cols.durNs.array[i] = durationUsToNs(dur);
+        } else {
+          cols.durNs.array[i] = 0;
+          cols.flags.array[i] = FLAG_CLAMPED;
+          this.counts.clamped++;
+        }
+        end = start + cols.durNs.array[i]!;
+      }
+      const tdur = numeric(b, r, E_TDUR);
+      if (Number.isFinite(tdur) && tdur >= 0) cols.threadNs.array[i] = durationUsToNs(tdur);
+    } else if (phClass === PH_B || phClass === PH_E || (async !== null && phClass !== PH_ASYNC_INSTANT)) {
+      kind = phClass === PH_B || phClass === PH_ASYNC_BEGIN ? KIND_BEGIN : KIND_END;
+      // The thread's clock, in ns (µs × 1000, not rounded: only differences of two readings are kept).
+      const tts = numeric(b, r, E_TTS);
+      if (Number.isFinite(tts)) cols.threadNs.array[i] = tts * 1000;
+    } else {
+      if (phClass === PH_UNKNOWN) this.counts.unknownPhases++;
+      if (b.special(r)) this.profiles.observeEvent(profileEvent(b, r), t, tsUs);
+    }
+    cols.kind.array[i] = kind;
+    const name = b.stringId(r, E_NAME);
+    const cat = b.stringId(r, E_CAT);
+    cols.name.array[i] = name;
+    cols.cat.array[i] = cat;
+    cols.ph.array[i] = ph;
+    if (kind !== KIND_EVENT && kind !== KIND_END) cols.frame.array[i] = this.frameOf(name, cat);
+    if (kind !== KIND_END && b.kind(r, E_ARGS) === TAG_JSON) {
+      const text = this.truncator.bytes(b, r, E_ARGS);
+      cols.argsRef.array[i] = cols.args.add(text);
+      if (this.truncator.truncated) cols.flags.array[i]! |= FLAG_ARGS_TRUNCATED;
+    }
+    if (end > this.trackEndNs[t]!) this.trackEndNs[t] = end;
+  }
+
+  private classify(ph: number): number {
+    const value = this.strings.get(ph);
+    const c = value === "X" ? PH_X : value === "B" ? PH_B : value === "E" ? PH_E : value === "M" ? PH_M
+      : value === "b" ? PH_ASYNC_BEGIN : value === "e" ? PH_ASYNC_END : value === "n" ? PH_ASYNC_INSTANT
+      : KNOWN_EVENT_PHASES.has(value) ? PH_OTHER : PH_UNKNOWN;
+    this.phClass[ph] = c;
+    return c;
+  }
+
+  private frameOf(name: number, cat: number): number {
+    let frame = this.frameByNameCat.get(name + 1, cat + 1);
+    if (frame < 0) {
+      frame = this.sliceFrames.frameOf(name >= 0 ? this.strings.get(name) : UNNAMED, cat >= 0 ? this.strings.get(cat) : null);
+      this.frameByNameCat.set(name + 1, cat + 1, frame);
+    }
+    return frame;
+  }
+
+  private trackOf(b: JsonBatch, r: number): number {
+    const pid = this.lastPid;
+    const tid = this.lastTid;
+    if (this.lastTrack >= 0 && sameSlot(b, r, E_PID, pid) && sameSlot(b, r, E_TID, tid)) return this.lastTrack;
+    this.lastTrack = this.tracks.trackOf(idPart(b, r, E_PID), idPart(b, r, E_TID));
+    remember(b, r, E_PID, pid);
+    remember(b, r, E_TID, tid);
+    return this.lastTrack;
+  }
+
+  private readMetadata(b: JsonBatch, r: number): void {
+    if (b.kind(r, E_ARGS) !== TAG_JSON) return;
+    const args = JSON.parse(new TextDecoder().decode(b.textBytes(r, E_ARGS))) as { name?: unknown } | null;
+    const name = typeof args === "object" && args !== null ? args.name : undefined;
+    if (typeof name !== "string") return;
+    const eventName = b.string(r, E_NAME);
+    if (eventName === "process_name") this.tracks.nameProcess(idPart(b, r, E_PID), name);
+    else if (eventName === "thread_name") this.tracks.nameThread(idPart(b, r, E_PID), idPart(b, r, E_TID), name);
+  }
 }
 
-/** An X event's `tdur` (µs) as ns; NaN when absent, not a number or negative. */
-export function threadDurationNs(tdur: unknown): number {
-  const us = numeric(tdur);
-  return Number.isFinite(us) && us >= 0 ? durationUsToNs(us) : Number.NaN;
+/** `Number(value)` for numbers and numeric strings (as JSON.parse then Number would), NaN otherwise. */
+function numeric(b: JsonBatch, r: number, slot: number): number {
+  const kind = b.kind(r, slot);
+  if (kind === TAG_NUMBER) return b.num(r, slot);
+  if (kind === TAG_STRING) {
+    const text = b.string(r, slot)!;
+    return text.trim() !== "" ? Number(text) : Number.NaN;
+  }
+  return Number.NaN;
 }
 
-/** A B or E event's `tts` (µs, the thread's clock) as ns; NaN when absent or not a number. */
-export function threadClockNs(tts: unknown): number {
-  const us = numeric(tts);
-  return Number.isFinite(us) ? us * 1000 : Number.NaN;
+/** tracks.ts `idPart`: the canonical text of a pid/tid value. */
+function idPart(b: JsonBatch, r: number, slot: number): string | null {
+  switch (b.kind(r, slot)) {
+    case TAG_STRING:
+      return b.string(r, slot)!;
+    case TAG_NUMBER:
+      return String(b.num(r, slot));
+    case TAG_TRUE:
+      return "true";
+    case TAG_FALSE:
+      return "false";
+    case TAG_JSON:
+      return b.json(r, slot);
+    default:
+      return null;
+  }
 }
 
-function readMetadata(event: TraceEventObject, tracks: TrackRegistry): void {
-  const args = event.args as { name?: unknown } | undefined;
-  const name = typeof args === "object" && args !== null ? args.name : undefined;
-  if (typeof name !== "string") return;
-  if (event.name === "process_name") tracks.nameProcess(event.pid, name);
-  else if (event.name === "thread_name") tracks.nameThread(event.pid, event.tid, name);
-  // Sort indexes and labels order the UI only; nothing here depends on them.
+function sameSlot(b: JsonBatch, r: number, slot: number, seen: number[]): boolean {
+  const kind = b.kind(r, slot);
+  if (kind !== seen[0]) return false;
+  if (kind === TAG_STRING) return b.stringId(r, slot) === seen[1];
+  if (kind === TAG_NUMBER) return Object.is(b.num(r, slot), seen[2]);
+  return kind !== TAG_JSON;
+}
+
+function remember(b: JsonBatch, r: number, slot: number, seen: number[]): void {
+  const kind = b.kind(r, slot);
+  seen[0] = kind;
+  seen[1] = kind === TAG_STRING ? b.stringId(r, slot) : 0;
+  seen[2] = kind === TAG_NUMBER ? b.num(r, slot) : 0;
+}
+
+/** The fields EmbeddedProfiles reads, as JSON.parse would have given them. */
+function profileEvent(b: JsonBatch, r: number): ProfileEventFields {
+  return { name: b.value(r, E_NAME), pid: b.value(r, E_PID), id: b.value(r, E_ID), args: b.value(r, E_ARGS) };
+}
+
+/**
+ * args_json bytes with ArgsSerializer's rule: canonical JSON text cut at maxBytes on a
+ * character boundary. The scanner already cut ordinary texts; whole (special) and slow
+ * texts are cut here.
+ */
+class ArgsTruncator {
+  truncated = false;
+  private readonly scratch: Uint8Array;
+  constructor(private readonly maxBytes: number) {
+    this.scratch = new Uint8Array(Math.max(0, Math.floor(maxBytes)));
+  }
+
+  bytes(b: JsonBatch, r: number, slot: number): Uint8Array {
+    const tag = b.tag(r, slot);
+    this.truncated = (tag & TAG_TRUNCATED) !== 0;
+    if ((tag & TAG_SLOW) === 0) {
+      const raw = b.textBytes(r, slot);
+      if (this.truncated || raw.length <= this.maxBytes) return raw;
+      this.truncated = true;
+      let cut = this.scratch.length;
+      while (cut > 0 && (raw[cut]! & 0xc0) === 0x80) cut--;
+      return raw.subarray(0, cut);
+    }
+    const text = b.json(r, slot);
+    const all = encoder.encode(text);
+    if (all.length <= this.maxBytes) return all;
+    this.truncated = true;
+    const { written } = encoder.encodeInto(text, this.scratch);
+    return this.scratch.slice(0, written);
+  }
 }

@@ -1,6 +1,6 @@
 /** The limitations a trace import reports, from the counters its passes kept. */
 import type { Limitation } from "../../domain/evidence-status.ts";
-import type { BeginEndCounts } from "./begin-end.ts";
+import type { BeginEndCounts } from "../trace-events/begin-end-matcher.ts";
 import { embeddedProfileLimitations, type EmbeddedProfileStats } from "../v8-sample-tree/embedded-profiles.ts";
 import type { ScanCounts } from "../trace-events/event-kinds.ts";
 

@@ -5,14 +5,20 @@ import { TableBuffer, type CellValue } from "../../domain/table-buffer.ts";
 
 const utf8 = new TextDecoder();
 
-function cell(vector: ColumnVector, i: number): CellValue {
+/**
+ * Absolute timestamps (`…ts_ns`) stay bigint, as the adapters' own TableBuffer writers
+ * give them (epoch nanoseconds pass 2^53); other int64 cells are numbers while exact.
+ */
+const isTimestamp = (column: string): boolean => column.endsWith("ts_ns");
+
+function cell(vector: ColumnVector, i: number, timestamp: boolean): CellValue {
   if (vector.valid && (vector.valid[i >> 3]! & (1 << (i & 7))) === 0) return null;
   switch (vector.type) {
     case "utf8":
       return utf8.decode(vector.data.subarray(vector.offsets[i]!, vector.offsets[i + 1]!));
     case "int64": {
       const v = vector.values[i]!;
-      return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+      return !timestamp && v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
     }
     case "list_utf8":
       return listItems(vector, i);
@@ -28,17 +34,29 @@ export function listItems(vector: Extract<ColumnVector, { type: "list_utf8" }>, 
   return items;
 }
 
-export function appendBatch(target: TableBuffer, batch: ColumnBatch): void {
+function* batchRows(batch: ColumnBatch): Generator<Record<string, CellValue>> {
   const names = EVIDENCE_SCHEMAS[batch.table].columns.map((c) => c.name);
   for (let i = 0; i < batch.length; i++) {
     const row: Record<string, CellValue> = {};
-    for (const name of names) row[name] = cell(batch.columns[name]!, i);
-    target.append(row);
+    for (const name of names) row[name] = cell(batch.columns[name]!, i, isTimestamp(name));
+    yield row;
   }
 }
 
-export function tableOfBatches(batches: Iterable<ColumnBatch>, table: keyof typeof EVIDENCE_SCHEMAS): TableBuffer {
+export function appendBatch(target: TableBuffer, batch: ColumnBatch): void {
+  for (const row of batchRows(batch)) target.append(row);
+}
+
+/** The batches' rows as one table; with `orderBy` (an integer column), in that column's order. */
+export function tableOfBatches(batches: Iterable<ColumnBatch>, table: keyof typeof EVIDENCE_SCHEMAS, orderBy?: string): TableBuffer {
   const buffer = new TableBuffer(EVIDENCE_SCHEMAS[table]);
-  for (const batch of batches) appendBatch(buffer, batch);
+  if (orderBy === undefined) {
+    for (const batch of batches) appendBatch(buffer, batch);
+    return buffer;
+  }
+  const rows: Record<string, CellValue>[] = [];
+  for (const batch of batches) for (const row of batchRows(batch)) rows.push(row);
+  rows.sort((a, b) => Number(a[orderBy]) - Number(b[orderBy]));
+  for (const row of rows) buffer.append(row);
   return buffer;
 }

@@ -10,7 +10,7 @@ import { HostStrings } from "./host-strings.ts";
 import { JsonBatch } from "./json-batch.ts";
 import type { JsonProgram } from "./json-program.ts";
 import type { ScannerCoreExports } from "./scanner-exports.ts";
-import { parserModule } from "./wasm-modules.ts";
+import { parserModule, parserModuleSync } from "./wasm-modules.ts";
 
 const ST_NEED_INPUT = 0;
 const ST_BATCH = 1;
@@ -57,7 +57,15 @@ export class JsonScanner {
   }
 
   static async open(program: JsonProgram, options: JsonScanOptions): Promise<JsonScanner> {
-    const module = await parserModule("json-scanner");
+    return JsonScanner.openWith(await parserModule("json-scanner"), program, options);
+  }
+
+  /** The same scanner, compiled synchronously (for whole-payload `extract`). */
+  static openSync(program: JsonProgram, options: JsonScanOptions): JsonScanner {
+    return JsonScanner.openWith(parserModuleSync("json-scanner"), program, options);
+  }
+
+  private static openWith(module: WebAssembly.Module, program: JsonProgram, options: JsonScanOptions): JsonScanner {
     let memory: WebAssembly.Memory | null = null;
     const env = {
       // Numbers outside the exact fast path: the host's own parser gives JSON.parse's double.

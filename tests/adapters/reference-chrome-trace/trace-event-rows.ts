@@ -1,16 +1,16 @@
 /**
- * Writes `trace_events`: one row per kept event, in input order (event_index is the
+ * Reference: writes `trace_events`: one row per kept event, in input order (event_index is the
  * position in the input array). Metadata events and E events (folded into their B) are
  * not rows. One row object is reused for every append: the table copies the values.
  */
-import type { TableBuffer } from "../../domain/table-buffer.ts";
-import type { CellValue } from "../../domain/table-buffer.ts";
-import type { TrackInfo } from "../common/track.ts";
+import type { TableBuffer } from "../../../src/domain/table-buffer.ts";
+import type { CellValue } from "../../../src/domain/table-buffer.ts";
+import type { TrackInfo } from "../../../src/adapters/common/track.ts";
 import type { ArgsSerializer } from "./args-json.ts";
-import { FLAG_ARGS_TRUNCATED, flagsText } from "../trace-events/event-flags.ts";
-import { KIND_BEGIN, KIND_COMPLETE, KIND_SKIPPED, UNNAMED } from "../trace-events/event-kinds.ts";
+import { FLAG_ARGS_TRUNCATED, flagsText } from "../../../src/adapters/trace-events/event-flags.ts";
+import { KIND_BEGIN, KIND_COMPLETE, KIND_SKIPPED, UNNAMED } from "../../../src/adapters/trace-events/event-kinds.ts";
 import type { ScannedTrace, TraceEventObject } from "./event-scan.ts";
-import type { TrackRegistry } from "./tracks.ts";
+import type { TrackRegistry } from "../../../src/adapters/chrome-trace/tracks.ts";
 
 export function writeTraceEventRows(scan: ScannedTrace, tracks: TrackRegistry, args: ArgsSerializer, table: TableBuffer): number {
   const { events, kind, track, startNs, durNs, threadNs, depth, flags, clock } = scan;

@@ -1,12 +1,12 @@
 /**
- * Nests the slices of one whole, in-memory track and measures them (`wall_time`), with
+ * Reference: nests the slices of one whole, in-memory track and measures them (`wall_time`), with
  * the rules of slice-nester.ts: the slices are put in nesting order (start, longer
  * first on equal starts, then input order) and pushed through a SliceNester.
  */
-import { sortInPlaceUnlessSorted } from "../common/sorted-order.ts";
-import { KIND_BEGIN, KIND_COMPLETE } from "../trace-events/event-kinds.ts";
+import { sortInPlaceUnlessSorted } from "./sorted-order.ts";
+import { KIND_BEGIN, KIND_COMPLETE } from "../../../src/adapters/trace-events/event-kinds.ts";
 import type { ScannedTrace } from "./event-scan.ts";
-import type { SliceNester } from "../trace-events/slice-nester.ts";
+import type { SliceNester } from "../../../src/adapters/trace-events/slice-nester.ts";
 
 export function nestTrackSlices(scan: ScannedTrace, trackSlices: readonly number[], track: number, nester: SliceNester): number {
   const { kind, startNs, durNs, frame, depth } = scan;

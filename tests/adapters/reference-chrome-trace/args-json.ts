@@ -1,5 +1,5 @@
 /**
- * `args` → JSON text capped at maxArgsBytes (UTF-8). The cut never splits a character;
+ * Reference: `args` → JSON text capped at maxArgsBytes (UTF-8). The cut never splits a character;
  * the text is then no longer valid JSON, which the `args_truncated` flag says.
  */
 export class ArgsSerializer {

@@ -5,7 +5,7 @@
  * as canonical JSON text, cut at maxArgsBytes, except for the events whose args are read
  * (metadata `M`, V8 `Profile`/`ProfileChunk`/`CpuProfile`), which keep them whole.
  */
-import { JsonProgram, MODE_JSON, MODE_JSON_IF_CONTAINER, MODE_SCALAR } from "../../wasm/json-program.ts";
+import { JsonProgram, MODE_JSON, MODE_JSON_IF_CONTAINER, MODE_SCALAR } from "../wasm/json-program.ts";
 
 export const REC_CONTAINER = 0;
 export const REC_EVENT = 1;

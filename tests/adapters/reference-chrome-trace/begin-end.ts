@@ -1,17 +1,17 @@
 /**
- * Pairs the B and E events of one whole, in-memory track into slices with a
+ * Reference: pairs the B and E events of one whole, in-memory track into slices with a
  * BeginEndMatcher (see there for the rules). Events are taken in timestamp order (input
  * order on ties), since JSON traces interleave threads and are not always sorted. The
  * matched E is folded into its B: the B row carries the slice's duration.
  */
-import { FLAG_UNMATCHED_BEGIN } from "../trace-events/event-flags.ts";
-import { threadSpanNs } from "../common/time-ns.ts";
-import { sortInPlaceUnlessSorted } from "../common/sorted-order.ts";
-import { BeginEndMatcher, type BeginEndCounts } from "../trace-events/begin-end-matcher.ts";
-import { KIND_BEGIN, KIND_END, KIND_SKIPPED } from "../trace-events/event-kinds.ts";
+import { FLAG_UNMATCHED_BEGIN } from "../../../src/adapters/trace-events/event-flags.ts";
+import { threadSpanNs } from "../../../src/adapters/common/time-ns.ts";
+import { sortInPlaceUnlessSorted } from "./sorted-order.ts";
+import { BeginEndMatcher, type BeginEndCounts } from "../../../src/adapters/trace-events/begin-end-matcher.ts";
+import { KIND_BEGIN, KIND_END, KIND_SKIPPED } from "../../../src/adapters/trace-events/event-kinds.ts";
 import type { ScannedTrace, TraceEventObject } from "./event-scan.ts";
 
-export type { BeginEndCounts } from "../trace-events/begin-end-matcher.ts";
+export type { BeginEndCounts } from "../../../src/adapters/trace-events/begin-end-matcher.ts";
 
 /** The `name` field of event i (any JSON value; only strings name a slice). */
 export type EventName = (i: number) => unknown;

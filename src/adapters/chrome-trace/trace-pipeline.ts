@@ -1,0 +1,184 @@
+/**
+ * Chrome trace import end to end, over the WASM JSON scanner: events are spooled while
+ * the JSON is scanned (in bounded memory, spilling sorted runs, see trace-events/), then
+ * merged per track, paired, nested and produced as `trace_events` batches, per track in
+ * time order. Synchronous at its core so the adapter's whole-payload `extract` and its
+ * streaming `extractStream` share every line.
+ */
+import type { AdapterLimits } from "../adapter.ts";
+import type { ColumnBatch } from "../../domain/column-batch.ts";
+import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
+import { FrameRegistry } from "../common/frame-registry.ts";
+import { MeasureAccumulator } from "../common/measure-accumulator.ts";
+import { type StackSpill, StackTrie } from "../common/stack-trie.ts";
+import { NsClock } from "../common/time-ns.ts";
+import type { TrackLookup } from "../common/track.ts";
+import { expectationFailed, tooLarge } from "../json-guard.ts";
+import type { HostStrings } from "../wasm/host-strings.ts";
+import { ByteOrderMarkSkip } from "../wasm/byte-order-mark.ts";
+import { TAG_ARRAY, TAG_JSON, TAG_OBJECT, sampleOfKind, type JsonBatch } from "../wasm/json-batch.ts";
+import { JsonScanner, type JsonScanOptions } from "../wasm/json-scanner.ts";
+import type { BeginEndCounts } from "../trace-events/begin-end-matcher.ts";
+import { EventSpool, type SpoolOptions } from "../trace-events/event-spool.ts";
+import { SliceFrames } from "../trace-events/slice-frames.ts";
+import { SliceNester } from "../trace-events/slice-nester.ts";
+import { spooledRows } from "../trace-events/spooled-rows.ts";
+import { TrackSlicing } from "../trace-events/track-slicing.ts";
+import { TraceRowWriter } from "../trace-events/trace-row-writer.ts";
+import { EmbeddedProfiles } from "./embedded-profiles.ts";
+import { EventScan } from "./event-scan.ts";
+import { traceLimitations } from "./trace-limitations.ts";
+import { TRACE_FORMAT, traceProducer } from "./trace-producer.ts";
+import { C_METADATA, C_PRESENCE_KEYS, C_SAMPLES, C_TRACE_EVENTS, cPresence, REC_CONTAINER, REC_EVENT, traceProgram } from "./trace-program.ts";
+import { TrackRegistry } from "./tracks.ts";
+
+export interface ChromeTraceRows {
+  /** The trace_events batches; pairing, nesting and wall_time happen while they are consumed. */
+  rows: Generator<ColumnBatch>;
+  /** Once `rows` has been consumed: the CPU profiles, the stack tries and the rest of the evidence. */
+  complete(): ChromeTraceResult;
+}
+
+export interface ChromeTraceResult {
+  stacks: { tries: StackTrie[]; frames: FrameRegistry; clock: NsClock; tracks: TrackLookup };
+  /** The evidence besides trace_events; `stacks` stays empty when the caller writes the tries itself. */
+  evidence(withStacks: boolean): NormalizedEvidence;
+}
+
+const scanOptions = (limits: AdapterLimits): JsonScanOptions => ({ format: TRACE_FORMAT, maxDepth: limits.maxNestingDepth, truncateJsonAt: limits.maxArgsBytes });
+
+export class ChromeTracePipeline {
+  private scanner: JsonScanner | null;
+  private readonly bom = new ByteOrderMarkSkip();
+  private readonly spool: EventSpool;
+  private readonly frames = new FrameRegistry();
+  private readonly tracks = new TrackRegistry();
+  private readonly profiles = new EmbeddedProfiles();
+  private readonly scan: EventScan;
+  private readonly strings: HostStrings;
+  private readonly onBatch = (b: JsonBatch): void => this.batch(b);
+  private container: Record<string, unknown> = {};
+  private topKind = 0;
+  private traceEventsKind = 0;
+  private stackSamples = 0;
+
+  private constructor(
+    scanner: JsonScanner,
+    private readonly limits: AdapterLimits,
+    spool: SpoolOptions,
+    private readonly stackSpill?: StackSpill,
+  ) {
+    this.scanner = scanner;
+    this.strings = scanner.strings;
+    this.spool = new EventSpool(spool);
+    this.scan = new EventScan(this.spool, scanner.strings, this.tracks, new SliceFrames(this.frames), this.profiles, limits.maxArgsBytes);
+  }
+
+  /** `stackSpill`: where the wall-time stack trie spills when full (without it, it grows with the trace). */
+  static async open(limits: AdapterLimits, spool: SpoolOptions = {}, stackSpill?: StackSpill): Promise<ChromeTracePipeline> {
+    return new ChromeTracePipeline(await JsonScanner.open(traceProgram(), scanOptions(limits)), limits, spool, stackSpill);
+  }
+
+  static openSync(limits: AdapterLimits): ChromeTracePipeline {
+    return new ChromeTracePipeline(JsonScanner.openSync(traceProgram(), scanOptions(limits)), limits, {});
+  }
+
+  push(chunk: Uint8Array): void {
+    const bytes = this.bom.strip(chunk);
+    if (bytes.length > 0) this.scanner!.push(bytes, this.onBatch);
+  }
+
+  /** Deletes spilled events (the rows generator also does when it ends). */
+  dispose(): void {
+    this.spool.dispose();
+  }
+
+  private batch(b: JsonBatch): void {
+    for (let r = 0; r < b.count; r++) {
+      if (b.type(r) === REC_EVENT) {
+        this.scan.event(b, r);
+        if (this.spool.length > this.limits.maxEvents) throw tooLarge(TRACE_FORMAT, "events", this.spool.length, this.limits.maxEvents);
+        continue;
+      }
+      if (b.type(r) !== REC_CONTAINER) continue;
+      this.topKind = b.selfKind(r);
+      if (this.topKind !== TAG_OBJECT) continue;
+      this.traceEventsKind = b.kind(r, C_TRACE_EVENTS);
+      if (b.kind(r, C_SAMPLES) === TAG_ARRAY) this.stackSamples = b.int(r, C_SAMPLES);
+      this.container = b.kind(r, C_METADATA) === TAG_JSON ? { metadata: b.value(r, C_METADATA) } : {};
+      for (const key of C_PRESENCE_KEYS) if (b.kind(r, cPresence(key)) !== 0) this.container[key] = true;
+    }
+  }
+
+  /** Ends the scan and checks the trace's shape; the rows come as the result is consumed. */
+  finish(adapter: { name: string; version: string }, displayName: string): ChromeTraceRows {
+    const rest = this.bom.rest();
+    if (rest.length > 0) this.scanner!.push(rest, this.onBatch);
+    const { repaired } = this.scanner!.finish(true, this.onBatch);
+    this.scanner = null; // its linear memory can go before the merge pass; its strings stay with the scan
+    const { limits, spool, frames, tracks, profiles, scan } = this;
+    // The scanner has validated the JSON itself; these are the Trace Event Format's own rules.
+    if (this.topKind !== TAG_ARRAY && this.topKind !== TAG_OBJECT) throw expectationFailed(TRACE_FORMAT, "the top-level value", "an array or an object", sampleOfKind(this.topKind));
+    if (this.topKind === TAG_OBJECT && this.traceEventsKind !== TAG_ARRAY) throw expectationFailed(TRACE_FORMAT, "traceEvents", "an array", sampleOfKind(this.traceEventsKind));
+    if (profiles.sampleCount > limits.maxEvents) throw tooLarge(TRACE_FORMAT, "CPU profile samples", profiles.sampleCount, limits.maxEvents);
+
+    const strings = this.strings;
+    const clock = scan.clock ?? new NsClock(0);
+    const wall = new MeasureAccumulator("wall_time");
+    const wallStacks = new StackTrie("wall_time", this.stackSpill);
+    const beginEnd: BeginEndCounts = { unmatchedBegin: 0, unmatchedEnd: 0 };
+    const nester = new SliceNester(frames.size, wall, wallStacks);
+    const rowWriter = new TraceRowWriter(strings, tracks, clock);
+    const nameOf = (id: number): unknown => (id >= 0 ? strings.get(id) : undefined);
+    const slicing = new TrackSlicing(nester, beginEnd, nameOf, rowWriter, { spill: spool.spill, events: spool.pendingEvents });
+    const { container, stackSamples } = this;
+    return {
+      rows: spooledRows(spool, scan.trackEndNs, slicing, rowWriter),
+      complete: () => {
+        const cpu = new MeasureAccumulator("cpu_time");
+        const cpuStacks = new StackTrie("cpu_time");
+        const unsymbolizedBefore = frames.countUnsymbolized();
+        const profileStats = profiles.normalize({ frames, cpu, stacks: cpuStacks, clock });
+        const unsymbolizedFrames = frames.countUnsymbolized() - unsymbolizedBefore;
+        const trackInfo = tracks.allInfo();
+        const lookup: TrackLookup = (track) => trackInfo[track]!;
+        const slices = nester.slices;
+        const { producer, version } = traceProducer(container, displayName);
+        return {
+          stacks: { tries: [wallStacks, cpuStacks], frames, clock, tracks: lookup },
+          evidence: (withStacks) => {
+            const tables = emptyTables();
+            frames.emit(tables.frames);
+            wall.emit(tables.frame_measurements, tables.call_edges, frames, lookup);
+            cpu.emit(tables.frame_measurements, tables.call_edges, frames, lookup);
+            if (withStacks) {
+              wallStacks.emit(tables.stacks, frames, clock, lookup);
+              cpuStacks.emit(tables.stacks, frames, clock, lookup);
+            }
+            return {
+              adapter: adapter.name,
+              adapterVersion: adapter.version,
+              producer,
+              producerVersion: version,
+              tables,
+              limitations: traceLimitations({
+                scan: scan.counts, beginEnd, profiles: profileStats, slices, truncatedArgs: rowWriter.truncatedArgs,
+                repairedTruncatedArray: repaired, unsymbolizedFrames, ignoredStackSamples: stackSamples,
+              }),
+              summary: {
+                events: spool.length,
+                trace_event_rows: rowWriter.rows,
+                slices,
+                tracks: tracks.size,
+                cpu_profiles: profileStats.profiles,
+                cpu_samples: profileStats.attributedSamples,
+                total_cpu_time_ns: profileStats.totalNs,
+                metrics: [slices > 0 ? "wall_time" : "", profileStats.attributedSamples > 0 ? "cpu_time" : ""].filter(Boolean).join(","),
+              },
+            };
+          },
+        };
+      },
+    };
+  }
+}
