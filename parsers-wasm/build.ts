@@ -5,9 +5,11 @@
  * the committed bytes equal a fresh build.
  *
  *   bun parsers-wasm/build.ts            # (re)write parsers-wasm/wasm/*.wasm
- *   bun parsers-wasm/build.ts --check    # exit 1 when a committed module differs
+ *   bun parsers-wasm/build.ts --check    # exit 1 when a committed module differs, or when the
+ *                                        # host's boundary description (abi-check.ts) does not match
  */
 import { join } from "node:path";
+import { abiMismatches, readAbiSources } from "./abi-check.ts";
 
 /** The slice of the asc API used here. Declared locally: asc's own typings redeclare the global `console` and break type checking of the whole project. */
 interface Asc {
@@ -58,6 +60,12 @@ export function committedPath(name: string): string {
 if (import.meta.main) {
   const check = process.argv.includes("--check");
   let differs = 0;
+  if (check) {
+    const mismatches = abiMismatches(readAbiSources());
+    for (const m of mismatches) console.log(`boundary: ${m}`);
+    console.log(mismatches.length === 0 ? "boundary: the host's description matches the AssemblyScript source" : "boundary: DIFFERS");
+    differs += mismatches.length;
+  }
   for (const parser of PARSERS) {
     const bytes = await compileParser(parser);
     const path = committedPath(parser.name);

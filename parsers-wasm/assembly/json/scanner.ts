@@ -16,6 +16,8 @@ export const ST_NEED_INPUT: i32 = 0;
 export const ST_BATCH: i32 = 1;
 export const ST_DONE: i32 = 2;
 export const ST_ERROR: i32 = 3;
+/** Added to ST_DONE by `finish` when it closed a cut-off top-level array. */
+export const ST_REPAIRED: i32 = 16;
 
 export const ERR_UNEXPECTED: i32 = 1;
 export const ERR_END: i32 = 2;
@@ -578,7 +580,7 @@ export function scannerFinish(repairArray: bool): i32 {
   if (repairArray && depth == 1 && load<u8>(lvKind) == KIND_ARRAY && (state == S_AFTER_VALUE || afterComma) && lastClosedObject) {
     const e = popContainer(0x5d);
     if (e != 0) return fail(e);
-    return ST_DONE + 16;
+    return ST_DONE + ST_REPAIRED;
   }
   return fail(ERR_END);
 }

@@ -19,6 +19,12 @@ export const TAG_BYTES: i32 = 8;
 export const TAG_FIXED64: i32 = 9;
 export const TAG_FIXED32: i32 = 10;
 
+// Run and finish statuses (as the JSON scanner's): need input, a batch is ready, done, failed.
+export const ST_NEED_INPUT: i32 = 0;
+export const ST_BATCH: i32 = 1;
+export const ST_DONE: i32 = 2;
+export const ST_ERROR: i32 = 3;
+
 export const ERR_WIRE: i32 = 1;
 export const ERR_END: i32 = 2;
 export const ERR_DEPTH: i32 = 3;
@@ -111,7 +117,7 @@ export function scannerRestart(): void {
 export function scannerError(): i32 { return errCode; }
 export function scannerErrorOffset(): f64 { return <f64>(base + <u64>(pos - inStart)); }
 
-function fail(code: i32): i32 { errCode = code; state = S_ERROR; return 3; }
+function fail(code: i32): i32 { errCode = code; state = S_ERROR; return ST_ERROR; }
 
 export function scannerFeed(ptr: usize, len: usize): void {
   base += <u64>(pos - inStart);
@@ -321,13 +327,13 @@ export function scannerRun(): i32 {
     }
   }
   pos = p;
-  return paused ? 1 : 0;
+  return paused ? ST_BATCH : ST_NEED_INPUT;
 }
 
 /** End of input: complete only between top-level fields; closes the top-level record. */
 export function scannerFinish(): i32 {
-  if (state == S_ERROR) return 3;
+  if (state == S_ERROR) return ST_ERROR;
   if (state != S_TAG || shift != 0 || depth != 0) return fail(ERR_END);
   if (rootOpened && nodeRecord(0) >= 0) closeRecord(TAG_MESSAGE);
-  return 2;
+  return ST_DONE;
 }

@@ -9,14 +9,9 @@ import { parseFailed } from "../json-guard.ts";
 import { HostStrings } from "./host-strings.ts";
 import { JsonBatch } from "./json-batch.ts";
 import type { JsonProgram } from "./json-program.ts";
+import { initArgs, JSON_INIT_PARAMS, JsonScanError, type JsonScannerConfig, SCAN_REPAIRED, ScanStatus } from "./scanner-abi.ts";
 import type { ScannerCoreExports } from "./scanner-exports.ts";
 import { parserModule, parserModuleSync } from "./wasm-modules.ts";
-
-const ST_NEED_INPUT = 0;
-const ST_BATCH = 1;
-const ST_DONE = 2;
-const ST_ERROR = 3;
-const REPAIRED = 16;
 
 const INPUT_BYTES = 1 << 20;
 /** The largest single JSON value captured as text (e.g. one event's args). */
@@ -24,7 +19,27 @@ export const MAX_CAPTURE_BYTES = 32 << 20;
 /** The longest string interned as a name or value. */
 export const MAX_STRING_BYTES = 1 << 20;
 
-interface ScannerExports extends ScannerCoreExports {
+/** The scanner's buffers, sized to fit its 192 MiB memory maximum together. */
+function scannerConfig(maxDepth: number, truncateAt: number): JsonScannerConfig {
+  return {
+    maxDepth,
+    inputBytes: INPUT_BYTES,
+    stringBytes: MAX_STRING_BYTES,
+    captureBytes: MAX_CAPTURE_BYTES,
+    outRecordsCap: 16384,
+    // Room for one maximal capture plus a batch's ordinary texts.
+    textCap: MAX_CAPTURE_BYTES + (40 << 20),
+    // A batch is handed over once it holds this many records or text bytes.
+    softRecords: 16000,
+    softText: 8 << 20,
+    dictSlotsLog2: 18,
+    dictArena: 8 << 20,
+    newStringsCap: 24 << 20,
+    truncateAt,
+  };
+}
+
+interface ScannerExports extends ScannerCoreExports<typeof JSON_INIT_PARAMS> {
   finish(repair: number): number;
   allowValueSequence(on: number): void;
   textAreaBytes(): number;
@@ -78,7 +93,7 @@ export class JsonScanner {
     const at = wasm.reserveProgram(words.byteLength);
     new Int32Array(wasm.memory.buffer, at, words.length).set(words);
     const depth = Math.min(Math.max(1, options.maxDepth), 4096);
-    const ok = wasm.init(depth, INPUT_BYTES, MAX_STRING_BYTES, MAX_CAPTURE_BYTES, 16384, MAX_CAPTURE_BYTES + (40 << 20), 16000, 8 << 20, 18, 8 << 20, 24 << 20, options.truncateJsonAt);
+    const ok = wasm.init(...initArgs(JSON_INIT_PARAMS, scannerConfig(depth, options.truncateJsonAt)));
     if (!ok) throw new FlameoxError("INTERNAL_ERROR", "The JSON scanner could not allocate its buffers within its memory maximum");
     wasm.allowValueSequence(options.valueSequence ? 1 : 0);
     return new JsonScanner(wasm, options);
@@ -92,8 +107,8 @@ export class JsonScanner {
       this.wasm.feed(part.length);
       for (;;) {
         const status = this.wasm.run();
-        if (status === ST_NEED_INPUT) break;
-        if (status === ST_ERROR) throw this.error();
+        if (status === ScanStatus.NEED_INPUT) break;
+        if (status === ScanStatus.ERROR) throw this.error();
         this.deliver(onBatch);
       }
     }
@@ -102,9 +117,9 @@ export class JsonScanner {
   /** Ends the document; returns whether a cut-off top-level array was closed. */
   finish(repairArray: boolean, onBatch: (batch: JsonBatch) => void): { repaired: boolean } {
     const status = this.wasm.finish(repairArray ? 1 : 0);
-    if (status === ST_ERROR) throw this.error();
+    if (status === ScanStatus.ERROR) throw this.error();
     this.deliver(onBatch);
-    return { repaired: status === ST_DONE + REPAIRED };
+    return { repaired: status === ScanStatus.DONE + SCAN_REPAIRED };
   }
 
   private deliver(onBatch: (batch: JsonBatch) => void): void {
@@ -116,30 +131,30 @@ export class JsonScanner {
   }
 
   private error(): FlameoxError {
-    const code = this.wasm.errorCode();
+    const code = this.wasm.errorCode() as JsonScanError;
     const at = this.wasm.errorOffset();
     const format = this.options.format;
     switch (code) {
-      case 3:
+      case JsonScanError.DEPTH:
         return parseFailed(format, `nesting deeper than ${this.options.maxDepth} levels at byte ${at}`);
-      case 7:
+      case JsonScanError.STRING_LONG:
         return tooLargeValue(format, `a string longer than ${MAX_STRING_BYTES} bytes at byte ${at}`);
-      case 8:
-      case 9:
+      case JsonScanError.CAPTURE_LONG:
+      case JsonScanError.TEXT_FULL:
         return tooLargeValue(format, `a JSON value longer than ${MAX_CAPTURE_BYTES} bytes at byte ${at}`);
-      case 13:
+      case JsonScanError.STRINGS_FULL:
         return tooLargeValue(format, `too many distinct strings in one record at byte ${at}`);
-      case 11:
+      case JsonScanError.EMPTY:
         return parseFailed(format, "the payload is empty");
-      case 2:
+      case JsonScanError.END:
         return parseFailed(format, `invalid JSON (unexpected end of input at byte ${at})`);
-      case 4:
+      case JsonScanError.CONTROL:
         return parseFailed(format, `invalid JSON (control character in a string at byte ${at})`);
-      case 5:
+      case JsonScanError.ESCAPE:
         return parseFailed(format, `invalid JSON (invalid escape in a string at byte ${at})`);
-      case 6:
+      case JsonScanError.NUMBER_LONG:
         return parseFailed(format, `invalid JSON (number literal too long at byte ${at})`);
-      default:
+      default: // UNEXPECTED, RECORDS_DEEP
         return parseFailed(format, `invalid JSON (unexpected character at byte ${at})`);
     }
   }

@@ -7,6 +7,7 @@ import { parseFailed } from "../json-guard.ts";
 import { HostStrings } from "./host-strings.ts";
 import { ProtoBatch } from "./proto-batch.ts";
 import type { ProtoProgram } from "./proto-program.ts";
+import { initArgs, PROTO_INIT_PARAMS, ProtoScanError, type ProtoScannerConfig, ScanStatus } from "./scanner-abi.ts";
 import type { ScannerCoreExports } from "./scanner-exports.ts";
 import { parserModule, parserModuleSync } from "./wasm-modules.ts";
 
@@ -14,7 +15,26 @@ const INPUT_BYTES = 1 << 20;
 export const MAX_PROTO_STRING = 1 << 20;
 export const MAX_PROTO_BYTES = 16 << 20;
 
-interface ProtoExports extends ScannerCoreExports {
+/** The scanner's buffers, sized to fit its 192 MiB memory maximum together. */
+function scannerConfig(maxDepth: number): ProtoScannerConfig {
+  return {
+    maxDepth,
+    inputBytes: INPUT_BYTES,
+    stringBytes: MAX_PROTO_STRING,
+    captureBytes: MAX_PROTO_BYTES,
+    outRecordsCap: 16384,
+    // Room for one maximal bytes field plus a batch's ordinary texts.
+    textCap: MAX_PROTO_BYTES + (24 << 20),
+    // A batch is handed over once it holds this many records or text bytes.
+    softRecords: 12000,
+    softText: 8 << 20,
+    dictSlotsLog2: 18,
+    dictArena: 8 << 20,
+    newStringsCap: 24 << 20,
+  };
+}
+
+interface ProtoExports extends ScannerCoreExports<typeof PROTO_INIT_PARAMS> {
   finish(): number;
   restart(): void;
 }
@@ -45,7 +65,7 @@ export class ProtoScanner {
     const at = wasm.reserveProgram(words.byteLength);
     new Int32Array(wasm.memory.buffer, at, words.length).set(words);
     const depth = Math.min(Math.max(1, options.maxDepth), 1024);
-    const ok = wasm.init(depth, INPUT_BYTES, MAX_PROTO_STRING, MAX_PROTO_BYTES, 16384, MAX_PROTO_BYTES + (24 << 20), 12000, 8 << 20, 18, 8 << 20, 24 << 20);
+    const ok = wasm.init(...initArgs(PROTO_INIT_PARAMS, scannerConfig(depth)));
     if (!ok) throw new FlameoxError("INTERNAL_ERROR", "The protobuf scanner could not allocate its buffers within its memory maximum");
     return new ProtoScanner(wasm, options.format, depth);
   }
@@ -58,15 +78,15 @@ export class ProtoScanner {
       this.wasm.feed(part.length);
       for (;;) {
         const status = this.wasm.run();
-        if (status === 0) break;
-        if (status === 3) throw this.error();
+        if (status === ScanStatus.NEED_INPUT) break;
+        if (status === ScanStatus.ERROR) throw this.error();
         this.deliver(onBatch);
       }
     }
   }
 
   finish(onBatch: (batch: ProtoBatch) => void): void {
-    if (this.wasm.finish() === 3) throw this.error();
+    if (this.wasm.finish() === ScanStatus.ERROR) throw this.error();
     this.deliver(onBatch);
   }
 
@@ -91,21 +111,21 @@ export class ProtoScanner {
 
   private error(): FlameoxError {
     const at = this.wasm.errorOffset();
-    switch (this.wasm.errorCode()) {
-      case 2:
+    switch (this.wasm.errorCode() as ProtoScanError) {
+      case ProtoScanError.END:
         return parseFailed(this.format, `truncated protobuf (the input ends inside a field or message at byte ${at})`);
-      case 3:
+      case ProtoScanError.DEPTH:
         return parseFailed(this.format, `messages nested deeper than ${this.maxDepth} levels at byte ${at}`);
-      case 4:
+      case ProtoScanError.LENGTH:
         return parseFailed(this.format, `a field length exceeds its enclosing message at byte ${at}`);
-      case 5:
+      case ProtoScanError.VARINT:
         return parseFailed(this.format, `an invalid varint at byte ${at}`);
-      case 7:
-      case 8:
-      case 9:
-      case 13:
+      case ProtoScanError.STRING_LONG:
+      case ProtoScanError.CAPTURE_LONG:
+      case ProtoScanError.TEXT_FULL:
+      case ProtoScanError.STRINGS_FULL:
         return new FlameoxError("ARTIFACT_TOO_LARGE", `Cannot import ${this.format}: a field at byte ${at} exceeds the streaming parser's per-value limit`);
-      default:
+      default: // WIRE
         return parseFailed(this.format, `invalid protobuf wire data at byte ${at}`);
     }
   }
