@@ -7,6 +7,7 @@
 import type { ColumnBatch } from "../domain/column-batch.ts";
 import type { EvidenceTableName } from "../domain/evidence-schema.ts";
 import type { NormalizedEvidence } from "../domain/normalized-evidence.ts";
+import type { ArtifactKind } from "../domain/records.ts";
 import type { TableBuffer } from "../domain/table-buffer.ts";
 
 export interface AdapterLimits {
@@ -43,8 +44,8 @@ export interface ProducerAdapter {
   /** Stable adapter name, e.g. `v8-cpuprofile`. */
   readonly name: string;
   readonly version: string;
-  /** Artifact kind the format belongs to (`sample_profile`, `execution_trace`). */
-  readonly artifactKind: string;
+  /** Artifact kind the format belongs to (`sample_profile`, `execution_trace`…). */
+  readonly artifactKind: ArtifactKind;
   readonly mediaType: string;
   /**
    * The evidence tables this adapter produces. Exactly these are published (even when

@@ -8,24 +8,18 @@ import { mkdir, rm } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { FlameoxError } from "../domain/errors.ts";
 import { newOperationId, newRunId } from "../domain/ids.ts";
-import type { Sensitivity } from "../domain/records.ts";
 import type { Workspace } from "../storage/workspace.ts";
 import { extractArtifact, type ExtractionResult } from "./extract-artifact.ts";
+import type { ImportOptions } from "./import-request.ts";
 import { registerFile } from "./register-artifact.ts";
 
-export interface ImportRequest {
+/** The file, and what the caller says about it (validated options, see import-request.ts). */
+export type ImportRequest = ImportOptions & {
   path: string;
   displayName?: string;
-  kind?: string;
-  mediaType?: string;
-  producer?: string;
-  producerVersion?: string;
-  sensitivity?: Sensitivity;
-  /** Forces an adapter instead of detecting the format. */
-  adapter?: string;
   signal?: AbortSignal;
   onProgress?: (phase: string, done: number, total: number) => void;
-}
+};
 
 export interface ImportResult {
   run_id: string;
@@ -65,10 +59,10 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
         runId,
         displayName,
         kind: request.kind ?? "unknown",
-        mediaType: request.mediaType ?? "application/octet-stream",
+        mediaType: request.media_type ?? "application/octet-stream",
         role: "input",
         producer: request.producer ?? null,
-        producerVersion: request.producerVersion ?? null,
+        producerVersion: request.producer_version ?? null,
         sensitivity: request.sensitivity ?? "normal",
       },
       { signal: request.signal, onProgress: (done, total) => request.onProgress?.("copying", done, total) },

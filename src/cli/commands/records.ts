@@ -1,7 +1,7 @@
 /** `flameox import`, `runs list|show|logs`, `artifacts list|show`. */
 import { defineCommand } from "citty";
 import { FlameoxError } from "../../domain/errors.ts";
-import { SENSITIVITIES, type Sensitivity } from "../../domain/records.ts";
+import { parseImportOptions } from "../../application/import-request.ts";
 import { commonArgs, execute } from "../context.ts";
 import { formatBytes, safeText, table } from "../output.ts";
 import { progressBar } from "../progress-bar.ts";
@@ -45,19 +45,14 @@ export const importCommand = defineCommand({
     execute(
       args,
       (s) => {
-        const sensitivity = args.sensitivity as Sensitivity | undefined;
-        if (sensitivity && !SENSITIVITIES.includes(sensitivity)) {
-          throw new FlameoxError("INVALID_ARGUMENTS", `Expected --sensitivity to be one of ${SENSITIVITIES.join(", ")} but found ${sensitivity}`, { details: { field: "sensitivity" } });
-        }
+        const options = parseImportOptions(
+          { kind: args.kind, media_type: args["media-type"], producer: args.producer, producer_version: args["producer-version"], sensitivity: args.sensitivity, adapter: args.adapter },
+          { kind: "--kind", media_type: "--media-type", producer: "--producer", producer_version: "--producer-version", sensitivity: "--sensitivity", adapter: "--adapter" },
+        );
         const bar = process.stderr.isTTY === true && !args.json ? progressBar(process.stderr) : null;
         return s.importArtifact({
+          ...options,
           path: args.path,
-          kind: args.kind,
-          mediaType: args["media-type"],
-          producer: args.producer,
-          producerVersion: args["producer-version"],
-          sensitivity,
-          adapter: args.adapter,
           onProgress: bar ? (phase, done, total) => bar.update(phase, done, total) : undefined,
         }).finally(() => bar?.finish());
       },

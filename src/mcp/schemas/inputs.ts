@@ -6,7 +6,7 @@
  * the schema and in validation messages).
  */
 import { type } from "arktype";
-import { ARTIFACT_KINDS, SENSITIVITIES } from "../../domain/records.ts";
+import { ImportOptions } from "../../application/import-request.ts";
 import { FRAME_METRICS } from "../../domain/evidence-schema.ts";
 
 /** Hard maxima per call, whatever the workspace configuration allows. */
@@ -25,16 +25,12 @@ export const metric = type(FRAME_METRICS.map((m) => `'${m}'`).join(" | ") as "'c
 
 export const NoArguments = type({ "+": "reject" });
 
+/** The import use case's own options (application/import-request.ts), plus where the file is. */
 export const ImportArtifactInput = type({
+  "...": ImportOptions,
   "+": "reject",
   path: type("0 < string <= 4096").describe("a file path under the chosen source root (relative paths resolve against it)"),
   "source_root?": type("'project' | 'temp'").describe("project (default: the server's project root) or temp (the system temp directory)"),
-  "kind?": type.enumerated(...ARTIFACT_KINDS).describe("the artifact kind (default: detected)"),
-  "media_type?": type(/^[a-z0-9!#$&^_.+-]{1,63}\/[a-z0-9!#$&^_.+-]{1,63}$/).describe("a media type such as application/json"),
-  "producer?": type("0 < string <= 100").describe("the tool that wrote the file, e.g. node or chrome"),
-  "producer_version?": type("0 < string <= 100").describe("the producer's version"),
-  "sensitivity?": type.enumerated(...SENSITIVITIES).describe("normal (default), internal or sensitive"),
-  "adapter?": type(/^[a-z0-9][a-z0-9._-]{0,63}$/).describe("an adapter name that overrides format detection, e.g. v8-cpuprofile or chrome-trace"),
 });
 
 export const ListInput = type({ "+": "reject", "limit?": listLimit, "cursor?": cursor });

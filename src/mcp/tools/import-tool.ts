@@ -19,19 +19,8 @@ export const importArtifact = defineTool({
   annotations: ADDITIVE,
   input: ImportArtifactInput,
   result: ImportResult,
-  run: async (args, { session, signal, progress }) =>
-    (await session.open()).importFenced({
-      path: args.path,
-      sourceRoot: args.source_root ?? "project",
-      kind: args.kind,
-      mediaType: args.media_type,
-      producer: args.producer,
-      producerVersion: args.producer_version,
-      sensitivity: args.sensitivity,
-      adapter: args.adapter,
-      signal,
-      onProgress: progress,
-    }),
+  run: async ({ source_root, ...request }, { session, signal, progress }) =>
+    (await session.open()).importFenced({ ...request, sourceRoot: source_root ?? "project", signal, onProgress: progress }),
   summarize: (r) =>
     [
       `run ${r.run_id}, artifact ${r.artifact_id} (${r.byte_length} bytes${r.deduplicated ? ", already stored" : ""})`,
