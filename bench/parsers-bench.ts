@@ -88,14 +88,16 @@ function jsonParseProbe(path: string): Promise<Measured> {
 
 function previousParserProbe(path: string, kind: "json" | "otlp" | "perfetto"): Promise<Measured> {
   if (kind === "json") {
-    // Chrome traces' whole-payload TypeScript path is kept as the tests' reference implementation.
+    // The whole-payload TypeScript parsers are kept as the tests' reference implementations.
     return script(`import { detectAdapter } from ${JSON.stringify(join(repo, "src/adapters/registry.ts"))};
       import { DEFAULT_ADAPTER_LIMITS } from ${JSON.stringify(join(repo, "src/adapters/adapter.ts"))};
       import { chromeTraceReference } from ${JSON.stringify(join(repo, "tests/adapters/reference-chrome-trace/reference-adapter.ts"))};
+      import { cpuProfileReference } from ${JSON.stringify(join(repo, "tests/adapters/reference-v8-cpuprofile/reference-adapter.ts"))};
       const t = performance.now(); const bytes = await Bun.file(${JSON.stringify(path)}).bytes();
       const head = new TextDecoder().decode(bytes.subarray(0, 65536));
       const adapter = detectAdapter({ head, displayName: ${JSON.stringify(path)} });
-      (adapter.name === chromeTraceReference.name ? chromeTraceReference : adapter).extract({ bytes, displayName: "bench", limits: DEFAULT_ADAPTER_LIMITS });
+      const reference = [chromeTraceReference, cpuProfileReference].find((r) => r.name === adapter.name) ?? adapter;
+      reference.extract({ bytes, displayName: "bench", limits: DEFAULT_ADAPTER_LIMITS });
       console.log(performance.now() - t);`);
   }
   const schema = kind === "otlp" ? "src/adapters/otlp/otlp-proto-schema.ts" : "src/adapters/perfetto/perfetto-schema.ts";

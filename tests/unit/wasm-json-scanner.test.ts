@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { traceProgram } from "../../src/adapters/chrome-trace/trace-program.ts";
-import { profileProgram } from "../../src/adapters/v8-cpuprofile/stream/profile-program.ts";
+import { profileProgram } from "../../src/adapters/v8-cpuprofile/profile-program.ts";
 import { TAG_ABSENT, TAG_JSON, TAG_TRUNCATED, type JsonBatch } from "../../src/adapters/wasm/json-batch.ts";
 import type { JsonProgram } from "../../src/adapters/wasm/json-program.ts";
 import { JsonScanner } from "../../src/adapters/wasm/json-scanner.ts";

@@ -13,8 +13,7 @@ import { NsClock } from "../common/time-ns.ts";
 import { SINGLE_TRACK } from "../common/track.ts";
 import { normalizeSampledProfile, type SampledProfileStats } from "../v8-sample-tree/normalize-sampled-profile.ts";
 import { detectCpuProfile } from "./detect.ts";
-import { parseCpuProfile, type ParsedCpuProfile } from "./parse-cpuprofile.ts";
-import { scanCpuProfile } from "./stream/scan-profile.ts";
+import { type ParsedCpuProfile, scanCpuProfile, scanCpuProfileSync } from "./scan-profile.ts";
 
 const NAME = "v8-cpuprofile";
 const VERSION = "1.0.0";
@@ -27,16 +26,16 @@ export const v8CpuProfileAdapter: ProducerAdapter = {
   mediaType: "application/json",
   detect: detectCpuProfile,
   extract(input: ExtractInput): NormalizedEvidence {
-    return profileEvidence(parseCpuProfile(input.bytes, input.limits));
+    return cpuProfileEvidence(scanCpuProfileSync(input.bytes, input.limits));
   },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
-    // Streamed parse (WASM); the profile's tables are per distinct frame and stack, small enough to build whole.
-    return { ...profileEvidence(await scanCpuProfile(input.chunks, input.limits)), streamed: [] };
+    // The profile's tables are per distinct frame and stack, small enough to build whole.
+    return { ...cpuProfileEvidence(await scanCpuProfile(input.chunks, input.limits)), streamed: [] };
   },
 };
 
-/** The evidence of a parsed profile (either parse path). */
-function profileEvidence({ profile, legacyHead }: ParsedCpuProfile): NormalizedEvidence {
+/** The evidence of a parsed profile. */
+export function cpuProfileEvidence({ profile, legacyHead }: ParsedCpuProfile): NormalizedEvidence {
   const frames = new FrameRegistry();
   const cpu = new MeasureAccumulator("cpu_time");
   const stacks = new StackTrie("cpu_time");

@@ -7,8 +7,7 @@ import type { ExtractInput, ProducerAdapter, StreamedEvidence, StreamExtractInpu
 import type { DetectInput } from "../adapter.ts";
 import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { heapEvidence } from "./normalize-heap.ts";
-import { parseHeapProfile } from "./parse-heap.ts";
-import { scanHeapProfile } from "./scan-heap.ts";
+import { scanHeapProfile, scanHeapProfileSync } from "./scan-heap.ts";
 
 const NAME = "v8-heapprofile";
 const VERSION = "1.0.0";
@@ -30,7 +29,7 @@ export const v8HeapProfileAdapter: ProducerAdapter = {
   mediaType: "application/json",
   detect: detectHeapProfile,
   extract(input: ExtractInput): NormalizedEvidence {
-    return heapEvidence(parseHeapProfile(input.bytes, input.limits), input.limits, SELF);
+    return heapEvidence(scanHeapProfileSync(input.bytes, input.limits), input.limits, SELF);
   },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     return { ...heapEvidence(await scanHeapProfile(input.chunks, input.limits), input.limits, SELF), streamed: [] };

@@ -1,14 +1,13 @@
 /**
- * WASM stream path: payload → HeapProfileInput. Every tree node is a record (the `head`
+ * Payload → HeapProfileInput through the WASM JSON scanner, whole or in chunks. Every tree node is a record (the `head`
  * tree's recursion is a cycle in the program); records arrive children first, each with
  * its parent's serial, so parents are linked when they arrive.
  */
 import type { AdapterLimits } from "../adapter.ts";
 import { expectationFailed } from "../json-guard.ts";
-import { skipByteOrderMark } from "../wasm/byte-order-mark.ts";
 import { TAG_ABSENT, TAG_ARRAY, TAG_OBJECT, sampleOfKind, type JsonBatch } from "../wasm/json-batch.ts";
 import { JsonProgram, MODE_JSON_IF_CONTAINER, MODE_SCALAR } from "../wasm/json-program.ts";
-import { JsonScanner } from "../wasm/json-scanner.ts";
+import { JsonScanner, type JsonScanOptions } from "../wasm/json-scanner.ts";
 import { HEAP_FORMAT, type HeapNodeInput, type HeapProfileInput, type HeapSampleInput } from "./heap-input.ts";
 
 const R_TOP = 0;
@@ -47,8 +46,23 @@ function heapProgram(): JsonProgram {
   return p;
 }
 
+const scanOptions = (limits: AdapterLimits): JsonScanOptions => ({ format: HEAP_FORMAT, maxDepth: limits.maxNestingDepth, truncateJsonAt: 1 << 30 });
+
+/** The profile in chunks, as it streams in. */
 export async function scanHeapProfile(chunks: AsyncIterable<Uint8Array>, limits: AdapterLimits): Promise<HeapProfileInput> {
-  const scanner = await JsonScanner.open(heapProgram(), { format: HEAP_FORMAT, maxDepth: limits.maxNestingDepth, truncateJsonAt: 1 << 30 });
+  const reader = heapReader(limits);
+  await (await JsonScanner.open(heapProgram(), scanOptions(limits))).scanChunks(chunks, reader.onBatch);
+  return reader.result();
+}
+
+/** The whole profile in memory, through the same scanner and reader. */
+export function scanHeapProfileSync(bytes: Uint8Array, limits: AdapterLimits): HeapProfileInput {
+  const reader = heapReader(limits);
+  JsonScanner.openSync(heapProgram(), scanOptions(limits)).scanWhole(bytes, reader.onBatch);
+  return reader.result();
+}
+
+function heapReader(limits: AdapterLimits): { onBatch: (b: JsonBatch) => void; result(): HeapProfileInput } {
   const nodes: HeapNodeInput[] = [];
   const samples: HeapSampleInput[] = [];
   const waiting = new Map<number, number[]>(); // parent serial → positions of its finished children
@@ -85,10 +99,11 @@ export async function scanHeapProfile(chunks: AsyncIterable<Uint8Array>, limits:
       }
     }
   };
-  for await (const chunk of skipByteOrderMark(chunks)) scanner.push(chunk, onBatch);
-  scanner.finish(false, onBatch);
-  if (topKind !== TAG_OBJECT) throw expectationFailed(HEAP_FORMAT, "the top-level value", "an object", sampleOfKind(topKind));
-  if (headKind !== TAG_OBJECT) throw expectationFailed(HEAP_FORMAT, "head", "an object", sampleOfKind(headKind));
-  if (samplesKind !== TAG_ABSENT && samplesKind !== TAG_ARRAY) throw expectationFailed(HEAP_FORMAT, "samples", "an array", sampleOfKind(samplesKind));
-  return { nodes, samples: samplesKind === TAG_ARRAY ? samples : null };
+  const result = (): HeapProfileInput => {
+    if (topKind !== TAG_OBJECT) throw expectationFailed(HEAP_FORMAT, "the top-level value", "an object", sampleOfKind(topKind));
+    if (headKind !== TAG_OBJECT) throw expectationFailed(HEAP_FORMAT, "head", "an object", sampleOfKind(headKind));
+    if (samplesKind !== TAG_ABSENT && samplesKind !== TAG_ARRAY) throw expectationFailed(HEAP_FORMAT, "samples", "an array", sampleOfKind(samplesKind));
+    return { nodes, samples: samplesKind === TAG_ARRAY ? samples : null };
+  };
+  return { onBatch, result };
 }

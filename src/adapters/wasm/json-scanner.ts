@@ -6,6 +6,7 @@
  */
 import { FlameoxError } from "../../domain/errors.ts";
 import { parseFailed } from "../json-guard.ts";
+import { ByteOrderMarkSkip, skipByteOrderMark } from "./byte-order-mark.ts";
 import { HostStrings } from "./host-strings.ts";
 import { JsonBatch } from "./json-batch.ts";
 import type { JsonProgram } from "./json-program.ts";
@@ -97,6 +98,20 @@ export class JsonScanner {
     if (!ok) throw new FlameoxError("INTERNAL_ERROR", "The JSON scanner could not allocate its buffers within its memory maximum");
     wasm.allowValueSequence(options.valueSequence ? 1 : 0);
     return new JsonScanner(wasm, options);
+  }
+
+  /** Scans a whole in-memory document (a leading BOM dropped) and ends it. */
+  scanWhole(bytes: Uint8Array, onBatch: (batch: JsonBatch) => void, repairArray = false): { repaired: boolean } {
+    const bom = new ByteOrderMarkSkip();
+    this.push(bom.strip(bytes), onBatch);
+    this.push(bom.rest(), onBatch);
+    return this.finish(repairArray, onBatch);
+  }
+
+  /** Scans a document arriving in chunks (a leading BOM dropped) and ends it. */
+  async scanChunks(chunks: AsyncIterable<Uint8Array>, onBatch: (batch: JsonBatch) => void, repairArray = false): Promise<{ repaired: boolean }> {
+    for await (const chunk of skipByteOrderMark(chunks)) this.push(chunk, onBatch);
+    return this.finish(repairArray, onBatch);
   }
 
   /** Scans a chunk; `onBatch` sees each batch of completed records. */

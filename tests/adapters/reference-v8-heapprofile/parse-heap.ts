@@ -1,10 +1,10 @@
 /**
- * JSON.parse path (the reference): payload → HeapProfileInput, walking the nested `head`
+ * Reference, through JSON.parse: payload → HeapProfileInput, walking the nested `head`
  * tree iteratively in post-order (a deep tree must not overflow the stack).
  */
-import type { AdapterLimits } from "../adapter.ts";
-import { expectationFailed, isPlainObject, parseJsonPayload } from "../json-guard.ts";
-import { HEAP_FORMAT, type HeapNodeInput, type HeapProfileInput, type HeapSampleInput } from "./heap-input.ts";
+import type { AdapterLimits } from "../../../src/adapters/adapter.ts";
+import { expectationFailed, isPlainObject, parseJsonPayload } from "../../../src/adapters/json-guard.ts";
+import { HEAP_FORMAT, type HeapNodeInput, type HeapProfileInput, type HeapSampleInput } from "../../../src/adapters/v8-heapprofile/heap-input.ts";
 
 export function parseHeapProfile(bytes: Uint8Array, limits: AdapterLimits): HeapProfileInput {
   const { value } = parseJsonPayload(bytes, limits.maxNestingDepth, HEAP_FORMAT);

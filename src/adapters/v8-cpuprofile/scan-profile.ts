@@ -1,17 +1,16 @@
 /**
- * A `.cpuprofile` streamed through the WASM JSON scanner into the same ParsedCpuProfile
- * parse-cpuprofile.ts builds from JSON.parse: nodes as small objects (nodes are few),
- * samples and time deltas in typed arrays (they are the bulk), with the same shape checks
- * and messages.
+ * A `.cpuprofile` (modern `nodes` form or legacy `head` form) through the WASM JSON
+ * scanner into a validated SampledProfileInput: nodes as small objects (nodes are few),
+ * samples and time deltas in typed arrays (they are the bulk). Only the top-level shape
+ * is checked here, with JSON.parse's view of the values in the messages; per-node and
+ * per-sample checks happen in the shared normalizer's single pass over them.
  */
-import type { AdapterLimits } from "../../adapter.ts";
-import { expectationFailed, tooLarge } from "../../json-guard.ts";
-import { TAG_ABSENT, TAG_ARRAY, TAG_NUMBER, TAG_OBJECT, sampleOfKind, type JsonBatch } from "../../wasm/json-batch.ts";
-import { JsonScanner } from "../../wasm/json-scanner.ts";
-import { skipByteOrderMark } from "../../wasm/byte-order-mark.ts";
-import type { SampledProfileInput } from "../../v8-sample-tree/normalize-sampled-profile.ts";
-import { legacyHeadToProfile } from "../legacy-head.ts";
-import type { ParsedCpuProfile } from "../parse-cpuprofile.ts";
+import type { AdapterLimits } from "../adapter.ts";
+import { expectationFailed, tooLarge } from "../json-guard.ts";
+import { TAG_ABSENT, TAG_ARRAY, TAG_NUMBER, TAG_OBJECT, sampleOfKind, type JsonBatch } from "../wasm/json-batch.ts";
+import { JsonScanner, type JsonScanOptions } from "../wasm/json-scanner.ts";
+import type { SampledProfileInput } from "../v8-sample-tree/normalize-sampled-profile.ts";
+import { legacyHeadToProfile } from "./legacy-head.ts";
 import { NumbersColumn } from "./numbers-column.ts";
 import {
   N_CALL_FRAME, N_CHILDREN, N_COLUMN, N_FUNCTION, N_ID, N_LINE, N_PARENT, N_URL, P_END, P_HEAD, P_NODES, P_SAMPLES, P_START,
@@ -25,8 +24,28 @@ interface TopLevel {
   slots: Map<number, { kind: number; value: unknown }>;
 }
 
+export interface ParsedCpuProfile {
+  profile: SampledProfileInput;
+  legacyHead: boolean;
+}
+
+const scanOptions = (limits: AdapterLimits): JsonScanOptions => ({ format: FORMAT, maxDepth: limits.maxNestingDepth, truncateJsonAt: 1 << 30 });
+
+/** The profile in chunks, as it streams in. */
 export async function scanCpuProfile(chunks: AsyncIterable<Uint8Array>, limits: AdapterLimits): Promise<ParsedCpuProfile> {
-  const scanner = await JsonScanner.open(profileProgram(), { format: FORMAT, maxDepth: limits.maxNestingDepth, truncateJsonAt: 1 << 30 });
+  const reader = profileReader(limits);
+  await (await JsonScanner.open(profileProgram(), scanOptions(limits))).scanChunks(chunks, reader.onBatch);
+  return reader.result();
+}
+
+/** The whole profile in memory, through the same scanner and reader. */
+export function scanCpuProfileSync(bytes: Uint8Array, limits: AdapterLimits): ParsedCpuProfile {
+  const reader = profileReader(limits);
+  JsonScanner.openSync(profileProgram(), scanOptions(limits)).scanWhole(bytes, reader.onBatch);
+  return reader.result();
+}
+
+function profileReader(limits: AdapterLimits): { onBatch: (b: JsonBatch) => void; result(): ParsedCpuProfile } {
   const nodes: unknown[] = [];
   const samples = new NumbersColumn();
   const deltas = new NumbersColumn();
@@ -67,8 +86,10 @@ export async function scanCpuProfile(chunks: AsyncIterable<Uint8Array>, limits: 
       }
     }
   };
-  for await (const chunk of skipByteOrderMark(chunks)) scanner.push(chunk, onBatch);
-  scanner.finish(false, onBatch);
+  return { onBatch, result: () => profileOf(top, nodes, samples, deltas, timestamps, limits) };
+}
+
+function profileOf(top: TopLevel, nodes: unknown[], samples: NumbersColumn, deltas: NumbersColumn, timestamps: NumbersColumn, limits: AdapterLimits): ParsedCpuProfile {
   if (top.kind !== TAG_OBJECT) throw expectationFailed(FORMAT, "the top-level value", "an object", sampleOfKind(top.kind));
   const slot = (s: number) => top.slots.get(s)!;
   const legacyHead = slot(P_NODES).kind === TAG_ABSENT && slot(P_HEAD).kind !== TAG_ABSENT;
@@ -89,7 +110,7 @@ export async function scanCpuProfile(chunks: AsyncIterable<Uint8Array>, limits: 
 
 const isArrayLike = (v: unknown): v is readonly unknown[] => Array.isArray(v) || v instanceof Float64Array;
 
-/** parse-cpuprofile.ts `modernProfile`, over streamed values. */
+/** The modern form's top-level checks, over streamed values. */
 function modernProfile(nodes: unknown, samplesValue: unknown, timeDeltas: unknown, startTime: unknown, endTime: unknown): SampledProfileInput {
   const samples = samplesValue ?? [];
   if (!Array.isArray(nodes)) throw expectationFailed(FORMAT, "nodes", "an array", nodes);

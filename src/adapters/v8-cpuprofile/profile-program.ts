@@ -3,7 +3,7 @@
  * record per node (with its call frame fields and its `children` ids as child records),
  * one record per sample, time delta and (legacy form) timestamp.
  */
-import { JsonProgram, MODE_JSON, MODE_JSON_IF_CONTAINER, MODE_SCALAR } from "../../wasm/json-program.ts";
+import { JsonProgram, MODE_JSON, MODE_JSON_IF_CONTAINER, MODE_SCALAR } from "../wasm/json-program.ts";
 
 export const R_PROFILE = 0;
 export const R_NODE = 1;

@@ -3,7 +3,7 @@
  * they are, a plain array of JSON.parse-equivalent values from the first one that is not,
  * so the shared normalizer reports a bad element exactly as it does for parsed JSON.
  */
-import { GrowableF64 } from "../../common/growable.ts";
+import { GrowableF64 } from "../common/growable.ts";
 
 export class NumbersColumn {
   private readonly numbers = new GrowableF64();

@@ -1,19 +1,16 @@
 /**
- * Payload → validated SampledProfileInput (modern `nodes` form or legacy `head` form).
- * Only the top-level shape is checked here; per-node and per-sample checks happen in
+ * Reference: payload → validated SampledProfileInput through JSON.parse (modern `nodes`
+ * form or legacy `head` form). Only the top-level shape is checked here; per-node and per-sample checks happen in
  * the shared normalizer's single pass over them.
  */
-import type { AdapterLimits } from "../adapter.ts";
-import { expectationFailed, isPlainObject, parseJsonPayload, tooLarge } from "../json-guard.ts";
-import type { SampledProfileInput } from "../v8-sample-tree/normalize-sampled-profile.ts";
-import { legacyHeadToProfile } from "./legacy-head.ts";
+import type { AdapterLimits } from "../../../src/adapters/adapter.ts";
+import { expectationFailed, isPlainObject, parseJsonPayload, tooLarge } from "../../../src/adapters/json-guard.ts";
+import type { SampledProfileInput } from "../../../src/adapters/v8-sample-tree/normalize-sampled-profile.ts";
+import { legacyHeadToProfile } from "../../../src/adapters/v8-cpuprofile/legacy-head.ts";
+import type { ParsedCpuProfile } from "../../../src/adapters/v8-cpuprofile/scan-profile.ts";
 
 const FORMAT = "cpuprofile";
 
-export interface ParsedCpuProfile {
-  profile: SampledProfileInput;
-  legacyHead: boolean;
-}
 
 export function parseCpuProfile(bytes: Uint8Array, limits: AdapterLimits): ParsedCpuProfile {
   const { value } = parseJsonPayload(bytes, limits.maxNestingDepth, FORMAT);
