@@ -2,14 +2,13 @@
  * The `pprof` adapter: profile.proto profiles (Go runtime/pprof, gperftools, @datadog/pprof,
  * gzip handled by the worker): every sample type with a flameox metric, locations,
  * inlined functions and lines as frames, per-type measurements, edges and stacks.
- * Streamed through the WASM wire scanner; `extract` decodes with protobufjs (the reference).
+ * Read by the WASM wire scanner on both entry points.
  */
 import type { DetectInput, ExtractInput, ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
 import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { fieldsWithin, sniffFirstMessage, topLevelFields } from "../wasm/proto-sniff.ts";
 import { pprofEvidence } from "./normalize-pprof.ts";
-import { parsePprof } from "./parse-pprof.ts";
-import { scanPprof } from "./scan-pprof.ts";
+import { scanPprof, scanPprofSync } from "./scan-pprof.ts";
 
 const SELF = { name: "pprof", version: "1.1.0" };
 /** Profile's top-level fields and their wire types (13, comment, may be packed). */
@@ -33,7 +32,7 @@ export const pprofAdapter: ProducerAdapter = {
   mediaType: "application/vnd.google.protobuf",
   detect: detectPprof,
   extract(input: ExtractInput): NormalizedEvidence {
-    return pprofEvidence(parsePprof(input.bytes), input.limits.maxEvents, SELF);
+    return pprofEvidence(scanPprofSync(input.bytes, input.limits.maxNestingDepth, input.limits.maxEvents), input.limits.maxEvents, SELF);
   },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const parsed = await scanPprof(input.chunks, input.limits.maxNestingDepth, input.limits.maxEvents);

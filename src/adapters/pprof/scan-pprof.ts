@@ -40,8 +40,25 @@ function pprofProgram(): ProtoProgram {
   return p;
 }
 
+/** The profile in chunks, as it streams in. */
 export async function scanPprof(chunks: AsyncIterable<Uint8Array>, maxDepth: number, maxSamples: number): Promise<PprofInput> {
   const scanner = await ProtoScanner.open(pprofProgram(), { format: PPROF_FORMAT, maxDepth });
+  const reader = pprofReader(maxSamples);
+  for await (const chunk of chunks) scanner.push(chunk, reader.onBatch);
+  scanner.finish(reader.onBatch);
+  return reader.result();
+}
+
+/** The whole profile in memory, through the same scanner and reader. */
+export function scanPprofSync(bytes: Uint8Array, maxDepth: number, maxSamples: number): PprofInput {
+  const scanner = ProtoScanner.openSync(pprofProgram(), { format: PPROF_FORMAT, maxDepth });
+  const reader = pprofReader(maxSamples);
+  scanner.push(bytes, reader.onBatch);
+  scanner.finish(reader.onBatch);
+  return reader.result();
+}
+
+function pprofReader(maxSamples: number): { onBatch: (b: ProtoBatch) => void; result(): PprofInput } {
   const input: PprofInput = {
     strings: [], sampleTypes: [], locationIds: new Float64Array(0), locationStart: new Int32Array(0), values: new Float64Array(0),
     labels: [], sampleCount: 0, locations: [], functions: [], mappings: [], timeNanos: 0n, durationNanos: 0n, periodType: null, period: 0, defaultSampleType: 0,
@@ -115,15 +132,16 @@ export async function scanPprof(chunks: AsyncIterable<Uint8Array>, maxDepth: num
       }
     }
   };
-  for await (const chunk of chunks) scanner.push(chunk, onBatch);
-  scanner.finish(onBatch);
-  const types = input.sampleTypes.length;
-  input.sampleCount = sampleValues.length;
-  input.locationIds = locationIds.array.slice(0, locationIds.length);
-  input.locationStart = Int32Array.from(starts);
-  input.values = new Float64Array(input.sampleCount * types);
-  sampleValues.forEach((values, i) => values.forEach((v, k) => {
-    if (k < types) input.values[i * types + k] = v;
-  }));
-  return input;
+  const result = (): PprofInput => {
+    const types = input.sampleTypes.length;
+    input.sampleCount = sampleValues.length;
+    input.locationIds = locationIds.array.slice(0, locationIds.length);
+    input.locationStart = Int32Array.from(starts);
+    input.values = new Float64Array(input.sampleCount * types);
+    sampleValues.forEach((values, i) => values.forEach((v, k) => {
+      if (k < types) input.values[i * types + k] = v;
+    }));
+    return input;
+  };
+  return { onBatch, result };
 }

@@ -1,6 +1,6 @@
-/** pprof through protobufjs (the reference path): the whole profile decoded, then flattened. */
-import { parseFailed } from "../json-guard.ts";
-import { PPROF_FORMAT, type PprofInput } from "./pprof-input.ts";
+/** Reference: pprof through protobufjs, the whole profile decoded, then flattened. */
+import { parseFailed } from "../../../src/adapters/json-guard.ts";
+import { PPROF_FORMAT, type PprofInput } from "../../../src/adapters/pprof/pprof-input.ts";
 import { Profile } from "./pprof-schema.ts";
 
 type Msg = Record<string, unknown>;
