@@ -217,8 +217,8 @@ function profileEvent(b: JsonBatch, r: number): ProfileEventFields {
 }
 
 /**
- * args_json bytes with ArgsSerializer's rule: canonical JSON text cut at maxBytes on a
- * character boundary. The scanner already cut ordinary texts; whole (special) and slow
+ * args_json bytes: canonical JSON text (as JSON.stringify writes it) cut at maxBytes on a
+ * character boundary, which the `args_truncated` flag then says. The scanner already cut ordinary texts; whole (special) and slow
  * texts are cut here.
  */
 class ArgsTruncator {

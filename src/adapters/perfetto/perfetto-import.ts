@@ -69,7 +69,7 @@ export class PerfettoImport implements PerfettoEventSink {
   constructor(
     private readonly maxArgsBytes: number,
     private readonly maxEvents: number,
-    /** Where track events wait until they are nested (see trace-spool/). */
+    /** Where track events wait until they are nested (see trace-events/). */
     readonly spool: EventSpool,
     maxDepth: number,
     stackSpill?: StackSpill,

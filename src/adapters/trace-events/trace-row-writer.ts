@@ -1,6 +1,6 @@
 /**
- * Builds `trace_events` rows in column batches: the rows trace-event-rows.ts writes from
- * event objects, built as column vectors (string ids and args text copied as UTF-8
+ * Builds `trace_events` rows in column batches: one row per kept event (an E folded into
+ * its B adds none), built as column vectors (string ids and args text copied as UTF-8
  * bytes), so no per-row JS values are created. Rows come in the order they are added.
  */
 import type { ColumnBatch } from "../../domain/column-batch.ts";
