@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
-import { Profile } from "./reference-pprof/pprof-schema.ts";
+import { Profile } from "../../src/adapters/pprof/pprof-schema.ts";
 import { adapterByName, detectAdapter } from "../../src/adapters/registry.ts";
 import { corpusFiles, headOf } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";

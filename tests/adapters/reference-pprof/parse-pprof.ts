@@ -1,7 +1,7 @@
 /** Reference: pprof through protobufjs, the whole profile decoded, then flattened. */
 import { parseFailed } from "../../../src/adapters/json-guard.ts";
 import { PPROF_FORMAT, type PprofInput } from "../../../src/adapters/pprof/pprof-input.ts";
-import { Profile } from "./pprof-schema.ts";
+import { Profile } from "../../../src/adapters/pprof/pprof-schema.ts";
 
 type Msg = Record<string, unknown>;
 const list = (v: unknown): Msg[] => (Array.isArray(v) ? (v as Msg[]) : []);

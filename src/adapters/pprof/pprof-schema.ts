@@ -1,4 +1,7 @@
-/** pprof's profile.proto (github.com/google/pprof/proto) for protobufjs, the reference decoder. */
+/**
+ * pprof's profile.proto (github.com/google/pprof/proto) for protobufjs: pprof exports are
+ * encoded with it, and the tests' reference decoder reads with it.
+ */
 import protobuf from "protobufjs";
 
 const PROTO = `
