@@ -6,8 +6,7 @@ import type { DetectInput, ExtractInput, ProducerAdapter, StreamedEvidence, Stre
 import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { otlpEvidence } from "./otlp-evidence.ts";
 import { OtlpRows } from "./otlp-rows.ts";
-import { readOtlpJson } from "./parse-json.ts";
-import { scanOtlpJson } from "./scan-json.ts";
+import { scanOtlpJson, scanOtlpJsonSync } from "./scan-json.ts";
 import { OTEL_TABLES, collectRows } from "./collect-rows.ts";
 
 const SELF = { name: "otlp-json", version: "1.0.0" };
@@ -26,8 +25,8 @@ export const otlpJsonAdapter: ProducerAdapter = {
   mediaType: "application/json",
   detect: detectOtlpJson,
   extract(input: ExtractInput): NormalizedEvidence {
-    // Synchronous reference path: rows are collected whole instead of streamed.
-    return collectRows(input.limits.maxEvents, SELF, (rows) => readOtlpJson(input.bytes, input.limits, rows));
+    // The same scanner and reader as extractStream; rows are collected whole instead of streamed.
+    return collectRows(input.limits.maxEvents, SELF, (rows) => scanOtlpJsonSync(input.bytes, input.limits, rows));
   },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const rows = new OtlpRows(input.sink, input.limits.maxEvents);

@@ -1,15 +1,14 @@
 /**
  * OTLP/JSON through the WASM JSON scanner: resources and scopes are announced when they
  * open (so spans know their ordinals), spans arrive after their events and links, and
- * every value is rebuilt as JSON.parse would give it, then converted by json-values.ts
- * exactly as on the reference path.
+ * every value is rebuilt as JSON.parse would give it, then converted by json-values.ts.
  */
 import type { AdapterLimits } from "../adapter.ts";
 import { expectationFailed } from "../json-guard.ts";
 import { skipByteOrderMark } from "../wasm/byte-order-mark.ts";
 import { TAG_ABSENT, TAG_ARRAY, TAG_OBJECT, sampleOfKind, type JsonBatch } from "../wasm/json-batch.ts";
 import { JsonProgram, MODE_JSON, MODE_JSON_IF_CONTAINER, MODE_SCALAR } from "../wasm/json-program.ts";
-import { JsonScanner } from "../wasm/json-scanner.ts";
+import { JsonScanner, type JsonScanOptions } from "../wasm/json-scanner.ts";
 import { jsonAttributes } from "./attributes.ts";
 import { count, jsonEvent, jsonLink, jsonSpan, OTLP_JSON_FORMAT, str } from "./json-values.ts";
 import type { OtlpRows } from "./otlp-rows.ts";
@@ -75,10 +74,30 @@ function objectOf(b: JsonBatch, r: number, keys: string[]): Record<string, unkno
   return out;
 }
 
+// A sequence of requests (JSON Lines, as the Collector's file exporter writes) is one
+// trace: resource indexes continue from request to request.
+const scanOptions = (limits: AdapterLimits): JsonScanOptions => ({ format: OTLP_JSON_FORMAT, maxDepth: limits.maxNestingDepth, truncateJsonAt: 1 << 30, valueSequence: true });
+
+/** The requests in chunks; spans, events and links are flushed to the sink as batches fill. */
 export async function scanOtlpJson(chunks: AsyncIterable<Uint8Array>, limits: AdapterLimits, rows: OtlpRows): Promise<void> {
-  // A sequence of requests (JSON Lines, as the Collector's file exporter writes) is one
-  // trace: resource indexes continue from request to request.
-  const scanner = await JsonScanner.open(otlpProgram(), { format: OTLP_JSON_FORMAT, maxDepth: limits.maxNestingDepth, truncateJsonAt: 1 << 30, valueSequence: true });
+  const scanner = await JsonScanner.open(otlpProgram(), scanOptions(limits));
+  const reader = otlpJsonReader(rows);
+  for await (const chunk of skipByteOrderMark(chunks)) {
+    scanner.push(chunk, reader.onBatch);
+    if (reader.takeFlushDue()) await rows.flush(false);
+  }
+  scanner.finish(false, reader.onBatch);
+  reader.finish();
+}
+
+/** The whole payload in memory, through the same scanner and reader; every row stays in `rows`. */
+export function scanOtlpJsonSync(bytes: Uint8Array, limits: AdapterLimits, rows: OtlpRows): void {
+  const reader = otlpJsonReader(rows);
+  JsonScanner.openSync(otlpProgram(), scanOptions(limits)).scanWhole(bytes, reader.onBatch);
+  reader.finish();
+}
+
+function otlpJsonReader(rows: OtlpRows): { onBatch: (b: JsonBatch) => void; takeFlushDue(): boolean; finish(): void } {
   const resourceOf = new Map<number, number>(); // R_RS serial → resource index
   const scopeOf = new Map<number, [number, number]>(); // R_SS serial → (resource, scope) index
   let events: EventInput[] = [];
@@ -139,13 +158,15 @@ export async function scanOtlpJson(chunks: AsyncIterable<Uint8Array>, limits: Ad
       }
     }
   };
-  for await (const chunk of skipByteOrderMark(chunks)) {
-    scanner.push(chunk, onBatch);
-    if (flushDue) await rows.flush(false);
+  const takeFlushDue = (): boolean => {
+    const due = flushDue;
     flushDue = false;
-  }
-  scanner.finish(false, onBatch);
-  if (requests === 0) checkRequest(TAG_ABSENT, TAG_ABSENT);
+    return due;
+  };
+  const finish = (): void => {
+    if (requests === 0) checkRequest(TAG_ABSENT, TAG_ABSENT);
+  };
+  return { onBatch, takeFlushDue, finish };
 }
 
 function checkRequest(rootKind: number, resourceSpansKind: number): void {

@@ -1,14 +1,14 @@
 /**
- * OTLP/JSON through JSON.parse: the reference path. Accepts an ExportTraceServiceRequest
+ * Reference: OTLP/JSON through JSON.parse. Accepts an ExportTraceServiceRequest
  * body (`resourceSpans`), a Jaeger api_v3 response wrapping one (`result.resourceSpans`),
  * the pre-1.0 names (`instrumentationLibrarySpans`, `instrumentationLibrary`), and JSON
  * Lines of such bodies.
  */
-import { expectationFailed, isPlainObject, parseJsonPayload } from "../json-guard.ts";
-import type { AdapterLimits } from "../adapter.ts";
-import { jsonAttributes } from "./attributes.ts";
-import { count, jsonEvent, jsonLink, jsonSpan, obj, OTLP_JSON_FORMAT, str } from "./json-values.ts";
-import type { OtlpRows } from "./otlp-rows.ts";
+import { expectationFailed, isPlainObject, parseJsonPayload } from "../../../src/adapters/json-guard.ts";
+import type { AdapterLimits } from "../../../src/adapters/adapter.ts";
+import { jsonAttributes } from "../../../src/adapters/otlp/attributes.ts";
+import { count, jsonEvent, jsonLink, jsonSpan, obj, OTLP_JSON_FORMAT, str } from "../../../src/adapters/otlp/json-values.ts";
+import type { OtlpRows } from "../../../src/adapters/otlp/otlp-rows.ts";
 
 export function readOtlpJson(bytes: Uint8Array, limits: AdapterLimits, rows: OtlpRows): void {
   let resourceBase = 0;
