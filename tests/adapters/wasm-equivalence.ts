@@ -14,10 +14,10 @@ import { chromeTraceReference } from "./reference-chrome-trace/reference-adapter
 import { cpuProfileReference } from "./reference-v8-cpuprofile/reference-adapter.ts";
 import { heapProfileReference } from "./reference-v8-heapprofile/reference-adapter.ts";
 import { pprofReference } from "./reference-pprof/reference-adapter.ts";
-import { otlpJsonReference } from "./reference-otlp/reference-adapters.ts";
+import { otlpJsonReference, otlpProtoReference } from "./reference-otlp/reference-adapters.ts";
 
 const REFERENCES: Record<string, ProducerAdapter> = Object.fromEntries(
-  [chromeTraceReference, cpuProfileReference, heapProfileReference, pprofReference, otlpJsonReference].map((a) => [a.name, a]),
+  [chromeTraceReference, cpuProfileReference, heapProfileReference, pprofReference, otlpJsonReference, otlpProtoReference].map((a) => [a.name, a]),
 );
 
 type Outcome = { error: { code: string; message: string } } | { evidence: Record<string, unknown> };

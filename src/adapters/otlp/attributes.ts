@@ -17,12 +17,6 @@ export function doubleValue(value: number): number | string {
   return Number.isFinite(value) ? value : String(value);
 }
 
-export function bytesToHex(bytes: Uint8Array): string {
-  let hex = "";
-  for (const b of bytes) hex += (b < 16 ? "0" : "") + b.toString(16);
-  return hex;
-}
-
 export function base64(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("base64");
 }

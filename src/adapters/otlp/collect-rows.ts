@@ -1,4 +1,4 @@
-/** The whole-payload (reference) path of the OTLP adapters: all rows in TableBuffers. */
+/** The whole-payload path of the OTLP adapters: every row kept in TableBuffers instead of flushed to a sink. */
 import type { EvidenceTableName } from "../../domain/evidence-schema.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { otlpEvidence } from "./otlp-evidence.ts";

@@ -1,18 +1,17 @@
 /**
  * The `otlp-protobuf` adapter: OTLP ExportTraceServiceRequest protobuf bodies (gzip
  * handled by the worker), or the Collector file exporter's length-prefixed run of
- * them, as the otel_* tables. Streamed through the WASM wire scanner;
- * the whole-payload `extract` decodes with protobufjs and is the reference in tests.
+ * them, as the otel_* tables. Read by the WASM wire scanner on both entry points.
  */
 import type { DetectInput, ExtractInput, ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
-import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
+import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
+import { appendBatch } from "../common/batch-table-buffer.ts";
 import { fieldsWithin, sniffFirstMessage } from "../wasm/proto-sniff.ts";
-import { collectRows, OTEL_TABLES } from "./collect-rows.ts";
+import { OTEL_TABLES } from "./collect-rows.ts";
 import { isLengthPrefixed, requestBytes, unframeWhole } from "./length-prefixed.ts";
 import { otlpEvidence } from "./otlp-evidence.ts";
 import { OtlpRows } from "./otlp-rows.ts";
-import { readOtlpProto } from "./parse-proto.ts";
-import { scanOtlpProto } from "./scan-proto.ts";
+import { scanOtlpProto, scanOtlpProtoSync } from "./scan-proto.ts";
 
 const SELF = { name: "otlp-protobuf", version: "1.0.0" };
 /** ResourceSpans: resource (1), scope_spans (2), schema_url (3), all length-delimited. */
@@ -36,7 +35,13 @@ export const otlpProtoAdapter: ProducerAdapter = {
   detect: detectOtlpProto,
   extract(input: ExtractInput): NormalizedEvidence {
     const bytes = isLengthPrefixed(input.bytes.subarray(0, 5)) ? unframeWhole(input.bytes) : input.bytes;
-    return collectRows(input.limits.maxEvents, SELF, (rows) => readOtlpProto(bytes, rows));
+    // The same scanner and reader as extractStream; the span, event and link batches are kept whole.
+    const rows = new OtlpRows({ writeBatch: () => Promise.reject(new Error("the whole-payload path never flushes")) }, input.limits.maxEvents);
+    const batches = scanOtlpProtoSync(bytes, input.limits.maxNestingDepth, rows, input.limits.maxEvents);
+    const { tables: partial, streamed: _, ...rest } = otlpEvidence(rows, SELF);
+    const tables = { ...emptyTables(), ...partial };
+    for (const batch of batches) appendBatch(tables[batch.table], batch);
+    return { ...rest, tables };
   },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     // Spans, events and links go to the sink from scanOtlpProto's own columns; `rows` keeps resources, scopes and counts.

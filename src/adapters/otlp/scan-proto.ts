@@ -7,10 +7,11 @@
  * Span, event and link rows are written straight into column builders (bytes copied or
  * hex-encoded from the scanner's memory, attributes encoded to JSON bytes) and handed to
  * the sink in batches: nothing is kept per span beyond the open span's own children, so
- * memory does not grow with the number of spans. Values equal the reference path's
- * (parse-proto.ts, protobufjs) row for row.
+ * memory does not grow with the number of spans. Values equal those of the tests'
+ * reference decoder (protobufjs) row for row.
  */
 import type { EvidenceSink } from "../adapter.ts";
+import type { ColumnBatch } from "../../domain/column-batch.ts";
 import { parseFailed, tooLarge } from "../json-guard.ts";
 import { PT_FIXED32, type ProtoBatch } from "../wasm/proto-batch.ts";
 import { ProtoScanner } from "../wasm/proto-scanner.ts";
@@ -302,10 +303,35 @@ class SpanStream {
       await sink.writeBatch(table.take());
     }
   }
+
+  /** Every table's rows as one batch each (the whole-payload path, which never flushes midway). */
+  takeAll(): ColumnBatch[] {
+    return [this.spans, this.events, this.links].map((table) => table.take());
+  }
 }
 
+/** The request bytes in chunks; spans, events and links go to `sink` as their batches fill. */
 export async function scanOtlpProto(chunks: AsyncIterable<Uint8Array>, maxDepth: number, rows: OtlpRows, sink: EvidenceSink, maxSpans: number): Promise<void> {
   const scanner = await ProtoScanner.open(otlpProgram(), { format: OTLP_PROTO_FORMAT, maxDepth });
+  const { out, onBatch } = otlpProtoReader(rows, maxSpans);
+  for await (const chunk of chunks) {
+    scanner.push(chunk, onBatch);
+    if (out.due) await out.flush(sink, false);
+  }
+  scanner.finish(onBatch);
+  await out.flush(sink, true);
+}
+
+/** The whole request bytes, through the same scanner and reader; returns the span, event and link rows. */
+export function scanOtlpProtoSync(bytes: Uint8Array, maxDepth: number, rows: OtlpRows, maxSpans: number): ColumnBatch[] {
+  const scanner = ProtoScanner.openSync(otlpProgram(), { format: OTLP_PROTO_FORMAT, maxDepth });
+  const { out, onBatch } = otlpProtoReader(rows, maxSpans);
+  scanner.push(bytes, onBatch);
+  scanner.finish(onBatch);
+  return out.takeAll();
+}
+
+function otlpProtoReader(rows: OtlpRows, maxSpans: number): { out: SpanStream; onBatch: (b: ProtoBatch) => void } {
   const out = new SpanStream(rows, maxSpans);
   // Ordinals of the open ResourceSpans and ScopeSpans, dropped when they close.
   let resources = 0;
@@ -362,10 +388,5 @@ export async function scanOtlpProto(chunks: AsyncIterable<Uint8Array>, maxDepth:
       }
     }
   };
-  for await (const chunk of chunks) {
-    scanner.push(chunk, onBatch);
-    if (out.due) await out.flush(sink, false);
-  }
-  scanner.finish(onBatch);
-  await out.flush(sink, true);
+  return { out, onBatch };
 }

@@ -1,12 +1,12 @@
 /**
- * OTLP protobuf through protobufjs (the reference path): decode the whole request, then
- * build the same inputs as the WASM stream path.
+ * Reference: OTLP protobuf through protobufjs, the whole request decoded, then the same
+ * inputs built as the WASM scanner's reader builds.
  */
-import { parseFailed } from "../json-guard.ts";
-import { base64, bytesToHex, doubleValue, type TypedAttribute, type TypedValue } from "./attributes.ts";
-import { ExportTraceServiceRequest } from "./otlp-proto-schema.ts";
-import type { OtlpRows } from "./otlp-rows.ts";
-import { OTLP_PROTO_FORMAT } from "./proto-values.ts";
+import { parseFailed } from "../../../src/adapters/json-guard.ts";
+import { base64, doubleValue, type TypedAttribute, type TypedValue } from "../../../src/adapters/otlp/attributes.ts";
+import { ExportTraceServiceRequest } from "../../../src/adapters/otlp/otlp-proto-schema.ts";
+import type { OtlpRows } from "../../../src/adapters/otlp/otlp-rows.ts";
+import { OTLP_PROTO_FORMAT } from "../../../src/adapters/otlp/proto-values.ts";
 
 type Msg = Record<string, unknown>;
 const list = (v: unknown): Msg[] => (Array.isArray(v) ? (v as Msg[]) : []);
@@ -68,4 +68,10 @@ export function readOtlpProto(payload: Uint8Array, rows: OtlpRows): void {
     });
     rows.resource({ resourceIndex: r, schemaUrl: text(rs.schema_url), attributes: attributes(resource.attributes), droppedAttributes: Number(resource.dropped_attributes_count ?? 0) });
   });
+}
+
+function bytesToHex(bytes: Uint8Array): string {
+  let hex = "";
+  for (const b of bytes) hex += (b < 16 ? "0" : "") + b.toString(16);
+  return hex;
 }
