@@ -12,7 +12,7 @@ import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
 import { collapsedStacksAdapter } from "../../src/adapters/collapsed-stacks/adapter.ts";
 import { perfScriptAdapter } from "../../src/adapters/perf-script/adapter.ts";
 import { detectAdapter } from "../../src/adapters/registry.ts";
-import { MemorySpillSpace } from "../../src/adapters/trace-spool/memory-spill.ts";
+import { MemorySpillSpace } from "../../src/adapters/trace-events/memory-spill.ts";
 import { FlameoxError } from "../../src/domain/errors.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 import { REPO } from "../helpers.ts";

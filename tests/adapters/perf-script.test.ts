@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
 import { perfScriptAdapter } from "../../src/adapters/perf-script/adapter.ts";
-import { MemorySpillSpace } from "../../src/adapters/trace-spool/memory-spill.ts";
+import { MemorySpillSpace } from "../../src/adapters/trace-events/memory-spill.ts";
 import { FlameoxError } from "../../src/domain/errors.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 import { REPO } from "../helpers.ts";
