@@ -70,7 +70,8 @@ export function examplesFor(path: string[]): string[] {
 }
 
 async function formatsSection(): Promise<string[]> {
-  const { ADAPTERS } = await import("../adapters/registry.ts");
+  const { importFormats } = await import("../application/import-formats.ts");
+  const ADAPTERS = await importFormats();
   const width = Math.max(...ADAPTERS.map((a) => a.name.length));
   return ["FORMATS (detected from content; --adapter NAME forces one; gzip and zstd are accepted)", "", ...ADAPTERS.map((a) => `  ${a.name.padEnd(width)}  ${a.artifactKind}`)];
 }

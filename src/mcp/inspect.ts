@@ -6,7 +6,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { FLAMEOX_VERSION } from "../domain/version.ts";
-import { serverCommand } from "./server-command.ts";
+import { serverCommand } from "../application/server-command.ts";
 
 export interface InspectReport {
   server: { name: string; version: string } | null;

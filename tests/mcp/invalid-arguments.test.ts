@@ -38,6 +38,7 @@ const INVALID: Record<string, [Record<string, unknown>, string][]> = {
   get_artifact: [[{}, "artifact_id"], [{ artifact_id: "x".repeat(300) }, "artifact_id"]],
   analyze_hotspots: [[{}, "run_or_artifact"], [{ run_or_artifact: ARTIFACT, metric: "memory" }, "metric"], [{ run_or_artifact: ARTIFACT, sql: "SELECT 1" }, "sql"]],
   get_frame_callers: [[{ run_or_artifact: ARTIFACT }, "frame_id"]],
+  diff_profiles: [[{ base: ARTIFACT }, "candidate"], [{ base: ARTIFACT, candidate: ARTIFACT, sort: "biggest" }, "sort"], [{ base: ARTIFACT, candidate: ARTIFACT, sql: "SELECT 1" }, "sql"]],
   get_frame_callees: [[{ run_or_artifact: ARTIFACT, frame_id: "f", limit: -1 }, "limit"]],
   get_stack_examples: [[{ frame_id: "f" }, "run_or_artifact"]],
   get_trace_window: [

@@ -12,7 +12,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSy
 import { dirname, join, resolve } from "node:path";
 import { createTwoFilesPatch } from "diff";
 import { FlameoxError } from "../../domain/errors.ts";
-import { serverCommand } from "../../mcp/server-command.ts";
+import { serverCommand } from "../server-command.ts";
 import { CLIENTS, type ClientDefinition, type ClientId, clientById, projectRootArgument, type ServerLaunch, type SetupScope } from "./clients.ts";
 import { readServerEntry, withServerEntry } from "./config-edit.ts";
 
