@@ -6,7 +6,7 @@
  */
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
-import { bubblewrapArgv } from "../../broker/containment.ts";
+import { bubblewrapArgv, privateDirectories } from "../../broker/containment.ts";
 import { directoryBytes } from "../../broker/disk-usage.ts";
 import { runProcess, type ProcessResult, type Termination } from "../../broker/process-broker.ts";
 import type { ResourceSummary, TerminationEvidence } from "../../domain/capture.ts";
@@ -76,8 +76,10 @@ export async function runCaptureProcesses(
 
 /** Wraps an argv in the plan's sandbox when it is managed; trusted_local runs it as is. */
 export function containedArgv(ws: Workspace, plan: CapturePlan, dirs: CaptureDirs): (argv: string[]) => string[] {
-  return (argv) =>
-    plan.bwrap ? bubblewrapArgv(plan.bwrap.path, { projectRoot: realpathSync(ws.paths.projectRoot), diagnosticsDir: join(realpathSync(ws.paths.projectRoot), ".diagnostics"), writableRoots: plan.writableRoots, outputDir: dirs.outDir, cwd: plan.cwd }, argv) : argv;
+  if (!plan.bwrap) return (argv) => argv;
+  const root = realpathSync(ws.paths.projectRoot);
+  const layout = { projectRoot: root, diagnosticsDir: join(root, ".diagnostics"), writableRoots: plan.writableRoots, outputDir: dirs.outDir, cwd: plan.cwd, privateDirs: privateDirectories(process.env.HOME) };
+  return (argv) => bubblewrapArgv(plan.bwrap!.path, layout, argv);
 }
 
 export function terminationEvidence(result: ProcessResult): TerminationEvidence {
