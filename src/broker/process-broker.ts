@@ -9,9 +9,10 @@
  * memory, to a file, or only through a hash; the process tree can be sampled from /proc.
  */
 import { existsSync } from "node:fs";
-import type { SignalRecord } from "../domain/capture.ts";
+import type { ResolvedExecutable, SignalRecord } from "../domain/capture.ts";
 import { FlameoxError } from "../domain/errors.ts";
 import { OutputSink, type OutputTarget, type SinkResult } from "./output-sink.ts";
+import { PinnedExecutables } from "./pinned-executables.ts";
 import { ProcessReaper } from "./process-reaper.ts";
 import { MemoryCgroup } from "./memory-cgroup.ts";
 import { readStat } from "./process-tree.ts";
@@ -35,6 +36,11 @@ export interface ProcessRequest {
   stderr?: OutputTarget;
   /** Sample the process tree and track descendants that leave the group (captures). */
   sampling?: SamplingRequest;
+  /**
+   * Executables to run as the exact bytes bound (pinned-executables.ts): each is opened and
+   * verified just before the spawn, and argv items naming one execute its descriptor.
+   */
+  pinned?: readonly ResolvedExecutable[];
   /** Called once the child exists, before it can have done much: the place to record a lease. */
   onSpawn?: (child: { pid: number; startTime: string | null }) => void;
 }
@@ -80,19 +86,25 @@ export function prlimitPath(): string | null {
 
 export async function runProcess(request: ProcessRequest): Promise<ProcessResult> {
   validateArgv(request.argv);
+  const pins = PinnedExecutables.open(request.pinned ?? []);
   const cgroup = request.memoryCapBytes ? MemoryCgroup.create(request.memoryCapBytes) : null;
   const prlimit = request.memoryCapBytes && !cgroup ? prlimitPath() : null;
-  const argv = prlimit ? [prlimit, `--as=${request.memoryCapBytes}`, "--", ...request.argv] : request.argv;
+  const command = pins.rewrite(request.argv);
+  const argv = prlimit ? [prlimit, `--as=${request.memoryCapBytes}`, "--", ...command] : command;
+  // A directly executed pinned program still sees the path it was bound by as argv[0].
+  const argv0 = argv[0] !== request.argv[0] && !prlimit ? request.argv[0] : undefined;
   const grace = request.graceMs ?? DEFAULT_GRACE_MS;
   // Sinks open their files before the spawn, so an unwritable target fails without a child.
   const sinks = [new OutputSink(request.stdout ?? { kind: "memory" }, request.maxOutputBytes), new OutputSink(request.stderr ?? { kind: "memory" }, request.maxStderrBytes ?? request.maxOutputBytes)] as const;
   const started = performance.now();
   let child: ReturnType<typeof spawn>;
   try {
-    child = spawn(argv, request);
+    child = spawn(argv, request, pins.descriptors, argv0);
   } catch (error) {
     await cgroup?.dispose();
     throw error;
+  } finally {
+    pins.close();
   }
   const inCgroup = cgroup?.add(child.pid) ?? false;
   request.onSpawn?.({ pid: child.pid, startTime: readStat(child.pid)?.startTime ?? null });
@@ -150,9 +162,9 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessResult
   }
 }
 
-function spawn(argv: string[], request: ProcessRequest) {
+function spawn(argv: string[], request: ProcessRequest, descriptors: number[], argv0: string | undefined) {
   try {
-    return Bun.spawn(argv, { cwd: request.cwd, env: request.env, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+    return Bun.spawn(argv, { cwd: request.cwd, env: request.env, stdio: ["ignore", "pipe", "pipe", ...descriptors], detached: true, ...(argv0 ? { argv0 } : {}) });
   } catch (error) {
     throw new FlameoxError("PROCESS_FAILED", `Cannot start ${argv[0]}: ${(error as Error).message}`, {
       remediation: ["Check that the executable exists and is executable"],

@@ -36,6 +36,8 @@ export async function runCaptureProcesses(
   const rootsBefore = plan.writableRoots.map((root) => directoryBytes(root));
   const result = await runProcess({
     argv: wrap(materialize(plan.command, dirs.outDir)),
+    // The workload and the adapter's tools run as the bytes the plan bound, whatever the paths hold now.
+    pinned: [plan.executable, ...Object.values(plan.tools)],
     cwd: plan.cwd,
     env: plan.childEnv,
     deadlineAt: Date.now() + plan.limits.deadline_seconds * 1000,
@@ -58,6 +60,7 @@ export async function runCaptureProcesses(
       const tool = plan.tools[step.tool]!;
       const ran = await runProcess({
         argv: wrap([tool.path, ...materialize(step.args, dirs.outDir)]),
+        pinned: [tool],
         cwd: plan.cwd,
         env: plan.childEnv,
         deadlineAt: Date.now() + step.timeoutSeconds * 1000,
