@@ -16,6 +16,7 @@ import { PinnedExecutables } from "./pinned-executables.ts";
 import { ProcessReaper } from "./process-reaper.ts";
 import { MemoryCgroup } from "./memory-cgroup.ts";
 import { readStat } from "./process-tree.ts";
+import { enableSubreaper, trackSpawned, untrackSpawned } from "./subreaper.ts";
 import { type PolicyViolation, ResourceSampler, type SamplerReport, type SamplingRequest } from "./resource-sampler.ts";
 
 export interface ProcessRequest {
@@ -74,6 +75,14 @@ export interface ProcessResult {
   pid: number;
   signalsSent: SignalRecord[];
   escapedDescendantsKilled: number;
+  /** Escaped descendants still alive after the final SIGKILL (they got away). */
+  escapedDescendantsSurvived: number;
+  /**
+   * How descendants that leave the process group are kept in reach: flameox as a child
+   * subreaper (orphans come back to it), or only by sampling and scanning the session.
+   * null when the request asked for no sampling.
+   */
+  descendantTracking: "subreaper" | "session_scan" | null;
   resources: SamplerReport | null;
 }
 
@@ -87,6 +96,8 @@ export function prlimitPath(): string | null {
 export async function runProcess(request: ProcessRequest): Promise<ProcessResult> {
   validateArgv(request.argv);
   const pins = PinnedExecutables.open(request.pinned ?? []);
+  // Captures (sampled runs) keep orphaned descendants in reach by adopting them.
+  const subreaper = request.sampling ? enableSubreaper() : false;
   const cgroup = request.memoryCapBytes ? MemoryCgroup.create(request.memoryCapBytes) : null;
   const prlimit = request.memoryCapBytes && !cgroup ? prlimitPath() : null;
   const command = pins.rewrite(request.argv);
@@ -106,12 +117,14 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessResult
   } finally {
     pins.close();
   }
+  trackSpawned(child.pid);
   const inCgroup = cgroup?.add(child.pid) ?? false;
-  request.onSpawn?.({ pid: child.pid, startTime: readStat(child.pid)?.startTime ?? null });
+  const leaderStart = readStat(child.pid)?.startTime ?? null;
+  request.onSpawn?.({ pid: child.pid, startTime: leaderStart });
 
   let reason: "timeout" | "cancelled" | PolicyViolation | null = null;
   const sampler = request.sampling ? new ResourceSampler(child.pid, request.sampling, (v) => stop(v)) : null;
-  const reaper = new ProcessReaper(child.pid, started, () => sampler?.observed.values() ?? [], sampler !== null);
+  const reaper = new ProcessReaper(child.pid, started, () => sampler?.observed.values() ?? [], sampler !== null, subreaper ? leaderStart : null);
   let killTimer: ReturnType<typeof setTimeout> | null = null;
   function stop(why: "timeout" | "cancelled" | PolicyViolation): void {
     if (reason) return;
@@ -133,6 +146,7 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessResult
     // The leader is gone; nothing it left behind may outlive it.
     const stopped = reason as typeof reason;
     reaper.signalAll("SIGKILL", stopped === null ? "leader_exited" : typeof stopped === "string" ? stopped : "policy");
+    const survived = request.sampling ? await reaper.survivors(200) : 0;
     // A descendant that escaped unseen may still hold a pipe open; wait a grace period, then abandon the stream.
     const drained = await Promise.race([draining.then(() => true), Bun.sleep(Math.min(grace, 2000)).then(() => false)]);
     if (!drained) for (const sink of sinks) sink.abandon();
@@ -152,9 +166,12 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessResult
       pid: child.pid,
       signalsSent: reaper.signals,
       escapedDescendantsKilled: reaper.escapedKilledCount,
+      escapedDescendantsSurvived: survived,
+      descendantTracking: request.sampling ? (subreaper ? "subreaper" : "session_scan") : null,
       resources: sampler?.report() ?? null,
     };
   } finally {
+    untrackSpawned(child.pid);
     clearTimeout(deadline);
     sampler?.stop();
     request.signal?.removeEventListener("abort", onAbort);

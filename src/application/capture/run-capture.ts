@@ -95,6 +95,8 @@ export function terminationEvidence(result: ProcessResult): TerminationEvidence 
     signals_sent: result.signalsSent,
     wall_ms: Math.round(result.wallMs * 1000) / 1000,
     escaped_descendants_killed: result.escapedDescendantsKilled,
+    escaped_descendants_survived: result.escapedDescendantsSurvived,
+    descendant_tracking: result.descendantTracking,
   };
 }
 
