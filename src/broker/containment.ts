@@ -3,7 +3,8 @@
  * every capability dropped (so a root workload holds no privilege over the host: it
  * cannot remount, bypass file permissions or create further namespaces), a read-only
  * root, private empty directories over the host's private and socket-bearing paths
- * (/tmp, /var/tmp, /run, /root, /home and $HOME), no network (an empty network namespace,
+ * (/tmp, /var/tmp, /run, /root, /home and $HOME) and empty files over the shadow
+ * databases and SSH host keys (root's own files, which uid 0 inside may still read), no network (an empty network namespace,
  * which also holds its own abstract Unix sockets), its own PID, IPC and UTS namespaces
  * (every descendant dies with the sandbox), the workspace store hidden, and only the
  * declared writable roots plus the capture's own output directory writable.
@@ -11,7 +12,7 @@
  * Nothing here decides whether containment is available: the behaviour probe
  * (sandbox-probe.ts) does, by looking at a sandboxed process from the host.
  */
-import { lstatSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
 
 export interface SandboxLayout {
@@ -54,6 +55,27 @@ export function privateDirectories(home: string | undefined): string[] {
   return [...new Set(dirs)].sort().filter((dir, _, all) => !all.some((other) => other !== dir && isBeneath(other, dir)));
 }
 
+/** Host secrets readable by their owner, root, whom uid 0 in the sandbox still is: each is replaced by an empty file. */
+const SECRET_FILES = ["/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/security/opasswd", "/etc/sudoers"];
+
+/** Existing secret files to hide: the shadow databases and the SSH host keys. */
+export function secretFiles(): string[] {
+  const hostKeys = (() => {
+    try {
+      return readdirSync("/etc/ssh").filter((name) => name.endsWith("_key")).map((name) => `/etc/ssh/${name}`);
+    } catch {
+      return [];
+    }
+  })();
+  return [...SECRET_FILES, ...hostKeys].filter((path) => {
+    try {
+      return lstatSync(path).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
 export function bubblewrapArgv(bwrapPath: string, layout: SandboxLayout, command: string[]): string[] {
   return [
     bwrapPath,
@@ -73,6 +95,7 @@ export function bubblewrapArgv(bwrapPath: string, layout: SandboxLayout, command
     "--dev", "/dev",
     "--proc", "/proc",
     ...layout.privateDirs.flatMap((dir) => ["--tmpfs", dir]),
+    ...secretFiles().flatMap((file) => ["--ro-bind", "/dev/null", file]),
     "--ro-bind", layout.projectRoot, layout.projectRoot,
     "--tmpfs", layout.diagnosticsDir,
     ...layout.writableRoots.flatMap((root) => ["--bind", root, root]),

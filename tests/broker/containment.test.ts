@@ -34,11 +34,16 @@ def connect(path):
     except OSError:
         return False
 remount = subprocess.run(["mount", "-o", "remount,rw", "/"], capture_output=True).returncode == 0
+def readable(path):
+    try:
+        with open(path, "rb") as f: return len(f.read()) > 0
+    except OSError:
+        return False
 status = open("/proc/self/status").read()
 cap_eff = [l.split()[1] for l in status.splitlines() if l.startswith("CapEff")][0]
 print(json.dumps({"remount": remount, "write_outside": write(outside), "write_writable": write(writable),
   "read_root": os.path.exists(secret), "tmp_socket": connect(tmp_sock), "run_socket": connect(run_sock),
-  "capabilities": int(cap_eff, 16) != 0}))
+  "capabilities": int(cap_eff, 16) != 0, "shadow": readable("/etc/shadow")}))
 `;
 
 let scratch: string;
@@ -83,7 +88,7 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-type Outcome = Record<"remount" | "write_outside" | "write_writable" | "read_root" | "tmp_socket" | "run_socket" | "capabilities", boolean>;
+type Outcome = Record<"remount" | "write_outside" | "write_writable" | "read_root" | "tmp_socket" | "run_socket" | "capabilities" | "shadow", boolean>;
 
 async function attack(options: { sandboxed: boolean; unprivileged: boolean }): Promise<Outcome> {
   const script = [PYTHON!, join(project, "attack.py"), join(project, "source.txt"), join(writableRoot, "planted.txt"), secret ?? "/root/.none", tmpSocket, runSocket];
@@ -107,9 +112,9 @@ async function attack(options: { sandboxed: boolean; unprivileged: boolean }): P
 describe.skipIf(!BWRAP || !PYTHON)("managed containment holds", () => {
   test.skipIf(!IS_ROOT)("as root: the attacks work on the host, and none of them inside the sandbox", async () => {
     const host = await attack({ sandboxed: false, unprivileged: false });
-    expect(host).toEqual({ remount: true, write_outside: true, write_writable: true, read_root: secret !== null, tmp_socket: true, run_socket: true, capabilities: true });
+    expect(host).toEqual({ remount: true, write_outside: true, write_writable: true, read_root: secret !== null, tmp_socket: true, run_socket: true, capabilities: true, shadow: true });
     const contained = await attack({ sandboxed: true, unprivileged: false });
-    expect(contained).toEqual({ remount: false, write_outside: false, write_writable: true, read_root: false, tmp_socket: false, run_socket: false, capabilities: false });
+    expect(contained).toEqual({ remount: false, write_outside: false, write_writable: true, read_root: false, tmp_socket: false, run_socket: false, capabilities: false, shadow: false });
   });
 
   test.skipIf(!IS_ROOT || !SETPRIV)("as an unprivileged user (uid 65534): the same attacks fail inside the sandbox, or the capability is reported unavailable", async () => {
@@ -125,7 +130,7 @@ describe.skipIf(!BWRAP || !PYTHON)("managed containment holds", () => {
       console.warn(`unprivileged managed containment unavailable on this host: ${message.split("\n")[0]}`);
       return;
     }
-    expect(contained).toEqual({ remount: false, write_outside: false, write_writable: true, read_root: false, tmp_socket: false, run_socket: false, capabilities: false });
+    expect(contained).toEqual({ remount: false, write_outside: false, write_writable: true, read_root: false, tmp_socket: false, run_socket: false, capabilities: false, shadow: false });
   });
 
   test("the behaviour probe proves the system bwrap from the host side", async () => {
