@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { bubblewrapArgv, privateDirectories, TRUSTED_BWRAP_PATHS } from "../../src/broker/containment.ts";
 import { runProcess } from "../../src/broker/process-broker.ts";
 import { locateBubblewrap, probeSandbox } from "../../src/broker/sandbox-probe.ts";
+import { REPO } from "../helpers.ts";
 
 const BWRAP = TRUSTED_BWRAP_PATHS.find((p) => existsSync(p)) ?? null;
 const PYTHON = ["/usr/bin/python3", "/bin/python3"].find((p) => existsSync(p)) ?? null;
@@ -131,6 +132,21 @@ describe.skipIf(!BWRAP || !PYTHON)("managed containment holds", () => {
       return;
     }
     expect(contained).toEqual({ remount: false, write_outside: false, write_writable: true, read_root: false, tmp_socket: false, run_socket: false, capabilities: false, shadow: false });
+  });
+
+  test.skipIf(!IS_ROOT || !SETPRIV)("as an unprivileged user (uid 65534): the behaviour probe proves the sandbox, or reports why not", async () => {
+    const script = join(scratch, "probe-as-user.ts");
+    writeFileSync(script, `import { probeSandbox } from ${JSON.stringify(join(REPO, "src", "broker", "sandbox-probe.ts"))};\nconsole.log(JSON.stringify(await probeSandbox(${JSON.stringify(BWRAP)}, "/nonexistent")));\n`);
+    chmodSync(script, 0o644);
+    const result = await runProcess({ argv: [SETPRIV!, "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, script], cwd: scratch, env: { PATH: "/usr/bin:/bin", HOME: "/nonexistent", TMPDIR: "/tmp" }, deadlineAt: Date.now() + 30_000, maxOutputBytes: 64 * 1024 });
+    const probed = JSON.parse(result.stdout) as { proven: boolean; seen: boolean; reason: string; stderr: string };
+    if (!probed.proven) {
+      expect(probed.seen).toBe(false);
+      expect(probed.stderr).toMatch(/user namespace|uid map|Operation not permitted|No space left/i);
+      console.warn(`unprivileged managed containment unavailable on this host: ${probed.reason}`);
+      return;
+    }
+    expect(probed.reason).toContain("seen from the host");
   });
 
   test("the behaviour probe proves the system bwrap from the host side", async () => {
