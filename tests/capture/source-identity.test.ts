@@ -6,7 +6,7 @@
  * still told apart: content, mode, deletion, staged additions and untracked files.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sourceIdentity } from "../../src/application/capture/source-identity.ts";
 import { tempDir } from "../helpers.ts";
@@ -82,7 +82,12 @@ describe("source identity runs nothing from the repository", () => {
       expect(seen.has(now.source_state_id)).toBe(false);
       seen.add(now.source_state_id);
     };
-    await step(() => writeFileSync(join(root, "src", "main.txt"), "hellO\n"));
+    // Same size, and the modification time set back: the index's cached stat data must not hide it.
+    await step(() => {
+      const before = statSync(join(root, "src", "main.txt"));
+      writeFileSync(join(root, "src", "main.txt"), "hellO\n");
+      utimesSync(join(root, "src", "main.txt"), before.atime, before.mtime);
+    });
     await step(() => chmodSync(join(root, "src", "main.txt"), 0o755));
     await step(() => unlinkSync(join(root, "run.sh")));
     await step(() => {

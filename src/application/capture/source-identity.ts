@@ -53,12 +53,14 @@ export async function sourceIdentity(projectRoot: string, childPath: string | un
     return finish({ repository: notRepo ? null : "git", head: null, diff: null, untracked: null }, missing, reasons);
   }
   // Paths are relative to the project root (git's cwd), limited to it, like the untracked list.
-  const [format, tree, index] = [await run(["rev-parse", "--show-object-format"]), await run(["ls-tree", "-r", "-z", "HEAD"]), await run(["ls-files", "--stage", "-z"])];
+  const [repo, tree, index] = [await run(["rev-parse", "--show-object-format", "--absolute-git-dir"]), await run(["ls-tree", "-r", "-z", "HEAD"]), await run(["ls-files", "--stage", "--debug", "-z"])];
   let diff: { digest: string; bytes: number; count: number } | null = null;
   if (!ok(tree) || !ok(index)) partial("diff_digest", `the tracked files could not be listed: ${(tree.stderr || index.stderr).trim().split("\n")[0] ?? "unknown error"}`);
   else {
-    const algorithm = ok(format) && format.stdout.trim() === "sha256" ? "sha256" : "sha1";
-    diff = trackedChanges(projectRoot, parseTree(tree.stdout), indexPaths(index.stdout), algorithm, (why) => partial("diff_digest", why));
+    const [format, gitDir] = ok(repo) ? repo.stdout.trim().split("\n") : [];
+    const algorithm = format === "sha256" ? "sha256" : "sha1";
+    const indexWritten = gitDir ? (lstatSync(join(gitDir, "index"), { throwIfNoEntry: false, bigint: true })?.mtimeNs ?? null) : null;
+    diff = trackedChanges(projectRoot, parseTree(tree.stdout), parseIndex(index.stdout), indexWritten, algorithm, (why) => partial("diff_digest", why));
   }
   const listed = await run(["ls-files", "--others", "--exclude-standard", "-z"]);
   let untracked: { count: number; digest: string } | null = null;
@@ -84,14 +86,29 @@ function parseTree(text: string): Map<string, TreeEntry> {
   return out;
 }
 
-/** `ls-files --stage -z` records: "<mode> <oid> <stage>\t<path>"; only the paths matter (staged additions are tracked). */
-function indexPaths(text: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const record of text.split("\u0000")) {
-    const tab = record.indexOf("\t");
-    if (tab < 0) continue;
-    const path = record.slice(tab + 1);
-    if (!path.startsWith(WORKSPACE_PREFIX)) out.set(path, record.slice(0, tab).split(" ")[0] ?? "");
+interface IndexEntry {
+  mode: string;
+  oid: string;
+  /** The stat data git cached for the entry (32-bit fields, as stored), when `--debug` could be read. */
+  stat: { ctime: string; mtime: string; ino: number; size: number } | null;
+}
+
+/**
+ * `ls-files --stage --debug -z` records: "<mode> <oid> <stage>\t<path>\0" followed by the
+ * cached stat data. The debug layout is not a stable interface: if it does not parse, the
+ * entries carry no stat data and every file is hashed (slower, equally exact).
+ */
+function parseIndex(text: string): Map<string, IndexEntry> {
+  const record = /(?:^|[\0\n])(\d{6}) ([0-9a-f]+) \d\t([^\0]*)\0/g;
+  const withStat = /(\d{6}) ([0-9a-f]+) \d\t([^\0]*)\0 {2}ctime: (\d+):(\d+)\n {2}mtime: (\d+):(\d+)\n {2}dev: \d+\tino: (\d+)\n {2}uid: \d+\tgid: \d+\n {2}size: (\d+)\tflags: [0-9a-f]+\n/g;
+  const records = [...text.matchAll(record)];
+  const stats = [...text.matchAll(withStat)];
+  const out = new Map<string, IndexEntry>();
+  const readable = stats.length === records.length;
+  for (const m of readable ? stats : records) {
+    if (m[3]!.startsWith(WORKSPACE_PREFIX)) continue;
+    const stat = readable ? { ctime: `${m[4]}:${m[5]}`, mtime: `${m[6]}:${m[7]}`, ino: Number(m[8]), size: Number(m[9]) } : null;
+    out.set(m[3]!, { mode: m[1]!, oid: m[2]!, stat });
   }
   return out;
 }
@@ -101,7 +118,14 @@ function indexPaths(text: string): Map<string, string> {
  * whose working-tree blob id and mode equal HEAD's is unchanged; every other one is
  * listed with both sides, and the sorted list is the tracked-change digest.
  */
-function trackedChanges(root: string, head: Map<string, TreeEntry>, index: Map<string, string>, algorithm: "sha1" | "sha256", partial: (why: string) => void): { digest: string; bytes: number; count: number } | null {
+function trackedChanges(
+  root: string,
+  head: Map<string, TreeEntry>,
+  index: Map<string, IndexEntry>,
+  indexWritten: bigint | null,
+  algorithm: "sha1" | "sha256",
+  partial: (why: string) => void,
+): { digest: string; bytes: number; count: number } | null {
   const paths = [...new Set([...head.keys(), ...index.keys()])].sort();
   const changed: { path: string; head: TreeEntry | null; worktree: TreeEntry | null }[] = [];
   let hashed = 0;
@@ -109,10 +133,14 @@ function trackedChanges(root: string, head: Map<string, TreeEntry>, index: Map<s
   for (const path of paths) {
     const before = head.get(path) ?? null;
     // A submodule's working tree is its own repository; its recorded commit stands for it.
-    if (before?.mode === GITLINK || index.get(path) === GITLINK) {
+    const staged = index.get(path);
+    if (before?.mode === GITLINK || staged?.mode === GITLINK) {
       if (!before) changed.push({ path, head: null, worktree: { mode: GITLINK, oid: "" } });
       continue;
     }
+    // Git's own shortcut, without git: an entry staged as HEAD has it, whose file still has
+    // the cached stat data and was not written in the same instant as the index, is unchanged.
+    if (before && staged && staged.oid === before.oid && staged.mode === before.mode && statUnchanged(join(root, path), staged, indexWritten)) continue;
     const now = worktreeBlob(join(root, path), algorithm);
     if (now) hashed += now.size;
     if (hashed > MAX_TRACKED_BYTES) return partial(`tracked files exceed ${MAX_TRACKED_BYTES} bytes`), null;
@@ -122,6 +150,17 @@ function trackedChanges(root: string, head: Map<string, TreeEntry>, index: Map<s
     changedBytes += now?.size ?? 0;
   }
   return { digest: digestOf(changed), bytes: changedBytes, count: changed.length };
+}
+
+/** The file's ctime, mtime, inode and size equal the index's (as 32-bit fields), and it is older than the index file (not racily clean). */
+function statUnchanged(full: string, entry: IndexEntry, indexWritten: bigint | null): boolean {
+  if (!entry.stat || indexWritten === null) return false;
+  const info = lstatSync(full, { throwIfNoEntry: false, bigint: true });
+  if (!info?.isFile() || info.mtimeNs >= indexWritten) return false;
+  const mode = (info.mode & 0o111n) !== 0n ? "100755" : "100644";
+  const u32 = (n: bigint) => Number(n & 0xffffffffn);
+  const time = (ns: bigint) => `${u32(ns / 1_000_000_000n)}:${Number(ns % 1_000_000_000n)}`;
+  return mode === entry.mode && time(info.ctimeNs) === entry.stat.ctime && time(info.mtimeNs) === entry.stat.mtime && u32(info.ino) === entry.stat.ino && u32(info.size) === entry.stat.size;
 }
 
 const blobCache = new Map<string, { key: string; oid: string }>();
