@@ -95,18 +95,25 @@ export function prlimitPath(): string | null {
 
 export async function runProcess(request: ProcessRequest): Promise<ProcessResult> {
   validateArgv(request.argv);
-  const pins = PinnedExecutables.open(request.pinned ?? []);
   // Captures (sampled runs) keep orphaned descendants in reach by adopting them.
   const subreaper = request.sampling ? enableSubreaper() : false;
   const cgroup = request.memoryCapBytes ? MemoryCgroup.create(request.memoryCapBytes) : null;
   const prlimit = request.memoryCapBytes && !cgroup ? prlimitPath() : null;
+  const grace = request.graceMs ?? DEFAULT_GRACE_MS;
+  // Sinks open their files before the spawn, so an unwritable target fails without a child.
+  const sinks = [new OutputSink(request.stdout ?? { kind: "memory" }, request.maxOutputBytes), new OutputSink(request.stderr ?? { kind: "memory" }, request.maxStderrBytes ?? request.maxOutputBytes)] as const;
+  // Verified last, as close to the spawn as possible.
+  let pins: PinnedExecutables;
+  try {
+    pins = PinnedExecutables.open(request.pinned ?? []);
+  } catch (error) {
+    await cgroup?.dispose();
+    throw error;
+  }
   const command = pins.rewrite(request.argv);
   const argv = prlimit ? [prlimit, `--as=${request.memoryCapBytes}`, "--", ...command] : command;
   // A directly executed pinned program still sees the path it was bound by as argv[0].
   const argv0 = argv[0] !== request.argv[0] && !prlimit ? request.argv[0] : undefined;
-  const grace = request.graceMs ?? DEFAULT_GRACE_MS;
-  // Sinks open their files before the spawn, so an unwritable target fails without a child.
-  const sinks = [new OutputSink(request.stdout ?? { kind: "memory" }, request.maxOutputBytes), new OutputSink(request.stderr ?? { kind: "memory" }, request.maxStderrBytes ?? request.maxOutputBytes)] as const;
   const started = performance.now();
   let child: ReturnType<typeof spawn>;
   try {
