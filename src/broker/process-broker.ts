@@ -107,6 +107,7 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessResult
   try {
     pins = PinnedExecutables.open(request.pinned ?? []);
   } catch (error) {
+    for (const sink of sinks) sink.finish();
     await cgroup?.dispose();
     throw error;
   }
