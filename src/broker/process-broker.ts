@@ -5,8 +5,10 @@
  * address-space rlimit through util-linux `prlimit`; Bun ignores Worker resource limits)
  * and a byte cap on captured output. Each child leads its own
  * session and process group; termination signals go to the whole group, SIGTERM then
- * SIGKILL after a grace period, and to every descendant seen leaving it. Output goes to
- * memory, to a file, or only through a hash; the process tree can be sampled from /proc.
+ * SIGKILL after a grace period, and to every descendant seen leaving it (or, for
+ * captures, adopted back by flameox as a subreaper). Bound executables run as the bytes
+ * that were verified, through an inherited descriptor. Output goes to memory, to a
+ * file, or only through a hash; the process tree can be sampled from /proc.
  */
 import { existsSync } from "node:fs";
 import type { ResolvedExecutable, SignalRecord } from "../domain/capture.ts";
