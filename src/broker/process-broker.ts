@@ -18,7 +18,7 @@ import { PinnedExecutables } from "./pinned-executables.ts";
 import { ProcessReaper } from "./process-reaper.ts";
 import { MemoryCgroup } from "./memory-cgroup.ts";
 import { readStat } from "./process-tree.ts";
-import { enableSubreaper, trackSpawned, untrackSpawned } from "./subreaper.ts";
+import { enableSubreaper, reapAdopted, trackSpawned, untrackSpawned } from "./subreaper.ts";
 import { type PolicyViolation, ResourceSampler, type SamplerReport, type SamplingRequest } from "./resource-sampler.ts";
 
 export interface ProcessRequest {
@@ -97,8 +97,10 @@ export function prlimitPath(): string | null {
 
 export async function runProcess(request: ProcessRequest): Promise<ProcessResult> {
   validateArgv(request.argv);
-  // Captures (sampled runs) keep orphaned descendants in reach by adopting them.
+  // Captures (sampled runs) keep orphaned descendants in reach by adopting them; any
+  // adopted orphan that died after an earlier run's cleanup is collected now.
   const subreaper = request.sampling ? enableSubreaper() : false;
+  if (subreaper) reapAdopted();
   const cgroup = request.memoryCapBytes ? MemoryCgroup.create(request.memoryCapBytes) : null;
   const prlimit = request.memoryCapBytes && !cgroup ? prlimitPath() : null;
   const grace = request.graceMs ?? DEFAULT_GRACE_MS;
