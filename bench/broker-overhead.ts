@@ -1,19 +1,24 @@
 /**
  * Broker overhead: wall time of `flameox capture run command` on `true` and on a 1 s
- * sleep, against running the same argv directly (median of N, default 20), the same
- * capture in-process (no CLI start-up), and the resource sampler's cost per tick.
+ * sleep, uncontained (trusted_local) and contained (managed, bubblewrap), against running
+ * the same argv directly and directly inside the same bubblewrap sandbox without flameox
+ * (median of N, default 20); the same capture in-process (no CLI start-up, the sandbox
+ * probe cached); the CLI start-up share; and the resource sampler's cost per tick.
  *   bun bench/broker-overhead.ts [N]
- * Figures, not assertions.
+ * Figures, not assertions. Every column is measured in the same run, interleaved per
+ * workload, so machine load affects them alike.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { WorkspaceService } from "../src/application/workspace-service.ts";
+import { bubblewrapArgv, privateDirectories } from "../src/broker/containment.ts";
+import { locateBubblewrap, probeSandbox } from "../src/broker/sandbox-probe.ts";
 import { ResourceSampler } from "../src/broker/resource-sampler.ts";
 
 const N = Number(process.argv[2] ?? 20);
 const CLI = resolve(import.meta.dir, "..", "src", "cli", "main.ts");
-const root = mkdtempSync(join(tmpdir(), "flameox-bench-"));
+const root = realpathSync(mkdtempSync(join(tmpdir(), "flameox-bench-")));
 writeFileSync(join(root, "flameox.toml"), '[workloads.true]\nargv = ["true"]\n\n[workloads.sleep1]\nargv = ["sleep", "1"]\n');
 await WorkspaceService.init(root);
 
@@ -31,24 +36,48 @@ async function timed(n: number, fn: () => Promise<unknown>): Promise<number> {
   return median(times);
 }
 const spawnWait = async (argv: string[], cwd = root) => {
-  const child = Bun.spawn(argv, { cwd, stdout: "ignore", stderr: "ignore", env: { ...process.env, NO_COLOR: "1" } });
-  if ((await child.exited) !== 0) throw new Error(`${argv.join(" ")} failed`);
+  const child = Bun.spawn(argv, { cwd, stdout: "ignore", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+  if ((await child.exited) !== 0) throw new Error(`${argv.join(" ")} failed: ${await new Response(child.stderr).text()}`);
 };
+
+// Containment is measured only where the sandbox is proven here.
+const located = locateBubblewrap(process.env.PATH, root);
+const bwrap = "executable" in located && (await probeSandbox(located.executable.path, process.env.HOME)).proven ? located.executable.path : null;
+const outDir = join(root, ".diagnostics", "bench-out");
+mkdirSync(outDir, { recursive: true });
+const sandboxed = (argv: readonly string[]) =>
+  bubblewrapArgv(bwrap!, { projectRoot: root, diagnosticsDir: join(root, ".diagnostics"), writableRoots: [], outputDir: outDir, cwd: root, privateDirs: privateDirectories(process.env.HOME) }, [...argv]);
+const probeMs = bwrap ? await timed(Math.min(N, 5), () => probeSandbox(bwrap, process.env.HOME)) : null;
 
 const service = await WorkspaceService.open({ workspace: root });
 // Only approved workloads run: approve both as `flameox workload approve NAME --yes` would.
 for (const name of ["true", "sleep1"]) (await service.capture()).approveWorkload(name);
-const rows: string[][] = [["workload", "direct argv", "capture in-process", "flameox capture run (CLI)", "CLI `--version` start-up"]];
+const rows: string[][] = [["workload", "containment", "direct argv", "capture in-process", "flameox capture run (CLI)", "CLI overhead", "CLI start-up share of overhead"]];
 const startup = await timed(N, () => spawnWait([process.execPath, CLI, "--version"]));
 const samplerCosts: { samples: number; ms: number }[] = [];
 for (const [name, argv] of [["true", ["/bin/true"]], ["sleep1", ["/bin/sleep", "1"]]] as const) {
-  const direct = await timed(N, () => spawnWait([...argv]));
-  const inProcess = await timed(N, async () => {
-    const r = await (await service.capture()).run({ adapter: "command", workload: name });
-    samplerCosts.push({ samples: r.resources.samples, ms: r.resources.sampler_cpu_ms });
-  });
-  const viaCli = await timed(N, () => spawnWait([process.execPath, CLI, "capture", "run", "command", "--workload", name, "--json"]));
-  rows.push([name, `${direct.toFixed(1)} ms`, `${inProcess.toFixed(1)} ms`, `${viaCli.toFixed(1)} ms`, `${startup.toFixed(1)} ms`]);
+  for (const containment of ["trusted_local", "managed"] as const) {
+    if (containment === "managed" && !bwrap) {
+      rows.push([name, containment, "unavailable", "", "", "", ""]);
+      continue;
+    }
+    const direct = await timed(N, () => spawnWait(containment === "managed" ? sandboxed(argv) : [...argv]));
+    const inProcess = await timed(N, async () => {
+      const r = await (await service.capture()).run({ adapter: "command", workload: name, containment });
+      samplerCosts.push({ samples: r.resources.samples, ms: r.resources.sampler_cpu_ms });
+    });
+    const viaCli = await timed(N, () => spawnWait([process.execPath, CLI, "capture", "run", "command", "--workload", name, "--containment", containment, "--json"]));
+    const overhead = viaCli - direct;
+    rows.push([
+      name,
+      containment === "managed" ? "managed (direct = same bwrap argv)" : containment,
+      `${direct.toFixed(1)} ms`,
+      `${inProcess.toFixed(1)} ms (+${(inProcess - direct).toFixed(1)})`,
+      `${viaCli.toFixed(1)} ms`,
+      `${overhead.toFixed(1)} ms`,
+      `${((100 * startup) / overhead).toFixed(0)}% (start-up ${startup.toFixed(1)} ms)`,
+    ]);
+  }
 }
 service.close();
 
@@ -70,6 +99,7 @@ rmSync(root, { recursive: true, force: true });
 
 const width = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
 console.log(`broker overhead, median of ${N} (machine: ${navigator.hardwareConcurrency} cores)`);
+console.log(bwrap ? `bubblewrap: ${bwrap}; behaviour probe (once per process, cached 60 s): ${probeMs!.toFixed(1)} ms median` : "bubblewrap: unavailable here, managed rows skipped");
 for (const r of rows) console.log(r.map((c, i) => c.padEnd(width[i]!)).join("  "));
 const totalSamples = samplerCosts.reduce((a, c) => a + c.samples, 0);
 const totalMs = samplerCosts.reduce((a, c) => a + c.ms, 0);

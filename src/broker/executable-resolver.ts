@@ -7,7 +7,9 @@
  *   an in-root symlink cannot authorize an out-of-root binary. An absolute path outside
  *   the root is an exact path, taken as named.
  * - A bare name is a declared host tool: searched once on the request's PATH (absolute
- *   entries only; "." or empty entries are ignored) and bound by path and digest.
+ *   entries only; "." or empty entries are ignored, and so is every entry that lies in
+ *   the project, so a declared PATH cannot turn a host tool into project code) and bound
+ *   by path and digest. A match that resolves into the project is refused.
  * The broker executes the bound path and never searches again.
  */
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
@@ -29,7 +31,12 @@ export interface ResolveRequest {
 export function resolveExecutable(request: ResolveRequest): ResolvedExecutable {
   const { command } = request;
   if (command.length === 0 || command.includes("\u0000")) throw refused(command, "the command is empty or contains a NUL byte");
-  if (!command.includes("/")) return bind(command, searchPath(command, request.path), "host_tool");
+  if (!command.includes("/")) {
+    const found = searchPath(command, request.path, request.projectRoot);
+    const root = safeRealpath(request.projectRoot);
+    if (root && (within(root, safeRealpath(found) ?? found) || safeRealpath(found) === root)) throw refused(command, `it resolves into the project (${found}); a bare name is a host tool`);
+    return bind(command, found, "host_tool");
+  }
   const root = canonical(request.projectRoot, command, "the project root does not exist");
   const invoked = resolve(request.cwd, command);
   const target = canonical(invoked, command, "no such file");
@@ -38,10 +45,13 @@ export function resolveExecutable(request: ResolveRequest): ResolvedExecutable {
   throw refused(command, `it resolves to ${target}, outside the project root; a project command must stay beneath the root after following symbolic links`);
 }
 
-/** Searches PATH for a bare name; only what is a regular, executable file counts. */
-export function searchPath(name: string, pathVariable: string | undefined): string {
+/** Searches PATH for a bare name; only what is a regular, executable file counts, and never in the project. */
+export function searchPath(name: string, pathVariable: string | undefined, projectRoot?: string): string {
+  const root = projectRoot ? safeRealpath(projectRoot) : null;
   for (const dir of (pathVariable ?? "").split(":")) {
     if (!isAbsolute(dir)) continue;
+    const real = safeRealpath(dir);
+    if (root && real && (real === root || within(root, real))) continue;
     const candidate = join(dir, name);
     if (isExecutableFile(candidate)) return candidate;
   }
@@ -78,6 +88,14 @@ function bind(requested: string, path: string, trust: ExecutableTrust): Resolved
   const canonicalPath = realpathSync(path);
   const { sha256, identity } = digestExecutable(canonicalPath);
   return { requested, path, canonical_path: canonicalPath, trust, sha256, size: identity.size, identity };
+}
+
+function safeRealpath(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
 }
 
 function canonical(path: string, command: string, missing: string): string {

@@ -5,16 +5,20 @@
  * address-space rlimit through util-linux `prlimit`; Bun ignores Worker resource limits)
  * and a byte cap on captured output. Each child leads its own
  * session and process group; termination signals go to the whole group, SIGTERM then
- * SIGKILL after a grace period, and to every descendant seen leaving it. Output goes to
- * memory, to a file, or only through a hash; the process tree can be sampled from /proc.
+ * SIGKILL after a grace period, and to every descendant seen leaving it (or, for
+ * captures, adopted back by flameox as a subreaper). Bound executables run as the bytes
+ * that were verified, through an inherited descriptor. Output goes to memory, to a
+ * file, or only through a hash; the process tree can be sampled from /proc.
  */
 import { existsSync } from "node:fs";
-import type { SignalRecord } from "../domain/capture.ts";
+import type { ResolvedExecutable, SignalRecord } from "../domain/capture.ts";
 import { FlameoxError } from "../domain/errors.ts";
 import { OutputSink, type OutputTarget, type SinkResult } from "./output-sink.ts";
+import { PinnedExecutables } from "./pinned-executables.ts";
 import { ProcessReaper } from "./process-reaper.ts";
 import { MemoryCgroup } from "./memory-cgroup.ts";
 import { readStat } from "./process-tree.ts";
+import { enableSubreaper, reapAdopted, trackSpawned, untrackSpawned } from "./subreaper.ts";
 import { type PolicyViolation, ResourceSampler, type SamplerReport, type SamplingRequest } from "./resource-sampler.ts";
 
 export interface ProcessRequest {
@@ -35,6 +39,11 @@ export interface ProcessRequest {
   stderr?: OutputTarget;
   /** Sample the process tree and track descendants that leave the group (captures). */
   sampling?: SamplingRequest;
+  /**
+   * Executables to run as the exact bytes bound (pinned-executables.ts): each is opened and
+   * verified just before the spawn, and argv items naming one execute its descriptor.
+   */
+  pinned?: readonly ResolvedExecutable[];
   /** Called once the child exists, before it can have done much: the place to record a lease. */
   onSpawn?: (child: { pid: number; startTime: string | null }) => void;
 }
@@ -68,6 +77,14 @@ export interface ProcessResult {
   pid: number;
   signalsSent: SignalRecord[];
   escapedDescendantsKilled: number;
+  /** Escaped descendants still alive after the final SIGKILL (they got away). */
+  escapedDescendantsSurvived: number;
+  /**
+   * How descendants that leave the process group are kept in reach: flameox as a child
+   * subreaper (orphans come back to it), or only by sampling and scanning the session.
+   * null when the request asked for no sampling.
+   */
+  descendantTracking: "subreaper" | "session_scan" | null;
   resources: SamplerReport | null;
 }
 
@@ -80,26 +97,46 @@ export function prlimitPath(): string | null {
 
 export async function runProcess(request: ProcessRequest): Promise<ProcessResult> {
   validateArgv(request.argv);
+  // Captures (sampled runs) keep orphaned descendants in reach by adopting them; any
+  // adopted orphan that died after an earlier run's cleanup is collected now.
+  const subreaper = request.sampling ? enableSubreaper() : false;
+  if (subreaper) reapAdopted();
   const cgroup = request.memoryCapBytes ? MemoryCgroup.create(request.memoryCapBytes) : null;
   const prlimit = request.memoryCapBytes && !cgroup ? prlimitPath() : null;
-  const argv = prlimit ? [prlimit, `--as=${request.memoryCapBytes}`, "--", ...request.argv] : request.argv;
   const grace = request.graceMs ?? DEFAULT_GRACE_MS;
   // Sinks open their files before the spawn, so an unwritable target fails without a child.
   const sinks = [new OutputSink(request.stdout ?? { kind: "memory" }, request.maxOutputBytes), new OutputSink(request.stderr ?? { kind: "memory" }, request.maxStderrBytes ?? request.maxOutputBytes)] as const;
-  const started = performance.now();
-  let child: ReturnType<typeof spawn>;
+  // Verified last, as close to the spawn as possible.
+  let pins: PinnedExecutables;
   try {
-    child = spawn(argv, request);
+    pins = PinnedExecutables.open(request.pinned ?? []);
   } catch (error) {
+    for (const sink of sinks) sink.finish();
     await cgroup?.dispose();
     throw error;
   }
+  const command = pins.rewrite(request.argv);
+  const argv = prlimit ? [prlimit, `--as=${request.memoryCapBytes}`, "--", ...command] : command;
+  // A directly executed pinned program still sees the path it was bound by as argv[0].
+  const argv0 = argv[0] !== request.argv[0] && !prlimit ? request.argv[0] : undefined;
+  const started = performance.now();
+  let child: ReturnType<typeof spawn>;
+  try {
+    child = spawn(argv, request, pins.descriptors, argv0);
+  } catch (error) {
+    await cgroup?.dispose();
+    throw error;
+  } finally {
+    pins.close();
+  }
+  trackSpawned(child.pid);
   const inCgroup = cgroup?.add(child.pid) ?? false;
-  request.onSpawn?.({ pid: child.pid, startTime: readStat(child.pid)?.startTime ?? null });
+  const leaderStart = readStat(child.pid)?.startTime ?? null;
+  request.onSpawn?.({ pid: child.pid, startTime: leaderStart });
 
   let reason: "timeout" | "cancelled" | PolicyViolation | null = null;
   const sampler = request.sampling ? new ResourceSampler(child.pid, request.sampling, (v) => stop(v)) : null;
-  const reaper = new ProcessReaper(child.pid, started, () => sampler?.observed.values() ?? [], sampler !== null);
+  const reaper = new ProcessReaper(child.pid, started, () => sampler?.observed.values() ?? [], sampler !== null, subreaper ? leaderStart : null);
   let killTimer: ReturnType<typeof setTimeout> | null = null;
   function stop(why: "timeout" | "cancelled" | PolicyViolation): void {
     if (reason) return;
@@ -121,6 +158,7 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessResult
     // The leader is gone; nothing it left behind may outlive it.
     const stopped = reason as typeof reason;
     reaper.signalAll("SIGKILL", stopped === null ? "leader_exited" : typeof stopped === "string" ? stopped : "policy");
+    const survived = request.sampling ? await reaper.survivors(200) : 0;
     // A descendant that escaped unseen may still hold a pipe open; wait a grace period, then abandon the stream.
     const drained = await Promise.race([draining.then(() => true), Bun.sleep(Math.min(grace, 2000)).then(() => false)]);
     if (!drained) for (const sink of sinks) sink.abandon();
@@ -140,9 +178,12 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessResult
       pid: child.pid,
       signalsSent: reaper.signals,
       escapedDescendantsKilled: reaper.escapedKilledCount,
+      escapedDescendantsSurvived: survived,
+      descendantTracking: request.sampling ? (subreaper ? "subreaper" : "session_scan") : null,
       resources: sampler?.report() ?? null,
     };
   } finally {
+    untrackSpawned(child.pid);
     clearTimeout(deadline);
     sampler?.stop();
     request.signal?.removeEventListener("abort", onAbort);
@@ -150,9 +191,9 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessResult
   }
 }
 
-function spawn(argv: string[], request: ProcessRequest) {
+function spawn(argv: string[], request: ProcessRequest, descriptors: number[], argv0: string | undefined) {
   try {
-    return Bun.spawn(argv, { cwd: request.cwd, env: request.env, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+    return Bun.spawn(argv, { cwd: request.cwd, env: request.env, stdio: ["ignore", "pipe", "pipe", ...descriptors], detached: true, ...(argv0 ? { argv0 } : {}) });
   } catch (error) {
     throw new FlameoxError("PROCESS_FAILED", `Cannot start ${argv[0]}: ${(error as Error).message}`, {
       remediation: ["Check that the executable exists and is executable"],

@@ -2,10 +2,13 @@
  * Stops a child's process group and the descendants that left it, and records every
  * signal actually delivered. A signal is recorded only when it reached a live process,
  * so `signals_sent` is evidence, not intent. Descendants are identified by pid and start
- * time, so a recycled pid is never signalled.
+ * time, so a recycled pid is never signalled. Where flameox is a child subreaper
+ * (subreaper.ts), orphans re-parented to it since the leader started count as escaped
+ * descendants too, so a double fork plus setsid does not get away.
  */
 import type { SignalReason, SignalRecord } from "../domain/capture.ts";
 import { membersOf, readStat } from "./process-tree.ts";
+import { adoptedOrphans, reapAdopted } from "./subreaper.ts";
 import type { ObservedProcess } from "./resource-sampler.ts";
 
 export class ProcessReaper {
@@ -19,7 +22,23 @@ export class ProcessReaper {
     private readonly observed: () => Iterable<ObservedProcess>,
     /** Also scan /proc for members of the leader's session (descendants that only changed group). */
     private readonly sweepSession: boolean,
+    /** The leader's start time when flameox is a subreaper: its adopted orphans since then are this run's. */
+    private readonly adoptSince: string | null = null,
   ) {}
+
+  /**
+   * After the final SIGKILL: how many escaped descendants are still alive once they had
+   * `waitMs` to die (0 when none is left; adopted ones that died are reaped).
+   */
+  async survivors(waitMs: number): Promise<number> {
+    const until = performance.now() + waitMs;
+    for (;;) {
+      reapAdopted();
+      const alive = this.escapedDescendants().length;
+      if (alive === 0 || performance.now() >= until) return alive;
+      await Bun.sleep(5);
+    }
+  }
 
   /** Signals the whole group and every escaped descendant still alive. */
   signalAll(signal: "SIGTERM" | "SIGKILL", reason: SignalReason): void {
@@ -77,6 +96,9 @@ export class ProcessReaper {
       for (const s of membersOf({ session: this.leaderPid })) {
         if (s.pgrp !== this.leaderPid && s.pid !== process.pid) found.set(s.pid, { pid: s.pid, startTime: s.startTime, pgrp: s.pgrp });
       }
+    }
+    if (this.adoptSince !== null) {
+      for (const a of adoptedOrphans(this.adoptSince)) found.set(a.pid, { pid: a.pid, startTime: a.startTime, pgrp: a.pgrp });
     }
     return [...found.values()];
   }

@@ -87,6 +87,10 @@ export interface TerminationEvidence {
   wall_ms: number;
   /** Descendants that had left the process group and were signalled (SIGTERM, then SIGKILL if still alive). */
   escaped_descendants_killed: number;
+  /** Escaped descendants still alive after the final SIGKILL: they got away (absent in runs recorded before it was counted). */
+  escaped_descendants_survived?: number;
+  /** How escaped descendants were kept in reach: adopted by flameox as a subreaper, or only by sampling and session scans. */
+  descendant_tracking?: "subreaper" | "session_scan" | null;
 }
 
 export interface UnavailableMetric {

@@ -2,6 +2,7 @@
  * Workspace policy from `.diagnostics/config.toml`. Strict: an unknown key or a value of
  * the wrong type fails with its exact path, so a typo can never silently loosen a limit.
  */
+import { INHERITED_BY_DEFAULT } from "../domain/environment-policy.ts";
 import { type } from "arktype";
 import { parse, stringify } from "smol-toml";
 import { FlameoxError } from "../domain/errors.ts";
@@ -72,7 +73,7 @@ export const DEFAULT_CONFIG: WorkspaceConfig = {
   },
   analysis: { default_row_limit: 50, max_row_limit: 1000 },
   execution: {
-    child_environment_allowlist: ["PATH", "LANG", "LC_ALL", "TZ", "CUDA_VISIBLE_DEVICES"],
+    child_environment_allowlist: [...INHERITED_BY_DEFAULT],
     containment: "trusted_local",
     max_output_bytes: 16 * MiB,
     resource_sampling_interval_ms: 250,

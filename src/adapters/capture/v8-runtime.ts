@@ -1,7 +1,8 @@
 /**
  * Which JavaScript runtime a workload executable is, from its canonical file name and
  * its own `--version` output (both bound in the plan): Node prints `v20.20.2`, Bun
- * prints `1.4.4`. Anything else is not a V8/JSC runtime these adapters can drive.
+ * prints `1.4.4`. Anything else is not a V8/JSC runtime these adapters can drive. The
+ * version of a project executable is known only when it was probed inside the sandbox.
  */
 import { FlameoxError } from "../../domain/errors.ts";
 import type { ResolvedExecutable } from "../../domain/capture.ts";
@@ -28,6 +29,13 @@ export function jsRuntimeOf(input: AdapterPlanInput, adapter: string): JsRuntime
   if (node) return { name: "node", version: version.slice(1), major: Number(node[1]) };
   const bun = name === "bun" ? /^(\d+)\.\d+\.\d+/.exec(version) : null;
   if (bun) return { name: "bun", version, major: Number(bun[1]) };
+  if (name && !input.workloadVersion && input.workloadExecutable.trust === "project_bound") {
+    // A project executable is project code: its --version runs only inside the managed sandbox.
+    throw new FlameoxError("CAPABILITY_UNAVAILABLE", `Cannot capture with ${adapter}: ${input.workloadExecutable.requested} is a project executable, whose version is probed only inside managed containment`, {
+      details: { adapter, status: "permission_required" },
+      remediation: ["Plan with containment managed", "Or declare the workload with a node or bun installed on the host (argv = [\"node\", \"script.js\"])"],
+    });
+  }
   throw new FlameoxError(
     "CAPABILITY_UNAVAILABLE",
     `Cannot capture with ${adapter}: the workload's executable ${input.workloadExecutable.requested} is not Node.js or Bun (it resolves to ${base}${version ? `, version output ${JSON.stringify(version.slice(0, 60))}` : ""})`,

@@ -17,5 +17,5 @@ export interface CaptureContext {
 export function createCaptureContext(ws: Workspace, options: PlanRegistryOptions = {}): CaptureContext {
   const childPath = () => buildChildEnvironment(process.env, ws.config.execution.child_environment_allowlist).PATH;
   const prober = new CapabilityProber(ws.paths.projectRoot, childPath);
-  return { ws, prober, containment: new ContainmentProber(prober, childPath), registry: new PlanRegistry<CapturePlan>(options) };
+  return { ws, prober, containment: new ContainmentProber(ws.paths.projectRoot, childPath), registry: new PlanRegistry<CapturePlan>(options) };
 }

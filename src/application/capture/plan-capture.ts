@@ -17,7 +17,6 @@ import { FlameoxError } from "../../domain/errors.ts";
 import type { WorkloadDefinition } from "../../domain/workload/project-config.ts";
 import { instantiateWorkload } from "../../domain/workload/workload-instance.ts";
 import { nowIso } from "../../storage/control-plane.ts";
-import { runProbe } from "./capabilities.ts";
 import type { CapturePlan } from "./capture-plan.ts";
 import type { CaptureContext } from "./capture-context.ts";
 import { resolveContainment } from "./plan-containment.ts";
@@ -27,6 +26,7 @@ import { projectDirectory, writableRoots } from "./project-paths.ts";
 import { sourceIdentity } from "./source-identity.ts";
 import { requireApproved } from "./workload-approval.ts";
 import { requireWorkloadConfig } from "./workload-file.ts";
+import { workloadVersion as probeWorkloadVersion } from "./workload-version.ts";
 
 export interface PlanRequest {
   adapter: string;
@@ -69,7 +69,9 @@ export async function buildPlan(ctx: CaptureContext, request: PlanRequest): Prom
   if (probed.report.status !== "available") throw capabilityRefusal(probed.report);
   const tools = boundTools(probed.facts);
   const recognized = adapter.recognizesExecutable?.(executable) ?? true;
-  const workloadVersion = adapter.probesWorkloadExecutable && recognized ? await versionOf(executable, cwd, baseEnv.PATH) : null;
+  // Containment first: a project executable's version is probed only inside the workload's sandbox.
+  const containment = await resolveContainment(ctx, containmentRequest, instance.writable_paths);
+  const workloadVersion = adapter.probesWorkloadExecutable && recognized ? await probeWorkloadVersion(executable, { projectRoot: ws.paths.projectRoot, cwd, childPath: baseEnv.PATH, bwrap: containment.bwrap }) : null;
   const adapterPlan = adapter.plan({
     workloadArgv: instance.argv,
     workloadExecutable: executable,
@@ -88,7 +90,6 @@ export async function buildPlan(ctx: CaptureContext, request: PlanRequest): Prom
         strength: instance.oracle.strength,
       }
     : null;
-  const containment = await resolveContainment(ctx, containmentRequest, instance.writable_paths);
   const free = freeBytes(ws.paths.staging);
   if (policy.min_free_bytes > 0 && free.bytes !== null && free.bytes < policy.min_free_bytes) {
     throw new FlameoxError("STORAGE_QUOTA_EXCEEDED", `Cannot plan a capture: ${free.bytes} bytes are free on the workspace filesystem, below execution.min_free_bytes (${policy.min_free_bytes})`, {
@@ -159,9 +160,4 @@ function boundTools(facts: HostFacts): Record<string, ResolvedExecutable> {
   const out: Record<string, ResolvedExecutable> = {};
   for (const [name, tool] of Object.entries(facts.tools)) if ("executable" in tool) out[name] = tool.executable;
   return out;
-}
-
-async function versionOf(executable: ResolvedExecutable, cwd: string, path: string | undefined): Promise<string | null> {
-  const outcome = await runProbe([executable.path, "--version"], cwd, 10_000, path);
-  return outcome.exitCode === 0 ? outcome.stdout.trim().slice(0, 200) || null : null;
 }

@@ -6,7 +6,7 @@
  */
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
-import { bubblewrapArgv } from "../../broker/containment.ts";
+import { bubblewrapArgv, privateDirectories } from "../../broker/containment.ts";
 import { directoryBytes } from "../../broker/disk-usage.ts";
 import { runProcess, type ProcessResult, type Termination } from "../../broker/process-broker.ts";
 import type { ResourceSummary, TerminationEvidence } from "../../domain/capture.ts";
@@ -36,6 +36,8 @@ export async function runCaptureProcesses(
   const rootsBefore = plan.writableRoots.map((root) => directoryBytes(root));
   const result = await runProcess({
     argv: wrap(materialize(plan.command, dirs.outDir)),
+    // The workload and the adapter's tools run as the bytes the plan bound, whatever the paths hold now.
+    pinned: [plan.executable, ...Object.values(plan.tools)],
     cwd: plan.cwd,
     env: plan.childEnv,
     deadlineAt: Date.now() + plan.limits.deadline_seconds * 1000,
@@ -58,6 +60,7 @@ export async function runCaptureProcesses(
       const tool = plan.tools[step.tool]!;
       const ran = await runProcess({
         argv: wrap([tool.path, ...materialize(step.args, dirs.outDir)]),
+        pinned: [tool],
         cwd: plan.cwd,
         env: plan.childEnv,
         deadlineAt: Date.now() + step.timeoutSeconds * 1000,
@@ -76,8 +79,10 @@ export async function runCaptureProcesses(
 
 /** Wraps an argv in the plan's sandbox when it is managed; trusted_local runs it as is. */
 export function containedArgv(ws: Workspace, plan: CapturePlan, dirs: CaptureDirs): (argv: string[]) => string[] {
-  return (argv) =>
-    plan.bwrap ? bubblewrapArgv(plan.bwrap.path, { projectRoot: realpathSync(ws.paths.projectRoot), diagnosticsDir: join(realpathSync(ws.paths.projectRoot), ".diagnostics"), writableRoots: plan.writableRoots, outputDir: dirs.outDir, cwd: plan.cwd }, argv) : argv;
+  if (!plan.bwrap) return (argv) => argv;
+  const root = realpathSync(ws.paths.projectRoot);
+  const layout = { projectRoot: root, diagnosticsDir: join(root, ".diagnostics"), writableRoots: plan.writableRoots, outputDir: dirs.outDir, cwd: plan.cwd, privateDirs: privateDirectories(process.env.HOME) };
+  return (argv) => bubblewrapArgv(plan.bwrap!.path, layout, argv);
 }
 
 export function terminationEvidence(result: ProcessResult): TerminationEvidence {
@@ -90,6 +95,8 @@ export function terminationEvidence(result: ProcessResult): TerminationEvidence 
     signals_sent: result.signalsSent,
     wall_ms: Math.round(result.wallMs * 1000) / 1000,
     escaped_descendants_killed: result.escapedDescendantsKilled,
+    escaped_descendants_survived: result.escapedDescendantsSurvived,
+    descendant_tracking: result.descendantTracking,
   };
 }
 

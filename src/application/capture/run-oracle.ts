@@ -27,6 +27,7 @@ export async function runValidationOracle(ws: Workspace, plan: CapturePlan, runI
   rmSync(receiptPath, { force: true, recursive: true });
   const result = await runProcess({
     argv: containedArgv(ws, plan, dirs)([oracle.executable.path, ...oracle.argv.slice(1)]),
+    pinned: [oracle.executable],
     cwd: plan.cwd,
     env: { ...plan.childEnv, [ORACLE_RECEIPT_VARIABLE]: receiptPath },
     deadlineAt: Date.now() + oracle.timeout_seconds * 1000,

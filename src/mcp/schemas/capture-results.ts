@@ -115,6 +115,8 @@ const Termination = type({
   signals_sent: type({ signal: "'SIGTERM' | 'SIGKILL'", target: "'group' | 'descendant'", reason: "string", at_ms: "number", "processes?": count }).array(),
   wall_ms: "number",
   escaped_descendants_killed: count,
+  "escaped_descendants_survived?": count,
+  "descendant_tracking?": "'subreaper' | 'session_scan' | null",
 });
 
 const Resources = type({

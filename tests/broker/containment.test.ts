@@ -1,0 +1,172 @@
+/**
+ * Managed containment, attacked from inside: a workload (as root, and as an unprivileged
+ * user where the host allows unprivileged user namespaces) tries to remount the root,
+ * write outside its writable roots, read /root, and connect to host Unix sockets under
+ * /tmp and /run. The same attack script run outside the sandbox succeeds, so each
+ * assertion can fail. The behaviour probe must prove the real bwrap and unmask a fake.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { bubblewrapArgv, privateDirectories, TRUSTED_BWRAP_PATHS } from "../../src/broker/containment.ts";
+import { runProcess } from "../../src/broker/process-broker.ts";
+import { locateBubblewrap, probeSandbox } from "../../src/broker/sandbox-probe.ts";
+import { REPO } from "../helpers.ts";
+
+const BWRAP = TRUSTED_BWRAP_PATHS.find((p) => existsSync(p)) ?? null;
+const PYTHON = ["/usr/bin/python3", "/bin/python3"].find((p) => existsSync(p)) ?? null;
+const SETPRIV = ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => existsSync(p)) ?? null;
+const IS_ROOT = process.geteuid?.() === 0;
+
+const ATTACK = `
+import json, os, socket, subprocess, sys
+outside, writable, secret, tmp_sock, run_sock = sys.argv[1:6]
+def write(path):
+    try:
+        with open(path, "w") as f: f.write("planted")
+        return True
+    except OSError:
+        return False
+def connect(path):
+    try:
+        s = socket.socket(socket.AF_UNIX); s.settimeout(2); s.connect(path); s.close(); return True
+    except OSError:
+        return False
+remount = subprocess.run(["mount", "-o", "remount,rw", "/"], capture_output=True).returncode == 0
+def readable(path):
+    try:
+        with open(path, "rb") as f: return len(f.read()) > 0
+    except OSError:
+        return False
+status = open("/proc/self/status").read()
+cap_eff = [l.split()[1] for l in status.splitlines() if l.startswith("CapEff")][0]
+print(json.dumps({"remount": remount, "write_outside": write(outside), "write_writable": write(writable),
+  "read_root": os.path.exists(secret), "tmp_socket": connect(tmp_sock), "run_socket": connect(run_sock),
+  "capabilities": int(cap_eff, 16) != 0, "shadow": readable("/etc/shadow")}))
+`;
+
+let scratch: string;
+let project: string;
+let writableRoot: string;
+let secret: string | null = null;
+let tmpSocket: string;
+let runSocket: string;
+const servers: Server[] = [];
+
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), "flameox-contain-"));
+  chmodSync(scratch, 0o755);
+  project = join(scratch, "project");
+  writableRoot = join(project, "out");
+  mkdirSync(join(project, ".diagnostics", "capture"), { recursive: true });
+  mkdirSync(writableRoot, { recursive: true });
+  chmodSync(project, 0o755);
+  chmodSync(writableRoot, 0o777);
+  writeFileSync(join(project, "source.txt"), "original");
+  chmodSync(join(project, "source.txt"), 0o666);
+  writeFileSync(join(project, "attack.py"), ATTACK);
+  chmodSync(join(project, "attack.py"), 0o644);
+  if (IS_ROOT && existsSync("/root")) {
+    secret = join("/root", `.flameox-contain-secret-${process.pid}`);
+    writeFileSync(secret, "secret");
+  }
+  tmpSocket = join(scratch, "host.sock");
+  runSocket = existsSync("/run") && IS_ROOT ? `/run/flameox-contain-${process.pid}.sock` : join(scratch, "run.sock");
+  for (const path of [tmpSocket, runSocket]) {
+    const server = createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    chmodSync(path, 0o777);
+    servers.push(server);
+  }
+});
+
+afterAll(() => {
+  for (const server of servers) server.close();
+  if (secret) rmSync(secret, { force: true });
+  rmSync(runSocket, { force: true });
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+type Outcome = Record<"remount" | "write_outside" | "write_writable" | "read_root" | "tmp_socket" | "run_socket" | "capabilities" | "shadow", boolean>;
+
+async function attack(options: { sandboxed: boolean; unprivileged: boolean }): Promise<Outcome> {
+  const script = [PYTHON!, join(project, "attack.py"), join(project, "source.txt"), join(writableRoot, "planted.txt"), secret ?? "/root/.none", tmpSocket, runSocket];
+  const layout = {
+    projectRoot: project,
+    diagnosticsDir: join(project, ".diagnostics"),
+    writableRoots: [writableRoot],
+    outputDir: join(project, ".diagnostics", "capture"),
+    cwd: project,
+    privateDirs: privateDirectories(process.env.HOME),
+  };
+  const inner = options.sandboxed ? bubblewrapArgv(BWRAP!, layout, script) : script;
+  const argv = options.unprivileged ? [SETPRIV!, "--reuid=65534", "--regid=65534", "--clear-groups", ...inner] : inner;
+  const result = await runProcess({ argv, cwd: project, env: { PATH: "/usr/bin:/bin" }, deadlineAt: Date.now() + 20_000, maxOutputBytes: 64 * 1024 });
+  writeFileSync(join(project, "source.txt"), "original");
+  rmSync(join(writableRoot, "planted.txt"), { force: true });
+  if (result.termination.kind !== "exited" || result.termination.exitCode !== 0) throw new Error(`attack script failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as Outcome;
+}
+
+describe.skipIf(!BWRAP || !PYTHON)("managed containment holds", () => {
+  test.skipIf(!IS_ROOT)("as root: the attacks work on the host, and none of them inside the sandbox", async () => {
+    const host = await attack({ sandboxed: false, unprivileged: false });
+    expect(host).toEqual({ remount: true, write_outside: true, write_writable: true, read_root: secret !== null, tmp_socket: true, run_socket: true, capabilities: true, shadow: true });
+    const contained = await attack({ sandboxed: true, unprivileged: false });
+    expect(contained).toEqual({ remount: false, write_outside: false, write_writable: true, read_root: false, tmp_socket: false, run_socket: false, capabilities: false, shadow: false });
+  });
+
+  test.skipIf(!IS_ROOT || !SETPRIV)("as an unprivileged user (uid 65534): the same attacks fail inside the sandbox, or the capability is reported unavailable", async () => {
+    const host = await attack({ sandboxed: false, unprivileged: true });
+    expect(host).toMatchObject({ write_outside: true, write_writable: true, tmp_socket: true, run_socket: true });
+    let contained: Outcome;
+    try {
+      contained = await attack({ sandboxed: true, unprivileged: true });
+    } catch (error) {
+      // Only acceptable when this host forbids unprivileged user namespaces; say so.
+      const message = String(error);
+      expect(message).toMatch(/user namespace|uid map|Operation not permitted|No space left/i);
+      console.warn(`unprivileged managed containment unavailable on this host: ${message.split("\n")[0]}`);
+      return;
+    }
+    expect(contained).toEqual({ remount: false, write_outside: false, write_writable: true, read_root: false, tmp_socket: false, run_socket: false, capabilities: false, shadow: false });
+  });
+
+  test.skipIf(!IS_ROOT || !SETPRIV)("as an unprivileged user (uid 65534): the behaviour probe proves the sandbox, or reports why not", async () => {
+    const script = join(scratch, "probe-as-user.ts");
+    writeFileSync(script, `import { probeSandbox } from ${JSON.stringify(join(REPO, "src", "broker", "sandbox-probe.ts"))};\nconsole.log(JSON.stringify(await probeSandbox(${JSON.stringify(BWRAP)}, "/nonexistent")));\n`);
+    chmodSync(script, 0o644);
+    const result = await runProcess({ argv: [SETPRIV!, "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, script], cwd: scratch, env: { PATH: "/usr/bin:/bin", HOME: "/nonexistent", TMPDIR: "/tmp" }, deadlineAt: Date.now() + 30_000, maxOutputBytes: 64 * 1024 });
+    const probed = JSON.parse(result.stdout) as { proven: boolean; seen: boolean; reason: string; stderr: string };
+    if (!probed.proven) {
+      expect(probed.seen).toBe(false);
+      expect(probed.stderr).toMatch(/user namespace|uid map|Operation not permitted|No space left/i);
+      console.warn(`unprivileged managed containment unavailable on this host: ${probed.reason}`);
+      return;
+    }
+    expect(probed.reason).toContain("seen from the host");
+  });
+
+  test("the behaviour probe proves the system bwrap from the host side", async () => {
+    const probed = await probeSandbox(BWRAP!, process.env.HOME);
+    expect(probed.reason).toContain("seen from the host");
+    expect(probed).toMatchObject({ proven: true, seen: true });
+    expect(Object.values(probed.checks).every(Boolean)).toBe(true);
+  });
+
+  test("a fake bwrap that runs the command without isolating it is not a sandbox", async () => {
+    const fake = join(scratch, "fake-bin", "bwrap");
+    mkdirSync(join(scratch, "fake-bin"), { recursive: true });
+    writeFileSync(fake, '#!/bin/sh\nwhile [ "$#" -gt 0 ] && [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n');
+    chmodSync(fake, 0o755);
+    const probed = await probeSandbox(fake, process.env.HOME);
+    expect(probed).toMatchObject({ proven: false, seen: true });
+    expect(probed.checks.network_namespace).toBe(false);
+    expect(probed.checks.no_capabilities).toBe(!IS_ROOT);
+    // And a fixed root-owned bwrap is preferred over the first one on PATH.
+    const located = locateBubblewrap(`${join(scratch, "fake-bin")}:/usr/bin:/bin`, project);
+    expect(located).toMatchObject({ trustedPath: true, executable: { path: BWRAP } });
+  });
+});
