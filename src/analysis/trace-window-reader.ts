@@ -1,0 +1,159 @@
+/**
+ * Trace-window queries over decoded `trace_events` parts, without the SQL engine.
+ *
+ * Each part is indexed once (parts are immutable): its rows in (ts_ns, event_index) order,
+ * their start and end times, and a running maximum of end times in that order. A window
+ * [start, end] then needs two binary searches and a scan of only the rows that begin
+ * before `end` and after the last point where every earlier slice had already finished
+ * before `start`. Answers equal the engine query they replace: rows with
+ * `ts_ns <= end AND ts_ns + coalesce(dur_ns, 0) >= start`, ordered by (ts_ns, event_index).
+ *
+ * Times are int64 nanoseconds. Within one part they are held as doubles relative to the
+ * part's earliest timestamp, which is exact while the part spans under 2^53 ns (104 days);
+ * a part spanning more keeps exact bigint offsets instead.
+ */
+import type { DecodedPart } from "./evidence-parts.ts";
+
+export const TRACE_WINDOW_COLUMNS = [
+  "event_index", "name", "category", "phase", "ts_ns", "dur_ns", "thread_dur_ns", "depth", "track_id", "process_name", "thread_name", "args_json", "flags",
+];
+
+type Key = number | bigint;
+
+interface WindowIndex {
+  /** The part's earliest ts_ns, the origin of the relative times. */
+  base: bigint;
+  /** max(ts_ns + coalesce(dur_ns, 0)) over the part. */
+  maxEnd: bigint;
+  /** Row numbers in (ts_ns, event_index) order. */
+  order: Int32Array;
+  /** Relative start and end of each row, in `order`. */
+  start: ArrayLike<Key>;
+  end: ArrayLike<Key>;
+  /** Running maximum of `end` in `order`. */
+  reach: ArrayLike<Key>;
+  /** event_index of each row, in `order` (for merging parts). */
+  eventIndex: Float64Array;
+  exact: boolean;
+}
+
+const SAFE = 2n ** 53n;
+
+function windowIndex(part: DecodedPart): WindowIndex {
+  return part.derive("trace-window:index", () => {
+    const n = part.rows;
+    const ts = new Array<bigint>(n);
+    const ends = new Array<bigint>(n);
+    const events = new Float64Array(n);
+    let i = 0;
+    for (const v of part.arrow.getChild("ts_ns") ?? []) ts[i++] = BigInt(v as bigint | number);
+    i = 0;
+    for (const v of part.arrow.getChild("dur_ns") ?? []) ends[i] = ts[i]! + (v === null || v === undefined ? 0n : BigInt(v as bigint | number)), i++;
+    for (; i < n; i++) ends[i] = ts[i]!;
+    i = 0;
+    for (const v of part.arrow.getChild("event_index") ?? []) events[i++] = Number(v);
+    let base = ts[0] ?? 0n;
+    let maxEnd = ends[0] ?? 0n;
+    for (let r = 1; r < n; r++) {
+      if (ts[r]! < base) base = ts[r]!;
+      if (ends[r]! > maxEnd) maxEnd = ends[r]!;
+    }
+    let minEnd = base;
+    for (let r = 0; r < n; r++) if (ends[r]! < minEnd) minEnd = ends[r]!;
+    const exact = maxEnd - base < SAFE && base - minEnd < SAFE;
+    const rel = (v: bigint): Key => (exact ? Number(v - base) : v - base);
+    const startRel: Key[] | Float64Array = exact ? new Float64Array(n) : new Array<Key>(n);
+    for (let r = 0; r < n; r++) startRel[r] = rel(ts[r]!) as number;
+    const order = new Int32Array(n);
+    let sorted = true;
+    for (let r = 0; r < n; r++) {
+      order[r] = r;
+      if (r > 0 && (startRel[r - 1]! > startRel[r]! || (startRel[r - 1] === startRel[r] && events[r - 1]! > events[r]!))) sorted = false;
+    }
+    if (!sorted) order.sort((a, b) => (startRel[a]! < startRel[b]! ? -1 : startRel[a]! > startRel[b]! ? 1 : events[a]! - events[b]!));
+    const start: Key[] | Float64Array = exact ? new Float64Array(n) : new Array<Key>(n);
+    const end: Key[] | Float64Array = exact ? new Float64Array(n) : new Array<Key>(n);
+    const reach: Key[] | Float64Array = exact ? new Float64Array(n) : new Array<Key>(n);
+    const eventIndex = new Float64Array(n);
+    for (let k = 0; k < n; k++) {
+      const r = order[k]!;
+      start[k] = startRel[r]! as number;
+      end[k] = rel(ends[r]!) as number;
+      reach[k] = (k === 0 || end[k]! > reach[k - 1]! ? end[k]! : reach[k - 1]!) as number;
+      eventIndex[k] = events[r]!;
+    }
+    return { value: { base, maxEnd, order, start, end, reach, eventIndex, exact }, bytes: n * (4 + 8 * 4) };
+  });
+}
+
+/** A query bound relative to a part's origin, clamped where it lies beyond every row. */
+function relative(index: WindowIndex, value: bigint): Key {
+  const v = value - index.base;
+  if (!index.exact) return v;
+  if (v >= SAFE) return Number.POSITIVE_INFINITY;
+  if (v <= -SAFE) return Number.NEGATIVE_INFINITY;
+  return Number(v);
+}
+
+/** First position whose value passes `test`, for a test that is false then true along the values. */
+function firstWhere(values: ArrayLike<Key>, test: (v: Key) => boolean): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (test(values[mid]!)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+export interface WindowRow {
+  part: DecodedPart;
+  row: number;
+}
+
+export interface WindowPage {
+  total: number;
+  rows: WindowRow[];
+  bounds: { start_ns: string | null; end_ns: string | null };
+}
+
+/** Rows overlapping [startNs, endNs] across the parts: their count and the page at offset. */
+export function traceWindowRows(parts: readonly DecodedPart[], startNs: bigint, endNs: bigint, limit: number, offset: number): WindowPage {
+  let total = 0;
+  const wanted = offset + limit;
+  const candidates: { part: DecodedPart; index: WindowIndex; k: number }[] = [];
+  let minStart: bigint | null = null;
+  let maxEnd: bigint | null = null;
+  for (const part of parts) {
+    if (part.rows === 0) continue;
+    const index = windowIndex(part);
+    if (minStart === null || index.base < minStart) minStart = index.base;
+    if (maxEnd === null || index.maxEnd > maxEnd) maxEnd = index.maxEnd;
+    const qStart = relative(index, startNs);
+    const qEnd = relative(index, endNs);
+    // Rows at or after `hi` begin after the window; rows before `from` all end before it.
+    const hi = firstWhere(index.start, (v) => v > qEnd);
+    const from = firstWhere(index.reach, (v) => v >= qStart);
+    let matched = 0;
+    for (let k = from; k < hi; k++) {
+      if (index.end[k]! < qStart) continue;
+      // Only the first `offset + limit` matches of each part can be on the page.
+      if (matched < wanted) candidates.push({ part, index, k });
+      matched += 1;
+    }
+    total += matched;
+  }
+  if (parts.length > 1) {
+    candidates.sort((a, b) => {
+      const ta = a.index.base + BigInt(a.index.start[a.k]!);
+      const tb = b.index.base + BigInt(b.index.start[b.k]!);
+      return ta < tb ? -1 : ta > tb ? 1 : a.index.eventIndex[a.k]! - b.index.eventIndex[b.k]!;
+    });
+  }
+  return {
+    total,
+    rows: candidates.slice(offset, wanted).map((c) => ({ part: c.part, row: c.index.order[c.k]! })),
+    bounds: { start_ns: minStart?.toString() ?? null, end_ns: maxEnd?.toString() ?? null },
+  };
+}
