@@ -13,7 +13,7 @@
  */
 import type { Table } from "apache-arrow";
 import type { EvidenceTableName } from "../domain/evidence-schema.ts";
-import { initParquet, readParquet } from "../storage/parquet.ts";
+import { initParquet, readParquetColumns } from "../storage/parquet.ts";
 import type { EvidenceFile, SnapshotHandle } from "../storage/snapshot.ts";
 
 /**
@@ -27,7 +27,7 @@ export async function openPart(snapshot: SnapshotHandle, file: EvidenceFile): Pr
 
 /** Reads and decodes one part, keeping only `columns` (those the file has). */
 async function decodePart(snapshot: SnapshotHandle, file: EvidenceFile, columns: readonly string[]): Promise<Table> {
-  return readParquet(await openPart(snapshot, file), columns);
+  return readParquetColumns(await openPart(snapshot, file), columns);
 }
 
 export interface DecodedPart {

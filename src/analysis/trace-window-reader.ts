@@ -34,62 +34,138 @@ interface WindowIndex {
   reach: ArrayLike<Key>;
   /** event_index of each row, in `order` (for merging parts). */
   eventIndex: Float64Array;
-  exact: boolean;
+  /** Times are doubles (exact); otherwise bigint offsets. */
+  doubles: boolean;
 }
 
 const SAFE = 2n ** 53n;
+const TWO32 = 4294967296;
 
 function windowIndex(part: DecodedPart): WindowIndex {
   return part.derive("trace-window:index", () => {
-    const n = part.rows;
-    const ts = new Array<bigint>(n);
-    const ends = new Array<bigint>(n);
-    const events = new Float64Array(n);
-    let i = 0;
-    for (const v of part.arrow.getChild("ts_ns") ?? []) ts[i++] = BigInt(v as bigint | number);
-    i = 0;
-    for (const v of part.arrow.getChild("dur_ns") ?? []) ends[i] = ts[i]! + (v === null || v === undefined ? 0n : BigInt(v as bigint | number)), i++;
-    for (; i < n; i++) ends[i] = ts[i]!;
-    i = 0;
-    for (const v of part.arrow.getChild("event_index") ?? []) events[i++] = Number(v);
-    let base = ts[0] ?? 0n;
-    let maxEnd = ends[0] ?? 0n;
-    for (let r = 1; r < n; r++) {
-      if (ts[r]! < base) base = ts[r]!;
-      if (ends[r]! > maxEnd) maxEnd = ends[r]!;
-    }
-    let minEnd = base;
-    for (let r = 0; r < n; r++) if (ends[r]! < minEnd) minEnd = ends[r]!;
-    const exact = maxEnd - base < SAFE && base - minEnd < SAFE;
-    const rel = (v: bigint): Key => (exact ? Number(v - base) : v - base);
-    const startRel: Key[] | Float64Array = exact ? new Float64Array(n) : new Array<Key>(n);
-    for (let r = 0; r < n; r++) startRel[r] = rel(ts[r]!) as number;
-    const order = new Int32Array(n);
-    let sorted = true;
-    for (let r = 0; r < n; r++) {
-      order[r] = r;
-      if (r > 0 && (startRel[r - 1]! > startRel[r]! || (startRel[r - 1] === startRel[r] && events[r - 1]! > events[r]!))) sorted = false;
-    }
-    if (!sorted) order.sort((a, b) => (startRel[a]! < startRel[b]! ? -1 : startRel[a]! > startRel[b]! ? 1 : events[a]! - events[b]!));
-    const start: Key[] | Float64Array = exact ? new Float64Array(n) : new Array<Key>(n);
-    const end: Key[] | Float64Array = exact ? new Float64Array(n) : new Array<Key>(n);
-    const reach: Key[] | Float64Array = exact ? new Float64Array(n) : new Array<Key>(n);
-    const eventIndex = new Float64Array(n);
-    for (let k = 0; k < n; k++) {
-      const r = order[k]!;
-      start[k] = startRel[r]! as number;
-      end[k] = rel(ends[r]!) as number;
-      reach[k] = (k === 0 || end[k]! > reach[k - 1]! ? end[k]! : reach[k - 1]!) as number;
-      eventIndex[k] = events[r]!;
-    }
-    return { value: { base, maxEnd, order, start, end, reach, eventIndex, exact }, bytes: n * (4 + 8 * 4) };
+    const index = relativeIndex(part) ?? exactIndex(part);
+    return { value: index, bytes: part.rows * (4 + 8 * 4) };
   });
+}
+
+/** One int64 column of a part as 32-bit halves (little-endian), with validity; null when absent. */
+function int64Halves(part: DecodedPart, name: string): { lo: Uint32Array; hi: Int32Array; valid: Uint8Array | null } | null {
+  const n = part.rows;
+  const lo = new Uint32Array(n);
+  const hi = new Int32Array(n);
+  let valid: Uint8Array | null = null;
+  let row = 0;
+  for (const batch of part.arrow.batches) {
+    const column = batch.getChild(name);
+    if (!column) return null;
+    for (const data of column.data) {
+      const values = data.values as unknown as BigInt64Array;
+      const words = new Int32Array(values.buffer, values.byteOffset, values.length * 2);
+      const start = values.length === data.length ? 0 : data.offset;
+      for (let i = 0; i < data.length; i++) {
+        lo[row + i] = words[2 * (start + i)]! >>> 0;
+        hi[row + i] = words[2 * (start + i) + 1]!;
+      }
+      if (data.nullCount > 0) {
+        valid ??= new Uint8Array(n).fill(1);
+        const bits = data.nullBitmap!;
+        for (let i = 0; i < data.length; i++) {
+          const bit = data.offset + i;
+          valid[row + i] = (bits[bit >> 3]! >> (bit & 7)) & 1;
+        }
+      }
+      row += data.length;
+    }
+  }
+  return row === n ? { lo, hi, valid } : null;
+}
+
+/**
+ * The index with times as doubles relative to the part's earliest timestamp, computed from
+ * the int64 halves without a BigInt per row. Null when a relative time could exceed 2^53.
+ */
+function relativeIndex(part: DecodedPart): WindowIndex | null {
+  const n = part.rows;
+  const ts = int64Halves(part, "ts_ns");
+  const events = int64Halves(part, "event_index");
+  if (!ts || !events || n === 0) return null;
+  const dur = int64Halves(part, "dur_ns");
+  let baseRow = 0;
+  for (let r = 1; r < n; r++) {
+    if (ts.hi[r]! < ts.hi[baseRow]! || (ts.hi[r] === ts.hi[baseRow] && ts.lo[r]! < ts.lo[baseRow]!)) baseRow = r;
+  }
+  const baseHi = ts.hi[baseRow]!;
+  const baseLo = ts.lo[baseRow]!;
+  const startRel = new Float64Array(n);
+  const endRel = new Float64Array(n);
+  const eventOf = new Float64Array(n);
+  let maxEndRow = 0;
+  for (let r = 0; r < n; r++) {
+    const start = (ts.hi[r]! - baseHi) * TWO32 + (ts.lo[r]! - baseLo);
+    // A null duration counts as 0, as coalesce(dur_ns, 0) did.
+    const d = dur && (!dur.valid || dur.valid[r]) ? dur.hi[r]! * TWO32 + dur.lo[r]! : 0;
+    const end = start + d;
+    if (!(Math.abs(start) < 2 ** 53 && Math.abs(d) < 2 ** 53 && Math.abs(end) < 2 ** 53)) return null;
+    startRel[r] = start;
+    endRel[r] = end;
+    eventOf[r] = events.hi[r]! * TWO32 + events.lo[r]!;
+    if (end > endRel[maxEndRow]!) maxEndRow = r;
+  }
+  const base = (BigInt(baseHi) << 32n) + BigInt(baseLo);
+  return sortedIndex(base, base + BigInt(endRel[maxEndRow]!), startRel, endRel, eventOf, true);
+}
+
+/** The index with exact bigint offsets, for a part whose times span 2^53 ns or more. */
+function exactIndex(part: DecodedPart): WindowIndex {
+  const n = part.rows;
+  const ts = new Array<bigint>(n);
+  const ends = new Array<bigint>(n);
+  const events = new Float64Array(n);
+  let i = 0;
+  for (const v of part.arrow.getChild("ts_ns") ?? []) ts[i++] = BigInt(v as bigint | number);
+  i = 0;
+  for (const v of part.arrow.getChild("dur_ns") ?? []) ends[i] = ts[i]! + (v === null || v === undefined ? 0n : BigInt(v as bigint | number)), i++;
+  for (; i < n; i++) ends[i] = ts[i]!;
+  i = 0;
+  for (const v of part.arrow.getChild("event_index") ?? []) events[i++] = Number(v);
+  let base = ts[0] ?? 0n;
+  let maxEnd = ends[0] ?? 0n;
+  for (let r = 1; r < n; r++) {
+    if (ts[r]! < base) base = ts[r]!;
+    if (ends[r]! > maxEnd) maxEnd = ends[r]!;
+  }
+  const startRel = ts.map((t) => t - base);
+  const endRel = ends.map((e) => e - base);
+  return sortedIndex(base, maxEnd, startRel, endRel, events, false);
+}
+
+function sortedIndex(base: bigint, maxEnd: bigint, startRel: ArrayLike<Key>, endRel: ArrayLike<Key>, events: Float64Array, doubles: boolean): WindowIndex {
+  const n = startRel.length;
+  const order = new Int32Array(n);
+  let sorted = true;
+  for (let r = 0; r < n; r++) {
+    order[r] = r;
+    if (r > 0 && (startRel[r - 1]! > startRel[r]! || (startRel[r - 1] === startRel[r] && events[r - 1]! > events[r]!))) sorted = false;
+  }
+  if (!sorted) order.sort((a, b) => (startRel[a]! < startRel[b]! ? -1 : startRel[a]! > startRel[b]! ? 1 : events[a]! - events[b]!));
+  const start: Key[] | Float64Array = doubles ? new Float64Array(n) : new Array<Key>(n);
+  const end: Key[] | Float64Array = doubles ? new Float64Array(n) : new Array<Key>(n);
+  const reach: Key[] | Float64Array = doubles ? new Float64Array(n) : new Array<Key>(n);
+  const eventIndex = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const r = order[k]!;
+    start[k] = startRel[r]! as number;
+    end[k] = endRel[r]! as number;
+    reach[k] = (k === 0 || end[k]! > reach[k - 1]! ? end[k]! : reach[k - 1]!) as number;
+    eventIndex[k] = events[r]!;
+  }
+  return { base, maxEnd, order, start, end, reach, eventIndex, doubles };
 }
 
 /** A query bound relative to a part's origin, clamped where it lies beyond every row. */
 function relative(index: WindowIndex, value: bigint): Key {
   const v = value - index.base;
-  if (!index.exact) return v;
+  if (!index.doubles) return v;
   if (v >= SAFE) return Number.POSITIVE_INFINITY;
   if (v <= -SAFE) return Number.NEGATIVE_INFINITY;
   return Number(v);

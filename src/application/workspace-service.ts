@@ -19,6 +19,7 @@ import { traceWindow, type TraceWindowResult } from "../analysis/trace-window.ts
 import { lifecycleGaps, operationTransitions, operationWindow, type GapsResult, type OperationWindowResult, type TransitionsResult } from "../analysis/otel-lifecycle.ts";
 import { diffCatalog, projectCatalog, type CatalogDiff } from "../storage/catalog.ts";
 import { readCommit, readHeadId } from "../storage/corpus-store.ts";
+import { initParquet } from "../storage/parquet.ts";
 import { SnapshotHandle } from "../storage/snapshot.ts";
 import { initWorkspace, locateWorkspace, openWorkspace, type Workspace, type WorkspaceIdentity } from "../storage/workspace.ts";
 import { importArtifact, type ImportRequest, type ImportResult } from "./import-artifact.ts";
@@ -88,6 +89,16 @@ export class WorkspaceService {
     const budget = this.cacheBudget();
     this.parts = new PartCache(Math.floor(budget / 2));
     this.engine = new EvidenceEngine({ budgetBytes: Math.floor(budget / 2) });
+  }
+
+  /**
+   * Starts loading what the first analysis of a long-lived process needs (the Parquet
+   * decoder), in the background, so that first call does not wait for it.
+   */
+  static prewarm(): void {
+    initParquet().catch(() => {
+      // The first analysis retries and reports the failure.
+    });
   }
 
   /** Creates `.diagnostics/` under `root`, or reports the workspace already there. */

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { WorkspaceService } from "../../src/application/workspace-service.ts";
+import { EvidenceEngine } from "../../src/analysis/evidence-engine.ts";
 import { CORPUS, SAMPLES, tempWorkspace } from "../helpers.ts";
 
 let root: string;
@@ -76,6 +77,32 @@ test("the SQL engine loads a generation's spans once across commits", async () =
   expect(service.status().analysis_cache.engine).toMatchObject({ starts: 1, loads: 1, tables: 1 });
   expect(second.corpus_commit_id).not.toBe(first.corpus_commit_id);
   expect(second.items).toEqual(first.items);
+}, 120_000);
+
+test("the engine drops least recently used generation tables over its budget, and closes when idle", async () => {
+  const a = await service.importArtifact({ path: join(CORPUS, "otlp-json", "local-otel-js-exporter-otlp-http-0.223.1-root-span.json") });
+  const b = await service.importArtifact({ path: join(CORPUS, "otlp-json", "otlp-proto-examples-trace.json") });
+  const snapshot = service.pin();
+  const spans = (artifactId: string) => snapshot.generations({ artifactId }).filter((g) => (g.tables.otel_spans ?? 0) > 0);
+  const count = () => Number(engine.query("count", "SELECT count(*) AS n FROM otel_spans", [])[0]!.n);
+  const engine = new EvidenceEngine({ budgetBytes: 1, idleCloseMs: 300 });
+  try {
+    await engine.ensureTable(snapshot, "otel_spans", spans(a.artifact_id), ["span_id"]);
+    const rowsA = count();
+    await engine.ensureTable(snapshot, "otel_spans", spans(b.artifact_id), ["span_id"]);
+    expect(count()).toBe(b.extraction.tables.otel_spans!);
+    expect(engine.stats()).toMatchObject({ loads: 2, evictions: 1, tables: 1 });
+    await engine.ensureTable(snapshot, "otel_spans", spans(a.artifact_id), ["span_id"]);
+    expect(count()).toBe(rowsA);
+    expect(engine.stats()).toMatchObject({ loads: 3, evictions: 2, tables: 1 });
+    await Bun.sleep(600);
+    expect(engine.stats()).toMatchObject({ open: false, tables: 0, bytes: 0, starts: 1 });
+    await engine.ensureTable(snapshot, "otel_spans", spans(a.artifact_id), ["span_id"]);
+    expect(count()).toBe(rowsA);
+    expect(engine.stats()).toMatchObject({ open: true, starts: 2 });
+  } finally {
+    engine.close();
+  }
 }, 120_000);
 
 test("a zero cache budget keeps nothing between calls", async () => {

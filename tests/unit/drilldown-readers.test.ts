@@ -118,7 +118,7 @@ async function expectSameDrilldown(artifactId: string): Promise<number> {
   }
   // With no metric given, both pick cpu_time when present, else the first metric.
   const first = (await framesToTry(artifactId))[0];
-  if (first) expect((await service.stacks("callers", artifactId, first, {})).metric).toBe(metrics.includes("cpu_time") ? "cpu_time" : (metrics[0] ?? "wall_time"));
+  if (first) expect((await service.stacks("callers", artifactId, first, {})).metric as string | null).toBe(metrics.includes("cpu_time") ? "cpu_time" : (metrics[0] ?? "wall_time"));
   return compared;
 }
 
