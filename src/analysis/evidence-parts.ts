@@ -96,6 +96,7 @@ class CachedPart implements DecodedPart {
 export class PartCache {
   private budget: number;
   private readonly parts = new Map<string, CachedPart>();
+  private readonly pending = new Map<string, Promise<CachedPart>>();
   private total = 0;
   private counts = { loads: 0, hits: 0, evictions: 0 };
   private readonly loadLog: PartLoad[] = [];
@@ -135,6 +136,22 @@ export class PartCache {
   }
 
   private async part(snapshot: SnapshotHandle, file: EvidenceFile, table: EvidenceTableName, columns: readonly string[]): Promise<CachedPart> {
+    // Concurrent calls (an MCP client may send several) wait for one decode of a part.
+    const pending = this.pending.get(file.path);
+    if (pending) {
+      const part = await pending;
+      if (columns.every((c) => part.columns.has(c))) return part;
+    }
+    const work = this.load(snapshot, file, table, columns);
+    this.pending.set(file.path, work);
+    try {
+      return await work;
+    } finally {
+      if (this.pending.get(file.path) === work) this.pending.delete(file.path);
+    }
+  }
+
+  private async load(snapshot: SnapshotHandle, file: EvidenceFile, table: EvidenceTableName, columns: readonly string[]): Promise<CachedPart> {
     const cached = this.parts.get(file.path);
     if (cached && columns.every((c) => cached.columns.has(c))) {
       // Map order is recency order: re-insert on use.

@@ -27,11 +27,13 @@ afterAll(() => {
   cleanup?.();
 });
 
+let profileArtifact = "";
 const generationOf = (artifactId: string) => service.pin().generations({ artifactId }).map((g) => g.generation_id);
 
 test("an import between two drill-downs reloads nothing of the subject and loads nothing unrelated", async () => {
   const profile = await service.importArtifact({ path: join(SAMPLES, "sample.cpuprofile") });
   const trace = await service.importArtifact({ path: join(SAMPLES, "sample-trace.json") });
+  profileArtifact = profile.artifact_id;
   const hot = (await service.analyzeHotspots(profile.artifact_id, { limit: 1 })).items[0]!;
   const profileGenerations = new Set(generationOf(profile.artifact_id));
 
@@ -63,6 +65,20 @@ test("an import between two drill-downs reloads nothing of the subject and loads
   expect(status.analysis_cache.parts.bytes).toBeGreaterThan(0);
   expect(status.analysis_cache.parts.bytes).toBeLessThanOrEqual(status.analysis_cache.parts.budget_bytes);
   expect(status.analysis_cache.engine.open).toBe(false);
+}, 120_000);
+
+test("concurrent drill-downs decode each part once", async () => {
+  const fresh = await WorkspaceService.open({ workspace: root });
+  try {
+    const artifact = profileArtifact;
+    const hot = (await service.analyzeHotspots(artifact, { limit: 1 })).items[0]!;
+    await Promise.all((["callers", "callees", "examples", "callers"] as const).map((d) => fresh.stacks(d, artifact, hot.frame_id, {})));
+    const loads = fresh.partLoads().map((l) => `${l.generation_id}/${l.table}`);
+    expect(loads.sort()).toEqual([...new Set(loads)].sort());
+    expect(new Set(fresh.partLoads().map((l) => l.table))).toEqual(new Set(["frames", "call_edges", "stacks"]));
+  } finally {
+    fresh.close();
+  }
 }, 120_000);
 
 test("the SQL engine loads a generation's spans once across commits", async () => {
