@@ -36,6 +36,8 @@ interface WindowIndex {
   eventIndex: Float64Array;
   /** Times are doubles (exact); otherwise bigint offsets. */
   doubles: boolean;
+  /** No row ends before it begins, so a row beginning inside a window overlaps it. */
+  noNegativeDurations: boolean;
 }
 
 const SAFE = 2n ** 53n;
@@ -152,14 +154,16 @@ function sortedIndex(base: bigint, maxEnd: bigint, startRel: ArrayLike<Key>, end
   const end: Key[] | Float64Array = doubles ? new Float64Array(n) : new Array<Key>(n);
   const reach: Key[] | Float64Array = doubles ? new Float64Array(n) : new Array<Key>(n);
   const eventIndex = new Float64Array(n);
+  let noNegativeDurations = true;
   for (let k = 0; k < n; k++) {
     const r = order[k]!;
     start[k] = startRel[r]! as number;
     end[k] = endRel[r]! as number;
     reach[k] = (k === 0 || end[k]! > reach[k - 1]! ? end[k]! : reach[k - 1]!) as number;
     eventIndex[k] = events[r]!;
+    if (end[k]! < start[k]!) noNegativeDurations = false;
   }
-  return { base, maxEnd, order, start, end, reach, eventIndex, doubles };
+  return { base, maxEnd, order, start, end, reach, eventIndex, doubles, noNegativeDurations };
 }
 
 /** A query bound relative to a part's origin, clamped where it lies beyond every row. */
@@ -198,7 +202,7 @@ export interface WindowPage {
 export function traceWindowRows(parts: readonly DecodedPart[], startNs: bigint, endNs: bigint, limit: number, offset: number): WindowPage {
   let total = 0;
   const wanted = offset + limit;
-  const candidates: { part: DecodedPart; index: WindowIndex; k: number }[] = [];
+  let candidates: { part: DecodedPart; index: WindowIndex; k: number }[] = [];
   let minStart: bigint | null = null;
   let maxEnd: bigint | null = null;
   for (const part of parts) {
@@ -211,21 +215,25 @@ export function traceWindowRows(parts: readonly DecodedPart[], startNs: bigint, 
     // Rows at or after `hi` begin after the window; rows before `from` all end before it.
     const hi = firstWhere(index.start, (v) => v > qEnd);
     const from = firstWhere(index.reach, (v) => v >= qStart);
+    // Rows from `inside` on begin within the window, so (with no negative duration) all
+    // overlap it: only the rows before it need their end checked, the rest are counted.
+    const inside = index.noNegativeDurations ? Math.max(from, firstWhere(index.start, (v) => v >= qStart)) : hi;
     let matched = 0;
-    for (let k = from; k < hi; k++) {
+    for (let k = from; k < Math.min(inside, hi); k++) {
       if (index.end[k]! < qStart) continue;
       // Only the first `offset + limit` matches of each part can be on the page.
       if (matched < wanted) candidates.push({ part, index, k });
       matched += 1;
     }
-    total += matched;
+    const bulk = Math.max(0, hi - inside);
+    for (let k = inside; k < inside + bulk && matched + (k - inside) < wanted; k++) candidates.push({ part, index, k });
+    total += matched + bulk;
   }
   if (parts.length > 1) {
-    candidates.sort((a, b) => {
-      const ta = a.index.base + BigInt(a.index.start[a.k]!);
-      const tb = b.index.base + BigInt(b.index.start[b.k]!);
-      return ta < tb ? -1 : ta > tb ? 1 : a.index.eventIndex[a.k]! - b.index.eventIndex[b.k]!;
-    });
+    // Each part's candidates are in order already; merging needs their absolute times.
+    const keyed = candidates.map((c) => ({ c, ts: c.index.base + BigInt(c.index.start[c.k]!), event: c.index.eventIndex[c.k]! }));
+    keyed.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : a.event - b.event));
+    candidates = keyed.map((k) => k.c);
   }
   return {
     total,

@@ -216,6 +216,16 @@ describe("trace window reader", () => {
     expect(traceWindowRows(parts, 0n, 1n, 5, 0).bounds).toEqual({ start_ns: (base + 1n).toString(), end_ns: (base + 2n ** 54n + 1n).toString() });
   });
 
+  test("a slice that ends before it begins overlaps only windows reaching its end", () => {
+    const c = tableFromArrays({ event_index: BigInt64Array.from([0n, 1n, 2n]), ts_ns: BigInt64Array.from([10n, 20n, 25n]), dur_ns: BigInt64Array.from([0n, -15n, 1n]) });
+    const part = memoryPart(c);
+    const rows = (start: bigint, end: bigint) => traceWindowRows([part], start, end, 10, 0).rows.map((r) => r.row);
+    // Matches the engine's `ts_ns <= end AND ts_ns + coalesce(dur_ns, 0) >= start`.
+    expect(rows(6n, 30n)).toEqual([0, 2]);
+    expect(rows(5n, 30n)).toEqual([0, 1, 2]);
+    expect(rows(21n, 30n)).toEqual([2]);
+  });
+
   test("text order is the engine's (code points, not UTF-16 units)", () => {
     const words = ["b", "a", "\u{1F600}", "\uFF5E", "ab", "", "Z"];
     const engineOrder = engine.query(`SELECT w FROM (VALUES ${words.map(() => "(?)").join(", ")}) t(w) ORDER BY w`, words);
