@@ -94,7 +94,7 @@ class CachedPart implements DecodedPart {
 }
 
 export class PartCache {
-  private budget: number;
+  private readonly budget: number;
   private readonly parts = new Map<string, CachedPart>();
   private readonly pending = new Map<string, Promise<CachedPart>>();
   private total = 0;
@@ -128,11 +128,6 @@ export class PartCache {
   /** Every part load since the cache was made, oldest first. */
   loads(): readonly PartLoad[] {
     return this.loadLog;
-  }
-
-  clear(): void {
-    this.parts.clear();
-    this.total = 0;
   }
 
   private async part(snapshot: SnapshotHandle, file: EvidenceFile, table: EvidenceTableName, columns: readonly string[]): Promise<CachedPart> {
