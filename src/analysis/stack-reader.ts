@@ -8,6 +8,7 @@
  */
 import type { DecodedPart } from "./evidence-parts.ts";
 import { plainColumn } from "./evidence-reader.ts";
+import { listUtf8Rows } from "./list-columns.ts";
 import { compareText } from "./text-order.ts";
 
 export const CALL_EDGE_COLUMNS = ["metric", "parent_frame_id", "child_frame_id", "sample_count", "duration_ns"];
@@ -121,8 +122,8 @@ function stackRowsByFrame(part: DecodedPart): Map<string, number[]> {
     const lists = part.arrow.getChild("frame_ids");
     let entries = 0;
     let r = 0;
-    for (const list of lists ?? []) {
-      for (const frame of new Set(listOf(list))) {
+    for (const ids of lists ? listUtf8Rows(lists) : []) {
+      for (const frame of new Set(ids)) {
         const rows = index.get(frame);
         if (rows) rows.push(r);
         else index.set(frame, [r]);
