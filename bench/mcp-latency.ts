@@ -36,7 +36,7 @@ const { values } = parseArgs({
 const samples = Number(values.samples);
 const calls = Number(values.calls);
 const here = resolve(import.meta.dir, "..");
-const corpus = resolve(here, "..", "shared", "corpus", "hyperfine");
+const corpus = resolve(here, "fixtures", "corpus", "hyperfine");
 const smallImports = ["local-hyperfine-1.15.0-named-prepare.json", "local-hyperfine-1.15.0-ignore-failure-exit-codes.json", "3em-tools-benchmarks-results.json"];
 const dir = mkdtempSync(join(tmpdir(), "flameox-mcp-bench-"));
 

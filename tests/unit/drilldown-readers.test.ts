@@ -12,7 +12,7 @@ import { AnalysisEngine } from "../../src/analysis/engine.ts";
 import type { DecodedPart } from "../../src/analysis/evidence-parts.ts";
 import { traceWindowRows } from "../../src/analysis/trace-window-reader.ts";
 import { compareText } from "../../src/analysis/text-order.ts";
-import { EVIDENCE_SCHEMAS, type EvidenceTableName } from "../../src/domain/evidence-schema.ts";
+import { defaultFrameMetric, EVIDENCE_SCHEMAS, type EvidenceTableName } from "../../src/domain/evidence-schema.ts";
 import { initParquet, parquetToIpcStream } from "../../src/storage/parquet.ts";
 import type { CommitEntry } from "../../src/storage/corpus-records.ts";
 import { corpusFiles } from "../adapters/corpus-files.ts";
@@ -116,9 +116,9 @@ async function expectSameDrilldown(artifactId: string): Promise<number> {
       }
     }
   }
-  // With no metric given, both pick cpu_time when present, else the first metric.
+  // With no metric given, the metric is chosen from those of the call edges as hotspots choose.
   const first = (await framesToTry(artifactId))[0];
-  if (first) expect((await service.stacks("callers", artifactId, first, {})).metric as string | null).toBe(metrics.includes("cpu_time") ? "cpu_time" : (metrics[0] ?? "wall_time"));
+  if (first) expect((await service.stacks("callers", artifactId, first, {})).metric).toBe(defaultFrameMetric(metrics) ?? "wall_time");
   return compared;
 }
 
