@@ -8,7 +8,8 @@ import { defaultFrameMetric, type FrameMetric } from "../domain/evidence-schema.
 import type { SnapshotHandle } from "../storage/snapshot.ts";
 import { type AnalysisResult, resultBase } from "./analysis-result.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
-import { readEvidenceColumns } from "./evidence-reader.ts";
+import { PartCache, type DecodedPart } from "./evidence-parts.ts";
+import { plainColumn, readEvidenceColumns } from "./evidence-reader.ts";
 import type { Subject } from "./subject.ts";
 
 export const HOTSPOTS_RECIPE = "cpu_hotspots";
@@ -45,7 +46,7 @@ export interface HotspotsOptions {
   metric?: FrameMetric;
 }
 
-export async function analyzeHotspots(snapshot: SnapshotHandle, subject: Subject, options: HotspotsOptions): Promise<HotspotsResult> {
+export async function analyzeHotspots(snapshot: SnapshotHandle, subject: Subject, options: HotspotsOptions, parts: PartCache = new PartCache(0)): Promise<HotspotsResult> {
   const generations = subject.generations.filter((g) => g.tables.frame_measurements !== undefined);
   const binding = { query: `${HOTSPOTS_RECIPE}@${HOTSPOTS_VERSION}`, filters: { subject: subject.id, metric: options.metric ?? null }, commitId: snapshot.commitId };
   const offset = decodeCursor(options.cursor, binding);
@@ -71,7 +72,7 @@ export async function analyzeHotspots(snapshot: SnapshotHandle, subject: Subject
   }
   const fm = await readEvidenceColumns(snapshot, "frame_measurements", generations, [
     "frame_id", "metric", "unit", "self_value", "inclusive_value", "self_samples", "inclusive_samples",
-  ]);
+  ], parts);
   const metricsAvailable = [...new Set(fm.columns.metric as string[])].sort() as FrameMetric[];
   const metric = options.metric ?? defaultFrameMetric(metricsAvailable);
   const totals = new Map<string, { self: number; incl: number; selfN: number; inclN: number; unit: string }>();
@@ -85,7 +86,7 @@ export async function analyzeHotspots(snapshot: SnapshotHandle, subject: Subject
     t.inclN += fm.columns.inclusive_samples![i] as number;
     totals.set(id, t);
   }
-  const frames = await readFrames(snapshot, generations);
+  const frames = await readFrames(snapshot, generations, parts);
   let totalSelf = 0;
   let totalSamples = 0;
   let symbolized = 0;
@@ -147,20 +148,34 @@ export interface FrameInfo {
   symbolization: string;
 }
 
-export async function readFrames(snapshot: SnapshotHandle, generations: Parameters<SnapshotHandle["tableFiles"]>[1]): Promise<Map<string, FrameInfo>> {
-  const cols = ["frame_id", "function", "language", "module", "file", "line", "column", "symbolization"];
-  const fr = await readEvidenceColumns(snapshot, "frames", generations, cols);
+/**
+ * Frames of the given generations by id; a later generation's row for an id wins. Each
+ * part's map is built once and kept with the part.
+ */
+export async function readFrames(snapshot: SnapshotHandle, generations: Parameters<SnapshotHandle["tableFiles"]>[1], parts: PartCache = new PartCache(0)): Promise<ReadonlyMap<string, FrameInfo>> {
+  const decoded = await parts.partsOf(snapshot, "frames", generations, FRAME_COLUMNS);
+  const maps = decoded.map((part) => part.derive("frames:by-id", () => framesOf(part)));
+  if (maps.length === 1) return maps[0]!;
+  const merged = new Map<string, FrameInfo>();
+  for (const map of maps) for (const [id, info] of map) merged.set(id, info);
+  return merged;
+}
+
+const FRAME_COLUMNS = ["frame_id", "function", "language", "module", "file", "line", "column", "symbolization"];
+
+function framesOf(part: DecodedPart): { value: Map<string, FrameInfo>; bytes: number } {
+  const [ids, fns, languages, modules, files, lines, columns, symbolization] = FRAME_COLUMNS.map((c) => plainColumn(part, c));
   const frames = new Map<string, FrameInfo>();
-  for (let i = 0; i < fr.rows; i++) {
-    frames.set(fr.columns.frame_id![i] as string, {
-      function: fr.columns.function![i] as string,
-      language: fr.columns.language![i] as string,
-      module: fr.columns.module![i] as string | null,
-      file: fr.columns.file![i] as string | null,
-      line: fr.columns.line![i] as number | null,
-      column: fr.columns.column![i] as number | null,
-      symbolization: fr.columns.symbolization![i] as string,
+  for (let i = 0; i < part.rows; i++) {
+    frames.set(ids![i] as string, {
+      function: fns![i] as string,
+      language: languages![i] as string,
+      module: modules![i] as string | null,
+      file: files![i] as string | null,
+      line: lines![i] as number | null,
+      column: columns![i] as number | null,
+      symbolization: symbolization![i] as string,
     });
   }
-  return frames;
+  return { value: frames, bytes: 96 * part.rows };
 }

@@ -8,9 +8,9 @@ import { FlameoxError } from "../domain/errors.ts";
 import type { SnapshotHandle } from "../storage/snapshot.ts";
 import { type AnalysisResult, resultBase } from "./analysis-result.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
-import type { SnapshotEngine } from "./snapshot-engine.ts";
+import type { EvidenceEngine } from "./evidence-engine.ts";
 import type { Subject } from "./subject.ts";
-import { OTEL_SQL } from "./otel-sql.ts";
+import { OTEL_SPAN_COLUMNS, OTEL_SQL } from "./otel-sql.ts";
 
 export const OTEL_LIFECYCLE_VERSION = "1";
 
@@ -51,11 +51,11 @@ interface Page {
   cursor?: string | null;
 }
 
-async function spansOf(engine: SnapshotEngine, snapshot: SnapshotHandle, subject: Subject, recipe: string) {
+async function spansOf(engine: EvidenceEngine, snapshot: SnapshotHandle, subject: Subject, recipe: string) {
   const generations = subject.generations.filter((g) => g.tables.otel_spans !== undefined);
   const base = resultBase({ name: recipe, version: OTEL_LIFECYCLE_VERSION, claimLevel: "observed" }, snapshot, subject, generations);
   const withSpans = generations.filter((g) => (g.tables.otel_spans ?? 0) > 0);
-  if (withSpans.length > 0) await engine.ensureTable("otel_spans", withSpans);
+  if (withSpans.length > 0) await engine.ensureTable(snapshot, "otel_spans", withSpans, OTEL_SPAN_COLUMNS);
   const empty = withSpans.length === 0
     ? {
         evidence: generations.length === 0
@@ -72,7 +72,7 @@ function paged<T>(items: T[], total: number, offset: number, binding: Parameters
   return { items, total, returned: items.length, truncated: end < total, next_cursor: end < total ? encodeCursor(binding, end) : null };
 }
 
-export async function operationWindow(engine: SnapshotEngine, snapshot: SnapshotHandle, subject: Subject, options: Page & { startNs: bigint; endNs: bigint; traceId: string | null }): Promise<OperationWindowResult> {
+export async function operationWindow(engine: EvidenceEngine, snapshot: SnapshotHandle, subject: Subject, options: Page & { startNs: bigint; endNs: bigint; traceId: string | null }): Promise<OperationWindowResult> {
   for (const [field, value] of [["start", options.startNs], ["end", options.endNs]] as const) {
     if (value < -(2n ** 63n) || value >= 2n ** 63n) throw new FlameoxError("INVALID_ARGUMENTS", `Expected ${field} to fit a signed 64-bit integer but found ${value}`, { details: { field } });
   }
@@ -94,7 +94,7 @@ export async function operationWindow(engine: SnapshotEngine, snapshot: Snapshot
   return { ...base, evidence, ...paged(items, total, offset, binding), window, trace_id: options.traceId };
 }
 
-export async function operationTransitions(engine: SnapshotEngine, snapshot: SnapshotHandle, subject: Subject, options: Page & { maxDepth: number; traceId: string | null }): Promise<TransitionsResult> {
+export async function operationTransitions(engine: EvidenceEngine, snapshot: SnapshotHandle, subject: Subject, options: Page & { maxDepth: number; traceId: string | null }): Promise<TransitionsResult> {
   const binding = { query: `otel_transitions@${OTEL_LIFECYCLE_VERSION}`, filters: { subject: subject.id, depth: options.maxDepth, trace: options.traceId }, commitId: snapshot.commitId };
   const offset = decodeCursor(options.cursor, binding);
   const { base, empty } = await spansOf(engine, snapshot, subject, "otel_transitions");
@@ -109,7 +109,7 @@ export async function operationTransitions(engine: SnapshotEngine, snapshot: Sna
   return { ...base, claim_level: "derived", evidence, ...paged(items, all.length, offset, binding), max_depth: options.maxDepth, trace_id: options.traceId };
 }
 
-export async function lifecycleGaps(engine: SnapshotEngine, snapshot: SnapshotHandle, subject: Subject, options: { limit: number }): Promise<GapsResult> {
+export async function lifecycleGaps(engine: EvidenceEngine, snapshot: SnapshotHandle, subject: Subject, options: { limit: number }): Promise<GapsResult> {
   const { base, empty } = await spansOf(engine, snapshot, subject, "otel_lifecycle_gaps");
   if (empty) return { ...base, ...empty };
   const items: GapItem[] = [];

@@ -1,4 +1,9 @@
 /** Versioned SQL of the OTLP lifecycle queries (bound parameters only; see otel-lifecycle.ts). */
+/** The span columns these queries read: all the engine loads of `otel_spans`. */
+export const OTEL_SPAN_COLUMNS = [
+  "span_index", "trace_id", "span_id", "parent_span_id", "name", "kind", "start_unix_nano", "end_unix_nano", "duration_ns", "status_code",
+];
+
 const TRACE_FILTER = `(CAST(? AS VARCHAR) IS NULL OR trace_id = CAST(? AS VARCHAR))`;
 const WINDOW = `start_unix_nano <= ? AND end_unix_nano >= ? AND ${TRACE_FILTER}`;
 
@@ -6,7 +11,7 @@ export const OTEL_SQL = {
   windowTotal: `SELECT count(*) AS n FROM otel_spans WHERE ${WINDOW}`,
   windowPage: `SELECT span_index, trace_id, span_id, parent_span_id, name, kind, CAST(start_unix_nano AS VARCHAR) AS start_unix_nano,
       CAST(end_unix_nano AS VARCHAR) AS end_unix_nano, duration_ns, status_code
-    FROM otel_spans WHERE ${WINDOW} ORDER BY start_unix_nano, span_index LIMIT ? OFFSET ?`,
+    FROM otel_spans WHERE ${WINDOW} ORDER BY otel_spans.start_unix_nano, span_index LIMIT ? OFFSET ?`,
   // Roots are spans without a parent or whose parent is not in the artifact; depth counts from them.
   transitions: `WITH RECURSIVE spans AS (SELECT * FROM otel_spans WHERE ${TRACE_FILTER}),
     tree(trace_id, span_id, name, duration_ns, depth) AS (

@@ -23,7 +23,7 @@ export interface ProfileStacks {
   metric: FrameMetric | null;
   unit: string;
   metricsAvailable: FrameMetric[];
-  frames: Map<string, FrameInfo>;
+  frames: ReadonlyMap<string, FrameInfo>;
   stacks: ProfileStack[];
   totalValue: number;
   totalSamples: number;

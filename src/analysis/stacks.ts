@@ -1,8 +1,8 @@
 /**
  * Drill-down from a frame: who calls it (callers), what it calls (callees), and
- * representative full stacks through it (examples). Queries run on the DuckDB-WASM
- * engine over the pinned snapshot's `call_edges` and `stacks`; frame names are joined
- * from the per-artifact `frames` table.
+ * representative full stacks through it (examples). Read from the decoded `call_edges` and
+ * `stacks` parts of the subject's generations only (see stack-reader.ts); frame names are
+ * joined from the per-artifact `frames` table.
  */
 import { FlameoxError } from "../domain/errors.ts";
 import { defaultFrameMetric, type FrameMetric } from "../domain/evidence-schema.ts";
@@ -10,7 +10,8 @@ import type { SnapshotHandle } from "../storage/snapshot.ts";
 import { type AnalysisResult, resultBase } from "./analysis-result.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { readFrames } from "./hotspots.ts";
-import type { SnapshotEngine } from "./snapshot-engine.ts";
+import { PartCache } from "./evidence-parts.ts";
+import { CALL_EDGE_COLUMNS, edgeMetrics, edgeNeighbours, STACK_COLUMNS, stackExamples } from "./stack-reader.ts";
 import type { Subject } from "./subject.ts";
 
 export type StackDirection = "callers" | "callees" | "examples";
@@ -44,22 +45,6 @@ export interface StacksResult extends AnalysisResult<EdgeItem | StackExample> {
   metric: FrameMetric | null;
 }
 
-const SQL = {
-  callers: `SELECT parent_frame_id AS frame_id, sum(sample_count) AS sample_count, sum(duration_ns) AS duration_ns
-            FROM call_edges WHERE child_frame_id = ? AND metric = ? GROUP BY parent_frame_id
-            ORDER BY duration_ns DESC, sample_count DESC, frame_id LIMIT ? OFFSET ?`,
-  callersTotal: `SELECT count(DISTINCT parent_frame_id) AS n FROM call_edges WHERE child_frame_id = ? AND metric = ?`,
-  callees: `SELECT child_frame_id AS frame_id, sum(sample_count) AS sample_count, sum(duration_ns) AS duration_ns
-            FROM call_edges WHERE parent_frame_id = ? AND metric = ? GROUP BY child_frame_id
-            ORDER BY duration_ns DESC, sample_count DESC, frame_id LIMIT ? OFFSET ?`,
-  calleesTotal: `SELECT count(DISTINCT child_frame_id) AS n FROM call_edges WHERE parent_frame_id = ? AND metric = ?`,
-  examples: `SELECT stack_id, frame_ids, sum(sample_count) AS sample_count, sum(duration_ns) AS duration_ns
-             FROM stacks WHERE list_contains(frame_ids, ?) AND metric = ? GROUP BY stack_id, frame_ids
-             ORDER BY duration_ns DESC, sample_count DESC, stack_id LIMIT ? OFFSET ?`,
-  examplesTotal: `SELECT count(DISTINCT stack_id) AS n FROM stacks WHERE list_contains(frame_ids, ?) AND metric = ?`,
-  metrics: `SELECT DISTINCT metric FROM call_edges ORDER BY metric`,
-} as const;
-
 export interface StacksOptions {
   frameId: string;
   limit: number;
@@ -68,16 +53,16 @@ export interface StacksOptions {
 }
 
 export async function analyzeStacks(
-  engine: SnapshotEngine,
   snapshot: SnapshotHandle,
   subject: Subject,
   direction: StackDirection,
   options: StacksOptions,
+  parts: PartCache = new PartCache(0),
 ): Promise<StacksResult> {
   const generations = subject.generations.filter((g) => g.tables.call_edges !== undefined);
   const binding = { query: `stacks.${direction}@${STACKS_VERSION}`, filters: { subject: subject.id, frame: options.frameId, metric: options.metric ?? null }, commitId: snapshot.commitId };
   const offset = decodeCursor(options.cursor, binding);
-  const frames = await readFrames(snapshot, generations);
+  const frames = await readFrames(snapshot, generations, parts);
   const frameInfo = frames.get(options.frameId);
   const base = { ...resultBase({ name: `stack_${direction}`, version: STACKS_VERSION, claimLevel: "derived" }, snapshot, subject, generations), direction };
   const ref = (id: string): FrameRef => {
@@ -99,31 +84,29 @@ export async function analyzeStacks(
       details: { field: "frame_id" },
     });
   }
-  const table = direction === "examples" ? "stacks" : "call_edges";
-  await engine.ensureTable(table, generations);
-  const metrics = direction === "examples"
-    ? (await engine.ensureTable("call_edges", generations), engine.query("stacks.metrics", SQL.metrics, []))
-    : engine.query("stacks.metrics", SQL.metrics, []);
-  const available = metrics.map((m) => m.metric as FrameMetric);
+  const edges = await parts.partsOf(snapshot, "call_edges", generations, CALL_EDGE_COLUMNS);
+  const available = edgeMetrics(edges) as FrameMetric[];
   const metric = options.metric ?? defaultFrameMetric(available) ?? "wall_time";
-  const totalSql = direction === "callers" ? SQL.callersTotal : direction === "callees" ? SQL.calleesTotal : SQL.examplesTotal;
-  const total = Number(engine.query(`stacks.${direction}.total`, totalSql, [options.frameId, metric])[0]?.n ?? 0);
-  const rows = engine.query(`stacks.${direction}`, SQL[direction], [options.frameId, metric, options.limit, offset]);
-  const items: (EdgeItem | StackExample)[] = rows.map((row) => {
-    if (direction !== "examples") {
-      return { ...ref(row.frame_id as string), sample_count: Number(row.sample_count), duration_ns: Number(row.duration_ns) };
-    }
-    const ids = row.frame_ids as string[];
-    return {
-      stack_id: row.stack_id as string,
-      sample_count: Number(row.sample_count),
-      duration_ns: Number(row.duration_ns),
-      depth: ids.length,
+  let total: number;
+  let items: (EdgeItem | StackExample)[];
+  if (direction === "examples") {
+    const stacks = await parts.partsOf(snapshot, "stacks", generations, STACK_COLUMNS);
+    const ranked = stackExamples(stacks, options.frameId, metric, options.limit, offset);
+    total = ranked.total;
+    items = ranked.page.map((s) => ({
+      stack_id: s.id,
+      sample_count: s.sample_count,
+      duration_ns: s.duration_ns,
+      depth: s.frame_ids.length,
       // Keep the leaf end of very deep stacks: that is where the frame's cost is.
-      frames: ids.slice(-MAX_PATH_FRAMES).map(ref),
-      frames_truncated: ids.length > MAX_PATH_FRAMES,
-    };
-  });
+      frames: s.frame_ids.slice(-MAX_PATH_FRAMES).map(ref),
+      frames_truncated: s.frame_ids.length > MAX_PATH_FRAMES,
+    }));
+  } else {
+    const ranked = edgeNeighbours(edges, direction, options.frameId, metric, options.limit, offset);
+    total = ranked.total;
+    items = ranked.page.map((e) => ({ ...ref(e.id), sample_count: e.sample_count, duration_ns: e.duration_ns }));
+  }
   const end = offset + items.length;
   return {
     ...base,

@@ -7,7 +7,8 @@ import { FlameoxError } from "../domain/errors.ts";
 import type { SnapshotHandle } from "../storage/snapshot.ts";
 import { type AnalysisResult, resultBase } from "./analysis-result.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
-import type { SnapshotEngine } from "./snapshot-engine.ts";
+import { PartCache } from "./evidence-parts.ts";
+import { TRACE_WINDOW_COLUMNS, traceWindowRows } from "./trace-window-reader.ts";
 import type { Subject } from "./subject.ts";
 
 export const TRACE_WINDOW_VERSION = "1";
@@ -35,14 +36,6 @@ export interface TraceWindowResult extends AnalysisResult<TraceEventItem> {
   trace_bounds: { start_ns: string | null; end_ns: string | null };
 }
 
-const WHERE = `ts_ns <= ? AND ts_ns + coalesce(dur_ns, 0) >= ?`;
-const SQL = {
-  page: `SELECT event_index, name, category, phase, CAST(ts_ns AS VARCHAR) AS ts_ns, dur_ns, thread_dur_ns, depth, track_id, process_name, thread_name,
-           args_json, flags FROM trace_events WHERE ${WHERE} ORDER BY ts_ns, event_index LIMIT ? OFFSET ?`,
-  total: `SELECT count(*) AS n FROM trace_events WHERE ${WHERE}`,
-  bounds: `SELECT CAST(min(ts_ns) AS VARCHAR) AS start_ns, CAST(max(ts_ns + coalesce(dur_ns, 0)) AS VARCHAR) AS end_ns FROM trace_events`,
-} as const;
-
 export interface TraceWindowOptions {
   startNs: bigint;
   endNs: bigint;
@@ -50,7 +43,7 @@ export interface TraceWindowOptions {
   cursor?: string | null;
 }
 
-export async function traceWindow(engine: SnapshotEngine, snapshot: SnapshotHandle, subject: Subject, options: TraceWindowOptions): Promise<TraceWindowResult> {
+export async function traceWindow(snapshot: SnapshotHandle, subject: Subject, options: TraceWindowOptions, parts: PartCache = new PartCache(0)): Promise<TraceWindowResult> {
   if (options.endNs < options.startNs) {
     throw new FlameoxError("INVALID_ARGUMENTS", `Expected end_ns to be at least start_ns but found ${options.endNs} < ${options.startNs}`, { details: { field: "end_ns" } });
   }
@@ -72,29 +65,31 @@ export async function traceWindow(engine: SnapshotEngine, snapshot: SnapshotHand
       items: [], total: 0, returned: 0, truncated: false, next_cursor: null,
     };
   }
-  await engine.ensureTable("trace_events", traced);
-  const bounds = engine.query("trace_window.bounds", SQL.bounds, [])[0] ?? {};
-  const total = Number(engine.query("trace_window.total", SQL.total, [options.endNs, options.startNs])[0]?.n ?? 0);
-  const rows = engine.query("trace_window.page", SQL.page, [options.endNs, options.startNs, options.limit, offset]);
-  const items = rows.map((r) => ({
-    event_index: Number(r.event_index),
-    name: r.name as string,
-    category: (r.category as string | null) ?? null,
-    phase: r.phase as string,
-    ts_ns: String(r.ts_ns),
-    dur_ns: r.dur_ns === null || r.dur_ns === undefined ? null : Number(r.dur_ns),
-    thread_dur_ns: r.thread_dur_ns === null || r.thread_dur_ns === undefined ? null : Number(r.thread_dur_ns),
-    depth: Number(r.depth),
-    track_id: r.track_id as string,
-    process_name: (r.process_name as string | null) ?? null,
-    thread_name: (r.thread_name as string | null) ?? null,
-    args_json: typeof r.args_json === "string" ? r.args_json.slice(0, MAX_ARGS_CHARS) : null,
-    flags: (r.flags as string | null) ?? null,
-  }));
+  const decoded = await parts.partsOf(snapshot, "trace_events", traced, TRACE_WINDOW_COLUMNS);
+  const { total, rows, bounds } = traceWindowRows(decoded, options.startNs, options.endNs, options.limit, offset);
+  const items = rows.map(({ part, row }): TraceEventItem => {
+    const get = (column: string) => part.arrow.getChild(column)?.get(row) ?? null;
+    const argsJson = get("args_json");
+    return {
+      event_index: Number(get("event_index")),
+      name: String(get("name")),
+      category: nullableText(get("category")),
+      phase: String(get("phase")),
+      ts_ns: String(get("ts_ns")),
+      dur_ns: nullableNumber(get("dur_ns")),
+      thread_dur_ns: nullableNumber(get("thread_dur_ns")),
+      depth: Number(get("depth")),
+      track_id: String(get("track_id")),
+      process_name: nullableText(get("process_name")),
+      thread_name: nullableText(get("thread_name")),
+      args_json: typeof argsJson === "string" ? argsJson.slice(0, MAX_ARGS_CHARS) : null,
+      flags: nullableText(get("flags")),
+    };
+  });
   const end = offset + items.length;
   return {
     ...base,
-    trace_bounds: { start_ns: (bounds.start_ns as string | null) ?? null, end_ns: (bounds.end_ns as string | null) ?? null },
+    trace_bounds: bounds,
     evidence: total === 0
       ? { status: "empty", reason: "no events overlap this window; see trace_bounds for the trace's extent" }
       : { status: "available", reason: `${total} events overlap the window` },
@@ -104,4 +99,12 @@ export async function traceWindow(engine: SnapshotEngine, snapshot: SnapshotHand
     truncated: end < total,
     next_cursor: end < total ? encodeCursor(binding, end) : null,
   };
+}
+
+function nullableText(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value);
+}
+
+function nullableNumber(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
 }

@@ -11,13 +11,15 @@ import type { ArtifactRecord, RegistrationRecord, RunRecord } from "../domain/re
 import { clampLimit, type PageInfo } from "../analysis/analysis-result.ts";
 import { decodeCursor, encodeCursor } from "../analysis/cursor.ts";
 import { analyzeHotspots, type HotspotsResult } from "../analysis/hotspots.ts";
-import type { SnapshotEngine } from "../analysis/snapshot-engine.ts";
+import { EvidenceEngine, type EngineStats } from "../analysis/evidence-engine.ts";
+import { PartCache, type PartCacheStats } from "../analysis/evidence-parts.ts";
 import { analyzeStacks, type StackDirection, type StacksResult } from "../analysis/stacks.ts";
 import { resolveSubject } from "../analysis/subject.ts";
 import { traceWindow, type TraceWindowResult } from "../analysis/trace-window.ts";
 import { lifecycleGaps, operationTransitions, operationWindow, type GapsResult, type OperationWindowResult, type TransitionsResult } from "../analysis/otel-lifecycle.ts";
 import { diffCatalog, projectCatalog, type CatalogDiff } from "../storage/catalog.ts";
 import { readCommit, readHeadId } from "../storage/corpus-store.ts";
+import { initParquet } from "../storage/parquet.ts";
 import { SnapshotHandle } from "../storage/snapshot.ts";
 import { initWorkspace, locateWorkspace, openWorkspace, type Workspace, type WorkspaceIdentity } from "../storage/workspace.ts";
 import { importArtifact, type ImportRequest, type ImportResult } from "./import-artifact.ts";
@@ -38,7 +40,15 @@ export interface StatusResult {
   corpus_commit_id: string;
   counts: { runs: number; artifacts: number; registrations: number; generations: number; quarantined: number };
   catalog: CatalogDiff & { in_sync: boolean };
+  /** What this process keeps decoded between analyses, against its memory budget. */
+  analysis_cache: AnalysisCacheStatus;
   warnings: string[];
+}
+
+export interface AnalysisCacheStatus {
+  budget_bytes: number;
+  parts: PartCacheStats;
+  engine: EngineStats;
 }
 
 export interface RunDetail extends RunRecord {
@@ -66,11 +76,29 @@ export interface ArtifactDetail extends ArtifactRecord {
 
 export class WorkspaceService {
   readonly ws: Workspace;
-  private engine: SnapshotEngine | null = null;
+  /**
+   * Decoded evidence parts and the SQL engine's generation tables, kept across calls and
+   * commits (both are immutable per generation); each gets half the analysis cache budget.
+   */
+  private readonly parts: PartCache;
+  private readonly engine: EvidenceEngine;
   private captureService: CaptureService | null = null;
 
   constructor(ws: Workspace) {
     this.ws = ws;
+    const budget = this.cacheBudget();
+    this.parts = new PartCache(Math.floor(budget / 2));
+    this.engine = new EvidenceEngine({ budgetBytes: Math.floor(budget / 2) });
+  }
+
+  /**
+   * Starts loading what the first analysis of a long-lived process needs (the Parquet
+   * decoder), in the background, so that first call does not wait for it.
+   */
+  static prewarm(): void {
+    initParquet().catch(() => {
+      // The first analysis retries and reports the failure.
+    });
   }
 
   /** Creates `.diagnostics/` under `root`, or reports the workspace already there. */
@@ -85,7 +113,7 @@ export class WorkspaceService {
   }
 
   close(): void {
-    this.engine?.close();
+    this.engine.close();
     this.ws.close();
   }
 
@@ -113,6 +141,7 @@ export class WorkspaceService {
         quarantined: count("SELECT count(*) AS n FROM quarantine"),
       },
       catalog: { ...diff, in_sync: inSync },
+      analysis_cache: this.cacheStatus(),
       warnings,
     };
   }
@@ -198,51 +227,49 @@ export class WorkspaceService {
   async analyzeHotspots(ref: string, options: { limit?: number; cursor?: string | null; metric?: FrameMetric }): Promise<HotspotsResult> {
     const snapshot = this.pin();
     const subject = resolveSubject(this.ws, snapshot, ref);
-    return analyzeHotspots(snapshot, subject, { ...options, limit: this.limit(options.limit) });
+    return analyzeHotspots(snapshot, subject, { ...options, limit: this.limit(options.limit) }, this.parts);
   }
 
   async stacks(direction: StackDirection, ref: string, frameId: string, options: { limit?: number; cursor?: string | null; metric?: FrameMetric }): Promise<StacksResult> {
     const snapshot = this.pin();
     const subject = resolveSubject(this.ws, snapshot, ref);
-    const engine = await this.engineFor(snapshot);
-    return analyzeStacks(engine, engine.snapshot, subject, direction, { ...options, frameId, limit: this.limit(options.limit, direction === "examples" ? 20 : undefined) });
+    return analyzeStacks(snapshot, subject, direction, { ...options, frameId, limit: this.limit(options.limit, direction === "examples" ? 20 : undefined) }, this.parts);
   }
 
   async traceWindow(artifactRef: string, options: { startNs: bigint; endNs: bigint; limit?: number; cursor?: string | null }): Promise<TraceWindowResult> {
     const snapshot = this.pin();
     const subject = resolveSubject(this.ws, snapshot, artifactRef);
     if (subject.type !== "artifact") throw new FlameoxError("INVALID_ARGUMENTS", "Expected an artifact id for a trace window", { details: { field: "artifact_id" } });
-    const engine = await this.engineFor(snapshot);
-    return traceWindow(engine, engine.snapshot, subject, { ...options, limit: this.limit(options.limit) });
+    return traceWindow(snapshot, subject, { ...options, limit: this.limit(options.limit) }, this.parts);
   }
 
   /** OTLP: spans of a trace artifact overlapping [start, end] unix ns, optionally of one trace. */
   async operationWindow(artifactRef: string, options: { startNs: bigint; endNs: bigint; traceId?: string | null; limit?: number; cursor?: string | null }): Promise<OperationWindowResult> {
-    const { engine, subject } = await this.otelSubject(artifactRef);
-    return operationWindow(engine, engine.snapshot, subject, { ...options, traceId: options.traceId ?? null, limit: this.limit(options.limit) });
+    const { snapshot, subject } = this.otelSubject(artifactRef);
+    return operationWindow(this.engine, snapshot, subject, { ...options, traceId: options.traceId ?? null, limit: this.limit(options.limit) });
   }
 
   /** OTLP: parent→child span name transitions down to maxDepth. */
   async operationTransitions(artifactRef: string, options: { maxDepth?: number; traceId?: string | null; limit?: number; cursor?: string | null }): Promise<TransitionsResult> {
-    const { engine, subject } = await this.otelSubject(artifactRef);
+    const { snapshot, subject } = this.otelSubject(artifactRef);
     const maxDepth = options.maxDepth ?? 8;
     if (!Number.isInteger(maxDepth) || maxDepth < 1 || maxDepth > 64) {
       throw new FlameoxError("INVALID_ARGUMENTS", `Expected max_depth to be an integer from 1 to 64 but found ${maxDepth}`, { details: { field: "max_depth" } });
     }
-    return operationTransitions(engine, engine.snapshot, subject, { ...options, maxDepth, traceId: options.traceId ?? null, limit: this.limit(options.limit) });
+    return operationTransitions(this.engine, snapshot, subject, { ...options, maxDepth, traceId: options.traceId ?? null, limit: this.limit(options.limit) });
   }
 
   /** OTLP: missing parents, bad timestamps and bad identities. */
   async lifecycleGaps(artifactRef: string, options: { limit?: number }): Promise<GapsResult> {
-    const { engine, subject } = await this.otelSubject(artifactRef);
-    return lifecycleGaps(engine, engine.snapshot, subject, { limit: this.limit(options.limit) });
+    const { snapshot, subject } = this.otelSubject(artifactRef);
+    return lifecycleGaps(this.engine, snapshot, subject, { limit: this.limit(options.limit) });
   }
 
-  private async otelSubject(artifactRef: string) {
+  private otelSubject(artifactRef: string) {
     const snapshot = this.pin();
     const subject = resolveSubject(this.ws, snapshot, artifactRef);
     if (subject.type !== "artifact") throw new FlameoxError("INVALID_ARGUMENTS", "Expected an artifact id of an OTLP trace", { details: { field: "artifact_id" } });
-    return { engine: await this.engineFor(snapshot), subject };
+    return { snapshot, subject };
   }
 
   /** A flamegraph (or differential flamegraph) page or SVG; the caller writes the bytes. */
@@ -293,14 +320,18 @@ export class WorkspaceService {
     return { ...diff, ok: diff.catalog_head === diff.corpus_head && diff.missing_generations.length === 0 && diff.extra_generations.length === 0 };
   }
 
-  /** One engine per pinned commit, reused while HEAD does not move (long-lived MCP server). */
-  private async engineFor(snapshot: SnapshotHandle): Promise<SnapshotEngine> {
-    if (this.engine && this.engine.snapshot.commitId === snapshot.commitId) return this.engine;
-    this.engine?.close();
-    // DuckDB-WASM is loaded only by the recipes that need an engine.
-    const { SnapshotEngine } = await import("../analysis/snapshot-engine.ts");
-    this.engine = await SnapshotEngine.open(snapshot);
-    return this.engine;
+  /** The analysis cache of this process: budget, decoded parts and engine tables. */
+  cacheStatus(): AnalysisCacheStatus {
+    return { budget_bytes: this.cacheBudget(), parts: this.parts.stats(), engine: this.engine.stats() };
+  }
+
+  /** Which generations' tables the readers have decoded, oldest first (each load once while cached). */
+  partLoads(): readonly { generation_id: string; table: string }[] {
+    return this.parts.loads();
+  }
+
+  private cacheBudget(): number {
+    return this.ws.config.analysis.cache_budget_mb * 2 ** 20;
   }
 
   private limit(limit: number | undefined, fallback?: number): number {

@@ -1,8 +1,8 @@
 /**
  * The server's one workspace. The project root is fixed when the server starts; the
  * workspace is opened lazily on the first call that needs it (so `initialize_workspace`
- * after start works) and then kept open, because the service caches a DuckDB engine per
- * corpus commit across calls.
+ * after start works) and then kept open, because the service caches decoded evidence (and
+ * the SQL engine's tables) across calls and commits.
  */
 import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -16,6 +16,7 @@ export class WorkspaceSession {
 
   constructor(projectRoot: string) {
     this.root = resolve(projectRoot);
+    WorkspaceService.prewarm();
   }
 
   /** The open service; WORKSPACE_NOT_FOUND until the root has a workspace. */

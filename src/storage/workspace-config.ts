@@ -23,7 +23,12 @@ const ConfigSchema = type({
     "max_events?": positiveInt,
     "max_nesting_depth?": "1 <= number.integer <= 10000",
   },
-  "analysis?": { "+": "reject", "default_row_limit?": "1 <= number.integer <= 1000", "max_row_limit?": "1 <= number.integer <= 10000" },
+  "analysis?": {
+    "+": "reject",
+    "default_row_limit?": "1 <= number.integer <= 1000",
+    "max_row_limit?": "1 <= number.integer <= 10000",
+    "cache_budget_mb?": "0 <= number.integer <= 65536",
+  },
   "execution?": {
     "+": "reject",
     "child_environment_allowlist?": type(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/).array().atMostLength(64),
@@ -45,7 +50,15 @@ export interface WorkspaceConfig {
     max_events: number;
     max_nesting_depth: number;
   };
-  analysis: { default_row_limit: number; max_row_limit: number };
+  analysis: {
+    default_row_limit: number;
+    max_row_limit: number;
+    /**
+     * Memory a long-lived process (the MCP server) may keep for decoded evidence between
+     * analyses: half for decoded parts, half for the SQL engine's tables. 0 keeps nothing.
+     */
+    cache_budget_mb: number;
+  };
   /** Policy for captures; a workload or a request can choose within it, never loosen it. */
   execution: {
     child_environment_allowlist: string[];
@@ -71,7 +84,7 @@ export const DEFAULT_CONFIG: WorkspaceConfig = {
     max_events: 50_000_000,
     max_nesting_depth: 256,
   },
-  analysis: { default_row_limit: 50, max_row_limit: 1000 },
+  analysis: { default_row_limit: 50, max_row_limit: 1000, cache_budget_mb: 192 },
   execution: {
     child_environment_allowlist: [...INHERITED_BY_DEFAULT],
     containment: "trusted_local",

@@ -36,7 +36,7 @@ export interface FlameTreeOptions {
 
 const newNode = (label: Pick<FrameLabel, "key" | "name" | "kind">): FlameNode => ({ ...label, self: 0, total: 0, children: new Map() });
 
-export function buildFlameTree(stacks: readonly ProfileStack[], frames: Map<string, FrameInfo>, options: FlameTreeOptions): FlameTree {
+export function buildFlameTree(stacks: readonly ProfileStack[], frames: ReadonlyMap<string, FrameInfo>, options: FlameTreeOptions): FlameTree {
   const root = newNode({ key: "", name: options.rootName, kind: "other" });
   const labels = new Map<string, FrameLabel>();
   const label = (id: string) => {

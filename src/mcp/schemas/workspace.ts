@@ -24,6 +24,11 @@ export const StatusResult = type({
     extra_generations: "string[]",
     in_sync: "boolean",
   },
+  analysis_cache: {
+    budget_bytes: count,
+    parts: { budget_bytes: count, bytes: count, parts: count, loads: count, hits: count, evictions: count },
+    engine: { open: "boolean", budget_bytes: count, bytes: count, tables: count, loads: count, evictions: count, starts: count },
+  },
   warnings: "string[]",
 });
 

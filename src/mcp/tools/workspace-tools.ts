@@ -17,9 +17,12 @@ export const workspaceStatus = defineTool({
     [
       `workspace ${r.workspace.workspace_id} at HEAD ${r.corpus_commit_id}`,
       `runs ${r.counts.runs}, artifacts ${r.counts.artifacts}, generations ${r.counts.generations}, quarantined ${r.counts.quarantined}; catalog ${r.catalog.in_sync ? "in sync" : "behind HEAD"}`,
+      `analysis cache ${mib(r.analysis_cache.parts.bytes + r.analysis_cache.engine.bytes)} of ${mib(r.analysis_cache.budget_bytes)} MiB: ${r.analysis_cache.parts.parts} parts, engine ${r.analysis_cache.engine.open ? `open with ${r.analysis_cache.engine.tables} tables` : "closed"}`,
       ...r.warnings.map((w) => `warning: ${w}`),
     ].join("\n"),
 });
+
+const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 
 export const initializeWorkspace = defineTool({
   name: "initialize_workspace",

@@ -1,0 +1,204 @@
+/**
+ * Decoded evidence parts, cached across calls and corpus commits.
+ *
+ * A part (one Parquet file of one table of one generation) is immutable: a new commit only
+ * adds or supersedes generations, so a part decoded for one commit is the same for every
+ * later one. A long-lived process (the MCP server) therefore keeps decoded parts keyed by
+ * their path and decodes only parts it has not seen, i.e. the subject's own generations,
+ * never the whole snapshot. Memory is bounded by a byte budget with least-recently-used
+ * eviction; what was loaded, hit and evicted is counted so status can report it.
+ *
+ * `openPart` is the one place analysis reads a part's bytes (here and in the engine), so
+ * any per-part check at open time belongs there.
+ */
+import type { Table } from "apache-arrow";
+import type { EvidenceTableName } from "../domain/evidence-schema.ts";
+import { initParquet, readParquetColumns } from "../storage/parquet.ts";
+import type { EvidenceFile, SnapshotHandle } from "../storage/snapshot.ts";
+
+/**
+ * The bytes of one evidence part, for any reader (decoded parts here, engine tables). Every
+ * analysis read of a part goes through this function.
+ */
+export async function openPart(snapshot: SnapshotHandle, file: EvidenceFile): Promise<Uint8Array> {
+  await initParquet();
+  return snapshot.readFile(file);
+}
+
+/** Reads and decodes one part, keeping only `columns` (those the file has). */
+async function decodePart(snapshot: SnapshotHandle, file: EvidenceFile, columns: readonly string[]): Promise<Table> {
+  return readParquetColumns(await openPart(snapshot, file), columns);
+}
+
+export interface DecodedPart {
+  readonly path: string;
+  readonly generationId: string;
+  readonly table: EvidenceTableName;
+  readonly rows: number;
+  /** The part's columns, projected to those asked for so far (absent ones stay absent). */
+  readonly arrow: Table;
+  /** Columns asked for so far, including ones the file lacks (immutable, so still lacking). */
+  readonly columns: ReadonlySet<string>;
+  /**
+   * Values computed once from this part (indexes, typed copies of columns), kept as long
+   * as the part is. `build` returns the value and its approximate size in bytes.
+   */
+  derive<T>(key: string, build: () => { value: T; bytes: number }): T;
+}
+
+export interface PartCacheStats {
+  budget_bytes: number;
+  bytes: number;
+  parts: number;
+  loads: number;
+  hits: number;
+  evictions: number;
+}
+
+/** A part load, for tests and status: which generation's table was decoded. */
+export interface PartLoad {
+  generation_id: string;
+  table: EvidenceTableName;
+}
+
+class CachedPart implements DecodedPart {
+  readonly path: string;
+  readonly generationId: string;
+  readonly table: EvidenceTableName;
+  readonly rows: number;
+  readonly arrow: Table;
+  readonly columns: ReadonlySet<string>;
+  bytes: number;
+  private readonly derived = new Map<string, unknown>();
+  private readonly onGrow: (bytes: number) => void;
+
+  constructor(file: EvidenceFile, table: EvidenceTableName, arrow: Table, columns: ReadonlySet<string>, onGrow: (bytes: number) => void) {
+    this.path = file.path;
+    this.generationId = file.generationId;
+    this.table = table;
+    this.rows = arrow.numRows;
+    this.arrow = arrow;
+    this.columns = columns;
+    this.bytes = arrowBytes(arrow);
+    this.onGrow = onGrow;
+  }
+
+  derive<T>(key: string, build: () => { value: T; bytes: number }): T {
+    if (this.derived.has(key)) return this.derived.get(key) as T;
+    const { value, bytes } = build();
+    this.derived.set(key, value);
+    this.bytes += bytes;
+    this.onGrow(bytes);
+    return value;
+  }
+}
+
+export class PartCache {
+  private readonly budget: number;
+  private readonly parts = new Map<string, CachedPart>();
+  private readonly pending = new Map<string, Promise<CachedPart>>();
+  private total = 0;
+  private counts = { loads: 0, hits: 0, evictions: 0 };
+  private readonly loadLog: PartLoad[] = [];
+
+  /** `budgetBytes` 0 keeps nothing between calls (a one-shot CLI process). */
+  constructor(budgetBytes: number) {
+    this.budget = budgetBytes;
+  }
+
+  /**
+   * The decoded parts of `table` in the given generations, with at least `columns`.
+   * Parts with no rows are skipped, as no reader needs them.
+   */
+  async partsOf(snapshot: SnapshotHandle, table: EvidenceTableName, generations: Parameters<SnapshotHandle["tableFiles"]>[1], columns: readonly string[]): Promise<DecodedPart[]> {
+    const out: DecodedPart[] = [];
+    for (const file of snapshot.tableFiles(table, generations)) {
+      if (file.rows === 0) continue;
+      out.push(await this.part(snapshot, file, table, columns));
+    }
+    // Eviction waits until every part of this call is held, so a call never evicts its own.
+    this.evict(new Set(out.map((p) => p.path)));
+    return out;
+  }
+
+  stats(): PartCacheStats {
+    return { budget_bytes: this.budget, bytes: this.total, parts: this.parts.size, loads: this.counts.loads, hits: this.counts.hits, evictions: this.counts.evictions };
+  }
+
+  /** Every part load since the cache was made, oldest first. */
+  loads(): readonly PartLoad[] {
+    return this.loadLog;
+  }
+
+  private async part(snapshot: SnapshotHandle, file: EvidenceFile, table: EvidenceTableName, columns: readonly string[]): Promise<CachedPart> {
+    // Concurrent calls (an MCP client may send several) wait for one decode of a part.
+    const pending = this.pending.get(file.path);
+    if (pending) {
+      const part = await pending;
+      if (columns.every((c) => part.columns.has(c))) return part;
+    }
+    const work = this.load(snapshot, file, table, columns);
+    this.pending.set(file.path, work);
+    try {
+      return await work;
+    } finally {
+      if (this.pending.get(file.path) === work) this.pending.delete(file.path);
+    }
+  }
+
+  private async load(snapshot: SnapshotHandle, file: EvidenceFile, table: EvidenceTableName, columns: readonly string[]): Promise<CachedPart> {
+    const cached = this.parts.get(file.path);
+    if (cached && columns.every((c) => cached.columns.has(c))) {
+      // Map order is recency order: re-insert on use.
+      this.parts.delete(file.path);
+      this.parts.set(file.path, cached);
+      this.counts.hits += 1;
+      return cached;
+    }
+    // A part asked for with more columns than it holds is decoded again with the union,
+    // so columns asked for by different readers of one table accumulate.
+    const wanted = new Set([...(cached?.columns ?? []), ...columns]);
+    const arrow = await decodePart(snapshot, file, [...wanted]);
+    if (cached) this.drop(file.path);
+    const part = new CachedPart(file, table, arrow, wanted, (bytes) => {
+      if (this.parts.get(file.path) === part) this.total += bytes;
+    });
+    this.counts.loads += 1;
+    this.loadLog.push({ generation_id: file.generationId, table });
+    if (this.loadLog.length > 10_000) this.loadLog.splice(0, this.loadLog.length - 10_000);
+    this.parts.set(file.path, part);
+    this.total += part.bytes;
+    return part;
+  }
+
+  private evict(keep: ReadonlySet<string>): void {
+    for (const [path] of this.parts) {
+      if (this.total <= this.budget) return;
+      if (keep.has(path)) continue;
+      this.drop(path);
+      this.counts.evictions += 1;
+    }
+    // What this call holds may alone exceed the budget; it is released after the call.
+    if (this.total > this.budget) {
+      for (const path of keep) {
+        if (this.total <= this.budget) return;
+        this.drop(path);
+        this.counts.evictions += 1;
+      }
+    }
+  }
+
+  private drop(path: string): void {
+    const part = this.parts.get(path);
+    if (!part) return;
+    this.parts.delete(path);
+    this.total -= part.bytes;
+  }
+}
+
+/** Bytes held by an Arrow table's buffers (children included). */
+function arrowBytes(table: Table): number {
+  let bytes = 0;
+  for (const batch of table.batches) bytes += batch.data.byteLength;
+  return bytes;
+}
