@@ -7,7 +7,8 @@
 import { FlameoxError } from "../domain/errors.ts";
 import { FRAME_METRICS, type FrameMetric } from "../domain/evidence-schema.ts";
 import type { CommitEntry } from "../storage/corpus-records.ts";
-import { initParquet, readParquet } from "../storage/parquet.ts";
+import { readParquet } from "../storage/parquet.ts";
+import { openPart } from "./evidence-parts.ts";
 import type { SnapshotHandle } from "../storage/snapshot.ts";
 import { type FrameInfo, readFrames } from "./hotspots.ts";
 import { listUtf8Rows } from "./list-columns.ts";
@@ -41,11 +42,10 @@ export interface StackSet {
 
 export async function readStackSet(snapshot: SnapshotHandle, subject: Subject): Promise<StackSet> {
   const generations = subject.generations.filter((g) => g.tables.stacks !== undefined);
-  await initParquet();
   const byMetric = new Map<string, Map<string, ProfileStack>>();
   for (const file of snapshot.tableFiles("stacks", generations)) {
     if (file.rows === 0) continue;
-    const table = readParquet(snapshot.readFile(file), ["metric", "frame_ids", "sample_count", "duration_ns"]);
+    const table = readParquet(await openPart(snapshot, file), ["metric", "frame_ids", "sample_count", "duration_ns"]);
     const metrics = table.getChild("metric")!.toArray() as string[];
     const counts = table.getChild("sample_count")!.toArray() as BigInt64Array | Float64Array;
     const values = table.getChild("duration_ns")!.toArray() as BigInt64Array | Float64Array;
@@ -105,7 +105,7 @@ export async function readProfileStacks(snapshot: SnapshotHandle, subject: Subje
 async function unitOf(snapshot: SnapshotHandle, generations: CommitEntry[], metric: FrameMetric): Promise<string> {
   for (const file of snapshot.tableFiles("frame_measurements", generations)) {
     if (file.rows === 0) continue;
-    const table = readParquet(snapshot.readFile(file), ["metric", "unit"]);
+    const table = readParquet(await openPart(snapshot, file), ["metric", "unit"]);
     const metrics = table.getChild("metric")!;
     for (let i = 0; i < table.numRows; i++) if (metrics.get(i) === metric) return String(table.getChild("unit")!.get(i));
   }

@@ -6,7 +6,8 @@
  */
 import { FlameoxError } from "../../domain/errors.ts";
 import type { Subject } from "../../analysis/subject.ts";
-import { initParquet, readParquet } from "../../storage/parquet.ts";
+import { openPart } from "../../analysis/evidence-parts.ts";
+import { readParquet } from "../../storage/parquet.ts";
 import type { SnapshotHandle } from "../../storage/snapshot.ts";
 
 const COLUMNS = ["track_id", "pid", "tid", "process_name", "thread_name", "name", "category", "phase", "ts_ns", "dur_ns", "args_json"];
@@ -22,11 +23,10 @@ export async function toChromeTrace(snapshot: SnapshotHandle, subject: Subject):
       details: { field: "format" },
     });
   }
-  await initParquet();
   const events: string[] = [];
   const names = new Map<string, string>();
   for (const file of files) {
-    const t = readParquet(snapshot.readFile(file), COLUMNS);
+    const t = readParquet(await openPart(snapshot, file), COLUMNS);
     const col = Object.fromEntries(COLUMNS.map((c) => [c, t.getChild(c)]));
     for (let i = 0; i < t.numRows; i++) {
       const pid = idOf(col.pid?.get(i));
