@@ -4,7 +4,7 @@
  * description and a handler or subcommands.
  */
 import { describe, expect, test } from "bun:test";
-import { main } from "../../src/cli/main.ts";
+import { COMMANDS, main } from "../../src/cli/main.ts";
 
 describe("CLI command table", () => {
   test("every lazily loaded command resolves to a command definition", async () => {
@@ -16,6 +16,21 @@ describe("CLI command table", () => {
       const meta = (typeof command.meta === "function" ? await command.meta() : command.meta) as { description?: string } | undefined;
       expect(typeof meta?.description, name).toBe("string");
       expect(command.run !== undefined || command.subCommands !== undefined, name).toBe(true);
+      // The top-level usage is rendered from the table without loading commands; it must say what the command says first.
+      expect(COMMANDS[name]!.description, name).toBe(meta!.description!.split("\n")[0]!);
     }
   }, 30_000);
+
+  test("--version and the top-level --help load no command module", () => {
+    // A fresh process, so modules loaded by other tests cannot hide an eager import.
+    const heavy = /\/src\/(application|storage|cli\/commands|mcp)\/|node_modules\/(arktype|apache-arrow|parquet-wasm)/;
+    const probe = `const { runCli } = await import(${JSON.stringify(new URL("../../src/cli/main.ts", import.meta.url).pathname)});
+      await runCli(["--version"]); await runCli(["--help"]);
+      const heavy = new RegExp(${JSON.stringify(heavy.source)});
+      console.log(JSON.stringify(Object.keys(require.cache).filter((p) => heavy.test(p))));`;
+    const r = Bun.spawnSync([process.execPath, "-e", probe], { env: { ...process.env, NO_COLOR: "1" } });
+    expect(r.stderr.toString()).toBe("");
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout.toString().trim().split("\n").at(-1)!)).toEqual([]);
+  });
 });
