@@ -10,12 +10,18 @@ import type { FrameMetric } from "../domain/evidence-schema.ts";
 import type { ArtifactRecord, RegistrationRecord, RunRecord } from "../domain/records.ts";
 import { clampLimit, type PageInfo } from "../analysis/analysis-result.ts";
 import { decodeCursor, encodeCursor } from "../analysis/cursor.ts";
-import { analyzeHotspots, type HotspotsResult } from "../analysis/hotspots.ts";
+import type { HotspotsResult } from "../analysis/hotspots.ts";
 import type { SnapshotEngine } from "../analysis/snapshot-engine.ts";
-import { analyzeStacks, type StackDirection, type StacksResult } from "../analysis/stacks.ts";
+import type { StackDirection, StacksResult } from "../analysis/stacks.ts";
 import { resolveSubject } from "../analysis/subject.ts";
-import { traceWindow, type TraceWindowResult } from "../analysis/trace-window.ts";
-import { lifecycleGaps, operationTransitions, operationWindow, type GapsResult, type OperationWindowResult, type TransitionsResult } from "../analysis/otel-lifecycle.ts";
+import type { TraceWindowResult } from "../analysis/trace-window.ts";
+import type { GapsResult, OperationWindowResult, TransitionsResult } from "../analysis/otel-lifecycle.ts";
+// Recipes load on first use: they bring apache-arrow and parquet-wasm, which commands
+// such as `import` and `status` never need, and every CLI start would pay for them.
+const hotspotsRecipe = () => import("../analysis/hotspots.ts");
+const stacksRecipe = () => import("../analysis/stacks.ts");
+const traceWindowRecipe = () => import("../analysis/trace-window.ts");
+const otelRecipes = () => import("../analysis/otel-lifecycle.ts");
 import { diffCatalog, projectCatalog, type CatalogDiff } from "../storage/catalog.ts";
 import { readCommit, readHeadId } from "../storage/corpus-store.ts";
 import { SnapshotHandle } from "../storage/snapshot.ts";
@@ -198,14 +204,14 @@ export class WorkspaceService {
   async analyzeHotspots(ref: string, options: { limit?: number; cursor?: string | null; metric?: FrameMetric }): Promise<HotspotsResult> {
     const snapshot = this.pin();
     const subject = resolveSubject(this.ws, snapshot, ref);
-    return analyzeHotspots(snapshot, subject, { ...options, limit: this.limit(options.limit) });
+    return (await hotspotsRecipe()).analyzeHotspots(snapshot, subject, { ...options, limit: this.limit(options.limit) });
   }
 
   async stacks(direction: StackDirection, ref: string, frameId: string, options: { limit?: number; cursor?: string | null; metric?: FrameMetric }): Promise<StacksResult> {
     const snapshot = this.pin();
     const subject = resolveSubject(this.ws, snapshot, ref);
     const engine = await this.engineFor(snapshot);
-    return analyzeStacks(engine, engine.snapshot, subject, direction, { ...options, frameId, limit: this.limit(options.limit, direction === "examples" ? 20 : undefined) });
+    return (await stacksRecipe()).analyzeStacks(engine, engine.snapshot, subject, direction, { ...options, frameId, limit: this.limit(options.limit, direction === "examples" ? 20 : undefined) });
   }
 
   async traceWindow(artifactRef: string, options: { startNs: bigint; endNs: bigint; limit?: number; cursor?: string | null }): Promise<TraceWindowResult> {
@@ -213,13 +219,13 @@ export class WorkspaceService {
     const subject = resolveSubject(this.ws, snapshot, artifactRef);
     if (subject.type !== "artifact") throw new FlameoxError("INVALID_ARGUMENTS", "Expected an artifact id for a trace window", { details: { field: "artifact_id" } });
     const engine = await this.engineFor(snapshot);
-    return traceWindow(engine, engine.snapshot, subject, { ...options, limit: this.limit(options.limit) });
+    return (await traceWindowRecipe()).traceWindow(engine, engine.snapshot, subject, { ...options, limit: this.limit(options.limit) });
   }
 
   /** OTLP: spans of a trace artifact overlapping [start, end] unix ns, optionally of one trace. */
   async operationWindow(artifactRef: string, options: { startNs: bigint; endNs: bigint; traceId?: string | null; limit?: number; cursor?: string | null }): Promise<OperationWindowResult> {
     const { engine, subject } = await this.otelSubject(artifactRef);
-    return operationWindow(engine, engine.snapshot, subject, { ...options, traceId: options.traceId ?? null, limit: this.limit(options.limit) });
+    return (await otelRecipes()).operationWindow(engine, engine.snapshot, subject, { ...options, traceId: options.traceId ?? null, limit: this.limit(options.limit) });
   }
 
   /** OTLP: parent→child span name transitions down to maxDepth. */
@@ -229,13 +235,13 @@ export class WorkspaceService {
     if (!Number.isInteger(maxDepth) || maxDepth < 1 || maxDepth > 64) {
       throw new FlameoxError("INVALID_ARGUMENTS", `Expected max_depth to be an integer from 1 to 64 but found ${maxDepth}`, { details: { field: "max_depth" } });
     }
-    return operationTransitions(engine, engine.snapshot, subject, { ...options, maxDepth, traceId: options.traceId ?? null, limit: this.limit(options.limit) });
+    return (await otelRecipes()).operationTransitions(engine, engine.snapshot, subject, { ...options, maxDepth, traceId: options.traceId ?? null, limit: this.limit(options.limit) });
   }
 
   /** OTLP: missing parents, bad timestamps and bad identities. */
   async lifecycleGaps(artifactRef: string, options: { limit?: number }): Promise<GapsResult> {
     const { engine, subject } = await this.otelSubject(artifactRef);
-    return lifecycleGaps(engine, engine.snapshot, subject, { limit: this.limit(options.limit) });
+    return (await otelRecipes()).lifecycleGaps(engine, engine.snapshot, subject, { limit: this.limit(options.limit) });
   }
 
   private async otelSubject(artifactRef: string) {

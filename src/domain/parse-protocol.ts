@@ -8,7 +8,7 @@
 import { type } from "arktype";
 import { PARSE_PROTOCOL } from "./parse-request.ts";
 
-export { PARSE_PROGRESS_FILE, PARSE_PROTOCOL, type ParseRequest } from "./parse-request.ts";
+export { MAX_RESPONSE_BYTES, PARSE_PROGRESS_FILE, PARSE_PROTOCOL, type ParseRequest } from "./parse-request.ts";
 
 const Limitation = type({ code: "string", message: "string", "count?": "number" });
 
@@ -36,5 +36,9 @@ export const ParseResponse = type({
 });
 export type ParseResponse = typeof ParseResponse.infer;
 
-/** The largest response.json a parent will read; anything bigger is a protocol violation. */
-export const MAX_RESPONSE_BYTES = 1024 * 1024;
+/** The response, or a summary of how it breaks the protocol. */
+export function checkParseResponse(value: unknown): { response: ParseResponse } | { problem: string } {
+  const checked = ParseResponse(value);
+  return checked instanceof type.errors ? { problem: checked.summary } : { response: checked };
+}
+
