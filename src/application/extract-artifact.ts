@@ -38,7 +38,10 @@ export interface ExtractionResult {
   tables: Record<string, number>;
   limitations: OkResponse["limitations"];
   summary: OkResponse["summary"];
-  worker: { wall_ms: number; max_rss_bytes: number | null; memory_cap_bytes: number | null; encode_threads: number };
+  /** The worker's own figures; `stages_ms` says where its time went (see parse-protocol.ts). */
+  worker: { wall_ms: number; max_rss_bytes: number | null; memory_cap_bytes: number | null; encode_threads: number; stages_ms: Record<string, number> };
+  /** Staging, validating and publishing the generation after the worker finished. */
+  publish_ms: number;
 }
 
 export interface ExtractOptions {
@@ -68,6 +71,7 @@ export async function extractArtifact(ws: Workspace, options: ExtractOptions): P
   try {
     const { response, worker } = await runWorker(ws, options, { extractionId, generationId, outputDir });
     adapterName = response.adapter;
+    const publishStarted = performance.now();
     const staged = await stageGeneration(ws, {
       generationId,
       stagingDir,
@@ -113,6 +117,7 @@ export async function extractArtifact(ws: Workspace, options: ExtractOptions): P
       limitations: response.limitations,
       summary: response.summary,
       worker,
+      publish_ms: Math.round(performance.now() - publishStarted),
     };
   } catch (error) {
     const failure = error instanceof FlameoxError ? error : new FlameoxError("ARTIFACT_PARSE_FAILED", `Cannot extract ${options.displayName}: ${(error as Error).message}`);
@@ -173,7 +178,7 @@ async function runWorker(
     maxOutputBytes: 64 * 1024,
     signal: options.signal,
   }).finally(stopProgress);
-  const worker = { wall_ms: Math.round(result.wallMs), max_rss_bytes: result.maxRssBytes, memory_cap_bytes: result.memoryCapApplied ? limits.worker_memory_bytes : null, encode_threads: 0 };
+  const worker = { wall_ms: Math.round(result.wallMs), max_rss_bytes: result.maxRssBytes, memory_cap_bytes: result.memoryCapApplied ? limits.worker_memory_bytes : null, encode_threads: 0, stages_ms: {} };
   const term = result.termination;
   if (term.kind === "cancelled") throw new FlameoxError("PROCESS_CANCELLED", "Extraction cancelled; the parse worker was stopped");
   if (term.kind === "timeout") {
@@ -205,7 +210,7 @@ async function runWorker(
     if (file.size > limits.max_worker_output_bytes) throw new FlameoxError("ARTIFACT_TOO_LARGE", `The parse worker's ${t.file} exceeds the output budget`);
   }
   // The worker's self-measured peak is exact for the parse process; the broker's figure is a fallback.
-  return { response: parsed, worker: { ...worker, max_rss_bytes: parsed.peak_rss_bytes || worker.max_rss_bytes, encode_threads: parsed.encode_threads } };
+  return { response: parsed, worker: { ...worker, max_rss_bytes: parsed.peak_rss_bytes || worker.max_rss_bytes, encode_threads: parsed.encode_threads, stages_ms: parsed.stages_ms ?? {} } };
 }
 
 /** Polls the worker's progress file (workers/progress-file.ts) while it runs; returns the stop function. */

@@ -29,6 +29,8 @@ export const ParseResponse = type({
   peak_rss_bytes: "number.integer >= 0",
   /** Threads beside the parser that encoded Parquet parts (0: encoded inline; see workers/encode-pool.ts). */
   encode_threads: "0 <= number.integer <= 16",
+  /** Where the worker's time went (ms): start (process start to request), open_detect, extract, encode_inline, encode_thread, total. */
+  "stages_ms?": "Record<string, number>",
 }).or({
   protocol: `'${PARSE_PROTOCOL}'`,
   ok: "false",
