@@ -3,10 +3,12 @@
  * the tool registry, resource templates and resources/read. Built on the SDK's low-level
  * `Server` so the JSON Schemas published are exactly the arktype-derived ones.
  *
- * `initialize` is answered from this module alone. The tool registry (arktype, every
- * schema), the call path and the resources load in the background once the client has
- * initialized, or on the first request that needs them: building them took seconds
- * before an agent got its first answer.
+ * `initialize` and tools/list are answered from this module alone: tools/list from
+ * tool-list.json, the registry's entries written at build time (scripts/generate-tool-list.ts;
+ * a test keeps the two equal). The tool registry (arktype, every schema), the call path
+ * and the resources load in the background once the client has initialized, or on the
+ * first request that needs them: building the schemas took seconds of CPU before an
+ * agent got its first answer.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
@@ -17,10 +19,12 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { FLAMEOX_VERSION } from "../domain/version.ts";
 import { INSTRUCTIONS } from "./instructions.ts";
 import { progressReporter } from "./progress.ts";
+import TOOL_LIST from "./tool-list.json" with { type: "json" };
 import type { WorkspaceSession } from "./workspace-session.ts";
 
 const once = <T>(load: () => Promise<T>): (() => Promise<T>) => {
@@ -34,9 +38,9 @@ const resources = once(() => import("./resources.ts"));
 export function createServer(session: WorkspaceSession): Server {
   const server = new Server({ name: "flameox", version: FLAMEOX_VERSION }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
   // Warm up while the client reads the initialize answer; a failure surfaces on the request that needs the module.
-  server.oninitialized = () => void Promise.all([registry(), calls(), resources()]).then((r) => r[0].listedTools()).catch(() => {});
+  server.oninitialized = () => void Promise.all([registry(), calls(), resources()]).catch(() => {});
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await registry()).listedTools() }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST as Tool[] }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = (await registry()).TOOLS_BY_NAME.get(request.params.name);
     // An unknown tool is a protocol error, not a tool result.
