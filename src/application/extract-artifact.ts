@@ -11,8 +11,7 @@ import { basename, join } from "node:path";
 import { FlameoxError, type ErrorCode } from "../domain/errors.ts";
 import { EVIDENCE_TABLE_NAMES, type EvidenceTableName } from "../domain/evidence-schema.ts";
 import { newGenerationId, newOperationId } from "../domain/ids.ts";
-import { MAX_RESPONSE_BYTES, PARSE_PROGRESS_FILE as PROGRESS_FILE, PARSE_PROTOCOL, type ParseRequest } from "../domain/parse-request.ts";
-import type { ParseResponse } from "../domain/parse-protocol.ts";
+import { checkParseResponse, MAX_RESPONSE_BYTES, PARSE_PROGRESS_FILE as PROGRESS_FILE, PARSE_PROTOCOL, type ParseRequest, type ParseResponse } from "../domain/parse-protocol.ts";
 import { buildChildEnvironment } from "../broker/child-environment.ts";
 import { runProcess } from "../broker/process-broker.ts";
 import { projectCatalog } from "../storage/catalog.ts";
@@ -163,9 +162,6 @@ async function runWorker(
     },
     provenance: { run_id: options.runId, artifact_id: options.artifactId, generation_id: ids.generationId },
   };
-  // The response schema (arktype, ~0.25 s to load) loads while the worker runs, not before the import starts.
-  const protocol = import("../domain/parse-protocol.ts");
-  protocol.catch(() => {});
   const requestPath = join(ids.outputDir, "..", "request.json");
   await writeFile(requestPath, JSON.stringify(request));
   const stopProgress = watchWorkerProgress(ids.outputDir, request.payload_path, options.onProgress);
@@ -197,7 +193,7 @@ async function runWorker(
   }
   const size = (await stat(responsePath)).size;
   if (size > MAX_RESPONSE_BYTES) throw new FlameoxError("ARTIFACT_PARSE_FAILED", "The parse worker's response exceeds the protocol size limit");
-  const checked = (await protocol).checkParseResponse(await Bun.file(responsePath).json());
+  const checked = checkParseResponse(await Bun.file(responsePath).json());
   if ("problem" in checked) throw new FlameoxError("ARTIFACT_PARSE_FAILED", `The parse worker broke the protocol: ${checked.problem}`);
   const parsed = checked.response;
   if (!parsed.ok) throw new FlameoxError(parsed.error.code, parsed.error.message);

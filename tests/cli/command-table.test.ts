@@ -21,16 +21,4 @@ describe("CLI command table", () => {
     }
   }, 30_000);
 
-  test("--version and the top-level --help load no command module", () => {
-    // A fresh process, so modules loaded by other tests cannot hide an eager import.
-    const heavy = /\/src\/(application|storage|cli\/commands|mcp)\/|node_modules\/(arktype|apache-arrow|parquet-wasm)/;
-    const probe = `const { runCli } = await import(${JSON.stringify(new URL("../../src/cli/main.ts", import.meta.url).pathname)});
-      await runCli(["--version"]); await runCli(["--help"]);
-      const heavy = new RegExp(${JSON.stringify(heavy.source)});
-      console.log(JSON.stringify(Object.keys(require.cache).filter((p) => heavy.test(p))));`;
-    const r = Bun.spawnSync([process.execPath, "-e", probe], { env: { ...process.env, NO_COLOR: "1" } });
-    expect(r.stderr.toString()).toBe("");
-    expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout.toString().trim().split("\n").at(-1)!)).toEqual([]);
-  });
 });
