@@ -2,8 +2,9 @@
  * Start-up benchmark: how long flameox takes before it does any work. Prints, each the
  * median of N fresh processes, beside `bun -e 0`: `--version`, `--help`, `status`,
  * `import` of a missing file (everything an import does before its copy begins: start,
- * open the workspace, create the run), and MCP `initialize` (spawn to the answer), plus
- * the size of `tools/list`. Wall and CPU (user+system) time. Figures only.
+ * open the workspace, create the run), and MCP `initialize` (spawn to the answer), the
+ * first `tools/list` and `tools/call` after it, and the size of `tools/list`. Wall and
+ * CPU (user+system) time. Figures only.
  *
  *   bun bench/startup-bench.ts [--runs 20] [--binary dist/flameox]
  */
@@ -42,7 +43,7 @@ function report(label: string, argv: string[]): void {
 }
 
 /** Spawn a server, send initialize, time the answer; then tools/list and its byte size. */
-async function mcpInitialize(cmd: string[]): Promise<{ initMs: number; listMs: number; listBytes: number; tools: number }> {
+async function mcpInitialize(cmd: string[]): Promise<{ initMs: number; listMs: number; callMs: number; listBytes: number; tools: number }> {
   const started = performance.now();
   const child = Bun.spawn([...cmd, "mcp", "serve", "--project-root", dir], { cwd: dir, env, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
   const reader = child.stdout.getReader();
@@ -73,9 +74,14 @@ async function mcpInitialize(cmd: string[]): Promise<{ initMs: number; listMs: n
   const list = await next();
   const listMs = list.at - listStart;
   const tools = (JSON.parse(list.text).result?.tools ?? []).length;
+  // The first tools/call pays for whatever loads lazily (the tools' schemas, the services).
+  const callStart = performance.now();
+  send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "workspace_status", arguments: {} } });
+  const call = await next();
+  const callMs = call.at - callStart;
   child.stdin.end();
   await child.exited;
-  return { initMs, listMs, listBytes: Buffer.byteLength(list.text), tools };
+  return { initMs, listMs, callMs, listBytes: Buffer.byteLength(list.text), tools };
 }
 
 async function reportMcp(label: string, cmd: string[]): Promise<void> {
@@ -84,7 +90,8 @@ async function reportMcp(label: string, cmd: string[]): Promise<void> {
   for (let i = 0; i < n; i++) samples.push(await mcpInitialize(cmd));
   const last = samples.at(-1)!;
   console.log(
-    `${label.padEnd(44)} initialize ${median(samples.map((s) => s.initMs)).toFixed(0)} ms, first tools/list ${median(samples.map((s) => s.listMs)).toFixed(0)} ms ` +
+    `${label.padEnd(44)} initialize ${median(samples.map((s) => s.initMs)).toFixed(0)} ms, first tools/list ${median(samples.map((s) => s.listMs)).toFixed(0)} ms, ` +
+      `first tools/call (workspace_status) ${median(samples.map((s) => s.callMs)).toFixed(0)} ms ` +
       `(median of ${n}); tools/list ${last.tools} tools, ${last.listBytes} bytes (~${Math.round(last.listBytes / 4)} tokens)`,
   );
 }

@@ -31,16 +31,31 @@ const once = <T>(load: () => Promise<T>): (() => Promise<T>) => {
   let loading: Promise<T> | null = null;
   return () => (loading ??= load());
 };
+/** How long after `initialized` the tools start loading when the client has not asked for tools/list. */
+const WARM_UP_DELAY_MS = 250;
+
 const registry = once(() => import("./tool-registry.ts"));
 const calls = once(() => import("./call-tool.ts"));
 const resources = once(() => import("./resources.ts"));
 
 export function createServer(session: WorkspaceSession): Server {
   const server = new Server({ name: "flameox", version: FLAMEOX_VERSION }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
-  // Warm up while the client reads the initialize answer; a failure surfaces on the request that needs the module.
-  server.oninitialized = () => void Promise.all([registry(), calls(), resources()]).catch(() => {});
+  // The tools load in the background once the client has its tool list (or shortly after
+  // `initialized` if it asks for none): in a compiled binary loading them is one
+  // synchronous evaluation of ~1 s that would otherwise hold up that tools/list answer.
+  // A failure surfaces on the request that needs the module.
+  let warming = false;
+  const warmUp = () => {
+    if (warming) return;
+    warming = true;
+    setTimeout(() => void Promise.all([registry(), calls(), resources()]).catch(() => {}), 0);
+  };
+  server.oninitialized = () => void setTimeout(warmUp, WARM_UP_DELAY_MS);
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST as Tool[] }));
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    warmUp();
+    return { tools: TOOL_LIST as Tool[] };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = (await registry()).TOOLS_BY_NAME.get(request.params.name);
     // An unknown tool is a protocol error, not a tool result.
