@@ -1,11 +1,22 @@
 /**
- * Import benchmark. Generates, deterministically, a ~200 MB Chrome trace and a ~100 MB
- * cpuprofile, then for each prints: end-to-end import throughput (CLI process, file to
- * committed generation), peak RSS of the CLI process and of its parse worker, and
- * `analyze hotspots` latency, next to plain `JSON.parse` of the same bytes measured in
- * the same run. Figures only; nothing here asserts a time.
+ * Import benchmark. Generates, deterministically, a Chrome trace (200 MB), a V8
+ * cpuprofile (2M samples), an OTLP protobuf export (500 MB) and a Perfetto trace
+ * (500 MB), imports each through the CLI into a fresh workspace and prints, per input:
+ * - MB/s end to end (CLI process start to a committed generation) and CPU seconds (the
+ *   CLI and its parse worker: user + system);
+ * - the parse worker's own peak RSS;
+ * - the same bytes read and decoded in one Bun process — `JSON.parse` for JSON inputs,
+ *   protobufjs `decode` for protobuf ones — and the ratio of the import's rate to it;
+ * - where the time went: CLI start and exit, registration (copy + hash + fsync), worker
+ *   start (spawn, runtime and modules), open and detect, scan and extraction, Parquet
+ *   encoding on the worker's main thread and on its encode thread, publication.
+ * Then the fixed cost of importing a 1 MB profile (median of 5). With `--baseline-cli`
+ * every import is also run with another checkout's CLI, alternating, in the same run.
+ * Figures only; nothing here asserts a time.
  *
- *   bun bench/import-bench.ts [--trace-mb 200] [--profile-mb 100] [--keep]
+ *   bun bench/import-bench.ts [--scale 0.1] [--only chrome,cpuprofile,otlp,perfetto]
+ *       [--trace-mb 200] [--profile-samples 2000000] [--otlp-mb 500] [--perfetto-mb 500]
+ *       [--baseline-cli ../other/src/cli/main.ts] [--keep]
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,60 +24,151 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { generateChromeTrace } from "../fixtures/generators/chrome-trace.ts";
 import { generateCpuProfile } from "../fixtures/generators/cpuprofile.ts";
+import { generateOtlpProto } from "../fixtures/generators/otlp-proto.ts";
+import { generatePerfetto } from "../fixtures/generators/perfetto.ts";
 
-const { values } = parseArgs({ options: { "trace-mb": { type: "string", default: "200" }, "profile-mb": { type: "string", default: "100" }, keep: { type: "boolean", default: false } } });
+const { values } = parseArgs({
+  options: {
+    scale: { type: "string", default: "1" },
+    only: { type: "string", default: "chrome,cpuprofile,otlp,perfetto" },
+    "trace-mb": { type: "string" },
+    "profile-samples": { type: "string" },
+    "otlp-mb": { type: "string" },
+    "perfetto-mb": { type: "string" },
+    "baseline-cli": { type: "string" },
+    keep: { type: "boolean", default: false },
+  },
+});
 const MB = 1024 * 1024;
-const cliPath = resolve(import.meta.dir, "..", "src", "cli", "main.ts");
+const scale = Number(values.scale);
+const sized = (flag: string | undefined, full: number) => (flag ? Number(flag) : full * scale);
+const repo = resolve(import.meta.dir, "..");
+const clis: [string, string][] = [["this checkout", join(repo, "src", "cli", "main.ts")]];
+if (values["baseline-cli"]) clis.push(["baseline", resolve(values["baseline-cli"])]);
 const dir = mkdtempSync(join(tmpdir(), "flameox-bench-"));
+const env = { ...process.env, NO_COLOR: "1" };
 
-interface Measured {
+interface Run {
   wallMs: number;
-  maxRss: number;
+  cpuMs: number;
   stdout: string;
 }
 
-async function measure(argv: string[], cwd = dir): Promise<Measured> {
+async function measure(argv: string[], cwd = dir): Promise<Run> {
   const started = performance.now();
-  const child = Bun.spawn(argv, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+  const child = Bun.spawn(argv, { cwd, stdout: "pipe", stderr: "pipe", env });
   const [stdout, stderr] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
   await child.exited;
   const wallMs = performance.now() - started;
   if (child.exitCode !== 0) throw new Error(`${argv.join(" ")} failed (${child.exitCode}): ${stdout}${stderr}`);
-  return { wallMs, maxRss: child.resourceUsage()?.maxRSS ?? 0, stdout };
+  // The child's rusage includes its waited-for children: the parse worker.
+  const usage = child.resourceUsage();
+  const cpuMs = usage ? (Number(usage.cpuTime.user) + Number(usage.cpuTime.system)) / 1000 : Number.NaN;
+  return { wallMs, cpuMs, stdout };
 }
 
-const fmtMb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;
+/** Reads and decodes the file in a fresh Bun process: the yardstick for the import's rate. */
+async function baselineDecode(kind: string, path: string): Promise<{ ms: number; what: string }> {
+  const decoders: Record<string, [string, string]> = {
+    json: ["Bun JSON.parse", "JSON.parse(await Bun.file(P).text())"],
+    otlp: ["protobufjs decode", `(await import(${JSON.stringify(join(repo, "src/adapters/otlp/otlp-proto-schema.ts"))})).ExportTraceServiceRequest.decode(await Bun.file(P).bytes())`],
+    perfetto: ["protobufjs decode", `(await import(${JSON.stringify(join(repo, "src/adapters/perfetto/perfetto-schema.ts"))})).Trace.decode(await Bun.file(P).bytes())`],
+  };
+  const [what, expression] = decoders[kind]!;
+  // Module loading is not part of the decode; the read is, as the import reads the file too.
+  const script = `const P = ${JSON.stringify(path)}; ${kind === "json" ? "" : `await import(${JSON.stringify(join(repo, kind === "otlp" ? "src/adapters/otlp/otlp-proto-schema.ts" : "src/adapters/perfetto/perfetto-schema.ts"))});`}
+    const t = performance.now(); const v = ${expression}; console.log(performance.now() - t);`;
+  const run = await measure([process.execPath, "-e", script]);
+  return { ms: Number(run.stdout.trim().split("\n").at(-1)), what };
+}
 
-async function benchFile(label: string, path: string): Promise<void> {
+const f0 = (n: number) => n.toFixed(0);
+const f1 = (n: number) => n.toFixed(1);
+
+async function importOnce(cli: string, path: string): Promise<{ run: Run; result: any }> {
+  const run = await measure([process.execPath, cli, "import", path, "--json"]);
+  return { run, result: JSON.parse(run.stdout) };
+}
+
+function stageLine(run: Run, result: any): string {
+  const worker = result.extraction.worker;
+  const stages = worker.stages_ms ?? {};
+  if (result.registration_ms === undefined || stages.total === undefined) return "(this CLI reports no stages)";
+  const cli = run.wallMs - result.registration_ms - worker.wall_ms - result.extraction.publish_ms;
+  const workerStart = worker.wall_ms - stages.total + stages.start;
+  const scan = stages.extract - stages.encode_inline;
+  return [
+    `CLI start+exit ${f0(cli)}`,
+    `registration ${f0(result.registration_ms)}`,
+    `worker start ${f0(workerStart)}`,
+    `open/detect ${f0(stages.open_detect)}`,
+    `scan/extract ${f0(scan)}`,
+    `encode main ${f0(stages.encode_inline)} | thread ${f0(stages.encode_thread)} (overlapped)`,
+    `publish ${f0(result.extraction.publish_ms)}`,
+  ].join(", ");
+}
+
+async function benchInput(label: string, kind: "json" | "otlp" | "perfetto", path: string): Promise<void> {
   const bytes = statSync(path).size;
-  const parse = await measure([process.execPath, "-e", `const t=performance.now();const v=JSON.parse(await Bun.file(${JSON.stringify(path)}).text());console.log(performance.now()-t)`]);
-  const parseMs = Number(parse.stdout.trim());
-  const imported = await measure([process.execPath, cliPath, "import", path, "--json"]);
-  const result = JSON.parse(imported.stdout);
-  const hotspots: number[] = [];
-  for (let i = 0; i < 3; i++) hotspots.push((await measure([process.execPath, cliPath, "analyze", "hotspots", result.artifact_id, "--limit", "20", "--json"])).wallMs);
-  hotspots.sort((a, b) => a - b);
-  const rows = [
-    ["input", `${label}, ${fmtMb(bytes)}`],
-    ["baseline JSON.parse (read+parse in one Bun process)", `${(bytes / MB / (parseMs / 1000)).toFixed(0)} MB/s parse, ${parseMs.toFixed(0)} ms, peak RSS ${fmtMb(parse.maxRss)}`],
-    ["flameox import, end to end to a committed generation", `${(bytes / MB / (imported.wallMs / 1000)).toFixed(0)} MB/s, ${imported.wallMs.toFixed(0)} ms`],
-    ["  peak RSS: CLI process tree (includes the worker) / parse worker itself", `${fmtMb(imported.maxRss)} / ${fmtMb(result.extraction.worker.max_rss_bytes ?? 0)} (worker wall ${result.extraction.worker.wall_ms} ms)`],
-    ["  rows", Object.entries(result.extraction.tables).map(([t, n]) => `${t}=${n}`).join(" ")],
-    ["analyze hotspots latency (CLI process, median of 3)", `${hotspots[1]!.toFixed(0)} ms (min ${hotspots[0]!.toFixed(0)}, max ${hotspots[2]!.toFixed(0)})`],
-  ];
-  for (const [k, v] of rows) console.log(`${k!.padEnd(72)} ${v}`);
-  console.log();
+  const mb = bytes / MB;
+  console.log(`== ${label}, ${f1(mb)} MB`);
+  const base = await baselineDecode(kind, path);
+  const baseRate = mb / (base.ms / 1000);
+  console.log(`  ${base.what} of the same bytes (read + decode, one process): ${f0(baseRate)} MB/s (${f0(base.ms)} ms)`);
+  for (const [name, cli] of clis) {
+    const { run, result } = await importOnce(cli, path);
+    const rate = mb / (run.wallMs / 1000);
+    const worker = result.extraction.worker;
+    console.log(
+      `  ${name}: ${f1(rate)} MB/s end to end (${f0(run.wallMs)} ms), ${(rate / baseRate).toFixed(2)}x ${base.what}; CPU ${f1(run.cpuMs / 1000)} s; ` +
+        `worker peak ${f0((worker.max_rss_bytes ?? 0) / MB)} MiB, encode threads ${worker.encode_threads}`,
+    );
+    console.log(`    stages (ms): ${stageLine(run, result)}`);
+    console.log(`    rows: ${Object.entries(result.extraction.tables).map(([t, n]) => `${t}=${n}`).join(" ")}`);
+  }
+}
+
+async function fixedCost(path: string): Promise<void> {
+  const mb = statSync(path).size / MB;
+  for (const [name, cli] of clis) {
+    const runs: Run[] = [];
+    for (let i = 0; i < 5; i++) runs.push((await importOnce(cli, path)).run);
+    runs.sort((a, b) => a.wallMs - b.wallMs);
+    const mid = runs[2]!;
+    console.log(`  ${name}: importing a ${f1(mb)} MB cpuprofile: ${f0(mid.wallMs)} ms end to end, CPU ${f0(mid.cpuMs)} ms (median of 5; min ${f0(runs[0]!.wallMs)} ms)`);
+  }
 }
 
 try {
-  await measure([process.execPath, cliPath, "init", dir]);
-  const tracePath = join(dir, "generated.trace.json");
-  const profilePath = join(dir, "generated.cpuprofile");
-  const t = await generateChromeTrace(tracePath, Number(values["trace-mb"]) * MB);
-  const p = await generateCpuProfile(profilePath, Number(values["profile-mb"]) * MB);
-  console.log(`generated: chrome trace ${t.events} events; cpuprofile ${p.samples} samples, ${p.nodes} nodes\n`);
-  await benchFile("Chrome trace JSON", tracePath);
-  await benchFile("V8 cpuprofile", profilePath);
+  await measure([process.execPath, clis[0]![1], "init", dir]);
+  const only = new Set(values.only.split(","));
+  console.log(`load average ${(await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ")}; ${navigator.hardwareConcurrency} cores\n`);
+  if (only.has("chrome")) {
+    const path = join(dir, "generated.trace.json");
+    const t = await generateChromeTrace(path, sized(values["trace-mb"], 200) * MB);
+    await benchInput(`Chrome trace JSON (${t.events} events)`, "json", path);
+  }
+  if (only.has("cpuprofile")) {
+    const samples = sized(values["profile-samples"], 2_000_000);
+    const path = join(dir, "generated.cpuprofile");
+    // ~11 bytes per sample in the generator, plus its node table.
+    const p = await generateCpuProfile(path, samples * 11 + 2_000_000);
+    await benchInput(`V8 cpuprofile (${p.samples} samples, ${p.nodes} nodes)`, "json", path);
+  }
+  if (only.has("otlp")) {
+    const path = join(dir, "generated.otlp.pb");
+    const o = await generateOtlpProto(path, sized(values["otlp-mb"], 500) * MB);
+    await benchInput(`OTLP protobuf (${o.spans} spans)`, "otlp", path);
+  }
+  if (only.has("perfetto")) {
+    const path = join(dir, "generated.perfetto-trace");
+    const p = await generatePerfetto(path, sized(values["perfetto-mb"], 500) * MB);
+    await benchInput(`Perfetto trace (${p.events} events)`, "perfetto", path);
+  }
+  console.log("== fixed cost");
+  const small = join(dir, "small.cpuprofile");
+  await generateCpuProfile(small, 1 * MB, 3);
+  await fixedCost(small);
 } finally {
   if (!values.keep) rmSync(dir, { recursive: true, force: true });
   else console.log(`kept ${dir}`);

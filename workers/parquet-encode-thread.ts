@@ -7,8 +7,9 @@
 import { initParquet, writeParquetFromIpc } from "../src/storage/parquet.ts";
 import { writeSynced } from "./table-parts.ts";
 
-export default async function encodePart({ ipc, path }: { ipc: Uint8Array; path: string }): Promise<number> {
-  await initParquet();
+export default async function encodePart({ ipc, path, module }: { ipc: Uint8Array; path: string; module?: WebAssembly.Module }): Promise<number> {
+  // The parse worker's compiled module: instantiated here, not compiled a second time.
+  await initParquet(module);
   const bytes = writeParquetFromIpc(ipc);
   writeSynced(path, bytes);
   // This thread has its own heap, which the parser's collections do not reach: each part

@@ -11,7 +11,7 @@ import { formatsSentence } from "../src/adapters/known-formats.ts";
 import { FlameoxError } from "../src/domain/errors.ts";
 import type { ParseResponse } from "../src/domain/parse-protocol.ts";
 import { checkParseRequest, PARSE_PROTOCOL, type ParseRequest } from "../src/domain/parse-request.ts";
-import { initParquet } from "../src/storage/parquet.ts";
+import { compiledParquetModule } from "../src/storage/parquet.ts";
 import { extractTables } from "./extract-tables.ts";
 import { drainPayload, openPayload } from "./payload-stream.ts";
 import { startEncodePool, useEncodeThread } from "./encode-pool.ts";
@@ -21,6 +21,8 @@ import { progressWriter } from "./progress-file.ts";
 const HEAD_BYTES = 64 * 1024;
 
 export async function runParseWorker(requestPath: string): Promise<number> {
+  // Bun's clock starts with the process: this is the worker's start-up (runtime and modules).
+  const started = performance.now();
   const checked = checkParseRequest(JSON.parse(await Bun.file(requestPath).text()));
   if ("problem" in checked) {
     console.error(`invalid parse request: ${checked.problem}`);
@@ -29,7 +31,7 @@ export async function runParseWorker(requestPath: string): Promise<number> {
   const request = checked.request;
   let response: ParseResponse;
   try {
-    response = await parse(request);
+    response = await parse(request, started);
   } catch (error) {
     response = { protocol: PARSE_PROTOCOL, ok: false, error: toWorkerError(error) };
   }
@@ -39,7 +41,10 @@ export async function runParseWorker(requestPath: string): Promise<number> {
   return 0;
 }
 
-async function parse(request: ParseRequest): Promise<ParseResponse> {
+async function parse(request: ParseRequest, started: number): Promise<ParseResponse> {
+  // parquet-wasm compiles in the background while the payload opens and the scan starts;
+  // the first part to be encoded waits for it. A failure surfaces there.
+  compiledParquetModule().catch(() => {});
   // Streamed: decompressed chunk by chunk; only the head is read ahead, for detection.
   const governor = new MemoryGovernor(request.limits.memory_bytes);
   const checkpoint = () => governor.checkpoint();
@@ -52,7 +57,6 @@ async function parse(request: ParseRequest): Promise<ParseResponse> {
     await drainPayload(payload.chunks);
     throw new FlameoxError("ARTIFACT_FORMAT_UNKNOWN", `Cannot recognise the format of ${request.display_name}. ${formatsSentence(ADAPTERS.map((a) => a.name))}`);
   }
-  await initParquet();
   const provenance = {
     schema_version: 1,
     run_id: request.provenance.run_id,
@@ -64,6 +68,7 @@ async function parse(request: ParseRequest): Promise<ParseResponse> {
   // Tables are written in Parquet parts: parquet-wasm encodes a whole table inside its
   // 4 GiB linear memory, and smaller parts also bound the worker's peak RSS.
   // Parts are encoded on a tinypool thread (the second core) when the budget has room for it.
+  const extractStarted = performance.now();
   const pool = startEncodePool(useEncodeThread(request.limits.memory_bytes, statSync(request.payload_path).size, payload.compression !== "none"));
   const { evidence, tables } = await extractTables(adapter, payload, {
     displayName: request.display_name,
@@ -93,8 +98,18 @@ async function parse(request: ParseRequest): Promise<ParseResponse> {
     summary: evidence.summary,
     peak_rss_bytes: ownPeakRss(),
     encode_threads: pool.threaded ? 1 : 0,
+    stages_ms: {
+      start: ms(started),
+      open_detect: ms(extractStarted - started),
+      extract: ms(performance.now() - extractStarted),
+      encode_inline: ms(pool.ms.inline),
+      encode_thread: ms(pool.ms.thread),
+      total: ms(performance.now()),
+    },
   };
 }
+
+const ms = (value: number): number => Math.round(value * 10) / 10;
 
 function toWorkerError(error: unknown): { code: "ARTIFACT_PARSE_FAILED" | "ARTIFACT_TOO_LARGE" | "ARTIFACT_FORMAT_UNKNOWN"; message: string } {
   if (error instanceof FlameoxError && (error.code === "ARTIFACT_TOO_LARGE" || error.code === "ARTIFACT_FORMAT_UNKNOWN")) {

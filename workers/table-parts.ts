@@ -12,7 +12,7 @@ import type { EvidenceTableName } from "../src/domain/evidence-schema.ts";
 import { EVIDENCE_SCHEMAS } from "../src/domain/evidence-schema.ts";
 import type { TableBuffer } from "../src/domain/table-buffer.ts";
 import { columnBatchToArrow } from "../src/storage/column-batch-arrow.ts";
-import { evidenceArrowSchema, tableBufferToArrow, writeParquet, type Provenance } from "../src/storage/parquet.ts";
+import { evidenceArrowSchema, initParquet, tableBufferToArrow, writeParquet, type Provenance } from "../src/storage/parquet.ts";
 
 /**
  * Rows per Parquet part. parquet-wasm encodes a part inside its linear memory, which never
@@ -54,8 +54,11 @@ export interface WrittenPart {
 /** Encodes a part and writes it, synced, to `path`. */
 export type PartEncoder = (table: Table, path: string) => Promise<void>;
 
-/** Encodes and writes on the calling thread. */
-export const encodeInline: PartEncoder = async (table, path) => writeSynced(path, writeParquet(table));
+/** Encodes and writes on the calling thread (parquet-wasm is set up at the first part, so a worker can scan while it compiles). */
+export const encodeInline: PartEncoder = async (table, path) => {
+  await initParquet();
+  writeSynced(path, writeParquet(table));
+};
 
 export class TableParts {
   readonly parts: WrittenPart[] = [];

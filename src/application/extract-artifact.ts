@@ -8,11 +8,10 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { mkdir, rm, stat, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { type } from "arktype";
 import { FlameoxError, type ErrorCode } from "../domain/errors.ts";
 import { EVIDENCE_TABLE_NAMES, type EvidenceTableName } from "../domain/evidence-schema.ts";
 import { newGenerationId, newOperationId } from "../domain/ids.ts";
-import { MAX_RESPONSE_BYTES, PARSE_PROGRESS_FILE as PROGRESS_FILE, PARSE_PROTOCOL, ParseResponse, type ParseRequest } from "../domain/parse-protocol.ts";
+import { checkParseResponse, MAX_RESPONSE_BYTES, PARSE_PROGRESS_FILE as PROGRESS_FILE, PARSE_PROTOCOL, type ParseRequest, type ParseResponse } from "../domain/parse-protocol.ts";
 import { buildChildEnvironment } from "../broker/child-environment.ts";
 import { runProcess } from "../broker/process-broker.ts";
 import { projectCatalog } from "../storage/catalog.ts";
@@ -38,7 +37,10 @@ export interface ExtractionResult {
   tables: Record<string, number>;
   limitations: OkResponse["limitations"];
   summary: OkResponse["summary"];
-  worker: { wall_ms: number; max_rss_bytes: number | null; memory_cap_bytes: number | null; encode_threads: number };
+  /** The worker's own figures; `stages_ms` says where its time went (see parse-protocol.ts). */
+  worker: { wall_ms: number; max_rss_bytes: number | null; memory_cap_bytes: number | null; encode_threads: number; stages_ms: Record<string, number> };
+  /** Staging, validating and publishing the generation after the worker finished. */
+  publish_ms: number;
 }
 
 export interface ExtractOptions {
@@ -68,6 +70,7 @@ export async function extractArtifact(ws: Workspace, options: ExtractOptions): P
   try {
     const { response, worker } = await runWorker(ws, options, { extractionId, generationId, outputDir });
     adapterName = response.adapter;
+    const publishStarted = performance.now();
     const staged = await stageGeneration(ws, {
       generationId,
       stagingDir,
@@ -113,6 +116,7 @@ export async function extractArtifact(ws: Workspace, options: ExtractOptions): P
       limitations: response.limitations,
       summary: response.summary,
       worker,
+      publish_ms: Math.round(performance.now() - publishStarted),
     };
   } catch (error) {
     const failure = error instanceof FlameoxError ? error : new FlameoxError("ARTIFACT_PARSE_FAILED", `Cannot extract ${options.displayName}: ${(error as Error).message}`);
@@ -170,7 +174,7 @@ async function runWorker(
     maxOutputBytes: 64 * 1024,
     signal: options.signal,
   }).finally(stopProgress);
-  const worker = { wall_ms: Math.round(result.wallMs), max_rss_bytes: result.maxRssBytes, memory_cap_bytes: result.memoryCapApplied ? limits.worker_memory_bytes : null, encode_threads: 0 };
+  const worker = { wall_ms: Math.round(result.wallMs), max_rss_bytes: result.maxRssBytes, memory_cap_bytes: result.memoryCapApplied ? limits.worker_memory_bytes : null, encode_threads: 0, stages_ms: {} };
   const term = result.termination;
   if (term.kind === "cancelled") throw new FlameoxError("PROCESS_CANCELLED", "Extraction cancelled; the parse worker was stopped");
   if (term.kind === "timeout") {
@@ -189,8 +193,9 @@ async function runWorker(
   }
   const size = (await stat(responsePath)).size;
   if (size > MAX_RESPONSE_BYTES) throw new FlameoxError("ARTIFACT_PARSE_FAILED", "The parse worker's response exceeds the protocol size limit");
-  const parsed = ParseResponse(await Bun.file(responsePath).json());
-  if (parsed instanceof type.errors) throw new FlameoxError("ARTIFACT_PARSE_FAILED", `The parse worker broke the protocol: ${parsed.summary}`);
+  const checked = checkParseResponse(await Bun.file(responsePath).json());
+  if ("problem" in checked) throw new FlameoxError("ARTIFACT_PARSE_FAILED", `The parse worker broke the protocol: ${checked.problem}`);
+  const parsed = checked.response;
   if (!parsed.ok) throw new FlameoxError(parsed.error.code, parsed.error.message);
   for (const t of parsed.tables) {
     if (!(EVIDENCE_TABLE_NAMES as readonly string[]).includes(t.table) || t.file !== `${t.table}.${t.part}.parquet`) {
@@ -201,7 +206,7 @@ async function runWorker(
     if (file.size > limits.max_worker_output_bytes) throw new FlameoxError("ARTIFACT_TOO_LARGE", `The parse worker's ${t.file} exceeds the output budget`);
   }
   // The worker's self-measured peak is exact for the parse process; the broker's figure is a fallback.
-  return { response: parsed, worker: { ...worker, max_rss_bytes: parsed.peak_rss_bytes || worker.max_rss_bytes, encode_threads: parsed.encode_threads } };
+  return { response: parsed, worker: { ...worker, max_rss_bytes: parsed.peak_rss_bytes || worker.max_rss_bytes, encode_threads: parsed.encode_threads, stages_ms: parsed.stages_ms ?? {} } };
 }
 
 /** Polls the worker's progress file (workers/progress-file.ts) while it runs; returns the stop function. */

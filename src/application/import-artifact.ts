@@ -27,6 +27,8 @@ export interface ImportResult {
   registration_id: string;
   byte_length: number;
   deduplicated: boolean;
+  /** Copying, hashing and registering the file (ms). */
+  registration_ms: number;
   extraction: ExtractionResult;
 }
 
@@ -51,6 +53,7 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
   try {
     await mkdir(stagingDir, { recursive: true });
     const displayName = request.displayName ?? basename(request.path);
+    const registrationStarted = performance.now();
     const registered = await registerFile(
       ws,
       request.path,
@@ -68,6 +71,7 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
       { signal: request.signal, onProgress: (done, total) => request.onProgress?.("copying", done, total) },
     );
     const { artifact_id: artifactId, registration_id: registrationId, deduplicated } = registered;
+    const registrationMs = Math.round(performance.now() - registrationStarted);
     ws.control.withWriteLock(() => ws.runs.update(runId, { capture_status: "registered" }));
     request.onProgress?.("extracting", 0, 1);
     const extraction = await extractArtifact(ws, {
@@ -80,7 +84,7 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
       onProgress: request.onProgress ? (done, total) => request.onProgress?.("extracting", done, total) : undefined,
     });
     request.onProgress?.("completed", 1, 1);
-    return { run_id: runId, artifact_id: artifactId, registration_id: registrationId, byte_length: registered.byte_length, deduplicated, extraction };
+    return { run_id: runId, artifact_id: artifactId, registration_id: registrationId, byte_length: registered.byte_length, deduplicated, registration_ms: registrationMs, extraction };
   } catch (error) {
     if (error instanceof FlameoxError && error.runId) throw error;
     const failure = error instanceof FlameoxError ? error : new FlameoxError("INTERNAL_ERROR", `Cannot import ${request.path}: ${(error as Error).message}`);

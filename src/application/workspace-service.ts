@@ -10,16 +10,23 @@ import type { FrameMetric } from "../domain/evidence-schema.ts";
 import type { ArtifactRecord, RegistrationRecord, RunRecord } from "../domain/records.ts";
 import { clampLimit, type PageInfo } from "../analysis/analysis-result.ts";
 import { decodeCursor, encodeCursor } from "../analysis/cursor.ts";
-import { analyzeHotspots, type HotspotsResult } from "../analysis/hotspots.ts";
-import { EvidenceEngine, type EngineStats } from "../analysis/evidence-engine.ts";
-import { PartCache, type PartCacheStats } from "../analysis/evidence-parts.ts";
-import { analyzeStacks, type StackDirection, type StacksResult } from "../analysis/stacks.ts";
+import type { HotspotsResult } from "../analysis/hotspots.ts";
+import type { EvidenceEngine, EngineStats } from "../analysis/evidence-engine.ts";
+import type { PartCache, PartCacheStats } from "../analysis/evidence-parts.ts";
+import type { StackDirection, StacksResult } from "../analysis/stacks.ts";
 import { resolveSubject } from "../analysis/subject.ts";
-import { traceWindow, type TraceWindowResult } from "../analysis/trace-window.ts";
-import { lifecycleGaps, operationTransitions, operationWindow, type GapsResult, type OperationWindowResult, type TransitionsResult } from "../analysis/otel-lifecycle.ts";
+import type { TraceWindowResult } from "../analysis/trace-window.ts";
+import type { GapsResult, OperationWindowResult, TransitionsResult } from "../analysis/otel-lifecycle.ts";
+// Recipes load on first use: they bring apache-arrow and parquet-wasm, which commands
+// such as `import` and `status` never need, and every CLI start would pay for them.
+const hotspotsRecipe = () => import("../analysis/hotspots.ts");
+const stacksRecipe = () => import("../analysis/stacks.ts");
+const traceWindowRecipe = () => import("../analysis/trace-window.ts");
+const otelRecipes = () => import("../analysis/otel-lifecycle.ts");
+const partsModule = () => import("../analysis/evidence-parts.ts");
+const engineModule = () => import("../analysis/evidence-engine.ts");
 import { diffCatalog, projectCatalog, type CatalogDiff } from "../storage/catalog.ts";
 import { readCommit, readHeadId } from "../storage/corpus-store.ts";
-import { initParquet } from "../storage/parquet.ts";
 import { SnapshotHandle } from "../storage/snapshot.ts";
 import { initWorkspace, locateWorkspace, openWorkspace, type Workspace, type WorkspaceIdentity } from "../storage/workspace.ts";
 import { importArtifact, type ImportRequest, type ImportResult } from "./import-artifact.ts";
@@ -80,15 +87,30 @@ export class WorkspaceService {
    * Decoded evidence parts and the SQL engine's generation tables, kept across calls and
    * commits (both are immutable per generation); each gets half the analysis cache budget.
    */
-  private readonly parts: PartCache;
-  private readonly engine: EvidenceEngine;
+  private parts: PartCache | null = null;
+  private engine: EvidenceEngine | null = null;
   private captureService: CaptureService | null = null;
 
   constructor(ws: Workspace) {
     this.ws = ws;
-    const budget = this.cacheBudget();
-    this.parts = new PartCache(Math.floor(budget / 2));
-    this.engine = new EvidenceEngine({ budgetBytes: Math.floor(budget / 2) });
+  }
+
+  // Made on first use: both bring apache-arrow and parquet-wasm, which commands such as
+  // `import` and `status` never need.
+  private async partCache(): Promise<PartCache> {
+    if (!this.parts) {
+      const { PartCache } = await partsModule();
+      this.parts ??= new PartCache(Math.floor(this.cacheBudget() / 2));
+    }
+    return this.parts;
+  }
+
+  private async evidenceEngine(): Promise<EvidenceEngine> {
+    if (!this.engine) {
+      const { EvidenceEngine } = await engineModule();
+      this.engine ??= new EvidenceEngine({ budgetBytes: Math.floor(this.cacheBudget() / 2) });
+    }
+    return this.engine;
   }
 
   /**
@@ -96,9 +118,11 @@ export class WorkspaceService {
    * decoder), in the background, so that first call does not wait for it.
    */
   static prewarm(): void {
-    initParquet().catch(() => {
-      // The first analysis retries and reports the failure.
-    });
+    import("../storage/parquet.ts")
+      .then((m) => m.initParquet())
+      .catch(() => {
+        // The first analysis retries and reports the failure.
+      });
   }
 
   /** Creates `.diagnostics/` under `root`, or reports the workspace already there. */
@@ -113,7 +137,7 @@ export class WorkspaceService {
   }
 
   close(): void {
-    this.engine.close();
+    this.engine?.close();
     this.ws.close();
   }
 
@@ -227,26 +251,26 @@ export class WorkspaceService {
   async analyzeHotspots(ref: string, options: { limit?: number; cursor?: string | null; metric?: FrameMetric }): Promise<HotspotsResult> {
     const snapshot = this.pin();
     const subject = resolveSubject(this.ws, snapshot, ref);
-    return analyzeHotspots(snapshot, subject, { ...options, limit: this.limit(options.limit) }, this.parts);
+    return (await hotspotsRecipe()).analyzeHotspots(snapshot, subject, { ...options, limit: this.limit(options.limit) }, await this.partCache());
   }
 
   async stacks(direction: StackDirection, ref: string, frameId: string, options: { limit?: number; cursor?: string | null; metric?: FrameMetric }): Promise<StacksResult> {
     const snapshot = this.pin();
     const subject = resolveSubject(this.ws, snapshot, ref);
-    return analyzeStacks(snapshot, subject, direction, { ...options, frameId, limit: this.limit(options.limit, direction === "examples" ? 20 : undefined) }, this.parts);
+    return (await stacksRecipe()).analyzeStacks(snapshot, subject, direction, { ...options, frameId, limit: this.limit(options.limit, direction === "examples" ? 20 : undefined) }, await this.partCache());
   }
 
   async traceWindow(artifactRef: string, options: { startNs: bigint; endNs: bigint; limit?: number; cursor?: string | null }): Promise<TraceWindowResult> {
     const snapshot = this.pin();
     const subject = resolveSubject(this.ws, snapshot, artifactRef);
     if (subject.type !== "artifact") throw new FlameoxError("INVALID_ARGUMENTS", "Expected an artifact id for a trace window", { details: { field: "artifact_id" } });
-    return traceWindow(snapshot, subject, { ...options, limit: this.limit(options.limit) }, this.parts);
+    return (await traceWindowRecipe()).traceWindow(snapshot, subject, { ...options, limit: this.limit(options.limit) }, await this.partCache());
   }
 
   /** OTLP: spans of a trace artifact overlapping [start, end] unix ns, optionally of one trace. */
   async operationWindow(artifactRef: string, options: { startNs: bigint; endNs: bigint; traceId?: string | null; limit?: number; cursor?: string | null }): Promise<OperationWindowResult> {
     const { snapshot, subject } = this.otelSubject(artifactRef);
-    return operationWindow(this.engine, snapshot, subject, { ...options, traceId: options.traceId ?? null, limit: this.limit(options.limit) });
+    return (await otelRecipes()).operationWindow(await this.evidenceEngine(), snapshot, subject, { ...options, traceId: options.traceId ?? null, limit: this.limit(options.limit) });
   }
 
   /** OTLP: parent→child span name transitions down to maxDepth. */
@@ -256,13 +280,13 @@ export class WorkspaceService {
     if (!Number.isInteger(maxDepth) || maxDepth < 1 || maxDepth > 64) {
       throw new FlameoxError("INVALID_ARGUMENTS", `Expected max_depth to be an integer from 1 to 64 but found ${maxDepth}`, { details: { field: "max_depth" } });
     }
-    return operationTransitions(this.engine, snapshot, subject, { ...options, maxDepth, traceId: options.traceId ?? null, limit: this.limit(options.limit) });
+    return (await otelRecipes()).operationTransitions(await this.evidenceEngine(), snapshot, subject, { ...options, maxDepth, traceId: options.traceId ?? null, limit: this.limit(options.limit) });
   }
 
   /** OTLP: missing parents, bad timestamps and bad identities. */
   async lifecycleGaps(artifactRef: string, options: { limit?: number }): Promise<GapsResult> {
     const { snapshot, subject } = this.otelSubject(artifactRef);
-    return lifecycleGaps(this.engine, snapshot, subject, { limit: this.limit(options.limit) });
+    return (await otelRecipes()).lifecycleGaps(await this.evidenceEngine(), snapshot, subject, { limit: this.limit(options.limit) });
   }
 
   private otelSubject(artifactRef: string) {
@@ -322,12 +346,17 @@ export class WorkspaceService {
 
   /** The analysis cache of this process: budget, decoded parts and engine tables. */
   cacheStatus(): AnalysisCacheStatus {
-    return { budget_bytes: this.cacheBudget(), parts: this.parts.stats(), engine: this.engine.stats() };
+    const budget = this.cacheBudget();
+    return {
+      budget_bytes: budget,
+      parts: this.parts?.stats() ?? { budget_bytes: Math.floor(budget / 2), bytes: 0, parts: 0, loads: 0, hits: 0, evictions: 0 },
+      engine: this.engine?.stats() ?? { open: false, budget_bytes: Math.floor(budget / 2), bytes: 0, tables: 0, loads: 0, evictions: 0, starts: 0 },
+    };
   }
 
   /** Which generations' tables the readers have decoded, oldest first (each load once while cached). */
   partLoads(): readonly { generation_id: string; table: string }[] {
-    return this.parts.loads();
+    return this.parts?.loads() ?? [];
   }
 
   private cacheBudget(): number {

@@ -1,6 +1,7 @@
 /** Shared CLI arguments and the open-run-close pattern every command uses. */
 import type { ArgsDef } from "citty";
 import { WorkspaceService } from "../application/workspace-service.ts";
+import { setExitCode } from "./exit-code.ts";
 import { printError, printResult } from "./output.ts";
 
 export const commonArgs = {
@@ -13,11 +14,7 @@ export interface CommonArgs {
   json: boolean;
 }
 
-/** Exit code of the command; set by `execute` and read by main. */
-export let exitCode = 0;
-export const setExitCode = (code: number): void => {
-  exitCode = code;
-};
+export { exitCode, setExitCode } from "./exit-code.ts";
 
 /**
  * Opens the workspace, runs `action`, prints its result (JSON or text) and records the

@@ -8,55 +8,71 @@
 import "./terminal-colour.ts";
 import { type CommandDef, defineCommand, runCommand } from "citty";
 import { FLAMEOX_VERSION } from "../domain/version.ts";
-import { exitCode } from "./context.ts";
+import { exitCode } from "./exit-code.ts";
 import { printError } from "./output.ts";
 
 // Commands load when used: each pulls in its services and their schemas (arktype alone
-// takes ~0.4 s to start), and a parse worker, started through this entry for every
-// import, needs none of them.
+// takes ~0.25 s to start), and a parse worker, started through this entry for every
+// import, needs none of them. Descriptions are repeated here so the top-level usage can
+// list every command without loading any (a test keeps each equal to the first line of
+// the command's own description).
 type Commands = Record<string, CommandDef<any>>;
-const lazy = (load: () => Promise<Commands>, name: string) => () => load().then((m) => m[name]!);
-const analysis = () => import("./commands/analysis.ts") as Promise<Commands>;
-const records = () => import("./commands/records.ts") as Promise<Commands>;
-const workspace = () => import("./commands/workspace.ts") as Promise<Commands>;
-const study = () => import("./commands/study.ts") as Promise<Commands>;
-const capture = () => import("./commands/capture.ts") as Promise<Commands>;
-const investigations = () => import("./commands/investigations.ts") as Promise<Commands>;
-const workload = () => import("./commands/workload.ts") as Promise<Commands>;
-const mcp = () => import("./commands/mcp.ts") as Promise<Commands>;
-const pictures = () => import("./commands/pictures.ts") as Promise<Commands>;
-const setup = () => import("./commands/setup.ts") as Promise<Commands>;
+interface CommandEntry {
+  load: () => Promise<CommandDef<any>>;
+  description: string;
+}
+const from = (load: () => Promise<Commands>) => (name: string, description: string): CommandEntry => ({ load: () => load().then((m) => m[name]!), description });
+const analysis = from(() => import("./commands/analysis.ts") as Promise<Commands>);
+const records = from(() => import("./commands/records.ts") as Promise<Commands>);
+const workspace = from(() => import("./commands/workspace.ts") as Promise<Commands>);
+const study = from(() => import("./commands/study.ts") as Promise<Commands>);
+const capture = from(() => import("./commands/capture.ts") as Promise<Commands>);
+const investigations = from(() => import("./commands/investigations.ts") as Promise<Commands>);
+const workload = from(() => import("./commands/workload.ts") as Promise<Commands>);
+const mcp = from(() => import("./commands/mcp.ts") as Promise<Commands>);
+const pictures = from(() => import("./commands/pictures.ts") as Promise<Commands>);
+const setup = from(() => import("./commands/setup.ts") as Promise<Commands>);
+
+export const COMMANDS: Record<string, CommandEntry> = {
+  init: workspace("initCommand", "Create .diagnostics/ in a project root (idempotent)"),
+  status: workspace("statusCommand", "Workspace identity, corpus HEAD, counts, catalog state and warnings"),
+  import: records("importCommand", "Import a profile or trace file (each import is a new run)"),
+  runs: records("runsCommand", "Runs (imports and executions)"),
+  artifacts: records("artifactsCommand", "Stored native artifacts"),
+  analyze: analysis("analyzeCommand", "Read-only analyses over the pinned corpus commit"),
+  stacks: analysis("stacksGroup", "Drill down from a frame: callers, callees, example stacks"),
+  trace: analysis("traceCommand", "Trace slices and events; OTLP operation windows, transitions and gaps"),
+  flamegraph: pictures("flamegraphCommand", "Draw a flamegraph (HTML with search, zoom and tooltips, or SVG) of a run or artifact; --diff BASE draws a differential one."),
+  diff: pictures("diffCommand", "Functions whose self and total cost moved most between two profiles, of any formats (like pprof -diff_base)."),
+  export: pictures("exportCommand", "Write a run's or artifact's evidence in another tool's format: speedscope, pprof (gzipped profile.proto), chrome-trace, collapsed."),
+  open: pictures("openCommand", "Serve a run's or artifact's profile to the speedscope viewer on 127.0.0.1 only and print the URL; stops on Ctrl-C or after --timeout."),
+  validate: workspace("validateCommand", "Check workspace integrity (--full rehashes every artifact and Parquet file)"),
+  catalog: workspace("catalogCommand", "The derived corpus catalog"),
+  measurements: study("measurementsCommand", "Benchmark samples"),
+  "run-sets": study("runSetsCommand", "Frozen run sets"),
+  experiment: study("experimentCommand", "Declared experiments: plan, run, show"),
+  investigations: investigations("investigationsCommand", "Investigations: create, list, show"),
+  hypotheses: investigations("hypothesesCommand", "Hypotheses: record (new or revision), show"),
+  findings: investigations("findingsCommand", "Findings: record (new or revision), list, show"),
+  workload: workload("workloadCommand", "Workloads declared in flameox.toml"),
+  capture: capture("captureCommand", "Plan or run a capture of a declared workload under a capture adapter"),
+  capabilities: workload("capabilitiesCommand", "Capture adapters and containment: absent, incompatible, permission_required or available"),
+  recover: workload("recoverCommand", "Close runs whose owning process is provably gone (boot id, pid and start time); live runs are never touched"),
+  mcp: mcp("mcpCommand", "The MCP stdio server over the same services as the CLI"),
+  setup: setup("setupCommand", "Add the flameox MCP server to Claude Code, Cursor, Codex, VS Code, Gemini CLI or OpenCode (shows the diff, backs up, verifies)"),
+};
+
+const meta = { name: "flameox", version: FLAMEOX_VERSION, description: "Local runtime evidence for coding agents" };
 
 export const main = defineCommand({
-  meta: { name: "flameox", version: FLAMEOX_VERSION, description: "Local runtime evidence for coding agents" },
-  subCommands: {
-    init: lazy(workspace, "initCommand"),
-    status: lazy(workspace, "statusCommand"),
-    import: lazy(records, "importCommand"),
-    runs: lazy(records, "runsCommand"),
-    artifacts: lazy(records, "artifactsCommand"),
-    analyze: lazy(analysis, "analyzeCommand"),
-    stacks: lazy(analysis, "stacksGroup"),
-    trace: lazy(analysis, "traceCommand"),
-    flamegraph: lazy(pictures, "flamegraphCommand"),
-    diff: lazy(pictures, "diffCommand"),
-    export: lazy(pictures, "exportCommand"),
-    open: lazy(pictures, "openCommand"),
-    validate: lazy(workspace, "validateCommand"),
-    catalog: lazy(workspace, "catalogCommand"),
-    measurements: lazy(study, "measurementsCommand"),
-    "run-sets": lazy(study, "runSetsCommand"),
-    experiment: lazy(study, "experimentCommand"),
-    investigations: lazy(investigations, "investigationsCommand"),
-    hypotheses: lazy(investigations, "hypothesesCommand"),
-    findings: lazy(investigations, "findingsCommand"),
-    workload: lazy(workload, "workloadCommand"),
-    capture: lazy(capture, "captureCommand"),
-    capabilities: lazy(workload, "capabilitiesCommand"),
-    recover: lazy(workload, "recoverCommand"),
-    mcp: lazy(mcp, "mcpCommand"),
-    setup: lazy(setup, "setupCommand"),
-  },
+  meta,
+  subCommands: Object.fromEntries(Object.entries(COMMANDS).map(([name, entry]) => [name, entry.load])),
+});
+
+/** The top-level usage, from the table alone: listing the commands loads none of them. */
+const mainUsage = defineCommand({
+  meta,
+  subCommands: Object.fromEntries(Object.entries(COMMANDS).map(([name, entry]) => [name, defineCommand({ meta: { name, description: entry.description } })])),
 });
 
 export async function runCli(rawArgs: string[]): Promise<number> {
@@ -66,7 +82,7 @@ export async function runCli(rawArgs: string[]): Promise<number> {
   }
   if (rawArgs.length === 0 || rawArgs.includes("--help") || rawArgs.includes("-h")) {
     const { showHelp } = await import("./help.ts");
-    await showHelp(main, rawArgs);
+    await showHelp(rawArgs.some((arg) => !arg.startsWith("-")) ? main : mainUsage, rawArgs);
     return 0;
   }
   if (rawArgs[0] === "--version" || rawArgs[0] === "-v") {

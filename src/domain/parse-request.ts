@@ -6,6 +6,9 @@
  */
 export const PARSE_PROTOCOL = "flameox.parse.v2";
 
+/** The largest response.json a parent will read; anything bigger is a protocol violation. */
+export const MAX_RESPONSE_BYTES = 1024 * 1024;
+
 export interface ParseRequest {
   protocol: typeof PARSE_PROTOCOL;
   operation_id: string;

@@ -6,7 +6,10 @@
  */
 import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { WorkspaceService } from "../application/workspace-service.ts";
+import type { WorkspaceService } from "../application/workspace-service.ts";
+
+// The services load with the first call that needs them, not before the server answers `initialize`.
+const services = () => import("../application/workspace-service.ts").then((m) => m.WorkspaceService);
 
 export class WorkspaceSession {
   readonly root: string;
@@ -16,21 +19,30 @@ export class WorkspaceSession {
 
   constructor(projectRoot: string) {
     this.root = resolve(projectRoot);
-    WorkspaceService.prewarm();
+    // The Parquet decoder compiles in the background shortly after start, so the first
+    // analysis does not wait for it, while `initialize` is answered before anything heavy loads.
+    setTimeout(() => {
+      services()
+        .then((service) => service.prewarm())
+        .catch(() => {
+          // The first call that needs the services reports the failure.
+        });
+    }, 250).unref();
   }
 
   /** The open service; WORKSPACE_NOT_FOUND until the root has a workspace. */
   open(): Promise<WorkspaceService> {
     if (this.service) return Promise.resolve(this.service);
-    this.opening ??= WorkspaceService.open({ workspace: this.root })
+    this.opening ??= services()
+      .then((service) => service.open({ workspace: this.root }))
       .then((service) => (this.service = service))
       .finally(() => (this.opening = null));
     return this.opening;
   }
 
   /** Idempotent: creates `.diagnostics/` under the fixed root, or reports the one there. */
-  initialize(): ReturnType<typeof WorkspaceService.init> {
-    return WorkspaceService.init(this.root);
+  async initialize(): ReturnType<typeof WorkspaceService.init> {
+    return (await services()).init(this.root);
   }
 
   /**

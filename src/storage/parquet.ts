@@ -35,16 +35,31 @@ const ROW_GROUP_ROWS = 1 << 20;
 /** Rows per Arrow batch when decoding (parquet-wasm's default of 1024 makes tiny batches). */
 const READ_BATCH_ROWS = 1 << 16;
 
+let compiled: Promise<WebAssembly.Module> | undefined;
 let ready: Promise<void> | undefined;
 let initialised = false;
 
-/** Loads the parquet-wasm module once; later calls return the same promise. */
-export function initParquet(): Promise<void> {
+/**
+ * parquet-wasm's 5 MB module, compiled once per process. Compiling is most of its set-up
+ * cost, so a thread that encodes parts is handed this compiled module (a
+ * WebAssembly.Module crosses postMessage without being compiled again) rather than the
+ * bytes; the compile is asynchronous, so a parse worker can start it and keep scanning.
+ */
+export function compiledParquetModule(): Promise<WebAssembly.Module> {
+  compiled ??= Bun.file(parquetWasmPath)
+    .bytes()
+    .then((bytes) => WebAssembly.compile(bytes))
+    .catch((error: unknown) => {
+      compiled = undefined;
+      throw error;
+    });
+  return compiled;
+}
+
+/** Instantiates parquet-wasm once (from `module` when one is handed over); later calls return the same promise. */
+export function initParquet(module?: WebAssembly.Module): Promise<void> {
   ready ??= (async () => {
-    const bytes = await Bun.file(parquetWasmPath).bytes();
-    // Compiled asynchronously, so a process that starts this early (the MCP server) keeps
-    // answering while the module compiles; instantiation is then quick.
-    initSync({ module: await WebAssembly.compile(bytes) });
+    initSync({ module: module ?? (await compiledParquetModule()) });
     initialised = true;
   })().catch((error: unknown) => {
     ready = undefined;

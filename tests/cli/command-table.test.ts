@@ -4,7 +4,7 @@
  * description and a handler or subcommands.
  */
 import { describe, expect, test } from "bun:test";
-import { main } from "../../src/cli/main.ts";
+import { COMMANDS, main } from "../../src/cli/main.ts";
 
 describe("CLI command table", () => {
   test("every lazily loaded command resolves to a command definition", async () => {
@@ -16,6 +16,9 @@ describe("CLI command table", () => {
       const meta = (typeof command.meta === "function" ? await command.meta() : command.meta) as { description?: string } | undefined;
       expect(typeof meta?.description, name).toBe("string");
       expect(command.run !== undefined || command.subCommands !== undefined, name).toBe(true);
+      // The top-level usage is rendered from the table without loading commands; it must say what the command says first.
+      expect(COMMANDS[name]!.description, name).toBe(meta!.description!.split("\n")[0]!);
     }
   }, 30_000);
+
 });

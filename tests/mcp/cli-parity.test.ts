@@ -7,7 +7,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { type } from "arktype";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { describeTool } from "../../src/mcp/server.ts";
+import { describeTool } from "../../src/mcp/tool-registry.ts";
 import { TOOLS } from "../../src/mcp/tools/index.ts";
 import { cli, SAMPLES, tempWorkspace } from "../helpers.ts";
 import { call, connect, type Connected, type Json } from "./mcp-helpers.ts";

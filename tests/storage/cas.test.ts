@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { appendFileSync, existsSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
 import { stageArtifact } from "../../src/storage/cas.ts";
@@ -22,6 +22,29 @@ describe("artifact staging", () => {
     expect(staged.sha256Hex).toBe(createHash("sha256").update(bytes).digest("hex"));
     expect(staged.byteLength).toBe(bytes.length);
     expect(statSync(staged.stagedPath).size).toBe(bytes.length);
+  });
+
+  test("the pipelined copy reuses its buffers without corrupting a chunk still being written", async () => {
+    const d = dir();
+    // Six 4 MiB chunks and a tail: every one of the three buffers is reused at least once.
+    const bytes = new Uint8Array(6 * 4 * 1024 * 1024 + 4097).map((_, i) => (i * 131 + (i >> 22)) & 0xff);
+    writeFileSync(join(d, "in.bin"), bytes);
+    const progress: number[] = [];
+    const staged = await stageArtifact(join(d, "in.bin"), join(d, "staging", "payload"), { maxBytes: 1 << 30, onProgress: (done) => progress.push(done) });
+    expect(staged.sha256Hex).toBe(createHash("sha256").update(bytes).digest("hex"));
+    expect(Buffer.compare(readFileSync(staged.stagedPath), Buffer.from(bytes))).toBe(0);
+    expect(progress.at(-1)).toBe(bytes.length);
+    expect(progress.length).toBe(7);
+  });
+
+  test("a cancelled copy stops and leaves no staged copy", async () => {
+    const d = dir();
+    writeFileSync(join(d, "in.bin"), new Uint8Array(12 * 1024 * 1024));
+    const controller = new AbortController();
+    const staging = join(d, "staging", "payload");
+    const copy = stageArtifact(join(d, "in.bin"), staging, { maxBytes: 1 << 30, signal: controller.signal, onProgress: () => controller.abort() });
+    await expect(copy).rejects.toMatchObject({ code: "PROCESS_CANCELLED" });
+    expect(existsSync(staging)).toBe(false);
   });
 
   test("refuses a symbolic link", async () => {

@@ -35,8 +35,12 @@ describe("encode pool", () => {
     expect(threaded.threaded).toBe(true);
     try {
       await inline.encode(table, join(dir, "inline.parquet"));
-      // Two parts in flight at once, as TableParts allows.
+      // Two parts in flight at once, as TableParts allows: the second finds the thread busy and is encoded by the caller.
       await Promise.all([threaded.encode(sampleTable(5000), join(dir, "thread-a.parquet")), threaded.encode(sampleTable(10), join(dir, "thread-b.parquet"))]);
+      expect(threaded.counts).toEqual({ thread: 1, inline: 1 });
+      // Once the thread is free again it takes the next part.
+      await threaded.encode(sampleTable(7), join(dir, "thread-c.parquet"));
+      expect(threaded.counts).toEqual({ thread: 2, inline: 1 });
     } finally {
       await inline.close();
       await threaded.close();
@@ -49,5 +53,6 @@ describe("encode pool", () => {
     expect(b.getChild("name")!.toArray()).toEqual(a.getChild("name")!.toArray());
     expect(b.getChild("name")!.get(4999)).toBe("frame-52-é");
     expect(read("thread-b.parquet").numRows).toBe(10);
+    expect(read("thread-c.parquet").numRows).toBe(7);
   });
 });

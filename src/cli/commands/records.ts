@@ -1,7 +1,7 @@
 /** `flameox import`, `runs list|show|logs`, `artifacts list|show`. */
 import { defineCommand } from "citty";
 import { FlameoxError } from "../../domain/errors.ts";
-import { parseImportOptions } from "../../application/import-request.ts";
+import { checkImportOptions } from "../../application/import-options.ts";
 import { commonArgs, execute } from "../context.ts";
 import { formatBytes, safeText, table } from "../output.ts";
 import { progressBar } from "../progress-bar.ts";
@@ -44,8 +44,8 @@ export const importCommand = defineCommand({
   run: ({ args }) =>
     execute(
       args,
-      (s) => {
-        const options = parseImportOptions(
+      async (s) => {
+        const options = await checkImportOptions(
           { kind: args.kind, media_type: args["media-type"], producer: args.producer, producer_version: args["producer-version"], sensitivity: args.sensitivity, adapter: args.adapter },
           { kind: "--kind", media_type: "--media-type", producer: "--producer", producer_version: "--producer-version", sensitivity: "--sensitivity", adapter: "--adapter" },
         );

@@ -5,7 +5,7 @@
  * Schema a client sees.
  */
 import { type, type Type } from "arktype";
-import { ERROR_CODES, type ErrorCode } from "../../domain/errors.ts";
+import { compactSchema } from "./compact-schema.ts";
 
 /** Version of the envelope shape; bumped only when the envelope itself changes. */
 export const ENVELOPE_SCHEMA_VERSION = 1;
@@ -45,16 +45,20 @@ export const analysisFields = {
   limitations: Limitation.array(),
 } as const;
 
-const errorCodes = Object.keys(ERROR_CODES) as ErrorCode[];
-
+/**
+ * The error payload as published. `code` is one of the closed list in domain/errors.ts;
+ * it is published as a string, not an enum: the forty codes were ~1.2 KB of every tool's
+ * outputSchema, forty times over in tools/list, and a client validates only successful
+ * results against it.
+ */
 export const ErrorPayload = type({
-  code: type.enumerated(...errorCodes),
+  code: "string",
   message: "string",
   retryable: "boolean",
   remediation: "string[]",
   "details?": "Record<string, unknown>",
   "run_id?": "string",
-});
+}).describe("set when ok is false: code is a stable error code such as INVALID_ARGUMENTS; remediation says what to do next");
 
 /** The envelope around one tool's result type. */
 export function envelopeOf(result: Type): Type {
@@ -69,5 +73,5 @@ export function envelopeOf(result: Type): Type {
  */
 export function jsonSchemaOf(t: Type): Record<string, unknown> {
   const { $schema: _dialect, ...schema } = t.toJsonSchema() as Record<string, unknown>;
-  return schema;
+  return compactSchema(schema);
 }

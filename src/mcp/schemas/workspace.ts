@@ -60,6 +60,8 @@ export const ImportResult = type({
     tables: "Record<string, number>",
     limitations: Limitation.array(),
     summary: "Record<string, string | number | boolean | null>",
-    worker: { wall_ms: "number", max_rss_bytes: "number | null", memory_cap_bytes: "number | null", encode_threads: "number" },
+    worker: { wall_ms: "number", max_rss_bytes: "number | null", memory_cap_bytes: "number | null", encode_threads: "number", "stages_ms?": "Record<string, number>" },
+    "publish_ms?": "number",
   },
+  "registration_ms?": "number",
 });

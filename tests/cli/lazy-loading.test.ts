@@ -1,0 +1,41 @@
+/**
+ * Each command loads only what it needs: `--version` and the top-level `--help` no
+ * command module at all, and `status` and `import` (in the CLI process; the parse worker
+ * is its own process) none of the heavy packages: arktype, apache-arrow, parquet-wasm,
+ * DuckDB-WASM, the MCP SDK, protobufjs. Each of them costs tens to hundreds of ms of
+ * every start. Checked in a fresh process, whose module cache nothing else has filled.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { REPO, tempDir } from "../helpers.ts";
+
+const main = join(REPO, "src", "cli", "main.ts");
+const HEAVY = /node_modules\/(arktype|@ark|apache-arrow|parquet-wasm|@duckdb|@modelcontextprotocol|protobufjs)\//;
+const COMMAND_MODULES = /\/src\/(application|storage|cli\/commands|mcp)\//;
+const dir = tempDir();
+afterAll(() => dir.cleanup());
+
+/** Runs the CLI's commands in one fresh process and returns the modules it loaded that match `pattern`. */
+function loadedBy(commands: string[][], pattern: RegExp): string[] {
+  const probe = `const { runCli } = await import(${JSON.stringify(main)});
+    for (const argv of ${JSON.stringify(commands)}) { const code = await runCli(argv); if (code !== 0) throw new Error(argv.join(" ") + " exited " + code); }
+    const pattern = new RegExp(${JSON.stringify(pattern.source)});
+    console.log(JSON.stringify(Object.keys(require.cache).filter((p) => pattern.test(p))));`;
+  const r = Bun.spawnSync([process.execPath, "-e", probe], { cwd: dir.path, env: { ...process.env, NO_COLOR: "1" } });
+  expect(r.stderr.toString()).toBe("");
+  expect(r.exitCode).toBe(0);
+  return JSON.parse(r.stdout.toString().trim().split("\n").at(-1)!);
+}
+
+describe("lazy loading", () => {
+  test("--version and the top-level --help load no command module", () => {
+    expect(loadedBy([["--version"], ["--help"]], COMMAND_MODULES)).toEqual([]);
+  });
+
+  test("status and import load none of the heavy packages in the CLI process", () => {
+    const init = Bun.spawnSync([process.execPath, main, "init", dir.path], { env: { ...process.env, NO_COLOR: "1" } });
+    expect(init.exitCode).toBe(0);
+    const profile = join(REPO, "fixtures", "samples", "sample.cpuprofile");
+    expect(loadedBy([["status"], ["import", profile]], HEAVY)).toEqual([]);
+  }, 120_000);
+});
