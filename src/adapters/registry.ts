@@ -19,6 +19,7 @@ import { gbenchAdapter } from "./gbench/adapter.ts";
 import { hyperfineAdapter } from "./hyperfine/adapter.ts";
 import { pyperfAdapter } from "./pyperf/adapter.ts";
 import { pytestBenchmarkAdapter } from "./pytest-benchmark/adapter.ts";
+import { pytestReportlogAdapter } from "./pytest-reportlog/adapter.ts";
 
 export const ADAPTERS: ProducerAdapter[] = [
   v8CpuProfileAdapter,
@@ -40,6 +41,8 @@ export const ADAPTERS: ProducerAdapter[] = [
   pyperfAdapter,
   gbenchAdapter,
   pytestBenchmarkAdapter,
+  // Test runner reports: rows of `test_results`.
+  pytestReportlogAdapter,
 ];
 
 export function detectAdapter(input: DetectInput): ProducerAdapter | null {

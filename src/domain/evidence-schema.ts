@@ -26,6 +26,7 @@ const c = (name: string, type: ColumnType, nullable = false): ColumnSpec => ({ n
 export const EVIDENCE_TABLE_NAMES = [
   "frames", "frame_measurements", "call_edges", "stacks", "trace_events", "measurements",
   "otel_resources", "otel_scopes", "otel_spans", "otel_span_events", "otel_span_links",
+  "test_results",
 ] as const;
 export type EvidenceTableName = (typeof EVIDENCE_TABLE_NAMES)[number];
 
@@ -200,6 +201,37 @@ export const EVIDENCE_SCHEMAS: Record<EvidenceTableName, TableSchema> = {
       c("span_index", "int64"), c("link_index", "int32"), c("trace_id", "utf8"), c("span_id", "utf8"),
       c("linked_trace_id", "utf8"), c("linked_span_id", "utf8"), c("trace_state", "utf8", true), c("flags", "int64", true),
       c("attributes_json", "utf8"), c("dropped_attributes_count", "int64"),
+    ],
+  },
+  // Test runner reports (pytest-reportlog, JUnit XML). One row per reported record in file
+  // order: a test phase (setup / call / teardown), a collection report, a subtest or a
+  // warning (record_kind). `outcome` is normalized (passed, failed, error, skipped,
+  // xfailed, xpassed); `raw_outcome` is the producer's word. Text columns are bounded by the
+  // adapter (see src/adapters/test-results/row-writer.ts) and flagged in `truncated`.
+  test_results: {
+    name: "test_results",
+    schemaId: "flameox.test_results.v1.0",
+    columns: [
+      c("result_index", "int64"),
+      c("record_kind", "utf8"),
+      c("node_id", "utf8"),
+      c("test_name", "utf8", true),
+      c("suite", "utf8", true),
+      c("file", "utf8", true),
+      c("line", "int32", true),
+      c("phase", "utf8", true),
+      c("outcome", "utf8"),
+      c("raw_outcome", "utf8", true),
+      c("duration_ns", "int64", true),
+      c("start_ts_ns", "int64", true),
+      c("message", "utf8", true),
+      c("exception_type", "utf8", true),
+      c("crash_file", "utf8", true),
+      c("crash_line", "int32", true),
+      c("keywords_json", "utf8", true),
+      c("properties_json", "utf8", true),
+      c("rerun_index", "int32", true),
+      c("truncated", "bool"),
     ],
   },
 };

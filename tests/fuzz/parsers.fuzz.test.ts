@@ -92,6 +92,7 @@ const PARSERS: [string, string[]][] = [
   ["perf-script", ["perf-script"]],
   ["collapsed-stacks", ["collapsed-stacks"]],
   ["speedscope", ["speedscope"]],
+  ["pytest-reportlog", ["pytest-reportlog"]],
 ];
 
 async function runOne(adapter: ProducerAdapter, bytes: Uint8Array, chunkSize: number): Promise<string> {

@@ -1,0 +1,237 @@
+/**
+ * pytest-reportlog JSON Lines (`pytest --report-log=FILE`): one JSON object per line, each
+ * tagged with `$report_type`. SessionStart carries the pytest version, SessionFinish the
+ * exit status; CollectReport, TestReport (one per phase: setup, call, teardown),
+ * SubTestReport and WarningMessage become `test_results` rows. Report types this reader
+ * does not know are skipped and counted. pytest writes the file as it runs, so a run
+ * that was killed leaves a cut last line: the complete lines are kept and a limitation
+ * says the evidence is partial; a bad line anywhere else is a parse failure.
+ */
+import type { DetectInput, ExtractInput, ProducerAdapter } from "../adapter.ts";
+import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
+import type { Limitation } from "../../domain/evidence-status.ts";
+import { assertNestingWithin, expectationFailed, isPlainObject, parseFailed } from "../json-guard.ts";
+import { TestResultWriter, type TestOutcome, type TestRecordKind } from "../test-results/row-writer.ts";
+import { summarizeLongrepr } from "./longrepr.ts";
+
+const NAME = "pytest-reportlog";
+const VERSION = "1.0.0";
+const LABEL = "pytest-reportlog JSONL";
+const KNOWN_TYPES = /"\$report_type"\s*:\s*"(SessionStart|SessionFinish|CollectReport|TestReport|SubTestReport|WarningMessage)"/;
+const NEWLINE = 0x0a;
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+export function detectPytestReportlog({ head }: DetectInput): number {
+  const text = head.trimStart();
+  if (!text.startsWith("{")) return 0;
+  const firstLine = text.slice(0, text.indexOf("\n") === -1 ? undefined : text.indexOf("\n"));
+  if (KNOWN_TYPES.test(firstLine)) return 0.95;
+  return /"\$report_type"\s*:/.test(firstLine) ? 0.5 : 0;
+}
+
+interface Line {
+  number: number;
+  bytes: Uint8Array;
+  last: boolean;
+}
+
+function* lines(bytes: Uint8Array): Generator<Line> {
+  let start = 0;
+  let number = 0;
+  while (start < bytes.length) {
+    const end = bytes.indexOf(NEWLINE, start);
+    const stop = end === -1 ? bytes.length : end;
+    number += 1;
+    yield { number, bytes: bytes.subarray(start, stop), last: end === -1 || end === bytes.length - 1 };
+    start = stop + 1;
+  }
+}
+
+export function extractPytestReportlog(input: ExtractInput): NormalizedEvidence {
+  const tables = emptyTables();
+  const out = new TestResultWriter(tables.test_results, LABEL, input.limits.maxEvents);
+  const limitations: Limitation[] = [];
+  const unknown = new Map<string, number>();
+  const seenPhase = new Map<string, number>();
+  let pytestVersion: string | null = null;
+  let exitStatus: number | null = null;
+  let sessionFinished = false;
+  let records = 0;
+
+  for (const line of lines(input.bytes)) {
+    let text: string;
+    try {
+      text = decoder.decode(line.bytes).trim();
+    } catch (error) {
+      throw parseFailed(LABEL, `line ${line.number} is not valid UTF-8`, error);
+    }
+    if (text === "") continue;
+    assertNestingWithin(line.bytes, input.limits.maxNestingDepth, LABEL);
+    let record: unknown;
+    try {
+      record = JSON.parse(text);
+    } catch (error) {
+      if (line.last) {
+        limitations.push({ code: "truncated_last_line", message: `The last line (${line.number}) is incomplete JSON; the run was probably cut short, so the evidence is partial`, count: 1 });
+        break;
+      }
+      throw parseFailed(LABEL, `line ${line.number} is not JSON (${error instanceof Error ? error.message : String(error)})`, error);
+    }
+    if (!isPlainObject(record)) throw expectationFailed(LABEL, `line ${line.number}`, "an object", record);
+    const type = record.$report_type;
+    if (typeof type !== "string") throw expectationFailed(LABEL, `line ${line.number}.$report_type`, "a string", type);
+    records += 1;
+    switch (type) {
+      case "SessionStart":
+        pytestVersion = typeof record.pytest_version === "string" ? record.pytest_version : null;
+        break;
+      case "SessionFinish":
+        sessionFinished = true;
+        exitStatus = typeof record.exitstatus === "number" ? record.exitstatus : null;
+        break;
+      case "CollectReport":
+        readCollect(record, line.number, out);
+        break;
+      case "TestReport":
+      case "SubTestReport":
+        readTest(record, line.number, type === "SubTestReport" ? "subtest" : "test", out, seenPhase);
+        break;
+      case "WarningMessage":
+        readWarning(record, out);
+        break;
+      default:
+        unknown.set(type, (unknown.get(type) ?? 0) + 1);
+    }
+  }
+  if (records === 0) throw parseFailed(LABEL, "the file holds no report records");
+  const unknownCount = [...unknown.values()].reduce((a, b) => a + b, 0);
+  if (unknownCount > 0) {
+    const names = [...unknown.keys()].slice(0, 8).join(", ");
+    limitations.push({ code: "unknown_report_types", message: `Skipped ${unknownCount} records of report types this reader does not know (${names})`, count: unknownCount });
+  }
+  if (!sessionFinished && !limitations.some((l) => l.code === "truncated_last_line")) {
+    limitations.push({ code: "session_not_finished", message: "No SessionFinish record: the session may have been interrupted, so tests may be missing" });
+  }
+  return {
+    adapter: NAME,
+    adapterVersion: VERSION,
+    producer: "pytest",
+    producerVersion: pytestVersion,
+    tables,
+    limitations,
+    summary: { records, test_results: out.rows, exit_status: exitStatus, session_finished: sessionFinished, unknown_records: unknownCount },
+  };
+}
+
+function stringAt(record: Record<string, unknown>, field: string, line: number): string {
+  const value = record[field];
+  if (typeof value !== "string") throw expectationFailed(LABEL, `line ${line}.${field}`, "a string", value);
+  return value;
+}
+
+/** `a.py::Cls::test_x` → suite `a.py::Cls` (the JUnit classname's role); a bare path has none. */
+function suiteOf(nodeId: string): string | null {
+  const cut = nodeId.lastIndexOf("::");
+  return cut === -1 ? null : nodeId.slice(0, cut);
+}
+
+function secondsToNs(value: unknown): number | null {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.round(value * 1e9) : null;
+}
+
+/** Epoch seconds as a double hold about microsecond precision; keep that much, as int64 ns. */
+function epochSecondsToNs(value: unknown): bigint | null {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? BigInt(Math.round(value * 1e6)) * 1000n : null;
+}
+
+function readCollect(record: Record<string, unknown>, line: number, out: TestResultWriter): void {
+  const nodeId = stringAt(record, "nodeid", line);
+  const raw = stringAt(record, "outcome", line);
+  const failure = summarizeLongrepr(record.longrepr);
+  out.add({
+    record_kind: "collect",
+    node_id: nodeId,
+    suite: suiteOf(nodeId),
+    file: nodeId.split("::")[0] || null,
+    outcome: raw === "failed" ? "error" : raw === "skipped" ? "skipped" : "passed",
+    raw_outcome: raw,
+    phase: "collect",
+    message: failure.message,
+    exception_type: failure.exceptionType,
+    crash_file: failure.crashFile,
+    crash_line: failure.crashLine,
+  });
+}
+
+/**
+ * pytest's own outcome words: a failure outside the call phase is an error; an expected
+ * failure is reported as skipped with `wasxfail`, an unexpected pass as passed with it.
+ */
+function normalizedOutcome(raw: string, when: string | null, wasxfail: boolean): TestOutcome {
+  if (wasxfail && raw === "skipped") return "xfailed";
+  if (wasxfail && raw === "passed") return "xpassed";
+  if (raw === "failed") return when === "call" ? "failed" : "error";
+  if (raw === "passed" || raw === "skipped" || raw === "rerun") return raw;
+  return "error";
+}
+
+function readTest(record: Record<string, unknown>, line: number, kind: TestRecordKind, out: TestResultWriter, seenPhase: Map<string, number>): void {
+  const nodeId = stringAt(record, "nodeid", line);
+  const raw = stringAt(record, "outcome", line);
+  const when = typeof record.when === "string" ? record.when : null;
+  const location = Array.isArray(record.location) ? record.location : [];
+  const [file, lineno, domain] = location;
+  const failure = summarizeLongrepr(record.longrepr);
+  // pytest-rerunfailures reports each retry of a phase again under the same node id.
+  const key = `${kind}\u0000${nodeId}\u0000${when}`;
+  const rerunIndex = seenPhase.get(key) ?? 0;
+  seenPhase.set(key, rerunIndex + 1);
+  const subtest = kind === "subtest" && isPlainObject(record["_subtest.context"]) ? record["_subtest.context"] : undefined;
+  out.add({
+    record_kind: kind,
+    node_id: nodeId,
+    test_name: typeof domain === "string" ? domain : null,
+    suite: suiteOf(nodeId),
+    file: typeof file === "string" ? file : null,
+    // pytest's location line is 0-based; stored 1-based like every other line column.
+    line: typeof lineno === "number" && Number.isInteger(lineno) ? lineno + 1 : null,
+    phase: when,
+    outcome: normalizedOutcome(raw, when, record.wasxfail !== undefined),
+    raw_outcome: raw,
+    duration_ns: secondsToNs(record.duration),
+    start_ts_ns: epochSecondsToNs(record.start),
+    message: failure.message ?? (typeof record.wasxfail === "string" && record.wasxfail !== "" ? record.wasxfail : null),
+    exception_type: failure.exceptionType,
+    crash_file: failure.crashFile,
+    crash_line: failure.crashLine,
+    keywords: isPlainObject(record.keywords) ? Object.keys(record.keywords).filter((k) => k !== "") : undefined,
+    properties: subtest !== undefined || (Array.isArray(record.user_properties) && record.user_properties.length > 0)
+      ? { ...(Array.isArray(record.user_properties) && record.user_properties.length > 0 ? { user_properties: record.user_properties } : {}), ...(subtest ? { subtest } : {}) }
+      : undefined,
+    rerun_index: when === null ? null : rerunIndex,
+  });
+}
+
+function readWarning(record: Record<string, unknown>, out: TestResultWriter): void {
+  const file = typeof record.filename === "string" ? record.filename : null;
+  out.add({
+    record_kind: "warning",
+    node_id: typeof record.nodeid === "string" ? record.nodeid : "",
+    file,
+    line: typeof record.lineno === "number" ? record.lineno : null,
+    phase: typeof record.when === "string" ? record.when : null,
+    outcome: "warning",
+    message: typeof record.message === "string" ? record.message : null,
+    exception_type: typeof record.category === "string" ? record.category : null,
+  });
+}
+
+export const pytestReportlogAdapter: ProducerAdapter = {
+  name: NAME,
+  version: VERSION,
+  artifactKind: "test_report",
+  mediaType: "application/jsonl",
+  tables: ["test_results"],
+  detect: detectPytestReportlog,
+  extract: extractPytestReportlog,
+};
