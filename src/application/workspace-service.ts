@@ -17,12 +17,14 @@ import type { StackDirection, StacksResult } from "../analysis/stacks.ts";
 import { resolveSubject } from "../analysis/subject.ts";
 import type { TraceWindowResult } from "../analysis/trace-window.ts";
 import type { GapsResult, OperationWindowResult, TransitionsResult } from "../analysis/otel-lifecycle.ts";
+import type { FailuresResult } from "../analysis/failures/analyze-failures.ts";
 // Recipes load on first use: they bring apache-arrow and parquet-wasm, which commands
 // such as `import` and `status` never need, and every CLI start would pay for them.
 const hotspotsRecipe = () => import("../analysis/hotspots.ts");
 const stacksRecipe = () => import("../analysis/stacks.ts");
 const traceWindowRecipe = () => import("../analysis/trace-window.ts");
 const otelRecipes = () => import("../analysis/otel-lifecycle.ts");
+const failuresRecipe = () => import("../analysis/failures/analyze-failures.ts");
 const partsModule = () => import("../analysis/evidence-parts.ts");
 const engineModule = () => import("../analysis/evidence-engine.ts");
 import { diffCatalog, projectCatalog, type CatalogDiff } from "../storage/catalog.ts";
@@ -36,6 +38,9 @@ import { validateWorkspace, type ValidationReport } from "./validate-workspace.t
 import { type RunLogs, runLogs } from "./run-logs.ts";
 import type { CaptureService } from "./capture/capture-service.ts";
 import type { DiffRequest, ExportFormat, FlamegraphRequest } from "./profile-views.ts";
+
+/** Inputs one failures analysis compares (runs of a flaky hunt), bounded so a call stays small. */
+const MAX_FAILURE_INPUTS = 50;
 
 export interface Page<T> extends PageInfo {
   corpus_commit_id: string;
@@ -236,6 +241,7 @@ export class WorkspaceService {
     for (const g of generations) {
       if ((g.tables.frame_measurements ?? 0) > 0) analyses.add("analyze_hotspots").add("get_frame_callers").add("get_frame_callees").add("get_stack_examples");
       if ((g.tables.trace_events ?? 0) > 0) analyses.add("get_trace_window");
+      if ((g.tables.test_results ?? 0) > 0) analyses.add("analyze_failures");
       if ((g.tables.otel_spans ?? 0) > 0) analyses.add("get_operation_window").add("get_operation_transitions").add("get_lifecycle_gaps");
     }
     return {
@@ -246,6 +252,15 @@ export class WorkspaceService {
       supported_analyses: [...analyses],
       resource_uri: `flameox://artifacts/${encodeURIComponent(subject.id)}`,
     };
+  }
+
+  /** Failure populations, clusters and flaky tests over the test reports of one or more runs or artifacts. */
+  async analyzeFailures(refs: readonly string[], options: { limit?: number; cursor?: string | null }): Promise<FailuresResult> {
+    if (refs.length === 0) throw new FlameoxError("INVALID_ARGUMENTS", "Expected at least one run or artifact id", { details: { field: "run_or_artifact" } });
+    if (refs.length > MAX_FAILURE_INPUTS) throw new FlameoxError("INVALID_ARGUMENTS", `Expected at most ${MAX_FAILURE_INPUTS} runs or artifacts but found ${refs.length}`, { details: { field: "run_or_artifact" } });
+    const snapshot = this.pin();
+    const subjects = refs.map((ref) => resolveSubject(this.ws, snapshot, ref));
+    return (await failuresRecipe()).analyzeFailures(snapshot, subjects, { ...options, limit: this.limit(options.limit) });
   }
 
   async analyzeHotspots(ref: string, options: { limit?: number; cursor?: string | null; metric?: FrameMetric }): Promise<HotspotsResult> {

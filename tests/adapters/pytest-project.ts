@@ -13,6 +13,11 @@ export const hasPytest = existsSync(PYTHON) && spawnSync(PYTHON, ["-c", "import 
 
 /** The reportlog bytes of one run; `FLAKY_PASS=1` in env makes test_flaky pass. */
 export function runPytestProject(out: string, env: Record<string, string> = {}): Uint8Array {
+  return runPytestProjectWithOutput(out, env).reportlog;
+}
+
+/** The reportlog and pytest's own terminal output (its summary is an independent count). */
+export function runPytestProjectWithOutput(out: string, env: Record<string, string> = {}): { reportlog: Uint8Array; stdout: string } {
   const project = join(REPO, "fixtures", "pytest-project");
   const result = spawnSync(PYTHON, ["-m", "pytest", "-q", "-p", "no:cacheprovider", project], {
     cwd: project,
@@ -21,5 +26,5 @@ export function runPytestProject(out: string, env: Record<string, string> = {}):
   });
   // Exit 1 means some tests failed, which the project does on purpose.
   if (![0, 1].includes(result.status ?? -1)) throw new Error(`pytest failed to run (${result.status}): ${result.stderr}${result.stdout}`);
-  return new Uint8Array(readFileSync(out));
+  return { reportlog: new Uint8Array(readFileSync(out)), stdout: result.stdout };
 }

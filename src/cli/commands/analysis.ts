@@ -10,6 +10,7 @@ import { otelTraceSubcommands } from "./otel-trace.ts";
 import { compareCommand, recordComparisonCommand, scalingCommand } from "./study.ts";
 import { analyzeRecordCommand } from "./investigations.ts";
 import { shortLocation } from "../short-location.ts";
+import { failuresCommand } from "./failures.ts";
 
 const pageArgs = {
   limit: { type: "string", description: "Maximum rows to return" },
@@ -43,6 +44,7 @@ export const analyzeCommand = defineCommand({
     "record-comparison": recordComparisonCommand,
     scaling: scalingCommand,
     record: analyzeRecordCommand,
+    failures: failuresCommand,
     hotspots: defineCommand({
       meta: { name: "hotspots", description: "Top frames by self time for a run or artifact" },
       args: { ...commonArgs, ...pageArgs, run_or_artifact: { type: "positional", required: true } },

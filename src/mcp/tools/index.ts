@@ -9,6 +9,7 @@ import { configureWorkload, workloadConfigurationStatus } from "./workload-tools
 import { STUDY_TOOLS } from "./study-tools.ts";
 import { getLifecycleGaps, getOperationTransitions, getOperationWindow } from "./otel-tools.ts";
 import { diffProfiles } from "./picture-tools.ts";
+import { analyzeFailures } from "./failure-tools.ts";
 
 export const TOOLS: readonly AnyTool[] = [
   workspaceStatus,
@@ -32,6 +33,7 @@ export const TOOLS: readonly AnyTool[] = [
   getOperationWindow,
   getOperationTransitions,
   getLifecycleGaps,
+  analyzeFailures,
   validateWorkspace,
   getEvidence,
   // Measurements, run sets, comparisons, experiments, scaling (issue 5).
