@@ -20,6 +20,7 @@ import { hyperfineAdapter } from "./hyperfine/adapter.ts";
 import { pyperfAdapter } from "./pyperf/adapter.ts";
 import { pytestBenchmarkAdapter } from "./pytest-benchmark/adapter.ts";
 import { pytestReportlogAdapter } from "./pytest-reportlog/adapter.ts";
+import { junitXmlAdapter } from "./junit-xml/adapter.ts";
 
 export const ADAPTERS: ProducerAdapter[] = [
   v8CpuProfileAdapter,
@@ -43,6 +44,7 @@ export const ADAPTERS: ProducerAdapter[] = [
   pytestBenchmarkAdapter,
   // Test runner reports: rows of `test_results`.
   pytestReportlogAdapter,
+  junitXmlAdapter,
 ];
 
 export function detectAdapter(input: DetectInput): ProducerAdapter | null {

@@ -93,6 +93,7 @@ const PARSERS: [string, string[]][] = [
   ["collapsed-stacks", ["collapsed-stacks"]],
   ["speedscope", ["speedscope"]],
   ["pytest-reportlog", ["pytest-reportlog"]],
+  ["junit-xml", ["junit-xml"]],
 ];
 
 async function runOne(adapter: ProducerAdapter, bytes: Uint8Array, chunkSize: number): Promise<string> {
