@@ -17,9 +17,9 @@ export function runPytestProject(out: string, env: Record<string, string> = {}):
 }
 
 /** The reportlog and pytest's own terminal output (its summary is an independent count). */
-export function runPytestProjectWithOutput(out: string, env: Record<string, string> = {}): { reportlog: Uint8Array; stdout: string } {
+export function runPytestProjectWithOutput(out: string, env: Record<string, string> = {}, extraArgs: string[] = []): { reportlog: Uint8Array; stdout: string } {
   const project = join(REPO, "fixtures", "pytest-project");
-  const result = spawnSync(PYTHON, ["-m", "pytest", "-q", "-p", "no:cacheprovider", project], {
+  const result = spawnSync(PYTHON, ["-m", "pytest", "-q", "-p", "no:cacheprovider", ...extraArgs, project], {
     cwd: project,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", REPORTLOG: out, PYTHONDONTWRITEBYTECODE: "1", ...env },
     encoding: "utf8",

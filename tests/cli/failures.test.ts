@@ -44,7 +44,8 @@ beforeAll(async () => {
   ({ root, cleanup } = await tempWorkspace());
   for (const [name, env] of [["first", {}], ["second", { FLAKY_PASS: "1" }]] as const) {
     const path = join(root, `${name}.reportlog.jsonl`);
-    const { stdout } = runPytestProjectWithOutput(path, env);
+    // The first run also writes pytest's own JUnit XML, to check the recipe over that format.
+    const { stdout } = runPytestProjectWithOutput(path, env, name === "first" ? [`--junitxml=${join(root, "junit.xml")}`] : []);
     const imported = await cli(["import", path, "--json"], { cwd: root });
     expect(imported.code).toBe(0);
     expect(imported.json.extraction.adapter).toBe("pytest-reportlog");
@@ -113,6 +114,15 @@ describe.skipIf(!hasPytest)("analyze failures", () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain("ValueError: bad value <n> at <addr>");
     expect(text.stdout).toContain("flaky (1): test_sample.py::test_flaky [failed/passed]");
+  });
+
+  test("over pytest's JUnit XML of the same run, populations and clusters agree with pytest too", async () => {
+    const imported = await cli(["import", join(root, "junit.xml"), "--json"], { cwd: root });
+    expect(imported.json.extraction.adapter).toBe("junit-xml");
+    const r = await cli(["analyze", "failures", imported.json.artifact_id, "--json"], { cwd: root });
+    expect(r.json.populations[0].by_outcome).toEqual(runs[0]!.summary.counts);
+    const ve = r.json.items.find((c: { exception_type: string | null }) => c.exception_type === "ValueError");
+    expect([ve.tests, ve.message_pattern]).toEqual([2, "ValueError: bad value <n> at <addr>"]);
   });
 
   test("analyze_failures over MCP returns what the CLI returns", async () => {

@@ -163,7 +163,7 @@ export async function analyzeFailures(snapshot: SnapshotHandle, subjects: Subjec
   const end = offset + page.length;
   const failingTests = populations.reduce((n, p) => n + (p.by_outcome.failed ?? 0) + (p.by_outcome.error ?? 0), 0);
   const evidence = generations.length === 0
-    ? { status: "unavailable" as const, reason: "no_test_results: no imported test report (pytest-reportlog) for these inputs in the pinned commit", next_tool: "import_artifact" }
+    ? { status: "unavailable" as const, reason: "no_test_results: no imported test report (pytest-reportlog, JUnit XML) for these inputs in the pinned commit", next_tool: "import_artifact" }
     : !anyRows
       ? { status: "empty" as const, reason: "the test reports hold no test records" }
       : { status: "available" as const, reason: `${failingTests} failing tests in ${sorted.length} clusters over ${subjects.length} input(s)` };

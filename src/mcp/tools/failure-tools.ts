@@ -6,7 +6,7 @@ export const analyzeFailures = defineTool({
   name: "analyze_failures",
   title: "Analyze test failures",
   description:
-    "For imported test reports (pytest-reportlog) of one or more runs or artifacts: tests per outcome for each input, failing phases " +
+    "For imported test reports (pytest-reportlog JSONL, JUnit XML) of one or more runs or artifacts: tests per outcome for each input, failing phases " +
     "clustered by exception type + normalized message + crash location (paged items, largest first), and flaky tests (same node id " +
     "passing in one input and failing in another, or passing after a retry).",
   annotations: READ_ONLY,
