@@ -25,6 +25,7 @@ export const EXAMPLES: Record<string, string[]> = {
   "analyze record-comparison": ["flameox analyze record-comparison comparison.json"],
   "analyze scaling": ["flameox analyze scaling exp_01J…"],
   "analyze record": ["flameox analyze record analysis.json"],
+  "analyze failures": ["flameox analyze failures sha256:5d0e7a12   # an imported pytest reportlog or JUnit XML", "flameox analyze failures run_01A… run_01B…   # flaky tests across runs"],
   "stacks callers": ["flameox stacks callers sha256:3f2a9c1e FRAME_ID --limit 5"],
   "stacks callees": ["flameox stacks callees sha256:3f2a9c1e FRAME_ID"],
   "stacks examples": ["flameox stacks examples sha256:3f2a9c1e FRAME_ID --limit 3"],
