@@ -39,6 +39,11 @@ export interface TestResultRow {
 
 export class TestResultWriter {
   private count = 0;
+  /**
+   * Reports repeat a test's identity on every phase row (setup, call, teardown); reusing the
+   * previous row's string instances when equal keeps one copy instead of three.
+   */
+  private previous: Record<string, string | null> = {};
   constructor(
     private readonly table: TableBuffer,
     private readonly label: string,
@@ -59,13 +64,20 @@ export class TestResultWriter {
       return text.slice(0, max);
     };
     const json = (value: unknown): string | null => (value === undefined || value === null ? null : cut(JSON.stringify(value), MAX_JSON_CHARS));
+    const previous = this.previous;
+    const same = (column: string, value: string | null): string | null => {
+      const before = previous[column];
+      if (before !== undefined && before === value) return before;
+      previous[column] = value;
+      return value;
+    };
     this.table.append({
       result_index: this.count,
       record_kind: row.record_kind,
-      node_id: cut(row.node_id, MAX_NAME_CHARS),
-      test_name: cut(row.test_name, MAX_NAME_CHARS),
-      suite: cut(row.suite, MAX_NAME_CHARS),
-      file: cut(row.file, MAX_NAME_CHARS),
+      node_id: same("node_id", cut(row.node_id, MAX_NAME_CHARS)),
+      test_name: same("test_name", cut(row.test_name, MAX_NAME_CHARS)),
+      suite: same("suite", cut(row.suite, MAX_NAME_CHARS)),
+      file: same("file", cut(row.file, MAX_NAME_CHARS)),
       line: int32OrNull(row.line),
       phase: row.phase ?? null,
       outcome: row.outcome,
@@ -76,7 +88,7 @@ export class TestResultWriter {
       exception_type: cut(row.exception_type, MAX_NAME_CHARS),
       crash_file: cut(row.crash_file, MAX_NAME_CHARS),
       crash_line: int32OrNull(row.crash_line),
-      keywords_json: json(row.keywords),
+      keywords_json: same("keywords_json", json(row.keywords)),
       properties_json: json(row.properties),
       rerun_index: row.rerun_index ?? null,
       truncated,
