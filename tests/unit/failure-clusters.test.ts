@@ -20,7 +20,7 @@ describe("normalizeFailureMessage", () => {
 const row = (node_id: string, phase: string | null, outcome: string, record_kind = "test"): PhaseRow => ({ record_kind, node_id, phase, outcome, file: "t.py", line: 1 });
 
 describe("testOutcomes", () => {
-  test("phases combine as pytest counts them; passing collection reports are not tests", () => {
+  test("phases combine as pytest counts them; passing collection reports are not tests, a skipped module is", () => {
     const outcomes = testOutcomes([
       row("t.py", "collect", "passed", "collect"),
       row("t.py::a", "setup", "passed"), row("t.py::a", "call", "failed"), row("t.py::a", "teardown", "passed"),
@@ -28,9 +28,10 @@ describe("testOutcomes", () => {
       row("t.py::c", "setup", "passed"), row("t.py::c", "call", "xfailed"), row("t.py::c", "teardown", "passed"),
       row("t.py::d", "setup", "skipped"), row("t.py::d", "teardown", "passed"),
       row("broken.py", "collect", "error", "collect"),
+      row("gpu_only.py", "collect", "skipped", "collect"),
       row("t.py::w", "runtest", "warning", "warning"),
     ]);
-    expect(Object.fromEntries(outcomes.map((o) => [o.node_id, o.outcome]))).toEqual({ "t.py::a": "failed", "t.py::b": "error", "t.py::c": "xfailed", "t.py::d": "skipped", "broken.py": "error" });
+    expect(Object.fromEntries(outcomes.map((o) => [o.node_id, o.outcome]))).toEqual({ "t.py::a": "failed", "t.py::b": "error", "t.py::c": "xfailed", "t.py::d": "skipped", "broken.py": "error", "gpu_only.py": "skipped" });
   });
 
   test("after a retry the last attempt decides and the test is marked retried", () => {
