@@ -260,7 +260,7 @@ export class WorkspaceService {
     if (refs.length > MAX_FAILURE_INPUTS) throw new FlameoxError("INVALID_ARGUMENTS", `Expected at most ${MAX_FAILURE_INPUTS} runs or artifacts but found ${refs.length}`, { details: { field: "run_or_artifact" } });
     const snapshot = this.pin();
     const subjects = refs.map((ref) => resolveSubject(this.ws, snapshot, ref));
-    return (await failuresRecipe()).analyzeFailures(snapshot, subjects, { ...options, limit: this.limit(options.limit) });
+    return (await failuresRecipe()).analyzeFailures(snapshot, subjects, { ...options, limit: this.limit(options.limit) }, await this.partCache());
   }
 
   async analyzeHotspots(ref: string, options: { limit?: number; cursor?: string | null; metric?: FrameMetric }): Promise<HotspotsResult> {

@@ -11,6 +11,7 @@ import type { Limitation } from "../../domain/evidence-status.ts";
 import type { SnapshotHandle } from "../../storage/snapshot.ts";
 import { type AnalysisResult, distinctLimitations, resultBase } from "../analysis-result.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
+import type { PartCache } from "../evidence-parts.ts";
 import { readEvidenceColumns } from "../evidence-reader.ts";
 import type { Subject } from "../subject.ts";
 import { normalizeFailureMessage } from "./normalize-message.ts";
@@ -67,9 +68,9 @@ interface Row extends PhaseRow {
   crash_line: number | null;
 }
 
-async function rowsOf(snapshot: SnapshotHandle, subject: Subject): Promise<Row[]> {
+async function rowsOf(snapshot: SnapshotHandle, subject: Subject, parts: PartCache | undefined): Promise<Row[]> {
   const generations = subject.generations.filter((g) => (g.tables.test_results ?? 0) > 0);
-  const { rows, columns: c } = await readEvidenceColumns(snapshot, "test_results", generations, COLUMNS);
+  const { rows, columns: c } = await readEvidenceColumns(snapshot, "test_results", generations, COLUMNS, parts);
   const out: Row[] = [];
   const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
   const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -90,7 +91,7 @@ function locationOf(row: Row): string | null {
   return null;
 }
 
-export async function analyzeFailures(snapshot: SnapshotHandle, subjects: Subject[], options: { limit: number; cursor?: string | null }): Promise<FailuresResult> {
+export async function analyzeFailures(snapshot: SnapshotHandle, subjects: Subject[], options: { limit: number; cursor?: string | null }, parts?: PartCache): Promise<FailuresResult> {
   const binding = { query: `analyze_failures@${FAILURES_RECIPE_VERSION}`, filters: { subjects: subjects.map((s) => s.id) }, commitId: snapshot.commitId };
   const offset = decodeCursor(options.cursor, binding);
   const first = subjects[0]!;
@@ -110,7 +111,7 @@ export async function analyzeFailures(snapshot: SnapshotHandle, subjects: Subjec
   const perNode = new Map<string, FlakyTest["outcomes"]>();
   let anyRows = false;
   for (const subject of subjects) {
-    const rows = await rowsOf(snapshot, subject);
+    const rows = await rowsOf(snapshot, subject, parts);
     if (rows.length > 0) anyRows = true;
     const outcomes = testOutcomes(rows);
     const by_outcome: Record<string, number> = {};
