@@ -141,3 +141,19 @@ describe.skipIf(!hasPytest)("analyze failures", () => {
     }
   });
 });
+
+describe.skipIf(!hasPytest)("analyze failures over a cut-short report", () => {
+  test("a reportlog cut mid-line gives partial evidence, counting only the tests it holds", async () => {
+    const text = await Bun.file(join(root, "first.reportlog.jsonl")).text();
+    const lines = text.trimEnd().split("\n");
+    // Cut inside the line after test_fails's teardown: everything up to it is complete.
+    const keep = lines.findIndex((l) => l.includes('"test_sample.py::test_fails"') && l.includes('"teardown"')) + 1;
+    const path = join(root, "cut.reportlog.jsonl");
+    await Bun.write(path, lines.slice(0, keep).join("\n") + "\n" + lines[keep]!.slice(0, 30));
+    const imported = await cli(["import", path, "--json"], { cwd: root });
+    const r = await cli(["analyze", "failures", imported.json.artifact_id, "--json"], { cwd: root });
+    expect(r.json.evidence.status).toBe("partial");
+    expect(r.json.populations[0].by_outcome).toEqual({ passed: 1, failed: 1 });
+    expect(r.json.limitations.map((l: { code: string }) => l.code)).toContain("truncated_last_line");
+  });
+});

@@ -23,6 +23,8 @@ const MAX_FLAKY = 100;
 const MAX_MESSAGE_CHARS = 500;
 const FAILING = new Set(["failed", "error"]);
 const PASSING = new Set(["passed", "xpassed"]);
+/** Adapter limitations that mean a report stops before its end: tests may be missing. */
+const PARTIAL_REPORT = new Set(["truncated_last_line", "truncated_document", "session_not_finished"]);
 
 export interface FailureCluster {
   cluster_key: string;
@@ -167,7 +169,9 @@ export async function analyzeFailures(snapshot: SnapshotHandle, subjects: Subjec
     ? { status: "unavailable" as const, reason: "no_test_results: no imported test report (pytest-reportlog, JUnit XML) for these inputs in the pinned commit", next_tool: "import_artifact" }
     : !anyRows
       ? { status: "empty" as const, reason: "the test reports hold no test records" }
-      : { status: "available" as const, reason: `${failingTests} failing tests in ${sorted.length} clusters over ${subjects.length} input(s)` };
+      : limitations.some((l) => PARTIAL_REPORT.has(l.code))
+        ? { status: "partial" as const, reason: `a test report was cut short (see limitations); ${failingTests} failing tests in ${sorted.length} clusters over ${subjects.length} input(s) among the tests it holds` }
+        : { status: "available" as const, reason: `${failingTests} failing tests in ${sorted.length} clusters over ${subjects.length} input(s)` };
   return {
     ...base,
     inputs,
