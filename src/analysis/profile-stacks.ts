@@ -5,7 +5,7 @@
  * with each other and with hotspots (which sum the same stacks per frame).
  */
 import { FlameoxError } from "../domain/errors.ts";
-import { FRAME_METRICS, type FrameMetric } from "../domain/evidence-schema.ts";
+import { defaultFrameMetric, FRAME_METRICS, type FrameMetric } from "../domain/evidence-schema.ts";
 import type { CommitEntry } from "../storage/corpus-records.ts";
 import { readParquet } from "../storage/parquet.ts";
 import { openPart } from "./evidence-parts.ts";
@@ -30,9 +30,6 @@ export interface ProfileStacks {
   totalSamples: number;
   generations: CommitEntry[];
 }
-
-/** The default metric follows hotspots: CPU time when sampled, then wall time, then pprof's inuse_space. */
-const PREFERRED: readonly FrameMetric[] = ["cpu_time", "wall_time", "inuse_space", "samples"];
 
 /** Every metric's stacks of a subject, read once; `selectView` picks one metric from it. */
 export interface StackSet {
@@ -68,10 +65,11 @@ export async function readStackSet(snapshot: SnapshotHandle, subject: Subject): 
 
 export const metricsOf = (set: StackSet) => [...set.byMetric.keys()].sort() as FrameMetric[];
 
-/** The metric a view shows without --metric: `preferred` when present, else the hotspots order. */
+/** The metric a view shows without --metric: `preferred` when present, else hotspots' default. */
 export function defaultMetric(set: StackSet, preferred?: FrameMetric | null): FrameMetric | null {
   if (preferred && set.byMetric.has(preferred)) return preferred;
-  return PREFERRED.find((m) => set.byMetric.has(m)) ?? metricsOf(set)[0] ?? null;
+  // The same default as hotspots, so a picture and the hotspots of a subject agree.
+  return defaultFrameMetric(metricsOf(set));
 }
 
 export async function selectView(snapshot: SnapshotHandle, set: StackSet, metric?: FrameMetric | null): Promise<ProfileStacks> {

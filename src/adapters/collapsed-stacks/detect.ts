@@ -26,8 +26,9 @@ export function detectCollapsed(input: DetectInput): number {
     const t = line.trim();
     if (t === "" || t.startsWith("#") || t.startsWith("//")) continue;
     const parsed = parseCollapsedLine(line);
-    // A frame never starts with `{`, `[` or `<` of JSON/XML, nor is the count split by other fields.
-    if (parsed === null || /^[{[<"]/.test(t) || parsed.frames.some((f) => f.trim() === "")) misfit++;
+    // JSON and XML open with `{`, `<`, `"` or an array (`[` then a value); a frame may start
+    // with `[` though (perf's `[unknown]`, `[kernel.kallsyms]`), so only an array start is a misfit.
+    if (parsed === null || /^[{<"]/.test(t) || /^\[\s*($|[{["\d\]-])/.test(t) || parsed.frames.some((f) => f.trim() === "")) misfit++;
     else {
       fit++;
       if (parsed.frames.length > 1) nested = true;

@@ -1,8 +1,9 @@
 /**
  * pprof's profile.proto, encoded with protobufjs from the same schema the pprof importer
  * decodes with: one function and location per frame, samples leaf first (pprof's order)
- * with two values, the sample count and the metric's value, so `go tool pprof` reads it
- * with the metric as the default sample type. gzip-compressed, as pprof writes it.
+ * with two values, the sample count and the metric's value (one when the metric is itself
+ * `samples`), so `go tool pprof` reads it with the metric as the default sample type.
+ * gzip-compressed, as pprof writes it.
  */
 import { gzipSync } from "node:zlib";
 import type { ProfileStacks } from "../../analysis/profile-stacks.ts";
@@ -39,15 +40,16 @@ export function toPprof(view: ProfileStacks): Uint8Array {
     }
     return loc;
   };
+  const metric = view.metric ?? "samples";
+  // The sample count rides along as pprof's usual first type, except when the metric is
+  // itself "samples": two types of one name would make readers pick the wrong one.
+  const withCount = metric !== "samples";
   const samples = view.stacks
     .filter((s) => s.value > 0 || s.samples > 0)
-    .map((s) => ({ location_id: [...s.frameIds].reverse().map(location), value: [s.samples, Math.round(s.value)] }));
-  const metric = view.metric ?? "samples";
+    .map((s) => ({ location_id: [...s.frameIds].reverse().map(location), value: withCount ? [s.samples, Math.round(s.value)] : [Math.round(s.value)] }));
+  const valueType = { type: str(PPROF_TYPE[metric] ?? metric), unit: str(unitName(view.unit) === "none" ? "count" : unitName(view.unit)) };
   const message = Profile.fromObject({
-    sample_type: [
-      { type: str("samples"), unit: str("count") },
-      { type: str(PPROF_TYPE[metric] ?? metric), unit: str(unitName(view.unit) === "none" ? "count" : unitName(view.unit)) },
-    ],
+    sample_type: withCount ? [{ type: str("samples"), unit: str("count") }, valueType] : [valueType],
     sample: samples,
     location: locations,
     function: functions,

@@ -1,0 +1,81 @@
+/**
+ * Every profile of the corpus (this lane's files of each stack-bearing format) exported as
+ * collapsed stacks, speedscope and pprof, and imported back, gives the same self value per
+ * function as the original's hotspots. The comparison is by function name: exports keep
+ * names (speedscope and pprof also files and lines), and hotspots rows of one name are summed.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { WorkspaceService } from "../../src/application/workspace-service.ts";
+import type { FrameMetric } from "../../src/domain/evidence-schema.ts";
+import { corpusFiles } from "../adapters/corpus-files.ts";
+import { tempWorkspace } from "../helpers.ts";
+
+const FORMATS = ["cpuprofile", "heapprofile", "pprof", "pprof-legacy", "perf-script", "collapsed-stacks", "speedscope"];
+const files = FORMATS.flatMap((format) => corpusFiles(format).map((f) => ({ ...f, format })));
+
+let root: string;
+let cleanup: () => void;
+let service: WorkspaceService;
+
+beforeAll(async () => {
+  ({ root, cleanup } = await tempWorkspace());
+  service = await WorkspaceService.open({ workspace: root });
+}, 60_000);
+afterAll(() => {
+  service?.close();
+  cleanup?.();
+});
+
+async function selfByFunction(subject: string, metric?: FrameMetric): Promise<{ metric: string | null; byName: [string, number][] }> {
+  const byName = new Map<string, number>();
+  let cursor: string | null = null;
+  let chosen: string | null = null;
+  do {
+    const page = await service.analyzeHotspots(subject, { limit: 1000, cursor, metric });
+    chosen = page.metric;
+    for (const h of page.items) byName.set(h.function, (byName.get(h.function) ?? 0) + h.self_value);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return { metric: chosen, byName: [...byName].filter(([, v]) => v !== 0).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) };
+}
+
+/**
+ * The metric a re-import files the exported values under: collapsed stacks carry bare
+ * numbers (samples), speedscope only a unit, pprof a sample type name, so the importer's
+ * metric can differ from the original's. It is the metric whose total equals the original
+ * total; the per-function values must then match exactly.
+ */
+async function metricWithTotal(subject: string, total: number): Promise<FrameMetric | null> {
+  const first = await service.analyzeHotspots(subject, { limit: 1 });
+  for (const metric of first.metrics_available) {
+    if ((await service.analyzeHotspots(subject, { limit: 1, metric })).coverage.total_self_value === total) return metric;
+  }
+  return null;
+}
+
+describe("exports of every corpus profile import back with the same hotspots", () => {
+  test("the lane has profiles of every stack-bearing format", () => {
+    expect(new Set(files.map((f) => f.format))).toEqual(new Set(FORMATS));
+  });
+  for (const file of files) {
+    test(`${file.format}/${file.name}`, async () => {
+      const imported = await service.importArtifact({ path: file.path });
+      const original = await selfByFunction(imported.artifact_id);
+      const total = (await service.analyzeHotspots(imported.artifact_id, { limit: 1 })).coverage.total_self_value;
+      expect(original.metric).not.toBeNull();
+      expect(original.byName.length).toBeGreaterThan(0);
+      for (const format of ["collapsed", "speedscope", "pprof"] as const) {
+        const exported = await service.exportProfile({ subject: imported.artifact_id, format, metric: original.metric as FrameMetric });
+        const out = join(root, `${file.format}-${file.name}.${format}`);
+        writeFileSync(out, exported.bytes);
+        const back = await service.importArtifact({ path: out });
+        const metric = await metricWithTotal(back.artifact_id, total);
+        expect({ format, metric: metric !== null }).toEqual({ format, metric: true });
+        const again = await selfByFunction(back.artifact_id, metric!);
+        expect({ format, byName: again.byName }).toEqual({ format, byName: original.byName });
+      }
+    }, 120_000);
+  }
+});
