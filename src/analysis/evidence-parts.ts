@@ -8,11 +8,12 @@
  * never the whole snapshot. Memory is bounded by a byte budget with least-recently-used
  * eviction; what was loaded, hit and evicted is counted so status can report it.
  *
- * `openPart` is the one place analysis reads a part's bytes (here and in the engine), so
- * any per-part check at open time belongs there.
+ * `openPart` is the one place analysis reads a part's bytes (here and in the engine); the
+ * bytes it returns were checked against the part's manifest (storage/evidence-part.ts).
  */
 import type { Table } from "apache-arrow";
 import type { EvidenceTableName } from "../domain/evidence-schema.ts";
+import { decodeVerifiedPart } from "../storage/evidence-part.ts";
 import { initParquet, readParquetColumns } from "../storage/parquet.ts";
 import type { EvidenceFile, SnapshotHandle } from "../storage/snapshot.ts";
 
@@ -27,7 +28,7 @@ export async function openPart(snapshot: SnapshotHandle, file: EvidenceFile): Pr
 
 /** Reads and decodes one part, keeping only `columns` (those the file has). */
 async function decodePart(snapshot: SnapshotHandle, file: EvidenceFile, columns: readonly string[]): Promise<Table> {
-  return readParquetColumns(await openPart(snapshot, file), columns);
+  return decodeVerifiedPart(file, await openPart(snapshot, file), (bytes) => readParquetColumns(bytes, columns), (table) => table.numRows);
 }
 
 export interface DecodedPart {

@@ -4,19 +4,15 @@
  * even while other processes publish new commits. Pinning reads HEAD once; it takes no
  * lock.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EvidenceTableName } from "../domain/evidence-schema.ts";
-import { FlameoxError } from "../domain/errors.ts";
 import type { CommitEntry, CorpusCommit, GenerationManifest } from "./corpus-records.ts";
 import { readCommit, readHeadId, readManifest } from "./corpus-store.ts";
+import { type EvidencePartRef, readVerifiedPart } from "./evidence-part.ts";
 import type { WorkspacePaths } from "./workspace-paths.ts";
 
-export interface EvidenceFile {
-  generationId: string;
-  path: string;
-  rows: number;
-}
+/** One Parquet part of a snapshot, with what its manifest says about it. */
+export type EvidenceFile = EvidencePartRef;
 
 export class SnapshotHandle {
   readonly commitId: string;
@@ -55,19 +51,22 @@ export class SnapshotHandle {
     const files: EvidenceFile[] = [];
     for (const entry of entries) {
       for (const file of this.manifest(entry).files) {
-        if (file.table === table) files.push({ generationId: entry.generation_id, path: join(this.paths.diagnostics, file.path), rows: file.rows });
+        if (file.table !== table) continue;
+        files.push({
+          generationId: entry.generation_id,
+          path: join(this.paths.diagnostics, file.path),
+          relativePath: file.path,
+          sha256: file.sha256,
+          bytes: file.bytes,
+          rows: file.rows,
+        });
       }
     }
     return files;
   }
 
+  /** The part's bytes, verified against its manifest (see evidence-part.ts). */
   readFile(file: EvidenceFile): Uint8Array {
-    try {
-      return readFileSync(file.path);
-    } catch (error) {
-      throw new FlameoxError("CORPUS_INTEGRITY_FAILED", `Cannot read evidence of generation ${file.generationId}: ${(error as Error).message}`, {
-        remediation: ["Run `flameox validate --full`"],
-      });
-    }
+    return readVerifiedPart(file);
   }
 }
