@@ -17,12 +17,14 @@ import { drainPayload, openPayload } from "./payload-stream.ts";
 import { startEncodePool, useEncodeThread } from "./encode-pool.ts";
 import { MemoryGovernor } from "./memory-governor.ts";
 import { progressWriter } from "./progress-file.ts";
+import { dieWithOwner } from "./owner-death.ts";
 
 const HEAD_BYTES = 64 * 1024;
 
 export async function runParseWorker(requestPath: string): Promise<number> {
   // Bun's clock starts with the process: this is the worker's start-up (runtime and modules).
   const started = performance.now();
+  await dieWithOwner();
   const checked = checkParseRequest(JSON.parse(await Bun.file(requestPath).text()));
   if ("problem" in checked) {
     console.error(`invalid parse request: ${checked.problem}`);

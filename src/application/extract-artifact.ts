@@ -17,6 +17,7 @@ import { runProcess } from "../broker/process-broker.ts";
 import { projectCatalog } from "../storage/catalog.ts";
 import { nowIso } from "../storage/control-plane.ts";
 import { publishGeneration, stageGeneration } from "../storage/corpus-publisher.ts";
+import { claimStagingDir, recordStagingWorker } from "../storage/staging-lease.ts";
 import type { Workspace } from "../storage/workspace.ts";
 import { artifactPayloadPath } from "../storage/workspace-paths.ts";
 import { hexFromArtifactId } from "../domain/ids.ts";
@@ -57,7 +58,7 @@ export interface ExtractOptions {
 export async function extractArtifact(ws: Workspace, options: ExtractOptions): Promise<ExtractionResult> {
   const extractionId = newOperationId();
   const generationId = newGenerationId();
-  const stagingDir = join(ws.paths.staging, extractionId);
+  const stagingDir = claimStagingDir(ws.paths, extractionId);
   const outputDir = join(stagingDir, "out");
   await mkdir(outputDir, { recursive: true });
   ws.control.withWriteLock(() => {
@@ -168,11 +169,13 @@ async function runWorker(
   const result = await runProcess({
     argv: parseWorkerArgv(requestPath),
     cwd: ids.outputDir,
-    env: buildChildEnvironment(process.env, ["PATH", "HOME", "TMPDIR", "LANG"], { NO_COLOR: "1" }),
+    // The worker arms a parent-death signal against this pid (workers/owner-death.ts).
+    env: buildChildEnvironment(process.env, ["PATH", "HOME", "TMPDIR", "LANG"], { NO_COLOR: "1", FLAMEOX_OWNER_PID: String(process.pid) }),
     deadlineAt: Date.now() + limits.worker_timeout_seconds * 1000,
     memoryCapBytes: limits.worker_memory_bytes,
     maxOutputBytes: 64 * 1024,
     signal: options.signal,
+    onSpawn: (child) => recordStagingWorker(join(ids.outputDir, ".."), child),
   }).finally(stopProgress);
   const worker = { wall_ms: Math.round(result.wallMs), max_rss_bytes: result.maxRssBytes, memory_cap_bytes: result.memoryCapApplied ? limits.worker_memory_bytes : null, encode_threads: 0, stages_ms: {} };
   const term = result.termination;

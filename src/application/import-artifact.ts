@@ -4,10 +4,11 @@
  * published into the content-addressed store, claimed under a short write lock), then
  * extracted by a parse worker outside the lock.
  */
-import { mkdir, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { FlameoxError } from "../domain/errors.ts";
 import { newOperationId, newRunId } from "../domain/ids.ts";
+import { claimStagingDir } from "../storage/staging-lease.ts";
 import type { Workspace } from "../storage/workspace.ts";
 import { extractArtifact, type ExtractionResult } from "./extract-artifact.ts";
 import type { ImportOptions } from "./import-request.ts";
@@ -51,7 +52,7 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
   const stagingDir = join(ws.paths.staging, operationId);
   ws.control.withWriteLock(() => ws.runs.create(runId, "import", { capture_status: "running", extraction_status: "pending" }));
   try {
-    await mkdir(stagingDir, { recursive: true });
+    claimStagingDir(ws.paths, operationId);
     const displayName = request.displayName ?? basename(request.path);
     const registrationStarted = performance.now();
     const registered = await registerFile(

@@ -7,9 +7,11 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { diffCatalog } from "../storage/catalog.ts";
+import { catalogInSync, diffCatalog } from "../storage/catalog.ts";
 import { verifyArtifact } from "../storage/cas.ts";
 import { readCommit, readHeadId, readManifest } from "../storage/corpus-store.ts";
+import { judgeLease } from "../storage/process-lease.ts";
+import { listStaging } from "../storage/staging-lease.ts";
 import type { Workspace } from "../storage/workspace.ts";
 import { hexFromArtifactId } from "../domain/ids.ts";
 import { FlameoxError } from "../domain/errors.ts";
@@ -69,7 +71,7 @@ export async function validateWorkspace(ws: Workspace, options: { full: boolean 
     const orphans = listGenerationDirs(ws.paths.evidence).filter((id) => !live.has(id));
     if (orphans.length > 0) add("orphan_generations", "warning", `${orphans.length} generation(s) on disk are not in HEAD (interrupted publications); they are not evidence`);
     const diff = diffCatalog(ws.control.db, commit);
-    const catalogOk = diff.catalog_head === commit.commit_id && diff.missing_generations.length === 0 && diff.extra_generations.length === 0;
+    const catalogOk = catalogInSync(diff, commit);
     add("catalog", catalogOk ? "passed" : "warning", catalogOk ? "catalog matches HEAD" : `catalog is behind HEAD (${diff.missing_generations.length} missing, ${diff.extra_generations.length} extra); run \`flameox catalog rebuild\``);
   } catch (error) {
     add("corpus_head", "failed", (error as Error).message);
@@ -87,11 +89,30 @@ export async function validateWorkspace(ws: Workspace, options: { full: boolean 
       add(`artifact:${artifact.artifact_id}`, "failed", "artifact payload is missing or has the wrong size");
     }
   }
-  const leftovers = existsSync(ws.paths.staging) ? readdirSync(ws.paths.staging).length : 0;
-  if (leftovers > 0) add("staging", "warning", `${leftovers} staging entr${leftovers === 1 ? "y" : "ies"} left by interrupted operations; readers never look there`);
+  const staging = classifyStaging(ws);
+  if (staging.dead + staging.unowned > 0) {
+    add(
+      "staging",
+      "warning",
+      `${staging.dead} staging entr${staging.dead === 1 ? "y" : "ies"} of dead operations (run \`flameox recover\` to reclaim them and stop their workers)` +
+        (staging.unowned > 0 ? `, ${staging.unowned} without an owner lease` : "") +
+        `; readers never look there`,
+    );
+  }
   const stuck = ws.control.db.query("SELECT count(*) AS n FROM runs WHERE extraction_status = 'running' OR capture_status = 'running'").get() as { n: number };
   if (stuck.n > 0) add("active_runs", "warning", `${stuck.n} run(s) are marked running; if no flameox process is working on them they were interrupted`);
   return { ok: !checks.some((c) => c.status === "failed"), level: options.full ? "full" : "standard", corpus_commit_id: commitId, checks, counts };
+}
+
+/** Staging entries by owner: a live owner's work in progress is not a leftover. */
+function classifyStaging(ws: Workspace): { live: number; dead: number; unowned: number } {
+  const counts = { live: 0, dead: 0, unowned: 0 };
+  for (const entry of listStaging(ws.paths)) {
+    if (!entry.lease) counts.unowned += 1;
+    else if (judgeLease(entry.lease.owner).state === "gone") counts.dead += 1;
+    else counts.live += 1;
+  }
+  return counts;
 }
 
 function listGenerationDirs(evidenceDir: string): string[] {

@@ -27,7 +27,7 @@ const otelRecipes = () => import("../analysis/otel-lifecycle.ts");
 const failuresRecipe = () => import("../analysis/failures/analyze-failures.ts");
 const partsModule = () => import("../analysis/evidence-parts.ts");
 const engineModule = () => import("../analysis/evidence-engine.ts");
-import { diffCatalog, projectCatalog, type CatalogDiff } from "../storage/catalog.ts";
+import { catalogInSync, diffCatalog, projectCatalog, type CatalogDiff } from "../storage/catalog.ts";
 import { readCommit, readHeadId } from "../storage/corpus-store.ts";
 import { SnapshotHandle } from "../storage/snapshot.ts";
 import { initWorkspace, locateWorkspace, openWorkspace, type Workspace, type WorkspaceIdentity } from "../storage/workspace.ts";
@@ -154,7 +154,7 @@ export class WorkspaceService {
     const snapshot = this.pin();
     const count = (sql: string) => (this.ws.control.db.query(sql).get() as { n: number }).n;
     const diff = diffCatalog(this.ws.control.db, snapshot.commit);
-    const inSync = diff.catalog_head === snapshot.commitId && diff.missing_generations.length === 0 && diff.extra_generations.length === 0;
+    const inSync = catalogInSync(diff, snapshot.commit);
     const warnings: string[] = [];
     if (!inSync) warnings.push("The catalog is behind HEAD; run `flameox catalog rebuild`");
     const running = count("SELECT count(*) AS n FROM runs WHERE capture_status = 'running' OR extraction_status = 'running'");
@@ -355,8 +355,9 @@ export class WorkspaceService {
   }
 
   catalogValidate(): CatalogDiff & { ok: boolean } {
-    const diff = diffCatalog(this.ws.control.db, this.pin().commit);
-    return { ...diff, ok: diff.catalog_head === diff.corpus_head && diff.missing_generations.length === 0 && diff.extra_generations.length === 0 };
+    const commit = this.pin().commit;
+    const diff = diffCatalog(this.ws.control.db, commit);
+    return { ...diff, ok: catalogInSync(diff, commit) };
   }
 
   /** The analysis cache of this process: budget, decoded parts and engine tables. */

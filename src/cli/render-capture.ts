@@ -103,9 +103,12 @@ export function renderCapabilities(r: CapabilitiesResult): string {
 
 export function renderRecover(r: RecoverResult): string {
   return [
-    `checked ${r.checked} open run(s): ${r.closed.length} closed, ${r.live.length} live, ${r.unknown.length} undecidable`,
+    `checked ${r.checked} open run(s): ${r.closed.length} closed, ${r.reconciled.length} reconciled as published, ${r.live.length} live, ${r.unknown.length} undecidable`,
+    ...r.reconciled.map((c) => `published ${c.run_id}: HEAD holds ${c.generation_ids.join(", ")}`),
     ...r.closed.map((c) => `closed ${c.run_id}: ${safeText(c.reason)}${c.orphaned_processes_killed > 0 ? `; killed ${c.orphaned_processes_killed} orphaned process(es)` : ""}`),
     ...r.live.map((l) => `live ${l.run_id} (pid ${l.pid})`),
     ...r.unknown.map((u) => `left ${u.run_id}: ${safeText(u.reason)}`),
+    ...r.staging_reclaimed.map((s) => `reclaimed staging ${s.operation_id}${s.workers_killed > 0 ? `; killed its parse worker` : ""}`),
+    ...(r.extractions_closed > 0 ? [`closed ${r.extractions_closed} abandoned extraction(s)`] : []),
   ].join("\n");
 }

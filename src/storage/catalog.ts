@@ -41,3 +41,9 @@ export function diffCatalog(db: Database, commit: CorpusCommit): CatalogDiff {
     extra_generations: [...inCatalog].filter((id) => !inCommit.has(id)).sort(),
   };
 }
+
+/** Whether the catalog projects exactly this commit (a fresh workspace's empty root needs no projection). */
+export function catalogInSync(diff: CatalogDiff, commit: CorpusCommit): boolean {
+  const headMatches = diff.catalog_head === commit.commit_id || (diff.catalog_head === null && commit.generations.length === 0);
+  return headMatches && diff.missing_generations.length === 0 && diff.extra_generations.length === 0;
+}
