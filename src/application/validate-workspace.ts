@@ -11,6 +11,7 @@ import { catalogInSync, diffCatalog } from "../storage/catalog.ts";
 import { verifyArtifact } from "../storage/cas.ts";
 import { readCommit, readHeadId, readManifest } from "../storage/corpus-store.ts";
 import { judgeLease } from "../storage/process-lease.ts";
+import { type CorpusChainReport, checkCorpusChain } from "./corpus-chain-check.ts";
 import { listStaging } from "../storage/staging-lease.ts";
 import type { Workspace } from "../storage/workspace.ts";
 import { hexFromArtifactId } from "../domain/ids.ts";
@@ -68,6 +69,7 @@ export async function validateWorkspace(ws: Workspace, options: { full: boolean 
         add(`generation:${entry.generation_id}`, "failed", (error as Error).message);
       }
     }
+    checkChain(ws, add);
     const orphans = listGenerationDirs(ws.paths.evidence).filter((id) => !live.has(id));
     if (orphans.length > 0) add("orphan_generations", "warning", `${orphans.length} generation(s) on disk are not in HEAD (interrupted publications); they are not evidence`);
     const diff = diffCatalog(ws.control.db, commit);
@@ -102,6 +104,35 @@ export async function validateWorkspace(ws: Workspace, options: { full: boolean 
   const stuck = ws.control.db.query("SELECT count(*) AS n FROM runs WHERE extraction_status = 'running' OR capture_status = 'running'").get() as { n: number };
   if (stuck.n > 0) add("active_runs", "warning", `${stuck.n} run(s) are marked running; if no flameox process is working on them they were interrupted`);
   return { ok: !checks.some((c) => c.status === "failed"), level: options.full ? "full" : "standard", corpus_commit_id: commitId, checks, counts };
+}
+
+/** The whole chain of commits against the control plane (see corpus-chain-check.ts). */
+function checkChain(ws: Workspace, add: (check: string, status: CheckStatus, message: string) => void): void {
+  let report: CorpusChainReport;
+  try {
+    report = checkCorpusChain(ws);
+  } catch (error) {
+    add("corpus_chain", "failed", (error as Error).message);
+    return;
+  }
+  add("corpus_chain", "passed", `${report.chain.length} commit(s) from HEAD to the root are intact`);
+  const runs = report.missing_run_ids.length;
+  const artifacts = report.missing_artifact_ids.length;
+  add(
+    "control_plane_rows",
+    runs + artifacts === 0 ? "passed" : "failed",
+    runs + artifacts === 0
+      ? "every run and artifact named by a commit is in the control plane"
+      : `published commits name ${runs} run(s) and ${artifacts} artifact(s) the control plane does not have (it lost writes); run \`flameox recover --rebuild-from-corpus\``,
+  );
+  const log = report.head_log;
+  const messages: Record<typeof log.state, [CheckStatus, string]> = {
+    at_head: ["passed", "HEAD is the newest HEAD the control plane published"],
+    behind_head: ["warning", `HEAD descends from the newest HEAD the control plane published (${log.last_logged}); a publisher died before recording it: run \`flameox recover\``],
+    rolled_back: ["failed", `HEAD was rolled back: the control plane published ${log.not_in_chain.length} commit(s) HEAD does not descend from (newest ${log.last_logged}); run \`flameox recover --rebuild-from-corpus\` to restore it`],
+    empty: ["warning", "the control plane has no HEAD log yet (a workspace from an older flameox); the next publication or `flameox recover --rebuild-from-corpus` starts it"],
+  };
+  add("head_log", ...messages[log.state]);
 }
 
 /** Staging entries by owner: a live owner's work in progress is not a leftover. */

@@ -28,7 +28,7 @@ const failuresRecipe = () => import("../analysis/failures/analyze-failures.ts");
 const partsModule = () => import("../analysis/evidence-parts.ts");
 const engineModule = () => import("../analysis/evidence-engine.ts");
 import { catalogInSync, diffCatalog, projectCatalog, type CatalogDiff } from "../storage/catalog.ts";
-import { readCommit, readHeadId } from "../storage/corpus-store.ts";
+import { lastLoggedHead, recordHead } from "../storage/head-log.ts";
 import { SnapshotHandle } from "../storage/snapshot.ts";
 import { initWorkspace, locateWorkspace, openWorkspace, type Workspace, type WorkspaceIdentity } from "../storage/workspace.ts";
 import { importArtifact, type ImportRequest, type ImportResult } from "./import-artifact.ts";
@@ -36,6 +36,8 @@ import { getEvidence, type EvidenceRefType, type EvidenceResult } from "./get-ev
 import { importWithinFence, type SourceRoot } from "./import-fence.ts";
 import { validateWorkspace, type ValidationReport } from "./validate-workspace.ts";
 import { type RunLogs, runLogs } from "./run-logs.ts";
+import { chainProblems, checkCorpusChain } from "./corpus-chain-check.ts";
+import { rebuildControlPlaneFromCorpus, type RebuildResult } from "./rebuild-control-plane.ts";
 import type { CaptureService } from "./capture/capture-service.ts";
 import type { DiffRequest, ExportFormat, FlamegraphRequest } from "./profile-views.ts";
 
@@ -54,6 +56,7 @@ export interface StatusResult {
   catalog: CatalogDiff & { in_sync: boolean };
   /** What this process keeps decoded between analyses, against its memory budget. */
   analysis_cache: AnalysisCacheStatus;
+  control_plane: { quick_check: string; last_published_head: string | null };
   warnings: string[];
 }
 
@@ -154,9 +157,14 @@ export class WorkspaceService {
     const snapshot = this.pin();
     const count = (sql: string) => (this.ws.control.db.query(sql).get() as { n: number }).n;
     const diff = diffCatalog(this.ws.control.db, snapshot.commit);
-    const inSync = catalogInSync(diff, snapshot.commit);
+    const quickCheck = (this.ws.control.db.query("PRAGMA quick_check").get() as { quick_check: string }).quick_check;
+    const lastPublished = lastLoggedHead(this.ws.control.db)?.commit_id ?? null;
+    // In sync means the control plane is sound and projects HEAD, and HEAD is what it last published.
+    const inSync = quickCheck === "ok" && catalogInSync(diff, snapshot.commit) && (lastPublished === null || lastPublished === snapshot.commitId);
     const warnings: string[] = [];
-    if (!inSync) warnings.push("The catalog is behind HEAD; run `flameox catalog rebuild`");
+    if (quickCheck !== "ok") warnings.push(`The control plane fails SQLite quick_check (${quickCheck.slice(0, 200)}); run \`flameox validate\``);
+    else if (lastPublished !== null && lastPublished !== snapshot.commitId) warnings.push("HEAD is not the newest HEAD the control plane published; run `flameox validate`");
+    else if (!inSync) warnings.push("The catalog is behind HEAD; run `flameox catalog rebuild`");
     const running = count("SELECT count(*) AS n FROM runs WHERE capture_status = 'running' OR extraction_status = 'running'");
     if (running > 0) warnings.push(`${running} run(s) are marked running`);
     return {
@@ -171,6 +179,7 @@ export class WorkspaceService {
       },
       catalog: { ...diff, in_sync: inSync },
       analysis_cache: this.cacheStatus(),
+      control_plane: { quick_check: quickCheck, last_published_head: lastPublished },
       warnings,
     };
   }
@@ -346,12 +355,29 @@ export class WorkspaceService {
     return validateWorkspace(this.ws, options);
   }
 
+  /**
+   * Rebuilds the catalog from HEAD, only when HEAD and the control plane agree: a catalog
+   * projected over a rolled-back HEAD or a control plane that lost rows would bless them.
+   */
   catalogRebuild(): CatalogDiff & { rebuilt: boolean } {
     return this.ws.control.withWriteLock(() => {
-      const commit = readCommit(this.ws.paths, readHeadId(this.ws.paths));
+      const report = checkCorpusChain(this.ws);
+      const problems = chainProblems(report);
+      if (problems.length > 0) {
+        throw new FlameoxError("CORPUS_INTEGRITY_FAILED", `Cannot rebuild the catalog: ${problems.join("; ")}`, {
+          remediation: ["Run `flameox validate` for the details", "Run `flameox recover --rebuild-from-corpus` to restore the control plane from the corpus"],
+        });
+      }
+      const commit = report.chain[0]!;
+      recordHead(this.ws.control.db, commit);
       projectCatalog(this.ws.control.db, commit);
       return { ...diffCatalog(this.ws.control.db, commit), rebuilt: true };
     });
+  }
+
+  /** Restores lost control-plane rows and a rolled-back HEAD from the corpus (see rebuild-control-plane.ts). */
+  rebuildFromCorpus(): RebuildResult {
+    return rebuildControlPlaneFromCorpus(this.ws);
   }
 
   catalogValidate(): CatalogDiff & { ok: boolean } {

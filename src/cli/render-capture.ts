@@ -2,6 +2,7 @@
 import type { CapabilitiesResult } from "../application/capture/capture-service.ts";
 import type { PlanPreview } from "../application/capture/capture-plan.ts";
 import type { CaptureResult } from "../application/capture/capture-result.ts";
+import type { RebuildResult } from "../application/rebuild-control-plane.ts";
 import type { RecoverResult } from "../application/capture/recover-runs.ts";
 import type { ApproveResult, RevokeResult } from "../application/capture/workload-approval.ts";
 import type { WorkloadConfigurationStatus, WorkloadDetail } from "../application/capture/workload-queries.ts";
@@ -101,8 +102,16 @@ export function renderCapabilities(r: CapabilitiesResult): string {
   return [`capabilities (${r.probe} probe, ${r.probed_at})`, table([["NAME", "STATUS", "REASON"], ...rows])].join("\n");
 }
 
-export function renderRecover(r: RecoverResult): string {
+export function renderRecover(r: RecoverResult & { rebuild?: RebuildResult }): string {
+  const b = r.rebuild;
   return [
+    ...(b
+      ? [
+          `rebuilt from corpus at ${b.corpus_commit_id}: ${b.runs_restored.length} run(s), ${b.artifacts_restored.length} artifact(s), ${b.registrations_restored} registration(s), ${b.extractions_restored} extraction(s), ${b.head_log_entries_added} HEAD log entr${b.head_log_entries_added === 1 ? "y" : "ies"} restored`,
+          ...(b.head_restored ? [`HEAD moved forward from ${b.head_restored.from} to ${b.head_restored.to}`] : []),
+          ...(b.artifacts_unrestorable.length > 0 ? [`${b.artifacts_unrestorable.length} artifact(s) named by commits have no payload in the store`] : []),
+        ]
+      : []),
     `checked ${r.checked} open run(s): ${r.closed.length} closed, ${r.reconciled.length} reconciled as published, ${r.live.length} live, ${r.unknown.length} undecidable`,
     ...r.reconciled.map((c) => `published ${c.run_id}: HEAD holds ${c.generation_ids.join(", ")}`),
     ...r.closed.map((c) => `closed ${c.run_id}: ${safeText(c.reason)}${c.orphaned_processes_killed > 0 ? `; killed ${c.orphaned_processes_killed} orphaned process(es)` : ""}`),

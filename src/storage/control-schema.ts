@@ -4,7 +4,7 @@
  * explicit MIGRATIONS below, each in one transaction; any other version is refused,
  * never migrated by guess.
  */
-export const CONTROL_SCHEMA_VERSION = 3;
+export const CONTROL_SCHEMA_VERSION = 4;
 
 /**
  * Workload approvals: a person approved one exact canonical digest of one named
@@ -25,11 +25,30 @@ CREATE TABLE workload_approvals (
 CREATE INDEX workload_approvals_by_workload ON workload_approvals(workload, approved_at);
 `;
 
+/**
+ * The HEAD log: every corpus HEAD this control plane published, in order, so a HEAD
+ * rolled back to an older commit is detected (see head-log.ts).
+ */
+const CORPUS_HEAD_LOG_SQL = `
+CREATE TABLE corpus_head_log (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  commit_id TEXT NOT NULL,
+  parent_commit_id TEXT,
+  recorded_at TEXT NOT NULL
+);
+CREATE INDEX corpus_head_log_by_commit ON corpus_head_log(commit_id);
+`;
+
+/** The oldest version a database can be brought forward from. */
+export const BASE_CONTROL_SCHEMA_VERSION = 2;
+
 /** SQL that takes a database from version N (the key) to N + 1. */
 export const CONTROL_MIGRATIONS: Record<number, string> = {
   // v3: approvals; configure_workload's source names the MCP client for what it is.
   2: `${WORKLOAD_APPROVALS_SQL}
 UPDATE configuration_changes SET source = 'mcp_client' WHERE source = 'agent';`,
+  // v4: the HEAD log.
+  3: CORPUS_HEAD_LOG_SQL,
 };
 
 export const CONTROL_SCHEMA_SQL = `
@@ -225,4 +244,5 @@ CREATE TABLE evidence_refs (
   relation TEXT NOT NULL CHECK (relation IN ('supports', 'contradicts', 'context', 'validates'))
 );
 CREATE INDEX evidence_refs_by_owner ON evidence_refs(owner_type, owner_id);
-${WORKLOAD_APPROVALS_SQL}`;
+${WORKLOAD_APPROVALS_SQL}
+${CORPUS_HEAD_LOG_SQL}`;

@@ -20,6 +20,7 @@ import { CORPUS_SCHEMA_VERSION, type CommitEntry, type CorpusCommit, type Genera
 import { buildCommit, readCommit, readHeadId, writeCommit, writeHead } from "./corpus-store.ts";
 import { fsyncDirectory, sha256Hex } from "./durable-file.ts";
 import { faultPoint } from "./fault-injection.ts";
+import { recordHead } from "./head-log.ts";
 import type { Workspace } from "./workspace.ts";
 import { evidencePartPath, generationManifestPath } from "./workspace-paths.ts";
 import { FLAMEOX_VERSION } from "../domain/version.ts";
@@ -123,6 +124,7 @@ export function publishGeneration(ws: Workspace, staged: StagedGeneration, proje
     faultPoint("pre_head");
     writeHead(ws.paths, commit.commit_id);
     faultPoint("post_head");
+    recordHead(ws.control.db, commit);
     project(commit);
     return commit;
   });

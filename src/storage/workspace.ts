@@ -14,6 +14,7 @@ import { ControlPlane, nowIso } from "./control-plane.ts";
 import { CONTROL_SCHEMA_VERSION } from "./control-schema.ts";
 import { projectCatalog } from "./catalog.ts";
 import { writeRootCommit } from "./corpus-store.ts";
+import { recordHead } from "./head-log.ts";
 import { RunStore } from "./run-store.ts";
 import { defaultConfigToml, parseConfig, type WorkspaceConfig } from "./workspace-config.ts";
 import { DIAGNOSTICS_DIR, workspacePaths, type WorkspacePaths } from "./workspace-paths.ts";
@@ -65,10 +66,14 @@ export async function initWorkspace(projectRoot: string): Promise<{ created: boo
     control_schema_version: CONTROL_SCHEMA_VERSION,
   };
   writeFileSync(join(tmp, "config.toml"), defaultConfigToml());
+  const rootCommit = writeRootCommit(workspacePaths(root, tmp));
   const control = ControlPlane.create(join(tmp, "control.sqlite"), identity.workspace_id);
   // The catalog starts as the projection of the root commit, so a fresh workspace is in
-  // sync (not "behind HEAD") before anything is imported.
-  control.withWriteLock(() => projectCatalog(control.db, writeRootCommit(workspacePaths(root, tmp))));
+  // sync (not "behind HEAD") before anything is imported; the HEAD log starts at the root.
+  control.withWriteLock(() => {
+    projectCatalog(control.db, rootCommit);
+    recordHead(control.db, rootCommit);
+  });
   control.close();
   writeFileSync(join(tmp, "workspace.json"), JSON.stringify(identity, null, 2) + "\n");
   try {

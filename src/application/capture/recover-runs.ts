@@ -20,6 +20,7 @@ import { projectCatalog } from "../../storage/catalog.ts";
 import { nowIso } from "../../storage/control-plane.ts";
 import type { CorpusCommit } from "../../storage/corpus-records.ts";
 import { readCommit, readHeadId, readManifest } from "../../storage/corpus-store.ts";
+import { recordHead } from "../../storage/head-log.ts";
 import { type OpenRun, openRuns } from "../../storage/open-runs.ts";
 import { judgeLease } from "../../storage/process-lease.ts";
 import { listStaging } from "../../storage/staging-lease.ts";
@@ -94,6 +95,7 @@ function reconcile(ws: Workspace, run: OpenRun, head: CorpusCommit, generationId
     message: "The importing process died after publishing to HEAD; flameox recover recorded the publication from the corpus",
   };
   ws.control.withWriteLock(() => {
+    recordHead(ws.control.db, head);
     projectCatalog(ws.control.db, head);
     for (const entry of head.generations.filter((g) => generationIds.includes(g.generation_id))) {
       const manifest = readManifest(ws.paths, entry);

@@ -89,6 +89,21 @@ export const capabilitiesCommand = defineCommand({
 
 export const recoverCommand = defineCommand({
   meta: { name: "recover", description: "Close runs whose owning process is provably gone (boot id, pid and start time); live runs are never touched" },
-  args: commonArgs,
-  run: ({ args }) => execute(args, async (s) => (await s.capture()).recover(), renderRecover),
+  args: {
+    ...commonArgs,
+    "rebuild-from-corpus": {
+      type: "boolean",
+      default: false,
+      description: "First restore lost control-plane rows and a rolled-back HEAD from the immutable commits and manifests",
+    },
+  },
+  run: ({ args }) =>
+    execute(
+      args,
+      async (s) => {
+        const rebuild = args["rebuild-from-corpus"] ? s.rebuildFromCorpus() : undefined;
+        return { ...(await s.capture()).recover(), ...(rebuild ? { rebuild } : {}) };
+      },
+      renderRecover,
+    ),
 });
