@@ -8,7 +8,7 @@ import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ADAPTERS, adapterByName, detectAdapter } from "../src/adapters/registry.ts";
 import { formatsSentence } from "../src/adapters/known-formats.ts";
-import { FlameoxError } from "../src/domain/errors.ts";
+import { FlameoxError, storageFailure } from "../src/domain/errors.ts";
 import type { ParseResponse } from "../src/domain/parse-protocol.ts";
 import { checkParseRequest, PARSE_PROTOCOL, type ParseRequest } from "../src/domain/parse-request.ts";
 import { compiledParquetModule } from "../src/storage/parquet.ts";
@@ -113,7 +113,10 @@ async function parse(request: ParseRequest, started: number): Promise<ParseRespo
 
 const ms = (value: number): number => Math.round(value * 10) / 10;
 
-function toWorkerError(error: unknown): { code: "ARTIFACT_PARSE_FAILED" | "ARTIFACT_TOO_LARGE" | "ARTIFACT_FORMAT_UNKNOWN"; message: string } {
+function toWorkerError(error: unknown): { code: "ARTIFACT_PARSE_FAILED" | "ARTIFACT_TOO_LARGE" | "ARTIFACT_FORMAT_UNKNOWN" | "STORAGE_FULL"; message: string } {
+  // A full disk under the output directory is not the artifact's fault.
+  const storage = storageFailure(error);
+  if (storage?.code === "STORAGE_FULL") return { code: "STORAGE_FULL", message: storage.message };
   if (error instanceof FlameoxError && (error.code === "ARTIFACT_TOO_LARGE" || error.code === "ARTIFACT_FORMAT_UNKNOWN")) {
     return { code: error.code, message: error.message };
   }

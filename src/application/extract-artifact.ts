@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { mkdir, rm, stat, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { FlameoxError, type ErrorCode } from "../domain/errors.ts";
+import { FlameoxError, storageFailure, type ErrorCode } from "../domain/errors.ts";
 import { EVIDENCE_TABLE_NAMES, type EvidenceTableName } from "../domain/evidence-schema.ts";
 import { newGenerationId, newOperationId } from "../domain/ids.ts";
 import { checkParseResponse, MAX_RESPONSE_BYTES, PARSE_PROGRESS_FILE as PROGRESS_FILE, PARSE_PROTOCOL, type ParseRequest, type ParseResponse } from "../domain/parse-protocol.ts";
@@ -23,6 +23,7 @@ import { artifactPayloadPath } from "../storage/workspace-paths.ts";
 import { hexFromArtifactId } from "../domain/ids.ts";
 import { parseWorkerArgv } from "./parse-worker-command.ts";
 import { recordQuarantine } from "./quarantine.ts";
+import { recordDespiteFullDisk } from "./record-despite-full-disk.ts";
 
 type OkResponse = Extract<ParseResponse, { ok: true }>;
 
@@ -120,6 +121,17 @@ export async function extractArtifact(ws: Workspace, options: ExtractOptions): P
       publish_ms: Math.round(performance.now() - publishStarted),
     };
   } catch (error) {
+    const storage = storageFailure(error);
+    if (storage) {
+      // Not the artifact's fault: no quarantine record, the run closes with the typed error.
+      await rm(stagingDir, { recursive: true, force: true });
+      recordStorageFailure(ws, options.runId, extractionId, storage);
+      throw new FlameoxError(storage.code, storage.message, {
+        runId: options.runId,
+        remediation: storage.remediation,
+        details: { artifact_id: options.artifactId, extraction_id: extractionId, adapter: adapterName },
+      });
+    }
     const failure = error instanceof FlameoxError ? error : new FlameoxError("ARTIFACT_PARSE_FAILED", `Cannot extract ${options.displayName}: ${(error as Error).message}`);
     const cancelled = failure.code === "PROCESS_CANCELLED";
     await recordQuarantine(ws, {
@@ -139,6 +151,14 @@ export async function extractArtifact(ws: Workspace, options: ExtractOptions): P
   } finally {
     await rm(stagingDir, { recursive: true, force: true });
   }
+}
+
+function recordStorageFailure(ws: Workspace, runId: string, extractionId: string, failure: FlameoxError): void {
+  const error = JSON.stringify({ code: failure.code, message: failure.message });
+  recordDespiteFullDisk(ws, () => {
+    ws.control.db.query("UPDATE extractions SET status = 'failed', error_json = ?, finished_at = ? WHERE extraction_id = ?").run(error, nowIso(), extractionId);
+    ws.runs.update(runId, { extraction_status: "failed", error: { code: failure.code, message: failure.message }, releaseLease: true });
+  });
 }
 
 async function runWorker(
@@ -185,6 +205,9 @@ async function runWorker(
   }
   const responsePath = join(ids.outputDir, "response.json");
   if (term.kind !== "exited" || term.exitCode !== 0 || !existsSync(responsePath)) {
+    // A worker that could not write its output or its response reports why on stderr.
+    const storage = storageFailure(result.stderr);
+    if (storage?.code === "STORAGE_FULL") throw storage;
     const oom = result.memoryCapExceeded || /out of memory|allocation failed|RangeError: Out of memory/i.test(result.stderr);
     const how = term.kind === "exited" ? `exit code ${term.exitCode}` : term.kind === "signaled" ? `signal ${term.signal}` : `a ${term.metric} policy stop`;
     throw new FlameoxError(

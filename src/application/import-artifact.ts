@@ -6,12 +6,14 @@
  */
 import { rm } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { FlameoxError } from "../domain/errors.ts";
+import { FlameoxError, storageFailure } from "../domain/errors.ts";
 import { newOperationId, newRunId } from "../domain/ids.ts";
+import { ensureSpaceReserve } from "../storage/space-reserve.ts";
 import { claimStagingDir } from "../storage/staging-lease.ts";
 import type { Workspace } from "../storage/workspace.ts";
 import { extractArtifact, type ExtractionResult } from "./extract-artifact.ts";
 import type { ImportOptions } from "./import-request.ts";
+import { recordDespiteFullDisk } from "./record-despite-full-disk.ts";
 import { registerFile } from "./register-artifact.ts";
 
 /** The file, and what the caller says about it (validated options, see import-request.ts). */
@@ -50,6 +52,7 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
   const runId = newRunId();
   const operationId = newOperationId();
   const stagingDir = join(ws.paths.staging, operationId);
+  ensureSpaceReserve(ws.paths);
   ws.control.withWriteLock(() => ws.runs.create(runId, "import", { capture_status: "running", extraction_status: "pending" }));
   try {
     claimStagingDir(ws.paths, operationId);
@@ -88,10 +91,19 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
     return { run_id: runId, artifact_id: artifactId, registration_id: registrationId, byte_length: registered.byte_length, deduplicated, registration_ms: registrationMs, extraction };
   } catch (error) {
     if (error instanceof FlameoxError && error.runId) throw error;
-    const failure = error instanceof FlameoxError ? error : new FlameoxError("INTERNAL_ERROR", `Cannot import ${request.path}: ${(error as Error).message}`);
+    const failure =
+      storageFailure(error) ?? (error instanceof FlameoxError ? error : new FlameoxError("INTERNAL_ERROR", `Cannot import ${request.path}: ${(error as Error).message}`));
     const cancelled = failure.code === "PROCESS_CANCELLED";
-    ws.control.withWriteLock(() =>
-      ws.runs.update(runId, { capture_status: cancelled ? "cancelled" : "failed", error: { code: failure.code, message: failure.message } }),
+    // Staging goes first: on a full disk its bytes are what lets the run be closed.
+    await rm(stagingDir, { recursive: true, force: true });
+    recordDespiteFullDisk(ws, () =>
+      ws.runs.update(runId, {
+        capture_status: cancelled ? "cancelled" : "failed",
+        // Extraction never started: the run must not stay open on its account.
+        extraction_status: "not_requested",
+        error: { code: failure.code, message: failure.message },
+        releaseLease: true,
+      }),
     );
     throw new FlameoxError(failure.code, failure.message, { runId, remediation: failure.remediation, details: failure.details });
   } finally {

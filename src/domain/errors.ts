@@ -50,6 +50,10 @@ export const ERROR_CODES = {
   RECORD_NOT_FOUND: { exit: 2, retryable: false },
   COMPARISON_INVALID: { exit: 6, retryable: false },
   EXPERIMENT_INVALID: { exit: 2, retryable: false },
+  // The workspace's storage cannot take writes: the file system is full (or over quota),
+  // or the workspace is read-only. Reads still work; nothing published changed.
+  STORAGE_FULL: { exit: 10, retryable: true },
+  WORKSPACE_READ_ONLY: { exit: 10, retryable: false },
   INTERNAL_ERROR: { exit: 1, retryable: false },
 } as const satisfies Record<string, { exit: number; retryable: boolean }>;
 
@@ -107,6 +111,8 @@ export class FlameoxError extends Error {
 /** Wraps anything thrown into a FlameoxError; unknown defects become INTERNAL_ERROR without a stack. */
 export function asFlameoxError(error: unknown): FlameoxError {
   if (error instanceof FlameoxError) return error;
+  const storage = storageFailure(error);
+  if (storage) return storage;
   const message = error instanceof Error ? error.message : String(error);
   return new FlameoxError("INTERNAL_ERROR", `Unexpected internal failure: ${message}`, {
     remediation: ["Run `flameox validate` to confirm the workspace is intact", "Report the failure with the command that caused it"],
@@ -116,4 +122,29 @@ export function asFlameoxError(error: unknown): FlameoxError {
 
 export function isFlameoxError(error: unknown, code?: ErrorCode): error is FlameoxError {
   return error instanceof FlameoxError && (code === undefined || error.code === code);
+}
+
+/**
+ * A file-system or SQLite failure that means the workspace cannot take writes: full
+ * (ENOSPC, EDQUOT, SQLITE_FULL) or read-only (EROFS, SQLITE_READONLY). Null for anything
+ * else. Recognised by errno and SQLite codes, and by their messages for errors that
+ * crossed a process boundary as text (a parse worker's stderr).
+ */
+export function storageFailure(error: unknown): FlameoxError | null {
+  if (error instanceof FlameoxError) return error.code === "STORAGE_FULL" || error.code === "WORKSPACE_READ_ONLY" ? error : null;
+  const code = String((error as { code?: unknown } | null)?.code ?? "");
+  const message = error instanceof Error ? error.message : String(error);
+  if (/^(ENOSPC|EDQUOT|SQLITE_FULL)/.test(code) || /ENOSPC|EDQUOT|No space left on device|Disk quota exceeded|database or disk is full/i.test(message)) {
+    return new FlameoxError("STORAGE_FULL", `Cannot write to the workspace: its file system is full (${message.slice(0, 200)})`, {
+      remediation: ["Free space on the workspace's file system (or raise its quota), then retry", "Run `flameox recover` to reclaim staging left by interrupted operations"],
+      cause: error,
+    });
+  }
+  if (/^(EROFS|SQLITE_READONLY)/.test(code) || /EROFS|read-only file system|attempt to write a readonly database/i.test(message)) {
+    return new FlameoxError("WORKSPACE_READ_ONLY", `Cannot write to the workspace: it is read-only (${message.slice(0, 200)})`, {
+      remediation: ["Reads (status, validate, analyses) still work", "Run writing commands on a writable copy of the workspace"],
+      cause: error,
+    });
+  }
+  return null;
 }

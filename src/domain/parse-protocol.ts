@@ -24,7 +24,8 @@ export interface ParsedTable {
   schema_id: string;
 }
 
-export type ParseFailureCode = "ARTIFACT_PARSE_FAILED" | "ARTIFACT_TOO_LARGE" | "ARTIFACT_FORMAT_UNKNOWN";
+/** STORAGE_FULL: the worker's output directory ran out of space; not the artifact's fault. */
+export type ParseFailureCode = "ARTIFACT_PARSE_FAILED" | "ARTIFACT_TOO_LARGE" | "ARTIFACT_FORMAT_UNKNOWN" | "STORAGE_FULL";
 
 export type ParseResponse =
   | {
@@ -49,7 +50,7 @@ export type ParseResponse =
     }
   | { protocol: typeof PARSE_PROTOCOL; ok: false; error: { code: ParseFailureCode; message: string } };
 
-const FAILURE_CODES: readonly string[] = ["ARTIFACT_PARSE_FAILED", "ARTIFACT_TOO_LARGE", "ARTIFACT_FORMAT_UNKNOWN"];
+const FAILURE_CODES: readonly string[] = ["ARTIFACT_PARSE_FAILED", "ARTIFACT_TOO_LARGE", "ARTIFACT_FORMAT_UNKNOWN", "STORAGE_FULL"];
 const COMPRESSIONS: readonly string[] = ["none", "gzip", "zstd"];
 const STRINGS = ["adapter", "adapter_version", "artifact_kind", "media_type"] as const;
 const TABLE_FILE = /^[a-z_]+\.\d+\.parquet$/;

@@ -16,6 +16,7 @@ import { projectCatalog } from "./catalog.ts";
 import { writeRootCommit } from "./corpus-store.ts";
 import { recordHead } from "./head-log.ts";
 import { RunStore } from "./run-store.ts";
+import { ensureSpaceReserve } from "./space-reserve.ts";
 import { defaultConfigToml, parseConfig, type WorkspaceConfig } from "./workspace-config.ts";
 import { DIAGNOSTICS_DIR, workspacePaths, type WorkspacePaths } from "./workspace-paths.ts";
 
@@ -66,6 +67,7 @@ export async function initWorkspace(projectRoot: string): Promise<{ created: boo
     control_schema_version: CONTROL_SCHEMA_VERSION,
   };
   writeFileSync(join(tmp, "config.toml"), defaultConfigToml());
+  ensureSpaceReserve(workspacePaths(root, tmp));
   const rootCommit = writeRootCommit(workspacePaths(root, tmp));
   const control = ControlPlane.create(join(tmp, "control.sqlite"), identity.workspace_id);
   // The catalog starts as the projection of the root commit, so a fresh workspace is in
