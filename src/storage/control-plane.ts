@@ -7,17 +7,22 @@
  * crashed importer can never leave a stale lock behind. Readers use WAL snapshots and
  * never block writers.
  */
-import { Database } from "bun:sqlite";
+import { constants, Database } from "bun:sqlite";
+import { accessSync, constants as fsConstants } from "node:fs";
+import { dirname } from "node:path";
 import { FlameoxError } from "../domain/errors.ts";
-import { CONTROL_MIGRATIONS, CONTROL_SCHEMA_SQL, CONTROL_SCHEMA_VERSION } from "./control-schema.ts";
+import { BASE_CONTROL_SCHEMA_VERSION, CONTROL_MIGRATIONS, CONTROL_SCHEMA_SQL, CONTROL_SCHEMA_VERSION } from "./control-schema.ts";
 
 const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
 
 export class ControlPlane {
   readonly db: Database;
+  /** Opened from a read-only file system: reads work, every write fails WORKSPACE_READ_ONLY. */
+  readonly readOnly: boolean;
 
-  private constructor(db: Database) {
+  private constructor(db: Database, readOnly = false) {
     this.db = db;
+    this.readOnly = readOnly;
   }
 
   /** Creates the database with its whole schema in one transaction. */
@@ -37,16 +42,23 @@ export class ControlPlane {
 
   static open(path: string, options: { lockTimeoutMs?: number } = {}): ControlPlane {
     let db: Database;
+    let readOnly = false;
     try {
       db = new Database(path, { create: false, strict: true });
+      configure(db, options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
     } catch (error) {
-      throw new FlameoxError("WORKSPACE_INVALID", `Cannot open the control plane: ${(error as Error).message}`, {
-        remediation: ["Run `flameox validate` to inspect the workspace"],
-      });
+      if (!onReadOnlyFileSystem(path)) {
+        throw new FlameoxError("WORKSPACE_INVALID", `Cannot open the control plane: ${(error as Error).message}`, {
+          remediation: ["Run `flameox validate` to inspect the workspace"],
+        });
+      }
+      db = openImmutable(path);
+      readOnly = true;
     }
-    configure(db, options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
-    const version = migrate(db);
-    if (version !== CONTROL_SCHEMA_VERSION) {
+    // Read-only: no step can be applied; a database a few steps old is read as it is
+    // (tables a step would add read as absent, e.g. the HEAD log).
+    const version = readOnly ? userVersion(db) : migrate(db);
+    if (version > CONTROL_SCHEMA_VERSION || version < BASE_CONTROL_SCHEMA_VERSION || (!readOnly && version !== CONTROL_SCHEMA_VERSION)) {
       db.close();
       throw new FlameoxError(
         "WORKSPACE_SCHEMA_UNSUPPORTED",
@@ -54,7 +66,7 @@ export class ControlPlane {
         { remediation: ["Use the flameox version that created this workspace", "Or initialize a new workspace elsewhere"] },
       );
     }
-    return new ControlPlane(db);
+    return new ControlPlane(db, readOnly);
   }
 
   /**
@@ -63,6 +75,11 @@ export class ControlPlane {
    * point leaves the corpus consistent (see corpus publication).
    */
   withWriteLock<T>(fn: () => T): T {
+    if (this.readOnly) {
+      throw new FlameoxError("WORKSPACE_READ_ONLY", "Cannot write to the workspace: it is on a read-only file system", {
+        remediation: ["Reads (status, validate, analyses) still work", "Run writing commands on a writable copy of the workspace"],
+      });
+    }
     try {
       return this.db.transaction(fn).immediate();
     } catch (error) {
@@ -77,6 +94,31 @@ export class ControlPlane {
 
   close(): void {
     this.db.close(false);
+  }
+}
+
+/**
+ * A WAL database on a read-only file system cannot be opened normally: SQLite must create
+ * its -shm file. Opened `immutable`, SQLite reads the main file as it is, which is exact
+ * when no writer can change it (the file system is read-only) and the last writer closed
+ * cleanly; committed transactions still only in a -wal file are not seen.
+ */
+function openImmutable(path: string): Database {
+  try {
+    return new Database(`file:${encodeURI(path)}?immutable=1`, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
+  } catch (error) {
+    throw new FlameoxError("WORKSPACE_INVALID", `Cannot open the control plane read-only: ${(error as Error).message}`, {
+      remediation: ["Run `flameox validate` on a writable copy of the workspace"],
+    });
+  }
+}
+
+function onReadOnlyFileSystem(path: string): boolean {
+  try {
+    accessSync(dirname(path), fsConstants.W_OK);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EROFS" || (error as NodeJS.ErrnoException).code === "EACCES";
   }
 }
 
