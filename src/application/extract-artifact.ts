@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { mkdir, rm, stat, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { FlameoxError, storageFailure, type ErrorCode } from "../domain/errors.ts";
+import { FlameoxError, isFlameoxError, storageFailure, type ErrorCode } from "../domain/errors.ts";
 import { EVIDENCE_TABLE_NAMES, type EvidenceTableName } from "../domain/evidence-schema.ts";
 import { newGenerationId, newOperationId } from "../domain/ids.ts";
 import { checkParseResponse, MAX_RESPONSE_BYTES, PARSE_PROGRESS_FILE as PROGRESS_FILE, PARSE_PROTOCOL, type ParseRequest, type ParseResponse } from "../domain/parse-protocol.ts";
@@ -16,7 +16,7 @@ import { buildChildEnvironment } from "../broker/child-environment.ts";
 import { runProcess } from "../broker/process-broker.ts";
 import { projectCatalog } from "../storage/catalog.ts";
 import { nowIso } from "../storage/control-plane.ts";
-import { publishGeneration, stageGeneration } from "../storage/corpus-publisher.ts";
+import { stageGeneration } from "../storage/corpus-publisher.ts";
 import { claimStagingDir, recordStagingWorker } from "../storage/staging-lease.ts";
 import type { Workspace } from "../storage/workspace.ts";
 import { artifactPayloadPath } from "../storage/workspace-paths.ts";
@@ -24,6 +24,7 @@ import { hexFromArtifactId } from "../domain/ids.ts";
 import { parseWorkerArgv } from "./parse-worker-command.ts";
 import { recordQuarantine } from "./quarantine.ts";
 import { recordDespiteFullDisk } from "./record-despite-full-disk.ts";
+import { PUBLISH_ATTEMPTS, publishWithinLockBudget, writeWithinLockBudget } from "./publish-within-lock-budget.ts";
 
 type OkResponse = Extract<ParseResponse, { ok: true }>;
 
@@ -32,6 +33,8 @@ export interface ExtractionResult {
   status: "published";
   generation_id: string;
   corpus_commit_id: string;
+  /** Write-lock waits the publication needed (more than one when another writer held the lock). */
+  publish_attempts: number;
   adapter: string;
   adapter_version: string;
   artifact_kind: string;
@@ -89,7 +92,7 @@ export async function extractArtifact(ws: Workspace, options: ExtractOptions): P
       limitations: response.limitations,
       summary: { ...response.summary, producer: response.producer, compression: response.compression },
     });
-    const commit = publishGeneration(ws, staged, (commit) => {
+    const { commit, attempts } = publishWithinLockBudget(ws, staged, (commit) => {
       projectCatalog(ws.control.db, commit);
       ws.control.db
         .query(
@@ -110,6 +113,7 @@ export async function extractArtifact(ws: Workspace, options: ExtractOptions): P
       status: "published",
       generation_id: generationId,
       corpus_commit_id: commit.commit_id,
+      publish_attempts: attempts,
       adapter: response.adapter,
       adapter_version: response.adapter_version,
       artifact_kind: response.artifact_kind,
@@ -129,6 +133,22 @@ export async function extractArtifact(ws: Workspace, options: ExtractOptions): P
       throw new FlameoxError(storage.code, storage.message, {
         runId: options.runId,
         remediation: storage.remediation,
+        details: { artifact_id: options.artifactId, extraction_id: extractionId, adapter: adapterName },
+      });
+    }
+    if (isFlameoxError(error, "WRITE_LOCK_TIMEOUT")) {
+      // Not the artifact's fault either: the run closes failed (retryable), no quarantine.
+      await rm(stagingDir, { recursive: true, force: true });
+      const message = `Cannot publish the evidence of ${options.displayName}: the workspace write lock stayed busy for ${PUBLISH_ATTEMPTS} waits of ${ws.config.storage.write_lock_timeout_ms} ms`;
+      writeWithinLockBudget(ws, () => {
+        ws.control.db
+          .query("UPDATE extractions SET status = 'failed', error_json = ?, finished_at = ? WHERE extraction_id = ?")
+          .run(JSON.stringify({ code: "WRITE_LOCK_TIMEOUT", message }), nowIso(), extractionId);
+        ws.runs.update(options.runId, { extraction_status: "failed", error: { code: "WRITE_LOCK_TIMEOUT", message }, releaseLease: true });
+      });
+      throw new FlameoxError("WRITE_LOCK_TIMEOUT", message, {
+        runId: options.runId,
+        remediation: ["Import the artifact again once the other writer has finished (its bytes are already in the store)"],
         details: { artifact_id: options.artifactId, extraction_id: extractionId, adapter: adapterName },
       });
     }

@@ -19,6 +19,8 @@ const NEXT_STEP: Partial<Record<ErrorCode, string>> = {
   CORPUS_INTEGRITY_FAILED: "Call validate_workspace with mode \"full\"",
   QUERY_BUDGET_EXCEEDED: "Use a smaller limit and page with next_cursor",
   WRITE_LOCK_TIMEOUT: "Retry the call; another writer held the workspace lock",
+  STORAGE_FULL: "Free space on the workspace's file system, then retry the call; nothing published changed",
+  WORKSPACE_READ_ONLY: "Only read tools work on this workspace; write on a writable copy",
   STALE_CURSOR: "Repeat the call without cursor to page through the current corpus commit",
   INTERNAL_ERROR: "Call validate_workspace to confirm the workspace is intact",
   WORKLOAD_NOT_FOUND: "Call workload_configuration_status for the declared workloads, or configure_workload to declare one",

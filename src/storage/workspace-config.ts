@@ -22,7 +22,7 @@ type Rule =
 const positiveInt: Rule = { kind: "integer", min: 1 };
 
 const CONFIG_RULES: Record<string, Record<string, Rule>> = {
-  storage: { max_artifact_bytes: positiveInt, max_decompressed_bytes: positiveInt },
+  storage: { max_artifact_bytes: positiveInt, max_decompressed_bytes: positiveInt, write_lock_timeout_ms: { kind: "integer", min: 1, max: 600000 } },
   extraction: {
     worker_memory_bytes: { kind: "integer", min: 536870912 },
     worker_timeout_seconds: { kind: "number", above: 0, max: 86400 },
@@ -93,7 +93,8 @@ function configProblems(raw: Record<string, unknown>): string[] {
 }
 
 export interface WorkspaceConfig {
-  storage: { max_artifact_bytes: number; max_decompressed_bytes: number };
+  /** write_lock_timeout_ms: how long one attempt waits for the workspace write lock. */
+  storage: { max_artifact_bytes: number; max_decompressed_bytes: number; write_lock_timeout_ms: number };
   extraction: {
     worker_memory_bytes: number;
     worker_timeout_seconds: number;
@@ -125,7 +126,7 @@ export interface WorkspaceConfig {
 }
 
 export const DEFAULT_CONFIG: WorkspaceConfig = {
-  storage: { max_artifact_bytes: 4 * GiB, max_decompressed_bytes: 8 * GiB },
+  storage: { max_artifact_bytes: 4 * GiB, max_decompressed_bytes: 8 * GiB, write_lock_timeout_ms: 30_000 },
   extraction: {
     // An address-space cap, not RSS: WebAssembly engines reserve large virtual regions, and
     // parquet-wasm failed to grow its memory under 6 GiB on a 200 MB trace (peak RSS 2.9 GB).

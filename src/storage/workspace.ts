@@ -112,7 +112,7 @@ export async function openWorkspace(projectRoot: string): Promise<Workspace> {
   }
   const identity = readIdentity(paths);
   const config = parseConfig(await readFile(paths.configToml, "utf8").catch(() => ""));
-  const control = ControlPlane.open(paths.controlDb);
+  const control = ControlPlane.open(paths.controlDb, { lockTimeoutMs: config.storage.write_lock_timeout_ms });
   return {
     paths,
     identity,

@@ -29,6 +29,7 @@ export const StatusResult = type({
     parts: { budget_bytes: count, bytes: count, parts: count, loads: count, hits: count, evictions: count },
     engine: { open: "boolean", budget_bytes: count, bytes: count, tables: count, loads: count, evictions: count, starts: count },
   },
+  control_plane: { quick_check: "string", last_published_head: "string | null" },
   warnings: "string[]",
 });
 
@@ -53,6 +54,7 @@ export const ImportResult = type({
     status: "'published'",
     generation_id: "string",
     corpus_commit_id: "string",
+    publish_attempts: "number.integer >= 1",
     adapter: "string",
     adapter_version: "string",
     artifact_kind: "string",
