@@ -7,22 +7,24 @@
  * JSON scanner's instance alone went from 71 to 298 MB). A cgroup caps what is used,
  * not what is reserved.
  *
- * Needs a writable memory controller: cgroup v1 (`/sys/fs/cgroup/memory`) or a delegated
- * cgroup v2 subtree. Where neither is writable `create` returns null and the broker falls
+ * The group is created beneath flameox's own memory cgroup (see own-cgroup.ts), never at
+ * the hierarchy's root, so the child stays inside any limit set on flameox's caller. Needs
+ * that group to be writable: cgroup v1, or a cgroup v2 group that delegates the memory
+ * controller to its children. Where neither is `create` returns null and the broker falls
  * back to the rlimit. The child is moved in right after it is spawned; what it allocated
  * before (a few milliseconds of runtime start-up) stays charged where it was.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { resolveOwnMemoryCgroup } from "./own-cgroup.ts";
 
-const V1_ROOT = "/sys/fs/cgroup/memory";
-const V2_ROOT = "/sys/fs/cgroup";
 let sequence = 0;
 
 export class MemoryCgroup {
   /** Use `create`. */
   constructor(
-    private readonly dir: string,
+    /** The group's directory (beneath flameox's own memory cgroup). */
+    readonly dir: string,
     private readonly version: 1 | 2,
   ) {}
 
@@ -31,7 +33,7 @@ export class MemoryCgroup {
     if (process.platform !== "linux") return null;
     if (sequence === 0) removeStaleGroups();
     const name = `flameox-${process.pid}-${++sequence}`;
-    return tryCreate(V1_ROOT, 1, name, limitBytes) ?? tryCreate(v2Parent(), 2, name, limitBytes);
+    return tryCreate(v1Parent(), 1, name, limitBytes) ?? tryCreate(v2Parent(), 2, name, limitBytes);
   }
 
   /** Moves a process in; false when the kernel refused (the child then runs uncapped). */
@@ -73,7 +75,7 @@ export class MemoryCgroup {
 
 /** Groups left by flameox processes that were killed before removing them (empty once their child is gone). */
 export function removeStaleGroups(): void {
-  for (const parent of [V1_ROOT, v2Parent()]) {
+  for (const parent of [v1Parent(), v2Parent()]) {
     if (parent === null) continue;
     let names: string[];
     try {
@@ -121,11 +123,15 @@ function tryCreate(parent: string | null, version: 1 | 2, name: string, limitByt
   }
 }
 
+/** This process's own cgroup v1 memory group. */
+function v1Parent(): string | null {
+  return resolveOwnMemoryCgroup(readOrEmpty("/proc/self/cgroup"), readOrEmpty("/proc/self/mountinfo"), 1)?.dir ?? null;
+}
+
 /** This process's own cgroup v2 directory, when it delegates the memory controller to children. */
 function v2Parent(): string | null {
-  const line = readOrEmpty("/proc/self/cgroup").split("\n").find((l) => l.startsWith("0::"));
-  if (!line) return null;
-  const dir = join(V2_ROOT, line.slice(3));
+  const dir = resolveOwnMemoryCgroup(readOrEmpty("/proc/self/cgroup"), readOrEmpty("/proc/self/mountinfo"), 2)?.dir ?? null;
+  if (dir === null) return null;
   return readOrEmpty(join(dir, "cgroup.subtree_control")).split(/\s+/).includes("memory") ? dir : null;
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { buildChildEnvironment } from "../../src/broker/child-environment.ts";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { MemoryCgroup, removeStaleGroups } from "../../src/broker/memory-cgroup.ts";
 import { prlimitPath, runProcess } from "../../src/broker/process-broker.ts";
 
@@ -88,7 +89,7 @@ describe("process broker", () => {
     }
     await probe.dispose();
     // A pid above the kernel's pid_max cannot be alive.
-    const stale = "/sys/fs/cgroup/memory/flameox-4194305-1";
+    const stale = join(dirname(probe.dir), "flameox-4194305-1");
     mkdirSync(stale);
     removeStaleGroups();
     expect(existsSync(stale)).toBe(false);
@@ -102,11 +103,12 @@ describe("process broker", () => {
       return;
     }
     await group.dispose();
-    const before = new Set(readdirSync("/sys/fs/cgroup/memory").filter((d) => d.startsWith(`flameox-${process.pid}-`)));
+    const parent = dirname(group.dir);
+    const before = new Set(readdirSync(parent).filter((d) => d.startsWith(`flameox-${process.pid}-`)));
     const result = await runProcess({ ...base, argv: ["/bin/true"], deadlineAt: Date.now() + 10_000, memoryCapBytes: 256 * 1024 * 1024 });
     expect(result.memoryCap).toBe("cgroup");
     expect(result.memoryCapExceeded).toBe(false);
-    const after = readdirSync("/sys/fs/cgroup/memory").filter((d) => d.startsWith(`flameox-${process.pid}-`) && !before.has(d));
+    const after = readdirSync(parent).filter((d) => d.startsWith(`flameox-${process.pid}-`) && !before.has(d));
     expect(after).toEqual([]);
   });
 });
