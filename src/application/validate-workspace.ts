@@ -138,9 +138,12 @@ function checkChain(ws: Workspace, add: (check: string, status: CheckStatus, mes
 /** Staging entries by owner: a live owner's work in progress is not a leftover. */
 function classifyStaging(ws: Workspace): { live: number; dead: number; unowned: number } {
   const counts = { live: 0, dead: 0, unowned: 0 };
+  const runLease = ws.control.db.query("SELECT lease_pid AS pid, lease_boot_id AS boot_id, lease_start_time AS start_time FROM runs WHERE run_id = ?");
   for (const entry of listStaging(ws.paths)) {
-    if (!entry.lease) counts.unowned += 1;
-    else if (judgeLease(entry.lease.owner).state === "gone") counts.dead += 1;
+    // A capture's staging is named after its run, whose lease says who owns it.
+    const owner = entry.lease?.owner ?? (runLease.get(entry.name) as { pid: number | null; boot_id: string | null; start_time: string | null } | null);
+    if (!owner) counts.unowned += 1;
+    else if (owner.pid === null || judgeLease(owner).state === "gone") counts.dead += 1;
     else counts.live += 1;
   }
   return counts;

@@ -127,8 +127,17 @@ function reconcile(ws: Workspace, run: OpenRun, head: CorpusCommit, generationId
 
 function reclaimStaging(ws: Workspace): RecoverResult["staging_reclaimed"] {
   const reclaimed: RecoverResult["staging_reclaimed"] = [];
+  const runLease = ws.control.db.query("SELECT lease_pid AS pid, lease_boot_id AS boot_id, lease_start_time AS start_time FROM runs WHERE run_id = ?");
   for (const entry of listStaging(ws.paths)) {
-    if (!entry.lease) continue;
+    if (!entry.lease) {
+      // A capture's staging is named after its run: a leftover once the run's owner is gone or released it.
+      const owner = runLease.get(entry.name) as { pid: number | null; boot_id: string | null; start_time: string | null } | null;
+      if (owner && (owner.pid === null || judgeLease(owner).state === "gone")) {
+        rmSync(entry.dir, { recursive: true, force: true });
+        reclaimed.push({ operation_id: entry.name, workers_killed: 0 });
+      }
+      continue;
+    }
     const verdict = judgeLease(entry.lease.owner);
     if (verdict.state !== "gone") continue;
     const worker = entry.lease.worker;
