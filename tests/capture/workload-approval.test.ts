@@ -6,6 +6,7 @@
  * approved form does not come back once a newer one was approved. And a workspace made
  * before approvals existed (control schema 2) is migrated in place.
  */
+import { CONTROL_SCHEMA_VERSION } from "../../src/storage/control-schema.ts";
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -132,20 +133,21 @@ describe("approval in the capture service", () => {
 });
 
 describe("control schema migration", () => {
-  test("a version-2 workspace opens as version 3 with an approvals table; configure_workload's old source is renamed", async () => {
+  test("a version-2 workspace opens at the current version with an approvals table; configure_workload's old source is renamed", async () => {
     const ws = await tempWorkspace();
     try {
       const path = join(ws.root, ".diagnostics", "control.sqlite");
       const db = new Database(path);
-      db.exec("DROP TABLE workload_approvals; PRAGMA user_version = 2");
+      // What version 2 had: no approvals (v3) and no HEAD log (v4).
+      db.exec("DROP TABLE workload_approvals; DROP TABLE corpus_head_log; PRAGMA user_version = 2");
       db.query("UPDATE meta SET value = '2' WHERE key = 'schema_version'").run();
       db.query("INSERT INTO configuration_changes VALUES ('op_1', '2026-01-01T00:00:00.000Z', 'agent', 'create', 'w', NULL, 'sha256:a', 'sha256:b')").run();
       db.close();
       const service = await WorkspaceService.open({ workspace: ws.root });
       try {
         const control = service.ws.control.db;
-        expect((control.query("PRAGMA user_version").get() as { user_version: number }).user_version).toBe(3);
-        expect(control.query("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({ value: "3" });
+        expect((control.query("PRAGMA user_version").get() as { user_version: number }).user_version).toBe(CONTROL_SCHEMA_VERSION);
+        expect(control.query("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({ value: String(CONTROL_SCHEMA_VERSION) });
         expect(control.query("SELECT source FROM configuration_changes").all()).toEqual([{ source: "mcp_client" }]);
         expect(control.query("SELECT count(*) AS n FROM workload_approvals").get()).toEqual({ n: 0 });
       } finally {

@@ -10,7 +10,7 @@ import { fieldsWithin, sniffFirstMessage, topLevelFields } from "../wasm/proto-s
 import { pprofEvidence } from "./normalize-pprof.ts";
 import { scanPprof, scanPprofSync } from "./scan-pprof.ts";
 
-const SELF = { name: "pprof", version: "1.1.0" };
+const SELF = { name: "pprof", version: "1.2.0" };
 /** Profile's top-level fields and their wire types (13, comment, may be packed). */
 const PROFILE_FIELDS: Record<number, number> = { 1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 7: 0, 8: 0, 9: 0, 10: 0, 11: 2, 12: 0, 13: 0, 14: 0, 15: 2 };
 
