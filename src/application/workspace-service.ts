@@ -121,17 +121,6 @@ export class WorkspaceService {
     return this.engine;
   }
 
-  /**
-   * Starts loading what the first analysis of a long-lived process needs (the Parquet
-   * decoder), in the background, so that first call does not wait for it.
-   */
-  static prewarm(): void {
-    import("../storage/parquet.ts")
-      .then((m) => m.initParquet())
-      .catch(() => {
-        // The first analysis retries and reports the failure.
-      });
-  }
 
   /** Creates `.diagnostics/` under `root`, or reports the workspace already there. */
   static init(root: string): Promise<{ created: boolean; identity: WorkspaceIdentity }> {

@@ -7,6 +7,7 @@
 import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { WorkspaceService } from "../application/workspace-service.ts";
+import { warmDecoder } from "../application/decoder-warmup.ts";
 
 // The services load with the first call that needs them, not before the server answers `initialize`.
 const services = () => import("../application/workspace-service.ts").then((m) => m.WorkspaceService);
@@ -19,15 +20,10 @@ export class WorkspaceSession {
 
   constructor(projectRoot: string) {
     this.root = resolve(projectRoot);
-    // The Parquet decoder compiles in the background shortly after start, so the first
-    // analysis does not wait for it, while `initialize` is answered before anything heavy loads.
-    setTimeout(() => {
-      services()
-        .then((service) => service.prewarm())
-        .catch(() => {
-          // The first call that needs the services reports the failure.
-        });
-    }, 250).unref();
+    // The Parquet decoder (5 MB of WASM) starts compiling now, off the main thread, so the
+    // first analysis does not wait for it; its module loads nothing else, so `initialize`
+    // is still answered before anything heavy loads.
+    warmDecoder();
   }
 
   /** The open service; WORKSPACE_NOT_FOUND until the root has a workspace. */

@@ -20,11 +20,11 @@ import {
   readParquet as wasmReadParquet,
   writeParquet as wasmWriteParquet,
 } from "parquet-wasm/esm";
-// `type: "file"` embeds the .wasm in `bun build --compile` output and yields its path.
-import parquetWasmPath from "parquet-wasm/esm/parquet_wasm_bg.wasm" with { type: "file" };
+import { compiledParquetModule } from "./parquet-module.ts";
 
 export { tableBufferToArrow, evidenceArrowSchema, type Provenance } from "./parquet-arrow.ts";
 export { parquetRowCount } from "./parquet-footer.ts";
+export { compiledParquetModule } from "./parquet-module.ts";
 
 /**
  * Rows per Parquet row group (arrow-rs's default). Files are always read whole, so small
@@ -35,26 +35,9 @@ const ROW_GROUP_ROWS = 1 << 20;
 /** Rows per Arrow batch when decoding (parquet-wasm's default of 1024 makes tiny batches). */
 const READ_BATCH_ROWS = 1 << 16;
 
-let compiled: Promise<WebAssembly.Module> | undefined;
 let ready: Promise<void> | undefined;
 let initialised = false;
 
-/**
- * parquet-wasm's 5 MB module, compiled once per process. Compiling is most of its set-up
- * cost, so a thread that encodes parts is handed this compiled module (a
- * WebAssembly.Module crosses postMessage without being compiled again) rather than the
- * bytes; the compile is asynchronous, so a parse worker can start it and keep scanning.
- */
-export function compiledParquetModule(): Promise<WebAssembly.Module> {
-  compiled ??= Bun.file(parquetWasmPath)
-    .bytes()
-    .then((bytes) => WebAssembly.compile(bytes))
-    .catch((error: unknown) => {
-      compiled = undefined;
-      throw error;
-    });
-  return compiled;
-}
 
 /** Instantiates parquet-wasm once (from `module` when one is handed over); later calls return the same promise. */
 export function initParquet(module?: WebAssembly.Module): Promise<void> {
