@@ -97,7 +97,11 @@ describe("capture through the broker", () => {
     const result = await (await p.service.capture()).run({ adapter: "command", workload: "stubborn" });
     expect(result.execution_status).toBe("timed_out");
     expect(result.termination.kind).toBe("timeout");
-    expect(result.termination.signals_sent.map((s) => `${s.signal}→${s.target}`)).toEqual(["SIGTERM→group", "SIGKILL→group"]);
+    const signals = result.termination.signals_sent.map((s) => `${s.signal}→${s.target}`);
+    expect(signals.slice(0, 2)).toEqual(["SIGTERM→group", "SIGKILL→group"]);
+    // A descendant the subreaper adopted while the group was being killed gets its own
+    // SIGKILL; whether that happens depends on timing, never on anything else.
+    expect(signals.slice(2).every((s) => s === "SIGKILL→descendant")).toBe(true);
     const grandchild = Number(/grandchild (\d+)/.exec(stdoutOf(result))![1]);
     const stat = existsSync(`/proc/${grandchild}/stat`) ? readFileSync(`/proc/${grandchild}/stat`, "utf8") : "";
     expect(stat === "" || / Z /.test(stat)).toBe(true);
