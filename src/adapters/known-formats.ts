@@ -5,7 +5,6 @@
  */
 export const KNOWN_NOT_IMPORTED: readonly { name: string; producer: string }[] = [
   { name: "gecko", producer: "Firefox Profiler / Gecko profile JSON" },
-  { name: "callgrind", producer: "Valgrind callgrind" },
   { name: "massif", producer: "Valgrind massif" },
   { name: "dhat", producer: "Valgrind DHAT JSON" },
   { name: "nsys", producer: "Nsight Systems SQLite / stats CSV" },

@@ -14,6 +14,7 @@ import { perfettoAdapter } from "./perfetto/adapter.ts";
 import { perfScriptAdapter } from "./perf-script/adapter.ts";
 import { collapsedStacksAdapter } from "./collapsed-stacks/adapter.ts";
 import { speedscopeAdapter } from "./speedscope/adapter.ts";
+import { callgrindAdapter } from "./callgrind/adapter.ts";
 import { benchmarkSamplesAdapter } from "./benchmark-samples/adapter.ts";
 import { gbenchAdapter } from "./gbench/adapter.ts";
 import { hyperfineAdapter } from "./hyperfine/adapter.ts";
@@ -36,6 +37,7 @@ export const ADAPTERS: ProducerAdapter[] = [
   perfScriptAdapter,
   collapsedStacksAdapter,
   speedscopeAdapter,
+  callgrindAdapter,
   // Benchmark samples (issue 5): each raw sample lands in `measurements`.
   benchmarkSamplesAdapter,
   hyperfineAdapter,

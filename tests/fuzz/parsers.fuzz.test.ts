@@ -92,6 +92,7 @@ const PARSERS: [string, string[]][] = [
   ["perf-script", ["perf-script"]],
   ["collapsed-stacks", ["collapsed-stacks"]],
   ["speedscope", ["speedscope"]],
+  ["callgrind", ["callgrind"]],
   ["pytest-reportlog", ["pytest-reportlog"]],
   ["junit-xml", ["junit-xml"]],
 ];
