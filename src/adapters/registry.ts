@@ -15,6 +15,7 @@ import { perfScriptAdapter } from "./perf-script/adapter.ts";
 import { collapsedStacksAdapter } from "./collapsed-stacks/adapter.ts";
 import { speedscopeAdapter } from "./speedscope/adapter.ts";
 import { callgrindAdapter } from "./callgrind/adapter.ts";
+import { geckoAdapter } from "./gecko/adapter.ts";
 import { benchmarkSamplesAdapter } from "./benchmark-samples/adapter.ts";
 import { gbenchAdapter } from "./gbench/adapter.ts";
 import { hyperfineAdapter } from "./hyperfine/adapter.ts";
@@ -38,6 +39,7 @@ export const ADAPTERS: ProducerAdapter[] = [
   collapsedStacksAdapter,
   speedscopeAdapter,
   callgrindAdapter,
+  geckoAdapter,
   // Benchmark samples (issue 5): each raw sample lands in `measurements`.
   benchmarkSamplesAdapter,
   hyperfineAdapter,

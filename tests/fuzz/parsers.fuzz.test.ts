@@ -93,6 +93,7 @@ const PARSERS: [string, string[]][] = [
   ["collapsed-stacks", ["collapsed-stacks"]],
   ["speedscope", ["speedscope"]],
   ["callgrind", ["callgrind"]],
+  ["gecko", ["gecko", "fxprofiler-processed"]],
   ["pytest-reportlog", ["pytest-reportlog"]],
   ["junit-xml", ["junit-xml"]],
 ];
