@@ -9,6 +9,8 @@ import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
 import { geckoAdapter } from "../../src/adapters/gecko/adapter.ts";
 import { detectAdapter } from "../../src/adapters/registry.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { expectFailure, limitation } from "./adapter-harness.ts";
 import { corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";
@@ -51,13 +53,39 @@ function referenceSelf(doc: Json): Map<string, number> {
   return out;
 }
 
-function selfByName(evidence: NormalizedEvidence): Map<string, number> {
+function selfByName(evidence: NormalizedEvidence, metric = "samples"): Map<string, number> {
   const names = new Map(rowsOf(evidence.tables.frames).map((f) => [f.frame_id as string, f.function as string]));
   const out = new Map<string, number>();
   for (const m of rowsOf(evidence.tables.frame_measurements)) {
-    if (Number(m.self_value) === 0) continue;
+    if (m.metric !== metric || Number(m.self_value) === 0) continue;
     const name = names.get(m.frame_id as string)!;
     out.set(name, (out.get(name) ?? 0) + Number(m.self_value));
+  }
+  return out;
+}
+
+const SPEEDSCOPE = JSON.parse(readFileSync(join(import.meta.dir, "reference", "speedscope-1.25.0-importer-self.json"), "utf8")).files;
+
+/**
+ * speedscope's Firefox importer shows one thread's JavaScript frames only (those with a
+ * `(file:line:col)` location, not `resource:` or `self-hosted`), each sample holding the
+ * time to the next one. The same view of our evidence: each wall_time stack reduced to
+ * those frames, its time to the innermost one left, in ms.
+ */
+function speedscopeView(evidence: NormalizedEvidence): Map<string, number> {
+  const frames = new Map(rowsOf(evidence.tables.frames).map((f) => [f.frame_id as string, f]));
+  const kept = (id: string) => {
+    const f = frames.get(id)!;
+    const file = (f.file as string | null) ?? "";
+    return f.language === "javascript" && !file.startsWith("resource:") && file !== "self-hosted" && !file.startsWith("self-hosted:");
+  };
+  const out = new Map<string, number>();
+  for (const s of rowsOf(evidence.tables.stacks)) {
+    if (s.metric !== "wall_time") continue;
+    const js = (s.frame_ids as string[]).filter(kept);
+    if (js.length === 0) continue;
+    const name = frames.get(js[js.length - 1]!)!.function as string;
+    out.set(name, (out.get(name) ?? 0) + Number(s.duration_ns) / 1e6);
   }
   return out;
 }
@@ -82,6 +110,22 @@ describe("gecko adapter", () => {
       }
     });
   }
+
+  test("speedscope's own importer agrees on the files it reads, within the one sampling interval it leaves out", () => {
+    const read = Object.entries(SPEEDSCOPE).filter(([k, v]: [string, any]) => k.startsWith("gecko/") && v.read);
+    expect(read.length).toBe(3);
+    for (const [key, want] of read as [string, any][]) {
+      const file = files.find((f) => `gecko/${f.name}` === key)!;
+      const evidence = extract(loadPayload(file.path));
+      const ours = speedscopeView(evidence);
+      const theirs = new Map(Object.entries(want.profiles[0].self_by_function as Record<string, number>));
+      // speedscope gives the last sample no time; we give it one interval (1 ms in these files).
+      const names = new Set([...ours.keys(), ...theirs.keys()]);
+      const off = [...names].reduce((n, k) => n + Math.abs((ours.get(k) ?? 0) - (theirs.get(k) ?? 0)), 0);
+      expect([key, off <= Number(evidence.summary.interval_ms) + 1e-3]).toEqual([key, true]);
+      expect([key, [...names].filter((k) => Math.abs((ours.get(k) ?? 0) - (theirs.get(k) ?? 0)) > 1e-3).length <= 1]).toEqual([key, true]);
+    }
+  });
 
   test("threads are tracks (samply's two threads; raw profiles' child processes); stacks equal self samples", () => {
     const file = files.find((f) => f.name.includes("samply-ls"))!;
@@ -118,8 +162,10 @@ describe("gecko adapter", () => {
     const events = rowsOf(evidence.tables.trace_events).map((e) => [e.name, Number(e.ts_ns), e.dur_ns, e.depth, e.track_id]);
     expect(events).toEqual([["Paint", 1_000_000, 2_000_000, 0, "7:8"], ["GC", 1_500_000, 1_000_000, 1, "7:8"]]);
     expect(limitation(evidence, "samples_without_stack")).toBe(1);
-    const first = rowsOf(evidence.tables.stacks).map((s) => Number(s.first_ts_ns)).sort((a, b) => a - b);
+    const first = rowsOf(evidence.tables.stacks).filter((s) => s.metric === "samples").map((s) => Number(s.first_ts_ns)).sort((a, b) => a - b);
     expect(first).toEqual([1_000_000, 2_000_000]);
+    // Each sample holds the time to the thread's next sample (the stackless one at 3 ms ends the second).
+    expect(selfByName(evidence, "wall_time")).toEqual(new Map([["work", 1_000_000], ["main", 1_000_000]]));
   });
 
   test("bad input ends in typed errors naming the field", () => {

@@ -4,7 +4,9 @@
  * accumulation, and markers with a duration as `X` trace events (instants as `i`) on the
  * thread's track, nested by time. Sample weights follow the thread's `weightType`:
  * `samples` counts samples (the Firefox Profiler's own default view), `tracing-ms` is
- * wall time (ns), `bytes` allocated space.
+ * wall time (ns), `bytes` allocated space. A sampled thread's samples also measure
+ * `wall_time`: each sample holds the time until the thread's next sample (the last one
+ * a sampling interval), as speedscope and V8's cpuprofile attribute time.
  */
 import type { FrameMetric } from "../../domain/evidence-schema.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
@@ -30,6 +32,9 @@ export function geckoEvidence(profile: GeckoProfile, maxEvents: number, adapter:
   let withoutStack = 0;
   let eventIndex = 0;
   let weightedSum = 0;
+  let timedSum = 0;
+  let untimed = 0;
+  let backwards = 0;
   const usedTracks = new Set<string>();
   profile.threads.forEach((thread, i) => {
     let trackId = thread.pid !== null && thread.tid !== null ? `${thread.pid}:${thread.tid}` : `thread:${i}`;
@@ -46,10 +51,11 @@ export function geckoEvidence(profile: GeckoProfile, maxEvents: number, adapter:
         symbolization: f.name === "" || ADDRESS.test(f.name) ? "absent" : "complete",
       });
     });
+    const timed = thread.weightType === "samples" ? out.metric("wall_time", "ns") : null;
     const path: number[] = [];
     for (let s = 0; s < thread.sampleStack.length; s++) {
       samples++;
-      let stack = thread.sampleStack[s]!;
+      const stack = thread.sampleStack[s]!;
       if (stack === null) {
         withoutStack++;
         continue;
@@ -64,8 +70,20 @@ export function geckoEvidence(profile: GeckoProfile, maxEvents: number, adapter:
       weightedSum += value;
       if (weightedSum > Number.MAX_SAFE_INTEGER) throw tooLarge(GECKO_FORMAT, "summed sample weights", weightedSum, Number.MAX_SAFE_INTEGER);
       const t = thread.sampleTime[s]!;
-      measures.add(path, track, m.metric === "samples" && Number.isInteger(w) ? w : 1, value, Number.isFinite(t) ? Math.round(t * 1e6) : Number.POSITIVE_INFINITY);
-      stack = 0;
+      const firstNs = Number.isFinite(t) ? Math.round(t * 1e6) : Number.POSITIVE_INFINITY;
+      measures.add(path, track, m.metric === "samples" && Number.isInteger(w) ? w : 1, value, firstNs);
+      if (timed !== null) {
+        const next = s + 1 < thread.sampleTime.length ? thread.sampleTime[s + 1]! : t + profile.intervalMs;
+        const span = next - t;
+        if (!Number.isFinite(span)) untimed++;
+        else if (span < 0) backwards++;
+        else {
+          const ns = Math.round(span * 1e6);
+          timedSum += ns;
+          if (timedSum > Number.MAX_SAFE_INTEGER) throw tooLarge(GECKO_FORMAT, "summed sample times (ns)", timedSum, Number.MAX_SAFE_INTEGER);
+          if (ns > 0) timed.add(path, track, 1, ns, firstNs);
+        }
+      }
     }
     eventIndex = markerEvents(thread, trackId, events, eventIndex);
   });
@@ -74,6 +92,8 @@ export function geckoEvidence(profile: GeckoProfile, maxEvents: number, adapter:
   const limitations: Limitation[] = [];
   if (samples === 0) limitations.push({ code: "no_samples", message: "The profile holds no samples" });
   if (withoutStack > 0) limitations.push({ code: "samples_without_stack", message: "Samples without a stack (the thread was idle or its stack was not captured) are not attributed to any frame", count: withoutStack });
+  if (untimed > 0) limitations.push({ code: "samples_without_time", message: "Samples without a time (or before one without) have no wall_time", count: untimed });
+  if (backwards > 0) limitations.push({ code: "out_of_order_samples", message: "Samples later than the thread's next sample have no wall_time", count: backwards });
   if (profile.unpairedMarkers > 0) limitations.push({ code: "unpaired_markers", message: "Interval markers whose start or end is missing were not imported", count: profile.unpairedMarkers });
   const unsymbolized = out.frames.countUnsymbolized();
   if (unsymbolized > 0) limitations.push({ code: "missing_symbols", message: "Native frames named only by their address (the profile was not symbolicated)", count: unsymbolized });
