@@ -16,6 +16,8 @@ import { collapsedStacksAdapter } from "./collapsed-stacks/adapter.ts";
 import { speedscopeAdapter } from "./speedscope/adapter.ts";
 import { callgrindAdapter } from "./callgrind/adapter.ts";
 import { geckoAdapter } from "./gecko/adapter.ts";
+import { massifAdapter } from "./massif/adapter.ts";
+import { dhatAdapter } from "./dhat/adapter.ts";
 import { benchmarkSamplesAdapter } from "./benchmark-samples/adapter.ts";
 import { gbenchAdapter } from "./gbench/adapter.ts";
 import { hyperfineAdapter } from "./hyperfine/adapter.ts";
@@ -40,6 +42,8 @@ export const ADAPTERS: ProducerAdapter[] = [
   speedscopeAdapter,
   callgrindAdapter,
   geckoAdapter,
+  massifAdapter,
+  dhatAdapter,
   // Benchmark samples (issue 5): each raw sample lands in `measurements`.
   benchmarkSamplesAdapter,
   hyperfineAdapter,

@@ -94,6 +94,8 @@ const PARSERS: [string, string[]][] = [
   ["speedscope", ["speedscope"]],
   ["callgrind", ["callgrind"]],
   ["gecko", ["gecko", "fxprofiler-processed"]],
+  ["massif", ["massif"]],
+  ["dhat", ["dhat"]],
   ["pytest-reportlog", ["pytest-reportlog"]],
   ["junit-xml", ["junit-xml"]],
 ];
