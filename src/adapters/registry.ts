@@ -18,6 +18,7 @@ import { callgrindAdapter } from "./callgrind/adapter.ts";
 import { geckoAdapter } from "./gecko/adapter.ts";
 import { massifAdapter } from "./massif/adapter.ts";
 import { dhatAdapter } from "./dhat/adapter.ts";
+import { dtraceStacksAdapter } from "./dtrace-stacks/adapter.ts";
 import { benchmarkSamplesAdapter } from "./benchmark-samples/adapter.ts";
 import { gbenchAdapter } from "./gbench/adapter.ts";
 import { hyperfineAdapter } from "./hyperfine/adapter.ts";
@@ -44,6 +45,7 @@ export const ADAPTERS: ProducerAdapter[] = [
   geckoAdapter,
   massifAdapter,
   dhatAdapter,
+  dtraceStacksAdapter,
   // Benchmark samples (issue 5): each raw sample lands in `measurements`.
   benchmarkSamplesAdapter,
   hyperfineAdapter,

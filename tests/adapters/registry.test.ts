@@ -22,6 +22,7 @@ const OWN_FORMATS: Record<string, string> = {
   "fxprofiler-processed": "gecko",
   massif: "massif",
   dhat: "dhat",
+  "dtrace-stacks": "dtrace-stacks",
   "pytest-reportlog": "pytest-reportlog",
   "junit-xml": "junit-xml",
 };
@@ -31,7 +32,7 @@ const OWNED_ELSEWHERE: Record<string, string> = { "simpleperf/fxprofiler-simple-
 describe("registry", () => {
   test("adapters have unique names and can be found by name", () => {
     expect(ADAPTERS.map((a) => a.name).sort()).toEqual([
-      "benchmark-samples", "callgrind", "chrome-trace", "collapsed-stacks", "dhat", "gbench", "gecko", "hyperfine", "junit-xml", "massif", "otlp-json", "otlp-protobuf", "perf-script", "perfetto", "pprof", "pprof-legacy", "pyperf", "pytest-benchmark", "pytest-reportlog", "speedscope",
+      "benchmark-samples", "callgrind", "chrome-trace", "collapsed-stacks", "dhat", "dtrace-stacks", "gbench", "gecko", "hyperfine", "junit-xml", "massif", "otlp-json", "otlp-protobuf", "perf-script", "perfetto", "pprof", "pprof-legacy", "pyperf", "pytest-benchmark", "pytest-reportlog", "speedscope",
       "v8-cpuprofile", "v8-heapprofile",
     ]);
     expect(adapterByName("v8-cpuprofile")).toMatchObject({ artifactKind: "sample_profile", mediaType: "application/json" });
