@@ -58,7 +58,8 @@ export class CallGraph {
 
   function(object: string | null, file: string | null, name: string, defined: boolean): number {
     const clean = (s: string | null) => (s === null || s === "" || s === UNKNOWN ? null : s);
-    const key = JSON.stringify([clean(object), clean(file), name]);
+    // NUL cannot occur in a line of text, so the key is unambiguous (and cheaper than JSON).
+    const key = `${clean(object) ?? "\u0001"}\u0000${clean(file) ?? "\u0001"}\u0000${name}`;
     let index = this.keyIndex.get(key);
     if (index === undefined) {
       index = this.keys.push({ object: clean(object), file: clean(file), name, defined }) - 1;

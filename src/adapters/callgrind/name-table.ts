@@ -16,6 +16,11 @@ export class NameTable {
   constructor(private readonly format: string, private readonly kind: string) {}
 
   resolve(value: string, lineNumber: number): string {
+    // Most lines refer back to an id: look the text up before any regex (a hot path).
+    if (value.charCodeAt(0) === 40 && value.charCodeAt(value.length - 1) === 41) {
+      const known = this.byId.get(value.slice(1, -1));
+      if (known !== undefined) return known;
+    }
     const text = value.trim();
     const ref = REFER.exec(text);
     if (ref) {
