@@ -168,6 +168,30 @@ describe("gecko adapter", () => {
     expect(selfByName(evidence, "wall_time")).toEqual(new Map([["work", 1_000_000], ["main", 1_000_000]]));
   });
 
+  test("hand-made raw profile: a thread written as a JSON string, a child process on its own clock, old tracing markers", () => {
+    const thread = (name: string, tid: number, locations: string[]) => ({
+      name, tid, pid: 1, processType: "default",
+      stringTable: [...locations, "Paint"],
+      frameTable: { schema: { location: 0, implementation: 1, line: 2 }, data: locations.map((_, i) => [i, null, null]) },
+      stackTable: { schema: { prefix: 0, frame: 1 }, data: locations.map((_, i) => [i === 0 ? null : i - 1, i]) },
+      samples: { schema: { stack: 0, time: 1 }, data: [[locations.length - 1, 10], [locations.length - 1, 11], [0, 12]] },
+      markers: { schema: { name: 0, time: 1, data: 2 }, data: [[locations.length, 10, { interval: "start", category: "Paint" }], [locations.length, 10.5, { interval: "end", category: "Paint" }]] },
+    });
+    const profile = {
+      meta: { version: 3, startTime: 1000, interval: 1, stackwalk: 1, product: "Firefox" },
+      libs: "[]",
+      threads: [JSON.stringify(thread("GeckoMain", 1, ["XRE_Main", "run (chrome://app.js:7:2)"]))],
+      processes: [{ meta: { version: 3, startTime: 1005, interval: 1 }, threads: [thread("Content", 2, ["0x7f001", "draw (https://site/x.js:3)"])] }],
+    };
+    const evidence = geckoAdapter.extract({ bytes: new TextEncoder().encode(JSON.stringify(profile)), displayName: "t", limits: DEFAULT_ADAPTER_LIMITS });
+    expect(selfByName(evidence)).toEqual(new Map([["run", 2], ["XRE_Main", 1], ["draw", 2], ["0x7f001", 1]]));
+    expect(rowsOf(evidence.tables.frames).find((f) => f.function === "run")).toMatchObject({ language: "javascript", file: "chrome://app.js", line: 7, column: 3 });
+    expect(rowsOf(evidence.tables.frames).find((f) => f.function === "0x7f001")).toMatchObject({ language: "native", symbolization: "absent" });
+    // The child process started 5 ms later: its times are moved onto the parent's clock.
+    const paints = rowsOf(evidence.tables.trace_events).map((e) => [e.track_id, Number(e.ts_ns), e.dur_ns]).sort();
+    expect(paints).toEqual([["1:1", 10_000_000, 500_000], ["1:2", 15_000_000, 500_000]]);
+  });
+
   test("bad input ends in typed errors naming the field", () => {
     expect(expectFailure(geckoAdapter, { meta: { version: 2 }, threads: [] }, "ARTIFACT_PARSE_FAILED")).toContain("meta.version");
     expect(expectFailure(geckoAdapter, { meta: { version: 12 } }, "ARTIFACT_PARSE_FAILED")).toContain("threads");
