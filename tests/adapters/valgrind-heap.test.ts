@@ -13,6 +13,7 @@ import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts
 import { expectFailure, extractWith, limitation } from "./adapter-harness.ts";
 import { corpusFile, corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";
+import { chunked } from "./stream-harness.ts";
 
 function byFunction(evidence: NormalizedEvidence, metric: string, column: "self_value" | "inclusive_value"): Map<string, number> {
   const names = new Map(rowsOf(evidence.tables.frames).map((f) => [f.frame_id as string, f.function as string]));
@@ -61,7 +62,7 @@ function massifReference(text: string): { self: Map<string, number>; inclusive: 
 
 describe("massif", () => {
   for (const file of corpusFiles("massif")) {
-    test(`${file.name}: detected; the peak tree's bytes per function equal an independent reading`, () => {
+    test(`${file.name}: detected; the peak tree's bytes per function equal an independent reading`, async () => {
       const bytes = loadPayload(file.path);
       expect(detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name).toBe("massif");
       const evidence = massifAdapter.extract({ bytes, displayName: "t", limits: { maxEvents: 1e6, maxNestingDepth: 64, maxArgsBytes: 1024 } });
@@ -70,6 +71,8 @@ describe("massif", () => {
       expect(sorted(byFunction(evidence, "inuse_space", "inclusive_value"))).toEqual(sorted(ref.inclusive));
       expect([...byFunction(evidence, "inuse_space", "self_value").values()].reduce((a, b) => a + b, 0)).toBe(Number(evidence.summary.peak_heap_bytes));
       expect(ref.total).toBe(Number(evidence.summary.peak_heap_bytes));
+      const streamed = await massifAdapter.extractStream!({ chunks: chunked(bytes, 61), displayName: "t", limits: { maxEvents: 1e6, maxNestingDepth: 64, maxArgsBytes: 1024 }, sink: { writeBatch: async () => {} } });
+      expect(rowsOf(streamed.tables.stacks!)).toEqual(rowsOf(evidence.tables.stacks));
     });
   }
 
