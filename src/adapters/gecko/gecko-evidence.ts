@@ -95,6 +95,10 @@ export function geckoEvidence(profile: GeckoProfile, maxEvents: number, adapter:
   if (untimed > 0) limitations.push({ code: "samples_without_time", message: "Samples without a time (or before one without) have no wall_time", count: untimed });
   if (backwards > 0) limitations.push({ code: "out_of_order_samples", message: "Samples later than the thread's next sample have no wall_time", count: backwards });
   if (profile.unpairedMarkers > 0) limitations.push({ code: "unpaired_markers", message: "Interval markers whose start or end is missing were not imported", count: profile.unpairedMarkers });
+  const skipped = profile.notImported;
+  if (skipped.cpuDeltas > 0) limitations.push({ code: "cpu_deltas_not_imported", message: "Threads whose samples carry CPU time deltas (threadCPUDelta): samples are counted and timed by wall clock; the CPU deltas are not imported", count: skipped.cpuDeltas });
+  if (skipped.allocations > 0) limitations.push({ code: "allocations_not_imported", message: "Threads with JavaScript or native allocation tables, which are not imported", count: skipped.allocations });
+  if (skipped.counters > 0) limitations.push({ code: "counters_not_imported", message: "Profile counters (memory, CPU usage, power…) are not imported", count: skipped.counters });
   const unsymbolized = out.frames.countUnsymbolized();
   if (unsymbolized > 0) limitations.push({ code: "missing_symbols", message: "Native frames named only by their address (the profile was not symbolicated)", count: unsymbolized });
   return {

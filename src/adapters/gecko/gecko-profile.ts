@@ -60,6 +60,8 @@ export interface GeckoProfile {
   threads: GeckoThread[];
   /** Markers that started or ended without their pair, counted. */
   unpairedMarkers: number;
+  /** What the file holds that is not imported, by kind: counts of threads (or counters) carrying it. */
+  notImported: { allocations: number; cpuDeltas: number; counters: number };
 }
 
 type Obj = Record<string, unknown>;
@@ -83,6 +85,7 @@ export function readGeckoProfile(value: unknown): GeckoProfile {
     intervalMs,
     threads: [],
     unpairedMarkers: 0,
+    notImported: { allocations: 0, cpuDeltas: 0, counters: Array.isArray(root.counters) ? root.counters.length : 0 },
   };
   if (processed) {
     const shared = isPlainObject(root.shared) ? root.shared : {};
@@ -140,6 +143,7 @@ const JS_LOCATION = /^(.*)\s+\((.*?)(?::(\d+))?(?::(\d+))?\)$/;
 
 function rawThread(t: unknown, where: string, offsetMs: number, profile: GeckoProfile): GeckoThread {
   if (!isPlainObject(t)) throw expectationFailed(GECKO_FORMAT, where, "an object", t);
+  noteNotImported(t, profile);
   const strings = t.stringTable;
   if (!Array.isArray(strings)) throw expectationFailed(GECKO_FORMAT, `${where}.stringTable`, "an array", strings);
   const str = (i: unknown, field: string): string => {
@@ -229,6 +233,7 @@ function column(table: unknown, field: string, where: string, required = true): 
 
 function processedThread(t: unknown, where: string, sharedStrings: unknown[] | null, root: Obj, shared: Obj, profile: GeckoProfile): GeckoThread {
   if (!isPlainObject(t)) throw expectationFailed(GECKO_FORMAT, where, "an object", t);
+  noteNotImported(t, profile);
   const strings = Array.isArray(t.stringArray) ? t.stringArray : Array.isArray(t.stringTable) ? t.stringTable : sharedStrings;
   if (strings === null) throw expectationFailed(GECKO_FORMAT, `${where}.stringArray (or shared.stringArray)`, "an array", t.stringArray);
   const str = (i: unknown, field: string): string => {
@@ -316,6 +321,17 @@ function processedThread(t: unknown, where: string, sharedStrings: unknown[] | n
 }
 
 // ---- shared checks ------------------------------------------------------------------
+
+const hasRows = (table: unknown): boolean =>
+  isPlainObject(table) && ((num(table.length) && table.length > 0) || (Array.isArray(table.data) && table.data.length > 0));
+
+/** Allocation tables and per-sample CPU deltas are kept in the native artifact, not imported. */
+function noteNotImported(t: Obj, profile: GeckoProfile): void {
+  if (hasRows(t.jsAllocations) || hasRows(t.nativeAllocations)) profile.notImported.allocations++;
+  const samples = t.samples;
+  const cpu = isPlainObject(samples) && (Array.isArray(samples.threadCPUDelta) || (isPlainObject(samples.schema) && samples.schema.threadCPUDelta !== undefined));
+  if (cpu && hasRows(samples)) profile.notImported.cpuDeltas++;
+}
 
 /** Marker phases: 0 instant, 1 interval, 2 interval start, 3 interval end (processed v33+ and raw v20+). */
 function pushMarker(out: GeckoMarker[], name: string, category: string | null, phase: unknown, start: unknown, end: unknown, offsetMs: number, profile: GeckoProfile, open: Map<string, number>): void {
