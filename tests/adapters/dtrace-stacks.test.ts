@@ -85,6 +85,8 @@ describe("dtrace-stacks", () => {
     expect(limitation(evidence, "stacks_without_count")).toBe(2);
     expect(limitation(evidence, "invalid_lines")).toBe(1);
     expect(expectFailure(dtraceStacksAdapter, "hello\nworld\n", "ARTIFACT_PARSE_FAILED")).toContain("no stack with a count");
+    // A CR or line separator inside a frame (only LF ends a line) is part of its name.
+    expect(selfByName(extractWith(dtraceStacksAdapter, "   a`f\rg+0x1\n   a`h\u2028i\n   2\n"))).toEqual(new Map([["f\rg", 2]]));
     expect(expectFailure(dtraceStacksAdapter, "   a`f\n   1\n   a`g\n   2\n", "ARTIFACT_TOO_LARGE", { maxEvents: 1 })).toContain("stacks");
   });
 });

@@ -101,6 +101,13 @@ describe("massif", () => {
     expect(expectFailure(massifAdapter, "desc: x\ncmd: y\ntime_unit: i\nsnapshot=0\nheap_tree=sideways\n", "ARTIFACT_PARSE_FAILED")).toContain("heap_tree=sideways");
     expect(expectFailure(massifAdapter, "desc: x\ncmd: y\ntime_unit: i\nsnapshot=0\nthis is not massif\n", "ARTIFACT_PARSE_FAILED")).toContain("neither");
     expect(expectFailure(massifAdapter, "hello\n", "ARTIFACT_PARSE_FAILED")).toBeTruthy();
+    // A node more than one level below the one before it has no parent: refused, not read with a hole in its stack.
+    const snapshot = "desc: x\ncmd: y\ntime_unit: i\nsnapshot=0\nheap_tree=peak\n";
+    expect(expectFailure(massifAdapter, `${snapshot}n1: 5 (heap allocation functions)\n   n0: 5 0x1: f (a.c:1)\n`, "ARTIFACT_PARSE_FAILED")).toContain("depth 3 after one at depth 0");
+    expect(expectFailure(massifAdapter, `${snapshot} n0: 5 0x1: f (a.c:1)\n`, "ARTIFACT_PARSE_FAILED")).toContain("depth 1 after one at depth -1");
+    // A location holding a CR keeps it in the name.
+    const cr = extractWith(massifAdapter, `${snapshot}n1: 5 (heap allocation functions)\n n0: 5 0x1: f\rg (a.c:1)\n`);
+    expect(byFunction(cr, "inuse_space", "self_value")).toEqual(new Map([["f\rg", 5]]));
   });
 });
 

@@ -7,7 +7,7 @@
  */
 import { parseFailed } from "../json-guard.ts";
 
-const DEFINE = /^\((\d+)\)\s*(.*)$/;
+const DEFINE = /^\((\d+)\)\s*([^]*)$/;
 const REFER = /^\((\d+)\)$/;
 
 export class NameTable {

@@ -8,7 +8,8 @@
 import type { FrameRecord } from "./frame-registry.ts";
 import { languageOf } from "./source-language.ts";
 
-const LOCATION = /^(?:0x[0-9a-fA-F]+:\s*)?(.*?)(?:\s+\((?:in\s+(.+)|(.+?):(\d+)(?::\d+)?)\))?$/;
+/** `[^]` rather than `.`: a name may hold a CR or a line separator, which `.` does not match. */
+const LOCATION = /^(?:0x[0-9a-fA-F]+:\s*)?([^]*?)(?:\s+\((?:in\s+([^]+)|([^]+?):(\d+)(?::\d+)?)\))?$/;
 
 export function valgrindFrame(text: string): { key: string; record: FrameRecord } {
   const m = LOCATION.exec(text.trim())!;

@@ -5,7 +5,8 @@
  */
 import type { FrameRecord } from "../common/frame-registry.ts";
 
-const FRAME = /^(?:([^`]*)`)?(.*?)(?:\+0x[0-9a-fA-F]+)?$/;
+/** `[^]` rather than `.`: a frame may hold a CR or a line separator, which `.` does not match. */
+const FRAME = /^(?:([^`]*)`)?([^]*?)(?:\+0x[0-9a-fA-F]+)?$/;
 const ADDRESS = /^0x[0-9a-fA-F]+$/;
 
 export function dtraceFrame(text: string): { key: string; record: FrameRecord } {

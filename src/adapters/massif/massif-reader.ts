@@ -27,7 +27,7 @@ export interface MassifSnapshot {
   tree: MassifNode[];
 }
 
-const NODE = /^( *)n(\d+): (\d+)(?: (.*))?$/;
+const NODE = /^( *)n(\d+): (\d+)(?: ([^]*))?$/;
 const FIELD = /^(\w+)=(.*)$/;
 const HEADER = /^(desc|cmd|time_unit):\s?(.*)$/;
 
@@ -51,9 +51,13 @@ export class MassifReader {
       const snapshot = this.current;
       if (snapshot === null || snapshot.kind === "empty") throw parseFailed(MASSIF_FORMAT, `line ${lineNumber}: a tree node outside a detailed snapshot`);
       if (++this.treeLines > this.maxNodes) throw tooLarge(MASSIF_FORMAT, "tree nodes", this.treeLines, this.maxNodes);
+      const depth = node[1]!.length;
+      // Each node is the root (depth 0, first) or a child of the node open one level up.
+      const previous = snapshot.tree.length === 0 ? -1 : snapshot.tree[snapshot.tree.length - 1]!.depth;
+      if (depth > previous + 1 || (depth === 0) !== (snapshot.tree.length === 0)) throw parseFailed(MASSIF_FORMAT, `line ${lineNumber}: a tree node at depth ${depth} after one at depth ${previous}`);
       const bytes = Number(node[3]);
       if (!Number.isSafeInteger(bytes)) throw parseFailed(MASSIF_FORMAT, `line ${lineNumber}: ${node[3]} bytes is beyond 2^53`);
-      snapshot.tree.push({ depth: node[1]!.length, bytes, location: node[4] ?? "" });
+      snapshot.tree.push({ depth, bytes, location: node[4] ?? "" });
       return;
     }
     const header = HEADER.exec(line);
