@@ -26,7 +26,7 @@ const PERMISSIVE = new Set(["Apache-2.0", "MIT", "BSD-3-Clause", "MIT OR Apache-
 const OWN_OUTPUT = /^n\/a \(our own generated output\)$/;
 /** Formats the default lane's adapter and CLI tests read file by file. */
 const TESTED_FORMATS = new Set([
-  "chrome-trace", "collapsed-stacks", "cpuprofile", "gbench", "heapprofile", "hyperfine", "otlp-json", "otlp-proto",
+  "callgrind", "chrome-trace", "collapsed-stacks", "dhat", "massif", "fxprofiler-processed", "gecko", "cpuprofile", "gbench", "heapprofile", "hyperfine", "otlp-json", "otlp-proto",
   "perf-script", "perfetto", "pprof", "pprof-legacy", "pyperf", "pytest-benchmark", "speedscope",
 ]);
 /** Size caps (bytes as stored): tested formats get their real files, other formats only small

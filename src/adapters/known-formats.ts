@@ -4,10 +4,6 @@
  * apart from the registry so the error path loads no adapter code.
  */
 export const KNOWN_NOT_IMPORTED: readonly { name: string; producer: string }[] = [
-  { name: "gecko", producer: "Firefox Profiler / Gecko profile JSON" },
-  { name: "callgrind", producer: "Valgrind callgrind" },
-  { name: "massif", producer: "Valgrind massif" },
-  { name: "dhat", producer: "Valgrind DHAT JSON" },
   { name: "nsys", producer: "Nsight Systems SQLite / stats CSV" },
   { name: "pytorch-et", producer: "PyTorch execution trace" },
   { name: "coverage", producer: "coverage.py, Cobertura XML" },

@@ -14,6 +14,11 @@ import { perfettoAdapter } from "./perfetto/adapter.ts";
 import { perfScriptAdapter } from "./perf-script/adapter.ts";
 import { collapsedStacksAdapter } from "./collapsed-stacks/adapter.ts";
 import { speedscopeAdapter } from "./speedscope/adapter.ts";
+import { callgrindAdapter } from "./callgrind/adapter.ts";
+import { geckoAdapter } from "./gecko/adapter.ts";
+import { massifAdapter } from "./massif/adapter.ts";
+import { dhatAdapter } from "./dhat/adapter.ts";
+import { dtraceStacksAdapter } from "./dtrace-stacks/adapter.ts";
 import { benchmarkSamplesAdapter } from "./benchmark-samples/adapter.ts";
 import { gbenchAdapter } from "./gbench/adapter.ts";
 import { hyperfineAdapter } from "./hyperfine/adapter.ts";
@@ -36,6 +41,11 @@ export const ADAPTERS: ProducerAdapter[] = [
   perfScriptAdapter,
   collapsedStacksAdapter,
   speedscopeAdapter,
+  callgrindAdapter,
+  geckoAdapter,
+  massifAdapter,
+  dhatAdapter,
+  dtraceStacksAdapter,
   // Benchmark samples (issue 5): each raw sample lands in `measurements`.
   benchmarkSamplesAdapter,
   hyperfineAdapter,

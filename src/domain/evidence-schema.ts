@@ -33,9 +33,16 @@ export type EvidenceTableName = (typeof EVIDENCE_TABLE_NAMES)[number];
 /**
  * Metric of a frame measurement: sampled CPU time or wall time of trace slices (ns), and
  * the sample types of memory and lock profiles (pprof names: bytes, counts, ns), and
- * hardware counter events sampled by period (perf: cycles, instructions; counts).
+ * hardware counter events sampled by period (perf: cycles, instructions; counts), and the
+ * events Valgrind's simulators count exactly (callgrind: data reads and writes, cache
+ * misses per level — L1 and last level — and conditional and indirect branches and their
+ * mispredictions; counts).
  */
-export const FRAME_METRICS = ["cpu_time", "wall_time", "samples", "alloc_space", "alloc_objects", "inuse_space", "inuse_objects", "contentions", "delay", "cycles", "instructions"] as const;
+export const FRAME_METRICS = [
+  "cpu_time", "wall_time", "samples", "alloc_space", "alloc_objects", "inuse_space", "inuse_objects", "contentions", "delay", "cycles", "instructions",
+  "data_reads", "data_writes", "l1_instruction_misses", "l1_data_read_misses", "l1_data_write_misses", "ll_instruction_misses", "ll_data_read_misses",
+  "ll_data_write_misses", "conditional_branches", "conditional_branch_misses", "indirect_branches", "indirect_branch_misses",
+] as const;
 export type FrameMetric = (typeof FRAME_METRICS)[number];
 
 /**

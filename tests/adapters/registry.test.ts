@@ -17,6 +17,12 @@ const OWN_FORMATS: Record<string, string> = {
   "perf-script": "perf-script",
   "collapsed-stacks": "collapsed-stacks",
   speedscope: "speedscope",
+  callgrind: "callgrind",
+  gecko: "gecko",
+  "fxprofiler-processed": "gecko",
+  massif: "massif",
+  dhat: "dhat",
+  "dtrace-stacks": "dtrace-stacks",
   "pytest-reportlog": "pytest-reportlog",
   "junit-xml": "junit-xml",
 };
@@ -26,7 +32,7 @@ const OWNED_ELSEWHERE: Record<string, string> = { "simpleperf/fxprofiler-simple-
 describe("registry", () => {
   test("adapters have unique names and can be found by name", () => {
     expect(ADAPTERS.map((a) => a.name).sort()).toEqual([
-      "benchmark-samples", "chrome-trace", "collapsed-stacks", "gbench", "hyperfine", "junit-xml", "otlp-json", "otlp-protobuf", "perf-script", "perfetto", "pprof", "pprof-legacy", "pyperf", "pytest-benchmark", "pytest-reportlog", "speedscope",
+      "benchmark-samples", "callgrind", "chrome-trace", "collapsed-stacks", "dhat", "dtrace-stacks", "gbench", "gecko", "hyperfine", "junit-xml", "massif", "otlp-json", "otlp-protobuf", "perf-script", "perfetto", "pprof", "pprof-legacy", "pyperf", "pytest-benchmark", "pytest-reportlog", "speedscope",
       "v8-cpuprofile", "v8-heapprofile",
     ]);
     expect(adapterByName("v8-cpuprofile")).toMatchObject({ artifactKind: "sample_profile", mediaType: "application/json" });

@@ -47,7 +47,7 @@ function generatedSeeds(parser: string): Uint8Array[] {
     return [Buffer.concat(seeds(["otlp-proto"]).flatMap((body) => [prefix(body.length), body]))];
   }
   // Recorded and hand-written fixtures of the sampled-stack formats (perf 6.1 -F forms, node JIT frames, evented speedscope).
-  const fixtureDir = { "perf-script": "perf-script", speedscope: "speedscope" }[parser];
+  const fixtureDir = { "perf-script": "perf-script", speedscope: "speedscope", "dtrace-stacks": "dtrace-stacks" }[parser];
   if (fixtureDir) {
     const dir = join(REPO, "fixtures", fixtureDir);
     return readdirSync(dir).filter((n) => !n.endsWith(".md")).sort().map((n) => new Uint8Array(readFileSync(join(dir, n))));
@@ -92,6 +92,11 @@ const PARSERS: [string, string[]][] = [
   ["perf-script", ["perf-script"]],
   ["collapsed-stacks", ["collapsed-stacks"]],
   ["speedscope", ["speedscope"]],
+  ["callgrind", ["callgrind"]],
+  ["gecko", ["gecko", "fxprofiler-processed"]],
+  ["massif", ["massif"]],
+  ["dhat", ["dhat"]],
+  ["dtrace-stacks", ["dtrace-stacks"]],
   ["pytest-reportlog", ["pytest-reportlog"]],
   ["junit-xml", ["junit-xml"]],
 ];

@@ -4,6 +4,7 @@
  * comparisons, experiment plans and records, trial pages and scaling.
  */
 import { type } from "arktype";
+import { FRAME_METRICS } from "../../domain/evidence-schema.ts";
 import { EvidenceStatus, Limitation, pageFields } from "./common.ts";
 
 const scalar = "string | number | boolean";
@@ -264,7 +265,7 @@ const FrameCorrelation = type({
 const FrameCorrelations = type({ status: "'unavailable'", reason: "string" }).or({
   status: "'available' | 'partial'",
   reason: "string",
-  metric: "'cpu_time' | 'wall_time' | 'samples' | 'alloc_space' | 'alloc_objects' | 'inuse_space' | 'inuse_objects' | 'contentions' | 'delay' | 'cycles' | 'instructions'",
+  metric: type.enumerated(...FRAME_METRICS),
   measure: "'self_value'",
   unit: "string | null",
   method: "'spearman_t_approx_benjamini_hochberg'",
