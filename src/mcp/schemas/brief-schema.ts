@@ -1,0 +1,52 @@
+/**
+ * The outputSchema a tool publishes: the envelope and the result's own fields in full
+ * (names, types, enum values, descriptions, which are required), and anything nested
+ * below that by its type alone. Every tools/list entry is paid for in an agent's context
+ * on every turn, and the nested shapes of forty results were most of those bytes; an
+ * agent reads nested fields from the results themselves. The brief schema accepts every
+ * value the full one accepts (it only drops constraints), and the server still checks
+ * each result against the full arktype type before answering.
+ */
+type Schema = Record<string, unknown>;
+
+const isSchema = (value: unknown): value is Schema => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Keywords that describe nested values; dropped where a schema is cut to its type. */
+const NESTED = new Set(["properties", "required", "additionalProperties", "patternProperties", "items", "prefixItems", "anyOf", "oneOf", "allOf", "not"]);
+const COMBINERS = ["anyOf", "oneOf"] as const;
+
+/**
+ * Keeps `levels` levels of `properties` below `schema` (0: the schema's own type only).
+ * `items` of an array counts as the array's own level.
+ */
+export function briefSchema(schema: Schema, levels: number): Schema {
+  if (levels <= 0) return typeOnly(schema);
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "properties" && isSchema(value)) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, isSchema(child) ? briefSchema(child, levels - 1) : child]));
+    } else if ((key === "items" || key === "additionalProperties") && isSchema(value)) {
+      out[key] = briefSchema(value, levels - 1);
+    } else if ((COMBINERS as readonly string[]).includes(key) && Array.isArray(value)) {
+      out[key] = value.map((branch) => (isSchema(branch) ? briefSchema(branch, levels) : branch));
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+/** The schema without what describes nested values; a choice of branches keeps the union of their types. */
+function typeOnly(schema: Schema): Schema {
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(schema)) if (!NESTED.has(key)) out[key] = value;
+  if (!("type" in out) && !("enum" in out) && !("const" in out)) {
+    const branches = COMBINERS.flatMap((k) => (Array.isArray(schema[k]) ? (schema[k] as unknown[]) : []));
+    const types = branches.map((b) => (isSchema(b) ? b.type : undefined));
+    if (branches.length > 0 && types.every((t) => typeof t === "string" || Array.isArray(t))) {
+      const union = [...new Set(types.flat() as string[])];
+      out.type = union.length === 1 ? union[0] : union;
+    }
+  }
+  return out;
+}
