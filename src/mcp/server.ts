@@ -36,32 +36,39 @@ const once = <T>(load: () => Promise<T>): (() => Promise<T>) => {
 };
 /** How long after `initialized` the tools start loading when the client has not asked for tools/list. */
 const WARM_UP_DELAY_MS = 250;
+/** How long no call must have run before the warm-up evaluates its next module graph. */
+const WARM_UP_QUIET_MS = 150;
 
 const calls = once(() => import("./call-tool.ts"));
 const envelopes = once(() => import("./envelope.ts"));
 const resources = once(() => import("./resources.ts"));
 
 /**
- * Counts the tool calls in progress, so the background warm-up can step aside: a first
- * call loads what it needs itself, and sharing the one thread with unrelated modules
- * would only make it slower.
+ * Counts the tool calls in progress, so the background warm-up can step aside: a call
+ * loads what it needs itself, and evaluating unrelated modules on the one thread between
+ * two calls an agent makes back to back would only delay the second.
  */
 class CallGate {
   private active = 0;
-  private waiting: (() => void)[] = [];
+  private lastEnd = 0;
 
   async run<T>(call: () => Promise<T>): Promise<T> {
     this.active++;
     try {
       return await call();
     } finally {
-      if (--this.active === 0) for (const resolve of this.waiting.splice(0)) resolve();
+      this.active--;
+      this.lastEnd = performance.now();
     }
   }
 
-  /** Resolves once no call is in progress. */
-  idle(): Promise<void> {
-    return this.active === 0 ? Promise.resolve() : new Promise((resolve) => this.waiting.push(resolve));
+  /** Resolves once no call has been in progress for `quietMs`. */
+  async quiet(quietMs: number): Promise<void> {
+    for (;;) {
+      const wait = this.active > 0 ? quietMs : this.lastEnd + quietMs - performance.now();
+      if (wait <= 0) return;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
   }
 }
 
@@ -83,7 +90,7 @@ export function createServer(session: WorkspaceSession, options: ServerOptions =
   const warmUp = () => {
     if (warming) return;
     warming = true;
-    setTimeout(() => void warmUpServer({ groups, first: calls, last: [resources], idle: () => calling.idle() }).catch(() => {}), 0);
+    setTimeout(() => void warmUpServer({ groups, first: calls, last: [resources], idle: () => calling.quiet(WARM_UP_QUIET_MS) }).catch(() => {}), 0);
   };
   server.oninitialized = () => void setTimeout(warmUp, WARM_UP_DELAY_MS);
 
