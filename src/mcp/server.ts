@@ -37,7 +37,7 @@ const once = <T>(load: () => Promise<T>): (() => Promise<T>) => {
 /** How long after `initialized` the tools start loading when the client has not asked for tools/list. */
 const WARM_UP_DELAY_MS = 250;
 /** How long no call must have run before the warm-up evaluates its next module graph. */
-const WARM_UP_QUIET_MS = 150;
+const WARM_UP_QUIET_MS = 400;
 
 const calls = once(() => import("./call-tool.ts"));
 const envelopes = once(() => import("./envelope.ts"));
