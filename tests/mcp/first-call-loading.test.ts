@@ -1,0 +1,69 @@
+/**
+ * What a server evaluates before its first answers, read from the static import graph
+ * (dynamic `import()` is where loading is deferred, so it is not followed):
+ * - `initialize` and tools/list need neither arktype nor any schema;
+ * - a call loads its tool's module, whose static graph holds only the schemas of its own
+ *   tools, not those of every other group (loading every tool's schemas on the first
+ *   drill-down cost the better part of a second);
+ * - the CLI entry switches arktype to interpreted validation before anything loads it.
+ */
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { REPO } from "../helpers.ts";
+import { TOOL_MODULES } from "../../src/mcp/tool-modules.ts";
+
+const STATIC_IMPORT = /^\s*(?:import|export)\s+(?!type\s)(?:[^'";]*?\s+from\s+)?["']([^"']+)["']/gm;
+
+/** Every file and package reached from `entry` through static, non-type imports. */
+function staticClosure(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    if (!file.endsWith(".ts")) return;
+    for (const [, spec] of readFileSync(file, "utf8").matchAll(STATIC_IMPORT)) {
+      if (spec!.startsWith(".")) visit(resolve(dirname(file), spec!));
+      else seen.add(`package:${spec}`);
+    }
+  };
+  visit(resolve(REPO, entry));
+  return new Set([...seen].map((f) => (f.startsWith("package:") ? f : relative(REPO, f))));
+}
+
+const OTHER_GROUP_SCHEMAS = ["capture-results.ts", "capture-inputs.ts", "study-results.ts", "study.ts", "otel.ts", "investigations.ts", "failures.ts", "records.ts"].map((f) => join("src", "mcp", "schemas", f));
+
+describe("what the MCP server loads before its first answers", () => {
+  test("the server module answers initialize and tools/list without arktype or any schema", () => {
+    const closure = staticClosure("src/mcp/server.ts");
+    expect([...closure].filter((f) => f.startsWith("package:arktype") || f.startsWith("src/mcp/schemas/") || f.startsWith("src/mcp/tools/"))).toEqual([]);
+    expect(closure.has("src/mcp/tool-list.json")).toBe(true);
+  });
+
+  test("a call loads its tool's module, never the whole registry", () => {
+    const DYNAMIC_IMPORT = /import\(\s*["']([^"']+)["']\s*\)/g;
+    const deferred = [...staticClosure("src/mcp/server.ts")]
+      .filter((f) => f.endsWith(".ts"))
+      .flatMap((f) => [...readFileSync(join(REPO, f), "utf8").matchAll(DYNAMIC_IMPORT)].map(([, spec]) => relative(REPO, resolve(REPO, dirname(f), spec!))));
+    expect(deferred).toContain("src/mcp/tools/analysis-tools.ts");
+    expect(deferred.filter((f) => f === "src/mcp/tool-registry.ts" || f === "src/mcp/tools/index.ts")).toEqual([]);
+  });
+
+  test("a drill-down's tool module brings only its own schemas, not every group's", () => {
+    const closure = staticClosure(join("src", "mcp", "tools", "analysis-tools.ts"));
+    expect(closure.has("src/mcp/schemas/analysis.ts")).toBe(true);
+    expect([...closure].filter((f) => OTHER_GROUP_SCHEMAS.includes(f))).toEqual([]);
+    expect([...closure].filter((f) => f.startsWith("src/mcp/tools/") && !f.endsWith("analysis-tools.ts"))).toEqual([]);
+  });
+
+  test("every tool module is its own entry in the loader table", () => {
+    for (const [name, load] of Object.entries(TOOL_MODULES)) expect(load.toString()).toContain(`./tools/${name}.ts`);
+  });
+
+  test("the CLI entry configures interpreted validation before any import that loads arktype", () => {
+    const main = readFileSync(join(REPO, "src", "cli", "main.ts"), "utf8");
+    const first = [...main.matchAll(STATIC_IMPORT)][0]![1];
+    expect(first).toBe("./validator-mode.ts");
+    expect([...staticClosure("src/cli/validator-mode.ts")].filter((f) => f.startsWith("package:"))).toEqual(["package:arktype/config"]);
+  });
+});
