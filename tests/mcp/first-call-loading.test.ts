@@ -67,3 +67,33 @@ describe("what the MCP server loads before its first answers", () => {
     expect([...staticClosure("src/cli/validator-mode.ts")].filter((f) => f.startsWith("package:"))).toEqual(["package:arktype/config"]);
   });
 });
+
+describe("the background warm-up", () => {
+  test("loads the call path first and the rest last, one step at a time, each only once no call is running", async () => {
+    const { warmUpServer } = await import("../../src/mcp/warm-up.ts");
+    const { publishedTool, publishedTools } = await import("../../src/mcp/published-tools.ts");
+    const events: string[] = [];
+    let running = 0;
+    const step = (name: string) => async () => {
+      running++;
+      events.push(name);
+      await Bun.sleep(1);
+      running--;
+    };
+    await warmUpServer({
+      groups: ["core"],
+      first: step("first"),
+      last: [step("last")],
+      idle: async () => {
+        expect(running).toBe(0);
+        events.push("idle");
+      },
+    });
+    const modules = new Set(publishedTools(["core"]).map((t) => publishedTool(t.name)!.module));
+    // first, each core tool module, the analyses, last: each after waiting for quiet.
+    expect(events.filter((e) => e === "idle")).toHaveLength(1 + modules.size + 1 + 1);
+    expect(events[0]).toBe("idle");
+    expect(events[1]).toBe("first");
+    expect(events.at(-1)).toBe("last");
+  }, 60_000);
+});
