@@ -5,7 +5,6 @@
  * 3 capability unavailable, 4 external process failed, 5 integrity, 6 comparison
  * invalid, 7 lock, 8 cancelled/timeout, 9 refused by policy.
  */
-import "./validator-mode.ts";
 import "./terminal-colour.ts";
 import { type CommandDef, defineCommand, runCommand } from "citty";
 import { FLAMEOX_VERSION } from "../domain/version.ts";

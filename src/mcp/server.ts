@@ -39,9 +39,12 @@ const WARM_UP_DELAY_MS = 250;
 /** How long no call must have run before the warm-up evaluates its next module graph. */
 const WARM_UP_QUIET_MS = 400;
 
-const calls = once(() => import("./call-tool.ts"));
-const envelopes = once(() => import("./envelope.ts"));
-const resources = once(() => import("./resources.ts"));
+// Everything loaded after `initialize` passes through the validator mode first: it must be
+// set before arktype creates its scopes (see validator-mode.ts).
+const validatorMode = once(() => import("./validator-mode.ts"));
+const calls = once(() => validatorMode().then(() => import("./call-tool.ts")));
+const envelopes = once(() => validatorMode().then(() => import("./envelope.ts")));
+const resources = once(() => validatorMode().then(() => import("./resources.ts")));
 
 /**
  * Counts the tool calls in progress, so the background warm-up can step aside: a call
@@ -105,7 +108,7 @@ export function createServer(session: WorkspaceSession, options: ServerOptions =
     if (!published) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name)}`);
     // A known tool of a group this server does not publish is a typed refusal naming the flag.
     if (!groups.includes(published.group)) return (await envelopes()).failure(toolNotEnabled(name, published.group, groups));
-    const [tool, { callTool }] = await Promise.all([loadTool(published.module, name), calls()]);
+    const [tool, { callTool }] = await Promise.all([validatorMode().then(() => loadTool(published.module, name)), calls()]);
     if (!tool) throw new McpError(ErrorCode.InternalError, `Tool ${JSON.stringify(name)} is not in module ${published.module}; regenerate tool-list.json`);
     const progress = progressReporter({ progressToken: request.params._meta?.progressToken, send: (n) => extra.sendNotification(n) });
     const answer = callTool(tool, request.params.arguments, { session, signal: extra.signal, progress: progress.report });

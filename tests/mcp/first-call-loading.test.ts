@@ -5,12 +5,12 @@
  * - a call loads its tool's module, whose static graph holds only the schemas of its own
  *   tools, not those of every other group (loading every tool's schemas on the first
  *   drill-down cost the better part of a second);
- * - the CLI entry switches arktype to interpreted validation before anything loads it.
+ * - the server process switches arktype to interpreted validation before anything loads it.
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { REPO } from "../helpers.ts";
+import { REPO, tempDir } from "../helpers.ts";
 import { TOOL_MODULES } from "../../src/mcp/tool-modules.ts";
 
 const STATIC_IMPORT = /^\s*(?:import|export)\s+(?!type\s)(?:[^'";]*?\s+from\s+)?["']([^"']+)["']/gm;
@@ -60,12 +60,32 @@ describe("what the MCP server loads before its first answers", () => {
     for (const [name, load] of Object.entries(TOOL_MODULES)) expect(load.toString()).toContain(`./tools/${name}.ts`);
   });
 
-  test("the CLI entry configures interpreted validation before any import that loads arktype", () => {
-    const main = readFileSync(join(REPO, "src", "cli", "main.ts"), "utf8");
-    const first = [...main.matchAll(STATIC_IMPORT)][0]![1];
-    expect(first).toBe("./validator-mode.ts");
-    expect([...staticClosure("src/cli/validator-mode.ts")].filter((f) => f.startsWith("package:"))).toEqual(["package:arktype/config"]);
-  });
+  test("the server sets interpreted validation before arktype loads, and not before initialize", async () => {
+    // A fresh process: the server over an in-memory transport, one initialize and one call.
+    const script = `
+      const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+      const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+      const { createServer } = await import("./src/mcp/server.ts");
+      const { WorkspaceSession } = await import("./src/mcp/workspace-session.ts");
+      const [a, b] = InMemoryTransport.createLinkedPair();
+      const session = new WorkspaceSession(process.argv[1]);
+      await createServer(session).connect(a);
+      const client = new Client({ name: "t", version: "0" });
+      await client.connect(b);
+      const atInitialize = globalThis.$ark?.resolvedConfig?.jitless ?? "arktype not loaded";
+      await client.callTool({ name: "workspace_status", arguments: {} });
+      console.log(JSON.stringify({ atInitialize, afterCall: globalThis.$ark?.resolvedConfig?.jitless ?? null }));
+      await client.close(); session.close();
+    `;
+    const dir = tempDir("flameox-validator-mode-");
+    try {
+      const child = Bun.spawnSync([process.execPath, "-e", script, dir.path], { cwd: REPO, stderr: "pipe" });
+      expect(child.stderr.toString()).toBe("");
+      expect(JSON.parse(child.stdout.toString())).toEqual({ atInitialize: "arktype not loaded", afterCall: true });
+    } finally {
+      dir.cleanup();
+    }
+  }, 60_000);
 });
 
 describe("the background warm-up", () => {
