@@ -8,8 +8,10 @@
  * tool-list.json, the registry's entries written at build time (scripts/generate-tool-list.ts;
  * a test keeps the two equal), filtered by group. A call loads only the module that defines
  * its tool (tool-modules.ts), so the first drill-down does not wait for forty tools'
- * schemas; the enabled groups' modules, the call path and the analyses warm in the
- * background once the client has its tool list, or shortly after `initialized`.
+ * schemas, and arktype validates interpreted (validator-mode.ts), so building a tool's
+ * schemas compiles nothing. The enabled groups' modules, the call path and the analyses
+ * warm in the background once the client has its tool list (or shortly after
+ * `initialized`), one module graph at a time while no call is running (warm-up.ts).
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
