@@ -40,7 +40,7 @@ smaller than limit, with next_cursor set).
 
 Recovery: on isError, read error.code and follow error.remediation, whose first step names the next tool.
 WORKSPACE_NOT_FOUND → initialize_workspace. STALE_CURSOR → repeat the call without cursor (the corpus moved on).
-FRAME_NOT_FOUND → take frame ids from analyze_hotspots. RUN_NOT_FOUND / ARTIFACT_NOT_FOUND → list_runs / list_artifacts.
+FRAME_NOT_FOUND → take frame ids from analyze_hotspots. RUN_NOT_FOUND / ARTIFACT_NOT_FOUND → list_runs / list_artifacts (records group).
 QUERY_BUDGET_EXCEEDED → use a smaller limit. ARTIFACT_REFUSED → import a regular file under the root, without symbolic links.
 PROCESS_CANCELLED → the run stays recorded as cancelled; import again if needed.
 TOOL_NOT_ENABLED → the tool's group is not published; error.details.flag is the server argument that adds it (a person restarts the server).
