@@ -21,6 +21,18 @@ export function fullOutputSchema(tool: AnyTool): { type: "object"; [key: string]
   return jsonSchemaOf(envelopeOf(tool.result)) as { type: "object"; [key: string]: unknown };
 }
 
+/**
+ * The published outputSchema: brief, and the error payload by its type and description
+ * alone. That payload is the same for every tool and a client checks only successful
+ * results against the schema, so spelling out its fields in each of forty tools cost
+ * context and checked nothing; its description names them.
+ */
+function publishedOutputSchema(tool: AnyTool): { type: "object"; [key: string]: unknown } {
+  const brief = briefSchema(fullOutputSchema(tool), OUTPUT_SCHEMA_LEVELS);
+  const fields = brief.properties as Record<string, Record<string, unknown>>;
+  return { ...brief, type: "object", properties: { ...fields, error: briefSchema(fields.error!, 0) } };
+}
+
 /** The tools/list entry of a tool: computed once, the same on every call. */
 export function describeTool(tool: AnyTool) {
   return {
@@ -28,7 +40,7 @@ export function describeTool(tool: AnyTool) {
     title: tool.title,
     description: tool.description,
     inputSchema: jsonSchemaOf(tool.input) as { type: "object"; [key: string]: unknown },
-    outputSchema: briefSchema(fullOutputSchema(tool), OUTPUT_SCHEMA_LEVELS) as { type: "object"; [key: string]: unknown },
+    outputSchema: publishedOutputSchema(tool),
     annotations: { title: tool.title, ...tool.annotations },
   };
 }

@@ -34,6 +34,7 @@ describe("briefSchema", () => {
   const Sample = type({
     id: "string",
     kind: "'a' | 'b'",
+    "metric?": type("'m1' | 'm2' | 'm3' | 'm4' | 'm5' | 'm6' | 'm7' | 'm8' | 'm9' | null"),
     nested: { inner: { leaf: "number" }, "tags?": "string[]" },
     "either?": type({ x: "string" }).or({ y: "number" }),
     list: type({ name: "string", "n?": "number" }).array(),
@@ -47,6 +48,8 @@ describe("briefSchema", () => {
     expect(Object.keys(props).sort()).toEqual(Object.keys(full.properties as Schema).sort());
     expect(brief.required).toEqual(full.required);
     expect(props.kind!.enum).toEqual(["a", "b"]);
+    // A long enum (here 9 names and null) is published as its types.
+    expect(props.metric).toEqual({ type: ["string", "null"] });
     expect(props.nested).toEqual({ type: "object" });
     expect(props.list).toEqual({ type: "array" });
     expect(props.either).toEqual({ type: "object" });
@@ -62,6 +65,9 @@ describe("briefSchema", () => {
     [{ id: 1, kind: "a", nested: { inner: { leaf: 1 } }, list: [] }],
     [{ id: "1", kind: "a", nested: { inner: { leaf: "x" } }, list: [] }],
     [{ id: "1", kind: "a", nested: { inner: { leaf: 1 } }, list: [{ n: 1 }] }],
+    [{ id: "1", kind: "a", nested: { inner: { leaf: 1 } }, list: [], metric: "m9" }],
+    [{ id: "1", kind: "a", nested: { inner: { leaf: 1 } }, list: [], metric: null }],
+    [{ id: "1", kind: "a", nested: { inner: { leaf: 1 } }, list: [], metric: "other" }],
   ])("accepts %j whenever the full schema does", (value) => {
     if (accepts(full, value)) expect(accepts(brief, value)).toBe(true);
     // What is checked at the levels kept is still checked.
@@ -76,6 +82,8 @@ describe("briefSchema", () => {
       expect(Object.keys(published.properties as Schema).sort(), tool.name).toEqual(["error", "ok", "result", "schema_version"]);
       expect(Object.keys(result(published).properties ?? {}), tool.name).toEqual(Object.keys(result(whole).properties ?? {}));
       expect(depth(published), tool.name).toBeLessThanOrEqual(2);
+      // The error payload, the same for every tool, is published by type and description.
+      expect(Object.keys((published.properties as Record<string, Schema>).error!).sort(), tool.name).toEqual(["description", "type"]);
     }
   });
 });

@@ -3,9 +3,11 @@
  * (names, types, enum values, descriptions, which are required), and anything nested
  * below that by its type alone. Every tools/list entry is paid for in an agent's context
  * on every turn, and the nested shapes of forty results were most of those bytes; an
- * agent reads nested fields from the results themselves. The brief schema accepts every
- * value the full one accepts (it only drops constraints), and the server still checks
- * each result against the full arktype type before answering.
+ * agent reads nested fields from the results themselves. A long enum is published as its
+ * type too: in results those are names an input already lists (the 20-odd metrics, echoed
+ * by every drill-down). The brief schema accepts every value the full one accepts (it only
+ * drops constraints), and the server still checks each result against the full arktype
+ * type before answering.
  */
 type Schema = Record<string, unknown>;
 
@@ -14,6 +16,9 @@ const isSchema = (value: unknown): value is Schema => typeof value === "object" 
 /** Keywords that describe nested values; dropped where a schema is cut to its type. */
 const NESTED = new Set(["properties", "required", "additionalProperties", "patternProperties", "items", "prefixItems", "anyOf", "oneOf", "allOf", "not"]);
 const COMBINERS = ["anyOf", "oneOf"] as const;
+
+/** Enums with more values than this are published as their type. */
+export const MAX_BRIEF_ENUM = 8;
 
 /**
  * Keeps `levels` levels of `properties` below `schema` (0: the schema's own type only).
@@ -33,13 +38,27 @@ export function briefSchema(schema: Schema, levels: number): Schema {
       out[key] = value;
     }
   }
-  return out;
+  return withoutLongEnum(out);
+}
+
+/** A long enum replaced by the type of its values. */
+function withoutLongEnum(schema: Schema): Schema {
+  if (!Array.isArray(schema.enum) || schema.enum.length <= MAX_BRIEF_ENUM) return schema;
+  const { enum: values, ...rest } = schema;
+  return "type" in rest ? rest : { ...rest, type: typesOf(values as unknown[]) };
+}
+
+/** The JSON Schema type (or types) of a list of values. */
+function typesOf(values: unknown[]): string | string[] {
+  const types = [...new Set(values.map((v) => (v === null ? "null" : Number.isInteger(v) ? "integer" : typeof v)))];
+  return types.length === 1 ? types[0]! : types;
 }
 
 /** The schema without what describes nested values; a choice of branches keeps the union of their types. */
 function typeOnly(schema: Schema): Schema {
-  const out: Schema = {};
+  let out: Schema = {};
   for (const [key, value] of Object.entries(schema)) if (!NESTED.has(key)) out[key] = value;
+  out = withoutLongEnum(out);
   if (!("type" in out) && !("enum" in out) && !("const" in out)) {
     const branches = COMBINERS.flatMap((k) => (Array.isArray(schema[k]) ? (schema[k] as unknown[]) : []));
     const types = branches.map((b) => (isSchema(b) ? b.type : undefined));
