@@ -30,7 +30,16 @@ export function toolsOfModule(exports: Record<string, unknown>): AnyTool[] {
   return Object.values(exports).flatMap((value) => (Array.isArray(value) ? value : [value])).filter(isTool);
 }
 
-/** Loads the module that defines `name` and returns that tool. */
-export async function loadTool(module: ToolModule, name: string): Promise<AnyTool | undefined> {
-  return toolsOfModule(await TOOL_MODULES[module]()).find((tool) => tool.name === name);
+const loaded = new Map<string, Promise<AnyTool | undefined>>();
+
+/** Loads the module that defines `name` and returns that tool (looked up once per name). */
+export function loadTool(module: ToolModule, name: string): Promise<AnyTool | undefined> {
+  let tool = loaded.get(name);
+  if (!tool) {
+    tool = TOOL_MODULES[module]().then((exports) => toolsOfModule(exports).find((t) => t.name === name));
+    // A failed load is not remembered: the next call tries again and reports its own error.
+    tool.catch(() => loaded.delete(name));
+    loaded.set(name, tool);
+  }
+  return tool;
 }
