@@ -10,6 +10,10 @@
  *   `get_trace_window`;
  * - server RSS (and peak) from /proc after 100 mixed calls and 5 imports.
  *
+ * Beside each first call's wall time, the CPU time the server's main thread spent on it
+ * (/proc/PID/task/PID/stat): on a loaded machine the wall time mostly measures the load,
+ * while the main thread's CPU time is what the call costs on an idle one.
+ *
  * `--baseline DIR` runs the same measurements against another checkout (e.g. `git worktree
  * add /tmp/base main`) in the same run, one server after the other, on the same corpus,
  * so both see the same machine load. Figures only; no timed assertions.
@@ -47,6 +51,12 @@ function cliOf(repo: string) {
     if (r.exitCode !== 0) throw new Error(`${args.join(" ")}: ${r.stdout}${r.stderr}`);
     return r.stdout.toString();
   };
+}
+
+/** CPU time (user + system, ms) of a process's main thread; clock ticks are 10 ms. */
+function mainThreadCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 function memoryOf(pid: number): { rss: number; hwm: number } {
@@ -91,13 +101,20 @@ async function measure(label: string, repo: string, source: Corpus): Promise<voi
   const rssAt = () => mib(memoryOf(pid).rss);
   const rss: string[] = [`started ${rssAt()}`];
   const callers = { run_or_artifact: source.profile, frame_id: source.hot, limit: 20 };
+  const cpuBefore = mainThreadCpuMs(pid);
   const first = await call("get_frame_callers", callers);
+  const firstCpu = mainThreadCpuMs(pid) - cpuBefore;
   rss.push(`first callers ${rssAt()}`);
   let imports = 0;
   const importOne = () => call("import_artifact", { path: smallImports[imports++ % smallImports.length]! });
   await importOne();
+  const cpuAfterImport = mainThreadCpuMs(pid);
   const afterImport = await call("get_frame_callers", callers);
-  console.log(`[${label}] first get_frame_callers after start ${first.ms.toFixed(1)} ms; after an unrelated import ${afterImport.ms.toFixed(1)} ms`);
+  const afterImportCpu = mainThreadCpuMs(pid) - cpuAfterImport;
+  console.log(
+    `[${label}] first get_frame_callers after start ${first.ms.toFixed(1)} ms (main thread CPU ${firstCpu} ms); ` +
+      `after an unrelated import ${afterImport.ms.toFixed(1)} ms (main thread CPU ${afterImportCpu} ms)`,
+  );
   const warm: [string, string, Record<string, unknown>][] = [
     ["hotspots", "analyze_hotspots", { run_or_artifact: source.profile, limit: 20 }],
     ["callers", "get_frame_callers", callers],

@@ -12,6 +12,7 @@ import { ensureSpaceReserve } from "../storage/space-reserve.ts";
 import { claimStagingDir } from "../storage/staging-lease.ts";
 import type { Workspace } from "../storage/workspace.ts";
 import { extractArtifact, type ExtractionResult } from "./extract-artifact.ts";
+import { nextStepAfterImport, type NextStep } from "./import-next-step.ts";
 import type { ImportOptions } from "./import-request.ts";
 import { recordDespiteFullDisk } from "./record-despite-full-disk.ts";
 import { registerFile } from "./register-artifact.ts";
@@ -24,7 +25,7 @@ export type ImportRequest = ImportOptions & {
   onProgress?: (phase: string, done: number, total: number) => void;
 };
 
-export interface ImportResult {
+export interface ImportResult extends NextStep {
   run_id: string;
   artifact_id: string;
   registration_id: string;
@@ -88,7 +89,16 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
       onProgress: request.onProgress ? (done, total) => request.onProgress?.("extracting", done, total) : undefined,
     });
     request.onProgress?.("completed", 1, 1);
-    return { run_id: runId, artifact_id: artifactId, registration_id: registrationId, byte_length: registered.byte_length, deduplicated, registration_ms: registrationMs, extraction };
+    return {
+      run_id: runId,
+      artifact_id: artifactId,
+      registration_id: registrationId,
+      byte_length: registered.byte_length,
+      deduplicated,
+      registration_ms: registrationMs,
+      extraction,
+      ...nextStepAfterImport(runId, artifactId, extraction.tables),
+    };
   } catch (error) {
     if (error instanceof FlameoxError && error.runId) throw error;
     const failure =

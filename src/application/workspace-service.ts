@@ -39,7 +39,7 @@ import { type RunLogs, runLogs } from "./run-logs.ts";
 import { chainProblems, checkCorpusChain } from "./corpus-chain-check.ts";
 import { rebuildControlPlaneFromCorpus, type RebuildResult } from "./rebuild-control-plane.ts";
 import type { CaptureService } from "./capture/capture-service.ts";
-import type { DiffRequest, ExportFormat, FlamegraphRequest } from "./profile-views.ts";
+import { ProfileViewsService } from "./profile-views-service.ts";
 
 /** Inputs one failures analysis compares (runs of a flaky hunt), bounded so a call stays small. */
 const MAX_FAILURE_INPUTS = 50;
@@ -98,6 +98,7 @@ export class WorkspaceService {
   private parts: PartCache | null = null;
   private engine: EvidenceEngine | null = null;
   private captureService: CaptureService | null = null;
+  private profileViews: ProfileViewsService | null = null;
 
   constructor(ws: Workspace) {
     this.ws = ws;
@@ -309,35 +310,10 @@ export class WorkspaceService {
     return { snapshot, subject };
   }
 
-  /** A flamegraph (or differential flamegraph) page or SVG; the caller writes the bytes. */
-  async flamegraph(request: FlamegraphRequest) {
-    // Loaded on first use: the viewer scripts a page inlines are not needed by other commands.
-    const { renderFlamegraph } = await import("./profile-views.ts");
-    return renderFlamegraph(this.ws, this.pin(), request);
-  }
-
-  /** Registers a written flamegraph against the run it shows. */
-  async registerPicture(subject: string, path: string, format: "html" | "svg") {
-    const { registerPicture } = await import("./profile-views.ts");
-    return registerPicture(this.ws, this.pin(), subject, path, format);
-  }
-
-  async diffProfiles(request: Omit<DiffRequest, "limit"> & { limit?: number }) {
-    const { diffSubjects } = await import("./profile-views.ts");
-    return diffSubjects(this.ws, this.pin(), { ...request, limit: this.limit(request.limit) });
-  }
-
-  async exportProfile(request: { subject: string; format: ExportFormat; metric?: FrameMetric }) {
-    const { exportProfile } = await import("./profile-views.ts");
-    return exportProfile(this.ws, this.pin(), request);
-  }
-
-  /** Copies an artifact's native bytes out of the store, verified against its digest. */
-  async getArtifactBytes(ref: string, outputPath: string, options: { force: boolean }) {
-    const subject = resolveSubject(this.ws, this.pin(), ref);
-    if (subject.type !== "artifact") throw new FlameoxError("INVALID_ARGUMENTS", "Expected an artifact id (sha256:…) to copy bytes of", { details: { field: "artifact_id" } });
-    const { copyArtifactBytes } = await import("./profile-views.ts");
-    return copyArtifactBytes(this.ws, subject.id, outputPath, options);
+  /** Pictures, diffs, exports and artifact bytes (profile-views-service.ts); one per open workspace. */
+  views(): ProfileViewsService {
+    this.profileViews ??= new ProfileViewsService(this.ws, () => this.pin(), (limit) => this.limit(limit));
+    return this.profileViews;
   }
 
   validate(options: { full: boolean }): Promise<ValidationReport> {

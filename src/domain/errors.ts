@@ -29,6 +29,8 @@ export const ERROR_CODES = {
   STORAGE_QUOTA_EXCEEDED: { exit: 9, retryable: false },
   WRITE_LOCK_TIMEOUT: { exit: 7, retryable: true },
   STALE_CURSOR: { exit: 2, retryable: false },
+  // An MCP tool whose group the server was not started with (`--tools`).
+  TOOL_NOT_ENABLED: { exit: 2, retryable: false },
   // Workloads, plans and capture (issue 4).
   WORKLOAD_NOT_FOUND: { exit: 2, retryable: false },
   CONFIGURATION_INVALID: { exit: 2, retryable: false },

@@ -16,8 +16,8 @@ export interface InspectReport {
   resource_templates: { uriTemplate: string; name: string; description?: string; mimeType?: string }[];
 }
 
-export async function inspectServer(projectRoot: string): Promise<InspectReport> {
-  const { command, args } = serverCommand(projectRoot);
+export async function inspectServer(projectRoot: string, groups?: readonly string[]): Promise<InspectReport> {
+  const { command, args } = serverCommand(projectRoot, { tools: groups?.join(",") });
   const transport = new StdioClientTransport({ command, args, env: { ...getDefaultEnvironment(), NO_COLOR: "1" }, stderr: "inherit" });
   const client = new Client({ name: "flameox-inspect", version: FLAMEOX_VERSION });
   await client.connect(transport);

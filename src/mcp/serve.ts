@@ -5,6 +5,7 @@
  * and given time to clean up before the workspace closes.
  */
 import { createServer } from "./server.ts";
+import type { ToolGroup } from "./tool-groups.ts";
 import { JsonRpcStdioTransport } from "./stdio-transport.ts";
 import { WorkspaceSession } from "./workspace-session.ts";
 
@@ -20,11 +21,11 @@ export function guardStdout(): void {
   console.warn = toStderr;
 }
 
-export async function serveStdio(options: { projectRoot: string; init: boolean }): Promise<void> {
+export async function serveStdio(options: { projectRoot: string; init: boolean; groups?: readonly ToolGroup[] }): Promise<void> {
   guardStdout();
   const session = new WorkspaceSession(options.projectRoot);
   if (options.init) await session.initialize();
-  const server = createServer(session);
+  const server = createServer(session, { groups: options.groups });
   const transport = new JsonRpcStdioTransport();
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();

@@ -129,6 +129,17 @@ describe("flameox setup", () => {
     expect(existsSync(join(home, ".cursor"))).toBe(false);
   });
 
+  test("--tools goes into the server arguments each client stores; an unknown group writes nothing", async () => {
+    const plan = planSetup({ home, project, scope: "project", clients: ["codex", "opencode"], tools: "core,capture" });
+    for (const change of plan.changes) {
+      const launch = clientById(change.client)!.launchOf(readServerEntry(clientById(change.client)!, change.path, change.after));
+      expect(launch?.args.slice(-2), change.client).toEqual(["--tools", "core,capture"]);
+    }
+    const bad = await cli(["setup", "--client", "cursor", "--tools", "core,captrue", "--home", home, "--project", project, "--dry-run"], { cwd: project });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("captrue");
+  });
+
   test("rollback with nothing to roll back is a typed error", async () => {
     const result = await cli(["setup", "--rollback", "--home", join(dir.path, "empty"), "--yes"], { cwd: project });
     expect(result.code).toBe(2);

@@ -7,7 +7,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { type } from "arktype";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { describeTool } from "../../src/mcp/tool-registry.ts";
+import { describeTool, fullOutputSchema } from "../../src/mcp/tool-registry.ts";
 import { TOOLS } from "../../src/mcp/tools/index.ts";
 import { cli, SAMPLES, tempWorkspace } from "../helpers.ts";
 import { call, connect, type Connected, type Json } from "./mcp-helpers.ts";
@@ -29,12 +29,13 @@ afterAll(async () => {
   ws.cleanup();
 });
 
-/** Checks a CLI --json value against the tool's result schema, both as published and as arktype. */
+/** Checks a CLI --json value against the tool's result schema: as published (brief), in full, and as arktype. */
 function expectFitsTool(toolName: string, value: unknown): void {
   const tool = TOOLS.find((t) => t.name === toolName)!;
-  const published = (describeTool(tool).outputSchema.properties as Json).result;
-  const verdict = ajv.getValidator(published)(value);
-  expect(verdict.errorMessage ?? "valid").toBe("valid");
+  for (const schema of [describeTool(tool).outputSchema, fullOutputSchema(tool)]) {
+    const verdict = ajv.getValidator((schema.properties as Json).result)(value);
+    expect(verdict.errorMessage ?? "valid").toBe("valid");
+  }
   const checked = tool.result(value);
   expect(checked instanceof type.errors ? checked.summary : "valid").toBe("valid");
 }

@@ -8,7 +8,7 @@ describe("flameox mcp inspect", () => {
   test("--json lists the server identity, tools with schemas and annotations, templates and instructions", async () => {
     const dir = tempDir("flameox-inspect-");
     try {
-      const result = await cli(["mcp", "inspect", "--project-root", dir.path, "--json"], { cwd: dir.path });
+      const result = await cli(["mcp", "inspect", "--project-root", dir.path, "--json", "--tools", "all"], { cwd: dir.path });
       expect(result.code).toBe(0);
       const report = result.json;
       expect(report.server).toMatchObject({ name: "flameox" });
@@ -32,6 +32,8 @@ describe("flameox mcp inspect", () => {
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/import_artifact\s+----\s+\(path, /);
       expect(result.stdout).toMatch(/analyze_hotspots\s+R-I-/);
+      // The default profile: the core group only.
+      expect(result.stdout).not.toMatch(/^\s+plan_capture\s/m);
       expect(await Bun.file(`${dir.path}/.diagnostics/workspace.json`).exists()).toBe(false);
     } finally {
       dir.cleanup();

@@ -5,7 +5,18 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO } from "../helpers.ts";
 
-export const SERVER_ARGV = (root: string) => [join(REPO, "src", "cli", "main.ts"), "mcp", "serve", "--project-root", root];
+/**
+ * Every tool group unless told otherwise: most tests exercise the tools themselves;
+ * tool-groups.test.ts covers the default (core) profile with `tools: null` (no flag).
+ */
+export const SERVER_ARGV = (root: string, tools: string | null = "all") => [
+  join(REPO, "src", "cli", "main.ts"),
+  "mcp",
+  "serve",
+  "--project-root",
+  root,
+  ...(tools === null ? [] : ["--tools", tools]),
+];
 
 export interface Connected {
   client: Client;
@@ -14,10 +25,10 @@ export interface Connected {
 }
 
 /** Spawns the server as a client would and connects; listTools primes the client's output-schema validators. */
-export async function connect(root: string): Promise<Connected> {
+export async function connect(root: string, options: { tools?: string | null } = {}): Promise<Connected> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: SERVER_ARGV(root),
+    args: SERVER_ARGV(root, options.tools),
     env: { ...(process.env as Record<string, string>), NO_COLOR: "1" },
     stderr: "pipe",
   });
@@ -44,8 +55,8 @@ export interface RawSession {
   end(): Promise<number>;
 }
 
-export async function rawSession(root: string): Promise<RawSession> {
-  const child = Bun.spawn([process.execPath, ...SERVER_ARGV(root)], { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+export async function rawSession(root: string, tools: string | null = "all"): Promise<RawSession> {
+  const child = Bun.spawn([process.execPath, ...SERVER_ARGV(root, tools)], { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
   const reader = child.stdout.getReader();
   const decoder = new TextDecoder();
   let buffered = "";

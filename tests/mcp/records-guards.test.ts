@@ -110,7 +110,7 @@ describe("import fence", () => {
 
 /** Sends raw lines to `flameox mcp serve` and collects the JSON-RPC answers by id. */
 async function rawSession(root: string, lines: string[], expected: number): Promise<Record<string, unknown>[]> {
-  const child = Bun.spawn([process.execPath, join(REPO, "src", "cli", "main.ts"), "mcp", "serve", "--project-root", root], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn([process.execPath, join(REPO, "src", "cli", "main.ts"), "mcp", "serve", "--project-root", root, "--tools", "all"], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
   for (const line of lines) child.stdin.write(`${line}\n`);
   await child.stdin.flush();
   const answers: Record<string, unknown>[] = [];

@@ -113,6 +113,13 @@ describe("mcp server", () => {
     expect(profile.extraction.adapter).toBe("v8-cpuprofile");
     expect(p.text).toContain(profile.run_id);
     expect(p.text.split("\n").length).toBeLessThanOrEqual(2);
+    // The result names the next tool, with arguments that work as given.
+    expect(profile.next_tool).toBe("analyze_hotspots");
+    expect(profile.next_arguments).toEqual({ run_or_artifact: profile.run_id });
+    expect(p.text).toContain("next analyze_hotspots");
+    const next = await call(mcp.client, profile.next_tool, profile.next_arguments);
+    expect(next.isError).toBe(false);
+    expect(next.result.items.length).toBeGreaterThan(0);
     const t = await call(mcp.client, "import_artifact", { path: "./sample-trace.json", source_root: "project", kind: "execution_trace", sensitivity: "internal" });
     expect(t.isError).toBe(false);
     trace = t.result;

@@ -78,7 +78,7 @@ describe("exports of every corpus profile import back with the same hotspots", (
       expect(original.metric).not.toBeNull();
       expect(original.byName.length).toBeGreaterThan(0);
       for (const format of ["collapsed", "speedscope", "pprof"] as const) {
-        const exported = await service.exportProfile({ subject: imported.artifact_id, format, metric: original.metric as FrameMetric });
+        const exported = await service.views().exportProfile({ subject: imported.artifact_id, format, metric: original.metric as FrameMetric });
         const out = join(root, `${file.format}-${file.name}.${format}`);
         writeFileSync(out, exported.bytes);
         const back = await service.importArtifact({ path: out });

@@ -24,6 +24,8 @@ export interface SetupOptions {
   clients?: string[];
   /** How the server is started for a project root argument; default: this flameox. */
   launch?: (projectRoot: string) => ServerLaunch;
+  /** MCP tool groups the server publishes (`--tools`, e.g. "core,capture" or "all"); default: the server's own. */
+  tools?: string;
 }
 
 export interface PlannedChange {
@@ -112,7 +114,7 @@ export function planSetup(options: SetupOptions): SetupPlan {
   const home = resolve(options.home);
   const project = resolve(options.project);
   const detected = detectClients(home, project);
-  const launchFor = options.launch ?? ((root: string) => serverCommand(root));
+  const launchFor = options.launch ?? ((root: string) => serverCommand(root, { tools: options.tools }));
   const changes = selectClients(options, detected).map((client): PlannedChange => {
     const path = client.path(options.scope, home, project);
     const before = existsSync(path) ? readFileSync(path, "utf8") : null;

@@ -5,6 +5,7 @@
 import { defineCommand } from "citty";
 import { setExitCode } from "../context.ts";
 import { printError, printResult } from "../output.ts";
+import { parseToolGroups, TOOL_GROUP_NAMES } from "../../mcp/tool-groups.ts";
 
 export const mcpCommand = defineCommand({
   meta: { name: "mcp", description: "The MCP stdio server over the same services as the CLI" },
@@ -14,11 +15,18 @@ export const mcpCommand = defineCommand({
       args: {
         "project-root": { type: "string", required: true, description: "Project root; fixed for the server's lifetime", valueHint: "DIR" },
         init: { type: "boolean", default: false, description: "Create the workspace at start if it is missing" },
+        tools: {
+          type: "string",
+          description: `Tool groups to publish, comma-separated, or all (default: core): ${TOOL_GROUP_NAMES.join(", ")}`,
+          valueHint: "GROUPS",
+        },
       },
       async run({ args }) {
         try {
+          // Checked before the server starts: a typo is an error, not a server with no tools.
+          const groups = parseToolGroups(args.tools);
           const { serveStdio } = await import("../../mcp/serve.ts");
-          await serveStdio({ projectRoot: args["project-root"], init: args.init });
+          await serveStdio({ projectRoot: args["project-root"], init: args.init, groups });
           setExitCode(0);
         } catch (error) {
           // Never stdout: a client may already be reading it as a protocol stream.
@@ -31,11 +39,13 @@ export const mcpCommand = defineCommand({
       args: {
         "project-root": { type: "string", description: "Project root (default: the current directory)", valueHint: "DIR" },
         json: { type: "boolean", default: false, description: "Print the full report as JSON" },
+        tools: { type: "string", description: "Tool groups the inspected server publishes, as for serve (default: core)", valueHint: "GROUPS" },
       },
       async run({ args }) {
         try {
+          const groups = parseToolGroups(args.tools);
           const { inspectServer, renderInspect } = await import("../../mcp/inspect.ts");
-          const report = await inspectServer(args["project-root"] ?? process.cwd());
+          const report = await inspectServer(args["project-root"] ?? process.cwd(), groups);
           printResult(report, { json: args.json }, renderInspect as (r: never) => string);
           setExitCode(0);
         } catch (error) {

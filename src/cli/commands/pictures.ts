@@ -64,7 +64,7 @@ export const flamegraphCommand = defineCommand({
     execute(
       args,
       async (s) => {
-        const rendered = await s.flamegraph({
+        const rendered = await s.views().flamegraph({
           subject: args.run_or_artifact,
           diffBase: args.diff ?? null,
           format: pictureFormat(args.output, args.format),
@@ -76,7 +76,7 @@ export const flamegraphCommand = defineCommand({
         });
         const { writeOutputFile } = await import("../../application/profile-views.ts");
         await writeOutputFile(args.output, rendered.bytes, { force: args.force });
-        const registered = args.register ? await s.registerPicture(args.run_or_artifact, args.output, rendered.summary.format) : null;
+        const registered = args.register ? await s.views().registerPicture(args.run_or_artifact, args.output, rendered.summary.format) : null;
         return { ...rendered.summary, output: args.output, bytes: rendered.bytes.byteLength, registered };
       },
       (r) =>
@@ -140,7 +140,7 @@ export const diffCommand = defineCommand({
     execute(
       args,
       (s) =>
-        s.diffProfiles({
+        s.views().diffProfiles({
           base: args.base,
           candidate: args.candidate,
           metric: oneOf("metric", FRAME_METRICS, args.metric) as FrameMetric | undefined,
@@ -173,7 +173,7 @@ export const exportCommand = defineCommand({
       args,
       async (s) => {
         const format = oneOf("format", EXPORT_FORMATS, args.format)!;
-        const rendered = await s.exportProfile({ subject: args.run_or_artifact, format, metric: oneOf("metric", FRAME_METRICS, args.metric) as FrameMetric | undefined });
+        const rendered = await s.views().exportProfile({ subject: args.run_or_artifact, format, metric: oneOf("metric", FRAME_METRICS, args.metric) as FrameMetric | undefined });
         const { writeOutputFile } = await import("../../application/profile-views.ts");
         await writeOutputFile(args.output, rendered.bytes, { force: args.force });
         return { ...rendered.summary, output: args.output };
@@ -200,7 +200,7 @@ export const openCommand = defineCommand({
     execute(
       args,
       async (s) => {
-        const exported = await s.exportProfile({ subject: args.run_or_artifact, format: "speedscope", metric: oneOf("metric", FRAME_METRICS, args.metric) as FrameMetric | undefined });
+        const exported = await s.views().exportProfile({ subject: args.run_or_artifact, format: "speedscope", metric: oneOf("metric", FRAME_METRICS, args.metric) as FrameMetric | undefined });
         const { serveProfile } = await import("../viewer-server.ts");
         const timeoutSeconds = positiveInt("timeout", args.timeout) ?? 900;
         const viewer = serveProfile(exported.bytes, { port: positiveInt("port", args.port), timeoutSeconds });

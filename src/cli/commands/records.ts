@@ -149,7 +149,7 @@ export const artifactsCommand = defineCommand({
         force: { type: "boolean", default: false, description: "Replace the output file if it exists" },
       },
       run: ({ args }) =>
-        execute(args, (s) => s.getArtifactBytes(args.artifact_id, args.output, { force: args.force }), (r) => `wrote ${safeText(r.path)} (${r.bytes} bytes of ${r.artifact_id})`),
+        execute(args, (s) => s.views().getArtifactBytes(args.artifact_id, args.output, { force: args.force }), (r) => `wrote ${safeText(r.path)} (${r.bytes} bytes of ${r.artifact_id})`),
     }),
   },
 });

@@ -4,6 +4,7 @@ import { defineCommand } from "citty";
 import { FlameoxError } from "../../domain/errors.ts";
 import { CLIENT_IDS, type SetupScope } from "../../application/setup/clients.ts";
 import { applySetup, planSetup, previewRollback, rollbackSetup, type SetupPlan, verifySetup } from "../../application/setup/setup-service.ts";
+import { TOOL_GROUP_NAMES, toolsArgument } from "../../mcp/tool-groups.ts";
 import { confirm, hasTerminal } from "../confirm.ts";
 import { setExitCode } from "../context.ts";
 import { printError, printResult, useColor } from "../output.ts";
@@ -40,6 +41,7 @@ export const setupCommand = defineCommand({
     scope: { type: "string", description: "project (files in the project) or user (files in your home directory)", default: "project", valueHint: "project|user" },
     project: { type: "string", description: "Project directory (default: the current directory)", valueHint: "DIR" },
     home: { type: "string", description: "Home directory holding user configuration and setup backups (default: $HOME)", valueHint: "DIR" },
+    tools: { type: "string", description: `MCP tool groups the configured server publishes, comma-separated, or all (default: core): ${TOOL_GROUP_NAMES.join(", ")}`, valueHint: "GROUPS" },
     yes: { type: "boolean", default: false, description: "Apply without asking" },
     "dry-run": { type: "boolean", default: false, description: "Only show the change" },
     verify: { type: "boolean", default: true, description: "Start the configured server and complete MCP initialize (--no-verify skips)" },
@@ -65,7 +67,9 @@ export const setupCommand = defineCommand({
       const scope = args.scope as SetupScope;
       if (scope !== "project" && scope !== "user") throw new FlameoxError("INVALID_ARGUMENTS", `Expected --scope to be project or user but found ${JSON.stringify(args.scope)}`, { details: { field: "scope" } });
       const clients = args.client?.split(",").map((c) => c.trim()).filter(Boolean);
-      const plan = planSetup({ home, project: args.project ?? process.cwd(), scope, clients });
+      // Checked here so a typo fails now, not when the client first starts the server.
+      const tools = args.tools === undefined ? undefined : toolsArgument(args.tools);
+      const plan = planSetup({ home, project: args.project ?? process.cwd(), scope, clients, tools });
       const pending = plan.changes.filter((c) => c.action !== "unchanged");
       if (!args.json) process.stderr.write(renderPlan(plan) + "\n\n");
       if (args["dry-run"]) {

@@ -66,4 +66,6 @@ export const ImportResult = type({
     "publish_ms?": "number",
   },
   "registration_ms?": "number",
+  next_tool: type("string").describe("the tool to call next on this evidence (analyze_hotspots for a profile, get_trace_window for a trace, …)"),
+  next_arguments: type("Record<string, unknown>").describe("arguments for next_tool"),
 });

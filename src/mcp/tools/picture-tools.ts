@@ -13,7 +13,7 @@ export const diffProfiles = defineTool({
   result: ProfileDiffResult,
   pageable: true,
   run: async (args, { session }) =>
-    (await session.open()).diffProfiles({
+    (await session.open()).views().diffProfiles({
       base: args.base,
       candidate: args.candidate,
       metric: args.metric,
