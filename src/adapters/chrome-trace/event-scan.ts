@@ -45,6 +45,8 @@ export class EventScan {
   private lastPid = [-1, 0, 0];
   private lastTid = [-1, 0, 0];
   private lastTrack = -1;
+  /** Thread tracks by numeric pid then tid: most traces' ids are numbers, and their text form is costly to make per event. */
+  private readonly numericTracks = new Map<number, Map<number, number>>();
 
   constructor(
     private readonly spool: EventSpool,
@@ -150,7 +152,17 @@ export class EventScan {
     const pid = this.lastPid;
     const tid = this.lastTid;
     if (this.lastTrack >= 0 && sameSlot(b, r, E_PID, pid) && sameSlot(b, r, E_TID, tid)) return this.lastTrack;
-    this.lastTrack = this.tracks.trackOf(idPart(b, r, E_PID), idPart(b, r, E_TID));
+    if (b.kind(r, E_PID) === TAG_NUMBER && b.kind(r, E_TID) === TAG_NUMBER) {
+      const p = b.num(r, E_PID);
+      const t = b.num(r, E_TID);
+      let byTid = this.numericTracks.get(p);
+      if (byTid === undefined) this.numericTracks.set(p, (byTid = new Map()));
+      let track = byTid.get(t);
+      if (track === undefined) byTid.set(t, (track = this.tracks.trackOf(idPart(b, r, E_PID), idPart(b, r, E_TID))));
+      this.lastTrack = track;
+    } else {
+      this.lastTrack = this.tracks.trackOf(idPart(b, r, E_PID), idPart(b, r, E_TID));
+    }
     remember(b, r, E_PID, pid);
     remember(b, r, E_TID, tid);
     return this.lastTrack;
