@@ -11,12 +11,14 @@
  *   start (spawn, runtime and modules), open and detect, scan and extraction, Parquet
  *   encoding on the worker's main thread and on its encode thread, publication.
  * Then the fixed cost of importing a 1 MB profile (median of 5). With `--baseline-cli`
- * every import is also run with another checkout's CLI, alternating, in the same run.
+ * every import is also run with another checkout's CLI, alternating, in the same run. With
+ * `--scaling` this checkout's import also runs pinned to one core (`taskset -c 0`), and the
+ * ratio of its rate on every core to that says how the pipeline scales.
  * Figures only; nothing here asserts a time.
  *
  *   bun bench/import-bench.ts [--scale 0.1] [--only chrome,cpuprofile,otlp,perfetto]
  *       [--trace-mb 200] [--profile-samples 2000000] [--otlp-mb 500] [--perfetto-mb 500]
- *       [--baseline-cli ../other/src/cli/main.ts] [--keep]
+ *       [--baseline-cli ../other/src/cli/main.ts] [--scaling] [--keep]
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -36,6 +38,7 @@ const { values } = parseArgs({
     "otlp-mb": { type: "string" },
     "perfetto-mb": { type: "string" },
     "baseline-cli": { type: "string" },
+    scaling: { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
   },
 });
@@ -85,8 +88,8 @@ async function baselineDecode(kind: string, path: string): Promise<{ ms: number;
 const f0 = (n: number) => n.toFixed(0);
 const f1 = (n: number) => n.toFixed(1);
 
-async function importOnce(cli: string, path: string): Promise<{ run: Run; result: any }> {
-  const run = await measure([process.execPath, cli, "import", path, "--json"]);
+async function importOnce(cli: string, path: string, pin: string[] = []): Promise<{ run: Run; result: any }> {
+  const run = await measure([...pin, process.execPath, cli, "import", path, "--json"]);
   return { run, result: JSON.parse(run.stdout) };
 }
 
@@ -125,6 +128,11 @@ async function benchInput(label: string, kind: "json" | "otlp" | "perfetto", pat
     );
     console.log(`    stages (ms): ${stageLine(run, result)}`);
     console.log(`    rows: ${Object.entries(result.extraction.tables).map(([t, n]) => `${t}=${n}`).join(" ")}`);
+    if (values.scaling && name === clis[0]![0]) {
+      const one = await importOnce(cli, path, ["taskset", "-c", "0"]);
+      const oneRate = mb / (one.run.wallMs / 1000);
+      console.log(`    on one core: ${f1(oneRate)} MB/s (${f0(one.run.wallMs)} ms), CPU ${f1(one.run.cpuMs / 1000)} s; ${navigator.hardwareConcurrency} cores / 1 core = ${(rate / oneRate).toFixed(2)}x`);
+    }
   }
 }
 

@@ -66,13 +66,6 @@ export class TableParts {
   private pendingRows = 0;
   private pendingBytes = 0;
   private readonly writes: Promise<void>[] = [];
-  /**
-   * Bytes the provenance columns add to every row: they are stored as plain strings
-   * (run, artifact and generation ids: ~150 bytes), which for narrow rows is more than the
-   * row itself, so they count towards BYTES_PER_PART too.
-   */
-  private readonly provenanceBytes: number;
-
   constructor(
     readonly table: EvidenceTableName,
     private readonly outputDir: string,
@@ -80,14 +73,12 @@ export class TableParts {
     private readonly encode: PartEncoder = encodeInline,
     /** Runs after each part is written and each buffer converted (see extract-tables.ts). */
     private readonly checkpoint: () => void = () => {},
-  ) {
-    this.provenanceBytes = Object.values(provenance).reduce<number>((sum, v) => sum + (typeof v === "string" ? Buffer.byteLength(v) + 4 : 4), 0);
-  }
+  ) {}
 
   async add(batch: ColumnBatch): Promise<void> {
     let start = 0;
     const whole = columnBatchToArrow(batch, this.provenance);
-    const rowBytes = batch.length > 0 ? batchBytes(batch) / batch.length + this.provenanceBytes : 0;
+    const rowBytes = batch.length > 0 ? batchBytes(batch) / batch.length : 0;
     // A batch that straddles a part boundary is split so parts stay within ROWS_PER_PART and BYTES_PER_PART.
     while (start < batch.length) {
       const byBytes = rowBytes > 0 ? Math.max(1, Math.ceil((BYTES_PER_PART - this.pendingBytes) / rowBytes)) : Infinity;
@@ -128,7 +119,7 @@ export class TableParts {
     const part = this.parts.length;
     const file = `${this.table}.${part}.parquet`;
     this.parts.push({ table: this.table, part, file, rows, schema_id: EVIDENCE_SCHEMAS[this.table].schemaId });
-    const schema = evidenceArrowSchema(EVIDENCE_SCHEMAS[this.table]);
+    const schema = evidenceArrowSchema(EVIDENCE_SCHEMAS[this.table], this.provenance);
     // A part leaves ~50 MB of garbage (its Arrow batches and IPC stream) that the collector
     // otherwise lets pile up to gigabytes over a large import.
     const write = this.encode(new Table(schema, batches), join(this.outputDir, file)).then(this.checkpoint);

@@ -12,10 +12,11 @@
  * bytes it returns were checked against the part's manifest (storage/evidence-part.ts).
  */
 import type { Table } from "apache-arrow";
-import type { EvidenceTableName } from "../domain/evidence-schema.ts";
+import { TRACK_COLUMNS, type EvidenceTableName } from "../domain/evidence-schema.ts";
 import { decodeVerifiedPart } from "../storage/evidence-part.ts";
 import { initParquet, readParquetColumns } from "../storage/parquet.ts";
 import type { EvidenceFile, SnapshotHandle } from "../storage/snapshot.ts";
+import { asksForTrackColumns, trackRowsOf, withTrackColumns, type TrackRows } from "../storage/track-columns.ts";
 
 /**
  * The bytes of one evidence part, for any reader (decoded parts here, engine tables). Every
@@ -26,9 +27,32 @@ export async function openPart(snapshot: SnapshotHandle, file: EvidenceFile): Pr
   return snapshot.readFile(file);
 }
 
-/** Reads and decodes one part, keeping only `columns` (those the file has). */
-async function decodePart(snapshot: SnapshotHandle, file: EvidenceFile, columns: readonly string[]): Promise<Table> {
-  return decodeVerifiedPart(file, await openPart(snapshot, file), (bytes) => readParquetColumns(bytes, columns), (table) => table.numRows);
+/**
+ * Reads and decodes one part, keeping only `columns`: those the file has, provenance, and,
+ * for trace_events, the track columns joined from the generation's `tracks`.
+ */
+export async function decodePart(snapshot: SnapshotHandle, file: EvidenceFile, table: EvidenceTableName, columns: readonly string[]): Promise<Table> {
+  const joinTracks = table === "trace_events" && asksForTrackColumns(columns);
+  const read = joinTracks && !columns.includes("track_id") ? [...columns, "track_id"] : columns;
+  const arrow = await decodeVerifiedPart(file, await openPart(snapshot, file), (bytes) => readParquetColumns(bytes, read), (t) => t.numRows);
+  return joinTracks ? withTrackColumns(arrow, columns, await generationTracks(snapshot, file.generationId)) : arrow;
+}
+
+/** Decoded `tracks` of recent generations (immutable, so kept by generation id; a few KB each). */
+const tracksByGeneration = new Map<string, TrackRows>();
+
+async function generationTracks(snapshot: SnapshotHandle, generationId: string): Promise<TrackRows> {
+  const known = tracksByGeneration.get(generationId);
+  if (known) return known;
+  const entry = snapshot.commit.generations.find((g) => g.generation_id === generationId);
+  const rows = new Map<string, (string | null)[]>();
+  for (const file of entry ? snapshot.tableFiles("tracks", [entry]) : []) {
+    const bytes = await openPart(snapshot, file);
+    trackRowsOf(await decodeVerifiedPart(file, bytes, (b) => readParquetColumns(b, ["track_id", ...TRACK_COLUMNS]), (t) => t.numRows), rows);
+  }
+  if (tracksByGeneration.size >= 64) tracksByGeneration.delete(tracksByGeneration.keys().next().value!);
+  tracksByGeneration.set(generationId, rows);
+  return rows;
 }
 
 export interface DecodedPart {
@@ -159,7 +183,7 @@ export class PartCache {
     // A part asked for with more columns than it holds is decoded again with the union,
     // so columns asked for by different readers of one table accumulate.
     const wanted = new Set([...(cached?.columns ?? []), ...columns]);
-    const arrow = await decodePart(snapshot, file, [...wanted]);
+    const arrow = await decodePart(snapshot, file, table, [...wanted]);
     if (cached) this.drop(file.path);
     const part = new CachedPart(file, table, arrow, wanted, (bytes) => {
       if (this.parts.get(file.path) === part) this.total += bytes;

@@ -11,5 +11,8 @@ export function parseWorkerArgv(requestPath: string): string[] {
     return [process.execPath, "__parse-worker", requestPath];
   }
   const worker = fileURLToPath(new URL("../../workers/parse.ts", here));
-  return [process.execPath, worker, requestPath];
+  // A profiling aid for benchmarks: the worker writes a V8 CPU profile into this directory.
+  const profileDir = process.env.FLAMEOX_WORKER_CPU_PROF_DIR;
+  const profiling = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+  return [process.execPath, ...profiling, worker, requestPath];
 }

@@ -24,7 +24,7 @@ export interface TableSchema {
 const c = (name: string, type: ColumnType, nullable = false): ColumnSpec => ({ name, type, nullable });
 
 export const EVIDENCE_TABLE_NAMES = [
-  "frames", "frame_measurements", "call_edges", "stacks", "trace_events", "measurements",
+  "frames", "frame_measurements", "call_edges", "stacks", "trace_events", "tracks", "measurements",
   "otel_resources", "otel_scopes", "otel_spans", "otel_span_events", "otel_span_links",
   "test_results",
 ] as const;
@@ -116,14 +116,13 @@ export const EVIDENCE_SCHEMAS: Record<EvidenceTableName, TableSchema> = {
   trace_events: {
     name: "trace_events",
     // v1.1 added thread_dur_ns; v1.0 files read with it null (tables are unioned by name).
-    schemaId: "flameox.trace_events.v1.1",
+    // v1.2 moved pid, tid, process_name and thread_name, the same on every event of a
+    // track, into `tracks`; readers join them back by track_id (storage/track-columns.ts),
+    // and read them from v1.0/v1.1 files, which still have them.
+    schemaId: "flameox.trace_events.v1.2",
     columns: [
       c("event_index", "int64"),
       c("track_id", "utf8"),
-      c("pid", "utf8", true),
-      c("tid", "utf8", true),
-      c("process_name", "utf8", true),
-      c("thread_name", "utf8", true),
       c("name", "utf8"),
       c("category", "utf8", true),
       c("phase", "utf8"),
@@ -135,6 +134,19 @@ export const EVIDENCE_SCHEMAS: Record<EvidenceTableName, TableSchema> = {
       // The slice's thread (CPU) time, as its producer's thread clock measured it: Chrome's
       // tdur, or tts / Perfetto thread_time readings at begin and end. Null where unknown.
       c("thread_dur_ns", "int64", true),
+    ],
+  },
+  // One row per track of a generation's trace_events: a thread, a process-level track or an
+  // async operation's track, with what its producer said about it.
+  tracks: {
+    name: "tracks",
+    schemaId: "flameox.tracks.v1.0",
+    columns: [
+      c("track_id", "utf8"),
+      c("pid", "utf8", true),
+      c("tid", "utf8", true),
+      c("process_name", "utf8", true),
+      c("thread_name", "utf8", true),
     ],
   },
   // One row per raw benchmark sample (never only a mean); exactly one of value_int /
@@ -243,7 +255,13 @@ export const EVIDENCE_SCHEMAS: Record<EvidenceTableName, TableSchema> = {
   },
 };
 
-/** Columns the publisher appends to every evidence row. */
+/** trace_events columns that live in `tracks` (v1.2 on) and readers join back by track_id. */
+export const TRACK_COLUMNS = ["pid", "tid", "process_name", "thread_name"] as const;
+
+/**
+ * Provenance of every evidence row. Stored once per Parquet file (its schema metadata) and
+ * read back as columns (storage/evidence-provenance.ts).
+ */
 export const PROVENANCE_COLUMNS: readonly ColumnSpec[] = [
   c("schema_version", "int32"),
   c("run_id", "utf8"),

@@ -22,6 +22,8 @@ export interface NormalizedEvidence {
 
 /** The tables of profile and trace evidence (frames, measurements, edges, stacks, events). */
 export const PROFILE_TABLES = ["frames", "frame_measurements", "call_edges", "stacks", "trace_events"] as const satisfies readonly EvidenceTableName[];
+/** What trace formats write: profile tables and the tracks their events name. */
+export const TRACE_TABLES = [...PROFILE_TABLES, "tracks"] as const satisfies readonly EvidenceTableName[];
 
 export function emptyTables(): Record<EvidenceTableName, TableBuffer> {
   const entries = EVIDENCE_TABLE_NAMES.map((name) => [name, new TableBuffer(EVIDENCE_SCHEMAS[name])] as const);

@@ -1,11 +1,10 @@
 /**
- * ColumnBatch → Arrow record batch with the stored column layout (provenance constants
- * first, then the table's columns), sharing the batch's typed arrays: no per-cell work.
+ * ColumnBatch → Arrow record batch with the stored column layout (the table's columns;
+ * provenance rides in the schema's metadata), sharing the batch's typed arrays: no per-cell work.
  */
 import { Field, Float64, Int32, Int64, List, RecordBatch, Struct, Utf8, makeData, type Data } from "apache-arrow";
 import type { ColumnBatch, ColumnVector } from "../domain/column-batch.ts";
-import { EVIDENCE_SCHEMAS, PROVENANCE_COLUMNS } from "../domain/evidence-schema.ts";
-import { constantData } from "./parquet-columns.ts";
+import { EVIDENCE_SCHEMAS } from "../domain/evidence-schema.ts";
 import { evidenceArrowSchema, type Provenance } from "./parquet-arrow.ts";
 
 /** The list item field of stored list_utf8 columns (parquet-columns.ts builds the same). */
@@ -33,17 +32,14 @@ function vectorData(name: string, vector: ColumnVector, length: number, nullable
 
 export function columnBatchToArrow(batch: ColumnBatch, provenance: Provenance): RecordBatch {
   const schema = EVIDENCE_SCHEMAS[batch.table];
-  const arrowSchema = evidenceArrowSchema(schema);
-  const children: Data[] = [
-    ...PROVENANCE_COLUMNS.map((col) => constantData(col, provenance[col.name]!, batch.length)),
-    ...schema.columns.map((col) => {
+  const arrowSchema = evidenceArrowSchema(schema, provenance);
+  const children: Data[] = schema.columns.map((col) => {
       const vector = batch.columns[col.name];
       if (!vector) throw new TypeError(`Batch of ${batch.table} lacks column ${col.name}`);
       const expected = col.type === "int32" || col.type === "int64" || col.type === "float64" || col.type === "utf8" || col.type === "list_utf8" ? col.type : null;
       if (vector.type !== expected) throw new TypeError(`Expected ${batch.table}.${col.name} to be ${col.type} but the batch has ${vector.type}`);
       return vectorData(col.name, vector, batch.length, col.nullable);
-    }),
-  ];
+  });
   const data = makeData({ type: new Struct(arrowSchema.fields), length: batch.length, nullCount: 0, children });
   return new RecordBatch(arrowSchema, data);
 }

@@ -1,12 +1,16 @@
 /**
- * TableBuffer -> Arrow table with the stored column layout: provenance columns first, then
- * the evidence schema's columns, each with its exact Arrow type (plain Utf8, never
- * Dictionary, so every file of a table has the same physical schema).
+ * TableBuffer -> Arrow table with the stored column layout: the evidence schema's columns,
+ * each with its exact Arrow type (plain Utf8, never Dictionary, so every file of a table
+ * has the same physical schema). Provenance (run, artifact, generation, extractor) is one
+ * value per file, so it is stored once, in the schema's metadata, not as a column
+ * repeated on every row: those ~190 bytes per row used to be half of what parquet-wasm
+ * encoded for a trace event. Readers add the columns back (evidence-provenance.ts).
  */
-import { Field, RecordBatch, Schema, Struct, Table, makeData, type Data } from "apache-arrow";
+import { Field, RecordBatch, Schema, Struct, Table, makeData } from "apache-arrow";
 import { PROVENANCE_COLUMNS, type ColumnSpec, type TableSchema } from "../domain/evidence-schema.ts";
 import type { TableBuffer } from "../domain/table-buffer.ts";
-import { arrowField, columnData, constantData } from "./parquet-columns.ts";
+import { SCHEMA_META_PROVENANCE, type Provenance } from "./evidence-provenance.ts";
+import { arrowField, columnData } from "./parquet-columns.ts";
 
 /** Rows per record batch: bounds temporary buffers and keeps utf8 offsets far from 2^31. */
 const BATCH_ROWS = 1 << 16;
@@ -15,42 +19,30 @@ const BATCH_ROWS = 1 << 16;
 export const SCHEMA_META_TABLE = "flameox.table";
 export const SCHEMA_META_SCHEMA_ID = "flameox.schema_id";
 
-export type Provenance = Record<string, string | number>;
+export type { Provenance } from "./evidence-provenance.ts";
 
-export function evidenceArrowSchema(schema: TableSchema): Schema {
-  const fields: Field[] = [...PROVENANCE_COLUMNS, ...schema.columns].map(arrowField);
+export function evidenceArrowSchema(schema: TableSchema, provenance: Provenance): Schema {
+  checkProvenance(provenance);
+  const fields: Field[] = schema.columns.map(arrowField);
   const metadata = new Map([
     [SCHEMA_META_TABLE, schema.name],
     [SCHEMA_META_SCHEMA_ID, schema.schemaId],
+    [SCHEMA_META_PROVENANCE, JSON.stringify(provenance)],
   ]);
   return new Schema(fields, metadata);
 }
 
 /** Converts rows [range.start, range.end) of the buffer (all rows by default). */
 export function tableBufferToArrow(buffer: TableBuffer, provenance: Provenance, range = { start: 0, end: buffer.rowCount }): Table {
-  checkProvenance(provenance);
-  const schema = evidenceArrowSchema(buffer.schema);
+  const schema = evidenceArrowSchema(buffer.schema, provenance);
   const first = Math.max(0, range.start);
   const total = Math.min(buffer.rowCount, range.end);
   const columns = buffer.schema.columns.map((col) => buffer.column(col.name));
   const batches: RecordBatch[] = [];
-  // Constant columns are identical for every full batch, so they are built once and shared.
-  const constants = new Map<number, Data[]>();
-  const constantsFor = (n: number): Data[] => {
-    let cached = constants.get(n);
-    if (!cached) {
-      cached = PROVENANCE_COLUMNS.map((col) => constantData(col, provenance[col.name]!, n));
-      constants.set(n, cached);
-    }
-    return cached;
-  };
   // An empty buffer still yields one zero-row batch so the file carries the typed schema.
   for (let start = first; start < total || (total <= first && start === first); start += BATCH_ROWS) {
     const end = Math.max(start, Math.min(total, start + BATCH_ROWS));
-    const children = [
-      ...constantsFor(end - start),
-      ...buffer.schema.columns.map((col, i) => columnData(col, columns[i]!, start, end)),
-    ];
+    const children = buffer.schema.columns.map((col, i) => columnData(col, columns[i]!, start, end));
     const data = makeData({ type: new Struct(schema.fields), length: end - start, nullCount: 0, children });
     batches.push(new RecordBatch(schema, data));
     if (total <= first) break;

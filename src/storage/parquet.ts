@@ -21,6 +21,7 @@ import {
   writeParquet as wasmWriteParquet,
 } from "parquet-wasm/esm";
 import { compiledParquetModule } from "./parquet-module.ts";
+import { provenanceOf, withProvenance } from "./evidence-provenance.ts";
 
 export { tableBufferToArrow, evidenceArrowSchema, type Provenance } from "./parquet-arrow.ts";
 export { parquetRowCount } from "./parquet-footer.ts";
@@ -116,17 +117,19 @@ export function writeParquetFromIpc(ipc: Uint8Array): Uint8Array {
  * Decodes a Parquet file to an Arrow IPC stream, optionally only the named columns.
  *
  * parquet-wasm 0.8's synchronous reader ignores its `columns` option (only the async
- * ParquetFile reader honours it), so projection happens after a full decode.
+ * ParquetFile reader honours it), so projection happens after a full decode. Provenance
+ * columns are rebuilt from the file's metadata (evidence-provenance.ts).
  */
 export function parquetToIpcStream(bytes: Uint8Array, columns?: readonly string[]): Uint8Array {
   const ipc = decodeAll(bytes);
-  return columns ? tableToIPC(project(tableFromIPC(ipc), columns), "stream") : ipc;
+  const table = tableFromIPC(ipc);
+  const complete = withProvenance(table, columns);
+  return complete === table ? ipc : tableToIPC(complete, "stream");
 }
 
-/** Decodes a Parquet file to an Arrow table, optionally only the named columns (see `project`). */
+/** Decodes a Parquet file to an Arrow table, optionally only the named columns (see `withProvenance`). */
 export function readParquet(bytes: Uint8Array, columns?: readonly string[]): Table {
-  const table = tableFromIPC(decodeAll(bytes));
-  return columns ? project(table, columns) : table;
+  return withProvenance(tableFromIPC(decodeAll(bytes)), columns);
 }
 
 /**
@@ -140,13 +143,24 @@ export async function readParquetColumns(bytes: Uint8Array, columns: readonly st
   const file = await ParquetFile.fromFile(new Blob([bytes]));
   try {
     const schema = file.schema();
-    const present = columns.filter((name) => schema.indexOf(name) >= 0);
+    const present = columns.filter((name) => hasField(schema, name));
+    // The projected read drops the schema's metadata, where the file's provenance is.
+    const provenance = provenanceOf(schema.metadata());
     schema.free();
     // No asked-for column in the file: only its row count matters, which a full decode keeps.
-    if (present.length === 0) return readParquet(bytes);
-    return tableFromIPC((await file.read({ columns: present, batchSize: READ_BATCH_ROWS })).intoIPCStream());
+    if (present.length === 0) return readParquet(bytes, columns);
+    return withProvenance(tableFromIPC((await file.read({ columns: present, batchSize: READ_BATCH_ROWS })).intoIPCStream()), columns, provenance);
   } finally {
     file.free();
+  }
+}
+
+/** parquet-wasm's `indexOf` throws for a name the schema lacks rather than returning -1. */
+function hasField(schema: { indexOf(name: string): number }, name: string): boolean {
+  try {
+    return schema.indexOf(name) >= 0;
+  } catch {
+    return false;
   }
 }
 
@@ -154,16 +168,6 @@ function decodeAll(bytes: Uint8Array): Uint8Array {
   assertReady();
   // intoIPCStream consumes (and frees) the WASM-side table.
   return wasmReadParquet(bytes, { batchSize: READ_BATCH_ROWS }).intoIPCStream();
-}
-
-/**
- * Keeps the requested columns the file has, in request order. Columns the file lacks are
- * left out rather than refused: files written before a nullable column was added are read
- * with today's column list, and callers union by name (row count is kept either way).
- */
-function project(table: Table, columns: readonly string[]): Table {
-  const present = new Set(table.schema.fields.map((f) => f.name));
-  return table.select(columns.filter((name) => present.has(name)));
 }
 
 function freeQuietly(table: WasmTable): void {

@@ -1,7 +1,7 @@
 /** Project-made traces: B/E pairing, timestamps, tracks, args, nesting. */
 import { describe, expect, test } from "bun:test";
 import { chromeTraceAdapter, extractWith, limitation } from "./adapter-harness.ts";
-import { expectTableInvariants, rowsOf, type Row } from "./evidence-checks.ts";
+import { expectTableInvariants, rowsOf, traceEventRows, type Row } from "./evidence-checks.ts";
 import { expectSameOutcome } from "./wasm-equivalence.ts";
 
 const x = (name: string, ts: number, dur: number, extra: Record<string, unknown> = {}) => ({ ph: "X", name, ts, dur, pid: 1, tid: 1, ...extra });
@@ -14,7 +14,7 @@ function wallByName(evidence: ReturnType<typeof extractWith>): Map<string, Row> 
   return out;
 }
 
-const eventsByName = (evidence: ReturnType<typeof extractWith>) => new Map(rowsOf(evidence.tables.trace_events).map((r) => [r.name as string, r]));
+const eventsByName = (evidence: ReturnType<typeof extractWith>) => new Map(traceEventRows(evidence).map((r) => [r.name as string, r]));
 
 describe("B/E pairing", () => {
   test("unmatched B is closed at the thread's last timestamp; unmatched E is dropped", () => {
@@ -90,7 +90,7 @@ describe("tracks and names", () => {
       { ph: "M", name: "thread_sort_index", pid: 1, tid: 1, args: { sort_index: 3 } },
     ]);
     expectTableInvariants(evidence);
-    const rows = rowsOf(evidence.tables.trace_events);
+    const rows = traceEventRows(evidence);
     expect(rows.map((r) => r.track_id)).toEqual(["gpu 0:stream 7", "1:1", "1:1"]);
     expect(rows[0]).toMatchObject({ pid: "gpu 0", tid: "stream 7", process_name: null, thread_name: null, category: "kernel" });
     expect(rows[1]).toMatchObject({ pid: "1", tid: "1", process_name: "python", thread_name: "main" });
@@ -116,7 +116,7 @@ describe("nesting and measurements", () => {
 
   test("depth follows nesting even when children come first in the file", () => {
     expectTableInvariants(evidence);
-    expect(rowsOf(evidence.tables.trace_events).map((r) => r.depth)).toEqual([2, 1, 1, 0]);
+    expect(traceEventRows(evidence).map((r) => r.depth)).toEqual([2, 1, 1, 0]);
   });
 
   test("self = duration − children; inclusive counts recursion once", () => {
@@ -143,14 +143,14 @@ describe("nesting and measurements", () => {
     const only = extractWith(chromeTraceAdapter, [ev("i", "tick", 1), ev("C", "heap", 2, { args: { bytes: 10 } })]);
     expect(limitation(only, "no_slices")).toBe(1);
     expect(only.tables.frame_measurements.rowCount).toBe(0);
-    expect(rowsOf(only.tables.trace_events).map((r) => [r.phase, r.dur_ns, r.args_json])).toEqual([["i", null, null], ["C", null, '{"bytes":10}']]);
+    expect(traceEventRows(only).map((r) => [r.phase, r.dur_ns, r.args_json])).toEqual([["i", null, null], ["C", null, '{"bytes":10}']]);
   });
 });
 
 describe("other phases and args", () => {
   test("flow, unpaired async and unknown phases are kept as events; unknown ones are counted", () => {
     const evidence = extractWith(chromeTraceAdapter, [ev("b", "no id", 1, { cat: "net" }), ev("s", "flow", 2, { id: 5 }), ev("f", "flow", 3, { id: 5 }), ev("Q", "weird", 4)]);
-    expect(rowsOf(evidence.tables.trace_events).map((r) => [r.phase, r.track_id, r.dur_ns])).toEqual([["b", "1:1", null], ["s", "1:1", null], ["f", "1:1", null], ["Q", "1:1", null]]);
+    expect(traceEventRows(evidence).map((r) => [r.phase, r.track_id, r.dur_ns])).toEqual([["b", "1:1", null], ["s", "1:1", null], ["f", "1:1", null], ["Q", "1:1", null]]);
     expect(limitation(evidence, "unknown_phases")).toBe(1);
   });
 

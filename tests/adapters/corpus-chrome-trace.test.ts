@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
 import { detectAdapter } from "../../src/adapters/registry.ts";
 import { corpusFile, corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
-import { expectTableInvariants, rowsOf, totalsByFunction } from "./evidence-checks.ts";
+import { expectTableInvariants, rowsOf, totalsByFunction, traceEventRows } from "./evidence-checks.ts";
 import { embeddedProfiles, referenceCpuSelf, type ReferenceCpuSelf } from "./reference-cpuprofile.ts";
 import { asyncTimeline, referenceSelfByName, referenceThreadNs } from "./reference-trace.ts";
 
@@ -44,7 +44,7 @@ describe("chrome-trace corpus", () => {
 
       // Thread time per slice: tdur of an X, tts of its E less tts of its B.
       const threadNs = referenceThreadNs(events);
-      const timedRows = rowsOf(evidence.tables.trace_events).filter((r) => r.dur_ns !== null);
+      const timedRows = traceEventRows(evidence).filter((r) => r.dur_ns !== null);
       expect(timedRows.length).toBe(threadNs.size);
       for (const r of timedRows) expect([Number(r.event_index), r.thread_dur_ns === null ? null : Number(r.thread_dur_ns)]).toEqual([Number(r.event_index), threadNs.get(Number(r.event_index))!]);
 
@@ -86,7 +86,7 @@ describe("chrome-trace corpus", () => {
       expect(evidence.summary.cpu_samples).toBe([...cpuReference.values()].reduce((a, v) => a + v.samples, 0));
 
       // Slice rows (X and B, with a duration) are exactly the reference's slices.
-      const sliceRows = rowsOf(evidence.tables.trace_events).filter((r) => r.dur_ns !== null);
+      const sliceRows = traceEventRows(evidence).filter((r) => r.dur_ns !== null);
       expect(sliceRows.length).toBe([...reference.values()].reduce((a, v) => a + v.slices, 0));
     });
   }

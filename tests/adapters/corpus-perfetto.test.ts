@@ -9,7 +9,7 @@ import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
 import { Trace } from "../../src/adapters/perfetto/perfetto-schema.ts";
 import { adapterByName, detectAdapter } from "../../src/adapters/registry.ts";
 import { corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
-import { bufferRows } from "./stream-harness.ts";
+import { bufferRows, traceEventBufferRows } from "./stream-harness.ts";
 import { expectSameOutcome } from "./wasm-equivalence.ts";
 
 const perfetto = adapterByName("perfetto")!;
@@ -95,7 +95,7 @@ describe("perfetto corpus", () => {
       const bytes = loadPayload(file.path);
       expect(detectAdapter({ head: headOf(bytes), headBytes: bytes.subarray(0, 65536), displayName: file.name })?.name).toBe("perfetto");
       const evidence = perfetto.extract({ bytes, displayName: file.name, limits: DEFAULT_ADAPTER_LIMITS });
-      const rows = bufferRows(evidence.tables.trace_events);
+      const rows = traceEventBufferRows(evidence);
       const reference = referenceSlices(bytes);
       const slices = rows.filter((r) => r.phase === "B");
       expect(slices.length).toBe(reference.begins);
@@ -162,7 +162,7 @@ describe("perfetto extra counters (Chrome's thread_time)", () => {
     test(file.name, () => {
       const bytes = loadPayload(file.path);
       const want = referenceExtraCounters(bytes);
-      const rows = bufferRows(perfetto.extract({ bytes, displayName: file.name, limits: DEFAULT_ADAPTER_LIMITS }).tables.trace_events).filter((r) => r.phase === "C");
+      const rows = traceEventBufferRows(perfetto.extract({ bytes, displayName: file.name, limits: DEFAULT_ADAPTER_LIMITS })).filter((r) => r.phase === "C");
       const got = new Map<string, number[]>();
       for (const r of rows) {
         const uuid = String(r.track_id).replace(/^track:/, "");
@@ -215,19 +215,19 @@ describe("perfetto trace built with protobufjs", () => {
       { trusted_packet_sequence_id: 3, sequence_flags: 1, timestamp: 700, track_event: { type: 3, name: "tock", track_uuid: 11, extra_counter_track_uuids: [50], extra_counter_values: [2] } },
     ];
     const evidence = perfetto.extract({ bytes: Trace.encode(Trace.fromObject({ packet: counters })).finish(), displayName: "c.pftrace", limits: DEFAULT_ADAPTER_LIMITS });
-    const rows = bufferRows(evidence.tables.trace_events).filter((r) => r.phase === "C");
+    const rows = traceEventBufferRows(evidence).filter((r) => r.phase === "C");
     expect(rows.map((r) => [r.name, r.ts_ns, JSON.parse(r.args_json as string).value])).toEqual([
       ["thread_time", "100", 5000], ["thread_time", "400", 12000], ["thread_time", "600", 13000], ["thread_time", "700", 2000],
       ["queue", "200", 6], ["queue", "300", -8], ["queue", "500", 20],
     ]);
     expect(evidence.limitations.find((l) => l.code === "extra_counters_without_track")?.count).toBe(1);
     // The thread_time counter (COUNTER_THREAD_TIME_NS) read at the B (5000) and the E (12000) gives the slice's thread time.
-    expect(bufferRows(evidence.tables.trace_events).find((r) => r.name === "work")).toMatchObject({ phase: "B", dur_ns: "300", thread_dur_ns: "7000" });
+    expect(traceEventBufferRows(evidence).find((r) => r.name === "work")).toMatchObject({ phase: "B", dur_ns: "300", thread_dur_ns: "7000" });
   });
 
   test("slices nest, counters and instants are events, samples become frames and stacks", async () => {
     const evidence = perfetto.extract({ bytes, displayName: "t.pftrace", limits: DEFAULT_ADAPTER_LIMITS });
-    const rows = bufferRows(evidence.tables.trace_events);
+    const rows = traceEventBufferRows(evidence);
     const outer = rows.find((r) => r.name === "outer")!;
     expect(outer).toMatchObject({ phase: "B", dur_ns: "8000", depth: 0, category: "cat", track_id: "100:101", thread_name: "main", process_name: "app", ts_ns: "1000" });
     expect(JSON.parse(outer.args_json as string)).toEqual({ k: 42, s: "x" });

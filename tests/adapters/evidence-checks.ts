@@ -1,6 +1,6 @@
 /** Reading adapter output in tests: rows as objects, per-function sums, table invariants. */
 import { expect } from "bun:test";
-import type { FrameMetric } from "../../src/domain/evidence-schema.ts";
+import { TRACK_COLUMNS, type FrameMetric } from "../../src/domain/evidence-schema.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 import type { CellValue, TableBuffer } from "../../src/domain/table-buffer.ts";
 import { functionKey } from "./reference-cpuprofile.ts";
@@ -15,6 +15,25 @@ export function rowsOf(table: TableBuffer): Row[] {
     rows.push(row);
   }
   return rows;
+}
+
+/** Event rows with their track's columns joined by track_id (null where no track row names it). */
+export function joinTracks(events: Row[], tracks: Row[]): Row[] {
+  const byId = new Map(tracks.map((t) => [t.track_id as string, t]));
+  return events.map((event) => {
+    const track = byId.get(event.track_id as string);
+    const joined: Row = {};
+    for (const [name, value] of Object.entries(event)) {
+      joined[name] = value;
+      if (name === "track_id") for (const column of TRACK_COLUMNS) joined[column] = event[column] ?? track?.[column] ?? null;
+    }
+    return joined;
+  });
+}
+
+/** An evidence's trace_events rows as readers see them (see joinTracks). */
+export function traceEventRows(evidence: NormalizedEvidence): Row[] {
+  return joinTracks(rowsOf(evidence.tables.trace_events), rowsOf(evidence.tables.tracks));
 }
 
 export interface FunctionTotals {
@@ -85,7 +104,7 @@ export function expectTableInvariants(evidence: NormalizedEvidence): void {
   expect(sumOf(stacks, "sample_count", (s) => s.metric === "cpu_time")).toBe(cpuSelfSamples);
   expect(sumOf(stacks, "duration_ns", (s) => s.metric === "cpu_time")).toBe(cpuSelfNs);
 
-  for (const event of rowsOf(evidence.tables.trace_events)) {
+  for (const event of traceEventRows(evidence)) {
     expect(event.depth as number).toBeGreaterThanOrEqual(0);
     expect(typeof event.ts_ns).toBe("bigint");
     if (event.dur_ns !== null) expect(Number(event.dur_ns)).toBeGreaterThanOrEqual(0);

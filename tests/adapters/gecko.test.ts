@@ -103,8 +103,11 @@ describe("gecko adapter", () => {
       const evidence = extract(bytes);
       const doc = JSON.parse(new TextDecoder().decode(bytes));
       expect(sorted(selfByName(evidence))).toEqual(sorted(referenceSelf(doc)));
-      // Every interval marker is an X event with a non-negative duration on its thread's track.
+      // Every interval marker is an X event with a non-negative duration on its thread's track,
+      // which `tracks` describes.
+      const tracks = new Set(rowsOf(evidence.tables.tracks).map((t) => t.track_id));
       for (const e of rowsOf(evidence.tables.trace_events)) {
+        expect(tracks.has(e.track_id)).toBe(true);
         expect(["X", "i"]).toContain(e.phase as string);
         if (e.phase === "X") expect(Number(e.dur_ns)).toBeGreaterThanOrEqual(0);
       }

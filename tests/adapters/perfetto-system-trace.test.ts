@@ -14,7 +14,7 @@ import { adapterByName, detectAdapter } from "../../src/adapters/registry.ts";
 import { FlameoxError } from "../../src/domain/errors.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 import { corpusFiles, loadPayload } from "./corpus-files.ts";
-import { bufferRows } from "./stream-harness.ts";
+import { bufferRows, traceEventBufferRows } from "./stream-harness.ts";
 import { expectSameOutcome } from "./wasm-equivalence.ts";
 
 const perfetto = adapterByName("perfetto")!;
@@ -150,7 +150,7 @@ describe("atrace marks", () => {
     // Compressed and plain give the same rows: the marks path and the expansion compose.
     for (const bytes of [encode(packets), encode([packets[0]!, group(packets.slice(1))])]) {
       const evidence = extract(bytes);
-      const rows = bufferRows(evidence.tables.trace_events);
+      const rows = traceEventBufferRows(evidence);
       const main = { track_id: "100:100", pid: "100", tid: "100", process_name: "/system/bin/app", thread_name: "app" };
       const render = { track_id: "100:101", pid: "100", tid: "101", process_name: "/system/bin/app", thread_name: "RenderThread" };
       expect(rows.find((r) => r.name === "outer")).toMatchObject({ ...main, phase: "B", ts_ns: "1000", dur_ns: "4000", depth: 0 });
@@ -206,7 +206,7 @@ describe("atrace marks", () => {
       bundle(9, undefined, null, print(4_400_000, 100, "I|100|boot\n")),
     ]);
     const evidence = extract(bytes);
-    const times = Object.fromEntries(bufferRows(evidence.tables.trace_events).map((r) => [r.name, Number(r.ts_ns)]));
+    const times = Object.fromEntries(traceEventBufferRows(evidence).map((r) => [r.name, Number(r.ts_ns)]));
     expect(times).toEqual({
       g1: 500 - 1_000 + 2_001_000,
       g2: 2_000 - 1_000 + 2_001_000,
@@ -228,7 +228,7 @@ describe("atrace marks", () => {
       stats(2000, 3000),
       { timestamp: 2500, process_stats: { processes: [{ pid: 200, vm_hwm_kb: 7 }] } },
     ]);
-    const rows = bufferRows(extract(bytes).tables.trace_events).filter((r) => r.phase === "C");
+    const rows = traceEventBufferRows(extract(bytes)).filter((r) => r.phase === "C");
     const got = rows.map((r) => [r.name, r.ts_ns, JSON.parse(r.args_json as string).value, r.pid, r.process_name]);
     const app = "/system/bin/app";
     expect(got).toEqual(expect.arrayContaining([

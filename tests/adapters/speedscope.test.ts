@@ -16,7 +16,7 @@ import { FlameoxError } from "../../src/domain/errors.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 import { REPO } from "../helpers.ts";
 import { corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
-import { rowsOf } from "./evidence-checks.ts";
+import { rowsOf, traceEventRows } from "./evidence-checks.ts";
 
 const FIXTURES = join(REPO, "fixtures", "speedscope");
 const files = [...corpusFiles("speedscope"), ...readdirSync(FIXTURES).filter((n) => n.endsWith(".json")).map((name) => ({ name, path: join(FIXTURES, name) }))];
@@ -97,7 +97,7 @@ describe("speedscope adapter", () => {
   test("evented profiles in a time unit: wall_time, and each O/C pair a slice with its depth", () => {
     const evidence = extract(readFileSync(join(FIXTURES, "evented-milliseconds.speedscope.json")));
     expect(evidence.summary.metrics).toBe("wall_time");
-    const slices = rowsOf(evidence.tables.trace_events);
+    const slices = traceEventRows(evidence);
     expect(slices.length).toBe(6);
     const walk = slices.filter((s) => s.name === "walk" && s.track_id === "profile:0").map((s) => [Number(s.ts_ns), s.dur_ns, s.depth]);
     expect(walk.sort()).toEqual([[105_000_000, 15_000_000, 2], [110_000_000, 8_000_000, 3]]);

@@ -7,7 +7,8 @@ import { DEFAULT_ADAPTER_LIMITS, type AdapterLimits, type ProducerAdapter, type 
 import type { ColumnBatch, ColumnVector } from "../../src/domain/column-batch.ts";
 import type { EvidenceTableName } from "../../src/domain/evidence-schema.ts";
 import type { TableBuffer } from "../../src/domain/table-buffer.ts";
-import { rowsOf, type Row } from "./evidence-checks.ts";
+import { joinTracks, rowsOf, type Row } from "./evidence-checks.ts";
+import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 
 export interface StreamRun {
   evidence: StreamedEvidence;
@@ -67,6 +68,11 @@ export function streamedRows(batches: ColumnBatch[], table: EvidenceTableName): 
     }
   }
   return rows;
+}
+
+/** An evidence's trace_events rows with their tracks joined, as bufferRows gives them. */
+export function traceEventBufferRows(evidence: Pick<NormalizedEvidence, "tables">): Row[] {
+  return joinTracks(bufferRows(evidence.tables.trace_events), bufferRows(evidence.tables.tracks));
 }
 
 /**

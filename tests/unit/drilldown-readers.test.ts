@@ -34,8 +34,9 @@ const REFERENCE_SQL = {
   metrics: `SELECT DISTINCT metric FROM call_edges ORDER BY metric`,
   // The engine query ordered by its own VARCHAR alias of ts_ns, i.e. by decimal text
   // ("10000000" before "1500000"); the reference orders by time, as the reader does.
+  // Track names live in `tracks` (one row per track), joined here as the reader joins them.
   windowPage: `SELECT event_index, name, category, phase, CAST(ts_ns AS VARCHAR) AS ts_ns, dur_ns, thread_dur_ns, depth, track_id, process_name, thread_name,
-           args_json, flags FROM trace_events WHERE ts_ns <= ? AND ts_ns + coalesce(dur_ns, 0) >= ? ORDER BY trace_events.ts_ns, event_index LIMIT ? OFFSET ?`,
+           args_json, flags FROM trace_events LEFT JOIN tracks USING (track_id) WHERE ts_ns <= ? AND ts_ns + coalesce(dur_ns, 0) >= ? ORDER BY trace_events.ts_ns, event_index LIMIT ? OFFSET ?`,
   windowTotal: `SELECT count(*) AS n FROM trace_events WHERE ts_ns <= ? AND ts_ns + coalesce(dur_ns, 0) >= ?`,
   bounds: `SELECT CAST(min(ts_ns) AS VARCHAR) AS start_ns, CAST(max(ts_ns + coalesce(dur_ns, 0)) AS VARCHAR) AS end_ns FROM trace_events`,
 };
@@ -125,6 +126,7 @@ async function expectSameDrilldown(artifactId: string): Promise<number> {
 async function expectSameWindows(artifactId: string): Promise<number> {
   const generations = generationsOf(artifactId, "trace_events").filter((g) => (g.tables.trace_events ?? 0) > 0);
   loadReference("trace_events", generations);
+  loadReference("tracks", generations);
   const bounds = engine.query(REFERENCE_SQL.bounds)[0]!;
   const lo = BigInt(bounds.start_ns as string);
   const hi = BigInt(bounds.end_ns as string);

@@ -7,7 +7,7 @@
  * kept as events with a null duration; M only names processes and threads.
  */
 import type { ExtractInput, ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
-import { type NormalizedEvidence, PROFILE_TABLES } from "../../domain/normalized-evidence.ts";
+import { type NormalizedEvidence, TRACE_TABLES } from "../../domain/normalized-evidence.ts";
 import { tableOfBatches } from "../common/batch-table-buffer.ts";
 import { writeStackChunks } from "../common/stack-chunks.ts";
 import { detectChromeTrace } from "./detect.ts";
@@ -17,7 +17,7 @@ const SELF = { name: "chrome-trace", version: "1.0.0" };
 
 export const chromeTraceAdapter: ProducerAdapter = {
   ...SELF,
-  tables: PROFILE_TABLES,
+  tables: TRACE_TABLES,
   artifactKind: "execution_trace",
   mediaType: "application/json",
   detect: detectChromeTrace,

@@ -7,13 +7,12 @@
  * EmbeddedProfiles. Each event becomes one row of the spool's columns, read from the
  * scanner's record slots without an object per event.
  */
-import { IntPairMap } from "../common/int-pair-map.ts";
 import { NsClock, durationUsToNs } from "../common/time-ns.ts";
 import { JsonBatch, TAG_FALSE, TAG_JSON, TAG_NUMBER, TAG_OBJECT, TAG_SLOW, TAG_STRING, TAG_TRUE, TAG_TRUNCATED } from "../wasm/json-batch.ts";
 import type { HostStrings } from "../wasm/host-strings.ts";
 import type { EmbeddedProfiles, ProfileEventFields } from "./embedded-profiles.ts";
 import { FLAG_ARGS_TRUNCATED, FLAG_CLAMPED, FLAG_MISSING_DUR } from "../trace-events/event-flags.ts";
-import { KIND_BEGIN, KIND_COMPLETE, KIND_END, KIND_EVENT, UNNAMED, type ScanCounts } from "../trace-events/event-kinds.ts";
+import { KIND_BEGIN, KIND_COMPLETE, KIND_END, KIND_EVENT, type ScanCounts } from "../trace-events/event-kinds.ts";
 import type { SliceFrames } from "../trace-events/slice-frames.ts";
 import { asyncIdOf, type TrackRegistry } from "./tracks.ts";
 import type { EventSpool } from "../trace-events/event-spool.ts";
@@ -39,12 +38,14 @@ export class EventScan {
   readonly trackEndNs: number[] = [];
   clock: NsClock | null = null;
   private readonly phClass: number[] = [];
-  private readonly frameByNameCat = new IntPairMap();
   private readonly truncator: ArgsTruncator;
   // The last event's (pid, tid) slots and track: consecutive events mostly share a thread.
   private lastPid = [-1, 0, 0];
   private lastTid = [-1, 0, 0];
   private lastTrack = -1;
+  private readonly text = (id: number): string => this.strings.get(id);
+  /** Thread tracks by numeric pid then tid: most traces' ids are numbers, and their text form is costly to make per event. */
+  private readonly numericTracks = new Map<number, Map<number, number>>();
 
   constructor(
     private readonly spool: EventSpool,
@@ -119,7 +120,7 @@ export class EventScan {
     cols.name.array[i] = name;
     cols.cat.array[i] = cat;
     cols.ph.array[i] = ph;
-    if (kind !== KIND_EVENT && kind !== KIND_END) cols.frame.array[i] = this.frameOf(name, cat);
+    if (kind !== KIND_EVENT && kind !== KIND_END) cols.frame.array[i] = this.sliceFrames.frameOfIds(name, cat, this.text);
     if (kind !== KIND_END && b.kind(r, E_ARGS) === TAG_JSON) {
       const text = this.truncator.bytes(b, r, E_ARGS);
       cols.argsRef.array[i] = cols.args.add(text);
@@ -137,20 +138,21 @@ export class EventScan {
     return c;
   }
 
-  private frameOf(name: number, cat: number): number {
-    let frame = this.frameByNameCat.get(name + 1, cat + 1);
-    if (frame < 0) {
-      frame = this.sliceFrames.frameOf(name >= 0 ? this.strings.get(name) : UNNAMED, cat >= 0 ? this.strings.get(cat) : null);
-      this.frameByNameCat.set(name + 1, cat + 1, frame);
-    }
-    return frame;
-  }
-
   private trackOf(b: JsonBatch, r: number): number {
     const pid = this.lastPid;
     const tid = this.lastTid;
     if (this.lastTrack >= 0 && sameSlot(b, r, E_PID, pid) && sameSlot(b, r, E_TID, tid)) return this.lastTrack;
-    this.lastTrack = this.tracks.trackOf(idPart(b, r, E_PID), idPart(b, r, E_TID));
+    if (b.kind(r, E_PID) === TAG_NUMBER && b.kind(r, E_TID) === TAG_NUMBER) {
+      const p = b.num(r, E_PID);
+      const t = b.num(r, E_TID);
+      let byTid = this.numericTracks.get(p);
+      if (byTid === undefined) this.numericTracks.set(p, (byTid = new Map()));
+      let track = byTid.get(t);
+      if (track === undefined) byTid.set(t, (track = this.tracks.trackOf(idPart(b, r, E_PID), idPart(b, r, E_TID))));
+      this.lastTrack = track;
+    } else {
+      this.lastTrack = this.tracks.trackOf(idPart(b, r, E_PID), idPart(b, r, E_TID));
+    }
     remember(b, r, E_PID, pid);
     remember(b, r, E_TID, tid);
     return this.lastTrack;

@@ -149,6 +149,7 @@ export class ChromeTracePipeline {
           evidence: (withStacks) => {
             const tables = emptyTables();
             frames.emit(tables.frames);
+            rowWriter.emitTracks(tables.tracks);
             wall.emit(tables.frame_measurements, tables.call_edges, frames, lookup);
             cpu.emit(tables.frame_measurements, tables.call_edges, frames, lookup);
             if (withStacks) {

@@ -73,6 +73,11 @@ export class TextStore {
     return this.used;
   }
 
+  /** The buffer the texts are in (text `i` at `starts[i]`, `lengths[i]` bytes); valid until the next `add`. */
+  get buffer(): Uint8Array {
+    return this.data;
+  }
+
   clear(): void {
     this.used = 0;
     this.starts.length = 0;

@@ -26,7 +26,7 @@ export function detectGecko({ head }: DetectInput): number {
 
 export const geckoAdapter: ProducerAdapter = {
   ...SELF,
-  tables: ["frames", "frame_measurements", "call_edges", "stacks", "trace_events"],
+  tables: ["frames", "frame_measurements", "call_edges", "stacks", "trace_events", "tracks"],
   artifactKind: "sample_profile",
   mediaType: "application/json",
   detect: detectGecko,

@@ -27,7 +27,7 @@ export function geckoEvidence(profile: GeckoProfile, maxEvents: number, adapter:
   const total = profile.threads.reduce((n, t) => n + t.sampleStack.length + t.markers.length, 0);
   if (total > maxEvents) throw tooLarge(GECKO_FORMAT, "samples and markers", total, maxEvents);
   const out = new SampledStacks();
-  const events = emptyTables().trace_events;
+  const { trace_events: events, tracks } = emptyTables();
   let samples = 0;
   let withoutStack = 0;
   let eventIndex = 0;
@@ -85,10 +85,13 @@ export function geckoEvidence(profile: GeckoProfile, maxEvents: number, adapter:
         }
       }
     }
+    const before = eventIndex;
     eventIndex = markerEvents(thread, trackId, events, eventIndex);
+    if (eventIndex > before) tracks.append({ track_id: trackId, pid: thread.pid, tid: thread.tid, process_name: thread.processName, thread_name: thread.name });
   });
   const tables = out.emitAll();
   tables.trace_events = events;
+  tables.tracks = tracks;
   const limitations: Limitation[] = [];
   if (samples === 0) limitations.push({ code: "no_samples", message: "The profile holds no samples" });
   if (withoutStack > 0) limitations.push({ code: "samples_without_stack", message: "Samples without a stack (the thread was idle or its stack was not captured) are not attributed to any frame", count: withoutStack });
@@ -118,7 +121,7 @@ function markerEvents(thread: GeckoThread, trackId: string, events: TableBuffer,
   for (const { m } of order) {
     while (openEnds.length > 0 && openEnds[openEnds.length - 1]! <= m.startMs) openEnds.pop();
     events.append({
-      event_index: index++, track_id: trackId, pid: thread.pid, tid: thread.tid, process_name: thread.processName, thread_name: thread.name,
+      event_index: index++, track_id: trackId,
       name: m.name, category: m.category, phase: m.endMs === null ? "i" : "X", ts_ns: BigInt(Math.round(m.startMs * 1e6)),
       dur_ns: m.endMs === null ? null : Math.round((m.endMs - m.startMs) * 1e6), depth: openEnds.length, args_json: null, flags: null, thread_dur_ns: null,
     });

@@ -5,7 +5,7 @@
  */
 import type { DetectInput, ExtractInput, ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
 import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
-import { PROFILE_TABLES } from "../../domain/normalized-evidence.ts";
+import { TRACE_TABLES } from "../../domain/normalized-evidence.ts";
 import { tableOfBatches } from "../common/batch-table-buffer.ts";
 import { fieldsWithin, sniffFirstMessage, topLevelFields } from "../wasm/proto-sniff.ts";
 import { writeStackChunks } from "../common/stack-chunks.ts";
@@ -32,7 +32,7 @@ export function detectPerfetto({ headBytes, displayName }: DetectInput): number 
 
 export const perfettoAdapter: ProducerAdapter = {
   ...SELF,
-  tables: PROFILE_TABLES,
+  tables: TRACE_TABLES,
   artifactKind: "execution_trace",
   mediaType: "application/vnd.perfetto.trace",
   detect: detectPerfetto,

@@ -6,9 +6,8 @@
  * work alike on both.
  */
 import { FrameRegistry } from "../common/frame-registry.ts";
-import { IntPairMap } from "../common/int-pair-map.ts";
 import { FLAG_ARGS_TRUNCATED } from "../trace-events/event-flags.ts";
-import { KIND_BEGIN, KIND_END, KIND_EVENT, KIND_COMPLETE, UNNAMED, type ScanCounts } from "../trace-events/event-kinds.ts";
+import { KIND_BEGIN, KIND_END, KIND_EVENT, KIND_COMPLETE, type ScanCounts } from "../trace-events/event-kinds.ts";
 import { SliceFrames } from "../trace-events/slice-frames.ts";
 import type { EventSpool } from "../trace-events/event-spool.ts";
 import type { HostStrings } from "../wasm/host-strings.ts";
@@ -48,7 +47,7 @@ export class PerfettoImport implements PerfettoEventSink {
   /** Track events with flow links, which are not imported (see the limitation). */
   flowEvents = 0;
   private readonly sliceFrames = new SliceFrames(this.frames);
-  private readonly frameByNameCat = new IntPairMap();
+  private readonly text = (id: number): string => this.strings.get(id);
   private readonly sequences = new Map<number, SequenceState>();
   private readonly children = new PacketChildren();
   private readonly phIds = new Map<string, number>();
@@ -290,7 +289,7 @@ export class PerfettoImport implements PerfettoEventSink {
     cols.kind.array[i] = kind;
     cols.threadNs.array[i] = threadNs;
     if (kind === KIND_COMPLETE) cols.durNs.array[i] = durNs;
-    if (kind === KIND_BEGIN || kind === KIND_COMPLETE) cols.frame.array[i] = this.frameOf(nameId, catId);
+    if (kind === KIND_BEGIN || kind === KIND_COMPLETE) cols.frame.array[i] = this.sliceFrames.frameOfIds(nameId, catId, this.text);
     if (args !== null) this.storeArgs(i, args);
     const end = kind === KIND_COMPLETE ? ns + durNs : ns;
     if (end > this.trackEndNs[t]!) this.trackEndNs[t] = end;
@@ -329,15 +328,6 @@ export class PerfettoImport implements PerfettoEventSink {
       this.joinedCategories.set(joined, id);
     }
     return id;
-  }
-
-  private frameOf(name: number, cat: number): number {
-    let frame = this.frameByNameCat.get(name + 1, cat + 1);
-    if (frame < 0) {
-      frame = this.sliceFrames.frameOf(name >= 0 ? this.strings.get(name) : UNNAMED, cat >= 0 ? this.strings.get(cat) : null);
-      this.frameByNameCat.set(name + 1, cat + 1, frame);
-    }
-    return frame;
   }
 
   private storeArgs(i: number, text: string): void {

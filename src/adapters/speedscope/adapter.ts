@@ -21,7 +21,7 @@ export function detectSpeedscope({ head }: DetectInput): number {
 
 export const speedscopeAdapter: ProducerAdapter = {
   ...SELF,
-  tables: ["frames", "frame_measurements", "call_edges", "stacks", "trace_events"],
+  tables: ["frames", "frame_measurements", "call_edges", "stacks", "trace_events", "tracks"],
   artifactKind: "sample_profile",
   mediaType: "application/json",
   detect: detectSpeedscope,

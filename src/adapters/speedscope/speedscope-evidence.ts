@@ -49,14 +49,19 @@ export function speedscopeEvidence(file: SpeedscopeFile, maxEvents: number, adap
   const total = file.profiles.reduce((n, p) => n + (p.type === "sampled" ? p.samples.length : p.events.length), 0);
   if (total > maxEvents) throw tooLarge(SPEEDSCOPE_FORMAT, "samples and events", total, maxEvents);
   checkMagnitudes(file);
-  const events = emptyTables().trace_events;
+  const { trace_events: events, tracks } = emptyTables();
   file.profiles.forEach((profile, i) => {
     const track = out.track(`profile:${i}`, file.name, profile.name);
     if (profile.type === "sampled") addSampled(profile, track, out, frameIndex, c);
-    else addEvented(profile, track, `profile:${i}`, out, frameIndex, names, events, c);
+    else {
+      const rows = events.rowCount;
+      addEvented(profile, track, `profile:${i}`, out, frameIndex, names, events, c);
+      if (events.rowCount > rows) tracks.append({ track_id: `profile:${i}`, pid: null, tid: null, process_name: null, thread_name: profile.name });
+    }
   });
   const tables = out.emitAll();
   tables.trace_events = events;
+  tables.tracks = tracks;
   const [producer, producerVersion] = producerOf(file);
   return {
     adapter: adapter.name, adapterVersion: adapter.version, producer, producerVersion, tables,
@@ -119,7 +124,7 @@ function addEvented(p: EventedProfile, track: number, trackId: string, out: Samp
     if (!timed) return;
     c.slices++;
     events.append({
-      event_index: index, track_id: trackId, pid: null, tid: null, process_name: null, thread_name: p.name,
+      event_index: index, track_id: trackId,
       name: names[frame]!, category: null, phase: "X", ts_ns: BigInt(Math.round(start * m.scale)), dur_ns: Math.round((at - start) * m.scale),
       depth: open.length, args_json: null, flags: null, thread_dur_ns: null,
     });

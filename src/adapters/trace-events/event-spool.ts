@@ -2,13 +2,15 @@
  * Holds a trace's events until they can be nested, in bounded memory. Events are added
  * to an in-memory run (TraceColumns); when the run holds RUN_EVENTS events or
  * RUN_ARGS_BYTES of args, it is sorted by (track, start, seq) and spilled as a run file.
- * `drain()` merges the runs back into one stream in that order. Memory is one run plus one
- * read block per run, whatever the trace's size.
+ * `drain()` merges the runs back into one stream in that order; the last run is read from
+ * the columns themselves, not spilled (most traces are one run). Memory is one run plus one
+ * read block per spilled run, whatever the trace's size.
  */
 import type { SpillFile, SpillSpace } from "../adapter.ts";
 import { TraceColumns } from "./trace-columns.ts";
 import { MemorySpillSpace } from "./memory-spill.ts";
-import { RunCursor, RunWriter } from "./run-codec.ts";
+import { ColumnsCursor } from "./columns-cursor.ts";
+import { RunCursor, RunWriter, type EventCursor } from "./run-codec.ts";
 import { RunMerge } from "./run-merge.ts";
 import { runOrder } from "./run-order.ts";
 
@@ -54,16 +56,18 @@ export class EventSpool {
     return this.runs.length;
   }
 
-  /** The events in (track, start, seq) order; the spool is empty afterwards. */
+  /** The events in (track, start, seq) order; nothing may be added afterwards, and `dispose` empties the spool. */
   drain(): RunMerge {
-    if (this.cols.length > 0 || this.runs.length === 0) this.spillRun();
-    return new RunMerge(this.runs.map((file) => new RunCursor(file)));
+    const cursors: EventCursor[] = this.runs.map((file) => new RunCursor(file));
+    if (this.cols.length > 0) cursors.push(new ColumnsCursor(this.cols, runOrder(this.cols)));
+    return new RunMerge(cursors);
   }
 
-  /** Deletes the spilled runs. */
+  /** Deletes the spilled runs and the run in memory. */
   dispose(): void {
     for (const file of this.runs) file.dispose();
     this.runs.length = 0;
+    this.cols.clear();
   }
 
   private spillRun(): void {

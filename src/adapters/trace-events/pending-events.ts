@@ -5,7 +5,7 @@
  * nested), so the B/E matcher can refer to open B events by handle.
  */
 import { copyBytes, grown } from "../common/growable.ts";
-import type { RunCursor } from "./run-codec.ts";
+import type { EventCursor } from "./run-codec.ts";
 
 export class PendingEvents {
   /** Handle of index 0. */
@@ -42,7 +42,7 @@ export class PendingEvents {
   }
 
   /** Copies the cursor's current event; returns its handle. */
-  push(c: RunCursor): number {
+  push(c: EventCursor): number {
     if (this.length === this.capacity) this.grow();
     const v = c.v;
     const i = c.i;

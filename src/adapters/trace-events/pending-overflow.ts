@@ -13,7 +13,7 @@ import type { SpillFile, SpillSpace } from "../adapter.ts";
 import { TraceColumns } from "./trace-columns.ts";
 import { FLAG_UNMATCHED_BEGIN } from "./event-flags.ts";
 import { threadSpanNs } from "../common/time-ns.ts";
-import { BLOCK_EVENTS, eventFieldOffsets, RunCursor, RunWriter } from "./run-codec.ts";
+import { BLOCK_EVENTS, eventFieldOffsets, RunCursor, RunWriter, type EventCursor } from "./run-codec.ts";
 
 export class PendingOverflow {
   private readonly tail = new TraceColumns();
@@ -41,7 +41,7 @@ export class PendingOverflow {
   constructor(private readonly space: SpillSpace) {}
 
   /** Appends the cursor's current event, whose handle is `handle`. */
-  add(c: RunCursor, handle: number): void {
+  add(c: EventCursor, handle: number): void {
     if (this.added === this.released) {
       this.firstHandle = handle - this.added;
     }

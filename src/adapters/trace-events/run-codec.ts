@@ -15,8 +15,38 @@ const HEADER_BYTES = 16;
 const pad8 = (n: number): number => (n + 7) & ~7;
 const bodyBytes = (n: number, argsBytes: number): number => pad8(58 * n + argsBytes);
 
+/** An event's fields in column arrays: a block's views, or a run still in memory. */
+export interface EventViews {
+  readonly seq: Float64Array;
+  readonly start: Float64Array;
+  readonly dur: Float64Array;
+  readonly threadNs: Float64Array;
+  readonly track: Int32Array;
+  readonly frame: Int32Array;
+  readonly name: Int32Array;
+  readonly cat: Int32Array;
+  readonly ph: Int32Array;
+  /** Args bytes of the event (-1: none). */
+  readonly argsLen: Int32Array;
+  readonly kind: Uint8Array;
+  readonly flags: Uint8Array;
+  readonly args: Uint8Array;
+}
+
+/**
+ * Events in (track, start, seq) order, one at a time: after `next()` returns true the
+ * current event is at index `i` of `v`, its args (if `v.argsLen[i] >= 0`) at `argsAt`.
+ */
+export interface EventCursor {
+  readonly i: number;
+  readonly argsAt: number;
+  readonly v: EventViews;
+  next(): boolean;
+  args(): Uint8Array | null;
+}
+
 /** Views of one block's columns over a buffer. */
-class BlockViews {
+class BlockViews implements EventViews {
   readonly seq: Float64Array;
   readonly start: Float64Array;
   readonly dur: Float64Array;
@@ -109,11 +139,8 @@ function writeBlock(v: BlockViews, cols: TraceColumns, order: Int32Array): void 
   }
 }
 
-/**
- * Reads a run back event by event. After `next()` returns true, the current event is
- * at index `i` of the column views, its args (if `argsLen[i] >= 0`) at `argsAt`.
- */
-export class RunCursor {
+/** Reads a spilled run back event by event. */
+export class RunCursor implements EventCursor {
   i = -1;
   n = 0;
   argsAt = 0;

@@ -2,14 +2,14 @@
  * K-way merge of sorted runs into one stream ordered by (track, start, seq), with a
  * binary heap of run cursors. With one run (most traces fit in one) it is a pass-through.
  */
-import { RunCursor } from "./run-codec.ts";
+import type { EventCursor } from "./run-codec.ts";
 
 export class RunMerge {
-  private readonly heap: RunCursor[] = [];
+  private readonly heap: EventCursor[] = [];
   /** The cursor holding the current event, after `next()` returned true. */
-  current: RunCursor | null = null;
+  current: EventCursor | null = null;
 
-  constructor(cursors: RunCursor[]) {
+  constructor(cursors: EventCursor[]) {
     for (const c of cursors) if (c.next()) this.heap.push(c);
     for (let k = (this.heap.length >> 1) - 1; k >= 0; k--) this.down(k);
   }
@@ -43,7 +43,7 @@ export class RunMerge {
   }
 }
 
-function before(a: RunCursor, b: RunCursor): boolean {
+function before(a: EventCursor, b: EventCursor): boolean {
   const ta = a.v.track[a.i]!;
   const tb = b.v.track[b.i]!;
   if (ta !== tb) return ta < tb;

@@ -2,8 +2,10 @@
  * Builds `trace_events` rows in column batches: one row per kept event (an E folded into
  * its B adds none), built as column vectors (string ids and args text copied as UTF-8
  * bytes), so no per-row JS values are created. Rows come in the order they are added.
+ * A track's identity and names are written once, as `tracks` rows (`emitTracks`).
  */
 import type { ColumnBatch } from "../../domain/column-batch.ts";
+import type { TableBuffer } from "../../domain/table-buffer.ts";
 import { Int32Builder, Int64Builder, Utf8Builder } from "../common/column-builders.ts";
 import type { NsClock } from "../common/time-ns.ts";
 import { FLAG_ARGS_TRUNCATED, flagsText } from "./event-flags.ts";
@@ -26,13 +28,6 @@ export interface TrackTable {
   allInfo(): TrackInfo[];
 }
 
-interface TrackBytes {
-  id: Uint8Array;
-  pid: Uint8Array | null;
-  tid: Uint8Array | null;
-  processName: Uint8Array | null;
-  threadName: Uint8Array | null;
-}
 
 /** One event's row values (string fields as ids, -1 for none). */
 export interface TraceRowValues {
@@ -59,7 +54,8 @@ const utf8OrNull = (value: string | null): Uint8Array | null => (value === null 
 export class TraceRowWriter {
   rows = 0;
   truncatedArgs = 0;
-  private readonly trackBytes: TrackBytes[];
+  /** Per track, its track_id. */
+  private readonly trackIds: Uint8Array[];
   private readonly flagBytes: (Uint8Array | null)[];
   private readonly baseHigh: number;
   private readonly baseLow: number;
@@ -69,16 +65,10 @@ export class TraceRowWriter {
 
   constructor(
     private readonly strings: StringBytes,
-    tracks: TrackTable,
+    private readonly tracks: TrackTable,
     clock: NsClock,
   ) {
-    this.trackBytes = tracks.allInfo().map((info, t) => ({
-      id: encoder.encode(info.id ?? "-"),
-      pid: utf8OrNull(tracks.pids[t]!),
-      tid: utf8OrNull(tracks.tids[t]!),
-      processName: utf8OrNull(info.processName),
-      threadName: utf8OrNull(info.threadName),
-    }));
+    this.trackIds = tracks.allInfo().map((info) => encoder.encode(trackIdOf(info)));
     this.flagBytes = Array.from({ length: 16 }, (_, mask) => utf8OrNull(flagsText(mask)));
     // ts_ns = baseNs + relNs exactly, with baseNs split into 32-bit halves (it may exceed 2^53).
     const baseNs = BigInt(clock.baseUs) * 1000n;
@@ -89,13 +79,8 @@ export class TraceRowWriter {
   add(e: TraceRowValues): void {
     const b = this.batch;
     const row = b.length;
-    const track = this.trackBytes[e.track]!;
     b.eventIndex.set(row, e.seq);
-    b.trackId.set(row, track.id);
-    setNullable(b.pid, row, track.pid);
-    setNullable(b.tid, row, track.tid);
-    setNullable(b.processName, row, track.processName);
-    setNullable(b.threadName, row, track.threadName);
+    b.trackId.set(row, this.trackIds[e.track]!);
     b.name.set(row, e.name >= 0 ? this.strings.bytes(e.name) : UNNAMED_BYTES);
     if (e.cat >= 0) b.category.set(row, this.strings.bytes(e.cat));
     else b.category.setNull(row);
@@ -118,6 +103,13 @@ export class TraceRowWriter {
     }
   }
 
+  /** One `tracks` row per track of the trace (its events name it by track_id). */
+  emitTracks(out: TableBuffer): void {
+    this.tracks.allInfo().forEach((info, t) => {
+      out.append({ track_id: trackIdOf(info), pid: this.tracks.pids[t]!, tid: this.tracks.tids[t]!, process_name: info.processName, thread_name: info.threadName });
+    });
+  }
+
   /** Whether full batches are waiting to be taken. */
   get ready(): boolean {
     return this.done.length > 0;
@@ -136,6 +128,8 @@ export class TraceRowWriter {
   }
 }
 
+const trackIdOf = (info: TrackInfo): string => info.id ?? "-";
+
 function setNullable(builder: Utf8Builder, row: number, bytes: Uint8Array | null): void {
   if (bytes === null) builder.setNull(row);
   else builder.set(row, bytes);
@@ -145,10 +139,6 @@ class RowBatch {
   length = 0;
   readonly eventIndex = new Int64Builder(ROWS_PER_BATCH);
   readonly trackId = new Utf8Builder(ROWS_PER_BATCH, ROWS_PER_BATCH * 8);
-  readonly pid = new Utf8Builder(ROWS_PER_BATCH, ROWS_PER_BATCH * 4);
-  readonly tid = new Utf8Builder(ROWS_PER_BATCH, ROWS_PER_BATCH * 4);
-  readonly processName = new Utf8Builder(ROWS_PER_BATCH, 1024);
-  readonly threadName = new Utf8Builder(ROWS_PER_BATCH, 1024);
   readonly name = new Utf8Builder(ROWS_PER_BATCH, ROWS_PER_BATCH * 24);
   readonly category = new Utf8Builder(ROWS_PER_BATCH, ROWS_PER_BATCH * 8);
   readonly phase = new Utf8Builder(ROWS_PER_BATCH, ROWS_PER_BATCH);
@@ -160,7 +150,7 @@ class RowBatch {
   readonly threadDur = new Int64Builder(ROWS_PER_BATCH);
 
   private readonly builders = [
-    this.eventIndex, this.trackId, this.pid, this.tid, this.processName, this.threadName, this.name,
+    this.eventIndex, this.trackId, this.name,
     this.category, this.phase, this.ts, this.dur, this.depth, this.args, this.flags, this.threadDur,
   ];
 
@@ -177,10 +167,6 @@ class RowBatch {
       columns: {
         event_index: this.eventIndex.build(n),
         track_id: this.trackId.build(n),
-        pid: this.pid.build(n),
-        tid: this.tid.build(n),
-        process_name: this.processName.build(n),
-        thread_name: this.threadName.build(n),
         name: this.name.build(n),
         category: this.category.build(n),
         phase: this.phase.build(n),

@@ -18,7 +18,7 @@ import type { TraceRowValues, TraceRowWriter } from "./trace-row-writer.ts";
 import type { SpillSpace } from "../adapter.ts";
 import { PendingEvents } from "./pending-events.ts";
 import { PendingOverflow } from "./pending-overflow.ts";
-import type { RunCursor } from "./run-codec.ts";
+import type { EventCursor } from "./run-codec.ts";
 
 /** Waiting events held in memory before later ones overflow to scratch space (~80 bytes each). */
 export const PENDING_EVENTS = 1 << 18;
@@ -82,7 +82,7 @@ export class TrackSlicing {
     this.nester.beginTrack(track);
   }
 
-  event(c: RunCursor): void {
+  event(c: EventCursor): void {
     const v = c.v;
     const i = c.i;
     if (v.kind[i] === KIND_END) {
@@ -104,7 +104,7 @@ export class TrackSlicing {
   }
 
   /** Holds the cursor's event in memory, or in the overflow past the budget; returns its handle. */
-  private hold(c: RunCursor): number {
+  private hold(c: EventCursor): number {
     const p = this.pending;
     const overflow = this.overflow;
     if (overflow.count > 0 || p.waiting >= this.maxWaiting || p.argsHeld >= PENDING_ARGS_BYTES) {

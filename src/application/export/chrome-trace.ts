@@ -6,8 +6,7 @@
  */
 import { FlameoxError } from "../../domain/errors.ts";
 import type { Subject } from "../../analysis/subject.ts";
-import { openPart } from "../../analysis/evidence-parts.ts";
-import { readParquet } from "../../storage/parquet.ts";
+import { decodePart } from "../../analysis/evidence-parts.ts";
 import type { SnapshotHandle } from "../../storage/snapshot.ts";
 
 const COLUMNS = ["track_id", "pid", "tid", "process_name", "thread_name", "name", "category", "phase", "ts_ns", "dur_ns", "args_json"];
@@ -26,7 +25,7 @@ export async function toChromeTrace(snapshot: SnapshotHandle, subject: Subject):
   const events: string[] = [];
   const names = new Map<string, string>();
   for (const file of files) {
-    const t = readParquet(await openPart(snapshot, file), COLUMNS);
+    const t = await decodePart(snapshot, file, "trace_events", COLUMNS);
     const col = Object.fromEntries(COLUMNS.map((c) => [c, t.getChild(c)]));
     for (let i = 0; i < t.numRows; i++) {
       const pid = idOf(col.pid?.get(i));

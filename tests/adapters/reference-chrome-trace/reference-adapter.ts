@@ -53,6 +53,7 @@ export const chromeTraceReference: ProducerAdapter = {
     const args = new ArgsSerializer(input.limits.maxArgsBytes);
     const truncatedArgs = writeTraceEventRows(scan, tracks, args, tables.trace_events);
     const trackInfo = tracks.allInfo();
+    trackInfo.forEach((info, t) => tables.tracks.append({ track_id: info.id ?? "-", pid: tracks.pids[t]!, tid: tracks.tids[t]!, process_name: info.processName, thread_name: info.threadName }));
     const lookup = (track: number) => trackInfo[track]!;
     frames.emit(tables.frames);
     wall.emit(tables.frame_measurements, tables.call_edges, frames, lookup);

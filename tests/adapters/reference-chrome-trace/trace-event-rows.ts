@@ -31,10 +31,6 @@ export function writeTraceEventRows(scan: ScannedTrace, tracks: TrackRegistry, a
     }
     row.event_index = i;
     row.track_id = info.id;
-    row.pid = tracks.pids[t]!;
-    row.tid = tracks.tids[t]!;
-    row.process_name = info.processName;
-    row.thread_name = info.threadName;
     row.name = typeof event.name === "string" ? event.name : UNNAMED;
     row.category = typeof event.cat === "string" ? event.cat : null;
     row.phase = event.ph as string;

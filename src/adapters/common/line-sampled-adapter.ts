@@ -1,0 +1,61 @@
+/**
+ * The adapter every line-oriented sampled-stack format shares (perf script, collapsed
+ * stacks, DTrace aggregations): a reader fed line by line fills SampledStacks; the
+ * whole-payload path emits every table, the streaming path spills stacks to scratch space
+ * and writes them in chunks, so a file of any size keeps the worker's memory to its
+ * distinct frames and per-frame totals. A format supplies its reader and what it says
+ * about the evidence.
+ */
+import type { DetectInput, ExtractInput, ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
+import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
+import { SampledStacks } from "./sampled-stacks.ts";
+import { LineSplitter, splitLines, type OnLine } from "./text-line-stream.ts";
+
+export interface SampledLineReader {
+  readonly onLine: OnLine;
+  /** Ends the input (flushes a pending stack, checks what must have been seen). */
+  finish(): void;
+}
+
+export interface LineSampledFormat<R extends SampledLineReader> {
+  name: string;
+  version: string;
+  mediaType: string;
+  /** The format's name in error messages (LineSplitter's refusals). */
+  format: string;
+  detect(input: DetectInput): number;
+  reader(out: SampledStacks, maxEvents: number): R;
+  /** Producer, limitations and summary once the reader has finished; `encoding` is the text's (utf-8, utf-16le/be). */
+  evidence(reader: R, out: SampledStacks, encoding: string): Pick<NormalizedEvidence, "producer" | "producerVersion" | "limitations" | "summary">;
+}
+
+export function lineSampledAdapter<R extends SampledLineReader>(f: LineSampledFormat<R>): ProducerAdapter {
+  const described = (reader: R, out: SampledStacks, lines: LineSplitter) => ({ adapter: f.name, adapterVersion: f.version, ...f.evidence(reader, out, lines.encoding) });
+  return {
+    name: f.name,
+    version: f.version,
+    tables: ["frames", "frame_measurements", "call_edges", "stacks"],
+    artifactKind: "sample_profile",
+    mediaType: f.mediaType,
+    detect: f.detect,
+    extract(input: ExtractInput): NormalizedEvidence {
+      const out = new SampledStacks();
+      const reader = f.reader(out, input.limits.maxEvents);
+      const lines = new LineSplitter(f.format, reader.onLine);
+      lines.push(input.bytes);
+      lines.finish();
+      reader.finish();
+      return { ...described(reader, out, lines), tables: out.emitAll() };
+    },
+    async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
+      const out = new SampledStacks({ spill: input.spill, maxStacksInMemory: input.maxStacksInMemory });
+      const reader = f.reader(out, input.limits.maxEvents);
+      const lines = new LineSplitter(f.format, reader.onLine);
+      await splitLines(input.chunks, lines);
+      reader.finish();
+      const tables = out.emitSmall();
+      await out.writeStacks(input.sink);
+      return { ...described(reader, out, lines), tables: { frames: tables.frames, frame_measurements: tables.frame_measurements, call_edges: tables.call_edges }, streamed: ["stacks"] };
+    },
+  };
+}
