@@ -49,7 +49,11 @@ describe("capture broker", () => {
       sampling: { intervalMs: 50 },
     });
     expect(result.termination).toEqual({ kind: "timeout" });
-    expect(result.signalsSent.map((s) => `${s.signal}:${s.target}:${s.reason}`)).toEqual(["SIGTERM:group:timeout", "SIGKILL:group:timeout"]);
+    const signals = result.signalsSent.map((s) => `${s.signal}:${s.target}:${s.reason}`);
+    expect(signals.slice(0, 2)).toEqual(["SIGTERM:group:timeout", "SIGKILL:group:timeout"]);
+    // A descendant the subreaper adopted while the group was being killed gets its own
+    // SIGKILL; whether that happens depends on timing (a loaded machine), never on anything else.
+    expect(signals.slice(2).every((s) => s === "SIGKILL:descendant:timeout")).toBe(true);
     expect(result.signalsSent[1]!.at_ms - result.signalsSent[0]!.at_ms).toBeGreaterThanOrEqual(250);
     const grandchild = Number(/grandchild (\d+)/.exec(result.stdout)![1]);
     expect(await goneWithin(grandchild, 2000)).toBe(true);
