@@ -34,7 +34,8 @@ export function* spooledRows(spool: EventSpool, trackEndNs: readonly number[], s
         slicing.beginTrack(t, trackEndNs[t]!);
       }
       slicing.event(c);
-      yield* written(slicing, rows);
+      // Most events fill no batch: only then is a generator made to hand batches over.
+      if (rows.ready || slicing.paused) yield* written(slicing, rows);
     }
     if (track >= 0) {
       slicing.endTrack();
