@@ -10,6 +10,7 @@ import type { FrameMetric } from "../domain/evidence-schema.ts";
 import type { ArtifactRecord, RegistrationRecord, RunRecord } from "../domain/records.ts";
 import { clampLimit, type PageInfo } from "../analysis/analysis-result.ts";
 import { decodeCursor, encodeCursor } from "../analysis/cursor.ts";
+import type { Granularity } from "../analysis/pictures/frame-identity.ts";
 import type { HotspotsResult } from "../analysis/hotspots.ts";
 import type { EvidenceEngine, EngineStats } from "../analysis/evidence-engine.ts";
 import type { PartCache, PartCacheStats } from "../analysis/evidence-parts.ts";
@@ -262,7 +263,7 @@ export class WorkspaceService {
     return (await failuresRecipe()).analyzeFailures(snapshot, subjects, { ...options, limit: this.limit(options.limit) }, await this.partCache());
   }
 
-  async analyzeHotspots(ref: string, options: { limit?: number; cursor?: string | null; metric?: FrameMetric }): Promise<HotspotsResult> {
+  async analyzeHotspots(ref: string, options: { limit?: number; cursor?: string | null; metric?: FrameMetric; granularity?: Granularity; excludePseudoFrames?: boolean }): Promise<HotspotsResult> {
     const snapshot = this.pin();
     const subject = resolveSubject(this.ws, snapshot, ref);
     return (await hotspotsRecipe()).analyzeHotspots(snapshot, subject, { ...options, limit: this.limit(options.limit) }, await this.partCache());

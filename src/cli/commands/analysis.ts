@@ -11,6 +11,7 @@ import { compareCommand, recordComparisonCommand, scalingCommand } from "./study
 import { analyzeRecordCommand } from "./investigations.ts";
 import { shortLocation } from "../short-location.ts";
 import { failuresCommand } from "./failures.ts";
+import { GRANULARITIES, oneOf } from "../choices.ts";
 
 const pageArgs = {
   limit: { type: "string", description: "Maximum rows to return" },
@@ -46,13 +47,24 @@ export const analyzeCommand = defineCommand({
     record: analyzeRecordCommand,
     failures: failuresCommand,
     hotspots: defineCommand({
-      meta: { name: "hotspots", description: "Top frames by self time for a run or artifact" },
-      args: { ...commonArgs, ...pageArgs, run_or_artifact: { type: "positional", required: true } },
+      meta: { name: "hotspots", description: "Top functions by self time for a run or artifact" },
+      args: {
+        ...commonArgs,
+        ...pageArgs,
+        run_or_artifact: { type: "positional", required: true },
+        granularity: { type: "string", description: "function (default, as pprof -top) | line (one row per stored frame) | file" },
+        "exclude-pseudo-frames": { type: "boolean", description: "Leave out (idle), (program), (garbage collector) and (root); the result says what was left out" },
+      },
       run: ({ args }) =>
-        execute(args, (s) => s.analyzeHotspots(args.run_or_artifact, { limit: parseLimit(args.limit), cursor: args.cursor, metric: parseMetric(args.metric) }), (r) =>
+        execute(args, (s) => s.analyzeHotspots(args.run_or_artifact, {
+          limit: parseLimit(args.limit), cursor: args.cursor, metric: parseMetric(args.metric),
+          granularity: args.granularity === undefined ? undefined : oneOf("granularity", GRANULARITIES, args.granularity),
+          excludePseudoFrames: args["exclude-pseudo-frames"] === true,
+        }), (r) =>
           [
-            `hotspots (${r.metric ?? "no metric"}) at ${r.corpus_commit_id}`,
+            `hotspots (${r.metric ?? "no metric"}, per ${r.granularity}) at ${r.corpus_commit_id}`,
             evidenceLine(r.evidence),
+            r.excluded && r.excluded.functions.length > 0 ? `excluded: ${r.excluded.functions.map(safeText).join(", ")} (${(100 * r.excluded.self_fraction).toFixed(1)}% self)` : "",
             r.items.length > 0
               ? table([["#", "SELF", "SELF%", "TOTAL", "FRAME", "FUNCTION", "LOCATION"], ...r.items.map((h) => [String(h.rank), formatValue(h.self_value, h.unit), (100 * h.self_fraction).toFixed(1), formatValue(h.inclusive_value, h.unit), h.frame_id, safeText(h.function), where(h)])])
               : "",

@@ -6,17 +6,9 @@ import type { ProfileDiffResult } from "../../analysis/profile-diff.ts";
 import { commonArgs, execute } from "../context.ts";
 import { safeText, table } from "../output.ts";
 import { parseLimit } from "./records.ts";
+import { GRANULARITIES, oneOf } from "../choices.ts";
 
-const GRANULARITIES = ["function", "line", "file"] as const;
 const EXPORT_FORMATS = ["speedscope", "pprof", "chrome-trace", "collapsed"] as const;
-
-function oneOf<T extends string>(field: string, values: readonly T[], value: string | undefined): T | undefined {
-  if (value === undefined) return undefined;
-  if (!(values as readonly string[]).includes(value)) {
-    throw new FlameoxError("INVALID_ARGUMENTS", `Expected --${field} to be one of ${values.join(", ")} but found ${JSON.stringify(value)}`, { details: { field } });
-  }
-  return value as T;
-}
 
 const metricArg = { type: "string", description: `Metric to draw: ${FRAME_METRICS.join(" | ")} (default: cpu_time when present, else wall_time, inuse_space, samples)` } as const;
 const outputArgs = {

@@ -8,6 +8,7 @@ const metric = type.enumerated(...FRAME_METRICS);
 export const Hotspot = type({
   rank: "number.integer >= 1",
   frame_id: "string",
+  frames: "number.integer >= 1",
   function: "string",
   language: "string",
   module: "string | null",
@@ -30,6 +31,8 @@ export const HotspotsResult = type({
   metric: metric.or("null"),
   metrics_available: metric.array(),
   coverage: { total_self_value: "number", total_samples: "number", frames: "number.integer >= 0", symbolized_fraction: "number | null" },
+  granularity: "'function' | 'line' | 'file'",
+  excluded: type({ functions: "string[]", self_value: "number", self_fraction: "number" }).or("null"),
 });
 
 const frameRefFields = { frame_id: "string", function: "string", file: "string | null", line: "number | null" } as const;

@@ -38,7 +38,15 @@ export const ListInput = type({ "+": "reject", "limit?": listLimit, "cursor?": c
 export const GetRunInput = type({ "+": "reject", run_id: runId });
 export const GetArtifactInput = type({ "+": "reject", artifact_id: artifactId });
 
-export const HotspotsInput = type({ "+": "reject", run_or_artifact: subject, "limit?": listLimit, "cursor?": cursor, "metric?": metric });
+export const HotspotsInput = type({
+  "+": "reject",
+  run_or_artifact: subject,
+  "limit?": listLimit,
+  "cursor?": cursor,
+  "metric?": metric,
+  "granularity?": type("'function' | 'line' | 'file'").describe("rows per function (default, as pprof -top), per stored frame (line) or per file"),
+  "exclude_pseudo_frames?": type("boolean").describe("leave out (idle), (program), (garbage collector) and (root); the result says what was left out"),
+});
 
 export const FrameDrillInput = type({
   "+": "reject",

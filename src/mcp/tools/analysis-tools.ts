@@ -15,14 +15,16 @@ export const analyzeHotspots = defineTool({
   name: "analyze_hotspots",
   title: "Analyze hotspots",
   description:
-    "Top frames by self time for a run or artifact (sampled cpu_time when available, else trace wall_time), with evidence status and " +
+    "Top functions by self time for a run or artifact (sampled cpu_time when available, else trace wall_time), with evidence status and " +
     "limitations. Next: get_frame_callers / get_frame_callees / get_stack_examples with a frame_id from the items.",
   annotations: READ_ONLY,
   input: HotspotsInput,
   result: HotspotsResult,
   pageable: true,
   run: async (args, { session }) =>
-    (await session.open()).analyzeHotspots(args.run_or_artifact, { limit: args.limit, cursor: args.cursor, metric: args.metric }),
+    (await session.open()).analyzeHotspots(args.run_or_artifact, {
+      limit: args.limit, cursor: args.cursor, metric: args.metric, granularity: args.granularity, excludePseudoFrames: args.exclude_pseudo_frames,
+    }),
   summarize: (r) =>
     [
       `hotspots (${r.metric ?? "no metric"}) at ${r.corpus_commit_id}: ${paging(r)}; ${evidenceLine(r.evidence)}`,
