@@ -19,6 +19,20 @@ export function heavyTest(name: string, fn: () => Promise<void> | void, timeout?
   (HEAVY ? test : test.skip)(`${name} [heavy]`, fn, timeout);
 }
 
+/**
+ * Polls `condition` until it holds or `timeoutMs` passes, and says whether it held. Tests
+ * wait on the state they need rather than sleeping a fixed time: done as soon as it holds,
+ * and a loaded machine still gets the whole timeout.
+ */
+export async function waitFor(condition: () => boolean | Promise<boolean>, options: { timeoutMs?: number; intervalMs?: number } = {}): Promise<boolean> {
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  for (;;) {
+    if (await condition()) return true;
+    if (Date.now() >= deadline) return false;
+    await Bun.sleep(options.intervalMs ?? 20);
+  }
+}
+
 export function tempDir(prefix = "flameox-test-"): { path: string; cleanup: () => void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
   return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
