@@ -11,8 +11,10 @@ export const SAMPLES = join(REPO, "fixtures", "samples");
 
 /**
  * The heavy lane (`make test-heavy`, FLAMEOX_HEAVY=1): cases that generate tens of MB or
- * run whole multi-trial experiments. Elsewhere they are registered as skipped, tagged
- * [heavy], so every run's summary counts them instead of dropping them silently.
+ * a million rows, run whole multi-trial experiments, drive whole outside programs (an npm
+ * install, a browser), or sweep every corpus file where the default lane takes one per
+ * format. Elsewhere they are registered as skipped, tagged [heavy], so every run's summary
+ * counts them instead of dropping them silently.
  */
 export const HEAVY = process.env.FLAMEOX_HEAVY === "1";
 export function heavyTest(name: string, fn: () => Promise<void> | void, timeout?: number): void {
