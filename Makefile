@@ -19,9 +19,11 @@ BUN_PATH := $(CURDIR)/.tools/bun/bin:$(PATH)
 CORPUS_TESTS = $(addprefix ./,$(shell grep -rl --include='*.test.ts' 'corpus-files' tests | sort))
 HEAVY_TESTS = $(addprefix ./,$(shell grep -rl --include='*.test.ts' 'heavyTest' tests | sort))
 EXTERNAL_CORPUS = $(or $(FLAMEOX_CORPUS),$(abspath $(CURDIR)/../shared/corpus))
-# Most of the default lane's time is spent waiting on processes it starts (parse workers,
-# CLI and MCP server processes, workloads), so two files at once keep two cores busier
-# than one file at a time does.
+# One file at a time keeps about one core busy (a test mostly waits on the one process it
+# started: a parse worker, a CLI or MCP server, a workload), so two files run at once.
+# tests/timings.json holds each file's duration so the longest start first and none is
+# left running alone at the end (refresh it with
+# `bun test --parallel=2 --timings tests/timings.json --update-timings`).
 TEST_JOBS ?= 2
 
 install:
@@ -41,7 +43,7 @@ demo: install
 	  echo "== validate"; $$fx validate --full
 
 test: install
-	@export PATH="$(BUN_PATH)"; unset FLAMEOX_CORPUS FLAMEOX_HEAVY; NO_COLOR=1 bun test --parallel=$(TEST_JOBS) --timeout 120000
+	@export PATH="$(BUN_PATH)"; unset FLAMEOX_CORPUS FLAMEOX_HEAVY; NO_COLOR=1 bun test --parallel=$(TEST_JOBS) --timings tests/timings.json --timeout 120000
 
 test-external: install
 	@export PATH="$(BUN_PATH)"; unset FLAMEOX_HEAVY; \
