@@ -3,7 +3,8 @@
 #               and runs the main job on fixtures/samples: init, import, hotspots.
 #   make test   installs the same way and runs the default test lane: everything that needs
 #               nothing beside the repository (vendored corpus in fixtures/corpus), minus the
-#               [heavy] cases, which it lists as skipped.
+#               [heavy] cases, which it lists as skipped. Test files run in TEST_JOBS
+#               processes at once (default 2; TEST_JOBS=1 runs them one after another).
 #   make test-external   the corpus suites again over the external corpus as well
 #               ($FLAMEOX_CORPUS, else ../shared/corpus); says so when there is none.
 #   make test-heavy      the [heavy] cases (tens of MB generated, whole experiments).
@@ -18,6 +19,12 @@ BUN_PATH := $(CURDIR)/.tools/bun/bin:$(PATH)
 CORPUS_TESTS = $(addprefix ./,$(shell grep -rl --include='*.test.ts' 'corpus-files' tests | sort))
 HEAVY_TESTS = $(addprefix ./,$(shell grep -rl --include='*.test.ts' 'heavyTest' tests | sort))
 EXTERNAL_CORPUS = $(or $(FLAMEOX_CORPUS),$(abspath $(CURDIR)/../shared/corpus))
+# One file at a time keeps about one core busy (a test mostly waits on the one process it
+# started: a parse worker, a CLI or MCP server, a workload), so two files run at once.
+# tests/timings.json holds each file's duration so the longest start first and none is
+# left running alone at the end (refresh it with
+# `bun test --parallel=2 --timings tests/timings.json --update-timings`).
+TEST_JOBS ?= 2
 
 install:
 	@bash scripts/install.sh $(BUN_VERSION)
@@ -36,7 +43,7 @@ demo: install
 	  echo "== validate"; $$fx validate --full
 
 test: install
-	@export PATH="$(BUN_PATH)"; unset FLAMEOX_CORPUS FLAMEOX_HEAVY; NO_COLOR=1 bun test --timeout 120000
+	@export PATH="$(BUN_PATH)"; unset FLAMEOX_CORPUS FLAMEOX_HEAVY; NO_COLOR=1 bun test --parallel=$(TEST_JOBS) --timings tests/timings.json --timeout 120000
 
 test-external: install
 	@export PATH="$(BUN_PATH)"; unset FLAMEOX_HEAVY; \

@@ -11,12 +11,28 @@ export const SAMPLES = join(REPO, "fixtures", "samples");
 
 /**
  * The heavy lane (`make test-heavy`, FLAMEOX_HEAVY=1): cases that generate tens of MB or
- * run whole multi-trial experiments. Elsewhere they are registered as skipped, tagged
- * [heavy], so every run's summary counts them instead of dropping them silently.
+ * a million rows, run whole multi-trial experiments, drive whole outside programs (an npm
+ * install, a browser), or sweep every corpus file where the default lane takes one per
+ * format. Elsewhere they are registered as skipped, tagged [heavy], so every run's summary
+ * counts them instead of dropping them silently.
  */
 export const HEAVY = process.env.FLAMEOX_HEAVY === "1";
 export function heavyTest(name: string, fn: () => Promise<void> | void, timeout?: number): void {
   (HEAVY ? test : test.skip)(`${name} [heavy]`, fn, timeout);
+}
+
+/**
+ * Polls `condition` until it holds or `timeoutMs` passes, and says whether it held. Tests
+ * wait on the state they need rather than sleeping a fixed time: done as soon as it holds,
+ * and a loaded machine still gets the whole timeout.
+ */
+export async function waitFor(condition: () => boolean | Promise<boolean>, options: { timeoutMs?: number; intervalMs?: number } = {}): Promise<boolean> {
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  for (;;) {
+    if (await condition()) return true;
+    if (Date.now() >= deadline) return false;
+    await Bun.sleep(options.intervalMs ?? 20);
+  }
 }
 
 export function tempDir(prefix = "flameox-test-"): { path: string; cleanup: () => void } {

@@ -2,12 +2,14 @@
  * The published package as a user gets it: `npm pack`, then `npm install` of the tarball
  * into a clean project (from the npm cache when it holds everything, else from the npm
  * registry), then `npx flameox` with only Node on PATH and `bunx flameox` with Bun.
- * Slow by nature (npm unpacks ~140 packages), so every install path shares one install.
+ * Slow by nature (npm unpacks ~140 packages), so every install path shares one install,
+ * and the whole file belongs to the heavy lane: elsewhere its cases are listed as skipped
+ * and nothing is packed or installed.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { REPO, SAMPLES, tempDir } from "../helpers.ts";
+import { HEAVY, heavyTest, REPO, SAMPLES, tempDir } from "../helpers.ts";
 
 const NODE_ONLY_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 const BUN_DIR = dirname(process.execPath);
@@ -23,7 +25,7 @@ function run(argv: string[], env: Record<string, string>, cwd = project): { code
 }
 
 beforeAll(() => {
-  if (!available) return;
+  if (!available || !HEAVY) return;
   dir = tempDir("flameox-pack-");
   project = join(dir.path, "project");
   const env = { PATH: NODE_ONLY_PATH, npm_config_cache: join(process.env.HOME ?? "/root", ".npm") };
@@ -39,7 +41,7 @@ beforeAll(() => {
 afterAll(() => dir?.cleanup());
 
 describe.skipIf(!available)("npm package", () => {
-  test("the tarball carries the licence, launcher and runtime files, and no tests", () => {
+  heavyTest("the tarball carries the licence, launcher and runtime files, and no tests", () => {
     const root = join(project, "node_modules", "flameox");
     const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
     expect(manifest.license).toBe("Apache-2.0");
@@ -52,7 +54,7 @@ describe.skipIf(!available)("npm package", () => {
     expect(existsSync(join(root, "tests"))).toBe(false);
   });
 
-  test("npx flameox with only Node runs on the Bun installed from npm: help, then import and hotspots", () => {
+  heavyTest("npx flameox with only Node runs on the Bun installed from npm: help, then import and hotspots", () => {
     const env = { PATH: NODE_ONLY_PATH };
     const help = run(["npx", "--no-install", "flameox", "--help"], env);
     expect(help.stderr).toBe("");
@@ -67,7 +69,7 @@ describe.skipIf(!available)("npm package", () => {
     expect(hotspots.stdout.split("\n").length).toBeGreaterThan(3);
   });
 
-  test("npx flameox with neither Bun on PATH nor the bun package prints the one-line instruction", () => {
+  heavyTest("npx flameox with neither Bun on PATH nor the bun package prints the one-line instruction", () => {
     const modules = join(project, "node_modules");
     const hidden = ["bun", "@oven", ".bin/bun"].filter((p) => existsSync(join(modules, p)));
     for (const p of hidden) renameSync(join(modules, p), join(modules, `${p}.hidden`));
@@ -81,7 +83,7 @@ describe.skipIf(!available)("npm package", () => {
     }
   });
 
-  test("bunx flameox runs the installed package", () => {
+  heavyTest("bunx flameox runs the installed package", () => {
     const env = { PATH: `${BUN_DIR}:${NODE_ONLY_PATH}` };
     const help = run(["bunx", "flameox", "--help"], env);
     expect(help.code).toBe(0);

@@ -46,7 +46,10 @@ async function run(name: string) {
 const experimentCount = () => (service.ws.control.db.query("SELECT count(*) AS n FROM experiments").get() as { n: number }).n;
 
 describe("experiment end to end", () => {
-  test("the quadratic candidate is a meaningful regression, with an interval", async () => {
+  // Twelve trials, each a workload and an oracle process: a whole multi-trial experiment, so
+  // the heavy lane's. The default lane still runs this experiment and its decision through
+  // the CLI (tests/cli/experiment-cli.test.ts) and a smaller one over MCP.
+  heavyTest("the quadratic candidate is a meaningful regression, with an interval", async () => {
     const exp = await run("quadratic-regression");
     expect(exp.outcome!.counts.succeeded).toBe(12);
     expect(exp.outcome!.complete_blocks).toBe(6);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { cli, SAMPLES, tempWorkspace } from "../helpers.ts";
+import { cli, SAMPLES, tempWorkspace, waitFor } from "../helpers.ts";
 import { call, connect, type Connected, type Json, rawSession, writeBigTrace } from "./mcp-helpers.ts";
 
 let ws: { root: string; cleanup: () => void };
@@ -82,9 +82,8 @@ describe("import_artifact progress and cancellation", () => {
       },
     });
     await extractionStarted;
-    // Give the worker time to start parsing, then cancel (the SDK sends notifications/cancelled).
-    await sleep(800);
-    expect(workersOf(ws.root).length).toBeGreaterThan(0);
+    // Cancel once the worker runs (the SDK sends notifications/cancelled).
+    expect(await waitFor(() => workersOf(ws.root).length > 0, { intervalMs: 50 })).toBe(true);
     controller.abort("test cancels the import");
     await expect(pending).rejects.toThrow();
     expect(updates.some((u) => u.message === "copying")).toBe(true);
@@ -114,8 +113,7 @@ describe("import_artifact progress and cancellation", () => {
     const raw = await rawSession(ws.root);
     await raw.send({ id: 2, method: "tools/call", params: { name: "import_artifact", arguments: { path: "big-trace.json" }, _meta: { progressToken: "t" } } });
     await raw.readUntil((m) => m.params?.message === "extracting");
-    await sleep(800);
-    expect(workersOf(ws.root).length).toBeGreaterThan(0);
+    expect(await waitFor(() => workersOf(ws.root).length > 0, { intervalMs: 50 })).toBe(true);
     expect(await raw.end()).toBe(0);
     const newest = (await cli(["runs", "list", "--limit", "1", "--json"], { cwd: ws.root })).json.items[0];
     expect(newest.extraction_status).toBe("cancelled");

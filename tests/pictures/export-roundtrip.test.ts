@@ -3,19 +3,26 @@
  * collapsed stacks, speedscope and pprof, and imported back, gives the same self value per
  * function as the original's hotspots. The comparison is by function name: exports keep
  * names (speedscope and pprof also files and lines), and hotspots rows of one name are summed.
+ *
+ * Each file costs four imports (a parse worker each), so the sweep over every vendored file
+ * is a heavy case: the default lane keeps the first file of each format (every source format
+ * and every export still round-trips), the heavy lane runs the others, and the external
+ * lane, whose point is the sweep, runs every file.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { WorkspaceService } from "../../src/application/workspace-service.ts";
 import type { FrameMetric } from "../../src/domain/evidence-schema.ts";
-import { corpusFiles } from "../adapters/corpus-files.ts";
-import { tempWorkspace } from "../helpers.ts";
+import { corpusFiles, EXTERNAL_CORPUS } from "../adapters/corpus-files.ts";
+import { heavyTest, tempWorkspace } from "../helpers.ts";
 
 const FORMATS = ["cpuprofile", "heapprofile", "pprof", "pprof-legacy", "perf-script", "collapsed-stacks", "speedscope", "gecko", "fxprofiler-processed", "massif", "dhat"];
 /** Formats whose every file their own adapter tests check: one file each here keeps this suite short. */
 const ONE_EACH = new Set(["gecko", "fxprofiler-processed", "massif", "dhat"]);
 const files = FORMATS.flatMap((format) => corpusFiles(format).slice(0, ONE_EACH.has(format) ? 1 : undefined).map((f) => ({ ...f, format })));
+const firstOfEachFormat = new Set(FORMATS.map((format) => files.find((f) => f.format === format)?.path));
+const inThisLane = (path: string) => EXTERNAL_CORPUS !== null || firstOfEachFormat.has(path);
 
 let root: string;
 let cleanup: () => void;
@@ -71,7 +78,7 @@ describe("exports of every corpus profile import back with the same hotspots", (
     expect(new Set(files.map((f) => f.format))).toEqual(new Set(FORMATS));
   });
   for (const file of files) {
-    test(`${file.format}/${file.name}`, async () => {
+    (inThisLane(file.path) ? test : heavyTest)(`${file.format}/${file.name}`, async () => {
       const imported = await service.importArtifact({ path: file.path });
       const original = await selfByFunction(imported.artifact_id);
       const total = (await service.analyzeHotspots(imported.artifact_id, { limit: 1 })).coverage.total_self_value;

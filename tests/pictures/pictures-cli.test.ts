@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { cli, SAMPLES, tempWorkspace } from "../helpers.ts";
+import { cli, heavyTest, SAMPLES, tempWorkspace } from "../helpers.ts";
 
 let root: string;
 let cleanup: () => void;
@@ -94,8 +94,11 @@ describe("flamegraph", () => {
     expect(readdirSync(root)).not.toContain("heap.html");
   });
 
-  test.skipIf(!CHROMIUM)("headless Chromium renders the page, and a search highlights the hot frame", async () => {
-    const page = `file://${join(root, "cpu.html")}`;
+  // Three whole-browser runs: a heavy case. It draws its own page, so the heavy lane, which
+  // runs only the [heavy] cases, needs nothing from the cases above.
+  (CHROMIUM ? heavyTest : test.skip)("headless Chromium renders the page, and a search highlights the hot frame", async () => {
+    expect((await cli(["flamegraph", profile, "-o", "render.html"], { cwd: root })).code).toBe(0);
+    const page = `file://${join(root, "render.html")}`;
     const dom = Bun.spawnSync([CHROMIUM!, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1280,900", "--dump-dom", `${page}#search=sortNumbers`], { stderr: "ignore" });
     const html = dom.stdout.toString();
     const boxes = [...html.matchAll(/<g [^>]*name="([^"]*)"[^>]*>\s*<rect[^>]*fill="([^"]+)"/g)].map((m) => ({ name: m[1]!, fill: m[2]! }));

@@ -2,20 +2,39 @@
  * validate checks the whole chain: a control plane that lost writes (its WAL) and a HEAD
  * rolled back to an older valid commit are failures, `catalog rebuild` refuses to bless
  * them, and `recover --rebuild-from-corpus` repairs both from the immutable corpus.
+ * Each case damages its own copy of one workspace that holds one import (made once: an
+ * import starts a parse worker).
  */
-import { describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SAMPLES, cli, tempWorkspace } from "../helpers.ts";
+import { SAMPLES, cli, tempDir, tempWorkspace, type CliResult } from "../helpers.ts";
 
 const failedChecks = (report: any) => report.checks.filter((c: any) => c.status === "failed").map((c: any) => c.check);
 
+let template: { root: string; cleanup: () => void };
+let firstImport: CliResult;
+
+beforeAll(async () => {
+  template = await tempWorkspace();
+  firstImport = await cli(["import", join(SAMPLES, "sample-trace.json"), "--json"], { cwd: template.root });
+}, 60_000);
+afterAll(() => template?.cleanup());
+
+/** A copy of the workspace holding sample-trace.json's import. */
+function workspaceWithOneImport(): { root: string; cleanup: () => void } {
+  expect(firstImport.code).toBe(0);
+  const { path: root, cleanup } = tempDir();
+  cpSync(template.root, root, { recursive: true });
+  return { root, cleanup };
+}
+
 describe("corpus chain against the control plane", () => {
   test("a control plane that lost its WAL fails validation and is restored from the corpus", async () => {
-    const { root, cleanup } = await tempWorkspace();
+    const { root, cleanup } = workspaceWithOneImport();
     try {
       const control = join(root, ".diagnostics", "control.sqlite");
-      const first = (await cli(["import", join(SAMPLES, "sample-trace.json"), "--json"], { cwd: root })).json;
+      const first = firstImport.json;
       // The state the file held before the WAL's later transactions were checkpointed into it.
       copyFileSync(control, join(root, "control.before"));
       const second = (await cli(["import", join(SAMPLES, "sample.cpuprofile"), "--json"], { cwd: root })).json;
@@ -51,10 +70,9 @@ describe("corpus chain against the control plane", () => {
   }, 90_000);
 
   test("a HEAD rolled back to an older valid commit fails validation and is moved forward again", async () => {
-    const { root, cleanup } = await tempWorkspace();
+    const { root, cleanup } = workspaceWithOneImport();
     try {
       const head = join(root, ".diagnostics", "corpus", "HEAD");
-      await cli(["import", join(SAMPLES, "sample-trace.json"), "--json"], { cwd: root });
       const older = readFileSync(head, "utf8");
       const newest = (await cli(["import", join(SAMPLES, "sample.cpuprofile"), "--json"], { cwd: root })).json;
       const newestHead = readFileSync(head, "utf8");
@@ -82,9 +100,8 @@ describe("corpus chain against the control plane", () => {
   }, 90_000);
 
   test("status does not say in sync when SQLite quick_check fails", async () => {
-    const { root, cleanup } = await tempWorkspace();
+    const { root, cleanup } = workspaceWithOneImport();
     try {
-      await cli(["import", join(SAMPLES, "sample-trace.json"), "--json"], { cwd: root });
       const control = join(root, ".diagnostics", "control.sqlite");
       expect(existsSync(control + "-wal")).toBe(false);
       // Damage an index page: the schema still opens, quick_check reports the damage.

@@ -10,6 +10,7 @@ import {
   tableBufferToArrow,
   writeParquet,
 } from "../../src/storage/parquet.ts";
+import { heavyTest } from "../helpers.ts";
 
 const PROVENANCE = {
   schema_version: 1,
@@ -191,7 +192,8 @@ describe("parquet round trip", () => {
 });
 
 describe("parquet at scale", () => {
-  test("1M trace_events rows: write and read timings (printed, not asserted)", () => {
+  // 1M generated rows, timed: a size case, so the heavy lane's.
+  heavyTest("1M trace_events rows: write and read timings (printed, not asserted)", () => {
     const n = 1_000_000;
     const schema = EVIDENCE_SCHEMAS.trace_events;
     const buffer = new TableBuffer(schema);

@@ -1,22 +1,37 @@
 /**
  * Crash injection at every publication step: the importing process is SIGKILLed at the
  * step; HEAD must still name a complete commit, validate must pass, and the next import
- * must land.
+ * must land. Every step starts from a copy of one workspace holding one published import
+ * (made once: an import starts a parse worker), so each step costs only its own imports.
  */
-import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PUBLICATION_STEPS } from "../../src/storage/fault-injection.ts";
-import { SAMPLES, cli, tempWorkspace } from "../helpers.ts";
+import { SAMPLES, cli, tempDir, tempWorkspace, type CliResult } from "../helpers.ts";
+
+let template: { root: string; cleanup: () => void };
+let first: CliResult;
+
+beforeAll(async () => {
+  template = await tempWorkspace();
+  first = await cli(["import", join(SAMPLES, "sample-trace.json"), "--json"], { cwd: template.root });
+}, 60_000);
+afterAll(() => template?.cleanup());
 
 describe("publication survives a crash at every step", () => {
+  test("the starting workspace holds one published import", () => {
+    expect(first.code).toBe(0);
+    expect(first.json.extraction.status).toBe("published");
+  });
+
   for (const step of PUBLICATION_STEPS) {
     test(`killed at ${step}`, async () => {
-      const { root, cleanup } = await tempWorkspace();
+      const { path: root, cleanup } = tempDir();
       try {
-        const first = await cli(["import", join(SAMPLES, "sample-trace.json"), "--json"], { cwd: root });
-        expect(first.code).toBe(0);
+        cpSync(template.root, root, { recursive: true });
         const headBefore = readFileSync(join(root, ".diagnostics", "corpus", "HEAD"), "utf8").trim();
+        expect(headBefore).toBe(first.json.extraction.corpus_commit_id);
 
         const crashed = await cli(["import", join(SAMPLES, "sample.cpuprofile"), "--json"], { cwd: root, env: { FLAMEOX_FAULT_INJECT: step } });
         expect(crashed.signal).toBe("SIGKILL");

@@ -11,7 +11,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { WorkspaceService } from "../../src/application/workspace-service.ts";
 import { EvidenceEngine } from "../../src/analysis/evidence-engine.ts";
-import { CORPUS, SAMPLES, tempWorkspace } from "../helpers.ts";
+import { CORPUS, SAMPLES, tempWorkspace, waitFor } from "../helpers.ts";
 
 let root: string;
 let cleanup: () => void;
@@ -111,7 +111,7 @@ test("the engine drops least recently used generation tables over its budget, an
     await engine.ensureTable(snapshot, "otel_spans", spans(a.artifact_id), ["span_id"]);
     expect(count()).toBe(rowsA);
     expect(engine.stats()).toMatchObject({ loads: 3, evictions: 2, tables: 1 });
-    await Bun.sleep(600);
+    expect(await waitFor(() => !engine.stats().open)).toBe(true);
     expect(engine.stats()).toMatchObject({ open: false, tables: 0, bytes: 0, starts: 1 });
     await engine.ensureTable(snapshot, "otel_spans", spans(a.artifact_id), ["span_id"]);
     expect(count()).toBe(rowsA);

@@ -3,6 +3,7 @@ import { EVIDENCE_SCHEMAS, PROVENANCE_COLUMNS, type TableSchema } from "../../sr
 import { TableBuffer } from "../../src/domain/table-buffer.ts";
 import { AnalysisEngine } from "../../src/analysis/engine.ts";
 import { initParquet, parquetToIpcStream, tableBufferToArrow, writeParquet } from "../../src/storage/parquet.ts";
+import { heavyTest } from "../helpers.ts";
 
 const ENGINE_MODULE = new URL("../../src/analysis/engine.ts", import.meta.url).pathname;
 
@@ -192,7 +193,8 @@ describe("AnalysisEngine network refusal", () => {
 });
 
 describe("AnalysisEngine at scale", () => {
-  test("1M rows: decode + load + query timings (printed, not asserted)", () => {
+  // 2 x 1M generated rows: a size case, so the heavy lane's.
+  heavyTest("1M rows: decode + load + query timings (printed, not asserted)", () => {
     const n = 1_000_000;
     const buffer = new TableBuffer(EVIDENCE_SCHEMAS.call_edges);
     const idx = Array.from({ length: n }, (_, i) => i);
@@ -221,10 +223,15 @@ describe("AnalysisEngine at scale", () => {
     expect(top).toHaveLength(5);
   }, 120_000);
 
-  test("close makes further use an error", async () => {
-    const other = await AnalysisEngine.open();
-    other.close();
-    other.close();
-    expect(() => other.query("SELECT 1", [])).toThrow(/closed/);
-  }, 60_000);
+});
+
+// Last in the file: it closes the shared engine (an engine costs seconds to start, so the
+// file opens one for every case; afterAll's close is then a second close, also allowed).
+describe("AnalysisEngine close", () => {
+  test("close makes further use an error", () => {
+    engine.close();
+    engine.close();
+    expect(() => engine.query("SELECT 1", [])).toThrow(/closed/);
+    expect(() => engine.loadTable("t", [])).toThrow(/closed/);
+  });
 });
