@@ -6,7 +6,6 @@
 export const KNOWN_NOT_IMPORTED: readonly { name: string; producer: string }[] = [
   { name: "nsys", producer: "Nsight Systems SQLite / stats CSV" },
   { name: "pytorch-et", producer: "PyTorch execution trace" },
-  { name: "coverage", producer: "coverage.py, Cobertura XML" },
   { name: "junit-xml", producer: "JUnit XML test reports" },
 ];
 
