@@ -99,6 +99,9 @@ const PARSERS: [string, string[]][] = [
   ["dtrace-stacks", ["dtrace-stacks"]],
   ["pytest-reportlog", ["pytest-reportlog"]],
   ["junit-xml", ["junit-xml"]],
+  ["coverage-py", ["coverage-py"]],
+  ["coverage-json", ["coverage-py-json"]],
+  ["cobertura-xml", ["coverage-xml"]],
 ];
 
 async function runOne(adapter: ProducerAdapter, bytes: Uint8Array, chunkSize: number): Promise<string> {

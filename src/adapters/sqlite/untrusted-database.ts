@@ -71,7 +71,8 @@ export function openUntrustedSqlite(bytes: Uint8Array, label: string, options: {
   const pages = headerValid ? headerPages : filePages;
   if (pages > maxPages) throw refused(label, `the database claims ${pages} pages, over the limit of ${maxPages}`, { refused: "page_count", pages, limit: maxPages });
   if (headerValid && headerPages > filePages) {
-    throw refused(label, `the header claims ${headerPages} pages of ${pageSize} bytes but the file holds ${bytes.length} bytes`, { refused: "page_count", pages: headerPages, file_pages: filePages });
+    // A cut-short copy (or a forged count): SQLite would read past the end as if pages were missing.
+    throw parseFailed(label, `the header claims ${headerPages} pages of ${pageSize} bytes but the file holds ${bytes.length} bytes; it was cut short`);
   }
   // A copy SQLite can own; WAL-mode files (format versions 2) are read as rollback-journal
   // ones, because an in-memory database has no WAL and the artifact is the main file alone.
