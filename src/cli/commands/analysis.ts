@@ -11,6 +11,7 @@ import { compareCommand, recordComparisonCommand, scalingCommand } from "./study
 import { analyzeRecordCommand } from "./investigations.ts";
 import { shortLocation } from "../short-location.ts";
 import { failuresCommand } from "./failures.ts";
+import { coverageCommand } from "./coverage.ts";
 
 const pageArgs = {
   limit: { type: "string", description: "Maximum rows to return" },
@@ -45,6 +46,7 @@ export const analyzeCommand = defineCommand({
     scaling: scalingCommand,
     record: analyzeRecordCommand,
     failures: failuresCommand,
+    coverage: coverageCommand,
     hotspots: defineCommand({
       meta: { name: "hotspots", description: "Top frames by self time for a run or artifact" },
       args: { ...commonArgs, ...pageArgs, run_or_artifact: { type: "positional", required: true } },
