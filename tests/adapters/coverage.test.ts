@@ -211,7 +211,7 @@ describe("coverage.py SQLite: contexts and hostile files", () => {
     ];
     for (const [sql, refused] of cases) {
       const error = refusal(coverageDb(sql));
-      expect([error.code, error.details?.refused]).toEqual(["ARTIFACT_REFUSED", refused]);
+      expect([error.code, error.details?.refused]).toEqual(["ARTIFACT_PARSE_FAILED", refused]);
     }
   });
 
@@ -222,7 +222,7 @@ describe("coverage.py SQLite: contexts and hostile files", () => {
     view.setUint32(28, 0x7fffffff);
     view.setUint32(92, view.getUint32(24));
     const huge = refusal(bytes);
-    expect([huge.code, huge.details?.refused, huge.details?.pages]).toEqual(["ARTIFACT_REFUSED", "page_count", 0x7fffffff]);
+    expect([huge.code, huge.details?.refused, huge.details?.pages]).toEqual(["ARTIFACT_PARSE_FAILED", "page_count", 0x7fffffff]);
     // Within the cap but more pages than the file holds: a cut-short file.
     view.setUint32(28, bytes.length / 4096 + 5);
     expect(refusal(bytes).code).toBe("ARTIFACT_PARSE_FAILED");

@@ -174,6 +174,26 @@ describe("analyze coverage --diff", () => {
   });
 });
 
+describe("hostile coverage databases through the import pipeline", () => {
+  test("a view named like coverage.py's line table is refused with a typed error; the artifact is kept and the workspace stays valid", async () => {
+    const db = new Database(":memory:");
+    db.run("CREATE TABLE coverage_schema (version integer)");
+    db.run("INSERT INTO coverage_schema VALUES (7)");
+    db.run("CREATE TABLE file (id integer primary key, path text)");
+    db.run("CREATE VIEW line_bits AS SELECT 1 AS file_id, 1 AS context_id, zeroblob(100000000) AS numbits");
+    writeFileSync(join(root, "evil.coverage"), db.serialize());
+    db.close();
+    const r = await cli(["import", join(root, "evil.coverage"), "--json"], { cwd: root });
+    expect(r.code).toBe(4);
+    const error = (r.json as Json).error;
+    expect(error.code).toBe("ARTIFACT_PARSE_FAILED");
+    expect(error.message).toContain('declares a view ("line_bits")');
+    expect(error.details.artifact_id).toStartWith("sha256:");
+    const validate = await cli(["validate", "--json"], { cwd: root });
+    expect((validate.json as Json).ok).toBe(true);
+  }, 30_000);
+});
+
 describe("analyze coverage over real coverage.py runs", () => {
   if (!hasCoverage) {
     test.skip(`not run: ${NO_COVERAGE_REASON}`, () => {});

@@ -38,8 +38,12 @@ export function isSqliteHeader(head: string | Uint8Array): boolean {
   return true;
 }
 
+/**
+ * A refusal is a parse failure naming what was refused (`details.refused`), like a JUnit
+ * report's DOCTYPE: the same code in process and through the parse worker's protocol.
+ */
 function refused(label: string, what: string, details: Record<string, unknown>): FlameoxError {
-  return new FlameoxError("ARTIFACT_REFUSED", `Cannot import ${label}: ${what}`, {
+  return new FlameoxError("ARTIFACT_PARSE_FAILED", `Cannot parse ${label}: ${what}`, {
     remediation: [`A ${label} needs no views, triggers, virtual tables or generated columns; re-export it from its producer`],
     details,
   });
@@ -56,8 +60,8 @@ const u32 = (bytes: Uint8Array, at: number) => ((bytes[at]! << 24) >>> 0) + (byt
 
 /**
  * A read-only, in-memory database over `bytes`, with the schema checked. The caller closes it.
- * Throws ARTIFACT_PARSE_FAILED for a file that is not SQLite or is damaged, ARTIFACT_REFUSED
- * for what a hostile file would use (schema code, an impossible page count).
+ * Throws ARTIFACT_PARSE_FAILED for a file that is not SQLite or is damaged, and for what a
+ * hostile file would use (schema code, an impossible page count) with `details.refused`.
  */
 export function openUntrustedSqlite(bytes: Uint8Array, label: string, options: { maxPages?: number } = {}): { db: Database; schema: SchemaObject[] } {
   const maxPages = options.maxPages ?? DEFAULT_MAX_SQLITE_PAGES;
