@@ -29,6 +29,7 @@ import { junitXmlAdapter } from "./junit-xml/adapter.ts";
 import { coveragePyAdapter } from "./coverage-py/adapter.ts";
 import { coverageJsonAdapter } from "./coverage-json/adapter.ts";
 import { coberturaXmlAdapter } from "./cobertura-xml/adapter.ts";
+import { nsysSqliteAdapter } from "./nsys-sqlite/adapter.ts";
 
 export const ADAPTERS: ProducerAdapter[] = [
   v8CpuProfileAdapter,
@@ -62,6 +63,8 @@ export const ADAPTERS: ProducerAdapter[] = [
   coveragePyAdapter,
   coverageJsonAdapter,
   coberturaXmlAdapter,
+  // Accelerator traces: rows of `trace_events` on device/stream and thread tracks.
+  nsysSqliteAdapter,
 ];
 
 export function detectAdapter(input: DetectInput): ProducerAdapter | null {
