@@ -4,7 +4,7 @@
  * paths and names are cut to a fixed size, and the row count stays under the adapter's
  * event limit. Counts what it wrote per file so adapters can report totals.
  */
-import type { TableBuffer } from "../../domain/table-buffer.ts";
+import type { CellValue, TableBuffer } from "../../domain/table-buffer.ts";
 import { parseFailed, tooLarge } from "../json-guard.ts";
 
 const MAX_NAME_CHARS = 4096;
@@ -39,9 +39,11 @@ export class CoverageLineWriter {
     return this.count;
   }
 
-  private lineNumber(value: unknown, what: string): number {
+  private readonly cells: Record<string, CellValue> = {};
+
+  private lineNumber(value: unknown, file: string): number {
     if (typeof value !== "number" || !Number.isInteger(value) || value < INT32_MIN || value > INT32_MAX) {
-      throw parseFailed(this.label, `expected ${what} to be a 32-bit integer line number but found ${JSON.stringify(value)}`);
+      throw parseFailed(this.label, `expected the line numbers of ${file} to be 32-bit integers but found ${JSON.stringify(value)}`);
     }
     return value;
   }
@@ -54,19 +56,23 @@ export class CoverageLineWriter {
       this.lastCut = row.file.slice(0, MAX_NAME_CHARS);
       this.files.add(this.lastCut);
     }
-    const count = (v: number | null | undefined) => (typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= INT32_MAX ? v : null);
-    this.table.append({
-      file: this.lastCut,
-      kind: row.kind,
-      line: this.lineNumber(row.line, `a line of ${row.file}`),
-      to_line: row.to_line === null || row.to_line === undefined ? null : this.lineNumber(row.to_line, `an arc target of ${row.file}`),
-      context: row.context === null || row.context === undefined ? null : row.context.slice(0, MAX_NAME_CHARS),
-      executed: row.executed,
-      hits: typeof row.hits === "number" && Number.isSafeInteger(row.hits) && row.hits >= 0 ? row.hits : null,
-      function: row.function === null || row.function === undefined ? null : row.function.slice(0, MAX_NAME_CHARS),
-      branches_covered: count(row.branches_covered),
-      branches_total: count(row.branches_total),
-    });
+    // One row object, refilled: millions of lines are appended and the buffer copies the values.
+    const cells = this.cells;
+    cells.file = this.lastCut;
+    cells.kind = row.kind;
+    cells.line = this.lineNumber(row.line, row.file);
+    cells.to_line = row.to_line === null || row.to_line === undefined ? null : this.lineNumber(row.to_line, row.file);
+    cells.context = row.context === null || row.context === undefined ? null : row.context.length > MAX_NAME_CHARS ? row.context.slice(0, MAX_NAME_CHARS) : row.context;
+    cells.executed = row.executed;
+    cells.hits = typeof row.hits === "number" && Number.isSafeInteger(row.hits) && row.hits >= 0 ? row.hits : null;
+    cells.function = row.function === null || row.function === undefined ? null : row.function.slice(0, MAX_NAME_CHARS);
+    cells.branches_covered = countOrNull(row.branches_covered);
+    cells.branches_total = countOrNull(row.branches_total);
+    this.table.append(cells);
     this.count += 1;
   }
+}
+
+function countOrNull(v: number | null | undefined): number | null {
+  return typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= INT32_MAX ? v : null;
 }

@@ -19,7 +19,7 @@ export function readLegacyJson(bytes: Uint8Array, maxDepth: number, label: strin
   if (!isPlainObject(arcs)) throw expectationFailed(label, "arcs", "an object", arcs);
   for (const [path, list] of Object.entries(lines)) {
     if (!Array.isArray(list)) throw expectationFailed(label, `lines of ${path}`, "an array", list);
-    files.push({ path, context: null, lines: new Set(list as number[]), arcs: [] });
+    files.push({ path, context: null, lines: list as number[], sorted: false, arcs: [] });
   }
   for (const [path, list] of Object.entries(arcs)) {
     if (!Array.isArray(list)) throw expectationFailed(label, `arcs of ${path}`, "an array", list);
@@ -29,7 +29,7 @@ export function readLegacyJson(bytes: Uint8Array, maxDepth: number, label: strin
     });
     const existing = files.find((f) => f.path === path);
     if (existing) existing.arcs.push(...pairs);
-    else files.push({ path, context: null, lines: new Set(), arcs: pairs });
+    else files.push({ path, context: null, lines: [], sorted: false, arcs: pairs });
   }
   return { files, hasArcs: Object.keys(arcs).length > 0 };
 }

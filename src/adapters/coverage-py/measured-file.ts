@@ -9,19 +9,25 @@ import type { CoverageLineWriter } from "../coverage-lines/row-writer.ts";
 export interface MeasuredFile {
   path: string;
   context: string | null;
-  lines: Set<number>;
+  lines: number[];
+  /** True while `lines` is known ascending and distinct (one numbits row), so it needs no sort. */
+  sorted: boolean;
   arcs: [number, number][];
 }
 
 export function writeMeasured(files: MeasuredFile[], hasArcs: boolean, out: CoverageLineWriter): void {
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : (a.context ?? "") < (b.context ?? "") ? -1 : (a.context ?? "") > (b.context ?? "") ? 1 : 0));
   for (const f of files) {
-    const lines = new Set(f.lines);
-    if (hasArcs) for (const [from, to] of f.arcs) {
-      if (from > 0) lines.add(from);
-      if (to > 0) lines.add(to);
+    let lines = f.lines;
+    if (!f.sorted || (hasArcs && f.arcs.length > 0)) {
+      const set = new Set(f.lines);
+      if (hasArcs) for (const [from, to] of f.arcs) {
+        if (from > 0) set.add(from);
+        if (to > 0) set.add(to);
+      }
+      lines = [...set].sort((a, b) => a - b);
     }
-    for (const line of [...lines].sort((a, b) => a - b)) out.add({ file: f.path, kind: "line", line, context: f.context, executed: true });
+    for (const line of lines) out.add({ file: f.path, kind: "line", line, context: f.context, executed: true });
     const arcs = [...f.arcs].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     for (const [from, to] of arcs) out.add({ file: f.path, kind: "arc", line: from, to_line: to, context: f.context, executed: true });
   }

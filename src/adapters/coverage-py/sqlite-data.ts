@@ -79,7 +79,7 @@ function readOpen(db: Database, schema: Parameters<typeof tableColumns>[1], labe
       // Schema 2 and later always write a context id; coverage.py's default context is "".
       const context = contextId === null || contextId === undefined ? null : contexts.get(Number(contextId));
       if (context === undefined) throw parseFailed(label, `a row refers to context id ${String(contextId)}, which the context table lacks`);
-      f = { path, context, lines: new Set(), arcs: [] };
+      f = { path, context, lines: [], sorted: true, arcs: [] };
       measured.set(key, f);
     }
     return f;
@@ -97,13 +97,19 @@ function readOpen(db: Database, schema: Parameters<typeof tableColumns>[1], labe
       const lines = numbitsToLines(row.numbits);
       count(lines.length);
       const f = entry(row.file_id, row.context_id);
-      for (const line of lines) f.lines.add(line);
+      // One row per file and context in a well-formed file; a second one must be merged.
+      if (f.lines.length > 0) {
+        f.sorted = false;
+        for (const line of lines) f.lines.push(line);
+      } else f.lines = lines;
     }
   } else if (columns("line").has("lineno")) {
     need("line", ["file_id", "context_id", "lineno"]);
     for (const row of db.query(`SELECT file_id, context_id, lineno FROM line LIMIT ${maxRows + 1}`).iterate() as Iterable<{ file_id: number; context_id: unknown; lineno: unknown }>) {
       count(1);
-      entry(row.file_id, row.context_id).lines.add(row.lineno as number);
+      const f = entry(row.file_id, row.context_id);
+      f.sorted = false;
+      f.lines.push(row.lineno as number);
     }
   } else if (!hasArcs) {
     throw parseFailed(label, `schema ${schemaVersion} has no line table this reader knows (line_bits, line_map or line)`);
