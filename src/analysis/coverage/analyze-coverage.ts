@@ -14,8 +14,8 @@ import type { CommitEntry } from "../../storage/corpus-records.ts";
 import type { SnapshotHandle } from "../../storage/snapshot.ts";
 import { type AnalysisResult, distinctLimitations, resultBase } from "../analysis-result.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
-import type { PartCache } from "../evidence-parts.ts";
-import { readEvidenceColumns } from "../evidence-reader.ts";
+import { PartCache } from "../evidence-parts.ts";
+import { boolCells, int32Cells, stringCells } from "./coverage-columns.ts";
 import type { Subject } from "../subject.ts";
 
 export const COVERAGE_RECIPE_VERSION = "1";
@@ -75,27 +75,39 @@ function coverageGenerations(subject: Subject): CommitEntry[] {
   return subject.generations.filter((g) => g.tables.coverage_lines !== undefined);
 }
 
-async function filesOf(snapshot: SnapshotHandle, generations: CommitEntry[], parts: PartCache | undefined): Promise<Map<string, FileLines>> {
+async function filesOf(snapshot: SnapshotHandle, generations: CommitEntry[], parts: PartCache): Promise<Map<string, FileLines>> {
   const files = new Map<string, FileLines>();
   for (const g of generations) {
     if ((g.tables.coverage_lines ?? 0) === 0) continue;
     const knowsStatements = !snapshot.manifest(g).limitations.some((l) => l.code === EXECUTED_ONLY);
-    const { rows, columns: c } = await readEvidenceColumns(snapshot, "coverage_lines", [g], COLUMNS, parts);
-    for (let i = 0; i < rows; i++) {
-      const path = String(c.file![i]);
-      let f = files.get(path);
-      if (!f) files.set(path, (f = { executed: new Set(), statements: null, arcsExecuted: new Set(), arcsMissing: new Set(), functionOf: new Map() }));
-      const line = Number(c.line![i]);
-      // The plain column reader gives a boolean cell as its string form.
-      const executed = c.executed![i] === "true";
-      const fn = c.function![i];
-      if (c.kind![i] === "arc") {
-        (executed ? f.arcsExecuted : f.arcsMissing).add(`${line}>${c.to_line![i]}`);
-        continue;
+    for (const part of await parts.partsOf(snapshot, "coverage_lines", [g], COLUMNS)) {
+      const n = part.rows;
+      const column = (name: string) => part.arrow.getChild(name);
+      const paths = stringCells(column("file"), n);
+      const kinds = stringCells(column("kind"), n);
+      const functions = stringCells(column("function"), n);
+      const lines = int32Cells(column("line"), n);
+      const targets = int32Cells(column("to_line"), n);
+      const executedCells = boolCells(column("executed"), n);
+      let f: FileLines | undefined;
+      let path: string | null = null;
+      for (let i = 0; i < n; i++) {
+        if (paths[i] !== path) {
+          path = paths[i]!;
+          f = files.get(path);
+          if (!f) files.set(path, (f = { executed: new Set(), statements: null, arcsExecuted: new Set(), arcsMissing: new Set(), functionOf: new Map() }));
+        }
+        const line = lines[i]!;
+        const executed = executedCells[i] === 1;
+        if (kinds[i] === "arc") {
+          (executed ? f!.arcsExecuted : f!.arcsMissing).add(`${line}>${targets[i]}`);
+          continue;
+        }
+        if (executed) f!.executed.add(line);
+        if (knowsStatements) (f!.statements ??= new Set()).add(line);
+        const fn = functions[i];
+        if (fn !== null && fn !== undefined && !f!.functionOf.has(line)) f!.functionOf.set(line, fn);
       }
-      if (executed) f.executed.add(line);
-      if (knowsStatements) (f.statements ??= new Set()).add(line);
-      if (fn !== null && fn !== undefined && !f.functionOf.has(line)) f.functionOf.set(line, String(fn));
     }
   }
   // Executed arcs whose mirror was also listed missing elsewhere count as executed.
@@ -110,7 +122,7 @@ export async function analyzeCoverage(
   subject: Subject,
   base: Subject | null,
   options: { limit: number; cursor?: string | null },
-  parts?: PartCache,
+  parts: PartCache = new PartCache(0),
 ): Promise<CoverageResult> {
   const binding = { query: `analyze_coverage@${COVERAGE_RECIPE_VERSION}`, filters: { subject: subject.id, base: base?.id ?? null }, commitId: snapshot.commitId };
   const offset = decodeCursor(options.cursor, binding);
