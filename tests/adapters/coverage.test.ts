@@ -247,6 +247,16 @@ describe("coverage.py SQLite: contexts and hostile files", () => {
     expect(() => adapter.extract({ bytes: new TextEncoder().encode("{}"), displayName: "x", limits: DEFAULT_ADAPTER_LIMITS })).toThrow(/neither a SQLite database nor a coverage.py JSON data file/);
   });
 
+  test("a WAL-mode file (header format versions 2) is read as the main file alone", () => {
+    const bytes = coverageDb();
+    const wal = new Uint8Array(bytes);
+    wal[18] = 2;
+    wal[19] = 2;
+    const rows = rowsOf(extract(wal, "coverage-py").tables.coverage_lines);
+    expect(rows.length).toBe(5);
+    expect([wal[18], wal[19]]).toEqual([2, 2]); // the caller's bytes are left as they were
+  });
+
   test("the database is the bytes as they were when opened: changing the caller's buffer later changes nothing", () => {
     const bytes = coverageDb();
     const { db } = openUntrustedSqlite(bytes, "test db");

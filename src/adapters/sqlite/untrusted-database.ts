@@ -78,14 +78,19 @@ export function openUntrustedSqlite(bytes: Uint8Array, label: string, options: {
     // A cut-short copy (or a forged count): SQLite would read past the end as if pages were missing.
     throw parseFailed(label, `the header claims ${headerPages} pages of ${pageSize} bytes but the file holds ${bytes.length} bytes; it was cut short`);
   }
-  // A copy SQLite can own; WAL-mode files (format versions 2) are read as rollback-journal
-  // ones, because an in-memory database has no WAL and the artifact is the main file alone.
-  const copy = new Uint8Array(bytes);
-  if (copy[18] === 2) copy[18] = 1;
-  if (copy[19] === 2) copy[19] = 1;
+  // WAL-mode files (format versions 2) are read as rollback-journal ones, because an
+  // in-memory database has no WAL and the artifact is the main file alone. Deserializing
+  // copies the bytes into SQLite's memory (a test holds it to that), so only a patched
+  // header needs a copy of its own.
+  let image = bytes;
+  if (bytes[18] === 2 || bytes[19] === 2) {
+    image = new Uint8Array(bytes);
+    if (image[18] === 2) image[18] = 1;
+    if (image[19] === 2) image[19] = 1;
+  }
   let db: Database;
   try {
-    db = Database.deserialize(copy, { readonly: true, strict: true });
+    db = Database.deserialize(image, { readonly: true, strict: true });
   } catch (error) {
     throw parseFailed(label, `SQLite cannot open the file (${error instanceof Error ? error.message : String(error)})`, error);
   }
