@@ -80,7 +80,10 @@ function writeDataFile(path: string, files: Record<string, number[]>): void {
 describe("analyze coverage over the corpus", () => {
   test("a data file: lines executed per file as coverage.py's queries give them, no totals, and it says why", async () => {
     const file = corpusFiles("coverage-py").find((f) => f.name.startsWith("local-coverage"))!;
-    const { run } = await importFile(file.path);
+    const imported = await cli(["import", file.path, "--json"], { cwd: root });
+    const run = (imported.json as Json).run_id;
+    // The import names the recipe to ask next.
+    expect([(imported.json as Json).next_tool, (imported.json as Json).next_arguments]).toEqual(["analyze_coverage", { run_or_artifact: run }]);
     const r = await coverage([run]);
     const expected = sqliteLines(file.path);
     expect(r.evidence.status).toBe("available");
