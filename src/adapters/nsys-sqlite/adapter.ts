@@ -50,7 +50,7 @@ export function extractNsysSqlite(input: ExtractInput): NormalizedEvidence {
     out.append({
       event_index: index++, track_id: e.track, pid: t.pid, tid: t.tid, process_name: t.processName, thread_name: t.threadName,
       name: e.name.slice(0, MAX_NAME_CHARS), category: e.category, phase: e.end === null ? "i" : "X", ts_ns: e.start,
-      dur_ns: e.end === null ? null : e.end - e.start, depth: open.length, args_json: e.args === null ? null : JSON.stringify(e.args).slice(0, input.limits.maxArgsBytes),
+      dur_ns: e.end === null ? null : e.end - e.start, depth: open.length, args_json: e.args === null ? null : e.args.slice(0, input.limits.maxArgsBytes),
       flags: null, thread_dur_ns: null,
     });
     if (e.end !== null && e.end > e.start) open.push(e.end);

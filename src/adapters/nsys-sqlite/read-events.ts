@@ -18,7 +18,8 @@ export interface NsysEvent {
   start: number;
   /** Null for an instant (an NVTX mark). */
   end: number | null;
-  args: Record<string, unknown> | null;
+  /** The args as JSON text, made when read: one string per event instead of an object graph. */
+  args: string | null;
 }
 
 export interface NsysTrack {
@@ -166,7 +167,7 @@ function read(db: Database, schema: SchemaObject[], label: string, maxEvents: nu
       if (spec.category !== "nvtx" && end === null) end = start;
       if (events.length >= maxEvents) throw tooLarge(label, "trace events", events.length + 1, maxEvents);
       const track = spec.track === "stream" ? streamTrack(row) : threadTrack(row.globalTid);
-      events.push({ track, category: spec.category, name, start, end, args });
+      events.push({ track, category: spec.category, name, start, end, args: args === null ? null : JSON.stringify(args) });
       counts[spec.category]! += 1;
     }
   }
