@@ -8,6 +8,8 @@ import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
 import { detectAdapter } from "../../src/adapters/registry.ts";
+import { tableOfBatches } from "../../src/adapters/common/batch-table-buffer.ts";
+import type { ColumnBatch } from "../../src/domain/column-batch.ts";
 import { FlameoxError } from "../../src/domain/errors.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 import { corpusFiles, EXTERNAL_CORPUS, headOf, loadPayload } from "./corpus-files.ts";
@@ -26,9 +28,9 @@ describe("Nsight Systems SQLite export (built here)", () => {
     const rows = rowsOf(evidence.tables.trace_events);
     const byCategory = (c: string) => rows.filter((r) => r.category === c);
     expect(byCategory("cuda_kernel").map((r) => [r.name, r.track_id, r.ts_ns, r.dur_ns])).toEqual([
-      ["saxpy", `gpu0:pid${PID}.ctx1.stream13`, 340, 60],
-      ["saxpy", `gpu0:pid${PID}.ctx1.stream7`, 150, 100],
-      ["saxpy", `gpu0:pid${PID}.ctx1.stream7`, 410, 5],
+      ["saxpy", `gpu0:pid${PID}.ctx1.stream13`, 340n, 60],
+      ["saxpy", `gpu0:pid${PID}.ctx1.stream7`, 150n, 100],
+      ["saxpy", `gpu0:pid${PID}.ctx1.stream7`, 410n, 5],
     ]);
     expect(byCategory("cuda_memcpy").map((r) => [r.name, JSON.parse(r.args_json as string).bytes])).toEqual([["[CUDA memcpy HtoD]", 4096]]);
     const thread = rows.filter((r) => r.track_id === `${PID}:${TID}`);
@@ -49,6 +51,19 @@ describe("Nsight Systems SQLite export (built here)", () => {
     expect(evidence.producerVersion).toBe("2024.5.1.113");
     expect(evidence.summary.export_schema_version).toBe("3.13.2");
     expect(evidence.limitations.map((l) => [l.code, l.count])).toEqual([["other_nvtx_records", 1]]);
+  });
+
+  test("the streaming entry point writes the same rows through the sink, from payload chunks of any size", async () => {
+    const bytes = smallExport();
+    const whole = rowsOf(extract(bytes).tables.trace_events);
+    const batches: ColumnBatch[] = [];
+    async function* chunks() {
+      for (let i = 0; i < bytes.length; i += 1000) yield bytes.subarray(i, i + 1000);
+    }
+    const adapter = detectAdapter({ head: headOf(bytes), displayName: "report.sqlite" })!;
+    const streamed = await adapter.extractStream!({ chunks: chunks(), displayName: "report.sqlite", limits: DEFAULT_ADAPTER_LIMITS, sink: { writeBatch: async (b) => void batches.push(b) } });
+    expect(streamed.streamed).toEqual(["trace_events"]);
+    expect(rowsOf(tableOfBatches(batches, "trace_events"))).toEqual(whole);
   });
 
   test("the same hardening as every SQLite input: a trigger refuses the export", () => {
