@@ -42,8 +42,13 @@ describe("Nsight Systems SQLite export (built here)", () => {
       ["cuda_runtime", "cudaLaunchKernel_v7000", 1, "X"],
       ["osrt", "pthread_mutex_lock", 1, "X"],
     ]);
-    expect([thread[0]!.process_name, thread[0]!.thread_name]).toEqual(["saxpy", "main thread"]);
-    expect(byCategory("cuda_kernel")[1]!.process_name).toBe("GPU 0: NVIDIA A100");
+    // Each track's identity and names are one tracks row.
+    const tracks = rowsOf(evidence.tables.tracks);
+    expect(tracks.map((t) => [t.track_id, t.pid, t.tid, t.process_name, t.thread_name])).toEqual([
+      [`${PID}:${TID}`, String(PID), String(TID), "saxpy", "main thread"],
+      [`gpu0:pid${PID}.ctx1.stream13`, "gpu0", `pid${PID}.ctx1.stream13`, "GPU 0: NVIDIA A100", `stream 13 (pid ${PID}, context 1)`],
+      [`gpu0:pid${PID}.ctx1.stream7`, "gpu0", `pid${PID}.ctx1.stream7`, "GPU 0: NVIDIA A100", `stream 7 (pid ${PID}, context 1)`],
+    ]);
     // CUPTI correlation: each launch's id is on the kernel it launched.
     const launches = byCategory("cuda_runtime").map((r) => JSON.parse(r.args_json as string).correlation_id);
     const kernels = byCategory("cuda_kernel").map((r) => JSON.parse(r.args_json as string).correlation_id);
@@ -64,6 +69,7 @@ describe("Nsight Systems SQLite export (built here)", () => {
     const streamed = await adapter.extractStream!({ chunks: chunks(), displayName: "report.sqlite", limits: DEFAULT_ADAPTER_LIMITS, sink: { writeBatch: async (b) => void batches.push(b) } });
     expect(streamed.streamed).toEqual(["trace_events"]);
     expect(rowsOf(tableOfBatches(batches, "trace_events"))).toEqual(whole);
+    expect(rowsOf(streamed.tables.tracks!)).toEqual(rowsOf(extract(bytes).tables.tracks));
   });
 
   test("the same hardening as every SQLite input: a trigger refuses the export", () => {

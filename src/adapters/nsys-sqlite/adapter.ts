@@ -6,7 +6,8 @@
  * track per GPU device, context and stream; CUDA runtime and driver API calls, NVTX ranges
  * and marks and OS runtime calls on one track per host thread. Names are resolved through
  * StringIds; the CUPTI correlation id that ties a launch to its kernel is kept in both
- * events' args. Depth is the nesting on each track. Read through the untrusted-SQLite core.
+ * events' args. Depth is the nesting on each track; each track's pid, tid and names are
+ * one `tracks` row. Read through the untrusted-SQLite core.
  *
  * One pipeline for both entry points: the rows are built as column batches
  * (event-batches.ts); `extractStream` writes them through the sink as they are built,
@@ -17,7 +18,7 @@ import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-ev
 import type { Limitation } from "../../domain/evidence-status.ts";
 import { tableOfBatches } from "../common/batch-table-buffer.ts";
 import { isSqliteHeader } from "../sqlite/untrusted-database.ts";
-import { eventBatches } from "./event-batches.ts";
+import { eventBatches, trackRows } from "./event-batches.ts";
 import { type NsysRead, readNsysEvents } from "./read-events.ts";
 
 const NAME = "nsys-sqlite";
@@ -48,6 +49,7 @@ export function extractNsysSqlite(input: ExtractInput): NormalizedEvidence {
   const read = readNsysEvents(input.bytes, LABEL, input.limits.maxEvents);
   const tables = emptyTables();
   tables.trace_events = tableOfBatches(eventBatches(read, input.limits.maxArgsBytes), "trace_events");
+  tables.tracks = trackRows(read);
   return { ...describe(read), tables };
 }
 
@@ -67,7 +69,7 @@ async function extractNsysSqliteStream(input: StreamExtractInput): Promise<Strea
   }
   const read = readNsysEvents(bytes, LABEL, input.limits.maxEvents);
   for (const batch of eventBatches(read, input.limits.maxArgsBytes)) await input.sink.writeBatch(batch);
-  return { ...describe(read), tables: {}, streamed: ["trace_events"] };
+  return { ...describe(read), tables: { tracks: trackRows(read) }, streamed: ["trace_events"] };
 }
 
 export const nsysSqliteAdapter: ProducerAdapter = {
@@ -75,7 +77,7 @@ export const nsysSqliteAdapter: ProducerAdapter = {
   version: VERSION,
   artifactKind: "execution_trace",
   mediaType: "application/vnd.sqlite3",
-  tables: ["trace_events"],
+  tables: ["trace_events", "tracks"],
   detect: detectNsysSqlite,
   extract: extractNsysSqlite,
   extractStream: extractNsysSqliteStream,

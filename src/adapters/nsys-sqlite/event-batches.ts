@@ -1,10 +1,13 @@
 /**
  * Turns the events read from an export into `trace_events` column batches: track by track,
- * each in time order, with its depth (the events still open on the track when it starts).
+ * each in time order, with its depth (the events still open on the track when it starts),
+ * and its tracks into `tracks` rows.
  * Batches are built as column vectors, so a million kernels never become a million row
  * objects; strings that repeat (tracks, names) are encoded once.
  */
 import type { ColumnBatch } from "../../domain/column-batch.ts";
+import { EVIDENCE_SCHEMAS } from "../../domain/evidence-schema.ts";
+import { TableBuffer } from "../../domain/table-buffer.ts";
 import { Int32Builder, Int64Builder, Utf8Builder } from "../common/column-builders.ts";
 import type { NsysRead } from "./read-events.ts";
 
@@ -35,7 +38,8 @@ export function* eventBatches(read: NsysRead, maxArgsBytes: number): Generator<C
     return x.track < y.track ? -1 : x.track > y.track ? 1 : x.start - y.start || (y.end ?? y.start) - (x.end ?? x.start) || a - b;
   });
   const n = ROWS_PER_BATCH;
-  const utf8 = ["track_id", "pid", "tid", "process_name", "thread_name", "name", "category", "phase", "args_json", "flags"] as const;
+  // A track's pid, tid and names are `tracks` rows (trackRows), not repeated on its events.
+  const utf8 = ["track_id", "name", "category", "phase", "args_json", "flags"] as const;
   const text = Object.fromEntries(utf8.map((c) => [c, new Utf8Builder(n)])) as Record<(typeof utf8)[number], Utf8Builder>;
   const eventIndex = new Int64Builder(n);
   const ts = new Int64Builder(n);
@@ -63,13 +67,8 @@ export function* eventBatches(read: NsysRead, maxArgsBytes: number): Generator<C
       open = [];
     }
     while (open.length > 0 && open.at(-1)! <= e.start) open.pop();
-    const t = read.tracks.get(e.track)!;
     eventIndex.set(row, k);
     set("track_id", row, e.track);
-    set("pid", row, t.pid);
-    set("tid", row, t.tid);
-    set("process_name", row, t.processName);
-    set("thread_name", row, t.threadName);
     set("name", row, e.name.length > MAX_NAME_CHARS ? e.name.slice(0, MAX_NAME_CHARS) : e.name);
     set("category", row, e.category);
     set("phase", row, e.end === null ? "i" : "X");
@@ -89,4 +88,14 @@ export function* eventBatches(read: NsysRead, maxArgsBytes: number): Generator<C
     }
   }
   if (row > 0 || events.length === 0) yield build(row);
+}
+
+/** One `tracks` row per track that has events, in track id order. */
+export function trackRows(read: NsysRead): TableBuffer {
+  const out = new TableBuffer(EVIDENCE_SCHEMAS.tracks);
+  for (const id of [...read.tracks.keys()].sort()) {
+    const t = read.tracks.get(id)!;
+    out.append({ track_id: id, pid: t.pid, tid: t.tid, process_name: t.processName, thread_name: t.threadName });
+  }
+  return out;
 }
