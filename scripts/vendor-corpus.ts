@@ -28,6 +28,7 @@ const OWN_OUTPUT = /^n\/a \(our own generated output\)$/;
 const TESTED_FORMATS = new Set([
   "callgrind", "chrome-trace", "collapsed-stacks", "dhat", "massif", "fxprofiler-processed", "gecko", "cpuprofile", "gbench", "heapprofile", "hyperfine", "otlp-json", "otlp-proto",
   "perf-script", "perfetto", "pprof", "pprof-legacy", "pyperf", "pytest-benchmark", "speedscope",
+  "coverage-py", "coverage-py-json", "coverage-xml",
 ]);
 /** Size caps (bytes as stored): tested formats get their real files, other formats only small
  *  ones, enough for the "no other format is claimed" detection checks. */

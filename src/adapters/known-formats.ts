@@ -4,9 +4,8 @@
  * apart from the registry so the error path loads no adapter code.
  */
 export const KNOWN_NOT_IMPORTED: readonly { name: string; producer: string }[] = [
-  { name: "nsys", producer: "Nsight Systems SQLite / stats CSV" },
+  { name: "nsys-stats-csv", producer: "Nsight Systems stats CSV reports" },
   { name: "pytorch-et", producer: "PyTorch execution trace" },
-  { name: "coverage", producer: "coverage.py, Cobertura XML" },
   { name: "junit-xml", producer: "JUnit XML test reports" },
 ];
 

@@ -26,6 +26,10 @@ import { pyperfAdapter } from "./pyperf/adapter.ts";
 import { pytestBenchmarkAdapter } from "./pytest-benchmark/adapter.ts";
 import { pytestReportlogAdapter } from "./pytest-reportlog/adapter.ts";
 import { junitXmlAdapter } from "./junit-xml/adapter.ts";
+import { coveragePyAdapter } from "./coverage-py/adapter.ts";
+import { coverageJsonAdapter } from "./coverage-json/adapter.ts";
+import { coberturaXmlAdapter } from "./cobertura-xml/adapter.ts";
+import { nsysSqliteAdapter } from "./nsys-sqlite/adapter.ts";
 
 export const ADAPTERS: ProducerAdapter[] = [
   v8CpuProfileAdapter,
@@ -55,6 +59,12 @@ export const ADAPTERS: ProducerAdapter[] = [
   // Test runner reports: rows of `test_results`.
   pytestReportlogAdapter,
   junitXmlAdapter,
+  // Execution coverage: rows of `coverage_lines`.
+  coveragePyAdapter,
+  coverageJsonAdapter,
+  coberturaXmlAdapter,
+  // Accelerator traces: rows of `trace_events` on device/stream and thread tracks.
+  nsysSqliteAdapter,
 ];
 
 export function detectAdapter(input: DetectInput): ProducerAdapter | null {

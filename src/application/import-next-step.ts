@@ -2,8 +2,9 @@
  * What to ask next about a file just imported, as an MCP tool and its arguments: the
  * analysis the extracted evidence supports, judged from the rows each table received. A
  * profile (or a trace with slices) goes to hotspots, a trace without slices to its time
- * bounds, an OTLP trace to its operations, a test report to its failures, benchmark
- * results to their measurements; anything else to the evidence inventory of the run.
+ * bounds, an OTLP trace to its operations, a test report to its failures, coverage data
+ * to its lines per file, benchmark results to their measurements; anything else to the
+ * evidence inventory of the run.
  */
 export interface NextStep {
   next_tool: string;
@@ -18,6 +19,7 @@ export function nextStepAfterImport(runId: string, artifactId: string, tables: R
   if (has("trace_events")) return { next_tool: "get_trace_window", next_arguments: bounds };
   if (has("otel_spans")) return { next_tool: "get_operation_window", next_arguments: bounds };
   if (has("test_results")) return { next_tool: "analyze_failures", next_arguments: { run_or_artifact: runId } };
+  if (has("coverage_lines")) return { next_tool: "analyze_coverage", next_arguments: { run_or_artifact: runId } };
   if (has("measurements")) return { next_tool: "query_measurements", next_arguments: { run_id: runId } };
   return { next_tool: "get_evidence", next_arguments: { ref_type: "run", ref_id: runId } };
 }

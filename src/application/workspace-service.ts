@@ -19,6 +19,7 @@ import { resolveSubject } from "../analysis/subject.ts";
 import type { TraceWindowResult } from "../analysis/trace-window.ts";
 import type { GapsResult, OperationWindowResult, TransitionsResult } from "../analysis/otel-lifecycle.ts";
 import type { FailuresResult } from "../analysis/failures/analyze-failures.ts";
+import type { CoverageResult } from "../analysis/coverage/analyze-coverage.ts";
 // Recipes load on first use: they bring apache-arrow and parquet-wasm, which commands
 // such as `import` and `status` never need, and every CLI start would pay for them.
 const hotspotsRecipe = () => import("../analysis/hotspots.ts");
@@ -26,6 +27,7 @@ const stacksRecipe = () => import("../analysis/stacks.ts");
 const traceWindowRecipe = () => import("../analysis/trace-window.ts");
 const otelRecipes = () => import("../analysis/otel-lifecycle.ts");
 const failuresRecipe = () => import("../analysis/failures/analyze-failures.ts");
+const coverageRecipe = () => import("../analysis/coverage/analyze-coverage.ts");
 const partsModule = () => import("../analysis/evidence-parts.ts");
 const engineModule = () => import("../analysis/evidence-engine.ts");
 import { catalogInSync, diffCatalog, projectCatalog, type CatalogDiff } from "../storage/catalog.ts";
@@ -242,6 +244,7 @@ export class WorkspaceService {
       if ((g.tables.frame_measurements ?? 0) > 0) analyses.add("analyze_hotspots").add("get_frame_callers").add("get_frame_callees").add("get_stack_examples");
       if ((g.tables.trace_events ?? 0) > 0) analyses.add("get_trace_window");
       if ((g.tables.test_results ?? 0) > 0) analyses.add("analyze_failures");
+      if ((g.tables.coverage_lines ?? 0) > 0) analyses.add("analyze_coverage");
       if ((g.tables.otel_spans ?? 0) > 0) analyses.add("get_operation_window").add("get_operation_transitions").add("get_lifecycle_gaps");
     }
     return {
@@ -261,6 +264,14 @@ export class WorkspaceService {
     const snapshot = this.pin();
     const subjects = refs.map((ref) => resolveSubject(this.ws, snapshot, ref));
     return (await failuresRecipe()).analyzeFailures(snapshot, subjects, { ...options, limit: this.limit(options.limit) }, await this.partCache());
+  }
+
+  /** Lines executed per file of a run or artifact, and with a base, what it newly executes and no longer executes. */
+  async analyzeCoverage(ref: string, options: { base?: string | null; limit?: number; cursor?: string | null }): Promise<CoverageResult> {
+    const snapshot = this.pin();
+    const subject = resolveSubject(this.ws, snapshot, ref);
+    const base = options.base ? resolveSubject(this.ws, snapshot, options.base) : null;
+    return (await coverageRecipe()).analyzeCoverage(snapshot, subject, base, { limit: this.limit(options.limit), cursor: options.cursor }, await this.partCache());
   }
 
   async analyzeHotspots(ref: string, options: { limit?: number; cursor?: string | null; metric?: FrameMetric; granularity?: Granularity; excludePseudoFrames?: boolean }): Promise<HotspotsResult> {

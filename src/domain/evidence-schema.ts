@@ -26,7 +26,7 @@ const c = (name: string, type: ColumnType, nullable = false): ColumnSpec => ({ n
 export const EVIDENCE_TABLE_NAMES = [
   "frames", "frame_measurements", "call_edges", "stacks", "trace_events", "tracks", "measurements",
   "otel_resources", "otel_scopes", "otel_spans", "otel_span_events", "otel_span_links",
-  "test_results",
+  "test_results", "coverage_lines",
 ] as const;
 export type EvidenceTableName = (typeof EVIDENCE_TABLE_NAMES)[number];
 
@@ -251,6 +251,32 @@ export const EVIDENCE_SCHEMAS: Record<EvidenceTableName, TableSchema> = {
       c("properties_json", "utf8", true),
       c("rerun_index", "int32", true),
       c("truncated", "bool"),
+    ],
+  },
+  // Execution coverage (coverage.py data files and JSON reports, Cobertura XML). One row per
+  // executed or reported line (kind "line") or branch arc (kind "arc") of a file, per
+  // context. For an arc, `line` is where it jumps from and `to_line` where to; coverage.py
+  // writes entry and exit of a code object as negative line numbers, kept as written.
+  // `executed` is false for statements and arcs a report lists as not run; a data file
+  // records only what ran, so it has no false rows (the run says so in a limitation).
+  coverage_lines: {
+    name: "coverage_lines",
+    schemaId: "flameox.coverage_lines.v1.0",
+    columns: [
+      c("file", "utf8"),
+      c("kind", "utf8"),
+      c("line", "int32"),
+      c("to_line", "int32", true),
+      // coverage.py's dynamic context (test name, phase); "" is its default context. Null where the format has none.
+      c("context", "utf8", true),
+      c("executed", "bool"),
+      // Times executed, where the producer counts (Cobertura hits); null where it only says yes or no.
+      c("hits", "int64", true),
+      // The enclosing function or method, where the producer names it (coverage json "functions", Cobertura methods).
+      c("function", "utf8", true),
+      // Branch conditions of the line, where the producer counts them (Cobertura condition-coverage).
+      c("branches_covered", "int32", true),
+      c("branches_total", "int32", true),
     ],
   },
 };

@@ -8,7 +8,7 @@ import type { Limitation } from "./evidence-status.ts";
 export const SENSITIVITIES = ["normal", "internal", "sensitive"] as const;
 export type Sensitivity = (typeof SENSITIVITIES)[number];
 
-export const ARTIFACT_KINDS = ["sample_profile", "execution_trace", "otlp_trace", "memory_profile", "benchmark_samples", "test_report", "process_output", "rendered_picture", "unknown"] as const;
+export const ARTIFACT_KINDS = ["sample_profile", "execution_trace", "otlp_trace", "memory_profile", "benchmark_samples", "test_report", "execution_coverage", "process_output", "rendered_picture", "unknown"] as const;
 export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
 
 export type RunType = "import" | "execution";

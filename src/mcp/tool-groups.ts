@@ -50,6 +50,10 @@ export const TOOL_GROUPS = {
     summary: "imported test reports: outcomes, failure clusters, flaky tests",
     tools: ["analyze_failures"],
   },
+  coverage: {
+    summary: "imported execution coverage: lines executed per file, newly and no longer executed against a base run",
+    tools: ["analyze_coverage"],
+  },
   study: {
     summary: "measurements, recorded comparisons, experiments and scaling",
     tools: ["query_measurements", "record_comparison", "plan_experiment", "run_experiment", "get_experiment", "list_experiment_trials", "analyze_scaling"],

@@ -9,6 +9,7 @@ import type { AnyTool } from "./tool.ts";
 export const TOOL_MODULES = {
   "analysis-tools": () => import("./tools/analysis-tools.ts"),
   "capture-tools": () => import("./tools/capture-tools.ts"),
+  "coverage-tools": () => import("./tools/coverage-tools.ts"),
   "failure-tools": () => import("./tools/failure-tools.ts"),
   "import-tool": () => import("./tools/import-tool.ts"),
   "investigation-tools": () => import("./tools/investigation-tools.ts"),

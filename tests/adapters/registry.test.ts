@@ -25,6 +25,9 @@ const OWN_FORMATS: Record<string, string> = {
   "dtrace-stacks": "dtrace-stacks",
   "pytest-reportlog": "pytest-reportlog",
   "junit-xml": "junit-xml",
+  "coverage-py": "coverage-py",
+  "coverage-py-json": "coverage-json",
+  "coverage-xml": "cobertura-xml",
 };
 /** Corpus formats another adapter owns (simpleperf's text output is perf script text). */
 const OWNED_ELSEWHERE: Record<string, string> = { "simpleperf/fxprofiler-simple-perf.txt.gz": "perf-script" };
@@ -32,7 +35,7 @@ const OWNED_ELSEWHERE: Record<string, string> = { "simpleperf/fxprofiler-simple-
 describe("registry", () => {
   test("adapters have unique names and can be found by name", () => {
     expect(ADAPTERS.map((a) => a.name).sort()).toEqual([
-      "benchmark-samples", "callgrind", "chrome-trace", "collapsed-stacks", "dhat", "dtrace-stacks", "gbench", "gecko", "hyperfine", "junit-xml", "massif", "otlp-json", "otlp-protobuf", "perf-script", "perfetto", "pprof", "pprof-legacy", "pyperf", "pytest-benchmark", "pytest-reportlog", "speedscope",
+      "benchmark-samples", "callgrind", "chrome-trace", "cobertura-xml", "collapsed-stacks", "coverage-json", "coverage-py", "dhat", "dtrace-stacks", "gbench", "gecko", "hyperfine", "junit-xml", "massif", "nsys-sqlite", "otlp-json", "otlp-protobuf", "perf-script", "perfetto", "pprof", "pprof-legacy", "pyperf", "pytest-benchmark", "pytest-reportlog", "speedscope",
       "v8-cpuprofile", "v8-heapprofile",
     ]);
     expect(adapterByName("v8-cpuprofile")).toMatchObject({ artifactKind: "sample_profile", mediaType: "application/json" });

@@ -10,6 +10,7 @@ import { DEFAULT_ADAPTER_LIMITS, type ProducerAdapter } from "../../src/adapters
 import { adapterByName } from "../../src/adapters/registry.ts";
 import { FlameoxError } from "../../src/domain/errors.ts";
 import { corpusFiles, loadPayload } from "../adapters/corpus-files.ts";
+import { smallExport } from "../adapters/nsys-export.ts";
 import { chunked } from "../adapters/stream-harness.ts";
 import { mutatedInputs } from "./mutations.ts";
 import { deflateSync } from "node:zlib";
@@ -36,6 +37,8 @@ function seeds(formats: string[], maxBytes = 200_000): Uint8Array[] {
  * as it is and inside a compressed packet group; a heapprofd dump.
  */
 function generatedSeeds(parser: string): Uint8Array[] {
+  // The corpus exports are external (over the vendoring cap); a small export is built instead.
+  if (parser === "nsys-sqlite") return [smallExport()];
   if (parser === "otlp-json") {
     // The Collector file exporter's JSON Lines: one request per line.
     const lines = seeds(["otlp-json"]).map((body) => JSON.stringify(JSON.parse(new TextDecoder().decode(body))));
@@ -99,6 +102,10 @@ const PARSERS: [string, string[]][] = [
   ["dtrace-stacks", ["dtrace-stacks"]],
   ["pytest-reportlog", ["pytest-reportlog"]],
   ["junit-xml", ["junit-xml"]],
+  ["coverage-py", ["coverage-py"]],
+  ["coverage-json", ["coverage-py-json"]],
+  ["cobertura-xml", ["coverage-xml"]],
+  ["nsys-sqlite", []],
 ];
 
 async function runOne(adapter: ProducerAdapter, bytes: Uint8Array, chunkSize: number): Promise<string> {

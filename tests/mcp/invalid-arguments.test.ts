@@ -54,6 +54,7 @@ const INVALID: Record<string, [Record<string, unknown>, string][]> = {
   get_operation_transitions: [[{ artifact_id: ARTIFACT, max_depth: 0 }, "max_depth"], [{}, "artifact_id"]],
   get_lifecycle_gaps: [[{ artifact_id: ARTIFACT, limit: 0 }, "limit"]],
   analyze_failures: [[{}, "run_or_artifact"], [{ run_or_artifact: [] }, "run_or_artifact"], [{ run_or_artifact: ARTIFACT, limit: 0 }, "limit"], [{ run_or_artifact: ARTIFACT, sql: "SELECT 1" }, "sql"]],
+  analyze_coverage: [[{}, "run_or_artifact"], [{ run_or_artifact: [ARTIFACT] }, "run_or_artifact"], [{ run_or_artifact: ARTIFACT, base: "" }, "base"], [{ run_or_artifact: ARTIFACT, limit: 0 }, "limit"], [{ run_or_artifact: ARTIFACT, sql: "SELECT 1" }, "sql"]],
   validate_workspace: [[{ mode: "repair" }, "mode"]],
   get_evidence: [[{ ref_type: "finding", ref_id: "x" }, "ref_type"], [{ ref_type: "run" }, "ref_id"]],
   workload_configuration_status: [[{ path: "flameox.toml" }, "path"]],

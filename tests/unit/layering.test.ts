@@ -47,7 +47,7 @@ function layerOf(path: string): string | null {
  * here: what two formats both need lives in a core, so no format leans on another's
  * internals and a format can be removed without touching its siblings.
  */
-const ADAPTER_CORES = ["common", "wasm", "trace-events", "v8-sample-tree", "benchmarks", "test-results"];
+const ADAPTER_CORES = ["common", "wasm", "trace-events", "v8-sample-tree", "benchmarks", "test-results", "coverage-lines", "sqlite"];
 /**
  * Dialects: formats that are read into another format's own model and normalized by it
  * (legacy pprof text and binary profiles become a pprof Profile).

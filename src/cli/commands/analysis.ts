@@ -12,6 +12,7 @@ import { analyzeRecordCommand } from "./investigations.ts";
 import { shortLocation } from "../short-location.ts";
 import { failuresCommand } from "./failures.ts";
 import { GRANULARITIES, oneOf } from "../choices.ts";
+import { coverageCommand } from "./coverage.ts";
 
 const pageArgs = {
   limit: { type: "string", description: "Maximum rows to return" },
@@ -46,6 +47,7 @@ export const analyzeCommand = defineCommand({
     scaling: scalingCommand,
     record: analyzeRecordCommand,
     failures: failuresCommand,
+    coverage: coverageCommand,
     hotspots: defineCommand({
       meta: { name: "hotspots", description: "Top functions by self time for a run or artifact" },
       args: {

@@ -10,6 +10,7 @@ import { STUDY_TOOLS } from "./study-tools.ts";
 import { getLifecycleGaps, getOperationTransitions, getOperationWindow } from "./otel-tools.ts";
 import { diffProfiles } from "./picture-tools.ts";
 import { analyzeFailures } from "./failure-tools.ts";
+import { analyzeCoverage } from "./coverage-tools.ts";
 
 export const TOOLS: readonly AnyTool[] = [
   workspaceStatus,
@@ -34,6 +35,7 @@ export const TOOLS: readonly AnyTool[] = [
   getOperationTransitions,
   getLifecycleGaps,
   analyzeFailures,
+  analyzeCoverage,
   validateWorkspace,
   getEvidence,
   // Measurements, run sets, comparisons, experiments, scaling (issue 5).
