@@ -1,7 +1,7 @@
 /** Flag values chosen from a fixed list, refused with the list when they are not on it. */
 import { FlameoxError } from "../domain/errors.ts";
 
-export { GRANULARITIES } from "../analysis/pictures/frame-identity.ts";
+export { GRANULARITIES } from "../domain/granularity.ts";
 
 export function oneOf<T extends string>(field: string, values: readonly T[], value: string | undefined): T | undefined {
   if (value === undefined) return undefined;

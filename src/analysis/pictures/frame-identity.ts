@@ -7,8 +7,9 @@
  */
 import type { FrameInfo } from "../hotspots.ts";
 
-export const GRANULARITIES = ["function", "line", "file"] as const;
-export type Granularity = (typeof GRANULARITIES)[number];
+import type { Granularity } from "../../domain/granularity.ts";
+
+export { GRANULARITIES, type Granularity } from "../../domain/granularity.ts";
 
 /** What colours a box: kernel, native, JavaScript, Python, Go, trace slices or unknown. */
 export type FrameKind = "kernel" | "native" | "javascript" | "python" | "go" | "trace" | "other";
