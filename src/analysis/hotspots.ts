@@ -18,7 +18,7 @@ import { type AnalysisResult, resultBase } from "./analysis-result.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { PartCache, type DecodedPart } from "./evidence-parts.ts";
 import { plainColumn, readEvidenceColumns } from "./evidence-reader.ts";
-import { frameLabel, type Granularity } from "./pictures/frame-identity.ts";
+import { frameGroupKey, type Granularity } from "./pictures/frame-identity.ts";
 import { readStackSet } from "./profile-stacks.ts";
 import type { Subject } from "./subject.ts";
 
@@ -194,14 +194,6 @@ export async function analyzeHotspots(snapshot: SnapshotHandle, subject: Subject
   };
 }
 
-/** Anonymous functions are told apart only by where they are, so they never merge by name. */
-const ANONYMOUS = new Set(["", "(anonymous)", "<anonymous>", "(anonymous function)"]);
-
-function rowKey(id: string, frame: FrameInfo | undefined, granularity: Granularity): string {
-  if (granularity === "line" || (granularity === "function" && ANONYMOUS.has(frame?.function ?? ""))) return id;
-  return frameLabel(id, frame, granularity).key;
-}
-
 /**
  * Frames grouped at the granularity: self values and sample counts summed; the inclusive
  * value of a group of several frames counted over the stacks (each stack once), read only
@@ -210,7 +202,7 @@ function rowKey(id: string, frame: FrameInfo | undefined, granularity: Granulari
 async function groupRows(totals: ReadonlyMap<string, Totals>, frames: ReadonlyMap<string, FrameInfo>, granularity: Granularity, stacks: () => Promise<{ frameIds: string[]; value: number; samples: number }[]>): Promise<Row[]> {
   const groups = new Map<string, Row>();
   for (const [id, t] of totals) {
-    const key = rowKey(id, frames.get(id), granularity);
+    const key = frameGroupKey(id, frames.get(id), granularity);
     const row = groups.get(key);
     if (!row) {
       groups.set(key, { key, frameIds: [id], lead: id, ...t });

@@ -38,27 +38,48 @@ export function edgeMetrics(parts: readonly DecodedPart[]): string[] {
   return [...all].sort(compareText);
 }
 
-/** Callers (`by` the child column, grouped by parent) or callees (the reverse) of a frame. */
-export function edgeNeighbours(parts: readonly DecodedPart[], direction: "callers" | "callees", frameId: string, metric: string, limit: number, offset: number): Ranked<Aggregate> {
+/**
+ * Callers (`by` the child column, grouped by parent) or callees (the reverse) of a frame,
+ * or of all the frames of one function (`frameIds`). Neighbours are summed per `groupOf`
+ * their id (the frame itself by default); a group is named by its costliest frame.
+ */
+export function edgeNeighbours(
+  parts: readonly DecodedPart[],
+  direction: "callers" | "callees",
+  frameIds: readonly string[],
+  metric: string,
+  limit: number,
+  offset: number,
+  groupOf: (id: string) => string = (id) => id,
+): Ranked<Aggregate> {
   const [keyColumn, otherColumn] = direction === "callers" ? ["child_frame_id", "parent_frame_id"] : ["parent_frame_id", "child_frame_id"];
-  const sums = new Map<string, Aggregate>();
+  const sums = new Map<string, Aggregate & { members: Map<string, number> }>();
   for (const part of parts) {
-    const rows = rowsByValue(part, keyColumn).get(frameId);
-    if (!rows) continue;
+    const index = rowsByValue(part, keyColumn);
     const metrics = plainColumn(part, "metric");
     const other = plainColumn(part, otherColumn);
     const samples = plainColumn(part, "sample_count");
     const durations = plainColumn(part, "duration_ns");
-    for (const r of rows) {
-      if (metrics[r] !== metric) continue;
-      const id = other[r] as string;
-      const sum = sums.get(id) ?? { id, sample_count: 0, duration_ns: 0 };
-      sum.sample_count += Number(samples[r] ?? 0);
-      sum.duration_ns += Number(durations[r] ?? 0);
-      sums.set(id, sum);
+    for (const frameId of frameIds) {
+      for (const r of index.get(frameId) ?? []) {
+        if (metrics[r] !== metric) continue;
+        const id = other[r] as string;
+        const key = groupOf(id);
+        let sum = sums.get(key);
+        if (!sum) sums.set(key, (sum = { id, sample_count: 0, duration_ns: 0, members: new Map() }));
+        const duration = Number(durations[r] ?? 0);
+        sum.sample_count += Number(samples[r] ?? 0);
+        sum.duration_ns += duration;
+        sum.members.set(id, (sum.members.get(id) ?? 0) + duration);
+      }
     }
   }
-  const ranked = [...sums.values()].sort(byCost);
+  const aggregates = [...sums.values()].map(({ members, ...sum }) => {
+    let lead = sum.id;
+    for (const [id, d] of members) if (d > members.get(lead)! || (d === members.get(lead)! && compareText(id, lead) < 0)) lead = id;
+    return { ...sum, id: lead };
+  });
+  const ranked = aggregates.sort(byCost);
   return { total: ranked.length, page: ranked.slice(offset, offset + limit) };
 }
 
@@ -66,22 +87,24 @@ export interface StackAggregate extends Aggregate {
   frame_ids: string[];
 }
 
-/** Whole stacks that contain the frame, summed per stack. */
-export function stackExamples(parts: readonly DecodedPart[], frameId: string, metric: string, limit: number, offset: number): Ranked<StackAggregate> {
+/** Whole stacks that contain the frame (any of `frameIds`, the frames of one function), summed per stack. */
+export function stackExamples(parts: readonly DecodedPart[], frameIds: readonly string[], metric: string, limit: number, offset: number): Ranked<StackAggregate> {
   const sums = new Map<string, StackAggregate>();
   const stackIds = new Set<string>();
   for (const part of parts) {
-    const rows = stackRowsByFrame(part).get(frameId);
+    const index = stackRowsByFrame(part);
+    // A stack through several lines of the function is one example.
+    const rows = frameIds.length === 1 ? index.get(frameIds[0]!) : [...new Set(frameIds.flatMap((id) => index.get(id) ?? []))].sort((a, b) => a - b);
     if (!rows) continue;
     const metrics = plainColumn(part, "metric");
     const ids = plainColumn(part, "stack_id");
     const samples = plainColumn(part, "sample_count");
     const durations = plainColumn(part, "duration_ns");
-    const frameIds = part.arrow.getChild("frame_ids");
+    const lists = part.arrow.getChild("frame_ids");
     for (const r of rows) {
       if (metrics[r] !== metric) continue;
       const id = ids[r] as string;
-      const frames = listOf(frameIds?.get(r));
+      const frames = listOf(lists?.get(r));
       // Grouped by stack and its frames, as the engine query was; totals count stacks.
       const key = `${id}\u0000${frames.join("\u0001")}`;
       const sum = sums.get(key) ?? { id, frame_ids: frames, sample_count: 0, duration_ns: 0 };

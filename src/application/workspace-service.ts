@@ -280,7 +280,7 @@ export class WorkspaceService {
     return (await hotspotsRecipe()).analyzeHotspots(snapshot, subject, { ...options, limit: this.limit(options.limit) }, await this.partCache());
   }
 
-  async stacks(direction: StackDirection, ref: string, frameId: string, options: { limit?: number; cursor?: string | null; metric?: FrameMetric }): Promise<StacksResult> {
+  async stacks(direction: StackDirection, ref: string, frameId: string, options: { limit?: number; cursor?: string | null; metric?: FrameMetric; granularity?: Granularity }): Promise<StacksResult> {
     const snapshot = this.pin();
     const subject = resolveSubject(this.ws, snapshot, ref);
     return (await stacksRecipe()).analyzeStacks(snapshot, subject, direction, { ...options, frameId, limit: this.limit(options.limit, direction === "examples" ? 20 : undefined) }, await this.partCache());

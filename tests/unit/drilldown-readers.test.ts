@@ -75,7 +75,7 @@ async function framesToTry(artifactId: string): Promise<string[]> {
   const ids: string[] = [];
   let cursor: string | null = null;
   do {
-    const page = await service.analyzeHotspots(artifactId, { limit: 1000, cursor });
+    const page = await service.analyzeHotspots(artifactId, { limit: 1000, cursor, granularity: "line" });
     ids.push(...page.items.map((i) => i.frame_id));
     cursor = page.next_cursor;
   } while (cursor);
@@ -95,7 +95,7 @@ async function expectSameDrilldown(artifactId: string): Promise<number> {
           let cursor: string | null = null;
           let offset = 0;
           for (let pages = 0; pages < 3; pages++) {
-            const mine = await service.stacks(direction, artifactId, frameId, { metric: metric as never, limit, cursor });
+            const mine = await service.stacks(direction, artifactId, frameId, { metric: metric as never, limit, cursor, granularity: "line" });
             const total = Number(engine.query(REFERENCE_SQL[`${direction}Total`], [frameId, metric])[0]!.n);
             const rows = engine.query(REFERENCE_SQL[direction], [frameId, metric, limit, offset]);
             expect(mine.total).toBe(total);

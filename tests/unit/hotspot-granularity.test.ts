@@ -30,6 +30,49 @@ afterAll(() => {
 
 type Msg = Record<string, any>;
 
+interface RawProfile {
+  cpu: number;
+  /** Per sample: its frames leaf first, as "function @ file" and line, and its cpu value. */
+  samples: { frames: { fn: string; line: number }[]; value: number }[];
+}
+
+function rawProfile(bytes: Uint8Array): RawProfile | null {
+  const raw = bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes;
+  const p = Profile.toObject(Profile.decode(raw), { longs: Number }) as Msg;
+  const strings: string[] = p.string_table ?? [];
+  const cpu = (p.sample_type ?? []).findIndex((t: Msg) => strings[t.type ?? 0] === "cpu" && strings[t.unit ?? 0] === "nanoseconds");
+  if (cpu < 0) return null;
+  const functions = new Map<number, string>((p.function ?? []).map((f: Msg) => [Number(f.id), `${strings[f.name ?? 0]} @ ${strings[f.filename ?? 0] ?? ""}`]));
+  const locations = new Map<number, { fn: string; line: number }[]>((p.location ?? []).map((l: Msg) => [
+    Number(l.id),
+    (l.line ?? []).length > 0 ? l.line.map((ln: Msg) => ({ fn: functions.get(Number(ln.function_id))!, line: Number(ln.line ?? 0) })) : [{ fn: `0x${Number(l.address ?? 0).toString(16)} @ `, line: 0 }],
+  ]));
+  const samples = (p.sample ?? []).map((s: Msg) => ({ frames: (s.location_id ?? []).flatMap((id: number) => locations.get(Number(id)) ?? []), value: Number(s.value?.[cpu] ?? 0) }));
+  return { cpu, samples };
+}
+
+/**
+ * Callers of a function by caller function: per sample, each distinct (caller line, callee
+ * line) pair whose callee is the function counts once, as a call edge between stored frames does.
+ */
+function referenceCallers(raw: RawProfile, fn: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const s of raw.samples) {
+    if (s.value === 0) continue;
+    const pairs = new Set<string>();
+    for (let k = 0; k + 1 < s.frames.length; k++) {
+      const callee = s.frames[k]!;
+      const caller = s.frames[k + 1]!;
+      if (callee.fn !== fn) continue;
+      const pair = `${caller.fn}:${caller.line}>${callee.fn}:${callee.line}`;
+      if (pairs.has(pair)) continue;
+      pairs.add(pair);
+      out.set(caller.fn, (out.get(caller.fn) ?? 0) + s.value);
+    }
+  }
+  return out;
+}
+
 /** Per "function @ file": self and inclusive nanoseconds of the profile's `cpu` sample type. */
 function referenceByFunction(bytes: Uint8Array): Map<string, { self: number; incl: number }> | null {
   const raw = bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes;
@@ -88,6 +131,19 @@ describe("hotspots per function", () => {
       expect(lines.items.length).toBeGreaterThanOrEqual(items.length);
       expect(lines.items.reduce((n, h) => n + h.self_value, 0)).toBe(items.reduce((n, h) => n + h.self_value, 0));
       if (lines.items.length > items.length) splitFunctions++;
+      // Callers of the function spread over the most lines, at function granularity, equal the raw walk.
+      const spread = items.filter((h) => h.frames > 1).sort((a, b) => b.frames - a.frames || b.inclusive_value - a.inclusive_value)[0];
+      if (spread) {
+        const callers = await service.stacks("callers", imported.artifact_id, spread.frame_id, { metric: "cpu_time", limit: 200 });
+        expect(callers.granularity).toBe("function");
+        expect(callers.frames).toBe(spread.frames);
+        const got = new Map((callers.items as { function: string; file: string | null; duration_ns: number }[]).map((c) => [`${c.function} @ ${c.file ?? ""}`, c.duration_ns]));
+        expect(new Map([...got].sort())).toEqual(new Map([...referenceCallers(rawProfile(readFileSync(file.path))!, `${spread.function} @ ${spread.file ?? ""}`)].sort()));
+        // The stored frame alone sees only part of them.
+        const one = await service.stacks("callers", imported.artifact_id, spread.frame_id, { metric: "cpu_time", limit: 200, granularity: "line" });
+        expect(one.frames).toBe(1);
+        expect(one.items.reduce((n, c) => n + (c as { duration_ns: number }).duration_ns, 0)).toBeLessThanOrEqual([...got.values()].reduce((n, v) => n + v, 0));
+      }
       compared++;
     }
     expect(compared).toBeGreaterThan(0);

@@ -56,3 +56,16 @@ function shortFile(file: string): string {
   const parts = file.split(/[\\/]/).filter(Boolean);
   return parts.length <= 2 ? file : `…/${parts.slice(-2).join("/")}`;
 }
+
+/** Anonymous functions are told apart only by where they are, so they never merge by name. */
+const ANONYMOUS = new Set(["", "(anonymous)", "<anonymous>", "(anonymous function)"]);
+
+/**
+ * The row a frame belongs to in hotspots and drill-downs: the frame itself at `line`
+ * granularity (one row per stored frame), else its picture key, except that anonymous
+ * functions stay apart per frame.
+ */
+export function frameGroupKey(frameId: string, frame: FrameInfo | undefined, granularity: Granularity): string {
+  if (granularity === "line" || (granularity === "function" && ANONYMOUS.has(frame?.function ?? ""))) return frameId;
+  return frameLabel(frameId, frame, granularity).key;
+}

@@ -81,9 +81,18 @@ export const analyzeCommand = defineCommand({
 function stacksCommand(direction: StackDirection) {
   return defineCommand({
     meta: { name: direction, description: direction === "examples" ? "Representative stacks through a frame" : `The ${direction} of a frame` },
-    args: { ...commonArgs, ...pageArgs, run_or_artifact: { type: "positional", required: true }, frame_id: { type: "positional", required: true } },
+    args: {
+      ...commonArgs,
+      ...pageArgs,
+      run_or_artifact: { type: "positional", required: true },
+      frame_id: { type: "positional", required: true },
+      granularity: { type: "string", description: "function (default: every line of the frame's function, as hotspots' rows) | line (the stored frame alone)" },
+    },
     run: ({ args }) =>
-      execute(args, (s) => s.stacks(direction, args.run_or_artifact, args.frame_id, { limit: parseLimit(args.limit), cursor: args.cursor, metric: parseMetric(args.metric) }), (r) =>
+      execute(args, (s) => s.stacks(direction, args.run_or_artifact, args.frame_id, {
+        limit: parseLimit(args.limit), cursor: args.cursor, metric: parseMetric(args.metric),
+        granularity: oneOf("granularity", ["function", "line"] as const, args.granularity),
+      }), (r) =>
         [
           `${direction} of ${safeText(r.frame.function)} (${r.frame.frame_id}), ${r.metric ?? ""} at ${r.corpus_commit_id}`,
           evidenceLine(r.evidence),

@@ -53,6 +53,8 @@ export const StacksResult = type({
   direction: "'callers' | 'callees' | 'examples'",
   frame: FrameRef,
   metric: metric.or("null"),
+  granularity: "'function' | 'line' | 'file'",
+  frames: "number.integer >= 1",
 });
 
 export const TraceEventItem = type({

@@ -55,6 +55,7 @@ export const FrameDrillInput = type({
   "limit?": listLimit,
   "cursor?": cursor,
   "metric?": metric,
+  "granularity?": type("'function' | 'line'").describe("all of the frame's function (default, as hotspots' rows) or the stored frame alone (line)"),
 });
 
 /** Nanoseconds as a decimal integer string (int64) or a JSON safe integer. */

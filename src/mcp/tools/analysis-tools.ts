@@ -42,7 +42,7 @@ function stacksTool(direction: StackDirection, name: string, title: string, desc
     result: StacksResult,
     pageable: true,
     run: async (args, { session }) =>
-      (await session.open()).stacks(direction, args.run_or_artifact, args.frame_id, { limit: args.limit, cursor: args.cursor, metric: args.metric }),
+      (await session.open()).stacks(direction, args.run_or_artifact, args.frame_id, { limit: args.limit, cursor: args.cursor, metric: args.metric, granularity: args.granularity }),
     summarize: (r) => `${direction} of ${r.frame.function} (${r.frame.frame_id}), ${r.metric ?? "no metric"}: ${paging(r)}; ${evidenceLine(r.evidence)}`,
   });
 }
