@@ -15,6 +15,7 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
 import { accountHome } from "./child-environment.ts";
+import { SECCOMP_FD_PLACEHOLDER } from "./seccomp-filter.ts";
 
 export interface SandboxLayout {
   /** Absolute canonical project root: bound read-only again after the private directories, which could hide it (bubblewrap creates the directories above it). */
@@ -91,6 +92,9 @@ export function bubblewrapArgv(bwrapPath: string, layout: SandboxLayout, command
     "--unshare-ipc",
     "--unshare-uts",
     "--unshare-cgroup-try",
+    // No Unix socket of the host by path, no io_uring, no other ABI (seccomp-filter.ts);
+    // the broker hands the program over on an inherited descriptor.
+    "--seccomp", SECCOMP_FD_PLACEHOLDER,
     "--die-with-parent",
     "--new-session",
     "--ro-bind", "/", "/",
