@@ -97,12 +97,40 @@ export function prlimitPath(): string | null {
   return process.platform === "linux" ? (PRLIMIT_CANDIDATES.find((p) => existsSync(p)) ?? null) : null;
 }
 
+/**
+ * Sampled runs (captures and their oracles) take turns within a process. flameox as a
+ * subreaper adopts every orphan of every child, and an orphan no longer says whose it
+ * was; a run claims those that started after its own leader (subreaper.ts), which is
+ * exact only while no other sampled run is going. Time spent waiting for the turn is
+ * added to the deadline. (Two measurements at once on the same machine would also
+ * disturb each other.)
+ */
+let sampledTurn: Promise<void> = Promise.resolve();
+
 export async function runProcess(request: ProcessRequest): Promise<ProcessResult> {
   validateArgv(request.argv);
-  // Captures (sampled runs) keep orphaned descendants in reach by adopting them; any
-  // adopted orphan that died after an earlier run's cleanup is collected now.
+  if (!request.sampling) return runNow(request);
+  const previous = sampledTurn;
+  let release!: () => void;
+  sampledTurn = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const waitStarted = Date.now();
+  try {
+    await previous;
+    const waited = Date.now() - waitStarted;
+    return await runNow(waited > 0 ? { ...request, deadlineAt: request.deadlineAt + waited } : request);
+  } finally {
+    release();
+  }
+}
+
+async function runNow(request: ProcessRequest): Promise<ProcessResult> {
+  // Captures (sampled runs) keep orphaned descendants in reach by adopting them. Any
+  // adopted orphan that died since (whatever run left it) is collected at the start and
+  // end of every run, so none stays a zombie while flameox keeps running.
   const subreaper = request.sampling ? enableSubreaper() : false;
-  if (subreaper) reapAdopted();
+  reapAdopted();
   const cgroup = request.memoryCapBytes ? MemoryCgroup.create(request.memoryCapBytes) : null;
   const prlimit = request.memoryCapBytes && !cgroup ? prlimitPath() : null;
   const grace = request.graceMs ?? DEFAULT_GRACE_MS;
@@ -204,6 +232,7 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessResult
     };
   } finally {
     untrackSpawned(child.pid);
+    reapAdopted();
     clearTimeout(deadline);
     sampler?.stop();
     request.signal?.removeEventListener("abort", onAbort);
