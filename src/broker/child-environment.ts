@@ -28,16 +28,18 @@ export function buildChildEnvironment(
 }
 
 /**
- * A workload's environment: the fixed base (WORKLOAD_PATH, the account's home), the
+ * A workload's environment: the fixed base (the policy's workload_path, by default
+ * WORKLOAD_PATH, and the account's home), the
  * inherit list's names whose values are plain data, then the declared variables and the
  * adapter's settings. Nothing else of `source` (flameox's own environment) reaches it.
  */
 export function workloadEnvironment(
+  policy: { child_environment_allowlist: readonly string[]; workload_path?: string },
   source: Record<string, string | undefined>,
-  inherit: readonly string[],
   declared: Record<string, string> = {},
 ): Record<string, string> {
-  const env: Record<string, string> = { PATH: WORKLOAD_PATH };
+  const inherit = policy.child_environment_allowlist;
+  const env: Record<string, string> = { PATH: policy.workload_path ?? WORKLOAD_PATH };
   const home = accountHome();
   if (home) env.HOME = home;
   for (const name of inherit) {

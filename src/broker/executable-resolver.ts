@@ -58,7 +58,7 @@ export function searchPath(name: string, pathVariable: string | undefined, proje
   }
   throw new FlameoxError("CAPABILITY_UNAVAILABLE", `Cannot find ${name} on the child PATH`, {
     details: { executable: name },
-    remediation: [`Install ${name}, or declare the workload's PATH in its \`environment\` (a workload's PATH is otherwise ${WORKLOAD_PATH})`],
+    remediation: [`Install ${name}, or declare the workload's PATH in its \`environment\`, or set execution.workload_path in .diagnostics/config.toml (by default ${WORKLOAD_PATH})`],
   });
 }
 

@@ -3,7 +3,8 @@
  * allow-list, built from nothing:
  *
  * 1. a fixed base that flameox sets itself, never copied from its own environment:
- *    `PATH` is WORKLOAD_PATH (system directories only root can write) and `HOME` is the
+ *    `PATH` is the workspace policy's execution.workload_path (by default WORKLOAD_PATH,
+ *    system directories only root can write) and `HOME` is the
  *    account's home from the password database. flameox's own environment is chosen by
  *    whoever started it (an MCP client starts the server), so inheriting PATH would let
  *    the caller decide which `node` an approved `["node", …]` runs, and inheriting HOME

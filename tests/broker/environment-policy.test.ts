@@ -28,10 +28,12 @@ describe("refused variables", () => {
 describe("a workload's environment", () => {
   test("PATH and HOME are flameox's own even when the inherit list names them; inherited values must be plain data; declarations win", () => {
     const host = { PATH: "/tmp/evil:/usr/bin", HOME: "/tmp/evil-home", LANG: "C.UTF-8", LC_ALL: "/tmp/locale", TZ: "Europe/Paris", CUDA_VISIBLE_DEVICES: "0,1", AWS_SECRET_ACCESS_KEY: "x", LD_PRELOAD: "/x.so" };
-    const env = workloadEnvironment(host, ["PATH", "HOME", "LANG", "LC_ALL", "TZ", "CUDA_VISIBLE_DEVICES", "AWS_SECRET_ACCESS_KEY", "LD_PRELOAD"], { MODE: "fast" });
+    const env = workloadEnvironment({ child_environment_allowlist: ["PATH", "HOME", "LANG", "LC_ALL", "TZ", "CUDA_VISIBLE_DEVICES", "AWS_SECRET_ACCESS_KEY", "LD_PRELOAD"] }, host, { MODE: "fast" });
     expect(env).toEqual({ PATH: WORKLOAD_PATH, ...(accountHome() ? { HOME: accountHome()! } : {}), LANG: "C.UTF-8", TZ: "Europe/Paris", CUDA_VISIBLE_DEVICES: "0,1", MODE: "fast" });
-    expect(workloadEnvironment({ TZ: "../../tmp/z" }, ["TZ"]).TZ).toBeUndefined();
-    expect(workloadEnvironment(host, [], { PATH: "/opt/node/bin:/usr/bin", HOME: "/srv/h" })).toMatchObject({ PATH: "/opt/node/bin:/usr/bin", HOME: "/srv/h" });
+    expect(workloadEnvironment({ child_environment_allowlist: ["TZ"] }, { TZ: "../../tmp/z" }).TZ).toBeUndefined();
+    // The workspace policy (a person's file, in the plan's policy digest) may name another base PATH.
+    expect(workloadEnvironment({ child_environment_allowlist: [], workload_path: "/opt/tools/bin:/usr/bin" }, host).PATH).toBe("/opt/tools/bin:/usr/bin");
+    expect(workloadEnvironment({ child_environment_allowlist: [] }, host, { PATH: "/opt/node/bin:/usr/bin", HOME: "/srv/h" })).toMatchObject({ PATH: "/opt/node/bin:/usr/bin", HOME: "/srv/h" });
   });
 
   test("the account's home comes from the password database, not $HOME", () => {

@@ -62,7 +62,7 @@ export async function buildPlan(ctx: CaptureContext, request: PlanRequest): Prom
     throw new FlameoxError("INVALID_ARGUMENTS", `Cannot plan workload ${instance.name}: a parameter value leaves an argv item empty`, { details: { field: "parameters" } });
   }
   const cwd = projectDirectory(ws.paths.projectRoot, instance.cwd);
-  const baseEnv = workloadEnvironment(process.env, policy.child_environment_allowlist, instance.environment);
+  const baseEnv = workloadEnvironment(policy, process.env, instance.environment);
   const executable = resolveExecutable({ command: instance.argv[0]!, cwd, projectRoot: ws.paths.projectRoot, path: baseEnv.PATH });
 
   const probed = await ctx.prober.probe(adapter, "active_cached");
@@ -81,7 +81,7 @@ export async function buildPlan(ctx: CaptureContext, request: PlanRequest): Prom
     options: checkedOptions,
     timeoutSeconds: instance.timeout_seconds,
   });
-  const childEnv = workloadEnvironment(process.env, policy.child_environment_allowlist, { ...instance.environment, ...adapterPlan.environment });
+  const childEnv = workloadEnvironment(policy, process.env, { ...instance.environment, ...adapterPlan.environment });
   const oracle = instance.oracle
     ? {
         executable: resolveExecutable({ command: instance.oracle.argv[0]!, cwd, projectRoot: ws.paths.projectRoot, path: childEnv.PATH }),

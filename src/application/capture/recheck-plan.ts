@@ -42,7 +42,7 @@ export async function recheckPlan(ctx: CaptureContext, plan: CapturePlan): Promi
   if (digestOf(policy) !== plan.policy_digest) {
     throw new FlameoxError("CONFIGURATION_CHANGED", "Cannot execute the capture plan: the workspace policy (.diagnostics/config.toml) changed since it was planned", { remediation: replan });
   }
-  const env = workloadEnvironment(process.env, policy.execution.child_environment_allowlist, { ...plan.workload.environment, ...plan.adapterEnvironment });
+  const env = workloadEnvironment(policy.execution, process.env, { ...plan.workload.environment, ...plan.adapterEnvironment });
   if (digestOf(env) !== plan.environmentDigest) {
     throw new FlameoxError("CONFIGURATION_CHANGED", "Cannot execute the capture plan: the child environment flameox would build changed since it was planned", { remediation: replan });
   }
