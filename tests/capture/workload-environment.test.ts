@@ -16,6 +16,7 @@ import { type CaptureProject, captureProject } from "./capture-helpers.ts";
 const planted = tempDir("flameox-planted-");
 const fakeBin = join(planted.path, "bin");
 const marker = join(planted.path, "fake-true-ran");
+const gitMarker = join(planted.path, "fake-git-ran");
 
 const TOML = `
 [workloads.env]
@@ -35,6 +36,8 @@ beforeAll(async () => {
   mkdirSync(fakeBin);
   writeFileSync(join(fakeBin, "true"), `#!/bin/sh\necho ran > ${marker}\n`);
   chmodSync(join(fakeBin, "true"), 0o755);
+  writeFileSync(join(fakeBin, "git"), `#!/bin/sh\necho ran > ${gitMarker}\nexit 1\n`);
+  chmodSync(join(fakeBin, "git"), 0o755);
   p = await captureProject(TOML);
 });
 afterAll(() => {
@@ -91,10 +94,12 @@ describe("workload environment: a closed allow-list", () => {
     expect(JSON.stringify(plan)).not.toContain(fakeBin);
   });
 
-  test("a PATH the approved declaration names is the one the workload gets", async () => {
+  test("a PATH the approved declaration names is the one the workload gets, and only the workload: planning finds git on the workspace's PATH", async () => {
     rmSync(marker, { force: true });
+    rmSync(gitMarker, { force: true });
     const result = await (await p.service.capture()).run({ adapter: "command", workload: "declared-path" });
     expect(result.execution_status).toBe("succeeded");
     expect(existsSync(marker)).toBe(true);
+    expect(existsSync(gitMarker)).toBe(false);
   });
 });

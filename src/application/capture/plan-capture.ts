@@ -96,7 +96,8 @@ export async function buildPlan(ctx: CaptureContext, request: PlanRequest): Prom
       remediation: ["Free disk space, or lower execution.min_free_bytes in .diagnostics/config.toml"],
     });
   }
-  const source = await sourceIdentity(ws.paths.projectRoot, baseEnv.PATH);
+  // git is a host tool: found on the workspace's workload PATH, never on one a workload declares.
+  const source = await sourceIdentity(ws.paths.projectRoot, policy.workload_path);
   const versions: Record<string, string | null> = { [adapterPlan.producer.name]: adapterPlan.producer.version };
   return {
     workspace_id: ws.identity.workspace_id,

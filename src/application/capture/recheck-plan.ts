@@ -53,7 +53,7 @@ export async function recheckPlan(ctx: CaptureContext, plan: CapturePlan): Promi
     throw new FlameoxError("EXECUTION_REFUSED", `Cannot execute the capture plan: the working directory ${plan.workload.cwd} now resolves elsewhere`, { remediation: replan });
   }
   await recheckCapability(ctx, plan);
-  const source = await sourceIdentity(ws.paths.projectRoot, plan.childEnv.PATH);
+  const source = await sourceIdentity(ws.paths.projectRoot, policy.execution.workload_path);
   if (source.source_state_id !== plan.source.source_state_id) {
     throw new FlameoxError("SOURCE_CHANGED", "Cannot execute the capture plan: the project source (git HEAD, tracked changes or untracked files) changed since it was planned", {
       details: { planned: plan.source.source_state_id, current: source.source_state_id },
