@@ -17,6 +17,7 @@ import { bubblewrapArgv, privateDirectories, type SandboxLayout, TRUSTED_BWRAP_P
 import { resolveExecutable } from "./executable-resolver.ts";
 import { runProcess } from "./process-broker.ts";
 import { sandboxSeccompProgram } from "./seccomp-filter.ts";
+import { probeSocketRefusal } from "./socket-refusal-probe.ts";
 import { walkTree } from "./process-tree.ts";
 
 export interface SandboxProbeResult {
@@ -40,9 +41,10 @@ export type SandboxCheck =
   | "read_only_root"
   | "private_directories"
   | "writable_output"
-  | "seccomp_filter";
+  | "seccomp_filter"
+  | "unix_sockets_refused";
 
-const CHECKS: SandboxCheck[] = ["user_namespace", "network_namespace", "pid_namespace", "mount_namespace", "no_capabilities", "no_new_privileges", "read_only_root", "private_directories", "writable_output", "seccomp_filter"];
+const CHECKS: SandboxCheck[] = ["user_namespace", "network_namespace", "pid_namespace", "mount_namespace", "no_capabilities", "no_new_privileges", "read_only_root", "private_directories", "writable_output", "seccomp_filter", "unix_sockets_refused"];
 const SLEEP_CANDIDATES = ["/usr/bin/sleep", "/bin/sleep"];
 const PROBE_TIMEOUT_MS = 10_000;
 
@@ -92,9 +94,13 @@ export async function probeSandbox(bwrapPath: string, home: string | undefined):
     controller.abort();
     const result = await running;
     if (!checks) return failed(`bwrap did not start the sandboxed process: ${result.stderr.trim().split("\n")[0]?.slice(0, 200) || describe(result.termination)}`, result.stderr);
+    // The filter's effect, seen from the host; without a tool to try it, only its presence counts.
+    const socket = await probeSocketRefusal(bwrapPath, layout);
+    checks.unix_sockets_refused = socket.exercised ? socket.refused : checks.seccomp_filter;
     const missing = CHECKS.filter((c) => !checks[c]);
+    const socketNote = socket.exercised ? ", and a Unix socket of the host that a process outside reached was refused to a process inside" : ` (that Unix sockets are refused was not tried: ${socket.reason})`;
     return missing.length === 0
-      ? { proven: true, seen: true, reason: "bwrap built the sandbox and a process inside it was seen from the host in its own user, network, PID and mount namespaces, without capabilities, under its own seccomp filter, with a read-only root and private directories hidden", checks, stderr: "" }
+      ? { proven: true, seen: true, reason: `bwrap built the sandbox and a process inside it was seen from the host in its own user, network, PID and mount namespaces, without capabilities, under its own seccomp filter, with a read-only root and private directories hidden${socketNote}`, checks, stderr: "" }
       : { proven: false, seen: true, reason: `a process inside the sandbox was seen from the host without: ${missing.join(", ")}`, checks, stderr: result.stderr };
   } finally {
     controller.abort();
@@ -131,6 +137,8 @@ function inspect(pid: number, layout: SandboxLayout): SandboxProbeResult["checks
     writable_output: at(layout.outputDir)?.options.includes("rw") === true,
     // A filter of its own on top of whatever flameox itself runs under (a container's).
     seccomp_filter: field("Seccomp") === "2" && Number(field("Seccomp_filters") ?? "0") > ownSeccompFilters(),
+    // Tried afterwards, with a connection attempt (socket-refusal-probe.ts).
+    unix_sockets_refused: false,
   };
 }
 
