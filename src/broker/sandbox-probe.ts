@@ -66,6 +66,8 @@ export async function probeSandbox(bwrapPath: string, home: string | undefined):
   mkdirSync(layout.outputDir, { recursive: true });
   // A duration nobody else uses names the sandboxed process among the descendants.
   const inner = [sleep, `${PROBE_TIMEOUT_MS / 1000}.${process.pid}${Date.now() % 100000}`];
+  // The filter's effect, tried from the host while the sandboxed process is inspected.
+  const socketTrial = probeSocketRefusal(bwrapPath, layout);
   const controller = new AbortController();
   let leader: number | null = null;
   let finished = false;
@@ -94,8 +96,8 @@ export async function probeSandbox(bwrapPath: string, home: string | undefined):
     controller.abort();
     const result = await running;
     if (!checks) return failed(`bwrap did not start the sandboxed process: ${result.stderr.trim().split("\n")[0]?.slice(0, 200) || describe(result.termination)}`, result.stderr);
-    // The filter's effect, seen from the host; without a tool to try it, only its presence counts.
-    const socket = await probeSocketRefusal(bwrapPath, layout);
+    // Without a tool to try the filter's effect, only its presence counts.
+    const socket = await socketTrial.catch((error: Error) => ({ exercised: false, refused: false, reason: `the trial could not be set up: ${error.message}` }));
     checks.unix_sockets_refused = socket.exercised ? socket.refused : checks.seccomp_filter;
     const missing = CHECKS.filter((c) => !checks[c]);
     const socketNote = socket.exercised ? ", and a Unix socket of the host that a process outside reached was refused to a process inside" : ` (that Unix sockets are refused was not tried: ${socket.reason})`;
@@ -105,6 +107,7 @@ export async function probeSandbox(bwrapPath: string, home: string | undefined):
   } finally {
     controller.abort();
     await running.catch(() => undefined);
+    await socketTrial.catch(() => undefined);
     rmSync(scratch, { recursive: true, force: true });
   }
 }
