@@ -15,6 +15,7 @@ import { WorkspaceService } from "../src/application/workspace-service.ts";
 import { bubblewrapArgv, privateDirectories } from "../src/broker/containment.ts";
 import { locateBubblewrap, probeSandbox } from "../src/broker/sandbox-probe.ts";
 import { ResourceSampler } from "../src/broker/resource-sampler.ts";
+import { closeSeccompProgram, openSeccompProgram, SECCOMP_FD_PLACEHOLDER } from "../src/broker/seccomp-filter.ts";
 
 const N = Number(process.argv[2] ?? 20);
 const CLI = resolve(import.meta.dir, "..", "src", "cli", "main.ts");
@@ -35,9 +36,18 @@ async function timed(n: number, fn: () => Promise<unknown>): Promise<number> {
   }
   return median(times);
 }
-const spawnWait = async (argv: string[], cwd = root) => {
-  const child = Bun.spawn(argv, { cwd, stdout: "ignore", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
-  if ((await child.exited) !== 0) throw new Error(`${argv.join(" ")} failed: ${await new Response(child.stderr).text()}`);
+const spawnWait = async (argv: string[], cwd = root, descriptors: number[] = []) => {
+  const child = Bun.spawn(argv, { cwd, stdio: ["ignore", "ignore", "pipe", ...descriptors], env: { ...process.env, NO_COLOR: "1" } });
+  if ((await child.exited) !== 0) throw new Error(`${argv.join(" ")} failed: ${await new Response(child.stderr as ReadableStream).text()}`);
+};
+/** The same bwrap argv the broker runs, its seccomp program handed over as fd 3 as the broker does. */
+const spawnSandboxed = async (argv: string[]) => {
+  const fd = openSeccompProgram()!;
+  try {
+    await spawnWait(argv.map((item) => (item === SECCOMP_FD_PLACEHOLDER ? "3" : item)), root, [fd]);
+  } finally {
+    closeSeccompProgram(fd);
+  }
 };
 
 // Containment is measured only where the sandbox is proven here.
@@ -61,7 +71,7 @@ for (const [name, argv] of [["true", ["/bin/true"]], ["sleep1", ["/bin/sleep", "
       rows.push([name, containment, "unavailable", "", "", "", ""]);
       continue;
     }
-    const direct = await timed(N, () => spawnWait(containment === "managed" ? sandboxed(argv) : [...argv]));
+    const direct = await timed(N, () => (containment === "managed" ? spawnSandboxed(sandboxed(argv)) : spawnWait([...argv])));
     const inProcess = await timed(N, async () => {
       const r = await (await service.capture()).run({ adapter: "command", workload: name, containment });
       samplerCosts.push({ samples: r.resources.samples, ms: r.resources.sampler_cpu_ms });

@@ -14,6 +14,8 @@
  */
 import { lstatSync, readdirSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
+import { accountHome } from "./child-environment.ts";
+import { SECCOMP_FD_PLACEHOLDER } from "./seccomp-filter.ts";
 
 export interface SandboxLayout {
   /** Absolute canonical project root: bound read-only again after the private directories, which could hide it (bubblewrap creates the directories above it). */
@@ -39,12 +41,13 @@ export const TRUSTED_BWRAP_PATHS = ["/usr/bin/bwrap", "/bin/bwrap", "/usr/local/
 const PRIVATE_CANDIDATES = ["/tmp", "/var/tmp", "/run", "/var/run", "/root", "/home", "/var/lib/sss/pipes", "/var/spool"];
 
 /**
- * The directories to hide, for a given $HOME: existing real directories (a symbolic link
- * such as /var/run -> /run is covered by its target), outermost only.
+ * The directories to hide, for a given $HOME and the account's home (the workload's HOME):
+ * existing real directories (a symbolic link such as /var/run -> /run is covered by its
+ * target), outermost only.
  */
 export function privateDirectories(home: string | undefined): string[] {
   const candidates = [...PRIVATE_CANDIDATES];
-  if (home && isAbsolute(home) && home !== "/") candidates.push(home);
+  for (const dir of [home, accountHome()]) if (dir && isAbsolute(dir) && dir !== "/") candidates.push(dir);
   const dirs = candidates.filter((path) => {
     try {
       return lstatSync(path).isDirectory();
@@ -89,6 +92,9 @@ export function bubblewrapArgv(bwrapPath: string, layout: SandboxLayout, command
     "--unshare-ipc",
     "--unshare-uts",
     "--unshare-cgroup-try",
+    // No Unix socket of the host by path, no io_uring, no other ABI (seccomp-filter.ts);
+    // the broker hands the program over on an inherited descriptor.
+    "--seccomp", SECCOMP_FD_PLACEHOLDER,
     "--die-with-parent",
     "--new-session",
     "--ro-bind", "/", "/",

@@ -15,6 +15,7 @@
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import type { ExecutableTrust, ResolvedExecutable } from "../domain/capture.ts";
+import { WORKLOAD_PATH } from "../domain/environment-policy.ts";
 import { FlameoxError } from "../domain/errors.ts";
 import { digestExecutable } from "./executable-digest.ts";
 
@@ -57,7 +58,7 @@ export function searchPath(name: string, pathVariable: string | undefined, proje
   }
   throw new FlameoxError("CAPABILITY_UNAVAILABLE", `Cannot find ${name} on the child PATH`, {
     details: { executable: name },
-    remediation: [`Install ${name}, or add its directory to PATH (execution.child_environment_allowlist passes PATH to children)`],
+    remediation: [`Install ${name}, or declare the workload's PATH in its \`environment\`, or set execution.workload_path in .diagnostics/config.toml (by default ${WORKLOAD_PATH})`],
   });
 }
 

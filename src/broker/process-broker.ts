@@ -7,7 +7,8 @@
  * session and process group; termination signals go to the whole group, SIGTERM then
  * SIGKILL after a grace period, and to every descendant seen leaving it (or, for
  * captures, adopted back by flameox as a subreaper). Bound executables run as the bytes
- * that were verified, through an inherited descriptor. Output goes to memory, to a
+ * that were verified, through an inherited descriptor, and a sandbox gets its seccomp
+ * program the same way. Output goes to memory, to a
  * file, or only through a hash; the process tree can be sampled from /proc.
  */
 import { existsSync } from "node:fs";
@@ -15,6 +16,7 @@ import type { ResolvedExecutable, SignalRecord } from "../domain/capture.ts";
 import { FlameoxError } from "../domain/errors.ts";
 import { OutputSink, type OutputTarget, type SinkResult } from "./output-sink.ts";
 import { PinnedExecutables } from "./pinned-executables.ts";
+import { closeSeccompProgram, openSeccompProgram, SECCOMP_FD_PLACEHOLDER } from "./seccomp-filter.ts";
 import { ProcessReaper } from "./process-reaper.ts";
 import { MemoryCgroup } from "./memory-cgroup.ts";
 import { readStat } from "./process-tree.ts";
@@ -95,12 +97,40 @@ export function prlimitPath(): string | null {
   return process.platform === "linux" ? (PRLIMIT_CANDIDATES.find((p) => existsSync(p)) ?? null) : null;
 }
 
+/**
+ * Sampled runs (captures and their oracles) take turns within a process. flameox as a
+ * subreaper adopts every orphan of every child, and an orphan no longer says whose it
+ * was; a run claims those that started after its own leader (subreaper.ts), which is
+ * exact only while no other sampled run is going. Time spent waiting for the turn is
+ * added to the deadline. (Two measurements at once on the same machine would also
+ * disturb each other.)
+ */
+let sampledTurn: Promise<void> = Promise.resolve();
+
 export async function runProcess(request: ProcessRequest): Promise<ProcessResult> {
   validateArgv(request.argv);
-  // Captures (sampled runs) keep orphaned descendants in reach by adopting them; any
-  // adopted orphan that died after an earlier run's cleanup is collected now.
+  if (!request.sampling) return runNow(request);
+  const previous = sampledTurn;
+  let release!: () => void;
+  sampledTurn = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const waitStarted = Date.now();
+  try {
+    await previous;
+    const waited = Date.now() - waitStarted;
+    return await runNow(waited > 0 ? { ...request, deadlineAt: request.deadlineAt + waited } : request);
+  } finally {
+    release();
+  }
+}
+
+async function runNow(request: ProcessRequest): Promise<ProcessResult> {
+  // Captures (sampled runs) keep orphaned descendants in reach by adopting them. Any
+  // adopted orphan that died since (whatever run left it) is collected at the start and
+  // end of every run, so none stays a zombie while flameox keeps running.
   const subreaper = request.sampling ? enableSubreaper() : false;
-  if (subreaper) reapAdopted();
+  reapAdopted();
   const cgroup = request.memoryCapBytes ? MemoryCgroup.create(request.memoryCapBytes) : null;
   const prlimit = request.memoryCapBytes && !cgroup ? prlimitPath() : null;
   const grace = request.graceMs ?? DEFAULT_GRACE_MS;
@@ -115,19 +145,37 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessResult
     await cgroup?.dispose();
     throw error;
   }
+  // bwrap's `--seccomp` names the descriptor after the pinned executables.
+  const seccompAt = request.argv.indexOf("--seccomp") + 1;
+  const wantsSeccomp = seccompAt > 0 && request.argv[seccompAt] === SECCOMP_FD_PLACEHOLDER;
+  let seccomp: number | null = null;
+  if (wantsSeccomp) {
+    try {
+      seccomp = openSeccompProgram();
+      if (seccomp === null) throw new FlameoxError("CONTAINMENT_UNAVAILABLE", `Cannot start the sandbox: flameox has no seccomp program for ${process.arch}, so host Unix sockets could not be hidden`);
+    } catch (error) {
+      pins.close();
+      for (const sink of sinks) sink.finish();
+      await cgroup?.dispose();
+      throw error;
+    }
+  }
+  const descriptors = seccomp === null ? pins.descriptors : [...pins.descriptors, seccomp];
   const command = pins.rewrite(request.argv);
+  if (wantsSeccomp) command[seccompAt] = String(3 + pins.descriptors.length);
   const argv = prlimit ? [prlimit, `--as=${request.memoryCapBytes}`, "--", ...command] : command;
   // A directly executed pinned program still sees the path it was bound by as argv[0].
   const argv0 = argv[0] !== request.argv[0] && !prlimit ? request.argv[0] : undefined;
   const started = performance.now();
   let child: ReturnType<typeof spawn>;
   try {
-    child = spawn(argv, request, pins.descriptors, argv0);
+    child = spawn(argv, request, descriptors, argv0);
   } catch (error) {
     await cgroup?.dispose();
     throw error;
   } finally {
     pins.close();
+    closeSeccompProgram(seccomp);
   }
   trackSpawned(child.pid);
   const inCgroup = cgroup?.add(child.pid) ?? false;
@@ -184,6 +232,7 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessResult
     };
   } finally {
     untrackSpawned(child.pid);
+    reapAdopted();
     clearTimeout(deadline);
     sampler?.stop();
     request.signal?.removeEventListener("abort", onAbort);

@@ -98,7 +98,9 @@ export class ProcessReaper {
       }
     }
     if (this.adoptSince !== null) {
-      for (const a of adoptedOrphans(this.adoptSince)) found.set(a.pid, { pid: a.pid, startTime: a.startTime, pgrp: a.pgrp });
+      // One still in the leader's group (adopted because its parent died first while the
+      // group was being killed) is reached by the group's signal: it did not escape.
+      for (const a of adoptedOrphans(this.adoptSince)) if (a.pgrp !== this.leaderPid) found.set(a.pid, { pid: a.pid, startTime: a.startTime, pgrp: a.pgrp });
     }
     return [...found.values()];
   }

@@ -3,7 +3,9 @@
  * (same flags, a scratch project under the hidden /tmp) around a sleeping process, and
  * then inspects that process *from the host* through /proc: its namespaces must differ
  * from flameox's, it must hold no capability and have no-new-privileges set, its root
- * must be mounted read-only and the private directories must be empty tmpfs mounts.
+ * must be mounted read-only, the private directories must be empty tmpfs mounts, and it
+ * must run under a seccomp filter flameox itself does not (the one that hides host Unix
+ * sockets: seccomp-filter.ts).
  * Nothing the sandboxed process or the bwrap binary prints is believed, so a fake bwrap
  * that merely runs the command (or a real one with weaker flags) fails the probe.
  */
@@ -14,6 +16,8 @@ import type { ResolvedExecutable } from "../domain/capture.ts";
 import { bubblewrapArgv, privateDirectories, type SandboxLayout, TRUSTED_BWRAP_PATHS } from "./containment.ts";
 import { resolveExecutable } from "./executable-resolver.ts";
 import { runProcess } from "./process-broker.ts";
+import { sandboxSeccompProgram } from "./seccomp-filter.ts";
+import { probeSocketRefusal } from "./socket-refusal-probe.ts";
 import { walkTree } from "./process-tree.ts";
 
 export interface SandboxProbeResult {
@@ -36,14 +40,17 @@ export type SandboxCheck =
   | "no_new_privileges"
   | "read_only_root"
   | "private_directories"
-  | "writable_output";
+  | "writable_output"
+  | "seccomp_filter"
+  | "unix_sockets_refused";
 
-const CHECKS: SandboxCheck[] = ["user_namespace", "network_namespace", "pid_namespace", "mount_namespace", "no_capabilities", "no_new_privileges", "read_only_root", "private_directories", "writable_output"];
+const CHECKS: SandboxCheck[] = ["user_namespace", "network_namespace", "pid_namespace", "mount_namespace", "no_capabilities", "no_new_privileges", "read_only_root", "private_directories", "writable_output", "seccomp_filter", "unix_sockets_refused"];
 const SLEEP_CANDIDATES = ["/usr/bin/sleep", "/bin/sleep"];
 const PROBE_TIMEOUT_MS = 10_000;
 
 export async function probeSandbox(bwrapPath: string, home: string | undefined): Promise<SandboxProbeResult> {
   const failed = (reason: string, stderr = ""): SandboxProbeResult => ({ proven: false, seen: false, reason, checks: Object.fromEntries(CHECKS.map((c) => [c, false])) as SandboxProbeResult["checks"], stderr });
+  if (!sandboxSeccompProgram()) return failed(`flameox has no seccomp program for ${process.arch} (only x86_64), so host Unix sockets could not be hidden`);
   const sleep = SLEEP_CANDIDATES.find((path) => existsSync(path));
   if (!sleep) return failed("no sleep(1) at /usr/bin or /bin to run inside the probe sandbox");
   const scratch = mkdtempSync(join(tmpdir(), "flameox-sandbox-probe-"));
@@ -59,6 +66,8 @@ export async function probeSandbox(bwrapPath: string, home: string | undefined):
   mkdirSync(layout.outputDir, { recursive: true });
   // A duration nobody else uses names the sandboxed process among the descendants.
   const inner = [sleep, `${PROBE_TIMEOUT_MS / 1000}.${process.pid}${Date.now() % 100000}`];
+  // The filter's effect, tried from the host while the sandboxed process is inspected.
+  const socketTrial = probeSocketRefusal(bwrapPath, layout);
   const controller = new AbortController();
   let leader: number | null = null;
   let finished = false;
@@ -87,13 +96,18 @@ export async function probeSandbox(bwrapPath: string, home: string | undefined):
     controller.abort();
     const result = await running;
     if (!checks) return failed(`bwrap did not start the sandboxed process: ${result.stderr.trim().split("\n")[0]?.slice(0, 200) || describe(result.termination)}`, result.stderr);
+    // Without a tool to try the filter's effect, only its presence counts.
+    const socket = await socketTrial.catch((error: Error) => ({ exercised: false, refused: false, reason: `the trial could not be set up: ${error.message}` }));
+    checks.unix_sockets_refused = socket.exercised ? socket.refused : checks.seccomp_filter;
     const missing = CHECKS.filter((c) => !checks[c]);
+    const socketNote = socket.exercised ? ", and a Unix socket of the host that a process outside reached was refused to a process inside" : ` (that Unix sockets are refused was not tried: ${socket.reason})`;
     return missing.length === 0
-      ? { proven: true, seen: true, reason: "bwrap built the sandbox and a process inside it was seen from the host in its own user, network, PID and mount namespaces, without capabilities, with a read-only root and private directories hidden", checks, stderr: "" }
+      ? { proven: true, seen: true, reason: `bwrap built the sandbox and a process inside it was seen from the host in its own user, network, PID and mount namespaces, without capabilities, under its own seccomp filter, with a read-only root and private directories hidden${socketNote}`, checks, stderr: "" }
       : { proven: false, seen: true, reason: `a process inside the sandbox was seen from the host without: ${missing.join(", ")}`, checks, stderr: result.stderr };
   } finally {
     controller.abort();
     await running.catch(() => undefined);
+    await socketTrial.catch(() => undefined);
     rmSync(scratch, { recursive: true, force: true });
   }
 }
@@ -124,6 +138,10 @@ function inspect(pid: number, layout: SandboxLayout): SandboxProbeResult["checks
     read_only_root: root !== null && root.options.includes("ro") && at(layout.projectRoot)?.options.includes("ro") === true,
     private_directories: layout.privateDirs.every((dir) => at(dir)?.fsType === "tmpfs"),
     writable_output: at(layout.outputDir)?.options.includes("rw") === true,
+    // A filter of its own on top of whatever flameox itself runs under (a container's).
+    seccomp_filter: field("Seccomp") === "2" && Number(field("Seccomp_filters") ?? "0") > ownSeccompFilters(),
+    // Tried afterwards, with a connection attempt (socket-refusal-probe.ts).
+    unix_sockets_refused: false,
   };
 }
 
@@ -145,6 +163,11 @@ export function parseMountInfo(text: string): Mount[] {
       if (fields.length < 6 || !right) return [];
       return [{ mountPoint: unescape(fields[4]!), options: fields[5]!.split(","), fsType: right.split(" ")[0] ?? "" }];
     });
+}
+
+function ownSeccompFilters(): number {
+  const status = safe(() => readFileSync("/proc/self/status", "latin1")) ?? "";
+  return Number(/^Seccomp_filters:\s*(\d+)$/m.exec(status)?.[1] ?? "0");
 }
 
 function cmdline(pid: number): string | null {

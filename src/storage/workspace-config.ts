@@ -2,7 +2,7 @@
  * Workspace policy from `.diagnostics/config.toml`. Strict: an unknown key or a value of
  * the wrong type fails with its exact path, so a typo can never silently loosen a limit.
  */
-import { INHERITED_BY_DEFAULT } from "../domain/environment-policy.ts";
+import { INHERITED_BY_DEFAULT, WORKLOAD_PATH } from "../domain/environment-policy.ts";
 import { parse, stringify } from "smol-toml";
 import { FlameoxError } from "../domain/errors.ts";
 
@@ -17,7 +17,8 @@ type Rule =
   | { kind: "integer"; min: number; max?: number }
   | { kind: "number"; above: number; max: number }
   | { kind: "choice"; values: readonly string[] }
-  | { kind: "names"; pattern: RegExp; maxItems: number };
+  | { kind: "names"; pattern: RegExp; maxItems: number }
+  | { kind: "search_path" };
 
 const positiveInt: Rule = { kind: "integer", min: 1 };
 
@@ -37,6 +38,7 @@ const CONFIG_RULES: Record<string, Record<string, Rule>> = {
   },
   execution: {
     child_environment_allowlist: { kind: "names", pattern: /^[A-Za-z_][A-Za-z0-9_]{0,127}$/, maxItems: 64 },
+    workload_path: { kind: "search_path" },
     containment: { kind: "choice", values: ["trusted_local", "managed"] },
     max_output_bytes: positiveInt,
     resource_sampling_interval_ms: { kind: "integer", min: 25, max: 10000 },
@@ -61,6 +63,9 @@ function problemOf(value: unknown, rule: Rule): string | null {
       return value > rule.max ? `must be at most ${rule.max}` : null;
     case "choice":
       return typeof value === "string" && rule.values.includes(value) ? null : `must be one of ${rule.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "search_path":
+      if (typeof value !== "string" || value.length === 0 || value.length > 4096) return "must be a non-empty string of at most 4096 characters";
+      return value.split(":").every((dir) => dir.startsWith("/") && !dir.includes("\u0000") && !dir.split("/").includes("..")) ? null : "must list absolute directories separated by ':' (no empty entry, no '..')";
     case "names": {
       if (!Array.isArray(value)) return "must be an array of variable names";
       if (value.length > rule.maxItems) return `must have at most ${rule.maxItems} entries`;
@@ -114,6 +119,8 @@ export interface WorkspaceConfig {
   /** Policy for captures; a workload or a request can choose within it, never loosen it. */
   execution: {
     child_environment_allowlist: string[];
+    /** The PATH of a workload that declares none (never flameox's own PATH). */
+    workload_path: string;
     containment: "trusted_local" | "managed";
     max_output_bytes: number;
     resource_sampling_interval_ms: number;
@@ -139,6 +146,7 @@ export const DEFAULT_CONFIG: WorkspaceConfig = {
   analysis: { default_row_limit: 50, max_row_limit: 1000, cache_budget_mb: 192 },
   execution: {
     child_environment_allowlist: [...INHERITED_BY_DEFAULT],
+    workload_path: WORKLOAD_PATH,
     containment: "trusted_local",
     max_output_bytes: 16 * MiB,
     resource_sampling_interval_ms: 250,

@@ -1,9 +1,10 @@
 /**
  * Managed containment, attacked from inside: a workload (as root, and as an unprivileged
  * user where the host allows unprivileged user namespaces) tries to remount the root,
- * write outside its writable roots, read /root, and connect to host Unix sockets under
- * /tmp and /run. The same attack script run outside the sandbox succeeds, so each
- * assertion can fail. The behaviour probe must prove the real bwrap and unmask a fake.
+ * write outside its writable roots, read /root, connect to host Unix sockets under
+ * /tmp and /run and elsewhere on the read-only root (the project, /var/lib), reach a
+ * host datagram socket through a datagram socketpair, and set up io_uring. The same
+ * attack script run outside the sandbox succeeds, so each assertion can fail. The behaviour probe must prove the real bwrap and unmask a fake.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -21,8 +22,8 @@ const SETPRIV = ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => existsSync(p)) 
 const IS_ROOT = process.geteuid?.() === 0;
 
 const ATTACK = `
-import json, os, socket, subprocess, sys
-outside, writable, secret, tmp_sock, run_sock = sys.argv[1:6]
+import ctypes, json, os, socket, subprocess, sys
+outside, writable, secret, tmp_sock, run_sock, project_sock, var_sock, dgram_sock = sys.argv[1:9]
 def write(path):
     try:
         with open(path, "w") as f: f.write("planted")
@@ -34,6 +35,36 @@ def connect(path):
         s = socket.socket(socket.AF_UNIX); s.settimeout(2); s.connect(path); s.close(); return True
     except OSError:
         return False
+def dgram_pair_send(path):
+    try:
+        a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM); a.sendto(b"x", path); return True
+    except OSError:
+        return False
+def stream_pair():
+    try:
+        a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM); a.sendall(b"x"); return b.recv(1) == b"x"
+    except OSError:
+        return False
+# socket(AF_UNIX) through the 32-bit entry (int 0x80, i386 socket = 359), from code written
+# into executable memory; a separate interpreter, since a kernel without IA-32 emulation
+# kills it (None then).
+I386 = """
+import ctypes, mmap
+code = bytes([0x53, 0xb8,0x67,0x01,0,0, 0xbb,1,0,0,0, 0xb9,1,0,0,0, 0x31,0xd2, 0xcd,0x80, 0x5b, 0xc3])
+buf = mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+buf.write(code)
+print(ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.addressof(ctypes.c_char.from_buffer(buf)))())
+"""
+def i386_socket():
+    r = subprocess.run([sys.executable, "-c", I386], capture_output=True, text=True)
+    return int(r.stdout) >= 0 if r.returncode == 0 else None
+def io_uring_enosys():
+    libc = ctypes.CDLL(None, use_errno=True)
+    params = ctypes.create_string_buffer(120)
+    fd = libc.syscall(425, 1, params)
+    if fd >= 0:
+        os.close(fd); return False
+    return ctypes.get_errno() == 38
 remount = subprocess.run(["mount", "-o", "remount,rw", "/"], capture_output=True).returncode == 0
 def readable(path):
     try:
@@ -44,6 +75,8 @@ status = open("/proc/self/status").read()
 cap_eff = [l.split()[1] for l in status.splitlines() if l.startswith("CapEff")][0]
 print(json.dumps({"remount": remount, "write_outside": write(outside), "write_writable": write(writable),
   "read_root": os.path.exists(secret), "tmp_socket": connect(tmp_sock), "run_socket": connect(run_sock),
+  "project_socket": connect(project_sock), "var_socket": connect(var_sock), "dgram_pair_send": dgram_pair_send(dgram_sock),
+  "stream_pair": stream_pair(), "io_uring_enosys": io_uring_enosys(), "i386_socket": i386_socket(),
   "capabilities": int(cap_eff, 16) != 0, "shadow": readable("/etc/shadow")}))
 `;
 
@@ -53,7 +86,11 @@ let writableRoot: string;
 let secret: string | null = null;
 let tmpSocket: string;
 let runSocket: string;
+let projectSocket: string;
+let varSocket: string;
+let dgramSocket: string;
 const servers: Server[] = [];
+let dgramServer: ReturnType<typeof Bun.spawn> | null = null;
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), "flameox-contain-"));
@@ -74,7 +111,13 @@ beforeAll(async () => {
   }
   tmpSocket = join(scratch, "host.sock");
   runSocket = existsSync("/run") && IS_ROOT ? `/run/flameox-contain-${process.pid}.sock` : join(scratch, "run.sock");
-  for (const path of [tmpSocket, runSocket]) {
+  // Sockets outside every hidden directory: in the project (bound back read-only) and, as root, under /var/lib.
+  projectSocket = join(project, "daemon.sock");
+  varSocket = IS_ROOT && existsSync("/var/lib") ? `/var/lib/flameox-contain-${process.pid}.sock` : join(project, "var.sock");
+  dgramSocket = join(project, "dgram.sock");
+  dgramServer = Bun.spawn([PYTHON ?? "/usr/bin/python3", "-c", `import socket,os,sys,time\ns=socket.socket(socket.AF_UNIX,socket.SOCK_DGRAM)\ns.bind(sys.argv[1])\nos.chmod(sys.argv[1],0o777)\nprint("ready",flush=True)\ntime.sleep(600)`, dgramSocket], { stdout: "pipe", stderr: "ignore" });
+  await (dgramServer.stdout as ReadableStream<Uint8Array>).getReader().read();
+  for (const path of [tmpSocket, runSocket, projectSocket, varSocket]) {
     const server = createServer((socket) => socket.end());
     await new Promise<void>((resolve) => server.listen(path, resolve));
     chmodSync(path, 0o777);
@@ -85,14 +128,18 @@ beforeAll(async () => {
 afterAll(() => {
   for (const server of servers) server.close();
   if (secret) rmSync(secret, { force: true });
-  rmSync(runSocket, { force: true });
+  dgramServer?.kill();
+  for (const path of [runSocket, varSocket]) rmSync(path, { force: true });
   rmSync(scratch, { recursive: true, force: true });
 });
 
-type Outcome = Record<"remount" | "write_outside" | "write_writable" | "read_root" | "tmp_socket" | "run_socket" | "capabilities" | "shadow", boolean>;
+type Outcome = Record<"remount" | "write_outside" | "write_writable" | "read_root" | "tmp_socket" | "run_socket" | "project_socket" | "var_socket" | "dgram_pair_send" | "stream_pair" | "io_uring_enosys" | "capabilities" | "shadow", boolean> & {
+  /** null where the kernel has no IA-32 emulation (the call kills the process everywhere). */
+  i386_socket: boolean | null;
+};
 
 async function attack(options: { sandboxed: boolean; unprivileged: boolean }): Promise<Outcome> {
-  const script = [PYTHON!, join(project, "attack.py"), join(project, "source.txt"), join(writableRoot, "planted.txt"), secret ?? "/root/.none", tmpSocket, runSocket];
+  const script = [PYTHON!, join(project, "attack.py"), join(project, "source.txt"), join(writableRoot, "planted.txt"), secret ?? "/root/.none", tmpSocket, runSocket, projectSocket, varSocket, dgramSocket];
   const layout = {
     projectRoot: project,
     diagnosticsDir: join(project, ".diagnostics"),
@@ -110,17 +157,21 @@ async function attack(options: { sandboxed: boolean; unprivileged: boolean }): P
   return JSON.parse(result.stdout) as Outcome;
 }
 
+const UNCONTAINED: Outcome = { remount: true, write_outside: true, write_writable: true, read_root: true, tmp_socket: true, run_socket: true, project_socket: true, var_socket: true, dgram_pair_send: true, stream_pair: true, io_uring_enosys: false, i386_socket: true, capabilities: true, shadow: true };
+const CONTAINED: Outcome = { remount: false, write_outside: false, write_writable: true, read_root: false, tmp_socket: false, run_socket: false, project_socket: false, var_socket: false, dgram_pair_send: false, stream_pair: true, io_uring_enosys: true, i386_socket: false, capabilities: false, shadow: false };
+
 describe.skipIf(!BWRAP || !PYTHON)("managed containment holds", () => {
   test.skipIf(!IS_ROOT)("as root: the attacks work on the host, and none of them inside the sandbox", async () => {
     const host = await attack({ sandboxed: false, unprivileged: false });
-    expect(host).toEqual({ remount: true, write_outside: true, write_writable: true, read_root: secret !== null, tmp_socket: true, run_socket: true, capabilities: true, shadow: true });
+    const ia32 = host.i386_socket === null ? { i386_socket: null } : {};
+    expect(host).toEqual({ ...UNCONTAINED, read_root: secret !== null, ...ia32 });
     const contained = await attack({ sandboxed: true, unprivileged: false });
-    expect(contained).toEqual({ remount: false, write_outside: false, write_writable: true, read_root: false, tmp_socket: false, run_socket: false, capabilities: false, shadow: false });
+    expect(contained).toEqual({ ...CONTAINED, ...ia32 });
   });
 
   test.skipIf(!IS_ROOT || !SETPRIV)("as an unprivileged user (uid 65534): the same attacks fail inside the sandbox, or the capability is reported unavailable", async () => {
     const host = await attack({ sandboxed: false, unprivileged: true });
-    expect(host).toMatchObject({ write_outside: true, write_writable: true, tmp_socket: true, run_socket: true });
+    expect(host).toMatchObject({ write_outside: true, write_writable: true, tmp_socket: true, run_socket: true, project_socket: true, var_socket: true, dgram_pair_send: true, stream_pair: true, io_uring_enosys: false });
     let contained: Outcome;
     try {
       contained = await attack({ sandboxed: true, unprivileged: true });
@@ -131,7 +182,7 @@ describe.skipIf(!BWRAP || !PYTHON)("managed containment holds", () => {
       console.warn(`unprivileged managed containment unavailable on this host: ${message.split("\n")[0]}`);
       return;
     }
-    expect(contained).toEqual({ remount: false, write_outside: false, write_writable: true, read_root: false, tmp_socket: false, run_socket: false, capabilities: false, shadow: false });
+    expect(contained).toEqual({ ...CONTAINED, ...(host.i386_socket === null ? { i386_socket: null } : {}) });
   });
 
   test.skipIf(!IS_ROOT || !SETPRIV)("as an unprivileged user (uid 65534): the behaviour probe proves the sandbox, or reports why not", async () => {
@@ -154,6 +205,8 @@ describe.skipIf(!BWRAP || !PYTHON)("managed containment holds", () => {
     expect(probed.reason).toContain("seen from the host");
     expect(probed).toMatchObject({ proven: true, seen: true });
     expect(Object.values(probed.checks).every(Boolean)).toBe(true);
+    // With util-linux logger on the host, the filter's effect was tried, not only its presence.
+    if (existsSync("/usr/bin/logger") || existsSync("/bin/logger")) expect(probed.reason).toContain("was refused to a process inside");
   });
 
   test("a fake bwrap that runs the command without isolating it is not a sandbox", async () => {

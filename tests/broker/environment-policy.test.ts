@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildChildEnvironment } from "../../src/broker/child-environment.ts";
+import { accountHome, buildChildEnvironment, workloadEnvironment } from "../../src/broker/child-environment.ts";
 import { resolveExecutable } from "../../src/broker/executable-resolver.ts";
-import { isStrippedVariable } from "../../src/domain/environment-policy.ts";
+import { isStrippedVariable, WORKLOAD_PATH } from "../../src/domain/environment-policy.ts";
 import { tempDir } from "../helpers.ts";
 
 describe("refused variables", () => {
@@ -22,6 +22,28 @@ describe("refused variables", () => {
   test("a child gets only the inherit list and declared additions, minus refused names", () => {
     const env = buildChildEnvironment({ PATH: "/usr/bin", HOME: "/root", NODE_PATH: "/x", node_options: "--require=/x.js", OTHER: "o" }, ["PATH", "NODE_PATH", "node_options"], { SIZE: "3", GCONV_PATH: "/x", GLIBC_TUNABLES: "glibc.rtld.x=1" });
     expect(env).toEqual({ PATH: "/usr/bin", SIZE: "3" });
+  });
+});
+
+describe("a workload's environment", () => {
+  test("PATH and HOME are flameox's own even when the inherit list names them; inherited values must be plain data; declarations win", () => {
+    const host = { PATH: "/tmp/evil:/usr/bin", HOME: "/tmp/evil-home", LANG: "C.UTF-8", LC_ALL: "/tmp/locale", TZ: "Europe/Paris", CUDA_VISIBLE_DEVICES: "0,1", AWS_SECRET_ACCESS_KEY: "x", LD_PRELOAD: "/x.so" };
+    const env = workloadEnvironment({ child_environment_allowlist: ["PATH", "HOME", "LANG", "LC_ALL", "TZ", "CUDA_VISIBLE_DEVICES", "AWS_SECRET_ACCESS_KEY", "LD_PRELOAD"] }, host, { MODE: "fast" });
+    expect(env).toEqual({ PATH: WORKLOAD_PATH, ...(accountHome() ? { HOME: accountHome()! } : {}), LANG: "C.UTF-8", TZ: "Europe/Paris", CUDA_VISIBLE_DEVICES: "0,1", MODE: "fast" });
+    expect(workloadEnvironment({ child_environment_allowlist: ["TZ"] }, { TZ: "../../tmp/z" }).TZ).toBeUndefined();
+    // The workspace policy (a person's file, in the plan's policy digest) may name another base PATH.
+    expect(workloadEnvironment({ child_environment_allowlist: [], workload_path: "/opt/tools/bin:/usr/bin" }, host).PATH).toBe("/opt/tools/bin:/usr/bin");
+    expect(workloadEnvironment({ child_environment_allowlist: [] }, host, { PATH: "/opt/node/bin:/usr/bin", HOME: "/srv/h" })).toMatchObject({ PATH: "/opt/node/bin:/usr/bin", HOME: "/srv/h" });
+  });
+
+  test("the account's home comes from the password database, not $HOME", () => {
+    const saved = process.env.HOME;
+    process.env.HOME = "/tmp/not-home";
+    try {
+      expect(accountHome()).not.toBe("/tmp/not-home");
+    } finally {
+      process.env.HOME = saved;
+    }
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { CapabilitiesResult } from "../../src/application/capture/capture-service.ts";
 import type { CapabilityReport } from "../../src/domain/capture.ts";
 import { type CaptureProject, captureProject } from "./capture-helpers.ts";
@@ -20,6 +20,7 @@ argv = ["node", "workloads/allocate.js", "8"]
 
 [workloads.bun-alloc]
 argv = ["bun", "workloads/allocate.js", "8"]
+environment = { PATH = "${dirname(process.execPath)}:/usr/bin:/bin" }
 
 [workloads.sandboxed]
 argv = ["node", "-e", "const fs=require('fs');fs.writeFileSync('out/ok.txt','ok');for(const p of ['escape.txt','.diagnostics/x']){try{fs.writeFileSync(p,'x');console.log('wrote',p)}catch(e){console.log('refused',p,e.code)}}try{console.log('store',fs.readdirSync('.diagnostics').length)}catch(e){console.log('store',e.code)}require('net').connect(80,'1.1.1.1').on('error',e=>console.log('net',e.code)).on('connect',()=>console.log('net connected'))"]

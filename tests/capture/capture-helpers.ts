@@ -1,8 +1,9 @@
 /** Capture test projects: a temp project with the fixture workloads, a flameox.toml and an open workspace service. */
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { parse, stringify } from "smol-toml";
 import { WorkspaceService } from "../../src/application/workspace-service.ts";
+import { WORKLOAD_PATH } from "../../src/domain/environment-policy.ts";
 import { REPO, tempDir } from "../helpers.ts";
 
 export interface CaptureProject {
@@ -44,6 +45,18 @@ export async function captureProject(toml: string, options: { execution?: Record
       return readFileSync(join(dir.path, ".diagnostics", "artifacts", "sha256", hex.slice(0, 2), hex));
     },
   };
+}
+
+/**
+ * Puts the test runtime's own directory (bun's, outside the system directories here) on
+ * the workspace's execution.workload_path, as a person would for a runtime installed
+ * elsewhere: a workload's PATH is never flameox's own.
+ */
+export function allowRuntimeOnWorkloadPath(root: string): void {
+  const path = join(root, ".diagnostics", "config.toml");
+  const config = parse(readFileSync(path, "utf8")) as Record<string, Record<string, unknown>>;
+  config.execution = { ...config.execution, workload_path: `${dirname(process.execPath)}:${WORKLOAD_PATH}` };
+  writeFileSync(path, stringify(config));
 }
 
 export function git(cwd: string, ...commands: string[][]): void {

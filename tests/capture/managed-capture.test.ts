@@ -2,7 +2,9 @@
  * A managed capture, end to end, with a root workload that attacks its sandbox: the run
  * is labelled contained, and the remount, the write outside its writable root, the read
  * of /root and the connection to a host socket under /run all fail, while its writable
- * root works. The workload reports what it managed into its writable root.
+ * root works. The workload reports what it managed into its writable root. A host socket
+ * outside every hidden directory (in the project itself) answers the same workload run
+ * uncontained, and not contained.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,6 +21,19 @@ const TOML = `# managed attack
 [workloads.attack]
 argv = ["${PYTHON}", "attack.py"]
 writable_paths = ["out"]
+
+[workloads.socket]
+argv = ["${PYTHON}", "socket-probe.py"]
+writable_paths = ["out"]
+`;
+
+const SOCKET_PROBE = `
+import json, socket
+try:
+    s = socket.socket(socket.AF_UNIX); s.settimeout(2); s.connect("daemon.sock"); s.close(); ok = True
+except OSError:
+    ok = False
+with open("out/socket.json", "w") as f: json.dump({"project_socket": ok}, f)
 `;
 
 const ATTACK = `
@@ -43,10 +58,14 @@ with open("out/result.json", "w") as f: json.dump(result, f)
 
 let p: CaptureProject;
 let server: Server;
+let projectServer: Server;
 beforeAll(async () => {
   p = await captureProject(TOML, { git: false });
   writeFileSync(join(p.root, "attack.py"), ATTACK);
+  writeFileSync(join(p.root, "socket-probe.py"), SOCKET_PROBE);
   mkdirSync(join(p.root, "out"));
+  projectServer = createServer((s) => s.end());
+  await new Promise<void>((resolve) => projectServer.listen(join(p.root, "daemon.sock"), resolve));
   if (IS_ROOT) {
     writeFileSync(SECRET, "secret");
     server = createServer((s) => s.end());
@@ -55,6 +74,7 @@ beforeAll(async () => {
 });
 afterAll(() => {
   server?.close();
+  projectServer?.close();
   rmSync(SOCKET, { force: true });
   rmSync(SECRET, { force: true });
   p.cleanup();
@@ -72,4 +92,21 @@ test.skipIf(!PYTHON || !IS_ROOT)("as root: the run is contained and every attack
   expect(result.execution_status).toBe("succeeded");
   expect(JSON.parse(readFileSync(join(p.root, "out", "result.json"), "utf8"))).toEqual({ remount: false, write_project: false, read_root: false, host_socket: false });
   expect(existsSync(join(p.root, "planted.txt"))).toBe(false);
+});
+
+test.skipIf(!PYTHON)("a host Unix socket outside the hidden directories answers an uncontained run and not a contained one", async () => {
+  const capture = await p.service.capture();
+  const uncontained = await capture.run({ adapter: "command", workload: "socket", containment: "trusted_local" });
+  expect(uncontained.execution_status).toBe("succeeded");
+  expect(JSON.parse(readFileSync(join(p.root, "out", "socket.json"), "utf8"))).toEqual({ project_socket: true });
+  rmSync(join(p.root, "out", "socket.json"));
+  let contained: typeof uncontained;
+  try {
+    contained = await capture.run({ adapter: "command", workload: "socket", containment: "managed" });
+  } catch (error) {
+    expect(error).toMatchObject({ code: "CONTAINMENT_UNAVAILABLE" });
+    return;
+  }
+  expect(contained.containment).toMatchObject({ mode: "managed", state: "contained" });
+  expect(JSON.parse(readFileSync(join(p.root, "out", "socket.json"), "utf8"))).toEqual({ project_socket: false });
 });

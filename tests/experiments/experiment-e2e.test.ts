@@ -16,7 +16,7 @@ import { experimentPlans } from "../../src/application/study/experiment-protocol
 import { getExperiment, listTrials } from "../../src/application/study/experiment-record.ts";
 import { StudyService } from "../../src/application/study/study-service.ts";
 import { readRunIdentities } from "../../src/storage/run-identities.ts";
-import { approveDeclared, git } from "../capture/capture-helpers.ts";
+import { allowRuntimeOnWorkloadPath, approveDeclared, git } from "../capture/capture-helpers.ts";
 import { heavyTest, REPO, tempDir } from "../helpers.ts";
 
 const FIXTURE = join(REPO, "fixtures", "experiments", "dedupe");
@@ -29,6 +29,7 @@ beforeAll(async () => {
   for (const f of readdirSync(FIXTURE)) cpSync(join(FIXTURE, f), join(dir.path, f));
   git(dir.path, ["init", "-q"], ["add", "-A"], ["-c", "user.email=t@example.invalid", "-c", "user.name=t", "commit", "-qm", "fixture"]);
   await WorkspaceService.init(dir.path);
+  allowRuntimeOnWorkloadPath(dir.path);
   service = await WorkspaceService.open({ workspace: dir.path });
   study = new StudyService(service.ws);
   await approveDeclared(service);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { git } from "../capture/capture-helpers.ts";
+import { allowRuntimeOnWorkloadPath, git } from "../capture/capture-helpers.ts";
 import { CORPUS, REPO, cli, tempDir, tempWorkspace } from "../helpers.ts";
 import { call, connect, type Connected } from "./mcp-helpers.ts";
 
@@ -74,6 +74,7 @@ describe("experiment tools over MCP", () => {
     git(project.path, ["init", "-q"], ["add", "-A"], ["-c", "user.email=t@example.invalid", "-c", "user.name=t", "commit", "-qm", "fixture"]);
     const init = await cli(["init", project.path, "--json"], { cwd: project.path });
     if (init.code !== 0) throw new Error(`init failed: ${init.stdout}${init.stderr}`);
+    allowRuntimeOnWorkloadPath(project.path);
     server = await connect(project.path);
   }, 60_000);
   afterAll(async () => {

@@ -22,13 +22,14 @@ describe("workspace config", () => {
 
   test("values within their ranges override the defaults", () => {
     const config = parseConfig(
-      '[extraction]\nworker_memory_bytes = 536870912\nworker_timeout_seconds = 0.5\n[execution]\ncontainment = "managed"\nchild_environment_allowlist = ["PATH", "_X1"]\nmin_free_bytes = 0\n',
+      '[extraction]\nworker_memory_bytes = 536870912\nworker_timeout_seconds = 0.5\n[execution]\ncontainment = "managed"\nchild_environment_allowlist = ["PATH", "_X1"]\nmin_free_bytes = 0\nworkload_path = "/opt/node/bin:/usr/bin"\n',
     );
     expect(config.extraction.worker_memory_bytes).toBe(536870912);
     expect(config.extraction.worker_timeout_seconds).toBe(0.5);
     expect(config.execution.containment).toBe("managed");
     expect(config.execution.child_environment_allowlist).toEqual(["PATH", "_X1"]);
     expect(config.execution.min_free_bytes).toBe(0);
+    expect(config.execution.workload_path).toBe("/opt/node/bin:/usr/bin");
     expect(config.storage).toEqual(DEFAULT_CONFIG.storage);
   });
 
@@ -48,6 +49,9 @@ describe("workspace config", () => {
     ['[execution]\nchild_environment_allowlist = "PATH"\n', "execution.child_environment_allowlist must be an array"],
     ['[execution]\nchild_environment_allowlist = ["PATH", "LD_PRELOAD=x"]\n', "execution.child_environment_allowlist [1] must be a variable name"],
     [`[execution]\nchild_environment_allowlist = [${Array.from({ length: 65 }, (_, i) => `"V${i}"`).join(", ")}]\n`, "must have at most 64 entries"],
+    ['[execution]\nworkload_path = "bin:/usr/bin"\n', "execution.workload_path must list absolute directories"],
+    ['[execution]\nworkload_path = "/usr/bin::/bin"\n', "execution.workload_path must list absolute directories"],
+    ['[execution]\nworkload_path = "/opt/../tmp"\n', "execution.workload_path must list absolute directories"],
     ["[execution]\nresource_sampling_interval_ms = 10\n", "execution.resource_sampling_interval_ms must be at least 25"],
     ["[execution]\nmin_free_bytes = -1\n", "execution.min_free_bytes must be at least 0"],
     ["[execution]\ngraceful_shutdown_seconds = 61\n", "execution.graceful_shutdown_seconds must be at most 60"],

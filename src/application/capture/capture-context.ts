@@ -1,5 +1,5 @@
 /** What capture use cases share within one process: the workspace, probes and the plan registry. */
-import { buildChildEnvironment } from "../../broker/child-environment.ts";
+import { workloadEnvironment } from "../../broker/child-environment.ts";
 import { PlanRegistry, type PlanRegistryOptions } from "../../broker/plan-registry.ts";
 import type { Workspace } from "../../storage/workspace.ts";
 import { CapabilityProber } from "./capabilities.ts";
@@ -15,7 +15,7 @@ export interface CaptureContext {
 
 /** Probes look at the child PATH (the one a workload will get), never flameox's own. */
 export function createCaptureContext(ws: Workspace, options: PlanRegistryOptions = {}): CaptureContext {
-  const childPath = () => buildChildEnvironment(process.env, ws.config.execution.child_environment_allowlist).PATH;
+  const childPath = () => workloadEnvironment(ws.config.execution, process.env).PATH;
   const prober = new CapabilityProber(ws.paths.projectRoot, childPath);
   return { ws, prober, containment: new ContainmentProber(ws.paths.projectRoot, childPath), registry: new PlanRegistry<CapturePlan>(options) };
 }

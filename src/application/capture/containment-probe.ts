@@ -49,7 +49,7 @@ export class ContainmentProber {
       { code: "no_cgroup_limits", message: "CPU, memory and process-count limits are not enforced by a cgroup; memory is policed by sampling the process tree" },
       {
         code: "host_readable",
-        message: "the workload can read every host file its user may read, except the hidden private directories (/tmp, /var/tmp, /run, /root, /home, $HOME), and can connect to a Unix socket elsewhere on the host whose permissions let its user connect",
+        message: "the workload can read every host file its user may read, except the hidden private directories (/tmp, /var/tmp, /run, /root, /home, $HOME) and secret files; it cannot open a Unix socket (seccomp), so no host socket is reachable by path",
       },
     ];
     if (probed.proven) return this.remember({ report: { ...base, status: "available", reason: `bwrap from ${where}: ${probed.reason}`, tools, features, limitations }, bwrap }, active);

@@ -8,7 +8,7 @@
 import { type } from "arktype";
 import { captureAdapterByName, CAPTURE_ADAPTER_NAMES } from "../../adapters/capture/registry.ts";
 import type { CaptureAdapter, HostFacts } from "../../adapters/capture/capture-adapter.ts";
-import { buildChildEnvironment } from "../../broker/child-environment.ts";
+import { workloadEnvironment } from "../../broker/child-environment.ts";
 import { freeBytes } from "../../broker/disk-usage.ts";
 import { resolveExecutable } from "../../broker/executable-resolver.ts";
 import { digestOf } from "../../domain/canonical-digest.ts";
@@ -62,7 +62,7 @@ export async function buildPlan(ctx: CaptureContext, request: PlanRequest): Prom
     throw new FlameoxError("INVALID_ARGUMENTS", `Cannot plan workload ${instance.name}: a parameter value leaves an argv item empty`, { details: { field: "parameters" } });
   }
   const cwd = projectDirectory(ws.paths.projectRoot, instance.cwd);
-  const baseEnv = buildChildEnvironment(process.env, policy.child_environment_allowlist, instance.environment);
+  const baseEnv = workloadEnvironment(policy, process.env, instance.environment);
   const executable = resolveExecutable({ command: instance.argv[0]!, cwd, projectRoot: ws.paths.projectRoot, path: baseEnv.PATH });
 
   const probed = await ctx.prober.probe(adapter, "active_cached");
@@ -81,7 +81,7 @@ export async function buildPlan(ctx: CaptureContext, request: PlanRequest): Prom
     options: checkedOptions,
     timeoutSeconds: instance.timeout_seconds,
   });
-  const childEnv = buildChildEnvironment(process.env, policy.child_environment_allowlist, { ...instance.environment, ...adapterPlan.environment });
+  const childEnv = workloadEnvironment(policy, process.env, { ...instance.environment, ...adapterPlan.environment });
   const oracle = instance.oracle
     ? {
         executable: resolveExecutable({ command: instance.oracle.argv[0]!, cwd, projectRoot: ws.paths.projectRoot, path: childEnv.PATH }),
@@ -96,7 +96,8 @@ export async function buildPlan(ctx: CaptureContext, request: PlanRequest): Prom
       remediation: ["Free disk space, or lower execution.min_free_bytes in .diagnostics/config.toml"],
     });
   }
-  const source = await sourceIdentity(ws.paths.projectRoot, baseEnv.PATH);
+  // git is a host tool: found on the workspace's workload PATH, never on one a workload declares.
+  const source = await sourceIdentity(ws.paths.projectRoot, policy.workload_path);
   const versions: Record<string, string | null> = { [adapterPlan.producer.name]: adapterPlan.producer.version };
   return {
     workspace_id: ws.identity.workspace_id,

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { captureAdapterByName } from "../../adapters/capture/registry.ts";
-import { buildChildEnvironment } from "../../broker/child-environment.ts";
+import { workloadEnvironment } from "../../broker/child-environment.ts";
 import { revalidateExecutable } from "../../broker/executable-resolver.ts";
 import { digestOf } from "../../domain/canonical-digest.ts";
 import { FlameoxError } from "../../domain/errors.ts";
@@ -42,7 +42,7 @@ export async function recheckPlan(ctx: CaptureContext, plan: CapturePlan): Promi
   if (digestOf(policy) !== plan.policy_digest) {
     throw new FlameoxError("CONFIGURATION_CHANGED", "Cannot execute the capture plan: the workspace policy (.diagnostics/config.toml) changed since it was planned", { remediation: replan });
   }
-  const env = buildChildEnvironment(process.env, policy.execution.child_environment_allowlist, { ...plan.workload.environment, ...plan.adapterEnvironment });
+  const env = workloadEnvironment(policy.execution, process.env, { ...plan.workload.environment, ...plan.adapterEnvironment });
   if (digestOf(env) !== plan.environmentDigest) {
     throw new FlameoxError("CONFIGURATION_CHANGED", "Cannot execute the capture plan: the child environment flameox would build changed since it was planned", { remediation: replan });
   }
@@ -53,7 +53,7 @@ export async function recheckPlan(ctx: CaptureContext, plan: CapturePlan): Promi
     throw new FlameoxError("EXECUTION_REFUSED", `Cannot execute the capture plan: the working directory ${plan.workload.cwd} now resolves elsewhere`, { remediation: replan });
   }
   await recheckCapability(ctx, plan);
-  const source = await sourceIdentity(ws.paths.projectRoot, plan.childEnv.PATH);
+  const source = await sourceIdentity(ws.paths.projectRoot, policy.execution.workload_path);
   if (source.source_state_id !== plan.source.source_state_id) {
     throw new FlameoxError("SOURCE_CHANGED", "Cannot execute the capture plan: the project source (git HEAD, tracked changes or untracked files) changed since it was planned", {
       details: { planned: plan.source.source_state_id, current: source.source_state_id },

@@ -36,6 +36,8 @@ export async function runValidationOracle(ws: Workspace, plan: CapturePlan, runI
     signal,
     stdout: { kind: "file", path: join(dirs.stagingDir, "oracle-stdout") },
     stderr: { kind: "file", path: join(dirs.stagingDir, "oracle-stderr") },
+    // Project code like the workload: its escaped descendants are claimed and killed when it ends, never left to flameox.
+    sampling: { intervalMs: plan.limits.sampling_interval_ms, maxTreeRssBytes: plan.limits.max_memory_bytes },
   });
   const artifactIds: string[] = [];
   for (const [role, sink] of [["oracle_stdout", result.output.stdout], ["oracle_stderr", result.output.stderr]] as const) {
