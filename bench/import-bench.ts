@@ -88,8 +88,11 @@ async function baselineDecode(kind: string, path: string): Promise<{ ms: number;
 const f0 = (n: number) => n.toFixed(0);
 const f1 = (n: number) => n.toFixed(1);
 
+/** Each CLI imports into a workspace it made itself: checkouts may differ in what a workspace holds. */
+const workspaces = new Map<string, string>();
+
 async function importOnce(cli: string, path: string, pin: string[] = []): Promise<{ run: Run; result: any }> {
-  const run = await measure([...pin, process.execPath, cli, "import", path, "--json"]);
+  const run = await measure([...pin, process.execPath, cli, "import", path, "--json"], workspaces.get(cli));
   return { run, result: JSON.parse(run.stdout) };
 }
 
@@ -148,7 +151,11 @@ async function fixedCost(path: string): Promise<void> {
 }
 
 try {
-  await measure([process.execPath, clis[0]![1], "init", dir]);
+  for (const [, cli] of clis) {
+    const workspace = mkdtempSync(join(dir, "workspace-"));
+    await measure([process.execPath, cli, "init", workspace]);
+    workspaces.set(cli, workspace);
+  }
   const only = new Set(values.only.split(","));
   console.log(`load average ${(await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ")}; ${navigator.hardwareConcurrency} cores\n`);
   if (only.has("chrome")) {
