@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { cli, CORPUS, tempWorkspace } from "../helpers.ts";
+import { call, connect } from "../mcp/mcp-helpers.ts";
 
 // biome-ignore lint: CLI JSON results
 type Json = any;
@@ -138,6 +139,17 @@ describe("summarize", () => {
     expect(bare.filter((n) => !figures.has(n))).toEqual([]);
     expect(bare.length).toBeGreaterThan(40);
   });
+
+  test("summarize_runs over MCP (records group) returns the CLI's digest", async () => {
+    const mcp = await connect(root, { tools: "records" });
+    try {
+      const r = await call(mcp.client, "summarize_runs", { run_ids: runIds, hotspots: 4, measurement_groups: 6 });
+      expect(r.isError).toBe(false);
+      expect(r.result).toEqual(digest);
+    } finally {
+      await mcp.close();
+    }
+  }, 60_000);
 
   test("refusals are typed: an unknown run, too many runs, a bad bound", async () => {
     const unknown = await cli(["summarize", "run_00000000-0000-0000-0000-000000000000", "--json"], { cwd: root });
