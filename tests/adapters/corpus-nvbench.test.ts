@@ -85,14 +85,28 @@ describe("NVBench cases", () => {
       state([
         summary("nv/cold/time/gpu/mean", "duration", [{ name: "value", type: "float64", value: "0.5" }]),
         summary("nv/json/bin:nv/cold/sample_times", "file/sample_times", [{ name: "filename", type: "string", value: "result.json-bin/0.bin" }, { name: "size", type: "int64", value: "1000" }]),
+        summary("nv/json/freqs-bin:nv/cold/sample_freqs", "file/sample_freqs", [{ name: "filename", type: "string", value: "result.json-freqs-bin/0.bin" }, { name: "size", type: "int64", value: "1000" }]),
       ]),
     ]));
     const rows = rowsOf(evidence);
     expect(rows.map((r) => [r.name, r.value, r.aggregation, r.scope])).toEqual([["nv/cold/time/gpu/mean", 5e8, "mean", "copy/Device=0 T=F32"]]);
     expect(rows[0]!.dimensions).toEqual({ device: 0, device_name: "H100", "axis.T": "F32", "axis.Elements": 1024, native_unit: "s" });
-    expect(limitation(evidence, "sidecar_not_read")).toBe(1);
-    expect(evidence.limitations.find((l) => l.code === "sidecar_not_read")!.message).toContain("copy/Device=0 T=F32: result.json-bin/0.bin");
-    expect(evidence.summary.sidecars_not_read).toBe(1);
+    expect(limitation(evidence, "sidecar_not_read")).toBe(2);
+    expect(evidence.limitations.find((l) => l.code === "sidecar_not_read")!.message).toContain("copy/Device=0 T=F32: result.json-bin/0.bin; copy/Device=0 T=F32: result.json-freqs-bin/0.bin");
+    expect(evidence.summary.sidecars_not_read).toBe(2);
+  });
+
+  test("later NVBench statistics: quartiles as percentiles, absolute stdev and IQR, clock rates in hz", () => {
+    const datum = (value: string) => [{ name: "value", type: "float64", value }];
+    const evidence = extractWith(adapter, doc([state([
+      summary("nv/cold/time/gpu/q1", "duration", datum("0.001")), summary("nv/cold/time/gpu/median", "duration", datum("0.002")),
+      summary("nv/cold/time/gpu/q3", "duration", datum("0.003")), summary("nv/cold/time/gpu/stdev/absolute", "duration", datum("0.0001")),
+      summary("nv/cold/time/gpu/iqr/relative", "percentage", datum("0.25")), summary("nv/cold/sm_clock_rate/mean", "frequency", datum("1980000000")),
+    ])]));
+    expect(rowsOf(evidence).map((r) => [r.name.split("/").slice(-2).join("/"), r.aggregation, r.unit, r.value])).toEqual([
+      ["gpu/q1", "p25", "ns", 1e6], ["gpu/median", "median", "ns", 2e6], ["gpu/q3", "p75", "ns", 3e6], ["stdev/absolute", "stddev", "ns", 1e5],
+      ["iqr/relative", "iqr_relative", "ratio", 0.25], ["sm_clock_rate/mean", "mean", "hz", 1.98e9],
+    ]);
   });
 
   test("non-numeric summary data are counted, not imported", () => {

@@ -4,12 +4,13 @@
  * (`nv/cold/time/gpu/mean`, `nv/cold/sample_size`, `nv/batch/time/gpu/mean`, ...). The
  * file holds no per-sample values, only these summaries, so every row is a producer
  * aggregate: `name` is the tag as NVBench writes it, `aggregation` the statistic the tag
- * names (mean, cv for a relative stdev, count for a sample size, summary otherwise),
+ * names (mean, median, p25/p75 for quartiles, cv for a relative stdev, count for a
+ * sample size, summary otherwise),
  * `scope` is `benchmark/state`, and the state's device and axis values are dimensions,
  * so the same point of two runs lines up by scope.
  *
- * Per-sample times live in sidecar files that a summary declares (`nv/json/bin:*`, a
- * `filename` datum). Importing one is importing a second file, which must pass the import
+ * Per-sample times live in sidecar files that a summary declares (`nv/json/bin:*` and
+ * `nv/json/freqs-bin:*`, a `filename` datum relative to the JSON, little-endian float32). Importing one is importing a second file, which must pass the import
  * fence on its own; the adapter interface hands adapters the payload only, so sidecars
  * are not read: each declared one is named in a `sidecar_not_read` limitation.
  * Skipped states (type combinations the benchmark rejects) are counted, with NVBench's
@@ -23,11 +24,12 @@ import type { MeasurementWriter } from "../benchmarks/measurement-writer.ts";
 const LABEL = "NVBench JSON";
 /** NVBench's display hints, as units flameox normalizes (durations are seconds). */
 const UNIT_OF_HINT: Record<string, string> = {
-  duration: "s", percentage: "ratio", sample_size: "count", bytes: "bytes", item_rate: "per_second", byte_rate: "bytes_per_second",
+  duration: "s", percentage: "ratio", sample_size: "count", bytes: "bytes", item_rate: "per_second", byte_rate: "bytes_per_second", frequency: "hz",
 };
-/** The statistic a tag ends with, as an aggregation name. */
+/** The statistic a tag ends with, as an aggregation name (quartiles as percentiles). */
 const STATISTIC: [RegExp, string][] = [
-  [/\/stdev\/relative$/, "cv"], [/\/stdev\/absolute$/, "stddev"], [/\/(mean|median|min|max)$/, "$1"], [/\/sample_size$/, "count"],
+  [/\/stdev\/relative$/, "cv"], [/\/stdev\/absolute$/, "stddev"], [/\/(mean|median|min|max)$/, "$1"], [/\/q1$/, "p25"], [/\/q3$/, "p75"],
+  [/\/(iqr|ir)\/absolute$/, "iqr"], [/\/(iqr|ir)\/relative$/, "iqr_relative"], [/\/sample_size$/, "count"],
 ];
 const MAX_SIDECARS_NAMED = 20;
 
