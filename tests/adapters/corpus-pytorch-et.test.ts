@@ -118,6 +118,16 @@ describe("PyTorch execution trace cases", () => {
     expect(tablesOf(evidence).paths.get("aten::add|cpu_op")).toBe(1);
   });
 
+  test("calls that share a path are one stack with their count; a chain deeper than 1024 is refused", () => {
+    const loop = [node(1, "root", 1, { scope: 7 }), ...Array.from({ length: 20_000 }, (_, i) => node(2 + i, i % 2 ? "aten::mm" : "aten::add", 1))];
+    const got = tablesOf(extractWith(adapter, trace(loop)));
+    expect(Object.fromEntries(got.paths)).toEqual({ "root|user_annotation": 1, "root|user_annotation > aten::add|cpu_op": 10_000, "root|user_annotation > aten::mm|cpu_op": 10_000 });
+    expect(got.calls.get("root|user_annotation")).toEqual([1, 20_001]);
+    const chain = (n: number) => trace(Array.from({ length: n }, (_, i) => node(i + 1, `op${i % 3}`, i === 0 ? 1 : i)));
+    expect(tablesOf(extractWith(adapter, chain(1024))).paths.size).toBe(1024);
+    expect(expectFailure(adapter, chain(1025), "ARTIFACT_TOO_LARGE")).toContain("1024");
+  });
+
   test("malformed traces fail with typed errors naming the field", () => {
     expect(expectFailure(adapter, { schema: "1.0.1", nodes: {} }, "ARTIFACT_PARSE_FAILED")).toContain("nodes");
     expect(expectFailure(adapter, trace([node(1, "a", 1), node(1, "b", 1)]), "ARTIFACT_PARSE_FAILED")).toContain("nodes[1].id");

@@ -22,7 +22,7 @@ import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
 import { expectationFailed, isPlainObject, parseJsonPayload } from "../json-guard.ts";
 import { SampledStacks } from "../common/sampled-stacks.ts";
-import { LABEL, readOperatorTree, rootPaths } from "./operator-tree.ts";
+import { callStacks, LABEL, readOperatorTree } from "./operator-tree.ts";
 
 const SELF = { name: "pytorch-et", version: "1.0.0" };
 /** RecordScope::USER_SCOPE: record_function annotations, which Kineto files as user_annotation. */
@@ -47,13 +47,8 @@ function evidenceOf(input: ExtractInput): NormalizedEvidence {
     return out.frames.intern(JSON.stringify(["trace", node.name, category]), { language: "trace", function: node.name, module: category, file: null, line: null, column: null, symbolization: "complete" });
   });
   const trackOf = tree.nodes.map((node) => (node.tid === null ? 0 : out.track(`${pid ?? ""}:${node.tid}`, null, null)));
-  let maxDepth = 0;
-  let roots = 0;
-  rootPaths(tree.nodes).forEach((path, i) => {
-    calls.add(path.map((n) => frameOf[n]!), trackOf[i]!, 1, 1);
-    maxDepth = Math.max(maxDepth, path.length);
-    if (path.length === 1) roots++;
-  });
+  const { stacks, roots, maxDepth } = callStacks(tree.nodes, frameOf, trackOf);
+  for (const stack of stacks) calls.add(stack.frames, stack.track, stack.calls, stack.calls);
   const limitations: Limitation[] = [
     { code: "no_timing", message: "an execution trace records operators and their parents but no times; measures are call counts, and durations are in the torch.profiler trace collected with it (joined by rf_id)" },
     { code: "operator_arguments_not_imported", message: "tensor arguments, shapes and types of each operator were not imported", count: tree.nodes.length },

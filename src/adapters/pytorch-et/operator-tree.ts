@@ -73,32 +73,83 @@ export function readOperatorTree(document: Record<string, unknown>, maxNodes: nu
   return { nodes, orphans };
 }
 
+/** Deeper parent chains are refused: no real operator nesting comes near it, and a chain's cost grows with its depth. */
+export const MAX_OPERATOR_DEPTH = 1024;
+
+export interface CallStack {
+  /** Frames from the root down to the operator. */
+  frames: number[];
+  track: number;
+  /** Nodes (calls) with exactly this path on this track. */
+  calls: number;
+}
+
 /**
- * Each node's path from its root (root first), as indices into `nodes`, computed once per
- * node. A parent chain that loops is malformed: no root can be found for it.
+ * The distinct root-to-node paths of the tree (by frame, per track), each with its number
+ * of calls. Nodes are interned into a trie of frame paths as they are reached, so a node
+ * costs one map lookup however deep it is, and a path is spelled out once however many
+ * calls share it (a training loop repeats the same operators thousands of times). A
+ * parent chain that loops is malformed: no root can be found for it.
  */
-export function rootPaths(nodes: readonly OperatorNode[]): number[][] {
+export function callStacks(nodes: readonly OperatorNode[], frameOf: readonly number[], trackOf: readonly number[]): { stacks: CallStack[]; roots: number; maxDepth: number } {
   const indexOf = new Map<number, number>();
   nodes.forEach((n, i) => indexOf.set(n.id, i));
-  const paths: (number[] | undefined)[] = new Array(nodes.length);
+  // Trie of frame paths: entry t has a parent entry (-1 at a root), a frame and a depth.
+  const trieParent: number[] = [];
+  const trieFrame: number[] = [];
+  const trieDepth: number[] = [];
+  const trieChild = new Map<string, number>();
+  const entryOf = new Int32Array(nodes.length).fill(-1);
+  const child = (parent: number, frame: number): number => {
+    const key = `${parent}:${frame}`;
+    let t = trieChild.get(key);
+    if (t === undefined) {
+      t = trieParent.length;
+      const depth = parent < 0 ? 1 : trieDepth[parent]! + 1;
+      if (depth > MAX_OPERATOR_DEPTH) throw tooLarge(LABEL, "levels of operator nesting", depth, MAX_OPERATOR_DEPTH);
+      trieParent.push(parent);
+      trieFrame.push(frame);
+      trieDepth.push(depth);
+      trieChild.set(key, t);
+    }
+    return t;
+  };
+  let roots = 0;
   for (let start = 0; start < nodes.length; start++) {
-    if (paths[start]) continue;
-    // Walk up to a node whose path is known (or a root), then fill the chain downward.
+    if (entryOf[start]! >= 0) continue;
+    // Walk up to a node already placed (or a root), then place the chain downward.
     const chain: number[] = [];
     const onChain = new Set<number>();
     let at: number | null = start;
-    while (at !== null && paths[at] === undefined) {
+    while (at !== null && entryOf[at]! < 0) {
       if (onChain.has(at)) throw parseFailed(LABEL, `expected the parents of nodes[${start}] to lead to a root but they form a cycle through node id ${nodes[at]!.id}`);
+      if (chain.length >= MAX_OPERATOR_DEPTH) throw tooLarge(LABEL, "levels of operator nesting", chain.length + 1, MAX_OPERATOR_DEPTH);
       onChain.add(at);
       chain.push(at);
       const parent: number | null = nodes[at]!.parent;
       at = parent === null ? null : indexOf.get(parent)!;
     }
-    let base: number[] = at === null ? [] : paths[at]!;
+    let entry = at === null ? -1 : entryOf[at]!;
     for (let k = chain.length - 1; k >= 0; k--) {
-      base = [...base, chain[k]!];
-      paths[chain[k]!] = base;
+      const node = chain[k]!;
+      if (entry < 0) roots++;
+      entry = child(entry, frameOf[node]!);
+      entryOf[node] = entry;
     }
   }
-  return paths as number[][];
+  const calls = new Map<string, CallStack & { entry: number }>();
+  for (let i = 0; i < nodes.length; i++) {
+    const key = `${entryOf[i]}:${trackOf[i]}`;
+    const known = calls.get(key);
+    if (known) known.calls++;
+    else calls.set(key, { entry: entryOf[i]!, track: trackOf[i]!, calls: 1, frames: [] });
+  }
+  let maxDepth = 0;
+  const stacks = [...calls.values()].map(({ entry, track, calls: n }) => {
+    const frames: number[] = [];
+    for (let t = entry; t >= 0; t = trieParent[t]!) frames.push(trieFrame[t]!);
+    maxDepth = Math.max(maxDepth, frames.length);
+    return { frames: frames.reverse(), track, calls: n };
+  });
+  return { stacks, roots, maxDepth };
 }
