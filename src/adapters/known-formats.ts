@@ -5,7 +5,6 @@
  */
 export const KNOWN_NOT_IMPORTED: readonly { name: string; producer: string }[] = [
   { name: "nsys-stats-csv", producer: "Nsight Systems stats CSV reports" },
-  { name: "pytorch-et", producer: "PyTorch execution trace" },
   { name: "junit-xml", producer: "JUnit XML test reports" },
 ];
 

@@ -24,12 +24,14 @@ import { gbenchAdapter } from "./gbench/adapter.ts";
 import { hyperfineAdapter } from "./hyperfine/adapter.ts";
 import { pyperfAdapter } from "./pyperf/adapter.ts";
 import { pytestBenchmarkAdapter } from "./pytest-benchmark/adapter.ts";
+import { nvbenchAdapter } from "./nvbench/adapter.ts";
 import { pytestReportlogAdapter } from "./pytest-reportlog/adapter.ts";
 import { junitXmlAdapter } from "./junit-xml/adapter.ts";
 import { coveragePyAdapter } from "./coverage-py/adapter.ts";
 import { coverageJsonAdapter } from "./coverage-json/adapter.ts";
 import { coberturaXmlAdapter } from "./cobertura-xml/adapter.ts";
 import { nsysSqliteAdapter } from "./nsys-sqlite/adapter.ts";
+import { pytorchEtAdapter } from "./pytorch-et/adapter.ts";
 
 export const ADAPTERS: ProducerAdapter[] = [
   v8CpuProfileAdapter,
@@ -56,6 +58,7 @@ export const ADAPTERS: ProducerAdapter[] = [
   pyperfAdapter,
   gbenchAdapter,
   pytestBenchmarkAdapter,
+  nvbenchAdapter,
   // Test runner reports: rows of `test_results`.
   pytestReportlogAdapter,
   junitXmlAdapter,
@@ -65,6 +68,8 @@ export const ADAPTERS: ProducerAdapter[] = [
   coberturaXmlAdapter,
   // Accelerator traces: rows of `trace_events` on device/stream and thread tracks.
   nsysSqliteAdapter,
+  // Operator trees without times: frames, edges and stacks counted in `calls`.
+  pytorchEtAdapter,
 ];
 
 export function detectAdapter(input: DetectInput): ProducerAdapter | null {

@@ -20,6 +20,7 @@ import type { TraceWindowResult } from "../analysis/trace-window.ts";
 import type { GapsResult, OperationWindowResult, TransitionsResult } from "../analysis/otel-lifecycle.ts";
 import type { FailuresResult } from "../analysis/failures/analyze-failures.ts";
 import type { CoverageResult } from "../analysis/coverage/analyze-coverage.ts";
+import type { SummaryOptions, SummaryResult } from "./summarize-runs.ts";
 // Recipes load on first use: they bring apache-arrow and parquet-wasm, which commands
 // such as `import` and `status` never need, and every CLI start would pay for them.
 const hotspotsRecipe = () => import("../analysis/hotspots.ts");
@@ -28,6 +29,7 @@ const traceWindowRecipe = () => import("../analysis/trace-window.ts");
 const otelRecipes = () => import("../analysis/otel-lifecycle.ts");
 const failuresRecipe = () => import("../analysis/failures/analyze-failures.ts");
 const coverageRecipe = () => import("../analysis/coverage/analyze-coverage.ts");
+const summaryModule = () => import("./summarize-runs.ts");
 const partsModule = () => import("../analysis/evidence-parts.ts");
 const engineModule = () => import("../analysis/evidence-engine.ts");
 import { catalogInSync, diffCatalog, projectCatalog, type CatalogDiff } from "../storage/catalog.ts";
@@ -278,6 +280,14 @@ export class WorkspaceService {
     const snapshot = this.pin();
     const subject = resolveSubject(this.ws, snapshot, ref);
     return (await hotspotsRecipe()).analyzeHotspots(snapshot, subject, { ...options, limit: this.limit(options.limit) }, await this.partCache());
+  }
+
+  /** A bounded digest of runs (artifacts, hotspots, measurements, limitations), all read at one pinned commit. */
+  async summarizeRuns(runIds: readonly string[], options: SummaryOptions = {}): Promise<SummaryResult> {
+    const snapshot = this.pin();
+    const parts = await this.partCache();
+    const hotspots = await hotspotsRecipe();
+    return (await summaryModule()).summarizeRuns({ ws: this.ws, snapshot, hotspots: (snap, subject, limit) => hotspots.analyzeHotspots(snap, subject, { limit }, parts) }, runIds, options);
   }
 
   async stacks(direction: StackDirection, ref: string, frameId: string, options: { limit?: number; cursor?: string | null; metric?: FrameMetric; granularity?: Granularity }): Promise<StacksResult> {

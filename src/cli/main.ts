@@ -32,6 +32,7 @@ const workload = from(() => import("./commands/workload.ts") as Promise<Commands
 const mcp = from(() => import("./commands/mcp.ts") as Promise<Commands>);
 const pictures = from(() => import("./commands/pictures.ts") as Promise<Commands>);
 const setup = from(() => import("./commands/setup.ts") as Promise<Commands>);
+const summarize = from(() => import("./commands/summarize.ts") as Promise<Commands>);
 
 export const COMMANDS: Record<string, CommandEntry> = {
   init: workspace("initCommand", "Create .diagnostics/ in a project root (idempotent)"),
@@ -40,6 +41,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   runs: records("runsCommand", "Runs (imports and executions)"),
   artifacts: records("artifactsCommand", "Stored native artifacts"),
   analyze: analysis("analyzeCommand", "Read-only analyses over the pinned corpus commit"),
+  summarize: summarize("summarizeCommand", "A bounded Markdown digest of runs: artifacts with ids, top hotspots with frame ids, measurements, limitations; each section names the command that gives its figures in full"),
   stacks: analysis("stacksGroup", "Drill down from a frame: callers, callees, example stacks"),
   trace: analysis("traceCommand", "Trace slices and events; OTLP operation windows, transitions and gaps"),
   flamegraph: pictures("flamegraphCommand", "Draw a flamegraph (HTML with search, zoom and tooltips, or SVG) of a run or artifact; --diff BASE draws a differential one."),

@@ -36,12 +36,13 @@ export type EvidenceTableName = (typeof EVIDENCE_TABLE_NAMES)[number];
  * hardware counter events sampled by period (perf: cycles, instructions; counts), and the
  * events Valgrind's simulators count exactly (callgrind: data reads and writes, cache
  * misses per level — L1 and last level — and conditional and indirect branches and their
- * mispredictions; counts).
+ * mispredictions; counts), and operator calls of an execution trace that records no
+ * times (PyTorch ET; counts).
  */
 export const FRAME_METRICS = [
   "cpu_time", "wall_time", "samples", "alloc_space", "alloc_objects", "inuse_space", "inuse_objects", "contentions", "delay", "cycles", "instructions",
   "data_reads", "data_writes", "l1_instruction_misses", "l1_data_read_misses", "l1_data_write_misses", "ll_instruction_misses", "ll_data_read_misses",
-  "ll_data_write_misses", "conditional_branches", "conditional_branch_misses", "indirect_branches", "indirect_branch_misses",
+  "ll_data_write_misses", "conditional_branches", "conditional_branch_misses", "indirect_branches", "indirect_branch_misses", "calls",
 ] as const;
 export type FrameMetric = (typeof FRAME_METRICS)[number];
 

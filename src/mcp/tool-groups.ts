@@ -35,8 +35,8 @@ export const TOOL_GROUPS = {
     ],
   },
   records: {
-    summary: "runs, artifacts and evidence records; workspace validation",
-    tools: ["list_runs", "get_run", "list_artifacts", "get_artifact", "get_evidence", "validate_workspace"],
+    summary: "runs, artifacts and evidence records; digests of runs; workspace validation",
+    tools: ["list_runs", "get_run", "list_artifacts", "get_artifact", "get_evidence", "summarize_runs", "validate_workspace"],
   },
   capture: {
     summary: "declared workloads and capture through the broker (plans a person approved)",

@@ -28,6 +28,8 @@ const OWN_FORMATS: Record<string, string> = {
   "coverage-py": "coverage-py",
   "coverage-py-json": "coverage-json",
   "coverage-xml": "cobertura-xml",
+  nvbench: "nvbench",
+  "pytorch-et": "pytorch-et",
 };
 /** Corpus formats another adapter owns (simpleperf's text output is perf script text). */
 const OWNED_ELSEWHERE: Record<string, string> = { "simpleperf/fxprofiler-simple-perf.txt.gz": "perf-script" };
@@ -35,7 +37,7 @@ const OWNED_ELSEWHERE: Record<string, string> = { "simpleperf/fxprofiler-simple-
 describe("registry", () => {
   test("adapters have unique names and can be found by name", () => {
     expect(ADAPTERS.map((a) => a.name).sort()).toEqual([
-      "benchmark-samples", "callgrind", "chrome-trace", "cobertura-xml", "collapsed-stacks", "coverage-json", "coverage-py", "dhat", "dtrace-stacks", "gbench", "gecko", "hyperfine", "junit-xml", "massif", "nsys-sqlite", "otlp-json", "otlp-protobuf", "perf-script", "perfetto", "pprof", "pprof-legacy", "pyperf", "pytest-benchmark", "pytest-reportlog", "speedscope",
+      "benchmark-samples", "callgrind", "chrome-trace", "cobertura-xml", "collapsed-stacks", "coverage-json", "coverage-py", "dhat", "dtrace-stacks", "gbench", "gecko", "hyperfine", "junit-xml", "massif", "nsys-sqlite", "nvbench", "otlp-json", "otlp-protobuf", "perf-script", "perfetto", "pprof", "pprof-legacy", "pyperf", "pytest-benchmark", "pytest-reportlog", "pytorch-et", "speedscope",
       "v8-cpuprofile", "v8-heapprofile",
     ]);
     expect(adapterByName("v8-cpuprofile")).toMatchObject({ artifactKind: "sample_profile", mediaType: "application/json" });
@@ -71,7 +73,7 @@ describe("registry", () => {
     expect(detect("")).toBeNull();
     expect(detect("not json")).toBeNull();
     expect(detect('{"head":{"callFrame":{"functionName":"(root)"},"selfSize":0,"children":[]},"samples":[]}')?.name).toBe("v8-heapprofile"); // not a cpuprofile
-    expect(detect('{"schema":"1.0.1","nodes":[{"name":"[pytorch|profiler|execution_trace|process]","id":1}]}')).toBeNull();
+    expect(detect('{"schema":"1.0.1","nodes":[{"name":"[pytorch|profiler|execution_trace|process]","id":1}]}')?.name).toBe("pytorch-et"); // no longer unknown: it has its adapter
     expect(detect("[1,2,3]")).toBeNull();
   });
 

@@ -39,6 +39,13 @@ function seeds(formats: string[], maxBytes = 200_000): Uint8Array[] {
 function generatedSeeds(parser: string): Uint8Array[] {
   // The corpus exports are external (over the vendoring cap); a small export is built instead.
   if (parser === "nsys-sqlite") return [smallExport()];
+  if (parser === "nvbench") {
+    // The corpus files (~530 KiB) pass the seed cap; the real file cut to its first two
+    // benchmarks, two states each (one of them skipped where the benchmark skips one).
+    const doc = JSON.parse(new TextDecoder().decode(loadPayload(corpusFiles("nvbench")[0]!.path))) as { benchmarks: { states: { is_skipped?: boolean }[] }[] };
+    const small = doc.benchmarks.slice(0, 2).map((b) => ({ ...b, states: [...b.states.slice(0, 1), ...b.states.filter((s) => s.is_skipped).slice(0, 1), ...b.states.slice(1, 2)] }));
+    return [new TextEncoder().encode(JSON.stringify({ ...doc, benchmarks: small }, null, 1))];
+  }
   if (parser === "otlp-json") {
     // The Collector file exporter's JSON Lines: one request per line.
     const lines = seeds(["otlp-json"]).map((body) => JSON.stringify(JSON.parse(new TextDecoder().decode(body))));
@@ -106,6 +113,8 @@ const PARSERS: [string, string[]][] = [
   ["coverage-json", ["coverage-py-json"]],
   ["cobertura-xml", ["coverage-xml"]],
   ["nsys-sqlite", []],
+  ["nvbench", []],
+  ["pytorch-et", ["pytorch-et"]],
 ];
 
 async function runOne(adapter: ProducerAdapter, bytes: Uint8Array, chunkSize: number): Promise<string> {

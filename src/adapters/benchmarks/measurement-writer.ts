@@ -73,10 +73,10 @@ export class MeasurementWriter {
     this.count++;
   }
 
-  /** Notes something the producer wrote that is not a sample (counted, reported once). */
-  skip(code: string, message: string): void {
+  /** Notes something the producer wrote that is not a sample (counted, `count` at a time; reported once). */
+  skip(code: string, message: string, count = 1): void {
     const entry = this.skipped.get(code) ?? { message, count: 0 };
-    entry.count++;
+    entry.count += count;
     this.skipped.set(code, entry);
   }
 

@@ -41,7 +41,7 @@ export async function queryMeasurements(snapshot: SnapshotHandle, q: Measurement
   const generations = measurementGenerations(snapshot, { runIds: q.runId ? [q.runId] : undefined, artifactId: q.artifactId });
   const rows = (await readMeasurements(snapshot, generations))
     .filter((r) => (!q.runId || r.run_id === q.runId) && (!q.namePrefix || r.name.startsWith(q.namePrefix)) && (filters.include_warmups || !r.is_warmup))
-    .sort((a, b) => cmp(a.run_id, b.run_id) || cmp(a.artifact_id, b.artifact_id) || idOrder(a.measurement_id, b.measurement_id));
+    .sort(measurementOrder);
   const page = rows.slice(offset, offset + q.limit).map(({ generation_id: _g, ...item }) => item);
   const end = offset + page.length;
   const evidence: EvidenceStatus =
@@ -63,6 +63,11 @@ export async function queryMeasurements(snapshot: SnapshotHandle, q: Measurement
     truncated: end < rows.length,
     next_cursor: end < rows.length ? encodeCursor(binding, end) : null,
   };
+}
+
+/** The order every reader of measurements pages in: run, artifact, then measurement id. */
+export function measurementOrder(a: MeasurementRow, b: MeasurementRow): number {
+  return cmp(a.run_id, b.run_id) || cmp(a.artifact_id, b.artifact_id) || idOrder(a.measurement_id, b.measurement_id);
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -2,7 +2,7 @@
 import type { AnyTool } from "../tool.ts";
 import { analyzeHotspots, getFrameCallees, getFrameCallers, getStackExamples, getTraceWindow } from "./analysis-tools.ts";
 import { importArtifact } from "./import-tool.ts";
-import { getArtifact, getEvidence, getRun, listArtifacts, listRuns } from "./record-tools.ts";
+import { getArtifact, getEvidence, getRun, listArtifacts, listRuns, summarizeRuns } from "./record-tools.ts";
 import { initializeWorkspace, validateWorkspace, workspaceStatus } from "./workspace-tools.ts";
 import { CAPTURE_TOOLS } from "./capture-tools.ts";
 import { configureWorkload, workloadConfigurationStatus } from "./workload-tools.ts";
@@ -38,6 +38,7 @@ export const TOOLS: readonly AnyTool[] = [
   analyzeCoverage,
   validateWorkspace,
   getEvidence,
+  summarizeRuns,
   // Measurements, run sets, comparisons, experiments, scaling (issue 5).
   ...STUDY_TOOLS,
 ];

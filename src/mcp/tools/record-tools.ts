@@ -1,6 +1,7 @@
-/** list_runs, get_run, list_artifacts, get_artifact, get_evidence: metadata, never bytes or storage paths. */
+/** list_runs, get_run, list_artifacts, get_artifact, get_evidence, summarize_runs: metadata and digests, never bytes or storage paths. */
 import { GetArtifactInput, GetEvidenceInput, GetRunInput, ListInput } from "../schemas/inputs.ts";
 import { ArtifactDetail, ArtifactPage, EvidenceResult, RunDetail, RunPage } from "../schemas/records.ts";
+import { SummarizeRunsInput, SummaryResult } from "../schemas/summary.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
 const more = (r: { returned: number; total: number; next_cursor: string | null }) =>
@@ -66,4 +67,23 @@ export const getEvidence = defineTool({
   run: async (args, { session }) => (await session.open()).getEvidence(args.ref_type, args.ref_id),
   summarize: (r) =>
     `evidence for ${r.ref.type} ${r.ref.id}: ${r.evidence.status} (${r.evidence.reason}); ${r.generations_total} generation(s)${r.generations[0] ? `, first ${r.generations[0].generation_id}` : ""}`,
+});
+
+export const summarizeRuns = defineTool({
+  name: "summarize_runs",
+  title: "Summarize runs",
+  description:
+    "A bounded digest of 1 to 10 runs at one corpus commit: statuses, artifacts with ids, the top hotspots with frame ids, measurements " +
+    "grouped by name/unit/aggregation (count, min, max, mean) and limitations. Each run's `sources` names the CLI command whose --json " +
+    "gives that section's figures in full (get_run, get_artifact, analyze_hotspots and query_measurements give the same figures).",
+  annotations: READ_ONLY,
+  input: SummarizeRunsInput,
+  result: SummaryResult,
+  run: async (args, { session }) => (await session.open()).summarizeRuns(args.run_ids, { hotspots: args.hotspots, measurementGroups: args.measurement_groups }),
+  summarize: (r) =>
+    [
+      `summary of ${r.runs.length} run(s) at ${r.corpus_commit_id}`,
+      ...r.runs.map((run) =>
+        `${run.run_id}: ${run.artifacts.length} artifact(s); ${run.hotspots ? `top ${run.hotspots.items[0]?.function ?? "none"} (${run.hotspots.metric})` : "no hotspots"}; ${run.measurements ? `${run.measurements.total} measurements` : "no measurements"}; ${run.limitations.length} limitation(s)`),
+    ].join("\n"),
 });
