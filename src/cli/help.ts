@@ -34,6 +34,7 @@ export const EXAMPLES: Record<string, string[]> = {
   "trace operation-window": ["flameox trace operation-window sha256:9b1c0d2e --start 0 --end 1000000000"],
   "trace transitions": ["flameox trace transitions sha256:9b1c0d2e --max-depth 3"],
   "trace gaps": ["flameox trace gaps sha256:9b1c0d2e"],
+  summarize: ["flameox summarize run_01J…   # Markdown a reviewer can check against each command's --json", "flameox summarize run_01A… run_01B… --json"],
   validate: ["flameox validate", "flameox validate --full   # rehash every artifact and Parquet file"],
   "catalog rebuild": ["flameox catalog rebuild"],
   "catalog validate": ["flameox catalog validate"],
