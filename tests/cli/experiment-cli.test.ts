@@ -11,7 +11,7 @@ import { join } from "node:path";
 import {
   ComparisonResultSchema, ExperimentPlanResult, ExperimentResult, ScalingResultSchema, TrialPageResult,
 } from "../../src/mcp/schemas/study.ts";
-import { git } from "../capture/capture-helpers.ts";
+import { allowRuntimeOnWorkloadPath, git } from "../capture/capture-helpers.ts";
 import { cli, heavyTest, REPO, tempDir } from "../helpers.ts";
 
 const FIXTURE = join(REPO, "fixtures", "experiments", "dedupe");
@@ -45,6 +45,8 @@ beforeAll(async () => {
   git(dir.path, ["init", "-q"], ["add", "-A"], ["-c", "user.email=t@example.invalid", "-c", "user.name=t", "commit", "-qm", "fixture"]);
   const init = await cli(["init", dir.path, "--json"], { cwd: dir.path });
   if (init.code !== 0) throw new Error(`init failed: ${init.stdout}${init.stderr}`);
+  // The workload runs bun, which is outside the system directories a workload's PATH holds by default.
+  allowRuntimeOnWorkloadPath(dir.path);
   const approved = await cli(["workload", "approve", "dedupe", "--yes", "--json"], { cwd: dir.path });
   if (approved.code !== 0) throw new Error(`approve failed: ${approved.stdout}${approved.stderr}`);
 }, 60_000);
