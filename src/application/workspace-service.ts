@@ -20,6 +20,7 @@ import type { TraceWindowResult } from "../analysis/trace-window.ts";
 import type { GapsResult, OperationWindowResult, TransitionsResult } from "../analysis/otel-lifecycle.ts";
 import type { FailuresResult } from "../analysis/failures/analyze-failures.ts";
 import type { CoverageResult } from "../analysis/coverage/analyze-coverage.ts";
+import type { AcceleratorResult } from "../analysis/accelerator/accelerator-timeline.ts";
 import type { SummaryOptions, SummaryResult } from "./summarize-runs.ts";
 // Recipes load on first use: they bring apache-arrow and parquet-wasm, which commands
 // such as `import` and `status` never need, and every CLI start would pay for them.
@@ -29,6 +30,7 @@ const traceWindowRecipe = () => import("../analysis/trace-window.ts");
 const otelRecipes = () => import("../analysis/otel-lifecycle.ts");
 const failuresRecipe = () => import("../analysis/failures/analyze-failures.ts");
 const coverageRecipe = () => import("../analysis/coverage/analyze-coverage.ts");
+const acceleratorRecipe = () => import("../analysis/accelerator/accelerator-timeline.ts");
 const summaryModule = () => import("./summarize-runs.ts");
 const partsModule = () => import("../analysis/evidence-parts.ts");
 const engineModule = () => import("../analysis/evidence-engine.ts");
@@ -269,6 +271,13 @@ export class WorkspaceService {
   }
 
   /** Lines executed per file of a run or artifact, and with a base, what it newly executes and no longer executes. */
+  /** Device streams' busy time, idle gaps with host activity and launch latency of a GPU trace. */
+  async analyzeAcceleratorTimeline(ref: string, options: { minGapNs?: number; limit?: number; cursor?: string | null }): Promise<AcceleratorResult> {
+    const snapshot = this.pin();
+    const subject = resolveSubject(this.ws, snapshot, ref);
+    return (await acceleratorRecipe()).analyzeAcceleratorTimeline(snapshot, subject, { ...options, limit: this.limit(options.limit) }, await this.partCache());
+  }
+
   async analyzeCoverage(ref: string, options: { base?: string | null; limit?: number; cursor?: string | null }): Promise<CoverageResult> {
     const snapshot = this.pin();
     const subject = resolveSubject(this.ws, snapshot, ref);

@@ -54,6 +54,10 @@ export const TOOL_GROUPS = {
     summary: "imported execution coverage: lines executed per file, newly and no longer executed against a base run",
     tools: ["analyze_coverage"],
   },
+  accelerator: {
+    summary: "imported GPU traces: device streams' busy time, idle gaps with host activity, launch latency",
+    tools: ["analyze_accelerator_timeline"],
+  },
   study: {
     summary: "measurements, recorded comparisons, experiments and scaling",
     tools: ["query_measurements", "record_comparison", "plan_experiment", "run_experiment", "get_experiment", "list_experiment_trials", "analyze_scaling"],

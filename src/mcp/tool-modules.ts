@@ -10,6 +10,7 @@ export const TOOL_MODULES = {
   "analysis-tools": () => import("./tools/analysis-tools.ts"),
   "capture-tools": () => import("./tools/capture-tools.ts"),
   "coverage-tools": () => import("./tools/coverage-tools.ts"),
+  "accelerator-tools": () => import("./tools/accelerator-tools.ts"),
   "failure-tools": () => import("./tools/failure-tools.ts"),
   "import-tool": () => import("./tools/import-tool.ts"),
   "investigation-tools": () => import("./tools/investigation-tools.ts"),

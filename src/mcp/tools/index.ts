@@ -11,6 +11,7 @@ import { getLifecycleGaps, getOperationTransitions, getOperationWindow } from ".
 import { diffProfiles } from "./picture-tools.ts";
 import { analyzeFailures } from "./failure-tools.ts";
 import { analyzeCoverage } from "./coverage-tools.ts";
+import { analyzeAcceleratorTimeline } from "./accelerator-tools.ts";
 
 export const TOOLS: readonly AnyTool[] = [
   workspaceStatus,
@@ -36,6 +37,7 @@ export const TOOLS: readonly AnyTool[] = [
   getLifecycleGaps,
   analyzeFailures,
   analyzeCoverage,
+  analyzeAcceleratorTimeline,
   validateWorkspace,
   getEvidence,
   summarizeRuns,

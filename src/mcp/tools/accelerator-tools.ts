@@ -1,0 +1,24 @@
+/** analyze_accelerator_timeline: device streams' busy time, idle gaps with host activity, launch latency. Read-only and bounded. */
+import { AcceleratorInput, AcceleratorResult } from "../schemas/accelerator.ts";
+import { defineTool, READ_ONLY } from "../tool.ts";
+
+export const analyzeAcceleratorTimeline = defineTool({
+  name: "analyze_accelerator_timeline",
+  title: "Analyze the accelerator timeline",
+  description:
+    "For an imported GPU trace (Nsight Systems SQLite export, torch.profiler/Kineto Chrome trace) of a run or artifact: per device stream " +
+    "(paged items, busiest first) the union of its kernels, copies and sets and its busy fraction of the device window; the longest idle gaps " +
+    "(at least min_gap_ns) with the host threads' top-level slices overlapping each; and the launch latency (API call to device start, matched " +
+    "by correlation id) as min/p50/p90/p99/max.",
+  annotations: READ_ONLY,
+  input: AcceleratorInput,
+  result: AcceleratorResult,
+  pageable: true,
+  run: async (args, { session }) => (await session.open()).analyzeAcceleratorTimeline(args.run_or_artifact, { minGapNs: args.min_gap_ns, limit: args.limit, cursor: args.cursor }),
+  summarize: (r) =>
+    [
+      `accelerator timeline at ${r.corpus_commit_id}: ${r.returned} of ${r.total} streams; evidence ${r.evidence.status}: ${r.evidence.reason}`,
+      ...r.items.slice(0, 3).map((s) => `${s.device ?? s.track_id} ${s.stream ?? ""}: busy ${(100 * s.busy_fraction).toFixed(1)}%`),
+      r.launch_latency ? `launch latency p50 ${r.launch_latency.p50_ns} ns, p99 ${r.launch_latency.p99_ns} ns (${r.launch_latency.matched} matched)` : "",
+    ].filter(Boolean).join("\n"),
+});
