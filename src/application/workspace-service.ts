@@ -21,6 +21,7 @@ import type { GapsResult, OperationWindowResult, TransitionsResult } from "../an
 import type { FailuresResult } from "../analysis/failures/analyze-failures.ts";
 import type { CoverageResult } from "../analysis/coverage/analyze-coverage.ts";
 import type { AcceleratorResult } from "../analysis/accelerator/accelerator-timeline.ts";
+import type { OperatorsResult } from "../analysis/accelerator/operator-breakdown.ts";
 import type { SummaryOptions, SummaryResult } from "./summarize-runs.ts";
 // Recipes load on first use: they bring apache-arrow and parquet-wasm, which commands
 // such as `import` and `status` never need, and every CLI start would pay for them.
@@ -31,6 +32,7 @@ const otelRecipes = () => import("../analysis/otel-lifecycle.ts");
 const failuresRecipe = () => import("../analysis/failures/analyze-failures.ts");
 const coverageRecipe = () => import("../analysis/coverage/analyze-coverage.ts");
 const acceleratorRecipe = () => import("../analysis/accelerator/accelerator-timeline.ts");
+const operatorsRecipe = () => import("../analysis/accelerator/operator-breakdown.ts");
 const summaryModule = () => import("./summarize-runs.ts");
 const partsModule = () => import("../analysis/evidence-parts.ts");
 const engineModule = () => import("../analysis/evidence-engine.ts");
@@ -276,6 +278,13 @@ export class WorkspaceService {
     const snapshot = this.pin();
     const subject = resolveSubject(this.ws, snapshot, ref);
     return (await acceleratorRecipe()).analyzeAcceleratorTimeline(snapshot, subject, { ...options, limit: this.limit(options.limit) }, await this.partCache());
+  }
+
+  /** Per torch.profiler operator: calls, CPU total and self time, GPU time of its launches (by correlation id). */
+  async analyzeOperators(ref: string, options: { limit?: number; cursor?: string | null }): Promise<OperatorsResult> {
+    const snapshot = this.pin();
+    const subject = resolveSubject(this.ws, snapshot, ref);
+    return (await operatorsRecipe()).analyzeOperators(snapshot, subject, { ...options, limit: this.limit(options.limit) }, await this.partCache());
   }
 
   async analyzeCoverage(ref: string, options: { base?: string | null; limit?: number; cursor?: string | null }): Promise<CoverageResult> {

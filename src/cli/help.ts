@@ -22,6 +22,7 @@ export const EXAMPLES: Record<string, string[]> = {
   open: ["flameox open sha256:3f2a9c1e   # speedscope on 127.0.0.1 until Ctrl-C"],
   "analyze hotspots": ["flameox analyze hotspots sha256:3f2a9c1e --limit 10", "flameox analyze hotspots run_01J… --granularity line --exclude-pseudo-frames"],
   "analyze accelerator": ["flameox analyze accelerator sha256:7e41c2d0   # an imported Nsight Systems export or torch.profiler trace", "flameox analyze accelerator run_01J… --min-gap-ns 100000"],
+  "analyze operators": ["flameox analyze operators sha256:5a9e01c7   # an imported torch.profiler trace", "flameox analyze operators run_01J… --limit 20 --json"],
   "analyze coverage": ["flameox analyze coverage sha256:6c2e90ab   # an imported .coverage, coverage.json or coverage.xml", "flameox analyze coverage run_01B… --diff run_01A…   # newly and no longer executed lines"],
   "analyze compare": ["flameox analyze compare comparison.json"],
   "analyze record-comparison": ["flameox analyze record-comparison comparison.json"],

@@ -55,8 +55,8 @@ export const TOOL_GROUPS = {
     tools: ["analyze_coverage"],
   },
   accelerator: {
-    summary: "imported GPU traces: device streams' busy time, idle gaps with host activity, launch latency",
-    tools: ["analyze_accelerator_timeline"],
+    summary: "imported GPU traces: device streams' busy time, idle gaps with host activity, launch latency; torch.profiler operators' CPU and GPU time",
+    tools: ["analyze_accelerator_timeline", "analyze_operators"],
   },
   study: {
     summary: "measurements, recorded comparisons, experiments and scaling",

@@ -13,7 +13,7 @@ const EXPECTED_TOOLS = [
   "workload_configuration_status", "configure_workload", "list_capabilities", "plan_capture", "execute_capture_plan",
   "import_artifact", "list_runs", "get_run", "list_artifacts", "get_artifact",
   "analyze_hotspots", "get_frame_callers", "get_frame_callees", "get_stack_examples", "get_trace_window", "diff_profiles",
-  "get_operation_window", "get_operation_transitions", "get_lifecycle_gaps", "analyze_failures", "analyze_coverage", "analyze_accelerator_timeline", "validate_workspace", "get_evidence", "summarize_runs",
+  "get_operation_window", "get_operation_transitions", "get_lifecycle_gaps", "analyze_failures", "analyze_coverage", "analyze_accelerator_timeline", "analyze_operators", "validate_workspace", "get_evidence", "summarize_runs",
   "query_measurements", "freeze_run_set", "compare_run_sets", "record_comparison",
   "plan_experiment", "run_experiment", "get_experiment", "list_experiment_trials", "analyze_scaling",
   "create_investigation", "list_investigations", "get_investigation", "record_hypothesis", "get_hypothesis",

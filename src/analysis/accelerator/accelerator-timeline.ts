@@ -16,14 +16,10 @@ import { type AnalysisResult, resultBase } from "../analysis-result.ts";
 import { decodeCursor, encodeCursor } from "../cursor.ts";
 import { PartCache } from "../evidence-parts.ts";
 import type { Subject } from "../subject.ts";
+import { correlationOf, DEVICE_CATEGORIES, KERNEL_CATEGORIES, LAUNCH_CATEGORIES } from "./device-events.ts";
 
 export const ACCELERATOR_RECIPE = "accelerator_timeline";
 export const ACCELERATOR_RECIPE_VERSION = "1";
-/** Nsight's categories and Kineto's for work that runs on the device. */
-const DEVICE_CATEGORIES = new Set(["cuda_kernel", "cuda_memcpy", "cuda_memset", "kernel", "gpu_memcpy", "gpu_memset"]);
-const KERNEL_CATEGORIES = new Set(["cuda_kernel", "kernel"]);
-/** Host calls that launch device work (their correlation id names it). */
-const LAUNCH_CATEGORIES = new Set(["cuda_runtime", "cuda_driver"]);
 const MAX_GAPS = 20;
 const HOST_NAMES_PER_GAP = 3;
 const COLUMNS = ["track_id", "category", "name", "ts_ns", "dur_ns", "depth", "args_json", "process_name", "thread_name"];
@@ -175,19 +171,6 @@ export async function analyzeAcceleratorTimeline(snapshot: SnapshotHandle, subje
     truncated: end < streams.length,
     next_cursor: end < streams.length ? encodeCursor(binding, end) : null,
   };
-}
-
-/** Nsight writes `correlation_id`, Kineto `correlation`. */
-function correlationOf(args: string | null): string | null {
-  if (!args || !args.includes("correlation")) return null;
-  try {
-    const parsed = JSON.parse(args) as Record<string, unknown>;
-    const id = parsed.correlation_id ?? parsed.correlation;
-    return id === undefined || id === null ? null : String(id);
-  } catch {
-    // Args cut at the stored limit are not JSON; such an event has no usable id.
-    return null;
-  }
 }
 
 /** The union of intervals, in time order. */

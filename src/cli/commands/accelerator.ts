@@ -38,3 +38,26 @@ export const acceleratorCommand = defineCommand({
       ].filter(Boolean).join("\n"),
     ),
 });
+
+export const operatorsCommand = defineCommand({
+  meta: { name: "operators", description: "Per torch.profiler operator: calls, CPU total and self time, and the GPU time of the kernels it launched (by correlation id)" },
+  args: {
+    ...commonArgs,
+    limit: { type: "string", description: "Maximum operators to return" },
+    cursor: { type: "string", description: "Opaque cursor from a previous page" },
+    run_or_artifact: { type: "positional", required: true, description: "RUN_OR_ARTIFACT" },
+  },
+  run: ({ args }) =>
+    execute(args, (s) => s.analyzeOperators(args.run_or_artifact, { limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
+      [
+        `operators at ${r.corpus_commit_id}`,
+        evidenceLine(r.evidence),
+        r.items.length > 0
+          ? table([["OPERATOR", "CALLS", "CPU TOTAL", "CPU SELF", "GPU SELF", "GPU TOTAL", "LAUNCHES"], ...r.items.map((o) => [safeText(o.name), String(o.calls), formatNs(o.cpu_total_ns), formatNs(o.cpu_self_ns), formatNs(o.gpu_self_ns), formatNs(o.gpu_total_ns), String(o.launches)])])
+          : "",
+        `total: ${r.totals.operators} operators, ${r.totals.calls} calls; device time ${formatNs(r.totals.gpu_ns)} in ${r.totals.device_activities} activities, ${formatNs(r.totals.gpu_unattributed_ns)} launched by no operator`,
+        ...r.limitations.map((l) => `limitation ${l.code}: ${safeText(l.message)}`),
+        r.next_cursor ? `more: --cursor ${r.next_cursor}` : "",
+      ].filter(Boolean).join("\n"),
+    ),
+});

@@ -13,7 +13,7 @@ import { shortLocation } from "../short-location.ts";
 import { failuresCommand } from "./failures.ts";
 import { GRANULARITIES, oneOf } from "../choices.ts";
 import { coverageCommand } from "./coverage.ts";
-import { acceleratorCommand } from "./accelerator.ts";
+import { acceleratorCommand, operatorsCommand } from "./accelerator.ts";
 
 const pageArgs = {
   limit: { type: "string", description: "Maximum rows to return" },
@@ -50,6 +50,7 @@ export const analyzeCommand = defineCommand({
     failures: failuresCommand,
     coverage: coverageCommand,
     accelerator: acceleratorCommand,
+    operators: operatorsCommand,
     hotspots: defineCommand({
       meta: { name: "hotspots", description: "Top functions by self time for a run or artifact" },
       args: {

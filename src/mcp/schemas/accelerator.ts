@@ -25,3 +25,16 @@ export const AcceleratorResult = type({
   gaps: type({ track_id: "string", start_ns: "string", end_ns: "string", duration_ns: "number", host: type({ name: "string", overlap_ns: "number" }).array() }).array(),
   launch_latency: type({ matched: "number.integer", unmatched: "number.integer", min_ns: "number", p50_ns: "number", p90_ns: "number", p99_ns: "number", max_ns: "number" }).or("null"),
 });
+
+export const OperatorsInput = type({
+  "+": "reject",
+  run_or_artifact: ref.describe("the run or artifact whose torch.profiler trace is read"),
+  "limit?": type("1 <= number.integer <= 1000").describe("operators per page, 1 to 1000"),
+  "cursor?": type("0 < string <= 4096").or("null").describe("the opaque next_cursor of the previous page, or null for the first page"),
+});
+
+export const OperatorsResult = type({
+  ...analysisFields,
+  items: type({ name: "string", calls: "number.integer", cpu_total_ns: "number", cpu_self_ns: "number", gpu_self_ns: "number", gpu_total_ns: "number", launches: "number.integer" }).array(),
+  totals: { operators: "number.integer", calls: "number.integer", gpu_ns: "number", gpu_unattributed_ns: "number", device_activities: "number.integer" },
+});

@@ -1,5 +1,5 @@
 /** analyze_accelerator_timeline: device streams' busy time, idle gaps with host activity, launch latency. Read-only and bounded. */
-import { AcceleratorInput, AcceleratorResult } from "../schemas/accelerator.ts";
+import { AcceleratorInput, AcceleratorResult, OperatorsInput, OperatorsResult } from "../schemas/accelerator.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
 export const analyzeAcceleratorTimeline = defineTool({
@@ -21,4 +21,23 @@ export const analyzeAcceleratorTimeline = defineTool({
       ...r.items.slice(0, 3).map((s) => `${s.device ?? s.track_id} ${s.stream ?? ""}: busy ${(100 * s.busy_fraction).toFixed(1)}%`),
       r.launch_latency ? `launch latency p50 ${r.launch_latency.p50_ns} ns, p99 ${r.launch_latency.p99_ns} ns (${r.launch_latency.matched} matched)` : "",
     ].filter(Boolean).join("\n"),
+});
+
+export const analyzeOperators = defineTool({
+  name: "analyze_operators",
+  title: "Analyze operators of a torch.profiler trace",
+  description:
+    "For an imported torch.profiler (Kineto) trace of a run or artifact: per operator (cpu_op) the calls, CPU total and self time (less the " +
+    "operators it called), and the GPU time of the kernels, copies and sets it launched (gpu_self_ns) and that its callees launched too " +
+    "(gpu_total_ns), attributed by correlation id; paged, by CPU total. totals.gpu_unattributed_ns is device time no operator launched.",
+  annotations: READ_ONLY,
+  input: OperatorsInput,
+  result: OperatorsResult,
+  pageable: true,
+  run: async (args, { session }) => (await session.open()).analyzeOperators(args.run_or_artifact, { limit: args.limit, cursor: args.cursor }),
+  summarize: (r) =>
+    [
+      `operators at ${r.corpus_commit_id}: ${r.returned} of ${r.total}; evidence ${r.evidence.status}: ${r.evidence.reason}`,
+      ...r.items.slice(0, 3).map((o) => `${o.name}: ${o.calls} calls, CPU ${o.cpu_total_ns} ns, GPU ${o.gpu_total_ns} ns`),
+    ].join("\n"),
 });

@@ -11,7 +11,7 @@ import { getLifecycleGaps, getOperationTransitions, getOperationWindow } from ".
 import { diffProfiles } from "./picture-tools.ts";
 import { analyzeFailures } from "./failure-tools.ts";
 import { analyzeCoverage } from "./coverage-tools.ts";
-import { analyzeAcceleratorTimeline } from "./accelerator-tools.ts";
+import { analyzeAcceleratorTimeline, analyzeOperators } from "./accelerator-tools.ts";
 
 export const TOOLS: readonly AnyTool[] = [
   workspaceStatus,
@@ -38,6 +38,7 @@ export const TOOLS: readonly AnyTool[] = [
   analyzeFailures,
   analyzeCoverage,
   analyzeAcceleratorTimeline,
+  analyzeOperators,
   validateWorkspace,
   getEvidence,
   summarizeRuns,
