@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { Table, tableToIPC } from "apache-arrow";
+import { type Table, tableToIPC } from "apache-arrow";
 import {
   Compression,
   EnabledStatistics,
@@ -101,8 +101,8 @@ function variant(v: Variant): () => ReturnType<WriterPropertiesBuilder["build"]>
   };
 }
 
-const { ZSTD, SNAPPY, LZ4_RAW, UNCOMPRESSED } = Compression;
-const { V1, V2 } = WriterVersion;
+const { SNAPPY, LZ4_RAW, UNCOMPRESSED } = Compression;
+const { V2 } = WriterVersion;
 const { None, Chunk, Page } = EnabledStatistics;
 
 function settings(): Setting[] {

@@ -45,7 +45,6 @@ export interface CliResult {
   signal: string | null;
   stdout: string;
   stderr: string;
-  // biome-ignore lint: test convenience
   json: any;
 }
 

@@ -118,7 +118,7 @@ export async function extractArtifact(ws: Workspace, options: ExtractOptions): P
       adapter_version: response.adapter_version,
       artifact_kind: response.artifact_kind,
       producer: response.producer,
-      tables: response.tables.reduce<Record<string, number>>((acc, t) => ({ ...acc, [t.table]: (acc[t.table] ?? 0) + t.rows }), {}),
+      tables: rowsPerTable(response.tables),
       limitations: response.limitations,
       summary: response.summary,
       worker,
@@ -289,4 +289,11 @@ function remediationFor(code: ErrorCode): string[] {
     default:
       return [];
   }
+}
+
+/** Rows per table over a response's parts. */
+function rowsPerTable(parts: readonly { table: string; rows: number }[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const t of parts) out[t.table] = (out[t.table] ?? 0) + t.rows;
+  return out;
 }

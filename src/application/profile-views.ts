@@ -8,7 +8,7 @@ import { mkdir, open, rename, rm } from "node:fs/promises";
 import { dirname, join, basename } from "node:path";
 import { FlameoxError } from "../domain/errors.ts";
 import type { FrameMetric } from "../domain/evidence-schema.ts";
-import { annotateDelta, boxCount, buildFlameTree, type FlameTree, mergeSmallBoxes } from "../analysis/pictures/flame-tree.ts";
+import { annotateDelta, boxCount, buildFlameTree, mergeSmallBoxes } from "../analysis/pictures/flame-tree.ts";
 import { renderFlamegraphHtml, type PictureMeta } from "../analysis/pictures/flamegraph-html.ts";
 import { renderFlamegraphSvg } from "../analysis/pictures/flamegraph-svg.ts";
 import { GRANULARITIES, type Granularity } from "../analysis/pictures/frame-identity.ts";

@@ -65,12 +65,12 @@ function parseMountinfo(text: string): MountEntry[] {
     const fields = line.split(" ");
     const dash = fields.indexOf("-");
     if (dash < 6 || fields.length < dash + 4) continue;
-    entries.push({ root: unescape(fields[3]!), mountPoint: unescape(fields[4]!), fstype: fields[dash + 1]!, superOptions: fields[dash + 3]! });
+    entries.push({ root: unescapeMountField(fields[3]!), mountPoint: unescapeMountField(fields[4]!), fstype: fields[dash + 1]!, superOptions: fields[dash + 3]! });
   }
   return entries;
 }
 
 /** mountinfo escapes space, tab, newline and backslash as octal. */
-function unescape(field: string): string {
+function unescapeMountField(field: string): string {
   return field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)));
 }

@@ -135,7 +135,7 @@ function inspect(pid: number, layout: SandboxLayout): SandboxProbeResult["checks
     mount_namespace: differs("mnt"),
     no_capabilities: status !== "" && noCaps,
     no_new_privileges: field("NoNewPrivs") === "1",
-    read_only_root: root !== null && root.options.includes("ro") && at(layout.projectRoot)?.options.includes("ro") === true,
+    read_only_root: root?.options.includes("ro") === true && at(layout.projectRoot)?.options.includes("ro") === true,
     private_directories: layout.privateDirs.every((dir) => at(dir)?.fsType === "tmpfs"),
     writable_output: at(layout.outputDir)?.options.includes("rw") === true,
     // A filter of its own on top of whatever flameox itself runs under (a container's).
@@ -153,7 +153,7 @@ interface Mount {
 
 /** /proc/<pid>/mountinfo, as seen from that process's root; octal escapes (\040) decoded. */
 export function parseMountInfo(text: string): Mount[] {
-  const unescape = (s: string) => s.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)));
+  const unescapeMountField = (s: string) => s.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)));
   return text
     .split("\n")
     .filter(Boolean)
@@ -161,7 +161,7 @@ export function parseMountInfo(text: string): Mount[] {
       const [left, right] = line.split(" - ");
       const fields = left?.split(" ") ?? [];
       if (fields.length < 6 || !right) return [];
-      return [{ mountPoint: unescape(fields[4]!), options: fields[5]!.split(","), fsType: right.split(" ")[0] ?? "" }];
+      return [{ mountPoint: unescapeMountField(fields[4]!), options: fields[5]!.split(","), fsType: right.split(" ")[0] ?? "" }];
     });
 }
 
@@ -211,7 +211,7 @@ export function locateBubblewrap(childPath: string | undefined, projectRoot: str
 function rootOwnedChain(path: string): boolean {
   for (let p = path; ; p = dirname(p)) {
     const info = safe(() => statSync(p));
-    if (!info || info.uid !== 0 || (info.mode & 0o022) !== 0) return false;
+    if (info?.uid !== 0 || (info.mode & 0o022) !== 0) return false;
     if (p === "/") return true;
   }
 }

@@ -11,7 +11,7 @@
  * descendants leaving both session and process group between samples may escape.
  */
 import { dlopen, FFIType, ptr } from "bun:ffi";
-import { type ProcStat } from "../domain/proc-stat.ts";
+import type { ProcStat } from "../domain/proc-stat.ts";
 import { childrenOf, readStat } from "./process-tree.ts";
 
 const PR_SET_CHILD_SUBREAPER = 36;

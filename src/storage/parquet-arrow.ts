@@ -6,7 +6,7 @@
  * repeated on every row: those ~190 bytes per row used to be half of what parquet-wasm
  * encoded for a trace event. Readers add the columns back (evidence-provenance.ts).
  */
-import { Field, RecordBatch, Schema, Struct, Table, makeData } from "apache-arrow";
+import { type Field, RecordBatch, Schema, Struct, Table, makeData } from "apache-arrow";
 import { PROVENANCE_COLUMNS, type ColumnSpec, type TableSchema } from "../domain/evidence-schema.ts";
 import type { TableBuffer } from "../domain/table-buffer.ts";
 import { SCHEMA_META_PROVENANCE, type Provenance } from "./evidence-provenance.ts";

@@ -6,7 +6,7 @@
 
 const MAGIC = 0x31524150; // "PAR1" little-endian
 
-const enum CType {
+enum CType {
   Stop = 0,
   True = 1,
   False = 2,

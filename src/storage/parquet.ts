@@ -5,7 +5,7 @@
  * interface, and it is also what DuckDB-WASM accepts, so `parquetToIpcStream` hands the
  * engine a file's contents without materialising JS Arrow objects at all.
  */
-import { Table, tableFromIPC, tableToIPC } from "apache-arrow";
+import { type Table, tableFromIPC, tableToIPC } from "apache-arrow";
 // The ESM build, initialised from bytes: the default node build resolves its .wasm through an
 // absolute path baked in at build time, which breaks once a compiled binary is moved.
 import {

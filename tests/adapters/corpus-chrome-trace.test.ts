@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
 import { detectAdapter } from "../../src/adapters/registry.ts";
 import { corpusFile, corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
-import { expectTableInvariants, rowsOf, totalsByFunction, traceEventRows } from "./evidence-checks.ts";
+import { expectTableInvariants, totalsByFunction, traceEventRows } from "./evidence-checks.ts";
 import { embeddedProfiles, referenceCpuSelf, type ReferenceCpuSelf } from "./reference-cpuprofile.ts";
 import { asyncTimeline, referenceSelfByName, referenceThreadNs } from "./reference-trace.ts";
 

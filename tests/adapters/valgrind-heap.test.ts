@@ -38,7 +38,7 @@ const nameOf = (location: string) => {
  */
 function massifReference(text: string): { self: Map<string, number>; inclusive: Map<string, number>; total: number } {
   const lines = text.split("\n");
-  const start = lines.findIndex((l) => l === "heap_tree=peak");
+  const start = lines.indexOf("heap_tree=peak");
   const nodes: { depth: number; bytes: number; name: string }[] = [];
   for (const l of lines.slice(start + 1)) {
     const m = /^( *)n\d+: (\d+) (.*)$/.exec(l);

@@ -14,7 +14,6 @@ import { call, connect } from "../mcp/mcp-helpers.ts";
 import { corpusFiles } from "../adapters/corpus-files.ts";
 import { hasCoverage, NO_COVERAGE_REASON, runCoverageProject } from "../adapters/coverage-project.ts";
 
-// biome-ignore lint: CLI JSON results
 type Json = any;
 
 let root = "";

@@ -36,7 +36,6 @@ function pytestSummary(stdout: string): PytestSummary {
 let root = "";
 let cleanup = () => {};
 const runs: { artifact: string; summary: PytestSummary; id: string }[] = [];
-// biome-ignore lint: the CLI's JSON result
 let both: any = null;
 
 beforeAll(async () => {

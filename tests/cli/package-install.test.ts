@@ -6,7 +6,7 @@
  * and the whole file belongs to the heavy lane: elsewhere its cases are listed as skipped
  * and nothing is packed or installed.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, } from "bun:test";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { HEAVY, heavyTest, REPO, SAMPLES, tempDir } from "../helpers.ts";

@@ -40,7 +40,7 @@ describe.skipIf(!tmux)("import progress", () => {
       screen = sh(tmux!, "capture-pane", "-p", "-t", SESSION).stdout.toString();
       for (const match of screen.matchAll(/extracting \[[#-]+\]\s+(\d+)%.*/g)) {
         seen.add(Number(match[1]));
-        if (/\/s  ETA \d/.test(match[0])) rateShown = true;
+        if (/\/s {2}ETA \d/.test(match[0])) rateShown = true;
       }
       if (screen.includes("IMPORT-EXIT:")) break;
       await Bun.sleep(50);

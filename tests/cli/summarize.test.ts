@@ -10,7 +10,6 @@ import { join } from "node:path";
 import { cli, CORPUS, tempWorkspace } from "../helpers.ts";
 import { call, connect } from "../mcp/mcp-helpers.ts";
 
-// biome-ignore lint: CLI JSON results
 type Json = any;
 
 let root = "";

@@ -40,7 +40,6 @@ export async function connect(root: string, options: { tools?: string | null } =
   return { client, stderr: () => stderr, close: () => client.close() };
 }
 
-// biome-ignore lint: test convenience
 export type Json = any;
 
 /**

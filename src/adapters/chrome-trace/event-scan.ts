@@ -8,7 +8,7 @@
  * scanner's record slots without an object per event.
  */
 import { NsClock, durationUsToNs } from "../common/time-ns.ts";
-import { JsonBatch, TAG_FALSE, TAG_JSON, TAG_NUMBER, TAG_OBJECT, TAG_SLOW, TAG_STRING, TAG_TRUE, TAG_TRUNCATED } from "../wasm/json-batch.ts";
+import { type JsonBatch, TAG_FALSE, TAG_JSON, TAG_NUMBER, TAG_OBJECT, TAG_SLOW, TAG_STRING, TAG_TRUE, TAG_TRUNCATED } from "../wasm/json-batch.ts";
 import type { HostStrings } from "../wasm/host-strings.ts";
 import type { EmbeddedProfiles, ProfileEventFields } from "./embedded-profiles.ts";
 import { FLAG_ARGS_TRUNCATED, FLAG_CLAMPED, FLAG_MISSING_DUR } from "../trace-events/event-flags.ts";

@@ -9,9 +9,9 @@
  * indices handed out before a spill are then stale; holders that keep indices across
  * calls compare `epoch` and intern their paths again (SliceNester does).
  */
-import { EVIDENCE_SCHEMAS, type FrameMetric } from "../../domain/evidence-schema.ts";
+import type { FrameMetric } from "../../domain/evidence-schema.ts";
 import { stackId } from "../../domain/frame-id.ts";
-import { TableBuffer } from "../../domain/table-buffer.ts";
+import type { TableBuffer } from "../../domain/table-buffer.ts";
 import type { SpillSpace } from "../adapter.ts";
 import type { FrameRegistry } from "./frame-registry.ts";
 import { GrowableF64, GrowableI32 } from "./growable.ts";

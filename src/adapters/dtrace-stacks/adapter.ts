@@ -9,8 +9,6 @@ import type { DetectInput } from "../adapter.ts";
 import { lineSampledAdapter } from "../common/line-sampled-adapter.ts";
 import { DTRACE_FORMAT, DtraceReader } from "./dtrace-reader.ts";
 
-const SELF = { name: "dtrace-stacks", version: "1.0.0" };
-
 export function detectDtraceStacks({ head }: DetectInput): number {
   if (/^\s*CPU\s+ID\s+FUNCTION:NAME\s*\r?\n/.test(head) && /\n\s+\S+`\S+/.test(head)) return 0.9;
   // Without the header: indented module`function frames ended by an indented count.

@@ -8,7 +8,7 @@
  * `(below massif's threshold)` root frame, so totals stay exact and the gap is visible.
  */
 import type { Limitation } from "../../domain/evidence-status.ts";
-import { SampledStacks } from "../common/sampled-stacks.ts";
+import type { SampledStacks } from "../common/sampled-stacks.ts";
 import { valgrindFrame } from "../common/valgrind-frame.ts";
 import type { MassifSnapshot } from "./massif-reader.ts";
 

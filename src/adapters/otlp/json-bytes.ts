@@ -118,9 +118,9 @@ export class ByteBuf {
     data[at++] = 0x22;
     for (let i = start; i < end; i++) {
       const c = src[i]!;
-      const escape = c < 0x20 || c === 0x22 || c === 0x5c ? ESCAPES[c]! : null;
-      if (escape === null) data[at++] = c;
-      else for (let k = 0; k < escape.length; k++) data[at++] = escape[k]!;
+      const escaped = c < 0x20 || c === 0x22 || c === 0x5c ? ESCAPES[c]! : null;
+      if (escaped === null) data[at++] = c;
+      else for (let k = 0; k < escaped.length; k++) data[at++] = escaped[k]!;
     }
     data[at++] = 0x22;
     this.used = at;

@@ -22,7 +22,7 @@ export function detectOtlpProto({ headBytes, displayName }: DetectInput): number
   const framed = isLengthPrefixed(headBytes);
   const first = sniffFirstMessage(framed ? headBytes.subarray(4) : headBytes);
   const named = /\.(pb|otlp|protobuf|binpb)(\.gz)?$/i.test(displayName) || /otlp|trace/i.test(displayName);
-  if (!first || first.outer.number !== 1 || !fieldsWithin(first.inner, RESOURCE_SPANS)) return 0;
+  if (first?.outer.number !== 1 || !fieldsWithin(first.inner, RESOURCE_SPANS)) return 0;
   // A ResourceSpans starts with its Resource or its ScopeSpans; pprof and Perfetto use other fields there.
   return named ? 0.7 : 0.45;
 }

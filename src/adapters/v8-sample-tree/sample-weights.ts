@@ -69,7 +69,7 @@ export function attributeSamples(
     if (node >= 0 && tree.depth[node]! < 0) node = -1; // cut off from the tree (lenient mode)
     let duration: number;
     if (i + 1 < n) {
-      duration = deltaNs[i + 1]! > 0 ? deltaNs[i + 1]! : 0;
+      duration = Math.max(deltaNs[i + 1]! , 0);
       sumNs += duration;
     } else {
       duration = lastSampleNs(timeline, clock, at, sumNs, n, result);

@@ -12,7 +12,7 @@ export const LAUNCH_CATEGORIES = new Set(["cuda_runtime", "cuda_driver"]);
 
 /** Nsight writes `correlation_id`, Kineto `correlation`. */
 export function correlationOf(args: string | null): string | null {
-  if (!args || !args.includes("correlation")) return null;
+  if (!args?.includes("correlation")) return null;
   try {
     const parsed = JSON.parse(args) as Record<string, unknown>;
     const id = parsed.correlation_id ?? parsed.correlation;

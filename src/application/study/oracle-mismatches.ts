@@ -15,7 +15,7 @@ export function oracleMismatches(ws: Workspace, experimentId: string, runIds: st
   const members = trials.filter((t) => t.run_id !== null && runIds.includes(t.run_id));
   const failed = members.filter((t) => t.oracle && t.oracle.status !== "pass").map((t) => t.run_id!);
   if (failed.length > 0) return [{ code: "cross_treatment_validation_failed", invalidating: true, message: `the oracle did not pass for ${failed.length} member trial(s)`, run_ids: failed.slice(0, 20) }];
-  const weak = members.filter((t) => !t.oracle || t.oracle.strength !== "cross_treatment_equivalence").map((t) => t.run_id!);
+  const weak = members.filter((t) => t.oracle?.strength !== "cross_treatment_equivalence").map((t) => t.run_id!);
   if (weak.length > 0 || members.length < runIds.length) {
     return [{ code: "cross_treatment_validation_missing", invalidating: false, message: "not every member trial has a passing cross_treatment_equivalence oracle", run_ids: weak.slice(0, 20) }];
   }

@@ -8,7 +8,7 @@ import { type } from "arktype";
 import { digestOf } from "../canonical-digest.ts";
 import type { WorkloadDefinition } from "../workload/project-config.ts";
 import type { ScalarValue } from "../workload/workload-schema.ts";
-import { EXPERIMENT_NAME, EXPERIMENT_PROFILES, ExperimentSpec, MAX_TRIALS } from "./experiment-spec.ts";
+import { EXPERIMENT_NAME, type EXPERIMENT_PROFILES, ExperimentSpec, MAX_TRIALS } from "./experiment-spec.ts";
 
 export interface ExperimentDefinition {
   name: string;
