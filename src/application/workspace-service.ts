@@ -18,22 +18,12 @@ import type { StackDirection, StacksResult } from "../analysis/stacks.ts";
 import { resolveSubject } from "../analysis/subject.ts";
 import type { TraceWindowResult } from "../analysis/trace-window.ts";
 import type { GapsResult, OperationWindowResult, TransitionsResult } from "../analysis/otel-lifecycle.ts";
-import type { FailuresResult } from "../analysis/failures/analyze-failures.ts";
-import type { CoverageResult } from "../analysis/coverage/analyze-coverage.ts";
-import type { AcceleratorResult } from "../analysis/accelerator/accelerator-timeline.ts";
-import type { OperatorsResult } from "../analysis/accelerator/operator-breakdown.ts";
-import type { SummaryOptions, SummaryResult } from "./summarize-runs.ts";
 // Recipes load on first use: they bring apache-arrow and parquet-wasm, which commands
 // such as `import` and `status` never need, and every CLI start would pay for them.
 const hotspotsRecipe = () => import("../analysis/hotspots.ts");
 const stacksRecipe = () => import("../analysis/stacks.ts");
 const traceWindowRecipe = () => import("../analysis/trace-window.ts");
 const otelRecipes = () => import("../analysis/otel-lifecycle.ts");
-const failuresRecipe = () => import("../analysis/failures/analyze-failures.ts");
-const coverageRecipe = () => import("../analysis/coverage/analyze-coverage.ts");
-const acceleratorRecipe = () => import("../analysis/accelerator/accelerator-timeline.ts");
-const operatorsRecipe = () => import("../analysis/accelerator/operator-breakdown.ts");
-const summaryModule = () => import("./summarize-runs.ts");
 const partsModule = () => import("../analysis/evidence-parts.ts");
 const engineModule = () => import("../analysis/evidence-engine.ts");
 import { catalogInSync, diffCatalog, projectCatalog, type CatalogDiff } from "../storage/catalog.ts";
@@ -49,9 +39,8 @@ import { chainProblems, checkCorpusChain } from "./corpus-chain-check.ts";
 import { rebuildControlPlaneFromCorpus, type RebuildResult } from "./rebuild-control-plane.ts";
 import type { CaptureService } from "./capture/capture-service.ts";
 import { ProfileViewsService } from "./profile-views-service.ts";
+import { EvidenceRecipesService } from "./evidence-recipes-service.ts";
 
-/** Inputs one failures analysis compares (runs of a flaky hunt), bounded so a call stays small. */
-const MAX_FAILURE_INPUTS = 50;
 
 export interface Page<T> extends PageInfo {
   corpus_commit_id: string;
@@ -108,6 +97,7 @@ export class WorkspaceService {
   private engine: EvidenceEngine | null = null;
   private captureService: CaptureService | null = null;
   private profileViews: ProfileViewsService | null = null;
+  private evidenceRecipes: EvidenceRecipesService | null = null;
 
   constructor(ws: Workspace) {
     this.ws = ws;
@@ -263,49 +253,10 @@ export class WorkspaceService {
     };
   }
 
-  /** Failure populations, clusters and flaky tests over the test reports of one or more runs or artifacts. */
-  async analyzeFailures(refs: readonly string[], options: { limit?: number; cursor?: string | null }): Promise<FailuresResult> {
-    if (refs.length === 0) throw new FlameoxError("INVALID_ARGUMENTS", "Expected at least one run or artifact id", { details: { field: "run_or_artifact" } });
-    if (refs.length > MAX_FAILURE_INPUTS) throw new FlameoxError("INVALID_ARGUMENTS", `Expected at most ${MAX_FAILURE_INPUTS} runs or artifacts but found ${refs.length}`, { details: { field: "run_or_artifact" } });
-    const snapshot = this.pin();
-    const subjects = refs.map((ref) => resolveSubject(this.ws, snapshot, ref));
-    return (await failuresRecipe()).analyzeFailures(snapshot, subjects, { ...options, limit: this.limit(options.limit) }, await this.partCache());
-  }
-
-  /** Lines executed per file of a run or artifact, and with a base, what it newly executes and no longer executes. */
-  /** Device streams' busy time, idle gaps with host activity and launch latency of a GPU trace. */
-  async analyzeAcceleratorTimeline(ref: string, options: { minGapNs?: number; limit?: number; cursor?: string | null }): Promise<AcceleratorResult> {
-    const snapshot = this.pin();
-    const subject = resolveSubject(this.ws, snapshot, ref);
-    return (await acceleratorRecipe()).analyzeAcceleratorTimeline(snapshot, subject, { ...options, limit: this.limit(options.limit) }, await this.partCache());
-  }
-
-  /** Per torch.profiler operator: calls, CPU total and self time, GPU time of its launches (by correlation id). */
-  async analyzeOperators(ref: string, options: { limit?: number; cursor?: string | null }): Promise<OperatorsResult> {
-    const snapshot = this.pin();
-    const subject = resolveSubject(this.ws, snapshot, ref);
-    return (await operatorsRecipe()).analyzeOperators(snapshot, subject, { ...options, limit: this.limit(options.limit) }, await this.partCache());
-  }
-
-  async analyzeCoverage(ref: string, options: { base?: string | null; limit?: number; cursor?: string | null }): Promise<CoverageResult> {
-    const snapshot = this.pin();
-    const subject = resolveSubject(this.ws, snapshot, ref);
-    const base = options.base ? resolveSubject(this.ws, snapshot, options.base) : null;
-    return (await coverageRecipe()).analyzeCoverage(snapshot, subject, base, { limit: this.limit(options.limit), cursor: options.cursor }, await this.partCache());
-  }
-
   async analyzeHotspots(ref: string, options: { limit?: number; cursor?: string | null; metric?: FrameMetric; granularity?: Granularity; excludePseudoFrames?: boolean }): Promise<HotspotsResult> {
     const snapshot = this.pin();
     const subject = resolveSubject(this.ws, snapshot, ref);
     return (await hotspotsRecipe()).analyzeHotspots(snapshot, subject, { ...options, limit: this.limit(options.limit) }, await this.partCache());
-  }
-
-  /** A bounded digest of runs (artifacts, hotspots, measurements, limitations), all read at one pinned commit. */
-  async summarizeRuns(runIds: readonly string[], options: SummaryOptions = {}): Promise<SummaryResult> {
-    const snapshot = this.pin();
-    const parts = await this.partCache();
-    const hotspots = await hotspotsRecipe();
-    return (await summaryModule()).summarizeRuns({ ws: this.ws, snapshot, hotspots: (snap, subject, limit) => hotspots.analyzeHotspots(snap, subject, { limit }, parts) }, runIds, options);
   }
 
   async stacks(direction: StackDirection, ref: string, frameId: string, options: { limit?: number; cursor?: string | null; metric?: FrameMetric; granularity?: Granularity }): Promise<StacksResult> {
@@ -351,6 +302,12 @@ export class WorkspaceService {
   }
 
   /** Pictures, diffs, exports and artifact bytes (profile-views-service.ts); one per open workspace. */
+  /** Failures, coverage, accelerator timeline, operator breakdown and run digests. */
+  recipes(): EvidenceRecipesService {
+    this.evidenceRecipes ??= new EvidenceRecipesService(this.ws, () => this.pin(), (limit) => this.limit(limit), () => this.partCache());
+    return this.evidenceRecipes;
+  }
+
   views(): ProfileViewsService {
     this.profileViews ??= new ProfileViewsService(this.ws, () => this.pin(), (limit) => this.limit(limit));
     return this.profileViews;

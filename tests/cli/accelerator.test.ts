@@ -94,10 +94,10 @@ function reference(bytes: Uint8Array, minGap: number): Reference {
 const nearestRank = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
 
 async function allStreams(ref: string, minGapNs: number): Promise<{ first: AcceleratorResult; items: AcceleratorResult["items"] }> {
-  const first = await service.analyzeAcceleratorTimeline(ref, { minGapNs, limit: 1 });
+  const first = await service.recipes().analyzeAcceleratorTimeline(ref, { minGapNs, limit: 1 });
   const items = [...first.items];
   for (let cursor = first.next_cursor; cursor; ) {
-    const page = await service.analyzeAcceleratorTimeline(ref, { minGapNs, limit: 1, cursor });
+    const page = await service.recipes().analyzeAcceleratorTimeline(ref, { minGapNs, limit: 1, cursor });
     items.push(...page.items);
     cursor = page.next_cursor;
   }
@@ -153,7 +153,7 @@ describe("analyze accelerator", () => {
   test("a trace without device activity is empty, not zero", async () => {
     const file = corpusFiles("cpuprofile")[0]!;
     const imported = await service.importArtifact({ path: file.path });
-    const result = await service.analyzeAcceleratorTimeline(imported.artifact_id, {});
+    const result = await service.recipes().analyzeAcceleratorTimeline(imported.artifact_id, {});
     expect(result.evidence.status).not.toBe("available");
     expect(result.items).toEqual([]);
   }, 60_000);

@@ -38,7 +38,7 @@ async function allOperators(ref: string): Promise<OperatorRow[]> {
   const items: OperatorRow[] = [];
   let cursor: string | null = null;
   do {
-    const page = await service.analyzeOperators(ref, { limit: 2, cursor });
+    const page = await service.recipes().analyzeOperators(ref, { limit: 2, cursor });
     items.push(...page.items);
     cursor = page.next_cursor;
   } while (cursor);
@@ -59,7 +59,7 @@ describe("analyze operators", () => {
     const path = join(scratch.path, "ops.pt.trace.json");
     writeFileSync(path, JSON.stringify(trace));
     const imported = await service.importArtifact({ path });
-    const result = await service.analyzeOperators(imported.artifact_id, { limit: 50 });
+    const result = await service.recipes().analyzeOperators(imported.artifact_id, { limit: 50 });
     const us = 1000;
     const byName = (rows: [string, unknown][]) => new Map(rows.sort((a, b) => a[0].localeCompare(b[0])));
     expect(byName((await allOperators(imported.artifact_id)).map((o) => [o.name, o]))).toEqual(byName([
@@ -91,7 +91,7 @@ describe("analyze operators", () => {
       const calls = new Map<string, number>();
       for (const e of ops) calls.set(String(e.name), (calls.get(String(e.name)) ?? 0) + 1);
       expect(new Map(items.map((o) => [o.name, o.calls]))).toEqual(calls);
-      const result = await service.analyzeOperators(imported.artifact_id, { limit: 1 });
+      const result = await service.recipes().analyzeOperators(imported.artifact_id, { limit: 1 });
       const deviceNs = events.filter((e) => ["kernel", "gpu_memcpy", "gpu_memset"].includes(String(e.cat))).reduce((n, e) => n + Math.round((e.dur as number) * 1000), 0);
       // Durations are stored in whole ns; the sum matches within a ns per activity.
       expect(Math.abs(result.totals.gpu_ns - deviceNs)).toBeLessThanOrEqual(result.totals.device_activities);

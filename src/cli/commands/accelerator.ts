@@ -23,7 +23,7 @@ export const acceleratorCommand = defineCommand({
     run_or_artifact: { type: "positional", required: true, description: "RUN_OR_ARTIFACT" },
   },
   run: ({ args }) =>
-    execute(args, (s) => s.analyzeAcceleratorTimeline(args.run_or_artifact, { minGapNs: parseGap(args["min-gap-ns"]), limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
+    execute(args, (s) => s.recipes().analyzeAcceleratorTimeline(args.run_or_artifact, { minGapNs: parseGap(args["min-gap-ns"]), limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
       [
         `accelerator timeline at ${r.corpus_commit_id}${r.window ? `: device window ${formatNs(r.window.span_ns)}` : ""}`,
         evidenceLine(r.evidence),
@@ -48,7 +48,7 @@ export const operatorsCommand = defineCommand({
     run_or_artifact: { type: "positional", required: true, description: "RUN_OR_ARTIFACT" },
   },
   run: ({ args }) =>
-    execute(args, (s) => s.analyzeOperators(args.run_or_artifact, { limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
+    execute(args, (s) => s.recipes().analyzeOperators(args.run_or_artifact, { limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
       [
         `operators at ${r.corpus_commit_id}`,
         evidenceLine(r.evidence),

@@ -17,7 +17,7 @@ export const coverageCommand = defineCommand({
     run_or_artifact: { type: "positional", required: true, description: "RUN_OR_ARTIFACT" },
   },
   run: ({ args }) =>
-    execute(args, (s) => s.analyzeCoverage(args.run_or_artifact, { base: args.diff ?? null, limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
+    execute(args, (s) => s.recipes().analyzeCoverage(args.run_or_artifact, { base: args.diff ?? null, limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
       [
         `coverage at ${r.corpus_commit_id}${r.base ? ` against ${r.base.id}` : ""}`,
         evidenceLine(r.evidence),

@@ -17,7 +17,7 @@ export const failuresCommand = defineCommand({
   },
   run: ({ args }) => {
     const refs = (args._ as string[] | undefined)?.length ? (args._ as string[]) : [args.run_or_artifact];
-    return execute(args, (s) => s.analyzeFailures(refs, { limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
+    return execute(args, (s) => s.recipes().analyzeFailures(refs, { limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
       [
         `failures at ${r.corpus_commit_id}`,
         evidenceLine(r.evidence),

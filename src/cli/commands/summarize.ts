@@ -18,7 +18,7 @@ export const summarizeCommand = defineCommand({
   run: ({ args }) =>
     execute(
       args,
-      (s) => s.summarizeRuns((args._ as string[]).length > 0 ? (args._ as string[]) : [args.run_ids], {
+      (s) => s.recipes().summarizeRuns((args._ as string[]).length > 0 ? (args._ as string[]) : [args.run_ids], {
         hotspots: parseLimit(args.hotspots, "hotspots"),
         measurementGroups: parseLimit(args["measurement-groups"], "measurement-groups"),
       }),

@@ -14,7 +14,7 @@ export const analyzeAcceleratorTimeline = defineTool({
   input: AcceleratorInput,
   result: AcceleratorResult,
   pageable: true,
-  run: async (args, { session }) => (await session.open()).analyzeAcceleratorTimeline(args.run_or_artifact, { minGapNs: args.min_gap_ns, limit: args.limit, cursor: args.cursor }),
+  run: async (args, { session }) => (await session.open()).recipes().analyzeAcceleratorTimeline(args.run_or_artifact, { minGapNs: args.min_gap_ns, limit: args.limit, cursor: args.cursor }),
   summarize: (r) =>
     [
       `accelerator timeline at ${r.corpus_commit_id}: ${r.returned} of ${r.total} streams; evidence ${r.evidence.status}: ${r.evidence.reason}`,
@@ -34,7 +34,7 @@ export const analyzeOperators = defineTool({
   input: OperatorsInput,
   result: OperatorsResult,
   pageable: true,
-  run: async (args, { session }) => (await session.open()).analyzeOperators(args.run_or_artifact, { limit: args.limit, cursor: args.cursor }),
+  run: async (args, { session }) => (await session.open()).recipes().analyzeOperators(args.run_or_artifact, { limit: args.limit, cursor: args.cursor }),
   summarize: (r) =>
     [
       `operators at ${r.corpus_commit_id}: ${r.returned} of ${r.total}; evidence ${r.evidence.status}: ${r.evidence.reason}`,

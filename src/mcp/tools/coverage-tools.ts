@@ -14,7 +14,7 @@ export const analyzeCoverage = defineTool({
   input: CoverageInput,
   result: CoverageResult,
   pageable: true,
-  run: async (args, { session }) => (await session.open()).analyzeCoverage(args.run_or_artifact, { base: args.base ?? null, limit: args.limit, cursor: args.cursor }),
+  run: async (args, { session }) => (await session.open()).recipes().analyzeCoverage(args.run_or_artifact, { base: args.base ?? null, limit: args.limit, cursor: args.cursor }),
   summarize: (r) =>
     [
       `coverage at ${r.corpus_commit_id}: ${r.returned} of ${r.total} files${r.next_cursor ? "; more with next_cursor" : ""}; evidence ${r.evidence.status}: ${r.evidence.reason}`,

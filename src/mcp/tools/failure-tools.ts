@@ -14,7 +14,7 @@ export const analyzeFailures = defineTool({
   result: FailuresResult,
   pageable: true,
   run: async (args, { session }) =>
-    (await session.open()).analyzeFailures(Array.isArray(args.run_or_artifact) ? args.run_or_artifact : [args.run_or_artifact], { limit: args.limit, cursor: args.cursor }),
+    (await session.open()).recipes().analyzeFailures(Array.isArray(args.run_or_artifact) ? args.run_or_artifact : [args.run_or_artifact], { limit: args.limit, cursor: args.cursor }),
   summarize: (r) =>
     [
       `failures at ${r.corpus_commit_id}: ${r.returned} of ${r.total} clusters${r.next_cursor ? "; more with next_cursor" : ""}; ${r.flaky_total} flaky; evidence ${r.evidence.status}: ${r.evidence.reason}`,

@@ -79,7 +79,7 @@ export const summarizeRuns = defineTool({
   annotations: READ_ONLY,
   input: SummarizeRunsInput,
   result: SummaryResult,
-  run: async (args, { session }) => (await session.open()).summarizeRuns(args.run_ids, { hotspots: args.hotspots, measurementGroups: args.measurement_groups }),
+  run: async (args, { session }) => (await session.open()).recipes().summarizeRuns(args.run_ids, { hotspots: args.hotspots, measurementGroups: args.measurement_groups }),
   summarize: (r) =>
     [
       `summary of ${r.runs.length} run(s) at ${r.corpus_commit_id}`,
