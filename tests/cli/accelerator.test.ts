@@ -4,33 +4,22 @@
  * device window, the idle gaps, and the launch latencies (runtime/driver call to device
  * start by correlation id) are computed here from the SQLite rows, not from the adapter.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { WorkspaceService } from "../../src/application/workspace-service.ts";
+import type { WorkspaceService } from "../../src/application/workspace-service.ts";
 import type { AcceleratorResult } from "../../src/analysis/accelerator/accelerator-timeline.ts";
 import { corpusFiles } from "../adapters/corpus-files.ts";
 import { smallExport } from "../adapters/nsys-export.ts";
-import { cli, tempDir, tempWorkspace } from "../helpers.ts";
+import { cli, tempDir } from "../helpers.ts";
+import { useWorkspaceService } from "../service-fixture.ts";
 
 let service: WorkspaceService;
 let root: string;
-let cleanup: () => void;
+useWorkspaceService((s, r) => ((service = s), (root = r)));
 const scratch = tempDir("flameox-accel-");
-
-beforeAll(async () => {
-  const ws = await tempWorkspace();
-  root = ws.root;
-  cleanup = ws.cleanup;
-  service = await WorkspaceService.open({ workspace: ws.root });
-}, 60_000);
-
-afterAll(() => {
-  service?.close();
-  cleanup?.();
-  scratch.cleanup();
-});
+afterAll(() => scratch.cleanup());
 
 interface Reference {
   busy: Map<string, number>;

@@ -3,32 +3,21 @@
  * figures are worked out here by hand (nesting, recursion, a kernel no operator launched),
  * and the corpus's real Kineto traces against counts and sums taken from their raw JSON.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { WorkspaceService } from "../../src/application/workspace-service.ts";
+import type { WorkspaceService } from "../../src/application/workspace-service.ts";
 import type { OperatorRow } from "../../src/analysis/accelerator/operator-breakdown.ts";
 import { corpusFiles } from "../adapters/corpus-files.ts";
-import { cli, tempDir, tempWorkspace } from "../helpers.ts";
+import { cli, tempDir } from "../helpers.ts";
+import { useWorkspaceService } from "../service-fixture.ts";
 
 let service: WorkspaceService;
 let root: string;
-let cleanup: () => void;
+useWorkspaceService((s, r) => ((service = s), (root = r)));
 const scratch = tempDir("flameox-ops-");
-
-beforeAll(async () => {
-  const ws = await tempWorkspace();
-  root = ws.root;
-  cleanup = ws.cleanup;
-  service = await WorkspaceService.open({ workspace: ws.root });
-}, 60_000);
-
-afterAll(() => {
-  service?.close();
-  cleanup?.();
-  scratch.cleanup();
-});
+afterAll(() => scratch.cleanup());
 
 const op = (name: string, ts: number, dur: number) => ({ ph: "X", cat: "cpu_op", name, pid: 1, tid: 1, ts, dur });
 const launch = (ts: number, dur: number, correlation: number) => ({ ph: "X", cat: "cuda_runtime", name: "cudaLaunchKernel", pid: 1, tid: 1, ts, dur, args: { correlation } });

@@ -9,13 +9,14 @@
  * and every export still round-trips), the heavy lane runs the others, and the external
  * lane, whose point is the sweep, runs every file.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { WorkspaceService } from "../../src/application/workspace-service.ts";
+import type { WorkspaceService } from "../../src/application/workspace-service.ts";
 import type { FrameMetric } from "../../src/domain/evidence-schema.ts";
 import { corpusFiles, EXTERNAL_CORPUS } from "../adapters/corpus-files.ts";
-import { heavyTest, tempWorkspace } from "../helpers.ts";
+import { heavyTest } from "../helpers.ts";
+import { useWorkspaceService } from "../service-fixture.ts";
 
 const FORMATS = ["cpuprofile", "heapprofile", "pprof", "pprof-legacy", "perf-script", "collapsed-stacks", "speedscope", "gecko", "fxprofiler-processed", "massif", "dhat"];
 /** Formats whose every file their own adapter tests check: one file each here keeps this suite short. */
@@ -25,17 +26,8 @@ const firstOfEachFormat = new Set(FORMATS.map((format) => files.find((f) => f.fo
 const inThisLane = (path: string) => EXTERNAL_CORPUS !== null || firstOfEachFormat.has(path);
 
 let root: string;
-let cleanup: () => void;
 let service: WorkspaceService;
-
-beforeAll(async () => {
-  ({ root, cleanup } = await tempWorkspace());
-  service = await WorkspaceService.open({ workspace: root });
-}, 60_000);
-afterAll(() => {
-  service?.close();
-  cleanup?.();
-});
+useWorkspaceService((s, r) => ((service = s), (root = r)));
 
 async function selfByFunction(subject: string, metric?: FrameMetric): Promise<{ metric: string | null; byName: [string, number][] }> {
   const byName = new Map<string, number>();

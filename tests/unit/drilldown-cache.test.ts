@@ -6,26 +6,17 @@
  * generation, so loading anything of an unrelated artifact fails the test. A zero budget
  * keeps nothing, and status reports the cache.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { WorkspaceService } from "../../src/application/workspace-service.ts";
 import { EvidenceEngine } from "../../src/analysis/evidence-engine.ts";
 import { CORPUS, SAMPLES, tempWorkspace, waitFor } from "../helpers.ts";
+import { useWorkspaceService } from "../service-fixture.ts";
 
 let root: string;
-let cleanup: () => void;
 let service: WorkspaceService;
-
-beforeAll(async () => {
-  ({ root, cleanup } = await tempWorkspace());
-  service = await WorkspaceService.open({ workspace: root });
-}, 60_000);
-
-afterAll(() => {
-  service?.close();
-  cleanup?.();
-});
+useWorkspaceService((s, r) => ((service = s), (root = r)));
 
 let profileArtifact = "";
 const generationOf = (artifactId: string) => service.pin().generations({ artifactId }).map((g) => g.generation_id);
