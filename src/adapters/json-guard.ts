@@ -105,3 +105,15 @@ function firstNonSpace(text: string): number {
 function isJsonSpace(code: number): boolean {
   return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 }
+
+/**
+ * A text document's characters: strict UTF-8 (an invalid byte is a typed parse error
+ * naming the format, not a replacement character), with a leading byte order mark dropped.
+ */
+export function decodeUtf8Document(bytes: Uint8Array, format: string): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes).replace(/^\uFEFF/, "");
+  } catch (error) {
+    throw parseFailed(format, "the document is not valid UTF-8", error);
+  }
+}

@@ -17,7 +17,7 @@ import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-ev
 import type { Limitation } from "../../domain/evidence-status.ts";
 import { FlameoxError } from "../../domain/errors.ts";
 import { CoverageLineWriter } from "../coverage-lines/row-writer.ts";
-import { parseFailed } from "../json-guard.ts";
+import { decodeUtf8Document, parseFailed } from "../json-guard.ts";
 
 const NAME = "cobertura-xml";
 const VERSION = "1.0.0";
@@ -46,12 +46,7 @@ interface ClassLine {
 }
 
 export function extractCoberturaXml(input: ExtractInput): NormalizedEvidence {
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(input.bytes).replace(/^\uFEFF/, "");
-  } catch (error) {
-    throw parseFailed(LABEL, "the document is not valid UTF-8", error);
-  }
+  const text = decodeUtf8Document(input.bytes, LABEL);
   const tables = emptyTables();
   const out = new CoverageLineWriter(tables.coverage_lines, LABEL, input.limits.maxEvents);
   const limitations: Limitation[] = [];

@@ -16,7 +16,7 @@ import type { DetectInput, ExtractInput, ProducerAdapter } from "../adapter.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
 import { FlameoxError } from "../../domain/errors.ts";
-import { parseFailed } from "../json-guard.ts";
+import { decodeUtf8Document, parseFailed } from "../json-guard.ts";
 import { MAX_MESSAGE_CHARS, TestResultWriter, type TestOutcome } from "../test-results/row-writer.ts";
 
 const NAME = "junit-xml";
@@ -74,12 +74,7 @@ function refused(what: string): FlameoxError {
 }
 
 export function extractJunitXml(input: ExtractInput): NormalizedEvidence {
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(input.bytes).replace(/^\uFEFF/, "");
-  } catch (error) {
-    throw parseFailed(LABEL, "the document is not valid UTF-8", error);
-  }
+  const text = decodeUtf8Document(input.bytes, LABEL);
   const tables = emptyTables();
   const out = new TestResultWriter(tables.test_results, LABEL, input.limits.maxEvents);
   const limitations: Limitation[] = [];
