@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { measureProcess } from "./measure-process.ts";
 
 const { values } = parseArgs({ options: { tests: { type: "string", default: "200000" }, keep: { type: "boolean", default: false } } });
 const TESTS = Number(values.tests);
@@ -39,14 +40,7 @@ function reportlog(tests: number): string {
   return lines.join("\n") + "\n";
 }
 
-async function measure(argv: string[]): Promise<{ wallMs: number; maxRss: number; stdout: string }> {
-  const started = performance.now();
-  const child = Bun.spawn(argv, { cwd: dir, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
-  const [stdout, stderr] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
-  await child.exited;
-  if (child.exitCode !== 0) throw new Error(`${argv.join(" ")} failed (${child.exitCode}): ${stdout}${stderr}`);
-  return { wallMs: performance.now() - started, maxRss: child.resourceUsage()?.maxRSS ?? 0, stdout };
-}
+const measure = (argv: string[]) => measureProcess(argv, dir);
 
 try {
   const path = join(dir, "reportlog.jsonl");
