@@ -63,9 +63,8 @@ async function firstParts(adapterName: string, path: string): Promise<Map<string
       limits: { maxEvents: DEFAULT_ADAPTER_LIMITS.maxEvents, maxNestingDepth: DEFAULT_ADAPTER_LIMITS.maxNestingDepth, maxArgsBytes: DEFAULT_ADAPTER_LIMITS.maxArgsBytes },
       outputDir: out,
       provenance: { schema_version: 1, run_id: "run_bench", artifact_id: "art_bench", evidence_generation_id: "gen_bench", extractor_name: adapter.name, extractor_version: adapter.version },
-      encode: async (table) => {
-        const name = table.schema.metadata.get("flameox.table")!;
-        if (!parts.has(name)) parts.set(name, table);
+      encode: async (part) => {
+        if (!parts.has(part.table)) parts.set(part.table, part.arrow());
       },
     });
   } finally {

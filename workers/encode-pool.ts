@@ -1,17 +1,20 @@
 /**
  * Parquet part encoding on whatever core is free: a part goes to the tinypool thread when
- * the thread is idle, handed over as an Arrow IPC stream (transferred, not copied), and the
- * parser goes on parsing; when the thread is still busy with the previous part, the calling
+ * the thread is idle, and the parser goes on parsing. A part of column batches (streamed
+ * tables) is handed over as the batches' own buffers, transferred, not copied: the thread
+ * builds the Arrow table and its IPC stream itself (that copy was ~8% of a Chrome trace's
+ * parser thread); other parts go as an Arrow IPC stream, also transferred; when the thread is still busy with the previous part, the calling
  * thread encodes this one itself instead of queueing it. Queued, the parser ran ahead and
  * then waited (~2.9 s of a 200 MB trace) for the thread to drain a queue while its own
  * core sat idle; and a queue holds IPC copies of parts that are not being worked on.
  * Falls back to encoding on the calling thread where threads cannot be started (a `bun
  * build --compile` binary, or a pool that fails to start).
  */
-import { tableToIPC, type Table } from "apache-arrow";
+import { tableToIPC } from "apache-arrow";
 import Tinypool from "tinypool";
+import { type ColumnBatch, columnBatchArrays } from "../src/domain/column-batch.ts";
 import { compiledParquetModule } from "../src/storage/parquet.ts";
-import { encodeInline, type PartEncoder } from "./table-parts.ts";
+import { encodeInline, type PartContent, type PartEncoder } from "./table-parts.ts";
 
 export interface EncodePool {
   encode: PartEncoder;
@@ -48,10 +51,10 @@ export function startEncodePool(threads = false): EncodePool {
   const here = import.meta.url;
   const counts = { thread: 0, inline: 0 };
   const ms = { thread: 0, inline: 0 };
-  const inline: PartEncoder = async (table, path) => {
+  const inline: PartEncoder = async (part, path) => {
     counts.inline++;
     const started = performance.now();
-    await encodeInline(table, path);
+    await encodeInline(part, path);
     ms.inline += performance.now() - started;
   };
   if (!threads || here.includes("/$bunfs/") || here.includes("%24bunfs")) return { encode: inline, threaded: false, counts, ms, close: async () => {} };
@@ -66,18 +69,19 @@ export function startEncodePool(threads = false): EncodePool {
     threaded: true,
     counts,
     ms,
-    encode: async (table: Table, path: string) => {
+    encode: async (part: PartContent, path: string) => {
       // The thread is busy: this core is the free one.
-      if (onThread > 0) return inline(table, path);
+      if (onThread > 0) return inline(part, path);
       onThread++;
       counts.thread++;
       const started = performance.now();
       try {
-        const ipc = tableToIPC(table, "stream");
         const module = await compiledParquetModule();
-        // The IPC buffer is transferred, not copied, to the encoding thread.
-        const transferList = [ipc.buffer] as unknown as NonNullable<Parameters<Tinypool["run"]>[1]>["transferList"];
-        await pool!.run({ ipc, path, module }, { transferList });
+        const { table, provenance, batches } = part;
+        const message = batches !== null ? { table, provenance, batches: transferable(batches), path, module, ipc: undefined } : { ipc: tableToIPC(part.arrow(), "stream"), path, module, batches: [] as ColumnBatch[] };
+        const buffers = message.ipc !== undefined ? [message.ipc.buffer] : message.batches.flatMap((b) => columnBatchArrays(b).map((a) => a.buffer));
+        const transferList = buffers as unknown as NonNullable<Parameters<Tinypool["run"]>[1]>["transferList"];
+        await pool!.run(message, { transferList });
       } finally {
         onThread--;
         ms.thread += performance.now() - started;
@@ -88,4 +92,33 @@ export function startEncodePool(threads = false): EncodePool {
       pool = null;
     },
   };
+}
+
+/**
+ * The batches with every typed array owning its whole buffer, once: what can be
+ * transferred. Batches from the column builders already are (they build by copying); a
+ * view into a larger or shared buffer is copied, since transferring its buffer would
+ * detach memory that something else still reads.
+ */
+function transferable(batches: readonly ColumnBatch[]): ColumnBatch[] {
+  const seen = new Set<ArrayBufferLike>();
+  const owned = <T extends Uint8Array | Int32Array | BigInt64Array | Float64Array>(a: T): T => {
+    const whole = a.byteOffset === 0 && a.byteLength === a.buffer.byteLength && !seen.has(a.buffer) && a.buffer instanceof ArrayBuffer;
+    const out = whole ? a : (a.slice() as T);
+    seen.add(out.buffer);
+    return out;
+  };
+  return batches.map((batch) => {
+    const columns: ColumnBatch["columns"] = {};
+    for (const name in batch.columns) {
+      const v = batch.columns[name]!;
+      const valid = v.valid ? owned(v.valid) : null;
+      if (v.type === "utf8") columns[name] = { ...v, valid, offsets: owned(v.offsets), data: owned(v.data) };
+      else if (v.type === "list_utf8") columns[name] = { ...v, valid, listOffsets: owned(v.listOffsets), offsets: owned(v.offsets), data: owned(v.data) };
+      else if (v.type === "int32") columns[name] = { ...v, valid, values: owned(v.values) };
+      else if (v.type === "int64") columns[name] = { ...v, valid, values: owned(v.values) };
+      else columns[name] = { ...v, valid, values: owned(v.values) };
+    }
+    return { ...batch, columns };
+  });
 }

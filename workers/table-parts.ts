@@ -6,8 +6,8 @@
  */
 import { closeSync, fdatasyncSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { Table, type RecordBatch } from "apache-arrow";
-import type { ColumnBatch } from "../src/domain/column-batch.ts";
+import { RecordBatch, Table } from "apache-arrow";
+import { type ColumnBatch, sliceColumnBatch } from "../src/domain/column-batch.ts";
 import type { EvidenceTableName } from "../src/domain/evidence-schema.ts";
 import { EVIDENCE_SCHEMAS } from "../src/domain/evidence-schema.ts";
 import type { TableBuffer } from "../src/domain/table-buffer.ts";
@@ -51,18 +51,39 @@ export interface WrittenPart {
   schema_id: string;
 }
 
+/** The rows of one part, as they were handed over. */
+export interface PartContent {
+  readonly table: EvidenceTableName;
+  readonly provenance: Provenance;
+  /**
+   * The part's rows as the adapter's column batches, when it holds nothing else (streamed
+   * tables): each batch owns its buffers, so a thread can take them over as they are and
+   * build the Arrow table and its IPC copy itself, off the parser's thread.
+   */
+  readonly batches: readonly ColumnBatch[] | null;
+  /** The part as one Arrow table. */
+  arrow(): Table;
+}
+
 /** Encodes a part and writes it, synced, to `path`. */
-export type PartEncoder = (table: Table, path: string) => Promise<void>;
+export type PartEncoder = (part: PartContent, path: string) => Promise<void>;
 
 /** Encodes and writes on the calling thread (parquet-wasm is set up at the first part, so a worker can scan while it compiles). */
-export const encodeInline: PartEncoder = async (table, path) => {
+export const encodeInline: PartEncoder = async (part, path) => {
   await initParquet();
-  writeSynced(path, writeParquet(table));
+  writeSynced(path, writeParquet(part.arrow()));
 };
+
+/** A part of column batches only (what a thread receives) as an Arrow table. */
+export function columnBatchesToTable(table: EvidenceTableName, provenance: Provenance, batches: readonly ColumnBatch[]): Table {
+  return new Table(evidenceArrowSchema(EVIDENCE_SCHEMAS[table], provenance), batches.map((b) => columnBatchToArrow(b, provenance)));
+}
 
 export class TableParts {
   readonly parts: WrittenPart[] = [];
-  private pending: RecordBatch[] = [];
+  /** Column batches as handed over, or Arrow batches of converted buffers. */
+  private pending: (ColumnBatch | RecordBatch)[] = [];
+  private pendingArrow = false;
   private pendingRows = 0;
   private pendingBytes = 0;
   private readonly writes: Promise<void>[] = [];
@@ -77,13 +98,13 @@ export class TableParts {
 
   async add(batch: ColumnBatch): Promise<void> {
     let start = 0;
-    const whole = columnBatchToArrow(batch, this.provenance);
     const rowBytes = batch.length > 0 ? batchBytes(batch) / batch.length : 0;
     // A batch that straddles a part boundary is split so parts stay within ROWS_PER_PART and BYTES_PER_PART.
     while (start < batch.length) {
       const byBytes = rowBytes > 0 ? Math.max(1, Math.ceil((BYTES_PER_PART - this.pendingBytes) / rowBytes)) : Infinity;
       const take = Math.min(batch.length - start, ROWS_PER_PART - this.pendingRows, byBytes);
-      this.pending.push(start === 0 && take === batch.length ? whole : whole.slice(start, start + take));
+      // The rows on each side of a part boundary are copied apart: parts may go to different threads.
+      this.pending.push(start === 0 && take === batch.length ? batch : sliceColumnBatch(batch, start, start + take));
       this.pendingRows += take;
       this.pendingBytes += take * rowBytes;
       start += take;
@@ -98,6 +119,7 @@ export class TableParts {
       const end = Math.min(buffer.rowCount, start + BUFFER_SLICE_ROWS, start + ROWS_PER_PART - this.pendingRows);
       for (const batch of tableBufferToArrow(buffer, this.provenance, { start, end }).batches) {
         this.pending.push(batch);
+        this.pendingArrow = true;
         this.pendingBytes += batch.data.byteLength;
       }
       this.pendingRows += end - start;
@@ -111,18 +133,29 @@ export class TableParts {
 
   /** Writes what is pending as the next part; every table gets at least one (possibly empty) part. */
   private async flush(): Promise<void> {
-    const batches = this.pending;
+    const items = this.pending;
+    const arrowItems = this.pendingArrow;
     const rows = this.pendingRows;
     this.pending = [];
+    this.pendingArrow = false;
     this.pendingRows = 0;
     this.pendingBytes = 0;
     const part = this.parts.length;
     const file = `${this.table}.${part}.parquet`;
     this.parts.push({ table: this.table, part, file, rows, schema_id: EVIDENCE_SCHEMAS[this.table].schemaId });
-    const schema = evidenceArrowSchema(EVIDENCE_SCHEMAS[this.table], this.provenance);
+    const { table, provenance } = this;
+    const content: PartContent = {
+      table,
+      provenance,
+      batches: arrowItems ? null : (items as ColumnBatch[]),
+      arrow: () => {
+        const schema = evidenceArrowSchema(EVIDENCE_SCHEMAS[table], provenance);
+        return new Table(schema, items.map((item) => (item instanceof RecordBatch ? item : columnBatchToArrow(item, provenance))));
+      },
+    };
     // A part leaves ~50 MB of garbage (its Arrow batches and IPC stream) that the collector
     // otherwise lets pile up to gigabytes over a large import.
-    const write = this.encode(new Table(schema, batches), join(this.outputDir, file)).then(this.checkpoint);
+    const write = this.encode(content, join(this.outputDir, file)).then(this.checkpoint);
     this.writes.push(write);
     // At most two parts in flight: the parser keeps going while one part encodes.
     if (this.writes.length >= 2) await this.writes[this.writes.length - 2];

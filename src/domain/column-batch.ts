@@ -27,3 +27,66 @@ export interface ColumnBatch {
   /** One vector per column of the table's schema (provenance columns excluded). */
   columns: Record<string, ColumnVector>;
 }
+
+/** Rows [start, end) of a vector, copied: the copy owns its buffers (see `sliceColumnBatch`). */
+function sliceVector(v: ColumnVector, start: number, end: number): ColumnVector {
+  const n = end - start;
+  let valid: Uint8Array | null = null;
+  let nullCount = 0;
+  if (v.valid !== null && v.nullCount > 0) {
+    valid = new Uint8Array((n + 7) >> 3);
+    for (let i = 0; i < n; i++) {
+      const at = start + i;
+      if ((v.valid[at >> 3]! >> (at & 7)) & 1) valid[i >> 3]! |= 1 << (i & 7);
+      else nullCount++;
+    }
+    if (nullCount === 0) valid = null;
+  }
+  switch (v.type) {
+    case "int32":
+      return { type: "int32", values: v.values.slice(start, end), valid, nullCount };
+    case "int64":
+      return { type: "int64", values: v.values.slice(start, end), valid, nullCount };
+    case "float64":
+      return { type: "float64", values: v.values.slice(start, end), valid, nullCount };
+    case "utf8": {
+      const from = v.offsets[start]!;
+      const offsets = v.offsets.slice(start, end + 1);
+      for (let i = 0; i < offsets.length; i++) offsets[i]! -= from;
+      return { type: "utf8", offsets, data: v.data.slice(from, v.offsets[end]!), valid, nullCount };
+    }
+    case "list_utf8": {
+      const firstItem = v.listOffsets[start]!;
+      const lastItem = v.listOffsets[end]!;
+      const listOffsets = v.listOffsets.slice(start, end + 1);
+      for (let i = 0; i < listOffsets.length; i++) listOffsets[i]! -= firstItem;
+      const from = v.offsets[firstItem]!;
+      const offsets = v.offsets.slice(firstItem, lastItem + 1);
+      for (let i = 0; i < offsets.length; i++) offsets[i]! -= from;
+      return { type: "list_utf8", listOffsets, offsets, data: v.data.slice(from, v.offsets[lastItem]!), valid, nullCount };
+    }
+  }
+}
+
+/**
+ * Rows [start, end) of a batch as a new batch that owns its buffers: the part of a batch
+ * that falls on each side of a part boundary can then be handed to different threads.
+ */
+export function sliceColumnBatch(batch: ColumnBatch, start: number, end: number): ColumnBatch {
+  const columns: Record<string, ColumnVector> = {};
+  for (const name in batch.columns) columns[name] = sliceVector(batch.columns[name]!, start, end);
+  return { table: batch.table, length: end - start, columns };
+}
+
+/** The typed arrays a batch's vectors hold, each once. */
+export function columnBatchArrays(batch: ColumnBatch): ArrayBufferView[] {
+  const arrays: ArrayBufferView[] = [];
+  for (const name in batch.columns) {
+    const v = batch.columns[name]!;
+    if (v.valid) arrays.push(v.valid);
+    if (v.type === "utf8") arrays.push(v.offsets, v.data);
+    else if (v.type === "list_utf8") arrays.push(v.listOffsets, v.offsets, v.data);
+    else arrays.push(v.values);
+  }
+  return arrays;
+}

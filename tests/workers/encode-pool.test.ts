@@ -2,17 +2,35 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { tableFromArrays } from "apache-arrow";
-import { initParquet, readParquet } from "../../src/storage/parquet.ts";
+import { tableBufferToBatch } from "../../src/adapters/common/table-buffer-batch.ts";
+import { type ColumnBatch, sliceColumnBatch } from "../../src/domain/column-batch.ts";
+import { EVIDENCE_SCHEMAS } from "../../src/domain/evidence-schema.ts";
+import { TableBuffer } from "../../src/domain/table-buffer.ts";
+import { initParquet, readParquet, type Provenance } from "../../src/storage/parquet.ts";
 import { ENCODE_THREAD_MIN_BUDGET, ENCODE_THREAD_MIN_PAYLOAD, startEncodePool, useEncodeThread } from "../../workers/encode-pool.ts";
+import { columnBatchesToTable, type PartContent } from "../../workers/table-parts.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "flameox-encode-pool-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function sampleTable(rows: number) {
-  const names = Array.from({ length: rows }, (_, i) => `frame-${i % 97}-é`);
-  return tableFromArrays({ id: Int32Array.from({ length: rows }, (_, i) => i * 3), name: names });
+const provenance: Provenance = { schema_version: 1, run_id: "run_t", artifact_id: "art_t", evidence_generation_id: "gen_t", extractor_name: "test", extractor_version: "1" };
+
+/** `tracks` rows with nulls and multi-byte text, as a column batch. */
+function trackBatch(rows: number, from = 0): ColumnBatch {
+  const buffer = new TableBuffer(EVIDENCE_SCHEMAS.tracks);
+  for (let i = from; i < from + rows; i++) {
+    buffer.append({ track_id: `t${i}`, pid: String(i % 7), tid: i % 3 === 0 ? null : String(i), process_name: `proc-${i % 97}-é`, thread_name: i % 5 === 0 ? null : "main" });
+  }
+  return tableBufferToBatch(buffer);
 }
+
+/** A part of column batches (sent to the thread as their buffers) or, with `arrowOnly`, one that must go as Arrow IPC. */
+function part(batches: ColumnBatch[], arrowOnly = false): PartContent {
+  return { table: "tracks", provenance, batches: arrowOnly ? null : batches, arrow: () => columnBatchesToTable("tracks", provenance, batches) };
+}
+
+const read = (file: string) => readParquet(readFileSync(join(dir, file)));
+const column = (file: string, name: string) => Array.from(read(file).getChild(name)!.toArray() as ArrayLike<unknown>);
 
 describe("encode pool", () => {
   test("the thread is used only from a 1 GiB memory budget and a 32 MiB payload (gzip counting 4x)", () => {
@@ -26,33 +44,65 @@ describe("encode pool", () => {
     expect(useEncodeThread(8 * 2 ** 30, big / 4 - 1, true)).toBe(false);
   });
 
-  test("a part encoded and written on the thread reads back as the same rows as one encoded inline", async () => {
+  test("parts encoded on the thread, from column batches or Arrow IPC, read back as the rows encoded inline", async () => {
     await initParquet();
-    const table = sampleTable(5000);
     const inline = startEncodePool(false);
     const threaded = startEncodePool(true);
     expect(inline.threaded).toBe(false);
     expect(threaded.threaded).toBe(true);
     try {
-      await inline.encode(table, join(dir, "inline.parquet"));
+      await inline.encode(part([trackBatch(3000), trackBatch(2000, 3000)]), join(dir, "inline.parquet"));
       // Two parts in flight at once, as TableParts allows: the second finds the thread busy and is encoded by the caller.
-      await Promise.all([threaded.encode(sampleTable(5000), join(dir, "thread-a.parquet")), threaded.encode(sampleTable(10), join(dir, "thread-b.parquet"))]);
+      const sent = [trackBatch(3000), trackBatch(2000, 3000)];
+      await Promise.all([threaded.encode(part(sent), join(dir, "thread-a.parquet")), threaded.encode(part([trackBatch(10)]), join(dir, "thread-b.parquet"))]);
       expect(threaded.counts).toEqual({ thread: 1, inline: 1 });
-      // Once the thread is free again it takes the next part.
-      await threaded.encode(sampleTable(7), join(dir, "thread-c.parquet"));
+      // Once the thread is free again it takes the next part, here as an IPC stream.
+      await threaded.encode(part([trackBatch(7)], true), join(dir, "thread-c.parquet"));
       expect(threaded.counts).toEqual({ thread: 2, inline: 1 });
     } finally {
       await inline.close();
       await threaded.close();
     }
-    const read = (file: string) => readParquet(readFileSync(join(dir, file)));
-    const a = read("inline.parquet");
-    const b = read("thread-a.parquet");
-    expect(b.numRows).toBe(5000);
-    expect(b.getChild("id")!.toArray()).toEqual(a.getChild("id")!.toArray());
-    expect(b.getChild("name")!.toArray()).toEqual(a.getChild("name")!.toArray());
-    expect(b.getChild("name")!.get(4999)).toBe("frame-52-é");
+    for (const name of EVIDENCE_SCHEMAS.tracks.columns.map((c) => c.name)) expect(column("thread-a.parquet", name)).toEqual(column("inline.parquet", name));
+    expect(read("thread-a.parquet").numRows).toBe(5000);
+    expect(read("thread-a.parquet").getChild("process_name")!.get(4999)).toBe("proc-52-é");
+    expect(read("thread-a.parquet").getChild("tid")!.get(3000)).toBeNull();
     expect(read("thread-b.parquet").numRows).toBe(10);
     expect(read("thread-c.parquet").numRows).toBe(7);
+  });
+
+  test("a batch cut at any row keeps its values and nulls on both sides", () => {
+    const batch = trackBatch(37);
+    for (const cut of [0, 1, 7, 8, 9, 36, 37]) {
+      const halves = [sliceColumnBatch(batch, 0, cut), sliceColumnBatch(batch, cut, 37)];
+      const whole = columnBatchesToTable("tracks", provenance, [batch]);
+      const split = columnBatchesToTable("tracks", provenance, halves);
+      for (const name of EVIDENCE_SCHEMAS.tracks.columns.map((c) => c.name)) expect(Array.from(split.getChild(name)!.toArray())).toEqual(Array.from(whole.getChild(name)!.toArray()));
+      expect(halves[1]!.columns.tid!.nullCount + halves[0]!.columns.tid!.nullCount).toBe(batch.columns.tid!.nullCount);
+    }
+  });
+
+  test("a list column cut at any row keeps each row's items", () => {
+    const enc = new TextEncoder();
+    const rows = [["a", "bé"], [], ["c"], ["dd", "e", "f"], ["g"]];
+    const listOffsets = Int32Array.from([0, 2, 2, 3, 6, 7]);
+    const items = rows.flat();
+    const offsets = new Int32Array(items.length + 1);
+    const data: number[] = [];
+    items.forEach((item, i) => {
+      data.push(...enc.encode(item));
+      offsets[i + 1] = data.length;
+    });
+    const batch: ColumnBatch = { table: "stacks", length: rows.length, columns: { frame_ids: { type: "list_utf8", listOffsets, offsets, data: Uint8Array.from(data), valid: null, nullCount: 0 } } };
+    const dec = new TextDecoder();
+    const rowsOf = (b: ColumnBatch) => {
+      const v = b.columns.frame_ids!;
+      if (v.type !== "list_utf8") throw new Error("list expected");
+      return Array.from({ length: b.length }, (_, r) => Array.from({ length: v.listOffsets[r + 1]! - v.listOffsets[r]! }, (_, k) => {
+        const item = v.listOffsets[r]! + k;
+        return dec.decode(v.data.subarray(v.offsets[item]!, v.offsets[item + 1]!));
+      }));
+    };
+    for (let cut = 0; cut <= rows.length; cut++) expect([...rowsOf(sliceColumnBatch(batch, 0, cut)), ...rowsOf(sliceColumnBatch(batch, cut, rows.length))]).toEqual(rows);
   });
 });
