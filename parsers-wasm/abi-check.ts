@@ -10,7 +10,7 @@ import { join } from "node:path";
 import * as jsonBatch from "../src/adapters/wasm/json-batch.ts";
 import * as jsonProgram from "../src/adapters/wasm/json-program.ts";
 import * as protoProgram from "../src/adapters/wasm/proto-program.ts";
-import { JSON_INIT_PARAMS, JsonScanError, PROTO_INIT_PARAMS, ProtoScanError, SCAN_REPAIRED, ScanStatus } from "../src/adapters/wasm/scanner-abi.ts";
+import { JSON_INIT_PARAMS, JsonBetween, JsonScanError, PROTO_INIT_PARAMS, ProtoScanError, SCAN_REPAIRED, ScanStatus } from "../src/adapters/wasm/scanner-abi.ts";
 
 /** The AssemblyScript files the boundary is declared in, by role. */
 export interface AbiSources {
@@ -83,6 +83,7 @@ export function abiMismatches(src: AbiSources): string[] {
   sameRecord("JSON scanner status", { REPAIRED: SCAN_REPAIRED }, { REPAIRED: REPAIRED! }, out);
   sameRecord("protobuf scanner status", ScanStatus, prefixed(protoScanner, "ST_"), out);
   sameRecord("JSON scanner error", JsonScanError, prefixed(jsonScanner, "ERR_"), out);
+  sameRecord("JSON scanner array position", JsonBetween, prefixed(jsonScanner, "BETWEEN_"), out);
   sameRecord("protobuf scanner error", ProtoScanError, prefixed(protoScanner, "ERR_"), out);
   sameNamed("JSON record tag", jsonBatch, exportedConstants(src.jsonRecords), out);
   sameNamed("JSON program mode", jsonProgram, exportedConstants(src.jsonProgram), out);

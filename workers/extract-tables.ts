@@ -4,7 +4,7 @@
  * EvidenceSink); the rest of their tables, and everything of whole-payload adapters,
  * is written at the end. A table the adapter declares but did not fill is written empty.
  */
-import type { AdapterLimits, EvidenceSink, ProducerAdapter, StreamedEvidence } from "../src/adapters/adapter.ts";
+import type { AdapterLimits, EvidenceSink, ProducerAdapter, StreamExtractInput, StreamedEvidence } from "../src/adapters/adapter.ts";
 import type { EvidenceTableName } from "../src/domain/evidence-schema.ts";
 import { FlameoxError } from "../src/domain/errors.ts";
 import type { NormalizedEvidence } from "../src/domain/normalized-evidence.ts";
@@ -29,6 +29,8 @@ export async function extractTables(
     outputDir: string;
     provenance: Provenance;
     encode?: PartEncoder;
+    /** The payload file and threads for adapters that scan it in pieces (see PieceThreads). */
+    pieces?: StreamExtractInput["pieces"];
     /**
      * Runs wherever garbage is made: after each row batch, each spilled block and each
      * part written (the worker's MemoryGovernor collects there when RSS is high). The
@@ -64,7 +66,7 @@ export async function extractTables(
     const spill = new FileSpillSpace(options.outputDir, checkpoint);
     let streamed: StreamedEvidence;
     try {
-      streamed = await adapter.extractStream({ chunks: payload.chunks, displayName: options.displayName, limits: options.limits, sink, spill });
+      streamed = await adapter.extractStream({ chunks: payload.chunks, displayName: options.displayName, limits: options.limits, sink, spill, pieces: options.pieces });
     } finally {
       spill.disposeAll();
     }

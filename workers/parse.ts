@@ -15,6 +15,7 @@ import { compiledParquetModule } from "../src/storage/parquet.ts";
 import { extractTables } from "./extract-tables.ts";
 import { drainPayload, openPayload } from "./payload-stream.ts";
 import { startEncodePool, useEncodeThread } from "./encode-pool.ts";
+import { startPiecePool, usePieceThreads } from "./piece-pool.ts";
 import { MemoryGovernor } from "./memory-governor.ts";
 import { progressWriter } from "./progress-file.ts";
 import { dieWithOwner } from "./owner-death.ts";
@@ -71,7 +72,10 @@ async function parse(request: ParseRequest, started: number): Promise<ParseRespo
   // 4 GiB linear memory, and smaller parts also bound the worker's peak RSS.
   // Parts are encoded on a tinypool thread (the second core) when the budget has room for it.
   const extractStarted = performance.now();
-  const pool = startEncodePool(useEncodeThread(request.limits.memory_bytes, statSync(request.payload_path).size, payload.compression !== "none"));
+  const payloadBytes = statSync(request.payload_path).size;
+  const pool = startEncodePool(useEncodeThread(request.limits.memory_bytes, payloadBytes, payload.compression !== "none"));
+  // A large plain payload can be scanned in pieces, on every core, by adapters that can cut their format.
+  const piecePool = adapter.pieceScanner && usePieceThreads(request.limits.memory_bytes, payloadBytes, payload.compression !== "none") ? startPiecePool(request.payload_path, payloadBytes) : null;
   const { evidence, tables } = await extractTables(adapter, payload, {
     displayName: request.display_name,
     limits: {
@@ -82,8 +86,9 @@ async function parse(request: ParseRequest, started: number): Promise<ParseRespo
     outputDir: request.output_dir,
     provenance,
     encode: pool.encode,
+    pieces: piecePool?.pieces,
     checkpoint,
-  }).finally(() => pool.close());
+  }).finally(() => Promise.all([pool.close(), piecePool?.close()]));
   progress.flush();
   return {
     protocol: PARSE_PROTOCOL,

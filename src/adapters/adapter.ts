@@ -66,6 +66,8 @@ export interface ProducerAdapter {
    * artifact. Same tables, rows and errors as `extract`. Adapters without it are run whole.
    */
   extractStream?(input: StreamExtractInput): Promise<StreamedEvidence>;
+  /** The piece scanner `extractStream` can use on `pieces` (threads are started only for adapters that have one). */
+  pieceScanner?: PieceScanner;
 }
 
 /** Where a streaming adapter writes the rows of its large tables. */
@@ -91,6 +93,45 @@ export interface StreamExtractInput {
   pendingEventsInMemory?: number;
   /** Distinct stacks a trie holds before spilling (tests lower it to exercise the merge). */
   maxStacksInMemory?: number;
+  /**
+   * The payload as a plain file, when it is one (not compressed), with threads to scan
+   * pieces of it at once: an adapter that can cut its format into pieces at proven
+   * boundaries reads it through these instead of `chunks`.
+   */
+  pieces?: { file: PayloadFile; threads: PieceThreads; pieceBytes?: number };
+}
+
+/** A payload file read by byte range. */
+export interface PayloadFile {
+  readonly size: number;
+  /** Bytes [start, end) of the file. */
+  read(start: number, end: number): Promise<Uint8Array>;
+}
+
+/** The piece scanners a thread can run, by format (workers/piece-thread.ts). */
+export type PieceScanner = "chrome-trace";
+
+/** One piece to scan: byte ranges of the payload file, which the thread reads itself. */
+export interface PieceTask {
+  /** [start, end) of what the scanner reads first: the document's start, up to where pieces begin. */
+  prefix: [number, number];
+  /** [start, end) of the piece. */
+  piece: [number, number];
+  /** The piece's offset in the document as the scanner counts it (for error offsets). */
+  offset: number;
+  /** The last piece runs to the document's end. */
+  last: boolean;
+  limits: Pick<AdapterLimits, "maxNestingDepth" | "maxArgsBytes">;
+}
+
+/** Threads that scan pieces of the payload file. */
+export interface PieceThreads {
+  /** Pieces that can be scanned at once. */
+  readonly count: number;
+  /** Runs a format's piece scanner on a thread; the result is that scanner's (plain data, buffers transferred). */
+  run(scanner: PieceScanner, task: PieceTask): Promise<unknown>;
+  /** Ends the threads once the scan needs them no more (their memory goes back before the rows are built). */
+  release(): Promise<void>;
 }
 
 /** Where adapters spill: append-only scratch files, deleted when disposed. */

@@ -3,7 +3,7 @@ import { listItems } from "../../src/adapters/common/batch-table-buffer.ts";
  * Running streaming adapters (WASM parsers) in tests: feed a payload in chunks, collect
  * the column batches, and read them back as rows comparable with TableBuffer rows.
  */
-import { DEFAULT_ADAPTER_LIMITS, type AdapterLimits, type ProducerAdapter, type SpillSpace, type StreamedEvidence } from "../../src/adapters/adapter.ts";
+import { DEFAULT_ADAPTER_LIMITS, type AdapterLimits, type ProducerAdapter, type SpillSpace, type StreamExtractInput, type StreamedEvidence } from "../../src/adapters/adapter.ts";
 import type { ColumnBatch, ColumnVector } from "../../src/domain/column-batch.ts";
 import type { EvidenceTableName } from "../../src/domain/evidence-schema.ts";
 import type { TableBuffer } from "../../src/domain/table-buffer.ts";
@@ -19,7 +19,7 @@ export async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<
   for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, Math.min(bytes.length, at + size));
 }
 
-export async function runStream(adapter: ProducerAdapter, bytes: Uint8Array, options: { displayName?: string; chunkSize?: number; limits?: Partial<AdapterLimits>; spoolRunEvents?: number; spill?: SpillSpace; maxStacksInMemory?: number; pendingEventsInMemory?: number } = {}): Promise<StreamRun> {
+export async function runStream(adapter: ProducerAdapter, bytes: Uint8Array, options: { displayName?: string; chunkSize?: number; limits?: Partial<AdapterLimits>; spoolRunEvents?: number; spill?: SpillSpace; maxStacksInMemory?: number; pendingEventsInMemory?: number; pieces?: StreamExtractInput["pieces"] } = {}): Promise<StreamRun> {
   const batches: ColumnBatch[] = [];
   const evidence = await adapter.extractStream!({
     chunks: chunked(bytes, options.chunkSize ?? 1 << 16),
@@ -30,6 +30,7 @@ export async function runStream(adapter: ProducerAdapter, bytes: Uint8Array, opt
     spill: options.spill,
     maxStacksInMemory: options.maxStacksInMemory,
     pendingEventsInMemory: options.pendingEventsInMemory,
+    pieces: options.pieces,
   });
   return { evidence, batches };
 }

@@ -9,7 +9,7 @@ import { captureInit } from "./capture";
 import { numberInit } from "./numtok";
 import { declareTypeSlots, programLoad, slotsPerRecord } from "./program";
 import { drained, outPtr, outRecords, outStride, recordsInit, setTruncateAt, textBytes, textPtr } from "./records";
-import { scannerAllowSequence, scannerDepth, scannerError, scannerErrorOffset, scannerFeed, scannerFinish, scannerInit, scannerRun } from "./scanner";
+import { scannerAllowSequence, scannerBetweenElements, scannerContainerNode, scannerDepth, scannerError, scannerErrorOffset, scannerFeed, scannerFinish, scannerInit, scannerRun } from "./scanner";
 import { stringInit } from "./strtok";
 
 let programAt: usize = 0;
@@ -60,5 +60,8 @@ export function stringsCount(): i32 { return newStringsCount(); }
 export function errorCode(): i32 { return scannerError(); }
 export function errorOffset(): f64 { return scannerErrorOffset(); }
 export function depth(): i32 { return scannerDepth(); }
+/** BETWEEN_* of scanner.ts: where the input so far ended within an array. */
+export function betweenElements(): i32 { return scannerBetweenElements(); }
+export function containerNode(): i32 { return scannerContainerNode(); }
 /** 1: a whitespace-separated sequence of top-level values (JSON Lines) instead of one. */
 export function allowValueSequence(on: i32): void { scannerAllowSequence(on != 0); }

@@ -93,7 +93,15 @@ export function scannerInit(depthLimit: i32, recordsSoft: i32, textSoft: usize):
   valueNode = 0;
   anyValue = false;
   errCode = 0;
+  // init may run again on the same instance (a new document on the same memory): nothing of the last one may remain.
   consumedBase = 0;
+  inStart = 0;
+  inEnd = 0;
+  pos = 0;
+  stringIsKey = false;
+  tokenFlags = 0;
+  lastClosedObject = false;
+  paused = false;
   return lvFlags != 0;
 }
 
@@ -108,6 +116,30 @@ export function scannerAllowSequence(on: bool): void { valueSequence = on; }
 export function scannerError(): i32 { return errCode; }
 export function scannerErrorOffset(): f64 { return consumedBase + <f64>(pos - inStart); }
 export function scannerDepth(): i32 { return depth; }
+
+/** scannerBetweenElements(): not between two elements of an array. */
+export const BETWEEN_NONE: i32 = 0;
+/** scannerBetweenElements(): right after an array's `[`, before its first element. */
+export const BETWEEN_FIRST: i32 = 1;
+/** scannerBetweenElements(): right after one of an array's elements, before `,` or `]`. */
+export const BETWEEN_AFTER: i32 = 2;
+
+/**
+ * Whether all input so far ended between two elements of the innermost container, an
+ * array (outside any captured text). With scannerContainerNode, this is what proves a
+ * cut: the host scans the pieces of a large array in parallel and checks that each piece
+ * ended exactly after one of that array's elements.
+ */
+export function scannerBetweenElements(): i32 {
+  if (depth == 0 || capturing() || paused || load<u8>(lvKind + <usize>(depth - 1)) != KIND_ARRAY) return BETWEEN_NONE;
+  if (state == S_ARR_FIRST) return BETWEEN_FIRST;
+  return state == S_AFTER_VALUE ? BETWEEN_AFTER : BETWEEN_NONE;
+}
+
+/** The program node of the innermost container (-1 at the top level). */
+export function scannerContainerNode(): i32 {
+  return depth == 0 ? -1 : load<i32>(lvNode + <usize>(depth - 1) * 4);
+}
 
 function fail(code: i32): i32 {
   errCode = code;

@@ -11,7 +11,16 @@ import { type NormalizedEvidence, TRACE_TABLES } from "../../domain/normalized-e
 import { tableOfBatches } from "../common/batch-table-buffer.ts";
 import { writeStackChunks } from "../common/stack-chunks.ts";
 import { detectChromeTrace } from "./detect.ts";
+import { planTracePieces } from "./piece-plan.ts";
+import { scanInPieces } from "./scan-pieces.ts";
 import { ChromeTracePipeline } from "./trace-pipeline.ts";
+
+/**
+ * Bytes per piece when a trace is scanned in pieces: large enough that a piece's fixed
+ * costs (a scanner instance, the prefix read again, one message each way) vanish, small
+ * enough that the pieces in flight stay a few tens of MB.
+ */
+const PIECE_BYTES = 16 << 20;
 
 const SELF = { name: "chrome-trace", version: "1.0.0" };
 
@@ -21,6 +30,7 @@ export const chromeTraceAdapter: ProducerAdapter = {
   artifactKind: "execution_trace",
   mediaType: "application/json",
   detect: detectChromeTrace,
+  pieceScanner: "chrome-trace",
   extract(input: ExtractInput): NormalizedEvidence {
     const pipeline = ChromeTracePipeline.openSync(input.limits);
     try {
@@ -36,9 +46,30 @@ export const chromeTraceAdapter: ProducerAdapter = {
   },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const stackSpill = input.spill ? { space: input.spill, maxStacks: input.maxStacksInMemory } : undefined;
-    const pipeline = await ChromeTracePipeline.open(input.limits, { spill: input.spill, runEvents: input.spoolRunEvents, pendingEvents: input.pendingEventsInMemory }, stackSpill);
+    const spool = { spill: input.spill, runEvents: input.spoolRunEvents, pendingEvents: input.pendingEventsInMemory };
+    let pipeline: ChromeTracePipeline | null = null;
+    const plan = input.pieces ? await planTracePieces(input.pieces.file, input.pieces.pieceBytes ?? PIECE_BYTES) : null;
+    if (plan && input.pieces) {
+      pipeline = ChromeTracePipeline.forPieces(input.limits, spool, stackSpill);
+      if (!(await scanInPieces(pipeline, plan, input.pieces.file, input.pieces.threads, input.limits).catch((error: unknown) => {
+        pipeline!.dispose();
+        throw error;
+      }))) {
+        // A cut fell inside a value: scan the whole trace in order instead.
+        pipeline.dispose();
+        pipeline = null;
+      }
+    }
+    if (!pipeline) {
+      pipeline = await ChromeTracePipeline.open(input.limits, spool, stackSpill);
+      try {
+        for await (const chunk of input.chunks) pipeline.push(chunk);
+      } catch (error) {
+        pipeline.dispose();
+        throw error;
+      }
+    }
     try {
-      for await (const chunk of input.chunks) pipeline.push(chunk);
       const scanned = pipeline.finish(SELF, input.displayName);
       for (const batch of scanned.rows) await input.sink.writeBatch(batch);
       const result = scanned.complete();

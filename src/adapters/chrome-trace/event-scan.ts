@@ -10,12 +10,12 @@
 import { NsClock, durationUsToNs } from "../common/time-ns.ts";
 import { type JsonBatch, TAG_FALSE, TAG_JSON, TAG_NUMBER, TAG_OBJECT, TAG_SLOW, TAG_STRING, TAG_TRUE, TAG_TRUNCATED } from "../wasm/json-batch.ts";
 import type { HostStrings } from "../wasm/host-strings.ts";
-import type { EmbeddedProfiles, ProfileEventFields } from "./embedded-profiles.ts";
+import type { ProfileEventFields } from "./embedded-profiles.ts";
 import { FLAG_ARGS_TRUNCATED, FLAG_CLAMPED, FLAG_MISSING_DUR } from "../trace-events/event-flags.ts";
 import { KIND_BEGIN, KIND_COMPLETE, KIND_END, KIND_EVENT, type ScanCounts } from "../trace-events/event-kinds.ts";
 import type { SliceFrames } from "../trace-events/slice-frames.ts";
 import { asyncIdOf, type TrackRegistry } from "./tracks.ts";
-import type { EventSpool } from "../trace-events/event-spool.ts";
+import type { TraceColumns } from "../trace-events/trace-columns.ts";
 import { E_ARGS, E_CAT, E_DUR, E_ID, E_ID2, E_NAME, E_PH, E_PID, E_TDUR, E_TID, E_TS, E_TTS } from "./trace-program.ts";
 
 const KNOWN_EVENT_PHASES = new Set(["i", "I", "C", "S", "T", "p", "F", "s", "t", "f", "P", "O", "N", "D", "R", "(", ")", "v", "V", "c", "="]);
@@ -31,6 +31,19 @@ const PH_ASYNC_END = 7;
 const PH_ASYNC_INSTANT = 8;
 
 const encoder = new TextEncoder();
+
+/** Where scanned events go: the spool, or the columns of one piece of a document scanned on its own. */
+export interface ScannedEvents {
+  /** The run being filled; an index from `add()` is valid until the next `add()`. */
+  readonly cols: TraceColumns;
+  /** Adds an event (skipped until its fields say otherwise); returns its index in `cols`. */
+  add(): number;
+}
+
+/** Who reads the events that may carry a V8 profile (EmbeddedProfiles, or a piece's record of them). */
+export interface ProfileEventObserver {
+  observeEvent(event: ProfileEventFields, track: number, tsUs: number): void;
+}
 
 export class EventScan {
   readonly counts: ScanCounts = { malformed: 0, missingTs: 0, unknownPhases: 0, clamped: 0, missingDur: 0, metadata: 0 };
@@ -48,11 +61,11 @@ export class EventScan {
   private readonly numericTracks = new Map<number, Map<number, number>>();
 
   constructor(
-    private readonly spool: EventSpool,
+    private readonly spool: ScannedEvents,
     private readonly strings: HostStrings,
     private readonly tracks: TrackRegistry,
     private readonly sliceFrames: SliceFrames,
-    private readonly profiles: EmbeddedProfiles,
+    private readonly profiles: ProfileEventObserver,
     maxArgsBytes: number,
   ) {
     this.truncator = new ArgsTruncator(maxArgsBytes);

@@ -14,9 +14,9 @@ import { type StackSpill, StackTrie } from "../common/stack-trie.ts";
 import { NsClock } from "../common/time-ns.ts";
 import type { TrackLookup } from "../common/track.ts";
 import { expectationFailed, tooLarge } from "../json-guard.ts";
-import type { HostStrings } from "../wasm/host-strings.ts";
+import { HostStrings } from "../wasm/host-strings.ts";
 import { ByteOrderMarkSkip } from "../wasm/byte-order-mark.ts";
-import { TAG_ARRAY, TAG_JSON, TAG_OBJECT, sampleOfKind, type JsonBatch } from "../wasm/json-batch.ts";
+import { TAG_ARRAY, TAG_OBJECT, sampleOfKind, type JsonBatch } from "../wasm/json-batch.ts";
 import { JsonScanner, type JsonScanOptions } from "../wasm/json-scanner.ts";
 import type { BeginEndCounts } from "../trace-events/begin-end-matcher.ts";
 import { EventSpool, type SpoolOptions } from "../trace-events/event-spool.ts";
@@ -27,9 +27,12 @@ import { TrackSlicing } from "../trace-events/track-slicing.ts";
 import { TraceRowWriter } from "../trace-events/trace-row-writer.ts";
 import { EmbeddedProfiles } from "./embedded-profiles.ts";
 import { EventScan } from "./event-scan.ts";
+import { checkEventLimit, mergePiece, type PieceTarget } from "./piece-merge.ts";
+import type { ScannedPiece } from "./piece-scan.ts";
+import { TraceDocument } from "./trace-document.ts";
 import { traceLimitations } from "./trace-limitations.ts";
 import { TRACE_FORMAT, traceProducer } from "./trace-producer.ts";
-import { C_METADATA, C_PRESENCE_KEYS, C_SAMPLES, C_TRACE_EVENTS, cPresence, REC_CONTAINER, REC_EVENT, traceProgram } from "./trace-program.ts";
+import { REC_CONTAINER, REC_EVENT, traceProgram } from "./trace-program.ts";
 import { TrackRegistry } from "./tracks.ts";
 
 export interface ChromeTraceRows {
@@ -57,21 +60,21 @@ export class ChromeTracePipeline {
   private readonly scan: EventScan;
   private readonly strings: HostStrings;
   private readonly onBatch = (b: JsonBatch): void => this.batch(b);
-  private container: Record<string, unknown> = {};
-  private topKind = 0;
-  private traceEventsKind = 0;
-  private stackSamples = 0;
+  private readonly document = new TraceDocument();
+  private readonly sliceFrames = new SliceFrames(this.frames);
+  /** Whether the last piece closed a cut-off array (pieces only; a scanner here says so itself). */
+  private piecesRepaired = false;
 
   private constructor(
-    scanner: JsonScanner,
+    scanner: JsonScanner | null,
     private readonly limits: AdapterLimits,
     spool: SpoolOptions,
     private readonly stackSpill?: StackSpill,
   ) {
     this.scanner = scanner;
-    this.strings = scanner.strings;
+    this.strings = scanner?.strings ?? new HostStrings();
     this.spool = new EventSpool(spool);
-    this.scan = new EventScan(this.spool, scanner.strings, this.tracks, new SliceFrames(this.frames), this.profiles, limits.maxArgsBytes);
+    this.scan = new EventScan(this.spool, this.strings, this.tracks, this.sliceFrames, this.profiles, limits.maxArgsBytes);
   }
 
   /** `stackSpill`: where the wall-time stack trie spills when full (without it, it grows with the trace). */
@@ -81,6 +84,27 @@ export class ChromeTracePipeline {
 
   static openSync(limits: AdapterLimits): ChromeTracePipeline {
     return new ChromeTracePipeline(JsonScanner.openSync(traceProgram(), scanOptions(limits)), limits, {});
+  }
+
+  /** A pipeline fed by pieces scanned elsewhere (`mergePiece`, in document order) instead of `push`. */
+  static forPieces(limits: AdapterLimits, spool: SpoolOptions = {}, stackSpill?: StackSpill): ChromeTracePipeline {
+    return new ChromeTracePipeline(null, limits, spool, stackSpill);
+  }
+
+  /** Adds the next piece of the document (see piece-merge.ts). */
+  mergePiece(piece: ScannedPiece): void {
+    mergePiece(this.pieceTarget(), piece);
+    if (piece.document) this.piecesRepaired = piece.repaired;
+  }
+
+  /** Raises the event limit's error if `events` more would exceed it (before a failed piece's own error, as a sequential scan would). */
+  checkEventLimit(events: number): void {
+    checkEventLimit(this.pieceTarget(), events);
+  }
+
+  private pieceTarget(): PieceTarget {
+    const { spool, strings, tracks, sliceFrames, profiles, scan, document } = this;
+    return { spool, strings, tracks, sliceFrames, profiles, scan, document, maxEvents: this.limits.maxEvents };
   }
 
   push(chunk: Uint8Array): void {
@@ -100,26 +124,24 @@ export class ChromeTracePipeline {
         if (this.spool.length > this.limits.maxEvents) throw tooLarge(TRACE_FORMAT, "events", this.spool.length, this.limits.maxEvents);
         continue;
       }
-      if (b.type(r) !== REC_CONTAINER) continue;
-      this.topKind = b.selfKind(r);
-      if (this.topKind !== TAG_OBJECT) continue;
-      this.traceEventsKind = b.kind(r, C_TRACE_EVENTS);
-      if (b.kind(r, C_SAMPLES) === TAG_ARRAY) this.stackSamples = b.int(r, C_SAMPLES);
-      this.container = b.kind(r, C_METADATA) === TAG_JSON ? { metadata: b.value(r, C_METADATA) } : {};
-      for (const key of C_PRESENCE_KEYS) if (b.kind(r, cPresence(key)) !== 0) this.container[key] = true;
+      if (b.type(r) === REC_CONTAINER) this.document.observe(b, r);
     }
   }
 
   /** Ends the scan and checks the trace's shape; the rows come as the result is consumed. */
   finish(adapter: { name: string; version: string }, displayName: string): ChromeTraceRows {
-    const rest = this.bom.rest();
-    if (rest.length > 0) this.scanner!.push(rest, this.onBatch);
-    const { repaired } = this.scanner!.finish(true, this.onBatch);
-    this.scanner = null; // its linear memory can go before the merge pass; its strings stay with the scan
+    let repaired = this.piecesRepaired;
+    if (this.scanner) {
+      const rest = this.bom.rest();
+      if (rest.length > 0) this.scanner.push(rest, this.onBatch);
+      repaired = this.scanner.finish(true, this.onBatch).repaired;
+      this.scanner = null; // its linear memory can go before the merge pass; its strings stay with the scan
+    }
     const { limits, spool, frames, tracks, profiles, scan } = this;
+    const { topKind, traceEventsKind, stackSamples, container } = this.document;
     // The scanner has validated the JSON itself; these are the Trace Event Format's own rules.
-    if (this.topKind !== TAG_ARRAY && this.topKind !== TAG_OBJECT) throw expectationFailed(TRACE_FORMAT, "the top-level value", "an array or an object", sampleOfKind(this.topKind));
-    if (this.topKind === TAG_OBJECT && this.traceEventsKind !== TAG_ARRAY) throw expectationFailed(TRACE_FORMAT, "traceEvents", "an array", sampleOfKind(this.traceEventsKind));
+    if (topKind !== TAG_ARRAY && topKind !== TAG_OBJECT) throw expectationFailed(TRACE_FORMAT, "the top-level value", "an array or an object", sampleOfKind(topKind));
+    if (topKind === TAG_OBJECT && traceEventsKind !== TAG_ARRAY) throw expectationFailed(TRACE_FORMAT, "traceEvents", "an array", sampleOfKind(traceEventsKind));
     if (profiles.sampleCount > limits.maxEvents) throw tooLarge(TRACE_FORMAT, "CPU profile samples", profiles.sampleCount, limits.maxEvents);
 
     const strings = this.strings;
@@ -131,7 +153,6 @@ export class ChromeTracePipeline {
     const rowWriter = new TraceRowWriter(strings, tracks, clock);
     const nameOf = (id: number): unknown => (id >= 0 ? strings.get(id) : undefined);
     const slicing = new TrackSlicing(nester, beginEnd, nameOf, rowWriter, { spill: spool.spill, events: spool.pendingEvents });
-    const { container, stackSamples } = this;
     return {
       rows: spooledRows(spool, scan.trackEndNs, slicing, rowWriter),
       complete: () => {

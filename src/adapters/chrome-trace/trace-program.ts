@@ -34,6 +34,15 @@ export const cPresence = (key: (typeof C_PRESENCE_KEYS)[number]): number => C_FI
 export const PROFILE_EVENT_NAMES = ["Profile", "ProfileChunk", "CpuProfile"] as const;
 
 export function traceProgram(): JsonProgram {
+  return build().program;
+}
+
+/** The program nodes of the arrays whose elements are events: the top-level array and `traceEvents`. */
+export function eventArrayNodes(): readonly number[] {
+  return build().eventArrays;
+}
+
+function build(): { program: JsonProgram; eventArrays: number[] } {
   const p = new JsonProgram(12);
   const root = 0;
   p.record(root, REC_CONTAINER).special(REC_CONTAINER, -1, "");
@@ -49,5 +58,5 @@ export function traceProgram(): JsonProgram {
   p.slot(p.key(event, "args"), REC_EVENT, E_ARGS, MODE_JSON);
   p.special(REC_EVENT, E_PH, "M");
   for (const name of PROFILE_EVENT_NAMES) p.special(REC_EVENT, E_NAME, name);
-  return p;
+  return { program: p, eventArrays: [root, traceEvents] };
 }

@@ -38,7 +38,16 @@ function idPart(value: unknown): string | null {
   return typeof value === "string" ? value : typeof value === "number" ? String(value) : JSON.stringify(value);
 }
 
+/**
+ * A name given to a process or track, in the order the trace gave them: a piece of a
+ * trace scanned on its own records them, and the whole trace's registry replays them in
+ * piece order (names are last-wins for M events, first-wins for async operations).
+ */
+export type TrackNaming = ["process", string, string] | ["thread", number, string] | ["async", number, string];
+
 export class TrackRegistry {
+  /** When set, every naming is recorded here too (see TrackNaming). */
+  namings: TrackNaming[] | null = null;
   private readonly byRawPid = new Map<unknown, Map<unknown, number>>();
   private readonly byId = new Map<string, number>();
   readonly pids: (string | null)[] = [];
@@ -66,7 +75,35 @@ export class TrackRegistry {
   }
 
   private canonicalTrack(pid: string | null, tid: string | null): number {
-    const id = (pid ?? MISSING) + ":" + (tid ?? MISSING);
+    return this.trackWithId((pid ?? MISSING) + ":" + (tid ?? MISSING), pid, tid);
+  }
+
+  /** The track of the async operation `async` of category `cat`; `name` names the track if it has no name yet. */
+  asyncTrackOf(pid: unknown, cat: string | null, async: AsyncId, name: string | null): number {
+    const pidPart = async.local ? idPart(pid) ?? MISSING : null;
+    const id = `${pidPart === null ? "" : pidPart + ":"}async:${cat ?? ""}:${async.id}`;
+    const track = this.trackWithId(id, async.local ? idPart(pid) : null, null);
+    if (name !== null && !this.threadNames.has(track)) {
+      this.threadNames.set(track, name);
+      this.namings?.push(["async", track, name]);
+    }
+    return track;
+  }
+
+  nameProcess(pid: unknown, name: string): void {
+    const key = idPart(pid) ?? MISSING;
+    this.processNames.set(key, name);
+    this.namings?.push(["process", key, name]);
+  }
+
+  nameThread(pid: unknown, tid: unknown, name: string): void {
+    const track = this.trackOf(pid, tid);
+    this.threadNames.set(track, name);
+    this.namings?.push(["thread", track, name]);
+  }
+
+  /** The track with this canonical id, made with these pid and tid parts if new (a piece's track, see TrackNaming). */
+  trackWithId(id: string, pid: string | null, tid: string | null): number {
     let track = this.byId.get(id);
     if (track === undefined) {
       track = this.ids.length;
@@ -78,28 +115,11 @@ export class TrackRegistry {
     return track;
   }
 
-  /** The track of the async operation `async` of category `cat`; `name` names the track if it has no name yet. */
-  asyncTrackOf(pid: unknown, cat: string | null, async: AsyncId, name: string | null): number {
-    const pidPart = async.local ? idPart(pid) ?? MISSING : null;
-    const id = `${pidPart === null ? "" : pidPart + ":"}async:${cat ?? ""}:${async.id}`;
-    let track = this.byId.get(id);
-    if (track === undefined) {
-      track = this.ids.length;
-      this.byId.set(id, track);
-      this.ids.push(id);
-      this.pids.push(async.local ? idPart(pid) : null);
-      this.tids.push(null);
-    }
-    if (name !== null && !this.threadNames.has(track)) this.threadNames.set(track, name);
-    return track;
-  }
-
-  nameProcess(pid: unknown, name: string): void {
-    this.processNames.set(idPart(pid) ?? MISSING, name);
-  }
-
-  nameThread(pid: unknown, tid: unknown, name: string): void {
-    this.threadNames.set(this.trackOf(pid, tid), name);
+  /** Replays a piece's naming with its tracks mapped to this registry's. */
+  replay(naming: TrackNaming, trackOf: (pieceTrack: number) => number): void {
+    if (naming[0] === "process") this.processNames.set(naming[1], naming[2]);
+    else if (naming[0] === "thread") this.threadNames.set(trackOf(naming[1]), naming[2]);
+    else if (!this.threadNames.has(trackOf(naming[1]))) this.threadNames.set(trackOf(naming[1]), naming[2]);
   }
 
   /** Every track's description, once names are known (callers index it per row). */

@@ -23,6 +23,14 @@ class Growable<T extends TypedArray> {
     return this.length++;
   }
 
+  /** Makes `n` more entries valid at once (their values are the caller's to set); returns the first one's index. */
+  extend(n: number): number {
+    const at = this.length;
+    while (this.length + n > this.array.length) this.grow();
+    this.length += n;
+    return at;
+  }
+
   private grow(): void {
     const next = this.make(this.array.length * 2);
     next.set(this.array);

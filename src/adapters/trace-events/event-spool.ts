@@ -51,6 +51,18 @@ export class EventSpool {
     return this.cols.add(this.length++);
   }
 
+  /**
+   * Adds up to `n` events at once, fewer when the run fills first; returns where they are
+   * in `cols` and how many. Every column of them is the caller's to set.
+   */
+  extend(n: number): { at: number; count: number } {
+    if (this.cols.length >= this.runEvents || this.cols.args.bytes >= this.runArgsBytes) this.spillRun();
+    const count = Math.min(n, this.runEvents - this.cols.length);
+    const at = this.cols.extend(count, this.length);
+    this.length += count;
+    return { at, count };
+  }
+
   /** Runs spilled so far (for tests and diagnostics). */
   get runCount(): number {
     return this.runs.length;

@@ -36,6 +36,20 @@ export class HostStrings {
     }
   }
 
+  /**
+   * The canonical id of a text that comes from elsewhere (another scanner's table): the
+   * id it already has, or a new one after every id handed out so far.
+   */
+  intern(value: string): number {
+    const known = this.byValue.get(value);
+    if (known !== undefined) return known;
+    const id = Math.max(this.values.length, this.canon.length);
+    this.canon[id] = id;
+    this.values[id] = value;
+    this.byValue.set(value, id);
+    return id;
+  }
+
   /** Canonical id of a scanner id (-1 stays -1). */
   id(scannerId: number): number {
     return scannerId < 0 ? -1 : this.canon[scannerId]!;

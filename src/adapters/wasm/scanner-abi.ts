@@ -45,6 +45,9 @@ export const JsonScanError = {
 } as const;
 export type JsonScanError = (typeof JsonScanError)[keyof typeof JsonScanError];
 
+/** `betweenElements()` of the JSON scanner (BETWEEN_* in json/scanner.ts): where the input so far ended within an array. */
+export const JsonBetween = { NONE: 0, FIRST: 1, AFTER: 2 } as const;
+
 /** `errorCode()` of the protobuf scanner after ERROR (ERR_* in proto/scanner.ts). */
 export const ProtoScanError = {
   WIRE: 1, END: 2, DEPTH: 3, LENGTH: 4, VARINT: 5, STRING_LONG: 7, CAPTURE_LONG: 8, TEXT_FULL: 9, STRINGS_FULL: 13,

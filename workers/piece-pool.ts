@@ -1,0 +1,48 @@
+/**
+ * Threads that scan pieces of a payload file (PieceThreads of src/adapters/adapter.ts),
+ * one per core besides the parser's, for adapters that can cut their format at proven boundaries. While a
+ * trace is scanned the encode thread has nothing to do yet (rows come after the scan), so
+ * the cores are free; the threads are destroyed when the scan ends. Not offered where
+ * threads cannot start (a `bun build --compile` binary).
+ */
+import { availableParallelism } from "node:os";
+import Tinypool from "tinypool";
+import type { PayloadFile, PieceThreads } from "../src/adapters/adapter.ts";
+import { readRange } from "./piece-thread.ts";
+
+export interface PiecePool {
+  pieces: { file: PayloadFile; threads: PieceThreads } | undefined;
+  close(): Promise<void>;
+}
+
+/** Payload bytes from which pieces pay for their threads' start (module graph and scanner, ~0.1 s each). */
+export const PIECES_MIN_PAYLOAD = 48 << 20;
+/** Memory budget from which the piece threads fit beside the parser (each holds a scanner and a piece or two). */
+export const PIECES_MIN_BUDGET = 1 << 30;
+
+export function usePieceThreads(memoryBudgetBytes: number, payloadBytes: number, compressed: boolean): boolean {
+  return !compressed && memoryBudgetBytes >= PIECES_MIN_BUDGET && payloadBytes >= PIECES_MIN_PAYLOAD;
+}
+
+/** One thread per core but this one, which scans pieces too (each thread is a runtime of its own, ~80 MB). */
+export function startPiecePool(path: string, size: number, threads = Math.max(1, availableParallelism() - 1)): PiecePool {
+  const here = import.meta.url;
+  if (threads < 1 || here.includes("/$bunfs/") || here.includes("%24bunfs")) return { pieces: undefined, close: async () => {} };
+  let pool: Tinypool | null;
+  try {
+    // Started now: a thread loads its runtime and modules while this one plans the cuts and scans the first piece.
+    pool = new Tinypool({ filename: new URL("./piece-thread.ts", here).href, minThreads: threads, maxThreads: threads, idleTimeout: 1_000 });
+  } catch {
+    return { pieces: undefined, close: async () => {} };
+  }
+  const file: PayloadFile = { size, read: async (start, end) => readRange(path, [start, end]) };
+  const close = async () => {
+    const ending = pool;
+    pool = null;
+    await ending?.destroy();
+  };
+  return {
+    pieces: { file, threads: { count: threads, run: (scanner, task) => pool!.run({ path, scanner, task }), release: close } },
+    close,
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * Tinypool thread: scans one piece of the payload file (see the PieceThreads of
+ * src/adapters/adapter.ts). It reads the piece's byte ranges itself, so the piece never
+ * crosses from the parser's heap, and hands its result back with its buffers transferred.
+ */
+import { closeSync, openSync, readSync } from "node:fs";
+import { markMovable } from "tinypool";
+import type { PieceScanner, PieceTask } from "../src/adapters/adapter.ts";
+import { pieceBuffers, scanTracePiece } from "../src/adapters/chrome-trace/piece-scan.ts";
+
+export function readRange(path: string, [start, end]: [number, number]): Uint8Array {
+  const bytes = new Uint8Array(end - start);
+  const fd = openSync(path, "r");
+  try {
+    for (let done = 0; done < bytes.length; ) {
+      const read = readSync(fd, bytes, done, bytes.length - done, start + done);
+      if (read === 0) throw new Error(`The payload file ended at ${start + done} of ${end}`);
+      done += read;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return bytes;
+}
+
+export default function scanPiece({ path, scanner, task }: { path: string; scanner: PieceScanner; task: PieceTask }): unknown {
+  if (scanner !== "chrome-trace") throw new Error(`No piece scanner for ${scanner}`);
+  const result = scanTracePiece({ prefix: readRange(path, task.prefix), bytes: readRange(path, task.piece), offset: task.offset, last: task.last, limits: task.limits });
+  // Tinypool transfers what a movable result lists instead of copying it.
+  const moved = { [Symbol.for("Tinypool.transferable")]: pieceBuffers(result), [Symbol.for("Tinypool.valueOf")]: result };
+  markMovable(moved);
+  return moved;
+}
