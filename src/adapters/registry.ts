@@ -31,6 +31,7 @@ import { coveragePyAdapter } from "./coverage-py/adapter.ts";
 import { coverageJsonAdapter } from "./coverage-json/adapter.ts";
 import { coberturaXmlAdapter } from "./cobertura-xml/adapter.ts";
 import { nsysSqliteAdapter } from "./nsys-sqlite/adapter.ts";
+import { nsysStatsSummaryAdapter, nsysStatsTraceAdapter } from "./nsys-stats-csv/adapters.ts";
 import { pytorchEtAdapter } from "./pytorch-et/adapter.ts";
 
 export const ADAPTERS: ProducerAdapter[] = [
@@ -68,6 +69,9 @@ export const ADAPTERS: ProducerAdapter[] = [
   coberturaXmlAdapter,
   // Accelerator traces: rows of `trace_events` on device/stream and thread tracks.
   nsysSqliteAdapter,
+  nsysStatsTraceAdapter,
+  // Aggregates per name from `nsys stats` summary reports: rows of `measurements`.
+  nsysStatsSummaryAdapter,
   // Operator trees without times: frames, edges and stacks counted in `calls`.
   pytorchEtAdapter,
 ];
