@@ -25,6 +25,7 @@ import { hyperfineAdapter } from "./hyperfine/adapter.ts";
 import { pyperfAdapter } from "./pyperf/adapter.ts";
 import { pytestBenchmarkAdapter } from "./pytest-benchmark/adapter.ts";
 import { nvbenchAdapter } from "./nvbench/adapter.ts";
+import { nvbenchSamplesAdapter } from "./nvbench/sidecar-samples.ts";
 import { pytestReportlogAdapter } from "./pytest-reportlog/adapter.ts";
 import { junitXmlAdapter } from "./junit-xml/adapter.ts";
 import { coveragePyAdapter } from "./coverage-py/adapter.ts";
@@ -60,6 +61,8 @@ export const ADAPTERS: ProducerAdapter[] = [
   gbenchAdapter,
   pytestBenchmarkAdapter,
   nvbenchAdapter,
+  // Only as a companion an NVBench JSON declares: never detected.
+  nvbenchSamplesAdapter,
   // Test runner reports: rows of `test_results`.
   pytestReportlogAdapter,
   junitXmlAdapter,
