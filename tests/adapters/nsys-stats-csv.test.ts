@@ -24,7 +24,7 @@ import type { ColumnBatch } from "../../src/domain/column-batch.ts";
 import { FlameoxError } from "../../src/domain/errors.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 import { REPO } from "../helpers.ts";
-import { corpusFile, headOf, loadPayload } from "./corpus-files.ts";
+import { corpusFile, corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";
 
 const DIR = join(REPO, "fixtures", "nsys-stats");
@@ -206,6 +206,33 @@ describe("the corpus file filed as an nsys stats CSV", () => {
   test("it is not detected as any format", () => {
     expect(headOf(bytes).split("\n")[0]).toBe("Name,streamId,type,bytes,Trace Type,Event Type,Timestamp (ns),_matching_event,_matching_timestamp,_depth,_parent,_children");
     expect(detectAdapter({ head: headOf(bytes), displayName: file.name })).toBeNull();
+  });
+
+  // What it is good for: pipit's own reading of the CloverLeaf SQLite export (external lane),
+  // an independent account of the same kernels and copies the nsys-sqlite adapter imports.
+  const sqlite = corpusFiles("nsys-sqlite").find((f) => f.name === "pipit-nsys-2024.5.1.113-cloverleaf-cuda-perlmutter.sqlite");
+  (sqlite === undefined ? test.skip : test)(`pipit's events table agrees with the nsys-sqlite import of the same export: calls and time per kernel, copies per kind${sqlite === undefined ? " — not run: the export is external (FLAMEOX_CORPUS unset)" : ""}`, () => {
+    const rows = new TextDecoder().decode(bytes).trim().split("\n").slice(1).map((line) => line.split(","));
+    const pipit = new Map<string, { calls: number; ns: number }>();
+    for (const r of rows) {
+      // Name,streamId,type,bytes,Trace Type,Event Type,Timestamp (ns),_matching_event,_matching_timestamp,…: a Leave row carries its Enter's time.
+      if (r[5] !== "Leave") continue;
+      const key = r[2] === "kernel" ? r[0]! : `[CUDA memcpy ${r[0]!.replace("CUDA_MEMCPY_KIND_", "").replace("TO", "to")}]`;
+      const entry = pipit.get(key) ?? { calls: 0, ns: 0 };
+      entry.calls += 1;
+      entry.ns += Number(r[6]) - Number(r[8]);
+      pipit.set(key, entry);
+    }
+    const evidence = adapterByName("nsys-sqlite")!.extract({ bytes: loadPayload(sqlite!.path), displayName: sqlite!.name, limits: DEFAULT_ADAPTER_LIMITS });
+    const mine = new Map<string, { calls: number; ns: number }>();
+    for (const e of rowsOf(evidence.tables.trace_events)) {
+      if (e.category !== "cuda_kernel" && e.category !== "cuda_memcpy") continue;
+      const entry = mine.get(e.name as string) ?? { calls: 0, ns: 0 };
+      entry.calls += 1;
+      entry.ns += Number(e.dur_ns);
+      mine.set(e.name as string, entry);
+    }
+    expect([...mine].sort()).toEqual([...pipit].sort());
   });
 
   test("named explicitly, the trace adapter refuses it with a typed error", () => {
