@@ -70,6 +70,8 @@ export interface MeasurementChange {
   method: string;
   decision: string;
   validity: string;
+  /** Codes of the comparison's limitations and mismatches (one run per side pairs samples by position: `within_run_pairing`). */
+  caveats: string[];
   source: string;
 }
 
@@ -145,7 +147,7 @@ export async function summarizeComparison(readers: ComparisonReaders, base: stri
     measurements.push({
       name, scope, unit: r.unit, polarity, baseline_value: r.baseline_value, candidate_value: r.candidate_value, absolute_change: r.absolute_change, relative_change: r.relative_change,
       effect_size: r.effect_size, confidence_low: r.confidence_low, confidence_high: r.confidence_high, confidence_level: r.confidence_level, complete_pair_n: r.complete_pair_n,
-      method: r.method, decision: r.decision, validity: r.validity,
+      method: r.method, decision: r.decision, validity: r.validity, caveats: [...r.limitations.map((l) => l.code), ...r.mismatches.map((m) => m.code)],
       source: `flameox analyze compare --baseline-run ${base} --candidate-run ${candidate} --metric ${word(name)} --scope ${word(scope)} --polarity ${polarity} --threshold ${SUMMARY_THRESHOLD} --json`,
     });
   }

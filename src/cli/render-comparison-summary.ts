@@ -58,7 +58,7 @@ export function renderComparisonSummary(r: ComparisonSummary): string {
   if (r.measurements.length === 0) lines.push("No sampled measurement is in both runs.");
   for (const m of r.measurements) {
     lines.push(
-      `- ${code(m.name)} of ${code(m.scope)} (${code(m.unit ?? "")}, ${m.polarity}): base ${num(m.baseline_value)}, candidate ${num(m.candidate_value)}, relative change ${num(m.relative_change)} in [${num(m.confidence_low)}, ${num(m.confidence_high)}] at level ${num(m.confidence_level)}, effect size ${num(m.effect_size)}, ${num(m.complete_pair_n)} pairs; ${m.decision} (${m.validity}). Source: ${code(m.source)}`,
+      `- ${code(m.name)} of ${code(m.scope)} (${code(m.unit ?? "")}, ${m.polarity}): base ${num(m.baseline_value)}, candidate ${num(m.candidate_value)}, relative change ${num(m.relative_change)} in [${num(m.confidence_low)}, ${num(m.confidence_high)}] at level ${num(m.confidence_level)}, effect size ${num(m.effect_size)}, ${num(m.complete_pair_n)} pairs; ${m.decision} (${m.validity}${m.caveats.length > 0 ? `: ${m.caveats.join(", ")}` : ""}). Source: ${code(m.source)}`,
     );
   }
   if (r.measurements_not_shown > 0 || r.measurements_unmatched > 0) lines.push("", `Not shown: ${num(r.measurements_not_shown)} beyond the bound; ${num(r.measurements_unmatched)} in one run only.`);

@@ -97,12 +97,14 @@ describe("summarize --compare", () => {
         name: m.name, scope: m.scope, unit: r.unit, polarity: r.polarity, baseline_value: r.baseline_value, candidate_value: r.candidate_value,
         absolute_change: r.absolute_change, relative_change: r.relative_change, effect_size: r.effect_size, confidence_low: r.confidence_low,
         confidence_high: r.confidence_high, confidence_level: r.confidence_level, complete_pair_n: r.complete_pair_n, method: r.method,
-        decision: r.decision, validity: r.validity, source: m.source,
+        decision: r.decision, validity: r.validity, caveats: [...r.limitations.map((l: Json) => l.code), ...r.mismatches.map((x: Json) => x.code)], source: m.source,
       });
     }
     // The candidate's times are 0.8 of the base's: the comparison sees a ~20% improvement.
     const wall = benches.measurements.find((m: Json) => m.name === "wall_time" && m.scope === "parse");
     expect([wall.complete_pair_n, wall.decision, wall.relative_change < -0.15 && wall.relative_change > -0.25]).toEqual([12, "meaningful_improvement", true]);
+    // Two single runs pair their samples by position: the comparison says so, and the digest carries it.
+    expect([wall.validity, wall.caveats.includes("within_run_pairing")]).toEqual(["exploratory", true]);
   }, 60_000);
 
   test("artifact ids of both sides equal artifacts show", async () => {

@@ -73,7 +73,7 @@ const ComparisonSummaryResult = type({
   measurements: type({
     name: "string", scope: "string", unit: "string | null", polarity: "string",
     baseline_value: "number | null", candidate_value: "number | null", absolute_change: "number | null", relative_change: "number | null", effect_size: "number | null",
-    confidence_low: "number | null", confidence_high: "number | null", confidence_level: "number", complete_pair_n: "number", method: "string", decision: "string", validity: "string", source: "string",
+    confidence_low: "number | null", confidence_high: "number | null", confidence_level: "number", complete_pair_n: "number", method: "string", decision: "string", validity: "string", caveats: "string[]", source: "string",
   }).array(),
   measurements_not_shown: "number",
   measurements_unmatched: "number",
