@@ -113,6 +113,8 @@ async function importOne(ws: Workspace, runId: string, companion: CompanionFile,
     const failure = asFlameoxError(error);
     return outcome(companion, /no such file/.test(failure.message) ? "missing" : "refused", failure.message);
   }
+  // Named as declared (two states' sidecars are both `0.bin` in different folders); an absolute name by its last part.
+  const displayName = isAbsolute(companion.filename) ? posix.basename(companion.filename) : companion.filename;
   const operationId = newOperationId();
   const stagingDir = join(ws.paths.staging, operationId);
   try {
@@ -120,14 +122,14 @@ async function importOne(ws: Workspace, runId: string, companion: CompanionFile,
     if (size !== companion.byte_length) return outcome(companion, "size_mismatch", `the file holds ${size} bytes, the declaration says ${companion.byte_length}`);
     claimStagingDir(ws.paths, operationId);
     const registered = await registerFile(ws, fenced.openPath, stagingDir, {
-      runId, displayName: posix.basename(companion.filename), kind: "benchmark_samples", mediaType: "application/octet-stream", role: "sidecar",
+      runId, displayName, kind: "benchmark_samples", mediaType: "application/octet-stream", role: "sidecar",
       producer: null, producerVersion: null, sensitivity: place.sensitivity,
     }, { signal: place.signal });
     const ids = { artifact_id: registered.artifact_id, registration_id: registered.registration_id };
     // Changed between the size check and the copy: registered, but not read as the declared samples.
     if (registered.byte_length !== companion.byte_length) return outcome(companion, "size_mismatch", `the file changed while read: ${registered.byte_length} bytes, the declaration says ${companion.byte_length}`, ids);
     const extraction = await extractArtifact(ws, {
-      runId, artifactId: registered.artifact_id, registrationId: registered.registration_id, displayName: posix.basename(companion.filename), adapter: companion.adapter, context: companion.context, signal: place.signal,
+      runId, artifactId: registered.artifact_id, registrationId: registered.registration_id, displayName, adapter: companion.adapter, context: companion.context, signal: place.signal,
     });
     return outcome(companion, "imported", null, ids, Object.values(extraction.tables).reduce((a, b) => a + b, 0));
   } catch (error) {

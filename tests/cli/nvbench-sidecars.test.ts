@@ -85,7 +85,7 @@ describe("NVBench sidecars", () => {
     const sha = (bytes: Uint8Array) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
     expect(imported.companions.map((c: Json) => c.artifact_id)).toEqual([sha(float32(times[0]!)), sha(float32(freqs)), sha(float32(times[1]!))]);
     const shown = await run(["runs", "show", imported.run_id, "--json"]);
-    expect(shown.registrations.map((r: Json) => [r.display_name, r.role]).sort()).toEqual([["0.bin", "sidecar"], ["0.bin", "sidecar"], ["1.bin", "sidecar"], ["good.json", "input"]]);
+    expect(shown.registrations.map((r: Json) => [r.display_name, r.role]).sort()).toEqual([["good.json", "input"], ["result.json-bin/0.bin", "sidecar"], ["result.json-bin/1.bin", "sidecar"], ["result.json-freqs-bin/0.bin", "sidecar"]]);
     expect([shown.extraction_status, shown.limitations]).toEqual(["published", []]);
   }, 60_000);
 
