@@ -179,6 +179,18 @@ describe("summary reports", () => {
     });
   }
 
+  test("the streaming entry point gives the same measurements, from chunks of any size", async () => {
+    const bytes = bytesOf("report1_nvtx_sum.csv");
+    async function* chunks() {
+      for (let i = 0; i < bytes.length; i += 17) yield bytes.subarray(i, i + 17);
+    }
+    const adapter = adapterByName("nsys-stats-summary-csv")!;
+    const streamed = await adapter.extractStream!({ chunks: chunks(), displayName: "report1_nvtx_sum.csv", limits: DEFAULT_ADAPTER_LIMITS, sink: { writeBatch: async () => {} } });
+    const whole = adapter.extract({ bytes, displayName: "report1_nvtx_sum.csv", limits: DEFAULT_ADAPTER_LIMITS });
+    expect(rowsOf(streamed.tables.measurements!)).toEqual(rowsOf(whole.tables.measurements));
+    expect([streamed.summary, streamed.limitations]).toEqual([whole.summary, whole.limitations]);
+  });
+
   test("the 2021 layout (Time(%), Average, Minimum, Maximum) reads the same figures as the current kernel summary", () => {
     const old = rowsOf(extract(bytesOf("report1_gpukernsum.csv"), "report1_gpukernsum.csv", "nsys-stats-summary-csv").tables.measurements);
     const now = rowsOf(extract(bytesOf("report1_cuda_gpu_kern_sum.csv"), "report1_cuda_gpu_kern_sum.csv", "nsys-stats-summary-csv").tables.measurements);

@@ -138,4 +138,14 @@ export const nsysStatsSummaryAdapter: ProducerAdapter = {
     eachRecord(input.bytes, line, SUMMARY_LABEL, (cells, at) => reader.accept(cells, at));
     return { ...summaryEvidence(header as SummaryHeader, reader, writer), tables };
   },
+  async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
+    const { head, all } = await peek(input.chunks);
+    const { header, line } = headerOf(head, input.displayName, "summary", SUMMARY_LABEL);
+    const tables = emptyTables();
+    const writer = new MeasurementWriter(tables.measurements, SUMMARY_LABEL, input.limits.maxEvents);
+    const reader = new SummaryReader(header as SummaryHeader, SUMMARY_LABEL, writer);
+    // A summary has one row per name: its measurements are few and handed over whole.
+    await eachStreamedRecord(all, line, SUMMARY_LABEL, (cells, at) => reader.accept(cells, at));
+    return { ...summaryEvidence(header as SummaryHeader, reader, writer), tables: { measurements: tables.measurements }, streamed: [] };
+  },
 };
