@@ -29,6 +29,8 @@ const TESTED_FORMATS = new Set([
   "callgrind", "chrome-trace", "collapsed-stacks", "dhat", "massif", "fxprofiler-processed", "gecko", "cpuprofile", "gbench", "heapprofile", "hyperfine", "otlp-json", "otlp-proto",
   "perf-script", "perfetto", "pprof", "pprof-legacy", "pyperf", "pytest-benchmark", "speedscope",
   "coverage-py", "coverage-py-json", "coverage-xml", "nvbench", "pytorch-et",
+  // Its one file is a pipit events table, not an nsys stats report: tested as one that is refused.
+  "nsys-stats-csv",
 ]);
 /** Size caps (bytes as stored): tested formats get their real files, other formats only small
  *  ones, enough for the "no other format is claimed" detection checks. */

@@ -26,6 +26,7 @@ export async function extractTables(
   options: {
     displayName: string;
     limits: AdapterLimits;
+    context?: Record<string, unknown> | null;
     outputDir: string;
     provenance: Provenance;
     encode?: PartEncoder;
@@ -66,7 +67,7 @@ export async function extractTables(
     const spill = new FileSpillSpace(options.outputDir, checkpoint);
     let streamed: StreamedEvidence;
     try {
-      streamed = await adapter.extractStream({ chunks: payload.chunks, displayName: options.displayName, limits: options.limits, sink, spill, pieces: options.pieces });
+      streamed = await adapter.extractStream({ chunks: payload.chunks, displayName: options.displayName, limits: options.limits, context: options.context ?? null, sink, spill, pieces: options.pieces });
     } finally {
       spill.disposeAll();
     }
@@ -78,7 +79,7 @@ export async function extractTables(
     evidence = rest;
   } else {
     const bytes = await collectPayload(payload.chunks);
-    const whole = adapter.extract({ bytes, displayName: options.displayName, limits: options.limits });
+    const whole = adapter.extract({ bytes, displayName: options.displayName, limits: options.limits, context: options.context ?? null });
     for (const table of adapter.tables) await writer(table).addBuffer(whole.tables[table]);
     const { tables: _, ...rest } = whole;
     evidence = rest;

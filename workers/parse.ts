@@ -83,6 +83,7 @@ async function parse(request: ParseRequest, started: number): Promise<ParseRespo
       maxNestingDepth: request.limits.max_nesting_depth,
       maxArgsBytes: request.limits.max_args_bytes,
     },
+    context: request.context ?? null,
     outputDir: request.output_dir,
     provenance,
     encode: pool.encode,
@@ -103,6 +104,7 @@ async function parse(request: ParseRequest, started: number): Promise<ParseRespo
     tables,
     limitations: evidence.limitations,
     summary: evidence.summary,
+    ...(evidence.companions && evidence.companions.length > 0 ? { companions: evidence.companions } : {}),
     peak_rss_bytes: ownPeakRss(),
     encode_threads: pool.threaded ? 1 : 0,
     stages_ms: {

@@ -38,6 +38,8 @@ export interface ExtractInput {
   bytes: Uint8Array;
   displayName: string;
   limits: AdapterLimits;
+  /** What the file does not say about itself, from the artifact that declared it (a companion's context); absent otherwise. */
+  context?: Record<string, unknown> | null;
 }
 
 export interface ProducerAdapter {
@@ -81,6 +83,7 @@ export interface StreamExtractInput {
   chunks: AsyncIterable<Uint8Array>;
   displayName: string;
   limits: AdapterLimits;
+  context?: Record<string, unknown> | null;
   sink: EvidenceSink;
   /**
    * Scratch files for intermediate state that would otherwise grow with the artifact

@@ -4,7 +4,6 @@
  * apart from the registry so the error path loads no adapter code.
  */
 export const KNOWN_NOT_IMPORTED: readonly { name: string; producer: string }[] = [
-  { name: "nsys-stats-csv", producer: "Nsight Systems stats CSV reports" },
   { name: "junit-xml", producer: "JUnit XML test reports" },
 ];
 

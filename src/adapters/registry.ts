@@ -25,12 +25,14 @@ import { hyperfineAdapter } from "./hyperfine/adapter.ts";
 import { pyperfAdapter } from "./pyperf/adapter.ts";
 import { pytestBenchmarkAdapter } from "./pytest-benchmark/adapter.ts";
 import { nvbenchAdapter } from "./nvbench/adapter.ts";
+import { nvbenchSamplesAdapter } from "./nvbench/sidecar-samples.ts";
 import { pytestReportlogAdapter } from "./pytest-reportlog/adapter.ts";
 import { junitXmlAdapter } from "./junit-xml/adapter.ts";
 import { coveragePyAdapter } from "./coverage-py/adapter.ts";
 import { coverageJsonAdapter } from "./coverage-json/adapter.ts";
 import { coberturaXmlAdapter } from "./cobertura-xml/adapter.ts";
 import { nsysSqliteAdapter } from "./nsys-sqlite/adapter.ts";
+import { nsysStatsSummaryAdapter, nsysStatsTraceAdapter } from "./nsys-stats-csv/adapters.ts";
 import { pytorchEtAdapter } from "./pytorch-et/adapter.ts";
 
 export const ADAPTERS: ProducerAdapter[] = [
@@ -59,6 +61,8 @@ export const ADAPTERS: ProducerAdapter[] = [
   gbenchAdapter,
   pytestBenchmarkAdapter,
   nvbenchAdapter,
+  // Only as a companion an NVBench JSON declares: never detected.
+  nvbenchSamplesAdapter,
   // Test runner reports: rows of `test_results`.
   pytestReportlogAdapter,
   junitXmlAdapter,
@@ -68,6 +72,9 @@ export const ADAPTERS: ProducerAdapter[] = [
   coberturaXmlAdapter,
   // Accelerator traces: rows of `trace_events` on device/stream and thread tracks.
   nsysSqliteAdapter,
+  nsysStatsTraceAdapter,
+  // Aggregates per name from `nsys stats` summary reports: rows of `measurements`.
+  nsysStatsSummaryAdapter,
   // Operator trees without times: frames, edges and stacks counted in `calls`.
   pytorchEtAdapter,
 ];

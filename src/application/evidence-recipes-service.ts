@@ -16,6 +16,7 @@ import { resolveSubject } from "../analysis/subject.ts";
 import type { SnapshotHandle } from "../storage/snapshot.ts";
 import type { Workspace } from "../storage/workspace.ts";
 import type { SummaryOptions, SummaryResult } from "./summarize-runs.ts";
+import type { ComparisonSummary, ComparisonSummaryOptions } from "./summarize-comparison.ts";
 
 const failuresRecipe = () => import("../analysis/failures/analyze-failures.ts");
 const coverageRecipe = () => import("../analysis/coverage/analyze-coverage.ts");
@@ -23,6 +24,9 @@ const acceleratorRecipe = () => import("../analysis/accelerator/accelerator-time
 const operatorsRecipe = () => import("../analysis/accelerator/operator-breakdown.ts");
 const hotspotsRecipe = () => import("../analysis/hotspots.ts");
 const summaryModule = () => import("./summarize-runs.ts");
+const comparisonSummaryModule = () => import("./summarize-comparison.ts");
+const diffModule = () => import("./profile-views.ts");
+const comparisonsModule = () => import("./study/comparisons.ts");
 /** Inputs one failures analysis compares (runs of a flaky hunt), bounded so a call stays small. */
 const MAX_FAILURE_INPUTS = 50;
 
@@ -79,5 +83,24 @@ export class EvidenceRecipesService {
     const parts = await this.parts();
     const hotspots = await hotspotsRecipe();
     return (await summaryModule()).summarizeRuns({ ws: this.ws, snapshot, hotspots: (snap, subject, limit) => hotspots.analyzeHotspots(snap, subject, { limit }, parts) }, runIds, options);
+  }
+
+  /** What moved from a base run to a candidate run: the profile diff's top functions and the paired comparison of each shared measurement, at one commit. */
+  async summarizeComparison(base: string, candidate: string, options: ComparisonSummaryOptions = {}): Promise<ComparisonSummary> {
+    const snapshot = this.pin();
+    const parts = await this.parts();
+    const [hotspots, { diffSubjects }, { previewRunComparison }] = await Promise.all([hotspotsRecipe(), diffModule(), comparisonsModule()]);
+    return (await comparisonSummaryModule()).summarizeComparison(
+      {
+        ws: this.ws,
+        snapshot,
+        hotspots: (snap, subject, limit) => hotspots.analyzeHotspots(snap, subject, { limit }, parts),
+        diff: (request) => diffSubjects(this.ws, snapshot, request),
+        compare: (request) => previewRunComparison(this.ws, request, snapshot),
+      },
+      base,
+      candidate,
+      options,
+    );
   }
 }

@@ -9,6 +9,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { mkdir, rm, stat, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { FlameoxError, isFlameoxError, storageFailure, type ErrorCode } from "../domain/errors.ts";
+import type { CompanionFile } from "../domain/companion-files.ts";
 import { EVIDENCE_TABLE_NAMES, type EvidenceTableName } from "../domain/evidence-schema.ts";
 import { newGenerationId, newOperationId } from "../domain/ids.ts";
 import { checkParseResponse, MAX_RESPONSE_BYTES, PARSE_PROGRESS_FILE as PROGRESS_FILE, PARSE_PROTOCOL, type ParseRequest, type ParseResponse } from "../domain/parse-protocol.ts";
@@ -46,6 +47,8 @@ export interface ExtractionResult {
   worker: { wall_ms: number; max_rss_bytes: number | null; memory_cap_bytes: number | null; encode_threads: number; stages_ms: Record<string, number> };
   /** Staging, validating and publishing the generation after the worker finished. */
   publish_ms: number;
+  /** Files the artifact declares beside itself (NVBench sidecars), read by the import only through the fence. */
+  companions: CompanionFile[];
 }
 
 export interface ExtractOptions {
@@ -54,6 +57,8 @@ export interface ExtractOptions {
   registrationId: string;
   displayName: string;
   adapter: string | null;
+  /** A companion's declaration context, handed to the adapter with the bytes. */
+  context?: Record<string, unknown> | null;
   signal?: AbortSignal;
   /** Stored bytes the parse worker has consumed, of the payload's total, while it runs. */
   onProgress?: (done: number, total: number) => void;
@@ -123,6 +128,7 @@ export async function extractArtifact(ws: Workspace, options: ExtractOptions): P
       summary: response.summary,
       worker,
       publish_ms: Math.round(performance.now() - publishStarted),
+      companions: response.companions ?? [],
     };
   } catch (error) {
     const storage = storageFailure(error);
@@ -202,6 +208,7 @@ async function runWorker(
       memory_bytes: limits.worker_memory_bytes,
     },
     provenance: { run_id: options.runId, artifact_id: options.artifactId, generation_id: ids.generationId },
+    ...(options.context ? { context: options.context } : {}),
   };
   const requestPath = join(ids.outputDir, "..", "request.json");
   await writeFile(requestPath, JSON.stringify(request));

@@ -104,12 +104,12 @@ async function pinParent(parent: string, expected: Stats, name: string, displayP
 export async function importWithinFence(
   projectRoot: string,
   request: ImportRequest & { sourceRoot?: SourceRoot },
-  importer: (request: ImportRequest) => Promise<ImportResult>,
+  importer: (request: ImportRequest, displayPath: string) => Promise<ImportResult>,
 ): Promise<ImportResult> {
   const { sourceRoot, ...rest } = request;
   const fenced = await fenceImportPath(projectRoot, request.path, sourceRoot);
   try {
-    return await importer({ ...rest, path: fenced.openPath, displayName: rest.displayName ?? basename(fenced.displayPath) });
+    return await importer({ ...rest, path: fenced.openPath, displayName: rest.displayName ?? basename(fenced.displayPath) }, fenced.displayPath);
   } catch (error) {
     throw renameFailure(error, fenced);
   } finally {

@@ -82,12 +82,10 @@ export async function summarizeRuns(readers: SummaryReaders, runIds: readonly st
   return { schema_version: 1, summary: "runs.summary", corpus_commit_id: readers.snapshot.commitId, bounds, runs };
 }
 
-async function digestRun(readers: SummaryReaders, runId: string, bounds: SummaryResult["bounds"]): Promise<RunDigest> {
-  const { ws, snapshot } = readers;
-  if (!runId.startsWith("run_")) throw new FlameoxError("INVALID_ARGUMENTS", `Expected a run id (run_…) but found ${JSON.stringify(runId.slice(0, 80))}`, { details: { field: "run_ids" } });
-  const run = ws.runs.get(runId);
+/** A run's artifacts with their ids, names, kinds and producer, as `runs show` and `artifacts show` give them. */
+export function artifactsOfRun(ws: Workspace, runId: string): ArtifactDigest[] {
   const registrations = ws.artifacts.registrationsOfRun(runId);
-  const artifacts = [...new Set(registrations.map((r) => r.artifact_id))].map((id): ArtifactDigest => {
+  return [...new Set(registrations.map((r) => r.artifact_id))].map((id): ArtifactDigest => {
     const artifact = ws.artifacts.get(id);
     const mine = registrations.filter((r) => r.artifact_id === id);
     return {
@@ -99,6 +97,13 @@ async function digestRun(readers: SummaryReaders, runId: string, bounds: Summary
       byte_length: artifact.byte_length,
     };
   });
+}
+
+async function digestRun(readers: SummaryReaders, runId: string, bounds: SummaryResult["bounds"]): Promise<RunDigest> {
+  const { ws, snapshot } = readers;
+  if (!runId.startsWith("run_")) throw new FlameoxError("INVALID_ARGUMENTS", `Expected a run id (run_…) but found ${JSON.stringify(runId.slice(0, 80))}`, { details: { field: "run_ids" } });
+  const run = ws.runs.get(runId);
+  const artifacts = artifactsOfRun(ws, runId);
   const subject = resolveSubject(ws, snapshot, runId);
   const hasFrames = subject.generations.some((g) => (g.tables.frame_measurements ?? 0) > 0);
   const hot = hasFrames ? await readers.hotspots(snapshot, subject, bounds.hotspots) : null;

@@ -25,14 +25,16 @@ const stacksRecipe = () => import("../analysis/stacks.ts");
 const traceWindowRecipe = () => import("../analysis/trace-window.ts");
 const otelRecipes = () => import("../analysis/otel-lifecycle.ts");
 const partsModule = () => import("../analysis/evidence-parts.ts");
+const companionsModule = () => import("./import-companions.ts");
 const engineModule = () => import("../analysis/evidence-engine.ts");
 import { catalogInSync, diffCatalog, projectCatalog, type CatalogDiff } from "../storage/catalog.ts";
 import { lastLoggedHead, recordHead } from "../storage/head-log.ts";
 import { SnapshotHandle } from "../storage/snapshot.ts";
 import { initWorkspace, locateWorkspace, openWorkspace, type Workspace, type WorkspaceIdentity } from "../storage/workspace.ts";
-import { importArtifact, type ImportRequest, type ImportResult } from "./import-artifact.ts";
+import { importArtifact, type ImportRequest } from "./import-artifact.ts";
 import { getEvidence, type EvidenceRefType, type EvidenceResult } from "./get-evidence.ts";
 import { importWithinFence, type SourceRoot } from "./import-fence.ts";
+import type { ImportWithCompanions } from "./import-companions.ts";
 import { validateWorkspace, type ValidationReport } from "./validate-workspace.ts";
 import { type RunLogs, runLogs } from "./run-logs.ts";
 import { chainProblems, checkCorpusChain } from "./corpus-chain-check.ts";
@@ -173,13 +175,28 @@ export class WorkspaceService {
     };
   }
 
-  importArtifact(request: ImportRequest): Promise<ImportResult> {
-    return importArtifact(this.ws, request);
+  /**
+   * Imports a path named on the command line. Files it declares beside itself (NVBench
+   * sidecars) are read only through the import fence, from below the root it lies under.
+   */
+  async importArtifact(request: ImportRequest): Promise<ImportWithCompanions> {
+    const result = await importArtifact(this.ws, request);
+    if (result.extraction.companions.length === 0) return result;
+    const companions = await companionsModule();
+    const place = companions.placeOfPath(this.ws.paths.projectRoot, request.path);
+    if (place === null) return companions.refuseCompanions(this.ws, result, `${request.path} lies outside the project root and the system temp directory, so nothing it declares is read`);
+    return companions.importCompanions(this.ws, result, { projectRoot: this.ws.paths.projectRoot, ...place, sensitivity: request.sensitivity ?? "normal", signal: request.signal });
   }
 
-  /** Imports only a path that passes the import fence (project root or system temp dir, no links). */
-  importFenced(request: ImportRequest & { sourceRoot?: SourceRoot }): Promise<ImportResult> {
-    return importWithinFence(this.ws.paths.projectRoot, request, (fenced) => this.importArtifact(fenced));
+  /** Imports only a path that passes the import fence (project root or system temp dir, no links); so must every file it declares. */
+  importFenced(request: ImportRequest & { sourceRoot?: SourceRoot }): Promise<ImportWithCompanions> {
+    const sourceRoot = request.sourceRoot ?? "project";
+    return importWithinFence(this.ws.paths.projectRoot, request, async (fenced, displayPath) => {
+      const result = await importArtifact(this.ws, fenced);
+      if (result.extraction.companions.length === 0) return result;
+      const { importCompanions } = await companionsModule();
+      return importCompanions(this.ws, result, { projectRoot: this.ws.paths.projectRoot, sourceRoot, displayPath, sensitivity: request.sensitivity ?? "normal", signal: request.signal });
+    });
   }
 
   getEvidence(refType: EvidenceRefType, refId: string): EvidenceResult {

@@ -43,7 +43,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   runs: records("runsCommand", "Runs (imports and executions)"),
   artifacts: records("artifactsCommand", "Stored native artifacts"),
   analyze: analysis("analyzeCommand", "Read-only analyses over the pinned corpus commit"),
-  summarize: summarize("summarizeCommand", "A bounded Markdown digest of runs: artifacts with ids, top hotspots with frame ids, measurements, limitations; each section names the command that gives its figures in full"),
+  summarize: summarize("summarizeCommand", "A bounded Markdown digest of runs: artifacts with ids, top hotspots with frame ids, measurements, limitations; each section names the command that gives its figures in full. With --compare and two runs (BASE CANDIDATE): the functions whose self and total moved most per metric, and each shared measurement's change with its interval"),
   stacks: analysis("stacksGroup", "Drill down from a frame: callers, callees, example stacks"),
   trace: analysis("traceCommand", "Trace slices and events; OTLP operation windows, transitions and gaps"),
   flamegraph: pictures("flamegraphCommand", "Draw a flamegraph (HTML with search, zoom and tooltips, or SVG) of a run or artifact; --diff BASE draws a differential one."),

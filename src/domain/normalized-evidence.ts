@@ -4,6 +4,7 @@
  * the publisher adds run, artifact and generation columns.
  */
 import { EVIDENCE_SCHEMAS, EVIDENCE_TABLE_NAMES, type EvidenceTableName } from "./evidence-schema.ts";
+import type { CompanionFile } from "./companion-files.ts";
 import type { Limitation } from "./evidence-status.ts";
 import { TableBuffer } from "./table-buffer.ts";
 
@@ -18,6 +19,8 @@ export interface NormalizedEvidence {
   limitations: Limitation[];
   /** Bounded, JSON-safe facts about the artifact (event counts, duration, metrics present). */
   summary: Record<string, string | number | boolean | null>;
+  /** Files the artifact declares beside itself, for the import to read through the fence (NVBench sidecars). */
+  companions?: CompanionFile[];
 }
 
 /** The tables of profile and trace evidence (frames, measurements, edges, stacks, events). */

@@ -6,6 +6,7 @@
  * field. Both are checked by hand rather than with a schema library: one of each is read
  * per import, and loading arktype cost every import ~0.25 s of CPU.
  */
+import { type CompanionFile, companionsProblem } from "./companion-files.ts";
 import { PARSE_PROTOCOL } from "./parse-request.ts";
 
 export { MAX_RESPONSE_BYTES, PARSE_PROGRESS_FILE, PARSE_PROTOCOL, type ParseRequest } from "./parse-request.ts";
@@ -47,6 +48,8 @@ export type ParseResponse =
       encode_threads: number;
       /** Where the worker's time went (ms): start (runtime start to request), open_detect, extract, encode_inline, encode_thread, total. */
       stages_ms?: Record<string, number>;
+      /** Files the artifact declares beside itself (see companion-files.ts); absent when none. */
+      companions?: CompanionFile[];
     }
   | { protocol: typeof PARSE_PROTOCOL; ok: false; error: { code: ParseFailureCode; message: string } };
 
@@ -97,6 +100,10 @@ function successProblem(v: Record<string, unknown>): string | null {
   }
   if (!isCount(v.peak_rss_bytes)) return "peak_rss_bytes must be an integer >= 0";
   if (!isCount(v.encode_threads, 16)) return "encode_threads must be an integer from 0 to 16";
+  if (v.companions !== undefined) {
+    const problem = companionsProblem(v.companions, "companions");
+    if (problem) return problem;
+  }
   if (v.stages_ms !== undefined) {
     if (!isRecord(v.stages_ms)) return "stages_ms must be an object";
     for (const [key, value] of Object.entries(v.stages_ms)) if (typeof value !== "number") return `stages_ms.${key} must be a number`;

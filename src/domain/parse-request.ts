@@ -22,6 +22,8 @@ export interface ParseRequest {
    */
   limits: { max_events: number; max_nesting_depth: number; max_args_bytes: number; max_decompressed_bytes: number; memory_bytes: number };
   provenance: { run_id: string; artifact_id: string; generation_id: string };
+  /** What the adapter is told beside the bytes: a companion file's declaration context (see companion-files.ts). */
+  context?: Record<string, unknown> | null;
 }
 
 const STRINGS = ["operation_id", "payload_path", "display_name", "output_dir"] as const;
@@ -44,6 +46,7 @@ export function checkParseRequest(value: unknown): { request: ParseRequest } | {
   }
   if (!isRecord(provenance)) return { problem: "provenance must be an object" };
   for (const key of PROVENANCE) if (typeof provenance[key] !== "string") return { problem: `provenance.${key} must be a string` };
+  if (value.context !== undefined && value.context !== null && !isRecord(value.context)) return { problem: "context must be an object or null" };
   return { request: value as unknown as ParseRequest };
 }
 

@@ -80,7 +80,7 @@ const doc = (states: unknown[]) => ({ meta: { version: { nvbench: { string: "0.2
 const summary = (tag: string, hint: string, data: unknown[]) => ({ tag, hint, data });
 
 describe("NVBench cases", () => {
-  test("a declared sample-time sidecar is named in a limitation, never read; the summaries still import", () => {
+  test("a declared sidecar is returned as a companion file with its state as context, never read by the adapter; the summaries still import", () => {
     const evidence = extractWith(adapter, doc([
       state([
         summary("nv/cold/time/gpu/mean", "duration", [{ name: "value", type: "float64", value: "0.5" }]),
@@ -91,9 +91,24 @@ describe("NVBench cases", () => {
     const rows = rowsOf(evidence);
     expect(rows.map((r) => [r.name, r.value, r.aggregation, r.scope])).toEqual([["nv/cold/time/gpu/mean", 5e8, "mean", "copy/Device=0 T=F32"]]);
     expect(rows[0]!.dimensions).toEqual({ device: 0, device_name: "H100", "axis.T": "F32", "axis.Elements": 1024, native_unit: "s" });
-    expect(limitation(evidence, "sidecar_not_read")).toBe(2);
-    expect(evidence.limitations.find((l) => l.code === "sidecar_not_read")!.message).toContain("copy/Device=0 T=F32: result.json-bin/0.bin; copy/Device=0 T=F32: result.json-freqs-bin/0.bin");
-    expect(evidence.summary.sidecars_not_read).toBe(2);
+    expect(evidence.limitations).toEqual([]);
+    const dimensions = { device: 0, device_name: "H100", "axis.T": "F32", "axis.Elements": 1024 };
+    expect(evidence.companions).toEqual([
+      { filename: "result.json-bin/0.bin", byte_length: 4000, adapter: "nvbench-samples", context: { name: "nv/cold/sample_times", unit: "s", scope: "copy/Device=0 T=F32", samples: 1000, dimensions } },
+      { filename: "result.json-freqs-bin/0.bin", byte_length: 4000, adapter: "nvbench-samples", context: { name: "nv/cold/sample_freqs", unit: "hz", scope: "copy/Device=0 T=F32", samples: 1000, dimensions } },
+    ]);
+    expect(evidence.summary.sidecars_declared).toBe(2);
+  });
+
+  test("a sidecar declaration without a filename or a usable size is named in a limitation, not returned", () => {
+    const evidence = extractWith(adapter, doc([
+      state([
+        summary("nv/json/bin:nv/cold/sample_times", "file/sample_times", [{ name: "filename", type: "string", value: "result.json-bin/0.bin" }, { name: "size", type: "int64", value: "-3" }]),
+        summary("nv/json/bin:nv/cold/sample_times", "file/sample_times", [{ name: "size", type: "int64", value: "3" }]),
+      ]),
+    ]));
+    expect(evidence.companions).toBeUndefined();
+    expect(limitation(evidence, "sidecar_unusable")).toBe(2);
   });
 
   test("later NVBench statistics: quartiles as percentiles, absolute stdev and IQR, clock rates in hz", () => {
@@ -131,5 +146,37 @@ describe("NVBench cases", () => {
     expect(adapter.detect({ head: JSON.stringify(doc([])), displayName: "x" })).toBeGreaterThan(0.9);
     expect(adapter.detect({ head: JSON.stringify({ context: {}, benchmarks: [{ name: "a", real_time: 1 }] }), displayName: "x" })).toBe(0);
     expect(adapter.detect({ head: JSON.stringify({ machine_info: {}, benchmarks: [] }), displayName: "x" })).toBe(0);
+  });
+});
+
+describe("nvbench-samples (a sidecar read as its JSON declared it)", () => {
+  const samples = adapterByName("nvbench-samples")!;
+  const context = { name: "nv/cold/sample_times", unit: "s", scope: "copy/Device=0", samples: 3, dimensions: { device: 0 } };
+  const read = (bytes: Uint8Array, ctx: Record<string, unknown> | null) => samples.extract({ bytes, displayName: "0.bin", limits: DEFAULT_ADAPTER_LIMITS, context: ctx });
+
+  test("float32 little-endian values become sample rows in order; a NaN is skipped and counted; never detected", () => {
+    const bytes = new Uint8Array(12);
+    const view = new DataView(bytes.buffer);
+    [2.5e-5, Number.NaN, 1e-5].forEach((v, i) => view.setFloat32(i * 4, v, true));
+    const evidence = read(bytes, context);
+    expect(rowsOf(evidence).map((r) => [r.name, r.value, r.unit, r.aggregation, r.scope])).toEqual([
+      ["nv/cold/sample_times", Math.fround(2.5e-5) * 1e9, "ns", "sample", "copy/Device=0"],
+      ["nv/cold/sample_times", Math.fround(1e-5) * 1e9, "ns", "sample", "copy/Device=0"],
+    ]);
+    expect(limitation(evidence, "non_finite_samples")).toBe(1);
+    expect(samples.detect({ head: "\u0000\u0000", displayName: "0.bin" })).toBe(0);
+  });
+
+  test("without the JSON's declaration, or with another length than declared, it refuses with a typed error", () => {
+    for (const [bytes, ctx, text] of [[new Uint8Array(12), null, "read only as declared"], [new Uint8Array(8), context, "declares 3 float32 samples (12 bytes) but the file holds 8 bytes"]] as const) {
+      let message = "";
+      try {
+        read(bytes, ctx);
+      } catch (error) {
+        message = (error as Error).message;
+        expect((error as { code: string }).code).toBe("ARTIFACT_PARSE_FAILED");
+      }
+      expect(message).toContain(text);
+    }
   });
 });

@@ -38,7 +38,7 @@ const OWNED_ELSEWHERE: Record<string, string> = { "simpleperf/fxprofiler-simple-
 describe("registry", () => {
   test("adapters have unique names and can be found by name", () => {
     expect(ADAPTERS.map((a) => a.name).sort()).toEqual([
-      "benchmark-samples", "callgrind", "chrome-trace", "cobertura-xml", "collapsed-stacks", "coverage-json", "coverage-py", "dhat", "dtrace-stacks", "gbench", "gecko", "hyperfine", "junit-xml", "massif", "nsys-sqlite", "nvbench", "otlp-json", "otlp-protobuf", "perf-script", "perfetto", "pprof", "pprof-legacy", "pyperf", "pytest-benchmark", "pytest-reportlog", "pytorch-et", "speedscope",
+      "benchmark-samples", "callgrind", "chrome-trace", "cobertura-xml", "collapsed-stacks", "coverage-json", "coverage-py", "dhat", "dtrace-stacks", "gbench", "gecko", "hyperfine", "junit-xml", "massif", "nsys-sqlite", "nsys-stats-summary-csv", "nsys-stats-trace-csv", "nvbench", "nvbench-samples", "otlp-json", "otlp-protobuf", "perf-script", "perfetto", "pprof", "pprof-legacy", "pyperf", "pytest-benchmark", "pytest-reportlog", "pytorch-et", "speedscope",
       "v8-cpuprofile", "v8-heapprofile",
     ]);
     expect(adapterByName("v8-cpuprofile")).toMatchObject({ artifactKind: "sample_profile", mediaType: "application/json" });

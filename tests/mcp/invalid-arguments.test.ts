@@ -59,7 +59,7 @@ const INVALID: Record<string, [Record<string, unknown>, string][]> = {
   analyze_operators: [[{}, "run_or_artifact"], [{ run_or_artifact: ARTIFACT, limit: 1001 }, "limit"], [{ run_or_artifact: ARTIFACT, sql: "SELECT 1" }, "sql"]],
   validate_workspace: [[{ mode: "repair" }, "mode"]],
   get_evidence: [[{ ref_type: "finding", ref_id: "x" }, "ref_type"], [{ ref_type: "run" }, "ref_id"]],
-  summarize_runs: [[{}, "run_ids"], [{ run_ids: [] }, "run_ids"], [{ run_ids: ["run_1"], hotspots: 26 }, "hotspots"], [{ run_ids: ["run_1"], measurement_groups: 0 }, "measurement_groups"], [{ run_ids: ["run_1"], sql: "SELECT 1" }, "sql"]],
+  summarize_runs: [[{}, "run_ids"], [{ run_ids: [] }, "run_ids"], [{ run_ids: ["run_1"], hotspots: 26 }, "hotspots"], [{ run_ids: ["run_1"], measurement_groups: 0 }, "measurement_groups"], [{ run_ids: ["run_1"], sql: "SELECT 1" }, "sql"], [{ run_ids: ["run_1", "run_2"], compare: "yes" }, "compare"], [{ run_ids: ["run_1", "run_2"], compare: true, functions: 26 }, "functions"]],
   workload_configuration_status: [[{ path: "flameox.toml" }, "path"]],
   configure_workload: [[{ operation: "create", argv: ["true"] }, "name"], [{ name: "Bad Name", operation: "create", argv: ["true"] }, "name"], [{ name: "w", operation: "upsert", argv: ["true"] }, "operation"], [{ name: "w", operation: "create", argv: [] }, "argv"], [{ name: "w", operation: "create", argv: ["true"], shell: true }, "shell"]],
   list_capabilities: [[{ mode: "aggressive" }, "mode"], [{ adapter: "strace" }, "adapter"]],

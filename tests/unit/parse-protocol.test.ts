@@ -38,6 +38,13 @@ describe("parse response check", () => {
     [{ ...ok, producer: 5 }, "producer must be a string or null"],
     [{ ...ok, compression: "brotli" }, "compression must be none, gzip or zstd"],
     [{ ...ok, tables: {} }, "tables must be an array"],
+    // Companion declarations come from untrusted bytes: shape, size and adapter name are checked.
+    [{ ...ok, companions: {} }, "companions must be an array"],
+    [{ ...ok, companions: [{ filename: "", byte_length: 4, adapter: "nvbench-samples", context: {} }] }, "companions[0].filename must be a string"],
+    [{ ...ok, companions: [{ filename: "a.bin", byte_length: -1, adapter: "nvbench-samples", context: {} }] }, "companions[0].byte_length must be an integer >= 0"],
+    [{ ...ok, companions: [{ filename: "a.bin", byte_length: 4, adapter: "../x", context: {} }] }, "companions[0].adapter must be an adapter name"],
+    [{ ...ok, companions: [{ filename: "a.bin", byte_length: 4, adapter: "nvbench-samples", context: { d: { deep: { x: 1 } } } }] }, "companions[0].context values must be scalars"],
+    [{ ...ok, companions: Array.from({ length: 1001 }, () => ({ filename: "a.bin", byte_length: 4, adapter: "nvbench-samples", context: {} })) }, "companions must hold at most 1000 files"],
     [{ ...ok, tables: [{ ...ok.tables[0], part: 100000 }] }, "tables[0].part"],
     [{ ...ok, tables: [{ ...ok.tables[0], file: "../evil.parquet" }] }, "tables[0].file"],
     [{ ...ok, tables: [{ ...ok.tables[0], rows: -1 }] }, "tables[0].rows"],

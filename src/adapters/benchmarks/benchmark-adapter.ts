@@ -5,6 +5,7 @@
  */
 import type { DetectInput, ExtractInput, ProducerAdapter } from "../adapter.ts";
 import { parseJsonPayload, isPlainObject, expectationFailed } from "../json-guard.ts";
+import type { CompanionFile } from "../../domain/companion-files.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { MeasurementWriter } from "./measurement-writer.ts";
 
@@ -19,6 +20,8 @@ export interface BenchmarkFormat {
     producer: string;
     producerVersion: string | null;
     summary: Record<string, string | number | boolean | null>;
+    /** Files the document declares beside itself (NVBench sample sidecars). */
+    companions?: CompanionFile[];
   };
 }
 
@@ -35,7 +38,7 @@ export function benchmarkAdapter(format: BenchmarkFormat): ProducerAdapter {
       if (!isPlainObject(value)) throw expectationFailed(format.label, "the document", "an object", value);
       const tables = emptyTables();
       const writer = new MeasurementWriter(tables.measurements, format.label, input.limits.maxEvents);
-      const { producer, producerVersion, summary } = format.read(value, writer);
+      const { producer, producerVersion, summary, companions } = format.read(value, writer);
       return {
         adapter: format.name,
         adapterVersion: format.version,
@@ -44,6 +47,7 @@ export function benchmarkAdapter(format: BenchmarkFormat): ProducerAdapter {
         tables,
         limitations: writer.limitations(),
         summary: { ...summary, measurements: writer.rows },
+        ...(companions && companions.length > 0 ? { companions } : {}),
       };
     },
   };

@@ -28,7 +28,7 @@ class Encoded {
   }
 }
 
-export function* eventBatches(read: NsysRead, maxArgsBytes: number): Generator<ColumnBatch> {
+export function* eventBatches(read: Pick<NsysRead, "events">, maxArgsBytes: number): Generator<ColumnBatch> {
   const events = read.events;
   const order = new Uint32Array(events.length);
   for (let i = 0; i < order.length; i++) order[i] = i;
@@ -91,7 +91,7 @@ export function* eventBatches(read: NsysRead, maxArgsBytes: number): Generator<C
 }
 
 /** One `tracks` row per track that has events, in track id order. */
-export function trackRows(read: NsysRead): TableBuffer {
+export function trackRows(read: Pick<NsysRead, "tracks">): TableBuffer {
   const out = new TableBuffer(EVIDENCE_SCHEMAS.tracks);
   for (const id of [...read.tracks.keys()].sort()) {
     const t = read.tracks.get(id)!;

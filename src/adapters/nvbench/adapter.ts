@@ -9,14 +9,19 @@
  * `scope` is `benchmark/state`, and the state's device and axis values are dimensions,
  * so the same point of two runs lines up by scope.
  *
- * Per-sample times live in sidecar files that a summary declares (`nv/json/bin:*` and
- * `nv/json/freqs-bin:*`, a `filename` datum relative to the JSON, little-endian float32). Importing one is importing a second file, which must pass the import
- * fence on its own; the adapter interface hands adapters the payload only, so sidecars
- * are not read: each declared one is named in a `sidecar_not_read` limitation.
+ * Per-sample values live in sidecar files that a summary declares (`nv/json/bin:nv/cold/sample_times`,
+ * `nv/json/freqs-bin:nv/cold/sample_freqs`: a `filename` datum relative to the JSON and a
+ * `size` datum, the number of little-endian float32 values). An adapter reads only the
+ * bytes it is handed, so each declared sidecar is returned as a companion file (with the
+ * state's scope and dimensions as its context): the import reads it only if it passes the
+ * import fence and holds exactly `size` × 4 bytes, and extracts it with `nvbench-samples`
+ * as an artifact of the same run. A declaration without a usable filename or size is
+ * counted in a limitation.
  * Skipped states (type combinations the benchmark rejects) are counted, with NVBench's
  * reasons, never turned into rows.
  */
 import type { DetectInput } from "../adapter.ts";
+import type { CompanionFile } from "../../domain/companion-files.ts";
 import { expectationFailed, isPlainObject } from "../json-guard.ts";
 import { arrayAt, benchmarkAdapter } from "../benchmarks/benchmark-adapter.ts";
 import type { MeasurementWriter } from "../benchmarks/measurement-writer.ts";
@@ -32,6 +37,8 @@ const STATISTIC: [RegExp, string][] = [
   [/\/(iqr|ir)\/absolute$/, "iqr"], [/\/(iqr|ir)\/relative$/, "iqr_relative"], [/\/sample_size$/, "count"],
 ];
 const MAX_SIDECARS_NAMED = 20;
+/** What each sidecar tag holds, in NVBench's units (cold sample times in seconds, clock frequencies in Hz). */
+const SIDECAR_UNIT: Record<string, string> = { "nv/cold/sample_times": "s", "nv/cold/sample_freqs": "hz" };
 
 export function detectNvbench({ head }: DetectInput): number {
   const text = head.trimStart();
@@ -46,7 +53,9 @@ interface Tally {
   states: number;
   skipped: number;
   summaries: number;
+  /** Declarations without a usable filename or size: named, not read. */
   sidecars: string[];
+  companions: CompanionFile[];
 }
 
 function aggregationOf(tag: string): string {
@@ -85,8 +94,16 @@ function readSummary(at: string, summary: unknown, scope: string, dims: Dims, ou
   const hint = typeof summary.hint === "string" ? summary.hint : null;
   const file = data.find((d) => isPlainObject(d) && d.name === "filename");
   if (tag.startsWith("nv/json/") || (hint?.startsWith("file/") ?? false) || file !== undefined) {
-    const name = isPlainObject(file) && typeof file.value === "string" ? file.value : tag;
-    tally.sidecars.push(`${scope}: ${name}`);
+    const name = isPlainObject(file) && typeof file.value === "string" ? file.value : null;
+    const sizeDatum = data.find((d) => isPlainObject(d) && d.name === "size");
+    const size = isPlainObject(sizeDatum) ? Number(sizeDatum.value) : Number.NaN;
+    // `nv/json/bin:nv/cold/sample_times` names what the file holds after the colon.
+    const holds = tag.includes(":") ? tag.slice(tag.indexOf(":") + 1) : tag;
+    if (name === null || name === "" || !Number.isSafeInteger(size) || size < 0 || size > 2 ** 28) {
+      tally.sidecars.push(`${scope}: ${name ?? tag}`);
+      return;
+    }
+    tally.companions.push({ filename: name, byte_length: size * 4, adapter: "nvbench-samples", context: { name: holds, unit: SIDECAR_UNIT[holds] ?? "count", scope, samples: size, dimensions: dims } });
     return;
   }
   data.forEach((datum, d) => {
@@ -141,7 +158,7 @@ export const nvbenchAdapter = benchmarkAdapter({
   read(document, out) {
     const benchmarks = arrayAt(LABEL, "benchmarks", document.benchmarks);
     const devices = deviceNames(document);
-    const tally: Tally = { states: 0, skipped: 0, summaries: 0, sidecars: [] };
+    const tally: Tally = { states: 0, skipped: 0, summaries: 0, sidecars: [], companions: [] };
     benchmarks.forEach((bench, b) => {
       const at = `benchmarks[${b}]`;
       if (!isPlainObject(bench) || typeof bench.name !== "string") throw expectationFailed(LABEL, `${at}.name`, "a string", isPlainObject(bench) ? bench.name : bench);
@@ -151,12 +168,13 @@ export const nvbenchAdapter = benchmarkAdapter({
     if (tally.sidecars.length > 0) {
       const named = tally.sidecars.slice(0, MAX_SIDECARS_NAMED).join("; ");
       const more = tally.sidecars.length > MAX_SIDECARS_NAMED ? ` and ${tally.sidecars.length - MAX_SIDECARS_NAMED} more` : "";
-      out.skip("sidecar_not_read", `per-sample sidecar files the JSON declares were not read (only the summaries were imported): ${named}${more}`, tally.sidecars.length);
+      out.skip("sidecar_unusable", `sidecar declarations without a usable filename and size were not read: ${named}${more}`, tally.sidecars.length);
     }
     return {
       producer: "nvbench",
       producerVersion: nvbenchVersion(document),
-      summary: { benchmarks: benchmarks.length, states: tally.states, skipped_states: tally.skipped, summaries: tally.summaries, sidecars_not_read: tally.sidecars.length },
+      summary: { benchmarks: benchmarks.length, states: tally.states, skipped_states: tally.skipped, summaries: tally.summaries, sidecars_declared: tally.companions.length + tally.sidecars.length },
+      companions: tally.companions,
     };
   },
 });

@@ -78,14 +78,44 @@ export async function previewScopeComparison(ws: Workspace, request: ScopeCompar
   const { run_id, ...rest } = request;
   ws.runs.get(run_id); // RUN_NOT_FOUND when unknown
   const snapshot = SnapshotHandle.pin(ws.paths);
-  const members = [{ run_id, trial_id: null, block_id: null, included: true, reason: null }];
-  const set: RunSetRecord = { schema_version: 1, run_set_id: `run:${run_id}`, corpus_commit_id: snapshot.commitId, created_at: nowIso(), selection: { run_ids: [run_id] }, members, membership_digest: digestOf(members) };
+  const set = oneRunSet(run_id, snapshot);
   const compare: CompareRequest = { ...rest, baseline_run_set_id: set.run_set_id, candidate_run_set_id: set.run_set_id };
   checkCompareRequest(compare);
   if (request.baseline_scope === request.candidate_scope) {
     throw new FlameoxError("INVALID_ARGUMENTS", `The baseline and candidate scopes are both ${JSON.stringify(request.baseline_scope)}; compare two different benchmarks of the run`, { details: { field: "candidate_scope" } });
   }
   return compareRunSets(snapshot, { baseline: set, candidate: set }, readRunIdentities(ws.control.db, [run_id]), compare);
+}
+
+/** One run as its own one-member run set, held in memory only (a preview writes nothing). */
+function oneRunSet(runId: string, snapshot: SnapshotHandle): RunSetRecord {
+  const members = [{ run_id: runId, trial_id: null, block_id: null, included: true, reason: null }];
+  return { schema_version: 1, run_set_id: `run:${runId}`, corpus_commit_id: snapshot.commitId, created_at: nowIso(), selection: { run_ids: [runId] }, members, membership_digest: digestOf(members) };
+}
+
+export interface RunComparisonRequest extends Omit<CompareRequest, "baseline_run_set_id" | "candidate_run_set_id"> {
+  baseline_run_id: string;
+  candidate_run_id: string;
+}
+
+/**
+ * Two runs (a benchmark file imported before and after a change), each its own one-member
+ * run set held in memory: the same statistics as compare_run_sets, with the samples of
+ * each run paired by position since two single runs have no blocks.
+ */
+export async function previewRunComparison(ws: Workspace, request: RunComparisonRequest, pinned?: SnapshotHandle): Promise<ComparisonResult> {
+  const { baseline_run_id, candidate_run_id, ...rest } = request;
+  ws.runs.get(baseline_run_id);
+  ws.runs.get(candidate_run_id);
+  if (baseline_run_id === candidate_run_id) {
+    throw new FlameoxError("INVALID_ARGUMENTS", `The baseline and candidate are both run ${baseline_run_id}; compare two different runs`, { details: { field: "candidate_run_id" } });
+  }
+  const snapshot = pinned ?? SnapshotHandle.pin(ws.paths);
+  const baseline = oneRunSet(baseline_run_id, snapshot);
+  const candidate = oneRunSet(candidate_run_id, snapshot);
+  const compare: CompareRequest = { ...rest, baseline_run_set_id: baseline.run_set_id, candidate_run_set_id: candidate.run_set_id };
+  checkCompareRequest(compare);
+  return compareRunSets(snapshot, { baseline, candidate }, readRunIdentities(ws.control.db, [baseline_run_id, candidate_run_id]), compare);
 }
 
 export async function recordComparison(ws: Workspace, request: CompareRequest): Promise<RecordedComparison> {

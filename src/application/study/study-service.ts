@@ -12,7 +12,7 @@ import type { RunSetRecord } from "../../domain/run-set.ts";
 import type { TrialRecord } from "../../domain/experiment/trial.ts";
 import { SnapshotHandle } from "../../storage/snapshot.ts";
 import type { Workspace } from "../../storage/workspace.ts";
-import { getComparison, previewComparison, previewScopeComparison, recordComparison, type RecordedComparison, type ScopeComparisonRequest } from "./comparisons.ts";
+import { getComparison, previewComparison, previewRunComparison, previewScopeComparison, recordComparison, type RecordedComparison, type RunComparisonRequest, type ScopeComparisonRequest } from "./comparisons.ts";
 import type { CaptureContext } from "../capture/capture-context.ts";
 import type { ExperimentPlan, PlanExperimentRequest } from "./experiment-protocol.ts";
 import { getExperiment, listTrials, type ExperimentRecord } from "./experiment-record.ts";
@@ -45,6 +45,11 @@ export class StudyService {
   /** Two benchmarks (scopes) of one imported run, e.g. the commands of one hyperfine file. */
   compareScopes(request: ScopeComparisonRequest): Promise<ComparisonResult> {
     return previewScopeComparison(this.ws, request);
+  }
+
+  /** One metric of two single runs (a benchmark imported before and after a change), samples paired by position. */
+  compareRuns(request: RunComparisonRequest): Promise<ComparisonResult> {
+    return previewRunComparison(this.ws, request);
   }
 
   recordComparison(request: CompareRequest): Promise<RecordedComparison> {

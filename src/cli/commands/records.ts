@@ -63,6 +63,7 @@ export const importCommand = defineCommand({
           `extracted by ${r.extraction.adapter}@${r.extraction.adapter_version} into ${r.extraction.generation_id}`,
           `rows ${Object.entries(r.extraction.tables).map(([t, n]) => `${t}=${n}`).join(" ")}`,
           `commit ${r.extraction.corpus_commit_id}`,
+          ...(r.companions ?? []).map((c) => `sidecar ${safeText(c.filename)}: ${c.status}${c.artifact_id ? ` as ${c.artifact_id} (${c.rows} rows)` : ""}${c.reason ? ` (${safeText(c.reason)})` : ""}`),
           ...r.extraction.limitations.map((l) => `limitation ${l.code}: ${safeText(l.message)}`),
           ...nextCommand(r.artifact_id, r.extraction.tables),
         ].join("\n"),

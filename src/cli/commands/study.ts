@@ -46,6 +46,9 @@ export const compareCommand = defineCommand({
     ...commonArgs,
     input: { type: "positional", required: false, description: "CompareRunSetsRequest JSON or @file (not with --run)" },
     run: { type: "string", description: "RUN_ID of one imported benchmark file: compare --baseline-scope with --candidate-scope inside it" },
+    "baseline-run": { type: "string", description: "RUN_ID: compare this run's samples of --metric (and --scope) with --candidate-run's" },
+    "candidate-run": { type: "string", description: "with --baseline-run: the candidate run" },
+    scope: { type: "string", description: "with --baseline-run: the benchmark (scope) compared in both runs" },
     "baseline-scope": { type: "string", description: "with --run: the baseline benchmark (hyperfine command, pyperf benchmark name)" },
     "candidate-scope": { type: "string", description: "with --run: the candidate benchmark" },
     metric: { type: "string", description: "with --run: the metric (default wall_time)" },
@@ -55,7 +58,9 @@ export const compareCommand = defineCommand({
   run: async ({ args }) => {
     let invalid = false;
     await execute(args, async (s) => {
-      const r = args.run ? await study(s).compareScopes(scopeRequest(args)) : await study(s).compare(structuredInput(requiredInput(args.input), "input") as unknown as CompareRequest);
+      const r = args["baseline-run"] || args["candidate-run"]
+        ? await study(s).compareRuns(runsRequest(args))
+        : args.run ? await study(s).compareScopes(scopeRequest(args)) : await study(s).compare(structuredInput(requiredInput(args.input), "input") as unknown as CompareRequest);
       invalid = r.validity === "invalid";
       return r;
     }, renderComparison);
@@ -66,6 +71,21 @@ export const compareCommand = defineCommand({
 function requiredInput(input: string | undefined): string {
   if (!input) throw new FlameoxError("INVALID_ARGUMENTS", "Pass a CompareRunSetsRequest (JSON or @file), or --run RUN_ID with --baseline-scope and --candidate-scope", { details: { field: "input" } });
   return input;
+}
+
+function runsRequest(args: { run?: string; "baseline-run"?: string; "candidate-run"?: string; scope?: string; metric?: string; threshold?: string; polarity?: string; input?: string }) {
+  const bad = (field: string, message: string) => new FlameoxError("INVALID_ARGUMENTS", message, { details: { field } });
+  if (args.input || args.run) throw bad("baseline-run", "Pass either --baseline-run with --candidate-run, --run, or a request, not more than one");
+  if (!args["baseline-run"] || !args["candidate-run"]) throw bad("candidate-run", "--baseline-run needs --candidate-run (and the other way round)");
+  const threshold = args.threshold === undefined ? 0.05 : Number(args.threshold);
+  return {
+    baseline_run_id: args["baseline-run"],
+    candidate_run_id: args["candidate-run"],
+    scope: args.scope ?? null,
+    metric: args.metric ?? "wall_time",
+    practical_threshold: threshold,
+    polarity: (args.polarity ?? "lower_is_better") as CompareRequest["polarity"],
+  };
 }
 
 function scopeRequest(args: { run?: string; "baseline-scope"?: string; "candidate-scope"?: string; metric?: string; threshold?: string; polarity?: string; input?: string }) {

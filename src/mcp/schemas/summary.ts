@@ -2,6 +2,7 @@
 import { type } from "arktype";
 import { FRAME_METRICS } from "../../domain/evidence-schema.ts";
 import { SUMMARY_LIMITS } from "../../application/summarize-runs.ts";
+import { COMPARISON_SUMMARY_LIMITS } from "../../application/summarize-comparison.ts";
 import { Limitation } from "./common.ts";
 
 const runId = type("0 < string <= 200").describe("a run id (run_…) from list_runs or import_artifact");
@@ -11,6 +12,9 @@ export const SummarizeRunsInput = type({
   run_ids: runId.array().atLeastLength(1).atMostLength(SUMMARY_LIMITS.runs).describe(`1 to ${SUMMARY_LIMITS.runs} run ids`),
   "hotspots?": type(`1 <= number.integer <= ${SUMMARY_LIMITS.hotspots.max}`).describe(`hotspots per run (default ${SUMMARY_LIMITS.hotspots.fallback})`),
   "measurement_groups?": type(`1 <= number.integer <= ${SUMMARY_LIMITS.measurementGroups.max}`).describe(`measurement groups per run (default ${SUMMARY_LIMITS.measurementGroups.fallback})`),
+  "compare?": type("boolean").describe("true: digest the comparison of exactly two runs, base then candidate, instead of each run"),
+  "functions?": type(`1 <= number.integer <= ${COMPARISON_SUMMARY_LIMITS.functions.max}`).describe(`with compare: functions per metric and ranking (default ${COMPARISON_SUMMARY_LIMITS.functions.fallback})`),
+  "measurements?": type(`1 <= number.integer <= ${COMPARISON_SUMMARY_LIMITS.measurements.max}`).describe(`with compare: measurements compared (default ${COMPARISON_SUMMARY_LIMITS.measurements.fallback})`),
 });
 
 const ArtifactDigest = type({
@@ -45,10 +49,42 @@ const RunDigest = type({
   sources: { run: "string", artifacts: "string[]", hotspots: "string | null", measurements: "string | null" },
 });
 
-export const SummaryResult = type({
+const MovedFunction = type({
+  rank: "number", function: "string", file: "string | null", match: "string",
+  base_self: "number", candidate_self: "number", delta_self: "number", base_total: "number", candidate_total: "number", delta_total: "number",
+});
+
+const ComparisonSummaryResult = type({
+  schema_version: "1",
+  summary: "'comparison.summary'",
+  corpus_commit_id: "string",
+  bounds: { functions: "number", measurements: "number", metrics: "number" },
+  base: { run_id: "string", artifacts: ArtifactDigest.array() },
+  candidate: { run_id: "string", artifacts: ArtifactDigest.array() },
+  profiles: type({
+    metric: type.enumerated(...FRAME_METRICS).or("null"),
+    unit: "string",
+    totals: { base: "number", candidate: "number", delta: "number", ratio: "number | null" },
+    by_self: MovedFunction.array(),
+    by_total: MovedFunction.array(),
+    sources: { self: "string", total: "string" },
+  }).array(),
+  metrics_unmatched: type.enumerated(...FRAME_METRICS).array(),
+  measurements: type({
+    name: "string", scope: "string", unit: "string | null", polarity: "string",
+    baseline_value: "number | null", candidate_value: "number | null", absolute_change: "number | null", relative_change: "number | null", effect_size: "number | null",
+    confidence_low: "number | null", confidence_high: "number | null", confidence_level: "number", complete_pair_n: "number", method: "string", decision: "string", validity: "string", caveats: "string[]", source: "string",
+  }).array(),
+  measurements_not_shown: "number",
+  measurements_unmatched: "number",
+});
+
+const RunsSummaryResult = type({
   schema_version: "1",
   summary: "'runs.summary'",
   corpus_commit_id: "string",
   bounds: { hotspots: "number", measurement_groups: "number" },
   runs: RunDigest.array(),
 });
+
+export const SummaryResult = RunsSummaryResult.or(ComparisonSummaryResult);

@@ -64,8 +64,18 @@ export const ImportResult = type({
     summary: "Record<string, string | number | boolean | null>",
     worker: { wall_ms: "number", max_rss_bytes: "number | null", memory_cap_bytes: "number | null", encode_threads: "number", "stages_ms?": "Record<string, number>" },
     "publish_ms?": "number",
+    "companions?": type({ filename: "string", byte_length: "number", adapter: "string", context: "Record<string, unknown>" }).array(),
   },
   "registration_ms?": "number",
+  "companions?": type({
+    filename: "string",
+    status: "'imported' | 'missing' | 'refused' | 'size_mismatch' | 'failed' | 'over_bound'",
+    declared_bytes: "number",
+    artifact_id: "string | null",
+    registration_id: "string | null",
+    rows: "number | null",
+    reason: "string | null",
+  }).array().describe("the sidecar files the artifact declares (NVBench samples): each read only through the import fence, as an artifact of the same run"),
   next_tool: type("string").describe("the tool to call next on this evidence (analyze_hotspots for a profile, get_trace_window for a trace, …)"),
   next_arguments: type("Record<string, unknown>").describe("arguments for next_tool"),
 });

@@ -1,4 +1,5 @@
 /** list_runs, get_run, list_artifacts, get_artifact, get_evidence, summarize_runs: metadata and digests, never bytes or storage paths. */
+import { FlameoxError } from "../../domain/errors.ts";
 import { GetArtifactInput, GetEvidenceInput, GetRunInput, ListInput } from "../schemas/inputs.ts";
 import { ArtifactDetail, ArtifactPage, EvidenceResult, RunDetail, RunPage } from "../schemas/records.ts";
 import { SummarizeRunsInput, SummaryResult } from "../schemas/summary.ts";
@@ -75,13 +76,22 @@ export const summarizeRuns = defineTool({
   description:
     "A bounded digest of 1 to 10 runs at one corpus commit: statuses, artifacts with ids, the top hotspots with frame ids, measurements " +
     "grouped by name/unit/aggregation (count, min, max, mean) and limitations. Each run's `sources` names the CLI command whose --json " +
-    "gives that section's figures in full (get_run, get_artifact, analyze_hotspots and query_measurements give the same figures).",
+    "gives that section's figures in full (get_run, get_artifact, analyze_hotspots and query_measurements give the same figures). " +
+    "With compare: true and two run ids (base, candidate): per frame metric of both, the functions whose self and total moved most " +
+    "(diff_profiles' first rows), and each sampled measurement of both runs compared with its interval, effect size and decision; artifact ids of both sides.",
   annotations: READ_ONLY,
   input: SummarizeRunsInput,
   result: SummaryResult,
-  run: async (args, { session }) => (await session.open()).recipes().summarizeRuns(args.run_ids, { hotspots: args.hotspots, measurementGroups: args.measurement_groups }),
+  run: async (args, { session }) => {
+    const recipes = (await session.open()).recipes();
+    if (!args.compare) return recipes.summarizeRuns(args.run_ids, { hotspots: args.hotspots, measurementGroups: args.measurement_groups });
+    if (args.run_ids.length !== 2) throw new FlameoxError("INVALID_ARGUMENTS", `compare takes two run ids, base then candidate, but found ${args.run_ids.length}`, { details: { field: "run_ids" } });
+    return recipes.summarizeComparison(args.run_ids[0]!, args.run_ids[1]!, { functions: args.functions, measurements: args.measurements });
+  },
   summarize: (r) =>
-    [
+    r.summary === "comparison.summary"
+      ? `comparison of ${r.base.run_id} → ${r.candidate.run_id} at ${r.corpus_commit_id}: ${r.profiles.length} metric(s) diffed${r.profiles[0]?.by_self[0] ? `, most moved ${r.profiles[0].by_self[0].function}` : ""}; ${r.measurements.length} measurement(s) compared`
+      : [
       `summary of ${r.runs.length} run(s) at ${r.corpus_commit_id}`,
       ...r.runs.map((run) =>
         `${run.run_id}: ${run.artifacts.length} artifact(s); ${run.hotspots ? `top ${run.hotspots.items[0]?.function ?? "none"} (${run.hotspots.metric})` : "no hotspots"}; ${run.measurements ? `${run.measurements.total} measurements` : "no measurements"}; ${run.limitations.length} limitation(s)`),

@@ -1,0 +1,70 @@
+/**
+ * CSV records of one report, through csv-parse (RFC 4180: quoted fields hold commas, so a
+ * C++ template name such as "void k<int, 4>(float *, int)" stays one cell). Records are
+ * handed on one at a time and never collected: the whole-payload entry point uses the
+ * parser's `on_record` hook to drop each after reading it, the streaming one feeds the
+ * parser chunk by chunk with backpressure. A record longer than MAX_RECORD_CHARS, or one
+ * with another number of cells than the header, is a parse failure naming its line.
+ */
+import { Readable } from "node:stream";
+import { parse as parseStream } from "csv-parse";
+import { parse as parseWhole } from "csv-parse/sync";
+import { parseFailed } from "../json-guard.ts";
+
+/** A kernel's demangled name can be long, but not this long. */
+const MAX_RECORD_CHARS = 1024 * 1024;
+
+export type RecordHandler = (cells: string[], line: number) => void;
+
+function options(fromLine: number) {
+  return { from_line: fromLine, bom: true, skip_empty_lines: true, max_record_size: MAX_RECORD_CHARS, relax_column_count: false } as const;
+}
+
+function failure(label: string, error: unknown): unknown {
+  if (error instanceof Error && "code" in error && typeof error.code === "string" && error.code.startsWith("CSV_")) {
+    const line = "lines" in error && typeof error.lines === "number" ? `line ${error.lines}: ` : "";
+    return parseFailed(label, `${line}${error.message}`, error);
+  }
+  return error;
+}
+
+/** Skips the header record: it is read from `headerLine` so the parser holds every row to its number of cells. */
+function afterHeader(onRecord: RecordHandler): RecordHandler {
+  let header = true;
+  return (cells, line) => {
+    if (header) header = false;
+    else onRecord(cells, line);
+  };
+}
+
+/** Every record after the header (at `headerLine`), in order, from a payload held whole. */
+export function eachRecord(bytes: Uint8Array, headerLine: number, label: string, onRecord: RecordHandler): void {
+  const handle = afterHeader(onRecord);
+  try {
+    parseWhole(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+      ...options(headerLine),
+      on_record: (record: string[], context) => {
+        handle(record, context.lines);
+        return null;
+      },
+    });
+  } catch (error) {
+    throw failure(label, error);
+  }
+}
+
+/** The same records from a payload that arrives in chunks; the parser's backpressure paces the reading. */
+export async function eachStreamedRecord(chunks: AsyncIterable<Uint8Array>, headerLine: number, label: string, onRecord: RecordHandler): Promise<void> {
+  const handle = afterHeader(onRecord);
+  const parser = parseStream({ ...options(headerLine), info: true });
+  const source = Readable.from(chunks, { objectMode: false });
+  source.on("error", (error) => parser.destroy(error));
+  source.pipe(parser);
+  try {
+    for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) handle(item.record, item.info.lines);
+  } catch (error) {
+    throw failure(label, error);
+  } finally {
+    source.destroy();
+  }
+}
