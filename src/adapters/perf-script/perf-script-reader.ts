@@ -9,7 +9,7 @@
 import type { Limitation } from "../../domain/evidence-status.ts";
 import type { SampledStacks } from "../common/sampled-stacks.ts";
 import { parseFailed, tooLarge } from "../json-guard.ts";
-import { EventMetrics } from "./event-metrics.ts";
+import { EventMetrics } from "../common/perf-event-metrics.ts";
 import { frameKeyOf, parsePerfFrame, type FrameKind } from "./frame-line.ts";
 import { parseSampleHeader, type SampleHeader } from "./sample-header.ts";
 
