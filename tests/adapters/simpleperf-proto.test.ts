@@ -5,7 +5,12 @@
  * files check metrics per event, threads and processes, unnamed and Java frames, lost
  * samples, the streaming path, and each refusal.
  */
-import { describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { WorkspaceService } from "../../src/application/workspace-service.ts";
+import { tempWorkspace } from "../helpers.ts";
 import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
 import { detectAdapter } from "../../src/adapters/registry.ts";
 import { simpleperfProtoAdapter } from "../../src/adapters/simpleperf-proto/adapter.ts";
@@ -169,4 +174,28 @@ describe("simpleperf-proto adapter", () => {
     expect(detect(new TextEncoder().encode("SIMPLEPERF report\n"))).toBe(0);
     expect(detect(new TextEncoder().encode("SIMPLE"))).toBe(0);
   });
+});
+
+describe("simpleperf protobuf through import and hotspots", () => {
+  let ws: { root: string; cleanup: () => void };
+  let service: WorkspaceService;
+  beforeAll(async () => {
+    ws = await tempWorkspace();
+    service = await WorkspaceService.open({ workspace: ws.root });
+  }, 60_000);
+  afterAll(() => {
+    service?.close();
+    ws?.cleanup();
+  });
+
+  test("a gzipped file is detected, decompressed by the worker, and its hotspots lead with the hot function", async () => {
+    const hot = { tid: 7, event: 0, count: 250_000, chain: [{ file: 0, symbol: 0 }, { file: 0, symbol: 1 }] };
+    const cold = { tid: 7, event: 0, count: 250_000, chain: [{ file: 0, symbol: 1 }] };
+    const bytes = writeSimpleperf({ meta: { events: ["cpu-clock"] }, samples: [hot, hot, hot, cold], threads: [{ tid: 7, pid: 7, name: "app" }], files: [LIBC] });
+    const path = join(ws.root, "perf.trace.gz");
+    writeFileSync(path, gzipSync(bytes));
+    const imported = await service.importArtifact({ path });
+    const hotspots = await service.analyzeHotspots(imported.artifact_id, { limit: 2 });
+    expect([hotspots.metric, hotspots.items.map((i) => [i.function, i.self_value])]).toEqual(["cpu_time", [["memcpy", 750_000], ["__start_thread", 250_000]]]);
+  }, 60_000);
 });
