@@ -116,6 +116,15 @@ describe("perf-script adapter", () => {
     expect(evidence.summary.threads).toBeGreaterThan(1);
   });
 
+  test("simpleperf's file[+offset] names of unsymbolized addresses are one [unknown] frame per file", () => {
+    const sample = (addr: string, leaf: string) => `app\t7 [001] 10.000001:\t\t1000000 task-clock:u:\n        ${addr}\t${leaf}\n        b3cea535\tmain (/system/bin/app)\n\n`;
+    const text = sample("9a3a607f", "base.odex[+41107f] (/data/app/x/oat/arm/base.odex)") + sample("9a3a6080", "base.odex[+411080] (/data/app/x/oat/arm/base.odex)") + sample("1", "other[+10] (/system/lib/libc.so)");
+    const evidence = extract(enc(text));
+    const frames = rowsOf(evidence.tables.frames).map((f) => `${f.function}|${f.module}`).sort();
+    expect(frames).toEqual(["[unknown]|/data/app/x/oat/arm/base.odex", "main|/system/bin/app", "other[+10]|/system/lib/libc.so"]);
+    expect(evidence.limitations.find((l) => l.code === "unknown_frames")?.count).toBe(2);
+  });
+
   test("--header: perf's version is the producer version; host lines are not kept", () => {
     const evidence = extract(readFileSync(join(FIXTURES, "fork-header.perf.txt")));
     expect(evidence).toMatchObject({ producer: "perf", producerVersion: "6.1.187" });
