@@ -6,7 +6,8 @@
  *   CLI and its parse worker: user + system);
  * - the parse worker's own peak RSS;
  * - the same bytes read and decoded in one Bun process — `JSON.parse` for JSON inputs,
- *   protobufjs `decode` for protobuf ones — and the ratio of the import's rate to it;
+ *   protobufjs `decode` for protobuf ones, a plain line split (streamed read, TextDecoder,
+ *   indexOf) for text ones — and the ratio of the import's rate to it;
  * - where the time went: CLI start and exit, registration (copy + hash + fsync), worker
  *   start (spawn, runtime and modules), open and detect, scan and extraction, Parquet
  *   encoding on the worker's main thread and on its encode thread, publication.
@@ -16,8 +17,9 @@
  * ratio of its rate on every core to that says how the pipeline scales.
  * Figures only; nothing here asserts a time.
  *
- *   bun bench/import-bench.ts [--scale 0.1] [--only chrome,cpuprofile,otlp,perfetto]
+ *   bun bench/import-bench.ts [--scale 0.1] [--only chrome,cpuprofile,otlp,perfetto,perf,collapsed,fixed]
  *       [--trace-mb 200] [--profile-samples 2000000] [--otlp-mb 500] [--perfetto-mb 500]
+ *       [--perf-mb 500] [--collapsed-mb 500]
  *       [--baseline-cli ../other/src/cli/main.ts] [--scaling] [--keep]
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
@@ -28,15 +30,18 @@ import { generateChromeTrace } from "../fixtures/generators/chrome-trace.ts";
 import { generateCpuProfile } from "../fixtures/generators/cpuprofile.ts";
 import { generateOtlpProto } from "../fixtures/generators/otlp-proto.ts";
 import { generatePerfetto } from "../fixtures/generators/perfetto.ts";
+import { generateSampledText } from "../fixtures/generators/sampled-stacks-text.ts";
 
 const { values } = parseArgs({
   options: {
     scale: { type: "string", default: "1" },
-    only: { type: "string", default: "chrome,cpuprofile,otlp,perfetto" },
+    only: { type: "string", default: "chrome,cpuprofile,otlp,perfetto,perf,collapsed,fixed" },
     "trace-mb": { type: "string" },
     "profile-samples": { type: "string" },
     "otlp-mb": { type: "string" },
     "perfetto-mb": { type: "string" },
+    "perf-mb": { type: "string" },
+    "collapsed-mb": { type: "string" },
     "baseline-cli": { type: "string" },
     scaling: { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
@@ -70,16 +75,23 @@ async function measure(argv: string[], cwd = dir): Promise<Run> {
   return { wallMs, cpuMs, stdout };
 }
 
+/** Counts the lines of a file read as a stream: the floor for a line-oriented text import. */
+const LINE_SPLIT = `(async () => { const d = new TextDecoder(); let carry = "", lines = 0;
+  for await (const chunk of Bun.file(P).stream()) { const text = carry + d.decode(chunk, { stream: true }); let at = 0;
+    for (let end = text.indexOf("\\n"); end >= 0; end = text.indexOf("\\n", at)) { lines++; at = end + 1; } carry = text.slice(at); }
+  return lines; })()`;
+
 /** Reads and decodes the file in a fresh Bun process: the yardstick for the import's rate. */
 async function baselineDecode(kind: string, path: string): Promise<{ ms: number; what: string }> {
   const decoders: Record<string, [string, string]> = {
+    lines: ["plain line split", `await ${LINE_SPLIT}`],
     json: ["Bun JSON.parse", "JSON.parse(await Bun.file(P).text())"],
     otlp: ["protobufjs decode", `(await import(${JSON.stringify(join(repo, "src/adapters/otlp/otlp-proto-schema.ts"))})).ExportTraceServiceRequest.decode(await Bun.file(P).bytes())`],
     perfetto: ["protobufjs decode", `(await import(${JSON.stringify(join(repo, "src/adapters/perfetto/perfetto-schema.ts"))})).Trace.decode(await Bun.file(P).bytes())`],
   };
   const [what, expression] = decoders[kind]!;
   // Module loading is not part of the decode; the read is, as the import reads the file too.
-  const script = `const P = ${JSON.stringify(path)}; ${kind === "json" ? "" : `await import(${JSON.stringify(join(repo, kind === "otlp" ? "src/adapters/otlp/otlp-proto-schema.ts" : "src/adapters/perfetto/perfetto-schema.ts"))});`}
+  const script = `const P = ${JSON.stringify(path)}; ${kind === "json" || kind === "lines" ? "" : `await import(${JSON.stringify(join(repo, kind === "otlp" ? "src/adapters/otlp/otlp-proto-schema.ts" : "src/adapters/perfetto/perfetto-schema.ts"))});`}
     const t = performance.now(); const v = ${expression}; console.log(performance.now() - t);`;
   const run = await measure([process.execPath, "-e", script]);
   return { ms: Number(run.stdout.trim().split("\n").at(-1)), what };
@@ -114,7 +126,7 @@ function stageLine(run: Run, result: any): string {
   ].join(", ");
 }
 
-async function benchInput(label: string, kind: "json" | "otlp" | "perfetto", path: string): Promise<void> {
+async function benchInput(label: string, kind: "json" | "otlp" | "perfetto" | "lines", path: string): Promise<void> {
   const bytes = statSync(path).size;
   const mb = bytes / MB;
   console.log(`== ${label}, ${f1(mb)} MB`);
@@ -180,10 +192,18 @@ try {
     const p = await generatePerfetto(path, sized(values["perfetto-mb"], 500) * MB);
     await benchInput(`Perfetto trace (${p.events} events)`, "perfetto", path);
   }
-  console.log("== fixed cost");
-  const small = join(dir, "small.cpuprofile");
-  await generateCpuProfile(small, 1 * MB, 3);
-  await fixedCost(small);
+  for (const [kind, label, flag] of [["perf", "perf script text", "perf-mb"], ["collapsed", "collapsed stacks", "collapsed-mb"]] as const) {
+    if (!only.has(kind)) continue;
+    const path = join(dir, `generated.${kind}.txt`);
+    await generateSampledText(path, kind, sized(values[flag], 500) * MB);
+    await benchInput(label, "lines", path);
+  }
+  if (only.has("fixed")) {
+    console.log("== fixed cost");
+    const small = join(dir, "small.cpuprofile");
+    await generateCpuProfile(small, 1 * MB, 3);
+    await fixedCost(small);
+  }
 } finally {
   if (!values.keep) rmSync(dir, { recursive: true, force: true });
   else console.log(`kept ${dir}`);

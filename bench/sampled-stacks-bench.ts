@@ -17,58 +17,12 @@ import { DEFAULT_ADAPTER_LIMITS, type ProducerAdapter } from "../src/adapters/ad
 import { collapsedStacksAdapter } from "../src/adapters/collapsed-stacks/adapter.ts";
 import { perfScriptAdapter } from "../src/adapters/perf-script/adapter.ts";
 import { FileSpillSpace } from "../workers/spill-space.ts";
+import { type SampledTextKind, sampledTextChunks } from "../fixtures/generators/sampled-stacks-text.ts";
 
 const MB = Number(process.argv[2] ?? 100);
-const CHUNK = 1 << 20;
 
-/**
- * Deterministic samples drawn from a pool of 20,000 stacks (4–24 deep over 2,000 functions),
- * skewed so a few stacks are hot, on 8 threads: distinct stacks and frames stay bounded,
- * as in a real profile, while the text grows.
- */
-function* samples(): Generator<{ tid: number; frames: string[] }> {
-  let seed = 12345;
-  // xorshift32: exact in 32-bit integer arithmetic (an LCG in doubles loses bits and cycles early).
-  const rnd = () => {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return (seed >>> 0) / 2 ** 32;
-  };
-  const pool: string[][] = [];
-  for (let s = 0; s < 20_000; s++) {
-    const depth = 4 + Math.floor(rnd() * 20);
-    const frames: string[] = [];
-    for (let d = 0; d < depth; d++) frames.push(`fn_${Math.floor(rnd() * rnd() * 2000)}`);
-    pool.push(frames);
-  }
-  for (;;) yield { tid: 100 + Math.floor(rnd() * 8), frames: pool[Math.floor(rnd() * rnd() * pool.length)]! };
-}
-
-function generate(kind: "perf" | "collapsed", bytes: number): Uint8Array[] {
-  const enc = new TextEncoder();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let text = "";
-  let t = 1000;
-  for (const s of samples()) {
-    if (kind === "perf") {
-      t += 0.001001;
-      text += `app ${s.tid} [000] ${t.toFixed(6)}:    1001001 cpu-clock:\n`;
-      for (let k = s.frames.length - 1; k >= 0; k--) text += `\t    55d0c0de${k.toString(16).padStart(4, "0")} ${s.frames[k]}+0x1${k} (/usr/bin/app)\n`;
-      text += "\n";
-    } else {
-      text += `app;${s.frames.join(";")} 1\n`;
-    }
-    if (text.length >= CHUNK) {
-      const b = enc.encode(text);
-      chunks.push(b);
-      size += b.length;
-      text = "";
-      if (size >= bytes) break;
-    }
-  }
-  return chunks;
+function generate(kind: SampledTextKind, bytes: number): Uint8Array[] {
+  return [...sampledTextChunks(kind, bytes)];
 }
 
 async function* stream(chunks: Uint8Array[]): AsyncGenerator<Uint8Array> {

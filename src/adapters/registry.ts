@@ -12,6 +12,7 @@ import { pprofAdapter } from "./pprof/adapter.ts";
 import { pprofLegacyAdapter } from "./pprof-legacy/adapter.ts";
 import { perfettoAdapter } from "./perfetto/adapter.ts";
 import { perfScriptAdapter } from "./perf-script/adapter.ts";
+import { simpleperfProtoAdapter } from "./simpleperf-proto/adapter.ts";
 import { collapsedStacksAdapter } from "./collapsed-stacks/adapter.ts";
 import { speedscopeAdapter } from "./speedscope/adapter.ts";
 import { callgrindAdapter } from "./callgrind/adapter.ts";
@@ -47,6 +48,7 @@ export const ADAPTERS: ProducerAdapter[] = [
   perfettoAdapter,
   // Sampled-stack text and JSON formats.
   perfScriptAdapter,
+  simpleperfProtoAdapter,
   collapsedStacksAdapter,
   speedscopeAdapter,
   callgrindAdapter,

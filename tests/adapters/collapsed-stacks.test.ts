@@ -18,6 +18,7 @@ import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts
 import { REPO } from "../helpers.ts";
 import { corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";
+import { chunksWithNewNames, retainedAfterInput } from "./retained-input.ts";
 import { runStream, streamedTableRows } from "./stream-harness.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -66,7 +67,15 @@ function collapsePerfScript(text: string, event: string): string {
   return [...counts].map(([k, v]) => `${k} ${v}`).join("\n") + "\n";
 }
 
+
 describe("collapsed-stacks adapter", () => {
+  test("frames met chunk after chunk keep nothing of the chunks they were read from", async () => {
+    // Each 1 MiB chunk brings one new frame; the rest repeats known ones (kept substrings held 1 MiB a chunk).
+    const chunks = chunksWithNewNames(24, (i) => `main;fresh_${i} 1\n`, `main;${"known_function_with_a_long_name".repeat(8)};leaf 1\n`);
+    const { inputBytes, retainedBytes } = await retainedAfterInput(collapsedStacksAdapter, chunks);
+    expect(retainedBytes).toBeLessThan(inputBytes / 4);
+  });
+
   for (const file of corpusFiles("collapsed-stacks")) {
     test(`${file.name}: detected, and self counts per leaf equal an independent count`, () => {
       const bytes = loadPayload(file.path);

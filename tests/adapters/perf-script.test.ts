@@ -17,6 +17,7 @@ import { REPO } from "../helpers.ts";
 import { corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";
 import { referencePerfScript, type ReferenceEvent } from "./reference-perf-script.ts";
+import { chunksWithNewNames, retainedAfterInput } from "./retained-input.ts";
 import { runStream, streamedTableRows } from "./stream-harness.ts";
 
 const FIXTURES = join(REPO, "fixtures", "perf-script");
@@ -114,6 +115,23 @@ describe("perf-script adapter", () => {
     const evidence = extract(loadPayload(simpleperf!.path));
     expect(evidence.producer).toBe("simpleperf");
     expect(evidence.summary.threads).toBeGreaterThan(1);
+  });
+
+  test("simpleperf's file[+offset] names of unsymbolized addresses are one [unknown] frame per file", () => {
+    const sample = (addr: string, leaf: string) => `app\t7 [001] 10.000001:\t\t1000000 task-clock:u:\n        ${addr}\t${leaf}\n        b3cea535\tmain (/system/bin/app)\n\n`;
+    const text = sample("9a3a607f", "base.odex[+41107f] (/data/app/x/oat/arm/base.odex)") + sample("9a3a6080", "base.odex[+411080] (/data/app/x/oat/arm/base.odex)") + sample("1", "other[+10] (/system/lib/libc.so)");
+    const evidence = extract(enc(text));
+    const frames = rowsOf(evidence.tables.frames).map((f) => `${f.function}|${f.module}`).sort();
+    expect(frames).toEqual(["[unknown]|/data/app/x/oat/arm/base.odex", "main|/system/bin/app", "other[+10]|/system/lib/libc.so"]);
+    expect(evidence.limitations.find((l) => l.code === "unknown_frames")?.count).toBe(2);
+  });
+
+  test("frames met chunk after chunk keep nothing of the chunks they were read from", async () => {
+    // Each 1 MiB chunk brings one new frame; the rest repeats a known one (kept substrings held 1 MiB a chunk).
+    const filler = `app 7 [000] 1.000001: 1000 cpu-clock:\n\t1000 ${"known_function_with_a_long_name".repeat(8)}+0x1 (/usr/bin/app)\n\n`;
+    const chunks = chunksWithNewNames(24, (i) => `app 7 [000] 1.000001: 1000 cpu-clock:\n\t1000 fresh_${i}+0x1 (/usr/bin/app)\n\n`, filler);
+    const { inputBytes, retainedBytes } = await retainedAfterInput(perfScriptAdapter, chunks);
+    expect(retainedBytes).toBeLessThan(inputBytes / 4);
   });
 
   test("--header: perf's version is the producer version; host lines are not kept", () => {

@@ -43,6 +43,9 @@ function leafName(frameLine: string): string {
       if (space > 0 && /:\d+$/.test(text)) text = text.slice(0, space).trim();
     }
   }
+  // simpleperf names an address without a symbol after its file: `libc.so[+1f2c] (/system/lib/libc.so)`.
+  const bracket = text.lastIndexOf("[+");
+  if (bracket > 0 && text.endsWith("]") && dso.split("/").pop() === text.slice(0, bracket)) return "[unknown]";
   return text === "" ? "[unknown]" : text;
 }
 

@@ -32,13 +32,19 @@ const OWN_FORMATS: Record<string, string> = {
   "pytorch-et": "pytorch-et",
   "nsys-sqlite": "nsys-sqlite",
 };
-/** Corpus formats another adapter owns (simpleperf's text output is perf script text). */
-const OWNED_ELSEWHERE: Record<string, string> = { "simpleperf/fxprofiler-simple-perf.txt.gz": "perf-script" };
+/**
+ * Corpus files outside OWN_FORMATS and the adapter that owns each: simpleperf writes text
+ * (perf script text, tab-separated) and protobuf, so its folder holds two formats.
+ */
+const OWNED_ELSEWHERE: Record<string, string> = {
+  "simpleperf/fxprofiler-simple-perf.txt.gz": "perf-script",
+  "simpleperf/fxprofiler-simpleperf-cpu-clock.trace.gz": "simpleperf-proto",
+};
 
 describe("registry", () => {
   test("adapters have unique names and can be found by name", () => {
     expect(ADAPTERS.map((a) => a.name).sort()).toEqual([
-      "benchmark-samples", "callgrind", "chrome-trace", "cobertura-xml", "collapsed-stacks", "coverage-json", "coverage-py", "dhat", "dtrace-stacks", "gbench", "gecko", "hyperfine", "junit-xml", "massif", "nsys-sqlite", "nsys-stats-summary-csv", "nsys-stats-trace-csv", "nvbench", "nvbench-samples", "otlp-json", "otlp-protobuf", "perf-script", "perfetto", "pprof", "pprof-legacy", "pyperf", "pytest-benchmark", "pytest-reportlog", "pytorch-et", "speedscope",
+      "benchmark-samples", "callgrind", "chrome-trace", "cobertura-xml", "collapsed-stacks", "coverage-json", "coverage-py", "dhat", "dtrace-stacks", "gbench", "gecko", "hyperfine", "junit-xml", "massif", "nsys-sqlite", "nsys-stats-summary-csv", "nsys-stats-trace-csv", "nvbench", "nvbench-samples", "otlp-json", "otlp-protobuf", "perf-script", "perfetto", "pprof", "pprof-legacy", "pyperf", "pytest-benchmark", "pytest-reportlog", "pytorch-et", "simpleperf-proto", "speedscope",
       "v8-cpuprofile", "v8-heapprofile",
     ]);
     expect(adapterByName("v8-cpuprofile")).toMatchObject({ artifactKind: "sample_profile", mediaType: "application/json" });

@@ -9,10 +9,13 @@ export type Mutation = (input: Uint8Array, random: () => number) => Uint8Array;
 
 const at = (n: number, random: () => number) => Math.floor(random() * Math.max(1, n));
 
+/** A copy: a Buffer's `slice` is a view, and mutating it would change the seed for every later input. */
+const copy = (b: Uint8Array) => new Uint8Array(b);
+
 const MUTATIONS: Record<string, Mutation> = {
-  truncate: (b, r) => b.slice(0, at(b.length, r)),
+  truncate: (b, r) => copy(b.subarray(0, at(b.length, r))),
   bitFlips: (b, r) => {
-    const out = b.slice();
+    const out = copy(b);
     for (let k = 1 + at(8, r); k > 0 && out.length > 0; k--) out[at(out.length, r)]! ^= 1 << at(8, r);
     return out;
   },

@@ -18,6 +18,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO } from "../helpers.ts";
 import { Trace } from "../../src/adapters/perfetto/perfetto-schema.ts";
+import { writeSimpleperf } from "../adapters/reference-simpleperf.ts";
 
 const FULL = process.env.FLAMEOX_FUZZ === "full";
 const PER_PARSER = FULL ? 10_000 : 120;
@@ -55,6 +56,14 @@ function generatedSeeds(parser: string): Uint8Array[] {
     // The Collector file exporter's framing: each request after its 4-byte big-endian length.
     const prefix = (n: number) => Buffer.from([n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]);
     return [Buffer.concat(seeds(["otlp-proto"]).flatMap((body) => [prefix(body.length), body]))];
+  }
+  if (parser === "simpleperf-proto") {
+    // The corpus file is external (MPL-2.0): hand-made files with every record kind but context switches.
+    const files = [{ id: 0, path: "/system/lib64/libc.so", symbols: ["memcpy", "__start_thread"] }, { id: 1, path: "[kernel.kallsyms]", symbols: ["el0_svc"] }];
+    const chain = [{ file: 1, symbol: 0 }, { file: 0, symbol: -1 }, { file: 0, symbol: 0, execution: 2 }, { file: 0, symbol: 1 }];
+    const samples = Array.from({ length: 12 }, (_, i) => ({ time: 1_000_000_000n + BigInt(i) * 250_000n, tid: 10 + (i % 3), event: i % 2, count: 250_000 + i, chain: chain.slice(i % 4), unwindError: i === 5 ? 3 : undefined }));
+    const threads = [{ tid: 10, pid: 10, name: "app" }, { tid: 11, pid: 10, name: "worker" }];
+    return [writeSimpleperf({ meta: { events: ["cpu-clock", "cpu-cycles"], app: "com.example", offcpu: true }, samples, threads, files, lost: [12, 1] }), writeSimpleperf({ samples: samples.slice(0, 3), files, end: false })];
   }
   // Recorded and hand-written fixtures of the sampled-stack formats (perf 6.1 -F forms, node JIT frames, evented speedscope).
   const fixtureDir = { "perf-script": "perf-script", speedscope: "speedscope", "dtrace-stacks": "dtrace-stacks" }[parser];
@@ -100,6 +109,7 @@ const PARSERS: [string, string[]][] = [
   ["pprof", ["pprof"]],
   ["perfetto", ["perfetto"]],
   ["perf-script", ["perf-script"]],
+  ["simpleperf-proto", ["simpleperf"]],
   ["collapsed-stacks", ["collapsed-stacks"]],
   ["speedscope", ["speedscope"]],
   ["callgrind", ["callgrind"]],

@@ -21,6 +21,8 @@ const FRAME = /^\s*([0-9a-fA-F]+)\s+(.*\S)\s*$/;
 /** The dso in parentheses at the end; one level of nested parentheses (`(/lib/x.so (deleted))`). */
 const DSO = /^(.*?)\s*\(((?:[^()]|\([^()]*\))*)\)$/;
 const OFFSET = /\+0x[0-9a-fA-F]+$/;
+/** simpleperf's name for an address without a symbol: the file's base name and the offset, `libc.so[+1f2c]`. */
+const SIMPLEPERF_UNNAMED = /^(.+)\[\+[0-9a-fA-F]+\]$/;
 const JIT_MAP = /(^|\/)perf-\d+\.map$/;
 const V8_NAME = /^(?:JS|LazyCompile|Function|Script|Eval|InterpretedFunction|Builtin|BytecodeHandler|Handler|Stub|RegExp|Code):?\s*([~^+*]?)(.*)$/;
 const JS_LOCATION = /^(?:(.*?)\s+)?(\S+?):(\d+)(?::(\d+))?$/;
@@ -43,7 +45,7 @@ export function parsePerfFrame(text: string): PerfFrame {
   const rawSymbol = (withDso ? withDso[1]! : text).replace(OFFSET, "");
   const dso = withDso ? withDso[2]! : null;
   const module = dso === null || dso === "" || dso === "[unknown]" ? null : dso;
-  const symbol = rawSymbol === "" ? "[unknown]" : rawSymbol;
+  const symbol = rawSymbol === "" || isSimpleperfUnnamed(rawSymbol, module) ? "[unknown]" : rawSymbol;
   if (dso === "inlined") return { kind: "inlined", record: frame("native", symbol, null, "complete") };
   if (symbol === "[unknown]") {
     const kind: FrameKind = module !== null && JIT_MAP.test(module) ? "jit" : module !== null && isKernel(module) ? "kernel" : "unknown";
@@ -52,6 +54,12 @@ export function parsePerfFrame(text: string): PerfFrame {
   if (module !== null && isKernel(module)) return { kind: "kernel", record: frame("kernel", symbol, module, "complete") };
   if (module !== null && JIT_MAP.test(module)) return { kind: "jit", record: jitFrame(symbol) };
   return { kind: "native", record: frame("native", symbol, module, "complete") };
+}
+
+/** One `[unknown]` frame per file, as perf prints it, rather than one per address. */
+function isSimpleperfUnnamed(symbol: string, module: string | null): boolean {
+  const m = SIMPLEPERF_UNNAMED.exec(symbol);
+  return m !== null && module !== null && (module === m[1] || module.endsWith(`/${m[1]}`));
 }
 
 function isKernel(module: string): boolean {

@@ -7,9 +7,10 @@
  * names the host). Lines that fit nothing are counted, not guessed at.
  */
 import type { Limitation } from "../../domain/evidence-status.ts";
+import { ownString } from "../common/own-string.ts";
 import type { SampledStacks } from "../common/sampled-stacks.ts";
 import { parseFailed, tooLarge } from "../json-guard.ts";
-import { EventMetrics } from "./event-metrics.ts";
+import { EventMetrics } from "../common/perf-event-metrics.ts";
 import { frameKeyOf, parsePerfFrame, type FrameKind } from "./frame-line.ts";
 import { parseSampleHeader, type SampleHeader } from "./sample-header.ts";
 
@@ -149,26 +150,29 @@ export class PerfScriptReader {
     const text = this.lastFrameText;
     if (text === null) return;
     this.lastFrameText = null;
-    this.leafFirst.push(this.frameOf(text, () => parsePerfFrame(text)));
+    this.leafFirst.push(this.frameOf(text, (own) => parsePerfFrame(own)));
   }
 
   private withSource(file: string, line: number): void {
     const base = this.lastFrameText!;
     this.lastFrameText = null;
-    this.leafFirst.push(this.frameOf(`${base}\u0000${file}:${line}`, () => {
-      const parsed = parsePerfFrame(base);
+    this.leafFirst.push(this.frameOf(`${base}\u0000${file}:${line}`, (own) => {
+      const [ownBase, ownFile] = own.slice(0, own.lastIndexOf(":")).split("\u0000") as [string, string];
+      const parsed = parsePerfFrame(ownBase);
       // `??:0` is perf's "no line information".
-      return file === "??" ? parsed : { ...parsed, record: { ...parsed.record, file, line: line > 0 && line < 2 ** 31 ? line : null } };
+      return ownFile === "??" ? parsed : { ...parsed, record: { ...parsed.record, file: ownFile, line: line > 0 && line < 2 ** 31 ? line : null } };
     }));
   }
 
-  private frameOf(text: string, parse: () => ReturnType<typeof parsePerfFrame>): number {
+  /** The frame of a line's text; a new one is parsed from a copy, so it keeps nothing of the chunk the line came from. */
+  private frameOf(text: string, parse: (own: string) => ReturnType<typeof parsePerfFrame>): number {
     let index = this.frameByText.get(text);
     if (index === undefined) {
-      const parsed = parse();
+      const own = ownString(text);
+      const parsed = parse(own);
       const r = parsed.record;
       index = this.out.frames.intern(JSON.stringify(["perf", r.language, r.function, r.module, r.file, r.line, r.column]), r);
-      this.frameByText.set(text, index);
+      this.frameByText.set(own, index);
       if (!this.kinds.has(index)) this.kinds.set(index, parsed.kind);
       if (parsed.kind === "inlined") this.inlinedFrames++;
     }

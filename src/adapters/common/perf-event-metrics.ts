@@ -1,5 +1,6 @@
 /**
- * Which flameox metric each perf event's samples become. A sample's period is what it
+ * Which flameox metric each perf event's samples become (Linux perf and Android
+ * simpleperf name their events alike). A sample's period is what it
  * stands for: nanoseconds for the software clocks (cpu-clock, task-clock), events
  * counted for hardware counters. So clocks become `cpu_time` and cycles and instructions
  * their own metrics, weighted by period; any other event (or one printed without its
