@@ -50,9 +50,10 @@ function layerOf(path: string): string | null {
 const ADAPTER_CORES = ["common", "wasm", "trace-events", "v8-sample-tree", "benchmarks", "test-results", "coverage-lines", "sqlite"];
 /**
  * Dialects: formats that are read into another format's own model and normalized by it
- * (legacy pprof text and binary profiles become a pprof Profile).
+ * (legacy pprof text and binary profiles become a pprof Profile; an `nsys stats`
+ * cuda_gpu_trace report becomes the Nsight export's device events and tracks).
  */
-const ADAPTER_DIALECTS: Record<string, string[]> = { "pprof-legacy": ["pprof"] };
+const ADAPTER_DIALECTS: Record<string, string[]> = { "pprof-legacy": ["pprof"], "nsys-stats-csv": ["nsys-sqlite"] };
 const ADAPTERS = join(REPO, "src", "adapters");
 
 /** The top-level entry of src/adapters a path is in: a folder name, or a file name for top-level files. */
