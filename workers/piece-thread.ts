@@ -7,6 +7,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { markMovable } from "tinypool";
 import type { PieceScanner, PieceTask } from "../src/adapters/adapter.ts";
 import { pieceBuffers, scanTracePiece } from "../src/adapters/chrome-trace/piece-scan.ts";
+import { otlpPieceBuffers, scanOtlpPiece } from "../src/adapters/otlp/piece-scan.ts";
 
 export function readRange(path: string, [start, end]: [number, number]): Uint8Array {
   const bytes = new Uint8Array(end - start);
@@ -23,11 +24,24 @@ export function readRange(path: string, [start, end]: [number, number]): Uint8Ar
   return bytes;
 }
 
+function scan(path: string, scanner: PieceScanner, task: PieceTask): [unknown, ArrayBuffer[]] {
+  const bytes = readRange(path, task.piece);
+  switch (scanner) {
+    case "chrome-trace": {
+      const result = scanTracePiece({ prefix: readRange(path, task.prefix), bytes, offset: task.offset, last: task.last, limits: task.limits });
+      return [result, pieceBuffers(result)];
+    }
+    case "otlp-protobuf": {
+      const result = scanOtlpPiece({ bytes, offset: task.offset, limits: task.limits });
+      return [result, otlpPieceBuffers(result)];
+    }
+  }
+}
+
 export default function scanPiece({ path, scanner, task }: { path: string; scanner: PieceScanner; task: PieceTask }): unknown {
-  if (scanner !== "chrome-trace") throw new Error(`No piece scanner for ${scanner}`);
-  const result = scanTracePiece({ prefix: readRange(path, task.prefix), bytes: readRange(path, task.piece), offset: task.offset, last: task.last, limits: task.limits });
+  const [result, buffers] = scan(path, scanner, task);
   // Tinypool transfers what a movable result lists instead of copying it.
-  const moved = { [Symbol.for("Tinypool.transferable")]: pieceBuffers(result), [Symbol.for("Tinypool.valueOf")]: result };
+  const moved = { [Symbol.for("Tinypool.transferable")]: buffers, [Symbol.for("Tinypool.valueOf")]: result };
   markMovable(moved);
   return moved;
 }

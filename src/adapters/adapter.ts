@@ -112,7 +112,7 @@ export interface PayloadFile {
 }
 
 /** The piece scanners a thread can run, by format (workers/piece-thread.ts). */
-export type PieceScanner = "chrome-trace";
+export type PieceScanner = "chrome-trace" | "otlp-protobuf";
 
 /** One piece to scan: byte ranges of the payload file, which the thread reads itself. */
 export interface PieceTask {

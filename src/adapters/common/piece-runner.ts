@@ -15,7 +15,7 @@ export interface PieceRun<R> {
   /** Scans piece k on this thread (the same function a thread runs). */
   scanHere(k: number): Promise<R>;
   /** Takes piece k's result, in order: false stops the run (a cut proved wrong); throwing raises the piece's error. */
-  take(result: R, k: number): boolean;
+  take(result: R, k: number): boolean | Promise<boolean>;
 }
 
 /** Whether every piece was taken (false: `take` stopped the run). */
@@ -45,7 +45,7 @@ export async function runPieces<R>(run: PieceRun<R>): Promise<boolean> {
       }
       const result = await next;
       results.delete(taken);
-      if (!run.take(result, taken++)) return false;
+      if (!(await run.take(result, taken++))) return false;
     }
     return true;
   } finally {

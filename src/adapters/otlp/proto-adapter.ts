@@ -11,7 +11,14 @@ import { OTEL_TABLES } from "./collect-rows.ts";
 import { isLengthPrefixed, requestBytes, unframeWhole } from "./length-prefixed.ts";
 import { otlpEvidence } from "./otlp-evidence.ts";
 import { OtlpRows } from "./otlp-rows.ts";
+import { runPieces } from "../common/piece-runner.ts";
+import { planOtlpPieces } from "./piece-plan.ts";
+import { takeOtlpPiece } from "./piece-merge.ts";
+import { type OtlpPieceResult, scanOtlpPiece } from "./piece-scan.ts";
 import { scanOtlpProto, scanOtlpProtoSync } from "./scan-proto.ts";
+
+/** Bytes per piece when a request is scanned in pieces (see chrome-trace/adapter.ts PIECE_BYTES). */
+const PIECE_BYTES = 16 << 20;
 
 const SELF = { name: "otlp-protobuf", version: "1.0.0" };
 /** ResourceSpans: resource (1), scope_spans (2), schema_url (3), all length-delimited. */
@@ -33,6 +40,7 @@ export const otlpProtoAdapter: ProducerAdapter = {
   artifactKind: "otlp_trace",
   mediaType: "application/x-protobuf",
   detect: detectOtlpProto,
+  pieceScanner: "otlp-protobuf",
   extract(input: ExtractInput): NormalizedEvidence {
     const bytes = isLengthPrefixed(input.bytes.subarray(0, 5)) ? unframeWhole(input.bytes) : input.bytes;
     // The same scanner and reader as extractStream; the span, event and link batches are kept whole.
@@ -46,6 +54,24 @@ export const otlpProtoAdapter: ProducerAdapter = {
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     // Spans, events and links go to the sink from scanOtlpProto's own columns; `rows` keeps resources, scopes and counts.
     const rows = new OtlpRows(input.sink, input.limits.maxEvents);
+    const pieces = input.pieces;
+    const plan = pieces ? await planOtlpPieces(pieces.file, pieces.pieceBytes ?? PIECE_BYTES) : null;
+    if (pieces && plan) {
+      // Cuts between top-level fields are proven by the framing itself: no piece can disprove one.
+      const task = (k: number) => ({ prefix: [0, 0] as [number, number], piece: plan.pieces[k]!, offset: plan.pieces[k]![0], last: k === plan.pieces.length - 1, limits: { maxNestingDepth: input.limits.maxNestingDepth, maxArgsBytes: input.limits.maxArgsBytes } });
+      await runPieces<OtlpPieceResult>({
+        scanner: "otlp-protobuf",
+        threads: pieces.threads,
+        count: plan.pieces.length,
+        task,
+        scanHere: async (k) => scanOtlpPiece({ bytes: await pieces.file.read(...plan.pieces[k]!), offset: plan.pieces[k]![0], limits: task(k).limits }),
+        take: async (result, k) => {
+          await takeOtlpPiece(rows, input.sink, input.limits.maxEvents, result, plan.resourcesBefore[k]!);
+          return true;
+        },
+      });
+      return otlpEvidence(rows, SELF);
+    }
     await scanOtlpProto(requestBytes(input.chunks), input.limits.maxNestingDepth, rows, input.sink, input.limits.maxEvents);
     return otlpEvidence(rows, SELF);
   },

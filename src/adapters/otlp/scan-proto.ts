@@ -331,7 +331,7 @@ export function scanOtlpProtoSync(bytes: Uint8Array, maxDepth: number, rows: Otl
   return out.takeAll();
 }
 
-function otlpProtoReader(rows: OtlpRows, maxSpans: number): { out: SpanStream; onBatch: (b: ProtoBatch) => void } {
+export function otlpProtoReader(rows: OtlpRows, maxSpans: number): { out: SpanStream; onBatch: (b: ProtoBatch) => void } {
   const out = new SpanStream(rows, maxSpans);
   // Ordinals of the open ResourceSpans and ScopeSpans, dropped when they close.
   let resources = 0;

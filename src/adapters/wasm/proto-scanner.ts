@@ -45,6 +45,9 @@ export class ProtoScanner {
   private readonly mem: Uint8Array;
   private readonly input: number;
 
+  /** The document offset of a scanner offset, for errors (a piece of a document is scanned on its own). */
+  documentOffset: (scannerOffset: number) => number = (at) => at;
+
   private constructor(private readonly wasm: ProtoExports, private readonly format: string, private readonly maxDepth: number) {
     this.batch = new ProtoBatch(this.strings);
     this.mem = new Uint8Array(wasm.memory.buffer);
@@ -79,15 +82,26 @@ export class ProtoScanner {
       for (;;) {
         const status = this.wasm.run();
         if (status === ScanStatus.NEED_INPUT) break;
-        if (status === ScanStatus.ERROR) throw this.error();
+        if (status === ScanStatus.ERROR) this.fail(onBatch);
         this.deliver(onBatch);
       }
     }
   }
 
   finish(onBatch: (batch: ProtoBatch) => void): void {
-    if (this.wasm.finish() === ScanStatus.ERROR) throw this.error();
+    if (this.wasm.finish() === ScanStatus.ERROR) this.fail(onBatch);
     this.deliver(onBatch);
+  }
+
+  /**
+   * Raises the scan's error after handing over the records completed before it, so the
+   * caller's own checks on them (a span limit) come first when they come first in the
+   * document, however the records happened to be batched.
+   */
+  private fail(onBatch: (batch: ProtoBatch) => void): never {
+    const error = this.error();
+    this.deliver(onBatch);
+    throw error;
   }
 
   /**
@@ -110,7 +124,7 @@ export class ProtoScanner {
   }
 
   private error(): FlameoxError {
-    const at = this.wasm.errorOffset();
+    const at = this.documentOffset(this.wasm.errorOffset());
     switch (this.wasm.errorCode() as ProtoScanError) {
       case ProtoScanError.END:
         return parseFailed(this.format, `truncated protobuf (the input ends inside a field or message at byte ${at})`);
