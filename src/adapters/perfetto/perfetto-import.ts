@@ -244,7 +244,11 @@ export class PerfettoImport implements PerfettoEventSink {
     if (ph === "B") type = TYPE_BEGIN;
     else if (ph === "E") type = TYPE_END;
     else if (type === 0) type = ph === "X" ? -1 : TYPE_INSTANT;
-    const t = b.has(r, P.TRACK_UUID) ? this.trackOfUuid(b, r) : this.sequenceTrack(b, r, state);
+    // A legacy event (one with a phase) whose track_uuid is 0, as Chrome writes its marks and
+    // V8 profile events, is on its sequence's thread, as when the uuid is absent; Trace
+    // Processor reads it so (a typed event's 0 stays the default track, as there).
+    const ownTrack = b.has(r, P.TRACK_UUID) && (b.num(r, P.TRACK_UUID) !== 0 || !b.has(r, P.LEGACY_PHASE));
+    const t = ownTrack ? this.trackOfUuid(b, r) : this.sequenceTrack(b, r, state);
     let nameId = b.has(r, P.NAME) ? this.fromScanner(b, b.stringId(r, P.NAME)) : (state.names.get(b.num(r, b.has(r, P.NAME_IID) ? P.NAME_IID : P.LEGACY_NAME_IID)) ?? -1);
     // Counter events are named by their track, as in Trace Processor.
     if (type === TYPE_COUNTER && nameId < 0) nameId = this.counters.trackNameId(t);
@@ -254,9 +258,7 @@ export class PerfettoImport implements PerfettoEventSink {
     const args = kind !== KIND_END ? annotationsJson(c?.annotations ?? [], state, counter) : null;
     if (b.has(r, P.FLOW)) this.flowEvents++;
     if (this.v8Profiles.carries(nameId)) {
-      // track_uuid 0 (how Chrome writes these) means the sequence's own thread, as when it is absent.
-      const sampled = b.has(r, P.TRACK_UUID) && b.num(r, P.TRACK_UUID) !== 0 ? t : this.sequenceTrack(b, r, state);
-      this.v8Profiles.event(this.strings.get(nameId), c?.annotations ?? [], state, sampled, ns, b.has(r, P.LEGACY_ID) ? b.ubig(r, P.LEGACY_ID).toString() : "");
+      this.v8Profiles.event(this.strings.get(nameId), c?.annotations ?? [], state, t, ns, b.has(r, P.LEGACY_ID) ? b.ubig(r, P.LEGACY_ID).toString() : "");
     }
     this.spoolEvent(t, ns, kind, nameId, ph, args, this.category(c, state), kind === KIND_COMPLETE ? Math.max(0, b.num(r, P.LEGACY_DURATION_US) * 1000) : 0, kind === KIND_BEGIN || kind === KIND_END ? threadNs : Number.NaN);
   }
