@@ -26,7 +26,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 /** The V8 profiler's events and the page's performance.mark/measure; nothing else, to keep the files small. */
-export const DEFAULT_CATEGORIES = ["-*", "disabled-by-default-v8.cpu_profiler", "blink.user_timing"];
+export const DEFAULT_CATEGORIES = ["-*", "disabled-by-default-v8.cpu_profiler", "blink.user_timing", "v8.execute"];
 
 export interface RecordOptions {
   chromium: string;
