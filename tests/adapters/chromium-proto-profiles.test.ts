@@ -167,4 +167,18 @@ describe("V8 profiles in Perfetto traces", () => {
     expect(where("navigationStart")).toEqual([["R", "9", "1", "CrRendererMain"]]);
     expect(where("typed")).toEqual([["I", null, null, null]]);
   });
+
+  test("a process_name that is the command line (Perfetto's default) does not replace the name Chrome gave", () => {
+    const cmd = "/usr/lib/chromium/chromium --type=renderer";
+    const process = (uuid: number, pid: number, name: string, cmdline: string[]): Msg => ({ trusted_packet_sequence_id: 1, track_descriptor: { uuid, process: { pid, process_name: name, cmdline } } });
+    const thread = (uuid: number, pid: number): Msg => ({ trusted_packet_sequence_id: 1, track_descriptor: { uuid, thread: { pid, tid: pid, thread_name: "main" } } });
+    const slice = (uuid: number, ts: number): Msg => ({ trusted_packet_sequence_id: 1, timestamp: ts, track_event: { type: 3, name: "tick", track_uuid: uuid } });
+    const packets = [
+      process(1, 7, "Renderer", [cmd]), process(1, 7, cmd, [cmd]), thread(11, 7), slice(11, 10),
+      process(2, 8, cmd, [cmd]), thread(12, 8), slice(12, 20),
+      process(3, 6, "Utility", [cmd]), process(3, 6, "Network Service", [cmd]), thread(13, 6), slice(13, 30),
+    ];
+    const names = traceEventRows(extractProto(encode(packets))).filter((r) => r.name === "tick").map((r) => [r.pid, r.process_name]);
+    expect(names).toEqual([["7", "Renderer"], ["8", cmd], ["6", "Network Service"]]);
+  });
 });

@@ -101,7 +101,8 @@ function expectSameUserTimings(r: Recording): void {
   expect(offset(protoMeasure[0]!, protoMark[0]!)).toBe(offset(measure[0]!, mark[0]!));
   expect(Number(protoMeasure[0]!.dur_ns)).toBe(Number(measure[0]!.dur_ns));
   expect(Number(measure[0]!.dur_ns)).toBeGreaterThan(600e6);
-  expect([protoMark[0]!.pid, protoMark[0]!.tid]).toEqual([mark[0]!.pid, mark[0]!.tid]);
+  expect([protoMark[0]!.pid, protoMark[0]!.tid, protoMark[0]!.process_name, protoMark[0]!.thread_name]).toEqual([mark[0]!.pid, mark[0]!.tid, "Renderer", "CrRendererMain"]);
+  expect([mark[0]!.process_name, mark[0]!.thread_name]).toEqual(["Renderer", "CrRendererMain"]);
   const where = (rows: Row[], origin: Row) => rows.map((row) => `${offset(row, origin)} ${row.pid}/${row.tid} ${row.thread_name}`);
   const jsonNavigations = where(named(json, "navigationStart"), mark[0]!);
   expect(jsonNavigations.length).toBeGreaterThan(0);
