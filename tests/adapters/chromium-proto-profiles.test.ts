@@ -2,23 +2,16 @@
  * Chrome's V8 CPU profiles in Perfetto (protobuf) traces: the Profile/ProfileChunk
  * TrackEvents carry the same JSON as the JSON trace's events, in a debug annotation. The
  * Perfetto import must give the numbers the JSON import gives for the same profile
- * (one shared sample-tree implementation), whatever the per-event args limit, and real
- * recordings of one page in both forms must agree on where the CPU went.
+ * (one shared sample-tree implementation), whatever the per-event args limit. Real
+ * recordings of one run in both forms: chromium-recording-pair.test.ts.
  */
 import { describe, expect, test } from "bun:test";
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
 import { DEFAULT_ADAPTER_LIMITS, type AdapterLimits } from "../../src/adapters/adapter.ts";
 import { Trace } from "../../src/adapters/perfetto/perfetto-schema.ts";
 import { adapterByName } from "../../src/adapters/registry.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 import { chromeTraceAdapter, cpuProfile, extractWith, limitation } from "./adapter-harness.ts";
-import { rowsOf, totalsByFunction } from "./evidence-checks.ts";
-import { functionKey } from "./reference-cpuprofile.ts";
-import { expectSameOutcome } from "./wasm-equivalence.ts";
+import { rowsOf, traceEventRows } from "./evidence-checks.ts";
 
 const perfetto = adapterByName("perfetto")!;
 type Msg = Record<string, any>;
@@ -35,15 +28,16 @@ const tree: [number, string, number][] = [
 ];
 const profile = cpuProfile(tree, [3, 4, 3, 2, 4], [5, 10, 20, 30, 40]);
 const nodes = profile.nodes.map(({ children: _children, ...node }) => ({ ...node, parent: tree.find(([id]) => id === node.id)?.[2] }));
-const chunks: [number, Record<string, unknown>][] = [
+type Chunks = [number, Record<string, unknown>][];
+const chunks: Chunks = [
   [1200, { cpuProfile: { samples: [2, 4] }, timeDeltas: [30, 40], endTime: profile.endTime }],
   [1100, { cpuProfile: { nodes: nodes.slice(0, 2), samples: [3] }, timeDeltas: [5] }],
   [1150, { cpuProfile: { nodes: nodes.slice(2), samples: [4, 3] }, timeDeltas: [10, 20] }],
 ];
 
-function jsonTrace() {
+function jsonTrace(chunkList: Chunks = chunks) {
   return [
-    ...chunks.map(([ts, data]) => ({ ph: "P", name: "ProfileChunk", id: "0x7", pid: 9, tid: 99, ts, cat: "v8", args: { data } })),
+    ...chunkList.map(([ts, data]) => ({ ph: "P", name: "ProfileChunk", id: "0x7", pid: 9, tid: 99, ts, cat: "v8", args: { data } })),
     { ph: "M", name: "thread_name", pid: 9, tid: 1, args: { name: "CrRendererMain" } },
     { ph: "P", name: "Profile", id: "0x7", pid: 9, tid: 1, ts: 1000, args: { data: { startTime: profile.startTime } } },
   ];
@@ -64,7 +58,7 @@ function nested(name: string | null, value: unknown): Msg {
  * annotation name interned per sequence; track_uuid 0 meaning "this sequence's thread";
  * timestamps in ns of CLOCK_MONOTONIC, the trace clock.
  */
-function protoTrace(annotationOf: (data: Record<string, unknown>) => Msg, primaryClock = 3): Uint8Array {
+function protoTrace(annotationOf: (data: Record<string, unknown>) => Msg, primaryClock = 3, chunkList: Chunks = chunks, extra: Msg[] = []): Uint8Array {
   const thread = (seq: number, uuid: number, tid: number, name: string): Msg[] => [
     { trusted_packet_sequence_id: seq, sequence_flags: 1, track_descriptor: { uuid, thread: { pid: 9, tid, thread_name: name } } },
     {
@@ -80,8 +74,9 @@ function protoTrace(annotationOf: (data: Record<string, unknown>) => Msg, primar
     { clock_snapshot: { clocks: [{ clock_id: 3, timestamp: 0 }, { clock_id: 6, timestamp: BOOTTIME_AHEAD_NS }], primary_trace_clock: primaryClock } },
     ...thread(1, 101, 1, "CrRendererMain"),
     ...thread(2, 102, 99, "v8:ProfEvntProc"),
-    ...chunks.map(([ts, data]) => event(2, ts, data)),
+    ...chunkList.map(([ts, data]) => event(2, ts, data)),
     event(1, 1000, { startTime: profile.startTime }),
+    ...extra,
   ]);
 }
 
@@ -150,125 +145,40 @@ describe("V8 profiles in Perfetto traces", () => {
     expect(cpuRows(evidence)).toEqual([]);
     expect(limitation(evidence, "orphan_profile_chunks")).toBe(3);
   });
-});
 
-// ---- Real recordings of one page (fixtures/chromium/fib-page.html: 400 ms in fib) ----
-
-const NON_JS = new Set(["(root)", "(program)", "(idle)", "(garbage collector)"]);
-
-/** Samples per "function @ url" and per profile, counted straight from ProfileChunk data (no adapter code). */
-function countSamples(chunkData: { key: string; data: any }[]): Map<string, Map<string, number>> {
-  const names = new Map<string, Map<number, string>>();
-  const counts = new Map<string, Map<string, number>>();
-  for (const { key, data } of chunkData) {
-    const known = names.get(key) ?? new Map<number, string>();
-    names.set(key, known);
-    for (const node of data?.cpuProfile?.nodes ?? []) known.set(node.id, functionKey(node.callFrame.functionName || "(anonymous)", node.callFrame.url || null));
-  }
-  for (const { key, data } of chunkData) {
-    const perFunction = counts.get(key) ?? new Map<string, number>();
-    counts.set(key, perFunction);
-    for (const id of data?.cpuProfile?.samples ?? []) {
-      const fn = names.get(key)!.get(id)!;
-      perFunction.set(fn, (perFunction.get(fn) ?? 0) + 1);
-    }
-  }
-  return counts;
-}
-
-function jsonChunks(text: string): { key: string; data: any }[] {
-  const parsed = JSON.parse(text);
-  const events: any[] = Array.isArray(parsed) ? parsed : parsed.traceEvents;
-  return events.filter((e) => e.name === "ProfileChunk").map((e) => ({ key: `${e.pid}/${e.id}`, data: e.args?.data }));
-}
-
-function protoChunks(bytes: Uint8Array): { key: string; data: any }[] {
-  const packets = (Trace.toObject(Trace.decode(bytes), { longs: String }) as Msg).packet as Msg[];
-  const eventNames = new Map<string, string>();
-  const out: { key: string; data: any }[] = [];
-  for (const p of packets) {
-    const seq = p.trusted_packet_sequence_id;
-    for (const n of p.interned_data?.event_names ?? []) eventNames.set(`${seq}/${n.iid}`, n.name);
-    const e = p.track_event;
-    if (!e || eventNames.get(`${seq}/${e.name_iid}`) !== "ProfileChunk") continue;
-    for (const a of e.debug_annotations ?? []) if (a.legacy_json_value) out.push({ key: `${seq}/${e.legacy_event?.unscoped_id}`, data: JSON.parse(a.legacy_json_value) });
-  }
-  return out;
-}
-
-/** Self samples per function as imported, summed over tracks (the (root) container is not a frame). */
-function importedSamples(evidence: NormalizedEvidence): Map<string, number> {
-  return new Map([...totalsByFunction(evidence, "cpu_time")].filter(([, v]) => v.selfSamples > 0).map(([k, v]) => [k, v.selfSamples]));
-}
-
-function summed(counts: Map<string, Map<string, number>>): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const perFunction of counts.values()) for (const [fn, n] of perFunction) if (fn !== functionKey("(root)", null)) out.set(fn, (out.get(fn) ?? 0) + n);
-  return out;
-}
-
-/** The top JavaScript function of the profile that ran it, and its share of that profile's JavaScript samples. */
-function topJs(counts: Map<string, Map<string, number>>): { fn: string; samples: number; share: number } {
-  let best = { fn: "", samples: 0, share: 0 };
-  for (const perFunction of counts.values()) {
-    const js = [...perFunction].filter(([fn]) => !NON_JS.has(fn.split(" @")[0]!.trim()));
-    const total = js.reduce((s, [, n]) => s + n, 0);
-    for (const [fn, n] of js) if (n > best.samples) best = { fn, samples: n, share: n / total };
-  }
-  return best;
-}
-
-function compareForms(json: { text: string; evidence: NormalizedEvidence }, proto: { bytes: Uint8Array; evidence: NormalizedEvidence }) {
-  const jsonCounts = countSamples(jsonChunks(json.text));
-  const protoCounts = countSamples(protoChunks(proto.bytes));
-  // Each import counts exactly what its own file holds.
-  expect(importedSamples(json.evidence)).toEqual(summed(jsonCounts));
-  expect(importedSamples(proto.evidence)).toEqual(summed(protoCounts));
-  // The two recordings of the page agree on where its JavaScript time went.
-  const [fromJson, fromProto] = [topJs(jsonCounts), topJs(protoCounts)];
-  expect(fromJson.fn).toStartWith("fib @ file://");
-  expect(fromProto.fn.split(" @")[0]).toBe("fib");
-  expect(fromJson.share).toBeGreaterThan(0.9);
-  expect(Math.abs(fromProto.share - fromJson.share)).toBeLessThan(0.05);
-  return { fromJson, fromProto };
-}
-
-describe("a Chromium recording in both forms", () => {
-  const fixture = join(import.meta.dir, "../../fixtures/chromium");
-
-  test("committed pair: the proto import finds the JSON import's top function", async () => {
-    const text = gunzipSync(readFileSync(join(fixture, "fib.json.gz"))).toString("utf8");
-    const bytes = new Uint8Array(gunzipSync(readFileSync(join(fixture, "fib.pftrace.gz"))));
-    const json = { text, evidence: extractWith(chromeTraceAdapter, JSON.parse(text)) };
-    const proto = { bytes, evidence: extractProto(bytes) };
-    expect(Number(proto.evidence.summary.cpu_samples)).toBeGreaterThan(1000);
-    const { fromProto } = compareForms(json, proto);
-    // The recording's own numbers, counted by hand once: fib took 1275 of the page's samples.
-    expect(fromProto.samples).toBe(1275);
-    // Streamed in small chunks, the proto import gives the same evidence.
-    await expectSameOutcome(perfetto, bytes, { displayName: "fib.pftrace", chunkSize: 4099 });
+  test("anonymous functions are reported as missing symbols in both forms alike", () => {
+    const named = chunks.map(([ts, data]): [number, Record<string, unknown>] => [ts, structuredClone(data)]);
+    const cpu = named[1]![1].cpuProfile as { nodes: { callFrame: { functionName: string } }[] };
+    cpu.nodes[1]!.callFrame.functionName = "";
+    const fromJson = extractWith(chromeTraceAdapter, jsonTrace(named));
+    const fromProto = extractProto(protoTrace(legacyJson, 3, named));
+    expect(limitation(fromJson, "missing_symbols")).toBe(1);
+    expect(limitation(fromProto, "missing_symbols")).toBe(1);
+    expect(limitation(extractProto(protoTrace(legacyJson)), "missing_symbols")).toBeUndefined();
   });
 
-  const chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
-  test.skipIf(chromium === undefined)("fresh recording with the installed Chromium", () => {
-    const dir = mkdtempSync(join(tmpdir(), "flameox-chromium-"));
-    try {
-      const record = (format: "json" | "proto", file: string): void => {
-        const run = spawnSync(chromium!, [
-          "--headless", "--no-sandbox", "--disable-gpu", `--user-data-dir=${join(dir, `profile-${format}`)}`,
-          "--trace-startup=disabled-by-default-v8.cpu_profiler,blink.user_timing,-*", `--trace-startup-format=${format}`,
-          `--trace-startup-file=${file}`, "--trace-startup-duration=4", "--virtual-time-budget=1", "--dump-dom",
-          `file://${join(fixture, "fib-page.html")}`,
-        ], { timeout: 60_000, stdio: ["ignore", "ignore", "ignore"] });
-        expect(run.error).toBeUndefined();
-      };
-      record("json", join(dir, "t.json"));
-      record("proto", join(dir, "t.pftrace"));
-      const text = readFileSync(join(dir, "t.json"), "utf8");
-      const bytes = new Uint8Array(readFileSync(join(dir, "t.pftrace")));
-      compareForms({ text, evidence: extractWith(chromeTraceAdapter, JSON.parse(text)) }, { bytes, evidence: extractProto(bytes) });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 120_000);
+  test("a legacy event with track_uuid 0 (Chrome's marks) is on its sequence's thread; a typed one is not", () => {
+    const marks: Msg[] = [
+      { trusted_packet_sequence_id: 1, timestamp: 3_000_000, track_event: { name: "navigationStart", track_uuid: 0, legacy_event: { phase: 82 } } },
+      { trusted_packet_sequence_id: 1, timestamp: 3_000_001, track_event: { name: "typed", type: 3, track_uuid: 0 } },
+    ];
+    const rows = traceEventRows(extractProto(protoTrace(legacyJson, 3, chunks, marks)));
+    const where = (name: string) => rows.filter((r) => r.name === name).map((r) => [r.phase, r.pid, r.tid, r.thread_name]);
+    expect(where("navigationStart")).toEqual([["R", "9", "1", "CrRendererMain"]]);
+    expect(where("typed")).toEqual([["I", null, null, null]]);
+  });
+
+  test("a process_name that is the command line (Perfetto's default) does not replace the name Chrome gave", () => {
+    const cmd = "/usr/lib/chromium/chromium --type=renderer";
+    const process = (uuid: number, pid: number, name: string, cmdline: string[]): Msg => ({ trusted_packet_sequence_id: 1, track_descriptor: { uuid, process: { pid, process_name: name, cmdline } } });
+    const thread = (uuid: number, pid: number): Msg => ({ trusted_packet_sequence_id: 1, track_descriptor: { uuid, thread: { pid, tid: pid, thread_name: "main" } } });
+    const slice = (uuid: number, ts: number): Msg => ({ trusted_packet_sequence_id: 1, timestamp: ts, track_event: { type: 3, name: "tick", track_uuid: uuid } });
+    const packets = [
+      process(1, 7, "Renderer", [cmd]), process(1, 7, cmd, [cmd]), thread(11, 7), slice(11, 10),
+      process(2, 8, cmd, [cmd]), thread(12, 8), slice(12, 20),
+      process(3, 6, "Utility", [cmd]), process(3, 6, "Network Service", [cmd]), thread(13, 6), slice(13, 30),
+    ];
+    const names = traceEventRows(extractProto(encode(packets))).filter((r) => r.name === "tick").map((r) => [r.pid, r.process_name]);
+    expect(names).toEqual([["7", "Renderer"], ["8", cmd], ["6", "Network Service"]]);
+  });
 });

@@ -120,20 +120,19 @@ describe("perfetto corpus", () => {
  * Each packet's extra counter readings, computed over the protobufjs-decoded packets as
  * Perfetto defines them: extra_counter_values go to the event's extra_counter_track_uuids
  * (else the sequence's defaults'), values scale by the CounterDescriptor's unit_multiplier
- * and incremental tracks accumulate, from 0 again whenever the sequence that described the
- * track clears its incremental state. `threadTime`: the track is a COUNTER_THREAD_TIME_NS one.
+ * and incremental tracks accumulate per writing sequence (a delta is from that writer's
+ * previous value), from 0 again whenever that sequence clears its incremental state.
+ * `threadTime`: the track is a COUNTER_THREAD_TIME_NS one.
  */
 function extraCounterReadings(packets: Msg[]): { uuid: string; value: number; threadTime: boolean }[][] {
   const specs = new Map<string, { multiplier: number; incremental: boolean; threadTime: boolean }>();
   const defaults = new Map<number, string[]>();
   const totals = new Map<string, number>();
-  const describedBy = new Map<string, number>();
   return packets.map((p) => {
     const seq = p.trusted_packet_sequence_id ?? 0;
-    if ((p.sequence_flags ?? 0) & 1 || p.incremental_state_cleared) for (const [uuid, s] of describedBy) if (s === seq) totals.delete(uuid);
+    if ((p.sequence_flags ?? 0) & 1 || p.incremental_state_cleared) for (const key of totals.keys()) if (key.startsWith(`${seq}/`)) totals.delete(key);
     const d = p.track_descriptor;
     if (d?.counter) specs.set(d.uuid, { multiplier: Number(d.counter.unit_multiplier ?? 1), incremental: !!d.counter.is_incremental, threadTime: d.counter.type === 1 });
-    if (d?.counter?.is_incremental) describedBy.set(d.uuid, seq);
     const extra = p.trace_packet_defaults?.track_event_defaults?.extra_counter_track_uuids;
     if (extra?.length) defaults.set(seq, extra);
     const values: string[] = p.track_event?.extra_counter_values ?? [];
@@ -142,7 +141,7 @@ function extraCounterReadings(packets: Msg[]): { uuid: string; value: number; th
       const uuid = uuids[k]!;
       const spec = specs.get(uuid) ?? { multiplier: 1, incremental: false, threadTime: false };
       let value = Number(raw) * spec.multiplier;
-      if (spec.incremental) totals.set(uuid, (value += totals.get(uuid) ?? 0));
+      if (spec.incremental) totals.set(`${seq}/${uuid}`, (value += totals.get(`${seq}/${uuid}`) ?? 0));
       return { uuid, value, threadTime: spec.threadTime };
     });
   });
@@ -213,16 +212,24 @@ describe("perfetto trace built with protobufjs", () => {
       { trusted_packet_sequence_id: 4, sequence_flags: 1, timestamp: 550, track_event: { type: 3, name: "other", track_uuid: 11 } },
       { trusted_packet_sequence_id: 3, timestamp: 600, track_event: { type: 3, name: "tick", extra_counter_values: [1] } },
       { trusted_packet_sequence_id: 3, sequence_flags: 1, timestamp: 700, track_event: { type: 3, name: "tock", track_uuid: 11, extra_counter_track_uuids: [50], extra_counter_values: [2] } },
+      // Another sequence writing the same track keeps its own total (a delta is from its
+      // writer's previous value), as Chrome's thread does when its writer changes: a slice
+      // begun on one sequence and ended on the other takes each reading as its sequence has it.
+      { trusted_packet_sequence_id: 5, sequence_flags: 1, timestamp: 800, track_event: { type: 3, name: "elsewhere", track_uuid: 11, extra_counter_track_uuids: [50], extra_counter_values: [20] } },
+      { trusted_packet_sequence_id: 3, timestamp: 900, track_event: { type: 1, name: "span", track_uuid: 11, extra_counter_track_uuids: [50], extra_counter_values: [16] } },
+      { trusted_packet_sequence_id: 5, timestamp: 1000, track_event: { type: 2, track_uuid: 11, extra_counter_track_uuids: [50], extra_counter_values: [3] } },
     ];
     const evidence = perfetto.extract({ bytes: Trace.encode(Trace.fromObject({ packet: counters })).finish(), displayName: "c.pftrace", limits: DEFAULT_ADAPTER_LIMITS });
     const rows = traceEventBufferRows(evidence).filter((r) => r.phase === "C");
     expect(rows.map((r) => [r.name, r.ts_ns, JSON.parse(r.args_json as string).value])).toEqual([
       ["thread_time", "100", 5000], ["thread_time", "400", 12000], ["thread_time", "600", 13000], ["thread_time", "700", 2000],
+      ["thread_time", "800", 20000], ["thread_time", "900", 18000], ["thread_time", "1000", 23000],
       ["queue", "200", 6], ["queue", "300", -8], ["queue", "500", 20],
     ]);
     expect(evidence.limitations.find((l) => l.code === "extra_counters_without_track")?.count).toBe(1);
     // The thread_time counter (COUNTER_THREAD_TIME_NS) read at the B (5000) and the E (12000) gives the slice's thread time.
     expect(traceEventBufferRows(evidence).find((r) => r.name === "work")).toMatchObject({ phase: "B", dur_ns: "300", thread_dur_ns: "7000" });
+    expect(traceEventBufferRows(evidence).find((r) => r.name === "span")).toMatchObject({ phase: "B", dur_ns: "100", thread_dur_ns: "5000" });
   });
 
   test("slices nest, counters and instants are events, samples become frames and stacks", async () => {

@@ -11,7 +11,6 @@ export interface TraceFacts {
   slices: number;
   truncatedArgs: number;
   repairedTruncatedArray: boolean;
-  unsymbolizedFrames: number;
   ignoredStackSamples: number;
 }
 
@@ -30,7 +29,6 @@ export function traceLimitations(facts: TraceFacts): Limitation[] {
   add("malformed_events", facts.scan.malformed, "Entries that are not event objects with a string ph; dropped");
   add("unknown_phases", facts.scan.unknownPhases, "Events with a phase the Trace Event Format does not define; kept without a duration");
   if (facts.slices === 0) out.push({ code: "no_slices", message: "The trace has no duration events (X, B/E), so there is no wall time to attribute" });
-  add("missing_symbols", facts.unsymbolizedFrames, "Sampled frames without a function name (anonymous)");
   out.push(...embeddedProfileLimitations(facts.profiles));
   add("stack_samples_not_imported", facts.ignoredStackSamples, "Top-level `samples`/`stackFrames` sampling data is not imported");
   return out;

@@ -158,9 +158,7 @@ export class ChromeTracePipeline {
       complete: () => {
         const cpu = new MeasureAccumulator("cpu_time");
         const cpuStacks = new StackTrie("cpu_time");
-        const unsymbolizedBefore = frames.countUnsymbolized();
         const profileStats = profiles.normalize({ frames, cpu, stacks: cpuStacks, clock });
-        const unsymbolizedFrames = frames.countUnsymbolized() - unsymbolizedBefore;
         const trackInfo = tracks.allInfo();
         const lookup: TrackLookup = (track) => trackInfo[track]!;
         const slices = nester.slices;
@@ -185,7 +183,7 @@ export class ChromeTracePipeline {
               tables,
               limitations: traceLimitations({
                 scan: scan.counts, beginEnd, profiles: profileStats, slices, truncatedArgs: rowWriter.truncatedArgs,
-                repairedTruncatedArray: repaired, unsymbolizedFrames, ignoredStackSamples: stackSamples,
+                repairedTruncatedArray: repaired, ignoredStackSamples: stackSamples,
               }),
               summary: {
                 events: spool.length,

@@ -31,6 +31,8 @@ export interface TrackDescriptorInput {
   pid: number | null;
   tid: number | null;
   processName: string | null;
+  /** The process_name is the process's command line (Perfetto's default when the producer names none). */
+  processNameIsCommandLine?: boolean;
   threadName: string | null;
 }
 
@@ -146,6 +148,7 @@ export class PacketChildren {
           uuid: b.ubig(r, T.UUID).toString(), parent: b.has(r, T.PARENT) ? b.ubig(r, T.PARENT).toString() : null,
           name: b.string(r, T.NAME) ?? b.string(r, T.STATIC_NAME), pid: b.has(r, T.PID) ? b.num(r, T.PID) : b.has(r, T.THREAD_PID) ? b.num(r, T.THREAD_PID) : null,
           tid: b.has(r, T.TID) ? b.num(r, T.TID) : null, processName: b.string(r, T.PROCESS_NAME), threadName: b.string(r, T.THREAD_NAME),
+          processNameIsCommandLine: b.has(r, T.PROCESS_CMDLINE) && b.string(r, T.PROCESS_CMDLINE) === b.string(r, T.PROCESS_NAME),
         });
         return true;
       case R.PROCESS: this.processes.push({ pid: b.num(r, 0), name: b.string(r, 1) }); return true;

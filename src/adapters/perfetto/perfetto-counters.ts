@@ -15,39 +15,35 @@ import { PROCESS_STAT_COUNTERS } from "./trace-program.ts";
 export class PerfettoCounters {
   /** Extra counter values with no track uuid for them (more values than uuids). */
   withoutTrack = 0;
-  /** Running totals of incremental counter tracks. */
-  private readonly totals = new Map<number, number>();
   /**
-   * The packet sequence that last described each incremental counter track: its total
-   * restarts from 0 when that sequence clears its incremental state, as Trace Processor's
-   * TrackEventTracker::OnIncrementalStateCleared does (the writer restarts its deltas then).
+   * Running totals of incremental counter tracks, per packet sequence: a value is a delta
+   * from its writer's previous one, so each sequence writing a track (Chrome starts a new
+   * one for a thread whose writer changed, on the same thread_time track) keeps its own
+   * total, from 0 again when it clears its incremental state, as Trace Processor does.
    */
-  private readonly incrementalSequence = new Map<number, number>();
+  private readonly totals = new Map<number, Map<number, number>>();
 
   constructor(
     private readonly tracks: PerfettoTracks,
     private readonly sink: PerfettoEventSink,
   ) {}
 
-  /** A reading of track `t` as its descriptor defines it: scaled, and summed when incremental. */
-  value(t: number, raw: number): number {
+  /** A reading of track `t` on packet sequence `sequence`, as its descriptor defines it: scaled, and summed when incremental. */
+  value(t: number, raw: number, sequence: number): number {
     const spec = this.tracks.descriptorOf(t)?.counter;
     if (!spec) return raw;
     const value = raw * spec.multiplier;
     if (!spec.incremental) return value;
-    const total = (this.totals.get(t) ?? 0) + value;
-    this.totals.set(t, total);
+    let totals = this.totals.get(sequence);
+    if (!totals) this.totals.set(sequence, (totals = new Map()));
+    const total = (totals.get(t) ?? 0) + value;
+    totals.set(t, total);
     return total;
-  }
-
-  /** Track `t` was described, on packet sequence `sequence`, as an incremental counter. */
-  describedIncremental(t: number, sequence: number): void {
-    this.incrementalSequence.set(t, sequence);
   }
 
   /** Packet sequence `sequence` cleared its incremental state: its incremental counters restart. */
   sequenceCleared(sequence: number): void {
-    for (const [t, s] of this.incrementalSequence) if (s === sequence) this.totals.delete(t);
+    this.totals.delete(sequence);
   }
 
   /** The string id of track `t`'s name (-1: unnamed). */
@@ -61,9 +57,9 @@ export class PerfettoCounters {
    * the reading of a thread time counter among them (ns; NaN: none), the thread's CPU
    * clock at the event, from which its slice's thread time follows.
    */
-  extra(c: PacketChildren, state: SequenceState, ns: number): number {
-    const ints = this.readings(c.extraValues, c.extraUuids.length > 0 ? c.extraUuids : state.defaultExtraUuids, ns);
-    const doubles = this.readings(c.extraDoubleValues, c.extraDoubleUuids.length > 0 ? c.extraDoubleUuids : state.defaultExtraDoubleUuids, ns);
+  extra(c: PacketChildren, state: SequenceState, sequence: number, ns: number): number {
+    const ints = this.readings(c.extraValues, c.extraUuids.length > 0 ? c.extraUuids : state.defaultExtraUuids, sequence, ns);
+    const doubles = this.readings(c.extraDoubleValues, c.extraDoubleUuids.length > 0 ? c.extraDoubleUuids : state.defaultExtraDoubleUuids, sequence, ns);
     return Number.isNaN(ints) ? doubles : ints;
   }
 
@@ -81,7 +77,7 @@ export class PerfettoCounters {
   }
 
   /** Counter events for `values`; returns the thread time reading among them (NaN: none). */
-  private readings(values: number[], uuids: string[], ns: number): number {
+  private readings(values: number[], uuids: string[], sequence: number, ns: number): number {
     let threadNs = Number.NaN;
     values.forEach((raw, k) => {
       const uuid = uuids[k];
@@ -90,7 +86,7 @@ export class PerfettoCounters {
         return;
       }
       const t = this.tracks.trackOf(uuid);
-      const value = this.value(t, raw);
+      const value = this.value(t, raw, sequence);
       if (this.tracks.descriptorOf(t)?.counter?.threadTime) threadNs = value;
       this.counterEvent(t, ns, value);
     });

@@ -139,7 +139,7 @@ export class PerfettoImport implements PerfettoEventSink {
     this.ftrace.packet(b, r, sequence);
     if (b.has(r, P.DEFAULT_CLOCK_ID)) state.defaultClockId = b.num(r, P.DEFAULT_CLOCK_ID);
     if (b.has(r, P.DEFAULT_TRACK_UUID)) state.defaultTrackUuid = b.ubig(r, P.DEFAULT_TRACK_UUID).toString();
-    if (c) this.applyChildren(c, state, sequence, b.has(r, P.PRIMARY_CLOCK) ? b.num(r, P.PRIMARY_CLOCK) : null);
+    if (c) this.applyChildren(c, state, b.has(r, P.PRIMARY_CLOCK) ? b.num(r, P.PRIMARY_CLOCK) : null);
     if (b.has(r, P.PROFILE_PACKET)) this.heap.profilePacket(state, c?.heapDumps ?? [], sequence, b.num(r, P.PROFILE_CONTINUED) !== 0);
     const hasTs = b.has(r, P.TIMESTAMP);
     const ns = hasTs ? this.timestampNs(state, b.has(r, P.CLOCK_ID) ? b.num(r, P.CLOCK_ID) : null, b.num(r, P.TIMESTAMP)) : null;
@@ -156,7 +156,7 @@ export class PerfettoImport implements PerfettoEventSink {
     if (c) this.children.reset(-1);
   }
 
-  private applyChildren(c: PacketChildren, state: SequenceState, sequence: number, primary: number | null): void {
+  private applyChildren(c: PacketChildren, state: SequenceState, primary: number | null): void {
     for (const e of c.interned) {
       const value = e.value ?? "";
       if (e.record === R.I_NAME) state.names.set(e.iid, this.intern(value));
@@ -183,10 +183,7 @@ export class PerfettoImport implements PerfettoEventSink {
         state.clocks.set(k.id, { base: k.value, refClock: ref.id, refNs: ref.value, unitNs: k.unitNs, incremental: k.incremental, last: k.value });
       }
     }
-    for (const t of c.tracks) {
-      this.tracks.describe(t.uuid, t);
-      if (t.counter?.incremental) this.counters.describedIncremental(this.tracks.trackOf(t.uuid), sequence);
-    }
+    for (const t of c.tracks) this.tracks.describe(t.uuid, t);
     if (c.defaultExtraUuids.length > 0) state.defaultExtraUuids = [...c.defaultExtraUuids];
     if (c.defaultExtraDoubleUuids.length > 0) state.defaultExtraDoubleUuids = [...c.defaultExtraDoubleUuids];
     for (const p of c.processes) if (p.name !== null) this.tracks.nameProcess(p.pid, p.name);
@@ -244,19 +241,21 @@ export class PerfettoImport implements PerfettoEventSink {
     if (ph === "B") type = TYPE_BEGIN;
     else if (ph === "E") type = TYPE_END;
     else if (type === 0) type = ph === "X" ? -1 : TYPE_INSTANT;
-    const t = b.has(r, P.TRACK_UUID) ? this.trackOfUuid(b, r) : this.sequenceTrack(b, r, state);
+    // A legacy event (one with a phase) whose track_uuid is 0, as Chrome writes its marks and
+    // V8 profile events, is on its sequence's thread, as when the uuid is absent; Trace
+    // Processor reads it so (a typed event's 0 stays the default track, as there).
+    const ownTrack = b.has(r, P.TRACK_UUID) && (b.num(r, P.TRACK_UUID) !== 0 || !b.has(r, P.LEGACY_PHASE));
+    const t = ownTrack ? this.trackOfUuid(b, r) : this.sequenceTrack(b, r, state);
     let nameId = b.has(r, P.NAME) ? this.fromScanner(b, b.stringId(r, P.NAME)) : (state.names.get(b.num(r, b.has(r, P.NAME_IID) ? P.NAME_IID : P.LEGACY_NAME_IID)) ?? -1);
     // Counter events are named by their track, as in Trace Processor.
     if (type === TYPE_COUNTER && nameId < 0) nameId = this.counters.trackNameId(t);
-    const threadNs = c && (c.extraValues.length > 0 || c.extraDoubleValues.length > 0) ? this.counters.extra(c, state, ns) : Number.NaN;
+    const threadNs = c && (c.extraValues.length > 0 || c.extraDoubleValues.length > 0) ? this.counters.extra(c, state, b.num(r, P.SEQUENCE), ns) : Number.NaN;
     const kind = type === TYPE_BEGIN ? KIND_BEGIN : type === TYPE_END ? KIND_END : type === -1 ? KIND_COMPLETE : KIND_EVENT;
-    const counter = type === TYPE_COUNTER ? { value: this.counters.value(t, b.has(r, P.DOUBLE_COUNTER) ? b.double(r, P.DOUBLE_COUNTER) : Number(b.big(r, P.COUNTER))) } : undefined;
+    const counter = type === TYPE_COUNTER ? { value: this.counters.value(t, b.has(r, P.DOUBLE_COUNTER) ? b.double(r, P.DOUBLE_COUNTER) : Number(b.big(r, P.COUNTER)), b.num(r, P.SEQUENCE)) } : undefined;
     const args = kind !== KIND_END ? annotationsJson(c?.annotations ?? [], state, counter) : null;
     if (b.has(r, P.FLOW)) this.flowEvents++;
     if (this.v8Profiles.carries(nameId)) {
-      // track_uuid 0 (how Chrome writes these) means the sequence's own thread, as when it is absent.
-      const sampled = b.has(r, P.TRACK_UUID) && b.num(r, P.TRACK_UUID) !== 0 ? t : this.sequenceTrack(b, r, state);
-      this.v8Profiles.event(this.strings.get(nameId), c?.annotations ?? [], state, sampled, ns, b.has(r, P.LEGACY_ID) ? b.ubig(r, P.LEGACY_ID).toString() : "");
+      this.v8Profiles.event(this.strings.get(nameId), c?.annotations ?? [], state, t, ns, b.has(r, P.LEGACY_ID) ? b.ubig(r, P.LEGACY_ID).toString() : "");
     }
     this.spoolEvent(t, ns, kind, nameId, ph, args, this.category(c, state), kind === KIND_COMPLETE ? Math.max(0, b.num(r, P.LEGACY_DURATION_US) * 1000) : 0, kind === KIND_BEGIN || kind === KIND_END ? threadNs : Number.NaN);
   }

@@ -19,6 +19,7 @@ interface Descriptor {
   pid: number | null;
   tid: number | null;
   processName: string | null;
+  processNameIsCommandLine?: boolean;
   threadName: string | null;
   counter?: CounterSpec | null;
 }
@@ -50,7 +51,10 @@ export class PerfettoTracks {
     const known = this.descriptors.get(uuid);
     // Later descriptors of the same track refine it (names can change); keep known fields.
     this.descriptors.set(uuid, known ? { ...known, ...Object.fromEntries(Object.entries(d).filter(([, v]) => v !== null && v !== undefined)) } : d);
-    if (d.pid !== null && d.processName !== null) this.processNames.set(d.pid, d.processName);
+    // A later descriptor renames its process (names can change), except with its command
+    // line: Perfetto's SDK writes that as process_name where the producer gives none, and
+    // Chrome's processes describe themselves both ways ("Renderer", then the command line).
+    if (d.pid !== null && d.processName && !(d.processNameIsCommandLine && this.processNames.get(d.pid))) this.processNames.set(d.pid, d.processName);
   }
 
   /** Track `t`'s descriptor as known so far (descriptors normally precede their events). */

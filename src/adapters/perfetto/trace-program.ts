@@ -47,7 +47,7 @@ export const P = {
 /** Track descriptor slots. */
 export const T = {
   UUID: 0, PARENT: 1, NAME: 2, STATIC_NAME: 3, PID: 4, PROCESS_NAME: 5, THREAD_PID: 6, TID: 7, THREAD_NAME: 8, COUNTER: 9,
-  COUNTER_MULTIPLIER: 10, COUNTER_INCREMENTAL: 11, COUNTER_TYPE: 12,
+  COUNTER_MULTIPLIER: 10, COUNTER_INCREMENTAL: 11, COUNTER_TYPE: 12, PROCESS_CMDLINE: 13,
 } as const;
 
 export function perfettoProgram(): ProtoProgram {
@@ -98,6 +98,9 @@ export function perfettoProgram(): ProtoProgram {
   const process = p.child(track, 3, p.message());
   v(process, 1, R.TRACK, T.PID);
   v(process, 6, R.TRACK, T.PROCESS_NAME);
+  // cmdline (repeated; its last entry kept): a process_name that is the command line is
+  // Perfetto's default, not a name the producer gave (see PerfettoTracks.describe).
+  v(process, 2, R.TRACK, T.PROCESS_CMDLINE);
   const thread = p.child(track, 4, p.message());
   [[1, T.THREAD_PID], [2, T.TID], [5, T.THREAD_NAME]].forEach(([field, slot]) => v(thread, field!, R.TRACK, slot!));
   const counter = p.child(track, 8, p.message());

@@ -45,6 +45,8 @@ export interface EmbeddedProfileStats {
   missingDeltas: number;
   totalNs: number;
   orphanChunks: number;
+  /** Frames the profiles added without a function name (anonymous functions). */
+  unsymbolizedFrames: number;
   skipped: string[];
 }
 
@@ -105,8 +107,9 @@ export class EmbeddedProfiles {
   normalize(targets: Omit<SampledProfileTargets, "track">): EmbeddedProfileStats {
     const stats: EmbeddedProfileStats = {
       profiles: 0, samples: 0, attributedSamples: 0, droppedSamples: 0, rootSamples: 0, brokenLinks: 0,
-      clampedDeltas: 0, missingDeltas: 0, totalNs: 0, orphanChunks: 0, skipped: [],
+      clampedDeltas: 0, missingDeltas: 0, totalNs: 0, orphanChunks: 0, unsymbolizedFrames: 0, skipped: [],
     };
+    const unsymbolizedBefore = targets.frames.countUnsymbolized();
     for (const profile of this.profiles) {
       if (profile.track < 0) {
         stats.orphanChunks += profile.chunks.length;
@@ -130,6 +133,7 @@ export class EmbeddedProfiles {
         stats.skipped.push(error.message);
       }
     }
+    stats.unsymbolizedFrames = targets.frames.countUnsymbolized() - unsymbolizedBefore;
     return stats;
   }
 }
@@ -169,6 +173,7 @@ export function embeddedProfileLimitations(stats: EmbeddedProfileStats): Limitat
   add("incomplete_profile_nodes", stats.brokenLinks, "CPU profile nodes linked to nodes missing from the trace; their subtrees are left out");
   add("root_samples", stats.rootSamples, "CPU profile samples on the (root) node; not attributed");
   add("orphan_profile_chunks", stats.orphanChunks, "ProfileChunk events without their Profile event; ignored");
+  add("missing_symbols", stats.unsymbolizedFrames, "Sampled frames without a function name (anonymous)");
   if (stats.skipped.length > 0) {
     out.push({ code: "cpu_profile_skipped", message: `Embedded CPU profiles that could not be read: ${stats.skipped.slice(0, 3).join("; ")}`, count: stats.skipped.length });
   }

@@ -46,7 +46,6 @@ export const chromeTraceReference: ProducerAdapter = {
 
     const cpu = new MeasureAccumulator("cpu_time");
     const cpuStacks = new StackTrie("cpu_time");
-    const unsymbolizedBefore = frames.countUnsymbolized();
     const profileStats = profiles.normalize({ frames, cpu, stacks: cpuStacks, clock: scan.clock });
 
     const tables = emptyTables();
@@ -72,7 +71,6 @@ export const chromeTraceReference: ProducerAdapter = {
       limitations: traceLimitations({
         scan: scan.counts, beginEnd, profiles: profileStats, slices, truncatedArgs,
         repairedTruncatedArray: parsed.repairedTruncatedArray,
-        unsymbolizedFrames: frames.countUnsymbolized() - unsymbolizedBefore,
         ignoredStackSamples: stackSamples,
       }),
       summary: {
