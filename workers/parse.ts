@@ -15,7 +15,7 @@ import { compiledParquetModule } from "../src/storage/parquet.ts";
 import { extractTables } from "./extract-tables.ts";
 import { drainPayload, openPayload } from "./payload-stream.ts";
 import { startEncodePool, useEncodeThread } from "./encode-pool.ts";
-import { startPiecePool, usePieceThreads } from "./piece-pool.ts";
+import { pieceThreadCount, startPiecePool, usePieceThreads } from "./piece-pool.ts";
 import { MemoryGovernor } from "./memory-governor.ts";
 import { progressWriter } from "./progress-file.ts";
 import { dieWithOwner } from "./owner-death.ts";
@@ -75,7 +75,8 @@ async function parse(request: ParseRequest, started: number): Promise<ParseRespo
   const payloadBytes = statSync(request.payload_path).size;
   const pool = startEncodePool(useEncodeThread(request.limits.memory_bytes, payloadBytes, payload.compression !== "none"));
   // A large plain payload can be scanned in pieces, on every core, by adapters that can cut their format.
-  const piecePool = adapter.pieceScanner && usePieceThreads(request.limits.memory_bytes, payloadBytes, payload.compression !== "none") ? startPiecePool(request.payload_path, payloadBytes) : null;
+  const threads = pieceThreadCount(adapter.pieceScan, pool.threaded);
+  const piecePool = threads > 0 && usePieceThreads(request.limits.memory_bytes, payloadBytes, payload.compression !== "none") ? startPiecePool(request.payload_path, payloadBytes, threads) : null;
   const { evidence, tables } = await extractTables(adapter, payload, {
     displayName: request.display_name,
     limits: {

@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from "node:os";
 import Tinypool from "tinypool";
-import type { PayloadFile, PieceThreads } from "../src/adapters/adapter.ts";
+import type { PayloadFile, PieceThreads, ProducerAdapter } from "../src/adapters/adapter.ts";
 import { readRange } from "./piece-thread.ts";
 
 export interface PiecePool {
@@ -24,8 +24,18 @@ export function usePieceThreads(memoryBudgetBytes: number, payloadBytes: number,
   return !compressed && memoryBudgetBytes >= PIECES_MIN_BUDGET && payloadBytes >= PIECES_MIN_PAYLOAD;
 }
 
-/** One thread per core but this one, which scans pieces too (each thread is a runtime of its own, ~80 MB). */
-export function startPiecePool(path: string, size: number, threads = Math.max(1, availableParallelism() - 1)): PiecePool {
+/**
+ * Piece threads for an adapter: one per core left free while it scans. The parser's own
+ * thread scans pieces too; the encoding thread takes a core during the scan when the
+ * adapter writes rows while it scans. 0: scan sequentially (no core to spare, or no
+ * piece scanner). Each thread is a runtime of its own (~80 MB).
+ */
+export function pieceThreadCount(pieceScan: ProducerAdapter["pieceScan"], encodeThread: boolean, cores = availableParallelism()): number {
+  if (!pieceScan) return 0;
+  return Math.max(0, cores - 1 - (pieceScan.rowsWhileScanning && encodeThread ? 1 : 0));
+}
+
+export function startPiecePool(path: string, size: number, threads: number): PiecePool {
   const here = import.meta.url;
   if (threads < 1 || here.includes("/$bunfs/") || here.includes("%24bunfs")) return { pieces: undefined, close: async () => {} };
   let pool: Tinypool | null;

@@ -68,8 +68,14 @@ export interface ProducerAdapter {
    * artifact. Same tables, rows and errors as `extract`. Adapters without it are run whole.
    */
   extractStream?(input: StreamExtractInput): Promise<StreamedEvidence>;
-  /** The piece scanner `extractStream` can use on `pieces` (threads are started only for adapters that have one). */
-  pieceScanner?: PieceScanner;
+  /**
+   * The piece scanner `extractStream` can use on `pieces` (threads are started only for
+   * adapters that have one). `rowsWhileScanning`: rows are written, and so Parquet parts
+   * encoded, while the payload is scanned (OTLP), so the encoding thread already has a
+   * core during the scan; a trace's rows come after its scan, which leaves every core
+   * but the parser's free then.
+   */
+  pieceScan?: { scanner: PieceScanner; rowsWhileScanning: boolean };
 }
 
 /** Where a streaming adapter writes the rows of its large tables. */

@@ -30,7 +30,7 @@ export const chromeTraceAdapter: ProducerAdapter = {
   artifactKind: "execution_trace",
   mediaType: "application/json",
   detect: detectChromeTrace,
-  pieceScanner: "chrome-trace",
+  pieceScan: { scanner: "chrome-trace", rowsWhileScanning: false },
   extract(input: ExtractInput): NormalizedEvidence {
     const pipeline = ChromeTracePipeline.openSync(input.limits);
     try {

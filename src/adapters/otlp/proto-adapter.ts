@@ -17,8 +17,11 @@ import { takeOtlpPiece } from "./piece-merge.ts";
 import { type OtlpPieceResult, scanOtlpPiece } from "./piece-scan.ts";
 import { scanOtlpProto, scanOtlpProtoSync } from "./scan-proto.ts";
 
-/** Bytes per piece when a request is scanned in pieces (see chrome-trace/adapter.ts PIECE_BYTES). */
-const PIECE_BYTES = 16 << 20;
+/**
+ * Bytes per piece when a request is scanned in pieces. A piece holds all its rows until it
+ * is taken (about 4x its bytes as Arrow columns), so pieces are smaller than a trace's.
+ */
+const PIECE_BYTES = 4 << 20;
 
 const SELF = { name: "otlp-protobuf", version: "1.0.0" };
 /** ResourceSpans: resource (1), scope_spans (2), schema_url (3), all length-delimited. */
@@ -40,7 +43,7 @@ export const otlpProtoAdapter: ProducerAdapter = {
   artifactKind: "otlp_trace",
   mediaType: "application/x-protobuf",
   detect: detectOtlpProto,
-  pieceScanner: "otlp-protobuf",
+  pieceScan: { scanner: "otlp-protobuf", rowsWhileScanning: true },
   extract(input: ExtractInput): NormalizedEvidence {
     const bytes = isLengthPrefixed(input.bytes.subarray(0, 5)) ? unframeWhole(input.bytes) : input.bytes;
     // The same scanner and reader as extractStream; the span, event and link batches are kept whole.

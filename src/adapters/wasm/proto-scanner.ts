@@ -48,7 +48,7 @@ export class ProtoScanner {
   /** The document offset of a scanner offset, for errors (a piece of a document is scanned on its own). */
   documentOffset: (scannerOffset: number) => number = (at) => at;
 
-  private constructor(private readonly wasm: ProtoExports, private readonly format: string, private readonly maxDepth: number) {
+  private constructor(private readonly wasm: ProtoExports, private readonly format: string, readonly maxDepth: number) {
     this.batch = new ProtoBatch(this.strings);
     this.mem = new Uint8Array(wasm.memory.buffer);
     this.input = wasm.inputPtr();
