@@ -139,7 +139,7 @@ async function benchInput(label: string, kind: "json" | "otlp" | "perfetto" | "l
     const worker = result.extraction.worker;
     console.log(
       `  ${name}: ${f1(rate)} MB/s end to end (${f0(run.wallMs)} ms), ${(rate / baseRate).toFixed(2)}x ${base.what}; CPU ${f1(run.cpuMs / 1000)} s; ` +
-        `worker peak ${f0((worker.max_rss_bytes ?? 0) / MB)} MiB, encode threads ${worker.encode_threads}`,
+        `worker peak ${f0((worker.max_rss_bytes ?? 0) / MB)} MiB, encode threads ${worker.encode_threads}, scan threads ${worker.scan_threads ?? 0}`,
     );
     console.log(`    stages (ms): ${stageLine(run, result)}`);
     console.log(`    rows: ${Object.entries(result.extraction.tables).map(([t, n]) => `${t}=${n}`).join(" ")}`);

@@ -108,6 +108,7 @@ async function parse(request: ParseRequest, started: number): Promise<ParseRespo
     ...(evidence.companions && evidence.companions.length > 0 ? { companions: evidence.companions } : {}),
     peak_rss_bytes: ownPeakRss(),
     encode_threads: pool.threaded ? 1 : 0,
+    scan_threads: piecePool?.usedThreads ?? 0,
     stages_ms: {
       start: ms(started),
       open_detect: ms(extractStarted - started),

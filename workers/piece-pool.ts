@@ -12,6 +12,8 @@ import { readRange } from "./piece-thread.ts";
 
 export interface PiecePool {
   pieces: { file: PayloadFile; threads: PieceThreads } | undefined;
+  /** Threads that scanned at least one piece (0 when the adapter scanned in one piece after all). */
+  readonly usedThreads: number;
   close(): Promise<void>;
 }
 
@@ -37,13 +39,13 @@ export function pieceThreadCount(pieceScan: ProducerAdapter["pieceScan"], encode
 
 export function startPiecePool(path: string, size: number, threads: number): PiecePool {
   const here = import.meta.url;
-  if (threads < 1 || here.includes("/$bunfs/") || here.includes("%24bunfs")) return { pieces: undefined, close: async () => {} };
+  if (threads < 1 || here.includes("/$bunfs/") || here.includes("%24bunfs")) return { pieces: undefined, usedThreads: 0, close: async () => {} };
   let pool: Tinypool | null;
   try {
     // Started now: a thread loads its runtime and modules while this one plans the cuts and scans the first piece.
     pool = new Tinypool({ filename: new URL("./piece-thread.ts", here).href, minThreads: threads, maxThreads: threads, idleTimeout: 1_000 });
   } catch {
-    return { pieces: undefined, close: async () => {} };
+    return { pieces: undefined, usedThreads: 0, close: async () => {} };
   }
   const file: PayloadFile = { size, read: async (start, end) => readRange(path, [start, end]) };
   const close = async () => {
@@ -51,8 +53,22 @@ export function startPiecePool(path: string, size: number, threads: number): Pie
     pool = null;
     await ending?.destroy();
   };
+  let ran = 0;
   return {
-    pieces: { file, threads: { count: threads, run: (scanner, task) => pool!.run({ path, scanner, task }), release: close } },
+    pieces: {
+      file,
+      threads: {
+        count: threads,
+        run: (scanner, task) => {
+          ran++;
+          return pool!.run({ path, scanner, task });
+        },
+        release: close,
+      },
+    },
+    get usedThreads() {
+      return Math.min(ran, threads);
+    },
     close,
   };
 }

@@ -44,7 +44,7 @@ export interface ExtractionResult {
   limitations: OkResponse["limitations"];
   summary: OkResponse["summary"];
   /** The worker's own figures; `stages_ms` says where its time went (see parse-protocol.ts). */
-  worker: { wall_ms: number; max_rss_bytes: number | null; memory_cap_bytes: number | null; encode_threads: number; stages_ms: Record<string, number> };
+  worker: { wall_ms: number; max_rss_bytes: number | null; memory_cap_bytes: number | null; encode_threads: number; scan_threads: number; stages_ms: Record<string, number> };
   /** Staging, validating and publishing the generation after the worker finished. */
   publish_ms: number;
   /** Files the artifact declares beside itself (NVBench sidecars), read by the import only through the fence. */
@@ -224,7 +224,7 @@ async function runWorker(
     signal: options.signal,
     onSpawn: (child) => recordStagingWorker(join(ids.outputDir, ".."), child),
   }).finally(stopProgress);
-  const worker = { wall_ms: Math.round(result.wallMs), max_rss_bytes: result.maxRssBytes, memory_cap_bytes: result.memoryCapApplied ? limits.worker_memory_bytes : null, encode_threads: 0, stages_ms: {} };
+  const worker = { wall_ms: Math.round(result.wallMs), max_rss_bytes: result.maxRssBytes, memory_cap_bytes: result.memoryCapApplied ? limits.worker_memory_bytes : null, encode_threads: 0, scan_threads: 0, stages_ms: {} };
   const term = result.termination;
   if (term.kind === "cancelled") throw new FlameoxError("PROCESS_CANCELLED", "Extraction cancelled; the parse worker was stopped");
   if (term.kind === "timeout") {
@@ -259,7 +259,7 @@ async function runWorker(
     if (file.size > limits.max_worker_output_bytes) throw new FlameoxError("ARTIFACT_TOO_LARGE", `The parse worker's ${t.file} exceeds the output budget`);
   }
   // The worker's self-measured peak is exact for the parse process; the broker's figure is a fallback.
-  return { response: parsed, worker: { ...worker, max_rss_bytes: parsed.peak_rss_bytes || worker.max_rss_bytes, encode_threads: parsed.encode_threads, stages_ms: parsed.stages_ms ?? {} } };
+  return { response: parsed, worker: { ...worker, max_rss_bytes: parsed.peak_rss_bytes || worker.max_rss_bytes, encode_threads: parsed.encode_threads, scan_threads: parsed.scan_threads ?? 0, stages_ms: parsed.stages_ms ?? {} } };
 }
 
 /** Polls the worker's progress file (workers/progress-file.ts) while it runs; returns the stop function. */

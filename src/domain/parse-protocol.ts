@@ -46,6 +46,8 @@ export type ParseResponse =
       peak_rss_bytes: number;
       /** Threads beside the parser that encoded Parquet parts (0: encoded inline; see workers/encode-pool.ts). */
       encode_threads: number;
+      /** Threads beside the parser that scanned pieces of the payload (0: scanned in one piece; see workers/piece-pool.ts). Absent from older workers. */
+      scan_threads?: number;
       /** Where the worker's time went (ms): start (runtime start to request), open_detect, extract, encode_inline, encode_thread, total. */
       stages_ms?: Record<string, number>;
       /** Files the artifact declares beside itself (see companion-files.ts); absent when none. */
@@ -100,6 +102,7 @@ function successProblem(v: Record<string, unknown>): string | null {
   }
   if (!isCount(v.peak_rss_bytes)) return "peak_rss_bytes must be an integer >= 0";
   if (!isCount(v.encode_threads, 16)) return "encode_threads must be an integer from 0 to 16";
+  if (v.scan_threads !== undefined && !isCount(v.scan_threads, 1024)) return "scan_threads must be an integer from 0 to 1024";
   if (v.companions !== undefined) {
     const problem = companionsProblem(v.companions, "companions");
     if (problem) return problem;

@@ -1,4 +1,5 @@
 /** End to end through the real CLI: import, dedup, hotspots, drill-down, trace window, cursors, validate. */
+import { availableParallelism } from "node:os";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -35,9 +36,9 @@ describe("flameox CLI", () => {
     expect(status.json.catalog.in_sync).toBe(true);
   });
 
-  heavyTest("a 40 MB trace is encoded on the thread under the default budget and inline under 512 MiB, with the same evidence", async () => {
-    const big = join(root, "generated-40mb.json");
-    await generateChromeTrace(big, 40 << 20, 7);
+  heavyTest("a 56 MB trace is scanned in pieces and encoded on the thread under the default budget, in one piece and inline under 512 MiB, with the same evidence", async () => {
+    const big = join(root, "generated-56mb.json");
+    await generateChromeTrace(big, 56 << 20, 7);
     const small = await tempWorkspace();
     try {
       writeFileSync(join(small.root, ".diagnostics", "config.toml"), "[extraction]\nworker_memory_bytes = 536870912\n");
@@ -45,6 +46,9 @@ describe("flameox CLI", () => {
       const inline = (await cli(["import", big, "--json"], { cwd: small.root })).json;
       expect(threaded.extraction.worker.encode_threads).toBe(1);
       expect(inline.extraction.worker.encode_threads).toBe(0);
+      // Piece threads where there is a core beside the parser's.
+      expect(threaded.extraction.worker.scan_threads > 0).toBe(availableParallelism() > 1);
+      expect(inline.extraction.worker.scan_threads).toBe(0);
       expect(threaded.extraction.tables.trace_events).toBeGreaterThan(100_000);
       expect(inline.extraction.tables).toEqual(threaded.extraction.tables);
       expect(inline.extraction.summary).toEqual(threaded.extraction.summary);

@@ -62,7 +62,7 @@ export const ImportResult = type({
     tables: "Record<string, number>",
     limitations: Limitation.array(),
     summary: "Record<string, string | number | boolean | null>",
-    worker: { wall_ms: "number", max_rss_bytes: "number | null", memory_cap_bytes: "number | null", encode_threads: "number", "stages_ms?": "Record<string, number>" },
+    worker: { wall_ms: "number", max_rss_bytes: "number | null", memory_cap_bytes: "number | null", encode_threads: "number", scan_threads: "number", "stages_ms?": "Record<string, number>" },
     "publish_ms?": "number",
     "companions?": type({ filename: "string", byte_length: "number", adapter: "string", context: "Record<string, unknown>" }).array(),
   },
