@@ -16,7 +16,8 @@ import type { EvidenceTableName } from "../../src/domain/evidence-schema.ts";
 import { generateChromeTrace } from "../../fixtures/generators/chrome-trace.ts";
 import { startPiecePool } from "../../workers/piece-pool.ts";
 import { corpusFiles, loadPayload } from "./corpus-files.ts";
-import { bufferRows, runStream, type StreamRun, streamedTableRows } from "./stream-harness.ts";
+import { importOutcome, memoryFile, settle } from "./piece-harness.ts";
+import { runStream, type StreamRun } from "./stream-harness.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "flameox-pieces-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,9 +29,10 @@ interface PieceLog {
 
 /** Pieces of an in-memory document, scanned in this thread as a piece thread would. */
 function memoryPieces(bytes: Uint8Array, pieceBytes: number, log: PieceLog): NonNullable<StreamExtractInput["pieces"]> {
-  const read = ([start, end]: [number, number]) => bytes.slice(start, end);
+  const file = memoryFile(bytes);
+  const read = file.range;
   return {
-    file: { size: bytes.length, read: async (start, end) => read([start, end]) },
+    file,
     pieceBytes,
     threads: {
       count: 2,
@@ -47,20 +49,7 @@ function memoryPieces(bytes: Uint8Array, pieceBytes: number, log: PieceLog): Non
 
 const STREAMED: EvidenceTableName[] = ["trace_events", "stacks"];
 
-/** Everything an import keeps, comparable with toEqual. */
-function outcome(run: StreamRun) {
-  const { tables, ...rest } = run.evidence;
-  const buffered = Object.fromEntries(Object.entries(tables).map(([name, buffer]) => [name, bufferRows(buffer!)]));
-  return { streamed: Object.fromEntries(STREAMED.map((t) => [t, streamedTableRows(run, t)])), buffered, rest };
-}
 
-async function settle<T>(work: Promise<T>): Promise<{ ok: T } | { error: string }> {
-  try {
-    return { ok: await work };
-  } catch (error) {
-    return { error: `${(error as { code?: string }).code}: ${(error as Error).message}` };
-  }
-}
 
 /** Imports `bytes` sequentially and in pieces; returns both outcomes and what the pieces did. */
 async function both(bytes: Uint8Array, pieceBytes: number, limits = {}) {
@@ -190,3 +179,7 @@ describe("a Chrome trace scanned in pieces", () => {
     }
   }, 30_000);
 });
+
+function outcome(run: StreamRun) {
+  return importOutcome(run, STREAMED);
+}

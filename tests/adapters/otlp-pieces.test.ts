@@ -16,15 +16,17 @@ import type { EvidenceTableName } from "../../src/domain/evidence-schema.ts";
 import { generateOtlpProto } from "../../fixtures/generators/otlp-proto.ts";
 import { startPiecePool } from "../../workers/piece-pool.ts";
 import { corpusFiles, loadPayload } from "./corpus-files.ts";
-import { bufferRows, runStream, type StreamRun, streamedTableRows } from "./stream-harness.ts";
+import { importOutcome, memoryFile, settle } from "./piece-harness.ts";
+import { runStream, type StreamRun } from "./stream-harness.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "flameox-otlp-pieces-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function memoryPieces(bytes: Uint8Array, pieceBytes: number, log: { scanned: number }): NonNullable<StreamExtractInput["pieces"]> {
-  const read = ([start, end]: [number, number]) => bytes.slice(start, end);
+  const file = memoryFile(bytes);
+  const read = file.range;
   return {
-    file: { size: bytes.length, read: async (start, end) => read([start, end]) },
+    file,
     pieceBytes,
     threads: {
       count: 2,
@@ -39,19 +41,7 @@ function memoryPieces(bytes: Uint8Array, pieceBytes: number, log: { scanned: num
 
 const STREAMED: EvidenceTableName[] = ["otel_spans", "otel_span_events", "otel_span_links"];
 
-function outcome(run: StreamRun) {
-  const { tables, ...rest } = run.evidence;
-  const buffered = Object.fromEntries(Object.entries(tables).map(([name, buffer]) => [name, bufferRows(buffer!)]));
-  return { streamed: Object.fromEntries(STREAMED.map((t) => [t, streamedTableRows(run, t)])), buffered, rest };
-}
 
-async function settle<T>(work: Promise<T>): Promise<{ ok: T } | { error: string }> {
-  try {
-    return { ok: await work };
-  } catch (error) {
-    return { error: `${(error as { code?: string }).code}: ${(error as Error).message}` };
-  }
-}
 
 async function both(bytes: Uint8Array, pieceBytes: number, limits = {}) {
   const log = { scanned: 0 };
@@ -136,3 +126,7 @@ describe("an OTLP protobuf request scanned in pieces", () => {
     }
   }, 30_000);
 });
+
+function outcome(run: StreamRun) {
+  return importOutcome(run, STREAMED);
+}
