@@ -72,7 +72,7 @@ describe("an OTLP protobuf request scanned in pieces", () => {
       const { sequential, pieced, log } = await both(bytes, pieceBytes);
       expect({ name, ok: "ok" in sequential }).toEqual({ name, ok: true });
       expect({ name, equal: Bun.deepEquals(pieced, sequential) }).toEqual({ name, equal: true });
-      const plan = await planOtlpPieces({ size: bytes.length, read: async (s, e) => bytes.slice(s, e) }, pieceBytes);
+      const plan = await planOtlpPieces(memoryFile(bytes), pieceBytes);
       // A request of one ResourceSpans has nowhere to cut; the generated one has many.
       if (name === "generated") expect(log.scanned).toBeGreaterThan(5);
       if (plan === null) expect(log.scanned).toBe(0);
@@ -91,7 +91,7 @@ describe("an OTLP protobuf request scanned in pieces", () => {
   test("raises the sequential scan's error at the same offset, and the span limit first when it comes first", async () => {
     const bytes = (await generatedRequest()).slice();
     // An invalid wire type inside a span, ~70% in: the byte after a resource_spans header becomes tag 0x0f.
-    const plan = (await planOtlpPieces({ size: bytes.length, read: async (s, e) => bytes.slice(s, e) }, 100 << 10))!;
+    const plan = (await planOtlpPieces(memoryFile(bytes), 100 << 10))!;
     const field = plan.pieces[Math.floor(plan.pieces.length * 0.7)]![0];
     let at = field + 1;
     while (bytes[at]! & 0x80) at++;
@@ -106,10 +106,10 @@ describe("an OTLP protobuf request scanned in pieces", () => {
 
   test("length-prefixed requests and a framing that is not resource_spans get no pieces", async () => {
     const prefixed = new Uint8Array([0, 0, 0, 3, 0x0a, 1, 0]);
-    expect(await planOtlpPieces({ size: prefixed.length, read: async (s, e) => prefixed.slice(s, e) }, 1)).toBeNull();
+    expect(await planOtlpPieces(memoryFile(prefixed), 1)).toBeNull();
     const bytes = (await generatedRequest()).slice();
     bytes[0] = 0x12;
-    expect(await planOtlpPieces({ size: bytes.length, read: async (s, e) => bytes.slice(s, e) }, 100 << 10)).toBeNull();
+    expect(await planOtlpPieces(memoryFile(bytes), 100 << 10)).toBeNull();
   });
 
   test("pieces scanned on real threads from a file give the rows of a sequential scan", async () => {
