@@ -4,7 +4,7 @@
  * little-endian uint16 format version, then Records, each after its little-endian uint32
  * length, ended by a zero length (record-framer.ts cuts them apart).
  */
-import protobuf from "protobufjs";
+import type * as Protobuf from "protobufjs";
 
 const PROTO = `
 syntax = "proto2";
@@ -40,7 +40,17 @@ message Record {
 }
 `;
 
-export const SimpleperfRecord = protobuf.parse(PROTO, { keepCase: true }).root.lookupType("simpleperf_report_proto.Record");
+let record: Protobuf.Type | undefined;
+
+/**
+ * The Record type, built at the first simpleperf file: protobufjs and the parsed schema
+ * cost every parse worker ~0.1 s to load, and no other import needs them (the other
+ * protobuf formats go through the WASM wire scanner).
+ */
+export function simpleperfRecord(): Protobuf.Type {
+  const protobuf = require("protobufjs") as typeof Protobuf;
+  return (record ??= protobuf.parse(PROTO, { keepCase: true }).root.lookupType("simpleperf_report_proto.Record"));
+}
 
 export const SIMPLEPERF_FORMAT = "simpleperf report_sample protobuf";
 export const SIMPLEPERF_MAGIC = "SIMPLEPERF";

@@ -12,7 +12,7 @@ import { GrowableF64, GrowableI32 } from "../common/growable.ts";
 import { EventMetrics } from "../common/perf-event-metrics.ts";
 import type { SampledStacks } from "../common/sampled-stacks.ts";
 import { parseFailed, tooLarge } from "../json-guard.ts";
-import { type DecodedRecord, type FileRecord, type MetaInfoRecord, type SampleRecord, SIMPLEPERF_FORMAT, SimpleperfRecord, uint64 } from "./schema.ts";
+import { type DecodedRecord, type FileRecord, type MetaInfoRecord, type SampleRecord, SIMPLEPERF_FORMAT, simpleperfRecord, uint64 } from "./schema.ts";
 import { simpleperfFrame } from "./simpleperf-frame.ts";
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -53,7 +53,7 @@ export class SimpleperfReader {
   readonly onRecord = (body: Uint8Array): void => {
     let record: DecodedRecord;
     try {
-      record = SimpleperfRecord.decode(body) as unknown as DecodedRecord;
+      record = simpleperfRecord().decode(body) as unknown as DecodedRecord;
     } catch (error) {
       throw parseFailed(SIMPLEPERF_FORMAT, `a record is not a valid Record message (${error instanceof Error ? error.message : String(error)})`, error);
     }
