@@ -14,13 +14,15 @@
  * Then the fixed cost of importing a 1 MB profile (median of 5). With `--baseline-cli`
  * every import is also run with another checkout's CLI, alternating, in the same run. With
  * `--scaling` this checkout's import also runs pinned to one core (`taskset -c 0`), and the
- * ratio of its rate on every core to that says how the pipeline scales.
+ * ratio of its rate on every core to that says how the pipeline scales. With `--one-piece`
+ * this checkout's import also runs with `extraction.scan_threads = 0` (every payload
+ * scanned in one piece), so the piece threads' effect shows in the same run.
  * Figures only; nothing here asserts a time.
  *
  *   bun bench/import-bench.ts [--scale 0.1] [--only chrome,cpuprofile,otlp,perfetto,perf,collapsed,fixed]
  *       [--trace-mb 200] [--profile-samples 2000000] [--otlp-mb 500] [--perfetto-mb 500]
  *       [--perf-mb 500] [--collapsed-mb 500]
- *       [--baseline-cli ../other/src/cli/main.ts] [--scaling] [--keep]
+ *       [--baseline-cli ../other/src/cli/main.ts] [--scaling] [--one-piece] [--keep]
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -44,6 +46,7 @@ const { values } = parseArgs({
     "collapsed-mb": { type: "string" },
     "baseline-cli": { type: "string" },
     scaling: { type: "boolean", default: false },
+    "one-piece": { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
   },
 });
@@ -103,8 +106,19 @@ const f1 = (n: number) => n.toFixed(1);
 /** Each CLI imports into a workspace it made itself: checkouts may differ in what a workspace holds. */
 const workspaces = new Map<string, string>();
 
-async function importOnce(cli: string, path: string, pin: string[] = []): Promise<{ run: Run; result: any }> {
-  const run = await measure([...pin, process.execPath, cli, "import", path, "--json"], workspaces.get(cli));
+let onePiece: string | undefined;
+/** A workspace of this checkout whose parse workers scan every payload in one piece. */
+async function onePieceWorkspace(cli: string): Promise<string> {
+  if (onePiece) return onePiece;
+  const workspace = mkdtempSync(join(dir, "workspace-one-piece-"));
+  await measure([process.execPath, cli, "init", workspace]);
+  await Bun.write(join(workspace, ".diagnostics", "config.toml"), "[extraction]\nscan_threads = 0\n");
+  onePiece = workspace;
+  return workspace;
+}
+
+async function importOnce(cli: string, path: string, pin: string[] = [], workspace = workspaces.get(cli)): Promise<{ run: Run; result: any }> {
+  const run = await measure([...pin, process.execPath, cli, "import", path, "--json"], workspace);
   return { run, result: JSON.parse(run.stdout) };
 }
 
@@ -143,6 +157,13 @@ async function benchInput(label: string, kind: "json" | "otlp" | "perfetto" | "l
     );
     console.log(`    stages (ms): ${stageLine(run, result)}`);
     console.log(`    rows: ${Object.entries(result.extraction.tables).map(([t, n]) => `${t}=${n}`).join(" ")}`);
+    if (values["one-piece"] && name === clis[0]![0]) {
+      const one = await importOnce(cli, path, [], await onePieceWorkspace(cli));
+      const oneRate = mb / (one.run.wallMs / 1000);
+      const w = one.result.extraction.worker;
+      console.log(`    in one piece (scan_threads = 0): ${f1(oneRate)} MB/s (${f0(one.run.wallMs)} ms), CPU ${f1(one.run.cpuMs / 1000)} s; worker peak ${f0((w.max_rss_bytes ?? 0) / MB)} MiB; pieces / one piece = ${(rate / oneRate).toFixed(2)}x`);
+      console.log(`      stages (ms): ${stageLine(one.run, one.result)}`);
+    }
     if (values.scaling && name === clis[0]![0]) {
       const one = await importOnce(cli, path, ["taskset", "-c", "0"]);
       const oneRate = mb / (one.run.wallMs / 1000);

@@ -75,7 +75,7 @@ async function parse(request: ParseRequest, started: number): Promise<ParseRespo
   const payloadBytes = statSync(request.payload_path).size;
   const pool = startEncodePool(useEncodeThread(request.limits.memory_bytes, payloadBytes, payload.compression !== "none"));
   // A large plain payload can be scanned in pieces, on every core, by adapters that can cut their format.
-  const threads = pieceThreadCount(adapter.pieceScan, pool.threaded);
+  const threads = pieceThreadCount(adapter.pieceScan, pool.threaded, request.limits.scan_threads ?? -1);
   const piecePool = threads > 0 && usePieceThreads(request.limits.memory_bytes, payloadBytes, payload.compression !== "none") ? startPiecePool(request.payload_path, payloadBytes, threads) : null;
   const { evidence, tables } = await extractTables(adapter, payload, {
     displayName: request.display_name,

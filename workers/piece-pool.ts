@@ -27,14 +27,17 @@ export function usePieceThreads(memoryBudgetBytes: number, payloadBytes: number,
 }
 
 /**
- * Piece threads for an adapter: one per core left free while it scans. The parser's own
- * thread scans pieces too; the encoding thread takes a core during the scan when the
- * adapter writes rows while it scans. 0: scan sequentially (no core to spare, or no
- * piece scanner). Each thread is a runtime of its own (~80 MB).
+ * Piece threads for an adapter: `configured` when it is 0 or more, else one per core to
+ * spare. A piece thread costs its own runtime start and JIT warm-up (~0.5 s of CPU at the
+ * first piece): on this project's 2-core machine one thread beside the parser scanned a
+ * 100 MB trace no faster (0.90x, `bench/import-bench.ts --one-piece`), so two cores stay
+ * with the parser and the rest of the machine, and the encoding thread keeps a third when
+ * the adapter writes rows while it scans.
  */
-export function pieceThreadCount(pieceScan: ProducerAdapter["pieceScan"], encodeThread: boolean, cores = availableParallelism()): number {
+export function pieceThreadCount(pieceScan: ProducerAdapter["pieceScan"], encodeThread: boolean, configured = -1, cores = availableParallelism()): number {
   if (!pieceScan) return 0;
-  return Math.max(0, cores - 1 - (pieceScan.rowsWhileScanning && encodeThread ? 1 : 0));
+  if (configured >= 0) return configured;
+  return Math.max(0, cores - 2 - (pieceScan.rowsWhileScanning && encodeThread ? 1 : 0));
 }
 
 export function startPiecePool(path: string, size: number, threads: number): PiecePool {

@@ -206,6 +206,7 @@ async function runWorker(
       max_args_bytes: 1024,
       max_decompressed_bytes: ws.config.storage.max_decompressed_bytes,
       memory_bytes: limits.worker_memory_bytes,
+      scan_threads: limits.scan_threads,
     },
     provenance: { run_id: options.runId, artifact_id: options.artifactId, generation_id: ids.generationId },
     ...(options.context ? { context: options.context } : {}),

@@ -20,7 +20,8 @@ export interface ParseRequest {
    * `memory_bytes` is the worker's memory budget (the cap the broker applies, when it can):
    * the worker paces its collections, and decides whether to encode on a second thread, by it.
    */
-  limits: { max_events: number; max_nesting_depth: number; max_args_bytes: number; max_decompressed_bytes: number; memory_bytes: number };
+  /** `scan_threads`: piece threads the worker starts (-1 or absent: as many as it has cores to spare). */
+  limits: { max_events: number; max_nesting_depth: number; max_args_bytes: number; max_decompressed_bytes: number; memory_bytes: number; scan_threads?: number };
   provenance: { run_id: string; artifact_id: string; generation_id: string };
   /** What the adapter is told beside the bytes: a companion file's declaration context (see companion-files.ts). */
   context?: Record<string, unknown> | null;
@@ -44,6 +45,8 @@ export function checkParseRequest(value: unknown): { request: ParseRequest } | {
     const n = limits[key];
     if (typeof n !== "number" || !Number.isInteger(n) || n <= 0) return { problem: `limits.${key} must be an integer > 0` };
   }
+  const threads = limits.scan_threads;
+  if (threads !== undefined && (typeof threads !== "number" || !Number.isInteger(threads) || threads < -1 || threads > 1024)) return { problem: "limits.scan_threads must be an integer from -1 to 1024" };
   if (!isRecord(provenance)) return { problem: "provenance must be an object" };
   for (const key of PROVENANCE) if (typeof provenance[key] !== "string") return { problem: `provenance.${key} must be a string` };
   if (value.context !== undefined && value.context !== null && !isRecord(value.context)) return { problem: "context must be an object or null" };

@@ -30,6 +30,7 @@ const CONFIG_RULES: Record<string, Record<string, Rule>> = {
     max_worker_output_bytes: positiveInt,
     max_events: positiveInt,
     max_nesting_depth: { kind: "integer", min: 1, max: 10000 },
+    scan_threads: { kind: "integer", min: -1, max: 1024 },
   },
   analysis: {
     default_row_limit: { kind: "integer", min: 1, max: 1000 },
@@ -106,6 +107,12 @@ export interface WorkspaceConfig {
     max_worker_output_bytes: number;
     max_events: number;
     max_nesting_depth: number;
+    /**
+     * Piece threads a parse worker starts beside its own to scan a large payload in pieces:
+     * -1 as many as the machine has cores to spare (see workers/piece-pool.ts), 0 none
+     * (every payload in one piece), N exactly N.
+     */
+    scan_threads: number;
   };
   analysis: {
     default_row_limit: number;
@@ -142,6 +149,7 @@ export const DEFAULT_CONFIG: WorkspaceConfig = {
     max_worker_output_bytes: 4 * GiB,
     max_events: 50_000_000,
     max_nesting_depth: 256,
+    scan_threads: -1,
   },
   analysis: { default_row_limit: 50, max_row_limit: 1000, cache_budget_mb: 192 },
   execution: {

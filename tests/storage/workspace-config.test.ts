@@ -44,6 +44,7 @@ describe("workspace config", () => {
     ["[extraction]\nworker_timeout_seconds = 0\n", "extraction.worker_timeout_seconds must be more than 0"],
     ["[extraction]\nworker_timeout_seconds = 90000\n", "extraction.worker_timeout_seconds must be at most 86400"],
     ["[extraction]\nmax_nesting_depth = 10001\n", "extraction.max_nesting_depth must be at most 10000"],
+    ["[extraction]\nscan_threads = -2\n", "extraction.scan_threads must be at least -1"],
     ["[analysis]\ndefault_row_limit = 0\n", "analysis.default_row_limit must be at least 1"],
     ['[execution]\ncontainment = "none"\n', 'execution.containment must be one of "trusted_local", "managed"'],
     ['[execution]\nchild_environment_allowlist = "PATH"\n', "execution.child_environment_allowlist must be an array"],
