@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { measureProcess } from "./measure-process.ts";
+import { measureProcess, workerPeak } from "./measure-process.ts";
 
 const { values } = parseArgs({ options: { files: { type: "string", default: "100000" }, lines: { type: "string", default: "30" }, keep: { type: "boolean", default: false } } });
 const FILES = Number(values.files);
@@ -81,7 +81,7 @@ try {
   const result = JSON.parse(analyzed.stdout);
   console.log(`coverage.py data file: ${FILES} files, ${rows} executed (file, context, line) rows, ${(bytes / MB).toFixed(1)} MB`);
   console.log(`  bun:sqlite read + numbits decode (baseline, in process): ${baselineMs.toFixed(0)} ms, ${decoded} lines`);
-  console.log(`  import (CLI process, file to committed generation): ${imported.wallMs.toFixed(0)} ms, peak RSS ${(imported.maxRss / MB).toFixed(0)} MB`);
+  console.log(`  import (CLI process, file to committed generation): ${imported.wallMs.toFixed(0)} ms, peak RSS ${(imported.maxRss / MB).toFixed(0)} MB (maxRSS, which Linux raises to this benchmark's own size at the spawn), parse worker's own peak ${(workerPeak(imported.stdout) / MB).toFixed(0)} MB`);
   console.log(`  analyze coverage: ${analyzed.wallMs.toFixed(0)} ms, peak RSS ${(analyzed.maxRss / MB).toFixed(0)} MB; ${result.totals.files} files, ${result.totals.lines_executed} lines executed`);
 } finally {
   if (values.keep) console.log(`kept ${dir}`);

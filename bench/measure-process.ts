@@ -13,3 +13,8 @@ export async function measureProcess(argv: string[], cwd: string): Promise<Proce
   if (child.exitCode !== 0) throw new Error(`${argv.join(" ")} failed (${child.exitCode}): ${stdout}${stderr}`);
   return { wallMs: performance.now() - started, maxRss: child.resourceUsage()?.maxRSS ?? 0, stdout };
 }
+
+/** The parse worker's own peak RSS (VmHWM, which it reads itself) from an `import --json` result. */
+export function workerPeak(importJson: string): number {
+  return (JSON.parse(importJson) as { extraction?: { worker?: { max_rss_bytes?: number | null } } }).extraction?.worker?.max_rss_bytes ?? 0;
+}

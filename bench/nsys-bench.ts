@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { measureProcess } from "./measure-process.ts";
+import { measureProcess, workerPeak } from "./measure-process.ts";
 
 const { values } = parseArgs({ options: { kernels: { type: "string", default: "1000000" }, keep: { type: "boolean", default: false } } });
 const KERNELS = Number(values.kernels);
@@ -67,7 +67,7 @@ try {
   const summary = JSON.parse(imported.stdout).extraction;
   console.log(`Nsight Systems export: ${KERNELS} kernels + ${calls} runtime calls, ${(bytes / MB).toFixed(0)} MB; kernel busy ${busy} ns`);
   console.log(`  bun:sqlite read of kernel and runtime rows (baseline, in process): ${baselineMs.toFixed(0)} ms`);
-  console.log(`  import (CLI process, file to committed generation): ${imported.wallMs.toFixed(0)} ms, peak RSS ${(imported.maxRss / MB).toFixed(0)} MB; ${summary.status}`);
+  console.log(`  import (CLI process, file to committed generation): ${imported.wallMs.toFixed(0)} ms, peak RSS ${(imported.maxRss / MB).toFixed(0)} MB (maxRSS, which Linux raises to this benchmark's own size at the spawn), parse worker's own peak ${(workerPeak(imported.stdout) / MB).toFixed(0)} MB; ${summary.status}`);
 } finally {
   if (values.keep) console.log(`kept ${dir}`);
   else rmSync(dir, { recursive: true, force: true });

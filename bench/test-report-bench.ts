@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { measureProcess } from "./measure-process.ts";
+import { measureProcess, workerPeak } from "./measure-process.ts";
 
 const { values } = parseArgs({ options: { tests: { type: "string", default: "200000" }, keep: { type: "boolean", default: false } } });
 const TESTS = Number(values.tests);
@@ -58,7 +58,7 @@ try {
   const result = JSON.parse(failures.stdout);
   console.log(`pytest-reportlog: ${TESTS} tests, ${records} records, ${(bytes / MB).toFixed(0)} MB`);
   console.log(`  JSON.parse per line (baseline, in process): ${parseMs.toFixed(0)} ms`);
-  console.log(`  import (CLI process, file to committed generation): ${imported.wallMs.toFixed(0)} ms, peak RSS ${(imported.maxRss / MB).toFixed(0)} MB`);
+  console.log(`  import (CLI process, file to committed generation): ${imported.wallMs.toFixed(0)} ms, peak RSS ${(imported.maxRss / MB).toFixed(0)} MB (maxRSS, which Linux raises to this benchmark's own size at the spawn), parse worker's own peak ${(workerPeak(imported.stdout) / MB).toFixed(0)} MB`);
   console.log(`  analyze failures: ${failures.wallMs.toFixed(0)} ms, peak RSS ${(failures.maxRss / MB).toFixed(0)} MB; ${JSON.stringify(result.populations[0].by_outcome)}, ${result.total} clusters`);
 } finally {
   if (values.keep) console.log(`kept ${dir}`);

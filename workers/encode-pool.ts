@@ -117,6 +117,7 @@ function transferable(batches: readonly ColumnBatch[]): ColumnBatch[] {
       else if (v.type === "list_utf8") columns[name] = { ...v, valid, listOffsets: owned(v.listOffsets), offsets: owned(v.offsets), data: owned(v.data) };
       else if (v.type === "int32") columns[name] = { ...v, valid, values: owned(v.values) };
       else if (v.type === "int64") columns[name] = { ...v, valid, values: owned(v.values) };
+      else if (v.type === "bool") columns[name] = { ...v, valid, values: owned(v.values) };
       else columns[name] = { ...v, valid, values: owned(v.values) };
     }
     return { ...batch, columns };

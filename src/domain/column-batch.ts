@@ -17,6 +17,8 @@ export type ColumnVector =
   | ({ type: "int32"; values: Int32Array } & Validity)
   | ({ type: "int64"; values: BigInt64Array } & Validity)
   | ({ type: "float64"; values: Float64Array } & Validity)
+  /** Booleans packed as Arrow packs them: row r is bit r % 8 of byte r / 8. */
+  | ({ type: "bool"; values: Uint8Array } & Validity)
   | ({ type: "utf8"; offsets: Int32Array; data: Uint8Array } & Validity)
   /** A list of strings per row: row r's items are items listOffsets[r]..listOffsets[r+1] of the utf8 (offsets, data). */
   | ({ type: "list_utf8"; listOffsets: Int32Array; offsets: Int32Array; data: Uint8Array } & Validity);
@@ -49,6 +51,14 @@ function sliceVector(v: ColumnVector, start: number, end: number): ColumnVector 
       return { type: "int64", values: v.values.slice(start, end), valid, nullCount };
     case "float64":
       return { type: "float64", values: v.values.slice(start, end), valid, nullCount };
+    case "bool": {
+      const values = new Uint8Array((n + 7) >> 3);
+      for (let i = 0; i < n; i++) {
+        const at = start + i;
+        if ((v.values[at >> 3]! >> (at & 7)) & 1) values[i >> 3]! |= 1 << (i & 7);
+      }
+      return { type: "bool", values, valid, nullCount };
+    }
     case "utf8": {
       const from = v.offsets[start]!;
       const offsets = v.offsets.slice(start, end + 1);

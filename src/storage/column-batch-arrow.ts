@@ -2,7 +2,7 @@
  * ColumnBatch → Arrow record batch with the stored column layout (the table's columns;
  * provenance rides in the schema's metadata), sharing the batch's typed arrays: no per-cell work.
  */
-import { Field, Float64, Int32, Int64, List, RecordBatch, Struct, Utf8, makeData, type Data } from "apache-arrow";
+import { Bool, Field, Float64, Int32, Int64, List, RecordBatch, Struct, Utf8, makeData, type Data } from "apache-arrow";
 import type { ColumnBatch, ColumnVector } from "../domain/column-batch.ts";
 import { EVIDENCE_SCHEMAS } from "../domain/evidence-schema.ts";
 import { evidenceArrowSchema, type Provenance } from "./parquet-arrow.ts";
@@ -20,6 +20,8 @@ function vectorData(name: string, vector: ColumnVector, length: number, nullable
       return makeData({ type: new Int64(), length, ...nulls, data: vector.values });
     case "float64":
       return makeData({ type: new Float64(), length, ...nulls, data: vector.values });
+    case "bool":
+      return makeData({ type: new Bool(), length, ...nulls, data: vector.values });
     case "utf8":
       return makeData({ type: new Utf8(), length, ...nulls, valueOffsets: vector.offsets, data: vector.data });
     case "list_utf8": {
@@ -36,7 +38,7 @@ export function columnBatchToArrow(batch: ColumnBatch, provenance: Provenance): 
   const children: Data[] = schema.columns.map((col) => {
       const vector = batch.columns[col.name];
       if (!vector) throw new TypeError(`Batch of ${batch.table} lacks column ${col.name}`);
-      const expected = col.type === "int32" || col.type === "int64" || col.type === "float64" || col.type === "utf8" || col.type === "list_utf8" ? col.type : null;
+      const expected = col.type;
       if (vector.type !== expected) throw new TypeError(`Expected ${batch.table}.${col.name} to be ${col.type} but the batch has ${vector.type}`);
       return vectorData(col.name, vector, batch.length, col.nullable);
   });

@@ -15,6 +15,8 @@ import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts
 import { REPO, tempDir } from "../helpers.ts";
 import { corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";
+import { bufferRows, runStream, streamedTableRows } from "./stream-harness.ts";
+import { pytestReportlogAdapter } from "../../src/adapters/pytest-reportlog/adapter.ts";
 import { hasPytest, runPytestProject } from "./pytest-project.ts";
 
 const enc = new TextEncoder();
@@ -140,6 +142,55 @@ describe("pytest-reportlog edge cases", () => {
     const long = JSON.stringify({ nodeid: "t.py::t", location: ["t.py", 0, "t"], keywords: {}, outcome: "failed", when: "call", duration: 0.1, longrepr: "E   ValueError: " + "x".repeat(10_000), $report_type: "TestReport" });
     const rows = rowsOf(extract(enc.encode(long + "\n")).tables.test_results);
     expect([(rows[0]!.message as string).length, rows[0]!.truncated, rows[0]!.exception_type]).toEqual([2048, true, "ValueError"]);
+  });
+});
+
+describe("pytest-reportlog streamed", () => {
+  const outcome = async (bytes: Uint8Array, chunkSize: number, limits = DEFAULT_ADAPTER_LIMITS) => {
+    try {
+      const run = await runStream(pytestReportlogAdapter, bytes, { chunkSize, limits });
+      return { rows: streamedTableRows(run, "test_results"), limitations: run.evidence.limitations, summary: run.evidence.summary, producer: run.evidence.producerVersion };
+    } catch (error) {
+      return { error: `${(error as { code?: string }).code}: ${(error as Error).message}` };
+    }
+  };
+  const whole = (bytes: Uint8Array, limits = DEFAULT_ADAPTER_LIMITS) => {
+    try {
+      const e = pytestReportlogAdapter.extract({ bytes, displayName: "case", limits });
+      return { rows: bufferRows(e.tables.test_results), limitations: e.limitations, summary: e.summary, producer: e.producerVersion };
+    } catch (error) {
+      return { error: `${(error as { code?: string }).code}: ${(error as Error).message}` };
+    }
+  };
+
+  test("chunk by chunk, every corpus file and every edge case gives the rows, limitations and errors of the whole file", async () => {
+    const files = corpusFiles("pytest-reportlog").map((f) => loadPayload(f.path));
+    const text = new TextDecoder().decode(files[0]!);
+    const lines = text.trimEnd().split("\n");
+    const cases = [
+      ...files,
+      enc.encode(lines.slice(0, -3).join("\n") + "\n" + lines.at(-3)!.slice(0, 40)),
+      enc.encode(lines.slice(0, -1).join("\r\n") + "\r\n\r\n\n"),
+      enc.encode(text.trimEnd()),
+      enc.encode([lines[0], "{not json", ...lines.slice(1)].join("\n")),
+      enc.encode('{"$report_type": "SessionStart"'),
+      enc.encode(""),
+    ];
+    for (const bytes of cases) {
+      const expected = whole(bytes);
+      for (const chunkSize of [1, 7, 4096, 1 << 20]) expect(await outcome(bytes, chunkSize)).toEqual(expected);
+    }
+    expect(await outcome(files[0]!, 13, { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 5 })).toEqual(whole(files[0]!, { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 5 }));
+  });
+
+  test("rows reach the sink in bounded batches, numbered across them", async () => {
+    const record = (i: number) => JSON.stringify({ nodeid: `t.py::t${i}`, location: ["t.py", i, `t${i}`], keywords: {}, outcome: "passed", when: "call", duration: 0.001, $report_type: "TestReport" });
+    const bytes = enc.encode(Array.from({ length: 40_000 }, (_, i) => record(i)).join("\n") + "\n");
+    const run = await runStream(pytestReportlogAdapter, bytes);
+    const sizes = run.batches.map((b) => b.length);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(16384);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(40_000);
+    expect(streamedTableRows(run, "test_results").map((r) => Number(r.result_index))).toEqual(Array.from({ length: 40_000 }, (_, i) => i));
   });
 });
 

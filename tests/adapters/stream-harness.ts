@@ -46,6 +46,8 @@ function cell(vector: ColumnVector, i: number): unknown {
       return String(vector.values[i]);
     case "list_utf8":
       return listItems(vector, i);
+    case "bool":
+      return ((vector.values[i >> 3]! >> (i & 7)) & 1) === 1;
     default:
       return vector.values[i];
   }

@@ -22,6 +22,8 @@ function cell(vector: ColumnVector, i: number, timestamp: boolean): CellValue {
     }
     case "list_utf8":
       return listItems(vector, i);
+    case "bool":
+      return ((vector.values[i >> 3]! >> (i & 7)) & 1) === 1;
     default:
       return vector.values[i]!;
   }

@@ -39,6 +39,19 @@ export function tableBufferToBatch(buffer: TableBuffer): ColumnBatch {
         else b.set(i, v as number);
       }
       columns[col.name] = b.build(n);
+    } else if (col.type === "bool") {
+      const values = new Uint8Array((n + 7) >> 3);
+      const valid = new Uint8Array((n + 7) >> 3);
+      let nullCount = 0;
+      for (let i = 0; i < n; i++) {
+        const v = cells[i];
+        if (v === null || v === undefined) nullCount++;
+        else {
+          valid[i >> 3]! |= 1 << (i & 7);
+          if (v === true) values[i >> 3]! |= 1 << (i & 7);
+        }
+      }
+      columns[col.name] = { type: "bool", values, valid: nullCount > 0 ? valid : null, nullCount };
     } else {
       throw new TypeError(`Column type ${col.type} of ${buffer.schema.name}.${col.name} cannot be streamed`);
     }

@@ -7,7 +7,10 @@
  * that was killed leaves a cut last line: the complete lines are kept and a limitation
  * says the evidence is partial; a bad line anywhere else is a parse failure.
  */
-import type { DetectInput, ExtractInput, ProducerAdapter } from "../adapter.ts";
+import type { DetectInput, ExtractInput, ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
+import { EVIDENCE_SCHEMAS } from "../../domain/evidence-schema.ts";
+import { TableBuffer } from "../../domain/table-buffer.ts";
+import { tableBufferToBatch } from "../common/table-buffer-batch.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
 import { assertNestingWithin, expectationFailed, isPlainObject, parseFailed } from "../json-guard.ts";
@@ -32,6 +35,7 @@ export function detectPytestReportlog({ head }: DetectInput): number {
 interface Line {
   number: number;
   bytes: Uint8Array;
+  /** The file's last line: nothing but its newline follows it. */
   last: boolean;
 }
 
@@ -47,80 +51,140 @@ function* lines(bytes: Uint8Array): Generator<Line> {
   }
 }
 
-export function extractPytestReportlog(input: ExtractInput): NormalizedEvidence {
-  const tables = emptyTables();
-  const out = new TestResultWriter(tables.test_results, LABEL, input.limits.maxEvents);
-  const limitations: Limitation[] = [];
-  const unknown = new Map<string, number>();
-  const seenPhase = new Map<string, number>();
-  let pytestVersion: string | null = null;
-  let exitStatus: number | null = null;
-  let sessionFinished = false;
-  let records = 0;
+/** The same lines from chunks of any size: a line that ends a chunk waits to learn whether more follows. */
+async function* streamedLines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Line> {
+  let carry: Uint8Array = new Uint8Array(0);
+  let held: Line | null = null;
+  let number = 0;
+  for await (const chunk of chunks) {
+    if (chunk.length === 0) continue;
+    if (held) yield held;
+    held = null;
+    const bytes = carry.length === 0 ? chunk : Buffer.concat([carry, chunk]);
+    let start = 0;
+    for (let end = bytes.indexOf(NEWLINE); end !== -1; end = bytes.indexOf(NEWLINE, start)) {
+      const line = { number: ++number, bytes: bytes.subarray(start, end), last: false };
+      if (end === bytes.length - 1) held = line;
+      else yield line;
+      start = end + 1;
+    }
+    carry = bytes.slice(start);
+  }
+  if (held) yield { ...held, last: true };
+  else if (carry.length > 0) yield { number: number + 1, bytes: carry, last: true };
+}
 
-  for (const line of lines(input.bytes)) {
+/** Rows per test_results batch handed to the sink. */
+const BATCH_ROWS = 16384;
+
+/** Reads the records line by line; rows go to `out`, what the session says is kept here. */
+class ReportlogReader {
+  readonly limitations: Limitation[] = [];
+  private readonly unknown = new Map<string, number>();
+  private readonly seenPhase = new Map<string, number>();
+  private pytestVersion: string | null = null;
+  private exitStatus: number | null = null;
+  private sessionFinished = false;
+  private records = 0;
+  /** Set at a cut-off last line: what follows it is not read. */
+  stopped = false;
+
+  constructor(
+    readonly out: TestResultWriter,
+    private readonly maxDepth: number,
+  ) {}
+
+  line(line: Line): void {
     let text: string;
     try {
       text = decoder.decode(line.bytes).trim();
     } catch (error) {
       throw parseFailed(LABEL, `line ${line.number} is not valid UTF-8`, error);
     }
-    if (text === "") continue;
-    assertNestingWithin(line.bytes, input.limits.maxNestingDepth, LABEL);
+    if (text === "") return;
+    assertNestingWithin(line.bytes, this.maxDepth, LABEL);
     let record: unknown;
     try {
       record = JSON.parse(text);
     } catch (error) {
       if (line.last) {
-        limitations.push({ code: "truncated_last_line", message: `The last line (${line.number}) is incomplete JSON; the run was probably cut short, so the evidence is partial`, count: 1 });
-        break;
+        this.limitations.push({ code: "truncated_last_line", message: `The last line (${line.number}) is incomplete JSON; the run was probably cut short, so the evidence is partial`, count: 1 });
+        this.stopped = true;
+        return;
       }
       throw parseFailed(LABEL, `line ${line.number} is not JSON (${error instanceof Error ? error.message : String(error)})`, error);
     }
     if (!isPlainObject(record)) throw expectationFailed(LABEL, `line ${line.number}`, "an object", record);
     const type = record.$report_type;
     if (typeof type !== "string") throw expectationFailed(LABEL, `line ${line.number}.$report_type`, "a string", type);
-    records += 1;
+    this.records += 1;
     switch (type) {
       case "SessionStart":
-        pytestVersion = typeof record.pytest_version === "string" ? record.pytest_version : null;
+        this.pytestVersion = typeof record.pytest_version === "string" ? record.pytest_version : null;
         break;
       case "SessionFinish":
-        sessionFinished = true;
-        exitStatus = typeof record.exitstatus === "number" ? record.exitstatus : null;
+        this.sessionFinished = true;
+        this.exitStatus = typeof record.exitstatus === "number" ? record.exitstatus : null;
         break;
       case "CollectReport":
-        readCollect(record, line.number, out);
+        readCollect(record, line.number, this.out);
         break;
       case "TestReport":
       case "SubTestReport":
-        readTest(record, line.number, type === "SubTestReport" ? "subtest" : "test", out, seenPhase);
+        readTest(record, line.number, type === "SubTestReport" ? "subtest" : "test", this.out, this.seenPhase);
         break;
       case "WarningMessage":
-        readWarning(record, out);
+        readWarning(record, this.out);
         break;
       default:
-        unknown.set(type, (unknown.get(type) ?? 0) + 1);
+        this.unknown.set(type, (this.unknown.get(type) ?? 0) + 1);
     }
   }
-  if (records === 0) throw parseFailed(LABEL, "the file holds no report records");
-  const unknownCount = [...unknown.values()].reduce((a, b) => a + b, 0);
-  if (unknownCount > 0) {
-    const names = [...unknown.keys()].slice(0, 8).join(", ");
-    limitations.push({ code: "unknown_report_types", message: `Skipped ${unknownCount} records of report types this reader does not know (${names})`, count: unknownCount });
+
+  /** The evidence besides the rows, once every line is read. */
+  evidence(): Omit<NormalizedEvidence, "tables"> {
+    if (this.records === 0) throw parseFailed(LABEL, "the file holds no report records");
+    const limitations = [...this.limitations];
+    const unknownCount = [...this.unknown.values()].reduce((a, b) => a + b, 0);
+    if (unknownCount > 0) {
+      const names = [...this.unknown.keys()].slice(0, 8).join(", ");
+      limitations.push({ code: "unknown_report_types", message: `Skipped ${unknownCount} records of report types this reader does not know (${names})`, count: unknownCount });
+    }
+    if (!this.sessionFinished && !limitations.some((l) => l.code === "truncated_last_line")) {
+      limitations.push({ code: "session_not_finished", message: "No SessionFinish record: the session may have been interrupted, so tests may be missing" });
+    }
+    return {
+      adapter: NAME,
+      adapterVersion: VERSION,
+      producer: "pytest",
+      producerVersion: this.pytestVersion,
+      limitations,
+      summary: { records: this.records, test_results: this.out.rows, exit_status: this.exitStatus, session_finished: this.sessionFinished, unknown_records: unknownCount },
+    };
   }
-  if (!sessionFinished && !limitations.some((l) => l.code === "truncated_last_line")) {
-    limitations.push({ code: "session_not_finished", message: "No SessionFinish record: the session may have been interrupted, so tests may be missing" });
+}
+
+export function extractPytestReportlog(input: ExtractInput): NormalizedEvidence {
+  const tables = emptyTables();
+  const reader = new ReportlogReader(new TestResultWriter(tables.test_results, LABEL, input.limits.maxEvents), input.limits.maxNestingDepth);
+  for (const line of lines(input.bytes)) {
+    reader.line(line);
+    if (reader.stopped) break;
   }
-  return {
-    adapter: NAME,
-    adapterVersion: VERSION,
-    producer: "pytest",
-    producerVersion: pytestVersion,
-    tables,
-    limitations,
-    summary: { records, test_results: out.rows, exit_status: exitStatus, session_finished: sessionFinished, unknown_records: unknownCount },
-  };
+  return { ...reader.evidence(), tables };
+}
+
+/** The same records chunk by chunk, the rows handed to the sink in batches: memory does not grow with the file. */
+export async function extractPytestReportlogStream(input: StreamExtractInput): Promise<StreamedEvidence> {
+  const reader = new ReportlogReader(new TestResultWriter(new TableBuffer(EVIDENCE_SCHEMAS.test_results), LABEL, input.limits.maxEvents), input.limits.maxNestingDepth);
+  for await (const line of streamedLines(input.chunks)) {
+    reader.line(line);
+    if (reader.out.pending >= BATCH_ROWS) await input.sink.writeBatch(tableBufferToBatch(reader.out.take()));
+    if (reader.stopped) break;
+  }
+  const evidence = reader.evidence();
+  await input.sink.writeBatch(tableBufferToBatch(reader.out.take()));
+  return { ...evidence, tables: {}, streamed: ["test_results"] };
 }
 
 function stringAt(record: Record<string, unknown>, field: string, line: number): string {
@@ -234,4 +298,5 @@ export const pytestReportlogAdapter: ProducerAdapter = {
   tables: ["test_results"],
   detect: detectPytestReportlog,
   extract: extractPytestReportlog,
+  extractStream: extractPytestReportlogStream,
 };

@@ -4,7 +4,7 @@
  * carry megabytes of captured output) and the row says so in `truncated`; the row count
  * is held under the adapter's event limit.
  */
-import type { TableBuffer } from "../../domain/table-buffer.ts";
+import { TableBuffer } from "../../domain/table-buffer.ts";
 import { tooLarge } from "../json-guard.ts";
 
 /** Characters of a failure message kept: enough for the assertion and its first explanation lines. */
@@ -45,13 +45,25 @@ export class TestResultWriter {
    */
   private previous: Record<string, string | null> = {};
   constructor(
-    private readonly table: TableBuffer,
+    private table: TableBuffer,
     private readonly label: string,
     private readonly maxRows: number,
   ) {}
 
   get rows(): number {
     return this.count;
+  }
+
+  /** Rows waiting in the current table (see `take`). */
+  get pending(): number {
+    return this.table.rowCount;
+  }
+
+  /** Hands over the rows written so far and goes on in a new table (a streaming adapter's batch). */
+  take(): TableBuffer {
+    const full = this.table;
+    this.table = new TableBuffer(full.schema);
+    return full;
   }
 
   add(row: TestResultRow): void {
