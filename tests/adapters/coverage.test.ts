@@ -20,6 +20,8 @@ import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts
 import { corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
 import { hasCoverage, NO_COVERAGE_REASON, runCoverageProject } from "./coverage-project.ts";
 import { rowsOf } from "./evidence-checks.ts";
+import { bufferRows, runStream, streamedTableRows } from "./stream-harness.ts";
+import { coveragePyAdapter } from "../../src/adapters/coverage-py/adapter.ts";
 
 const LEGACY_BANNER = "!coverage.py: This is a private format, don't read it directly!";
 
@@ -110,6 +112,23 @@ describe("coverage.py data files (corpus)", () => {
     const report = JSON.parse(new TextDecoder().decode(loadPayload(corpusFiles("coverage-py-json")[0]!.path)));
     expect(report.totals.covered_lines).toBe(19);
     expect(evidence.producerVersion).toBe("6.5.0");
+  });
+});
+
+describe("coverage.py data files, streamed", () => {
+  test("in batches to the sink, every corpus data file gives the rows, summary and limitations of the whole-file read", async () => {
+    const files = corpusFiles("coverage-py");
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const bytes = loadPayload(file.path);
+      const whole = coveragePyAdapter.extract({ bytes, displayName: file.name, limits: DEFAULT_ADAPTER_LIMITS });
+      for (const chunkSize of [997, 1 << 20]) {
+        const run = await runStream(coveragePyAdapter, bytes, { chunkSize });
+        expect({ file: file.name, rows: streamedTableRows(run, "coverage_lines") }).toEqual({ file: file.name, rows: bufferRows(whole.tables.coverage_lines) });
+        expect(run.evidence.summary).toEqual(whole.summary);
+        expect(run.evidence.limitations).toEqual(whole.limitations);
+      }
+    }
   });
 });
 

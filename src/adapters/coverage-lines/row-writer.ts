@@ -4,7 +4,7 @@
  * paths and names are cut to a fixed size, and the row count stays under the adapter's
  * event limit. Counts what it wrote per file so adapters can report totals.
  */
-import type { CellValue, TableBuffer } from "../../domain/table-buffer.ts";
+import { type CellValue, TableBuffer } from "../../domain/table-buffer.ts";
 import { parseFailed, tooLarge } from "../json-guard.ts";
 
 const MAX_NAME_CHARS = 4096;
@@ -30,13 +30,25 @@ export class CoverageLineWriter {
   private lastCut: string | null = null;
   readonly files = new Set<string>();
   constructor(
-    private readonly table: TableBuffer,
+    private table: TableBuffer,
     private readonly label: string,
     private readonly maxRows: number,
   ) {}
 
   get rows(): number {
     return this.count;
+  }
+
+  /** Rows waiting in the current table (see `take`). */
+  get pending(): number {
+    return this.table.rowCount;
+  }
+
+  /** Hands over the rows written so far and goes on in a new table (a streaming adapter's batch). */
+  take(): TableBuffer {
+    const full = this.table;
+    this.table = new TableBuffer(full.schema);
+    return full;
   }
 
   private readonly cells: Record<string, CellValue> = {};

@@ -6,13 +6,17 @@
  * what ran: which statements exist needs the source, so the run says so in a limitation
  * and totals come from a report (`coverage json`, `coverage xml`) instead.
  */
-import type { DetectInput, ExtractInput, ProducerAdapter } from "../adapter.ts";
+import type { DetectInput, ExtractInput, ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
+import { EVIDENCE_SCHEMAS } from "../../domain/evidence-schema.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
+import { TableBuffer } from "../../domain/table-buffer.ts";
+import { collectChunks } from "../common/collect-chunks.ts";
+import { tableBufferToBatch } from "../common/table-buffer-batch.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
 import { CoverageLineWriter } from "../coverage-lines/row-writer.ts";
 import { isSqliteHeader } from "../sqlite/untrusted-database.ts";
 import { LEGACY_BANNER, readLegacyJson } from "./legacy-json.ts";
-import { writeMeasured } from "./measured-file.ts";
+import { type MeasuredFile, sortMeasured, writeMeasured, writeMeasuredFile } from "./measured-file.ts";
 import { readCoverageSqlite } from "./sqlite-data.ts";
 
 const NAME = "coverage-py";
@@ -31,30 +35,63 @@ const EXECUTED_ONLY: Limitation = {
   message: "A coverage.py data file records the lines that ran, not which statements exist; lines not executed and per-file totals need a report (coverage json or coverage xml)",
 };
 
-export function extractCoveragePy(input: ExtractInput): NormalizedEvidence {
-  const tables = emptyTables();
-  const out = new CoverageLineWriter(tables.coverage_lines, LABEL, input.limits.maxEvents);
+/** What a data file holds, read whole (SQLite needs every byte), before its rows are written. */
+interface CoverageData {
+  files: MeasuredFile[];
+  hasArcs: boolean;
+  producerVersion: string | null;
+  limitations: Limitation[];
+  /** The summary's fields that do not depend on the rows. */
+  summary: Record<string, string | number | boolean | null>;
+}
+
+function readData(bytes: Uint8Array, limits: ExtractInput["limits"]): CoverageData {
   const limitations: Limitation[] = [EXECUTED_ONLY];
-  if (isSqliteHeader(input.bytes)) {
-    const data = readCoverageSqlite(input.bytes, LABEL, input.limits.maxEvents);
-    writeMeasured(data.files, data.hasArcs, out);
+  if (isSqliteHeader(bytes)) {
+    const data = readCoverageSqlite(bytes, LABEL, limits.maxEvents);
     if (data.schemaVersion !== 7) {
       limitations.push({ code: "pre_release_schema", message: `coverage_schema ${data.schemaVersion} is a coverage.py 5.0 pre-release layout; it was read with that schema's tables` });
     }
     return {
-      adapter: NAME, adapterVersion: VERSION, producer: "coverage.py", producerVersion: data.producerVersion, tables, limitations,
-      summary: {
-        container: "sqlite", coverage_schema: data.schemaVersion, has_arcs: data.hasArcs, measured_files: data.measuredFiles,
-        contexts: data.contexts, files_with_rows: out.files.size, coverage_lines: out.rows,
-      },
+      files: data.files, hasArcs: data.hasArcs, producerVersion: data.producerVersion, limitations,
+      summary: { container: "sqlite", coverage_schema: data.schemaVersion, has_arcs: data.hasArcs, measured_files: data.measuredFiles, contexts: data.contexts },
     };
   }
-  const data = readLegacyJson(input.bytes, input.limits.maxNestingDepth, LABEL);
-  writeMeasured(data.files, data.hasArcs, out);
+  const data = readLegacyJson(bytes, limits.maxNestingDepth, LABEL);
+  return { files: data.files, hasArcs: data.hasArcs, producerVersion: null, limitations, summary: { container: "legacy-json", has_arcs: data.hasArcs, measured_files: data.files.length } };
+}
+
+function evidenceOf(data: CoverageData, out: CoverageLineWriter): Omit<NormalizedEvidence, "tables"> {
   return {
-    adapter: NAME, adapterVersion: VERSION, producer: "coverage.py", producerVersion: null, tables, limitations,
-    summary: { container: "legacy-json", has_arcs: data.hasArcs, measured_files: data.files.length, files_with_rows: out.files.size, coverage_lines: out.rows },
+    adapter: NAME, adapterVersion: VERSION, producer: "coverage.py", producerVersion: data.producerVersion, limitations: data.limitations,
+    summary: { ...data.summary, files_with_rows: out.files.size, coverage_lines: out.rows },
   };
+}
+
+export function extractCoveragePy(input: ExtractInput): NormalizedEvidence {
+  const tables = emptyTables();
+  const out = new CoverageLineWriter(tables.coverage_lines, LABEL, input.limits.maxEvents);
+  const data = readData(input.bytes, input.limits);
+  writeMeasured(data.files, data.hasArcs, out);
+  return { ...evidenceOf(data, out), tables };
+}
+
+/** Rows per coverage_lines batch handed to the sink. */
+const BATCH_ROWS = 65536;
+
+/**
+ * The same rows handed to the sink in batches: the file's bytes and its measured files
+ * are held whole (SQLite reads from memory), the rows, many times their size, never are.
+ */
+export async function extractCoveragePyStream(input: StreamExtractInput): Promise<StreamedEvidence> {
+  const data = readData(await collectChunks(input.chunks), input.limits);
+  const out = new CoverageLineWriter(new TableBuffer(EVIDENCE_SCHEMAS.coverage_lines), LABEL, input.limits.maxEvents);
+  for (const file of sortMeasured(data.files)) {
+    writeMeasuredFile(file, data.hasArcs, out);
+    if (out.pending >= BATCH_ROWS) await input.sink.writeBatch(tableBufferToBatch(out.take()));
+  }
+  await input.sink.writeBatch(tableBufferToBatch(out.take()));
+  return { ...evidenceOf(data, out), tables: {}, streamed: ["coverage_lines"] };
 }
 
 export const coveragePyAdapter: ProducerAdapter = {
@@ -65,4 +102,5 @@ export const coveragePyAdapter: ProducerAdapter = {
   tables: ["coverage_lines"],
   detect: detectCoveragePy,
   extract: extractCoveragePy,
+  extractStream: extractCoveragePyStream,
 };

@@ -13,6 +13,7 @@
  * (event-batches.ts); `extractStream` writes them through the sink as they are built,
  * `extract` collects them into a table.
  */
+import { collectChunks } from "../common/collect-chunks.ts";
 import type { DetectInput, ExtractInput, ProducerAdapter, StreamExtractInput, StreamedEvidence } from "../adapter.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
@@ -55,19 +56,7 @@ export function extractNsysSqlite(input: ExtractInput): NormalizedEvidence {
 
 async function extractNsysSqliteStream(input: StreamExtractInput): Promise<StreamedEvidence> {
   // SQLite needs the whole file before it can read a page of it.
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for await (const chunk of input.chunks) {
-    chunks.push(chunk);
-    length += chunk.length;
-  }
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks.splice(0)) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  const read = readNsysEvents(bytes, LABEL, input.limits.maxEvents);
+  const read = readNsysEvents(await collectChunks(input.chunks), LABEL, input.limits.maxEvents);
   for (const batch of eventBatches(read, input.limits.maxArgsBytes)) await input.sink.writeBatch(batch);
   return { ...describe(read), tables: { tracks: trackRows(read) }, streamed: ["trace_events"] };
 }
