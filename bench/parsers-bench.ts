@@ -1,5 +1,5 @@
 /**
- * Parser benchmark (issue 6). Generates, deterministically, a 200 MB and a 2 GB Chrome
+ * Parser benchmark. Generates, deterministically, a 200 MB and a 2 GB Chrome
  * trace, a 2M-sample cpuprofile, a 500 MB OTLP protobuf request and a 500 MB Perfetto
  * trace under /tmp, and for each prints, from one run: `flameox import` end to end to a
  * committed generation (MB/s, wall time, worker and CLI peak RSS), next to Bun JSON.parse

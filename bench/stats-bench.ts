@@ -1,5 +1,5 @@
 /**
- * Statistics benchmark (issue 5). Prints, as medians of repeated runs:
+ * Statistics benchmark. Prints, as medians of repeated runs:
  * - a paired comparison of 30 pairs with 9,999 BCa resamples (estimate, interval,
  *   decision, Wilcoxon, outliers), the work `analyze compare` does after reading samples;
  * - scaling over 5 sizes × 10 blocks: per-size medians with 1,999-resample BCa intervals

@@ -39,7 +39,7 @@ import { pytorchEtAdapter } from "./pytorch-et/adapter.ts";
 export const ADAPTERS: ProducerAdapter[] = [
   v8CpuProfileAdapter,
   chromeTraceAdapter,
-  // Streaming WASM parsers (issue 6).
+  // Streaming WASM parsers.
   v8HeapProfileAdapter,
   otlpJsonAdapter,
   otlpProtoAdapter,
@@ -56,7 +56,7 @@ export const ADAPTERS: ProducerAdapter[] = [
   massifAdapter,
   dhatAdapter,
   dtraceStacksAdapter,
-  // Benchmark samples (issue 5): each raw sample lands in `measurements`.
+  // Benchmark samples: each raw sample lands in `measurements`.
   benchmarkSamplesAdapter,
   hyperfineAdapter,
   pyperfAdapter,

@@ -31,7 +31,7 @@ export const ERROR_CODES = {
   STALE_CURSOR: { exit: 2, retryable: false },
   // An MCP tool whose group the server was not started with (`--tools`).
   TOOL_NOT_ENABLED: { exit: 2, retryable: false },
-  // Workloads, plans and capture (issue 4).
+  // Workloads, plans and capture: a declared workload is the only thing a capture can run.
   WORKLOAD_NOT_FOUND: { exit: 2, retryable: false },
   CONFIGURATION_INVALID: { exit: 2, retryable: false },
   REVISION_CONFLICT: { exit: 7, retryable: false },
@@ -48,7 +48,7 @@ export const ERROR_CODES = {
   // Approval: a workload runs only in a form a person approved on the CLI.
   WORKLOAD_NOT_APPROVED: { exit: 9, retryable: false },
   CONFIRMATION_REQUIRED: { exit: 2, retryable: false },
-  // Experiments, run sets and comparisons (issue 5).
+  // Experiments, run sets and comparisons.
   RECORD_NOT_FOUND: { exit: 2, retryable: false },
   COMPARISON_INVALID: { exit: 6, retryable: false },
   EXPERIMENT_INVALID: { exit: 2, retryable: false },

@@ -178,7 +178,7 @@ export const EVIDENCE_SCHEMAS: Record<EvidenceTableName, TableSchema> = {
       c("evidence_level", "utf8"),
     ],
   },
-  // OTLP traces (issue 6). Ordinals are positions in the request: resource_index in
+  // OTLP traces. Ordinals are positions in the request: resource_index in
   // resourceSpans, scope_index in that resource's scopeSpans, span_index over the whole
   // artifact. Ids are lowercase hex; attributes_json is typed canonical JSON (see
   // src/adapters/otlp/attributes.ts); times are unix ns.

@@ -155,7 +155,7 @@ CREATE TABLE catalog_generations (
 );
 CREATE INDEX catalog_generations_by_artifact ON catalog_generations(artifact_id);
 CREATE INDEX catalog_generations_by_run ON catalog_generations(run_id);
--- Experiments and comparisons (issue 5). Immutable records keep their whole JSON; the
+-- Experiments and comparisons. Immutable records keep their whole JSON; the
 -- columns beside it are what lookups, listings and retention need.
 CREATE TABLE run_sets (
   run_set_id TEXT PRIMARY KEY,

@@ -1,5 +1,5 @@
 /**
- * Investigation records (issue 5 item 5): investigations, revisioned hypotheses and
+ * Investigation records: investigations, revisioned hypotheses and
  * findings with compare-and-swap, the guard on `supported` performance findings, and
  * `analyze record` pinned to the exact corpus commit with digests and typed references.
  */

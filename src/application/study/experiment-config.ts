@@ -1,4 +1,4 @@
-/** Loads one declared experiment and its workload from flameox.toml (via the workload file reader of issue 4). */
+/** Loads one declared experiment and its workload from flameox.toml (through the same flameox.toml reader as workloads, so both see one file the same way). */
 import { FlameoxError } from "../../domain/errors.ts";
 import { normalizeExperiment, type ExperimentDefinition } from "../../domain/experiment/experiment-definition.ts";
 import type { WorkloadDefinition } from "../../domain/workload/project-config.ts";

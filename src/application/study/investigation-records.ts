@@ -1,5 +1,5 @@
 /**
- * Investigation records (issue 5 item 5): investigations, revisioned hypotheses and
+ * Investigation records: investigations, revisioned hypotheses and
  * findings (compare-and-swap on `expected_revision`), and recorded analyses pinned to the
  * exact corpus commit with parameter and result digests and typed evidence references.
  *

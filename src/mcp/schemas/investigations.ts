@@ -1,4 +1,4 @@
-/** Inputs and results of the investigation-record tools (issue 5 item 5). Inputs are closed and bounded. */
+/** Inputs and results of the investigation-record tools. Inputs are closed and bounded. */
 import { type } from "arktype";
 import { FRAME_METRICS } from "../../domain/evidence-schema.ts";
 import { pageFields } from "./common.ts";

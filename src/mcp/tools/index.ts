@@ -16,7 +16,7 @@ import { analyzeAcceleratorTimeline, analyzeOperators } from "./accelerator-tool
 export const TOOLS: readonly AnyTool[] = [
   workspaceStatus,
   initializeWorkspace,
-  // Declared workloads and capture through the broker (issue 4).
+  // Declared workloads and capture through the broker (the one place processes start).
   workloadConfigurationStatus,
   configureWorkload,
   ...CAPTURE_TOOLS,
@@ -31,7 +31,7 @@ export const TOOLS: readonly AnyTool[] = [
   getStackExamples,
   getTraceWindow,
   diffProfiles,
-  // OTLP lifecycle observations (issue 6).
+  // OTLP lifecycle observations.
   getOperationWindow,
   getOperationTransitions,
   getLifecycleGaps,
@@ -42,6 +42,6 @@ export const TOOLS: readonly AnyTool[] = [
   validateWorkspace,
   getEvidence,
   summarizeRuns,
-  // Measurements, run sets, comparisons, experiments, scaling (issue 5).
+  // Measurements, run sets, comparisons, experiments, scaling.
   ...STUDY_TOOLS,
 ];

@@ -1,4 +1,4 @@
-/** create/list/get investigation, record/get hypothesis, record/get/list finding, record_analysis (issue 5 item 5). */
+/** create/list/get investigation, record/get hypothesis, record/get/list finding, record_analysis. */
 import { InvestigationService } from "../../application/study/investigation-records.ts";
 import {
   AnalysisRecordResult, CreateInvestigationInput, FindingPageResult, FindingResult, GetFindingInput, GetHypothesisInput, HypothesisResult,
