@@ -23,12 +23,12 @@ import { toCollapsed } from "./export/collapsed.ts";
 import { toPprof } from "./export/pprof.ts";
 import { toSpeedscope } from "./export/speedscope.ts";
 import { newOperationId } from "../domain/ids.ts";
+import { EXPORT_FORMATS, type ExportFormat } from "../domain/export-formats.ts";
 import { registerFile, type RegisteredArtifact } from "./register-artifact.ts";
 
 export const PICTURE_FORMATS = ["html", "svg"] as const;
 export type PictureFormat = (typeof PICTURE_FORMATS)[number];
-export const EXPORT_FORMATS = ["speedscope", "pprof", "chrome-trace", "collapsed"] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export { EXPORT_FORMATS, type ExportFormat } from "../domain/export-formats.ts";
 
 export interface FlamegraphRequest {
   subject: string;

@@ -6,6 +6,7 @@
  * `next_cursor` stay exact); anything else over budget is QUERY_BUDGET_EXCEEDED.
  */
 import { type } from "arktype";
+import { invalidRequest, requestName } from "../application/requests/request-schema.ts";
 import { FlameoxError } from "../domain/errors.ts";
 import { boundStrings, byteSize, failure, MAX_RESULT_BYTES, success, type ToolCallResult } from "./envelope.ts";
 import type { AnyTool, ToolContext } from "./tool.ts";
@@ -13,7 +14,7 @@ import type { AnyTool, ToolContext } from "./tool.ts";
 export async function callTool(tool: AnyTool, rawArgs: unknown, ctx: ToolContext): Promise<ToolCallResult> {
   const hide = ctx.session.hiddenPaths();
   const args = tool.input(rawArgs ?? {});
-  if (args instanceof type.errors) return failure(invalidArguments(tool.name, args), hide);
+  if (args instanceof type.errors) return failure(invalidArguments(tool, args), hide);
   try {
     let current = args as Record<string, unknown>;
     let cut = false;
@@ -41,7 +42,14 @@ export async function callTool(tool: AnyTool, rawArgs: unknown, ctx: ToolContext
   }
 }
 
-function invalidArguments(toolName: string, errors: InstanceType<typeof type.errors>): FlameoxError {
+/**
+ * A tool whose input is its use case's request refuses it as the CLI does (one message
+ * for both doors); any other tool names itself.
+ */
+function invalidArguments(tool: AnyTool, errors: InstanceType<typeof type.errors>): FlameoxError {
+  const request = requestName(tool.input);
+  if (request !== undefined) return invalidRequest(errors, request);
+  const toolName = tool.name;
   const fields = [...new Set(errors.map((e) => e.path.join(".") || "(arguments)"))];
   // arktype says an undeclared key "must be removed"; say what that means for a tool call.
   const problems = errors.map((e) => e.message.replace(/ must be removed$/, ` is not an argument of ${toolName}`));

@@ -5,6 +5,7 @@
 import { INHERITED_BY_DEFAULT, WORKLOAD_PATH } from "../domain/environment-policy.ts";
 import { parse, stringify } from "smol-toml";
 import { FlameoxError } from "../domain/errors.ts";
+import { MAX_PAGE_ROWS } from "../domain/page-size.ts";
 
 const GiB = 1024 ** 3;
 const MiB = 1024 ** 2;
@@ -34,7 +35,7 @@ const CONFIG_RULES: Record<string, Record<string, Rule>> = {
   },
   analysis: {
     default_row_limit: { kind: "integer", min: 1, max: 1000 },
-    max_row_limit: { kind: "integer", min: 1, max: 10000 },
+    max_row_limit: { kind: "integer", min: 1, max: MAX_PAGE_ROWS },
     cache_budget_mb: { kind: "integer", min: 0, max: 65536 },
   },
   execution: {

@@ -1,17 +1,12 @@
 /** `flameox analyze accelerator RUN_OR_ARTIFACT`: device streams' busy time, idle gaps with host activity, launch latency. Read-only. */
 import { defineCommand } from "citty";
-import { FlameoxError } from "../../domain/errors.ts";
+import { AcceleratorTimelineRequest, answerAcceleratorTimeline, answerOperators, OperatorsRequest } from "../../application/requests/recipe-requests.ts";
+import { checkRequest } from "../../application/requests/request-schema.ts";
 import { commonArgs, execute } from "../context.ts";
 import { formatNs, safeText, table } from "../output.ts";
-import { parseLimit } from "./records.ts";
+import { numberFlag } from "../request-flags.ts";
 
 const evidenceLine = (e: { status: string; reason: string }) => `evidence: ${e.status} (${safeText(e.reason)})`;
-
-function parseGap(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d{1,13}$/.test(value.trim())) throw new FlameoxError("INVALID_ARGUMENTS", `Expected --min-gap-ns to be a whole number of nanoseconds but found ${JSON.stringify(value)}`, { details: { field: "min-gap-ns" } });
-  return Number(value.trim());
-}
 
 export const acceleratorCommand = defineCommand({
   meta: { name: "accelerator", description: "Per device stream: busy time and fraction, the longest idle gaps with what the host did meanwhile, and launch latency" },
@@ -23,7 +18,9 @@ export const acceleratorCommand = defineCommand({
     run_or_artifact: { type: "positional", required: true, description: "RUN_OR_ARTIFACT" },
   },
   run: ({ args }) =>
-    execute(args, (s) => s.recipes().analyzeAcceleratorTimeline(args.run_or_artifact, { minGapNs: parseGap(args["min-gap-ns"]), limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
+    execute(args, (s) => answerAcceleratorTimeline(s, checkRequest(AcceleratorTimelineRequest, {
+      run_or_artifact: args.run_or_artifact, min_gap_ns: numberFlag(args["min-gap-ns"]), limit: numberFlag(args.limit), cursor: args.cursor,
+    })), (r) =>
       [
         `accelerator timeline at ${r.corpus_commit_id}${r.window ? `: device window ${formatNs(r.window.span_ns)}` : ""}`,
         evidenceLine(r.evidence),
@@ -48,7 +45,7 @@ export const operatorsCommand = defineCommand({
     run_or_artifact: { type: "positional", required: true, description: "RUN_OR_ARTIFACT" },
   },
   run: ({ args }) =>
-    execute(args, (s) => s.recipes().analyzeOperators(args.run_or_artifact, { limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
+    execute(args, (s) => answerOperators(s, checkRequest(OperatorsRequest, { run_or_artifact: args.run_or_artifact, limit: numberFlag(args.limit), cursor: args.cursor })), (r) =>
       [
         `operators at ${r.corpus_commit_id}`,
         evidenceLine(r.evidence),

@@ -1,17 +1,17 @@
 /** `flameox analyze hotspots`, `stacks callers|callees|examples`, `trace window`. Read-only: never take the write lock. */
 import { defineCommand } from "citty";
-import { FlameoxError } from "../../domain/errors.ts";
-import { FRAME_METRICS, type FrameMetric } from "../../domain/evidence-schema.ts";
 import type { EdgeItem, StackExample, StackDirection } from "../../analysis/stacks.ts";
+import { answerFrameDrill, answerHotspots, FrameDrillRequest, HotspotsRequest } from "../../application/requests/profile-analysis-request.ts";
+import { checkRequest } from "../../application/requests/request-schema.ts";
+import { answerTraceWindow, TraceWindowRequest } from "../../application/requests/trace-window-request.ts";
 import { commonArgs, execute } from "../context.ts";
 import { formatNs, safeText, table } from "../output.ts";
-import { parseLimit } from "./records.ts";
+import { numberFlag } from "../request-flags.ts";
 import { otelTraceSubcommands } from "./otel-trace.ts";
 import { compareCommand, recordComparisonCommand, scalingCommand } from "./study.ts";
 import { analyzeRecordCommand } from "./investigations.ts";
 import { shortLocation } from "../short-location.ts";
 import { failuresCommand } from "./failures.ts";
-import { GRANULARITIES, oneOf } from "../choices.ts";
 import { coverageCommand } from "./coverage.ts";
 import { acceleratorCommand, operatorsCommand } from "./accelerator.ts";
 
@@ -20,19 +20,6 @@ const pageArgs = {
   cursor: { type: "string", description: "Opaque cursor from a previous page" },
   metric: { type: "string", description: "cpu_time | wall_time | samples | alloc_space | inuse_space | … (default: cpu_time when present, else the first available)" },
 } as const;
-
-function parseMetric(value: string | undefined): FrameMetric | undefined {
-  if (value === undefined) return undefined;
-  if (!(FRAME_METRICS as readonly string[]).includes(value)) {
-    throw new FlameoxError("INVALID_ARGUMENTS", `Expected --metric to be one of ${FRAME_METRICS.join(", ")} but found ${value}`, { details: { field: "metric" } });
-  }
-  return value as FrameMetric;
-}
-
-function parseNs(value: string, field: string): bigint {
-  if (!/^-?\d+$/.test(value.trim())) throw new FlameoxError("INVALID_ARGUMENTS", `Expected --${field} to be an integer number of nanoseconds but found ${JSON.stringify(value)}`, { details: { field } });
-  return BigInt(value.trim());
-}
 
 const evidenceLine = (e: { status: string; reason: string }) => `evidence: ${e.status} (${safeText(e.reason)})`;
 /** Time metrics in ns are shown as durations; bytes and counts as numbers with their unit. */
@@ -61,11 +48,10 @@ export const analyzeCommand = defineCommand({
         "exclude-pseudo-frames": { type: "boolean", description: "Leave out (idle), (program), (garbage collector) and (root); the result says what was left out" },
       },
       run: ({ args }) =>
-        execute(args, (s) => s.analyzeHotspots(args.run_or_artifact, {
-          limit: parseLimit(args.limit), cursor: args.cursor, metric: parseMetric(args.metric),
-          granularity: args.granularity === undefined ? undefined : oneOf("granularity", GRANULARITIES, args.granularity),
-          excludePseudoFrames: args["exclude-pseudo-frames"] === true,
-        }), (r) =>
+        execute(args, (s) => answerHotspots(s, checkRequest(HotspotsRequest, {
+          run_or_artifact: args.run_or_artifact, limit: numberFlag(args.limit), cursor: args.cursor, metric: args.metric,
+          granularity: args.granularity, exclude_pseudo_frames: args["exclude-pseudo-frames"],
+        })), (r) =>
           [
             `hotspots (${r.metric ?? "no metric"}, per ${r.granularity}) at ${r.corpus_commit_id}`,
             evidenceLine(r.evidence),
@@ -92,10 +78,9 @@ function stacksCommand(direction: StackDirection) {
       granularity: { type: "string", description: "function (default: every line of the frame's function, as hotspots' rows) | line (the stored frame alone)" },
     },
     run: ({ args }) =>
-      execute(args, (s) => s.stacks(direction, args.run_or_artifact, args.frame_id, {
-        limit: parseLimit(args.limit), cursor: args.cursor, metric: parseMetric(args.metric),
-        granularity: oneOf("granularity", ["function", "line"] as const, args.granularity),
-      }), (r) =>
+      execute(args, (s) => answerFrameDrill(s, direction, checkRequest(FrameDrillRequest, {
+        run_or_artifact: args.run_or_artifact, frame_id: args.frame_id, limit: numberFlag(args.limit), cursor: args.cursor, metric: args.metric, granularity: args.granularity,
+      })), (r) =>
         [
           `${direction} of ${safeText(r.frame.function)} (${r.frame.frame_id}), ${r.metric ?? ""} at ${r.corpus_commit_id}`,
           evidenceLine(r.evidence),
@@ -128,7 +113,7 @@ export const traceCommand = defineCommand({
         end: { type: "string", required: true, description: "Window end, ns in the trace clock" },
       },
       run: ({ args }) =>
-        execute(args, (s) => s.traceWindow(args.artifact, { startNs: parseNs(args.start, "start"), endNs: parseNs(args.end, "end"), limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
+        execute(args, (s) => answerTraceWindow(s, checkRequest(TraceWindowRequest, { artifact_id: args.artifact, start_ns: args.start, end_ns: args.end, limit: numberFlag(args.limit), cursor: args.cursor })), (r) =>
           [
             `trace window [${r.window.start_ns}, ${r.window.end_ns}] of ${r.inputs.subject.id}; trace spans [${r.trace_bounds.start_ns}, ${r.trace_bounds.end_ns}]`,
             evidenceLine(r.evidence),

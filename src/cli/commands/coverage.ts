@@ -1,8 +1,10 @@
 /** `flameox analyze coverage RUN_OR_ARTIFACT [--diff BASE]`: lines executed per file, and what changed against a base. Read-only. */
 import { defineCommand } from "citty";
 import { commonArgs, execute } from "../context.ts";
+import { answerCoverage, CoverageRequest } from "../../application/requests/recipe-requests.ts";
+import { checkRequest } from "../../application/requests/request-schema.ts";
 import { safeText, table } from "../output.ts";
-import { parseLimit } from "./records.ts";
+import { numberFlag } from "../request-flags.ts";
 
 const evidenceLine = (e: { status: string; reason: string }) => `evidence: ${e.status} (${safeText(e.reason)})`;
 const lines = (list: number[] | null, count: number | null) => (list === null || count === null ? "-" : count === 0 ? "" : `${list.slice(0, 12).join(",")}${count > 12 ? ` (+${count - 12})` : ""}`);
@@ -17,7 +19,7 @@ export const coverageCommand = defineCommand({
     run_or_artifact: { type: "positional", required: true, description: "RUN_OR_ARTIFACT" },
   },
   run: ({ args }) =>
-    execute(args, (s) => s.recipes().analyzeCoverage(args.run_or_artifact, { base: args.diff ?? null, limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
+    execute(args, (s) => answerCoverage(s, checkRequest(CoverageRequest, { run_or_artifact: args.run_or_artifact, base: args.diff, limit: numberFlag(args.limit), cursor: args.cursor })), (r) =>
       [
         `coverage at ${r.corpus_commit_id}${r.base ? ` against ${r.base.id}` : ""}`,
         evidenceLine(r.evidence),

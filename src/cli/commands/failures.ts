@@ -1,8 +1,10 @@
 /** `flameox analyze failures RUN_OR_ARTIFACT...`: failing tests by outcome, cluster and flakiness. Read-only. */
 import { defineCommand } from "citty";
 import { commonArgs, execute } from "../context.ts";
+import { answerFailures, FailuresRequest } from "../../application/requests/recipe-requests.ts";
+import { checkRequest } from "../../application/requests/request-schema.ts";
 import { safeText, table } from "../output.ts";
-import { parseLimit } from "./records.ts";
+import { numberFlag, positionals } from "../request-flags.ts";
 
 const evidenceLine = (e: { status: string; reason: string }) => `evidence: ${e.status} (${safeText(e.reason)})`;
 const counts = (by: Record<string, number>) => Object.entries(by).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${v} ${k}`).join(", ") || "no tests";
@@ -16,8 +18,8 @@ export const failuresCommand = defineCommand({
     run_or_artifact: { type: "positional", required: true, description: "RUN_OR_ARTIFACT..." },
   },
   run: ({ args }) => {
-    const refs = (args._ as string[] | undefined)?.length ? (args._ as string[]) : [args.run_or_artifact];
-    return execute(args, (s) => s.recipes().analyzeFailures(refs, { limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
+    const refs = positionals(args, args.run_or_artifact);
+    return execute(args, (s) => answerFailures(s, checkRequest(FailuresRequest, { run_or_artifact: refs.length === 1 ? refs[0] : refs, limit: numberFlag(args.limit), cursor: args.cursor })), (r) =>
       [
         `failures at ${r.corpus_commit_id}`,
         evidenceLine(r.evidence),

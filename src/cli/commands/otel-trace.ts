@@ -1,23 +1,15 @@
 /** `flameox trace operation-window|transitions|gaps ARTIFACT` over an imported OTLP trace. Read-only. */
 import { defineCommand } from "citty";
-import { FlameoxError } from "../../domain/errors.ts";
+import {
+  answerLifecycleGaps, answerOperationTransitions, answerOperationWindow, LifecycleGapsRequest, OperationTransitionsRequest, OperationWindowRequest,
+} from "../../application/requests/otel-requests.ts";
+import { checkRequest } from "../../application/requests/request-schema.ts";
 import { commonArgs, execute } from "../context.ts";
 import { formatNs, safeText, table } from "../output.ts";
-import { parseLimit } from "./records.ts";
+import { numberFlag } from "../request-flags.ts";
 
 const evidenceLine = (e: { status: string; reason: string }) => `evidence: ${e.status} (${safeText(e.reason)})`;
 const more = (cursor: string | null) => (cursor ? `more: --cursor ${cursor}` : "");
-
-function parseNs(value: string, field: string): bigint {
-  if (!/^-?\d+$/.test(value.trim())) throw new FlameoxError("INVALID_ARGUMENTS", `Expected --${field} to be an integer number of unix nanoseconds but found ${JSON.stringify(value)}`, { details: { field } });
-  return BigInt(value.trim());
-}
-
-function parseTraceId(value: string | undefined): string | null {
-  if (value === undefined) return null;
-  if (!/^[0-9a-fA-F]{32}$/.test(value)) throw new FlameoxError("INVALID_ARGUMENTS", `Expected --trace-id to be 32 hex digits but found ${JSON.stringify(value)}`, { details: { field: "trace_id" } });
-  return value.toLowerCase();
-}
 
 const page = {
   limit: { type: "string", description: "Maximum rows to return" },
@@ -35,7 +27,9 @@ export const otelTraceSubcommands = {
       end: { type: "string", required: true, description: "Window end, unix ns" },
     },
     run: ({ args }) =>
-      execute(args, (s) => s.operationWindow(args.artifact, { startNs: parseNs(args.start, "start"), endNs: parseNs(args.end, "end"), traceId: parseTraceId(args["trace-id"]), limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
+      execute(args, (s) => answerOperationWindow(s, checkRequest(OperationWindowRequest, {
+        artifact_id: args.artifact, start_ns: args.start, end_ns: args.end, trace_id: args["trace-id"], limit: numberFlag(args.limit), cursor: args.cursor,
+      })), (r) =>
         [
           `operation window [${r.window.start_ns}, ${r.window.end_ns}] of ${r.inputs.subject.id}`,
           evidenceLine(r.evidence),
@@ -48,7 +42,9 @@ export const otelTraceSubcommands = {
     meta: { name: "transitions", description: "OTLP parent→child span transitions, to a maximum depth" },
     args: { ...commonArgs, ...page, ...traceIdArg, artifact: { type: "positional", required: true }, "max-depth": { type: "string", description: "Deepest level followed (default 8)" } },
     run: ({ args }) =>
-      execute(args, (s) => s.operationTransitions(args.artifact, { maxDepth: args["max-depth"] === undefined ? undefined : Number(args["max-depth"]), traceId: parseTraceId(args["trace-id"]), limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
+      execute(args, (s) => answerOperationTransitions(s, checkRequest(OperationTransitionsRequest, {
+        artifact_id: args.artifact, max_depth: numberFlag(args["max-depth"]), trace_id: args["trace-id"], limit: numberFlag(args.limit), cursor: args.cursor,
+      })), (r) =>
         [
           `transitions of ${r.inputs.subject.id} (max depth ${r.max_depth})`,
           evidenceLine(r.evidence),
@@ -61,7 +57,7 @@ export const otelTraceSubcommands = {
     meta: { name: "gaps", description: "OTLP lifecycle gaps: missing parents, bad timestamps, bad identities" },
     args: { ...commonArgs, limit: page.limit, artifact: { type: "positional", required: true } },
     run: ({ args }) =>
-      execute(args, (s) => s.lifecycleGaps(args.artifact, { limit: parseLimit(args.limit) }), (r) =>
+      execute(args, (s) => answerLifecycleGaps(s, checkRequest(LifecycleGapsRequest, { artifact_id: args.artifact, limit: numberFlag(args.limit) })), (r) =>
         [
           `lifecycle gaps of ${r.inputs.subject.id}`,
           evidenceLine(r.evidence),

@@ -5,10 +5,13 @@ import { FRAME_METRICS, type FrameMetric } from "../../domain/evidence-schema.ts
 import type { ProfileDiffResult } from "../../analysis/profile-diff.ts";
 import { commonArgs, execute } from "../context.ts";
 import { safeText, table } from "../output.ts";
-import { parseLimit } from "./records.ts";
 import { GRANULARITIES, oneOf } from "../choices.ts";
+import { EXPORT_FORMATS } from "../../domain/export-formats.ts";
+import { numberFlag } from "../request-flags.ts";
 
-const EXPORT_FORMATS = ["speedscope", "pprof", "chrome-trace", "collapsed"] as const;
+// The request schemas load with arktype (~0.2 s), so only when one of these commands runs.
+const diffRequest = () => import("../../application/requests/profile-diff-request.ts");
+const checking = () => import("../../application/requests/request-schema.ts");
 
 const metricArg = { type: "string", description: `Metric to draw: ${FRAME_METRICS.join(" | ")} (default: cpu_time when present, else wall_time, inuse_space, samples)` } as const;
 const outputArgs = {
@@ -131,16 +134,12 @@ export const diffCommand = defineCommand({
   run: ({ args }) =>
     execute(
       args,
-      (s) =>
-        s.views().diffProfiles({
-          base: args.base,
-          candidate: args.candidate,
-          metric: oneOf("metric", FRAME_METRICS, args.metric) as FrameMetric | undefined,
-          sort: oneOf("sort", ["self", "total"] as const, args.sort),
-          normalize: args.normalize,
-          limit: parseLimit(args.limit),
-          cursor: args.cursor,
-        }),
+      async (s) => {
+        const [{ answerProfileDiff, ProfileDiffRequest }, { checkRequest }] = await Promise.all([diffRequest(), checking()]);
+        return answerProfileDiff(s, checkRequest(ProfileDiffRequest, {
+          base: args.base, candidate: args.candidate, metric: args.metric, sort: args.sort, normalize: args.normalize, limit: numberFlag(args.limit), cursor: args.cursor,
+        }));
+      },
       renderDiff,
       (r) => r.evidence.status === "unavailable",
     ),
@@ -164,8 +163,8 @@ export const exportCommand = defineCommand({
     execute(
       args,
       async (s) => {
-        const format = oneOf("format", EXPORT_FORMATS, args.format)!;
-        const rendered = await s.views().exportProfile({ subject: args.run_or_artifact, format, metric: oneOf("metric", FRAME_METRICS, args.metric) as FrameMetric | undefined });
+        const [{ answerProfileExport, ProfileExportRequest }, { checkRequest }] = await Promise.all([diffRequest(), checking()]);
+        const rendered = await answerProfileExport(s, checkRequest(ProfileExportRequest, { run_or_artifact: args.run_or_artifact, format: args.format, metric: args.metric }));
         const { writeOutputFile } = await import("../../application/profile-views.ts");
         await writeOutputFile(args.output, rendered.bytes, { force: args.force });
         return { ...rendered.summary, output: args.output };

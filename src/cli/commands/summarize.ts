@@ -1,10 +1,9 @@
 /** `flameox summarize RUN…`: a bounded Markdown (or --json) digest of what is known about runs, or with --compare of what moved between two. */
 import { defineCommand } from "citty";
-import { FlameoxError } from "../../domain/errors.ts";
 import { commonArgs, execute } from "../context.ts";
 import { renderComparisonSummary } from "../render-comparison-summary.ts";
 import { renderSummary } from "../render-summary.ts";
-import { parseLimit } from "./records.ts";
+import { numberFlag, positionals } from "../request-flags.ts";
 
 export const summarizeCommand = defineCommand({
   meta: {
@@ -22,25 +21,24 @@ export const summarizeCommand = defineCommand({
     functions: { type: "string", description: "with --compare: functions per metric and ranking (default 5, at most 25)", valueHint: "N" },
     measurements: { type: "string", description: "with --compare: measurements compared (default 10, at most 50)", valueHint: "N" },
   },
-  run: ({ args }) => {
-    const runIds = (args._ as string[]).length > 0 ? (args._ as string[]) : [args.run_ids];
-    if (args.compare) {
-      return execute(
-        args,
-        (s) => {
-          if (runIds.length !== 2) throw new FlameoxError("INVALID_ARGUMENTS", `--compare takes two runs, BASE CANDIDATE, but found ${runIds.length}`, { details: { field: "run_ids" } });
-          return s.recipes().summarizeComparison(runIds[0]!, runIds[1]!, { functions: parseLimit(args.functions, "functions"), measurements: parseLimit(args.measurements, "measurements") });
-        },
-        renderComparisonSummary,
-      );
-    }
-    return execute(
+  run: ({ args }) =>
+    execute(
       args,
-      (s) => s.recipes().summarizeRuns(runIds, {
-        hotspots: parseLimit(args.hotspots, "hotspots"),
-        measurementGroups: parseLimit(args["measurement-groups"], "measurement-groups"),
-      }),
-      renderSummary,
-    );
-  },
+      async (s) => {
+        // Loaded here, not at the top: the request schema brings arktype (~0.2 s), which `--help` does not need.
+        const [{ answerRunsSummary, RunsSummaryRequest }, { checkRequest }] = await Promise.all([
+          import("../../application/requests/summary-request.ts"),
+          import("../../application/requests/request-schema.ts"),
+        ]);
+        return answerRunsSummary(s, checkRequest(RunsSummaryRequest, {
+          run_ids: positionals(args, args.run_ids),
+          compare: args.compare || undefined,
+          hotspots: numberFlag(args.hotspots),
+          measurement_groups: numberFlag(args["measurement-groups"]),
+          functions: numberFlag(args.functions),
+          measurements: numberFlag(args.measurements),
+        }));
+      },
+      (r) => (r.summary === "comparison.summary" ? renderComparisonSummary(r) : renderSummary(r)),
+    ),
 });

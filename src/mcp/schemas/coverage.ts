@@ -1,16 +1,6 @@
-/** Input and result of analyze_coverage. */
+/** Result of analyze_coverage (its input is the coverage request, application/requests/recipe-requests.ts). */
 import { type } from "arktype";
 import { analysisFields } from "./common.ts";
-
-const ref = type("0 < string <= 200").describe("a run id (run_…) or an artifact id (sha256:…, or a unique hex prefix of at least 8 characters)");
-
-export const CoverageInput = type({
-  "+": "reject",
-  run_or_artifact: ref.describe("the run or artifact whose coverage is read"),
-  "base?": ref.or("null").describe("a base run or artifact: the result then lists, per file, lines newly executed and no longer executed against it"),
-  "limit?": type("1 <= number.integer <= 1000").describe("files per page, 1 to 1000"),
-  "cursor?": type("0 < string <= 4096").or("null").describe("the opaque next_cursor of the previous page, or null for the first page"),
-});
 
 const subjectRef = type({ type: "'run' | 'artifact'", id: "string" });
 

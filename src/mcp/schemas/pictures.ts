@@ -1,19 +1,7 @@
-/** Input and result schemas of diff_profiles. */
+/** Result schema of diff_profiles (its input is the profile diff request, application/requests/profile-diff-request.ts). */
 import { type } from "arktype";
 import { FRAME_METRICS } from "../../domain/evidence-schema.ts";
 import { EvidenceStatus, Limitation, pageFields } from "./common.ts";
-import { cursor, listLimit, metric, subject } from "./inputs.ts";
-
-export const DiffProfilesInput = type({
-  "+": "reject",
-  base: subject,
-  candidate: subject,
-  "metric?": metric,
-  "sort?": type("'self' | 'total'").describe("which change ranks the rows: self (default) or total"),
-  "normalize?": type("boolean").describe("scale the base to the candidate's total before subtracting (pprof -normalize)"),
-  "limit?": listLimit,
-  "cursor?": cursor,
-});
 
 const inputs = { subject: { type: "'run' | 'artifact'", id: "string" }, run_ids: "string[]", artifact_ids: "string[]", generation_ids: "string[]" } as const;
 const cost = { self: "number", total: "number" } as const;

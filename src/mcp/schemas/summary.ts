@@ -1,21 +1,7 @@
-/** Input and result of summarize_runs. */
+/** Results of summarize_runs (its input is the runs summary request, application/requests/summary-request.ts). */
 import { type } from "arktype";
 import { FRAME_METRICS } from "../../domain/evidence-schema.ts";
-import { SUMMARY_LIMITS } from "../../application/summarize-runs.ts";
-import { COMPARISON_SUMMARY_LIMITS } from "../../application/summarize-comparison.ts";
 import { Limitation } from "./common.ts";
-
-const runId = type("0 < string <= 200").describe("a run id (run_…) from list_runs or import_artifact");
-
-export const SummarizeRunsInput = type({
-  "+": "reject",
-  run_ids: runId.array().atLeastLength(1).atMostLength(SUMMARY_LIMITS.runs).describe(`1 to ${SUMMARY_LIMITS.runs} run ids`),
-  "hotspots?": type(`1 <= number.integer <= ${SUMMARY_LIMITS.hotspots.max}`).describe(`hotspots per run (default ${SUMMARY_LIMITS.hotspots.fallback})`),
-  "measurement_groups?": type(`1 <= number.integer <= ${SUMMARY_LIMITS.measurementGroups.max}`).describe(`measurement groups per run (default ${SUMMARY_LIMITS.measurementGroups.fallback})`),
-  "compare?": type("boolean").describe("true: digest the comparison of exactly two runs, base then candidate, instead of each run"),
-  "functions?": type(`1 <= number.integer <= ${COMPARISON_SUMMARY_LIMITS.functions.max}`).describe(`with compare: functions per metric and ranking (default ${COMPARISON_SUMMARY_LIMITS.functions.fallback})`),
-  "measurements?": type(`1 <= number.integer <= ${COMPARISON_SUMMARY_LIMITS.measurements.max}`).describe(`with compare: measurements compared (default ${COMPARISON_SUMMARY_LIMITS.measurements.fallback})`),
-});
 
 const ArtifactDigest = type({
   artifact_id: "string", display_names: "string[]", kinds: "string[]", producer: "string | null", producer_version: "string | null", byte_length: "number",

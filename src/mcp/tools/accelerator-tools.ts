@@ -1,5 +1,7 @@
 /** analyze_accelerator_timeline: device streams' busy time, idle gaps with host activity, launch latency. Read-only and bounded. */
-import { AcceleratorInput, AcceleratorResult, OperatorsInput, OperatorsResult } from "../schemas/accelerator.ts";
+import { AcceleratorTimelineRequest, answerAcceleratorTimeline, answerOperators, OperatorsRequest } from "../../application/requests/recipe-requests.ts";
+import { AcceleratorResult, OperatorsResult } from "../schemas/accelerator.ts";
+import { recipeLimit, toolPage } from "../schemas/tool-pages.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
 export const analyzeAcceleratorTimeline = defineTool({
@@ -11,10 +13,10 @@ export const analyzeAcceleratorTimeline = defineTool({
     "(at least min_gap_ns) with the host threads' top-level slices overlapping each; and the launch latency (API call to device start, matched " +
     "by correlation id) as min/p50/p90/p99/max.",
   annotations: READ_ONLY,
-  input: AcceleratorInput,
+  input: toolPage(AcceleratorTimelineRequest, recipeLimit("streams")),
   result: AcceleratorResult,
   pageable: true,
-  run: async (args, { session }) => (await session.open()).recipes().analyzeAcceleratorTimeline(args.run_or_artifact, { minGapNs: args.min_gap_ns, limit: args.limit, cursor: args.cursor }),
+  run: async (request, { session }) => answerAcceleratorTimeline(await session.open(), request),
   summarize: (r) =>
     [
       `accelerator timeline at ${r.corpus_commit_id}: ${r.returned} of ${r.total} streams; evidence ${r.evidence.status}: ${r.evidence.reason}`,
@@ -31,10 +33,10 @@ export const analyzeOperators = defineTool({
     "operators it called), and the GPU time of the kernels, copies and sets it launched (gpu_self_ns) and that its callees launched too " +
     "(gpu_total_ns), attributed by correlation id; paged, by CPU total. totals.gpu_unattributed_ns is device time no operator launched.",
   annotations: READ_ONLY,
-  input: OperatorsInput,
+  input: toolPage(OperatorsRequest, recipeLimit("operators")),
   result: OperatorsResult,
   pageable: true,
-  run: async (args, { session }) => (await session.open()).recipes().analyzeOperators(args.run_or_artifact, { limit: args.limit, cursor: args.cursor }),
+  run: async (request, { session }) => answerOperators(await session.open(), request),
   summarize: (r) =>
     [
       `operators at ${r.corpus_commit_id}: ${r.returned} of ${r.total}; evidence ${r.evidence.status}: ${r.evidence.reason}`,

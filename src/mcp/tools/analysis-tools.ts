@@ -1,11 +1,10 @@
 /** analyze_hotspots, get_frame_callers|callees, get_stack_examples, get_trace_window. Read-only and bounded. */
 import type { StackDirection } from "../../analysis/stacks.ts";
-import { FlameoxError } from "../../domain/errors.ts";
-import { FrameDrillInput, HotspotsInput, TraceWindowInput } from "../schemas/inputs.ts";
+import { answerFrameDrill, answerHotspots, FrameDrillRequest, HotspotsRequest } from "../../application/requests/profile-analysis-request.ts";
+import { answerTraceWindow, TraceWindowRequest } from "../../application/requests/trace-window-request.ts";
 import { HotspotsResult, StacksResult, TraceWindowResult } from "../schemas/analysis.ts";
+import { listLimit, toolPage, traceLimit } from "../schemas/tool-pages.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
-
-const INT64_MAX = 9223372036854775807n;
 
 const evidenceLine = (e: { status: string; reason: string }) => `evidence ${e.status}: ${e.reason}`;
 const paging = (r: { returned: number; total: number; next_cursor: string | null }) =>
@@ -18,13 +17,10 @@ export const analyzeHotspots = defineTool({
     "Top functions by self time for a run or artifact (sampled cpu_time when available, else trace wall_time), with evidence status and " +
     "limitations. Next: get_frame_callers / get_frame_callees / get_stack_examples with a frame_id from the items.",
   annotations: READ_ONLY,
-  input: HotspotsInput,
+  input: toolPage(HotspotsRequest, listLimit),
   result: HotspotsResult,
   pageable: true,
-  run: async (args, { session }) =>
-    (await session.open()).analyzeHotspots(args.run_or_artifact, {
-      limit: args.limit, cursor: args.cursor, metric: args.metric, granularity: args.granularity, excludePseudoFrames: args.exclude_pseudo_frames,
-    }),
+  run: async (request, { session }) => answerHotspots(await session.open(), request),
   summarize: (r) =>
     [
       `hotspots (${r.metric ?? "no metric"}) at ${r.corpus_commit_id}: ${paging(r)}; ${evidenceLine(r.evidence)}`,
@@ -32,17 +28,18 @@ export const analyzeHotspots = defineTool({
     ].join("\n"),
 });
 
+const frameDrill = toolPage(FrameDrillRequest, listLimit);
+
 function stacksTool(direction: StackDirection, name: string, title: string, description: string) {
   return defineTool({
     name,
     title,
     description,
     annotations: READ_ONLY,
-    input: FrameDrillInput,
+    input: frameDrill,
     result: StacksResult,
     pageable: true,
-    run: async (args, { session }) =>
-      (await session.open()).stacks(direction, args.run_or_artifact, args.frame_id, { limit: args.limit, cursor: args.cursor, metric: args.metric, granularity: args.granularity }),
+    run: async (request, { session }) => answerFrameDrill(await session.open(), direction, request),
     summarize: (r) => `${direction} of ${r.frame.function} (${r.frame.frame_id}), ${r.metric ?? "no metric"}: ${paging(r)}; ${evidenceLine(r.evidence)}`,
   });
 }
@@ -63,24 +60,10 @@ export const getTraceWindow = defineTool({
     "Slices and events of one trace artifact overlapping [start_ns, end_ns] in the trace clock, ordered by time (≤1000 per page). " +
     "The result's trace_bounds gives the trace's extent for choosing a window.",
   annotations: READ_ONLY,
-  input: TraceWindowInput,
+  input: toolPage(TraceWindowRequest, traceLimit),
   result: TraceWindowResult,
   pageable: true,
-  run: async (args, { session }) =>
-    (await session.open()).traceWindow(args.artifact_id, {
-      startNs: nanoseconds(args.start_ns, "start_ns"),
-      endNs: nanoseconds(args.end_ns, "end_ns"),
-      limit: args.limit,
-      cursor: args.cursor,
-    }),
+  run: async (request, { session }) => answerTraceWindow(await session.open(), request),
   summarize: (r) =>
     `window [${r.window.start_ns}, ${r.window.end_ns}] of ${r.inputs.subject.id}: ${paging(r)} events; trace spans [${r.trace_bounds.start_ns}, ${r.trace_bounds.end_ns}]; ${evidenceLine(r.evidence)}`,
 });
-
-function nanoseconds(value: string | number, field: string): bigint {
-  const ns = BigInt(value);
-  if (ns > INT64_MAX || ns < -INT64_MAX) {
-    throw new FlameoxError("INVALID_ARGUMENTS", `Expected ${field} to fit a signed 64-bit integer but found ${value}`, { details: { field } });
-  }
-  return ns;
-}

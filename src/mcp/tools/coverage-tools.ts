@@ -1,5 +1,7 @@
 /** analyze_coverage: lines executed per file, and the diff against a base run. Read-only and bounded. */
-import { CoverageInput, CoverageResult } from "../schemas/coverage.ts";
+import { answerCoverage, CoverageRequest } from "../../application/requests/recipe-requests.ts";
+import { CoverageResult } from "../schemas/coverage.ts";
+import { recipeLimit, toolPage } from "../schemas/tool-pages.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
 export const analyzeCoverage = defineTool({
@@ -11,10 +13,10 @@ export const analyzeCoverage = defineTool({
     "lines newly executed and no longer executed (counts, line numbers up to 200 each, and per function where the evidence names functions), " +
     "files with the most change first.",
   annotations: READ_ONLY,
-  input: CoverageInput,
+  input: toolPage(CoverageRequest, recipeLimit("files")),
   result: CoverageResult,
   pageable: true,
-  run: async (args, { session }) => (await session.open()).recipes().analyzeCoverage(args.run_or_artifact, { base: args.base ?? null, limit: args.limit, cursor: args.cursor }),
+  run: async (request, { session }) => answerCoverage(await session.open(), request),
   summarize: (r) =>
     [
       `coverage at ${r.corpus_commit_id}: ${r.returned} of ${r.total} files${r.next_cursor ? "; more with next_cursor" : ""}; evidence ${r.evidence.status}: ${r.evidence.reason}`,

@@ -1,5 +1,7 @@
 /** analyze_failures: test outcomes, failure clusters and flaky tests. Read-only and bounded. */
-import { FailuresInput, FailuresResult } from "../schemas/failures.ts";
+import { answerFailures, FailuresRequest } from "../../application/requests/recipe-requests.ts";
+import { FailuresResult } from "../schemas/failures.ts";
+import { recipeLimit, toolPage } from "../schemas/tool-pages.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
 export const analyzeFailures = defineTool({
@@ -10,11 +12,10 @@ export const analyzeFailures = defineTool({
     "clustered by exception type + normalized message + crash location (paged items, largest first), and flaky tests (same node id " +
     "passing in one input and failing in another, or passing after a retry).",
   annotations: READ_ONLY,
-  input: FailuresInput,
+  input: toolPage(FailuresRequest, recipeLimit("clusters")),
   result: FailuresResult,
   pageable: true,
-  run: async (args, { session }) =>
-    (await session.open()).recipes().analyzeFailures(Array.isArray(args.run_or_artifact) ? args.run_or_artifact : [args.run_or_artifact], { limit: args.limit, cursor: args.cursor }),
+  run: async (request, { session }) => answerFailures(await session.open(), request),
   summarize: (r) =>
     [
       `failures at ${r.corpus_commit_id}: ${r.returned} of ${r.total} clusters${r.next_cursor ? "; more with next_cursor" : ""}; ${r.flaky_total} flaky; evidence ${r.evidence.status}: ${r.evidence.reason}`,

@@ -1,5 +1,9 @@
 /** get_operation_window, get_operation_transitions, get_lifecycle_gaps: OTLP lifecycle observations. Read-only and bounded. */
-import { GapsInput, GapsResult, OperationWindowInput, OperationWindowResult, TransitionsInput, TransitionsResult } from "../schemas/otel.ts";
+import {
+  answerLifecycleGaps, answerOperationTransitions, answerOperationWindow, LifecycleGapsRequest, OperationTransitionsRequest, OperationWindowRequest,
+} from "../../application/requests/otel-requests.ts";
+import { GapsResult, OperationWindowResult, TransitionsResult } from "../schemas/otel.ts";
+import { toolPage, traceLimit } from "../schemas/tool-pages.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
 const evidenceLine = (e: { status: string; reason: string }) => `evidence ${e.status}: ${e.reason}`;
@@ -12,11 +16,10 @@ export const getOperationWindow = defineTool({
     "Spans of one imported OTLP trace overlapping [start_ns, end_ns] (unix ns), optionally of one trace_id, ordered by start (≤1000 per page). " +
     "Observations only. Next: get_operation_transitions for the parent→child structure.",
   annotations: READ_ONLY,
-  input: OperationWindowInput,
+  input: toolPage(OperationWindowRequest, traceLimit),
   result: OperationWindowResult,
   pageable: true,
-  run: async (args, { session }) =>
-    (await session.open()).operationWindow(args.artifact_id, { startNs: BigInt(args.start_ns), endNs: BigInt(args.end_ns), traceId: args.trace_id?.toLowerCase() ?? null, limit: args.limit, cursor: args.cursor }),
+  run: async (request, { session }) => answerOperationWindow(await session.open(), request),
   summarize: (r) => `operation window [${r.window.start_ns}, ${r.window.end_ns}] of ${r.inputs.subject.id}: ${paging(r)} spans; ${evidenceLine(r.evidence)}`,
 });
 
@@ -25,11 +28,10 @@ export const getOperationTransitions = defineTool({
   title: "OTLP operation transitions",
   description: "Parent→child span name transitions of one imported OTLP trace, with counts and child time, down to max_depth (default 8). Paginated.",
   annotations: READ_ONLY,
-  input: TransitionsInput,
+  input: toolPage(OperationTransitionsRequest, traceLimit),
   result: TransitionsResult,
   pageable: true,
-  run: async (args, { session }) =>
-    (await session.open()).operationTransitions(args.artifact_id, { maxDepth: args.max_depth, traceId: args.trace_id?.toLowerCase() ?? null, limit: args.limit, cursor: args.cursor }),
+  run: async (request, { session }) => answerOperationTransitions(await session.open(), request),
   summarize: (r) => `transitions of ${r.inputs.subject.id} (max depth ${r.max_depth}): ${paging(r)}; ${evidenceLine(r.evidence)}`,
 });
 
@@ -38,8 +40,8 @@ export const getLifecycleGaps = defineTool({
   title: "OTLP lifecycle gaps",
   description: "Gaps in one imported OTLP trace: spans whose parent is missing, bad or reversed timestamps, invalid or duplicate ids; counts with examples.",
   annotations: READ_ONLY,
-  input: GapsInput,
+  input: toolPage(LifecycleGapsRequest, traceLimit),
   result: GapsResult,
-  run: async (args, { session }) => (await session.open()).lifecycleGaps(args.artifact_id, { limit: args.limit }),
+  run: async (request, { session }) => answerLifecycleGaps(await session.open(), request),
   summarize: (r) => `lifecycle gaps of ${r.inputs.subject.id}: ${r.items.map((g) => `${g.kind} ${g.count}`).join(", ") || "none"}; ${evidenceLine(r.evidence)}`,
 });

@@ -1,5 +1,7 @@
 /** diff_profiles: the differential profile of two runs or artifacts, any formats. Read-only and paged. */
-import { DiffProfilesInput, ProfileDiffResult } from "../schemas/pictures.ts";
+import { answerProfileDiff, ProfileDiffRequest } from "../../application/requests/profile-diff-request.ts";
+import { ProfileDiffResult } from "../schemas/pictures.ts";
+import { listLimit, toolPage } from "../schemas/tool-pages.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
 export const diffProfiles = defineTool({
@@ -9,19 +11,10 @@ export const diffProfiles = defineTool({
     "Functions whose self and total cost moved most from base to candidate (two runs or artifacts of any profile formats; " +
     "functions match by name and file, else by a unique name). Deltas are absolute and in points of each profile's total. Paginated.",
   annotations: READ_ONLY,
-  input: DiffProfilesInput,
+  input: toolPage(ProfileDiffRequest, listLimit),
   result: ProfileDiffResult,
   pageable: true,
-  run: async (args, { session }) =>
-    (await session.open()).views().diffProfiles({
-      base: args.base,
-      candidate: args.candidate,
-      metric: args.metric,
-      sort: args.sort,
-      normalize: args.normalize,
-      limit: args.limit,
-      cursor: args.cursor,
-    }),
+  run: async (request, { session }) => answerProfileDiff(await session.open(), request),
   summarize: (r) =>
     [
       `diff ${r.base.subject.id} → ${r.candidate.subject.id} (${r.metric ?? "no metric"}, ${r.unit}): ${r.returned} of ${r.total}; evidence ${r.evidence.status}: ${r.evidence.reason}`,

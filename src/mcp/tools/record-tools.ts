@@ -1,9 +1,14 @@
 /** list_runs, get_run, list_artifacts, get_artifact, get_evidence, summarize_runs: metadata and digests, never bytes or storage paths. */
-import { FlameoxError } from "../../domain/errors.ts";
-import { GetArtifactInput, GetEvidenceInput, GetRunInput, ListInput } from "../schemas/inputs.ts";
+import {
+  answerArtifactLookup, answerEvidence, answerRunLookup, ArtifactLookupRequest, EvidenceRequest, RecordPageRequest, RunLookupRequest,
+} from "../../application/requests/record-requests.ts";
+import { answerRunsSummary, RunsSummaryRequest } from "../../application/requests/summary-request.ts";
 import { ArtifactDetail, ArtifactPage, EvidenceResult, RunDetail, RunPage } from "../schemas/records.ts";
-import { SummarizeRunsInput, SummaryResult } from "../schemas/summary.ts";
+import { SummaryResult } from "../schemas/summary.ts";
+import { listLimit, toolPage } from "../schemas/tool-pages.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
+
+const recordPage = toolPage(RecordPageRequest, listLimit);
 
 const more = (r: { returned: number; total: number; next_cursor: string | null }) =>
   `${r.returned} of ${r.total}${r.next_cursor ? "; more with next_cursor" : ""}`;
@@ -13,10 +18,10 @@ export const listRuns = defineTool({
   title: "List runs",
   description: "Runs (imports and captures), newest first, with their execution/capture/extraction/validation statuses. Paginated: limit (≤200) and cursor.",
   annotations: READ_ONLY,
-  input: ListInput,
+  input: recordPage,
   result: RunPage,
   pageable: true,
-  run: async (args, { session }) => (await session.open()).listRuns({ limit: args.limit, cursor: args.cursor }),
+  run: async (request, { session }) => (await session.open()).listRuns(request),
   summarize: (r) => [`runs: ${more(r)}`, ...r.items.slice(0, 3).map((run) => `${run.run_id} ${run.capture_status}/${run.extraction_status}`)].join("\n"),
 });
 
@@ -25,9 +30,9 @@ export const getRun = defineTool({
   title: "Get run",
   description: "One run: statuses, limitations, error, generations, artifacts and their registrations. No host paths.",
   annotations: READ_ONLY,
-  input: GetRunInput,
+  input: RunLookupRequest,
   result: RunDetail,
-  run: async (args, { session }) => (await session.open()).getRun(args.run_id),
+  run: async (request, { session }) => answerRunLookup(await session.open(), request),
   summarize: (r) =>
     `run ${r.run_id}: capture ${r.capture_status}, extraction ${r.extraction_status}${r.error ? `, error ${r.error.code}` : ""}; artifacts ${r.artifact_ids.join(", ") || "none"}`,
 });
@@ -37,10 +42,10 @@ export const listArtifacts = defineTool({
   title: "List artifacts",
   description: "Stored artifacts, newest first: id (sha256), size, kinds, effective sensitivity. Paginated: limit (≤200) and cursor.",
   annotations: READ_ONLY,
-  input: ListInput,
+  input: recordPage,
   result: ArtifactPage,
   pageable: true,
-  run: async (args, { session }) => (await session.open()).listArtifacts({ limit: args.limit, cursor: args.cursor }),
+  run: async (request, { session }) => (await session.open()).listArtifacts(request),
   summarize: (r) => [`artifacts: ${more(r)}`, ...r.items.slice(0, 3).map((a) => `${a.artifact_id} ${a.kinds.join(",")} ${a.byte_length} bytes`)].join("\n"),
 });
 
@@ -50,9 +55,9 @@ export const getArtifact = defineTool({
   description:
     "One artifact's metadata: identity, size, sensitivity, registrations, generations and the analyses it supports. Never its bytes.",
   annotations: READ_ONLY,
-  input: GetArtifactInput,
+  input: ArtifactLookupRequest,
   result: ArtifactDetail,
-  run: async (args, { session }) => (await session.open()).getArtifact(args.artifact_id),
+  run: async (request, { session }) => answerArtifactLookup(await session.open(), request),
   summarize: (r) => `artifact ${r.artifact_id}: ${r.byte_length} bytes, ${r.kinds.join(",") || "unknown kind"}; analyses: ${r.supported_analyses.join(", ") || "none"}`,
 });
 
@@ -63,9 +68,9 @@ export const getEvidence = defineTool({
     "What the pinned corpus commit holds about a run, an artifact or a generation: generations, tables and row counts, extractor, " +
     "limitations, and an evidence status explaining any absence.",
   annotations: READ_ONLY,
-  input: GetEvidenceInput,
+  input: EvidenceRequest,
   result: EvidenceResult,
-  run: async (args, { session }) => (await session.open()).getEvidence(args.ref_type, args.ref_id),
+  run: async (request, { session }) => answerEvidence(await session.open(), request),
   summarize: (r) =>
     `evidence for ${r.ref.type} ${r.ref.id}: ${r.evidence.status} (${r.evidence.reason}); ${r.generations_total} generation(s)${r.generations[0] ? `, first ${r.generations[0].generation_id}` : ""}`,
 });
@@ -80,14 +85,9 @@ export const summarizeRuns = defineTool({
     "With compare: true and two run ids (base, candidate): per frame metric of both, the functions whose self and total moved most " +
     "(diff_profiles' first rows), and each sampled measurement of both runs compared with its interval, effect size and decision; artifact ids of both sides.",
   annotations: READ_ONLY,
-  input: SummarizeRunsInput,
+  input: RunsSummaryRequest,
   result: SummaryResult,
-  run: async (args, { session }) => {
-    const recipes = (await session.open()).recipes();
-    if (!args.compare) return recipes.summarizeRuns(args.run_ids, { hotspots: args.hotspots, measurementGroups: args.measurement_groups });
-    if (args.run_ids.length !== 2) throw new FlameoxError("INVALID_ARGUMENTS", `compare takes two run ids, base then candidate, but found ${args.run_ids.length}`, { details: { field: "run_ids" } });
-    return recipes.summarizeComparison(args.run_ids[0]!, args.run_ids[1]!, { functions: args.functions, measurements: args.measurements });
-  },
+  run: async (request, { session }) => answerRunsSummary(await session.open(), request),
   summarize: (r) =>
     r.summary === "comparison.summary"
       ? `comparison of ${r.base.run_id} → ${r.candidate.run_id} at ${r.corpus_commit_id}: ${r.profiles.length} metric(s) diffed${r.profiles[0]?.by_self[0] ? `, most moved ${r.profiles[0].by_self[0].function}` : ""}; ${r.measurements.length} measurement(s) compared`

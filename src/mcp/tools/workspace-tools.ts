@@ -1,5 +1,6 @@
 /** workspace_status, initialize_workspace, validate_workspace. */
-import { NoArguments, ValidateInput } from "../schemas/inputs.ts";
+import { answerValidation, ValidationRequest } from "../../application/requests/record-requests.ts";
+import { NoArguments } from "../schemas/inputs.ts";
 import { InitResult, StatusResult, ValidationReport } from "../schemas/workspace.ts";
 import { defineTool, INITIALIZE, READ_ONLY } from "../tool.ts";
 
@@ -44,9 +45,9 @@ export const validateWorkspace = defineTool({
     "Checks workspace integrity: identity, control plane, corpus HEAD and commit digests, generation manifests, evidence files and catalog. " +
     "mode \"full\" also rehashes every artifact and evidence file. Read-only: it never repairs.",
   annotations: READ_ONLY,
-  input: ValidateInput,
+  input: ValidationRequest,
   result: ValidationReport,
-  run: async (args, { session }) => (await session.open()).validate({ full: args.mode === "full" }),
+  run: async (request, { session }) => answerValidation(await session.open(), request),
   summarize: (r) => {
     const failed = r.checks.filter((c) => c.status === "failed").map((c) => c.check);
     return `validation (${r.level}): ${r.ok ? "passed" : "FAILED"}, ${r.checks.length} checks${failed.length > 0 ? `; failed: ${failed.slice(0, 5).join(", ")}` : ""}`;
