@@ -24,17 +24,22 @@ interface CommandEntry {
   description: string;
 }
 const from = (load: () => Promise<Commands>) => (name: string, description: string): CommandEntry => ({ load: () => load().then((m) => m[name]!), description });
-const analysis = from(() => import("./commands/analysis.ts") as Promise<Commands>);
+// Commands that check requests validate as the MCP server does, interpreted, so that a
+// request refused through either door reads the same (see validator-mode.ts); the mode is
+// set before the command's module loads arktype. records.ts sets it itself, later, since
+// `import` and `status` load no arktype at all.
+const interpreted = (load: () => Promise<unknown>) => () => import("../application/requests/validator-mode.ts").then(load) as Promise<Commands>;
+const analysis = from(interpreted(() => import("./commands/analysis.ts")));
 const records = from(() => import("./commands/records.ts") as Promise<Commands>);
 const workspace = from(() => import("./commands/workspace.ts") as Promise<Commands>);
-const study = from(() => import("./commands/study.ts") as Promise<Commands>);
-const capture = from(() => import("./commands/capture.ts") as Promise<Commands>);
-const investigations = from(() => import("./commands/investigations.ts") as Promise<Commands>);
-const workload = from(() => import("./commands/workload.ts") as Promise<Commands>);
+const study = from(interpreted(() => import("./commands/study.ts")));
+const capture = from(interpreted(() => import("./commands/capture.ts")));
+const investigations = from(interpreted(() => import("./commands/investigations.ts")));
+const workload = from(interpreted(() => import("./commands/workload.ts")));
 const mcp = from(() => import("./commands/mcp.ts") as Promise<Commands>);
-const pictures = from(() => import("./commands/pictures.ts") as Promise<Commands>);
+const pictures = from(interpreted(() => import("./commands/pictures.ts")));
 const setup = from(() => import("./commands/setup.ts") as Promise<Commands>);
-const summarize = from(() => import("./commands/summarize.ts") as Promise<Commands>);
+const summarize = from(interpreted(() => import("./commands/summarize.ts")));
 
 export const COMMANDS: Record<string, CommandEntry> = {
   init: workspace("initCommand", "Create .diagnostics/ in a project root (idempotent)"),

@@ -8,7 +8,7 @@
  * tool-list.json, the registry's entries written at build time (scripts/generate-tool-list.ts;
  * a test keeps the two equal), filtered by group. A call loads only the module that defines
  * its tool (tool-modules.ts), so the first drill-down does not wait for forty tools'
- * schemas, and arktype validates interpreted (validator-mode.ts), so building a tool's
+ * schemas, and arktype validates interpreted (application/requests/validator-mode.ts), so building a tool's
  * schemas compiles nothing. The enabled groups' modules, the call path and the analyses
  * warm in the background once the client has its tool list (or shortly after
  * `initialized`), one module graph at a time while no call is running (warm-up.ts).
@@ -42,8 +42,8 @@ const WARM_UP_DELAY_MS = 250;
 const WARM_UP_QUIET_MS = 400;
 
 // Everything loaded after `initialize` passes through the validator mode first: it must be
-// set before arktype creates its scopes (see validator-mode.ts).
-const validatorMode = once(() => import("./validator-mode.ts"));
+// set before arktype creates its scopes (see application/requests/validator-mode.ts).
+const validatorMode = once(() => import("../application/requests/validator-mode.ts"));
 const calls = once(() => validatorMode().then(() => import("./call-tool.ts")));
 const envelopes = once(() => validatorMode().then(() => import("./envelope.ts")));
 const resources = once(() => validatorMode().then(() => import("./resources.ts")));

@@ -16,7 +16,7 @@ export const ProfileDiffRequest = defineRequest(
     base: subject,
     candidate: subject,
     "metric?": metric,
-    "sort?": type.enumerated("self", "total").describe("which change ranks the rows: self (default) or total"),
+    "sort?": type.enumerated("self", "total").describe("self (default) or total: the change that ranks the rows"),
     "normalize?": type("boolean").describe("scale the base to the candidate's total before subtracting (pprof -normalize)"),
     "limit?": pageLimit,
     "cursor?": cursor,

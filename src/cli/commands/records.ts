@@ -10,9 +10,11 @@ import type { RecordPageRequest } from "../../application/requests/record-reques
 import { numberFlag } from "../request-flags.ts";
 
 // The request schemas load with arktype (~0.2 s): never for `import` (a test holds it to
-// that), and for a listing only when it has a flag to check.
-const recordRequests = () => import("../../application/requests/record-requests.ts");
-const checking = () => import("../../application/requests/request-schema.ts");
+// that), and for a listing only when it has a flag to check. They validate interpreted,
+// as the MCP server does (see validator-mode.ts), so the mode is set before they load.
+const interpreted = () => import("../../application/requests/validator-mode.ts");
+const recordRequests = () => interpreted().then(() => import("../../application/requests/record-requests.ts"));
+const checking = () => interpreted().then(() => import("../../application/requests/request-schema.ts"));
 
 /** A listing's page request; without --limit or --cursor it is the empty request, which the schema accepts. */
 async function pageRequest(args: { limit?: string; cursor?: string }): Promise<RecordPageRequest> {
