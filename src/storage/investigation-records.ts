@@ -1,5 +1,5 @@
 /**
- * Control-plane storage of revisioned issue-5 records (hypotheses and findings) and of
+ * Control-plane storage of the revisioned study records (hypotheses and findings) and of
  * typed evidence references. A revision is appended, never rewritten; the newest
  * revision of an id is its current state. Callers hold the write lock around appends so
  * the compare-and-swap on `expected_revision` is atomic.

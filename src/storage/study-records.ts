@@ -1,5 +1,5 @@
 /**
- * Control-plane storage of issue-5 records: run sets, comparisons, experiments, trials,
+ * Control-plane storage of the study records: run sets, comparisons, experiments, trials,
  * investigations, hypotheses, findings, analyses and evidence references. Each row keeps
  * the record's whole JSON (the result model callers get back) beside the columns used for
  * lookups. Run sets, comparisons and analyses are immutable once written; trials change

@@ -1,5 +1,5 @@
 /**
- * The issue-5 tools through a real stdio client: import benchmark files, query samples,
+ * The study tools through a real stdio client: import benchmark files, query samples,
  * freeze, compare, record; and an experiment planned, run, read back and analysed. The
  * client checks every structuredContent against the tool's declared outputSchema.
  */

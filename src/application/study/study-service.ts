@@ -1,5 +1,5 @@
 /**
- * The issue-5 use cases behind one façade shared by the CLI and the MCP server:
+ * The study use cases behind one façade shared by the CLI and the MCP server:
  * measurements, run sets, comparisons, experiments and scaling. Read-only methods pin a
  * snapshot and never take the write lock.
  */

@@ -1,4 +1,4 @@
-/** Compile-time proof that the issue-5 results fit the schemas their tools publish. */
+/** Compile-time proof that the study tools' results fit the schemas their tools publish. */
 import type { ComparisonResult as ComparisonModel } from "../../analysis/comparison/compare-run-sets.ts";
 import type { MeasurementsPage as MeasurementsModel } from "../../analysis/measurements/query-measurements.ts";
 import type { ScalingResult as ScalingModel } from "../../analysis/scaling.ts";

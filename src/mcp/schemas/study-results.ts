@@ -1,5 +1,5 @@
 /**
- * Results of the issue-5 tools, every field declared (study-checks.ts proves at compile
+ * Results of the study tools, every field declared (study-checks.ts proves at compile
  * time that the application's result models fit them): measurements pages, run sets,
  * comparisons, experiment plans and records, trial pages and scaling.
  */
