@@ -56,6 +56,9 @@ interface Case {
 }
 
 const P = () => profile.artifact_id as string;
+const COMPARISON = (change: Record<string, unknown>) => ({
+  baseline_run_set_id: "rs_a", candidate_run_set_id: "rs_b", metric: "wall_time", polarity: "lower_is_better", practical_threshold: 0.05, ...change,
+});
 const T = () => trace.artifact_id as string;
 
 const REFUSED: Case[] = [
@@ -90,6 +93,18 @@ const REFUSED: Case[] = [
   { tool: "list_artifacts", mcp: () => ({ limit: -3 }), cli: () => ["artifacts", "list", "--limit", "-3"], field: "limit", sameMessage: false },
   { tool: "get_run", mcp: () => ({ run_id: "r".repeat(201) }), cli: () => ["runs", "show", "r".repeat(201)], field: "run_id" },
   { tool: "get_artifact", mcp: () => ({ artifact_id: "a".repeat(201) }), cli: () => ["artifacts", "show", "a".repeat(201)], field: "artifact_id" },
+  { tool: "query_measurements", mcp: () => ({ name_prefix: "" }), cli: () => ["measurements", "query", "--name-prefix", ""], field: "name_prefix" },
+  { tool: "query_measurements", mcp: () => ({ run_id: profile.run_id, limit: 0 }), cli: () => ["measurements", "query", "--run-id", profile.run_id, "--limit", "0"], field: "limit", sameMessage: false },
+  { tool: "freeze_run_set", mcp: () => ({ run_ids: [profile.run_id, ""] }), cli: () => ["run-sets", "freeze", profile.run_id, ""], field: "run_ids.1" },
+  // The CLI takes a comparison as JSON; it used to reach the use case unchecked.
+  { tool: "compare_run_sets", mcp: () => COMPARISON({ metric: 5 }), cli: () => ["analyze", "compare", JSON.stringify(COMPARISON({ metric: 5 }))], field: "metric" },
+  { tool: "compare_run_sets", mcp: () => COMPARISON({ polarity: "faster" }), cli: () => ["analyze", "compare", JSON.stringify(COMPARISON({ polarity: "faster" }))], field: "polarity" },
+  { tool: "record_comparison", mcp: () => COMPARISON({ sql: "SELECT 1" }), cli: () => ["analyze", "record-comparison", JSON.stringify(COMPARISON({ sql: "SELECT 1" }))], field: "sql" },
+  { tool: "record_comparison", mcp: () => COMPARISON({ practical_threshold: 0 }), cli: () => ["analyze", "record-comparison", JSON.stringify(COMPARISON({ practical_threshold: 0 }))], field: "practical_threshold" },
+  { tool: "plan_experiment", mcp: () => ({ experiment_name: "e".repeat(65) }), cli: () => ["experiment", "plan", "e".repeat(65)], field: "experiment_name" },
+  { tool: "get_experiment", mcp: () => ({ experiment_id: "" }), cli: () => ["experiment", "show", ""], field: "experiment_id" },
+  { tool: "analyze_scaling", mcp: () => ({ experiment_id: "x".repeat(201) }), cli: () => ["analyze", "scaling", "x".repeat(201)], field: "experiment_id" },
+  { tool: "list_experiment_trials", mcp: () => ({ experiment_id: "exp_1", limit: 2.5 }), cli: () => ["experiment", "trials", "exp_1", "--limit", "2.5"], field: "limit", sameMessage: false },
 ];
 
 describe("one request schema behind the CLI and the MCP tool", () => {
@@ -102,7 +117,7 @@ describe("one request schema behind the CLI and the MCP tool", () => {
       expect({ where, code: fromCli.code, error: fromCli.json?.error?.code, field: fromCli.json?.error?.details?.field }).toEqual({ where, code: 2, error: "INVALID_ARGUMENTS", field: c.field });
       expect({ where, error: fromMcp.error?.code, field: fromMcp.error?.details?.field }).toEqual({ where, error: "INVALID_ARGUMENTS", field: c.field });
       if (c.sameMessage !== false) expect({ where, message: fromCli.json.error.message }).toEqual({ where, message: fromMcp.error.message });
-      expect(fromMcp.error.message).toContain(c.field);
+      expect(fromMcp.error.message).toContain(c.field.split(".")[0]!);
     }
   }, 120_000);
 

@@ -11,6 +11,9 @@ import { LifecycleGapsRequest, OperationTransitionsRequest, OperationWindowReque
 import { AcceleratorTimelineRequest, CoverageRequest, FailuresRequest, OperatorsRequest } from "../../src/application/requests/recipe-requests.ts";
 import { ArtifactLookupRequest, EvidenceRequest, RecordPageRequest, RunLookupRequest, ValidationRequest } from "../../src/application/requests/record-requests.ts";
 import { checkRequest, requestName } from "../../src/application/requests/request-schema.ts";
+import {
+  ComparisonRequest, ExperimentLookupRequest, ExperimentPlanRequest, ExperimentRunRequest, MeasurementsQueryRequest, RunSetFreezeRequest, TrialsPageRequest,
+} from "../../src/application/requests/study-requests.ts";
 import { RunsSummaryRequest } from "../../src/application/requests/summary-request.ts";
 import { TraceWindowRequest } from "../../src/application/requests/trace-window-request.ts";
 import { FlameoxError } from "../../src/domain/errors.ts";
@@ -41,6 +44,15 @@ const TOOL_REQUESTS: Record<string, Type> = {
   get_artifact: ArtifactLookupRequest,
   validate_workspace: ValidationRequest,
   get_evidence: EvidenceRequest,
+  query_measurements: MeasurementsQueryRequest,
+  freeze_run_set: RunSetFreezeRequest,
+  compare_run_sets: ComparisonRequest,
+  record_comparison: ComparisonRequest,
+  plan_experiment: ExperimentPlanRequest,
+  run_experiment: ExperimentRunRequest,
+  get_experiment: ExperimentLookupRequest,
+  list_experiment_trials: TrialsPageRequest,
+  analyze_scaling: ExperimentLookupRequest,
 };
 
 type Json = Record<string, any>;

@@ -7,9 +7,14 @@ import { defineCommand } from "citty";
 import { FlameoxError } from "../../domain/errors.ts";
 import { StudyService } from "../../application/study/study-service.ts";
 import type { CompareRequest, ComparisonResult } from "../../analysis/comparison/compare-run-sets.ts";
+import { checkRequest } from "../../application/requests/request-schema.ts";
+import {
+  answerComparison, answerExperiment, answerRecordedComparison, answerExperimentPlan, answerMeasurementsQuery, answerRunSetFreeze, answerScaling, answerTrialsPage, ComparisonRequest,
+  ExperimentLookupRequest, ExperimentPlanRequest, MeasurementsQueryRequest, RunSetFreezeRequest, TrialsPageRequest,
+} from "../../application/requests/study-requests.ts";
 import { commonArgs, execute, setExitCode } from "../context.ts";
 import { safeText, table } from "../output.ts";
-import { parseLimit } from "./records.ts";
+import { numberFlag, positionals } from "../request-flags.ts";
 
 /** A `<structured-input>`: a JSON string, or `@file` to read it from a file. */
 export function structuredInput(value: string, field: string): Record<string, unknown> {
@@ -60,7 +65,9 @@ export const compareCommand = defineCommand({
     await execute(args, async (s) => {
       const r = args["baseline-run"] || args["candidate-run"]
         ? await study(s).compareRuns(runsRequest(args))
-        : args.run ? await study(s).compareScopes(scopeRequest(args)) : await study(s).compare(structuredInput(requiredInput(args.input), "input") as unknown as CompareRequest);
+        : args.run
+          ? await study(s).compareScopes(scopeRequest(args))
+          : await answerComparison(study(s), checkRequest(ComparisonRequest, structuredInput(requiredInput(args.input), "input")));
       invalid = r.validity === "invalid";
       return r;
     }, renderComparison);
@@ -106,14 +113,15 @@ function scopeRequest(args: { run?: string; "baseline-scope"?: string; "candidat
 export const recordComparisonCommand = defineCommand({
   meta: { name: "record-comparison", description: "Compute and persist a comparison record" },
   args: compareArgs,
-  run: ({ args }) => execute(args, (s) => study(s).recordComparison(structuredInput(args.input, "input") as unknown as CompareRequest), (r) => `comparison ${r.comparison_id}\n${renderComparison(r)}`),
+  run: ({ args }) =>
+    execute(args, (s) => answerRecordedComparison(study(s), checkRequest(ComparisonRequest, structuredInput(args.input, "input"))), (r) => `comparison ${r.comparison_id}\n${renderComparison(r)}`),
 });
 
 export const scalingCommand = defineCommand({
   meta: { name: "scaling", description: "Complexity fits of an experiment's metric over its scaling parameter" },
   args: { ...commonArgs, experiment_id: { type: "positional", required: true } },
   run: ({ args }) =>
-    execute(args, (s) => study(s).scaling(args.experiment_id), (r) =>
+    execute(args, (s) => answerScaling(study(s), checkRequest(ExperimentLookupRequest, { experiment_id: args.experiment_id })), (r) =>
       r.variants.map((v) => `${v.variant}: ${v.selection.best_model ?? v.selection.status} (AICc margin ${v.selection.margin?.toFixed(1) ?? "n/a"})\n` + table([["INPUT", "TRIALS", "MEDIAN", "CI"], ...v.points.map((p) => [String(p.input), String(p.trials), p.median.toPrecision(4), `[${p.confidence_low?.toPrecision(4)}, ${p.confidence_high?.toPrecision(4)}]`])])).join("\n"),
     ),
 });
@@ -133,7 +141,9 @@ export const measurementsCommand = defineCommand({
         cursor: { type: "string" },
       },
       run: ({ args }) =>
-        execute(args, (s) => study(s).queryMeasurements({ runId: args["run-id"], artifactId: args["artifact-id"], namePrefix: args["name-prefix"], includeWarmups: args["include-warmups"], limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
+        execute(args, (s) => answerMeasurementsQuery(study(s), checkRequest(MeasurementsQueryRequest, {
+          run_id: args["run-id"], artifact_id: args["artifact-id"], name_prefix: args["name-prefix"], include_warmups: args["include-warmups"], limit: numberFlag(args.limit), cursor: args.cursor,
+        })), (r) =>
           [`evidence: ${r.evidence.status} (${r.evidence.reason})`, table([["NAME", "SCOPE", "VALUE", "UNIT", "AGG", "WARMUP"], ...r.items.map((m) => [m.name, safeText(m.scope).slice(0, 40), String(m.value), m.unit, m.aggregation, String(m.is_warmup)])]), r.next_cursor ? `more: --cursor ${r.next_cursor}` : ""].filter(Boolean).join("\n"),
         ),
     }),
@@ -146,7 +156,7 @@ export const runSetsCommand = defineCommand({
     freeze: defineCommand({
       meta: { name: "freeze", description: "Freeze runs into a run set pinned to the current corpus commit" },
       args: { ...commonArgs, run_ids: { type: "positional", required: true, description: "RUN_ID..." } },
-      run: ({ args }) => execute(args, (s) => study(s).freezeRunSet({ run_ids: (args._ as string[]).length > 0 ? (args._ as string[]) : [args.run_ids] }), (r) => `run set ${r.run_set_id}: ${r.members.length} member(s) at ${r.corpus_commit_id}`),
+      run: ({ args }) => execute(args, (s) => answerRunSetFreeze(study(s), checkRequest(RunSetFreezeRequest, { run_ids: positionals(args, args.run_ids) })), (r) => `run set ${r.run_set_id}: ${r.members.length} member(s) at ${r.corpus_commit_id}`),
     }),
     show: defineCommand({
       meta: { name: "show", description: "Show a run set" },
@@ -162,7 +172,7 @@ export const experimentCommand = defineCommand({
     plan: defineCommand({
       meta: { name: "plan", description: "Resolve an experiment and show its randomized protocol (runs nothing)" },
       args: { ...commonArgs, name: { type: "positional", required: true }, investigation: { type: "string" }, hypothesis: { type: "string" } },
-      run: ({ args }) => execute(args, (s) => study(s).planExperiment({ name: args.name, investigation_id: args.investigation, hypothesis_id: args.hypothesis }), (r) => `experiment ${r.protocol.name}: ${r.trials_planned} trials in ${r.protocol.definition.blocks} blocks, seed ${r.protocol.randomization.seed}\ndesign ${r.protocol.definition.experiment_design_id}`),
+      run: ({ args }) => execute(args, (s) => answerExperimentPlan(study(s), checkRequest(ExperimentPlanRequest, { experiment_name: args.name, investigation_id: args.investigation, hypothesis_id: args.hypothesis })), (r) => `experiment ${r.protocol.name}: ${r.trials_planned} trials in ${r.protocol.definition.blocks} blocks, seed ${r.protocol.randomization.seed}\ndesign ${r.protocol.definition.experiment_design_id}`),
     }),
     run: defineCommand({
       meta: { name: "run", description: "Plan and run every trial of an experiment through the broker" },
@@ -170,19 +180,19 @@ export const experimentCommand = defineCommand({
       run: ({ args }) =>
         execute(args, async (s) => {
           const service = study(s);
-          const plan = await service.planExperiment({ name: args.name, investigation_id: args.investigation, hypothesis_id: args.hypothesis });
+          const plan = await answerExperimentPlan(service, checkRequest(ExperimentPlanRequest, { experiment_name: args.name, investigation_id: args.investigation, hypothesis_id: args.hypothesis }));
           return service.runPlannedExperiment(plan.plan_id);
         }, (r) => `experiment ${r.experiment_id}: ${r.status}; ${JSON.stringify(r.outcome?.counts)}\nrun sets: ${JSON.stringify(r.outcome?.run_set_ids)}`),
     }),
     show: defineCommand({
       meta: { name: "show", description: "Show an experiment's protocol and outcome" },
       args: { ...commonArgs, id: { type: "positional", required: true } },
-      run: ({ args }) => execute(args, (s) => study(s).getExperiment(args.id), (r) => `experiment ${r.experiment_id} (${r.protocol.name}): ${r.status}; ${JSON.stringify(r.outcome?.counts ?? {})}`),
+      run: ({ args }) => execute(args, (s) => answerExperiment(study(s), checkRequest(ExperimentLookupRequest, { experiment_id: args.id })), (r) => `experiment ${r.experiment_id} (${r.protocol.name}): ${r.status}; ${JSON.stringify(r.outcome?.counts ?? {})}`),
     }),
     trials: defineCommand({
       meta: { name: "trials", description: "List an experiment's trials (every attempt, in run order)" },
       args: { ...commonArgs, id: { type: "positional", required: true }, limit: { type: "string" }, cursor: { type: "string" } },
-      run: ({ args }) => execute(args, (s) => study(s).listTrials(args.id, { limit: parseLimit(args.limit), cursor: args.cursor }), (r) => table([["CELL", "BLOCK", "ORDER", "VARIANT", "OUTCOME", "RUN"], ...r.items.map((t) => [String(t.cell_index), t.block_id, String(t.order_in_block), t.variant, t.outcome, t.run_id ?? "-"])])),
+      run: ({ args }) => execute(args, (s) => answerTrialsPage(study(s), checkRequest(TrialsPageRequest, { experiment_id: args.id, limit: numberFlag(args.limit), cursor: args.cursor })), (r) => table([["CELL", "BLOCK", "ORDER", "VARIANT", "OUTCOME", "RUN"], ...r.items.map((t) => [String(t.cell_index), t.block_id, String(t.order_in_block), t.variant, t.outcome, t.run_id ?? "-"])])),
     }),
   },
 });

@@ -12,7 +12,7 @@ export const MAX_LIST_LIMIT = 200;
 export const MAX_TRACE_LIMIT = 1000;
 
 export const listLimit = type(`1 <= number.integer <= ${MAX_LIST_LIMIT}`).describe(`a page size from 1 to ${MAX_LIST_LIMIT}`);
-export const traceLimit = type(`1 <= number.integer <= ${MAX_TRACE_LIMIT}`).describe(`a page size from 1 to ${MAX_TRACE_LIMIT}`);
+export const longLimit = type(`1 <= number.integer <= ${MAX_TRACE_LIMIT}`).describe(`a page size from 1 to ${MAX_TRACE_LIMIT}`);
 /** A recipe's page, named for what it pages over ("clusters", "files", …). */
 export const recipeLimit = (items: string) => type(`1 <= number.integer <= ${MAX_TRACE_LIMIT}`).describe(`${items} per page, 1 to ${MAX_TRACE_LIMIT}`);
 

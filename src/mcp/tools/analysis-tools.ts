@@ -3,7 +3,7 @@ import type { StackDirection } from "../../analysis/stacks.ts";
 import { answerFrameDrill, answerHotspots, FrameDrillRequest, HotspotsRequest } from "../../application/requests/profile-analysis-request.ts";
 import { answerTraceWindow, TraceWindowRequest } from "../../application/requests/trace-window-request.ts";
 import { HotspotsResult, StacksResult, TraceWindowResult } from "../schemas/analysis.ts";
-import { listLimit, toolPage, traceLimit } from "../schemas/tool-pages.ts";
+import { listLimit, toolPage, longLimit } from "../schemas/tool-pages.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
 const evidenceLine = (e: { status: string; reason: string }) => `evidence ${e.status}: ${e.reason}`;
@@ -60,7 +60,7 @@ export const getTraceWindow = defineTool({
     "Slices and events of one trace artifact overlapping [start_ns, end_ns] in the trace clock, ordered by time (≤1000 per page). " +
     "The result's trace_bounds gives the trace's extent for choosing a window.",
   annotations: READ_ONLY,
-  input: toolPage(TraceWindowRequest, traceLimit),
+  input: toolPage(TraceWindowRequest, longLimit),
   result: TraceWindowResult,
   pageable: true,
   run: async (request, { session }) => answerTraceWindow(await session.open(), request),

@@ -3,7 +3,7 @@ import {
   answerLifecycleGaps, answerOperationTransitions, answerOperationWindow, LifecycleGapsRequest, OperationTransitionsRequest, OperationWindowRequest,
 } from "../../application/requests/otel-requests.ts";
 import { GapsResult, OperationWindowResult, TransitionsResult } from "../schemas/otel.ts";
-import { toolPage, traceLimit } from "../schemas/tool-pages.ts";
+import { toolPage, longLimit } from "../schemas/tool-pages.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
 const evidenceLine = (e: { status: string; reason: string }) => `evidence ${e.status}: ${e.reason}`;
@@ -16,7 +16,7 @@ export const getOperationWindow = defineTool({
     "Spans of one imported OTLP trace overlapping [start_ns, end_ns] (unix ns), optionally of one trace_id, ordered by start (≤1000 per page). " +
     "Observations only. Next: get_operation_transitions for the parent→child structure.",
   annotations: READ_ONLY,
-  input: toolPage(OperationWindowRequest, traceLimit),
+  input: toolPage(OperationWindowRequest, longLimit),
   result: OperationWindowResult,
   pageable: true,
   run: async (request, { session }) => answerOperationWindow(await session.open(), request),
@@ -28,7 +28,7 @@ export const getOperationTransitions = defineTool({
   title: "OTLP operation transitions",
   description: "Parent→child span name transitions of one imported OTLP trace, with counts and child time, down to max_depth (default 8). Paginated.",
   annotations: READ_ONLY,
-  input: toolPage(OperationTransitionsRequest, traceLimit),
+  input: toolPage(OperationTransitionsRequest, longLimit),
   result: TransitionsResult,
   pageable: true,
   run: async (request, { session }) => answerOperationTransitions(await session.open(), request),
@@ -40,7 +40,7 @@ export const getLifecycleGaps = defineTool({
   title: "OTLP lifecycle gaps",
   description: "Gaps in one imported OTLP trace: spans whose parent is missing, bad or reversed timestamps, invalid or duplicate ids; counts with examples.",
   annotations: READ_ONLY,
-  input: toolPage(LifecycleGapsRequest, traceLimit),
+  input: toolPage(LifecycleGapsRequest, longLimit),
   result: GapsResult,
   run: async (request, { session }) => answerLifecycleGaps(await session.open(), request),
   summarize: (r) => `lifecycle gaps of ${r.inputs.subject.id}: ${r.items.map((g) => `${g.kind} ${g.count}`).join(", ") || "none"}; ${evidenceLine(r.evidence)}`,

@@ -1,10 +1,13 @@
 /** query_measurements, freeze_run_set, compare_run_sets, record_comparison, plan/run/get experiment, list_experiment_trials, analyze_scaling. */
-import { StudyService } from "../../application/study/study-service.ts";
-import type { CompareRequest } from "../../analysis/comparison/compare-run-sets.ts";
 import {
-  CompareRunSetsInput, ComparisonResultSchema, ExperimentIdInput, ExperimentPlanResult, ExperimentResult, FreezeRunSetInput, ListTrialsInput,
-  MeasurementsPageResult, PlanExperimentInput, QueryMeasurementsInput, RunExperimentInput, RunSetResult, ScalingResultSchema, TrialPageResult,
+  answerComparison, answerExperiment, answerRecordedComparison, answerExperimentPlan, answerScaling, answerMeasurementsQuery, answerRunSetFreeze, answerTrialsPage, ComparisonRequest, ExperimentLookupRequest,
+  ExperimentPlanRequest, ExperimentRunRequest, MeasurementsQueryRequest, RunSetFreezeRequest, TrialsPageRequest,
+} from "../../application/requests/study-requests.ts";
+import { StudyService } from "../../application/study/study-service.ts";
+import {
+  ComparisonResultSchema, ExperimentPlanResult, ExperimentResult, MeasurementsPageResult, RunSetResult, ScalingResultSchema, TrialPageResult,
 } from "../schemas/study.ts";
+import { longLimit, toolPage } from "../schemas/tool-pages.ts";
 import { ADDITIVE, defineTool, READ_ONLY, type ToolAnnotations } from "../tool.ts";
 import { INVESTIGATION_TOOLS } from "./investigation-tools.ts";
 
@@ -18,10 +21,10 @@ export const queryMeasurements = defineTool({
   title: "Query measurements",
   description: "Raw benchmark samples (one row per sample, with unit, warm-up flag and worker/run/value/loop hierarchy) of a run or artifact. Warm-ups excluded unless include_warmups. Paginated.",
   annotations: READ_ONLY,
-  input: QueryMeasurementsInput,
+  input: toolPage(MeasurementsQueryRequest, longLimit),
   result: MeasurementsPageResult,
   pageable: true,
-  run: async (a, { session }) => (await study(session)).queryMeasurements({ runId: a.run_id, artifactId: a.artifact_id, namePrefix: a.name_prefix, includeWarmups: a.include_warmups, limit: a.limit, cursor: a.cursor }),
+  run: async (request, { session }) => answerMeasurementsQuery(await study(session), request),
   summarize: (r) => `${r.returned} of ${r.total} measurements; evidence ${r.evidence.status}`,
 });
 
@@ -30,9 +33,9 @@ export const freezeRunSet = defineTool({
   title: "Freeze run set",
   description: "Pins runs (run_ids, or members with trial/block ids and exclusions with reasons) into an immutable run set at the current corpus commit. Next: compare_run_sets.",
   annotations: ADDITIVE,
-  input: FreezeRunSetInput,
+  input: RunSetFreezeRequest,
   result: RunSetResult,
-  run: async (a, { session }) => (await study(session)).freezeRunSet(a),
+  run: async (request, { session }) => answerRunSetFreeze(await study(session), request),
   summarize: (r) => `run set ${r.run_set_id}: ${r.members.length} member(s) at ${r.corpus_commit_id}`,
 });
 
@@ -45,12 +48,9 @@ function compareTool(name: string, title: string, record: boolean) {
       "decision against practical_threshold, Wilcoxon p, MAD-flagged outliers, and every compatibility mismatch (invalidating ones make validity invalid)." +
       (record ? " Persists the result with parameter and result digests." : " Read-only preview; record_comparison persists it."),
     annotations: record ? ADDITIVE : READ_ONLY,
-    input: CompareRunSetsInput,
+    input: ComparisonRequest,
     result: ComparisonResultSchema,
-    run: async (a, { session }) => {
-      const s = await study(session);
-      return record ? s.recordComparison(a as CompareRequest) : s.compare(a as CompareRequest);
-    },
+    run: async (request, { session }) => (record ? answerRecordedComparison : answerComparison)(await study(session), request),
     summarize: (r) => `${r.metric}: ${pct(r.relative_change)} [${pct(r.confidence_low)}, ${pct(r.confidence_high)}], ${r.decision}, validity ${r.validity}, ${r.complete_pair_n} pairs`,
   });
 }
@@ -62,9 +62,9 @@ export const planExperiment = defineTool({
   title: "Plan experiment",
   description: "Resolves an [experiments.NAME] entry of an approved workload (otherwise WORKLOAD_NOT_APPROVED): workload instances per treatment, randomized complete-block order from the recorded seed, one capture plan per instance (as plan_capture binds: executable digest, policy, source and environment identity; adapter `command`, or the declared profile), and a single-use plan_id (TTL 300 s). Runs nothing. Next: run_experiment.",
   annotations: READ_ONLY,
-  input: PlanExperimentInput,
+  input: ExperimentPlanRequest,
   result: ExperimentPlanResult,
-  run: async (a, { session }) => (await study(session)).planExperiment({ name: a.experiment_name, investigation_id: a.investigation_id, hypothesis_id: a.hypothesis_id }),
+  run: async (request, { session }) => answerExperimentPlan(await study(session), request),
   summarize: (r) => `plan ${r.plan_id.slice(0, 12)}…: ${r.trials_planned} trials; expires ${r.expires_at}`,
 });
 
@@ -73,7 +73,7 @@ export const runExperiment = defineTool({
   title: "Run experiment",
   description: "Consumes a plan_id, rechecks every capture binding and the workload's approval (WORKLOAD_CHANGED, WORKLOAD_NOT_APPROVED, SOURCE_CHANGED, … as execute_capture_plan), before every trial too,, and runs every trial as a capture run: protocol stored first, every attempt registered (failures, timeouts, cancellations), oracles per trial, one run set per treatment.",
   annotations: EXECUTE,
-  input: RunExperimentInput,
+  input: ExperimentRunRequest,
   result: ExperimentResult,
   run: async (a, { session, signal, progress }) => (await study(session)).runPlannedExperiment(a.plan_id, { signal, onProgress: (done, total) => progress("capturing", done, total) }),
   summarize: (r) => `experiment ${r.experiment_id}: ${r.status}`,
@@ -84,9 +84,9 @@ export const getExperiment = defineTool({
   title: "Get experiment",
   description: "An experiment's stored protocol (design, seed, realized order, metric, estimand, threshold) and its outcome counts and run sets.",
   annotations: READ_ONLY,
-  input: ExperimentIdInput,
+  input: ExperimentLookupRequest,
   result: ExperimentResult,
-  run: async (a, { session }) => (await study(session)).getExperiment(a.experiment_id),
+  run: async (request, { session }) => answerExperiment(await study(session), request),
   summarize: (r) => `experiment ${r.experiment_id}: ${r.status}`,
 });
 
@@ -95,10 +95,10 @@ export const listExperimentTrials = defineTool({
   title: "List experiment trials",
   description: "Every trial of an experiment in planned order (unattempted cells included): block, order in block, variant, outcome, run, oracle receipt. Paginated.",
   annotations: READ_ONLY,
-  input: ListTrialsInput,
+  input: toolPage(TrialsPageRequest, longLimit),
   result: TrialPageResult,
   pageable: true,
-  run: async (a, { session }) => (await study(session)).listTrials(a.experiment_id, { limit: a.limit, cursor: a.cursor }),
+  run: async (request, { session }) => answerTrialsPage(await study(session), request),
   summarize: (r) => `${r.returned} of ${r.total} trials of ${r.experiment_id}`,
 });
 
@@ -107,9 +107,9 @@ export const analyzeScaling = defineTool({
   title: "Analyze scaling",
   description: "Per input size the median of trial medians with a bootstrap interval; least-squares fits (constant, log n, n, n log n, n²) ranked by AICc; a best fit only when it beats the runner-up by ≥ 2; with profiled trials, frames whose self time grows with input (Spearman ρ, Benjamini–Hochberg q < 0.05), else frame_correlations unavailable. Never collects missing trials.",
   annotations: READ_ONLY,
-  input: ExperimentIdInput,
+  input: ExperimentLookupRequest,
   result: ScalingResultSchema,
-  run: async (a, { session }) => (await study(session)).scaling(a.experiment_id),
+  run: async (request, { session }) => answerScaling(await study(session), request),
   summarize: (r) => `scaling of ${r.experiment_id}: ${r.variants.length} variant(s)`,
 });
 
