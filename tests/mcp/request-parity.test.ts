@@ -104,6 +104,20 @@ const REFUSED: Case[] = [
   { tool: "plan_experiment", mcp: () => ({ experiment_name: "e".repeat(65) }), cli: () => ["experiment", "plan", "e".repeat(65)], field: "experiment_name" },
   { tool: "get_experiment", mcp: () => ({ experiment_id: "" }), cli: () => ["experiment", "show", ""], field: "experiment_id" },
   { tool: "analyze_scaling", mcp: () => ({ experiment_id: "x".repeat(201) }), cli: () => ["analyze", "scaling", "x".repeat(201)], field: "experiment_id" },
+  { tool: "create_investigation", mcp: () => ({ title: "t", status: "paused" }), cli: () => ["investigations", "create", JSON.stringify({ title: "t", status: "paused" })], field: "status" },
+  { tool: "list_investigations", mcp: () => ({ cursor: "" }), cli: () => ["investigations", "list", "--cursor", ""], field: "cursor" },
+  { tool: "get_investigation", mcp: () => ({ investigation_id: "" }), cli: () => ["investigations", "show", ""], field: "investigation_id" },
+  { tool: "record_hypothesis", mcp: () => ({ statement: "s", expected_revision: 0 }), cli: () => ["hypotheses", "record", JSON.stringify({ statement: "s", expected_revision: 0 })], field: "expected_revision" },
+  { tool: "get_hypothesis", mcp: () => ({ hypothesis_id: "h", revision: 1.5 }), cli: () => ["hypotheses", "show", "h", "--revision", "1.5"], field: "revision" },
+  {
+    tool: "record_finding",
+    mcp: () => ({ statement: "s", kind: "speedup", evidence_level: "observed" }),
+    cli: () => ["findings", "record", JSON.stringify({ statement: "s", kind: "speedup", evidence_level: "observed" })],
+    field: "kind",
+  },
+  { tool: "get_finding", mcp: () => ({ finding_id: "f", revision: 0 }), cli: () => ["findings", "show", "f", "--revision", "0"], field: "revision" },
+  { tool: "list_findings", mcp: () => ({ investigation_id: "" }), cli: () => ["findings", "list", "--investigation", ""], field: "investigation_id" },
+  { tool: "record_analysis", mcp: () => ({ recipe: "flamegraph", run_or_artifact: P() }), cli: () => ["analyze", "record", JSON.stringify({ recipe: "flamegraph", run_or_artifact: P() })], field: "recipe" },
   { tool: "list_experiment_trials", mcp: () => ({ experiment_id: "exp_1", limit: 2.5 }), cli: () => ["experiment", "trials", "exp_1", "--limit", "2.5"], field: "limit", sameMessage: false },
 ];
 

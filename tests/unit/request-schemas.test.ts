@@ -5,6 +5,10 @@
  */
 import { describe, expect, test } from "bun:test";
 import { type, type Type } from "arktype";
+import {
+  AnalysisRecordRequest, FindingLookupRequest, FindingRecordRequest, FindingsPageRequest, HypothesisLookupRequest, HypothesisRecordRequest,
+  InvestigationCreateRequest, InvestigationLookupRequest, InvestigationsPageRequest,
+} from "../../src/application/requests/investigation-requests.ts";
 import { FrameDrillRequest, HotspotsRequest } from "../../src/application/requests/profile-analysis-request.ts";
 import { ProfileDiffRequest, ProfileExportRequest } from "../../src/application/requests/profile-diff-request.ts";
 import { LifecycleGapsRequest, OperationTransitionsRequest, OperationWindowRequest } from "../../src/application/requests/otel-requests.ts";
@@ -53,6 +57,15 @@ const TOOL_REQUESTS: Record<string, Type> = {
   get_experiment: ExperimentLookupRequest,
   list_experiment_trials: TrialsPageRequest,
   analyze_scaling: ExperimentLookupRequest,
+  create_investigation: InvestigationCreateRequest,
+  list_investigations: InvestigationsPageRequest,
+  get_investigation: InvestigationLookupRequest,
+  record_hypothesis: HypothesisRecordRequest,
+  get_hypothesis: HypothesisLookupRequest,
+  record_finding: FindingRecordRequest,
+  get_finding: FindingLookupRequest,
+  list_findings: FindingsPageRequest,
+  record_analysis: AnalysisRecordRequest,
 };
 
 type Json = Record<string, any>;
@@ -126,6 +139,13 @@ describe("use-case request schemas", () => {
     expect(unknown.message).toContain("sql is not a field of the profile export request");
     expect(refusal(() => checkRequest(ProfileExportRequest, { run_or_artifact: "run_1", format: "svg" })).details).toMatchObject({ field: "format" });
     expect(checkRequest(ProfileExportRequest, { run_or_artifact: "run_1", format: "collapsed", metric: undefined })).toEqual({ run_or_artifact: "run_1", format: "collapsed" });
+  });
+
+  test("requests of the same shape keep their own names", () => {
+    // arktype shares one type between equal definitions; the name must not be shared with it.
+    expect(jsonSchemaOf(RecordPageRequest)).toEqual(jsonSchemaOf(InvestigationsPageRequest));
+    expect([requestName(RecordPageRequest), requestName(InvestigationsPageRequest)]).toEqual(["listing", "investigations listing"]);
+    expect(refusal(() => checkRequest(InvestigationsPageRequest, { cursor: "" })).message).toStartWith("Invalid investigations listing request: cursor");
   });
 
   test("a listing without flags is the empty request, which its schema accepts", () => {

@@ -10,18 +10,28 @@ import { FlameoxError } from "../../domain/errors.ts";
 
 type ArkErrors = InstanceType<typeof type.errors>;
 
-/** The name each request schema goes by in errors ("hotspots request"). */
-const names = new WeakMap<object, string>();
+declare global {
+  interface ArkEnv {
+    meta(): {
+      /** The name a use case's request goes by in errors ("hotspots" → "Invalid hotspots request: …"). */
+      flameox_request?: string;
+    };
+  }
+}
 
-/** Names a request schema; the schema is returned unchanged, so its type and JSON Schema stay its own. */
+/**
+ * Names a request schema. The name lives in the type's own metadata, not beside it:
+ * arktype gives two equal definitions one shared type, so the listings of runs and of
+ * investigations would otherwise be one schema with one name. jsonSchemaOf leaves it out
+ * of a tool's published input.
+ */
 export function defineRequest<T extends Type>(name: string, schema: T): T {
-  names.set(schema, name);
-  return schema;
+  return schema.configure({ flameox_request: name }) as T;
 }
 
 /** The name a request schema was defined with, if it is one. */
-export function requestName(schema: object): string | undefined {
-  return names.get(schema);
+export function requestName(schema: Type): string | undefined {
+  return schema.meta.flameox_request;
 }
 
 /**

@@ -3,11 +3,16 @@
  * `findings record|list|show` and `analyze record`. Thin: parse, call InvestigationService, render.
  */
 import { defineCommand } from "citty";
+import {
+  AnalysisRecordRequest, answerAnalysisRecord, answerFinding, answerFindingRecord, answerFindingsPage, answerHypothesis, answerHypothesisRecord,
+  answerInvestigation, answerInvestigationCreate, answerInvestigationsPage, FindingLookupRequest, FindingRecordRequest, FindingsPageRequest,
+  HypothesisLookupRequest, HypothesisRecordRequest, InvestigationCreateRequest, InvestigationLookupRequest, InvestigationsPageRequest,
+} from "../../application/requests/investigation-requests.ts";
+import { checkRequest } from "../../application/requests/request-schema.ts";
 import { InvestigationService, type FindingRecord } from "../../application/study/investigation-records.ts";
-import { FlameoxError } from "../../domain/errors.ts";
 import { commonArgs, execute } from "../context.ts";
 import { safeText, table } from "../output.ts";
-import { parseLimit } from "./records.ts";
+import { numberFlag } from "../request-flags.ts";
 import { structuredInput } from "./study.ts";
 
 const service = (s: { ws: InvestigationService["ws"] }) => new InvestigationService(s.ws);
@@ -15,11 +20,6 @@ const inputArg = (what: string) => ({ ...commonArgs, input: { type: "positional"
 const pageArgs = { limit: { type: "string" }, cursor: { type: "string" } } as const;
 const more = (cursor: string | null) => (cursor ? `more: --cursor ${cursor}` : "");
 
-function parseRevision(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^[1-9]\d{0,8}$/.test(value)) throw new FlameoxError("INVALID_ARGUMENTS", `Expected --revision to be a positive integer but found ${JSON.stringify(value)}`, { details: { field: "revision" } });
-  return Number(value);
-}
 const findingLine = (f: FindingRecord) => `finding ${f.finding_id} r${f.revision}: ${f.kind}, ${f.evidence_level}, ${f.assessment}${f.comparison_id ? ` (comparison ${f.comparison_id})` : ""}`;
 
 export const investigationsCommand = defineCommand({
@@ -28,13 +28,13 @@ export const investigationsCommand = defineCommand({
     create: defineCommand({
       meta: { name: "create", description: "Create an investigation ({\"title\": …, \"question\"?: …})" },
       args: inputArg("investigation"),
-      run: ({ args }) => execute(args, (s) => service(s).createInvestigation(structuredInput(args.input, "input")), (r) => `investigation ${r.investigation_id}: ${safeText(r.title)}`),
+      run: ({ args }) => execute(args, (s) => answerInvestigationCreate(service(s), checkRequest(InvestigationCreateRequest, structuredInput(args.input, "input"))), (r) => `investigation ${r.investigation_id}: ${safeText(r.title)}`),
     }),
     list: defineCommand({
       meta: { name: "list", description: "List investigations" },
       args: { ...commonArgs, ...pageArgs },
       run: ({ args }) =>
-        execute(args, (s) => service(s).listInvestigations({ limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
+        execute(args, (s) => answerInvestigationsPage(service(s), checkRequest(InvestigationsPageRequest, { limit: numberFlag(args.limit), cursor: args.cursor })), (r) =>
           [table([["ID", "STATUS", "CREATED", "TITLE"], ...r.items.map((i) => [i.investigation_id, i.status, i.created_at, safeText(i.title)])]), more(r.next_cursor)].filter(Boolean).join("\n"),
         ),
     }),
@@ -42,7 +42,7 @@ export const investigationsCommand = defineCommand({
       meta: { name: "show", description: "Show an investigation with its hypotheses and findings" },
       args: { ...commonArgs, id: { type: "positional", required: true } },
       run: ({ args }) =>
-        execute(args, (s) => service(s).getInvestigation(args.id), (r) =>
+        execute(args, (s) => answerInvestigation(service(s), checkRequest(InvestigationLookupRequest, { investigation_id: args.id })), (r) =>
           [
             `investigation ${r.investigation_id} (${r.status}): ${safeText(r.title)}`,
             ...r.hypotheses.map((h) => `hypothesis ${h.hypothesis_id} r${h.revision} (${h.status}): ${safeText(h.statement)}`),
@@ -59,12 +59,12 @@ export const hypothesesCommand = defineCommand({
     record: defineCommand({
       meta: { name: "record", description: "Record a hypothesis, or revise one (hypothesis_id + expected_revision)" },
       args: inputArg("hypothesis"),
-      run: ({ args }) => execute(args, (s) => service(s).recordHypothesis(structuredInput(args.input, "input")), (r) => `hypothesis ${r.hypothesis_id} r${r.revision} (${r.status})`),
+      run: ({ args }) => execute(args, (s) => answerHypothesisRecord(service(s), checkRequest(HypothesisRecordRequest, structuredInput(args.input, "input"))), (r) => `hypothesis ${r.hypothesis_id} r${r.revision} (${r.status})`),
     }),
     show: defineCommand({
       meta: { name: "show", description: "Show a hypothesis (newest revision unless --revision)" },
       args: { ...commonArgs, id: { type: "positional", required: true }, revision: { type: "string" } },
-      run: ({ args }) => execute(args, (s) => service(s).getHypothesis(args.id, parseRevision(args.revision)), (r) => `hypothesis ${r.hypothesis_id} r${r.revision} (${r.status}): ${safeText(r.statement)}`),
+      run: ({ args }) => execute(args, (s) => answerHypothesis(service(s), checkRequest(HypothesisLookupRequest, { hypothesis_id: args.id, revision: numberFlag(args.revision) })), (r) => `hypothesis ${r.hypothesis_id} r${r.revision} (${r.status}): ${safeText(r.statement)}`),
     }),
   },
 });
@@ -75,20 +75,20 @@ export const findingsCommand = defineCommand({
     record: defineCommand({
       meta: { name: "record", description: "Record a finding, or revise one (finding_id + expected_revision)" },
       args: inputArg("finding"),
-      run: ({ args }) => execute(args, (s) => service(s).recordFinding(structuredInput(args.input, "input")), findingLine),
+      run: ({ args }) => execute(args, (s) => answerFindingRecord(service(s), checkRequest(FindingRecordRequest, structuredInput(args.input, "input"))), findingLine),
     }),
     list: defineCommand({
       meta: { name: "list", description: "List findings (newest revision of each)" },
       args: { ...commonArgs, ...pageArgs, investigation: { type: "string" } },
       run: ({ args }) =>
-        execute(args, (s) => service(s).listFindings({ investigationId: args.investigation, limit: parseLimit(args.limit), cursor: args.cursor }), (r) =>
+        execute(args, (s) => answerFindingsPage(service(s), checkRequest(FindingsPageRequest, { investigation_id: args.investigation, limit: numberFlag(args.limit), cursor: args.cursor })), (r) =>
           [...r.items.map(findingLine), more(r.next_cursor)].filter(Boolean).join("\n"),
         ),
     }),
     show: defineCommand({
       meta: { name: "show", description: "Show a finding (newest revision unless --revision)" },
       args: { ...commonArgs, id: { type: "positional", required: true }, revision: { type: "string" } },
-      run: ({ args }) => execute(args, (s) => service(s).getFinding(args.id, parseRevision(args.revision)), (r) => `${findingLine(r)}\n${safeText(r.statement)}`),
+      run: ({ args }) => execute(args, (s) => answerFinding(service(s), checkRequest(FindingLookupRequest, { finding_id: args.id, revision: numberFlag(args.revision) })), (r) => `${findingLine(r)}\n${safeText(r.statement)}`),
     }),
   },
 });
@@ -97,7 +97,7 @@ export const analyzeRecordCommand = defineCommand({
   meta: { name: "record", description: "Run a recipe ({\"recipe\": \"cpu_hotspots\", \"run_or_artifact\": …}) and persist the analysis" },
   args: inputArg("analysis"),
   run: ({ args }) =>
-    execute(args, (s) => service(s).recordAnalysis(structuredInput(args.input, "input")), (r) =>
+    execute(args, (s) => answerAnalysisRecord(service(s), checkRequest(AnalysisRecordRequest, structuredInput(args.input, "input"))), (r) =>
       [`analysis ${r.analysis_id} (${r.recipe}@${r.recipe_version}) at ${r.corpus_commit_id}`, `parameters ${r.parameters_digest}`, `result ${r.result_digest}`, `${r.evidence_refs.length} evidence reference(s)`].join("\n"),
     ),
 });

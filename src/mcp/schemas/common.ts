@@ -74,6 +74,7 @@ export function envelopeOf(result: Type): Type {
  * URI they do not bundle, and the keywords used here mean the same in every draft.
  */
 export function jsonSchemaOf(t: Type): Record<string, unknown> {
-  const { $schema: _dialect, ...schema } = t.toJsonSchema() as Record<string, unknown>;
+  // flameox_request names a use case's request in its errors (see request-schema.ts); it is no JSON Schema keyword.
+  const { $schema: _dialect, flameox_request: _request, ...schema } = t.toJsonSchema() as Record<string, unknown>;
   return compactSchema(schema);
 }

@@ -1,10 +1,14 @@
 /** create/list/get investigation, record/get hypothesis, record/get/list finding, record_analysis. */
+import {
+  AnalysisRecordRequest, answerAnalysisRecord, answerFinding, answerFindingRecord, answerFindingsPage, answerHypothesis, answerHypothesisRecord,
+  answerInvestigation, answerInvestigationCreate, answerInvestigationsPage, FindingLookupRequest, FindingRecordRequest, FindingsPageRequest,
+  HypothesisLookupRequest, HypothesisRecordRequest, InvestigationCreateRequest, InvestigationLookupRequest, InvestigationsPageRequest,
+} from "../../application/requests/investigation-requests.ts";
 import { InvestigationService } from "../../application/study/investigation-records.ts";
 import {
-  AnalysisRecordResult, CreateInvestigationInput, FindingPageResult, FindingResult, GetFindingInput, GetHypothesisInput, HypothesisResult,
-  InvestigationIdInput, InvestigationPageResult, InvestigationResult, ListFindingsInput, ListInvestigationsInput, RecordAnalysisInput,
-  RecordFindingInput, RecordHypothesisInput,
+  AnalysisRecordResult, FindingPageResult, FindingResult, HypothesisResult, InvestigationPageResult, InvestigationResult,
 } from "../schemas/investigations.ts";
+import { longLimit, toolPage } from "../schemas/tool-pages.ts";
 import { ADDITIVE, defineTool, READ_ONLY } from "../tool.ts";
 
 const service = async (session: { open(): Promise<{ ws: InvestigationService["ws"] }> }) => new InvestigationService((await session.open()).ws);
@@ -14,9 +18,9 @@ export const createInvestigation = defineTool({
   title: "Create investigation",
   description: "Creates an investigation (title, optional question) that hypotheses, findings and analyses can belong to. Next: record_hypothesis.",
   annotations: ADDITIVE,
-  input: CreateInvestigationInput,
+  input: InvestigationCreateRequest,
   result: InvestigationResult,
-  run: async (a, { session }) => (await service(session)).createInvestigation(a),
+  run: async (request, { session }) => answerInvestigationCreate(await service(session), request),
   summarize: (r) => `investigation ${r.investigation_id}: ${r.status}`,
 });
 
@@ -25,10 +29,10 @@ export const listInvestigations = defineTool({
   title: "List investigations",
   description: "Every investigation, oldest first. Paginated.",
   annotations: READ_ONLY,
-  input: ListInvestigationsInput,
+  input: toolPage(InvestigationsPageRequest, longLimit),
   result: InvestigationPageResult,
   pageable: true,
-  run: async (a, { session }) => (await service(session)).listInvestigations({ limit: a.limit, cursor: a.cursor }),
+  run: async (request, { session }) => answerInvestigationsPage(await service(session), request),
   summarize: (r) => `${r.returned} of ${r.total} investigations`,
 });
 
@@ -37,9 +41,9 @@ export const getInvestigation = defineTool({
   title: "Get investigation",
   description: "An investigation with the newest revision of each of its hypotheses and findings.",
   annotations: READ_ONLY,
-  input: InvestigationIdInput,
+  input: InvestigationLookupRequest,
   result: InvestigationResult,
-  run: async (a, { session }) => (await service(session)).getInvestigation(a.investigation_id),
+  run: async (request, { session }) => answerInvestigation(await service(session), request),
   summarize: (r) => `investigation ${r.investigation_id}: ${r.status}`,
 });
 
@@ -48,9 +52,9 @@ export const recordHypothesis = defineTool({
   title: "Record hypothesis",
   description: "Records a new hypothesis of an investigation (revision 1), or a new revision of one: pass hypothesis_id and the expected_revision you read; a stale one is REVISION_CONFLICT. Evidence references must name existing records.",
   annotations: ADDITIVE,
-  input: RecordHypothesisInput,
+  input: HypothesisRecordRequest,
   result: HypothesisResult,
-  run: async (a, { session }) => (await service(session)).recordHypothesis(a),
+  run: async (request, { session }) => answerHypothesisRecord(await service(session), request),
   summarize: (r) => `hypothesis ${r.hypothesis_id} r${r.revision}: ${r.status}`,
 });
 
@@ -59,9 +63,9 @@ export const getHypothesis = defineTool({
   title: "Get hypothesis",
   description: "A hypothesis at its newest revision, or at the revision asked for.",
   annotations: READ_ONLY,
-  input: GetHypothesisInput,
+  input: HypothesisLookupRequest,
   result: HypothesisResult,
-  run: async (a, { session }) => (await service(session)).getHypothesis(a.hypothesis_id, a.revision),
+  run: async (request, { session }) => answerHypothesis(await service(session), request),
   summarize: (r) => `hypothesis ${r.hypothesis_id} r${r.revision}: ${r.status}`,
 });
 
@@ -72,9 +76,9 @@ export const recordFinding = defineTool({
     "Records a finding (kind, evidence_level, assessment) or a new revision of one (finding_id + expected_revision; stale is REVISION_CONFLICT). " +
     "A performance finding (kind regression, or one naming a comparison) may be supported only with a recorded comparison that is valid, declares its estimand and practical threshold, and passed a cross-treatment oracle; otherwise COMPARISON_INVALID.",
   annotations: ADDITIVE,
-  input: RecordFindingInput,
+  input: FindingRecordRequest,
   result: FindingResult,
-  run: async (a, { session }) => (await service(session)).recordFinding(a),
+  run: async (request, { session }) => answerFindingRecord(await service(session), request),
   summarize: (r) => `finding ${r.finding_id} r${r.revision}: ${r.kind}, ${r.assessment}`,
 });
 
@@ -83,9 +87,9 @@ export const getFinding = defineTool({
   title: "Get finding",
   description: "A finding at its newest revision, or at the revision asked for, with its typed evidence references.",
   annotations: READ_ONLY,
-  input: GetFindingInput,
+  input: FindingLookupRequest,
   result: FindingResult,
-  run: async (a, { session }) => (await service(session)).getFinding(a.finding_id, a.revision),
+  run: async (request, { session }) => answerFinding(await service(session), request),
   summarize: (r) => `finding ${r.finding_id} r${r.revision}: ${r.kind}, ${r.assessment}`,
 });
 
@@ -94,10 +98,10 @@ export const listFindings = defineTool({
   title: "List findings",
   description: "The newest revision of every finding, or of an investigation's findings, oldest first. Paginated.",
   annotations: READ_ONLY,
-  input: ListFindingsInput,
+  input: toolPage(FindingsPageRequest, longLimit),
   result: FindingPageResult,
   pageable: true,
-  run: async (a, { session }) => (await service(session)).listFindings({ investigationId: a.investigation_id, limit: a.limit, cursor: a.cursor }),
+  run: async (request, { session }) => answerFindingsPage(await service(session), request),
   summarize: (r) => `${r.returned} of ${r.total} findings`,
 });
 
@@ -106,9 +110,9 @@ export const recordAnalysis = defineTool({
   title: "Record analysis",
   description: "Runs a recipe (cpu_hotspots) on the pinned corpus commit and persists it: the exact corpus_commit_id, parameters_digest, result_digest, and typed references to the runs, artifacts and generations it read.",
   annotations: ADDITIVE,
-  input: RecordAnalysisInput,
+  input: AnalysisRecordRequest,
   result: AnalysisRecordResult,
-  run: async (a, { session }) => (await service(session)).recordAnalysis(a),
+  run: async (request, { session }) => answerAnalysisRecord(await service(session), request),
   summarize: (r) => `analysis ${r.analysis_id} (${r.recipe}) at ${r.corpus_commit_id}`,
 });
 
