@@ -31,7 +31,13 @@ function staticClosure(entry: string): Set<string> {
   return new Set([...seen].map((f) => (f.startsWith("package:") ? f : relative(REPO, f))));
 }
 
-const OTHER_GROUP_SCHEMAS = ["capture-results.ts", "capture-inputs.ts", "study-results.ts", "study.ts", "otel.ts", "investigations.ts", "failures.ts", "records.ts"].map((f) => join("src", "mcp", "schemas", f));
+const OTHER_GROUP_SCHEMAS = [
+  ...["capture-results.ts", "study-results.ts", "study.ts", "otel.ts", "investigations.ts", "failures.ts", "records.ts"].map((f) => join("src", "mcp", "schemas", f)),
+  // The use cases' requests are shared by the CLI and MCP; a tool module loads only its own.
+  ...["capture-requests.ts", "study-requests.ts", "investigation-requests.ts", "otel-requests.ts", "recipe-requests.ts", "record-requests.ts", "summary-request.ts"].map((f) =>
+    join("src", "application", "requests", f),
+  ),
+];
 
 describe("what the MCP server loads before its first answers", () => {
   test("the server module answers initialize and tools/list without arktype or any schema", () => {

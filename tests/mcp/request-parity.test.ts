@@ -118,6 +118,10 @@ const REFUSED: Case[] = [
   { tool: "get_finding", mcp: () => ({ finding_id: "f", revision: 0 }), cli: () => ["findings", "show", "f", "--revision", "0"], field: "revision" },
   { tool: "list_findings", mcp: () => ({ investigation_id: "" }), cli: () => ["findings", "list", "--investigation", ""], field: "investigation_id" },
   { tool: "record_analysis", mcp: () => ({ recipe: "flamegraph", run_or_artifact: P() }), cli: () => ["analyze", "record", JSON.stringify({ recipe: "flamegraph", run_or_artifact: P() })], field: "recipe" },
+  { tool: "plan_capture", mcp: () => ({ adapter: "strace", workload: "w" }), cli: () => ["capture", "plan", "strace", "--workload", "w"], field: "adapter" },
+  { tool: "plan_capture", mcp: () => ({ adapter: "command", workload: "w", containment: "none" }), cli: () => ["capture", "plan", "command", "--workload", "w", "--containment", "none"], field: "containment" },
+  { tool: "plan_capture", mcp: () => ({ adapter: "command", workload: "Bad Name" }), cli: () => ["capture", "plan", "command", "--workload", "Bad Name"], field: "workload" },
+  { tool: "list_capabilities", mcp: () => ({ adapter: "strace" }), cli: () => ["capabilities", "--adapter", "strace", "--passive"], field: "adapter" },
   { tool: "list_experiment_trials", mcp: () => ({ experiment_id: "exp_1", limit: 2.5 }), cli: () => ["experiment", "trials", "exp_1", "--limit", "2.5"], field: "limit", sameMessage: false },
 ];
 

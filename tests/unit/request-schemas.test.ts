@@ -6,6 +6,9 @@
 import { describe, expect, test } from "bun:test";
 import { type, type Type } from "arktype";
 import {
+  CapabilitiesRequest, CapturePlanExecutionRequest, CapturePlanRequest, WorkloadConfigurationRequest,
+} from "../../src/application/requests/capture-requests.ts";
+import {
   AnalysisRecordRequest, FindingLookupRequest, FindingRecordRequest, FindingsPageRequest, HypothesisLookupRequest, HypothesisRecordRequest,
   InvestigationCreateRequest, InvestigationLookupRequest, InvestigationsPageRequest,
 } from "../../src/application/requests/investigation-requests.ts";
@@ -66,6 +69,10 @@ const TOOL_REQUESTS: Record<string, Type> = {
   get_finding: FindingLookupRequest,
   list_findings: FindingsPageRequest,
   record_analysis: AnalysisRecordRequest,
+  configure_workload: WorkloadConfigurationRequest,
+  list_capabilities: CapabilitiesRequest,
+  plan_capture: CapturePlanRequest,
+  execute_capture_plan: CapturePlanExecutionRequest,
 };
 
 type Json = Record<string, any>;

@@ -7,6 +7,8 @@
 import { defineCommand } from "citty";
 import type { CaptureResult } from "../../application/capture/capture-result.ts";
 import type { PlanPreview } from "../../application/capture/capture-plan.ts";
+import { answerCapturePlan, CapturePlanRequest, planOf } from "../../application/requests/capture-requests.ts";
+import { checkRequest } from "../../application/requests/request-schema.ts";
 import { FlameoxError } from "../../domain/errors.ts";
 import { commonArgs, execute, exitCode, setExitCode } from "../context.ts";
 import { parseJsonObject } from "../json-input.ts";
@@ -38,18 +40,15 @@ function refuseAdHoc(args: Record<string, unknown>): void {
   }
 }
 
-function planRequest(args: CaptureArgs) {
+function planRequest(args: CaptureArgs): CapturePlanRequest {
   refuseAdHoc(args as unknown as Record<string, unknown>);
-  if (args.containment !== undefined && args.containment !== "trusted_local" && args.containment !== "managed") {
-    throw new FlameoxError("INVALID_ARGUMENTS", `Expected --containment to be trusted_local or managed but found ${JSON.stringify(args.containment)}`, { details: { field: "containment" } });
-  }
-  return {
+  return checkRequest(CapturePlanRequest, {
     adapter: args.adapter,
     workload: args.workload,
     parameters: parseJsonObject(args.parameters, "parameters"),
-    adapterOptions: parseJsonObject(args["adapter-options"], "adapter-options"),
-    containment: args.containment as "trusted_local" | "managed" | undefined,
-  };
+    adapter_options: parseJsonObject(args["adapter-options"], "adapter-options"),
+    containment: args.containment,
+  });
 }
 
 /** Exit code of a finished capture: its execution outcome first, then a failed validation (negative). */
@@ -66,7 +65,7 @@ export const captureCommand = defineCommand({
     plan: defineCommand({
       meta: { name: "plan", description: "Bind and preview a capture without running it (the plan_id is only valid in this process)" },
       args: captureArgs,
-      run: ({ args }) => execute(args, async (s): Promise<PlanPreview> => (await s.capture()).plan(planRequest(args)), renderPlan),
+      run: ({ args }) => execute(args, async (s): Promise<PlanPreview> => answerCapturePlan(await s.capture(), planRequest(args)), renderPlan),
     }),
     run: defineCommand({
       meta: { name: "run", description: "Plan and execute a capture in one process; prints the run" },
@@ -83,7 +82,7 @@ export const captureCommand = defineCommand({
           await execute(
             args,
             async (s) =>
-              (result = await (await s.capture()).run(planRequest(args), { signal: cancel.signal, onProgress: tty ? (phase) => process.stderr.write(`${phase}…\n`) : undefined })),
+              (result = await (await s.capture()).run(planOf(planRequest(args)), { signal: cancel.signal, onProgress: tty ? (phase) => process.stderr.write(`${phase}…\n`) : undefined })),
             renderCapture,
           );
         } finally {

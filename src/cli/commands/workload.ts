@@ -1,6 +1,8 @@
 /** `flameox workload list|show|approve|revoke NAME`, `flameox capabilities`, `flameox recover`. */
 import { defineCommand } from "citty";
 import type { ProbeMode } from "../../application/capture/capabilities.ts";
+import { answerCapabilities, CapabilitiesRequest } from "../../application/requests/capture-requests.ts";
+import { checkRequest } from "../../application/requests/request-schema.ts";
 import type { ApproveResult } from "../../application/capture/workload-approval.ts";
 import type { WorkspaceService } from "../../application/workspace-service.ts";
 import { FlameoxError } from "../../domain/errors.ts";
@@ -83,7 +85,7 @@ export const capabilitiesCommand = defineCommand({
   run: ({ args }) => {
     if (args.refresh && args.passive) throw new FlameoxError("INVALID_ARGUMENTS", "Cannot combine --refresh and --passive");
     const mode: ProbeMode = args.passive ? "passive" : args.refresh ? "active_refresh" : "active_cached";
-    return execute(args, async (s) => (await s.capture()).capabilities(mode, args.adapter), renderCapabilities);
+    return execute(args, async (s) => answerCapabilities(await s.capture(), checkRequest(CapabilitiesRequest, { mode, adapter: args.adapter })), renderCapabilities);
   },
 });
 

@@ -5,7 +5,9 @@
  * workload's process group is stopped and the run recorded as cancelled).
  */
 import { CaptureResult, CapabilitiesResult, PlanPreview } from "../schemas/capture-results.ts";
-import { ExecuteCapturePlanInput, ListCapabilitiesInput, PlanCaptureInput } from "../schemas/capture-inputs.ts";
+import {
+  answerCapabilities, answerCapturePlan, CapabilitiesRequest, CapturePlanExecutionRequest, CapturePlanRequest,
+} from "../../application/requests/capture-requests.ts";
 import { defineTool, EXECUTE, READ_ONLY } from "../tool.ts";
 
 export const listCapabilities = defineTool({
@@ -16,9 +18,9 @@ export const listCapabilities = defineTool({
     "permission_required | available (unknown after a passive probe), with tool paths, digests, versions and reasons. Active probes run " +
     "bounded readiness commands through the broker. Next: plan_capture with an available adapter.",
   annotations: READ_ONLY,
-  input: ListCapabilitiesInput,
+  input: CapabilitiesRequest,
   result: CapabilitiesResult,
-  run: async (args, { session }) => (await (await session.open()).capture()).capabilities(args.mode ?? "active_cached", args.adapter),
+  run: async (request, { session }) => answerCapabilities(await (await session.open()).capture(), request),
   summarize: (r) => [...r.adapters, r.containment].map((c) => `${c.name} ${c.status}`).join(", "),
 });
 
@@ -31,16 +33,9 @@ export const planCapture = defineTool({
     "is refused when bubblewrap cannot guarantee it), and source and environment identity. Returns a preview and a 256-bit plan_id, " +
     "single use, valid for ttl_seconds in this server process only. Next: execute_capture_plan with the plan_id.",
   annotations: READ_ONLY,
-  input: PlanCaptureInput,
+  input: CapturePlanRequest,
   result: PlanPreview,
-  run: async (args, { session }) =>
-    (await (await session.open()).capture()).plan({
-      adapter: args.adapter,
-      workload: args.workload,
-      parameters: args.parameters,
-      adapterOptions: args.adapter_options,
-      containment: args.containment,
-    }),
+  run: async (request, { session }) => answerCapturePlan(await (await session.open()).capture(), request),
   summarize: (r) => `plan ${r.plan_id} for ${r.workload.name} via ${r.adapter.name} (${r.containment.state}); expires ${r.expires_at}. Next: execute_capture_plan`,
 });
 
@@ -54,7 +49,7 @@ export const executeCapturePlan = defineTool({
     "sent, sampled resources, artifacts (stdout/stderr flagged partial past the cap), extractions and limitations. Sends progress; " +
     "cancelling stops the workload. Next: analyze_hotspots with the run_id when next_tool says so, or get_run.",
   annotations: EXECUTE,
-  input: ExecuteCapturePlanInput,
+  input: CapturePlanExecutionRequest,
   result: CaptureResult,
   run: async (args, { session, signal, progress }) => (await (await session.open()).capture()).execute(args.plan_id, { signal, onProgress: progress }),
   summarize: (r) =>

@@ -3,7 +3,7 @@
  * flameox.toml and their approval. configure_workload proposes; only a person approves,
  * on the CLI. No tool here, or anywhere in the server, changes an approval.
  */
-import { ConfigureWorkloadInput } from "../schemas/capture-inputs.ts";
+import { answerWorkloadConfiguration, WorkloadConfigurationRequest } from "../../application/requests/capture-requests.ts";
 import { ConfigureWorkloadResult, WorkloadConfigurationStatus } from "../schemas/capture-results.ts";
 import { NoArguments } from "../schemas/inputs.ts";
 import { defineTool, READ_ONLY, type ToolAnnotations } from "../tool.ts";
@@ -41,12 +41,9 @@ export const configureWorkload = defineTool({
     "{{ is a literal brace. Validated strictly before writing; comments and other entries of the file are kept. " +
     "Next: ask the user to approve it, then plan_capture.",
   annotations: PROPOSE,
-  input: ConfigureWorkloadInput,
+  input: WorkloadConfigurationRequest,
   result: ConfigureWorkloadResult,
-  run: async (args, { session }) => {
-    const { name, operation, expected_configuration_id, ...spec } = args;
-    return (await (await session.open()).capture()).configureWorkload({ name, operation, expected_configuration_id, spec, source: "mcp_client" });
-  },
+  run: async (request, { session }) => answerWorkloadConfiguration(await (await session.open()).capture(), request),
   summarize: (r) =>
     `${r.changed ? `${r.operation}d` : "unchanged"} workload ${r.name} (${r.workload_definition_id}); configuration ${r.configuration_id}; ` +
     (r.approval.state === "approved" ? "approved" : `${r.approval.state}: it cannot run until a person runs \`${r.approval.approve_command}\``),
