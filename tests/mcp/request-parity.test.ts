@@ -145,6 +145,19 @@ describe("one request schema behind the CLI and the MCP tool", () => {
     for (const [fromCli, fromMcp] of answers) expect(fromCli.json.error.message).toBe(fromMcp.error.message);
   }, 60_000);
 
+  test("requests only the CLI takes (flamegraph, export, open) are refused through their schemas too", () => {
+    const cases: [string[], string, string][] = [
+      [["flamegraph", P(), "-o", join(ws.root, "f.html"), "--width", "100"], "width_px", "Invalid flamegraph request: width_px"],
+      [["flamegraph", P(), "-o", join(ws.root, "f.gif"), "--format", "gif"], "format", "Invalid flamegraph request: format"],
+      [["flamegraph", P(), "-o", join(ws.root, "f.svg"), "--granularity", "module"], "granularity", "Invalid flamegraph request: granularity"],
+      [["export", P(), "--format", "svg", "-o", join(ws.root, "x")], "format", "Invalid profile export request: format"],
+      [["open", P(), "--metric", "heap", "--timeout", "1"], "metric", "Invalid profile export request: metric"],
+    ];
+    const answers = cliBatch(cases.map(([argv]) => [...argv, "--json"]));
+    expect(answers.map((a) => [a.code, a.json.error.code, a.json.error.details.field])).toEqual(cases.map(([, field]) => [2, "INVALID_ARGUMENTS", field]));
+    for (const [i, [, , start]] of cases.entries()) expect(answers[i]!.json.error.message).toStartWith(start);
+  });
+
   test("a page the workspace allows but one tool result cannot hold is the CLI's to take", async () => {
     const [fromCli, fromMcp] = await Promise.all([
       cli(["analyze", "hotspots", P(), "--limit", "500", "--json"], { cwd: ws.root }),

@@ -13,7 +13,7 @@ import {
   InvestigationCreateRequest, InvestigationLookupRequest, InvestigationsPageRequest,
 } from "../../src/application/requests/investigation-requests.ts";
 import { FrameDrillRequest, HotspotsRequest } from "../../src/application/requests/profile-analysis-request.ts";
-import { ProfileDiffRequest, ProfileExportRequest } from "../../src/application/requests/profile-diff-request.ts";
+import { ProfileDiffRequest, ProfileExportRequest } from "../../src/application/requests/profile-view-requests.ts";
 import { LifecycleGapsRequest, OperationTransitionsRequest, OperationWindowRequest } from "../../src/application/requests/otel-requests.ts";
 import { AcceleratorTimelineRequest, CoverageRequest, FailuresRequest, OperatorsRequest } from "../../src/application/requests/recipe-requests.ts";
 import { ArtifactLookupRequest, EvidenceRequest, RecordPageRequest, RunLookupRequest, ValidationRequest } from "../../src/application/requests/record-requests.ts";

@@ -1,16 +1,15 @@
 /** `flameox flamegraph`, `flameox diff`, `flameox export`: pictures, differential profiles and exports. */
 import { defineCommand } from "citty";
 import { FlameoxError } from "../../domain/errors.ts";
-import { FRAME_METRICS, type FrameMetric } from "../../domain/evidence-schema.ts";
+import { FRAME_METRICS } from "../../domain/evidence-schema.ts";
 import type { ProfileDiffResult } from "../../analysis/profile-diff.ts";
 import { commonArgs, execute } from "../context.ts";
 import { safeText, table } from "../output.ts";
-import { GRANULARITIES, oneOf } from "../choices.ts";
 import { EXPORT_FORMATS } from "../../domain/export-formats.ts";
 import { numberFlag } from "../request-flags.ts";
 
 // The request schemas load with arktype (~0.2 s), so only when one of these commands runs.
-const diffRequest = () => import("../../application/requests/profile-diff-request.ts");
+const viewRequests = () => import("../../application/requests/profile-view-requests.ts");
 const checking = () => import("../../application/requests/request-schema.ts");
 
 const metricArg = { type: "string", description: `Metric to draw: ${FRAME_METRICS.join(" | ")} (default: cpu_time when present, else wall_time, inuse_space, samples)` } as const;
@@ -19,10 +18,9 @@ const outputArgs = {
   force: { type: "boolean", default: false, description: "Replace the output file if it exists" },
 } as const;
 
-/** The picture format follows --format, else the output's extension (.svg or .html). */
-function pictureFormat(output: string, format: string | undefined): "html" | "svg" {
-  const explicit = oneOf("format", ["html", "svg"] as const, format);
-  if (explicit) return explicit;
+/** The picture format follows --format (the request checks it), else the output's extension (.svg or .html). */
+function pictureFormat(output: string, format: string | undefined): string {
+  if (format !== undefined) return format;
   if (output.endsWith(".svg")) return "svg";
   if (output.endsWith(".html") || output.endsWith(".htm")) return "html";
   throw new FlameoxError("INVALID_ARGUMENTS", `Cannot tell the picture format from ${JSON.stringify(output)}: name it .html or .svg, or pass --format`, { details: { field: "format" } });
@@ -59,16 +57,17 @@ export const flamegraphCommand = defineCommand({
     execute(
       args,
       async (s) => {
-        const rendered = await s.views().flamegraph({
-          subject: args.run_or_artifact,
-          diffBase: args.diff ?? null,
+        const [{ answerFlamegraph, FlamegraphRequest }, { checkRequest }] = await Promise.all([viewRequests(), checking()]);
+        const rendered = await answerFlamegraph(s, checkRequest(FlamegraphRequest, {
+          run_or_artifact: args.run_or_artifact,
+          diff_base: args.diff,
           format: pictureFormat(args.output, args.format),
-          metric: oneOf("metric", FRAME_METRICS, args.metric) as FrameMetric | undefined,
-          granularity: oneOf("granularity", GRANULARITIES, args.granularity),
-          filter: args.filter ?? null,
+          metric: args.metric,
+          granularity: args.granularity,
+          filter: args.filter,
           icicle: args.icicle,
-          widthPx: positiveInt("width", args.width),
-        });
+          width_px: numberFlag(args.width),
+        }));
         const { writeOutputFile } = await import("../../application/profile-views.ts");
         await writeOutputFile(args.output, rendered.bytes, { force: args.force });
         const registered = args.register ? await s.views().registerPicture(args.run_or_artifact, args.output, rendered.summary.format) : null;
@@ -135,7 +134,7 @@ export const diffCommand = defineCommand({
     execute(
       args,
       async (s) => {
-        const [{ answerProfileDiff, ProfileDiffRequest }, { checkRequest }] = await Promise.all([diffRequest(), checking()]);
+        const [{ answerProfileDiff, ProfileDiffRequest }, { checkRequest }] = await Promise.all([viewRequests(), checking()]);
         return answerProfileDiff(s, checkRequest(ProfileDiffRequest, {
           base: args.base, candidate: args.candidate, metric: args.metric, sort: args.sort, normalize: args.normalize, limit: numberFlag(args.limit), cursor: args.cursor,
         }));
@@ -163,7 +162,7 @@ export const exportCommand = defineCommand({
     execute(
       args,
       async (s) => {
-        const [{ answerProfileExport, ProfileExportRequest }, { checkRequest }] = await Promise.all([diffRequest(), checking()]);
+        const [{ answerProfileExport, ProfileExportRequest }, { checkRequest }] = await Promise.all([viewRequests(), checking()]);
         const rendered = await answerProfileExport(s, checkRequest(ProfileExportRequest, { run_or_artifact: args.run_or_artifact, format: args.format, metric: args.metric }));
         const { writeOutputFile } = await import("../../application/profile-views.ts");
         await writeOutputFile(args.output, rendered.bytes, { force: args.force });
@@ -191,7 +190,8 @@ export const openCommand = defineCommand({
     execute(
       args,
       async (s) => {
-        const exported = await s.views().exportProfile({ subject: args.run_or_artifact, format: "speedscope", metric: oneOf("metric", FRAME_METRICS, args.metric) as FrameMetric | undefined });
+        const [{ answerProfileExport, ProfileExportRequest }, { checkRequest }] = await Promise.all([viewRequests(), checking()]);
+        const exported = await answerProfileExport(s, checkRequest(ProfileExportRequest, { run_or_artifact: args.run_or_artifact, format: "speedscope", metric: args.metric }));
         const { serveProfile } = await import("../viewer-server.ts");
         const timeoutSeconds = positiveInt("timeout", args.timeout) ?? 900;
         const viewer = serveProfile(exported.bytes, { port: positiveInt("port", args.port), timeoutSeconds });

@@ -1,4 +1,4 @@
-/** Result schema of diff_profiles (its input is the profile diff request, application/requests/profile-diff-request.ts). */
+/** Result schema of diff_profiles (its input is the profile diff request, application/requests/profile-view-requests.ts). */
 import { type } from "arktype";
 import { FRAME_METRICS } from "../../domain/evidence-schema.ts";
 import { EvidenceStatus, Limitation, pageFields } from "./common.ts";

@@ -1,5 +1,5 @@
 /** diff_profiles: the differential profile of two runs or artifacts, any formats. Read-only and paged. */
-import { answerProfileDiff, ProfileDiffRequest } from "../../application/requests/profile-diff-request.ts";
+import { answerProfileDiff, ProfileDiffRequest } from "../../application/requests/profile-view-requests.ts";
 import { ProfileDiffResult } from "../schemas/pictures.ts";
 import { listLimit, toolPage } from "../schemas/tool-pages.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
