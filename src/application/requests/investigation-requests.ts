@@ -6,7 +6,10 @@
  */
 import { type } from "arktype";
 import { FRAME_METRICS } from "../../domain/evidence-schema.ts";
-import type { InvestigationService } from "../study/investigation-records.ts";
+import { EVIDENCE_REF_TYPES, EVIDENCE_RELATIONS } from "../../storage/investigation-records.ts";
+import {
+  ANALYSIS_RECIPES, ASSESSMENTS, EVIDENCE_LEVELS, FINDING_KINDS, HYPOTHESIS_STATUSES, INVESTIGATION_STATUSES, type InvestigationService,
+} from "../study/investigation-records.ts";
 import { cursor, pageLimit } from "./request-fields.ts";
 import { defineRequest } from "./request-schema.ts";
 
@@ -18,9 +21,9 @@ const revision = type("1 <= number.integer <= 999999999");
 
 const EvidenceRefInput = type({
   "+": "reject",
-  ref_type: "'run' | 'artifact' | 'generation' | 'run_set' | 'comparison' | 'experiment' | 'analysis' | 'hypothesis' | 'finding' | 'investigation'",
+  ref_type: type.enumerated(...EVIDENCE_REF_TYPES),
   ref_id: id("the referenced record's id"),
-  "relation?": "'supports' | 'contradicts' | 'context' | 'validates'",
+  "relation?": type.enumerated(...EVIDENCE_RELATIONS),
 });
 const evidenceRefs = EvidenceRefInput.array().atMostLength(1000).describe("typed references to existing records");
 
@@ -28,7 +31,7 @@ export const InvestigationCreateRequest = defineRequest("investigation", type({
   "+": "reject",
   title: text("a short title"),
   "question?": text("the question the investigation answers").or("null"),
-  "status?": "'open' | 'closed'",
+  "status?": type.enumerated(...INVESTIGATION_STATUSES),
 }));
 export type InvestigationCreateRequest = typeof InvestigationCreateRequest.infer;
 export const InvestigationsPageRequest = defineRequest("investigations listing", type({ "+": "reject", "limit?": pageLimit, "cursor?": cursor }));
@@ -42,7 +45,7 @@ export const HypothesisRecordRequest = defineRequest("hypothesis", type({
   "hypothesis_id?": id("revise this hypothesis (needs expected_revision)"),
   "expected_revision?": revision.describe("the revision you read; a stale one is REVISION_CONFLICT"),
   statement: text("what is hypothesized"),
-  "status?": "'proposed' | 'supported' | 'refuted' | 'inconclusive'",
+  "status?": type.enumerated(...HYPOTHESIS_STATUSES),
   "evidence_refs?": evidenceRefs,
 }));
 export type HypothesisRecordRequest = typeof HypothesisRecordRequest.infer;
@@ -56,9 +59,9 @@ export const FindingRecordRequest = defineRequest("finding", type({
   "investigation_id?": id("an investigation id").or("null"),
   "hypothesis_id?": id("a hypothesis id").or("null"),
   statement: text("what was found"),
-  kind: "'hotspot' | 'regression' | 'anomaly' | 'hypothesis' | 'validation'",
-  evidence_level: "'observed' | 'derived' | 'inferred'",
-  "assessment?": "'unassessed' | 'supported' | 'refuted' | 'inconclusive'",
+  kind: type.enumerated(...FINDING_KINDS),
+  evidence_level: type.enumerated(...EVIDENCE_LEVELS),
+  "assessment?": type.enumerated(...ASSESSMENTS),
   "comparison_id?": id("the recorded comparison (cmp_…) a performance finding rests on").or("null"),
   "evidence_refs?": evidenceRefs,
 }));
@@ -70,7 +73,7 @@ export type FindingsPageRequest = typeof FindingsPageRequest.infer;
 
 export const AnalysisRecordRequest = defineRequest("analysis record", type({
   "+": "reject",
-  recipe: "'cpu_hotspots'",
+  recipe: type.enumerated(...ANALYSIS_RECIPES),
   run_or_artifact: id("a run id (run_…) or artifact id (sha256:…)"),
   "metric?": type.enumerated(...FRAME_METRICS),
   "limit?": limit,
