@@ -5,11 +5,11 @@
  */
 import type { ImportOptions } from "./import-request.ts";
 
-export async function checkImportOptions(raw: Record<string, unknown>, fieldNames: Partial<Record<keyof ImportOptions, string>>): Promise<ImportOptions> {
+export async function checkImportOptions(raw: Record<string, unknown>): Promise<ImportOptions> {
   const given = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined));
   if (Object.keys(given).length === 0) return {};
   // Interpreted, as the MCP server validates, so a refusal reads the same from both doors.
   await import("./requests/validator-mode.ts");
   const { parseImportOptions } = await import("./import-request.ts");
-  return parseImportOptions(given, fieldNames);
+  return parseImportOptions(given);
 }

@@ -122,6 +122,8 @@ const REFUSED: Case[] = [
   { tool: "plan_capture", mcp: () => ({ adapter: "command", workload: "w", containment: "none" }), cli: () => ["capture", "plan", "command", "--workload", "w", "--containment", "none"], field: "containment" },
   { tool: "plan_capture", mcp: () => ({ adapter: "command", workload: "Bad Name" }), cli: () => ["capture", "plan", "command", "--workload", "Bad Name"], field: "workload" },
   { tool: "list_capabilities", mcp: () => ({ adapter: "strace" }), cli: () => ["capabilities", "--adapter", "strace", "--passive"], field: "adapter" },
+  { tool: "import_artifact", mcp: () => ({ path: "a.json", kind: "flamegraph" }), cli: () => ["import", join(SAMPLES, "sample.cpuprofile"), "--kind", "flamegraph"], field: "kind" },
+  { tool: "import_artifact", mcp: () => ({ path: "a.json", media_type: "json" }), cli: () => ["import", join(SAMPLES, "sample.cpuprofile"), "--media-type", "json"], field: "media_type" },
   { tool: "list_experiment_trials", mcp: () => ({ experiment_id: "exp_1", limit: 2.5 }), cli: () => ["experiment", "trials", "exp_1", "--limit", "2.5"], field: "limit", sameMessage: false },
 ];
 

@@ -30,18 +30,17 @@ describe("import request", () => {
     expect(parseImportOptions({})).toEqual({});
   });
 
-  test("each bad field is refused with INVALID_ARGUMENTS naming it in the caller's spelling", () => {
-    const flags = { kind: "--kind", media_type: "--media-type", producer: "--producer", sensitivity: "--sensitivity", adapter: "--adapter" } as const;
+  test("each bad field is refused with INVALID_ARGUMENTS naming it as the MCP tool does", () => {
     const cases: [Record<string, unknown>, string][] = [
-      [{ kind: "flamegraph" }, "--kind"],
-      [{ media_type: "json" }, "--media-type"],
-      [{ producer: "x".repeat(101) }, "--producer"],
-      [{ producer: "" }, "--producer"],
-      [{ sensitivity: "public" }, "--sensitivity"],
-      [{ adapter: "../chrome-trace" }, "--adapter"],
+      [{ kind: "flamegraph" }, "kind"],
+      [{ media_type: "json" }, "media_type"],
+      [{ producer: "x".repeat(101) }, "producer"],
+      [{ producer: "" }, "producer"],
+      [{ sensitivity: "public" }, "sensitivity"],
+      [{ adapter: "../chrome-trace" }, "adapter"],
     ];
     for (const [raw, field] of cases) {
-      const error = refusal(() => parseImportOptions(raw, flags));
+      const error = refusal(() => parseImportOptions(raw));
       expect(error.code).toBe("INVALID_ARGUMENTS");
       expect(error.details).toMatchObject({ field });
       expect(error.message).toContain(field);

@@ -26,6 +26,7 @@ import { TraceWindowRequest } from "../../src/application/requests/trace-window-
 import { FlameoxError } from "../../src/domain/errors.ts";
 import { MAX_PAGE_ROWS } from "../../src/domain/page-size.ts";
 import { jsonSchemaOf } from "../../src/mcp/schemas/common.ts";
+import { ImportArtifactInput } from "../../src/mcp/schemas/inputs.ts";
 import { TOOLS } from "../../src/mcp/tools/index.ts";
 import { parseConfig } from "../../src/storage/workspace-config.ts";
 
@@ -73,6 +74,8 @@ const TOOL_REQUESTS: Record<string, Type> = {
   list_capabilities: CapabilitiesRequest,
   plan_capture: CapturePlanRequest,
   execute_capture_plan: CapturePlanExecutionRequest,
+  // The import options plus where the file is; import-request.test.ts holds the two to the same options.
+  import_artifact: ImportArtifactInput,
 };
 
 type Json = Record<string, any>;

@@ -61,10 +61,9 @@ export const importCommand = defineCommand({
     execute(
       args,
       async (s) => {
-        const options = await checkImportOptions(
-          { kind: args.kind, media_type: args["media-type"], producer: args.producer, producer_version: args["producer-version"], sensitivity: args.sensitivity, adapter: args.adapter },
-          { kind: "--kind", media_type: "--media-type", producer: "--producer", producer_version: "--producer-version", sensitivity: "--sensitivity", adapter: "--adapter" },
-        );
+        const options = await checkImportOptions({
+          kind: args.kind, media_type: args["media-type"], producer: args.producer, producer_version: args["producer-version"], sensitivity: args.sensitivity, adapter: args.adapter,
+        });
         const bar = process.stderr.isTTY === true && !args.json ? progressBar(process.stderr) : null;
         return s.importArtifact({
           ...options,

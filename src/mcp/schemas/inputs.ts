@@ -7,13 +7,20 @@
  */
 import { type } from "arktype";
 import { ImportOptions } from "../../application/import-request.ts";
+import { defineRequest } from "../../application/requests/request-schema.ts";
 
 export const NoArguments = type({ "+": "reject" });
 
-/** The import use case's own options (application/import-request.ts), plus where the file is. */
-export const ImportArtifactInput = type({
-  "...": ImportOptions,
-  "+": "reject",
-  path: type("0 < string <= 4096").describe("a file path under the chosen source root (relative paths resolve against it)"),
-  "source_root?": type("'project' | 'temp'").describe("project (default: the server's project root) or temp (the system temp directory)"),
-});
+/**
+ * The import use case's own options (application/import-request.ts), plus where the file
+ * is; refused under the same name, so a bad option reads as it does from `flameox import`.
+ */
+export const ImportArtifactInput = defineRequest(
+  "import",
+  type({
+    "...": ImportOptions,
+    "+": "reject",
+    path: type("0 < string <= 4096").describe("a file path under the chosen source root (relative paths resolve against it)"),
+    "source_root?": type("'project' | 'temp'").describe("project (default: the server's project root) or temp (the system temp directory)"),
+  }),
+);
