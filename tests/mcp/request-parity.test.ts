@@ -147,13 +147,15 @@ describe("one request schema behind the CLI and the MCP tool", () => {
     for (const [fromCli, fromMcp] of answers) expect(fromCli.json.error.message).toBe(fromMcp.error.message);
   }, 60_000);
 
-  test("requests only the CLI takes (flamegraph, export, open) are refused through their schemas too", () => {
+  test("requests only the CLI takes (flamegraph, export, open, compare --run) are refused through their schemas too", () => {
     const cases: [string[], string, string][] = [
       [["flamegraph", P(), "-o", join(ws.root, "f.html"), "--width", "100"], "width_px", "Invalid flamegraph request: width_px"],
       [["flamegraph", P(), "-o", join(ws.root, "f.gif"), "--format", "gif"], "format", "Invalid flamegraph request: format"],
       [["flamegraph", P(), "-o", join(ws.root, "f.svg"), "--granularity", "module"], "granularity", "Invalid flamegraph request: granularity"],
       [["export", P(), "--format", "svg", "-o", join(ws.root, "x")], "format", "Invalid profile export request: format"],
       [["open", P(), "--metric", "heap", "--timeout", "1"], "metric", "Invalid profile export request: metric"],
+      [["analyze", "compare", "--run", "run_x", "--baseline-scope", "a", "--candidate-scope", "b", "--threshold", "5%"], "practical_threshold", "Invalid benchmark comparison request: practical_threshold"],
+      [["analyze", "compare", "--run", "run_x", "--baseline-scope", "a", "--candidate-scope", "b", "--polarity", "faster"], "polarity", "Invalid benchmark comparison request: polarity"],
     ];
     const answers = cliBatch(cases.map(([argv]) => [...argv, "--json"]));
     expect(answers.map((a) => [a.code, a.json.error.code, a.json.error.details.field])).toEqual(cases.map(([, field]) => [2, "INVALID_ARGUMENTS", field]));

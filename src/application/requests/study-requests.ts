@@ -67,6 +67,44 @@ export const ComparisonRequest = defineRequest(
 );
 export type ComparisonRequest = typeof ComparisonRequest.infer;
 
+/** Two benchmarks (hyperfine commands, pyperf benchmarks) inside one imported file (`flameox analyze compare --run`). */
+export const BenchmarkComparisonRequest = defineRequest(
+  "benchmark comparison",
+  type({
+    "+": "reject",
+    run_id: id("the run of one imported benchmark file (run_…)"),
+    baseline_scope: type("0 < string <= 4096").describe("the baseline benchmark (hyperfine command, pyperf benchmark name)"),
+    candidate_scope: type("0 < string <= 4096").describe("the candidate benchmark"),
+    metric: type("0 < string <= 128").describe("measurement name, e.g. wall_time"),
+    "unit?": type("0 < string <= 32").or("null"),
+    polarity: type.enumerated(...POLARITIES),
+    practical_threshold: type("0 < number < 10").describe("smallest relative change that matters, e.g. 0.05 for 5%"),
+    "confidence_level?": "0.5 <= number < 1",
+    "random_seed?": "0 <= number.integer <= 9007199254740991",
+    "resamples?": type("9999 <= number.integer <= 99999").describe("bootstrap resamples (default 9999)"),
+  }),
+);
+export type BenchmarkComparisonRequest = typeof BenchmarkComparisonRequest.infer;
+
+/** Two runs of one benchmark, before and after a change, samples paired by position (`flameox analyze compare --baseline-run`). */
+export const RunsComparisonRequest = defineRequest(
+  "runs comparison",
+  type({
+    "+": "reject",
+    baseline_run_id: id("the baseline run (run_…)"),
+    candidate_run_id: id("the candidate run (run_…)"),
+    "scope?": type("0 < string <= 4096").or("null").describe("the benchmark (scope) compared in both runs"),
+    metric: type("0 < string <= 128").describe("measurement name, e.g. wall_time"),
+    "unit?": type("0 < string <= 32").or("null"),
+    polarity: type.enumerated(...POLARITIES),
+    practical_threshold: type("0 < number < 10").describe("smallest relative change that matters, e.g. 0.05 for 5%"),
+    "confidence_level?": "0.5 <= number < 1",
+    "random_seed?": "0 <= number.integer <= 9007199254740991",
+    "resamples?": type("9999 <= number.integer <= 99999").describe("bootstrap resamples (default 9999)"),
+  }),
+);
+export type RunsComparisonRequest = typeof RunsComparisonRequest.infer;
+
 export const ExperimentPlanRequest = defineRequest(
   "experiment plan",
   type({
@@ -101,6 +139,12 @@ export const answerRunSetFreeze = (study: StudyService, r: RunSetFreezeRequest) 
 
 /** A read-only preview of the comparison. */
 export const answerComparison = (study: StudyService, r: ComparisonRequest) => study.compare(r);
+
+/** A read-only preview of two benchmarks of one run compared. */
+export const answerBenchmarkComparison = (study: StudyService, r: BenchmarkComparisonRequest) => study.compareScopes(r);
+
+/** A read-only preview of two runs compared. */
+export const answerRunsComparison = (study: StudyService, r: RunsComparisonRequest) => study.compareRuns(r);
 
 /** The comparison, persisted with its parameter and result digests. */
 export const answerRecordedComparison = (study: StudyService, r: ComparisonRequest) => study.recordComparison(r);

@@ -6,10 +6,10 @@ import { readFileSync } from "node:fs";
 import { defineCommand } from "citty";
 import { FlameoxError } from "../../domain/errors.ts";
 import { StudyService } from "../../application/study/study-service.ts";
-import type { CompareRequest, ComparisonResult } from "../../analysis/comparison/compare-run-sets.ts";
+import type { ComparisonResult } from "../../analysis/comparison/compare-run-sets.ts";
 import { checkRequest } from "../../application/requests/request-schema.ts";
 import {
-  answerComparison, answerExperiment, answerRecordedComparison, answerExperimentPlan, answerMeasurementsQuery, answerRunSetFreeze, answerScaling, answerTrialsPage, ComparisonRequest,
+  answerBenchmarkComparison, answerComparison, answerRunsComparison, RunsComparisonRequest, answerExperiment, answerRecordedComparison, BenchmarkComparisonRequest, answerExperimentPlan, answerMeasurementsQuery, answerRunSetFreeze, answerScaling, answerTrialsPage, ComparisonRequest,
   ExperimentLookupRequest, ExperimentPlanRequest, MeasurementsQueryRequest, RunSetFreezeRequest, TrialsPageRequest,
 } from "../../application/requests/study-requests.ts";
 import { commonArgs, execute, setExitCode } from "../context.ts";
@@ -64,9 +64,9 @@ export const compareCommand = defineCommand({
     let invalid = false;
     await execute(args, async (s) => {
       const r = args["baseline-run"] || args["candidate-run"]
-        ? await study(s).compareRuns(runsRequest(args))
+        ? await answerRunsComparison(study(s), runsRequest(args))
         : args.run
-          ? await study(s).compareScopes(scopeRequest(args))
+          ? await answerBenchmarkComparison(study(s), scopeRequest(args))
           : await answerComparison(study(s), checkRequest(ComparisonRequest, structuredInput(requiredInput(args.input), "input")));
       invalid = r.validity === "invalid";
       return r;
@@ -80,34 +80,34 @@ function requiredInput(input: string | undefined): string {
   return input;
 }
 
+/** The comparison of two runs `--baseline-run` asks for, with the CLI's defaults (wall_time, 5%, lower is better). */
 function runsRequest(args: { run?: string; "baseline-run"?: string; "candidate-run"?: string; scope?: string; metric?: string; threshold?: string; polarity?: string; input?: string }) {
   const bad = (field: string, message: string) => new FlameoxError("INVALID_ARGUMENTS", message, { details: { field } });
   if (args.input || args.run) throw bad("baseline-run", "Pass either --baseline-run with --candidate-run, --run, or a request, not more than one");
   if (!args["baseline-run"] || !args["candidate-run"]) throw bad("candidate-run", "--baseline-run needs --candidate-run (and the other way round)");
-  const threshold = args.threshold === undefined ? 0.05 : Number(args.threshold);
-  return {
+  return checkRequest(RunsComparisonRequest, {
     baseline_run_id: args["baseline-run"],
     candidate_run_id: args["candidate-run"],
     scope: args.scope ?? null,
     metric: args.metric ?? "wall_time",
-    practical_threshold: threshold,
-    polarity: (args.polarity ?? "lower_is_better") as CompareRequest["polarity"],
-  };
+    practical_threshold: args.threshold === undefined ? 0.05 : numberFlag(args.threshold),
+    polarity: args.polarity ?? "lower_is_better",
+  });
 }
 
+/** The benchmark comparison `--run` asks for, with the CLI's defaults (wall_time, 5%, lower is better). */
 function scopeRequest(args: { run?: string; "baseline-scope"?: string; "candidate-scope"?: string; metric?: string; threshold?: string; polarity?: string; input?: string }) {
   const bad = (field: string, message: string) => new FlameoxError("INVALID_ARGUMENTS", message, { details: { field } });
   if (args.input) throw bad("input", "Pass either a request or --run, not both");
   if (!args["baseline-scope"] || !args["candidate-scope"]) throw bad("baseline-scope", "--run needs --baseline-scope and --candidate-scope (see `flameox measurements query --run-id RUN_ID` for the scopes)");
-  const threshold = args.threshold === undefined ? 0.05 : Number(args.threshold);
-  return {
-    run_id: args.run!,
+  return checkRequest(BenchmarkComparisonRequest, {
+    run_id: args.run,
     baseline_scope: args["baseline-scope"],
     candidate_scope: args["candidate-scope"],
     metric: args.metric ?? "wall_time",
-    practical_threshold: threshold,
-    polarity: (args.polarity ?? "lower_is_better") as CompareRequest["polarity"],
-  };
+    practical_threshold: args.threshold === undefined ? 0.05 : numberFlag(args.threshold),
+    polarity: args.polarity ?? "lower_is_better",
+  });
 }
 
 export const recordComparisonCommand = defineCommand({
