@@ -147,7 +147,7 @@ describe("one request schema behind the CLI and the MCP tool", () => {
     for (const [fromCli, fromMcp] of answers) expect(fromCli.json.error.message).toBe(fromMcp.error.message);
   }, 60_000);
 
-  test("requests only the CLI takes (flamegraph, export, open, compare --run) are refused through their schemas too", () => {
+  test("requests only the CLI takes (flamegraph, export, open, compare --run, runs logs, run-sets show) are refused through their schemas too", () => {
     const cases: [string[], string, string][] = [
       [["flamegraph", P(), "-o", join(ws.root, "f.html"), "--width", "100"], "width_px", "Invalid flamegraph request: width_px"],
       [["flamegraph", P(), "-o", join(ws.root, "f.gif"), "--format", "gif"], "format", "Invalid flamegraph request: format"],
@@ -156,6 +156,9 @@ describe("one request schema behind the CLI and the MCP tool", () => {
       [["open", P(), "--metric", "heap", "--timeout", "1"], "metric", "Invalid profile export request: metric"],
       [["analyze", "compare", "--run", "run_x", "--baseline-scope", "a", "--candidate-scope", "b", "--threshold", "5%"], "practical_threshold", "Invalid benchmark comparison request: practical_threshold"],
       [["analyze", "compare", "--run", "run_x", "--baseline-scope", "a", "--candidate-scope", "b", "--polarity", "faster"], "polarity", "Invalid benchmark comparison request: polarity"],
+      [["runs", "logs", profile.run_id, "--stream", "stdin"], "stream", "Invalid run logs request: stream"],
+      [["runs", "logs", profile.run_id, "--max-bytes", "0"], "max_bytes", "Invalid run logs request: max_bytes"],
+      [["run-sets", "show", ""], "run_set_id", "Invalid run set lookup request: run_set_id"],
     ];
     const answers = cliBatch(cases.map(([argv]) => [...argv, "--json"]));
     expect(answers.map((a) => [a.code, a.json.error.code, a.json.error.details.field])).toEqual(cases.map(([, field]) => [2, "INVALID_ARGUMENTS", field]));

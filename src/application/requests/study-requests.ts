@@ -46,6 +46,9 @@ export const RunSetFreezeRequest = defineRequest(
 );
 export type RunSetFreezeRequest = typeof RunSetFreezeRequest.infer;
 
+export const RunSetLookupRequest = defineRequest("run set lookup", type({ "+": "reject", run_set_id: id("a run set id (rs_…)") }));
+export type RunSetLookupRequest = typeof RunSetLookupRequest.infer;
+
 export const ComparisonRequest = defineRequest(
   "comparison",
   type({
@@ -134,6 +137,8 @@ export type TrialsPageRequest = typeof TrialsPageRequest.infer;
 export function answerMeasurementsQuery(study: StudyService, r: MeasurementsQueryRequest) {
   return study.queryMeasurements({ runId: r.run_id, artifactId: r.artifact_id, namePrefix: r.name_prefix, includeWarmups: r.include_warmups, limit: r.limit, cursor: r.cursor });
 }
+
+export const answerRunSet = (study: StudyService, r: RunSetLookupRequest) => study.getRunSet(r.run_set_id);
 
 export const answerRunSetFreeze = (study: StudyService, r: RunSetFreezeRequest) => study.freezeRunSet(r);
 

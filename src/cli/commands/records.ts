@@ -1,6 +1,5 @@
 /** `flameox import`, `runs list|show|logs`, `artifacts list|show`. */
 import { defineCommand } from "citty";
-import { FlameoxError } from "../../domain/errors.ts";
 import { checkImportOptions } from "../../application/import-options.ts";
 import { commonArgs, execute } from "../context.ts";
 import { formatBytes, safeText, table } from "../output.ts";
@@ -27,14 +26,6 @@ const pageArgs = {
   limit: { type: "string", description: "Maximum rows to return" },
   cursor: { type: "string", description: "Opaque cursor from a previous page" },
 } as const;
-
-export function parseLimit(value: string | undefined, field = "limit"): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new FlameoxError("INVALID_ARGUMENTS", `Expected --${field} to be a positive integer but found ${JSON.stringify(value)}`, { details: { field } });
-  return n;
-}
-
 
 /** The command a person most likely runs next on what was just imported. */
 function nextCommand(artifactId: string, tables: Record<string, number>): string[] {
@@ -127,7 +118,10 @@ export const runsCommand = defineCommand({
       run: ({ args }) =>
         execute(
           args,
-          (s) => s.runLogs(args.run_id, { stream: args.stream, maxBytes: args["max-bytes"] === undefined ? undefined : parseLimit(args["max-bytes"], "max-bytes") }),
+          async (s) => {
+            const [{ answerRunLogs, RunLogsRequest }, { checkRequest }] = await Promise.all([recordRequests(), checking()]);
+            return answerRunLogs(s, checkRequest(RunLogsRequest, { run_id: args.run_id, stream: args.stream, max_bytes: numberFlag(args["max-bytes"]) }));
+          },
           renderRunLogs,
         ),
     }),

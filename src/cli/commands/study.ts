@@ -9,7 +9,9 @@ import { StudyService } from "../../application/study/study-service.ts";
 import type { ComparisonResult } from "../../analysis/comparison/compare-run-sets.ts";
 import { checkRequest } from "../../application/requests/request-schema.ts";
 import {
-  answerBenchmarkComparison, answerComparison, answerRunsComparison, RunsComparisonRequest, answerExperiment, answerRecordedComparison, BenchmarkComparisonRequest, answerExperimentPlan, answerMeasurementsQuery, answerRunSetFreeze, answerScaling, answerTrialsPage, ComparisonRequest,
+  answerBenchmarkComparison, answerComparison, answerExperiment, answerExperimentPlan, answerMeasurementsQuery, answerRecordedComparison, answerRunSet,
+  answerRunSetFreeze, answerRunsComparison, answerScaling, answerTrialsPage, BenchmarkComparisonRequest, ComparisonRequest, RunSetLookupRequest,
+  RunsComparisonRequest,
   ExperimentLookupRequest, ExperimentPlanRequest, MeasurementsQueryRequest, RunSetFreezeRequest, TrialsPageRequest,
 } from "../../application/requests/study-requests.ts";
 import { commonArgs, execute, setExitCode } from "../context.ts";
@@ -161,7 +163,7 @@ export const runSetsCommand = defineCommand({
     show: defineCommand({
       meta: { name: "show", description: "Show a run set" },
       args: { ...commonArgs, id: { type: "positional", required: true } },
-      run: ({ args }) => execute(args, (s) => study(s).getRunSet(args.id), (r) => [`run set ${r.run_set_id} at ${r.corpus_commit_id}`, ...r.members.map((m) => `${m.run_id} ${m.block_id ?? ""} ${m.included ? "included" : `excluded: ${m.reason}`}`)].join("\n")),
+      run: ({ args }) => execute(args, (s) => answerRunSet(study(s), checkRequest(RunSetLookupRequest, { run_set_id: args.id })), (r) => [`run set ${r.run_set_id} at ${r.corpus_commit_id}`, ...r.members.map((m) => `${m.run_id} ${m.block_id ?? ""} ${m.included ? "included" : `excluded: ${m.reason}`}`)].join("\n")),
     }),
   },
 });
