@@ -81,6 +81,8 @@ const REFUSED: Case[] = [
     cli: () => ["summarize", ...Array.from({ length: 11 }, (_, i) => `run_${i}`)],
     field: "run_ids",
   },
+  { tool: "summarize_runs", mcp: () => ({ run_ids: [profile.run_id, trace.run_id], compare: true, functions: 26 }), cli: () => ["summarize", "--compare", profile.run_id, trace.run_id, "--functions", "26"], field: "functions" },
+  { tool: "summarize_runs", mcp: () => ({ run_ids: [profile.run_id, trace.run_id, "run_3"], compare: true }), cli: () => ["summarize", "--compare", profile.run_id, trace.run_id, "run_3"], field: "run_ids" },
   { tool: "analyze_failures", mcp: () => ({ run_or_artifact: [P(), ""] }), cli: () => ["analyze", "failures", P(), ""], field: "run_or_artifact" },
   { tool: "analyze_coverage", mcp: () => ({ run_or_artifact: P(), base: "" }), cli: () => ["analyze", "coverage", P(), "--diff", ""], field: "base" },
   { tool: "analyze_accelerator_timeline", mcp: () => ({ run_or_artifact: P(), min_gap_ns: -1 }), cli: () => ["analyze", "accelerator", P(), "--min-gap-ns", "-1"], field: "min_gap_ns" },
@@ -147,7 +149,7 @@ describe("one request schema behind the CLI and the MCP tool", () => {
     for (const [fromCli, fromMcp] of answers) expect(fromCli.json.error.message).toBe(fromMcp.error.message);
   }, 60_000);
 
-  test("requests only the CLI takes (flamegraph, export, open, compare --run, runs logs, run-sets show) are refused through their schemas too", () => {
+  test("requests only the CLI takes (flamegraph, export, open, compare --run and --baseline-run, runs logs, run-sets show) are refused through their schemas too", () => {
     const cases: [string[], string, string][] = [
       [["flamegraph", P(), "-o", join(ws.root, "f.html"), "--width", "100"], "width_px", "Invalid flamegraph request: width_px"],
       [["flamegraph", P(), "-o", join(ws.root, "f.gif"), "--format", "gif"], "format", "Invalid flamegraph request: format"],
@@ -156,6 +158,7 @@ describe("one request schema behind the CLI and the MCP tool", () => {
       [["open", P(), "--metric", "heap", "--timeout", "1"], "metric", "Invalid profile export request: metric"],
       [["analyze", "compare", "--run", "run_x", "--baseline-scope", "a", "--candidate-scope", "b", "--threshold", "5%"], "practical_threshold", "Invalid benchmark comparison request: practical_threshold"],
       [["analyze", "compare", "--run", "run_x", "--baseline-scope", "a", "--candidate-scope", "b", "--polarity", "faster"], "polarity", "Invalid benchmark comparison request: polarity"],
+      [["analyze", "compare", "--baseline-run", "run_a", "--candidate-run", "run_b", "--threshold", "0"], "practical_threshold", "Invalid runs comparison request: practical_threshold"],
       [["runs", "logs", profile.run_id, "--stream", "stdin"], "stream", "Invalid run logs request: stream"],
       [["runs", "logs", profile.run_id, "--max-bytes", "0"], "max_bytes", "Invalid run logs request: max_bytes"],
       [["run-sets", "show", ""], "run_set_id", "Invalid run set lookup request: run_set_id"],

@@ -35,7 +35,9 @@ export function answerRunsSummary(service: WorkspaceService, request: RunsSummar
   if (!request.compare) return recipes.summarizeRuns(request.run_ids, { hotspots: request.hotspots, measurementGroups: request.measurement_groups });
   const [base, candidate, ...more] = request.run_ids;
   if (candidate === undefined || more.length > 0) {
-    throw new FlameoxError("INVALID_ARGUMENTS", `A comparison summary takes two run ids, base then candidate, but found ${request.run_ids.length}`, { details: { field: "run_ids" } });
+    throw new FlameoxError("INVALID_ARGUMENTS", `Invalid runs summary request: with compare, run_ids must be two run ids, base then candidate (was ${request.run_ids.length})`, {
+      details: { field: "run_ids", fields: ["run_ids"] },
+    });
   }
   return recipes.summarizeComparison(base!, candidate, { functions: request.functions, measurements: request.measurements });
 }
