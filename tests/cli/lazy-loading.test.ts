@@ -32,6 +32,17 @@ describe("lazy loading", () => {
     expect(loadedBy([["--version"], ["--help"]], COMMAND_MODULES)).toEqual([]);
   });
 
+  test("a profile analysis loads its own request schemas, not those of the other analyses", () => {
+    // Exits 2 or 3 (no such artifact): what matters is what running the command loaded.
+    const probe = `const { runCli } = await import(${JSON.stringify(main)});
+      await runCli(["analyze", "hotspots", "sha256:0123456789abcdef", "--json"]);
+      console.log(JSON.stringify(Object.keys(require.cache).filter((p) => p.includes("/src/application/requests/"))));`;
+    const r = Bun.spawnSync([process.execPath, "-e", probe], { cwd: dir.path, env: { ...process.env, NO_COLOR: "1" } });
+    const loaded: string[] = JSON.parse(r.stdout.toString().trim().split("\n").at(-1)!);
+    expect(loaded.some((p) => p.endsWith("profile-analysis-request.ts"))).toBe(true);
+    expect(loaded.filter((p) => /(study|investigation|capture|recipe|otel|record|summary)-requests?\.ts$/.test(p))).toEqual([]);
+  }, 60_000);
+
   test("status and import load none of the heavy packages in the CLI process", () => {
     const init = Bun.spawnSync([process.execPath, main, "init", dir.path], { env: { ...process.env, NO_COLOR: "1" } });
     expect(init.exitCode).toBe(0);

@@ -7,13 +7,13 @@ import { answerTraceWindow, TraceWindowRequest } from "../../application/request
 import { commonArgs, execute } from "../context.ts";
 import { formatNs, safeText, table } from "../output.ts";
 import { numberFlag } from "../request-flags.ts";
-import { otelTraceSubcommands } from "./otel-trace.ts";
-import { compareCommand, recordComparisonCommand, scalingCommand } from "./study.ts";
-import { analyzeRecordCommand } from "./investigations.ts";
 import { shortLocation } from "../short-location.ts";
-import { failuresCommand } from "./failures.ts";
-import { coverageCommand } from "./coverage.ts";
-import { acceleratorCommand, operatorsCommand } from "./accelerator.ts";
+
+// The other analyses load when used: each brings its services and request schemas, which
+// `analyze hotspots` and the drill-downs have no use for.
+const study = () => import("./study.ts");
+const accelerator = () => import("./accelerator.ts");
+const otel = () => import("./otel-trace.ts");
 
 const pageArgs = {
   limit: { type: "string", description: "Maximum rows to return" },
@@ -30,14 +30,14 @@ const where = (f: { file: string | null; line: number | null }) => (f.file ? sho
 export const analyzeCommand = defineCommand({
   meta: { name: "analyze", description: "Read-only analyses over the pinned corpus commit" },
   subCommands: {
-    compare: compareCommand,
-    "record-comparison": recordComparisonCommand,
-    scaling: scalingCommand,
-    record: analyzeRecordCommand,
-    failures: failuresCommand,
-    coverage: coverageCommand,
-    accelerator: acceleratorCommand,
-    operators: operatorsCommand,
+    compare: () => study().then((m) => m.compareCommand),
+    "record-comparison": () => study().then((m) => m.recordComparisonCommand),
+    scaling: () => study().then((m) => m.scalingCommand),
+    record: () => import("./investigations.ts").then((m) => m.analyzeRecordCommand),
+    failures: () => import("./failures.ts").then((m) => m.failuresCommand),
+    coverage: () => import("./coverage.ts").then((m) => m.coverageCommand),
+    accelerator: () => accelerator().then((m) => m.acceleratorCommand),
+    operators: () => accelerator().then((m) => m.operatorsCommand),
     hotspots: defineCommand({
       meta: { name: "hotspots", description: "Top functions by self time for a run or artifact" },
       args: {
@@ -101,7 +101,9 @@ export const stacksGroup = defineCommand({
 export const traceCommand = defineCommand({
   meta: { name: "trace", description: "Trace slices and events; OTLP operation windows, transitions and gaps" },
   subCommands: {
-    ...otelTraceSubcommands,
+    "operation-window": () => otel().then((m) => m.otelTraceSubcommands["operation-window"]),
+    transitions: () => otel().then((m) => m.otelTraceSubcommands.transitions),
+    gaps: () => otel().then((m) => m.otelTraceSubcommands.gaps),
     window: defineCommand({
       meta: { name: "window", description: "Events of an artifact overlapping [start, end] nanoseconds" },
       args: {
