@@ -13,7 +13,7 @@ SHELL := /bin/bash
 BUN_VERSION := 1.4.4
 BUN_PATH := $(CURDIR)/.tools/bun/bin:$(PATH)
 
-.PHONY: install demo test test-external test-heavy typecheck lint check bench compile dist clean
+.PHONY: install demo test test-external test-heavy typecheck lint format check bench compile dist clean
 
 # Test files that read the real-artifact corpus, and those with [heavy] cases.
 CORPUS_TESTS = $(addprefix ./,$(shell grep -rl --include='*.test.ts' 'corpus-files' tests | sort))
@@ -61,9 +61,13 @@ test-heavy: install
 typecheck: install
 	@export PATH="$(BUN_PATH)"; bunx tsc --noEmit -p .
 
-# Biome's linter (biome.jsonc says which rules are off and why); formatting is not enforced yet.
+# Biome's linter and formatter (biome.jsonc says which rules are off and why): `biome ci`
+# fails on a lint finding or on a file the formatter would change (`make format` fixes those).
 lint: install
-	@export PATH="$(BUN_PATH)"; ./node_modules/.bin/biome lint --error-on-warnings
+	@export PATH="$(BUN_PATH)"; ./node_modules/.bin/biome ci --error-on-warnings
+
+format: install
+	@export PATH="$(BUN_PATH)"; ./node_modules/.bin/biome format --write
 
 check: typecheck lint
 

@@ -16,7 +16,13 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { measureProcess, workerPeak } from "./measure-process.ts";
 
-const { values } = parseArgs({ options: { files: { type: "string", default: "100000" }, lines: { type: "string", default: "30" }, keep: { type: "boolean", default: false } } });
+const { values } = parseArgs({
+  options: {
+    files: { type: "string", default: "100000" },
+    lines: { type: "string", default: "30" },
+    keep: { type: "boolean", default: false },
+  },
+});
 const FILES = Number(values.files);
 const LINES = Number(values.lines);
 const MB = 1024 * 1024;
@@ -38,8 +44,12 @@ function writeDataFile(path: string): number {
   db.run("CREATE TABLE file (id integer primary key, path text, unique (path))");
   db.run("CREATE TABLE context (id integer primary key, context text, unique (context))");
   db.run("INSERT INTO context VALUES (1, ''), (2, 'tests/test_app.py::test_main|run')");
-  db.run("CREATE TABLE line_bits (file_id integer, context_id integer, numbits blob, unique (file_id, context_id))");
-  db.run("CREATE TABLE arc (file_id integer, context_id integer, fromno integer, tono integer, unique (file_id, context_id, fromno, tono))");
+  db.run(
+    "CREATE TABLE line_bits (file_id integer, context_id integer, numbits blob, unique (file_id, context_id))",
+  );
+  db.run(
+    "CREATE TABLE arc (file_id integer, context_id integer, fromno integer, tono integer, unique (file_id, context_id, fromno, tono))",
+  );
   db.run("CREATE TABLE tracer (file_id integer primary key, tracer text)");
   let rows = 0;
   db.transaction(() => {
@@ -69,20 +79,40 @@ try {
   const baselineStart = performance.now();
   const db = new Database(path, { readonly: true });
   let decoded = 0;
-  for (const r of db.query("SELECT numbits FROM line_bits").iterate() as Iterable<{ numbits: Uint8Array }>) {
-    for (const byte of r.numbits) for (let bit = 0; bit < 8; bit++) if (byte & (1 << bit)) decoded++;
+  for (const r of db.query("SELECT numbits FROM line_bits").iterate() as Iterable<{
+    numbits: Uint8Array;
+  }>) {
+    for (const byte of r.numbits)
+      for (let bit = 0; bit < 8; bit++) if (byte & (1 << bit)) decoded++;
   }
   db.close();
   const baselineMs = performance.now() - baselineStart;
   await measure([process.execPath, cliPath, "init", dir, "--json"]);
   const imported = await measure([process.execPath, cliPath, "import", path, "--json"]);
   const run = JSON.parse(imported.stdout).run_id as string;
-  const analyzed = await measure([process.execPath, cliPath, "analyze", "coverage", run, "--limit", "10", "--json"]);
+  const analyzed = await measure([
+    process.execPath,
+    cliPath,
+    "analyze",
+    "coverage",
+    run,
+    "--limit",
+    "10",
+    "--json",
+  ]);
   const result = JSON.parse(analyzed.stdout);
-  console.log(`coverage.py data file: ${FILES} files, ${rows} executed (file, context, line) rows, ${(bytes / MB).toFixed(1)} MB`);
-  console.log(`  bun:sqlite read + numbits decode (baseline, in process): ${baselineMs.toFixed(0)} ms, ${decoded} lines`);
-  console.log(`  import (CLI process, file to committed generation): ${imported.wallMs.toFixed(0)} ms, peak RSS ${(imported.maxRss / MB).toFixed(0)} MB (maxRSS, which Linux raises to this benchmark's own size at the spawn), parse worker's own peak ${(workerPeak(imported.stdout) / MB).toFixed(0)} MB`);
-  console.log(`  analyze coverage: ${analyzed.wallMs.toFixed(0)} ms, peak RSS ${(analyzed.maxRss / MB).toFixed(0)} MB; ${result.totals.files} files, ${result.totals.lines_executed} lines executed`);
+  console.log(
+    `coverage.py data file: ${FILES} files, ${rows} executed (file, context, line) rows, ${(bytes / MB).toFixed(1)} MB`,
+  );
+  console.log(
+    `  bun:sqlite read + numbits decode (baseline, in process): ${baselineMs.toFixed(0)} ms, ${decoded} lines`,
+  );
+  console.log(
+    `  import (CLI process, file to committed generation): ${imported.wallMs.toFixed(0)} ms, peak RSS ${(imported.maxRss / MB).toFixed(0)} MB (maxRSS, which Linux raises to this benchmark's own size at the spawn), parse worker's own peak ${(workerPeak(imported.stdout) / MB).toFixed(0)} MB`,
+  );
+  console.log(
+    `  analyze coverage: ${analyzed.wallMs.toFixed(0)} ms, peak RSS ${(analyzed.maxRss / MB).toFixed(0)} MB; ${result.totals.files} files, ${result.totals.lines_executed} lines executed`,
+  );
 } finally {
   if (values.keep) console.log(`kept ${dir}`);
   else rmSync(dir, { recursive: true, force: true });

@@ -19,7 +19,8 @@
  * scanned in one piece), so the piece threads' effect shows in the same run.
  * Figures only; nothing here asserts a time.
  *
- *   bun bench/import-bench.ts [--scale 0.1] [--only chrome,cpuprofile,otlp,perfetto,perf,collapsed,fixed]
+ *   bun bench/import-bench.ts [--scale 0.1] [--only
+ *   chrome,cpuprofile,otlp,perfetto,perf,collapsed,fixed]
  *       [--trace-mb 200] [--profile-samples 2000000] [--otlp-mb 500] [--perfetto-mb 500]
  *       [--perf-mb 500] [--collapsed-mb 500]
  *       [--baseline-cli ../other/src/cli/main.ts] [--scaling] [--one-piece] [--keep]
@@ -68,13 +69,19 @@ interface Run {
 async function measure(argv: string[], cwd = dir): Promise<Run> {
   const started = performance.now();
   const child = Bun.spawn(argv, { cwd, stdout: "pipe", stderr: "pipe", env });
-  const [stdout, stderr] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
+  const [stdout, stderr] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+  ]);
   await child.exited;
   const wallMs = performance.now() - started;
-  if (child.exitCode !== 0) throw new Error(`${argv.join(" ")} failed (${child.exitCode}): ${stdout}${stderr}`);
+  if (child.exitCode !== 0)
+    throw new Error(`${argv.join(" ")} failed (${child.exitCode}): ${stdout}${stderr}`);
   // The child's rusage includes its waited-for children: the parse worker.
   const usage = child.resourceUsage();
-  const cpuMs = usage ? (Number(usage.cpuTime.user) + Number(usage.cpuTime.system)) / 1000 : Number.NaN;
+  const cpuMs = usage
+    ? (Number(usage.cpuTime.user) + Number(usage.cpuTime.system)) / 1000
+    : Number.NaN;
   return { wallMs, cpuMs, stdout };
 }
 
@@ -89,8 +96,14 @@ async function baselineDecode(kind: string, path: string): Promise<{ ms: number;
   const decoders: Record<string, [string, string]> = {
     lines: ["plain line split", `await ${LINE_SPLIT}`],
     json: ["Bun JSON.parse", "JSON.parse(await Bun.file(P).text())"],
-    otlp: ["protobufjs decode", `(await import(${JSON.stringify(join(repo, "src/adapters/otlp/otlp-proto-schema.ts"))})).ExportTraceServiceRequest.decode(await Bun.file(P).bytes())`],
-    perfetto: ["protobufjs decode", `(await import(${JSON.stringify(join(repo, "src/adapters/perfetto/perfetto-schema.ts"))})).Trace.decode(await Bun.file(P).bytes())`],
+    otlp: [
+      "protobufjs decode",
+      `(await import(${JSON.stringify(join(repo, "src/adapters/otlp/otlp-proto-schema.ts"))})).ExportTraceServiceRequest.decode(await Bun.file(P).bytes())`,
+    ],
+    perfetto: [
+      "protobufjs decode",
+      `(await import(${JSON.stringify(join(repo, "src/adapters/perfetto/perfetto-schema.ts"))})).Trace.decode(await Bun.file(P).bytes())`,
+    ],
   };
   const [what, expression] = decoders[kind]!;
   // Module loading is not part of the decode; the read is, as the import reads the file too.
@@ -103,7 +116,9 @@ async function baselineDecode(kind: string, path: string): Promise<{ ms: number;
 const f0 = (n: number) => n.toFixed(0);
 const f1 = (n: number) => n.toFixed(1);
 
-/** Each CLI imports into a workspace it made itself: checkouts may differ in what a workspace holds. */
+/**
+ * Each CLI imports into a workspace it made itself: checkouts may differ in what a workspace holds.
+ */
 const workspaces = new Map<string, string>();
 
 let onePiece: string | undefined;
@@ -112,12 +127,20 @@ async function onePieceWorkspace(cli: string): Promise<string> {
   if (onePiece) return onePiece;
   const workspace = mkdtempSync(join(dir, "workspace-one-piece-"));
   await measure([process.execPath, cli, "init", workspace]);
-  await Bun.write(join(workspace, ".diagnostics", "config.toml"), "[extraction]\nscan_threads = 0\n");
+  await Bun.write(
+    join(workspace, ".diagnostics", "config.toml"),
+    "[extraction]\nscan_threads = 0\n",
+  );
   onePiece = workspace;
   return workspace;
 }
 
-async function importOnce(cli: string, path: string, pin: string[] = [], workspace = workspaces.get(cli)): Promise<{ run: Run; result: any }> {
+async function importOnce(
+  cli: string,
+  path: string,
+  pin: string[] = [],
+  workspace = workspaces.get(cli),
+): Promise<{ run: Run; result: any }> {
   const run = await measure([...pin, process.execPath, cli, "import", path, "--json"], workspace);
   return { run, result: JSON.parse(run.stdout) };
 }
@@ -125,7 +148,8 @@ async function importOnce(cli: string, path: string, pin: string[] = [], workspa
 function stageLine(run: Run, result: any): string {
   const worker = result.extraction.worker;
   const stages = worker.stages_ms ?? {};
-  if (result.registration_ms === undefined || stages.total === undefined) return "(this CLI reports no stages)";
+  if (result.registration_ms === undefined || stages.total === undefined)
+    return "(this CLI reports no stages)";
   const cli = run.wallMs - result.registration_ms - worker.wall_ms - result.extraction.publish_ms;
   const workerStart = worker.wall_ms - stages.total + stages.start;
   const scan = stages.extract - stages.encode_inline;
@@ -140,13 +164,19 @@ function stageLine(run: Run, result: any): string {
   ].join(", ");
 }
 
-async function benchInput(label: string, kind: "json" | "otlp" | "perfetto" | "lines", path: string): Promise<void> {
+async function benchInput(
+  label: string,
+  kind: "json" | "otlp" | "perfetto" | "lines",
+  path: string,
+): Promise<void> {
   const bytes = statSync(path).size;
   const mb = bytes / MB;
   console.log(`== ${label}, ${f1(mb)} MB`);
   const base = await baselineDecode(kind, path);
   const baseRate = mb / (base.ms / 1000);
-  console.log(`  ${base.what} of the same bytes (read + decode, one process): ${f0(baseRate)} MB/s (${f0(base.ms)} ms)`);
+  console.log(
+    `  ${base.what} of the same bytes (read + decode, one process): ${f0(baseRate)} MB/s (${f0(base.ms)} ms)`,
+  );
   for (const [name, cli] of clis) {
     const { run, result } = await importOnce(cli, path);
     const rate = mb / (run.wallMs / 1000);
@@ -156,18 +186,26 @@ async function benchInput(label: string, kind: "json" | "otlp" | "perfetto" | "l
         `worker peak ${f0((worker.max_rss_bytes ?? 0) / MB)} MiB, encode threads ${worker.encode_threads}, scan threads ${worker.scan_threads ?? 0}`,
     );
     console.log(`    stages (ms): ${stageLine(run, result)}`);
-    console.log(`    rows: ${Object.entries(result.extraction.tables).map(([t, n]) => `${t}=${n}`).join(" ")}`);
+    console.log(
+      `    rows: ${Object.entries(result.extraction.tables)
+        .map(([t, n]) => `${t}=${n}`)
+        .join(" ")}`,
+    );
     if (values["one-piece"] && name === clis[0]![0]) {
       const one = await importOnce(cli, path, [], await onePieceWorkspace(cli));
       const oneRate = mb / (one.run.wallMs / 1000);
       const w = one.result.extraction.worker;
-      console.log(`    in one piece (scan_threads = 0): ${f1(oneRate)} MB/s (${f0(one.run.wallMs)} ms), CPU ${f1(one.run.cpuMs / 1000)} s; worker peak ${f0((w.max_rss_bytes ?? 0) / MB)} MiB; pieces / one piece = ${(rate / oneRate).toFixed(2)}x`);
+      console.log(
+        `    in one piece (scan_threads = 0): ${f1(oneRate)} MB/s (${f0(one.run.wallMs)} ms), CPU ${f1(one.run.cpuMs / 1000)} s; worker peak ${f0((w.max_rss_bytes ?? 0) / MB)} MiB; pieces / one piece = ${(rate / oneRate).toFixed(2)}x`,
+      );
       console.log(`      stages (ms): ${stageLine(one.run, one.result)}`);
     }
     if (values.scaling && name === clis[0]![0]) {
       const one = await importOnce(cli, path, ["taskset", "-c", "0"]);
       const oneRate = mb / (one.run.wallMs / 1000);
-      console.log(`    on one core: ${f1(oneRate)} MB/s (${f0(one.run.wallMs)} ms), CPU ${f1(one.run.cpuMs / 1000)} s; ${navigator.hardwareConcurrency} cores / 1 core = ${(rate / oneRate).toFixed(2)}x`);
+      console.log(
+        `    on one core: ${f1(oneRate)} MB/s (${f0(one.run.wallMs)} ms), CPU ${f1(one.run.cpuMs / 1000)} s; ${navigator.hardwareConcurrency} cores / 1 core = ${(rate / oneRate).toFixed(2)}x`,
+      );
     }
   }
 }
@@ -179,7 +217,9 @@ async function fixedCost(path: string): Promise<void> {
     for (let i = 0; i < 5; i++) runs.push((await importOnce(cli, path)).run);
     runs.sort((a, b) => a.wallMs - b.wallMs);
     const mid = runs[2]!;
-    console.log(`  ${name}: importing a ${f1(mb)} MB cpuprofile: ${f0(mid.wallMs)} ms end to end, CPU ${f0(mid.cpuMs)} ms (median of 5; min ${f0(runs[0]!.wallMs)} ms)`);
+    console.log(
+      `  ${name}: importing a ${f1(mb)} MB cpuprofile: ${f0(mid.wallMs)} ms end to end, CPU ${f0(mid.cpuMs)} ms (median of 5; min ${f0(runs[0]!.wallMs)} ms)`,
+    );
   }
 }
 
@@ -190,7 +230,9 @@ try {
     workspaces.set(cli, workspace);
   }
   const only = new Set(values.only.split(","));
-  console.log(`load average ${(await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ")}; ${navigator.hardwareConcurrency} cores\n`);
+  console.log(
+    `load average ${(await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ")}; ${navigator.hardwareConcurrency} cores\n`,
+  );
   if (only.has("chrome")) {
     const path = join(dir, "generated.trace.json");
     const t = await generateChromeTrace(path, sized(values["trace-mb"], 200) * MB);
@@ -213,7 +255,10 @@ try {
     const p = await generatePerfetto(path, sized(values["perfetto-mb"], 500) * MB);
     await benchInput(`Perfetto trace (${p.events} events)`, "perfetto", path);
   }
-  for (const [kind, label, flag] of [["perf", "perf script text", "perf-mb"], ["collapsed", "collapsed stacks", "collapsed-mb"]] as const) {
+  for (const [kind, label, flag] of [
+    ["perf", "perf script text", "perf-mb"],
+    ["collapsed", "collapsed stacks", "collapsed-mb"],
+  ] as const) {
     if (!only.has(kind)) continue;
     const path = join(dir, `generated.${kind}.txt`);
     await generateSampledText(path, kind, sized(values[flag], 500) * MB);

@@ -25,7 +25,10 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from "@modelcontextprotocol/sdk/client/stdio.js";
 import { generateChromeTrace } from "../fixtures/generators/chrome-trace.ts";
 import { generateCpuProfile } from "../fixtures/generators/cpuprofile.ts";
 
@@ -41,13 +44,20 @@ const samples = Number(values.samples);
 const calls = Number(values.calls);
 const here = resolve(import.meta.dir, "..");
 const corpus = resolve(here, "fixtures", "corpus", "hyperfine");
-const smallImports = ["local-hyperfine-1.15.0-named-prepare.json", "local-hyperfine-1.15.0-ignore-failure-exit-codes.json", "3em-tools-benchmarks-results.json"];
+const smallImports = [
+  "local-hyperfine-1.15.0-named-prepare.json",
+  "local-hyperfine-1.15.0-ignore-failure-exit-codes.json",
+  "3em-tools-benchmarks-results.json",
+];
 const dir = mkdtempSync(join(tmpdir(), "flameox-mcp-bench-"));
 
 function cliOf(repo: string) {
   const main = join(repo, "src", "cli", "main.ts");
   return (args: string[], cwd: string): string => {
-    const r = Bun.spawnSync([process.execPath, main, ...args], { cwd, env: { ...process.env, NO_COLOR: "1" } });
+    const r = Bun.spawnSync([process.execPath, main, ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     if (r.exitCode !== 0) throw new Error(`${args.join(" ")}: ${r.stdout}${r.stderr}`);
     return r.stdout.toString();
   };
@@ -65,7 +75,8 @@ function memoryOf(pid: number): { rss: number; hwm: number } {
   return { rss: kb("VmRSS"), hwm: kb("VmHWM") };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
 interface Corpus {
@@ -106,7 +117,8 @@ async function measure(label: string, repo: string, source: Corpus): Promise<voi
   const firstCpu = mainThreadCpuMs(pid) - cpuBefore;
   rss.push(`first callers ${rssAt()}`);
   let imports = 0;
-  const importOne = () => call("import_artifact", { path: smallImports[imports++ % smallImports.length]! });
+  const importOne = () =>
+    call("import_artifact", { path: smallImports[imports++ % smallImports.length]! });
   await importOne();
   const cpuAfterImport = mainThreadCpuMs(pid);
   const afterImport = await call("get_frame_callers", callers);
@@ -118,8 +130,16 @@ async function measure(label: string, repo: string, source: Corpus): Promise<voi
   const warm: [string, string, Record<string, unknown>][] = [
     ["hotspots", "analyze_hotspots", { run_or_artifact: source.profile, limit: 20 }],
     ["callers", "get_frame_callers", callers],
-    ["callees", "get_frame_callees", { run_or_artifact: source.profile, frame_id: source.callee, limit: 20 }],
-    ["trace window", "get_trace_window", { artifact_id: source.trace, ...source.window, limit: 50 }],
+    [
+      "callees",
+      "get_frame_callees",
+      { run_or_artifact: source.profile, frame_id: source.callee, limit: 20 },
+    ],
+    [
+      "trace window",
+      "get_trace_window",
+      { artifact_id: source.trace, ...source.window, limit: 50 },
+    ],
   ];
   for (const [title, name, args] of warm) {
     const firstCall = await call(name, args);
@@ -127,7 +147,9 @@ async function measure(label: string, repo: string, source: Corpus): Promise<voi
     for (let i = 0; i < calls; i++) times.push((await call(name, args)).ms);
     times.sort((a, b) => a - b);
     rss.push(`${title} ${rssAt()}`);
-    console.log(`[${label}] ${title.padEnd(12)} first ${firstCall.ms.toFixed(1)} ms; warm x${calls}: p50 ${percentile(times, 0.5).toFixed(1)} ms, p95 ${percentile(times, 0.95).toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms`);
+    console.log(
+      `[${label}] ${title.padEnd(12)} first ${firstCall.ms.toFixed(1)} ms; warm x${calls}: p50 ${percentile(times, 0.5).toFixed(1)} ms, p95 ${percentile(times, 0.95).toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms`,
+    );
   }
   // 100 mixed calls with imports spread among them (5 in all, one done above).
   for (let i = 0; i < 100; i++) {
@@ -137,8 +159,11 @@ async function measure(label: string, repo: string, source: Corpus): Promise<voi
   }
   const mem = memoryOf(pid);
   const status = await call("workspace_status", {});
-  const cache = (status.result.structuredContent as { result: { analysis_cache?: unknown } }).result.analysis_cache;
-  console.log(`[${label}] after ${imports} imports and 100 mixed calls: server RSS ${mib(mem.rss)}, peak (VmHWM) ${mib(mem.hwm)}`);
+  const cache = (status.result.structuredContent as { result: { analysis_cache?: unknown } }).result
+    .analysis_cache;
+  console.log(
+    `[${label}] after ${imports} imports and 100 mixed calls: server RSS ${mib(mem.rss)}, peak (VmHWM) ${mib(mem.hwm)}`,
+  );
   console.log(`[${label}] RSS along the way: ${rss.join(", ")}`);
   if (cache) console.log(`[${label}] analysis_cache ${JSON.stringify(cache)}`);
   await client.close();
@@ -156,16 +181,30 @@ try {
   const traceInfo = await generateChromeTrace(tracePath, Number(values["trace-mb"]) * 2 ** 20);
   const profile = JSON.parse(cli(["import", profilePath, "--json"], root));
   const trace = JSON.parse(cli(["import", tracePath, "--json"], root));
-  const hotspots = JSON.parse(cli(["analyze", "hotspots", profile.artifact_id, "--limit", "5", "--json"], root));
-  const bounds = JSON.parse(cli(["trace", "window", trace.artifact_id, "--start", "0", "--end", "0", "--json"], root)).trace_bounds;
+  const hotspots = JSON.parse(
+    cli(["analyze", "hotspots", profile.artifact_id, "--limit", "5", "--json"], root),
+  );
+  const bounds = JSON.parse(
+    cli(["trace", "window", trace.artifact_id, "--start", "0", "--end", "0", "--json"], root),
+  ).trace_bounds;
   const start = BigInt(bounds.start_ns);
   const span = BigInt(bounds.end_ns) - start;
-  const window = { start_ns: (start + span / 2n).toString(), end_ns: (start + span / 2n + span / 1000n).toString() };
+  const window = {
+    start_ns: (start + span / 2n).toString(),
+    end_ns: (start + span / 2n + span / 1000n).toString(),
+  };
   console.log(
     `corpus: cpuprofile with ${samples} samples (${profile.extraction.tables.stacks} stacks, ${profile.extraction.tables.call_edges} call edges); ` +
       `Chrome trace ${values["trace-mb"]} MiB, ${traceInfo.events} events (${trace.extraction.tables.trace_events} trace_events rows); trace window ${window.start_ns}..${window.end_ns}`,
   );
-  const source: Corpus = { root, profile: profile.artifact_id, trace: trace.artifact_id, hot: hotspots.items[0].frame_id, callee: hotspots.items[1].frame_id, window };
+  const source: Corpus = {
+    root,
+    profile: profile.artifact_id,
+    trace: trace.artifact_id,
+    hot: hotspots.items[0].frame_id,
+    callee: hotspots.items[1].frame_id,
+    window,
+  };
   if (values.baseline) await measure("baseline", resolve(values.baseline), source);
   await measure("candidate", here, source);
 } finally {

@@ -6,7 +6,8 @@
  * stacks (cpuprofile). Each setting's time is the whole hand-over: Arrow JS table → IPC
  * stream → parquet-wasm table → Parquet bytes. Figures only.
  *
- *   bun bench/parquet-encode-bench.ts [--tables trace_events,otel_spans,...] [--repeat 3] [--dir /tmp/flameox-parquet-bench]
+ *   bun bench/parquet-encode-bench.ts [--tables trace_events,otel_spans,...] [--repeat 3] [--dir
+ *   /tmp/flameox-parquet-bench]
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,7 +29,12 @@ import { generateCpuProfile } from "../fixtures/generators/cpuprofile.ts";
 import { generateOtlpProto } from "../fixtures/generators/otlp-proto.ts";
 import { DEFAULT_ADAPTER_LIMITS } from "../src/adapters/adapter.ts";
 import { adapterByName } from "../src/adapters/registry.ts";
-import { DICTIONARY_COLUMNS, initParquet, parquetWriterProperties, writeParquet } from "../src/storage/parquet.ts";
+import {
+  DICTIONARY_COLUMNS,
+  initParquet,
+  parquetWriterProperties,
+  writeParquet,
+} from "../src/storage/parquet.ts";
 import { extractTables } from "../workers/extract-tables.ts";
 import { openPayload } from "../workers/payload-stream.ts";
 
@@ -60,9 +66,20 @@ async function firstParts(adapterName: string, path: string): Promise<Map<string
     const payload = await openPayload(path, 8 << 30, 64 * 1024);
     await extractTables(adapter, payload, {
       displayName: path,
-      limits: { maxEvents: DEFAULT_ADAPTER_LIMITS.maxEvents, maxNestingDepth: DEFAULT_ADAPTER_LIMITS.maxNestingDepth, maxArgsBytes: DEFAULT_ADAPTER_LIMITS.maxArgsBytes },
+      limits: {
+        maxEvents: DEFAULT_ADAPTER_LIMITS.maxEvents,
+        maxNestingDepth: DEFAULT_ADAPTER_LIMITS.maxNestingDepth,
+        maxArgsBytes: DEFAULT_ADAPTER_LIMITS.maxArgsBytes,
+      },
       outputDir: out,
-      provenance: { schema_version: 1, run_id: "run_bench", artifact_id: "art_bench", evidence_generation_id: "gen_bench", extractor_name: adapter.name, extractor_version: adapter.version },
+      provenance: {
+        schema_version: 1,
+        run_id: "run_bench",
+        artifact_id: "art_bench",
+        evidence_generation_id: "gen_bench",
+        extractor_name: adapter.name,
+        extractor_version: adapter.version,
+      },
       encode: async (part) => {
         if (!parts.has(part.table)) parts.set(part.table, part.arrow());
       },
@@ -94,7 +111,8 @@ function variant(v: Variant): () => ReturnType<WriterPropertiesBuilder["build"]>
       .setStatisticsEnabled(v.statistics ?? EnabledStatistics.Page)
       .setMaxRowGroupSize(v.rowGroupRows ?? 1 << 20)
       .setDictionaryEnabled(v.dictionary === "all");
-    if ((v.dictionary ?? "listed") === "listed") for (const column of DICTIONARY_COLUMNS) b = b.setColumnDictionaryEnabled(column, true);
+    if ((v.dictionary ?? "listed") === "listed")
+      for (const column of DICTIONARY_COLUMNS) b = b.setColumnDictionaryEnabled(column, true);
     if (v.pageBytes) b = b.setDataPageSizeLimit(v.pageBytes);
     return b.build();
   };
@@ -110,19 +128,31 @@ function settings(): Setting[] {
     { label: "previous: zstd, v1 pages, page statistics", props: variant({}) },
     { label: "zstd, v1, chunk statistics", props: variant({ statistics: Chunk }) },
     { label: "zstd, v1, no statistics", props: variant({ statistics: None }) },
-    { label: "zstd, v1, page statistics, dictionary on every column", props: variant({ dictionary: "all" }) },
+    {
+      label: "zstd, v1, page statistics, dictionary on every column",
+      props: variant({ dictionary: "all" }),
+    },
     { label: "zstd, v1, page statistics, no dictionary", props: variant({ dictionary: "none" }) },
     { label: "snappy, v1, page statistics", props: variant({ codec: SNAPPY }) },
     { label: "lz4_raw, v1, page statistics", props: variant({ codec: LZ4_RAW }) },
     { label: "uncompressed, v1, page statistics", props: variant({ codec: UNCOMPRESSED }) },
     { label: "snappy, v1, no statistics", props: variant({ codec: SNAPPY, statistics: None }) },
     { label: "zstd, v1, page statistics, 8 MiB data pages", props: variant({ pageBytes: 8 * MB }) },
-    { label: "zstd, v1, page statistics, 64Ki-row row groups", props: variant({ rowGroupRows: 1 << 16 }) },
+    {
+      label: "zstd, v1, page statistics, 64Ki-row row groups",
+      props: variant({ rowGroupRows: 1 << 16 }),
+    },
     { label: "zstd, v2 pages, page statistics", props: variant({ version: V2, statistics: Page }) },
     { label: "zstd, v2, chunk statistics", props: variant({ version: V2, statistics: Chunk }) },
     { label: "zstd, v2, no statistics", props: variant({ version: V2, statistics: None }) },
-    { label: "snappy, v2, no statistics", props: variant({ codec: SNAPPY, version: V2, statistics: None }) },
-    { label: "lz4_raw, v2, no statistics", props: variant({ codec: LZ4_RAW, version: V2, statistics: None }) },
+    {
+      label: "snappy, v2, no statistics",
+      props: variant({ codec: SNAPPY, version: V2, statistics: None }),
+    },
+    {
+      label: "lz4_raw, v2, no statistics",
+      props: variant({ codec: LZ4_RAW, version: V2, statistics: None }),
+    },
   ];
 }
 
@@ -143,7 +173,10 @@ function timeIt(fn: () => void): number {
   return best;
 }
 
-function encodeWith(ipc: Uint8Array, props: ReturnType<WriterPropertiesBuilder["build"]>): Uint8Array {
+function encodeWith(
+  ipc: Uint8Array,
+  props: ReturnType<WriterPropertiesBuilder["build"]>,
+): Uint8Array {
   const table = WasmTable.fromIPCStream(ipc);
   return wasmWriteParquet(table, props);
 }
@@ -153,9 +186,17 @@ const num = (n: number, d = 2) => n.toFixed(d).padStart(8);
 
 await initParquet();
 const sources: [string, string, () => Promise<string>][] = [
-  ["trace_events", "chrome-trace", () => input("chrome-60.trace.json", (p) => generateChromeTrace(p, 60 * MB))],
+  [
+    "trace_events",
+    "chrome-trace",
+    () => input("chrome-60.trace.json", (p) => generateChromeTrace(p, 60 * MB)),
+  ],
   ["otel_spans", "otlp-protobuf", () => input("otlp-40.pb", (p) => generateOtlpProto(p, 40 * MB))],
-  ["frames,frame_measurements,stacks", "v8-cpuprofile", () => input("gen-20.cpuprofile", (p) => generateCpuProfile(p, 20 * MB))],
+  [
+    "frames,frame_measurements,stacks",
+    "v8-cpuprofile",
+    () => input("gen-20.cpuprofile", (p) => generateCpuProfile(p, 20 * MB)),
+  ],
 ];
 for (const [tables, adapter, path] of sources) {
   if (!tables.split(",").some((t) => wanted.has(t))) continue;
@@ -167,9 +208,14 @@ for (const [tables, adapter, path] of sources) {
     let ipc: Uint8Array = new Uint8Array(0);
     const toIpc = timeIt(() => void (ipc = tableToIPC(table, "stream")));
     const fromIpc = timeIt(() => WasmTable.fromIPCStream(ipc).free());
-    console.log(`\n${name}: ${rows} rows, ${table.numCols} columns; Arrow IPC ${(ipc.length / MB).toFixed(1)} MB: tableToIPC ${(toIpc * 1000 / rows).toFixed(2)} µs/row, fromIPCStream ${(fromIpc * 1000 / rows).toFixed(2)} µs/row`);
-    console.log(`${pad("setting", 58)} ${"µs/row".padStart(8)} ${"vs now".padStart(8)} ${"MB".padStart(8)} ${"size".padStart(8)} ${"read µs".padStart(8)}   reads back`);
-    // Rounds interleave the settings, so a burst of load on a shared machine does not land on one setting only.
+    console.log(
+      `\n${name}: ${rows} rows, ${table.numCols} columns; Arrow IPC ${(ipc.length / MB).toFixed(1)} MB: tableToIPC ${((toIpc * 1000) / rows).toFixed(2)} µs/row, fromIPCStream ${((fromIpc * 1000) / rows).toFixed(2)} µs/row`,
+    );
+    console.log(
+      `${pad("setting", 58)} ${"µs/row".padStart(8)} ${"vs now".padStart(8)} ${"MB".padStart(8)} ${"size".padStart(8)} ${"read µs".padStart(8)}   reads back`,
+    );
+    // Rounds interleave the settings, so a burst of load on a shared machine does not land on one
+    // setting only.
     const list = settings();
     const best = list.map(() => Infinity);
     const sizes = list.map(() => 0);
@@ -178,10 +224,16 @@ for (const [tables, adapter, path] of sources) {
     for (let round = 0; round < repeat; round++) {
       list.forEach((s, i) => {
         let bytes: Uint8Array = new Uint8Array(0);
-        best[i] = Math.min(best[i]!, cpuMs(() => void (bytes = encodeWith(tableToIPC(table, "stream"), s.props()))));
+        best[i] = Math.min(
+          best[i]!,
+          cpuMs(() => void (bytes = encodeWith(tableToIPC(table, "stream"), s.props()))),
+        );
         sizes[i] = bytes.length;
         // Reading back as the analysis engine does (Parquet → Arrow IPC for DuckDB-WASM).
-        reads[i] = Math.min(reads[i]!, cpuMs(() => void wasmReadParquet(bytes, { batchSize: 1 << 16 }).intoIPCStream()));
+        reads[i] = Math.min(
+          reads[i]!,
+          cpuMs(() => void wasmReadParquet(bytes, { batchSize: 1 << 16 }).intoIPCStream()),
+        );
         if (round > 0) return;
         try {
           const back = wasmReadParquet(bytes);
@@ -196,11 +248,17 @@ for (const [tables, adapter, path] of sources) {
     const baseUs = (best[0]! * 1000) / rows;
     list.forEach((s, i) => {
       const us = (best[i]! * 1000) / rows;
-      console.log(`${pad(s.label, 58)} ${num(us)} ${num(us / baseUs)}x ${num(sizes[i]! / MB, 1)} ${num(sizes[i]! / sizes[0]!)}x ${num((reads[i]! * 1000) / rows)}   ${readable[i]}`);
+      console.log(
+        `${pad(s.label, 58)} ${num(us)} ${num(us / baseUs)}x ${num(sizes[i]! / MB, 1)} ${num(sizes[i]! / sizes[0]!)}x ${num((reads[i]! * 1000) / rows)}   ${readable[i]}`,
+      );
     });
     // The production entry point, for reference (same as "current settings").
     const ms = timeIt(() => void writeParquet(table));
-    console.log(`${pad("writeParquet() as the part writer calls it", 58)} ${num((ms * 1000) / rows)}`);
+    console.log(
+      `${pad("writeParquet() as the part writer calls it", 58)} ${num((ms * 1000) / rows)}`,
+    );
   }
 }
-console.log(`\nparquet-wasm linear memory after the run: ${(wasmMemory().buffer.byteLength / MB).toFixed(0)} MB`);
+console.log(
+  `\nparquet-wasm linear memory after the run: ${(wasmMemory().buffer.byteLength / MB).toFixed(0)} MB`,
+);

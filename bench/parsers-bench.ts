@@ -9,7 +9,8 @@
  * core), the bound the encoder puts on any import of that input whatever the parser's
  * speed. Figures only.
  *
- *   bun bench/parsers-bench.ts [--scale 1] [--only chrome-200,chrome-2g,cpuprofile,otlp,perfetto] [--keep]
+ *   bun bench/parsers-bench.ts [--scale 1] [--only chrome-200,chrome-2g,cpuprofile,otlp,perfetto]
+ *   [--keep]
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,7 +21,13 @@ import { generateCpuProfile } from "../fixtures/generators/cpuprofile.ts";
 import { generateOtlpProto } from "../fixtures/generators/otlp-proto.ts";
 import { generatePerfetto } from "../fixtures/generators/perfetto.ts";
 
-const { values } = parseArgs({ options: { scale: { type: "string", default: "1" }, only: { type: "string" }, keep: { type: "boolean", default: false } } });
+const { values } = parseArgs({
+  options: {
+    scale: { type: "string", default: "1" },
+    only: { type: "string" },
+    keep: { type: "boolean", default: false },
+  },
+});
 const MB = 1024 * 1024;
 const scale = Number(values.scale);
 const only = values.only ? new Set(values.only.split(",")) : null;
@@ -38,10 +45,24 @@ interface Measured {
 
 async function measure(argv: string[], cwd = dir): Promise<Measured> {
   const started = performance.now();
-  const child = Bun.spawn(argv, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
-  const [stdout, stderr] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
+  const child = Bun.spawn(argv, {
+    cwd,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  const [stdout, stderr] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+  ]);
   await child.exited;
-  return { wallMs: performance.now() - started, maxRss: child.resourceUsage()?.maxRSS ?? 0, stdout, stderr, ok: child.exitCode === 0 };
+  return {
+    wallMs: performance.now() - started,
+    maxRss: child.resourceUsage()?.maxRSS ?? 0,
+    stdout,
+    stderr,
+    ok: child.exitCode === 0,
+  };
 }
 
 const fmt = (bytes: number, ms: number) => `${(bytes / MB / (ms / 1000)).toFixed(1)} MB/s`;
@@ -83,7 +104,9 @@ function encodeOnlyProbe(generationId: string): Promise<Measured> {
 }
 
 function jsonParseProbe(path: string): Promise<Measured> {
-  return script(`const t = performance.now(); JSON.parse(await Bun.file(${JSON.stringify(path)}).text()); console.log(performance.now() - t);`);
+  return script(
+    `const t = performance.now(); JSON.parse(await Bun.file(${JSON.stringify(path)}).text()); console.log(performance.now() - t);`,
+  );
 }
 
 function previousParserProbe(path: string, kind: "json" | "otlp" | "perfetto"): Promise<Measured> {
@@ -100,35 +123,73 @@ function previousParserProbe(path: string, kind: "json" | "otlp" | "perfetto"): 
       reference.extract({ bytes, displayName: "bench", limits: DEFAULT_ADAPTER_LIMITS });
       console.log(performance.now() - t);`);
   }
-  const schema = kind === "otlp" ? "src/adapters/otlp/otlp-proto-schema.ts" : "src/adapters/perfetto/perfetto-schema.ts";
+  const schema =
+    kind === "otlp"
+      ? "src/adapters/otlp/otlp-proto-schema.ts"
+      : "src/adapters/perfetto/perfetto-schema.ts";
   const type = kind === "otlp" ? "ExportTraceServiceRequest" : "Trace";
   return script(`import { ${type} as T } from ${JSON.stringify(join(repo, schema))};
     const t = performance.now(); T.decode(await Bun.file(${JSON.stringify(path)}).bytes()); console.log(performance.now() - t);`);
 }
 
-async function bench(label: string, path: string, kind: "json" | "otlp" | "perfetto", previousLabel: string, runPrevious: boolean): Promise<void> {
+async function bench(
+  label: string,
+  path: string,
+  kind: "json" | "otlp" | "perfetto",
+  previousLabel: string,
+  runPrevious: boolean,
+): Promise<void> {
   const bytes = statSync(path).size;
   const imported = await measure([process.execPath, cliPath, "import", path, "--json"]);
   const rows: [string, string][] = [["input", `${label}, ${mb(bytes)}`]];
   if (imported.ok) {
     const r = JSON.parse(imported.stdout);
-    rows.push(["flameox import (WASM streaming), end to end to a committed generation", `${fmt(bytes, imported.wallMs)}, ${(imported.wallMs / 1000).toFixed(1)} s`]);
-    rows.push(["  peak RSS: parse worker / CLI process", `${mb(r.extraction.worker.max_rss_bytes ?? 0)} / ${mb(imported.maxRss)} (worker wall ${(r.extraction.worker.wall_ms / 1000).toFixed(1)} s)`]);
-    rows.push(["  rows", Object.entries(r.extraction.tables).map(([t, n]) => `${t}=${n}`).join(" ")]);
+    rows.push([
+      "flameox import (WASM streaming), end to end to a committed generation",
+      `${fmt(bytes, imported.wallMs)}, ${(imported.wallMs / 1000).toFixed(1)} s`,
+    ]);
+    rows.push([
+      "  peak RSS: parse worker / CLI process",
+      `${mb(r.extraction.worker.max_rss_bytes ?? 0)} / ${mb(imported.maxRss)} (worker wall ${(r.extraction.worker.wall_ms / 1000).toFixed(1)} s)`,
+    ]);
+    rows.push([
+      "  rows",
+      Object.entries(r.extraction.tables)
+        .map(([t, n]) => `${t}=${n}`)
+        .join(" "),
+    ]);
     const encoded = await encodeOnlyProbe(r.extraction.generation_id);
-    rows.push(["  Parquet encoding alone (parquet-wasm, same rows and settings, one core)", encoded.ok ? `${fmt(bytes, Number(encoded.stdout.trim()))} of input, ${(Number(encoded.stdout.trim()) / 1000).toFixed(1)} s` : `failed: ${encoded.stderr.trim().split("\n").pop()?.slice(0, 200)}`]);
+    rows.push([
+      "  Parquet encoding alone (parquet-wasm, same rows and settings, one core)",
+      encoded.ok
+        ? `${fmt(bytes, Number(encoded.stdout.trim()))} of input, ${(Number(encoded.stdout.trim()) / 1000).toFixed(1)} s`
+        : `failed: ${encoded.stderr.trim().split("\n").pop()?.slice(0, 200)}`,
+    ]);
   } else {
     rows.push(["flameox import", `FAILED: ${(imported.stdout + imported.stderr).slice(0, 300)}`]);
   }
   if (kind === "json") {
     const parsed = await jsonParseProbe(path);
-    rows.push(["Bun JSON.parse of the same bytes (read + parse, one process)", parsed.ok ? `${fmt(bytes, Number(parsed.stdout.trim()))}, peak RSS ${mb(parsed.maxRss)}` : `failed: ${parsed.stderr.trim().split("\n").pop()}`]);
+    rows.push([
+      "Bun JSON.parse of the same bytes (read + parse, one process)",
+      parsed.ok
+        ? `${fmt(bytes, Number(parsed.stdout.trim()))}, peak RSS ${mb(parsed.maxRss)}`
+        : `failed: ${parsed.stderr.trim().split("\n").pop()}`,
+    ]);
   }
   if (runPrevious) {
     const previous = await previousParserProbe(path, kind);
-    rows.push([previousLabel, previous.ok ? `${fmt(bytes, Number(previous.stdout.trim()))}, peak RSS ${mb(previous.maxRss)}` : `failed: ${previous.stderr.trim().split("\n").pop()?.slice(0, 200)}`]);
+    rows.push([
+      previousLabel,
+      previous.ok
+        ? `${fmt(bytes, Number(previous.stdout.trim()))}, peak RSS ${mb(previous.maxRss)}`
+        : `failed: ${previous.stderr.trim().split("\n").pop()?.slice(0, 200)}`,
+    ]);
   } else {
-    rows.push([previousLabel, "not run at this size (it holds the whole file and its objects in memory)"]);
+    rows.push([
+      previousLabel,
+      "not run at this size (it holds the whole file and its objects in memory)",
+    ]);
   }
   for (const [k, v] of rows) console.log(`${k.padEnd(74)} ${v}`);
   console.log();
@@ -141,35 +202,65 @@ try {
     const path = join(dir, "chrome-200.trace.json");
     const g = await generateChromeTrace(path, 200 * MB * scale);
     console.log(`generated chrome trace: ${g.events} events`);
-    await bench("Chrome trace JSON", path, "json", "previous TypeScript parser (JSON.parse + chrome-trace adapter)", true);
+    await bench(
+      "Chrome trace JSON",
+      path,
+      "json",
+      "previous TypeScript parser (JSON.parse + chrome-trace adapter)",
+      true,
+    );
     if (!values.keep) rmSync(path, { force: true });
   }
   if (want("chrome-2g")) {
     const path = join(dir, "chrome-2g.trace.json");
     const g = await generateChromeTrace(path, 2048 * MB * scale);
     console.log(`generated chrome trace: ${g.events} events`);
-    await bench("Chrome trace JSON", path, "json", "previous TypeScript parser (JSON.parse + chrome-trace adapter)", scale <= 0.15);
+    await bench(
+      "Chrome trace JSON",
+      path,
+      "json",
+      "previous TypeScript parser (JSON.parse + chrome-trace adapter)",
+      scale <= 0.15,
+    );
     if (!values.keep) rmSync(path, { force: true });
   }
   if (want("cpuprofile")) {
     const path = join(dir, "generated.cpuprofile");
     const g = await generateCpuProfile(path, Math.round(21 * MB * scale));
     console.log(`generated cpuprofile: ${g.samples} samples, ${g.nodes} nodes`);
-    await bench("V8 cpuprofile", path, "json", "previous TypeScript parser (JSON.parse + v8-cpuprofile adapter)", true);
+    await bench(
+      "V8 cpuprofile",
+      path,
+      "json",
+      "previous TypeScript parser (JSON.parse + v8-cpuprofile adapter)",
+      true,
+    );
     if (!values.keep) rmSync(path, { force: true });
   }
   if (want("otlp")) {
     const path = join(dir, "generated.otlp.pb");
     const g = await generateOtlpProto(path, 500 * MB * scale);
     console.log(`generated OTLP protobuf: ${g.spans} spans`);
-    await bench("OTLP protobuf (ExportTraceServiceRequest)", path, "otlp", "protobufjs decode of the same bytes (previous reference decoder)", true);
+    await bench(
+      "OTLP protobuf (ExportTraceServiceRequest)",
+      path,
+      "otlp",
+      "protobufjs decode of the same bytes (previous reference decoder)",
+      true,
+    );
     if (!values.keep) rmSync(path, { force: true });
   }
   if (want("perfetto")) {
     const path = join(dir, "generated.pftrace");
     const g = await generatePerfetto(path, 500 * MB * scale);
     console.log(`generated Perfetto trace: ${g.events} track events`);
-    await bench("Perfetto TracePacket stream", path, "perfetto", "protobufjs decode of the same bytes (previous reference decoder)", true);
+    await bench(
+      "Perfetto TracePacket stream",
+      path,
+      "perfetto",
+      "protobufjs decode of the same bytes (previous reference decoder)",
+      true,
+    );
     if (!values.keep) rmSync(path, { force: true });
   }
 } finally {

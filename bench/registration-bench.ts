@@ -13,7 +13,9 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { stageArtifact } from "../src/storage/cas.ts";
 
-const { values } = parseArgs({ options: { mb: { type: "string", default: "200" }, rounds: { type: "string", default: "5" } } });
+const { values } = parseArgs({
+  options: { mb: { type: "string", default: "200" }, rounds: { type: "string", default: "5" } },
+});
 const MB = 1024 * 1024;
 const CHUNK = 4 * MB;
 const dir = mkdtempSync(join(tmpdir(), "flameox-registration-"));
@@ -49,7 +51,10 @@ async function plainCopy(target: string): Promise<void> {
 }
 
 const variants: [string, (target: string) => Promise<unknown>][] = [
-  ["store: one pass, pipelined (stageArtifact)", (target) => stageArtifact(source, target, { maxBytes: Number.MAX_SAFE_INTEGER })],
+  [
+    "store: one pass, pipelined (stageArtifact)",
+    (target) => stageArtifact(source, target, { maxBytes: Number.MAX_SAFE_INTEGER }),
+  ],
   ["read, hash, write in turn (previous loop)", sequential],
   ["copy + fsync, no hash (floor)", plainCopy],
 ];
@@ -59,7 +64,9 @@ try {
   const bytes = new Uint8Array(mb * MB);
   for (let i = 0; i < bytes.length; i += 512) bytes[i] = (i * 2654435761) >>> 24;
   writeFileSync(source, bytes);
-  const results = new Map<string, { wall: number[]; cpu: number[] }>(variants.map(([name]) => [name, { wall: [], cpu: [] }]));
+  const results = new Map<string, { wall: number[]; cpu: number[] }>(
+    variants.map(([name]) => [name, { wall: [], cpu: [] }]),
+  );
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const [name, run] of variants) {
       const target = join(dir, `staged-${round}`);
@@ -77,7 +84,9 @@ try {
   console.log(`registration of a ${mb} MB file, ${values.rounds} alternating rounds (median; min)`);
   for (const [name, r] of results) {
     const wall = median(r.wall);
-    console.log(`  ${name.padEnd(44)} wall ${wall.toFixed(0).padStart(5)} ms (min ${Math.min(...r.wall).toFixed(0)})  ${(mb / (wall / 1000)).toFixed(0).padStart(4)} MB/s  cpu ${median(r.cpu).toFixed(0)} ms`);
+    console.log(
+      `  ${name.padEnd(44)} wall ${wall.toFixed(0).padStart(5)} ms (min ${Math.min(...r.wall).toFixed(0)})  ${(mb / (wall / 1000)).toFixed(0).padStart(4)} MB/s  cpu ${median(r.cpu).toFixed(0)} ms`,
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

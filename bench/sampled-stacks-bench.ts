@@ -17,7 +17,10 @@ import { DEFAULT_ADAPTER_LIMITS, type ProducerAdapter } from "../src/adapters/ad
 import { collapsedStacksAdapter } from "../src/adapters/collapsed-stacks/adapter.ts";
 import { perfScriptAdapter } from "../src/adapters/perf-script/adapter.ts";
 import { FileSpillSpace } from "../workers/spill-space.ts";
-import { type SampledTextKind, sampledTextChunks } from "../fixtures/generators/sampled-stacks-text.ts";
+import {
+  type SampledTextKind,
+  sampledTextChunks,
+} from "../fixtures/generators/sampled-stacks-text.ts";
 
 const MB = Number(process.argv[2] ?? 100);
 
@@ -41,8 +44,11 @@ async function measure(label: string, bytes: number, run: () => Promise<unknown>
   const s = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const cpuS = (cpu.user + cpu.system) / 1e6;
-  // On a shared host wall time mostly measures the neighbours: MB per CPU-second is the steadier figure.
-  console.log(`${label.padEnd(34)} ${(bytes / 2 ** 20 / s).toFixed(1).padStart(7)} MB/s wall  ${(bytes / 2 ** 20 / cpuS).toFixed(1).padStart(7)} MB/cpu-s  ${s.toFixed(2)} s  peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB`);
+  // On a shared host wall time mostly measures the neighbours: MB per CPU-second is the steadier
+  // figure.
+  console.log(
+    `${label.padEnd(34)} ${(bytes / 2 ** 20 / s).toFixed(1).padStart(7)} MB/s wall  ${(bytes / 2 ** 20 / cpuS).toFixed(1).padStart(7)} MB/cpu-s  ${s.toFixed(2)} s  peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB`,
+  );
 }
 
 async function importWith(adapter: ProducerAdapter, chunks: Uint8Array[]): Promise<void> {
@@ -50,7 +56,13 @@ async function importWith(adapter: ProducerAdapter, chunks: Uint8Array[]): Promi
   const spill = new FileSpillSpace(dir, () => {});
   let rows = 0;
   try {
-    await adapter.extractStream!({ chunks: stream(chunks), displayName: "bench", limits: DEFAULT_ADAPTER_LIMITS, spill, sink: { writeBatch: async (b) => void (rows += b.length) } });
+    await adapter.extractStream!({
+      chunks: stream(chunks),
+      displayName: "bench",
+      limits: DEFAULT_ADAPTER_LIMITS,
+      spill,
+      sink: { writeBatch: async (b) => void (rows += b.length) },
+    });
   } finally {
     spill.disposeAll();
     rmSync(dir, { recursive: true, force: true });
@@ -75,10 +87,18 @@ function lineSplit(chunks: Uint8Array[]): number {
 
 for (const kind of ["perf", "collapsed"] as const) {
   const chunks = generate(kind, MB * 2 ** 20);
-  if (process.argv[3]) await Bun.write(`${process.argv[3]}.${kind}.txt`, new Blob(chunks as Uint8Array<ArrayBuffer>[]));
+  if (process.argv[3])
+    await Bun.write(
+      `${process.argv[3]}.${kind}.txt`,
+      new Blob(chunks as Uint8Array<ArrayBuffer>[]),
+    );
   const bytes = chunks.reduce((n, c) => n + c.length, 0);
   console.log(`${kind}: ${(bytes / 2 ** 20).toFixed(0)} MiB generated`);
   await measure(`  plain line split`, bytes, async () => lineSplit(chunks));
-  await measure(`  ${kind === "perf" ? "perf-script" : "collapsed-stacks"} extractStream`, bytes, () => importWith(kind === "perf" ? perfScriptAdapter : collapsedStacksAdapter, chunks));
+  await measure(
+    `  ${kind === "perf" ? "perf-script" : "collapsed-stacks"} extractStream`,
+    bytes,
+    () => importWith(kind === "perf" ? perfScriptAdapter : collapsedStacksAdapter, chunks),
+  );
 }
 clearInterval(sampler);

@@ -13,7 +13,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "20" }, binary: { type: "string" } } });
+const { values } = parseArgs({
+  options: { runs: { type: "string", default: "20" }, binary: { type: "string" } },
+});
 const runs = Number(values.runs);
 const cli = resolve(import.meta.dir, "..", "src", "cli", "main.ts");
 const dir = mkdtempSync(join(tmpdir(), "flameox-startup-"));
@@ -29,7 +31,9 @@ function once(argv: string[]): Sample {
   const r = Bun.spawnSync(argv, { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
   const wallMs = performance.now() - started;
   const usage = r.resourceUsage;
-  const cpuMs = usage ? (Number(usage.cpuTime.user) + Number(usage.cpuTime.system)) / 1000 : Number.NaN;
+  const cpuMs = usage
+    ? (Number(usage.cpuTime.user) + Number(usage.cpuTime.system)) / 1000
+    : Number.NaN;
   return { wallMs, cpuMs };
 }
 
@@ -39,13 +43,23 @@ function report(label: string, argv: string[]): void {
   const samples = Array.from({ length: runs }, () => once(argv));
   const wall = median(samples.map((s) => s.wallMs));
   const cpu = median(samples.map((s) => s.cpuMs));
-  console.log(`${label.padEnd(44)} wall ${wall.toFixed(0).padStart(5)} ms   cpu ${cpu.toFixed(0).padStart(5)} ms   (median of ${runs})`);
+  console.log(
+    `${label.padEnd(44)} wall ${wall.toFixed(0).padStart(5)} ms   cpu ${cpu.toFixed(0).padStart(5)} ms   (median of ${runs})`,
+  );
 }
 
 /** Spawn a server, send initialize, time the answer; then tools/list and its byte size. */
-async function mcpInitialize(cmd: string[]): Promise<{ initMs: number; listMs: number; callMs: number; listBytes: number; tools: number }> {
+async function mcpInitialize(
+  cmd: string[],
+): Promise<{ initMs: number; listMs: number; callMs: number; listBytes: number; tools: number }> {
   const started = performance.now();
-  const child = Bun.spawn([...cmd, "mcp", "serve", "--project-root", dir], { cwd: dir, env, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+  const child = Bun.spawn([...cmd, "mcp", "serve", "--project-root", dir], {
+    cwd: dir,
+    env,
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "ignore",
+  });
   const reader = child.stdout.getReader();
   let buffered = "";
   const next = async (): Promise<{ text: string; at: number }> => {
@@ -65,7 +79,16 @@ async function mcpInitialize(cmd: string[]): Promise<{ initMs: number; listMs: n
     child.stdin.write(`${JSON.stringify(msg)}\n`);
     child.stdin.flush();
   };
-  send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "0" } } });
+  send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "bench", version: "0" },
+    },
+  });
   const init = await next();
   const initMs = init.at - started;
   send({ jsonrpc: "2.0", method: "notifications/initialized" });
@@ -76,7 +99,12 @@ async function mcpInitialize(cmd: string[]): Promise<{ initMs: number; listMs: n
   const tools = (JSON.parse(list.text).result?.tools ?? []).length;
   // The first tools/call pays for whatever loads lazily (the tools' schemas, the services).
   const callStart = performance.now();
-  send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "workspace_status", arguments: {} } });
+  send({
+    jsonrpc: "2.0",
+    id: 3,
+    method: "tools/call",
+    params: { name: "workspace_status", arguments: {} },
+  });
   const call = await next();
   const callMs = call.at - callStart;
   child.stdin.end();
@@ -106,7 +134,11 @@ try {
     report(`${name}: flameox --version`, [...cmd, "--version"]);
     report(`${name}: flameox --help`, [...cmd, "--help"]);
     report(`${name}: flameox status`, [...cmd, "status"]);
-    report(`${name}: flameox import (missing file: start-up to copy)`, [...cmd, "import", join(dir, "missing.json")]);
+    report(`${name}: flameox import (missing file: start-up to copy)`, [
+      ...cmd,
+      "import",
+      join(dir, "missing.json"),
+    ]);
     await reportMcp(`${name}: mcp serve`, cmd);
   }
 } finally {

@@ -10,15 +10,31 @@
  * the BCa bootstrap (1,999 resamples, fewer experiments: it resamples). The target is
  * 5% ± 1.4% and 95% ± 1.4%; each line says whether the rate is inside it.
  */
-import { comparePaired, ORDER_STATISTIC_BELOW } from "../src/analysis/statistics/paired-log-ratio.ts";
+import {
+  comparePaired,
+  ORDER_STATISTIC_BELOW,
+} from "../src/analysis/statistics/paired-log-ratio.ts";
 import { SeededRandom } from "../src/analysis/statistics/prng.ts";
 
-export interface CalibrationCase { pairs: number; shift: number; experiments: number; seed: number; resamples?: number }
-export interface CalibrationResult extends CalibrationCase { rate: number; mcError: number; method: string }
+export interface CalibrationCase {
+  pairs: number;
+  shift: number;
+  experiments: number;
+  seed: number;
+  resamples?: number;
+}
+export interface CalibrationResult extends CalibrationCase {
+  rate: number;
+  mcError: number;
+  method: string;
+}
 
 const SIGMA = 0.1;
 
-/** A/A (shift 0): the rate at which the interval excludes 0; otherwise the rate at which it covers the shift. */
+/**
+ * A/A (shift 0): the rate at which the interval excludes 0; otherwise the rate at which it covers
+ * the shift.
+ */
 export function calibrate(c: CalibrationCase): CalibrationResult {
   const rng = new SeededRandom(c.seed);
   let hits = 0;
@@ -29,7 +45,12 @@ export function calibrate(c: CalibrationCase): CalibrationResult {
       baseline: Math.exp(SIGMA * rng.nextNormal()),
       candidate: (1 + c.shift) * Math.exp(SIGMA * rng.nextNormal()),
     }));
-    const r = comparePaired(data, { threshold: 0.05, polarity: "lower_is_better", seed: e, resamples: c.resamples ?? 1_999 });
+    const r = comparePaired(data, {
+      threshold: 0.05,
+      polarity: "lower_is_better",
+      seed: e,
+      resamples: c.resamples ?? 1_999,
+    });
     method = r.method;
     const [low, high] = [r.confidence_low!, r.confidence_high!];
     if (c.shift === 0 ? low > 0 || high < 0 : low <= c.shift && c.shift <= high) hits++;
@@ -41,7 +62,8 @@ export function calibrate(c: CalibrationCase): CalibrationResult {
 if (import.meta.main) {
   const experiments = Number(process.argv[2] ?? 10_000);
   const cases: CalibrationCase[] = [6, 10, 30, 60].flatMap((pairs) => {
-    const count = pairs >= ORDER_STATISTIC_BELOW ? Math.max(200, Math.floor(experiments / 5)) : experiments;
+    const count =
+      pairs >= ORDER_STATISTIC_BELOW ? Math.max(200, Math.floor(experiments / 5)) : experiments;
     return [
       { pairs, shift: 0, experiments: count, seed: 1000 + pairs },
       { pairs, shift: 0.1, experiments: count, seed: 2000 + pairs },

@@ -23,19 +23,28 @@ import { resolveSubject } from "../src/analysis/subject.ts";
 import { WorkspaceService } from "../src/application/workspace-service.ts";
 import { forgetVerifiedParts, partVerificationStats } from "../src/storage/evidence-part.ts";
 
-const { values } = parseArgs({ options: { samples: { type: "string", default: "1000000" }, calls: { type: "string", default: "30" } } });
+const { values } = parseArgs({
+  options: {
+    samples: { type: "string", default: "1000000" },
+    calls: { type: "string", default: "30" },
+  },
+});
 const samples = Number(values.samples);
 const calls = Number(values.calls);
 const cli = resolve(import.meta.dir, "..", "src", "cli", "main.ts");
 const dir = mkdtempSync(join(tmpdir(), "flameox-verify-bench-"));
 
 function run(args: string[]): string {
-  const r = Bun.spawnSync([process.execPath, cli, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: "1" } });
+  const r = Bun.spawnSync([process.execPath, cli, ...args], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   if (r.exitCode !== 0) throw new Error(`${args.join(" ")}: ${r.stdout}${r.stderr}`);
   return r.stdout.toString();
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 const summary = (ms: number[]) => {
   const s = [...ms].sort((a, b) => a - b);
   return `p50 ${percentile(s, 0.5).toFixed(2)} ms, p95 ${percentile(s, 0.95).toFixed(2)} ms`;
@@ -49,7 +58,9 @@ try {
   const service = await WorkspaceService.open({ workspace: dir });
   const hotspots = async () => {
     const snapshot = service.pin();
-    await analyzeHotspots(snapshot, resolveSubject(service.ws, snapshot, imported.artifact_id), { limit: 20 });
+    await analyzeHotspots(snapshot, resolveSubject(service.ws, snapshot, imported.artifact_id), {
+      limit: 20,
+    });
   };
   await hotspots(); // parquet-wasm start-up
   const verified: number[] = [];
@@ -78,11 +89,15 @@ try {
   new Bun.CryptoHasher("sha256").update(new Uint8Array(all)).digest("hex");
   const allMs = performance.now() - t2;
   service.close();
-  console.log(`corpus: cpuprofile with ${samples} samples (${imported.extraction.tables.frames} frames, ${imported.extraction.tables.frame_measurements} frame measurements)`);
+  console.log(
+    `corpus: cpuprofile with ${samples} samples (${imported.extraction.tables.frames} frames, ${imported.extraction.tables.frame_measurements} frame measurements)`,
+  );
   console.log(`hotspots, parts rehashed every call (${hashedBytes} bytes): ${summary(verified)}`);
   console.log(`hotspots, verdicts cached (no rehash, one fstat per part): ${summary(cached)}`);
   console.log(`SHA-256 alone over ${hashedBytes} bytes: ${hashMs.toFixed(3)} ms`);
-  console.log(`SHA-256 over every part of the generation (${all} bytes, once per process): ${allMs.toFixed(2)} ms`);
+  console.log(
+    `SHA-256 over every part of the generation (${all} bytes, once per process): ${allMs.toFixed(2)} ms`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

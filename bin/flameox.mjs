@@ -58,7 +58,9 @@ function findBun() {
 
 const bun = findBun();
 if (!bun) {
-  process.stderr.write("flameox needs Bun (>= 1.4), which was not found: install it from npm with `npm install -g bun`, then run flameox again.\n");
+  process.stderr.write(
+    "flameox needs Bun (>= 1.4), which was not found: install it from npm with `npm install -g bun`, then run flameox again.\n",
+  );
   process.exit(3);
 }
 const child = spawn(bun, [entry, ...args], { stdio: "inherit" });

@@ -21,20 +21,28 @@ export const TOOL_LIST_PATH = join(import.meta.dir, "..", "src", "mcp", "tool-li
 /** Every tool's entry with its group and module; throws when a tool has no group or module. */
 export async function publishedToolList(): Promise<PublishedTool[]> {
   const moduleOf = new Map<string, ToolModule>();
-  for (const [module, load] of Object.entries(TOOL_MODULES) as [ToolModule, () => Promise<Record<string, unknown>>][]) {
+  for (const [module, load] of Object.entries(TOOL_MODULES) as [
+    ToolModule,
+    () => Promise<Record<string, unknown>>,
+  ][]) {
     for (const tool of toolsOfModule(await load())) moduleOf.set(tool.name, module);
   }
   const tools = listedTools();
   const names = new Set(tools.map((t) => t.name));
   for (const group of TOOL_GROUP_NAMES) {
     const stray = TOOL_GROUPS[group].tools.filter((name) => !names.has(name));
-    if (stray.length > 0) throw new Error(`tool group ${group} names tools the registry does not have: ${stray.join(", ")}`);
+    if (stray.length > 0)
+      throw new Error(
+        `tool group ${group} names tools the registry does not have: ${stray.join(", ")}`,
+      );
   }
   return tools.map((tool) => {
     const group = groupOfTool(tool.name);
-    if (!group) throw new Error(`${tool.name} is in no tool group: add it to one in src/mcp/tool-groups.ts`);
+    if (!group)
+      throw new Error(`${tool.name} is in no tool group: add it to one in src/mcp/tool-groups.ts`);
     const module = moduleOf.get(tool.name);
-    if (!module) throw new Error(`${tool.name} is not exported by any module in src/mcp/tool-modules.ts`);
+    if (!module)
+      throw new Error(`${tool.name} is not exported by any module in src/mcp/tool-modules.ts`);
     return { group, module, tool };
   });
 }

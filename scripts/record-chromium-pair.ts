@@ -25,8 +25,16 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-/** The V8 profiler's events and the page's performance.mark/measure; nothing else, to keep the files small. */
-export const DEFAULT_CATEGORIES = ["-*", "disabled-by-default-v8.cpu_profiler", "blink.user_timing", "v8.execute"];
+/**
+ * The V8 profiler's events and the page's performance.mark/measure; nothing else, to keep the files
+ * small.
+ */
+export const DEFAULT_CATEGORIES = [
+  "-*",
+  "disabled-by-default-v8.cpu_profiler",
+  "blink.user_timing",
+  "v8.execute",
+];
 
 export interface RecordOptions {
   chromium: string;
@@ -59,7 +67,9 @@ interface CdpMessage {
   error?: { message: string };
 }
 
-/** A DevTools protocol connection over Chromium's pipe (fd 3 in, fd 4 out, messages ended by NUL). */
+/**
+ * A DevTools protocol connection over Chromium's pipe (fd 3 in, fd 4 out, messages ended by NUL).
+ */
 class PipeConnection {
   private nextId = 1;
   private readonly pending = new Map<number, (m: CdpMessage) => void>();
@@ -84,10 +94,16 @@ class PipeConnection {
   }
 
   /** Sends a command; rejects with Chromium's own error message when it refuses. */
-  async send<Result = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<Result> {
+  async send<Result = Record<string, unknown>>(
+    method: string,
+    params: Record<string, unknown> = {},
+    sessionId?: string,
+  ): Promise<Result> {
     const id = this.nextId++;
     const reply = new Promise<CdpMessage>((resolve) => this.pending.set(id, resolve));
-    (this.child.stdio[3] as NodeJS.WritableStream).write(`${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`);
+    (this.child.stdio[3] as NodeJS.WritableStream).write(
+      `${JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) })}\0`,
+    );
     const message = await reply;
     if (message.error) throw new Error(`${method}: ${message.error.message}`);
     return (message.result ?? {}) as Result;
@@ -107,7 +123,10 @@ class PipeConnection {
   async readStream(handle: string): Promise<Buffer> {
     const parts: Buffer[] = [];
     for (;;) {
-      const r = await this.send<{ data: string; base64Encoded?: boolean; eof: boolean }>("IO.read", { handle, size: 1 << 20 });
+      const r = await this.send<{ data: string; base64Encoded?: boolean; eof: boolean }>(
+        "IO.read",
+        { handle, size: 1 << 20 },
+      );
       parts.push(Buffer.from(r.data, r.base64Encoded ? "base64" : "utf8"));
       if (r.eof) break;
     }
@@ -132,35 +151,69 @@ export async function recordChromiumPair(options: RecordOptions): Promise<Record
   const proto = join(options.outDir, "trace.pftrace");
   rmSync(proto, { force: true });
   const profileDir = mkdtempSync(join(tmpdir(), "flameox-chromium-profile-"));
-  const child = spawn(options.chromium, [
-    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", `--user-data-dir=${profileDir}`, "--remote-debugging-pipe",
-    `--trace-startup=${categories.join(",")}`, "--trace-startup-format=proto", `--trace-startup-file=${proto}`, "--trace-startup-duration=0",
-    "about:blank",
-  ], { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"] });
+  const child = spawn(
+    options.chromium,
+    [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      `--user-data-dir=${profileDir}`,
+      "--remote-debugging-pipe",
+      `--trace-startup=${categories.join(",")}`,
+      "--trace-startup-format=proto",
+      `--trace-startup-file=${proto}`,
+      "--trace-startup-duration=0",
+      "about:blank",
+    ],
+    { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"] },
+  );
   let stderr = "";
-  child.stderr?.setEncoding("utf8").on("data", (t: string) => void (stderr = (stderr + t).slice(-4000)));
+  child.stderr
+    ?.setEncoding("utf8")
+    .on("data", (t: string) => void (stderr = (stderr + t).slice(-4000)));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const failed = new Promise<never>((_, reject) => {
     child.on("error", reject);
-    void exited.then((code) => reject(new Error(`Chromium exited (${code}) before the recording was written:\n${stderr}`)));
+    void exited.then((code) =>
+      reject(new Error(`Chromium exited (${code}) before the recording was written:\n${stderr}`)),
+    );
   });
   const cdp = new PipeConnection(child);
   try {
     const steps = (async (): Promise<string> => {
-      const { targetInfos } = await cdp.send<{ targetInfos: { type: string; targetId: string }[] }>("Target.getTargets");
+      const { targetInfos } = await cdp.send<{ targetInfos: { type: string; targetId: string }[] }>(
+        "Target.getTargets",
+      );
       const page = targetInfos.find((t) => t.type === "page");
       if (!page) throw new Error("Chromium has no page target");
-      const { sessionId } = await cdp.send<{ sessionId: string }>("Target.attachToTarget", { targetId: page.targetId, flatten: true });
+      const { sessionId } = await cdp.send<{ sessionId: string }>("Target.attachToTarget", {
+        targetId: page.targetId,
+        flatten: true,
+      });
       const included = categories.filter((c) => !c.startsWith("-"));
       const excluded = categories.filter((c) => c.startsWith("-")).map((c) => c.slice(1));
       await cdp.send("Tracing.start", {
-        traceConfig: { recordMode: "recordUntilFull", includedCategories: included, excludedCategories: excluded },
-        transferMode: "ReturnAsStream", streamFormat: "json",
+        traceConfig: {
+          recordMode: "recordUntilFull",
+          includedCategories: included,
+          excludedCategories: excluded,
+        },
+        transferMode: "ReturnAsStream",
+        streamFormat: "json",
       });
-      await cdp.send("Page.navigate", { url: pathToFileURL(resolve(options.page)).href }, sessionId);
+      await cdp.send(
+        "Page.navigate",
+        { url: pathToFileURL(resolve(options.page)).href },
+        sessionId,
+      );
       let title = "";
       for (;;) {
-        const evaluated = await cdp.send<{ result?: { value?: unknown } }>("Runtime.evaluate", { expression: "document.title" }, sessionId);
+        const evaluated = await cdp.send<{ result?: { value?: unknown } }>(
+          "Runtime.evaluate",
+          { expression: "document.title" },
+          sessionId,
+        );
         title = String(evaluated.result?.value ?? "");
         if (title.startsWith(options.doneTitle ?? "done")) break;
         await Bun.sleep(50);
@@ -176,7 +229,8 @@ export async function recordChromiumPair(options: RecordOptions): Promise<Record
     })();
     const title = await withTimeout(Promise.race([steps, failed]), timeoutMs, "recording the page");
     await withTimeout(exited, timeoutMs, "closing");
-    if (!existsSync(proto)) throw new Error(`Chromium closed without writing the startup trace ${proto}:\n${stderr}`);
+    if (!existsSync(proto))
+      throw new Error(`Chromium closed without writing the startup trace ${proto}:\n${stderr}`);
     return { json, proto, title };
   } finally {
     failed.catch(() => undefined);
@@ -186,10 +240,15 @@ export async function recordChromiumPair(options: RecordOptions): Promise<Record
 }
 
 if (import.meta.main) {
-  const [outDir, page = join(import.meta.dir, "..", "fixtures", "chromium", "fib-page.html")] = process.argv.slice(2);
+  const [outDir, page = join(import.meta.dir, "..", "fixtures", "chromium", "fib-page.html")] =
+    process.argv.slice(2);
   const chromium = process.env.CHROMIUM ?? findChromium();
   if (!outDir || !chromium) {
-    console.error(outDir ? "no Chromium found (set CHROMIUM)" : "usage: bun scripts/record-chromium-pair.ts OUT_DIR [PAGE.html]");
+    console.error(
+      outDir
+        ? "no Chromium found (set CHROMIUM)"
+        : "usage: bun scripts/record-chromium-pair.ts OUT_DIR [PAGE.html]",
+    );
     process.exit(2);
   }
   const pair = await recordChromiumPair({ chromium, page, outDir });

@@ -17,7 +17,9 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "no
 import { dirname, join, resolve } from "node:path";
 
 const REPO = resolve(import.meta.dir, "..");
-const SOURCE = resolve(process.argv[2] ?? process.env.FLAMEOX_CORPUS ?? join(REPO, "..", "shared", "corpus"));
+const SOURCE = resolve(
+  process.argv[2] ?? process.env.FLAMEOX_CORPUS ?? join(REPO, "..", "shared", "corpus"),
+);
 const TARGET = join(REPO, "fixtures", "corpus");
 
 /** Licenses that allow redistribution in an Apache-2.0 repository with attribution only. */
@@ -26,9 +28,31 @@ const PERMISSIVE = new Set(["Apache-2.0", "MIT", "BSD-3-Clause", "MIT OR Apache-
 const OWN_OUTPUT = /^n\/a \(our own generated output\)$/;
 /** Formats the default lane's adapter and CLI tests read file by file. */
 const TESTED_FORMATS = new Set([
-  "callgrind", "chrome-trace", "collapsed-stacks", "dhat", "massif", "fxprofiler-processed", "gecko", "cpuprofile", "gbench", "heapprofile", "hyperfine", "otlp-json", "otlp-proto",
-  "perf-script", "perfetto", "pprof", "pprof-legacy", "pyperf", "pytest-benchmark", "speedscope",
-  "coverage-py", "coverage-py-json", "coverage-xml", "nvbench", "pytorch-et",
+  "callgrind",
+  "chrome-trace",
+  "collapsed-stacks",
+  "dhat",
+  "massif",
+  "fxprofiler-processed",
+  "gecko",
+  "cpuprofile",
+  "gbench",
+  "heapprofile",
+  "hyperfine",
+  "otlp-json",
+  "otlp-proto",
+  "perf-script",
+  "perfetto",
+  "pprof",
+  "pprof-legacy",
+  "pyperf",
+  "pytest-benchmark",
+  "speedscope",
+  "coverage-py",
+  "coverage-py-json",
+  "coverage-xml",
+  "nvbench",
+  "pytorch-et",
   // Its one file is a pipit events table, not an nsys stats report: tested as one that is refused.
   "nsys-stats-csv",
 ]);
@@ -53,20 +77,36 @@ interface Row {
 }
 
 function readManifest(path: string): { header: string; rows: Row[] } {
-  const [header, ...lines] = readFileSync(path, "utf8").split("\n").map((l) => l.replace(/\r$/, "")).filter((l) => l.length > 0);
+  const [header, ...lines] = readFileSync(path, "utf8")
+    .split("\n")
+    .map((l) => l.replace(/\r$/, ""))
+    .filter((l) => l.length > 0);
   const rows = lines.map((line) => {
-    const [relpath, format, producer, source_repo, source_path, commit, license, bytes, sha256] = line.replace(/\r$/, "").split("\t");
-    return { relpath, format, producer, source_repo, source_path, commit, license, bytes: Number(bytes), sha256 } as Row;
+    const [relpath, format, producer, source_repo, source_path, commit, license, bytes, sha256] =
+      line.replace(/\r$/, "").split("\t");
+    return {
+      relpath,
+      format,
+      producer,
+      source_repo,
+      source_path,
+      commit,
+      license,
+      bytes: Number(bytes),
+      sha256,
+    } as Row;
   });
   return { header: header!, rows };
 }
 
 function exclusion(row: Row): string | null {
   const own = OWN_OUTPUT.test(row.license);
-  if (!own && !PERMISSIVE.has(row.license)) return `license ${row.license} (copyleft or not permissive)`;
+  if (!own && !PERMISSIVE.has(row.license))
+    return `license ${row.license} (copyleft or not permissive)`;
   const folder = row.relpath.split("/")[0]!;
   const cap = FORMAT_CAP[folder] ?? (TESTED_FORMATS.has(folder) ? TESTED_CAP : OTHER_CAP);
-  if (row.bytes > cap) return `size ${row.bytes} bytes over the ${cap / 1024} KiB cap for ${TESTED_FORMATS.has(folder) ? "tested" : "other"} formats`;
+  if (row.bytes > cap)
+    return `size ${row.bytes} bytes over the ${cap / 1024} KiB cap for ${TESTED_FORMATS.has(folder) ? "tested" : "other"} formats`;
   return null;
 }
 
@@ -84,20 +124,40 @@ for (const row of rows) {
   }
   const from = join(SOURCE, row.relpath);
   const digest = sha256(readFileSync(from));
-  if (digest !== row.sha256) throw new Error(`${row.relpath}: sha256 ${digest} differs from the manifest's ${row.sha256}`);
+  if (digest !== row.sha256)
+    throw new Error(`${row.relpath}: sha256 ${digest} differs from the manifest's ${row.sha256}`);
   mkdirSync(dirname(join(TARGET, row.relpath)), { recursive: true });
   copyFileSync(from, join(TARGET, row.relpath));
   vendored.push(row);
 }
 
-const rowLine = (r: Row) => [r.relpath, r.format, r.producer, r.source_repo, r.source_path, r.commit, r.license, r.bytes, r.sha256].join("\t");
+const rowLine = (r: Row) =>
+  [
+    r.relpath,
+    r.format,
+    r.producer,
+    r.source_repo,
+    r.source_path,
+    r.commit,
+    r.license,
+    r.bytes,
+    r.sha256,
+  ].join("\t");
 writeFileSync(join(TARGET, "MANIFEST.tsv"), `${header}\n${vendored.map(rowLine).join("\n")}\n`);
-writeFileSync(join(TARGET, "EXTERNAL.tsv"), `relpath\tlicense\tbytes\tsha256\treason\n${external.join("\n")}\n`);
+writeFileSync(
+  join(TARGET, "EXTERNAL.tsv"),
+  `relpath\tlicense\tbytes\tsha256\treason\n${external.join("\n")}\n`,
+);
 
 const bySource = new Map<string, { license: string; files: string[] }>();
 for (const r of vendored) {
-  const key = OWN_OUTPUT.test(r.license) ? "flameox (produced with the real tools for this project)" : r.source_repo;
-  const entry = bySource.get(key) ?? { license: OWN_OUTPUT.test(r.license) ? "Apache-2.0 (this repository's license)" : r.license, files: [] };
+  const key = OWN_OUTPUT.test(r.license)
+    ? "flameox (produced with the real tools for this project)"
+    : r.source_repo;
+  const entry = bySource.get(key) ?? {
+    license: OWN_OUTPUT.test(r.license) ? "Apache-2.0 (this repository's license)" : r.license,
+    files: [],
+  };
   entry.files.push(r.relpath);
   bySource.set(key, entry);
 }
@@ -109,12 +169,16 @@ const notice = [
   "source path, commit, license and sha256 of every file. Files whose license is copyleft or",
   "unclear, and large files, are not included (see EXTERNAL.tsv).",
   "",
-  ...[...bySource].sort(([a], [b]) => a.localeCompare(b)).flatMap(([source, { license, files }]) => [
-    `${source.includes("/") ? `https://github.com/${source}` : source} — ${license}`,
-    ...files.map((f) => `  ${f}`),
-    "",
-  ]),
+  ...[...bySource]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .flatMap(([source, { license, files }]) => [
+      `${source.includes("/") ? `https://github.com/${source}` : source} — ${license}`,
+      ...files.map((f) => `  ${f}`),
+      "",
+    ]),
 ].join("\n");
 writeFileSync(join(TARGET, "NOTICE"), notice);
 const total = vendored.reduce((a, r) => a + r.bytes, 0);
-console.log(`vendored ${vendored.length} files (${total} bytes) into ${TARGET}; ${external.length} left in the external corpus`);
+console.log(
+  `vendored ${vendored.length} files (${total} bytes) into ${TARGET}; ${external.length} left in the external corpus`,
+);

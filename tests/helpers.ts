@@ -5,7 +5,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 export const REPO = resolve(import.meta.dir, "..");
-/** The vendored real-artifact corpus (see fixtures/corpus/NOTICE); the rest is the external lane's. */
+/**
+ * The vendored real-artifact corpus (see fixtures/corpus/NOTICE); the rest is the external lane's.
+ */
 export const CORPUS = join(REPO, "fixtures", "corpus");
 export const SAMPLES = join(REPO, "fixtures", "samples");
 
@@ -26,7 +28,10 @@ export function heavyTest(name: string, fn: () => Promise<void> | void, timeout?
  * wait on the state they need rather than sleeping a fixed time: done as soon as it holds,
  * and a loaded machine still gets the whole timeout.
  */
-export async function waitFor(condition: () => boolean | Promise<boolean>, options: { timeoutMs?: number; intervalMs?: number } = {}): Promise<boolean> {
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  options: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<boolean> {
   const deadline = Date.now() + (options.timeoutMs ?? 10_000);
   for (;;) {
     if (await condition()) return true;
@@ -49,14 +54,20 @@ export interface CliResult {
 }
 
 /** Runs `flameox ARGS` as a separate process, the way a user or an agent would. */
-export async function cli(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {
+export async function cli(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<CliResult> {
   const child = Bun.spawn([process.execPath, join(REPO, "src", "cli", "main.ts"), ...args], {
     cwd: options.cwd,
     env: { ...process.env, NO_COLOR: "1", ...options.env },
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
+  const [stdout, stderr] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+  ]);
   await child.exited;
   let json: unknown = null;
   if (args.includes("--json")) {
@@ -66,7 +77,13 @@ export async function cli(args: string[], options: { cwd: string; env?: Record<s
       json = null;
     }
   }
-  return { code: child.exitCode, signal: child.signalCode === null ? null : String(child.signalCode), stdout, stderr, json };
+  return {
+    code: child.exitCode,
+    signal: child.signalCode === null ? null : String(child.signalCode),
+    stdout,
+    stderr,
+    json,
+  };
 }
 
 /** A fresh initialized workspace in a temp dir. */

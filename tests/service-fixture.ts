@@ -7,7 +7,9 @@ import { tempWorkspace } from "./helpers.ts";
  * Opens a fresh workspace before the file's tests and hands it to `onOpen`; closes the
  * service and removes the workspace after them.
  */
-export function useWorkspaceService(onOpen: (service: WorkspaceService, root: string) => void): void {
+export function useWorkspaceService(
+  onOpen: (service: WorkspaceService, root: string) => void,
+): void {
   let opened: { service: WorkspaceService; cleanup: () => void } | null = null;
   beforeAll(async () => {
     const ws = await tempWorkspace();

@@ -3,7 +3,8 @@
  * the thread is idle, and the parser goes on parsing. A part of column batches (streamed
  * tables) is handed over as the batches' own buffers, transferred, not copied: the thread
  * builds the Arrow table and its IPC stream itself (that copy was ~8% of a Chrome trace's
- * parser thread); other parts go as an Arrow IPC stream, also transferred; when the thread is still busy with the previous part, the calling
+ * parser thread); other parts go as an Arrow IPC stream, also transferred; when the thread is still
+ * busy with the previous part, the calling
  * thread encodes this one itself instead of queueing it. Queued, the parser ran ahead and
  * then waited (~2.9 s of a 200 MB trace) for the thread to drain a queue while its own
  * core sat idle; and a queue holds IPC copies of parts that are not being worked on.
@@ -42,8 +43,15 @@ export const ENCODE_THREAD_MIN_BUDGET = 1 << 30;
  */
 export const ENCODE_THREAD_MIN_PAYLOAD = 32 << 20;
 
-export function useEncodeThread(memoryBudgetBytes: number, payloadBytes: number, compressed: boolean): boolean {
-  return memoryBudgetBytes >= ENCODE_THREAD_MIN_BUDGET && payloadBytes * (compressed ? 4 : 1) >= ENCODE_THREAD_MIN_PAYLOAD;
+export function useEncodeThread(
+  memoryBudgetBytes: number,
+  payloadBytes: number,
+  compressed: boolean,
+): boolean {
+  return (
+    memoryBudgetBytes >= ENCODE_THREAD_MIN_BUDGET &&
+    payloadBytes * (compressed ? 4 : 1) >= ENCODE_THREAD_MIN_PAYLOAD
+  );
 }
 
 /** A pool with one encoding thread when `threads`, else inline encoding. */
@@ -57,10 +65,16 @@ export function startEncodePool(threads = false): EncodePool {
     await encodeInline(part, path);
     ms.inline += performance.now() - started;
   };
-  if (!threads || here.includes("/$bunfs/") || here.includes("%24bunfs")) return { encode: inline, threaded: false, counts, ms, close: async () => {} };
+  if (!threads || here.includes("/$bunfs/") || here.includes("%24bunfs"))
+    return { encode: inline, threaded: false, counts, ms, close: async () => {} };
   let pool: Tinypool | null;
   try {
-    pool = new Tinypool({ filename: new URL("./parquet-encode-thread.ts", here).href, minThreads: 1, maxThreads: 1, idleTimeout: 60_000 });
+    pool = new Tinypool({
+      filename: new URL("./parquet-encode-thread.ts", here).href,
+      minThreads: 1,
+      maxThreads: 1,
+      idleTimeout: 60_000,
+    });
   } catch {
     return { encode: inline, threaded: false, counts, ms, close: async () => {} };
   }
@@ -78,9 +92,22 @@ export function startEncodePool(threads = false): EncodePool {
       try {
         const module = await compiledParquetModule();
         const { table, provenance, batches } = part;
-        const message = batches !== null ? { table, provenance, batches: transferable(batches), path, module, ipc: undefined } : { ipc: tableToIPC(part.arrow(), "stream"), path, module, batches: [] as ColumnBatch[] };
-        const buffers = message.ipc !== undefined ? [message.ipc.buffer] : message.batches.flatMap((b) => columnBatchArrays(b).map((a) => a.buffer));
-        const transferList = buffers as unknown as NonNullable<Parameters<Tinypool["run"]>[1]>["transferList"];
+        const message =
+          batches !== null
+            ? { table, provenance, batches: transferable(batches), path, module, ipc: undefined }
+            : {
+                ipc: tableToIPC(part.arrow(), "stream"),
+                path,
+                module,
+                batches: [] as ColumnBatch[],
+              };
+        const buffers =
+          message.ipc !== undefined
+            ? [message.ipc.buffer]
+            : message.batches.flatMap((b) => columnBatchArrays(b).map((a) => a.buffer));
+        const transferList = buffers as unknown as NonNullable<
+          Parameters<Tinypool["run"]>[1]
+        >["transferList"];
         await pool!.run(message, { transferList });
       } finally {
         onThread--;
@@ -103,7 +130,11 @@ export function startEncodePool(threads = false): EncodePool {
 function transferable(batches: readonly ColumnBatch[]): ColumnBatch[] {
   const seen = new Set<ArrayBufferLike>();
   const owned = <T extends Uint8Array | Int32Array | BigInt64Array | Float64Array>(a: T): T => {
-    const whole = a.byteOffset === 0 && a.byteLength === a.buffer.byteLength && !seen.has(a.buffer) && a.buffer instanceof ArrayBuffer;
+    const whole =
+      a.byteOffset === 0 &&
+      a.byteLength === a.buffer.byteLength &&
+      !seen.has(a.buffer) &&
+      a.buffer instanceof ArrayBuffer;
     const out = whole ? a : (a.slice() as T);
     seen.add(out.buffer);
     return out;
@@ -113,8 +144,16 @@ function transferable(batches: readonly ColumnBatch[]): ColumnBatch[] {
     for (const name in batch.columns) {
       const v = batch.columns[name]!;
       const valid = v.valid ? owned(v.valid) : null;
-      if (v.type === "utf8") columns[name] = { ...v, valid, offsets: owned(v.offsets), data: owned(v.data) };
-      else if (v.type === "list_utf8") columns[name] = { ...v, valid, listOffsets: owned(v.listOffsets), offsets: owned(v.offsets), data: owned(v.data) };
+      if (v.type === "utf8")
+        columns[name] = { ...v, valid, offsets: owned(v.offsets), data: owned(v.data) };
+      else if (v.type === "list_utf8")
+        columns[name] = {
+          ...v,
+          valid,
+          listOffsets: owned(v.listOffsets),
+          offsets: owned(v.offsets),
+          data: owned(v.data),
+        };
       else if (v.type === "int32") columns[name] = { ...v, valid, values: owned(v.values) };
       else if (v.type === "int64") columns[name] = { ...v, valid, values: owned(v.values) };
       else if (v.type === "bool") columns[name] = { ...v, valid, values: owned(v.values) };

@@ -4,7 +4,13 @@
  * EvidenceSink); the rest of their tables, and everything of whole-payload adapters,
  * is written at the end. A table the adapter declares but did not fill is written empty.
  */
-import type { AdapterLimits, EvidenceSink, ProducerAdapter, StreamExtractInput, StreamedEvidence } from "../src/adapters/adapter.ts";
+import type {
+  AdapterLimits,
+  EvidenceSink,
+  ProducerAdapter,
+  StreamExtractInput,
+  StreamedEvidence,
+} from "../src/adapters/adapter.ts";
 import type { EvidenceTableName } from "../src/domain/evidence-schema.ts";
 import { FlameoxError } from "../src/domain/errors.ts";
 import type { NormalizedEvidence } from "../src/domain/normalized-evidence.ts";
@@ -47,8 +53,18 @@ export async function extractTables(
   const writer = (table: EvidenceTableName): TableParts => {
     let parts = writers.get(table);
     if (!parts) {
-      if (!adapter.tables.includes(table)) throw new FlameoxError("INTERNAL_ERROR", `Adapter ${adapter.name} wrote ${table}, which it does not declare`);
-      parts = new TableParts(table, options.outputDir, options.provenance, options.encode ?? encodeInline, checkpoint);
+      if (!adapter.tables.includes(table))
+        throw new FlameoxError(
+          "INTERNAL_ERROR",
+          `Adapter ${adapter.name} wrote ${table}, which it does not declare`,
+        );
+      parts = new TableParts(
+        table,
+        options.outputDir,
+        options.provenance,
+        options.encode ?? encodeInline,
+        checkpoint,
+      );
       writers.set(table, parts);
     }
     return parts;
@@ -63,11 +79,20 @@ export async function extractTables(
         return writer(batch.table).add(batch);
       },
     };
-    // Spilled runs live beside the parts being written: the staging area, removed with it on failure.
+    // Spilled runs live beside the parts being written: the staging area, removed with it on
+    // failure.
     const spill = new FileSpillSpace(options.outputDir, checkpoint);
     let streamed: StreamedEvidence;
     try {
-      streamed = await adapter.extractStream({ chunks: payload.chunks, displayName: options.displayName, limits: options.limits, context: options.context ?? null, sink, spill, pieces: options.pieces });
+      streamed = await adapter.extractStream({
+        chunks: payload.chunks,
+        displayName: options.displayName,
+        limits: options.limits,
+        context: options.context ?? null,
+        sink,
+        spill,
+        pieces: options.pieces,
+      });
     } finally {
       spill.disposeAll();
     }
@@ -79,7 +104,12 @@ export async function extractTables(
     evidence = rest;
   } else {
     const bytes = await collectPayload(payload.chunks);
-    const whole = adapter.extract({ bytes, displayName: options.displayName, limits: options.limits, context: options.context ?? null });
+    const whole = adapter.extract({
+      bytes,
+      displayName: options.displayName,
+      limits: options.limits,
+      context: options.context ?? null,
+    });
     for (const table of adapter.tables) await writer(table).addBuffer(whole.tables[table]);
     const { tables: _, ...rest } = whole;
     evidence = rest;

@@ -14,9 +14,15 @@
  * every checkpoint.
  */
 
-/** RSS the worker lets garbage grow to, whatever its budget: the 512 MB peak the imports are held to, less headroom for the encoder. */
+/**
+ * RSS the worker lets garbage grow to, whatever its budget: the 512 MB peak the imports are held
+ * to, less headroom for the encoder.
+ */
 const MAX_TARGET_BYTES = 352 << 20;
-/** Of a smaller budget, the share RSS may grow to before a collection: the rest is headroom for what is allocated between checkpoints. */
+/**
+ * Of a smaller budget, the share RSS may grow to before a collection: the rest is headroom for what
+ * is allocated between checkpoints.
+ */
 const TARGET_SHARE = 0.5;
 const MIN_GROWTH_BYTES = 32 << 20;
 
@@ -35,7 +41,10 @@ export class MemoryGovernor {
     this.ceiling = this.target;
   }
 
-  /** Called wherever garbage is made: collects when RSS has reached the ceiling. Reading RSS costs ~3 µs. */
+  /**
+   * Called wherever garbage is made: collects when RSS has reached the ceiling. Reading RSS costs
+   * ~3 µs.
+   */
   checkpoint(): void {
     if (this.rss() < this.ceiling) return;
     this.collect();

@@ -30,7 +30,10 @@ async function armDeathSignal(): Promise<(() => number) | null> {
   try {
     const { dlopen, FFIType } = await import("bun:ffi");
     const libc = dlopen("libc.so.6", {
-      prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 },
+      prctl: {
+        args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64],
+        returns: FFIType.i32,
+      },
       getppid: { args: [], returns: FFIType.i32 },
     });
     if (libc.symbols.prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) !== 0) return null;

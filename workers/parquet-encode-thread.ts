@@ -7,16 +7,27 @@
  */
 import type { ColumnBatch } from "../src/domain/column-batch.ts";
 import type { EvidenceTableName } from "../src/domain/evidence-schema.ts";
-import { initParquet, type Provenance, writeParquet, writeParquetFromIpc } from "../src/storage/parquet.ts";
+import {
+  initParquet,
+  type Provenance,
+  writeParquet,
+  writeParquetFromIpc,
+} from "../src/storage/parquet.ts";
 import { columnBatchesToTable, writeSynced } from "./table-parts.ts";
 
-type PartMessage = { path: string; module?: WebAssembly.Module } & ({ ipc: Uint8Array } | { ipc: undefined; table: EvidenceTableName; provenance: Provenance; batches: ColumnBatch[] });
+type PartMessage = { path: string; module?: WebAssembly.Module } & (
+  | { ipc: Uint8Array }
+  | { ipc: undefined; table: EvidenceTableName; provenance: Provenance; batches: ColumnBatch[] }
+);
 
 export default async function encodePart(message: PartMessage): Promise<number> {
   // The parse worker's compiled module: instantiated here, not compiled a second time.
   await initParquet(message.module);
   const { path } = message;
-  const bytes = message.ipc !== undefined ? writeParquetFromIpc(message.ipc) : writeParquet(columnBatchesToTable(message.table, message.provenance, message.batches));
+  const bytes =
+    message.ipc !== undefined
+      ? writeParquetFromIpc(message.ipc)
+      : writeParquet(columnBatchesToTable(message.table, message.provenance, message.batches));
   writeSynced(path, bytes);
   // This thread has its own heap, which the parser's collections do not reach: each part
   // leaves its IPC stream and encoded copy behind, tens of MB that would otherwise pile up.

@@ -10,7 +10,11 @@ import { ADAPTERS, adapterByName, detectAdapter } from "../src/adapters/registry
 import { formatsSentence } from "../src/adapters/known-formats.ts";
 import { FlameoxError, storageFailure } from "../src/domain/errors.ts";
 import type { ParseResponse } from "../src/domain/parse-protocol.ts";
-import { checkParseRequest, PARSE_PROTOCOL, type ParseRequest } from "../src/domain/parse-request.ts";
+import {
+  checkParseRequest,
+  PARSE_PROTOCOL,
+  type ParseRequest,
+} from "../src/domain/parse-request.ts";
 import { compiledParquetModule } from "../src/storage/parquet.ts";
 import { extractTables } from "./extract-tables.ts";
 import { drainPayload, openPayload } from "./payload-stream.ts";
@@ -52,13 +56,24 @@ async function parse(request: ParseRequest, started: number): Promise<ParseRespo
   const governor = new MemoryGovernor(request.limits.memory_bytes);
   const checkpoint = () => governor.checkpoint();
   const progress = progressWriter(request.output_dir, statSync(request.payload_path).size);
-  const payload = await openPayload(request.payload_path, request.limits.max_decompressed_bytes, HEAD_BYTES, checkpoint, progress.add);
+  const payload = await openPayload(
+    request.payload_path,
+    request.limits.max_decompressed_bytes,
+    HEAD_BYTES,
+    checkpoint,
+    progress.add,
+  );
   const head = new TextDecoder("utf-8", { fatal: false }).decode(payload.head);
-  const adapter = request.adapter ? adapterByName(request.adapter) : detectAdapter({ head, headBytes: payload.head, displayName: request.display_name });
+  const adapter = request.adapter
+    ? adapterByName(request.adapter)
+    : detectAdapter({ head, headBytes: payload.head, displayName: request.display_name });
   if (!adapter) {
     // Decompress to the end first: a bomb is ARTIFACT_TOO_LARGE whatever its head looks like.
     await drainPayload(payload.chunks);
-    throw new FlameoxError("ARTIFACT_FORMAT_UNKNOWN", `Cannot recognise the format of ${request.display_name}. ${formatsSentence(ADAPTERS.map((a) => a.name))}`);
+    throw new FlameoxError(
+      "ARTIFACT_FORMAT_UNKNOWN",
+      `Cannot recognise the format of ${request.display_name}. ${formatsSentence(ADAPTERS.map((a) => a.name))}`,
+    );
   }
   const provenance = {
     schema_version: 1,
@@ -73,10 +88,21 @@ async function parse(request: ParseRequest, started: number): Promise<ParseRespo
   // Parts are encoded on a tinypool thread (the second core) when the budget has room for it.
   const extractStarted = performance.now();
   const payloadBytes = statSync(request.payload_path).size;
-  const pool = startEncodePool(useEncodeThread(request.limits.memory_bytes, payloadBytes, payload.compression !== "none"));
-  // A large plain payload can be scanned in pieces, on every core, by adapters that can cut their format.
-  const threads = pieceThreadCount(adapter.pieceScan, pool.threaded, request.limits.scan_threads ?? -1);
-  const piecePool = threads > 0 && usePieceThreads(request.limits.memory_bytes, payloadBytes, payload.compression !== "none") ? startPiecePool(request.payload_path, payloadBytes, threads) : null;
+  const pool = startEncodePool(
+    useEncodeThread(request.limits.memory_bytes, payloadBytes, payload.compression !== "none"),
+  );
+  // A large plain payload can be scanned in pieces, on every core, by adapters that can cut their
+  // format.
+  const threads = pieceThreadCount(
+    adapter.pieceScan,
+    pool.threaded,
+    request.limits.scan_threads ?? -1,
+  );
+  const piecePool =
+    threads > 0 &&
+    usePieceThreads(request.limits.memory_bytes, payloadBytes, payload.compression !== "none")
+      ? startPiecePool(request.payload_path, payloadBytes, threads)
+      : null;
   const { evidence, tables } = await extractTables(adapter, payload, {
     displayName: request.display_name,
     limits: {
@@ -98,14 +124,21 @@ async function parse(request: ParseRequest, started: number): Promise<ParseRespo
     adapter: adapter.name,
     adapter_version: adapter.version,
     artifact_kind: adapter.artifactKind,
-    media_type: payload.compression === "gzip" ? "application/gzip" : payload.compression === "zstd" ? "application/zstd" : adapter.mediaType,
+    media_type:
+      payload.compression === "gzip"
+        ? "application/gzip"
+        : payload.compression === "zstd"
+          ? "application/zstd"
+          : adapter.mediaType,
     producer: evidence.producer,
     producer_version: evidence.producerVersion,
     compression: payload.compression,
     tables,
     limitations: evidence.limitations,
     summary: evidence.summary,
-    ...(evidence.companions && evidence.companions.length > 0 ? { companions: evidence.companions } : {}),
+    ...(evidence.companions && evidence.companions.length > 0
+      ? { companions: evidence.companions }
+      : {}),
     peak_rss_bytes: ownPeakRss(),
     encode_threads: pool.threaded ? 1 : 0,
     scan_threads: piecePool?.usedThreads ?? 0,
@@ -122,18 +155,33 @@ async function parse(request: ParseRequest, started: number): Promise<ParseRespo
 
 const ms = (value: number): number => Math.round(value * 10) / 10;
 
-function toWorkerError(error: unknown): { code: "ARTIFACT_PARSE_FAILED" | "ARTIFACT_TOO_LARGE" | "ARTIFACT_FORMAT_UNKNOWN" | "STORAGE_FULL"; message: string } {
+function toWorkerError(error: unknown): {
+  code: "ARTIFACT_PARSE_FAILED" | "ARTIFACT_TOO_LARGE" | "ARTIFACT_FORMAT_UNKNOWN" | "STORAGE_FULL";
+  message: string;
+} {
   // A full disk under the output directory is not the artifact's fault.
   const storage = storageFailure(error);
   if (storage?.code === "STORAGE_FULL") return { code: "STORAGE_FULL", message: storage.message };
-  if (error instanceof FlameoxError && (error.code === "ARTIFACT_TOO_LARGE" || error.code === "ARTIFACT_FORMAT_UNKNOWN")) {
+  if (
+    error instanceof FlameoxError &&
+    (error.code === "ARTIFACT_TOO_LARGE" || error.code === "ARTIFACT_FORMAT_UNKNOWN")
+  ) {
     return { code: error.code, message: error.message };
   }
-  if (error instanceof RangeError && /out of memory|allocation failed|invalid array length/i.test(error.message)) {
-    return { code: "ARTIFACT_TOO_LARGE", message: `Cannot parse artifact within the worker memory cap: ${error.message}` };
+  if (
+    error instanceof RangeError &&
+    /out of memory|allocation failed|invalid array length/i.test(error.message)
+  ) {
+    return {
+      code: "ARTIFACT_TOO_LARGE",
+      message: `Cannot parse artifact within the worker memory cap: ${error.message}`,
+    };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { code: "ARTIFACT_PARSE_FAILED", message: message.startsWith("Cannot") ? message : `Cannot parse artifact: ${message}` };
+  return {
+    code: "ARTIFACT_PARSE_FAILED",
+    message: message.startsWith("Cannot") ? message : `Cannot parse artifact: ${message}`,
+  };
 }
 
 if (import.meta.main) {

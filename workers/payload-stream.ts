@@ -29,14 +29,20 @@ function compressionOf(path: string): PayloadCompression {
     const magic = new Uint8Array(4);
     const n = readSync(fd, magic, 0, 4, 0);
     if (n >= 2 && magic[0] === 0x1f && magic[1] === 0x8b) return "gzip";
-    if (n === 4 && magic[0] === 0x28 && magic[1] === 0xb5 && magic[2] === 0x2f && magic[3] === 0xfd) return "zstd";
+    if (n === 4 && magic[0] === 0x28 && magic[1] === 0xb5 && magic[2] === 0x2f && magic[3] === 0xfd)
+      return "zstd";
     return "none";
   } finally {
     closeSync(fd);
   }
 }
 
-async function* decompressed(path: string, compression: PayloadCompression, maxBytes: number, onRead: (bytes: number) => void): AsyncGenerator<Uint8Array> {
+async function* decompressed(
+  path: string,
+  compression: PayloadCompression,
+  maxBytes: number,
+  onRead: (bytes: number) => void,
+): AsyncGenerator<Uint8Array> {
   const file = createReadStream(path, { highWaterMark: READ_CHUNK });
   if (compression === "none") {
     for await (const chunk of file) {
@@ -47,19 +53,29 @@ async function* decompressed(path: string, compression: PayloadCompression, maxB
   }
   // Stored bytes, not decompressed ones: progress is measured against the file's size.
   file.on("data", (chunk) => onRead((chunk as Uint8Array).length));
-  const inflate = compression === "gzip" ? createGunzip({ chunkSize: READ_CHUNK }) : createZstdDecompress({ chunkSize: READ_CHUNK });
+  const inflate =
+    compression === "gzip"
+      ? createGunzip({ chunkSize: READ_CHUNK })
+      : createZstdDecompress({ chunkSize: READ_CHUNK });
   file.on("error", (error) => inflate.destroy(error));
   file.pipe(inflate);
   let total = 0;
   try {
     for await (const chunk of inflate) {
       total += (chunk as Uint8Array).length;
-      if (total > maxBytes) throw new FlameoxError("ARTIFACT_TOO_LARGE", `Cannot decompress artifact: it expands beyond ${maxBytes} bytes`);
+      if (total > maxBytes)
+        throw new FlameoxError(
+          "ARTIFACT_TOO_LARGE",
+          `Cannot decompress artifact: it expands beyond ${maxBytes} bytes`,
+        );
       yield chunk as Uint8Array;
     }
   } catch (error) {
     if (error instanceof FlameoxError) throw error;
-    throw new FlameoxError("ARTIFACT_PARSE_FAILED", `Cannot decompress artifact: ${(error as Error).message}`);
+    throw new FlameoxError(
+      "ARTIFACT_PARSE_FAILED",
+      `Cannot decompress artifact: ${(error as Error).message}`,
+    );
   } finally {
     file.destroy();
     inflate.destroy();
@@ -70,7 +86,13 @@ async function* decompressed(path: string, compression: PayloadCompression, maxB
  * `checkpoint` runs after every chunk read (the worker paces its collections there, see
  * memory-governor.ts); `onRead` gets the count of stored bytes read, for progress.
  */
-export async function openPayload(path: string, maxDecompressedBytes: number, headBytes: number, checkpoint: () => void = () => {}, onRead: (bytes: number) => void = () => {}): Promise<Payload> {
+export async function openPayload(
+  path: string,
+  maxDecompressedBytes: number,
+  headBytes: number,
+  checkpoint: () => void = () => {},
+  onRead: (bytes: number) => void = () => {},
+): Promise<Payload> {
   const compression = compressionOf(path);
   const source = decompressed(path, compression, maxDecompressedBytes, onRead);
   const early: Uint8Array[] = [];
@@ -115,13 +137,20 @@ export async function collectPayload(chunks: AsyncIterable<Uint8Array>): Promise
   for await (const chunk of chunks) {
     parts.push(chunk);
     length += chunk.length;
-    // One in-memory buffer cannot exceed buffer.constants.MAX_LENGTH; larger payloads need a streaming adapter.
-    if (length > MAX_LENGTH) throw new FlameoxError("ARTIFACT_TOO_LARGE", `Cannot load artifact: it is larger than ${MAX_LENGTH} bytes, the most one buffer can hold`);
+    // One in-memory buffer cannot exceed buffer.constants.MAX_LENGTH; larger payloads need a
+    // streaming adapter.
+    if (length > MAX_LENGTH)
+      throw new FlameoxError(
+        "ARTIFACT_TOO_LARGE",
+        `Cannot load artifact: it is larger than ${MAX_LENGTH} bytes, the most one buffer can hold`,
+      );
   }
   return concat(parts, length);
 }
 
-/** Reads the rest of the payload without keeping it (so a decompression bomb still hits its budget). */
+/**
+ * Reads the rest of the payload without keeping it (so a decompression bomb still hits its budget).
+ */
 export async function drainPayload(chunks: AsyncIterable<Uint8Array>): Promise<void> {
   for await (const _ of chunks);
 }

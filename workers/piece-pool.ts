@@ -1,6 +1,7 @@
 /**
  * Threads that scan pieces of a payload file (PieceThreads of src/adapters/adapter.ts),
- * one per core besides the parser's, for adapters that can cut their format at proven boundaries. While a
+ * one per core besides the parser's, for adapters that can cut their format at proven boundaries.
+ * While a
  * trace is scanned the encode thread has nothing to do yet (rows come after the scan), so
  * the cores are free; the threads are destroyed when the scan ends. Not offered where
  * threads cannot start (a `bun build --compile` binary).
@@ -12,18 +13,32 @@ import { readRange } from "./piece-thread.ts";
 
 export interface PiecePool {
   pieces: { file: PayloadFile; threads: PieceThreads } | undefined;
-  /** Threads that scanned at least one piece (0 when the adapter scanned in one piece after all). */
+  /**
+   * Threads that scanned at least one piece (0 when the adapter scanned in one piece after all).
+   */
   readonly usedThreads: number;
   close(): Promise<void>;
 }
 
-/** Payload bytes from which pieces pay for their threads' start (module graph and scanner, ~0.1 s each). */
+/**
+ * Payload bytes from which pieces pay for their threads' start (module graph and scanner, ~0.1 s
+ * each).
+ */
 export const PIECES_MIN_PAYLOAD = 48 << 20;
-/** Memory budget from which the piece threads fit beside the parser (each holds a scanner and a piece or two). */
+/**
+ * Memory budget from which the piece threads fit beside the parser (each holds a scanner and a
+ * piece or two).
+ */
 export const PIECES_MIN_BUDGET = 1 << 30;
 
-export function usePieceThreads(memoryBudgetBytes: number, payloadBytes: number, compressed: boolean): boolean {
-  return !compressed && memoryBudgetBytes >= PIECES_MIN_BUDGET && payloadBytes >= PIECES_MIN_PAYLOAD;
+export function usePieceThreads(
+  memoryBudgetBytes: number,
+  payloadBytes: number,
+  compressed: boolean,
+): boolean {
+  return (
+    !compressed && memoryBudgetBytes >= PIECES_MIN_BUDGET && payloadBytes >= PIECES_MIN_PAYLOAD
+  );
 }
 
 /**
@@ -34,7 +49,12 @@ export function usePieceThreads(memoryBudgetBytes: number, payloadBytes: number,
  * with the parser and the rest of the machine, and the encoding thread keeps a third when
  * the adapter writes rows while it scans.
  */
-export function pieceThreadCount(pieceScan: ProducerAdapter["pieceScan"], encodeThread: boolean, configured = -1, cores = availableParallelism()): number {
+export function pieceThreadCount(
+  pieceScan: ProducerAdapter["pieceScan"],
+  encodeThread: boolean,
+  configured = -1,
+  cores = availableParallelism(),
+): number {
   if (!pieceScan) return 0;
   if (configured >= 0) return configured;
   return Math.max(0, cores - 2 - (pieceScan.rowsWhileScanning && encodeThread ? 1 : 0));
@@ -42,11 +62,18 @@ export function pieceThreadCount(pieceScan: ProducerAdapter["pieceScan"], encode
 
 export function startPiecePool(path: string, size: number, threads: number): PiecePool {
   const here = import.meta.url;
-  if (threads < 1 || here.includes("/$bunfs/") || here.includes("%24bunfs")) return { pieces: undefined, usedThreads: 0, close: async () => {} };
+  if (threads < 1 || here.includes("/$bunfs/") || here.includes("%24bunfs"))
+    return { pieces: undefined, usedThreads: 0, close: async () => {} };
   let pool: Tinypool | null;
   try {
-    // Started now: a thread loads its runtime and modules while this one plans the cuts and scans the first piece.
-    pool = new Tinypool({ filename: new URL("./piece-thread.ts", here).href, minThreads: threads, maxThreads: threads, idleTimeout: 1_000 });
+    // Started now: a thread loads its runtime and modules while this one plans the cuts and scans
+    // the first piece.
+    pool = new Tinypool({
+      filename: new URL("./piece-thread.ts", here).href,
+      minThreads: threads,
+      maxThreads: threads,
+      idleTimeout: 1_000,
+    });
   } catch {
     return { pieces: undefined, usedThreads: 0, close: async () => {} };
   }

@@ -28,7 +28,13 @@ function scan(path: string, scanner: PieceScanner, task: PieceTask): [unknown, A
   const bytes = readRange(path, task.piece);
   switch (scanner) {
     case "chrome-trace": {
-      const result = scanTracePiece({ prefix: readRange(path, task.prefix), bytes, offset: task.offset, last: task.last, limits: task.limits });
+      const result = scanTracePiece({
+        prefix: readRange(path, task.prefix),
+        bytes,
+        offset: task.offset,
+        last: task.last,
+        limits: task.limits,
+      });
       return [result, pieceBuffers(result)];
     }
     case "otlp-protobuf": {
@@ -38,10 +44,21 @@ function scan(path: string, scanner: PieceScanner, task: PieceTask): [unknown, A
   }
 }
 
-export default function scanPiece({ path, scanner, task }: { path: string; scanner: PieceScanner; task: PieceTask }): unknown {
+export default function scanPiece({
+  path,
+  scanner,
+  task,
+}: {
+  path: string;
+  scanner: PieceScanner;
+  task: PieceTask;
+}): unknown {
   const [result, buffers] = scan(path, scanner, task);
   // Tinypool transfers what a movable result lists instead of copying it.
-  const moved = { [Symbol.for("Tinypool.transferable")]: buffers, [Symbol.for("Tinypool.valueOf")]: result };
+  const moved = {
+    [Symbol.for("Tinypool.transferable")]: buffers,
+    [Symbol.for("Tinypool.valueOf")]: result,
+  };
   markMovable(moved);
   return moved;
 }

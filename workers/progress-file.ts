@@ -12,7 +12,10 @@ import { PARSE_PROGRESS_FILE as PROGRESS_FILE } from "../src/domain/parse-reques
 const INTERVAL_MS = 100;
 
 /** `total` is the payload's stored size: reaching it is written at once, whatever the interval. */
-export function progressWriter(outputDir: string, total: number): { add: (bytes: number) => void; flush: () => void } {
+export function progressWriter(
+  outputDir: string,
+  total: number,
+): { add: (bytes: number) => void; flush: () => void } {
   const path = join(outputDir, PROGRESS_FILE);
   let consumed = 0;
   let last = 0;

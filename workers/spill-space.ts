@@ -4,7 +4,15 @@
  * exclusively, written and read synchronously, and deleted when disposed; `disposeAll`
  * removes what an adapter left behind when it failed.
  */
-import { closeSync, constants, fdatasyncSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fdatasyncSync,
+  openSync,
+  readSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { SpillFile, SpillSpace } from "../src/adapters/adapter.ts";
 
@@ -19,7 +27,11 @@ export class FileSpillSpace implements SpillSpace {
   ) {}
 
   create(): SpillFile {
-    const file = new FileSpill(join(this.dir, `spill-${this.next++}.tmp`), () => this.open.delete(file), this.onWrite);
+    const file = new FileSpill(
+      join(this.dir, `spill-${this.next++}.tmp`),
+      () => this.open.delete(file),
+      this.onWrite,
+    );
     this.open.add(file);
     return file;
   }
@@ -43,12 +55,17 @@ class FileSpill implements SpillFile {
     private readonly onDispose: () => void,
     private readonly onWrite: (bytes: number) => void,
   ) {
-    this.fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    this.fd = openSync(
+      path,
+      constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o600,
+    );
   }
 
   append(bytes: Uint8Array): void {
     let done = 0;
-    while (done < bytes.length) done += writeSync(this.fd!, bytes, done, bytes.length - done, this.size + done);
+    while (done < bytes.length)
+      done += writeSync(this.fd!, bytes, done, bytes.length - done, this.size + done);
     this.size += bytes.length;
     this.dirtied(bytes.length);
   }
@@ -67,9 +84,11 @@ class FileSpill implements SpillFile {
   }
 
   overwrite(bytes: Uint8Array, position: number): void {
-    if (position < 0 || position + bytes.length > this.size) throw new RangeError("spill overwrite past the end of the file");
+    if (position < 0 || position + bytes.length > this.size)
+      throw new RangeError("spill overwrite past the end of the file");
     let done = 0;
-    while (done < bytes.length) done += writeSync(this.fd!, bytes, done, bytes.length - done, position + done);
+    while (done < bytes.length)
+      done += writeSync(this.fd!, bytes, done, bytes.length - done, position + done);
     // A patch of a few bytes dirties a whole page again: count pages, as appends count bytes.
     this.dirtied(PAGE_BYTES * (1 + (((position % PAGE_BYTES) + bytes.length - 1) >> PAGE_SHIFT)));
   }

@@ -12,7 +12,13 @@ import type { EvidenceTableName } from "../src/domain/evidence-schema.ts";
 import { EVIDENCE_SCHEMAS } from "../src/domain/evidence-schema.ts";
 import type { TableBuffer } from "../src/domain/table-buffer.ts";
 import { columnBatchToArrow } from "../src/storage/column-batch-arrow.ts";
-import { evidenceArrowSchema, initParquet, tableBufferToArrow, writeParquet, type Provenance } from "../src/storage/parquet.ts";
+import {
+  evidenceArrowSchema,
+  initParquet,
+  tableBufferToArrow,
+  writeParquet,
+  type Provenance,
+} from "../src/storage/parquet.ts";
 
 /**
  * Rows per Parquet part. parquet-wasm encodes a part inside its linear memory, which never
@@ -20,7 +26,10 @@ import { evidenceArrowSchema, initParquet, tableBufferToArrow, writeParquet, typ
  * artifact's size, at the cost of more, smaller files for huge traces.
  */
 export const ROWS_PER_PART = 262_144;
-/** Rows of a TableBuffer converted to Arrow at once (the part's byte budget is checked between slices). */
+/**
+ * Rows of a TableBuffer converted to Arrow at once (the part's byte budget is checked between
+ * slices).
+ */
 const BUFFER_SLICE_ROWS = 8_192;
 
 /**
@@ -38,7 +47,12 @@ function batchBytes(batch: ColumnBatch): number {
   let bytes = 0;
   for (const name in batch.columns) {
     const v = batch.columns[name]!;
-    bytes += v.type === "utf8" ? v.data.byteLength + v.offsets.byteLength : v.type === "list_utf8" ? v.data.byteLength + v.offsets.byteLength + v.listOffsets.byteLength : v.values.byteLength;
+    bytes +=
+      v.type === "utf8"
+        ? v.data.byteLength + v.offsets.byteLength
+        : v.type === "list_utf8"
+          ? v.data.byteLength + v.offsets.byteLength + v.listOffsets.byteLength
+          : v.values.byteLength;
   }
   return bytes;
 }
@@ -68,15 +82,25 @@ export interface PartContent {
 /** Encodes a part and writes it, synced, to `path`. */
 export type PartEncoder = (part: PartContent, path: string) => Promise<void>;
 
-/** Encodes and writes on the calling thread (parquet-wasm is set up at the first part, so a worker can scan while it compiles). */
+/**
+ * Encodes and writes on the calling thread (parquet-wasm is set up at the first part, so a worker
+ * can scan while it compiles).
+ */
 export const encodeInline: PartEncoder = async (part, path) => {
   await initParquet();
   writeSynced(path, writeParquet(part.arrow()));
 };
 
 /** A part of column batches only (what a thread receives) as an Arrow table. */
-export function columnBatchesToTable(table: EvidenceTableName, provenance: Provenance, batches: readonly ColumnBatch[]): Table {
-  return new Table(evidenceArrowSchema(EVIDENCE_SCHEMAS[table], provenance), batches.map((b) => columnBatchToArrow(b, provenance)));
+export function columnBatchesToTable(
+  table: EvidenceTableName,
+  provenance: Provenance,
+  batches: readonly ColumnBatch[],
+): Table {
+  return new Table(
+    evidenceArrowSchema(EVIDENCE_SCHEMAS[table], provenance),
+    batches.map((b) => columnBatchToArrow(b, provenance)),
+  );
 }
 
 export class TableParts {
@@ -99,16 +123,24 @@ export class TableParts {
   async add(batch: ColumnBatch): Promise<void> {
     let start = 0;
     const rowBytes = batch.length > 0 ? batchBytes(batch) / batch.length : 0;
-    // A batch that straddles a part boundary is split so parts stay within ROWS_PER_PART and BYTES_PER_PART.
+    // A batch that straddles a part boundary is split so parts stay within ROWS_PER_PART and
+    // BYTES_PER_PART.
     while (start < batch.length) {
-      const byBytes = rowBytes > 0 ? Math.max(1, Math.ceil((BYTES_PER_PART - this.pendingBytes) / rowBytes)) : Infinity;
+      const byBytes =
+        rowBytes > 0
+          ? Math.max(1, Math.ceil((BYTES_PER_PART - this.pendingBytes) / rowBytes))
+          : Infinity;
       const take = Math.min(batch.length - start, ROWS_PER_PART - this.pendingRows, byBytes);
-      // The rows on each side of a part boundary are copied apart: parts may go to different threads.
-      this.pending.push(start === 0 && take === batch.length ? batch : sliceColumnBatch(batch, start, start + take));
+      // The rows on each side of a part boundary are copied apart: parts may go to different
+      // threads.
+      this.pending.push(
+        start === 0 && take === batch.length ? batch : sliceColumnBatch(batch, start, start + take),
+      );
       this.pendingRows += take;
       this.pendingBytes += take * rowBytes;
       start += take;
-      if (this.pendingRows === ROWS_PER_PART || this.pendingBytes >= BYTES_PER_PART) await this.flush();
+      if (this.pendingRows === ROWS_PER_PART || this.pendingBytes >= BYTES_PER_PART)
+        await this.flush();
     }
   }
 
@@ -116,7 +148,11 @@ export class TableParts {
     // Converted a slice at a time, so a huge buffer never becomes one huge Arrow table, and
     // parts close at BYTES_PER_PART as for batches (stacks rows carry lists and long ids).
     for (let start = 0; start < buffer.rowCount; ) {
-      const end = Math.min(buffer.rowCount, start + BUFFER_SLICE_ROWS, start + ROWS_PER_PART - this.pendingRows);
+      const end = Math.min(
+        buffer.rowCount,
+        start + BUFFER_SLICE_ROWS,
+        start + ROWS_PER_PART - this.pendingRows,
+      );
       for (const batch of tableBufferToArrow(buffer, this.provenance, { start, end }).batches) {
         this.pending.push(batch);
         this.pendingArrow = true;
@@ -124,14 +160,17 @@ export class TableParts {
       }
       this.pendingRows += end - start;
       start = end;
-      if (this.pendingRows === ROWS_PER_PART || this.pendingBytes >= BYTES_PER_PART) await this.flush();
+      if (this.pendingRows === ROWS_PER_PART || this.pendingBytes >= BYTES_PER_PART)
+        await this.flush();
     }
     // Buffers come as row objects (stacks chunks, whole small tables): their garbage is
     // the largest per row.
     this.checkpoint();
   }
 
-  /** Writes what is pending as the next part; every table gets at least one (possibly empty) part. */
+  /**
+   * Writes what is pending as the next part; every table gets at least one (possibly empty) part.
+   */
   private async flush(): Promise<void> {
     const items = this.pending;
     const arrowItems = this.pendingArrow;
@@ -142,7 +181,13 @@ export class TableParts {
     this.pendingBytes = 0;
     const part = this.parts.length;
     const file = `${this.table}.${part}.parquet`;
-    this.parts.push({ table: this.table, part, file, rows, schema_id: EVIDENCE_SCHEMAS[this.table].schemaId });
+    this.parts.push({
+      table: this.table,
+      part,
+      file,
+      rows,
+      schema_id: EVIDENCE_SCHEMAS[this.table].schemaId,
+    });
     const { table, provenance } = this;
     const content: PartContent = {
       table,
@@ -150,7 +195,12 @@ export class TableParts {
       batches: arrowItems ? null : (items as ColumnBatch[]),
       arrow: () => {
         const schema = evidenceArrowSchema(EVIDENCE_SCHEMAS[table], provenance);
-        return new Table(schema, items.map((item) => (item instanceof RecordBatch ? item : columnBatchToArrow(item, provenance))));
+        return new Table(
+          schema,
+          items.map((item) =>
+            item instanceof RecordBatch ? item : columnBatchToArrow(item, provenance),
+          ),
+        );
       },
     };
     // A part leaves ~50 MB of garbage (its Arrow batches and IPC stream) that the collector
@@ -176,7 +226,8 @@ export class TableParts {
 export function writeSynced(path: string, bytes: Uint8Array): void {
   const fd = openSync(path, "w", 0o644);
   try {
-    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+    for (let done = 0; done < bytes.length; )
+      done += writeSync(fd, bytes, done, bytes.length - done);
     fdatasyncSync(fd);
   } finally {
     closeSync(fd);

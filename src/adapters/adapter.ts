@@ -11,9 +11,13 @@ import type { ArtifactKind } from "../domain/records.ts";
 import type { TableBuffer } from "../domain/table-buffer.ts";
 
 export interface AdapterLimits {
-  /** Maximum number of trace events or samples to normalize before failing with ARTIFACT_TOO_LARGE. */
+  /**
+   * Maximum number of trace events or samples to normalize before failing with ARTIFACT_TOO_LARGE.
+   */
   maxEvents: number;
-  /** Maximum JSON nesting depth accepted before parsing (guards JSON.parse against absurd nesting). */
+  /**
+   * Maximum JSON nesting depth accepted before parsing (guards JSON.parse against absurd nesting).
+   */
   maxNestingDepth: number;
   /** Maximum bytes of `args` JSON kept per trace event; longer args are truncated and flagged. */
   maxArgsBytes: number;
@@ -38,7 +42,10 @@ export interface ExtractInput {
   bytes: Uint8Array;
   displayName: string;
   limits: AdapterLimits;
-  /** What the file does not say about itself, from the artifact that declared it (a companion's context); absent otherwise. */
+  /**
+   * What the file does not say about itself, from the artifact that declared it (a companion's
+   * context); absent otherwise.
+   */
   context?: Record<string, unknown> | null;
 }
 
@@ -96,7 +103,9 @@ export interface StreamExtractInput {
    * (trace events waiting to be ordered per track). Without one, adapters spill to memory.
    */
   spill?: SpillSpace;
-  /** Events an adapter holds in memory before spilling a run (tests lower it to exercise merging). */
+  /**
+   * Events an adapter holds in memory before spilling a run (tests lower it to exercise merging).
+   */
   spoolRunEvents?: number;
   /** Waiting events of a track held in memory before overflowing (tests lower it). */
   pendingEventsInMemory?: number;
@@ -122,7 +131,9 @@ export type PieceScanner = "chrome-trace" | "otlp-protobuf";
 
 /** One piece to scan: byte ranges of the payload file, which the thread reads itself. */
 export interface PieceTask {
-  /** [start, end) of what the scanner reads first: the document's start, up to where pieces begin. */
+  /**
+   * [start, end) of what the scanner reads first: the document's start, up to where pieces begin.
+   */
   prefix: [number, number];
   /** [start, end) of the piece. */
   piece: [number, number];
@@ -137,9 +148,15 @@ export interface PieceTask {
 export interface PieceThreads {
   /** Pieces that can be scanned at once. */
   readonly count: number;
-  /** Runs a format's piece scanner on a thread; the result is that scanner's (plain data, buffers transferred). */
+  /**
+   * Runs a format's piece scanner on a thread; the result is that scanner's (plain data, buffers
+   * transferred).
+   */
   run(scanner: PieceScanner, task: PieceTask): Promise<unknown>;
-  /** Ends the threads once the scan needs them no more (their memory goes back before the rows are built). */
+  /**
+   * Ends the threads once the scan needs them no more (their memory goes back before the rows are
+   * built).
+   */
   release(): Promise<void>;
 }
 

@@ -31,10 +31,17 @@ export function parseFailed(format: string, detail: string, cause?: unknown): Fl
 }
 
 export function tooLarge(format: string, what: string, count: number, limit: number): FlameoxError {
-  return new FlameoxError("ARTIFACT_TOO_LARGE", `Cannot import ${format}: ${count} ${what} exceed the limit of ${limit}`, {
-    remediation: ["Record a shorter profile or trace", "Raise the event limit if the host has the memory"],
-    details: { count, limit },
-  });
+  return new FlameoxError(
+    "ARTIFACT_TOO_LARGE",
+    `Cannot import ${format}: ${count} ${what} exceed the limit of ${limit}`,
+    {
+      remediation: [
+        "Record a shorter profile or trace",
+        "Raise the event limit if the host has the memory",
+      ],
+      details: { count, limit },
+    },
+  );
 }
 
 /** `typeof` with the distinctions a reader cares about (array, null). */
@@ -44,8 +51,16 @@ export function describeType(value: unknown): string {
   return typeof value;
 }
 
-export function expectationFailed(format: string, field: string, expected: string, value: unknown): FlameoxError {
-  return parseFailed(format, `expected ${field} to be ${expected} but found ${describeType(value)}`);
+export function expectationFailed(
+  format: string,
+  field: string,
+  expected: string,
+  value: unknown,
+): FlameoxError {
+  return parseFailed(
+    format,
+    `expected ${field} to be ${expected} but found ${describeType(value)}`,
+  );
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -70,7 +85,8 @@ export function assertNestingWithin(bytes: Uint8Array, maxDepth: number, format:
         if (b === BACKSLASH) i++;
       }
     } else if (kind === OPENS) {
-      if (++depth > maxDepth) throw parseFailed(format, `nesting deeper than ${maxDepth} levels at byte ${i}`);
+      if (++depth > maxDepth)
+        throw parseFailed(format, `nesting deeper than ${maxDepth} levels at byte ${i}`);
     } else {
       depth--;
     }
@@ -91,7 +107,11 @@ export function parseJsonPayload(bytes: Uint8Array, maxDepth: number, format: st
   try {
     return { value: JSON.parse(text) };
   } catch (error) {
-    throw parseFailed(format, `invalid JSON (${error instanceof Error ? error.message : String(error)})`, error);
+    throw parseFailed(
+      format,
+      `invalid JSON (${error instanceof Error ? error.message : String(error)})`,
+      error,
+    );
   }
 }
 

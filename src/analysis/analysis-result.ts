@@ -53,7 +53,9 @@ export function clampLimit(limit: number | undefined, fallback: number, max: num
 /** Limitations of several generations, each distinct limitation once. */
 export function distinctLimitations(lists: Limitation[][]): Limitation[] {
   const seen = new Map<string, Limitation>();
-  for (const list of lists) for (const l of list) if (!seen.has(`${l.code}\u0000${l.message}`)) seen.set(`${l.code}\u0000${l.message}`, l);
+  for (const list of lists)
+    for (const l of list)
+      if (!seen.has(`${l.code}\u0000${l.message}`)) seen.set(`${l.code}\u0000${l.message}`, l);
   return [...seen.values()];
 }
 
@@ -70,7 +72,10 @@ export function resultBase(
     recipe_version: recipe.version,
     corpus_commit_id: snapshot.commitId,
     claim_level: recipe.claimLevel,
-    inputs: inputsOf(subject, generations.map((g) => g.generation_id)),
+    inputs: inputsOf(
+      subject,
+      generations.map((g) => g.generation_id),
+    ),
     limitations: distinctLimitations(generations.map((g) => snapshot.manifest(g).limitations)),
   };
 }

@@ -24,7 +24,13 @@ export interface CursorBinding {
 }
 
 export function encodeCursor(binding: CursorBinding, offset: number): string {
-  const body: CursorBody = { v: 1, q: binding.query, f: digestOf(binding.filters).slice(7, 23), c: binding.commitId, o: offset };
+  const body: CursorBody = {
+    v: 1,
+    q: binding.query,
+    f: digestOf(binding.filters).slice(7, 23),
+    c: binding.commitId,
+    o: offset,
+  };
   return Buffer.from(JSON.stringify(body)).toString("base64url");
 }
 
@@ -35,22 +41,42 @@ export function decodeCursor(cursor: string | undefined | null, binding: CursorB
   try {
     body = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
   } catch {
-    throw new FlameoxError("INVALID_ARGUMENTS", "Cannot use cursor: it is not a flameox cursor", { details: { field: "cursor" } });
+    throw new FlameoxError("INVALID_ARGUMENTS", "Cannot use cursor: it is not a flameox cursor", {
+      details: { field: "cursor" },
+    });
   }
-  if (body?.v !== 1 || typeof body.o !== "number" || !Number.isInteger(body.o) || body.o < 0 || typeof body.c !== "string") {
-    throw new FlameoxError("INVALID_ARGUMENTS", "Cannot use cursor: it is malformed", { details: { field: "cursor" } });
+  if (
+    body?.v !== 1 ||
+    typeof body.o !== "number" ||
+    !Number.isInteger(body.o) ||
+    body.o < 0 ||
+    typeof body.c !== "string"
+  ) {
+    throw new FlameoxError("INVALID_ARGUMENTS", "Cannot use cursor: it is malformed", {
+      details: { field: "cursor" },
+    });
   }
   if (body.q !== binding.query || body.f !== digestOf(binding.filters).slice(7, 23)) {
-    throw new FlameoxError("INVALID_ARGUMENTS", "Cannot use cursor: it belongs to a different query or different arguments", {
-      details: { field: "cursor" },
-      remediation: ["Repeat the first call without a cursor"],
-    });
+    throw new FlameoxError(
+      "INVALID_ARGUMENTS",
+      "Cannot use cursor: it belongs to a different query or different arguments",
+      {
+        details: { field: "cursor" },
+        remediation: ["Repeat the first call without a cursor"],
+      },
+    );
   }
   if (body.c !== binding.commitId) {
     const state = binding.stateName ?? "corpus commit";
-    throw new FlameoxError("STALE_CURSOR", `Cannot use cursor: it was issued for ${state} ${body.c}, the current ${state} is ${binding.commitId}`, {
-      remediation: [`Repeat the first call without a cursor to page through the current ${state}`],
-    });
+    throw new FlameoxError(
+      "STALE_CURSOR",
+      `Cannot use cursor: it was issued for ${state} ${body.c}, the current ${state} is ${binding.commitId}`,
+      {
+        remediation: [
+          `Repeat the first call without a cursor to page through the current ${state}`,
+        ],
+      },
+    );
   }
   return body.o;
 }

@@ -3,7 +3,12 @@
  * anchor of a table, and the read-only statement check of `AnalysisEngine.query`.
  */
 import { Type, type DataType, type Schema as ArrowSchema } from "apache-arrow";
-import { PROVENANCE_COLUMNS, type ColumnSpec, type ColumnType, type TableSchema } from "../domain/evidence-schema.ts";
+import {
+  PROVENANCE_COLUMNS,
+  type ColumnSpec,
+  type ColumnType,
+  type TableSchema,
+} from "../domain/evidence-schema.ts";
 
 /**
  * What a table must look like when its files are absent or older: an evidence TableSchema
@@ -30,7 +35,8 @@ function isColumnList(shape: TableShape): shape is readonly ColumnSpec[] {
 }
 
 export function columnDefinitions(shape: TableShape): string {
-  const specs = (cols: readonly ColumnSpec[]) => cols.map((c) => [c.name, SQL_TYPES[c.type]] as const);
+  const specs = (cols: readonly ColumnSpec[]) =>
+    cols.map((c) => [c.name, SQL_TYPES[c.type]] as const);
   const defs = isColumnList(shape)
     ? specs(shape)
     : "fields" in shape
@@ -48,8 +54,13 @@ function arrowSqlType(type: DataType): string {
     case Type.Bool:
       return "BOOLEAN";
     case Type.Int: {
-      const { bitWidth, isSigned } = type as DataType<Type.Int> & { bitWidth: number; isSigned: boolean };
-      const base = ({ 8: "TINYINT", 16: "SMALLINT", 32: "INTEGER", 64: "BIGINT" } as Record<number, string>)[bitWidth];
+      const { bitWidth, isSigned } = type as DataType<Type.Int> & {
+        bitWidth: number;
+        isSigned: boolean;
+      };
+      const base = (
+        { 8: "TINYINT", 16: "SMALLINT", 32: "INTEGER", 64: "BIGINT" } as Record<number, string>
+      )[bitWidth];
       if (!base) break;
       return isSigned ? base : `U${base}`;
     }
@@ -67,7 +78,18 @@ function arrowSqlType(type: DataType): string {
 }
 
 /** Statements that read; a prepared statement is always exactly one statement. */
-const READ_KEYWORDS = new Set(["SELECT", "WITH", "FROM", "VALUES", "TABLE", "DESCRIBE", "SHOW", "SUMMARIZE", "PIVOT", "UNPIVOT"]);
+const READ_KEYWORDS = new Set([
+  "SELECT",
+  "WITH",
+  "FROM",
+  "VALUES",
+  "TABLE",
+  "DESCRIBE",
+  "SHOW",
+  "SUMMARIZE",
+  "PIVOT",
+  "UNPIVOT",
+]);
 
 /** First keyword after leading whitespace, comments and opening parentheses. */
 export function leadingKeyword(sql: string): string {

@@ -16,8 +16,14 @@ const STAGE = "__flameox_stage";
 /** Tables are built under this name and renamed at the end, so a failed load leaves the old one. */
 const BUILD = "__flameox_build";
 
-export function loadTableFromStreams(conn: DuckDBConnection, name: string, streams: readonly Uint8Array[], shape?: TableShape): void {
-  if (streams.length === 0 && !shape) throw new TypeError(`Cannot load table ${name} from no streams and no shape`);
+export function loadTableFromStreams(
+  conn: DuckDBConnection,
+  name: string,
+  streams: readonly Uint8Array[],
+  shape?: TableShape,
+): void {
+  if (streams.length === 0 && !shape)
+    throw new TypeError(`Cannot load table ${name} from no streams and no shape`);
   const build = quoteIdent(BUILD);
   conn.query(`DROP TABLE IF EXISTS ${build}`);
   try {
@@ -30,7 +36,12 @@ export function loadTableFromStreams(conn: DuckDBConnection, name: string, strea
     }
     let columns = tableColumns(conn, BUILD);
     for (const bytes of rest) {
-      if (sameNames(streamColumnNames(bytes), columns.map((c) => c.name))) {
+      if (
+        sameNames(
+          streamColumnNames(bytes),
+          columns.map((c) => c.name),
+        )
+      ) {
         conn.insertArrowFromIPCStream(bytes, { name: BUILD, create: false });
       } else {
         appendByName(conn, BUILD, bytes, columns);
@@ -44,14 +55,22 @@ export function loadTableFromStreams(conn: DuckDBConnection, name: string, strea
   }
 }
 
-function appendByName(conn: DuckDBConnection, name: string, bytes: Uint8Array, columns: readonly Column[]): void {
+function appendByName(
+  conn: DuckDBConnection,
+  name: string,
+  bytes: Uint8Array,
+  columns: readonly Column[],
+): void {
   const stage = quoteIdent(STAGE);
   conn.query(`DROP TABLE IF EXISTS ${stage}`);
   try {
     conn.insertArrowFromIPCStream(bytes, { name: STAGE, create: true });
     const known = new Set(columns.map((c) => c.name));
     for (const col of tableColumns(conn, STAGE)) {
-      if (!known.has(col.name)) conn.query(`ALTER TABLE ${quoteIdent(name)} ADD COLUMN ${quoteIdent(col.name)} ${col.type}`);
+      if (!known.has(col.name))
+        conn.query(
+          `ALTER TABLE ${quoteIdent(name)} ADD COLUMN ${quoteIdent(col.name)} ${col.type}`,
+        );
     }
     conn.query(`INSERT INTO ${quoteIdent(name)} BY NAME SELECT * FROM ${stage}`);
   } finally {
@@ -72,7 +91,10 @@ function tableColumns(conn: DuckDBConnection, table: string): Column[] {
     const result = statement.query(table);
     const names = result.getChild("column_name")!;
     const types = result.getChild("data_type")!;
-    return Array.from({ length: result.numRows }, (_, i) => ({ name: String(names.get(i)), type: String(types.get(i)) }));
+    return Array.from({ length: result.numRows }, (_, i) => ({
+      name: String(names.get(i)),
+      type: String(types.get(i)),
+    }));
   } finally {
     statement.close();
   }

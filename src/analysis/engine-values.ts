@@ -14,7 +14,9 @@ export interface ArrowTypeLike {
 }
 export interface ArrowTableLike {
   readonly numRows: number;
-  readonly schema: { readonly fields: readonly { readonly name: string; readonly type: ArrowTypeLike }[] };
+  readonly schema: {
+    readonly fields: readonly { readonly name: string; readonly type: ArrowTypeLike }[];
+  };
   getChildAt(index: number): { get(index: number): unknown } | null;
 }
 
@@ -38,7 +40,9 @@ export function tableToRows(table: ArrowTableLike): Record<string, unknown>[] {
 
 /** bigint -> number when exactly representable, else its decimal string. */
 export function bigintToPlain(value: bigint): number | string {
-  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+    ? Number(value)
+    : value.toString();
 }
 
 function converterFor(type: ArrowTypeLike): Convert {
@@ -51,7 +55,10 @@ function converterFor(type: ArrowTypeLike): Convert {
       return nullSafe((v) => Array.from(v as Iterable<unknown>, item));
     }
     case Type.Struct: {
-      const children = (type.children ?? []).map((c) => ({ name: c.name, convert: converterFor(c.type) }));
+      const children = (type.children ?? []).map((c) => ({
+        name: c.name,
+        convert: converterFor(c.type),
+      }));
       return nullSafe((v) => {
         const row = v as Record<string, unknown>;
         return Object.fromEntries(children.map((c) => [c.name, c.convert(row[c.name] ?? null)]));
@@ -75,7 +82,8 @@ function scalarToPlain(value: unknown): unknown {
   if (typeof value === "bigint") return bigintToPlain(value);
   // JSON has no NaN/Infinity; keep their meaning as text rather than turning them into null.
   if (typeof value === "number") return Number.isFinite(value) ? value : String(value);
-  if (typeof value === "object" && "toJSON" in value && typeof value.toJSON === "function") return value.toJSON();
+  if (typeof value === "object" && "toJSON" in value && typeof value.toJSON === "function")
+    return value.toJSON();
   return value;
 }
 
@@ -104,8 +112,11 @@ export function toBoundParam(value: unknown, index: number): BoundParam {
   if (value === null || typeof value === "string" || typeof value === "boolean") return value;
   if (typeof value === "bigint") return bigintToPlain(value);
   if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw new TypeError(`Query parameter ${index + 1} must be finite but is ${value}`);
+    if (!Number.isFinite(value))
+      throw new TypeError(`Query parameter ${index + 1} must be finite but is ${value}`);
     return value;
   }
-  throw new TypeError(`Query parameter ${index + 1} must be a string, number, bigint, boolean or null but is ${typeof value}`);
+  throw new TypeError(
+    `Query parameter ${index + 1} must be a string, number, bigint, boolean or null but is ${typeof value}`,
+  );
 }

@@ -50,9 +50,16 @@ export class AnalysisEngine {
     // Both entries name the EH build: createDuckDB picks EH when the runtime has wasm
     // exceptions (Bun does) and the type requires an MVP entry.
     const bundle = { mainModule: duckdbWasmPath, mainWorker: "" };
-    const db = await duckdb.createDuckDB({ mvp: bundle, eh: bundle }, new duckdb.VoidLogger(), duckdb.NODE_RUNTIME);
+    const db = await duckdb.createDuckDB(
+      { mvp: bundle, eh: bundle },
+      new duckdb.VoidLogger(),
+      duckdb.NODE_RUNTIME,
+    );
     await db.instantiate();
-    db.open({ query: { castBigIntToDouble: false, castDecimalToDouble: false }, allowUnsignedExtensions: false });
+    db.open({
+      query: { castBigIntToDouble: false, castDecimalToDouble: false },
+      allowUnsignedExtensions: false,
+    });
     const conn = db.connect();
     for (const sql of lockdownStatements(options.memoryLimit ?? "2GB")) conn.query(sql);
     return new AnalysisEngine(db, conn);
@@ -76,7 +83,9 @@ export class AnalysisEngine {
   query(sql: string, params: readonly unknown[] = []): Record<string, unknown>[] {
     this.assertOpen();
     if (!isReadStatement(sql)) {
-      throw new Error(`AnalysisEngine.query only runs read statements; refusing ${leadingKeyword(sql) || "an empty statement"}`);
+      throw new Error(
+        `AnalysisEngine.query only runs read statements; refusing ${leadingKeyword(sql) || "an empty statement"}`,
+      );
     }
     const bound = params.map(toBoundParam);
     const statement = this.conn.prepare(sql);

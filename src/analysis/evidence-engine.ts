@@ -11,7 +11,12 @@
  * idle a while, since DuckDB-WASM holds a few hundred MB while open. Queries are named,
  * versioned constants with bound parameters; no caller ever supplies SQL text.
  */
-import { EVIDENCE_SCHEMAS, PROVENANCE_COLUMNS, type ColumnSpec, type EvidenceTableName } from "../domain/evidence-schema.ts";
+import {
+  EVIDENCE_SCHEMAS,
+  PROVENANCE_COLUMNS,
+  type ColumnSpec,
+  type EvidenceTableName,
+} from "../domain/evidence-schema.ts";
 import type { CommitEntry } from "../storage/corpus-records.ts";
 import { parquetToIpcStream } from "../storage/parquet.ts";
 import type { SnapshotHandle } from "../storage/snapshot.ts";
@@ -60,11 +65,17 @@ export class EvidenceEngine {
    * Makes the view `table` hold exactly the rows of the given generations, limited to
    * `columns` (all of the table's when omitted). Loads only generations not yet loaded.
    */
-  async ensureTable(snapshot: SnapshotHandle, table: EvidenceTableName, generations: CommitEntry[], columns?: readonly string[]): Promise<void> {
+  async ensureTable(
+    snapshot: SnapshotHandle,
+    table: EvidenceTableName,
+    generations: CommitEntry[],
+    columns?: readonly string[],
+  ): Promise<void> {
     const engine = await this.open();
     const specs = columnSpecs(table, columns);
     const names: string[] = [];
-    for (const generation of generations) names.push(await this.generationTable(engine, snapshot, table, generation, specs));
+    for (const generation of generations)
+      names.push(await this.generationTable(engine, snapshot, table, generation, specs));
     if (names.length === 0) {
       // No generation: the view still has the table's columns, and no rows.
       const empty = `${table}__empty`;
@@ -83,7 +94,13 @@ export class EvidenceEngine {
   }
 
   stats(): EngineStats {
-    return { open: this.engine !== null, budget_bytes: this.budget, bytes: this.bytes, tables: this.tables.size, ...this.counts };
+    return {
+      open: this.engine !== null,
+      budget_bytes: this.budget,
+      bytes: this.bytes,
+      tables: this.tables.size,
+      ...this.counts,
+    };
   }
 
   close(): void {
@@ -115,7 +132,13 @@ export class EvidenceEngine {
     this.idleTimer.unref?.();
   }
 
-  private async generationTable(engine: AnalysisEngine, snapshot: SnapshotHandle, table: EvidenceTableName, generation: CommitEntry, specs: readonly ColumnSpec[]): Promise<string> {
+  private async generationTable(
+    engine: AnalysisEngine,
+    snapshot: SnapshotHandle,
+    table: EvidenceTableName,
+    generation: CommitEntry,
+    specs: readonly ColumnSpec[],
+  ): Promise<string> {
     const key = `${table}|${generation.generation_id}|${specs.map((c) => c.name).join(",")}`;
     const loaded = this.tables.get(key);
     if (loaded) {

@@ -16,7 +16,12 @@ import { TRACK_COLUMNS, type EvidenceTableName } from "../domain/evidence-schema
 import { decodeVerifiedPart } from "../storage/evidence-part.ts";
 import { initParquet, readParquetColumns } from "../storage/parquet.ts";
 import type { EvidenceFile, SnapshotHandle } from "../storage/snapshot.ts";
-import { asksForTrackColumns, trackRowsOf, withTrackColumns, type TrackRows } from "../storage/track-columns.ts";
+import {
+  asksForTrackColumns,
+  trackRowsOf,
+  withTrackColumns,
+  type TrackRows,
+} from "../storage/track-columns.ts";
 
 /**
  * The bytes of one evidence part, for any reader (decoded parts here, engine tables). Every
@@ -31,26 +36,50 @@ export async function openPart(snapshot: SnapshotHandle, file: EvidenceFile): Pr
  * Reads and decodes one part, keeping only `columns`: those the file has, provenance, and,
  * for trace_events, the track columns joined from the generation's `tracks`.
  */
-export async function decodePart(snapshot: SnapshotHandle, file: EvidenceFile, table: EvidenceTableName, columns: readonly string[]): Promise<Table> {
+export async function decodePart(
+  snapshot: SnapshotHandle,
+  file: EvidenceFile,
+  table: EvidenceTableName,
+  columns: readonly string[],
+): Promise<Table> {
   const joinTracks = table === "trace_events" && asksForTrackColumns(columns);
   const read = joinTracks && !columns.includes("track_id") ? [...columns, "track_id"] : columns;
-  const arrow = await decodeVerifiedPart(file, await openPart(snapshot, file), (bytes) => readParquetColumns(bytes, read), (t) => t.numRows);
-  return joinTracks ? withTrackColumns(arrow, columns, await generationTracks(snapshot, file.generationId)) : arrow;
+  const arrow = await decodeVerifiedPart(
+    file,
+    await openPart(snapshot, file),
+    (bytes) => readParquetColumns(bytes, read),
+    (t) => t.numRows,
+  );
+  return joinTracks
+    ? withTrackColumns(arrow, columns, await generationTracks(snapshot, file.generationId))
+    : arrow;
 }
 
 /** Decoded `tracks` of recent generations (immutable, so kept by generation id; a few KB each). */
 const tracksByGeneration = new Map<string, TrackRows>();
 
-async function generationTracks(snapshot: SnapshotHandle, generationId: string): Promise<TrackRows> {
+async function generationTracks(
+  snapshot: SnapshotHandle,
+  generationId: string,
+): Promise<TrackRows> {
   const known = tracksByGeneration.get(generationId);
   if (known) return known;
   const entry = snapshot.commit.generations.find((g) => g.generation_id === generationId);
   const rows = new Map<string, (string | null)[]>();
   for (const file of entry ? snapshot.tableFiles("tracks", [entry]) : []) {
     const bytes = await openPart(snapshot, file);
-    trackRowsOf(await decodeVerifiedPart(file, bytes, (b) => readParquetColumns(b, ["track_id", ...TRACK_COLUMNS]), (t) => t.numRows), rows);
+    trackRowsOf(
+      await decodeVerifiedPart(
+        file,
+        bytes,
+        (b) => readParquetColumns(b, ["track_id", ...TRACK_COLUMNS]),
+        (t) => t.numRows,
+      ),
+      rows,
+    );
   }
-  if (tracksByGeneration.size >= 64) tracksByGeneration.delete(tracksByGeneration.keys().next().value!);
+  if (tracksByGeneration.size >= 64)
+    tracksByGeneration.delete(tracksByGeneration.keys().next().value!);
   tracksByGeneration.set(generationId, rows);
   return rows;
 }
@@ -97,7 +126,13 @@ class CachedPart implements DecodedPart {
   private readonly derived = new Map<string, unknown>();
   private readonly onGrow: (bytes: number) => void;
 
-  constructor(file: EvidenceFile, table: EvidenceTableName, arrow: Table, columns: ReadonlySet<string>, onGrow: (bytes: number) => void) {
+  constructor(
+    file: EvidenceFile,
+    table: EvidenceTableName,
+    arrow: Table,
+    columns: ReadonlySet<string>,
+    onGrow: (bytes: number) => void,
+  ) {
     this.path = file.path;
     this.generationId = file.generationId;
     this.table = table;
@@ -135,7 +170,12 @@ export class PartCache {
    * The decoded parts of `table` in the given generations, with at least `columns`.
    * Parts with no rows are skipped, as no reader needs them.
    */
-  async partsOf(snapshot: SnapshotHandle, table: EvidenceTableName, generations: Parameters<SnapshotHandle["tableFiles"]>[1], columns: readonly string[]): Promise<DecodedPart[]> {
+  async partsOf(
+    snapshot: SnapshotHandle,
+    table: EvidenceTableName,
+    generations: Parameters<SnapshotHandle["tableFiles"]>[1],
+    columns: readonly string[],
+  ): Promise<DecodedPart[]> {
     const out: DecodedPart[] = [];
     for (const file of snapshot.tableFiles(table, generations)) {
       if (file.rows === 0) continue;
@@ -147,7 +187,14 @@ export class PartCache {
   }
 
   stats(): PartCacheStats {
-    return { budget_bytes: this.budget, bytes: this.total, parts: this.parts.size, loads: this.counts.loads, hits: this.counts.hits, evictions: this.counts.evictions };
+    return {
+      budget_bytes: this.budget,
+      bytes: this.total,
+      parts: this.parts.size,
+      loads: this.counts.loads,
+      hits: this.counts.hits,
+      evictions: this.counts.evictions,
+    };
   }
 
   /** Every part load since the cache was made, oldest first. */
@@ -155,7 +202,12 @@ export class PartCache {
     return this.loadLog;
   }
 
-  private async part(snapshot: SnapshotHandle, file: EvidenceFile, table: EvidenceTableName, columns: readonly string[]): Promise<CachedPart> {
+  private async part(
+    snapshot: SnapshotHandle,
+    file: EvidenceFile,
+    table: EvidenceTableName,
+    columns: readonly string[],
+  ): Promise<CachedPart> {
     // Concurrent calls (an MCP client may send several) wait for one decode of a part.
     const pending = this.pending.get(file.path);
     if (pending) {
@@ -171,7 +223,12 @@ export class PartCache {
     }
   }
 
-  private async load(snapshot: SnapshotHandle, file: EvidenceFile, table: EvidenceTableName, columns: readonly string[]): Promise<CachedPart> {
+  private async load(
+    snapshot: SnapshotHandle,
+    file: EvidenceFile,
+    table: EvidenceTableName,
+    columns: readonly string[],
+  ): Promise<CachedPart> {
     const cached = this.parts.get(file.path);
     if (cached && columns.every((c) => cached.columns.has(c))) {
       // Map order is recency order: re-insert on use.

@@ -32,7 +32,10 @@ export async function readEvidenceColumns(
   return { rows, columns: out };
 }
 
-/** One column of a part as plain values (null where the file lacks the column), computed once per part. */
+/**
+ * One column of a part as plain values (null where the file lacks the column), computed once per
+ * part.
+ */
 export function plainColumn(part: DecodedPart, name: string): readonly (string | number | null)[] {
   return part.derive(`plain:${name}`, () => {
     const vector = part.arrow.getChild(name);

@@ -23,7 +23,11 @@ export const MAX_FRAMES_PER_VARIANT = 25;
 /** Time metrics only: a size-vs-cost question about allocation counts would be another recipe. */
 const TIME_METRICS: FrameMetric[] = ["cpu_time", "wall_time"];
 
-export interface ProfiledTrial { run_id: string; variant: string; input: number }
+export interface ProfiledTrial {
+  run_id: string;
+  variant: string;
+  input: number;
+}
 
 export interface FrameCorrelation {
   frame_id: string;
@@ -66,19 +70,31 @@ export type FrameCorrelations =
       variants: VariantFrameCorrelation[];
     };
 
-export async function frameCorrelations(snapshot: SnapshotHandle, trials: readonly ProfiledTrial[]): Promise<FrameCorrelations> {
+export async function frameCorrelations(
+  snapshot: SnapshotHandle,
+  trials: readonly ProfiledTrial[],
+): Promise<FrameCorrelations> {
   const profiles = new Map<string, CommitEntry[]>();
   for (const t of trials) {
     const gens = profileGenerations(snapshot, t.run_id);
     if (gens.length > 0) profiles.set(t.run_id, gens);
   }
   if (profiles.size === 0) {
-    return { status: "unavailable", reason: "no profile evidence was captured for these trials; declare profile = \"v8-cpu\" (or \"perf\") on the experiment to profile every trial" };
+    return {
+      status: "unavailable",
+      reason:
+        'no profile evidence was captured for these trials; declare profile = "v8-cpu" (or "perf") on the experiment to profile every trial',
+    };
   }
   const selfByTrial = new Map<string, Map<string, Map<string, number>>>();
   const units = new Map<string, string>();
   for (const [runId, gens] of profiles) {
-    const fm = await readEvidenceColumns(snapshot, "frame_measurements", gens, ["frame_id", "metric", "unit", "self_value"]);
+    const fm = await readEvidenceColumns(snapshot, "frame_measurements", gens, [
+      "frame_id",
+      "metric",
+      "unit",
+      "self_value",
+    ]);
     const byMetric = new Map<string, Map<string, number>>();
     for (let i = 0; i < fm.rows; i++) {
       const metric = fm.columns.metric![i] as string;
@@ -91,18 +107,32 @@ export async function frameCorrelations(snapshot: SnapshotHandle, trials: readon
     selfByTrial.set(runId, byMetric);
   }
   // One metric for every trial: the preferred time metric that all profiled trials have.
-  const metric = TIME_METRICS.find((m) => [...selfByTrial.values()].every((byMetric) => byMetric.has(m)));
-  if (!metric) return { status: "unavailable", reason: `the trials' profiles do not all hold one time metric (${TIME_METRICS.join(" or ")}); frame correlation needs self time per trial` };
+  const metric = TIME_METRICS.find((m) =>
+    [...selfByTrial.values()].every((byMetric) => byMetric.has(m)),
+  );
+  if (!metric)
+    return {
+      status: "unavailable",
+      reason: `the trials' profiles do not all hold one time metric (${TIME_METRICS.join(" or ")}); frame correlation needs self time per trial`,
+    };
   const profiled = trials.filter((t) => profiles.has(t.run_id));
   const frameInfo = await readFrames(snapshot, [...new Set([...profiles.values()].flat())]);
   const variants = [...new Set(profiled.map((t) => t.variant))].sort().map((variant) => {
     const mine = profiled.filter((t) => t.variant === variant);
-    return correlateVariant(variant, mine, (t) => selfByTrial.get(t.run_id)!.get(metric)!, frameInfo);
+    return correlateVariant(
+      variant,
+      mine,
+      (t) => selfByTrial.get(t.run_id)!.get(metric)!,
+      frameInfo,
+    );
   });
   const unprofiled = trials.length - profiled.length;
   return {
     status: unprofiled > 0 ? "partial" : "available",
-    reason: unprofiled > 0 ? `${unprofiled} of ${trials.length} succeeded trials have no profile; they are left out of the tests` : `${metric} self time of every frame in ${profiled.length} profiled trials`,
+    reason:
+      unprofiled > 0
+        ? `${unprofiled} of ${trials.length} succeeded trials have no profile; they are left out of the tests`
+        : `${metric} self time of every frame in ${profiled.length} profiled trials`,
     metric,
     measure: "self_value",
     unit: units.get(metric) ?? null,
@@ -121,8 +151,20 @@ function correlateVariant(
   frameInfo: Awaited<ReturnType<typeof readFrames>>,
 ): VariantFrameCorrelation {
   const inputs = [...new Set(trials.map((t) => t.input))].sort((a, b) => a - b);
-  const empty = { variant, profiled_trials: trials.length, inputs: inputs.length, family_size: 0, flagged: 0, frames: [], truncated: false };
-  if (trials.length < 3 || inputs.length < 2) return { ...empty, note: "fewer than 3 profiled trials or 2 distinct inputs: nothing to correlate" };
+  const empty = {
+    variant,
+    profiled_trials: trials.length,
+    inputs: inputs.length,
+    family_size: 0,
+    flagged: 0,
+    frames: [],
+    truncated: false,
+  };
+  if (trials.length < 3 || inputs.length < 2)
+    return {
+      ...empty,
+      note: "fewer than 3 profiled trials or 2 distinct inputs: nothing to correlate",
+    };
   const frameIds = [...new Set(trials.flatMap((t) => [...selfOf(t).keys()]))].sort();
   const xs = trials.map((t) => t.input);
   const tested: { id: string; ys: number[]; rho: number; p: number }[] = [];
@@ -144,21 +186,36 @@ function correlateVariant(
       q_value: q[i]!,
       grows_with_input: q[i]! < FRAME_CORRELATION_ALPHA && t.rho > 0,
       trials_present: t.ys.filter((y) => y > 0).length,
-      median_self_by_input: inputs.map((input) => ({ input, value: median(t.ys.filter((_, k) => xs[k] === input)) })),
+      median_self_by_input: inputs.map((input) => ({
+        input,
+        value: median(t.ys.filter((_, k) => xs[k] === input)),
+      })),
     };
   });
-  rows.sort((a, b) => Number(b.grows_with_input) - Number(a.grows_with_input) || a.q_value - b.q_value || b.rho - a.rho || (a.frame_id < b.frame_id ? -1 : 1));
+  rows.sort(
+    (a, b) =>
+      Number(b.grows_with_input) - Number(a.grows_with_input) ||
+      a.q_value - b.q_value ||
+      b.rho - a.rho ||
+      (a.frame_id < b.frame_id ? -1 : 1),
+  );
   return {
     ...empty,
     family_size: tested.length,
     flagged: rows.filter((r) => r.grows_with_input).length,
     frames: rows.slice(0, MAX_FRAMES_PER_VARIANT),
     truncated: rows.length > MAX_FRAMES_PER_VARIANT,
-    note: tested.length < frameIds.length ? `${frameIds.length - tested.length} frame(s) had the same self time in every trial and were not tested` : null,
+    note:
+      tested.length < frameIds.length
+        ? `${frameIds.length - tested.length} frame(s) had the same self time in every trial and were not tested`
+        : null,
   };
 }
 
-/** Generations of one run holding frame measurements, the newest per artifact and extractor (a re-extraction never doubles time). */
+/**
+ * Generations of one run holding frame measurements, the newest per artifact and extractor (a
+ * re-extraction never doubles time).
+ */
 function profileGenerations(snapshot: SnapshotHandle, runId: string): CommitEntry[] {
   const latest = new Map<string, CommitEntry>();
   for (const g of snapshot.commit.generations) {

@@ -34,7 +34,10 @@ const PSEUDO_FRAMES = new Set(["(idle)", "(program)", "(garbage collector)", "(r
 
 export interface Hotspot {
   rank: number;
-  /** The row's frame (for drill-downs): its only frame, or, for a function or file over several, the one with the most self value. */
+  /**
+   * The row's frame (for drill-downs): its only frame, or, for a function or file over several, the
+   * one with the most self value.
+   */
   frame_id: string;
   /** Stored frames the row sums (several lines of one function, several functions of one file). */
   frames: number;
@@ -57,7 +60,12 @@ export interface Hotspot {
 export interface HotspotsResult extends AnalysisResult<Hotspot> {
   metric: FrameMetric | null;
   metrics_available: FrameMetric[];
-  coverage: { total_self_value: number; total_samples: number; frames: number; symbolized_fraction: number | null };
+  coverage: {
+    total_self_value: number;
+    total_samples: number;
+    frames: number;
+    symbolized_fraction: number | null;
+  };
   granularity: Granularity;
   /** What `exclude_pseudo_frames` left out (null: nothing was asked to be left out). */
   excluded: { functions: string[]; self_value: number; self_fraction: number } | null;
@@ -86,20 +94,40 @@ interface Row extends Totals {
   lead: string;
 }
 
-export async function analyzeHotspots(snapshot: SnapshotHandle, subject: Subject, options: HotspotsOptions, parts: PartCache = new PartCache(0)): Promise<HotspotsResult> {
+export async function analyzeHotspots(
+  snapshot: SnapshotHandle,
+  subject: Subject,
+  options: HotspotsOptions,
+  parts: PartCache = new PartCache(0),
+): Promise<HotspotsResult> {
   const generations = subject.generations.filter((g) => g.tables.frame_measurements !== undefined);
   const granularity = options.granularity ?? "function";
   const excludePseudo = options.excludePseudoFrames ?? false;
-  const binding = { query: `${HOTSPOTS_RECIPE}@${HOTSPOTS_VERSION}`, filters: { subject: subject.id, metric: options.metric ?? null, granularity, exclude_pseudo_frames: excludePseudo }, commitId: snapshot.commitId };
+  const binding = {
+    query: `${HOTSPOTS_RECIPE}@${HOTSPOTS_VERSION}`,
+    filters: {
+      subject: subject.id,
+      metric: options.metric ?? null,
+      granularity,
+      exclude_pseudo_frames: excludePseudo,
+    },
+    commitId: snapshot.commitId,
+  };
   const offset = decodeCursor(options.cursor, binding);
-  const base = resultBase({ name: HOTSPOTS_RECIPE, version: HOTSPOTS_VERSION, claimLevel: "derived" }, snapshot, subject, generations);
+  const base = resultBase(
+    { name: HOTSPOTS_RECIPE, version: HOTSPOTS_VERSION, claimLevel: "derived" },
+    snapshot,
+    subject,
+    generations,
+  );
   const limitations = base.limitations;
   if (generations.length === 0) {
     return {
       ...base,
       evidence: {
         status: "unavailable",
-        reason: "no_profile_artifact: no extracted profile or trace evidence for this subject in the pinned commit",
+        reason:
+          "no_profile_artifact: no extracted profile or trace evidence for this subject in the pinned commit",
         next_tool: "import_artifact",
       },
       metric: null,
@@ -114,16 +142,34 @@ export async function analyzeHotspots(snapshot: SnapshotHandle, subject: Subject
       next_cursor: null,
     };
   }
-  const fm = await readEvidenceColumns(snapshot, "frame_measurements", generations, [
-    "frame_id", "metric", "unit", "self_value", "inclusive_value", "self_samples", "inclusive_samples",
-  ], parts);
+  const fm = await readEvidenceColumns(
+    snapshot,
+    "frame_measurements",
+    generations,
+    [
+      "frame_id",
+      "metric",
+      "unit",
+      "self_value",
+      "inclusive_value",
+      "self_samples",
+      "inclusive_samples",
+    ],
+    parts,
+  );
   const metricsAvailable = [...new Set(fm.columns.metric as string[])].sort() as FrameMetric[];
   const metric = options.metric ?? defaultFrameMetric(metricsAvailable);
   const totals = new Map<string, Totals>();
   for (let i = 0; i < fm.rows; i++) {
     if (fm.columns.metric![i] !== metric) continue;
     const id = fm.columns.frame_id![i] as string;
-    const t = totals.get(id) ?? { self: 0, incl: 0, selfN: 0, inclN: 0, unit: fm.columns.unit![i] as string };
+    const t = totals.get(id) ?? {
+      self: 0,
+      incl: 0,
+      selfN: 0,
+      inclN: 0,
+      unit: fm.columns.unit![i] as string,
+    };
     t.self += fm.columns.self_value![i] as number;
     t.incl += fm.columns.inclusive_value![i] as number;
     t.selfN += fm.columns.self_samples![i] as number;
@@ -143,9 +189,13 @@ export async function analyzeHotspots(snapshot: SnapshotHandle, subject: Subject
     const set = await readStackSet(snapshot, subject);
     return metric ? [...(set.byMetric.get(metric)?.values() ?? [])] : [];
   });
-  const pseudo = excludePseudo ? grouped.filter((r) => PSEUDO_FRAMES.has(frames.get(r.lead)?.function ?? "")) : [];
+  const pseudo = excludePseudo
+    ? grouped.filter((r) => PSEUDO_FRAMES.has(frames.get(r.lead)?.function ?? ""))
+    : [];
   const shown = pseudo.length > 0 ? grouped.filter((r) => !pseudo.includes(r)) : grouped;
-  const ranked = shown.sort((a, b) => b.self - a.self || b.incl - a.incl || (a.key < b.key ? -1 : 1));
+  const ranked = shown.sort(
+    (a, b) => b.self - a.self || b.incl - a.incl || (a.key < b.key ? -1 : 1),
+  );
   const page = ranked.slice(offset, offset + options.limit);
   const items: Hotspot[] = page.map((r, i) => {
     const f = frames.get(r.lead);
@@ -155,7 +205,10 @@ export async function analyzeHotspots(snapshot: SnapshotHandle, subject: Subject
       rank: offset + i + 1,
       frame_id: r.lead,
       frames: r.frameIds.length,
-      function: granularity === "file" && r.frameIds.length > 1 ? `(${r.frameIds.length} functions)` : (f?.function ?? "(unknown frame)"),
+      function:
+        granularity === "file" && r.frameIds.length > 1
+          ? `(${r.frameIds.length} functions)`
+          : (f?.function ?? "(unknown frame)"),
       language: f?.language ?? "unknown",
       module: f?.module ?? null,
       file: f?.file ?? null,
@@ -177,15 +230,33 @@ export async function analyzeHotspots(snapshot: SnapshotHandle, subject: Subject
     ...base,
     evidence:
       totals.size === 0
-        ? { status: "empty", reason: "the profile evidence holds no samples or slices; zero hotspots were observed, which is not proof of absence" }
+        ? {
+            status: "empty",
+            reason:
+              "the profile evidence holds no samples or slices; zero hotspots were observed, which is not proof of absence",
+          }
         : limitations.length > 0
-          ? { status: "partial", reason: `available with ${limitations.length} limitation(s); see limitations` }
+          ? {
+              status: "partial",
+              reason: `available with ${limitations.length} limitation(s); see limitations`,
+            }
           : { status: "available", reason: `${metric} measurements of ${totals.size} frames` },
     metric,
     metrics_available: metricsAvailable,
-    coverage: { total_self_value: totalSelf, total_samples: totalSamples, frames: totals.size, symbolized_fraction: totals.size > 0 ? symbolized / totals.size : null },
+    coverage: {
+      total_self_value: totalSelf,
+      total_samples: totalSamples,
+      frames: totals.size,
+      symbolized_fraction: totals.size > 0 ? symbolized / totals.size : null,
+    },
     granularity,
-    excluded: excludePseudo ? { functions: pseudo.map((r) => frames.get(r.lead)?.function ?? r.key).sort(), self_value: excludedSelf, self_fraction: totalSelf > 0 ? excludedSelf / totalSelf : 0 } : null,
+    excluded: excludePseudo
+      ? {
+          functions: pseudo.map((r) => frames.get(r.lead)?.function ?? r.key).sort(),
+          self_value: excludedSelf,
+          self_fraction: totalSelf > 0 ? excludedSelf / totalSelf : 0,
+        }
+      : null,
     items,
     total: ranked.length,
     returned: items.length,
@@ -199,7 +270,12 @@ export async function analyzeHotspots(snapshot: SnapshotHandle, subject: Subject
  * value of a group of several frames counted over the stacks (each stack once), read only
  * when some group has several frames.
  */
-async function groupRows(totals: ReadonlyMap<string, Totals>, frames: ReadonlyMap<string, FrameInfo>, granularity: Granularity, stacks: () => Promise<{ frameIds: string[]; value: number; samples: number }[]>): Promise<Row[]> {
+async function groupRows(
+  totals: ReadonlyMap<string, Totals>,
+  frames: ReadonlyMap<string, FrameInfo>,
+  granularity: Granularity,
+  stacks: () => Promise<{ frameIds: string[]; value: number; samples: number }[]>,
+): Promise<Row[]> {
   const groups = new Map<string, Row>();
   for (const [id, t] of totals) {
     const key = frameGroupKey(id, frames.get(id), granularity);
@@ -219,7 +295,9 @@ async function groupRows(totals: ReadonlyMap<string, Totals>, frames: ReadonlyMa
   if (merged.length > 0) {
     const keyOf = new Map<string, string>();
     for (const r of merged) for (const id of r.frameIds) keyOf.set(id, r.key);
-    const sums = new Map<string, { value: number; samples: number }>(merged.map((r) => [r.key, { value: 0, samples: 0 }]));
+    const sums = new Map<string, { value: number; samples: number }>(
+      merged.map((r) => [r.key, { value: 0, samples: 0 }]),
+    );
     const seen = new Set<string>();
     for (const stack of await stacks()) {
       seen.clear();
@@ -234,9 +312,16 @@ async function groupRows(totals: ReadonlyMap<string, Totals>, frames: ReadonlyMa
     }
     for (const r of merged) {
       const sum = sums.get(r.key)!;
-      // Without stacks (call-arc formats such as callgrind) the largest frame's inclusive value is the bound that is sure.
-      r.incl = sum.value > 0 || sum.samples > 0 ? sum.value : Math.max(...r.frameIds.map((id) => totals.get(id)!.incl));
-      r.inclN = sum.value > 0 || sum.samples > 0 ? sum.samples : Math.max(...r.frameIds.map((id) => totals.get(id)!.inclN));
+      // Without stacks (call-arc formats such as callgrind) the largest frame's inclusive value is
+      // the bound that is sure.
+      r.incl =
+        sum.value > 0 || sum.samples > 0
+          ? sum.value
+          : Math.max(...r.frameIds.map((id) => totals.get(id)!.incl));
+      r.inclN =
+        sum.value > 0 || sum.samples > 0
+          ? sum.samples
+          : Math.max(...r.frameIds.map((id) => totals.get(id)!.inclN));
     }
   }
   return [...groups.values()];
@@ -256,7 +341,11 @@ export interface FrameInfo {
  * Frames of the given generations by id; a later generation's row for an id wins. Each
  * part's map is built once and kept with the part.
  */
-export async function readFrames(snapshot: SnapshotHandle, generations: Parameters<SnapshotHandle["tableFiles"]>[1], parts: PartCache = new PartCache(0)): Promise<ReadonlyMap<string, FrameInfo>> {
+export async function readFrames(
+  snapshot: SnapshotHandle,
+  generations: Parameters<SnapshotHandle["tableFiles"]>[1],
+  parts: PartCache = new PartCache(0),
+): Promise<ReadonlyMap<string, FrameInfo>> {
   const decoded = await parts.partsOf(snapshot, "frames", generations, FRAME_COLUMNS);
   const maps = decoded.map((part) => part.derive("frames:by-id", () => framesOf(part)));
   if (maps.length === 1) return maps[0]!;
@@ -265,10 +354,21 @@ export async function readFrames(snapshot: SnapshotHandle, generations: Paramete
   return merged;
 }
 
-const FRAME_COLUMNS = ["frame_id", "function", "language", "module", "file", "line", "column", "symbolization"];
+const FRAME_COLUMNS = [
+  "frame_id",
+  "function",
+  "language",
+  "module",
+  "file",
+  "line",
+  "column",
+  "symbolization",
+];
 
 function framesOf(part: DecodedPart): { value: Map<string, FrameInfo>; bytes: number } {
-  const [ids, fns, languages, modules, files, lines, columns, symbolization] = FRAME_COLUMNS.map((c) => plainColumn(part, c));
+  const [ids, fns, languages, modules, files, lines, columns, symbolization] = FRAME_COLUMNS.map(
+    (c) => plainColumn(part, c),
+  );
   const frames = new Map<string, FrameInfo>();
   for (let i = 0; i < part.rows; i++) {
     frames.set(ids![i] as string, {

@@ -1,7 +1,16 @@
 /** Versioned SQL of the OTLP lifecycle queries (bound parameters only; see otel-lifecycle.ts). */
 /** The span columns these queries read: all the engine loads of `otel_spans`. */
 export const OTEL_SPAN_COLUMNS = [
-  "span_index", "trace_id", "span_id", "parent_span_id", "name", "kind", "start_unix_nano", "end_unix_nano", "duration_ns", "status_code",
+  "span_index",
+  "trace_id",
+  "span_id",
+  "parent_span_id",
+  "name",
+  "kind",
+  "start_unix_nano",
+  "end_unix_nano",
+  "duration_ns",
+  "status_code",
 ];
 
 const TRACE_FILTER = `(CAST(? AS VARCHAR) IS NULL OR trace_id = CAST(? AS VARCHAR))`;
@@ -12,7 +21,8 @@ export const OTEL_SQL = {
   windowPage: `SELECT span_index, trace_id, span_id, parent_span_id, name, kind, CAST(start_unix_nano AS VARCHAR) AS start_unix_nano,
       CAST(end_unix_nano AS VARCHAR) AS end_unix_nano, duration_ns, status_code
     FROM otel_spans WHERE ${WINDOW} ORDER BY otel_spans.start_unix_nano, span_index LIMIT ? OFFSET ?`,
-  // Roots are spans without a parent or whose parent is not in the artifact; depth counts from them.
+  // Roots are spans without a parent or whose parent is not in the artifact; depth counts from
+  // them.
   transitions: `WITH RECURSIVE spans AS (SELECT * FROM otel_spans WHERE ${TRACE_FILTER}),
     tree(trace_id, span_id, name, duration_ns, depth) AS (
       SELECT s.trace_id, s.span_id, s.name, s.duration_ns, 0 FROM spans s

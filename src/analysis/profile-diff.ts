@@ -10,10 +10,23 @@ import { FlameoxError } from "../domain/errors.ts";
 import type { EvidenceStatus, Limitation } from "../domain/evidence-status.ts";
 import type { FrameMetric } from "../domain/evidence-schema.ts";
 import type { SnapshotHandle } from "../storage/snapshot.ts";
-import { ANALYSIS_SCHEMA_VERSION, type AnalysisInputs, inputsOf, distinctLimitations, type PageInfo } from "./analysis-result.ts";
+import {
+  ANALYSIS_SCHEMA_VERSION,
+  type AnalysisInputs,
+  inputsOf,
+  distinctLimitations,
+  type PageInfo,
+} from "./analysis-result.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { frameLabel } from "./pictures/frame-identity.ts";
-import { defaultMetric, metricsOf, type ProfileStacks, selectView, type StackSet, readStackSet } from "./profile-stacks.ts";
+import {
+  defaultMetric,
+  metricsOf,
+  type ProfileStacks,
+  selectView,
+  type StackSet,
+  readStackSet,
+} from "./profile-stacks.ts";
 import type { Subject } from "./subject.ts";
 
 export const DIFF_RECIPE = "profile_diff";
@@ -31,7 +44,9 @@ export interface DiffItem {
   function: string;
   file: string | null;
   language: string;
-  /** `name_file`: same name and file; `name_only`: the stated fallback; `unmatched`: one side only. */
+  /**
+   * `name_file`: same name and file; `name_only`: the stated fallback; `unmatched`: one side only.
+   */
   match: "name_file" | "name_only" | "unmatched";
   base: FunctionCost;
   candidate: FunctionCost;
@@ -88,7 +103,13 @@ export function functionCosts(view: ProfileStacks): Map<string, FunctionRow> {
       keyOf.set(id, k);
       if (!rows.has(k)) {
         const f = view.frames.get(id);
-        rows.set(k, { function: f?.function || "(anonymous)", file: f?.file ?? f?.module ?? null, language: f?.language ?? "unknown", self: 0, total: 0 });
+        rows.set(k, {
+          function: f?.function || "(anonymous)",
+          file: f?.file ?? f?.module ?? null,
+          language: f?.language ?? "unknown",
+          self: 0,
+          total: 0,
+        });
       }
     }
     return k;
@@ -115,7 +136,10 @@ interface Pair {
   match: DiffItem["match"];
 }
 
-export function matchFunctions(base: Map<string, FunctionRow>, candidate: Map<string, FunctionRow>): Pair[] {
+export function matchFunctions(
+  base: Map<string, FunctionRow>,
+  candidate: Map<string, FunctionRow>,
+): Pair[] {
   const pairs: Pair[] = [];
   const baseLeft = new Map(base);
   const candLeft = new Map<string, FunctionRow>();
@@ -140,31 +164,56 @@ export function matchFunctions(base: Map<string, FunctionRow>, candidate: Map<st
       baseNames.delete(name);
     } else for (const c of cands) pairs.push({ candidate: c, match: "unmatched" });
   }
-  for (const bases of baseNames.values()) for (const b of bases) pairs.push({ base: b, match: "unmatched" });
+  for (const bases of baseNames.values())
+    for (const b of bases) pairs.push({ base: b, match: "unmatched" });
   return pairs;
 }
 
-export async function diffProfiles(snapshot: SnapshotHandle, base: Subject, candidate: Subject, options: DiffOptions): Promise<ProfileDiffResult> {
+export async function diffProfiles(
+  snapshot: SnapshotHandle,
+  base: Subject,
+  candidate: Subject,
+  options: DiffOptions,
+): Promise<ProfileDiffResult> {
   if (base.id === candidate.id) {
-    throw new FlameoxError("COMPARISON_INVALID", `Cannot diff ${base.id} with itself; give two different runs or artifacts`, { details: { field: "candidate" } });
+    throw new FlameoxError(
+      "COMPARISON_INVALID",
+      `Cannot diff ${base.id} with itself; give two different runs or artifacts`,
+      { details: { field: "candidate" } },
+    );
   }
   const sort = options.sort ?? "self";
   const normalize = options.normalize ?? false;
-  const [baseSet, candSet] = [await readStackSet(snapshot, base), await readStackSet(snapshot, candidate)];
+  const [baseSet, candSet] = [
+    await readStackSet(snapshot, base),
+    await readStackSet(snapshot, candidate),
+  ];
   const metric = options.metric ?? commonMetric(baseSet, candSet);
   const baseView = await selectView(snapshot, baseSet, metric);
   const candView = await selectView(snapshot, candSet, baseView.metric);
-  const binding = { query: `${DIFF_RECIPE}@${DIFF_VERSION}`, filters: { base: base.id, candidate: candidate.id, metric: baseView.metric, sort, normalize }, commitId: snapshot.commitId };
+  const binding = {
+    query: `${DIFF_RECIPE}@${DIFF_VERSION}`,
+    filters: { base: base.id, candidate: candidate.id, metric: baseView.metric, sort, normalize },
+    commitId: snapshot.commitId,
+  };
   const offset = decodeCursor(options.cursor, binding);
-  const limitations = distinctLimitations([...baseView.generations, ...candView.generations].map((g) => snapshot.manifest(g).limitations));
+  const limitations = distinctLimitations(
+    [...baseView.generations, ...candView.generations].map((g) => snapshot.manifest(g).limitations),
+  );
   const head = {
     schema_version: ANALYSIS_SCHEMA_VERSION,
     recipe: DIFF_RECIPE,
     recipe_version: DIFF_VERSION,
     corpus_commit_id: snapshot.commitId,
     claim_level: "derived" as const,
-    base: inputsOf(base, baseView.generations.map((g) => g.generation_id)),
-    candidate: inputsOf(candidate, candView.generations.map((g) => g.generation_id)),
+    base: inputsOf(
+      base,
+      baseView.generations.map((g) => g.generation_id),
+    ),
+    candidate: inputsOf(
+      candidate,
+      candView.generations.map((g) => g.generation_id),
+    ),
     metric: baseView.metric,
     unit: baseView.unit,
     sort,
@@ -180,7 +229,12 @@ export async function diffProfiles(snapshot: SnapshotHandle, base: Subject, cand
         : `unit_mismatch: ${baseView.unit} vs ${candView.unit}`;
     return {
       ...head,
-      totals: { base: baseView.totalValue, candidate: candView.totalValue, delta: candView.totalValue - baseView.totalValue, ratio: null },
+      totals: {
+        base: baseView.totalValue,
+        candidate: candView.totalValue,
+        delta: candView.totalValue - baseView.totalValue,
+        ratio: null,
+      },
       evidence: { status: "unavailable", reason },
       items: [],
       total: 0,
@@ -210,16 +264,39 @@ export async function diffProfiles(snapshot: SnapshotHandle, base: Subject, cand
       delta_total_share: share(c.total, ct) - share(b.total, bt),
     };
   });
-  const by = sort === "self" ? (r: (typeof rows)[number]) => Math.abs(r.delta_self) : (r: (typeof rows)[number]) => Math.abs(r.delta_total);
-  rows.sort((x, y) => by(y) - by(x) || Math.abs(y.delta_total) - Math.abs(x.delta_total) || (x.function < y.function ? -1 : x.function > y.function ? 1 : 0));
-  const page = rows.slice(offset, offset + options.limit).map((r, i) => ({ rank: offset + i + 1, ...r }));
+  const by =
+    sort === "self"
+      ? (r: (typeof rows)[number]) => Math.abs(r.delta_self)
+      : (r: (typeof rows)[number]) => Math.abs(r.delta_total);
+  rows.sort(
+    (x, y) =>
+      by(y) - by(x) ||
+      Math.abs(y.delta_total) - Math.abs(x.delta_total) ||
+      (x.function < y.function ? -1 : x.function > y.function ? 1 : 0),
+  );
+  const page = rows
+    .slice(offset, offset + options.limit)
+    .map((r, i) => ({ rank: offset + i + 1, ...r }));
   const end = offset + page.length;
   const nameOnly = pairs.filter((p) => p.match === "name_only").length;
   return {
     ...head,
-    limitations: nameOnly > 0 ? [...limitations, { code: "functions_matched_by_name_only", message: `${nameOnly} function(s) matched by name alone (file differs or is missing on one side)`, count: nameOnly }] : limitations,
+    limitations:
+      nameOnly > 0
+        ? [
+            ...limitations,
+            {
+              code: "functions_matched_by_name_only",
+              message: `${nameOnly} function(s) matched by name alone (file differs or is missing on one side)`,
+              count: nameOnly,
+            },
+          ]
+        : limitations,
     totals: { base: bt, candidate: ct, delta: ct - bt, ratio: bt > 0 ? ct / bt : null },
-    evidence: { status: "available", reason: `${baseView.metric} of ${pairs.length} functions: ${baseView.stacks.length} base and ${candView.stacks.length} candidate stacks` },
+    evidence: {
+      status: "available",
+      reason: `${baseView.metric} of ${pairs.length} functions: ${baseView.stacks.length} base and ${candView.stacks.length} candidate stacks`,
+    },
     items: page,
     total: rows.length,
     returned: page.length,

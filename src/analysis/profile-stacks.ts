@@ -42,7 +42,12 @@ export async function readStackSet(snapshot: SnapshotHandle, subject: Subject): 
   const byMetric = new Map<string, Map<string, ProfileStack>>();
   for (const file of snapshot.tableFiles("stacks", generations)) {
     if (file.rows === 0) continue;
-    const table = readParquet(await openPart(snapshot, file), ["metric", "frame_ids", "sample_count", "duration_ns"]);
+    const table = readParquet(await openPart(snapshot, file), [
+      "metric",
+      "frame_ids",
+      "sample_count",
+      "duration_ns",
+    ]);
     const metrics = table.getChild("metric")!.toArray() as string[];
     const counts = table.getChild("sample_count")!.toArray() as BigInt64Array | Float64Array;
     const values = table.getChild("duration_ns")!.toArray() as BigInt64Array | Float64Array;
@@ -72,9 +77,17 @@ export function defaultMetric(set: StackSet, preferred?: FrameMetric | null): Fr
   return defaultFrameMetric(metricsOf(set));
 }
 
-export async function selectView(snapshot: SnapshotHandle, set: StackSet, metric?: FrameMetric | null): Promise<ProfileStacks> {
+export async function selectView(
+  snapshot: SnapshotHandle,
+  set: StackSet,
+  metric?: FrameMetric | null,
+): Promise<ProfileStacks> {
   if (metric !== undefined && metric !== null && !FRAME_METRICS.includes(metric)) {
-    throw new FlameoxError("INVALID_ARGUMENTS", `Unknown metric ${metric}; expected one of ${FRAME_METRICS.join(", ")}`, { details: { field: "metric" } });
+    throw new FlameoxError(
+      "INVALID_ARGUMENTS",
+      `Unknown metric ${metric}; expected one of ${FRAME_METRICS.join(", ")}`,
+      { details: { field: "metric" } },
+    );
   }
   const chosen = metric ?? defaultMetric(set);
   const stacks = chosen ? [...(set.byMetric.get(chosen)?.values() ?? [])] : [];
@@ -96,16 +109,29 @@ export async function selectView(snapshot: SnapshotHandle, set: StackSet, metric
   };
 }
 
-export async function readProfileStacks(snapshot: SnapshotHandle, subject: Subject, metric?: FrameMetric): Promise<ProfileStacks> {
+export async function readProfileStacks(
+  snapshot: SnapshotHandle,
+  subject: Subject,
+  metric?: FrameMetric,
+): Promise<ProfileStacks> {
   return selectView(snapshot, await readStackSet(snapshot, subject), metric);
 }
 /** The metric's unit as the frame measurements record it (ns for times, bytes, count). */
-async function unitOf(snapshot: SnapshotHandle, generations: CommitEntry[], metric: FrameMetric): Promise<string> {
+async function unitOf(
+  snapshot: SnapshotHandle,
+  generations: CommitEntry[],
+  metric: FrameMetric,
+): Promise<string> {
   for (const file of snapshot.tableFiles("frame_measurements", generations)) {
     if (file.rows === 0) continue;
     const table = readParquet(await openPart(snapshot, file), ["metric", "unit"]);
     const metrics = table.getChild("metric")!;
-    for (let i = 0; i < table.numRows; i++) if (metrics.get(i) === metric) return String(table.getChild("unit")!.get(i));
+    for (let i = 0; i < table.numRows; i++)
+      if (metrics.get(i) === metric) return String(table.getChild("unit")!.get(i));
   }
-  return metric.endsWith("_space") ? "bytes" : metric.endsWith("_time") || metric === "delay" ? "ns" : "count";
+  return metric.endsWith("_space")
+    ? "bytes"
+    : metric.endsWith("_time") || metric === "delay"
+      ? "ns"
+      : "count";
 }

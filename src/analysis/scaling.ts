@@ -19,8 +19,19 @@ export const SCALING_RECIPE = "scaling";
 export const SCALING_VERSION = "1";
 const POINT_RESAMPLES = 1_999;
 
-export interface ScalingPoint { input: number; trials: number; median: number; mad: number; confidence_low: number | null; confidence_high: number | null }
-export interface VariantScaling { variant: string; points: ScalingPoint[]; selection: ModelSelection }
+export interface ScalingPoint {
+  input: number;
+  trials: number;
+  median: number;
+  mad: number;
+  confidence_low: number | null;
+  confidence_high: number | null;
+}
+export interface VariantScaling {
+  variant: string;
+  points: ScalingPoint[];
+  selection: ModelSelection;
+}
 
 export interface ScalingResult {
   schema_version: 1;
@@ -32,7 +43,13 @@ export interface ScalingResult {
   unit: string | null;
   scaling_parameter: string | null;
   variants: VariantScaling[];
-  counts: { attempted: number; succeeded: number; failed: number; unattempted: number; complete_blocks: number };
+  counts: {
+    attempted: number;
+    succeeded: number;
+    failed: number;
+    unattempted: number;
+    complete_blocks: number;
+  };
   frame_correlations: FrameCorrelations;
   warnings: string[];
   claim_level: "derived";
@@ -40,14 +57,27 @@ export interface ScalingResult {
 
 export async function analyzeScaling(
   snapshot: SnapshotHandle,
-  experiment: { experiment_id: string; metric: string; scope: string | null; scaling_parameter: string | null },
+  experiment: {
+    experiment_id: string;
+    metric: string;
+    scope: string | null;
+    scaling_parameter: string | null;
+  },
   trials: TrialRecord[],
 ): Promise<ScalingResult> {
-  const ok = trials.filter((t) => t.outcome === "succeeded" && t.run_id !== null && t.scaling_value !== null);
-  const rows = await readMeasurements(snapshot, measurementGenerations(snapshot, { runIds: ok.map((t) => t.run_id!) }));
+  const ok = trials.filter(
+    (t) => t.outcome === "succeeded" && t.run_id !== null && t.scaling_value !== null,
+  );
+  const rows = await readMeasurements(
+    snapshot,
+    measurementGenerations(snapshot, { runIds: ok.map((t) => t.run_id!) }),
+  );
   const units = new Set<string>();
   const perTrial = ok.flatMap((t) => {
-    const samples = selectSamples(rows, t.run_id!, { metric: experiment.metric, scope: experiment.scope });
+    const samples = selectSamples(rows, t.run_id!, {
+      metric: experiment.metric,
+      scope: experiment.scope,
+    });
     samples.forEach((s) => units.add(s.unit));
     return samples.length > 0 ? [{ trial: t, median: median(samples.map((s) => s.value)) }] : [];
   });
@@ -57,16 +87,35 @@ export async function analyzeScaling(
     const points = inputs.map((input) => {
       const values = mine.filter((p) => p.trial.scaling_value === input).map((p) => p.median);
       const ci = bcaMedianInterval(values, { resamples: POINT_RESAMPLES, seed: 0 });
-      return { input, trials: values.length, median: median(values), mad: mad(values), confidence_low: ci.low, confidence_high: ci.high };
+      return {
+        input,
+        trials: values.length,
+        median: median(values),
+        mad: mad(values),
+        confidence_low: ci.low,
+        confidence_high: ci.high,
+      };
     });
-    return { variant, points, selection: selectScalingModel(mine.map((p) => p.trial.scaling_value!), mine.map((p) => p.median)) };
+    return {
+      variant,
+      points,
+      selection: selectScalingModel(
+        mine.map((p) => p.trial.scaling_value!),
+        mine.map((p) => p.median),
+      ),
+    };
   });
   const blocks = new Map<number, boolean>();
-  for (const t of trials) blocks.set(t.block_index, (blocks.get(t.block_index) ?? true) && t.outcome === "succeeded");
+  for (const t of trials)
+    blocks.set(t.block_index, (blocks.get(t.block_index) ?? true) && t.outcome === "succeeded");
   const warnings: string[] = [];
-  if (units.size > 1) warnings.push(`samples come in several units (${[...units].join(", ")}); fits mix them`);
-  if (trials.every((t) => t.scaling_value === null)) warnings.push("the experiment declares no scaling parameter; nothing to fit");
-  warnings.push("fits describe the measured input range only; extrapolating beyond supported_range is not supported by this evidence");
+  if (units.size > 1)
+    warnings.push(`samples come in several units (${[...units].join(", ")}); fits mix them`);
+  if (trials.every((t) => t.scaling_value === null))
+    warnings.push("the experiment declares no scaling parameter; nothing to fit");
+  warnings.push(
+    "fits describe the measured input range only; extrapolating beyond supported_range is not supported by this evidence",
+  );
   return {
     schema_version: 1,
     recipe: SCALING_RECIPE,
@@ -84,7 +133,10 @@ export async function analyzeScaling(
       unattempted: trials.filter((t) => t.outcome === "unattempted").length,
       complete_blocks: [...blocks.values()].filter(Boolean).length,
     },
-    frame_correlations: await frameCorrelations(snapshot, ok.map((t) => ({ run_id: t.run_id!, variant: t.variant, input: t.scaling_value! }))),
+    frame_correlations: await frameCorrelations(
+      snapshot,
+      ok.map((t) => ({ run_id: t.run_id!, variant: t.variant, input: t.scaling_value! })),
+    ),
     warnings,
     claim_level: "derived",
   };

@@ -11,7 +11,13 @@ import { plainColumn } from "./evidence-reader.ts";
 import { listUtf8Rows } from "./list-columns.ts";
 import { compareText } from "./text-order.ts";
 
-export const CALL_EDGE_COLUMNS = ["metric", "parent_frame_id", "child_frame_id", "sample_count", "duration_ns"];
+export const CALL_EDGE_COLUMNS = [
+  "metric",
+  "parent_frame_id",
+  "child_frame_id",
+  "sample_count",
+  "duration_ns",
+];
 export const STACK_COLUMNS = ["stack_id", "metric", "frame_ids", "sample_count", "duration_ns"];
 
 export interface Aggregate {
@@ -25,7 +31,10 @@ export interface Ranked<T> {
   page: T[];
 }
 
-/** Distinct metrics of the call edges, sorted (the engine's `SELECT DISTINCT metric ... ORDER BY metric`). */
+/**
+ * Distinct metrics of the call edges, sorted (the engine's
+ * `SELECT DISTINCT metric ... ORDER BY metric`).
+ */
 export function edgeMetrics(parts: readonly DecodedPart[]): string[] {
   const all = new Set<string>();
   for (const part of parts) {
@@ -33,7 +42,8 @@ export function edgeMetrics(parts: readonly DecodedPart[]): string[] {
       const metrics = new Set<string>();
       for (const v of plainColumn(part, "metric")) if (typeof v === "string") metrics.add(v);
       return { value: metrics, bytes: 64 * metrics.size };
-    })) all.add(m);
+    }))
+      all.add(m);
   }
   return [...all].sort(compareText);
 }
@@ -52,7 +62,10 @@ export function edgeNeighbours(
   offset: number,
   groupOf: (id: string) => string = (id) => id,
 ): Ranked<Aggregate> {
-  const [keyColumn, otherColumn] = direction === "callers" ? ["child_frame_id", "parent_frame_id"] : ["parent_frame_id", "child_frame_id"];
+  const [keyColumn, otherColumn] =
+    direction === "callers"
+      ? ["child_frame_id", "parent_frame_id"]
+      : ["parent_frame_id", "child_frame_id"];
   const sums = new Map<string, Aggregate & { members: Map<string, number> }>();
   for (const part of parts) {
     const index = rowsByValue(part, keyColumn);
@@ -66,7 +79,8 @@ export function edgeNeighbours(
         const id = other[r] as string;
         const key = groupOf(id);
         let sum = sums.get(key);
-        if (!sum) sums.set(key, (sum = { id, sample_count: 0, duration_ns: 0, members: new Map() }));
+        if (!sum)
+          sums.set(key, (sum = { id, sample_count: 0, duration_ns: 0, members: new Map() }));
         const duration = Number(durations[r] ?? 0);
         sum.sample_count += Number(samples[r] ?? 0);
         sum.duration_ns += duration;
@@ -76,7 +90,9 @@ export function edgeNeighbours(
   }
   const aggregates = [...sums.values()].map(({ members, ...sum }) => {
     let lead = sum.id;
-    for (const [id, d] of members) if (d > members.get(lead)! || (d === members.get(lead)! && compareText(id, lead) < 0)) lead = id;
+    for (const [id, d] of members)
+      if (d > members.get(lead)! || (d === members.get(lead)! && compareText(id, lead) < 0))
+        lead = id;
     return { ...sum, id: lead };
   });
   const ranked = aggregates.sort(byCost);
@@ -87,14 +103,26 @@ export interface StackAggregate extends Aggregate {
   frame_ids: string[];
 }
 
-/** Whole stacks that contain the frame (any of `frameIds`, the frames of one function), summed per stack. */
-export function stackExamples(parts: readonly DecodedPart[], frameIds: readonly string[], metric: string, limit: number, offset: number): Ranked<StackAggregate> {
+/**
+ * Whole stacks that contain the frame (any of `frameIds`, the frames of one function), summed per
+ * stack.
+ */
+export function stackExamples(
+  parts: readonly DecodedPart[],
+  frameIds: readonly string[],
+  metric: string,
+  limit: number,
+  offset: number,
+): Ranked<StackAggregate> {
   const sums = new Map<string, StackAggregate>();
   const stackIds = new Set<string>();
   for (const part of parts) {
     const index = stackRowsByFrame(part);
     // A stack through several lines of the function is one example.
-    const rows = frameIds.length === 1 ? index.get(frameIds[0]!) : [...new Set(frameIds.flatMap((id) => index.get(id) ?? []))].sort((a, b) => a - b);
+    const rows =
+      frameIds.length === 1
+        ? index.get(frameIds[0]!)
+        : [...new Set(frameIds.flatMap((id) => index.get(id) ?? []))].sort((a, b) => a - b);
     if (!rows) continue;
     const metrics = plainColumn(part, "metric");
     const ids = plainColumn(part, "stack_id");
@@ -119,7 +147,9 @@ export function stackExamples(parts: readonly DecodedPart[], frameIds: readonly 
 }
 
 function byCost(a: Aggregate, b: Aggregate): number {
-  return b.duration_ns - a.duration_ns || b.sample_count - a.sample_count || compareText(a.id, b.id);
+  return (
+    b.duration_ns - a.duration_ns || b.sample_count - a.sample_count || compareText(a.id, b.id)
+  );
 }
 
 /** Row numbers of a part by the value of one text column, built once per part. */

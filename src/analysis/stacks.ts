@@ -13,7 +13,13 @@ import { readFrames } from "./hotspots.ts";
 import { frameGroupKey } from "./pictures/frame-identity.ts";
 import type { Granularity } from "../domain/granularity.ts";
 import { PartCache } from "./evidence-parts.ts";
-import { CALL_EDGE_COLUMNS, edgeMetrics, edgeNeighbours, STACK_COLUMNS, stackExamples } from "./stack-reader.ts";
+import {
+  CALL_EDGE_COLUMNS,
+  edgeMetrics,
+  edgeNeighbours,
+  STACK_COLUMNS,
+  stackExamples,
+} from "./stack-reader.ts";
 import type { Subject } from "./subject.ts";
 
 export type StackDirection = "callers" | "callees" | "examples";
@@ -47,7 +53,10 @@ export interface StacksResult extends AnalysisResult<EdgeItem | StackExample> {
   frame: FrameRef;
   metric: FrameMetric | null;
   granularity: Granularity;
-  /** Stored frames the drill-down covers: the frame's function's lines at `function` granularity, the frame alone at `line`. */
+  /**
+   * Stored frames the drill-down covers: the frame's function's lines at `function` granularity,
+   * the frame alone at `line`.
+   */
   frames: number;
 }
 
@@ -68,11 +77,29 @@ export async function analyzeStacks(
 ): Promise<StacksResult> {
   const generations = subject.generations.filter((g) => g.tables.call_edges !== undefined);
   const granularity = options.granularity ?? "function";
-  const binding = { query: `stacks.${direction}@${STACKS_VERSION}`, filters: { subject: subject.id, frame: options.frameId, metric: options.metric ?? null, granularity }, commitId: snapshot.commitId };
+  const binding = {
+    query: `stacks.${direction}@${STACKS_VERSION}`,
+    filters: {
+      subject: subject.id,
+      frame: options.frameId,
+      metric: options.metric ?? null,
+      granularity,
+    },
+    commitId: snapshot.commitId,
+  };
   const offset = decodeCursor(options.cursor, binding);
   const frames = await readFrames(snapshot, generations, parts);
   const frameInfo = frames.get(options.frameId);
-  const base = { ...resultBase({ name: `stack_${direction}`, version: STACKS_VERSION, claimLevel: "derived" }, snapshot, subject, generations), direction, granularity };
+  const base = {
+    ...resultBase(
+      { name: `stack_${direction}`, version: STACKS_VERSION, claimLevel: "derived" },
+      snapshot,
+      subject,
+      generations,
+    ),
+    direction,
+    granularity,
+  };
   // Frames by the row they belong to, so a function's lines drill down together.
   const groupOf = (id: string) => frameGroupKey(id, frames.get(id), granularity);
   const members = new Map<string, string[]>();
@@ -86,12 +113,22 @@ export async function analyzeStacks(
     const f = frames.get(id);
     // A function over several lines has no one line.
     const many = (members.get(groupOf(id))?.length ?? 1) > 1 && granularity !== "line";
-    return { frame_id: id, function: f?.function ?? "(unknown frame)", file: f?.file ?? null, line: many ? null : (f?.line ?? null) };
+    return {
+      frame_id: id,
+      function: f?.function ?? "(unknown frame)",
+      file: f?.file ?? null,
+      line: many ? null : (f?.line ?? null),
+    };
   };
   // A frame on a stack example is one stored frame: its own line.
   const stackRef = (id: string): FrameRef => {
     const f = frames.get(id);
-    return { frame_id: id, function: f?.function ?? "(unknown frame)", file: f?.file ?? null, line: f?.line ?? null };
+    return {
+      frame_id: id,
+      function: f?.function ?? "(unknown frame)",
+      file: f?.file ?? null,
+      line: f?.line ?? null,
+    };
   };
   const frameIds = members.get(groupOf(options.frameId)) ?? [options.frameId];
   if (generations.length === 0) {
@@ -100,15 +137,27 @@ export async function analyzeStacks(
       frame: ref(options.frameId),
       metric: null,
       frames: 1,
-      evidence: { status: "unavailable", reason: "no_profile_artifact: no call-stack evidence for this subject in the pinned commit", next_tool: "import_artifact" },
-      items: [], total: 0, returned: 0, truncated: false, next_cursor: null,
+      evidence: {
+        status: "unavailable",
+        reason: "no_profile_artifact: no call-stack evidence for this subject in the pinned commit",
+        next_tool: "import_artifact",
+      },
+      items: [],
+      total: 0,
+      returned: 0,
+      truncated: false,
+      next_cursor: null,
     };
   }
   if (!frameInfo) {
-    throw new FlameoxError("FRAME_NOT_FOUND", `Cannot find frame ${options.frameId} in the evidence of ${subject.id}`, {
-      remediation: ["Take frame ids from `flameox analyze hotspots`"],
-      details: { field: "frame_id" },
-    });
+    throw new FlameoxError(
+      "FRAME_NOT_FOUND",
+      `Cannot find frame ${options.frameId} in the evidence of ${subject.id}`,
+      {
+        remediation: ["Take frame ids from `flameox analyze hotspots`"],
+        details: { field: "frame_id" },
+      },
+    );
   }
   const edges = await parts.partsOf(snapshot, "call_edges", generations, CALL_EDGE_COLUMNS);
   const available = edgeMetrics(edges) as FrameMetric[];
@@ -129,9 +178,21 @@ export async function analyzeStacks(
       frames_truncated: s.frame_ids.length > MAX_PATH_FRAMES,
     }));
   } else {
-    const ranked = edgeNeighbours(edges, direction, frameIds, metric, options.limit, offset, groupOf);
+    const ranked = edgeNeighbours(
+      edges,
+      direction,
+      frameIds,
+      metric,
+      options.limit,
+      offset,
+      groupOf,
+    );
     total = ranked.total;
-    items = ranked.page.map((e) => ({ ...ref(e.id), sample_count: e.sample_count, duration_ns: e.duration_ns }));
+    items = ranked.page.map((e) => ({
+      ...ref(e.id),
+      sample_count: e.sample_count,
+      duration_ns: e.duration_ns,
+    }));
   }
   const end = offset + items.length;
   return {
@@ -141,7 +202,10 @@ export async function analyzeStacks(
     frames: frameIds.length,
     evidence:
       total === 0
-        ? { status: "empty", reason: `no ${direction} of this frame were observed for ${metric}; this is not proof that none exist` }
+        ? {
+            status: "empty",
+            reason: `no ${direction} of this frame were observed for ${metric}; this is not proof that none exist`,
+          }
         : { status: "available", reason: `${total} ${direction} for ${metric}` },
     items,
     total,

@@ -15,24 +15,44 @@ export interface Subject {
   artifactIds: string[];
 }
 
-export function resolveSubject(ws: Workspace, snapshot: SnapshotHandle, reference: string): Subject {
+export function resolveSubject(
+  ws: Workspace,
+  snapshot: SnapshotHandle,
+  reference: string,
+): Subject {
   const ref = reference.trim();
   if (ref.startsWith("run_")) {
     const run = ws.runs.get(ref);
     const generations = latestPerExtractor(snapshot.generations({ runId: run.run_id }));
-    return { type: "run", id: run.run_id, generations, runIds: [run.run_id], artifactIds: run.artifact_ids };
+    return {
+      type: "run",
+      id: run.run_id,
+      generations,
+      runIds: [run.run_id],
+      artifactIds: run.artifact_ids,
+    };
   }
   const artifactId = resolveArtifactId(ws, ref);
   const generations = latestPerExtractor(snapshot.generations({ artifactId }));
-  return { type: "artifact", id: artifactId, generations, runIds: [...new Set(generations.flatMap((g) => g.run_ids))], artifactIds: [artifactId] };
+  return {
+    type: "artifact",
+    id: artifactId,
+    generations,
+    runIds: [...new Set(generations.flatMap((g) => g.run_ids))],
+    artifactIds: [artifactId],
+  };
 }
 
 function resolveArtifactId(ws: Workspace, ref: string): string {
   const hex = ref.startsWith("sha256:") ? ref.slice(7) : ref;
   if (!/^[0-9a-f]{8,64}$/.test(hex)) {
-    throw new FlameoxError("INVALID_ARGUMENTS", `Cannot resolve ${JSON.stringify(ref)}: expected a run id (run_…) or an artifact id (sha256:…)`, {
-      details: { field: "run_or_artifact" },
-    });
+    throw new FlameoxError(
+      "INVALID_ARGUMENTS",
+      `Cannot resolve ${JSON.stringify(ref)}: expected a run id (run_…) or an artifact id (sha256:…)`,
+      {
+        details: { field: "run_or_artifact" },
+      },
+    );
   }
   if (hex.length === 64) {
     ws.artifacts.get(`sha256:${hex}`);
@@ -41,8 +61,16 @@ function resolveArtifactId(ws: Workspace, ref: string): string {
   const matches = ws.control.db
     .query("SELECT artifact_id FROM artifacts WHERE artifact_id LIKE ? LIMIT 2")
     .all(`sha256:${hex}%`) as { artifact_id: string }[];
-  if (matches.length === 0) throw new FlameoxError("ARTIFACT_NOT_FOUND", `Cannot find an artifact whose id starts with sha256:${hex}`);
-  if (matches.length > 1) throw new FlameoxError("INVALID_ARGUMENTS", `Artifact prefix sha256:${hex} is ambiguous; give more characters`);
+  if (matches.length === 0)
+    throw new FlameoxError(
+      "ARTIFACT_NOT_FOUND",
+      `Cannot find an artifact whose id starts with sha256:${hex}`,
+    );
+  if (matches.length > 1)
+    throw new FlameoxError(
+      "INVALID_ARGUMENTS",
+      `Artifact prefix sha256:${hex} is ambiguous; give more characters`,
+    );
   return matches[0]!.artifact_id;
 }
 

@@ -15,7 +15,19 @@
 import type { DecodedPart } from "./evidence-parts.ts";
 
 export const TRACE_WINDOW_COLUMNS = [
-  "event_index", "name", "category", "phase", "ts_ns", "dur_ns", "thread_dur_ns", "depth", "track_id", "process_name", "thread_name", "args_json", "flags",
+  "event_index",
+  "name",
+  "category",
+  "phase",
+  "ts_ns",
+  "dur_ns",
+  "thread_dur_ns",
+  "depth",
+  "track_id",
+  "process_name",
+  "thread_name",
+  "args_json",
+  "flags",
 ];
 
 type Key = number | bigint;
@@ -51,7 +63,10 @@ function windowIndex(part: DecodedPart): WindowIndex {
 }
 
 /** One int64 column of a part as 32-bit halves (little-endian), with validity; null when absent. */
-function int64Halves(part: DecodedPart, name: string): { lo: Uint32Array; hi: Int32Array; valid: Uint8Array | null } | null {
+function int64Halves(
+  part: DecodedPart,
+  name: string,
+): { lo: Uint32Array; hi: Int32Array; valid: Uint8Array | null } | null {
   const n = part.rows;
   const lo = new Uint32Array(n);
   const hi = new Int32Array(n);
@@ -94,7 +109,8 @@ function relativeIndex(part: DecodedPart): WindowIndex | null {
   const dur = int64Halves(part, "dur_ns");
   let baseRow = 0;
   for (let r = 1; r < n; r++) {
-    if (ts.hi[r]! < ts.hi[baseRow]! || (ts.hi[r] === ts.hi[baseRow] && ts.lo[r]! < ts.lo[baseRow]!)) baseRow = r;
+    if (ts.hi[r]! < ts.hi[baseRow]! || (ts.hi[r] === ts.hi[baseRow] && ts.lo[r]! < ts.lo[baseRow]!))
+      baseRow = r;
   }
   const baseHi = ts.hi[baseRow]!;
   const baseLo = ts.lo[baseRow]!;
@@ -107,7 +123,8 @@ function relativeIndex(part: DecodedPart): WindowIndex | null {
     // A null duration counts as 0, as coalesce(dur_ns, 0) did.
     const d = dur && (!dur.valid || dur.valid[r]) ? dur.hi[r]! * TWO32 + dur.lo[r]! : 0;
     const end = start + d;
-    if (!(Math.abs(start) < 2 ** 53 && Math.abs(d) < 2 ** 53 && Math.abs(end) < 2 ** 53)) return null;
+    if (!(Math.abs(start) < 2 ** 53 && Math.abs(d) < 2 ** 53 && Math.abs(end) < 2 ** 53))
+      return null;
     startRel[r] = start;
     endRel[r] = end;
     eventOf[r] = events.hi[r]! * TWO32 + events.lo[r]!;
@@ -126,7 +143,8 @@ function exactIndex(part: DecodedPart): WindowIndex {
   let i = 0;
   for (const v of part.arrow.getChild("ts_ns") ?? []) ts[i++] = BigInt(v as bigint | number);
   i = 0;
-  for (const v of part.arrow.getChild("dur_ns") ?? []) ends[i] = ts[i]! + (v === null || v === undefined ? 0n : BigInt(v as bigint | number)), i++;
+  for (const v of part.arrow.getChild("dur_ns") ?? [])
+    (ends[i] = ts[i]! + (v === null || v === undefined ? 0n : BigInt(v as bigint | number))), i++;
   for (; i < n; i++) ends[i] = ts[i]!;
   i = 0;
   for (const v of part.arrow.getChild("event_index") ?? []) events[i++] = Number(v);
@@ -141,15 +159,30 @@ function exactIndex(part: DecodedPart): WindowIndex {
   return sortedIndex(base, maxEnd, startRel, endRel, events, false);
 }
 
-function sortedIndex(base: bigint, maxEnd: bigint, startRel: ArrayLike<Key>, endRel: ArrayLike<Key>, events: Float64Array, doubles: boolean): WindowIndex {
+function sortedIndex(
+  base: bigint,
+  maxEnd: bigint,
+  startRel: ArrayLike<Key>,
+  endRel: ArrayLike<Key>,
+  events: Float64Array,
+  doubles: boolean,
+): WindowIndex {
   const n = startRel.length;
   const order = new Int32Array(n);
   let sorted = true;
   for (let r = 0; r < n; r++) {
     order[r] = r;
-    if (r > 0 && (startRel[r - 1]! > startRel[r]! || (startRel[r - 1] === startRel[r] && events[r - 1]! > events[r]!))) sorted = false;
+    if (
+      r > 0 &&
+      (startRel[r - 1]! > startRel[r]! ||
+        (startRel[r - 1] === startRel[r] && events[r - 1]! > events[r]!))
+    )
+      sorted = false;
   }
-  if (!sorted) order.sort((a, b) => (startRel[a]! < startRel[b]! ? -1 : startRel[a]! > startRel[b]! ? 1 : events[a]! - events[b]!));
+  if (!sorted)
+    order.sort((a, b) =>
+      startRel[a]! < startRel[b]! ? -1 : startRel[a]! > startRel[b]! ? 1 : events[a]! - events[b]!,
+    );
   const start: Key[] | Float64Array = doubles ? new Float64Array(n) : new Array<Key>(n);
   const end: Key[] | Float64Array = doubles ? new Float64Array(n) : new Array<Key>(n);
   const reach: Key[] | Float64Array = doubles ? new Float64Array(n) : new Array<Key>(n);
@@ -175,7 +208,9 @@ function relative(index: WindowIndex, value: bigint): Key {
   return Number(v);
 }
 
-/** First position whose value passes `test`, for a test that is false then true along the values. */
+/**
+ * First position whose value passes `test`, for a test that is false then true along the values.
+ */
 function firstWhere(values: ArrayLike<Key>, test: (v: Key) => boolean): number {
   let lo = 0;
   let hi = values.length;
@@ -199,7 +234,13 @@ export interface WindowPage {
 }
 
 /** Rows overlapping [startNs, endNs] across the parts: their count and the page at offset. */
-export function traceWindowRows(parts: readonly DecodedPart[], startNs: bigint, endNs: bigint, limit: number, offset: number): WindowPage {
+export function traceWindowRows(
+  parts: readonly DecodedPart[],
+  startNs: bigint,
+  endNs: bigint,
+  limit: number,
+  offset: number,
+): WindowPage {
   let total = 0;
   const wanted = offset + limit;
   let candidates: { part: DecodedPart; index: WindowIndex; k: number }[] = [];
@@ -217,7 +258,12 @@ export function traceWindowRows(parts: readonly DecodedPart[], startNs: bigint, 
     const from = firstWhere(index.reach, (v) => v >= qStart);
     // Rows from `inside` on begin within the window, so (with no negative duration) all
     // overlap it: only the rows before it need their end checked, the rest are counted.
-    const inside = index.noNegativeDurations ? Math.max(from, firstWhere(index.start, (v) => v >= qStart)) : hi;
+    const inside = index.noNegativeDurations
+      ? Math.max(
+          from,
+          firstWhere(index.start, (v) => v >= qStart),
+        )
+      : hi;
     let matched = 0;
     for (let k = from; k < Math.min(inside, hi); k++) {
       if (index.end[k]! < qStart) continue;
@@ -226,12 +272,17 @@ export function traceWindowRows(parts: readonly DecodedPart[], startNs: bigint, 
       matched += 1;
     }
     const bulk = Math.max(0, hi - inside);
-    for (let k = inside; k < inside + bulk && matched + (k - inside) < wanted; k++) candidates.push({ part, index, k });
+    for (let k = inside; k < inside + bulk && matched + (k - inside) < wanted; k++)
+      candidates.push({ part, index, k });
     total += matched + bulk;
   }
   if (parts.length > 1) {
     // Each part's candidates are in order already; merging needs their absolute times.
-    const keyed = candidates.map((c) => ({ c, ts: c.index.base + BigInt(c.index.start[c.k]!), event: c.index.eventIndex[c.k]! }));
+    const keyed = candidates.map((c) => ({
+      c,
+      ts: c.index.base + BigInt(c.index.start[c.k]!),
+      event: c.index.eventIndex[c.k]!,
+    }));
     keyed.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : a.event - b.event));
     candidates = keyed.map((k) => k.c);
   }

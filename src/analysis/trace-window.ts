@@ -43,15 +43,36 @@ export interface TraceWindowOptions {
   cursor?: string | null;
 }
 
-export async function traceWindow(snapshot: SnapshotHandle, subject: Subject, options: TraceWindowOptions, parts: PartCache = new PartCache(0)): Promise<TraceWindowResult> {
+export async function traceWindow(
+  snapshot: SnapshotHandle,
+  subject: Subject,
+  options: TraceWindowOptions,
+  parts: PartCache = new PartCache(0),
+): Promise<TraceWindowResult> {
   if (options.endNs < options.startNs) {
-    throw new FlameoxError("INVALID_ARGUMENTS", `Expected end_ns to be at least start_ns but found ${options.endNs} < ${options.startNs}`, { details: { field: "end_ns" } });
+    throw new FlameoxError(
+      "INVALID_ARGUMENTS",
+      `Expected end_ns to be at least start_ns but found ${options.endNs} < ${options.startNs}`,
+      { details: { field: "end_ns" } },
+    );
   }
   const generations = subject.generations.filter((g) => g.tables.trace_events !== undefined);
   const window = { start_ns: options.startNs.toString(), end_ns: options.endNs.toString() };
-  const binding = { query: `trace_window@${TRACE_WINDOW_VERSION}`, filters: { subject: subject.id, ...window }, commitId: snapshot.commitId };
+  const binding = {
+    query: `trace_window@${TRACE_WINDOW_VERSION}`,
+    filters: { subject: subject.id, ...window },
+    commitId: snapshot.commitId,
+  };
   const offset = decodeCursor(options.cursor, binding);
-  const base = { ...resultBase({ name: "trace_window", version: TRACE_WINDOW_VERSION, claimLevel: "observed" }, snapshot, subject, generations), window };
+  const base = {
+    ...resultBase(
+      { name: "trace_window", version: TRACE_WINDOW_VERSION, claimLevel: "observed" },
+      snapshot,
+      subject,
+      generations,
+    ),
+    window,
+  };
   const traced = generations.filter((g) => (g.tables.trace_events ?? 0) > 0);
   if (traced.length === 0) {
     return {
@@ -59,14 +80,27 @@ export async function traceWindow(snapshot: SnapshotHandle, subject: Subject, op
       trace_bounds: { start_ns: null, end_ns: null },
       evidence: {
         status: generations.length === 0 ? "unavailable" : "empty",
-        reason: generations.length === 0 ? "no_trace_artifact: no extracted trace for this subject in the pinned commit" : "the artifact's extraction produced no trace events (e.g. a sampled profile)",
+        reason:
+          generations.length === 0
+            ? "no_trace_artifact: no extracted trace for this subject in the pinned commit"
+            : "the artifact's extraction produced no trace events (e.g. a sampled profile)",
         next_tool: generations.length === 0 ? "import_artifact" : "analyze_hotspots",
       },
-      items: [], total: 0, returned: 0, truncated: false, next_cursor: null,
+      items: [],
+      total: 0,
+      returned: 0,
+      truncated: false,
+      next_cursor: null,
     };
   }
   const decoded = await parts.partsOf(snapshot, "trace_events", traced, TRACE_WINDOW_COLUMNS);
-  const { total, rows, bounds } = traceWindowRows(decoded, options.startNs, options.endNs, options.limit, offset);
+  const { total, rows, bounds } = traceWindowRows(
+    decoded,
+    options.startNs,
+    options.endNs,
+    options.limit,
+    offset,
+  );
   const items = rows.map(({ part, row }): TraceEventItem => {
     const get = (column: string) => part.arrow.getChild(column)?.get(row) ?? null;
     const argsJson = get("args_json");
@@ -90,9 +124,13 @@ export async function traceWindow(snapshot: SnapshotHandle, subject: Subject, op
   return {
     ...base,
     trace_bounds: bounds,
-    evidence: total === 0
-      ? { status: "empty", reason: "no events overlap this window; see trace_bounds for the trace's extent" }
-      : { status: "available", reason: `${total} events overlap the window` },
+    evidence:
+      total === 0
+        ? {
+            status: "empty",
+            reason: "no events overlap this window; see trace_bounds for the trace's extent",
+          }
+        : { status: "available", reason: `${total} events overlap the window` },
     items,
     total,
     returned: items.length,

@@ -16,11 +16,17 @@ import type { Workspace } from "../storage/workspace.ts";
 export type HeadLogState =
   /** The newest published HEAD is HEAD. */
   | "at_head"
-  /** HEAD descends from the newest published HEAD (a publisher died before its transaction committed, or the control plane lost writes). */
+  /**
+   * HEAD descends from the newest published HEAD (a publisher died before its transaction
+   * committed, or the control plane lost writes).
+   */
   | "behind_head"
   /** A published HEAD is not HEAD or an ancestor of it: HEAD was moved back. */
   | "rolled_back"
-  /** Nothing logged yet (a workspace from before the log, or one opened read-only before its migration). */
+  /**
+   * Nothing logged yet (a workspace from before the log, or one opened read-only before its
+   * migration).
+   */
   | "empty";
 
 export interface CorpusChainReport {
@@ -61,21 +67,39 @@ export function chainProblems(report: CorpusChainReport): string[] {
     );
   }
   if (report.head_log.state === "rolled_back") {
-    problems.push(`HEAD was rolled back: the control plane published ${report.head_log.last_logged}, which HEAD does not descend from`);
+    problems.push(
+      `HEAD was rolled back: the control plane published ${report.head_log.last_logged}, which HEAD does not descend from`,
+    );
   }
   return problems;
 }
 
-function headLogState(db: Database, headId: string, chain: Set<string>): CorpusChainReport["head_log"] {
+function headLogState(
+  db: Database,
+  headId: string,
+  chain: Set<string>,
+): CorpusChainReport["head_log"] {
   if (!hasHeadLog(db)) return { state: "empty", last_logged: null, not_in_chain: [] };
   const logged = loggedHeads(db);
   const last = logged.at(-1)?.commit_id ?? null;
   const notInChain = [...new Set(logged.map((e) => e.commit_id).filter((id) => !chain.has(id)))];
-  const state: HeadLogState = last === null ? "empty" : notInChain.length > 0 ? "rolled_back" : last === headId ? "at_head" : "behind_head";
+  const state: HeadLogState =
+    last === null
+      ? "empty"
+      : notInChain.length > 0
+        ? "rolled_back"
+        : last === headId
+          ? "at_head"
+          : "behind_head";
   return { state, last_logged: last, not_in_chain: notInChain };
 }
 
-function missingIds(db: Database, table: "runs" | "artifacts", column: "run_id" | "artifact_id", ids: Set<string>): string[] {
+function missingIds(
+  db: Database,
+  table: "runs" | "artifacts",
+  column: "run_id" | "artifact_id",
+  ids: Set<string>,
+): string[] {
   const exists = db.query(`SELECT 1 FROM ${table} WHERE ${column} = ?`);
   return [...ids].filter((id) => exists.get(id) === null).sort();
 }

@@ -46,55 +46,126 @@ export class EvidenceRecipesService {
     private readonly parts: () => Promise<PartCache>,
   ) {}
 
-  /** Failure populations, clusters and flaky tests over the test reports of one or more runs or artifacts. */
+  /**
+   * Failure populations, clusters and flaky tests over the test reports of one or more runs or
+   * artifacts.
+   */
   async analyzeFailures(refs: readonly string[], options: Page): Promise<FailuresResult> {
-    if (refs.length === 0) throw new FlameoxError("INVALID_ARGUMENTS", "Expected at least one run or artifact id", { details: { field: "run_or_artifact" } });
-    if (refs.length > MAX_FAILURE_INPUTS) throw new FlameoxError("INVALID_ARGUMENTS", `Expected at most ${MAX_FAILURE_INPUTS} runs or artifacts but found ${refs.length}`, { details: { field: "run_or_artifact" } });
+    if (refs.length === 0)
+      throw new FlameoxError("INVALID_ARGUMENTS", "Expected at least one run or artifact id", {
+        details: { field: "run_or_artifact" },
+      });
+    if (refs.length > MAX_FAILURE_INPUTS)
+      throw new FlameoxError(
+        "INVALID_ARGUMENTS",
+        `Expected at most ${MAX_FAILURE_INPUTS} runs or artifacts but found ${refs.length}`,
+        { details: { field: "run_or_artifact" } },
+      );
     const snapshot = this.pin();
     const subjects = refs.map((ref) => resolveSubject(this.ws, snapshot, ref));
-    return (await failuresRecipe()).analyzeFailures(snapshot, subjects, { ...options, limit: this.limit(options.limit) }, await this.parts());
+    return (await failuresRecipe()).analyzeFailures(
+      snapshot,
+      subjects,
+      { ...options, limit: this.limit(options.limit) },
+      await this.parts(),
+    );
   }
 
-  /** Lines executed per file of a run or artifact, and with a base, what it newly executes and no longer executes. */
-  async analyzeCoverage(ref: string, options: Page & { base?: string | null }): Promise<CoverageResult> {
+  /**
+   * Lines executed per file of a run or artifact, and with a base, what it newly executes and no
+   * longer executes.
+   */
+  async analyzeCoverage(
+    ref: string,
+    options: Page & { base?: string | null },
+  ): Promise<CoverageResult> {
     const snapshot = this.pin();
     const subject = resolveSubject(this.ws, snapshot, ref);
     const base = options.base ? resolveSubject(this.ws, snapshot, options.base) : null;
-    return (await coverageRecipe()).analyzeCoverage(snapshot, subject, base, { limit: this.limit(options.limit), cursor: options.cursor }, await this.parts());
+    return (await coverageRecipe()).analyzeCoverage(
+      snapshot,
+      subject,
+      base,
+      { limit: this.limit(options.limit), cursor: options.cursor },
+      await this.parts(),
+    );
   }
 
   /** Device streams' busy time, idle gaps with host activity and launch latency of a GPU trace. */
-  async analyzeAcceleratorTimeline(ref: string, options: Page & { minGapNs?: number }): Promise<AcceleratorResult> {
+  async analyzeAcceleratorTimeline(
+    ref: string,
+    options: Page & { minGapNs?: number },
+  ): Promise<AcceleratorResult> {
     const snapshot = this.pin();
     const subject = resolveSubject(this.ws, snapshot, ref);
-    return (await acceleratorRecipe()).analyzeAcceleratorTimeline(snapshot, subject, { ...options, limit: this.limit(options.limit) }, await this.parts());
+    return (await acceleratorRecipe()).analyzeAcceleratorTimeline(
+      snapshot,
+      subject,
+      { ...options, limit: this.limit(options.limit) },
+      await this.parts(),
+    );
   }
 
-  /** Per torch.profiler operator: calls, CPU total and self time, GPU time of its launches (by correlation id). */
+  /**
+   * Per torch.profiler operator: calls, CPU total and self time, GPU time of its launches (by
+   * correlation id).
+   */
   async analyzeOperators(ref: string, options: Page): Promise<OperatorsResult> {
     const snapshot = this.pin();
     const subject = resolveSubject(this.ws, snapshot, ref);
-    return (await operatorsRecipe()).analyzeOperators(snapshot, subject, { ...options, limit: this.limit(options.limit) }, await this.parts());
+    return (await operatorsRecipe()).analyzeOperators(
+      snapshot,
+      subject,
+      { ...options, limit: this.limit(options.limit) },
+      await this.parts(),
+    );
   }
 
-  /** A bounded digest of runs (artifacts, hotspots, measurements, limitations), all read at one pinned commit. */
-  async summarizeRuns(runIds: readonly string[], options: SummaryOptions = {}): Promise<SummaryResult> {
+  /**
+   * A bounded digest of runs (artifacts, hotspots, measurements, limitations), all read at one
+   * pinned commit.
+   */
+  async summarizeRuns(
+    runIds: readonly string[],
+    options: SummaryOptions = {},
+  ): Promise<SummaryResult> {
     const snapshot = this.pin();
     const parts = await this.parts();
     const hotspots = await hotspotsRecipe();
-    return (await summaryModule()).summarizeRuns({ ws: this.ws, snapshot, hotspots: (snap, subject, limit) => hotspots.analyzeHotspots(snap, subject, { limit }, parts) }, runIds, options);
+    return (await summaryModule()).summarizeRuns(
+      {
+        ws: this.ws,
+        snapshot,
+        hotspots: (snap, subject, limit) =>
+          hotspots.analyzeHotspots(snap, subject, { limit }, parts),
+      },
+      runIds,
+      options,
+    );
   }
 
-  /** What moved from a base run to a candidate run: the profile diff's top functions and the paired comparison of each shared measurement, at one commit. */
-  async summarizeComparison(base: string, candidate: string, options: ComparisonSummaryOptions = {}): Promise<ComparisonSummary> {
+  /**
+   * What moved from a base run to a candidate run: the profile diff's top functions and the paired
+   * comparison of each shared measurement, at one commit.
+   */
+  async summarizeComparison(
+    base: string,
+    candidate: string,
+    options: ComparisonSummaryOptions = {},
+  ): Promise<ComparisonSummary> {
     const snapshot = this.pin();
     const parts = await this.parts();
-    const [hotspots, { diffSubjects }, { previewRunComparison }] = await Promise.all([hotspotsRecipe(), diffModule(), comparisonsModule()]);
+    const [hotspots, { diffSubjects }, { previewRunComparison }] = await Promise.all([
+      hotspotsRecipe(),
+      diffModule(),
+      comparisonsModule(),
+    ]);
     return (await comparisonSummaryModule()).summarizeComparison(
       {
         ws: this.ws,
         snapshot,
-        hotspots: (snap, subject, limit) => hotspots.analyzeHotspots(snap, subject, { limit }, parts),
+        hotspots: (snap, subject, limit) =>
+          hotspots.analyzeHotspots(snap, subject, { limit }, parts),
         diff: (request) => diffSubjects(this.ws, snapshot, request),
         compare: (request) => previewRunComparison(this.ws, request, snapshot),
       },

@@ -43,7 +43,12 @@ export interface EvidenceResult {
   resource_uri: string;
 }
 
-export function getEvidence(ws: Workspace, snapshot: SnapshotHandle, refType: EvidenceRefType, refId: string): EvidenceResult {
+export function getEvidence(
+  ws: Workspace,
+  snapshot: SnapshotHandle,
+  refType: EvidenceRefType,
+  refId: string,
+): EvidenceResult {
   const { id, entries, missing } = locate(ws, snapshot, refType, refId.trim());
   const generations = entries.slice(0, MAX_GENERATIONS).map((entry) => describe(snapshot, entry));
   const limitations = generations.flatMap((g) => g.limitations).slice(0, MAX_LIMITATIONS);
@@ -51,7 +56,10 @@ export function getEvidence(ws: Workspace, snapshot: SnapshotHandle, refType: Ev
     entries.length === 0
       ? missing
       : limitations.length > 0
-        ? { status: "partial", reason: `${entries.length} generation(s) with ${limitations.length} limitation(s); see limitations` }
+        ? {
+            status: "partial",
+            reason: `${entries.length} generation(s) with ${limitations.length} limitation(s); see limitations`,
+          }
         : { status: "available", reason: `${entries.length} generation(s) in the pinned commit` };
   return {
     ref: { type: refType, id },
@@ -72,29 +80,51 @@ interface Located {
   missing: EvidenceStatus;
 }
 
-function locate(ws: Workspace, snapshot: SnapshotHandle, refType: EvidenceRefType, refId: string): Located {
+function locate(
+  ws: Workspace,
+  snapshot: SnapshotHandle,
+  refType: EvidenceRefType,
+  refId: string,
+): Located {
   if (refType === "generation") {
     if (!GENERATION_ID.test(refId)) {
-      throw new FlameoxError("INVALID_ARGUMENTS", `Expected ref_id to be a generation id (gen_…) but found ${JSON.stringify(refId.slice(0, 80))}`, { details: { field: "ref_id" } });
+      throw new FlameoxError(
+        "INVALID_ARGUMENTS",
+        `Expected ref_id to be a generation id (gen_…) but found ${JSON.stringify(refId.slice(0, 80))}`,
+        { details: { field: "ref_id" } },
+      );
     }
     const entry = snapshot.commit.generations.find((g) => g.generation_id === refId);
     return {
       id: refId,
       entries: entry ? [entry] : [],
-      missing: { status: "unavailable", reason: "this generation is not in the pinned commit: it was superseded, never published, or the id is wrong", next_tool: "list_runs" },
+      missing: {
+        status: "unavailable",
+        reason:
+          "this generation is not in the pinned commit: it was superseded, never published, or the id is wrong",
+        next_tool: "list_runs",
+      },
     };
   }
   const looksLikeRun = refId.startsWith("run_");
   if (looksLikeRun !== (refType === "run")) {
-    throw new FlameoxError("INVALID_ARGUMENTS", `Expected ref_id to be ${refType === "run" ? "a run id (run_…)" : "an artifact id (sha256:…)"} but found ${JSON.stringify(refId.slice(0, 80))}`, {
-      details: { field: "ref_id" },
-    });
+    throw new FlameoxError(
+      "INVALID_ARGUMENTS",
+      `Expected ref_id to be ${refType === "run" ? "a run id (run_…)" : "an artifact id (sha256:…)"} but found ${JSON.stringify(refId.slice(0, 80))}`,
+      {
+        details: { field: "ref_id" },
+      },
+    );
   }
   const subject = resolveSubject(ws, snapshot, refId);
   const missing: EvidenceStatus =
     subject.type === "run"
       ? missingForRun(ws.runs.get(subject.id))
-      : { status: "unavailable", reason: "no generation covers this artifact in the pinned commit", next_tool: "import_artifact" };
+      : {
+          status: "unavailable",
+          reason: "no generation covers this artifact in the pinned commit",
+          next_tool: "import_artifact",
+        };
   return { id: subject.id, entries: subject.generations, missing };
 }
 
@@ -103,15 +133,34 @@ function missingForRun(run: RunRecord): EvidenceStatus {
   switch (run.extraction_status) {
     case "pending":
     case "running":
-      return { status: "unknown", reason: `extraction is ${run.extraction_status}; evidence is not published yet`, next_tool: "get_run", next_arguments: { run_id: run.run_id } };
+      return {
+        status: "unknown",
+        reason: `extraction is ${run.extraction_status}; evidence is not published yet`,
+        next_tool: "get_run",
+        next_arguments: { run_id: run.run_id },
+      };
     case "failed":
     case "quarantined":
     case "cancelled":
-      return { status: "unavailable", reason: `extraction ${run.extraction_status}${failure}; no evidence was published`, next_tool: "get_run", next_arguments: { run_id: run.run_id } };
+      return {
+        status: "unavailable",
+        reason: `extraction ${run.extraction_status}${failure}; no evidence was published`,
+        next_tool: "get_run",
+        next_arguments: { run_id: run.run_id },
+      };
     case "published":
-      return { status: "unavailable", reason: "the run's generations are not in the pinned commit (superseded)", next_tool: "get_run", next_arguments: { run_id: run.run_id } };
+      return {
+        status: "unavailable",
+        reason: "the run's generations are not in the pinned commit (superseded)",
+        next_tool: "get_run",
+        next_arguments: { run_id: run.run_id },
+      };
     default:
-      return { status: "unavailable", reason: `no extraction was recorded for this run (capture ${run.capture_status}${failure})`, next_tool: "import_artifact" };
+      return {
+        status: "unavailable",
+        reason: `no extraction was recorded for this run (capture ${run.capture_status}${failure})`,
+        next_tool: "import_artifact",
+      };
   }
 }
 
@@ -124,7 +173,12 @@ function describe(snapshot: SnapshotHandle, entry: CommitEntry): GenerationEvide
     run_ids: entry.run_ids,
     artifact_ids: entry.artifact_ids,
     // Manifest paths are relative to .diagnostics/, but results carry no storage paths at all.
-    tables: manifest.files.map((f) => ({ table: f.table, rows: f.rows, bytes: f.bytes, schema_id: f.schema_id })),
+    tables: manifest.files.map((f) => ({
+      table: f.table,
+      rows: f.rows,
+      bytes: f.bytes,
+      schema_id: f.schema_id,
+    })),
     limitations: manifest.limitations,
     summary: manifest.summary,
   };

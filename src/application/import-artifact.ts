@@ -42,19 +42,28 @@ async function checkAdapterName(name: string): Promise<void> {
   const { ADAPTERS } = await import("../adapters/registry.ts");
   if (ADAPTERS.some((a) => a.name === name)) return;
   const { formatsSentence } = await import("../adapters/known-formats.ts");
-  throw new FlameoxError("INVALID_ARGUMENTS", `Unknown adapter ${JSON.stringify(name)}. ${formatsSentence(ADAPTERS.map((a) => a.name))}`, {
-    details: { field: "adapter", valid: ADAPTERS.map((a) => a.name) },
-    remediation: ["Name one of the importable adapters, or leave the adapter out to detect the format"],
-  });
+  throw new FlameoxError(
+    "INVALID_ARGUMENTS",
+    `Unknown adapter ${JSON.stringify(name)}. ${formatsSentence(ADAPTERS.map((a) => a.name))}`,
+    {
+      details: { field: "adapter", valid: ADAPTERS.map((a) => a.name) },
+      remediation: [
+        "Name one of the importable adapters, or leave the adapter out to detect the format",
+      ],
+    },
+  );
 }
 
 export async function importArtifact(ws: Workspace, request: ImportRequest): Promise<ImportResult> {
-  if (request.adapter !== undefined && request.adapter !== null) await checkAdapterName(request.adapter);
+  if (request.adapter !== undefined && request.adapter !== null)
+    await checkAdapterName(request.adapter);
   const runId = newRunId();
   const operationId = newOperationId();
   const stagingDir = join(ws.paths.staging, operationId);
   ensureSpaceReserve(ws.paths);
-  ws.control.withWriteLock(() => ws.runs.create(runId, "import", { capture_status: "running", extraction_status: "pending" }));
+  ws.control.withWriteLock(() =>
+    ws.runs.create(runId, "import", { capture_status: "running", extraction_status: "pending" }),
+  );
   try {
     claimStagingDir(ws.paths, operationId);
     const displayName = request.displayName ?? basename(request.path);
@@ -73,7 +82,10 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
         producerVersion: request.producer_version ?? null,
         sensitivity: request.sensitivity ?? "normal",
       },
-      { signal: request.signal, onProgress: (done, total) => request.onProgress?.("copying", done, total) },
+      {
+        signal: request.signal,
+        onProgress: (done, total) => request.onProgress?.("copying", done, total),
+      },
     );
     const { artifact_id: artifactId, registration_id: registrationId, deduplicated } = registered;
     const registrationMs = Math.round(performance.now() - registrationStarted);
@@ -86,7 +98,9 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
       displayName,
       adapter: request.adapter ?? null,
       signal: request.signal,
-      onProgress: request.onProgress ? (done, total) => request.onProgress?.("extracting", done, total) : undefined,
+      onProgress: request.onProgress
+        ? (done, total) => request.onProgress?.("extracting", done, total)
+        : undefined,
     });
     request.onProgress?.("completed", 1, 1);
     return {
@@ -102,7 +116,13 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
   } catch (error) {
     if (error instanceof FlameoxError && error.runId) throw error;
     const failure =
-      storageFailure(error) ?? (error instanceof FlameoxError ? error : new FlameoxError("INTERNAL_ERROR", `Cannot import ${request.path}: ${(error as Error).message}`));
+      storageFailure(error) ??
+      (error instanceof FlameoxError
+        ? error
+        : new FlameoxError(
+            "INTERNAL_ERROR",
+            `Cannot import ${request.path}: ${(error as Error).message}`,
+          ));
     const cancelled = failure.code === "PROCESS_CANCELLED";
     // Staging goes first: on a full disk its bytes are what lets the run be closed.
     await rm(stagingDir, { recursive: true, force: true });
@@ -115,7 +135,11 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
         releaseLease: true,
       }),
     );
-    throw new FlameoxError(failure.code, failure.message, { runId, remediation: failure.remediation, details: failure.details });
+    throw new FlameoxError(failure.code, failure.message, {
+      runId,
+      remediation: failure.remediation,
+      details: failure.details,
+    });
   } finally {
     await rm(stagingDir, { recursive: true, force: true });
   }

@@ -2,7 +2,8 @@
  * The import fence: which files an agent may ask flameox to import. Only paths under
  * the project root (`source_root: "project"`, relative paths resolve against the root)
  * or under the system temp directory (`source_root: "temp"`) pass, and only when no
- * component below that root is a symbolic link and the file has no other hard link. The workspace's own `.diagnostics/` is
+ * component below that root is a symbolic link and the file has no other hard link. The workspace's
+ * own `.diagnostics/` is
  * off limits. On Linux the parent directory is then pinned by a descriptor, so a
  * directory swapped in after the check cannot redirect the open; the import itself
  * opens the file with O_NOFOLLOW, requires a regular file and rechecks identity and size.
@@ -28,61 +29,103 @@ export interface FencedPath {
 const MAX_PATH_CHARS = 4096;
 const WORKSPACE_DIR = ".diagnostics";
 
-export async function fenceImportPath(projectRoot: string, rawPath: string, sourceRoot: SourceRoot = "project"): Promise<FencedPath> {
-  if (rawPath.length === 0 || rawPath.length > MAX_PATH_CHARS) invalid(`Expected path to hold 1 to ${MAX_PATH_CHARS} characters but found ${rawPath.length}`);
+export async function fenceImportPath(
+  projectRoot: string,
+  rawPath: string,
+  sourceRoot: SourceRoot = "project",
+): Promise<FencedPath> {
+  if (rawPath.length === 0 || rawPath.length > MAX_PATH_CHARS)
+    invalid(`Expected path to hold 1 to ${MAX_PATH_CHARS} characters but found ${rawPath.length}`);
   if (rawPath.includes("\0")) invalid("Cannot import a path that contains a NUL byte");
   const base = sourceRoot === "temp" ? tmpdir() : resolve(projectRoot);
-  const baseReal = await realpath(base).catch(() => refuse(`Cannot import: the ${rootName(sourceRoot)} ${base} does not exist`));
+  const baseReal = await realpath(base).catch(() =>
+    refuse(`Cannot import: the ${rootName(sourceRoot)} ${base} does not exist`),
+  );
   const components = componentsUnder(base, baseReal, rawPath, sourceRoot);
   if (sourceRoot === "project" && components[0] === WORKSPACE_DIR) {
-    refuse(`Cannot import ${rawPath}: files inside ${WORKSPACE_DIR}/ belong to the workspace itself`);
+    refuse(
+      `Cannot import ${rawPath}: files inside ${WORKSPACE_DIR}/ belong to the workspace itself`,
+    );
   }
   const displayPath = components.join("/");
   const walked = await walkWithoutLinks(baseReal, components, displayPath);
   const parent = join(baseReal, ...components.slice(0, -1));
   // realpath of the parent equals its lexical form only if no component is a link.
   const parentReal = await realpath(parent);
-  if (parentReal !== parent || !inside(baseReal, parentReal)) refuse(`Cannot import ${displayPath}: its directory resolves outside the ${rootName(sourceRoot)}`);
+  if (parentReal !== parent || !inside(baseReal, parentReal))
+    refuse(
+      `Cannot import ${displayPath}: its directory resolves outside the ${rootName(sourceRoot)}`,
+    );
   return pinParent(parent, walked.parent, components.at(-1)!, displayPath);
 }
 
 /** The path's components below the root, or a refusal when it leaves the root. */
-function componentsUnder(base: string, baseReal: string, rawPath: string, sourceRoot: SourceRoot): string[] {
+function componentsUnder(
+  base: string,
+  baseReal: string,
+  rawPath: string,
+  sourceRoot: SourceRoot,
+): string[] {
   const lexical = isAbsolute(rawPath) ? resolve(rawPath) : resolve(base, rawPath);
   // An absolute path may name the root by its lexical or its canonical spelling.
   for (const root of [base, baseReal]) {
     const rel = relative(root, lexical);
-    if (rel === "") invalid(`Cannot import ${rawPath}: it names the ${rootName(sourceRoot)} itself, not a file`);
+    if (rel === "")
+      invalid(`Cannot import ${rawPath}: it names the ${rootName(sourceRoot)} itself, not a file`);
     if (inside(root, lexical)) return rel.split(sep);
   }
   return refuse(`Cannot import ${rawPath}: it lies outside the ${rootName(sourceRoot)}`, [
-    sourceRoot === "project" ? "Copy the file under the project root, or pass source_root \"temp\" for a file in the system temp directory" : "Pass source_root \"project\" for a file under the project root",
+    sourceRoot === "project"
+      ? 'Copy the file under the project root, or pass source_root "temp" for a file in the system temp directory'
+      : 'Pass source_root "project" for a file under the project root',
   ]);
 }
 
 /** lstat of every component from the root down; any symbolic link refuses the import. */
-async function walkWithoutLinks(baseReal: string, components: string[], displayPath: string): Promise<{ parent: Stats }> {
+async function walkWithoutLinks(
+  baseReal: string,
+  components: string[],
+  displayPath: string,
+): Promise<{ parent: Stats }> {
   let current = baseReal;
   let parent = await lstat(baseReal);
   for (const [index, name] of components.entries()) {
     current = join(current, name);
     const info = await lstat(current).catch((error: NodeJS.ErrnoException) =>
-      error.code === "ENOENT" ? invalid(`Cannot import ${displayPath}: no such file`) : refuse(`Cannot import ${displayPath}: ${error.code ?? error.message}`),
+      error.code === "ENOENT"
+        ? invalid(`Cannot import ${displayPath}: no such file`)
+        : refuse(`Cannot import ${displayPath}: ${error.code ?? error.message}`),
     );
     const shown = components.slice(0, index + 1).join("/");
-    if (info.isSymbolicLink()) refuse(`Cannot import ${displayPath}: ${shown} is a symbolic link`, ["Import the target file itself, by a path without links"]);
+    if (info.isSymbolicLink())
+      refuse(`Cannot import ${displayPath}: ${shown} is a symbolic link`, [
+        "Import the target file itself, by a path without links",
+      ]);
     const last = index === components.length - 1;
-    if (!last && !info.isDirectory()) invalid(`Cannot import ${displayPath}: ${shown} is not a directory`);
-    if (last && !info.isFile()) refuse(`Cannot import ${displayPath}: it is ${kindOf(info)}; only regular files are imported`);
+    if (!last && !info.isDirectory())
+      invalid(`Cannot import ${displayPath}: ${shown} is not a directory`);
+    if (last && !info.isFile())
+      refuse(
+        `Cannot import ${displayPath}: it is ${kindOf(info)}; only regular files are imported`,
+      );
     // A hard link is the same file under another name, possibly outside the root (a
     // private key linked into the project): the name inside proves nothing about it.
-    if (last && info.nlink > 1) refuse(`Cannot import ${displayPath}: it has ${info.nlink} hard links, so the same file may also have a name outside the allowed root`, ["Import a copy of the file (cp makes one with a single link)"]);
+    if (last && info.nlink > 1)
+      refuse(
+        `Cannot import ${displayPath}: it has ${info.nlink} hard links, so the same file may also have a name outside the allowed root`,
+        ["Import a copy of the file (cp makes one with a single link)"],
+      );
     if (!last) parent = info;
   }
   return { parent };
 }
 
-async function pinParent(parent: string, expected: Stats, name: string, displayPath: string): Promise<FencedPath> {
+async function pinParent(
+  parent: string,
+  expected: Stats,
+  name: string,
+  displayPath: string,
+): Promise<FencedPath> {
   let handle: FileHandle;
   try {
     handle = await open(parent, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
@@ -97,7 +140,11 @@ async function pinParent(parent: string, expected: Stats, name: string, displayP
   }
   const viaDescriptor = `/proc/self/fd/${handle.fd}`;
   const pinned = process.platform === "linux" && existsSync(viaDescriptor);
-  return { openPath: pinned ? join(viaDescriptor, name) : join(parent, name), displayPath, release };
+  return {
+    openPath: pinned ? join(viaDescriptor, name) : join(parent, name),
+    displayPath,
+    release,
+  };
 }
 
 /** Imports `request.path` only if it passes the fence; the pinned parent is released afterwards. */
@@ -109,7 +156,14 @@ export async function importWithinFence(
   const { sourceRoot, ...rest } = request;
   const fenced = await fenceImportPath(projectRoot, request.path, sourceRoot);
   try {
-    return await importer({ ...rest, path: fenced.openPath, displayName: rest.displayName ?? basename(fenced.displayPath) }, fenced.displayPath);
+    return await importer(
+      {
+        ...rest,
+        path: fenced.openPath,
+        displayName: rest.displayName ?? basename(fenced.displayPath),
+      },
+      fenced.displayPath,
+    );
   } catch (error) {
     throw renameFailure(error, fenced);
   } finally {
@@ -117,14 +171,20 @@ export async function importWithinFence(
   }
 }
 
-/** Rewrites a failure that names the pinned descriptor path so it names the caller's path instead. */
+/**
+ * Rewrites a failure that names the pinned descriptor path so it names the caller's path instead.
+ */
 export function renameFailure(error: unknown, fenced: FencedPath): unknown {
   if (!(error instanceof FlameoxError) || !error.message.includes(fenced.openPath)) return error;
-  return new FlameoxError(error.code, error.message.split(fenced.openPath).join(fenced.displayPath), {
-    remediation: error.remediation,
-    details: { ...error.details, field: "path" },
-    runId: error.runId,
-  });
+  return new FlameoxError(
+    error.code,
+    error.message.split(fenced.openPath).join(fenced.displayPath),
+    {
+      remediation: error.remediation,
+      details: { ...error.details, field: "path" },
+      runId: error.runId,
+    },
+  );
 }
 
 function inside(root: string, path: string): boolean {
@@ -140,7 +200,8 @@ function kindOf(info: Stats): string {
   return "not a regular file";
 }
 
-const rootName = (sourceRoot: SourceRoot) => (sourceRoot === "temp" ? "system temp directory" : "project root");
+const rootName = (sourceRoot: SourceRoot) =>
+  sourceRoot === "temp" ? "system temp directory" : "project root";
 
 function invalid(message: string): never {
   throw new FlameoxError("INVALID_ARGUMENTS", message, { details: { field: "path" } });

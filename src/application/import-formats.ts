@@ -5,7 +5,8 @@ export interface ImportFormat {
 }
 
 export async function importFormats(): Promise<ImportFormat[]> {
-  // Loaded on demand: the registry pulls in every adapter, which `--help` alone should not pay for elsewhere.
+  // Loaded on demand: the registry pulls in every adapter, which `--help` alone should not pay for
+  // elsewhere.
   const { ADAPTERS } = await import("../adapters/registry.ts");
   return ADAPTERS.map((a) => ({ name: a.name, artifactKind: a.artifactKind }));
 }

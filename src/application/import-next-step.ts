@@ -11,15 +11,23 @@ export interface NextStep {
   next_arguments: Record<string, unknown>;
 }
 
-export function nextStepAfterImport(runId: string, artifactId: string, tables: Readonly<Record<string, number>>): NextStep {
+export function nextStepAfterImport(
+  runId: string,
+  artifactId: string,
+  tables: Readonly<Record<string, number>>,
+): NextStep {
   const has = (table: string) => (tables[table] ?? 0) > 0;
   // A window of [0, 0] answers with the trace's bounds to choose a real window from.
   const bounds = { artifact_id: artifactId, start_ns: "0", end_ns: "0" };
-  if (has("frame_measurements")) return { next_tool: "analyze_hotspots", next_arguments: { run_or_artifact: runId } };
+  if (has("frame_measurements"))
+    return { next_tool: "analyze_hotspots", next_arguments: { run_or_artifact: runId } };
   if (has("trace_events")) return { next_tool: "get_trace_window", next_arguments: bounds };
   if (has("otel_spans")) return { next_tool: "get_operation_window", next_arguments: bounds };
-  if (has("test_results")) return { next_tool: "analyze_failures", next_arguments: { run_or_artifact: runId } };
-  if (has("coverage_lines")) return { next_tool: "analyze_coverage", next_arguments: { run_or_artifact: runId } };
-  if (has("measurements")) return { next_tool: "query_measurements", next_arguments: { run_id: runId } };
+  if (has("test_results"))
+    return { next_tool: "analyze_failures", next_arguments: { run_or_artifact: runId } };
+  if (has("coverage_lines"))
+    return { next_tool: "analyze_coverage", next_arguments: { run_or_artifact: runId } };
+  if (has("measurements"))
+    return { next_tool: "query_measurements", next_arguments: { run_id: runId } };
   return { next_tool: "get_evidence", next_arguments: { ref_type: "run", ref_id: runId } };
 }

@@ -14,11 +14,19 @@ export const ImportOptions = defineRequest(
   type({
     "+": "reject",
     "kind?": type.enumerated(...ARTIFACT_KINDS).describe("the artifact kind (default: detected)"),
-    "media_type?": type(/^[a-z0-9!#$&^_.+-]{1,63}\/[a-z0-9!#$&^_.+-]{1,63}$/).describe("a media type such as application/json"),
-    "producer?": type("0 < string <= 100").describe("the tool that wrote the file, e.g. node or chrome"),
+    "media_type?": type(/^[a-z0-9!#$&^_.+-]{1,63}\/[a-z0-9!#$&^_.+-]{1,63}$/).describe(
+      "a media type such as application/json",
+    ),
+    "producer?": type("0 < string <= 100").describe(
+      "the tool that wrote the file, e.g. node or chrome",
+    ),
     "producer_version?": type("0 < string <= 100").describe("the producer's version"),
-    "sensitivity?": type.enumerated(...SENSITIVITIES).describe("normal (default), internal or sensitive"),
-    "adapter?": type(/^[a-z0-9][a-z0-9._-]{0,63}$/).describe("an adapter name that overrides format detection, e.g. v8-cpuprofile or chrome-trace"),
+    "sensitivity?": type
+      .enumerated(...SENSITIVITIES)
+      .describe("normal (default), internal or sensitive"),
+    "adapter?": type(/^[a-z0-9][a-z0-9._-]{0,63}$/).describe(
+      "an adapter name that overrides format detection, e.g. v8-cpuprofile or chrome-trace",
+    ),
   }),
 );
 export type ImportOptions = typeof ImportOptions.infer;

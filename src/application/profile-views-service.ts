@@ -48,7 +48,12 @@ export class ProfileViewsService {
   /** Copies an artifact's native bytes out of the store, verified against its digest. */
   async getArtifactBytes(ref: string, outputPath: string, options: { force: boolean }) {
     const subject = resolveSubject(this.ws, this.pin(), ref);
-    if (subject.type !== "artifact") throw new FlameoxError("INVALID_ARGUMENTS", "Expected an artifact id (sha256:…) to copy bytes of", { details: { field: "artifact_id" } });
+    if (subject.type !== "artifact")
+      throw new FlameoxError(
+        "INVALID_ARGUMENTS",
+        "Expected an artifact id (sha256:…) to copy bytes of",
+        { details: { field: "artifact_id" } },
+      );
     const { copyArtifactBytes } = await views();
     return copyArtifactBytes(this.ws, subject.id, outputPath, options);
   }

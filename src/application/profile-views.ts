@@ -8,7 +8,12 @@ import { mkdir, open, rename, rm } from "node:fs/promises";
 import { dirname, join, basename } from "node:path";
 import { FlameoxError } from "../domain/errors.ts";
 import type { FrameMetric } from "../domain/evidence-schema.ts";
-import { annotateDelta, boxCount, buildFlameTree, mergeSmallBoxes } from "../analysis/pictures/flame-tree.ts";
+import {
+  annotateDelta,
+  boxCount,
+  buildFlameTree,
+  mergeSmallBoxes,
+} from "../analysis/pictures/flame-tree.ts";
 import { renderFlamegraphHtml, type PictureMeta } from "../analysis/pictures/flamegraph-html.ts";
 import { renderFlamegraphSvg } from "../analysis/pictures/flamegraph-svg.ts";
 import { GRANULARITIES, type Granularity } from "../analysis/pictures/frame-identity.ts";
@@ -68,34 +73,62 @@ export interface Rendered<S> {
 
 const DEFAULT_WIDTH = 1200;
 
-export async function renderFlamegraph(ws: Workspace, snapshot: SnapshotHandle, request: FlamegraphRequest): Promise<Rendered<FlamegraphSummary>> {
+export async function renderFlamegraph(
+  ws: Workspace,
+  snapshot: SnapshotHandle,
+  request: FlamegraphRequest,
+): Promise<Rendered<FlamegraphSummary>> {
   const granularity = request.granularity ?? "function";
-  if (!GRANULARITIES.includes(granularity)) invalid("granularity", `one of ${GRANULARITIES.join(", ")}`, granularity);
+  if (!GRANULARITIES.includes(granularity))
+    invalid("granularity", `one of ${GRANULARITIES.join(", ")}`, granularity);
   const filter = compileFilter(request.filter);
   const width = request.widthPx ?? DEFAULT_WIDTH;
-  if (!Number.isInteger(width) || width < 200 || width > 20000) invalid("width", "an integer from 200 to 20000", String(width));
+  if (!Number.isInteger(width) || width < 200 || width > 20000)
+    invalid("width", "an integer from 200 to 20000", String(width));
   const subject = resolveSubject(ws, snapshot, request.subject);
   const baseSubject = request.diffBase ? resolveSubject(ws, snapshot, request.diffBase) : null;
   if (baseSubject && baseSubject.id === subject.id) {
-    throw new FlameoxError("COMPARISON_INVALID", `Cannot draw a differential flamegraph of ${subject.id} against itself`, { details: { field: "diff" } });
+    throw new FlameoxError(
+      "COMPARISON_INVALID",
+      `Cannot draw a differential flamegraph of ${subject.id} against itself`,
+      { details: { field: "diff" } },
+    );
   }
   const set = await readStackSet(snapshot, subject);
   const view = await selectView(snapshot, set, request.metric ?? null);
   requireStacks(view, subject);
   const rootName = `all (${subject.id})`;
   let tree = buildFlameTree(view.stacks, view.frames, { granularity, filter, rootName });
-  const notes = [`${view.metric}: ${formatValue(view.totalValue, view.unit)} over ${view.stacks.length} stacks, corpus commit ${snapshot.commitId}`];
+  const notes = [
+    `${view.metric}: ${formatValue(view.totalValue, view.unit)} over ${view.stacks.length} stacks, corpus commit ${snapshot.commitId}`,
+  ];
   if (baseSubject) {
-    const baseView = await selectView(snapshot, await readStackSet(snapshot, baseSubject), view.metric);
+    const baseView = await selectView(
+      snapshot,
+      await readStackSet(snapshot, baseSubject),
+      view.metric,
+    );
     requireStacks(baseView, baseSubject);
-    const base = buildFlameTree(baseView.stacks, baseView.frames, { granularity, filter, rootName });
+    const base = buildFlameTree(baseView.stacks, baseView.frames, {
+      granularity,
+      filter,
+      rootName,
+    });
     annotateDelta(tree, base);
-    notes.push(`differential: width is ${subject.id}; red grew and blue shrank in share of the total against ${baseSubject.id} (${formatValue(baseView.totalValue, baseView.unit)}); frames only in the base are not drawn`);
+    notes.push(
+      `differential: width is ${subject.id}; red grew and blue shrank in share of the total against ${baseSubject.id} (${formatValue(baseView.totalValue, baseView.unit)}); frames only in the base are not drawn`,
+    );
   }
   const minBoxPx = request.minBoxPx ?? 0.5;
   tree = mergeSmallBoxes(tree, (tree.root.total * minBoxPx) / width);
-  if (filter) notes.push(`filter /${filter.source}/ kept ${tree.stacks} stacks; ${formatValue(tree.filteredOutValue, view.unit)} left out`);
-  if (tree.mergedBoxes > 0) notes.push(`${tree.mergedBoxes} boxes narrower than ${minBoxPx}px (${formatValue(tree.mergedValue, view.unit)}) merged into "[n small frames]" boxes`);
+  if (filter)
+    notes.push(
+      `filter /${filter.source}/ kept ${tree.stacks} stacks; ${formatValue(tree.filteredOutValue, view.unit)} left out`,
+    );
+  if (tree.mergedBoxes > 0)
+    notes.push(
+      `${tree.mergedBoxes} boxes narrower than ${minBoxPx}px (${formatValue(tree.mergedValue, view.unit)}) merged into "[n small frames]" boxes`,
+    );
   const meta: PictureMeta = {
     title: `${baseSubject ? "Differential flamegraph" : request.icicle ? "Icicle graph" : "Flamegraph"} of ${subject.id} (${view.metric})`,
     notes,
@@ -103,7 +136,10 @@ export async function renderFlamegraph(ws: Workspace, snapshot: SnapshotHandle, 
     icicle: request.icicle ?? false,
     differential: baseSubject !== null,
   };
-  const text = request.format === "svg" ? renderFlamegraphSvg(tree.root, meta, (v) => formatValue(v, view.unit), width) : renderFlamegraphHtml(tree.root, meta);
+  const text =
+    request.format === "svg"
+      ? renderFlamegraphSvg(tree.root, meta, (v) => formatValue(v, view.unit), width)
+      : renderFlamegraphHtml(tree.root, meta);
   return {
     bytes: new TextEncoder().encode(text),
     summary: {
@@ -135,7 +171,11 @@ export interface DiffRequest {
   cursor?: string | null;
 }
 
-export function diffSubjects(ws: Workspace, snapshot: SnapshotHandle, request: DiffRequest): Promise<ProfileDiffResult> {
+export function diffSubjects(
+  ws: Workspace,
+  snapshot: SnapshotHandle,
+  request: DiffRequest,
+): Promise<ProfileDiffResult> {
   const base = resolveSubject(ws, snapshot, request.base);
   const candidate = resolveSubject(ws, snapshot, request.candidate);
   return diffProfiles(snapshot, base, candidate, request);
@@ -152,8 +192,13 @@ export interface ExportSummary {
   bytes: number;
 }
 
-export async function exportProfile(ws: Workspace, snapshot: SnapshotHandle, request: { subject: string; format: ExportFormat; metric?: FrameMetric }): Promise<Rendered<ExportSummary>> {
-  if (!EXPORT_FORMATS.includes(request.format)) invalid("format", `one of ${EXPORT_FORMATS.join(", ")}`, request.format);
+export async function exportProfile(
+  ws: Workspace,
+  snapshot: SnapshotHandle,
+  request: { subject: string; format: ExportFormat; metric?: FrameMetric },
+): Promise<Rendered<ExportSummary>> {
+  if (!EXPORT_FORMATS.includes(request.format))
+    invalid("format", `one of ${EXPORT_FORMATS.join(", ")}`, request.format);
   const subject = resolveSubject(ws, snapshot, request.subject);
   const summary = (view: ProfileStacks | null, bytes: Uint8Array): Rendered<ExportSummary> => ({
     bytes,
@@ -168,8 +213,13 @@ export async function exportProfile(ws: Workspace, snapshot: SnapshotHandle, req
       bytes: bytes.byteLength,
     },
   });
-  if (request.format === "chrome-trace") return summary(null, new TextEncoder().encode(await toChromeTrace(snapshot, subject)));
-  const view = await selectView(snapshot, await readStackSet(snapshot, subject), request.metric ?? null);
+  if (request.format === "chrome-trace")
+    return summary(null, new TextEncoder().encode(await toChromeTrace(snapshot, subject)));
+  const view = await selectView(
+    snapshot,
+    await readStackSet(snapshot, subject),
+    request.metric ?? null,
+  );
   requireStacks(view, subject);
   if (request.format === "pprof") return summary(view, toPprof(view));
   const text = request.format === "speedscope" ? toSpeedscope(view, subject.id) : toCollapsed(view);
@@ -180,11 +230,20 @@ export async function exportProfile(ws: Workspace, snapshot: SnapshotHandle, req
  * The native bytes of an artifact, streamed out of the content-addressed store and
  * re-hashed on the way, so a corrupted store never hands back different bytes.
  */
-export async function copyArtifactBytes(ws: Workspace, artifactId: string, outputPath: string, options: { force: boolean }): Promise<{ artifact_id: string; bytes: number; path: string }> {
+export async function copyArtifactBytes(
+  ws: Workspace,
+  artifactId: string,
+  outputPath: string,
+  options: { force: boolean },
+): Promise<{ artifact_id: string; bytes: number; path: string }> {
   const record = ws.artifacts.get(artifactId);
   const hex = record.artifact_id.slice("sha256:".length);
   const source = await open(artifactPayloadPath(ws.paths, hex), "r").catch((error: Error) => {
-    throw new FlameoxError("ARTIFACT_INTEGRITY_FAILED", `The stored bytes of ${record.artifact_id} cannot be read: ${error.message}`, { remediation: ["Run `flameox validate --full`"] });
+    throw new FlameoxError(
+      "ARTIFACT_INTEGRITY_FAILED",
+      `The stored bytes of ${record.artifact_id} cannot be read: ${error.message}`,
+      { remediation: ["Run `flameox validate --full`"] },
+    );
   });
   const temp = join(dirname(outputPath), `.${basename(outputPath)}.${process.pid}.partial`);
   const target = await open(temp, "wx", 0o644);
@@ -206,14 +265,22 @@ export async function copyArtifactBytes(ws: Workspace, artifactId: string, outpu
   }
   if (hasher.digest("hex") !== hex || bytes !== record.byte_length) {
     await rm(temp, { force: true });
-    throw new FlameoxError("ARTIFACT_INTEGRITY_FAILED", `The stored bytes of ${record.artifact_id} no longer match their digest; nothing was written`, { remediation: ["Run `flameox validate --full`"] });
+    throw new FlameoxError(
+      "ARTIFACT_INTEGRITY_FAILED",
+      `The stored bytes of ${record.artifact_id} no longer match their digest; nothing was written`,
+      { remediation: ["Run `flameox validate --full`"] },
+    );
   }
   await placeOutput(temp, outputPath, options.force);
   return { artifact_id: record.artifact_id, bytes, path: outputPath };
 }
 
 /** Writes bytes to `path` atomically; an existing file is replaced only with `force`. */
-export async function writeOutputFile(path: string, bytes: Uint8Array, options: { force: boolean }): Promise<void> {
+export async function writeOutputFile(
+  path: string,
+  bytes: Uint8Array,
+  options: { force: boolean },
+): Promise<void> {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
   await Bun.write(temp, bytes);
   await placeOutput(temp, path, options.force);
@@ -222,7 +289,9 @@ export async function writeOutputFile(path: string, bytes: Uint8Array, options: 
 async function placeOutput(temp: string, path: string, force: boolean): Promise<void> {
   if (!force && (await Bun.file(path).exists())) {
     await rm(temp, { force: true });
-    throw new FlameoxError("INVALID_ARGUMENTS", `${path} exists; pass --force to replace it`, { details: { field: "output" } });
+    throw new FlameoxError("INVALID_ARGUMENTS", `${path} exists; pass --force to replace it`, {
+      details: { field: "output" },
+    });
   }
   await rename(temp, path);
 }
@@ -232,10 +301,20 @@ async function placeOutput(temp: string, path: string, force: boolean): Promise<
  * first run), so an agent can hand a person a stored, content-addressed file rather than
  * a path that may change.
  */
-export async function registerPicture(ws: Workspace, snapshot: SnapshotHandle, subjectRef: string, path: string, format: PictureFormat): Promise<RegisteredArtifact & { run_id: string }> {
+export async function registerPicture(
+  ws: Workspace,
+  snapshot: SnapshotHandle,
+  subjectRef: string,
+  path: string,
+  format: PictureFormat,
+): Promise<RegisteredArtifact & { run_id: string }> {
   const subject = resolveSubject(ws, snapshot, subjectRef);
   const runId = subject.runIds[0];
-  if (!runId) throw new FlameoxError("RUN_NOT_FOUND", `${subject.id} has no run in the pinned commit to register the picture against`);
+  if (!runId)
+    throw new FlameoxError(
+      "RUN_NOT_FOUND",
+      `${subject.id} has no run in the pinned commit to register the picture against`,
+    );
   const stagingDir = join(ws.paths.staging, newOperationId());
   await mkdir(stagingDir, { recursive: true });
   try {
@@ -258,32 +337,59 @@ export async function registerPicture(ws: Workspace, snapshot: SnapshotHandle, s
 function requireStacks(view: ProfileStacks, subject: Subject): void {
   if (view.stacks.length > 0) return;
   const metrics = view.metricsAvailable.join(", ") || "none";
-  throw new FlameoxError("EVIDENCE_UNAVAILABLE", `${subject.id} has no ${view.metric ?? "profile"} stacks in the pinned commit (stack metrics there: ${metrics})`, {
-    details: { field: "metric" },
-  });
+  throw new FlameoxError(
+    "EVIDENCE_UNAVAILABLE",
+    `${subject.id} has no ${view.metric ?? "profile"} stacks in the pinned commit (stack metrics there: ${metrics})`,
+    {
+      details: { field: "metric" },
+    },
+  );
 }
 
 function compileFilter(source: string | null | undefined): RegExp | undefined {
   if (!source) return undefined;
-  if (source.length > 500) invalid("filter", "a regular expression of at most 500 characters", `${source.length} characters`);
+  if (source.length > 500)
+    invalid(
+      "filter",
+      "a regular expression of at most 500 characters",
+      `${source.length} characters`,
+    );
   try {
     return new RegExp(source);
   } catch (error) {
-    throw new FlameoxError("INVALID_ARGUMENTS", `Expected --filter to be a regular expression: ${(error as Error).message}`, { details: { field: "filter" } });
+    throw new FlameoxError(
+      "INVALID_ARGUMENTS",
+      `Expected --filter to be a regular expression: ${(error as Error).message}`,
+      { details: { field: "filter" } },
+    );
   }
 }
 
 function invalid(field: string, expected: string, found: string): never {
-  throw new FlameoxError("INVALID_ARGUMENTS", `Expected ${field} to be ${expected} but found ${JSON.stringify(found)}`, { details: { field } });
+  throw new FlameoxError(
+    "INVALID_ARGUMENTS",
+    `Expected ${field} to be ${expected} but found ${JSON.stringify(found)}`,
+    { details: { field } },
+  );
 }
 
 export function formatValue(value: number, unit: string): string {
   if (unit === "ns") {
-    for (const [u, d] of [["s", 1e9], ["ms", 1e6], ["µs", 1e3]] as const) if (Math.abs(value) >= d) return `${(value / d).toFixed(2)} ${u}`;
+    for (const [u, d] of [
+      ["s", 1e9],
+      ["ms", 1e6],
+      ["µs", 1e3],
+    ] as const)
+      if (Math.abs(value) >= d) return `${(value / d).toFixed(2)} ${u}`;
     return `${value} ns`;
   }
   if (unit === "bytes") {
-    for (const [u, d] of [["GiB", 2 ** 30], ["MiB", 2 ** 20], ["KiB", 2 ** 10]] as const) if (Math.abs(value) >= d) return `${(value / d).toFixed(2)} ${u}`;
+    for (const [u, d] of [
+      ["GiB", 2 ** 30],
+      ["MiB", 2 ** 20],
+      ["KiB", 2 ** 10],
+    ] as const)
+      if (Math.abs(value) >= d) return `${(value / d).toFixed(2)} ${u}`;
     return `${value} B`;
   }
   return `${value} ${unit}`;

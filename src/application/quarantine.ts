@@ -26,16 +26,37 @@ export async function recordQuarantine(ws: Workspace, input: QuarantineInput): P
     code: input.code,
     message: input.message,
     created_at: nowIso(),
-    suggestion: "The native artifact is kept unchanged; fix the producer or pass --adapter, then import again",
+    suggestion:
+      "The native artifact is kept unchanged; fix the producer or pass --adapter, then import again",
   };
-  writeFileDurably(join(ws.paths.quarantine, `${input.extractionId}.json`), JSON.stringify(record, null, 2) + "\n");
+  writeFileDurably(
+    join(ws.paths.quarantine, `${input.extractionId}.json`),
+    JSON.stringify(record, null, 2) + "\n",
+  );
   ws.control.withWriteLock(() => {
     ws.control.db
-      .query("INSERT INTO quarantine (quarantine_id, run_id, artifact_id, adapter, code, message, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-      .run(record.quarantine_id, record.run_id, record.artifact_id, record.adapter, record.code, record.message, record.created_at);
+      .query(
+        "INSERT INTO quarantine (quarantine_id, run_id, artifact_id, adapter, code, message, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      )
+      .run(
+        record.quarantine_id,
+        record.run_id,
+        record.artifact_id,
+        record.adapter,
+        record.code,
+        record.message,
+        record.created_at,
+      );
     ws.control.db
-      .query("UPDATE extractions SET status = ?, error_json = ?, finished_at = ? WHERE extraction_id = ?")
-      .run(input.status, JSON.stringify({ code: input.code, message: input.message }), record.created_at, input.extractionId);
+      .query(
+        "UPDATE extractions SET status = ?, error_json = ?, finished_at = ? WHERE extraction_id = ?",
+      )
+      .run(
+        input.status,
+        JSON.stringify({ code: input.code, message: input.message }),
+        record.created_at,
+        input.extractionId,
+      );
     ws.runs.update(input.runId, {
       extraction_status: input.status,
       error: { code: input.code, message: input.message },

@@ -28,7 +28,10 @@ export interface RebuildResult {
   head_restored: { from: string; to: string } | null;
   runs_restored: string[];
   artifacts_restored: string[];
-  /** Artifacts named by a commit whose payload is not in the store either: their rows cannot be restored. */
+  /**
+   * Artifacts named by a commit whose payload is not in the store either: their rows cannot be
+   * restored.
+   */
   artifacts_unrestorable: string[];
   registrations_restored: number;
   extractions_restored: number;
@@ -37,7 +40,8 @@ export interface RebuildResult {
 
 const RESTORED: Limitation = {
   code: "restored_from_corpus",
-  message: "The control plane lost this run; it was restored from the corpus by flameox recover --rebuild-from-corpus (its run type, display names and history are not known)",
+  message:
+    "The control plane lost this run; it was restored from the corpus by flameox recover --rebuild-from-corpus (its run type, display names and history are not known)",
 };
 
 export function rebuildControlPlaneFromCorpus(ws: Workspace): RebuildResult {
@@ -66,7 +70,8 @@ export function rebuildControlPlaneFromCorpus(ws: Workspace): RebuildResult {
           if (ws.artifacts.exists(artifactId)) return true;
           const payload = artifactPayloadPath(ws.paths, hexFromArtifactId(artifactId));
           if (!existsSync(payload)) {
-            if (!result.artifacts_unrestorable.includes(artifactId)) result.artifacts_unrestorable.push(artifactId);
+            if (!result.artifacts_unrestorable.includes(artifactId))
+              result.artifacts_unrestorable.push(artifactId);
             return false;
           }
           ws.artifacts.ensure(artifactId, statSync(payload).size);
@@ -75,12 +80,18 @@ export function rebuildControlPlaneFromCorpus(ws: Workspace): RebuildResult {
         });
         for (const runId of entry.run_ids) {
           if (!ws.runs.exists(runId)) {
-            ws.runs.create(runId, "import", { capture_status: "registered", extraction_status: "published", limitations: [RESTORED] });
+            ws.runs.create(runId, "import", {
+              capture_status: "registered",
+              extraction_status: "published",
+              limitations: [RESTORED],
+            });
             ws.runs.update(runId, { releaseLease: true });
             result.runs_restored.push(runId);
           }
           for (const artifactId of present) {
-            const registered = db.query("SELECT 1 FROM registrations WHERE run_id = ? AND artifact_id = ?").get(runId, artifactId);
+            const registered = db
+              .query("SELECT 1 FROM registrations WHERE run_id = ? AND artifact_id = ?")
+              .get(runId, artifactId);
             if (!registered) {
               ws.artifacts.register({
                 registration_id: newRegistrationId(),
@@ -90,14 +101,17 @@ export function rebuildControlPlaneFromCorpus(ws: Workspace): RebuildResult {
                 kind: "unknown",
                 media_type: "application/octet-stream",
                 role: "input",
-                producer: typeof manifest.summary.producer === "string" ? manifest.summary.producer : null,
+                producer:
+                  typeof manifest.summary.producer === "string" ? manifest.summary.producer : null,
                 producer_version: null,
                 sensitivity: "normal",
                 registered_at: manifest.created_at,
               });
               result.registrations_restored += 1;
             }
-            const extracted = db.query("SELECT 1 FROM extractions WHERE generation_id = ?").get(entry.generation_id);
+            const extracted = db
+              .query("SELECT 1 FROM extractions WHERE generation_id = ?")
+              .get(entry.generation_id);
             if (!extracted) {
               db.query(
                 `INSERT INTO extractions (extraction_id, run_id, artifact_id, adapter, adapter_version, status, generation_id,
@@ -131,7 +145,9 @@ export function rebuildControlPlaneFromCorpus(ws: Workspace): RebuildResult {
   });
 }
 
-/** Moves HEAD forward to the newest logged HEAD that is intact and descends from the current HEAD. */
+/**
+ * Moves HEAD forward to the newest logged HEAD that is intact and descends from the current HEAD.
+ */
 function restoreRolledBackHead(ws: Workspace): RebuildResult["head_restored"] {
   const headId = readHeadId(ws.paths);
   const logged = loggedHeads(ws.control.db);

@@ -38,16 +38,24 @@ export async function registerFile(
   meta: RegistrationMeta,
   options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<RegisteredArtifact> {
-  const staged = await stageArtifact(sourcePath, join(stagingDir, `payload-${newRegistrationId()}`), {
-    maxBytes: ws.config.storage.max_artifact_bytes,
-    signal: options.signal,
-    onProgress: options.onProgress,
-  });
+  const staged = await stageArtifact(
+    sourcePath,
+    join(stagingDir, `payload-${newRegistrationId()}`),
+    {
+      maxBytes: ws.config.storage.max_artifact_bytes,
+      signal: options.signal,
+      onProgress: options.onProgress,
+    },
+  );
   return registerStaged(ws, staged, meta);
 }
 
 /** Publishes a payload flameox itself wrote into staging (already hashed) and registers it. */
-export async function registerStaged(ws: Workspace, staged: StagedArtifact, meta: RegistrationMeta): Promise<RegisteredArtifact> {
+export async function registerStaged(
+  ws: Workspace,
+  staged: StagedArtifact,
+  meta: RegistrationMeta,
+): Promise<RegisteredArtifact> {
   const artifactId = artifactIdFromHex(staged.sha256Hex);
   const registrationId = newRegistrationId();
   // The object is content addressed, so moving it into the store needs no lock (two
@@ -71,5 +79,10 @@ export async function registerStaged(ws: Workspace, staged: StagedArtifact, meta
       registered_at: nowIso(),
     });
   });
-  return { artifact_id: artifactId, registration_id: registrationId, byte_length: staged.byteLength, deduplicated };
+  return {
+    artifact_id: artifactId,
+    registration_id: registrationId,
+    byte_length: staged.byteLength,
+    deduplicated,
+  };
 }

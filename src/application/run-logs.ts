@@ -40,19 +40,39 @@ function readHead(path: string, maxBytes: number): Uint8Array {
   }
 }
 
-export function runLogs(ws: Workspace, runId: string, options: { stream?: string; maxBytes?: number } = {}): RunLogs {
+export function runLogs(
+  ws: Workspace,
+  runId: string,
+  options: { stream?: string; maxBytes?: number } = {},
+): RunLogs {
   ws.runs.get(runId); // RUN_NOT_FOUND for an unknown run
   if (options.stream !== undefined && options.stream !== "stdout" && options.stream !== "stderr") {
-    throw new FlameoxError("INVALID_ARGUMENTS", `Expected --stream to be stdout or stderr but found ${JSON.stringify(options.stream)}`, { details: { field: "stream" } });
+    throw new FlameoxError(
+      "INVALID_ARGUMENTS",
+      `Expected --stream to be stdout or stderr but found ${JSON.stringify(options.stream)}`,
+      { details: { field: "stream" } },
+    );
   }
   const maxBytes = options.maxBytes ?? DEFAULT_LOG_BYTES;
   const streams = ws.artifacts
     .registrationsOfRun(runId)
-    .filter((r) => r.kind === "process_output" && (options.stream === undefined || r.role === options.stream))
+    .filter(
+      (r) =>
+        r.kind === "process_output" && (options.stream === undefined || r.role === options.stream),
+    )
     .map((r): RunLogStream => {
       const artifact = ws.artifacts.get(r.artifact_id);
-      const bytes = readHead(artifactPayloadPath(ws.paths, r.artifact_id.replace(/^sha256:/, "")), Math.min(maxBytes, artifact.byte_length));
-      return { role: r.role, artifact_id: r.artifact_id, byte_length: artifact.byte_length, text: new TextDecoder().decode(bytes), truncated: artifact.byte_length > bytes.length };
+      const bytes = readHead(
+        artifactPayloadPath(ws.paths, r.artifact_id.replace(/^sha256:/, "")),
+        Math.min(maxBytes, artifact.byte_length),
+      );
+      return {
+        role: r.role,
+        artifact_id: r.artifact_id,
+        byte_length: artifact.byte_length,
+        text: new TextDecoder().decode(bytes),
+        truncated: artifact.byte_length > bytes.length,
+      };
     });
   return { run_id: runId, streams };
 }

@@ -5,10 +5,23 @@
  */
 import { fileURLToPath } from "node:url";
 
-export function serverCommand(projectRoot: string, options: { tools?: string } = {}): { command: string; args: string[] } {
+export function serverCommand(
+  projectRoot: string,
+  options: { tools?: string } = {},
+): { command: string; args: string[] } {
   const here = import.meta.url;
   // `tools`: the MCP tool groups to publish (`--tools`), absent for the server's default.
-  const serve = ["mcp", "serve", "--project-root", projectRoot, ...(options.tools ? ["--tools", options.tools] : [])];
-  if (here.includes("/$bunfs/") || here.includes("%24bunfs")) return { command: process.execPath, args: serve };
-  return { command: process.execPath, args: [fileURLToPath(new URL("../cli/main.ts", here)), ...serve] };
+  const serve = [
+    "mcp",
+    "serve",
+    "--project-root",
+    projectRoot,
+    ...(options.tools ? ["--tools", options.tools] : []),
+  ];
+  if (here.includes("/$bunfs/") || here.includes("%24bunfs"))
+    return { command: process.execPath, args: serve };
+  return {
+    command: process.execPath,
+    args: [fileURLToPath(new URL("../cli/main.ts", here)), ...serve],
+  };
 }

@@ -10,7 +10,10 @@
  */
 import type { ComparisonResult } from "../analysis/comparison/compare-run-sets.ts";
 import type { HotspotsResult } from "../analysis/hotspots.ts";
-import { measurementGenerations, readMeasurements } from "../analysis/measurements/read-measurements.ts";
+import {
+  measurementGenerations,
+  readMeasurements,
+} from "../analysis/measurements/read-measurements.ts";
 import type { DiffSort, ProfileDiffResult } from "../analysis/profile-diff.ts";
 import type { Polarity } from "../analysis/statistics/decision.ts";
 import { resolveSubject, type Subject } from "../analysis/subject.ts";
@@ -20,7 +23,11 @@ import type { SnapshotHandle } from "../storage/snapshot.ts";
 import type { Workspace } from "../storage/workspace.ts";
 import { type ArtifactDigest, artifactsOfRun } from "./summarize-runs.ts";
 
-export const COMPARISON_SUMMARY_LIMITS = { functions: { fallback: 5, max: 25 }, measurements: { fallback: 10, max: 50 }, metrics: 4 } as const;
+export const COMPARISON_SUMMARY_LIMITS = {
+  functions: { fallback: 5, max: 25 },
+  measurements: { fallback: 10, max: 50 },
+  metrics: 4,
+} as const;
 /** The practical threshold every measurement comparison of the digest uses (5%). */
 export const SUMMARY_THRESHOLD = 0.05;
 /** Units where less is better; any other measurement is compared without a direction. */
@@ -70,7 +77,10 @@ export interface MeasurementChange {
   method: string;
   decision: string;
   validity: string;
-  /** Codes of the comparison's limitations and mismatches (one run per side pairs samples by position: `within_run_pairing`). */
+  /**
+   * Codes of the comparison's limitations and mismatches (one run per side pairs samples by
+   * position: `within_run_pairing`).
+   */
   caveats: string[];
   source: string;
 }
@@ -95,23 +105,59 @@ export interface ComparisonReaders {
   ws: Workspace;
   snapshot: SnapshotHandle;
   hotspots(snapshot: SnapshotHandle, subject: Subject, limit: number): Promise<HotspotsResult>;
-  diff(request: { base: string; candidate: string; metric: FrameMetric; sort: DiffSort; limit: number }): Promise<ProfileDiffResult>;
-  compare(request: { baseline_run_id: string; candidate_run_id: string; metric: string; scope: string; polarity: Polarity; practical_threshold: number }): Promise<ComparisonResult>;
+  diff(request: {
+    base: string;
+    candidate: string;
+    metric: FrameMetric;
+    sort: DiffSort;
+    limit: number;
+  }): Promise<ProfileDiffResult>;
+  compare(request: {
+    baseline_run_id: string;
+    candidate_run_id: string;
+    metric: string;
+    scope: string;
+    polarity: Polarity;
+    practical_threshold: number;
+  }): Promise<ComparisonResult>;
 }
 
 const clamp = (value: number | undefined, { fallback, max }: { fallback: number; max: number }) =>
   value === undefined ? fallback : Math.max(1, Math.min(Math.floor(value), max));
 /** A shell word for a source command: quoted when it holds anything but plain characters. */
-const word = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`);
+const word = (text: string) =>
+  /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 
-export async function summarizeComparison(readers: ComparisonReaders, base: string, candidate: string, options: ComparisonSummaryOptions = {}): Promise<ComparisonSummary> {
+export async function summarizeComparison(
+  readers: ComparisonReaders,
+  base: string,
+  candidate: string,
+  options: ComparisonSummaryOptions = {},
+): Promise<ComparisonSummary> {
   const { ws, snapshot } = readers;
-  for (const [field, id] of [["base", base], ["candidate", candidate]] as const) {
-    if (!id.startsWith("run_")) throw new FlameoxError("INVALID_ARGUMENTS", `Expected a run id (run_…) as the ${field} but found ${JSON.stringify(id.slice(0, 80))}`, { details: { field: "run_ids" } });
+  for (const [field, id] of [
+    ["base", base],
+    ["candidate", candidate],
+  ] as const) {
+    if (!id.startsWith("run_"))
+      throw new FlameoxError(
+        "INVALID_ARGUMENTS",
+        `Expected a run id (run_…) as the ${field} but found ${JSON.stringify(id.slice(0, 80))}`,
+        { details: { field: "run_ids" } },
+      );
     ws.runs.get(id);
   }
-  if (base === candidate) throw new FlameoxError("INVALID_ARGUMENTS", `The base and candidate are both ${base}; a comparison needs two different runs`, { details: { field: "run_ids" } });
-  const bounds = { functions: clamp(options.functions, COMPARISON_SUMMARY_LIMITS.functions), measurements: clamp(options.measurements, COMPARISON_SUMMARY_LIMITS.measurements), metrics: COMPARISON_SUMMARY_LIMITS.metrics };
+  if (base === candidate)
+    throw new FlameoxError(
+      "INVALID_ARGUMENTS",
+      `The base and candidate are both ${base}; a comparison needs two different runs`,
+      { details: { field: "run_ids" } },
+    );
+  const bounds = {
+    functions: clamp(options.functions, COMPARISON_SUMMARY_LIMITS.functions),
+    measurements: clamp(options.measurements, COMPARISON_SUMMARY_LIMITS.measurements),
+    metrics: COMPARISON_SUMMARY_LIMITS.metrics,
+  };
 
   const metricsOf = async (runId: string): Promise<FrameMetric[]> => {
     const subject = resolveSubject(ws, snapshot, runId);
@@ -122,32 +168,78 @@ export async function summarizeComparison(readers: ComparisonReaders, base: stri
   const shared = baseMetrics.filter((m) => candidateMetrics.includes(m));
   const profiles: MetricMoves[] = [];
   for (const metric of shared.slice(0, bounds.metrics)) {
-    const ranked = async (sort: DiffSort) => readers.diff({ base, candidate, metric, sort, limit: bounds.functions });
+    const ranked = async (sort: DiffSort) =>
+      readers.diff({ base, candidate, metric, sort, limit: bounds.functions });
     const [bySelf, byTotal] = [await ranked("self"), await ranked("total")];
     const moved = (r: ProfileDiffResult): MovedFunction[] =>
       r.items.map((d) => ({
-        rank: d.rank, function: d.function, file: d.file, match: d.match,
-        base_self: d.base.self, candidate_self: d.candidate.self, delta_self: d.delta_self,
-        base_total: d.base.total, candidate_total: d.candidate.total, delta_total: d.delta_total,
+        rank: d.rank,
+        function: d.function,
+        file: d.file,
+        match: d.match,
+        base_self: d.base.self,
+        candidate_self: d.candidate.self,
+        delta_self: d.delta_self,
+        base_total: d.base.total,
+        candidate_total: d.candidate.total,
+        delta_total: d.delta_total,
       }));
-    const source = (sort: DiffSort) => `flameox diff ${base} ${candidate} --metric ${metric} --sort ${sort} --limit ${bounds.functions} --json`;
-    profiles.push({ metric: bySelf.metric, unit: bySelf.unit, totals: bySelf.totals, by_self: moved(bySelf), by_total: moved(byTotal), sources: { self: source("self"), total: source("total") } });
+    const source = (sort: DiffSort) =>
+      `flameox diff ${base} ${candidate} --metric ${metric} --sort ${sort} --limit ${bounds.functions} --json`;
+    profiles.push({
+      metric: bySelf.metric,
+      unit: bySelf.unit,
+      totals: bySelf.totals,
+      by_self: moved(bySelf),
+      by_total: moved(byTotal),
+      sources: { self: source("self"), total: source("total") },
+    });
   }
 
-  // Sampled measurements that both runs have, by name, scope and unit: what a paired comparison can take.
-  const rows = await readMeasurements(snapshot, measurementGenerations(snapshot, { runIds: [base, candidate] }));
-  const keysOf = (runId: string) => new Set(rows.filter((r) => r.run_id === runId && r.aggregation === "sample" && !r.is_warmup).map((r) => JSON.stringify([r.name, r.scope, r.unit])));
+  // Sampled measurements that both runs have, by name, scope and unit: what a paired comparison can
+  // take.
+  const rows = await readMeasurements(
+    snapshot,
+    measurementGenerations(snapshot, { runIds: [base, candidate] }),
+  );
+  const keysOf = (runId: string) =>
+    new Set(
+      rows
+        .filter((r) => r.run_id === runId && r.aggregation === "sample" && !r.is_warmup)
+        .map((r) => JSON.stringify([r.name, r.scope, r.unit])),
+    );
   const [baseKeys, candidateKeys] = [keysOf(base), keysOf(candidate)];
   const both = [...baseKeys].filter((k) => candidateKeys.has(k)).sort();
   const measurements: MeasurementChange[] = [];
   for (const key of both.slice(0, bounds.measurements)) {
     const [name, scope, unit] = JSON.parse(key) as [string, string, string];
     const polarity: Polarity = LOWER_IS_BETTER.has(unit) ? "lower_is_better" : "neutral";
-    const r = await readers.compare({ baseline_run_id: base, candidate_run_id: candidate, metric: name, scope, polarity, practical_threshold: SUMMARY_THRESHOLD });
+    const r = await readers.compare({
+      baseline_run_id: base,
+      candidate_run_id: candidate,
+      metric: name,
+      scope,
+      polarity,
+      practical_threshold: SUMMARY_THRESHOLD,
+    });
     measurements.push({
-      name, scope, unit: r.unit, polarity, baseline_value: r.baseline_value, candidate_value: r.candidate_value, absolute_change: r.absolute_change, relative_change: r.relative_change,
-      effect_size: r.effect_size, confidence_low: r.confidence_low, confidence_high: r.confidence_high, confidence_level: r.confidence_level, complete_pair_n: r.complete_pair_n,
-      method: r.method, decision: r.decision, validity: r.validity, caveats: [...r.limitations.map((l) => l.code), ...r.mismatches.map((m) => m.code)],
+      name,
+      scope,
+      unit: r.unit,
+      polarity,
+      baseline_value: r.baseline_value,
+      candidate_value: r.candidate_value,
+      absolute_change: r.absolute_change,
+      relative_change: r.relative_change,
+      effect_size: r.effect_size,
+      confidence_low: r.confidence_low,
+      confidence_high: r.confidence_high,
+      confidence_level: r.confidence_level,
+      complete_pair_n: r.complete_pair_n,
+      method: r.method,
+      decision: r.decision,
+      validity: r.validity,
+      caveats: [...r.limitations.map((l) => l.code), ...r.mismatches.map((m) => m.code)],
       source: `flameox analyze compare --baseline-run ${base} --candidate-run ${candidate} --metric ${word(name)} --scope ${word(scope)} --polarity ${polarity} --threshold ${SUMMARY_THRESHOLD} --json`,
     });
   }
@@ -159,7 +251,10 @@ export async function summarizeComparison(readers: ComparisonReaders, base: stri
     base: { run_id: base, artifacts: artifactsOfRun(ws, base) },
     candidate: { run_id: candidate, artifacts: artifactsOfRun(ws, candidate) },
     profiles,
-    metrics_unmatched: [...baseMetrics.filter((m) => !candidateMetrics.includes(m)), ...candidateMetrics.filter((m) => !baseMetrics.includes(m))].sort(),
+    metrics_unmatched: [
+      ...baseMetrics.filter((m) => !candidateMetrics.includes(m)),
+      ...candidateMetrics.filter((m) => !baseMetrics.includes(m)),
+    ].sort(),
     measurements,
     measurements_not_shown: Math.max(0, both.length - bounds.measurements),
     measurements_unmatched: baseKeys.size + candidateKeys.size - 2 * both.length,

@@ -10,12 +10,19 @@ import { FlameoxError } from "../domain/errors.ts";
 import type { Limitation } from "../domain/evidence-status.ts";
 import type { FrameMetric } from "../domain/evidence-schema.ts";
 import type { HotspotsResult } from "../analysis/hotspots.ts";
-import { measurementGroups, type MeasurementGroups } from "../analysis/measurements/measurement-groups.ts";
+import {
+  measurementGroups,
+  type MeasurementGroups,
+} from "../analysis/measurements/measurement-groups.ts";
 import { resolveSubject, type Subject } from "../analysis/subject.ts";
 import type { SnapshotHandle } from "../storage/snapshot.ts";
 import type { Workspace } from "../storage/workspace.ts";
 
-export const SUMMARY_LIMITS = { runs: 10, hotspots: { fallback: 5, max: 25 }, measurementGroups: { fallback: 20, max: 100 } } as const;
+export const SUMMARY_LIMITS = {
+  runs: 10,
+  hotspots: { fallback: 5, max: 25 },
+  measurementGroups: { fallback: 20, max: 100 },
+} as const;
 
 export interface SummaryOptions {
   hotspots?: number;
@@ -36,7 +43,13 @@ export interface HotspotsDigest {
   unit: string | null;
   total_self_value: number;
   frames: number;
-  items: { rank: number; frame_id: string; function: string; self_value: number; inclusive_value: number }[];
+  items: {
+    rank: number;
+    frame_id: string;
+    function: string;
+    self_value: number;
+    inclusive_value: number;
+  }[];
   truncated: boolean;
 }
 
@@ -50,7 +63,12 @@ export interface RunDigest {
   measurements: MeasurementGroups | null;
   limitations: Limitation[];
   /** The commands that give each section's figures in full, at the same commit. */
-  sources: { run: string; artifacts: string[]; hotspots: string | null; measurements: string | null };
+  sources: {
+    run: string;
+    artifacts: string[];
+    hotspots: string | null;
+    measurements: string | null;
+  };
 }
 
 export interface SummaryResult {
@@ -71,18 +89,38 @@ export interface SummaryReaders {
 const clamp = (value: number | undefined, { fallback, max }: { fallback: number; max: number }) =>
   value === undefined ? fallback : Math.max(1, Math.min(Math.floor(value), max));
 
-export async function summarizeRuns(readers: SummaryReaders, runIds: readonly string[], options: SummaryOptions = {}): Promise<SummaryResult> {
+export async function summarizeRuns(
+  readers: SummaryReaders,
+  runIds: readonly string[],
+  options: SummaryOptions = {},
+): Promise<SummaryResult> {
   const unique = [...new Set(runIds)];
   if (unique.length === 0 || unique.length > SUMMARY_LIMITS.runs) {
-    throw new FlameoxError("INVALID_ARGUMENTS", `Expected 1 to ${SUMMARY_LIMITS.runs} run ids but found ${unique.length}`, { details: { field: "run_ids" } });
+    throw new FlameoxError(
+      "INVALID_ARGUMENTS",
+      `Expected 1 to ${SUMMARY_LIMITS.runs} run ids but found ${unique.length}`,
+      { details: { field: "run_ids" } },
+    );
   }
-  const bounds = { hotspots: clamp(options.hotspots, SUMMARY_LIMITS.hotspots), measurement_groups: clamp(options.measurementGroups, SUMMARY_LIMITS.measurementGroups) };
+  const bounds = {
+    hotspots: clamp(options.hotspots, SUMMARY_LIMITS.hotspots),
+    measurement_groups: clamp(options.measurementGroups, SUMMARY_LIMITS.measurementGroups),
+  };
   const runs: RunDigest[] = [];
   for (const runId of unique) runs.push(await digestRun(readers, runId, bounds));
-  return { schema_version: 1, summary: "runs.summary", corpus_commit_id: readers.snapshot.commitId, bounds, runs };
+  return {
+    schema_version: 1,
+    summary: "runs.summary",
+    corpus_commit_id: readers.snapshot.commitId,
+    bounds,
+    runs,
+  };
 }
 
-/** A run's artifacts with their ids, names, kinds and producer, as `runs show` and `artifacts show` give them. */
+/**
+ * A run's artifacts with their ids, names, kinds and producer, as `runs show` and `artifacts show`
+ * give them.
+ */
 export function artifactsOfRun(ws: Workspace, runId: string): ArtifactDigest[] {
   const registrations = ws.artifacts.registrationsOfRun(runId);
   return [...new Set(registrations.map((r) => r.artifact_id))].map((id): ArtifactDigest => {
@@ -99,9 +137,18 @@ export function artifactsOfRun(ws: Workspace, runId: string): ArtifactDigest[] {
   });
 }
 
-async function digestRun(readers: SummaryReaders, runId: string, bounds: SummaryResult["bounds"]): Promise<RunDigest> {
+async function digestRun(
+  readers: SummaryReaders,
+  runId: string,
+  bounds: SummaryResult["bounds"],
+): Promise<RunDigest> {
   const { ws, snapshot } = readers;
-  if (!runId.startsWith("run_")) throw new FlameoxError("INVALID_ARGUMENTS", `Expected a run id (run_…) but found ${JSON.stringify(runId.slice(0, 80))}`, { details: { field: "run_ids" } });
+  if (!runId.startsWith("run_"))
+    throw new FlameoxError(
+      "INVALID_ARGUMENTS",
+      `Expected a run id (run_…) but found ${JSON.stringify(runId.slice(0, 80))}`,
+      { details: { field: "run_ids" } },
+    );
   const run = ws.runs.get(runId);
   const artifacts = artifactsOfRun(ws, runId);
   const subject = resolveSubject(ws, snapshot, runId);
@@ -112,23 +159,39 @@ async function digestRun(readers: SummaryReaders, runId: string, bounds: Summary
     run_id: run.run_id,
     run_type: run.run_type,
     created_at: run.created_at,
-    statuses: { execution: run.execution_status, capture: run.capture_status, extraction: run.extraction_status, validation: run.validation_status },
-    artifacts,
-    hotspots: hot === null ? null : {
-      metric: hot.metric,
-      unit: hot.items[0]?.unit ?? null,
-      total_self_value: hot.coverage.total_self_value,
-      frames: hot.coverage.frames,
-      items: hot.items.map((h) => ({ rank: h.rank, frame_id: h.frame_id, function: h.function, self_value: h.self_value, inclusive_value: h.inclusive_value })),
-      truncated: hot.truncated,
+    statuses: {
+      execution: run.execution_status,
+      capture: run.capture_status,
+      extraction: run.extraction_status,
+      validation: run.validation_status,
     },
+    artifacts,
+    hotspots:
+      hot === null
+        ? null
+        : {
+            metric: hot.metric,
+            unit: hot.items[0]?.unit ?? null,
+            total_self_value: hot.coverage.total_self_value,
+            frames: hot.coverage.frames,
+            items: hot.items.map((h) => ({
+              rank: h.rank,
+              frame_id: h.frame_id,
+              function: h.function,
+              self_value: h.self_value,
+              inclusive_value: h.inclusive_value,
+            })),
+            truncated: hot.truncated,
+          },
     measurements,
     limitations: run.limitations,
     sources: {
       run: `flameox runs show ${runId} --json`,
       artifacts: artifacts.map((a) => `flameox artifacts show ${a.artifact_id} --json`),
-      hotspots: hot === null ? null : `flameox analyze hotspots ${runId} --limit ${bounds.hotspots} --json`,
-      measurements: measurements === null ? null : `flameox measurements query --run-id ${runId} --json`,
+      hotspots:
+        hot === null ? null : `flameox analyze hotspots ${runId} --limit ${bounds.hotspots} --json`,
+      measurements:
+        measurements === null ? null : `flameox measurements query --run-id ${runId} --json`,
     },
   };
 }

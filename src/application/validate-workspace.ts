@@ -30,22 +30,43 @@ export interface ValidationReport {
   level: "standard" | "full";
   corpus_commit_id: string | null;
   checks: ValidationCheck[];
-  counts: { generations: number; evidence_files: number; artifacts: number; rehashed_bytes: number };
+  counts: {
+    generations: number;
+    evidence_files: number;
+    artifacts: number;
+    rehashed_bytes: number;
+  };
 }
 
-export async function validateWorkspace(ws: Workspace, options: { full: boolean }): Promise<ValidationReport> {
+export async function validateWorkspace(
+  ws: Workspace,
+  options: { full: boolean },
+): Promise<ValidationReport> {
   const checks: ValidationCheck[] = [];
-  const add = (check: string, status: CheckStatus, message: string) => checks.push({ check, status, message });
+  const add = (check: string, status: CheckStatus, message: string) =>
+    checks.push({ check, status, message });
   const counts = { generations: 0, evidence_files: 0, artifacts: 0, rehashed_bytes: 0 };
-  add("workspace_identity", "passed", `workspace ${ws.identity.workspace_id}, schema ${ws.identity.schema_version}`);
+  add(
+    "workspace_identity",
+    "passed",
+    `workspace ${ws.identity.workspace_id}, schema ${ws.identity.schema_version}`,
+  );
   const integrity = ws.control.db.query("PRAGMA quick_check").get() as { quick_check: string };
-  add("control_plane", integrity.quick_check === "ok" ? "passed" : "failed", `SQLite quick_check: ${integrity.quick_check}`);
+  add(
+    "control_plane",
+    integrity.quick_check === "ok" ? "passed" : "failed",
+    `SQLite quick_check: ${integrity.quick_check}`,
+  );
 
   let commitId: string | null = null;
   try {
     commitId = readHeadId(ws.paths);
     const commit = readCommit(ws.paths, commitId);
-    add("corpus_head", "passed", `HEAD is ${commitId} with ${commit.generations.length} generations`);
+    add(
+      "corpus_head",
+      "passed",
+      `HEAD is ${commitId} with ${commit.generations.length} generations`,
+    );
     const live = new Set<string>();
     for (const entry of commit.generations) {
       counts.generations += 1;
@@ -55,14 +76,23 @@ export async function validateWorkspace(ws: Workspace, options: { full: boolean 
         for (const file of manifest.files) {
           counts.evidence_files += 1;
           const path = join(ws.paths.diagnostics, file.path);
-          if (!existsSync(path)) throw new FlameoxError("CORPUS_INTEGRITY_FAILED", `${file.path} is missing`);
+          if (!existsSync(path))
+            throw new FlameoxError("CORPUS_INTEGRITY_FAILED", `${file.path} is missing`);
           const size = statSync(path).size;
-          if (size !== file.bytes) throw new FlameoxError("CORPUS_INTEGRITY_FAILED", `${file.path} has ${size} bytes, manifest says ${file.bytes}`);
+          if (size !== file.bytes)
+            throw new FlameoxError(
+              "CORPUS_INTEGRITY_FAILED",
+              `${file.path} has ${size} bytes, manifest says ${file.bytes}`,
+            );
           if (options.full) {
             const hasher = new Bun.CryptoHasher("sha256");
             for await (const chunk of Bun.file(path).stream()) hasher.update(chunk);
             counts.rehashed_bytes += size;
-            if (hasher.digest("hex") !== file.sha256) throw new FlameoxError("CORPUS_INTEGRITY_FAILED", `${file.path} does not match its manifest sha256`);
+            if (hasher.digest("hex") !== file.sha256)
+              throw new FlameoxError(
+                "CORPUS_INTEGRITY_FAILED",
+                `${file.path} does not match its manifest sha256`,
+              );
           }
         }
       } catch (error) {
@@ -71,10 +101,21 @@ export async function validateWorkspace(ws: Workspace, options: { full: boolean 
     }
     checkChain(ws, add);
     const orphans = listGenerationDirs(ws.paths.evidence).filter((id) => !live.has(id));
-    if (orphans.length > 0) add("orphan_generations", "warning", `${orphans.length} generation(s) on disk are not in HEAD (interrupted publications); they are not evidence`);
+    if (orphans.length > 0)
+      add(
+        "orphan_generations",
+        "warning",
+        `${orphans.length} generation(s) on disk are not in HEAD (interrupted publications); they are not evidence`,
+      );
     const diff = diffCatalog(ws.control.db, commit);
     const catalogOk = catalogInSync(diff, commit);
-    add("catalog", catalogOk ? "passed" : "warning", catalogOk ? "catalog matches HEAD" : `catalog is behind HEAD (${diff.missing_generations.length} missing, ${diff.extra_generations.length} extra); run \`flameox catalog rebuild\``);
+    add(
+      "catalog",
+      catalogOk ? "passed" : "warning",
+      catalogOk
+        ? "catalog matches HEAD"
+        : `catalog is behind HEAD (${diff.missing_generations.length} missing, ${diff.extra_generations.length} extra); run \`flameox catalog rebuild\``,
+    );
   } catch (error) {
     add("corpus_head", "failed", (error as Error).message);
   }
@@ -86,9 +127,14 @@ export async function validateWorkspace(ws: Workspace, options: { full: boolean 
     if (options.full) {
       const problem = await verifyArtifact(ws.paths, hex, artifact.byte_length);
       counts.rehashed_bytes += artifact.byte_length;
-      if (problem) add(`artifact:${artifact.artifact_id}`, "failed", `artifact integrity failed: ${problem}`);
+      if (problem)
+        add(`artifact:${artifact.artifact_id}`, "failed", `artifact integrity failed: ${problem}`);
     } else if (!existsSync(path) || statSync(path).size !== artifact.byte_length) {
-      add(`artifact:${artifact.artifact_id}`, "failed", "artifact payload is missing or has the wrong size");
+      add(
+        `artifact:${artifact.artifact_id}`,
+        "failed",
+        "artifact payload is missing or has the wrong size",
+      );
     }
   }
   const staging = classifyStaging(ws);
@@ -101,13 +147,31 @@ export async function validateWorkspace(ws: Workspace, options: { full: boolean 
         `; readers never look there`,
     );
   }
-  const stuck = ws.control.db.query("SELECT count(*) AS n FROM runs WHERE extraction_status = 'running' OR capture_status = 'running'").get() as { n: number };
-  if (stuck.n > 0) add("active_runs", "warning", `${stuck.n} run(s) are marked running; if no flameox process is working on them they were interrupted`);
-  return { ok: !checks.some((c) => c.status === "failed"), level: options.full ? "full" : "standard", corpus_commit_id: commitId, checks, counts };
+  const stuck = ws.control.db
+    .query(
+      "SELECT count(*) AS n FROM runs WHERE extraction_status = 'running' OR capture_status = 'running'",
+    )
+    .get() as { n: number };
+  if (stuck.n > 0)
+    add(
+      "active_runs",
+      "warning",
+      `${stuck.n} run(s) are marked running; if no flameox process is working on them they were interrupted`,
+    );
+  return {
+    ok: !checks.some((c) => c.status === "failed"),
+    level: options.full ? "full" : "standard",
+    corpus_commit_id: commitId,
+    checks,
+    counts,
+  };
 }
 
 /** The whole chain of commits against the control plane (see corpus-chain-check.ts). */
-function checkChain(ws: Workspace, add: (check: string, status: CheckStatus, message: string) => void): void {
+function checkChain(
+  ws: Workspace,
+  add: (check: string, status: CheckStatus, message: string) => void,
+): void {
   let report: CorpusChainReport;
   try {
     report = checkCorpusChain(ws);
@@ -115,7 +179,11 @@ function checkChain(ws: Workspace, add: (check: string, status: CheckStatus, mes
     add("corpus_chain", "failed", (error as Error).message);
     return;
   }
-  add("corpus_chain", "passed", `${report.chain.length} commit(s) from HEAD to the root are intact`);
+  add(
+    "corpus_chain",
+    "passed",
+    `${report.chain.length} commit(s) from HEAD to the root are intact`,
+  );
   const runs = report.missing_run_ids.length;
   const artifacts = report.missing_artifact_ids.length;
   add(
@@ -128,9 +196,18 @@ function checkChain(ws: Workspace, add: (check: string, status: CheckStatus, mes
   const log = report.head_log;
   const messages: Record<typeof log.state, [CheckStatus, string]> = {
     at_head: ["passed", "HEAD is the newest HEAD the control plane published"],
-    behind_head: ["warning", `HEAD descends from the newest HEAD the control plane published (${log.last_logged}); a publisher died before recording it: run \`flameox recover\``],
-    rolled_back: ["failed", `HEAD was rolled back: the control plane published ${log.not_in_chain.length} commit(s) HEAD does not descend from (newest ${log.last_logged}); run \`flameox recover --rebuild-from-corpus\` to restore it`],
-    empty: ["warning", "the control plane has no HEAD log yet (a workspace from an older flameox); the next publication or `flameox recover --rebuild-from-corpus` starts it"],
+    behind_head: [
+      "warning",
+      `HEAD descends from the newest HEAD the control plane published (${log.last_logged}); a publisher died before recording it: run \`flameox recover\``,
+    ],
+    rolled_back: [
+      "failed",
+      `HEAD was rolled back: the control plane published ${log.not_in_chain.length} commit(s) HEAD does not descend from (newest ${log.last_logged}); run \`flameox recover --rebuild-from-corpus\` to restore it`,
+    ],
+    empty: [
+      "warning",
+      "the control plane has no HEAD log yet (a workspace from an older flameox); the next publication or `flameox recover --rebuild-from-corpus` starts it",
+    ],
   };
   add("head_log", ...messages[log.state]);
 }
@@ -138,10 +215,18 @@ function checkChain(ws: Workspace, add: (check: string, status: CheckStatus, mes
 /** Staging entries by owner: a live owner's work in progress is not a leftover. */
 function classifyStaging(ws: Workspace): { live: number; dead: number; unowned: number } {
   const counts = { live: 0, dead: 0, unowned: 0 };
-  const runLease = ws.control.db.query("SELECT lease_pid AS pid, lease_boot_id AS boot_id, lease_start_time AS start_time FROM runs WHERE run_id = ?");
+  const runLease = ws.control.db.query(
+    "SELECT lease_pid AS pid, lease_boot_id AS boot_id, lease_start_time AS start_time FROM runs WHERE run_id = ?",
+  );
   for (const entry of listStaging(ws.paths)) {
     // A capture's staging is named after its run, whose lease says who owns it.
-    const owner = entry.lease?.owner ?? (runLease.get(entry.name) as { pid: number | null; boot_id: string | null; start_time: string | null } | null);
+    const owner =
+      entry.lease?.owner ??
+      (runLease.get(entry.name) as {
+        pid: number | null;
+        boot_id: string | null;
+        start_time: string | null;
+      } | null);
     if (!owner) counts.unowned += 1;
     else if (owner.pid === null || judgeLease(owner).state === "gone") counts.dead += 1;
     else counts.live += 1;

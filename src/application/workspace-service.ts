@@ -17,7 +17,11 @@ import type { PartCache, PartCacheStats } from "../analysis/evidence-parts.ts";
 import type { StackDirection, StacksResult } from "../analysis/stacks.ts";
 import { resolveSubject } from "../analysis/subject.ts";
 import type { TraceWindowResult } from "../analysis/trace-window.ts";
-import type { GapsResult, OperationWindowResult, TransitionsResult } from "../analysis/otel-lifecycle.ts";
+import type {
+  GapsResult,
+  OperationWindowResult,
+  TransitionsResult,
+} from "../analysis/otel-lifecycle.ts";
 // Recipes load on first use: they bring apache-arrow and parquet-wasm, which commands
 // such as `import` and `status` never need, and every CLI start would pay for them.
 const hotspotsRecipe = () => import("../analysis/hotspots.ts");
@@ -27,10 +31,21 @@ const otelRecipes = () => import("../analysis/otel-lifecycle.ts");
 const partsModule = () => import("../analysis/evidence-parts.ts");
 const companionsModule = () => import("./import-companions.ts");
 const engineModule = () => import("../analysis/evidence-engine.ts");
-import { catalogInSync, diffCatalog, projectCatalog, type CatalogDiff } from "../storage/catalog.ts";
+import {
+  catalogInSync,
+  diffCatalog,
+  projectCatalog,
+  type CatalogDiff,
+} from "../storage/catalog.ts";
 import { lastLoggedHead, recordHead } from "../storage/head-log.ts";
 import { SnapshotHandle } from "../storage/snapshot.ts";
-import { initWorkspace, locateWorkspace, openWorkspace, type Workspace, type WorkspaceIdentity } from "../storage/workspace.ts";
+import {
+  initWorkspace,
+  locateWorkspace,
+  openWorkspace,
+  type Workspace,
+  type WorkspaceIdentity,
+} from "../storage/workspace.ts";
 import { importArtifact, type ImportRequest } from "./import-artifact.ts";
 import { getEvidence, type EvidenceRefType, type EvidenceResult } from "./get-evidence.ts";
 import { importWithinFence, type SourceRoot } from "./import-fence.ts";
@@ -43,7 +58,6 @@ import type { CaptureService } from "./capture/capture-service.ts";
 import { ProfileViewsService } from "./profile-views-service.ts";
 import { EvidenceRecipesService } from "./evidence-recipes-service.ts";
 
-
 export interface Page<T> extends PageInfo {
   corpus_commit_id: string;
   items: T[];
@@ -52,7 +66,13 @@ export interface Page<T> extends PageInfo {
 export interface StatusResult {
   workspace: WorkspaceIdentity;
   corpus_commit_id: string;
-  counts: { runs: number; artifacts: number; registrations: number; generations: number; quarantined: number };
+  counts: {
+    runs: number;
+    artifacts: number;
+    registrations: number;
+    generations: number;
+    quarantined: number;
+  };
   catalog: CatalogDiff & { in_sync: boolean };
   /** What this process keeps decoded between analyses, against its memory budget. */
   analysis_cache: AnalysisCacheStatus;
@@ -123,7 +143,6 @@ export class WorkspaceService {
     return this.engine;
   }
 
-
   /** Creates `.diagnostics/` under `root`, or reports the workspace already there. */
   static init(root: string): Promise<{ created: boolean; identity: WorkspaceIdentity }> {
     return initWorkspace(root);
@@ -131,7 +150,9 @@ export class WorkspaceService {
 
   /** Opens the workspace named explicitly, or the nearest one above `cwd`. */
   static async open(options: { workspace?: string; cwd?: string }): Promise<WorkspaceService> {
-    const root = options.workspace ? resolve(options.workspace) : locateWorkspace(options.cwd ?? process.cwd());
+    const root = options.workspace
+      ? resolve(options.workspace)
+      : locateWorkspace(options.cwd ?? process.cwd());
     return new WorkspaceService(await openWorkspace(root));
   }
 
@@ -148,15 +169,29 @@ export class WorkspaceService {
     const snapshot = this.pin();
     const count = (sql: string) => (this.ws.control.db.query(sql).get() as { n: number }).n;
     const diff = diffCatalog(this.ws.control.db, snapshot.commit);
-    const quickCheck = (this.ws.control.db.query("PRAGMA quick_check").get() as { quick_check: string }).quick_check;
+    const quickCheck = (
+      this.ws.control.db.query("PRAGMA quick_check").get() as { quick_check: string }
+    ).quick_check;
     const lastPublished = lastLoggedHead(this.ws.control.db)?.commit_id ?? null;
-    // In sync means the control plane is sound and projects HEAD, and HEAD is what it last published.
-    const inSync = quickCheck === "ok" && catalogInSync(diff, snapshot.commit) && (lastPublished === null || lastPublished === snapshot.commitId);
+    // In sync means the control plane is sound and projects HEAD, and HEAD is what it last
+    // published.
+    const inSync =
+      quickCheck === "ok" &&
+      catalogInSync(diff, snapshot.commit) &&
+      (lastPublished === null || lastPublished === snapshot.commitId);
     const warnings: string[] = [];
-    if (quickCheck !== "ok") warnings.push(`The control plane fails SQLite quick_check (${quickCheck.slice(0, 200)}); run \`flameox validate\``);
-    else if (lastPublished !== null && lastPublished !== snapshot.commitId) warnings.push("HEAD is not the newest HEAD the control plane published; run `flameox validate`");
+    if (quickCheck !== "ok")
+      warnings.push(
+        `The control plane fails SQLite quick_check (${quickCheck.slice(0, 200)}); run \`flameox validate\``,
+      );
+    else if (lastPublished !== null && lastPublished !== snapshot.commitId)
+      warnings.push(
+        "HEAD is not the newest HEAD the control plane published; run `flameox validate`",
+      );
     else if (!inSync) warnings.push("The catalog is behind HEAD; run `flameox catalog rebuild`");
-    const running = count("SELECT count(*) AS n FROM runs WHERE capture_status = 'running' OR extraction_status = 'running'");
+    const running = count(
+      "SELECT count(*) AS n FROM runs WHERE capture_status = 'running' OR extraction_status = 'running'",
+    );
     if (running > 0) warnings.push(`${running} run(s) are marked running`);
     return {
       workspace: this.ws.identity,
@@ -184,18 +219,39 @@ export class WorkspaceService {
     if (result.extraction.companions.length === 0) return result;
     const companions = await companionsModule();
     const place = companions.placeOfPath(this.ws.paths.projectRoot, request.path);
-    if (place === null) return companions.refuseCompanions(this.ws, result, `${request.path} lies outside the project root and the system temp directory, so nothing it declares is read`);
-    return companions.importCompanions(this.ws, result, { projectRoot: this.ws.paths.projectRoot, ...place, sensitivity: request.sensitivity ?? "normal", signal: request.signal });
+    if (place === null)
+      return companions.refuseCompanions(
+        this.ws,
+        result,
+        `${request.path} lies outside the project root and the system temp directory, so nothing it declares is read`,
+      );
+    return companions.importCompanions(this.ws, result, {
+      projectRoot: this.ws.paths.projectRoot,
+      ...place,
+      sensitivity: request.sensitivity ?? "normal",
+      signal: request.signal,
+    });
   }
 
-  /** Imports only a path that passes the import fence (project root or system temp dir, no links); so must every file it declares. */
-  importFenced(request: ImportRequest & { sourceRoot?: SourceRoot }): Promise<ImportWithCompanions> {
+  /**
+   * Imports only a path that passes the import fence (project root or system temp dir, no links);
+   * so must every file it declares.
+   */
+  importFenced(
+    request: ImportRequest & { sourceRoot?: SourceRoot },
+  ): Promise<ImportWithCompanions> {
     const sourceRoot = request.sourceRoot ?? "project";
     return importWithinFence(this.ws.paths.projectRoot, request, async (fenced, displayPath) => {
       const result = await importArtifact(this.ws, fenced);
       if (result.extraction.companions.length === 0) return result;
       const { importCompanions } = await companionsModule();
-      return importCompanions(this.ws, result, { projectRoot: this.ws.paths.projectRoot, sourceRoot, displayPath, sensitivity: request.sensitivity ?? "normal", signal: request.signal });
+      return importCompanions(this.ws, result, {
+        projectRoot: this.ws.paths.projectRoot,
+        sourceRoot,
+        displayPath,
+        sensitivity: request.sensitivity ?? "normal",
+        signal: request.signal,
+      });
     });
   }
 
@@ -212,11 +268,17 @@ export class WorkspaceService {
 
   getRun(runId: string): RunDetail {
     const run = this.ws.runs.get(runId);
-    const execution = run.run_type === "execution" ? (this.ws.runs.executionFields(runId) as NonNullable<RunDetail["execution"]>) : null;
+    const execution =
+      run.run_type === "execution"
+        ? (this.ws.runs.executionFields(runId) as NonNullable<RunDetail["execution"]>)
+        : null;
     return { ...run, registrations: this.ws.artifacts.registrationsOfRun(runId), execution };
   }
 
-  /** Workloads, capabilities, plans, captures and recovery; one per open workspace (it owns the plan registry). */
+  /**
+   * Workloads, capabilities, plans, captures and recovery; one per open workspace (it owns the plan
+   * registry).
+   */
   async capture(): Promise<CaptureService> {
     // Loaded on first use: the capture stack (schemas, resolver, sampler) is not needed by
     // imports and analyses, and loading it would slow every CLI start.
@@ -232,14 +294,30 @@ export class WorkspaceService {
     });
   }
 
-  /** The display names registered to each run (file names, stdout/stderr), for listings read by people. */
+  /**
+   * The display names registered to each run (file names, stdout/stderr), for listings read by
+   * people.
+   */
   runDisplayNames(runIds: readonly string[]): Record<string, string[]> {
-    return Object.fromEntries(runIds.map((id) => [id, [...new Set(this.ws.artifacts.registrationsOfRun(id).map((r) => r.display_name))]]));
+    return Object.fromEntries(
+      runIds.map((id) => [
+        id,
+        [...new Set(this.ws.artifacts.registrationsOfRun(id).map((r) => r.display_name))],
+      ]),
+    );
   }
 
   /** Up to `perArtifact` distinct display names each artifact was registered under. */
   artifactDisplayNames(artifactIds: readonly string[], perArtifact = 3): Record<string, string[]> {
-    return Object.fromEntries(artifactIds.map((id) => [id, [...new Set(this.ws.artifacts.registrations(id, 20).map((r) => r.display_name))].slice(0, perArtifact)]));
+    return Object.fromEntries(
+      artifactIds.map((id) => [
+        id,
+        [...new Set(this.ws.artifacts.registrations(id, 20).map((r) => r.display_name))].slice(
+          0,
+          perArtifact,
+        ),
+      ]),
+    );
   }
 
   /** The stdout and stderr a capture stored for a run. */
@@ -254,11 +332,20 @@ export class WorkspaceService {
     const generations = subject.generations;
     const analyses = new Set<string>();
     for (const g of generations) {
-      if ((g.tables.frame_measurements ?? 0) > 0) analyses.add("analyze_hotspots").add("get_frame_callers").add("get_frame_callees").add("get_stack_examples");
+      if ((g.tables.frame_measurements ?? 0) > 0)
+        analyses
+          .add("analyze_hotspots")
+          .add("get_frame_callers")
+          .add("get_frame_callees")
+          .add("get_stack_examples");
       if ((g.tables.trace_events ?? 0) > 0) analyses.add("get_trace_window");
       if ((g.tables.test_results ?? 0) > 0) analyses.add("analyze_failures");
       if ((g.tables.coverage_lines ?? 0) > 0) analyses.add("analyze_coverage");
-      if ((g.tables.otel_spans ?? 0) > 0) analyses.add("get_operation_window").add("get_operation_transitions").add("get_lifecycle_gaps");
+      if ((g.tables.otel_spans ?? 0) > 0)
+        analyses
+          .add("get_operation_window")
+          .add("get_operation_transitions")
+          .add("get_lifecycle_gaps");
     }
     return {
       ...artifact,
@@ -270,63 +357,149 @@ export class WorkspaceService {
     };
   }
 
-  async analyzeHotspots(ref: string, options: { limit?: number; cursor?: string | null; metric?: FrameMetric; granularity?: Granularity; excludePseudoFrames?: boolean }): Promise<HotspotsResult> {
+  async analyzeHotspots(
+    ref: string,
+    options: {
+      limit?: number;
+      cursor?: string | null;
+      metric?: FrameMetric;
+      granularity?: Granularity;
+      excludePseudoFrames?: boolean;
+    },
+  ): Promise<HotspotsResult> {
     const snapshot = this.pin();
     const subject = resolveSubject(this.ws, snapshot, ref);
-    return (await hotspotsRecipe()).analyzeHotspots(snapshot, subject, { ...options, limit: this.limit(options.limit) }, await this.partCache());
+    return (await hotspotsRecipe()).analyzeHotspots(
+      snapshot,
+      subject,
+      { ...options, limit: this.limit(options.limit) },
+      await this.partCache(),
+    );
   }
 
-  async stacks(direction: StackDirection, ref: string, frameId: string, options: { limit?: number; cursor?: string | null; metric?: FrameMetric; granularity?: Granularity }): Promise<StacksResult> {
+  async stacks(
+    direction: StackDirection,
+    ref: string,
+    frameId: string,
+    options: {
+      limit?: number;
+      cursor?: string | null;
+      metric?: FrameMetric;
+      granularity?: Granularity;
+    },
+  ): Promise<StacksResult> {
     const snapshot = this.pin();
     const subject = resolveSubject(this.ws, snapshot, ref);
-    return (await stacksRecipe()).analyzeStacks(snapshot, subject, direction, { ...options, frameId, limit: this.limit(options.limit, direction === "examples" ? 20 : undefined) }, await this.partCache());
+    return (await stacksRecipe()).analyzeStacks(
+      snapshot,
+      subject,
+      direction,
+      {
+        ...options,
+        frameId,
+        limit: this.limit(options.limit, direction === "examples" ? 20 : undefined),
+      },
+      await this.partCache(),
+    );
   }
 
-  async traceWindow(artifactRef: string, options: { startNs: bigint; endNs: bigint; limit?: number; cursor?: string | null }): Promise<TraceWindowResult> {
+  async traceWindow(
+    artifactRef: string,
+    options: { startNs: bigint; endNs: bigint; limit?: number; cursor?: string | null },
+  ): Promise<TraceWindowResult> {
     const snapshot = this.pin();
     const subject = resolveSubject(this.ws, snapshot, artifactRef);
-    if (subject.type !== "artifact") throw new FlameoxError("INVALID_ARGUMENTS", "Expected an artifact id for a trace window", { details: { field: "artifact_id" } });
-    return (await traceWindowRecipe()).traceWindow(snapshot, subject, { ...options, limit: this.limit(options.limit) }, await this.partCache());
+    if (subject.type !== "artifact")
+      throw new FlameoxError("INVALID_ARGUMENTS", "Expected an artifact id for a trace window", {
+        details: { field: "artifact_id" },
+      });
+    return (await traceWindowRecipe()).traceWindow(
+      snapshot,
+      subject,
+      { ...options, limit: this.limit(options.limit) },
+      await this.partCache(),
+    );
   }
 
   /** OTLP: spans of a trace artifact overlapping [start, end] unix ns, optionally of one trace. */
-  async operationWindow(artifactRef: string, options: { startNs: bigint; endNs: bigint; traceId?: string | null; limit?: number; cursor?: string | null }): Promise<OperationWindowResult> {
+  async operationWindow(
+    artifactRef: string,
+    options: {
+      startNs: bigint;
+      endNs: bigint;
+      traceId?: string | null;
+      limit?: number;
+      cursor?: string | null;
+    },
+  ): Promise<OperationWindowResult> {
     const { snapshot, subject } = this.otelSubject(artifactRef);
-    return (await otelRecipes()).operationWindow(await this.evidenceEngine(), snapshot, subject, { ...options, traceId: options.traceId ?? null, limit: this.limit(options.limit) });
+    return (await otelRecipes()).operationWindow(await this.evidenceEngine(), snapshot, subject, {
+      ...options,
+      traceId: options.traceId ?? null,
+      limit: this.limit(options.limit),
+    });
   }
 
   /** OTLP: parent→child span name transitions down to maxDepth. */
-  async operationTransitions(artifactRef: string, options: { maxDepth?: number; traceId?: string | null; limit?: number; cursor?: string | null }): Promise<TransitionsResult> {
+  async operationTransitions(
+    artifactRef: string,
+    options: { maxDepth?: number; traceId?: string | null; limit?: number; cursor?: string | null },
+  ): Promise<TransitionsResult> {
     const { snapshot, subject } = this.otelSubject(artifactRef);
     const maxDepth = options.maxDepth ?? 8;
     if (!Number.isInteger(maxDepth) || maxDepth < 1 || maxDepth > 64) {
-      throw new FlameoxError("INVALID_ARGUMENTS", `Expected max_depth to be an integer from 1 to 64 but found ${maxDepth}`, { details: { field: "max_depth" } });
+      throw new FlameoxError(
+        "INVALID_ARGUMENTS",
+        `Expected max_depth to be an integer from 1 to 64 but found ${maxDepth}`,
+        { details: { field: "max_depth" } },
+      );
     }
-    return (await otelRecipes()).operationTransitions(await this.evidenceEngine(), snapshot, subject, { ...options, maxDepth, traceId: options.traceId ?? null, limit: this.limit(options.limit) });
+    return (await otelRecipes()).operationTransitions(
+      await this.evidenceEngine(),
+      snapshot,
+      subject,
+      { ...options, maxDepth, traceId: options.traceId ?? null, limit: this.limit(options.limit) },
+    );
   }
 
   /** OTLP: missing parents, bad timestamps and bad identities. */
   async lifecycleGaps(artifactRef: string, options: { limit?: number }): Promise<GapsResult> {
     const { snapshot, subject } = this.otelSubject(artifactRef);
-    return (await otelRecipes()).lifecycleGaps(await this.evidenceEngine(), snapshot, subject, { limit: this.limit(options.limit) });
+    return (await otelRecipes()).lifecycleGaps(await this.evidenceEngine(), snapshot, subject, {
+      limit: this.limit(options.limit),
+    });
   }
 
   private otelSubject(artifactRef: string) {
     const snapshot = this.pin();
     const subject = resolveSubject(this.ws, snapshot, artifactRef);
-    if (subject.type !== "artifact") throw new FlameoxError("INVALID_ARGUMENTS", "Expected an artifact id of an OTLP trace", { details: { field: "artifact_id" } });
+    if (subject.type !== "artifact")
+      throw new FlameoxError("INVALID_ARGUMENTS", "Expected an artifact id of an OTLP trace", {
+        details: { field: "artifact_id" },
+      });
     return { snapshot, subject };
   }
 
-  /** Pictures, diffs, exports and artifact bytes (profile-views-service.ts); one per open workspace. */
+  /**
+   * Pictures, diffs, exports and artifact bytes (profile-views-service.ts); one per open workspace.
+   */
   /** Failures, coverage, accelerator timeline, operator breakdown and run digests. */
   recipes(): EvidenceRecipesService {
-    this.evidenceRecipes ??= new EvidenceRecipesService(this.ws, () => this.pin(), (limit) => this.limit(limit), () => this.partCache());
+    this.evidenceRecipes ??= new EvidenceRecipesService(
+      this.ws,
+      () => this.pin(),
+      (limit) => this.limit(limit),
+      () => this.partCache(),
+    );
     return this.evidenceRecipes;
   }
 
   views(): ProfileViewsService {
-    this.profileViews ??= new ProfileViewsService(this.ws, () => this.pin(), (limit) => this.limit(limit));
+    this.profileViews ??= new ProfileViewsService(
+      this.ws,
+      () => this.pin(),
+      (limit) => this.limit(limit),
+    );
     return this.profileViews;
   }
 
@@ -343,9 +516,16 @@ export class WorkspaceService {
       const report = checkCorpusChain(this.ws);
       const problems = chainProblems(report);
       if (problems.length > 0) {
-        throw new FlameoxError("CORPUS_INTEGRITY_FAILED", `Cannot rebuild the catalog: ${problems.join("; ")}`, {
-          remediation: ["Run `flameox validate` for the details", "Run `flameox recover --rebuild-from-corpus` to restore the control plane from the corpus"],
-        });
+        throw new FlameoxError(
+          "CORPUS_INTEGRITY_FAILED",
+          `Cannot rebuild the catalog: ${problems.join("; ")}`,
+          {
+            remediation: [
+              "Run `flameox validate` for the details",
+              "Run `flameox recover --rebuild-from-corpus` to restore the control plane from the corpus",
+            ],
+          },
+        );
       }
       const commit = report.chain[0]!;
       recordHead(this.ws.control.db, commit);
@@ -354,7 +534,10 @@ export class WorkspaceService {
     });
   }
 
-  /** Restores lost control-plane rows and a rolled-back HEAD from the corpus (see rebuild-control-plane.ts). */
+  /**
+   * Restores lost control-plane rows and a rolled-back HEAD from the corpus (see
+   * rebuild-control-plane.ts).
+   */
   rebuildFromCorpus(): RebuildResult {
     return rebuildControlPlaneFromCorpus(this.ws);
   }
@@ -370,12 +553,29 @@ export class WorkspaceService {
     const budget = this.cacheBudget();
     return {
       budget_bytes: budget,
-      parts: this.parts?.stats() ?? { budget_bytes: Math.floor(budget / 2), bytes: 0, parts: 0, loads: 0, hits: 0, evictions: 0 },
-      engine: this.engine?.stats() ?? { open: false, budget_bytes: Math.floor(budget / 2), bytes: 0, tables: 0, loads: 0, evictions: 0, starts: 0 },
+      parts: this.parts?.stats() ?? {
+        budget_bytes: Math.floor(budget / 2),
+        bytes: 0,
+        parts: 0,
+        loads: 0,
+        hits: 0,
+        evictions: 0,
+      },
+      engine: this.engine?.stats() ?? {
+        open: false,
+        budget_bytes: Math.floor(budget / 2),
+        bytes: 0,
+        tables: 0,
+        loads: 0,
+        evictions: 0,
+        starts: 0,
+      },
     };
   }
 
-  /** Which generations' tables the readers have decoded, oldest first (each load once while cached). */
+  /**
+   * Which generations' tables the readers have decoded, oldest first (each load once while cached).
+   */
   partLoads(): readonly { generation_id: string; table: string }[] {
     return this.parts?.loads() ?? [];
   }
@@ -385,26 +585,49 @@ export class WorkspaceService {
   }
 
   private limit(limit: number | undefined, fallback?: number): number {
-    return clampLimit(limit, fallback ?? this.ws.config.analysis.default_row_limit, this.ws.config.analysis.max_row_limit);
+    return clampLimit(
+      limit,
+      fallback ?? this.ws.config.analysis.default_row_limit,
+      this.ws.config.analysis.max_row_limit,
+    );
   }
 
   /** Changes whenever a row is added to or removed from the list's table. */
   private listRevision(table: "runs" | "artifacts"): string {
     const key = table === "runs" ? "run_id" : "artifact_id";
-    const row = this.ws.control.db.query(`SELECT count(*) AS n, max(created_at || ' ' || ${key}) AS last FROM ${table}`).get() as { n: number; last: string | null };
+    const row = this.ws.control.db
+      .query(`SELECT count(*) AS n, max(created_at || ' ' || ${key}) AS last FROM ${table}`)
+      .get() as { n: number; last: string | null };
     return digestOf({ table, n: row.n, last: row.last }).slice(7, 23);
   }
 
-  private paginate<T>(query: string, table: "runs" | "artifacts", options: { limit?: number; cursor?: string | null }, fetch: (offset: number, limit: number) => { items: T[]; total: number }): Page<T> {
+  private paginate<T>(
+    query: string,
+    table: "runs" | "artifacts",
+    options: { limit?: number; cursor?: string | null },
+    fetch: (offset: number, limit: number) => { items: T[]; total: number },
+  ): Page<T> {
     const commitId = this.pin().commitId;
     // Control-plane lists are bound to the control plane's state of that list, not the
     // corpus: an import adds a run at the top, which would shift every later offset and
     // repeat items, so a cursor from before it is STALE_CURSOR.
-    const binding = { query, filters: {}, commitId: this.listRevision(table), stateName: "control-plane revision" };
+    const binding = {
+      query,
+      filters: {},
+      commitId: this.listRevision(table),
+      stateName: "control-plane revision",
+    };
     const offset = decodeCursor(options.cursor, binding);
     const limit = this.limit(options.limit);
     const { items, total } = fetch(offset, limit);
     const end = offset + items.length;
-    return { corpus_commit_id: commitId, items, total, returned: items.length, truncated: end < total, next_cursor: end < total ? encodeCursor(binding, end) : null };
+    return {
+      corpus_commit_id: commitId,
+      items,
+      total,
+      returned: items.length,
+      truncated: end < total,
+      next_cursor: end < total ? encodeCursor(binding, end) : null,
+    };
   }
 }

@@ -7,7 +7,12 @@
  */
 import { readFileSync } from "node:fs";
 import { isAbsolute } from "node:path";
-import { inheritedValueAccepted, isStrippedVariable, NEVER_INHERITED, WORKLOAD_PATH } from "../domain/environment-policy.ts";
+import {
+  inheritedValueAccepted,
+  isStrippedVariable,
+  NEVER_INHERITED,
+  WORKLOAD_PATH,
+} from "../domain/environment-policy.ts";
 
 export { isStrippedVariable };
 
@@ -44,7 +49,13 @@ export function workloadEnvironment(
   if (home) env.HOME = home;
   for (const name of inherit) {
     const value = source[name];
-    if (value === undefined || NEVER_INHERITED.has(name.toUpperCase()) || isStrippedVariable(name) || !inheritedValueAccepted(name, value)) continue;
+    if (
+      value === undefined ||
+      NEVER_INHERITED.has(name.toUpperCase()) ||
+      isStrippedVariable(name) ||
+      !inheritedValueAccepted(name, value)
+    )
+      continue;
     env[name] = value;
   }
   for (const [name, value] of Object.entries(declared)) {

@@ -16,7 +16,8 @@ export function directoryBytes(root: string, maxEntries = 10_000): Measured {
     while (stack.length > 0) {
       const dir = stack.pop()!;
       for (const name of readdirSync(dir)) {
-        if (++entries > maxEntries) return { bytes: null, reason: `more than ${maxEntries} files; not counted` };
+        if (++entries > maxEntries)
+          return { bytes: null, reason: `more than ${maxEntries} files; not counted` };
         const path = join(dir, name);
         const info = lstatSync(path);
         if (info.isDirectory()) stack.push(path);
@@ -37,6 +38,9 @@ export function freeBytes(path: string): Measured {
     const fs = statfsSync(path);
     return { bytes: Number(fs.bavail) * Number(fs.bsize), reason: null };
   } catch (error) {
-    return { bytes: null, reason: `statfs failed: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+    return {
+      bytes: null,
+      reason: `statfs failed: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    };
   }
 }

@@ -33,13 +33,17 @@ export function digestExecutable(path: string): { sha256: string; identity: Iden
   return { sha256, identity: after };
 }
 
-/** Streams a file through SHA-256 in 1 MiB reads (hex), so a large runtime binary is never held whole. */
+/**
+ * Streams a file through SHA-256 in 1 MiB reads (hex), so a large runtime binary is never held
+ * whole.
+ */
 export function hashFile(path: string): string {
   const hasher = new Bun.CryptoHasher("sha256");
   const buffer = new Uint8Array(1 << 20);
   const fd = openSync(path, "r");
   try {
-    for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) hasher.update(buffer.subarray(0, n));
+    for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer))
+      hasher.update(buffer.subarray(0, n));
   } finally {
     closeSync(fd);
   }

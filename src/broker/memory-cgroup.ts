@@ -14,7 +14,14 @@
  * back to the rlimit. The child is moved in right after it is spawned; what it allocated
  * before (a few milliseconds of runtime start-up) stays charged where it was.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { resolveOwnMemoryCgroup } from "./own-cgroup.ts";
 
@@ -48,18 +55,24 @@ export class MemoryCgroup {
 
   /** Whether the kernel killed a member for going over the limit. */
   oomKilled(): boolean {
-    const text = readOrEmpty(join(this.dir, this.version === 1 ? "memory.oom_control" : "memory.events"));
+    const text = readOrEmpty(
+      join(this.dir, this.version === 1 ? "memory.oom_control" : "memory.events"),
+    );
     const match = /^oom_kill (\d+)$/m.exec(text);
     return match !== null && Number(match[1]) > 0;
   }
 
   /** Peak memory charged to the group, when the kernel reports it. */
   peakBytes(): number | null {
-    const text = readOrEmpty(join(this.dir, this.version === 1 ? "memory.max_usage_in_bytes" : "memory.peak")).trim();
+    const text = readOrEmpty(
+      join(this.dir, this.version === 1 ? "memory.max_usage_in_bytes" : "memory.peak"),
+    ).trim();
     return /^\d+$/.test(text) ? Number(text) : null;
   }
 
-  /** Removes the group (once its processes are gone; retried briefly while the kernel reaps them). */
+  /**
+   * Removes the group (once its processes are gone; retried briefly while the kernel reaps them).
+   */
   async dispose(): Promise<void> {
     for (let attempt = 0; attempt < 50; attempt++) {
       try {
@@ -73,7 +86,10 @@ export class MemoryCgroup {
   }
 }
 
-/** Groups left by flameox processes that were killed before removing them (empty once their child is gone). */
+/**
+ * Groups left by flameox processes that were killed before removing them (empty once their child is
+ * gone).
+ */
 export function removeStaleGroups(): void {
   for (const parent of [v1Parent(), v2Parent()]) {
     if (parent === null) continue;
@@ -95,7 +111,12 @@ export function removeStaleGroups(): void {
   }
 }
 
-function tryCreate(parent: string | null, version: 1 | 2, name: string, limitBytes: number): MemoryCgroup | null {
+function tryCreate(
+  parent: string | null,
+  version: 1 | 2,
+  name: string,
+  limitBytes: number,
+): MemoryCgroup | null {
   if (parent === null || !existsSync(parent)) return null;
   const dir = join(parent, name);
   try {
@@ -107,10 +128,12 @@ function tryCreate(parent: string | null, version: 1 | 2, name: string, limitByt
     if (version === 1) {
       writeFileSync(join(dir, "memory.limit_in_bytes"), String(limitBytes));
       // Swap is capped too where it is accounted (memsw must not be below the memory limit).
-      if (existsSync(join(dir, "memory.memsw.limit_in_bytes"))) writeFileSync(join(dir, "memory.memsw.limit_in_bytes"), String(limitBytes));
+      if (existsSync(join(dir, "memory.memsw.limit_in_bytes")))
+        writeFileSync(join(dir, "memory.memsw.limit_in_bytes"), String(limitBytes));
     } else {
       writeFileSync(join(dir, "memory.max"), String(limitBytes));
-      if (existsSync(join(dir, "memory.swap.max"))) writeFileSync(join(dir, "memory.swap.max"), "0");
+      if (existsSync(join(dir, "memory.swap.max")))
+        writeFileSync(join(dir, "memory.swap.max"), "0");
     }
     return new MemoryCgroup(dir, version);
   } catch {
@@ -125,14 +148,21 @@ function tryCreate(parent: string | null, version: 1 | 2, name: string, limitByt
 
 /** This process's own cgroup v1 memory group. */
 function v1Parent(): string | null {
-  return resolveOwnMemoryCgroup(readOrEmpty("/proc/self/cgroup"), readOrEmpty("/proc/self/mountinfo"), 1)?.dir ?? null;
+  return (
+    resolveOwnMemoryCgroup(readOrEmpty("/proc/self/cgroup"), readOrEmpty("/proc/self/mountinfo"), 1)
+      ?.dir ?? null
+  );
 }
 
 /** This process's own cgroup v2 directory, when it delegates the memory controller to children. */
 function v2Parent(): string | null {
-  const dir = resolveOwnMemoryCgroup(readOrEmpty("/proc/self/cgroup"), readOrEmpty("/proc/self/mountinfo"), 2)?.dir ?? null;
+  const dir =
+    resolveOwnMemoryCgroup(readOrEmpty("/proc/self/cgroup"), readOrEmpty("/proc/self/mountinfo"), 2)
+      ?.dir ?? null;
   if (dir === null) return null;
-  return readOrEmpty(join(dir, "cgroup.subtree_control")).split(/\s+/).includes("memory") ? dir : null;
+  return readOrEmpty(join(dir, "cgroup.subtree_control")).split(/\s+/).includes("memory")
+    ? dir
+    : null;
 }
 
 function readOrEmpty(path: string): string {

@@ -62,7 +62,8 @@ export class OutputSink {
       closeSync(this.fd);
     }
     return {
-      text: this.target.kind === "memory" ? new TextDecoder().decode(Buffer.concat(this.chunks)) : "",
+      text:
+        this.target.kind === "memory" ? new TextDecoder().decode(Buffer.concat(this.chunks)) : "",
       keptBytes: this.target.kind === "digest" ? 0 : this.kept,
       seenBytes: this.seen,
       truncated: this.target.kind !== "digest" && this.seen > this.kept,

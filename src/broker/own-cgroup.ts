@@ -19,11 +19,18 @@ export interface OwnCgroup {
 }
 
 /** The memory cgroup directory of the process described by the two texts, or null. */
-export function resolveOwnMemoryCgroup(procCgroup: string, mountinfo: string, version: 1 | 2): OwnCgroup | null {
+export function resolveOwnMemoryCgroup(
+  procCgroup: string,
+  mountinfo: string,
+  version: 1 | 2,
+): OwnCgroup | null {
   const groupPath = ownGroupPath(procCgroup, version);
   if (groupPath === null) return null;
   for (const mount of parseMountinfo(mountinfo)) {
-    const matches = version === 2 ? mount.fstype === "cgroup2" : mount.fstype === "cgroup" && mount.superOptions.split(",").includes("memory");
+    const matches =
+      version === 2
+        ? mount.fstype === "cgroup2"
+        : mount.fstype === "cgroup" && mount.superOptions.split(",").includes("memory");
     if (!matches) continue;
     const relative = relativeTo(groupPath, mount.root);
     if (relative !== null) return { version, dir: posix.join(mount.mountPoint, relative) };
@@ -39,7 +46,12 @@ function ownGroupPath(procCgroup: string, version: 1 | 2): string | null {
     if (first < 0 || second < 0) continue;
     const controllers = line.slice(first + 1, second);
     const path = line.slice(second + 1);
-    if (version === 2 ? line.slice(0, first) === "0" && controllers === "" : controllers.split(",").includes("memory")) return path || "/";
+    if (
+      version === 2
+        ? line.slice(0, first) === "0" && controllers === ""
+        : controllers.split(",").includes("memory")
+    )
+      return path || "/";
   }
   return null;
 }
@@ -58,19 +70,29 @@ interface MountEntry {
   superOptions: string;
 }
 
-/** mountinfo(5): `id parent major:minor root mountpoint options [optional...] - fstype source superoptions`. */
+/**
+ * mountinfo(5):
+ * `id parent major:minor root mountpoint options [optional...] - fstype source superoptions`.
+ */
 function parseMountinfo(text: string): MountEntry[] {
   const entries: MountEntry[] = [];
   for (const line of text.split("\n")) {
     const fields = line.split(" ");
     const dash = fields.indexOf("-");
     if (dash < 6 || fields.length < dash + 4) continue;
-    entries.push({ root: unescapeMountField(fields[3]!), mountPoint: unescapeMountField(fields[4]!), fstype: fields[dash + 1]!, superOptions: fields[dash + 3]! });
+    entries.push({
+      root: unescapeMountField(fields[3]!),
+      mountPoint: unescapeMountField(fields[4]!),
+      fstype: fields[dash + 1]!,
+      superOptions: fields[dash + 3]!,
+    });
   }
   return entries;
 }
 
 /** mountinfo escapes space, tab, newline and backslash as octal. */
 function unescapeMountField(field: string): string {
-  return field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)));
+  return field.replace(/\\([0-7]{3})/g, (_, octal: string) =>
+    String.fromCharCode(Number.parseInt(octal, 8)),
+  );
 }

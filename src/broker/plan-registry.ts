@@ -47,12 +47,19 @@ export class PlanRegistry<P> {
     const token = randomBytes(32).toString("hex");
     const expiresAt = this.now() + this.ttlMs;
     this.plans.set(token, { plan, expiresAt });
-    return { plan_id: token, expires_at: new Date(Date.now() + this.ttlMs).toISOString(), ttl_seconds: Math.round(this.ttlMs / 1000) };
+    return {
+      plan_id: token,
+      expires_at: new Date(Date.now() + this.ttlMs).toISOString(),
+      ttl_seconds: Math.round(this.ttlMs / 1000),
+    };
   }
 
-  /** Removes and returns the plan, or throws a typed refusal. Synchronous: nothing can interleave. */
+  /**
+   * Removes and returns the plan, or throws a typed refusal. Synchronous: nothing can interleave.
+   */
   consume(token: string): P {
-    if (!TOKEN.test(token)) throw unknownPlan("it is not a flameox plan id (64 hexadecimal characters)");
+    if (!TOKEN.test(token))
+      throw unknownPlan("it is not a flameox plan id (64 hexadecimal characters)");
     const entry = this.plans.get(token);
     if (entry) {
       this.plans.delete(token);
@@ -65,15 +72,23 @@ export class PlanRegistry<P> {
     }
     switch (this.spent.get(hashOf(token))) {
       case "consumed":
-        throw new FlameoxError("PLAN_CONSUMED", "Cannot execute the capture plan: it was already used; a plan runs at most once", {
-          remediation: ["Plan the capture again (plan_capture or `flameox capture plan`) for another run"],
-        });
+        throw new FlameoxError(
+          "PLAN_CONSUMED",
+          "Cannot execute the capture plan: it was already used; a plan runs at most once",
+          {
+            remediation: [
+              "Plan the capture again (plan_capture or `flameox capture plan`) for another run",
+            ],
+          },
+        );
       case "expired":
         throw expired("it expired");
       case "evicted":
         throw expired("it was evicted to keep the plan registry within its capacity");
       default:
-        throw unknownPlan("it is missing, or belongs to another flameox process (plans live in the memory of the process that made them and end with it)");
+        throw unknownPlan(
+          "it is missing, or belongs to another flameox process (plans live in the memory of the process that made them and end with it)",
+        );
     }
   }
 
@@ -93,7 +108,8 @@ export class PlanRegistry<P> {
 
   private evictSoonest(): void {
     let soonest: [string, number] | null = null;
-    for (const [token, entry] of this.plans) if (!soonest || entry.expiresAt < soonest[1]) soonest = [token, entry.expiresAt];
+    for (const [token, entry] of this.plans)
+      if (!soonest || entry.expiresAt < soonest[1]) soonest = [token, entry.expiresAt];
     if (!soonest) return;
     this.plans.delete(soonest[0]);
     this.remember(soonest[0], "evicted");
@@ -119,6 +135,8 @@ function expired(why: string): FlameoxError {
 function unknownPlan(why: string): FlameoxError {
   return new FlameoxError("INVALID_CAPTURE_PLAN", `Cannot execute the capture plan: ${why}`, {
     details: { field: "plan_id" },
-    remediation: ["Plan the capture in this same process (the MCP server, or `flameox capture run`), then execute its plan_id"],
+    remediation: [
+      "Plan the capture in this same process (the MCP server, or `flameox capture run`), then execute its plan_id",
+    ],
   });
 }

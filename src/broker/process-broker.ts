@@ -16,12 +16,21 @@ import type { ResolvedExecutable, SignalRecord } from "../domain/capture.ts";
 import { FlameoxError } from "../domain/errors.ts";
 import { OutputSink, type OutputTarget, type SinkResult } from "./output-sink.ts";
 import { PinnedExecutables } from "./pinned-executables.ts";
-import { closeSeccompProgram, openSeccompProgram, SECCOMP_FD_PLACEHOLDER } from "./seccomp-filter.ts";
+import {
+  closeSeccompProgram,
+  openSeccompProgram,
+  SECCOMP_FD_PLACEHOLDER,
+} from "./seccomp-filter.ts";
 import { ProcessReaper } from "./process-reaper.ts";
 import { MemoryCgroup } from "./memory-cgroup.ts";
 import { readStat } from "./process-tree.ts";
 import { enableSubreaper, reapAdopted, trackSpawned, untrackSpawned } from "./subreaper.ts";
-import { type PolicyViolation, ResourceSampler, type SamplerReport, type SamplingRequest } from "./resource-sampler.ts";
+import {
+  type PolicyViolation,
+  ResourceSampler,
+  type SamplerReport,
+  type SamplingRequest,
+} from "./resource-sampler.ts";
 
 export interface ProcessRequest {
   argv: string[];
@@ -33,7 +42,9 @@ export interface ProcessRequest {
   memoryCapBytes?: number;
   /** Bytes kept of stdout and of stderr each; the rest is counted and dropped. */
   maxOutputBytes: number;
-  /** A smaller cap for stderr alone (e.g. when stdout is a large file but stderr is kept in memory). */
+  /**
+   * A smaller cap for stderr alone (e.g. when stdout is a large file but stderr is kept in memory).
+   */
   maxStderrBytes?: number;
   graceMs?: number;
   signal?: AbortSignal;
@@ -94,7 +105,9 @@ const PRLIMIT_CANDIDATES = ["/usr/bin/prlimit", "/bin/prlimit"];
 const DEFAULT_GRACE_MS = 2000;
 
 export function prlimitPath(): string | null {
-  return process.platform === "linux" ? (PRLIMIT_CANDIDATES.find((p) => existsSync(p)) ?? null) : null;
+  return process.platform === "linux"
+    ? (PRLIMIT_CANDIDATES.find((p) => existsSync(p)) ?? null)
+    : null;
 }
 
 /**
@@ -119,7 +132,9 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessResult
   try {
     await previous;
     const waited = Date.now() - waitStarted;
-    return await runNow(waited > 0 ? { ...request, deadlineAt: request.deadlineAt + waited } : request);
+    return await runNow(
+      waited > 0 ? { ...request, deadlineAt: request.deadlineAt + waited } : request,
+    );
   } finally {
     release();
   }
@@ -135,7 +150,13 @@ async function runNow(request: ProcessRequest): Promise<ProcessResult> {
   const prlimit = request.memoryCapBytes && !cgroup ? prlimitPath() : null;
   const grace = request.graceMs ?? DEFAULT_GRACE_MS;
   // Sinks open their files before the spawn, so an unwritable target fails without a child.
-  const sinks = [new OutputSink(request.stdout ?? { kind: "memory" }, request.maxOutputBytes), new OutputSink(request.stderr ?? { kind: "memory" }, request.maxStderrBytes ?? request.maxOutputBytes)] as const;
+  const sinks = [
+    new OutputSink(request.stdout ?? { kind: "memory" }, request.maxOutputBytes),
+    new OutputSink(
+      request.stderr ?? { kind: "memory" },
+      request.maxStderrBytes ?? request.maxOutputBytes,
+    ),
+  ] as const;
   // Verified last, as close to the spawn as possible.
   let pins: PinnedExecutables;
   try {
@@ -152,7 +173,11 @@ async function runNow(request: ProcessRequest): Promise<ProcessResult> {
   if (wantsSeccomp) {
     try {
       seccomp = openSeccompProgram();
-      if (seccomp === null) throw new FlameoxError("CONTAINMENT_UNAVAILABLE", `Cannot start the sandbox: flameox has no seccomp program for ${process.arch}, so host Unix sockets could not be hidden`);
+      if (seccomp === null)
+        throw new FlameoxError(
+          "CONTAINMENT_UNAVAILABLE",
+          `Cannot start the sandbox: flameox has no seccomp program for ${process.arch}, so host Unix sockets could not be hidden`,
+        );
     } catch (error) {
       pins.close();
       for (const sink of sinks) sink.finish();
@@ -183,8 +208,16 @@ async function runNow(request: ProcessRequest): Promise<ProcessResult> {
   request.onSpawn?.({ pid: child.pid, startTime: leaderStart });
 
   let reason: "timeout" | "cancelled" | PolicyViolation | null = null;
-  const sampler = request.sampling ? new ResourceSampler(child.pid, request.sampling, (v) => stop(v)) : null;
-  const reaper = new ProcessReaper(child.pid, started, () => sampler?.observed.values() ?? [], sampler !== null, subreaper ? leaderStart : null);
+  const sampler = request.sampling
+    ? new ResourceSampler(child.pid, request.sampling, (v) => stop(v))
+    : null;
+  const reaper = new ProcessReaper(
+    child.pid,
+    started,
+    () => sampler?.observed.values() ?? [],
+    sampler !== null,
+    subreaper ? leaderStart : null,
+  );
   let killTimer: ReturnType<typeof setTimeout> | null = null;
   function stop(why: "timeout" | "cancelled" | PolicyViolation): void {
     if (reason) return;
@@ -205,10 +238,17 @@ async function runNow(request: ProcessRequest): Promise<ProcessResult> {
     if (killTimer) clearTimeout(killTimer);
     // The leader is gone; nothing it left behind may outlive it.
     const stopped = reason as typeof reason;
-    reaper.signalAll("SIGKILL", stopped === null ? "leader_exited" : typeof stopped === "string" ? stopped : "policy");
+    reaper.signalAll(
+      "SIGKILL",
+      stopped === null ? "leader_exited" : typeof stopped === "string" ? stopped : "policy",
+    );
     const survived = request.sampling ? await reaper.survivors(200) : 0;
-    // A descendant that escaped unseen may still hold a pipe open; wait a grace period, then abandon the stream.
-    const drained = await Promise.race([draining.then(() => true), Bun.sleep(Math.min(grace, 2000)).then(() => false)]);
+    // A descendant that escaped unseen may still hold a pipe open; wait a grace period, then
+    // abandon the stream.
+    const drained = await Promise.race([
+      draining.then(() => true),
+      Bun.sleep(Math.min(grace, 2000)).then(() => false),
+    ]);
     if (!drained) for (const sink of sinks) sink.abandon();
     const [stdout, stderr] = [sinks[0].finish(), sinks[1].finish()];
     return {
@@ -240,24 +280,49 @@ async function runNow(request: ProcessRequest): Promise<ProcessResult> {
   }
 }
 
-function spawn(argv: string[], request: ProcessRequest, descriptors: number[], argv0: string | undefined) {
+function spawn(
+  argv: string[],
+  request: ProcessRequest,
+  descriptors: number[],
+  argv0: string | undefined,
+) {
   try {
-    return Bun.spawn(argv, { cwd: request.cwd, env: request.env, stdio: ["ignore", "pipe", "pipe", ...descriptors], detached: true, ...(argv0 ? { argv0 } : {}) });
-  } catch (error) {
-    throw new FlameoxError("PROCESS_FAILED", `Cannot start ${argv[0]}: ${(error as Error).message}`, {
-      remediation: ["Check that the executable exists and is executable"],
+    return Bun.spawn(argv, {
+      cwd: request.cwd,
+      env: request.env,
+      stdio: ["ignore", "pipe", "pipe", ...descriptors],
+      detached: true,
+      ...(argv0 ? { argv0 } : {}),
     });
+  } catch (error) {
+    throw new FlameoxError(
+      "PROCESS_FAILED",
+      `Cannot start ${argv[0]}: ${(error as Error).message}`,
+      {
+        remediation: ["Check that the executable exists and is executable"],
+      },
+    );
   }
 }
 
-function terminationOf(reason: "timeout" | "cancelled" | PolicyViolation | null, signalCode: string | number | null, exitCode: number): Termination {
+function terminationOf(
+  reason: "timeout" | "cancelled" | PolicyViolation | null,
+  signalCode: string | number | null,
+  exitCode: number,
+): Termination {
   if (reason === "timeout" || reason === "cancelled") return { kind: reason };
-  if (reason) return { kind: "policy", signal: signalCode === null ? null : String(signalCode), ...reason };
-  return signalCode ? { kind: "signaled", signal: String(signalCode) } : { kind: "exited", exitCode };
+  if (reason)
+    return { kind: "policy", signal: signalCode === null ? null : String(signalCode), ...reason };
+  return signalCode
+    ? { kind: "signaled", signal: String(signalCode) }
+    : { kind: "exited", exitCode };
 }
 
 function validateArgv(argv: string[]): void {
   if (argv.length === 0 || argv.some((a) => a.length === 0 || a.includes("\u0000"))) {
-    throw new FlameoxError("EXECUTION_REFUSED", "Cannot start a process: argv must be non-empty, with no empty items and no NUL bytes");
+    throw new FlameoxError(
+      "EXECUTION_REFUSED",
+      "Cannot start a process: argv must be non-empty, with no empty items and no NUL bytes",
+    );
   }
 }

@@ -20,9 +20,14 @@ export class ProcessReaper {
     private readonly leaderPid: number,
     private readonly startedAt: number,
     private readonly observed: () => Iterable<ObservedProcess>,
-    /** Also scan /proc for members of the leader's session (descendants that only changed group). */
+    /**
+     * Also scan /proc for members of the leader's session (descendants that only changed group).
+     */
     private readonly sweepSession: boolean,
-    /** The leader's start time when flameox is a subreaper: its adopted orphans since then are this run's. */
+    /**
+     * The leader's start time when flameox is a subreaper: its adopted orphans since then are this
+     * run's.
+     */
     private readonly adoptSince: string | null = null,
   ) {}
 
@@ -90,23 +95,37 @@ export class ProcessReaper {
       // The group it has now, not the one it had when seen: a process may be observed
       // between fork and its own setsid()/setpgid().
       const now = readStat(p.pid);
-      if (now && now.state !== "Z" && now.startTime === p.startTime && now.pgrp !== this.leaderPid) found.set(p.pid, { ...p, pgrp: now.pgrp });
+      if (now && now.state !== "Z" && now.startTime === p.startTime && now.pgrp !== this.leaderPid)
+        found.set(p.pid, { ...p, pgrp: now.pgrp });
     }
     if (this.sweepSession) {
       for (const s of membersOf({ session: this.leaderPid })) {
-        if (s.pgrp !== this.leaderPid && s.pid !== process.pid) found.set(s.pid, { pid: s.pid, startTime: s.startTime, pgrp: s.pgrp });
+        if (s.pgrp !== this.leaderPid && s.pid !== process.pid)
+          found.set(s.pid, { pid: s.pid, startTime: s.startTime, pgrp: s.pgrp });
       }
     }
     if (this.adoptSince !== null) {
       // One still in the leader's group (adopted because its parent died first while the
       // group was being killed) is reached by the group's signal: it did not escape.
-      for (const a of adoptedOrphans(this.adoptSince)) if (a.pgrp !== this.leaderPid) found.set(a.pid, { pid: a.pid, startTime: a.startTime, pgrp: a.pgrp });
+      for (const a of adoptedOrphans(this.adoptSince))
+        if (a.pgrp !== this.leaderPid)
+          found.set(a.pid, { pid: a.pid, startTime: a.startTime, pgrp: a.pgrp });
     }
     return [...found.values()];
   }
 
-  private record(signal: "SIGTERM" | "SIGKILL", target: "group" | "descendant", reason: SignalReason, processes?: number): void {
-    const entry: SignalRecord = { signal, target, reason, at_ms: Math.round(performance.now() - this.startedAt) };
+  private record(
+    signal: "SIGTERM" | "SIGKILL",
+    target: "group" | "descendant",
+    reason: SignalReason,
+    processes?: number,
+  ): void {
+    const entry: SignalRecord = {
+      signal,
+      target,
+      reason,
+      at_ms: Math.round(performance.now() - this.startedAt),
+    };
     if (processes !== undefined) entry.processes = processes;
     this.signals.push(entry);
   }
@@ -119,7 +138,8 @@ export class ProcessReaper {
  */
 export function killOrphanedGroup(pid: number, startTime: string): number {
   const leader = readStat(pid);
-  if (!leader || leader.startTime !== startTime || leader.pgrp !== pid || leader.state === "Z") return 0;
+  if (!leader || leader.startTime !== startTime || leader.pgrp !== pid || leader.state === "Z")
+    return 0;
   const members = membersOf({ pgrp: pid }).length;
   try {
     process.kill(-pid, "SIGKILL");

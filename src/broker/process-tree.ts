@@ -7,7 +7,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { parseProcStat, type ProcStat } from "../domain/proc-stat.ts";
 
-export const PROCFS_AVAILABLE = process.platform === "linux" && safe(() => readdirSync("/proc/self/task").length > 0, false);
+export const PROCFS_AVAILABLE =
+  process.platform === "linux" && safe(() => readdirSync("/proc/self/task").length > 0, false);
 
 /** Bytes per page, from the auxiliary vector (AT_PAGESZ = 6); 4096 if it cannot be read. */
 export const PAGE_SIZE = readPageSize();
@@ -59,7 +60,11 @@ export function membersOf(match: { session?: number; pgrp?: number }): ProcStat[
     if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
     const stat = readStat(Number(name));
     if (!stat || stat.state === "Z") continue;
-    if ((match.session !== undefined && stat.session === match.session) || (match.pgrp !== undefined && stat.pgrp === match.pgrp)) out.push(stat);
+    if (
+      (match.session !== undefined && stat.session === match.session) ||
+      (match.pgrp !== undefined && stat.pgrp === match.pgrp)
+    )
+      out.push(stat);
   }
   return out;
 }

@@ -7,7 +7,13 @@
  */
 import type { UnavailableMetric } from "../domain/capture.ts";
 import { freeBytes } from "./disk-usage.ts";
-import { PAGE_SIZE, PROCFS_AVAILABLE, readHighWaterRss, readStat, walkTree } from "./process-tree.ts";
+import {
+  PAGE_SIZE,
+  PROCFS_AVAILABLE,
+  readHighWaterRss,
+  readStat,
+  walkTree,
+} from "./process-tree.ts";
 
 export interface SamplingRequest {
   intervalMs: number;
@@ -76,7 +82,10 @@ export class ResourceSampler {
     this.timer = null;
   }
 
-  /** One synchronous sample. Its wall time is charged to `sampler_cpu_ms` (it never waits on anything but procfs). */
+  /**
+   * One synchronous sample. Its wall time is charged to `sampler_cpu_ms` (it never waits on
+   * anything but procfs).
+   */
   tick(): void {
     const began = performance.now();
     this.samples += 1;
@@ -85,8 +94,16 @@ export class ResourceSampler {
       const free = freeBytes(this.request.freeBytesPath);
       if (free.bytes === null) this.freeReason = free.reason;
       else this.minFree = this.minFree === null ? free.bytes : Math.min(this.minFree, free.bytes);
-      if (free.bytes !== null && this.request.minFreeBytes && free.bytes < this.request.minFreeBytes) {
-        this.violate({ metric: "minimum_free_bytes", limit: this.request.minFreeBytes, observed: free.bytes });
+      if (
+        free.bytes !== null &&
+        this.request.minFreeBytes &&
+        free.bytes < this.request.minFreeBytes
+      ) {
+        this.violate({
+          metric: "minimum_free_bytes",
+          limit: this.request.minFreeBytes,
+          observed: free.bytes,
+        });
       }
     }
     this.cpuMs += performance.now() - began;
@@ -94,10 +111,23 @@ export class ResourceSampler {
 
   report(): SamplerReport {
     const unavailable: UnavailableMetric[] = [];
-    if (!PROCFS_AVAILABLE) unavailable.push({ metric: "peak_rss_bytes", reason: "procfs is not available on this platform" });
-    else if (this.treeSamples === 0) unavailable.push({ metric: "peak_rss_bytes", reason: "the process exited before the first sample" });
-    if (!this.request.freeBytesPath) unavailable.push({ metric: "minimum_free_bytes", reason: "no filesystem was named for sampling" });
-    else if (this.minFree === null) unavailable.push({ metric: "minimum_free_bytes", reason: this.freeReason ?? "not sampled" });
+    if (!PROCFS_AVAILABLE)
+      unavailable.push({
+        metric: "peak_rss_bytes",
+        reason: "procfs is not available on this platform",
+      });
+    else if (this.treeSamples === 0)
+      unavailable.push({
+        metric: "peak_rss_bytes",
+        reason: "the process exited before the first sample",
+      });
+    if (!this.request.freeBytesPath)
+      unavailable.push({
+        metric: "minimum_free_bytes",
+        reason: "no filesystem was named for sampling",
+      });
+    else if (this.minFree === null)
+      unavailable.push({ metric: "minimum_free_bytes", reason: this.freeReason ?? "not sampled" });
     return {
       sampling_interval_ms: this.request.intervalMs,
       samples: this.samples,
@@ -118,7 +148,9 @@ export class ResourceSampler {
       const stat = readStat(p.pid);
       if (stat && stat.startTime === p.startTime && stat.state !== "Z") roots.push(p.pid);
     }
-    const tree = walkTree(roots, this.request.maxProcesses ?? 10_000).filter((s) => s.state !== "Z");
+    const tree = walkTree(roots, this.request.maxProcesses ?? 10_000).filter(
+      (s) => s.state !== "Z",
+    );
     if (tree.length === 0) return;
     this.treeSamples += 1;
     let rss = 0;
@@ -133,7 +165,11 @@ export class ResourceSampler {
     const hwm = readHighWaterRss(this.rootPid);
     if (hwm !== null) this.leaderHwm = Math.max(this.leaderHwm ?? 0, hwm);
     if (this.request.maxTreeRssBytes && rss > this.request.maxTreeRssBytes) {
-      this.violate({ metric: "peak_rss_bytes", limit: this.request.maxTreeRssBytes, observed: rss });
+      this.violate({
+        metric: "peak_rss_bytes",
+        limit: this.request.maxTreeRssBytes,
+        observed: rss,
+      });
     }
   }
 

@@ -9,11 +9,24 @@
  * Nothing the sandboxed process or the bwrap binary prints is believed, so a fake bwrap
  * that merely runs the command (or a real one with weaker flags) fails the probe.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { ResolvedExecutable } from "../domain/capture.ts";
-import { bubblewrapArgv, privateDirectories, type SandboxLayout, TRUSTED_BWRAP_PATHS } from "./containment.ts";
+import {
+  bubblewrapArgv,
+  privateDirectories,
+  type SandboxLayout,
+  TRUSTED_BWRAP_PATHS,
+} from "./containment.ts";
 import { resolveExecutable } from "./executable-resolver.ts";
 import { runProcess } from "./process-broker.ts";
 import { sandboxSeccompProgram } from "./seccomp-filter.ts";
@@ -44,13 +57,37 @@ export type SandboxCheck =
   | "seccomp_filter"
   | "unix_sockets_refused";
 
-const CHECKS: SandboxCheck[] = ["user_namespace", "network_namespace", "pid_namespace", "mount_namespace", "no_capabilities", "no_new_privileges", "read_only_root", "private_directories", "writable_output", "seccomp_filter", "unix_sockets_refused"];
+const CHECKS: SandboxCheck[] = [
+  "user_namespace",
+  "network_namespace",
+  "pid_namespace",
+  "mount_namespace",
+  "no_capabilities",
+  "no_new_privileges",
+  "read_only_root",
+  "private_directories",
+  "writable_output",
+  "seccomp_filter",
+  "unix_sockets_refused",
+];
 const SLEEP_CANDIDATES = ["/usr/bin/sleep", "/bin/sleep"];
 const PROBE_TIMEOUT_MS = 10_000;
 
-export async function probeSandbox(bwrapPath: string, home: string | undefined): Promise<SandboxProbeResult> {
-  const failed = (reason: string, stderr = ""): SandboxProbeResult => ({ proven: false, seen: false, reason, checks: Object.fromEntries(CHECKS.map((c) => [c, false])) as SandboxProbeResult["checks"], stderr });
-  if (!sandboxSeccompProgram()) return failed(`flameox has no seccomp program for ${process.arch} (only x86_64), so host Unix sockets could not be hidden`);
+export async function probeSandbox(
+  bwrapPath: string,
+  home: string | undefined,
+): Promise<SandboxProbeResult> {
+  const failed = (reason: string, stderr = ""): SandboxProbeResult => ({
+    proven: false,
+    seen: false,
+    reason,
+    checks: Object.fromEntries(CHECKS.map((c) => [c, false])) as SandboxProbeResult["checks"],
+    stderr,
+  });
+  if (!sandboxSeccompProgram())
+    return failed(
+      `flameox has no seccomp program for ${process.arch} (only x86_64), so host Unix sockets could not be hidden`,
+    );
   const sleep = SLEEP_CANDIDATES.find((path) => existsSync(path));
   if (!sleep) return failed("no sleep(1) at /usr/bin or /bin to run inside the probe sandbox");
   const scratch = mkdtempSync(join(tmpdir(), "flameox-sandbox-probe-"));
@@ -90,20 +127,45 @@ export async function probeSandbox(bwrapPath: string, home: string | undefined):
     const until = Date.now() + PROBE_TIMEOUT_MS - 1000;
     while (!checks && !finished && Date.now() < until) {
       await Bun.sleep(10);
-      const target = leader === null ? null : walkTree([leader], 64).find((p) => cmdline(p.pid) === inner.join("\u0000"));
+      const target =
+        leader === null
+          ? null
+          : walkTree([leader], 64).find((p) => cmdline(p.pid) === inner.join("\u0000"));
       if (target) checks = inspect(target.pid, layout);
     }
     controller.abort();
     const result = await running;
-    if (!checks) return failed(`bwrap did not start the sandboxed process: ${result.stderr.trim().split("\n")[0]?.slice(0, 200) || describe(result.termination)}`, result.stderr);
+    if (!checks)
+      return failed(
+        `bwrap did not start the sandboxed process: ${result.stderr.trim().split("\n")[0]?.slice(0, 200) || describe(result.termination)}`,
+        result.stderr,
+      );
     // Without a tool to try the filter's effect, only its presence counts.
-    const socket = await socketTrial.catch((error: Error) => ({ exercised: false, refused: false, reason: `the trial could not be set up: ${error.message}` }));
+    const socket = await socketTrial.catch((error: Error) => ({
+      exercised: false,
+      refused: false,
+      reason: `the trial could not be set up: ${error.message}`,
+    }));
     checks.unix_sockets_refused = socket.exercised ? socket.refused : checks.seccomp_filter;
     const missing = CHECKS.filter((c) => !checks[c]);
-    const socketNote = socket.exercised ? ", and a Unix socket of the host that a process outside reached was refused to a process inside" : ` (that Unix sockets are refused was not tried: ${socket.reason})`;
+    const socketNote = socket.exercised
+      ? ", and a Unix socket of the host that a process outside reached was refused to a process inside"
+      : ` (that Unix sockets are refused was not tried: ${socket.reason})`;
     return missing.length === 0
-      ? { proven: true, seen: true, reason: `bwrap built the sandbox and a process inside it was seen from the host in its own user, network, PID and mount namespaces, without capabilities, under its own seccomp filter, with a read-only root and private directories hidden${socketNote}`, checks, stderr: "" }
-      : { proven: false, seen: true, reason: `a process inside the sandbox was seen from the host without: ${missing.join(", ")}`, checks, stderr: result.stderr };
+      ? {
+          proven: true,
+          seen: true,
+          reason: `bwrap built the sandbox and a process inside it was seen from the host in its own user, network, PID and mount namespaces, without capabilities, under its own seccomp filter, with a read-only root and private directories hidden${socketNote}`,
+          checks,
+          stderr: "",
+        }
+      : {
+          proven: false,
+          seen: true,
+          reason: `a process inside the sandbox was seen from the host without: ${missing.join(", ")}`,
+          checks,
+          stderr: result.stderr,
+        };
   } finally {
     controller.abort();
     await running.catch(() => undefined);
@@ -135,11 +197,14 @@ function inspect(pid: number, layout: SandboxLayout): SandboxProbeResult["checks
     mount_namespace: differs("mnt"),
     no_capabilities: status !== "" && noCaps,
     no_new_privileges: field("NoNewPrivs") === "1",
-    read_only_root: root?.options.includes("ro") === true && at(layout.projectRoot)?.options.includes("ro") === true,
+    read_only_root:
+      root?.options.includes("ro") === true &&
+      at(layout.projectRoot)?.options.includes("ro") === true,
     private_directories: layout.privateDirs.every((dir) => at(dir)?.fsType === "tmpfs"),
     writable_output: at(layout.outputDir)?.options.includes("rw") === true,
     // A filter of its own on top of whatever flameox itself runs under (a container's).
-    seccomp_filter: field("Seccomp") === "2" && Number(field("Seccomp_filters") ?? "0") > ownSeccompFilters(),
+    seccomp_filter:
+      field("Seccomp") === "2" && Number(field("Seccomp_filters") ?? "0") > ownSeccompFilters(),
     // Tried afterwards, with a connection attempt (socket-refusal-probe.ts).
     unix_sockets_refused: false,
   };
@@ -153,7 +218,10 @@ interface Mount {
 
 /** /proc/<pid>/mountinfo, as seen from that process's root; octal escapes (\040) decoded. */
 export function parseMountInfo(text: string): Mount[] {
-  const unescapeMountField = (s: string) => s.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)));
+  const unescapeMountField = (s: string) =>
+    s.replace(/\\([0-7]{3})/g, (_, octal: string) =>
+      String.fromCharCode(Number.parseInt(octal, 8)),
+    );
   return text
     .split("\n")
     .filter(Boolean)
@@ -161,7 +229,13 @@ export function parseMountInfo(text: string): Mount[] {
       const [left, right] = line.split(" - ");
       const fields = left?.split(" ") ?? [];
       if (fields.length < 6 || !right) return [];
-      return [{ mountPoint: unescapeMountField(fields[4]!), options: fields[5]!.split(","), fsType: right.split(" ")[0] ?? "" }];
+      return [
+        {
+          mountPoint: unescapeMountField(fields[4]!),
+          options: fields[5]!.split(","),
+          fsType: right.split(" ")[0] ?? "",
+        },
+      ];
     });
 }
 
@@ -192,17 +266,36 @@ function safe<T>(read: () => T): T | null {
  * `bwrap` on the child PATH outside the project. Where it was found is reported; either
  * way only the behaviour probe can make the sandbox count as available.
  */
-export function locateBubblewrap(childPath: string | undefined, projectRoot: string): { executable: ResolvedExecutable; trustedPath: boolean } | { absent: string } {
+export function locateBubblewrap(
+  childPath: string | undefined,
+  projectRoot: string,
+): { executable: ResolvedExecutable; trustedPath: boolean } | { absent: string } {
   for (const path of TRUSTED_BWRAP_PATHS) {
     if (!existsSync(path) || !rootOwnedChain(path)) continue;
     try {
-      return { executable: resolveExecutable({ command: path, cwd: projectRoot, projectRoot, path: childPath }), trustedPath: true };
+      return {
+        executable: resolveExecutable({
+          command: path,
+          cwd: projectRoot,
+          projectRoot,
+          path: childPath,
+        }),
+        trustedPath: true,
+      };
     } catch {
       // Not an executable regular file: try the next place.
     }
   }
   try {
-    return { executable: resolveExecutable({ command: "bwrap", cwd: projectRoot, projectRoot, path: childPath }), trustedPath: false };
+    return {
+      executable: resolveExecutable({
+        command: "bwrap",
+        cwd: projectRoot,
+        projectRoot,
+        path: childPath,
+      }),
+      trustedPath: false,
+    };
   } catch (error) {
     return { absent: error instanceof Error ? error.message : String(error) };
   }

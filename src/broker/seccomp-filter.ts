@@ -22,12 +22,21 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-/** The item after bwrap's `--seccomp` that the broker replaces by the descriptor number of the program (see process-broker.ts). */
+/**
+ * The item after bwrap's `--seccomp` that the broker replaces by the descriptor number of the
+ * program (see process-broker.ts).
+ */
 export const SECCOMP_FD_PLACEHOLDER = "@flameox-seccomp-fd@";
 
 const AUDIT_ARCH_X86_64 = 0xc000003e;
 const X32_SYSCALL_BIT = 0x40000000;
-const NR = { socket: 41, socketpair: 53, io_uring_setup: 425, io_uring_enter: 426, io_uring_register: 427 } as const;
+const NR = {
+  socket: 41,
+  socketpair: 53,
+  io_uring_setup: 425,
+  io_uring_enter: 426,
+  io_uring_register: 427,
+} as const;
 const AF_UNIX = 1;
 const SOCK_STREAM = 1;
 const SOCK_SEQPACKET = 5;
@@ -46,7 +55,8 @@ const JMP_JGE_K = 0x05 | 0x30 | 0x00;
 const ALU_AND_K = 0x04 | 0x50 | 0x00;
 const RET_K = 0x06 | 0x00;
 
-// struct seccomp_data offsets: nr, arch, instruction_pointer, args[6] (low 32 bits first on little-endian).
+// struct seccomp_data offsets: nr, arch, instruction_pointer, args[6] (low 32 bits first on
+// little-endian).
 const OFFSET_NR = 0;
 const OFFSET_ARCH = 4;
 const offsetArg = (i: number) => 16 + 8 * i;
@@ -112,7 +122,10 @@ export function closeSeccompProgram(fd: number | null): void {
   if (fd !== null) closeSync(fd);
 }
 
-/** Turns the steps into `struct sock_filter` records (code u16, jt u8, jf u8, k u32; little-endian), resolving labels to forward jumps. */
+/**
+ * Turns the steps into `struct sock_filter` records (code u16, jt u8, jf u8, k u32; little-endian),
+ * resolving labels to forward jumps.
+ */
 function assemble(steps: Step[]): Uint8Array {
   const labels = new Map<string, number>();
   const instructions: Exclude<Step, { label: string }>[] = [];
@@ -129,10 +142,18 @@ function assemble(steps: Step[]): Uint8Array {
   };
   instructions.forEach((step, i) => {
     const [code, jt, jf, k] =
-      step.op === "ld" ? [LD_W_ABS, 0, 0, step.offset]
-      : step.op === "and" ? [ALU_AND_K, 0, 0, step.k]
-      : step.op === "ret" ? [RET_K, 0, 0, step.k]
-      : [step.op === "jeq" ? JMP_JEQ_K : JMP_JGE_K, jump(i, step.then), jump(i, step.else), step.k];
+      step.op === "ld"
+        ? [LD_W_ABS, 0, 0, step.offset]
+        : step.op === "and"
+          ? [ALU_AND_K, 0, 0, step.k]
+          : step.op === "ret"
+            ? [RET_K, 0, 0, step.k]
+            : [
+                step.op === "jeq" ? JMP_JEQ_K : JMP_JGE_K,
+                jump(i, step.then),
+                jump(i, step.else),
+                step.k,
+              ];
     out.setUint16(i * 8, code, true);
     out.setUint8(i * 8 + 2, jt);
     out.setUint8(i * 8 + 3, jf);

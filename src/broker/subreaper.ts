@@ -17,7 +17,10 @@ import { childrenOf, readStat } from "./process-tree.ts";
 const PR_SET_CHILD_SUBREAPER = 36;
 const WNOHANG = 1;
 
-type Libc = { prctl: (...args: number[]) => number; waitpid: (pid: number, status: unknown, options: number) => number };
+type Libc = {
+  prctl: (...args: number[]) => number;
+  waitpid: (pid: number, status: unknown, options: number) => number;
+};
 let libc: Libc | null | undefined;
 let enabled: boolean | null = null;
 /** Children the broker spawned itself and is waiting for: never orphans. */
@@ -39,7 +42,10 @@ export function untrackSpawned(pid: number): void {
   spawned.delete(pid);
 }
 
-/** Live orphans adopted by this process that started no earlier than `since` (clock ticks, /proc stat field 22). */
+/**
+ * Live orphans adopted by this process that started no earlier than `since` (clock ticks, /proc
+ * stat field 22).
+ */
 export function adoptedOrphans(since: string): ProcStat[] {
   if (!enabled) return [];
   const floor = BigInt(since);
@@ -70,7 +76,10 @@ function bind(): Libc | null {
   for (const name of ["libc.so.6", "libc.so"]) {
     try {
       const lib = dlopen(name, {
-        prctl: { args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64], returns: FFIType.i32 },
+        prctl: {
+          args: [FFIType.i32, FFIType.u64, FFIType.u64, FFIType.u64, FFIType.u64],
+          returns: FFIType.i32,
+        },
         waitpid: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
       });
       libc = lib.symbols as unknown as Libc;

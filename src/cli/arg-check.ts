@@ -8,14 +8,20 @@ import { FlameoxError } from "../domain/errors.ts";
 
 type AnyCommand = CommandDef<ArgsDef>;
 type Resolvable<T> = T | Promise<T> | (() => T | Promise<T>);
-const resolve = async <T>(value: Resolvable<T> | undefined): Promise<T | undefined> => (typeof value === "function" ? await (value as () => T | Promise<T>)() : await value);
+const resolve = async <T>(value: Resolvable<T> | undefined): Promise<T | undefined> =>
+  typeof value === "function" ? await (value as () => T | Promise<T>)() : await value;
 
 /** Edit distance, for "did you mean": small names, so the plain dynamic programme is enough. */
 function distance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
     previous = current;
   }
   return previous[b.length]!;
@@ -33,12 +39,21 @@ export function nearest(input: string, candidates: readonly string[]): string | 
 
 const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-function unknown(what: string, name: string, suggestion: string | null, path: string[]): FlameoxError {
+function unknown(
+  what: string,
+  name: string,
+  suggestion: string | null,
+  path: string[],
+): FlameoxError {
   const help = `flameox ${path.join(" ")}${path.length ? " " : ""}--help`;
-  return new FlameoxError("INVALID_ARGUMENTS", `Unknown ${what} ${name}${suggestion ? ` (did you mean ${suggestion}?)` : ""}`, {
-    remediation: [`Run \`${help}\``],
-    details: { field: name, ...(suggestion ? { suggestion } : {}) },
-  });
+  return new FlameoxError(
+    "INVALID_ARGUMENTS",
+    `Unknown ${what} ${name}${suggestion ? ` (did you mean ${suggestion}?)` : ""}`,
+    {
+      remediation: [`Run \`${help}\``],
+      details: { field: name, ...(suggestion ? { suggestion } : {}) },
+    },
+  );
 }
 
 export async function checkArguments(root: AnyCommand, rawArgs: string[]): Promise<void> {
@@ -46,7 +61,8 @@ export async function checkArguments(root: AnyCommand, rawArgs: string[]): Promi
   const path: string[] = [];
   let help = false;
   let args = ((await resolve(cmd.args as Resolvable<ArgsDef>)) ?? {}) as ArgsDef;
-  let subs = (await resolve(cmd.subCommands as Resolvable<Record<string, Resolvable<AnyCommand>>>)) ?? {};
+  let subs =
+    (await resolve(cmd.subCommands as Resolvable<Record<string, Resolvable<AnyCommand>>>)) ?? {};
   for (let i = 0; i < rawArgs.length; i++) {
     const token = rawArgs[i]!;
     if (token === "--") return;
@@ -56,15 +72,27 @@ export async function checkArguments(root: AnyCommand, rawArgs: string[]): Promi
       for (const [name, def] of Object.entries(args)) {
         if (def.type === "positional") continue;
         known.set(kebab(name), def).set(name, def);
-        for (const alias of [(def as { alias?: string | string[] }).alias ?? []].flat()) known.set(alias, def);
+        for (const alias of [(def as { alias?: string | string[] }).alias ?? []].flat())
+          known.set(alias, def);
       }
       const negated = flag.startsWith("no-") ? known.get(flag.slice(3)) : undefined;
       const def = known.get(flag) ?? (negated?.type === "boolean" ? negated : undefined);
       if (flag === "help" || flag === "h") help = true;
       else if (!def) {
-        const names = [...new Set(Object.entries(args).filter(([, d]) => d.type !== "positional").map(([n]) => kebab(n)))];
+        const names = [
+          ...new Set(
+            Object.entries(args)
+              .filter(([, d]) => d.type !== "positional")
+              .map(([n]) => kebab(n)),
+          ),
+        ];
         const near = nearest(flag, names);
-        throw unknown("option", `${token.startsWith("--") ? "--" : "-"}${flag}`, near ? `--${near}` : null, path);
+        throw unknown(
+          "option",
+          `${token.startsWith("--") ? "--" : "-"}${flag}`,
+          near ? `--${near}` : null,
+          path,
+        );
       }
       // A string option takes the next token as its value unless written --name=value.
       if (def && def.type !== "boolean" && !token.includes("=")) i++;
@@ -76,11 +104,17 @@ export async function checkArguments(root: AnyCommand, rawArgs: string[]): Promi
       cmd = (await resolve(entry))!;
       path.push(token);
       args = ((await resolve(cmd.args as Resolvable<ArgsDef>)) ?? {}) as ArgsDef;
-      subs = (await resolve(cmd.subCommands as Resolvable<Record<string, Resolvable<AnyCommand>>>)) ?? {};
+      subs =
+        (await resolve(cmd.subCommands as Resolvable<Record<string, Resolvable<AnyCommand>>>)) ??
+        {};
     }
   }
   if (!help && Object.keys(subs).length > 0 && !cmd.run) {
     const name = ["flameox", ...path].join(" ");
-    throw new FlameoxError("INVALID_ARGUMENTS", `${name} needs a command: ${Object.keys(subs).join(", ")}`, { remediation: [`Run \`${name} --help\``] });
+    throw new FlameoxError(
+      "INVALID_ARGUMENTS",
+      `${name} needs a command: ${Object.keys(subs).join(", ")}`,
+      { remediation: [`Run \`${name} --help\``] },
+    );
   }
 }

@@ -7,7 +7,10 @@ import { createInterface } from "node:readline";
 
 export const hasTerminal = (): boolean => process.stdin.isTTY === true;
 
-/** Writes `question` to stderr and reads one line; only y or yes (any case) is consent, end of input is not. */
+/**
+ * Writes `question` to stderr and reads one line; only y or yes (any case) is consent, end of input
+ * is not.
+ */
 export async function confirm(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
   try {

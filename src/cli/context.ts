@@ -5,7 +5,11 @@ import { setExitCode } from "./exit-code.ts";
 import { printError, printResult } from "./output.ts";
 
 export const commonArgs = {
-  workspace: { type: "string", description: "Project root of the workspace (default: nearest .diagnostics above the cwd)", valueHint: "PATH" },
+  workspace: {
+    type: "string",
+    description: "Project root of the workspace (default: nearest .diagnostics above the cwd)",
+    valueHint: "PATH",
+  },
   json: { type: "boolean", description: "Print the result model as JSON", default: false },
 } as const satisfies ArgsDef;
 

@@ -2,24 +2,39 @@
 import { readFileSync } from "node:fs";
 import { FlameoxError } from "../domain/errors.ts";
 
-export function parseJsonObject(value: string | undefined, field: string): Record<string, unknown> | undefined {
+export function parseJsonObject(
+  value: string | undefined,
+  field: string,
+): Record<string, unknown> | undefined {
   if (value === undefined) return undefined;
   let text = value;
   if (value.startsWith("@")) {
     try {
       text = readFileSync(value.slice(1), "utf8");
     } catch (error) {
-      throw new FlameoxError("INVALID_ARGUMENTS", `Cannot read --${field} from ${value.slice(1)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { details: { field } });
+      throw new FlameoxError(
+        "INVALID_ARGUMENTS",
+        `Cannot read --${field} from ${value.slice(1)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        { details: { field } },
+      );
     }
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new FlameoxError("INVALID_ARGUMENTS", `Cannot parse --${field}: ${(error as Error).message}`, { details: { field } });
+    throw new FlameoxError(
+      "INVALID_ARGUMENTS",
+      `Cannot parse --${field}: ${(error as Error).message}`,
+      { details: { field } },
+    );
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw new FlameoxError("INVALID_ARGUMENTS", `Expected --${field} to be a JSON object but found ${Array.isArray(parsed) ? "an array" : typeof parsed}`, { details: { field } });
+    throw new FlameoxError(
+      "INVALID_ARGUMENTS",
+      `Expected --${field} to be a JSON object but found ${Array.isArray(parsed) ? "an array" : typeof parsed}`,
+      { details: { field } },
+    );
   }
   return parsed as Record<string, unknown>;
 }

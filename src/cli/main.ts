@@ -23,12 +23,18 @@ interface CommandEntry {
   load: () => Promise<CommandDef<any>>;
   description: string;
 }
-const from = (load: () => Promise<Commands>) => (name: string, description: string): CommandEntry => ({ load: () => load().then((m) => m[name]!), description });
+const from =
+  (load: () => Promise<Commands>) =>
+  (name: string, description: string): CommandEntry => ({
+    load: () => load().then((m) => m[name]!),
+    description,
+  });
 // Commands that check requests validate as the MCP server does, interpreted, so that a
 // request refused through either door reads the same (see validator-mode.ts); the mode is
 // set before the command's module loads arktype. records.ts sets it itself, later, since
 // `import` and `status` load no arktype at all.
-const interpreted = (load: () => Promise<unknown>) => () => import("../application/requests/validator-mode.ts").then(load) as Promise<Commands>;
+const interpreted = (load: () => Promise<unknown>) => () =>
+  import("../application/requests/validator-mode.ts").then(load) as Promise<Commands>;
 const analysis = from(interpreted(() => import("./commands/analysis.ts")));
 const records = from(() => import("./commands/records.ts") as Promise<Commands>);
 const workspace = from(() => import("./commands/workspace.ts") as Promise<Commands>);
@@ -43,19 +49,43 @@ const summarize = from(interpreted(() => import("./commands/summarize.ts")));
 
 export const COMMANDS: Record<string, CommandEntry> = {
   init: workspace("initCommand", "Create .diagnostics/ in a project root (idempotent)"),
-  status: workspace("statusCommand", "Workspace identity, corpus HEAD, counts, catalog state and warnings"),
+  status: workspace(
+    "statusCommand",
+    "Workspace identity, corpus HEAD, counts, catalog state and warnings",
+  ),
   import: records("importCommand", "Import a profile or trace file (each import is a new run)"),
   runs: records("runsCommand", "Runs (imports and executions)"),
   artifacts: records("artifactsCommand", "Stored native artifacts"),
   analyze: analysis("analyzeCommand", "Read-only analyses over the pinned corpus commit"),
-  summarize: summarize("summarizeCommand", "A bounded Markdown digest of runs: artifacts with ids, top hotspots with frame ids, measurements, limitations; each section names the command that gives its figures in full. With --compare and two runs (BASE CANDIDATE): the functions whose self and total moved most per metric, and each shared measurement's change with its interval"),
+  summarize: summarize(
+    "summarizeCommand",
+    "A bounded Markdown digest of runs: artifacts with ids, top hotspots with frame ids, measurements, limitations; each section names the command that gives its figures in full. With --compare and two runs (BASE CANDIDATE): the functions whose self and total moved most per metric, and each shared measurement's change with its interval",
+  ),
   stacks: analysis("stacksGroup", "Drill down from a frame: callers, callees, example stacks"),
-  trace: analysis("traceCommand", "Trace slices and events; OTLP operation windows, transitions and gaps"),
-  flamegraph: pictures("flamegraphCommand", "Draw a flamegraph (HTML with search, zoom and tooltips, or SVG) of a run or artifact; --diff BASE draws a differential one."),
-  diff: pictures("diffCommand", "Functions whose self and total cost moved most between two profiles, of any formats (like pprof -diff_base)."),
-  export: pictures("exportCommand", "Write a run's or artifact's evidence in another tool's format: speedscope, pprof (gzipped profile.proto), chrome-trace, collapsed."),
-  open: pictures("openCommand", "Serve a run's or artifact's profile to the speedscope viewer on 127.0.0.1 only and print the URL; stops on Ctrl-C or after --timeout."),
-  validate: workspace("validateCommand", "Check workspace integrity (--full rehashes every artifact and Parquet file)"),
+  trace: analysis(
+    "traceCommand",
+    "Trace slices and events; OTLP operation windows, transitions and gaps",
+  ),
+  flamegraph: pictures(
+    "flamegraphCommand",
+    "Draw a flamegraph (HTML with search, zoom and tooltips, or SVG) of a run or artifact; --diff BASE draws a differential one.",
+  ),
+  diff: pictures(
+    "diffCommand",
+    "Functions whose self and total cost moved most between two profiles, of any formats (like pprof -diff_base).",
+  ),
+  export: pictures(
+    "exportCommand",
+    "Write a run's or artifact's evidence in another tool's format: speedscope, pprof (gzipped profile.proto), chrome-trace, collapsed.",
+  ),
+  open: pictures(
+    "openCommand",
+    "Serve a run's or artifact's profile to the speedscope viewer on 127.0.0.1 only and print the URL; stops on Ctrl-C or after --timeout.",
+  ),
+  validate: workspace(
+    "validateCommand",
+    "Check workspace integrity (--full rehashes every artifact and Parquet file)",
+  ),
   catalog: workspace("catalogCommand", "The derived corpus catalog"),
   measurements: study("measurementsCommand", "Benchmark samples"),
   "run-sets": study("runSetsCommand", "Frozen run sets"),
@@ -64,24 +94,47 @@ export const COMMANDS: Record<string, CommandEntry> = {
   hypotheses: investigations("hypothesesCommand", "Hypotheses: record (new or revision), show"),
   findings: investigations("findingsCommand", "Findings: record (new or revision), list, show"),
   workload: workload("workloadCommand", "Workloads declared in flameox.toml"),
-  capture: capture("captureCommand", "Plan or run a capture of a declared workload under a capture adapter"),
-  capabilities: workload("capabilitiesCommand", "Capture adapters and containment: absent, incompatible, permission_required or available"),
-  recover: workload("recoverCommand", "Close runs whose owning process is provably gone (boot id, pid and start time); live runs are never touched"),
+  capture: capture(
+    "captureCommand",
+    "Plan or run a capture of a declared workload under a capture adapter",
+  ),
+  capabilities: workload(
+    "capabilitiesCommand",
+    "Capture adapters and containment: absent, incompatible, permission_required or available",
+  ),
+  recover: workload(
+    "recoverCommand",
+    "Close runs whose owning process is provably gone (boot id, pid and start time); live runs are never touched",
+  ),
   mcp: mcp("mcpCommand", "The MCP stdio server over the same services as the CLI"),
-  setup: setup("setupCommand", "Add the flameox MCP server to Claude Code, Cursor, Codex, VS Code, Gemini CLI or OpenCode (shows the diff, backs up, verifies)"),
+  setup: setup(
+    "setupCommand",
+    "Add the flameox MCP server to Claude Code, Cursor, Codex, VS Code, Gemini CLI or OpenCode (shows the diff, backs up, verifies)",
+  ),
 };
 
-const meta = { name: "flameox", version: FLAMEOX_VERSION, description: "Local runtime evidence for coding agents" };
+const meta = {
+  name: "flameox",
+  version: FLAMEOX_VERSION,
+  description: "Local runtime evidence for coding agents",
+};
 
 export const main = defineCommand({
   meta,
-  subCommands: Object.fromEntries(Object.entries(COMMANDS).map(([name, entry]) => [name, entry.load])),
+  subCommands: Object.fromEntries(
+    Object.entries(COMMANDS).map(([name, entry]) => [name, entry.load]),
+  ),
 });
 
 /** The top-level usage, from the table alone: listing the commands loads none of them. */
 const mainUsage = defineCommand({
   meta,
-  subCommands: Object.fromEntries(Object.entries(COMMANDS).map(([name, entry]) => [name, defineCommand({ meta: { name, description: entry.description } })])),
+  subCommands: Object.fromEntries(
+    Object.entries(COMMANDS).map(([name, entry]) => [
+      name,
+      defineCommand({ meta: { name, description: entry.description } }),
+    ]),
+  ),
 });
 
 export async function runCli(rawArgs: string[]): Promise<number> {
@@ -109,11 +162,15 @@ export async function runCli(rawArgs: string[]): Promise<number> {
     const { FlameoxError } = await import("../domain/errors.ts");
     if (error instanceof FlameoxError) return printError(error, { json });
     const message = error instanceof Error ? error.message : String(error);
-    return printError(new FlameoxError("INVALID_ARGUMENTS", message, { remediation: ["Run `flameox --help`"] }), { json });
+    return printError(
+      new FlameoxError("INVALID_ARGUMENTS", message, { remediation: ["Run `flameox --help`"] }),
+      { json },
+    );
   }
 }
 
 if (import.meta.main) {
-  // Results are written synchronously and completely (see output.ts), so exiting cannot cut them off.
+  // Results are written synchronously and completely (see output.ts), so exiting cannot cut them
+  // off.
   process.exit(await runCli(process.argv.slice(2)));
 }

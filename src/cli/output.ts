@@ -46,7 +46,11 @@ function writeStdout(text: string): void {
   }
 }
 
-export function printResult(result: unknown, options: OutputOptions, renderText: (r: never) => string): void {
+export function printResult(
+  result: unknown,
+  options: OutputOptions,
+  renderText: (r: never) => string,
+): void {
   if (options.json) {
     writeStdout(JSON.stringify(result, bigintSafe, 2) + "\n");
   } else {
@@ -84,7 +88,11 @@ export function formatNs(ns: number): string {
 export function table(rows: string[][]): string {
   if (rows.length === 0) return "";
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")).join("\n");
+  return rows
+    .map((r) =>
+      r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  "),
+    )
+    .join("\n");
 }
 
 /** Formats a byte count for people: 512 B, 1.5 KiB, 12.3 MiB. */
@@ -101,7 +109,10 @@ export function formatBytes(bytes: number): string {
 }
 
 /** ANSI styling, only on a terminal and never with NO_COLOR set. */
-const style = (code: string) => (text: string): string => (useColor() ? `\u001b[${code}m${text}\u001b[0m` : text);
+const style =
+  (code: string) =>
+  (text: string): string =>
+    useColor() ? `\u001b[${code}m${text}\u001b[0m` : text;
 export const bold = style("1");
 export const dim = style("2");
 export const red = style("31");

@@ -10,7 +10,12 @@ export interface ProgressBar {
   finish(): void;
 }
 
-const formatSeconds = (s: number): string => (s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m` : s >= 60 ? `${Math.floor(s / 60)}m${String(Math.floor(s % 60)).padStart(2, "0")}s` : `${Math.ceil(s)}s`);
+const formatSeconds = (s: number): string =>
+  s >= 3600
+    ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`
+    : s >= 60
+      ? `${Math.floor(s / 60)}m${String(Math.floor(s % 60)).padStart(2, "0")}s`
+      : `${Math.ceil(s)}s`;
 
 export function progressBar(stream: NodeJS.WriteStream = process.stderr): ProgressBar {
   let phase = "";
@@ -41,12 +46,19 @@ export function progressBar(stream: NodeJS.WriteStream = process.stderr): Progre
       const fraction = total > 0 ? Math.min(1, done / total) : 0;
       const elapsed = (now - phaseStart) / 1000;
       const rate = elapsed > 0.2 && done > 0 ? done / elapsed : 0;
-      const tail = [`${String(Math.floor(fraction * 100)).padStart(3)}%`, `${formatBytes(done)}/${formatBytes(total)}`];
+      const tail = [
+        `${String(Math.floor(fraction * 100)).padStart(3)}%`,
+        `${formatBytes(done)}/${formatBytes(total)}`,
+      ];
       // Everything read is not everything done: the last evidence is still being written.
       if (done >= total) tail.push(`read in ${formatSeconds(elapsed)}, writing evidence…`);
-      else if (rate > 0) tail.push(`${formatBytes(rate)}/s`, `ETA ${formatSeconds((total - done) / rate)}`);
+      else if (rate > 0)
+        tail.push(`${formatBytes(rate)}/s`, `ETA ${formatSeconds((total - done) / rate)}`);
       const text = tail.join("  ");
-      const width = Math.max(10, Math.min(40, (stream.columns ?? 80) - phase.length - text.length - 6));
+      const width = Math.max(
+        10,
+        Math.min(40, (stream.columns ?? 80) - phase.length - text.length - 6),
+      );
       const full = Math.round(fraction * width);
       stream.write(`\r\u001b[2K${phase} [${"#".repeat(full)}${"-".repeat(width - full)}] ${text}`);
       drawn = true;

@@ -8,7 +8,9 @@ export function numberFlag(value: string | undefined): number | string | undefin
   return /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
 }
 
-/** Every positional a command took (citty keeps the first under its name and all of them in `_`). */
+/**
+ * Every positional a command took (citty keeps the first under its name and all of them in `_`).
+ */
 export function positionals(args: { _?: unknown }, first: string): string[] {
   const all = args._ as string[] | undefined;
   return all && all.length > 0 ? all : [first];

@@ -20,24 +20,43 @@ export interface ViewerHandle {
 function speedscopeRelease(): string {
   let dir: string | null = null;
   try {
-    dir = join(dirname(Bun.resolveSync("speedscope/package.json", import.meta.dir)), "dist", "release");
+    dir = join(
+      dirname(Bun.resolveSync("speedscope/package.json", import.meta.dir)),
+      "dist",
+      "release",
+    );
   } catch {
     dir = null;
   }
   if (!dir || !existsSync(join(dir, "index.html"))) {
-    throw new FlameoxError("CAPABILITY_UNAVAILABLE", "The speedscope viewer is not installed beside this flameox (a compiled binary does not carry it); export with `flameox export --format speedscope` and open the file in any speedscope", {
-      details: { capability: "viewer" },
-    });
+    throw new FlameoxError(
+      "CAPABILITY_UNAVAILABLE",
+      "The speedscope viewer is not installed beside this flameox (a compiled binary does not carry it); export with `flameox export --format speedscope` and open the file in any speedscope",
+      {
+        details: { capability: "viewer" },
+      },
+    );
   }
   return dir;
 }
 
 const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css", ".wasm": "application/wasm", ".json": "application/json",
-  ".png": "image/png", ".ico": "image/x-icon", ".woff2": "font/woff2", ".txt": "text/plain", ".md": "text/plain",
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".css": "text/css",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".woff2": "font/woff2",
+  ".txt": "text/plain",
+  ".md": "text/plain",
 };
 
-export function serveProfile(profileJson: Uint8Array, options: { port?: number; timeoutSeconds: number }): ViewerHandle {
+export function serveProfile(
+  profileJson: Uint8Array,
+  options: { port?: number; timeoutSeconds: number },
+): ViewerHandle {
   const release = speedscopeRelease();
   const files = new Set(readdirSync(release));
   const token = randomBytes(12).toString("hex");
@@ -49,7 +68,8 @@ export function serveProfile(profileJson: Uint8Array, options: { port?: number; 
       const prefix = `/${token}/`;
       if (!path.startsWith(prefix)) return new Response("not found", { status: 404 });
       const name = path.slice(prefix.length) || "index.html";
-      if (name === "profile.speedscope.json") return new Response(profileJson, { headers: { "content-type": "application/json" } });
+      if (name === "profile.speedscope.json")
+        return new Response(profileJson, { headers: { "content-type": "application/json" } });
       // Only the release folder's own file names: no separators, so no way out of it.
       if (!files.has(name)) return new Response("not found", { status: 404 });
       const type = TYPES[name.slice(name.lastIndexOf("."))] ?? "application/octet-stream";
@@ -71,5 +91,9 @@ export function serveProfile(profileJson: Uint8Array, options: { port?: number; 
     };
   });
   const base = `http://127.0.0.1:${server.port}/${token}/`;
-  return { url: `${base}#profileURL=${encodeURIComponent(`${base}profile.speedscope.json`)}`, stopped, stop: () => stop("signal") };
+  return {
+    url: `${base}#profileURL=${encodeURIComponent(`${base}profile.speedscope.json`)}`,
+    stopped,
+    stop: () => stop("signal"),
+  };
 }

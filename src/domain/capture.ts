@@ -5,10 +5,16 @@
  */
 import type { Limitation } from "./evidence-status.ts";
 
-/** project_bound: beneath the project root; host_tool: found on the request's PATH; exact_path: an absolute path named as is. */
+/**
+ * project_bound: beneath the project root; host_tool: found on the request's PATH; exact_path: an
+ * absolute path named as is.
+ */
 export type ExecutableTrust = "project_bound" | "host_tool" | "exact_path";
 
-/** An executable bound by canonical path and content digest; the broker revalidates it and never searches again. */
+/**
+ * An executable bound by canonical path and content digest; the broker revalidates it and never
+ * searches again.
+ */
 export interface ResolvedExecutable {
   requested: string;
   /**
@@ -21,12 +27,20 @@ export interface ResolvedExecutable {
   trust: ExecutableTrust;
   sha256: string;
   size: number;
-  /** File identity when hashed (dev, inode, size, mtime, ctime): a change of any means the bytes must be hashed again. */
+  /**
+   * File identity when hashed (dev, inode, size, mtime, ctime): a change of any means the bytes
+   * must be hashed again.
+   */
   identity: { dev: number; ino: number; size: number; mtime_ns: string; ctime_ns: string };
 }
 
 /** unknown: only a passive probe ran (tools resolved and hashed, nothing executed). */
-export type CapabilityStatus = "available" | "absent" | "incompatible" | "permission_required" | "unknown";
+export type CapabilityStatus =
+  | "available"
+  | "absent"
+  | "incompatible"
+  | "permission_required"
+  | "unknown";
 
 export interface ToolReport {
   name: string;
@@ -58,7 +72,10 @@ export interface ContainmentReport {
   network: "allowed" | "denied";
   backend: "bubblewrap" | null;
   filesystem: "host" | "read_only_root";
-  /** Project-relative roots the workload may write (managed only; trusted_local can write anywhere it could anyway). */
+  /**
+   * Project-relative roots the workload may write (managed only; trusted_local can write anywhere
+   * it could anyway).
+   */
   writable_roots: string[];
   limitations: Limitation[];
 }
@@ -85,11 +102,20 @@ export interface TerminationEvidence {
   policy: { metric: string; limit: number; observed: number } | null;
   signals_sent: SignalRecord[];
   wall_ms: number;
-  /** Descendants that had left the process group and were signalled (SIGTERM, then SIGKILL if still alive). */
+  /**
+   * Descendants that had left the process group and were signalled (SIGTERM, then SIGKILL if still
+   * alive).
+   */
   escaped_descendants_killed: number;
-  /** Escaped descendants still alive after the final SIGKILL: they got away (absent in runs recorded before it was counted). */
+  /**
+   * Escaped descendants still alive after the final SIGKILL: they got away (absent in runs recorded
+   * before it was counted).
+   */
   escaped_descendants_survived?: number;
-  /** How escaped descendants were kept in reach: adopted by flameox as a subreaper, or only by sampling and session scans. */
+  /**
+   * How escaped descendants were kept in reach: adopted by flameox as a subreaper, or only by
+   * sampling and session scans.
+   */
   descendant_tracking?: "subreaper" | "session_scan" | null;
 }
 
@@ -104,7 +130,10 @@ export interface ResourceSummary {
   /** Maximum sampled sum of RSS over the process tree; a sample, not a lifetime maximum. */
   peak_rss_bytes: number | null;
   peak_rss_backend: "procfs_tree_polling";
-  /** The leader's own peak RSS from wait4 (children it reaped included by the kernel only once waited). */
+  /**
+   * The leader's own peak RSS from wait4 (children it reaped included by the kernel only once
+   * waited).
+   */
   leader_max_rss_bytes: number | null;
   minimum_free_bytes: number | null;
   free_bytes_backend: "statfs";

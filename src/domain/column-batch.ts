@@ -20,8 +20,16 @@ export type ColumnVector =
   /** Booleans packed as Arrow packs them: row r is bit r % 8 of byte r / 8. */
   | ({ type: "bool"; values: Uint8Array } & Validity)
   | ({ type: "utf8"; offsets: Int32Array; data: Uint8Array } & Validity)
-  /** A list of strings per row: row r's items are items listOffsets[r]..listOffsets[r+1] of the utf8 (offsets, data). */
-  | ({ type: "list_utf8"; listOffsets: Int32Array; offsets: Int32Array; data: Uint8Array } & Validity);
+  /**
+   * A list of strings per row: row r's items are items listOffsets[r]..listOffsets[r+1] of the utf8
+   * (offsets, data).
+   */
+  | ({
+      type: "list_utf8";
+      listOffsets: Int32Array;
+      offsets: Int32Array;
+      data: Uint8Array;
+    } & Validity);
 
 export interface ColumnBatch {
   table: EvidenceTableName;
@@ -73,7 +81,14 @@ function sliceVector(v: ColumnVector, start: number, end: number): ColumnVector 
       const from = v.offsets[firstItem]!;
       const offsets = v.offsets.slice(firstItem, lastItem + 1);
       for (let i = 0; i < offsets.length; i++) offsets[i]! -= from;
-      return { type: "list_utf8", listOffsets, offsets, data: v.data.slice(from, v.offsets[lastItem]!), valid, nullCount };
+      return {
+        type: "list_utf8",
+        listOffsets,
+        offsets,
+        data: v.data.slice(from, v.offsets[lastItem]!),
+        valid,
+        nullCount,
+      };
     }
   }
 }

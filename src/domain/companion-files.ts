@@ -12,7 +12,9 @@ export interface CompanionFile {
   filename: string;
   /** Bytes the artifact says the file holds. */
   byte_length: number;
-  /** The adapter that reads the file, and what it needs to know that the file itself does not say. */
+  /**
+   * The adapter that reads the file, and what it needs to know that the file itself does not say.
+   */
   adapter: string;
   context: Record<string, ContextValue | Record<string, ContextValue>>;
 }
@@ -21,18 +23,37 @@ export const MAX_COMPANIONS = 1000;
 const MAX_CONTEXT_CHARS = 16 * 1024;
 const MAX_FILENAME_CHARS = 4096;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const isScalar = (v: unknown) => v === null || typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v));
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const isScalar = (v: unknown) =>
+  v === null ||
+  typeof v === "string" ||
+  typeof v === "boolean" ||
+  (typeof v === "number" && Number.isFinite(v));
 
 /** What is wrong with one declaration, or null. */
 export function companionProblem(value: unknown, at: string): string | null {
   if (!isRecord(value)) return `${at} must be an object`;
-  if (typeof value.filename !== "string" || value.filename.length === 0 || value.filename.length > MAX_FILENAME_CHARS) return `${at}.filename must be a string of 1 to ${MAX_FILENAME_CHARS} characters`;
-  if (typeof value.byte_length !== "number" || !Number.isSafeInteger(value.byte_length) || value.byte_length < 0) return `${at}.byte_length must be an integer >= 0`;
-  if (typeof value.adapter !== "string" || !/^[a-z0-9][a-z0-9._-]{0,63}$/.test(value.adapter)) return `${at}.adapter must be an adapter name`;
+  if (
+    typeof value.filename !== "string" ||
+    value.filename.length === 0 ||
+    value.filename.length > MAX_FILENAME_CHARS
+  )
+    return `${at}.filename must be a string of 1 to ${MAX_FILENAME_CHARS} characters`;
+  if (
+    typeof value.byte_length !== "number" ||
+    !Number.isSafeInteger(value.byte_length) ||
+    value.byte_length < 0
+  )
+    return `${at}.byte_length must be an integer >= 0`;
+  if (typeof value.adapter !== "string" || !/^[a-z0-9][a-z0-9._-]{0,63}$/.test(value.adapter))
+    return `${at}.adapter must be an adapter name`;
   if (!isRecord(value.context)) return `${at}.context must be an object`;
-  for (const v of Object.values(value.context)) if (!isScalar(v) && !(isRecord(v) && Object.values(v).every(isScalar))) return `${at}.context values must be scalars or objects of scalars`;
-  if (JSON.stringify(value.context).length > MAX_CONTEXT_CHARS) return `${at}.context exceeds ${MAX_CONTEXT_CHARS} characters`;
+  for (const v of Object.values(value.context))
+    if (!isScalar(v) && !(isRecord(v) && Object.values(v).every(isScalar)))
+      return `${at}.context values must be scalars or objects of scalars`;
+  if (JSON.stringify(value.context).length > MAX_CONTEXT_CHARS)
+    return `${at}.context exceeds ${MAX_CONTEXT_CHARS} characters`;
   return null;
 }
 

@@ -30,11 +30,26 @@
 /** The PATH of every workload that does not declare one: directories only root can write. */
 export const WORKLOAD_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
-/** Set by flameox itself (WORKLOAD_PATH, the account's home) or declared; never inherited, even when listed. */
+/**
+ * Set by flameox itself (WORKLOAD_PATH, the account's home) or declared; never inherited, even when
+ * listed.
+ */
 export const NEVER_INHERITED = new Set(["PATH", "HOME"]);
 
 /** What flameox copies from its own environment when the workspace does not say otherwise. */
-export const INHERITED_BY_DEFAULT = ["LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_NUMERIC", "LC_TIME", "LC_COLLATE", "LC_MONETARY", "LC_MESSAGES", "TZ", "CUDA_VISIBLE_DEVICES"] as const;
+export const INHERITED_BY_DEFAULT = [
+  "LANG",
+  "LANGUAGE",
+  "LC_ALL",
+  "LC_CTYPE",
+  "LC_NUMERIC",
+  "LC_TIME",
+  "LC_COLLATE",
+  "LC_MONETARY",
+  "LC_MESSAGES",
+  "TZ",
+  "CUDA_VISIBLE_DEVICES",
+] as const;
 
 /**
  * Locale names are plain words: glibc and gettext treat a name with a slash as a path to
@@ -44,28 +59,98 @@ export const INHERITED_BY_DEFAULT = ["LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "
 const PLAIN_VALUE = /^[A-Za-z0-9_.,:@+-]{0,256}$/;
 const TZ_VALUE = /^[A-Za-z0-9_.,:@+<>/-]{0,256}$/;
 
-/** Whether an inherited value may pass: locale and GPU names are plain words, TZ a zone name or file. */
+/**
+ * Whether an inherited value may pass: locale and GPU names are plain words, TZ a zone name or
+ * file.
+ */
 export function inheritedValueAccepted(name: string, value: string): boolean {
   if (name === "TZ") return TZ_VALUE.test(value) && !value.split("/").includes("..");
-  if (name === "LANG" || name === "LANGUAGE" || name.startsWith("LC_") || name === "CUDA_VISIBLE_DEVICES") return PLAIN_VALUE.test(value);
+  if (
+    name === "LANG" ||
+    name === "LANGUAGE" ||
+    name.startsWith("LC_") ||
+    name === "CUDA_VISIBLE_DEVICES"
+  )
+    return PLAIN_VALUE.test(value);
   return !value.includes("\u0000");
 }
 
 const REFUSED_NAMES = new Set([
   // Shells and their start-up hooks.
-  "BASH_ENV", "ENV", "CDPATH", "SHELLOPTS", "BASHOPTS", "PS4", "PROMPT_COMMAND", "IFS", "ZDOTDIR",
+  "BASH_ENV",
+  "ENV",
+  "CDPATH",
+  "SHELLOPTS",
+  "BASHOPTS",
+  "PS4",
+  "PROMPT_COMMAND",
+  "IFS",
+  "ZDOTDIR",
   // libc: loader, character-set converters, locale data, tunables, resolver, allocator hooks.
-  "GCONV_PATH", "GLIBC_TUNABLES", "LOCPATH", "NLSPATH", "HOSTALIASES", "RESOLV_HOST_CONF", "MALLOC_TRACE",
+  "GCONV_PATH",
+  "GLIBC_TUNABLES",
+  "LOCPATH",
+  "NLSPATH",
+  "HOSTALIASES",
+  "RESOLV_HOST_CONF",
+  "MALLOC_TRACE",
   // Node.js, npm and Bun.
-  "NODE_OPTIONS", "NODE_PATH", "NODE_EXTRA_CA_CERTS", "NODE_REPL_EXTERNAL_MODULE", "NODE_ICU_DATA", "NODE_PRESERVE_SYMLINKS", "NODE_TLS_REJECT_UNAUTHORIZED",
-  "BUN_OPTIONS", "BUN_INSTALL", "BUNFIG",
+  "NODE_OPTIONS",
+  "NODE_PATH",
+  "NODE_EXTRA_CA_CERTS",
+  "NODE_REPL_EXTERNAL_MODULE",
+  "NODE_ICU_DATA",
+  "NODE_PRESERVE_SYMLINKS",
+  "NODE_TLS_REJECT_UNAUTHORIZED",
+  "BUN_OPTIONS",
+  "BUN_INSTALL",
+  "BUNFIG",
   // JVM, Python, Perl, Ruby, Lua, Tcl, PHP, .NET.
-  "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "CLASSPATH", "PERLLIB", "PERL5LIB", "PERL5OPT", "PERL5DB", "RUBYLIB", "RUBYOPT",
-  "LUA_INIT", "LUA_PATH", "LUA_CPATH", "TCLLIBPATH", "PHPRC", "PHP_INI_SCAN_DIR",
+  "JAVA_TOOL_OPTIONS",
+  "_JAVA_OPTIONS",
+  "JDK_JAVA_OPTIONS",
+  "CLASSPATH",
+  "PERLLIB",
+  "PERL5LIB",
+  "PERL5OPT",
+  "PERL5DB",
+  "RUBYLIB",
+  "RUBYOPT",
+  "LUA_INIT",
+  "LUA_PATH",
+  "LUA_CPATH",
+  "TCLLIBPATH",
+  "PHPRC",
+  "PHP_INI_SCAN_DIR",
   // Debuggers and credential helpers.
-  "GDBINIT", "GDBHISTFILE", "GIT_ASKPASS", "SSH_ASKPASS", "SSH_AUTH_SOCK", "GPG_AGENT_INFO",
+  "GDBINIT",
+  "GDBHISTFILE",
+  "GIT_ASKPASS",
+  "SSH_ASKPASS",
+  "SSH_AUTH_SOCK",
+  "GPG_AGENT_INFO",
 ]);
-const REFUSED_PREFIXES = ["LD_", "DYLD_", "GIT_", "GDB_", "LLDB_", "PYTHON", "PERL_", "RUBY_", "GEM_", "BUNDLE_", "NPM_CONFIG_", "YARN_", "BUN_CONFIG_", "LUA_INIT_", "DOTNET_", "CORECLR_", "COMPLUS_", "BASH_FUNC_", "MALLOC_"];
+const REFUSED_PREFIXES = [
+  "LD_",
+  "DYLD_",
+  "GIT_",
+  "GDB_",
+  "LLDB_",
+  "PYTHON",
+  "PERL_",
+  "RUBY_",
+  "GEM_",
+  "BUNDLE_",
+  "NPM_CONFIG_",
+  "YARN_",
+  "BUN_CONFIG_",
+  "LUA_INIT_",
+  "DOTNET_",
+  "CORECLR_",
+  "COMPLUS_",
+  "BASH_FUNC_",
+  "MALLOC_",
+];
 const CREDENTIAL_LIKE = /(^|_)(TOKEN|PASSWORD|PASSWD|SECRET|KEY|CREDENTIALS?|COOKIES?)(_|$)/i;
 
 /** A portable environment variable name. */
@@ -73,5 +158,10 @@ export const ENVIRONMENT_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 
 export function isStrippedVariable(name: string): boolean {
   const upper = name.toUpperCase();
-  return REFUSED_NAMES.has(upper) || REFUSED_PREFIXES.some((p) => upper.startsWith(p)) || CREDENTIAL_LIKE.test(name) || !ENVIRONMENT_NAME.test(name);
+  return (
+    REFUSED_NAMES.has(upper) ||
+    REFUSED_PREFIXES.some((p) => upper.startsWith(p)) ||
+    CREDENTIAL_LIKE.test(name) ||
+    !ENVIRONMENT_NAME.test(name)
+  );
 }

@@ -79,7 +79,12 @@ export class FlameoxError extends Error {
   constructor(
     code: ErrorCode,
     message: string,
-    options: { remediation?: string[]; details?: Record<string, unknown>; runId?: string; cause?: unknown } = {},
+    options: {
+      remediation?: string[];
+      details?: Record<string, unknown>;
+      runId?: string;
+      cause?: unknown;
+    } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "FlameoxError";
@@ -110,14 +115,19 @@ export class FlameoxError extends Error {
   }
 }
 
-/** Wraps anything thrown into a FlameoxError; unknown defects become INTERNAL_ERROR without a stack. */
+/**
+ * Wraps anything thrown into a FlameoxError; unknown defects become INTERNAL_ERROR without a stack.
+ */
 export function asFlameoxError(error: unknown): FlameoxError {
   if (error instanceof FlameoxError) return error;
   const storage = storageFailure(error);
   if (storage) return storage;
   const message = error instanceof Error ? error.message : String(error);
   return new FlameoxError("INTERNAL_ERROR", `Unexpected internal failure: ${message}`, {
-    remediation: ["Run `flameox validate` to confirm the workspace is intact", "Report the failure with the command that caused it"],
+    remediation: [
+      "Run `flameox validate` to confirm the workspace is intact",
+      "Report the failure with the command that caused it",
+    ],
     cause: error,
   });
 }
@@ -133,20 +143,43 @@ export function isFlameoxError(error: unknown, code?: ErrorCode): error is Flame
  * crossed a process boundary as text (a parse worker's stderr).
  */
 export function storageFailure(error: unknown): FlameoxError | null {
-  if (error instanceof FlameoxError) return error.code === "STORAGE_FULL" || error.code === "WORKSPACE_READ_ONLY" ? error : null;
+  if (error instanceof FlameoxError)
+    return error.code === "STORAGE_FULL" || error.code === "WORKSPACE_READ_ONLY" ? error : null;
   const code = String((error as { code?: unknown } | null)?.code ?? "");
   const message = error instanceof Error ? error.message : String(error);
-  if (/^(ENOSPC|EDQUOT|SQLITE_FULL)/.test(code) || /ENOSPC|EDQUOT|No space left on device|Disk quota exceeded|database or disk is full/i.test(message)) {
-    return new FlameoxError("STORAGE_FULL", `Cannot write to the workspace: its file system is full (${message.slice(0, 200)})`, {
-      remediation: ["Free space on the workspace's file system (or raise its quota), then retry", "Run `flameox recover` to reclaim staging left by interrupted operations"],
-      cause: error,
-    });
+  if (
+    /^(ENOSPC|EDQUOT|SQLITE_FULL)/.test(code) ||
+    /ENOSPC|EDQUOT|No space left on device|Disk quota exceeded|database or disk is full/i.test(
+      message,
+    )
+  ) {
+    return new FlameoxError(
+      "STORAGE_FULL",
+      `Cannot write to the workspace: its file system is full (${message.slice(0, 200)})`,
+      {
+        remediation: [
+          "Free space on the workspace's file system (or raise its quota), then retry",
+          "Run `flameox recover` to reclaim staging left by interrupted operations",
+        ],
+        cause: error,
+      },
+    );
   }
-  if (/^(EROFS|SQLITE_READONLY)/.test(code) || /EROFS|read-only file system|attempt to write a readonly database/i.test(message)) {
-    return new FlameoxError("WORKSPACE_READ_ONLY", `Cannot write to the workspace: it is read-only (${message.slice(0, 200)})`, {
-      remediation: ["Reads (status, validate, analyses) still work", "Run writing commands on a writable copy of the workspace"],
-      cause: error,
-    });
+  if (
+    /^(EROFS|SQLITE_READONLY)/.test(code) ||
+    /EROFS|read-only file system|attempt to write a readonly database/i.test(message)
+  ) {
+    return new FlameoxError(
+      "WORKSPACE_READ_ONLY",
+      `Cannot write to the workspace: it is read-only (${message.slice(0, 200)})`,
+      {
+        remediation: [
+          "Reads (status, validate, analyses) still work",
+          "Run writing commands on a writable copy of the workspace",
+        ],
+        cause: error,
+      },
+    );
   }
   return null;
 }

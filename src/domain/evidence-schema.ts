@@ -21,12 +21,27 @@ export interface TableSchema {
   readonly columns: readonly ColumnSpec[];
 }
 
-const c = (name: string, type: ColumnType, nullable = false): ColumnSpec => ({ name, type, nullable });
+const c = (name: string, type: ColumnType, nullable = false): ColumnSpec => ({
+  name,
+  type,
+  nullable,
+});
 
 export const EVIDENCE_TABLE_NAMES = [
-  "frames", "frame_measurements", "call_edges", "stacks", "trace_events", "tracks", "measurements",
-  "otel_resources", "otel_scopes", "otel_spans", "otel_span_events", "otel_span_links",
-  "test_results", "coverage_lines",
+  "frames",
+  "frame_measurements",
+  "call_edges",
+  "stacks",
+  "trace_events",
+  "tracks",
+  "measurements",
+  "otel_resources",
+  "otel_scopes",
+  "otel_spans",
+  "otel_span_events",
+  "otel_span_links",
+  "test_results",
+  "coverage_lines",
 ] as const;
 export type EvidenceTableName = (typeof EVIDENCE_TABLE_NAMES)[number];
 
@@ -40,9 +55,30 @@ export type EvidenceTableName = (typeof EVIDENCE_TABLE_NAMES)[number];
  * times (PyTorch ET; counts).
  */
 export const FRAME_METRICS = [
-  "cpu_time", "wall_time", "samples", "alloc_space", "alloc_objects", "inuse_space", "inuse_objects", "contentions", "delay", "cycles", "instructions",
-  "data_reads", "data_writes", "l1_instruction_misses", "l1_data_read_misses", "l1_data_write_misses", "ll_instruction_misses", "ll_data_read_misses",
-  "ll_data_write_misses", "conditional_branches", "conditional_branch_misses", "indirect_branches", "indirect_branch_misses", "calls",
+  "cpu_time",
+  "wall_time",
+  "samples",
+  "alloc_space",
+  "alloc_objects",
+  "inuse_space",
+  "inuse_objects",
+  "contentions",
+  "delay",
+  "cycles",
+  "instructions",
+  "data_reads",
+  "data_writes",
+  "l1_instruction_misses",
+  "l1_data_read_misses",
+  "l1_data_write_misses",
+  "ll_instruction_misses",
+  "ll_data_read_misses",
+  "ll_data_write_misses",
+  "conditional_branches",
+  "conditional_branch_misses",
+  "indirect_branches",
+  "indirect_branch_misses",
+  "calls",
 ] as const;
 export type FrameMetric = (typeof FRAME_METRICS)[number];
 
@@ -52,10 +88,19 @@ export type FrameMetric = (typeof FRAME_METRICS)[number];
  * alphabetically first alloc_objects), allocated space for allocation-only ones, delay for
  * contention; otherwise the first available name.
  */
-const DEFAULT_METRIC_ORDER: readonly FrameMetric[] = ["cpu_time", "inuse_space", "alloc_space", "delay"];
+const DEFAULT_METRIC_ORDER: readonly FrameMetric[] = [
+  "cpu_time",
+  "inuse_space",
+  "alloc_space",
+  "delay",
+];
 
 export function defaultFrameMetric(available: readonly string[]): FrameMetric | null {
-  return DEFAULT_METRIC_ORDER.find((m) => available.includes(m)) ?? ([...available].sort()[0] as FrameMetric | undefined) ?? null;
+  return (
+    DEFAULT_METRIC_ORDER.find((m) => available.includes(m)) ??
+    ([...available].sort()[0] as FrameMetric | undefined) ??
+    null
+  );
 }
 
 export const EVIDENCE_SCHEMAS: Record<EvidenceTableName, TableSchema> = {
@@ -185,42 +230,79 @@ export const EVIDENCE_SCHEMAS: Record<EvidenceTableName, TableSchema> = {
   otel_resources: {
     name: "otel_resources",
     schemaId: "flameox.otel_resources.v1.0",
-    columns: [c("resource_index", "int32"), c("schema_url", "utf8", true), c("attributes_json", "utf8"), c("dropped_attributes_count", "int64")],
+    columns: [
+      c("resource_index", "int32"),
+      c("schema_url", "utf8", true),
+      c("attributes_json", "utf8"),
+      c("dropped_attributes_count", "int64"),
+    ],
   },
   otel_scopes: {
     name: "otel_scopes",
     schemaId: "flameox.otel_scopes.v1.0",
     columns: [
-      c("resource_index", "int32"), c("scope_index", "int32"), c("name", "utf8", true), c("version", "utf8", true),
-      c("schema_url", "utf8", true), c("attributes_json", "utf8"), c("dropped_attributes_count", "int64"),
+      c("resource_index", "int32"),
+      c("scope_index", "int32"),
+      c("name", "utf8", true),
+      c("version", "utf8", true),
+      c("schema_url", "utf8", true),
+      c("attributes_json", "utf8"),
+      c("dropped_attributes_count", "int64"),
     ],
   },
   otel_spans: {
     name: "otel_spans",
     schemaId: "flameox.otel_spans.v1.0",
     columns: [
-      c("span_index", "int64"), c("resource_index", "int32"), c("scope_index", "int32"),
-      c("trace_id", "utf8"), c("span_id", "utf8"), c("parent_span_id", "utf8", true), c("trace_state", "utf8", true),
-      c("name", "utf8"), c("kind", "utf8"), c("start_unix_nano", "int64"), c("end_unix_nano", "int64"), c("duration_ns", "int64"),
-      c("status_code", "utf8"), c("status_message", "utf8", true), c("flags", "int64", true), c("attributes_json", "utf8"),
-      c("dropped_attributes_count", "int64"), c("dropped_events_count", "int64"), c("dropped_links_count", "int64"),
+      c("span_index", "int64"),
+      c("resource_index", "int32"),
+      c("scope_index", "int32"),
+      c("trace_id", "utf8"),
+      c("span_id", "utf8"),
+      c("parent_span_id", "utf8", true),
+      c("trace_state", "utf8", true),
+      c("name", "utf8"),
+      c("kind", "utf8"),
+      c("start_unix_nano", "int64"),
+      c("end_unix_nano", "int64"),
+      c("duration_ns", "int64"),
+      c("status_code", "utf8"),
+      c("status_message", "utf8", true),
+      c("flags", "int64", true),
+      c("attributes_json", "utf8"),
+      c("dropped_attributes_count", "int64"),
+      c("dropped_events_count", "int64"),
+      c("dropped_links_count", "int64"),
     ],
   },
   otel_span_events: {
     name: "otel_span_events",
     schemaId: "flameox.otel_span_events.v1.0",
     columns: [
-      c("span_index", "int64"), c("event_index", "int32"), c("trace_id", "utf8"), c("span_id", "utf8"), c("time_unix_nano", "int64"),
-      c("name", "utf8"), c("attributes_json", "utf8"), c("dropped_attributes_count", "int64"),
+      c("span_index", "int64"),
+      c("event_index", "int32"),
+      c("trace_id", "utf8"),
+      c("span_id", "utf8"),
+      c("time_unix_nano", "int64"),
+      c("name", "utf8"),
+      c("attributes_json", "utf8"),
+      c("dropped_attributes_count", "int64"),
     ],
   },
   otel_span_links: {
     name: "otel_span_links",
     schemaId: "flameox.otel_span_links.v1.0",
     columns: [
-      c("span_index", "int64"), c("link_index", "int32"), c("trace_id", "utf8"), c("span_id", "utf8"),
-      c("linked_trace_id", "utf8"), c("linked_span_id", "utf8"), c("trace_state", "utf8", true), c("flags", "int64", true),
-      c("attributes_json", "utf8"), c("dropped_attributes_count", "int64"),
+      c("span_index", "int64"),
+      c("link_index", "int32"),
+      c("trace_id", "utf8"),
+      c("span_id", "utf8"),
+      c("linked_trace_id", "utf8"),
+      c("linked_span_id", "utf8"),
+      c("trace_state", "utf8", true),
+      c("flags", "int64", true),
+      c("attributes_json", "utf8"),
+      c("dropped_attributes_count", "int64"),
     ],
   },
   // Test runner reports (pytest-reportlog, JUnit XML). One row per reported record in file
@@ -268,14 +350,18 @@ export const EVIDENCE_SCHEMAS: Record<EvidenceTableName, TableSchema> = {
       c("kind", "utf8"),
       c("line", "int32"),
       c("to_line", "int32", true),
-      // coverage.py's dynamic context (test name, phase); "" is its default context. Null where the format has none.
+      // coverage.py's dynamic context (test name, phase); "" is its default context. Null where the
+      // format has none.
       c("context", "utf8", true),
       c("executed", "bool"),
-      // Times executed, where the producer counts (Cobertura hits); null where it only says yes or no.
+      // Times executed, where the producer counts (Cobertura hits); null where it only says yes or
+      // no.
       c("hits", "int64", true),
-      // The enclosing function or method, where the producer names it (coverage json "functions", Cobertura methods).
+      // The enclosing function or method, where the producer names it (coverage json "functions",
+      // Cobertura methods).
       c("function", "utf8", true),
-      // Branch conditions of the line, where the producer counts them (Cobertura condition-coverage).
+      // Branch conditions of the line, where the producer counts them (Cobertura
+      // condition-coverage).
       c("branches_covered", "int32", true),
       c("branches_total", "int32", true),
     ],

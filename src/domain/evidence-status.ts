@@ -12,7 +12,10 @@ export interface EvidenceStatus {
   next_arguments?: Record<string, unknown>;
 }
 
-/** observed: a producer emitted it; derived: computed from observed rows; inferred: an interpretation. */
+/**
+ * observed: a producer emitted it; derived: computed from observed rows; inferred: an
+ * interpretation.
+ */
 export type ClaimLevel = "observed" | "derived" | "inferred";
 
 export interface Limitation {

@@ -14,7 +14,14 @@ export interface FrameIdentity {
 }
 
 export function frameId(frame: FrameIdentity): string {
-  const key = [frame.language, frame.function, frame.file ?? "", frame.module ?? "", frame.line ?? "", frame.column ?? ""].join("\u0000");
+  const key = [
+    frame.language,
+    frame.function,
+    frame.file ?? "",
+    frame.module ?? "",
+    frame.line ?? "",
+    frame.column ?? "",
+  ].join("\u0000");
   return "fr_" + sha256Hex(key).slice(0, 20);
 }
 

@@ -8,7 +8,10 @@ export interface SourceIdentity {
   identity_quality: "clean" | "exact" | "partial";
   repository: "git" | null;
   head_commit: string | null;
-  /** Digest of the tracked paths whose working-tree bytes or mode differ from HEAD (both sides listed), null when unavailable. */
+  /**
+   * Digest of the tracked paths whose working-tree bytes or mode differ from HEAD (both sides
+   * listed), null when unavailable.
+   */
   diff_digest: string | null;
   /** Bytes of the changed tracked files as they are in the working tree. */
   diff_bytes: number | null;

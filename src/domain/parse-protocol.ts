@@ -9,7 +9,12 @@
 import { type CompanionFile, companionsProblem } from "./companion-files.ts";
 import { PARSE_PROTOCOL } from "./parse-request.ts";
 
-export { MAX_RESPONSE_BYTES, PARSE_PROGRESS_FILE, PARSE_PROTOCOL, type ParseRequest } from "./parse-request.ts";
+export {
+  MAX_RESPONSE_BYTES,
+  PARSE_PROGRESS_FILE,
+  PARSE_PROTOCOL,
+  type ParseRequest,
+} from "./parse-request.ts";
 
 export interface ParseLimitation {
   code: string;
@@ -26,7 +31,11 @@ export interface ParsedTable {
 }
 
 /** STORAGE_FULL: the worker's output directory ran out of space; not the artifact's fault. */
-export type ParseFailureCode = "ARTIFACT_PARSE_FAILED" | "ARTIFACT_TOO_LARGE" | "ARTIFACT_FORMAT_UNKNOWN" | "STORAGE_FULL";
+export type ParseFailureCode =
+  | "ARTIFACT_PARSE_FAILED"
+  | "ARTIFACT_TOO_LARGE"
+  | "ARTIFACT_FORMAT_UNKNOWN"
+  | "STORAGE_FULL";
 
 export type ParseResponse =
   | {
@@ -44,31 +53,52 @@ export type ParseResponse =
       summary: Record<string, string | number | boolean | null>;
       /** The worker's own peak resident set, measured by itself just before answering. */
       peak_rss_bytes: number;
-      /** Threads beside the parser that encoded Parquet parts (0: encoded inline; see workers/encode-pool.ts). */
+      /**
+       * Threads beside the parser that encoded Parquet parts (0: encoded inline; see
+       * workers/encode-pool.ts).
+       */
       encode_threads: number;
-      /** Threads beside the parser that scanned pieces of the payload (0: scanned in one piece; see workers/piece-pool.ts). Absent from older workers. */
+      /**
+       * Threads beside the parser that scanned pieces of the payload (0: scanned in one piece; see
+       * workers/piece-pool.ts). Absent from older workers.
+       */
       scan_threads?: number;
-      /** Where the worker's time went (ms): start (runtime start to request), open_detect, extract, encode_inline, encode_thread, total. */
+      /**
+       * Where the worker's time went (ms): start (runtime start to request), open_detect, extract,
+       * encode_inline, encode_thread, total.
+       */
       stages_ms?: Record<string, number>;
       /** Files the artifact declares beside itself (see companion-files.ts); absent when none. */
       companions?: CompanionFile[];
     }
-  | { protocol: typeof PARSE_PROTOCOL; ok: false; error: { code: ParseFailureCode; message: string } };
+  | {
+      protocol: typeof PARSE_PROTOCOL;
+      ok: false;
+      error: { code: ParseFailureCode; message: string };
+    };
 
-const FAILURE_CODES: readonly string[] = ["ARTIFACT_PARSE_FAILED", "ARTIFACT_TOO_LARGE", "ARTIFACT_FORMAT_UNKNOWN", "STORAGE_FULL"];
+const FAILURE_CODES: readonly string[] = [
+  "ARTIFACT_PARSE_FAILED",
+  "ARTIFACT_TOO_LARGE",
+  "ARTIFACT_FORMAT_UNKNOWN",
+  "STORAGE_FULL",
+];
 const COMPRESSIONS: readonly string[] = ["none", "gzip", "zstd"];
 const STRINGS = ["adapter", "adapter_version", "artifact_kind", "media_type"] as const;
 const TABLE_FILE = /^[a-z_]+\.\d+\.parquet$/;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const isCount = (v: unknown, max = Number.MAX_SAFE_INTEGER): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= max;
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const isCount = (v: unknown, max = Number.MAX_SAFE_INTEGER): v is number =>
+  typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= max;
 const isStringOrNull = (v: unknown) => v === null || typeof v === "string";
 
 function tableProblem(t: unknown, at: string): string | null {
   if (!isRecord(t)) return `${at} must be an object`;
   if (typeof t.table !== "string") return `${at}.table must be a string`;
   if (!isCount(t.part, 99_999)) return `${at}.part must be an integer from 0 to 99999`;
-  if (typeof t.file !== "string" || !TABLE_FILE.test(t.file)) return `${at}.file must be a file name like trace_events.0.parquet`;
+  if (typeof t.file !== "string" || !TABLE_FILE.test(t.file))
+    return `${at}.file must be a file name like trace_events.0.parquet`;
   if (!isCount(t.rows)) return `${at}.rows must be an integer >= 0`;
   if (typeof t.schema_id !== "string") return `${at}.schema_id must be a string`;
   return null;
@@ -76,7 +106,8 @@ function tableProblem(t: unknown, at: string): string | null {
 
 function limitationProblem(l: unknown, at: string): string | null {
   if (!isRecord(l)) return `${at} must be an object`;
-  if (typeof l.code !== "string" || typeof l.message !== "string") return `${at} must have a string code and message`;
+  if (typeof l.code !== "string" || typeof l.message !== "string")
+    return `${at} must have a string code and message`;
   if (l.count !== undefined && typeof l.count !== "number") return `${at}.count must be a number`;
   return null;
 }
@@ -85,7 +116,8 @@ function successProblem(v: Record<string, unknown>): string | null {
   for (const key of STRINGS) if (typeof v[key] !== "string") return `${key} must be a string`;
   if (!isStringOrNull(v.producer)) return "producer must be a string or null";
   if (!isStringOrNull(v.producer_version)) return "producer_version must be a string or null";
-  if (typeof v.compression !== "string" || !COMPRESSIONS.includes(v.compression)) return "compression must be none, gzip or zstd";
+  if (typeof v.compression !== "string" || !COMPRESSIONS.includes(v.compression))
+    return "compression must be none, gzip or zstd";
   if (!Array.isArray(v.tables)) return "tables must be an array";
   for (const [i, t] of v.tables.entries()) {
     const problem = tableProblem(t, `tables[${i}]`);
@@ -98,30 +130,42 @@ function successProblem(v: Record<string, unknown>): string | null {
   }
   if (!isRecord(v.summary)) return "summary must be an object";
   for (const [key, value] of Object.entries(v.summary)) {
-    if (value !== null && !["string", "number", "boolean"].includes(typeof value)) return `summary.${key} must be a string, number, boolean or null`;
+    if (value !== null && !["string", "number", "boolean"].includes(typeof value))
+      return `summary.${key} must be a string, number, boolean or null`;
   }
   if (!isCount(v.peak_rss_bytes)) return "peak_rss_bytes must be an integer >= 0";
   if (!isCount(v.encode_threads, 16)) return "encode_threads must be an integer from 0 to 16";
-  if (v.scan_threads !== undefined && !isCount(v.scan_threads, 1024)) return "scan_threads must be an integer from 0 to 1024";
+  if (v.scan_threads !== undefined && !isCount(v.scan_threads, 1024))
+    return "scan_threads must be an integer from 0 to 1024";
   if (v.companions !== undefined) {
     const problem = companionsProblem(v.companions, "companions");
     if (problem) return problem;
   }
   if (v.stages_ms !== undefined) {
     if (!isRecord(v.stages_ms)) return "stages_ms must be an object";
-    for (const [key, value] of Object.entries(v.stages_ms)) if (typeof value !== "number") return `stages_ms.${key} must be a number`;
+    for (const [key, value] of Object.entries(v.stages_ms))
+      if (typeof value !== "number") return `stages_ms.${key} must be a number`;
   }
   return null;
 }
 
 /** The response, or what breaks the protocol in it. */
-export function checkParseResponse(value: unknown): { response: ParseResponse } | { problem: string } {
+export function checkParseResponse(
+  value: unknown,
+): { response: ParseResponse } | { problem: string } {
   if (!isRecord(value)) return { problem: "the response must be an object" };
   if (value.protocol !== PARSE_PROTOCOL) return { problem: `protocol must be ${PARSE_PROTOCOL}` };
   if (value.ok === false) {
     const error = value.error;
-    if (!isRecord(error) || typeof error.code !== "string" || !FAILURE_CODES.includes(error.code) || typeof error.message !== "string") {
-      return { problem: `error must have a code (${FAILURE_CODES.join(", ")}) and a string message` };
+    if (
+      !isRecord(error) ||
+      typeof error.code !== "string" ||
+      !FAILURE_CODES.includes(error.code) ||
+      typeof error.message !== "string"
+    ) {
+      return {
+        problem: `error must have a code (${FAILURE_CODES.join(", ")}) and a string message`,
+      };
     }
     return { response: value as unknown as ParseResponse };
   }

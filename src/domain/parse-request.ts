@@ -20,36 +20,66 @@ export interface ParseRequest {
    * `memory_bytes` is the worker's memory budget (the cap the broker applies, when it can):
    * the worker paces its collections, and decides whether to encode on a second thread, by it.
    */
-  /** `scan_threads`: piece threads the worker starts (-1 or absent: as many as it has cores to spare). */
-  limits: { max_events: number; max_nesting_depth: number; max_args_bytes: number; max_decompressed_bytes: number; memory_bytes: number; scan_threads?: number };
+  /**
+   * `scan_threads`: piece threads the worker starts (-1 or absent: as many as it has cores to
+   * spare).
+   */
+  limits: {
+    max_events: number;
+    max_nesting_depth: number;
+    max_args_bytes: number;
+    max_decompressed_bytes: number;
+    memory_bytes: number;
+    scan_threads?: number;
+  };
   provenance: { run_id: string; artifact_id: string; generation_id: string };
-  /** What the adapter is told beside the bytes: a companion file's declaration context (see companion-files.ts). */
+  /**
+   * What the adapter is told beside the bytes: a companion file's declaration context (see
+   * companion-files.ts).
+   */
   context?: Record<string, unknown> | null;
 }
 
 const STRINGS = ["operation_id", "payload_path", "display_name", "output_dir"] as const;
-const LIMITS = ["max_events", "max_nesting_depth", "max_args_bytes", "max_decompressed_bytes", "memory_bytes"] as const;
+const LIMITS = [
+  "max_events",
+  "max_nesting_depth",
+  "max_args_bytes",
+  "max_decompressed_bytes",
+  "memory_bytes",
+] as const;
 const PROVENANCE = ["run_id", "artifact_id", "generation_id"] as const;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The request, or what is wrong with it. */
 export function checkParseRequest(value: unknown): { request: ParseRequest } | { problem: string } {
   if (!isRecord(value)) return { problem: "the request must be an object" };
   if (value.protocol !== PARSE_PROTOCOL) return { problem: `protocol must be ${PARSE_PROTOCOL}` };
-  for (const key of STRINGS) if (typeof value[key] !== "string") return { problem: `${key} must be a string` };
-  if (value.adapter !== null && typeof value.adapter !== "string") return { problem: "adapter must be a string or null" };
+  for (const key of STRINGS)
+    if (typeof value[key] !== "string") return { problem: `${key} must be a string` };
+  if (value.adapter !== null && typeof value.adapter !== "string")
+    return { problem: "adapter must be a string or null" };
   const { limits, provenance } = value;
   if (!isRecord(limits)) return { problem: "limits must be an object" };
   for (const key of LIMITS) {
     const n = limits[key];
-    if (typeof n !== "number" || !Number.isInteger(n) || n <= 0) return { problem: `limits.${key} must be an integer > 0` };
+    if (typeof n !== "number" || !Number.isInteger(n) || n <= 0)
+      return { problem: `limits.${key} must be an integer > 0` };
   }
   const threads = limits.scan_threads;
-  if (threads !== undefined && (typeof threads !== "number" || !Number.isInteger(threads) || threads < -1 || threads > 1024)) return { problem: "limits.scan_threads must be an integer from -1 to 1024" };
+  if (
+    threads !== undefined &&
+    (typeof threads !== "number" || !Number.isInteger(threads) || threads < -1 || threads > 1024)
+  )
+    return { problem: "limits.scan_threads must be an integer from -1 to 1024" };
   if (!isRecord(provenance)) return { problem: "provenance must be an object" };
-  for (const key of PROVENANCE) if (typeof provenance[key] !== "string") return { problem: `provenance.${key} must be a string` };
-  if (value.context !== undefined && value.context !== null && !isRecord(value.context)) return { problem: "context must be an object or null" };
+  for (const key of PROVENANCE)
+    if (typeof provenance[key] !== "string")
+      return { problem: `provenance.${key} must be a string` };
+  if (value.context !== undefined && value.context !== null && !isRecord(value.context))
+    return { problem: "context must be an object or null" };
   return { request: value as unknown as ParseRequest };
 }
 

@@ -18,7 +18,10 @@ export function parseProcStat(text: string): ProcStat | null {
   const close = text.lastIndexOf(")");
   if (close < 0) return null;
   const pid = Number.parseInt(text, 10);
-  const fields = text.slice(close + 2).trim().split(" ");
+  const fields = text
+    .slice(close + 2)
+    .trim()
+    .split(" ");
   // fields[0] is field 3 (state); field N is fields[N - 3].
   if (fields.length < 22 || !Number.isInteger(pid)) return null;
   return {

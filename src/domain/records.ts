@@ -8,15 +8,55 @@ import type { Limitation } from "./evidence-status.ts";
 export const SENSITIVITIES = ["normal", "internal", "sensitive"] as const;
 export type Sensitivity = (typeof SENSITIVITIES)[number];
 
-export const ARTIFACT_KINDS = ["sample_profile", "execution_trace", "otlp_trace", "memory_profile", "benchmark_samples", "test_report", "execution_coverage", "process_output", "rendered_picture", "unknown"] as const;
+export const ARTIFACT_KINDS = [
+  "sample_profile",
+  "execution_trace",
+  "otlp_trace",
+  "memory_profile",
+  "benchmark_samples",
+  "test_report",
+  "execution_coverage",
+  "process_output",
+  "rendered_picture",
+  "unknown",
+] as const;
 export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
 
 export type RunType = "import" | "execution";
-export type ExecutionStatus = "not_applicable" | "planned" | "running" | "succeeded" | "failed" | "timed_out" | "cancelled";
-export type CaptureStatus = "pending" | "running" | "registered" | "failed" | "quarantined" | "cancelled";
-export type ExtractionStatus = "not_requested" | "pending" | "running" | "published" | "failed" | "quarantined" | "cancelled";
+export type ExecutionStatus =
+  | "not_applicable"
+  | "planned"
+  | "running"
+  | "succeeded"
+  | "failed"
+  | "timed_out"
+  | "cancelled";
+export type CaptureStatus =
+  | "pending"
+  | "running"
+  | "registered"
+  | "failed"
+  | "quarantined"
+  | "cancelled";
+export type ExtractionStatus =
+  | "not_requested"
+  | "pending"
+  | "running"
+  | "published"
+  | "failed"
+  | "quarantined"
+  | "cancelled";
 /** inconclusive and unsupported come from an oracle's receipt (flameox.oracle-receipt.v1). */
-export type ValidationStatus = "not_requested" | "pending" | "running" | "passed" | "failed" | "error" | "inconclusive" | "unsupported" | "cancelled";
+export type ValidationStatus =
+  | "not_requested"
+  | "pending"
+  | "running"
+  | "passed"
+  | "failed"
+  | "error"
+  | "inconclusive"
+  | "unsupported"
+  | "cancelled";
 
 export interface RunRecord {
   run_id: string;

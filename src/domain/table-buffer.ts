@@ -48,29 +48,43 @@ export class TableBuffer {
 function checkCell(table: string, col: ColumnSpec, value: CellValue): CellValue {
   // Fast paths for the overwhelmingly common well-typed cells.
   if (col.type === "utf8" && typeof value === "string") return value;
-  if ((col.type === "int64" || col.type === "int32") && typeof value === "number" && Number.isInteger(value)) return value;
+  if (
+    (col.type === "int64" || col.type === "int32") &&
+    typeof value === "number" &&
+    Number.isInteger(value)
+  )
+    return value;
   if (value === null || value === undefined) {
-    if (!col.nullable) throw new TypeError(`Expected ${table}.${col.name} to be set but found ${String(value)}`);
+    if (!col.nullable)
+      throw new TypeError(`Expected ${table}.${col.name} to be set but found ${String(value)}`);
     return null;
   }
   switch (col.type) {
     case "utf8":
-      if (typeof value !== "string") throw new TypeError(`Expected ${table}.${col.name} to be a string but found ${typeof value}`);
+      if (typeof value !== "string")
+        throw new TypeError(
+          `Expected ${table}.${col.name} to be a string but found ${typeof value}`,
+        );
       return value;
     case "int32":
     case "int64":
       if (typeof value === "bigint") return value;
       if (typeof value !== "number" || !Number.isInteger(value)) {
-        throw new TypeError(`Expected ${table}.${col.name} to be an integer but found ${String(value)}`);
+        throw new TypeError(
+          `Expected ${table}.${col.name} to be an integer but found ${String(value)}`,
+        );
       }
       return value;
     case "float64":
       if (typeof value !== "number" || !Number.isFinite(value)) {
-        throw new TypeError(`Expected ${table}.${col.name} to be a finite number but found ${String(value)}`);
+        throw new TypeError(
+          `Expected ${table}.${col.name} to be a finite number but found ${String(value)}`,
+        );
       }
       return value;
     case "bool":
-      if (typeof value !== "boolean") throw new TypeError(`Expected ${table}.${col.name} to be a boolean`);
+      if (typeof value !== "boolean")
+        throw new TypeError(`Expected ${table}.${col.name} to be a boolean`);
       return value;
     case "list_utf8":
       if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {

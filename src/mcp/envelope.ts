@@ -29,17 +29,31 @@ export interface ToolCallResult {
 }
 
 export function success(result: unknown, text: string): ToolCallResult {
-  const envelope: Envelope = { schema_version: ENVELOPE_SCHEMA_VERSION, ok: true, result, error: null };
+  const envelope: Envelope = {
+    schema_version: ENVELOPE_SCHEMA_VERSION,
+    ok: true,
+    result,
+    error: null,
+  };
   return { content: [{ type: "text", text: mirror(text) }], structuredContent: envelope };
 }
 
 export function failure(error: unknown, hidePaths: string[] = []): ToolCallResult {
   const payload = errorPayload(error, hidePaths);
-  const envelope: Envelope = { schema_version: ENVELOPE_SCHEMA_VERSION, ok: false, result: null, error: payload };
+  const envelope: Envelope = {
+    schema_version: ENVELOPE_SCHEMA_VERSION,
+    ok: false,
+    result: null,
+    error: payload,
+  };
   const lines = [`error[${payload.code}]: ${payload.message}`];
   if (payload.run_id) lines.push(`run ${payload.run_id}`);
   if (payload.remediation[0]) lines.push(`next: ${payload.remediation[0]}`);
-  return { content: [{ type: "text", text: mirror(lines.join("\n")) }], structuredContent: envelope, isError: true };
+  return {
+    content: [{ type: "text", text: mirror(lines.join("\n")) }],
+    structuredContent: envelope,
+    isError: true,
+  };
 }
 
 /** The error payload of the closed code list, with MCP recovery steps and no host storage paths. */
@@ -47,12 +61,19 @@ export function errorPayload(error: unknown, hidePaths: string[] = []): ErrorPay
   const payload = asFlameoxError(error).toPayload();
   // Storage paths read as ".diagnostics", the project root itself as "the project root":
   // a client knows which root it started the server on and must not learn the host layout.
-  const scrub = (text: string) => hidePaths.reduce((t, path) => t.split(path).join(path.endsWith(".diagnostics") ? ".diagnostics" : "the project root"), text);
+  const scrub = (text: string) =>
+    hidePaths.reduce(
+      (t, path) =>
+        t.split(path).join(path.endsWith(".diagnostics") ? ".diagnostics" : "the project root"),
+      text,
+    );
   return {
     ...payload,
     message: bounded(scrub(payload.message)),
     remediation: recoveryFor(payload.code, payload.remediation).map(scrub),
-    ...(payload.details ? { details: JSON.parse(scrub(JSON.stringify(payload.details))) as Record<string, unknown> } : {}),
+    ...(payload.details
+      ? { details: JSON.parse(scrub(JSON.stringify(payload.details))) as Record<string, unknown> }
+      : {}),
   };
 }
 
@@ -77,6 +98,8 @@ function bounded(text: string): string {
 
 /** The text mirror: control characters removed, a few hundred characters at most. */
 function mirror(text: string): string {
-  const clean = text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, "").replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, "");
+  const clean = text
+    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, "")
+    .replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, "");
   return clean.length <= MAX_TEXT_CHARS ? clean : `${clean.slice(0, MAX_TEXT_CHARS - 1)}…`;
 }

@@ -55,7 +55,9 @@ export function instructionsFor(groups: readonly ToolGroup[]): string {
   sections.push(RESULTS);
   const off = TOOL_GROUP_NAMES.filter((g) => !groups.includes(g));
   if (off.length > 0) {
-    sections.push(`Tool groups not published by this server (a person enables them with \`flameox mcp serve --tools ${[...groups, off[0]].join(",")}\`, or --tools all):\n${off.map((g) => `- ${g}: ${TOOL_GROUPS[g].summary}`).join("\n")}`);
+    sections.push(
+      `Tool groups not published by this server (a person enables them with \`flameox mcp serve --tools ${[...groups, off[0]].join(",")}\`, or --tools all):\n${off.map((g) => `- ${g}: ${TOOL_GROUPS[g].summary}`).join("\n")}`,
+    );
   }
   return sections.join("\n\n");
 }

@@ -17,7 +17,10 @@ const EXTRACT_SHARE = 39;
 
 export interface ProgressSink {
   progressToken?: string | number;
-  send(notification: { method: "notifications/progress"; params: Record<string, unknown> }): Promise<void>;
+  send(notification: {
+    method: "notifications/progress";
+    params: Record<string, unknown>;
+  }): Promise<void>;
 }
 
 export interface ProgressReporter {
@@ -37,7 +40,12 @@ export function progressReporter(sink: ProgressSink): ProgressReporter {
       if (value === null || value <= last) return;
       last = value;
       // A client that went away must not fail the import: send errors are swallowed.
-      const sending = sink.send({ method: "notifications/progress", params: { progressToken: token, progress: value, total: PROGRESS_TOTAL, message: phase } }).catch(() => {});
+      const sending = sink
+        .send({
+          method: "notifications/progress",
+          params: { progressToken: token, progress: value, total: PROGRESS_TOTAL, message: phase },
+        })
+        .catch(() => {});
       sent = sent.then(() => sending);
     },
     settled: () => sent,
@@ -49,7 +57,9 @@ function unitsOf(phase: string, done: number, total: number): number | null {
     case "copying":
       return total > 0 ? Math.floor((COPY_SHARE * Math.min(done, total)) / total) : 0;
     case "extracting":
-      return total > 1 ? EXTRACT_START + Math.floor((EXTRACT_SHARE * Math.min(done, total)) / total) : EXTRACT_START;
+      return total > 1
+        ? EXTRACT_START + Math.floor((EXTRACT_SHARE * Math.min(done, total)) / total)
+        : EXTRACT_START;
     // Capture phases (execute_capture_plan): fixed units, no percentage inside a phase.
     case "planning":
       return 2;

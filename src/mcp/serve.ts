@@ -12,7 +12,9 @@ import { WorkspaceSession } from "./workspace-session.ts";
 /** How long shutdown waits for aborted calls to clean up (the broker's kill grace is 2 s). */
 const DRAIN_MS = 10_000;
 
-/** Routes console.log/info/debug/warn to stderr: a stray log line would corrupt the protocol stream. */
+/**
+ * Routes console.log/info/debug/warn to stderr: a stray log line would corrupt the protocol stream.
+ */
 export function guardStdout(): void {
   const toStderr = (...args: unknown[]) => console.error(...args);
   console.log = toStderr;
@@ -21,7 +23,11 @@ export function guardStdout(): void {
   console.warn = toStderr;
 }
 
-export async function serveStdio(options: { projectRoot: string; init: boolean; groups?: readonly ToolGroup[] }): Promise<void> {
+export async function serveStdio(options: {
+  projectRoot: string;
+  init: boolean;
+  groups?: readonly ToolGroup[];
+}): Promise<void> {
   guardStdout();
   const session = new WorkspaceSession(options.projectRoot);
   if (options.init) await session.initialize();

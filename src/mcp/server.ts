@@ -8,7 +8,8 @@
  * tool-list.json, the registry's entries written at build time (scripts/generate-tool-list.ts;
  * a test keeps the two equal), filtered by group. A call loads only the module that defines
  * its tool (tool-modules.ts), so the first drill-down does not wait for forty tools'
- * schemas, and arktype validates interpreted (application/requests/validator-mode.ts), so building a tool's
+ * schemas, and arktype validates interpreted (application/requests/validator-mode.ts), so building
+ * a tool's
  * schemas compiles nothing. The enabled groups' modules, the call path and the analyses
  * warm in the background once the client has its tool list (or shortly after
  * `initialized`), one module graph at a time while no call is running (warm-up.ts).
@@ -36,7 +37,10 @@ const once = <T>(load: () => Promise<T>): (() => Promise<T>) => {
   let loading: Promise<T> | null = null;
   return () => (loading ??= load());
 };
-/** How long after `initialized` the tools start loading when the client has not asked for tools/list. */
+/**
+ * How long after `initialized` the tools start loading when the client has not asked for
+ * tools/list.
+ */
 const WARM_UP_DELAY_MS = 250;
 /** How long no call must have run before the warm-up evaluates its next module graph. */
 const WARM_UP_QUIET_MS = 400;
@@ -85,7 +89,10 @@ export interface ServerOptions {
 export function createServer(session: WorkspaceSession, options: ServerOptions = {}): Server {
   const groups = options.groups ?? DEFAULT_TOOL_GROUPS;
   const tools = publishedTools(groups);
-  const server = new Server({ name: "flameox", version: FLAMEOX_VERSION }, { capabilities: { tools: {}, resources: {} }, instructions: instructionsFor(groups) });
+  const server = new Server(
+    { name: "flameox", version: FLAMEOX_VERSION },
+    { capabilities: { tools: {}, resources: {} }, instructions: instructionsFor(groups) },
+  );
   // The tools load in the background once the client has its tool list (or shortly after
   // `initialized` if it asks for none): in a compiled binary loading a module graph is one
   // synchronous evaluation that would otherwise hold up that tools/list answer. A failure
@@ -95,7 +102,16 @@ export function createServer(session: WorkspaceSession, options: ServerOptions =
   const warmUp = () => {
     if (warming) return;
     warming = true;
-    setTimeout(() => void warmUpServer({ groups, first: calls, last: [resources], idle: () => calling.quiet(WARM_UP_QUIET_MS) }).catch(() => {}), 0);
+    setTimeout(
+      () =>
+        void warmUpServer({
+          groups,
+          first: calls,
+          last: [resources],
+          idle: () => calling.quiet(WARM_UP_QUIET_MS),
+        }).catch(() => {}),
+      0,
+    );
   };
   server.oninitialized = () => void setTimeout(warmUp, WARM_UP_DELAY_MS);
 
@@ -103,22 +119,44 @@ export function createServer(session: WorkspaceSession, options: ServerOptions =
     warmUp();
     return { tools };
   });
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => calling.run(async () => {
-    const name = request.params.name;
-    const published = publishedTool(name);
-    // An unknown tool is a protocol error, not a tool result.
-    if (!published) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name)}`);
-    // A known tool of a group this server does not publish is a typed refusal naming the flag.
-    if (!groups.includes(published.group)) return (await envelopes()).failure(toolNotEnabled(name, published.group, groups));
-    const [tool, { callTool }] = await Promise.all([validatorMode().then(() => loadTool(published.module, name)), calls()]);
-    if (!tool) throw new McpError(ErrorCode.InternalError, `Tool ${JSON.stringify(name)} is not in module ${published.module}; regenerate tool-list.json`);
-    const progress = progressReporter({ progressToken: request.params._meta?.progressToken, send: (n) => extra.sendNotification(n) });
-    const answer = callTool(tool, request.params.arguments, { session, signal: extra.signal, progress: progress.report });
-    return session.track(answer.then(async (result) => (await progress.settled(), result)));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    calling.run(async () => {
+      const name = request.params.name;
+      const published = publishedTool(name);
+      // An unknown tool is a protocol error, not a tool result.
+      if (!published)
+        throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name)}`);
+      // A known tool of a group this server does not publish is a typed refusal naming the flag.
+      if (!groups.includes(published.group))
+        return (await envelopes()).failure(toolNotEnabled(name, published.group, groups));
+      const [tool, { callTool }] = await Promise.all([
+        validatorMode().then(() => loadTool(published.module, name)),
+        calls(),
+      ]);
+      if (!tool)
+        throw new McpError(
+          ErrorCode.InternalError,
+          `Tool ${JSON.stringify(name)} is not in module ${published.module}; regenerate tool-list.json`,
+        );
+      const progress = progressReporter({
+        progressToken: request.params._meta?.progressToken,
+        send: (n) => extra.sendNotification(n),
+      });
+      const answer = callTool(tool, request.params.arguments, {
+        session,
+        signal: extra.signal,
+        progress: progress.report,
+      });
+      return session.track(answer.then(async (result) => (await progress.settled(), result)));
+    }),
+  );
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: [...(await resources()).RESOURCE_TEMPLATES],
   }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [...(await resources()).RESOURCE_TEMPLATES] }));
   // Concrete resources are reached through the templates; mutable state only through tools.
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => (await resources()).readResource(session, request.params.uri));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) =>
+    (await resources()).readResource(session, request.params.uri),
+  );
   return server;
 }

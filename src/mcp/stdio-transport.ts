@@ -18,7 +18,14 @@ import {
   type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
 
-const REQUESTS = [CallToolRequestSchema, InitializeRequestSchema, ListToolsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ReadResourceRequestSchema];
+const REQUESTS = [
+  CallToolRequestSchema,
+  InitializeRequestSchema,
+  ListToolsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ReadResourceRequestSchema,
+];
 const BY_METHOD = new Map(REQUESTS.map((schema) => [schema.shape.method.value as string, schema]));
 
 type RequestId = string | number | null;
@@ -61,7 +68,9 @@ export class JsonRpcStdioTransport extends StdioServerTransport {
     if (schema !== undefined) {
       const checked = schema.safeParse(value);
       if (!checked.success) {
-        const issues = checked.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+        const issues = checked.error.issues
+          .map((i) => `${i.path.join(".")}: ${i.message}`)
+          .join("; ");
         void this.answer(id, ErrorCode.InvalidParams, `Invalid params for ${method}: ${issues}`);
         return;
       }

@@ -19,7 +19,8 @@ export interface ToolGroupDefinition {
 
 export const TOOL_GROUPS = {
   core: {
-    summary: "the first run and the drill-downs: status, import, hotspots, callers/callees/examples, trace window, profile diff, run-set comparison",
+    summary:
+      "the first run and the drill-downs: status, import, hotspots, callers/callees/examples, trace window, profile diff, run-set comparison",
     tools: [
       "workspace_status",
       "initialize_workspace",
@@ -36,11 +37,25 @@ export const TOOL_GROUPS = {
   },
   records: {
     summary: "runs, artifacts and evidence records; digests of runs; workspace validation",
-    tools: ["list_runs", "get_run", "list_artifacts", "get_artifact", "get_evidence", "summarize_runs", "validate_workspace"],
+    tools: [
+      "list_runs",
+      "get_run",
+      "list_artifacts",
+      "get_artifact",
+      "get_evidence",
+      "summarize_runs",
+      "validate_workspace",
+    ],
   },
   capture: {
     summary: "declared workloads and capture through the broker (plans a person approved)",
-    tools: ["workload_configuration_status", "configure_workload", "list_capabilities", "plan_capture", "execute_capture_plan"],
+    tools: [
+      "workload_configuration_status",
+      "configure_workload",
+      "list_capabilities",
+      "plan_capture",
+      "execute_capture_plan",
+    ],
   },
   otel: {
     summary: "OTLP lifecycle observations: operation windows, transitions, gaps",
@@ -51,16 +66,26 @@ export const TOOL_GROUPS = {
     tools: ["analyze_failures"],
   },
   coverage: {
-    summary: "imported execution coverage: lines executed per file, newly and no longer executed against a base run",
+    summary:
+      "imported execution coverage: lines executed per file, newly and no longer executed against a base run",
     tools: ["analyze_coverage"],
   },
   accelerator: {
-    summary: "imported GPU traces: device streams' busy time, idle gaps with host activity, launch latency; torch.profiler operators' CPU and GPU time",
+    summary:
+      "imported GPU traces: device streams' busy time, idle gaps with host activity, launch latency; torch.profiler operators' CPU and GPU time",
     tools: ["analyze_accelerator_timeline", "analyze_operators"],
   },
   study: {
     summary: "measurements, recorded comparisons, experiments and scaling",
-    tools: ["query_measurements", "record_comparison", "plan_experiment", "run_experiment", "get_experiment", "list_experiment_trials", "analyze_scaling"],
+    tools: [
+      "query_measurements",
+      "record_comparison",
+      "plan_experiment",
+      "run_experiment",
+      "get_experiment",
+      "list_experiment_trials",
+      "analyze_scaling",
+    ],
   },
   investigations: {
     summary: "investigations, hypotheses, findings and recorded analyses",
@@ -85,7 +110,11 @@ export const TOOL_GROUP_NAMES = Object.keys(TOOL_GROUPS) as ToolGroup[];
 /** What a server publishes when started without `--tools`. */
 export const DEFAULT_TOOL_GROUPS: readonly ToolGroup[] = ["core"];
 
-const GROUP_OF_TOOL = new Map<string, ToolGroup>(TOOL_GROUP_NAMES.flatMap((group) => TOOL_GROUPS[group].tools.map((tool) => [tool, group] as const)));
+const GROUP_OF_TOOL = new Map<string, ToolGroup>(
+  TOOL_GROUP_NAMES.flatMap((group) =>
+    TOOL_GROUPS[group].tools.map((tool) => [tool, group] as const),
+  ),
+);
 
 /** The group a tool belongs to; undefined for a name no group lists. */
 export function groupOfTool(name: string): ToolGroup | undefined {
@@ -105,16 +134,23 @@ export function parseToolGroups(spec: string | undefined): ToolGroup[] {
   if (names.includes("all")) return [...TOOL_GROUP_NAMES];
   const unknown = names.filter((n) => !(n in TOOL_GROUPS));
   if (unknown.length > 0) {
-    throw new FlameoxError("INVALID_ARGUMENTS", `Unknown tool group ${unknown.map((n) => JSON.stringify(n)).join(", ")}; expected all or a comma-separated list of ${TOOL_GROUP_NAMES.join(", ")}`, {
-      details: { field: "tools", valid: ["all", ...TOOL_GROUP_NAMES] },
-      remediation: [`Pass --tools with group names, e.g. --tools core,capture, or --tools all`],
-    });
+    throw new FlameoxError(
+      "INVALID_ARGUMENTS",
+      `Unknown tool group ${unknown.map((n) => JSON.stringify(n)).join(", ")}; expected all or a comma-separated list of ${TOOL_GROUP_NAMES.join(", ")}`,
+      {
+        details: { field: "tools", valid: ["all", ...TOOL_GROUP_NAMES] },
+        remediation: [`Pass --tools with group names, e.g. --tools core,capture, or --tools all`],
+      },
+    );
   }
   // In the order groups are declared, each once.
   return TOOL_GROUP_NAMES.filter((g) => names.includes(g));
 }
 
-/** `--tools` as a server argument: `all` stays `all` (so groups added later come too), else the checked group names. */
+/**
+ * `--tools` as a server argument: `all` stays `all` (so groups added later come too), else the
+ * checked group names.
+ */
 export function toolsArgument(spec: string): string {
   const groups = parseToolGroups(spec);
   return spec.split(",").some((s) => s.trim().toLowerCase() === "all") ? "all" : groups.join(",");
@@ -126,14 +162,20 @@ export function toolsFlagEnabling(group: ToolGroup, enabled: readonly ToolGroup[
 }
 
 /** TOOL_NOT_ENABLED for a call to a tool whose group the server was not started with. */
-export function toolNotEnabled(name: string, group: ToolGroup, enabled: readonly ToolGroup[]): FlameoxError {
+export function toolNotEnabled(
+  name: string,
+  group: ToolGroup,
+  enabled: readonly ToolGroup[],
+): FlameoxError {
   const flag = toolsFlagEnabling(group, enabled);
   return new FlameoxError(
     "TOOL_NOT_ENABLED",
     `${name} is in the tool group "${group}", which this server does not publish (enabled: ${enabled.join(", ")}); start it with ${flag} (or --tools all)`,
     {
       details: { tool: name, group, enabled_groups: [...enabled], flag },
-      remediation: [`Restart the flameox MCP server with \`flameox mcp serve ${flag}\` (in the client's server arguments, or \`flameox setup --tools ${flag.slice("--tools ".length)}\`)`],
+      remediation: [
+        `Restart the flameox MCP server with \`flameox mcp serve ${flag}\` (in the client's server arguments, or \`flameox setup --tools ${flag.slice("--tools ".length)}\`)`,
+      ],
     },
   );
 }

@@ -25,11 +25,16 @@ export const TOOL_MODULES = {
 export type ToolModule = keyof typeof TOOL_MODULES;
 
 const isTool = (value: unknown): value is AnyTool =>
-  typeof value === "object" && value !== null && typeof (value as AnyTool).name === "string" && typeof (value as AnyTool).run === "function";
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as AnyTool).name === "string" &&
+  typeof (value as AnyTool).run === "function";
 
 /** The tools a module exports, singly or in arrays. */
 export function toolsOfModule(exports: Record<string, unknown>): AnyTool[] {
-  return Object.values(exports).flatMap((value) => (Array.isArray(value) ? value : [value])).filter(isTool);
+  return Object.values(exports)
+    .flatMap((value) => (Array.isArray(value) ? value : [value]))
+    .filter(isTool);
 }
 
 const loaded = new Map<string, Promise<AnyTool | undefined>>();
@@ -38,7 +43,9 @@ const loaded = new Map<string, Promise<AnyTool | undefined>>();
 export function loadTool(module: ToolModule, name: string): Promise<AnyTool | undefined> {
   let tool = loaded.get(name);
   if (!tool) {
-    tool = TOOL_MODULES[module]().then((exports) => toolsOfModule(exports).find((t) => t.name === name));
+    tool = TOOL_MODULES[module]().then((exports) =>
+      toolsOfModule(exports).find((t) => t.name === name),
+    );
     // A failed load is not remembered: the next call tries again and reports its own error.
     tool.catch(() => loaded.delete(name));
     loaded.set(name, tool);

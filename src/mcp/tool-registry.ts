@@ -30,7 +30,11 @@ export function fullOutputSchema(tool: AnyTool): { type: "object"; [key: string]
 function publishedOutputSchema(tool: AnyTool): { type: "object"; [key: string]: unknown } {
   const brief = briefSchema(fullOutputSchema(tool), OUTPUT_SCHEMA_LEVELS);
   const fields = brief.properties as Record<string, Record<string, unknown>>;
-  return { ...brief, type: "object", properties: { ...fields, error: briefSchema(fields.error!, 0) } };
+  return {
+    ...brief,
+    type: "object",
+    properties: { ...fields, error: briefSchema(fields.error!, 0) },
+  };
 }
 
 /** The tools/list entry of a tool: computed once, the same on every call. */
@@ -47,7 +51,9 @@ export function describeTool(tool: AnyTool) {
 
 export type ToolEntry = ReturnType<typeof describeTool>;
 
-export const TOOLS_BY_NAME: ReadonlyMap<string, AnyTool> = new Map(TOOLS.map((tool) => [tool.name, tool]));
+export const TOOLS_BY_NAME: ReadonlyMap<string, AnyTool> = new Map(
+  TOOLS.map((tool) => [tool.name, tool]),
+);
 
 let listed: ToolEntry[] | null = null;
 

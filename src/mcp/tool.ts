@@ -14,11 +14,34 @@ export interface ToolAnnotations {
 }
 
 /** Annotation presets of REFERENCE.md (readOnly/destructive/idempotent/openWorld). */
-export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-export const INITIALIZE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-export const ADDITIVE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
-/** Runs a declared workload: it may write files and reach the network (when uncontained), so open-world and destructive. */
-export const EXECUTE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+export const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+export const INITIALIZE: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+export const ADDITIVE: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+/**
+ * Runs a declared workload: it may write files and reach the network (when uncontained), so
+ * open-world and destructive.
+ */
+export const EXECUTE: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+};
 
 export interface ToolContext {
   session: WorkspaceSession;
@@ -35,7 +58,10 @@ export interface ToolSpec<I, R> {
   annotations: ToolAnnotations;
   input: Type<I>;
   result: Type<R>;
-  /** The tool takes `limit` and returns `returned`; a page over the byte budget may be retried smaller. */
+  /**
+   * The tool takes `limit` and returns `returned`; a page over the byte budget may be retried
+   * smaller.
+   */
   pageable?: boolean;
   run(args: I, ctx: ToolContext): Promise<R> | R;
   /** The short text mirror: one or two lines and the key ids, never the whole result. */

@@ -24,7 +24,12 @@ export interface WarmUpPlan {
 export async function warmUpServer(plan: WarmUpPlan): Promise<void> {
   const modules = new Set<ToolModule>();
   for (const tool of publishedTools(plan.groups)) modules.add(publishedTool(tool.name)!.module);
-  const steps = [plan.first, ...[...modules].map((m) => TOOL_MODULES[m]), warmAnalyses, ...plan.last];
+  const steps = [
+    plan.first,
+    ...[...modules].map((m) => TOOL_MODULES[m]),
+    warmAnalyses,
+    ...plan.last,
+  ];
   for (const step of steps) {
     await plan.idle();
     await step();

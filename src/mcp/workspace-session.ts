@@ -9,8 +9,10 @@ import { join, resolve } from "node:path";
 import type { WorkspaceService } from "../application/workspace-service.ts";
 import { warmDecoder } from "../application/decoder-warmup.ts";
 
-// The services load with the first call that needs them, not before the server answers `initialize`.
-const services = () => import("../application/workspace-service.ts").then((m) => m.WorkspaceService);
+// The services load with the first call that needs them, not before the server answers
+// `initialize`.
+const services = () =>
+  import("../application/workspace-service.ts").then((m) => m.WorkspaceService);
 
 export class WorkspaceSession {
   readonly root: string;
@@ -72,7 +74,10 @@ export class WorkspaceSession {
    */
   async drain(timeoutMs: number): Promise<void> {
     if (this.inflight.size === 0) return;
-    await Promise.race([Promise.allSettled([...this.inflight]), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+    await Promise.race([
+      Promise.allSettled([...this.inflight]),
+      new Promise((resolve) => setTimeout(resolve, timeoutMs).unref()),
+    ]);
   }
 
   close(): void {

@@ -13,16 +13,21 @@ export class ArtifactStore {
 
   /** Inserts the artifact object if new; returns true when it already existed. */
   ensure(artifactId: string, byteLength: number): boolean {
-    const existing = this.db.query("SELECT byte_length FROM artifacts WHERE artifact_id = ?").get(artifactId) as
-      | { byte_length: number }
-      | null;
+    const existing = this.db
+      .query("SELECT byte_length FROM artifacts WHERE artifact_id = ?")
+      .get(artifactId) as { byte_length: number } | null;
     if (existing) {
       if (existing.byte_length !== byteLength) {
-        throw new FlameoxError("ARTIFACT_INTEGRITY_FAILED", `Artifact ${artifactId} is recorded with ${existing.byte_length} bytes but ${byteLength} arrived`);
+        throw new FlameoxError(
+          "ARTIFACT_INTEGRITY_FAILED",
+          `Artifact ${artifactId} is recorded with ${existing.byte_length} bytes but ${byteLength} arrived`,
+        );
       }
       return true;
     }
-    this.db.query("INSERT INTO artifacts (artifact_id, byte_length, created_at) VALUES (?, ?, ?)").run(artifactId, byteLength, nowIso());
+    this.db
+      .query("INSERT INTO artifacts (artifact_id, byte_length, created_at) VALUES (?, ?, ?)")
+      .run(artifactId, byteLength, nowIso());
     return false;
   }
 
@@ -47,14 +52,30 @@ export class ArtifactStore {
       );
   }
 
-  /** Updates kind/media type/producer of a registration once extraction has identified the format. */
-  refineRegistration(registrationId: string, fields: { kind: string; media_type: string; producer: string | null; producer_version: string | null }): void {
+  /**
+   * Updates kind/media type/producer of a registration once extraction has identified the format.
+   */
+  refineRegistration(
+    registrationId: string,
+    fields: {
+      kind: string;
+      media_type: string;
+      producer: string | null;
+      producer_version: string | null;
+    },
+  ): void {
     this.db
       .query(
         `UPDATE registrations SET kind = ?, media_type = ?, producer = coalesce(producer, ?),
            producer_version = coalesce(producer_version, ?) WHERE registration_id = ?`,
       )
-      .run(fields.kind, fields.media_type, fields.producer, fields.producer_version, registrationId);
+      .run(
+        fields.kind,
+        fields.media_type,
+        fields.producer,
+        fields.producer_version,
+        registrationId,
+      );
   }
 
   exists(artifactId: string): boolean {
@@ -62,9 +83,11 @@ export class ArtifactStore {
   }
 
   get(artifactId: string): ArtifactRecord {
-    const row = this.db.query("SELECT * FROM artifacts WHERE artifact_id = ?").get(artifactId) as
-      | { artifact_id: string; byte_length: number; created_at: string }
-      | null;
+    const row = this.db.query("SELECT * FROM artifacts WHERE artifact_id = ?").get(artifactId) as {
+      artifact_id: string;
+      byte_length: number;
+      created_at: string;
+    } | null;
     if (!row) {
       throw new FlameoxError("ARTIFACT_NOT_FOUND", `Cannot find artifact ${artifactId}`, {
         remediation: ["List artifacts with `flameox artifacts list`"],
@@ -90,7 +113,9 @@ export class ArtifactStore {
 
   registrations(artifactId: string, limit = -1): RegistrationRecord[] {
     return this.db
-      .query("SELECT * FROM registrations WHERE artifact_id = ? ORDER BY registered_at, registration_id LIMIT ?")
+      .query(
+        "SELECT * FROM registrations WHERE artifact_id = ? ORDER BY registered_at, registration_id LIMIT ?",
+      )
       .all(artifactId, limit) as RegistrationRecord[];
   }
 
@@ -101,20 +126,31 @@ export class ArtifactStore {
   }
 
   /** Newest first, keyset-paginated on (created_at, artifact_id). */
-  list(limit: number, after?: { created_at: string; artifact_id: string }): { artifacts: ArtifactRecord[]; total: number } {
+  list(
+    limit: number,
+    after?: { created_at: string; artifact_id: string },
+  ): { artifacts: ArtifactRecord[]; total: number } {
     const total = (this.db.query("SELECT count(*) AS n FROM artifacts").get() as { n: number }).n;
     const rows = (
       after
         ? this.db
-            .query("SELECT artifact_id FROM artifacts WHERE (created_at, artifact_id) < (?, ?) ORDER BY created_at DESC, artifact_id DESC LIMIT ?")
+            .query(
+              "SELECT artifact_id FROM artifacts WHERE (created_at, artifact_id) < (?, ?) ORDER BY created_at DESC, artifact_id DESC LIMIT ?",
+            )
             .all(after.created_at, after.artifact_id, limit)
-        : this.db.query("SELECT artifact_id FROM artifacts ORDER BY created_at DESC, artifact_id DESC LIMIT ?").all(limit)
+        : this.db
+            .query(
+              "SELECT artifact_id FROM artifacts ORDER BY created_at DESC, artifact_id DESC LIMIT ?",
+            )
+            .all(limit)
     ) as { artifact_id: string }[];
     return { artifacts: rows.map((r) => this.get(r.artifact_id)), total };
   }
 
   allIds(): { artifact_id: string; byte_length: number }[] {
-    return this.db.query("SELECT artifact_id, byte_length FROM artifacts ORDER BY artifact_id").all() as {
+    return this.db
+      .query("SELECT artifact_id, byte_length FROM artifacts ORDER BY artifact_id")
+      .all() as {
       artifact_id: string;
       byte_length: number;
     }[];

@@ -25,38 +25,57 @@ export interface StageOptions {
   signal?: AbortSignal;
 }
 
-export async function stageArtifact(sourcePath: string, stagedPath: string, options: StageOptions): Promise<StagedArtifact> {
+export async function stageArtifact(
+  sourcePath: string,
+  stagedPath: string,
+  options: StageOptions,
+): Promise<StagedArtifact> {
   const before = await lstat(sourcePath).catch((error: NodeJS.ErrnoException) => {
-    throw new FlameoxError("INVALID_ARGUMENTS", `Cannot import ${sourcePath}: ${error.code === "ENOENT" ? "no such file" : error.message}`);
+    throw new FlameoxError(
+      "INVALID_ARGUMENTS",
+      `Cannot import ${sourcePath}: ${error.code === "ENOENT" ? "no such file" : error.message}`,
+    );
   });
   refuseNonRegular(sourcePath, before);
   refuseOversize(sourcePath, before.size, options.maxBytes);
 
   // O_NOFOLLOW closes the window between lstat and open for a final-component symlink
   // swap; O_NONBLOCK keeps a FIFO swapped in from blocking the open.
-  const source = await open(sourcePath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(
-    (error: NodeJS.ErrnoException) => {
-      throw new FlameoxError("ARTIFACT_REFUSED", `Cannot import ${sourcePath}: ${error.code === "ELOOP" ? "it is a symbolic link" : error.message}`);
-    },
-  );
+  const source = await open(
+    sourcePath,
+    constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+  ).catch((error: NodeJS.ErrnoException) => {
+    throw new FlameoxError(
+      "ARTIFACT_REFUSED",
+      `Cannot import ${sourcePath}: ${error.code === "ELOOP" ? "it is a symbolic link" : error.message}`,
+    );
+  });
   await mkdir(dirname(stagedPath), { recursive: true });
   const target = await open(stagedPath, "wx", 0o600);
   try {
     const opened = await source.stat();
     refuseNonRegular(sourcePath, opened);
     if (opened.ino !== before.ino || opened.dev !== before.dev) {
-      throw new FlameoxError("ARTIFACT_REFUSED", `Cannot import ${sourcePath}: the file was replaced while it was being opened`);
+      throw new FlameoxError(
+        "ARTIFACT_REFUSED",
+        `Cannot import ${sourcePath}: the file was replaced while it was being opened`,
+      );
     }
     const { sha256Hex, copied } = await copyHashing(source, target, (bytes) => {
-      if (options.signal?.aborted) throw new FlameoxError("PROCESS_CANCELLED", "Import cancelled while copying the artifact");
+      if (options.signal?.aborted)
+        throw new FlameoxError("PROCESS_CANCELLED", "Import cancelled while copying the artifact");
       refuseOversize(sourcePath, bytes, options.maxBytes);
       options.onProgress?.(bytes, opened.size);
     });
     const after = await source.stat();
     if (after.size !== opened.size || copied !== opened.size || after.mtimeMs !== opened.mtimeMs) {
-      throw new FlameoxError("ARTIFACT_REFUSED", `Cannot import ${sourcePath}: the file changed size or content while it was being copied`, {
-        remediation: ["Import the file once the producer has finished writing it"],
-      });
+      throw new FlameoxError(
+        "ARTIFACT_REFUSED",
+        `Cannot import ${sourcePath}: the file changed size or content while it was being copied`,
+        {
+          remediation: ["Import the file once the producer has finished writing it"],
+        },
+      );
     }
     // One fsync, once every byte is written; the rename into the store comes after it.
     await target.sync();
@@ -79,7 +98,11 @@ export async function stageArtifact(sourcePath: string, stagedPath: string, opti
  * loaded machine). The digest is of exactly the bytes written. `onChunk` sees the bytes
  * read so far and may throw to stop the copy.
  */
-async function copyHashing(source: FileHandle, target: FileHandle, onChunk: (bytesSoFar: number) => void): Promise<{ sha256Hex: string; copied: number }> {
+async function copyHashing(
+  source: FileHandle,
+  target: FileHandle,
+  onChunk: (bytesSoFar: number) => void,
+): Promise<{ sha256Hex: string; copied: number }> {
   const hasher = new Bun.CryptoHasher("sha256");
   // Three buffers: one being read into, one being hashed, one being written from.
   const buffers = [0, 1, 2].map(() => new Uint8Array(CHUNK_BYTES));
@@ -109,14 +132,18 @@ async function copyHashing(source: FileHandle, target: FileHandle, onChunk: (byt
 
 async function writeFully(target: FileHandle, chunk: Uint8Array): Promise<void> {
   let done = 0;
-  while (done < chunk.length) done += (await target.write(chunk, done, chunk.length - done)).bytesWritten;
+  while (done < chunk.length)
+    done += (await target.write(chunk, done, chunk.length - done)).bytesWritten;
 }
 
 /**
  * Moves a staged payload into the store under its digest. If the object already exists
  * (deduplication) the staged copy is dropped. Stored payloads are read-only.
  */
-export async function publishArtifact(paths: WorkspacePaths, staged: StagedArtifact): Promise<string> {
+export async function publishArtifact(
+  paths: WorkspacePaths,
+  staged: StagedArtifact,
+): Promise<string> {
   const finalPath = artifactPayloadPath(paths, staged.sha256Hex);
   const existing = await stat(finalPath).catch(() => null);
   if (existing) {
@@ -130,11 +157,16 @@ export async function publishArtifact(paths: WorkspacePaths, staged: StagedArtif
 }
 
 /** Streams a stored payload through SHA-256 and compares it with its id. */
-export async function verifyArtifact(paths: WorkspacePaths, sha256Hex: string, expectedBytes: number): Promise<string | null> {
+export async function verifyArtifact(
+  paths: WorkspacePaths,
+  sha256Hex: string,
+  expectedBytes: number,
+): Promise<string | null> {
   const path = artifactPayloadPath(paths, sha256Hex);
   const file = Bun.file(path);
   if (!(await file.exists())) return "payload is missing";
-  if (file.size !== expectedBytes) return `payload has ${file.size} bytes, expected ${expectedBytes}`;
+  if (file.size !== expectedBytes)
+    return `payload has ${file.size} bytes, expected ${expectedBytes}`;
   const hasher = new Bun.CryptoHasher("sha256");
   for await (const chunk of file.stream()) hasher.update(chunk);
   const actual = hasher.digest("hex");
@@ -148,15 +180,32 @@ function refuseNonRegular(path: string, info: Stats): void {
     });
   }
   if (!info.isFile()) {
-    const kind = info.isFIFO() ? "a FIFO" : info.isCharacterDevice() || info.isBlockDevice() ? "a device" : info.isDirectory() ? "a directory" : info.isSocket() ? "a socket" : "not a regular file";
-    throw new FlameoxError("ARTIFACT_REFUSED", `Cannot import ${path}: it is ${kind}; only regular files are imported`);
+    const kind = info.isFIFO()
+      ? "a FIFO"
+      : info.isCharacterDevice() || info.isBlockDevice()
+        ? "a device"
+        : info.isDirectory()
+          ? "a directory"
+          : info.isSocket()
+            ? "a socket"
+            : "not a regular file";
+    throw new FlameoxError(
+      "ARTIFACT_REFUSED",
+      `Cannot import ${path}: it is ${kind}; only regular files are imported`,
+    );
   }
 }
 
 function refuseOversize(path: string, bytes: number, maxBytes: number): void {
   if (bytes > maxBytes) {
-    throw new FlameoxError("ARTIFACT_TOO_LARGE", `Cannot import ${path}: ${bytes} bytes exceed the limit of ${maxBytes} bytes`, {
-      remediation: ["Raise storage.max_artifact_bytes in .diagnostics/config.toml if this artifact is expected"],
-    });
+    throw new FlameoxError(
+      "ARTIFACT_TOO_LARGE",
+      `Cannot import ${path}: ${bytes} bytes exceed the limit of ${maxBytes} bytes`,
+      {
+        remediation: [
+          "Raise storage.max_artifact_bytes in .diagnostics/config.toml if this artifact is expected",
+        ],
+      },
+    );
   }
 }

@@ -13,13 +13,25 @@ export function projectCatalog(db: Database, commit: CorpusCommit): void {
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   for (const g of commit.generations) {
-    insert.run(g.generation_id, g.run_ids[0] ?? "", g.artifact_ids[0] ?? "", g.extractor, g.manifest_sha256, JSON.stringify(g.tables), commit.commit_id);
+    insert.run(
+      g.generation_id,
+      g.run_ids[0] ?? "",
+      g.artifact_ids[0] ?? "",
+      g.extractor,
+      g.manifest_sha256,
+      JSON.stringify(g.tables),
+      commit.commit_id,
+    );
   }
-  db.query("INSERT OR REPLACE INTO catalog_state (key, value) VALUES ('head', ?)").run(commit.commit_id);
+  db.query("INSERT OR REPLACE INTO catalog_state (key, value) VALUES ('head', ?)").run(
+    commit.commit_id,
+  );
 }
 
 export function catalogHead(db: Database): string | null {
-  const row = db.query("SELECT value FROM catalog_state WHERE key = 'head'").get() as { value: string } | null;
+  const row = db.query("SELECT value FROM catalog_state WHERE key = 'head'").get() as {
+    value: string;
+  } | null;
   return row?.value ?? null;
 }
 
@@ -31,7 +43,9 @@ export interface CatalogDiff {
 }
 
 export function diffCatalog(db: Database, commit: CorpusCommit): CatalogDiff {
-  const rows = db.query("SELECT generation_id FROM catalog_generations").all() as { generation_id: string }[];
+  const rows = db.query("SELECT generation_id FROM catalog_generations").all() as {
+    generation_id: string;
+  }[];
   const inCatalog = new Set(rows.map((r) => r.generation_id));
   const inCommit = new Set(commit.generations.map((g) => g.generation_id));
   return {
@@ -42,8 +56,15 @@ export function diffCatalog(db: Database, commit: CorpusCommit): CatalogDiff {
   };
 }
 
-/** Whether the catalog projects exactly this commit (a fresh workspace's empty root needs no projection). */
+/**
+ * Whether the catalog projects exactly this commit (a fresh workspace's empty root needs no
+ * projection).
+ */
 export function catalogInSync(diff: CatalogDiff, commit: CorpusCommit): boolean {
-  const headMatches = diff.catalog_head === commit.commit_id || (diff.catalog_head === null && commit.generations.length === 0);
-  return headMatches && diff.missing_generations.length === 0 && diff.extra_generations.length === 0;
+  const headMatches =
+    diff.catalog_head === commit.commit_id ||
+    (diff.catalog_head === null && commit.generations.length === 0);
+  return (
+    headMatches && diff.missing_generations.length === 0 && diff.extra_generations.length === 0
+  );
 }

@@ -11,7 +11,12 @@ import { constants, Database } from "bun:sqlite";
 import { accessSync, constants as fsConstants } from "node:fs";
 import { dirname } from "node:path";
 import { FlameoxError } from "../domain/errors.ts";
-import { BASE_CONTROL_SCHEMA_VERSION, CONTROL_MIGRATIONS, CONTROL_SCHEMA_SQL, CONTROL_SCHEMA_VERSION } from "./control-schema.ts";
+import {
+  BASE_CONTROL_SCHEMA_VERSION,
+  CONTROL_MIGRATIONS,
+  CONTROL_SCHEMA_SQL,
+  CONTROL_SCHEMA_VERSION,
+} from "./control-schema.ts";
 
 const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
 
@@ -31,10 +36,9 @@ export class ControlPlane {
     configure(db, DEFAULT_LOCK_TIMEOUT_MS);
     db.transaction(() => {
       db.exec(CONTROL_SCHEMA_SQL);
-      db.query("INSERT INTO meta (key, value) VALUES ('workspace_id', ?), ('schema_version', ?)").run(
-        workspaceId,
-        String(CONTROL_SCHEMA_VERSION),
-      );
+      db.query(
+        "INSERT INTO meta (key, value) VALUES ('workspace_id', ?), ('schema_version', ?)",
+      ).run(workspaceId, String(CONTROL_SCHEMA_VERSION));
       db.exec(`PRAGMA user_version = ${CONTROL_SCHEMA_VERSION}`);
     }).immediate();
     return new ControlPlane(db);
@@ -48,9 +52,13 @@ export class ControlPlane {
       configure(db, options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
     } catch (error) {
       if (!onReadOnlyFileSystem(path)) {
-        throw new FlameoxError("WORKSPACE_INVALID", `Cannot open the control plane: ${(error as Error).message}`, {
-          remediation: ["Run `flameox validate` to inspect the workspace"],
-        });
+        throw new FlameoxError(
+          "WORKSPACE_INVALID",
+          `Cannot open the control plane: ${(error as Error).message}`,
+          {
+            remediation: ["Run `flameox validate` to inspect the workspace"],
+          },
+        );
       }
       db = openImmutable(path);
       readOnly = true;
@@ -58,12 +66,21 @@ export class ControlPlane {
     // Read-only: no step can be applied; a database a few steps old is read as it is
     // (tables a step would add read as absent, e.g. the HEAD log).
     const version = readOnly ? userVersion(db) : migrate(db);
-    if (version > CONTROL_SCHEMA_VERSION || version < BASE_CONTROL_SCHEMA_VERSION || (!readOnly && version !== CONTROL_SCHEMA_VERSION)) {
+    if (
+      version > CONTROL_SCHEMA_VERSION ||
+      version < BASE_CONTROL_SCHEMA_VERSION ||
+      (!readOnly && version !== CONTROL_SCHEMA_VERSION)
+    ) {
       db.close();
       throw new FlameoxError(
         "WORKSPACE_SCHEMA_UNSUPPORTED",
         `Cannot open workspace: control schema version ${version} is not supported (this flameox knows version ${CONTROL_SCHEMA_VERSION})`,
-        { remediation: ["Use the flameox version that created this workspace", "Or initialize a new workspace elsewhere"] },
+        {
+          remediation: [
+            "Use the flameox version that created this workspace",
+            "Or initialize a new workspace elsewhere",
+          ],
+        },
       );
     }
     return new ControlPlane(db, readOnly);
@@ -76,17 +93,28 @@ export class ControlPlane {
    */
   withWriteLock<T>(fn: () => T): T {
     if (this.readOnly) {
-      throw new FlameoxError("WORKSPACE_READ_ONLY", "Cannot write to the workspace: it is on a read-only file system", {
-        remediation: ["Reads (status, validate, analyses) still work", "Run writing commands on a writable copy of the workspace"],
-      });
+      throw new FlameoxError(
+        "WORKSPACE_READ_ONLY",
+        "Cannot write to the workspace: it is on a read-only file system",
+        {
+          remediation: [
+            "Reads (status, validate, analyses) still work",
+            "Run writing commands on a writable copy of the workspace",
+          ],
+        },
+      );
     }
     try {
       return this.db.transaction(fn).immediate();
     } catch (error) {
       if (isBusy(error)) {
-        throw new FlameoxError("WRITE_LOCK_TIMEOUT", "Cannot take the workspace write lock: another flameox process holds it", {
-          remediation: ["Retry when the other import or commit has finished"],
-        });
+        throw new FlameoxError(
+          "WRITE_LOCK_TIMEOUT",
+          "Cannot take the workspace write lock: another flameox process holds it",
+          {
+            remediation: ["Retry when the other import or commit has finished"],
+          },
+        );
       }
       throw error;
     }
@@ -105,11 +133,18 @@ export class ControlPlane {
  */
 function openImmutable(path: string): Database {
   try {
-    return new Database(`file:${encodeURI(path)}?immutable=1`, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
+    return new Database(
+      `file:${encodeURI(path)}?immutable=1`,
+      constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI,
+    );
   } catch (error) {
-    throw new FlameoxError("WORKSPACE_INVALID", `Cannot open the control plane read-only: ${(error as Error).message}`, {
-      remediation: ["Run `flameox validate` on a writable copy of the workspace"],
-    });
+    throw new FlameoxError(
+      "WORKSPACE_INVALID",
+      `Cannot open the control plane read-only: ${(error as Error).message}`,
+      {
+        remediation: ["Run `flameox validate` on a writable copy of the workspace"],
+      },
+    );
   }
 }
 
@@ -118,11 +153,15 @@ function onReadOnlyFileSystem(path: string): boolean {
     accessSync(dirname(path), fsConstants.W_OK);
     return false;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EROFS" || (error as NodeJS.ErrnoException).code === "EACCES";
+    return (
+      (error as NodeJS.ErrnoException).code === "EROFS" ||
+      (error as NodeJS.ErrnoException).code === "EACCES"
+    );
   }
 }
 
-const userVersion = (db: Database): number => (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
+const userVersion = (db: Database): number =>
+  (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
 
 /**
  * Brings an older database forward one declared step at a time, each step and its
@@ -137,7 +176,9 @@ function migrate(db: Database): number {
       if (userVersion(db) !== from) return;
       db.exec(CONTROL_MIGRATIONS[from]!);
       db.exec(`PRAGMA user_version = ${from + 1}`);
-      db.query("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(from + 1));
+      db.query("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)").run(
+        String(from + 1),
+      );
     }).immediate();
     version = userVersion(db);
   }
@@ -153,7 +194,9 @@ function configure(db: Database, lockTimeoutMs: number): void {
 
 function isBusy(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code ?? "";
-  return code.startsWith("SQLITE_BUSY") || /database is locked/i.test(String((error as Error)?.message));
+  return (
+    code.startsWith("SQLITE_BUSY") || /database is locked/i.test(String((error as Error)?.message))
+  );
 }
 
 export const nowIso = (): string => new Date().toISOString();

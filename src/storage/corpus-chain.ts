@@ -13,7 +13,8 @@ export function readAncestry(paths: WorkspacePaths, headId: string): CorpusCommi
   const chain: CorpusCommit[] = [];
   const seen = new Set<string>();
   for (let id: string | null = headId; id !== null; ) {
-    if (seen.has(id)) throw new FlameoxError("CORPUS_INTEGRITY_FAILED", `Corpus commit ${id} is its own ancestor`);
+    if (seen.has(id))
+      throw new FlameoxError("CORPUS_INTEGRITY_FAILED", `Corpus commit ${id} is its own ancestor`);
     seen.add(id);
     const commit = readCommit(paths, id);
     chain.push(commit);

@@ -16,7 +16,12 @@ import type { EvidenceTableName } from "../domain/evidence-schema.ts";
 import type { Limitation } from "../domain/evidence-status.ts";
 import { FlameoxError } from "../domain/errors.ts";
 import { nowIso } from "./control-plane.ts";
-import { CORPUS_SCHEMA_VERSION, type CommitEntry, type CorpusCommit, type GenerationManifest } from "./corpus-records.ts";
+import {
+  CORPUS_SCHEMA_VERSION,
+  type CommitEntry,
+  type CorpusCommit,
+  type GenerationManifest,
+} from "./corpus-records.ts";
 import { buildCommit, readCommit, readHeadId, writeCommit, writeHead } from "./corpus-store.ts";
 import { fsyncDirectory, sha256Hex } from "./durable-file.ts";
 import { faultPoint } from "./fault-injection.ts";
@@ -52,7 +57,10 @@ export interface StagedGeneration {
 }
 
 /** Hashes the staged files and writes the manifest into staging. Takes no lock. */
-export async function stageGeneration(ws: Workspace, input: GenerationInput): Promise<StagedGeneration> {
+export async function stageGeneration(
+  ws: Workspace,
+  input: GenerationInput,
+): Promise<StagedGeneration> {
   faultPoint("staged_parquet");
   const files = [];
   for (const file of input.files) {
@@ -61,7 +69,10 @@ export async function stageGeneration(ws: Workspace, input: GenerationInput): Pr
     for await (const chunk of blob.stream()) hasher.update(chunk);
     files.push({
       table: file.table,
-      path: relative(ws.paths.diagnostics, evidencePartPath(ws.paths, file.table, input.generationId, file.part)),
+      path: relative(
+        ws.paths.diagnostics,
+        evidencePartPath(ws.paths, file.table, input.generationId, file.part),
+      ),
       sha256: hasher.digest("hex"),
       bytes: blob.size,
       rows: file.rows,
@@ -74,7 +85,11 @@ export async function stageGeneration(ws: Workspace, input: GenerationInput): Pr
     created_at: nowIso(),
     extractor: input.extractor,
     publisher: { name: "flameox", version: FLAMEOX_VERSION },
-    inputs: { run_ids: input.runIds, artifact_ids: input.artifactIds, base_commit_id: readHeadId(ws.paths) },
+    inputs: {
+      run_ids: input.runIds,
+      artifact_ids: input.artifactIds,
+      base_commit_id: readHeadId(ws.paths),
+    },
     files,
     limitations: input.limitations,
     summary: input.summary,
@@ -92,12 +107,19 @@ export async function stageGeneration(ws: Workspace, input: GenerationInput): Pr
  * current HEAD, and moves HEAD. `project` runs in the same SQLite transaction after HEAD
  * has moved (catalog, run and extraction status).
  */
-export function publishGeneration(ws: Workspace, staged: StagedGeneration, project: (commit: CorpusCommit) => void): CorpusCommit {
+export function publishGeneration(
+  ws: Workspace,
+  staged: StagedGeneration,
+  project: (commit: CorpusCommit) => void,
+): CorpusCommit {
   const { input, manifest } = staged;
   return ws.control.withWriteLock(() => {
     const parent = readCommit(ws.paths, readHeadId(ws.paths));
     if (parent.generations.some((g) => g.generation_id === input.generationId)) {
-      throw new FlameoxError("CORPUS_INTEGRITY_FAILED", `Generation ${input.generationId} is already published`);
+      throw new FlameoxError(
+        "CORPUS_INTEGRITY_FAILED",
+        `Generation ${input.generationId} is already published`,
+      );
     }
     for (const file of input.files) {
       const finalPath = evidencePartPath(ws.paths, file.table, input.generationId, file.part);
@@ -130,7 +152,9 @@ export function publishGeneration(ws: Workspace, staged: StagedGeneration, proje
   });
 }
 
-function sumRowsByTable(files: { table: EvidenceTableName; rows: number }[]): Partial<Record<EvidenceTableName, number>> {
+function sumRowsByTable(
+  files: { table: EvidenceTableName; rows: number }[],
+): Partial<Record<EvidenceTableName, number>> {
   const rows: Partial<Record<EvidenceTableName, number>> = {};
   for (const f of files) rows[f.table] = (rows[f.table] ?? 0) + f.rows;
   return rows;

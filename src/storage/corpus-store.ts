@@ -7,7 +7,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { digestOf } from "../domain/canonical-digest.ts";
 import { FlameoxError } from "../domain/errors.ts";
 import { nowIso } from "./control-plane.ts";
-import { CORPUS_SCHEMA_VERSION, type CommitEntry, type CorpusCommit, type GenerationManifest } from "./corpus-records.ts";
+import {
+  CORPUS_SCHEMA_VERSION,
+  type CommitEntry,
+  type CorpusCommit,
+  type GenerationManifest,
+} from "./corpus-records.ts";
 import { sha256Hex, writeFileDurably } from "./durable-file.ts";
 import { commitPath, generationManifestPath, type WorkspacePaths } from "./workspace-paths.ts";
 
@@ -32,13 +37,20 @@ export function writeHead(paths: WorkspacePaths, commitId: string): void {
 
 export function readHeadId(paths: WorkspacePaths): string {
   if (!existsSync(paths.head)) {
-    throw new FlameoxError("CORPUS_INTEGRITY_FAILED", "Cannot read corpus HEAD: the file is missing", {
-      remediation: ["Run `flameox validate` to inspect the corpus"],
-    });
+    throw new FlameoxError(
+      "CORPUS_INTEGRITY_FAILED",
+      "Cannot read corpus HEAD: the file is missing",
+      {
+        remediation: ["Run `flameox validate` to inspect the corpus"],
+      },
+    );
   }
   const id = readFileSync(paths.head, "utf8").trim();
   if (!/^sha256:[0-9a-f]{64}$/.test(id)) {
-    throw new FlameoxError("CORPUS_INTEGRITY_FAILED", `Cannot read corpus HEAD: it holds ${JSON.stringify(id.slice(0, 80))}, not a commit id`);
+    throw new FlameoxError(
+      "CORPUS_INTEGRITY_FAILED",
+      `Cannot read corpus HEAD: it holds ${JSON.stringify(id.slice(0, 80))}, not a commit id`,
+    );
   }
   return id;
 }
@@ -49,14 +61,23 @@ export function readCommit(paths: WorkspacePaths, commitId: string): CorpusCommi
   try {
     commit = JSON.parse(readFileSync(commitPath(paths, commitId), "utf8"));
   } catch (error) {
-    throw new FlameoxError("CORPUS_INTEGRITY_FAILED", `Cannot read corpus commit ${commitId}: ${(error as Error).message}`);
+    throw new FlameoxError(
+      "CORPUS_INTEGRITY_FAILED",
+      `Cannot read corpus commit ${commitId}: ${(error as Error).message}`,
+    );
   }
   const { commit_id, ...body } = commit;
   if (commit_id !== commitId || digestOf(body) !== commitId) {
-    throw new FlameoxError("CORPUS_INTEGRITY_FAILED", `Corpus commit ${commitId} does not match its content digest`);
+    throw new FlameoxError(
+      "CORPUS_INTEGRITY_FAILED",
+      `Corpus commit ${commitId} does not match its content digest`,
+    );
   }
   if (commit.schema_version !== CORPUS_SCHEMA_VERSION) {
-    throw new FlameoxError("EVIDENCE_SCHEMA_MISMATCH", `Corpus commit ${commitId} has schema version ${commit.schema_version}`);
+    throw new FlameoxError(
+      "EVIDENCE_SCHEMA_MISMATCH",
+      `Corpus commit ${commitId} has schema version ${commit.schema_version}`,
+    );
   }
   return commit;
 }
@@ -67,10 +88,16 @@ export function readManifest(paths: WorkspacePaths, entry: CommitEntry): Generat
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new FlameoxError("CORPUS_INTEGRITY_FAILED", `Cannot read manifest of generation ${entry.generation_id}: ${(error as Error).message}`);
+    throw new FlameoxError(
+      "CORPUS_INTEGRITY_FAILED",
+      `Cannot read manifest of generation ${entry.generation_id}: ${(error as Error).message}`,
+    );
   }
   if (sha256Hex(text) !== entry.manifest_sha256) {
-    throw new FlameoxError("CORPUS_INTEGRITY_FAILED", `Manifest of generation ${entry.generation_id} does not match the digest in its commit`);
+    throw new FlameoxError(
+      "CORPUS_INTEGRITY_FAILED",
+      `Manifest of generation ${entry.generation_id} does not match the digest in its commit`,
+    );
   }
   return JSON.parse(text) as GenerationManifest;
 }

@@ -41,12 +41,16 @@ export function readVerifiedPart(part: EvidencePartRef): Uint8Array {
   try {
     fd = openSync(part.path, "r");
   } catch (error) {
-    throw integrityFailure(part, `it cannot be opened (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw integrityFailure(
+      part,
+      `it cannot be opened (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw integrityFailure(part, "it is not a regular file");
-    if (stat.size !== part.bytes) throw integrityFailure(part, `it has ${stat.size} bytes, its manifest says ${part.bytes}`);
+    if (stat.size !== part.bytes)
+      throw integrityFailure(part, `it has ${stat.size} bytes, its manifest says ${part.bytes}`);
     const bytes = new Uint8Array(stat.size);
     let offset = 0;
     while (offset < bytes.length) {
@@ -63,7 +67,8 @@ export function readVerifiedPart(part: EvidencePartRef): Uint8Array {
     const digest = new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
     partVerificationStats.hashedParts += 1;
     partVerificationStats.hashedBytes += bytes.length;
-    if (digest !== part.sha256) throw integrityFailure(part, "its bytes do not match the SHA-256 in its manifest");
+    if (digest !== part.sha256)
+      throw integrityFailure(part, "its bytes do not match the SHA-256 in its manifest");
     verified.set(key, identity);
     return bytes;
   } finally {
@@ -75,15 +80,24 @@ export function readVerifiedPart(part: EvidencePartRef): Uint8Array {
  * Decodes a part's verified bytes with `decode`; a decoder failure (corrupt footer or page)
  * or a row count other than the manifest's becomes CORPUS_INTEGRITY_FAILED for that part.
  */
-export async function decodeVerifiedPart<T>(part: EvidencePartRef, bytes: Uint8Array, decode: (bytes: Uint8Array) => T | Promise<T>, rowsOf: (decoded: T) => number): Promise<T> {
+export async function decodeVerifiedPart<T>(
+  part: EvidencePartRef,
+  bytes: Uint8Array,
+  decode: (bytes: Uint8Array) => T | Promise<T>,
+  rowsOf: (decoded: T) => number,
+): Promise<T> {
   let decoded: T;
   try {
     decoded = await decode(bytes);
   } catch (error) {
-    throw integrityFailure(part, `it cannot be decoded (${(error as Error).message ?? String(error)})`);
+    throw integrityFailure(
+      part,
+      `it cannot be decoded (${(error as Error).message ?? String(error)})`,
+    );
   }
   const rows = rowsOf(decoded);
-  if (rows !== part.rows) throw integrityFailure(part, `it decodes to ${rows} rows, its manifest says ${part.rows}`);
+  if (rows !== part.rows)
+    throw integrityFailure(part, `it decodes to ${rows} rows, its manifest says ${part.rows}`);
   return decoded;
 }
 
@@ -92,8 +106,15 @@ function fileIdentity(stat: Stats): string {
 }
 
 function integrityFailure(part: EvidencePartRef, why: string): FlameoxError {
-  return new FlameoxError("CORPUS_INTEGRITY_FAILED", `Cannot read evidence part ${part.relativePath} of generation ${part.generationId}: ${why}`, {
-    remediation: ["Run `flameox validate --full` to list every damaged part", "Re-import the artifact to publish a new generation of its evidence"],
-    details: { generation_id: part.generationId, part: part.relativePath },
-  });
+  return new FlameoxError(
+    "CORPUS_INTEGRITY_FAILED",
+    `Cannot read evidence part ${part.relativePath} of generation ${part.generationId}: ${why}`,
+    {
+      remediation: [
+        "Run `flameox validate --full` to list every damaged part",
+        "Re-import the artifact to publish a new generation of its evidence",
+      ],
+      details: { generation_id: part.generationId, part: part.relativePath },
+    },
+  );
 }

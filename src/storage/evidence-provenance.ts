@@ -21,7 +21,9 @@ export function provenanceOf(metadata: ReadonlyMap<string, string> | undefined):
   const text = metadata?.get(SCHEMA_META_PROVENANCE);
   if (text === undefined) return null;
   const value = JSON.parse(text) as unknown;
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Provenance) : null;
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Provenance)
+    : null;
 }
 
 /**
@@ -31,11 +33,21 @@ export function provenanceOf(metadata: ReadonlyMap<string, string> | undefined):
  * out rather than refused: files written before a nullable column was added are read with
  * today's column list, and callers union by name (the row count is kept either way).
  */
-export function withProvenance(table: Table, columns?: readonly string[], provenance = provenanceOf(table.schema.metadata)): Table {
+export function withProvenance(
+  table: Table,
+  columns?: readonly string[],
+  provenance = provenanceOf(table.schema.metadata),
+): Table {
   const present = new Set(table.schema.fields.map((f) => f.name));
-  const wanted = columns ?? [...(provenance ? PROVENANCE_NAMES.filter((name) => !present.has(name)) : []), ...table.schema.fields.map((f) => f.name)];
-  const missing = provenance ? wanted.filter((name) => !present.has(name) && provenance[name] !== undefined) : [];
-  if (missing.length === 0) return columns ? table.select(wanted.filter((name) => present.has(name))) : table;
+  const wanted = columns ?? [
+    ...(provenance ? PROVENANCE_NAMES.filter((name) => !present.has(name)) : []),
+    ...table.schema.fields.map((f) => f.name),
+  ];
+  const missing = provenance
+    ? wanted.filter((name) => !present.has(name) && provenance[name] !== undefined)
+    : [];
+  if (missing.length === 0)
+    return columns ? table.select(wanted.filter((name) => present.has(name))) : table;
   const byName = new Map(table.schema.fields.map((f, i) => [f.name, i]));
   const fields: Field[] = [];
   const sources: (number | ColumnSpec)[] = [];
@@ -54,10 +66,18 @@ export function withProvenance(table: Table, columns?: readonly string[], proven
   // An empty file decodes to a zero-row batch whose list columns lack their child, which
   // Arrow's IPC writer cannot re-encode: the schema alone says everything.
   if (table.numRows === 0) return new Table(schema);
-  // Batch by batch, so the file's columns keep their chunks and constants match each batch's length.
+  // Batch by batch, so the file's columns keep their chunks and constants match each batch's
+  // length.
   const batches = table.batches.map((batch) => {
-    const children = sources.map((source) => (typeof source === "number" ? batch.data.children[source]! : constantData(source, provenance![source.name]!, batch.numRows)));
-    return new RecordBatch(schema, makeData({ type: new Struct(fields), length: batch.numRows, nullCount: 0, children }));
+    const children = sources.map((source) =>
+      typeof source === "number"
+        ? batch.data.children[source]!
+        : constantData(source, provenance![source.name]!, batch.numRows),
+    );
+    return new RecordBatch(
+      schema,
+      makeData({ type: new Struct(fields), length: batch.numRows, nullCount: 0, children }),
+    );
   });
   return new Table(schema, batches);
 }

@@ -17,16 +17,23 @@ export interface HeadLogEntry {
 }
 
 /** Appends `commit` unless it is already the newest entry. */
-export function recordHead(db: Database, commit: Pick<CorpusCommit, "commit_id" | "parent_commit_id">): void {
+export function recordHead(
+  db: Database,
+  commit: Pick<CorpusCommit, "commit_id" | "parent_commit_id">,
+): void {
   if (!hasHeadLog(db)) return;
   const last = lastLoggedHead(db);
   if (last?.commit_id === commit.commit_id) return;
-  db.query("INSERT INTO corpus_head_log (commit_id, parent_commit_id, recorded_at) VALUES (?, ?, ?)").run(commit.commit_id, commit.parent_commit_id, nowIso());
+  db.query(
+    "INSERT INTO corpus_head_log (commit_id, parent_commit_id, recorded_at) VALUES (?, ?, ?)",
+  ).run(commit.commit_id, commit.parent_commit_id, nowIso());
 }
 
 export function lastLoggedHead(db: Database): HeadLogEntry | null {
   if (!hasHeadLog(db)) return null;
-  return db.query("SELECT * FROM corpus_head_log ORDER BY seq DESC LIMIT 1").get() as HeadLogEntry | null;
+  return db
+    .query("SELECT * FROM corpus_head_log ORDER BY seq DESC LIMIT 1")
+    .get() as HeadLogEntry | null;
 }
 
 export function loggedHeads(db: Database): HeadLogEntry[] {
@@ -36,5 +43,9 @@ export function loggedHeads(db: Database): HeadLogEntry[] {
 
 /** False only for a control plane opened read-only before its HEAD-log step was applied. */
 export function hasHeadLog(db: Database): boolean {
-  return db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'corpus_head_log'").get() !== null;
+  return (
+    db
+      .query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'corpus_head_log'")
+      .get() !== null
+  );
 }

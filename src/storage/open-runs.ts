@@ -23,5 +23,8 @@ export function openRuns(db: Database): OpenRun[] {
        ORDER BY created_at`,
     )
     .all() as (Omit<OpenRun, "execution"> & { execution_json: string | null })[];
-  return rows.map(({ execution_json, ...rest }) => ({ ...rest, execution: execution_json ? JSON.parse(execution_json) : null }));
+  return rows.map(({ execution_json, ...rest }) => ({
+    ...rest,
+    execution: execution_json ? JSON.parse(execution_json) : null,
+  }));
 }

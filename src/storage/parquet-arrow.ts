@@ -7,7 +7,11 @@
  * encoded for a trace event. Readers add the columns back (evidence-provenance.ts).
  */
 import { type Field, RecordBatch, Schema, Struct, Table, makeData } from "apache-arrow";
-import { PROVENANCE_COLUMNS, type ColumnSpec, type TableSchema } from "../domain/evidence-schema.ts";
+import {
+  PROVENANCE_COLUMNS,
+  type ColumnSpec,
+  type TableSchema,
+} from "../domain/evidence-schema.ts";
 import type { TableBuffer } from "../domain/table-buffer.ts";
 import { SCHEMA_META_PROVENANCE, type Provenance } from "./evidence-provenance.ts";
 import { arrowField, columnData } from "./parquet-columns.ts";
@@ -33,17 +37,32 @@ export function evidenceArrowSchema(schema: TableSchema, provenance: Provenance)
 }
 
 /** Converts rows [range.start, range.end) of the buffer (all rows by default). */
-export function tableBufferToArrow(buffer: TableBuffer, provenance: Provenance, range = { start: 0, end: buffer.rowCount }): Table {
+export function tableBufferToArrow(
+  buffer: TableBuffer,
+  provenance: Provenance,
+  range = { start: 0, end: buffer.rowCount },
+): Table {
   const schema = evidenceArrowSchema(buffer.schema, provenance);
   const first = Math.max(0, range.start);
   const total = Math.min(buffer.rowCount, range.end);
   const columns = buffer.schema.columns.map((col) => buffer.column(col.name));
   const batches: RecordBatch[] = [];
   // An empty buffer still yields one zero-row batch so the file carries the typed schema.
-  for (let start = first; start < total || (total <= first && start === first); start += BATCH_ROWS) {
+  for (
+    let start = first;
+    start < total || (total <= first && start === first);
+    start += BATCH_ROWS
+  ) {
     const end = Math.max(start, Math.min(total, start + BATCH_ROWS));
-    const children = buffer.schema.columns.map((col, i) => columnData(col, columns[i]!, start, end));
-    const data = makeData({ type: new Struct(schema.fields), length: end - start, nullCount: 0, children });
+    const children = buffer.schema.columns.map((col, i) =>
+      columnData(col, columns[i]!, start, end),
+    );
+    const data = makeData({
+      type: new Struct(schema.fields),
+      length: end - start,
+      nullCount: 0,
+      children,
+    });
     batches.push(new RecordBatch(schema, data));
     if (total <= first) break;
   }
@@ -57,11 +76,18 @@ function checkProvenance(provenance: Provenance): void {
     checkProvenanceType(col, value);
   }
   for (const key of Object.keys(provenance)) {
-    if (!PROVENANCE_COLUMNS.some((col) => col.name === key)) throw new TypeError(`Unknown provenance column ${key}`);
+    if (!PROVENANCE_COLUMNS.some((col) => col.name === key))
+      throw new TypeError(`Unknown provenance column ${key}`);
   }
 }
 
 function checkProvenanceType(col: ColumnSpec, value: string | number): void {
-  const ok = col.type === "int32" ? typeof value === "number" && (value | 0) === value : typeof value === "string";
-  if (!ok) throw new TypeError(`Provenance ${col.name} must be ${col.type === "int32" ? "an int32" : "a string"}`);
+  const ok =
+    col.type === "int32"
+      ? typeof value === "number" && (value | 0) === value
+      : typeof value === "string";
+  if (!ok)
+    throw new TypeError(
+      `Provenance ${col.name} must be ${col.type === "int32" ? "an int32" : "a string"}`,
+    );
 }

@@ -3,7 +3,18 @@
  * go into typed arrays and strings into one UTF-8 byte buffer, so a million-row column costs
  * a few allocations instead of an Arrow Builder call (and its bookkeeping) per value.
  */
-import { Bool, Field, Float64, Int32, Int64, List, Utf8, makeData, type Data, type DataType } from "apache-arrow";
+import {
+  Bool,
+  Field,
+  Float64,
+  Int32,
+  Int64,
+  List,
+  Utf8,
+  makeData,
+  type Data,
+  type DataType,
+} from "apache-arrow";
 import type { ColumnSpec, ColumnType } from "../domain/evidence-schema.ts";
 import type { CellValue } from "../domain/table-buffer.ts";
 
@@ -41,14 +52,20 @@ class Validity {
   ) {}
 
   setNull(i: number): void {
-    if (!this.col.nullable) throw new TypeError(`Expected ${this.col.name} to be set but row ${i} is null`);
+    if (!this.col.nullable)
+      throw new TypeError(`Expected ${this.col.name} to be set but row ${i} is null`);
     if (!this.bitmap) this.bitmap = new Uint8Array((this.length + 7) >> 3).fill(0xff);
     this.bitmap[i >> 3]! &= ~(1 << (i & 7));
     this.nullCount += 1;
   }
 }
 
-export function columnData(col: ColumnSpec, cells: readonly CellValue[], start: number, end: number): Data {
+export function columnData(
+  col: ColumnSpec,
+  cells: readonly CellValue[],
+  start: number,
+  end: number,
+): Data {
   switch (col.type) {
     case "utf8":
       return utf8Data(col, cells, start, end);
@@ -77,10 +94,17 @@ function int32Data(col: ColumnSpec, cells: readonly CellValue[], start: number, 
     }
     const num = Number(v);
     // Int32Array would silently wrap out-of-range values.
-    if ((num | 0) !== num) throw new RangeError(`${col.name} value ${String(v)} does not fit int32`);
+    if ((num | 0) !== num)
+      throw new RangeError(`${col.name} value ${String(v)} does not fit int32`);
     values[i] = num;
   }
-  return makeData({ type: new Int32(), length: n, nullCount: validity.nullCount, nullBitmap: validity.bitmap, data: values });
+  return makeData({
+    type: new Int32(),
+    length: n,
+    nullCount: validity.nullCount,
+    nullBitmap: validity.bitmap,
+    data: values,
+  });
 }
 
 function int64Data(col: ColumnSpec, cells: readonly CellValue[], start: number, end: number): Data {
@@ -96,21 +120,34 @@ function int64Data(col: ColumnSpec, cells: readonly CellValue[], start: number, 
       continue;
     }
     if (typeof v === "bigint") {
-      if (BigInt.asIntN(64, v) !== v) throw new RangeError(`${col.name} value ${v} does not fit int64`);
+      if (BigInt.asIntN(64, v) !== v)
+        throw new RangeError(`${col.name} value ${v} does not fit int64`);
       values[i] = v;
     } else {
       // Numbers past 2^53 are already inexact; TableBuffer documents bigint for those.
       const num = v as number;
-      if (!(num >= -(2 ** 63) && num < 2 ** 63)) throw new RangeError(`${col.name} value ${num} does not fit int64`);
+      if (!(num >= -(2 ** 63) && num < 2 ** 63))
+        throw new RangeError(`${col.name} value ${num} does not fit int64`);
       const high = Math.floor(num / 0x1_0000_0000);
       words[2 * i] = num - high * 0x1_0000_0000; // little-endian: low word first
       words[2 * i + 1] = high; // negative high wraps to its two's complement word
     }
   }
-  return makeData({ type: new Int64(), length: n, nullCount: validity.nullCount, nullBitmap: validity.bitmap, data: values });
+  return makeData({
+    type: new Int64(),
+    length: n,
+    nullCount: validity.nullCount,
+    nullBitmap: validity.bitmap,
+    data: values,
+  });
 }
 
-function float64Data(col: ColumnSpec, cells: readonly CellValue[], start: number, end: number): Data {
+function float64Data(
+  col: ColumnSpec,
+  cells: readonly CellValue[],
+  start: number,
+  end: number,
+): Data {
   const n = end - start;
   const values = new Float64Array(n);
   const validity = new Validity(n, col);
@@ -119,7 +156,13 @@ function float64Data(col: ColumnSpec, cells: readonly CellValue[], start: number
     if (v === null || v === undefined) validity.setNull(i);
     else values[i] = Number(v);
   }
-  return makeData({ type: new Float64(), length: n, nullCount: validity.nullCount, nullBitmap: validity.bitmap, data: values });
+  return makeData({
+    type: new Float64(),
+    length: n,
+    nullCount: validity.nullCount,
+    nullBitmap: validity.bitmap,
+    data: values,
+  });
 }
 
 function boolData(col: ColumnSpec, cells: readonly CellValue[], start: number, end: number): Data {
@@ -131,7 +174,13 @@ function boolData(col: ColumnSpec, cells: readonly CellValue[], start: number, e
     if (v === null || v === undefined) validity.setNull(i);
     else if (v === true) bits[i >> 3]! |= 1 << (i & 7);
   }
-  return makeData({ type: new Bool(), length: n, nullCount: validity.nullCount, nullBitmap: validity.bitmap, data: bits });
+  return makeData({
+    type: new Bool(),
+    length: n,
+    nullCount: validity.nullCount,
+    nullBitmap: validity.bitmap,
+    data: bits,
+  });
 }
 
 /**
@@ -139,7 +188,10 @@ function boolData(col: ColumnSpec, cells: readonly CellValue[], start: number, e
  * one native join + encode, valid when the text is ASCII (bytes = UTF-16 units); otherwise
  * each string is written at its offset.
  */
-function encodeUtf8(strings: readonly (string | null | undefined)[]): { offsets: Int32Array; bytes: Uint8Array } {
+function encodeUtf8(strings: readonly (string | null | undefined)[]): {
+  offsets: Int32Array;
+  bytes: Uint8Array;
+} {
   const offsets = new Int32Array(strings.length + 1);
   let units = 0;
   for (let i = 0; i < strings.length; i++) {
@@ -160,7 +212,8 @@ function encodeUtf8(strings: readonly (string | null | undefined)[]): { offsets:
 }
 
 function checkOffsets(bytes: Uint8Array): Uint8Array {
-  if (bytes.length > 0x7fffffff) throw new RangeError("UTF-8 data of one batch exceeds Arrow's int32 offsets");
+  if (bytes.length > 0x7fffffff)
+    throw new RangeError("UTF-8 data of one batch exceeds Arrow's int32 offsets");
   return bytes;
 }
 
@@ -176,7 +229,8 @@ function utf8Data(col: ColumnSpec, cells: readonly CellValue[], start: number, e
   for (let i = 0; i < n; i++) {
     const v = slice[i];
     if (v === null || v === undefined) validity.setNull(i);
-    else if (typeof v !== "string") throw new TypeError(`Expected ${col.name} to be a string at row ${start + i}`);
+    else if (typeof v !== "string")
+      throw new TypeError(`Expected ${col.name} to be a string at row ${start + i}`);
   }
   const { offsets, bytes } = encodeUtf8(slice);
   return makeData({
@@ -189,7 +243,12 @@ function utf8Data(col: ColumnSpec, cells: readonly CellValue[], start: number, e
   });
 }
 
-function listUtf8Data(col: ColumnSpec, cells: readonly CellValue[], start: number, end: number): Data {
+function listUtf8Data(
+  col: ColumnSpec,
+  cells: readonly CellValue[],
+  start: number,
+  end: number,
+): Data {
   const n = end - start;
   const listOffsets = new Int32Array(n + 1);
   const items: string[] = [];
@@ -201,7 +260,13 @@ function listUtf8Data(col: ColumnSpec, cells: readonly CellValue[], start: numbe
     listOffsets[i + 1] = items.length;
   }
   const { offsets, bytes } = encodeUtf8(items);
-  const child = makeData({ type: new Utf8(), length: items.length, nullCount: 0, valueOffsets: offsets, data: bytes });
+  const child = makeData({
+    type: new Utf8(),
+    length: items.length,
+    nullCount: 0,
+    valueOffsets: offsets,
+    data: bytes,
+  });
   return makeData({
     type: new List(LIST_ITEM),
     length: n,
@@ -218,10 +283,17 @@ function listUtf8Data(col: ColumnSpec, cells: readonly CellValue[], start: numbe
  */
 export function constantData(col: ColumnSpec, value: string | number, n: number): Data {
   if (col.type === "int32") {
-    if (typeof value !== "number" || (value | 0) !== value) throw new TypeError(`Provenance ${col.name} must be an int32`);
-    return makeData({ type: new Int32(), length: n, nullCount: 0, data: new Int32Array(n).fill(value) });
+    if (typeof value !== "number" || (value | 0) !== value)
+      throw new TypeError(`Provenance ${col.name} must be an int32`);
+    return makeData({
+      type: new Int32(),
+      length: n,
+      nullCount: 0,
+      data: new Int32Array(n).fill(value),
+    });
   }
-  if (col.type !== "utf8" || typeof value !== "string") throw new TypeError(`Provenance ${col.name} must be a string`);
+  if (col.type !== "utf8" || typeof value !== "string")
+    throw new TypeError(`Provenance ${col.name} must be a string`);
   const unit = new TextEncoder().encode(value);
   const data = new Uint8Array(unit.length * n);
   if (data.length > 0) {

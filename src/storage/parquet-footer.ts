@@ -134,7 +134,11 @@ class CompactReader {
 /** Number of rows recorded in the file's footer. */
 export function parquetRowCount(bytes: Uint8Array): number {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes.length < 12 || view.getUint32(bytes.length - 4, true) !== MAGIC || view.getUint32(0, true) !== MAGIC) {
+  if (
+    bytes.length < 12 ||
+    view.getUint32(bytes.length - 4, true) !== MAGIC ||
+    view.getUint32(0, true) !== MAGIC
+  ) {
     throw new RangeError("Not a Parquet file");
   }
   const metaLength = view.getUint32(bytes.length - 8, true);

@@ -39,8 +39,10 @@ const READ_BATCH_ROWS = 1 << 16;
 let ready: Promise<void> | undefined;
 let initialised = false;
 
-
-/** Instantiates parquet-wasm once (from `module` when one is handed over); later calls return the same promise. */
+/**
+ * Instantiates parquet-wasm once (from `module` when one is handed over); later calls return the
+ * same promise.
+ */
 export function initParquet(module?: WebAssembly.Module): Promise<void> {
   ready ??= (async () => {
     initSync({ module: module ?? (await compiledParquetModule()) });
@@ -63,11 +65,29 @@ function assertReady(): void {
  * events: 2.35 s with dictionaries everywhere, 1.03 s without, files 28% larger).
  */
 export const DICTIONARY_COLUMNS = [
-  "schema_version", "run_id", "artifact_id", "evidence_generation_id", "extractor_name", "extractor_version",
-  "metric", "unit", "phase", "category", "track_id", "pid", "tid", "process_name", "thread_name", "language", "symbolization", "flags",
+  "schema_version",
+  "run_id",
+  "artifact_id",
+  "evidence_generation_id",
+  "extractor_name",
+  "extractor_version",
+  "metric",
+  "unit",
+  "phase",
+  "category",
+  "track_id",
+  "pid",
+  "tid",
+  "process_name",
+  "thread_name",
+  "language",
+  "symbolization",
+  "flags",
   // Event and span names repeat heavily in traces: measured on 258K generated trace events,
   // zstd with a `name` dictionary encoded in half the time (0.99 s vs 2.07 s), 20% smaller.
-  "name", "kind", "status_code",
+  "name",
+  "kind",
+  "status_code",
 ];
 
 /**
@@ -87,7 +107,8 @@ export function parquetWriterBuilder(): WriterPropertiesBuilder {
     .setDictionaryEnabled(false)
     .setMaxRowGroupSize(ROW_GROUP_ROWS)
     .setCreatedBy("flameox");
-  for (const column of DICTIONARY_COLUMNS) builder = builder.setColumnDictionaryEnabled(column, true);
+  for (const column of DICTIONARY_COLUMNS)
+    builder = builder.setColumnDictionaryEnabled(column, true);
   return builder;
 }
 
@@ -127,7 +148,10 @@ export function parquetToIpcStream(bytes: Uint8Array, columns?: readonly string[
   return complete === table ? ipc : tableToIPC(complete, "stream");
 }
 
-/** Decodes a Parquet file to an Arrow table, optionally only the named columns (see `withProvenance`). */
+/**
+ * Decodes a Parquet file to an Arrow table, optionally only the named columns (see
+ * `withProvenance`).
+ */
 export function readParquet(bytes: Uint8Array, columns?: readonly string[]): Table {
   return withProvenance(tableFromIPC(decodeAll(bytes)), columns);
 }
@@ -138,7 +162,10 @@ export function readParquet(bytes: Uint8Array, columns?: readonly string[]): Tab
  * columns' memory: a table projected after a full decode keeps views into the whole
  * decoded file (per-row provenance strings included), 2-3x the bytes of what it shows.
  */
-export async function readParquetColumns(bytes: Uint8Array, columns: readonly string[]): Promise<Table> {
+export async function readParquetColumns(
+  bytes: Uint8Array,
+  columns: readonly string[],
+): Promise<Table> {
   assertReady();
   const file = await ParquetFile.fromFile(new Blob([bytes]));
   try {
@@ -149,7 +176,13 @@ export async function readParquetColumns(bytes: Uint8Array, columns: readonly st
     schema.free();
     // No asked-for column in the file: only its row count matters, which a full decode keeps.
     if (present.length === 0) return readParquet(bytes, columns);
-    return withProvenance(tableFromIPC((await file.read({ columns: present, batchSize: READ_BATCH_ROWS })).intoIPCStream()), columns, provenance);
+    return withProvenance(
+      tableFromIPC(
+        (await file.read({ columns: present, batchSize: READ_BATCH_ROWS })).intoIPCStream(),
+      ),
+      columns,
+      provenance,
+    );
   } finally {
     file.free();
   }

@@ -38,18 +38,50 @@ export function processStartTime(pid: number): { startTime: string; zombie: bool
 
 /** The lease of this process. */
 export function currentLease(): ProcessLease {
-  return { pid: process.pid, boot_id: currentBootId(), start_time: processStartTime(process.pid)?.startTime ?? null };
+  return {
+    pid: process.pid,
+    boot_id: currentBootId(),
+    start_time: processStartTime(process.pid)?.startTime ?? null,
+  };
 }
 
-export function judgeLease(lease: { pid: number | null; boot_id: string | null; start_time: string | null }): LeaseVerdict {
+export function judgeLease(lease: {
+  pid: number | null;
+  boot_id: string | null;
+  start_time: string | null;
+}): LeaseVerdict {
   if (!lease.pid) return { state: "unknown", reason: "no lease was recorded" };
   const boot = currentBootId();
-  if (!lease.boot_id || !boot) return { state: "unknown", reason: "the boot id is not known, so pid reuse cannot be ruled out" };
-  if (lease.boot_id !== boot) return { state: "gone", cause: "rebooted", reason: "the machine rebooted since the lease was taken (boot id differs)" };
+  if (!lease.boot_id || !boot)
+    return {
+      state: "unknown",
+      reason: "the boot id is not known, so pid reuse cannot be ruled out",
+    };
+  if (lease.boot_id !== boot)
+    return {
+      state: "gone",
+      cause: "rebooted",
+      reason: "the machine rebooted since the lease was taken (boot id differs)",
+    };
   const now = processStartTime(lease.pid);
-  if (!now) return { state: "gone", cause: "pid_absent", reason: `process ${lease.pid} no longer exists` };
-  if (!lease.start_time) return { state: "unknown", reason: `process ${lease.pid} exists and the lease has no start time to compare` };
-  if (now.startTime !== lease.start_time) return { state: "gone", cause: "pid_reused", reason: `pid ${lease.pid} now belongs to another process (start time differs)` };
-  if (now.zombie) return { state: "gone", cause: "exited", reason: `process ${lease.pid} has exited (zombie awaiting its parent)` };
+  if (!now)
+    return { state: "gone", cause: "pid_absent", reason: `process ${lease.pid} no longer exists` };
+  if (!lease.start_time)
+    return {
+      state: "unknown",
+      reason: `process ${lease.pid} exists and the lease has no start time to compare`,
+    };
+  if (now.startTime !== lease.start_time)
+    return {
+      state: "gone",
+      cause: "pid_reused",
+      reason: `pid ${lease.pid} now belongs to another process (start time differs)`,
+    };
+  if (now.zombie)
+    return {
+      state: "gone",
+      cause: "exited",
+      reason: `process ${lease.pid} has exited (zombie awaiting its parent)`,
+    };
   return { state: "alive" };
 }

@@ -20,12 +20,31 @@ export interface RunIdentity {
   environment_quality: string | null;
 }
 
-const OPTIONAL = ["workload_definition_id", "workload_instance_id", "source_state_id", "environment_id", "source_identity_json", "environment_identity_json"];
+const OPTIONAL = [
+  "workload_definition_id",
+  "workload_instance_id",
+  "source_state_id",
+  "environment_id",
+  "source_identity_json",
+  "environment_identity_json",
+];
 
-export function readRunIdentities(db: Database, runIds: readonly string[]): Map<string, RunIdentity> {
-  const present = new Set((db.query("PRAGMA table_info(runs)").all() as { name: string }[]).map((c) => c.name));
+export function readRunIdentities(
+  db: Database,
+  runIds: readonly string[],
+): Map<string, RunIdentity> {
+  const present = new Set(
+    (db.query("PRAGMA table_info(runs)").all() as { name: string }[]).map((c) => c.name),
+  );
   const optional = OPTIONAL.filter((c) => present.has(c));
-  const select = ["run_id", "run_type", "execution_status", "capture_status", "validation_status", ...optional].join(", ");
+  const select = [
+    "run_id",
+    "run_type",
+    "execution_status",
+    "capture_status",
+    "validation_status",
+    ...optional,
+  ].join(", ");
   const out = new Map<string, RunIdentity>();
   const query = db.query(`SELECT ${select} FROM runs WHERE run_id = ?`);
   for (const id of runIds) {
@@ -33,7 +52,9 @@ export function readRunIdentities(db: Database, runIds: readonly string[]): Map<
     if (!row) continue;
     const quality = (json: string | null | undefined) => {
       try {
-        return json ? ((JSON.parse(json) as { identity_quality?: string }).identity_quality ?? null) : null;
+        return json
+          ? ((JSON.parse(json) as { identity_quality?: string }).identity_quality ?? null)
+          : null;
       } catch {
         return null;
       }

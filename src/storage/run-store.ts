@@ -5,7 +5,14 @@
 import type { Database } from "bun:sqlite";
 import type { Limitation } from "../domain/evidence-status.ts";
 import { FlameoxError } from "../domain/errors.ts";
-import type { CaptureStatus, ExecutionStatus, ExtractionStatus, RunRecord, RunType, ValidationStatus } from "../domain/records.ts";
+import type {
+  CaptureStatus,
+  ExecutionStatus,
+  ExtractionStatus,
+  RunRecord,
+  RunType,
+  ValidationStatus,
+} from "../domain/records.ts";
 import { nowIso } from "./control-plane.ts";
 import { currentLease } from "./process-lease.ts";
 
@@ -58,10 +65,16 @@ export interface RunUpdate {
 export class RunStore {
   constructor(private readonly db: Database) {}
 
-  create(runId: string, runType: RunType, initial: RunUpdate, fields: RunExecutionFields = {}): void {
+  create(
+    runId: string,
+    runType: RunType,
+    initial: RunUpdate,
+    fields: RunExecutionFields = {},
+  ): void {
     const now = nowIso();
     const lease = currentLease();
-    const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+    const json = (value: unknown) =>
+      value === undefined || value === null ? null : JSON.stringify(value);
     this.db
       .query(
         `INSERT INTO runs (run_id, run_type, created_at, updated_at, revision, execution_status, capture_status,
@@ -99,8 +112,14 @@ export class RunStore {
   update(runId: string, change: RunUpdate): void {
     const row = this.row(runId);
     const limitations = change.limitations ?? JSON.parse(row.limitations_json);
-    const error = change.error === undefined ? row.error_json : change.error === null ? null : JSON.stringify(change.error);
-    const execution = change.execution === undefined ? row.execution_json : JSON.stringify(change.execution);
+    const error =
+      change.error === undefined
+        ? row.error_json
+        : change.error === null
+          ? null
+          : JSON.stringify(change.error);
+    const execution =
+      change.execution === undefined ? row.execution_json : JSON.stringify(change.execution);
     const release = change.releaseLease === true;
     this.db
       .query(
@@ -129,7 +148,12 @@ export class RunStore {
   }
 
   /** Workload, identities and execution details of a run; nulls for an import run. */
-  executionFields(runId: string): { workload: unknown; execution: unknown; source_identity: unknown; environment_identity: unknown } {
+  executionFields(runId: string): {
+    workload: unknown;
+    execution: unknown;
+    source_identity: unknown;
+    environment_identity: unknown;
+  } {
     const row = this.row(runId);
     const parse = (text: string | null) => (text === null ? null : JSON.parse(text));
     return {
@@ -146,9 +170,15 @@ export class RunStore {
       .query("SELECT DISTINCT artifact_id FROM registrations WHERE run_id = ? ORDER BY artifact_id")
       .all(runId) as { artifact_id: string }[];
     const generations = this.db
-      .query("SELECT generation_id FROM extractions WHERE run_id = ? AND generation_id IS NOT NULL ORDER BY started_at")
+      .query(
+        "SELECT generation_id FROM extractions WHERE run_id = ? AND generation_id IS NOT NULL ORDER BY started_at",
+      )
       .all(runId) as { generation_id: string }[];
-    return toRecord(row, artifactIds.map((a) => a.artifact_id), generations.map((g) => g.generation_id));
+    return toRecord(
+      row,
+      artifactIds.map((a) => a.artifact_id),
+      generations.map((g) => g.generation_id),
+    );
   }
 
   exists(runId: string): boolean {
@@ -156,28 +186,40 @@ export class RunStore {
   }
 
   /** Newest first, keyset-paginated on (created_at, run_id). */
-  list(limit: number, after?: { created_at: string; run_id: string }): { runs: RunRecord[]; total: number } {
+  list(
+    limit: number,
+    after?: { created_at: string; run_id: string },
+  ): { runs: RunRecord[]; total: number } {
     const total = (this.db.query("SELECT count(*) AS n FROM runs").get() as { n: number }).n;
     const rows = (
       after
         ? this.db
-            .query("SELECT * FROM runs WHERE (created_at, run_id) < (?, ?) ORDER BY created_at DESC, run_id DESC LIMIT ?")
+            .query(
+              "SELECT * FROM runs WHERE (created_at, run_id) < (?, ?) ORDER BY created_at DESC, run_id DESC LIMIT ?",
+            )
             .all(after.created_at, after.run_id, limit)
-        : this.db.query("SELECT * FROM runs ORDER BY created_at DESC, run_id DESC LIMIT ?").all(limit)
+        : this.db
+            .query("SELECT * FROM runs ORDER BY created_at DESC, run_id DESC LIMIT ?")
+            .all(limit)
     ) as RunRow[];
     return { runs: rows.map((row) => this.get(row.run_id)), total };
   }
 
   private row(runId: string): RunRow {
     const row = this.db.query("SELECT * FROM runs WHERE run_id = ?").get(runId) as RunRow | null;
-    if (!row) throw new FlameoxError("RUN_NOT_FOUND", `Cannot find run ${runId}`, { remediation: ["List runs with `flameox runs list`"] });
+    if (!row)
+      throw new FlameoxError("RUN_NOT_FOUND", `Cannot find run ${runId}`, {
+        remediation: ["List runs with `flameox runs list`"],
+      });
     return row;
   }
 
   private appendRevision(runId: string): void {
     const row = this.row(runId);
     this.db
-      .query("INSERT INTO run_revisions (run_id, revision, recorded_at, state_json) VALUES (?, ?, ?, ?)")
+      .query(
+        "INSERT INTO run_revisions (run_id, revision, recorded_at, state_json) VALUES (?, ?, ?, ?)",
+      )
       .run(runId, row.revision, row.updated_at, JSON.stringify(row));
   }
 }

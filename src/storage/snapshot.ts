@@ -33,7 +33,9 @@ export class SnapshotHandle {
   /** Generations in this commit that cover the given run or artifact (all when no filter). */
   generations(filter: { runId?: string; artifactId?: string } = {}): CommitEntry[] {
     return this.commit.generations.filter(
-      (g) => (!filter.runId || g.run_ids.includes(filter.runId)) && (!filter.artifactId || g.artifact_ids.includes(filter.artifactId)),
+      (g) =>
+        (!filter.runId || g.run_ids.includes(filter.runId)) &&
+        (!filter.artifactId || g.artifact_ids.includes(filter.artifactId)),
     );
   }
 

@@ -7,7 +7,14 @@
  * under a temporary name, then renamed), so no crash leaves an operation directory
  * without an owner.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { currentLease, type ProcessLease } from "./process-lease.ts";
 import type { WorkspacePaths } from "./workspace-paths.ts";
@@ -24,7 +31,9 @@ export interface StagingLease {
 export interface StagingEntry {
   name: string;
   dir: string;
-  /** Null for a directory without a readable lease (left by an older flameox, or not an operation). */
+  /**
+   * Null for a directory without a readable lease (left by an older flameox, or not an operation).
+   */
   lease: StagingLease | null;
 }
 
@@ -40,10 +49,16 @@ export function claimStagingDir(paths: WorkspacePaths, operationId: string): str
 }
 
 /** Records the worker an operation started, so recovery can stop it if its owner dies. */
-export function recordStagingWorker(dir: string, worker: { pid: number; startTime: string | null }): void {
+export function recordStagingWorker(
+  dir: string,
+  worker: { pid: number; startTime: string | null },
+): void {
   const lease = readLease(dir);
   if (!lease) return;
-  writeFileSync(join(dir, STAGING_LEASE_FILE), JSON.stringify({ ...lease, worker: { pid: worker.pid, start_time: worker.startTime } }));
+  writeFileSync(
+    join(dir, STAGING_LEASE_FILE),
+    JSON.stringify({ ...lease, worker: { pid: worker.pid, start_time: worker.startTime } }),
+  );
 }
 
 export function listStaging(paths: WorkspacePaths): StagingEntry[] {

@@ -12,7 +12,9 @@ import { arrowField, columnData } from "./parquet-columns.ts";
 /** Per track_id, its row of `tracks` in TRACK_COLUMNS order. */
 export type TrackRows = ReadonlyMap<string, readonly (string | null)[]>;
 
-const TRACK_SPECS = TRACK_COLUMNS.map((name) => EVIDENCE_SCHEMAS.tracks.columns.find((c) => c.name === name)!);
+const TRACK_SPECS = TRACK_COLUMNS.map(
+  (name) => EVIDENCE_SCHEMAS.tracks.columns.find((c) => c.name === name)!,
+);
 
 /** Whether reading `columns` of trace_events needs the generation's tracks. */
 export function asksForTrackColumns(columns: readonly string[]): boolean {
@@ -20,10 +22,17 @@ export function asksForTrackColumns(columns: readonly string[]): boolean {
 }
 
 /** The `tracks` rows of a decoded tracks part, by track_id. */
-export function trackRowsOf(tracks: Table, into = new Map<string, (string | null)[]>()): Map<string, (string | null)[]> {
+export function trackRowsOf(
+  tracks: Table,
+  into = new Map<string, (string | null)[]>(),
+): Map<string, (string | null)[]> {
   const ids = tracks.getChild("track_id");
   const cols = TRACK_COLUMNS.map((name) => tracks.getChild(name));
-  for (let i = 0; i < tracks.numRows; i++) into.set(String(ids!.get(i)), cols.map((c) => (c?.get(i) as string | null | undefined) ?? null));
+  for (let i = 0; i < tracks.numRows; i++)
+    into.set(
+      String(ids!.get(i)),
+      cols.map((c) => (c?.get(i) as string | null | undefined) ?? null),
+    );
   return into;
 }
 
@@ -32,26 +41,48 @@ export function trackRowsOf(tracks: Table, into = new Map<string, (string | null
  * missing), in request order, with the track columns the part lacks filled from `tracks`.
  * Columns neither has stay absent, as for any evidence read.
  */
-export function withTrackColumns(events: Table, columns: readonly string[], tracks: TrackRows): Table {
+export function withTrackColumns(
+  events: Table,
+  columns: readonly string[],
+  tracks: TrackRows,
+): Table {
   const byName = new Map(events.schema.fields.map((f, i) => [f.name, i]));
-  const wanted = columns.filter((name) => byName.has(name) || (TRACK_COLUMNS as readonly string[]).includes(name));
+  const wanted = columns.filter(
+    (name) => byName.has(name) || (TRACK_COLUMNS as readonly string[]).includes(name),
+  );
   const missing = wanted.filter((name) => !byName.has(name));
   if (missing.length === 0) return events.select(wanted);
   const trackIndex = byName.get("track_id");
-  if (trackIndex === undefined) throw new TypeError("Joining track columns needs the events' track_id");
-  const fields = wanted.map((name) => events.schema.fields[byName.get(name) ?? -1] ?? arrowField(TRACK_SPECS[TRACK_COLUMNS.indexOf(name as (typeof TRACK_COLUMNS)[number])]!));
+  if (trackIndex === undefined)
+    throw new TypeError("Joining track columns needs the events' track_id");
+  const fields = wanted.map(
+    (name) =>
+      events.schema.fields[byName.get(name) ?? -1] ??
+      arrowField(TRACK_SPECS[TRACK_COLUMNS.indexOf(name as (typeof TRACK_COLUMNS)[number])]!),
+  );
   const schema = new Schema(fields, events.schema.metadata);
   if (events.numRows === 0) return new Table(schema);
   const batches = events.batches.map((batch) => {
     const ids = batch.getChildAt(trackIndex)!;
-    const rows = Array.from({ length: batch.numRows }, (_, i) => tracks.get(String(ids.get(i))) ?? null);
+    const rows = Array.from(
+      { length: batch.numRows },
+      (_, i) => tracks.get(String(ids.get(i))) ?? null,
+    );
     const children: Data[] = wanted.map((name) => {
       const index = byName.get(name);
       if (index !== undefined) return batch.data.children[index]!;
       const k = TRACK_COLUMNS.indexOf(name as (typeof TRACK_COLUMNS)[number]);
-      return columnData(TRACK_SPECS[k]!, rows.map((row) => (row ? row[k]! : null)), 0, rows.length);
+      return columnData(
+        TRACK_SPECS[k]!,
+        rows.map((row) => (row ? row[k]! : null)),
+        0,
+        rows.length,
+      );
     });
-    return new RecordBatch(schema, makeData({ type: new Struct(fields), length: batch.numRows, nullCount: 0, children }));
+    return new RecordBatch(
+      schema,
+      makeData({ type: new Struct(fields), length: batch.numRows, nullCount: 0, children }),
+    );
   });
   return new Table(schema, batches);
 }

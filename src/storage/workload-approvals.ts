@@ -36,12 +36,24 @@ export class WorkloadApprovals {
         `INSERT INTO workload_approvals (approval_id, workload, workload_definition_id, canonical_json, approved_at, approved_by, approved_uid)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(approval.approval_id, approval.workload, approval.workload_definition_id, approval.canonical_json, approval.approved_at, approval.approved_by, approval.approved_uid);
+      .run(
+        approval.approval_id,
+        approval.workload,
+        approval.workload_definition_id,
+        approval.canonical_json,
+        approval.approved_at,
+        approval.approved_by,
+        approval.approved_uid,
+      );
   }
 
   /** Marks every approval of `workload` in force as revoked; returns how many. */
   revoke(workload: string, at: string, by: string): number {
-    return this.db.query("UPDATE workload_approvals SET revoked_at = ?, revoked_by = ? WHERE workload = ? AND revoked_at IS NULL").run(at, by, workload).changes;
+    return this.db
+      .query(
+        "UPDATE workload_approvals SET revoked_at = ?, revoked_by = ? WHERE workload = ? AND revoked_at IS NULL",
+      )
+      .run(at, by, workload).changes;
   }
 
   /**
@@ -50,7 +62,9 @@ export class WorkloadApprovals {
    */
   declaredBy(workload: string, workloadDefinitionId: string): DeclaredBy {
     const row = this.db
-      .query("SELECT source FROM configuration_changes WHERE workload = ? AND workload_definition_id = ? ORDER BY recorded_at DESC, rowid DESC LIMIT 1")
+      .query(
+        "SELECT source FROM configuration_changes WHERE workload = ? AND workload_definition_id = ? ORDER BY recorded_at DESC, rowid DESC LIMIT 1",
+      )
       .get(workload, workloadDefinitionId) as { source: string } | null;
     if (row?.source === "cli") return "cli";
     return row ? "mcp_client" : "project_file";

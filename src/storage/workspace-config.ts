@@ -24,7 +24,11 @@ type Rule =
 const positiveInt: Rule = { kind: "integer", min: 1 };
 
 const CONFIG_RULES: Record<string, Record<string, Rule>> = {
-  storage: { max_artifact_bytes: positiveInt, max_decompressed_bytes: positiveInt, write_lock_timeout_ms: { kind: "integer", min: 1, max: 600000 } },
+  storage: {
+    max_artifact_bytes: positiveInt,
+    max_decompressed_bytes: positiveInt,
+    write_lock_timeout_ms: { kind: "integer", min: 1, max: 600000 },
+  },
   extraction: {
     worker_memory_bytes: { kind: "integer", min: 536870912 },
     worker_timeout_seconds: { kind: "number", above: 0, max: 86400 },
@@ -39,7 +43,11 @@ const CONFIG_RULES: Record<string, Record<string, Rule>> = {
     cache_budget_mb: { kind: "integer", min: 0, max: 65536 },
   },
   execution: {
-    child_environment_allowlist: { kind: "names", pattern: /^[A-Za-z_][A-Za-z0-9_]{0,127}$/, maxItems: 64 },
+    child_environment_allowlist: {
+      kind: "names",
+      pattern: /^[A-Za-z_][A-Za-z0-9_]{0,127}$/,
+      maxItems: 64,
+    },
     workload_path: { kind: "search_path" },
     containment: { kind: "choice", values: ["trusted_local", "managed"] },
     max_output_bytes: positiveInt,
@@ -50,7 +58,8 @@ const CONFIG_RULES: Record<string, Record<string, Rule>> = {
   },
 };
 
-const isTable = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
+const isTable = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
 
 /** What is wrong with `value` under `rule`, or null. */
 function problemOf(value: unknown, rule: Rule): string | null {
@@ -64,10 +73,19 @@ function problemOf(value: unknown, rule: Rule): string | null {
       if (value <= rule.above) return `must be more than ${rule.above}`;
       return value > rule.max ? `must be at most ${rule.max}` : null;
     case "choice":
-      return typeof value === "string" && rule.values.includes(value) ? null : `must be one of ${rule.values.map((v) => JSON.stringify(v)).join(", ")}`;
+      return typeof value === "string" && rule.values.includes(value)
+        ? null
+        : `must be one of ${rule.values.map((v) => JSON.stringify(v)).join(", ")}`;
     case "search_path":
-      if (typeof value !== "string" || value.length === 0 || value.length > 4096) return "must be a non-empty string of at most 4096 characters";
-      return value.split(":").every((dir) => dir.startsWith("/") && !dir.includes("\u0000") && !dir.split("/").includes("..")) ? null : "must list absolute directories separated by ':' (no empty entry, no '..')";
+      if (typeof value !== "string" || value.length === 0 || value.length > 4096)
+        return "must be a non-empty string of at most 4096 characters";
+      return value
+        .split(":")
+        .every(
+          (dir) => dir.startsWith("/") && !dir.includes("\u0000") && !dir.split("/").includes(".."),
+        )
+        ? null
+        : "must list absolute directories separated by ':' (no empty entry, no '..')";
     case "names": {
       if (!Array.isArray(value)) return "must be an array of variable names";
       if (value.length > rule.maxItems) return `must have at most ${rule.maxItems} entries`;
@@ -93,7 +111,10 @@ function configProblems(raw: Record<string, unknown>): string[] {
     for (const [key, value] of Object.entries(body)) {
       const rule = rules[key];
       const problem = rule ? problemOf(value, rule) : "must be removed (unknown key)";
-      if (problem) problems.push(`${section}.${key} ${problem} (was ${typeof value === "bigint" ? value : JSON.stringify(value)})`);
+      if (problem)
+        problems.push(
+          `${section}.${key} ${problem} (was ${typeof value === "bigint" ? value : JSON.stringify(value)})`,
+        );
     }
   }
   return problems;
@@ -101,7 +122,11 @@ function configProblems(raw: Record<string, unknown>): string[] {
 
 export interface WorkspaceConfig {
   /** write_lock_timeout_ms: how long one attempt waits for the workspace write lock. */
-  storage: { max_artifact_bytes: number; max_decompressed_bytes: number; write_lock_timeout_ms: number };
+  storage: {
+    max_artifact_bytes: number;
+    max_decompressed_bytes: number;
+    write_lock_timeout_ms: number;
+  };
   extraction: {
     worker_memory_bytes: number;
     worker_timeout_seconds: number;
@@ -141,7 +166,11 @@ export interface WorkspaceConfig {
 }
 
 export const DEFAULT_CONFIG: WorkspaceConfig = {
-  storage: { max_artifact_bytes: 4 * GiB, max_decompressed_bytes: 8 * GiB, write_lock_timeout_ms: 30_000 },
+  storage: {
+    max_artifact_bytes: 4 * GiB,
+    max_decompressed_bytes: 8 * GiB,
+    write_lock_timeout_ms: 30_000,
+  },
   extraction: {
     // An address-space cap, not RSS: WebAssembly engines reserve large virtual regions, and
     // parquet-wasm failed to grow its memory under 6 GiB on a 200 MB trace (peak RSS 2.9 GB).
@@ -170,13 +199,20 @@ export function parseConfig(text: string): WorkspaceConfig {
   try {
     raw = parse(text);
   } catch (error) {
-    throw new FlameoxError("WORKSPACE_INVALID", `Cannot parse .diagnostics/config.toml: ${(error as Error).message}`);
+    throw new FlameoxError(
+      "WORKSPACE_INVALID",
+      `Cannot parse .diagnostics/config.toml: ${(error as Error).message}`,
+    );
   }
   const problems = configProblems(raw as Record<string, unknown>);
   if (problems.length > 0) {
-    throw new FlameoxError("WORKSPACE_INVALID", `Invalid .diagnostics/config.toml: ${problems.join("; ")}`, {
-      remediation: ["Fix or remove the offending key; unknown keys are refused"],
-    });
+    throw new FlameoxError(
+      "WORKSPACE_INVALID",
+      `Invalid .diagnostics/config.toml: ${problems.join("; ")}`,
+      {
+        remediation: ["Fix or remove the offending key; unknown keys are refused"],
+      },
+    );
   }
   const checked = raw as Partial<WorkspaceConfig>;
   return {

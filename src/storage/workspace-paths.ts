@@ -24,7 +24,10 @@ export interface WorkspacePaths {
 }
 
 /** `diagnostics` may be overridden to lay out a workspace in a temporary directory first. */
-export function workspacePaths(projectRoot: string, diagnostics = join(projectRoot, DIAGNOSTICS_DIR)): WorkspacePaths {
+export function workspacePaths(
+  projectRoot: string,
+  diagnostics = join(projectRoot, DIAGNOSTICS_DIR),
+): WorkspacePaths {
   const corpus = join(diagnostics, "corpus");
   return {
     projectRoot,
@@ -49,7 +52,12 @@ export function artifactPayloadPath(paths: WorkspacePaths, sha256Hex: string): s
   return join(paths.artifacts, "sha256", sha256Hex.slice(0, 2), sha256Hex);
 }
 
-export function evidencePartPath(paths: WorkspacePaths, table: string, generationId: string, part = 0): string {
+export function evidencePartPath(
+  paths: WorkspacePaths,
+  table: string,
+  generationId: string,
+  part = 0,
+): string {
   return join(paths.evidence, table, generationId, `part-${part}.parquet`);
 }
 

@@ -42,7 +42,9 @@ export interface Workspace {
 }
 
 /** Creates `.diagnostics/` under `projectRoot`; returns `created: false` when it already exists. */
-export async function initWorkspace(projectRoot: string): Promise<{ created: boolean; identity: WorkspaceIdentity }> {
+export async function initWorkspace(
+  projectRoot: string,
+): Promise<{ created: boolean; identity: WorkspaceIdentity }> {
   const root = resolve(projectRoot);
   const paths = workspacePaths(root);
   if (existsSync(paths.workspaceJson)) {
@@ -55,7 +57,15 @@ export async function initWorkspace(projectRoot: string): Promise<{ created: boo
   // Build everything in a temporary directory and rename it into place, so a crash
   // during init never leaves a half-made workspace that looks real.
   const tmp = join(root, `${DIAGNOSTICS_DIR}.init-${process.pid}-${Date.now()}`);
-  for (const dir of ["artifacts", "evidence", "generations", "corpus/commits", "staging", "quarantine", "trash"]) {
+  for (const dir of [
+    "artifacts",
+    "evidence",
+    "generations",
+    "corpus/commits",
+    "staging",
+    "quarantine",
+    "trash",
+  ]) {
     mkdirSync(join(tmp, dir), { recursive: true });
   }
   const identity: WorkspaceIdentity = {
@@ -95,9 +105,13 @@ export function locateWorkspace(start: string): string {
     if (existsSync(join(dir, DIAGNOSTICS_DIR, "workspace.json"))) return dir;
     const parent = dirname(dir);
     if (parent === dir) {
-      throw new FlameoxError("WORKSPACE_NOT_FOUND", `Cannot find a flameox workspace in ${resolve(start)} or any parent directory`, {
-        remediation: ["Run `flameox init` in the project root", "Or pass --workspace PATH"],
-      });
+      throw new FlameoxError(
+        "WORKSPACE_NOT_FOUND",
+        `Cannot find a flameox workspace in ${resolve(start)} or any parent directory`,
+        {
+          remediation: ["Run `flameox init` in the project root", "Or pass --workspace PATH"],
+        },
+      );
     }
     dir = parent;
   }
@@ -106,13 +120,19 @@ export function locateWorkspace(start: string): string {
 export async function openWorkspace(projectRoot: string): Promise<Workspace> {
   const paths = workspacePaths(resolve(projectRoot));
   if (!existsSync(paths.workspaceJson)) {
-    throw new FlameoxError("WORKSPACE_NOT_FOUND", `Cannot find a flameox workspace at ${paths.projectRoot}`, {
-      remediation: ["Run `flameox init` in the project root"],
-    });
+    throw new FlameoxError(
+      "WORKSPACE_NOT_FOUND",
+      `Cannot find a flameox workspace at ${paths.projectRoot}`,
+      {
+        remediation: ["Run `flameox init` in the project root"],
+      },
+    );
   }
   const identity = readIdentity(paths);
   const config = parseConfig(await readFile(paths.configToml, "utf8").catch(() => ""));
-  const control = ControlPlane.open(paths.controlDb, { lockTimeoutMs: config.storage.write_lock_timeout_ms });
+  const control = ControlPlane.open(paths.controlDb, {
+    lockTimeoutMs: config.storage.write_lock_timeout_ms,
+  });
   return {
     paths,
     identity,
@@ -129,25 +149,45 @@ function readIdentity(paths: WorkspacePaths): WorkspaceIdentity {
   try {
     identity = JSON.parse(readFileSync(paths.workspaceJson, "utf8"));
   } catch (error) {
-    throw new FlameoxError("WORKSPACE_INVALID", `Cannot read .diagnostics/workspace.json: ${(error as Error).message}`);
+    throw new FlameoxError(
+      "WORKSPACE_INVALID",
+      `Cannot read .diagnostics/workspace.json: ${(error as Error).message}`,
+    );
   }
   if (identity.schema_version !== WORKSPACE_SCHEMA_VERSION) {
     throw new FlameoxError(
       "WORKSPACE_SCHEMA_UNSUPPORTED",
       `Cannot open workspace: schema version ${identity.schema_version} is not supported (this flameox knows version ${WORKSPACE_SCHEMA_VERSION})`,
-      { remediation: ["Use the flameox version that created this workspace; flameox never migrates a workspace by guess"] },
+      {
+        remediation: [
+          "Use the flameox version that created this workspace; flameox never migrates a workspace by guess",
+        ],
+      },
     );
   }
   return identity;
 }
 
-/** Adds `.diagnostics/` to `.git/info/exclude` (never the tracked .gitignore) when the root is a git checkout. */
+/**
+ * Adds `.diagnostics/` to `.git/info/exclude` (never the tracked .gitignore) when the root is a git
+ * checkout.
+ */
 async function excludeFromGit(root: string): Promise<void> {
   const gitDir = join(root, ".git");
   if (!existsSync(gitDir)) return;
   const exclude = join(gitDir, "info", "exclude");
   mkdirSync(dirname(exclude), { recursive: true });
   const current = existsSync(exclude) ? readFileSync(exclude, "utf8") : "";
-  if (current.split("\n").some((line) => line.trim() === `/${DIAGNOSTICS_DIR}/` || line.trim() === `${DIAGNOSTICS_DIR}/`)) return;
-  await appendFile(exclude, `${current.length > 0 && !current.endsWith("\n") ? "\n" : ""}/${DIAGNOSTICS_DIR}/\n`);
+  if (
+    current
+      .split("\n")
+      .some(
+        (line) => line.trim() === `/${DIAGNOSTICS_DIR}/` || line.trim() === `${DIAGNOSTICS_DIR}/`,
+      )
+  )
+    return;
+  await appendFile(
+    exclude,
+    `${current.length > 0 && !current.endsWith("\n") ? "\n" : ""}/${DIAGNOSTICS_DIR}/\n`,
+  );
 }

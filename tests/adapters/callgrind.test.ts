@@ -19,15 +19,24 @@ import { rowsOf } from "./evidence-checks.ts";
 import { chunked } from "./stream-harness.ts";
 
 const REFERENCE = join(import.meta.dir, "reference");
-const ANNOTATE = JSON.parse(readFileSync(join(REFERENCE, "callgrind-annotate-3.19.json"), "utf8")).files;
-const SPEEDSCOPE = JSON.parse(readFileSync(join(REFERENCE, "speedscope-1.25.0-importer-self.json"), "utf8")).files;
+const ANNOTATE = JSON.parse(
+  readFileSync(join(REFERENCE, "callgrind-annotate-3.19.json"), "utf8"),
+).files;
+const SPEEDSCOPE = JSON.parse(
+  readFileSync(join(REFERENCE, "speedscope-1.25.0-importer-self.json"), "utf8"),
+).files;
 
-const extract = (bytes: Uint8Array) => callgrindAdapter.extract({ bytes, displayName: "t", limits: DEFAULT_ADAPTER_LIMITS });
+const extract = (bytes: Uint8Array) =>
+  callgrindAdapter.extract({ bytes, displayName: "t", limits: DEFAULT_ADAPTER_LIMITS });
 
 /** The metric and ns/bytes scale each corpus event is expected to become. */
 const EXPECTED_EVENTS: Record<string, [string, number] | null> = {
-  Ir: ["instructions", 1], Instructions: ["instructions", 1], "cpu(ms)": ["cpu_time", 1e6], "inuse_space(MB)": ["inuse_space", 2 ** 20],
-  "Time_(10ns)": ["wall_time", 10], "Memory_(bytes)": null,
+  Ir: ["instructions", 1],
+  Instructions: ["instructions", 1],
+  "cpu(ms)": ["cpu_time", 1e6],
+  "inuse_space(MB)": ["inuse_space", 2 ** 20],
+  "Time_(10ns)": ["wall_time", 10],
+  "Memory_(bytes)": null,
 };
 
 interface Reference {
@@ -75,7 +84,9 @@ function reference(text: string): Reference {
     else if (line.startsWith("cfn=")) callee = name(line.slice(4));
     else if (line.startsWith("calls=")) inCall = true;
     else if (/^[\d+*-]/.test(line)) {
-      const nums = line.split(/\s+/).map((t, i) => (t === "*" ? prev[i]! : /^[+-]/.test(t) ? prev[i]! + Number(t) : Number(t)));
+      const nums = line
+        .split(/\s+/)
+        .map((t, i) => (t === "*" ? prev[i]! : /^[+-]/.test(t) ? prev[i]! + Number(t) : Number(t)));
       prev = nums;
       nums.slice(positions).forEach((cost, e) => {
         if (!inCall) {
@@ -89,8 +100,14 @@ function reference(text: string): Reference {
   return { events, self, inclusive };
 }
 
-function byFunction(evidence: NormalizedEvidence, metric: string, column: "self_value" | "inclusive_value"): Map<string, number> {
-  const names = new Map(rowsOf(evidence.tables.frames).map((f) => [f.frame_id as string, f.function as string]));
+function byFunction(
+  evidence: NormalizedEvidence,
+  metric: string,
+  column: "self_value" | "inclusive_value",
+): Map<string, number> {
+  const names = new Map(
+    rowsOf(evidence.tables.frames).map((f) => [f.frame_id as string, f.function as string]),
+  );
   const out = new Map<string, number>();
   for (const m of rowsOf(evidence.tables.frame_measurements)) {
     if (m.metric !== metric) continue;
@@ -100,8 +117,10 @@ function byFunction(evidence: NormalizedEvidence, metric: string, column: "self_
   return out;
 }
 
-const nonZero = (m: Map<string, number>) => [...m].filter(([, v]) => v !== 0).sort((a, b) => (a[0] < b[0] ? -1 : 1));
-const scaled = (m: Map<string, number>, k: number) => new Map([...m].map(([n, v]) => [n, Math.round(v * k)]));
+const nonZero = (m: Map<string, number>) =>
+  [...m].filter(([, v]) => v !== 0).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+const scaled = (m: Map<string, number>, k: number) =>
+  new Map([...m].map(([n, v]) => [n, Math.round(v * k)]));
 
 describe("callgrind corpus", () => {
   const files = corpusFiles("callgrind");
@@ -118,46 +137,83 @@ describe("callgrind corpus", () => {
         const want = EXPECTED_EVENTS[event];
         expect(want).toBeDefined();
         if (want === null) {
-          expect(evidence.limitations.find((l) => l.code === "event_not_imported")?.message).toContain(event);
+          expect(
+            evidence.limitations.find((l) => l.code === "event_not_imported")?.message,
+          ).toContain(event);
           return;
         }
         const [metric, k] = want!;
-        expect(nonZero(byFunction(evidence, metric, "self_value"))).toEqual(nonZero(scaled(ref.self[e]!, k)));
-        expect(nonZero(byFunction(evidence, metric, "inclusive_value"))).toEqual(nonZero(scaled(ref.inclusive[e]!, k)));
+        expect(nonZero(byFunction(evidence, metric, "self_value"))).toEqual(
+          nonZero(scaled(ref.self[e]!, k)),
+        );
+        expect(nonZero(byFunction(evidence, metric, "inclusive_value"))).toEqual(
+          nonZero(scaled(ref.inclusive[e]!, k)),
+        );
       });
       // The streaming path gives the same rows.
-      const streamed = await callgrindAdapter.extractStream!({ chunks: chunked(bytes, 61), displayName: "t", limits: DEFAULT_ADAPTER_LIMITS, sink: { writeBatch: async () => {} } });
-      expect(rowsOf(streamed.tables.frame_measurements!)).toEqual(rowsOf(evidence.tables.frame_measurements));
+      const streamed = await callgrindAdapter.extractStream!({
+        chunks: chunked(bytes, 61),
+        displayName: "t",
+        limits: DEFAULT_ADAPTER_LIMITS,
+        sink: { writeBatch: async () => {} },
+      });
+      expect(rowsOf(streamed.tables.frame_measurements!)).toEqual(
+        rowsOf(evidence.tables.frame_measurements),
+      );
       expect(rowsOf(streamed.tables.call_edges!)).toEqual(rowsOf(evidence.tables.call_edges));
     });
   }
 
   test("valgrind 3.19: self per function equals callgrind_annotate's, and sums to the file's totals: line", () => {
-    const evidence = extract(loadPayload(corpusFile("callgrind", "local-valgrind-3.19.0-callgrind.out.prog").path));
+    const evidence = extract(
+      loadPayload(corpusFile("callgrind", "local-valgrind-3.19.0-callgrind.out.prog").path),
+    );
     const want = ANNOTATE["local-valgrind-3.19.0-callgrind.out.prog"];
     const self = byFunction(evidence, "instructions", "self_value");
-    expect(nonZero(self)).toEqual(nonZero(new Map(Object.entries(want.self_by_function as Record<string, number>))));
+    expect(nonZero(self)).toEqual(
+      nonZero(new Map(Object.entries(want.self_by_function as Record<string, number>))),
+    );
     expect([...self.values()].reduce((a, b) => a + b, 0)).toBe(want.total);
     expect([evidence.producer, evidence.producerVersion]).toEqual(["callgrind", "3.19.0"]);
     expect(evidence.limitations.map((l) => l.code)).not.toContain("totals_mismatch");
-    // Recursion levels are separate functions (fib, fib'2); fib'2's calls to itself stay out of its inclusive value.
+    // Recursion levels are separate functions (fib, fib'2); fib'2's calls to itself stay out of its
+    // inclusive value.
     const incl = byFunction(evidence, "instructions", "inclusive_value");
-    expect([incl.get("fib"), incl.get("fib'2"), self.get("fib'2")]).toEqual([2_175_707, 2_175_689, 2_175_689]);
+    expect([incl.get("fib"), incl.get("fib'2"), self.get("fib'2")]).toEqual([
+      2_175_707, 2_175_689, 2_175_689,
+    ]);
     // main's call arc to fib carries the call count and its inclusive cost.
     const frames = new Map(rowsOf(evidence.tables.frames).map((f) => [f.frame_id, f.function]));
-    const arc = rowsOf(evidence.tables.call_edges).find((e) => frames.get(e.parent_frame_id) === "main" && frames.get(e.child_frame_id) === "fib");
+    const arc = rowsOf(evidence.tables.call_edges).find(
+      (e) => frames.get(e.parent_frame_id) === "main" && frames.get(e.child_frame_id) === "fib",
+    );
     expect([arc?.sample_count, arc?.duration_ns]).toEqual([1, 2_175_707]);
     expect(limitation(evidence, "missing_symbols")).toBeGreaterThan(0);
   });
 
   test("speedscope's importer agrees on every file it reads as the format defines it; the rest differ for stated reasons", () => {
-    const ours = (name: string, metric: string) => byFunction(extract(loadPayload(corpusFile("callgrind", name).path)), metric, "self_value");
-    const theirs = (name: string, profile = 0) => new Map(Object.entries(SPEEDSCOPE[`callgrind/${name}`].profiles[profile].self_by_function as Record<string, number>));
-    for (const name of ["speedscope-callgrind.example.log", "speedscope-callgrind.name-compression.log", "speedscope-callgrind.subposition-compression.log"]) {
+    const ours = (name: string, metric: string) =>
+      byFunction(extract(loadPayload(corpusFile("callgrind", name).path)), metric, "self_value");
+    const theirs = (name: string, profile = 0) =>
+      new Map(
+        Object.entries(
+          SPEEDSCOPE[`callgrind/${name}`].profiles[profile].self_by_function as Record<
+            string,
+            number
+          >,
+        ),
+      );
+    for (const name of [
+      "speedscope-callgrind.example.log",
+      "speedscope-callgrind.name-compression.log",
+      "speedscope-callgrind.subposition-compression.log",
+    ]) {
       expect([name, nonZero(ours(name, "instructions"))]).toEqual([name, nonZero(theirs(name))]);
     }
     // Xdebug's Time_(10ns): speedscope scales it to ns as well.
-    expect(nonZero(ours("speedscope-callgrind.multiple-event-types.log", "wall_time"))).toEqual(nonZero(theirs("speedscope-callgrind.multiple-event-types.log")));
+    expect(nonZero(ours("speedscope-callgrind.multiple-event-types.log", "wall_time"))).toEqual(
+      nonZero(theirs("speedscope-callgrind.multiple-event-types.log")),
+    );
     // cfn-reset: the calls into gamma cost 20 but gamma's own cost lines hold 10. speedscope
     // rebuilds a tree from the call arcs and gives gamma 20; the file's cost lines (and
     // callgrind_annotate) say 10.
@@ -173,56 +229,181 @@ describe("callgrind corpus", () => {
 });
 
 describe("callgrind rules", () => {
-  const file = (body: string, header = "events: Ir Dr Dw\n") => `# callgrind format\n${header}\n${body}`;
+  const file = (body: string, header = "events: Ir Dr Dw\n") =>
+    `# callgrind format\n${header}\n${body}`;
 
   test("several events, each a metric; name compression across fl/fi/fe and cfi; call counts on arcs", () => {
-    const evidence = extractWith(callgrindAdapter, file([
-      "ob=(1) /bin/app", "fl=(1) main.c", "fn=(1) main", "3 10 4 2",
-      "fi=(2) inline.h", "7 5 1 1", "fe=(1)", "cfi=(3) lib.c", "cfn=(2) work", "calls=3 20", "4 300 30 3",
-      "", "fl=(3)", "fn=(2)", "20 300 30 3",
-    ].join("\n")));
+    const evidence = extractWith(
+      callgrindAdapter,
+      file(
+        [
+          "ob=(1) /bin/app",
+          "fl=(1) main.c",
+          "fn=(1) main",
+          "3 10 4 2",
+          "fi=(2) inline.h",
+          "7 5 1 1",
+          "fe=(1)",
+          "cfi=(3) lib.c",
+          "cfn=(2) work",
+          "calls=3 20",
+          "4 300 30 3",
+          "",
+          "fl=(3)",
+          "fn=(2)",
+          "20 300 30 3",
+        ].join("\n"),
+      ),
+    );
     expect(evidence.summary.metrics).toBe("instructions,data_reads,data_writes");
-    for (const [metric, main, work] of [["instructions", 15, 300], ["data_reads", 5, 30], ["data_writes", 3, 3]] as const) {
-      expect(byFunction(evidence, metric, "self_value")).toEqual(new Map([["main", main], ["work", work]]));
+    for (const [metric, main, work] of [
+      ["instructions", 15, 300],
+      ["data_reads", 5, 30],
+      ["data_writes", 3, 3],
+    ] as const) {
+      expect(byFunction(evidence, metric, "self_value")).toEqual(
+        new Map([
+          ["main", main],
+          ["work", work],
+        ]),
+      );
       expect(byFunction(evidence, metric, "inclusive_value").get("main")).toBe(main + work);
     }
     const frames = rowsOf(evidence.tables.frames);
-    expect(frames.find((f) => f.function === "work")).toMatchObject({ module: "/bin/app", file: "lib.c", language: "native" });
+    expect(frames.find((f) => f.function === "work")).toMatchObject({
+      module: "/bin/app",
+      file: "lib.c",
+      language: "native",
+    });
     expect(frames.length).toBe(2);
     const edges = rowsOf(evidence.tables.call_edges).filter((e) => e.metric === "instructions");
     expect(edges.map((e) => [e.sample_count, e.duration_ns])).toEqual([[3, 300]]);
-    expect(rowsOf(evidence.tables.frame_measurements).find((m) => m.metric === "instructions" && m.self_value === 300)?.inclusive_samples).toBe(3);
+    expect(
+      rowsOf(evidence.tables.frame_measurements).find(
+        (m) => m.metric === "instructions" && m.self_value === 300,
+      )?.inclusive_samples,
+    ).toBe(3);
   });
 
   test("subposition compression: instr and line columns, *, +N, -N, 0x addresses", () => {
-    const evidence = extractWith(callgrindAdapter, file(["fl=a.c", "fn=f", "0x10 3 5", "+2 * 6", "-1 +1 7", "* * 8"].join("\n"), "positions: instr line\nevents: Ir\n"));
+    const evidence = extractWith(
+      callgrindAdapter,
+      file(
+        ["fl=a.c", "fn=f", "0x10 3 5", "+2 * 6", "-1 +1 7", "* * 8"].join("\n"),
+        "positions: instr line\nevents: Ir\n",
+      ),
+    );
     expect(byFunction(evidence, "instructions", "self_value").get("f")).toBe(26);
     expect(evidence.limitations.map((l) => l.code)).not.toContain("invalid_lines");
   });
 
   test("a callee named without a file matches the one function of that name; jump lines carry no cost", () => {
-    const evidence = extractWith(callgrindAdapter, file(["fl=a.c", "fn=f", "fi=b.h", "1 1", "cfn=g", "calls=1 0", "1 9", "jump=2 +3", "+1", "", "fl=g.c", "fn=g", "5 9"].join("\n"), "events: Ir\n"));
-    expect(rowsOf(evidence.tables.frames).map((f) => [f.function, f.file])).toEqual([["f", "a.c"], ["g", "g.c"]]);
-    expect(byFunction(evidence, "instructions", "self_value")).toEqual(new Map([["f", 1], ["g", 9]]));
+    const evidence = extractWith(
+      callgrindAdapter,
+      file(
+        [
+          "fl=a.c",
+          "fn=f",
+          "fi=b.h",
+          "1 1",
+          "cfn=g",
+          "calls=1 0",
+          "1 9",
+          "jump=2 +3",
+          "+1",
+          "",
+          "fl=g.c",
+          "fn=g",
+          "5 9",
+        ].join("\n"),
+        "events: Ir\n",
+      ),
+    );
+    expect(rowsOf(evidence.tables.frames).map((f) => [f.function, f.file])).toEqual([
+      ["f", "a.c"],
+      ["g", "g.c"],
+    ]);
+    expect(byFunction(evidence, "instructions", "self_value")).toEqual(
+      new Map([
+        ["f", 1],
+        ["g", 9],
+      ]),
+    );
   });
 
   test("mutual recursion and unknown events are stated; totals that do not add up are reported", () => {
-    const evidence = extractWith(callgrindAdapter, file(["fl=a.c", "fn=a", "1 1", "cfn=b", "calls=1 1", "1 5", "fn=b", "1 4", "cfn=a", "calls=1 1", "1 1"].join("\n"), "events: Ir Weird\ntotals: 6\n"));
+    const evidence = extractWith(
+      callgrindAdapter,
+      file(
+        [
+          "fl=a.c",
+          "fn=a",
+          "1 1",
+          "cfn=b",
+          "calls=1 1",
+          "1 5",
+          "fn=b",
+          "1 4",
+          "cfn=a",
+          "calls=1 1",
+          "1 1",
+        ].join("\n"),
+        "events: Ir Weird\ntotals: 6\n",
+      ),
+    );
     expect(limitation(evidence, "call_cycles")).toBe(2);
-    expect(evidence.limitations.find((l) => l.code === "event_not_imported")?.message).toContain("Weird");
+    expect(evidence.limitations.find((l) => l.code === "event_not_imported")?.message).toContain(
+      "Weird",
+    );
     expect(limitation(evidence, "totals_mismatch")).toBe(1);
     expect(limitation(evidence, "no_call_stacks")).toBe(1);
   });
 
   test("malformed input: typed errors naming the line", () => {
-    expect(expectFailure(callgrindAdapter, "# callgrind format\nfn=main\n1 2\n", "ARTIFACT_PARSE_FAILED")).toContain("before any `events:` line");
-    expect(expectFailure(callgrindAdapter, "# callgrind format\nfn=main\n", "ARTIFACT_PARSE_FAILED")).toContain("no `events:` line");
-    expect(expectFailure(callgrindAdapter, "# callgrind format\nevents: Ir\nfn=(4)\n1 2\n", "ARTIFACT_PARSE_FAILED")).toContain("line 3 refers to function (4)");
-    expect(expectFailure(callgrindAdapter, "# callgrind format\nevents: Ir\nfn=(1) a\nfn=(1) b\n", "ARTIFACT_PARSE_FAILED")).toContain("redefines");
-    expect(expectFailure(callgrindAdapter, "# callgrind format\npositions: column\nevents: Ir\n", "ARTIFACT_PARSE_FAILED")).toContain("positions:");
-    expect(expectFailure(callgrindAdapter, "# callgrind format\nevents: Ir\nfn=a\n1 2\n1 3\n", "ARTIFACT_TOO_LARGE", { maxEvents: 1 })).toContain("cost lines");
+    expect(
+      expectFailure(
+        callgrindAdapter,
+        "# callgrind format\nfn=main\n1 2\n",
+        "ARTIFACT_PARSE_FAILED",
+      ),
+    ).toContain("before any `events:` line");
+    expect(
+      expectFailure(callgrindAdapter, "# callgrind format\nfn=main\n", "ARTIFACT_PARSE_FAILED"),
+    ).toContain("no `events:` line");
+    expect(
+      expectFailure(
+        callgrindAdapter,
+        "# callgrind format\nevents: Ir\nfn=(4)\n1 2\n",
+        "ARTIFACT_PARSE_FAILED",
+      ),
+    ).toContain("line 3 refers to function (4)");
+    expect(
+      expectFailure(
+        callgrindAdapter,
+        "# callgrind format\nevents: Ir\nfn=(1) a\nfn=(1) b\n",
+        "ARTIFACT_PARSE_FAILED",
+      ),
+    ).toContain("redefines");
+    expect(
+      expectFailure(
+        callgrindAdapter,
+        "# callgrind format\npositions: column\nevents: Ir\n",
+        "ARTIFACT_PARSE_FAILED",
+      ),
+    ).toContain("positions:");
+    expect(
+      expectFailure(
+        callgrindAdapter,
+        "# callgrind format\nevents: Ir\nfn=a\n1 2\n1 3\n",
+        "ARTIFACT_TOO_LARGE",
+        { maxEvents: 1 },
+      ),
+    ).toContain("cost lines");
     // Costs beyond 2^53 or negative are not summed: the line is counted as invalid.
-    const evidence = extractWith(callgrindAdapter, "# callgrind format\nevents: Ir\nfn=a\n1 99999999999999999999\n1 -3\n1 2\nnot a line\n");
+    const evidence = extractWith(
+      callgrindAdapter,
+      "# callgrind format\nevents: Ir\nfn=a\n1 99999999999999999999\n1 -3\n1 2\nnot a line\n",
+    );
     expect(limitation(evidence, "invalid_lines")).toBe(3);
     expect(byFunction(evidence, "instructions", "self_value").get("a")).toBe(2);
   });
@@ -230,7 +411,9 @@ describe("callgrind rules", () => {
   test("detection: the recommended first line, or events: then fn= (pprof, Xdebug); not other text", () => {
     const detect = (head: string) => detectAdapter({ head, displayName: "x" })?.name ?? null;
     expect(detect("# callgrind format\nevents: Ir\n")).toBe("callgrind");
-    expect(detect("positions: instr line\nevents: cpu(ms)\n\nob=(1) /bin\nfl=(1) a.c\nfn=(1) f\n")).toBe("callgrind");
+    expect(
+      detect("positions: instr line\nevents: cpu(ms)\n\nob=(1) /bin\nfl=(1) a.c\nfn=(1) f\n"),
+    ).toBe("callgrind");
     expect(detect("some text\nevents: Ir\nfn=f\n")).toBeNull();
     expect(detect("events: Ir\nno functions here\n")).toBeNull();
   });

@@ -11,7 +11,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PieceTask, StreamExtractInput } from "../../src/adapters/adapter.ts";
 import { chromeTraceAdapter } from "../../src/adapters/chrome-trace/adapter.ts";
-import { scanTracePiece, type TracePieceResult } from "../../src/adapters/chrome-trace/piece-scan.ts";
+import {
+  scanTracePiece,
+  type TracePieceResult,
+} from "../../src/adapters/chrome-trace/piece-scan.ts";
 import type { EvidenceTableName } from "../../src/domain/evidence-schema.ts";
 import { generateChromeTrace } from "../../fixtures/generators/chrome-trace.ts";
 import { startPiecePool } from "../../workers/piece-pool.ts";
@@ -28,7 +31,11 @@ interface PieceLog {
 }
 
 /** Pieces of an in-memory document, scanned in this thread as a piece thread would. */
-function memoryPieces(bytes: Uint8Array, pieceBytes: number, log: PieceLog): NonNullable<StreamExtractInput["pieces"]> {
+function memoryPieces(
+  bytes: Uint8Array,
+  pieceBytes: number,
+  log: PieceLog,
+): NonNullable<StreamExtractInput["pieces"]> {
   const file = memoryFile(bytes);
   const read = file.range;
   return {
@@ -37,7 +44,13 @@ function memoryPieces(bytes: Uint8Array, pieceBytes: number, log: PieceLog): Non
     threads: {
       count: 2,
       run: async (_scanner, task: PieceTask) => {
-        const result: TracePieceResult = scanTracePiece({ prefix: read(task.prefix), bytes: read(task.piece), offset: task.offset, last: task.last, limits: task.limits });
+        const result: TracePieceResult = scanTracePiece({
+          prefix: read(task.prefix),
+          bytes: read(task.piece),
+          offset: task.offset,
+          last: task.last,
+          limits: task.limits,
+        });
         log.scanned++;
         if (result.ok && !result.proven) log.unproven++;
         return result;
@@ -49,20 +62,29 @@ function memoryPieces(bytes: Uint8Array, pieceBytes: number, log: PieceLog): Non
 
 const STREAMED: EvidenceTableName[] = ["trace_events", "stacks"];
 
-
-
 /** Imports `bytes` sequentially and in pieces; returns both outcomes and what the pieces did. */
 async function both(bytes: Uint8Array, pieceBytes: number, limits = {}) {
   const log: PieceLog = { scanned: 0, unproven: 0 };
   const sequential = await settle(runStream(chromeTraceAdapter, bytes, { limits }).then(outcome));
-  const pieced = await settle(runStream(chromeTraceAdapter, bytes, { limits, pieces: memoryPieces(bytes, pieceBytes, log) }).then(outcome));
+  const pieced = await settle(
+    runStream(chromeTraceAdapter, bytes, {
+      limits,
+      pieces: memoryPieces(bytes, pieceBytes, log),
+    }).then(outcome),
+  );
   return { sequential, pieced, log };
 }
 
 const enc = new TextEncoder();
 
-/** A trace with what crosses piece boundaries: B/E pairs, async operations, names given late, profiles, skipped events. */
-function mixedTrace(events: number, { objectForm = true, bom = false, crlf = false } = {}): Uint8Array {
+/**
+ * A trace with what crosses piece boundaries: B/E pairs, async operations, names given late,
+ * profiles, skipped events.
+ */
+function mixedTrace(
+  events: number,
+  { objectForm = true, bom = false, crlf = false } = {},
+): Uint8Array {
   const out: string[] = [];
   let ts = 1_000_000.5;
   for (let i = 0; i < events; i++) {
@@ -70,19 +92,27 @@ function mixedTrace(events: number, { objectForm = true, bom = false, crlf = fal
     ts += 3.25;
     switch (i % 17) {
       case 0:
-        out.push(`{"ph":"B","name":"outer ${i % 7}","cat":"c,at","pid":1,"tid":${tid},"ts":${ts},"tts":${i}}`);
+        out.push(
+          `{"ph":"B","name":"outer ${i % 7}","cat":"c,at","pid":1,"tid":${tid},"ts":${ts},"tts":${i}}`,
+        );
         break;
       case 9:
         out.push(`{"ph":"E","pid":1,"tid":${tid},"ts":${ts + 1},"tts":${i + 3}}`);
         break;
       case 3:
-        out.push(`{"ph":"b","name":"load","cat":"net","id":"0x${(i % 11).toString(16)}","pid":2,"tid":9,"ts":${ts}}`);
+        out.push(
+          `{"ph":"b","name":"load","cat":"net","id":"0x${(i % 11).toString(16)}","pid":2,"tid":9,"ts":${ts}}`,
+        );
         break;
       case 5:
-        out.push(`{"ph":"e","cat":"net","id":"0x${((i - 2) % 11).toString(16)}","pid":2,"tid":9,"ts":${ts + 7}}`);
+        out.push(
+          `{"ph":"e","cat":"net","id":"0x${((i - 2) % 11).toString(16)}","pid":2,"tid":9,"ts":${ts + 7}}`,
+        );
         break;
       case 7:
-        out.push(`{"ph":"M","name":"thread_name","pid":1,"tid":${tid},"args":{"name":"worker ${i}"}}`);
+        out.push(
+          `{"ph":"M","name":"thread_name","pid":1,"tid":${tid},"args":{"name":"worker ${i}"}}`,
+        );
         break;
       case 11:
         out.push(`{"ph":"i","name":"mark","pid":1,"tid":${tid},"s":"t"}`);
@@ -91,11 +121,15 @@ function mixedTrace(events: number, { objectForm = true, bom = false, crlf = fal
         out.push(`{"ph":"Q","name":"odd phase","pid":"1","tid":${tid},"ts":${ts}}`);
         break;
       default:
-        out.push(`{"ph":"X","name":"work ${i % 23}","cat":"gen","pid":1,"tid":${tid},"ts":${ts},"dur":${(i % 9) + 0.125},"tdur":1,"args":{"i":${i},"s":"é\\u00e9 ${i}"}}`);
+        out.push(
+          `{"ph":"X","name":"work ${i % 23}","cat":"gen","pid":1,"tid":${tid},"ts":${ts},"dur":${(i % 9) + 0.125},"tdur":1,"args":{"i":${i},"s":"é\\u00e9 ${i}"}}`,
+        );
     }
   }
   const sep = crlf ? ",\r\n" : ",\n";
-  const body = objectForm ? `{"displayTimeUnit":"ms","metadata":{"source":"test"},"traceEvents":[${out.join(sep)}],"otherData":{"v":1}}` : `[${out.join(sep)}]`;
+  const body = objectForm
+    ? `{"displayTimeUnit":"ms","metadata":{"source":"test"},"traceEvents":[${out.join(sep)}],"otherData":{"v":1}}`
+    : `[${out.join(sep)}]`;
   return enc.encode((bom ? "\ufeff" : "") + body);
 }
 
@@ -115,22 +149,34 @@ describe("a Chrome trace scanned in pieces", () => {
     const path = join(dir, "generated.json");
     await generateChromeTrace(path, 1 << 20);
     const inputs: [string, Uint8Array][] = [["generated", readFileSync(path)]];
-    for (const file of corpusFiles("chrome-trace")) inputs.push([file.name, loadPayload(file.path)]);
+    for (const file of corpusFiles("chrome-trace"))
+      inputs.push([file.name, loadPayload(file.path)]);
     for (const [name, bytes] of inputs) {
-      const { sequential, pieced, log } = await both(bytes, Math.max(64, Math.floor(bytes.length / 7)));
+      const { sequential, pieced, log } = await both(
+        bytes,
+        Math.max(64, Math.floor(bytes.length / 7)),
+      );
       expect({ name, equal: Bun.deepEquals(pieced, sequential) }).toEqual({ name, equal: true });
       // Files of a few events have nowhere to cut.
-      if (bytes.length > 4096) expect({ name, pieces: log.scanned > 1 }).toEqual({ name, pieces: true });
+      if (bytes.length > 4096)
+        expect({ name, pieces: log.scanned > 1 }).toEqual({ name, pieces: true });
     }
   }, 60_000);
 
   test("a cut inside a string or a nested array is disproven and the trace is scanned sequentially", async () => {
     const events = Array.from({ length: 400 }, (_, i) =>
-      i % 2 === 0 ? `{"ph":"X","name":"n","pid":1,"tid":1,"ts":${i},"dur":1,"args":{"text":"},{ },{","list":[{"a":1},{"b":2}]}}` : `{"ph":"X","name":"m","pid":1,"tid":2,"ts":${i},"dur":1}`,
+      i % 2 === 0
+        ? `{"ph":"X","name":"n","pid":1,"tid":1,"ts":${i},"dur":1,"args":{"text":"},{ },{","list":[{"a":1},{"b":2}]}}`
+        : `{"ph":"X","name":"m","pid":1,"tid":2,"ts":${i},"dur":1}`,
     );
     // Legacy traces put other arrays of objects after traceEvents; cuts there are disproven too.
-    const samples = Array.from({ length: 300 }, (_, i) => `{"cpu":0,"tid":1,"ts":${i},"name":"s","sf":1,"weight":1}`);
-    const bytes = enc.encode(`{"traceEvents":[${events.join(",")}],"samples":[${samples.join(",")}]}`);
+    const samples = Array.from(
+      { length: 300 },
+      (_, i) => `{"cpu":0,"tid":1,"ts":${i},"name":"s","sf":1,"weight":1}`,
+    );
+    const bytes = enc.encode(
+      `{"traceEvents":[${events.join(",")}],"samples":[${samples.join(",")}]}`,
+    );
     const { sequential, pieced, log } = await both(bytes, 1024);
     expect("ok" in sequential).toBe(true);
     expect(pieced).toEqual(sequential);
@@ -144,10 +190,14 @@ describe("a Chrome trace scanned in pieces", () => {
     const broken = good.slice();
     broken[at + 4] = 0x20;
     const invalid = await both(broken, 2048);
-    expect("error" in invalid.sequential && invalid.sequential.error).toContain(`at byte ${at + 5}`);
+    expect("error" in invalid.sequential && invalid.sequential.error).toContain(
+      `at byte ${at + 5}`,
+    );
     expect(invalid.pieced).toEqual(invalid.sequential);
     const limited = await both(good, 2048, { maxEvents: 1200 });
-    expect("error" in limited.sequential && limited.sequential.error).toContain("ARTIFACT_TOO_LARGE");
+    expect("error" in limited.sequential && limited.sequential.error).toContain(
+      "ARTIFACT_TOO_LARGE",
+    );
     expect(limited.pieced).toEqual(limited.sequential);
     // Both: the limit is crossed before the invalid byte, so both scans raise the limit.
     const first = await both(broken, 2048, { maxEvents: 1200 });
@@ -159,7 +209,9 @@ describe("a Chrome trace scanned in pieces", () => {
     const text = new TextDecoder().decode(mixedTrace(1500, { objectForm: false }));
     const cut = enc.encode(text.slice(0, text.lastIndexOf("}") + 1));
     const { sequential, pieced, log } = await both(cut, 2048);
-    expect("ok" in sequential && JSON.stringify(sequential.ok.rest.limitations)).toContain("truncated");
+    expect("ok" in sequential && JSON.stringify(sequential.ok.rest.limitations)).toContain(
+      "truncated",
+    );
     expect(pieced).toEqual(sequential);
     expect(log.scanned).toBeGreaterThan(5);
   });
@@ -172,7 +224,11 @@ describe("a Chrome trace scanned in pieces", () => {
     try {
       expect(pool.pieces).toBeDefined();
       const sequential = outcome(await runStream(chromeTraceAdapter, bytes));
-      const pieced = outcome(await runStream(chromeTraceAdapter, bytes, { pieces: { ...pool.pieces!, pieceBytes: 32 << 10 } }));
+      const pieced = outcome(
+        await runStream(chromeTraceAdapter, bytes, {
+          pieces: { ...pool.pieces!, pieceBytes: 32 << 10 },
+        }),
+      );
       expect(pieced).toEqual(sequential);
     } finally {
       await pool.close();

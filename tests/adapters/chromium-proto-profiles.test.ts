@@ -17,8 +17,13 @@ const perfetto = adapterByName("perfetto")!;
 type Msg = Record<string, any>;
 
 const extractProto = (bytes: Uint8Array, limits: Partial<AdapterLimits> = {}): NormalizedEvidence =>
-  perfetto.extract({ bytes, displayName: "t.pftrace", limits: { ...DEFAULT_ADAPTER_LIMITS, ...limits } });
-const encode = (packets: Msg[]): Uint8Array => Trace.encode(Trace.fromObject({ packet: packets })).finish();
+  perfetto.extract({
+    bytes,
+    displayName: "t.pftrace",
+    limits: { ...DEFAULT_ADAPTER_LIMITS, ...limits },
+  });
+const encode = (packets: Msg[]): Uint8Array =>
+  Trace.encode(Trace.fromObject({ packet: packets })).finish();
 
 // The profile of the JSON-trace tests: Profile + three out-of-order chunks, nodes linked by parent.
 const tree: [number, string, number][] = [
@@ -27,7 +32,10 @@ const tree: [number, string, number][] = [
   [4, "main", 3],
 ];
 const profile = cpuProfile(tree, [3, 4, 3, 2, 4], [5, 10, 20, 30, 40]);
-const nodes = profile.nodes.map(({ children: _children, ...node }) => ({ ...node, parent: tree.find(([id]) => id === node.id)?.[2] }));
+const nodes = profile.nodes.map(({ children: _children, ...node }) => ({
+  ...node,
+  parent: tree.find(([id]) => id === node.id)?.[2],
+}));
 type Chunks = [number, Record<string, unknown>][];
 const chunks: Chunks = [
   [1200, { cpuProfile: { samples: [2, 4] }, timeDeltas: [30, 40], endTime: profile.endTime }],
@@ -37,9 +45,26 @@ const chunks: Chunks = [
 
 function jsonTrace(chunkList: Chunks = chunks) {
   return [
-    ...chunkList.map(([ts, data]) => ({ ph: "P", name: "ProfileChunk", id: "0x7", pid: 9, tid: 99, ts, cat: "v8", args: { data } })),
+    ...chunkList.map(([ts, data]) => ({
+      ph: "P",
+      name: "ProfileChunk",
+      id: "0x7",
+      pid: 9,
+      tid: 99,
+      ts,
+      cat: "v8",
+      args: { data },
+    })),
     { ph: "M", name: "thread_name", pid: 9, tid: 1, args: { name: "CrRendererMain" } },
-    { ph: "P", name: "Profile", id: "0x7", pid: 9, tid: 1, ts: 1000, args: { data: { startTime: profile.startTime } } },
+    {
+      ph: "P",
+      name: "Profile",
+      id: "0x7",
+      pid: 9,
+      tid: 1,
+      ts: 1000,
+      args: { data: { startTime: profile.startTime } },
+    },
   ];
 }
 
@@ -47,9 +72,12 @@ function jsonTrace(chunkList: Chunks = chunks) {
 function nested(name: string | null, value: unknown): Msg {
   const named = name === null ? {} : { name };
   if (Array.isArray(value)) return { ...named, array_values: value.map((v) => nested(null, v)) };
-  if (value !== null && typeof value === "object") return { ...named, dict_entries: Object.entries(value).map(([k, v]) => nested(k, v)) };
+  if (value !== null && typeof value === "object")
+    return { ...named, dict_entries: Object.entries(value).map(([k, v]) => nested(k, v)) };
   if (typeof value === "string") return { ...named, string_value: value };
-  return Number.isInteger(value) ? { ...named, int_value: value } : { ...named, double_value: value };
+  return Number.isInteger(value)
+    ? { ...named, int_value: value }
+    : { ...named, double_value: value };
 }
 
 /**
@@ -58,20 +86,50 @@ function nested(name: string | null, value: unknown): Msg {
  * annotation name interned per sequence; track_uuid 0 meaning "this sequence's thread";
  * timestamps in ns of CLOCK_MONOTONIC, the trace clock.
  */
-function protoTrace(annotationOf: (data: Record<string, unknown>) => Msg, primaryClock = 3, chunkList: Chunks = chunks, extra: Msg[] = []): Uint8Array {
+function protoTrace(
+  annotationOf: (data: Record<string, unknown>) => Msg,
+  primaryClock = 3,
+  chunkList: Chunks = chunks,
+  extra: Msg[] = [],
+): Uint8Array {
   const thread = (seq: number, uuid: number, tid: number, name: string): Msg[] => [
-    { trusted_packet_sequence_id: seq, sequence_flags: 1, track_descriptor: { uuid, thread: { pid: 9, tid, thread_name: name } } },
     {
-      trusted_packet_sequence_id: seq, sequence_flags: 2, trace_packet_defaults: { timestamp_clock_id: 3, track_event_defaults: { track_uuid: uuid } },
-      interned_data: { event_names: [{ iid: 1, name: seq === 1 ? "Profile" : "ProfileChunk" }], debug_annotation_names: [{ iid: 1, name: "data" }] },
+      trusted_packet_sequence_id: seq,
+      sequence_flags: 1,
+      track_descriptor: { uuid, thread: { pid: 9, tid, thread_name: name } },
+    },
+    {
+      trusted_packet_sequence_id: seq,
+      sequence_flags: 2,
+      trace_packet_defaults: { timestamp_clock_id: 3, track_event_defaults: { track_uuid: uuid } },
+      interned_data: {
+        event_names: [{ iid: 1, name: seq === 1 ? "Profile" : "ProfileChunk" }],
+        debug_annotation_names: [{ iid: 1, name: "data" }],
+      },
     },
   ];
   const event = (seq: number, tsUs: number, data: Record<string, unknown>): Msg => ({
-    trusted_packet_sequence_id: seq, sequence_flags: 2, timestamp: tsUs * 1000,
-    track_event: { name_iid: 1, track_uuid: 0, category_iids: [], debug_annotations: [{ name_iid: 1, ...annotationOf(data) }], legacy_event: { phase: 80, unscoped_id: 7 } },
+    trusted_packet_sequence_id: seq,
+    sequence_flags: 2,
+    timestamp: tsUs * 1000,
+    track_event: {
+      name_iid: 1,
+      track_uuid: 0,
+      category_iids: [],
+      debug_annotations: [{ name_iid: 1, ...annotationOf(data) }],
+      legacy_event: { phase: 80, unscoped_id: 7 },
+    },
   });
   return encode([
-    { clock_snapshot: { clocks: [{ clock_id: 3, timestamp: 0 }, { clock_id: 6, timestamp: BOOTTIME_AHEAD_NS }], primary_trace_clock: primaryClock } },
+    {
+      clock_snapshot: {
+        clocks: [
+          { clock_id: 3, timestamp: 0 },
+          { clock_id: 6, timestamp: BOOTTIME_AHEAD_NS },
+        ],
+        primary_trace_clock: primaryClock,
+      },
+    },
     ...thread(1, 101, 1, "CrRendererMain"),
     ...thread(2, 102, 99, "v8:ProfEvntProc"),
     ...chunkList.map(([ts, data]) => event(2, ts, data)),
@@ -82,22 +140,54 @@ function protoTrace(annotationOf: (data: Record<string, unknown>) => Msg, primar
 
 const BOOTTIME_AHEAD_NS = 500_000;
 
-const legacyJson = (data: Record<string, unknown>): Msg => ({ legacy_json_value: JSON.stringify(data) });
+const legacyJson = (data: Record<string, unknown>): Msg => ({
+  legacy_json_value: JSON.stringify(data),
+});
 const nestedDict = (data: Record<string, unknown>): Msg => {
   const { dict_entries } = nested(null, data);
   return { dict_entries };
 };
 
 function cpuRows(e: NormalizedEvidence) {
-  const frames = new Map(rowsOf(e.tables.frames).map((f) => [f.frame_id, `${String(f.function)}@${String(f.file)}:${String(f.line)}`]));
-  return rowsOf(e.tables.frame_measurements).filter((m) => m.metric === "cpu_time")
-    .map((m) => [frames.get(m.frame_id), m.track_id, m.thread_name, m.self_value, m.inclusive_value, m.self_samples, m.inclusive_samples].map(String).join(" ")).sort();
+  const frames = new Map(
+    rowsOf(e.tables.frames).map((f) => [
+      f.frame_id,
+      `${String(f.function)}@${String(f.file)}:${String(f.line)}`,
+    ]),
+  );
+  return rowsOf(e.tables.frame_measurements)
+    .filter((m) => m.metric === "cpu_time")
+    .map((m) =>
+      [
+        frames.get(m.frame_id),
+        m.track_id,
+        m.thread_name,
+        m.self_value,
+        m.inclusive_value,
+        m.self_samples,
+        m.inclusive_samples,
+      ]
+        .map(String)
+        .join(" "),
+    )
+    .sort();
 }
-const cpuStacks = (e: NormalizedEvidence) => rowsOf(e.tables.stacks).filter((r) => r.metric === "cpu_time").map((r) => [r.sample_count, r.duration_ns, r.first_ts_ns].map(String).join(" ")).sort();
-const cpuEdges = (e: NormalizedEvidence) => rowsOf(e.tables.call_edges).filter((r) => r.metric === "cpu_time").map((r) => [r.self_value, r.inclusive_value, r.track_id].map(String).join(" ")).sort();
+const cpuStacks = (e: NormalizedEvidence) =>
+  rowsOf(e.tables.stacks)
+    .filter((r) => r.metric === "cpu_time")
+    .map((r) => [r.sample_count, r.duration_ns, r.first_ts_ns].map(String).join(" "))
+    .sort();
+const cpuEdges = (e: NormalizedEvidence) =>
+  rowsOf(e.tables.call_edges)
+    .filter((r) => r.metric === "cpu_time")
+    .map((r) => [r.self_value, r.inclusive_value, r.track_id].map(String).join(" "))
+    .sort();
 
 describe("V8 profiles in Perfetto traces", () => {
-  for (const [encoding, annotationOf] of [["legacy JSON", legacyJson], ["nested dict", nestedDict]] as const) {
+  for (const [encoding, annotationOf] of [
+    ["legacy JSON", legacyJson],
+    ["nested dict", nestedDict],
+  ] as const) {
     test(`${encoding} annotations give the JSON trace's cpu_time measurements, edges and stacks`, () => {
       const fromJson = extractWith(chromeTraceAdapter, jsonTrace());
       const fromProto = extractProto(protoTrace(annotationOf));
@@ -105,7 +195,11 @@ describe("V8 profiles in Perfetto traces", () => {
       expect(cpuRows(fromProto)).toEqual(cpuRows(fromJson));
       expect(cpuEdges(fromProto)).toEqual(cpuEdges(fromJson));
       expect(cpuStacks(fromProto)).toEqual(cpuStacks(fromJson));
-      expect(fromProto.summary).toMatchObject({ cpu_profiles: 1, cpu_samples: 5, total_cpu_time_ns: fromJson.summary.total_cpu_time_ns });
+      expect(fromProto.summary).toMatchObject({
+        cpu_profiles: 1,
+        cpu_samples: 5,
+        total_cpu_time_ns: fromJson.summary.total_cpu_time_ns,
+      });
       expect(String(fromProto.summary.metrics)).toContain("cpu_time");
     });
   }
@@ -120,34 +214,59 @@ describe("V8 profiles in Perfetto traces", () => {
   test("profile times (CLOCK_MONOTONIC µs) move with the events when the trace clock is another", () => {
     const onMonotonic = extractProto(protoTrace(legacyJson));
     const onBoottime = extractProto(protoTrace(legacyJson, 6));
-    const firstTs = (e: NormalizedEvidence) => rowsOf(e.tables.stacks).filter((r) => r.metric === "cpu_time").map((r) => BigInt(r.first_ts_ns as bigint)).sort();
-    expect(firstTs(onBoottime)).toEqual(firstTs(onMonotonic).map((ns) => ns + BigInt(BOOTTIME_AHEAD_NS)));
+    const firstTs = (e: NormalizedEvidence) =>
+      rowsOf(e.tables.stacks)
+        .filter((r) => r.metric === "cpu_time")
+        .map((r) => BigInt(r.first_ts_ns as bigint))
+        .sort();
+    expect(firstTs(onBoottime)).toEqual(
+      firstTs(onMonotonic).map((ns) => ns + BigInt(BOOTTIME_AHEAD_NS)),
+    );
     expect(cpuRows(onBoottime)).toEqual(cpuRows(onMonotonic));
   });
 
   test("flow links are not imported, and say so", () => {
-    const packets = (Trace.toObject(Trace.decode(protoTrace(legacyJson)), { longs: Number }) as Msg).packet as Msg[];
-    const flows = [{ flow_ids: [5] }, { terminating_flow_ids: [5] }, { legacy_event: { phase: 73, bind_id: 9 } }, { legacy_event: { phase: 73, flow_direction: 1 } }];
-    const withFlows = flows.map((extra, k) => ({ trusted_packet_sequence_id: 1, timestamp: 2_000_000 + k, track_event: { type: 3, name: "step", ...extra } }));
+    const packets = (Trace.toObject(Trace.decode(protoTrace(legacyJson)), { longs: Number }) as Msg)
+      .packet as Msg[];
+    const flows = [
+      { flow_ids: [5] },
+      { terminating_flow_ids: [5] },
+      { legacy_event: { phase: 73, bind_id: 9 } },
+      { legacy_event: { phase: 73, flow_direction: 1 } },
+    ];
+    const withFlows = flows.map((extra, k) => ({
+      trusted_packet_sequence_id: 1,
+      timestamp: 2_000_000 + k,
+      track_event: { type: 3, name: "step", ...extra },
+    }));
     expect(limitation(extractProto(encode(packets)), "flows_not_imported")).toBeUndefined();
-    expect(limitation(extractProto(encode([...packets, ...withFlows])), "flows_not_imported")).toBe(4);
+    expect(limitation(extractProto(encode([...packets, ...withFlows])), "flows_not_imported")).toBe(
+      4,
+    );
   });
 
   test("samples count against the event limit as chunks arrive (4 events, 5 samples)", () => {
-    expect(() => extractProto(protoTrace(legacyJson), { maxEvents: 4 })).toThrow(/CPU profile samples/);
+    expect(() => extractProto(protoTrace(legacyJson), { maxEvents: 4 })).toThrow(
+      /CPU profile samples/,
+    );
   });
 
   test("chunks whose Profile is missing are reported, not imported", () => {
     const bytes = protoTrace(legacyJson);
     const packets = (Trace.toObject(Trace.decode(bytes), { longs: Number }) as Msg).packet as Msg[];
-    const withoutProfile = encode(packets.filter((p) => !(p.trusted_packet_sequence_id === 1 && p.track_event)));
+    const withoutProfile = encode(
+      packets.filter((p) => !(p.trusted_packet_sequence_id === 1 && p.track_event)),
+    );
     const evidence = extractProto(withoutProfile);
     expect(cpuRows(evidence)).toEqual([]);
     expect(limitation(evidence, "orphan_profile_chunks")).toBe(3);
   });
 
   test("anonymous functions are reported as missing symbols in both forms alike", () => {
-    const named = chunks.map(([ts, data]): [number, Record<string, unknown>] => [ts, structuredClone(data)]);
+    const named = chunks.map(([ts, data]): [number, Record<string, unknown>] => [
+      ts,
+      structuredClone(data),
+    ]);
     const cpu = named[1]![1].cpuProfile as { nodes: { callFrame: { functionName: string } }[] };
     cpu.nodes[1]!.callFrame.functionName = "";
     const fromJson = extractWith(chromeTraceAdapter, jsonTrace(named));
@@ -159,26 +278,59 @@ describe("V8 profiles in Perfetto traces", () => {
 
   test("a legacy event with track_uuid 0 (Chrome's marks) is on its sequence's thread; a typed one is not", () => {
     const marks: Msg[] = [
-      { trusted_packet_sequence_id: 1, timestamp: 3_000_000, track_event: { name: "navigationStart", track_uuid: 0, legacy_event: { phase: 82 } } },
-      { trusted_packet_sequence_id: 1, timestamp: 3_000_001, track_event: { name: "typed", type: 3, track_uuid: 0 } },
+      {
+        trusted_packet_sequence_id: 1,
+        timestamp: 3_000_000,
+        track_event: { name: "navigationStart", track_uuid: 0, legacy_event: { phase: 82 } },
+      },
+      {
+        trusted_packet_sequence_id: 1,
+        timestamp: 3_000_001,
+        track_event: { name: "typed", type: 3, track_uuid: 0 },
+      },
     ];
     const rows = traceEventRows(extractProto(protoTrace(legacyJson, 3, chunks, marks)));
-    const where = (name: string) => rows.filter((r) => r.name === name).map((r) => [r.phase, r.pid, r.tid, r.thread_name]);
+    const where = (name: string) =>
+      rows.filter((r) => r.name === name).map((r) => [r.phase, r.pid, r.tid, r.thread_name]);
     expect(where("navigationStart")).toEqual([["R", "9", "1", "CrRendererMain"]]);
     expect(where("typed")).toEqual([["I", null, null, null]]);
   });
 
   test("a process_name that is the command line (Perfetto's default) does not replace the name Chrome gave", () => {
     const cmd = "/usr/lib/chromium/chromium --type=renderer";
-    const process = (uuid: number, pid: number, name: string, cmdline: string[]): Msg => ({ trusted_packet_sequence_id: 1, track_descriptor: { uuid, process: { pid, process_name: name, cmdline } } });
-    const thread = (uuid: number, pid: number): Msg => ({ trusted_packet_sequence_id: 1, track_descriptor: { uuid, thread: { pid, tid: pid, thread_name: "main" } } });
-    const slice = (uuid: number, ts: number): Msg => ({ trusted_packet_sequence_id: 1, timestamp: ts, track_event: { type: 3, name: "tick", track_uuid: uuid } });
+    const process = (uuid: number, pid: number, name: string, cmdline: string[]): Msg => ({
+      trusted_packet_sequence_id: 1,
+      track_descriptor: { uuid, process: { pid, process_name: name, cmdline } },
+    });
+    const thread = (uuid: number, pid: number): Msg => ({
+      trusted_packet_sequence_id: 1,
+      track_descriptor: { uuid, thread: { pid, tid: pid, thread_name: "main" } },
+    });
+    const slice = (uuid: number, ts: number): Msg => ({
+      trusted_packet_sequence_id: 1,
+      timestamp: ts,
+      track_event: { type: 3, name: "tick", track_uuid: uuid },
+    });
     const packets = [
-      process(1, 7, "Renderer", [cmd]), process(1, 7, cmd, [cmd]), thread(11, 7), slice(11, 10),
-      process(2, 8, cmd, [cmd]), thread(12, 8), slice(12, 20),
-      process(3, 6, "Utility", [cmd]), process(3, 6, "Network Service", [cmd]), thread(13, 6), slice(13, 30),
+      process(1, 7, "Renderer", [cmd]),
+      process(1, 7, cmd, [cmd]),
+      thread(11, 7),
+      slice(11, 10),
+      process(2, 8, cmd, [cmd]),
+      thread(12, 8),
+      slice(12, 20),
+      process(3, 6, "Utility", [cmd]),
+      process(3, 6, "Network Service", [cmd]),
+      thread(13, 6),
+      slice(13, 30),
     ];
-    const names = traceEventRows(extractProto(encode(packets))).filter((r) => r.name === "tick").map((r) => [r.pid, r.process_name]);
-    expect(names).toEqual([["7", "Renderer"], ["8", cmd], ["6", "Network Service"]]);
+    const names = traceEventRows(extractProto(encode(packets)))
+      .filter((r) => r.name === "tick")
+      .map((r) => [r.pid, r.process_name]);
+    expect(names).toEqual([
+      ["7", "Renderer"],
+      ["8", cmd],
+      ["6", "Network Service"],
+    ]);
   });
 });

@@ -22,11 +22,14 @@ function jsonEvents(text: string): Msg[] {
 }
 
 export function jsonChunks(text: string): RawChunk[] {
-  return jsonEvents(text).filter((e) => e.name === "ProfileChunk").map((e) => ({ profile: `${e.pid}/${e.id}`, data: e.args?.data }));
+  return jsonEvents(text)
+    .filter((e) => e.name === "ProfileChunk")
+    .map((e) => ({ profile: `${e.pid}/${e.id}`, data: e.args?.data }));
 }
 
 /** Packets with 64-bit fields as decimal strings: track uuids do not fit a double. */
-const packetsOf = (bytes: Uint8Array): Msg[] => (Trace.toObject(Trace.decode(bytes), { longs: String }) as Msg).packet as Msg[];
+const packetsOf = (bytes: Uint8Array): Msg[] =>
+  (Trace.toObject(Trace.decode(bytes), { longs: String }) as Msg).packet as Msg[];
 
 /**
  * Chrome writes each thread's events on its own packet sequence, whose default track is
@@ -42,17 +45,23 @@ export function protoChunks(bytes: Uint8Array): RawChunk[] {
   for (const p of packetsOf(bytes)) {
     const seq = p.trusted_packet_sequence_id as number;
     const descriptor = p.track_descriptor;
-    if (descriptor?.thread ?? descriptor?.process) pidOfTrack.set(descriptor.uuid, (descriptor.thread ?? descriptor.process).pid);
+    if (descriptor?.thread ?? descriptor?.process)
+      pidOfTrack.set(descriptor.uuid, (descriptor.thread ?? descriptor.process).pid);
     const defaults = p.trace_packet_defaults?.track_event_defaults?.track_uuid;
     if (defaults !== undefined) defaultTrack.set(seq, defaults);
     for (const n of p.interned_data?.event_names ?? []) names.set(`${seq}/${n.iid}`, n.name);
     const e = p.track_event;
     if (!e || (e.name ?? names.get(`${seq}/${e.name_iid}`)) !== "ProfileChunk") continue;
-    const pid = pidOfTrack.get(e.track_uuid && e.track_uuid !== "0" ? e.track_uuid : (defaultTrack.get(seq) ?? ""));
+    const pid = pidOfTrack.get(
+      e.track_uuid && e.track_uuid !== "0" ? e.track_uuid : (defaultTrack.get(seq) ?? ""),
+    );
     expect(pid).toBeDefined();
     const annotations = (e.debug_annotations ?? []) as Msg[];
     expect(annotations.length).toBe(1);
-    out.push({ profile: `${pid}/${e.legacy_event?.unscoped_id}`, data: JSON.parse(annotations[0]!.legacy_json_value) });
+    out.push({
+      profile: `${pid}/${e.legacy_event?.unscoped_id}`,
+      data: JSON.parse(annotations[0]!.legacy_json_value),
+    });
   }
   return out;
 }
@@ -61,7 +70,11 @@ export function protoChunks(bytes: Uint8Array): RawChunk[] {
 export function countSamples(chunks: RawChunk[]): Map<string, number> {
   const nodeNames = new Map<string, string>();
   for (const { profile, data } of chunks) {
-    for (const node of data?.cpuProfile?.nodes ?? []) nodeNames.set(`${profile}#${node.id}`, functionKey(node.callFrame.functionName, node.callFrame.url || null));
+    for (const node of data?.cpuProfile?.nodes ?? [])
+      nodeNames.set(
+        `${profile}#${node.id}`,
+        functionKey(node.callFrame.functionName, node.callFrame.url || null),
+      );
   }
   const counts = new Map<string, number>();
   for (const { profile, data } of chunks) {
@@ -77,7 +90,9 @@ export function countSamples(chunks: RawChunk[]): Map<string, number> {
 /** Thread (CPU) time of the JSON form's complete events: "pid/tid name ts" (ns) → tdur (ns). */
 export function jsonThreadTimes(text: string): Map<string, number> {
   const out = new Map<string, number>();
-  for (const e of jsonEvents(text)) if (e.ph === "X" && typeof e.tdur === "number") out.set(`${e.pid}/${e.tid} ${e.name} ${e.ts * 1000}`, e.tdur * 1000);
+  for (const e of jsonEvents(text))
+    if (e.ph === "X" && typeof e.tdur === "number")
+      out.set(`${e.pid}/${e.tid} ${e.name} ${e.ts * 1000}`, e.tdur * 1000);
   return out;
 }
 
@@ -89,8 +104,19 @@ export function jsonThreadTimes(text: string): Map<string, number> {
  * clock at a begin and an end; begins and ends pair per track, innermost first.
  */
 export function protoThreadTimes(bytes: Uint8Array): Map<string, number> {
-  interface Clock { value: number; base: number; refNs: number; unitNs: number; incremental: boolean }
-  interface Sequence { names: Map<number, string>; clocks: Map<number, Clock>; defaults: Msg | null; totals: Map<string, number> }
+  interface Clock {
+    value: number;
+    base: number;
+    refNs: number;
+    unitNs: number;
+    incremental: boolean;
+  }
+  interface Sequence {
+    names: Map<number, string>;
+    clocks: Map<number, Clock>;
+    defaults: Msg | null;
+    totals: Map<string, number>;
+  }
   const sequences = new Map<number, Sequence>();
   const threadOf = new Map<string, string>();
   const counters = new Map<string, { unit: number; incremental: boolean }>();
@@ -99,21 +125,36 @@ export function protoThreadTimes(bytes: Uint8Array): Map<string, number> {
   for (const p of packetsOf(bytes)) {
     const id = p.trusted_packet_sequence_id ?? 0;
     let s = sequences.get(id);
-    if (!s) sequences.set(id, (s = { names: new Map(), clocks: new Map(), defaults: null, totals: new Map() }));
+    if (!s)
+      sequences.set(
+        id,
+        (s = { names: new Map(), clocks: new Map(), defaults: null, totals: new Map() }),
+      );
     if (p.incremental_state_cleared || (p.sequence_flags ?? 0) & 1) {
       s.names.clear();
       s.totals.clear();
     }
     const d = p.track_descriptor;
     if (d?.thread) threadOf.set(d.uuid, `${d.thread.pid}/${d.thread.tid}`);
-    if (d?.counter) counters.set(d.uuid, { unit: Number(d.counter.unit_multiplier ?? 1), incremental: !!d.counter.is_incremental });
+    if (d?.counter)
+      counters.set(d.uuid, {
+        unit: Number(d.counter.unit_multiplier ?? 1),
+        incremental: !!d.counter.is_incremental,
+      });
     if (p.trace_packet_defaults) s.defaults = p.trace_packet_defaults;
     for (const n of p.interned_data?.event_names ?? []) s.names.set(n.iid, n.name);
     if (p.clock_snapshot && id !== 0) {
       const monotonic = (p.clock_snapshot.clocks as Msg[]).find((c) => c.clock_id === 3)!;
       for (const c of p.clock_snapshot.clocks as Msg[]) {
         const at = Number(c.timestamp);
-        if (c.clock_id >= 64) s.clocks.set(c.clock_id, { value: at, base: at, refNs: Number(monotonic.timestamp), unitNs: Number(c.unit_multiplier_ns ?? 1), incremental: !!c.is_incremental });
+        if (c.clock_id >= 64)
+          s.clocks.set(c.clock_id, {
+            value: at,
+            base: at,
+            refNs: Number(monotonic.timestamp),
+            unitNs: Number(c.unit_multiplier_ns ?? 1),
+            incremental: !!c.is_incremental,
+          });
       }
     }
     const clockId = p.timestamp_clock_id ?? s.defaults?.timestamp_clock_id;
@@ -125,7 +166,10 @@ export function protoThreadTimes(bytes: Uint8Array): Map<string, number> {
     }
     const e = p.track_event;
     if (!e) continue;
-    const uuids = (e.extra_counter_track_uuids?.length ? e.extra_counter_track_uuids : s.defaults?.track_event_defaults?.extra_counter_track_uuids) ?? [];
+    const uuids =
+      (e.extra_counter_track_uuids?.length
+        ? e.extra_counter_track_uuids
+        : s.defaults?.track_event_defaults?.extra_counter_track_uuids) ?? [];
     let thread = Number.NaN;
     (e.extra_counter_values ?? []).forEach((value: string, i: number) => {
       const v = Number(value);
@@ -142,7 +186,8 @@ export function protoThreadTimes(bytes: Uint8Array): Map<string, number> {
     if (e.type === 1) stack.push({ name: e.name ?? s.names.get(e.name_iid), ns, thread });
     else {
       const begin = stack.pop();
-      if (begin && Number.isFinite(begin.thread) && Number.isFinite(thread)) out.set(`${where} ${begin.name} ${begin.ns}`, thread - begin.thread);
+      if (begin && Number.isFinite(begin.thread) && Number.isFinite(thread))
+        out.set(`${where} ${begin.name} ${begin.ns}`, thread - begin.thread);
     }
   }
   return out;

@@ -18,7 +18,13 @@ import { adapterByName } from "../../src/adapters/registry.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 import { cli, heavyTest, REPO } from "../helpers.ts";
 import { chromeTraceAdapter, extractWith, limitation } from "./adapter-harness.ts";
-import { countSamples, jsonChunks, jsonThreadTimes, protoChunks, protoThreadTimes } from "./chromium-raw-trace.ts";
+import {
+  countSamples,
+  jsonChunks,
+  jsonThreadTimes,
+  protoChunks,
+  protoThreadTimes,
+} from "./chromium-raw-trace.ts";
 import { type Row, totalsByFunction, traceEventRows } from "./evidence-checks.ts";
 import { functionKey } from "./reference-cpuprofile.ts";
 import { expectSameOutcome } from "./wasm-equivalence.ts";
@@ -36,9 +42,14 @@ interface Recording {
 
 function load(text: string, bytes: Uint8Array): Recording {
   return {
-    text, bytes,
+    text,
+    bytes,
     json: extractWith(chromeTraceAdapter, text),
-    proto: perfetto.extract({ bytes, displayName: "trace.pftrace", limits: DEFAULT_ADAPTER_LIMITS }),
+    proto: perfetto.extract({
+      bytes,
+      displayName: "trace.pftrace",
+      limits: DEFAULT_ADAPTER_LIMITS,
+    }),
   };
 }
 
@@ -46,11 +57,22 @@ function load(text: string, bytes: Uint8Array): Recording {
 
 /** Self samples per function as imported, summed over tracks and lines. */
 function importedSamples(evidence: NormalizedEvidence): Map<string, number> {
-  return new Map([...totalsByFunction(evidence, "cpu_time")].filter(([, v]) => v.selfSamples > 0).map(([k, v]) => [k, v.selfSamples]));
+  return new Map(
+    [...totalsByFunction(evidence, "cpu_time")]
+      .filter(([, v]) => v.selfSamples > 0)
+      .map(([k, v]) => [k, v.selfSamples]),
+  );
 }
 
-/** JavaScript functions (those with a script URL, `only` those of one) by self cpu_time, largest first. */
-function topJavaScript(evidence: NormalizedEvidence, n: number, only?: string): { fn: string; ns: number; samples: number }[] {
+/**
+ * JavaScript functions (those with a script URL, `only` those of one) by self cpu_time, largest
+ * first.
+ */
+function topJavaScript(
+  evidence: NormalizedEvidence,
+  n: number,
+  only?: string,
+): { fn: string; ns: number; samples: number }[] {
   return [...totalsByFunction(evidence, "cpu_time")]
     .filter(([fn]) => !fn.endsWith(" @ ") && (only === undefined || fn.endsWith(` @ ${only}`)))
     .map(([fn, v]) => ({ fn, ns: v.selfNs, samples: v.selfSamples }))
@@ -58,7 +80,8 @@ function topJavaScript(evidence: NormalizedEvidence, n: number, only?: string): 
     .slice(0, n);
 }
 
-const within = (a: number, b: number, fraction: number): boolean => Math.abs(a - b) <= fraction * Math.max(Math.abs(a), Math.abs(b));
+const within = (a: number, b: number, fraction: number): boolean =>
+  Math.abs(a - b) <= fraction * Math.max(Math.abs(a), Math.abs(b));
 
 /**
  * What one run in both forms must show: each import counts exactly its own file's samples,
@@ -66,7 +89,11 @@ const within = (a: number, b: number, fraction: number): boolean => Math.abs(a -
  * those of one script: the page's, where Chromium's own UI renderer may run outside the
  * shorter session's window).
  */
-function expectSameSamples(r: Recording, pageUrl: string, only?: string): { fn: string; ns: number; samples: number }[] {
+function expectSameSamples(
+  r: Recording,
+  pageUrl: string,
+  only?: string,
+): { fn: string; ns: number; samples: number }[] {
   expect(importedSamples(r.json)).toEqual(countSamples(jsonChunks(r.text)));
   expect(importedSamples(r.proto)).toEqual(countSamples(protoChunks(r.bytes)));
   const fromJson = topJavaScript(r.json, 5, only);
@@ -77,14 +104,19 @@ function expectSameSamples(r: Recording, pageUrl: string, only?: string): { fn: 
   for (const top of fromJson) {
     const other = fromProto.get(top.fn);
     expect(other).toBeDefined();
-    expect({ fn: top.fn, samples: within(other!.samples, top.samples, 0.01), ns: within(other!.ns, top.ns, 0.01) }).toEqual({ fn: top.fn, samples: true, ns: true });
+    expect({
+      fn: top.fn,
+      samples: within(other!.samples, top.samples, 0.01),
+      ns: within(other!.ns, top.ns, 0.01),
+    }).toEqual({ fn: top.fn, samples: true, ns: true });
   }
   return fromJson;
 }
 
 // ---- User timings and marks ----
 
-const userTimings = (e: NormalizedEvidence): Row[] => traceEventRows(e).filter((r) => r.category === "blink.user_timing");
+const userTimings = (e: NormalizedEvidence): Row[] =>
+  traceEventRows(e).filter((r) => r.category === "blink.user_timing");
 const named = (rows: Row[], name: string): Row[] => rows.filter((r) => r.name === name);
 
 /**
@@ -101,19 +133,34 @@ function expectSameUserTimings(r: Recording): void {
   expect(offset(protoMeasure[0]!, protoMark[0]!)).toBe(offset(measure[0]!, mark[0]!));
   expect(Number(protoMeasure[0]!.dur_ns)).toBe(Number(measure[0]!.dur_ns));
   expect(Number(measure[0]!.dur_ns)).toBeGreaterThan(600e6);
-  expect([protoMark[0]!.pid, protoMark[0]!.tid, protoMark[0]!.process_name, protoMark[0]!.thread_name]).toEqual([mark[0]!.pid, mark[0]!.tid, "Renderer", "CrRendererMain"]);
+  expect([
+    protoMark[0]!.pid,
+    protoMark[0]!.tid,
+    protoMark[0]!.process_name,
+    protoMark[0]!.thread_name,
+  ]).toEqual([mark[0]!.pid, mark[0]!.tid, "Renderer", "CrRendererMain"]);
   expect([mark[0]!.process_name, mark[0]!.thread_name]).toEqual(["Renderer", "CrRendererMain"]);
-  const where = (rows: Row[], origin: Row) => rows.map((row) => `${offset(row, origin)} ${row.pid}/${row.tid} ${row.thread_name}`);
+  const where = (rows: Row[], origin: Row) =>
+    rows.map((row) => `${offset(row, origin)} ${row.pid}/${row.tid} ${row.thread_name}`);
   const jsonNavigations = where(named(json, "navigationStart"), mark[0]!);
   expect(jsonNavigations.length).toBeGreaterThan(0);
-  expect(where(named(proto, "navigationStart"), protoMark[0]!)).toEqual(expect.arrayContaining(jsonNavigations));
+  expect(where(named(proto, "navigationStart"), protoMark[0]!)).toEqual(
+    expect.arrayContaining(jsonNavigations),
+  );
 }
 
 // ---- Thread (CPU) time of slices ----
 
-/** Imported slices' thread time, keyed as chromium-raw-trace.ts keys the file's: "pid/tid name ts" (ns). */
+/**
+ * Imported slices' thread time, keyed as chromium-raw-trace.ts keys the file's: "pid/tid name ts"
+ * (ns).
+ */
 function importedThreadTimes(e: NormalizedEvidence): Map<string, number> {
-  return new Map(traceEventRows(e).filter((r) => r.thread_dur_ns !== null).map((r) => [`${r.pid}/${r.tid} ${r.name} ${r.ts_ns}`, Number(r.thread_dur_ns)]));
+  return new Map(
+    traceEventRows(e)
+      .filter((r) => r.thread_dur_ns !== null)
+      .map((r) => [`${r.pid}/${r.tid} ${r.name} ${r.ts_ns}`, Number(r.thread_dur_ns)]),
+  );
 }
 
 /**
@@ -122,17 +169,31 @@ function importedThreadTimes(e: NormalizedEvidence): Map<string, number> {
  * Each session timestamps its own copy of an event (a begin can be µs, at a sequence's
  * first event even ms, apart), so slices are paired by nearest begin, not equal begin.
  */
-function threadTimeDifferences(r: Recording, minNs: number): { name: string; json: number; proto: number; relative: number }[] {
+function threadTimeDifferences(
+  r: Recording,
+  minNs: number,
+): { name: string; json: number; proto: number; relative: number }[] {
   const key = (row: Row) => `${row.pid}/${row.tid} ${row.name} ${row.depth}`;
   const proto = new Map<string, Row[]>();
-  for (const row of traceEventRows(r.proto)) if (row.thread_dur_ns !== null) proto.set(key(row), [...(proto.get(key(row)) ?? []), row]);
-  return traceEventRows(r.json).filter((row) => Number(row.thread_dur_ns ?? 0) >= minNs).map((row) => {
-    const candidates = proto.get(key(row)) ?? [];
-    const distance = (other: Row) => Math.abs(Number(other.ts_ns) - Number(row.ts_ns));
-    const nearest = candidates.sort((a, b) => distance(a) - distance(b))[0];
-    const [json, other] = [Number(row.thread_dur_ns), Number(nearest?.thread_dur_ns ?? Number.NaN)];
-    return { name: String(row.name), json, proto: other, relative: Math.abs(other - json) / json };
-  });
+  for (const row of traceEventRows(r.proto))
+    if (row.thread_dur_ns !== null) proto.set(key(row), [...(proto.get(key(row)) ?? []), row]);
+  return traceEventRows(r.json)
+    .filter((row) => Number(row.thread_dur_ns ?? 0) >= minNs)
+    .map((row) => {
+      const candidates = proto.get(key(row)) ?? [];
+      const distance = (other: Row) => Math.abs(Number(other.ts_ns) - Number(row.ts_ns));
+      const nearest = candidates.sort((a, b) => distance(a) - distance(b))[0];
+      const [json, other] = [
+        Number(row.thread_dur_ns),
+        Number(nearest?.thread_dur_ns ?? Number.NaN),
+      ];
+      return {
+        name: String(row.name),
+        json,
+        proto: other,
+        relative: Math.abs(other - json) / json,
+      };
+    });
 }
 
 /** Each import's thread times are its file's, to the ns (JSON: µs, as Chrome writes them). */
@@ -150,14 +211,18 @@ describe("one Chromium run, recorded as JSON and as protobuf", () => {
   const pageUrl = "file:///tmp/chromium-fixture/fib-page.html";
 
   test("committed pair: the same samples per function in both forms, each as its file counts them", async () => {
-    const r = load(gunzipSync(readFileSync(join(FIXTURE, "fib.json.gz"))).toString("utf8"), new Uint8Array(gunzipSync(readFileSync(join(FIXTURE, "fib.pftrace.gz")))));
+    const r = load(
+      gunzipSync(readFileSync(join(FIXTURE, "fib.json.gz"))).toString("utf8"),
+      new Uint8Array(gunzipSync(readFileSync(join(FIXTURE, "fib.pftrace.gz")))),
+    );
     const top = expectSameSamples(r, pageUrl);
     // This recording's own numbers: fib took 2579 samples in each form, the same ns.
     const fib = topJavaScript(r.proto, 1)[0]!;
     expect([top[0]!.samples, fib.samples, fib.ns]).toEqual([2579, 2579, top[0]!.ns]);
     // The page's functions ran while both sessions recorded: equal counts. (Chromium's own
     // UI renderer goes on running after the DevTools session ends: a few more there.)
-    const pageOnly = (counts: Map<string, number>) => [...counts].filter(([fn]) => fn.endsWith(` @ ${pageUrl}`)).sort();
+    const pageOnly = (counts: Map<string, number>) =>
+      [...counts].filter(([fn]) => fn.endsWith(` @ ${pageUrl}`)).sort();
     expect(pageOnly(importedSamples(r.json)).length).toBeGreaterThan(1);
     expect(pageOnly(importedSamples(r.proto))).toEqual(pageOnly(importedSamples(r.json)));
     expectSameUserTimings(r);
@@ -165,7 +230,11 @@ describe("one Chromium run, recorded as JSON and as protobuf", () => {
     // Every slice with 1 ms of thread time or more: the same thread time in the other form.
     const differences = threadTimeDifferences(r, 1e6);
     expect(differences.length).toBeGreaterThan(2);
-    for (const d of differences) expect({ ...d, agrees: Math.abs(d.proto - d.json) <= Math.max(0.01 * d.json, 20_000) }).toMatchObject({ agrees: true });
+    for (const d of differences)
+      expect({
+        ...d,
+        agrees: Math.abs(d.proto - d.json) <= Math.max(0.01 * d.json, 20_000),
+      }).toMatchObject({ agrees: true });
     // Both forms say the same about anonymous functions.
     expect(limitation(r.proto, "missing_symbols")).toBeGreaterThan(0);
     expect(limitation(r.json, "missing_symbols")).toBeGreaterThan(0);
@@ -183,9 +252,24 @@ describe("one Chromium run, recorded as JSON and as protobuf", () => {
       const hotspots = async (file: string) => {
         const imported = await cli(["import", file, "--json"], { cwd: dir });
         expect(imported.code).toBe(0);
-        const result = await cli(["analyze", "hotspots", imported.json.artifact_id, "--metric", "cpu_time", "--limit", "8", "--json"], { cwd: dir });
+        const result = await cli(
+          [
+            "analyze",
+            "hotspots",
+            imported.json.artifact_id,
+            "--metric",
+            "cpu_time",
+            "--limit",
+            "8",
+            "--json",
+          ],
+          { cwd: dir },
+        );
         expect(result.code).toBe(0);
-        return (result.json.items as Msg[]).filter((i) => i.language === "javascript").slice(0, 3).map((i) => [i.function, i.file, i.self_samples, i.self_value]);
+        return (result.json.items as Msg[])
+          .filter((i) => i.language === "javascript")
+          .slice(0, 3)
+          .map((i) => [i.function, i.file, i.self_samples, i.self_value]);
       };
       const [fromJson, fromProto] = [await hotspots(files.json), await hotspots(files.proto)];
       expect(fromJson[0]).toEqual(["fib", pageUrl, 2579, expect.any(Number)]);
@@ -197,41 +281,64 @@ describe("one Chromium run, recorded as JSON and as protobuf", () => {
 
   const chromium = findChromium();
   const fresh = chromium === undefined ? test.skip : heavyTest;
-  fresh(`fresh recording with the installed Chromium${chromium === undefined ? " (none installed)" : ""}`, async () => {
-    const dir = mkdtempSync(join(tmpdir(), "flameox-chromium-"));
-    try {
-      // toplevel adds the task slices whose thread (CPU) time both forms carry.
-      const categories = ["-*", "toplevel", "disabled-by-default-v8.cpu_profiler", "blink.user_timing"];
-      const page = join(FIXTURE, "fib-page.html");
-      const pair = await recordChromiumPair({ chromium: chromium!, page, outDir: dir, categories });
-      const r = load(readFileSync(pair.json, "utf8"), new Uint8Array(readFileSync(pair.proto)));
-      // Chromium's UI renderer (chrome://omnibox-popup) starts with the browser and runs
-      // while the startup session records alone, at a time that varies from run to run: the
-      // page's functions are the ones both sessions saw whole.
-      expectSameSamples(r, `file://${page}`, `file://${page}`);
-      expectSameUserTimings(r);
-      // The task that ran the fib loop: the longest slice on the page's main thread; its
-      // thread time is the JSON's tdur and the protobuf's thread_time readings.
-      const measure = named(userTimings(r.json), "fib-loop")[0]!;
-      const fibTask = (e: NormalizedEvidence) => {
-        const rows = traceEventRows(e).filter((row) => row.pid === measure.pid && row.thread_name === "CrRendererMain" && row.dur_ns !== null);
-        return rows.sort((a, b) => Number(b.dur_ns) - Number(a.dur_ns))[0]!;
-      };
-      const [jsonTask, protoTask] = [fibTask(r.json), fibTask(r.proto)];
-      expect(protoTask.name).toBe(jsonTask.name);
-      expect(Number(jsonTask.thread_dur_ns)).toBeGreaterThan(0);
-      expect(within(Number(protoTask.thread_dur_ns), Number(jsonTask.thread_dur_ns), 0.01)).toBe(true);
-      expect(within(Number(protoTask.dur_ns), Number(jsonTask.dur_ns), 0.01)).toBe(true);
-      // Each import holds its file's thread times exactly; between the files, Chrome's own
-      // readings for a task differ by more than 1% for some tasks (measured: 0-12% of those
-      // with 1 ms of thread time or more, some by a third; two protobuf sessions of one run
-      // differ the same way, so it is in what each session records); most agree.
-      expectThreadTimesAsInFiles(r);
-      const differences = threadTimeDifferences(r, 1e6).map((d) => d.relative).sort((a, b) => a - b);
-      expect(differences.length).toBeGreaterThan(10);
-      expect(differences[Math.floor(differences.length / 2)]!).toBeLessThanOrEqual(0.01);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 180_000);
+  fresh(
+    `fresh recording with the installed Chromium${chromium === undefined ? " (none installed)" : ""}`,
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "flameox-chromium-"));
+      try {
+        // toplevel adds the task slices whose thread (CPU) time both forms carry.
+        const categories = [
+          "-*",
+          "toplevel",
+          "disabled-by-default-v8.cpu_profiler",
+          "blink.user_timing",
+        ];
+        const page = join(FIXTURE, "fib-page.html");
+        const pair = await recordChromiumPair({
+          chromium: chromium!,
+          page,
+          outDir: dir,
+          categories,
+        });
+        const r = load(readFileSync(pair.json, "utf8"), new Uint8Array(readFileSync(pair.proto)));
+        // Chromium's UI renderer (chrome://omnibox-popup) starts with the browser and runs
+        // while the startup session records alone, at a time that varies from run to run: the
+        // page's functions are the ones both sessions saw whole.
+        expectSameSamples(r, `file://${page}`, `file://${page}`);
+        expectSameUserTimings(r);
+        // The task that ran the fib loop: the longest slice on the page's main thread; its
+        // thread time is the JSON's tdur and the protobuf's thread_time readings.
+        const measure = named(userTimings(r.json), "fib-loop")[0]!;
+        const fibTask = (e: NormalizedEvidence) => {
+          const rows = traceEventRows(e).filter(
+            (row) =>
+              row.pid === measure.pid &&
+              row.thread_name === "CrRendererMain" &&
+              row.dur_ns !== null,
+          );
+          return rows.sort((a, b) => Number(b.dur_ns) - Number(a.dur_ns))[0]!;
+        };
+        const [jsonTask, protoTask] = [fibTask(r.json), fibTask(r.proto)];
+        expect(protoTask.name).toBe(jsonTask.name);
+        expect(Number(jsonTask.thread_dur_ns)).toBeGreaterThan(0);
+        expect(within(Number(protoTask.thread_dur_ns), Number(jsonTask.thread_dur_ns), 0.01)).toBe(
+          true,
+        );
+        expect(within(Number(protoTask.dur_ns), Number(jsonTask.dur_ns), 0.01)).toBe(true);
+        // Each import holds its file's thread times exactly; between the files, Chrome's own
+        // readings for a task differ by more than 1% for some tasks (measured: 0-12% of those
+        // with 1 ms of thread time or more, some by a third; two protobuf sessions of one run
+        // differ the same way, so it is in what each session records); most agree.
+        expectThreadTimesAsInFiles(r);
+        const differences = threadTimeDifferences(r, 1e6)
+          .map((d) => d.relative)
+          .sort((a, b) => a - b);
+        expect(differences.length).toBeGreaterThan(10);
+        expect(differences[Math.floor(differences.length / 2)]!).toBeLessThanOrEqual(0.01);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    180_000,
+  );
 });

@@ -15,7 +15,11 @@ describe("cpuprofile corpus", () => {
       const bytes = loadPayload(file.path);
       const adapter = detectAdapter({ head: headOf(bytes), displayName: file.name });
       expect(adapter?.name).toBe("v8-cpuprofile");
-      const evidence = adapter!.extract({ bytes, displayName: file.name, limits: DEFAULT_ADAPTER_LIMITS });
+      const evidence = adapter!.extract({
+        bytes,
+        displayName: file.name,
+        limits: DEFAULT_ADAPTER_LIMITS,
+      });
       expect(evidence.adapter).toBe("v8-cpuprofile");
       expectTableInvariants(evidence);
 
@@ -30,8 +34,14 @@ describe("cpuprofile corpus", () => {
         expect(mine.selfSamples).toBe(ref.samples);
         expect(Math.abs(mine.selfNs - ref.selfUs * 1000)).toBeLessThanOrEqual(ref.samples);
       }
-      const top = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 5).map(([k]) => k);
-      expect(top(new Map([...got].map(([k, v]) => [k, v.selfNs])))).toEqual(top(new Map([...reference].map(([k, v]) => [k, Math.round(v.selfUs * 1000)]))));
+      const top = (m: Map<string, number>) =>
+        [...m]
+          .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+          .slice(0, 5)
+          .map(([k]) => k);
+      expect(top(new Map([...got].map(([k, v]) => [k, v.selfNs])))).toEqual(
+        top(new Map([...reference].map(([k, v]) => [k, Math.round(v.selfUs * 1000)]))),
+      );
 
       const totalSamples = [...got.values()].reduce((a, v) => a + v.selfSamples, 0);
       expect(totalSamples).toBe(raw.samples.length);

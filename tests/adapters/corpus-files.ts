@@ -18,7 +18,9 @@ export interface CorpusFile {
 }
 
 /** The external corpus folder when this run is the external lane, else null. */
-export const EXTERNAL_CORPUS: string | null = process.env.FLAMEOX_CORPUS ? resolve(process.env.FLAMEOX_CORPUS) : null;
+export const EXTERNAL_CORPUS: string | null = process.env.FLAMEOX_CORPUS
+  ? resolve(process.env.FLAMEOX_CORPUS)
+  : null;
 
 function listDir(dir: string): string[] {
   return existsSync(dir) ? readdirSync(dir).sort() : [];
@@ -26,25 +28,40 @@ function listDir(dir: string): string[] {
 
 /** The files of one format: the vendored ones, plus the external ones in the external lane. */
 export function corpusFiles(format: string): CorpusFile[] {
-  const vendored = listDir(join(CORPUS, format)).map((name) => ({ name, path: join(CORPUS, format, name), lane: "vendored" as const }));
+  const vendored = listDir(join(CORPUS, format)).map((name) => ({
+    name,
+    path: join(CORPUS, format, name),
+    lane: "vendored" as const,
+  }));
   if (EXTERNAL_CORPUS === null) return vendored;
   const have = new Set(vendored.map((f) => f.name));
   const external = listDir(join(EXTERNAL_CORPUS, format))
     .filter((name) => !have.has(name))
-    .map((name) => ({ name, path: join(EXTERNAL_CORPUS, format, name), lane: "external" as const }));
+    .map((name) => ({
+      name,
+      path: join(EXTERNAL_CORPUS, format, name),
+      lane: "external" as const,
+    }));
   return [...vendored, ...external].sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** One named file, or a clear error that says which lane has it. */
 export function corpusFile(format: string, name: string): CorpusFile {
   const file = corpusFiles(format).find((f) => f.name === name);
-  if (file === undefined) throw new Error(`corpus file ${format}/${name} is not in this lane (vendored: ${CORPUS}; external: ${EXTERNAL_CORPUS ?? "FLAMEOX_CORPUS unset"})`);
+  if (file === undefined)
+    throw new Error(
+      `corpus file ${format}/${name} is not in this lane (vendored: ${CORPUS}; external: ${EXTERNAL_CORPUS ?? "FLAMEOX_CORPUS unset"})`,
+    );
   return file;
 }
 
 export function corpusFormats(): string[] {
   const dirs = (root: string | null) =>
-    root === null || !existsSync(root) ? [] : readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    root === null || !existsSync(root)
+      ? []
+      : readdirSync(root, { withFileTypes: true })
+          .filter((e) => e.isDirectory())
+          .map((e) => e.name);
   return [...new Set([...dirs(CORPUS), ...dirs(EXTERNAL_CORPUS)])].sort();
 }
 

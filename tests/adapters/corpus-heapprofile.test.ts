@@ -38,8 +38,14 @@ describe("heapprofile corpus", () => {
   for (const file of corpusFiles("heapprofile")) {
     test(file.name, async () => {
       const bytes = loadPayload(file.path);
-      expect(detectAdapter({ head: headOf(bytes), displayName: file.name })?.name).toBe("v8-heapprofile");
-      const evidence = heap.extract({ bytes, displayName: file.name, limits: DEFAULT_ADAPTER_LIMITS });
+      expect(detectAdapter({ head: headOf(bytes), displayName: file.name })?.name).toBe(
+        "v8-heapprofile",
+      );
+      const evidence = heap.extract({
+        bytes,
+        displayName: file.name,
+        limits: DEFAULT_ADAPTER_LIMITS,
+      });
       const frames = new Map(rowsOf(evidence.tables.frames).map((f) => [f.frame_id, f]));
       const got = new Map<string, number>();
       for (const m of rowsOf(evidence.tables.frame_measurements)) {
@@ -54,7 +60,15 @@ describe("heapprofile corpus", () => {
     });
   }
   test("malformed heap profiles fail alike on both paths", async () => {
-    for (const value of [{}, { head: 1 }, { head: { callFrame: {}, selfSize: -1 } }, { head: { callFrame: 1, selfSize: 0 } }, { head: { callFrame: {}, selfSize: 1, children: {} } }, { head: { callFrame: {}, selfSize: 1 }, samples: 3 }, "[]"]) {
+    for (const value of [
+      {},
+      { head: 1 },
+      { head: { callFrame: {}, selfSize: -1 } },
+      { head: { callFrame: 1, selfSize: 0 } },
+      { head: { callFrame: {}, selfSize: 1, children: {} } },
+      { head: { callFrame: {}, selfSize: 1 }, samples: 3 },
+      "[]",
+    ]) {
       await expectSameOutcome(heap, payload(value), { chunkSize: 7 });
     }
   });

@@ -14,7 +14,9 @@ import { EXTERNAL_CORPUS } from "./corpus-files.ts";
 const PERMISSIVE = new Set(["Apache-2.0", "MIT", "BSD-3-Clause", "MIT OR Apache-2.0"]);
 
 function tsv(path: string): Record<string, string>[] {
-  const [header, ...lines] = readFileSync(path, "utf8").split("\n").filter((l) => l.length > 0);
+  const [header, ...lines] = readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l.length > 0);
   const names = header!.split("\t");
   return lines.map((line) => Object.fromEntries(line.split("\t").map((v, i) => [names[i]!, v])));
 }
@@ -28,7 +30,11 @@ describe("vendored corpus (default lane)", () => {
     expect(vendored.length).toBeGreaterThan(50);
     for (const row of vendored) {
       const path = join(CORPUS, row.relpath!);
-      expect([row.relpath, statSync(path).size, sha256(path)]).toEqual([row.relpath, Number(row.bytes), row.sha256]);
+      expect([row.relpath, statSync(path).size, sha256(path)]).toEqual([
+        row.relpath,
+        Number(row.bytes),
+        row.sha256,
+      ]);
     }
     const onDisk = readdirSync(CORPUS, { withFileTypes: true })
       .filter((e) => e.isDirectory())
@@ -40,12 +46,20 @@ describe("vendored corpus (default lane)", () => {
   test("only permissive licenses (or this project's own tool output), each file attributed in NOTICE", () => {
     const notice = readFileSync(join(CORPUS, "NOTICE"), "utf8");
     for (const row of vendored) {
-      expect([row.relpath, PERMISSIVE.has(row.license!) || row.license!.startsWith("n/a (our own")]).toEqual([row.relpath, true]);
+      expect([
+        row.relpath,
+        PERMISSIVE.has(row.license!) || row.license!.startsWith("n/a (our own"),
+      ]).toEqual([row.relpath, true]);
       expect([row.relpath, notice.includes(`  ${row.relpath}\n`)]).toEqual([row.relpath, true]);
     }
     // Nothing vendored is also listed as external, and every external row says why it is outside.
     const inside = new Set(vendored.map((r) => r.relpath));
-    for (const row of external) expect([row.relpath, inside.has(row.relpath), (row.reason ?? "").length > 0]).toEqual([row.relpath, false, true]);
+    for (const row of external)
+      expect([row.relpath, inside.has(row.relpath), (row.reason ?? "").length > 0]).toEqual([
+        row.relpath,
+        false,
+        true,
+      ]);
   });
 });
 
@@ -58,7 +72,9 @@ describe("external corpus lane", () => {
         : `broken: FLAMEOX_CORPUS=${EXTERNAL_CORPUS} does not exist`;
 
   test(`lane state — ${external.length} external files, lane ${state.split(":")[0]}`, () => {
-    console.log(`external corpus lane ${state}; ${external.length} files (copyleft/unclear licenses or large) ${EXTERNAL_CORPUS !== null && existsSync(EXTERNAL_CORPUS) ? "are read by the corpus suites in this run" : "were NOT tested in this run"}`);
+    console.log(
+      `external corpus lane ${state}; ${external.length} files (copyleft/unclear licenses or large) ${EXTERNAL_CORPUS !== null && existsSync(EXTERNAL_CORPUS) ? "are read by the corpus suites in this run" : "were NOT tested in this run"}`,
+    );
     // Naming a corpus that is not there is an error, not a quiet fallback to the vendored files.
     if (EXTERNAL_CORPUS !== null) expect(existsSync(EXTERNAL_CORPUS)).toBe(true);
   });

@@ -24,10 +24,18 @@ function fileBytes(name: string): Uint8Array {
 const textOf = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 function extract(bytes: Uint8Array, limits: Partial<AdapterLimits> = {}): NormalizedEvidence {
-  return legacy.extract({ bytes, displayName: "case", limits: { ...DEFAULT_ADAPTER_LIMITS, ...limits } });
+  return legacy.extract({
+    bytes,
+    displayName: "case",
+    limits: { ...DEFAULT_ADAPTER_LIMITS, ...limits },
+  });
 }
 
-function expectFailure(bytes: Uint8Array, code: ErrorCode, limits: Partial<AdapterLimits> = {}): string {
+function expectFailure(
+  bytes: Uint8Array,
+  code: ErrorCode,
+  limits: Partial<AdapterLimits> = {},
+): string {
   try {
     extract(bytes, limits);
   } catch (error) {
@@ -59,10 +67,12 @@ function add<K>(map: Map<K, number>, key: K, value: number): void {
 /** A text profile's sample lines: the numbers before `@` and the addresses after it. */
 function textSamples(text: string, numbers: RegExp): { numbers: number[]; addresses: bigint[] }[] {
   const body = text.split("--- Memory map: ---")[0]!.split("\n").slice(1);
-  return body.filter((l) => numbers.test(l)).map((l) => ({
-    numbers: numbers.exec(l)!.slice(1).map(Number),
-    addresses: (l.split("@")[1]!.match(/0x[0-9a-f]+/g) ?? []).map((h) => BigInt(h)),
-  }));
+  return body
+    .filter((l) => numbers.test(l))
+    .map((l) => ({
+      numbers: numbers.exec(l)!.slice(1).map(Number),
+      addresses: (l.split("@")[1]!.match(/0x[0-9a-f]+/g) ?? []).map((h) => BigInt(h)),
+    }));
 }
 
 /**
@@ -83,7 +93,8 @@ function briefMap(text: string): { start: bigint; limit: bigint; file: string }[
     for (const [k, v] of vars) line = line.split(k).join(v);
     const m = /^([0-9a-f]+)-([0-9a-f]+): (\S+)$/.exec(line);
     if (m) out.push({ start: BigInt("0x" + m[1]), limit: BigInt("0x" + m[2]), file: m[3]! });
-    else if (line.includes("=")) vars.push(["$" + line.split("=")[0]!.trim(), line.split("=")[1]!.trim()]);
+    else if (line.includes("="))
+      vars.push(["$" + line.split("=")[0]!.trim(), line.split("=")[1]!.trim()]);
   }
   return out;
 }
@@ -94,7 +105,10 @@ function expectModulesFromMap(evidence: NormalizedEvidence, text: string): void 
   expect(map.length).toBeGreaterThan(0);
   for (const f of rowsOf(evidence.tables.frames)) {
     const address = BigInt(f.function as string);
-    expect([f.function, f.module]).toEqual([f.function, map.find((m) => m.start <= address && address < m.limit)?.file ?? null]);
+    expect([f.function, f.module]).toEqual([
+      f.function,
+      map.find((m) => m.start <= address && address < m.limit)?.file ?? null,
+    ]);
   }
 }
 
@@ -104,8 +118,18 @@ describe("pprof-legacy detection", () => {
     expect(files.length).toBe(4);
     for (const file of files) {
       const bytes = loadPayload(file.path);
-      expect([file.name, detectAdapter({ head: headOf(bytes), headBytes: bytes.subarray(0, 65536), displayName: file.name })?.name]).toEqual([file.name, LEGACY]);
-      expect([file.name, detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name]).toEqual([file.name, LEGACY]);
+      expect([
+        file.name,
+        detectAdapter({
+          head: headOf(bytes),
+          headBytes: bytes.subarray(0, 65536),
+          displayName: file.name,
+        })?.name,
+      ]).toEqual([file.name, LEGACY]);
+      expect([
+        file.name,
+        detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name,
+      ]).toEqual([file.name, LEGACY]);
     }
   });
 
@@ -117,8 +141,16 @@ describe("pprof-legacy detection", () => {
     for (const format of formats) {
       for (const file of corpusFiles(format)) {
         let bytes = loadPayload(file.path);
-        if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = Bun.gunzipSync(bytes as Uint8Array<ArrayBuffer>);
-        if (legacy.detect({ head: headOf(bytes), headBytes: bytes.subarray(0, 65536), displayName: file.name }) > 0) claimed.push(`${format}/${file.name}`);
+        if (bytes[0] === 0x1f && bytes[1] === 0x8b)
+          bytes = Bun.gunzipSync(bytes as Uint8Array<ArrayBuffer>);
+        if (
+          legacy.detect({
+            head: headOf(bytes),
+            headBytes: bytes.subarray(0, 65536),
+            displayName: file.name,
+          }) > 0
+        )
+          claimed.push(`${format}/${file.name}`);
       }
     }
     expect(claimed).toEqual([]);
@@ -135,7 +167,10 @@ describe("pprof-legacy corpus", () => {
     // Each row estimates count/p allocations of size/p bytes, p = 1 - exp(-(size/count)/rate).
     const objects = new Map<string, number>();
     const space = new Map<string, number>();
-    for (const { numbers: [count, size], addresses } of samples) {
+    for (const {
+      numbers: [count, size],
+      addresses,
+    } of samples) {
       const p = 1 - Math.exp(-(size! / count!) / rate);
       add(objects, hex(addresses[0]! - 1n), Math.trunc(count! / p));
       add(space, hex(addresses[0]! - 1n), Math.trunc(size! / p));
@@ -145,9 +180,12 @@ describe("pprof-legacy corpus", () => {
     expect(evidence.summary.sample_types).toBe("inuse_objects/count,inuse_space/bytes");
     expect(selfByName(evidence, "inuse_objects")).toEqual(objects);
     expect(selfByName(evidence, "inuse_space")).toEqual(space);
-    // The sum of the space column of pprof's own parse (google/pprof profile/testdata/cppbench.heap.string).
+    // The sum of the space column of pprof's own parse (google/pprof
+    // profile/testdata/cppbench.heap.string).
     expect(sum(space.values())).toBe(80_935_293);
-    expect(new Set(rowsOf(evidence.tables.frames).map((f) => f.function))).toEqual(expectedFrameNames(samples));
+    expect(new Set(rowsOf(evidence.tables.frames).map((f) => f.function))).toEqual(
+      expectedFrameNames(samples),
+    );
     expectModulesFromMap(evidence, text);
     expect(evidence.limitations.map((l) => l.code)).toContain("heap_types_renamed");
   });
@@ -161,7 +199,10 @@ describe("pprof-legacy corpus", () => {
     expect(samples.length).toBe(6);
     const contentions = new Map<string, number>();
     const delay = new Map<string, number>();
-    for (const { numbers: [cycles, count], addresses } of samples) {
+    for (const {
+      numbers: [cycles, count],
+      addresses,
+    } of samples) {
       add(contentions, hex(addresses[0]! - 1n), count! * period);
       add(delay, hex(addresses[0]! - 1n), Math.trunc((cycles! * period) / (hz / 1e9)));
     }
@@ -169,18 +210,27 @@ describe("pprof-legacy corpus", () => {
     expect(evidence.summary.samples).toBe(6);
     expect(selfByName(evidence, "contentions")).toEqual(contentions);
     expect(selfByName(evidence, "delay")).toEqual(delay);
-    // Both sums equal the columns of pprof's own parse (profile/testdata/cppbench.contention.string).
+    // Both sums equal the columns of pprof's own parse
+    // (profile/testdata/cppbench.contention.string).
     expect(sum(contentions.values())).toBe(3500);
     expect(sum(delay.values())).toBe(690_508_213);
-    expect(evidence.summary.duration_ns).toBe(Number(/ms since reset = (\d+)/.exec(text)![1]) * 1e6);
-    expect(new Set(rowsOf(evidence.tables.frames).map((f) => f.function))).toEqual(expectedFrameNames(samples));
+    expect(evidence.summary.duration_ns).toBe(
+      Number(/ms since reset = (\d+)/.exec(text)![1]) * 1e6,
+    );
+    expect(new Set(rowsOf(evidence.tables.frames).map((f) => f.function))).toEqual(
+      expectedFrameNames(samples),
+    );
     expectModulesFromMap(evidence, text);
   });
 
   /** Records of a binary CPU profile in 64-bit little-endian words, read here directly. */
-  function binaryRecords(bytes: Uint8Array, size: 4 | 8): { header: bigint[]; records: { count: number; pcs: bigint[] }[]; rest: Uint8Array } {
+  function binaryRecords(
+    bytes: Uint8Array,
+    size: 4 | 8,
+  ): { header: bigint[]; records: { count: number; pcs: bigint[] }[]; rest: Uint8Array } {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const word = (i: number) => (size === 8 ? view.getBigUint64(i, true) : BigInt(view.getUint32(i, true)));
+    const word = (i: number) =>
+      size === 8 ? view.getBigUint64(i, true) : BigInt(view.getUint32(i, true));
     const header = [0, 1, 2, 3, 4].map((i) => word(i * size));
     const records: { count: number; pcs: bigint[] }[] = [];
     let at = 5 * size;
@@ -247,9 +297,16 @@ describe("pprof-legacy corpus", () => {
     expect(selfByName(evidence, "cpu_time")).toEqual(cpu);
     const frames = rowsOf(evidence.tables.frames);
     // Every frame of every record is a named function (Java method ids are not adjusted).
-    expect(new Set(frames.map((f) => f.function))).toEqual(new Set(records.flatMap((r) => r.pcs.map((pc) => names.get(pc)!))));
+    expect(new Set(frames.map((f) => f.function))).toEqual(
+      new Set(records.flatMap((r) => r.pcs.map((pc) => names.get(pc)!))),
+    );
     for (const f of frames.filter((f) => (f.function as string).startsWith("com.example."))) {
-      expect([f.function, f.file, f.language, f.symbolization]).toEqual([f.function, "source.java", "java", "complete"]);
+      expect([f.function, f.file, f.language, f.symbolization]).toEqual([
+        f.function,
+        "source.java",
+        "java",
+        "complete",
+      ]);
     }
     expect(frames.find((f) => f.function === "com.example.function06")!.line).toBe(6);
   });
@@ -257,11 +314,31 @@ describe("pprof-legacy corpus", () => {
 
 describe("pprof-legacy forms built here", () => {
   /** A binary CPU profile in any word size and byte order, with a trailer and `maps` text. */
-  function cpuProfile(size: 4 | 8, little: boolean, periodMicros: number, records: [number, number[]][], maps = ""): Uint8Array {
-    const words = [0, 3, 0, periodMicros, 0, ...records.flatMap(([count, pcs]) => [count, pcs.length, ...pcs]), 0, 1, 0];
+  function cpuProfile(
+    size: 4 | 8,
+    little: boolean,
+    periodMicros: number,
+    records: [number, number[]][],
+    maps = "",
+  ): Uint8Array {
+    const words = [
+      0,
+      3,
+      0,
+      periodMicros,
+      0,
+      ...records.flatMap(([count, pcs]) => [count, pcs.length, ...pcs]),
+      0,
+      1,
+      0,
+    ];
     const out = new Uint8Array(words.length * size);
     const view = new DataView(out.buffer);
-    words.forEach((w, i) => (size === 4 ? view.setUint32(i * size, w, little) : view.setBigUint64(i * size, BigInt(w), little)));
+    words.forEach((w, i) =>
+      size === 4
+        ? view.setUint32(i * size, w, little)
+        : view.setBigUint64(i * size, BigInt(w), little),
+    );
     const text = new TextEncoder().encode(maps);
     const all = new Uint8Array(out.length + text.length);
     all.set(out);
@@ -269,22 +346,47 @@ describe("pprof-legacy forms built here", () => {
     return all;
   }
 
-  const MAPS = [
-    "00400000-00452000 r-xp 00000000 08:01 12345 /usr/bin/app",
-    "00651000-00652000 rw-p 00051000 08:01 12345 /usr/bin/app",
-    "7f0000000000-7f0000100000 r-xp 00000000 08:01 777 /lib/libc.so.6",
-  ].join("\n") + "\n";
-  // Leaves differ and no caller is common to every stack, so the signal-frame heuristics leave them alone.
-  const RECORDS: [number, number[]][] = [[3, [0x401000, 0x7f0000000100, 0x402001]], [2, [0x401234, 0x402001]], [1, [0x7f0000000200, 0x403001]]];
+  const MAPS =
+    [
+      "00400000-00452000 r-xp 00000000 08:01 12345 /usr/bin/app",
+      "00651000-00652000 rw-p 00051000 08:01 12345 /usr/bin/app",
+      "7f0000000000-7f0000100000 r-xp 00000000 08:01 777 /lib/libc.so.6",
+    ].join("\n") + "\n";
+  // Leaves differ and no caller is common to every stack, so the signal-frame heuristics leave them
+  // alone.
+  const RECORDS: [number, number[]][] = [
+    [3, [0x401000, 0x7f0000000100, 0x402001]],
+    [2, [0x401234, 0x402001]],
+    [1, [0x7f0000000200, 0x403001]],
+  ];
 
-  for (const [size, little] of [[4, true], [4, false], [8, true], [8, false]] as const) {
+  for (const [size, little] of [
+    [4, true],
+    [4, false],
+    [8, true],
+    [8, false],
+  ] as const) {
     test(`binary CPU in ${size * 8}-bit ${little ? "little" : "big"}-endian words, with a /proc/self/maps section`, () => {
-      const bytes = cpuProfile(size, little, 2500, size === 4 ? RECORDS.map(([c, pcs]) => [c, pcs.map((pc) => pc % 2 ** 32)]) : RECORDS, MAPS);
-      expect(detectAdapter({ head: headOf(bytes), headBytes: bytes.subarray(0, 65536), displayName: "x" })?.name).toBe(LEGACY);
+      const bytes = cpuProfile(
+        size,
+        little,
+        2500,
+        size === 4 ? RECORDS.map(([c, pcs]) => [c, pcs.map((pc) => pc % 2 ** 32)]) : RECORDS,
+        MAPS,
+      );
+      expect(
+        detectAdapter({
+          head: headOf(bytes),
+          headBytes: bytes.subarray(0, 65536),
+          displayName: "x",
+        })?.name,
+      ).toBe(LEGACY);
       const evidence = extract(bytes);
       const period = 2500 * 1000;
       const leaf = (pc: number) => hex(BigInt(size === 4 ? pc % 2 ** 32 : pc));
-      expect(selfByName(evidence, "cpu_time")).toEqual(new Map(RECORDS.map(([c, pcs]) => [leaf(pcs[0]!), c * period])));
+      expect(selfByName(evidence, "cpu_time")).toEqual(
+        new Map(RECORDS.map(([c, pcs]) => [leaf(pcs[0]!), c * period])),
+      );
       if (size === 8) {
         const modules = new Map(rowsOf(evidence.tables.frames).map((f) => [f.function, f.module]));
         expect(modules.get("0x401000")).toBe("/usr/bin/app");
@@ -303,40 +405,66 @@ describe("pprof-legacy forms built here", () => {
       "",
     ].join("\n");
     const evidence = extract(new TextEncoder().encode(text));
-    expect(evidence.summary.sample_types).toBe("alloc_objects/count,alloc_space/bytes,inuse_objects/count,inuse_space/bytes");
+    expect(evidence.summary.sample_types).toBe(
+      "alloc_objects/count,alloc_space/bytes,inuse_objects/count,inuse_space/bytes",
+    );
     const scaled = (count: number, size: number) => {
       const p = 1 - Math.exp(-(size / count) / 524288);
       return [Math.trunc(count / p), Math.trunc(size / p)] as const;
     };
     // Leaves one byte back, like every heap address (pprof's parseHeap).
-    expect(selfByName(evidence, "alloc_space")).toEqual(new Map([["0xfff", scaled(3, 6144)[1]], ["0x2fff", scaled(2, 4096)[1]]]));
-    expect(selfByName(evidence, "inuse_objects")).toEqual(new Map([["0xfff", scaled(1, 2048)[0]], ["0x2fff", scaled(1, 2048)[0]]]));
+    expect(selfByName(evidence, "alloc_space")).toEqual(
+      new Map([
+        ["0xfff", scaled(3, 6144)[1]],
+        ["0x2fff", scaled(2, 4096)[1]],
+      ]),
+    );
+    expect(selfByName(evidence, "inuse_objects")).toEqual(
+      new Map([
+        ["0xfff", scaled(1, 2048)[0]],
+        ["0x2fff", scaled(1, 2048)[0]],
+      ]),
+    );
     expect(evidence.limitations.map((l) => l.code)).not.toContain("heap_types_renamed");
   });
 
   test("heapprofile (every allocation recorded) is not rescaled", () => {
-    const text = "heap profile:    1:   100 [    1:   100] @ heapprofile\n     1:     100 [     1:     100] @ 0x10 0x21\n";
+    const text =
+      "heap profile:    1:   100 [    1:   100] @ heapprofile\n     1:     100 [     1:     100] @ 0x10 0x21\n";
     const evidence = extract(new TextEncoder().encode(text));
     expect(selfByName(evidence, "inuse_space")).toEqual(new Map([["0xf", 100]]));
   });
 
   test("Java heapz text: size and count columns swapped, rescaled at 512 KiB, names from its symbols", () => {
     const text = [
-      "--- heapz 1 ---", "format = java", "resolution = bytes",
-      "   4096    2 @ 0x0a 0x0b", "    512    1 @ 0x0c 0x0b",
-      " 0x0a java.util.Arrays.copyOf (Arrays.java:3181)", " 0x0b com.example.Main.run (Main.java:7)", " 0x0c com.example.Main.alloc (Main.java:12)", "",
+      "--- heapz 1 ---",
+      "format = java",
+      "resolution = bytes",
+      "   4096    2 @ 0x0a 0x0b",
+      "    512    1 @ 0x0c 0x0b",
+      " 0x0a java.util.Arrays.copyOf (Arrays.java:3181)",
+      " 0x0b com.example.Main.run (Main.java:7)",
+      " 0x0c com.example.Main.alloc (Main.java:12)",
+      "",
     ].join("\n");
     const bytes = new TextEncoder().encode(text);
     expect(detectAdapter({ head: text, headBytes: bytes, displayName: "x" })?.name).toBe(LEGACY);
     const evidence = extract(bytes);
-    const scaled = (count: number, size: number) => Math.trunc(size / (1 - Math.exp(-(size / count) / 524288)));
-    expect(selfByName(evidence, "inuse_space")).toEqual(new Map([["java.util.Arrays.copyOf", scaled(2, 4096)], ["com.example.Main.alloc", scaled(1, 512)]]));
+    const scaled = (count: number, size: number) =>
+      Math.trunc(size / (1 - Math.exp(-(size / count) / 524288)));
+    expect(selfByName(evidence, "inuse_space")).toEqual(
+      new Map([
+        ["java.util.Arrays.copyOf", scaled(2, 4096)],
+        ["com.example.Main.alloc", scaled(1, 512)],
+      ]),
+    );
     const run = rowsOf(evidence.tables.frames).find((f) => f.function === "com.example.Main.run")!;
     expect([run.file, run.line, run.language]).toEqual(["Main.java", 7, "java"]);
   });
 
   test("Java contentionz text goes to the Java reader (its format attribute), values × sampling period", () => {
-    const text = "--- contentionz 1 ---\nformat = java\nresolution = microseconds\nsampling period = 10\n  300 2 @ 0x1 0x2\n 0x1 a.B.lock (B.java:3)\n 0x2 a.B.run (B.java:9)\n";
+    const text =
+      "--- contentionz 1 ---\nformat = java\nresolution = microseconds\nsampling period = 10\n  300 2 @ 0x1 0x2\n 0x1 a.B.lock (B.java:3)\n 0x2 a.B.run (B.java:9)\n";
     const evidence = extract(new TextEncoder().encode(text));
     expect(evidence.summary.legacy_form).toBe("java-contention");
     expect(selfByName(evidence, "contentions")).toEqual(new Map([["a.B.lock", 20]]));
@@ -349,8 +477,10 @@ describe("pprof-legacy malformed inputs fail with typed errors", () => {
   const enc = (s: string) => new TextEncoder().encode(s);
 
   test("binary CPU cut inside a record or the trailer", () => {
-    for (const cut of [40 + 3, 40 + 8 + 5, 40 + 16 + 12, cpu.length >> 1 | 1, cpu.length - 3]) {
-      expect(expectFailure(cpu.subarray(0, cut), "ARTIFACT_PARSE_FAILED")).toContain("Cannot parse legacy pprof profile");
+    for (const cut of [40 + 3, 40 + 8 + 5, 40 + 16 + 12, (cpu.length >> 1) | 1, cpu.length - 3]) {
+      expect(expectFailure(cpu.subarray(0, cut), "ARTIFACT_PARSE_FAILED")).toContain(
+        "Cannot parse legacy pprof profile",
+      );
     }
   });
 
@@ -364,14 +494,29 @@ describe("pprof-legacy malformed inputs fail with typed errors", () => {
     const bytes = cpu.slice();
     new DataView(bytes.buffer).setBigUint64(40, 1n << 60n, true);
     expect(expectFailure(bytes, "ARTIFACT_PARSE_FAILED")).toContain("too large");
-    expectFailure(enc("heap profile: 1: 1 [ 1: 1] @ heapz_v2/524288\n99999999999999999999: 5 [ 1: 1] @ 0x1\n"), "ARTIFACT_PARSE_FAILED");
-    expectFailure(enc("--- contention ---\nsampling period = 9007199254740991\n10 10 @ 0x1\n"), "ARTIFACT_PARSE_FAILED");
-    expectFailure(enc("heap profile: 1: 1 [ 1: 1] @ heapz_v2/524288\n0: 5 [ 0: 0] @ 0x1\n"), "ARTIFACT_PARSE_FAILED");
+    expectFailure(
+      enc("heap profile: 1: 1 [ 1: 1] @ heapz_v2/524288\n99999999999999999999: 5 [ 1: 1] @ 0x1\n"),
+      "ARTIFACT_PARSE_FAILED",
+    );
+    expectFailure(
+      enc("--- contention ---\nsampling period = 9007199254740991\n10 10 @ 0x1\n"),
+      "ARTIFACT_PARSE_FAILED",
+    );
+    expectFailure(
+      enc("heap profile: 1: 1 [ 1: 1] @ heapz_v2/524288\n0: 5 [ 0: 0] @ 0x1\n"),
+      "ARTIFACT_PARSE_FAILED",
+    );
   });
 
   test("garbage after a valid header, and payloads that are no legacy profile", () => {
-    expectFailure(enc("heap profile: 1: 1 [ 1: 1] @ heapz_v2/524288\nthis is not a sample\n"), "ARTIFACT_PARSE_FAILED");
-    expectFailure(enc("--- contentionz 1 ---\ncycles/second = 1000\n12 x @ 0x1\n"), "ARTIFACT_PARSE_FAILED");
+    expectFailure(
+      enc("heap profile: 1: 1 [ 1: 1] @ heapz_v2/524288\nthis is not a sample\n"),
+      "ARTIFACT_PARSE_FAILED",
+    );
+    expectFailure(
+      enc("--- contentionz 1 ---\ncycles/second = 1000\n12 x @ 0x1\n"),
+      "ARTIFACT_PARSE_FAILED",
+    );
     expectFailure(enc("--- contentionz 1 ---\nbogus attribute = 1\n"), "ARTIFACT_PARSE_FAILED");
     expectFailure(enc("--- heapz 1 ---\nformat = java\n 1 1 @ 0x1\n"), "ARTIFACT_PARSE_FAILED"); // no resolution: no unit
     expectFailure(enc(""), "ARTIFACT_PARSE_FAILED");
@@ -380,9 +525,13 @@ describe("pprof-legacy malformed inputs fail with typed errors", () => {
   });
 
   test("more samples than the event limit is ARTIFACT_TOO_LARGE", () => {
-    expect(expectFailure(cpu, "ARTIFACT_TOO_LARGE", { maxEvents: 10 })).toContain("exceed the limit of 10");
+    expect(expectFailure(cpu, "ARTIFACT_TOO_LARGE", { maxEvents: 10 })).toContain(
+      "exceed the limit of 10",
+    );
     expectFailure(fileBytes("google-pprof-cppbench.heap"), "ARTIFACT_TOO_LARGE", { maxEvents: 30 });
-    expect(extract(fileBytes("google-pprof-cppbench.heap"), { maxEvents: 31 }).summary.samples).toBe(31);
+    expect(
+      extract(fileBytes("google-pprof-cppbench.heap"), { maxEvents: 31 }).summary.samples,
+    ).toBe(31);
   });
 
   // FLAMEOX_FUZZ=full runs the fuzz lane's 10,000 inputs, as for the streaming parsers.
@@ -396,15 +545,22 @@ describe("pprof-legacy malformed inputs fail with typed errors", () => {
       try {
         extract(bytes, { maxEvents: 100_000 });
       } catch (error) {
-        if (!(error instanceof FlameoxError) || !["ARTIFACT_PARSE_FAILED", "ARTIFACT_TOO_LARGE"].includes(error.code)) {
-          throw new Error(`${name} (${bytes.length} bytes) threw ${(error as Error)?.stack ?? error}`);
+        if (
+          !(error instanceof FlameoxError) ||
+          !["ARTIFACT_PARSE_FAILED", "ARTIFACT_TOO_LARGE"].includes(error.code)
+        ) {
+          throw new Error(
+            `${name} (${bytes.length} bytes) threw ${(error as Error)?.stack ?? error}`,
+          );
         }
         outcome = error.code;
       }
       expect(performance.now() - started).toBeLessThan(2_000);
       outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
     }
-    console.log(`pprof-legacy: ${FUZZ_INPUTS} inputs → ${[...outcomes].map(([k, v]) => `${k} ${v}`).join(", ")}`);
+    console.log(
+      `pprof-legacy: ${FUZZ_INPUTS} inputs → ${[...outcomes].map(([k, v]) => `${k} ${v}`).join(", ")}`,
+    );
     expect(outcomes.get("ok")).toBeGreaterThan(0);
     expect(outcomes.get("ARTIFACT_PARSE_FAILED")).toBeGreaterThan(0);
   });

@@ -36,7 +36,9 @@ function referenceLeafSelf(bytes: Uint8Array): Map<string, Map<string, number>> 
       if (!leaf || value === 0) continue;
       const line = (leaf.line ?? [])[0];
       const fn = line ? functions.get(line.function_id) : undefined;
-      const name = fn ? strings[fn.name] || strings[fn.system_name] || "(unknown)" : `0x${Number(leaf.address ?? 0).toString(16)}`;
+      const name = fn
+        ? strings[fn.name] || strings[fn.system_name] || "(unknown)"
+        : `0x${Number(leaf.address ?? 0).toString(16)}`;
       perName.set(name, (perName.get(name) ?? 0) + value);
     }
     out.set(strings[t.type] ?? "", perName);
@@ -48,11 +50,26 @@ describe("pprof corpus", () => {
   for (const file of corpusFiles("pprof")) {
     test(file.name, async () => {
       const bytes = payloadOf(file.path);
-      expect(detectAdapter({ head: headOf(bytes), headBytes: bytes.subarray(0, 65536), displayName: file.name })?.name).toBe("pprof");
-      const evidence = pprof.extract({ bytes, displayName: file.name, limits: DEFAULT_ADAPTER_LIMITS });
+      expect(
+        detectAdapter({
+          head: headOf(bytes),
+          headBytes: bytes.subarray(0, 65536),
+          displayName: file.name,
+        })?.name,
+      ).toBe("pprof");
+      const evidence = pprof.extract({
+        bytes,
+        displayName: file.name,
+        limits: DEFAULT_ADAPTER_LIMITS,
+      });
       const frames = new Map(rowsOf(evidence.tables.frames).map((f) => [f.frame_id, f]));
       const reference = referenceLeafSelf(bytes);
-      const metricOfType: Record<string, string> = { cpu: "cpu_time", wall: "wall_time", samples: "samples", sample: "samples" };
+      const metricOfType: Record<string, string> = {
+        cpu: "cpu_time",
+        wall: "wall_time",
+        samples: "samples",
+        sample: "samples",
+      };
       for (const [type, perName] of reference) {
         const metric = metricOfType[type];
         if (!metric) continue;
@@ -71,13 +88,22 @@ describe("pprof corpus", () => {
   test("legacy (pre-proto) pprof files are not taken for profile.proto", () => {
     for (const file of corpusFiles("pprof-legacy")) {
       const bytes = payloadOf(file.path);
-      expect(detectAdapter({ head: headOf(bytes), headBytes: bytes.subarray(0, 65536), displayName: file.name })?.name).not.toBe("pprof");
+      expect(
+        detectAdapter({
+          head: headOf(bytes),
+          headBytes: bytes.subarray(0, 65536),
+          displayName: file.name,
+        })?.name,
+      ).not.toBe("pprof");
     }
   });
 
   test("truncated and corrupt profiles fail with typed errors on both paths", async () => {
-    const bytes = payloadOf(corpusFiles("pprof").find((f) => f.name.startsWith("google-pprof-report"))!.path);
-    for (const cut of [1, 7, bytes.length >> 1, bytes.length - 1]) await expectSameOutcome(pprof, bytes.subarray(0, cut), { chunkSize: 97 });
+    const bytes = payloadOf(
+      corpusFiles("pprof").find((f) => f.name.startsWith("google-pprof-report"))!.path,
+    );
+    for (const cut of [1, 7, bytes.length >> 1, bytes.length - 1])
+      await expectSameOutcome(pprof, bytes.subarray(0, cut), { chunkSize: 97 });
     const corrupt = bytes.slice();
     corrupt[3] = 0xff;
     await expectSameOutcome(pprof, corrupt, { chunkSize: 97 });

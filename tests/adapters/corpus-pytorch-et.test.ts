@@ -13,20 +13,36 @@ import { corpusFiles, headOf, loadPayload, parseLoose } from "./corpus-files.ts"
 
 const adapter = adapterByName("pytorch-et")!;
 
-interface RawNode { id: number; name: string; parent: number; scope: number; tid: number }
+interface RawNode {
+  id: number;
+  name: string;
+  parent: number;
+  scope: number;
+  tid: number;
+}
 
-/** Operator name by frame id, calls (self, inclusive) per operator, edges and paths, from the tables. */
+/**
+ * Operator name by frame id, calls (self, inclusive) per operator, edges and paths, from the
+ * tables.
+ */
 function tablesOf(evidence: NormalizedEvidence) {
   const { frames, frame_measurements: fm, call_edges: edges, stacks } = evidence.tables;
   const nameOf = new Map<string, string>();
-  for (let i = 0; i < frames.rowCount; i++) nameOf.set(frames.column("frame_id")[i] as string, `${frames.column("function")[i]}|${frames.column("module")[i]}`);
+  for (let i = 0; i < frames.rowCount; i++)
+    nameOf.set(
+      frames.column("frame_id")[i] as string,
+      `${frames.column("function")[i]}|${frames.column("module")[i]}`,
+    );
   const calls = new Map<string, [number, number]>();
   for (let i = 0; i < fm.rowCount; i++) {
     expect(fm.column("metric")[i]).toBe("calls");
     expect(fm.column("unit")[i]).toBe("count");
     const name = nameOf.get(fm.column("frame_id")[i] as string)!;
     const [s, inc] = calls.get(name) ?? [0, 0];
-    calls.set(name, [s + Number(fm.column("self_value")[i]), inc + Number(fm.column("inclusive_value")[i])]);
+    calls.set(name, [
+      s + Number(fm.column("self_value")[i]),
+      inc + Number(fm.column("inclusive_value")[i]),
+    ]);
   }
   const edgeCounts = new Map<string, number>();
   for (let i = 0; i < edges.rowCount; i++) {
@@ -50,7 +66,12 @@ function expected(nodes: RawNode[]) {
   const paths = new Map<string, number>();
   for (const node of nodes) {
     const chain: RawNode[] = [];
-    for (let n: RawNode | undefined = node; n; n = n.parent === n.id ? undefined : byId.get(n.parent)) chain.unshift(n);
+    for (
+      let n: RawNode | undefined = node;
+      n;
+      n = n.parent === n.id ? undefined : byId.get(n.parent)
+    )
+      chain.unshift(n);
     const names = chain.map(label);
     paths.set(names.join(" > "), (paths.get(names.join(" > ")) ?? 0) + 1);
     const self = calls.get(label(node)) ?? [0, 0];
@@ -71,8 +92,14 @@ describe("PyTorch execution trace corpus", () => {
   for (const file of files) {
     test(`${file.name}: every node is a call under its parents; calls, edges and paths equal the raw parent links`, () => {
       const bytes = loadPayload(file.path);
-      expect(detectAdapter({ head: headOf(bytes), displayName: file.name })?.name).toBe("pytorch-et");
-      const evidence = adapter.extract({ bytes, displayName: file.name, limits: DEFAULT_ADAPTER_LIMITS });
+      expect(detectAdapter({ head: headOf(bytes), displayName: file.name })?.name).toBe(
+        "pytorch-et",
+      );
+      const evidence = adapter.extract({
+        bytes,
+        displayName: file.name,
+        limits: DEFAULT_ADAPTER_LIMITS,
+      });
       const doc = parseLoose(bytes) as { schema: string; nodes: RawNode[] };
       expect(evidence.producerVersion).toBe(doc.schema);
       expect(evidence.summary).toMatchObject({ nodes: doc.nodes.length, orphans: 0 });
@@ -88,18 +115,38 @@ describe("PyTorch execution trace corpus", () => {
   }
 });
 
-const node = (id: number, name: string, parent: number, extra: Record<string, unknown> = {}) => ({ id, name, parent, tid: 1, scope: 0, ...extra });
+const node = (id: number, name: string, parent: number, extra: Record<string, unknown> = {}) => ({
+  id,
+  name,
+  parent,
+  tid: 1,
+  scope: 0,
+  ...extra,
+});
 const trace = (nodes: unknown[]) => ({ schema: "1.0.1", pid: 7, nodes });
 
 describe("PyTorch execution trace cases", () => {
   test("the later node shape (ctrl_deps, attrs) reads the same tree", () => {
-    const attrs = (tid: number, scope: number) => [{ name: "rf_id", type: "uint64", value: 1 }, { name: "tid", type: "uint64", value: tid }, { name: "scope", type: "uint64", value: scope }];
-    const evidence = extractWith(adapter, { schema: "1.1.1-chakra.0.0.4", pid: 7, nodes: [
-      { id: 1, name: "[pytorch|profiler|execution_trace|process]", ctrl_deps: 1, attrs: attrs(0, 7) },
-      { id: 2, name: "## forward ##", ctrl_deps: 1, attrs: attrs(1, 7) },
-      { id: 3, name: "aten::mm", ctrl_deps: 2, attrs: attrs(1, 0) },
-      { id: 4, name: "aten::mm", ctrl_deps: 2, attrs: attrs(1, 0) },
-    ] });
+    const attrs = (tid: number, scope: number) => [
+      { name: "rf_id", type: "uint64", value: 1 },
+      { name: "tid", type: "uint64", value: tid },
+      { name: "scope", type: "uint64", value: scope },
+    ];
+    const evidence = extractWith(adapter, {
+      schema: "1.1.1-chakra.0.0.4",
+      pid: 7,
+      nodes: [
+        {
+          id: 1,
+          name: "[pytorch|profiler|execution_trace|process]",
+          ctrl_deps: 1,
+          attrs: attrs(0, 7),
+        },
+        { id: 2, name: "## forward ##", ctrl_deps: 1, attrs: attrs(1, 7) },
+        { id: 3, name: "aten::mm", ctrl_deps: 2, attrs: attrs(1, 0) },
+        { id: 4, name: "aten::mm", ctrl_deps: 2, attrs: attrs(1, 0) },
+      ],
+    });
     const got = tablesOf(evidence);
     expect(Object.fromEntries(got.paths)).toEqual({
       "[pytorch|profiler|execution_trace|process]|user_annotation": 1,
@@ -108,7 +155,13 @@ describe("PyTorch execution trace cases", () => {
     });
     expect(got.calls.get("aten::mm|cpu_op")).toEqual([2, 2]);
     expect(got.calls.get("## forward ##|user_annotation")).toEqual([1, 3]);
-    expect(evidence.summary).toMatchObject({ nodes: 4, operators: 3, roots: 1, max_depth: 3, threads: 2 });
+    expect(evidence.summary).toMatchObject({
+      nodes: 4,
+      operators: 3,
+      roots: 1,
+      max_depth: 3,
+      threads: 2,
+    });
   });
 
   test("a node whose parent is not in the trace is kept as a root and counted", () => {
@@ -119,29 +172,63 @@ describe("PyTorch execution trace cases", () => {
   });
 
   test("calls that share a path are one stack with their count; a chain deeper than 1024 is refused", () => {
-    const loop = [node(1, "root", 1, { scope: 7 }), ...Array.from({ length: 20_000 }, (_, i) => node(2 + i, i % 2 ? "aten::mm" : "aten::add", 1))];
+    const loop = [
+      node(1, "root", 1, { scope: 7 }),
+      ...Array.from({ length: 20_000 }, (_, i) => node(2 + i, i % 2 ? "aten::mm" : "aten::add", 1)),
+    ];
     const got = tablesOf(extractWith(adapter, trace(loop)));
-    expect(Object.fromEntries(got.paths)).toEqual({ "root|user_annotation": 1, "root|user_annotation > aten::add|cpu_op": 10_000, "root|user_annotation > aten::mm|cpu_op": 10_000 });
+    expect(Object.fromEntries(got.paths)).toEqual({
+      "root|user_annotation": 1,
+      "root|user_annotation > aten::add|cpu_op": 10_000,
+      "root|user_annotation > aten::mm|cpu_op": 10_000,
+    });
     expect(got.calls.get("root|user_annotation")).toEqual([1, 20_001]);
-    const chain = (n: number) => trace(Array.from({ length: n }, (_, i) => node(i + 1, `op${i % 3}`, i === 0 ? 1 : i)));
+    const chain = (n: number) =>
+      trace(Array.from({ length: n }, (_, i) => node(i + 1, `op${i % 3}`, i === 0 ? 1 : i)));
     expect(tablesOf(extractWith(adapter, chain(1024))).paths.size).toBe(1024);
     expect(expectFailure(adapter, chain(1025), "ARTIFACT_TOO_LARGE")).toContain("1024");
   });
 
   test("malformed traces fail with typed errors naming the field", () => {
-    expect(expectFailure(adapter, { schema: "1.0.1", nodes: {} }, "ARTIFACT_PARSE_FAILED")).toContain("nodes");
-    expect(expectFailure(adapter, trace([node(1, "a", 1), node(1, "b", 1)]), "ARTIFACT_PARSE_FAILED")).toContain("nodes[1].id");
-    expect(expectFailure(adapter, trace([node(1, "a", 2), node(2, "b", 1)]), "ARTIFACT_PARSE_FAILED")).toContain("cycle");
-    expect(expectFailure(adapter, trace([{ id: 1, parent: 1 }]), "ARTIFACT_PARSE_FAILED")).toContain("nodes[0].name");
-    expect(expectFailure(adapter, trace([node(1, "a", "x" as never)]), "ARTIFACT_PARSE_FAILED")).toContain("nodes[0].parent");
-    expect(expectFailure(adapter, trace([node(1.5, "a", 1)]), "ARTIFACT_PARSE_FAILED")).toContain("nodes[0].id");
-    expect(expectFailure(adapter, trace([node(1, "a", 1, { tid: "main" })]), "ARTIFACT_PARSE_FAILED")).toContain("nodes[0].tid");
+    expect(
+      expectFailure(adapter, { schema: "1.0.1", nodes: {} }, "ARTIFACT_PARSE_FAILED"),
+    ).toContain("nodes");
+    expect(
+      expectFailure(adapter, trace([node(1, "a", 1), node(1, "b", 1)]), "ARTIFACT_PARSE_FAILED"),
+    ).toContain("nodes[1].id");
+    expect(
+      expectFailure(adapter, trace([node(1, "a", 2), node(2, "b", 1)]), "ARTIFACT_PARSE_FAILED"),
+    ).toContain("cycle");
+    expect(
+      expectFailure(adapter, trace([{ id: 1, parent: 1 }]), "ARTIFACT_PARSE_FAILED"),
+    ).toContain("nodes[0].name");
+    expect(
+      expectFailure(adapter, trace([node(1, "a", "x" as never)]), "ARTIFACT_PARSE_FAILED"),
+    ).toContain("nodes[0].parent");
+    expect(expectFailure(adapter, trace([node(1.5, "a", 1)]), "ARTIFACT_PARSE_FAILED")).toContain(
+      "nodes[0].id",
+    );
+    expect(
+      expectFailure(adapter, trace([node(1, "a", 1, { tid: "main" })]), "ARTIFACT_PARSE_FAILED"),
+    ).toContain("nodes[0].tid");
     expect(expectFailure(adapter, "[]", "ARTIFACT_PARSE_FAILED")).toContain("document");
-    expectFailure(adapter, trace([node(1, "a", 1), node(2, "b", 1)]), "ARTIFACT_TOO_LARGE", { maxEvents: 1 });
+    expectFailure(adapter, trace([node(1, "a", 1), node(2, "b", 1)]), "ARTIFACT_TOO_LARGE", {
+      maxEvents: 1,
+    });
   });
 
   test("detection: the ET's own root names or its schema and node fields, not a cpuprofile", () => {
-    expect(adapter.detect({ head: JSON.stringify(trace([node(1, "a", 1, { op_schema: "" })])), displayName: "x" })).toBeGreaterThan(0.8);
-    expect(adapter.detect({ head: JSON.stringify({ nodes: [{ id: 1, callFrame: {} }], samples: [] }), displayName: "x" })).toBe(0);
+    expect(
+      adapter.detect({
+        head: JSON.stringify(trace([node(1, "a", 1, { op_schema: "" })])),
+        displayName: "x",
+      }),
+    ).toBeGreaterThan(0.8);
+    expect(
+      adapter.detect({
+        head: JSON.stringify({ nodes: [{ id: 1, callFrame: {} }], samples: [] }),
+        displayName: "x",
+      }),
+    ).toBe(0);
   });
 });

@@ -43,39 +43,67 @@ function linesByFile(evidence: NormalizedEvidence, executed = true): Record<stri
 
 function arcsByFile(evidence: NormalizedEvidence): Record<string, string[]> {
   const out: Record<string, Set<string>> = {};
-  for (const r of rowsOf(evidence.tables.coverage_lines)) if (r.kind === "arc") (out[r.file as string] ??= new Set()).add(`${r.line}>${r.to_line}`);
+  for (const r of rowsOf(evidence.tables.coverage_lines))
+    if (r.kind === "arc") (out[r.file as string] ??= new Set()).add(`${r.line}>${r.to_line}`);
   return Object.fromEntries(Object.entries(out).map(([f, s]) => [f, [...s].sort()]));
 }
 
 /** numbits decoded a second way: each byte as a binary string, read from its low bit. */
 function numbitsLines(blob: Uint8Array): number[] {
   const lines: number[] = [];
-  blob.forEach((byte, i) => [...byte.toString(2).padStart(8, "0")].reverse().forEach((bit, j) => bit === "1" && lines.push(i * 8 + j)));
+  blob.forEach((byte, i) =>
+    [...byte.toString(2).padStart(8, "0")]
+      .reverse()
+      .forEach((bit, j) => bit === "1" && lines.push(i * 8 + j)),
+  );
   return lines;
 }
 
-/** What coverage.py's CoverageData.lines() answers, from its own SQL over the file (trusted here: corpus files). */
-function referenceSqlite(path: string): { lines: Record<string, number[]>; arcs: Record<string, string[]> } {
+/**
+ * What coverage.py's CoverageData.lines() answers, from its own SQL over the file (trusted here:
+ * corpus files).
+ */
+function referenceSqlite(path: string): {
+  lines: Record<string, number[]>;
+  arcs: Record<string, string[]>;
+} {
   const db = new Database(path, { readonly: true });
   try {
-    const names = new Set((db.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
+    const names = new Set(
+      (
+        db.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]
+      ).map((r) => r.name),
+    );
     const lines: Record<string, Set<number>> = {};
     const add = (file: string, line: number) => (lines[file] ??= new Set()).add(line);
     if (names.has("line_bits")) {
-      for (const r of db.query("SELECT file.path AS path, line_bits.numbits AS numbits FROM line_bits JOIN file ON file.id = line_bits.file_id").all() as { path: string; numbits: Uint8Array }[]) {
+      for (const r of db
+        .query(
+          "SELECT file.path AS path, line_bits.numbits AS numbits FROM line_bits JOIN file ON file.id = line_bits.file_id",
+        )
+        .all() as { path: string; numbits: Uint8Array }[]) {
         for (const l of numbitsLines(r.numbits)) add(r.path, l);
       }
     } else if (names.has("line")) {
-      for (const r of db.query("SELECT file.path AS path, line.lineno AS lineno FROM line JOIN file ON file.id = line.file_id").all() as { path: string; lineno: number }[]) add(r.path, r.lineno);
+      for (const r of db
+        .query(
+          "SELECT file.path AS path, line.lineno AS lineno FROM line JOIN file ON file.id = line.file_id",
+        )
+        .all() as { path: string; lineno: number }[])
+        add(r.path, r.lineno);
     }
     const arcs: Record<string, Set<string>> = {};
-    for (const r of db.query("SELECT file.path AS path, fromno, tono FROM arc JOIN file ON file.id = arc.file_id").all() as { path: string; fromno: number; tono: number }[]) {
+    for (const r of db
+      .query("SELECT file.path AS path, fromno, tono FROM arc JOIN file ON file.id = arc.file_id")
+      .all() as { path: string; fromno: number; tono: number }[]) {
       (arcs[r.path] ??= new Set()).add(`${r.fromno}>${r.tono}`);
       if (r.fromno > 0) add(r.path, r.fromno);
       if (r.tono > 0) add(r.path, r.tono);
     }
     return {
-      lines: Object.fromEntries(Object.entries(lines).map(([f, s]) => [f, [...s].sort((a, b) => a - b)])),
+      lines: Object.fromEntries(
+        Object.entries(lines).map(([f, s]) => [f, [...s].sort((a, b) => a - b)]),
+      ),
       arcs: Object.fromEntries(Object.entries(arcs).map(([f, s]) => [f, [...s].sort()])),
     };
   } finally {
@@ -92,8 +120,12 @@ describe("coverage.py data files (corpus)", () => {
       // A data file lists only what ran.
       expect(rowsOf(evidence.tables.coverage_lines).every((r) => r.executed === true)).toBe(true);
       if (new TextDecoder().decode(bytes.subarray(0, LEGACY_BANNER.length)) === LEGACY_BANNER) {
-        const data = JSON.parse(new TextDecoder().decode(bytes).slice(LEGACY_BANNER.length)) as { lines: Record<string, number[]> };
-        const expected = Object.fromEntries(Object.entries(data.lines).map(([f, l]) => [f, [...new Set(l)].sort((a, b) => a - b)]));
+        const data = JSON.parse(new TextDecoder().decode(bytes).slice(LEGACY_BANNER.length)) as {
+          lines: Record<string, number[]>;
+        };
+        const expected = Object.fromEntries(
+          Object.entries(data.lines).map(([f, l]) => [f, [...new Set(l)].sort((a, b) => a - b)]),
+        );
         expect(linesByFile(evidence)).toEqual(expected);
         expect(Object.values(expected).flat().length).toBe(309);
       } else {
@@ -106,10 +138,17 @@ describe("coverage.py data files (corpus)", () => {
   }
 
   test("the 6.5.0 data file: 19 executed lines over 3 files, the figure its own JSON report states", () => {
-    const evidence = extract(loadPayload(corpusFiles("coverage-py").find((f) => f.name.startsWith("local-coverage"))!.path), "coverage-py");
+    const evidence = extract(
+      loadPayload(
+        corpusFiles("coverage-py").find((f) => f.name.startsWith("local-coverage"))!.path,
+      ),
+      "coverage-py",
+    );
     const counts = Object.values(linesByFile(evidence)).map((l) => l.length);
     expect([counts.length, counts.reduce((a, b) => a + b, 0)]).toEqual([3, 19]);
-    const report = JSON.parse(new TextDecoder().decode(loadPayload(corpusFiles("coverage-py-json")[0]!.path)));
+    const report = JSON.parse(
+      new TextDecoder().decode(loadPayload(corpusFiles("coverage-py-json")[0]!.path)),
+    );
     expect(report.totals.covered_lines).toBe(19);
     expect(evidence.producerVersion).toBe("6.5.0");
   });
@@ -121,10 +160,17 @@ describe("coverage.py data files, streamed", () => {
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
       const bytes = loadPayload(file.path);
-      const whole = coveragePyAdapter.extract({ bytes, displayName: file.name, limits: DEFAULT_ADAPTER_LIMITS });
+      const whole = coveragePyAdapter.extract({
+        bytes,
+        displayName: file.name,
+        limits: DEFAULT_ADAPTER_LIMITS,
+      });
       for (const chunkSize of [997, 1 << 20]) {
         const run = await runStream(coveragePyAdapter, bytes, { chunkSize });
-        expect({ file: file.name, rows: streamedTableRows(run, "coverage_lines") }).toEqual({ file: file.name, rows: bufferRows(whole.tables.coverage_lines) });
+        expect({ file: file.name, rows: streamedTableRows(run, "coverage_lines") }).toEqual({
+          file: file.name,
+          rows: bufferRows(whole.tables.coverage_lines),
+        });
         expect(run.evidence.summary).toEqual(whole.summary);
         expect(run.evidence.limitations).toEqual(whole.limitations);
       }
@@ -140,13 +186,27 @@ describe("coverage json reports and Cobertura XML (corpus)", () => {
       const evidence = extract(bytes, "coverage-json");
       const executed = linesByFile(evidence);
       const missing = linesByFile(evidence, false);
-      for (const [path, f] of Object.entries(report.files) as [string, { summary: { covered_lines: number; missing_lines: number; num_statements: number } }][]) {
-        expect([path, executed[path]?.length ?? 0, missing[path]?.length ?? 0]).toEqual([path, f.summary.covered_lines, f.summary.missing_lines]);
+      for (const [path, f] of Object.entries(report.files) as [
+        string,
+        { summary: { covered_lines: number; missing_lines: number; num_statements: number } },
+      ][]) {
+        expect([path, executed[path]?.length ?? 0, missing[path]?.length ?? 0]).toEqual([
+          path,
+          f.summary.covered_lines,
+          f.summary.missing_lines,
+        ]);
       }
-      const total = (m: Record<string, number[]>) => Object.values(m).reduce((n, l) => n + l.length, 0);
-      expect([total(executed), total(executed) + total(missing)]).toEqual([report.totals.covered_lines, report.totals.num_statements]);
+      const total = (m: Record<string, number[]>) =>
+        Object.values(m).reduce((n, l) => n + l.length, 0);
+      expect([total(executed), total(executed) + total(missing)]).toEqual([
+        report.totals.covered_lines,
+        report.totals.num_statements,
+      ]);
       const arcs = rowsOf(evidence.tables.coverage_lines).filter((r) => r.kind === "arc");
-      expect([arcs.filter((r) => r.executed).length, arcs.filter((r) => !r.executed).length]).toEqual([report.totals.covered_branches, report.totals.missing_branches]);
+      expect([
+        arcs.filter((r) => r.executed).length,
+        arcs.filter((r) => !r.executed).length,
+      ]).toEqual([report.totals.covered_branches, report.totals.missing_branches]);
     });
   }
 
@@ -154,23 +214,51 @@ describe("coverage json reports and Cobertura XML (corpus)", () => {
     test(`${file.name}: lines covered and valid as the report's root attributes state`, () => {
       const bytes = loadPayload(file.path);
       const xml = new TextDecoder().decode(bytes);
-      const [valid, covered] = /lines-valid="(\d+)" lines-covered="(\d+)"/.exec(xml)!.slice(1).map(Number) as [number, number];
+      const [valid, covered] = /lines-valid="(\d+)" lines-covered="(\d+)"/
+        .exec(xml)!
+        .slice(1)
+        .map(Number) as [number, number];
       const evidence = extract(bytes, "cobertura-xml");
-      const total = (m: Record<string, number[]>) => Object.values(m).reduce((n, l) => n + l.length, 0);
-      expect([total(linesByFile(evidence)), total(linesByFile(evidence)) + total(linesByFile(evidence, false))]).toEqual([covered, valid]);
-      const branchy = rowsOf(evidence.tables.coverage_lines).find((r) => r.file === "calc.py" && r.line === 13)!;
-      expect([branchy.executed, branchy.hits, branchy.branches_covered, branchy.branches_total]).toEqual([false, 0, 0, 2]);
+      const total = (m: Record<string, number[]>) =>
+        Object.values(m).reduce((n, l) => n + l.length, 0);
+      expect([
+        total(linesByFile(evidence)),
+        total(linesByFile(evidence)) + total(linesByFile(evidence, false)),
+      ]).toEqual([covered, valid]);
+      const branchy = rowsOf(evidence.tables.coverage_lines).find(
+        (r) => r.file === "calc.py" && r.line === 13,
+      )!;
+      expect([
+        branchy.executed,
+        branchy.hits,
+        branchy.branches_covered,
+        branchy.branches_total,
+      ]).toEqual([false, 0, 0, 2]);
     });
   }
 });
 
 describe("Cobertura XML edge cases", () => {
   const enc = new TextEncoder();
-  const doc = (body: string, prolog = "") => enc.encode(`<?xml version="1.0"?>${prolog}<coverage line-rate="0.5" version="x"><packages><package name="p"><classes>${body}</classes></package></packages></coverage>`);
+  const doc = (body: string, prolog = "") =>
+    enc.encode(
+      `<?xml version="1.0"?>${prolog}<coverage line-rate="0.5" version="x"><packages><package name="p"><classes>${body}</classes></package></packages></coverage>`,
+    );
   test("method lines name the function; a DOCTYPE naming the DTD is accepted, an internal subset refused", () => {
     const body = `<class name="A" filename="A.java"><methods><method name="run" signature="()V"><lines><line number="3" hits="2"/></lines></method></methods><lines><line number="1" hits="0"/><line number="3" hits="2"/></lines></class>`;
-    const rows = rowsOf(extract(doc(body, `<!DOCTYPE coverage SYSTEM "http://cobertura.sourceforge.net/xml/coverage-04.dtd">`), "cobertura-xml").tables.coverage_lines);
-    expect(rows.map((r) => [r.line, r.executed, r.hits, r.function])).toEqual([[1, false, 0, null], [3, true, 2, "run"]]);
+    const rows = rowsOf(
+      extract(
+        doc(
+          body,
+          `<!DOCTYPE coverage SYSTEM "http://cobertura.sourceforge.net/xml/coverage-04.dtd">`,
+        ),
+        "cobertura-xml",
+      ).tables.coverage_lines,
+    );
+    expect(rows.map((r) => [r.line, r.executed, r.hits, r.function])).toEqual([
+      [1, false, 0, null],
+      [3, true, 2, "run"],
+    ]);
     const laughs = `<!DOCTYPE coverage [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>`;
     let error: unknown;
     try {
@@ -179,7 +267,10 @@ describe("Cobertura XML edge cases", () => {
       error = e;
     }
     expect(error).toBeInstanceOf(FlameoxError);
-    expect([(error as FlameoxError).code, (error as FlameoxError).details?.refused]).toEqual(["ARTIFACT_PARSE_FAILED", "doctype_internal_subset"]);
+    expect([(error as FlameoxError).code, (error as FlameoxError).details?.refused]).toEqual([
+      "ARTIFACT_PARSE_FAILED",
+      "doctype_internal_subset",
+    ]);
   });
 });
 
@@ -194,11 +285,18 @@ function coverageDb(extra: string[] = []): Uint8Array {
   db.run("INSERT INTO file VALUES (1, 'a.py')");
   db.run("CREATE TABLE context (id integer primary key, context text, unique (context))");
   db.run("INSERT INTO context VALUES (1, ''), (2, 'test_x')");
-  db.run("CREATE TABLE line_bits (file_id integer, context_id integer, numbits blob, unique (file_id, context_id))");
-  db.run("CREATE TABLE arc (file_id integer, context_id integer, fromno integer, tono integer, unique (file_id, context_id, fromno, tono))");
+  db.run(
+    "CREATE TABLE line_bits (file_id integer, context_id integer, numbits blob, unique (file_id, context_id))",
+  );
+  db.run(
+    "CREATE TABLE arc (file_id integer, context_id integer, fromno integer, tono integer, unique (file_id, context_id, fromno, tono))",
+  );
   db.run("CREATE TABLE tracer (file_id integer primary key, tracer text)");
   // Lines 1, 2 and 9 under the default context; 2 and 3 under test_x.
-  db.query("INSERT INTO line_bits VALUES (1, 1, ?), (1, 2, ?)").run(new Uint8Array([0b110, 0b10]), new Uint8Array([0b1100]));
+  db.query("INSERT INTO line_bits VALUES (1, 1, ?), (1, 2, ?)").run(
+    new Uint8Array([0b110, 0b10]),
+    new Uint8Array([0b1100]),
+  );
   for (const sql of extra) db.run(sql);
   const bytes = db.serialize();
   db.close();
@@ -218,7 +316,13 @@ function refusal(bytes: Uint8Array): FlameoxError {
 describe("coverage.py SQLite: contexts and hostile files", () => {
   test("a line per file and context; the default context is the empty string", () => {
     const rows = rowsOf(extract(coverageDb(), "coverage-py").tables.coverage_lines);
-    expect(rows.map((r) => [r.file, r.line, r.context])).toEqual([["a.py", 1, ""], ["a.py", 2, ""], ["a.py", 9, ""], ["a.py", 2, "test_x"], ["a.py", 3, "test_x"]]);
+    expect(rows.map((r) => [r.file, r.line, r.context])).toEqual([
+      ["a.py", 1, ""],
+      ["a.py", 2, ""],
+      ["a.py", 9, ""],
+      ["a.py", 2, "test_x"],
+      ["a.py", 3, "test_x"],
+    ]);
   });
 
   test("views, triggers, virtual tables and generated columns are refused before any query touches them", () => {
@@ -226,7 +330,14 @@ describe("coverage.py SQLite: contexts and hostile files", () => {
       [["CREATE VIEW innocent AS SELECT * FROM file"], "view"],
       [["CREATE TRIGGER t AFTER INSERT ON file BEGIN DELETE FROM file; END"], "trigger"],
       [["CREATE VIRTUAL TABLE search USING fts5(path)"], "virtual_table"],
-      [["DROP TABLE tracer", "CREATE TABLE tracer (file_id integer primary key, tracer text)", "ALTER TABLE file ADD COLUMN big blob AS (zeroblob(100000000))"], "generated_column"],
+      [
+        [
+          "DROP TABLE tracer",
+          "CREATE TABLE tracer (file_id integer primary key, tracer text)",
+          "ALTER TABLE file ADD COLUMN big blob AS (zeroblob(100000000))",
+        ],
+        "generated_column",
+      ],
     ];
     for (const [sql, refused] of cases) {
       const error = refusal(coverageDb(sql));
@@ -241,7 +352,11 @@ describe("coverage.py SQLite: contexts and hostile files", () => {
     view.setUint32(28, 0x7fffffff);
     view.setUint32(92, view.getUint32(24));
     const huge = refusal(bytes);
-    expect([huge.code, huge.details?.refused, huge.details?.pages]).toEqual(["ARTIFACT_PARSE_FAILED", "page_count", 0x7fffffff]);
+    expect([huge.code, huge.details?.refused, huge.details?.pages]).toEqual([
+      "ARTIFACT_PARSE_FAILED",
+      "page_count",
+      0x7fffffff,
+    ]);
     // Within the cap but more pages than the file holds: a cut-short file.
     view.setUint32(28, bytes.length / 4096 + 5);
     expect(refusal(bytes).code).toBe("ARTIFACT_PARSE_FAILED");
@@ -263,7 +378,13 @@ describe("coverage.py SQLite: contexts and hostile files", () => {
     new DataView(damaged.buffer).setUint32(92, 12345); // header count no longer authoritative
     expect(refusal(damaged).code).toBe("ARTIFACT_PARSE_FAILED");
     const adapter = detectAdapter({ head: headOf(bytes), displayName: "x" })!;
-    expect(() => adapter.extract({ bytes: new TextEncoder().encode("{}"), displayName: "x", limits: DEFAULT_ADAPTER_LIMITS })).toThrow(/neither a SQLite database nor a coverage.py JSON data file/);
+    expect(() =>
+      adapter.extract({
+        bytes: new TextEncoder().encode("{}"),
+        displayName: "x",
+        limits: DEFAULT_ADAPTER_LIMITS,
+      }),
+    ).toThrow(/neither a SQLite database nor a coverage.py JSON data file/);
   });
 
   test("a WAL-mode file (header format versions 2) is read as the main file alone", () => {
@@ -304,21 +425,34 @@ describe("real coverage.py on a small pytest project", () => {
     const data = extract(run.data, "coverage-py");
     expect(data.summary.has_arcs).toBe(true);
     // Lines and arcs per file: CoverageData.lines() / arcs().
-    expect(linesByFile(data)).toEqual(Object.fromEntries(Object.entries(run.api.files).map(([f, v]) => [f, v.lines])));
-    expect(arcsByFile(data)).toEqual(Object.fromEntries(Object.entries(run.api.files).map(([f, v]) => [f, v.arcs.map(([a, b]) => `${a}>${b}`).sort()])));
+    expect(linesByFile(data)).toEqual(
+      Object.fromEntries(Object.entries(run.api.files).map(([f, v]) => [f, v.lines])),
+    );
+    expect(arcsByFile(data)).toEqual(
+      Object.fromEntries(
+        Object.entries(run.api.files).map(([f, v]) => [
+          f,
+          v.arcs.map(([a, b]) => `${a}>${b}`).sort(),
+        ]),
+      ),
+    );
     // Per dynamic context (one per test function): CoverageData with set_query_contexts.
     const rows = rowsOf(data.tables.coverage_lines).filter((r) => r.kind === "line");
     for (const context of run.api.contexts) {
       const mine: Record<string, number[]> = {};
-      for (const r of rows.filter((r) => r.context === context)) (mine[r.file as string] ??= []).push(r.line as number);
+      for (const r of rows.filter((r) => r.context === context))
+        (mine[r.file as string] ??= []).push(r.line as number);
       expect([context, mine]).toEqual([context, run.api.by_context[context]!]);
     }
     expect(run.api.contexts).toContain("test_calc.test_mode");
     // The reports list the same executed lines (relative paths), plus what did not run.
-    const byBase = (m: Record<string, number[]>) => Object.fromEntries(Object.entries(m).map(([f, l]) => [f.split("/").at(-1)!, l]));
+    const byBase = (m: Record<string, number[]>) =>
+      Object.fromEntries(Object.entries(m).map(([f, l]) => [f.split("/").at(-1)!, l]));
     const json = extract(run.json, "coverage-json");
     expect(byBase(linesByFile(json))).toEqual(byBase(linesByFile(data)));
-    expect(rowsOf(json.tables.coverage_lines).some((r) => r.context === "test_calc.test_positive")).toBe(true);
+    expect(
+      rowsOf(json.tables.coverage_lines).some((r) => r.context === "test_calc.test_positive"),
+    ).toBe(true);
     expect(byBase(linesByFile(json, false)).calc).toBeUndefined();
     expect(byBase(linesByFile(json, false))["calc.py"]).toEqual([3, 5]);
     const xml = extract(run.xml, "cobertura-xml");

@@ -25,7 +25,9 @@ export function joinTracks(events: Row[], tracks: Row[]): Row[] {
     const joined: Row = {};
     for (const [name, value] of Object.entries(event)) {
       joined[name] = value;
-      if (name === "track_id") for (const column of TRACK_COLUMNS) joined[column] = event[column] ?? track?.[column] ?? null;
+      if (name === "track_id")
+        for (const column of TRACK_COLUMNS)
+          joined[column] = event[column] ?? track?.[column] ?? null;
     }
     return joined;
   });
@@ -42,14 +44,23 @@ export interface FunctionTotals {
   inclusiveNs: number;
 }
 
-/** Self values per "function @ file" (cpu) or per function name (wall), summed over tracks and lines. */
-export function totalsByFunction(evidence: NormalizedEvidence, metric: FrameMetric): Map<string, FunctionTotals> {
+/**
+ * Self values per "function @ file" (cpu) or per function name (wall), summed over tracks and
+ * lines.
+ */
+export function totalsByFunction(
+  evidence: NormalizedEvidence,
+  metric: FrameMetric,
+): Map<string, FunctionTotals> {
   const frames = new Map(rowsOf(evidence.tables.frames).map((f) => [f.frame_id as string, f]));
   const out = new Map<string, FunctionTotals>();
   for (const m of rowsOf(evidence.tables.frame_measurements)) {
     if (m.metric !== metric) continue;
     const frame = frames.get(m.frame_id as string)!;
-    const key = metric === "cpu_time" ? functionKey(frame.function as string, frame.file as string | null) : (frame.function as string);
+    const key =
+      metric === "cpu_time"
+        ? functionKey(frame.function as string, frame.file as string | null)
+        : (frame.function as string);
     const entry = out.get(key) ?? { selfNs: 0, selfSamples: 0, inclusiveNs: 0 };
     entry.selfNs += Number(m.self_value);
     entry.selfSamples += Number(m.self_samples);
@@ -59,7 +70,11 @@ export function totalsByFunction(evidence: NormalizedEvidence, metric: FrameMetr
   return out;
 }
 
-export function sumOf(rows: Row[], column: string, where: (row: Row) => boolean = () => true): number {
+export function sumOf(
+  rows: Row[],
+  column: string,
+  where: (row: Row) => boolean = () => true,
+): number {
   return rows.filter(where).reduce((total, row) => total + Number(row[column]), 0);
 }
 

@@ -18,14 +18,29 @@ import { tempWorkspace } from "../helpers.ts";
 import { corpusFile, loadPayload } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";
 
-interface GoPprof { sample_types: string[]; samples: number; totals: number[]; location_addresses: string[] }
-const REFERENCE = JSON.parse(readFileSync(join(import.meta.dir, "reference", "pprof-legacy-go-pprof.json"), "utf8")).files as Record<string, GoPprof>;
+interface GoPprof {
+  sample_types: string[];
+  samples: number;
+  totals: number[];
+  location_addresses: string[];
+}
+const REFERENCE = JSON.parse(
+  readFileSync(join(import.meta.dir, "reference", "pprof-legacy-go-pprof.json"), "utf8"),
+).files as Record<string, GoPprof>;
 
 function extract(adapter: string, bytes: Uint8Array): NormalizedEvidence {
-  return adapterByName(adapter)!.extract({ bytes, displayName: "case", limits: DEFAULT_ADAPTER_LIMITS });
+  return adapterByName(adapter)!.extract({
+    bytes,
+    displayName: "case",
+    limits: DEFAULT_ADAPTER_LIMITS,
+  });
 }
-const legacy = (name: string) => extract("pprof-legacy", loadPayload(corpusFile("pprof-legacy", name).path));
-const selfTotal = (e: NormalizedEvidence, metric: string) => rowsOf(e.tables.frame_measurements).filter((m) => m.metric === metric).reduce((a, m) => a + Number(m.self_value), 0);
+const legacy = (name: string) =>
+  extract("pprof-legacy", loadPayload(corpusFile("pprof-legacy", name).path));
+const selfTotal = (e: NormalizedEvidence, metric: string) =>
+  rowsOf(e.tables.frame_measurements)
+    .filter((m) => m.metric === metric)
+    .reduce((a, m) => a + Number(m.self_value), 0);
 
 describe("legacy pprof against go tool pprof", () => {
   for (const [name, metrics] of [
@@ -36,7 +51,9 @@ describe("legacy pprof against go tool pprof", () => {
     test(`${name}: the same location addresses and column totals as pprof`, () => {
       const e = legacy(name);
       const want = REFERENCE[name]!;
-      expect(new Set(rowsOf(e.tables.frames).map((f) => f.function))).toEqual(new Set(want.location_addresses));
+      expect(new Set(rowsOf(e.tables.frames).map((f) => f.function))).toEqual(
+        new Set(want.location_addresses),
+      );
       // pprof merges a binary CPU profile's identical stacks into one sample; text lines are 1:1.
       if (!name.endsWith(".cpu")) expect(e.summary.samples).toBe(want.samples);
       expect(metrics.map((m) => selfTotal(e, m))).toEqual(want.totals);
@@ -61,9 +78,17 @@ describe("legacy pprof against go tool pprof", () => {
 
 describe("benchmark importers keep what the producer wrote", () => {
   test("pyperf benchmark tags become the tags dimension", () => {
-    const e = extract("pyperf", loadPayload(corpusFile("pyperf", "pyperf-tests-mult_list_py37_tags.json").path));
+    const e = extract(
+      "pyperf",
+      loadPayload(corpusFile("pyperf", "pyperf-tests-mult_list_py37_tags.json").path),
+    );
     const rows = rowsOf(e.tables.measurements);
-    const tagsOf = (scope: string) => new Set(rows.filter((r) => r.scope === scope).map((r) => JSON.parse((r.dimensions_json as string) ?? "{}").tags));
+    const tagsOf = (scope: string) =>
+      new Set(
+        rows
+          .filter((r) => r.scope === scope)
+          .map((r) => JSON.parse((r.dimensions_json as string) ?? "{}").tags),
+      );
     expect(tagsOf("[1]*1000")).toEqual(new Set(["foo"]));
     expect(tagsOf("[1,2]*1000")).toEqual(new Set(["foo,bar"]));
     expect(tagsOf("[1,2,3]*1000")).toEqual(new Set(["bar"]));
@@ -73,9 +98,13 @@ describe("benchmark importers keep what the producer wrote", () => {
     const path = corpusFile("hyperfine", "local-hyperfine-1.15.0-named-prepare.json").path;
     const doc = JSON.parse(readFileSync(path, "utf8")) as { results: { times: number[] }[] };
     const e = extract("hyperfine", loadPayload(path));
-    const samples = rowsOf(e.tables.measurements).filter((r) => r.name === "wall_time" && r.aggregation === "sample");
+    const samples = rowsOf(e.tables.measurements).filter(
+      (r) => r.name === "wall_time" && r.aggregation === "sample",
+    );
     expect(samples.map((r) => r.value_float)).toEqual(samples.map(() => null));
-    expect(samples.map((r) => Number(r.value_int))).toEqual(doc.results[0]!.times.map((t) => Math.round(t * 1e9)));
+    expect(samples.map((r) => Number(r.value_int))).toEqual(
+      doc.results[0]!.times.map((t) => Math.round(t * 1e9)),
+    );
     expect(Number(samples[0]!.value_int)).toBe(2_950_318); // 0.00295031774 s
   });
 });

@@ -41,14 +41,20 @@ describe("JUnit XML corpus", () => {
       const rows = rowsOf(evidence.tables.test_results);
       const final = rows.filter((r) => r.outcome !== "rerun");
       expect(final.length).toBe(count(xml, /<testcase[\s>]/g));
-      expect(rows.filter((r) => r.outcome === "rerun").length).toBe(count(xml, /<(flaky|rerun)(Failure|Error)[\s>]/g));
+      expect(rows.filter((r) => r.outcome === "rerun").length).toBe(
+        count(xml, /<(flaky|rerun)(Failure|Error)[\s>]/g),
+      );
       expect(final.filter((r) => r.outcome === "failed").length).toBe(count(xml, /<failure[\s>]/g));
       expect(final.filter((r) => r.outcome === "error").length).toBe(count(xml, /<error[\s>]/g));
-      expect(final.filter((r) => r.outcome === "skipped" || r.outcome === "xfailed").length).toBe(count(xml, /<skipped[\s>/]/g));
+      expect(final.filter((r) => r.outcome === "skipped" || r.outcome === "xfailed").length).toBe(
+        count(xml, /<skipped[\s>/]/g),
+      );
       const cut = file.name.includes("Corrupt");
       expect(evidence.limitations.map((l) => l.code)).toEqual(cut ? ["truncated_document"] : []);
       // Durations: the testcase time attributes, in order, in ns.
-      const times = [...xml.matchAll(/<testcase\b[^>]*?\btime="([^"]*)"/g)].map((m) => Math.round(Number(m[1]!.replaceAll(",", "")) * 1e9));
+      const times = [...xml.matchAll(/<testcase\b[^>]*?\btime="([^"]*)"/g)].map((m) =>
+        Math.round(Number(m[1]!.replaceAll(",", "")) * 1e9),
+      );
       expect(final.map((r) => r.duration_ns)).toEqual(times);
     });
   }
@@ -56,30 +62,56 @@ describe("JUnit XML corpus", () => {
   test("pytest xunit2: the suite's declared totals; xfail, file/line (xunit1) and exception types", () => {
     const xunit2 = corpusFiles("junit-xml").find((f) => f.name.includes("xunit2"))!;
     const xml = new TextDecoder().decode(loadPayload(xunit2.path));
-    const declared = /<testsuite [^>]*errors="(\d+)" failures="(\d+)" skipped="(\d+)" tests="(\d+)"/.exec(xml)!.slice(1).map(Number);
+    const declared = /<testsuite [^>]*errors="(\d+)" failures="(\d+)" skipped="(\d+)" tests="(\d+)"/
+      .exec(xml)!
+      .slice(1)
+      .map(Number);
     const rows = rowsOf(extract(loadPayload(xunit2.path)).tables.test_results);
     const n = (o: string) => rows.filter((r) => r.outcome === o).length;
     expect([n("error"), n("failed"), n("skipped") + n("xfailed"), rows.length]).toEqual(declared);
     expect(n("xfailed")).toBe(1);
     const failed = rows.find((r) => r.outcome === "failed")!;
-    expect([failed.node_id, failed.exception_type]).toEqual(["test_calc::test_fail_with_output", "AssertionError"]);
+    expect([failed.node_id, failed.exception_type]).toEqual([
+      "test_calc::test_fail_with_output",
+      "AssertionError",
+    ]);
     const xunit1 = corpusFiles("junit-xml").find((f) => f.name.includes("xunit1"))!;
     const first = rowsOf(extract(loadPayload(xunit1.path)).tables.test_results)[0]!;
     expect([first.file, first.line]).toEqual(["test_calc.py", 3]);
   });
 
   test("Catch2 failure file/line is the crash site; Marathon's flaky retry precedes a pass", () => {
-    const catch2 = rowsOf(extract(loadPayload(corpusFiles("junit-xml").find((f) => f.name.includes("catch2"))!.path)).tables.test_results);
-    expect([catch2[0]!.crash_file, catch2[0]!.crash_line, catch2[0]!.exception_type]).toEqual(["test/unit/detail/utility/is_constant_evaluated.cpp", 19, "REQUIRE"]);
-    const flaky = rowsOf(extract(loadPayload(corpusFiles("junit-xml").find((f) => f.name.includes("flaky"))!.path)).tables.test_results);
-    expect(flaky.map((r) => [r.outcome, r.rerun_index])).toEqual([["rerun", 0], ["passed", 1]]);
+    const catch2 = rowsOf(
+      extract(loadPayload(corpusFiles("junit-xml").find((f) => f.name.includes("catch2"))!.path))
+        .tables.test_results,
+    );
+    expect([catch2[0]!.crash_file, catch2[0]!.crash_line, catch2[0]!.exception_type]).toEqual([
+      "test/unit/detail/utility/is_constant_evaluated.cpp",
+      19,
+      "REQUIRE",
+    ]);
+    const flaky = rowsOf(
+      extract(loadPayload(corpusFiles("junit-xml").find((f) => f.name.includes("flaky"))!.path))
+        .tables.test_results,
+    );
+    expect(flaky.map((r) => [r.outcome, r.rerun_index])).toEqual([
+      ["rerun", 0],
+      ["passed", 1],
+    ]);
   });
 });
 
 describe("JUnit XML edge cases", () => {
   test("times: seconds, exponents, thousands separators and unit suffixes", () => {
-    expect([junitTimeToNs("0.001"), junitTimeToNs("4.5e-05"), junitTimeToNs("1,234.5"), junitTimeToNs("1500ns"), junitTimeToNs("2ms"), junitTimeToNs("abc"), junitTimeToNs(undefined)])
-      .toEqual([1_000_000, 45_000, 1_234_500_000_000, 1500, 2_000_000, null, null]);
+    expect([
+      junitTimeToNs("0.001"),
+      junitTimeToNs("4.5e-05"),
+      junitTimeToNs("1,234.5"),
+      junitTimeToNs("1500ns"),
+      junitTimeToNs("2ms"),
+      junitTimeToNs("abc"),
+      junitTimeToNs(undefined),
+    ]).toEqual([1_000_000, 45_000, 1_234_500_000_000, 1500, 2_000_000, null, null]);
   });
 
   test("a DTD is refused: billion laughs, an external entity, even an empty internal subset", () => {
@@ -98,20 +130,36 @@ describe("JUnit XML edge cases", () => {
       `<testsuite><testcase name="a"></testsuite>x</testcase>`,
       `<testsuite><testcase name="a" name="b"/></testsuite>`,
       `<testsuites>${"<testsuite>".repeat(300)}`,
-    ]) expect(refusal(xml).code).toBe("ARTIFACT_PARSE_FAILED");
+    ])
+      expect(refusal(xml).code).toBe("ARTIFACT_PARSE_FAILED");
     const foreign = enc.encode(`<coverage/>`);
-    expect(detectAdapter({ head: headOf(foreign), displayName: "x.xml" })?.name).not.toBe("junit-xml");
+    expect(detectAdapter({ head: headOf(foreign), displayName: "x.xml" })?.name).not.toBe(
+      "junit-xml",
+    );
   });
 
   test("a report cut off inside a testcase keeps the complete cases and the open one, flagged partial", () => {
-    const evidence = extract(enc.encode(`<testsuite name="s"><testcase name="a" time="1"/><testcase name="b" time="2"><failure type="E">boom</failure><system-out>partial out`));
+    const evidence = extract(
+      enc.encode(
+        `<testsuite name="s"><testcase name="a" time="1"/><testcase name="b" time="2"><failure type="E">boom</failure><system-out>partial out`,
+      ),
+    );
     const rows = rowsOf(evidence.tables.test_results);
-    expect(rows.map((r) => [r.node_id, r.outcome, r.message])).toEqual([["s::a", "passed", null], ["s::b", "failed", "boom"]]);
+    expect(rows.map((r) => [r.node_id, r.outcome, r.message])).toEqual([
+      ["s::a", "passed", null],
+      ["s::b", "failed", "boom"],
+    ]);
     expect(evidence.limitations.map((l) => l.code)).toEqual(["truncated_document"]);
   });
 
   test("long failure bodies are kept bounded", () => {
-    const rows = rowsOf(extract(enc.encode(`<testsuite><testcase classname="c" name="t"><failure><![CDATA[${"y".repeat(100_000)}]]></failure></testcase></testsuite>`)).tables.test_results);
+    const rows = rowsOf(
+      extract(
+        enc.encode(
+          `<testsuite><testcase classname="c" name="t"><failure><![CDATA[${"y".repeat(100_000)}]]></failure></testcase></testsuite>`,
+        ),
+      ).tables.test_results,
+    );
     expect((rows[0]!.message as string).length).toBe(2048);
   });
 });

@@ -2,13 +2,27 @@
 import { describe, expect, test } from "bun:test";
 import { assertNestingWithin } from "../../src/adapters/json-guard.ts";
 import { FlameoxError } from "../../src/domain/errors.ts";
-import { chromeTraceAdapter, cpuProfileAdapter, expectFailure, extractWith, payload } from "./adapter-harness.ts";
+import {
+  chromeTraceAdapter,
+  cpuProfileAdapter,
+  expectFailure,
+  extractWith,
+  payload,
+} from "./adapter-harness.ts";
 import { corpusFiles, loadPayload } from "./corpus-files.ts";
 
 const deepArrays = "[".repeat(100_000) + "]".repeat(100_000);
 const deepObjects = '{"a":'.repeat(100_000) + "1" + "}".repeat(100_000);
-const profileText = new TextDecoder().decode(loadPayload(corpusFiles("cpuprofile").find((f) => f.name === "local-node20.20.2-work.cpuprofile")!.path));
-const traceText = new TextDecoder().decode(loadPayload(corpusFiles("chrome-trace").find((f) => f.name === "local-node20.20.2-trace-events.json")!.path));
+const profileText = new TextDecoder().decode(
+  loadPayload(
+    corpusFiles("cpuprofile").find((f) => f.name === "local-node20.20.2-work.cpuprofile")!.path,
+  ),
+);
+const traceText = new TextDecoder().decode(
+  loadPayload(
+    corpusFiles("chrome-trace").find((f) => f.name === "local-node20.20.2-trace-events.json")!.path,
+  ),
+);
 
 describe("both adapters reject unusable payloads with ARTIFACT_PARSE_FAILED", () => {
   const cases: [string, string][] = [
@@ -23,19 +37,38 @@ describe("both adapters reject unusable payloads with ARTIFACT_PARSE_FAILED", ()
     ["null", "null"],
   ];
   for (const [label, text] of cases) {
-    test(`cpuprofile: ${label}`, () => void expectFailure(cpuProfileAdapter, text, "ARTIFACT_PARSE_FAILED"));
-    test(`chrome trace: ${label}`, () => void expectFailure(chromeTraceAdapter, text, "ARTIFACT_PARSE_FAILED"));
+    test(`cpuprofile: ${label}`, () =>
+      void expectFailure(cpuProfileAdapter, text, "ARTIFACT_PARSE_FAILED"));
+    test(`chrome trace: ${label}`, () =>
+      void expectFailure(chromeTraceAdapter, text, "ARTIFACT_PARSE_FAILED"));
   }
 
   test("truncated JSON (real files cut in half)", () => {
-    expectFailure(cpuProfileAdapter, profileText.slice(0, profileText.length >> 1), "ARTIFACT_PARSE_FAILED");
+    expectFailure(
+      cpuProfileAdapter,
+      profileText.slice(0, profileText.length >> 1),
+      "ARTIFACT_PARSE_FAILED",
+    );
     // An object-form trace cut mid-way is not the truncated-array case the format allows.
-    expectFailure(chromeTraceAdapter, traceText.slice(0, traceText.length >> 1), "ARTIFACT_PARSE_FAILED");
-    expectFailure(chromeTraceAdapter, '[{"ph":"X","ts":1,"dur":2,"name":"a"},{"ph":"X","ts":', "ARTIFACT_PARSE_FAILED");
+    expectFailure(
+      chromeTraceAdapter,
+      traceText.slice(0, traceText.length >> 1),
+      "ARTIFACT_PARSE_FAILED",
+    );
+    expectFailure(
+      chromeTraceAdapter,
+      '[{"ph":"X","ts":1,"dur":2,"name":"a"},{"ph":"X","ts":',
+      "ARTIFACT_PARSE_FAILED",
+    );
   });
 
   test("nesting deeper than the limit fails before parsing, with the limit in the message", () => {
-    const message = expectFailure(chromeTraceAdapter, [[[[{ ph: "X" }]]]], "ARTIFACT_PARSE_FAILED", { maxNestingDepth: 3 });
+    const message = expectFailure(
+      chromeTraceAdapter,
+      [[[[{ ph: "X" }]]]],
+      "ARTIFACT_PARSE_FAILED",
+      { maxNestingDepth: 3 },
+    );
     expect(message).toContain("nesting deeper than 3");
   });
 });
@@ -43,36 +76,84 @@ describe("both adapters reject unusable payloads with ARTIFACT_PARSE_FAILED", ()
 describe("wrong shapes name the field", () => {
   const cpu = (value: unknown) => expectFailure(cpuProfileAdapter, value, "ARTIFACT_PARSE_FAILED");
   test("cpuprofile fields", () => {
-    expect(cpu({ nodes: "x", samples: [], timeDeltas: [] })).toBe("Cannot parse cpuprofile: expected nodes to be an array but found string");
-    expect(cpu({ nodes: [], samples: {}, timeDeltas: [] })).toBe("Cannot parse cpuprofile: expected samples to be an array but found object");
-    expect(cpu({ nodes: [], samples: [], timeDeltas: null })).toBe("Cannot parse cpuprofile: expected timeDeltas to be an array but found null");
-    expect(cpu({ nodes: [], samples: [], startTime: "0" })).toBe("Cannot parse cpuprofile: expected startTime to be a finite number but found string");
-    expect(cpu([1, 2])).toBe("Cannot parse cpuprofile: expected the top-level value to be an object but found array");
-    expect(cpu({ head: 3 })).toBe("Cannot parse cpuprofile: expected head to be an object but found number");
+    expect(cpu({ nodes: "x", samples: [], timeDeltas: [] })).toBe(
+      "Cannot parse cpuprofile: expected nodes to be an array but found string",
+    );
+    expect(cpu({ nodes: [], samples: {}, timeDeltas: [] })).toBe(
+      "Cannot parse cpuprofile: expected samples to be an array but found object",
+    );
+    expect(cpu({ nodes: [], samples: [], timeDeltas: null })).toBe(
+      "Cannot parse cpuprofile: expected timeDeltas to be an array but found null",
+    );
+    expect(cpu({ nodes: [], samples: [], startTime: "0" })).toBe(
+      "Cannot parse cpuprofile: expected startTime to be a finite number but found string",
+    );
+    expect(cpu([1, 2])).toBe(
+      "Cannot parse cpuprofile: expected the top-level value to be an object but found array",
+    );
+    expect(cpu({ head: 3 })).toBe(
+      "Cannot parse cpuprofile: expected head to be an object but found number",
+    );
   });
 
-  const node = (id: unknown, parentOf: number[] = []) => ({ id, callFrame: { functionName: "f", url: "", lineNumber: 0, columnNumber: 0 }, children: parentOf });
+  const node = (id: unknown, parentOf: number[] = []) => ({
+    id,
+    callFrame: { functionName: "f", url: "", lineNumber: 0, columnNumber: 0 },
+    children: parentOf,
+  });
   test("cpuprofile nodes and samples", () => {
-    expect(cpu({ nodes: [node(1), "x"], samples: [], timeDeltas: [] })).toContain("expected nodes[1] to be an object but found string");
-    expect(cpu({ nodes: [node("1")], samples: [], timeDeltas: [] })).toContain("expected nodes[0].id to be an integer but found string");
-    expect(cpu({ nodes: [{ id: 1 }], samples: [], timeDeltas: [] })).toContain("expected nodes[0].callFrame to be an object but found undefined");
-    expect(cpu({ nodes: [node(1, [2])], samples: [], timeDeltas: [] })).toContain("nodes[0].children[0] refers to an unknown node id 2");
-    expect(cpu({ nodes: [node(1), node(1)], samples: [], timeDeltas: [] })).toContain("node id 1 appears more than once");
-    expect(cpu({ nodes: [node(1, [2]), node(2, [1])], samples: [], timeDeltas: [] })).toContain("cycle");
-    expect(cpu({ nodes: [node(1)], samples: ["1"], timeDeltas: [1] })).toContain("expected samples[0] to be a number but found string");
-    expect(cpu({ nodes: [node(1)], samples: [1], timeDeltas: ["1"] })).toContain("expected timeDeltas[0] to be a finite number but found string");
-    expect(cpu({ nodes: [node(1)], samples: [1, 7], timeDeltas: [1, 1] })).toContain("samples[1] refers to an unknown node id 7");
+    expect(cpu({ nodes: [node(1), "x"], samples: [], timeDeltas: [] })).toContain(
+      "expected nodes[1] to be an object but found string",
+    );
+    expect(cpu({ nodes: [node("1")], samples: [], timeDeltas: [] })).toContain(
+      "expected nodes[0].id to be an integer but found string",
+    );
+    expect(cpu({ nodes: [{ id: 1 }], samples: [], timeDeltas: [] })).toContain(
+      "expected nodes[0].callFrame to be an object but found undefined",
+    );
+    expect(cpu({ nodes: [node(1, [2])], samples: [], timeDeltas: [] })).toContain(
+      "nodes[0].children[0] refers to an unknown node id 2",
+    );
+    expect(cpu({ nodes: [node(1), node(1)], samples: [], timeDeltas: [] })).toContain(
+      "node id 1 appears more than once",
+    );
+    expect(cpu({ nodes: [node(1, [2]), node(2, [1])], samples: [], timeDeltas: [] })).toContain(
+      "cycle",
+    );
+    expect(cpu({ nodes: [node(1)], samples: ["1"], timeDeltas: [1] })).toContain(
+      "expected samples[0] to be a number but found string",
+    );
+    expect(cpu({ nodes: [node(1)], samples: [1], timeDeltas: ["1"] })).toContain(
+      "expected timeDeltas[0] to be a finite number but found string",
+    );
+    expect(cpu({ nodes: [node(1)], samples: [1, 7], timeDeltas: [1, 1] })).toContain(
+      "samples[1] refers to an unknown node id 7",
+    );
   });
 
   test("chrome trace container", () => {
-    const trace = (value: unknown) => expectFailure(chromeTraceAdapter, value, "ARTIFACT_PARSE_FAILED");
-    expect(trace({ traceEvents: 5 })).toBe("Cannot parse chrome trace: expected traceEvents to be an array but found number");
-    expect(trace({ traceEvents: { ph: "X" } })).toBe("Cannot parse chrome trace: expected traceEvents to be an array but found object");
-    expect(trace(true)).toBe("Cannot parse chrome trace: expected the top-level value to be an array or an object but found boolean");
+    const trace = (value: unknown) =>
+      expectFailure(chromeTraceAdapter, value, "ARTIFACT_PARSE_FAILED");
+    expect(trace({ traceEvents: 5 })).toBe(
+      "Cannot parse chrome trace: expected traceEvents to be an array but found number",
+    );
+    expect(trace({ traceEvents: { ph: "X" } })).toBe(
+      "Cannot parse chrome trace: expected traceEvents to be an array but found object",
+    );
+    expect(trace(true)).toBe(
+      "Cannot parse chrome trace: expected the top-level value to be an array or an object but found boolean",
+    );
   });
 
   test("malformed entries inside a trace are dropped and counted, not fatal", () => {
-    const evidence = extractWith(chromeTraceAdapter, [null, 3, "x", [], { name: "no phase" }, { ph: "X", name: "ok", ts: 1, dur: 1, pid: 1, tid: 1 }]);
+    const evidence = extractWith(chromeTraceAdapter, [
+      null,
+      3,
+      "x",
+      [],
+      { name: "no phase" },
+      { ph: "X", name: "ok", ts: 1, dur: 1, pid: 1, tid: 1 },
+    ]);
     expect(evidence.limitations.find((l) => l.code === "malformed_events")?.count).toBe(5);
     expect(evidence.tables.trace_events.rowCount).toBe(1);
   });
@@ -80,17 +161,45 @@ describe("wrong shapes name the field", () => {
 
 describe("limits", () => {
   test("more events than maxEvents is ARTIFACT_TOO_LARGE", () => {
-    const events = Array.from({ length: 11 }, (_, i) => ({ ph: "i", name: "tick", ts: i, pid: 1, tid: 1 }));
+    const events = Array.from({ length: 11 }, (_, i) => ({
+      ph: "i",
+      name: "tick",
+      ts: i,
+      pid: 1,
+      tid: 1,
+    }));
     expectFailure(chromeTraceAdapter, events, "ARTIFACT_TOO_LARGE", { maxEvents: 10 });
-    expect(extractWith(chromeTraceAdapter, events, { maxEvents: 11 }).tables.trace_events.rowCount).toBe(11);
+    expect(
+      extractWith(chromeTraceAdapter, events, { maxEvents: 11 }).tables.trace_events.rowCount,
+    ).toBe(11);
   });
 
   test("more samples than maxEvents is ARTIFACT_TOO_LARGE (files and embedded profiles)", () => {
-    const profile = { nodes: [{ id: 1, callFrame: { functionName: "(root)" } }], samples: [1, 1, 1], timeDeltas: [1, 1, 1] };
+    const profile = {
+      nodes: [{ id: 1, callFrame: { functionName: "(root)" } }],
+      samples: [1, 1, 1],
+      timeDeltas: [1, 1, 1],
+    };
     expectFailure(cpuProfileAdapter, profile, "ARTIFACT_TOO_LARGE", { maxEvents: 2 });
     const trace = [
-      { ph: "P", name: "Profile", id: "0x1", pid: 1, tid: 1, ts: 0, args: { data: { startTime: 0 } } },
-      { ph: "P", name: "ProfileChunk", id: "0x1", pid: 1, tid: 2, ts: 1, args: { data: { cpuProfile: profile, timeDeltas: [1, 1, 1] } } },
+      {
+        ph: "P",
+        name: "Profile",
+        id: "0x1",
+        pid: 1,
+        tid: 1,
+        ts: 0,
+        args: { data: { startTime: 0 } },
+      },
+      {
+        ph: "P",
+        name: "ProfileChunk",
+        id: "0x1",
+        pid: 1,
+        tid: 2,
+        ts: 1,
+        args: { data: { cpuProfile: profile, timeDeltas: [1, 1, 1] } },
+      },
     ];
     expectFailure(chromeTraceAdapter, trace, "ARTIFACT_TOO_LARGE", { maxEvents: 2 });
   });

@@ -2,11 +2,13 @@
  * `nsys stats --format csv` reports. The fixtures (fixtures/nsys-stats/, README there) use
  * the header rows Nsight Systems writes. Header variants, as found in `nsys stats` output
  * kept in public repositories:
- *   cuda_gpu_kern_sum  `Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name`
+ *   cuda_gpu_kern_sum
+ *   `Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name`
  *   cuda_api_sum       `… ,Num Calls, …,Name` (osrt_sum writes the same header)
  *   cuda_gpu_mem_time_sum `…,Count,…,Operation`;  nvtx_sum `…,Instances,…,StdDev (ns),Style,Range`
  *   2021 layout (gpukernsum): `Time(%),Total Time (ns),Instances,Average,Minimum,Maximum,Name`
- *   cuda_gpu_trace     `Start (ns),Duration (ns),CorrId,GrdX,…,Reg/Trd,StcSMem (MB),DymSMem (MB),Bytes (MB),
+ *   cuda_gpu_trace
+ *   `Start (ns),Duration (ns),CorrId,GrdX,…,Reg/Trd,StcSMem (MB),DymSMem (MB),Bytes (MB),
  *                       Throughput (MB/s),SrcMemKd,DstMemKd,Device,Ctx,[GreenCtx,]Strm,Name`
  * and `nsys stats` printing "Processing [x.sqlite] with [cuda_gpu_trace.py]..." and NOTICE
  * lines before the header when its output is captured from stdout.
@@ -79,14 +81,26 @@ function parseError(run: () => unknown): FlameoxError {
 
 describe("cuda_gpu_trace", () => {
   const raw = table("report1_cuda_gpu_trace.csv");
-  const evidence = extract(bytesOf("report1_cuda_gpu_trace.csv"), "report1_cuda_gpu_trace.csv", "nsys-stats-trace-csv");
+  const evidence = extract(
+    bytesOf("report1_cuda_gpu_trace.csv"),
+    "report1_cuda_gpu_trace.csv",
+    "nsys-stats-trace-csv",
+  );
   const events = rowsOf(evidence.tables.trace_events);
 
   test("every row is one event on its device/stream track, with start and duration in ns", () => {
     expect(events.length).toBe(raw.length);
     const expected = raw
-      .map((r) => [`gpu0:ctx${r.Ctx}.stream${r.Strm}`, r.Name, BigInt(r["Start (ns)"]!), Number(r["Duration (ns)"])])
-      .sort((a, b) => String(a[0]).localeCompare(String(b[0])) || Number((a[2] as bigint) - (b[2] as bigint)));
+      .map((r) => [
+        `gpu0:ctx${r.Ctx}.stream${r.Strm}`,
+        r.Name,
+        BigInt(r["Start (ns)"]!),
+        Number(r["Duration (ns)"]),
+      ])
+      .sort(
+        (a, b) =>
+          String(a[0]).localeCompare(String(b[0])) || Number((a[2] as bigint) - (b[2] as bigint)),
+      );
     expect(events.map((e) => [e.track_id, e.name, e.ts_ns, e.dur_ns])).toEqual(expected);
     const tracks = rowsOf(evidence.tables.tracks);
     expect(tracks.map((t) => [t.track_id, t.pid, t.process_name, t.thread_name])).toEqual([
@@ -97,26 +111,52 @@ describe("cuda_gpu_trace", () => {
 
   test("kernel time per name equals the sum of the raw durations; quoted template names stay whole", () => {
     const fromRaw = new Map<string, number>();
-    for (const r of raw) if (r.GrdX !== "") fromRaw.set(r.Name!, (fromRaw.get(r.Name!) ?? 0) + Number(r["Duration (ns)"]));
+    for (const r of raw)
+      if (r.GrdX !== "")
+        fromRaw.set(r.Name!, (fromRaw.get(r.Name!) ?? 0) + Number(r["Duration (ns)"]));
     const fromEvents = new Map<string, number>();
-    for (const e of events) if (e.category === "cuda_kernel") fromEvents.set(e.name as string, (fromEvents.get(e.name as string) ?? 0) + Number(e.dur_ns));
+    for (const e of events)
+      if (e.category === "cuda_kernel")
+        fromEvents.set(
+          e.name as string,
+          (fromEvents.get(e.name as string) ?? 0) + Number(e.dur_ns),
+        );
     expect([...fromEvents].sort()).toEqual([...fromRaw].sort());
-    expect(fromEvents.has("void gemm_kernel<float, 128>(const float *, const float *, float *, int)")).toBe(true);
+    expect(
+      fromEvents.has("void gemm_kernel<float, 128>(const float *, const float *, float *, int)"),
+    ).toBe(true);
     // Memory operations are their own categories, with the size as the report wrote it.
     const memcpy = events.filter((e) => e.category === "cuda_memcpy");
     expect(memcpy.length).toBe(raw.filter((r) => r.Name!.startsWith("[CUDA memcpy")).length);
-    expect(JSON.parse(memcpy[0]!.args_json as string)).toMatchObject({ size_unit: "MB", src_kind: expect.any(String) });
-    expect(events.filter((e) => e.category === "cuda_memset").length).toBe(raw.filter((r) => r.Name === "[CUDA memset]").length);
+    expect(JSON.parse(memcpy[0]!.args_json as string)).toMatchObject({
+      size_unit: "MB",
+      src_kind: expect.any(String),
+    });
+    expect(events.filter((e) => e.category === "cuda_memset").length).toBe(
+      raw.filter((r) => r.Name === "[CUDA memset]").length,
+    );
     // Correlation ids survive, so launches in another export can be joined to these kernels.
-    expect(events.map((e) => JSON.parse(e.args_json as string).correlation_id).sort()).toEqual(raw.map((r) => Number(r.CorrId)).sort());
+    expect(events.map((e) => JSON.parse(e.args_json as string).correlation_id).sort()).toEqual(
+      raw.map((r) => Number(r.CorrId)).sort(),
+    );
   });
 
   test("it agrees with cuda_gpu_kern_sum of the same capture (totals, counts, min, max per kernel)", () => {
     const sum = table("report1_cuda_gpu_kern_sum.csv");
     for (const row of sum) {
       const mine = events.filter((e) => e.name === row.Name).map((e) => Number(e.dur_ns));
-      expect([row.Name, mine.reduce((a, b) => a + b, 0), mine.length, Math.min(...mine), Math.max(...mine)]).toEqual([
-        row.Name, Number(row["Total Time (ns)"]), Number(row.Instances), Number(row["Min (ns)"]), Number(row["Max (ns)"]),
+      expect([
+        row.Name,
+        mine.reduce((a, b) => a + b, 0),
+        mine.length,
+        Math.min(...mine),
+        Math.max(...mine),
+      ]).toEqual([
+        row.Name,
+        Number(row["Total Time (ns)"]),
+        Number(row.Instances),
+        Number(row["Min (ns)"]),
+        Number(row["Max (ns)"]),
       ]);
     }
   });
@@ -129,32 +169,69 @@ describe("cuda_gpu_trace", () => {
       for (let i = 0; i < bytes.length; i += 333) yield bytes.subarray(i, i + 333);
     }
     const adapter = adapterByName("nsys-stats-trace-csv")!;
-    const streamed = await adapter.extractStream!({ chunks: chunks(), displayName: "stdout.txt", limits: DEFAULT_ADAPTER_LIMITS, sink: { writeBatch: async (b) => void batches.push(b) } });
+    const streamed = await adapter.extractStream!({
+      chunks: chunks(),
+      displayName: "stdout.txt",
+      limits: DEFAULT_ADAPTER_LIMITS,
+      sink: { writeBatch: async (b) => void batches.push(b) },
+    });
     expect(streamed.streamed).toEqual(["trace_events"]);
     expect(rowsOf(tableOfBatches(batches, "trace_events"))).toEqual(events);
-    expect(rowsOf(adapter.extract({ bytes, displayName: "stdout.txt", limits: DEFAULT_ADAPTER_LIMITS }).tables.trace_events)).toEqual(events);
+    expect(
+      rowsOf(
+        adapter.extract({ bytes, displayName: "stdout.txt", limits: DEFAULT_ADAPTER_LIMITS }).tables
+          .trace_events,
+      ),
+    ).toEqual(events);
   });
 
   test("older layouts and other time units: no GreenCtx, Start (us)", () => {
-    const csv = 'Start (us),Duration (us),CorrId,GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem (MB),DymSMem (MB),Bytes (MB),Throughput (MBps),SrcMemKd,DstMemKd,Device,Ctx,Strm,Name\n1.5,0.25,9,1,1,1,32,1,1,8,0,0,,,,,Tesla V100 (1),1,7,"k<int, 2>(int)"\n';
-    const rows = rowsOf(extract(new TextEncoder().encode(csv), "old.csv", "nsys-stats-trace-csv").tables.trace_events);
-    expect(rows.map((r) => [r.track_id, r.name, r.ts_ns, r.dur_ns])).toEqual([["gpu1:ctx1.stream7", "k<int, 2>(int)", 1500n, 250]]);
+    const csv =
+      'Start (us),Duration (us),CorrId,GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem (MB),DymSMem (MB),Bytes (MB),Throughput (MBps),SrcMemKd,DstMemKd,Device,Ctx,Strm,Name\n1.5,0.25,9,1,1,1,32,1,1,8,0,0,,,,,Tesla V100 (1),1,7,"k<int, 2>(int)"\n';
+    const rows = rowsOf(
+      extract(new TextEncoder().encode(csv), "old.csv", "nsys-stats-trace-csv").tables.trace_events,
+    );
+    expect(rows.map((r) => [r.track_id, r.name, r.ts_ns, r.dur_ns])).toEqual([
+      ["gpu1:ctx1.stream7", "k<int, 2>(int)", 1500n, 250],
+    ]);
   });
 
   test("a row with another number of cells, or a duration that is not a number, is a typed parse failure naming its line", () => {
     const header = readFileSync(join(DIR, "report1_cuda_gpu_trace.csv"), "utf8").split("\n")[0];
-    const short = parseError(() => extract(new TextEncoder().encode(`${header}\n1,2,3\n`), "t.csv", "nsys-stats-trace-csv"));
+    const short = parseError(() =>
+      extract(new TextEncoder().encode(`${header}\n1,2,3\n`), "t.csv", "nsys-stats-trace-csv"),
+    );
     expect(short.code).toBe("ARTIFACT_PARSE_FAILED");
     expect(short.message).toContain("line 2");
-    const bad = parseError(() => extract(new TextEncoder().encode(`${header}\n1,x,3,,,,,,,,,,,,,,GPU (0),1,,7,k\n`), "t.csv", "nsys-stats-trace-csv"));
+    const bad = parseError(() =>
+      extract(
+        new TextEncoder().encode(`${header}\n1,x,3,,,,,,,,,,,,,,GPU (0),1,,7,k\n`),
+        "t.csv",
+        "nsys-stats-trace-csv",
+      ),
+    );
     expect([bad.code, bad.message.includes("line 2")]).toEqual(["ARTIFACT_PARSE_FAILED", true]);
-    const many = parseError(() => adapterByName("nsys-stats-trace-csv")!.extract({ bytes: bytesOf("report1_cuda_gpu_trace.csv"), displayName: "t.csv", limits: { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 5 } }));
+    const many = parseError(() =>
+      adapterByName("nsys-stats-trace-csv")!.extract({
+        bytes: bytesOf("report1_cuda_gpu_trace.csv"),
+        displayName: "t.csv",
+        limits: { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 5 },
+      }),
+    );
     expect(many.code).toBe("ARTIFACT_TOO_LARGE");
   });
 });
 
 describe("summary reports", () => {
-  const STATS: [string, string][] = [["Time (%)", "share"], ["Total Time (ns)", "total"], ["Avg (ns)", "mean"], ["Med (ns)", "median"], ["Min (ns)", "min"], ["Max (ns)", "max"], ["StdDev (ns)", "stddev"]];
+  const STATS: [string, string][] = [
+    ["Time (%)", "share"],
+    ["Total Time (ns)", "total"],
+    ["Avg (ns)", "mean"],
+    ["Med (ns)", "median"],
+    ["Min (ns)", "min"],
+    ["Max (ns)", "max"],
+    ["StdDev (ns)", "stddev"],
+  ];
 
   for (const [file, report, count, nameColumn] of [
     ["report1_cuda_gpu_kern_sum.csv", "cuda_gpu_kern_sum", "Instances", "Name"],
@@ -169,13 +246,25 @@ describe("summary reports", () => {
       const rows = rowsOf(evidence.tables.measurements);
       const raw = table(file);
       const expected = raw.flatMap((r) => [
-        ...STATS.map(([column, aggregation]) => [r[nameColumn], report, aggregation, Number(r[column]), aggregation === "share" ? "percent" : "ns"]),
+        ...STATS.map(([column, aggregation]) => [
+          r[nameColumn],
+          report,
+          aggregation,
+          Number(r[column]),
+          aggregation === "share" ? "percent" : "ns",
+        ]),
         [r[nameColumn], report, "count", Number(r[count]), "count"],
       ]);
       const value = (m: Record<string, unknown>) => (m.value_int ?? m.value_float) as number;
-      expect(rows.map((m) => [m.name, m.scope, m.aggregation, Number(value(m)), m.unit]).sort()).toEqual(expected.sort());
+      expect(
+        rows.map((m) => [m.name, m.scope, m.aggregation, Number(value(m)), m.unit]).sort(),
+      ).toEqual(expected.sort());
       expect(evidence.limitations.map((l) => l.code)).toEqual(["aggregates_only"]);
-      if (report === "nvtx_sum") expect(JSON.parse(rows[0]!.dimensions_json as string)).toEqual({ report, style: "PushPop" });
+      if (report === "nvtx_sum")
+        expect(JSON.parse(rows[0]!.dimensions_json as string)).toEqual({
+          report,
+          style: "PushPop",
+        });
     });
   }
 
@@ -185,25 +274,51 @@ describe("summary reports", () => {
       for (let i = 0; i < bytes.length; i += 17) yield bytes.subarray(i, i + 17);
     }
     const adapter = adapterByName("nsys-stats-summary-csv")!;
-    const streamed = await adapter.extractStream!({ chunks: chunks(), displayName: "report1_nvtx_sum.csv", limits: DEFAULT_ADAPTER_LIMITS, sink: { writeBatch: async () => {} } });
-    const whole = adapter.extract({ bytes, displayName: "report1_nvtx_sum.csv", limits: DEFAULT_ADAPTER_LIMITS });
+    const streamed = await adapter.extractStream!({
+      chunks: chunks(),
+      displayName: "report1_nvtx_sum.csv",
+      limits: DEFAULT_ADAPTER_LIMITS,
+      sink: { writeBatch: async () => {} },
+    });
+    const whole = adapter.extract({
+      bytes,
+      displayName: "report1_nvtx_sum.csv",
+      limits: DEFAULT_ADAPTER_LIMITS,
+    });
     expect(rowsOf(streamed.tables.measurements!)).toEqual(rowsOf(whole.tables.measurements));
     expect([streamed.summary, streamed.limitations]).toEqual([whole.summary, whole.limitations]);
   });
 
   test("the 2021 layout (Time(%), Average, Minimum, Maximum) reads the same figures as the current kernel summary", () => {
-    const old = rowsOf(extract(bytesOf("report1_gpukernsum.csv"), "report1_gpukernsum.csv", "nsys-stats-summary-csv").tables.measurements);
-    const now = rowsOf(extract(bytesOf("report1_cuda_gpu_kern_sum.csv"), "report1_cuda_gpu_kern_sum.csv", "nsys-stats-summary-csv").tables.measurements);
-    const key = (m: Record<string, unknown>) => JSON.stringify([m.name, m.scope, m.aggregation, m.value_int ?? m.value_float]);
+    const old = rowsOf(
+      extract(bytesOf("report1_gpukernsum.csv"), "report1_gpukernsum.csv", "nsys-stats-summary-csv")
+        .tables.measurements,
+    );
+    const now = rowsOf(
+      extract(
+        bytesOf("report1_cuda_gpu_kern_sum.csv"),
+        "report1_cuda_gpu_kern_sum.csv",
+        "nsys-stats-summary-csv",
+      ).tables.measurements,
+    );
+    const key = (m: Record<string, unknown>) =>
+      JSON.stringify([m.name, m.scope, m.aggregation, m.value_int ?? m.value_float]);
     const current = new Set(now.map(key));
     expect(old.length).toBe(3 * 6); // share, total, count, mean, min, max per kernel: no median or spread in 2021
     expect(old.filter((m) => !current.has(key(m)))).toEqual([]);
   });
 
   test("a header two reports share, with a file name that does not say which, is scoped to both and says so", () => {
-    const evidence = extract(bytesOf("report1_osrt_sum.csv"), "summary.csv", "nsys-stats-summary-csv");
+    const evidence = extract(
+      bytesOf("report1_osrt_sum.csv"),
+      "summary.csv",
+      "nsys-stats-summary-csv",
+    );
     expect(evidence.summary.report).toBe("cuda_api_sum|osrt_sum");
-    expect(evidence.limitations.map((l) => l.code)).toEqual(["aggregates_only", "report_ambiguous"]);
+    expect(evidence.limitations.map((l) => l.code)).toEqual([
+      "aggregates_only",
+      "report_ambiguous",
+    ]);
   });
 });
 
@@ -216,39 +331,65 @@ describe("the corpus file filed as an nsys stats CSV", () => {
   const bytes = loadPayload(file.path);
 
   test("it is not detected as any format", () => {
-    expect(headOf(bytes).split("\n")[0]).toBe("Name,streamId,type,bytes,Trace Type,Event Type,Timestamp (ns),_matching_event,_matching_timestamp,_depth,_parent,_children");
+    expect(headOf(bytes).split("\n")[0]).toBe(
+      "Name,streamId,type,bytes,Trace Type,Event Type,Timestamp (ns),_matching_event,_matching_timestamp,_depth,_parent,_children",
+    );
     expect(detectAdapter({ head: headOf(bytes), displayName: file.name })).toBeNull();
   });
 
   // What it is good for: pipit's own reading of the CloverLeaf SQLite export (external lane),
   // an independent account of the same kernels and copies the nsys-sqlite adapter imports.
-  const sqlite = corpusFiles("nsys-sqlite").find((f) => f.name === "pipit-nsys-2024.5.1.113-cloverleaf-cuda-perlmutter.sqlite");
-  (sqlite === undefined ? test.skip : test)(`pipit's events table agrees with the nsys-sqlite import of the same export: calls and time per kernel, copies per kind${sqlite === undefined ? " — not run: the export is external (FLAMEOX_CORPUS unset)" : ""}`, () => {
-    const rows = new TextDecoder().decode(bytes).trim().split("\n").slice(1).map((line) => line.split(","));
-    const pipit = new Map<string, { calls: number; ns: number }>();
-    for (const r of rows) {
-      // Name,streamId,type,bytes,Trace Type,Event Type,Timestamp (ns),_matching_event,_matching_timestamp,…: a Leave row carries its Enter's time.
-      if (r[5] !== "Leave") continue;
-      const key = r[2] === "kernel" ? r[0]! : `[CUDA memcpy ${r[0]!.replace("CUDA_MEMCPY_KIND_", "").replace("TO", "to")}]`;
-      const entry = pipit.get(key) ?? { calls: 0, ns: 0 };
-      entry.calls += 1;
-      entry.ns += Number(r[6]) - Number(r[8]);
-      pipit.set(key, entry);
-    }
-    const evidence = adapterByName("nsys-sqlite")!.extract({ bytes: loadPayload(sqlite!.path), displayName: sqlite!.name, limits: DEFAULT_ADAPTER_LIMITS });
-    const mine = new Map<string, { calls: number; ns: number }>();
-    for (const e of rowsOf(evidence.tables.trace_events)) {
-      if (e.category !== "cuda_kernel" && e.category !== "cuda_memcpy") continue;
-      const entry = mine.get(e.name as string) ?? { calls: 0, ns: 0 };
-      entry.calls += 1;
-      entry.ns += Number(e.dur_ns);
-      mine.set(e.name as string, entry);
-    }
-    expect([...mine].sort()).toEqual([...pipit].sort());
-  });
+  const sqlite = corpusFiles("nsys-sqlite").find(
+    (f) => f.name === "pipit-nsys-2024.5.1.113-cloverleaf-cuda-perlmutter.sqlite",
+  );
+  (sqlite === undefined ? test.skip : test)(
+    `pipit's events table agrees with the nsys-sqlite import of the same export: calls and time per kernel, copies per kind${sqlite === undefined ? " — not run: the export is external (FLAMEOX_CORPUS unset)" : ""}`,
+    () => {
+      const rows = new TextDecoder()
+        .decode(bytes)
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((line) => line.split(","));
+      const pipit = new Map<string, { calls: number; ns: number }>();
+      for (const r of rows) {
+        // Name,streamId,type,bytes,Trace Type,Event Type,Timestamp
+        // (ns),_matching_event,_matching_timestamp,…: a Leave row carries its Enter's time.
+        if (r[5] !== "Leave") continue;
+        const key =
+          r[2] === "kernel"
+            ? r[0]!
+            : `[CUDA memcpy ${r[0]!.replace("CUDA_MEMCPY_KIND_", "").replace("TO", "to")}]`;
+        const entry = pipit.get(key) ?? { calls: 0, ns: 0 };
+        entry.calls += 1;
+        entry.ns += Number(r[6]) - Number(r[8]);
+        pipit.set(key, entry);
+      }
+      const evidence = adapterByName("nsys-sqlite")!.extract({
+        bytes: loadPayload(sqlite!.path),
+        displayName: sqlite!.name,
+        limits: DEFAULT_ADAPTER_LIMITS,
+      });
+      const mine = new Map<string, { calls: number; ns: number }>();
+      for (const e of rowsOf(evidence.tables.trace_events)) {
+        if (e.category !== "cuda_kernel" && e.category !== "cuda_memcpy") continue;
+        const entry = mine.get(e.name as string) ?? { calls: 0, ns: 0 };
+        entry.calls += 1;
+        entry.ns += Number(e.dur_ns);
+        mine.set(e.name as string, entry);
+      }
+      expect([...mine].sort()).toEqual([...pipit].sort());
+    },
+  );
 
   test("named explicitly, the trace adapter refuses it with a typed error", () => {
-    const error = parseError(() => adapterByName("nsys-stats-trace-csv")!.extract({ bytes, displayName: file.name, limits: DEFAULT_ADAPTER_LIMITS }));
+    const error = parseError(() =>
+      adapterByName("nsys-stats-trace-csv")!.extract({
+        bytes,
+        displayName: file.name,
+        limits: DEFAULT_ADAPTER_LIMITS,
+      }),
+    );
     expect(error.code).toBe("ARTIFACT_PARSE_FAILED");
     expect(error.message).toContain("no cuda_gpu_trace header row");
   });

@@ -22,7 +22,11 @@ import { runStream, type StreamRun } from "./stream-harness.ts";
 const dir = mkdtempSync(join(tmpdir(), "flameox-otlp-pieces-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function memoryPieces(bytes: Uint8Array, pieceBytes: number, log: { scanned: number }): NonNullable<StreamExtractInput["pieces"]> {
+function memoryPieces(
+  bytes: Uint8Array,
+  pieceBytes: number,
+  log: { scanned: number },
+): NonNullable<StreamExtractInput["pieces"]> {
   const file = memoryFile(bytes);
   const read = file.range;
   return {
@@ -41,12 +45,15 @@ function memoryPieces(bytes: Uint8Array, pieceBytes: number, log: { scanned: num
 
 const STREAMED: EvidenceTableName[] = ["otel_spans", "otel_span_events", "otel_span_links"];
 
-
-
 async function both(bytes: Uint8Array, pieceBytes: number, limits = {}) {
   const log = { scanned: 0 };
   const sequential = await settle(runStream(otlpProtoAdapter, bytes, { limits }).then(outcome));
-  const pieced = await settle(runStream(otlpProtoAdapter, bytes, { limits, pieces: memoryPieces(bytes, pieceBytes, log) }).then(outcome));
+  const pieced = await settle(
+    runStream(otlpProtoAdapter, bytes, {
+      limits,
+      pieces: memoryPieces(bytes, pieceBytes, log),
+    }).then(outcome),
+  );
   return { sequential, pieced, log };
 }
 
@@ -63,7 +70,9 @@ async function generatedRequest(): Promise<Uint8Array> {
 
 describe("an OTLP protobuf request scanned in pieces", () => {
   test("gives the rows, summary and limitations of one sequential scan (generated request, every corpus request)", async () => {
-    const inputs: [string, Uint8Array, number][] = [["generated", await generatedRequest(), 200 << 10]];
+    const inputs: [string, Uint8Array, number][] = [
+      ["generated", await generatedRequest(), 200 << 10],
+    ];
     for (const file of corpusFiles("otlp-proto")) {
       const bytes = loadPayload(file.path);
       inputs.push([file.name, bytes, Math.max(16, Math.floor(bytes.length / 5))]);
@@ -90,17 +99,22 @@ describe("an OTLP protobuf request scanned in pieces", () => {
 
   test("raises the sequential scan's error at the same offset, and the span limit first when it comes first", async () => {
     const bytes = (await generatedRequest()).slice();
-    // An invalid wire type inside a span, ~70% in: the byte after a resource_spans header becomes tag 0x0f.
+    // An invalid wire type inside a span, ~70% in: the byte after a resource_spans header becomes
+    // tag 0x0f.
     const plan = (await planOtlpPieces(memoryFile(bytes), 100 << 10))!;
     const field = plan.pieces[Math.floor(plan.pieces.length * 0.7)]![0];
     let at = field + 1;
     while (bytes[at]! & 0x80) at++;
     bytes[at + 1] = 0x0f;
     const broken = await both(bytes, 100 << 10);
-    expect("error" in broken.sequential && broken.sequential.error).toContain("ARTIFACT_PARSE_FAILED");
+    expect("error" in broken.sequential && broken.sequential.error).toContain(
+      "ARTIFACT_PARSE_FAILED",
+    );
     expect(broken.pieced).toEqual(broken.sequential);
     const limited = await both(await generatedRequest(), 100 << 10, { maxEvents: 2000 });
-    expect("error" in limited.sequential && limited.sequential.error).toContain("ARTIFACT_TOO_LARGE");
+    expect("error" in limited.sequential && limited.sequential.error).toContain(
+      "ARTIFACT_TOO_LARGE",
+    );
     expect(limited.pieced).toEqual(limited.sequential);
   });
 
@@ -119,7 +133,11 @@ describe("an OTLP protobuf request scanned in pieces", () => {
     const pool = startPiecePool(path, bytes.length, 2);
     try {
       const sequential = outcome(await runStream(otlpProtoAdapter, bytes));
-      const pieced = outcome(await runStream(otlpProtoAdapter, bytes, { pieces: { ...pool.pieces!, pieceBytes: 256 << 10 } }));
+      const pieced = outcome(
+        await runStream(otlpProtoAdapter, bytes, {
+          pieces: { ...pool.pieces!, pieceBytes: 256 << 10 },
+        }),
+      );
       expect(pieced).toEqual(sequential);
     } finally {
       await pool.close();

@@ -14,7 +14,17 @@ import { protoKeyValue } from "../../src/adapters/otlp/proto-values.ts";
 import { expectSameOutcome } from "./wasm-equivalence.ts";
 
 const proto = adapterByName("otlp-protobuf")!;
-const TEXTS = ["", "a", "GET /users/{id}", "héllo wörld", "日本語", 'q"uote\\back\nline\t\u0001\u001f\u007f', "\u2028", "x".repeat(300), "😀 emoji"];
+const TEXTS = [
+  "",
+  "a",
+  "GET /users/{id}",
+  "héllo wörld",
+  "日本語",
+  'q"uote\\back\nline\t\u0001\u001f\u007f',
+  "\u2028",
+  "x".repeat(300),
+  "😀 emoji",
+];
 
 function generator(seed: number, repeatedValues = false) {
   const random = mulberry32(seed);
@@ -34,11 +44,18 @@ function generator(seed: number, repeatedValues = false) {
   const anyValue = (depth: number): ProtoWriter => {
     const w = new ProtoWriter();
     switch (int(depth > 2 ? 5 : 8)) {
-      case 0: return w.string(1, pick(TEXTS));
-      case 1: return w.uint(2, int(2));
-      case 2: return w.uint(3, pick([0, 1, 2 ** 40, -1n, -(2n ** 63n), 2n ** 63n - 1n, 2n ** 64n - 5n]));
-      case 3: return w.tag(4, 1).fixed64Raw(pick([0, -0, 0.5, 1e21, 1 / 3, NaN, Infinity, -Infinity, 5e-324]));
-      case 4: return w.bytes(7, id(int(7)));
+      case 0:
+        return w.string(1, pick(TEXTS));
+      case 1:
+        return w.uint(2, int(2));
+      case 2:
+        return w.uint(3, pick([0, 1, 2 ** 40, -1n, -(2n ** 63n), 2n ** 63n - 1n, 2n ** 64n - 5n]));
+      case 3:
+        return w
+          .tag(4, 1)
+          .fixed64Raw(pick([0, -0, 0.5, 1e21, 1 / 3, NaN, Infinity, -Infinity, 5e-324]));
+      case 4:
+        return w.bytes(7, id(int(7)));
       case 5: {
         for (let i = int(4); i > 0; i--) w.message(1, anyValue(depth + 1));
         return new ProtoWriter().message(5, w);
@@ -72,8 +89,11 @@ function generator(seed: number, repeatedValues = false) {
   const span = (): ProtoWriter => {
     const traceId = id(pick([16, 16, 16, 8, 0]));
     const fields: ((w: ProtoWriter) => void)[] = [
-      (w) => w.bytes(1, traceId), (w) => w.bytes(2, id(8)), (w) => w.string(5, pick(TEXTS)),
-      (w) => w.fixed64(7, time()), (w) => w.fixed64(8, time()),
+      (w) => w.bytes(1, traceId),
+      (w) => w.bytes(2, id(8)),
+      (w) => w.string(5, pick(TEXTS)),
+      (w) => w.fixed64(7, time()),
+      (w) => w.fixed64(8, time()),
     ];
     if (random() < 0.7) fields.push((w) => w.bytes(4, id(pick([8, 0]))));
     optionalText(3, fields);
@@ -139,7 +159,10 @@ describe("OTLP protobuf stream path", () => {
   test("equals the protobufjs reference on generated requests with every field", async () => {
     for (let seed = 1; seed <= 40; seed++) {
       const bytes = generator(seed).request();
-      await expectSameOutcome(proto, bytes, { displayName: `generated-${seed}.pb`, chunkSize: seed % 2 === 0 ? 7 : 4096 });
+      await expectSameOutcome(proto, bytes, {
+        displayName: `generated-${seed}.pb`,
+        chunkSize: seed % 2 === 0 ? 7 : 4096,
+      });
     }
   });
 
@@ -148,7 +171,8 @@ describe("OTLP protobuf stream path", () => {
     const out = new ByteBuf(16);
     for (let i = 0; i < 5000; i++) {
       let bytes = keyValue().finish().slice();
-      if (random() < 0.3 && bytes.length > 0) bytes[Math.floor(random() * bytes.length)]! ^= 1 << Math.floor(random() * 8);
+      if (random() < 0.3 && bytes.length > 0)
+        bytes[Math.floor(random() * bytes.length)]! ^= 1 << Math.floor(random() * 8);
       else if (random() < 0.2) bytes = bytes.subarray(0, Math.floor(random() * bytes.length));
       let expected: string | null = null;
       try {

@@ -53,7 +53,12 @@ export function rawProfileOf(profile: Record<string, unknown>): RawSampledProfil
   const timesUs: number[] = [];
   let t = (profile.startTime as number | undefined) ?? 0;
   for (let i = 0; i < samples.length; i++) timesUs.push((t += deltas[i] ?? 0));
-  return { nodes: profile.nodes as RawNode[], samples, timesUs, endUs: (profile.endTime as number | undefined) ?? null };
+  return {
+    nodes: profile.nodes as RawNode[],
+    samples,
+    timesUs,
+    endUs: (profile.endTime as number | undefined) ?? null,
+  };
 }
 
 export function referenceCpuSelf(raw: RawSampledProfile): Map<string, ReferenceCpuSelf> {
@@ -61,17 +66,20 @@ export function referenceCpuSelf(raw: RawSampledProfile): Map<string, ReferenceC
   const parentOf = new Map<number, number>();
   for (const node of raw.nodes) byId.set(node.id, node);
   for (const node of raw.nodes) {
-    for (const child of node.children ?? []) parentOf.set(typeof child === "number" ? child : child.id, node.id);
+    for (const child of node.children ?? [])
+      parentOf.set(typeof child === "number" ? child : child.id, node.id);
     if (typeof node.parent === "number") parentOf.set(node.id, node.parent);
   }
   // A node counts only if every ancestor is present (embedded profiles can lose chunks).
   const complete = (id: number): boolean => {
-    for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) if (!byId.has(at)) return false;
+    for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at))
+      if (!byId.has(at)) return false;
     return true;
   };
   const n = raw.samples.length;
   const durations: number[] = [];
-  for (let i = 0; i + 1 < n; i++) durations.push(Math.max(0, raw.timesUs[i + 1]! - raw.timesUs[i]!));
+  for (let i = 0; i + 1 < n; i++)
+    durations.push(Math.max(0, raw.timesUs[i + 1]! - raw.timesUs[i]!));
   if (n > 0) {
     const untilEnd = raw.endUs === null ? -1 : raw.endUs - raw.timesUs[n - 1]!;
     const mean = n > 1 ? durations.reduce((a, b) => a + b, 0) / (n - 1) : 0;
@@ -95,7 +103,10 @@ export function referenceCpuSelf(raw: RawSampledProfile): Map<string, ReferenceC
 /** Profiles embedded in a Chrome trace, reassembled (chunks in ts order, keyed by pid and id). */
 export function embeddedProfiles(events: readonly Record<string, unknown>[]): RawSampledProfile[] {
   const result: RawSampledProfile[] = [];
-  const chunked = new Map<string, { start: number | null; chunks: { ts: number; data: Record<string, any> }[] }>();
+  const chunked = new Map<
+    string,
+    { start: number | null; chunks: { ts: number; data: Record<string, any> }[] }
+  >();
   for (const e of events) {
     const data = (e?.args as { data?: Record<string, any> } | undefined)?.data;
     if (e?.name === "CpuProfile" && data?.cpuProfile) result.push(rawProfileOf(data.cpuProfile));
@@ -103,7 +114,8 @@ export function embeddedProfiles(events: readonly Record<string, unknown>[]): Ra
     const key = `${e.pid}/${e.id}`;
     const entry = chunked.get(key) ?? { start: null, chunks: [] };
     chunked.set(key, entry);
-    if (e.name === "Profile") entry.start = typeof data?.startTime === "number" ? data.startTime : (e.ts as number);
+    if (e.name === "Profile")
+      entry.start = typeof data?.startTime === "number" ? data.startTime : (e.ts as number);
     else if (data) entry.chunks.push({ ts: e.ts as number, data });
   }
   for (const { start, chunks } of chunked.values()) {
@@ -112,7 +124,10 @@ export function embeddedProfiles(events: readonly Record<string, unknown>[]): Ra
     const nodes = chunks.flatMap((c) => c.data.cpuProfile?.nodes ?? []);
     const samples = chunks.flatMap((c) => c.data.cpuProfile?.samples ?? []);
     const timeDeltas = chunks.flatMap((c) => c.data.timeDeltas ?? []);
-    const endTime = chunks.map((c) => c.data.endTime).filter((t) => typeof t === "number").pop();
+    const endTime = chunks
+      .map((c) => c.data.endTime)
+      .filter((t) => typeof t === "number")
+      .pop();
     if (nodes.length === 0 && samples.length === 0) continue;
     result.push(rawProfileOf({ nodes, samples, timeDeltas, startTime: start, endTime }));
   }

@@ -43,9 +43,11 @@ function leafName(frameLine: string): string {
       if (space > 0 && /:\d+$/.test(text)) text = text.slice(0, space).trim();
     }
   }
-  // simpleperf names an address without a symbol after its file: `libc.so[+1f2c] (/system/lib/libc.so)`.
+  // simpleperf names an address without a symbol after its file:
+  // `libc.so[+1f2c] (/system/lib/libc.so)`.
   const bracket = text.lastIndexOf("[+");
-  if (bracket > 0 && text.endsWith("]") && dso.split("/").pop() === text.slice(0, bracket)) return "[unknown]";
+  if (bracket > 0 && text.endsWith("]") && dso.split("/").pop() === text.slice(0, bracket))
+    return "[unknown]";
   return text === "" ? "[unknown]" : text;
 }
 
@@ -54,9 +56,12 @@ export function referencePerfScript(text: string): ReferenceEvent[] {
   const body = text.replace(/\r\n/g, "\n");
   // perf script -G prints each sample on one line, its frame after the event: make it two lines.
   const oneLine = /^\s*\S.*\d+\.\d+:\s+\S+:\s+[0-9a-f]+ \S/;
-  const blocks = body.split("\n").filter((l) => oneLine.test(l)).length > 1
-    ? body.split("\n").map((l) => l.replace(/^(.*\d+\.\d+:\s+\S+:)\s+([0-9a-f]+ .*)$/, "$1\n\t$2"))
-    : body.split(/\n[ \t]*\n/);
+  const blocks =
+    body.split("\n").filter((l) => oneLine.test(l)).length > 1
+      ? body
+          .split("\n")
+          .map((l) => l.replace(/^(.*\d+\.\d+:\s+\S+:)\s+([0-9a-f]+ .*)$/, "$1\n\t$2"))
+      : body.split(/\n[ \t]*\n/);
   for (const block of blocks) {
     const lines = block.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("#"));
     if (lines.length === 0) continue;
@@ -68,7 +73,15 @@ export function referencePerfScript(text: string): ReferenceEvent[] {
     const event = isTime ? "" : last.slice(0, -1);
     const before = words[e - 1] ?? "";
     const hasPeriod = !isTime && /^\d+$/.test(before) && !/^\d+\.\d+:$/.test(before) && e >= 3;
-    const ref = events.get(event) ?? { event, hasPeriod, samples: 0, attributed: 0, periodSum: 0, selfSamples: new Map(), selfPeriod: new Map() };
+    const ref = events.get(event) ?? {
+      event,
+      hasPeriod,
+      samples: 0,
+      attributed: 0,
+      periodSum: 0,
+      selfSamples: new Map(),
+      selfPeriod: new Map(),
+    };
     events.set(event, ref);
     ref.samples++;
     if (lines.length < 2) continue;

@@ -7,11 +7,34 @@
  */
 import protobuf from "protobufjs";
 
-export interface RefEntry { file: number; symbol: number; execution?: number }
-export interface RefSample { time?: bigint; tid: number; event: number; count: number; chain: RefEntry[]; unwindError?: number }
-export interface RefFile { id: number; path: string; symbols: string[] }
-export interface RefThread { tid: number; pid: number; name: string }
-export interface RefMeta { events: string[]; app?: string; offcpu?: boolean }
+export interface RefEntry {
+  file: number;
+  symbol: number;
+  execution?: number;
+}
+export interface RefSample {
+  time?: bigint;
+  tid: number;
+  event: number;
+  count: number;
+  chain: RefEntry[];
+  unwindError?: number;
+}
+export interface RefFile {
+  id: number;
+  path: string;
+  symbols: string[];
+}
+export interface RefThread {
+  tid: number;
+  pid: number;
+  name: string;
+}
+export interface RefMeta {
+  events: string[];
+  app?: string;
+  offcpu?: boolean;
+}
 
 export interface ReferenceEvent {
   event: string;
@@ -20,7 +43,10 @@ export interface ReferenceEvent {
   selfCount: Map<string, number>;
 }
 
-function fieldsOf(bytes: Uint8Array, each: (field: number, reader: protobuf.Reader, wire: number) => void): void {
+function fieldsOf(
+  bytes: Uint8Array,
+  each: (field: number, reader: protobuf.Reader, wire: number) => void,
+): void {
   const reader = protobuf.Reader.create(bytes);
   while (reader.pos < reader.len) {
     const tag = reader.uint32();
@@ -32,7 +58,8 @@ function fieldsOf(bytes: Uint8Array, each: (field: number, reader: protobuf.Read
 
 /** The records' bodies, after the 12-byte header, until the zero length. */
 function records(bytes: Uint8Array): Uint8Array[] {
-  if (new TextDecoder().decode(bytes.subarray(0, 10)) !== "SIMPLEPERF") throw new Error("no SIMPLEPERF magic");
+  if (new TextDecoder().decode(bytes.subarray(0, 10)) !== "SIMPLEPERF")
+    throw new Error("no SIMPLEPERF magic");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out: Uint8Array[] = [];
   for (let at = 12; at + 4 <= bytes.length; ) {
@@ -86,7 +113,12 @@ export function referenceSimpleperf(bytes: Uint8Array): ReferenceEvent[] {
   const byEvent = new Map<string, ReferenceEvent>();
   for (const s of samples) {
     const name = events[s.event] ?? `event ${s.event}`;
-    const ref = byEvent.get(name) ?? { event: name, samples: 0, selfSamples: new Map(), selfCount: new Map() };
+    const ref = byEvent.get(name) ?? {
+      event: name,
+      samples: 0,
+      selfSamples: new Map(),
+      selfCount: new Map(),
+    };
     byEvent.set(name, ref);
     ref.samples++;
     if (s.chain.length === 0) continue;
@@ -104,42 +136,90 @@ function message(write: (w: protobuf.Writer) => void): Uint8Array {
   return w.finish();
 }
 
-/** A simpleperf file: header, the records in simpleperf's order (meta, samples, lost, threads, files), the end record. */
-export function writeSimpleperf(parts: { meta?: RefMeta; samples: RefSample[]; threads?: RefThread[]; files: RefFile[]; lost?: [number, number]; end?: boolean }): Uint8Array {
+/**
+ * A simpleperf file: header, the records in simpleperf's order (meta, samples, lost, threads,
+ * files), the end record.
+ */
+export function writeSimpleperf(parts: {
+  meta?: RefMeta;
+  samples: RefSample[];
+  threads?: RefThread[];
+  files: RefFile[];
+  lost?: [number, number];
+  end?: boolean;
+}): Uint8Array {
   const bodies: Uint8Array[] = [];
-  const record = (field: number, body: Uint8Array) => bodies.push(message((w) => w.uint32((field << 3) | 2).bytes(body)));
+  const record = (field: number, body: Uint8Array) =>
+    bodies.push(message((w) => w.uint32((field << 3) | 2).bytes(body)));
   if (parts.meta) {
     const meta = parts.meta;
-    record(5, message((w) => {
-      for (const e of meta.events) w.uint32((1 << 3) | 2).string(e);
-      if (meta.app) w.uint32((2 << 3) | 2).string(meta.app);
-      if (meta.offcpu) w.uint32(6 << 3).bool(true);
-    }));
+    record(
+      5,
+      message((w) => {
+        for (const e of meta.events) w.uint32((1 << 3) | 2).string(e);
+        if (meta.app) w.uint32((2 << 3) | 2).string(meta.app);
+        if (meta.offcpu) w.uint32(6 << 3).bool(true);
+      }),
+    );
   }
   for (const s of parts.samples) {
-    record(1, message((w) => {
-      if (s.time !== undefined) w.uint32(1 << 3).uint64(s.time.toString());
-      w.uint32(2 << 3).int32(s.tid);
-      for (const e of s.chain) {
-        w.uint32((3 << 3) | 2).bytes(message((c) => {
-          c.uint32(1 << 3).uint64(0x1000 + e.symbol);
-          c.uint32(2 << 3).uint32(e.file);
-          c.uint32(3 << 3).int32(e.symbol);
-          if (e.execution) c.uint32(4 << 3).int32(e.execution);
-        }));
-      }
-      w.uint32(4 << 3).uint64(s.count);
-      w.uint32(5 << 3).uint32(s.event);
-      if (s.unwindError) w.uint32((6 << 3) | 2).bytes(message((u) => u.uint32(3 << 3).uint32(s.unwindError!)));
-    }));
+    record(
+      1,
+      message((w) => {
+        if (s.time !== undefined) w.uint32(1 << 3).uint64(s.time.toString());
+        w.uint32(2 << 3).int32(s.tid);
+        for (const e of s.chain) {
+          w.uint32((3 << 3) | 2).bytes(
+            message((c) => {
+              c.uint32(1 << 3).uint64(0x1000 + e.symbol);
+              c.uint32(2 << 3).uint32(e.file);
+              c.uint32(3 << 3).int32(e.symbol);
+              if (e.execution) c.uint32(4 << 3).int32(e.execution);
+            }),
+          );
+        }
+        w.uint32(4 << 3).uint64(s.count);
+        w.uint32(5 << 3).uint32(s.event);
+        if (s.unwindError)
+          w.uint32((6 << 3) | 2).bytes(message((u) => u.uint32(3 << 3).uint32(s.unwindError!)));
+      }),
+    );
   }
-  if (parts.lost) record(2, message((w) => w.uint32(1 << 3).uint64(parts.lost![0]).uint32(2 << 3).uint64(parts.lost![1])));
-  for (const t of parts.threads ?? []) record(4, message((w) => w.uint32(1 << 3).uint32(t.tid).uint32(2 << 3).uint32(t.pid).uint32((3 << 3) | 2).string(t.name)));
+  if (parts.lost)
+    record(
+      2,
+      message((w) =>
+        w
+          .uint32(1 << 3)
+          .uint64(parts.lost![0])
+          .uint32(2 << 3)
+          .uint64(parts.lost![1]),
+      ),
+    );
+  for (const t of parts.threads ?? [])
+    record(
+      4,
+      message((w) =>
+        w
+          .uint32(1 << 3)
+          .uint32(t.tid)
+          .uint32(2 << 3)
+          .uint32(t.pid)
+          .uint32((3 << 3) | 2)
+          .string(t.name),
+      ),
+    );
   for (const f of parts.files) {
-    record(3, message((w) => {
-      w.uint32(1 << 3).uint32(f.id).uint32((2 << 3) | 2).string(f.path);
-      for (const s of f.symbols) w.uint32((3 << 3) | 2).string(s);
-    }));
+    record(
+      3,
+      message((w) => {
+        w.uint32(1 << 3)
+          .uint32(f.id)
+          .uint32((2 << 3) | 2)
+          .string(f.path);
+        for (const s of f.symbols) w.uint32((3 << 3) | 2).string(s);
+      }),
+    );
   }
   const chunks: Uint8Array[] = [new TextEncoder().encode("SIMPLEPERF"), new Uint8Array([1, 0])];
   for (const body of bodies) {

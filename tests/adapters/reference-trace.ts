@@ -24,15 +24,27 @@ interface Interval {
   startUs: number;
   endUs: number;
   index: number;
-  /** Thread (CPU) time, ns: an X's tdur; a B's own E's tts less its tts; null when unknown or unmatched. */
+  /**
+   * Thread (CPU) time, ns: an X's tdur; a B's own E's tts less its tts; null when unknown or
+   * unmatched.
+   */
   threadNs: number | null;
 }
 
-const threadNsOf = (us: number): number | null => (Number.isFinite(us) && us >= 0 ? Math.round(us * 1000) : null);
+const threadNsOf = (us: number): number | null =>
+  Number.isFinite(us) && us >= 0 ? Math.round(us * 1000) : null;
 
-const num = (v: unknown): number => (typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : Number.NaN);
+const num = (v: unknown): number =>
+  typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : Number.NaN;
 const nameOf = (e: RawEvent): string => (typeof e.name === "string" ? e.name : "(unnamed)");
-const text = (v: unknown): string | null => (v === undefined || v === null ? null : typeof v === "string" ? v : typeof v === "number" ? String(v) : JSON.stringify(v));
+const text = (v: unknown): string | null =>
+  v === undefined || v === null
+    ? null
+    : typeof v === "string"
+      ? v
+      : typeof v === "number"
+        ? String(v)
+        : JSON.stringify(v);
 
 /**
  * The timeline a nestable async event (b/e/n) belongs to under the Trace Event Format:
@@ -41,7 +53,10 @@ const text = (v: unknown): string | null => (v === undefined || v === null ? nul
  */
 export function asyncTimeline(e: RawEvent): string | null {
   if (e.ph !== "b" && e.ph !== "e" && e.ph !== "n") return null;
-  const id2 = typeof e.id2 === "object" && e.id2 !== null ? (e.id2 as { local?: unknown; global?: unknown }) : {};
+  const id2 =
+    typeof e.id2 === "object" && e.id2 !== null
+      ? (e.id2 as { local?: unknown; global?: unknown })
+      : {};
   const cat = typeof e.cat === "string" ? e.cat : "";
   if (text(id2.local) !== null) return `async ${text(e.pid) ?? "-"} ${cat} ${text(id2.local)}`;
   const id = text(id2.global) ?? text(e.id);
@@ -52,11 +67,13 @@ const closes = (e: RawEvent) => e.ph === "E" || (e.ph === "e" && asyncTimeline(e
 
 /**
  * Intervals per thread (and per async operation: b/e pair like B/E there), with B/E
- * paired and open-ended slices closed at the thread's last timestamp. Times are µs relative to the trace's first timestamp: Kineto writes ts near
+ * paired and open-ended slices closed at the thread's last timestamp. Times are µs relative to the
+ * trace's first timestamp: Kineto writes ts near
  * 1.7e15 µs, where a double cannot hold ts + dur to the nanosecond, but ts − first can.
  */
 export function referenceIntervals(allEvents: readonly unknown[]): Map<string, Interval[]> {
-  const firstTs = allEvents.map((e) => num((e as RawEvent | null)?.ts)).find((t) => Number.isFinite(t)) ?? 0;
+  const firstTs =
+    allEvents.map((e) => num((e as RawEvent | null)?.ts)).find((t) => Number.isFinite(t)) ?? 0;
   const events = allEvents.map((raw) => {
     const e = raw as RawEvent;
     if (typeof e !== "object" || e === null) return e;
@@ -87,7 +104,13 @@ export function referenceIntervals(allEvents: readonly unknown[]): Map<string, I
       if (e.ph !== "X") continue;
       const ts = num(e.ts);
       const d = e.dur === undefined ? thread.lastUs - ts : num(e.dur);
-      intervals.push({ name: nameOf(e), startUs: ts, endUs: ts + (Number.isFinite(d) && d > 0 ? d : 0), index: i, threadNs: threadNsOf(num(e.tdur)) });
+      intervals.push({
+        name: nameOf(e),
+        startUs: ts,
+        endUs: ts + (Number.isFinite(d) && d > 0 ? d : 0),
+        index: i,
+        threadNs: threadNsOf(num(e.tdur)),
+      });
     }
     const be = thread.events.filter(({ e }) => opens(e) || closes(e));
     be.sort((a, b) => num(a.e.ts) - num(b.e.ts) || a.i - b.i);
@@ -102,16 +125,30 @@ export function referenceIntervals(allEvents: readonly unknown[]): Map<string, I
       if (wanted === null) at = open.length - 1;
       else {
         for (let k = open.length - 1; k >= 0 && at < 0; k--) if (open[k]!.e.name === wanted) at = k;
-        if (at < 0 && open.length > 0 && typeof open[open.length - 1]!.e.name !== "string") at = open.length - 1;
+        if (at < 0 && open.length > 0 && typeof open[open.length - 1]!.e.name !== "string")
+          at = open.length - 1;
       }
       if (at < 0) continue; // unmatched E
       // The first one closed is the matched B; those inside it close unmatched.
       open.splice(at).forEach((closed, k) => {
         const threadNs = k === 0 ? threadNsOf(num(item.e.tts) - num(closed.e.tts)) : null;
-        intervals.push({ name: nameOf(closed.e), startUs: num(closed.e.ts), endUs: num(item.e.ts), index: closed.i, threadNs });
+        intervals.push({
+          name: nameOf(closed.e),
+          startUs: num(closed.e.ts),
+          endUs: num(item.e.ts),
+          index: closed.i,
+          threadNs,
+        });
       });
     }
-    for (const closed of open) intervals.push({ name: nameOf(closed.e), startUs: num(closed.e.ts), endUs: Math.max(num(closed.e.ts), thread.lastUs), index: closed.i, threadNs: null });
+    for (const closed of open)
+      intervals.push({
+        name: nameOf(closed.e),
+        startUs: num(closed.e.ts),
+        endUs: Math.max(num(closed.e.ts), thread.lastUs),
+        index: closed.i,
+        threadNs: null,
+      });
     result.set(key, intervals);
   }
   return result;
@@ -120,7 +157,8 @@ export function referenceIntervals(allEvents: readonly unknown[]): Map<string, I
 /** Thread (CPU) time per slice, by the index of its X or B event (null: unknown). */
 export function referenceThreadNs(events: readonly unknown[]): Map<number, number | null> {
   const out = new Map<number, number | null>();
-  for (const intervals of referenceIntervals(events).values()) for (const iv of intervals) out.set(iv.index, iv.threadNs);
+  for (const intervals of referenceIntervals(events).values())
+    for (const iv of intervals) out.set(iv.index, iv.threadNs);
   return out;
 }
 
@@ -128,7 +166,9 @@ export function referenceThreadNs(events: readonly unknown[]): Map<number, numbe
 export interface ReferenceSelf {
   selfUs: number;
   slices: number;
-  /** Stretches of time credited to the name (each carries at most ~1 ns of rounding in the adapter). */
+  /**
+   * Stretches of time credited to the name (each carries at most ~1 ns of rounding in the adapter).
+   */
   segments: number;
 }
 

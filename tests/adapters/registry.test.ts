@@ -12,7 +12,8 @@ const OWN_FORMATS: Record<string, string> = {
   "pytest-benchmark": "pytest-benchmark",
   heapprofile: "v8-heapprofile",
   "otlp-json": "otlp-json",
-  // Binary CPU files are recognised from the decoded head too: their header bytes are all below 0x80.
+  // Binary CPU files are recognised from the decoded head too: their header bytes are all below
+  // 0x80.
   "pprof-legacy": "pprof-legacy",
   "perf-script": "perf-script",
   "collapsed-stacks": "collapsed-stacks",
@@ -44,12 +45,49 @@ const OWNED_ELSEWHERE: Record<string, string> = {
 describe("registry", () => {
   test("adapters have unique names and can be found by name", () => {
     expect(ADAPTERS.map((a) => a.name).sort()).toEqual([
-      "benchmark-samples", "callgrind", "chrome-trace", "cobertura-xml", "collapsed-stacks", "coverage-json", "coverage-py", "dhat", "dtrace-stacks", "gbench", "gecko", "hyperfine", "junit-xml", "massif", "nsys-sqlite", "nsys-stats-summary-csv", "nsys-stats-trace-csv", "nvbench", "nvbench-samples", "otlp-json", "otlp-protobuf", "perf-script", "perfetto", "pprof", "pprof-legacy", "pyperf", "pytest-benchmark", "pytest-reportlog", "pytorch-et", "simpleperf-proto", "speedscope",
-      "v8-cpuprofile", "v8-heapprofile",
+      "benchmark-samples",
+      "callgrind",
+      "chrome-trace",
+      "cobertura-xml",
+      "collapsed-stacks",
+      "coverage-json",
+      "coverage-py",
+      "dhat",
+      "dtrace-stacks",
+      "gbench",
+      "gecko",
+      "hyperfine",
+      "junit-xml",
+      "massif",
+      "nsys-sqlite",
+      "nsys-stats-summary-csv",
+      "nsys-stats-trace-csv",
+      "nvbench",
+      "nvbench-samples",
+      "otlp-json",
+      "otlp-protobuf",
+      "perf-script",
+      "perfetto",
+      "pprof",
+      "pprof-legacy",
+      "pyperf",
+      "pytest-benchmark",
+      "pytest-reportlog",
+      "pytorch-et",
+      "simpleperf-proto",
+      "speedscope",
+      "v8-cpuprofile",
+      "v8-heapprofile",
     ]);
-    expect(adapterByName("v8-cpuprofile")).toMatchObject({ artifactKind: "sample_profile", mediaType: "application/json" });
+    expect(adapterByName("v8-cpuprofile")).toMatchObject({
+      artifactKind: "sample_profile",
+      mediaType: "application/json",
+    });
     expect(adapterByName("chrome-trace")).toMatchObject({ artifactKind: "execution_trace" });
-    expect(adapterByName("perf-script")).toMatchObject({ artifactKind: "sample_profile", mediaType: "text/x-perf-script" });
+    expect(adapterByName("perf-script")).toMatchObject({
+      artifactKind: "sample_profile",
+      mediaType: "text/x-perf-script",
+    });
     expect(adapterByName("perf-data")).toBeNull();
   });
 
@@ -57,9 +95,14 @@ describe("registry", () => {
     test(`every ${format} corpus file is detected as ${adapter}, from its first 64 KiB`, () => {
       // A README beside a fixture describes it; it is not an artifact.
       for (const file of corpusFiles(format).filter((f) => !f.name.endsWith(".README.md"))) {
-        expect([file.name, detectAdapter({ head: headOf(loadPayload(file.path)), displayName: file.name })?.name]).toEqual([file.name, adapter]);
+        expect([
+          file.name,
+          detectAdapter({ head: headOf(loadPayload(file.path)), displayName: file.name })?.name,
+        ]).toEqual([file.name, adapter]);
         // The display name helps but is not needed.
-        expect(detectAdapter({ head: headOf(loadPayload(file.path)), displayName: "upload" })?.name).toBe(adapter);
+        expect(
+          detectAdapter({ head: headOf(loadPayload(file.path)), displayName: "upload" })?.name,
+        ).toBe(adapter);
       }
     });
   }
@@ -69,8 +112,12 @@ describe("registry", () => {
     for (const format of corpusFormats()) {
       if (format in OWN_FORMATS) continue;
       for (const file of corpusFiles(format)) {
-        const adapter = detectAdapter({ head: headOf(loadPayload(file.path)), displayName: file.name });
-        if (adapter !== null && OWNED_ELSEWHERE[`${format}/${file.name}`] !== adapter.name) claimed.push(`${format}/${file.name} → ${adapter.name}`);
+        const adapter = detectAdapter({
+          head: headOf(loadPayload(file.path)),
+          displayName: file.name,
+        });
+        if (adapter !== null && OWNED_ELSEWHERE[`${format}/${file.name}`] !== adapter.name)
+          claimed.push(`${format}/${file.name} → ${adapter.name}`);
       }
     }
     expect(claimed).toEqual([]);
@@ -80,18 +127,32 @@ describe("registry", () => {
     const detect = (head: string) => detectAdapter({ head, displayName: "x.json" });
     expect(detect("")).toBeNull();
     expect(detect("not json")).toBeNull();
-    expect(detect('{"head":{"callFrame":{"functionName":"(root)"},"selfSize":0,"children":[]},"samples":[]}')?.name).toBe("v8-heapprofile"); // not a cpuprofile
-    expect(detect('{"schema":"1.0.1","nodes":[{"name":"[pytorch|profiler|execution_trace|process]","id":1}]}')?.name).toBe("pytorch-et"); // no longer unknown: it has its adapter
+    expect(
+      detect(
+        '{"head":{"callFrame":{"functionName":"(root)"},"selfSize":0,"children":[]},"samples":[]}',
+      )?.name,
+    ).toBe("v8-heapprofile"); // not a cpuprofile
+    expect(
+      detect(
+        '{"schema":"1.0.1","nodes":[{"name":"[pytorch|profiler|execution_trace|process]","id":1}]}',
+      )?.name,
+    ).toBe("pytorch-et"); // no longer unknown: it has its adapter
     expect(detect("[1,2,3]")).toBeNull();
   });
 
   test("heads that are", () => {
     const detect = (head: string) => detectAdapter({ head, displayName: "upload" })?.name;
     expect(detect('{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"')).toBe("v8-cpuprofile");
-    expect(detect('{"head":{"functionName":"(root)","url":"","lineNumber":0,"hitCount":0,"children":[')).toBe("v8-cpuprofile");
+    expect(
+      detect('{"head":{"functionName":"(root)","url":"","lineNumber":0,"hitCount":0,"children":['),
+    ).toBe("v8-cpuprofile");
     expect(detect('  [ {"pid":1,"tid":1,"ph":"X","ts":0')).toBe("chrome-trace");
     expect(detect('{"traceEvents":[{"ph":"B"')).toBe("chrome-trace");
     // A DevTools trace whose events carry a CPU profile is still a trace.
-    expect(detect('{"metadata":{},"traceEvents":[{"name":"CpuProfile","ph":"I","args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":{}}]')).toBe("chrome-trace");
+    expect(
+      detect(
+        '{"metadata":{},"traceEvents":[{"name":"CpuProfile","ph":"I","args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":{}}]',
+      ),
+    ).toBe("chrome-trace");
   });
 });

@@ -11,15 +11,35 @@ import { cli, REPO, SAMPLES, tempWorkspace } from "../helpers.ts";
 let root: string;
 let cleanup: () => void;
 
-const sorted = (m: Map<string, number>) => [...m.entries()].filter(([, v]) => v !== 0).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+const sorted = (m: Map<string, number>) =>
+  [...m.entries()]
+    .filter(([, v]) => v !== 0)
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 
-async function selfByFunction(subject: string): Promise<{ metric: string; byName: Map<string, number> }> {
+async function selfByFunction(
+  subject: string,
+): Promise<{ metric: string; byName: Map<string, number> }> {
   const byName = new Map<string, number>();
   let cursor: string | null = null;
   let metric = "";
   do {
-    const r = await cli(["analyze", "hotspots", subject, "--limit", "1000", "--json", ...(cursor ? ["--cursor", cursor] : [])], { cwd: root });
-    for (const h of r.json.items) byName.set(h.function || "(anonymous)", (byName.get(h.function || "(anonymous)") ?? 0) + h.self_value);
+    const r = await cli(
+      [
+        "analyze",
+        "hotspots",
+        subject,
+        "--limit",
+        "1000",
+        "--json",
+        ...(cursor ? ["--cursor", cursor] : []),
+      ],
+      { cwd: root },
+    );
+    for (const h of r.json.items)
+      byName.set(
+        h.function || "(anonymous)",
+        (byName.get(h.function || "(anonymous)") ?? 0) + h.self_value,
+      );
     metric = r.json.metric;
     cursor = r.json.next_cursor;
   } while (cursor);
@@ -42,9 +62,15 @@ describe("sampled-stack formats read back flameox's exports", () => {
     const original = await importFile(join(SAMPLES, "sample.cpuprofile"));
     const want = await selfByFunction(original.artifact);
     expect(want.metric).toBe("cpu_time");
-    for (const [format, adapter, metric] of [["collapsed", "collapsed-stacks", "samples"], ["speedscope", "speedscope", "cpu_time"]] as const) {
+    for (const [format, adapter, metric] of [
+      ["collapsed", "collapsed-stacks", "samples"],
+      ["speedscope", "speedscope", "cpu_time"],
+    ] as const) {
       const out = `cpu.${format}`;
-      expect((await cli(["export", original.artifact, "--format", format, "-o", out], { cwd: root })).code).toBe(0);
+      expect(
+        (await cli(["export", original.artifact, "--format", format, "-o", out], { cwd: root }))
+          .code,
+      ).toBe(0);
       const back = await importFile(join(root, out));
       expect(back.adapter).toBe(adapter);
       const got = await selfByFunction(back.artifact);
@@ -54,10 +80,18 @@ describe("sampled-stack formats read back flameox's exports", () => {
   }, 120_000);
 
   test("a perf script exported as collapsed stacks imports back with the same self per function", async () => {
-    const original = await importFile(join(REPO, "fixtures", "perf-script", "fork-two-events.perf.txt"));
+    const original = await importFile(
+      join(REPO, "fixtures", "perf-script", "fork-two-events.perf.txt"),
+    );
     expect(original.adapter).toBe("perf-script");
     const want = await selfByFunction(original.artifact);
-    expect((await cli(["export", original.artifact, "--format", "collapsed", "-o", "perf.folded"], { cwd: root })).code).toBe(0);
+    expect(
+      (
+        await cli(["export", original.artifact, "--format", "collapsed", "-o", "perf.folded"], {
+          cwd: root,
+        })
+      ).code,
+    ).toBe(0);
     const back = await importFile(join(root, "perf.folded"));
     expect(back.adapter).toBe("collapsed-stacks");
     expect(sorted((await selfByFunction(back.artifact)).byName)).toEqual(sorted(want.byName));

@@ -19,23 +19,47 @@ import { corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
 import { rowsOf, traceEventRows } from "./evidence-checks.ts";
 
 const FIXTURES = join(REPO, "fixtures", "speedscope");
-const files = [...corpusFiles("speedscope"), ...readdirSync(FIXTURES).filter((n) => n.endsWith(".json")).map((name) => ({ name, path: join(FIXTURES, name) }))];
+const files = [
+  ...corpusFiles("speedscope"),
+  ...readdirSync(FIXTURES)
+    .filter((n) => n.endsWith(".json"))
+    .map((name) => ({ name, path: join(FIXTURES, name) })),
+];
 const enc = (s: string) => new TextEncoder().encode(s);
 const extract = (bytes: Uint8Array, maxEvents = DEFAULT_ADAPTER_LIMITS.maxEvents) =>
-  speedscopeAdapter.extract({ bytes, displayName: "t", limits: { ...DEFAULT_ADAPTER_LIMITS, maxEvents } });
-const NS: Record<string, number> = { nanoseconds: 1, microseconds: 1e3, milliseconds: 1e6, seconds: 1e9, none: 1, bytes: 1 };
+  speedscopeAdapter.extract({
+    bytes,
+    displayName: "t",
+    limits: { ...DEFAULT_ADAPTER_LIMITS, maxEvents },
+  });
+const NS: Record<string, number> = {
+  nanoseconds: 1,
+  microseconds: 1e3,
+  milliseconds: 1e6,
+  seconds: 1e9,
+  none: 1,
+  bytes: 1,
+};
 
 type Json = Record<string, any>;
 
-/** Self value per frame name, in the adapter's units (ns for time units), rounded per contribution as stored. */
+/**
+ * Self value per frame name, in the adapter's units (ns for time units), rounded per contribution
+ * as stored.
+ */
 function referenceSelf(file: Json): Map<string, number> {
-  const names: string[] = file.shared.frames.map((f: Json) => (f.name === "" ? "[unknown]" : f.name));
+  const names: string[] = file.shared.frames.map((f: Json) =>
+    f.name === "" ? "[unknown]" : f.name,
+  );
   const self = new Map<string, number>();
   const add = (name: string, v: number) => self.set(name, (self.get(name) ?? 0) + v);
   for (const p of file.profiles as Json[]) {
     const scale = NS[p.unit]!;
     if (p.type === "sampled") {
-      p.samples.forEach((s: number[], i: number) => s.length > 0 && add(names[s[s.length - 1]!]!, Math.round(p.weights[i] * scale)));
+      p.samples.forEach(
+        (s: number[], i: number) =>
+          s.length > 0 && add(names[s[s.length - 1]!]!, Math.round(p.weights[i] * scale)),
+      );
       continue;
     }
     // Matched pairs → [start, end, depth]; self = own span minus direct children's spans.
@@ -49,8 +73,13 @@ function referenceSelf(file: Json): Map<string, number> {
       }
     }
     for (const s of spans) {
-      const children = spans.filter((c) => c.depth === s.depth + 1 && c.start >= s.start && c.end <= s.end);
-      add(names[s.frame]!, (s.end - s.start - children.reduce((n, c) => n + (c.end - c.start), 0)) * scale);
+      const children = spans.filter(
+        (c) => c.depth === s.depth + 1 && c.start >= s.start && c.end <= s.end,
+      );
+      add(
+        names[s.frame]!,
+        (s.end - s.start - children.reduce((n, c) => n + (c.end - c.start), 0)) * scale,
+      );
     }
   }
   for (const [k, v] of self) if (v === 0) self.delete(k);
@@ -58,7 +87,9 @@ function referenceSelf(file: Json): Map<string, number> {
 }
 
 function selfByName(evidence: NormalizedEvidence, metric?: string): Map<string, number> {
-  const names = new Map(rowsOf(evidence.tables.frames).map((f) => [f.frame_id as string, f.function as string]));
+  const names = new Map(
+    rowsOf(evidence.tables.frames).map((f) => [f.frame_id as string, f.function as string]),
+  );
   const out = new Map<string, number>();
   for (const m of rowsOf(evidence.tables.frame_measurements)) {
     if ((metric && m.metric !== metric) || Number(m.self_value) === 0) continue;
@@ -75,21 +106,34 @@ describe("speedscope adapter", () => {
   for (const file of files) {
     test(`${file.name}: detected; self values per frame equal an independent computation`, () => {
       const bytes = loadPayload(file.path);
-      expect(detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name).toBe("speedscope");
+      expect(detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name).toBe(
+        "speedscope",
+      );
       const evidence = extract(bytes);
       if (wellNested(file.name)) {
         const ref = referenceSelf(JSON.parse(new TextDecoder().decode(bytes)));
         const got = selfByName(evidence);
-        expect(sorted(got).map(([k, v]) => [k, Math.round(v)])).toEqual(sorted(ref).map(([k, v]) => [k, Math.round(v)]));
+        expect(sorted(got).map(([k, v]) => [k, Math.round(v)])).toEqual(
+          sorted(ref).map(([k, v]) => [k, Math.round(v)]),
+        );
       }
     });
   }
 
   test("one profile three ways: evented (0.0.1), sampled (0.1.2) and collapsed stacks agree", () => {
-    const byName = (f: string) => loadPayload(corpusFiles("speedscope").find((c) => c.name.includes(f))!.path);
+    const byName = (f: string) =>
+      loadPayload(corpusFiles("speedscope").find((c) => c.name.includes(f))!.path);
     const evented = selfByName(extract(byName("0.0.1")), "samples");
-    const sampled = new Map([...selfByName(extract(byName("0.1.2")), "cpu_time")].map(([k, v]) => [k, v / 1e9]));
-    const collapsed = collapsedStacksAdapter.extract({ bytes: loadPayload(corpusFiles("collapsed-stacks").find((c) => c.name.includes("simple-crlf"))!.path), displayName: "t", limits: DEFAULT_ADAPTER_LIMITS });
+    const sampled = new Map(
+      [...selfByName(extract(byName("0.1.2")), "cpu_time")].map(([k, v]) => [k, v / 1e9]),
+    );
+    const collapsed = collapsedStacksAdapter.extract({
+      bytes: loadPayload(
+        corpusFiles("collapsed-stacks").find((c) => c.name.includes("simple-crlf"))!.path,
+      ),
+      displayName: "t",
+      limits: DEFAULT_ADAPTER_LIMITS,
+    });
     expect(sorted(evented)).toEqual(sorted(sampled));
     expect(sorted(evented)).toEqual(sorted(selfByName(collapsed, "samples")));
   });
@@ -99,25 +143,43 @@ describe("speedscope adapter", () => {
     expect(evidence.summary.metrics).toBe("wall_time");
     const slices = traceEventRows(evidence);
     expect(slices.length).toBe(6);
-    const walk = slices.filter((s) => s.name === "walk" && s.track_id === "profile:0").map((s) => [Number(s.ts_ns), s.dur_ns, s.depth]);
-    expect(walk.sort()).toEqual([[105_000_000, 15_000_000, 2], [110_000_000, 8_000_000, 3]]);
+    const walk = slices
+      .filter((s) => s.name === "walk" && s.track_id === "profile:0")
+      .map((s) => [Number(s.ts_ns), s.dur_ns, s.depth]);
+    expect(walk.sort()).toEqual([
+      [105_000_000, 15_000_000, 2],
+      [110_000_000, 8_000_000, 3],
+    ]);
     expect(new Set(slices.map((s) => s.thread_name))).toEqual(new Set(["main thread", "worker"]));
     expect(evidence.producer).toBe("speedscope");
     const frames = rowsOf(evidence.tables.frames);
-    expect(frames.find((f) => f.function === "parse")).toMatchObject({ language: "javascript", file: "app.js", line: 10, column: null });
+    expect(frames.find((f) => f.function === "parse")).toMatchObject({
+      language: "javascript",
+      file: "app.js",
+      line: 10,
+      column: null,
+    });
     expect(evidence.limitations).toEqual([]);
   });
 
   test("py-spy's exporter is the producer; .py frames are Python; one track per profile; empty samples counted", () => {
     const evidence = extract(readFileSync(join(FIXTURES, "py-spy-shaped.speedscope.json")));
     expect([evidence.producer, evidence.producerVersion]).toEqual(["py-spy", "0.3.14"]);
-    expect(rowsOf(evidence.tables.frames).find((f) => f.function === "fib")).toMatchObject({ language: "python", file: "/srv/app/work.py", line: 3 });
-    expect(new Set(rowsOf(evidence.tables.frame_measurements).map((m) => m.thread_name)).size).toBe(2);
+    expect(rowsOf(evidence.tables.frames).find((f) => f.function === "fib")).toMatchObject({
+      language: "python",
+      file: "/srv/app/work.py",
+      line: 3,
+    });
+    expect(new Set(rowsOf(evidence.tables.frame_measurements).map((m) => m.thread_name)).size).toBe(
+      2,
+    );
     expect(evidence.limitations.find((l) => l.code === "samples_without_stack")?.count).toBe(1);
   });
 
   test("speedscope's invalid out-of-order file imports with its mismatched and unmatched closes counted", () => {
-    const evidence = extract(loadPayload(corpusFiles("speedscope").find((f) => f.name.includes("invalid"))!.path));
+    const evidence = extract(
+      loadPayload(corpusFiles("speedscope").find((f) => f.name.includes("invalid"))!.path),
+    );
     const codes = Object.fromEntries(evidence.limitations.map((l) => [l.code, l.count]));
     expect(codes).toMatchObject({ mismatched_close_events: 1, unmatched_close_events: 1 });
   });
@@ -132,15 +194,44 @@ describe("speedscope adapter", () => {
       }
     };
     const shared = '"shared":{"frames":[{"name":"a"}]}';
-    expect(fail(`{${shared},"profiles":[{"type":"sampled","unit":"minutes","samples":[],"weights":[]}]}`)).toContain("profiles[0].unit");
-    expect(fail(`{${shared},"profiles":[{"type":"sampled","unit":"none","samples":[[3]],"weights":[1]}]}`)).toContain("profiles[0].samples[0][0]");
-    expect(fail(`{${shared},"profiles":[{"type":"sampled","unit":"none","samples":[[0]],"weights":[]}]}`)).toContain("weights");
-    expect(fail(`{${shared},"profiles":[{"type":"evented","unit":"none","events":[{"type":"X","frame":0,"at":0}]}]}`)).toContain("ARTIFACT_PARSE_FAILED");
+    expect(
+      fail(
+        `{${shared},"profiles":[{"type":"sampled","unit":"minutes","samples":[],"weights":[]}]}`,
+      ),
+    ).toContain("profiles[0].unit");
+    expect(
+      fail(
+        `{${shared},"profiles":[{"type":"sampled","unit":"none","samples":[[3]],"weights":[1]}]}`,
+      ),
+    ).toContain("profiles[0].samples[0][0]");
+    expect(
+      fail(
+        `{${shared},"profiles":[{"type":"sampled","unit":"none","samples":[[0]],"weights":[]}]}`,
+      ),
+    ).toContain("weights");
+    expect(
+      fail(
+        `{${shared},"profiles":[{"type":"evented","unit":"none","events":[{"type":"X","frame":0,"at":0}]}]}`,
+      ),
+    ).toContain("ARTIFACT_PARSE_FAILED");
     expect(fail(`{"profiles":[]}`)).toContain("shared.frames");
     expect(fail("[".repeat(10_000))).toContain("ARTIFACT_PARSE_FAILED");
-    expect(fail(`{${shared},"profiles":[{"type":"sampled","unit":"none","samples":[[0],[0]],"weights":[1,1]}]}`, 1)).toContain("ARTIFACT_TOO_LARGE");
+    expect(
+      fail(
+        `{${shared},"profiles":[{"type":"sampled","unit":"none","samples":[[0],[0]],"weights":[1,1]}]}`,
+        1,
+      ),
+    ).toContain("ARTIFACT_TOO_LARGE");
     // Weights and times that could not be summed exactly in int64 columns.
-    expect(fail(`{${shared},"profiles":[{"type":"sampled","unit":"seconds","samples":[[0]],"weights":[1e300]}]}`)).toContain("beyond 2^53");
-    expect(fail(`{${shared},"profiles":[{"type":"evented","unit":"seconds","events":[{"type":"O","frame":0,"at":0},{"type":"C","frame":0,"at":1e10}]}]}`)).toContain("beyond 2^53");
+    expect(
+      fail(
+        `{${shared},"profiles":[{"type":"sampled","unit":"seconds","samples":[[0]],"weights":[1e300]}]}`,
+      ),
+    ).toContain("beyond 2^53");
+    expect(
+      fail(
+        `{${shared},"profiles":[{"type":"evented","unit":"seconds","events":[{"type":"O","frame":0,"at":0},{"type":"C","frame":0,"at":1e10}]}]}`,
+      ),
+    ).toContain("beyond 2^53");
   });
 });

@@ -49,15 +49,28 @@ class CountingSpace implements SpillSpace {
 /** A base whose nanoseconds exceed 2^53: first_ts_ns must be exact past doubles. */
 const CLOCK_BASE_US = 1_700_000_000_123_456;
 
-const byId = (rows: Row[]) => rows.sort((a, b) => String(a.stack_id).localeCompare(String(b.stack_id)));
+const byId = (rows: Row[]) =>
+  rows.sort((a, b) => String(a.stack_id).localeCompare(String(b.stack_id)));
 
 function frameRegistry(n: number): FrameRegistry {
   const frames = new FrameRegistry();
-  for (let f = 0; f < n; f++) frames.intern(`f${f}`, { language: "js", function: `f${f}`, module: null, file: null, line: null, column: null, symbolization: "complete" });
+  for (let f = 0; f < n; f++)
+    frames.intern(`f${f}`, {
+      language: "js",
+      function: `f${f}`,
+      module: null,
+      file: null,
+      line: null,
+      column: null,
+      symbolization: "complete",
+    });
   return frames;
 }
 
-/** The trie's stacks as TableBuffer rows (`emit`), or as the column batches a streaming sink gets, `batchRows` at a time. */
+/**
+ * The trie's stacks as TableBuffer rows (`emit`), or as the column batches a streaming sink gets,
+ * `batchRows` at a time.
+ */
 async function emitted(trie: StackTrie, frames: FrameRegistry, batchRows?: number): Promise<Row[]> {
   const tracks = (t: number) => ({ id: `track-${t}` }) as never;
   const clock = new NsClock(CLOCK_BASE_US);
@@ -67,7 +80,14 @@ async function emitted(trie: StackTrie, frames: FrameRegistry, batchRows?: numbe
     return byId(bufferRows(table));
   }
   const batches: ColumnBatch[] = [];
-  await writeStackChunks({ writeBatch: async (b) => void batches.push(b) }, [trie], frames, clock, tracks, batchRows);
+  await writeStackChunks(
+    { writeBatch: async (b) => void batches.push(b) },
+    [trie],
+    frames,
+    clock,
+    tracks,
+    batchRows,
+  );
   expect(batches.every((b) => b.length <= batchRows)).toBe(true);
   return byId(streamedRows(batches, "stacks"));
 }
@@ -97,10 +117,19 @@ describe("stack trie spilling", () => {
       const reference = await emitted(unbounded, frames);
       expect(reference.some((r) => r.track_id === null)).toBe(true); // mixed tracks are exercised
       // The rows themselves, computed here from the samples: one per distinct path.
-      const expected = new Map<string, { ids: string[]; count: number; dur: number; first: number; tracks: Set<number> }>();
+      const expected = new Map<
+        string,
+        { ids: string[]; count: number; dur: number; first: number; tracks: Set<number> }
+      >();
       for (const s of samples) {
         const ids = s.path.map((f) => frames.ids[f]!);
-        const e = expected.get(ids.join("/")) ?? { ids, count: 0, dur: 0, first: Infinity, tracks: new Set<number>() };
+        const e = expected.get(ids.join("/")) ?? {
+          ids,
+          count: 0,
+          dur: 0,
+          first: Infinity,
+          tracks: new Set<number>(),
+        };
         e.count += s.count;
         e.dur += s.dur;
         e.first = Math.min(e.first, s.first);
@@ -141,48 +170,92 @@ describe("stack trie spilling", () => {
     trie.add(trie.child(trie.child(ROOT_STACK, 0), 1), 2, 5, 0, 0);
     expect(trie.spillIfFull()).toBe(false);
     expect(await emitted(trie, frameRegistry(2))).toHaveLength(1);
-    expect(await emitted(trie, frameRegistry(2), 16)).toEqual(await emitted(trie, frameRegistry(2)));
+    expect(await emitted(trie, frameRegistry(2), 16)).toEqual(
+      await emitted(trie, frameRegistry(2)),
+    );
     expect(space.created).toBe(0);
   });
 });
 
-/** A Perfetto trace (protobufjs) of CPU samples over 300 random interned callstacks on two threads. */
+/**
+ * A Perfetto trace (protobufjs) of CPU samples over 300 random interned callstacks on two threads.
+ */
 function sampledTrace(seed: number): Uint8Array {
   const random = mulberry32(seed);
-  const functions = Array.from({ length: 8 }, (_, i) => ({ iid: i + 1, str: Buffer.from(`fn${i}`) }));
+  const functions = Array.from({ length: 8 }, (_, i) => ({
+    iid: i + 1,
+    str: Buffer.from(`fn${i}`),
+  }));
   const frames = functions.map((f) => ({ iid: f.iid, function_name_id: f.iid }));
-  const callstacks = Array.from({ length: 300 }, (_, i) => ({ iid: i + 1, frame_ids: Array.from({ length: 1 + Math.floor(random() * 6) }, () => 1 + Math.floor(random() * 8)) }));
+  const callstacks = Array.from({ length: 300 }, (_, i) => ({
+    iid: i + 1,
+    frame_ids: Array.from(
+      { length: 1 + Math.floor(random() * 6) },
+      () => 1 + Math.floor(random() * 8),
+    ),
+  }));
   const packets: Record<string, unknown>[] = [
-    { trusted_packet_sequence_id: 3, sequence_flags: 1, incremental_state_cleared: true, timestamp: 1000, interned_data: { function_names: functions, frames, callstacks } },
+    {
+      trusted_packet_sequence_id: 3,
+      sequence_flags: 1,
+      incremental_state_cleared: true,
+      timestamp: 1000,
+      interned_data: { function_names: functions, frames, callstacks },
+    },
   ];
   for (let k = 0; k < 40; k++) {
     const tid = 201 + (k % 2);
     const callstack_iid = Array.from({ length: 25 }, () => 1 + Math.floor(random() * 300));
-    packets.push({ trusted_packet_sequence_id: 3, timestamp: 2000 + 1000 * k, thread_descriptor: { pid: 200, tid }, streaming_profile_packet: { callstack_iid, timestamp_delta_us: callstack_iid.map(() => 1) } });
+    packets.push({
+      trusted_packet_sequence_id: 3,
+      timestamp: 2000 + 1000 * k,
+      thread_descriptor: { pid: 200, tid },
+      streaming_profile_packet: { callstack_iid, timestamp_delta_us: callstack_iid.map(() => 1) },
+    });
   }
   return Trace.encode(Trace.fromObject({ packet: packets })).finish();
 }
 
 describe("stack trie spilling on Perfetto traces", () => {
   const perfetto = adapterByName("perfetto")!;
-  const traces = [...corpusFiles("perfetto").map((f) => ({ name: f.name, bytes: () => new Uint8Array(readFileSync(f.path)) })), { name: "sampled (protobufjs)", bytes: () => sampledTrace(5) }];
+  const traces = [
+    ...corpusFiles("perfetto").map((f) => ({
+      name: f.name,
+      bytes: () => new Uint8Array(readFileSync(f.path)),
+    })),
+    { name: "sampled (protobufjs)", bytes: () => sampledTrace(5) },
+  ];
   for (const trace of traces) {
     test(`${trace.name}: a trie of 4 stacks and 3 waiting events in memory give the unbounded import`, async () => {
       const bytes = trace.bytes();
       const whole = await runStream(perfetto, bytes);
-      const reference = byId(whole.evidence.streamed.includes("stacks") ? streamedTableRows(whole, "stacks") : bufferRows(whole.evidence.tables.stacks!));
+      const reference = byId(
+        whole.evidence.streamed.includes("stacks")
+          ? streamedTableRows(whole, "stacks")
+          : bufferRows(whole.evidence.tables.stacks!),
+      );
       expect(reference.length).toBeGreaterThan(4);
-      if (trace.name.startsWith("sampled")) expect(reference.filter((r) => r.metric === "samples").length).toBeGreaterThan(100);
+      if (trace.name.startsWith("sampled"))
+        expect(reference.filter((r) => r.metric === "samples").length).toBeGreaterThan(100);
       const space = new CountingSpace();
-      const capped = await runStream(perfetto, bytes, { spill: space, maxStacksInMemory: 4, pendingEventsInMemory: 3 });
+      const capped = await runStream(perfetto, bytes, {
+        spill: space,
+        maxStacksInMemory: 4,
+        pendingEventsInMemory: 3,
+      });
       expect(byId(streamedTableRows(capped, "stacks"))).toEqual(reference);
       expect(space.created).toBeGreaterThan(1);
       expect(space.alive).toBe(0);
       for (const table of ["frames", "frame_measurements", "call_edges"] as const) {
-        expect(bufferRows(capped.evidence.tables[table]!)).toEqual(bufferRows(whole.evidence.tables[table]!));
+        expect(bufferRows(capped.evidence.tables[table]!)).toEqual(
+          bufferRows(whole.evidence.tables[table]!),
+        );
       }
-      const byIndex = (rows: Row[]) => rows.sort((a, b) => Number(a.event_index) - Number(b.event_index));
-      expect(byIndex(streamedTableRows(capped, "trace_events"))).toEqual(byIndex(streamedTableRows(whole, "trace_events")));
+      const byIndex = (rows: Row[]) =>
+        rows.sort((a, b) => Number(a.event_index) - Number(b.event_index));
+      expect(byIndex(streamedTableRows(capped, "trace_events"))).toEqual(
+        byIndex(streamedTableRows(whole, "trace_events")),
+      );
     });
   }
 });

@@ -3,7 +3,14 @@ import { listItems } from "../../src/adapters/common/batch-table-buffer.ts";
  * Running streaming adapters (WASM parsers) in tests: feed a payload in chunks, collect
  * the column batches, and read them back as rows comparable with TableBuffer rows.
  */
-import { DEFAULT_ADAPTER_LIMITS, type AdapterLimits, type ProducerAdapter, type SpillSpace, type StreamExtractInput, type StreamedEvidence } from "../../src/adapters/adapter.ts";
+import {
+  DEFAULT_ADAPTER_LIMITS,
+  type AdapterLimits,
+  type ProducerAdapter,
+  type SpillSpace,
+  type StreamExtractInput,
+  type StreamedEvidence,
+} from "../../src/adapters/adapter.ts";
 import type { ColumnBatch, ColumnVector } from "../../src/domain/column-batch.ts";
 import type { EvidenceTableName } from "../../src/domain/evidence-schema.ts";
 import type { TableBuffer } from "../../src/domain/table-buffer.ts";
@@ -16,10 +23,24 @@ export interface StreamRun {
 }
 
 export async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
-  for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, Math.min(bytes.length, at + size));
+  for (let at = 0; at < bytes.length; at += size)
+    yield bytes.subarray(at, Math.min(bytes.length, at + size));
 }
 
-export async function runStream(adapter: ProducerAdapter, bytes: Uint8Array, options: { displayName?: string; chunkSize?: number; limits?: Partial<AdapterLimits>; spoolRunEvents?: number; spill?: SpillSpace; maxStacksInMemory?: number; pendingEventsInMemory?: number; pieces?: StreamExtractInput["pieces"] } = {}): Promise<StreamRun> {
+export async function runStream(
+  adapter: ProducerAdapter,
+  bytes: Uint8Array,
+  options: {
+    displayName?: string;
+    chunkSize?: number;
+    limits?: Partial<AdapterLimits>;
+    spoolRunEvents?: number;
+    spill?: SpillSpace;
+    maxStacksInMemory?: number;
+    pendingEventsInMemory?: number;
+    pieces?: StreamExtractInput["pieces"];
+  } = {},
+): Promise<StreamRun> {
   const batches: ColumnBatch[] = [];
   const evidence = await adapter.extractStream!({
     chunks: chunked(bytes, options.chunkSize ?? 1 << 16),
@@ -86,8 +107,10 @@ export function bufferRows(table: TableBuffer): Row[] {
   const int64 = table.schema.columns.filter((c) => c.type === "int64").map((c) => c.name);
   const utf8Columns = table.schema.columns.filter((c) => c.type === "utf8").map((c) => c.name);
   return rowsOf(table).map((row) => {
-    for (const name of int64) if (row[name] !== null && row[name] !== undefined) row[name] = String(row[name]);
-    for (const name of utf8Columns) if (typeof row[name] === "string") row[name] = (row[name] as string).toWellFormed();
+    for (const name of int64)
+      if (row[name] !== null && row[name] !== undefined) row[name] = String(row[name]);
+    for (const name of utf8Columns)
+      if (typeof row[name] === "string") row[name] = (row[name] as string).toWellFormed();
     return row;
   });
 }

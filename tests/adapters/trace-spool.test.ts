@@ -15,7 +15,10 @@ import { DEFAULT_ADAPTER_LIMITS, type StreamedEvidence } from "../../src/adapter
 import { chromeTraceAdapter } from "../../src/adapters/chrome-trace/adapter.ts";
 import { FlameoxError } from "../../src/domain/errors.ts";
 import { mulberry32 } from "../../fixtures/generators/prng.ts";
-import { ROWS_PER_BATCH, TraceRowWriter } from "../../src/adapters/trace-events/trace-row-writer.ts";
+import {
+  ROWS_PER_BATCH,
+  TraceRowWriter,
+} from "../../src/adapters/trace-events/trace-row-writer.ts";
 import { MemorySpillSpace } from "../../src/adapters/trace-events/memory-spill.ts";
 
 const addRow = TraceRowWriter.prototype.add;
@@ -33,7 +36,8 @@ function randomTrace(seed: number, events: number): Uint8Array {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const names = ["a", "b", "c", "d", ""];
   const out: Record<string, unknown>[] = [];
-  for (let tid = 1; tid <= 3; tid++) out.push({ ph: "M", name: "thread_name", pid: 1, tid, args: { name: `t${tid}` } });
+  for (let tid = 1; tid <= 3; tid++)
+    out.push({ ph: "M", name: "thread_name", pid: 1, tid, args: { name: `t${tid}` } });
   const clock = [0, 0, 0, 0];
   while (out.length < events) {
     const tid = 1 + Math.floor(random() * 3);
@@ -41,12 +45,41 @@ function randomTrace(seed: number, events: number): Uint8Array {
     const ts = clock[tid]! + Math.floor(random() * 3);
     clock[tid] = ts;
     const r = random();
-    // Thread clock readings on most slices (tdur on X, tts on B and E), so thread times travel the same paths.
+    // Thread clock readings on most slices (tdur on X, tts on B and E), so thread times travel the
+    // same paths.
     const thread = (field: "tts" | "tdur", us: number) => (random() < 0.8 ? { [field]: us } : {});
-    if (r < 0.4) out.push({ ph: "X", name: pick(names), cat: "c", pid: 1, tid, ts, dur: Math.floor(random() * 6), ...thread("tdur", Math.floor(random() * 4)), ...(random() < 0.3 ? { args: { k: Math.floor(random() * 100) } } : {}) });
-    else if (r < 0.45) out.push({ ph: "X", name: pick(names), pid: 1, tid, ts }); // no dur: open until the track's end
-    else if (r < 0.65) out.push({ ph: "B", name: random() < 0.1 ? 7 : pick(names), pid: 1, tid, ts, ...thread("tts", ts / 2) });
-    else if (r < 0.85) out.push({ ph: "E", ...(random() < 0.7 ? { name: pick(names) } : {}), pid: 1, tid, ts, ...thread("tts", ts / 2) });
+    if (r < 0.4)
+      out.push({
+        ph: "X",
+        name: pick(names),
+        cat: "c",
+        pid: 1,
+        tid,
+        ts,
+        dur: Math.floor(random() * 6),
+        ...thread("tdur", Math.floor(random() * 4)),
+        ...(random() < 0.3 ? { args: { k: Math.floor(random() * 100) } } : {}),
+      });
+    else if (r < 0.45)
+      out.push({ ph: "X", name: pick(names), pid: 1, tid, ts }); // no dur: open until the track's end
+    else if (r < 0.65)
+      out.push({
+        ph: "B",
+        name: random() < 0.1 ? 7 : pick(names),
+        pid: 1,
+        tid,
+        ts,
+        ...thread("tts", ts / 2),
+      });
+    else if (r < 0.85)
+      out.push({
+        ph: "E",
+        ...(random() < 0.7 ? { name: pick(names) } : {}),
+        pid: 1,
+        tid,
+        ts,
+        ...thread("tts", ts / 2),
+      });
     else out.push({ ph: "i", name: "tick", pid: 1, tid, ts, s: "t" });
   }
   // Move some events earlier: tracks are then out of order in the input.
@@ -59,24 +92,55 @@ function randomTrace(seed: number, events: number): Uint8Array {
 }
 
 function referenceRows(bytes: Uint8Array): Record<string, Row[]> {
-  const whole = chromeTraceReference.extract({ bytes, displayName: "case", limits: DEFAULT_ADAPTER_LIMITS });
-  const tables = Object.fromEntries(chromeTraceAdapter.tables.map((t) => [t, bufferRows(whole.tables[t])]));
+  const whole = chromeTraceReference.extract({
+    bytes,
+    displayName: "case",
+    limits: DEFAULT_ADAPTER_LIMITS,
+  });
+  const tables = Object.fromEntries(
+    chromeTraceAdapter.tables.map((t) => [t, bufferRows(whole.tables[t])]),
+  );
   inCanonicalOrder(tables);
-  return { ...tables, summary: [whole.summary as Row], limitations: whole.limitations as unknown as Row[] };
+  return {
+    ...tables,
+    summary: [whole.summary as Row],
+    limitations: whole.limitations as unknown as Row[],
+  };
 }
 
-/** Rows in an order that does not depend on spilling: events by index, stacks by id (spilled stacks come out in path order). */
+/**
+ * Rows in an order that does not depend on spilling: events by index, stacks by id (spilled stacks
+ * come out in path order).
+ */
 function inCanonicalOrder(tables: Record<string, Row[]>): void {
   tables.trace_events!.sort((a, b) => Number(a.event_index) - Number(b.event_index));
   tables.stacks!.sort((a, b) => String(a.stack_id).localeCompare(String(b.stack_id)));
 }
 
-async function streamedRows(bytes: Uint8Array, spoolRunEvents: number, budgets: { maxStacksInMemory?: number; pendingEventsInMemory?: number } = {}): Promise<Record<string, Row[]>> {
-  const run = await runStream(chromeTraceAdapter, bytes, { chunkSize: 4093, spoolRunEvents, spill: new MemorySpillSpace(), ...budgets });
+async function streamedRows(
+  bytes: Uint8Array,
+  spoolRunEvents: number,
+  budgets: { maxStacksInMemory?: number; pendingEventsInMemory?: number } = {},
+): Promise<Record<string, Row[]>> {
+  const run = await runStream(chromeTraceAdapter, bytes, {
+    chunkSize: 4093,
+    spoolRunEvents,
+    spill: new MemorySpillSpace(),
+    ...budgets,
+  });
   const evidence: StreamedEvidence = run.evidence;
-  const tables = Object.fromEntries(chromeTraceAdapter.tables.map((t) => [t, evidence.streamed.includes(t) ? streamedTableRows(run, t) : bufferRows(evidence.tables[t]!)]));
+  const tables = Object.fromEntries(
+    chromeTraceAdapter.tables.map((t) => [
+      t,
+      evidence.streamed.includes(t) ? streamedTableRows(run, t) : bufferRows(evidence.tables[t]!),
+    ]),
+  );
   inCanonicalOrder(tables);
-  return { ...tables, summary: [evidence.summary as Row], limitations: evidence.limitations as unknown as Row[] };
+  return {
+    ...tables,
+    summary: [evidence.summary as Row],
+    limitations: evidence.limitations as unknown as Row[],
+  };
 }
 
 describe("trace spool: streamed rows equal the whole-payload reference", () => {
@@ -85,12 +149,15 @@ describe("trace spool: streamed rows equal the whole-payload reference", () => {
       const bytes = randomTrace(seed, 400);
       const reference = referenceRows(bytes);
       expect(reference.trace_events!.length).toBeGreaterThan(200);
-      for (const runEvents of [1, 5, 64, 1 << 20]) expect(await streamedRows(bytes, runEvents)).toEqual(reference);
+      for (const runEvents of [1, 5, 64, 1 << 20])
+        expect(await streamedRows(bytes, runEvents)).toEqual(reference);
       // Stack tries spilling every few stacks (and merging dozens of runs) change nothing either,
       expect(await streamedRows(bytes, 64, { maxStacksInMemory: 1 })).toEqual(reference);
-      for (const maxStacks of [3, 16]) expect(await streamedRows(bytes, 64, { maxStacksInMemory: maxStacks })).toEqual(reference);
+      for (const maxStacks of [3, 16])
+        expect(await streamedRows(bytes, 64, { maxStacksInMemory: maxStacks })).toEqual(reference);
       // nor do waiting events overflowing to scratch space past 1, 2 or 7 held in memory.
-      for (const pending of [1, 2, 7]) expect(await streamedRows(bytes, 5, { pendingEventsInMemory: pending })).toEqual(reference);
+      for (const pending of [1, 2, 7])
+        expect(await streamedRows(bytes, 5, { pendingEventsInMemory: pending })).toEqual(reference);
     });
   }
 });
@@ -104,7 +171,11 @@ describe("trace spool: spill files", () => {
       const counting = { create: () => (created++, spill.create()) };
       const bytes = randomTrace(11, 3000);
       const evidence = await chromeTraceAdapter.extractStream!({
-        chunks: chunked(bytes, 1 << 12), displayName: "case", limits: DEFAULT_ADAPTER_LIMITS, spill: counting, spoolRunEvents: 500,
+        chunks: chunked(bytes, 1 << 12),
+        displayName: "case",
+        limits: DEFAULT_ADAPTER_LIMITS,
+        spill: counting,
+        spoolRunEvents: 500,
         sink: { writeBatch: async () => {} },
       });
       expect(evidence.summary.events).toBe(3000);
@@ -124,11 +195,24 @@ describe("trace spool: spill files", () => {
       // pairs end while still buffered.
       // Every B and E reads the thread clock, which runs at half the wall clock: thread times
       // must survive the overflow, including "phase", whose end is written into its spilled block.
-      const events: Record<string, unknown>[] = [{ ph: "B", name: "thread-main", pid: 1, tid: 1, ts: 0, tts: 0 }];
+      const events: Record<string, unknown>[] = [
+        { ph: "B", name: "thread-main", pid: 1, tid: 1, ts: 0, tts: 0 },
+      ];
       let ts = 1;
-      const x = (k: number) => events.push({ ph: "X", name: `task${k % 7}`, pid: 1, tid: 1, ts: ts++, dur: 1, args: { k } });
+      const x = (k: number) =>
+        events.push({
+          ph: "X",
+          name: `task${k % 7}`,
+          pid: 1,
+          tid: 1,
+          ts: ts++,
+          dur: 1,
+          args: { k },
+        });
       for (let k = 0; k < 300; k++) x(k);
-      const mark = (ph: string, name?: string) => (events.push({ ph, ...(name ? { name } : {}), pid: 1, tid: 1, ts, tts: ts / 2 }), ts++);
+      const mark = (ph: string, name?: string) => (
+        events.push({ ph, ...(name ? { name } : {}), pid: 1, tid: 1, ts, tts: ts / 2 }), ts++
+      );
       mark("B", "phase");
       for (let k = 0; k < 12000; k++) {
         if (k % 100 === 0) mark("B", "step"), mark("E", "step");
@@ -136,18 +220,39 @@ describe("trace spool: spill files", () => {
       }
       mark("E", "phase");
       for (let k = 0; k < 500; k++) x(k);
-      events.push({ ph: "E", pid: 1, tid: 1, ts: 1_000_000, tts: 500_000 }, { ph: "B", name: "never-ends", pid: 1, tid: 1, ts: 1_000_001, tts: 500_000 });
+      events.push(
+        { ph: "E", pid: 1, tid: 1, ts: 1_000_000, tts: 500_000 },
+        { ph: "B", name: "never-ends", pid: 1, tid: 1, ts: 1_000_001, tts: 500_000 },
+      );
       const bytes = encoder.encode(JSON.stringify(events));
       const reference = referenceRows(bytes);
       const spill = new FileSpillSpace(dir);
       let created = 0;
       const counting = { create: () => (created++, spill.create()) };
-      const run = await runStream(chromeTraceAdapter, bytes, { spill: counting, pendingEventsInMemory: 100 });
-      const rows = streamedTableRows(run, "trace_events").sort((a, b) => Number(a.event_index) - Number(b.event_index));
+      const run = await runStream(chromeTraceAdapter, bytes, {
+        spill: counting,
+        pendingEventsInMemory: 100,
+      });
+      const rows = streamedTableRows(run, "trace_events").sort(
+        (a, b) => Number(a.event_index) - Number(b.event_index),
+      );
       expect(rows).toEqual(reference.trace_events!);
-      expect(rows[0]).toMatchObject({ name: "thread-main", dur_ns: "1000000000", thread_dur_ns: "500000000", depth: 0 });
-      expect(rows.find((r) => r.name === "phase")).toMatchObject({ dur_ns: String(12_241 * 1000), thread_dur_ns: String(12_241 * 500), depth: 1, flags: null });
-      expect(rows.find((r) => r.name === "step")).toMatchObject({ dur_ns: "1000", thread_dur_ns: "500" });
+      expect(rows[0]).toMatchObject({
+        name: "thread-main",
+        dur_ns: "1000000000",
+        thread_dur_ns: "500000000",
+        depth: 0,
+      });
+      expect(rows.find((r) => r.name === "phase")).toMatchObject({
+        dur_ns: String(12_241 * 1000),
+        thread_dur_ns: String(12_241 * 500),
+        depth: 1,
+        flags: null,
+      });
+      expect(rows.find((r) => r.name === "step")).toMatchObject({
+        dur_ns: "1000",
+        thread_dur_ns: "500",
+      });
       expect(rows.at(-1)).toMatchObject({ name: "never-ends", dur_ns: "0", thread_dur_ns: null });
       // The spool's single run stays in memory; the one file is the overflow's.
       expect(created).toBe(1);
@@ -158,12 +263,18 @@ describe("trace spool: spill files", () => {
   });
 
   test("the rows a long-open B held back reach the sink batch by batch, not built all at once", async () => {
-    const events: Record<string, unknown>[] = [{ ph: "B", name: "thread-main", pid: 1, tid: 1, ts: 0 }];
-    for (let k = 0; k < 60_000; k++) events.push({ ph: "X", name: "task", pid: 1, tid: 1, ts: 1 + k, dur: 1 });
+    const events: Record<string, unknown>[] = [
+      { ph: "B", name: "thread-main", pid: 1, tid: 1, ts: 0 },
+    ];
+    for (let k = 0; k < 60_000; k++)
+      events.push({ ph: "X", name: "task", pid: 1, tid: 1, ts: 1 + k, dur: 1 });
     events.push({ ph: "E", pid: 1, tid: 1, ts: 100_000 });
     const bytes = encoder.encode(JSON.stringify(events));
     let built = 0;
-    const add = spyOn(TraceRowWriter.prototype, "add").mockImplementation(function (this: TraceRowWriter, row) {
+    const add = spyOn(TraceRowWriter.prototype, "add").mockImplementation(function (
+      this: TraceRowWriter,
+      row,
+    ) {
       built++;
       return addRow.call(this, row);
     });
@@ -171,7 +282,10 @@ describe("trace spool: spill files", () => {
       let written = 0;
       let mostAhead = 0;
       await chromeTraceAdapter.extractStream!({
-        chunks: chunked(bytes, 1 << 16), displayName: "case", limits: DEFAULT_ADAPTER_LIMITS, spill: new MemorySpillSpace(),
+        chunks: chunked(bytes, 1 << 16),
+        displayName: "case",
+        limits: DEFAULT_ADAPTER_LIMITS,
+        spill: new MemorySpillSpace(),
         sink: {
           writeBatch: async (batch) => {
             if (batch.table !== "trace_events") return;
@@ -193,10 +307,17 @@ describe("trace spool: spill files", () => {
     try {
       const bytes = randomTrace(12, 3000);
       const failed = chromeTraceAdapter.extractStream!({
-        chunks: chunked(bytes, 1 << 12), displayName: "case", limits: { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 2500 }, spill: new FileSpillSpace(dir), spoolRunEvents: 400,
+        chunks: chunked(bytes, 1 << 12),
+        displayName: "case",
+        limits: { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 2500 },
+        spill: new FileSpillSpace(dir),
+        spoolRunEvents: 400,
         sink: { writeBatch: async () => {} },
       });
-      const error = await failed.then(() => null, (e: unknown) => e);
+      const error = await failed.then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(FlameoxError);
       expect((error as FlameoxError).code).toBe("ARTIFACT_TOO_LARGE");
       expect(readdirSync(dir)).toEqual([]);

@@ -87,7 +87,13 @@ describe("capture broker", () => {
       stdout: { kind: "file", path },
     });
     const sink = result.output.stdout;
-    expect(sink).toMatchObject({ keptBytes: 4096, seenBytes: 100_000, truncated: true, complete: true, path });
+    expect(sink).toMatchObject({
+      keptBytes: 4096,
+      seenBytes: 100_000,
+      truncated: true,
+      complete: true,
+      path,
+    });
     const kept = readFileSync(path);
     expect(kept.length).toBe(4096);
     expect(new Bun.CryptoHasher("sha256").update(kept).digest("hex")).toBe(sink.sha256Hex);
@@ -95,7 +101,14 @@ describe("capture broker", () => {
 
   test("the leader's peak is its own, not the spawning process's (which Linux folds into ru_maxrss)", async () => {
     const ballast = new Uint8Array(512 * 1024 * 1024).fill(1);
-    const result = await runProcess({ argv: ["/bin/sleep", "0.3"], cwd: dir.path, env, deadlineAt: Date.now() + 10_000, maxOutputBytes: 64, sampling: { intervalMs: 25 } });
+    const result = await runProcess({
+      argv: ["/bin/sleep", "0.3"],
+      cwd: dir.path,
+      env,
+      deadlineAt: Date.now() + 10_000,
+      maxOutputBytes: 64,
+      sampling: { intervalMs: 25 },
+    });
     expect(ballast[ballast.length - 1]).toBe(1);
     expect(result.maxRssBytes!).toBeGreaterThan(400 * 1024 * 1024);
     expect(result.resources!.leader_hwm_bytes!).toBeGreaterThan(0);
@@ -117,9 +130,18 @@ describe("capture broker", () => {
     expect(r.peak_rss_bytes!).toBeGreaterThan(48 * 1024 * 1024);
     expect(r.minimum_free_bytes!).toBeGreaterThan(0);
     expect(r.unavailable_metrics).toEqual([]);
-    const bare = await runProcess({ argv: ["/bin/true"], cwd: dir.path, env, deadlineAt: Date.now() + 5000, maxOutputBytes: 64, sampling: { intervalMs: 1000 } });
+    const bare = await runProcess({
+      argv: ["/bin/true"],
+      cwd: dir.path,
+      env,
+      deadlineAt: Date.now() + 5000,
+      maxOutputBytes: 64,
+      sampling: { intervalMs: 1000 },
+    });
     expect(bare.resources!.minimum_free_bytes).toBeNull();
-    expect(bare.resources!.unavailable_metrics.map((m) => m.metric)).toContain("minimum_free_bytes");
+    expect(bare.resources!.unavailable_metrics.map((m) => m.metric)).toContain(
+      "minimum_free_bytes",
+    );
   });
 
   test("a tree over its RSS policy is stopped as a policy termination", async () => {
@@ -132,7 +154,15 @@ describe("capture broker", () => {
       maxOutputBytes: 4096,
       sampling: { intervalMs: 25, maxTreeRssBytes: 64 * 1024 * 1024 },
     });
-    expect(result.termination).toMatchObject({ kind: "policy", metric: "peak_rss_bytes", limit: 64 * 1024 * 1024 });
-    expect(result.signalsSent[0]).toMatchObject({ signal: "SIGTERM", target: "group", reason: "policy" });
+    expect(result.termination).toMatchObject({
+      kind: "policy",
+      metric: "peak_rss_bytes",
+      limit: 64 * 1024 * 1024,
+    });
+    expect(result.signalsSent[0]).toMatchObject({
+      signal: "SIGTERM",
+      target: "group",
+      reason: "policy",
+    });
   });
 });

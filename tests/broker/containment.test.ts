@@ -4,14 +4,19 @@
  * write outside its writable roots, read /root, connect to host Unix sockets under
  * /tmp and /run and elsewhere on the read-only root (the project, /var/lib), reach a
  * host datagram socket through a datagram socketpair, and set up io_uring. The same
- * attack script run outside the sandbox succeeds, so each assertion can fail. The behaviour probe must prove the real bwrap and unmask a fake.
+ * attack script run outside the sandbox succeeds, so each assertion can fail. The behaviour probe
+ * must prove the real bwrap and unmask a fake.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bubblewrapArgv, privateDirectories, TRUSTED_BWRAP_PATHS } from "../../src/broker/containment.ts";
+import {
+  bubblewrapArgv,
+  privateDirectories,
+  TRUSTED_BWRAP_PATHS,
+} from "../../src/broker/containment.ts";
 import { runProcess } from "../../src/broker/process-broker.ts";
 import { locateBubblewrap, probeSandbox } from "../../src/broker/sandbox-probe.ts";
 import { REPO } from "../helpers.ts";
@@ -110,12 +115,27 @@ beforeAll(async () => {
     writeFileSync(secret, "secret");
   }
   tmpSocket = join(scratch, "host.sock");
-  runSocket = existsSync("/run") && IS_ROOT ? `/run/flameox-contain-${process.pid}.sock` : join(scratch, "run.sock");
-  // Sockets outside every hidden directory: in the project (bound back read-only) and, as root, under /var/lib.
+  runSocket =
+    existsSync("/run") && IS_ROOT
+      ? `/run/flameox-contain-${process.pid}.sock`
+      : join(scratch, "run.sock");
+  // Sockets outside every hidden directory: in the project (bound back read-only) and, as root,
+  // under /var/lib.
   projectSocket = join(project, "daemon.sock");
-  varSocket = IS_ROOT && existsSync("/var/lib") ? `/var/lib/flameox-contain-${process.pid}.sock` : join(project, "var.sock");
+  varSocket =
+    IS_ROOT && existsSync("/var/lib")
+      ? `/var/lib/flameox-contain-${process.pid}.sock`
+      : join(project, "var.sock");
   dgramSocket = join(project, "dgram.sock");
-  dgramServer = Bun.spawn([PYTHON ?? "/usr/bin/python3", "-c", `import socket,os,sys,time\ns=socket.socket(socket.AF_UNIX,socket.SOCK_DGRAM)\ns.bind(sys.argv[1])\nos.chmod(sys.argv[1],0o777)\nprint("ready",flush=True)\ntime.sleep(600)`, dgramSocket], { stdout: "pipe", stderr: "ignore" });
+  dgramServer = Bun.spawn(
+    [
+      PYTHON ?? "/usr/bin/python3",
+      "-c",
+      `import socket,os,sys,time\ns=socket.socket(socket.AF_UNIX,socket.SOCK_DGRAM)\ns.bind(sys.argv[1])\nos.chmod(sys.argv[1],0o777)\nprint("ready",flush=True)\ntime.sleep(600)`,
+      dgramSocket,
+    ],
+    { stdout: "pipe", stderr: "ignore" },
+  );
   await (dgramServer.stdout as ReadableStream<Uint8Array>).getReader().read();
   for (const path of [tmpSocket, runSocket, projectSocket, varSocket]) {
     const server = createServer((socket) => socket.end());
@@ -133,13 +153,39 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-type Outcome = Record<"remount" | "write_outside" | "write_writable" | "read_root" | "tmp_socket" | "run_socket" | "project_socket" | "var_socket" | "dgram_pair_send" | "stream_pair" | "io_uring_enosys" | "capabilities" | "shadow", boolean> & {
+type Outcome = Record<
+  | "remount"
+  | "write_outside"
+  | "write_writable"
+  | "read_root"
+  | "tmp_socket"
+  | "run_socket"
+  | "project_socket"
+  | "var_socket"
+  | "dgram_pair_send"
+  | "stream_pair"
+  | "io_uring_enosys"
+  | "capabilities"
+  | "shadow",
+  boolean
+> & {
   /** null where the kernel has no IA-32 emulation (the call kills the process everywhere). */
   i386_socket: boolean | null;
 };
 
 async function attack(options: { sandboxed: boolean; unprivileged: boolean }): Promise<Outcome> {
-  const script = [PYTHON!, join(project, "attack.py"), join(project, "source.txt"), join(writableRoot, "planted.txt"), secret ?? "/root/.none", tmpSocket, runSocket, projectSocket, varSocket, dgramSocket];
+  const script = [
+    PYTHON!,
+    join(project, "attack.py"),
+    join(project, "source.txt"),
+    join(writableRoot, "planted.txt"),
+    secret ?? "/root/.none",
+    tmpSocket,
+    runSocket,
+    projectSocket,
+    varSocket,
+    dgramSocket,
+  ];
   const layout = {
     projectRoot: project,
     diagnosticsDir: join(project, ".diagnostics"),
@@ -149,56 +195,142 @@ async function attack(options: { sandboxed: boolean; unprivileged: boolean }): P
     privateDirs: privateDirectories(process.env.HOME),
   };
   const inner = options.sandboxed ? bubblewrapArgv(BWRAP!, layout, script) : script;
-  const argv = options.unprivileged ? [SETPRIV!, "--reuid=65534", "--regid=65534", "--clear-groups", ...inner] : inner;
-  const result = await runProcess({ argv, cwd: project, env: { PATH: "/usr/bin:/bin" }, deadlineAt: Date.now() + 20_000, maxOutputBytes: 64 * 1024 });
+  const argv = options.unprivileged
+    ? [SETPRIV!, "--reuid=65534", "--regid=65534", "--clear-groups", ...inner]
+    : inner;
+  const result = await runProcess({
+    argv,
+    cwd: project,
+    env: { PATH: "/usr/bin:/bin" },
+    deadlineAt: Date.now() + 20_000,
+    maxOutputBytes: 64 * 1024,
+  });
   writeFileSync(join(project, "source.txt"), "original");
   rmSync(join(writableRoot, "planted.txt"), { force: true });
-  if (result.termination.kind !== "exited" || result.termination.exitCode !== 0) throw new Error(`attack script failed: ${result.stderr}`);
+  if (result.termination.kind !== "exited" || result.termination.exitCode !== 0)
+    throw new Error(`attack script failed: ${result.stderr}`);
   return JSON.parse(result.stdout) as Outcome;
 }
 
-const UNCONTAINED: Outcome = { remount: true, write_outside: true, write_writable: true, read_root: true, tmp_socket: true, run_socket: true, project_socket: true, var_socket: true, dgram_pair_send: true, stream_pair: true, io_uring_enosys: false, i386_socket: true, capabilities: true, shadow: true };
-const CONTAINED: Outcome = { remount: false, write_outside: false, write_writable: true, read_root: false, tmp_socket: false, run_socket: false, project_socket: false, var_socket: false, dgram_pair_send: false, stream_pair: true, io_uring_enosys: true, i386_socket: false, capabilities: false, shadow: false };
+const UNCONTAINED: Outcome = {
+  remount: true,
+  write_outside: true,
+  write_writable: true,
+  read_root: true,
+  tmp_socket: true,
+  run_socket: true,
+  project_socket: true,
+  var_socket: true,
+  dgram_pair_send: true,
+  stream_pair: true,
+  io_uring_enosys: false,
+  i386_socket: true,
+  capabilities: true,
+  shadow: true,
+};
+const CONTAINED: Outcome = {
+  remount: false,
+  write_outside: false,
+  write_writable: true,
+  read_root: false,
+  tmp_socket: false,
+  run_socket: false,
+  project_socket: false,
+  var_socket: false,
+  dgram_pair_send: false,
+  stream_pair: true,
+  io_uring_enosys: true,
+  i386_socket: false,
+  capabilities: false,
+  shadow: false,
+};
 
 describe.skipIf(!BWRAP || !PYTHON)("managed containment holds", () => {
-  test.skipIf(!IS_ROOT)("as root: the attacks work on the host, and none of them inside the sandbox", async () => {
-    const host = await attack({ sandboxed: false, unprivileged: false });
-    const ia32 = host.i386_socket === null ? { i386_socket: null } : {};
-    expect(host).toEqual({ ...UNCONTAINED, read_root: secret !== null, ...ia32 });
-    const contained = await attack({ sandboxed: true, unprivileged: false });
-    expect(contained).toEqual({ ...CONTAINED, ...ia32 });
-  });
+  test.skipIf(!IS_ROOT)(
+    "as root: the attacks work on the host, and none of them inside the sandbox",
+    async () => {
+      const host = await attack({ sandboxed: false, unprivileged: false });
+      const ia32 = host.i386_socket === null ? { i386_socket: null } : {};
+      expect(host).toEqual({ ...UNCONTAINED, read_root: secret !== null, ...ia32 });
+      const contained = await attack({ sandboxed: true, unprivileged: false });
+      expect(contained).toEqual({ ...CONTAINED, ...ia32 });
+    },
+  );
 
-  test.skipIf(!IS_ROOT || !SETPRIV)("as an unprivileged user (uid 65534): the same attacks fail inside the sandbox, or the capability is reported unavailable", async () => {
-    const host = await attack({ sandboxed: false, unprivileged: true });
-    expect(host).toMatchObject({ write_outside: true, write_writable: true, tmp_socket: true, run_socket: true, project_socket: true, var_socket: true, dgram_pair_send: true, stream_pair: true, io_uring_enosys: false });
-    let contained: Outcome;
-    try {
-      contained = await attack({ sandboxed: true, unprivileged: true });
-    } catch (error) {
-      // Only acceptable when this host forbids unprivileged user namespaces; say so.
-      const message = String(error);
-      expect(message).toMatch(/user namespace|uid map|Operation not permitted|No space left/i);
-      console.warn(`unprivileged managed containment unavailable on this host: ${message.split("\n")[0]}`);
-      return;
-    }
-    expect(contained).toEqual({ ...CONTAINED, ...(host.i386_socket === null ? { i386_socket: null } : {}) });
-  });
+  test.skipIf(!IS_ROOT || !SETPRIV)(
+    "as an unprivileged user (uid 65534): the same attacks fail inside the sandbox, or the capability is reported unavailable",
+    async () => {
+      const host = await attack({ sandboxed: false, unprivileged: true });
+      expect(host).toMatchObject({
+        write_outside: true,
+        write_writable: true,
+        tmp_socket: true,
+        run_socket: true,
+        project_socket: true,
+        var_socket: true,
+        dgram_pair_send: true,
+        stream_pair: true,
+        io_uring_enosys: false,
+      });
+      let contained: Outcome;
+      try {
+        contained = await attack({ sandboxed: true, unprivileged: true });
+      } catch (error) {
+        // Only acceptable when this host forbids unprivileged user namespaces; say so.
+        const message = String(error);
+        expect(message).toMatch(/user namespace|uid map|Operation not permitted|No space left/i);
+        console.warn(
+          `unprivileged managed containment unavailable on this host: ${message.split("\n")[0]}`,
+        );
+        return;
+      }
+      expect(contained).toEqual({
+        ...CONTAINED,
+        ...(host.i386_socket === null ? { i386_socket: null } : {}),
+      });
+    },
+  );
 
-  test.skipIf(!IS_ROOT || !SETPRIV)("as an unprivileged user (uid 65534): the behaviour probe proves the sandbox, or reports why not", async () => {
-    const script = join(scratch, "probe-as-user.ts");
-    writeFileSync(script, `import { probeSandbox } from ${JSON.stringify(join(REPO, "src", "broker", "sandbox-probe.ts"))};\nconsole.log(JSON.stringify(await probeSandbox(${JSON.stringify(BWRAP)}, "/nonexistent")));\n`);
-    chmodSync(script, 0o644);
-    const result = await runProcess({ argv: [SETPRIV!, "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, script], cwd: scratch, env: { PATH: "/usr/bin:/bin", HOME: "/nonexistent", TMPDIR: "/tmp" }, deadlineAt: Date.now() + 30_000, maxOutputBytes: 64 * 1024 });
-    const probed = JSON.parse(result.stdout) as { proven: boolean; seen: boolean; reason: string; stderr: string };
-    if (!probed.proven) {
-      expect(probed.seen).toBe(false);
-      expect(probed.stderr).toMatch(/user namespace|uid map|Operation not permitted|No space left/i);
-      console.warn(`unprivileged managed containment unavailable on this host: ${probed.reason}`);
-      return;
-    }
-    expect(probed.reason).toContain("seen from the host");
-  });
+  test.skipIf(!IS_ROOT || !SETPRIV)(
+    "as an unprivileged user (uid 65534): the behaviour probe proves the sandbox, or reports why not",
+    async () => {
+      const script = join(scratch, "probe-as-user.ts");
+      writeFileSync(
+        script,
+        `import { probeSandbox } from ${JSON.stringify(join(REPO, "src", "broker", "sandbox-probe.ts"))};\nconsole.log(JSON.stringify(await probeSandbox(${JSON.stringify(BWRAP)}, "/nonexistent")));\n`,
+      );
+      chmodSync(script, 0o644);
+      const result = await runProcess({
+        argv: [
+          SETPRIV!,
+          "--reuid=65534",
+          "--regid=65534",
+          "--clear-groups",
+          process.execPath,
+          script,
+        ],
+        cwd: scratch,
+        env: { PATH: "/usr/bin:/bin", HOME: "/nonexistent", TMPDIR: "/tmp" },
+        deadlineAt: Date.now() + 30_000,
+        maxOutputBytes: 64 * 1024,
+      });
+      const probed = JSON.parse(result.stdout) as {
+        proven: boolean;
+        seen: boolean;
+        reason: string;
+        stderr: string;
+      };
+      if (!probed.proven) {
+        expect(probed.seen).toBe(false);
+        expect(probed.stderr).toMatch(
+          /user namespace|uid map|Operation not permitted|No space left/i,
+        );
+        console.warn(`unprivileged managed containment unavailable on this host: ${probed.reason}`);
+        return;
+      }
+      expect(probed.reason).toContain("seen from the host");
+    },
+  );
 
   test("the behaviour probe proves the system bwrap from the host side", async () => {
     const probed = await probeSandbox(BWRAP!, process.env.HOME);
@@ -206,13 +338,17 @@ describe.skipIf(!BWRAP || !PYTHON)("managed containment holds", () => {
     expect(probed).toMatchObject({ proven: true, seen: true });
     expect(Object.values(probed.checks).every(Boolean)).toBe(true);
     // With util-linux logger on the host, the filter's effect was tried, not only its presence.
-    if (existsSync("/usr/bin/logger") || existsSync("/bin/logger")) expect(probed.reason).toContain("was refused to a process inside");
+    if (existsSync("/usr/bin/logger") || existsSync("/bin/logger"))
+      expect(probed.reason).toContain("was refused to a process inside");
   });
 
   test("a fake bwrap that runs the command without isolating it is not a sandbox", async () => {
     const fake = join(scratch, "fake-bin", "bwrap");
     mkdirSync(join(scratch, "fake-bin"), { recursive: true });
-    writeFileSync(fake, '#!/bin/sh\nwhile [ "$#" -gt 0 ] && [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n');
+    writeFileSync(
+      fake,
+      '#!/bin/sh\nwhile [ "$#" -gt 0 ] && [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n',
+    );
     chmodSync(fake, 0o755);
     const probed = await probeSandbox(fake, process.env.HOME);
     expect(probed).toMatchObject({ proven: false, seen: true });

@@ -1,4 +1,7 @@
-/** ExecutableResolver: project-bound commands stay beneath the root after symlinks; host tools are bound by path and digest. */
+/**
+ * ExecutableResolver: project-bound commands stay beneath the root after symlinks; host tools are
+ * bound by path and digest.
+ */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -27,17 +30,30 @@ afterAll(() => {
   outside.cleanup();
 });
 
-const request = (command: string, path = "/usr/bin:/bin") => ({ command, cwd: project.path, projectRoot: project.path, path });
+const request = (command: string, path = "/usr/bin:/bin") => ({
+  command,
+  cwd: project.path,
+  projectRoot: project.path,
+  path,
+});
 
 describe("executable resolver", () => {
   test("a project command is bound beneath the root with its sha256", () => {
     const bound = resolveExecutable(request("./bin/tool.sh"));
-    expect(bound).toMatchObject({ trust: "project_bound", path: join(project.path, "bin", "tool.sh") });
+    expect(bound).toMatchObject({
+      trust: "project_bound",
+      path: join(project.path, "bin", "tool.sh"),
+    });
     expect(bound.sha256).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
   test("an in-root symlink to an outside binary is refused; an in-root symlink to an in-root file is fine", () => {
-    expect(() => resolveExecutable(request("bin/escape.sh"))).toThrow(expect.objectContaining({ code: "EXECUTION_REFUSED", message: expect.stringContaining("outside the project root") }));
+    expect(() => resolveExecutable(request("bin/escape.sh"))).toThrow(
+      expect.objectContaining({
+        code: "EXECUTION_REFUSED",
+        message: expect.stringContaining("outside the project root"),
+      }),
+    );
     const alias = resolveExecutable(request("bin/alias.sh"));
     expect(alias.path).toBe(join(project.path, "bin", "alias.sh"));
     expect(alias.canonical_path.endsWith("/bin/tool.sh")).toBe(true);
@@ -47,12 +63,18 @@ describe("executable resolver", () => {
     expect(resolveExecutable(request("sh"))).toMatchObject({ trust: "host_tool" });
     // "." and "" on PATH would let a file in the cwd shadow a tool.
     script(join(project.path, "ls"));
-    expect(() => resolveExecutable({ ...request("ls", ".::bin") })).toThrow(expect.objectContaining({ code: "CAPABILITY_UNAVAILABLE" }));
-    expect(() => resolveExecutable(request("definitely-not-a-tool-xyz"))).toThrow(expect.objectContaining({ code: "CAPABILITY_UNAVAILABLE" }));
+    expect(() => resolveExecutable({ ...request("ls", ".::bin") })).toThrow(
+      expect.objectContaining({ code: "CAPABILITY_UNAVAILABLE" }),
+    );
+    expect(() => resolveExecutable(request("definitely-not-a-tool-xyz"))).toThrow(
+      expect.objectContaining({ code: "CAPABILITY_UNAVAILABLE" }),
+    );
   });
 
   test("an absolute path outside the root is an exact path, taken as named", () => {
-    expect(resolveExecutable(request(join(outside.path, "evil.sh")))).toMatchObject({ trust: "exact_path" });
+    expect(resolveExecutable(request(join(outside.path, "evil.sh")))).toMatchObject({
+      trust: "exact_path",
+    });
   });
 
   test("revalidation catches changed content and a retargeted symlink, without searching again", () => {
@@ -61,12 +83,22 @@ describe("executable resolver", () => {
     const bound = resolveExecutable(request("./bin/changing.sh"));
     revalidateExecutable(bound, project.path);
     script(tool, "#!/bin/sh\necho changed\n");
-    expect(() => revalidateExecutable(bound, project.path)).toThrow(expect.objectContaining({ code: "EXECUTABLE_CHANGED", message: expect.stringContaining("content") }));
+    expect(() => revalidateExecutable(bound, project.path)).toThrow(
+      expect.objectContaining({
+        code: "EXECUTABLE_CHANGED",
+        message: expect.stringContaining("content"),
+      }),
+    );
 
     const link = join(project.path, "bin", "moving.sh");
     symlinkSync("tool.sh", link);
     const viaLink = resolveExecutable(request("./bin/moving.sh"));
     Bun.spawnSync(["ln", "-sfn", "changing.sh", link]);
-    expect(() => revalidateExecutable(viaLink, project.path)).toThrow(expect.objectContaining({ code: "EXECUTABLE_CHANGED", message: expect.stringContaining("now resolves") }));
+    expect(() => revalidateExecutable(viaLink, project.path)).toThrow(
+      expect.objectContaining({
+        code: "EXECUTABLE_CHANGED",
+        message: expect.stringContaining("now resolves"),
+      }),
+    );
   });
 });

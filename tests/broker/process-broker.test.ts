@@ -7,9 +7,16 @@ import { MemoryCgroup, removeStaleGroups } from "../../src/broker/memory-cgroup.
 import { prlimitPath, runProcess } from "../../src/broker/process-broker.ts";
 import { waitFor } from "../helpers.ts";
 
-const base = { cwd: "/tmp", env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, maxOutputBytes: 1 << 20 };
+const base = {
+  cwd: "/tmp",
+  env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+  maxOutputBytes: 1 << 20,
+};
 
-/** A live process; zombies (exited, waiting for a reaper that a container's PID 1 may never be) count as gone. */
+/**
+ * A live process; zombies (exited, waiting for a reaper that a container's PID 1 may never be)
+ * count as gone.
+ */
 function alive(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -21,7 +28,11 @@ function alive(pid: number): boolean {
 
 describe("process broker", () => {
   test("reports the exit code and output of an argv, never through a shell", async () => {
-    const result = await runProcess({ ...base, argv: ["/bin/echo", "a; rm -rf / $(x)"], deadlineAt: Date.now() + 10_000 });
+    const result = await runProcess({
+      ...base,
+      argv: ["/bin/echo", "a; rm -rf / $(x)"],
+      deadlineAt: Date.now() + 10_000,
+    });
     expect(result.termination).toEqual({ kind: "exited", exitCode: 0 });
     expect(result.stdout).toBe("a; rm -rf / $(x)\n");
   });
@@ -43,27 +54,49 @@ describe("process broker", () => {
   test("cancellation stops the process and is reported as cancelled", async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
-    const result = await runProcess({ ...base, argv: ["/bin/sleep", "30"], deadlineAt: Date.now() + 20_000, signal: controller.signal, graceMs: 100 });
+    const result = await runProcess({
+      ...base,
+      argv: ["/bin/sleep", "30"],
+      deadlineAt: Date.now() + 20_000,
+      signal: controller.signal,
+      graceMs: 100,
+    });
     expect(result.termination).toEqual({ kind: "cancelled" });
     expect(result.wallMs).toBeLessThan(5_000);
   });
 
   test("output beyond the cap is dropped and flagged", async () => {
-    const result = await runProcess({ ...base, argv: ["/usr/bin/head", "-c", "100000", "/dev/zero"], deadlineAt: Date.now() + 10_000, maxOutputBytes: 1000 });
+    const result = await runProcess({
+      ...base,
+      argv: ["/usr/bin/head", "-c", "100000", "/dev/zero"],
+      deadlineAt: Date.now() + 10_000,
+      maxOutputBytes: 1000,
+    });
     expect(result.stdout.length).toBe(1000);
     expect(result.stdoutTruncated).toBe(true);
   });
 
   test("refuses an empty argv or NUL bytes", async () => {
-    await expect(runProcess({ ...base, argv: [], deadlineAt: Date.now() + 1000 })).rejects.toMatchObject({ code: "EXECUTION_REFUSED" });
-    await expect(runProcess({ ...base, argv: ["/bin/echo", "a\u0000b"], deadlineAt: Date.now() + 1000 })).rejects.toMatchObject({ code: "EXECUTION_REFUSED" });
+    await expect(
+      runProcess({ ...base, argv: [], deadlineAt: Date.now() + 1000 }),
+    ).rejects.toMatchObject({ code: "EXECUTION_REFUSED" });
+    await expect(
+      runProcess({ ...base, argv: ["/bin/echo", "a\u0000b"], deadlineAt: Date.now() + 1000 }),
+    ).rejects.toMatchObject({ code: "EXECUTION_REFUSED" });
   });
 
   test("the memory cap makes an allocating child fail instead of growing", async () => {
-    if (!prlimitPath()) throw new Error("prlimit (util-linux) is required on Linux for the worker memory cap");
+    if (!prlimitPath())
+      throw new Error("prlimit (util-linux) is required on Linux for the worker memory cap");
     const script = "const a=[];for(;;){a.push(new Float64Array(1<<20).fill(1))}";
     const cap = 768 * 1024 * 1024;
-    const result = await runProcess({ ...base, argv: [process.execPath, "-e", script], deadlineAt: Date.now() + 30_000, memoryCapBytes: cap, sampling: { intervalMs: 20 } });
+    const result = await runProcess({
+      ...base,
+      argv: [process.execPath, "-e", script],
+      deadlineAt: Date.now() + 30_000,
+      memoryCapBytes: cap,
+      sampling: { intervalMs: 20 },
+    });
     expect(result.memoryCapApplied).toBe(true);
     expect(result.termination.kind === "exited" ? result.termination.exitCode : -1).not.toBe(0);
     if (result.memoryCap === "cgroup") {
@@ -84,7 +117,12 @@ describe("process broker", () => {
     if (probe === null) {
       // No writable memory controller: flameox creates no groups here, so none can be left,
       // and the cap falls back to the rlimit. That fallback is what is checked instead.
-      const result = await runProcess({ ...base, argv: ["/bin/true"], deadlineAt: Date.now() + 10_000, memoryCapBytes: 256 * 1024 * 1024 });
+      const result = await runProcess({
+        ...base,
+        argv: ["/bin/true"],
+        deadlineAt: Date.now() + 10_000,
+        memoryCapBytes: 256 * 1024 * 1024,
+      });
       expect(result.memoryCap).toBe("address_space");
       return;
     }
@@ -105,11 +143,20 @@ describe("process broker", () => {
     }
     await group.dispose();
     const parent = dirname(group.dir);
-    const before = new Set(readdirSync(parent).filter((d) => d.startsWith(`flameox-${process.pid}-`)));
-    const result = await runProcess({ ...base, argv: ["/bin/true"], deadlineAt: Date.now() + 10_000, memoryCapBytes: 256 * 1024 * 1024 });
+    const before = new Set(
+      readdirSync(parent).filter((d) => d.startsWith(`flameox-${process.pid}-`)),
+    );
+    const result = await runProcess({
+      ...base,
+      argv: ["/bin/true"],
+      deadlineAt: Date.now() + 10_000,
+      memoryCapBytes: 256 * 1024 * 1024,
+    });
     expect(result.memoryCap).toBe("cgroup");
     expect(result.memoryCapExceeded).toBe(false);
-    const after = readdirSync(parent).filter((d) => d.startsWith(`flameox-${process.pid}-`) && !before.has(d));
+    const after = readdirSync(parent).filter(
+      (d) => d.startsWith(`flameox-${process.pid}-`) && !before.has(d),
+    );
     expect(after).toEqual([]);
   });
 });
@@ -117,7 +164,15 @@ describe("process broker", () => {
 describe("child environment", () => {
   test("passes only allowlisted variables and strips loaders and credentials", () => {
     const env = buildChildEnvironment(
-      { PATH: "/bin", HOME: "/root", LD_PRELOAD: "/x.so", NODE_OPTIONS: "--require x", GITHUB_TOKEN: "t", AWS_SECRET_ACCESS_KEY: "s", OTHER: "o" },
+      {
+        PATH: "/bin",
+        HOME: "/root",
+        LD_PRELOAD: "/x.so",
+        NODE_OPTIONS: "--require x",
+        GITHUB_TOKEN: "t",
+        AWS_SECRET_ACCESS_KEY: "s",
+        OTHER: "o",
+      },
       ["PATH", "LD_PRELOAD", "NODE_OPTIONS", "GITHUB_TOKEN"],
       { DYLD_INSERT_LIBRARIES: "x", API_KEY: "k", MODE: "fast" },
     );

@@ -22,7 +22,8 @@ describe("sandbox seccomp program", () => {
     for (let i = 0; i < count; i++) {
       const code = view.getUint16(i * 8, true);
       if ((code & 0x07) === JMP) {
-        for (const offset of [view.getUint8(i * 8 + 2), view.getUint8(i * 8 + 3)]) expect(i + 1 + offset).toBeLessThan(count);
+        for (const offset of [view.getUint8(i * 8 + 2), view.getUint8(i * 8 + 3)])
+          expect(i + 1 + offset).toBeLessThan(count);
       }
     }
     expect(view.getUint16((count - 1) * 8, true) & 0x07).toBe(RET);

@@ -80,33 +80,64 @@ afterAll(() => {
   p.cleanup();
 });
 
-test.skipIf(!PYTHON || !IS_ROOT)("as root: the run is contained and every attack fails; the writable root works", async () => {
-  let result: Awaited<ReturnType<Awaited<ReturnType<typeof p.service.capture>>["run"]>>;
-  try {
-    result = await (await p.service.capture()).run({ adapter: "command", workload: "attack", containment: "managed" });
-  } catch (error) {
-    expect(error).toMatchObject({ code: "CONTAINMENT_UNAVAILABLE" });
-    return;
-  }
-  expect(result.containment).toMatchObject({ mode: "managed", state: "contained", network: "denied" });
-  expect(result.execution_status).toBe("succeeded");
-  expect(JSON.parse(readFileSync(join(p.root, "out", "result.json"), "utf8"))).toEqual({ remount: false, write_project: false, read_root: false, host_socket: false });
-  expect(existsSync(join(p.root, "planted.txt"))).toBe(false);
-});
+test.skipIf(!PYTHON || !IS_ROOT)(
+  "as root: the run is contained and every attack fails; the writable root works",
+  async () => {
+    let result: Awaited<ReturnType<Awaited<ReturnType<typeof p.service.capture>>["run"]>>;
+    try {
+      result = await (await p.service.capture()).run({
+        adapter: "command",
+        workload: "attack",
+        containment: "managed",
+      });
+    } catch (error) {
+      expect(error).toMatchObject({ code: "CONTAINMENT_UNAVAILABLE" });
+      return;
+    }
+    expect(result.containment).toMatchObject({
+      mode: "managed",
+      state: "contained",
+      network: "denied",
+    });
+    expect(result.execution_status).toBe("succeeded");
+    expect(JSON.parse(readFileSync(join(p.root, "out", "result.json"), "utf8"))).toEqual({
+      remount: false,
+      write_project: false,
+      read_root: false,
+      host_socket: false,
+    });
+    expect(existsSync(join(p.root, "planted.txt"))).toBe(false);
+  },
+);
 
-test.skipIf(!PYTHON)("a host Unix socket outside the hidden directories answers an uncontained run and not a contained one", async () => {
-  const capture = await p.service.capture();
-  const uncontained = await capture.run({ adapter: "command", workload: "socket", containment: "trusted_local" });
-  expect(uncontained.execution_status).toBe("succeeded");
-  expect(JSON.parse(readFileSync(join(p.root, "out", "socket.json"), "utf8"))).toEqual({ project_socket: true });
-  rmSync(join(p.root, "out", "socket.json"));
-  let contained: typeof uncontained;
-  try {
-    contained = await capture.run({ adapter: "command", workload: "socket", containment: "managed" });
-  } catch (error) {
-    expect(error).toMatchObject({ code: "CONTAINMENT_UNAVAILABLE" });
-    return;
-  }
-  expect(contained.containment).toMatchObject({ mode: "managed", state: "contained" });
-  expect(JSON.parse(readFileSync(join(p.root, "out", "socket.json"), "utf8"))).toEqual({ project_socket: false });
-});
+test.skipIf(!PYTHON)(
+  "a host Unix socket outside the hidden directories answers an uncontained run and not a contained one",
+  async () => {
+    const capture = await p.service.capture();
+    const uncontained = await capture.run({
+      adapter: "command",
+      workload: "socket",
+      containment: "trusted_local",
+    });
+    expect(uncontained.execution_status).toBe("succeeded");
+    expect(JSON.parse(readFileSync(join(p.root, "out", "socket.json"), "utf8"))).toEqual({
+      project_socket: true,
+    });
+    rmSync(join(p.root, "out", "socket.json"));
+    let contained: typeof uncontained;
+    try {
+      contained = await capture.run({
+        adapter: "command",
+        workload: "socket",
+        containment: "managed",
+      });
+    } catch (error) {
+      expect(error).toMatchObject({ code: "CONTAINMENT_UNAVAILABLE" });
+      return;
+    }
+    expect(contained.containment).toMatchObject({ mode: "managed", state: "contained" });
+    expect(JSON.parse(readFileSync(join(p.root, "out", "socket.json"), "utf8"))).toEqual({
+      project_socket: false,
+    });
+  },
+);

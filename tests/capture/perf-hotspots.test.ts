@@ -27,7 +27,14 @@ beforeAll(async () => {
   p = await captureProject(TOML);
   const cc = Bun.which("cc") ?? Bun.which("gcc");
   if (cc) {
-    const built = Bun.spawnSync([cc, "-O1", "-fno-omit-frame-pointer", "-o", join(p.root, "workloads", "hot"), join(p.root, "workloads", "hot.c")]);
+    const built = Bun.spawnSync([
+      cc,
+      "-O1",
+      "-fno-omit-frame-pointer",
+      "-o",
+      join(p.root, "workloads", "hot"),
+      join(p.root, "workloads", "hot.c"),
+    ]);
     compiled = built.exitCode === 0;
   }
   caps = await (await p.service.capture()).capabilities("active_refresh");
@@ -39,7 +46,9 @@ function perfAvailable(): boolean {
   if (report.status === "available") return true;
   // Not available must be explained, and an installed perf can only be refused or incompatible.
   expect(report.reason.length).toBeGreaterThan(0);
-  expect(Bun.which("perf") ? ["permission_required", "incompatible"] : ["absent"]).toContain(report.status);
+  expect(Bun.which("perf") ? ["permission_required", "incompatible"] : ["absent"]).toContain(
+    report.status,
+  );
   return false;
 }
 
@@ -47,8 +56,16 @@ describe("perf capture → perf-script extraction → hotspots", () => {
   test("a C program: the hot function tops the hotspots, by CPU time", async () => {
     if (!perfAvailable()) return;
     expect(compiled).toBe(true);
-    const result = await (await p.service.capture()).run({ adapter: "perf", workload: "hot-c", adapterOptions: { frequency_hz: 499 } });
-    expect(result).toMatchObject({ execution_status: "succeeded", extraction_status: "published", next_tool: "analyze_hotspots" });
+    const result = await (await p.service.capture()).run({
+      adapter: "perf",
+      workload: "hot-c",
+      adapterOptions: { frequency_hz: 499 },
+    });
+    expect(result).toMatchObject({
+      execution_status: "succeeded",
+      extraction_status: "published",
+      next_tool: "analyze_hotspots",
+    });
     expect(result.extractions.find((e) => e.adapter === "perf-script")).toBeDefined();
     expect(result.limitations.map((l) => l.code)).not.toContain("no_perf_extractor");
     const hotspots = await p.service.analyzeHotspots(result.run_id, { limit: 3 });
@@ -60,7 +77,11 @@ describe("perf capture → perf-script extraction → hotspots", () => {
   test("a Node.js program runs with --perf-basic-prof (declared) and its JavaScript frames are named", async () => {
     if (!perfAvailable()) return;
     const capture = await p.service.capture();
-    const result = await capture.run({ adapter: "perf", workload: "hot-js", adapterOptions: { frequency_hz: 499 } });
+    const result = await capture.run({
+      adapter: "perf",
+      workload: "hot-js",
+      adapterOptions: { frequency_hz: 499 },
+    });
     expect(result).toMatchObject({ execution_status: "succeeded", extraction_status: "published" });
     expect(result.limitations.map((l) => l.code)).toContain("perf_basic_prof");
     const hotspots = await p.service.analyzeHotspots(result.run_id, { limit: 5 });

@@ -25,9 +25,15 @@ beforeAll(async () => {
 afterAll(() => p.cleanup());
 
 test("trusted_local: a project executable's --version is not run at plan time; the refusal says why", async () => {
-  const planning = (await p.service.capture()).plan({ adapter: "v8-cpu", workload: "fake_node", containment: "trusted_local" });
+  const planning = (await p.service.capture()).plan({
+    adapter: "v8-cpu",
+    workload: "fake_node",
+    containment: "trusted_local",
+  });
   await expect(planning).rejects.toMatchObject({ code: "CAPABILITY_UNAVAILABLE" });
-  await expect(planning).rejects.toThrow(/project executable, whose version is probed only inside managed containment/);
+  await expect(planning).rejects.toThrow(
+    /project executable, whose version is probed only inside managed containment/,
+  );
   expect(existsSync(marker)).toBe(false);
 });
 
@@ -35,7 +41,11 @@ test("managed: the version probe runs inside the sandbox, where the project is r
   const capture = await p.service.capture();
   let preview: Awaited<ReturnType<typeof capture.plan>>;
   try {
-    preview = await capture.plan({ adapter: "v8-cpu", workload: "fake_node", containment: "managed" });
+    preview = await capture.plan({
+      adapter: "v8-cpu",
+      workload: "fake_node",
+      containment: "managed",
+    });
   } catch (error) {
     // Only a host without a working sandbox may refuse, and then nothing ran either.
     expect(error).toMatchObject({ code: "CONTAINMENT_UNAVAILABLE" });

@@ -6,7 +6,20 @@
  * still told apart: content, mode, deletion, staged additions and untracked files.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { sourceIdentity } from "../../src/application/capture/source-identity.ts";
 import { tempDir } from "../helpers.ts";
@@ -28,7 +41,12 @@ beforeEach(() => {
   writeFileSync(join(root, "run.sh"), "#!/bin/sh\necho run\n");
   chmodSync(join(root, "run.sh"), 0o755);
   symlinkSync("src/main.txt", join(root, "link"));
-  git(root, ["init", "-q"], ["add", "-A"], ["-c", "user.email=t@example.invalid", "-c", "user.name=t", "commit", "-qm", "init"]);
+  git(
+    root,
+    ["init", "-q"],
+    ["add", "-A"],
+    ["-c", "user.email=t@example.invalid", "-c", "user.name=t", "commit", "-qm", "init"],
+  );
   // Configured after the commit, as a hostile checkout would arrive.
   const mark = (name: string) => `"sh -c 'touch ${join(markers, name)}; cat'"`;
   cleanConfig = readFileSync(join(root, ".git", "config"), "utf8");
@@ -37,11 +55,20 @@ beforeEach(() => {
   appendFileSync(
     join(root, ".git", "config"),
     [
-      "[filter \"evil\"]", `\tclean = ${mark("clean")}`, `\tsmudge = ${mark("smudge")}`,
-      "[filter \"evil2\"]", `\tprocess = ${mark("process")}`, "\trequired = true",
-      "[diff \"evil\"]", `\ttextconv = ${mark("textconv")}`, `\tcommand = ${mark("diff-driver")}`,
-      "[diff]", `\texternal = ${mark("external")}`,
-      "[core]", `\tfsmonitor = ${join(markers, "..", "fsmonitor.sh")}`, `\thooksPath = ${join(dir.path, "hooks")}`,
+      '[filter "evil"]',
+      `\tclean = ${mark("clean")}`,
+      `\tsmudge = ${mark("smudge")}`,
+      '[filter "evil2"]',
+      `\tprocess = ${mark("process")}`,
+      "\trequired = true",
+      '[diff "evil"]',
+      `\ttextconv = ${mark("textconv")}`,
+      `\tcommand = ${mark("diff-driver")}`,
+      "[diff]",
+      `\texternal = ${mark("external")}`,
+      "[core]",
+      `\tfsmonitor = ${join(markers, "..", "fsmonitor.sh")}`,
+      `\thooksPath = ${join(dir.path, "hooks")}`,
       "",
     ].join("\n"),
   );
@@ -62,7 +89,11 @@ describe("source identity runs nothing from the repository", () => {
     writeFileSync(join(root, "run.sh"), "#!/bin/sh\necho edited\n");
     const identity = await sourceIdentity(root, PATH);
     expect(readdirSync(markers)).toEqual([]);
-    expect(identity).toMatchObject({ repository: "git", identity_quality: "exact", missing_fields: [] });
+    expect(identity).toMatchObject({
+      repository: "git",
+      identity_quality: "exact",
+      missing_fields: [],
+    });
     expect(identity.diff_bytes).toBe("edited\n".length + "#!/bin/sh\necho edited\n".length);
   });
 

@@ -45,17 +45,22 @@ afterAll(() => {
   planted.cleanup();
 });
 
-const stdoutOf = (result: { artifacts: { role: string; artifact_id: string }[] }) => p.bytes(result.artifacts.find((a) => a.role === "stdout")!.artifact_id).toString();
+const stdoutOf = (result: { artifacts: { role: string; artifact_id: string }[] }) =>
+  p.bytes(result.artifacts.find((a) => a.role === "stdout")!.artifact_id).toString();
 
 /** Runs `body` with flameox's own environment changed as `changes` says, then restores it. */
-async function withHostEnvironment<T>(changes: Record<string, string>, body: () => Promise<T>): Promise<T> {
+async function withHostEnvironment<T>(
+  changes: Record<string, string>,
+  body: () => Promise<T>,
+): Promise<T> {
   const saved = Object.fromEntries(Object.keys(changes).map((k) => [k, process.env[k]]));
   Object.assign(process.env, changes);
   try {
     return await body();
   } finally {
-    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
   }
 }
 
@@ -74,8 +79,14 @@ describe("workload environment: a closed allow-list", () => {
       },
       async () => (await p.service.capture()).run({ adapter: "command", workload: "env" }),
     );
-    const env = Object.fromEntries(stdoutOf(result).trim().split("\n").map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]));
-    for (const name of ["AWS_SECRET_ACCESS_KEY", "DATABASE_URL", "LD_PRELOAD", "LC_CTYPE", "TZ"]) expect([name, env[name]]).toEqual([name, undefined]);
+    const env = Object.fromEntries(
+      stdoutOf(result)
+        .trim()
+        .split("\n")
+        .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+    );
+    for (const name of ["AWS_SECRET_ACCESS_KEY", "DATABASE_URL", "LD_PRELOAD", "LC_CTYPE", "TZ"])
+      expect([name, env[name]]).toEqual([name, undefined]);
     expect(env.PATH).toBe(WORKLOAD_PATH);
     expect(env.HOME).toBe(accountHome() ?? undefined);
     expect(env.HOME).not.toBe(planted.path);
@@ -87,17 +98,24 @@ describe("workload environment: a closed allow-list", () => {
 
   test("a PATH in flameox's environment cannot choose which binary an approved bare name runs", async () => {
     rmSync(marker, { force: true });
-    const result = await withHostEnvironment({ PATH: `${fakeBin}:${process.env.PATH}` }, async () => (await p.service.capture()).run({ adapter: "command", workload: "truth" }));
+    const result = await withHostEnvironment({ PATH: `${fakeBin}:${process.env.PATH}` }, async () =>
+      (await p.service.capture()).run({ adapter: "command", workload: "truth" }),
+    );
     expect(result.execution_status).toBe("succeeded");
     expect(existsSync(marker)).toBe(false);
-    const plan = await withHostEnvironment({ PATH: `${fakeBin}:${process.env.PATH}` }, async () => (await p.service.capture()).plan({ adapter: "command", workload: "truth" }));
+    const plan = await withHostEnvironment({ PATH: `${fakeBin}:${process.env.PATH}` }, async () =>
+      (await p.service.capture()).plan({ adapter: "command", workload: "truth" }),
+    );
     expect(JSON.stringify(plan)).not.toContain(fakeBin);
   });
 
   test("a PATH the approved declaration names is the one the workload gets, and only the workload: planning finds git on the workspace's PATH", async () => {
     rmSync(marker, { force: true });
     rmSync(gitMarker, { force: true });
-    const result = await (await p.service.capture()).run({ adapter: "command", workload: "declared-path" });
+    const result = await (await p.service.capture()).run({
+      adapter: "command",
+      workload: "declared-path",
+    });
     expect(result.execution_status).toBe("succeeded");
     expect(existsSync(marker)).toBe(true);
     expect(existsSync(gitMarker)).toBe(false);

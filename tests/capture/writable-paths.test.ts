@@ -45,12 +45,20 @@ test.each([
   ["husky", /contains tools\/\.husky/],
   ["nested_repo", /contains vendor\/lib\/\.hg/],
 ])("workload %s: its writable root is refused", async (workload, why) => {
-  const planning = (await p.service.capture()).plan({ adapter: "command", workload, containment: "trusted_local" });
+  const planning = (await p.service.capture()).plan({
+    adapter: "command",
+    workload,
+    containment: "trusted_local",
+  });
   await expect(planning).rejects.toMatchObject({ code: "EXECUTION_REFUSED" });
   await expect(planning).rejects.toThrow(why);
 });
 
 test("a writable root free of version-control directories is accepted", async () => {
-  const preview = await (await p.service.capture()).plan({ adapter: "command", workload: "fine", containment: "trusted_local" });
+  const preview = await (await p.service.capture()).plan({
+    adapter: "command",
+    workload: "fine",
+    containment: "trusted_local",
+  });
   expect(preview.plan_id).toMatch(/^[0-9a-f]{64}$/);
 });

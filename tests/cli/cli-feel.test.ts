@@ -38,16 +38,25 @@ describe("arguments", () => {
     const result = await run(["runs", "list", "--limt", "3"]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toContain("error[INVALID_ARGUMENTS]: Unknown option --limt (did you mean --limit?)");
+    expect(result.stderr).toContain(
+      "error[INVALID_ARGUMENTS]: Unknown option --limt (did you mean --limit?)",
+    );
     const error = await refusal(["analyze", "hotspots", profile.artifact_id, "--limt=3", "--json"]);
-    expect(error?.toPayload()).toMatchObject({ code: "INVALID_ARGUMENTS", details: { field: "--limt", suggestion: "--limit" } });
+    expect(error?.toPayload()).toMatchObject({
+      code: "INVALID_ARGUMENTS",
+      details: { field: "--limt", suggestion: "--limit" },
+    });
   });
 
   test("an unknown command or subcommand is refused with a suggestion", async () => {
-    expect((await refusal(["anlyze", "hotspots", "x"]))?.message).toBe("Unknown command anlyze (did you mean analyze?)");
-    expect((await refusal(["runs", "lst"]))?.message).toBe("Unknown command lst (did you mean list?)");
+    expect((await refusal(["anlyze", "hotspots", "x"]))?.message).toBe(
+      "Unknown command anlyze (did you mean analyze?)",
+    );
+    expect((await refusal(["runs", "lst"]))?.message).toBe(
+      "Unknown command lst (did you mean list?)",
+    );
     expect((await refusal(["runs"]))?.message).toContain("needs a command: list, show, logs");
-    expect((await refusal(["runs", "list", "--json", "--cursor", "--limt"]))).toBeNull(); // --limt is --cursor's value
+    expect(await refusal(["runs", "list", "--json", "--cursor", "--limt"])).toBeNull(); // --limt is --cursor's value
   });
 
   test("known flags in every spelling pass: --name value, --name=value, kebab-case, --no-flag, after --", async () => {
@@ -77,7 +86,8 @@ describe("help", () => {
     const walk = async (cmd: CommandDef<any>, path: string[]) => {
       const subs = (await resolve(cmd.subCommands)) as Record<string, unknown> | undefined;
       if (path.length > 0 && examplesFor(path).length === 0) missing.push(path.join(" "));
-      for (const [name, sub] of Object.entries(subs ?? {})) await walk((await resolve(sub)) as CommandDef<any>, [...path, name]);
+      for (const [name, sub] of Object.entries(subs ?? {}))
+        await walk((await resolve(sub)) as CommandDef<any>, [...path, name]);
     };
     await walk(main, []);
     expect(missing).toEqual([]);
@@ -88,7 +98,9 @@ describe("help", () => {
     expect(help.code).toBe(0);
     for (const adapter of ADAPTERS) expect(help.stdout).toContain(`  ${adapter.name} `);
     expect(help.stdout).toContain("EXAMPLES");
-    expect((await run(["stacks", "callers", "--help"])).stdout).toContain("flameox stacks callers sha256:");
+    expect((await run(["stacks", "callers", "--help"])).stdout).toContain(
+      "flameox stacks callers sha256:",
+    );
   });
 });
 
@@ -109,14 +121,19 @@ describe("records for people", () => {
     expect(text.stdout.startsWith(`run ${profile.run_id}`)).toBe(true);
     expect(text.stdout).toContain("sample.cpuprofile");
     expect(() => JSON.parse(text.stdout)).toThrow();
-    expect((await run(["runs", "show", profile.run_id, "--json"])).json.run_id).toBe(profile.run_id);
+    expect((await run(["runs", "show", profile.run_id, "--json"])).json.run_id).toBe(
+      profile.run_id,
+    );
     const artifact = await run(["artifacts", "show", profile.artifact_id]);
     expect(artifact.stdout).toContain(`artifact ${profile.artifact_id}`);
     expect(artifact.stdout).toContain("analyze_hotspots");
   });
 
   test("runs logs prints what a failed capture wrote to stdout and stderr", async () => {
-    writeFileSync(join(ws.root, "flameox.toml"), '[workloads.noisy]\nargv = ["sh", "-c", "echo to-stdout; echo to-stderr >&2; exit 3"]\n');
+    writeFileSync(
+      join(ws.root, "flameox.toml"),
+      '[workloads.noisy]\nargv = ["sh", "-c", "echo to-stdout; echo to-stderr >&2; exit 3"]\n',
+    );
     expect((await run(["workload", "approve", "noisy", "--yes"])).code).toBe(0);
     const captured = await run(["capture", "run", "command", "--workload", "noisy", "--json"]);
     const runId = captured.json.run_id ?? captured.json.error?.run_id;
@@ -127,7 +144,11 @@ describe("records for people", () => {
     expect(logs.stdout).toContain("to-stdout");
     expect(logs.stdout).toContain("to-stderr");
     const stderrOnly = await run(["runs", "logs", runId, "--stream", "stderr", "--json"]);
-    expect(stderrOnly.json.streams.map((s: { role: string; text: string }) => [s.role, s.text])).toEqual([["stderr", "to-stderr\n"]]);
-    expect((await run(["runs", "logs", profile.run_id])).stdout).toContain("stored no stdout or stderr");
+    expect(
+      stderrOnly.json.streams.map((s: { role: string; text: string }) => [s.role, s.text]),
+    ).toEqual([["stderr", "to-stderr\n"]]);
+    expect((await run(["runs", "logs", profile.run_id])).stdout).toContain(
+      "stored no stdout or stderr",
+    );
   });
 });

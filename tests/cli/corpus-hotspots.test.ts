@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { WorkspaceService } from "../../src/application/workspace-service.ts";
 import type { FrameMetric } from "../../src/domain/evidence-schema.ts";
 import { corpusFiles, loadPayload } from "../adapters/corpus-files.ts";
-import { embeddedProfiles, functionKey, rawProfileOf, referenceCpuSelf, type ReferenceCpuSelf } from "../adapters/reference-cpuprofile.ts";
+import {
+  embeddedProfiles,
+  functionKey,
+  rawProfileOf,
+  referenceCpuSelf,
+  type ReferenceCpuSelf,
+} from "../adapters/reference-cpuprofile.ts";
 import { referenceSelfByName } from "../adapters/reference-trace.ts";
 import { tempWorkspace } from "../helpers.ts";
 
@@ -26,7 +32,11 @@ afterAll(() => {
 });
 
 /** Self ns per key over every page of the recipe's result. */
-async function hotspotSelf(artifactId: string, metric: FrameMetric, key: (h: { function: string; file: string | null }) => string) {
+async function hotspotSelf(
+  artifactId: string,
+  metric: FrameMetric,
+  key: (h: { function: string; file: string | null }) => string,
+) {
   const totals = new Map<string, number>();
   let cursor: string | null = null;
   let total = 0;
@@ -40,14 +50,20 @@ async function hotspotSelf(artifactId: string, metric: FrameMetric, key: (h: { f
   return { totals, total };
 }
 
-function expectAgreement(mine: Map<string, number>, reference: Map<string, { ns: number; slack: number }>) {
+function expectAgreement(
+  mine: Map<string, number>,
+  reference: Map<string, { ns: number; slack: number }>,
+) {
   const positive = new Map([...mine].filter(([, v]) => v > 0));
   const refPositive = new Map([...reference].filter(([, v]) => Math.round(v.ns) > 0));
   expect([...positive.keys()].sort()).toEqual([...refPositive.keys()].sort());
-  for (const [key, ref] of refPositive) expect(Math.abs(positive.get(key)! - ref.ns)).toBeLessThanOrEqual(ref.slack);
+  for (const [key, ref] of refPositive)
+    expect(Math.abs(positive.get(key)! - ref.ns)).toBeLessThanOrEqual(ref.slack);
 }
 
-function cpuReference(profiles: ReturnType<typeof rawProfileOf>[]): Map<string, { ns: number; slack: number }> {
+function cpuReference(
+  profiles: ReturnType<typeof rawProfileOf>[],
+): Map<string, { ns: number; slack: number }> {
   const sums = new Map<string, ReferenceCpuSelf>();
   for (const profile of profiles) {
     for (const [key, value] of referenceCpuSelf(profile)) {
@@ -60,7 +76,8 @@ function cpuReference(profiles: ReturnType<typeof rawProfileOf>[]): Map<string, 
   return new Map([...sums].map(([k, v]) => [k, { ns: v.selfUs * 1000, slack: v.samples }]));
 }
 
-const byFunctionAndFile = (h: { function: string; file: string | null }) => functionKey(h.function, h.file);
+const byFunctionAndFile = (h: { function: string; file: string | null }) =>
+  functionKey(h.function, h.file);
 
 describe("corpus through import and the hotspots recipe", () => {
   for (const file of corpusFiles("cpuprofile")) {
@@ -84,16 +101,25 @@ describe("corpus through import and the hotspots recipe", () => {
       } catch {
         value = JSON.parse(`${text.trim().replace(/,$/, "")}]`);
       }
-      const events = (Array.isArray(value) ? value : (value as { traceEvents: unknown[] }).traceEvents) as Record<string, unknown>[];
+      const events = (
+        Array.isArray(value) ? value : (value as { traceEvents: unknown[] }).traceEvents
+      ) as Record<string, unknown>[];
       const wall = await hotspotSelf(imported.artifact_id, "wall_time", (h) => h.function);
-      const reference = new Map([...referenceSelfByName(events)].map(([name, r]) => [name, { ns: r.selfUs * 1000, slack: r.segments + r.slices }]));
+      const reference = new Map(
+        [...referenceSelfByName(events)].map(([name, r]) => [
+          name,
+          { ns: r.selfUs * 1000, slack: r.segments + r.slices },
+        ]),
+      );
       expectAgreement(wall.totals, reference);
       const profiles = embeddedProfiles(events);
       if (profiles.length > 0) {
         const cpu = await hotspotSelf(imported.artifact_id, "cpu_time", byFunctionAndFile);
         expectAgreement(cpu.totals, cpuReference(profiles));
         // Sampled CPU time is what the recipe shows first when a trace carries it.
-        expect((await service.analyzeHotspots(imported.artifact_id, { limit: 1 })).metric).toBe("cpu_time");
+        expect((await service.analyzeHotspots(imported.artifact_id, { limit: 1 })).metric).toBe(
+          "cpu_time",
+        );
       }
     });
   }

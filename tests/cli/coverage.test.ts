@@ -12,7 +12,11 @@ import { join } from "node:path";
 import { cli, tempWorkspace } from "../helpers.ts";
 import { call, connect } from "../mcp/mcp-helpers.ts";
 import { corpusFiles } from "../adapters/corpus-files.ts";
-import { hasCoverage, NO_COVERAGE_REASON, runCoverageProject } from "../adapters/coverage-project.ts";
+import {
+  hasCoverage,
+  NO_COVERAGE_REASON,
+  runCoverageProject,
+} from "../adapters/coverage-project.ts";
 
 type Json = any;
 
@@ -36,13 +40,21 @@ async function coverage(args: string[]): Promise<Json> {
   return r.json;
 }
 
-/** Executed lines per file, as coverage.py's queries over line_bits give them (numbits decoded here). */
+/**
+ * Executed lines per file, as coverage.py's queries over line_bits give them (numbits decoded
+ * here).
+ */
 function sqliteLines(path: string): Record<string, number[]> {
   const db = new Database(path, { readonly: true });
   const out: Record<string, Set<number>> = {};
-  for (const r of db.query("SELECT file.path AS path, numbits FROM line_bits JOIN file ON file.id = line_bits.file_id").all() as { path: string; numbits: Uint8Array }[]) {
+  for (const r of db
+    .query(
+      "SELECT file.path AS path, numbits FROM line_bits JOIN file ON file.id = line_bits.file_id",
+    )
+    .all() as { path: string; numbits: Uint8Array }[]) {
     r.numbits.forEach((byte, i) => {
-      for (let bit = 0; bit < 8; bit++) if ((byte >> bit) & 1) (out[r.path] ??= new Set()).add(i * 8 + bit);
+      for (let bit = 0; bit < 8; bit++)
+        if ((byte >> bit) & 1) (out[r.path] ??= new Set()).add(i * 8 + bit);
     });
   }
   db.close();
@@ -59,8 +71,12 @@ function writeDataFile(path: string, files: Record<string, number[]>): void {
   db.run("CREATE TABLE file (id integer primary key, path text, unique (path))");
   db.run("CREATE TABLE context (id integer primary key, context text, unique (context))");
   db.run("INSERT INTO context VALUES (1, ''), (2, 'test_a')");
-  db.run("CREATE TABLE line_bits (file_id integer, context_id integer, numbits blob, unique (file_id, context_id))");
-  db.run("CREATE TABLE arc (file_id integer, context_id integer, fromno integer, tono integer, unique (file_id, context_id, fromno, tono))");
+  db.run(
+    "CREATE TABLE line_bits (file_id integer, context_id integer, numbits blob, unique (file_id, context_id))",
+  );
+  db.run(
+    "CREATE TABLE arc (file_id integer, context_id integer, fromno integer, tono integer, unique (file_id, context_id, fromno, tono))",
+  );
   db.run("CREATE TABLE tracer (file_id integer primary key, tracer text)");
   const bits = (lines: number[]) => {
     const out = new Uint8Array(Math.max(0, ...lines) / 8 + 1);
@@ -70,7 +86,12 @@ function writeDataFile(path: string, files: Record<string, number[]>): void {
   Object.entries(files).forEach(([path, lines], i) => {
     db.query("INSERT INTO file VALUES (?, ?)").run(i + 1, path);
     // Odd lines under the default context, even ones under test_a; line 1 under both.
-    db.query("INSERT INTO line_bits VALUES (?, 1, ?), (?, 2, ?)").run(i + 1, bits(lines.filter((l) => l % 2 === 1)), i + 1, bits(lines.filter((l) => l % 2 === 0 || l === 1)));
+    db.query("INSERT INTO line_bits VALUES (?, 1, ?), (?, 2, ?)").run(
+      i + 1,
+      bits(lines.filter((l) => l % 2 === 1)),
+      i + 1,
+      bits(lines.filter((l) => l % 2 === 0 || l === 1)),
+    );
   });
   writeFileSync(path, db.serialize());
   db.close();
@@ -82,13 +103,24 @@ describe("analyze coverage over the corpus", () => {
     const imported = await cli(["import", file.path, "--json"], { cwd: root });
     const run = (imported.json as Json).run_id;
     // The import names the recipe to ask next.
-    expect([(imported.json as Json).next_tool, (imported.json as Json).next_arguments]).toEqual(["analyze_coverage", { run_or_artifact: run }]);
+    expect([(imported.json as Json).next_tool, (imported.json as Json).next_arguments]).toEqual([
+      "analyze_coverage",
+      { run_or_artifact: run },
+    ]);
     const r = await coverage([run]);
     const expected = sqliteLines(file.path);
     expect(r.evidence.status).toBe("available");
-    expect(Object.fromEntries(r.items.map((f: Json) => [f.file, f.lines_executed]))).toEqual(Object.fromEntries(Object.entries(expected).map(([f, l]) => [f, l.length])));
-    expect(r.items.every((f: Json) => f.lines_total === null && f.percent_executed === null)).toBe(true);
-    expect([r.totals.lines_executed, r.totals.lines_total, r.totals.files_without_total]).toEqual([19, null, 3]);
+    expect(Object.fromEntries(r.items.map((f: Json) => [f.file, f.lines_executed]))).toEqual(
+      Object.fromEntries(Object.entries(expected).map(([f, l]) => [f, l.length])),
+    );
+    expect(r.items.every((f: Json) => f.lines_total === null && f.percent_executed === null)).toBe(
+      true,
+    );
+    expect([r.totals.lines_executed, r.totals.lines_total, r.totals.files_without_total]).toEqual([
+      19,
+      null,
+      3,
+    ]);
     expect(r.limitations.map((l: Json) => l.code)).toContain("executed_lines_only");
   });
 
@@ -96,22 +128,47 @@ describe("analyze coverage over the corpus", () => {
     const jsonFile = corpusFiles("coverage-py-json")[0]!.path;
     const report = JSON.parse(readFileSync(jsonFile, "utf8"));
     const expected = Object.fromEntries(
-      Object.entries(report.files as Record<string, { summary: { covered_lines: number; num_statements: number } }>).map(([f, v]) => [
-        f, [v.summary.covered_lines, v.summary.num_statements, Math.round((v.summary.covered_lines / v.summary.num_statements) * 10000) / 100],
+      Object.entries(
+        report.files as Record<
+          string,
+          { summary: { covered_lines: number; num_statements: number } }
+        >,
+      ).map(([f, v]) => [
+        f,
+        [
+          v.summary.covered_lines,
+          v.summary.num_statements,
+          Math.round((v.summary.covered_lines / v.summary.num_statements) * 10000) / 100,
+        ],
       ]),
     );
     for (const path of [jsonFile, corpusFiles("coverage-xml")[0]!.path]) {
       const { artifact } = await importFile(path);
       const r = await coverage([artifact]);
-      expect(Object.fromEntries(r.items.map((f: Json) => [f.file, [f.lines_executed, f.lines_total, f.percent_executed]]))).toEqual(expected);
-      expect([r.totals.lines_executed, r.totals.lines_total]).toEqual([report.totals.covered_lines, report.totals.num_statements]);
+      expect(
+        Object.fromEntries(
+          r.items.map((f: Json) => [f.file, [f.lines_executed, f.lines_total, f.percent_executed]]),
+        ),
+      ).toEqual(expected);
+      expect([r.totals.lines_executed, r.totals.lines_total]).toEqual([
+        report.totals.covered_lines,
+        report.totals.num_statements,
+      ]);
     }
   });
 });
 
 describe("analyze coverage --diff", () => {
-  const before = { "/src/app.py": [1, 2, 3, 5, 8, 13], "/src/gone.py": [1, 2], "/src/same.py": [1, 4] };
-  const after = { "/src/app.py": [1, 2, 4, 5, 21, 34, 55], "/src/new.py": [3, 7], "/src/same.py": [1, 4] };
+  const before = {
+    "/src/app.py": [1, 2, 3, 5, 8, 13],
+    "/src/gone.py": [1, 2],
+    "/src/same.py": [1, 4],
+  };
+  const after = {
+    "/src/app.py": [1, 2, 4, 5, 21, 34, 55],
+    "/src/new.py": [3, 7],
+    "/src/same.py": [1, 4],
+  };
   let base = "";
   let head = "";
   beforeAll(async () => {
@@ -125,8 +182,20 @@ describe("analyze coverage --diff", () => {
     const r = await coverage([head, "--diff", base]);
     const files = [...new Set([...Object.keys(before), ...Object.keys(after)])];
     const diff = (a: number[] = [], b: number[] = []) => a.filter((l) => !b.includes(l));
-    const expected = Object.fromEntries(files.map((f) => [f, [diff(after[f as keyof typeof after], before[f as keyof typeof before]), diff(before[f as keyof typeof before], after[f as keyof typeof after])]]));
-    expect(Object.fromEntries(r.items.map((f: Json) => [f.file, [f.newly_executed_lines, f.no_longer_executed_lines]]))).toEqual(expected);
+    const expected = Object.fromEntries(
+      files.map((f) => [
+        f,
+        [
+          diff(after[f as keyof typeof after], before[f as keyof typeof before]),
+          diff(before[f as keyof typeof before], after[f as keyof typeof after]),
+        ],
+      ]),
+    );
+    expect(
+      Object.fromEntries(
+        r.items.map((f: Json) => [f.file, [f.newly_executed_lines, f.no_longer_executed_lines]]),
+      ),
+    ).toEqual(expected);
     expect(r.items.map((f: Json) => f.newly_executed + f.no_longer_executed)).toEqual([7, 2, 2, 0]); // most change first
     expect([r.totals.newly_executed, r.totals.no_longer_executed]).toEqual([6, 5]);
     expect(r.base).toEqual({ type: "run", id: base });
@@ -135,7 +204,15 @@ describe("analyze coverage --diff", () => {
   test("pages follow the cursor; the text output lists changed lines; MCP returns what the CLI returns", async () => {
     const first = await coverage([head, "--diff", base, "--limit", "1"]);
     expect([first.returned, first.total]).toEqual([1, 4]);
-    const second = await coverage([head, "--diff", base, "--limit", "1", "--cursor", first.next_cursor]);
+    const second = await coverage([
+      head,
+      "--diff",
+      base,
+      "--limit",
+      "1",
+      "--cursor",
+      first.next_cursor,
+    ]);
     expect(second.items[0].file).not.toBe(first.items[0].file);
     const text = await cli(["analyze", "coverage", head, "--diff", base], { cwd: root });
     expect(text.stdout).toContain("4,21,34,55");
@@ -164,12 +241,18 @@ describe("analyze coverage --diff", () => {
     const a = await importFile(join(root, "a.xml"));
     const b = await importFile(join(root, "b.xml"));
     const r = await coverage([b.run, "--diff", a.run]);
-    expect(r.items[0].functions).toEqual([{ function: "run", newly_executed: 1, no_longer_executed: 0 }, { function: "stop", newly_executed: 0, no_longer_executed: 1 }]);
+    expect(r.items[0].functions).toEqual([
+      { function: "run", newly_executed: 1, no_longer_executed: 0 },
+      { function: "stop", newly_executed: 0, no_longer_executed: 1 },
+    ]);
     expect([r.items[0].lines_executed, r.items[0].lines_total]).toEqual([2, 3]);
   });
 
   test("a run without coverage evidence is unavailable, with the tool to call next", async () => {
-    writeFileSync(join(root, "r.jsonl"), '{"pytest_version": "8.0.0", "$report_type": "SessionStart"}\n');
+    writeFileSync(
+      join(root, "r.jsonl"),
+      '{"pytest_version": "8.0.0", "$report_type": "SessionStart"}\n',
+    );
     const { run } = await importFile(join(root, "r.jsonl"));
     const r = await coverage([run]);
     expect([r.evidence.status, r.evidence.next_tool]).toEqual(["unavailable", "import_artifact"]);
@@ -182,7 +265,9 @@ describe("hostile coverage databases through the import pipeline", () => {
     db.run("CREATE TABLE coverage_schema (version integer)");
     db.run("INSERT INTO coverage_schema VALUES (7)");
     db.run("CREATE TABLE file (id integer primary key, path text)");
-    db.run("CREATE VIEW line_bits AS SELECT 1 AS file_id, 1 AS context_id, zeroblob(100000000) AS numbits");
+    db.run(
+      "CREATE VIEW line_bits AS SELECT 1 AS file_id, 1 AS context_id, zeroblob(100000000) AS numbits",
+    );
     writeFileSync(join(root, "evil.coverage"), db.serialize());
     db.close();
     const r = await cli(["import", join(root, "evil.coverage"), "--json"], { cwd: root });
@@ -210,13 +295,29 @@ describe("analyze coverage over real coverage.py runs", () => {
     const ra = (await importFile(join(root, "a.coverage"))).run;
     const rb = (await importFile(join(root, "b.coverage"))).run;
     const single = await coverage([rb]);
-    expect(Object.fromEntries(single.items.map((f: Json) => [f.file, f.lines_executed]))).toEqual(Object.fromEntries(Object.entries(b.api.files).map(([f, v]) => [f, v.lines.length])));
-    expect(single.items.every((f: Json) => f.arcs_executed === b.api.files[f.file]!.arcs.length)).toBe(true);
+    expect(Object.fromEntries(single.items.map((f: Json) => [f.file, f.lines_executed]))).toEqual(
+      Object.fromEntries(Object.entries(b.api.files).map(([f, v]) => [f, v.lines.length])),
+    );
+    expect(
+      single.items.every((f: Json) => f.arcs_executed === b.api.files[f.file]!.arcs.length),
+    ).toBe(true);
     const diff = await coverage([rb, "--diff", ra]);
     const files = [...new Set([...Object.keys(a.api.files), ...Object.keys(b.api.files)])];
     const lines = (run: typeof a, f: string) => run.api.files[f]?.lines ?? [];
-    const expected = Object.fromEntries(files.map((f) => [f, [lines(b, f).filter((l) => !lines(a, f).includes(l)), lines(a, f).filter((l) => !lines(b, f).includes(l))]]));
-    expect(Object.fromEntries(diff.items.map((f: Json) => [f.file, [f.newly_executed_lines, f.no_longer_executed_lines]]))).toEqual(expected);
+    const expected = Object.fromEntries(
+      files.map((f) => [
+        f,
+        [
+          lines(b, f).filter((l) => !lines(a, f).includes(l)),
+          lines(a, f).filter((l) => !lines(b, f).includes(l)),
+        ],
+      ]),
+    );
+    expect(
+      Object.fromEntries(
+        diff.items.map((f: Json) => [f.file, [f.newly_executed_lines, f.no_longer_executed_lines]]),
+      ),
+    ).toEqual(expected);
     // calc.py's negative and zero branches ran only in the second run.
     expect(expected[`${a.dir}/calc.py`]![0]).toEqual([3, 5]);
   }, 60_000);

@@ -10,18 +10,25 @@ import { join } from "node:path";
 import { REPO, tempDir } from "../helpers.ts";
 
 const main = join(REPO, "src", "cli", "main.ts");
-const HEAVY = /node_modules\/(arktype|@ark|apache-arrow|parquet-wasm|@duckdb|@modelcontextprotocol|protobufjs)\//;
+const HEAVY =
+  /node_modules\/(arktype|@ark|apache-arrow|parquet-wasm|@duckdb|@modelcontextprotocol|protobufjs)\//;
 const COMMAND_MODULES = /\/src\/(application|storage|cli\/commands|mcp)\//;
 const dir = tempDir();
 afterAll(() => dir.cleanup());
 
-/** Runs the CLI's commands in one fresh process and returns the modules it loaded that match `pattern`. */
+/**
+ * Runs the CLI's commands in one fresh process and returns the modules it loaded that match
+ * `pattern`.
+ */
 function loadedBy(commands: string[][], pattern: RegExp): string[] {
   const probe = `const { runCli } = await import(${JSON.stringify(main)});
     for (const argv of ${JSON.stringify(commands)}) { const code = await runCli(argv); if (code !== 0) throw new Error(argv.join(" ") + " exited " + code); }
     const pattern = new RegExp(${JSON.stringify(pattern.source)});
     console.log(JSON.stringify(Object.keys(require.cache).filter((p) => pattern.test(p))));`;
-  const r = Bun.spawnSync([process.execPath, "-e", probe], { cwd: dir.path, env: { ...process.env, NO_COLOR: "1" } });
+  const r = Bun.spawnSync([process.execPath, "-e", probe], {
+    cwd: dir.path,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   expect(r.stderr.toString()).toBe("");
   expect(r.exitCode).toBe(0);
   return JSON.parse(r.stdout.toString().trim().split("\n").at(-1)!);
@@ -37,14 +44,23 @@ describe("lazy loading", () => {
     const probe = `const { runCli } = await import(${JSON.stringify(main)});
       await runCli(["analyze", "hotspots", "sha256:0123456789abcdef", "--json"]);
       console.log(JSON.stringify(Object.keys(require.cache).filter((p) => p.includes("/src/application/requests/"))));`;
-    const r = Bun.spawnSync([process.execPath, "-e", probe], { cwd: dir.path, env: { ...process.env, NO_COLOR: "1" } });
+    const r = Bun.spawnSync([process.execPath, "-e", probe], {
+      cwd: dir.path,
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     const loaded: string[] = JSON.parse(r.stdout.toString().trim().split("\n").at(-1)!);
     expect(loaded.some((p) => p.endsWith("profile-analysis-request.ts"))).toBe(true);
-    expect(loaded.filter((p) => /(study|investigation|capture|recipe|otel|record|summary)-requests?\.ts$/.test(p))).toEqual([]);
+    expect(
+      loaded.filter((p) =>
+        /(study|investigation|capture|recipe|otel|record|summary)-requests?\.ts$/.test(p),
+      ),
+    ).toEqual([]);
   }, 60_000);
 
   test("status and import load none of the heavy packages in the CLI process", () => {
-    const init = Bun.spawnSync([process.execPath, main, "init", dir.path], { env: { ...process.env, NO_COLOR: "1" } });
+    const init = Bun.spawnSync([process.execPath, main, "init", dir.path], {
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     expect(init.exitCode).toBe(0);
     const profile = join(REPO, "fixtures", "samples", "sample.cpuprofile");
     expect(loadedBy([["status"], ["import", profile]], HEAVY)).toEqual([]);

@@ -31,7 +31,9 @@ afterAll(() => {
 describe.skipIf(!tmux)("import progress", () => {
   test("on a terminal the bar moves with the bytes the worker has read, with rate and ETA", async () => {
     const command = `cd ${ws.root} && ${process.execPath} ${join(REPO, "src/cli/main.ts")} import ${trace}; echo IMPORT-EXIT:$?; sleep 120`;
-    expect(sh(tmux!, "new-session", "-d", "-s", SESSION, "-x", "120", "-y", "12", command).exitCode).toBe(0);
+    expect(
+      sh(tmux!, "new-session", "-d", "-s", SESSION, "-x", "120", "-y", "12", command).exitCode,
+    ).toBe(0);
     const seen = new Set<number>();
     let rateShown = false;
     let screen = "";
@@ -80,7 +82,9 @@ describe.skipIf(!tmux)("import progress", () => {
   }, 60_000);
 
   test("on a pipe nothing is drawn", async () => {
-    const result = await cli(["import", join(REPO, "fixtures", "samples", "sample-trace.json")], { cwd: ws.root });
+    const result = await cli(["import", join(REPO, "fixtures", "samples", "sample-trace.json")], {
+      cwd: ws.root,
+    });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
     expect(result.stdout).not.toContain("\r");
@@ -89,7 +93,10 @@ describe.skipIf(!tmux)("import progress", () => {
 
 test("MCP progress maps the worker's reading onto 60..99, monotonic", async () => {
   const sent: number[] = [];
-  const reporter = progressReporter({ progressToken: "t", send: async (n) => void sent.push(n.params.progress as number) });
+  const reporter = progressReporter({
+    progressToken: "t",
+    send: async (n) => void sent.push(n.params.progress as number),
+  });
   reporter.report("copying", 100, 100);
   reporter.report("extracting", 0, 1);
   reporter.report("extracting", 50, 100);

@@ -1,4 +1,7 @@
-/** Long source locations (a page's `data:` URL) are shortened in text tables and kept whole in `--json`. */
+/**
+ * Long source locations (a page's `data:` URL) are shortened in text tables and kept whole in
+ * `--json`.
+ */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -31,20 +34,40 @@ describe("hotspots LOCATION column", () => {
   test("text output shortens a 600-character data: URL; --json keeps it whole", async () => {
     const profile = {
       nodes: [
-        { id: 1, callFrame: { functionName: "(root)", scriptId: "0", url: "", lineNumber: -1, columnNumber: -1 }, children: [2] },
-        { id: 2, callFrame: { functionName: "hot", scriptId: "1", url, lineNumber: 0, columnNumber: 5 }, children: [] },
+        {
+          id: 1,
+          callFrame: {
+            functionName: "(root)",
+            scriptId: "0",
+            url: "",
+            lineNumber: -1,
+            columnNumber: -1,
+          },
+          children: [2],
+        },
+        {
+          id: 2,
+          callFrame: { functionName: "hot", scriptId: "1", url, lineNumber: 0, columnNumber: 5 },
+          children: [],
+        },
       ],
-      startTime: 0, endTime: 3000, samples: [2, 2, 2], timeDeltas: [1000, 1000, 1000],
+      startTime: 0,
+      endTime: 3000,
+      samples: [2, 2, 2],
+      timeDeltas: [1000, 1000, 1000],
     };
     const file = join(root, "data-url.cpuprofile");
     writeFileSync(file, JSON.stringify(profile));
     const run = (await cli(["import", file, "--json"], { cwd: root })).json.run_id as string;
-    const text = (await cli(["analyze", "hotspots", run, "--metric", "cpu_time"], { cwd: root })).stdout as string;
+    const text = (await cli(["analyze", "hotspots", run, "--metric", "cpu_time"], { cwd: root }))
+      .stdout as string;
     const line = text.split("\n").find((l) => l.includes(" hot "))!;
     expect(line).toContain("data:text/html,aaa");
     expect(line).toContain("…");
     expect(line).not.toContain("a".repeat(200));
-    const json = (await cli(["analyze", "hotspots", run, "--metric", "cpu_time", "--json"], { cwd: root })).json;
+    const json = (
+      await cli(["analyze", "hotspots", run, "--metric", "cpu_time", "--json"], { cwd: root })
+    ).json;
     expect(json.items.find((h: any) => h.function === "hot").file).toBe(url);
   }, 60_000);
 });

@@ -23,11 +23,25 @@ afterAll(() => ws.cleanup());
 
 describe("CLI stdout", () => {
   test("a result of hundreds of KiB reaches a reader that starts late, whole and once", async () => {
-    const argv = [process.execPath, join(REPO, "src", "cli", "main.ts"), "analyze", "hotspots", runId, "--limit", "400", "--json"];
+    const argv = [
+      process.execPath,
+      join(REPO, "src", "cli", "main.ts"),
+      "analyze",
+      "hotspots",
+      runId,
+      "--limit",
+      "400",
+      "--json",
+    ];
     const env = { ...process.env, NO_COLOR: "1" };
     // Reference: the same result written to a file, where writes are never short.
     const toFile = join(ws.root, "hotspots.json");
-    const fileRun = Bun.spawn(argv, { cwd: ws.root, env, stdout: Bun.file(toFile), stderr: "pipe" });
+    const fileRun = Bun.spawn(argv, {
+      cwd: ws.root,
+      env,
+      stdout: Bun.file(toFile),
+      stderr: "pipe",
+    });
     expect(await fileRun.exited).toBe(0);
     const reference = readFileSync(toFile, "utf8");
     expect(reference.length).toBeGreaterThan(128 * 1024);
@@ -35,7 +49,12 @@ describe("CLI stdout", () => {
     // A shell pipeline gives a real 64 KiB pipe whose reader starts a second late, so the
     // writer meets a full pipe; pipefail keeps the CLI's exit status.
     const script = 'set -o pipefail; "$@" | { sleep 1; cat; }';
-    const piped = Bun.spawn(["bash", "-c", script, "flameox", ...argv], { cwd: ws.root, env, stdout: "pipe", stderr: "pipe" });
+    const piped = Bun.spawn(["bash", "-c", script, "flameox", ...argv], {
+      cwd: ws.root,
+      env,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const text = await new Response(piped.stdout).text();
     expect(await piped.exited).toBe(0);
     expect(text.length).toBe(reference.length);

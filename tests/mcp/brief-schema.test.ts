@@ -58,8 +58,26 @@ describe("briefSchema", () => {
 
   test.each([
     [{ id: "1", kind: "a", nested: { inner: { leaf: 1 } }, list: [] }],
-    [{ id: "1", kind: "b", nested: { inner: { leaf: 1 }, tags: ["t"] }, either: { x: "s" }, list: [{ name: "n", n: 2 }], maybe: null }],
-    [{ id: "1", kind: "b", nested: { inner: { leaf: 1 } }, either: { y: 2 }, list: [{ name: "n" }], maybe: { z: true } }],
+    [
+      {
+        id: "1",
+        kind: "b",
+        nested: { inner: { leaf: 1 }, tags: ["t"] },
+        either: { x: "s" },
+        list: [{ name: "n", n: 2 }],
+        maybe: null,
+      },
+    ],
+    [
+      {
+        id: "1",
+        kind: "b",
+        nested: { inner: { leaf: 1 } },
+        either: { y: 2 },
+        list: [{ name: "n" }],
+        maybe: { z: true },
+      },
+    ],
     [{ id: "1", kind: "c", nested: { inner: { leaf: 1 } }, list: [] }],
     [{ id: "1", kind: "a", list: [] }],
     [{ id: 1, kind: "a", nested: { inner: { leaf: 1 } }, list: [] }],
@@ -71,7 +89,8 @@ describe("briefSchema", () => {
   ])("accepts %j whenever the full schema does", (value) => {
     if (accepts(full, value)) expect(accepts(brief, value)).toBe(true);
     // What is checked at the levels kept is still checked.
-    if (typeof value.id !== "string" || !["a", "b"].includes(value.kind) || !("nested" in value)) expect(accepts(brief, value)).toBe(false);
+    if (typeof value.id !== "string" || !["a", "b"].includes(value.kind) || !("nested" in value))
+      expect(accepts(brief, value)).toBe(false);
   });
 
   test("every tool publishes the envelope and its result's own fields, and nothing deeper", () => {
@@ -79,11 +98,21 @@ describe("briefSchema", () => {
       const published = describeTool(tool).outputSchema as Schema;
       const whole = fullOutputSchema(tool) as Schema;
       const result = (s: Schema) => (s.properties as Record<string, Schema>).result!;
-      expect(Object.keys(published.properties as Schema).sort(), tool.name).toEqual(["error", "ok", "result", "schema_version"]);
-      expect(Object.keys(result(published).properties ?? {}), tool.name).toEqual(Object.keys(result(whole).properties ?? {}));
+      expect(Object.keys(published.properties as Schema).sort(), tool.name).toEqual([
+        "error",
+        "ok",
+        "result",
+        "schema_version",
+      ]);
+      expect(Object.keys(result(published).properties ?? {}), tool.name).toEqual(
+        Object.keys(result(whole).properties ?? {}),
+      );
       expect(depth(published), tool.name).toBeLessThanOrEqual(2);
       // The error payload, the same for every tool, is published by type and description.
-      expect(Object.keys((published.properties as Record<string, Schema>).error!).sort(), tool.name).toEqual(["description", "type"]);
+      expect(
+        Object.keys((published.properties as Record<string, Schema>).error!).sort(),
+        tool.name,
+      ).toEqual(["description", "type"]);
     }
   });
 });

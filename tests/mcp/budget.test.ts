@@ -6,7 +6,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { tempWorkspace } from "../helpers.ts";
-import { call, connect, type Connected, type Json, writeVerboseTrace, writeWideCpuProfile } from "./mcp-helpers.ts";
+import {
+  call,
+  connect,
+  type Connected,
+  type Json,
+  writeVerboseTrace,
+  writeWideCpuProfile,
+} from "./mcp-helpers.ts";
 
 const BUDGET = 60 * 1024;
 const FUNCTIONS = 5000;
@@ -42,7 +49,11 @@ describe("result budget", () => {
     let total = 0;
     let count = 0;
     do {
-      const page = await call(mcp.client, "analyze_hotspots", { run_or_artifact: wide.run_id, limit: 200, ...(cursor ? { cursor } : {}) });
+      const page = await call(mcp.client, "analyze_hotspots", {
+        run_or_artifact: wide.run_id,
+        limit: 200,
+        ...(cursor ? { cursor } : {}),
+      });
       withinBudget(page);
       expect(page.result.total).toBeGreaterThanOrEqual(FUNCTIONS);
       total = page.result.total;
@@ -60,7 +71,10 @@ describe("result budget", () => {
   }, 120_000);
 
   test("a 20,000-character function name is cut to a bounded string", async () => {
-    const top = await call(mcp.client, "analyze_hotspots", { run_or_artifact: wide.artifact_id, limit: 1 });
+    const top = await call(mcp.client, "analyze_hotspots", {
+      run_or_artifact: wide.artifact_id,
+      limit: 1,
+    });
     const name: string = top.result.items[0].function;
     expect(name.startsWith("hugehuge")).toBe(true);
     expect(name.length).toBeLessThanOrEqual(1024);
@@ -68,27 +82,53 @@ describe("result budget", () => {
   });
 
   test("callees of main (5,000 of them) and stack examples at the maximum limit stay under 60 KB", async () => {
-    const hot = await call(mcp.client, "analyze_hotspots", { run_or_artifact: wide.artifact_id, limit: 3 });
-    const callers = await call(mcp.client, "get_frame_callers", { run_or_artifact: wide.artifact_id, frame_id: hot.result.items[1].frame_id, limit: 200 });
+    const hot = await call(mcp.client, "analyze_hotspots", {
+      run_or_artifact: wide.artifact_id,
+      limit: 3,
+    });
+    const callers = await call(mcp.client, "get_frame_callers", {
+      run_or_artifact: wide.artifact_id,
+      frame_id: hot.result.items[1].frame_id,
+      limit: 200,
+    });
     withinBudget(callers);
     const main = callers.result.items[0];
     expect(main.function).toBe("main");
-    const callees = await call(mcp.client, "get_frame_callees", { run_or_artifact: wide.artifact_id, frame_id: main.frame_id, limit: 200 });
+    const callees = await call(mcp.client, "get_frame_callees", {
+      run_or_artifact: wide.artifact_id,
+      frame_id: main.frame_id,
+      limit: 200,
+    });
     withinBudget(callees);
     expect(callees.result.total).toBe(FUNCTIONS);
     expect(callees.result.truncated).toBe(true);
-    const examples = await call(mcp.client, "get_stack_examples", { run_or_artifact: wide.artifact_id, frame_id: main.frame_id, limit: 200 });
+    const examples = await call(mcp.client, "get_stack_examples", {
+      run_or_artifact: wide.artifact_id,
+      frame_id: main.frame_id,
+      limit: 200,
+    });
     withinBudget(examples);
     expect(examples.result.next_cursor).not.toBeNull();
   }, 60_000);
 
   test("a trace window of 1,000 verbose events is cut to a page under 60 KB that continues with its cursor", async () => {
-    const first = await call(mcp.client, "get_trace_window", { artifact_id: verbose.artifact_id, start_ns: "0", end_ns: "999999999999", limit: 1000 });
+    const first = await call(mcp.client, "get_trace_window", {
+      artifact_id: verbose.artifact_id,
+      start_ns: "0",
+      end_ns: "999999999999",
+      limit: 1000,
+    });
     withinBudget(first);
     expect(first.result.total).toBe(5000);
     expect(first.result.returned).toBeLessThan(1000);
     expect(first.result.truncated).toBe(true);
-    const second = await call(mcp.client, "get_trace_window", { artifact_id: verbose.artifact_id, start_ns: "0", end_ns: "999999999999", limit: 1000, cursor: first.result.next_cursor });
+    const second = await call(mcp.client, "get_trace_window", {
+      artifact_id: verbose.artifact_id,
+      start_ns: "0",
+      end_ns: "999999999999",
+      limit: 1000,
+      cursor: first.result.next_cursor,
+    });
     withinBudget(second);
     expect(second.result.items[0].event_index).not.toBe(first.result.items[0].event_index);
     expect(first.text.length).toBeLessThan(1000);

@@ -20,8 +20,10 @@ const ajv = new AjvJsonSchemaValidator();
 
 beforeAll(async () => {
   ws = await tempWorkspace();
-  profile = (await cli(["import", join(SAMPLES, "sample.cpuprofile"), "--json"], { cwd: ws.root })).json;
-  trace = (await cli(["import", join(SAMPLES, "sample-trace.json"), "--json"], { cwd: ws.root })).json;
+  profile = (await cli(["import", join(SAMPLES, "sample.cpuprofile"), "--json"], { cwd: ws.root }))
+    .json;
+  trace = (await cli(["import", join(SAMPLES, "sample-trace.json"), "--json"], { cwd: ws.root }))
+    .json;
   mcp = await connect(ws.root);
 }, 60_000);
 afterAll(async () => {
@@ -29,7 +31,10 @@ afterAll(async () => {
   ws.cleanup();
 });
 
-/** Checks a CLI --json value against the tool's result schema: as published (brief), in full, and as arktype. */
+/**
+ * Checks a CLI --json value against the tool's result schema: as published (brief), in full, and as
+ * arktype.
+ */
 function expectFitsTool(toolName: string, value: unknown): void {
   const tool = TOOLS.find((t) => t.name === toolName)!;
   for (const schema of [describeTool(tool).outputSchema, fullOutputSchema(tool)]) {
@@ -40,13 +45,34 @@ function expectFitsTool(toolName: string, value: unknown): void {
   expect(checked instanceof type.errors ? checked.summary : "valid").toBe("valid");
 }
 
-const CASES: { tool: string; cliArgs: () => string[]; mcpArgs: () => Record<string, unknown>; volatile?: string[] }[] = [
+const CASES: {
+  tool: string;
+  cliArgs: () => string[];
+  mcpArgs: () => Record<string, unknown>;
+  volatile?: string[];
+}[] = [
   { tool: "workspace_status", cliArgs: () => ["status"], mcpArgs: () => ({}) },
-  { tool: "list_runs", cliArgs: () => ["runs", "list", "--limit", "5"], mcpArgs: () => ({ limit: 5 }) },
-  { tool: "get_run", cliArgs: () => ["runs", "show", profile.run_id], mcpArgs: () => ({ run_id: profile.run_id }) },
+  {
+    tool: "list_runs",
+    cliArgs: () => ["runs", "list", "--limit", "5"],
+    mcpArgs: () => ({ limit: 5 }),
+  },
+  {
+    tool: "get_run",
+    cliArgs: () => ["runs", "show", profile.run_id],
+    mcpArgs: () => ({ run_id: profile.run_id }),
+  },
   { tool: "list_artifacts", cliArgs: () => ["artifacts", "list"], mcpArgs: () => ({}) },
-  { tool: "get_artifact", cliArgs: () => ["artifacts", "show", trace.artifact_id], mcpArgs: () => ({ artifact_id: trace.artifact_id }) },
-  { tool: "analyze_hotspots", cliArgs: () => ["analyze", "hotspots", profile.artifact_id, "--limit", "7"], mcpArgs: () => ({ run_or_artifact: profile.artifact_id, limit: 7 }) },
+  {
+    tool: "get_artifact",
+    cliArgs: () => ["artifacts", "show", trace.artifact_id],
+    mcpArgs: () => ({ artifact_id: trace.artifact_id }),
+  },
+  {
+    tool: "analyze_hotspots",
+    cliArgs: () => ["analyze", "hotspots", profile.artifact_id, "--limit", "7"],
+    mcpArgs: () => ({ run_or_artifact: profile.artifact_id, limit: 7 }),
+  },
   {
     tool: "get_frame_callers",
     cliArgs: () => ["stacks", "callers", profile.artifact_id, profile.frame],
@@ -59,8 +85,23 @@ const CASES: { tool: string; cliArgs: () => string[]; mcpArgs: () => Record<stri
   },
   {
     tool: "get_trace_window",
-    cliArgs: () => ["trace", "window", trace.artifact_id, "--start", "0", "--end", "999999999999999", "--limit", "20"],
-    mcpArgs: () => ({ artifact_id: trace.artifact_id, start_ns: "0", end_ns: "999999999999999", limit: 20 }),
+    cliArgs: () => [
+      "trace",
+      "window",
+      trace.artifact_id,
+      "--start",
+      "0",
+      "--end",
+      "999999999999999",
+      "--limit",
+      "20",
+    ],
+    mcpArgs: () => ({
+      artifact_id: trace.artifact_id,
+      start_ns: "0",
+      end_ns: "999999999999999",
+      limit: 20,
+    }),
   },
   { tool: "validate_workspace", cliArgs: () => ["validate"], mcpArgs: () => ({}) },
 ];
@@ -74,7 +115,11 @@ describe("CLI --json and MCP results share one schema", () => {
   for (const c of CASES) {
     test(`${c.tool}: CLI --json fits the tool's result schema and equals the MCP result`, async () => {
       if (!profile.frame) {
-        const hot = (await cli(["analyze", "hotspots", profile.artifact_id, "--limit", "1", "--json"], { cwd: ws.root })).json;
+        const hot = (
+          await cli(["analyze", "hotspots", profile.artifact_id, "--limit", "1", "--json"], {
+            cwd: ws.root,
+          })
+        ).json;
         profile.frame = hot.items[0].frame_id;
       }
       const fromCli = await cli([...c.cliArgs(), "--json"], { cwd: ws.root });
@@ -93,6 +138,10 @@ describe("CLI --json and MCP results share one schema", () => {
     const fromCli = await cli(["runs", "show", "run_missing", "--json"], { cwd: ws.root });
     const fromMcp = await call(mcp.client, "get_run", { run_id: "run_missing" });
     expect(fromCli.json.error.code).toBe(fromMcp.error.code);
-    expect(Object.keys(fromCli.json.error).sort()).toEqual(Object.keys(fromMcp.error).filter((k) => k !== "details").sort());
+    expect(Object.keys(fromCli.json.error).sort()).toEqual(
+      Object.keys(fromMcp.error)
+        .filter((k) => k !== "details")
+        .sort(),
+    );
   });
 });

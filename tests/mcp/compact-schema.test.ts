@@ -9,7 +9,8 @@ import { compactSchema } from "../../src/mcp/schemas/compact-schema.ts";
 import { jsonSchemaOf } from "../../src/mcp/schemas/common.ts";
 
 const ajv = new AjvJsonSchemaValidator();
-const accepts = (schema: Record<string, unknown>, value: unknown) => ajv.getValidator(schema)(value).valid;
+const accepts = (schema: Record<string, unknown>, value: unknown) =>
+  ajv.getValidator(schema)(value).valid;
 
 describe("compactSchema", () => {
   const Sample = type({
@@ -30,7 +31,11 @@ describe("compactSchema", () => {
     expect(text.length).toBeLessThan(JSON.stringify(raw).length);
     expect(text.split("which measure").length - 1).toBe(1);
     expect(text.split("the opaque cursor").length - 1).toBe(1);
-    expect((compact.properties as Record<string, Record<string, unknown>>).metric!.enum).toEqual(["cpu_time", "samples", "wall_time"]);
+    expect((compact.properties as Record<string, Record<string, unknown>>).metric!.enum).toEqual([
+      "cpu_time",
+      "samples",
+      "wall_time",
+    ]);
     expect(text).not.toContain('"anyOf"');
   });
 

@@ -32,17 +32,38 @@ function staticClosure(entry: string): Set<string> {
 }
 
 const OTHER_GROUP_SCHEMAS = [
-  ...["capture-results.ts", "study-results.ts", "study.ts", "otel.ts", "investigations.ts", "failures.ts", "records.ts"].map((f) => join("src", "mcp", "schemas", f)),
+  ...[
+    "capture-results.ts",
+    "study-results.ts",
+    "study.ts",
+    "otel.ts",
+    "investigations.ts",
+    "failures.ts",
+    "records.ts",
+  ].map((f) => join("src", "mcp", "schemas", f)),
   // The use cases' requests are shared by the CLI and MCP; a tool module loads only its own.
-  ...["capture-requests.ts", "study-requests.ts", "investigation-requests.ts", "otel-requests.ts", "recipe-requests.ts", "record-requests.ts", "summary-request.ts"].map((f) =>
-    join("src", "application", "requests", f),
-  ),
+  ...[
+    "capture-requests.ts",
+    "study-requests.ts",
+    "investigation-requests.ts",
+    "otel-requests.ts",
+    "recipe-requests.ts",
+    "record-requests.ts",
+    "summary-request.ts",
+  ].map((f) => join("src", "application", "requests", f)),
 ];
 
 describe("what the MCP server loads before its first answers", () => {
   test("the server module answers initialize and tools/list without arktype or any schema", () => {
     const closure = staticClosure("src/mcp/server.ts");
-    expect([...closure].filter((f) => f.startsWith("package:arktype") || f.startsWith("src/mcp/schemas/") || f.startsWith("src/mcp/tools/"))).toEqual([]);
+    expect(
+      [...closure].filter(
+        (f) =>
+          f.startsWith("package:arktype") ||
+          f.startsWith("src/mcp/schemas/") ||
+          f.startsWith("src/mcp/tools/"),
+      ),
+    ).toEqual([]);
     expect(closure.has("src/mcp/tool-list.json")).toBe(true);
   });
 
@@ -50,20 +71,31 @@ describe("what the MCP server loads before its first answers", () => {
     const DYNAMIC_IMPORT = /import\(\s*["']([^"']+)["']\s*\)/g;
     const deferred = [...staticClosure("src/mcp/server.ts")]
       .filter((f) => f.endsWith(".ts"))
-      .flatMap((f) => [...readFileSync(join(REPO, f), "utf8").matchAll(DYNAMIC_IMPORT)].map(([, spec]) => relative(REPO, resolve(REPO, dirname(f), spec!))));
+      .flatMap((f) =>
+        [...readFileSync(join(REPO, f), "utf8").matchAll(DYNAMIC_IMPORT)].map(([, spec]) =>
+          relative(REPO, resolve(REPO, dirname(f), spec!)),
+        ),
+      );
     expect(deferred).toContain("src/mcp/tools/analysis-tools.ts");
-    expect(deferred.filter((f) => f === "src/mcp/tool-registry.ts" || f === "src/mcp/tools/index.ts")).toEqual([]);
+    expect(
+      deferred.filter((f) => f === "src/mcp/tool-registry.ts" || f === "src/mcp/tools/index.ts"),
+    ).toEqual([]);
   });
 
   test("a drill-down's tool module brings only its own schemas, not every group's", () => {
     const closure = staticClosure(join("src", "mcp", "tools", "analysis-tools.ts"));
     expect(closure.has("src/mcp/schemas/analysis.ts")).toBe(true);
     expect([...closure].filter((f) => OTHER_GROUP_SCHEMAS.includes(f))).toEqual([]);
-    expect([...closure].filter((f) => f.startsWith("src/mcp/tools/") && !f.endsWith("analysis-tools.ts"))).toEqual([]);
+    expect(
+      [...closure].filter(
+        (f) => f.startsWith("src/mcp/tools/") && !f.endsWith("analysis-tools.ts"),
+      ),
+    ).toEqual([]);
   });
 
   test("every tool module is its own entry in the loader table", () => {
-    for (const [name, load] of Object.entries(TOOL_MODULES)) expect(load.toString()).toContain(`./tools/${name}.ts`);
+    for (const [name, load] of Object.entries(TOOL_MODULES))
+      expect(load.toString()).toContain(`./tools/${name}.ts`);
   });
 
   test("the server sets interpreted validation before arktype loads, and not before initialize", async () => {
@@ -85,9 +117,15 @@ describe("what the MCP server loads before its first answers", () => {
     `;
     const dir = tempDir("flameox-validator-mode-");
     try {
-      const child = Bun.spawnSync([process.execPath, "-e", script, dir.path], { cwd: REPO, stderr: "pipe" });
+      const child = Bun.spawnSync([process.execPath, "-e", script, dir.path], {
+        cwd: REPO,
+        stderr: "pipe",
+      });
       expect(child.stderr.toString()).toBe("");
-      expect(JSON.parse(child.stdout.toString())).toEqual({ atInitialize: "arktype not loaded", afterCall: true });
+      expect(JSON.parse(child.stdout.toString())).toEqual({
+        atInitialize: "arktype not loaded",
+        afterCall: true,
+      });
     } finally {
       dir.cleanup();
     }

@@ -33,7 +33,11 @@ afterAll(async () => {
   outside.cleanup();
 });
 
-async function refused(args: Record<string, unknown>, code: string, message: RegExp): Promise<void> {
+async function refused(
+  args: Record<string, unknown>,
+  code: string,
+  message: RegExp,
+): Promise<void> {
   const answer = await call(mcp.client, "import_artifact", args);
   expect(answer.isError).toBe(true);
   expect(answer.error).toMatchObject({ code, details: { field: "path" } });
@@ -44,8 +48,16 @@ async function refused(args: Record<string, unknown>, code: string, message: Reg
 
 describe("import_artifact fence", () => {
   test("refuses a path whose directory component is a symbolic link (symlink swap)", async () => {
-    await refused({ path: "linked-dir/profile.cpuprofile" }, "ARTIFACT_REFUSED", /linked-dir is a symbolic link/);
-    await refused({ path: "escape/profile.cpuprofile" }, "ARTIFACT_REFUSED", /escape is a symbolic link/);
+    await refused(
+      { path: "linked-dir/profile.cpuprofile" },
+      "ARTIFACT_REFUSED",
+      /linked-dir is a symbolic link/,
+    );
+    await refused(
+      { path: "escape/profile.cpuprofile" },
+      "ARTIFACT_REFUSED",
+      /escape is a symbolic link/,
+    );
   });
 
   test("refuses a final symbolic link", async () => {
@@ -57,12 +69,24 @@ describe("import_artifact fence", () => {
   });
 
   test("refuses an absolute path outside the project root", async () => {
-    await refused({ path: join(outside.path, "profile.cpuprofile") }, "ARTIFACT_REFUSED", /outside the project root/);
+    await refused(
+      { path: join(outside.path, "profile.cpuprofile") },
+      "ARTIFACT_REFUSED",
+      /outside the project root/,
+    );
   });
 
   test("refuses .. traversal that leaves the root, and a NUL byte", async () => {
-    await refused({ path: `../${basename(outside.path)}/profile.cpuprofile` }, "ARTIFACT_REFUSED", /outside the project root/);
-    await refused({ path: "real/../../etc/passwd" }, "ARTIFACT_REFUSED", /outside the project root/);
+    await refused(
+      { path: `../${basename(outside.path)}/profile.cpuprofile` },
+      "ARTIFACT_REFUSED",
+      /outside the project root/,
+    );
+    await refused(
+      { path: "real/../../etc/passwd" },
+      "ARTIFACT_REFUSED",
+      /outside the project root/,
+    );
     await refused({ path: "real/profile.cpuprofile\0.txt" }, "INVALID_ARGUMENTS", /NUL/);
   });
 
@@ -78,19 +102,30 @@ describe("import_artifact fence", () => {
   });
 
   test("accepts in-root paths, including .. that stays inside, and temp files with source_root temp", async () => {
-    const inside = await call(mcp.client, "import_artifact", { path: "real/../real/profile.cpuprofile" });
+    const inside = await call(mcp.client, "import_artifact", {
+      path: "real/../real/profile.cpuprofile",
+    });
     expect(inside.isError).toBe(false);
-    const registration = (await call(mcp.client, "get_run", { run_id: inside.result.run_id })).result.registrations[0];
+    const registration = (await call(mcp.client, "get_run", { run_id: inside.result.run_id }))
+      .result.registrations[0];
     expect(registration.display_name).toBe("profile.cpuprofile");
-    const absolute = await call(mcp.client, "import_artifact", { path: join(ws.root, "real", "profile.cpuprofile") });
+    const absolute = await call(mcp.client, "import_artifact", {
+      path: join(ws.root, "real", "profile.cpuprofile"),
+    });
     expect(absolute.result.deduplicated).toBe(true);
     const scratch = mkdtempSync(join(tmpdir(), "flameox-temp-src-"));
     try {
       copyFileSync(join(SAMPLES, "sample-trace.json"), join(scratch, "trace.json"));
-      const temp = await call(mcp.client, "import_artifact", { path: join(basename(scratch), "trace.json"), source_root: "temp" });
+      const temp = await call(mcp.client, "import_artifact", {
+        path: join(basename(scratch), "trace.json"),
+        source_root: "temp",
+      });
       expect(temp.isError).toBe(false);
       expect(temp.result.extraction.adapter).toBe("chrome-trace");
-      const leaves = await call(mcp.client, "import_artifact", { path: "../etc/passwd", source_root: "temp" });
+      const leaves = await call(mcp.client, "import_artifact", {
+        path: "../etc/passwd",
+        source_root: "temp",
+      });
       expect(leaves.error).toMatchObject({ code: "ARTIFACT_REFUSED", details: { field: "path" } });
       expect(leaves.error.message).toContain("outside the system temp directory");
     } finally {

@@ -1,4 +1,6 @@
-/** `flameox mcp inspect` starts the server as a stdio client would and reports what an agent sees. */
+/**
+ * `flameox mcp inspect` starts the server as a stdio client would and reports what an agent sees.
+ */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { cli, REPO, tempDir } from "../helpers.ts";
@@ -8,7 +10,10 @@ describe("flameox mcp inspect", () => {
   test("--json lists the server identity, tools with schemas and annotations, templates and instructions", async () => {
     const dir = tempDir("flameox-inspect-");
     try {
-      const result = await cli(["mcp", "inspect", "--project-root", dir.path, "--json", "--tools", "all"], { cwd: dir.path });
+      const result = await cli(
+        ["mcp", "inspect", "--project-root", dir.path, "--json", "--tools", "all"],
+        { cwd: dir.path },
+      );
       expect(result.code).toBe(0);
       const report = result.json;
       expect(report.server).toMatchObject({ name: "flameox" });
@@ -18,7 +23,9 @@ describe("flameox mcp inspect", () => {
         expect(tool.outputSchema.type).toBe("object");
         expect(typeof tool.annotations.readOnlyHint).toBe("boolean");
       }
-      expect(report.resource_templates.map((t: { uriTemplate: string }) => t.uriTemplate)).toContain("flameox://artifacts/{artifact_id}");
+      expect(
+        report.resource_templates.map((t: { uriTemplate: string }) => t.uriTemplate),
+      ).toContain("flameox://artifacts/{artifact_id}");
       expect(report.instructions).toContain("initialize_workspace");
     } finally {
       dir.cleanup();
@@ -43,8 +50,24 @@ describe("flameox mcp inspect", () => {
   test("serve --init creates the workspace at start", async () => {
     const dir = tempDir("flameox-serve-init-");
     try {
-      const child = Bun.spawn([process.execPath, join(REPO, "src", "cli", "main.ts"), "mcp", "serve", "--project-root", dir.path, "--init"], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
-      for (let i = 0; i < 100 && !(await Bun.file(`${dir.path}/.diagnostics/workspace.json`).exists()); i++) await Bun.sleep(50);
+      const child = Bun.spawn(
+        [
+          process.execPath,
+          join(REPO, "src", "cli", "main.ts"),
+          "mcp",
+          "serve",
+          "--project-root",
+          dir.path,
+          "--init",
+        ],
+        { stdin: "pipe", stdout: "pipe", stderr: "pipe" },
+      );
+      for (
+        let i = 0;
+        i < 100 && !(await Bun.file(`${dir.path}/.diagnostics/workspace.json`).exists());
+        i++
+      )
+        await Bun.sleep(50);
       child.stdin.end();
       expect(await child.exited).toBe(0);
       expect(await new Response(child.stdout).text()).toBe("");

@@ -4,7 +4,11 @@
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { MCP_DOCS_PATH, toolReference, withToolReference } from "../../scripts/generate-mcp-docs.ts";
+import {
+  MCP_DOCS_PATH,
+  toolReference,
+  withToolReference,
+} from "../../scripts/generate-mcp-docs.ts";
 import { TOOLS } from "../../src/mcp/tools/index.ts";
 
 describe("docs/mcp.md", () => {

@@ -1,4 +1,7 @@
-/** MCP test helpers: a real stdio client spawning `flameox mcp serve`, and generators of large inputs. */
+/**
+ * MCP test helpers: a real stdio client spawning `flameox mcp serve`, and generators of large
+ * inputs.
+ */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { writeFileSync } from "node:fs";
@@ -24,8 +27,14 @@ export interface Connected {
   close: () => Promise<void>;
 }
 
-/** Spawns the server as a client would and connects; listTools primes the client's output-schema validators. */
-export async function connect(root: string, options: { tools?: string | null } = {}): Promise<Connected> {
+/**
+ * Spawns the server as a client would and connects; listTools primes the client's output-schema
+ * validators.
+ */
+export async function connect(
+  root: string,
+  options: { tools?: string | null } = {},
+): Promise<Connected> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: SERVER_ARGV(root, options.tools),
@@ -55,7 +64,12 @@ export interface RawSession {
 }
 
 export async function rawSession(root: string, tools: string | null = "all"): Promise<RawSession> {
-  const child = Bun.spawn([process.execPath, ...SERVER_ARGV(root, tools)], { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+  const child = Bun.spawn([process.execPath, ...SERVER_ARGV(root, tools)], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   const reader = child.stdout.getReader();
   const decoder = new TextDecoder();
   let buffered = "";
@@ -85,7 +99,15 @@ export async function rawSession(root: string, tools: string | null = "all"): Pr
       return await child.exited;
     },
   };
-  await session.send({ id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } });
+  await session.send({
+    id: 0,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "0" },
+    },
+  });
   await session.readUntil((m) => m.id === 0);
   await session.send({ method: "notifications/initialized" });
   return session;
@@ -100,9 +122,18 @@ export interface Called {
   bytes: number;
 }
 
-/** Calls a tool; the SDK client has already checked structuredContent against the tool's outputSchema. */
-export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Called> {
-  const response = (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as Json;
+/**
+ * Calls a tool; the SDK client has already checked structuredContent against the tool's
+ * outputSchema.
+ */
+export async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<Called> {
+  const response = (await client.callTool({ name, arguments: args }, undefined, {
+    timeout: 120_000,
+  })) as Json;
   const envelope = response.structuredContent;
   return {
     isError: response.isError === true,
@@ -119,24 +150,42 @@ export async function call(client: Client, name: string, args: Record<string, un
  * has a 20,000-character name.
  */
 export function writeWideCpuProfile(path: string, functions: number): void {
-  const frame = (functionName: string, url = "", line = -1) => ({ functionName, scriptId: "1", url, lineNumber: line, columnNumber: 0 });
-  const main: Json = { id: 2, callFrame: frame("main", "file:///srv/app/main.js", 1), hitCount: 0, children: [] };
+  const frame = (functionName: string, url = "", line = -1) => ({
+    functionName,
+    scriptId: "1",
+    url,
+    lineNumber: line,
+    columnNumber: 0,
+  });
+  const main: Json = {
+    id: 2,
+    callFrame: frame("main", "file:///srv/app/main.js", 1),
+    hitCount: 0,
+    children: [],
+  };
   const nodes: Json[] = [{ id: 1, callFrame: frame("(root)"), hitCount: 0, children: [2] }, main];
   const samples: number[] = [];
   for (let i = 0; i < functions; i++) {
     const id = i + 3;
     const hits = i === 0 ? 50 : 1 + (i % 7);
-    const name = i === 0 ? "huge".repeat(5000) : `generatedFunctionNumber${i}_${"x".repeat(i % 40)}`;
+    const name =
+      i === 0 ? "huge".repeat(5000) : `generatedFunctionNumber${i}_${"x".repeat(i % 40)}`;
     const url = `file:///srv/app/src/generated/module_${i % 97}/very/deep/directory/structure/handler_${i}.js`;
     main.children.push(id);
     nodes.push({ id, callFrame: frame(name, url, i % 500), hitCount: hits, children: [] });
     for (let k = 0; k < hits; k++) samples.push(id);
   }
   const timeDeltas = samples.map(() => 100);
-  writeFileSync(path, JSON.stringify({ nodes, startTime: 0, endTime: samples.length * 100, samples, timeDeltas }));
+  writeFileSync(
+    path,
+    JSON.stringify({ nodes, startTime: 0, endTime: samples.length * 100, samples, timeDeltas }),
+  );
 }
 
-/** A Chrome trace JSON of roughly `megabytes` MB: complete events on a few threads, written in chunks. */
+/**
+ * A Chrome trace JSON of roughly `megabytes` MB: complete events on a few threads, written in
+ * chunks.
+ */
 export async function writeBigTrace(path: string, megabytes: number): Promise<void> {
   const writer = Bun.file(path).writer();
   writer.write('{"traceEvents":[');
@@ -145,7 +194,9 @@ export async function writeBigTrace(path: string, megabytes: number): Promise<vo
   while (bytes < megabytes * 1024 * 1024) {
     const batch: string[] = [];
     for (let k = 0; k < 1000; k++, i++) {
-      batch.push(`{"pid":1,"tid":${1 + (i % 4)},"ts":${1000 + 3 * i},"ph":"X","cat":"gen","name":"slice_${i % 5000}","dur":5,"args":{"i":${i}}}`);
+      batch.push(
+        `{"pid":1,"tid":${1 + (i % 4)},"ts":${1000 + 3 * i},"ph":"X","cat":"gen","name":"slice_${i % 5000}","dur":5,"args":{"i":${i}}}`,
+      );
     }
     const chunk = (bytes > 0 ? "," : "") + batch.join(",");
     bytes += chunk.length;
@@ -160,7 +211,18 @@ export function writeVerboseTrace(path: string, events: number): void {
   const rows: string[] = [];
   for (let i = 0; i < events; i++) {
     const name = `verbose_slice_${i}_${"n".repeat(200)}`;
-    rows.push(JSON.stringify({ pid: 1, tid: 1 + (i % 8), ts: 1000 + i * 10, ph: "X", cat: "gen", name, dur: 8, args: { note: "a".repeat(600), i } }));
+    rows.push(
+      JSON.stringify({
+        pid: 1,
+        tid: 1 + (i % 8),
+        ts: 1000 + i * 10,
+        ph: "X",
+        cat: "gen",
+        name,
+        dur: 8,
+        args: { note: "a".repeat(600), i },
+      }),
+    );
   }
   writeFileSync(path, `{"traceEvents":[${rows.join(",")}]}`);
 }

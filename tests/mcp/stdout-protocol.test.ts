@@ -9,10 +9,19 @@ import { SAMPLES, tempDir } from "../helpers.ts";
 import { SERVER_ARGV, type Json } from "./mcp-helpers.ts";
 
 const requests = (ids: { next: number }) => {
-  const request = (method: string, params: Json = {}) => ({ jsonrpc: "2.0", id: ids.next++, method, params });
+  const request = (method: string, params: Json = {}) => ({
+    jsonrpc: "2.0",
+    id: ids.next++,
+    method,
+    params,
+  });
   const tool = (name: string, args: Json) => request("tools/call", { name, arguments: args });
   return [
-    request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } }),
+    request("initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "0" },
+    }),
     { jsonrpc: "2.0", method: "notifications/initialized" },
     request("tools/list"),
     tool("workspace_status", {}),
@@ -32,7 +41,12 @@ describe("mcp stdout", () => {
   test("every stdout line is a JSON-RPC 2.0 message, failures included", async () => {
     const dir = tempDir("flameox-mcp-raw-");
     copyFileSync(join(SAMPLES, "sample.cpuprofile"), join(dir.path, "sample.cpuprofile"));
-    const child = Bun.spawn([process.execPath, ...SERVER_ARGV(dir.path)], { stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+    const child = Bun.spawn([process.execPath, ...SERVER_ARGV(dir.path)], {
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     const ids = { next: 1 };
     const messages = requests(ids);
     const expectedResponses = ids.next - 1;
@@ -41,7 +55,8 @@ describe("mcp stdout", () => {
     let buffered = "";
     const responses = new Set<number>();
     const decoder = new TextDecoder();
-    // Send one message at a time and wait for its response, so the import finishes before the next call.
+    // Send one message at a time and wait for its response, so the import finishes before the next
+    // call.
     for (const message of messages) {
       child.stdin.write(JSON.stringify(message) + "\n");
       await child.stdin.flush();
@@ -55,7 +70,8 @@ describe("mcp stdout", () => {
         for (const line of parts) {
           lines.push(line);
           const parsed = JSON.parse(line);
-          if (typeof parsed.id === "number" && ("result" in parsed || "error" in parsed)) responses.add(parsed.id);
+          if (typeof parsed.id === "number" && ("result" in parsed || "error" in parsed))
+            responses.add(parsed.id);
         }
       }
     }
@@ -69,8 +85,14 @@ describe("mcp stdout", () => {
       expect(message.jsonrpc).toBe("2.0");
       expect("result" in message || "error" in message || "method" in message).toBe(true);
     }
-    const byId = new Map(lines.map((l) => JSON.parse(l)).filter((m) => m.id !== undefined).map((m) => [m.id, m]));
-    // ids follow the order of `requests`: 4 get_run, 6 import, 7 outside, 9 unknown tool, 10 unknown method.
+    const byId = new Map(
+      lines
+        .map((l) => JSON.parse(l))
+        .filter((m) => m.id !== undefined)
+        .map((m) => [m.id, m]),
+    );
+    // ids follow the order of `requests`: 4 get_run, 6 import, 7 outside, 9 unknown tool, 10
+    // unknown method.
     expect(byId.get(4).result.structuredContent.error.code).toBe("INVALID_ARGUMENTS");
     expect(byId.get(6).result.structuredContent.ok).toBe(true);
     expect(byId.get(7).result.structuredContent.error.code).toBe("ARTIFACT_REFUSED");

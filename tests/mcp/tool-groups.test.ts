@@ -6,7 +6,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cli, tempDir } from "../helpers.ts";
 import { instructionsFor } from "../../src/mcp/instructions.ts";
-import { DEFAULT_TOOL_GROUPS, parseToolGroups, TOOL_GROUP_NAMES, TOOL_GROUPS, toolsArgument } from "../../src/mcp/tool-groups.ts";
+import {
+  DEFAULT_TOOL_GROUPS,
+  parseToolGroups,
+  TOOL_GROUP_NAMES,
+  TOOL_GROUPS,
+  toolsArgument,
+} from "../../src/mcp/tool-groups.ts";
 import { TOOLS } from "../../src/mcp/tools/index.ts";
 import { call, connect, type Connected, type Json, rawSession } from "./mcp-helpers.ts";
 
@@ -40,7 +46,8 @@ describe("tool groups", () => {
     const core = instructionsFor(["core"]);
     expect(core).not.toContain("plan_capture");
     expect(core).toContain("--tools core,records");
-    for (const group of TOOL_GROUP_NAMES.filter((g) => g !== "core")) expect(core).toContain(`- ${group}: `);
+    for (const group of TOOL_GROUP_NAMES.filter((g) => g !== "core"))
+      expect(core).toContain(`- ${group}: `);
     const all = instructionsFor(TOOL_GROUP_NAMES);
     expect(all).toContain("plan_capture");
     expect(all).not.toContain("not published by this server");
@@ -66,7 +73,11 @@ describe("the default (core) server", () => {
       const answer = (await raw.readUntil((m) => m.id === 1)).at(-1)!;
       const bytes = Buffer.byteLength(JSON.stringify(answer.result));
       const names = (answer.result.tools as Json[]).map((t) => t.name);
-      expect(names).toEqual(TOOLS.map((t) => t.name).filter((n) => (TOOL_GROUPS.core.tools as readonly string[]).includes(n)));
+      expect(names).toEqual(
+        TOOLS.map((t) => t.name).filter((n) =>
+          (TOOL_GROUPS.core.tools as readonly string[]).includes(n),
+        ),
+      );
       expect(names.length).toBeLessThanOrEqual(CORE_MAX_TOOLS);
       expect(bytes).toBeLessThanOrEqual(CORE_TOKEN_BUDGET * BYTES_PER_TOKEN);
     } finally {
@@ -77,11 +88,17 @@ describe("the default (core) server", () => {
   test("a tool outside the enabled groups is refused with TOOL_NOT_ENABLED naming the flag that enables it", async () => {
     const refused = await call(mcp.client, "plan_capture", { adapter: "command", workload: "w" });
     expect(refused.isError).toBe(true);
-    expect(refused.error).toMatchObject({ code: "TOOL_NOT_ENABLED", retryable: false, details: { tool: "plan_capture", group: "capture", flag: "--tools core,capture" } });
+    expect(refused.error).toMatchObject({
+      code: "TOOL_NOT_ENABLED",
+      retryable: false,
+      details: { tool: "plan_capture", group: "capture", flag: "--tools core,capture" },
+    });
     expect(refused.error.message).toContain("--tools core,capture");
     expect(refused.error.remediation[0]).toContain("--tools core,capture");
     // A name no group has is still a protocol error, not a refusal.
-    await expect(mcp.client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/Unknown tool/);
+    await expect(mcp.client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(
+      /Unknown tool/,
+    );
   });
 
   test("a core tool answers", async () => {
@@ -111,7 +128,10 @@ describe("--tools", () => {
   test("an unknown group stops `mcp serve` before it starts, with the valid names", async () => {
     const dir = tempDir("flameox-mcp-bad-");
     try {
-      const result = await cli(["mcp", "serve", "--project-root", dir.path, "--tools", "core,captrue"], { cwd: dir.path });
+      const result = await cli(
+        ["mcp", "serve", "--project-root", dir.path, "--tools", "core,captrue"],
+        { cwd: dir.path },
+      );
       expect(result.code).toBe(2);
       expect(result.stdout).toBe("");
       expect(result.stderr).toContain("captrue");

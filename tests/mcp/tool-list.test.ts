@@ -12,7 +12,13 @@ describe("published tool list", () => {
     const published = readFileSync(TOOL_LIST_PATH, "utf8");
     const built = await toolListText();
     // Compare per tool first, so a failure names the tool that drifted.
-    const byName = (text: string) => new Map((JSON.parse(text) as { tool: { name: string } }[]).map((t) => [t.tool.name, JSON.stringify(t)]));
+    const byName = (text: string) =>
+      new Map(
+        (JSON.parse(text) as { tool: { name: string } }[]).map((t) => [
+          t.tool.name,
+          JSON.stringify(t),
+        ]),
+      );
     const want = byName(built);
     const have = byName(published);
     expect([...have.keys()]).toEqual([...want.keys()]);

@@ -18,28 +18,58 @@ import { corpusFiles, EXTERNAL_CORPUS } from "../adapters/corpus-files.ts";
 import { heavyTest } from "../helpers.ts";
 import { useWorkspaceService } from "../service-fixture.ts";
 
-const FORMATS = ["cpuprofile", "heapprofile", "pprof", "pprof-legacy", "perf-script", "collapsed-stacks", "speedscope", "gecko", "fxprofiler-processed", "massif", "dhat"];
-/** Formats whose every file their own adapter tests check: one file each here keeps this suite short. */
+const FORMATS = [
+  "cpuprofile",
+  "heapprofile",
+  "pprof",
+  "pprof-legacy",
+  "perf-script",
+  "collapsed-stacks",
+  "speedscope",
+  "gecko",
+  "fxprofiler-processed",
+  "massif",
+  "dhat",
+];
+/**
+ * Formats whose every file their own adapter tests check: one file each here keeps this suite
+ * short.
+ */
 const ONE_EACH = new Set(["gecko", "fxprofiler-processed", "massif", "dhat"]);
-const files = FORMATS.flatMap((format) => corpusFiles(format).slice(0, ONE_EACH.has(format) ? 1 : undefined).map((f) => ({ ...f, format })));
-const firstOfEachFormat = new Set(FORMATS.map((format) => files.find((f) => f.format === format)?.path));
+const files = FORMATS.flatMap((format) =>
+  corpusFiles(format)
+    .slice(0, ONE_EACH.has(format) ? 1 : undefined)
+    .map((f) => ({ ...f, format })),
+);
+const firstOfEachFormat = new Set(
+  FORMATS.map((format) => files.find((f) => f.format === format)?.path),
+);
 const inThisLane = (path: string) => EXTERNAL_CORPUS !== null || firstOfEachFormat.has(path);
 
 let root: string;
 let service: WorkspaceService;
 useWorkspaceService((s, r) => ((service = s), (root = r)));
 
-async function selfByFunction(subject: string, metric?: FrameMetric): Promise<{ metric: string | null; byName: [string, number][] }> {
+async function selfByFunction(
+  subject: string,
+  metric?: FrameMetric,
+): Promise<{ metric: string | null; byName: [string, number][] }> {
   const byName = new Map<string, number>();
   let cursor: string | null = null;
   let chosen: string | null = null;
   do {
     const page = await service.analyzeHotspots(subject, { limit: 1000, cursor, metric });
     chosen = page.metric;
-    for (const h of page.items) byName.set(h.function, (byName.get(h.function) ?? 0) + h.self_value);
+    for (const h of page.items)
+      byName.set(h.function, (byName.get(h.function) ?? 0) + h.self_value);
     cursor = page.next_cursor;
   } while (cursor);
-  return { metric: chosen, byName: [...byName].filter(([, v]) => v !== 0).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) };
+  return {
+    metric: chosen,
+    byName: [...byName]
+      .filter(([, v]) => v !== 0)
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
+  };
 }
 
 /**
@@ -51,7 +81,11 @@ async function selfByFunction(subject: string, metric?: FrameMetric): Promise<{ 
 async function metricWithTotal(subject: string, total: number): Promise<FrameMetric | null> {
   const first = await service.analyzeHotspots(subject, { limit: 1 });
   for (const metric of first.metrics_available) {
-    if ((await service.analyzeHotspots(subject, { limit: 1, metric })).coverage.total_self_value === total) return metric;
+    if (
+      (await service.analyzeHotspots(subject, { limit: 1, metric })).coverage.total_self_value ===
+      total
+    )
+      return metric;
   }
   return null;
 }
@@ -70,25 +104,35 @@ describe("exports of every corpus profile import back with the same hotspots", (
     expect(new Set(files.map((f) => f.format))).toEqual(new Set(FORMATS));
   });
   for (const file of files) {
-    (inThisLane(file.path) ? test : heavyTest)(`${file.format}/${file.name}`, async () => {
-      const imported = await service.importArtifact({ path: file.path });
-      const original = await selfByFunction(imported.artifact_id);
-      const total = (await service.analyzeHotspots(imported.artifact_id, { limit: 1 })).coverage.total_self_value;
-      expect(original.metric).not.toBeNull();
-      expect(original.byName.length).toBeGreaterThan(0);
-      for (const format of ["collapsed", "speedscope", "pprof"] as const) {
-        const exported = await service.views().exportProfile({ subject: imported.artifact_id, format, metric: original.metric as FrameMetric });
-        const out = join(root, `${file.format}-${file.name}.${format}`);
-        writeFileSync(out, exported.bytes);
-        const back = await service.importArtifact({ path: out });
-        const metric = await metricWithTotal(back.artifact_id, total);
-        expect({ format, metric: metric !== null }).toEqual({ format, metric: true });
-        const again = await selfByFunction(back.artifact_id, metric!);
-        // Collapsed stacks cannot carry `;` or a line break inside a name (they separate frames
-        // and stacks); the export replaces them with `_`, so the comparison does too.
-        const expected = format === "collapsed" ? collapsedNames(original.byName) : original.byName;
-        expect({ format, byName: again.byName }).toEqual({ format, byName: expected });
-      }
-    }, 120_000);
+    (inThisLane(file.path) ? test : heavyTest)(
+      `${file.format}/${file.name}`,
+      async () => {
+        const imported = await service.importArtifact({ path: file.path });
+        const original = await selfByFunction(imported.artifact_id);
+        const total = (await service.analyzeHotspots(imported.artifact_id, { limit: 1 })).coverage
+          .total_self_value;
+        expect(original.metric).not.toBeNull();
+        expect(original.byName.length).toBeGreaterThan(0);
+        for (const format of ["collapsed", "speedscope", "pprof"] as const) {
+          const exported = await service.views().exportProfile({
+            subject: imported.artifact_id,
+            format,
+            metric: original.metric as FrameMetric,
+          });
+          const out = join(root, `${file.format}-${file.name}.${format}`);
+          writeFileSync(out, exported.bytes);
+          const back = await service.importArtifact({ path: out });
+          const metric = await metricWithTotal(back.artifact_id, total);
+          expect({ format, metric: metric !== null }).toEqual({ format, metric: true });
+          const again = await selfByFunction(back.artifact_id, metric!);
+          // Collapsed stacks cannot carry `;` or a line break inside a name (they separate frames
+          // and stacks); the export replaces them with `_`, so the comparison does too.
+          const expected =
+            format === "collapsed" ? collapsedNames(original.byName) : original.byName;
+          expect({ format, byName: again.byName }).toEqual({ format, byName: expected });
+        }
+      },
+      120_000,
+    );
   }
 });

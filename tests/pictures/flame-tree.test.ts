@@ -1,15 +1,34 @@
-/** The flame tree, box merging, differential deltas and cross-format function matching, on hand-made stacks. */
+/**
+ * The flame tree, box merging, differential deltas and cross-format function matching, on hand-made
+ * stacks.
+ */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FrameInfo } from "../../src/analysis/hotspots.ts";
-import { annotateDelta, boxCount, buildFlameTree, mergeSmallBoxes } from "../../src/analysis/pictures/flame-tree.ts";
+import {
+  annotateDelta,
+  boxCount,
+  buildFlameTree,
+  mergeSmallBoxes,
+} from "../../src/analysis/pictures/flame-tree.ts";
 import { functionCosts, matchFunctions } from "../../src/analysis/profile-diff.ts";
 import type { ProfileStacks } from "../../src/analysis/profile-stacks.ts";
 import { REPO } from "../helpers.ts";
 
-const frame = (fn: string, file: string | null, line: number | null = null, language = "javascript"): FrameInfo => ({
-  function: fn, language, module: null, file, line, column: null, symbolization: "complete",
+const frame = (
+  fn: string,
+  file: string | null,
+  line: number | null = null,
+  language = "javascript",
+): FrameInfo => ({
+  function: fn,
+  language,
+  module: null,
+  file,
+  line,
+  column: null,
+  symbolization: "complete",
 });
 
 const frames = new Map<string, FrameInfo>([
@@ -49,14 +68,25 @@ describe("flame tree", () => {
   });
 
   test("a filter keeps only stacks through a matching frame and counts what it left out", () => {
-    const tree = buildFlameTree(stacks, frames, { granularity: "function", rootName: "all", filter: /render/ });
+    const tree = buildFlameTree(stacks, frames, {
+      granularity: "function",
+      rootName: "all",
+      filter: /render/,
+    });
     expect(tree.root.total).toBe(29);
     expect(tree.filteredOutValue).toBe(71);
     expect(tree.stacks).toBe(2);
   });
 
   test("merging small boxes keeps every total and says how much it merged", () => {
-    const wide = [...stacks, ...Array.from({ length: 50 }, (_, i) => ({ frameIds: ["m", `t${i}`], value: 0.1, samples: 1 }))];
+    const wide = [
+      ...stacks,
+      ...Array.from({ length: 50 }, (_, i) => ({
+        frameIds: ["m", `t${i}`],
+        value: 0.1,
+        samples: 1,
+      })),
+    ];
     const manyFrames = new Map(frames);
     for (let i = 0; i < 50; i++) manyFrames.set(`t${i}`, frame(`tiny${i}`, "app.js"));
     const tree = buildFlameTree(wide, manyFrames, { granularity: "function", rootName: "all" });
@@ -87,12 +117,21 @@ describe("flame tree", () => {
 
 describe("function costs and matching", () => {
   const view = (fs: Map<string, FrameInfo>, st: typeof stacks): ProfileStacks => ({
-    metric: "cpu_time", unit: "ns", metricsAvailable: ["cpu_time"], frames: fs, stacks: st,
-    totalValue: st.reduce((s, x) => s + x.value, 0), totalSamples: 0, generations: [],
+    metric: "cpu_time",
+    unit: "ns",
+    metricsAvailable: ["cpu_time"],
+    frames: fs,
+    stacks: st,
+    totalValue: st.reduce((s, x) => s + x.value, 0),
+    totalSamples: 0,
+    generations: [],
   });
 
   test("recursion counts a function once per stack toward its total", () => {
-    const rec = new Map([["f", frame("fib", "fib.js")], ["g", frame("fib", "fib.js", 2)]]);
+    const rec = new Map([
+      ["f", frame("fib", "fib.js")],
+      ["g", frame("fib", "fib.js", 2)],
+    ]);
     const costs = functionCosts(view(rec, [{ frameIds: ["f", "g", "f"], value: 10, samples: 1 }]));
     const fib = [...costs.values()][0]!;
     expect(costs.size).toBe(1);
@@ -107,9 +146,15 @@ describe("function costs and matching", () => {
       ["a", frame("parse", "/abs/app.js")], // another path: matched by its unique name
       ["x", frame("newWork", "app.js")],
     ]);
-    const cand = functionCosts(view(other, [{ frameIds: ["m", "a"], value: 5, samples: 1 }, { frameIds: ["m", "x"], value: 5, samples: 1 }]));
+    const cand = functionCosts(
+      view(other, [
+        { frameIds: ["m", "a"], value: 5, samples: 1 },
+        { frameIds: ["m", "x"], value: 5, samples: 1 },
+      ]),
+    );
     const pairs = matchFunctions(base, cand);
-    const kind = (name: string) => pairs.find((p) => (p.candidate ?? p.base)!.function === name)!.match;
+    const kind = (name: string) =>
+      pairs.find((p) => (p.candidate ?? p.base)!.function === name)!.match;
     expect(kind("main")).toBe("name_file");
     expect(kind("parse")).toBe("name_only");
     expect(kind("newWork")).toBe("unmatched");

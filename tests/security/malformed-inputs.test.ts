@@ -49,7 +49,16 @@ describe("hostile inputs", () => {
 
   test("wrong types are ARTIFACT_PARSE_FAILED", async () => {
     const file = join(root, "wrong-types.cpuprofile");
-    writeFileSync(file, JSON.stringify({ nodes: "not an array", samples: [1], timeDeltas: [1], startTime: 0, endTime: 1 }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        nodes: "not an array",
+        samples: [1],
+        timeDeltas: [1],
+        startTime: 0,
+        endTime: 1,
+      }),
+    );
     await expectRefused(file, "ARTIFACT_PARSE_FAILED", 4);
   });
 
@@ -89,7 +98,10 @@ describe("hostile inputs", () => {
 
   test("a gzip bomb is stopped at the decompression budget", async () => {
     const file = join(root, "bomb.json.gz");
-    writeFileSync(join(root, ".diagnostics", "config.toml"), "[storage]\nmax_decompressed_bytes = 1048576\n");
+    writeFileSync(
+      join(root, ".diagnostics", "config.toml"),
+      "[storage]\nmax_decompressed_bytes = 1048576\n",
+    );
     writeFileSync(file, Bun.gzipSync(new Uint8Array(16 * 1024 * 1024).fill(0x20)));
     try {
       await expectRefused(file, "ARTIFACT_TOO_LARGE", 9);

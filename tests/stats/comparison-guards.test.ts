@@ -9,12 +9,23 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { WorkspaceService } from "../../src/application/workspace-service.ts";
 import { StudyService } from "../../src/application/study/study-service.ts";
-import { minimumPairsFor, orderStatisticMedianInterval, signCoverage } from "../../src/analysis/statistics/order-statistic-interval.ts";
-import { comparePaired, ORDER_STATISTIC_BELOW } from "../../src/analysis/statistics/paired-log-ratio.ts";
+import {
+  minimumPairsFor,
+  orderStatisticMedianInterval,
+  signCoverage,
+} from "../../src/analysis/statistics/order-statistic-interval.ts";
+import {
+  comparePaired,
+  ORDER_STATISTIC_BELOW,
+} from "../../src/analysis/statistics/paired-log-ratio.ts";
 import { CORPUS, cli, tempWorkspace } from "../helpers.ts";
 
 const shifted = (n: number, factor: number) =>
-  Array.from({ length: n }, (_, i) => ({ block_id: `b${i}`, baseline: 10 + (i % 3) * 0.1, candidate: (10 + (i % 3) * 0.1) * factor * (1 + 0.001 * i) }));
+  Array.from({ length: n }, (_, i) => ({
+    block_id: `b${i}`,
+    baseline: 10 + (i % 3) * 0.1,
+    candidate: (10 + (i % 3) * 0.1) * factor * (1 + 0.001 * i),
+  }));
 
 describe("confirmatory minimum", () => {
   test("follows from the confidence level: [min, max] of n values must reach it", () => {
@@ -30,13 +41,25 @@ describe("confirmatory minimum", () => {
   test("three to five clear pairs are descriptive only; six decide", () => {
     for (const n of [3, 4, 5]) {
       const r = comparePaired(shifted(n, 1.3), { threshold: 0.05, polarity: "lower_is_better" });
-      expect([n, r.decision, r.exploratory, r.confidence_low, r.minimum_pairs]).toEqual([n, "descriptive_only", true, null, 6]);
+      expect([n, r.decision, r.exploratory, r.confidence_low, r.minimum_pairs]).toEqual([
+        n,
+        "descriptive_only",
+        true,
+        null,
+        6,
+      ]);
       expect(r.relative_change).toBeGreaterThan(0.29);
     }
     const six = comparePaired(shifted(6, 1.3), { threshold: 0.05, polarity: "lower_is_better" });
     expect([six.decision, six.exploratory]).toEqual(["meaningful_regression", false]);
     // At 90% five pairs are enough.
-    expect(comparePaired(shifted(5, 1.3), { threshold: 0.05, polarity: "lower_is_better", confidenceLevel: 0.9 }).decision).toBe("meaningful_regression");
+    expect(
+      comparePaired(shifted(5, 1.3), {
+        threshold: 0.05,
+        polarity: "lower_is_better",
+        confidenceLevel: 0.9,
+      }).decision,
+    ).toBe("meaningful_regression");
   });
 });
 
@@ -61,7 +84,11 @@ describe("order-statistic interval", () => {
 describe("undefined intervals are inconclusive, with the reason", () => {
   test("quantized ties that pin the interval to one value decide nothing (small n)", () => {
     // 1 ms-quantized timings of a true +8% change: most pairs read 12 → 13 ms.
-    const pairs = Array.from({ length: 10 }, (_, i) => ({ block_id: `b${i}`, baseline: 12, candidate: i === 0 ? 12 : 13 }));
+    const pairs = Array.from({ length: 10 }, (_, i) => ({
+      block_id: `b${i}`,
+      baseline: 12,
+      candidate: i === 0 ? 12 : 13,
+    }));
     const r = comparePaired(pairs, { threshold: 0.05, polarity: "lower_is_better" });
     expect(r.decision).toBe("inconclusive");
     expect([r.confidence_low, r.confidence_high]).toEqual([null, null]);
@@ -70,8 +97,16 @@ describe("undefined intervals are inconclusive, with the reason", () => {
 
   test("BCa with degenerate acceleration (scipy: NaN) is inconclusive, not a zero-width interval", () => {
     const n = ORDER_STATISTIC_BELOW + 10;
-    const pairs = Array.from({ length: n }, (_, i) => ({ block_id: `b${i}`, baseline: 12, candidate: i < 3 ? 12 : i > n - 3 ? 14 : 13 }));
-    const r = comparePaired(pairs, { threshold: 0.05, polarity: "lower_is_better", resamples: 999 });
+    const pairs = Array.from({ length: n }, (_, i) => ({
+      block_id: `b${i}`,
+      baseline: 12,
+      candidate: i < 3 ? 12 : i > n - 3 ? 14 : 13,
+    }));
+    const r = comparePaired(pairs, {
+      threshold: 0.05,
+      polarity: "lower_is_better",
+      resamples: 999,
+    });
     expect(r.method).toContain("bca");
     expect(r.decision).toBe("inconclusive");
     expect(r.confidence_low).toBeNull();
@@ -79,10 +114,23 @@ describe("undefined intervals are inconclusive, with the reason", () => {
   });
 
   test("the per-pair values are part of the result", () => {
-    const r = comparePaired([...shifted(6, 1.1), { block_id: "dead", baseline: 10, candidate: NaN }], { threshold: 0.05, polarity: "lower_is_better" });
+    const r = comparePaired(
+      [...shifted(6, 1.1), { block_id: "dead", baseline: 10, candidate: NaN }],
+      { threshold: 0.05, polarity: "lower_is_better" },
+    );
     expect(r.pairs).toHaveLength(7);
-    expect(r.pairs[0]).toEqual({ block_id: "b0", baseline: 10, candidate: 10 * 1.1, log_ratio: Math.log(1.1) });
-    expect(r.pairs[6]).toEqual({ block_id: "dead", baseline: 10, candidate: null, log_ratio: null });
+    expect(r.pairs[0]).toEqual({
+      block_id: "b0",
+      baseline: 10,
+      candidate: 10 * 1.1,
+      log_ratio: Math.log(1.1),
+    });
+    expect(r.pairs[6]).toEqual({
+      block_id: "dead",
+      baseline: 10,
+      candidate: null,
+      log_ratio: null,
+    });
   });
 });
 
@@ -90,7 +138,25 @@ describe("undefined intervals are inconclusive, with the reason", () => {
 function hyperfine(dir: string, name: string, seconds: number[]): string {
   const path = join(dir, name);
   const mean = seconds.reduce((a, b) => a + b, 0) / seconds.length;
-  writeFileSync(path, JSON.stringify({ results: [{ command: "work", mean, stddev: 0, median: mean, user: 0, system: 0, min: Math.min(...seconds), max: Math.max(...seconds), times: seconds, exit_codes: seconds.map(() => 0) }] }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      results: [
+        {
+          command: "work",
+          mean,
+          stddev: 0,
+          median: mean,
+          user: 0,
+          system: 0,
+          min: Math.min(...seconds),
+          max: Math.max(...seconds),
+          times: seconds,
+          exit_codes: seconds.map(() => 0),
+        },
+      ],
+    }),
+  );
   return path;
 }
 
@@ -105,17 +171,40 @@ describe("run-set comparisons", () => {
     service = await WorkspaceService.open({ workspace: ws.root });
     study = new StudyService(service.ws);
     for (let i = 0; i < 8; i++) {
-      base.push((await service.importArtifact({ path: hyperfine(ws.root, `b${i}.json`, [0.01 + i * 1e-5, 0.0101 + i * 1e-5]) })).run_id);
-      cand.push((await service.importArtifact({ path: hyperfine(ws.root, `c${i}.json`, [0.007 + i * 1e-5, 0.0071 + i * 1e-5]) })).run_id);
+      base.push(
+        (
+          await service.importArtifact({
+            path: hyperfine(ws.root, `b${i}.json`, [0.01 + i * 1e-5, 0.0101 + i * 1e-5]),
+          })
+        ).run_id,
+      );
+      cand.push(
+        (
+          await service.importArtifact({
+            path: hyperfine(ws.root, `c${i}.json`, [0.007 + i * 1e-5, 0.0071 + i * 1e-5]),
+          })
+        ).run_id,
+      );
     }
   }, 120_000);
   afterAll(() => {
     service?.close();
     ws?.cleanup();
   });
-  const request = (a: string, b: string) => ({ baseline_run_set_id: a, candidate_run_set_id: b, metric: "wall_time", polarity: "lower_is_better" as const, practical_threshold: 0.05 });
+  const request = (a: string, b: string) => ({
+    baseline_run_set_id: a,
+    candidate_run_set_id: b,
+    metric: "wall_time",
+    polarity: "lower_is_better" as const,
+    practical_threshold: 0.05,
+  });
   const members = (runs: string[], failedBlocks: number[] = []) =>
-    runs.map((run_id, i) => ({ run_id, block_id: `block-${i}`, included: !failedBlocks.includes(i), reason: failedBlocks.includes(i) ? (i % 2 ? "trial timed_out" : "trial failed") : null }));
+    runs.map((run_id, i) => ({
+      run_id,
+      block_id: `block-${i}`,
+      included: !failedBlocks.includes(i),
+      reason: failedBlocks.includes(i) ? (i % 2 ? "trial timed_out" : "trial failed") : null,
+    }));
 
   test("a candidate that crashed in 3 of 8 blocks: failed (not excluded), named, and no decision", async () => {
     const a = study.freezeRunSet({ members: members(base) });
@@ -132,41 +221,100 @@ describe("run-set comparisons", () => {
     const codes = r.limitations.map((l) => l.code);
     expect(codes).toContain("failed_trials");
     expect(codes).toContain("below_confirmatory_minimum");
-    expect(r.pairs.map((p) => p.block_id)).toEqual(["block-0", "block-2", "block-3", "block-5", "block-7"]);
+    expect(r.pairs.map((p) => p.block_id)).toEqual([
+      "block-0",
+      "block-2",
+      "block-3",
+      "block-5",
+      "block-7",
+    ]);
   });
 
   test("with every block complete the same data decide, and the JSON carries each pair", async () => {
     const a = study.freezeRunSet({ members: members(base) });
     const b = study.freezeRunSet({ members: members(cand) });
     const r = await study.compare(request(a.run_set_id, b.run_set_id));
-    expect([r.complete_pair_n, r.decision, r.failed_trials]).toEqual([8, "meaningful_improvement", []]);
+    expect([r.complete_pair_n, r.decision, r.failed_trials]).toEqual([
+      8,
+      "meaningful_improvement",
+      [],
+    ]);
     expect(r.pairs).toHaveLength(8);
-    for (const p of r.pairs) expect(p.log_ratio!).toBeCloseTo(Math.log(p.candidate! / p.baseline!), 12);
+    for (const p of r.pairs)
+      expect(p.log_ratio!).toBeCloseTo(Math.log(p.candidate! / p.baseline!), 12);
   });
 
   test("two commands of one hyperfine file compare directly; pooling its benchmarks without a scope is refused", async () => {
     const file = join(CORPUS, "hyperfine", "3em-tools-benchmarks-results.json");
     const run = (await service.importArtifact({ path: file })).run_id;
-    const r = await study.compareScopes({ run_id: run, baseline_scope: "../../target/release/bench", candidate_scope: "../../target/release/bench_wasm", metric: "wall_time", polarity: "lower_is_better", practical_threshold: 0.05 });
+    const r = await study.compareScopes({
+      run_id: run,
+      baseline_scope: "../../target/release/bench",
+      candidate_scope: "../../target/release/bench_wasm",
+      metric: "wall_time",
+      polarity: "lower_is_better",
+      practical_threshold: 0.05,
+    });
     expect(r.pairing).toBe("sample_hierarchy");
     expect(r.complete_pair_n).toBe(20);
-    expect(r.limitations.map((l) => l.code)).toEqual(expect.arrayContaining(["within_run_pairing", "same_run_scopes"]));
-    const doc = JSON.parse(await Bun.file(file).text()) as { results: { command: string; times: number[] }[] };
+    expect(r.limitations.map((l) => l.code)).toEqual(
+      expect.arrayContaining(["within_run_pairing", "same_run_scopes"]),
+    );
+    const doc = JSON.parse(await Bun.file(file).text()) as {
+      results: { command: string; times: number[] }[];
+    };
     const times = (command: string) => doc.results.find((x) => x.command === command)!.times;
-    expect(r.pairs.map((p) => p.baseline)).toEqual(times("../../target/release/bench").map((t) => Math.round(t * 1e9)));
-    expect(r.pairs.map((p) => p.candidate)).toEqual(times("../../target/release/bench_wasm").map((t) => Math.round(t * 1e9)));
+    expect(r.pairs.map((p) => p.baseline)).toEqual(
+      times("../../target/release/bench").map((t) => Math.round(t * 1e9)),
+    );
+    expect(r.pairs.map((p) => p.candidate)).toEqual(
+      times("../../target/release/bench_wasm").map((t) => Math.round(t * 1e9)),
+    );
     const set = study.freezeRunSet({ run_ids: [run] });
-    const other = study.freezeRunSet({ run_ids: [(await service.importArtifact({ path: file })).run_id] });
-    await expect(study.compare(request(set.run_set_id, other.run_set_id))).rejects.toMatchObject({ code: "INVALID_ARGUMENTS", details: { field: "scope" }, message: expect.stringContaining("span 5 benchmarks") });
-    await expect(study.compareScopes({ run_id: run, baseline_scope: "x", candidate_scope: "x", metric: "wall_time", polarity: "lower_is_better", practical_threshold: 0.05 })).rejects.toMatchObject({ code: "INVALID_ARGUMENTS" });
-    const viaCli = await cli(["analyze", "compare", "--run", run, "--baseline-scope", "../../target/release/bench", "--candidate-scope", "../../target/release/bench_wasm", "--json"], { cwd: ws.root });
+    const other = study.freezeRunSet({
+      run_ids: [(await service.importArtifact({ path: file })).run_id],
+    });
+    await expect(study.compare(request(set.run_set_id, other.run_set_id))).rejects.toMatchObject({
+      code: "INVALID_ARGUMENTS",
+      details: { field: "scope" },
+      message: expect.stringContaining("span 5 benchmarks"),
+    });
+    await expect(
+      study.compareScopes({
+        run_id: run,
+        baseline_scope: "x",
+        candidate_scope: "x",
+        metric: "wall_time",
+        polarity: "lower_is_better",
+        practical_threshold: 0.05,
+      }),
+    ).rejects.toMatchObject({ code: "INVALID_ARGUMENTS" });
+    const viaCli = await cli(
+      [
+        "analyze",
+        "compare",
+        "--run",
+        run,
+        "--baseline-scope",
+        "../../target/release/bench",
+        "--candidate-scope",
+        "../../target/release/bench_wasm",
+        "--json",
+      ],
+      { cwd: ws.root },
+    );
     expect([viaCli.code, viaCli.json?.complete_pair_n]).toEqual([0, 20]);
   }, 120_000);
 
   test("a run set compared with itself, or with the same runs frozen again, is refused", async () => {
     const a = study.freezeRunSet({ members: members(base) });
     const again = study.freezeRunSet({ members: members(base) });
-    await expect(study.compare(request(a.run_set_id, a.run_set_id))).rejects.toMatchObject({ code: "INVALID_ARGUMENTS" });
-    await expect(study.compare(request(a.run_set_id, again.run_set_id))).rejects.toMatchObject({ code: "INVALID_ARGUMENTS", message: expect.stringContaining("same runs") });
+    await expect(study.compare(request(a.run_set_id, a.run_set_id))).rejects.toMatchObject({
+      code: "INVALID_ARGUMENTS",
+    });
+    await expect(study.compare(request(a.run_set_id, again.run_set_id))).rejects.toMatchObject({
+      code: "INVALID_ARGUMENTS",
+      message: expect.stringContaining("same runs"),
+    });
   });
 });

@@ -6,9 +6,11 @@
  *
  *   from scipy.stats import spearmanr
  *   xs = [100, 200, 400, 800, 1600] * 2
- *   spearmanr(xs, [3, 8, 20, 60, 200, 4, 9, 21, 61, 201])        # 0.9847319278346618, 2.334186320787442e-07
+ *   spearmanr(xs, [3, 8, 20, 60, 200, 4, 9, 21, 61, 201])        # 0.9847319278346618,
+ *   2.334186320787442e-07
  *   spearmanr(xs, [20, 23, 19, 22, 21, 22, 19, 23, 21, 20])      # -0.05, 0.8908980275878906
- *   spearmanr(xs, [100, 60, 30, 12, 5, 99, 61, 31, 11, 6])       # -0.9847319278346618, 2.334186320787442e-07
+ *   spearmanr(xs, [100, 60, 30, 12, 5, 99, 61, 31, 11, 6])       # -0.9847319278346618,
+ *   2.334186320787442e-07
  *
  * and the q-values are Benjamini–Hochberg computed here by hand over the tested family.
  */
@@ -33,12 +35,35 @@ const SCIPY = {
 };
 const MAIN_SAMPLES = 5;
 
-/** root → main → {grows, flat, shrinks}; every sample 1000 µs apart, `main` samples first and last. */
+/**
+ * root → main → {grows, flat, shrinks}; every sample 1000 µs apart, `main` samples first and last.
+ */
 function profile(counts: Record<keyof typeof COUNTS, number>): string {
-  const frame = (id: number, name: string, line: number, children: number[]) =>
-    ({ id, callFrame: { functionName: name, scriptId: "1", url: "file:///app/work.js", lineNumber: line, columnNumber: 0 }, hitCount: 0, children });
+  const frame = (id: number, name: string, line: number, children: number[]) => ({
+    id,
+    callFrame: {
+      functionName: name,
+      scriptId: "1",
+      url: "file:///app/work.js",
+      lineNumber: line,
+      columnNumber: 0,
+    },
+    hitCount: 0,
+    children,
+  });
   const nodes = [
-    { id: 1, callFrame: { functionName: "(root)", scriptId: "0", url: "", lineNumber: -1, columnNumber: -1 }, hitCount: 0, children: [2] },
+    {
+      id: 1,
+      callFrame: {
+        functionName: "(root)",
+        scriptId: "0",
+        url: "",
+        lineNumber: -1,
+        columnNumber: -1,
+      },
+      hitCount: 0,
+      children: [2],
+    },
     frame(2, "main", 1, [3, 4, 5]),
     frame(3, "grows", 10, []),
     frame(4, "flat", 20, []),
@@ -52,7 +77,13 @@ function profile(counts: Record<keyof typeof COUNTS, number>): string {
     ...Array(Math.floor(MAIN_SAMPLES / 2)).fill(2),
   ];
   const timeDeltas = samples.map(() => 1000);
-  return JSON.stringify({ nodes, startTime: 0, endTime: samples.length * 1000, samples, timeDeltas });
+  return JSON.stringify({
+    nodes,
+    startTime: 0,
+    endTime: samples.length * 1000,
+    samples,
+    timeDeltas,
+  });
 }
 
 let dir: { path: string; cleanup: () => void };
@@ -65,7 +96,10 @@ beforeAll(async () => {
   service = await WorkspaceService.open({ workspace: dir.path });
   for (const [i, input] of INPUTS.entries()) {
     const path = join(dir.path, `trial-${i}.cpuprofile`);
-    writeFileSync(path, profile({ grows: COUNTS.grows[i]!, flat: COUNTS.flat[i]!, shrinks: COUNTS.shrinks[i]! }));
+    writeFileSync(
+      path,
+      profile({ grows: COUNTS.grows[i]!, flat: COUNTS.flat[i]!, shrinks: COUNTS.shrinks[i]! }),
+    );
     const imported = await service.importArtifact({ path });
     trials.push({ run_id: imported.run_id, variant: "v", input });
   }
@@ -75,7 +109,10 @@ afterAll(() => {
   dir?.cleanup();
 });
 
-/** Benjamini–Hochberg by its definition: q(i) = min over j with p(j) ≥ p(i) of min(1, m·p(j)/rank(j)). */
+/**
+ * Benjamini–Hochberg by its definition: q(i) = min over j with p(j) ≥ p(i) of min(1,
+ * m·p(j)/rank(j)).
+ */
 function bhByHand(ps: number[]): number[] {
   const m = ps.length;
   const rank = (p: number) => ps.filter((x) => x <= p).length;
@@ -86,7 +123,13 @@ describe("frame correlations", () => {
   test("a frame growing with input is flagged; flat and shrinking ones are not; values match scipy", async () => {
     const result = await frameCorrelations(SnapshotHandle.pin(service.ws.paths), trials);
     if (result.status === "unavailable") throw new Error(result.reason);
-    expect(result).toMatchObject({ status: "available", metric: "cpu_time", measure: "self_value", profiled_trials: 10, unprofiled_trials: 0 });
+    expect(result).toMatchObject({
+      status: "available",
+      metric: "cpu_time",
+      measure: "self_value",
+      profiled_trials: 10,
+      unprofiled_trials: 0,
+    });
     const v = result.variants[0]!;
     const byName = new Map(v.frames.map((f) => [f.function, f]));
     // main has the same self time in every trial: no rank correlation, so not tested.
@@ -111,16 +154,29 @@ describe("frame correlations", () => {
     expect(v.frames[0]!.function).toBe("grows");
     // Self time per input is read from the corpus: 1 ms per sample, in ns.
     expect(byName.get("grows")!.median_self_by_input).toEqual([
-      { input: 100, value: 3.5e6 }, { input: 200, value: 8.5e6 }, { input: 400, value: 20.5e6 }, { input: 800, value: 60.5e6 }, { input: 1600, value: 200.5e6 },
+      { input: 100, value: 3.5e6 },
+      { input: 200, value: 8.5e6 },
+      { input: 400, value: 20.5e6 },
+      { input: 800, value: 60.5e6 },
+      { input: 1600, value: 200.5e6 },
     ]);
   });
 
   test("trials without profiles are left out and named; none at all is unavailable, not 'no growth'", async () => {
     const snapshot = SnapshotHandle.pin(service.ws.paths);
-    const partial = await frameCorrelations(snapshot, [...trials, { run_id: "run_without_profile", variant: "v", input: 3200 }]);
+    const partial = await frameCorrelations(snapshot, [
+      ...trials,
+      { run_id: "run_without_profile", variant: "v", input: 3200 },
+    ]);
     expect(partial.status).toBe("partial");
     if (partial.status !== "unavailable") expect(partial.unprofiled_trials).toBe(1);
-    const none = await frameCorrelations(snapshot, [{ run_id: "run_a", variant: "v", input: 1 }, { run_id: "run_b", variant: "v", input: 2 }]);
-    expect(none).toEqual({ status: "unavailable", reason: expect.stringContaining("no profile evidence") });
+    const none = await frameCorrelations(snapshot, [
+      { run_id: "run_a", variant: "v", input: 1 },
+      { run_id: "run_b", variant: "v", input: 2 },
+    ]);
+    expect(none).toEqual({
+      status: "unavailable",
+      reason: expect.stringContaining("no profile evidence"),
+    });
   });
 });

@@ -17,7 +17,10 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { bcaMedianInterval, jackknifeAcceleration } from "../../src/analysis/statistics/bootstrap-bca.ts";
+import {
+  bcaMedianInterval,
+  jackknifeAcceleration,
+} from "../../src/analysis/statistics/bootstrap-bca.ts";
 import { sortedCopy } from "../../src/analysis/statistics/descriptive.ts";
 import { benjaminiHochberg } from "../../src/analysis/statistics/benjamini-hochberg.ts";
 import { selectScalingModel } from "../../src/analysis/statistics/scaling-fit.ts";
@@ -27,7 +30,11 @@ import { wilcoxonSignedRank } from "../../src/analysis/statistics/wilcoxon.ts";
 const DIR = join(import.meta.dir, "reference");
 const ROUNDING = 1e-12;
 
-interface Spread { sd: number; min: number; max: number }
+interface Spread {
+  sd: number;
+  min: number;
+  max: number;
+}
 interface Dataset {
   name: string;
   seed: number;
@@ -55,7 +62,10 @@ const datasets: Dataset[] = readdirSync(join(DIR, "datasets"))
 function agrees(ours: number | null, scipy: number, spread: Spread): boolean {
   if (ours === null) return false;
   const slack = ROUNDING * (1 + Math.abs(scipy));
-  return Math.abs(ours - scipy) <= 4 * Math.SQRT2 * spread.sd + slack || (ours >= spread.min - slack && ours <= spread.max + slack);
+  return (
+    Math.abs(ours - scipy) <= 4 * Math.SQRT2 * spread.sd + slack ||
+    (ours >= spread.min - slack && ours <= spread.max + slack)
+  );
 }
 
 describe("reference agreement with scipy", () => {
@@ -66,18 +76,39 @@ describe("reference agreement with scipy", () => {
   for (const d of datasets) {
     const ratios = d.baseline.map((b, i) => Math.log(d.candidate[i]! / b));
     test(`${d.name}: point estimate, acceleration and Wilcoxon p match exactly`, () => {
-      const interval = bcaMedianInterval(ratios, { resamples: d.resamples, confidenceLevel: d.confidence_level, seed: d.seed });
+      const interval = bcaMedianInterval(ratios, {
+        resamples: d.resamples,
+        confidenceLevel: d.confidence_level,
+        seed: d.seed,
+      });
       expect(interval.estimate).toBe(d.expected.log_ratio_median);
-      expect(Math.abs(jackknifeAcceleration(sortedCopy(ratios)) - d.expected.acceleration)).toBeLessThanOrEqual(1e-12);
+      expect(
+        Math.abs(jackknifeAcceleration(sortedCopy(ratios)) - d.expected.acceleration),
+      ).toBeLessThanOrEqual(1e-12);
       const w = wilcoxonSignedRank(ratios);
       expect(w.method).toBe(d.expected.wilcoxon_method as never);
-      expect(Math.abs(w.p_value! - d.expected.wilcoxon_p)).toBeLessThanOrEqual(1e-12 + 1e-9 * d.expected.wilcoxon_p);
+      expect(Math.abs(w.p_value! - d.expected.wilcoxon_p)).toBeLessThanOrEqual(
+        1e-12 + 1e-9 * d.expected.wilcoxon_p,
+      );
     });
     test(`${d.name}: BCa bounds agree within the Monte-Carlo tolerance`, () => {
-      const interval = bcaMedianInterval(ratios, { resamples: d.resamples, confidenceLevel: d.confidence_level, seed: d.seed });
-      const detail = { ours: [interval.low, interval.high], scipy: [d.expected.bca_low, d.expected.bca_high] };
-      expect({ ok: agrees(interval.low, d.expected.bca_low, d.expected.bca_low_reruns), ...detail }).toMatchObject({ ok: true });
-      expect({ ok: agrees(interval.high, d.expected.bca_high, d.expected.bca_high_reruns), ...detail }).toMatchObject({ ok: true });
+      const interval = bcaMedianInterval(ratios, {
+        resamples: d.resamples,
+        confidenceLevel: d.confidence_level,
+        seed: d.seed,
+      });
+      const detail = {
+        ours: [interval.low, interval.high],
+        scipy: [d.expected.bca_low, d.expected.bca_high],
+      };
+      expect({
+        ok: agrees(interval.low, d.expected.bca_low, d.expected.bca_low_reruns),
+        ...detail,
+      }).toMatchObject({ ok: true });
+      expect({
+        ok: agrees(interval.high, d.expected.bca_high, d.expected.bca_high_reruns),
+        ...detail,
+      }).toMatchObject({ ok: true });
     });
   }
 
@@ -101,7 +132,10 @@ describe("reference agreement with scipy", () => {
         const ref = c.fits[fit.model];
         expect(Math.abs(fit.rss - ref.rss) / ref.rss).toBeLessThan(1e-7);
         expect(Math.abs(fit.aicc! - ref.aicc)).toBeLessThan(1e-6);
-        expect(Math.abs(fit.intercept - ref.coefficients[0]) / Math.max(1, Math.abs(ref.coefficients[0]))).toBeLessThan(1e-6);
+        expect(
+          Math.abs(fit.intercept - ref.coefficients[0]) /
+            Math.max(1, Math.abs(ref.coefficients[0])),
+        ).toBeLessThan(1e-6);
       }
       // Model choice itself is tested on many seeded datasets in scaling-selection.test.ts.
     }

@@ -7,7 +7,10 @@
  */
 import { describe, expect, test } from "bun:test";
 import { SeededRandom } from "../../src/analysis/statistics/prng.ts";
-import { selectScalingModel, type ScalingModel } from "../../src/analysis/statistics/scaling-fit.ts";
+import {
+  selectScalingModel,
+  type ScalingModel,
+} from "../../src/analysis/statistics/scaling-fit.ts";
 
 const SIZES = [100, 316, 1000, 3162, 10000];
 const BLOCKS = 10;
@@ -25,10 +28,11 @@ function outcomes(truth: string): Record<string, number> {
     const rng = new SeededRandom(7 * s + 1);
     const xs: number[] = [];
     const ys: number[] = [];
-    for (const n of SIZES) for (let b = 0; b < BLOCKS; b++) {
-      xs.push(n);
-      ys.push(5 * TRUTHS[truth]!(n) * Math.exp(0.1 * rng.nextNormal()));
-    }
+    for (const n of SIZES)
+      for (let b = 0; b < BLOCKS; b++) {
+        xs.push(n);
+        ys.push(5 * TRUTHS[truth]!(n) * Math.exp(0.1 * rng.nextNormal()));
+      }
     const r = selectScalingModel(xs, ys);
     const key = r.best_model ?? r.status;
     counts[key] = (counts[key] ?? 0) + 1;

@@ -9,7 +9,10 @@ import { madOutliers } from "../../src/analysis/statistics/outliers.ts";
 import { comparePaired } from "../../src/analysis/statistics/paired-log-ratio.ts";
 import { SeededRandom } from "../../src/analysis/statistics/prng.ts";
 import { spearman } from "../../src/analysis/statistics/spearman.ts";
-import { signedRankDistribution, wilcoxonSignedRank } from "../../src/analysis/statistics/wilcoxon.ts";
+import {
+  signedRankDistribution,
+  wilcoxonSignedRank,
+} from "../../src/analysis/statistics/wilcoxon.ts";
 
 describe("SeededRandom", () => {
   test("the same seed gives the same stream; different seeds differ", () => {
@@ -41,7 +44,8 @@ describe("descriptive statistics and the normal distribution", () => {
     expect(mad([1, 1, 2, 2, 4, 6, 9])).toBe(1);
   });
   test("ndtri inverts ndtr", () => {
-    for (const p of [1e-12, 0.001, 0.025, 0.5, 0.8, 0.999999]) expect(Math.abs(ndtr(ndtri(p)) - p) / p).toBeLessThan(1e-12);
+    for (const p of [1e-12, 0.001, 0.025, 0.5, 0.8, 0.999999])
+      expect(Math.abs(ndtr(ndtri(p)) - p) / p).toBeLessThan(1e-12);
     expect(ndtri(0.975)).toBeCloseTo(1.959963984540054, 13);
   });
 });
@@ -75,12 +79,20 @@ describe("bootstrap, Wilcoxon, outliers", () => {
 describe("decision rule", () => {
   test("lower_is_better and higher_is_better mirror each other", () => {
     expect(decide({ low: 0.12, high: 0.3 }, 0.05, "lower_is_better")).toBe("meaningful_regression");
-    expect(decide({ low: -0.3, high: -0.08 }, 0.05, "lower_is_better")).toBe("meaningful_improvement");
-    expect(decide({ low: 0.12, high: 0.3 }, 0.05, "higher_is_better")).toBe("meaningful_improvement");
-    expect(decide({ low: -0.3, high: -0.08 }, 0.05, "higher_is_better")).toBe("meaningful_regression");
+    expect(decide({ low: -0.3, high: -0.08 }, 0.05, "lower_is_better")).toBe(
+      "meaningful_improvement",
+    );
+    expect(decide({ low: 0.12, high: 0.3 }, 0.05, "higher_is_better")).toBe(
+      "meaningful_improvement",
+    );
+    expect(decide({ low: -0.3, high: -0.08 }, 0.05, "higher_is_better")).toBe(
+      "meaningful_regression",
+    );
   });
   test("inside ±t is no meaningful difference; straddling t, neutral polarity or no interval is inconclusive", () => {
-    expect(decide({ low: -0.02, high: 0.03 }, 0.05, "lower_is_better")).toBe("no_meaningful_difference");
+    expect(decide({ low: -0.02, high: 0.03 }, 0.05, "lower_is_better")).toBe(
+      "no_meaningful_difference",
+    );
     expect(decide({ low: 0.01, high: 0.2 }, 0.05, "lower_is_better")).toBe("inconclusive");
     expect(decide({ low: 0.1, high: 0.2 }, 0.05, "neutral")).toBe("inconclusive");
     expect(decide({ low: null, high: null }, 0.05, "lower_is_better")).toBe("inconclusive");
@@ -106,7 +118,8 @@ describe("Spearman and Benjamini–Hochberg", () => {
   });
   test("BH q-values are monotone in p and capped at 1", () => {
     const q = benjaminiHochberg([0.01, 0.04, 0.03, 0.5]);
-    // sorted p 0.01, 0.03, 0.04, 0.5 → m·p/rank 0.04, 0.06, 0.0533, 0.5 → step-up minimum from the top
+    // sorted p 0.01, 0.03, 0.04, 0.5 → m·p/rank 0.04, 0.06, 0.0533, 0.5 → step-up minimum from the
+    // top
     expect(q).toEqual([0.04, (4 * 0.04) / 3, (4 * 0.04) / 3, 0.5]);
   });
 });

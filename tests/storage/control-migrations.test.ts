@@ -1,4 +1,7 @@
-/** A control plane from before the HEAD log is brought forward by its step and keeps its rows; unknown versions are refused. */
+/**
+ * A control plane from before the HEAD log is brought forward by its step and keeps its rows;
+ * unknown versions are refused.
+ */
 import { expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
@@ -17,9 +20,13 @@ test("a version-3 control plane gains the HEAD log and keeps its rows", () => {
     old.exec("PRAGMA user_version = 3");
     old.close();
     const control = ControlPlane.open(path);
-    expect((control.db.query("PRAGMA user_version").get() as { user_version: number }).user_version).toBe(CONTROL_SCHEMA_VERSION);
+    expect(
+      (control.db.query("PRAGMA user_version").get() as { user_version: number }).user_version,
+    ).toBe(CONTROL_SCHEMA_VERSION);
     expect(control.db.query("SELECT count(*) AS n FROM corpus_head_log").get()).toEqual({ n: 0 });
-    expect(control.db.query("SELECT value FROM meta WHERE key = 'workspace_id'").get()).toEqual({ value: "w" });
+    expect(control.db.query("SELECT value FROM meta WHERE key = 'workspace_id'").get()).toEqual({
+      value: "w",
+    });
     control.close();
     // Opening again applies nothing twice.
     ControlPlane.open(path).close();

@@ -10,14 +10,17 @@ import { copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync }
 import { join } from "node:path";
 import { SAMPLES, cli, tempDir, tempWorkspace, type CliResult } from "../helpers.ts";
 
-const failedChecks = (report: any) => report.checks.filter((c: any) => c.status === "failed").map((c: any) => c.check);
+const failedChecks = (report: any) =>
+  report.checks.filter((c: any) => c.status === "failed").map((c: any) => c.check);
 
 let template: { root: string; cleanup: () => void };
 let firstImport: CliResult;
 
 beforeAll(async () => {
   template = await tempWorkspace();
-  firstImport = await cli(["import", join(SAMPLES, "sample-trace.json"), "--json"], { cwd: template.root });
+  firstImport = await cli(["import", join(SAMPLES, "sample-trace.json"), "--json"], {
+    cwd: template.root,
+  });
 }, 60_000);
 afterAll(() => template?.cleanup());
 
@@ -37,7 +40,9 @@ describe("corpus chain against the control plane", () => {
       const first = firstImport.json;
       // The state the file held before the WAL's later transactions were checkpointed into it.
       copyFileSync(control, join(root, "control.before"));
-      const second = (await cli(["import", join(SAMPLES, "sample.cpuprofile"), "--json"], { cwd: root })).json;
+      const second = (
+        await cli(["import", join(SAMPLES, "sample.cpuprofile"), "--json"], { cwd: root })
+      ).json;
       // Lose the WAL: the database goes back to what the main file held.
       copyFileSync(join(root, "control.before"), control);
       for (const suffix of ["-wal", "-shm"]) rmSync(control + suffix, { force: true });
@@ -61,7 +66,10 @@ describe("corpus chain against the control plane", () => {
       const run = (await cli(["runs", "show", second.run_id, "--json"], { cwd: root })).json;
       expect(run.generation_ids).toEqual([second.extraction.generation_id]);
       expect(run.artifact_ids).toEqual([second.artifact_id]);
-      expect((await cli(["analyze", "hotspots", second.artifact_id, "--json"], { cwd: root })).json.items.length).toBeGreaterThan(0);
+      expect(
+        (await cli(["analyze", "hotspots", second.artifact_id, "--json"], { cwd: root })).json.items
+          .length,
+      ).toBeGreaterThan(0);
       expect((await cli(["status", "--json"], { cwd: root })).json.catalog.in_sync).toBe(true);
       expect(first.run_id).not.toBe(second.run_id);
     } finally {
@@ -74,7 +82,9 @@ describe("corpus chain against the control plane", () => {
     try {
       const head = join(root, ".diagnostics", "corpus", "HEAD");
       const older = readFileSync(head, "utf8");
-      const newest = (await cli(["import", join(SAMPLES, "sample.cpuprofile"), "--json"], { cwd: root })).json;
+      const newest = (
+        await cli(["import", join(SAMPLES, "sample.cpuprofile"), "--json"], { cwd: root })
+      ).json;
       const newestHead = readFileSync(head, "utf8");
       writeFileSync(head, older);
 
@@ -87,11 +97,15 @@ describe("corpus chain against the control plane", () => {
       expect((await cli(["catalog", "rebuild", "--json"], { cwd: root })).code).toBe(5);
 
       const repaired = await cli(["recover", "--rebuild-from-corpus", "--json"], { cwd: root });
-      expect(repaired.json.rebuild.head_restored).toEqual({ from: older.trim(), to: newestHead.trim() });
+      expect(repaired.json.rebuild.head_restored).toEqual({
+        from: older.trim(),
+        to: newestHead.trim(),
+      });
       expect(readFileSync(head, "utf8").trim()).toBe(newestHead.trim());
       const after = await cli(["validate", "--json"], { cwd: root });
       expect(after.json.checks.filter((c: any) => c.status !== "passed")).toEqual([]);
-      const hot = (await cli(["analyze", "hotspots", newest.artifact_id, "--json"], { cwd: root })).json;
+      const hot = (await cli(["analyze", "hotspots", newest.artifact_id, "--json"], { cwd: root }))
+        .json;
       expect(hot.evidence.status).not.toBe("unavailable");
       expect(hot.items.length).toBeGreaterThan(0);
     } finally {

@@ -13,7 +13,11 @@ export function parseWorkersUnder(root: string): number[] {
     if (!/^\d+$/.test(name)) continue;
     try {
       const cmdline = readFileSync(`/proc/${name}/cmdline`, "latin1").split("\0");
-      if (!cmdline.some((a) => a.endsWith("workers/parse.ts")) || !cmdline.some((a) => a.startsWith(root))) continue;
+      if (
+        !cmdline.some((a) => a.endsWith("workers/parse.ts")) ||
+        !cmdline.some((a) => a.startsWith(root))
+      )
+        continue;
       const state = /\) (\S)/.exec(readFileSync(`/proc/${name}/stat`, "latin1"))?.[1];
       if (state !== "Z") found.push(Number(name));
     } catch {
@@ -23,14 +27,23 @@ export function parseWorkersUnder(root: string): number[] {
   return found;
 }
 
-/** Kills the CLI once its worker has run for `afterMs`; returns the workers alive `waitMs` later. */
-export async function killImportDuringParse(root: string, input: string, options: { afterMs?: number; waitMs?: number } = {}): Promise<{ sawWorker: boolean; survivors: number[] }> {
-  const child = Bun.spawn([process.execPath, join(REPO, "src", "cli", "main.ts"), "import", input, "--json"], {
-    cwd: root,
-    env: { ...process.env, NO_COLOR: "1" },
-    stdout: "ignore",
-    stderr: "ignore",
-  });
+/**
+ * Kills the CLI once its worker has run for `afterMs`; returns the workers alive `waitMs` later.
+ */
+export async function killImportDuringParse(
+  root: string,
+  input: string,
+  options: { afterMs?: number; waitMs?: number } = {},
+): Promise<{ sawWorker: boolean; survivors: number[] }> {
+  const child = Bun.spawn(
+    [process.execPath, join(REPO, "src", "cli", "main.ts"), "import", input, "--json"],
+    {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: "1" },
+      stdout: "ignore",
+      stderr: "ignore",
+    },
+  );
   let sawWorker = false;
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline && child.exitCode === null) {

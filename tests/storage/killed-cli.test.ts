@@ -29,7 +29,11 @@ describe("a killed CLI", () => {
       expect(readdirSync(join(root, ".diagnostics", "staging"))).toEqual([]);
       expect(parseWorkersUnder(root)).toEqual([]);
       const runs = (await cli(["runs", "list", "--json"], { cwd: root })).json.items;
-      expect(runs.filter((r: any) => r.capture_status === "running" || r.extraction_status === "running")).toEqual([]);
+      expect(
+        runs.filter(
+          (r: any) => r.capture_status === "running" || r.extraction_status === "running",
+        ),
+      ).toEqual([]);
       const validation = await cli(["validate", "--json"], { cwd: root });
       expect(validation.json.checks.filter((c: any) => c.status !== "passed")).toEqual([]);
     } finally {
@@ -40,21 +44,37 @@ describe("a killed CLI", () => {
   test("recover stops a worker whose owner is gone and removes its staging", async () => {
     const { root, cleanup } = await tempWorkspace();
     try {
-      // A stand-in for a worker that outlived its owner: its own process group, recorded in the lease.
-      const worker = Bun.spawn(["sleep", "60"], { detached: true, stdin: "ignore", stdout: "ignore", stderr: "ignore" });
-      const startTime = (await Bun.file(`/proc/${worker.pid}/stat`).text()).split(") ")[1]!.split(" ")[19]!;
+      // A stand-in for a worker that outlived its owner: its own process group, recorded in the
+      // lease.
+      const worker = Bun.spawn(["sleep", "60"], {
+        detached: true,
+        stdin: "ignore",
+        stdout: "ignore",
+        stderr: "ignore",
+      });
+      const startTime = (await Bun.file(`/proc/${worker.pid}/stat`).text())
+        .split(") ")[1]!
+        .split(" ")[19]!;
       const dead = Bun.spawnSync(["true"]);
       const bootId = (await Bun.file("/proc/sys/kernel/random/boot_id").text()).trim();
       const dir = join(root, ".diagnostics", "staging", "op_orphan");
       mkdirSync(join(dir, "out"), { recursive: true });
       writeFileSync(
         join(dir, "lease.json"),
-        JSON.stringify({ operation_id: "op_orphan", owner: { pid: dead.pid, boot_id: bootId, start_time: "1" }, worker: { pid: worker.pid, start_time: startTime } }),
+        JSON.stringify({
+          operation_id: "op_orphan",
+          owner: { pid: dead.pid, boot_id: bootId, start_time: "1" },
+          worker: { pid: worker.pid, start_time: startTime },
+        }),
       );
       const warned = await cli(["validate", "--json"], { cwd: root });
-      expect(warned.json.checks.find((c: any) => c.check === "staging")?.message).toContain("recover");
+      expect(warned.json.checks.find((c: any) => c.check === "staging")?.message).toContain(
+        "recover",
+      );
       const recovered = await cli(["recover", "--json"], { cwd: root });
-      expect(recovered.json.staging_reclaimed).toEqual([{ operation_id: "op_orphan", workers_killed: 1 }]);
+      expect(recovered.json.staging_reclaimed).toEqual([
+        { operation_id: "op_orphan", workers_killed: 1 },
+      ]);
       await worker.exited;
       expect(worker.signalCode).toBe("SIGKILL");
       expect(existsSync(dir)).toBe(false);

@@ -11,22 +11,42 @@ import { SAMPLES, REPO, cli, tempWorkspace } from "../helpers.ts";
 
 const LOCK_WAIT_MS = 400;
 
-/** Starts an import, and holds the write lock from the moment its parse worker has a request until `holdMs` after it answered. */
+/**
+ * Starts an import, and holds the write lock from the moment its parse worker has a request until
+ * `holdMs` after it answered.
+ */
 async function importAgainstHeldLock(root: string, holdMs: number) {
-  const child = Bun.spawn([process.execPath, join(REPO, "src", "cli", "main.ts"), "import", join(SAMPLES, "sample.cpuprofile"), "--json"], {
-    cwd: root,
-    env: { ...process.env, NO_COLOR: "1" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const child = Bun.spawn(
+    [
+      process.execPath,
+      join(REPO, "src", "cli", "main.ts"),
+      "import",
+      join(SAMPLES, "sample.cpuprofile"),
+      "--json",
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: "1" },
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
   const staging = join(root, ".diagnostics", "staging");
   const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline && !readdirSync(staging).some((op) => existsSync(join(staging, op, "request.json")))) await Bun.sleep(5);
+  while (
+    Date.now() < deadline &&
+    !readdirSync(staging).some((op) => existsSync(join(staging, op, "request.json")))
+  )
+    await Bun.sleep(5);
   const holder = new Database(join(root, ".diagnostics", "control.sqlite"));
   holder.exec("PRAGMA busy_timeout = 10000");
   holder.exec("BEGIN IMMEDIATE");
   // Nothing between the request and the publication needs the lock; hold it from the parse's end.
-  while (Date.now() < deadline && !readdirSync(staging).some((op) => existsSync(join(staging, op, "out", "response.json")))) await Bun.sleep(5);
+  while (
+    Date.now() < deadline &&
+    !readdirSync(staging).some((op) => existsSync(join(staging, op, "out", "response.json")))
+  )
+    await Bun.sleep(5);
   await Bun.sleep(holdMs);
   holder.exec("COMMIT");
   holder.close();
@@ -39,7 +59,10 @@ async function workspaceWithShortLockWait() {
   const ws = await tempWorkspace();
   const config = join(ws.root, ".diagnostics", "config.toml");
   const text = await Bun.file(config).text();
-  await Bun.write(config, text.replace(/write_lock_timeout_ms = \d+/, `write_lock_timeout_ms = ${LOCK_WAIT_MS}`));
+  await Bun.write(
+    config,
+    text.replace(/write_lock_timeout_ms = \d+/, `write_lock_timeout_ms = ${LOCK_WAIT_MS}`),
+  );
   return ws;
 }
 
@@ -64,7 +87,8 @@ describe("publication under a held write lock", () => {
       const result = await importAgainstHeldLock(root, LOCK_WAIT_MS * 4);
       expect(result.code).toBe(7);
       expect(result.json.error.code).toBe("WRITE_LOCK_TIMEOUT");
-      const run = (await cli(["runs", "show", result.json.error.run_id, "--json"], { cwd: root })).json;
+      const run = (await cli(["runs", "show", result.json.error.run_id, "--json"], { cwd: root }))
+        .json;
       expect(run.extraction_status).toBe("failed");
       expect(run.error.code).toBe("WRITE_LOCK_TIMEOUT");
       expect(readdirSync(join(root, ".diagnostics", "quarantine"))).toEqual([]);

@@ -1,6 +1,10 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { DataType, Type, tableFromIPC, type Table } from "apache-arrow";
-import { EVIDENCE_SCHEMAS, PROVENANCE_COLUMNS, type TableSchema } from "../../src/domain/evidence-schema.ts";
+import {
+  EVIDENCE_SCHEMAS,
+  PROVENANCE_COLUMNS,
+  type TableSchema,
+} from "../../src/domain/evidence-schema.ts";
 import { TableBuffer } from "../../src/domain/table-buffer.ts";
 import {
   initParquet,
@@ -43,9 +47,48 @@ const ALL_TYPES: TableSchema = {
 
 const BEYOND_2_53 = 2n ** 53n + 1n;
 const ROWS = [
-  { s: "plain", s_n: null, i: -5, i_n: 7, big: BEYOND_2_53, big_n: null, f: 1.5, f_n: null, b: true, b_n: false, l: ["a", "b"], l_n: null },
-  { s: "ünïcødé 🔥", s_n: "x", i: 2147483647, i_n: null, big: -(2n ** 63n), big_n: 42, f: -0.25, f_n: 3, b: false, b_n: null, l: [], l_n: ["z"] },
-  { s: "", s_n: "", i: 0, i_n: -2147483648, big: 2n ** 63n - 1n, big_n: 9007199254740993n, f: 1e300, f_n: 0, b: true, b_n: true, l: ["", "é"], l_n: [] },
+  {
+    s: "plain",
+    s_n: null,
+    i: -5,
+    i_n: 7,
+    big: BEYOND_2_53,
+    big_n: null,
+    f: 1.5,
+    f_n: null,
+    b: true,
+    b_n: false,
+    l: ["a", "b"],
+    l_n: null,
+  },
+  {
+    s: "ünïcødé 🔥",
+    s_n: "x",
+    i: 2147483647,
+    i_n: null,
+    big: -(2n ** 63n),
+    big_n: 42,
+    f: -0.25,
+    f_n: 3,
+    b: false,
+    b_n: null,
+    l: [],
+    l_n: ["z"],
+  },
+  {
+    s: "",
+    s_n: "",
+    i: 0,
+    i_n: -2147483648,
+    big: 2n ** 63n - 1n,
+    big_n: 9007199254740993n,
+    f: 1e300,
+    f_n: 0,
+    b: true,
+    b_n: true,
+    l: ["", "é"],
+    l_n: [],
+  },
 ];
 
 function fill(schema: TableSchema, rows: Record<string, unknown>[]): TableBuffer {
@@ -59,7 +102,9 @@ function column(table: Table, name: string): unknown[] {
   if (!vector) throw new Error(`no column ${name}`);
   return Array.from({ length: table.numRows }, (_, i) => {
     const v = vector.get(i);
-    return v !== null && typeof v === "object" && Symbol.iterator in v ? Array.from(v as Iterable<unknown>) : v;
+    return v !== null && typeof v === "object" && Symbol.iterator in v
+      ? Array.from(v as Iterable<unknown>)
+      : v;
   });
 }
 
@@ -83,7 +128,10 @@ describe("parquet round trip", () => {
         // int64 always reads back as bigint.
         return col.type === "int64" && typeof v === "number" ? BigInt(v) : v;
       });
-      expect({ name: col.name, values: column(table, col.name) }).toEqual({ name: col.name, values: expected });
+      expect({ name: col.name, values: column(table, col.name) }).toEqual({
+        name: col.name,
+        values: expected,
+      });
     }
   });
 
@@ -96,18 +144,34 @@ describe("parquet round trip", () => {
   });
 
   test("int64 cells given as numbers (negative, large) are exact", () => {
-    const values = [0, -1, 1, -(2 ** 40) - 7, 2 ** 32, -(2 ** 32), Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER];
+    const values = [
+      0,
+      -1,
+      1,
+      -(2 ** 40) - 7,
+      2 ** 32,
+      -(2 ** 32),
+      Number.MAX_SAFE_INTEGER,
+      Number.MIN_SAFE_INTEGER,
+    ];
     const rows = values.map((v) => ({ ...ROWS[0]!, big: v }));
-    const big = readParquet(writeParquet(tableBufferToArrow(fill(ALL_TYPES, rows), PROVENANCE)), ["big"]).getChild("big")!;
-    expect(Array.from({ length: values.length }, (_, i) => big.get(i))).toEqual(values.map((v) => BigInt(v)));
+    const big = readParquet(writeParquet(tableBufferToArrow(fill(ALL_TYPES, rows), PROVENANCE)), [
+      "big",
+    ]).getChild("big")!;
+    expect(Array.from({ length: values.length }, (_, i) => big.get(i))).toEqual(
+      values.map((v) => BigInt(v)),
+    );
   });
 
   test("schema: provenance first, exact Arrow types, nullability, metadata", () => {
     const table = readParquet(writeParquet(tableBufferToArrow(fill(ALL_TYPES, ROWS), PROVENANCE)));
     const fields = table.schema.fields;
-    expect(fields.map((f) => f.name)).toEqual([...PROVENANCE_COLUMNS, ...ALL_TYPES.columns].map((c) => c.name));
+    expect(fields.map((f) => f.name)).toEqual(
+      [...PROVENANCE_COLUMNS, ...ALL_TYPES.columns].map((c) => c.name),
+    );
     const byName = new Map(fields.map((f) => [f.name, f]));
-    const expectType = (name: string, check: (t: DataType) => boolean) => expect({ name, ok: check(byName.get(name)!.type) }).toEqual({ name, ok: true });
+    const expectType = (name: string, check: (t: DataType) => boolean) =>
+      expect({ name, ok: check(byName.get(name)!.type) }).toEqual({ name, ok: true });
     expectType("run_id", DataType.isUtf8);
     expectType("s", (t) => t.typeId === Type.Utf8);
     expectType("schema_version", (t) => DataType.isInt(t) && t.bitWidth === 32 && t.isSigned);
@@ -129,14 +193,18 @@ describe("parquet round trip", () => {
   });
 
   test("an empty buffer still writes the full typed schema", () => {
-    const bytes = writeParquet(tableBufferToArrow(new TableBuffer(EVIDENCE_SCHEMAS.stacks), PROVENANCE));
+    const bytes = writeParquet(
+      tableBufferToArrow(new TableBuffer(EVIDENCE_SCHEMAS.stacks), PROVENANCE),
+    );
     expect(parquetRowCount(bytes)).toBe(0);
     const table = readParquet(bytes);
     expect(table.numRows).toBe(0);
     expect(table.schema.fields.map((f) => f.name)).toEqual(
       [...PROVENANCE_COLUMNS, ...EVIDENCE_SCHEMAS.stacks.columns].map((c) => c.name),
     );
-    expect(DataType.isList(table.schema.fields.find((f) => f.name === "frame_ids")!.type)).toBe(true);
+    expect(DataType.isList(table.schema.fields.find((f) => f.name === "frame_ids")!.type)).toBe(
+      true,
+    );
     expect(parquetToIpcStream(bytes).byteLength).toBeGreaterThan(0);
   });
 
@@ -175,7 +243,9 @@ describe("parquet round trip", () => {
   }, 30_000);
 
   test("parquetRowCount rejects non-Parquet bytes", () => {
-    expect(() => parquetRowCount(new TextEncoder().encode("not parquet at all"))).toThrow(/Parquet/);
+    expect(() => parquetRowCount(new TextEncoder().encode("not parquet at all"))).toThrow(
+      /Parquet/,
+    );
   });
 
   test("bad provenance and out-of-range int32 are refused", () => {
@@ -193,50 +263,86 @@ describe("parquet round trip", () => {
 
 describe("parquet at scale", () => {
   // 1M generated rows, timed: a size case, so the heavy lane's.
-  heavyTest("1M trace_events rows: write and read timings (printed, not asserted)", () => {
-    const n = 1_000_000;
-    const schema = EVIDENCE_SCHEMAS.trace_events;
-    const buffer = new TableBuffer(schema);
-    const set = (name: string, values: unknown[]) => {
-      // Replacing the column arrays directly skips append()'s per-cell checks (test setup only).
-      buffer.columns.set(name, values as never[]);
-    };
-    const idx = Array.from({ length: n }, (_, i) => i);
-    set("event_index", idx.map((i) => BigInt(i)));
-    set("track_id", idx.map((i) => `t${i % 8}`));
-    set("name", idx.map((i) => `fn_${i % 5000}`));
-    set("category", idx.map(() => null));
-    set("phase", idx.map(() => "X"));
-    set("ts_ns", idx.map((i) => 1_700_000_000_000_000_000n + BigInt(i) * 1000n));
-    set("dur_ns", idx.map((i) => i % 1000));
-    set("depth", idx.map((i) => i % 32));
-    set("args_json", idx.map(() => null));
-    set("flags", idx.map(() => null));
-    (buffer as unknown as { rows: number }).rows = n;
+  heavyTest(
+    "1M trace_events rows: write and read timings (printed, not asserted)",
+    () => {
+      const n = 1_000_000;
+      const schema = EVIDENCE_SCHEMAS.trace_events;
+      const buffer = new TableBuffer(schema);
+      const set = (name: string, values: unknown[]) => {
+        // Replacing the column arrays directly skips append()'s per-cell checks (test setup only).
+        buffer.columns.set(name, values as never[]);
+      };
+      const idx = Array.from({ length: n }, (_, i) => i);
+      set(
+        "event_index",
+        idx.map((i) => BigInt(i)),
+      );
+      set(
+        "track_id",
+        idx.map((i) => `t${i % 8}`),
+      );
+      set(
+        "name",
+        idx.map((i) => `fn_${i % 5000}`),
+      );
+      set(
+        "category",
+        idx.map(() => null),
+      );
+      set(
+        "phase",
+        idx.map(() => "X"),
+      );
+      set(
+        "ts_ns",
+        idx.map((i) => 1_700_000_000_000_000_000n + BigInt(i) * 1000n),
+      );
+      set(
+        "dur_ns",
+        idx.map((i) => i % 1000),
+      );
+      set(
+        "depth",
+        idx.map((i) => i % 32),
+      );
+      set(
+        "args_json",
+        idx.map(() => null),
+      );
+      set(
+        "flags",
+        idx.map(() => null),
+      );
+      (buffer as unknown as { rows: number }).rows = n;
 
-    let t = performance.now();
-    const arrowTable = tableBufferToArrow(buffer, PROVENANCE);
-    const toArrowMs = performance.now() - t;
-    t = performance.now();
-    const bytes = writeParquet(arrowTable);
-    const writeMs = performance.now() - t;
-    t = performance.now();
-    const ipc = parquetToIpcStream(bytes);
-    const decodeMs = performance.now() - t;
-    t = performance.now();
-    const back = readParquet(bytes);
-    const readMs = performance.now() - t;
-    t = performance.now();
-    const rows = parquetRowCount(bytes);
-    const countMs = performance.now() - t;
-    console.log(
-      `1M trace_events: toArrow ${toArrowMs.toFixed(0)} ms, writeParquet ${writeMs.toFixed(0)} ms ` +
-        `(${(bytes.byteLength / 2 ** 20).toFixed(1)} MiB), parquetToIpcStream ${decodeMs.toFixed(0)} ms ` +
-        `(${(ipc.byteLength / 2 ** 20).toFixed(0)} MiB IPC), readParquet ${readMs.toFixed(0)} ms, rowCount ${countMs.toFixed(2)} ms`,
-    );
-    expect(rows).toBe(n);
-    expect(back.numRows).toBe(n);
-    expect(back.getChild("ts_ns")!.get(n - 1)).toBe(1_700_000_000_000_000_000n + BigInt(n - 1) * 1000n);
-    expect(back.getChild("category")!.get(3)).toBeNull();
-  }, 60_000);
+      let t = performance.now();
+      const arrowTable = tableBufferToArrow(buffer, PROVENANCE);
+      const toArrowMs = performance.now() - t;
+      t = performance.now();
+      const bytes = writeParquet(arrowTable);
+      const writeMs = performance.now() - t;
+      t = performance.now();
+      const ipc = parquetToIpcStream(bytes);
+      const decodeMs = performance.now() - t;
+      t = performance.now();
+      const back = readParquet(bytes);
+      const readMs = performance.now() - t;
+      t = performance.now();
+      const rows = parquetRowCount(bytes);
+      const countMs = performance.now() - t;
+      console.log(
+        `1M trace_events: toArrow ${toArrowMs.toFixed(0)} ms, writeParquet ${writeMs.toFixed(0)} ms ` +
+          `(${(bytes.byteLength / 2 ** 20).toFixed(1)} MiB), parquetToIpcStream ${decodeMs.toFixed(0)} ms ` +
+          `(${(ipc.byteLength / 2 ** 20).toFixed(0)} MiB IPC), readParquet ${readMs.toFixed(0)} ms, rowCount ${countMs.toFixed(2)} ms`,
+      );
+      expect(rows).toBe(n);
+      expect(back.numRows).toBe(n);
+      expect(back.getChild("ts_ns")!.get(n - 1)).toBe(
+        1_700_000_000_000_000_000n + BigInt(n - 1) * 1000n,
+      );
+      expect(back.getChild("category")!.get(3)).toBeNull();
+    },
+    60_000,
+  );
 });

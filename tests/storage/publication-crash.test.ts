@@ -15,7 +15,9 @@ let first: CliResult;
 
 beforeAll(async () => {
   template = await tempWorkspace();
-  first = await cli(["import", join(SAMPLES, "sample-trace.json"), "--json"], { cwd: template.root });
+  first = await cli(["import", join(SAMPLES, "sample-trace.json"), "--json"], {
+    cwd: template.root,
+  });
 }, 60_000);
 afterAll(() => template?.cleanup());
 
@@ -30,10 +32,16 @@ describe("publication survives a crash at every step", () => {
       const { path: root, cleanup } = tempDir();
       try {
         cpSync(template.root, root, { recursive: true });
-        const headBefore = readFileSync(join(root, ".diagnostics", "corpus", "HEAD"), "utf8").trim();
+        const headBefore = readFileSync(
+          join(root, ".diagnostics", "corpus", "HEAD"),
+          "utf8",
+        ).trim();
         expect(headBefore).toBe(first.json.extraction.corpus_commit_id);
 
-        const crashed = await cli(["import", join(SAMPLES, "sample.cpuprofile"), "--json"], { cwd: root, env: { FLAMEOX_FAULT_INJECT: step } });
+        const crashed = await cli(["import", join(SAMPLES, "sample.cpuprofile"), "--json"], {
+          cwd: root,
+          env: { FLAMEOX_FAULT_INJECT: step },
+        });
         expect(crashed.signal).toBe("SIGKILL");
 
         const headAfter = readFileSync(join(root, ".diagnostics", "corpus", "HEAD"), "utf8").trim();
@@ -51,15 +59,21 @@ describe("publication survives a crash at every step", () => {
         expect(validation.code).toBe(0);
 
         // Evidence that was published before the crash is unchanged and still answers.
-        const hot = await cli(["analyze", "hotspots", first.json.artifact_id, "--json"], { cwd: root });
+        const hot = await cli(["analyze", "hotspots", first.json.artifact_id, "--json"], {
+          cwd: root,
+        });
         expect(hot.code).toBe(0);
         expect(hot.json.items.length).toBeGreaterThan(0);
 
-        const next = await cli(["import", join(SAMPLES, "sample.cpuprofile"), "--json"], { cwd: root });
+        const next = await cli(["import", join(SAMPLES, "sample.cpuprofile"), "--json"], {
+          cwd: root,
+        });
         expect(next.code).toBe(0);
         const finalStatus = await cli(["status", "--json"], { cwd: root });
         expect(finalStatus.json.counts.generations).toBe(step === "post_head" ? 3 : 2);
-        const after = await cli(["analyze", "hotspots", next.json.artifact_id, "--json"], { cwd: root });
+        const after = await cli(["analyze", "hotspots", next.json.artifact_id, "--json"], {
+          cwd: root,
+        });
         expect(after.json.items.length).toBeGreaterThan(0);
       } finally {
         cleanup();

@@ -15,11 +15,17 @@ let trace: any;
 
 beforeAll(async () => {
   source = await tempWorkspace();
-  profile = (await cli(["import", join(SAMPLES, "sample.cpuprofile"), "--json"], { cwd: source.root })).json;
-  trace = (await cli(["import", join(SAMPLES, "sample-trace.json"), "--json"], { cwd: source.root })).json;
+  profile = (
+    await cli(["import", join(SAMPLES, "sample.cpuprofile"), "--json"], { cwd: source.root })
+  ).json;
+  trace = (
+    await cli(["import", join(SAMPLES, "sample-trace.json"), "--json"], { cwd: source.root })
+  ).json;
   mkdirSync(join(view.path, "ws"));
   const bind = Bun.spawnSync(["mount", "--bind", source.root, join(view.path, "ws")]);
-  mounted = bind.exitCode === 0 && Bun.spawnSync(["mount", "-o", "remount,ro,bind", join(view.path, "ws")]).exitCode === 0;
+  mounted =
+    bind.exitCode === 0 &&
+    Bun.spawnSync(["mount", "-o", "remount,ro,bind", join(view.path, "ws")]).exitCode === 0;
 }, 60_000);
 
 afterAll(() => {
@@ -51,7 +57,11 @@ describe("a read-only workspace", () => {
     const answers: Record<string, any> = {};
     for (const args of reads) {
       const result = await cli([...args, "--json"], { cwd });
-      expect({ args, code: result.code, error: result.json?.error ?? null }).toEqual({ args, code: 0, error: null });
+      expect({ args, code: result.code, error: result.json?.error ?? null }).toEqual({
+        args,
+        code: 0,
+        error: null,
+      });
       answers[args.join(" ")] = result.json;
     }
     expect(answers.status.catalog.in_sync).toBe(true);
@@ -61,9 +71,17 @@ describe("a read-only workspace", () => {
   test("refuses writes with WORKSPACE_READ_ONLY", async () => {
     expect(mounted).toBe(true);
     const cwd = join(view.path, "ws");
-    for (const args of [["import", join(SAMPLES, "sample.cpuprofile")], ["catalog", "rebuild"], ["recover"]]) {
+    for (const args of [
+      ["import", join(SAMPLES, "sample.cpuprofile")],
+      ["catalog", "rebuild"],
+      ["recover"],
+    ]) {
       const result = await cli([...args, "--json"], { cwd });
-      expect({ args, code: result.code, error: result.json?.error?.code }).toEqual({ args, code: 10, error: "WORKSPACE_READ_ONLY" });
+      expect({ args, code: result.code, error: result.json?.error?.code }).toEqual({
+        args,
+        code: 10,
+        error: "WORKSPACE_READ_ONLY",
+      });
     }
   }, 60_000);
 });

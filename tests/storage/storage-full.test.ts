@@ -50,7 +50,10 @@ describe("a full file system", () => {
       // From too little for the copy to enough for everything but the evidence, and more.
       for (const margin of [-64, 24, 64, 80, 96, 112, 128, 192].map((k) => k * 1024)) {
         rmSync(filler, { force: true });
-        writeFileSync(filler, new Uint8Array(Math.max(0, freeBytes(mountDir.path) - inputBytes - margin)));
+        writeFileSync(
+          filler,
+          new Uint8Array(Math.max(0, freeBytes(mountDir.path) - inputBytes - margin)),
+        );
         const result = await cli(["import", input, "--json"], { cwd: root });
         const code = result.json?.error?.code ?? "ok";
         outcomes.push(`${margin / 1024}K:${code}`);
@@ -61,15 +64,23 @@ describe("a full file system", () => {
       rmSync(filler, { force: true });
       expect(readdirSync(join(root, ".diagnostics", "quarantine"))).toEqual([]);
       expect(readdirSync(join(root, ".diagnostics", "staging"))).toEqual([]);
-      const runs = (await cli(["runs", "list", "--limit", "100", "--json"], { cwd: root })).json.items;
-      const open = runs.filter((r: any) => ["pending", "running"].includes(r.capture_status) || ["pending", "running"].includes(r.extraction_status));
+      const runs = (await cli(["runs", "list", "--limit", "100", "--json"], { cwd: root })).json
+        .items;
+      const open = runs.filter(
+        (r: any) =>
+          ["pending", "running"].includes(r.capture_status) ||
+          ["pending", "running"].includes(r.extraction_status),
+      );
       expect(open).toEqual([]);
       expect(runs.filter((r: any) => r.error?.code === "STORAGE_FULL").length).toBeGreaterThan(0);
       const validation = await cli(["validate", "--full", "--json"], { cwd: root });
       expect(validation.json.checks.filter((c: any) => c.status === "failed")).toEqual([]);
       expect(outcomes.filter((o) => o.endsWith("STORAGE_FULL")).length).toBeGreaterThan(1);
       // At least one margin let the copy through and ran out while extracting or publishing.
-      expect({ outcomes, extractionStage: extractionStage > 0 }).toEqual({ outcomes, extractionStage: true });
+      expect({ outcomes, extractionStage: extractionStage > 0 }).toEqual({
+        outcomes,
+        extractionStage: true,
+      });
       const again = await cli(["import", input, "--json"], { cwd: root });
       expect(again.code).toBe(0);
     } finally {

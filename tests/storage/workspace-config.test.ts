@@ -3,7 +3,11 @@
  * without a schema library (every command opens the workspace, so its start pays for it).
  */
 import { describe, expect, test } from "bun:test";
-import { DEFAULT_CONFIG, defaultConfigToml, parseConfig } from "../../src/storage/workspace-config.ts";
+import {
+  DEFAULT_CONFIG,
+  defaultConfigToml,
+  parseConfig,
+} from "../../src/storage/workspace-config.ts";
 
 const invalid = (toml: string) => {
   try {
@@ -40,22 +44,61 @@ describe("workspace config", () => {
     ["[storage]\nmax_artifact_bytes = 0\n", "storage.max_artifact_bytes must be at least 1"],
     ["[storage]\nmax_artifact_bytes = 1.5\n", "storage.max_artifact_bytes must be an integer"],
     ['[storage]\nmax_artifact_bytes = "5"\n', "storage.max_artifact_bytes must be an integer"],
-    ["[extraction]\nworker_memory_bytes = 1048576\n", "extraction.worker_memory_bytes must be at least 536870912"],
-    ["[extraction]\nworker_timeout_seconds = 0\n", "extraction.worker_timeout_seconds must be more than 0"],
-    ["[extraction]\nworker_timeout_seconds = 90000\n", "extraction.worker_timeout_seconds must be at most 86400"],
-    ["[extraction]\nmax_nesting_depth = 10001\n", "extraction.max_nesting_depth must be at most 10000"],
+    [
+      "[extraction]\nworker_memory_bytes = 1048576\n",
+      "extraction.worker_memory_bytes must be at least 536870912",
+    ],
+    [
+      "[extraction]\nworker_timeout_seconds = 0\n",
+      "extraction.worker_timeout_seconds must be more than 0",
+    ],
+    [
+      "[extraction]\nworker_timeout_seconds = 90000\n",
+      "extraction.worker_timeout_seconds must be at most 86400",
+    ],
+    [
+      "[extraction]\nmax_nesting_depth = 10001\n",
+      "extraction.max_nesting_depth must be at most 10000",
+    ],
     ["[extraction]\nscan_threads = -2\n", "extraction.scan_threads must be at least -1"],
     ["[analysis]\ndefault_row_limit = 0\n", "analysis.default_row_limit must be at least 1"],
-    ['[execution]\ncontainment = "none"\n', 'execution.containment must be one of "trusted_local", "managed"'],
-    ['[execution]\nchild_environment_allowlist = "PATH"\n', "execution.child_environment_allowlist must be an array"],
-    ['[execution]\nchild_environment_allowlist = ["PATH", "LD_PRELOAD=x"]\n', "execution.child_environment_allowlist [1] must be a variable name"],
-    [`[execution]\nchild_environment_allowlist = [${Array.from({ length: 65 }, (_, i) => `"V${i}"`).join(", ")}]\n`, "must have at most 64 entries"],
-    ['[execution]\nworkload_path = "bin:/usr/bin"\n', "execution.workload_path must list absolute directories"],
-    ['[execution]\nworkload_path = "/usr/bin::/bin"\n', "execution.workload_path must list absolute directories"],
-    ['[execution]\nworkload_path = "/opt/../tmp"\n', "execution.workload_path must list absolute directories"],
-    ["[execution]\nresource_sampling_interval_ms = 10\n", "execution.resource_sampling_interval_ms must be at least 25"],
+    [
+      '[execution]\ncontainment = "none"\n',
+      'execution.containment must be one of "trusted_local", "managed"',
+    ],
+    [
+      '[execution]\nchild_environment_allowlist = "PATH"\n',
+      "execution.child_environment_allowlist must be an array",
+    ],
+    [
+      '[execution]\nchild_environment_allowlist = ["PATH", "LD_PRELOAD=x"]\n',
+      "execution.child_environment_allowlist [1] must be a variable name",
+    ],
+    [
+      `[execution]\nchild_environment_allowlist = [${Array.from({ length: 65 }, (_, i) => `"V${i}"`).join(", ")}]\n`,
+      "must have at most 64 entries",
+    ],
+    [
+      '[execution]\nworkload_path = "bin:/usr/bin"\n',
+      "execution.workload_path must list absolute directories",
+    ],
+    [
+      '[execution]\nworkload_path = "/usr/bin::/bin"\n',
+      "execution.workload_path must list absolute directories",
+    ],
+    [
+      '[execution]\nworkload_path = "/opt/../tmp"\n',
+      "execution.workload_path must list absolute directories",
+    ],
+    [
+      "[execution]\nresource_sampling_interval_ms = 10\n",
+      "execution.resource_sampling_interval_ms must be at least 25",
+    ],
     ["[execution]\nmin_free_bytes = -1\n", "execution.min_free_bytes must be at least 0"],
-    ["[execution]\ngraceful_shutdown_seconds = 61\n", "execution.graceful_shutdown_seconds must be at most 60"],
+    [
+      "[execution]\ngraceful_shutdown_seconds = 61\n",
+      "execution.graceful_shutdown_seconds must be at most 60",
+    ],
   ])("refuses %j", (toml, expected) => {
     const error = invalid(toml);
     expect(error.code).toBe("WORKSPACE_INVALID");

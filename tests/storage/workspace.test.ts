@@ -20,15 +20,41 @@ describe("workspace", () => {
     const root = project();
     const { created, identity } = await initWorkspace(root);
     expect(created).toBe(true);
-    for (const dir of ["artifacts", "evidence", "generations", "corpus/commits", "staging", "quarantine", "trash"]) {
+    for (const dir of [
+      "artifacts",
+      "evidence",
+      "generations",
+      "corpus/commits",
+      "staging",
+      "quarantine",
+      "trash",
+    ]) {
       expect(existsSync(join(root, ".diagnostics", dir))).toBe(true);
     }
     const json = JSON.parse(readFileSync(join(root, ".diagnostics", "workspace.json"), "utf8"));
-    expect(json).toMatchObject({ schema_version: 1, workspace_id: identity.workspace_id, project_root: ".." });
+    expect(json).toMatchObject({
+      schema_version: 1,
+      workspace_id: identity.workspace_id,
+      project_root: "..",
+    });
     const db = new Database(join(root, ".diagnostics", "control.sqlite"));
-    expect((db.query("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode).toBe("wal");
-    const tables = (db.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);
-    expect(tables).toEqual(expect.arrayContaining(["runs", "run_revisions", "artifacts", "registrations", "extractions", "quarantine", "catalog_generations"]));
+    expect((db.query("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode).toBe(
+      "wal",
+    );
+    const tables = (
+      db.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]
+    ).map((t) => t.name);
+    expect(tables).toEqual(
+      expect.arrayContaining([
+        "runs",
+        "run_revisions",
+        "artifacts",
+        "registrations",
+        "extractions",
+        "quarantine",
+        "catalog_generations",
+      ]),
+    );
     db.close();
     const ws = await openWorkspace(root);
     const commit = readCommit(ws.paths, readHeadId(ws.paths));
@@ -80,7 +106,9 @@ describe("workspace", () => {
     const path = join(root, ".diagnostics", "workspace.json");
     const json = JSON.parse(readFileSync(path, "utf8"));
     writeFileSync(path, JSON.stringify({ ...json, schema_version: 99 }));
-    await expect(openWorkspace(root)).rejects.toMatchObject({ code: "WORKSPACE_SCHEMA_UNSUPPORTED" });
+    await expect(openWorkspace(root)).rejects.toMatchObject({
+      code: "WORKSPACE_SCHEMA_UNSUPPORTED",
+    });
     expect(JSON.parse(readFileSync(path, "utf8")).schema_version).toBe(99);
   });
 
@@ -90,13 +118,18 @@ describe("workspace", () => {
     const db = new Database(join(root, ".diagnostics", "control.sqlite"));
     db.exec("PRAGMA user_version = 7");
     db.close();
-    await expect(openWorkspace(root)).rejects.toMatchObject({ code: "WORKSPACE_SCHEMA_UNSUPPORTED" });
+    await expect(openWorkspace(root)).rejects.toMatchObject({
+      code: "WORKSPACE_SCHEMA_UNSUPPORTED",
+    });
   });
 
   test("an unknown key in config.toml fails with its path", async () => {
     const root = project();
     await initWorkspace(root);
     writeFileSync(join(root, ".diagnostics", "config.toml"), "[storage]\nmax_artifact_bytez = 5\n");
-    await expect(openWorkspace(root)).rejects.toMatchObject({ code: "WORKSPACE_INVALID", message: expect.stringContaining("max_artifact_bytez") });
+    await expect(openWorkspace(root)).rejects.toMatchObject({
+      code: "WORKSPACE_INVALID",
+      message: expect.stringContaining("max_artifact_bytez"),
+    });
   });
 });

@@ -19,7 +19,11 @@ let service: WorkspaceService;
 useWorkspaceService((s, r) => ((service = s), (root = r)));
 
 let profileArtifact = "";
-const generationOf = (artifactId: string) => service.pin().generations({ artifactId }).map((g) => g.generation_id);
+const generationOf = (artifactId: string) =>
+  service
+    .pin()
+    .generations({ artifactId })
+    .map((g) => g.generation_id);
 
 test("an import between two drill-downs reloads nothing of the subject and loads nothing unrelated", async () => {
   const profile = await service.importArtifact({ path: join(SAMPLES, "sample.cpuprofile") });
@@ -31,30 +35,48 @@ test("an import between two drill-downs reloads nothing of the subject and loads
   const first = await service.stacks("callers", profile.artifact_id, hot.frame_id, {});
   const afterFirst = service.partLoads().length;
   expect(service.partLoads().every((l) => profileGenerations.has(l.generation_id))).toBe(true);
-  expect(new Set(service.partLoads().map((l) => l.table))).toEqual(new Set(["frame_measurements", "frames", "call_edges"]));
+  expect(new Set(service.partLoads().map((l) => l.table))).toEqual(
+    new Set(["frame_measurements", "frames", "call_edges"]),
+  );
 
-  const unrelated = await service.importArtifact({ path: join(CORPUS, "hyperfine", "local-hyperfine-1.15.0-named-prepare.json") });
+  const unrelated = await service.importArtifact({
+    path: join(CORPUS, "hyperfine", "local-hyperfine-1.15.0-named-prepare.json"),
+  });
   expect(unrelated.extraction.corpus_commit_id).not.toBe(first.corpus_commit_id);
 
   const second = await service.stacks("callers", profile.artifact_id, hot.frame_id, {});
   expect(service.partLoads().length).toBe(afterFirst);
   expect(second.corpus_commit_id).toBe(unrelated.extraction.corpus_commit_id);
-  expect({ ...second, corpus_commit_id: "", next_cursor: null }).toEqual({ ...first, corpus_commit_id: "", next_cursor: null });
+  expect({ ...second, corpus_commit_id: "", next_cursor: null }).toEqual({
+    ...first,
+    corpus_commit_id: "",
+    next_cursor: null,
+  });
   await service.stacks("callees", profile.artifact_id, hot.frame_id, {});
   expect(service.partLoads().length).toBe(afterFirst);
 
   // The trace window loads the trace's own events, and nothing of the other artifacts.
-  const bounds = (await service.traceWindow(trace.artifact_id, { startNs: 0n, endNs: 0n, limit: 1 })).trace_bounds;
-  const window = await service.traceWindow(trace.artifact_id, { startNs: BigInt(bounds.start_ns!), endNs: BigInt(bounds.end_ns!), limit: 5 });
+  const bounds = (
+    await service.traceWindow(trace.artifact_id, { startNs: 0n, endNs: 0n, limit: 1 })
+  ).trace_bounds;
+  const window = await service.traceWindow(trace.artifact_id, {
+    startNs: BigInt(bounds.start_ns!),
+    endNs: BigInt(bounds.end_ns!),
+    limit: 5,
+  });
   expect(window.total).toBeGreaterThan(0);
   const traceLoads = service.partLoads().slice(afterFirst);
-  expect(traceLoads.map((l) => [l.generation_id, l.table])).toEqual(generationOf(trace.artifact_id).map((g) => [g, "trace_events"]));
+  expect(traceLoads.map((l) => [l.generation_id, l.table])).toEqual(
+    generationOf(trace.artifact_id).map((g) => [g, "trace_events"]),
+  );
 
   const status = service.status();
   expect(status.analysis_cache.parts.loads).toBe(service.partLoads().length);
   expect(status.analysis_cache.parts.hits).toBeGreaterThan(0);
   expect(status.analysis_cache.parts.bytes).toBeGreaterThan(0);
-  expect(status.analysis_cache.parts.bytes).toBeLessThanOrEqual(status.analysis_cache.parts.budget_bytes);
+  expect(status.analysis_cache.parts.bytes).toBeLessThanOrEqual(
+    status.analysis_cache.parts.budget_bytes,
+  );
   expect(status.analysis_cache.engine.open).toBe(false);
 }, 120_000);
 
@@ -63,21 +85,35 @@ test("concurrent drill-downs decode each part once", async () => {
   try {
     const artifact = profileArtifact;
     const hot = (await service.analyzeHotspots(artifact, { limit: 1 })).items[0]!;
-    await Promise.all((["callers", "callees", "examples", "callers"] as const).map((d) => fresh.stacks(d, artifact, hot.frame_id, {})));
+    await Promise.all(
+      (["callers", "callees", "examples", "callers"] as const).map((d) =>
+        fresh.stacks(d, artifact, hot.frame_id, {}),
+      ),
+    );
     const loads = fresh.partLoads().map((l) => `${l.generation_id}/${l.table}`);
     expect(loads.sort()).toEqual([...new Set(loads)].sort());
-    expect(new Set(fresh.partLoads().map((l) => l.table))).toEqual(new Set(["frames", "call_edges", "stacks"]));
+    expect(new Set(fresh.partLoads().map((l) => l.table))).toEqual(
+      new Set(["frames", "call_edges", "stacks"]),
+    );
   } finally {
     fresh.close();
   }
 }, 120_000);
 
 test("the SQL engine loads a generation's spans once across commits", async () => {
-  const otlp = await service.importArtifact({ path: join(CORPUS, "otlp-json", "local-otel-js-exporter-otlp-http-0.223.1-batch-2scopes-24spans.json") });
+  const otlp = await service.importArtifact({
+    path: join(
+      CORPUS,
+      "otlp-json",
+      "local-otel-js-exporter-otlp-http-0.223.1-batch-2scopes-24spans.json",
+    ),
+  });
   const first = await service.operationTransitions(otlp.artifact_id, {});
   const engine = service.status().analysis_cache.engine;
   expect(engine).toMatchObject({ open: true, starts: 1, loads: 1, tables: 1 });
-  await service.importArtifact({ path: join(CORPUS, "hyperfine", "local-hyperfine-1.15.0-ignore-failure-exit-codes.json") });
+  await service.importArtifact({
+    path: join(CORPUS, "hyperfine", "local-hyperfine-1.15.0-ignore-failure-exit-codes.json"),
+  });
   const second = await service.operationTransitions(otlp.artifact_id, {});
   await service.lifecycleGaps(otlp.artifact_id, {});
   await service.operationWindow(otlp.artifact_id, { startNs: 0n, endNs: 2n ** 62n });
@@ -87,11 +123,17 @@ test("the SQL engine loads a generation's spans once across commits", async () =
 }, 120_000);
 
 test("the engine drops least recently used generation tables over its budget, and closes when idle", async () => {
-  const a = await service.importArtifact({ path: join(CORPUS, "otlp-json", "local-otel-js-exporter-otlp-http-0.223.1-root-span.json") });
-  const b = await service.importArtifact({ path: join(CORPUS, "otlp-json", "otlp-proto-examples-trace.json") });
+  const a = await service.importArtifact({
+    path: join(CORPUS, "otlp-json", "local-otel-js-exporter-otlp-http-0.223.1-root-span.json"),
+  });
+  const b = await service.importArtifact({
+    path: join(CORPUS, "otlp-json", "otlp-proto-examples-trace.json"),
+  });
   const snapshot = service.pin();
-  const spans = (artifactId: string) => snapshot.generations({ artifactId }).filter((g) => (g.tables.otel_spans ?? 0) > 0);
-  const count = () => Number(engine.query("count", "SELECT count(*) AS n FROM otel_spans", [])[0]!.n);
+  const spans = (artifactId: string) =>
+    snapshot.generations({ artifactId }).filter((g) => (g.tables.otel_spans ?? 0) > 0);
+  const count = () =>
+    Number(engine.query("count", "SELECT count(*) AS n FROM otel_spans", [])[0]!.n);
   const engine = new EvidenceEngine({ budgetBytes: 1, idleCloseMs: 300 });
   try {
     await engine.ensureTable(snapshot, "otel_spans", spans(a.artifact_id), ["span_id"]);
@@ -114,7 +156,10 @@ test("the engine drops least recently used generation tables over its budget, an
 
 test("a zero cache budget keeps nothing between calls", async () => {
   const small = await tempWorkspace();
-  writeFileSync(join(small.root, ".diagnostics", "config.toml"), "[analysis]\ncache_budget_mb = 0\n");
+  writeFileSync(
+    join(small.root, ".diagnostics", "config.toml"),
+    "[analysis]\ncache_budget_mb = 0\n",
+  );
   const svc = await WorkspaceService.open({ workspace: small.root });
   try {
     const profile = await svc.importArtifact({ path: join(SAMPLES, "sample.cpuprofile") });

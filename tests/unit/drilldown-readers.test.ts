@@ -12,7 +12,11 @@ import { AnalysisEngine } from "../../src/analysis/engine.ts";
 import type { DecodedPart } from "../../src/analysis/evidence-parts.ts";
 import { traceWindowRows } from "../../src/analysis/trace-window-reader.ts";
 import { compareText } from "../../src/analysis/text-order.ts";
-import { defaultFrameMetric, EVIDENCE_SCHEMAS, type EvidenceTableName } from "../../src/domain/evidence-schema.ts";
+import {
+  defaultFrameMetric,
+  EVIDENCE_SCHEMAS,
+  type EvidenceTableName,
+} from "../../src/domain/evidence-schema.ts";
 import { initParquet, parquetToIpcStream } from "../../src/storage/parquet.ts";
 import type { CommitEntry } from "../../src/storage/corpus-records.ts";
 import { corpusFiles } from "../adapters/corpus-files.ts";
@@ -62,12 +66,18 @@ afterAll(() => {
 /** Loads the subject's generations of `table` into the reference engine, as the old engine did. */
 function loadReference(table: EvidenceTableName, generations: CommitEntry[]): void {
   const snapshot = service.pin();
-  const streams = snapshot.tableFiles(table, generations).filter((f) => f.rows > 0).map((f) => parquetToIpcStream(snapshot.readFile(f)));
+  const streams = snapshot
+    .tableFiles(table, generations)
+    .filter((f) => f.rows > 0)
+    .map((f) => parquetToIpcStream(snapshot.readFile(f)));
   engine.loadTable(table, streams, EVIDENCE_SCHEMAS[table]);
 }
 
 function generationsOf(artifactId: string, table: EvidenceTableName): CommitEntry[] {
-  return service.pin().generations({ artifactId }).filter((g) => g.tables[table] !== undefined);
+  return service
+    .pin()
+    .generations({ artifactId })
+    .filter((g) => g.tables[table] !== undefined);
 }
 
 /** A spread of frames: the hottest, some from the middle and the tail of the hotspot list. */
@@ -75,7 +85,11 @@ async function framesToTry(artifactId: string): Promise<string[]> {
   const ids: string[] = [];
   let cursor: string | null = null;
   do {
-    const page = await service.analyzeHotspots(artifactId, { limit: 1000, cursor, granularity: "line" });
+    const page = await service.analyzeHotspots(artifactId, {
+      limit: 1000,
+      cursor,
+      granularity: "line",
+    });
     ids.push(...page.items.map((i) => i.frame_id));
     cursor = page.next_cursor;
   } while (cursor);
@@ -95,16 +109,39 @@ async function expectSameDrilldown(artifactId: string): Promise<number> {
           let cursor: string | null = null;
           let offset = 0;
           for (let pages = 0; pages < 3; pages++) {
-            const mine = await service.stacks(direction, artifactId, frameId, { metric: metric as never, limit, cursor, granularity: "line" });
-            const total = Number(engine.query(REFERENCE_SQL[`${direction}Total`], [frameId, metric])[0]!.n);
+            const mine = await service.stacks(direction, artifactId, frameId, {
+              metric: metric as never,
+              limit,
+              cursor,
+              granularity: "line",
+            });
+            const total = Number(
+              engine.query(REFERENCE_SQL[`${direction}Total`], [frameId, metric])[0]!.n,
+            );
             const rows = engine.query(REFERENCE_SQL[direction], [frameId, metric, limit, offset]);
             expect(mine.total).toBe(total);
             if (direction === "examples") {
-              expect(mine.items.map((i: any) => [i.stack_id, i.sample_count, i.duration_ns, i.depth, i.frames.map((f: any) => f.frame_id)])).toEqual(
-                rows.map((r) => [r.stack_id, Number(r.sample_count), Number(r.duration_ns), (r.frame_ids as string[]).length, (r.frame_ids as string[]).slice(-128)]),
+              expect(
+                mine.items.map((i: any) => [
+                  i.stack_id,
+                  i.sample_count,
+                  i.duration_ns,
+                  i.depth,
+                  i.frames.map((f: any) => f.frame_id),
+                ]),
+              ).toEqual(
+                rows.map((r) => [
+                  r.stack_id,
+                  Number(r.sample_count),
+                  Number(r.duration_ns),
+                  (r.frame_ids as string[]).length,
+                  (r.frame_ids as string[]).slice(-128),
+                ]),
               );
             } else {
-              expect(mine.items.map((i: any) => [i.frame_id, i.sample_count, i.duration_ns])).toEqual(
+              expect(
+                mine.items.map((i: any) => [i.frame_id, i.sample_count, i.duration_ns]),
+              ).toEqual(
                 rows.map((r) => [r.frame_id, Number(r.sample_count), Number(r.duration_ns)]),
               );
             }
@@ -119,12 +156,17 @@ async function expectSameDrilldown(artifactId: string): Promise<number> {
   }
   // With no metric given, the metric is chosen from those of the call edges as hotspots choose.
   const first = (await framesToTry(artifactId))[0];
-  if (first) expect((await service.stacks("callers", artifactId, first, {})).metric).toBe(defaultFrameMetric(metrics) ?? "wall_time");
+  if (first)
+    expect((await service.stacks("callers", artifactId, first, {})).metric).toBe(
+      defaultFrameMetric(metrics) ?? "wall_time",
+    );
   return compared;
 }
 
 async function expectSameWindows(artifactId: string): Promise<number> {
-  const generations = generationsOf(artifactId, "trace_events").filter((g) => (g.tables.trace_events ?? 0) > 0);
+  const generations = generationsOf(artifactId, "trace_events").filter(
+    (g) => (g.tables.trace_events ?? 0) > 0,
+  );
   loadReference("trace_events", generations);
   loadReference("tracks", generations);
   const bounds = engine.query(REFERENCE_SQL.bounds)[0]!;
@@ -132,8 +174,14 @@ async function expectSameWindows(artifactId: string): Promise<number> {
   const hi = BigInt(bounds.end_ns as string);
   const span = hi - lo;
   const windows: [bigint, bigint][] = [
-    [lo, hi], [lo - 10n, lo], [hi, hi + 10n], [lo + span / 3n, lo + span / 3n + span / 50n + 1n],
-    [lo + span / 2n, lo + span / 2n], [hi + 1n, hi + 100n], [lo - 100n, lo - 1n], [lo + (span * 9n) / 10n, hi],
+    [lo, hi],
+    [lo - 10n, lo],
+    [hi, hi + 10n],
+    [lo + span / 3n, lo + span / 3n + span / 50n + 1n],
+    [lo + span / 2n, lo + span / 2n],
+    [hi + 1n, hi + 100n],
+    [lo - 100n, lo - 1n],
+    [lo + (span * 9n) / 10n, hi],
   ];
   let compared = 0;
   for (const [start, end] of windows) {
@@ -141,17 +189,36 @@ async function expectSameWindows(artifactId: string): Promise<number> {
       let cursor: string | null = null;
       let offset = 0;
       for (let pages = 0; pages < 3; pages++) {
-        const mine = await service.traceWindow(artifactId, { startNs: start, endNs: end, limit, cursor });
+        const mine = await service.traceWindow(artifactId, {
+          startNs: start,
+          endNs: end,
+          limit,
+          cursor,
+        });
         const total = Number(engine.query(REFERENCE_SQL.windowTotal, [end, start])[0]!.n);
         const rows = engine.query(REFERENCE_SQL.windowPage, [end, start, limit, offset]);
         expect(mine.total).toBe(total);
-        expect(mine.trace_bounds).toEqual({ start_ns: bounds.start_ns as string, end_ns: bounds.end_ns as string });
-        expect(mine.items).toEqual(rows.map((r) => ({
-          event_index: Number(r.event_index), name: r.name, category: r.category ?? null, phase: r.phase, ts_ns: String(r.ts_ns),
-          dur_ns: r.dur_ns === null ? null : Number(r.dur_ns), thread_dur_ns: r.thread_dur_ns === null ? null : Number(r.thread_dur_ns),
-          depth: Number(r.depth), track_id: r.track_id, process_name: r.process_name ?? null, thread_name: r.thread_name ?? null,
-          args_json: typeof r.args_json === "string" ? r.args_json.slice(0, 512) : null, flags: r.flags ?? null,
-        })) as never);
+        expect(mine.trace_bounds).toEqual({
+          start_ns: bounds.start_ns as string,
+          end_ns: bounds.end_ns as string,
+        });
+        expect(mine.items).toEqual(
+          rows.map((r) => ({
+            event_index: Number(r.event_index),
+            name: r.name,
+            category: r.category ?? null,
+            phase: r.phase,
+            ts_ns: String(r.ts_ns),
+            dur_ns: r.dur_ns === null ? null : Number(r.dur_ns),
+            thread_dur_ns: r.thread_dur_ns === null ? null : Number(r.thread_dur_ns),
+            depth: Number(r.depth),
+            track_id: r.track_id,
+            process_name: r.process_name ?? null,
+            thread_name: r.thread_name ?? null,
+            args_json: typeof r.args_json === "string" ? r.args_json.slice(0, 512) : null,
+            flags: r.flags ?? null,
+          })) as never,
+        );
         const times = mine.items.map((i) => BigInt(i.ts_ns));
         expect(times.every((t, i) => i === 0 || times[i - 1]! <= t)).toBe(true);
         compared += 1;
@@ -180,8 +247,10 @@ describe("drill-down readers agree with the engine queries they replaced", () =>
       const imported = await service.importArtifact({ path: file.path });
       const generations = service.pin().generations({ artifactId: imported.artifact_id });
       let compared = 0;
-      if (generations.some((g) => (g.tables.call_edges ?? 0) > 0)) compared += await expectSameDrilldown(imported.artifact_id);
-      if (generations.some((g) => (g.tables.trace_events ?? 0) > 0)) compared += await expectSameWindows(imported.artifact_id);
+      if (generations.some((g) => (g.tables.call_edges ?? 0) > 0))
+        compared += await expectSameDrilldown(imported.artifact_id);
+      if (generations.some((g) => (g.tables.trace_events ?? 0) > 0))
+        compared += await expectSameWindows(imported.artifact_id);
       expect(compared).toBeGreaterThan(0);
     }, 120_000);
   }
@@ -191,7 +260,12 @@ describe("drill-down readers agree with the engine queries they replaced", () =>
 function memoryPart(arrow: Table): DecodedPart {
   const derived = new Map<string, unknown>();
   return {
-    path: `memory:${Math.random()}`, generationId: "g", table: "trace_events", rows: arrow.numRows, arrow, columns: new Set(arrow.schema.fields.map((f) => f.name)),
+    path: `memory:${Math.random()}`,
+    generationId: "g",
+    table: "trace_events",
+    rows: arrow.numRows,
+    arrow,
+    columns: new Set(arrow.schema.fields.map((f) => f.name)),
     derive<T>(key: string, build: () => { value: T; bytes: number }): T {
       if (!derived.has(key)) derived.set(key, build().value);
       return derived.get(key) as T;
@@ -202,12 +276,23 @@ function memoryPart(arrow: Table): DecodedPart {
 describe("trace window reader", () => {
   test("merges parts in (ts, event_index) order and stays exact above 2^53 ns", () => {
     const base = 2n ** 60n;
-    const a = tableFromArrays({ event_index: BigInt64Array.from([0n, 1n, 2n, 3n]), ts_ns: BigInt64Array.from([base + 5n, base + 1n, base + 9n, base + 1n]), dur_ns: BigInt64Array.from([1n, 100n, 0n, 2n]) });
-    const b = tableFromArrays({ event_index: BigInt64Array.from([0n, 1n]), ts_ns: BigInt64Array.from([base + 3n, base + 2n ** 54n]), dur_ns: BigInt64Array.from([0n, 1n]) });
+    const a = tableFromArrays({
+      event_index: BigInt64Array.from([0n, 1n, 2n, 3n]),
+      ts_ns: BigInt64Array.from([base + 5n, base + 1n, base + 9n, base + 1n]),
+      dur_ns: BigInt64Array.from([1n, 100n, 0n, 2n]),
+    });
+    const b = tableFromArrays({
+      event_index: BigInt64Array.from([0n, 1n]),
+      ts_ns: BigInt64Array.from([base + 3n, base + 2n ** 54n]),
+      dur_ns: BigInt64Array.from([0n, 1n]),
+    });
     const parts = [memoryPart(a), memoryPart(b)];
     const keys = (start: bigint, end: bigint, limit = 10, offset = 0) => {
       const page = traceWindowRows(parts, start, end, limit, offset);
-      return { total: page.total, rows: page.rows.map((r) => `${r.part === parts[0] ? "a" : "b"}${r.row}`) };
+      return {
+        total: page.total,
+        rows: page.rows.map((r) => `${r.part === parts[0] ? "a" : "b"}${r.row}`),
+      };
     };
     expect(keys(base, base + 10n)).toEqual({ total: 5, rows: ["a1", "a3", "b0", "a0", "a2"] });
     expect(keys(base + 4n, base + 4n)).toEqual({ total: 1, rows: ["a1"] });
@@ -215,13 +300,21 @@ describe("trace window reader", () => {
     expect(keys(base, base + 2n ** 55n, 2, 2)).toEqual({ total: 6, rows: ["b0", "a0"] });
     expect(keys(base + 2n ** 54n + 1n, base + 2n ** 54n + 1n)).toEqual({ total: 1, rows: ["b1"] });
     expect(keys(base + 2n ** 54n + 2n, base + 2n ** 55n)).toEqual({ total: 0, rows: [] });
-    expect(traceWindowRows(parts, 0n, 1n, 5, 0).bounds).toEqual({ start_ns: (base + 1n).toString(), end_ns: (base + 2n ** 54n + 1n).toString() });
+    expect(traceWindowRows(parts, 0n, 1n, 5, 0).bounds).toEqual({
+      start_ns: (base + 1n).toString(),
+      end_ns: (base + 2n ** 54n + 1n).toString(),
+    });
   });
 
   test("a slice that ends before it begins overlaps only windows reaching its end", () => {
-    const c = tableFromArrays({ event_index: BigInt64Array.from([0n, 1n, 2n]), ts_ns: BigInt64Array.from([10n, 20n, 25n]), dur_ns: BigInt64Array.from([0n, -15n, 1n]) });
+    const c = tableFromArrays({
+      event_index: BigInt64Array.from([0n, 1n, 2n]),
+      ts_ns: BigInt64Array.from([10n, 20n, 25n]),
+      dur_ns: BigInt64Array.from([0n, -15n, 1n]),
+    });
     const part = memoryPart(c);
-    const rows = (start: bigint, end: bigint) => traceWindowRows([part], start, end, 10, 0).rows.map((r) => r.row);
+    const rows = (start: bigint, end: bigint) =>
+      traceWindowRows([part], start, end, 10, 0).rows.map((r) => r.row);
     // Matches the engine's `ts_ns <= end AND ts_ns + coalesce(dur_ns, 0) >= start`.
     expect(rows(6n, 30n)).toEqual([0, 2]);
     expect(rows(5n, 30n)).toEqual([0, 1, 2]);
@@ -230,7 +323,10 @@ describe("trace window reader", () => {
 
   test("text order is the engine's (code points, not UTF-16 units)", () => {
     const words = ["b", "a", "\u{1F600}", "\uFF5E", "ab", "", "Z"];
-    const engineOrder = engine.query(`SELECT w FROM (VALUES ${words.map(() => "(?)").join(", ")}) t(w) ORDER BY w`, words);
+    const engineOrder = engine.query(
+      `SELECT w FROM (VALUES ${words.map(() => "(?)").join(", ")}) t(w) ORDER BY w`,
+      words,
+    );
     expect([...words].sort(compareText)).toEqual(engineOrder.map((r) => String(r.w)));
   });
 });

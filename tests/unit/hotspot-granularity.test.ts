@@ -40,14 +40,31 @@ function rawProfile(bytes: Uint8Array): RawProfile | null {
   const raw = bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes;
   const p = Profile.toObject(Profile.decode(raw), { longs: Number }) as Msg;
   const strings: string[] = p.string_table ?? [];
-  const cpu = (p.sample_type ?? []).findIndex((t: Msg) => strings[t.type ?? 0] === "cpu" && strings[t.unit ?? 0] === "nanoseconds");
+  const cpu = (p.sample_type ?? []).findIndex(
+    (t: Msg) => strings[t.type ?? 0] === "cpu" && strings[t.unit ?? 0] === "nanoseconds",
+  );
   if (cpu < 0) return null;
-  const functions = new Map<number, string>((p.function ?? []).map((f: Msg) => [Number(f.id), `${strings[f.name ?? 0]} @ ${strings[f.filename ?? 0] ?? ""}`]));
-  const locations = new Map<number, { fn: string; line: number }[]>((p.location ?? []).map((l: Msg) => [
-    Number(l.id),
-    (l.line ?? []).length > 0 ? l.line.map((ln: Msg) => ({ fn: functions.get(Number(ln.function_id))!, line: Number(ln.line ?? 0) })) : [{ fn: `0x${Number(l.address ?? 0).toString(16)} @ `, line: 0 }],
-  ]));
-  const samples = (p.sample ?? []).map((s: Msg) => ({ frames: (s.location_id ?? []).flatMap((id: number) => locations.get(Number(id)) ?? []), value: Number(s.value?.[cpu] ?? 0) }));
+  const functions = new Map<number, string>(
+    (p.function ?? []).map((f: Msg) => [
+      Number(f.id),
+      `${strings[f.name ?? 0]} @ ${strings[f.filename ?? 0] ?? ""}`,
+    ]),
+  );
+  const locations = new Map<number, { fn: string; line: number }[]>(
+    (p.location ?? []).map((l: Msg) => [
+      Number(l.id),
+      (l.line ?? []).length > 0
+        ? l.line.map((ln: Msg) => ({
+            fn: functions.get(Number(ln.function_id))!,
+            line: Number(ln.line ?? 0),
+          }))
+        : [{ fn: `0x${Number(l.address ?? 0).toString(16)} @ `, line: 0 }],
+    ]),
+  );
+  const samples = (p.sample ?? []).map((s: Msg) => ({
+    frames: (s.location_id ?? []).flatMap((id: number) => locations.get(Number(id)) ?? []),
+    value: Number(s.value?.[cpu] ?? 0),
+  }));
   return { cpu, samples };
 }
 
@@ -74,18 +91,31 @@ function referenceCallers(raw: RawProfile, fn: string): Map<string, number> {
 }
 
 /** Per "function @ file": self and inclusive nanoseconds of the profile's `cpu` sample type. */
-function referenceByFunction(bytes: Uint8Array): Map<string, { self: number; incl: number }> | null {
+function referenceByFunction(
+  bytes: Uint8Array,
+): Map<string, { self: number; incl: number }> | null {
   const raw = bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes;
   const p = Profile.toObject(Profile.decode(raw), { longs: Number }) as Msg;
   const strings: string[] = p.string_table ?? [];
-  const cpu = (p.sample_type ?? []).findIndex((t: Msg) => strings[t.type ?? 0] === "cpu" && strings[t.unit ?? 0] === "nanoseconds");
+  const cpu = (p.sample_type ?? []).findIndex(
+    (t: Msg) => strings[t.type ?? 0] === "cpu" && strings[t.unit ?? 0] === "nanoseconds",
+  );
   if (cpu < 0) return null;
-  const functions = new Map<number, string>((p.function ?? []).map((f: Msg) => [Number(f.id), `${strings[f.name ?? 0]} @ ${strings[f.filename ?? 0] ?? ""}`]));
+  const functions = new Map<number, string>(
+    (p.function ?? []).map((f: Msg) => [
+      Number(f.id),
+      `${strings[f.name ?? 0]} @ ${strings[f.filename ?? 0] ?? ""}`,
+    ]),
+  );
   // A location without line info is its address, as pprof shows it.
-  const locations = new Map<number, string[]>((p.location ?? []).map((l: Msg) => [
-    Number(l.id),
-    (l.line ?? []).length > 0 ? l.line.map((ln: Msg) => functions.get(Number(ln.function_id))!) : [`0x${Number(l.address ?? 0).toString(16)} @ `],
-  ]));
+  const locations = new Map<number, string[]>(
+    (p.location ?? []).map((l: Msg) => [
+      Number(l.id),
+      (l.line ?? []).length > 0
+        ? l.line.map((ln: Msg) => functions.get(Number(ln.function_id))!)
+        : [`0x${Number(l.address ?? 0).toString(16)} @ `],
+    ]),
+  );
   const out = new Map<string, { self: number; incl: number }>();
   const at = (key: string) => out.get(key) ?? (out.set(key, { self: 0, incl: 0 }), out.get(key)!);
   for (const s of p.sample ?? []) {
@@ -98,11 +128,19 @@ function referenceByFunction(bytes: Uint8Array): Map<string, { self: number; inc
   return out;
 }
 
-async function allHotspots(ref: string, granularity: "function" | "line"): Promise<{ first: HotspotsResult; items: Hotspot[] }> {
+async function allHotspots(
+  ref: string,
+  granularity: "function" | "line",
+): Promise<{ first: HotspotsResult; items: Hotspot[] }> {
   const first = await service.analyzeHotspots(ref, { limit: 200, metric: "cpu_time", granularity });
   const items = [...first.items];
   for (let cursor = first.next_cursor; cursor; ) {
-    const page = await service.analyzeHotspots(ref, { limit: 200, metric: "cpu_time", granularity, cursor });
+    const page = await service.analyzeHotspots(ref, {
+      limit: 200,
+      metric: "cpu_time",
+      granularity,
+      cursor,
+    });
     items.push(...page.items);
     cursor = page.next_cursor;
   }
@@ -123,26 +161,58 @@ describe("hotspots per function", () => {
       expect(first.granularity).toBe("function");
       const keys = items.map((h) => `${h.function} @ ${h.file ?? ""}`);
       expect(new Set(keys).size).toBe(keys.length);
-      const mine = new Map(items.map((h) => [`${h.function} @ ${h.file ?? ""}`, { self: h.self_value, incl: h.inclusive_value }]));
+      const mine = new Map(
+        items.map((h) => [
+          `${h.function} @ ${h.file ?? ""}`,
+          { self: h.self_value, incl: h.inclusive_value },
+        ]),
+      );
       const expected = new Map([...reference].filter(([, v]) => v.self > 0 || v.incl > 0));
       expect(new Map([...mine].sort())).toEqual(new Map([...expected].sort()));
       // The same profile per stored frame (line) has at least as many rows, and as much self time.
       const lines = await allHotspots(imported.artifact_id, "line");
       expect(lines.items.length).toBeGreaterThanOrEqual(items.length);
-      expect(lines.items.reduce((n, h) => n + h.self_value, 0)).toBe(items.reduce((n, h) => n + h.self_value, 0));
+      expect(lines.items.reduce((n, h) => n + h.self_value, 0)).toBe(
+        items.reduce((n, h) => n + h.self_value, 0),
+      );
       if (lines.items.length > items.length) splitFunctions++;
-      // Callers of the function spread over the most lines, at function granularity, equal the raw walk.
-      const spread = items.filter((h) => h.frames > 1).sort((a, b) => b.frames - a.frames || b.inclusive_value - a.inclusive_value)[0];
+      // Callers of the function spread over the most lines, at function granularity, equal the raw
+      // walk.
+      const spread = items
+        .filter((h) => h.frames > 1)
+        .sort((a, b) => b.frames - a.frames || b.inclusive_value - a.inclusive_value)[0];
       if (spread) {
-        const callers = await service.stacks("callers", imported.artifact_id, spread.frame_id, { metric: "cpu_time", limit: 200 });
+        const callers = await service.stacks("callers", imported.artifact_id, spread.frame_id, {
+          metric: "cpu_time",
+          limit: 200,
+        });
         expect(callers.granularity).toBe("function");
         expect(callers.frames).toBe(spread.frames);
-        const got = new Map((callers.items as { function: string; file: string | null; duration_ns: number }[]).map((c) => [`${c.function} @ ${c.file ?? ""}`, c.duration_ns]));
-        expect(new Map([...got].sort())).toEqual(new Map([...referenceCallers(rawProfile(readFileSync(file.path))!, `${spread.function} @ ${spread.file ?? ""}`)].sort()));
+        const got = new Map(
+          (callers.items as { function: string; file: string | null; duration_ns: number }[]).map(
+            (c) => [`${c.function} @ ${c.file ?? ""}`, c.duration_ns],
+          ),
+        );
+        expect(new Map([...got].sort())).toEqual(
+          new Map(
+            [
+              ...referenceCallers(
+                rawProfile(readFileSync(file.path))!,
+                `${spread.function} @ ${spread.file ?? ""}`,
+              ),
+            ].sort(),
+          ),
+        );
         // The stored frame alone sees only part of them.
-        const one = await service.stacks("callers", imported.artifact_id, spread.frame_id, { metric: "cpu_time", limit: 200, granularity: "line" });
+        const one = await service.stacks("callers", imported.artifact_id, spread.frame_id, {
+          metric: "cpu_time",
+          limit: 200,
+          granularity: "line",
+        });
         expect(one.frames).toBe(1);
-        expect(one.items.reduce((n, c) => n + (c as { duration_ns: number }).duration_ns, 0)).toBeLessThanOrEqual([...got.values()].reduce((n, v) => n + v, 0));
+        expect(
+          one.items.reduce((n, c) => n + (c as { duration_ns: number }).duration_ns, 0),
+        ).toBeLessThanOrEqual([...got.values()].reduce((n, v) => n + v, 0));
       }
       compared++;
     }
@@ -152,12 +222,19 @@ describe("hotspots per function", () => {
   }, 120_000);
 
   test("pseudo-frames are left out on request, and the result says what and how much", async () => {
-    const file = corpusFiles("cpuprofile").find((f) => f.name.includes("node20.20.2-work")) ?? corpusFiles("cpuprofile")[0]!;
+    const file =
+      corpusFiles("cpuprofile").find((f) => f.name.includes("node20.20.2-work")) ??
+      corpusFiles("cpuprofile")[0]!;
     const imported = await service.importArtifact({ path: file.path });
     const all = await service.analyzeHotspots(imported.artifact_id, { limit: 200 });
     expect(all.excluded).toBeNull();
-    const pseudo = all.items.filter((h) => ["(idle)", "(program)", "(garbage collector)", "(root)"].includes(h.function));
-    const without = await service.analyzeHotspots(imported.artifact_id, { limit: 200, excludePseudoFrames: true });
+    const pseudo = all.items.filter((h) =>
+      ["(idle)", "(program)", "(garbage collector)", "(root)"].includes(h.function),
+    );
+    const without = await service.analyzeHotspots(imported.artifact_id, {
+      limit: 200,
+      excludePseudoFrames: true,
+    });
     expect(without.items.some((h) => pseudo.some((p) => p.function === h.function))).toBe(false);
     expect([...without.excluded!.functions].sort()).toEqual(pseudo.map((h) => h.function).sort());
     const excludedSelf = pseudo.reduce((n, h) => n + h.self_value, 0);
@@ -166,8 +243,12 @@ describe("hotspots per function", () => {
     expect(without.coverage.total_self_value).toBe(all.coverage.total_self_value);
     expect(pseudo.length).toBeGreaterThan(0);
     // Anonymous functions are told apart by where they are defined, never merged by name.
-    const byLine = await service.analyzeHotspots(imported.artifact_id, { limit: 200, granularity: "line" });
-    const anonymous = (r: { items: Hotspot[] }) => r.items.filter((h) => h.function === "(anonymous)" || h.function === "").length;
+    const byLine = await service.analyzeHotspots(imported.artifact_id, {
+      limit: 200,
+      granularity: "line",
+    });
+    const anonymous = (r: { items: Hotspot[] }) =>
+      r.items.filter((h) => h.function === "(anonymous)" || h.function === "").length;
     expect(anonymous(byLine)).toBeGreaterThan(1);
     expect(anonymous(all)).toBe(anonymous(byLine));
   }, 60_000);

@@ -24,8 +24,21 @@ function refusal(run: () => unknown): FlameoxError {
 
 describe("import request", () => {
   test("valid options pass through typed; absent flags are left out", () => {
-    expect(parseImportOptions({ kind: "otlp_trace", media_type: "application/x-protobuf", producer: "otel-collector", producer_version: undefined, sensitivity: "internal", adapter: "otlp-proto" })).toEqual({
-      kind: "otlp_trace", media_type: "application/x-protobuf", producer: "otel-collector", sensitivity: "internal", adapter: "otlp-proto",
+    expect(
+      parseImportOptions({
+        kind: "otlp_trace",
+        media_type: "application/x-protobuf",
+        producer: "otel-collector",
+        producer_version: undefined,
+        sensitivity: "internal",
+        adapter: "otlp-proto",
+      }),
+    ).toEqual({
+      kind: "otlp_trace",
+      media_type: "application/x-protobuf",
+      producer: "otel-collector",
+      sensitivity: "internal",
+      adapter: "otlp-proto",
     });
     expect(parseImportOptions({})).toEqual({});
   });
@@ -45,19 +58,29 @@ describe("import request", () => {
       expect(error.details).toMatchObject({ field });
       expect(error.message).toContain(field);
     }
-    expect(refusal(() => parseImportOptions({ command: "rm -rf /" })).details).toMatchObject({ field: "command" });
+    expect(refusal(() => parseImportOptions({ command: "rm -rf /" })).details).toMatchObject({
+      field: "command",
+    });
   });
 
   test("the MCP tool's input accepts and refuses exactly what the use case's schema does, plus the path", () => {
-    for (const options of [{ kind: "otlp_trace" }, { kind: "nope" }, { producer_version: "" }, { media_type: "text/plain", sensitivity: "sensitive" }]) {
+    for (const options of [
+      { kind: "otlp_trace" },
+      { kind: "nope" },
+      { producer_version: "" },
+      { media_type: "text/plain", sensitivity: "sensitive" },
+    ]) {
       const viaUseCase = ImportOptions(options) instanceof type.errors;
-      const viaTool = ImportArtifactInput({ path: "a.json", source_root: "temp", ...options }) instanceof type.errors;
+      const viaTool =
+        ImportArtifactInput({ path: "a.json", source_root: "temp", ...options }) instanceof
+        type.errors;
       expect(viaTool).toBe(viaUseCase);
     }
     expect(ImportArtifactInput({ path: "a.json", surprise: 1 }) instanceof type.errors).toBe(true);
   });
 
   test("every adapter's artifact kind is an importable kind", () => {
-    for (const adapter of ADAPTERS) expect(ARTIFACT_KINDS as readonly string[]).toContain(adapter.artifactKind);
+    for (const adapter of ADAPTERS)
+      expect(ARTIFACT_KINDS as readonly string[]).toContain(adapter.artifactKind);
   });
 });

@@ -47,23 +47,39 @@ function layerOf(path: string): string | null {
  * here: what two formats both need lives in a core, so no format leans on another's
  * internals and a format can be removed without touching its siblings.
  */
-const ADAPTER_CORES = ["common", "wasm", "trace-events", "v8-sample-tree", "benchmarks", "test-results", "coverage-lines", "sqlite"];
+const ADAPTER_CORES = [
+  "common",
+  "wasm",
+  "trace-events",
+  "v8-sample-tree",
+  "benchmarks",
+  "test-results",
+  "coverage-lines",
+  "sqlite",
+];
 /**
  * Dialects: formats that are read into another format's own model and normalized by it
  * (legacy pprof text and binary profiles become a pprof Profile; an `nsys stats`
  * cuda_gpu_trace report becomes the Nsight export's device events and tracks).
  */
-const ADAPTER_DIALECTS: Record<string, string[]> = { "pprof-legacy": ["pprof"], "nsys-stats-csv": ["nsys-sqlite"] };
+const ADAPTER_DIALECTS: Record<string, string[]> = {
+  "pprof-legacy": ["pprof"],
+  "nsys-stats-csv": ["nsys-sqlite"],
+};
 const ADAPTERS = join(REPO, "src", "adapters");
 
-/** The top-level entry of src/adapters a path is in: a folder name, or a file name for top-level files. */
+/**
+ * The top-level entry of src/adapters a path is in: a folder name, or a file name for top-level
+ * files.
+ */
 function adapterUnit(path: string): string | null {
   const rel = relative(ADAPTERS, path);
   if (rel.startsWith("..")) return null;
   return rel.split("/")[0]!;
 }
 
-const IMPORT = /^\s*(import|export)\s+(type\s+)?[^'"]*?from\s+["'](\.[^"']+)["']|import\(\s*["'](\.[^"']+)["']\s*\)/gm;
+const IMPORT =
+  /^\s*(import|export)\s+(type\s+)?[^'"]*?from\s+["'](\.[^"']+)["']|import\(\s*["'](\.[^"']+)["']\s*\)/gm;
 
 describe("layering", () => {
   const files = [...sourceFiles(join(REPO, "src")), ...sourceFiles(join(REPO, "workers"))];
@@ -103,14 +119,24 @@ describe("adapter folders", () => {
     if (from === "registry.ts" || from.endsWith(".ts")) continue;
     test(`${relative(REPO, file)} imports no sibling format`, () => {
       const violations = imports
-        .filter(({ to }) => to === "registry.ts" || (!to.endsWith(".ts") && !ADAPTER_CORES.includes(to) && !(ADAPTER_DIALECTS[from] ?? []).includes(to)))
+        .filter(
+          ({ to }) =>
+            to === "registry.ts" ||
+            (!to.endsWith(".ts") &&
+              !ADAPTER_CORES.includes(to) &&
+              !(ADAPTER_DIALECTS[from] ?? []).includes(to)),
+        )
         .map(({ spec, to }) => `${spec} (${to})`);
       expect(violations).toEqual([]);
     });
   }
 
   test("the cores and dialects named here exist", () => {
-    for (const name of [...ADAPTER_CORES, ...Object.keys(ADAPTER_DIALECTS), ...Object.values(ADAPTER_DIALECTS).flat()]) {
+    for (const name of [
+      ...ADAPTER_CORES,
+      ...Object.keys(ADAPTER_DIALECTS),
+      ...Object.values(ADAPTER_DIALECTS).flat(),
+    ]) {
       expect(statSync(join(ADAPTERS, name)).isDirectory()).toBe(true);
     }
   });
@@ -123,7 +149,8 @@ describe("adapter folders", () => {
       state.set(unit, "open");
       path.push(unit);
       for (const next of edges.get(unit) ?? []) {
-        if (state.get(next) === "open") cycles.push([...path.slice(path.indexOf(next)), next].join(" -> "));
+        if (state.get(next) === "open")
+          cycles.push([...path.slice(path.indexOf(next)), next].join(" -> "));
         else if (!state.has(next)) visit(next);
       }
       path.pop();

@@ -8,21 +8,36 @@ const ok = {
   display_name: "p.json",
   output_dir: "/tmp/out",
   adapter: null,
-  limits: { max_events: 10, max_nesting_depth: 8, max_args_bytes: 1024, max_decompressed_bytes: 1 << 20, memory_bytes: 1 << 30 },
+  limits: {
+    max_events: 10,
+    max_nesting_depth: 8,
+    max_args_bytes: 1024,
+    max_decompressed_bytes: 1 << 20,
+    memory_bytes: 1 << 30,
+  },
   provenance: { run_id: "run_1", artifact_id: "sha256:x", generation_id: "gen_1" },
 };
 
 describe("parse request", () => {
   test("scan_threads is optional, and when given an integer from -1 (as many as there are cores to spare) to 1024", () => {
     expect("request" in checkParseRequest(ok)).toBe(true);
-    for (const threads of [-1, 0, 1, 1024]) expect("request" in checkParseRequest({ ...ok, limits: { ...ok.limits, scan_threads: threads } })).toBe(true);
+    for (const threads of [-1, 0, 1, 1024])
+      expect(
+        "request" in checkParseRequest({ ...ok, limits: { ...ok.limits, scan_threads: threads } }),
+      ).toBe(true);
     for (const threads of [-2, 1.5, 1025, "2", null]) {
-      expect(checkParseRequest({ ...ok, limits: { ...ok.limits, scan_threads: threads } })).toEqual({ problem: "limits.scan_threads must be an integer from -1 to 1024" });
+      expect(checkParseRequest({ ...ok, limits: { ...ok.limits, scan_threads: threads } })).toEqual(
+        { problem: "limits.scan_threads must be an integer from -1 to 1024" },
+      );
     }
   });
 
   test("the other limits must be integers above 0", () => {
-    expect(checkParseRequest({ ...ok, limits: { ...ok.limits, max_events: 0 } })).toEqual({ problem: "limits.max_events must be an integer > 0" });
-    expect(checkParseRequest({ ...ok, limits: { ...ok.limits, memory_bytes: undefined } })).toEqual({ problem: "limits.memory_bytes must be an integer > 0" });
+    expect(checkParseRequest({ ...ok, limits: { ...ok.limits, max_events: 0 } })).toEqual({
+      problem: "limits.max_events must be an integer > 0",
+    });
+    expect(checkParseRequest({ ...ok, limits: { ...ok.limits, memory_bytes: undefined } })).toEqual(
+      { problem: "limits.memory_bytes must be an integer > 0" },
+    );
   });
 });

@@ -1,4 +1,7 @@
-/** Plan tokens: 256-bit, single use, expiring, capacity-bounded, and each refusal says which case it is. */
+/**
+ * Plan tokens: 256-bit, single use, expiring, capacity-bounded, and each refusal says which case it
+ * is.
+ */
 import { describe, expect, test } from "bun:test";
 import { PlanRegistry } from "../../src/broker/plan-registry.ts";
 
@@ -20,7 +23,9 @@ describe("plan registry", () => {
     const { registry } = clocked();
     const { plan_id } = registry.issue("plan");
     expect(registry.consume(plan_id)).toBe("plan");
-    expect(() => registry.consume(plan_id)).toThrow(expect.objectContaining({ code: "PLAN_CONSUMED" }));
+    expect(() => registry.consume(plan_id)).toThrow(
+      expect.objectContaining({ code: "PLAN_CONSUMED" }),
+    );
   });
 
   test("an expired plan is PLAN_EXPIRED, before and after the sweep", () => {
@@ -36,8 +41,12 @@ describe("plan registry", () => {
   test("a token from another process, or malformed, is INVALID_CAPTURE_PLAN", () => {
     const { registry } = clocked();
     const foreign = new PlanRegistry<string>().issue("elsewhere").plan_id;
-    expect(() => registry.consume(foreign)).toThrow(expect.objectContaining({ code: "INVALID_CAPTURE_PLAN" }));
-    expect(() => registry.consume("rm -rf /")).toThrow(expect.objectContaining({ code: "INVALID_CAPTURE_PLAN" }));
+    expect(() => registry.consume(foreign)).toThrow(
+      expect.objectContaining({ code: "INVALID_CAPTURE_PLAN" }),
+    );
+    expect(() => registry.consume("rm -rf /")).toThrow(
+      expect.objectContaining({ code: "INVALID_CAPTURE_PLAN" }),
+    );
   });
 
   test("capacity evicts the plan expiring soonest, which then reads as expired", () => {
@@ -47,7 +56,12 @@ describe("plan registry", () => {
     const second = registry.issue("2").plan_id;
     registry.issue("3");
     expect(registry.size).toBe(2);
-    expect(() => registry.consume(first)).toThrow(expect.objectContaining({ code: "PLAN_EXPIRED", message: expect.stringContaining("evicted") }));
+    expect(() => registry.consume(first)).toThrow(
+      expect.objectContaining({
+        code: "PLAN_EXPIRED",
+        message: expect.stringContaining("evicted"),
+      }),
+    );
     expect(registry.consume(second)).toBe("2");
   });
 });

@@ -6,20 +6,57 @@
 import { describe, expect, test } from "bun:test";
 import { type, type Type } from "arktype";
 import {
-  CapabilitiesRequest, CapturePlanExecutionRequest, CapturePlanRequest, WorkloadConfigurationRequest,
+  CapabilitiesRequest,
+  CapturePlanExecutionRequest,
+  CapturePlanRequest,
+  WorkloadConfigurationRequest,
 } from "../../src/application/requests/capture-requests.ts";
 import {
-  AnalysisRecordRequest, FindingLookupRequest, FindingRecordRequest, FindingsPageRequest, HypothesisLookupRequest, HypothesisRecordRequest,
-  InvestigationCreateRequest, InvestigationLookupRequest, InvestigationsPageRequest,
+  AnalysisRecordRequest,
+  FindingLookupRequest,
+  FindingRecordRequest,
+  FindingsPageRequest,
+  HypothesisLookupRequest,
+  HypothesisRecordRequest,
+  InvestigationCreateRequest,
+  InvestigationLookupRequest,
+  InvestigationsPageRequest,
 } from "../../src/application/requests/investigation-requests.ts";
-import { FrameDrillRequest, HotspotsRequest } from "../../src/application/requests/profile-analysis-request.ts";
-import { ProfileDiffRequest, ProfileExportRequest } from "../../src/application/requests/profile-view-requests.ts";
-import { LifecycleGapsRequest, OperationTransitionsRequest, OperationWindowRequest } from "../../src/application/requests/otel-requests.ts";
-import { AcceleratorTimelineRequest, CoverageRequest, FailuresRequest, OperatorsRequest } from "../../src/application/requests/recipe-requests.ts";
-import { ArtifactLookupRequest, EvidenceRequest, RecordPageRequest, RunLookupRequest, ValidationRequest } from "../../src/application/requests/record-requests.ts";
+import {
+  FrameDrillRequest,
+  HotspotsRequest,
+} from "../../src/application/requests/profile-analysis-request.ts";
+import {
+  ProfileDiffRequest,
+  ProfileExportRequest,
+} from "../../src/application/requests/profile-view-requests.ts";
+import {
+  LifecycleGapsRequest,
+  OperationTransitionsRequest,
+  OperationWindowRequest,
+} from "../../src/application/requests/otel-requests.ts";
+import {
+  AcceleratorTimelineRequest,
+  CoverageRequest,
+  FailuresRequest,
+  OperatorsRequest,
+} from "../../src/application/requests/recipe-requests.ts";
+import {
+  ArtifactLookupRequest,
+  EvidenceRequest,
+  RecordPageRequest,
+  RunLookupRequest,
+  ValidationRequest,
+} from "../../src/application/requests/record-requests.ts";
 import { checkRequest, requestName } from "../../src/application/requests/request-schema.ts";
 import {
-  ComparisonRequest, ExperimentLookupRequest, ExperimentPlanRequest, ExperimentRunRequest, MeasurementsQueryRequest, RunSetFreezeRequest, TrialsPageRequest,
+  ComparisonRequest,
+  ExperimentLookupRequest,
+  ExperimentPlanRequest,
+  ExperimentRunRequest,
+  MeasurementsQueryRequest,
+  RunSetFreezeRequest,
+  TrialsPageRequest,
 } from "../../src/application/requests/study-requests.ts";
 import { RunsSummaryRequest } from "../../src/application/requests/summary-request.ts";
 import { TraceWindowRequest } from "../../src/application/requests/trace-window-request.ts";
@@ -74,7 +111,8 @@ const TOOL_REQUESTS: Record<string, Type> = {
   list_capabilities: CapabilitiesRequest,
   plan_capture: CapturePlanRequest,
   execute_capture_plan: CapturePlanExecutionRequest,
-  // The import options plus where the file is; import-request.test.ts holds the two to the same options.
+  // The import options plus where the file is; import-request.test.ts holds the two to the same
+  // options.
   import_artifact: ImportArtifactInput,
 };
 
@@ -96,7 +134,9 @@ function refusal(run: () => unknown): FlameoxError {
 
 describe("use-case request schemas", () => {
   test("every tool that takes a request is listed here, under the request's own name", () => {
-    const named = TOOLS.filter((tool) => requestName(tool.input) !== undefined).map((tool) => tool.name).sort();
+    const named = TOOLS.filter((tool) => requestName(tool.input) !== undefined)
+      .map((tool) => tool.name)
+      .sort();
     expect(named).toEqual(Object.keys(TOOL_REQUESTS).sort());
     for (const [name, request] of Object.entries(TOOL_REQUESTS)) {
       const tool = TOOLS.find((t) => t.name === name)!;
@@ -109,7 +149,10 @@ describe("use-case request schemas", () => {
       const tool = TOOLS.find((t) => t.name === name)!;
       const published = jsonSchemaOf(tool.input);
       const own = jsonSchemaOf(request);
-      expect({ name, schema: withoutLimit(published) }).toEqual({ name, schema: withoutLimit(own) });
+      expect({ name, schema: withoutLimit(published) }).toEqual({
+        name,
+        schema: withoutLimit(own),
+      });
       expect(published.additionalProperties).toBe(false);
       const limit = (published.properties as Json).limit;
       if (limit === undefined) {
@@ -123,7 +166,10 @@ describe("use-case request schemas", () => {
 
   test("a tool and its request accept and refuse the same values but for the page size", () => {
     const probes: [string, Record<string, unknown>][] = [
-      ["analyze_hotspots", { run_or_artifact: "run_1", granularity: "file", exclude_pseudo_frames: true }],
+      [
+        "analyze_hotspots",
+        { run_or_artifact: "run_1", granularity: "file", exclude_pseudo_frames: true },
+      ],
       ["analyze_hotspots", { run_or_artifact: "run_1", metric: "memory" }],
       ["get_frame_callers", { run_or_artifact: "run_1", frame_id: "f", granularity: "file" }],
       ["get_trace_window", { artifact_id: "a", start_ns: "1", end_ns: 2, cursor: null }],
@@ -140,22 +186,48 @@ describe("use-case request schemas", () => {
   });
 
   test("a request refuses a bad field with INVALID_ARGUMENTS naming it and the request", () => {
-    const metric = refusal(() => checkRequest(HotspotsRequest, { run_or_artifact: "run_1", metric: "memory", limit: undefined }));
+    const metric = refusal(() =>
+      checkRequest(HotspotsRequest, {
+        run_or_artifact: "run_1",
+        metric: "memory",
+        limit: undefined,
+      }),
+    );
     expect(metric.code).toBe("INVALID_ARGUMENTS");
     expect(metric.details).toEqual({ field: "metric", fields: ["metric"] });
     expect(metric.message).toStartWith("Invalid hotspots request: metric must be");
-    const unknown = refusal(() => checkRequest(ProfileExportRequest, { run_or_artifact: "run_1", format: "pprof", sql: "SELECT 1" }));
+    const unknown = refusal(() =>
+      checkRequest(ProfileExportRequest, {
+        run_or_artifact: "run_1",
+        format: "pprof",
+        sql: "SELECT 1",
+      }),
+    );
     expect(unknown.details).toMatchObject({ field: "sql" });
     expect(unknown.message).toContain("sql is not a field of the profile export request");
-    expect(refusal(() => checkRequest(ProfileExportRequest, { run_or_artifact: "run_1", format: "svg" })).details).toMatchObject({ field: "format" });
-    expect(checkRequest(ProfileExportRequest, { run_or_artifact: "run_1", format: "collapsed", metric: undefined })).toEqual({ run_or_artifact: "run_1", format: "collapsed" });
+    expect(
+      refusal(() => checkRequest(ProfileExportRequest, { run_or_artifact: "run_1", format: "svg" }))
+        .details,
+    ).toMatchObject({ field: "format" });
+    expect(
+      checkRequest(ProfileExportRequest, {
+        run_or_artifact: "run_1",
+        format: "collapsed",
+        metric: undefined,
+      }),
+    ).toEqual({ run_or_artifact: "run_1", format: "collapsed" });
   });
 
   test("requests of the same shape keep their own names", () => {
     // arktype shares one type between equal definitions; the name must not be shared with it.
     expect(jsonSchemaOf(RecordPageRequest)).toEqual(jsonSchemaOf(InvestigationsPageRequest));
-    expect([requestName(RecordPageRequest), requestName(InvestigationsPageRequest)]).toEqual(["listing", "investigations listing"]);
-    expect(refusal(() => checkRequest(InvestigationsPageRequest, { cursor: "" })).message).toStartWith("Invalid investigations listing request: cursor");
+    expect([requestName(RecordPageRequest), requestName(InvestigationsPageRequest)]).toEqual([
+      "listing",
+      "investigations listing",
+    ]);
+    expect(
+      refusal(() => checkRequest(InvestigationsPageRequest, { cursor: "" })).message,
+    ).toStartWith("Invalid investigations listing request: cursor");
   });
 
   test("a listing without flags is the empty request, which its schema accepts", () => {
@@ -164,9 +236,16 @@ describe("use-case request schemas", () => {
   });
 
   test("a request's page may be as large as any workspace allows, and no larger", () => {
-    expect(parseConfig(`[analysis]\nmax_row_limit = ${MAX_PAGE_ROWS}\n`).analysis.max_row_limit).toBe(MAX_PAGE_ROWS);
+    expect(
+      parseConfig(`[analysis]\nmax_row_limit = ${MAX_PAGE_ROWS}\n`).analysis.max_row_limit,
+    ).toBe(MAX_PAGE_ROWS);
     expect(() => parseConfig(`[analysis]\nmax_row_limit = ${MAX_PAGE_ROWS + 1}\n`)).toThrow();
-    expect(HotspotsRequest({ run_or_artifact: "run_1", limit: MAX_PAGE_ROWS }) instanceof type.errors).toBe(false);
-    expect(HotspotsRequest({ run_or_artifact: "run_1", limit: MAX_PAGE_ROWS + 1 }) instanceof type.errors).toBe(true);
+    expect(
+      HotspotsRequest({ run_or_artifact: "run_1", limit: MAX_PAGE_ROWS }) instanceof type.errors,
+    ).toBe(false);
+    expect(
+      HotspotsRequest({ run_or_artifact: "run_1", limit: MAX_PAGE_ROWS + 1 }) instanceof
+        type.errors,
+    ).toBe(true);
   });
 });

@@ -16,7 +16,8 @@ describe("WASM parser build", () => {
 
     test(`${parser.name}.wasm has a fixed memory maximum and only env imports`, async () => {
       const module = new WebAssembly.Module(await Bun.file(committedPath(parser.name)).bytes());
-      for (const imported of WebAssembly.Module.imports(module)) expect(imported.module).toBe("env");
+      for (const imported of WebAssembly.Module.imports(module))
+        expect(imported.module).toBe("env");
       const bytes = await Bun.file(committedPath(parser.name)).bytes();
       expect(memoryMaximumPages(bytes)).toBe(parser.maximumPages);
     });

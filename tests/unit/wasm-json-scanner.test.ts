@@ -7,12 +7,22 @@
 import { describe, expect, test } from "bun:test";
 import { traceProgram } from "../../src/adapters/chrome-trace/trace-program.ts";
 import { profileProgram } from "../../src/adapters/v8-cpuprofile/profile-program.ts";
-import { TAG_ABSENT, TAG_JSON, TAG_TRUNCATED, type JsonBatch } from "../../src/adapters/wasm/json-batch.ts";
+import {
+  TAG_ABSENT,
+  TAG_JSON,
+  TAG_TRUNCATED,
+  type JsonBatch,
+} from "../../src/adapters/wasm/json-batch.ts";
 import type { JsonProgram } from "../../src/adapters/wasm/json-program.ts";
 import { JsonScanner } from "../../src/adapters/wasm/json-scanner.ts";
 
 /** Every record of every batch, decoded (batches are only valid until drained). */
-async function transcript(program: JsonProgram, bytes: Uint8Array, chunkSize: number, truncateJsonAt = 65536): Promise<{ records: unknown[]; batchSizes: number[]; error?: string }> {
+async function transcript(
+  program: JsonProgram,
+  bytes: Uint8Array,
+  chunkSize: number,
+  truncateJsonAt = 65536,
+): Promise<{ records: unknown[]; batchSizes: number[]; error?: string }> {
   const scanner = await JsonScanner.open(program, { format: "test", maxDepth: 64, truncateJsonAt });
   const records: unknown[] = [];
   const batchSizes: number[] = [];
@@ -24,14 +34,30 @@ async function transcript(program: JsonProgram, bytes: Uint8Array, chunkSize: nu
       for (let s = 0; s < slots && !b.announced(r); s++) {
         const kind = b.kind(r, s);
         if (kind === TAG_ABSENT) fields.push(null);
-        else if (kind === TAG_JSON) fields.push({ json: (b.tag(r, s) & TAG_TRUNCATED) !== 0 ? `cut:${new TextDecoder().decode(b.textBytes(r, s))}` : b.json(r, s) });
+        else if (kind === TAG_JSON)
+          fields.push({
+            json:
+              (b.tag(r, s) & TAG_TRUNCATED) !== 0
+                ? `cut:${new TextDecoder().decode(b.textBytes(r, s))}`
+                : b.json(r, s),
+          });
         else fields.push([kind, b.int(r, s), Object.is(b.value(r, s), -0) ? "-0" : b.value(r, s)]);
       }
-      records.push([b.type(r), b.serial(r), b.parent(r), b.index(r), b.selfKind(r), b.special(r), b.announced(r), fields]);
+      records.push([
+        b.type(r),
+        b.serial(r),
+        b.parent(r),
+        b.index(r),
+        b.selfKind(r),
+        b.special(r),
+        b.announced(r),
+        fields,
+      ]);
     }
   };
   try {
-    for (let at = 0; at < bytes.length; at += chunkSize) scanner.push(bytes.subarray(at, at + chunkSize), onBatch);
+    for (let at = 0; at < bytes.length; at += chunkSize)
+      scanner.push(bytes.subarray(at, at + chunkSize), onBatch);
     scanner.finish(true, onBatch);
   } catch (error) {
     return { records, batchSizes, error: (error as Error).message };
@@ -41,19 +67,31 @@ async function transcript(program: JsonProgram, bytes: Uint8Array, chunkSize: nu
 
 const enc = new TextEncoder();
 const DOCUMENTS: [string, () => JsonProgram, string][] = [
-  ["trace events", traceProgram, `{"traceEvents":[
+  [
+    "trace events",
+    traceProgram,
+    `{"traceEvents":[
     {"ph":"X","cat":"gen","name":"task_1::step_2","pid":1,"tid":5,"ts":1000000,"dur":1096,"args":{"i":9,"s":"x"}},
     {"ph" : "B" , "name":"é日本😀","pid":-0,"tid":0,"ts":12.50,"args":{"a":[true,false,null],"n":1e21,"m":-1.5e-7,"d":123456789012345678}},
     {"ph":"E","ts":1234567890123456,"id":"0x1f","args":{"esc":"a\\"b\\\\c\\/d\\n\\u0041\\ud83d\\ude00\\ud800","2":{"1":[{"10":1,"9":2}],"0":0}}},
     {"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"${"w".repeat(70)}"}},
     {"ph":"X","name":"${"n".repeat(40)}\\t","cat":"c,d","ts":0,"dur":0.001,"id":{"local":"1"},"args":null},
     {"ph":"i","s":"t","unknown":{"deep":[[{"x":"y"}],"z",1.0,0,-0.0]},"ts":7,"args":"${"q".repeat(300)}"}
-  ],"metadata":{"b":1,"a":"2","1":null},"displayTimeUnit":"ns"}`],
-  ["cpuprofile", profileProgram, `{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"hitCount":0,"children":[2,3]},
+  ],"metadata":{"b":1,"a":"2","1":null},"displayTimeUnit":"ns"}`,
+  ],
+  [
+    "cpuprofile",
+    profileProgram,
+    `{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"hitCount":0,"children":[2,3]},
     {"id":2,"callFrame":{"functionName":"f\\u00e9","url":"file:///a.js","lineNumber":10,"columnNumber":4},"parent":1},
     {"id":3,"callFrame":{"functionName":"g","url":"file:///b.js","lineNumber":0,"columnNumber":0},"parent":1}],
-    "startTime":1000,"endTime":2000.5,"samples":[2,3,2,3,1],"timeDeltas":[0,10,-3,1e2,5]}`],
-  ["top-level array", traceProgram, `[{"ph":"X","ts":1,"dur":2,"name":"a"},{"ph":"X","ts":3,"dur":4,"name":"b"},`],
+    "startTime":1000,"endTime":2000.5,"samples":[2,3,2,3,1],"timeDeltas":[0,10,-3,1e2,5]}`,
+  ],
+  [
+    "top-level array",
+    traceProgram,
+    `[{"ph":"X","ts":1,"dur":2,"name":"a"},{"ph":"X","ts":3,"dur":4,"name":"b"},`,
+  ],
 ];
 
 describe("WASM JSON scanner", () => {
@@ -68,25 +106,43 @@ describe("WASM JSON scanner", () => {
       }
       // And with short JSON texts cut, which must also not depend on the chunks.
       const cut = await transcript(program(), bytes, 1 << 20, 20);
-      for (const size of [1, 3, 16]) expect(await transcript(program(), bytes, size, 20)).toEqual(cut);
+      for (const size of [1, 3, 16])
+        expect(await transcript(program(), bytes, size, 20)).toEqual(cut);
     });
   }
 
   test("errors and their offsets do not depend on the chunk boundaries", async () => {
-    const cases = ['[{"ph":"X","ts":01}]', '[{"ph":"X","ts":1.}]', '[{"ph":"X","ts":-}]', '[{"ph":"X","ts":1e+}]', '[{"ph":"X","name":"a\\x"}]',
-      '[{"ph":"X","name":"a\u0001"}]', '[{"ph":"X","ts":tru}]', '[{"ph":"X","ts":nul]', '[{"ph":"X","ts":1}] x', '[{"ph":"X",}]', '[{"ph" "X"}]', '[1 2]',
-      `[{"ph":"X","ts":1${"0".repeat(5000)}}]`, '{"traceEvents":[{"args":{"a":[1,2,]}}]}', '[{"ph":"X","args":{"s":"\\ud800\\u12"}}]'];
+    const cases = [
+      '[{"ph":"X","ts":01}]',
+      '[{"ph":"X","ts":1.}]',
+      '[{"ph":"X","ts":-}]',
+      '[{"ph":"X","ts":1e+}]',
+      '[{"ph":"X","name":"a\\x"}]',
+      '[{"ph":"X","name":"a\u0001"}]',
+      '[{"ph":"X","ts":tru}]',
+      '[{"ph":"X","ts":nul]',
+      '[{"ph":"X","ts":1}] x',
+      '[{"ph":"X",}]',
+      '[{"ph" "X"}]',
+      "[1 2]",
+      `[{"ph":"X","ts":1${"0".repeat(5000)}}]`,
+      '{"traceEvents":[{"args":{"a":[1,2,]}}]}',
+      '[{"ph":"X","args":{"s":"\\ud800\\u12"}}]',
+    ];
     for (const text of cases) {
       const bytes = enc.encode(text);
       const whole = await transcript(traceProgram(), bytes, 1 << 20);
       expect(whole.error).toBeDefined();
-      for (const size of [1, 2, 3, 7, 16]) expect(await transcript(traceProgram(), bytes, size)).toEqual(whole);
+      for (const size of [1, 2, 3, 7, 16])
+        expect(await transcript(traceProgram(), bytes, size)).toEqual(whole);
     }
   });
 
   test("a batch never outgrows the output area, however large the chunk", async () => {
     const count = 100_000;
-    const bytes = enc.encode(`{"samples":[${Array.from({ length: count }, (_, i) => i % 997).join(",")}],"timeDeltas":[${Array.from({ length: count }, () => "true").join(",")}]}`);
+    const bytes = enc.encode(
+      `{"samples":[${Array.from({ length: count }, (_, i) => i % 997).join(",")}],"timeDeltas":[${Array.from({ length: count }, () => "true").join(",")}]}`,
+    );
     const { records, batchSizes, error } = await transcript(profileProgram(), bytes, bytes.length);
     expect(error).toBeUndefined();
     expect(records.length).toBe(2 * count + 1);
@@ -95,13 +151,19 @@ describe("WASM JSON scanner", () => {
   });
 
   test("captured JSON is canonical, integer-like keys included at any depth", async () => {
-    const args = { b: { "2": 1, "1": [{ "10": 1, "9": 2, x: "y" }] }, "0": "z", s: "é\u0001\ud800" };
+    const args = {
+      b: { "2": 1, "1": [{ "10": 1, "9": 2, x: "y" }] },
+      "0": "z",
+      s: "é\u0001\ud800",
+    };
     const bytes = enc.encode(`[{"ph":"X","ts":1,"args":${JSON.stringify(args)}}]`);
     for (const size of [1 << 20, 1, 4]) {
       const { records, error } = await transcript(traceProgram(), bytes, size);
       expect(error).toBeUndefined();
       const event = records.find((r) => (r as unknown[])[0] === 1) as unknown[];
-      expect((event[7] as unknown[])[8]).toEqual({ json: JSON.stringify(JSON.parse(JSON.stringify(args))) });
+      expect((event[7] as unknown[])[8]).toEqual({
+        json: JSON.stringify(JSON.parse(JSON.stringify(args))),
+      });
     }
   });
 });

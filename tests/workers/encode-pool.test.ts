@@ -7,30 +7,57 @@ import { type ColumnBatch, sliceColumnBatch } from "../../src/domain/column-batc
 import { EVIDENCE_SCHEMAS } from "../../src/domain/evidence-schema.ts";
 import { TableBuffer } from "../../src/domain/table-buffer.ts";
 import { initParquet, readParquet, type Provenance } from "../../src/storage/parquet.ts";
-import { ENCODE_THREAD_MIN_BUDGET, ENCODE_THREAD_MIN_PAYLOAD, startEncodePool, useEncodeThread } from "../../workers/encode-pool.ts";
+import {
+  ENCODE_THREAD_MIN_BUDGET,
+  ENCODE_THREAD_MIN_PAYLOAD,
+  startEncodePool,
+  useEncodeThread,
+} from "../../workers/encode-pool.ts";
 import { columnBatchesToTable, type PartContent } from "../../workers/table-parts.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "flameox-encode-pool-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const provenance: Provenance = { schema_version: 1, run_id: "run_t", artifact_id: "art_t", evidence_generation_id: "gen_t", extractor_name: "test", extractor_version: "1" };
+const provenance: Provenance = {
+  schema_version: 1,
+  run_id: "run_t",
+  artifact_id: "art_t",
+  evidence_generation_id: "gen_t",
+  extractor_name: "test",
+  extractor_version: "1",
+};
 
 /** `tracks` rows with nulls and multi-byte text, as a column batch. */
 function trackBatch(rows: number, from = 0): ColumnBatch {
   const buffer = new TableBuffer(EVIDENCE_SCHEMAS.tracks);
   for (let i = from; i < from + rows; i++) {
-    buffer.append({ track_id: `t${i}`, pid: String(i % 7), tid: i % 3 === 0 ? null : String(i), process_name: `proc-${i % 97}-é`, thread_name: i % 5 === 0 ? null : "main" });
+    buffer.append({
+      track_id: `t${i}`,
+      pid: String(i % 7),
+      tid: i % 3 === 0 ? null : String(i),
+      process_name: `proc-${i % 97}-é`,
+      thread_name: i % 5 === 0 ? null : "main",
+    });
   }
   return tableBufferToBatch(buffer);
 }
 
-/** A part of column batches (sent to the thread as their buffers) or, with `arrowOnly`, one that must go as Arrow IPC. */
+/**
+ * A part of column batches (sent to the thread as their buffers) or, with `arrowOnly`, one that
+ * must go as Arrow IPC.
+ */
 function part(batches: ColumnBatch[], arrowOnly = false): PartContent {
-  return { table: "tracks", provenance, batches: arrowOnly ? null : batches, arrow: () => columnBatchesToTable("tracks", provenance, batches) };
+  return {
+    table: "tracks",
+    provenance,
+    batches: arrowOnly ? null : batches,
+    arrow: () => columnBatchesToTable("tracks", provenance, batches),
+  };
 }
 
 const read = (file: string) => readParquet(readFileSync(join(dir, file)));
-const column = (file: string, name: string) => Array.from(read(file).getChild(name)!.toArray() as ArrayLike<unknown>);
+const column = (file: string, name: string) =>
+  Array.from(read(file).getChild(name)!.toArray() as ArrayLike<unknown>);
 
 describe("encode pool", () => {
   test("the thread is used only from a 1 GiB memory budget and a 32 MiB payload (gzip counting 4x)", () => {
@@ -51,10 +78,17 @@ describe("encode pool", () => {
     expect(inline.threaded).toBe(false);
     expect(threaded.threaded).toBe(true);
     try {
-      await inline.encode(part([trackBatch(3000), trackBatch(2000, 3000)]), join(dir, "inline.parquet"));
-      // Two parts in flight at once, as TableParts allows: the second finds the thread busy and is encoded by the caller.
+      await inline.encode(
+        part([trackBatch(3000), trackBatch(2000, 3000)]),
+        join(dir, "inline.parquet"),
+      );
+      // Two parts in flight at once, as TableParts allows: the second finds the thread busy and is
+      // encoded by the caller.
       const sent = [trackBatch(3000), trackBatch(2000, 3000)];
-      await Promise.all([threaded.encode(part(sent), join(dir, "thread-a.parquet")), threaded.encode(part([trackBatch(10)]), join(dir, "thread-b.parquet"))]);
+      await Promise.all([
+        threaded.encode(part(sent), join(dir, "thread-a.parquet")),
+        threaded.encode(part([trackBatch(10)]), join(dir, "thread-b.parquet")),
+      ]);
       expect(threaded.counts).toEqual({ thread: 1, inline: 1 });
       // Once the thread is free again it takes the next part, here as an IPC stream.
       await threaded.encode(part([trackBatch(7)], true), join(dir, "thread-c.parquet"));
@@ -63,7 +97,8 @@ describe("encode pool", () => {
       await inline.close();
       await threaded.close();
     }
-    for (const name of EVIDENCE_SCHEMAS.tracks.columns.map((c) => c.name)) expect(column("thread-a.parquet", name)).toEqual(column("inline.parquet", name));
+    for (const name of EVIDENCE_SCHEMAS.tracks.columns.map((c) => c.name))
+      expect(column("thread-a.parquet", name)).toEqual(column("inline.parquet", name));
     expect(read("thread-a.parquet").numRows).toBe(5000);
     expect(read("thread-a.parquet").getChild("process_name")!.get(4999)).toBe("proc-52-é");
     expect(read("thread-a.parquet").getChild("tid")!.get(3000)).toBeNull();
@@ -77,8 +112,13 @@ describe("encode pool", () => {
       const halves = [sliceColumnBatch(batch, 0, cut), sliceColumnBatch(batch, cut, 37)];
       const whole = columnBatchesToTable("tracks", provenance, [batch]);
       const split = columnBatchesToTable("tracks", provenance, halves);
-      for (const name of EVIDENCE_SCHEMAS.tracks.columns.map((c) => c.name)) expect(Array.from(split.getChild(name)!.toArray())).toEqual(Array.from(whole.getChild(name)!.toArray()));
-      expect(halves[1]!.columns.tid!.nullCount + halves[0]!.columns.tid!.nullCount).toBe(batch.columns.tid!.nullCount);
+      for (const name of EVIDENCE_SCHEMAS.tracks.columns.map((c) => c.name))
+        expect(Array.from(split.getChild(name)!.toArray())).toEqual(
+          Array.from(whole.getChild(name)!.toArray()),
+        );
+      expect(halves[1]!.columns.tid!.nullCount + halves[0]!.columns.tid!.nullCount).toBe(
+        batch.columns.tid!.nullCount,
+      );
     }
   });
 
@@ -93,16 +133,35 @@ describe("encode pool", () => {
       data.push(...enc.encode(item));
       offsets[i + 1] = data.length;
     });
-    const batch: ColumnBatch = { table: "stacks", length: rows.length, columns: { frame_ids: { type: "list_utf8", listOffsets, offsets, data: Uint8Array.from(data), valid: null, nullCount: 0 } } };
+    const batch: ColumnBatch = {
+      table: "stacks",
+      length: rows.length,
+      columns: {
+        frame_ids: {
+          type: "list_utf8",
+          listOffsets,
+          offsets,
+          data: Uint8Array.from(data),
+          valid: null,
+          nullCount: 0,
+        },
+      },
+    };
     const dec = new TextDecoder();
     const rowsOf = (b: ColumnBatch) => {
       const v = b.columns.frame_ids!;
       if (v.type !== "list_utf8") throw new Error("list expected");
-      return Array.from({ length: b.length }, (_, r) => Array.from({ length: v.listOffsets[r + 1]! - v.listOffsets[r]! }, (_, k) => {
-        const item = v.listOffsets[r]! + k;
-        return dec.decode(v.data.subarray(v.offsets[item]!, v.offsets[item + 1]!));
-      }));
+      return Array.from({ length: b.length }, (_, r) =>
+        Array.from({ length: v.listOffsets[r + 1]! - v.listOffsets[r]! }, (_, k) => {
+          const item = v.listOffsets[r]! + k;
+          return dec.decode(v.data.subarray(v.offsets[item]!, v.offsets[item + 1]!));
+        }),
+      );
     };
-    for (let cut = 0; cut <= rows.length; cut++) expect([...rowsOf(sliceColumnBatch(batch, 0, cut)), ...rowsOf(sliceColumnBatch(batch, cut, rows.length))]).toEqual(rows);
+    for (let cut = 0; cut <= rows.length; cut++)
+      expect([
+        ...rowsOf(sliceColumnBatch(batch, 0, cut)),
+        ...rowsOf(sliceColumnBatch(batch, cut, rows.length)),
+      ]).toEqual(rows);
   });
 });

@@ -3,7 +3,10 @@ import { MemoryGovernor } from "../../workers/memory-governor.ts";
 
 const MiB = 1 << 20;
 
-/** A governor over a scripted RSS: `rss` is what the next read returns; a collection drops it to `afterCollect`. */
+/**
+ * A governor over a scripted RSS: `rss` is what the next read returns; a collection drops it to
+ * `afterCollect`.
+ */
 function scripted(budget: number) {
   const state = { rss: 0, afterCollect: 0, collected: 0 };
   const governor = new MemoryGovernor(
@@ -19,8 +22,20 @@ function scripted(budget: number) {
 
 describe("MemoryGovernor", () => {
   test("the target is half a small budget, and at most 352 MiB of a large one", () => {
-    expect(new MemoryGovernor(512 * MiB, () => 0, () => {}).target).toBe(Math.floor(512 * MiB * 0.5));
-    expect(new MemoryGovernor(8 * 1024 * MiB, () => 0, () => {}).target).toBe(352 * MiB);
+    expect(
+      new MemoryGovernor(
+        512 * MiB,
+        () => 0,
+        () => {},
+      ).target,
+    ).toBe(Math.floor(512 * MiB * 0.5));
+    expect(
+      new MemoryGovernor(
+        8 * 1024 * MiB,
+        () => 0,
+        () => {},
+      ).target,
+    ).toBe(352 * MiB);
   });
 
   test("collects only once RSS reaches the target", () => {

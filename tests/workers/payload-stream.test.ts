@@ -31,10 +31,16 @@ async function failure(path: string, maxBytes: number): Promise<FlameoxError> {
 
 describe("payload stream", () => {
   // A corpus trace of several read chunks, with a head shorter than the whole.
-  const plain = new Uint8Array(loadPayload(corpusFile("perfetto", "perfetto-repo-nested_tracks.perfetto-trace").path));
+  const plain = new Uint8Array(
+    loadPayload(corpusFile("perfetto", "perfetto-repo-nested_tracks.perfetto-trace").path),
+  );
 
   test("plain, gzip and zstd payloads decompress to the same bytes, with the same head", async () => {
-    const forms = { none: plain, gzip: Bun.gzipSync(plain), zstd: Bun.zstdCompressSync(plain) } as const;
+    const forms = {
+      none: plain,
+      gzip: Bun.gzipSync(plain),
+      zstd: Bun.zstdCompressSync(plain),
+    } as const;
     for (const [compression, bytes] of Object.entries(forms)) {
       const payload = await openPayload(file(`p.${compression}`, bytes), 1 << 30, 65536);
       expect(payload.compression).toBe(compression as keyof typeof forms);
@@ -47,8 +53,12 @@ describe("payload stream", () => {
     const zstd = Bun.zstdCompressSync(plain);
     const corrupt = zstd.slice();
     corrupt.fill(0x55, 8, 64);
-    expect((await failure(file("corrupt.zst", corrupt), 1 << 30)).code).toBe("ARTIFACT_PARSE_FAILED");
-    expect((await failure(file("cut.zst", zstd.subarray(0, zstd.length >> 1)), 1 << 30)).code).toBe("ARTIFACT_PARSE_FAILED");
+    expect((await failure(file("corrupt.zst", corrupt), 1 << 30)).code).toBe(
+      "ARTIFACT_PARSE_FAILED",
+    );
+    expect((await failure(file("cut.zst", zstd.subarray(0, zstd.length >> 1)), 1 << 30)).code).toBe(
+      "ARTIFACT_PARSE_FAILED",
+    );
     const bomb = Bun.zstdCompressSync(new Uint8Array(64 << 20));
     expect(bomb.length).toBeLessThan(1 << 20);
     expect((await failure(file("bomb.zst", bomb), 4 << 20)).code).toBe("ARTIFACT_TOO_LARGE");

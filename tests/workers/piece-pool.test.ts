@@ -1,5 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { PIECES_MIN_BUDGET, PIECES_MIN_PAYLOAD, pieceThreadCount, usePieceThreads } from "../../workers/piece-pool.ts";
+import {
+  PIECES_MIN_BUDGET,
+  PIECES_MIN_PAYLOAD,
+  pieceThreadCount,
+  usePieceThreads,
+} from "../../workers/piece-pool.ts";
 
 describe("piece threads", () => {
   test("by default one per core beyond two, and one fewer when rows are encoded while scanning; a configured count as it is", () => {

@@ -16,7 +16,10 @@ export interface BenchmarkFormat {
   label: string;
   detect(input: DetectInput): number;
   /** Walks the parsed document; returns producer identity and summary facts. */
-  read(document: Record<string, unknown>, out: MeasurementWriter): {
+  read(
+    document: Record<string, unknown>,
+    out: MeasurementWriter,
+  ): {
     producer: string;
     producerVersion: string | null;
     summary: Record<string, string | number | boolean | null>;
@@ -35,9 +38,14 @@ export function benchmarkAdapter(format: BenchmarkFormat): ProducerAdapter {
     detect: format.detect,
     extract(input: ExtractInput): NormalizedEvidence {
       const { value } = parseJsonPayload(input.bytes, input.limits.maxNestingDepth, format.label);
-      if (!isPlainObject(value)) throw expectationFailed(format.label, "the document", "an object", value);
+      if (!isPlainObject(value))
+        throw expectationFailed(format.label, "the document", "an object", value);
       const tables = emptyTables();
-      const writer = new MeasurementWriter(tables.measurements, format.label, input.limits.maxEvents);
+      const writer = new MeasurementWriter(
+        tables.measurements,
+        format.label,
+        input.limits.maxEvents,
+      );
       const { producer, producerVersion, summary, companions } = format.read(value, writer);
       return {
         adapter: format.name,
@@ -55,7 +63,8 @@ export function benchmarkAdapter(format: BenchmarkFormat): ProducerAdapter {
 
 /** A finite number or a parse failure naming the field. */
 export function numberAt(label: string, field: string, value: unknown): number {
-  if (typeof value !== "number" || !Number.isFinite(value)) throw expectationFailed(label, field, "a finite number", value);
+  if (typeof value !== "number" || !Number.isFinite(value))
+    throw expectationFailed(label, field, "a finite number", value);
   return value;
 }
 

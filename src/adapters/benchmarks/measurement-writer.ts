@@ -8,7 +8,18 @@ import type { TableBuffer } from "../../domain/table-buffer.ts";
 import { parseFailed, tooLarge } from "../json-guard.ts";
 import { normalizeUnit, valueColumns } from "./units.ts";
 
-export type Aggregation = "sample" | "total" | "mean" | "median" | "stddev" | "min" | "max" | "cv" | "p95" | "peak" | string;
+export type Aggregation =
+  | "sample"
+  | "total"
+  | "mean"
+  | "median"
+  | "stddev"
+  | "min"
+  | "max"
+  | "cv"
+  | "p95"
+  | "peak"
+  | string;
 
 export interface MeasurementInput {
   name: string;
@@ -42,13 +53,19 @@ export class MeasurementWriter {
 
   add(m: MeasurementInput): void {
     if (typeof m.value !== "number" || !Number.isFinite(m.value)) {
-      throw parseFailed(this.format, `expected ${m.scope} ${m.name} values to be finite numbers but found ${String(m.value)}`);
+      throw parseFailed(
+        this.format,
+        `expected ${m.scope} ${m.name} values to be finite numbers but found ${String(m.value)}`,
+      );
     }
-    if (this.count >= this.maxRows) throw tooLarge(this.format, "measurements", this.count + 1, this.maxRows);
+    if (this.count >= this.maxRows)
+      throw tooLarge(this.format, "measurements", this.count + 1, this.maxRows);
     const normalized = normalizeUnit(m.value, m.unit);
     const dims = { ...(m.dimensions ?? {}) };
     if (normalized.unit !== m.unit) dims.native_unit = m.unit;
-    const keys = Object.keys(dims).filter((k) => dims[k] !== undefined && dims[k] !== null).sort();
+    const keys = Object.keys(dims)
+      .filter((k) => dims[k] !== undefined && dims[k] !== null)
+      .sort();
     this.table.append({
       measurement_id: `m${this.count}`,
       name: m.name,
@@ -66,14 +83,18 @@ export class MeasurementWriter {
       variant_id: null,
       order_in_block: null,
       phase: m.phase ?? null,
-      dimensions_json: keys.length > 0 ? JSON.stringify(Object.fromEntries(keys.map((k) => [k, dims[k]]))) : null,
+      dimensions_json:
+        keys.length > 0 ? JSON.stringify(Object.fromEntries(keys.map((k) => [k, dims[k]]))) : null,
       // Samples and the producer's own aggregates are both emitted by the producer.
       evidence_level: "observed",
     });
     this.count++;
   }
 
-  /** Notes something the producer wrote that is not a sample (counted, `count` at a time; reported once). */
+  /**
+   * Notes something the producer wrote that is not a sample (counted, `count` at a time; reported
+   * once).
+   */
   skip(code: string, message: string, count = 1): void {
     const entry = this.skipped.get(code) ?? { message, count: 0 };
     entry.count += count;
@@ -81,6 +102,10 @@ export class MeasurementWriter {
   }
 
   limitations(): Limitation[] {
-    return [...this.skipped.entries()].map(([code, { message, count }]) => ({ code, message, count }));
+    return [...this.skipped.entries()].map(([code, { message, count }]) => ({
+      code,
+      message,
+      count,
+    }));
   }
 }

@@ -6,10 +6,21 @@
  * integer after conversion.
  */
 const TIME_TO_NS: Record<string, number> = {
-  s: 1e9, sec: 1e9, second: 1e9, seconds: 1e9,
-  ms: 1e6, millisecond: 1e6, milliseconds: 1e6,
-  us: 1e3, "µs": 1e3, "μs": 1e3, microsecond: 1e3, microseconds: 1e3,
-  ns: 1, nanosecond: 1, nanoseconds: 1,
+  s: 1e9,
+  sec: 1e9,
+  second: 1e9,
+  seconds: 1e9,
+  ms: 1e6,
+  millisecond: 1e6,
+  milliseconds: 1e6,
+  us: 1e3,
+  µs: 1e3,
+  μs: 1e3,
+  microsecond: 1e3,
+  microseconds: 1e3,
+  ns: 1,
+  nanosecond: 1,
+  nanoseconds: 1,
 };
 const BYTES = new Set(["b", "byte", "bytes"]);
 
@@ -31,6 +42,11 @@ export function normalizeUnit(value: number, unit: string): NormalizedValue {
 }
 
 /** Exactly one of the two columns is set. */
-export function valueColumns(value: number): { value_int: number | null; value_float: number | null } {
-  return Number.isSafeInteger(value) ? { value_int: value, value_float: null } : { value_int: null, value_float: value };
+export function valueColumns(value: number): {
+  value_int: number | null;
+  value_float: number | null;
+} {
+  return Number.isSafeInteger(value)
+    ? { value_int: value, value_float: null }
+    : { value_int: null, value_float: value };
 }

@@ -6,7 +6,12 @@
  * their call counts and inclusive cost. Read line by line in either path; memory holds
  * the distinct functions and call arcs only, whatever the file's size.
  */
-import type { ExtractInput, ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
+import type {
+  ExtractInput,
+  ProducerAdapter,
+  StreamedEvidence,
+  StreamExtractInput,
+} from "../adapter.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { LineSplitter, splitLines } from "../common/text-line-stream.ts";
 import { CALLGRIND_FORMAT, CallgrindReader } from "./callgrind-reader.ts";
@@ -42,16 +47,42 @@ function evidenceOf(reader: CallgrindReader): NormalizedEvidence {
   const counts = reader.graph.emit(tables);
   const limitations = reader.limitations();
   if (counts.cycleFunctions > 0) {
-    limitations.push({ code: "call_cycles", message: "Functions on call cycles through two or more functions (mutual recursion): their inclusive values count the cost inside the cycle more than once", count: counts.cycleFunctions });
+    limitations.push({
+      code: "call_cycles",
+      message:
+        "Functions on call cycles through two or more functions (mutual recursion): their inclusive values count the cost inside the cycle more than once",
+      count: counts.cycleFunctions,
+    });
   }
-  if (counts.unknownCallCounts > 0) limitations.push({ code: "call_counts_unknown", message: "Call arcs written with calls=0 (pprof's output does not know call counts): their sample_count is 0", count: counts.unknownCallCounts });
-  if (counts.unsymbolized > 0) limitations.push({ code: "missing_symbols", message: "Functions Valgrind names only by their address", count: counts.unsymbolized });
+  if (counts.unknownCallCounts > 0)
+    limitations.push({
+      code: "call_counts_unknown",
+      message:
+        "Call arcs written with calls=0 (pprof's output does not know call counts): their sample_count is 0",
+      count: counts.unknownCallCounts,
+    });
+  if (counts.unsymbolized > 0)
+    limitations.push({
+      code: "missing_symbols",
+      message: "Functions Valgrind names only by their address",
+      count: counts.unsymbolized,
+    });
   const [producer, producerVersion] = reader.producer();
   return {
-    adapter: SELF.name, adapterVersion: SELF.version, producer, producerVersion, tables, limitations,
+    adapter: SELF.name,
+    adapterVersion: SELF.version,
+    producer,
+    producerVersion,
+    tables,
+    limitations,
     summary: {
-      cost_lines: reader.costLines, calls: reader.calls, call_arcs: reader.graph.edgeCount, frames: counts.frames, parts: reader.parts,
-      metrics: reader.graph.metrics.map((m) => m.metric).join(","), events_not_imported: reader.skippedEvents.join(","),
+      cost_lines: reader.costLines,
+      calls: reader.calls,
+      call_arcs: reader.graph.edgeCount,
+      frames: counts.frames,
+      parts: reader.parts,
+      metrics: reader.graph.metrics.map((m) => m.metric).join(","),
+      events_not_imported: reader.skippedEvents.join(","),
     },
   };
 }

@@ -74,7 +74,13 @@ export class CallGraph {
     row[fn]! += cost;
   }
 
-  addCall(caller: number, callee: number, calls: number, columns: readonly number[], costs: readonly number[]): void {
+  addCall(
+    caller: number,
+    callee: number,
+    calls: number,
+    columns: readonly number[],
+    costs: readonly number[],
+  ): void {
     const key = `${caller},${callee}`;
     let e = this.edgeIndex.get(key);
     if (e === undefined) {
@@ -120,25 +126,39 @@ export class CallGraph {
   }
 
   /** Writes frames, frame_measurements and call_edges; returns counts for the limitations. */
-  emit(tables: { frames: TableBuffer; frame_measurements: TableBuffer; call_edges: TableBuffer }): { frames: number; unsymbolized: number; cycleFunctions: number; unknownCallCounts: number } {
+  emit(tables: { frames: TableBuffer; frame_measurements: TableBuffer; call_edges: TableBuffer }): {
+    frames: number;
+    unsymbolized: number;
+    cycleFunctions: number;
+    unknownCallCounts: number;
+  } {
     const canon = this.canonical();
     const registry = new FrameRegistry();
     const frameOf: number[] = canon.map((c) => {
       const k = this.keys[c]!;
       return registry.intern(JSON.stringify(["callgrind", k.object, k.file, k.name]), () => ({
-        language: languageOf(k.file), function: k.name, module: k.object, file: k.file, line: null, column: null,
+        language: languageOf(k.file),
+        function: k.name,
+        module: k.object,
+        file: k.file,
+        line: null,
+        column: null,
         symbolization: ADDRESS_NAME.test(k.name) ? "absent" : "complete",
       }));
     });
     const n = registry.size;
     // Edges between frames (keys merged into one frame merge their edges too).
-    const edges = new Map<number, { caller: number; callee: number; calls: number; cost: number[] }>();
+    const edges = new Map<
+      number,
+      { caller: number; callee: number; calls: number; cost: number[] }
+    >();
     for (let e = 0; e < this.edgeCaller.length; e++) {
       const caller = frameOf[this.edgeCaller[e]!]!;
       const callee = frameOf[this.edgeCallee[e]!]!;
       const id = caller * n + callee;
       let edge = edges.get(id);
-      if (!edge) edges.set(id, (edge = { caller, callee, calls: 0, cost: this.metrics.map(() => 0) }));
+      if (!edge)
+        edges.set(id, (edge = { caller, callee, calls: 0, cost: this.metrics.map(() => 0) }));
       edge.calls += this.edgeCalls[e]!;
       this.metrics.forEach((_, m) => (edge!.cost[m]! += this.edgeCost[m]![e]!));
     }
@@ -156,30 +176,48 @@ export class CallGraph {
         self[frameOf[key]!]! += cost;
         inclusive[frameOf[key]!]! += cost;
       });
-      for (const edge of edges.values()) if (edge.caller !== edge.callee) inclusive[edge.caller]! += edge.cost[m]!;
+      for (const edge of edges.values())
+        if (edge.caller !== edge.callee) inclusive[edge.caller]! += edge.cost[m]!;
       for (let f = 0; f < n; f++) {
         if (self[f] === 0 && inclusive[f] === 0) continue;
         tables.frame_measurements.append({
-          frame_id: registry.ids[f]!, metric: metric.metric as FrameMetric, unit: metric.unit,
-          self_value: Math.round(self[f]! * metric.scale), inclusive_value: Math.round(inclusive[f]! * metric.scale),
-          // Callgrind counts calls, not samples: both sample columns hold the calls into the function.
-          self_samples: callsInto[f]!, inclusive_samples: callsInto[f]!,
-          process_name: null, thread_name: null, track_id: null,
+          frame_id: registry.ids[f]!,
+          metric: metric.metric as FrameMetric,
+          unit: metric.unit,
+          self_value: Math.round(self[f]! * metric.scale),
+          inclusive_value: Math.round(inclusive[f]! * metric.scale),
+          // Callgrind counts calls, not samples: both sample columns hold the calls into the
+          // function.
+          self_samples: callsInto[f]!,
+          inclusive_samples: callsInto[f]!,
+          process_name: null,
+          thread_name: null,
+          track_id: null,
         });
       }
       for (const edge of edges.values()) {
         if (edge.cost[m] === 0 && edge.calls === 0) continue;
         tables.call_edges.append({
-          metric: metric.metric, parent_frame_id: registry.ids[edge.caller]!, child_frame_id: registry.ids[edge.callee]!,
-          sample_count: edge.calls, duration_ns: Math.round(edge.cost[m]! * metric.scale),
+          metric: metric.metric,
+          parent_frame_id: registry.ids[edge.caller]!,
+          child_frame_id: registry.ids[edge.callee]!,
+          sample_count: edge.calls,
+          duration_ns: Math.round(edge.cost[m]! * metric.scale),
         });
       }
     });
-    return { frames: n, unsymbolized: registry.countUnsymbolized(), cycleFunctions: functionsOnCycles(n, [...edges.values()]), unknownCallCounts };
+    return {
+      frames: n,
+      unsymbolized: registry.countUnsymbolized(),
+      cycleFunctions: functionsOnCycles(n, [...edges.values()]),
+      unknownCallCounts,
+    };
   }
 }
 
-/** Functions on a call cycle through two or more functions (Tarjan's strongly connected components). */
+/**
+ * Functions on a call cycle through two or more functions (Tarjan's strongly connected components).
+ */
 function functionsOnCycles(n: number, edges: { caller: number; callee: number }[]): number {
   const out: number[][] = Array.from({ length: n }, () => []);
   for (const e of edges) if (e.caller !== e.callee) out[e.caller]!.push(e.callee);

@@ -63,7 +63,8 @@ export class CallgrindReader {
       this.pendingCall = null;
       if (!isCostLine(line)) return this.invalid(line, lineNumber);
       const parsed = this.readCosts(line, lineNumber);
-      if (parsed !== null) this.graph.addCall(this.fn!, call.callee, call.calls, this.columns!, parsed);
+      if (parsed !== null)
+        this.graph.addCall(this.fn!, call.callee, call.calls, this.columns!, parsed);
       return;
     }
     if (this.pendingJump) {
@@ -85,20 +86,29 @@ export class CallgrindReader {
 
   finish(): void {
     if (this.pendingCall !== null) this.invalid("calls= without its cost line", 0);
-    if (this.columns === null) throw parseFailed(CALLGRIND_FORMAT, "no `events:` line: the file does not say what its costs count");
+    if (this.columns === null)
+      throw parseFailed(
+        CALLGRIND_FORMAT,
+        "no `events:` line: the file does not say what its costs count",
+      );
   }
 
   private header(key: string, value: string, lineNumber: number): void {
     switch (key) {
       case "events": {
         const events = value.split(/\s+/).filter((e) => e !== "");
-        if (events.length === 0) throw parseFailed(CALLGRIND_FORMAT, `line ${lineNumber}: \`events:\` names no event`);
+        if (events.length === 0)
+          throw parseFailed(CALLGRIND_FORMAT, `line ${lineNumber}: \`events:\` names no event`);
         this.columns = events.map((event) => this.columnOf(event));
         return;
       }
       case "positions": {
         const names = value.split(/\s+/).filter((e) => e !== "");
-        if (names.length === 0 || names.some((n) => !/^(instr|line|addr)$/.test(n))) throw parseFailed(CALLGRIND_FORMAT, `line ${lineNumber}: \`positions:\` must list instr and/or line, found ${JSON.stringify(value.slice(0, 80))}`);
+        if (names.length === 0 || names.some((n) => !/^(instr|line|addr)$/.test(n)))
+          throw parseFailed(
+            CALLGRIND_FORMAT,
+            `line ${lineNumber}: \`positions:\` must list instr and/or line, found ${JSON.stringify(value.slice(0, 80))}`,
+          );
         this.costs.setPositions(names.length);
         return;
       }
@@ -110,12 +120,16 @@ export class CallgrindReader {
         return;
       case "totals":
       case "summary": {
-        const values = value.split(/\s+/).filter((v) => v !== "").map(Number);
+        const values = value
+          .split(/\s+/)
+          .filter((v) => v !== "")
+          .map(Number);
         if (this.columns !== null && values.every(Number.isSafeInteger)) this.totals = { values };
         return;
       }
       default:
-        // version, cmd, pid, thread, desc, event (long names) and producers' own keys: descriptive only.
+        // version, cmd, pid, thread, desc, event (long names) and producers' own keys: descriptive
+        // only.
         return;
     }
   }
@@ -125,7 +139,8 @@ export class CallgrindReader {
     if (known !== undefined) return known;
     const metric = eventMetric(event);
     let column = -1;
-    if (metric !== null && !this.graph.metrics.some((m) => m.metric === metric.metric)) column = this.graph.metricColumn(metric);
+    if (metric !== null && !this.graph.metrics.some((m) => m.metric === metric.metric))
+      column = this.graph.metricColumn(metric);
     else this.skippedEvents.push(event);
     this.eventColumn.set(event, column);
     return column;
@@ -145,7 +160,12 @@ export class CallgrindReader {
         this.currentFile = this.files.resolve(value, lineNumber);
         return;
       case "fn":
-        this.fn = this.graph.function(this.object, this.functionFile, this.functions.resolve(value, lineNumber), true);
+        this.fn = this.graph.function(
+          this.object,
+          this.functionFile,
+          this.functions.resolve(value, lineNumber),
+          true,
+        );
         return;
       case "cob":
         this.calleeObject = this.objects.resolve(value, lineNumber);
@@ -168,14 +188,20 @@ export class CallgrindReader {
   private call(value: string, lineNumber: number): void {
     const [count, ...targets] = value.trim().split(/\s+/);
     const calls = Number(count);
-    if (!Number.isSafeInteger(calls) || calls < 0 || !CostLineReader.validTargets(targets)) return this.invalid(`calls=${value}`, lineNumber);
+    if (!Number.isSafeInteger(calls) || calls < 0 || !CostLineReader.validTargets(targets))
+      return this.invalid(`calls=${value}`, lineNumber);
     if (this.calleeName === null || this.fn === null) {
       // A call with no target or outside a function cannot be attributed.
       this.resetCallee();
       this.pendingCall = null;
       return this.invalid(`calls=${value}`, lineNumber);
     }
-    const callee = this.graph.function(this.calleeObject ?? this.object, this.calleeFile ?? this.currentFile, this.calleeName, false);
+    const callee = this.graph.function(
+      this.calleeObject ?? this.object,
+      this.calleeFile ?? this.currentFile,
+      this.calleeName,
+      false,
+    );
     this.calls++;
     this.pendingCall = { calls, callee };
     this.resetCallee();
@@ -201,8 +227,13 @@ export class CallgrindReader {
 
   /** The costs of a cost line, or null (counted) when the line is malformed. */
   private readCosts(line: string, lineNumber: number): number[] | null {
-    if (this.columns === null) throw parseFailed(CALLGRIND_FORMAT, `line ${lineNumber} has costs before any \`events:\` line`);
-    if (++this.costLines > this.maxCostLines) throw tooLarge(CALLGRIND_FORMAT, "cost lines", this.costLines, this.maxCostLines);
+    if (this.columns === null)
+      throw parseFailed(
+        CALLGRIND_FORMAT,
+        `line ${lineNumber} has costs before any \`events:\` line`,
+      );
+    if (++this.costLines > this.maxCostLines)
+      throw tooLarge(CALLGRIND_FORMAT, "cost lines", this.costLines, this.maxCostLines);
     const parsed = this.costs.read(line);
     if (typeof parsed === "string") {
       this.invalid(line, lineNumber);
@@ -217,7 +248,8 @@ export class CallgrindReader {
   }
 
   private invalid(line: string, lineNumber: number): void {
-    if (this.invalidLines++ === 0) this.firstInvalid = `line ${lineNumber}: ${JSON.stringify(line.slice(0, 80))}`;
+    if (this.invalidLines++ === 0)
+      this.firstInvalid = `line ${lineNumber}: ${JSON.stringify(line.slice(0, 80))}`;
   }
 
   producer(): [string | null, string | null] {
@@ -228,18 +260,51 @@ export class CallgrindReader {
 
   limitations(): Limitation[] {
     const out: Limitation[] = [];
-    if (this.costLines === 0) out.push({ code: "no_samples", message: "The callgrind file holds no cost lines" });
-    out.push({ code: "no_call_stacks", message: "Callgrind records cost per function and per caller→callee arc, not call stacks: no stacks are published, and inclusive values are self cost plus the cost of calls to other functions" });
-    for (const event of this.skippedEvents) out.push({ code: "event_not_imported", message: `Costs of event ${event} were not imported: no flameox metric fits it, or another event of the file already took its metric` });
-    if (this.compressedCosts > 0) out.push({ code: "compressed_costs", message: "Cost columns written with subposition compression (*, +N, -N), which the callgrind format allows only for positions; read relative to the previous cost line, as speedscope does", count: this.compressedCosts });
-    if (this.costsWithoutFunction > 0) out.push({ code: "costs_without_function", message: "Cost lines before any fn= line were not attributed to a function", count: this.costsWithoutFunction });
-    if (this.invalidLines > 0) out.push({ code: "invalid_lines", message: `Lines that fit no callgrind line kind were skipped (first: ${this.firstInvalid})`, count: this.invalidLines });
+    if (this.costLines === 0)
+      out.push({ code: "no_samples", message: "The callgrind file holds no cost lines" });
+    out.push({
+      code: "no_call_stacks",
+      message:
+        "Callgrind records cost per function and per caller→callee arc, not call stacks: no stacks are published, and inclusive values are self cost plus the cost of calls to other functions",
+    });
+    for (const event of this.skippedEvents)
+      out.push({
+        code: "event_not_imported",
+        message: `Costs of event ${event} were not imported: no flameox metric fits it, or another event of the file already took its metric`,
+      });
+    if (this.compressedCosts > 0)
+      out.push({
+        code: "compressed_costs",
+        message:
+          "Cost columns written with subposition compression (*, +N, -N), which the callgrind format allows only for positions; read relative to the previous cost line, as speedscope does",
+        count: this.compressedCosts,
+      });
+    if (this.costsWithoutFunction > 0)
+      out.push({
+        code: "costs_without_function",
+        message: "Cost lines before any fn= line were not attributed to a function",
+        count: this.costsWithoutFunction,
+      });
+    if (this.invalidLines > 0)
+      out.push({
+        code: "invalid_lines",
+        message: `Lines that fit no callgrind line kind were skipped (first: ${this.firstInvalid})`,
+        count: this.invalidLines,
+      });
     const totals = this.totals;
     // Each part of a multi-part file has its own totals; only a single part's can be checked.
     if (totals !== null && this.columns !== null && this.parts <= 1) {
       const columns = this.columns;
-      const differ = columns.some((c, i) => c >= 0 && totals.values[i] !== undefined && totals.values[i] !== this.graph.selfTotal(c));
-      if (differ) out.push({ code: "totals_mismatch", message: "The self costs do not add up to the file's totals:/summary: line (a truncated or edited file)" });
+      const differ = columns.some(
+        (c, i) =>
+          c >= 0 && totals.values[i] !== undefined && totals.values[i] !== this.graph.selfTotal(c),
+      );
+      if (differ)
+        out.push({
+          code: "totals_mismatch",
+          message:
+            "The self costs do not add up to the file's totals:/summary: line (a truncated or edited file)",
+        });
     }
     return out;
   }

@@ -13,7 +13,10 @@ const REFER = /^\((\d+)\)$/;
 export class NameTable {
   private readonly byId = new Map<string, string>();
 
-  constructor(private readonly format: string, private readonly kind: string) {}
+  constructor(
+    private readonly format: string,
+    private readonly kind: string,
+  ) {}
 
   resolve(value: string, lineNumber: number): string {
     // Most lines refer back to an id: look the text up before any regex (a hot path).
@@ -25,7 +28,11 @@ export class NameTable {
     const ref = REFER.exec(text);
     if (ref) {
       const known = this.byId.get(ref[1]!);
-      if (known === undefined) throw parseFailed(this.format, `line ${lineNumber} refers to ${this.kind} (${ref[1]}) before it is defined`);
+      if (known === undefined)
+        throw parseFailed(
+          this.format,
+          `line ${lineNumber} refers to ${this.kind} (${ref[1]}) before it is defined`,
+        );
       return known;
     }
     const def = DEFINE.exec(text);
@@ -33,7 +40,10 @@ export class NameTable {
       const name = def[2]!.trim();
       const known = this.byId.get(def[1]!);
       if (known !== undefined && known !== name) {
-        throw parseFailed(this.format, `line ${lineNumber} redefines ${this.kind} (${def[1]}) as ${JSON.stringify(name.slice(0, 80))}; it was ${JSON.stringify(known.slice(0, 80))}`);
+        throw parseFailed(
+          this.format,
+          `line ${lineNumber} redefines ${this.kind} (${def[1]}) as ${JSON.stringify(name.slice(0, 80))}; it was ${JSON.stringify(known.slice(0, 80))}`,
+        );
       }
       this.byId.set(def[1]!, name);
       return name;

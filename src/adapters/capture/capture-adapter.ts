@@ -6,16 +6,26 @@
  * creation stays in one place, and an adapter can be tested without a process.
  */
 import type { Type } from "arktype";
-import type { CapabilityStatus, ResolvedExecutable, TerminationKind } from "../../domain/capture.ts";
+import type {
+  CapabilityStatus,
+  ResolvedExecutable,
+  TerminationKind,
+} from "../../domain/capture.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
 
-/** One argv item: literal text, or a path inside the capture's output directory (bound at execution). */
+/**
+ * One argv item: literal text, or a path inside the capture's output directory (bound at
+ * execution).
+ */
 export type CommandPart = string | { output: string; prefix?: string };
 
 /** What the application learned about the host for one adapter. */
 export interface HostFacts {
   /** Host tools the adapter named, resolved on the child PATH, with their `--version` output. */
-  tools: Record<string, { executable: ResolvedExecutable; version: string | null } | { absent: string }>;
+  tools: Record<
+    string,
+    { executable: ResolvedExecutable; version: string | null } | { absent: string }
+  >;
   /** Readiness probes by id; null when the probe could not run (its tool is absent). */
   probes: Record<string, ProbeOutcome | null>;
   /** Kernel settings the adapter asked for, by /proc/sys path (e.g. kernel/perf_event_paranoid). */
@@ -117,7 +127,10 @@ export interface CaptureAdapter {
   readonly description: string;
   /** Host tools resolved on the child PATH (bound by path and digest) with their version probe. */
   readonly tools: readonly { name: string; versionArgs: string[]; optional?: boolean }[];
-  /** Readiness depends on permissions that can change at any time: probe again right before executing. */
+  /**
+   * Readiness depends on permissions that can change at any time: probe again right before
+   * executing.
+   */
   readonly permissionSensitive: boolean;
   /** /proc/sys settings that decide readiness. */
   readonly sysctl: readonly string[];
@@ -136,7 +149,10 @@ export interface CaptureAdapter {
   collect(input: CollectInput): Collected;
 }
 
-export function toolOf(facts: HostFacts, name: string): { executable: ResolvedExecutable; version: string | null } | null {
+export function toolOf(
+  facts: HostFacts,
+  name: string,
+): { executable: ResolvedExecutable; version: string | null } | null {
   const tool = facts.tools[name];
   return tool && "executable" in tool ? tool : null;
 }
@@ -148,6 +164,10 @@ export function boundWorkload(input: AdapterPlanInput): string[] {
 
 /** The first line of a tool's version output, trimmed and bounded. */
 export function versionLine(text: string): string | null {
-  const line = text.split("\n").find((l) => l.trim().length > 0)?.trim() ?? "";
+  const line =
+    text
+      .split("\n")
+      .find((l) => l.trim().length > 0)
+      ?.trim() ?? "";
   return line ? line.slice(0, 200) : null;
 }

@@ -6,7 +6,12 @@
  * Phases: X and B/E are slices; i/I/n, C, b/e, s/t/f, P and the other defined phases are
  * kept as events with a null duration; M only names processes and threads.
  */
-import type { ExtractInput, ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
+import type {
+  ExtractInput,
+  ProducerAdapter,
+  StreamedEvidence,
+  StreamExtractInput,
+} from "../adapter.ts";
 import { type NormalizedEvidence, TRACE_TABLES } from "../../domain/normalized-evidence.ts";
 import { tableOfBatches } from "../common/batch-table-buffer.ts";
 import { writeStackChunks } from "../common/stack-chunks.ts";
@@ -36,7 +41,8 @@ export const chromeTraceAdapter: ProducerAdapter = {
     try {
       pipeline.push(input.bytes);
       const scanned = pipeline.finish(SELF, input.displayName);
-      // Whole-payload callers get rows in input order; the stream gives them per track in time order.
+      // Whole-payload callers get rows in input order; the stream gives them per track in time
+      // order.
       const traceEvents = tableOfBatches(scanned.rows, "trace_events", "event_index");
       const evidence = scanned.complete().evidence(true);
       return { ...evidence, tables: { ...evidence.tables, trace_events: traceEvents } };
@@ -45,16 +51,32 @@ export const chromeTraceAdapter: ProducerAdapter = {
     }
   },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
-    const stackSpill = input.spill ? { space: input.spill, maxStacks: input.maxStacksInMemory } : undefined;
-    const spool = { spill: input.spill, runEvents: input.spoolRunEvents, pendingEvents: input.pendingEventsInMemory };
+    const stackSpill = input.spill
+      ? { space: input.spill, maxStacks: input.maxStacksInMemory }
+      : undefined;
+    const spool = {
+      spill: input.spill,
+      runEvents: input.spoolRunEvents,
+      pendingEvents: input.pendingEventsInMemory,
+    };
     let pipeline: ChromeTracePipeline | null = null;
-    const plan = input.pieces ? await planTracePieces(input.pieces.file, input.pieces.pieceBytes ?? PIECE_BYTES) : null;
+    const plan = input.pieces
+      ? await planTracePieces(input.pieces.file, input.pieces.pieceBytes ?? PIECE_BYTES)
+      : null;
     if (plan && input.pieces) {
       pipeline = ChromeTracePipeline.forPieces(input.limits, spool, stackSpill);
-      if (!(await scanInPieces(pipeline, plan, input.pieces.file, input.pieces.threads, input.limits).catch((error: unknown) => {
-        pipeline!.dispose();
-        throw error;
-      }))) {
+      if (
+        !(await scanInPieces(
+          pipeline,
+          plan,
+          input.pieces.file,
+          input.pieces.threads,
+          input.limits,
+        ).catch((error: unknown) => {
+          pipeline!.dispose();
+          throw error;
+        }))
+      ) {
         // A cut fell inside a value: scan the whole trace in order instead.
         pipeline.dispose();
         pipeline = null;

@@ -20,7 +20,8 @@ export class EmbeddedProfiles extends SharedEmbeddedProfiles {
   observeEvent(event: ProfileEventFields, track: number, tsUs: number): void {
     const name = event.name;
     if (name !== "ProfileChunk" && name !== "Profile" && name !== "CpuProfile") return;
-    const data = isPlainObject(event.args) && isPlainObject(event.args.data) ? event.args.data : null;
+    const data =
+      isPlainObject(event.args) && isPlainObject(event.args.data) ? event.args.data : null;
     this.observe(name, String(event.pid) + "/" + String(event.id), data, track, tsUs);
   }
 }

@@ -8,17 +8,72 @@
  * scanner's record slots without an object per event.
  */
 import { NsClock, durationUsToNs } from "../common/time-ns.ts";
-import { type JsonBatch, TAG_FALSE, TAG_JSON, TAG_NUMBER, TAG_OBJECT, TAG_SLOW, TAG_STRING, TAG_TRUE, TAG_TRUNCATED } from "../wasm/json-batch.ts";
+import {
+  type JsonBatch,
+  TAG_FALSE,
+  TAG_JSON,
+  TAG_NUMBER,
+  TAG_OBJECT,
+  TAG_SLOW,
+  TAG_STRING,
+  TAG_TRUE,
+  TAG_TRUNCATED,
+} from "../wasm/json-batch.ts";
 import type { HostStrings } from "../wasm/host-strings.ts";
 import type { ProfileEventFields } from "./embedded-profiles.ts";
-import { FLAG_ARGS_TRUNCATED, FLAG_CLAMPED, FLAG_MISSING_DUR } from "../trace-events/event-flags.ts";
-import { KIND_BEGIN, KIND_COMPLETE, KIND_END, KIND_EVENT, type ScanCounts } from "../trace-events/event-kinds.ts";
+import {
+  FLAG_ARGS_TRUNCATED,
+  FLAG_CLAMPED,
+  FLAG_MISSING_DUR,
+} from "../trace-events/event-flags.ts";
+import {
+  KIND_BEGIN,
+  KIND_COMPLETE,
+  KIND_END,
+  KIND_EVENT,
+  type ScanCounts,
+} from "../trace-events/event-kinds.ts";
 import type { SliceFrames } from "../trace-events/slice-frames.ts";
 import { asyncIdOf, type TrackRegistry } from "./tracks.ts";
 import type { TraceColumns } from "../trace-events/trace-columns.ts";
-import { E_ARGS, E_CAT, E_DUR, E_ID, E_ID2, E_NAME, E_PH, E_PID, E_TDUR, E_TID, E_TS, E_TTS } from "./trace-program.ts";
+import {
+  E_ARGS,
+  E_CAT,
+  E_DUR,
+  E_ID,
+  E_ID2,
+  E_NAME,
+  E_PH,
+  E_PID,
+  E_TDUR,
+  E_TID,
+  E_TS,
+  E_TTS,
+} from "./trace-program.ts";
 
-const KNOWN_EVENT_PHASES = new Set(["i", "I", "C", "S", "T", "p", "F", "s", "t", "f", "P", "O", "N", "D", "R", "(", ")", "v", "V", "c", "="]);
+const KNOWN_EVENT_PHASES = new Set([
+  "i",
+  "I",
+  "C",
+  "S",
+  "T",
+  "p",
+  "F",
+  "s",
+  "t",
+  "f",
+  "P",
+  "O",
+  "N",
+  "D",
+  "R",
+  "(",
+  ")",
+  "v",
+  "V",
+  "c",
+  "=",
+]);
 const PH_OTHER = 0;
 const PH_X = 1;
 const PH_B = 2;
@@ -32,7 +87,9 @@ const PH_ASYNC_INSTANT = 8;
 
 const encoder = new TextEncoder();
 
-/** Where scanned events go: the spool, or the columns of one piece of a document scanned on its own. */
+/**
+ * Where scanned events go: the spool, or the columns of one piece of a document scanned on its own.
+ */
 export interface ScannedEvents {
   /** The run being filled; an index from `add()` is valid until the next `add()`. */
   readonly cols: TraceColumns;
@@ -40,13 +97,22 @@ export interface ScannedEvents {
   add(): number;
 }
 
-/** Who reads the events that may carry a V8 profile (EmbeddedProfiles, or a piece's record of them). */
+/**
+ * Who reads the events that may carry a V8 profile (EmbeddedProfiles, or a piece's record of them).
+ */
 export interface ProfileEventObserver {
   observeEvent(event: ProfileEventFields, track: number, tsUs: number): void;
 }
 
 export class EventScan {
-  readonly counts: ScanCounts = { malformed: 0, missingTs: 0, unknownPhases: 0, clamped: 0, missingDur: 0, metadata: 0 };
+  readonly counts: ScanCounts = {
+    malformed: 0,
+    missingTs: 0,
+    unknownPhases: 0,
+    clamped: 0,
+    missingDur: 0,
+    metadata: 0,
+  };
   /** Per track: the latest end of its events (what open-ended slices are closed at). */
   readonly trackEndNs: number[] = [];
   clock: NsClock | null = null;
@@ -57,7 +123,10 @@ export class EventScan {
   private lastTid = [-1, 0, 0];
   private lastTrack = -1;
   private readonly text = (id: number): string => this.strings.get(id);
-  /** Thread tracks by numeric pid then tid: most traces' ids are numbers, and their text form is costly to make per event. */
+  /**
+   * Thread tracks by numeric pid then tid: most traces' ids are numbers, and their text form is
+   * costly to make per event.
+   */
   private readonly numericTracks = new Map<number, Map<number, number>>();
 
   constructor(
@@ -92,8 +161,15 @@ export class EventScan {
     }
     this.clock ??= new NsClock(tsUs);
     const async = phClass >= PH_ASYNC_BEGIN ? asyncIdOf(b.value(r, E_ID), b.value(r, E_ID2)) : null;
-    const t = async === null ? this.trackOf(b, r)
-      : this.tracks.asyncTrackOf(idPart(b, r, E_PID), b.string(r, E_CAT) ?? null, async, phClass !== PH_ASYNC_END ? b.string(r, E_NAME) ?? null : null);
+    const t =
+      async === null
+        ? this.trackOf(b, r)
+        : this.tracks.asyncTrackOf(
+            idPart(b, r, E_PID),
+            b.string(r, E_CAT) ?? null,
+            async,
+            phClass !== PH_ASYNC_END ? (b.string(r, E_NAME) ?? null) : null,
+          );
     while (this.trackEndNs.length <= t) this.trackEndNs.push(Number.NEGATIVE_INFINITY);
     const start = this.clock.relNs(tsUs);
     let end = start;
@@ -118,9 +194,14 @@ export class EventScan {
       }
       const tdur = numeric(b, r, E_TDUR);
       if (Number.isFinite(tdur) && tdur >= 0) cols.threadNs.array[i] = durationUsToNs(tdur);
-    } else if (phClass === PH_B || phClass === PH_E || (async !== null && phClass !== PH_ASYNC_INSTANT)) {
+    } else if (
+      phClass === PH_B ||
+      phClass === PH_E ||
+      (async !== null && phClass !== PH_ASYNC_INSTANT)
+    ) {
       kind = phClass === PH_B || phClass === PH_ASYNC_BEGIN ? KIND_BEGIN : KIND_END;
-      // The thread's clock, in ns (µs × 1000, not rounded: only differences of two readings are kept).
+      // The thread's clock, in ns (µs × 1000, not rounded: only differences of two readings are
+      // kept).
       const tts = numeric(b, r, E_TTS);
       if (Number.isFinite(tts)) cols.threadNs.array[i] = tts * 1000;
     } else {
@@ -133,7 +214,8 @@ export class EventScan {
     cols.name.array[i] = name;
     cols.cat.array[i] = cat;
     cols.ph.array[i] = ph;
-    if (kind !== KIND_EVENT && kind !== KIND_END) cols.frame.array[i] = this.sliceFrames.frameOfIds(name, cat, this.text);
+    if (kind !== KIND_EVENT && kind !== KIND_END)
+      cols.frame.array[i] = this.sliceFrames.frameOfIds(name, cat, this.text);
     if (kind !== KIND_END && b.kind(r, E_ARGS) === TAG_JSON) {
       const text = this.truncator.bytes(b, r, E_ARGS);
       cols.argsRef.array[i] = cols.args.add(text);
@@ -144,9 +226,24 @@ export class EventScan {
 
   private classify(ph: number): number {
     const value = this.strings.get(ph);
-    const c = value === "X" ? PH_X : value === "B" ? PH_B : value === "E" ? PH_E : value === "M" ? PH_M
-      : value === "b" ? PH_ASYNC_BEGIN : value === "e" ? PH_ASYNC_END : value === "n" ? PH_ASYNC_INSTANT
-      : KNOWN_EVENT_PHASES.has(value) ? PH_OTHER : PH_UNKNOWN;
+    const c =
+      value === "X"
+        ? PH_X
+        : value === "B"
+          ? PH_B
+          : value === "E"
+            ? PH_E
+            : value === "M"
+              ? PH_M
+              : value === "b"
+                ? PH_ASYNC_BEGIN
+                : value === "e"
+                  ? PH_ASYNC_END
+                  : value === "n"
+                    ? PH_ASYNC_INSTANT
+                    : KNOWN_EVENT_PHASES.has(value)
+                      ? PH_OTHER
+                      : PH_UNKNOWN;
     this.phClass[ph] = c;
     return c;
   }
@@ -154,14 +251,16 @@ export class EventScan {
   private trackOf(b: JsonBatch, r: number): number {
     const pid = this.lastPid;
     const tid = this.lastTid;
-    if (this.lastTrack >= 0 && sameSlot(b, r, E_PID, pid) && sameSlot(b, r, E_TID, tid)) return this.lastTrack;
+    if (this.lastTrack >= 0 && sameSlot(b, r, E_PID, pid) && sameSlot(b, r, E_TID, tid))
+      return this.lastTrack;
     if (b.kind(r, E_PID) === TAG_NUMBER && b.kind(r, E_TID) === TAG_NUMBER) {
       const p = b.num(r, E_PID);
       const t = b.num(r, E_TID);
       let byTid = this.numericTracks.get(p);
       if (byTid === undefined) this.numericTracks.set(p, (byTid = new Map()));
       let track = byTid.get(t);
-      if (track === undefined) byTid.set(t, (track = this.tracks.trackOf(idPart(b, r, E_PID), idPart(b, r, E_TID))));
+      if (track === undefined)
+        byTid.set(t, (track = this.tracks.trackOf(idPart(b, r, E_PID), idPart(b, r, E_TID))));
       this.lastTrack = track;
     } else {
       this.lastTrack = this.tracks.trackOf(idPart(b, r, E_PID), idPart(b, r, E_TID));
@@ -173,16 +272,21 @@ export class EventScan {
 
   private readMetadata(b: JsonBatch, r: number): void {
     if (b.kind(r, E_ARGS) !== TAG_JSON) return;
-    const args = JSON.parse(new TextDecoder().decode(b.textBytes(r, E_ARGS))) as { name?: unknown } | null;
+    const args = JSON.parse(new TextDecoder().decode(b.textBytes(r, E_ARGS))) as {
+      name?: unknown;
+    } | null;
     const name = typeof args === "object" && args !== null ? args.name : undefined;
     if (typeof name !== "string") return;
     const eventName = b.string(r, E_NAME);
     if (eventName === "process_name") this.tracks.nameProcess(idPart(b, r, E_PID), name);
-    else if (eventName === "thread_name") this.tracks.nameThread(idPart(b, r, E_PID), idPart(b, r, E_TID), name);
+    else if (eventName === "thread_name")
+      this.tracks.nameThread(idPart(b, r, E_PID), idPart(b, r, E_TID), name);
   }
 }
 
-/** `Number(value)` for numbers and numeric strings (as JSON.parse then Number would), NaN otherwise. */
+/**
+ * `Number(value)` for numbers and numeric strings (as JSON.parse then Number would), NaN otherwise.
+ */
 function numeric(b: JsonBatch, r: number, slot: number): number {
   const kind = b.kind(r, slot);
   if (kind === TAG_NUMBER) return b.num(r, slot);
@@ -228,12 +332,18 @@ function remember(b: JsonBatch, r: number, slot: number, seen: number[]): void {
 
 /** The fields EmbeddedProfiles reads, as JSON.parse would have given them. */
 function profileEvent(b: JsonBatch, r: number): ProfileEventFields {
-  return { name: b.value(r, E_NAME), pid: b.value(r, E_PID), id: b.value(r, E_ID), args: b.value(r, E_ARGS) };
+  return {
+    name: b.value(r, E_NAME),
+    pid: b.value(r, E_PID),
+    id: b.value(r, E_ID),
+    args: b.value(r, E_ARGS),
+  };
 }
 
 /**
  * args_json bytes: canonical JSON text (as JSON.stringify writes it) cut at maxBytes on a
- * character boundary, which the `args_truncated` flag then says. The scanner already cut ordinary texts; whole (special) and slow
+ * character boundary, which the `args_truncated` flag then says. The scanner already cut ordinary
+ * texts; whole (special) and slow
  * texts are cut here.
  */
 class ArgsTruncator {

@@ -31,20 +31,25 @@ export interface PieceTarget {
 
 /** Checks the event limit as a sequential scan would, before a piece's `events` are added. */
 export function checkEventLimit(target: PieceTarget, events: number): void {
-  if (target.spool.length + events > target.maxEvents) throw tooLarge(TRACE_FORMAT, "events", target.maxEvents + 1, target.maxEvents);
+  if (target.spool.length + events > target.maxEvents)
+    throw tooLarge(TRACE_FORMAT, "events", target.maxEvents + 1, target.maxEvents);
 }
 
 export function mergePiece(target: PieceTarget, piece: ScannedPiece): void {
   checkEventLimit(target, piece.events);
   const { spool, scan } = target;
   const strings = idMap(piece.stringIds, piece.strings, (s) => target.strings.intern(s));
-  const tracks = piece.tracks.ids.map((id, t) => target.tracks.trackWithId(id, piece.tracks.pids[t]!, piece.tracks.tids[t]!));
+  const tracks = piece.tracks.ids.map((id, t) =>
+    target.tracks.trackWithId(id, piece.tracks.pids[t]!, piece.tracks.tids[t]!),
+  );
   for (const naming of piece.namings) target.tracks.replay(naming, (t) => tracks[t]!);
   const frames = piece.frames.map(([name, category]) => target.sliceFrames.frameOf(name, category));
   if (piece.baseUs !== null) scan.clock ??= new NsClock(piece.baseUs);
   // Both bases are whole microseconds, so the shift is exact.
-  const shiftNs = piece.baseUs !== null && scan.clock ? (piece.baseUs - scan.clock.baseUs) * 1000 : 0;
-  for (const key of Object.keys(scan.counts) as (keyof typeof scan.counts)[]) scan.counts[key] += piece.counts[key];
+  const shiftNs =
+    piece.baseUs !== null && scan.clock ? (piece.baseUs - scan.clock.baseUs) * 1000 : 0;
+  for (const key of Object.keys(scan.counts) as (keyof typeof scan.counts)[])
+    scan.counts[key] += piece.counts[key];
   const ends = scan.trackEndNs;
   piece.trackEndNs.forEach((end, t) => {
     const track = tracks[t]!;
@@ -89,7 +94,8 @@ export function mergePiece(target: PieceTarget, piece: ScannedPiece): void {
     }
     done += count;
   }
-  for (const [fields, track, tsUs] of piece.profileEvents) target.profiles.observeEvent(fields, tracks[track]!, tsUs);
+  for (const [fields, track, tsUs] of piece.profileEvents)
+    target.profiles.observeEvent(fields, tracks[track]!, tsUs);
   if (piece.document) target.document.assign(piece.document);
 }
 

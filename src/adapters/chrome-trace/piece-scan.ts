@@ -27,13 +27,19 @@ import { TRACE_FORMAT } from "./trace-producer.ts";
 import { type TrackNaming, TrackRegistry } from "./tracks.ts";
 
 export interface TracePieceInput {
-  /** The document from its start (after a byte-order mark) up to and including its events array's `[`. */
+  /**
+   * The document from its start (after a byte-order mark) up to and including its events array's
+   * `[`.
+   */
   prefix: Uint8Array;
   /** The piece's bytes: whole elements of the events array, the first at the start. */
   bytes: Uint8Array;
   /** The piece's offset in the document (after a byte-order mark), for error offsets. */
   offset: number;
-  /** The last piece runs to the document's end (and may close a cut-off array); the others end right after an element. */
+  /**
+   * The last piece runs to the document's end (and may close a cut-off array); the others end right
+   * after an element.
+   */
   last: boolean;
   limits: Pick<AdapterLimits, "maxNestingDepth" | "maxArgsBytes">;
 }
@@ -81,7 +87,10 @@ export interface ScannedPiece {
   repaired: boolean;
 }
 
-/** The piece did not end right after an element of the events array (or did not start at one): it was cut in the wrong place. */
+/**
+ * The piece did not end right after an element of the events array (or did not start at one): it
+ * was cut in the wrong place.
+ */
 export interface UnprovenPiece {
   ok: true;
   proven: false;
@@ -91,7 +100,12 @@ export interface FailedPiece {
   ok: false;
   /** Elements of the events array scanned before the error. */
   events: number;
-  error: { code: ErrorCode; message: string; remediation: string[]; details?: Record<string, unknown> };
+  error: {
+    code: ErrorCode;
+    message: string;
+    remediation: string[];
+    details?: Record<string, unknown>;
+  };
 }
 
 export type TracePieceResult = ScannedPiece | UnprovenPiece | FailedPiece;
@@ -99,23 +113,41 @@ export type TracePieceResult = ScannedPiece | UnprovenPiece | FailedPiece;
 /** The buffers of a result, to transfer rather than copy it off the thread. */
 export function pieceBuffers(result: TracePieceResult): ArrayBuffer[] {
   if (!result.ok || !result.proven) return [];
-  return [...Object.values(result.columns).map((a) => a.buffer as ArrayBuffer), result.stringIds.buffer as ArrayBuffer, result.trackEndNs.buffer as ArrayBuffer];
+  return [
+    ...Object.values(result.columns).map((a) => a.buffer as ArrayBuffer),
+    result.stringIds.buffer as ArrayBuffer,
+    result.trackEndNs.buffer as ArrayBuffer,
+  ];
 }
 
-/** Scans a piece; its errors come back as data, to be raised in piece order where the pieces meet. */
+/**
+ * Scans a piece; its errors come back as data, to be raised in piece order where the pieces meet.
+ */
 export function scanTracePiece(input: TracePieceInput): TracePieceResult {
   const seen = { events: 0 };
   try {
     return scan(input, seen);
   } catch (error) {
     if (!(error instanceof FlameoxError)) throw error;
-    return { ok: false, events: seen.events, error: { code: error.code, message: error.message, remediation: error.remediation, details: error.details } };
+    return {
+      ok: false,
+      events: seen.events,
+      error: {
+        code: error.code,
+        message: error.message,
+        remediation: error.remediation,
+        details: error.details,
+      },
+    };
   }
 }
 
 /** A failed piece's error, as the scan raised it. */
 export function pieceError(failed: FailedPiece): FlameoxError {
-  return new FlameoxError(failed.error.code, failed.error.message, { remediation: failed.error.remediation, details: failed.error.details });
+  return new FlameoxError(failed.error.code, failed.error.message, {
+    remediation: failed.error.remediation,
+    details: failed.error.details,
+  });
 }
 
 /**
@@ -143,7 +175,14 @@ function scan(input: TracePieceInput, seen: { events: number }): ScannedPiece | 
   tracks.namings = [];
   const frames = new FrameRegistry();
   const profileEvents: [ProfileEventFields, number, number][] = [];
-  const scan = new EventScan(events, scanner.strings, tracks, new SliceFrames(frames), { observeEvent: (e, t, ts) => profileEvents.push([e, t, ts]) }, input.limits.maxArgsBytes);
+  const scan = new EventScan(
+    events,
+    scanner.strings,
+    tracks,
+    new SliceFrames(frames),
+    { observeEvent: (e, t, ts) => profileEvents.push([e, t, ts]) },
+    input.limits.maxArgsBytes,
+  );
   const document = new TraceDocument();
   const onBatch = (b: JsonBatch): void => {
     for (let r = 0; r < b.count; r++) {
@@ -161,7 +200,8 @@ function scan(input: TracePieceInput, seen: { events: number }): ScannedPiece | 
     repaired = scanner.finish(true, onBatch).repaired;
   } else {
     const end = scanner.position();
-    if (end.between !== JsonBetween.AFTER || end.node !== start.node || end.depth !== start.depth) return unproven();
+    if (end.between !== JsonBetween.AFTER || end.node !== start.node || end.depth !== start.depth)
+      return unproven();
     scanner.flush(onBatch);
   }
   previous = scanner;

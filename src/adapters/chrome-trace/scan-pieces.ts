@@ -10,8 +10,17 @@ import type { TracePiecePlan } from "./piece-plan.ts";
 import { pieceError, scanTracePiece, type TracePieceResult } from "./piece-scan.ts";
 import type { ChromeTracePipeline } from "./trace-pipeline.ts";
 
-/** Whether every piece was proven and merged (false: a cut was wrong; the pipeline is then unusable). */
-export async function scanInPieces(pipeline: ChromeTracePipeline, plan: TracePiecePlan, file: PayloadFile, threads: PieceThreads, limits: AdapterLimits): Promise<boolean> {
+/**
+ * Whether every piece was proven and merged (false: a cut was wrong; the pipeline is then
+ * unusable).
+ */
+export async function scanInPieces(
+  pipeline: ChromeTracePipeline,
+  plan: TracePiecePlan,
+  file: PayloadFile,
+  threads: PieceThreads,
+  limits: AdapterLimits,
+): Promise<boolean> {
   const { pieces, documentStart, prefixEnd } = plan;
   const task = (k: number) => ({
     prefix: [documentStart, prefixEnd] as [number, number],
@@ -28,7 +37,13 @@ export async function scanInPieces(pipeline: ChromeTracePipeline, plan: TracePie
     task,
     scanHere: async (k) => {
       const t = task(k);
-      return scanTracePiece({ prefix, bytes: await file.read(t.piece[0], t.piece[1]), offset: t.offset, last: t.last, limits: t.limits });
+      return scanTracePiece({
+        prefix,
+        bytes: await file.read(t.piece[0], t.piece[1]),
+        offset: t.offset,
+        last: t.last,
+        limits: t.limits,
+      });
     },
     take: (result) => {
       if (!result.ok) {

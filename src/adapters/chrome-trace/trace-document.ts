@@ -5,7 +5,13 @@
  * top-level value closes.
  */
 import { TAG_ARRAY, TAG_JSON, TAG_OBJECT, type JsonBatch } from "../wasm/json-batch.ts";
-import { C_METADATA, C_PRESENCE_KEYS, C_SAMPLES, C_TRACE_EVENTS, cPresence } from "./trace-program.ts";
+import {
+  C_METADATA,
+  C_PRESENCE_KEYS,
+  C_SAMPLES,
+  C_TRACE_EVENTS,
+  cPresence,
+} from "./trace-program.ts";
 
 export interface TraceDocumentFields {
   topKind: number;
@@ -27,7 +33,8 @@ export class TraceDocument implements TraceDocumentFields {
     this.traceEventsKind = b.kind(r, C_TRACE_EVENTS);
     if (b.kind(r, C_SAMPLES) === TAG_ARRAY) this.stackSamples = b.int(r, C_SAMPLES);
     this.container = b.kind(r, C_METADATA) === TAG_JSON ? { metadata: b.value(r, C_METADATA) } : {};
-    for (const key of C_PRESENCE_KEYS) if (b.kind(r, cPresence(key)) !== 0) this.container[key] = true;
+    for (const key of C_PRESENCE_KEYS)
+      if (b.kind(r, cPresence(key)) !== 0) this.container[key] = true;
   }
 
   fields(): TraceDocumentFields {

@@ -38,17 +38,26 @@ import { TrackRegistry } from "./tracks.ts";
 export interface ChromeTraceRows {
   /** The trace_events batches; pairing, nesting and wall_time happen while they are consumed. */
   rows: Generator<ColumnBatch>;
-  /** Once `rows` has been consumed: the CPU profiles, the stack tries and the rest of the evidence. */
+  /**
+   * Once `rows` has been consumed: the CPU profiles, the stack tries and the rest of the evidence.
+   */
   complete(): ChromeTraceResult;
 }
 
 export interface ChromeTraceResult {
   stacks: { tries: StackTrie[]; frames: FrameRegistry; clock: NsClock; tracks: TrackLookup };
-  /** The evidence besides trace_events; `stacks` stays empty when the caller writes the tries itself. */
+  /**
+   * The evidence besides trace_events; `stacks` stays empty when the caller writes the tries
+   * itself.
+   */
   evidence(withStacks: boolean): NormalizedEvidence;
 }
 
-const scanOptions = (limits: AdapterLimits): JsonScanOptions => ({ format: TRACE_FORMAT, maxDepth: limits.maxNestingDepth, truncateJsonAt: limits.maxArgsBytes });
+const scanOptions = (limits: AdapterLimits): JsonScanOptions => ({
+  format: TRACE_FORMAT,
+  maxDepth: limits.maxNestingDepth,
+  truncateJsonAt: limits.maxArgsBytes,
+});
 
 export class ChromeTracePipeline {
   private scanner: JsonScanner | null;
@@ -74,20 +83,49 @@ export class ChromeTracePipeline {
     this.scanner = scanner;
     this.strings = scanner?.strings ?? new HostStrings();
     this.spool = new EventSpool(spool);
-    this.scan = new EventScan(this.spool, this.strings, this.tracks, this.sliceFrames, this.profiles, limits.maxArgsBytes);
+    this.scan = new EventScan(
+      this.spool,
+      this.strings,
+      this.tracks,
+      this.sliceFrames,
+      this.profiles,
+      limits.maxArgsBytes,
+    );
   }
 
-  /** `stackSpill`: where the wall-time stack trie spills when full (without it, it grows with the trace). */
-  static async open(limits: AdapterLimits, spool: SpoolOptions = {}, stackSpill?: StackSpill): Promise<ChromeTracePipeline> {
-    return new ChromeTracePipeline(await JsonScanner.open(traceProgram(), scanOptions(limits)), limits, spool, stackSpill);
+  /**
+   * `stackSpill`: where the wall-time stack trie spills when full (without it, it grows with the
+   * trace).
+   */
+  static async open(
+    limits: AdapterLimits,
+    spool: SpoolOptions = {},
+    stackSpill?: StackSpill,
+  ): Promise<ChromeTracePipeline> {
+    return new ChromeTracePipeline(
+      await JsonScanner.open(traceProgram(), scanOptions(limits)),
+      limits,
+      spool,
+      stackSpill,
+    );
   }
 
   static openSync(limits: AdapterLimits): ChromeTracePipeline {
-    return new ChromeTracePipeline(JsonScanner.openSync(traceProgram(), scanOptions(limits)), limits, {});
+    return new ChromeTracePipeline(
+      JsonScanner.openSync(traceProgram(), scanOptions(limits)),
+      limits,
+      {},
+    );
   }
 
-  /** A pipeline fed by pieces scanned elsewhere (`mergePiece`, in document order) instead of `push`. */
-  static forPieces(limits: AdapterLimits, spool: SpoolOptions = {}, stackSpill?: StackSpill): ChromeTracePipeline {
+  /**
+   * A pipeline fed by pieces scanned elsewhere (`mergePiece`, in document order) instead of `push`.
+   */
+  static forPieces(
+    limits: AdapterLimits,
+    spool: SpoolOptions = {},
+    stackSpill?: StackSpill,
+  ): ChromeTracePipeline {
     return new ChromeTracePipeline(null, limits, spool, stackSpill);
   }
 
@@ -97,14 +135,26 @@ export class ChromeTracePipeline {
     if (piece.document) this.piecesRepaired = piece.repaired;
   }
 
-  /** Raises the event limit's error if `events` more would exceed it (before a failed piece's own error, as a sequential scan would). */
+  /**
+   * Raises the event limit's error if `events` more would exceed it (before a failed piece's own
+   * error, as a sequential scan would).
+   */
   checkEventLimit(events: number): void {
     checkEventLimit(this.pieceTarget(), events);
   }
 
   private pieceTarget(): PieceTarget {
     const { spool, strings, tracks, sliceFrames, profiles, scan, document } = this;
-    return { spool, strings, tracks, sliceFrames, profiles, scan, document, maxEvents: this.limits.maxEvents };
+    return {
+      spool,
+      strings,
+      tracks,
+      sliceFrames,
+      profiles,
+      scan,
+      document,
+      maxEvents: this.limits.maxEvents,
+    };
   }
 
   push(chunk: Uint8Array): void {
@@ -121,7 +171,8 @@ export class ChromeTracePipeline {
     for (let r = 0; r < b.count; r++) {
       if (b.type(r) === REC_EVENT) {
         this.scan.event(b, r);
-        if (this.spool.length > this.limits.maxEvents) throw tooLarge(TRACE_FORMAT, "events", this.spool.length, this.limits.maxEvents);
+        if (this.spool.length > this.limits.maxEvents)
+          throw tooLarge(TRACE_FORMAT, "events", this.spool.length, this.limits.maxEvents);
         continue;
       }
       if (b.type(r) === REC_CONTAINER) this.document.observe(b, r);
@@ -140,9 +191,22 @@ export class ChromeTracePipeline {
     const { limits, spool, frames, tracks, profiles, scan } = this;
     const { topKind, traceEventsKind, stackSamples, container } = this.document;
     // The scanner has validated the JSON itself; these are the Trace Event Format's own rules.
-    if (topKind !== TAG_ARRAY && topKind !== TAG_OBJECT) throw expectationFailed(TRACE_FORMAT, "the top-level value", "an array or an object", sampleOfKind(topKind));
-    if (topKind === TAG_OBJECT && traceEventsKind !== TAG_ARRAY) throw expectationFailed(TRACE_FORMAT, "traceEvents", "an array", sampleOfKind(traceEventsKind));
-    if (profiles.sampleCount > limits.maxEvents) throw tooLarge(TRACE_FORMAT, "CPU profile samples", profiles.sampleCount, limits.maxEvents);
+    if (topKind !== TAG_ARRAY && topKind !== TAG_OBJECT)
+      throw expectationFailed(
+        TRACE_FORMAT,
+        "the top-level value",
+        "an array or an object",
+        sampleOfKind(topKind),
+      );
+    if (topKind === TAG_OBJECT && traceEventsKind !== TAG_ARRAY)
+      throw expectationFailed(
+        TRACE_FORMAT,
+        "traceEvents",
+        "an array",
+        sampleOfKind(traceEventsKind),
+      );
+    if (profiles.sampleCount > limits.maxEvents)
+      throw tooLarge(TRACE_FORMAT, "CPU profile samples", profiles.sampleCount, limits.maxEvents);
 
     const strings = this.strings;
     const clock = scan.clock ?? new NsClock(0);
@@ -152,7 +216,10 @@ export class ChromeTracePipeline {
     const nester = new SliceNester(frames.size, wall, wallStacks);
     const rowWriter = new TraceRowWriter(strings, tracks, clock);
     const nameOf = (id: number): unknown => (id >= 0 ? strings.get(id) : undefined);
-    const slicing = new TrackSlicing(nester, beginEnd, nameOf, rowWriter, { spill: spool.spill, events: spool.pendingEvents });
+    const slicing = new TrackSlicing(nester, beginEnd, nameOf, rowWriter, {
+      spill: spool.spill,
+      events: spool.pendingEvents,
+    });
     return {
       rows: spooledRows(spool, scan.trackEndNs, slicing, rowWriter),
       complete: () => {
@@ -182,8 +249,13 @@ export class ChromeTracePipeline {
               producerVersion: version,
               tables,
               limitations: traceLimitations({
-                scan: scan.counts, beginEnd, profiles: profileStats, slices, truncatedArgs: rowWriter.truncatedArgs,
-                repairedTruncatedArray: repaired, ignoredStackSamples: stackSamples,
+                scan: scan.counts,
+                beginEnd,
+                profiles: profileStats,
+                slices,
+                truncatedArgs: rowWriter.truncatedArgs,
+                repairedTruncatedArray: repaired,
+                ignoredStackSamples: stackSamples,
               }),
               summary: {
                 events: spool.length,
@@ -193,7 +265,12 @@ export class ChromeTracePipeline {
                 cpu_profiles: profileStats.profiles,
                 cpu_samples: profileStats.attributedSamples,
                 total_cpu_time_ns: profileStats.totalNs,
-                metrics: [slices > 0 ? "wall_time" : "", profileStats.attributedSamples > 0 ? "cpu_time" : ""].filter(Boolean).join(","),
+                metrics: [
+                  slices > 0 ? "wall_time" : "",
+                  profileStats.attributedSamples > 0 ? "cpu_time" : "",
+                ]
+                  .filter(Boolean)
+                  .join(","),
               },
             };
           },

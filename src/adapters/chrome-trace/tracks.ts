@@ -35,7 +35,11 @@ export function asyncIdOf(id: unknown, id2: unknown): AsyncId | null {
 
 function idPart(value: unknown): string | null {
   if (value === undefined || value === null) return null;
-  return typeof value === "string" ? value : typeof value === "number" ? String(value) : JSON.stringify(value);
+  return typeof value === "string"
+    ? value
+    : typeof value === "number"
+      ? String(value)
+      : JSON.stringify(value);
 }
 
 /**
@@ -43,7 +47,10 @@ function idPart(value: unknown): string | null {
  * trace scanned on its own records them, and the whole trace's registry replays them in
  * piece order (names are last-wins for M events, first-wins for async operations).
  */
-export type TrackNaming = ["process", string, string] | ["thread", number, string] | ["async", number, string];
+export type TrackNaming =
+  | ["process", string, string]
+  | ["thread", number, string]
+  | ["async", number, string];
 
 export class TrackRegistry {
   /** When set, every naming is recorded here too (see TrackNaming). */
@@ -78,9 +85,12 @@ export class TrackRegistry {
     return this.trackWithId((pid ?? MISSING) + ":" + (tid ?? MISSING), pid, tid);
   }
 
-  /** The track of the async operation `async` of category `cat`; `name` names the track if it has no name yet. */
+  /**
+   * The track of the async operation `async` of category `cat`; `name` names the track if it has no
+   * name yet.
+   */
   asyncTrackOf(pid: unknown, cat: string | null, async: AsyncId, name: string | null): number {
-    const pidPart = async.local ? idPart(pid) ?? MISSING : null;
+    const pidPart = async.local ? (idPart(pid) ?? MISSING) : null;
     const id = `${pidPart === null ? "" : pidPart + ":"}async:${cat ?? ""}:${async.id}`;
     const track = this.trackWithId(id, async.local ? idPart(pid) : null, null);
     if (name !== null && !this.threadNames.has(track)) {
@@ -102,7 +112,10 @@ export class TrackRegistry {
     this.namings?.push(["thread", track, name]);
   }
 
-  /** The track with this canonical id, made with these pid and tid parts if new (a piece's track, see TrackNaming). */
+  /**
+   * The track with this canonical id, made with these pid and tid parts if new (a piece's track,
+   * see TrackNaming).
+   */
   trackWithId(id: string, pid: string | null, tid: string | null): number {
     let track = this.byId.get(id);
     if (track === undefined) {
@@ -119,7 +132,8 @@ export class TrackRegistry {
   replay(naming: TrackNaming, trackOf: (pieceTrack: number) => number): void {
     if (naming[0] === "process") this.processNames.set(naming[1], naming[2]);
     else if (naming[0] === "thread") this.threadNames.set(trackOf(naming[1]), naming[2]);
-    else if (!this.threadNames.has(trackOf(naming[1]))) this.threadNames.set(trackOf(naming[1]), naming[2]);
+    else if (!this.threadNames.has(trackOf(naming[1])))
+      this.threadNames.set(trackOf(naming[1]), naming[2]);
   }
 
   /** Every track's description, once names are known (callers index it per row). */

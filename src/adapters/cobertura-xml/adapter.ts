@@ -29,7 +29,10 @@ const MAX_SOURCES = 100;
 export function detectCoberturaXml({ head }: DetectInput): number {
   const text = head.replace(/^\uFEFF/, "").trimStart();
   if (!text.startsWith("<")) return 0;
-  const m = /^(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*|<!DOCTYPE(?:[^[>]|\[[\s\S]*?\])*>\s*)*<coverage\b([^>]*)>/.exec(text);
+  const m =
+    /^(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*|<!DOCTYPE(?:[^[>]|\[[\s\S]*?\])*>\s*)*<coverage\b([^>]*)>/.exec(
+      text,
+    );
   return m && /\bline-rate\s*=/.test(m[1]!) ? 0.9 : 0;
 }
 
@@ -63,10 +66,16 @@ export function extractCoberturaXml(input: ExtractInput): NormalizedEvidence {
 
   parser.on("doctype", (doctype: string) => {
     if (doctype.includes("[")) {
-      throw new FlameoxError("ARTIFACT_PARSE_FAILED", `Cannot parse ${LABEL}: the DOCTYPE has an internal subset (entity declarations are refused)`, {
-        remediation: ["Cobertura reports need no entity declarations; re-export the report from the coverage tool"],
-        details: { refused: "doctype_internal_subset" },
-      });
+      throw new FlameoxError(
+        "ARTIFACT_PARSE_FAILED",
+        `Cannot parse ${LABEL}: the DOCTYPE has an internal subset (entity declarations are refused)`,
+        {
+          remediation: [
+            "Cobertura reports need no entity declarations; re-export the report from the coverage tool",
+          ],
+          details: { refused: "doctype_internal_subset" },
+        },
+      );
     }
   });
   parser.on("error", (e) => {
@@ -78,9 +87,11 @@ export function extractCoberturaXml(input: ExtractInput): NormalizedEvidence {
   parser.on("opentag", (tag: SaxesTagPlain) => {
     const a = tag.attributes;
     stack.push(tag.name);
-    if (stack.length > MAX_DEPTH) throw parseFailed(LABEL, `elements are nested deeper than ${MAX_DEPTH}`);
+    if (stack.length > MAX_DEPTH)
+      throw parseFailed(LABEL, `elements are nested deeper than ${MAX_DEPTH}`);
     if (root === null) {
-      if (tag.name !== "coverage") throw parseFailed(LABEL, `expected the root element to be coverage but found ${tag.name}`);
+      if (tag.name !== "coverage")
+        throw parseFailed(LABEL, `expected the root element to be coverage but found ${tag.name}`);
       root = { ...a };
     } else if (tag.name === "source" && stack.at(-2) === "sources") {
       sourceText = "";
@@ -92,12 +103,17 @@ export function extractCoberturaXml(input: ExtractInput): NormalizedEvidence {
       method = a.name ?? null;
     } else if (tag.name === "line" && file !== null) {
       const line = Number(a.number);
-      if (!Number.isInteger(line)) throw parseFailed(LABEL, `a line of ${file} has number ${JSON.stringify(a.number)}`);
+      if (!Number.isInteger(line))
+        throw parseFailed(LABEL, `a line of ${file} has number ${JSON.stringify(a.number)}`);
       const hits = a.hits !== undefined && /^\d+$/.test(a.hits) ? Number(a.hits) : null;
       if (method !== null) {
         if (method !== "" && !methodOf.has(line)) methodOf.set(line, method);
       } else {
-        classLines.push({ line, hits, conditions: a.branch === "true" ? conditions(a["condition-coverage"]) : null });
+        classLines.push({
+          line,
+          hits,
+          conditions: a.branch === "true" ? conditions(a["condition-coverage"]) : null,
+        });
       }
     }
   });
@@ -111,8 +127,14 @@ export function extractCoberturaXml(input: ExtractInput): NormalizedEvidence {
     } else if (tag.name === "class" && file !== null) {
       for (const l of classLines) {
         out.add({
-          file, kind: "line", line: l.line, executed: (l.hits ?? 0) > 0, hits: l.hits, function: methodOf.get(l.line) ?? null,
-          branches_covered: l.conditions?.[0] ?? null, branches_total: l.conditions?.[1] ?? null,
+          file,
+          kind: "line",
+          line: l.line,
+          executed: (l.hits ?? 0) > 0,
+          hits: l.hits,
+          function: methodOf.get(l.line) ?? null,
+          branches_covered: l.conditions?.[0] ?? null,
+          branches_total: l.conditions?.[1] ?? null,
         });
       }
       file = null;
@@ -120,7 +142,10 @@ export function extractCoberturaXml(input: ExtractInput): NormalizedEvidence {
       methodOf.clear();
     }
   });
-  const failure = (e: unknown) => (e instanceof FlameoxError ? e : parseFailed(LABEL, e instanceof Error ? e.message : String(e), e));
+  const failure = (e: unknown) =>
+    e instanceof FlameoxError
+      ? e
+      : parseFailed(LABEL, e instanceof Error ? e.message : String(e), e);
   try {
     for (let i = 0; i < text.length; i += CHUNK_CHARS) parser.write(text.slice(i, i + CHUNK_CHARS));
     parser.close();
@@ -130,12 +155,22 @@ export function extractCoberturaXml(input: ExtractInput): NormalizedEvidence {
   if (root === null) throw parseFailed(LABEL, "the document has no root element");
   const r = root as Record<string, string>;
   const int = (v: string | undefined) => (v !== undefined && /^\d+$/.test(v) ? Number(v) : null);
-  if (out.rows > 0 && !out.files.size) limitations.push({ code: "no_files", message: "No class names a file" });
+  if (out.rows > 0 && !out.files.size)
+    limitations.push({ code: "no_files", message: "No class names a file" });
   return {
-    adapter: NAME, adapterVersion: VERSION, producer: r.version ? "cobertura-compatible" : null, producerVersion: r.version ?? null, tables, limitations,
+    adapter: NAME,
+    adapterVersion: VERSION,
+    producer: r.version ? "cobertura-compatible" : null,
+    producerVersion: r.version ?? null,
+    tables,
+    limitations,
     summary: {
-      classes, files: out.files.size, coverage_lines: out.rows, sources: JSON.stringify(sources).slice(0, 4096),
-      lines_valid: int(r["lines-valid"]), lines_covered: int(r["lines-covered"]),
+      classes,
+      files: out.files.size,
+      coverage_lines: out.rows,
+      sources: JSON.stringify(sources).slice(0, 4096),
+      lines_valid: int(r["lines-valid"]),
+      lines_covered: int(r["lines-covered"]),
     },
   };
 }

@@ -19,7 +19,17 @@ export const collapsedStacksAdapter = lineSampledAdapter({
   evidence(reader, out, encoding) {
     const limitations = reader.limitations();
     const unsymbolized = out.frames.countUnsymbolized();
-    if (unsymbolized > 0) limitations.push({ code: "missing_symbols", message: "[unknown] frames", count: unsymbolized });
-    return { producer: null, producerVersion: null, limitations, summary: { ...reader.summary(), frames: out.frames.size, threads: out.trackCount, encoding } };
+    if (unsymbolized > 0)
+      limitations.push({
+        code: "missing_symbols",
+        message: "[unknown] frames",
+        count: unsymbolized,
+      });
+    return {
+      producer: null,
+      producerVersion: null,
+      limitations,
+      summary: { ...reader.summary(), frames: out.frames.size, threads: out.trackCount, encoding },
+    };
   },
 });

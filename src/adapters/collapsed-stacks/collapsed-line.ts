@@ -31,7 +31,9 @@ export function parseCollapsedLine(line: string): CollapsedLine | null {
 }
 
 /** The `comm-pid[/tid]` first frame of `--pid`/`--tid` output, or null. */
-export function processFrame(frame: string): { comm: string; pid: string; tid: string | null } | null {
+export function processFrame(
+  frame: string,
+): { comm: string; pid: string; tid: string | null } | null {
   const m = PROCESS_FRAME.exec(frame);
   return m ? { comm: m[1]!, pid: m[2]!, tid: m[3] ?? null } : null;
 }
@@ -39,7 +41,9 @@ export function processFrame(frame: string): { comm: string; pid: string; tid: s
 export function collapsedFrame(text: string): { record: FrameRecord; annotation: FrameAnnotation } {
   const trimmed = text.trim();
   const a = ANNOTATION.exec(trimmed);
-  const annotation: FrameAnnotation = a ? ({ k: "kernel", j: "jit", i: "inlined", w: "waker" } as const)[a[1] as "k" | "j" | "i" | "w"] : null;
+  const annotation: FrameAnnotation = a
+    ? ({ k: "kernel", j: "jit", i: "inlined", w: "waker" } as const)[a[1] as "k" | "j" | "i" | "w"]
+    : null;
   const name = a ? trimmed.slice(0, a.index) : trimmed;
   const unknown = name === "" || name === "[unknown]";
   return {
@@ -47,7 +51,10 @@ export function collapsedFrame(text: string): { record: FrameRecord; annotation:
     record: {
       language: annotation === "kernel" ? "kernel" : annotation === "jit" ? "jit" : "native",
       function: unknown ? "[unknown]" : name,
-      module: null, file: null, line: null, column: null,
+      module: null,
+      file: null,
+      line: null,
+      column: null,
       symbolization: unknown ? "absent" : "complete",
     },
   };

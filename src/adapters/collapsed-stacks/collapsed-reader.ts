@@ -7,7 +7,12 @@
 import type { Limitation } from "../../domain/evidence-status.ts";
 import type { SampledStacks } from "../common/sampled-stacks.ts";
 import { parseFailed, tooLarge } from "../json-guard.ts";
-import { collapsedFrame, type FrameAnnotation, parseCollapsedLine, processFrame } from "./collapsed-line.ts";
+import {
+  collapsedFrame,
+  type FrameAnnotation,
+  parseCollapsedLine,
+  processFrame,
+} from "./collapsed-line.ts";
 
 export const COLLAPSED_FORMAT = "collapsed stacks";
 
@@ -22,7 +27,10 @@ export class CollapsedReader {
   private fractional = 0;
   private comments = 0;
 
-  constructor(private readonly out: SampledStacks, private readonly maxLines: number) {}
+  constructor(
+    private readonly out: SampledStacks,
+    private readonly maxLines: number,
+  ) {}
 
   readonly onLine = (line: string): void => {
     const t = line.trimStart();
@@ -36,16 +44,22 @@ export class CollapsedReader {
       if (this.invalidLines++ === 0) this.firstInvalid = line;
       return;
     }
-    if (++this.lines > this.maxLines) throw tooLarge(COLLAPSED_FORMAT, "stack lines", this.lines, this.maxLines);
+    if (++this.lines > this.maxLines)
+      throw tooLarge(COLLAPSED_FORMAT, "stack lines", this.lines, this.maxLines);
     if (!Number.isInteger(parsed.count)) this.fractional++;
     this.samples += parsed.count;
-    if (this.samples > Number.MAX_SAFE_INTEGER) throw tooLarge(COLLAPSED_FORMAT, "samples in total", this.samples, Number.MAX_SAFE_INTEGER);
+    if (this.samples > Number.MAX_SAFE_INTEGER)
+      throw tooLarge(COLLAPSED_FORMAT, "samples in total", this.samples, Number.MAX_SAFE_INTEGER);
     let frames = parsed.frames;
     let track = 0;
     const proc = processFrame(frames[0]!);
     if (proc !== null && frames.length > 1) {
       frames = frames.slice(1);
-      track = this.out.track(proc.tid === null ? `${proc.pid}` : `${proc.pid}:${proc.tid}`, proc.comm, proc.tid === null ? null : proc.comm);
+      track = this.out.track(
+        proc.tid === null ? `${proc.pid}` : `${proc.pid}:${proc.tid}`,
+        proc.comm,
+        proc.tid === null ? null : proc.comm,
+      );
     }
     this.path.length = 0;
     for (const text of frames) this.path.push(this.frameOf(text));
@@ -54,7 +68,10 @@ export class CollapsedReader {
 
   finish(): void {
     if (this.lines === 0 && this.invalidLines > 0) {
-      throw parseFailed(COLLAPSED_FORMAT, `no line of the form "frame;frame count"; line ${JSON.stringify(this.firstInvalid.slice(0, 80))} has no count`);
+      throw parseFailed(
+        COLLAPSED_FORMAT,
+        `no line of the form "frame;frame count"; line ${JSON.stringify(this.firstInvalid.slice(0, 80))} has no count`,
+      );
     }
   }
 
@@ -62,7 +79,10 @@ export class CollapsedReader {
     let index = this.frameByText.get(text);
     if (index === undefined) {
       const { record, annotation } = collapsedFrame(text);
-      index = this.out.frames.intern(JSON.stringify(["collapsed", record.language, record.function]), record);
+      index = this.out.frames.intern(
+        JSON.stringify(["collapsed", record.language, record.function]),
+        record,
+      );
       this.frameByText.set(text, index);
       this.annotations.set(annotation, (this.annotations.get(annotation) ?? 0) + 1);
     }
@@ -70,10 +90,26 @@ export class CollapsedReader {
   }
 
   limitations(): Limitation[] {
-    const out: Limitation[] = [{ code: "no_sample_times", message: "Collapsed stacks carry no times or thread order: only per-stack totals" }];
-    if (this.lines === 0) out.push({ code: "no_samples", message: "The file holds no stack lines" });
-    if (this.invalidLines > 0) out.push({ code: "invalid_lines", message: `Lines without a trailing count were skipped (first: ${JSON.stringify(this.firstInvalid.slice(0, 80))})`, count: this.invalidLines });
-    if (this.fractional > 0) out.push({ code: "fractional_counts", message: "Lines whose count is not a whole number: weights, kept as the samples value", count: this.fractional });
+    const out: Limitation[] = [
+      {
+        code: "no_sample_times",
+        message: "Collapsed stacks carry no times or thread order: only per-stack totals",
+      },
+    ];
+    if (this.lines === 0)
+      out.push({ code: "no_samples", message: "The file holds no stack lines" });
+    if (this.invalidLines > 0)
+      out.push({
+        code: "invalid_lines",
+        message: `Lines without a trailing count were skipped (first: ${JSON.stringify(this.firstInvalid.slice(0, 80))})`,
+        count: this.invalidLines,
+      });
+    if (this.fractional > 0)
+      out.push({
+        code: "fractional_counts",
+        message: "Lines whose count is not a whole number: weights, kept as the samples value",
+        count: this.fractional,
+      });
     return out;
   }
 

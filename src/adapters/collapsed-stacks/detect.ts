@@ -7,16 +7,26 @@ import type { DetectInput } from "../adapter.ts";
 import { parseCollapsedLine } from "./collapsed-line.ts";
 
 function headText({ head, headBytes }: DetectInput): string {
-  if (headBytes && headBytes.length >= 2 && ((headBytes[0] === 0xff && headBytes[1] === 0xfe) || (headBytes[0] === 0xfe && headBytes[1] === 0xff))) {
+  if (
+    headBytes &&
+    headBytes.length >= 2 &&
+    ((headBytes[0] === 0xff && headBytes[1] === 0xfe) ||
+      (headBytes[0] === 0xfe && headBytes[1] === 0xff))
+  ) {
     return new TextDecoder(headBytes[0] === 0xff ? "utf-16le" : "utf-16be").decode(headBytes);
   }
-  // Callers that pass only the UTF-8 decoded head: a UTF-16 BOM became two U+FFFD, ASCII kept its NUL halves.
-  if (head.startsWith("\ufffd\ufffd") && head.includes("\u0000")) return head.slice(2).replaceAll("\u0000", "");
+  // Callers that pass only the UTF-8 decoded head: a UTF-16 BOM became two U+FFFD, ASCII kept its
+  // NUL halves.
+  if (head.startsWith("\ufffd\ufffd") && head.includes("\u0000"))
+    return head.slice(2).replaceAll("\u0000", "");
   return head.charCodeAt(0) === 0xfeff ? head.slice(1) : head;
 }
 
 export function detectCollapsed(input: DetectInput): number {
-  const lines = headText(input).split("\n", 200).slice(0, -1).map((l) => l.replace(/\r$/, ""));
+  const lines = headText(input)
+    .split("\n", 200)
+    .slice(0, -1)
+    .map((l) => l.replace(/\r$/, ""));
   // A head without a line break is one (possibly cut) line: judge it whole.
   if (lines.length === 0) lines.push(headText(input));
   let fit = 0;
@@ -27,8 +37,15 @@ export function detectCollapsed(input: DetectInput): number {
     if (t === "" || t.startsWith("#") || t.startsWith("//")) continue;
     const parsed = parseCollapsedLine(line);
     // JSON and XML open with `{`, `<`, `"` or an array (`[` then a value); a frame may start
-    // with `[` though (perf's `[unknown]`, `[kernel.kallsyms]`), so only an array start is a misfit.
-    if (parsed === null || /^[{<"]/.test(t) || /^\[\s*($|[{["\d\]-])/.test(t) || parsed.frames.some((f) => f.trim() === "")) misfit++;
+    // with `[` though (perf's `[unknown]`, `[kernel.kallsyms]`), so only an array start is a
+    // misfit.
+    if (
+      parsed === null ||
+      /^[{<"]/.test(t) ||
+      /^\[\s*($|[{["\d\]-])/.test(t) ||
+      parsed.frames.some((f) => f.trim() === "")
+    )
+      misfit++;
     else {
       fit++;
       if (parsed.frames.length > 1) nested = true;

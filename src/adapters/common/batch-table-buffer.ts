@@ -18,7 +18,11 @@ function cell(vector: ColumnVector, i: number, timestamp: boolean): CellValue {
       return utf8.decode(vector.data.subarray(vector.offsets[i]!, vector.offsets[i + 1]!));
     case "int64": {
       const v = vector.values[i]!;
-      return !timestamp && v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+      return !timestamp &&
+        v >= BigInt(Number.MIN_SAFE_INTEGER) &&
+        v <= BigInt(Number.MAX_SAFE_INTEGER)
+        ? Number(v)
+        : v;
     }
     case "list_utf8":
       return listItems(vector, i);
@@ -30,9 +34,13 @@ function cell(vector: ColumnVector, i: number, timestamp: boolean): CellValue {
 }
 
 /** Row i's strings of a list_utf8 vector. */
-export function listItems(vector: Extract<ColumnVector, { type: "list_utf8" }>, i: number): string[] {
+export function listItems(
+  vector: Extract<ColumnVector, { type: "list_utf8" }>,
+  i: number,
+): string[] {
   const items: string[] = [];
-  for (let k = vector.listOffsets[i]!; k < vector.listOffsets[i + 1]!; k++) items.push(utf8.decode(vector.data.subarray(vector.offsets[k]!, vector.offsets[k + 1]!)));
+  for (let k = vector.listOffsets[i]!; k < vector.listOffsets[i + 1]!; k++)
+    items.push(utf8.decode(vector.data.subarray(vector.offsets[k]!, vector.offsets[k + 1]!)));
   return items;
 }
 
@@ -50,7 +58,11 @@ export function appendBatch(target: TableBuffer, batch: ColumnBatch): void {
 }
 
 /** The batches' rows as one table; with `orderBy` (an integer column), in that column's order. */
-export function tableOfBatches(batches: Iterable<ColumnBatch>, table: keyof typeof EVIDENCE_SCHEMAS, orderBy?: string): TableBuffer {
+export function tableOfBatches(
+  batches: Iterable<ColumnBatch>,
+  table: keyof typeof EVIDENCE_SCHEMAS,
+  orderBy?: string,
+): TableBuffer {
   const buffer = new TableBuffer(EVIDENCE_SCHEMAS[table]);
   if (orderBy === undefined) {
     for (const batch of batches) appendBatch(buffer, batch);

@@ -21,7 +21,10 @@ class ValidityBits {
 
   /** The bitmap trimmed to `length` rows. */
   take(length: number): { valid: Uint8Array | null; nullCount: number } {
-    return { valid: this.valid && this.nullCount > 0 ? this.valid.slice(0, (length + 7) >> 3) : null, nullCount: this.nullCount };
+    return {
+      valid: this.valid && this.nullCount > 0 ? this.valid.slice(0, (length + 7) >> 3) : null,
+      nullCount: this.nullCount,
+    };
   }
 
   reset(): void {
@@ -64,21 +67,29 @@ export class Int64Builder {
   }
   /** An integral double in [-2^63, 2^63). */
   set(row: number, value: number): void {
-    if (!(value >= -(2 ** 63) && value < 2 ** 63)) throw new RangeError(`Value ${value} does not fit int64`);
+    if (!(value >= -(2 ** 63) && value < 2 ** 63))
+      throw new RangeError(`Value ${value} does not fit int64`);
     const high = Math.floor(value / TWO_32);
     this.words[2 * row] = value - high * TWO_32;
     this.words[2 * row + 1] = high;
   }
   setBig(row: number, value: bigint): void {
-    if (BigInt.asIntN(64, value) !== value) throw new RangeError(`Value ${value} does not fit int64`);
+    if (BigInt.asIntN(64, value) !== value)
+      throw new RangeError(`Value ${value} does not fit int64`);
     this.values[row] = value;
   }
-  /** base + offset exactly, where base = baseHigh * 2^32 + baseLow (baseLow in [0, 2^32)) and |offset| < 2^53. */
+  /**
+   * base + offset exactly, where base = baseHigh * 2^32 + baseLow (baseLow in [0, 2^32)) and
+   * |offset| < 2^53.
+   */
   setSum(row: number, baseHigh: number, baseLow: number, offset: number): void {
     const low = baseLow + offset;
     const carry = Math.floor(low / TWO_32);
     const high = baseHigh + carry;
-    if (high < -0x8000_0000 || high > 0x7fff_ffff) throw new RangeError(`Value ${BigInt(baseHigh) * 2n ** 32n + BigInt(baseLow) + BigInt(offset)} does not fit int64`);
+    if (high < -0x8000_0000 || high > 0x7fff_ffff)
+      throw new RangeError(
+        `Value ${BigInt(baseHigh) * 2n ** 32n + BigInt(baseLow) + BigInt(offset)} does not fit int64`,
+      );
     this.words[2 * row] = low - carry * TWO_32;
     this.words[2 * row + 1] = high;
   }
@@ -122,7 +133,12 @@ export class Utf8Builder {
     this.data = withRoom(this.data, this.used, extra);
   }
   build(length: number): ColumnVector {
-    return { type: "utf8", offsets: this.offsets.slice(0, length + 1), data: this.data.slice(0, this.used), ...this.bits.take(length) };
+    return {
+      type: "utf8",
+      offsets: this.offsets.slice(0, length + 1),
+      data: this.data.slice(0, this.used),
+      ...this.bits.take(length),
+    };
   }
   reset(): void {
     this.used = 0;
@@ -146,7 +162,8 @@ export class ListUtf8Builder {
       next.set(this.itemOffsets);
       this.itemOffsets = next;
     }
-    if (this.used + bytes.length > this.data.length) this.data = withRoom(this.data, this.used, bytes.length);
+    if (this.used + bytes.length > this.data.length)
+      this.data = withRoom(this.data, this.used, bytes.length);
     copyBytes(bytes, 0, bytes.length, this.data, this.used);
     this.used += bytes.length;
     this.itemOffsets[++this.itemCount] = this.used;
@@ -170,11 +187,15 @@ export class ListUtf8Builder {
   }
 }
 
-/** `data` (its first `used` bytes kept) with room for `extra` more, doubled; UTF-8 of one batch stays within Arrow's int32 offsets. */
+/**
+ * `data` (its first `used` bytes kept) with room for `extra` more, doubled; UTF-8 of one batch
+ * stays within Arrow's int32 offsets.
+ */
 function withRoom(data: Uint8Array, used: number, extra: number): Uint8Array {
   let size = data.length * 2;
   while (size < used + extra) size *= 2;
-  if (size > 0x7fffffff) throw new RangeError("UTF-8 data of one batch exceeds Arrow's int32 offsets");
+  if (size > 0x7fffffff)
+    throw new RangeError("UTF-8 data of one batch exceeds Arrow's int32 offsets");
   const next = new Uint8Array(size);
   next.set(data.subarray(0, used));
   return next;

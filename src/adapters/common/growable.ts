@@ -23,7 +23,10 @@ class Growable<T extends TypedArray> {
     return this.length++;
   }
 
-  /** Makes `n` more entries valid at once (their values are the caller's to set); returns the first one's index. */
+  /**
+   * Makes `n` more entries valid at once (their values are the caller's to set); returns the first
+   * one's index.
+   */
   extend(n: number): number {
     const at = this.length;
     while (this.length + n > this.array.length) this.grow();
@@ -81,7 +84,10 @@ export class TextStore {
     return this.used;
   }
 
-  /** The buffer the texts are in (text `i` at `starts[i]`, `lengths[i]` bytes); valid until the next `add`. */
+  /**
+   * The buffer the texts are in (text `i` at `starts[i]`, `lengths[i]` bytes); valid until the next
+   * `add`.
+   */
   get buffer(): Uint8Array {
     return this.data;
   }
@@ -109,7 +115,13 @@ export class TextStore {
  * Copies `length` bytes from `source` at `from` into `target` at `to`. Short copies (most
  * args texts) go byte by byte: a subarray view per event was ~4% of a trace import.
  */
-export function copyBytes(source: Uint8Array, from: number, length: number, target: Uint8Array, to: number): void {
+export function copyBytes(
+  source: Uint8Array,
+  from: number,
+  length: number,
+  target: Uint8Array,
+  to: number,
+): void {
   if (length < 64) {
     for (let i = 0; i < length; i++) target[to + i] = source[from + i]!;
   } else {

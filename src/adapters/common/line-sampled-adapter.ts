@@ -6,7 +6,13 @@
  * distinct frames and per-frame totals. A format supplies its reader and what it says
  * about the evidence.
  */
-import type { DetectInput, ExtractInput, ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
+import type {
+  DetectInput,
+  ExtractInput,
+  ProducerAdapter,
+  StreamedEvidence,
+  StreamExtractInput,
+} from "../adapter.ts";
 import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { SampledStacks } from "./sampled-stacks.ts";
 import { LineSplitter, splitLines, type OnLine } from "./text-line-stream.ts";
@@ -25,12 +31,25 @@ export interface LineSampledFormat<R extends SampledLineReader> {
   format: string;
   detect(input: DetectInput): number;
   reader(out: SampledStacks, maxEvents: number): R;
-  /** Producer, limitations and summary once the reader has finished; `encoding` is the text's (utf-8, utf-16le/be). */
-  evidence(reader: R, out: SampledStacks, encoding: string): Pick<NormalizedEvidence, "producer" | "producerVersion" | "limitations" | "summary">;
+  /**
+   * Producer, limitations and summary once the reader has finished; `encoding` is the text's
+   * (utf-8, utf-16le/be).
+   */
+  evidence(
+    reader: R,
+    out: SampledStacks,
+    encoding: string,
+  ): Pick<NormalizedEvidence, "producer" | "producerVersion" | "limitations" | "summary">;
 }
 
-export function lineSampledAdapter<R extends SampledLineReader>(f: LineSampledFormat<R>): ProducerAdapter {
-  const described = (reader: R, out: SampledStacks, lines: LineSplitter) => ({ adapter: f.name, adapterVersion: f.version, ...f.evidence(reader, out, lines.encoding) });
+export function lineSampledAdapter<R extends SampledLineReader>(
+  f: LineSampledFormat<R>,
+): ProducerAdapter {
+  const described = (reader: R, out: SampledStacks, lines: LineSplitter) => ({
+    adapter: f.name,
+    adapterVersion: f.version,
+    ...f.evidence(reader, out, lines.encoding),
+  });
   return {
     name: f.name,
     version: f.version,
@@ -48,14 +67,25 @@ export function lineSampledAdapter<R extends SampledLineReader>(f: LineSampledFo
       return { ...described(reader, out, lines), tables: out.emitAll() };
     },
     async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
-      const out = new SampledStacks({ spill: input.spill, maxStacksInMemory: input.maxStacksInMemory });
+      const out = new SampledStacks({
+        spill: input.spill,
+        maxStacksInMemory: input.maxStacksInMemory,
+      });
       const reader = f.reader(out, input.limits.maxEvents);
       const lines = new LineSplitter(f.format, reader.onLine);
       await splitLines(input.chunks, lines);
       reader.finish();
       const tables = out.emitSmall();
       await out.writeStacks(input.sink);
-      return { ...described(reader, out, lines), tables: { frames: tables.frames, frame_measurements: tables.frame_measurements, call_edges: tables.call_edges }, streamed: ["stacks"] };
+      return {
+        ...described(reader, out, lines),
+        tables: {
+          frames: tables.frames,
+          frame_measurements: tables.frame_measurements,
+          call_edges: tables.call_edges,
+        },
+        streamed: ["stacks"],
+      };
     },
   };
 }

@@ -91,7 +91,12 @@ export class MeasureAccumulator {
     return this.totalsByTrack.size === 0 && this.edgeParent.length === 0;
   }
 
-  emit(measurements: TableBuffer, edges: TableBuffer, frames: FrameRegistry, tracks: TrackLookup): void {
+  emit(
+    measurements: TableBuffer,
+    edges: TableBuffer,
+    frames: FrameRegistry,
+    tracks: TrackLookup,
+  ): void {
     for (const [track, totals] of this.totalsByTrack) {
       const info = tracks(track);
       for (let f = 0; f < totals.selfNs.length; f++) {
@@ -121,4 +126,3 @@ export class MeasureAccumulator {
     }
   }
 }
-

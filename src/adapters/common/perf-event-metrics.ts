@@ -21,7 +21,10 @@ export interface EventMetric {
 const MODIFIERS = /:[ukhIGHpPSDWe]+$/;
 const PMU_EVENT = /^[\w.-]+\/([\w.-]+)\/[ukhIGHpPSDWe]*$/;
 
-/** The event's name without modifiers or PMU wrapper: `cycles:uppp` → `cycles`, `cpu/cycles/u` → `cycles`. */
+/**
+ * The event's name without modifiers or PMU wrapper: `cycles:uppp` → `cycles`, `cpu/cycles/u` →
+ * `cycles`.
+ */
 export function baseEventName(event: string): string {
   const pmu = PMU_EVENT.exec(event);
   return pmu ? pmu[1]! : event.replace(MODIFIERS, "");
@@ -29,8 +32,10 @@ export function baseEventName(event: string): string {
 
 function wanted(base: string, hasPeriod: boolean): EventMetric {
   if (hasPeriod) {
-    if (base === "cpu-clock" || base === "task-clock") return { metric: "cpu_time", unit: "ns", byPeriod: true };
-    if (base === "cycles" || base === "cpu-cycles") return { metric: "cycles", unit: "count", byPeriod: true };
+    if (base === "cpu-clock" || base === "task-clock")
+      return { metric: "cpu_time", unit: "ns", byPeriod: true };
+    if (base === "cycles" || base === "cpu-cycles")
+      return { metric: "cycles", unit: "count", byPeriod: true };
     if (base === "instructions") return { metric: "instructions", unit: "count", byPeriod: true };
   }
   return { metric: "samples", unit: "count", byPeriod: false };

@@ -14,7 +14,10 @@ export interface PieceRun<R> {
   task(k: number): PieceTask;
   /** Scans piece k on this thread (the same function a thread runs). */
   scanHere(k: number): Promise<R>;
-  /** Takes piece k's result, in order: false stops the run (a cut proved wrong); throwing raises the piece's error. */
+  /**
+   * Takes piece k's result, in order: false stops the run (a cut proved wrong); throwing raises the
+   * piece's error.
+   */
   take(result: R, k: number): boolean | Promise<boolean>;
 }
 
@@ -31,8 +34,11 @@ export async function runPieces<R>(run: PieceRun<R>): Promise<boolean> {
     for (let taken = 0; taken < count; ) {
       while (busy < threads.count && canAssign(taken)) {
         busy++;
-        const scanned = (threads.run(run.scanner, run.task(assigned)) as Promise<R>).finally(() => busy--);
-        // Awaited in order below; one left behind after an earlier failure must not surface as unhandled.
+        const scanned = (threads.run(run.scanner, run.task(assigned)) as Promise<R>).finally(
+          () => busy--,
+        );
+        // Awaited in order below; one left behind after an earlier failure must not surface as
+        // unhandled.
         scanned.catch(() => {});
         results.set(assigned++, scanned);
       }

@@ -33,7 +33,9 @@ export class SampledStacks {
 
   constructor(private readonly storage: StackStorage = {}) {}
 
-  /** Index of the track with this id, created on first sight; names can be given or improved later. */
+  /**
+   * Index of the track with this id, created on first sight; names can be given or improved later.
+   */
   track(id: string, processName: string | null, threadName: string | null): number {
     let index = this.trackByKey.get(id);
     if (index === undefined) {
@@ -65,7 +67,9 @@ export class SampledStacks {
   metric(metric: FrameMetric, unit: string): StackMeasures {
     let m = this.measured.get(metric);
     if (!m) {
-      const spill = this.storage.spill ? { space: this.storage.spill, maxStacks: this.storage.maxStacksInMemory } : undefined;
+      const spill = this.storage.spill
+        ? { space: this.storage.spill, maxStacks: this.storage.maxStacksInMemory }
+        : undefined;
       m = new StackMeasures(metric, unit, spill);
       this.measured.set(metric, m);
     }
@@ -80,7 +84,8 @@ export class SampledStacks {
   emitAll(): Record<EvidenceTableName, TableBuffer> {
     const tables = this.emitSmall();
     const lookup = (t: number) => this.tracks[t]!;
-    for (const m of this.measured.values()) m.stacks.emit(tables.stacks, this.frames, this.clock, lookup);
+    for (const m of this.measured.values())
+      m.stacks.emit(tables.stacks, this.frames, this.clock, lookup);
     return tables;
   }
 
@@ -89,11 +94,18 @@ export class SampledStacks {
     const tables = emptyTables();
     this.frames.emit(tables.frames);
     const lookup = (t: number) => this.tracks[t]!;
-    for (const m of this.measured.values()) m.measures.emit(tables.frame_measurements, tables.call_edges, this.frames, lookup);
+    for (const m of this.measured.values())
+      m.measures.emit(tables.frame_measurements, tables.call_edges, this.frames, lookup);
     return tables;
   }
 
   async writeStacks(sink: EvidenceSink): Promise<void> {
-    await writeStackChunks(sink, [...this.measured.values()].map((m) => m.stacks), this.frames, this.clock, (t) => this.tracks[t]!);
+    await writeStackChunks(
+      sink,
+      [...this.measured.values()].map((m) => m.stacks),
+      this.frames,
+      this.clock,
+      (t) => this.tracks[t]!,
+    );
   }
 }

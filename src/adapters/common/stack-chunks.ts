@@ -65,7 +65,8 @@ class StackBatchWriter {
     private readonly tracks: TrackLookup,
     private readonly rowsPerBatch: number,
   ) {
-    // first_ts_ns = baseNs + relNs exactly, with baseNs split into 32-bit halves (it may exceed 2^53).
+    // first_ts_ns = baseNs + relNs exactly, with baseNs split into 32-bit halves (it may exceed
+    // 2^53).
     const baseNs = BigInt(clock.baseUs) * 1000n;
     this.baseHigh = Number(baseNs >> 32n);
     this.baseLow = Number(BigInt.asUintN(32, baseNs));
@@ -95,7 +96,8 @@ class StackBatchWriter {
     this.leaf.set(r, leaf!);
     this.count.set(r, row.count);
     this.duration.set(r, row.durationNs);
-    if (Number.isFinite(row.firstRelNs)) this.firstTs.setSum(r, this.baseHigh, this.baseLow, row.firstRelNs);
+    if (Number.isFinite(row.firstRelNs))
+      this.firstTs.setSum(r, this.baseHigh, this.baseLow, row.firstRelNs);
     else this.firstTs.setNull(r);
     const track = row.track >= 0 ? this.trackId(row.track) : null;
     if (track === null) this.track.setNull(r);
@@ -124,7 +126,17 @@ class StackBatchWriter {
         track_id: this.track.build(n),
       },
     };
-    for (const builder of [this.stackId, this.metricColumn, this.frameIds, this.leaf, this.count, this.duration, this.firstTs, this.track]) builder.reset();
+    for (const builder of [
+      this.stackId,
+      this.metricColumn,
+      this.frameIds,
+      this.leaf,
+      this.count,
+      this.duration,
+      this.firstTs,
+      this.track,
+    ])
+      builder.reset();
     this.length = 0;
     return batch;
   }

@@ -25,8 +25,17 @@ export class StackMeasures {
     this.stacks = new StackTrie(metric, spill);
   }
 
-  /** `count` samples worth `value` at `path` on `track`, first seen at `firstRelNs` (Infinity: no time). */
-  add(path: readonly number[], track: number, count: number, value: number, firstRelNs = Number.POSITIVE_INFINITY): void {
+  /**
+   * `count` samples worth `value` at `path` on `track`, first seen at `firstRelNs` (Infinity: no
+   * time).
+   */
+  add(
+    path: readonly number[],
+    track: number,
+    count: number,
+    value: number,
+    firstRelNs = Number.POSITIVE_INFINITY,
+  ): void {
     if (path.length === 0) return;
     this.stacks.spillIfFull();
     const stamp = ++this.stamp;

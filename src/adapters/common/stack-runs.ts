@@ -78,13 +78,21 @@ export class StackRuns {
     const order = Array.from(counted.keys()).sort((a, b) => {
       const aEnd = starts[a + 1]!;
       const bEnd = starts[b + 1]!;
-      for (let i = starts[a]!, j = starts[b]!; i < aEnd && j < bEnd; i++, j++) if (paths[i] !== paths[j]) return paths[i]! - paths[j]!;
+      for (let i = starts[a]!, j = starts[b]!; i < aEnd && j < bEnd; i++, j++)
+        if (paths[i] !== paths[j]) return paths[i]! - paths[j]!;
       return aEnd - starts[a]! - (bEnd - starts[b]!);
     });
     const file = this.space.create();
     for (const k of order) {
       const s = counted[k]!;
-      this.writer.add(file, pathOf(k), cols.count[s]!, cols.durationNs[s]!, cols.firstRelNs[s]!, cols.track[s]!);
+      this.writer.add(
+        file,
+        pathOf(k),
+        cols.count[s]!,
+        cols.durationNs[s]!,
+        cols.firstRelNs[s]!,
+        cols.track[s]!,
+      );
     }
     this.writer.flush(file);
     this.runs.push(file);
@@ -95,7 +103,8 @@ export class StackRuns {
     try {
       while (this.runs.length > MAX_FAN_IN) {
         const file = this.space.create();
-        for (const row of mergeRuns(this.runs.slice(0, MAX_FAN_IN))) this.writer.add(file, row.path, row.count, row.durationNs, row.firstRelNs, row.track);
+        for (const row of mergeRuns(this.runs.slice(0, MAX_FAN_IN)))
+          this.writer.add(file, row.path, row.count, row.durationNs, row.firstRelNs, row.track);
         this.writer.flush(file);
         for (const run of this.runs.splice(0, MAX_FAN_IN, file)) run.dispose();
         // The merged run goes last so older, shorter runs are merged first.
@@ -145,10 +154,17 @@ function* mergeRuns(files: readonly SpillFile[]): Generator<StackRow> {
   while (heap.length > 0) {
     const top = heap[0]!;
     const first = top.path();
-    if (first.length > scratch.length) scratch = new Int32Array(Math.max(first.length, scratch.length * 2));
+    if (first.length > scratch.length)
+      scratch = new Int32Array(Math.max(first.length, scratch.length * 2));
     scratch.set(first);
     const path = scratch.subarray(0, first.length);
-    const row: StackRow = { path, count: top.count(), durationNs: top.durationNs(), firstRelNs: top.firstRelNs(), track: top.track() };
+    const row: StackRow = {
+      path,
+      count: top.count(),
+      durationNs: top.durationNs(),
+      firstRelNs: top.firstRelNs(),
+      track: top.track(),
+    };
     advanceTop();
     while (heap.length > 0 && heap[0]!.compare(path, 0, path.length) === 0) {
       const c = heap[0]!;
@@ -173,7 +189,14 @@ class BlockWriter {
   private paths = new Int32Array(BLOCK_ROWS * 8);
   private pathInts = 0;
 
-  add(file: SpillFile, path: Int32Array, count: number, durationNs: number, firstRelNs: number, track: number): void {
+  add(
+    file: SpillFile,
+    path: Int32Array,
+    count: number,
+    durationNs: number,
+    firstRelNs: number,
+    track: number,
+  ): void {
     const r = this.rows++;
     this.count[r] = count;
     this.durationNs[r] = durationNs;
@@ -251,7 +274,10 @@ class RunCursor {
   pathLength(): number {
     return this.v.pathLen[this.i]!;
   }
-  /** Orders the current path against other[at, at + length) (lexicographic, a prefix first), without a view per comparison: the merge's hot loop. */
+  /**
+   * Orders the current path against other[at, at + length) (lexicographic, a prefix first), without
+   * a view per comparison: the merge's hot loop.
+   */
   compare(other: Int32Array, at: number, length: number): number {
     const paths = this.v.paths;
     const mine = this.pathLength();

@@ -117,7 +117,8 @@ export class StackTrie {
   }
 
   emit(stacks: TableBuffer, frames: FrameRegistry, clock: NsClock, tracks: TrackLookup): void {
-    for (const row of this.stackRows()) appendStack(stacks, this.metric, row, frames, clock, tracks);
+    for (const row of this.stackRows())
+      appendStack(stacks, this.metric, row, frames, clock, tracks);
   }
 
   /**
@@ -138,12 +139,25 @@ export class StackTrie {
       path.length = 0;
       for (let at = s; at !== ROOT_STACK; at = parent[at]!) path.push(frame[at]!);
       const view = path.array.subarray(0, path.length).reverse();
-      yield { path: view, count: this.count.array[s]!, durationNs: this.durationNs.array[s]!, firstRelNs: this.firstRelNs.array[s]!, track: this.track.array[s]! };
+      yield {
+        path: view,
+        count: this.count.array[s]!,
+        durationNs: this.durationNs.array[s]!,
+        firstRelNs: this.firstRelNs.array[s]!,
+        track: this.track.array[s]!,
+      };
     }
   }
 }
 
-function appendStack(stacks: TableBuffer, metric: FrameMetric, row: StackRow, frames: FrameRegistry, clock: NsClock, tracks: TrackLookup): void {
+function appendStack(
+  stacks: TableBuffer,
+  metric: FrameMetric,
+  row: StackRow,
+  frames: FrameRegistry,
+  clock: NsClock,
+  tracks: TrackLookup,
+): void {
   const path = Array.from(row.path, (f) => frames.ids[f]!);
   stacks.append({
     stack_id: stackId(metric, path),

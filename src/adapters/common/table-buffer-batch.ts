@@ -53,7 +53,9 @@ export function tableBufferToBatch(buffer: TableBuffer): ColumnBatch {
       }
       columns[col.name] = { type: "bool", values, valid: nullCount > 0 ? valid : null, nullCount };
     } else {
-      throw new TypeError(`Column type ${col.type} of ${buffer.schema.name}.${col.name} cannot be streamed`);
+      throw new TypeError(
+        `Column type ${col.type} of ${buffer.schema.name}.${col.name} cannot be streamed`,
+      );
     }
   }
   return { table: buffer.schema.name, length: n, columns };

@@ -9,7 +9,9 @@
  */
 import { parseFailed } from "../json-guard.ts";
 
-/** Longer than any frame or stack line a real profiler writes (a collapsed stack of ~10k frames). */
+/**
+ * Longer than any frame or stack line a real profiler writes (a collapsed stack of ~10k frames).
+ */
 export const DEFAULT_MAX_LINE_CHARS = 4 << 20;
 
 export type OnLine = (line: string, lineNumber: number) => void;
@@ -17,7 +19,8 @@ export type OnLine = (line: string, lineNumber: number) => void;
 function encodingOf(head: Uint8Array): { encoding: string; bom: number } {
   if (head[0] === 0xff && head[1] === 0xfe) return { encoding: "utf-16le", bom: 2 };
   if (head[0] === 0xfe && head[1] === 0xff) return { encoding: "utf-16be", bom: 2 };
-  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return { encoding: "utf-8", bom: 3 };
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf)
+    return { encoding: "utf-8", bom: 3 };
   return { encoding: "utf-8", bom: 0 };
 }
 
@@ -30,7 +33,11 @@ export class LineSplitter {
   private head = new Uint8Array(0);
   private carry = "";
 
-  constructor(private readonly format: string, private readonly onLine: OnLine, private readonly maxLineChars = DEFAULT_MAX_LINE_CHARS) {}
+  constructor(
+    private readonly format: string,
+    private readonly onLine: OnLine,
+    private readonly maxLineChars = DEFAULT_MAX_LINE_CHARS,
+  ) {}
 
   push(chunk: Uint8Array): void {
     if (this.decoder !== null) {
@@ -82,12 +89,18 @@ export class LineSplitter {
   }
 
   private tooLong() {
-    return parseFailed(this.format, `line ${this.lines + 1} is longer than ${this.maxLineChars} characters (not a line-oriented text profile, or a corrupted one)`);
+    return parseFailed(
+      this.format,
+      `line ${this.lines + 1} is longer than ${this.maxLineChars} characters (not a line-oriented text profile, or a corrupted one)`,
+    );
   }
 }
 
 /** Feeds every chunk to a splitter and finishes it. */
-export async function splitLines(chunks: AsyncIterable<Uint8Array>, splitter: LineSplitter): Promise<void> {
+export async function splitLines(
+  chunks: AsyncIterable<Uint8Array>,
+  splitter: LineSplitter,
+): Promise<void> {
   for await (const chunk of chunks) splitter.push(chunk);
   splitter.finish();
 }

@@ -26,7 +26,9 @@ export class NsClock {
   absNs(relNs: number): bigint {
     // One bigint allocation in the common case instead of two.
     const approx = this.baseNsApprox + relNs;
-    return Number.isSafeInteger(approx) && Number.isSafeInteger(this.baseNsApprox) ? BigInt(approx) : this.baseNs + BigInt(relNs);
+    return Number.isSafeInteger(approx) && Number.isSafeInteger(this.baseNsApprox)
+      ? BigInt(approx)
+      : this.baseNs + BigInt(relNs);
   }
 }
 
@@ -35,7 +37,10 @@ export function durationUsToNs(us: number): number {
   return Math.round(us * 1000);
 }
 
-/** A slice's thread (CPU) time from its begin's and end's thread clock readings, ns: NaN unless both are known and in order. */
+/**
+ * A slice's thread (CPU) time from its begin's and end's thread clock readings, ns: NaN unless both
+ * are known and in order.
+ */
 export function threadSpanNs(beginNs: number, endNs: number): number {
   const span = Math.round(endNs - beginNs);
   return span >= 0 ? span : Number.NaN;

@@ -9,7 +9,8 @@ import type { FrameRecord } from "./frame-registry.ts";
 import { languageOf } from "./source-language.ts";
 
 /** `[^]` rather than `.`: a name may hold a CR or a line separator, which `.` does not match. */
-const LOCATION = /^(?:0x[0-9a-fA-F]+:\s*)?([^]*?)(?:\s+\((?:in\s+([^]+)|([^]+?):(\d+)(?::\d+)?)\))?$/;
+const LOCATION =
+  /^(?:0x[0-9a-fA-F]+:\s*)?([^]*?)(?:\s+\((?:in\s+([^]+)|([^]+?):(\d+)(?::\d+)?)\))?$/;
 
 export function valgrindFrame(text: string): { key: string; record: FrameRecord } {
   const m = LOCATION.exec(text.trim())!;
@@ -19,7 +20,12 @@ export function valgrindFrame(text: string): { key: string; record: FrameRecord 
   const unnamed = name === "" || name === "???";
   const fn = unnamed ? (/^0x[0-9a-fA-F]+/.exec(text.trim())?.[0] ?? "???") : name;
   const record: FrameRecord = {
-    language: languageOf(file ?? module), function: fn, module, file, line: null, column: null,
+    language: languageOf(file ?? module),
+    function: fn,
+    module,
+    file,
+    line: null,
+    column: null,
     symbolization: unnamed ? "absent" : "complete",
   };
   return { key: JSON.stringify(["valgrind", fn, module, file]), record };

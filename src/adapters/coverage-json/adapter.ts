@@ -19,20 +19,26 @@ export function detectCoverageJson({ head }: DetectInput): number {
   const text = head.replace(/^\uFEFF/, "").trimStart();
   if (!text.startsWith("{")) return 0;
   // coverage.py writes "meta" first, with keys no other format combines.
-  return /^\{\s*"meta"\s*:\s*\{[^{}]*"(?:branch_coverage|show_contexts)"\s*:/.test(text) && /"files"\s*:\s*\{/.test(text) ? 0.95 : 0;
+  return /^\{\s*"meta"\s*:\s*\{[^{}]*"(?:branch_coverage|show_contexts)"\s*:/.test(text) &&
+    /"files"\s*:\s*\{/.test(text)
+    ? 0.95
+    : 0;
 }
 
 function lineList(value: unknown, field: string): number[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) throw expectationFailed(LABEL, field, "an array of line numbers", value);
+  if (!Array.isArray(value))
+    throw expectationFailed(LABEL, field, "an array of line numbers", value);
   return value as number[];
 }
 
 function arcList(value: unknown, field: string): [number, number][] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) throw expectationFailed(LABEL, field, "an array of [from, to] pairs", value);
+  if (!Array.isArray(value))
+    throw expectationFailed(LABEL, field, "an array of [from, to] pairs", value);
   return value.map((pair) => {
-    if (!Array.isArray(pair) || pair.length !== 2) throw expectationFailed(LABEL, `an arc of ${field}`, "a [from, to] pair", pair);
+    if (!Array.isArray(pair) || pair.length !== 2)
+      throw expectationFailed(LABEL, `an arc of ${field}`, "a [from, to] pair", pair);
     return pair as [number, number];
   });
 }
@@ -51,13 +57,18 @@ export function extractCoverageJson(input: ExtractInput): NormalizedEvidence {
   let withContexts = 0;
   for (const path of Object.keys(files).sort()) {
     const f = files[path];
-    if (!isPlainObject(f)) throw expectationFailed(LABEL, `files[${JSON.stringify(path)}]`, "an object", f);
+    if (!isPlainObject(f))
+      throw expectationFailed(LABEL, `files[${JSON.stringify(path)}]`, "an object", f);
     // Functions (coverage.py 7): each statement's enclosing function; "" is module level.
     const functionOf = new Map<number, string>();
     if (isPlainObject(f.functions)) {
       for (const [name, region] of Object.entries(f.functions)) {
         if (name === "" || !isPlainObject(region)) continue;
-        for (const line of [...lineList(region.executed_lines, `${path} ${name} executed_lines`), ...lineList(region.missing_lines, `${path} ${name} missing_lines`)]) functionOf.set(line, name);
+        for (const line of [
+          ...lineList(region.executed_lines, `${path} ${name} executed_lines`),
+          ...lineList(region.missing_lines, `${path} ${name} missing_lines`),
+        ])
+          functionOf.set(line, name);
       }
     }
     const contexts = isPlainObject(f.contexts) ? f.contexts : null;
@@ -65,21 +76,68 @@ export function extractCoverageJson(input: ExtractInput): NormalizedEvidence {
     for (const line of lineList(f.executed_lines, `${path} executed_lines`)) {
       const names = contexts ? contexts[String(line)] : undefined;
       const list = Array.isArray(names) && names.length > 0 ? names.map(String) : [null];
-      for (const context of list) out.add({ file: path, kind: "line", line, context, executed: true, function: functionOf.get(line) ?? null });
+      for (const context of list)
+        out.add({
+          file: path,
+          kind: "line",
+          line,
+          context,
+          executed: true,
+          function: functionOf.get(line) ?? null,
+        });
     }
-    for (const line of lineList(f.missing_lines, `${path} missing_lines`)) out.add({ file: path, kind: "line", line, executed: false, function: functionOf.get(line) ?? null });
+    for (const line of lineList(f.missing_lines, `${path} missing_lines`))
+      out.add({
+        file: path,
+        kind: "line",
+        line,
+        executed: false,
+        function: functionOf.get(line) ?? null,
+      });
     excluded += lineList(f.excluded_lines, `${path} excluded_lines`).length;
-    for (const [from, to] of arcList(f.executed_branches, `${path} executed_branches`)) out.add({ file: path, kind: "arc", line: from, to_line: to, executed: true, function: functionOf.get(from) ?? null });
-    for (const [from, to] of arcList(f.missing_branches, `${path} missing_branches`)) out.add({ file: path, kind: "arc", line: from, to_line: to, executed: false, function: functionOf.get(from) ?? null });
+    for (const [from, to] of arcList(f.executed_branches, `${path} executed_branches`))
+      out.add({
+        file: path,
+        kind: "arc",
+        line: from,
+        to_line: to,
+        executed: true,
+        function: functionOf.get(from) ?? null,
+      });
+    for (const [from, to] of arcList(f.missing_branches, `${path} missing_branches`))
+      out.add({
+        file: path,
+        kind: "arc",
+        line: from,
+        to_line: to,
+        executed: false,
+        function: functionOf.get(from) ?? null,
+      });
   }
-  if (meta.branch_coverage === true && out.rows > 0 && !Object.values(files).some((f) => isPlainObject(f) && "executed_branches" in f)) {
-    limitations.push({ code: "branches_not_listed", message: "The report was made with branch coverage but lists no arcs; only line coverage is available" });
+  if (
+    meta.branch_coverage === true &&
+    out.rows > 0 &&
+    !Object.values(files).some((f) => isPlainObject(f) && "executed_branches" in f)
+  ) {
+    limitations.push({
+      code: "branches_not_listed",
+      message:
+        "The report was made with branch coverage but lists no arcs; only line coverage is available",
+    });
   }
   const totals = isPlainObject(value.totals) ? value.totals : {};
   return {
-    adapter: NAME, adapterVersion: VERSION, producer: "coverage.py", producerVersion: typeof meta.version === "string" ? meta.version : null, tables, limitations,
+    adapter: NAME,
+    adapterVersion: VERSION,
+    producer: "coverage.py",
+    producerVersion: typeof meta.version === "string" ? meta.version : null,
+    tables,
+    limitations,
     summary: {
-      files: Object.keys(files).length, coverage_lines: out.rows, excluded_lines: excluded, branch_coverage: meta.branch_coverage === true,
+      files: Object.keys(files).length,
+      coverage_lines: out.rows,
+      excluded_lines: excluded,
+      branch_coverage: meta.branch_coverage === true,
       files_with_contexts: withContexts,
       covered_lines: typeof totals.covered_lines === "number" ? totals.covered_lines : null,
       num_statements: typeof totals.num_statements === "number" ? totals.num_statements : null,

@@ -44,7 +44,9 @@ export class CoverageLineWriter {
     return this.table.rowCount;
   }
 
-  /** Hands over the rows written so far and goes on in a new table (a streaming adapter's batch). */
+  /**
+   * Hands over the rows written so far and goes on in a new table (a streaming adapter's batch).
+   */
   take(): TableBuffer {
     const full = this.table;
     this.table = new TableBuffer(full.schema);
@@ -54,14 +56,23 @@ export class CoverageLineWriter {
   private readonly cells: Record<string, CellValue> = {};
 
   private lineNumber(value: unknown, file: string): number {
-    if (typeof value !== "number" || !Number.isInteger(value) || value < INT32_MIN || value > INT32_MAX) {
-      throw parseFailed(this.label, `expected the line numbers of ${file} to be 32-bit integers but found ${JSON.stringify(value)}`);
+    if (
+      typeof value !== "number" ||
+      !Number.isInteger(value) ||
+      value < INT32_MIN ||
+      value > INT32_MAX
+    ) {
+      throw parseFailed(
+        this.label,
+        `expected the line numbers of ${file} to be 32-bit integers but found ${JSON.stringify(value)}`,
+      );
     }
     return value;
   }
 
   add(row: CoverageRow): void {
-    if (this.count >= this.maxRows) throw tooLarge(this.label, "coverage rows", this.count + 1, this.maxRows);
+    if (this.count >= this.maxRows)
+      throw tooLarge(this.label, "coverage rows", this.count + 1, this.maxRows);
     // Rows come file by file: reuse the cut path string instead of one copy per line.
     if (row.file !== this.lastFile) {
       this.lastFile = row.file;
@@ -73,11 +84,25 @@ export class CoverageLineWriter {
     cells.file = this.lastCut;
     cells.kind = row.kind;
     cells.line = this.lineNumber(row.line, row.file);
-    cells.to_line = row.to_line === null || row.to_line === undefined ? null : this.lineNumber(row.to_line, row.file);
-    cells.context = row.context === null || row.context === undefined ? null : row.context.length > MAX_NAME_CHARS ? row.context.slice(0, MAX_NAME_CHARS) : row.context;
+    cells.to_line =
+      row.to_line === null || row.to_line === undefined
+        ? null
+        : this.lineNumber(row.to_line, row.file);
+    cells.context =
+      row.context === null || row.context === undefined
+        ? null
+        : row.context.length > MAX_NAME_CHARS
+          ? row.context.slice(0, MAX_NAME_CHARS)
+          : row.context;
     cells.executed = row.executed;
-    cells.hits = typeof row.hits === "number" && Number.isSafeInteger(row.hits) && row.hits >= 0 ? row.hits : null;
-    cells.function = row.function === null || row.function === undefined ? null : row.function.slice(0, MAX_NAME_CHARS);
+    cells.hits =
+      typeof row.hits === "number" && Number.isSafeInteger(row.hits) && row.hits >= 0
+        ? row.hits
+        : null;
+    cells.function =
+      row.function === null || row.function === undefined
+        ? null
+        : row.function.slice(0, MAX_NAME_CHARS);
     cells.branches_covered = countOrNull(row.branches_covered);
     cells.branches_total = countOrNull(row.branches_total);
     this.table.append(cells);

@@ -6,7 +6,13 @@
  * what ran: which statements exist needs the source, so the run says so in a limitation
  * and totals come from a report (`coverage json`, `coverage xml`) instead.
  */
-import type { DetectInput, ExtractInput, ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
+import type {
+  DetectInput,
+  ExtractInput,
+  ProducerAdapter,
+  StreamedEvidence,
+  StreamExtractInput,
+} from "../adapter.ts";
 import { EVIDENCE_SCHEMAS } from "../../domain/evidence-schema.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { TableBuffer } from "../../domain/table-buffer.ts";
@@ -16,7 +22,12 @@ import type { Limitation } from "../../domain/evidence-status.ts";
 import { CoverageLineWriter } from "../coverage-lines/row-writer.ts";
 import { isSqliteHeader } from "../sqlite/untrusted-database.ts";
 import { LEGACY_BANNER, readLegacyJson } from "./legacy-json.ts";
-import { type MeasuredFile, sortMeasured, writeMeasured, writeMeasuredFile } from "./measured-file.ts";
+import {
+  type MeasuredFile,
+  sortMeasured,
+  writeMeasured,
+  writeMeasuredFile,
+} from "./measured-file.ts";
 import { readCoverageSqlite } from "./sqlite-data.ts";
 
 const NAME = "coverage-py";
@@ -32,7 +43,8 @@ export function detectCoveragePy({ head }: DetectInput): number {
 
 const EXECUTED_ONLY: Limitation = {
   code: "executed_lines_only",
-  message: "A coverage.py data file records the lines that ran, not which statements exist; lines not executed and per-file totals need a report (coverage json or coverage xml)",
+  message:
+    "A coverage.py data file records the lines that ran, not which statements exist; lines not executed and per-file totals need a report (coverage json or coverage xml)",
 };
 
 /** What a data file holds, read whole (SQLite needs every byte), before its rows are written. */
@@ -50,20 +62,49 @@ function readData(bytes: Uint8Array, limits: ExtractInput["limits"]): CoverageDa
   if (isSqliteHeader(bytes)) {
     const data = readCoverageSqlite(bytes, LABEL, limits.maxEvents);
     if (data.schemaVersion !== 7) {
-      limitations.push({ code: "pre_release_schema", message: `coverage_schema ${data.schemaVersion} is a coverage.py 5.0 pre-release layout; it was read with that schema's tables` });
+      limitations.push({
+        code: "pre_release_schema",
+        message: `coverage_schema ${data.schemaVersion} is a coverage.py 5.0 pre-release layout; it was read with that schema's tables`,
+      });
     }
     return {
-      files: data.files, hasArcs: data.hasArcs, producerVersion: data.producerVersion, limitations,
-      summary: { container: "sqlite", coverage_schema: data.schemaVersion, has_arcs: data.hasArcs, measured_files: data.measuredFiles, contexts: data.contexts },
+      files: data.files,
+      hasArcs: data.hasArcs,
+      producerVersion: data.producerVersion,
+      limitations,
+      summary: {
+        container: "sqlite",
+        coverage_schema: data.schemaVersion,
+        has_arcs: data.hasArcs,
+        measured_files: data.measuredFiles,
+        contexts: data.contexts,
+      },
     };
   }
   const data = readLegacyJson(bytes, limits.maxNestingDepth, LABEL);
-  return { files: data.files, hasArcs: data.hasArcs, producerVersion: null, limitations, summary: { container: "legacy-json", has_arcs: data.hasArcs, measured_files: data.files.length } };
+  return {
+    files: data.files,
+    hasArcs: data.hasArcs,
+    producerVersion: null,
+    limitations,
+    summary: {
+      container: "legacy-json",
+      has_arcs: data.hasArcs,
+      measured_files: data.files.length,
+    },
+  };
 }
 
-function evidenceOf(data: CoverageData, out: CoverageLineWriter): Omit<NormalizedEvidence, "tables"> {
+function evidenceOf(
+  data: CoverageData,
+  out: CoverageLineWriter,
+): Omit<NormalizedEvidence, "tables"> {
   return {
-    adapter: NAME, adapterVersion: VERSION, producer: "coverage.py", producerVersion: data.producerVersion, limitations: data.limitations,
+    adapter: NAME,
+    adapterVersion: VERSION,
+    producer: "coverage.py",
+    producerVersion: data.producerVersion,
+    limitations: data.limitations,
     summary: { ...data.summary, files_with_rows: out.files.size, coverage_lines: out.rows },
   };
 }
@@ -83,9 +124,15 @@ const BATCH_ROWS = 65536;
  * The same rows handed to the sink in batches: the file's bytes and its measured files
  * are held whole (SQLite reads from memory), the rows, many times their size, never are.
  */
-export async function extractCoveragePyStream(input: StreamExtractInput): Promise<StreamedEvidence> {
+export async function extractCoveragePyStream(
+  input: StreamExtractInput,
+): Promise<StreamedEvidence> {
   const data = readData(await collectChunks(input.chunks), input.limits);
-  const out = new CoverageLineWriter(new TableBuffer(EVIDENCE_SCHEMAS.coverage_lines), LABEL, input.limits.maxEvents);
+  const out = new CoverageLineWriter(
+    new TableBuffer(EVIDENCE_SCHEMAS.coverage_lines),
+    LABEL,
+    input.limits.maxEvents,
+  );
   for (const file of sortMeasured(data.files)) {
     writeMeasuredFile(file, data.hasArcs, out);
     if (out.pending >= BATCH_ROWS) await input.sink.writeBatch(tableBufferToBatch(out.take()));

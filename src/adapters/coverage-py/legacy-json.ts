@@ -7,9 +7,17 @@ import type { MeasuredFile } from "./measured-file.ts";
 
 export const LEGACY_BANNER = "!coverage.py: This is a private format, don't read it directly!";
 
-export function readLegacyJson(bytes: Uint8Array, maxDepth: number, label: string): { files: MeasuredFile[]; hasArcs: boolean } {
+export function readLegacyJson(
+  bytes: Uint8Array,
+  maxDepth: number,
+  label: string,
+): { files: MeasuredFile[]; hasArcs: boolean } {
   const banner = new TextEncoder().encode(LEGACY_BANNER);
-  if (bytes.length < banner.length || banner.some((b, i) => bytes[i] !== b)) throw parseFailed(label, "the file is neither a SQLite database nor a coverage.py JSON data file");
+  if (bytes.length < banner.length || banner.some((b, i) => bytes[i] !== b))
+    throw parseFailed(
+      label,
+      "the file is neither a SQLite database nor a coverage.py JSON data file",
+    );
   const { value } = parseJsonPayload(bytes.subarray(banner.length), maxDepth, label);
   if (!isPlainObject(value)) throw expectationFailed(label, "the data", "an object", value);
   const files: MeasuredFile[] = [];
@@ -24,7 +32,8 @@ export function readLegacyJson(bytes: Uint8Array, maxDepth: number, label: strin
   for (const [path, list] of Object.entries(arcs)) {
     if (!Array.isArray(list)) throw expectationFailed(label, `arcs of ${path}`, "an array", list);
     const pairs = list.map((pair) => {
-      if (!Array.isArray(pair) || pair.length !== 2) throw expectationFailed(label, `an arc of ${path}`, "a [from, to] pair", pair);
+      if (!Array.isArray(pair) || pair.length !== 2)
+        throw expectationFailed(label, `an arc of ${path}`, "a [from, to] pair", pair);
       return pair as [number, number];
     });
     const existing = files.find((f) => f.path === path);

@@ -22,7 +22,11 @@ const HEAP_MODES = new Set(["heap", "rust-heap"]);
 const VALGRIND_ALLOCATOR = /\(in [^)]*\/vgpreload_[^)/]*\.so\)$/;
 
 export function detectDhat({ head }: DetectInput): number {
-  return /^\s*\{\s*"dhatFileVersion"\s*:\s*\d/.test(head) ? 0.95 : /"dhatFileVersion"\s*:\s*\d/.test(head) && /"pps"\s*:/.test(head) ? 0.85 : 0;
+  return /^\s*\{\s*"dhatFileVersion"\s*:\s*\d/.test(head)
+    ? 0.95
+    : /"dhatFileVersion"\s*:\s*\d/.test(head) && /"pps"\s*:/.test(head)
+      ? 0.85
+      : 0;
 }
 
 export const dhatAdapter: ProducerAdapter = {
@@ -34,7 +38,8 @@ export const dhatAdapter: ProducerAdapter = {
   extract(input: ExtractInput): NormalizedEvidence {
     const { value } = parseJsonPayload(input.bytes, input.limits.maxNestingDepth, DHAT_FORMAT);
     const file = readDhatFile(value);
-    if (file.pps.length > input.limits.maxEvents) throw tooLarge(DHAT_FORMAT, "program points", file.pps.length, input.limits.maxEvents);
+    if (file.pps.length > input.limits.maxEvents)
+      throw tooLarge(DHAT_FORMAT, "program points", file.pps.length, input.limits.maxEvents);
     const out = new SampledStacks();
     const limitations: Limitation[] = [];
     const heap = HEAP_MODES.has(file.mode);
@@ -54,17 +59,23 @@ export const dhatAdapter: ProducerAdapter = {
       const sums = { alloc: 0, inuse: 0 };
       for (const pp of file.pps) {
         let first = 0;
-        while (first < pp.fs.length && VALGRIND_ALLOCATOR.test(file.frames[pp.fs[first]!]!)) first++;
+        while (first < pp.fs.length && VALGRIND_ALLOCATOR.test(file.frames[pp.fs[first]!]!))
+          first++;
         allocatorFrames += first;
         // Index 0 is DHAT's "[root]" pseudo-frame, never part of a stack.
-        const path = pp.fs.slice(first).filter((i) => i !== 0).reverse().map(frameOf);
+        const path = pp.fs
+          .slice(first)
+          .filter((i) => i !== 0)
+          .reverse()
+          .map(frameOf);
         if (path.length === 0) {
           withoutStack++;
           continue;
         }
         sums.alloc += pp.tb;
         sums.inuse += pp.gb ?? 0;
-        if (sums.alloc > Number.MAX_SAFE_INTEGER) throw tooLarge(DHAT_FORMAT, "summed bytes", sums.alloc, Number.MAX_SAFE_INTEGER);
+        if (sums.alloc > Number.MAX_SAFE_INTEGER)
+          throw tooLarge(DHAT_FORMAT, "summed bytes", sums.alloc, Number.MAX_SAFE_INTEGER);
         if (pp.tbk > 0) {
           out.metric("alloc_space", "bytes").add(path, 0, pp.tbk, pp.tb);
           out.metric("alloc_objects", "count").add(path, 0, pp.tbk, pp.tbk);
@@ -74,17 +85,46 @@ export const dhatAdapter: ProducerAdapter = {
           out.metric("inuse_objects", "count").add(path, 0, pp.gbk, pp.gbk);
         }
       }
-      if (!file.lifetimes) limitations.push({ code: "no_block_lifetimes", message: "The profile did not track block lifetimes (bklt false): no in-use (peak) metrics" });
-      if (withoutStack > 0) limitations.push({ code: "samples_without_stack", message: "Program points with no frame besides the allocator were not attributed", count: withoutStack });
+      if (!file.lifetimes)
+        limitations.push({
+          code: "no_block_lifetimes",
+          message:
+            "The profile did not track block lifetimes (bklt false): no in-use (peak) metrics",
+        });
+      if (withoutStack > 0)
+        limitations.push({
+          code: "samples_without_stack",
+          message: "Program points with no frame besides the allocator were not attributed",
+          count: withoutStack,
+        });
     } else {
-      limitations.push({ code: "mode_not_imported", message: `DHAT ${file.mode} mode counts copies or ad-hoc events, not heap allocations; nothing was imported from it` });
+      limitations.push({
+        code: "mode_not_imported",
+        message: `DHAT ${file.mode} mode counts copies or ad-hoc events, not heap allocations; nothing was imported from it`,
+      });
     }
     const unsymbolized = out.frames.countUnsymbolized();
-    if (unsymbolized > 0) limitations.push({ code: "missing_symbols", message: "Frames DHAT could not name (???)", count: unsymbolized });
+    if (unsymbolized > 0)
+      limitations.push({
+        code: "missing_symbols",
+        message: "Frames DHAT could not name (???)",
+        count: unsymbolized,
+      });
     return {
-      adapter: SELF.name, adapterVersion: SELF.version, producer: file.mode.startsWith("rust") ? "dhat-rs" : "dhat", producerVersion: null,
-      tables: out.emitAll(), limitations,
-      summary: { mode: file.mode, program_points: file.pps.length, frames: out.frames.size, allocator_frames_dropped: allocatorFrames, block_lifetimes: file.lifetimes, metrics: out.metrics.join(",") },
+      adapter: SELF.name,
+      adapterVersion: SELF.version,
+      producer: file.mode.startsWith("rust") ? "dhat-rs" : "dhat",
+      producerVersion: null,
+      tables: out.emitAll(),
+      limitations,
+      summary: {
+        mode: file.mode,
+        program_points: file.pps.length,
+        frames: out.frames.size,
+        allocator_frames_dropped: allocatorFrames,
+        block_lifetimes: file.lifetimes,
+        metrics: out.metrics.join(","),
+      },
     };
   },
 };

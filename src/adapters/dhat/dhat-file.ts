@@ -29,27 +29,64 @@ export interface DhatFile {
   pps: DhatProgramPoint[];
 }
 
-const count = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+const count = (v: unknown): v is number =>
+  typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
 
 export function readDhatFile(value: unknown): DhatFile {
-  if (!isPlainObject(value)) throw expectationFailed(DHAT_FORMAT, "the top level", "an object", value);
-  if (value.dhatFileVersion !== 2) throw parseFailed(DHAT_FORMAT, `expected dhatFileVersion 2 but found ${JSON.stringify(value.dhatFileVersion)}`);
-  if (typeof value.mode !== "string") throw expectationFailed(DHAT_FORMAT, "mode", "a string", value.mode);
-  if (!Array.isArray(value.ftbl) || !value.ftbl.every((f) => typeof f === "string")) throw expectationFailed(DHAT_FORMAT, "ftbl", "an array of strings", value.ftbl);
+  if (!isPlainObject(value))
+    throw expectationFailed(DHAT_FORMAT, "the top level", "an object", value);
+  if (value.dhatFileVersion !== 2)
+    throw parseFailed(
+      DHAT_FORMAT,
+      `expected dhatFileVersion 2 but found ${JSON.stringify(value.dhatFileVersion)}`,
+    );
+  if (typeof value.mode !== "string")
+    throw expectationFailed(DHAT_FORMAT, "mode", "a string", value.mode);
+  if (!Array.isArray(value.ftbl) || !value.ftbl.every((f) => typeof f === "string"))
+    throw expectationFailed(DHAT_FORMAT, "ftbl", "an array of strings", value.ftbl);
   if (!Array.isArray(value.pps)) throw expectationFailed(DHAT_FORMAT, "pps", "an array", value.pps);
   const frames = value.ftbl as string[];
   const lifetimes = value.bklt === true;
   const pps = value.pps.map((p, i): DhatProgramPoint => {
     const at = `pps[${i}]`;
     if (!isPlainObject(p)) throw expectationFailed(DHAT_FORMAT, at, "an object", p);
-    for (const key of ["tb", "tbk"] as const) if (!count(p[key])) throw expectationFailed(DHAT_FORMAT, `${at}.${key}`, "a non-negative integer", p[key]);
-    if (lifetimes) for (const key of ["gb", "gbk"] as const) if (!count(p[key])) throw expectationFailed(DHAT_FORMAT, `${at}.${key}`, "a non-negative integer (bklt is true)", p[key]);
+    for (const key of ["tb", "tbk"] as const)
+      if (!count(p[key]))
+        throw expectationFailed(DHAT_FORMAT, `${at}.${key}`, "a non-negative integer", p[key]);
+    if (lifetimes)
+      for (const key of ["gb", "gbk"] as const)
+        if (!count(p[key]))
+          throw expectationFailed(
+            DHAT_FORMAT,
+            `${at}.${key}`,
+            "a non-negative integer (bklt is true)",
+            p[key],
+          );
     if (!Array.isArray(p.fs)) throw expectationFailed(DHAT_FORMAT, `${at}.fs`, "an array", p.fs);
     const fs = p.fs.map((f, k) => {
-      if (!Number.isInteger(f) || (f as number) < 0 || (f as number) >= frames.length) throw expectationFailed(DHAT_FORMAT, `${at}.fs[${k}]`, `a frame index below ${frames.length}`, f);
+      if (!Number.isInteger(f) || (f as number) < 0 || (f as number) >= frames.length)
+        throw expectationFailed(
+          DHAT_FORMAT,
+          `${at}.fs[${k}]`,
+          `a frame index below ${frames.length}`,
+          f,
+        );
       return f as number;
     });
-    return { tb: p.tb as number, tbk: p.tbk as number, gb: lifetimes ? (p.gb as number) : null, gbk: lifetimes ? (p.gbk as number) : null, fs };
+    return {
+      tb: p.tb as number,
+      tbk: p.tbk as number,
+      gb: lifetimes ? (p.gb as number) : null,
+      gbk: lifetimes ? (p.gbk as number) : null,
+      fs,
+    };
   });
-  return { version: 2, mode: value.mode, lifetimes, cmd: typeof value.cmd === "string" ? value.cmd : null, frames, pps };
+  return {
+    version: 2,
+    mode: value.mode,
+    lifetimes,
+    cmd: typeof value.cmd === "string" ? value.cmd : null,
+    frames,
+    pps,
+  };
 }

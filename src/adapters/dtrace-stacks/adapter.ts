@@ -25,7 +25,17 @@ export const dtraceStacksAdapter = lineSampledAdapter({
   evidence(reader, out) {
     const limitations = reader.limitations();
     const unsymbolized = out.frames.countUnsymbolized();
-    if (unsymbolized > 0) limitations.push({ code: "missing_symbols", message: "Frames DTrace printed as addresses", count: unsymbolized });
-    return { producer: "dtrace", producerVersion: null, limitations, summary: { stacks: reader.stacks, header_lines: reader.headerLines, frames: out.frames.size } };
+    if (unsymbolized > 0)
+      limitations.push({
+        code: "missing_symbols",
+        message: "Frames DTrace printed as addresses",
+        count: unsymbolized,
+      });
+    return {
+      producer: "dtrace",
+      producerVersion: null,
+      limitations,
+      summary: { stacks: reader.stacks, header_lines: reader.headerLines, frames: out.frames.size },
+    };
   },
 });

@@ -14,6 +14,14 @@ export function dtraceFrame(text: string): { key: string; record: FrameRecord } 
   const module = m[1] === undefined || m[1] === "" ? null : m[1];
   const name = m[2]!;
   const unnamed = name === "" || ADDRESS.test(name);
-  const record: FrameRecord = { language: "native", function: name === "" ? "[unknown]" : name, module, file: null, line: null, column: null, symbolization: unnamed ? "absent" : "complete" };
+  const record: FrameRecord = {
+    language: "native",
+    function: name === "" ? "[unknown]" : name,
+    module,
+    file: null,
+    line: null,
+    column: null,
+    symbolization: unnamed ? "absent" : "complete",
+  };
   return { key: JSON.stringify(["dtrace", module, record.function]), record };
 }

@@ -29,7 +29,10 @@ export class DtraceReader {
   private firstInvalid = "";
   private countSum = 0;
 
-  constructor(private readonly out: SampledStacks, private readonly maxStacks: number) {}
+  constructor(
+    private readonly out: SampledStacks,
+    private readonly maxStacks: number,
+  ) {}
 
   readonly onLine = (line: string, lineNumber: number): void => {
     if (line.trim() === "") {
@@ -39,14 +42,19 @@ export class DtraceReader {
       }
       return;
     }
-    if (this.stacks === 0 && this.leafFirst.length === 0 && (HEADER.test(line) || PROBE.test(line))) {
+    if (
+      this.stacks === 0 &&
+      this.leafFirst.length === 0 &&
+      (HEADER.test(line) || PROBE.test(line))
+    ) {
       this.headerLines++;
       return;
     }
     const count = COUNT.exec(line);
     if (count) return this.endStack(Number(count[1]), lineNumber);
     if (!/^\s/.test(line)) {
-      if (this.invalidLines++ === 0) this.firstInvalid = `line ${lineNumber}: ${JSON.stringify(line.slice(0, 80))}`;
+      if (this.invalidLines++ === 0)
+        this.firstInvalid = `line ${lineNumber}: ${JSON.stringify(line.slice(0, 80))}`;
       return;
     }
     const text = line.trim();
@@ -61,17 +69,21 @@ export class DtraceReader {
 
   finish(): void {
     if (this.leafFirst.length > 0) this.incomplete++;
-    if (this.stacks === 0 && this.invalidLines > 0) throw parseFailed(DTRACE_FORMAT, `no stack with a count found (${this.firstInvalid})`);
+    if (this.stacks === 0 && this.invalidLines > 0)
+      throw parseFailed(DTRACE_FORMAT, `no stack with a count found (${this.firstInvalid})`);
   }
 
   private endStack(count: number, lineNumber: number): void {
     if (this.leafFirst.length === 0) {
-      if (this.invalidLines++ === 0) this.firstInvalid = `line ${lineNumber}: a count without a stack`;
+      if (this.invalidLines++ === 0)
+        this.firstInvalid = `line ${lineNumber}: a count without a stack`;
       return;
     }
-    if (++this.stacks > this.maxStacks) throw tooLarge(DTRACE_FORMAT, "stacks", this.stacks, this.maxStacks);
+    if (++this.stacks > this.maxStacks)
+      throw tooLarge(DTRACE_FORMAT, "stacks", this.stacks, this.maxStacks);
     this.countSum += count;
-    if (!Number.isSafeInteger(this.countSum)) throw tooLarge(DTRACE_FORMAT, "summed counts", this.countSum, Number.MAX_SAFE_INTEGER);
+    if (!Number.isSafeInteger(this.countSum))
+      throw tooLarge(DTRACE_FORMAT, "summed counts", this.countSum, Number.MAX_SAFE_INTEGER);
     this.path.length = 0;
     for (let i = this.leafFirst.length - 1; i >= 0; i--) this.path.push(this.leafFirst[i]!);
     this.leafFirst.length = 0;
@@ -80,10 +92,24 @@ export class DtraceReader {
 
   limitations(): Limitation[] {
     const out: Limitation[] = [];
-    if (this.stacks === 0) out.push({ code: "no_samples", message: "The output holds no stack with a count" });
-    out.push({ code: "no_sample_times", message: "An aggregation holds counts per stack, not samples with times" });
-    if (this.incomplete > 0) out.push({ code: "stacks_without_count", message: "Stacks that ended without their count line were not imported", count: this.incomplete });
-    if (this.invalidLines > 0) out.push({ code: "invalid_lines", message: `Lines that are neither a frame nor a count were skipped (first: ${this.firstInvalid})`, count: this.invalidLines });
+    if (this.stacks === 0)
+      out.push({ code: "no_samples", message: "The output holds no stack with a count" });
+    out.push({
+      code: "no_sample_times",
+      message: "An aggregation holds counts per stack, not samples with times",
+    });
+    if (this.incomplete > 0)
+      out.push({
+        code: "stacks_without_count",
+        message: "Stacks that ended without their count line were not imported",
+        count: this.incomplete,
+      });
+    if (this.invalidLines > 0)
+      out.push({
+        code: "invalid_lines",
+        message: `Lines that are neither a frame nor a count were skipped (first: ${this.firstInvalid})`,
+        count: this.invalidLines,
+      });
     return out;
   }
 }

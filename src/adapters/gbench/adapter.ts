@@ -14,9 +14,27 @@ import type { MeasurementWriter } from "../benchmarks/measurement-writer.ts";
 const LABEL = "Google Benchmark JSON";
 /** Keys that describe an entry rather than measure it. */
 const DESCRIPTIVE = new Set([
-  "name", "run_name", "run_type", "family_index", "per_family_instance_index", "repetitions", "repetition_index", "threads",
-  "iterations", "real_time", "cpu_time", "time_unit", "aggregate_name", "aggregate_unit", "label", "error_occurred",
-  "error_message", "big_o", "cpu_coefficient", "real_coefficient", "rms",
+  "name",
+  "run_name",
+  "run_type",
+  "family_index",
+  "per_family_instance_index",
+  "repetitions",
+  "repetition_index",
+  "threads",
+  "iterations",
+  "real_time",
+  "cpu_time",
+  "time_unit",
+  "aggregate_name",
+  "aggregate_unit",
+  "label",
+  "error_occurred",
+  "error_message",
+  "big_o",
+  "cpu_coefficient",
+  "real_coefficient",
+  "rms",
 ]);
 
 export function detectGbench({ head }: DetectInput): number {
@@ -27,10 +45,15 @@ export function detectGbench({ head }: DetectInput): number {
   return /"context"\s*:/.test(text) ? 0.6 : 0;
 }
 
-function readEntry(entry: unknown, i: number, out: MeasurementWriter): "sample" | "aggregate" | "error" | "empty" {
+function readEntry(
+  entry: unknown,
+  i: number,
+  out: MeasurementWriter,
+): "sample" | "aggregate" | "error" | "empty" {
   const at = `benchmarks[${i}]`;
   if (!isPlainObject(entry)) throw expectationFailed(LABEL, at, "an object", entry);
-  if (typeof entry.name !== "string") throw expectationFailed(LABEL, `${at}.name`, "a string", entry.name);
+  if (typeof entry.name !== "string")
+    throw expectationFailed(LABEL, `${at}.name`, "a string", entry.name);
   const scope = typeof entry.run_name === "string" ? entry.run_name : entry.name;
   const unit = typeof entry.time_unit === "string" ? entry.time_unit : "ns";
   const dims = {
@@ -40,22 +63,48 @@ function readEntry(entry: unknown, i: number, out: MeasurementWriter): "sample" 
     family_index: typeof entry.family_index === "number" ? entry.family_index : null,
   };
   if (entry.error_occurred === true) {
-    out.skip("benchmark_error", "benchmarks that reported an error (SkipWithError) have no valid times and were not imported as samples");
+    out.skip(
+      "benchmark_error",
+      "benchmarks that reported an error (SkipWithError) have no valid times and were not imported as samples",
+    );
     return "error";
   }
   const aggregate = entry.run_type === "aggregate";
-  const aggregation = aggregate ? String(entry.aggregate_name ?? "aggregate").toLowerCase() : "sample";
+  const aggregation = aggregate
+    ? String(entry.aggregate_name ?? "aggregate").toLowerCase()
+    : "sample";
   const percentage = aggregate && entry.aggregate_unit === "percentage";
-  const base = { scope, aggregation, value_index: aggregate ? null : typeof entry.repetition_index === "number" ? entry.repetition_index : 0, dimensions: dims };
+  const base = {
+    scope,
+    aggregation,
+    value_index: aggregate
+      ? null
+      : typeof entry.repetition_index === "number"
+        ? entry.repetition_index
+        : 0,
+    dimensions: dims,
+  };
   let rows = 0;
   for (const metric of ["real_time", "cpu_time"] as const) {
     if (typeof entry[metric] !== "number") continue;
-    out.add({ ...base, name: metric, value: entry[metric] as number, unit: percentage ? "ratio" : unit, loop_count: aggregate ? null : dims.iterations });
+    out.add({
+      ...base,
+      name: metric,
+      value: entry[metric] as number,
+      unit: percentage ? "ratio" : unit,
+      loop_count: aggregate ? null : dims.iterations,
+    });
     rows++;
   }
   for (const coefficient of ["real_coefficient", "cpu_coefficient"] as const) {
     if (typeof entry[coefficient] !== "number") continue;
-    out.add({ ...base, name: coefficient, value: entry[coefficient] as number, unit, dimensions: { ...dims, big_o: String(entry.big_o ?? "") } });
+    out.add({
+      ...base,
+      name: coefficient,
+      value: entry[coefficient] as number,
+      unit,
+      dimensions: { ...dims, big_o: String(entry.big_o ?? "") },
+    });
     rows++;
   }
   if (typeof entry.rms === "number") {
@@ -64,7 +113,12 @@ function readEntry(entry: unknown, i: number, out: MeasurementWriter): "sample" 
   }
   for (const [key, value] of Object.entries(entry)) {
     if (DESCRIPTIVE.has(key) || typeof value !== "number" || !Number.isFinite(value)) continue;
-    out.add({ ...base, name: `counter.${key}`, value, unit: percentage ? "ratio" : key.endsWith("_per_second") ? "per_second" : "count" });
+    out.add({
+      ...base,
+      name: `counter.${key}`,
+      value,
+      unit: percentage ? "ratio" : key.endsWith("_per_second") ? "per_second" : "count",
+    });
     rows++;
   }
   if (rows === 0) {
@@ -87,7 +141,12 @@ export const gbenchAdapter = benchmarkAdapter({
     return {
       producer: "google-benchmark",
       producerVersion: typeof context.library_version === "string" ? context.library_version : null,
-      summary: { repetitions: count("sample"), aggregates: count("aggregate"), errored: count("error"), empty: count("empty") },
+      summary: {
+        repetitions: count("sample"),
+        aggregates: count("aggregate"),
+        errored: count("error"),
+        empty: count("empty"),
+      },
     };
   },
 });

@@ -17,7 +17,11 @@ import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-ev
 import type { Limitation } from "../../domain/evidence-status.ts";
 import { FlameoxError } from "../../domain/errors.ts";
 import { decodeUtf8Document, parseFailed } from "../json-guard.ts";
-import { MAX_MESSAGE_CHARS, TestResultWriter, type TestOutcome } from "../test-results/row-writer.ts";
+import {
+  MAX_MESSAGE_CHARS,
+  TestResultWriter,
+  type TestOutcome,
+} from "../test-results/row-writer.ts";
 
 const NAME = "junit-xml";
 const VERSION = "1.0.0";
@@ -29,8 +33,12 @@ const MAX_DEPTH = 256;
 export function detectJunitXml({ head }: DetectInput): number {
   const text = head.replace(/^\uFEFF/, "").trimStart();
   if (!text.startsWith("<")) return 0;
-  // The first element after the prolog (declaration, comments, processing instructions, a DOCTYPE to be refused later).
-  const root = /^(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*|<!DOCTYPE(?:[^[>]|\[[\s\S]*?\])*>\s*)*<([A-Za-z_][\w.:-]*)/.exec(text)?.[1];
+  // The first element after the prolog (declaration, comments, processing instructions, a DOCTYPE
+  // to be refused later).
+  const root =
+    /^(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*|<!DOCTYPE(?:[^[>]|\[[\s\S]*?\])*>\s*)*<([A-Za-z_][\w.:-]*)/.exec(
+      text,
+    )?.[1];
   return root === "testsuites" || root === "testsuite" ? 0.9 : 0;
 }
 
@@ -42,18 +50,33 @@ interface OpenCase {
   durationNs: number | null;
   suite: string | null;
   properties: [string, string][];
-  result: { outcome: TestOutcome; message: string | null; type: string | null; file: string | null; line: number | null; text: string } | null;
+  result: {
+    outcome: TestOutcome;
+    message: string | null;
+    type: string | null;
+    file: string | null;
+    line: number | null;
+    text: string;
+  } | null;
   reruns: { message: string | null; type: string | null; text: string }[];
 }
 
-const RESULT_TAGS: Record<string, TestOutcome> = { failure: "failed", error: "error", skipped: "skipped" };
+const RESULT_TAGS: Record<string, TestOutcome> = {
+  failure: "failed",
+  error: "error",
+  skipped: "skipped",
+};
 const RERUN_TAGS = new Set(["flakyFailure", "flakyError", "rerunFailure", "rerunError"]);
 const TYPE_PREFIX = /^([A-Za-z_][\w.]*(?:Error|Exception|Failure|Exit|Interrupt|Warning|Failed)):/;
 
-/** Seconds as runners write them: "0.001", "4.5e-05", Surefire's "1,234.5", or with a unit suffix. */
+/**
+ * Seconds as runners write them: "0.001", "4.5e-05", Surefire's "1,234.5", or with a unit suffix.
+ */
 export function junitTimeToNs(value: string | undefined): number | null {
   if (value === undefined) return null;
-  const m = /^\s*([0-9][0-9,]*(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)\s*(ns|us|µs|ms|s)?\s*$/.exec(value);
+  const m = /^\s*([0-9][0-9,]*(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)\s*(ns|us|µs|ms|s)?\s*$/.exec(
+    value,
+  );
   if (!m) return null;
   const n = Number(m[1]!.replaceAll(",", ""));
   if (!Number.isFinite(n) || n < 0) return null;
@@ -68,7 +91,9 @@ function intAttr(value: string | undefined): number | null {
 
 function refused(what: string): FlameoxError {
   return new FlameoxError("ARTIFACT_PARSE_FAILED", `Cannot parse ${LABEL}: ${what}`, {
-    remediation: ["JUnit reports need no DTD or entity declarations; remove the DOCTYPE or re-export the report from the test runner"],
+    remediation: [
+      "JUnit reports need no DTD or entity declarations; remove the DOCTYPE or re-export the report from the test runner",
+    ],
     details: { refused: "doctype" },
   });
 }
@@ -89,7 +114,8 @@ export function extractJunitXml(input: ExtractInput): NormalizedEvidence {
   let cases = 0;
 
   const appendText = (t: string) => {
-    if (textTarget && textTarget.text.length < MAX_MESSAGE_CHARS) textTarget.text += t.slice(0, MAX_MESSAGE_CHARS - textTarget.text.length);
+    if (textTarget && textTarget.text.length < MAX_MESSAGE_CHARS)
+      textTarget.text += t.slice(0, MAX_MESSAGE_CHARS - textTarget.text.length);
   };
   parser.on("doctype", () => {
     throw refused("the document declares a DOCTYPE (DTDs and entity declarations are refused)");
@@ -102,10 +128,15 @@ export function extractJunitXml(input: ExtractInput): NormalizedEvidence {
   parser.on("opentag", (tag: SaxesTagPlain) => {
     const a = tag.attributes;
     stack.push(tag.name);
-    if (stack.length > MAX_DEPTH) throw parseFailed(LABEL, `elements are nested deeper than ${MAX_DEPTH}`);
+    if (stack.length > MAX_DEPTH)
+      throw parseFailed(LABEL, `elements are nested deeper than ${MAX_DEPTH}`);
     if (root === null) {
       root = tag.name;
-      if (root !== "testsuites" && root !== "testsuite") throw parseFailed(LABEL, `expected the root element to be testsuites or testsuite but found ${root}`);
+      if (root !== "testsuites" && root !== "testsuite")
+        throw parseFailed(
+          LABEL,
+          `expected the root element to be testsuites or testsuite but found ${root}`,
+        );
     }
     if (tag.name === "testsuite") {
       suiteCount += 1;
@@ -113,13 +144,27 @@ export function extractJunitXml(input: ExtractInput): NormalizedEvidence {
     } else if (tag.name === "testcase") {
       if (current) throw parseFailed(LABEL, "a testcase is nested in another testcase");
       current = {
-        name: a.name ?? "", classname: a.classname ?? null, file: a.file ?? null, line: intAttr(a.line), durationNs: junitTimeToNs(a.time),
-        suite: suites.filter((s) => s !== "").join(" / ") || null, properties: [], result: null, reruns: [],
+        name: a.name ?? "",
+        classname: a.classname ?? null,
+        file: a.file ?? null,
+        line: intAttr(a.line),
+        durationNs: junitTimeToNs(a.time),
+        suite: suites.filter((s) => s !== "").join(" / ") || null,
+        properties: [],
+        result: null,
+        reruns: [],
       };
     } else if (current && stack.at(-2) === "testcase" && tag.name in RESULT_TAGS) {
       // A second result element (some runners write failure and error) keeps the first.
       if (!current.result) {
-        current.result = { outcome: RESULT_TAGS[tag.name]!, message: a.message?.trim() || null, type: a.type ?? null, file: a.file ?? null, line: intAttr(a.line), text: "" };
+        current.result = {
+          outcome: RESULT_TAGS[tag.name]!,
+          message: a.message?.trim() || null,
+          type: a.type ?? null,
+          file: a.file ?? null,
+          line: intAttr(a.line),
+          text: "",
+        };
         textTarget = current.result;
       }
     } else if (current && stack.at(-2) === "testcase" && RERUN_TAGS.has(tag.name)) {
@@ -141,7 +186,10 @@ export function extractJunitXml(input: ExtractInput): NormalizedEvidence {
     } else if (tag.name in RESULT_TAGS || RERUN_TAGS.has(tag.name)) textTarget = null;
   });
 
-  const failure = (e: unknown) => (e instanceof FlameoxError ? e : parseFailed(LABEL, e instanceof Error ? e.message : String(e), e));
+  const failure = (e: unknown) =>
+    e instanceof FlameoxError
+      ? e
+      : parseFailed(LABEL, e instanceof Error ? e.message : String(e), e);
   try {
     for (let i = 0; i < text.length; i += CHUNK_CHARS) parser.write(text.slice(i, i + CHUNK_CHARS));
   } catch (e) {
@@ -153,12 +201,17 @@ export function extractJunitXml(input: ExtractInput): NormalizedEvidence {
     // Everything read was well formed but the document stops inside an element: the runner
     // was cut off while writing (Surefire leaves such files). Keep what is complete, and
     // the testcase being written when it stopped, and say the evidence is partial.
-    if (root === null || !(e instanceof FlameoxError) || !/unclosed tag/.test(e.message)) throw failure(e);
+    if (root === null || !(e instanceof FlameoxError) || !/unclosed tag/.test(e.message))
+      throw failure(e);
     if (current) {
       emitCase(current, out);
       cases += 1;
     }
-    limitations.push({ code: "truncated_document", message: `The document ends inside ${stack.join(" > ")}; the report was cut short, so the evidence is partial`, count: 1 });
+    limitations.push({
+      code: "truncated_document",
+      message: `The document ends inside ${stack.join(" > ")}; the report was cut short, so the evidence is partial`,
+      count: 1,
+    });
   }
   if (root === null) throw parseFailed(LABEL, "the document has no root element");
   return {
@@ -172,9 +225,15 @@ export function extractJunitXml(input: ExtractInput): NormalizedEvidence {
   };
 }
 
-/** The first line of the body when the element has no message attribute (nextest, some Surefire errors). */
+/**
+ * The first line of the body when the element has no message attribute (nextest, some Surefire
+ * errors).
+ */
 function firstLine(text: string): string | null {
-  const line = text.split("\n").map((l) => l.trim()).find((l) => l !== "");
+  const line = text
+    .split("\n")
+    .map((l) => l.trim())
+    .find((l) => l !== "");
   return line ?? null;
 }
 
@@ -184,11 +243,30 @@ function exceptionOf(type: string | null, message: string | null): string | null
 }
 
 function emitCase(c: OpenCase, out: TestResultWriter): void {
-  const nodeId = c.classname ? `${c.classname}::${c.name}` : c.suite ? `${c.suite}::${c.name}` : c.name;
-  const common = { record_kind: "test" as const, node_id: nodeId, test_name: c.name, suite: c.classname ?? c.suite, file: c.file, line: c.line, phase: "call" };
+  const nodeId = c.classname
+    ? `${c.classname}::${c.name}`
+    : c.suite
+      ? `${c.suite}::${c.name}`
+      : c.name;
+  const common = {
+    record_kind: "test" as const,
+    node_id: nodeId,
+    test_name: c.name,
+    suite: c.classname ?? c.suite,
+    file: c.file,
+    line: c.line,
+    phase: "call",
+  };
   c.reruns.forEach((r, i) => {
     const message = r.message ?? firstLine(r.text);
-    out.add({ ...common, outcome: "rerun", raw_outcome: "rerun", message, exception_type: exceptionOf(r.type, message ?? r.text), rerun_index: i });
+    out.add({
+      ...common,
+      outcome: "rerun",
+      raw_outcome: "rerun",
+      message,
+      exception_type: exceptionOf(r.type, message ?? r.text),
+      rerun_index: i,
+    });
   });
   const r = c.result;
   let outcome: TestOutcome = r?.outcome ?? "passed";
@@ -198,7 +276,9 @@ function emitCase(c: OpenCase, out: TestResultWriter): void {
   out.add({
     ...common,
     outcome,
-    raw_outcome: r ? (Object.entries(RESULT_TAGS).find(([, o]) => o === r.outcome)?.[0] ?? null) : "passed",
+    raw_outcome: r
+      ? (Object.entries(RESULT_TAGS).find(([, o]) => o === r.outcome)?.[0] ?? null)
+      : "passed",
     duration_ns: c.durationNs,
     message,
     exception_type: r && r.outcome !== "skipped" ? exceptionOf(r.type, message) : null,

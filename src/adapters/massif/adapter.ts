@@ -4,7 +4,13 @@
  * in use at its highest, by call stack); the snapshot series is summarized. Read line by
  * line in either path, keeping one tree at a time.
  */
-import type { DetectInput, ExtractInput, ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
+import type {
+  DetectInput,
+  ExtractInput,
+  ProducerAdapter,
+  StreamedEvidence,
+  StreamExtractInput,
+} from "../adapter.ts";
 import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { SampledStacks } from "../common/sampled-stacks.ts";
 import { LineSplitter, splitLines } from "../common/text-line-stream.ts";
@@ -15,7 +21,11 @@ const SELF = { name: "massif", version: "1.0.0" };
 
 export function detectMassif({ head }: DetectInput): number {
   // massif writes desc:, cmd:, time_unit: and then its first snapshot block.
-  return /^desc: .*\ncmd: .*\ntime_unit: (i|ms|B)\r?\n#-+\r?\nsnapshot=0/.test(head) ? 0.95 : /^desc: [^\n]*\ncmd: [^\n]*\ntime_unit: /.test(head) ? 0.8 : 0;
+  return /^desc: .*\ncmd: .*\ntime_unit: (i|ms|B)\r?\n#-+\r?\nsnapshot=0/.test(head)
+    ? 0.95
+    : /^desc: [^\n]*\ncmd: [^\n]*\ntime_unit: /.test(head)
+      ? 0.8
+      : 0;
 }
 
 export const massifAdapter: ProducerAdapter = {
@@ -36,7 +46,11 @@ export const massifAdapter: ProducerAdapter = {
     await splitLines(input.chunks, new LineSplitter(MASSIF_FORMAT, reader.onLine));
     const evidence = evidenceOf(reader);
     const { frames, frame_measurements, call_edges, stacks } = evidence.tables;
-    return { ...evidence, tables: { frames, frame_measurements, call_edges, stacks }, streamed: [] };
+    return {
+      ...evidence,
+      tables: { frames, frame_measurements, call_edges, stacks },
+      streamed: [],
+    };
   },
 };
 
@@ -44,13 +58,30 @@ export const massifAdapter: ProducerAdapter = {
 function evidenceOf(reader: MassifReader): NormalizedEvidence {
   const chosen = reader.finish();
   const out = new SampledStacks();
-  const counts = chosen === null ? { belowThresholdBytes: 0, unattributedBytes: 0 } : addMassifTree(chosen, out);
+  const counts =
+    chosen === null ? { belowThresholdBytes: 0, unattributedBytes: 0 } : addMassifTree(chosen, out);
   return {
-    adapter: SELF.name, adapterVersion: SELF.version, producer: "massif", producerVersion: null, tables: out.emitAll(),
-    limitations: massifLimitations(counts, reader.snapshots, reader.hadPeak, chosen, out.frames.countUnsymbolized()),
+    adapter: SELF.name,
+    adapterVersion: SELF.version,
+    producer: "massif",
+    producerVersion: null,
+    tables: out.emitAll(),
+    limitations: massifLimitations(
+      counts,
+      reader.snapshots,
+      reader.hadPeak,
+      chosen,
+      out.frames.countUnsymbolized(),
+    ),
     summary: {
-      snapshots: reader.snapshots, time_unit: reader.timeUnit, peak_snapshot: chosen?.index ?? null, peak_time: chosen?.time ?? null,
-      peak_heap_bytes: chosen?.heapBytes ?? null, peak_heap_extra_bytes: chosen?.extraBytes ?? null, peak_stacks_bytes: chosen?.stacksBytes ?? null, frames: out.frames.size,
+      snapshots: reader.snapshots,
+      time_unit: reader.timeUnit,
+      peak_snapshot: chosen?.index ?? null,
+      peak_time: chosen?.time ?? null,
+      peak_heap_bytes: chosen?.heapBytes ?? null,
+      peak_heap_extra_bytes: chosen?.extraBytes ?? null,
+      peak_stacks_bytes: chosen?.stacksBytes ?? null,
+      frames: out.frames.size,
     },
   };
 }

@@ -26,7 +26,16 @@ export function addMassifTree(snapshot: MassifSnapshot, out: SampledStacks): Mas
   const tree = snapshot.tree;
   // The frames of the current path (index 0 is the root pseudo-node, left null).
   const path: (number | null)[] = [];
-  const below = () => out.frames.intern(JSON.stringify(["massif", BELOW_FRAME]), { language: "native", function: BELOW_FRAME, module: null, file: null, line: null, column: null, symbolization: "absent" });
+  const below = () =>
+    out.frames.intern(JSON.stringify(["massif", BELOW_FRAME]), {
+      language: "native",
+      function: BELOW_FRAME,
+      module: null,
+      file: null,
+      line: null,
+      column: null,
+      symbolization: "absent",
+    });
   const stackOf = (depth: number, extra: number | null): number[] => {
     const stack: number[] = extra === null ? [] : [extra];
     for (let d = depth; d >= 1; d--) stack.push(path[d]!);
@@ -35,7 +44,8 @@ export function addMassifTree(snapshot: MassifSnapshot, out: SampledStacks): Mas
   for (let i = 0; i < tree.length; i++) {
     const node = tree[i]!;
     let childBytes = 0;
-    for (let j = i + 1; j < tree.length && tree[j]!.depth > node.depth; j++) if (tree[j]!.depth === node.depth + 1) childBytes += tree[j]!.bytes;
+    for (let j = i + 1; j < tree.length && tree[j]!.depth > node.depth; j++)
+      if (tree[j]!.depth === node.depth + 1) childBytes += tree[j]!.bytes;
     const isBelow = BELOW.test(node.location);
     path.length = node.depth + 1;
     if (node.depth === 0) {
@@ -57,14 +67,40 @@ export function addMassifTree(snapshot: MassifSnapshot, out: SampledStacks): Mas
   return counts;
 }
 
-export function massifLimitations(counts: MassifCounts, snapshots: number, hadPeak: boolean, chosen: MassifSnapshot | null, unsymbolized: number): Limitation[] {
+export function massifLimitations(
+  counts: MassifCounts,
+  snapshots: number,
+  hadPeak: boolean,
+  chosen: MassifSnapshot | null,
+  unsymbolized: number,
+): Limitation[] {
   const out: Limitation[] = [];
-  if (chosen === null) out.push({ code: "no_samples", message: "No snapshot has an allocation tree (all are empty)" });
+  if (chosen === null)
+    out.push({ code: "no_samples", message: "No snapshot has an allocation tree (all are empty)" });
   else {
-    out.push({ code: "single_snapshot", message: `Only ${hadPeak ? "the peak" : "the largest detailed"} snapshot's tree (snapshot ${chosen.index} of ${snapshots}) is imported, as inuse_space; the heap over time is in the summary only` });
-    if (counts.belowThresholdBytes > 0) out.push({ code: "below_threshold", message: "Bytes massif aggregated as below its threshold, under a (below massif's threshold) root frame", count: counts.belowThresholdBytes });
-    if (counts.unattributedBytes > 0) out.push({ code: "unattributed_bytes", message: "Bytes of the tree's root its children do not account for", count: counts.unattributedBytes });
+    out.push({
+      code: "single_snapshot",
+      message: `Only ${hadPeak ? "the peak" : "the largest detailed"} snapshot's tree (snapshot ${chosen.index} of ${snapshots}) is imported, as inuse_space; the heap over time is in the summary only`,
+    });
+    if (counts.belowThresholdBytes > 0)
+      out.push({
+        code: "below_threshold",
+        message:
+          "Bytes massif aggregated as below its threshold, under a (below massif's threshold) root frame",
+        count: counts.belowThresholdBytes,
+      });
+    if (counts.unattributedBytes > 0)
+      out.push({
+        code: "unattributed_bytes",
+        message: "Bytes of the tree's root its children do not account for",
+        count: counts.unattributedBytes,
+      });
   }
-  if (unsymbolized > 0) out.push({ code: "missing_symbols", message: "Frames Valgrind could not name (???) or aggregated below threshold", count: unsymbolized });
+  if (unsymbolized > 0)
+    out.push({
+      code: "missing_symbols",
+      message: "Frames Valgrind could not name (???) or aggregated below threshold",
+      count: unsymbolized,
+    });
   return out;
 }

@@ -49,14 +49,25 @@ export class MassifReader {
     const node = NODE.exec(line);
     if (node) {
       const snapshot = this.current;
-      if (snapshot === null || snapshot.kind === "empty") throw parseFailed(MASSIF_FORMAT, `line ${lineNumber}: a tree node outside a detailed snapshot`);
-      if (++this.treeLines > this.maxNodes) throw tooLarge(MASSIF_FORMAT, "tree nodes", this.treeLines, this.maxNodes);
+      if (snapshot === null || snapshot.kind === "empty")
+        throw parseFailed(
+          MASSIF_FORMAT,
+          `line ${lineNumber}: a tree node outside a detailed snapshot`,
+        );
+      if (++this.treeLines > this.maxNodes)
+        throw tooLarge(MASSIF_FORMAT, "tree nodes", this.treeLines, this.maxNodes);
       const depth = node[1]!.length;
       // Each node is the root (depth 0, first) or a child of the node open one level up.
-      const previous = snapshot.tree.length === 0 ? -1 : snapshot.tree[snapshot.tree.length - 1]!.depth;
-      if (depth > previous + 1 || (depth === 0) !== (snapshot.tree.length === 0)) throw parseFailed(MASSIF_FORMAT, `line ${lineNumber}: a tree node at depth ${depth} after one at depth ${previous}`);
+      const previous =
+        snapshot.tree.length === 0 ? -1 : snapshot.tree[snapshot.tree.length - 1]!.depth;
+      if (depth > previous + 1 || (depth === 0) !== (snapshot.tree.length === 0))
+        throw parseFailed(
+          MASSIF_FORMAT,
+          `line ${lineNumber}: a tree node at depth ${depth} after one at depth ${previous}`,
+        );
       const bytes = Number(node[3]);
-      if (!Number.isSafeInteger(bytes)) throw parseFailed(MASSIF_FORMAT, `line ${lineNumber}: ${node[3]} bytes is beyond 2^53`);
+      if (!Number.isSafeInteger(bytes))
+        throw parseFailed(MASSIF_FORMAT, `line ${lineNumber}: ${node[3]} bytes is beyond 2^53`);
       snapshot.tree.push({ depth, bytes, location: node[4] ?? "" });
       return;
     }
@@ -68,24 +79,49 @@ export class MassifReader {
       return;
     }
     const field = FIELD.exec(line);
-    if (!field) throw parseFailed(MASSIF_FORMAT, `line ${lineNumber} (${JSON.stringify(line.slice(0, 80))}) is neither a snapshot field nor a tree node`);
+    if (!field)
+      throw parseFailed(
+        MASSIF_FORMAT,
+        `line ${lineNumber} (${JSON.stringify(line.slice(0, 80))}) is neither a snapshot field nor a tree node`,
+      );
     const key = field[1]!;
     const value = field[2]!;
     if (key === "snapshot") {
       this.finishSnapshot();
       this.snapshots++;
-      this.current = { index: Number(value), time: 0, heapBytes: 0, extraBytes: 0, stacksBytes: 0, kind: "empty", tree: [] };
+      this.current = {
+        index: Number(value),
+        time: 0,
+        heapBytes: 0,
+        extraBytes: 0,
+        stacksBytes: 0,
+        kind: "empty",
+        tree: [],
+      };
       return;
     }
-    if (this.current === null) throw parseFailed(MASSIF_FORMAT, `line ${lineNumber}: ${key}= before the first snapshot`);
+    if (this.current === null)
+      throw parseFailed(MASSIF_FORMAT, `line ${lineNumber}: ${key}= before the first snapshot`);
     const n = Number(value);
     switch (key) {
-      case "time": this.current.time = n; return;
-      case "mem_heap_B": this.current.heapBytes = n; return;
-      case "mem_heap_extra_B": this.current.extraBytes = n; return;
-      case "mem_stacks_B": this.current.stacksBytes = n; return;
+      case "time":
+        this.current.time = n;
+        return;
+      case "mem_heap_B":
+        this.current.heapBytes = n;
+        return;
+      case "mem_heap_extra_B":
+        this.current.extraBytes = n;
+        return;
+      case "mem_stacks_B":
+        this.current.stacksBytes = n;
+        return;
       case "heap_tree":
-        if (value !== "empty" && value !== "detailed" && value !== "peak") throw parseFailed(MASSIF_FORMAT, `line ${lineNumber}: heap_tree=${value.slice(0, 40)} is not empty, detailed or peak`);
+        if (value !== "empty" && value !== "detailed" && value !== "peak")
+          throw parseFailed(
+            MASSIF_FORMAT,
+            `line ${lineNumber}: heap_tree=${value.slice(0, 40)} is not empty, detailed or peak`,
+          );
         this.current.kind = value;
         return;
       default:
@@ -94,10 +130,13 @@ export class MassifReader {
     }
   };
 
-  /** The chosen snapshot (peak, else the largest detailed one), or null when no snapshot has a tree. */
+  /**
+   * The chosen snapshot (peak, else the largest detailed one), or null when no snapshot has a tree.
+   */
   finish(): MassifSnapshot | null {
     this.finishSnapshot();
-    if (this.snapshots === 0 && !this.sawHeader) throw parseFailed(MASSIF_FORMAT, "no massif header or snapshot found");
+    if (this.snapshots === 0 && !this.sawHeader)
+      throw parseFailed(MASSIF_FORMAT, "no massif header or snapshot found");
     return this.chosen;
   }
 
@@ -111,7 +150,8 @@ export class MassifReader {
     if (s.kind === "peak") {
       this.peakSeen = true;
       this.chosen = s;
-    } else if (!this.peakSeen && (this.chosen === null || s.heapBytes > this.chosen.heapBytes)) this.chosen = s;
+    } else if (!this.peakSeen && (this.chosen === null || s.heapBytes > this.chosen.heapBytes))
+      this.chosen = s;
     // Only the chosen tree is kept; the others are dropped as soon as they end.
     if (this.chosen !== s) s.tree = [];
     this.current = null;

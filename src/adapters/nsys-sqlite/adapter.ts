@@ -14,7 +14,13 @@
  * `extract` collects them into a table.
  */
 import { collectChunks } from "../common/collect-chunks.ts";
-import type { DetectInput, ExtractInput, ProducerAdapter, StreamExtractInput, StreamedEvidence } from "../adapter.ts";
+import type {
+  DetectInput,
+  ExtractInput,
+  ProducerAdapter,
+  StreamExtractInput,
+  StreamedEvidence,
+} from "../adapter.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
 import { tableOfBatches } from "../common/batch-table-buffer.ts";
@@ -28,19 +34,33 @@ const LABEL = "Nsight Systems SQLite export";
 
 export function detectNsysSqlite({ head }: DetectInput): number {
   if (!isSqliteHeader(head)) return 0;
-  return /CREATE TABLE StringIds\b/.test(head) && /CREATE TABLE (?:TARGET_INFO_|ANALYSIS_DETAILS|ThreadNames|PROCESSES)\b/.test(head) ? 0.95 : 0;
+  return /CREATE TABLE StringIds\b/.test(head) &&
+    /CREATE TABLE (?:TARGET_INFO_|ANALYSIS_DETAILS|ThreadNames|PROCESSES)\b/.test(head)
+    ? 0.95
+    : 0;
 }
 
 function describe(read: NsysRead): Omit<NormalizedEvidence, "tables"> {
   const limitations: Limitation[] = [];
   if (read.counts.cuda_kernel === undefined && read.counts.cuda_runtime === undefined) {
-    limitations.push({ code: "no_cuda_activity", message: "The export has no CUDA kernel or runtime API table; CUDA was not traced" });
+    limitations.push({
+      code: "no_cuda_activity",
+      message: "The export has no CUDA kernel or runtime API table; CUDA was not traced",
+    });
   }
-  for (const [code, count] of Object.entries(read.skipped)) if (count > 0) limitations.push({ code, message: read.skippedWhy[code]!, count });
+  for (const [code, count] of Object.entries(read.skipped))
+    if (count > 0) limitations.push({ code, message: read.skippedWhy[code]!, count });
   return {
-    adapter: NAME, adapterVersion: VERSION, producer: "nsys", producerVersion: read.meta.EXPORT_PRODUCT_VERSION ?? null, limitations,
+    adapter: NAME,
+    adapterVersion: VERSION,
+    producer: "nsys",
+    producerVersion: read.meta.EXPORT_PRODUCT_VERSION ?? null,
+    limitations,
     summary: {
-      export_schema_version: read.meta.EXPORT_SCHEMA_VERSION ?? null, metadata_table: read.metaTable, tracks: read.tracks.size, trace_events: read.events.length,
+      export_schema_version: read.meta.EXPORT_SCHEMA_VERSION ?? null,
+      metadata_table: read.metaTable,
+      tracks: read.tracks.size,
+      trace_events: read.events.length,
       ...Object.fromEntries(Object.entries(read.counts).map(([k, v]) => [`${k}_events`, v])),
     },
   };
@@ -49,7 +69,10 @@ function describe(read: NsysRead): Omit<NormalizedEvidence, "tables"> {
 export function extractNsysSqlite(input: ExtractInput): NormalizedEvidence {
   const read = readNsysEvents(input.bytes, LABEL, input.limits.maxEvents);
   const tables = emptyTables();
-  tables.trace_events = tableOfBatches(eventBatches(read, input.limits.maxArgsBytes), "trace_events");
+  tables.trace_events = tableOfBatches(
+    eventBatches(read, input.limits.maxArgsBytes),
+    "trace_events",
+  );
   tables.tracks = trackRows(read);
   return { ...describe(read), tables };
 }
@@ -57,7 +80,8 @@ export function extractNsysSqlite(input: ExtractInput): NormalizedEvidence {
 async function extractNsysSqliteStream(input: StreamExtractInput): Promise<StreamedEvidence> {
   // SQLite needs the whole file before it can read a page of it.
   const read = readNsysEvents(await collectChunks(input.chunks), LABEL, input.limits.maxEvents);
-  for (const batch of eventBatches(read, input.limits.maxArgsBytes)) await input.sink.writeBatch(batch);
+  for (const batch of eventBatches(read, input.limits.maxArgsBytes))
+    await input.sink.writeBatch(batch);
   return { ...describe(read), tables: { tracks: trackRows(read) }, streamed: ["trace_events"] };
 }
 

@@ -28,29 +28,44 @@ class Encoded {
   }
 }
 
-export function* eventBatches(read: Pick<NsysRead, "events">, maxArgsBytes: number): Generator<ColumnBatch> {
+export function* eventBatches(
+  read: Pick<NsysRead, "events">,
+  maxArgsBytes: number,
+): Generator<ColumnBatch> {
   const events = read.events;
   const order = new Uint32Array(events.length);
   for (let i = 0; i < order.length; i++) order[i] = i;
   order.sort((a, b) => {
     const x = events[a]!;
     const y = events[b]!;
-    return x.track < y.track ? -1 : x.track > y.track ? 1 : x.start - y.start || (y.end ?? y.start) - (x.end ?? x.start) || a - b;
+    return x.track < y.track
+      ? -1
+      : x.track > y.track
+        ? 1
+        : x.start - y.start || (y.end ?? y.start) - (x.end ?? x.start) || a - b;
   });
   const n = ROWS_PER_BATCH;
   // A track's pid, tid and names are `tracks` rows (trackRows), not repeated on its events.
   const utf8 = ["track_id", "name", "category", "phase", "args_json", "flags"] as const;
-  const text = Object.fromEntries(utf8.map((c) => [c, new Utf8Builder(n)])) as Record<(typeof utf8)[number], Utf8Builder>;
+  const text = Object.fromEntries(utf8.map((c) => [c, new Utf8Builder(n)])) as Record<
+    (typeof utf8)[number],
+    Utf8Builder
+  >;
   const eventIndex = new Int64Builder(n);
   const ts = new Int64Builder(n);
   const dur = new Int64Builder(n);
   const threadDur = new Int64Builder(n);
   const depth = new Int32Builder(n);
   const strings = new Encoded();
-  const set = (column: (typeof utf8)[number], row: number, value: string | null) => (value === null ? text[column].setNull(row) : text[column].set(row, strings.bytes(value)));
+  const set = (column: (typeof utf8)[number], row: number, value: string | null) =>
+    value === null ? text[column].setNull(row) : text[column].set(row, strings.bytes(value));
   const build = (length: number): ColumnBatch => {
     const columns: ColumnBatch["columns"] = {
-      event_index: eventIndex.build(length), ts_ns: ts.build(length), dur_ns: dur.build(length), thread_dur_ns: threadDur.build(length), depth: depth.build(length),
+      event_index: eventIndex.build(length),
+      ts_ns: ts.build(length),
+      dur_ns: dur.build(length),
+      thread_dur_ns: threadDur.build(length),
+      depth: depth.build(length),
     };
     for (const c of utf8) columns[c] = text[c].build(length);
     for (const b of [eventIndex, ts, dur, threadDur, depth, ...Object.values(text)]) b.reset();
@@ -78,7 +93,11 @@ export function* eventBatches(read: Pick<NsysRead, "events">, maxArgsBytes: numb
     threadDur.setNull(row);
     depth.set(row, open.length);
     if (e.args === null) text.args_json.setNull(row);
-    else text.args_json.set(row, encoder.encode(e.args.length > maxArgsBytes ? e.args.slice(0, maxArgsBytes) : e.args));
+    else
+      text.args_json.set(
+        row,
+        encoder.encode(e.args.length > maxArgsBytes ? e.args.slice(0, maxArgsBytes) : e.args),
+      );
     text.flags.setNull(row);
     if (e.end !== null && e.end > e.start) open.push(e.end);
     row += 1;
@@ -95,7 +114,13 @@ export function trackRows(read: Pick<NsysRead, "tracks">): TableBuffer {
   const out = new TableBuffer(EVIDENCE_SCHEMAS.tracks);
   for (const id of [...read.tracks.keys()].sort()) {
     const t = read.tracks.get(id)!;
-    out.append({ track_id: id, pid: t.pid, tid: t.tid, process_name: t.processName, thread_name: t.threadName });
+    out.append({
+      track_id: id,
+      pid: t.pid,
+      tid: t.tid,
+      process_name: t.processName,
+      thread_name: t.threadName,
+    });
   }
   return out;
 }

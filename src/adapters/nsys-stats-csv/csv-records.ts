@@ -17,18 +17,32 @@ const MAX_RECORD_CHARS = 1024 * 1024;
 export type RecordHandler = (cells: string[], line: number) => void;
 
 function options(fromLine: number) {
-  return { from_line: fromLine, bom: true, skip_empty_lines: true, max_record_size: MAX_RECORD_CHARS, relax_column_count: false } as const;
+  return {
+    from_line: fromLine,
+    bom: true,
+    skip_empty_lines: true,
+    max_record_size: MAX_RECORD_CHARS,
+    relax_column_count: false,
+  } as const;
 }
 
 function failure(label: string, error: unknown): unknown {
-  if (error instanceof Error && "code" in error && typeof error.code === "string" && error.code.startsWith("CSV_")) {
+  if (
+    error instanceof Error &&
+    "code" in error &&
+    typeof error.code === "string" &&
+    error.code.startsWith("CSV_")
+  ) {
     const line = "lines" in error && typeof error.lines === "number" ? `line ${error.lines}: ` : "";
     return parseFailed(label, `${line}${error.message}`, error);
   }
   return error;
 }
 
-/** Skips the header record: it is read from `headerLine` so the parser holds every row to its number of cells. */
+/**
+ * Skips the header record: it is read from `headerLine` so the parser holds every row to its number
+ * of cells.
+ */
 function afterHeader(onRecord: RecordHandler): RecordHandler {
   let header = true;
   return (cells, line) => {
@@ -38,7 +52,12 @@ function afterHeader(onRecord: RecordHandler): RecordHandler {
 }
 
 /** Every record after the header (at `headerLine`), in order, from a payload held whole. */
-export function eachRecord(bytes: Uint8Array, headerLine: number, label: string, onRecord: RecordHandler): void {
+export function eachRecord(
+  bytes: Uint8Array,
+  headerLine: number,
+  label: string,
+  onRecord: RecordHandler,
+): void {
   const handle = afterHeader(onRecord);
   try {
     parseWhole(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
@@ -53,15 +72,24 @@ export function eachRecord(bytes: Uint8Array, headerLine: number, label: string,
   }
 }
 
-/** The same records from a payload that arrives in chunks; the parser's backpressure paces the reading. */
-export async function eachStreamedRecord(chunks: AsyncIterable<Uint8Array>, headerLine: number, label: string, onRecord: RecordHandler): Promise<void> {
+/**
+ * The same records from a payload that arrives in chunks; the parser's backpressure paces the
+ * reading.
+ */
+export async function eachStreamedRecord(
+  chunks: AsyncIterable<Uint8Array>,
+  headerLine: number,
+  label: string,
+  onRecord: RecordHandler,
+): Promise<void> {
   const handle = afterHeader(onRecord);
   const parser = parseStream({ ...options(headerLine), info: true });
   const source = Readable.from(chunks, { objectMode: false });
   source.on("error", (error) => parser.destroy(error));
   source.pipe(parser);
   try {
-    for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) handle(item.record, item.info.lines);
+    for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>)
+      handle(item.record, item.info.lines);
   } catch (error) {
     throw failure(label, error);
   } finally {

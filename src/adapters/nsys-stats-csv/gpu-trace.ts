@@ -19,17 +19,24 @@ export interface GpuTraceRead {
   devices: Set<string>;
 }
 
-/** "NVIDIA A100-SXM4-80GB (0)" → { id: "0", name: "NVIDIA A100-SXM4-80GB" }; a bare "0" → { id: "0", name: null }. */
+/**
+ * "NVIDIA A100-SXM4-80GB (0)" → { id: "0", name: "NVIDIA A100-SXM4-80GB" }; a bare "0" → { id: "0",
+ * name: null }.
+ */
 function device(text: string): { id: string; name: string | null } {
   const match = /^(.*?)\s*\((\d+)\)\s*$/.exec(text);
   if (match) return { id: match[2]!, name: match[1]! === "" ? null : match[1]! };
-  return /^\d+$/.test(text) ? { id: text, name: null } : { id: text === "" ? "unknown" : text, name: text === "" ? null : text };
+  return /^\d+$/.test(text)
+    ? { id: text, name: null }
+    : { id: text === "" ? "unknown" : text, name: text === "" ? null : text };
 }
 
 /** A plain number, or one written with thousands separators. */
 export function number(cell: string | undefined): number | null {
   if (cell === undefined) return null;
-  const text = /^-?\d{1,3}(,\d{3})+(\.\d+)?$/.test(cell.trim()) ? cell.replace(/,/g, "") : cell.trim();
+  const text = /^-?\d{1,3}(,\d{3})+(\.\d+)?$/.test(cell.trim())
+    ? cell.replace(/,/g, "")
+    : cell.trim();
   if (text === "") return null;
   const value = Number(text);
   return Number.isFinite(value) ? value : null;
@@ -54,12 +61,21 @@ export class GpuTraceReader {
     const { header, cell } = this;
     const start = number(cell(cells, "start"));
     const duration = number(cell(cells, "duration"));
-    if (start === null || duration === null) throw parseFailed(this.label, `line ${line}: expected a start and a duration but found ${JSON.stringify(cell(cells, "start"))}, ${JSON.stringify(cell(cells, "duration"))}`);
+    if (start === null || duration === null)
+      throw parseFailed(
+        this.label,
+        `line ${line}: expected a start and a duration but found ${JSON.stringify(cell(cells, "start"))}, ${JSON.stringify(cell(cells, "duration"))}`,
+      );
     if (duration < 0) throw parseFailed(this.label, `line ${line}: negative duration ${duration}`);
-    if (this.read.events.length >= this.maxEvents) throw tooLarge(this.label, "trace events", this.read.events.length + 1, this.maxEvents);
+    if (this.read.events.length >= this.maxEvents)
+      throw tooLarge(this.label, "trace events", this.read.events.length + 1, this.maxEvents);
     const name = cell(cells, "name") ?? "";
     const size = header.sizeColumn === null ? null : number(cell(cells, header.sizeColumn));
-    const category = name.startsWith("[CUDA memcpy") ? "cuda_memcpy" : name.startsWith("[CUDA memset") ? "cuda_memset" : "cuda_kernel";
+    const category = name.startsWith("[CUDA memcpy")
+      ? "cuda_memcpy"
+      : name.startsWith("[CUDA memset")
+        ? "cuda_memset"
+        : "cuda_kernel";
     const dev = device(cell(cells, "device") ?? "");
     const ctx = cell(cells, "ctx") ?? "";
     const green = cell(cells, "greenctx") ?? "";
@@ -67,7 +83,12 @@ export class GpuTraceReader {
     const tid = `ctx${ctx}${green === "" ? "" : `.green${green}`}.stream${strm}`;
     const track = `gpu${dev.id}:${tid}`;
     if (!this.read.tracks.has(track)) {
-      this.read.tracks.set(track, { pid: `gpu${dev.id}`, tid, processName: `GPU ${dev.id}${dev.name === null ? "" : `: ${dev.name}`}`, threadName: `stream ${strm} (context ${ctx})` });
+      this.read.tracks.set(track, {
+        pid: `gpu${dev.id}`,
+        tid,
+        processName: `GPU ${dev.id}${dev.name === null ? "" : `: ${dev.name}`}`,
+        threadName: `stream ${strm} (context ${ctx})`,
+      });
     }
     this.read.devices.add(dev.id);
     const corr = number(cell(cells, "corrid"));
@@ -78,7 +99,8 @@ export class GpuTraceReader {
       args.registers_per_thread = number(cell(cells, "reg/trd"));
       args.demangled = name.length > MAX_ARG_CHARS ? name.slice(0, MAX_ARG_CHARS) : name;
     } else {
-      // The report writes sizes in the header's unit (B, KB, MB); kept as written rather than guessed into bytes.
+      // The report writes sizes in the header's unit (B, KB, MB); kept as written rather than
+      // guessed into bytes.
       args.size = size;
       args.size_unit = header.sizeUnit;
       args.src_kind = cell(cells, "srcmemkd") ?? null;
@@ -86,7 +108,14 @@ export class GpuTraceReader {
     }
     const startNs = Math.round(start * NS_PER[header.startUnit]);
     const end = startNs + Math.round(duration * NS_PER[header.durationUnit]);
-    this.read.events.push({ track, category, name, start: startNs, end, args: JSON.stringify(args) });
+    this.read.events.push({
+      track,
+      category,
+      name,
+      start: startNs,
+      end,
+      args: JSON.stringify(args),
+    });
     this.read.counts[category] = (this.read.counts[category] ?? 0) + 1;
   }
 }

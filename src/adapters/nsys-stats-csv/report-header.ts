@@ -14,14 +14,32 @@
 export type TimeUnit = "ns" | "us" | "ms" | "s";
 
 /** Nanoseconds per unit a header may name in parentheses. */
-export const NS_PER: Record<TimeUnit, number> = { ns: 1, us: 1_000, ms: 1_000_000, s: 1_000_000_000 };
+export const NS_PER: Record<TimeUnit, number> = {
+  ns: 1,
+  us: 1_000,
+  ms: 1_000_000,
+  s: 1_000_000_000,
+};
 
 /** What a summary column holds; `share` is the report's Time (%). */
-export type SummaryField = "share" | "total" | "count" | "mean" | "median" | "min" | "max" | "stddev" | "name" | "style";
+export type SummaryField =
+  | "share"
+  | "total"
+  | "count"
+  | "mean"
+  | "median"
+  | "min"
+  | "max"
+  | "stddev"
+  | "name"
+  | "style";
 
 export interface SummaryHeader {
   kind: "summary";
-  /** The report script's name, or null when the header fits more than one and the file name does not say. */
+  /**
+   * The report script's name, or null when the header fits more than one and the file name does not
+   * say.
+   */
   report: string | null;
   /** The reports whose header this is. */
   candidates: string[];
@@ -31,7 +49,10 @@ export interface SummaryHeader {
 export interface TraceHeader {
   kind: "trace";
   report: "cuda_gpu_trace";
-  /** Column index by normalized name (start, duration, corrid, grdx, …, device, ctx, greenctx, strm, name). */
+  /**
+   * Column index by normalized name (start, duration, corrid, grdx, …, device, ctx, greenctx, strm,
+   * name).
+   */
   columns: Map<string, number>;
   startUnit: TimeUnit;
   durationUnit: TimeUnit;
@@ -50,9 +71,23 @@ export interface FoundHeader {
 
 /** Reports by their older script names (nsys 2020–2021). */
 const RENAMED: Record<string, string> = {
-  gputrace: "cuda_gpu_trace", gpukernsum: "cuda_gpu_kern_sum", cudaapisum: "cuda_api_sum", gpumemtimesum: "cuda_gpu_mem_time_sum", osrtsum: "osrt_sum", nvtxsum: "nvtx_sum", nvtxppsum: "nvtx_sum",
+  gputrace: "cuda_gpu_trace",
+  gpukernsum: "cuda_gpu_kern_sum",
+  cudaapisum: "cuda_api_sum",
+  gpumemtimesum: "cuda_gpu_mem_time_sum",
+  osrtsum: "osrt_sum",
+  nvtxsum: "nvtx_sum",
+  nvtxppsum: "nvtx_sum",
 };
-const REPORT_NAMES = ["cuda_gpu_trace", "cuda_gpu_kern_sum", "cuda_api_sum", "cuda_gpu_mem_time_sum", "osrt_sum", "nvtx_sum", ...Object.keys(RENAMED)];
+const REPORT_NAMES = [
+  "cuda_gpu_trace",
+  "cuda_gpu_kern_sum",
+  "cuda_api_sum",
+  "cuda_gpu_mem_time_sum",
+  "osrt_sum",
+  "nvtx_sum",
+  ...Object.keys(RENAMED),
+];
 const MAX_HEADER_LINE = 40;
 
 /** `Avg (ns)` → { base: "avg", unit: "ns" }; quotes and spacing do not matter. */
@@ -63,12 +98,32 @@ export function splitHeader(raw: string): { base: string; unit: string | null } 
   return { base, unit: match ? match[2]!.trim() : null };
 }
 
-const timeUnit = (unit: string | null): TimeUnit | null => (unit === null ? "ns" : (["ns", "us", "ms", "s"] as const).find((u) => u === unit.toLowerCase()) ?? null);
+const timeUnit = (unit: string | null): TimeUnit | null =>
+  unit === null
+    ? "ns"
+    : ((["ns", "us", "ms", "s"] as const).find((u) => u === unit.toLowerCase()) ?? null);
 
 const SUMMARY_FIELD: Record<string, SummaryField> = {
-  "time(%)": "share", totaltime: "total", instances: "count", numcalls: "count", calls: "count", count: "count", operations: "count",
-  avg: "mean", average: "mean", med: "median", median: "median", min: "min", minimum: "min", max: "max", maximum: "max", stddev: "stddev",
-  name: "name", operation: "name", range: "name", style: "style",
+  "time(%)": "share",
+  totaltime: "total",
+  instances: "count",
+  numcalls: "count",
+  calls: "count",
+  count: "count",
+  operations: "count",
+  avg: "mean",
+  average: "mean",
+  med: "median",
+  median: "median",
+  min: "min",
+  minimum: "min",
+  max: "max",
+  maximum: "max",
+  stddev: "stddev",
+  name: "name",
+  operation: "name",
+  range: "name",
+  style: "style",
 };
 
 function summaryHeader(cells: string[], displayName: string): SummaryHeader | null {
@@ -79,22 +134,57 @@ function summaryHeader(cells: string[], displayName: string): SummaryHeader | nu
     const key = unit === "%" ? `${base}(%)` : base;
     const field = SUMMARY_FIELD[key];
     if (field === undefined) return;
-    const isTime = field === "total" || field === "mean" || field === "median" || field === "min" || field === "max" || field === "stddev";
+    const isTime =
+      field === "total" ||
+      field === "mean" ||
+      field === "median" ||
+      field === "min" ||
+      field === "max" ||
+      field === "stddev";
     fields.set(i, { field, unit: isTime ? timeUnit(unit) : null, header: cell.trim() });
   });
   const has = (f: SummaryField) => [...fields.values()].some((v) => v.field === f);
   // A summary report has its share, total, count and a name; every cell must be one we know.
-  if (fields.size !== cells.length || !has("share") || !has("total") || !has("count") || !has("name")) return null;
-  if ([...fields.values()].some((v) => v.unit === null && v.field !== "share" && v.field !== "count" && v.field !== "name" && v.field !== "style")) return null;
-  const countHeader = splitHeader(cells[[...fields.entries()].find(([, v]) => v.field === "count")![0]]!).base;
-  const nameHeader = splitHeader(cells[[...fields.entries()].find(([, v]) => v.field === "name")![0]]!).base;
+  if (
+    fields.size !== cells.length ||
+    !has("share") ||
+    !has("total") ||
+    !has("count") ||
+    !has("name")
+  )
+    return null;
+  if (
+    [...fields.values()].some(
+      (v) =>
+        v.unit === null &&
+        v.field !== "share" &&
+        v.field !== "count" &&
+        v.field !== "name" &&
+        v.field !== "style",
+    )
+  )
+    return null;
+  const countHeader = splitHeader(
+    cells[[...fields.entries()].find(([, v]) => v.field === "count")![0]]!,
+  ).base;
+  const nameHeader = splitHeader(
+    cells[[...fields.entries()].find(([, v]) => v.field === "name")![0]]!,
+  ).base;
   const candidates =
-    nameHeader === "range" ? ["nvtx_sum"]
-    : nameHeader === "operation" ? ["cuda_gpu_mem_time_sum"]
-    : countHeader === "instances" ? ["cuda_gpu_kern_sum"]
-    : ["cuda_api_sum", "osrt_sum"];
+    nameHeader === "range"
+      ? ["nvtx_sum"]
+      : nameHeader === "operation"
+        ? ["cuda_gpu_mem_time_sum"]
+        : countHeader === "instances"
+          ? ["cuda_gpu_kern_sum"]
+          : ["cuda_api_sum", "osrt_sum"];
   const named = reportInName(displayName);
-  const report = named !== null && candidates.includes(named) ? named : candidates.length === 1 ? candidates[0]! : null;
+  const report =
+    named !== null && candidates.includes(named)
+      ? named
+      : candidates.length === 1
+        ? candidates[0]!
+        : null;
   return { kind: "summary", report, candidates, fields };
 }
 
@@ -113,17 +203,30 @@ function traceHeader(cells: string[]): TraceHeader | null {
   const durationUnit = timeUnit(units.get("duration") ?? null);
   if (startUnit === null || durationUnit === null) return null;
   const sizeColumn = columns.has("bytes") ? "bytes" : null;
-  return { kind: "trace", report: "cuda_gpu_trace", columns, startUnit, durationUnit, sizeUnit: sizeColumn === null ? null : (units.get("bytes") ?? "B"), sizeColumn };
+  return {
+    kind: "trace",
+    report: "cuda_gpu_trace",
+    columns,
+    startUnit,
+    durationUnit,
+    sizeUnit: sizeColumn === null ? null : (units.get("bytes") ?? "B"),
+    sizeColumn,
+  };
 }
 
 /** The report a file name names (`report1_cuda_api_sum.csv`), by its current script name. */
 export function reportInName(displayName: string): string | null {
   const lower = displayName.toLowerCase();
-  const found = REPORT_NAMES.filter((r) => lower.includes(r)).sort((a, b) => b.length - a.length)[0];
+  const found = REPORT_NAMES.filter((r) => lower.includes(r)).sort(
+    (a, b) => b.length - a.length,
+  )[0];
   return found === undefined ? null : (RENAMED[found] ?? found);
 }
 
-/** Header cells of one line, split on commas outside quotes (header names hold no commas, some tools quote them). */
+/**
+ * Header cells of one line, split on commas outside quotes (header names hold no commas, some tools
+ * quote them).
+ */
 function headerCells(line: string): string[] {
   return line.split(",").map((c) => c.trim().replace(/^"(.*)"$/, "$1"));
 }

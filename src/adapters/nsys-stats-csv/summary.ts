@@ -34,7 +34,8 @@ export class SummaryReader {
       if (field === "name") name = cells[at] ?? null;
       if (field === "style") style = cells[at] ?? null;
     }
-    if (name === null || name === "") throw parseFailed(this.label, `line ${line}: a row without a name`);
+    if (name === null || name === "")
+      throw parseFailed(this.label, `line ${line}: a row without a name`);
     const dimensions = { report: this.header.report, ...(style === null ? {} : { style }) };
     for (const [at, { field, unit, header }] of this.header.fields) {
       if (field === "name" || field === "style") continue;
@@ -42,12 +43,17 @@ export class SummaryReader {
       if (value === null) {
         // A single call has no spread: some versions leave StdDev empty rather than writing 0.
         if ((cells[at] ?? "").trim() === "" && field === "stddev") continue;
-        throw parseFailed(this.label, `line ${line}: expected a number in ${header} but found ${JSON.stringify(cells[at])}`);
+        throw parseFailed(
+          this.label,
+          `line ${line}: expected a number in ${header} but found ${JSON.stringify(cells[at])}`,
+        );
       }
       const measurement =
-        field === "share" ? { value, unit: "percent", aggregation: "share" }
-        : field === "count" ? { value, unit: "count", aggregation: "count" }
-        : { value, unit: unit!, aggregation: field };
+        field === "share"
+          ? { value, unit: "percent", aggregation: "share" }
+          : field === "count"
+            ? { value, unit: "count", aggregation: "count" }
+            : { value, unit: unit!, aggregation: field };
       this.out.add({ name, scope: this.scope, dimensions, ...measurement });
     }
     this.rows++;

@@ -9,7 +9,8 @@
  * `scope` is `benchmark/state`, and the state's device and axis values are dimensions,
  * so the same point of two runs lines up by scope.
  *
- * Per-sample values live in sidecar files that a summary declares (`nv/json/bin:nv/cold/sample_times`,
+ * Per-sample values live in sidecar files that a summary declares
+ * (`nv/json/bin:nv/cold/sample_times`,
  * `nv/json/freqs-bin:nv/cold/sample_freqs`: a `filename` datum relative to the JSON and a
  * `size` datum, the number of little-endian float32 values). An adapter reads only the
  * bytes it is handed, so each declared sidecar is returned as a companion file (with the
@@ -29,16 +30,34 @@ import type { MeasurementWriter } from "../benchmarks/measurement-writer.ts";
 const LABEL = "NVBench JSON";
 /** NVBench's display hints, as units flameox normalizes (durations are seconds). */
 const UNIT_OF_HINT: Record<string, string> = {
-  duration: "s", percentage: "ratio", sample_size: "count", bytes: "bytes", item_rate: "per_second", byte_rate: "bytes_per_second", frequency: "hz",
+  duration: "s",
+  percentage: "ratio",
+  sample_size: "count",
+  bytes: "bytes",
+  item_rate: "per_second",
+  byte_rate: "bytes_per_second",
+  frequency: "hz",
 };
 /** The statistic a tag ends with, as an aggregation name (quartiles as percentiles). */
 const STATISTIC: [RegExp, string][] = [
-  [/\/stdev\/relative$/, "cv"], [/\/stdev\/absolute$/, "stddev"], [/\/(mean|median|min|max)$/, "$1"], [/\/q1$/, "p25"], [/\/q3$/, "p75"],
-  [/\/(iqr|ir)\/absolute$/, "iqr"], [/\/(iqr|ir)\/relative$/, "iqr_relative"], [/\/sample_size$/, "count"],
+  [/\/stdev\/relative$/, "cv"],
+  [/\/stdev\/absolute$/, "stddev"],
+  [/\/(mean|median|min|max)$/, "$1"],
+  [/\/q1$/, "p25"],
+  [/\/q3$/, "p75"],
+  [/\/(iqr|ir)\/absolute$/, "iqr"],
+  [/\/(iqr|ir)\/relative$/, "iqr_relative"],
+  [/\/sample_size$/, "count"],
 ];
 const MAX_SIDECARS_NAMED = 20;
-/** What each sidecar tag holds, in NVBench's units (cold sample times in seconds, clock frequencies in Hz). */
-const SIDECAR_UNIT: Record<string, string> = { "nv/cold/sample_times": "s", "nv/cold/sample_freqs": "hz" };
+/**
+ * What each sidecar tag holds, in NVBench's units (cold sample times in seconds, clock frequencies
+ * in Hz).
+ */
+const SIDECAR_UNIT: Record<string, string> = {
+  "nv/cold/sample_times": "s",
+  "nv/cold/sample_freqs": "hz",
+};
 
 export function detectNvbench({ head }: DetectInput): number {
   const text = head.trimStart();
@@ -69,10 +88,23 @@ function aggregationOf(tag: string): string {
 /** NVBench writes every datum as a string with its C++ type beside it. */
 function numeric(at: string, datum: Record<string, unknown>): number | null {
   const type = datum.type;
-  if (type !== "int64" && type !== "float64" && type !== "float32" && type !== "int32" && type !== "uint64") return null;
+  if (
+    type !== "int64" &&
+    type !== "float64" &&
+    type !== "float32" &&
+    type !== "int32" &&
+    type !== "uint64"
+  )
+    return null;
   const raw = datum.value;
-  const value = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : Number.NaN;
-  if (!Number.isFinite(value)) throw expectationFailed(LABEL, `${at}.value`, `a finite ${String(type)}`, raw);
+  const value =
+    typeof raw === "number"
+      ? raw
+      : typeof raw === "string" && raw.trim() !== ""
+        ? Number(raw)
+        : Number.NaN;
+  if (!Number.isFinite(value))
+    throw expectationFailed(LABEL, `${at}.value`, `a finite ${String(type)}`, raw);
   return value;
 }
 
@@ -80,15 +112,34 @@ function axisDimensions(at: string, axisValues: unknown): Dims {
   if (axisValues === null || axisValues === undefined) return {};
   const dims: Dims = {};
   arrayAt(LABEL, `${at}.axis_values`, axisValues).forEach((axis, i) => {
-    if (!isPlainObject(axis) || typeof axis.name !== "string") throw expectationFailed(LABEL, `${at}.axis_values[${i}].name`, "a string", isPlainObject(axis) ? axis.name : axis);
+    if (!isPlainObject(axis) || typeof axis.name !== "string")
+      throw expectationFailed(
+        LABEL,
+        `${at}.axis_values[${i}].name`,
+        "a string",
+        isPlainObject(axis) ? axis.name : axis,
+      );
     const n = numeric(`${at}.axis_values[${i}]`, axis);
     dims[`axis.${axis.name}`] = n ?? (axis.value === undefined ? null : String(axis.value));
   });
   return dims;
 }
 
-function readSummary(at: string, summary: unknown, scope: string, dims: Dims, out: MeasurementWriter, tally: Tally): void {
-  if (!isPlainObject(summary) || typeof summary.tag !== "string") throw expectationFailed(LABEL, `${at}.tag`, "a string", isPlainObject(summary) ? summary.tag : summary);
+function readSummary(
+  at: string,
+  summary: unknown,
+  scope: string,
+  dims: Dims,
+  out: MeasurementWriter,
+  tally: Tally,
+): void {
+  if (!isPlainObject(summary) || typeof summary.tag !== "string")
+    throw expectationFailed(
+      LABEL,
+      `${at}.tag`,
+      "a string",
+      isPlainObject(summary) ? summary.tag : summary,
+    );
   const data = arrayAt(LABEL, `${at}.data`, summary.data);
   const tag = summary.tag;
   const hint = typeof summary.hint === "string" ? summary.hint : null;
@@ -103,15 +154,35 @@ function readSummary(at: string, summary: unknown, scope: string, dims: Dims, ou
       tally.sidecars.push(`${scope}: ${name ?? tag}`);
       return;
     }
-    tally.companions.push({ filename: name, byte_length: size * 4, adapter: "nvbench-samples", context: { name: holds, unit: SIDECAR_UNIT[holds] ?? "count", scope, samples: size, dimensions: dims } });
+    tally.companions.push({
+      filename: name,
+      byte_length: size * 4,
+      adapter: "nvbench-samples",
+      context: {
+        name: holds,
+        unit: SIDECAR_UNIT[holds] ?? "count",
+        scope,
+        samples: size,
+        dimensions: dims,
+      },
+    });
     return;
   }
   data.forEach((datum, d) => {
     const where = `${at}.data[${d}]`;
-    if (!isPlainObject(datum) || typeof datum.name !== "string") throw expectationFailed(LABEL, `${where}.name`, "a string", isPlainObject(datum) ? datum.name : datum);
+    if (!isPlainObject(datum) || typeof datum.name !== "string")
+      throw expectationFailed(
+        LABEL,
+        `${where}.name`,
+        "a string",
+        isPlainObject(datum) ? datum.name : datum,
+      );
     const value = numeric(where, datum);
     if (value === null) {
-      out.skip("non_numeric_summary", "summary data that are not numbers (strings, labels) were not imported as measurements");
+      out.skip(
+        "non_numeric_summary",
+        "summary data that are not numbers (strings, labels) were not imported as measurements",
+      );
       return;
     }
     // A summary's main datum is `value`; any other datum is named after it.
@@ -122,30 +193,58 @@ function readSummary(at: string, summary: unknown, scope: string, dims: Dims, ou
   });
 }
 
-function readState(at: string, state: unknown, benchmark: string, devices: Map<number, string>, out: MeasurementWriter, tally: Tally): void {
-  if (!isPlainObject(state) || typeof state.name !== "string") throw expectationFailed(LABEL, `${at}.name`, "a string", isPlainObject(state) ? state.name : state);
+function readState(
+  at: string,
+  state: unknown,
+  benchmark: string,
+  devices: Map<number, string>,
+  out: MeasurementWriter,
+  tally: Tally,
+): void {
+  if (!isPlainObject(state) || typeof state.name !== "string")
+    throw expectationFailed(
+      LABEL,
+      `${at}.name`,
+      "a string",
+      isPlainObject(state) ? state.name : state,
+    );
   tally.states++;
   if (state.is_skipped === true) {
     tally.skipped++;
-    out.skip("state_skipped", "states the benchmark skipped have no measurements (NVBench's skip_reason says why)");
+    out.skip(
+      "state_skipped",
+      "states the benchmark skipped have no measurements (NVBench's skip_reason says why)",
+    );
     return;
   }
   const device = typeof state.device === "number" ? state.device : null;
-  const dims: Dims = { device, device_name: device === null ? null : (devices.get(device) ?? null), ...axisDimensions(at, state.axis_values) };
+  const dims: Dims = {
+    device,
+    device_name: device === null ? null : (devices.get(device) ?? null),
+    ...axisDimensions(at, state.axis_values),
+  };
   const scope = `${benchmark}/${state.name}`;
-  const summaries = state.summaries === null || state.summaries === undefined ? [] : arrayAt(LABEL, `${at}.summaries`, state.summaries);
+  const summaries =
+    state.summaries === null || state.summaries === undefined
+      ? []
+      : arrayAt(LABEL, `${at}.summaries`, state.summaries);
   summaries.forEach((s, i) => readSummary(`${at}.summaries[${i}]`, s, scope, dims, out, tally));
 }
 
 function deviceNames(document: Record<string, unknown>): Map<number, string> {
   const names = new Map<number, string>();
   if (!Array.isArray(document.devices)) return names;
-  for (const d of document.devices) if (isPlainObject(d) && typeof d.id === "number" && typeof d.name === "string") names.set(d.id, d.name);
+  for (const d of document.devices)
+    if (isPlainObject(d) && typeof d.id === "number" && typeof d.name === "string")
+      names.set(d.id, d.name);
   return names;
 }
 
 function nvbenchVersion(document: Record<string, unknown>): string | null {
-  const version = isPlainObject(document.meta) && isPlainObject(document.meta.version) ? document.meta.version : null;
+  const version =
+    isPlainObject(document.meta) && isPlainObject(document.meta.version)
+      ? document.meta.version
+      : null;
   const nvbench = version && isPlainObject(version.nvbench) ? version.nvbench : null;
   return nvbench && typeof nvbench.string === "string" ? nvbench.string : null;
 }
@@ -161,19 +260,40 @@ export const nvbenchAdapter = benchmarkAdapter({
     const tally: Tally = { states: 0, skipped: 0, summaries: 0, sidecars: [], companions: [] };
     benchmarks.forEach((bench, b) => {
       const at = `benchmarks[${b}]`;
-      if (!isPlainObject(bench) || typeof bench.name !== "string") throw expectationFailed(LABEL, `${at}.name`, "a string", isPlainObject(bench) ? bench.name : bench);
+      if (!isPlainObject(bench) || typeof bench.name !== "string")
+        throw expectationFailed(
+          LABEL,
+          `${at}.name`,
+          "a string",
+          isPlainObject(bench) ? bench.name : bench,
+        );
       const name = bench.name;
-      arrayAt(LABEL, `${at}.states`, bench.states).forEach((state, s) => readState(`${at}.states[${s}]`, state, name, devices, out, tally));
+      arrayAt(LABEL, `${at}.states`, bench.states).forEach((state, s) =>
+        readState(`${at}.states[${s}]`, state, name, devices, out, tally),
+      );
     });
     if (tally.sidecars.length > 0) {
       const named = tally.sidecars.slice(0, MAX_SIDECARS_NAMED).join("; ");
-      const more = tally.sidecars.length > MAX_SIDECARS_NAMED ? ` and ${tally.sidecars.length - MAX_SIDECARS_NAMED} more` : "";
-      out.skip("sidecar_unusable", `sidecar declarations without a usable filename and size were not read: ${named}${more}`, tally.sidecars.length);
+      const more =
+        tally.sidecars.length > MAX_SIDECARS_NAMED
+          ? ` and ${tally.sidecars.length - MAX_SIDECARS_NAMED} more`
+          : "";
+      out.skip(
+        "sidecar_unusable",
+        `sidecar declarations without a usable filename and size were not read: ${named}${more}`,
+        tally.sidecars.length,
+      );
     }
     return {
       producer: "nvbench",
       producerVersion: nvbenchVersion(document),
-      summary: { benchmarks: benchmarks.length, states: tally.states, skipped_states: tally.skipped, summaries: tally.summaries, sidecars_declared: tally.companions.length + tally.sidecars.length },
+      summary: {
+        benchmarks: benchmarks.length,
+        states: tally.states,
+        skipped_states: tally.skipped,
+        summaries: tally.summaries,
+        sidecars_declared: tally.companions.length + tally.sidecars.length,
+      },
       companions: tally.companions,
     };
   },

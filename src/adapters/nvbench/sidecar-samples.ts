@@ -17,12 +17,33 @@ const LABEL = "NVBench sample sidecar";
 
 type Dims = Record<string, string | number | boolean | null>;
 
-function contextOf(input: ExtractInput): { name: string; unit: string; scope: string; samples: number; dimensions: Dims } {
+function contextOf(input: ExtractInput): {
+  name: string;
+  unit: string;
+  scope: string;
+  samples: number;
+  dimensions: Dims;
+} {
   const c = input.context;
-  if (!c || typeof c.name !== "string" || typeof c.unit !== "string" || typeof c.scope !== "string" || typeof c.samples !== "number") {
-    throw parseFailed(LABEL, "a sidecar is read only as declared by its NVBench JSON (import the JSON, not the sidecar)");
+  if (
+    !c ||
+    typeof c.name !== "string" ||
+    typeof c.unit !== "string" ||
+    typeof c.scope !== "string" ||
+    typeof c.samples !== "number"
+  ) {
+    throw parseFailed(
+      LABEL,
+      "a sidecar is read only as declared by its NVBench JSON (import the JSON, not the sidecar)",
+    );
   }
-  return { name: c.name, unit: c.unit, scope: c.scope, samples: c.samples, dimensions: isPlainObject(c.dimensions) ? (c.dimensions as Dims) : {} };
+  return {
+    name: c.name,
+    unit: c.unit,
+    scope: c.scope,
+    samples: c.samples,
+    dimensions: isPlainObject(c.dimensions) ? (c.dimensions as Dims) : {},
+  };
 }
 
 export const nvbenchSamplesAdapter: ProducerAdapter = {
@@ -34,7 +55,11 @@ export const nvbenchSamplesAdapter: ProducerAdapter = {
   detect: () => 0,
   extract(input: ExtractInput): NormalizedEvidence {
     const { name, unit, scope, samples, dimensions } = contextOf(input);
-    if (input.bytes.length !== samples * 4) throw parseFailed(LABEL, `the JSON declares ${samples} float32 samples (${samples * 4} bytes) but the file holds ${input.bytes.length} bytes`);
+    if (input.bytes.length !== samples * 4)
+      throw parseFailed(
+        LABEL,
+        `the JSON declares ${samples} float32 samples (${samples * 4} bytes) but the file holds ${input.bytes.length} bytes`,
+      );
     const tables = emptyTables();
     const out = new MeasurementWriter(tables.measurements, LABEL, input.limits.maxEvents);
     const view = new DataView(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength);
@@ -46,6 +71,14 @@ export const nvbenchSamplesAdapter: ProducerAdapter = {
       }
       out.add({ name, value, unit, aggregation: "sample", scope, value_index: i, dimensions });
     }
-    return { adapter: NAME, adapterVersion: "1.0.0", producer: "nvbench", producerVersion: null, tables, limitations: out.limitations(), summary: { samples, measurements: out.rows, scope } };
+    return {
+      adapter: NAME,
+      adapterVersion: "1.0.0",
+      producer: "nvbench",
+      producerVersion: null,
+      tables,
+      limitations: out.limitations(),
+      summary: { samples, measurements: out.rows, scope },
+    };
   },
 };

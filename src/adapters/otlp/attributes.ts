@@ -45,7 +45,10 @@ export function jsonAnyValue(value: unknown): TypedValue {
 export function jsonAttributes(list: unknown): TypedAttribute[] {
   if (!Array.isArray(list)) return [];
   return list.map((kv) => {
-    const entry = (typeof kv === "object" && kv !== null ? kv : {}) as { key?: unknown; value?: unknown };
+    const entry = (typeof kv === "object" && kv !== null ? kv : {}) as {
+      key?: unknown;
+      value?: unknown;
+    };
     const [type, value] = jsonAnyValue(entry.value);
     return [typeof entry.key === "string" ? entry.key : "", type, value];
   });

@@ -2,7 +2,13 @@
  * The `otlp-json` adapter: OTLP/JSON trace export bodies (ExportTraceServiceRequest), as
  * otel_resources, otel_scopes, otel_spans, otel_span_events and otel_span_links.
  */
-import type { DetectInput, ExtractInput, ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
+import type {
+  DetectInput,
+  ExtractInput,
+  ProducerAdapter,
+  StreamedEvidence,
+  StreamExtractInput,
+} from "../adapter.ts";
 import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { otlpEvidence } from "./otlp-evidence.ts";
 import { OtlpRows } from "./otlp-rows.ts";
@@ -14,7 +20,11 @@ const SELF = { name: "otlp-json", version: "1.0.0" };
 export function detectOtlpJson({ head }: DetectInput): number {
   const text = head.trimStart();
   if (!text.startsWith("{")) return 0;
-  if (/"resourceSpans"\s*:\s*\[/.test(text) && /"(scopeSpans|instrumentationLibrarySpans|resource)"\s*:/.test(text)) return 0.95;
+  if (
+    /"resourceSpans"\s*:\s*\[/.test(text) &&
+    /"(scopeSpans|instrumentationLibrarySpans|resource)"\s*:/.test(text)
+  )
+    return 0.95;
   return /"resourceSpans"\s*:/.test(text) ? 0.6 : 0;
 }
 
@@ -26,7 +36,9 @@ export const otlpJsonAdapter: ProducerAdapter = {
   detect: detectOtlpJson,
   extract(input: ExtractInput): NormalizedEvidence {
     // The same scanner and reader as extractStream; rows are collected whole instead of streamed.
-    return collectRows(input.limits.maxEvents, SELF, (rows) => scanOtlpJsonSync(input.bytes, input.limits, rows));
+    return collectRows(input.limits.maxEvents, SELF, (rows) =>
+      scanOtlpJsonSync(input.bytes, input.limits, rows),
+    );
   },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const rows = new OtlpRows(input.sink, input.limits.maxEvents);

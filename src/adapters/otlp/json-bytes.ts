@@ -13,7 +13,9 @@ for (let b = 0; b < 256; b++) {
 
 /** JSON.stringify's escape of each ASCII control character, quote and backslash; 0 when none. */
 const ESCAPES: (Uint8Array | null)[] = Array.from({ length: 128 }, (_, c) =>
-  c < 0x20 || c === 0x22 || c === 0x5c ? encoder.encode(JSON.stringify(String.fromCharCode(c)).slice(1, -1)) : null,
+  c < 0x20 || c === 0x22 || c === 0x5c
+    ? encoder.encode(JSON.stringify(String.fromCharCode(c)).slice(1, -1))
+    : null,
 );
 const utf8 = new TextDecoder();
 const exact = new TextDecoder("utf-8", { ignoreBOM: true });

@@ -13,7 +13,9 @@ const PREFIX_BYTES = 4;
 /** The first body byte of a request: field 1 (resource_spans), length-delimited. */
 const RESOURCE_SPANS_TAG = 0x0a;
 
-/** Whether a payload starting with `head` is length-prefixed requests (an empty first body counts). */
+/**
+ * Whether a payload starting with `head` is length-prefixed requests (an empty first body counts).
+ */
 export function isLengthPrefixed(head: Uint8Array): boolean {
   if (head.length < PREFIX_BYTES || head[0]! >= 0x08) return false;
   const length = new DataView(head.buffer, head.byteOffset, PREFIX_BYTES).getUint32(0);

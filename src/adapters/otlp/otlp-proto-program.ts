@@ -5,7 +5,13 @@
  */
 import { P_BYTES, ProtoProgram } from "../wasm/proto-program.ts";
 
-export const R_ROOT = 0, R_RS = 1, R_SS = 2, R_SPAN = 3, R_EVENT = 4, R_LINK = 5, R_KV = 6;
+export const R_ROOT = 0,
+  R_RS = 1,
+  R_SS = 2,
+  R_SPAN = 3,
+  R_EVENT = 4,
+  R_LINK = 5,
+  R_KV = 6;
 
 /**
  * Span, event and link strings are kept as bytes (copied into their columns, never

@@ -15,9 +15,20 @@ import type { OtlpPieceResult } from "./piece-scan.ts";
 /** Distinct trace ids the summary counts at most (as SpanStream keeps them). */
 const MAX_TRACE_IDS = 100_000;
 
-export async function takeOtlpPiece(rows: OtlpRows, sink: EvidenceSink, maxSpans: number, piece: OtlpPieceResult, resourcesBefore: number): Promise<void> {
-  if (rows.spanCount + piece.spans > maxSpans) throw tooLarge("OTLP trace", "spans", maxSpans + 1, maxSpans);
-  if (!piece.ok) throw new FlameoxError(piece.error.code, piece.error.message, { remediation: piece.error.remediation, details: piece.error.details });
+export async function takeOtlpPiece(
+  rows: OtlpRows,
+  sink: EvidenceSink,
+  maxSpans: number,
+  piece: OtlpPieceResult,
+  resourcesBefore: number,
+): Promise<void> {
+  if (rows.spanCount + piece.spans > maxSpans)
+    throw tooLarge("OTLP trace", "spans", maxSpans + 1, maxSpans);
+  if (!piece.ok)
+    throw new FlameoxError(piece.error.code, piece.error.message, {
+      remediation: piece.error.remediation,
+      details: piece.error.details,
+    });
   const spansBefore = rows.spanCount;
   for (const batch of piece.batches) {
     shift(batch, "span_index", spansBefore);

@@ -22,7 +22,10 @@ const WINDOW_BYTES = 1 << 20;
 /** resource_spans = 1, length-delimited. */
 const RESOURCE_SPANS_TAG = 0x0a;
 
-export async function planOtlpPieces(file: PayloadFile, pieceBytes: number): Promise<OtlpPiecePlan | null> {
+export async function planOtlpPieces(
+  file: PayloadFile,
+  pieceBytes: number,
+): Promise<OtlpPiecePlan | null> {
   if (file.size < 2 * pieceBytes) return null;
   let window = await file.read(0, Math.min(file.size, WINDOW_BYTES));
   if (isLengthPrefixed(window.subarray(0, 5))) return null;

@@ -28,7 +28,10 @@ export interface ScannedOtlpPiece {
   events: number;
   links: number;
   negativeDurations: number;
-  /** otel_spans, otel_span_events and otel_span_links rows, span_index and resource_index counted from the piece's start. */
+  /**
+   * otel_spans, otel_span_events and otel_span_links rows, span_index and resource_index counted
+   * from the piece's start.
+   */
   batches: ColumnBatch[];
   resources: ColumnBatch;
   scopes: ColumnBatch;
@@ -40,7 +43,12 @@ export interface FailedOtlpPiece {
   ok: false;
   /** Spans read before the error. */
   spans: number;
-  error: { code: ErrorCode; message: string; remediation: string[]; details?: Record<string, unknown> };
+  error: {
+    code: ErrorCode;
+    message: string;
+    remediation: string[];
+    details?: Record<string, unknown>;
+  };
 }
 
 export type OtlpPieceResult = ScannedOtlpPiece | FailedOtlpPiece;
@@ -60,7 +68,13 @@ let ready: ProtoScanner | null = null;
 export function scanOtlpPiece(input: OtlpPieceInput): OtlpPieceResult {
   const rows = new OtlpRows(noSink, UNLIMITED);
   try {
-    const scanner = ready?.maxDepth === input.limits.maxNestingDepth ? ready : ProtoScanner.openSync(otlpProgram(), { format: OTLP_PROTO_FORMAT, maxDepth: input.limits.maxNestingDepth });
+    const scanner =
+      ready?.maxDepth === input.limits.maxNestingDepth
+        ? ready
+        : ProtoScanner.openSync(otlpProgram(), {
+            format: OTLP_PROTO_FORMAT,
+            maxDepth: input.limits.maxNestingDepth,
+          });
     ready = null;
     scanner.documentOffset = (at) => input.offset + at;
     const { out, onBatch } = otlpProtoReader(rows, UNLIMITED);
@@ -79,7 +93,16 @@ export function scanOtlpPiece(input: OtlpPieceInput): OtlpPieceResult {
     };
   } catch (error) {
     if (!(error instanceof FlameoxError)) throw error;
-    return { ok: false, spans: rows.spanCount, error: { code: error.code, message: error.message, remediation: error.remediation, details: error.details } };
+    return {
+      ok: false,
+      spans: rows.spanCount,
+      error: {
+        code: error.code,
+        message: error.message,
+        remediation: error.remediation,
+        details: error.details,
+      },
+    };
   }
 }
 

@@ -3,7 +3,13 @@
  * handled by the worker), or the Collector file exporter's length-prefixed run of
  * them, as the otel_* tables. Read by the WASM wire scanner on both entry points.
  */
-import type { DetectInput, ExtractInput, ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
+import type {
+  DetectInput,
+  ExtractInput,
+  ProducerAdapter,
+  StreamedEvidence,
+  StreamExtractInput,
+} from "../adapter.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { appendBatch } from "../common/batch-table-buffer.ts";
 import { fieldsWithin, sniffFirstMessage } from "../wasm/proto-sniff.ts";
@@ -31,9 +37,11 @@ export function detectOtlpProto({ headBytes, displayName }: DetectInput): number
   if (!headBytes) return 0;
   const framed = isLengthPrefixed(headBytes);
   const first = sniffFirstMessage(framed ? headBytes.subarray(4) : headBytes);
-  const named = /\.(pb|otlp|protobuf|binpb)(\.gz)?$/i.test(displayName) || /otlp|trace/i.test(displayName);
+  const named =
+    /\.(pb|otlp|protobuf|binpb)(\.gz)?$/i.test(displayName) || /otlp|trace/i.test(displayName);
   if (first?.outer.number !== 1 || !fieldsWithin(first.inner, RESOURCE_SPANS)) return 0;
-  // A ResourceSpans starts with its Resource or its ScopeSpans; pprof and Perfetto use other fields there.
+  // A ResourceSpans starts with its Resource or its ScopeSpans; pprof and Perfetto use other fields
+  // there.
   return named ? 0.7 : 0.45;
 }
 
@@ -45,37 +53,77 @@ export const otlpProtoAdapter: ProducerAdapter = {
   detect: detectOtlpProto,
   pieceScan: { scanner: "otlp-protobuf", rowsWhileScanning: true },
   extract(input: ExtractInput): NormalizedEvidence {
-    const bytes = isLengthPrefixed(input.bytes.subarray(0, 5)) ? unframeWhole(input.bytes) : input.bytes;
-    // The same scanner and reader as extractStream; the span, event and link batches are kept whole.
-    const rows = new OtlpRows({ writeBatch: () => Promise.reject(new Error("the whole-payload path never flushes")) }, input.limits.maxEvents);
-    const batches = scanOtlpProtoSync(bytes, input.limits.maxNestingDepth, rows, input.limits.maxEvents);
+    const bytes = isLengthPrefixed(input.bytes.subarray(0, 5))
+      ? unframeWhole(input.bytes)
+      : input.bytes;
+    // The same scanner and reader as extractStream; the span, event and link batches are kept
+    // whole.
+    const rows = new OtlpRows(
+      { writeBatch: () => Promise.reject(new Error("the whole-payload path never flushes")) },
+      input.limits.maxEvents,
+    );
+    const batches = scanOtlpProtoSync(
+      bytes,
+      input.limits.maxNestingDepth,
+      rows,
+      input.limits.maxEvents,
+    );
     const { tables: partial, streamed: _, ...rest } = otlpEvidence(rows, SELF);
     const tables = { ...emptyTables(), ...partial };
     for (const batch of batches) appendBatch(tables[batch.table], batch);
     return { ...rest, tables };
   },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
-    // Spans, events and links go to the sink from scanOtlpProto's own columns; `rows` keeps resources, scopes and counts.
+    // Spans, events and links go to the sink from scanOtlpProto's own columns; `rows` keeps
+    // resources, scopes and counts.
     const rows = new OtlpRows(input.sink, input.limits.maxEvents);
     const pieces = input.pieces;
-    const plan = pieces ? await planOtlpPieces(pieces.file, pieces.pieceBytes ?? PIECE_BYTES) : null;
+    const plan = pieces
+      ? await planOtlpPieces(pieces.file, pieces.pieceBytes ?? PIECE_BYTES)
+      : null;
     if (pieces && plan) {
       // Cuts between top-level fields are proven by the framing itself: no piece can disprove one.
-      const task = (k: number) => ({ prefix: [0, 0] as [number, number], piece: plan.pieces[k]!, offset: plan.pieces[k]![0], last: k === plan.pieces.length - 1, limits: { maxNestingDepth: input.limits.maxNestingDepth, maxArgsBytes: input.limits.maxArgsBytes } });
+      const task = (k: number) => ({
+        prefix: [0, 0] as [number, number],
+        piece: plan.pieces[k]!,
+        offset: plan.pieces[k]![0],
+        last: k === plan.pieces.length - 1,
+        limits: {
+          maxNestingDepth: input.limits.maxNestingDepth,
+          maxArgsBytes: input.limits.maxArgsBytes,
+        },
+      });
       await runPieces<OtlpPieceResult>({
         scanner: "otlp-protobuf",
         threads: pieces.threads,
         count: plan.pieces.length,
         task,
-        scanHere: async (k) => scanOtlpPiece({ bytes: await pieces.file.read(...plan.pieces[k]!), offset: plan.pieces[k]![0], limits: task(k).limits }),
+        scanHere: async (k) =>
+          scanOtlpPiece({
+            bytes: await pieces.file.read(...plan.pieces[k]!),
+            offset: plan.pieces[k]![0],
+            limits: task(k).limits,
+          }),
         take: async (result, k) => {
-          await takeOtlpPiece(rows, input.sink, input.limits.maxEvents, result, plan.resourcesBefore[k]!);
+          await takeOtlpPiece(
+            rows,
+            input.sink,
+            input.limits.maxEvents,
+            result,
+            plan.resourcesBefore[k]!,
+          );
           return true;
         },
       });
       return otlpEvidence(rows, SELF);
     }
-    await scanOtlpProto(requestBytes(input.chunks), input.limits.maxNestingDepth, rows, input.sink, input.limits.maxEvents);
+    await scanOtlpProto(
+      requestBytes(input.chunks),
+      input.limits.maxNestingDepth,
+      rows,
+      input.sink,
+      input.limits.maxEvents,
+    );
     return otlpEvidence(rows, SELF);
   },
 };

@@ -150,7 +150,8 @@ function writeAnyValue(out: ByteBuf, start: number, end: number): void {
   while (pos < end) {
     tag(end);
     let s: number;
-    if (wire === 2 && (field === 1 || field === 5 || field === 6 || field === 7)) s = lengthDelimited(end);
+    if (wire === 2 && (field === 1 || field === 5 || field === 6 || field === 7))
+      s = lengthDelimited(end);
     else if (wire === 0 && (field === 2 || field === 3)) {
       s = pos;
       skipVarint(end);

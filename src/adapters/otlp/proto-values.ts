@@ -29,9 +29,12 @@ export function protoAnyValue(bytes: Uint8Array): TypedValue {
     if (field === 1 && wire === 2) value = ["string", decodeUtf8(r.lengthDelimited())];
     else if (field === 2 && wire === 0) value = ["bool", r.varint() !== 0n];
     else if (field === 3 && wire === 0) value = ["int", BigInt.asIntN(64, r.varint()).toString()];
-    else if (field === 4 && wire === 1) value = ["double", doubleValue(r.fixed64().getFloat64(0, true))];
-    else if (field === 5 && wire === 2) value = ["array", repeated(r.lengthDelimited(), protoAnyValue)];
-    else if (field === 6 && wire === 2) value = ["kvlist", repeated(r.lengthDelimited(), protoKeyValue)];
+    else if (field === 4 && wire === 1)
+      value = ["double", doubleValue(r.fixed64().getFloat64(0, true))];
+    else if (field === 5 && wire === 2)
+      value = ["array", repeated(r.lengthDelimited(), protoAnyValue)];
+    else if (field === 6 && wire === 2)
+      value = ["kvlist", repeated(r.lengthDelimited(), protoKeyValue)];
     else if (field === 7 && wire === 2) value = ["bytes", base64(r.lengthDelimited())];
     else r.skip(wire);
   }

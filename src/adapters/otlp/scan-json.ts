@@ -6,23 +6,64 @@
 import type { AdapterLimits } from "../adapter.ts";
 import { expectationFailed } from "../json-guard.ts";
 import { skipByteOrderMark } from "../wasm/byte-order-mark.ts";
-import { TAG_ABSENT, TAG_ARRAY, TAG_OBJECT, sampleOfKind, type JsonBatch } from "../wasm/json-batch.ts";
-import { JsonProgram, MODE_JSON, MODE_JSON_IF_CONTAINER, MODE_SCALAR } from "../wasm/json-program.ts";
+import {
+  TAG_ABSENT,
+  TAG_ARRAY,
+  TAG_OBJECT,
+  sampleOfKind,
+  type JsonBatch,
+} from "../wasm/json-batch.ts";
+import {
+  JsonProgram,
+  MODE_JSON,
+  MODE_JSON_IF_CONTAINER,
+  MODE_SCALAR,
+} from "../wasm/json-program.ts";
 import { JsonScanner, type JsonScanOptions } from "../wasm/json-scanner.ts";
 import { jsonAttributes } from "./attributes.ts";
 import { count, jsonEvent, jsonLink, jsonSpan, OTLP_JSON_FORMAT, str } from "./json-values.ts";
 import type { OtlpRows } from "./otlp-rows.ts";
 import type { EventInput, LinkInput } from "./span-input.ts";
 
-const R_ROOT = 0, R_RS = 1, R_SS = 2, R_SPAN = 3, R_EVENT = 4, R_LINK = 5;
+const R_ROOT = 0,
+  R_RS = 1,
+  R_SS = 2,
+  R_SPAN = 3,
+  R_EVENT = 4,
+  R_LINK = 5;
 const ANY = MODE_SCALAR | MODE_JSON_IF_CONTAINER;
-const SPAN_KEYS = ["traceId", "spanId", "parentSpanId", "traceState", "name", "kind", "startTimeUnixNano", "endTimeUnixNano", "attributes", "droppedAttributesCount", "droppedEventsCount", "droppedLinksCount", "flags"];
+const SPAN_KEYS = [
+  "traceId",
+  "spanId",
+  "parentSpanId",
+  "traceState",
+  "name",
+  "kind",
+  "startTimeUnixNano",
+  "endTimeUnixNano",
+  "attributes",
+  "droppedAttributesCount",
+  "droppedEventsCount",
+  "droppedLinksCount",
+  "flags",
+];
 const EVENT_KEYS = ["timeUnixNano", "name", "attributes", "droppedAttributesCount"];
-const LINK_KEYS = ["traceId", "spanId", "traceState", "attributes", "droppedAttributesCount", "flags"];
-const SPAN_STATUS_CODE = 13, SPAN_STATUS_MESSAGE = 14, SPAN_EVENTS = 15;
+const LINK_KEYS = [
+  "traceId",
+  "spanId",
+  "traceState",
+  "attributes",
+  "droppedAttributesCount",
+  "flags",
+];
+const SPAN_STATUS_CODE = 13,
+  SPAN_STATUS_MESSAGE = 14,
+  SPAN_EVENTS = 15;
 
 function fields(p: JsonProgram, node: number, record: number, keys: string[]): void {
-  keys.forEach((key, slot) => p.slot(p.key(node, key), record, slot, key === "attributes" ? MODE_JSON : ANY));
+  keys.forEach((key, slot) =>
+    p.slot(p.key(node, key), record, slot, key === "attributes" ? MODE_JSON : ANY),
+  );
 }
 
 function otlpProgram(): JsonProgram {
@@ -76,10 +117,19 @@ function objectOf(b: JsonBatch, r: number, keys: string[]): Record<string, unkno
 
 // A sequence of requests (JSON Lines, as the Collector's file exporter writes) is one
 // trace: resource indexes continue from request to request.
-const scanOptions = (limits: AdapterLimits): JsonScanOptions => ({ format: OTLP_JSON_FORMAT, maxDepth: limits.maxNestingDepth, truncateJsonAt: 1 << 30, valueSequence: true });
+const scanOptions = (limits: AdapterLimits): JsonScanOptions => ({
+  format: OTLP_JSON_FORMAT,
+  maxDepth: limits.maxNestingDepth,
+  truncateJsonAt: 1 << 30,
+  valueSequence: true,
+});
 
 /** The requests in chunks; spans, events and links are flushed to the sink as batches fill. */
-export async function scanOtlpJson(chunks: AsyncIterable<Uint8Array>, limits: AdapterLimits, rows: OtlpRows): Promise<void> {
+export async function scanOtlpJson(
+  chunks: AsyncIterable<Uint8Array>,
+  limits: AdapterLimits,
+  rows: OtlpRows,
+): Promise<void> {
   const scanner = await JsonScanner.open(otlpProgram(), scanOptions(limits));
   const reader = otlpJsonReader(rows);
   for await (const chunk of skipByteOrderMark(chunks)) {
@@ -97,7 +147,11 @@ export function scanOtlpJsonSync(bytes: Uint8Array, limits: AdapterLimits, rows:
   reader.finish();
 }
 
-function otlpJsonReader(rows: OtlpRows): { onBatch: (b: JsonBatch) => void; takeFlushDue(): boolean; finish(): void } {
+function otlpJsonReader(rows: OtlpRows): {
+  onBatch: (b: JsonBatch) => void;
+  takeFlushDue(): boolean;
+  finish(): void;
+} {
   const resourceOf = new Map<number, number>(); // R_RS serial → resource index
   const scopeOf = new Map<number, [number, number]>(); // R_SS serial → (resource, scope) index
   let events: EventInput[] = [];
@@ -115,8 +169,8 @@ function otlpJsonReader(rows: OtlpRows): { onBatch: (b: JsonBatch) => void; take
         if (type === R_RS) {
           resourceOf.set(b.serial(r), resourceBase + b.index(r));
           requestResources = Math.max(requestResources, b.index(r) + 1);
-        }
-        else if (type === R_SS) scopeOf.set(b.serial(r), [resourceOf.get(b.parent(r)) ?? 0, b.index(r)]);
+        } else if (type === R_SS)
+          scopeOf.set(b.serial(r), [resourceOf.get(b.parent(r)) ?? 0, b.index(r)]);
         continue;
       }
       if (type === R_EVENT || type === R_LINK) {
@@ -125,31 +179,61 @@ function otlpJsonReader(rows: OtlpRows): { onBatch: (b: JsonBatch) => void; take
           links = [];
           childrenOf = b.parent(r);
         }
-        if (type === R_EVENT) events.push(jsonEvent(b.selfKind(r) === TAG_OBJECT ? objectOf(b, r, EVENT_KEYS) : null));
+        if (type === R_EVENT)
+          events.push(jsonEvent(b.selfKind(r) === TAG_OBJECT ? objectOf(b, r, EVENT_KEYS) : null));
         else links.push(jsonLink(b.selfKind(r) === TAG_OBJECT ? objectOf(b, r, LINK_KEYS) : null));
       } else if (type === R_SPAN) {
         const [resource, scope] = scopeOf.get(b.parent(r)) ?? [0, 0];
         let value: unknown = sampleOfKind(b.selfKind(r));
         if (b.selfKind(r) === TAG_OBJECT) {
           const s = objectOf(b, r, SPAN_KEYS);
-          if (b.kind(r, SPAN_STATUS_CODE) !== TAG_ABSENT || b.kind(r, SPAN_STATUS_MESSAGE) !== TAG_ABSENT) {
-            s.status = { code: b.value(r, SPAN_STATUS_CODE), message: b.value(r, SPAN_STATUS_MESSAGE) };
+          if (
+            b.kind(r, SPAN_STATUS_CODE) !== TAG_ABSENT ||
+            b.kind(r, SPAN_STATUS_MESSAGE) !== TAG_ABSENT
+          ) {
+            s.status = {
+              code: b.value(r, SPAN_STATUS_CODE),
+              message: b.value(r, SPAN_STATUS_MESSAGE),
+            };
           }
           value = s;
         }
         const mine = b.serial(r) === childrenOf;
-        if (rows.span(jsonSpan(value, resource, scope, mine ? events : [], mine ? links : []))) flushDue = true;
+        if (rows.span(jsonSpan(value, resource, scope, mine ? events : [], mine ? links : [])))
+          flushDue = true;
         if (mine) childrenOf = -1;
       } else if (type === R_SS) {
         const [resource, scope] = scopeOf.get(b.serial(r)) ?? [resourceBase, b.index(r)];
-        if (b.kind(r, 5) !== TAG_ABSENT && b.kind(r, 5) !== TAG_ARRAY) throw expectationFailed(OTLP_JSON_FORMAT, "spans", "an array", sampleOfKind(b.kind(r, 5)));
+        if (b.kind(r, 5) !== TAG_ABSENT && b.kind(r, 5) !== TAG_ARRAY)
+          throw expectationFailed(
+            OTLP_JSON_FORMAT,
+            "spans",
+            "an array",
+            sampleOfKind(b.kind(r, 5)),
+          );
         rows.scope({
-          resourceIndex: resource, scopeIndex: scope, name: str(b.value(r, 0)), version: str(b.value(r, 1)), schemaUrl: str(b.value(r, 4)) || null,
-          attributes: jsonAttributes(b.value(r, 2)), droppedAttributes: count(b.value(r, 3)),
+          resourceIndex: resource,
+          scopeIndex: scope,
+          name: str(b.value(r, 0)),
+          version: str(b.value(r, 1)),
+          schemaUrl: str(b.value(r, 4)) || null,
+          attributes: jsonAttributes(b.value(r, 2)),
+          droppedAttributes: count(b.value(r, 3)),
         });
       } else if (type === R_RS) {
-        if (b.kind(r, 3) !== TAG_ABSENT && b.kind(r, 3) !== TAG_ARRAY) throw expectationFailed(OTLP_JSON_FORMAT, "scopeSpans", "an array", sampleOfKind(b.kind(r, 3)));
-        rows.resource({ resourceIndex: resourceBase + b.index(r), schemaUrl: str(b.value(r, 2)) || null, attributes: jsonAttributes(b.value(r, 0)), droppedAttributes: count(b.value(r, 1)) });
+        if (b.kind(r, 3) !== TAG_ABSENT && b.kind(r, 3) !== TAG_ARRAY)
+          throw expectationFailed(
+            OTLP_JSON_FORMAT,
+            "scopeSpans",
+            "an array",
+            sampleOfKind(b.kind(r, 3)),
+          );
+        rows.resource({
+          resourceIndex: resourceBase + b.index(r),
+          schemaUrl: str(b.value(r, 2)) || null,
+          attributes: jsonAttributes(b.value(r, 0)),
+          droppedAttributes: count(b.value(r, 1)),
+        });
       } else if (type === R_ROOT) {
         checkRequest(b.selfKind(r), b.kind(r, 0));
         requests++;
@@ -170,6 +254,18 @@ function otlpJsonReader(rows: OtlpRows): { onBatch: (b: JsonBatch) => void; take
 }
 
 function checkRequest(rootKind: number, resourceSpansKind: number): void {
-  if (rootKind !== TAG_OBJECT) throw expectationFailed(OTLP_JSON_FORMAT, "the top-level value", "an object", sampleOfKind(rootKind));
-  if (resourceSpansKind !== TAG_ARRAY) throw expectationFailed(OTLP_JSON_FORMAT, "resourceSpans", "an array", sampleOfKind(resourceSpansKind));
+  if (rootKind !== TAG_OBJECT)
+    throw expectationFailed(
+      OTLP_JSON_FORMAT,
+      "the top-level value",
+      "an object",
+      sampleOfKind(rootKind),
+    );
+  if (resourceSpansKind !== TAG_ARRAY)
+    throw expectationFailed(
+      OTLP_JSON_FORMAT,
+      "resourceSpans",
+      "an array",
+      sampleOfKind(resourceSpansKind),
+    );
 }

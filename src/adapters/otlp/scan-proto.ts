@@ -58,7 +58,11 @@ function hexCell(col: Utf8Column, u8: Uint8Array, at: number, length: number): v
 
 /** OTLP times are fixed64 (unsigned); the columns are int64, so 2^63 and above cannot be stored. */
 function checkTime(field: string, low: number, high: number): void {
-  if (high < 0) throw parseFailed("OTLP trace", `a span's ${field} (${(BigInt(high >>> 0) << 32n) | BigInt(low)}) is beyond the int64 range of unix nanoseconds`);
+  if (high < 0)
+    throw parseFailed(
+      "OTLP trace",
+      `a span's ${field} (${(BigInt(high >>> 0) << 32n) | BigInt(low)}) is beyond the int64 range of unix nanoseconds`,
+    );
 }
 
 /**
@@ -68,28 +72,61 @@ function checkTime(field: string, low: number, high: number): void {
  */
 class SpanStream {
   private readonly spans = new StreamTable("otel_spans", {
-    span_index: new Int64Column(), resource_index: new Int32Column(), scope_index: new Int32Column(),
-    trace_id: new Utf8Column(), span_id: new Utf8Column(), parent_span_id: new Utf8Column(), trace_state: new Utf8Column(),
-    name: new Utf8Column(), kind: new Utf8Column(), start_unix_nano: new Int64Column(), end_unix_nano: new Int64Column(), duration_ns: new Int64Column(),
-    status_code: new Utf8Column(), status_message: new Utf8Column(), flags: new Int64Column(), attributes_json: new Utf8Column(1 << 16),
-    dropped_attributes_count: new Int64Column(), dropped_events_count: new Int64Column(), dropped_links_count: new Int64Column(),
+    span_index: new Int64Column(),
+    resource_index: new Int32Column(),
+    scope_index: new Int32Column(),
+    trace_id: new Utf8Column(),
+    span_id: new Utf8Column(),
+    parent_span_id: new Utf8Column(),
+    trace_state: new Utf8Column(),
+    name: new Utf8Column(),
+    kind: new Utf8Column(),
+    start_unix_nano: new Int64Column(),
+    end_unix_nano: new Int64Column(),
+    duration_ns: new Int64Column(),
+    status_code: new Utf8Column(),
+    status_message: new Utf8Column(),
+    flags: new Int64Column(),
+    attributes_json: new Utf8Column(1 << 16),
+    dropped_attributes_count: new Int64Column(),
+    dropped_events_count: new Int64Column(),
+    dropped_links_count: new Int64Column(),
   });
   private readonly events = new StreamTable("otel_span_events", {
-    span_index: new Int64Column(), event_index: new Int32Column(), trace_id: new Utf8Column(), span_id: new Utf8Column(), time_unix_nano: new Int64Column(),
-    name: new Utf8Column(), attributes_json: new Utf8Column(), dropped_attributes_count: new Int64Column(),
+    span_index: new Int64Column(),
+    event_index: new Int32Column(),
+    trace_id: new Utf8Column(),
+    span_id: new Utf8Column(),
+    time_unix_nano: new Int64Column(),
+    name: new Utf8Column(),
+    attributes_json: new Utf8Column(),
+    dropped_attributes_count: new Int64Column(),
   });
   private readonly links = new StreamTable("otel_span_links", {
-    span_index: new Int64Column(), link_index: new Int32Column(), trace_id: new Utf8Column(), span_id: new Utf8Column(),
-    linked_trace_id: new Utf8Column(), linked_span_id: new Utf8Column(), trace_state: new Utf8Column(), flags: new Int64Column(),
-    attributes_json: new Utf8Column(), dropped_attributes_count: new Int64Column(),
+    span_index: new Int64Column(),
+    link_index: new Int32Column(),
+    trace_id: new Utf8Column(),
+    span_id: new Utf8Column(),
+    linked_trace_id: new Utf8Column(),
+    linked_span_id: new Utf8Column(),
+    trace_state: new Utf8Column(),
+    flags: new Int64Column(),
+    attributes_json: new Utf8Column(),
+    dropped_attributes_count: new Int64Column(),
   });
 
-  /** Attribute lists being built, innermost owner last (owners nest: resource, scope, span, event or link). */
+  /**
+   * Attribute lists being built, innermost owner last (owners nest: resource, scope, span, event or
+   * link).
+   */
   private attrOwner: number[] = [];
   private attrLists: ByteBuf[] = [];
   private attrDepth = 0;
 
-  /** The open span's events and links: numbers in `pending`, texts (finished cells) in `pendingText`. */
+  /**
+   * The open span's events and links: numbers in `pending`, texts (finished cells) in
+   * `pendingText`.
+   */
   private pending: number[] = [];
   private pendingText = new ByteBuf();
   private pendingEvents = 0;
@@ -98,10 +135,17 @@ class SpanStream {
   private lastTrace = new Uint8Array(16);
   private lastTraceLength = -1;
 
-  constructor(private readonly rows: OtlpRows, private readonly maxSpans: number) {}
+  constructor(
+    private readonly rows: OtlpRows,
+    private readonly maxSpans: number,
+  ) {}
 
   get due(): boolean {
-    return this.spans.rows >= BATCH_ROWS || this.events.rows >= BATCH_ROWS || this.links.rows >= BATCH_ROWS;
+    return (
+      this.spans.rows >= BATCH_ROWS ||
+      this.events.rows >= BATCH_ROWS ||
+      this.links.rows >= BATCH_ROWS
+    );
   }
 
   keyValue(owner: number, u8: Uint8Array, at: number, length: number): void {
@@ -120,9 +164,13 @@ class SpanStream {
     else writeKeyValueAt(list, u8, at, at + length);
   }
 
-  /** The finished attribute list of `owner`, or null when it has none (valid until the next keyValue). */
+  /**
+   * The finished attribute list of `owner`, or null when it has none (valid until the next
+   * keyValue).
+   */
   attributes(owner: number): ByteBuf | null {
-    // Serials grow with nesting: a list owned by a later serial belongs to a record that already closed.
+    // Serials grow with nesting: a list owned by a later serial belongs to a record that already
+    // closed.
     while (this.attrDepth > 0 && this.attrOwner[this.attrDepth - 1]! > owner) this.attrDepth--;
     if (this.attrDepth === 0 || this.attrOwner[this.attrDepth - 1] !== owner) return null;
     const list = this.attrLists[--this.attrDepth]!;
@@ -162,7 +210,8 @@ class SpanStream {
   }
 
   link(b: ProtoBatch, r: number): void {
-    // [kind 1, trace, span, state (start, end each), flags present, flags low, flags high, attrs start, attrs end, dropped]
+    // [kind 1, trace, span, state (start, end each), flags present, flags low, flags high, attrs
+    // start, attrs end, dropped]
     this.pending.push(1);
     this.stash(b.u8, b.bytesAt(r, 0), b.length(r, 0), true);
     this.stash(b.u8, b.bytesAt(r, 1), b.length(r, 1), true);
@@ -176,8 +225,10 @@ class SpanStream {
 
   span(b: ProtoBatch, r: number, resource: number, scope: number): void {
     const u8 = b.u8;
-    const startLow = b.low(r, 6), startHigh = b.high(r, 6);
-    const endLow = b.low(r, 7), endHigh = b.high(r, 7);
+    const startLow = b.low(r, 6),
+      startHigh = b.high(r, 6);
+    const endLow = b.low(r, 7),
+      endHigh = b.high(r, 7);
     checkTime("start_time_unix_nano", startLow, startHigh);
     checkTime("end_time_unix_nano", endLow, endHigh);
     const p = this.pending;
@@ -189,10 +240,13 @@ class SpanStream {
     }
     const rows = this.rows;
     const index = rows.spanCount++;
-    if (rows.spanCount > this.maxSpans) throw tooLarge("OTLP trace", "spans", rows.spanCount, this.maxSpans);
+    if (rows.spanCount > this.maxSpans)
+      throw tooLarge("OTLP trace", "spans", rows.spanCount, this.maxSpans);
 
-    const traceAt = b.bytesAt(r, 0), traceLength = b.length(r, 0);
-    const spanAt = b.bytesAt(r, 1), spanLength = b.length(r, 1);
+    const traceAt = b.bytesAt(r, 0),
+      traceLength = b.length(r, 0);
+    const spanAt = b.bytesAt(r, 1),
+      spanLength = b.length(r, 1);
     this.countTrace(u8, traceAt, traceAt < 0 ? 0 : traceLength);
     const s = this.spans.columns;
     s.span_index.number(index);
@@ -200,7 +254,8 @@ class SpanStream {
     s.scope_index.push(scope);
     hexCell(s.trace_id, u8, traceAt, traceLength);
     hexCell(s.span_id, u8, spanAt, spanLength);
-    const parentAt = b.bytesAt(r, 3), parentLength = b.length(r, 3);
+    const parentAt = b.bytesAt(r, 3),
+      parentLength = b.length(r, 3);
     if (parentAt < 0 || parentLength === 0) s.parent_span_id.nullRow();
     else hexCell(s.parent_span_id, u8, parentAt, parentLength);
     optionalText(s.trace_state, u8, b.bytesAt(r, 2), b.length(r, 2));
@@ -236,7 +291,14 @@ class SpanStream {
     if (p.length > 0) this.children(index, u8, traceAt, traceLength, spanAt, spanLength);
   }
 
-  private children(index: number, u8: Uint8Array, traceAt: number, traceLength: number, spanAt: number, spanLength: number): void {
+  private children(
+    index: number,
+    u8: Uint8Array,
+    traceAt: number,
+    traceLength: number,
+    spanAt: number,
+    spanLength: number,
+  ): void {
     const p = this.pending;
     const text = this.pendingText.data;
     const cell = (col: Utf8Column, at: number, nullable: boolean) => {
@@ -287,7 +349,11 @@ class SpanStream {
     if (traces.size >= 100_000) return;
     if (length === this.lastTraceLength && length <= 16) {
       let same = true;
-      for (let i = 0; i < length; i++) if (u8[at + i] !== this.lastTrace[i]) { same = false; break; }
+      for (let i = 0; i < length; i++)
+        if (u8[at + i] !== this.lastTrace[i]) {
+          same = false;
+          break;
+        }
       if (same) return;
     }
     this.lastTraceLength = length <= 16 ? length : -1;
@@ -311,7 +377,13 @@ class SpanStream {
 }
 
 /** The request bytes in chunks; spans, events and links go to `sink` as their batches fill. */
-export async function scanOtlpProto(chunks: AsyncIterable<Uint8Array>, maxDepth: number, rows: OtlpRows, sink: EvidenceSink, maxSpans: number): Promise<void> {
+export async function scanOtlpProto(
+  chunks: AsyncIterable<Uint8Array>,
+  maxDepth: number,
+  rows: OtlpRows,
+  sink: EvidenceSink,
+  maxSpans: number,
+): Promise<void> {
   const scanner = await ProtoScanner.open(otlpProgram(), { format: OTLP_PROTO_FORMAT, maxDepth });
   const { out, onBatch } = otlpProtoReader(rows, maxSpans);
   for await (const chunk of chunks) {
@@ -322,8 +394,16 @@ export async function scanOtlpProto(chunks: AsyncIterable<Uint8Array>, maxDepth:
   await out.flush(sink, true);
 }
 
-/** The whole request bytes, through the same scanner and reader; returns the span, event and link rows. */
-export function scanOtlpProtoSync(bytes: Uint8Array, maxDepth: number, rows: OtlpRows, maxSpans: number): ColumnBatch[] {
+/**
+ * The whole request bytes, through the same scanner and reader; returns the span, event and link
+ * rows.
+ */
+export function scanOtlpProtoSync(
+  bytes: Uint8Array,
+  maxDepth: number,
+  rows: OtlpRows,
+  maxSpans: number,
+): ColumnBatch[] {
   const scanner = ProtoScanner.openSync(otlpProgram(), { format: OTLP_PROTO_FORMAT, maxDepth });
   const { out, onBatch } = otlpProtoReader(rows, maxSpans);
   scanner.push(bytes, onBatch);
@@ -331,7 +411,10 @@ export function scanOtlpProtoSync(bytes: Uint8Array, maxDepth: number, rows: Otl
   return out.takeAll();
 }
 
-export function otlpProtoReader(rows: OtlpRows, maxSpans: number): { out: SpanStream; onBatch: (b: ProtoBatch) => void } {
+export function otlpProtoReader(
+  rows: OtlpRows,
+  maxSpans: number,
+): { out: SpanStream; onBatch: (b: ProtoBatch) => void } {
   const out = new SpanStream(rows, maxSpans);
   // Ordinals of the open ResourceSpans and ScopeSpans, dropped when they close.
   let resources = 0;
@@ -372,8 +455,14 @@ export function otlpProtoReader(rows: OtlpRows, maxSpans: number): { out: SpanSt
           const [resource, scope] = scopeOf.get(serial) ?? [0, 0];
           scopeOf.delete(serial);
           rows.scope({
-            resourceIndex: resource, scopeIndex: scope, name: str(b, r, 0), version: str(b, r, 1), schemaUrl: str(b, r, 3),
-            attributes: [], attributesJson: out.attributesJson(serial), droppedAttributes: b.low(r, 2),
+            resourceIndex: resource,
+            scopeIndex: scope,
+            name: str(b, r, 0),
+            version: str(b, r, 1),
+            schemaUrl: str(b, r, 3),
+            attributes: [],
+            attributesJson: out.attributesJson(serial),
+            droppedAttributes: b.low(r, 2),
           });
           break;
         }
@@ -382,7 +471,13 @@ export function otlpProtoReader(rows: OtlpRows, maxSpans: number): { out: SpanSt
           const resource = resourceOf.get(serial) ?? 0;
           resourceOf.delete(serial);
           scopesIn.delete(resource);
-          rows.resource({ resourceIndex: resource, schemaUrl: str(b, r, 1), attributes: [], attributesJson: out.attributesJson(serial), droppedAttributes: b.low(r, 0) });
+          rows.resource({
+            resourceIndex: resource,
+            schemaUrl: str(b, r, 1),
+            attributes: [],
+            attributesJson: out.attributesJson(serial),
+            droppedAttributes: b.low(r, 0),
+          });
           break;
         }
       }

@@ -9,7 +9,10 @@ export interface ResourceInput {
   resourceIndex: number;
   schemaUrl: string | null;
   attributes: TypedAttribute[];
-  /** The attributes already in canonical JSON (the protobuf stream path writes them so); replaces `attributes`. */
+  /**
+   * The attributes already in canonical JSON (the protobuf stream path writes them so); replaces
+   * `attributes`.
+   */
   attributesJson?: string;
   droppedAttributes: number;
 }
@@ -65,7 +68,14 @@ export interface SpanInput {
   links: LinkInput[];
 }
 
-export const SPAN_KINDS = ["SPAN_KIND_UNSPECIFIED", "SPAN_KIND_INTERNAL", "SPAN_KIND_SERVER", "SPAN_KIND_CLIENT", "SPAN_KIND_PRODUCER", "SPAN_KIND_CONSUMER"];
+export const SPAN_KINDS = [
+  "SPAN_KIND_UNSPECIFIED",
+  "SPAN_KIND_INTERNAL",
+  "SPAN_KIND_SERVER",
+  "SPAN_KIND_CLIENT",
+  "SPAN_KIND_PRODUCER",
+  "SPAN_KIND_CONSUMER",
+];
 export const STATUS_CODES = ["STATUS_CODE_UNSET", "STATUS_CODE_OK", "STATUS_CODE_ERROR"];
 
 /** Enum number from a JSON number or an enum name (protojson accepts both). */

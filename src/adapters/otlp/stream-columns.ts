@@ -54,7 +54,8 @@ export class Utf8Column extends ByteBuf {
       next.set(this.offsets);
       this.offsets = next;
     }
-    if (this.used > 0x7fffffff) throw new RangeError("UTF-8 data of one batch exceeds Arrow's int32 offsets");
+    if (this.used > 0x7fffffff)
+      throw new RangeError("UTF-8 data of one batch exceeds Arrow's int32 offsets");
     this.offsets[++this.rows] = this.used;
   }
 
@@ -70,7 +71,12 @@ export class Utf8Column extends ByteBuf {
   }
 
   take(): ColumnVector {
-    const vector: ColumnVector = { type: "utf8", offsets: this.offsets.slice(0, this.rows + 1), data: this.data.slice(0, this.used), ...this.validity.take(this.rows) };
+    const vector: ColumnVector = {
+      type: "utf8",
+      offsets: this.offsets.slice(0, this.rows + 1),
+      data: this.data.slice(0, this.used),
+      ...this.validity.take(this.rows),
+    };
     this.rows = 0;
     this.used = 0;
     return vector;
@@ -110,7 +116,11 @@ export class Int64Column {
   }
 
   take(): ColumnVector {
-    const vector: ColumnVector = { type: "int64", values: new BigInt64Array(this.words.buffer.slice(0, this.rows * 8)), ...this.validity.take(this.rows) };
+    const vector: ColumnVector = {
+      type: "int64",
+      values: new BigInt64Array(this.words.buffer.slice(0, this.rows * 8)),
+      ...this.validity.take(this.rows),
+    };
     this.rows = 0;
     return vector;
   }
@@ -130,7 +140,12 @@ export class Int32Column {
   }
 
   take(): ColumnVector {
-    const vector: ColumnVector = { type: "int32", values: this.values.slice(0, this.rows), valid: null, nullCount: 0 };
+    const vector: ColumnVector = {
+      type: "int32",
+      values: this.values.slice(0, this.rows),
+      valid: null,
+      nullCount: 0,
+    };
     this.rows = 0;
     return vector;
   }
@@ -140,16 +155,25 @@ type Column = Utf8Column | Int64Column | Int32Column;
 
 /** A table's columns, checked against its evidence schema; `take` hands them over as one batch. */
 export class StreamTable<C extends Record<string, Column>> {
-  constructor(readonly table: EvidenceTableName, readonly columns: C) {
+  constructor(
+    readonly table: EvidenceTableName,
+    readonly columns: C,
+  ) {
     const schema = EVIDENCE_SCHEMAS[table];
     const names = Object.keys(columns);
-    if (names.length !== schema.columns.length || schema.columns.some((col) => !(col.name in columns))) {
+    if (
+      names.length !== schema.columns.length ||
+      schema.columns.some((col) => !(col.name in columns))
+    ) {
       throw new TypeError(`Stream columns of ${table} do not match its schema`);
     }
     for (const col of schema.columns) {
       const c = columns[col.name]!;
       const type = c instanceof Utf8Column ? "utf8" : c instanceof Int64Column ? "int64" : "int32";
-      if (type !== col.type) throw new TypeError(`Stream column ${table}.${col.name} is ${type}, the schema says ${col.type}`);
+      if (type !== col.type)
+        throw new TypeError(
+          `Stream column ${table}.${col.name} is ${type}, the schema says ${col.type}`,
+        );
     }
   }
 
@@ -162,7 +186,10 @@ export class StreamTable<C extends Record<string, Column>> {
     const out: ColumnBatch["columns"] = {};
     for (const col of EVIDENCE_SCHEMAS[this.table].columns) {
       const c = this.columns[col.name]!;
-      if (c.rows !== length) throw new Error(`Stream column ${this.table}.${col.name} has ${c.rows} rows, expected ${length}`);
+      if (c.rows !== length)
+        throw new Error(
+          `Stream column ${this.table}.${col.name} has ${c.rows} rows, expected ${length}`,
+        );
       out[col.name] = c.take();
     }
     return { table: this.table, length, columns: out };

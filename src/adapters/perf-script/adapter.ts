@@ -19,10 +19,22 @@ export const perfScriptAdapter = lineSampledAdapter({
   evidence(reader, out) {
     const unsymbolized = out.frames.countUnsymbolized();
     const limitations = reader.limitations();
-    if (unsymbolized > 0) limitations.push({ code: "missing_symbols", message: "Frames perf could not name ([unknown])", count: unsymbolized });
+    if (unsymbolized > 0)
+      limitations.push({
+        code: "missing_symbols",
+        message: "Frames perf could not name ([unknown])",
+        count: unsymbolized,
+      });
     return {
-      producer: reader.producer, producerVersion: reader.perfVersion, limitations,
-      summary: { ...reader.summary(), frames: out.frames.size, threads: out.trackCount, metrics: out.metrics.join(",") },
+      producer: reader.producer,
+      producerVersion: reader.perfVersion,
+      limitations,
+      summary: {
+        ...reader.summary(),
+        frames: out.frames.size,
+        threads: out.trackCount,
+        metrics: out.metrics.join(","),
+      },
     };
   },
 });

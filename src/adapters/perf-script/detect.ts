@@ -20,7 +20,13 @@ export function detectPerfScript({ head }: DetectInput): number {
   if (next !== undefined && isFrameLine(next) && /^\s/.test(next)) return 0.9;
   // -G output: each line a sample with its frame; or the old unindented callchains.
   if (header.rest !== "" && isFrameLine(header.rest) && header.event !== null) return 0.85;
-  if (next !== undefined && isFrameLine(next) && header.event !== null && /\(.*\)$/.test(next)) return 0.8;
-  if (header.seconds !== null && header.event !== null && (next === undefined || next.trim() === "")) return 0.7;
+  if (next !== undefined && isFrameLine(next) && header.event !== null && /\(.*\)$/.test(next))
+    return 0.8;
+  if (
+    header.seconds !== null &&
+    header.event !== null &&
+    (next === undefined || next.trim() === "")
+  )
+    return 0.7;
   return 0;
 }

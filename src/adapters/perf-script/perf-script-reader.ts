@@ -36,7 +36,10 @@ export class PerfScriptReader {
   /** Raw text of the last frame read, for a srcline that follows it. */
   private lastFrameText: string | null = null;
   private readonly metrics = new EventMetrics();
-  /** pid → its main thread's command, and each pid-known track's pid: a process is named after its main thread. */
+  /**
+   * pid → its main thread's command, and each pid-known track's pid: a process is named after its
+   * main thread.
+   */
   private readonly mainComm = new Map<string, string>();
   private readonly trackPid = new Map<number, string>();
   private invalidLines = 0;
@@ -55,7 +58,10 @@ export class PerfScriptReader {
   private valueSum = 0;
   private maxNs = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly out: SampledStacks, private readonly maxSamples: number) {}
+  constructor(
+    private readonly out: SampledStacks,
+    private readonly maxSamples: number,
+  ) {}
 
   readonly onLine = (line: string): void => {
     if (this.header === null) {
@@ -87,7 +93,8 @@ export class PerfScriptReader {
       this.withSource(src[1]!, Number(src[2]));
       return;
     }
-    // An indented line that is no frame: a right-aligned sample header after a sample without its blank line.
+    // An indented line that is no frame: a right-aligned sample header after a sample without its
+    // blank line.
     const next = parseSampleHeader(line);
     if (next !== null) {
       this.endSample();
@@ -105,7 +112,10 @@ export class PerfScriptReader {
       if (comm !== undefined) this.out.nameProcess(track, comm);
     }
     if (this.samples === 0 && this.invalidLines > 0) {
-      throw parseFailed(PERF_SCRIPT_FORMAT, `no sample header found; line ${JSON.stringify(this.firstInvalid.slice(0, 80))} is neither a sample nor a frame`);
+      throw parseFailed(
+        PERF_SCRIPT_FORMAT,
+        `no sample header found; line ${JSON.stringify(this.firstInvalid.slice(0, 80))} is neither a sample nor a frame`,
+      );
     }
   }
 
@@ -126,7 +136,8 @@ export class PerfScriptReader {
   }
 
   private beginSample(header: SampleHeader): void {
-    if (++this.samples > this.maxSamples) throw tooLarge(PERF_SCRIPT_FORMAT, "samples", this.samples, this.maxSamples);
+    if (++this.samples > this.maxSamples)
+      throw tooLarge(PERF_SCRIPT_FORMAT, "samples", this.samples, this.maxSamples);
     this.header = header;
     this.leafFirst.length = 0;
     this.lastFrameText = null;
@@ -156,22 +167,42 @@ export class PerfScriptReader {
   private withSource(file: string, line: number): void {
     const base = this.lastFrameText!;
     this.lastFrameText = null;
-    this.leafFirst.push(this.frameOf(`${base}\u0000${file}:${line}`, (own) => {
-      const [ownBase, ownFile] = own.slice(0, own.lastIndexOf(":")).split("\u0000") as [string, string];
-      const parsed = parsePerfFrame(ownBase);
-      // `??:0` is perf's "no line information".
-      return ownFile === "??" ? parsed : { ...parsed, record: { ...parsed.record, file: ownFile, line: line > 0 && line < 2 ** 31 ? line : null } };
-    }));
+    this.leafFirst.push(
+      this.frameOf(`${base}\u0000${file}:${line}`, (own) => {
+        const [ownBase, ownFile] = own.slice(0, own.lastIndexOf(":")).split("\u0000") as [
+          string,
+          string,
+        ];
+        const parsed = parsePerfFrame(ownBase);
+        // `??:0` is perf's "no line information".
+        return ownFile === "??"
+          ? parsed
+          : {
+              ...parsed,
+              record: {
+                ...parsed.record,
+                file: ownFile,
+                line: line > 0 && line < 2 ** 31 ? line : null,
+              },
+            };
+      }),
+    );
   }
 
-  /** The frame of a line's text; a new one is parsed from a copy, so it keeps nothing of the chunk the line came from. */
+  /**
+   * The frame of a line's text; a new one is parsed from a copy, so it keeps nothing of the chunk
+   * the line came from.
+   */
   private frameOf(text: string, parse: (own: string) => ReturnType<typeof parsePerfFrame>): number {
     let index = this.frameByText.get(text);
     if (index === undefined) {
       const own = ownString(text);
       const parsed = parse(own);
       const r = parsed.record;
-      index = this.out.frames.intern(JSON.stringify(["perf", r.language, r.function, r.module, r.file, r.line, r.column]), r);
+      index = this.out.frames.intern(
+        JSON.stringify(["perf", r.language, r.function, r.module, r.file, r.line, r.column]),
+        r,
+      );
       this.frameByText.set(own, index);
       if (!this.kinds.has(index)) this.kinds.set(index, parsed.kind);
       if (parsed.kind === "inlined") this.inlinedFrames++;
@@ -219,8 +250,16 @@ export class PerfScriptReader {
     const track = this.trackOf(header);
     const value = metric.byPeriod ? header.period! : 1;
     this.valueSum += value;
-    if (this.valueSum > Number.MAX_SAFE_INTEGER) throw tooLarge(PERF_SCRIPT_FORMAT, "summed sample periods", this.valueSum, Number.MAX_SAFE_INTEGER);
-    this.out.metric(metric.metric, metric.unit).add(this.path, track, 1, value, relNs ?? Number.POSITIVE_INFINITY);
+    if (this.valueSum > Number.MAX_SAFE_INTEGER)
+      throw tooLarge(
+        PERF_SCRIPT_FORMAT,
+        "summed sample periods",
+        this.valueSum,
+        Number.MAX_SAFE_INTEGER,
+      );
+    this.out
+      .metric(metric.metric, metric.unit)
+      .add(this.path, track, 1, value, relNs ?? Number.POSITIVE_INFINITY);
   }
 
   private relativeNs(header: SampleHeader): number | null {
@@ -238,7 +277,8 @@ export class PerfScriptReader {
     const track = this.out.track(id, null, header.comm);
     if (header.pid !== null) {
       this.trackPid.set(track, header.pid);
-      if (header.pid === header.tid && header.comm !== null && !this.mainComm.has(header.pid)) this.mainComm.set(header.pid, header.comm);
+      if (header.pid === header.tid && header.comm !== null && !this.mainComm.has(header.pid))
+        this.mainComm.set(header.pid, header.comm);
     }
     return track;
   }
@@ -247,20 +287,50 @@ export class PerfScriptReader {
     if (this.invalidLines++ === 0) this.firstInvalid = line;
   }
 
-
   limitations(): Limitation[] {
     const out: Limitation[] = [];
-    if (this.samples === 0) out.push({ code: "no_samples", message: "The perf script output holds no samples" });
+    if (this.samples === 0)
+      out.push({ code: "no_samples", message: "The perf script output holds no samples" });
     for (const event of this.metrics.skipped) {
-      out.push({ code: "event_not_imported", message: `Samples of event ${event} were not imported: its metric is already taken by another event of the file` });
+      out.push({
+        code: "event_not_imported",
+        message: `Samples of event ${event} were not imported: its metric is already taken by another event of the file`,
+      });
     }
-    if (this.metrics.skippedSamples > 0) out.push({ code: "samples_not_imported", message: "Samples of events that were not imported", count: this.metrics.skippedSamples });
-    if (this.withoutStack > 0) out.push({ code: "samples_without_stack", message: "Samples printed without a callchain or sampled address (perf script -F without ip); they are not attributed to any frame", count: this.withoutStack });
+    if (this.metrics.skippedSamples > 0)
+      out.push({
+        code: "samples_not_imported",
+        message: "Samples of events that were not imported",
+        count: this.metrics.skippedSamples,
+      });
+    if (this.withoutStack > 0)
+      out.push({
+        code: "samples_without_stack",
+        message:
+          "Samples printed without a callchain or sampled address (perf script -F without ip); they are not attributed to any frame",
+        count: this.withoutStack,
+      });
     if (this.unnamedJit > 0) {
-      out.push({ code: "unnamed_jit_frames", message: "Samples in JIT-compiled code that its perf map does not name (run Node with --perf-basic-prof, Java with perf-map-agent)", count: this.unnamedJit });
+      out.push({
+        code: "unnamed_jit_frames",
+        message:
+          "Samples in JIT-compiled code that its perf map does not name (run Node with --perf-basic-prof, Java with perf-map-agent)",
+        count: this.unnamedJit,
+      });
     }
-    if (this.unknownFrames > 0) out.push({ code: "unknown_frames", message: "Samples with [unknown] frames: addresses perf could not resolve to a symbol or module (missing symbols, JIT code without a perf map, broken frame-pointer unwinding)", count: this.unknownFrames });
-    if (this.invalidLines > 0) out.push({ code: "invalid_lines", message: `Lines that are neither a sample header nor a frame were skipped (first: ${JSON.stringify(this.firstInvalid.slice(0, 80))})`, count: this.invalidLines });
+    if (this.unknownFrames > 0)
+      out.push({
+        code: "unknown_frames",
+        message:
+          "Samples with [unknown] frames: addresses perf could not resolve to a symbol or module (missing symbols, JIT code without a perf map, broken frame-pointer unwinding)",
+        count: this.unknownFrames,
+      });
+    if (this.invalidLines > 0)
+      out.push({
+        code: "invalid_lines",
+        message: `Lines that are neither a sample header nor a frame were skipped (first: ${JSON.stringify(this.firstInvalid.slice(0, 80))})`,
+        count: this.invalidLines,
+      });
     return out;
   }
 

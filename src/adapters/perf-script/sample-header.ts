@@ -32,12 +32,20 @@ export interface SampleHeader {
   rest: string;
 }
 
-const WITH_TIME = /^(?:(\S.*?)\s+)?(-?\d+)(?:\/(-?\d+))?(?:\s+\[(\d+)\])?\s+(\d+)\.(\d{1,9}):(?:\s+(?:(\d+)\s+)?(\S+):)?(?:\s+(.*))?$/;
-const WITHOUT_TIME = /^(?:(\S.*?)\s+)?(-?\d+)(?:\/(-?\d+))?(?:\s+\[(\d+)\])?\s+(?:(\d+)\s+)?(\S+):(?:\s+(.*))?$/;
+const WITH_TIME =
+  /^(?:(\S.*?)\s+)?(-?\d+)(?:\/(-?\d+))?(?:\s+\[(\d+)\])?\s+(\d+)\.(\d{1,9}):(?:\s+(?:(\d+)\s+)?(\S+):)?(?:\s+(.*))?$/;
+const WITHOUT_TIME =
+  /^(?:(\S.*?)\s+)?(-?\d+)(?:\/(-?\d+))?(?:\s+\[(\d+)\])?\s+(?:(\d+)\s+)?(\S+):(?:\s+(.*))?$/;
 
-/** A period or time beyond 2^53 cannot be summed exactly into int64 columns: the line is no sample header. */
+/**
+ * A period or time beyond 2^53 cannot be summed exactly into int64 columns: the line is no sample
+ * header.
+ */
 const safe = (h: SampleHeader): SampleHeader | null =>
-  (h.period === null || h.period <= Number.MAX_SAFE_INTEGER) && (h.seconds === null || h.seconds <= Number.MAX_SAFE_INTEGER) ? h : null;
+  (h.period === null || h.period <= Number.MAX_SAFE_INTEGER) &&
+  (h.seconds === null || h.seconds <= Number.MAX_SAFE_INTEGER)
+    ? h
+    : null;
 
 export function parseSampleHeader(text: string): SampleHeader | null {
   // perf right-aligns the command in a 16-character column when it prints fields with -F.

@@ -59,21 +59,29 @@ export function parseAtrace(buf: Uint8Array): AtraceMark | null {
     case "I":
       return f2 ? { kind: "instant", tgid, name: f2 } : null;
     case "C":
-      return f2 && f3 !== undefined && INT64.test(f3) ? { kind: "counter", tgid, name: f2, value: Number(f3) } : null;
+      return f2 && f3 !== undefined && INT64.test(f3)
+        ? { kind: "counter", tgid, name: f2, value: Number(f3) }
+        : null;
     case "S":
     case "F": {
       const cookie = cookieOf(f3);
       if (!f2 || cookie === null) return null;
-      return phase === "S" ? { kind: "async-begin", tgid, track: null, name: f2, cookie } : { kind: "async-end", tgid, track: null, name: f2, cookie };
+      return phase === "S"
+        ? { kind: "async-begin", tgid, track: null, name: f2, cookie }
+        : { kind: "async-end", tgid, track: null, name: f2, cookie };
     }
     case "G": {
       const cookie = cookieOf(f4);
-      return f2 && f3 && cookie !== null ? { kind: "async-begin", tgid, track: f2, name: f3, cookie } : null;
+      return f2 && f3 && cookie !== null
+        ? { kind: "async-begin", tgid, track: f2, name: f3, cookie }
+        : null;
     }
     case "H": {
       // The name between track and cookie is optional: the cookie is the last of the two.
       const cookie = cookieOf(f4 ? f4 : f3);
-      return f2 && cookie !== null ? { kind: "async-end", tgid, track: f2, name: null, cookie } : null;
+      return f2 && cookie !== null
+        ? { kind: "async-end", tgid, track: f2, name: null, cookie }
+        : null;
     }
     case "N":
       return f2 && f3 ? { kind: "track-instant", tgid, track: f2, name: f3 } : null;

@@ -16,7 +16,11 @@
  * converted to the trace's clock like any other monotonic timestamp.
  */
 import { isPlainObject, tooLarge } from "../json-guard.ts";
-import { EmbeddedProfiles, EMBEDDED_PROFILE_EVENTS, type EmbeddedProfileStats } from "../v8-sample-tree/embedded-profiles.ts";
+import {
+  EmbeddedProfiles,
+  EMBEDDED_PROFILE_EVENTS,
+  type EmbeddedProfileStats,
+} from "../v8-sample-tree/embedded-profiles.ts";
 import type { SampledProfileTargets } from "../v8-sample-tree/normalize-sampled-profile.ts";
 import { annotation, PERFETTO_FORMAT } from "./debug-annotations.ts";
 import type { SequenceState, ClockDomain } from "./sequence-state.ts";
@@ -37,7 +41,10 @@ export class ChromeV8Profiles {
   /** Samples held so far, checked against the event limit as they arrive. */
   samples = 0;
 
-  /** Per interned name id: whether events of that name carry a profile (names repeat; the lookup is per event). */
+  /**
+   * Per interned name id: whether events of that name carry a profile (names repeat; the lookup is
+   * per event).
+   */
   private readonly byNameId = new Map<number, boolean>();
 
   constructor(
@@ -56,8 +63,18 @@ export class ChromeV8Profiles {
     return known;
   }
 
-  /** One Profile/ProfileChunk/CpuProfile TrackEvent: its annotations, sampled-thread track, time and id. */
-  event(name: string, annotations: readonly Uint8Array[], state: SequenceState, track: number, ns: number, id: string): void {
+  /**
+   * One Profile/ProfileChunk/CpuProfile TrackEvent: its annotations, sampled-thread track, time and
+   * id.
+   */
+  event(
+    name: string,
+    annotations: readonly Uint8Array[],
+    state: SequenceState,
+    track: number,
+    ns: number,
+    id: string,
+  ): void {
     let data: Record<string, unknown> | null = null;
     for (const bytes of annotations) {
       const [key, value] = annotation(bytes, state);
@@ -66,16 +83,28 @@ export class ChromeV8Profiles {
     const profile = data !== null && isPlainObject(data.cpuProfile) ? data.cpuProfile : null;
     if (profile !== null && Array.isArray(profile.samples)) {
       this.samples += profile.samples.length;
-      if (this.samples > this.maxSamples) throw tooLarge(PERFETTO_FORMAT, "CPU profile samples", this.samples, this.maxSamples);
+      if (this.samples > this.maxSamples)
+        throw tooLarge(PERFETTO_FORMAT, "CPU profile samples", this.samples, this.maxSamples);
     }
     this.held.push({ name, id, track, tsUs: ns / 1000, data });
   }
 
   /** Assembles and normalizes the profiles; `pidOf` is the process of a (resolved) track. */
-  normalize(targets: Omit<SampledProfileTargets, "track">, pidOf: (track: number) => string | null): EmbeddedProfileStats {
-    const profiles = new EmbeddedProfiles((us) => this.domain.toPrimary(BUILTIN_CLOCK_MONOTONIC, us * 1000) / 1000);
+  normalize(
+    targets: Omit<SampledProfileTargets, "track">,
+    pidOf: (track: number) => string | null,
+  ): EmbeddedProfileStats {
+    const profiles = new EmbeddedProfiles(
+      (us) => this.domain.toPrimary(BUILTIN_CLOCK_MONOTONIC, us * 1000) / 1000,
+    );
     for (const e of this.held.splice(0)) {
-      profiles.observe(e.name, `${pidOf(e.track) ?? `track ${e.track}`}/${e.id}`, e.data, e.track, e.tsUs);
+      profiles.observe(
+        e.name,
+        `${pidOf(e.track) ?? `track ${e.track}`}/${e.id}`,
+        e.data,
+        e.track,
+        e.tsUs,
+      );
     }
     return profiles.normalize(targets);
   }

@@ -29,11 +29,15 @@ export class CompressedPackets {
 
   /** Inflates one group and hands its records to `onBatch` (the outer import's). */
   expand(deflated: Uint8Array, onBatch: (batch: ProtoBatch) => void): void {
-    if (this.expanding) throw parseFailed(PERFETTO_FORMAT, "compressed packets nested inside compressed packets");
+    if (this.expanding)
+      throw parseFailed(PERFETTO_FORMAT, "compressed packets nested inside compressed packets");
     const packets = inflate(deflated);
     this.groups++;
     this.inflatedBytes += packets.length;
-    this.scanner ??= ProtoScanner.openSync(perfettoProgram(), { format: PERFETTO_FORMAT, maxDepth: this.maxDepth });
+    this.scanner ??= ProtoScanner.openSync(perfettoProgram(), {
+      format: PERFETTO_FORMAT,
+      maxDepth: this.maxDepth,
+    });
     this.expanding = true;
     try {
       this.scanner.scanWhole(packets, onBatch);
@@ -48,11 +52,19 @@ function inflate(deflated: Uint8Array): Uint8Array {
     return inflateSync(deflated, { maxOutputLength: MAX_INFLATED_GROUP_BYTES });
   } catch (cause) {
     if ((cause as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") {
-      throw new FlameoxError("ARTIFACT_TOO_LARGE", `Cannot import ${PERFETTO_FORMAT}: a compressed packet group inflates past ${MAX_INFLATED_GROUP_BYTES} bytes`, {
-        remediation: ["Check that the trace is not corrupt"],
-        details: { limit: MAX_INFLATED_GROUP_BYTES },
-      });
+      throw new FlameoxError(
+        "ARTIFACT_TOO_LARGE",
+        `Cannot import ${PERFETTO_FORMAT}: a compressed packet group inflates past ${MAX_INFLATED_GROUP_BYTES} bytes`,
+        {
+          remediation: ["Check that the trace is not corrupt"],
+          details: { limit: MAX_INFLATED_GROUP_BYTES },
+        },
+      );
     }
-    throw parseFailed(PERFETTO_FORMAT, `a compressed packet group is not valid zlib data (${(cause as Error).message})`, cause);
+    throw parseFailed(
+      PERFETTO_FORMAT,
+      `a compressed packet group is not valid zlib data (${(cause as Error).message})`,
+      cause,
+    );
   }
 }

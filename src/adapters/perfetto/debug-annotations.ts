@@ -30,14 +30,17 @@ export function annotation(bytes: Uint8Array, state: SequenceState, depth = 0): 
     else if (field === 11 && wire === 2 && depth < MAX_NESTING) {
       const [k, v] = annotation(r.lengthDelimited(), state, depth + 1);
       (dict ??= {})[k] = v;
-    } else if (field === 12 && wire === 2 && depth < MAX_NESTING) (array ??= []).push(annotation(r.lengthDelimited(), state, depth + 1)[1]);
+    } else if (field === 12 && wire === 2 && depth < MAX_NESTING)
+      (array ??= []).push(annotation(r.lengthDelimited(), state, depth + 1)[1]);
     else r.skip(wire);
   }
   return [name, dict ?? array ?? value];
 }
 
 function safe(v: bigint): number | string {
-  return v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(v) : v.toString();
+  return v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER)
+    ? Number(v)
+    : v.toString();
 }
 
 function legacyJson(text: string): unknown {
@@ -49,7 +52,11 @@ function legacyJson(text: string): unknown {
 }
 
 /** The annotations of one event as args JSON text, or null when it has none. */
-export function annotationsJson(annotations: Uint8Array[], state: SequenceState, extra?: Record<string, unknown>): string | null {
+export function annotationsJson(
+  annotations: Uint8Array[],
+  state: SequenceState,
+  extra?: Record<string, unknown>,
+): string | null {
   if (annotations.length === 0 && !extra) return null;
   const args: Record<string, unknown> = { ...extra };
   for (const bytes of annotations) {

@@ -5,5 +5,12 @@
 export interface PerfettoEventSink {
   intern(value: string): number;
   /** One event of track `track` at `ns` (primary clock); args as JSON text or null. */
-  spoolEvent(track: number, ns: number, kind: number, name: number, ph: string, args: string | null): void;
+  spoolEvent(
+    track: number,
+    ns: number,
+    kind: number,
+    name: number,
+    ph: string,
+    args: string | null,
+  ): void;
 }

@@ -23,9 +23,13 @@ import type { PerfettoTracks } from "./perfetto-tracks.ts";
 import type { ClockDomain } from "./sequence-state.ts";
 import { F, P, R } from "./trace-program.ts";
 
-const BOOTTIME_CLOCK = 6, MONOTONIC_RAW_CLOCK = 5;
+const BOOTTIME_CLOCK = 6,
+  MONOTONIC_RAW_CLOCK = 5;
 /** FtraceEventBundle.FtraceClock (ftrace_event_bundle.proto). */
-const FTRACE_CLOCK_UNSPECIFIED = 0, FTRACE_CLOCK_GLOBAL = 2, FTRACE_CLOCK_LOCAL = 3, FTRACE_CLOCK_MONO_RAW = 4;
+const FTRACE_CLOCK_UNSPECIFIED = 0,
+  FTRACE_CLOCK_GLOBAL = 2,
+  FTRACE_CLOCK_LOCAL = 3,
+  FTRACE_CLOCK_MONO_RAW = 4;
 /**
  * Marks of one packet held until its clock is known. Real bundles hold one read of one CPU's
  * buffer (thousands of events); more is a malformed or hostile trace.
@@ -48,9 +52,15 @@ export class FtraceMarks {
   private readonly pending: PendingMark[] = [];
   /** Tracks of S/F marks: their slices do not nest (see TrackSlicing). */
   private readonly unnestableTracks = new Set<number>();
-  /** Per packet sequence: its ftrace clock's {ftrace, boot} pairs, oldest first (the first one seen stays). */
+  /**
+   * Per packet sequence: its ftrace clock's {ftrace, boot} pairs, oldest first (the first one seen
+   * stays).
+   */
   private readonly snapshots = new Map<number, { ftrace: number; boot: number }[]>();
-  /** tid → tgid, from the first mark or process_tree entry that names it: one thread keeps one track. */
+  /**
+   * tid → tgid, from the first mark or process_tree entry that names it: one thread keeps one
+   * track.
+   */
   private readonly tgidOfTid = new Map<number, number>();
   private cmdline: string | null = null;
 
@@ -65,20 +75,35 @@ export class FtraceMarks {
     if (!b.has(r, F.PRINT_BUF)) return;
     const mark = parseAtrace(b.bytes(r, F.PRINT_BUF));
     if (mark === null) return;
-    if (this.pending.length >= MAX_PENDING_MARKS) throw tooLarge("Perfetto trace", "atrace marks in one packet", this.pending.length + 1, MAX_PENDING_MARKS);
+    if (this.pending.length >= MAX_PENDING_MARKS)
+      throw tooLarge(
+        "Perfetto trace",
+        "atrace marks in one packet",
+        this.pending.length + 1,
+        MAX_PENDING_MARKS,
+      );
     this.pending.push({ mark, tid: b.num(r, F.TID), ts: b.num(r, F.TIMESTAMP) });
   }
 
-  /** A packet record (on packet sequence `sequence`): its bundle's clock converts the marks read before it. */
+  /**
+   * A packet record (on packet sequence `sequence`): its bundle's clock converts the marks read
+   * before it.
+   */
   packet(b: ProtoBatch, r: number, sequence: number): void {
     const clock = b.has(r, P.FTRACE_CLOCK) ? b.num(r, P.FTRACE_CLOCK) : FTRACE_CLOCK_UNSPECIFIED;
     const sequenceClock = clock === FTRACE_CLOCK_GLOBAL || clock === FTRACE_CLOCK_LOCAL;
-    if (sequenceClock && b.has(r, P.FTRACE_TIMESTAMP) && b.has(r, P.BOOT_TIMESTAMP)) this.snapshot(sequence, b.num(r, P.FTRACE_TIMESTAMP), b.num(r, P.BOOT_TIMESTAMP));
+    if (sequenceClock && b.has(r, P.FTRACE_TIMESTAMP) && b.has(r, P.BOOT_TIMESTAMP))
+      this.snapshot(sequence, b.num(r, P.FTRACE_TIMESTAMP), b.num(r, P.BOOT_TIMESTAMP));
     if (this.pending.length === 0) return;
     for (const { mark, tid, ts } of this.pending) {
-      const ns = clock === FTRACE_CLOCK_UNSPECIFIED ? this.domain.toPrimary(BOOTTIME_CLOCK, ts)
-        : clock === FTRACE_CLOCK_MONO_RAW ? this.domain.toPrimary(MONOTONIC_RAW_CLOCK, ts)
-        : sequenceClock ? this.sequenceToBoot(sequence, ts) : null;
+      const ns =
+        clock === FTRACE_CLOCK_UNSPECIFIED
+          ? this.domain.toPrimary(BOOTTIME_CLOCK, ts)
+          : clock === FTRACE_CLOCK_MONO_RAW
+            ? this.domain.toPrimary(MONOTONIC_RAW_CLOCK, ts)
+            : sequenceClock
+              ? this.sequenceToBoot(sequence, ts)
+              : null;
       if (ns === null) this.unconvertibleMarks++;
       else this.record(mark, tid, ns);
     }
@@ -116,23 +141,44 @@ export class FtraceMarks {
     if (mark.tgid !== null && !this.tgidOfTid.has(tid)) this.tgidOfTid.set(tid, mark.tgid);
     const tgid = this.tgidOfTid.get(tid) ?? null;
     if (mark.kind === "counter") {
-      const track = this.processTrack(`atrace-counter:${tgid ?? "-"}:${mark.name}`, mark.name, tgid);
-      this.sink.spoolEvent(track, ns, KIND_EVENT, this.sink.intern(mark.name), "C", JSON.stringify({ value: mark.value }));
+      const track = this.processTrack(
+        `atrace-counter:${tgid ?? "-"}:${mark.name}`,
+        mark.name,
+        tgid,
+      );
+      this.sink.spoolEvent(
+        track,
+        ns,
+        KIND_EVENT,
+        this.sink.intern(mark.name),
+        "C",
+        JSON.stringify({ value: mark.value }),
+      );
       return;
     }
     const track = this.threadTrack(tgid, tid);
-    if (mark.kind === "begin") this.sink.spoolEvent(track, ns, KIND_BEGIN, this.sink.intern(mark.name), "B", null);
+    if (mark.kind === "begin")
+      this.sink.spoolEvent(track, ns, KIND_BEGIN, this.sink.intern(mark.name), "B", null);
     else if (mark.kind === "end") this.sink.spoolEvent(track, ns, KIND_END, -1, "E", null);
     else this.sink.spoolEvent(track, ns, KIND_EVENT, this.sink.intern(mark.name), "I", null);
   }
 
   private readonly processTracks = new Map<string, number>();
 
-  /** Process track `uuid`, described when first seen (one descriptor merge per track, not per mark). */
+  /**
+   * Process track `uuid`, described when first seen (one descriptor merge per track, not per mark).
+   */
   private processTrack(uuid: string, name: string | null, tgid: number | null): number {
     let track = this.processTracks.get(uuid);
     if (track === undefined) {
-      this.tracks.describe(uuid, { parent: null, name, pid: tgid, tid: null, processName: null, threadName: null });
+      this.tracks.describe(uuid, {
+        parent: null,
+        name,
+        pid: tgid,
+        tid: null,
+        processName: null,
+        threadName: null,
+      });
       track = this.tracks.trackOf(uuid);
       this.processTracks.set(uuid, track);
     }
@@ -140,14 +186,28 @@ export class FtraceMarks {
   }
 
   /** A mark on a process track: async slice begins and ends, instants on named tracks. */
-  private processMark(mark: Extract<AtraceMark, { tgid: number; track: string | null }>, ns: number): void {
+  private processMark(
+    mark: Extract<AtraceMark, { tgid: number; track: string | null }>,
+    ns: number,
+  ): void {
     // Names, track names and cookies cannot hold '|' (it separates the mark's fields).
-    const uuid = mark.kind === "track-instant" ? `atrace-track|${mark.tgid}|${mark.track}`
-      : mark.track === null ? `atrace-async|${mark.tgid}|${mark.name}|${mark.cookie}`
-      : `atrace-track-async|${mark.tgid}|${mark.track}|${mark.cookie}`;
+    const uuid =
+      mark.kind === "track-instant"
+        ? `atrace-track|${mark.tgid}|${mark.track}`
+        : mark.track === null
+          ? `atrace-async|${mark.tgid}|${mark.name}|${mark.cookie}`
+          : `atrace-track-async|${mark.tgid}|${mark.track}|${mark.cookie}`;
     const track = this.processTrack(uuid, mark.track ?? mark.name, mark.tgid);
     if (mark.kind !== "track-instant" && mark.track === null) this.unnestableTracks.add(track);
-    if (mark.kind === "async-begin") this.sink.spoolEvent(track, ns, KIND_BEGIN, this.sink.intern(mark.name), "B", `{"cookie":${mark.cookie}}`);
+    if (mark.kind === "async-begin")
+      this.sink.spoolEvent(
+        track,
+        ns,
+        KIND_BEGIN,
+        this.sink.intern(mark.name),
+        "B",
+        `{"cookie":${mark.cookie}}`,
+      );
     else if (mark.kind === "async-end") this.sink.spoolEvent(track, ns, KIND_END, -1, "E", null);
     else this.sink.spoolEvent(track, ns, KIND_EVENT, this.sink.intern(mark.name), "I", null);
   }
@@ -157,7 +217,9 @@ export class FtraceMarks {
     return this.unnestableTracks.has(t);
   }
 
-  /** process_tree records: a process's cmdline entries (first names it), then the process; threads. */
+  /**
+   * process_tree records: a process's cmdline entries (first names it), then the process; threads.
+   */
   processTree(b: ProtoBatch, r: number, type: number): void {
     if (type === R.PT_CMDLINE) {
       this.cmdline ??= b.string(r, 0);
@@ -168,7 +230,14 @@ export class FtraceMarks {
       const tid = b.num(r, 0);
       if (b.has(r, 1) && !this.tgidOfTid.has(tid)) this.tgidOfTid.set(tid, b.num(r, 1));
       const tgid = this.tgidOfTid.get(tid) ?? null;
-      this.tracks.describe(this.threadUuid(tgid, tid), { parent: null, name: null, pid: tgid, tid, processName: null, threadName: b.string(r, 2) });
+      this.tracks.describe(this.threadUuid(tgid, tid), {
+        parent: null,
+        name: null,
+        pid: tgid,
+        tid,
+        processName: null,
+        threadName: b.string(r, 2),
+      });
     }
   }
 
@@ -178,7 +247,14 @@ export class FtraceMarks {
     const known = this.threadTracks.get(tid);
     if (known !== undefined && known.tgid === tgid) return known.track;
     const uuid = this.threadUuid(tgid, tid);
-    this.tracks.describe(uuid, { parent: null, name: null, pid: tgid, tid, processName: null, threadName: null });
+    this.tracks.describe(uuid, {
+      parent: null,
+      name: null,
+      pid: tgid,
+      tid,
+      processName: null,
+      threadName: null,
+    });
     const track = this.tracks.trackOf(uuid);
     this.threadTracks.set(tid, { tgid, track });
     return track;

@@ -6,7 +6,10 @@
 import type { ProtoBatch } from "../wasm/proto-batch.ts";
 import { HD, HS, R, T } from "./trace-program.ts";
 
-/** One callstack's totals in a heapprofd dump (cumulative since profiling began); max: the dump_at_max form. */
+/**
+ * One callstack's totals in a heapprofd dump (cumulative since profiling began); max: the
+ * dump_at_max form.
+ */
 export interface HeapSampleInput {
   callstack: number;
   allocated: number;
@@ -31,7 +34,10 @@ export interface TrackDescriptorInput {
   pid: number | null;
   tid: number | null;
   processName: string | null;
-  /** The process_name is the process's command line (Perfetto's default when the producer names none). */
+  /**
+   * The process_name is the process's command line (Perfetto's default when the producer names
+   * none).
+   */
   processNameIsCommandLine?: boolean;
   threadName: string | null;
 }
@@ -56,7 +62,10 @@ export class PacketChildren {
   threads: { pid: number; tid: number; name: string | null }[] = [];
   /** process_stats entries: pid and the slots 1..9 (null when absent). */
   processStats: { pid: number; values: (number | null)[] }[] = [];
-  /** Extra counter values of the track event and their track uuids (ints, then doubles), and the defaults' uuids. */
+  /**
+   * Extra counter values of the track event and their track uuids (ints, then doubles), and the
+   * defaults' uuids.
+   */
   extraValues: number[] = [];
   extraUuids: string[] = [];
   extraDoubleValues: number[] = [];
@@ -100,63 +109,137 @@ export class PacketChildren {
   /** Takes a child record; false when the record is not a packet's child. */
   add(b: ProtoBatch, r: number, type: number): boolean {
     // Grandchildren (a callstack's frame ids, a mapping's path ids) precede their parent.
-    if (type === R.I_FRAME_ID) return void this.frameIds.push(b.num(r, 0)), true;
-    if (type === R.I_MAPPING_PATH_ID) return void this.pathIds.push(b.num(r, 0)), true;
+    if (type === R.I_FRAME_ID) return (void this.frameIds.push(b.num(r, 0)), true);
+    if (type === R.I_MAPPING_PATH_ID) return (void this.pathIds.push(b.num(r, 0)), true);
     if (type === R.HEAP_SAMPLE) {
       const num = (slot: number) => (b.has(r, slot) ? b.num(r, slot) : 0);
       this.heapSamples.push({
-        callstack: num(HS.CALLSTACK), allocated: num(HS.ALLOCATED), freed: num(HS.FREED), allocCount: num(HS.ALLOC_COUNT), freeCount: num(HS.FREE_COUNT),
-        max: b.has(r, HS.MAX) ? b.num(r, HS.MAX) : null, maxCount: b.has(r, HS.MAX_COUNT) ? b.num(r, HS.MAX_COUNT) : null,
+        callstack: num(HS.CALLSTACK),
+        allocated: num(HS.ALLOCATED),
+        freed: num(HS.FREED),
+        allocCount: num(HS.ALLOC_COUNT),
+        freeCount: num(HS.FREE_COUNT),
+        max: b.has(r, HS.MAX) ? b.num(r, HS.MAX) : null,
+        maxCount: b.has(r, HS.MAX_COUNT) ? b.num(r, HS.MAX_COUNT) : null,
       });
       return true;
     }
     if (b.parent(r) !== this.owner) this.reset(b.parent(r));
     this.dirty = true;
     switch (type) {
-      case R.I_CALLSTACK: this.callstacks.push({ iid: b.num(r, 0), frameIds: this.frameIds }); this.frameIds = []; return true;
-      case R.I_MAPPING: this.mappings.push({ iid: b.num(r, 0), pathIds: this.pathIds }); this.pathIds = []; return true;
+      case R.I_CALLSTACK:
+        this.callstacks.push({ iid: b.num(r, 0), frameIds: this.frameIds });
+        this.frameIds = [];
+        return true;
+      case R.I_MAPPING:
+        this.mappings.push({ iid: b.num(r, 0), pathIds: this.pathIds });
+        this.pathIds = [];
+        return true;
       case R.HEAP_DUMP:
-        this.heapDumps.push({ pid: b.num(r, HD.PID), heap: b.string(r, HD.HEAP_NAME), samples: this.heapSamples });
+        this.heapDumps.push({
+          pid: b.num(r, HD.PID),
+          heap: b.string(r, HD.HEAP_NAME),
+          samples: this.heapSamples,
+        });
         this.heapSamples = [];
         return true;
       case R.CLOCK:
-        this.clocks.push({ id: b.num(r, 0), value: b.num(r, 1), incremental: b.num(r, 2) !== 0, unitNs: b.has(r, 3) ? b.num(r, 3) : 1 });
+        this.clocks.push({
+          id: b.num(r, 0),
+          value: b.num(r, 1),
+          incremental: b.num(r, 2) !== 0,
+          unitNs: b.has(r, 3) ? b.num(r, 3) : 1,
+        });
         return true;
-      case R.CAT_IID: this.categoryIids.push(b.num(r, 0)); return true;
-      case R.CAT_NAME: this.categoryNames.push(b.string(r, 0) ?? ""); return true;
-      case R.ANNOTATION: this.annotations.push(b.bytes(r, 0).slice()); return true;
-      case R.I_CATEGORY: case R.I_NAME: case R.I_ANNOTATION_NAME: case R.I_FUNCTION: case R.I_MAPPING_PATH: case R.I_STRING_VALUE: case R.PROFILE_STRING:
+      case R.CAT_IID:
+        this.categoryIids.push(b.num(r, 0));
+        return true;
+      case R.CAT_NAME:
+        this.categoryNames.push(b.string(r, 0) ?? "");
+        return true;
+      case R.ANNOTATION:
+        this.annotations.push(b.bytes(r, 0).slice());
+        return true;
+      case R.I_CATEGORY:
+      case R.I_NAME:
+      case R.I_ANNOTATION_NAME:
+      case R.I_FUNCTION:
+      case R.I_MAPPING_PATH:
+      case R.I_STRING_VALUE:
+      case R.PROFILE_STRING:
         this.interned.push({ record: type, iid: b.num(r, 0), value: b.string(r, 1) });
         return true;
       case R.I_FRAME:
-        this.frames.push({ iid: b.num(r, 0), functionNameId: b.num(r, 1), mappingId: b.num(r, 2), relPc: b.ubig(r, 3) });
+        this.frames.push({
+          iid: b.num(r, 0),
+          functionNameId: b.num(r, 1),
+          mappingId: b.num(r, 2),
+          relPc: b.ubig(r, 3),
+        });
         return true;
-      case R.SP_CALLSTACK: this.sampleCallstacks.push(b.num(r, 0)); return true;
-      case R.SP_DELTA: this.sampleDeltasUs.push(b.num(r, 0)); return true;
-      case R.EXTRA_VALUE: this.extraValues.push(Number(b.big(r, 0))); return true;
-      case R.EXTRA_DOUBLE_VALUE: this.extraDoubleValues.push(b.double(r, 0)); return true;
-      case R.EXTRA_UUID: this.extraUuids.push(b.ubig(r, 0).toString()); return true;
-      case R.EXTRA_DOUBLE_UUID: this.extraDoubleUuids.push(b.ubig(r, 0).toString()); return true;
-      case R.DEFAULT_EXTRA_UUID: this.defaultExtraUuids.push(b.ubig(r, 0).toString()); return true;
-      case R.DEFAULT_EXTRA_DOUBLE_UUID: this.defaultExtraDoubleUuids.push(b.ubig(r, 0).toString()); return true;
+      case R.SP_CALLSTACK:
+        this.sampleCallstacks.push(b.num(r, 0));
+        return true;
+      case R.SP_DELTA:
+        this.sampleDeltasUs.push(b.num(r, 0));
+        return true;
+      case R.EXTRA_VALUE:
+        this.extraValues.push(Number(b.big(r, 0)));
+        return true;
+      case R.EXTRA_DOUBLE_VALUE:
+        this.extraDoubleValues.push(b.double(r, 0));
+        return true;
+      case R.EXTRA_UUID:
+        this.extraUuids.push(b.ubig(r, 0).toString());
+        return true;
+      case R.EXTRA_DOUBLE_UUID:
+        this.extraDoubleUuids.push(b.ubig(r, 0).toString());
+        return true;
+      case R.DEFAULT_EXTRA_UUID:
+        this.defaultExtraUuids.push(b.ubig(r, 0).toString());
+        return true;
+      case R.DEFAULT_EXTRA_DOUBLE_UUID:
+        this.defaultExtraDoubleUuids.push(b.ubig(r, 0).toString());
+        return true;
       case R.TRACK:
         if (!b.has(r, T.UUID)) return true;
         this.tracks.push({
           counter: b.has(r, T.COUNTER)
-            ? { multiplier: b.has(r, T.COUNTER_MULTIPLIER) ? b.num(r, T.COUNTER_MULTIPLIER) : 1, incremental: b.num(r, T.COUNTER_INCREMENTAL) !== 0, threadTime: b.num(r, T.COUNTER_TYPE) === COUNTER_THREAD_TIME_NS }
+            ? {
+                multiplier: b.has(r, T.COUNTER_MULTIPLIER) ? b.num(r, T.COUNTER_MULTIPLIER) : 1,
+                incremental: b.num(r, T.COUNTER_INCREMENTAL) !== 0,
+                threadTime: b.num(r, T.COUNTER_TYPE) === COUNTER_THREAD_TIME_NS,
+              }
             : null,
-          uuid: b.ubig(r, T.UUID).toString(), parent: b.has(r, T.PARENT) ? b.ubig(r, T.PARENT).toString() : null,
-          name: b.string(r, T.NAME) ?? b.string(r, T.STATIC_NAME), pid: b.has(r, T.PID) ? b.num(r, T.PID) : b.has(r, T.THREAD_PID) ? b.num(r, T.THREAD_PID) : null,
-          tid: b.has(r, T.TID) ? b.num(r, T.TID) : null, processName: b.string(r, T.PROCESS_NAME), threadName: b.string(r, T.THREAD_NAME),
-          processNameIsCommandLine: b.has(r, T.PROCESS_CMDLINE) && b.string(r, T.PROCESS_CMDLINE) === b.string(r, T.PROCESS_NAME),
+          uuid: b.ubig(r, T.UUID).toString(),
+          parent: b.has(r, T.PARENT) ? b.ubig(r, T.PARENT).toString() : null,
+          name: b.string(r, T.NAME) ?? b.string(r, T.STATIC_NAME),
+          pid: b.has(r, T.PID)
+            ? b.num(r, T.PID)
+            : b.has(r, T.THREAD_PID)
+              ? b.num(r, T.THREAD_PID)
+              : null,
+          tid: b.has(r, T.TID) ? b.num(r, T.TID) : null,
+          processName: b.string(r, T.PROCESS_NAME),
+          threadName: b.string(r, T.THREAD_NAME),
+          processNameIsCommandLine:
+            b.has(r, T.PROCESS_CMDLINE) &&
+            b.string(r, T.PROCESS_CMDLINE) === b.string(r, T.PROCESS_NAME),
         });
         return true;
-      case R.PROCESS: this.processes.push({ pid: b.num(r, 0), name: b.string(r, 1) }); return true;
-      case R.THREAD: this.threads.push({ pid: b.num(r, 0), tid: b.num(r, 1), name: b.string(r, 2) }); return true;
+      case R.PROCESS:
+        this.processes.push({ pid: b.num(r, 0), name: b.string(r, 1) });
+        return true;
+      case R.THREAD:
+        this.threads.push({ pid: b.num(r, 0), tid: b.num(r, 1), name: b.string(r, 2) });
+        return true;
       case R.PS_PROCESS: {
         const values: (number | null)[] = [];
         // oom_score_adj (slot 9) is an int64: negative values arrive as 64-bit two's complement.
-        for (let slot = 1; slot <= 9; slot++) values.push(b.has(r, slot) ? (slot === 9 ? Number(b.big(r, slot)) : b.num(r, slot)) : null);
+        for (let slot = 1; slot <= 9; slot++)
+          values.push(
+            b.has(r, slot) ? (slot === 9 ? Number(b.big(r, slot)) : b.num(r, slot)) : null,
+          );
         this.processStats.push({ pid: b.num(r, 0), values });
         return true;
       }

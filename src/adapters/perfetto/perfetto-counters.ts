@@ -28,7 +28,10 @@ export class PerfettoCounters {
     private readonly sink: PerfettoEventSink,
   ) {}
 
-  /** A reading of track `t` on packet sequence `sequence`, as its descriptor defines it: scaled, and summed when incremental. */
+  /**
+   * A reading of track `t` on packet sequence `sequence`, as its descriptor defines it: scaled, and
+   * summed when incremental.
+   */
   value(t: number, raw: number, sequence: number): number {
     const spec = this.tracks.descriptorOf(t)?.counter;
     if (!spec) return raw;
@@ -58,19 +61,38 @@ export class PerfettoCounters {
    * clock at the event, from which its slice's thread time follows.
    */
   extra(c: PacketChildren, state: SequenceState, sequence: number, ns: number): number {
-    const ints = this.readings(c.extraValues, c.extraUuids.length > 0 ? c.extraUuids : state.defaultExtraUuids, sequence, ns);
-    const doubles = this.readings(c.extraDoubleValues, c.extraDoubleUuids.length > 0 ? c.extraDoubleUuids : state.defaultExtraDoubleUuids, sequence, ns);
+    const ints = this.readings(
+      c.extraValues,
+      c.extraUuids.length > 0 ? c.extraUuids : state.defaultExtraUuids,
+      sequence,
+      ns,
+    );
+    const doubles = this.readings(
+      c.extraDoubleValues,
+      c.extraDoubleUuids.length > 0 ? c.extraDoubleUuids : state.defaultExtraDoubleUuids,
+      sequence,
+      ns,
+    );
     return Number.isNaN(ints) ? doubles : ints;
   }
 
-  /** process_stats: one counter event per present value, on the process's track for that counter. */
+  /**
+   * process_stats: one counter event per present value, on the process's track for that counter.
+   */
   processStats(c: PacketChildren, ns: number): void {
     for (const { pid, values } of c.processStats) {
       values.forEach((value, k) => {
         if (value === null) return;
         const counter = PROCESS_STAT_COUNTERS[k]!;
         const uuid = `process-counter:${pid}:${counter.name}`;
-        this.tracks.describe(uuid, { parent: null, name: counter.name, pid, tid: null, processName: null, threadName: null });
+        this.tracks.describe(uuid, {
+          parent: null,
+          name: counter.name,
+          pid,
+          tid: null,
+          processName: null,
+          threadName: null,
+        });
         this.counterEvent(this.tracks.trackOf(uuid), ns, counter.kib ? value * 1024 : value);
       });
     }

@@ -32,7 +32,10 @@ export class PerfettoHeap {
   readonly allocObjects: StackMeasures;
   /** Complete dumps read (one per packet run that ends with continued = false). */
   dumps = 0;
-  /** Dumps still waiting for their continuation when the trace ended (used when nothing newer is complete). */
+  /**
+   * Dumps still waiting for their continuation when the trace ended (used when nothing newer is
+   * complete).
+   */
   incomplete = 0;
   /** Heap samples whose callstack is not in the sequence's interned data. */
   unresolved = 0;
@@ -56,8 +59,16 @@ export class PerfettoHeap {
     return [this.inuseSpace, this.inuseObjects, this.allocSpace, this.allocObjects];
   }
 
-  /** A ProfilePacket on `sequence`: its dumps' samples, resolved through the sequence's interned callstacks now (its state may be cleared later). */
-  profilePacket(state: SequenceState, dumps: HeapDumpInput[], sequence: number, continued: boolean): void {
+  /**
+   * A ProfilePacket on `sequence`: its dumps' samples, resolved through the sequence's interned
+   * callstacks now (its state may be cleared later).
+   */
+  profilePacket(
+    state: SequenceState,
+    dumps: HeapDumpInput[],
+    sequence: number,
+    continued: boolean,
+  ): void {
     let reading = this.open.get(sequence);
     if (!reading) this.open.set(sequence, (reading = new Map()));
     for (const input of dumps) {
@@ -72,7 +83,15 @@ export class PerfettoHeap {
             this.unresolved++;
             continue;
           }
-          totals = { frames, allocated: 0, freed: 0, allocCount: 0, freeCount: 0, max: null, maxCount: null };
+          totals = {
+            frames,
+            allocated: 0,
+            freed: 0,
+            allocCount: 0,
+            freeCount: 0,
+            max: null,
+            maxCount: null,
+          };
           dump.stacks.set(s.callstack, totals);
         }
         totals.allocated += s.allocated;
@@ -98,7 +117,14 @@ export class PerfettoHeap {
     this.open.clear();
     for (const dump of this.latest.values()) {
       const uuid = `heap:${dump.pid}:${dump.heap ?? ""}`;
-      this.tracks.describe(uuid, { parent: null, name: dump.heap ?? "heap", pid: dump.pid, tid: null, processName: null, threadName: null });
+      this.tracks.describe(uuid, {
+        parent: null,
+        name: dump.heap ?? "heap",
+        pid: dump.pid,
+        tid: null,
+        processName: null,
+        threadName: null,
+      });
       const track = this.tracks.trackOf(uuid);
       for (const t of dump.stacks.values()) {
         const atMax = t.max !== null;

@@ -7,7 +7,13 @@
  */
 import { FrameRegistry } from "../common/frame-registry.ts";
 import { FLAG_ARGS_TRUNCATED } from "../trace-events/event-flags.ts";
-import { KIND_BEGIN, KIND_END, KIND_EVENT, KIND_COMPLETE, type ScanCounts } from "../trace-events/event-kinds.ts";
+import {
+  KIND_BEGIN,
+  KIND_END,
+  KIND_EVENT,
+  KIND_COMPLETE,
+  type ScanCounts,
+} from "../trace-events/event-kinds.ts";
 import { SliceFrames } from "../trace-events/slice-frames.ts";
 import type { EventSpool } from "../trace-events/event-spool.ts";
 import type { HostStrings } from "../wasm/host-strings.ts";
@@ -28,7 +34,10 @@ import { PerfettoHeap } from "./perfetto-heap.ts";
 import { ClockDomain, SequenceState } from "./sequence-state.ts";
 import { P, R } from "./trace-program.ts";
 
-const TYPE_BEGIN = 1, TYPE_END = 2, TYPE_INSTANT = 3, TYPE_COUNTER = 4;
+const TYPE_BEGIN = 1,
+  TYPE_END = 2,
+  TYPE_INSTANT = 3,
+  TYPE_COUNTER = 4;
 const SEQ_INCREMENTAL_STATE_CLEARED = 1;
 const encoder = new TextEncoder();
 
@@ -38,7 +47,14 @@ export class PerfettoImport implements PerfettoEventSink {
   readonly domain = new ClockDomain();
   readonly samples: PerfettoSamples;
   readonly heap: PerfettoHeap;
-  readonly counts: ScanCounts = { malformed: 0, missingTs: 0, unknownPhases: 0, clamped: 0, missingDur: 0, metadata: 0 };
+  readonly counts: ScanCounts = {
+    malformed: 0,
+    missingTs: 0,
+    unknownPhases: 0,
+    clamped: 0,
+    missingDur: 0,
+    metadata: 0,
+  };
   /** Per track: the latest end of its events. */
   readonly trackEndNs: number[] = [];
   packets = 0;
@@ -55,7 +71,9 @@ export class PerfettoImport implements PerfettoEventSink {
 
   /** Strings of the columns (names, categories, phases), host-side: scanner ids are mapped in. */
   readonly strings = new StringTable();
-  /** Per scanner (the stream's, and the one expanding compressed packets): its string id → local id. */
+  /**
+   * Per scanner (the stream's, and the one expanding compressed packets): its string id → local id.
+   */
   private readonly local = new Map<HostStrings, Map<number, number>>();
   readonly ftrace: FtraceMarks;
   readonly counters: PerfettoCounters;
@@ -105,7 +123,8 @@ export class PerfettoImport implements PerfettoEventSink {
         if (this.groups.length > 0) this.expandGroups();
       } else if (type === R.FTRACE) this.ftrace.event(b, r);
       else if (type === R.COMPRESSED) this.groups.push(b.bytes(r, 0).slice());
-      else if (type === R.PT_PROCESS || type === R.PT_CMDLINE || type === R.PT_THREAD) this.ftrace.processTree(b, r, type);
+      else if (type === R.PT_PROCESS || type === R.PT_CMDLINE || type === R.PT_THREAD)
+        this.ftrace.processTree(b, r, type);
       else if (type !== R.TRACE) this.children.add(b, r, type);
     }
   }
@@ -132,25 +151,56 @@ export class PerfettoImport implements PerfettoEventSink {
     const c = this.children.mine(b.serial(r)) ? this.children : null;
     const sequence = b.num(r, P.SEQUENCE);
     const state = this.sequence(sequence);
-    if ((b.num(r, P.SEQUENCE_FLAGS) & SEQ_INCREMENTAL_STATE_CLEARED) !== 0 || b.num(r, P.STATE_CLEARED) !== 0) {
+    if (
+      (b.num(r, P.SEQUENCE_FLAGS) & SEQ_INCREMENTAL_STATE_CLEARED) !== 0 ||
+      b.num(r, P.STATE_CLEARED) !== 0
+    ) {
       state.clear();
       this.counters.sequenceCleared(sequence);
     }
     this.ftrace.packet(b, r, sequence);
     if (b.has(r, P.DEFAULT_CLOCK_ID)) state.defaultClockId = b.num(r, P.DEFAULT_CLOCK_ID);
-    if (b.has(r, P.DEFAULT_TRACK_UUID)) state.defaultTrackUuid = b.ubig(r, P.DEFAULT_TRACK_UUID).toString();
-    if (c) this.applyChildren(c, state, b.has(r, P.PRIMARY_CLOCK) ? b.num(r, P.PRIMARY_CLOCK) : null);
-    if (b.has(r, P.PROFILE_PACKET)) this.heap.profilePacket(state, c?.heapDumps ?? [], sequence, b.num(r, P.PROFILE_CONTINUED) !== 0);
+    if (b.has(r, P.DEFAULT_TRACK_UUID))
+      state.defaultTrackUuid = b.ubig(r, P.DEFAULT_TRACK_UUID).toString();
+    if (c)
+      this.applyChildren(c, state, b.has(r, P.PRIMARY_CLOCK) ? b.num(r, P.PRIMARY_CLOCK) : null);
+    if (b.has(r, P.PROFILE_PACKET))
+      this.heap.profilePacket(
+        state,
+        c?.heapDumps ?? [],
+        sequence,
+        b.num(r, P.PROFILE_CONTINUED) !== 0,
+      );
     const hasTs = b.has(r, P.TIMESTAMP);
-    const ns = hasTs ? this.timestampNs(state, b.has(r, P.CLOCK_ID) ? b.num(r, P.CLOCK_ID) : null, b.num(r, P.TIMESTAMP)) : null;
+    const ns = hasTs
+      ? this.timestampNs(
+          state,
+          b.has(r, P.CLOCK_ID) ? b.num(r, P.CLOCK_ID) : null,
+          b.num(r, P.TIMESTAMP),
+        )
+      : null;
     if (b.has(r, P.TRACK_EVENT)) this.trackEvent(b, r, state, c, ns);
     if (c && c.processStats.length > 0 && ns !== null) this.counters.processStats(c, ns);
-    if (c && c.sampleCallstacks.length > 0 && ns !== null) this.samples.streaming(state, c.sampleCallstacks, c.sampleDeltasUs, ns, this.sampleTrack(state, b.num(r, P.SEQUENCE)));
+    if (c && c.sampleCallstacks.length > 0 && ns !== null)
+      this.samples.streaming(
+        state,
+        c.sampleCallstacks,
+        c.sampleDeltasUs,
+        ns,
+        this.sampleTrack(state, b.num(r, P.SEQUENCE)),
+      );
     if (b.has(r, P.PERF_CALLSTACK) && ns !== null) {
       const pid = b.num(r, P.PERF_PID);
       const tid = b.num(r, P.PERF_TID);
       const uuid = `perf:${pid}:${tid}`;
-      this.tracks.describe(uuid, { parent: null, name: null, pid, tid, processName: null, threadName: null });
+      this.tracks.describe(uuid, {
+        parent: null,
+        name: null,
+        pid,
+        tid,
+        processName: null,
+        threadName: null,
+      });
       this.samples.add(state, b.num(r, P.PERF_CALLSTACK), ns, this.tracks.trackOf(uuid));
     }
     if (c) this.children.reset(-1);
@@ -173,23 +223,45 @@ export class PerfettoImport implements PerfettoEventSink {
     }
     for (const f of c.frames) state.frames.set(f.iid, f);
     for (const cs of c.callstacks) state.callstacks.set(cs.iid, cs.frameIds);
-    for (const m of c.mappings) state.mappings.set(m.iid, m.pathIds.map((id) => state.mappingPaths.get(id) ?? "").join("/") || null);
+    for (const m of c.mappings)
+      state.mappings.set(
+        m.iid,
+        m.pathIds.map((id) => state.mappingPaths.get(id) ?? "").join("/") || null,
+      );
     if (c.clocks.length > 0) {
       const builtin = c.clocks.filter((k) => k.id < 64);
-      this.domain.snapshot(builtin.map((k) => ({ id: k.id, ns: k.value })), primary);
+      this.domain.snapshot(
+        builtin.map((k) => ({ id: k.id, ns: k.value })),
+        primary,
+      );
       const ref = builtin[0];
       for (const k of c.clocks) {
         if (k.id < 64 || !ref) continue;
-        state.clocks.set(k.id, { base: k.value, refClock: ref.id, refNs: ref.value, unitNs: k.unitNs, incremental: k.incremental, last: k.value });
+        state.clocks.set(k.id, {
+          base: k.value,
+          refClock: ref.id,
+          refNs: ref.value,
+          unitNs: k.unitNs,
+          incremental: k.incremental,
+          last: k.value,
+        });
       }
     }
     for (const t of c.tracks) this.tracks.describe(t.uuid, t);
     if (c.defaultExtraUuids.length > 0) state.defaultExtraUuids = [...c.defaultExtraUuids];
-    if (c.defaultExtraDoubleUuids.length > 0) state.defaultExtraDoubleUuids = [...c.defaultExtraDoubleUuids];
+    if (c.defaultExtraDoubleUuids.length > 0)
+      state.defaultExtraDoubleUuids = [...c.defaultExtraDoubleUuids];
     for (const p of c.processes) if (p.name !== null) this.tracks.nameProcess(p.pid, p.name);
     for (const t of c.threads) {
       const uuid = `thread:${t.pid}:${t.tid}`;
-      this.tracks.describe(uuid, { parent: null, name: null, pid: t.pid, tid: t.tid, processName: null, threadName: t.name });
+      this.tracks.describe(uuid, {
+        parent: null,
+        name: null,
+        pid: t.pid,
+        tid: t.tid,
+        processName: null,
+        threadName: t.name,
+      });
       state.threadTrack = this.tracks.trackOf(uuid);
     }
   }
@@ -225,7 +297,13 @@ export class PerfettoImport implements PerfettoEventSink {
     return id;
   }
 
-  private trackEvent(b: ProtoBatch, r: number, state: SequenceState, c: PacketChildren | null, packetNs: number | null): void {
+  private trackEvent(
+    b: ProtoBatch,
+    r: number,
+    state: SequenceState,
+    c: PacketChildren | null,
+    packetNs: number | null,
+  ): void {
     let ns = packetNs;
     if (b.has(r, P.ABSOLUTE_US)) ns = this.domain.toPrimary(3, b.num(r, P.ABSOLUTE_US) * 1000);
     if (ns === null) {
@@ -237,27 +315,69 @@ export class PerfettoImport implements PerfettoEventSink {
     let type = b.has(r, P.TYPE) ? b.num(r, P.TYPE) : 0;
     let ph: string;
     if (type === 0 && b.has(r, P.LEGACY_PHASE)) ph = String.fromCharCode(b.num(r, P.LEGACY_PHASE));
-    else ph = type === TYPE_BEGIN ? "B" : type === TYPE_END ? "E" : type === TYPE_COUNTER ? "C" : "I";
+    else
+      ph = type === TYPE_BEGIN ? "B" : type === TYPE_END ? "E" : type === TYPE_COUNTER ? "C" : "I";
     if (ph === "B") type = TYPE_BEGIN;
     else if (ph === "E") type = TYPE_END;
     else if (type === 0) type = ph === "X" ? -1 : TYPE_INSTANT;
     // A legacy event (one with a phase) whose track_uuid is 0, as Chrome writes its marks and
     // V8 profile events, is on its sequence's thread, as when the uuid is absent; Trace
     // Processor reads it so (a typed event's 0 stays the default track, as there).
-    const ownTrack = b.has(r, P.TRACK_UUID) && (b.num(r, P.TRACK_UUID) !== 0 || !b.has(r, P.LEGACY_PHASE));
+    const ownTrack =
+      b.has(r, P.TRACK_UUID) && (b.num(r, P.TRACK_UUID) !== 0 || !b.has(r, P.LEGACY_PHASE));
     const t = ownTrack ? this.trackOfUuid(b, r) : this.sequenceTrack(b, r, state);
-    let nameId = b.has(r, P.NAME) ? this.fromScanner(b, b.stringId(r, P.NAME)) : (state.names.get(b.num(r, b.has(r, P.NAME_IID) ? P.NAME_IID : P.LEGACY_NAME_IID)) ?? -1);
+    let nameId = b.has(r, P.NAME)
+      ? this.fromScanner(b, b.stringId(r, P.NAME))
+      : (state.names.get(b.num(r, b.has(r, P.NAME_IID) ? P.NAME_IID : P.LEGACY_NAME_IID)) ?? -1);
     // Counter events are named by their track, as in Trace Processor.
     if (type === TYPE_COUNTER && nameId < 0) nameId = this.counters.trackNameId(t);
-    const threadNs = c && (c.extraValues.length > 0 || c.extraDoubleValues.length > 0) ? this.counters.extra(c, state, b.num(r, P.SEQUENCE), ns) : Number.NaN;
-    const kind = type === TYPE_BEGIN ? KIND_BEGIN : type === TYPE_END ? KIND_END : type === -1 ? KIND_COMPLETE : KIND_EVENT;
-    const counter = type === TYPE_COUNTER ? { value: this.counters.value(t, b.has(r, P.DOUBLE_COUNTER) ? b.double(r, P.DOUBLE_COUNTER) : Number(b.big(r, P.COUNTER)), b.num(r, P.SEQUENCE)) } : undefined;
+    const threadNs =
+      c && (c.extraValues.length > 0 || c.extraDoubleValues.length > 0)
+        ? this.counters.extra(c, state, b.num(r, P.SEQUENCE), ns)
+        : Number.NaN;
+    const kind =
+      type === TYPE_BEGIN
+        ? KIND_BEGIN
+        : type === TYPE_END
+          ? KIND_END
+          : type === -1
+            ? KIND_COMPLETE
+            : KIND_EVENT;
+    const counter =
+      type === TYPE_COUNTER
+        ? {
+            value: this.counters.value(
+              t,
+              b.has(r, P.DOUBLE_COUNTER)
+                ? b.double(r, P.DOUBLE_COUNTER)
+                : Number(b.big(r, P.COUNTER)),
+              b.num(r, P.SEQUENCE),
+            ),
+          }
+        : undefined;
     const args = kind !== KIND_END ? annotationsJson(c?.annotations ?? [], state, counter) : null;
     if (b.has(r, P.FLOW)) this.flowEvents++;
     if (this.v8Profiles.carries(nameId)) {
-      this.v8Profiles.event(this.strings.get(nameId), c?.annotations ?? [], state, t, ns, b.has(r, P.LEGACY_ID) ? b.ubig(r, P.LEGACY_ID).toString() : "");
+      this.v8Profiles.event(
+        this.strings.get(nameId),
+        c?.annotations ?? [],
+        state,
+        t,
+        ns,
+        b.has(r, P.LEGACY_ID) ? b.ubig(r, P.LEGACY_ID).toString() : "",
+      );
     }
-    this.spoolEvent(t, ns, kind, nameId, ph, args, this.category(c, state), kind === KIND_COMPLETE ? Math.max(0, b.num(r, P.LEGACY_DURATION_US) * 1000) : 0, kind === KIND_BEGIN || kind === KIND_END ? threadNs : Number.NaN);
+    this.spoolEvent(
+      t,
+      ns,
+      kind,
+      nameId,
+      ph,
+      args,
+      this.category(c, state),
+      kind === KIND_COMPLETE ? Math.max(0, b.num(r, P.LEGACY_DURATION_US) * 1000) : 0,
+      kind === KIND_BEGIN || kind === KIND_END ? threadNs : Number.NaN,
+    );
   }
 
   /** The track of a sequence's events that name none: its defaults' track, else its thread's. */
@@ -268,7 +388,8 @@ export class PerfettoImport implements PerfettoEventSink {
 
   private addEvent(): number {
     const i = this.spool.add();
-    if (this.spool.length > this.maxEvents) throw tooLarge(PERFETTO_FORMAT, "events", this.spool.length, this.maxEvents);
+    if (this.spool.length > this.maxEvents)
+      throw tooLarge(PERFETTO_FORMAT, "events", this.spool.length, this.maxEvents);
     return i;
   }
 
@@ -276,7 +397,17 @@ export class PerfettoImport implements PerfettoEventSink {
    * Spools one event of track `t` at `ns` (primary clock); `durNs` counts for complete
    * events only, `threadNs` (the thread's CPU clock at a B or E) for slices' thread time.
    */
-  spoolEvent(t: number, ns: number, kind: number, nameId: number, ph: string, args: string | null, catId = -1, durNs = 0, threadNs = Number.NaN): void {
+  spoolEvent(
+    t: number,
+    ns: number,
+    kind: number,
+    nameId: number,
+    ph: string,
+    args: string | null,
+    catId = -1,
+    durNs = 0,
+    threadNs = Number.NaN,
+  ): void {
     const i = this.addEvent();
     const cols = this.spool.cols;
     while (this.trackEndNs.length <= t) this.trackEndNs.push(Number.NEGATIVE_INFINITY);
@@ -288,7 +419,8 @@ export class PerfettoImport implements PerfettoEventSink {
     cols.kind.array[i] = kind;
     cols.threadNs.array[i] = threadNs;
     if (kind === KIND_COMPLETE) cols.durNs.array[i] = durNs;
-    if (kind === KIND_BEGIN || kind === KIND_COMPLETE) cols.frame.array[i] = this.sliceFrames.frameOfIds(nameId, catId, this.text);
+    if (kind === KIND_BEGIN || kind === KIND_COMPLETE)
+      cols.frame.array[i] = this.sliceFrames.frameOfIds(nameId, catId, this.text);
     if (args !== null) this.storeArgs(i, args);
     const end = kind === KIND_COMPLETE ? ns + durNs : ns;
     if (end > this.trackEndNs[t]!) this.trackEndNs[t] = end;
@@ -296,7 +428,10 @@ export class PerfettoImport implements PerfettoEventSink {
 
   private readonly trackByUuidNumber = new Map<number, number>();
 
-  /** The event's track_uuid slot → track, without building a bigint string per event for small uuids. */
+  /**
+   * The event's track_uuid slot → track, without building a bigint string per event for small
+   * uuids.
+   */
   private trackOfUuid(b: ProtoBatch, r: number): number {
     const n = b.num(r, P.TRACK_UUID);
     if (n >= 0 && n <= Number.MAX_SAFE_INTEGER) {
@@ -314,11 +449,15 @@ export class PerfettoImport implements PerfettoEventSink {
     if (!c) return -1;
     // One interned category, the common case: its string id is the joined one (both are
     // interned in `strings`), without building arrays and a joined string per event.
-    if (c.categoryNames.length === 0 && c.categoryIids.length === 1) return state.categories.get(c.categoryIids[0]!) ?? -1;
-    const names = c.categoryNames.length > 0 ? c.categoryNames : c.categoryIids.flatMap((iid) => {
-      const id = state.categories.get(iid);
-      return id === undefined ? [] : [this.strings.get(id)];
-    });
+    if (c.categoryNames.length === 0 && c.categoryIids.length === 1)
+      return state.categories.get(c.categoryIids[0]!) ?? -1;
+    const names =
+      c.categoryNames.length > 0
+        ? c.categoryNames
+        : c.categoryIids.flatMap((iid) => {
+            const id = state.categories.get(iid);
+            return id === undefined ? [] : [this.strings.get(id)];
+          });
     if (names.length === 0) return -1;
     const joined = names.join(",");
     let id = this.joinedCategories.get(joined);

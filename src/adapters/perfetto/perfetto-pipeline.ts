@@ -37,7 +37,9 @@ export interface PerfettoResult {
    * The rest of the evidence, complete once `rows` has been consumed; `stacks` stays empty
    * when the caller wrote the tries itself (`withStacks` false).
    */
-  evidence(withStacks: boolean): Omit<NormalizedEvidence, "tables"> & { tables: NormalizedEvidence["tables"] };
+  evidence(
+    withStacks: boolean,
+  ): Omit<NormalizedEvidence, "tables"> & { tables: NormalizedEvidence["tables"] };
 }
 
 export class PerfettoPipeline {
@@ -48,16 +50,41 @@ export class PerfettoPipeline {
     spool: SpoolOptions,
     private readonly stackSpill?: StackSpill,
   ) {
-    this.imp = new PerfettoImport(limits.maxArgsBytes, limits.maxEvents, new EventSpool(spool), limits.maxNestingDepth, stackSpill);
+    this.imp = new PerfettoImport(
+      limits.maxArgsBytes,
+      limits.maxEvents,
+      new EventSpool(spool),
+      limits.maxNestingDepth,
+      stackSpill,
+    );
   }
 
   /** `stackSpill`: where the stack tries spill when full (without it they grow with the trace). */
-  static async open(limits: AdapterLimits, spool: SpoolOptions = {}, stackSpill?: StackSpill): Promise<PerfettoPipeline> {
-    return new PerfettoPipeline(await ProtoScanner.open(perfettoProgram(), { format: PERFETTO_FORMAT, maxDepth: limits.maxNestingDepth }), limits, spool, stackSpill);
+  static async open(
+    limits: AdapterLimits,
+    spool: SpoolOptions = {},
+    stackSpill?: StackSpill,
+  ): Promise<PerfettoPipeline> {
+    return new PerfettoPipeline(
+      await ProtoScanner.open(perfettoProgram(), {
+        format: PERFETTO_FORMAT,
+        maxDepth: limits.maxNestingDepth,
+      }),
+      limits,
+      spool,
+      stackSpill,
+    );
   }
 
   static openSync(limits: AdapterLimits): PerfettoPipeline {
-    return new PerfettoPipeline(ProtoScanner.openSync(perfettoProgram(), { format: PERFETTO_FORMAT, maxDepth: limits.maxNestingDepth }), limits, {});
+    return new PerfettoPipeline(
+      ProtoScanner.openSync(perfettoProgram(), {
+        format: PERFETTO_FORMAT,
+        maxDepth: limits.maxNestingDepth,
+      }),
+      limits,
+      {},
+    );
   }
 
   push(chunk: Uint8Array): void {
@@ -78,19 +105,39 @@ export class PerfettoPipeline {
     // Before the slice nester sizes its arrays by the frame count: profiles add frames.
     const cpu = new MeasureAccumulator("cpu_time");
     const cpuStacks = new StackTrie("cpu_time", this.stackSpill);
-    const profiles = imp.v8Profiles.normalize({ frames: imp.frames, cpu, stacks: cpuStacks, clock }, (t) => imp.tracks.pids[t] ?? null);
+    const profiles = imp.v8Profiles.normalize(
+      { frames: imp.frames, cpu, stacks: cpuStacks, clock },
+      (t) => imp.tracks.pids[t] ?? null,
+    );
     const wall = new MeasureAccumulator("wall_time");
     const wallStacks = new StackTrie("wall_time", this.stackSpill);
     const beginEnd: BeginEndCounts = { unmatchedBegin: 0, unmatchedEnd: 0 };
     const nester = new SliceNester(imp.frames.size, wall, wallStacks);
     const rowWriter = new TraceRowWriter(imp.strings, imp.tracks, clock);
     const nameOf = (id: number): unknown => (id >= 0 ? imp.strings.get(id) : undefined);
-    const slicing = new TrackSlicing(nester, beginEnd, nameOf, rowWriter, { spill: imp.spool.spill, events: imp.spool.pendingEvents }, (t) => imp.ftrace.unnestable(t));
+    const slicing = new TrackSlicing(
+      nester,
+      beginEnd,
+      nameOf,
+      rowWriter,
+      { spill: imp.spool.spill, events: imp.spool.pendingEvents },
+      (t) => imp.ftrace.unnestable(t),
+    );
     const events = imp.spool.length;
     const trackInfo = imp.tracks.allInfo();
     const lookup: TrackLookup = (t) => trackInfo[t]!;
     return {
-      stacks: { tries: [wallStacks, cpuStacks, imp.samples.stacks, ...imp.heap.metrics.map((m) => m.stacks)], frames: imp.frames, clock, tracks: lookup },
+      stacks: {
+        tries: [
+          wallStacks,
+          cpuStacks,
+          imp.samples.stacks,
+          ...imp.heap.metrics.map((m) => m.stacks),
+        ],
+        frames: imp.frames,
+        clock,
+        tracks: lookup,
+      },
       rows: spooledRows(imp.spool, imp.trackEndNs, slicing, rowWriter),
       rowCounts: rowWriter,
       evidence: (withStacks) => {
@@ -102,7 +149,8 @@ export class PerfettoPipeline {
         wall.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);
         cpu.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);
         imp.samples.measures.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);
-        for (const m of imp.heap.metrics) m.measures.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);
+        for (const m of imp.heap.metrics)
+          m.measures.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);
         if (withStacks) {
           wallStacks.emit(tables.stacks, imp.frames, clock, lookup);
           cpuStacks.emit(tables.stacks, imp.frames, clock, lookup);
@@ -111,13 +159,35 @@ export class PerfettoPipeline {
         }
         const slices = nester.slices;
         return {
-          adapter: adapter.name, adapterVersion: adapter.version, producer: null, producerVersion: null, tables, limitations: [...perfettoLimitations(imp, beginEnd, slices, slicing.droppedBegins), ...embeddedProfileLimitations(profiles)],
+          adapter: adapter.name,
+          adapterVersion: adapter.version,
+          producer: null,
+          producerVersion: null,
+          tables,
+          limitations: [
+            ...perfettoLimitations(imp, beginEnd, slices, slicing.droppedBegins),
+            ...embeddedProfileLimitations(profiles),
+          ],
           summary: {
-            packets: imp.packets, events, slices, tracks: imp.tracks.size, cpu_samples: imp.samples.count + profiles.attributedSamples,
-            cpu_profiles: profiles.profiles, total_cpu_time_ns: profiles.totalNs,
-            compressed_groups: imp.compressed.groups, atrace_marks: imp.ftrace.marks, heap_dumps: imp.heap.dumps,
+            packets: imp.packets,
+            events,
+            slices,
+            tracks: imp.tracks.size,
+            cpu_samples: imp.samples.count + profiles.attributedSamples,
+            cpu_profiles: profiles.profiles,
+            total_cpu_time_ns: profiles.totalNs,
+            compressed_groups: imp.compressed.groups,
+            atrace_marks: imp.ftrace.marks,
+            heap_dumps: imp.heap.dumps,
             primary_clock: imp.domain.primary,
-            metrics: [slices > 0 ? "wall_time" : "", profiles.attributedSamples > 0 ? "cpu_time" : "", imp.samples.count > 0 ? "samples" : "", ...imp.heap.metrics.filter((m) => !m.measures.isEmpty).map((m) => m.measures.metric)].filter(Boolean).join(","),
+            metrics: [
+              slices > 0 ? "wall_time" : "",
+              profiles.attributedSamples > 0 ? "cpu_time" : "",
+              imp.samples.count > 0 ? "samples" : "",
+              ...imp.heap.metrics.filter((m) => !m.measures.isEmpty).map((m) => m.measures.metric),
+            ]
+              .filter(Boolean)
+              .join(","),
           },
         };
       },
@@ -125,25 +195,91 @@ export class PerfettoPipeline {
   }
 }
 
-function perfettoLimitations(imp: PerfettoImport, beginEnd: BeginEndCounts, slices: number, droppedBegins: number): Limitation[] {
+function perfettoLimitations(
+  imp: PerfettoImport,
+  beginEnd: BeginEndCounts,
+  slices: number,
+  droppedBegins: number,
+): Limitation[] {
   const out: Limitation[] = [];
   const add = (code: string, count: number, message: string) => {
     if (count > 0) out.push({ code, message, count });
   };
-  add("unmatched_begin", beginEnd.unmatchedBegin, "Slice begins without an end; closed at the track's last timestamp");
-  add("unmatched_end", beginEnd.unmatchedEnd, "Slice ends without an open slice on their track; dropped");
-  add("missing_ts", imp.counts.missingTs + imp.unknownClockEvents, "Track events whose timestamp clock is not defined on their sequence; dropped");
-  add("unknown_clock_conversion", imp.domain.unknownClocks, "Timestamps on a clock without a snapshot relating it to the trace clock; kept unconverted");
-  add("args_truncated", imp.truncatedArgs, "Debug annotations longer than the per-event limit; truncated in the stored args (V8 CPU profiles in them are read whole before that)");
-  add("flows_not_imported", imp.flowEvents, "Track events with flow links (flow_ids, terminating_flow_ids, legacy bind ids); the links are not imported (a JSON trace keeps them as s/f event rows)");
-  add("unresolved_callstacks", imp.samples.unresolved, "CPU samples whose interned callstack is missing; dropped");
-  add("unresolved_heap_callstacks", imp.heap.unresolved, "Heap profile samples whose callstack is in neither the profile packet nor the interned data; dropped");
-  add("heap_dump_incomplete", imp.heap.incomplete, "Heap dumps whose continuation packets never came; used only where no complete dump of that process and heap exists");
-  add("extra_counters_without_track", imp.counters.withoutTrack, "Extra counter values with no counter track named for them; dropped");
-  add("async_begin_while_open", droppedBegins, "atrace S marks for a name and cookie whose slice was already open; dropped, as Trace Processor does (the first S and the F make the slice)");
-  add("ftrace_clock_unconvertible", imp.ftrace.unconvertibleMarks, "atrace marks on an ftrace clock with no {ftrace, boot} timestamp pair relating it to the trace clock (or an unknown clock); dropped");
-  if (slices === 0) out.push({ code: "no_slices", message: "The trace has no slices, so there is no wall time to attribute" });
-  if (imp.heap.dumps + imp.heap.incomplete > 0) out.push({ code: "heap_values_sampled", message: "heapprofd samples allocations (Poisson, at its sampling interval): sizes and counts are estimates, and only the last dump of each process and heap is measured" });
-  if (imp.samples.count > 0) out.push({ code: "sample_counts_only", message: "CPU samples are counted (metric samples); the trace does not give their duration" });
+  add(
+    "unmatched_begin",
+    beginEnd.unmatchedBegin,
+    "Slice begins without an end; closed at the track's last timestamp",
+  );
+  add(
+    "unmatched_end",
+    beginEnd.unmatchedEnd,
+    "Slice ends without an open slice on their track; dropped",
+  );
+  add(
+    "missing_ts",
+    imp.counts.missingTs + imp.unknownClockEvents,
+    "Track events whose timestamp clock is not defined on their sequence; dropped",
+  );
+  add(
+    "unknown_clock_conversion",
+    imp.domain.unknownClocks,
+    "Timestamps on a clock without a snapshot relating it to the trace clock; kept unconverted",
+  );
+  add(
+    "args_truncated",
+    imp.truncatedArgs,
+    "Debug annotations longer than the per-event limit; truncated in the stored args (V8 CPU profiles in them are read whole before that)",
+  );
+  add(
+    "flows_not_imported",
+    imp.flowEvents,
+    "Track events with flow links (flow_ids, terminating_flow_ids, legacy bind ids); the links are not imported (a JSON trace keeps them as s/f event rows)",
+  );
+  add(
+    "unresolved_callstacks",
+    imp.samples.unresolved,
+    "CPU samples whose interned callstack is missing; dropped",
+  );
+  add(
+    "unresolved_heap_callstacks",
+    imp.heap.unresolved,
+    "Heap profile samples whose callstack is in neither the profile packet nor the interned data; dropped",
+  );
+  add(
+    "heap_dump_incomplete",
+    imp.heap.incomplete,
+    "Heap dumps whose continuation packets never came; used only where no complete dump of that process and heap exists",
+  );
+  add(
+    "extra_counters_without_track",
+    imp.counters.withoutTrack,
+    "Extra counter values with no counter track named for them; dropped",
+  );
+  add(
+    "async_begin_while_open",
+    droppedBegins,
+    "atrace S marks for a name and cookie whose slice was already open; dropped, as Trace Processor does (the first S and the F make the slice)",
+  );
+  add(
+    "ftrace_clock_unconvertible",
+    imp.ftrace.unconvertibleMarks,
+    "atrace marks on an ftrace clock with no {ftrace, boot} timestamp pair relating it to the trace clock (or an unknown clock); dropped",
+  );
+  if (slices === 0)
+    out.push({
+      code: "no_slices",
+      message: "The trace has no slices, so there is no wall time to attribute",
+    });
+  if (imp.heap.dumps + imp.heap.incomplete > 0)
+    out.push({
+      code: "heap_values_sampled",
+      message:
+        "heapprofd samples allocations (Poisson, at its sampling interval): sizes and counts are estimates, and only the last dump of each process and heap is measured",
+    });
+  if (imp.samples.count > 0)
+    out.push({
+      code: "sample_counts_only",
+      message: "CPU samples are counted (metric samples); the trace does not give their duration",
+    });
   return out;
 }

@@ -31,8 +31,16 @@ export class PerfettoSamples {
     this.stacks = this.cpu.stacks;
   }
 
-  /** A StreamingProfilePacket: one callstack per sample, timestamps as µs deltas from the packet's. */
-  streaming(state: SequenceState, callstacks: number[], deltasUs: number[], packetNs: number, track: number): void {
+  /**
+   * A StreamingProfilePacket: one callstack per sample, timestamps as µs deltas from the packet's.
+   */
+  streaming(
+    state: SequenceState,
+    callstacks: number[],
+    deltasUs: number[],
+    packetNs: number,
+    track: number,
+  ): void {
     let ns = packetNs;
     callstacks.forEach((iid, k) => {
       ns += (deltasUs[k] ?? 0) * 1000;
@@ -68,7 +76,12 @@ export class PerfettoSamples {
     const name = nameId !== undefined ? this.strings.get(nameId) : null;
     const fn = name && name.length > 0 ? name : `0x${(frame?.relPc ?? 0n).toString(16)}`;
     const f = this.frames.intern(JSON.stringify(["perfetto", fn, module]), {
-      language: languageOf(module), function: fn, module, file: null, line: null, column: null,
+      language: languageOf(module),
+      function: fn,
+      module,
+      file: null,
+      line: null,
+      column: null,
       symbolization: name ? "complete" : "absent",
     });
     // Only a defined frame is final: an iid used before its interned data arrives stays unresolved.

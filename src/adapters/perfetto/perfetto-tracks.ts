@@ -6,7 +6,10 @@
  */
 import type { TrackInfo } from "../common/track.ts";
 
-/** A counter track's CounterDescriptor: values scale by `multiplier`; incremental ones are deltas; `threadTime`: the thread's CPU clock (COUNTER_THREAD_TIME_NS). */
+/**
+ * A counter track's CounterDescriptor: values scale by `multiplier`; incremental ones are deltas;
+ * `threadTime`: the thread's CPU clock (COUNTER_THREAD_TIME_NS).
+ */
 export interface CounterSpec {
   multiplier: number;
   incremental: boolean;
@@ -50,11 +53,26 @@ export class PerfettoTracks {
   describe(uuid: string, d: Descriptor): void {
     const known = this.descriptors.get(uuid);
     // Later descriptors of the same track refine it (names can change); keep known fields.
-    this.descriptors.set(uuid, known ? { ...known, ...Object.fromEntries(Object.entries(d).filter(([, v]) => v !== null && v !== undefined)) } : d);
+    this.descriptors.set(
+      uuid,
+      known
+        ? {
+            ...known,
+            ...Object.fromEntries(
+              Object.entries(d).filter(([, v]) => v !== null && v !== undefined),
+            ),
+          }
+        : d,
+    );
     // A later descriptor renames its process (names can change), except with its command
     // line: Perfetto's SDK writes that as process_name where the producer gives none, and
     // Chrome's processes describe themselves both ways ("Renderer", then the command line).
-    if (d.pid !== null && d.processName && !(d.processNameIsCommandLine && this.processNames.get(d.pid))) this.processNames.set(d.pid, d.processName);
+    if (
+      d.pid !== null &&
+      d.processName &&
+      !(d.processNameIsCommandLine && this.processNames.get(d.pid))
+    )
+      this.processNames.set(d.pid, d.processName);
   }
 
   /** Track `t`'s descriptor as known so far (descriptors normally precede their events). */
@@ -77,7 +95,12 @@ export class PerfettoTracks {
       const tid = d?.tid ?? null;
       this.pids.push(pid === null ? null : String(pid));
       this.tids.push(tid === null ? null : String(tid));
-      const id = tid !== null ? `${pid ?? "-"}:${tid}` : d?.pid !== null && d?.pid !== undefined && d.name === null ? `${d.pid}:-` : `track:${uuid}`;
+      const id =
+        tid !== null
+          ? `${pid ?? "-"}:${tid}`
+          : d?.pid !== null && d?.pid !== undefined && d.name === null
+            ? `${d.pid}:-`
+            : `track:${uuid}`;
       return {
         id,
         processName: pid === null ? null : this.processNames.get(pid) || null,

@@ -30,15 +30,23 @@ export class SequenceState {
   readonly mappings = new Map<number, string | null>();
   readonly frames = new Map<number, InternedFrame>();
   readonly callstacks = new Map<number, number[]>();
-  /** Interned frame iid → its FrameRegistry frame, once resolved (samples name the same frames over and over). */
+  /**
+   * Interned frame iid → its FrameRegistry frame, once resolved (samples name the same frames over
+   * and over).
+   */
   readonly registryFrames = new Map<number, number>();
   readonly clocks = new Map<number, SequenceClock>();
   defaultClockId: number | null = null;
   defaultTrackUuid: string | null = null;
-  /** trace_packet_defaults' extra counter tracks (int and double values), for events that name none. */
+  /**
+   * trace_packet_defaults' extra counter tracks (int and double values), for events that name none.
+   */
   defaultExtraUuids: string[] = [];
   defaultExtraDoubleUuids: string[] = [];
-  /** Tracks of this sequence's packets without a track_uuid and without defaults (legacy thread descriptors). */
+  /**
+   * Tracks of this sequence's packets without a track_uuid and without defaults (legacy thread
+   * descriptors).
+   */
   threadTrack: number | null = null;
 
   clear(): void {

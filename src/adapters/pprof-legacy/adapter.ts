@@ -29,7 +29,11 @@ export const pprofLegacyAdapter: ProducerAdapter = {
     return {
       ...evidence,
       limitations: [...evidence.limitations, ...profile.notes],
-      summary: { ...evidence.summary, legacy_form: profile.form, mappings: profile.mappings.length },
+      summary: {
+        ...evidence.summary,
+        legacy_form: profile.form,
+        mappings: profile.mappings.length,
+      },
     };
   },
 };

@@ -12,7 +12,13 @@
 import { parseFailed } from "../json-guard.ts";
 import { parseJavaSymbols } from "./java-symbols.ts";
 import { callSites, countOf, safe } from "./legacy-numbers.ts";
-import { addSample, emptyProfile, LEGACY_FORMAT, type LegacyProfile, type LegacySample } from "./legacy-profile.ts";
+import {
+  addSample,
+  emptyProfile,
+  LEGACY_FORMAT,
+  type LegacyProfile,
+  type LegacySample,
+} from "./legacy-profile.ts";
 import { parseMemoryMap } from "./memory-map.ts";
 
 interface WordFormat {
@@ -21,7 +27,10 @@ interface WordFormat {
 }
 
 const WORD_FORMATS: WordFormat[] = [
-  { size: 4, little: true }, { size: 4, little: false }, { size: 8, little: true }, { size: 8, little: false },
+  { size: 4, little: true },
+  { size: 4, little: false },
+  { size: 8, little: true },
+  { size: 8, little: false },
 ];
 
 export interface CpuHeader {
@@ -39,32 +48,57 @@ export function cpuHeaderOf(bytes: Uint8Array): CpuHeader | null {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (const f of WORD_FORMATS) {
     if (bytes.length < 5 * f.size) continue;
-    const [n1, n2, n3, n4, n5] = [0, 1, 2, 3, 4].map((i) => word(view, i * f.size, f)) as [bigint, bigint, bigint, bigint, bigint];
-    if (n1 === 0n && n2 === 3n && (n3 === 0n || n3 === 1n) && n4 > 0n && n5 === 0n) return { words: f, java: n3 === 1n, periodMicros: n4 };
+    const [n1, n2, n3, n4, n5] = [0, 1, 2, 3, 4].map((i) => word(view, i * f.size, f)) as [
+      bigint,
+      bigint,
+      bigint,
+      bigint,
+      bigint,
+    ];
+    if (n1 === 0n && n2 === 3n && (n3 === 0n || n3 === 1n) && n4 > 0n && n5 === 0n)
+      return { words: f, java: n3 === 1n, periodMicros: n4 };
   }
   return null;
 }
 
 /** The records after the header; returns where the trailing text starts. */
-function readRecords(bytes: Uint8Array, header: CpuHeader, periodNs: number, adjust: boolean, profile: LegacyProfile, maxSamples: number): number {
+function readRecords(
+  bytes: Uint8Array,
+  header: CpuHeader,
+  periodNs: number,
+  adjust: boolean,
+  profile: LegacyProfile,
+  maxSamples: number,
+): number {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const { size } = header.words;
   let at = 5 * size;
   while (at < bytes.length) {
-    if (bytes.length - at < 2 * size) throw parseFailed(LEGACY_FORMAT, `CPU record cut short at byte ${at}`);
+    if (bytes.length - at < 2 * size)
+      throw parseFailed(LEGACY_FORMAT, `CPU record cut short at byte ${at}`);
     const countWord = word(view, at, header.words);
     const depthWord = word(view, at + size, header.words);
     at += 2 * size;
     // The depth is untrusted: it must fit in what is left before anything is allocated for it.
     if (depthWord > BigInt(Math.floor((bytes.length - at) / size))) {
-      throw parseFailed(LEGACY_FORMAT, `CPU record at byte ${at - 2 * size} claims ${depthWord} frames past the end of the file`);
+      throw parseFailed(
+        LEGACY_FORMAT,
+        `CPU record at byte ${at - 2 * size} claims ${depthWord} frames past the end of the file`,
+      );
     }
     const depth = Number(depthWord);
     const pcs: bigint[] = new Array(depth);
     for (let i = 0; i < depth; i++, at += size) pcs[i] = word(view, at, header.words);
     if (countWord === 0n && depth === 1 && pcs[0] === 0n) return at;
     const count = countOf(countWord, "sample count");
-    addSample(profile, { addresses: adjust ? callSites(pcs, "cpu_leaf_kept") : pcs, values: [count, safe(count * periodNs, "CPU time")] }, maxSamples);
+    addSample(
+      profile,
+      {
+        addresses: adjust ? callSites(pcs, "cpu_leaf_kept") : pcs,
+        values: [count, safe(count * periodNs, "CPU time")],
+      },
+      maxSamples,
+    );
   }
   // No trailer: Go accepts a file that simply ends after its last record.
   return at;
@@ -79,11 +113,13 @@ function stripSignalFrames(samples: LegacySample[]): void {
   const margin = Math.floor(samples.length / 32);
   for (let iteration = 0; iteration < 2; iteration++) {
     const seen = new Map<bigint, number>();
-    for (const s of samples) if (s.addresses.length > 1) seen.set(s.addresses[1]!, (seen.get(s.addresses[1]!) ?? 0) + 1);
+    for (const s of samples)
+      if (s.addresses.length > 1) seen.set(s.addresses[1]!, (seen.get(s.addresses[1]!) ?? 0) + 1);
     // At most one address can reach the threshold, so the map's order does not matter.
     for (const [address, count] of seen) {
       if (count < samples.length - margin) continue;
-      for (const s of samples) if (s.addresses.length > 1 && s.addresses[1] === address) s.addresses.splice(1, 1);
+      for (const s of samples)
+        if (s.addresses.length > 1 && s.addresses[1] === address) s.addresses.splice(1, 1);
       break;
     }
   }
@@ -94,9 +130,16 @@ function stripSignalFrames(samples: LegacySample[]): void {
   }
 }
 
-export function parseBinaryCpu(bytes: Uint8Array, header: CpuHeader, maxSamples: number): LegacyProfile {
+export function parseBinaryCpu(
+  bytes: Uint8Array,
+  header: CpuHeader,
+  maxSamples: number,
+): LegacyProfile {
   const periodNs = safe(Number(header.periodMicros) * 1000, "sampling period");
-  const profile = emptyProfile(header.java ? "java-cpu" : "cpu", [["samples", "count"], ["cpu", "nanoseconds"]]);
+  const profile = emptyProfile(header.java ? "java-cpu" : "cpu", [
+    ["samples", "count"],
+    ["cpu", "nanoseconds"],
+  ]);
   profile.periodType = { type: "cpu", unit: "nanoseconds" };
   profile.period = periodNs;
   // Java stacks are method ids, not return addresses: they are not adjusted.

@@ -28,7 +28,10 @@ const SAMPLE = /^(\d+) +(\d+) @(.*)$/;
 export function parseContentionText(text: string, maxSamples: number): LegacyProfile | null {
   const lines = new TextLines(text);
   if (!(lines.next() ?? "").startsWith("--- contention")) return null;
-  const profile = emptyProfile("contention", [["contentions", "count"], ["delay", "nanoseconds"]]);
+  const profile = emptyProfile("contention", [
+    ["contentions", "count"],
+    ["delay", "nanoseconds"],
+  ]);
   profile.periodType = { type: "contentions", unit: "count" };
   profile.period = 1;
   let cyclesPerSecond = 0;
@@ -43,11 +46,19 @@ export function parseContentionText(text: string, maxSamples: number): LegacyPro
     const key = trimmed.slice(0, eq).trim();
     const value = trimmed.slice(eq + 1);
     switch (key) {
-      case "cycles/second": cyclesPerSecond = integerOf(value, "cycles/second"); break;
-      case "sampling period": profile.period = integerOf(value, "sampling period"); break;
-      case "ms since reset": profile.durationNanos = BigInt(integerOf(value, "ms since reset")) * 1_000_000n; break;
-      case "discarded samples": break;
-      default: return null;
+      case "cycles/second":
+        cyclesPerSecond = integerOf(value, "cycles/second");
+        break;
+      case "sampling period":
+        profile.period = integerOf(value, "sampling period");
+        break;
+      case "ms since reset":
+        profile.durationNanos = BigInt(integerOf(value, "ms since reset")) * 1_000_000n;
+        break;
+      case "discarded samples":
+        break;
+      default:
+        return null;
     }
   }
 
@@ -58,7 +69,8 @@ export function parseContentionText(text: string, maxSamples: number): LegacyPro
     // Go stops at a blank line with an error; a trailing blank line is harmless, so it is skipped.
     if (trimmed === "") continue;
     const m = SAMPLE.exec(trimmed);
-    if (!m) throw parseFailed(LEGACY_FORMAT, `not a contention sample line: ${trimmed.slice(0, 80)}`);
+    if (!m)
+      throw parseFailed(LEGACY_FORMAT, `not a contention sample line: ${trimmed.slice(0, 80)}`);
     let delay = integerOf(m[1]!, "contention delay");
     let count = integerOf(m[2]!, "contention count");
     if (period > 0) {
@@ -67,7 +79,11 @@ export function parseContentionText(text: string, maxSamples: number): LegacyPro
       count = count * period;
     }
     const values = [safe(count, "contention count"), safe(delay, "contention delay")];
-    addSample(profile, { addresses: callSites(addressesAfterAt(m[3]!), "all_return_addresses"), values }, maxSamples);
+    addSample(
+      profile,
+      { addresses: callSites(addressesAfterAt(m[3]!), "all_return_addresses"), values },
+      maxSamples,
+    );
   }
   profile.mappings = parseMemoryMap(memoryMapText(line, lines));
   return profile;

@@ -20,7 +20,8 @@ const HEADER_BYTES = 40;
 function leadingBytes({ head, headBytes }: DetectInput): Uint8Array {
   if (headBytes) return headBytes;
   const out: number[] = [];
-  for (let i = 0; i < head.length && i < HEADER_BYTES && head.charCodeAt(i) < 0x80; i++) out.push(head.charCodeAt(i));
+  for (let i = 0; i < head.length && i < HEADER_BYTES && head.charCodeAt(i) < 0x80; i++)
+    out.push(head.charCodeAt(i));
   return Uint8Array.from(out);
 }
 

@@ -14,9 +14,13 @@ import { addSample, emptyProfile, LEGACY_FORMAT, type LegacyProfile } from "./le
 import { parseMemoryMap } from "./memory-map.ts";
 import { isMemoryMapHeader, isSpaceOrComment, memoryMapText, TextLines } from "./text-lines.ts";
 
-export const HEAP_HEADER = /heap profile: *(\d+): *(\d+) *\[ *(\d+): *(\d+) *\] *@ *(heap[_a-z0-9]*)\/?(\d*)/;
-export const GROWTH_HEADER = /heap profile: *(\d+): *(\d+) *\[ *(\d+): *(\d+) *\] @ (growthz|fragmentationz)/;
-/** Anchored, with every repetition followed by a character it cannot match: linear on hostile lines. */
+export const HEAP_HEADER =
+  /heap profile: *(\d+): *(\d+) *\[ *(\d+): *(\d+) *\] *@ *(heap[_a-z0-9]*)\/?(\d*)/;
+export const GROWTH_HEADER =
+  /heap profile: *(\d+): *(\d+) *\[ *(\d+): *(\d+) *\] @ (growthz|fragmentationz)/;
+/**
+ * Anchored, with every repetition followed by a character it cannot match: linear on hostile lines.
+ */
 const SAMPLE = /^(-?\d+): *(-?\d+) *\[ *(\d+): *(\d+) *\] @(.*)$/;
 
 interface HeapHeader {
@@ -34,16 +38,24 @@ function heapHeaderOf(line: string): HeapHeader | null {
     const rate = h[6] ? integerOf(h[6], "heap sampling rate") : 0;
     const hasAlloc = (h[3] !== h[1] && h[3] !== "0") || (h[4] !== h[2] && h[4] !== "0");
     switch (h[5]) {
-      case "heapz_v2": case "heap_v2": return { v2: true, rate, hasAlloc };
-      case "heapprofile": return { v2: false, rate: 1, hasAlloc };
-      case "heap": return { v2: true, rate: Math.trunc(rate / 2), hasAlloc };
-      default: return null;
+      case "heapz_v2":
+      case "heap_v2":
+        return { v2: true, rate, hasAlloc };
+      case "heapprofile":
+        return { v2: false, rate: 1, hasAlloc };
+      case "heap":
+        return { v2: true, rate: Math.trunc(rate / 2), hasAlloc };
+      default:
+        return null;
     }
   }
   return GROWTH_HEADER.test(line) ? { v2: false, rate: 1, hasAlloc: false } : null;
 }
 
-/** Whether the first line is a heap profile header this reader knows (never throws: detection uses it). */
+/**
+ * Whether the first line is a heap profile header this reader knows (never throws: detection uses
+ * it).
+ */
 export function isHeapHeader(firstLine: string): boolean {
   try {
     return heapHeaderOf(firstLine) !== null;
@@ -66,11 +78,20 @@ export function scaleHeapSample(count: number, size: number, rate: number): [num
   return [Math.trunc(count * scale), Math.trunc(size * scale)];
 }
 
-/** One (count, bytes) column pair, rescaled; `blockSize` is the average size before scaling (Go's integer division). */
-function pairOf(countText: string, sizeText: string, what: string, header: HeapHeader): { values: [number, number]; blockSize: number | null } {
+/**
+ * One (count, bytes) column pair, rescaled; `blockSize` is the average size before scaling (Go's
+ * integer division).
+ */
+function pairOf(
+  countText: string,
+  sizeText: string,
+  what: string,
+  header: HeapHeader,
+): { values: [number, number]; blockSize: number | null } {
   const count = integerOf(countText, `${what} count`);
   const size = integerOf(sizeText, `${what} bytes`);
-  if (count === 0 && size !== 0) throw parseFailed(LEGACY_FORMAT, `${what} count is 0 but its bytes are ${size}`);
+  if (count === 0 && size !== 0)
+    throw parseFailed(LEGACY_FORMAT, `${what} count is 0 but its bytes are ${size}`);
   if (count === 0) return { values: [0, 0], blockSize: null };
   const blockSize = Math.trunc(size / count);
   if (!header.v2) return { values: [count, size], blockSize };
@@ -85,10 +106,22 @@ export function parseHeapText(text: string, maxSamples: number): LegacyProfile |
   // legacy_profile.go names the types objects/space when there are no separate allocation
   // totals; flameox has no metric for those names, and the columns are the in-use ones.
   const profile = header.hasAlloc
-    ? emptyProfile("heap", [["alloc_objects", "count"], ["alloc_space", "bytes"], ["inuse_objects", "count"], ["inuse_space", "bytes"]])
-    : emptyProfile("heap", [["inuse_objects", "count"], ["inuse_space", "bytes"]]);
+    ? emptyProfile("heap", [
+        ["alloc_objects", "count"],
+        ["alloc_space", "bytes"],
+        ["inuse_objects", "count"],
+        ["inuse_space", "bytes"],
+      ])
+    : emptyProfile("heap", [
+        ["inuse_objects", "count"],
+        ["inuse_space", "bytes"],
+      ]);
   if (!header.hasAlloc) {
-    profile.notes.push({ code: "heap_types_renamed", message: "The heap profile has no separate allocation totals; its objects/space columns (pprof's names) were imported as inuse_objects/inuse_space" });
+    profile.notes.push({
+      code: "heap_types_renamed",
+      message:
+        "The heap profile has no separate allocation totals; its objects/space columns (pprof's names) were imported as inuse_objects/inuse_space",
+    });
   }
   profile.periodType = { type: "space", unit: "bytes" };
   profile.period = header.rate;
@@ -105,7 +138,15 @@ export function parseHeapText(text: string, maxSamples: number): LegacyProfile |
     const values = alloc ? [...alloc.values, ...inuse.values] : inuse.values;
     // Go keeps the block size of the last non-empty pair (in-use, else allocation).
     const blockSize = inuse.blockSize ?? alloc?.blockSize ?? 0;
-    addSample(profile, { addresses: callSites(addressesAfterAt(m[5]!), "all_return_addresses"), values, numLabels: [{ key: "bytes", value: blockSize }] }, maxSamples);
+    addSample(
+      profile,
+      {
+        addresses: callSites(addressesAfterAt(m[5]!), "all_return_addresses"),
+        values,
+        numLabels: [{ key: "bytes", value: blockSize }],
+      },
+      maxSamples,
+    );
   }
   profile.mappings = parseMemoryMap(memoryMapText(line, lines));
   return profile;

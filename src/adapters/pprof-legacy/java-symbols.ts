@@ -18,7 +18,11 @@ function describe(text: string): { name: string; file: string; line: number } {
   const fileLine = FILE_LINE.exec(text);
   if (fileLine) {
     const line = Number(fileLine[3]);
-    return { name: fileLine[1]!, file: fileLine[2]!, line: Number.isSafeInteger(line) && line > 0 ? line : 0 };
+    return {
+      name: fileLine[1]!,
+      file: fileLine[2]!,
+      line: Number.isSafeInteger(line) && line > 0 ? line : 0,
+    };
   }
   // Without file:line it is a shared library; only its base name is worth keeping.
   const path = PATH.exec(text);

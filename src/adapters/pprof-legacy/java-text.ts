@@ -42,7 +42,8 @@ function attributeOf(line: string): [string, string] | null {
 export function parseJavaText(text: string, maxSamples: number): LegacyProfile | null {
   const lines = new TextLines(text);
   const first = (lines.next() ?? "").trim();
-  const kind = first === "--- heapz 1 ---" ? "heap" : first === "--- contentionz 1 ---" ? "contention" : null;
+  const kind =
+    first === "--- heapz 1 ---" ? "heap" : first === "--- contentionz 1 ---" ? "contention" : null;
   if (kind === null) return null;
   const profile = emptyProfile(`java-${kind}`, []);
 
@@ -54,16 +55,23 @@ export function parseJavaText(text: string, maxSamples: number): LegacyProfile |
     if (!attribute) break;
     const [key, value] = attribute;
     switch (`${kind}/${key}`) {
-      case "heap/format": case "contention/format":
+      case "heap/format":
+      case "contention/format":
         if (value !== "java") return null;
         break;
       case "heap/resolution":
-        profile.sampleTypes = [{ type: "inuse_objects", unit: "count" }, { type: "inuse_space", unit: value }];
+        profile.sampleTypes = [
+          { type: "inuse_objects", unit: "count" },
+          { type: "inuse_space", unit: value },
+        ];
         break;
       case "contention/resolution":
         // Go gives both types the resolution's unit; flameox would then read a count of
         // contentions as a time, so the count keeps the unit it is.
-        profile.sampleTypes = [{ type: "contentions", unit: "count" }, { type: "delay", unit: value }];
+        profile.sampleTypes = [
+          { type: "contentions", unit: "count" },
+          { type: "delay", unit: value },
+        ];
         break;
       case "contention/sampling period":
         profile.periodType = { type: "contentions", unit: "count" };
@@ -76,7 +84,11 @@ export function parseJavaText(text: string, maxSamples: number): LegacyProfile |
         return null;
     }
   }
-  if (profile.sampleTypes.length === 0) throw parseFailed(LEGACY_FORMAT, `the Java ${kind} profile has no resolution attribute, so its values have no unit`);
+  if (profile.sampleTypes.length === 0)
+    throw parseFailed(
+      LEGACY_FORMAT,
+      `the Java ${kind} profile has no resolution attribute, so its values have no unit`,
+    );
 
   for (; line !== null; line = lines.next()) {
     const trimmed = line.trim();
@@ -87,17 +99,26 @@ export function parseJavaText(text: string, maxSamples: number): LegacyProfile |
     let size = integerOf(m[1]!, "sample value");
     let blockSize: number | null = null;
     if (kind === "heap") {
-      if (objects === 0) throw parseFailed(LEGACY_FORMAT, `Java heap sample with no objects: ${trimmed.slice(0, 80)}`);
+      if (objects === 0)
+        throw parseFailed(
+          LEGACY_FORMAT,
+          `Java heap sample with no objects: ${trimmed.slice(0, 80)}`,
+        );
       blockSize = Math.trunc(size / objects);
       [objects, size] = scaleHeapSample(objects, size, JAVA_HEAPZ_SAMPLING_RATE);
     } else if (profile.period !== 0) {
       objects *= profile.period;
       size *= profile.period;
     }
-    addSample(profile, {
-      addresses: addressesAfterAt(m[3]!), values: [safe(objects, "sample count"), safe(size, "sample value")],
-      numLabels: blockSize === null ? undefined : [{ key: "bytes", value: blockSize }],
-    }, maxSamples);
+    addSample(
+      profile,
+      {
+        addresses: addressesAfterAt(m[3]!),
+        values: [safe(objects, "sample count"), safe(size, "sample value")],
+        numLabels: blockSize === null ? undefined : [{ key: "bytes", value: blockSize }],
+      },
+      maxSamples,
+    );
   }
   profile.symbols = parseJavaSymbols((line ?? "") + "\n" + lines.rest());
   return profile;

@@ -9,7 +9,10 @@ import { LEGACY_FORMAT } from "./legacy-profile.ts";
 const MAX_ADDRESS = (1n << 64n) - 1n;
 const DECIMAL = /^[+-]?\d+$/;
 const HEX = /^0x[0-9a-f]+$/i;
-/** What follows `@` on a sample line; Go's regexps stop the address list at the first other character. */
+/**
+ * What follows `@` on a sample line; Go's regexps stop the address list at the first other
+ * character.
+ */
 const ADDRESS_RUN = /^[ x0-9a-f]*/;
 const HEX_NUMBER = /0x[0-9a-f]+/g;
 
@@ -17,19 +20,22 @@ const HEX_NUMBER = /0x[0-9a-f]+/g;
 export function integerOf(text: string, what: string): number {
   const t = text.trim();
   const value = DECIMAL.test(t) ? Number(t) : HEX.test(t) ? Number(BigInt(t)) : Number.NaN;
-  if (Number.isNaN(value)) throw parseFailed(LEGACY_FORMAT, `${what} is not an integer: ${t.slice(0, 40)}`);
+  if (Number.isNaN(value))
+    throw parseFailed(LEGACY_FORMAT, `${what} is not an integer: ${t.slice(0, 40)}`);
   return safe(value, what);
 }
 
 /** A word of a binary profile as a count. */
 export function countOf(word: bigint, what: string): number {
-  if (word > BigInt(Number.MAX_SAFE_INTEGER)) throw parseFailed(LEGACY_FORMAT, `${what} ${word} is too large`);
+  if (word > BigInt(Number.MAX_SAFE_INTEGER))
+    throw parseFailed(LEGACY_FORMAT, `${what} ${word} is too large`);
   return Number(word);
 }
 
 /** Fails when a value (a count times a period, a scaled size) is no longer exact. */
 export function safe(value: number, what: string): number {
-  if (!Number.isSafeInteger(value)) throw parseFailed(LEGACY_FORMAT, `${what} ${value} is out of range`);
+  if (!Number.isSafeInteger(value))
+    throw parseFailed(LEGACY_FORMAT, `${what} ${value} is out of range`);
   return value;
 }
 
@@ -39,7 +45,8 @@ export function addressesAfterAt(rest: string): bigint[] {
   const out: bigint[] = [];
   for (const hex of run.match(HEX_NUMBER) ?? []) {
     const address = BigInt(hex);
-    if (address > MAX_ADDRESS) throw parseFailed(LEGACY_FORMAT, `address ${hex.slice(0, 40)} is wider than 64 bits`);
+    if (address > MAX_ADDRESS)
+      throw parseFailed(LEGACY_FORMAT, `address ${hex.slice(0, 40)} is wider than 64 bits`);
     out.push(address);
   }
   return out;
@@ -53,6 +60,11 @@ export function addressesAfterAt(rest: string): bigint[] {
  * the leaf included, is a return address (parseHeap, parseContention: `addr--` for all).
  * uint64 arithmetic: 0 wraps, as in Go.
  */
-export function callSites(addresses: bigint[], leaf: "cpu_leaf_kept" | "all_return_addresses"): bigint[] {
-  return addresses.map((a, i) => (i === 0 && leaf === "cpu_leaf_kept" ? a : BigInt.asUintN(64, a - 1n)));
+export function callSites(
+  addresses: bigint[],
+  leaf: "cpu_leaf_kept" | "all_return_addresses",
+): bigint[] {
+  return addresses.map((a, i) =>
+    i === 0 && leaf === "cpu_leaf_kept" ? a : BigInt.asUintN(64, a - 1n),
+  );
 }

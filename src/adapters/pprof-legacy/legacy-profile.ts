@@ -49,13 +49,21 @@ export interface LegacyProfile {
 
 export function emptyProfile(form: string, sampleTypes: [string, string][]): LegacyProfile {
   return {
-    form, sampleTypes: sampleTypes.map(([type, unit]) => ({ type, unit })), periodType: null, period: 0, durationNanos: 0n,
-    samples: [], symbols: new Map(), mappings: [], notes: [],
+    form,
+    sampleTypes: sampleTypes.map(([type, unit]) => ({ type, unit })),
+    periodType: null,
+    period: 0,
+    durationNanos: 0n,
+    samples: [],
+    symbols: new Map(),
+    mappings: [],
+    notes: [],
   };
 }
 
 /** Appends a sample, failing as soon as the profile holds more than the adapter's event limit. */
 export function addSample(profile: LegacyProfile, sample: LegacySample, maxSamples: number): void {
-  if (profile.samples.length >= maxSamples) throw tooLarge(LEGACY_FORMAT, "samples", profile.samples.length + 1, maxSamples);
+  if (profile.samples.length >= maxSamples)
+    throw tooLarge(LEGACY_FORMAT, "samples", profile.samples.length + 1, maxSamples);
   profile.samples.push(sample);
 }

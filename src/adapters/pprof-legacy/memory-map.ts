@@ -11,7 +11,8 @@ import { TextLines } from "./text-lines.ts";
 /** A maps line is short; longer lines are not entries (and never reach a regexp). */
 const MAX_LINE = 4096;
 const MAX_ADDRESS = (1n << 64n) - 1n;
-const PROC_MAPS = /^([0-9a-fA-F]+)-([0-9a-fA-F]+)\s+([-rwxp]+)\s+([0-9a-fA-F]+)\s+([0-9a-fA-F]+):([0-9a-fA-F]+)\s+(\d+)\s*(\S+)?/;
+const PROC_MAPS =
+  /^([0-9a-fA-F]+)-([0-9a-fA-F]+)\s+([-rwxp]+)\s+([0-9a-fA-F]+)\s+([0-9a-fA-F]+):([0-9a-fA-F]+)\s+(\d+)\s*(\S+)?/;
 const BRIEF_MAPS = /^\s*([0-9a-fA-F]+)-([0-9a-fA-F]+):\s*(\S+)(\s.*@)?([0-9a-fA-F]+)?/;
 const SHARED_LIBRARY = /([.]so$|[.]so[._][0-9]+)/;
 /** Where the main executable of a non-PIE x86-64 binary is loaded. */
@@ -28,12 +29,16 @@ function mappingEntry(line: string): LegacyMapping | "skip" | null {
   if (proc) {
     if (!proc[3]!.includes("x")) return "skip";
     const [start, limit, offset] = [hex(proc[1]!), hex(proc[2]!), hex(proc[4]!)];
-    return start === null || limit === null || offset === null ? null : { start, limit, offset, file: proc[8] ?? "" };
+    return start === null || limit === null || offset === null
+      ? null
+      : { start, limit, offset, file: proc[8] ?? "" };
   }
   const brief = BRIEF_MAPS.exec(line);
   if (brief) {
     const [start, limit, offset] = [hex(brief[1]!), hex(brief[2]!), brief[5] ? hex(brief[5]) : 0n];
-    return start === null || limit === null || offset === null ? null : { start, limit, offset, file: brief[3]! };
+    return start === null || limit === null || offset === null
+      ? null
+      : { start, limit, offset, file: brief[3]! };
   }
   return null;
 }
@@ -66,7 +71,9 @@ function adjacent(m1: LegacyMapping, m2: LegacyMapping): boolean {
   return m1.offset === 0n || m2.offset === 0n || m1.offset + (m1.limit - m1.start) === m2.offset;
 }
 
-/** Merges split mappings and moves the guessed main executable first (profile.go massageMappings). */
+/**
+ * Merges split mappings and moves the guessed main executable first (profile.go massageMappings).
+ */
 function massage(input: LegacyMapping[]): LegacyMapping[] {
   const out: LegacyMapping[] = [];
   for (const m of input) {
@@ -83,8 +90,14 @@ function massage(input: LegacyMapping[]): LegacyMapping[] {
     return file !== "" && !SHARED_LIBRARY.test(file) && !file.startsWith("[");
   });
   if (main > 0) [out[0], out[main]] = [out[main]!, out[0]!];
-  // Some handlers report the main executable's region as a hugepage alias; drop it (remapMappingIDs).
-  if (out.length > 1 && out[0]!.file.startsWith("/anon_hugepage") && out[0]!.limit === out[1]!.start) out.shift();
+  // Some handlers report the main executable's region as a hugepage alias; drop it
+  // (remapMappingIDs).
+  if (
+    out.length > 1 &&
+    out[0]!.file.startsWith("/anon_hugepage") &&
+    out[0]!.limit === out[1]!.start
+  )
+    out.shift();
   const first = out[0];
   if (first && BigInt.asUintN(64, first.start - first.offset) === EXPECTED_MAIN_START) {
     first.start = EXPECTED_MAIN_START;
@@ -101,8 +114,11 @@ export class MappingTable {
     if (address === 0n) return -1;
     const direct = this.mappings.findIndex((m) => m.start <= address && address < m.limit);
     if (direct >= 0) return direct;
-    // Legacy handlers may omit the first part of a mapping split in two: its offset says where it began.
-    const extended = this.mappings.findIndex((m) => m.offset !== 0n && m.start - m.offset <= address && address < m.start);
+    // Legacy handlers may omit the first part of a mapping split in two: its offset says where it
+    // began.
+    const extended = this.mappings.findIndex(
+      (m) => m.offset !== 0n && m.start - m.offset <= address && address < m.start,
+    );
     if (extended >= 0) {
       const m = this.mappings[extended]!;
       m.start -= m.offset;

@@ -14,7 +14,14 @@ export function readLegacyProfile(bytes: Uint8Array, maxSamples: number): Legacy
   const header = cpuHeaderOf(bytes);
   if (header) return parseBinaryCpu(bytes, header, maxSamples);
   const text = new TextDecoder().decode(bytes);
-  const profile = parseHeapText(text, maxSamples) ?? parseContentionText(text, maxSamples) ?? parseJavaText(text, maxSamples);
-  if (!profile) throw parseFailed(LEGACY_FORMAT, "neither a binary CPU profile nor a heap, contention or Java text profile");
+  const profile =
+    parseHeapText(text, maxSamples) ??
+    parseContentionText(text, maxSamples) ??
+    parseJavaText(text, maxSamples);
+  if (!profile)
+    throw parseFailed(
+      LEGACY_FORMAT,
+      "neither a binary CPU profile nor a heap, contention or Java text profile",
+    );
   return profile;
 }

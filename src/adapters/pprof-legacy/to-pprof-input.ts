@@ -33,7 +33,13 @@ export function toPprofInput(profile: LegacyProfile): PprofInput {
       if (functionId === undefined) {
         functionId = functions.length + 1;
         functionIds.set(symbol.name, functionId);
-        functions.push({ id: functionId, name: str(symbol.name), systemName: str(symbol.name), filename: str(symbol.file), startLine: 0 });
+        functions.push({
+          id: functionId,
+          name: str(symbol.name),
+          systemName: str(symbol.name),
+          filename: str(symbol.file),
+          startLine: 0,
+        });
       }
       lines.push({ functionId, line: symbol.line, column: 0 });
     }
@@ -54,7 +60,9 @@ export function toPprofInput(profile: LegacyProfile): PprofInput {
     for (const address of s.addresses) ids[k++] = locationOf(address);
     locationStart[i + 1] = k;
     for (let t = 0; t < types; t++) values[i * types + t] = s.values[t] ?? 0;
-    labels.push((s.numLabels ?? []).map((l) => ({ key: str(l.key), str: 0, num: l.value, numUnit: 0 })));
+    labels.push(
+      (s.numLabels ?? []).map((l) => ({ key: str(l.key), str: 0, num: l.value, numUnit: 0 })),
+    );
   });
 
   const input: Omit<PprofInput, "strings"> = {
@@ -69,7 +77,9 @@ export function toPprofInput(profile: LegacyProfile): PprofInput {
     mappings: profile.mappings.map((m, i) => ({ id: i + 1, filename: str(m.file), buildId: 0 })),
     timeNanos: 0n,
     durationNanos: profile.durationNanos,
-    periodType: profile.periodType ? { type: str(profile.periodType.type), unit: str(profile.periodType.unit) } : null,
+    periodType: profile.periodType
+      ? { type: str(profile.periodType.type), unit: str(profile.periodType.unit) }
+      : null,
     period: profile.period,
     defaultSampleType: 0,
   };

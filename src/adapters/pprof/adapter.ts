@@ -4,7 +4,13 @@
  * inlined functions and lines as frames, per-type measurements, edges and stacks.
  * Read by the WASM wire scanner on both entry points.
  */
-import type { DetectInput, ExtractInput, ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
+import type {
+  DetectInput,
+  ExtractInput,
+  ProducerAdapter,
+  StreamedEvidence,
+  StreamExtractInput,
+} from "../adapter.ts";
 import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { fieldsWithin, sniffFirstMessage, topLevelFields } from "../wasm/proto-sniff.ts";
 import { pprofEvidence } from "./normalize-pprof.ts";
@@ -12,13 +18,34 @@ import { scanPprof, scanPprofSync } from "./scan-pprof.ts";
 
 const SELF = { name: "pprof", version: "1.2.0" };
 /** Profile's top-level fields and their wire types (13, comment, may be packed). */
-const PROFILE_FIELDS: Record<number, number> = { 1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 7: 0, 8: 0, 9: 0, 10: 0, 11: 2, 12: 0, 13: 0, 14: 0, 15: 2 };
+const PROFILE_FIELDS: Record<number, number> = {
+  1: 2,
+  2: 2,
+  3: 2,
+  4: 2,
+  5: 2,
+  6: 2,
+  7: 0,
+  8: 0,
+  9: 0,
+  10: 0,
+  11: 2,
+  12: 0,
+  13: 0,
+  14: 0,
+  15: 2,
+};
 
 export function detectPprof({ headBytes, displayName }: DetectInput): number {
   if (!headBytes || headBytes.length < 4) return 0;
   const fields = topLevelFields(headBytes, 12);
-  if (fields.length === 0 || !fields.every((f) => PROFILE_FIELDS[f.number] === f.wire || (f.number === 13 && f.wire === 2))) return 0;
-  const named = /\.(pprof|prof|pb)(\.gz)?$/i.test(displayName) || /pprof|profile/i.test(displayName);
+  if (
+    fields.length === 0 ||
+    !fields.every((f) => PROFILE_FIELDS[f.number] === f.wire || (f.number === 13 && f.wire === 2))
+  )
+    return 0;
+  const named =
+    /\.(pprof|prof|pb)(\.gz)?$/i.test(displayName) || /pprof|profile/i.test(displayName);
   if (fields.some((f) => f.number !== 1)) return named ? 0.9 : 0.8;
   // Only field 1 seen: a ValueType (two varints) tells pprof from a Perfetto or OTLP stream.
   const first = sniffFirstMessage(headBytes);
@@ -32,10 +59,18 @@ export const pprofAdapter: ProducerAdapter = {
   mediaType: "application/vnd.google.protobuf",
   detect: detectPprof,
   extract(input: ExtractInput): NormalizedEvidence {
-    return pprofEvidence(scanPprofSync(input.bytes, input.limits.maxNestingDepth, input.limits.maxEvents), input.limits.maxEvents, SELF);
+    return pprofEvidence(
+      scanPprofSync(input.bytes, input.limits.maxNestingDepth, input.limits.maxEvents),
+      input.limits.maxEvents,
+      SELF,
+    );
   },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
-    const parsed = await scanPprof(input.chunks, input.limits.maxNestingDepth, input.limits.maxEvents);
+    const parsed = await scanPprof(
+      input.chunks,
+      input.limits.maxNestingDepth,
+      input.limits.maxEvents,
+    );
     return { ...pprofEvidence(parsed, input.limits.maxEvents, SELF), streamed: [] };
   },
 };

@@ -15,7 +15,10 @@ export class PprofFrames {
   private readonly byLocation = new Map<number, number[] | null>();
   addressOnly = 0;
 
-  constructor(private readonly input: PprofInput, private readonly frames: FrameRegistry) {
+  constructor(
+    private readonly input: PprofInput,
+    private readonly frames: FrameRegistry,
+  ) {
     for (const f of input.functions) this.functions.set(f.id, f);
     for (const m of input.mappings) this.mappings.set(m.id, m);
     for (const l of input.locations) this.locations.set(l.id, l);
@@ -34,24 +37,49 @@ export class PprofFrames {
     let frames: number[] | null = null;
     if (location) {
       const module = this.str(this.mappings.get(location.mappingId)?.filename ?? 0);
-      frames = location.lines.length === 0
-        ? [this.addressFrame(location.address, module)]
-        : location.lines.map((line) => this.lineFrame(line.functionId, line.line, line.column, module)).reverse();
+      frames =
+        location.lines.length === 0
+          ? [this.addressFrame(location.address, module)]
+          : location.lines
+              .map((line) => this.lineFrame(line.functionId, line.line, line.column, module))
+              .reverse();
     }
     this.byLocation.set(locationId, frames);
     return frames;
   }
 
-  private lineFrame(functionId: number, line: number, column: number, module: string | null): number {
+  private lineFrame(
+    functionId: number,
+    line: number,
+    column: number,
+    module: string | null,
+  ): number {
     const fn = this.functions.get(functionId);
     const name = fn ? (this.str(fn.name) ?? this.str(fn.systemName)) : null;
     const file = fn ? this.str(fn.filename) : null;
-    const symbolization: Symbolization = name !== null ? "complete" : file !== null ? "partial" : "absent";
+    const symbolization: Symbolization =
+      name !== null ? "complete" : file !== null ? "partial" : "absent";
     const record = {
-      language: languageOf(file), function: name ?? "(unknown)", file, module,
-      line: line > 0 && line < 2 ** 31 ? line : null, column: column > 0 && column < 2 ** 31 ? column : null, symbolization,
+      language: languageOf(file),
+      function: name ?? "(unknown)",
+      file,
+      module,
+      line: line > 0 && line < 2 ** 31 ? line : null,
+      column: column > 0 && column < 2 ** 31 ? column : null,
+      symbolization,
     };
-    return this.frames.intern(JSON.stringify(["pprof", record.language, record.function, file, module, record.line, record.column]), record);
+    return this.frames.intern(
+      JSON.stringify([
+        "pprof",
+        record.language,
+        record.function,
+        file,
+        module,
+        record.line,
+        record.column,
+      ]),
+      record,
+    );
   }
 
   /**
@@ -61,7 +89,13 @@ export class PprofFrames {
    */
   noStackFrame(): number {
     return this.frames.intern(JSON.stringify(["pprof-no-stack"]), {
-      language: "native", function: "(no stack)", file: null, module: null, line: null, column: null, symbolization: "absent",
+      language: "native",
+      function: "(no stack)",
+      file: null,
+      module: null,
+      line: null,
+      column: null,
+      symbolization: "absent",
     });
   }
 
@@ -69,7 +103,13 @@ export class PprofFrames {
     this.addressOnly++;
     const name = `0x${address.toString(16)}`;
     return this.frames.intern(JSON.stringify(["pprof-address", name, module]), {
-      language: "native", function: name, file: null, module, line: null, column: null, symbolization: "absent",
+      language: "native",
+      function: name,
+      file: null,
+      module,
+      line: null,
+      column: null,
+      symbolization: "absent",
     });
   }
 }

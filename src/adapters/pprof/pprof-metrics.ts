@@ -2,13 +2,30 @@
 import type { FrameMetric } from "../../domain/evidence-schema.ts";
 
 const BY_TYPE: Record<string, FrameMetric> = {
-  cpu: "cpu_time", wall: "wall_time", samples: "samples", sample: "samples",
-  alloc_space: "alloc_space", alloc_objects: "alloc_objects", inuse_space: "inuse_space", inuse_objects: "inuse_objects",
-  contentions: "contentions", delay: "delay",
+  cpu: "cpu_time",
+  wall: "wall_time",
+  samples: "samples",
+  sample: "samples",
+  alloc_space: "alloc_space",
+  alloc_objects: "alloc_objects",
+  inuse_space: "inuse_space",
+  inuse_objects: "inuse_objects",
+  contentions: "contentions",
+  delay: "delay",
   // Hardware events as perf_to_profile (and flameox's own export of perf captures) names them.
-  cycles: "cycles", instructions: "instructions",
+  cycles: "cycles",
+  instructions: "instructions",
 };
-const TIME_SCALE: Record<string, number> = { nanoseconds: 1, ns: 1, microseconds: 1e3, us: 1e3, milliseconds: 1e6, ms: 1e6, seconds: 1e9, s: 1e9 };
+const TIME_SCALE: Record<string, number> = {
+  nanoseconds: 1,
+  ns: 1,
+  microseconds: 1e3,
+  us: 1e3,
+  milliseconds: 1e6,
+  ms: 1e6,
+  seconds: 1e9,
+  s: 1e9,
+};
 
 export interface MetricOfType {
   metric: FrameMetric;

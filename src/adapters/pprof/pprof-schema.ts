@@ -25,4 +25,6 @@ message Line { uint64 function_id = 1; int64 line = 2; int64 column = 3; }
 message Function { uint64 id = 1; int64 name = 2; int64 system_name = 3; int64 filename = 4; int64 start_line = 5; }
 `;
 
-export const Profile = protobuf.parse(PROTO, { keepCase: true }).root.lookupType("perftools.profiles.Profile");
+export const Profile = protobuf
+  .parse(PROTO, { keepCase: true })
+  .root.lookupType("perftools.profiles.Profile");

@@ -20,14 +20,22 @@ export function detectPyperf({ head }: DetectInput): number {
   if (!text.startsWith("{") || !/"benchmarks"\s*:/.test(text)) return 0;
   // pytest-benchmark, Google Benchmark and NVBench also have "benchmarks"; only pyperf has
   // runs whose warmups are [loops, value] pairs or whose values are bare numbers.
-  if (/"machine_info"\s*:|"run_type"\s*:|"real_time"\s*:|"devices"\s*:|"nvbench"/.test(text)) return 0;
+  if (/"machine_info"\s*:|"run_type"\s*:|"real_time"\s*:|"devices"\s*:|"nvbench"/.test(text))
+    return 0;
   if (!/"runs"\s*:/.test(text)) return 0;
-  return /"warmups"\s*:\s*\[\s*\[/.test(text) || /"values"\s*:\s*\[\s*-?[\d.]/.test(text) ? 0.9 : 0.2;
+  return /"warmups"\s*:\s*\[\s*\[/.test(text) || /"values"\s*:\s*\[\s*-?[\d.]/.test(text)
+    ? 0.9
+    : 0.2;
 }
 
 const meta = (value: unknown): Meta => (isPlainObject(value) ? value : {});
 
-function readBenchmark(bench: unknown, b: number, suite: Meta, out: MeasurementWriter): { name: string; values: number; warmups: number } {
+function readBenchmark(
+  bench: unknown,
+  b: number,
+  suite: Meta,
+  out: MeasurementWriter,
+): { name: string; values: number; warmups: number } {
   if (!isPlainObject(bench)) throw expectationFailed(LABEL, `benchmarks[${b}]`, "an object", bench);
   const benchMeta = { ...suite, ...meta(bench.metadata) };
   const scope = typeof benchMeta.name === "string" ? benchMeta.name : `benchmark-${b}`;
@@ -35,7 +43,9 @@ function readBenchmark(bench: unknown, b: number, suite: Meta, out: MeasurementW
   const name = unit === "byte" ? "memory_usage" : "wall_time";
   // pyperf's benchmark tags (`pyperf compare_to` groups by them) are kept as one dimension,
   // comma-separated in the order written; a non-list or non-string tag is not a tag.
-  const tagList = Array.isArray(benchMeta.tags) ? benchMeta.tags.filter((t): t is string => typeof t === "string") : [];
+  const tagList = Array.isArray(benchMeta.tags)
+    ? benchMeta.tags.filter((t): t is string => typeof t === "string")
+    : [];
   const tags: Record<string, string> = tagList.length > 0 ? { tags: tagList.join(",") } : {};
   let values = 0;
   let warmups = 0;
@@ -47,18 +57,44 @@ function readBenchmark(bench: unknown, b: number, suite: Meta, out: MeasurementW
     const inner = typeof runMeta.inner_loops === "number" ? runMeta.inner_loops : null;
     const runValues = run.values === undefined ? [] : arrayAt(LABEL, `${at}.values`, run.values);
     const phase = runValues.length === 0 ? "calibration" : null;
-    const base = { name, unit, scope, worker_id: `run-${r}`, worker_run_index: r, phase, dimensions: { inner_loops: inner, ...tags } };
-    (run.warmups === undefined ? [] : arrayAt(LABEL, `${at}.warmups`, run.warmups)).forEach((pair, i) => {
-      if (!Array.isArray(pair) || pair.length !== 2) throw expectationFailed(LABEL, `${at}.warmups[${i}]`, "a [loops, value] pair", pair);
-      out.add({ ...base, aggregation: "sample", is_warmup: true, value_index: i, loop_count: numberAt(LABEL, `${at}.warmups[${i}][0]`, pair[0]), value: numberAt(LABEL, `${at}.warmups[${i}][1]`, pair[1]) });
-      warmups++;
-    });
+    const base = {
+      name,
+      unit,
+      scope,
+      worker_id: `run-${r}`,
+      worker_run_index: r,
+      phase,
+      dimensions: { inner_loops: inner, ...tags },
+    };
+    (run.warmups === undefined ? [] : arrayAt(LABEL, `${at}.warmups`, run.warmups)).forEach(
+      (pair, i) => {
+        if (!Array.isArray(pair) || pair.length !== 2)
+          throw expectationFailed(LABEL, `${at}.warmups[${i}]`, "a [loops, value] pair", pair);
+        out.add({
+          ...base,
+          aggregation: "sample",
+          is_warmup: true,
+          value_index: i,
+          loop_count: numberAt(LABEL, `${at}.warmups[${i}][0]`, pair[0]),
+          value: numberAt(LABEL, `${at}.warmups[${i}][1]`, pair[1]),
+        });
+        warmups++;
+      },
+    );
     runValues.forEach((v, i) => {
-      out.add({ ...base, aggregation: "sample", is_warmup: false, value_index: i, loop_count: loops, value: numberAt(LABEL, `${at}.values[${i}]`, v) });
+      out.add({
+        ...base,
+        aggregation: "sample",
+        is_warmup: false,
+        value_index: i,
+        loop_count: loops,
+        value: numberAt(LABEL, `${at}.values[${i}]`, v),
+      });
       values++;
     });
   });
-  if (values === 0) out.skip("no_values", `${scope}: no measured values (only warmups or calibration)`);
+  if (values === 0)
+    out.skip("no_values", `${scope}: no measured values (only warmups or calibration)`);
   return { name: scope, values, warmups };
 }
 
@@ -69,7 +105,9 @@ export const pyperfAdapter = benchmarkAdapter({
   detect: detectPyperf,
   read(document, out) {
     const suite = meta(document.metadata);
-    const benchmarks = arrayAt(LABEL, "benchmarks", document.benchmarks).map((bench, b) => readBenchmark(bench, b, suite, out));
+    const benchmarks = arrayAt(LABEL, "benchmarks", document.benchmarks).map((bench, b) =>
+      readBenchmark(bench, b, suite, out),
+    );
     const version = typeof suite.perf_version === "string" ? suite.perf_version : null;
     return {
       producer: "pyperf",

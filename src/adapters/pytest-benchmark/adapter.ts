@@ -13,7 +13,9 @@ const AGGREGATES = ["min", "max", "mean", "stddev", "median"] as const;
 
 export function detectPytestBenchmark({ head }: DetectInput): number {
   const text = head.trimStart();
-  return text.startsWith("{") && /"machine_info"\s*:/.test(text) && /"benchmarks"\s*:/.test(text) ? 0.95 : 0;
+  return text.startsWith("{") && /"machine_info"\s*:/.test(text) && /"benchmarks"\s*:/.test(text)
+    ? 0.95
+    : 0;
 }
 
 export const pytestBenchmarkAdapter = benchmarkAdapter({
@@ -26,18 +28,60 @@ export const pytestBenchmarkAdapter = benchmarkAdapter({
     const benchmarks = arrayAt(LABEL, "benchmarks", document.benchmarks);
     benchmarks.forEach((bench, b) => {
       const at = `benchmarks[${b}]`;
-      if (!isPlainObject(bench) || !isPlainObject(bench.stats)) throw expectationFailed(LABEL, `${at}.stats`, "an object", isPlainObject(bench) ? bench.stats : bench);
-      const scope = typeof bench.fullname === "string" ? bench.fullname : String(bench.name ?? `benchmark-${b}`);
+      if (!isPlainObject(bench) || !isPlainObject(bench.stats))
+        throw expectationFailed(
+          LABEL,
+          `${at}.stats`,
+          "an object",
+          isPlainObject(bench) ? bench.stats : bench,
+        );
+      const scope =
+        typeof bench.fullname === "string"
+          ? bench.fullname
+          : String(bench.name ?? `benchmark-${b}`);
       const iterations = typeof bench.stats.iterations === "number" ? bench.stats.iterations : null;
-      const dims = { group: typeof bench.group === "string" ? bench.group : null, param: bench.param === null || bench.param === undefined ? null : String(bench.param) };
-      const data = bench.stats.data === undefined ? null : arrayAt(LABEL, `${at}.stats.data`, bench.stats.data);
-      data?.forEach((t, i) => out.add({ name: "wall_time", value: numberAt(LABEL, `${at}.stats.data[${i}]`, t), unit: "s", aggregation: "sample", scope, value_index: i, loop_count: iterations, dimensions: dims }));
+      const dims = {
+        group: typeof bench.group === "string" ? bench.group : null,
+        param: bench.param === null || bench.param === undefined ? null : String(bench.param),
+      };
+      const data =
+        bench.stats.data === undefined
+          ? null
+          : arrayAt(LABEL, `${at}.stats.data`, bench.stats.data);
+      data?.forEach((t, i) =>
+        out.add({
+          name: "wall_time",
+          value: numberAt(LABEL, `${at}.stats.data[${i}]`, t),
+          unit: "s",
+          aggregation: "sample",
+          scope,
+          value_index: i,
+          loop_count: iterations,
+          dimensions: dims,
+        }),
+      );
       samples += data?.length ?? 0;
-      if (!data) out.skip("no_raw_data", "the file has summary statistics only; rerun with --benchmark-save-data to keep every round");
+      if (!data)
+        out.skip(
+          "no_raw_data",
+          "the file has summary statistics only; rerun with --benchmark-save-data to keep every round",
+        );
       for (const agg of AGGREGATES) {
-        if (typeof bench.stats[agg] === "number") out.add({ name: "wall_time", value: bench.stats[agg] as number, unit: "s", aggregation: agg, scope, dimensions: dims });
+        if (typeof bench.stats[agg] === "number")
+          out.add({
+            name: "wall_time",
+            value: bench.stats[agg] as number,
+            unit: "s",
+            aggregation: agg,
+            scope,
+            dimensions: dims,
+          });
       }
     });
-    return { producer: "pytest-benchmark", producerVersion: typeof document.version === "string" ? document.version : null, summary: { benchmarks: benchmarks.length, samples } };
+    return {
+      producer: "pytest-benchmark",
+      producerVersion: typeof document.version === "string" ? document.version : null,
+      summary: { benchmarks: benchmarks.length, samples },
+    };
   },
 });

@@ -7,20 +7,36 @@
  * that was killed leaves a cut last line: the complete lines are kept and a limitation
  * says the evidence is partial; a bad line anywhere else is a parse failure.
  */
-import type { DetectInput, ExtractInput, ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
+import type {
+  DetectInput,
+  ExtractInput,
+  ProducerAdapter,
+  StreamedEvidence,
+  StreamExtractInput,
+} from "../adapter.ts";
 import { EVIDENCE_SCHEMAS } from "../../domain/evidence-schema.ts";
 import { TableBuffer } from "../../domain/table-buffer.ts";
 import { tableBufferToBatch } from "../common/table-buffer-batch.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
-import { assertNestingWithin, expectationFailed, isPlainObject, parseFailed } from "../json-guard.ts";
-import { TestResultWriter, type TestOutcome, type TestRecordKind } from "../test-results/row-writer.ts";
+import {
+  assertNestingWithin,
+  expectationFailed,
+  isPlainObject,
+  parseFailed,
+} from "../json-guard.ts";
+import {
+  TestResultWriter,
+  type TestOutcome,
+  type TestRecordKind,
+} from "../test-results/row-writer.ts";
 import { summarizeLongrepr } from "./longrepr.ts";
 
 const NAME = "pytest-reportlog";
 const VERSION = "1.0.0";
 const LABEL = "pytest-reportlog JSONL";
-const KNOWN_TYPES = /"\$report_type"\s*:\s*"(SessionStart|SessionFinish|CollectReport|TestReport|SubTestReport|WarningMessage)"/;
+const KNOWN_TYPES =
+  /"\$report_type"\s*:\s*"(SessionStart|SessionFinish|CollectReport|TestReport|SubTestReport|WarningMessage)"/;
 const NEWLINE = 0x0a;
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -46,12 +62,19 @@ function* lines(bytes: Uint8Array): Generator<Line> {
     const end = bytes.indexOf(NEWLINE, start);
     const stop = end === -1 ? bytes.length : end;
     number += 1;
-    yield { number, bytes: bytes.subarray(start, stop), last: end === -1 || end === bytes.length - 1 };
+    yield {
+      number,
+      bytes: bytes.subarray(start, stop),
+      last: end === -1 || end === bytes.length - 1,
+    };
     start = stop + 1;
   }
 }
 
-/** The same lines from chunks of any size: a line that ends a chunk waits to learn whether more follows. */
+/**
+ * The same lines from chunks of any size: a line that ends a chunk waits to learn whether more
+ * follows.
+ */
 async function* streamedLines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Line> {
   let carry: Uint8Array = new Uint8Array(0);
   let held: Line | null = null;
@@ -108,19 +131,30 @@ class ReportlogReader {
       record = JSON.parse(text);
     } catch (error) {
       if (line.last) {
-        this.limitations.push({ code: "truncated_last_line", message: `The last line (${line.number}) is incomplete JSON; the run was probably cut short, so the evidence is partial`, count: 1 });
+        this.limitations.push({
+          code: "truncated_last_line",
+          message: `The last line (${line.number}) is incomplete JSON; the run was probably cut short, so the evidence is partial`,
+          count: 1,
+        });
         this.stopped = true;
         return;
       }
-      throw parseFailed(LABEL, `line ${line.number} is not JSON (${error instanceof Error ? error.message : String(error)})`, error);
+      throw parseFailed(
+        LABEL,
+        `line ${line.number} is not JSON (${error instanceof Error ? error.message : String(error)})`,
+        error,
+      );
     }
-    if (!isPlainObject(record)) throw expectationFailed(LABEL, `line ${line.number}`, "an object", record);
+    if (!isPlainObject(record))
+      throw expectationFailed(LABEL, `line ${line.number}`, "an object", record);
     const type = record.$report_type;
-    if (typeof type !== "string") throw expectationFailed(LABEL, `line ${line.number}.$report_type`, "a string", type);
+    if (typeof type !== "string")
+      throw expectationFailed(LABEL, `line ${line.number}.$report_type`, "a string", type);
     this.records += 1;
     switch (type) {
       case "SessionStart":
-        this.pytestVersion = typeof record.pytest_version === "string" ? record.pytest_version : null;
+        this.pytestVersion =
+          typeof record.pytest_version === "string" ? record.pytest_version : null;
         break;
       case "SessionFinish":
         this.sessionFinished = true;
@@ -131,7 +165,13 @@ class ReportlogReader {
         break;
       case "TestReport":
       case "SubTestReport":
-        readTest(record, line.number, type === "SubTestReport" ? "subtest" : "test", this.out, this.seenPhase);
+        readTest(
+          record,
+          line.number,
+          type === "SubTestReport" ? "subtest" : "test",
+          this.out,
+          this.seenPhase,
+        );
         break;
       case "WarningMessage":
         readWarning(record, this.out);
@@ -148,10 +188,18 @@ class ReportlogReader {
     const unknownCount = [...this.unknown.values()].reduce((a, b) => a + b, 0);
     if (unknownCount > 0) {
       const names = [...this.unknown.keys()].slice(0, 8).join(", ");
-      limitations.push({ code: "unknown_report_types", message: `Skipped ${unknownCount} records of report types this reader does not know (${names})`, count: unknownCount });
+      limitations.push({
+        code: "unknown_report_types",
+        message: `Skipped ${unknownCount} records of report types this reader does not know (${names})`,
+        count: unknownCount,
+      });
     }
     if (!this.sessionFinished && !limitations.some((l) => l.code === "truncated_last_line")) {
-      limitations.push({ code: "session_not_finished", message: "No SessionFinish record: the session may have been interrupted, so tests may be missing" });
+      limitations.push({
+        code: "session_not_finished",
+        message:
+          "No SessionFinish record: the session may have been interrupted, so tests may be missing",
+      });
     }
     return {
       adapter: NAME,
@@ -159,14 +207,23 @@ class ReportlogReader {
       producer: "pytest",
       producerVersion: this.pytestVersion,
       limitations,
-      summary: { records: this.records, test_results: this.out.rows, exit_status: this.exitStatus, session_finished: this.sessionFinished, unknown_records: unknownCount },
+      summary: {
+        records: this.records,
+        test_results: this.out.rows,
+        exit_status: this.exitStatus,
+        session_finished: this.sessionFinished,
+        unknown_records: unknownCount,
+      },
     };
   }
 }
 
 export function extractPytestReportlog(input: ExtractInput): NormalizedEvidence {
   const tables = emptyTables();
-  const reader = new ReportlogReader(new TestResultWriter(tables.test_results, LABEL, input.limits.maxEvents), input.limits.maxNestingDepth);
+  const reader = new ReportlogReader(
+    new TestResultWriter(tables.test_results, LABEL, input.limits.maxEvents),
+    input.limits.maxNestingDepth,
+  );
   for (const line of lines(input.bytes)) {
     reader.line(line);
     if (reader.stopped) break;
@@ -174,12 +231,25 @@ export function extractPytestReportlog(input: ExtractInput): NormalizedEvidence 
   return { ...reader.evidence(), tables };
 }
 
-/** The same records chunk by chunk, the rows handed to the sink in batches: memory does not grow with the file. */
-export async function extractPytestReportlogStream(input: StreamExtractInput): Promise<StreamedEvidence> {
-  const reader = new ReportlogReader(new TestResultWriter(new TableBuffer(EVIDENCE_SCHEMAS.test_results), LABEL, input.limits.maxEvents), input.limits.maxNestingDepth);
+/**
+ * The same records chunk by chunk, the rows handed to the sink in batches: memory does not grow
+ * with the file.
+ */
+export async function extractPytestReportlogStream(
+  input: StreamExtractInput,
+): Promise<StreamedEvidence> {
+  const reader = new ReportlogReader(
+    new TestResultWriter(
+      new TableBuffer(EVIDENCE_SCHEMAS.test_results),
+      LABEL,
+      input.limits.maxEvents,
+    ),
+    input.limits.maxNestingDepth,
+  );
   for await (const line of streamedLines(input.chunks)) {
     reader.line(line);
-    if (reader.out.pending >= BATCH_ROWS) await input.sink.writeBatch(tableBufferToBatch(reader.out.take()));
+    if (reader.out.pending >= BATCH_ROWS)
+      await input.sink.writeBatch(tableBufferToBatch(reader.out.take()));
     if (reader.stopped) break;
   }
   const evidence = reader.evidence();
@@ -189,7 +259,8 @@ export async function extractPytestReportlogStream(input: StreamExtractInput): P
 
 function stringAt(record: Record<string, unknown>, field: string, line: number): string {
   const value = record[field];
-  if (typeof value !== "string") throw expectationFailed(LABEL, `line ${line}.${field}`, "a string", value);
+  if (typeof value !== "string")
+    throw expectationFailed(LABEL, `line ${line}.${field}`, "a string", value);
   return value;
 }
 
@@ -200,12 +271,16 @@ function suiteOf(nodeId: string): string | null {
 }
 
 function secondsToNs(value: unknown): number | null {
-  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.round(value * 1e9) : null;
+  return typeof value === "number" && Number.isFinite(value) && value >= 0
+    ? Math.round(value * 1e9)
+    : null;
 }
 
 /** Epoch seconds as a double hold about microsecond precision; keep that much, as int64 ns. */
 function epochSecondsToNs(value: unknown): bigint | null {
-  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? BigInt(Math.round(value * 1e6)) * 1000n : null;
+  return typeof value === "number" && Number.isFinite(value) && value >= 0
+    ? BigInt(Math.round(value * 1e6)) * 1000n
+    : null;
 }
 
 function readCollect(record: Record<string, unknown>, line: number, out: TestResultWriter): void {
@@ -239,7 +314,13 @@ function normalizedOutcome(raw: string, when: string | null, wasxfail: boolean):
   return "error";
 }
 
-function readTest(record: Record<string, unknown>, line: number, kind: TestRecordKind, out: TestResultWriter, seenPhase: Map<string, number>): void {
+function readTest(
+  record: Record<string, unknown>,
+  line: number,
+  kind: TestRecordKind,
+  out: TestResultWriter,
+  seenPhase: Map<string, number>,
+): void {
   const nodeId = stringAt(record, "nodeid", line);
   const raw = stringAt(record, "outcome", line);
   const when = typeof record.when === "string" ? record.when : null;
@@ -250,7 +331,10 @@ function readTest(record: Record<string, unknown>, line: number, kind: TestRecor
   const key = `${kind}\u0000${nodeId}\u0000${when}`;
   const rerunIndex = seenPhase.get(key) ?? 0;
   seenPhase.set(key, rerunIndex + 1);
-  const subtest = kind === "subtest" && isPlainObject(record["_subtest.context"]) ? record["_subtest.context"] : undefined;
+  const subtest =
+    kind === "subtest" && isPlainObject(record["_subtest.context"])
+      ? record["_subtest.context"]
+      : undefined;
   out.add({
     record_kind: kind,
     node_id: nodeId,
@@ -264,14 +348,25 @@ function readTest(record: Record<string, unknown>, line: number, kind: TestRecor
     raw_outcome: raw,
     duration_ns: secondsToNs(record.duration),
     start_ts_ns: epochSecondsToNs(record.start),
-    message: failure.message ?? (typeof record.wasxfail === "string" && record.wasxfail !== "" ? record.wasxfail : null),
+    message:
+      failure.message ??
+      (typeof record.wasxfail === "string" && record.wasxfail !== "" ? record.wasxfail : null),
     exception_type: failure.exceptionType,
     crash_file: failure.crashFile,
     crash_line: failure.crashLine,
-    keywords: isPlainObject(record.keywords) ? Object.keys(record.keywords).filter((k) => k !== "") : undefined,
-    properties: subtest !== undefined || (Array.isArray(record.user_properties) && record.user_properties.length > 0)
-      ? { ...(Array.isArray(record.user_properties) && record.user_properties.length > 0 ? { user_properties: record.user_properties } : {}), ...(subtest ? { subtest } : {}) }
+    keywords: isPlainObject(record.keywords)
+      ? Object.keys(record.keywords).filter((k) => k !== "")
       : undefined,
+    properties:
+      subtest !== undefined ||
+      (Array.isArray(record.user_properties) && record.user_properties.length > 0)
+        ? {
+            ...(Array.isArray(record.user_properties) && record.user_properties.length > 0
+              ? { user_properties: record.user_properties }
+              : {}),
+            ...(subtest ? { subtest } : {}),
+          }
+        : undefined,
     rerun_index: when === null ? null : rerunIndex,
   });
 }

@@ -15,9 +15,15 @@ export interface FailureSummary {
   crashLine: number | null;
 }
 
-const NONE: FailureSummary = { message: null, exceptionType: null, crashFile: null, crashLine: null };
+const NONE: FailureSummary = {
+  message: null,
+  exceptionType: null,
+  crashFile: null,
+  crashLine: null,
+};
 /** `E   ValueError: …` lines of a textual traceback, and `Name: message` crash messages. */
-const E_LINE = /^E\s+([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failed|Skipped|Fault))\b/m;
+const E_LINE =
+  /^E\s+([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failed|Skipped|Fault))\b/m;
 const TYPE_PREFIX = /^([A-Za-z_][\w.]*):\s/;
 
 export function summarizeLongrepr(longrepr: unknown): FailureSummary {
@@ -40,9 +46,12 @@ export function summarizeLongrepr(longrepr: unknown): FailureSummary {
   const message = typeof crash?.message === "string" ? crash.message : null;
   return {
     message,
-    exceptionType: lastEntryException(longrepr.reprtraceback) ?? (message ? (TYPE_PREFIX.exec(message)?.[1] ?? null) : null),
+    exceptionType:
+      lastEntryException(longrepr.reprtraceback) ??
+      (message ? (TYPE_PREFIX.exec(message)?.[1] ?? null) : null),
     crashFile: typeof crash?.path === "string" ? crash.path : null,
-    crashLine: typeof crash?.lineno === "number" && Number.isInteger(crash.lineno) ? crash.lineno : null,
+    crashLine:
+      typeof crash?.lineno === "number" && Number.isInteger(crash.lineno) ? crash.lineno : null,
   };
 }
 
@@ -51,8 +60,15 @@ function lastEntryException(traceback: unknown): string | null {
   const last = traceback.reprentries.at(-1);
   if (!isPlainObject(last) || !isPlainObject(last.data)) return null;
   const loc = last.data.reprfileloc;
-  if (isPlainObject(loc) && typeof loc.message === "string" && /^[A-Za-z_][\w.]*$/.test(loc.message)) return loc.message;
+  if (
+    isPlainObject(loc) &&
+    typeof loc.message === "string" &&
+    /^[A-Za-z_][\w.]*$/.test(loc.message)
+  )
+    return loc.message;
   // Native-style entries carry the traceback as text lines only.
-  const lines = Array.isArray(last.data.lines) ? last.data.lines.filter((l): l is string => typeof l === "string").join("\n") : "";
+  const lines = Array.isArray(last.data.lines)
+    ? last.data.lines.filter((l): l is string => typeof l === "string").join("\n")
+    : "";
   return E_LINE.exec(lines)?.[1] ?? null;
 }

@@ -32,7 +32,9 @@ export function detectPytorchEt({ head }: DetectInput): number {
   const text = head.trimStart();
   if (!text.startsWith("{") || !/"nodes"\s*:\s*\[/.test(text)) return 0;
   if (text.includes("[pytorch|profiler|execution_trace|")) return 0.95;
-  return /"schema"\s*:\s*"1\.\d/.test(text) && /"(ctrl_deps|rf_id|op_schema)"\s*:/.test(text) ? 0.9 : 0;
+  return /"schema"\s*:\s*"1\.\d/.test(text) && /"(ctrl_deps|rf_id|op_schema)"\s*:/.test(text)
+    ? 0.9
+    : 0;
 }
 
 function evidenceOf(input: ExtractInput): NormalizedEvidence {
@@ -44,16 +46,39 @@ function evidenceOf(input: ExtractInput): NormalizedEvidence {
   const calls = out.metric("calls", "count");
   const frameOf = tree.nodes.map((node) => {
     const category = node.scope === USER_SCOPE ? "user_annotation" : "cpu_op";
-    return out.frames.intern(JSON.stringify(["trace", node.name, category]), { language: "trace", function: node.name, module: category, file: null, line: null, column: null, symbolization: "complete" });
+    return out.frames.intern(JSON.stringify(["trace", node.name, category]), {
+      language: "trace",
+      function: node.name,
+      module: category,
+      file: null,
+      line: null,
+      column: null,
+      symbolization: "complete",
+    });
   });
-  const trackOf = tree.nodes.map((node) => (node.tid === null ? 0 : out.track(`${pid ?? ""}:${node.tid}`, null, null)));
+  const trackOf = tree.nodes.map((node) =>
+    node.tid === null ? 0 : out.track(`${pid ?? ""}:${node.tid}`, null, null),
+  );
   const { stacks, roots, maxDepth } = callStacks(tree.nodes, frameOf, trackOf);
   for (const stack of stacks) calls.add(stack.frames, stack.track, stack.calls, stack.calls);
   const limitations: Limitation[] = [
-    { code: "no_timing", message: "an execution trace records operators and their parents but no times; measures are call counts, and durations are in the torch.profiler trace collected with it (joined by rf_id)" },
-    { code: "operator_arguments_not_imported", message: "tensor arguments, shapes and types of each operator were not imported", count: tree.nodes.length },
+    {
+      code: "no_timing",
+      message:
+        "an execution trace records operators and their parents but no times; measures are call counts, and durations are in the torch.profiler trace collected with it (joined by rf_id)",
+    },
+    {
+      code: "operator_arguments_not_imported",
+      message: "tensor arguments, shapes and types of each operator were not imported",
+      count: tree.nodes.length,
+    },
   ];
-  if (tree.orphans > 0) limitations.push({ code: "parent_missing", message: "nodes whose parent id names no node of the trace were read as roots", count: tree.orphans });
+  if (tree.orphans > 0)
+    limitations.push({
+      code: "parent_missing",
+      message: "nodes whose parent id names no node of the trace were read as roots",
+      count: tree.orphans,
+    });
   return {
     adapter: SELF.name,
     adapterVersion: SELF.version,
@@ -61,7 +86,14 @@ function evidenceOf(input: ExtractInput): NormalizedEvidence {
     producerVersion: typeof value.schema === "string" ? value.schema : null,
     tables: out.emitAll(),
     limitations,
-    summary: { nodes: tree.nodes.length, operators: out.frames.size, roots, max_depth: maxDepth, threads: out.trackCount, orphans: tree.orphans },
+    summary: {
+      nodes: tree.nodes.length,
+      operators: out.frames.size,
+      roots,
+      max_depth: maxDepth,
+      threads: out.trackCount,
+      orphans: tree.orphans,
+    },
   };
 }
 

@@ -37,20 +37,27 @@ function integerAt(field: string, value: unknown, optional: boolean): number | n
     if (optional) return null;
     throw expectationFailed(LABEL, field, "an integer", value);
   }
-  if (typeof value !== "number" || !Number.isSafeInteger(value)) throw expectationFailed(LABEL, field, "an integer", value);
+  if (typeof value !== "number" || !Number.isSafeInteger(value))
+    throw expectationFailed(LABEL, field, "an integer", value);
   return value;
 }
 
-export function readOperatorTree(document: Record<string, unknown>, maxNodes: number): OperatorTree {
-  if (!Array.isArray(document.nodes)) throw expectationFailed(LABEL, "nodes", "an array", document.nodes);
-  if (document.nodes.length > maxNodes) throw tooLarge(LABEL, "nodes", document.nodes.length, maxNodes);
+export function readOperatorTree(
+  document: Record<string, unknown>,
+  maxNodes: number,
+): OperatorTree {
+  if (!Array.isArray(document.nodes))
+    throw expectationFailed(LABEL, "nodes", "an array", document.nodes);
+  if (document.nodes.length > maxNodes)
+    throw tooLarge(LABEL, "nodes", document.nodes.length, maxNodes);
   const nodes: OperatorNode[] = [];
   const ids = new Set<number>();
   document.nodes.forEach((raw, i) => {
     const at = `nodes[${i}]`;
     if (!isPlainObject(raw)) throw expectationFailed(LABEL, at, "an object", raw);
     const id = integerAt(`${at}.id`, raw.id, false)!;
-    if (typeof raw.name !== "string") throw expectationFailed(LABEL, `${at}.name`, "a string", raw.name);
+    if (typeof raw.name !== "string")
+      throw expectationFailed(LABEL, `${at}.name`, "a string", raw.name);
     if (ids.has(id)) throw expectationFailed(LABEL, `${at}.id`, "an id no other node has", id);
     ids.add(id);
     const parentField = raw.parent !== undefined ? "parent" : "ctrl_deps";
@@ -73,7 +80,10 @@ export function readOperatorTree(document: Record<string, unknown>, maxNodes: nu
   return { nodes, orphans };
 }
 
-/** Deeper parent chains are refused: no real operator nesting comes near it, and a chain's cost grows with its depth. */
+/**
+ * Deeper parent chains are refused: no real operator nesting comes near it, and a chain's cost
+ * grows with its depth.
+ */
 export const MAX_OPERATOR_DEPTH = 1024;
 
 export interface CallStack {
@@ -91,7 +101,11 @@ export interface CallStack {
  * calls share it (a training loop repeats the same operators thousands of times). A
  * parent chain that loops is malformed: no root can be found for it.
  */
-export function callStacks(nodes: readonly OperatorNode[], frameOf: readonly number[], trackOf: readonly number[]): { stacks: CallStack[]; roots: number; maxDepth: number } {
+export function callStacks(
+  nodes: readonly OperatorNode[],
+  frameOf: readonly number[],
+  trackOf: readonly number[],
+): { stacks: CallStack[]; roots: number; maxDepth: number } {
   const indexOf = new Map<number, number>();
   nodes.forEach((n, i) => indexOf.set(n.id, i));
   // Trie of frame paths: entry t has a parent entry (-1 at a root), a frame and a depth.
@@ -106,7 +120,8 @@ export function callStacks(nodes: readonly OperatorNode[], frameOf: readonly num
     if (t === undefined) {
       t = trieParent.length;
       const depth = parent < 0 ? 1 : trieDepth[parent]! + 1;
-      if (depth > MAX_OPERATOR_DEPTH) throw tooLarge(LABEL, "levels of operator nesting", depth, MAX_OPERATOR_DEPTH);
+      if (depth > MAX_OPERATOR_DEPTH)
+        throw tooLarge(LABEL, "levels of operator nesting", depth, MAX_OPERATOR_DEPTH);
       trieParent.push(parent);
       trieFrame.push(frame);
       trieDepth.push(depth);
@@ -122,8 +137,13 @@ export function callStacks(nodes: readonly OperatorNode[], frameOf: readonly num
     const onChain = new Set<number>();
     let at: number | null = start;
     while (at !== null && entryOf[at]! < 0) {
-      if (onChain.has(at)) throw parseFailed(LABEL, `expected the parents of nodes[${start}] to lead to a root but they form a cycle through node id ${nodes[at]!.id}`);
-      if (chain.length >= MAX_OPERATOR_DEPTH) throw tooLarge(LABEL, "levels of operator nesting", chain.length + 1, MAX_OPERATOR_DEPTH);
+      if (onChain.has(at))
+        throw parseFailed(
+          LABEL,
+          `expected the parents of nodes[${start}] to lead to a root but they form a cycle through node id ${nodes[at]!.id}`,
+        );
+      if (chain.length >= MAX_OPERATOR_DEPTH)
+        throw tooLarge(LABEL, "levels of operator nesting", chain.length + 1, MAX_OPERATOR_DEPTH);
       onChain.add(at);
       chain.push(at);
       const parent: number | null = nodes[at]!.parent;

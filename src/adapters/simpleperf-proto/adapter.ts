@@ -5,7 +5,13 @@
  * stacks. Sample times become `stacks.first_ts_ns`; no per-sample trace events, as for
  * perf script. Read record by record; stacks spill and stream.
  */
-import type { DetectInput, ExtractInput, ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
+import type {
+  DetectInput,
+  ExtractInput,
+  ProducerAdapter,
+  StreamedEvidence,
+  StreamExtractInput,
+} from "../adapter.ts";
 import { SampledStacks } from "../common/sampled-stacks.ts";
 import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { RecordFramer } from "./record-framer.ts";
@@ -19,17 +25,38 @@ export function detectSimpleperfProto({ headBytes, head }: DetectInput): number 
   const bytes = headBytes ?? new TextEncoder().encode(head.slice(0, MAGIC.length + 2));
   if (bytes.length < MAGIC.length + 2) return 0;
   for (let i = 0; i < MAGIC.length; i++) if (bytes[i] !== MAGIC[i]) return 0;
-  // The uint16 version follows: 1 so far; a text file starting with the word would have a printable byte there.
+  // The uint16 version follows: 1 so far; a text file starting with the word would have a printable
+  // byte there.
   return bytes[MAGIC.length + 1] === 0 ? 0.95 : 0;
 }
 
-function described(reader: SimpleperfReader, framer: RecordFramer, out: SampledStacks): Omit<NormalizedEvidence, "tables"> {
+function described(
+  reader: SimpleperfReader,
+  framer: RecordFramer,
+  out: SampledStacks,
+): Omit<NormalizedEvidence, "tables"> {
   const limitations = reader.limitations();
   const unsymbolized = out.frames.countUnsymbolized();
-  if (unsymbolized > 0) limitations.push({ code: "missing_symbols", message: "Frames simpleperf could not name ([unknown] in their file)", count: unsymbolized });
+  if (unsymbolized > 0)
+    limitations.push({
+      code: "missing_symbols",
+      message: "Frames simpleperf could not name ([unknown] in their file)",
+      count: unsymbolized,
+    });
   return {
-    adapter: SELF.name, adapterVersion: SELF.version, producer: "simpleperf", producerVersion: null, limitations,
-    summary: { ...reader.summary(), format_version: framer.version, records: framer.records, frames: out.frames.size, threads: out.trackCount, metrics: out.metrics.join(",") },
+    adapter: SELF.name,
+    adapterVersion: SELF.version,
+    producer: "simpleperf",
+    producerVersion: null,
+    limitations,
+    summary: {
+      ...reader.summary(),
+      format_version: framer.version,
+      records: framer.records,
+      frames: out.frames.size,
+      threads: out.trackCount,
+      metrics: out.metrics.join(","),
+    },
   };
 }
 
@@ -53,10 +80,21 @@ export const simpleperfProtoAdapter: ProducerAdapter = {
     const framer = new RecordFramer(reader.onRecord);
     for await (const chunk of input.chunks) framer.push(chunk);
     framer.finish();
-    const out = new SampledStacks({ spill: input.spill, maxStacksInMemory: input.maxStacksInMemory });
+    const out = new SampledStacks({
+      spill: input.spill,
+      maxStacksInMemory: input.maxStacksInMemory,
+    });
     reader.finish(out);
     const tables = out.emitSmall();
     await out.writeStacks(input.sink);
-    return { ...described(reader, framer, out), tables: { frames: tables.frames, frame_measurements: tables.frame_measurements, call_edges: tables.call_edges }, streamed: ["stacks"] };
+    return {
+      ...described(reader, framer, out),
+      tables: {
+        frames: tables.frames,
+        frame_measurements: tables.frame_measurements,
+        call_edges: tables.call_edges,
+      },
+      streamed: ["stacks"],
+    };
   },
 };

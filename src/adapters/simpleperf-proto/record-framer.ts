@@ -27,7 +27,8 @@ export class RecordFramer {
   push(chunk: Uint8Array): void {
     let at = 0;
     while (at < chunk.length) {
-      if (this.state === "ended") throw parseFailed(SIMPLEPERF_FORMAT, `data follows the end record at byte ${this.offset}`);
+      if (this.state === "ended")
+        throw parseFailed(SIMPLEPERF_FORMAT, `data follows the end record at byte ${this.offset}`);
       if (this.pendingBytes === 0 && chunk.length - at >= this.want) {
         // The whole item is in this chunk: no copy.
         const item = chunk.subarray(at, at + this.want);
@@ -40,7 +41,10 @@ export class RecordFramer {
       this.pendingBytes += n;
       at += n;
       if (this.pendingBytes === this.want) {
-        const item = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+        const item =
+          this.pending.length === 1
+            ? this.pending[0]!
+            : Buffer.concat(this.pending, this.pendingBytes);
         this.pending.length = 0;
         this.pendingBytes = 0;
         this.take(item);
@@ -50,15 +54,24 @@ export class RecordFramer {
 
   /** The input ended: it must end between records (the zero length may be missing). */
   finish(): void {
-    if (this.state === "header") throw parseFailed(SIMPLEPERF_FORMAT, `the file ends inside its ${HEADER_BYTES}-byte header`);
-    if (this.state === "body" || this.pendingBytes > 0) throw parseFailed(SIMPLEPERF_FORMAT, `the file is cut off inside record ${this.records + 1} (at byte ${this.offset + this.pendingBytes})`);
+    if (this.state === "header")
+      throw parseFailed(SIMPLEPERF_FORMAT, `the file ends inside its ${HEADER_BYTES}-byte header`);
+    if (this.state === "body" || this.pendingBytes > 0)
+      throw parseFailed(
+        SIMPLEPERF_FORMAT,
+        `the file is cut off inside record ${this.records + 1} (at byte ${this.offset + this.pendingBytes})`,
+      );
   }
 
   private take(item: Uint8Array): void {
     const start = this.offset;
     this.offset += item.length;
     if (this.state === "header") {
-      if (new TextDecoder().decode(item.subarray(0, SIMPLEPERF_MAGIC.length)) !== SIMPLEPERF_MAGIC) throw parseFailed(SIMPLEPERF_FORMAT, `the file does not start with the magic ${SIMPLEPERF_MAGIC}`);
+      if (new TextDecoder().decode(item.subarray(0, SIMPLEPERF_MAGIC.length)) !== SIMPLEPERF_MAGIC)
+        throw parseFailed(
+          SIMPLEPERF_FORMAT,
+          `the file does not start with the magic ${SIMPLEPERF_MAGIC}`,
+        );
       this.version = item[HEADER_BYTES - 2]! | (item[HEADER_BYTES - 1]! << 8);
       this.state = "length";
       this.want = LENGTH_BYTES;
@@ -71,7 +84,13 @@ export class RecordFramer {
         this.want = 1;
         return;
       }
-      if (length > MAX_RECORD_BYTES) throw tooLarge(SIMPLEPERF_FORMAT, `bytes in record ${this.records + 1} (at byte ${start})`, length, MAX_RECORD_BYTES);
+      if (length > MAX_RECORD_BYTES)
+        throw tooLarge(
+          SIMPLEPERF_FORMAT,
+          `bytes in record ${this.records + 1} (at byte ${start})`,
+          length,
+          MAX_RECORD_BYTES,
+        );
       this.state = "body";
       this.want = length;
       return;

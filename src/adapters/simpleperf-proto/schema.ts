@@ -49,7 +49,9 @@ let record: Protobuf.Type | undefined;
  */
 export function simpleperfRecord(): Protobuf.Type {
   const protobuf = require("protobufjs") as typeof Protobuf;
-  return (record ??= protobuf.parse(PROTO, { keepCase: true }).root.lookupType("simpleperf_report_proto.Record"));
+  return (record ??= protobuf
+    .parse(PROTO, { keepCase: true })
+    .root.lookupType("simpleperf_report_proto.Record"));
 }
 
 export const SIMPLEPERF_FORMAT = "simpleperf report_sample protobuf";
@@ -61,7 +63,11 @@ export type Uint64 = number | { low: number; high: number; unsigned?: boolean };
 /** Execution types whose frames are Java methods (interpreted or JIT-compiled by ART). */
 export const JVM_EXECUTION_TYPES: ReadonlySet<number> = new Set([1, 2]);
 
-export interface CallChainEntry { file_id?: number; symbol_id?: number; execution_type?: number }
+export interface CallChainEntry {
+  file_id?: number;
+  symbol_id?: number;
+  execution_type?: number;
+}
 export interface SampleRecord {
   time?: Uint64;
   thread_id?: number;
@@ -70,8 +76,17 @@ export interface SampleRecord {
   event_type_id?: number;
   unwinding_result?: { error_code?: number } | null;
 }
-export interface FileRecord { id?: number; path?: string; symbol: string[]; mangled_symbol: string[] }
-export interface ThreadRecord { thread_id?: number; process_id?: number; thread_name?: string }
+export interface FileRecord {
+  id?: number;
+  path?: string;
+  symbol: string[];
+  mangled_symbol: string[];
+}
+export interface ThreadRecord {
+  thread_id?: number;
+  process_id?: number;
+  thread_name?: string;
+}
 export interface MetaInfoRecord {
   event_type: string[];
   app_package_name?: string;

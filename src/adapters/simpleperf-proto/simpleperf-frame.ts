@@ -15,11 +15,34 @@ function isKernel(path: string): boolean {
   return path.startsWith("[kernel") || path.endsWith(".ko");
 }
 
-export function simpleperfFrame(path: string, symbol: string | null, executionType: number): FrameRecord {
+export function simpleperfFrame(
+  path: string,
+  symbol: string | null,
+  executionType: number,
+): FrameRecord {
   const module = path === "" ? null : path;
   const kernel = isKernel(path);
-  const java = !kernel && (JVM_EXECUTION_TYPES.has(executionType) || JAVA_FILE.test(path) || JIT_CACHE.test(path));
+  const java =
+    !kernel &&
+    (JVM_EXECUTION_TYPES.has(executionType) || JAVA_FILE.test(path) || JIT_CACHE.test(path));
   const language = kernel ? "kernel" : java ? "java" : "native";
-  if (symbol === null || symbol === "") return { language, function: "[unknown]", module, file: null, line: null, column: null, symbolization: "absent" };
-  return { language, function: symbol, module, file: null, line: null, column: null, symbolization: "complete" };
+  if (symbol === null || symbol === "")
+    return {
+      language,
+      function: "[unknown]",
+      module,
+      file: null,
+      line: null,
+      column: null,
+      symbolization: "absent",
+    };
+  return {
+    language,
+    function: symbol,
+    module,
+    file: null,
+    line: null,
+    column: null,
+    symbolization: "complete",
+  };
 }

@@ -12,7 +12,15 @@ import { GrowableF64, GrowableI32 } from "../common/growable.ts";
 import { EventMetrics } from "../common/perf-event-metrics.ts";
 import type { SampledStacks } from "../common/sampled-stacks.ts";
 import { parseFailed, tooLarge } from "../json-guard.ts";
-import { type DecodedRecord, type FileRecord, type MetaInfoRecord, type SampleRecord, SIMPLEPERF_FORMAT, simpleperfRecord, uint64 } from "./schema.ts";
+import {
+  type DecodedRecord,
+  type FileRecord,
+  type MetaInfoRecord,
+  type SampleRecord,
+  SIMPLEPERF_FORMAT,
+  simpleperfRecord,
+  uint64,
+} from "./schema.ts";
 import { simpleperfFrame } from "./simpleperf-frame.ts";
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -55,7 +63,11 @@ export class SimpleperfReader {
     try {
       record = simpleperfRecord().decode(body) as unknown as DecodedRecord;
     } catch (error) {
-      throw parseFailed(SIMPLEPERF_FORMAT, `a record is not a valid Record message (${error instanceof Error ? error.message : String(error)})`, error);
+      throw parseFailed(
+        SIMPLEPERF_FORMAT,
+        `a record is not a valid Record message (${error instanceof Error ? error.message : String(error)})`,
+        error,
+      );
     }
     switch (record.record_data) {
       case "sample":
@@ -68,7 +80,10 @@ export class SimpleperfReader {
       }
       case "thread": {
         const t = record.thread!;
-        this.threads.set(t.thread_id ?? 0, { pid: Object.hasOwn(t, "process_id") ? t.process_id! : null, name: t.thread_name || null });
+        this.threads.set(t.thread_id ?? 0, {
+          pid: Object.hasOwn(t, "process_id") ? t.process_id! : null,
+          name: t.thread_name || null,
+        });
         break;
       }
       case "meta_info":
@@ -88,16 +103,26 @@ export class SimpleperfReader {
   };
 
   private sample(s: SampleRecord): void {
-    if (++this.samples > this.maxSamples) throw tooLarge(SIMPLEPERF_FORMAT, "samples", this.samples, this.maxSamples);
+    if (++this.samples > this.maxSamples)
+      throw tooLarge(SIMPLEPERF_FORMAT, "samples", this.samples, this.maxSamples);
     this.thread.push(s.thread_id ?? 0);
     this.eventType.push(s.event_type_id ?? 0);
     const count = uint64(s.event_count);
-    if (count > MAX_SAFE) throw tooLarge(SIMPLEPERF_FORMAT, "events counted in one sample", Number(count), Number.MAX_SAFE_INTEGER);
+    if (count > MAX_SAFE)
+      throw tooLarge(
+        SIMPLEPERF_FORMAT,
+        "events counted in one sample",
+        Number(count),
+        Number.MAX_SAFE_INTEGER,
+      );
     this.eventCount.push(Number(count));
     this.relNs.push(Object.hasOwn(s, "time") ? this.timeOf(uint64(s.time)) : Number.NaN);
     if ((s.unwinding_result?.error_code ?? 0) !== 0) this.unwindingErrors++;
     this.chainStart.push(this.chain.length);
-    for (const entry of s.callchain) this.chain.push(this.site(entry.file_id ?? 0, entry.symbol_id ?? -1, entry.execution_type ?? 0));
+    for (const entry of s.callchain)
+      this.chain.push(
+        this.site(entry.file_id ?? 0, entry.symbol_id ?? -1, entry.execution_type ?? 0),
+      );
   }
 
   private timeOf(ns: bigint): number {
@@ -126,7 +151,9 @@ export class SimpleperfReader {
 
   /** Names every site, then adds every sample to `out`, root first, on its thread's track. */
   finish(out: SampledStacks): void {
-    const frames = this.siteFile.map((file, i) => this.frameOf(out, file, this.siteSymbol[i]!, this.siteExecution[i]!));
+    const frames = this.siteFile.map((file, i) =>
+      this.frameOf(out, file, this.siteSymbol[i]!, this.siteExecution[i]!),
+    );
     if (this.baseNs !== null) out.setTimeBase(Number(this.baseNs / 1000n));
     const metrics = new EventMetrics();
     const eventNames = this.meta?.event_type ?? [];
@@ -151,44 +178,110 @@ export class SimpleperfReader {
       let track = tracks.get(tid);
       if (track === undefined) tracks.set(tid, (track = this.trackOf(out, tid)));
       const rel = this.relNs.array[i]!;
-      out.metric(metric.metric, metric.unit).add(path, track, 1, metric.byPeriod ? this.eventCount.array[i]! : 1, Number.isNaN(rel) ? Number.POSITIVE_INFINITY : rel);
+      out
+        .metric(metric.metric, metric.unit)
+        .add(
+          path,
+          track,
+          1,
+          metric.byPeriod ? this.eventCount.array[i]! : 1,
+          Number.isNaN(rel) ? Number.POSITIVE_INFINITY : rel,
+        );
     }
     this.metrics = metrics;
   }
 
   private frameOf(out: SampledStacks, fileId: number, symbolId: number, execution: number): number {
     const file = this.files.get(fileId);
-    if (file === undefined) throw parseFailed(SIMPLEPERF_FORMAT, `a callchain names file ${fileId}, which no File record describes`);
+    if (file === undefined)
+      throw parseFailed(
+        SIMPLEPERF_FORMAT,
+        `a callchain names file ${fileId}, which no File record describes`,
+      );
     if (symbolId >= file.symbol.length) {
-      throw parseFailed(SIMPLEPERF_FORMAT, `a callchain names symbol ${symbolId} of file ${fileId} (${file.path ?? ""}), whose table has ${file.symbol.length}`);
+      throw parseFailed(
+        SIMPLEPERF_FORMAT,
+        `a callchain names symbol ${symbolId} of file ${fileId} (${file.path ?? ""}), whose table has ${file.symbol.length}`,
+      );
     }
-    const record = simpleperfFrame(file.path ?? "", symbolId < 0 ? null : file.symbol[symbolId]!, execution);
-    return out.frames.intern(JSON.stringify(["simpleperf", record.language, record.function, record.module]), record);
+    const record = simpleperfFrame(
+      file.path ?? "",
+      symbolId < 0 ? null : file.symbol[symbolId]!,
+      execution,
+    );
+    return out.frames.intern(
+      JSON.stringify(["simpleperf", record.language, record.function, record.module]),
+      record,
+    );
   }
 
-  /** A thread's track: `pid:tid` named after the thread and its process's main thread, when a Thread record says. */
+  /**
+   * A thread's track: `pid:tid` named after the thread and its process's main thread, when a Thread
+   * record says.
+   */
   private trackOf(out: SampledStacks, tid: number): number {
     const thread = this.threads.get(tid);
-    if (thread === undefined || thread.pid === null) return out.track(`tid:${tid}`, null, thread?.name ?? null);
+    if (thread === undefined || thread.pid === null)
+      return out.track(`tid:${tid}`, null, thread?.name ?? null);
     const main = this.threads.get(thread.pid);
-    const process = main?.name ?? (thread.pid === tid ? thread.name : null) ?? this.meta?.app_package_name ?? null;
+    const process =
+      main?.name ??
+      (thread.pid === tid ? thread.name : null) ??
+      this.meta?.app_package_name ??
+      null;
     return out.track(`${thread.pid}:${tid}`, process, thread.name);
   }
 
   limitations(): Limitation[] {
     const out: Limitation[] = [];
-    if (this.samples === 0) out.push({ code: "no_samples", message: "The simpleperf file holds no samples" });
+    if (this.samples === 0)
+      out.push({ code: "no_samples", message: "The simpleperf file holds no samples" });
     for (const event of this.metrics?.skipped ?? []) {
-      out.push({ code: "event_not_imported", message: `Samples of event ${event} were not imported: its metric is already taken by another event of the file` });
+      out.push({
+        code: "event_not_imported",
+        message: `Samples of event ${event} were not imported: its metric is already taken by another event of the file`,
+      });
     }
-    if ((this.metrics?.skippedSamples ?? 0) > 0) out.push({ code: "samples_not_imported", message: "Samples of events that were not imported", count: this.metrics!.skippedSamples });
-    if (this.withoutStack > 0) out.push({ code: "samples_without_stack", message: "Samples without a callchain; they are not attributed to any frame", count: this.withoutStack });
-    if (this.lostSamples > 0) out.push({ code: "lost_samples", message: "Samples the kernel dropped while recording (simpleperf's lost count): totals undercount", count: this.lostSamples });
-    if (this.unwindingErrors > 0) out.push({ code: "incomplete_callchains", message: "Samples whose stack simpleperf could not unwind completely (their callchains stop early)", count: this.unwindingErrors });
+    if ((this.metrics?.skippedSamples ?? 0) > 0)
+      out.push({
+        code: "samples_not_imported",
+        message: "Samples of events that were not imported",
+        count: this.metrics!.skippedSamples,
+      });
+    if (this.withoutStack > 0)
+      out.push({
+        code: "samples_without_stack",
+        message: "Samples without a callchain; they are not attributed to any frame",
+        count: this.withoutStack,
+      });
+    if (this.lostSamples > 0)
+      out.push({
+        code: "lost_samples",
+        message:
+          "Samples the kernel dropped while recording (simpleperf's lost count): totals undercount",
+        count: this.lostSamples,
+      });
+    if (this.unwindingErrors > 0)
+      out.push({
+        code: "incomplete_callchains",
+        message:
+          "Samples whose stack simpleperf could not unwind completely (their callchains stop early)",
+        count: this.unwindingErrors,
+      });
     if (this.contextSwitches > 0) {
-      out.push({ code: "context_switches_not_imported", message: "Context switch records (--trace-offcpu) were not turned into off-CPU time; sched_switch samples are counted as samples", count: this.contextSwitches });
+      out.push({
+        code: "context_switches_not_imported",
+        message:
+          "Context switch records (--trace-offcpu) were not turned into off-CPU time; sched_switch samples are counted as samples",
+        count: this.contextSwitches,
+      });
     }
-    if (this.unknownKinds > 0) out.push({ code: "unknown_records", message: "Records of a kind this reader does not know were skipped", count: this.unknownKinds });
+    if (this.unknownKinds > 0)
+      out.push({
+        code: "unknown_records",
+        message: "Records of a kind this reader does not know were skipped",
+        count: this.unknownKinds,
+      });
     return out;
   }
 

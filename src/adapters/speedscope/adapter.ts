@@ -14,9 +14,13 @@ const SELF = { name: "speedscope", version: "1.0.0" };
 
 export function detectSpeedscope({ head }: DetectInput): number {
   if (!/^\s*\{/.test(head)) return 0;
-  if (/"\$schema"\s*:\s*"https?:\/\/(www\.)?speedscope\.app\/file-format-schema\.json"/.test(head)) return 0.95;
+  if (/"\$schema"\s*:\s*"https?:\/\/(www\.)?speedscope\.app\/file-format-schema\.json"/.test(head))
+    return 0.95;
   // Without the schema: a profiles array of typed profiles beside shared frames.
-  return /"profiles"\s*:\s*\[\s*\{[^]*?"type"\s*:\s*"(evented|sampled)"/.test(head) && /"shared"\s*:\s*\{\s*"frames"/.test(head) ? 0.7 : 0;
+  return /"profiles"\s*:\s*\[\s*\{[^]*?"type"\s*:\s*"(evented|sampled)"/.test(head) &&
+    /"shared"\s*:\s*\{\s*"frames"/.test(head)
+    ? 0.7
+    : 0;
 }
 
 export const speedscopeAdapter: ProducerAdapter = {
@@ -26,7 +30,11 @@ export const speedscopeAdapter: ProducerAdapter = {
   mediaType: "application/json",
   detect: detectSpeedscope,
   extract(input: ExtractInput): NormalizedEvidence {
-    const { value } = parseJsonPayload(input.bytes, input.limits.maxNestingDepth, SPEEDSCOPE_FORMAT);
+    const { value } = parseJsonPayload(
+      input.bytes,
+      input.limits.maxNestingDepth,
+      SPEEDSCOPE_FORMAT,
+    );
     return speedscopeEvidence(readSpeedscopeFile(value), input.limits.maxEvents, SELF);
   },
 };

@@ -17,14 +17,29 @@ import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-ev
 import type { TableBuffer } from "../../domain/table-buffer.ts";
 import { SampledStacks } from "../common/sampled-stacks.ts";
 import { parseFailed, tooLarge } from "../json-guard.ts";
-import { type EventedProfile, type SampledProfile, SPEEDSCOPE_FORMAT, type SpeedscopeFile, type SpeedscopeUnit } from "./speedscope-file.ts";
+import {
+  type EventedProfile,
+  type SampledProfile,
+  SPEEDSCOPE_FORMAT,
+  type SpeedscopeFile,
+  type SpeedscopeUnit,
+} from "./speedscope-file.ts";
 import { internFrames } from "./speedscope-frames.ts";
 
-const NS_PER: Partial<Record<SpeedscopeUnit, number>> = { nanoseconds: 1, microseconds: 1e3, milliseconds: 1e6, seconds: 1e9 };
+const NS_PER: Partial<Record<SpeedscopeUnit, number>> = {
+  nanoseconds: 1,
+  microseconds: 1e3,
+  milliseconds: 1e6,
+  seconds: 1e9,
+};
 
-function metricOf(type: "sampled" | "evented", unit: SpeedscopeUnit): { metric: FrameMetric; unit: string; scale: number } {
+function metricOf(
+  type: "sampled" | "evented",
+  unit: SpeedscopeUnit,
+): { metric: FrameMetric; unit: string; scale: number } {
   const ns = NS_PER[unit];
-  if (ns !== undefined) return { metric: type === "sampled" ? "cpu_time" : "wall_time", unit: "ns", scale: ns };
+  if (ns !== undefined)
+    return { metric: type === "sampled" ? "cpu_time" : "wall_time", unit: "ns", scale: ns };
   if (unit === "bytes") return { metric: "alloc_space", unit: "bytes", scale: 1 };
   return { metric: "samples", unit: "count", scale: 1 };
 }
@@ -41,12 +56,29 @@ interface Counts {
   slices: number;
 }
 
-export function speedscopeEvidence(file: SpeedscopeFile, maxEvents: number, adapter: { name: string; version: string }): NormalizedEvidence {
+export function speedscopeEvidence(
+  file: SpeedscopeFile,
+  maxEvents: number,
+  adapter: { name: string; version: string },
+): NormalizedEvidence {
   const out = new SampledStacks();
   const frameIndex = internFrames(file.frames, out.frames);
   const names = file.frames.map((f) => f.name);
-  const c: Counts = { samples: 0, events: 0, emptySamples: 0, mismatchedCloses: 0, unmatchedCloses: 0, unclosed: 0, backwards: 0, untimedEvented: 0, slices: 0 };
-  const total = file.profiles.reduce((n, p) => n + (p.type === "sampled" ? p.samples.length : p.events.length), 0);
+  const c: Counts = {
+    samples: 0,
+    events: 0,
+    emptySamples: 0,
+    mismatchedCloses: 0,
+    unmatchedCloses: 0,
+    unclosed: 0,
+    backwards: 0,
+    untimedEvented: 0,
+    slices: 0,
+  };
+  const total = file.profiles.reduce(
+    (n, p) => n + (p.type === "sampled" ? p.samples.length : p.events.length),
+    0,
+  );
   if (total > maxEvents) throw tooLarge(SPEEDSCOPE_FORMAT, "samples and events", total, maxEvents);
   checkMagnitudes(file);
   const { trace_events: events, tracks } = emptyTables();
@@ -56,7 +88,14 @@ export function speedscopeEvidence(file: SpeedscopeFile, maxEvents: number, adap
     else {
       const rows = events.rowCount;
       addEvented(profile, track, `profile:${i}`, out, frameIndex, names, events, c);
-      if (events.rowCount > rows) tracks.append({ track_id: `profile:${i}`, pid: null, tid: null, process_name: null, thread_name: profile.name });
+      if (events.rowCount > rows)
+        tracks.append({
+          track_id: `profile:${i}`,
+          pid: null,
+          tid: null,
+          process_name: null,
+          thread_name: profile.name,
+        });
     }
   });
   const tables = out.emitAll();
@@ -64,19 +103,33 @@ export function speedscopeEvidence(file: SpeedscopeFile, maxEvents: number, adap
   tables.tracks = tracks;
   const [producer, producerVersion] = producerOf(file);
   return {
-    adapter: adapter.name, adapterVersion: adapter.version, producer, producerVersion, tables,
+    adapter: adapter.name,
+    adapterVersion: adapter.version,
+    producer,
+    producerVersion,
+    tables,
     limitations: limitationsOf(c, file, out.frames.countUnsymbolized()),
     summary: {
       profiles: file.profiles.length,
       sampled_profiles: file.profiles.filter((p) => p.type === "sampled").length,
       evented_profiles: file.profiles.filter((p) => p.type === "evented").length,
-      samples: c.samples, events: c.events, slices: c.slices, frames: out.frames.size,
-      units: [...new Set(file.profiles.map((p) => p.unit))].join(","), metrics: out.metrics.join(","),
+      samples: c.samples,
+      events: c.events,
+      slices: c.slices,
+      frames: out.frames.size,
+      units: [...new Set(file.profiles.map((p) => p.unit))].join(","),
+      metrics: out.metrics.join(","),
     },
   };
 }
 
-function addSampled(p: SampledProfile, track: number, out: SampledStacks, frameIndex: number[], c: Counts): void {
+function addSampled(
+  p: SampledProfile,
+  track: number,
+  out: SampledStacks,
+  frameIndex: number[],
+  c: Counts,
+): void {
   const m = metricOf("sampled", p.unit);
   const measures = out.metric(m.metric, m.unit);
   const path: number[] = [];
@@ -97,7 +150,16 @@ function addSampled(p: SampledProfile, track: number, out: SampledStacks, frameI
   }
 }
 
-function addEvented(p: EventedProfile, track: number, trackId: string, out: SampledStacks, frameIndex: number[], names: string[], events: TableBuffer, c: Counts): void {
+function addEvented(
+  p: EventedProfile,
+  track: number,
+  trackId: string,
+  out: SampledStacks,
+  frameIndex: number[],
+  names: string[],
+  events: TableBuffer,
+  c: Counts,
+): void {
   const m = metricOf("evented", p.unit);
   const timed = NS_PER[p.unit] !== undefined;
   if (!timed) c.untimedEvented++;
@@ -113,7 +175,12 @@ function addEvented(p: EventedProfile, track: number, trackId: string, out: Samp
       for (const f of open) path.push(frameIndex[f]!);
       const span = at - last;
       // Unitless spans count samples, as unitless sample weights do.
-      measures.add(path, track, m.metric === "samples" && Number.isInteger(span) ? span : 1, Math.round(span * m.scale));
+      measures.add(
+        path,
+        track,
+        m.metric === "samples" && Number.isInteger(span) ? span : 1,
+        Math.round(span * m.scale),
+      );
     }
     if (at > last) last = at;
   };
@@ -124,9 +191,17 @@ function addEvented(p: EventedProfile, track: number, trackId: string, out: Samp
     if (!timed) return;
     c.slices++;
     events.append({
-      event_index: index, track_id: trackId,
-      name: names[frame]!, category: null, phase: "X", ts_ns: BigInt(Math.round(start * m.scale)), dur_ns: Math.round((at - start) * m.scale),
-      depth: open.length, args_json: null, flags: null, thread_dur_ns: null,
+      event_index: index,
+      track_id: trackId,
+      name: names[frame]!,
+      category: null,
+      phase: "X",
+      ts_ns: BigInt(Math.round(start * m.scale)),
+      dur_ns: Math.round((at - start) * m.scale),
+      depth: open.length,
+      args_json: null,
+      flags: null,
+      thread_dur_ns: null,
     });
   };
   for (const e of p.events) {
@@ -170,11 +245,16 @@ function checkMagnitudes(file: SpeedscopeFile): void {
     const { metric, scale, unit } = metricOf(p.type, p.unit);
     let extent = 0;
     if (p.type === "sampled") for (const w of p.weights) extent += w * scale;
-    else for (const e of p.events) extent = Math.max(extent, 2 * Math.abs(e.at * scale), 2 * Math.abs(p.endValue * scale));
+    else
+      for (const e of p.events)
+        extent = Math.max(extent, 2 * Math.abs(e.at * scale), 2 * Math.abs(p.endValue * scale));
     const total = (totals.get(metric) ?? 0) + extent;
     totals.set(metric, total);
     if (!(total <= Number.MAX_SAFE_INTEGER)) {
-      throw parseFailed(SPEEDSCOPE_FORMAT, `profiles up to profiles[${i}] hold ${total} ${unit} of ${metric}, beyond 2^53, which cannot be summed exactly`);
+      throw parseFailed(
+        SPEEDSCOPE_FORMAT,
+        `profiles up to profiles[${i}] hold ${total} ${unit} of ${metric}, beyond 2^53, which cannot be summed exactly`,
+      );
     }
   }
 }
@@ -188,13 +268,47 @@ function producerOf(file: SpeedscopeFile): [string | null, string | null] {
 
 function limitationsOf(c: Counts, file: SpeedscopeFile, unsymbolized: number): Limitation[] {
   const out: Limitation[] = [];
-  if (file.profiles.length === 0 || c.samples + c.events === 0) out.push({ code: "no_samples", message: "The file holds no samples or events" });
-  if (c.emptySamples > 0) out.push({ code: "samples_without_stack", message: "Samples with an empty stack are not attributed to any frame", count: c.emptySamples });
-  if (c.mismatchedCloses > 0) out.push({ code: "mismatched_close_events", message: "Close events for a frame that was not the innermost open one; the frames above it were closed with it", count: c.mismatchedCloses });
-  if (c.unmatchedCloses > 0) out.push({ code: "unmatched_close_events", message: "Close events for a frame that was not open were ignored", count: c.unmatchedCloses });
-  if (c.unclosed > 0) out.push({ code: "unclosed_frames", message: "Frames still open at the end of their profile were closed at its end value", count: c.unclosed });
-  if (c.backwards > 0) out.push({ code: "out_of_order_events", message: "Events earlier than the one before them were taken at that earlier event's time", count: c.backwards });
-  if (c.untimedEvented > 0) out.push({ code: "untimed_events", message: "Evented profiles in unit none or bytes have no times: no trace events, only per-stack totals", count: c.untimedEvented });
-  if (unsymbolized > 0) out.push({ code: "missing_symbols", message: "Frames without a name", count: unsymbolized });
+  if (file.profiles.length === 0 || c.samples + c.events === 0)
+    out.push({ code: "no_samples", message: "The file holds no samples or events" });
+  if (c.emptySamples > 0)
+    out.push({
+      code: "samples_without_stack",
+      message: "Samples with an empty stack are not attributed to any frame",
+      count: c.emptySamples,
+    });
+  if (c.mismatchedCloses > 0)
+    out.push({
+      code: "mismatched_close_events",
+      message:
+        "Close events for a frame that was not the innermost open one; the frames above it were closed with it",
+      count: c.mismatchedCloses,
+    });
+  if (c.unmatchedCloses > 0)
+    out.push({
+      code: "unmatched_close_events",
+      message: "Close events for a frame that was not open were ignored",
+      count: c.unmatchedCloses,
+    });
+  if (c.unclosed > 0)
+    out.push({
+      code: "unclosed_frames",
+      message: "Frames still open at the end of their profile were closed at its end value",
+      count: c.unclosed,
+    });
+  if (c.backwards > 0)
+    out.push({
+      code: "out_of_order_events",
+      message: "Events earlier than the one before them were taken at that earlier event's time",
+      count: c.backwards,
+    });
+  if (c.untimedEvented > 0)
+    out.push({
+      code: "untimed_events",
+      message:
+        "Evented profiles in unit none or bytes have no times: no trace events, only per-stack totals",
+      count: c.untimedEvented,
+    });
+  if (unsymbolized > 0)
+    out.push({ code: "missing_symbols", message: "Frames without a name", count: unsymbolized });
   return out;
 }

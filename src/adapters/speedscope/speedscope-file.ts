@@ -9,7 +9,14 @@
 import { expectationFailed, isPlainObject, parseFailed } from "../json-guard.ts";
 
 export const SPEEDSCOPE_FORMAT = "speedscope profile";
-export const UNITS = ["none", "nanoseconds", "microseconds", "milliseconds", "seconds", "bytes"] as const;
+export const UNITS = [
+  "none",
+  "nanoseconds",
+  "microseconds",
+  "milliseconds",
+  "seconds",
+  "bytes",
+] as const;
 export type SpeedscopeUnit = (typeof UNITS)[number];
 
 export interface SpeedscopeFrame {
@@ -47,17 +54,37 @@ export interface SpeedscopeFile {
 }
 
 const finite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
-const optionalPositive = (v: unknown): number | null => (finite(v) && Number.isInteger(v) && v > 0 && v < 2 ** 31 ? v : null);
+const optionalPositive = (v: unknown): number | null =>
+  finite(v) && Number.isInteger(v) && v > 0 && v < 2 ** 31 ? v : null;
 
 export function readSpeedscopeFile(value: unknown): SpeedscopeFile {
-  if (!isPlainObject(value)) throw expectationFailed(SPEEDSCOPE_FORMAT, "the top level", "an object", value);
+  if (!isPlainObject(value))
+    throw expectationFailed(SPEEDSCOPE_FORMAT, "the top level", "an object", value);
   const shared = value.shared;
-  if (!isPlainObject(shared) || !Array.isArray(shared.frames)) throw expectationFailed(SPEEDSCOPE_FORMAT, "shared.frames", "an array", isPlainObject(shared) ? shared.frames : shared);
+  if (!isPlainObject(shared) || !Array.isArray(shared.frames))
+    throw expectationFailed(
+      SPEEDSCOPE_FORMAT,
+      "shared.frames",
+      "an array",
+      isPlainObject(shared) ? shared.frames : shared,
+    );
   const frames = shared.frames.map((f, i): SpeedscopeFrame => {
-    if (!isPlainObject(f) || typeof f.name !== "string") throw expectationFailed(SPEEDSCOPE_FORMAT, `shared.frames[${i}].name`, "a string", isPlainObject(f) ? f.name : f);
-    return { name: f.name, file: typeof f.file === "string" && f.file !== "" ? f.file : null, line: optionalPositive(f.line), col: optionalPositive(f.col) };
+    if (!isPlainObject(f) || typeof f.name !== "string")
+      throw expectationFailed(
+        SPEEDSCOPE_FORMAT,
+        `shared.frames[${i}].name`,
+        "a string",
+        isPlainObject(f) ? f.name : f,
+      );
+    return {
+      name: f.name,
+      file: typeof f.file === "string" && f.file !== "" ? f.file : null,
+      line: optionalPositive(f.line),
+      col: optionalPositive(f.col),
+    };
   });
-  if (!Array.isArray(value.profiles)) throw expectationFailed(SPEEDSCOPE_FORMAT, "profiles", "an array", value.profiles);
+  if (!Array.isArray(value.profiles))
+    throw expectationFailed(SPEEDSCOPE_FORMAT, "profiles", "an array", value.profiles);
   const profiles = value.profiles.map((p, i) => readProfile(p, i, frames.length));
   return {
     frames,
@@ -71,7 +98,11 @@ export function readSpeedscopeFile(value: unknown): SpeedscopeFile {
 function readProfile(p: unknown, i: number, frameCount: number): EventedProfile | SampledProfile {
   const at = `profiles[${i}]`;
   if (!isPlainObject(p)) throw expectationFailed(SPEEDSCOPE_FORMAT, at, "an object", p);
-  if (!(UNITS as readonly unknown[]).includes(p.unit)) throw parseFailed(SPEEDSCOPE_FORMAT, `expected ${at}.unit to be one of ${UNITS.join(", ")} but found ${JSON.stringify(p.unit)}`);
+  if (!(UNITS as readonly unknown[]).includes(p.unit))
+    throw parseFailed(
+      SPEEDSCOPE_FORMAT,
+      `expected ${at}.unit to be one of ${UNITS.join(", ")} but found ${JSON.stringify(p.unit)}`,
+    );
   const base = {
     name: typeof p.name === "string" ? p.name : `profile ${i}`,
     unit: p.unit as SpeedscopeUnit,
@@ -79,29 +110,54 @@ function readProfile(p: unknown, i: number, frameCount: number): EventedProfile 
     endValue: finite(p.endValue) ? p.endValue : 0,
   };
   const frameIndex = (v: unknown, where: string): number => {
-    if (!finite(v) || !Number.isInteger(v) || v < 0 || v >= frameCount) throw expectationFailed(SPEEDSCOPE_FORMAT, where, `a frame index below ${frameCount}`, v);
+    if (!finite(v) || !Number.isInteger(v) || v < 0 || v >= frameCount)
+      throw expectationFailed(SPEEDSCOPE_FORMAT, where, `a frame index below ${frameCount}`, v);
     return v;
   };
   if (p.type === "evented") {
-    if (!Array.isArray(p.events)) throw expectationFailed(SPEEDSCOPE_FORMAT, `${at}.events`, "an array", p.events);
+    if (!Array.isArray(p.events))
+      throw expectationFailed(SPEEDSCOPE_FORMAT, `${at}.events`, "an array", p.events);
     const events = p.events.map((e, k) => {
-      if (!isPlainObject(e) || (e.type !== "O" && e.type !== "C")) throw expectationFailed(SPEEDSCOPE_FORMAT, `${at}.events[${k}].type`, "\"O\" or \"C\"", isPlainObject(e) ? e.type : e);
-      if (!finite(e.at)) throw expectationFailed(SPEEDSCOPE_FORMAT, `${at}.events[${k}].at`, "a number", e.at);
-      return { type: e.type as "O" | "C", frame: frameIndex(e.frame, `${at}.events[${k}].frame`), at: e.at };
+      if (!isPlainObject(e) || (e.type !== "O" && e.type !== "C"))
+        throw expectationFailed(
+          SPEEDSCOPE_FORMAT,
+          `${at}.events[${k}].type`,
+          '"O" or "C"',
+          isPlainObject(e) ? e.type : e,
+        );
+      if (!finite(e.at))
+        throw expectationFailed(SPEEDSCOPE_FORMAT, `${at}.events[${k}].at`, "a number", e.at);
+      return {
+        type: e.type as "O" | "C",
+        frame: frameIndex(e.frame, `${at}.events[${k}].frame`),
+        at: e.at,
+      };
     });
     return { type: "evented", ...base, events };
   }
   if (p.type === "sampled") {
-    if (!Array.isArray(p.samples)) throw expectationFailed(SPEEDSCOPE_FORMAT, `${at}.samples`, "an array", p.samples);
+    if (!Array.isArray(p.samples))
+      throw expectationFailed(SPEEDSCOPE_FORMAT, `${at}.samples`, "an array", p.samples);
     const samples = p.samples.map((s, k) => {
-      if (!Array.isArray(s)) throw expectationFailed(SPEEDSCOPE_FORMAT, `${at}.samples[${k}]`, "an array", s);
+      if (!Array.isArray(s))
+        throw expectationFailed(SPEEDSCOPE_FORMAT, `${at}.samples[${k}]`, "an array", s);
       return s.map((f, d) => frameIndex(f, `${at}.samples[${k}][${d}]`));
     });
     const weights = p.weights === undefined ? samples.map(() => 1) : p.weights;
-    if (!Array.isArray(weights) || weights.length !== samples.length || !weights.every((w) => finite(w) && w >= 0)) {
-      throw parseFailed(SPEEDSCOPE_FORMAT, `expected ${at}.weights to be ${samples.length} non-negative numbers, one per sample`);
+    if (
+      !Array.isArray(weights) ||
+      weights.length !== samples.length ||
+      !weights.every((w) => finite(w) && w >= 0)
+    ) {
+      throw parseFailed(
+        SPEEDSCOPE_FORMAT,
+        `expected ${at}.weights to be ${samples.length} non-negative numbers, one per sample`,
+      );
     }
     return { type: "sampled", ...base, samples, weights: weights as number[] };
   }
-  throw parseFailed(SPEEDSCOPE_FORMAT, `expected ${at}.type to be "evented" or "sampled" but found ${JSON.stringify(p.type)}`);
+  throw parseFailed(
+    SPEEDSCOPE_FORMAT,
+    `expected ${at}.type to be "evented" or "sampled" but found ${JSON.stringify(p.type)}`,
+  );
 }

@@ -7,8 +7,14 @@ import type { FrameRegistry } from "../common/frame-registry.ts";
 import type { SpeedscopeFrame } from "./speedscope-file.ts";
 
 const LANGUAGES: [RegExp, string][] = [
-  [/\.py[cw]?$/, "python"], [/\.(m?js|cjs|ts|tsx|jsx)$/, "javascript"], [/\.go$/, "go"], [/\.rs$/, "rust"],
-  [/\.(java|kt|scala)$/, "java"], [/\.rb$/, "ruby"], [/\.php$/, "php"], [/\.(c|cc|cpp|cxx|h|hpp|m|mm)$/, "native"],
+  [/\.py[cw]?$/, "python"],
+  [/\.(m?js|cjs|ts|tsx|jsx)$/, "javascript"],
+  [/\.go$/, "go"],
+  [/\.rs$/, "rust"],
+  [/\.(java|kt|scala)$/, "java"],
+  [/\.rb$/, "ruby"],
+  [/\.php$/, "php"],
+  [/\.(c|cc|cpp|cxx|h|hpp|m|mm)$/, "native"],
 ];
 
 export function languageOfFile(file: string | null): string {
@@ -18,14 +24,25 @@ export function languageOfFile(file: string | null): string {
 }
 
 /** Frame registry index of every shared frame, by speedscope frame index. */
-export function internFrames(frames: readonly SpeedscopeFrame[], registry: FrameRegistry): number[] {
+export function internFrames(
+  frames: readonly SpeedscopeFrame[],
+  registry: FrameRegistry,
+): number[] {
   return frames.map((f) => {
     const language = languageOfFile(f.file);
     const unnamed = f.name === "" || f.name === "[unknown]";
     const record = {
-      language, function: unnamed ? "[unknown]" : f.name, module: null, file: f.file, line: f.line, column: f.col,
+      language,
+      function: unnamed ? "[unknown]" : f.name,
+      module: null,
+      file: f.file,
+      line: f.line,
+      column: f.col,
       symbolization: unnamed ? (f.file !== null ? "partial" : "absent") : "complete",
     } as const;
-    return registry.intern(JSON.stringify(["speedscope", language, record.function, f.file, f.line, f.col]), record);
+    return registry.intern(
+      JSON.stringify(["speedscope", language, record.function, f.file, f.line, f.col]),
+      record,
+    );
   });
 }

@@ -44,39 +44,61 @@ export function isSqliteHeader(head: string | Uint8Array): boolean {
  */
 function refused(label: string, what: string, details: Record<string, unknown>): FlameoxError {
   return new FlameoxError("ARTIFACT_PARSE_FAILED", `Cannot parse ${label}: ${what}`, {
-    remediation: [`A ${label} needs no views, triggers, virtual tables or generated columns; re-export it from its producer`],
+    remediation: [
+      `A ${label} needs no views, triggers, virtual tables or generated columns; re-export it from its producer`,
+    ],
     details,
   });
 }
 
-/** The page size the header declares (SQLite writes 1 for 65536), or null when it is not a valid one. */
+/**
+ * The page size the header declares (SQLite writes 1 for 65536), or null when it is not a valid
+ * one.
+ */
 function pageSizeOf(bytes: Uint8Array): number | null {
   const raw = (bytes[16]! << 8) | bytes[17]!;
   const size = raw === 1 ? 65536 : raw;
   return size >= 512 && size <= 65536 && (size & (size - 1)) === 0 ? size : null;
 }
 
-const u32 = (bytes: Uint8Array, at: number) => ((bytes[at]! << 24) >>> 0) + (bytes[at + 1]! << 16) + (bytes[at + 2]! << 8) + bytes[at + 3]!;
+const u32 = (bytes: Uint8Array, at: number) =>
+  ((bytes[at]! << 24) >>> 0) + (bytes[at + 1]! << 16) + (bytes[at + 2]! << 8) + bytes[at + 3]!;
 
 /**
  * A read-only, in-memory database over `bytes`, with the schema checked. The caller closes it.
  * Throws ARTIFACT_PARSE_FAILED for a file that is not SQLite or is damaged, and for what a
  * hostile file would use (schema code, an impossible page count) with `details.refused`.
  */
-export function openUntrustedSqlite(bytes: Uint8Array, label: string, options: { maxPages?: number } = {}): { db: Database; schema: SchemaObject[] } {
+export function openUntrustedSqlite(
+  bytes: Uint8Array,
+  label: string,
+  options: { maxPages?: number } = {},
+): { db: Database; schema: SchemaObject[] } {
   const maxPages = options.maxPages ?? DEFAULT_MAX_SQLITE_PAGES;
-  if (bytes.length < 100 || !isSqliteHeader(bytes)) throw parseFailed(label, "the file is not a SQLite database (no SQLite header)");
+  if (bytes.length < 100 || !isSqliteHeader(bytes))
+    throw parseFailed(label, "the file is not a SQLite database (no SQLite header)");
   const pageSize = pageSizeOf(bytes);
-  if (pageSize === null) throw parseFailed(label, "the SQLite header declares an invalid page size");
-  // The header's page count is authoritative only while its version-valid-for number matches the change counter.
+  if (pageSize === null)
+    throw parseFailed(label, "the SQLite header declares an invalid page size");
+  // The header's page count is authoritative only while its version-valid-for number matches the
+  // change counter.
   const headerPages = u32(bytes, 28);
   const headerValid = headerPages > 0 && u32(bytes, 24) === u32(bytes, 92);
   const filePages = Math.ceil(bytes.length / pageSize);
   const pages = headerValid ? headerPages : filePages;
-  if (pages > maxPages) throw refused(label, `the database claims ${pages} pages, over the limit of ${maxPages}`, { refused: "page_count", pages, limit: maxPages });
+  if (pages > maxPages)
+    throw refused(label, `the database claims ${pages} pages, over the limit of ${maxPages}`, {
+      refused: "page_count",
+      pages,
+      limit: maxPages,
+    });
   if (headerValid && headerPages > filePages) {
-    // A cut-short copy (or a forged count): SQLite would read past the end as if pages were missing.
-    throw parseFailed(label, `the header claims ${headerPages} pages of ${pageSize} bytes but the file holds ${bytes.length} bytes; it was cut short`);
+    // A cut-short copy (or a forged count): SQLite would read past the end as if pages were
+    // missing.
+    throw parseFailed(
+      label,
+      `the header claims ${headerPages} pages of ${pageSize} bytes but the file holds ${bytes.length} bytes; it was cut short`,
+    );
   }
   // WAL-mode files (format versions 2) are read as rollback-journal ones, because an
   // in-memory database has no WAL and the artifact is the main file alone. Deserializing
@@ -92,27 +114,48 @@ export function openUntrustedSqlite(bytes: Uint8Array, label: string, options: {
   try {
     db = Database.deserialize(image, { readonly: true, strict: true });
   } catch (error) {
-    throw parseFailed(label, `SQLite cannot open the file (${error instanceof Error ? error.message : String(error)})`, error);
+    throw parseFailed(
+      label,
+      `SQLite cannot open the file (${error instanceof Error ? error.message : String(error)})`,
+      error,
+    );
   }
   try {
     db.run("PRAGMA query_only = ON");
     db.run("PRAGMA trusted_schema = OFF");
     db.run("PRAGMA cell_size_check = ON");
-    const schema = db.query(`SELECT type, name, tbl_name, sql FROM sqlite_master LIMIT ${MAX_SCHEMA_OBJECTS + 1}`).all() as SchemaObject[];
-    if (schema.length > MAX_SCHEMA_OBJECTS) throw refused(label, `the schema has more than ${MAX_SCHEMA_OBJECTS} objects`, { refused: "schema_size" });
+    const schema = db
+      .query(`SELECT type, name, tbl_name, sql FROM sqlite_master LIMIT ${MAX_SCHEMA_OBJECTS + 1}`)
+      .all() as SchemaObject[];
+    if (schema.length > MAX_SCHEMA_OBJECTS)
+      throw refused(label, `the schema has more than ${MAX_SCHEMA_OBJECTS} objects`, {
+        refused: "schema_size",
+      });
     for (const object of schema) {
       if (object.type === "view" || object.type === "trigger") {
-        throw refused(label, `the database declares a ${object.type} (${JSON.stringify(object.name)}), which would run SQL the file's author wrote`, { refused: object.type, name: object.name });
+        throw refused(
+          label,
+          `the database declares a ${object.type} (${JSON.stringify(object.name)}), which would run SQL the file's author wrote`,
+          { refused: object.type, name: object.name },
+        );
       }
       if (object.type === "table" && /^\s*create\s+virtual\s+table/i.test(object.sql ?? "")) {
-        throw refused(label, `the database declares a virtual table (${JSON.stringify(object.name)})`, { refused: "virtual_table", name: object.name });
+        throw refused(
+          label,
+          `the database declares a virtual table (${JSON.stringify(object.name)})`,
+          { refused: "virtual_table", name: object.name },
+        );
       }
     }
     return { db, schema };
   } catch (error) {
     db.close();
     if (error instanceof FlameoxError) throw error;
-    throw parseFailed(label, `the SQLite schema cannot be read (${error instanceof Error ? error.message : String(error)})`, error);
+    throw parseFailed(
+      label,
+      `the SQLite schema cannot be read (${error instanceof Error ? error.message : String(error)})`,
+      error,
+    );
   }
 }
 
@@ -120,19 +163,37 @@ export function openUntrustedSqlite(bytes: Uint8Array, label: string, options: {
  * The columns of a plain table the reader is about to query, refusing generated columns
  * (an expression evaluated on every read) and tables the schema does not declare.
  */
-export function tableColumns(db: Database, schema: readonly SchemaObject[], table: string, label: string): Set<string> {
+export function tableColumns(
+  db: Database,
+  schema: readonly SchemaObject[],
+  table: string,
+  label: string,
+): Set<string> {
   if (!schema.some((o) => o.type === "table" && o.name === table)) return new Set();
-  const columns = db.query("SELECT name, hidden FROM pragma_table_xinfo(?)").all(table) as { name: string; hidden: number }[];
+  const columns = db.query("SELECT name, hidden FROM pragma_table_xinfo(?)").all(table) as {
+    name: string;
+    hidden: number;
+  }[];
   for (const column of columns) {
     if (column.hidden === 2 || column.hidden === 3) {
-      throw refused(label, `table ${table} has a generated column (${JSON.stringify(column.name)})`, { refused: "generated_column", table, column: column.name });
+      throw refused(
+        label,
+        `table ${table} has a generated column (${JSON.stringify(column.name)})`,
+        { refused: "generated_column", table, column: column.name },
+      );
     }
   }
   return new Set(columns.map((c) => c.name));
 }
 
-/** Runs a reader's query, turning SQLite's errors (a damaged page, a bad cell) into parse failures. */
+/**
+ * Runs a reader's query, turning SQLite's errors (a damaged page, a bad cell) into parse failures.
+ */
 export function sqliteFailure(label: string, error: unknown): FlameoxError {
   if (error instanceof FlameoxError) return error;
-  return parseFailed(label, `SQLite could not read the file (${error instanceof Error ? error.message : String(error)})`, error);
+  return parseFailed(
+    label,
+    `SQLite could not read the file (${error instanceof Error ? error.message : String(error)})`,
+    error,
+  );
 }

@@ -7,14 +7,24 @@
 import { TableBuffer } from "../../domain/table-buffer.ts";
 import { tooLarge } from "../json-guard.ts";
 
-/** Characters of a failure message kept: enough for the assertion and its first explanation lines. */
+/**
+ * Characters of a failure message kept: enough for the assertion and its first explanation lines.
+ */
 export const MAX_MESSAGE_CHARS = 2048;
 /** Characters of keywords / properties JSON kept per row. */
 export const MAX_JSON_CHARS = 2048;
 const MAX_NAME_CHARS = 4096;
 
 export type TestRecordKind = "test" | "collect" | "subtest" | "warning";
-export type TestOutcome = "passed" | "failed" | "error" | "skipped" | "xfailed" | "xpassed" | "rerun" | "warning";
+export type TestOutcome =
+  | "passed"
+  | "failed"
+  | "error"
+  | "skipped"
+  | "xfailed"
+  | "xpassed"
+  | "rerun"
+  | "warning";
 
 export interface TestResultRow {
   record_kind: TestRecordKind;
@@ -59,7 +69,9 @@ export class TestResultWriter {
     return this.table.rowCount;
   }
 
-  /** Hands over the rows written so far and goes on in a new table (a streaming adapter's batch). */
+  /**
+   * Hands over the rows written so far and goes on in a new table (a streaming adapter's batch).
+   */
   take(): TableBuffer {
     const full = this.table;
     this.table = new TableBuffer(full.schema);
@@ -67,7 +79,8 @@ export class TestResultWriter {
   }
 
   add(row: TestResultRow): void {
-    if (this.count >= this.maxRows) throw tooLarge(this.label, "test report records", this.count + 1, this.maxRows);
+    if (this.count >= this.maxRows)
+      throw tooLarge(this.label, "test report records", this.count + 1, this.maxRows);
     let truncated = false;
     const cut = (text: string | null | undefined, max: number): string | null => {
       if (text === null || text === undefined) return null;
@@ -75,7 +88,8 @@ export class TestResultWriter {
       truncated = true;
       return text.slice(0, max);
     };
-    const json = (value: unknown): string | null => (value === undefined || value === null ? null : cut(JSON.stringify(value), MAX_JSON_CHARS));
+    const json = (value: unknown): string | null =>
+      value === undefined || value === null ? null : cut(JSON.stringify(value), MAX_JSON_CHARS);
     const previous = this.previous;
     const same = (column: string, value: string | null): string | null => {
       const before = previous[column];
@@ -110,5 +124,10 @@ export class TestResultWriter {
 }
 
 function int32OrNull(value: number | null | undefined): number | null {
-  return typeof value === "number" && Number.isInteger(value) && value >= -2_147_483_648 && value <= 2_147_483_647 ? value : null;
+  return typeof value === "number" &&
+    Number.isInteger(value) &&
+    value >= -2_147_483_648 &&
+    value <= 2_147_483_647
+    ? value
+    : null;
 }

@@ -12,8 +12,16 @@ export interface BeginEndCounts {
   unmatchedEnd: number;
 }
 
-/** Called for each B when its end is known; `endThreadNs` is the matching E's thread clock (NaN: none, or unmatched). */
-export type CloseBegin = (handle: number, endNs: number, unmatched: boolean, endThreadNs: number) => void;
+/**
+ * Called for each B when its end is known; `endThreadNs` is the matching E's thread clock (NaN:
+ * none, or unmatched).
+ */
+export type CloseBegin = (
+  handle: number,
+  endNs: number,
+  unmatched: boolean,
+  endThreadNs: number,
+) => void;
 
 export class BeginEndMatcher {
   private readonly open: number[] = [];

@@ -14,8 +14,14 @@ export class ColumnsCursor implements EventCursor {
   private readonly argsStart: Float64Array;
   private readonly refs: Int32Array;
 
-  /** `order`: positions of the events to read, in order (runOrder). The columns must not change while this reads them. */
-  constructor(cols: TraceColumns, private readonly order: Int32Array) {
+  /**
+   * `order`: positions of the events to read, in order (runOrder). The columns must not change
+   * while this reads them.
+   */
+  constructor(
+    cols: TraceColumns,
+    private readonly order: Int32Array,
+  ) {
     const n = cols.length;
     const argsLen = new Int32Array(n);
     const ref = cols.argsRef.array;
@@ -24,9 +30,19 @@ export class ColumnsCursor implements EventCursor {
     this.argsStart = cols.args.starts.array;
     this.refs = ref;
     this.v = {
-      seq: cols.seq.array, start: cols.startNs.array, dur: cols.durNs.array, threadNs: cols.threadNs.array,
-      track: cols.track.array, frame: cols.frame.array, name: cols.name.array, cat: cols.cat.array, ph: cols.ph.array,
-      argsLen, kind: cols.kind.array, flags: cols.flags.array, args: cols.args.buffer,
+      seq: cols.seq.array,
+      start: cols.startNs.array,
+      dur: cols.durNs.array,
+      threadNs: cols.threadNs.array,
+      track: cols.track.array,
+      frame: cols.frame.array,
+      name: cols.name.array,
+      cat: cols.cat.array,
+      ph: cols.ph.array,
+      argsLen,
+      kind: cols.kind.array,
+      flags: cols.flags.array,
+      args: cols.args.buffer,
     };
   }
 

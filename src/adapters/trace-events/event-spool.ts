@@ -22,7 +22,10 @@ export interface SpoolOptions {
   spill?: SpillSpace;
   runEvents?: number;
   runArgsBytes?: number;
-  /** Events of a track waiting for a B's end held in memory before the rest overflow (see track-slicing.ts). */
+  /**
+   * Events of a track waiting for a B's end held in memory before the rest overflow (see
+   * track-slicing.ts).
+   */
   pendingEvents?: number;
 }
 
@@ -47,7 +50,8 @@ export class EventSpool {
 
   /** Adds an event (skipped until its fields say otherwise); returns its index in `cols`. */
   add(): number {
-    if (this.cols.length >= this.runEvents || this.cols.args.bytes >= this.runArgsBytes) this.spillRun();
+    if (this.cols.length >= this.runEvents || this.cols.args.bytes >= this.runArgsBytes)
+      this.spillRun();
     return this.cols.add(this.length++);
   }
 
@@ -56,7 +60,8 @@ export class EventSpool {
    * in `cols` and how many. Every column of them is the caller's to set.
    */
   extend(n: number): { at: number; count: number } {
-    if (this.cols.length >= this.runEvents || this.cols.args.bytes >= this.runArgsBytes) this.spillRun();
+    if (this.cols.length >= this.runEvents || this.cols.args.bytes >= this.runArgsBytes)
+      this.spillRun();
     const count = Math.min(n, this.runEvents - this.cols.length);
     const at = this.cols.extend(count, this.length);
     this.length += count;
@@ -68,7 +73,10 @@ export class EventSpool {
     return this.runs.length;
   }
 
-  /** The events in (track, start, seq) order; nothing may be added afterwards, and `dispose` empties the spool. */
+  /**
+   * The events in (track, start, seq) order; nothing may be added afterwards, and `dispose` empties
+   * the spool.
+   */
   drain(): RunMerge {
     const cursors: EventCursor[] = this.runs.map((file) => new RunCursor(file));
     if (this.cols.length > 0) cursors.push(new ColumnsCursor(this.cols, runOrder(this.cols)));

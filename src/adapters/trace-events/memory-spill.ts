@@ -28,7 +28,8 @@ class MemorySpillFile implements SpillFile {
   }
 
   overwrite(bytes: Uint8Array, position: number): void {
-    if (position < 0 || position + bytes.length > this.size) throw new RangeError("spill overwrite past the end of the file");
+    if (position < 0 || position + bytes.length > this.size)
+      throw new RangeError("spill overwrite past the end of the file");
     this.data.set(bytes, position);
   }
 

@@ -69,7 +69,10 @@ export class PendingEvents {
     return this.base + k;
   }
 
-  /** Where event `k`'s args are: `argsBytes` from `argsAt[k]`, `argsLen[k]` bytes (-1: none). Valid until the next push or compaction. */
+  /**
+   * Where event `k`'s args are: `argsBytes` from `argsAt[k]`, `argsLen[k]` bytes (-1: none). Valid
+   * until the next push or compaction.
+   */
   get argsData(): Uint8Array {
     return this.argsBytes;
   }
@@ -80,7 +83,22 @@ export class PendingEvents {
     if (head === 0 || (head < this.length && (head < 4096 || head * 2 < this.length))) return;
     const keep = this.length - head;
     const argsFrom = keep > 0 ? this.argsAt[head]! : this.argsUsed;
-    for (const column of [this.seq, this.start, this.dur, this.threadNs, this.frame, this.name, this.cat, this.ph, this.depth, this.argsAt, this.argsLen, this.kind, this.flags]) column.copyWithin(0, head, this.length);
+    for (const column of [
+      this.seq,
+      this.start,
+      this.dur,
+      this.threadNs,
+      this.frame,
+      this.name,
+      this.cat,
+      this.ph,
+      this.depth,
+      this.argsAt,
+      this.argsLen,
+      this.kind,
+      this.flags,
+    ])
+      column.copyWithin(0, head, this.length);
     for (let k = 0; k < keep; k++) this.argsAt[k]! -= argsFrom;
     this.argsBytes.copyWithin(0, argsFrom, this.argsUsed);
     this.argsUsed -= argsFrom;

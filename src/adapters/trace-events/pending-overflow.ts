@@ -13,7 +13,13 @@ import type { SpillFile, SpillSpace } from "../adapter.ts";
 import { TraceColumns } from "./trace-columns.ts";
 import { FLAG_UNMATCHED_BEGIN } from "./event-flags.ts";
 import { threadSpanNs } from "../common/time-ns.ts";
-import { BLOCK_EVENTS, eventFieldOffsets, RunCursor, RunWriter, type EventCursor } from "./run-codec.ts";
+import {
+  BLOCK_EVENTS,
+  eventFieldOffsets,
+  RunCursor,
+  RunWriter,
+  type EventCursor,
+} from "./run-codec.ts";
 
 export class PendingOverflow {
   private readonly tail = new TraceColumns();
@@ -78,7 +84,9 @@ export class PendingOverflow {
       const k = n - written;
       const t = this.tail;
       t.durNs.array[k] = Math.max(0, endNs - t.startNs.array[k]!);
-      t.threadNs.array[k] = unmatched ? Number.NaN : threadSpanNs(t.threadNs.array[k]!, endThreadNs);
+      t.threadNs.array[k] = unmatched
+        ? Number.NaN
+        : threadSpanNs(t.threadNs.array[k]!, endThreadNs);
       if (unmatched) t.flags.array[k]! |= FLAG_UNMATCHED_BEGIN;
       return true;
     }
@@ -156,7 +164,8 @@ export class PendingOverflow {
       this.file = this.space.create();
       this.cursor = new RunCursor(this.file);
     }
-    if (this.order.length < n) this.order = Int32Array.from({ length: Math.max(n, BLOCK_EVENTS) }, (_, k) => k);
+    if (this.order.length < n)
+      this.order = Int32Array.from({ length: Math.max(n, BLOCK_EVENTS) }, (_, k) => k);
     // n <= BLOCK_EVENTS (add flushes at it), so this is one block.
     this.blockFirst.push(this.added - n);
     this.blockOffset.push(this.file.size);

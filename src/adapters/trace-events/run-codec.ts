@@ -63,9 +63,21 @@ class BlockViews implements EventViews {
 
   constructor(buffer: ArrayBuffer, n: number, argsBytes: number) {
     let at = 0;
-    const f64 = () => { const v = new Float64Array(buffer, at, n); at += 8 * n; return v; };
-    const i32 = () => { const v = new Int32Array(buffer, at, n); at += 4 * n; return v; };
-    const u8 = () => { const v = new Uint8Array(buffer, at, n); at += n; return v; };
+    const f64 = () => {
+      const v = new Float64Array(buffer, at, n);
+      at += 8 * n;
+      return v;
+    };
+    const i32 = () => {
+      const v = new Int32Array(buffer, at, n);
+      at += 4 * n;
+      return v;
+    };
+    const u8 = () => {
+      const v = new Uint8Array(buffer, at, n);
+      at += n;
+      return v;
+    };
     this.seq = f64();
     this.start = f64();
     this.dur = f64();
@@ -82,13 +94,28 @@ class BlockViews implements EventViews {
   }
 }
 
-/** File offsets of one event's fields in a block written at `blockOffset` with `n` events, to patch it in place. */
-export function eventFieldOffsets(blockOffset: number, n: number, j: number): { start: number; dur: number; threadNs: number; flags: number } {
+/**
+ * File offsets of one event's fields in a block written at `blockOffset` with `n` events, to patch
+ * it in place.
+ */
+export function eventFieldOffsets(
+  blockOffset: number,
+  n: number,
+  j: number,
+): { start: number; dur: number; threadNs: number; flags: number } {
   const body = blockOffset + HEADER_BYTES;
-  return { start: body + 8 * n + 8 * j, dur: body + 16 * n + 8 * j, threadNs: body + 24 * n + 8 * j, flags: body + 57 * n + j };
+  return {
+    start: body + 8 * n + 8 * j,
+    dur: body + 16 * n + 8 * j,
+    threadNs: body + 24 * n + 8 * j,
+    flags: body + 57 * n + j,
+  };
 }
 
-/** Encodes runs into one reused block buffer (a run is ~64 blocks; fresh buffers were garbage the collector let pile up). */
+/**
+ * Encodes runs into one reused block buffer (a run is ~64 blocks; fresh buffers were garbage the
+ * collector let pile up).
+ */
 export class RunWriter {
   private buffer = new ArrayBuffer(bodyBytes(BLOCK_EVENTS, 1 << 16));
   private readonly header = new Int32Array(HEADER_BYTES / 4);
@@ -174,7 +201,8 @@ export class RunCursor implements EventCursor {
     const n = this.header[0]!;
     const argsBytes = this.header[1]!;
     const size = bodyBytes(n, argsBytes);
-    if (this.buffer.byteLength < size) this.buffer = new ArrayBuffer(Math.max(size, this.buffer.byteLength * 2));
+    if (this.buffer.byteLength < size)
+      this.buffer = new ArrayBuffer(Math.max(size, this.buffer.byteLength * 2));
     this.file.read(new Uint8Array(this.buffer, 0, size), this.position + HEADER_BYTES);
     this.position += HEADER_BYTES + size;
     this.v = new BlockViews(this.buffer, n, argsBytes);

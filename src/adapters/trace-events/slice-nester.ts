@@ -105,7 +105,8 @@ export class SliceNester {
   private syncStacks(): void {
     if (this.stacksEpoch === this.stacks.epoch) return;
     let parent = ROOT_STACK;
-    for (let d = 0; d < this.height; d++) parent = this.openStack[d] = this.stacks.child(parent, this.openFrame[d]!);
+    for (let d = 0; d < this.height; d++)
+      parent = this.openStack[d] = this.stacks.child(parent, this.openFrame[d]!);
     this.stacksEpoch = this.stacks.epoch;
   }
 
@@ -114,8 +115,14 @@ export class SliceNester {
     const coverEnd = this.openCoverEnd[top]!;
     const dur = this.openDur[top]!;
     const start = this.openStart[top]!;
-    this.wall.addSelf(this.totals!, this.openFrame[top]!, 1, Math.max(0, dur - this.openChildNs[top]!));
-    if (this.openHasChild[top] === 0) this.stacks.add(this.openStack[top]!, 1, dur, start, this.track);
+    this.wall.addSelf(
+      this.totals!,
+      this.openFrame[top]!,
+      1,
+      Math.max(0, dur - this.openChildNs[top]!),
+    );
+    if (this.openHasChild[top] === 0)
+      this.stacks.add(this.openStack[top]!, 1, dur, start, this.track);
     const parent = top - 1;
     if (parent >= 0) {
       this.openChildNs[parent]! += Math.min(coverEnd, this.openEnd[parent]!) - start;

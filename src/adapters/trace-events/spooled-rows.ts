@@ -2,7 +2,8 @@
  * The final pass of a spooled trace: merges the spool's runs into (track, start, seq)
  * order, runs each track through TrackSlicing (B/E pairing, nesting, wall_time) and yields
  * `trace_events` batches as they fill, so rows reach the Parquet writer while the merge
- * goes on. The spool's runs and the slicing's overflow are deleted when the pass ends, however it ends.
+ * goes on. The spool's runs and the slicing's overflow are deleted when the pass ends, however it
+ * ends.
  */
 import type { ColumnBatch } from "../../domain/column-batch.ts";
 import type { EventSpool } from "./event-spool.ts";
@@ -18,7 +19,12 @@ function* written(slicing: TrackSlicing, rows: TraceRowWriter): Generator<Column
   }
 }
 
-export function* spooledRows(spool: EventSpool, trackEndNs: readonly number[], slicing: TrackSlicing, rows: TraceRowWriter): Generator<ColumnBatch> {
+export function* spooledRows(
+  spool: EventSpool,
+  trackEndNs: readonly number[],
+  slicing: TrackSlicing,
+  rows: TraceRowWriter,
+): Generator<ColumnBatch> {
   try {
     const merge = spool.drain();
     let track = -1;

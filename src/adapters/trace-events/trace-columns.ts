@@ -55,13 +55,40 @@ export class TraceColumns {
   extend(n: number, seq: number): number {
     const at = this.seq.extend(n);
     for (let i = 0; i < n; i++) this.seq.array[at + i] = seq + i;
-    for (const column of [this.kind, this.flags, this.track, this.startNs, this.durNs, this.threadNs, this.frame, this.name, this.cat, this.ph, this.argsRef]) column.extend(n);
+    for (const column of [
+      this.kind,
+      this.flags,
+      this.track,
+      this.startNs,
+      this.durNs,
+      this.threadNs,
+      this.frame,
+      this.name,
+      this.cat,
+      this.ph,
+      this.argsRef,
+    ])
+      column.extend(n);
     return at;
   }
 
   /** Empties the columns, keeping their capacity for the next run. */
   clear(): void {
-    for (const column of [this.seq, this.kind, this.flags, this.track, this.startNs, this.durNs, this.threadNs, this.frame, this.name, this.cat, this.ph, this.argsRef]) column.length = 0;
+    for (const column of [
+      this.seq,
+      this.kind,
+      this.flags,
+      this.track,
+      this.startNs,
+      this.durNs,
+      this.threadNs,
+      this.frame,
+      this.name,
+      this.cat,
+      this.ph,
+      this.argsRef,
+    ])
+      column.length = 0;
     this.args.clear();
   }
 }

@@ -28,7 +28,6 @@ export interface TrackTable {
   allInfo(): TrackInfo[];
 }
 
-
 /** One event's row values (string fields as ids, -1 for none). */
 export interface TraceRowValues {
   seq: number;
@@ -43,13 +42,17 @@ export interface TraceRowValues {
   name: number;
   cat: number;
   ph: number;
-  /** The args text: `argsLen` bytes of `argsData` from `argsAt` (argsLen -1: no args). Not a view, to spare one object per row. */
+  /**
+   * The args text: `argsLen` bytes of `argsData` from `argsAt` (argsLen -1: no args). Not a view,
+   * to spare one object per row.
+   */
   argsData: Uint8Array;
   argsAt: number;
   argsLen: number;
 }
 
-const utf8OrNull = (value: string | null): Uint8Array | null => (value === null ? null : encoder.encode(value));
+const utf8OrNull = (value: string | null): Uint8Array | null =>
+  value === null ? null : encoder.encode(value);
 
 export class TraceRowWriter {
   rows = 0;
@@ -88,7 +91,8 @@ export class TraceRowWriter {
     b.ts.setSum(row, this.baseHigh, this.baseLow, e.startNs);
     if (e.kind === KIND_COMPLETE || e.kind === KIND_BEGIN) b.dur.set(row, e.durNs);
     else b.dur.setNull(row);
-    if ((e.kind === KIND_COMPLETE || e.kind === KIND_BEGIN) && Number.isFinite(e.threadNs)) b.threadDur.set(row, e.threadNs);
+    if ((e.kind === KIND_COMPLETE || e.kind === KIND_BEGIN) && Number.isFinite(e.threadNs))
+      b.threadDur.set(row, e.threadNs);
     else b.threadDur.setNull(row);
     b.depth.set(row, e.depth);
     if (e.argsLen >= 0) b.args.setRange(row, e.argsData, e.argsAt, e.argsLen);
@@ -106,7 +110,13 @@ export class TraceRowWriter {
   /** One `tracks` row per track of the trace (its events name it by track_id). */
   emitTracks(out: TableBuffer): void {
     this.tracks.allInfo().forEach((info, t) => {
-      out.append({ track_id: trackIdOf(info), pid: this.tracks.pids[t]!, tid: this.tracks.tids[t]!, process_name: info.processName, thread_name: info.threadName });
+      out.append({
+        track_id: trackIdOf(info),
+        pid: this.tracks.pids[t]!,
+        tid: this.tracks.tids[t]!,
+        process_name: info.processName,
+        thread_name: info.threadName,
+      });
     });
   }
 
@@ -150,8 +160,17 @@ class RowBatch {
   readonly threadDur = new Int64Builder(ROWS_PER_BATCH);
 
   private readonly builders = [
-    this.eventIndex, this.trackId, this.name,
-    this.category, this.phase, this.ts, this.dur, this.depth, this.args, this.flags, this.threadDur,
+    this.eventIndex,
+    this.trackId,
+    this.name,
+    this.category,
+    this.phase,
+    this.ts,
+    this.dur,
+    this.depth,
+    this.args,
+    this.flags,
+    this.threadDur,
   ];
 
   reset(): void {

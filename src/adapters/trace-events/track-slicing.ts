@@ -48,7 +48,22 @@ export class TrackSlicing {
   private track = -1;
   private trackEndNs = 0;
   private readonly group: number[] = [];
-  private readonly row: TraceRowValues = { seq: 0, track: 0, kind: 0, flags: 0, startNs: 0, durNs: 0, threadNs: Number.NaN, depth: 0, name: -1, cat: -1, ph: -1, argsData: new Uint8Array(0), argsAt: 0, argsLen: -1 };
+  private readonly row: TraceRowValues = {
+    seq: 0,
+    track: 0,
+    kind: 0,
+    flags: 0,
+    startNs: 0,
+    durNs: 0,
+    threadNs: Number.NaN,
+    depth: 0,
+    name: -1,
+    cat: -1,
+    ph: -1,
+    argsData: new Uint8Array(0),
+    argsAt: 0,
+    argsLen: -1,
+  };
 
   constructor(
     private readonly nester: SliceNester,
@@ -70,7 +85,8 @@ export class TrackSlicing {
     this.matcher = new BeginEndMatcher(counts, (handle, endNs, unmatched, endThreadNs) => {
       const k = handle - p.base;
       if (k < p.length) this.endBegin(k, endNs, unmatched, endThreadNs);
-      else if (!this.overflow.end(handle, endNs, unmatched, endThreadNs)) throw new Error("track slicing: a B's end found the B neither in memory nor held back");
+      else if (!this.overflow.end(handle, endNs, unmatched, endThreadNs))
+        throw new Error("track slicing: a B's end found the B neither in memory nor held back");
     });
   }
 
@@ -131,7 +147,8 @@ export class TrackSlicing {
   /** What an event needs once in memory: an X without dur lasts until the track's end. */
   private settle(k: number): void {
     const p = this.pending;
-    if (p.kind[k] === KIND_COMPLETE && (p.flags[k]! & FLAG_MISSING_DUR) !== 0) p.dur[k] = Math.max(0, this.trackEndNs - p.start[k]!);
+    if (p.kind[k] === KIND_COMPLETE && (p.flags[k]! & FLAG_MISSING_DUR) !== 0)
+      p.dur[k] = Math.max(0, this.trackEndNs - p.start[k]!);
   }
 
   private endBegin(k: number, endNs: number, unmatched: boolean, endThreadNs: number): void {
@@ -195,12 +212,23 @@ export class TrackSlicing {
       }
       if (p.head === p.length && !this.recall()) break;
       const headHandle = p.base + p.head;
-      while (this.boundaryAt < this.boundaries.length && this.boundaries[this.boundaryAt]! <= headHandle) this.boundaryAt++;
+      while (
+        this.boundaryAt < this.boundaries.length &&
+        this.boundaries[this.boundaryAt]! <= headHandle
+      )
+        this.boundaryAt++;
       const held = p.base + p.length + this.overflow.count;
-      const groupEnd = this.boundaryAt < this.boundaries.length ? this.boundaries[this.boundaryAt]! : ended ? held : -1;
+      const groupEnd =
+        this.boundaryAt < this.boundaries.length
+          ? this.boundaries[this.boundaryAt]!
+          : ended
+            ? held
+            : -1;
       if (groupEnd < 0 || this.matcher.oldestOpen < groupEnd) break;
       // The whole group must be in memory: it is nested longest first.
-      while (p.base + p.length < groupEnd) if (!this.recall()) throw new Error("track slicing: a start group ends past the events held");
+      while (p.base + p.length < groupEnd)
+        if (!this.recall())
+          throw new Error("track slicing: a start group ends past the events held");
       this.writeGroup(p.head, groupEnd - p.base);
       p.head = groupEnd - p.base;
       p.compact();
@@ -217,7 +245,8 @@ export class TrackSlicing {
     const p = this.pending;
     const group = this.group;
     group.length = 0;
-    for (let k = from; k < to; k++) if (p.kind[k] === KIND_COMPLETE || p.kind[k] === KIND_BEGIN) group.push(k);
+    for (let k = from; k < to; k++)
+      if (p.kind[k] === KIND_COMPLETE || p.kind[k] === KIND_BEGIN) group.push(k);
     if (group.length > 1) group.sort((a, b) => p.dur[b]! - p.dur[a]! || p.seq[a]! - p.seq[b]!);
     for (const k of group) p.depth[k] = this.nester.push(p.frame[k]!, p.start[k]!, p.dur[k]!);
     const row = this.row;

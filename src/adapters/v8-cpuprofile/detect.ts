@@ -9,13 +9,18 @@ import type { DetectInput } from "../adapter.ts";
 export function detectCpuProfile({ head, displayName }: DetectInput): number {
   const text = head.trimStart();
   if (!text.startsWith("{")) return 0;
-  if (text.includes('"traceEvents"') || text.includes('"selfSize"') || /"ph"\s*:\s*"/.test(text)) return 0;
+  if (text.includes('"traceEvents"') || text.includes('"selfSize"') || /"ph"\s*:\s*"/.test(text))
+    return 0;
   const named = /\.cpuprofile(\.gz)?$/i.test(displayName);
   if (/"nodes"\s*:\s*\[/.test(text) && text.includes('"callFrame"')) {
     if (text.includes('"timeDeltas"') || text.includes('"samples"') || named) return 0.95;
     return 0.8;
   }
-  if (/"head"\s*:\s*\{/.test(text) && text.includes('"functionName"') && text.includes('"hitCount"')) {
+  if (
+    /"head"\s*:\s*\{/.test(text) &&
+    text.includes('"functionName"') &&
+    text.includes('"hitCount"')
+  ) {
     return named || text.includes('"timestamps"') ? 0.9 : 0.7;
   }
   // An object that uses the cpuprofile keys, or a file named like one, belongs to this

@@ -19,7 +19,8 @@ export function legacyHeadToProfile(profile: Record<string, unknown>): SampledPr
   const samples = profile.samples ?? [];
   if (!Array.isArray(samples)) throw expectationFailed(FORMAT, "samples", "an array", samples);
   const timestamps = profile.timestamps;
-  if (timestamps !== undefined && !Array.isArray(timestamps)) throw expectationFailed(FORMAT, "timestamps", "an array", timestamps);
+  if (timestamps !== undefined && !Array.isArray(timestamps))
+    throw expectationFailed(FORMAT, "timestamps", "an array", timestamps);
   const firstTimestamp = numberAt(timestamps, 0);
   const startTimeUs = legacyTimeToUs(profile.startTime, "startTime", firstTimestamp);
   let endTimeUs: number | null = legacyTimeToUs(profile.endTime, "endTime", firstTimestamp);
@@ -29,7 +30,8 @@ export function legacyHeadToProfile(profile: Record<string, unknown>): SampledPr
     let previous = startTimeUs;
     for (let i = 0; i < timeDeltas.length; i++) {
       const at = timestamps[i];
-      if (typeof at !== "number" || !Number.isFinite(at)) throw expectationFailed(FORMAT, `timestamps[${i}]`, "a finite number", at);
+      if (typeof at !== "number" || !Number.isFinite(at))
+        throw expectationFailed(FORMAT, `timestamps[${i}]`, "a finite number", at);
       timeDeltas[i] = at - previous;
       previous = at;
     }
@@ -47,16 +49,21 @@ function numberAt(values: unknown[] | undefined, index: number): number | null {
 
 function legacyTimeToUs(value: unknown, field: string, firstTimestampUs: number | null): number {
   if (value === undefined) return firstTimestampUs ?? 0;
-  if (typeof value !== "number" || !Number.isFinite(value)) throw expectationFailed(FORMAT, field, "a finite number", value);
+  if (typeof value !== "number" || !Number.isFinite(value))
+    throw expectationFailed(FORMAT, field, "a finite number", value);
   if (firstTimestampUs === null) return value * 1e6;
-  return Math.abs(value * 1e6 - firstTimestampUs) < Math.abs(value - firstTimestampUs) ? value * 1e6 : value;
+  return Math.abs(value * 1e6 - firstTimestampUs) < Math.abs(value - firstTimestampUs)
+    ? value * 1e6
+    : value;
 }
 
 /** Iterative walk (a deep legacy tree must not overflow the stack). */
 function flattenHead(head: unknown): unknown[] {
   if (!isPlainObject(head)) throw expectationFailed(FORMAT, "head", "an object", head);
   const nodes: unknown[] = [];
-  const pending: { node: unknown; parent: number | null; path: string }[] = [{ node: head, parent: null, path: "head" }];
+  const pending: { node: unknown; parent: number | null; path: string }[] = [
+    { node: head, parent: null, path: "head" },
+  ];
   let nextSyntheticId = -1;
   while (pending.length > 0) {
     const { node, parent, path } = pending.pop()!;
@@ -66,11 +73,18 @@ function flattenHead(head: unknown): unknown[] {
     nodes.push({
       id,
       parent,
-      callFrame: { functionName: node.functionName, url: node.url, lineNumber: node.lineNumber, columnNumber: node.columnNumber },
+      callFrame: {
+        functionName: node.functionName,
+        url: node.url,
+        lineNumber: node.lineNumber,
+        columnNumber: node.columnNumber,
+      },
     });
     const children = node.children ?? [];
-    if (!Array.isArray(children)) throw expectationFailed(FORMAT, `${path}.children`, "an array", children);
-    for (let c = children.length - 1; c >= 0; c--) pending.push({ node: children[c], parent: id, path: `${path}.children[${c}]` });
+    if (!Array.isArray(children))
+      throw expectationFailed(FORMAT, `${path}.children`, "an array", children);
+    for (let c = children.length - 1; c >= 0; c--)
+      pending.push({ node: children[c], parent: id, path: `${path}.children[${c}]` });
   }
   if (nodes.length === 0) throw parseFailed(FORMAT, "head has no nodes");
   return nodes;

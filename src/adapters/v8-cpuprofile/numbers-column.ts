@@ -24,6 +24,7 @@ export class NumbersColumn {
 
   /** The elements (a typed array view when all are numbers). */
   items(): readonly unknown[] {
-    return (this.values ?? this.numbers.array.subarray(0, this.numbers.length)) as readonly unknown[];
+    return (this.values ??
+      this.numbers.array.subarray(0, this.numbers.length)) as readonly unknown[];
   }
 }

@@ -3,7 +3,12 @@
  * record per node (with its call frame fields and its `children` ids as child records),
  * one record per sample, time delta and (legacy form) timestamp.
  */
-import { JsonProgram, MODE_JSON, MODE_JSON_IF_CONTAINER, MODE_SCALAR } from "../wasm/json-program.ts";
+import {
+  JsonProgram,
+  MODE_JSON,
+  MODE_JSON_IF_CONTAINER,
+  MODE_SCALAR,
+} from "../wasm/json-program.ts";
 
 export const R_PROFILE = 0;
 export const R_NODE = 1;
@@ -38,8 +43,13 @@ export function profileProgram(): JsonProgram {
   // Arrays are reported by kind and length (their elements are records); the legacy
   // `head` tree is small and captured whole as JSON text.
   const top: [string, number, number][] = [
-    ["nodes", P_NODES, MODE_SCALAR], ["samples", P_SAMPLES, MODE_SCALAR], ["timeDeltas", P_TIME_DELTAS, MODE_SCALAR],
-    ["timestamps", P_TIMESTAMPS, MODE_SCALAR], ["startTime", P_START, ANY], ["endTime", P_END, ANY], ["head", P_HEAD, MODE_JSON],
+    ["nodes", P_NODES, MODE_SCALAR],
+    ["samples", P_SAMPLES, MODE_SCALAR],
+    ["timeDeltas", P_TIME_DELTAS, MODE_SCALAR],
+    ["timestamps", P_TIMESTAMPS, MODE_SCALAR],
+    ["startTime", P_START, ANY],
+    ["endTime", P_END, ANY],
+    ["head", P_HEAD, MODE_JSON],
   ];
   const topNode = new Map<string, number>();
   for (const [key, slot, mode] of top) {
@@ -52,7 +62,12 @@ export function profileProgram(): JsonProgram {
   p.slot(p.key(node, "parent"), R_NODE, N_PARENT, ANY);
   const callFrame = p.key(node, "callFrame");
   p.slot(callFrame, R_NODE, N_CALL_FRAME);
-  const frameFields: [string, number][] = [["functionName", N_FUNCTION], ["url", N_URL], ["lineNumber", N_LINE], ["columnNumber", N_COLUMN]];
+  const frameFields: [string, number][] = [
+    ["functionName", N_FUNCTION],
+    ["url", N_URL],
+    ["lineNumber", N_LINE],
+    ["columnNumber", N_COLUMN],
+  ];
   for (const [key, slot] of frameFields) p.slot(p.key(callFrame, key), R_NODE, slot, ANY);
   const children = p.key(node, "children");
   p.slot(children, R_NODE, N_CHILDREN);

@@ -3,7 +3,12 @@
  * DevTools' sampling heap profiler, as `inuse_space` (bytes) frame measurements, call
  * edges and stacks over the same V8 frame identities as CPU profiles.
  */
-import type { ExtractInput, ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
+import type {
+  ExtractInput,
+  ProducerAdapter,
+  StreamedEvidence,
+  StreamExtractInput,
+} from "../adapter.ts";
 import type { DetectInput } from "../adapter.ts";
 import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { heapEvidence } from "./normalize-heap.ts";
@@ -17,7 +22,8 @@ export function detectHeapProfile({ head, displayName }: DetectInput): number {
   const text = head.trimStart();
   if (!text.startsWith("{")) return 0;
   const named = /\.heapprofile(\.gz)?$/i.test(displayName);
-  if (/"head"\s*:\s*\{/.test(text) && text.includes('"selfSize"') && text.includes('"callFrame"')) return 0.95;
+  if (/"head"\s*:\s*\{/.test(text) && text.includes('"selfSize"') && text.includes('"callFrame"'))
+    return 0.95;
   return named && /"head"\s*:/.test(text) ? 0.5 : 0;
 }
 
@@ -32,6 +38,9 @@ export const v8HeapProfileAdapter: ProducerAdapter = {
     return heapEvidence(scanHeapProfileSync(input.bytes, input.limits), input.limits, SELF);
   },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
-    return { ...heapEvidence(await scanHeapProfile(input.chunks, input.limits), input.limits, SELF), streamed: [] };
+    return {
+      ...heapEvidence(await scanHeapProfile(input.chunks, input.limits), input.limits, SELF),
+      streamed: [],
+    };
   },
 };

@@ -21,30 +21,56 @@ import { HEAP_FORMAT, type HeapProfileInput } from "./heap-input.ts";
 
 export const HEAP_METRIC = "inuse_space";
 
-export function heapEvidence(input: HeapProfileInput, limits: AdapterLimits, adapter: { name: string; version: string }): NormalizedEvidence {
+export function heapEvidence(
+  input: HeapProfileInput,
+  limits: AdapterLimits,
+  adapter: { name: string; version: string },
+): NormalizedEvidence {
   const { nodes } = input;
-  if (nodes.length > limits.maxEvents) throw tooLarge(HEAP_FORMAT, "nodes", nodes.length, limits.maxEvents);
-  if ((input.samples?.length ?? 0) > limits.maxEvents) throw tooLarge(HEAP_FORMAT, "samples", input.samples!.length, limits.maxEvents);
+  if (nodes.length > limits.maxEvents)
+    throw tooLarge(HEAP_FORMAT, "nodes", nodes.length, limits.maxEvents);
+  if ((input.samples?.length ?? 0) > limits.maxEvents)
+    throw tooLarge(HEAP_FORMAT, "samples", input.samples!.length, limits.maxEvents);
   // Ids are optional in older profiles: id-less nodes get negative synthetic ids.
   const ids: number[] = [];
   let synthetic = -1;
   const flat = nodes.map((node, i) => {
-    if ("notObject" in node) throw expectationFailed(HEAP_FORMAT, `node ${i}`, "an object", node.notObject);
-    if (node.id !== undefined && (typeof node.id !== "number" || !Number.isInteger(node.id))) throw expectationFailed(HEAP_FORMAT, `node ${i} id`, "an integer", node.id);
-    if (!isPlainObject(node.callFrame)) throw expectationFailed(HEAP_FORMAT, `node ${i} callFrame`, "an object", node.callFrame);
+    if ("notObject" in node)
+      throw expectationFailed(HEAP_FORMAT, `node ${i}`, "an object", node.notObject);
+    if (node.id !== undefined && (typeof node.id !== "number" || !Number.isInteger(node.id)))
+      throw expectationFailed(HEAP_FORMAT, `node ${i} id`, "an integer", node.id);
+    if (!isPlainObject(node.callFrame))
+      throw expectationFailed(HEAP_FORMAT, `node ${i} callFrame`, "an object", node.callFrame);
     if (typeof node.selfSize !== "number" || !Number.isFinite(node.selfSize) || node.selfSize < 0) {
-      throw expectationFailed(HEAP_FORMAT, `node ${i} selfSize`, "a non-negative number", node.selfSize);
+      throw expectationFailed(
+        HEAP_FORMAT,
+        `node ${i} selfSize`,
+        "a non-negative number",
+        node.selfSize,
+      );
     }
     ids.push(typeof node.id === "number" ? node.id : synthetic--);
     return node;
   });
-  const treeNodes = flat.map((node, i) => ({ id: ids[i], callFrame: node.callFrame, ...(node.parent >= 0 ? { parent: ids[node.parent] } : {}) }));
+  const treeNodes = flat.map((node, i) => ({
+    id: ids[i],
+    callFrame: node.callFrame,
+    ...(node.parent >= 0 ? { parent: ids[node.parent] } : {}),
+  }));
   const frames = new FrameRegistry();
   const tree = buildNodeTree(treeNodes, frames, HEAP_FORMAT);
 
   const weights: NodeSamples = {
-    selfCount: new Float64Array(tree.size), selfNs: new Float64Array(tree.size), firstRelNs: new Float64Array(tree.size).fill(Number.POSITIVE_INFINITY),
-    attributed: 0, rootSamples: 0, dropped: 0, clampedDeltas: 0, missingDeltas: 0, totalNs: 0, lastDuration: "none",
+    selfCount: new Float64Array(tree.size),
+    selfNs: new Float64Array(tree.size),
+    firstRelNs: new Float64Array(tree.size).fill(Number.POSITIVE_INFINITY),
+    attributed: 0,
+    rootSamples: 0,
+    dropped: 0,
+    clampedDeltas: 0,
+    missingDeltas: 0,
+    totalNs: 0,
+    lastDuration: "none",
   };
   let rootBytes = 0;
   for (let i = 0; i < tree.size; i++) {
@@ -60,7 +86,8 @@ export function heapEvidence(input: HeapProfileInput, limits: AdapterLimits, ada
   if (input.samples !== null) {
     for (let s = 0; s < input.samples.length; s++) {
       const { nodeId } = input.samples[s]!;
-      if (typeof nodeId !== "number") throw expectationFailed(HEAP_FORMAT, `samples[${s}].nodeId`, "a number", nodeId);
+      if (typeof nodeId !== "number")
+        throw expectationFailed(HEAP_FORMAT, `samples[${s}].nodeId`, "a number", nodeId);
       const node = tree.indexOfId(nodeId);
       if (node < 0) {
         weights.dropped++;
@@ -70,7 +97,8 @@ export function heapEvidence(input: HeapProfileInput, limits: AdapterLimits, ada
       else weights.selfCount[node]!++;
     }
   }
-  for (let i = 0; i < tree.size; i++) if (weights.selfCount[i]! > 0) weights.attributed += weights.selfCount[i]!;
+  for (let i = 0; i < tree.size; i++)
+    if (weights.selfCount[i]! > 0) weights.attributed += weights.selfCount[i]!;
   const measures = new MeasureAccumulator(HEAP_METRIC, "bytes");
   const stacks = new StackTrie(HEAP_METRIC);
   if (weights.attributed > 0) aggregateTree(tree, weights, measures, stacks, 0);
@@ -80,13 +108,40 @@ export function heapEvidence(input: HeapProfileInput, limits: AdapterLimits, ada
   measures.emit(tables.frame_measurements, tables.call_edges, frames, () => SINGLE_TRACK);
   stacks.emit(tables.stacks, frames, new NsClock(0), () => SINGLE_TRACK);
   const limitations: Limitation[] = [];
-  if (input.samples === null) limitations.push({ code: "no_sample_records", message: "The profile has no `samples`: each node holding bytes counts as one sample" });
-  if (weights.totalNs === 0) limitations.push({ code: "no_samples", message: "The profile attributes no bytes to any frame" });
-  if (weights.dropped > 0) limitations.push({ code: "unresolved_samples", message: "Samples naming nodes missing from the tree; not counted", count: weights.dropped });
-  if (rootBytes > 0) limitations.push({ code: "root_bytes", message: "Bytes on the (root) node belong to no frame and are not attributed", count: rootBytes });
+  if (input.samples === null)
+    limitations.push({
+      code: "no_sample_records",
+      message: "The profile has no `samples`: each node holding bytes counts as one sample",
+    });
+  if (weights.totalNs === 0)
+    limitations.push({
+      code: "no_samples",
+      message: "The profile attributes no bytes to any frame",
+    });
+  if (weights.dropped > 0)
+    limitations.push({
+      code: "unresolved_samples",
+      message: "Samples naming nodes missing from the tree; not counted",
+      count: weights.dropped,
+    });
+  if (rootBytes > 0)
+    limitations.push({
+      code: "root_bytes",
+      message: "Bytes on the (root) node belong to no frame and are not attributed",
+      count: rootBytes,
+    });
   const unsymbolized = frames.countUnsymbolized();
-  if (unsymbolized > 0) limitations.push({ code: "missing_symbols", message: "Frames without a function name (anonymous)", count: unsymbolized });
-  limitations.push({ code: "sampled_live_bytes", message: "Values are V8's sampled estimate of bytes still allocated when the profile was written" });
+  if (unsymbolized > 0)
+    limitations.push({
+      code: "missing_symbols",
+      message: "Frames without a function name (anonymous)",
+      count: unsymbolized,
+    });
+  limitations.push({
+    code: "sampled_live_bytes",
+    message:
+      "Values are V8's sampled estimate of bytes still allocated when the profile was written",
+  });
   return {
     adapter: adapter.name,
     adapterVersion: adapter.version,
@@ -94,6 +149,12 @@ export function heapEvidence(input: HeapProfileInput, limits: AdapterLimits, ada
     producerVersion: null,
     tables,
     limitations,
-    summary: { nodes: tree.size, frames: frames.size, samples: input.samples?.length ?? 0, total_bytes: weights.totalNs, metrics: weights.totalNs > 0 ? HEAP_METRIC : "" },
+    summary: {
+      nodes: tree.size,
+      frames: frames.size,
+      samples: input.samples?.length ?? 0,
+      total_bytes: weights.totalNs,
+      metrics: weights.totalNs > 0 ? HEAP_METRIC : "",
+    },
   };
 }

@@ -1,14 +1,26 @@
 /**
- * Payload → HeapProfileInput through the WASM JSON scanner, whole or in chunks. Every tree node is a record (the `head`
+ * Payload → HeapProfileInput through the WASM JSON scanner, whole or in chunks. Every tree node is
+ * a record (the `head`
  * tree's recursion is a cycle in the program); records arrive children first, each with
  * its parent's serial, so parents are linked when they arrive.
  */
 import type { AdapterLimits } from "../adapter.ts";
 import { expectationFailed } from "../json-guard.ts";
-import { TAG_ABSENT, TAG_ARRAY, TAG_OBJECT, sampleOfKind, type JsonBatch } from "../wasm/json-batch.ts";
+import {
+  TAG_ABSENT,
+  TAG_ARRAY,
+  TAG_OBJECT,
+  sampleOfKind,
+  type JsonBatch,
+} from "../wasm/json-batch.ts";
 import { JsonProgram, MODE_JSON_IF_CONTAINER, MODE_SCALAR } from "../wasm/json-program.ts";
 import { JsonScanner, type JsonScanOptions } from "../wasm/json-scanner.ts";
-import { HEAP_FORMAT, type HeapNodeInput, type HeapProfileInput, type HeapSampleInput } from "./heap-input.ts";
+import {
+  HEAP_FORMAT,
+  type HeapNodeInput,
+  type HeapProfileInput,
+  type HeapSampleInput,
+} from "./heap-input.ts";
 
 const R_TOP = 0;
 const R_NODE = 1;
@@ -46,12 +58,22 @@ function heapProgram(): JsonProgram {
   return p;
 }
 
-const scanOptions = (limits: AdapterLimits): JsonScanOptions => ({ format: HEAP_FORMAT, maxDepth: limits.maxNestingDepth, truncateJsonAt: 1 << 30 });
+const scanOptions = (limits: AdapterLimits): JsonScanOptions => ({
+  format: HEAP_FORMAT,
+  maxDepth: limits.maxNestingDepth,
+  truncateJsonAt: 1 << 30,
+});
 
 /** The profile in chunks, as it streams in. */
-export async function scanHeapProfile(chunks: AsyncIterable<Uint8Array>, limits: AdapterLimits): Promise<HeapProfileInput> {
+export async function scanHeapProfile(
+  chunks: AsyncIterable<Uint8Array>,
+  limits: AdapterLimits,
+): Promise<HeapProfileInput> {
   const reader = heapReader(limits);
-  await (await JsonScanner.open(heapProgram(), scanOptions(limits))).scanChunks(chunks, reader.onBatch);
+  await (await JsonScanner.open(heapProgram(), scanOptions(limits))).scanChunks(
+    chunks,
+    reader.onBatch,
+  );
   return reader.result();
 }
 
@@ -62,7 +84,10 @@ export function scanHeapProfileSync(bytes: Uint8Array, limits: AdapterLimits): H
   return reader.result();
 }
 
-function heapReader(limits: AdapterLimits): { onBatch: (b: JsonBatch) => void; result(): HeapProfileInput } {
+function heapReader(limits: AdapterLimits): {
+  onBatch: (b: JsonBatch) => void;
+  result(): HeapProfileInput;
+} {
   const nodes: HeapNodeInput[] = [];
   const samples: HeapSampleInput[] = [];
   const waiting = new Map<number, number[]>(); // parent serial → positions of its finished children
@@ -76,13 +101,33 @@ function heapReader(limits: AdapterLimits): { onBatch: (b: JsonBatch) => void; r
         const at = nodes.length;
         const kind = b.selfKind(r);
         if (kind !== TAG_OBJECT) {
-          nodes.push({ id: undefined, callFrame: undefined, selfSize: undefined, parent: -1, notObject: sampleOfKind(kind) });
+          nodes.push({
+            id: undefined,
+            callFrame: undefined,
+            selfSize: undefined,
+            parent: -1,
+            notObject: sampleOfKind(kind),
+          });
         } else {
-          if (b.kind(r, N_CHILDREN) !== TAG_ABSENT && b.kind(r, N_CHILDREN) !== TAG_ARRAY) throw expectationFailed(HEAP_FORMAT, "children", "an array", sampleOfKind(b.kind(r, N_CHILDREN)));
-          const callFrame = b.kind(r, N_CALL_FRAME) === TAG_OBJECT
-            ? Object.fromEntries(FRAME_KEYS.map((key, i) => [key, b.value(r, N_FRAME_FIELDS + i)]))
-            : b.value(r, N_CALL_FRAME);
-          nodes.push({ id: b.value(r, N_ID), callFrame, selfSize: b.value(r, N_SELF_SIZE), parent: -1 });
+          if (b.kind(r, N_CHILDREN) !== TAG_ABSENT && b.kind(r, N_CHILDREN) !== TAG_ARRAY)
+            throw expectationFailed(
+              HEAP_FORMAT,
+              "children",
+              "an array",
+              sampleOfKind(b.kind(r, N_CHILDREN)),
+            );
+          const callFrame =
+            b.kind(r, N_CALL_FRAME) === TAG_OBJECT
+              ? Object.fromEntries(
+                  FRAME_KEYS.map((key, i) => [key, b.value(r, N_FRAME_FIELDS + i)]),
+                )
+              : b.value(r, N_CALL_FRAME);
+          nodes.push({
+            id: b.value(r, N_ID),
+            callFrame,
+            selfSize: b.value(r, N_SELF_SIZE),
+            parent: -1,
+          });
         }
         for (const child of waiting.get(b.serial(r)) ?? []) nodes[child]!.parent = at;
         waiting.delete(b.serial(r));
@@ -90,7 +135,11 @@ function heapReader(limits: AdapterLimits): { onBatch: (b: JsonBatch) => void; r
         if (parent) parent.push(at);
         else waiting.set(b.parent(r), [at]);
       } else if (type === R_SAMPLE) {
-        samples.push(b.selfKind(r) === TAG_OBJECT ? { nodeId: b.value(r, S_NODE_ID), size: b.value(r, S_SIZE) } : { nodeId: undefined, size: undefined });
+        samples.push(
+          b.selfKind(r) === TAG_OBJECT
+            ? { nodeId: b.value(r, S_NODE_ID), size: b.value(r, S_SIZE) }
+            : { nodeId: undefined, size: undefined },
+        );
         if (samples.length > limits.maxEvents) break;
       } else if (type === R_TOP) {
         topKind = b.selfKind(r);
@@ -100,9 +149,17 @@ function heapReader(limits: AdapterLimits): { onBatch: (b: JsonBatch) => void; r
     }
   };
   const result = (): HeapProfileInput => {
-    if (topKind !== TAG_OBJECT) throw expectationFailed(HEAP_FORMAT, "the top-level value", "an object", sampleOfKind(topKind));
-    if (headKind !== TAG_OBJECT) throw expectationFailed(HEAP_FORMAT, "head", "an object", sampleOfKind(headKind));
-    if (samplesKind !== TAG_ABSENT && samplesKind !== TAG_ARRAY) throw expectationFailed(HEAP_FORMAT, "samples", "an array", sampleOfKind(samplesKind));
+    if (topKind !== TAG_OBJECT)
+      throw expectationFailed(
+        HEAP_FORMAT,
+        "the top-level value",
+        "an object",
+        sampleOfKind(topKind),
+      );
+    if (headKind !== TAG_OBJECT)
+      throw expectationFailed(HEAP_FORMAT, "head", "an object", sampleOfKind(headKind));
+    if (samplesKind !== TAG_ABSENT && samplesKind !== TAG_ARRAY)
+      throw expectationFailed(HEAP_FORMAT, "samples", "an array", sampleOfKind(samplesKind));
     return { nodes, samples: samplesKind === TAG_ARRAY ? samples : null };
   };
   return { onBatch, result };

@@ -17,7 +17,12 @@ export interface V8CallFrame {
 }
 
 function oneBased(position: unknown): number | null {
-  return typeof position === "number" && Number.isInteger(position) && position >= 0 && position < 2 ** 31 - 1 ? position + 1 : null;
+  return typeof position === "number" &&
+    Number.isInteger(position) &&
+    position >= 0 &&
+    position < 2 ** 31 - 1
+    ? position + 1
+    : null;
 }
 
 /** Frame index of a call frame; also returns whether it is V8's `(root)` pseudo-frame. */
@@ -30,7 +35,12 @@ export function internCallFrame(frames: FrameRegistry, callFrame: V8CallFrame): 
   return frames.intern(key, () => callFrameRecord(rawName, file, line, column));
 }
 
-function callFrameRecord(rawName: string, file: string | null, line: number | null, column: number | null): FrameRecord {
+function callFrameRecord(
+  rawName: string,
+  file: string | null,
+  line: number | null,
+  column: number | null,
+): FrameRecord {
   const pseudo = file === null && V8_PSEUDO_FRAMES.has(rawName);
   let symbolization: Symbolization = "complete";
   if (rawName.length === 0) symbolization = file === null ? "absent" : "partial";

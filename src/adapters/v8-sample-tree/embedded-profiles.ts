@@ -14,10 +14,18 @@
 import { isFlameoxError } from "../../domain/errors.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
 import { expectationFailed, isPlainObject } from "../json-guard.ts";
-import { normalizeSampledProfile, type SampledProfileInput, type SampledProfileTargets } from "./normalize-sampled-profile.ts";
+import {
+  normalizeSampledProfile,
+  type SampledProfileInput,
+  type SampledProfileTargets,
+} from "./normalize-sampled-profile.ts";
 
 /** The event names that carry embedded V8 profiles. */
-export const EMBEDDED_PROFILE_EVENTS: ReadonlySet<string> = new Set(["Profile", "ProfileChunk", "CpuProfile"]);
+export const EMBEDDED_PROFILE_EVENTS: ReadonlySet<string> = new Set([
+  "Profile",
+  "ProfileChunk",
+  "CpuProfile",
+]);
 
 const PROFILE_FORMAT = "CPU profile in trace";
 
@@ -70,20 +78,36 @@ export class EmbeddedProfiles {
    * One Profile, ProfileChunk or CpuProfile event. `key` joins a Profile to its chunks
    * (Chrome: the process and the event id); `data` is the event's `args.data`.
    */
-  observe(name: string, key: string, data: Record<string, unknown> | null, track: number, tsUs: number): void {
+  observe(
+    name: string,
+    key: string,
+    data: Record<string, unknown> | null,
+    track: number,
+    tsUs: number,
+  ): void {
     if (name === "CpuProfile") {
       if (data === null || !isPlainObject(data.cpuProfile)) return;
       const whole = data.cpuProfile;
-      const profile = this.pending(null, track, typeof whole.startTime === "number" ? this.profileClockUs(whole.startTime) : tsUs);
+      const profile = this.pending(
+        null,
+        track,
+        typeof whole.startTime === "number" ? this.profileClockUs(whole.startTime) : tsUs,
+      );
       if (typeof whole.endTime === "number") profile.endTimeUs = this.profileClockUs(whole.endTime);
-      this.addChunk(profile, tsUs, { cpuProfile: whole, timeDeltas: whole.timeDeltas ?? data.timeDeltas });
+      this.addChunk(profile, tsUs, {
+        cpuProfile: whole,
+        timeDeltas: whole.timeDeltas ?? data.timeDeltas,
+      });
       return;
     }
     if (name !== "ProfileChunk" && name !== "Profile") return;
     const profile = this.pending(key, -1, Number.NaN);
     if (name === "Profile") {
       profile.track = track;
-      profile.startTimeUs = data !== null && typeof data.startTime === "number" ? this.profileClockUs(data.startTime) : tsUs;
+      profile.startTimeUs =
+        data !== null && typeof data.startTime === "number"
+          ? this.profileClockUs(data.startTime)
+          : tsUs;
     } else if (data !== null) {
       this.addChunk(profile, tsUs, data); // DevTools also writes chunks without data: nothing to add
     }
@@ -101,13 +125,24 @@ export class EmbeddedProfiles {
   private addChunk(profile: PendingProfile, tsUs: number, data: Record<string, unknown>): void {
     profile.chunks.push({ tsUs, data });
     const cpuProfile = isPlainObject(data.cpuProfile) ? data.cpuProfile : null;
-    if (cpuProfile !== null && Array.isArray(cpuProfile.samples)) this.samples += cpuProfile.samples.length;
+    if (cpuProfile !== null && Array.isArray(cpuProfile.samples))
+      this.samples += cpuProfile.samples.length;
   }
 
   normalize(targets: Omit<SampledProfileTargets, "track">): EmbeddedProfileStats {
     const stats: EmbeddedProfileStats = {
-      profiles: 0, samples: 0, attributedSamples: 0, droppedSamples: 0, rootSamples: 0, brokenLinks: 0,
-      clampedDeltas: 0, missingDeltas: 0, totalNs: 0, orphanChunks: 0, unsymbolizedFrames: 0, skipped: [],
+      profiles: 0,
+      samples: 0,
+      attributedSamples: 0,
+      droppedSamples: 0,
+      rootSamples: 0,
+      brokenLinks: 0,
+      clampedDeltas: 0,
+      missingDeltas: 0,
+      totalNs: 0,
+      orphanChunks: 0,
+      unsymbolizedFrames: 0,
+      skipped: [],
     };
     const unsymbolizedBefore = targets.frames.countUnsymbolized();
     for (const profile of this.profiles) {
@@ -118,7 +153,11 @@ export class EmbeddedProfiles {
       try {
         const input = assemble(profile, this.profileClockUs);
         if (input.nodes.length === 0 && input.samples.length === 0) continue;
-        const result = normalizeSampledProfile(input, { ...targets, track: profile.track }, { format: PROFILE_FORMAT, unknownSamples: "drop" });
+        const result = normalizeSampledProfile(
+          input,
+          { ...targets, track: profile.track },
+          { format: PROFILE_FORMAT, unknownSamples: "drop" },
+        );
         stats.profiles++;
         stats.samples += result.samples;
         stats.attributedSamples += result.attributedSamples;
@@ -139,7 +178,10 @@ export class EmbeddedProfiles {
 }
 
 /** Concatenates the chunks in timestamp order (stable for equal timestamps). */
-function assemble(profile: PendingProfile, profileClockUs: (us: number) => number): SampledProfileInput {
+function assemble(
+  profile: PendingProfile,
+  profileClockUs: (us: number) => number,
+): SampledProfileInput {
   const chunks = profile.chunks.slice().sort((a, b) => a.tsUs - b.tsUs);
   const nodes: unknown[] = [];
   const samples: unknown[] = [];
@@ -152,7 +194,13 @@ function assemble(profile: PendingProfile, profileClockUs: (us: number) => numbe
     appendAll(timeDeltas, data.timeDeltas, "timeDeltas");
     if (typeof data.endTime === "number") endTimeUs = profileClockUs(data.endTime);
   }
-  return { nodes, samples, timeDeltas: timeDeltas.length > 0 ? timeDeltas : null, startTimeUs: profile.startTimeUs, endTimeUs };
+  return {
+    nodes,
+    samples,
+    timeDeltas: timeDeltas.length > 0 ? timeDeltas : null,
+    startTimeUs: profile.startTimeUs,
+    endTimeUs,
+  };
 }
 
 function appendAll(target: unknown[], source: unknown, field: string): void {
@@ -167,15 +215,39 @@ export function embeddedProfileLimitations(stats: EmbeddedProfileStats): Limitat
   const add = (code: string, count: number, message: string): void => {
     if (count > 0) out.push({ code, message, count });
   };
-  add("inconsistent_time_deltas", stats.clampedDeltas, "Negative CPU profile time deltas; the affected samples were given a duration of 0");
+  add(
+    "inconsistent_time_deltas",
+    stats.clampedDeltas,
+    "Negative CPU profile time deltas; the affected samples were given a duration of 0",
+  );
   add("missing_time_deltas", stats.missingDeltas, "CPU profile samples without a time delta");
-  add("unresolved_profile_samples", stats.droppedSamples, "CPU profile samples referring to nodes missing from the trace; dropped");
-  add("incomplete_profile_nodes", stats.brokenLinks, "CPU profile nodes linked to nodes missing from the trace; their subtrees are left out");
+  add(
+    "unresolved_profile_samples",
+    stats.droppedSamples,
+    "CPU profile samples referring to nodes missing from the trace; dropped",
+  );
+  add(
+    "incomplete_profile_nodes",
+    stats.brokenLinks,
+    "CPU profile nodes linked to nodes missing from the trace; their subtrees are left out",
+  );
   add("root_samples", stats.rootSamples, "CPU profile samples on the (root) node; not attributed");
-  add("orphan_profile_chunks", stats.orphanChunks, "ProfileChunk events without their Profile event; ignored");
-  add("missing_symbols", stats.unsymbolizedFrames, "Sampled frames without a function name (anonymous)");
+  add(
+    "orphan_profile_chunks",
+    stats.orphanChunks,
+    "ProfileChunk events without their Profile event; ignored",
+  );
+  add(
+    "missing_symbols",
+    stats.unsymbolizedFrames,
+    "Sampled frames without a function name (anonymous)",
+  );
   if (stats.skipped.length > 0) {
-    out.push({ code: "cpu_profile_skipped", message: `Embedded CPU profiles that could not be read: ${stats.skipped.slice(0, 3).join("; ")}`, count: stats.skipped.length });
+    out.push({
+      code: "cpu_profile_skipped",
+      message: `Embedded CPU profiles that could not be read: ${stats.skipped.slice(0, 3).join("; ")}`,
+      count: stats.skipped.length,
+    });
   }
   return out;
 }

@@ -14,7 +14,10 @@ export interface NodeTree {
   frame: Int32Array;
   /** 1 for V8's `(root)` node, which is a container, not a frame to measure. */
   excluded: Uint8Array;
-  /** Reachable node indices, parents before children; `depth` is each node's depth (-1: unreachable). */
+  /**
+   * Reachable node indices, parents before children; `depth` is each node's depth (-1:
+   * unreachable).
+   */
   preorder: Int32Array;
   depth: Int32Array;
   /** Links to nodes that are not in the profile (lenient mode only; strict mode throws). */
@@ -29,7 +32,12 @@ export interface NodeTree {
  * node with an unknown parent is cut off together with its subtree, because its stack
  * cannot be known.
  */
-export function buildNodeTree(nodes: readonly unknown[], frames: FrameRegistry, format: string, lenient = false): NodeTree {
+export function buildNodeTree(
+  nodes: readonly unknown[],
+  frames: FrameRegistry,
+  format: string,
+  lenient = false,
+): NodeTree {
   const size = nodes.length;
   const ids = new Float64Array(size);
   const frame = new Int32Array(size);
@@ -38,9 +46,11 @@ export function buildNodeTree(nodes: readonly unknown[], frames: FrameRegistry, 
     const node = nodes[i];
     if (!isPlainObject(node)) throw expectationFailed(format, `nodes[${i}]`, "an object", node);
     const id = node.id;
-    if (typeof id !== "number" || !Number.isInteger(id)) throw expectationFailed(format, `nodes[${i}].id`, "an integer", id);
+    if (typeof id !== "number" || !Number.isInteger(id))
+      throw expectationFailed(format, `nodes[${i}].id`, "an integer", id);
     const callFrame = node.callFrame;
-    if (!isPlainObject(callFrame)) throw expectationFailed(format, `nodes[${i}].callFrame`, "an object", callFrame);
+    if (!isPlainObject(callFrame))
+      throw expectationFailed(format, `nodes[${i}].callFrame`, "an object", callFrame);
     ids[i] = id;
     frame[i] = internCallFrame(frames, callFrame);
   }
@@ -66,7 +76,8 @@ function idLookup(ids: Float64Array, format: string): (id: number) => number {
   if (minId >= 0 && maxId < ids.length * 4 + 1024) {
     const dense = new Int32Array(maxId + 1).fill(-1);
     for (let i = 0; i < ids.length; i++) {
-      if (dense[ids[i]!] !== -1) throw parseFailed(format, `node id ${ids[i]} appears more than once`);
+      if (dense[ids[i]!] !== -1)
+        throw parseFailed(format, `node id ${ids[i]} appears more than once`);
       dense[ids[i]!] = i;
     }
     return (id) => (id >= 0 && id <= maxId ? dense[id]! : -1);
@@ -82,21 +93,32 @@ function idLookup(ids: Float64Array, format: string): (id: number) => number {
 /** Parent index per node: -1 for a root, CUT_OFF for a node whose parent is unknown. */
 const CUT_OFF = -2;
 
-function linkParents(nodes: readonly unknown[], indexOfId: (id: number) => number, format: string, links: { broken: number; lenient: boolean }): Int32Array {
+function linkParents(
+  nodes: readonly unknown[],
+  indexOfId: (id: number) => number,
+  format: string,
+  links: { broken: number; lenient: boolean },
+): Int32Array {
   const parent = new Int32Array(nodes.length).fill(-1);
   for (let i = 0; i < nodes.length; i++) {
     const children = (nodes[i] as Record<string, unknown>).children;
     if (children === undefined) continue;
-    if (!Array.isArray(children)) throw expectationFailed(format, `nodes[${i}].children`, "an array", children);
+    if (!Array.isArray(children))
+      throw expectationFailed(format, `nodes[${i}].children`, "an array", children);
     for (let c = 0; c < children.length; c++) {
       const childId: unknown = children[c];
       const child = typeof childId === "number" ? indexOfId(childId) : -1;
       if (child < 0) {
-        if (!links.lenient) throw parseFailed(format, `nodes[${i}].children[${c}] refers to an unknown node id ${String(childId)}`);
+        if (!links.lenient)
+          throw parseFailed(
+            format,
+            `nodes[${i}].children[${c}] refers to an unknown node id ${String(childId)}`,
+          );
         links.broken++;
         continue;
       }
-      if (parent[child] !== -1 && parent[child] !== i) throw parseFailed(format, `node id ${String(childId)} has more than one parent`);
+      if (parent[child] !== -1 && parent[child] !== i)
+        throw parseFailed(format, `node id ${String(childId)} has more than one parent`);
       parent[child] = i;
     }
   }
@@ -105,19 +127,30 @@ function linkParents(nodes: readonly unknown[], indexOfId: (id: number) => numbe
     if (parentId === undefined || parentId === null) continue;
     const p = typeof parentId === "number" ? indexOfId(parentId) : -1;
     if (p < 0) {
-      if (!links.lenient) throw parseFailed(format, `nodes[${i}].parent refers to an unknown node id ${String(parentId)}`);
+      if (!links.lenient)
+        throw parseFailed(
+          format,
+          `nodes[${i}].parent refers to an unknown node id ${String(parentId)}`,
+        );
       links.broken++;
       if (parent[i] === -1) parent[i] = CUT_OFF;
       continue;
     }
-    if (parent[i] !== -1 && parent[i] !== p) throw parseFailed(format, `nodes[${i}] has conflicting parents`);
+    if (parent[i] !== -1 && parent[i] !== p)
+      throw parseFailed(format, `nodes[${i}] has conflicting parents`);
     parent[i] = p;
   }
   return parent;
 }
 
-/** Iterative preorder from the roots; in strict mode a node unreachable from a root means a cycle. */
-function preorderOf(parent: Int32Array, format: string, lenient: boolean): { preorder: Int32Array; depth: Int32Array } {
+/**
+ * Iterative preorder from the roots; in strict mode a node unreachable from a root means a cycle.
+ */
+function preorderOf(
+  parent: Int32Array,
+  format: string,
+  lenient: boolean,
+): { preorder: Int32Array; depth: Int32Array } {
   const size = parent.length;
   const childCount = new Int32Array(size + 1);
   for (let i = 0; i < size; i++) if (parent[i]! >= 0) childCount[parent[i]!]!++;
@@ -138,8 +171,13 @@ function preorderOf(parent: Int32Array, format: string, lenient: boolean): { pre
     preorder[visited++] = node;
     const d = parent[node]! >= 0 ? depth[parent[node]!]! + 1 : 0;
     depth[node] = d;
-    for (let c = childStart[node + 1]! - 1; c >= childStart[node]!; c--) pending[top++] = childList[c]!;
+    for (let c = childStart[node + 1]! - 1; c >= childStart[node]!; c--)
+      pending[top++] = childList[c]!;
   }
-  if (visited !== size && !lenient) throw parseFailed(format, `the node graph has a cycle (${size - visited} nodes unreachable from a root)`);
+  if (visited !== size && !lenient)
+    throw parseFailed(
+      format,
+      `the node graph has a cycle (${size - visited} nodes unreachable from a root)`,
+    );
   return { preorder: preorder.subarray(0, visited), depth };
 }

@@ -47,8 +47,15 @@ export function normalizeSampledProfile(
 ): SampledProfileStats {
   const lenient = options.unknownSamples === "drop";
   const tree = buildNodeTree(input.nodes, targets.frames, options.format, lenient);
-  const samples = attributeSamples(input, tree, targets.clock, options.format, options.unknownSamples);
-  if (samples.attributed > 0) aggregateTree(tree, samples, targets.cpu, targets.stacks, targets.track);
+  const samples = attributeSamples(
+    input,
+    tree,
+    targets.clock,
+    options.format,
+    options.unknownSamples,
+  );
+  if (samples.attributed > 0)
+    aggregateTree(tree, samples, targets.cpu, targets.stacks, targets.track);
   return {
     nodes: tree.size,
     brokenLinks: tree.brokenLinks,

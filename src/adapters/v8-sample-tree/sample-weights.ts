@@ -69,13 +69,14 @@ export function attributeSamples(
     if (node >= 0 && tree.depth[node]! < 0) node = -1; // cut off from the tree (lenient mode)
     let duration: number;
     if (i + 1 < n) {
-      duration = Math.max(deltaNs[i + 1]! , 0);
+      duration = Math.max(deltaNs[i + 1]!, 0);
       sumNs += duration;
     } else {
       duration = lastSampleNs(timeline, clock, at, sumNs, n, result);
     }
     if (node < 0) {
-      if (unknownSamples === "fail") throw parseFailed(format, `samples[${i}] refers to an unknown node id ${id}`);
+      if (unknownSamples === "fail")
+        throw parseFailed(format, `samples[${i}] refers to an unknown node id ${id}`);
       result.dropped++;
       continue;
     }
@@ -93,7 +94,12 @@ export function attributeSamples(
 }
 
 /** Validated deltas in ns; negative ones keep moving the clock but are counted. */
-function deltasInNs(timeline: SampleTimeline, n: number, format: string, result: NodeSamples): Float64Array {
+function deltasInNs(
+  timeline: SampleTimeline,
+  n: number,
+  format: string,
+  result: NodeSamples,
+): Float64Array {
   const deltaNs = new Float64Array(n);
   const deltas = timeline.timeDeltas;
   if (deltas === null) {
@@ -106,7 +112,8 @@ function deltasInNs(timeline: SampleTimeline, n: number, format: string, result:
   const available = Math.min(n, deltas.length);
   for (let i = 0; i < available; i++) {
     const delta = deltas[i];
-    if (typeof delta !== "number" || !Number.isFinite(delta)) throw expectationFailed(format, `timeDeltas[${i}]`, "a finite number", delta);
+    if (typeof delta !== "number" || !Number.isFinite(delta))
+      throw expectationFailed(format, `timeDeltas[${i}]`, "a finite number", delta);
     const ns = durationUsToNs(delta);
     if (ns < 0 && i > 0) result.clampedDeltas++;
     deltaNs[i] = ns;
@@ -115,7 +122,14 @@ function deltasInNs(timeline: SampleTimeline, n: number, format: string, result:
   return deltaNs;
 }
 
-function lastSampleNs(timeline: SampleTimeline, clock: NsClock, at: number, sumNs: number, n: number, result: NodeSamples): number {
+function lastSampleNs(
+  timeline: SampleTimeline,
+  clock: NsClock,
+  at: number,
+  sumNs: number,
+  n: number,
+  result: NodeSamples,
+): number {
   if (timeline.endTimeUs !== null && Number.isFinite(timeline.endTimeUs)) {
     const untilEnd = clock.relNs(timeline.endTimeUs) - at;
     if (untilEnd >= 0) {

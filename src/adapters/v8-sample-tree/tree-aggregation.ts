@@ -14,7 +14,13 @@ import type { NodeSamples } from "./sample-weights.ts";
 /** Packs a (parent frame, child frame) pair into one safe-integer key for path counting. */
 const EDGE_KEY_STRIDE = 2 ** 26;
 
-export function aggregateTree(tree: NodeTree, samples: NodeSamples, cpu: MeasureAccumulator, stacks: StackTrie, track: number): void {
+export function aggregateTree(
+  tree: NodeTree,
+  samples: NodeSamples,
+  cpu: MeasureAccumulator,
+  stacks: StackTrie,
+  track: number,
+): void {
   const { size, parent, frame, excluded, preorder, depth } = tree;
   const reachable = preorder.length;
   const subtreeCount = Float64Array.from(samples.selfCount);
@@ -54,7 +60,8 @@ export function aggregateTree(tree: NodeTree, samples: NodeSamples, cpu: Measure
     const f = frame[node]!;
     const count = subtreeCount[node]!;
     const ns = subtreeNs[node]!;
-    if (samples.selfCount[node]! > 0) cpu.addSelf(totals, f, samples.selfCount[node]!, samples.selfNs[node]!);
+    if (samples.selfCount[node]! > 0)
+      cpu.addSelf(totals, f, samples.selfCount[node]!, samples.selfNs[node]!);
     if (increment(framesOnPath, f) === 1) cpu.addInclusive(totals, f, count, ns);
 
     const p = parent[node]!;
@@ -67,7 +74,14 @@ export function aggregateTree(tree: NodeTree, samples: NodeSamples, cpu: Measure
 
     const stack = stacks.child(parentIsFrame ? stackOf[p]! : ROOT_STACK, f);
     stackOf[node] = stack;
-    if (samples.selfCount[node]! > 0) stacks.add(stack, samples.selfCount[node]!, samples.selfNs[node]!, samples.firstRelNs[node]!, track);
+    if (samples.selfCount[node]! > 0)
+      stacks.add(
+        stack,
+        samples.selfCount[node]!,
+        samples.selfNs[node]!,
+        samples.firstRelNs[node]!,
+        track,
+      );
   }
 }
 

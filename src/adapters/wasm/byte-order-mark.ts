@@ -15,7 +15,10 @@ export class ByteOrderMarkSkip {
     const joined = new Uint8Array(this.head.length + chunk.length);
     joined.set(this.head);
     joined.set(chunk, this.head.length);
-    if (joined.length < BOM.length && BOM.slice(0, joined.length).every((b, i) => joined[i] === b)) {
+    if (
+      joined.length < BOM.length &&
+      BOM.slice(0, joined.length).every((b, i) => joined[i] === b)
+    ) {
       this.head = joined; // could still be a BOM: wait for more bytes
       return new Uint8Array(0);
     }
@@ -29,7 +32,9 @@ export class ByteOrderMarkSkip {
   }
 }
 
-export async function* skipByteOrderMark(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+export async function* skipByteOrderMark(
+  chunks: AsyncIterable<Uint8Array>,
+): AsyncGenerator<Uint8Array> {
   const skip = new ByteOrderMarkSkip();
   for await (const chunk of chunks) {
     const bytes = skip.strip(chunk);

@@ -79,13 +79,23 @@ export function decodeWtf8(bytes: Uint8Array): string {
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i]!;
-    if (b === 0xed && i + 2 < bytes.length && bytes[i + 1]! >= 0xa0 && bytes[i + 1]! <= 0xbf && (bytes[i + 2]! & 0xc0) === 0x80) {
+    if (
+      b === 0xed &&
+      i + 2 < bytes.length &&
+      bytes[i + 1]! >= 0xa0 &&
+      bytes[i + 1]! <= 0xbf &&
+      (bytes[i + 2]! & 0xc0) === 0x80
+    ) {
       out += String.fromCharCode(0xd000 | ((bytes[i + 1]! & 0x3f) << 6) | (bytes[i + 2]! & 0x3f));
       i += 3;
       continue;
     }
     let j = i;
-    while (j < bytes.length && !(bytes[j] === 0xed && j + 1 < bytes.length && bytes[j + 1]! >= 0xa0)) j++;
+    while (
+      j < bytes.length &&
+      !(bytes[j] === 0xed && j + 1 < bytes.length && bytes[j + 1]! >= 0xa0)
+    )
+      j++;
     out += utf8.decode(bytes.subarray(i, Math.max(j, i + 1)));
     i = Math.max(j, i + 1);
   }

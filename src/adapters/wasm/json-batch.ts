@@ -31,7 +31,14 @@ export class JsonBatch {
   constructor(readonly strings: HostStrings) {}
 
   /** Re-points the batch at the scanner's current output (called by the scanner). */
-  reset(memory: ArrayBuffer, recordsPtr: number, count: number, stride: number, textPtr: number, textBytes: number): void {
+  reset(
+    memory: ArrayBuffer,
+    recordsPtr: number,
+    count: number,
+    stride: number,
+    textPtr: number,
+    textBytes: number,
+  ): void {
     this.i32 = new Int32Array(memory);
     this.f64 = new Float64Array(memory);
     this.base = recordsPtr >> 2;
@@ -44,11 +51,11 @@ export class JsonBatch {
     return this.i32[this.base + r * this.strideWords]! & 0xffff;
   }
   special(r: number): boolean {
-    return (this.i32[this.base + r * this.strideWords]! >> 16 & 1) === 1;
+    return ((this.i32[this.base + r * this.strideWords]! >> 16) & 1) === 1;
   }
   /** Whether this is only the announcement of a record that just opened (no slots yet). */
   announced(r: number): boolean {
-    return (this.i32[this.base + r * this.strideWords]! >> 17 & 1) === 1;
+    return ((this.i32[this.base + r * this.strideWords]! >> 17) & 1) === 1;
   }
   /** Position of the record's value in its container (element index or key ordinal). */
   index(r: number): number {
@@ -81,7 +88,9 @@ export class JsonBatch {
     return this.kind(r, slot) === TAG_STRING ? this.strings.id(this.int(r, slot)) : -1;
   }
   string(r: number, slot: number): string | undefined {
-    return this.kind(r, slot) === TAG_STRING ? this.strings.get(this.strings.id(this.int(r, slot))) : undefined;
+    return this.kind(r, slot) === TAG_STRING
+      ? this.strings.get(this.strings.id(this.int(r, slot)))
+      : undefined;
   }
   textBytes(r: number, slot: number): Uint8Array {
     const offset = this.num(r, slot);

@@ -29,7 +29,14 @@ export class JsonProgram {
 
   /** A new node; returns its id. */
   node(options: { record?: number } = {}): number {
-    this.nodes.push({ record: options.record ?? -1, slotRecord: -1, slot: -1, mode: 0, elem: -1, keys: [] });
+    this.nodes.push({
+      record: options.record ?? -1,
+      slotRecord: -1,
+      slot: -1,
+      mode: 0,
+      elem: -1,
+      keys: [],
+    });
     return this.nodes.length - 1;
   }
 
@@ -41,7 +48,8 @@ export class JsonProgram {
 
   /** `node`'s value fills `slot` of the innermost open record of type `record`. */
   slot(node: number, record: number, slot: number, mode = MODE_SCALAR): this {
-    if (slot >= this.slotsPerRecord) throw new RangeError(`Slot ${slot} exceeds the program's ${this.slotsPerRecord} slots`);
+    if (slot >= this.slotsPerRecord)
+      throw new RangeError(`Slot ${slot} exceeds the program's ${this.slotsPerRecord} slots`);
     const spec = this.nodes[node]!;
     spec.slotRecord = record;
     spec.slot = slot;
@@ -67,7 +75,10 @@ export class JsonProgram {
     return this;
   }
 
-  /** Records of `record` are also announced (header only) when they open, so their position is known before their children. */
+  /**
+   * Records of `record` are also announced (header only) when they open, so their position is known
+   * before their children.
+   */
   announce(record: number): this {
     this.specials.push([record, -2, ""]);
     return this;

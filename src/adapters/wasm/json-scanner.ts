@@ -10,7 +10,14 @@ import { ByteOrderMarkSkip, skipByteOrderMark } from "./byte-order-mark.ts";
 import { HostStrings } from "./host-strings.ts";
 import { JsonBatch } from "./json-batch.ts";
 import type { JsonProgram } from "./json-program.ts";
-import { initArgs, JSON_INIT_PARAMS, JsonScanError, type JsonScannerConfig, SCAN_REPAIRED, ScanStatus } from "./scanner-abi.ts";
+import {
+  initArgs,
+  JSON_INIT_PARAMS,
+  JsonScanError,
+  type JsonScannerConfig,
+  SCAN_REPAIRED,
+  ScanStatus,
+} from "./scanner-abi.ts";
 import type { ScannerCoreExports } from "./scanner-exports.ts";
 import { parserModule, parserModuleSync } from "./wasm-modules.ts";
 
@@ -50,7 +57,9 @@ interface ScannerExports extends ScannerCoreExports<typeof JSON_INIT_PARAMS> {
   containerNode(): number;
 }
 
-/** Where all input so far ended (see `betweenElements` in parsers-wasm/assembly/json/scanner.ts). */
+/**
+ * Where all input so far ended (see `betweenElements` in parsers-wasm/assembly/json/scanner.ts).
+ */
 export interface ScanPosition {
   depth: number;
   /** JsonBetween: not between array elements, before the first, or after one. */
@@ -67,7 +76,10 @@ export interface JsonScanOptions {
   truncateJsonAt: number;
   /** Accept whitespace-separated top-level values (JSON Lines); each closes its root record. */
   valueSequence?: boolean;
-  /** The document offset of a scanner offset, for errors (a piece of a document is scanned after a copy of its start). */
+  /**
+   * The document offset of a scanner offset, for errors (a piece of a document is scanned after a
+   * copy of its start).
+   */
   documentOffset?: (scannerOffset: number) => number;
 }
 
@@ -100,15 +112,26 @@ export class JsonScanner {
    * (which must not be used again): a thread that scans many pieces keeps one memory
    * instead of leaving one of up to 192 MiB per piece to the collector.
    */
-  static reopenSync(done: JsonScanner | null, program: JsonProgram, options: JsonScanOptions): JsonScanner {
-    return done === null ? JsonScanner.openSync(program, options) : JsonScanner.initialise(done.wasm, program, options);
+  static reopenSync(
+    done: JsonScanner | null,
+    program: JsonProgram,
+    options: JsonScanOptions,
+  ): JsonScanner {
+    return done === null
+      ? JsonScanner.openSync(program, options)
+      : JsonScanner.initialise(done.wasm, program, options);
   }
 
-  private static openWith(module: WebAssembly.Module, program: JsonProgram, options: JsonScanOptions): JsonScanner {
+  private static openWith(
+    module: WebAssembly.Module,
+    program: JsonProgram,
+    options: JsonScanOptions,
+  ): JsonScanner {
     let memory: WebAssembly.Memory | null = null;
     const env = {
       // Numbers outside the exact fast path: the host's own parser gives JSON.parse's double.
-      parseNumber: (ptr: number, len: number) => Number(new TextDecoder().decode(new Uint8Array(memory!.buffer, ptr, len))),
+      parseNumber: (ptr: number, len: number) =>
+        Number(new TextDecoder().decode(new Uint8Array(memory!.buffer, ptr, len))),
     };
     const instance = new WebAssembly.Instance(module, { env });
     const wasm = instance.exports as unknown as ScannerExports;
@@ -116,20 +139,37 @@ export class JsonScanner {
     return JsonScanner.initialise(wasm, program, options);
   }
 
-  /** Loads the program and sets up every buffer anew (the module's allocator starts over at `reserveProgram`). */
-  private static initialise(wasm: ScannerExports, program: JsonProgram, options: JsonScanOptions): JsonScanner {
+  /**
+   * Loads the program and sets up every buffer anew (the module's allocator starts over at
+   * `reserveProgram`).
+   */
+  private static initialise(
+    wasm: ScannerExports,
+    program: JsonProgram,
+    options: JsonScanOptions,
+  ): JsonScanner {
     const words = program.compile();
     const at = wasm.reserveProgram(words.byteLength);
     new Int32Array(wasm.memory.buffer, at, words.length).set(words);
     const depth = Math.min(Math.max(1, options.maxDepth), 4096);
-    const ok = wasm.init(...initArgs(JSON_INIT_PARAMS, scannerConfig(depth, options.truncateJsonAt)));
-    if (!ok) throw new FlameoxError("INTERNAL_ERROR", "The JSON scanner could not allocate its buffers within its memory maximum");
+    const ok = wasm.init(
+      ...initArgs(JSON_INIT_PARAMS, scannerConfig(depth, options.truncateJsonAt)),
+    );
+    if (!ok)
+      throw new FlameoxError(
+        "INTERNAL_ERROR",
+        "The JSON scanner could not allocate its buffers within its memory maximum",
+      );
     wasm.allowValueSequence(options.valueSequence ? 1 : 0);
     return new JsonScanner(wasm, options);
   }
 
   /** Scans a whole in-memory document (a leading BOM dropped) and ends it. */
-  scanWhole(bytes: Uint8Array, onBatch: (batch: JsonBatch) => void, repairArray = false): { repaired: boolean } {
+  scanWhole(
+    bytes: Uint8Array,
+    onBatch: (batch: JsonBatch) => void,
+    repairArray = false,
+  ): { repaired: boolean } {
     const bom = new ByteOrderMarkSkip();
     this.push(bom.strip(bytes), onBatch);
     this.push(bom.rest(), onBatch);
@@ -137,7 +177,11 @@ export class JsonScanner {
   }
 
   /** Scans a document arriving in chunks (a leading BOM dropped) and ends it. */
-  async scanChunks(chunks: AsyncIterable<Uint8Array>, onBatch: (batch: JsonBatch) => void, repairArray = false): Promise<{ repaired: boolean }> {
+  async scanChunks(
+    chunks: AsyncIterable<Uint8Array>,
+    onBatch: (batch: JsonBatch) => void,
+    repairArray = false,
+  ): Promise<{ repaired: boolean }> {
     for await (const chunk of skipByteOrderMark(chunks)) this.push(chunk, onBatch);
     return this.finish(repairArray, onBatch);
   }
@@ -167,7 +211,11 @@ export class JsonScanner {
 
   /** Where the input pushed so far ended. */
   position(): ScanPosition {
-    return { depth: this.wasm.depth(), between: this.wasm.betweenElements(), node: this.wasm.containerNode() };
+    return {
+      depth: this.wasm.depth(),
+      between: this.wasm.betweenElements(),
+      node: this.wasm.containerNode(),
+    };
   }
 
   /** Ends the document; returns whether a cut-off top-level array was closed. */
@@ -181,7 +229,14 @@ export class JsonScanner {
   private deliver(onBatch: (batch: JsonBatch) => void): void {
     const w = this.wasm;
     this.strings.addFrom(this.mem, w.stringsPtr(), w.stringsCount());
-    this.batch.reset(w.memory.buffer, w.recordsPtr(), w.recordCount(), w.recordStride(), w.textAreaPtr(), w.textAreaBytes());
+    this.batch.reset(
+      w.memory.buffer,
+      w.recordsPtr(),
+      w.recordCount(),
+      w.recordStride(),
+      w.textAreaPtr(),
+      w.textAreaBytes(),
+    );
     if (this.batch.count > 0) onBatch(this.batch);
     w.drain();
   }
@@ -199,16 +254,27 @@ export class JsonScanner {
 
   private error(): FlameoxError {
     const code = this.wasm.errorCode() as JsonScanError;
-    const at = this.options.documentOffset ? this.options.documentOffset(this.wasm.errorOffset()) : this.wasm.errorOffset();
+    const at = this.options.documentOffset
+      ? this.options.documentOffset(this.wasm.errorOffset())
+      : this.wasm.errorOffset();
     const format = this.options.format;
     switch (code) {
       case JsonScanError.DEPTH:
-        return parseFailed(format, `nesting deeper than ${this.options.maxDepth} levels at byte ${at}`);
+        return parseFailed(
+          format,
+          `nesting deeper than ${this.options.maxDepth} levels at byte ${at}`,
+        );
       case JsonScanError.STRING_LONG:
-        return tooLargeValue(format, `a string longer than ${MAX_STRING_BYTES} bytes at byte ${at}`);
+        return tooLargeValue(
+          format,
+          `a string longer than ${MAX_STRING_BYTES} bytes at byte ${at}`,
+        );
       case JsonScanError.CAPTURE_LONG:
       case JsonScanError.TEXT_FULL:
-        return tooLargeValue(format, `a JSON value longer than ${MAX_CAPTURE_BYTES} bytes at byte ${at}`);
+        return tooLargeValue(
+          format,
+          `a JSON value longer than ${MAX_CAPTURE_BYTES} bytes at byte ${at}`,
+        );
       case JsonScanError.STRINGS_FULL:
         return tooLargeValue(format, `too many distinct strings in one record at byte ${at}`);
       case JsonScanError.EMPTY:
@@ -229,6 +295,8 @@ export class JsonScanner {
 
 function tooLargeValue(format: string, what: string): FlameoxError {
   return new FlameoxError("ARTIFACT_TOO_LARGE", `Cannot import ${format}: ${what}`, {
-    remediation: ["The value exceeds the streaming parser's per-value limit; record a smaller artifact"],
+    remediation: [
+      "The value exceeds the streaming parser's per-value limit; record a smaller artifact",
+    ],
   });
 }

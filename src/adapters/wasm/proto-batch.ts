@@ -25,7 +25,13 @@ export class ProtoBatch {
 
   constructor(readonly strings: HostStrings) {}
 
-  reset(memory: ArrayBuffer, recordsPtr: number, count: number, stride: number, textPtr: number): void {
+  reset(
+    memory: ArrayBuffer,
+    recordsPtr: number,
+    count: number,
+    stride: number,
+    textPtr: number,
+  ): void {
     this.i32 = new Int32Array(memory);
     this.f64 = new Float64Array(memory);
     this.i64 = new BigInt64Array(memory);
@@ -81,7 +87,9 @@ export class ProtoBatch {
     return this.f64[(this.at(r) + 4 + slot * 4 + 2) >> 1]!;
   }
   stringId(r: number, slot: number): number {
-    return this.kind(r, slot) === PT_STRING ? this.strings.id(this.i32[this.at(r) + 4 + slot * 4 + 1]!) : -1;
+    return this.kind(r, slot) === PT_STRING
+      ? this.strings.id(this.i32[this.at(r) + 4 + slot * 4 + 1]!)
+      : -1;
   }
   string(r: number, slot: number): string | null {
     const id = this.stringId(r, slot);
@@ -94,7 +102,9 @@ export class ProtoBatch {
   high(r: number, slot: number): number {
     return this.i32[this.at(r) + 4 + slot * 4 + 3]!;
   }
-  /** Where a PT_BYTES slot's bytes start in `u8` (`length` bytes); -1 when the slot is not bytes. */
+  /**
+   * Where a PT_BYTES slot's bytes start in `u8` (`length` bytes); -1 when the slot is not bytes.
+   */
   bytesAt(r: number, slot: number): number {
     if (this.kind(r, slot) !== PT_BYTES) return -1;
     return this.textBase + this.f64[(this.at(r) + 4 + slot * 4 + 2) >> 1]!;

@@ -24,12 +24,26 @@ export class ProtoProgram {
   private readonly specials: [number, number][] = [];
 
   constructor(readonly slotsPerRecord: number) {
-    this.nodes.push({ record: -1, slotRecord: -1, slot: -1, mode: P_MESSAGE, packed: 0, fields: [] });
+    this.nodes.push({
+      record: -1,
+      slotRecord: -1,
+      slot: -1,
+      mode: P_MESSAGE,
+      packed: 0,
+      fields: [],
+    });
   }
 
   /** A message node (its fields are described with `field`). */
   message(options: { record?: number } = {}): number {
-    this.nodes.push({ record: options.record ?? -1, slotRecord: -1, slot: -1, mode: P_MESSAGE, packed: 0, fields: [] });
+    this.nodes.push({
+      record: options.record ?? -1,
+      slotRecord: -1,
+      slot: -1,
+      mode: P_MESSAGE,
+      packed: 0,
+      fields: [],
+    });
     return this.nodes.length - 1;
   }
 
@@ -45,8 +59,17 @@ export class ProtoProgram {
   }
 
   /** Field `number` of `parent` is a value filling `slot` of the innermost open `record`. */
-  value(parent: number, number: number, record: number, slot: number, mode: number = P_SCALAR, packed = 0, ownRecord = -1): number {
-    if (slot >= this.slotsPerRecord) throw new RangeError(`Slot ${slot} exceeds the program's ${this.slotsPerRecord} slots`);
+  value(
+    parent: number,
+    number: number,
+    record: number,
+    slot: number,
+    mode: number = P_SCALAR,
+    packed = 0,
+    ownRecord = -1,
+  ): number {
+    if (slot >= this.slotsPerRecord)
+      throw new RangeError(`Slot ${slot} exceeds the program's ${this.slotsPerRecord} slots`);
     this.nodes.push({ record: ownRecord, slotRecord: record, slot, mode, packed, fields: [] });
     const node = this.nodes.length - 1;
     this.nodes[parent]!.fields.push([number, node]);
@@ -75,10 +98,27 @@ export class ProtoProgram {
     const nodeWords: number[] = [];
     const fieldWords: number[] = [];
     for (const n of this.nodes) {
-      nodeWords.push(n.record, n.slotRecord, n.slot, n.mode, n.packed, fieldWords.length / 2, n.fields.length);
+      nodeWords.push(
+        n.record,
+        n.slotRecord,
+        n.slot,
+        n.mode,
+        n.packed,
+        fieldWords.length / 2,
+        n.fields.length,
+      );
       for (const [number, child] of n.fields) fieldWords.push(number, child);
     }
     const specialWords = this.specials.flat();
-    return Int32Array.from([this.nodes.length, 0, this.slotsPerRecord, this.specials.length, fieldWords.length / 2, ...nodeWords, ...fieldWords, ...specialWords]);
+    return Int32Array.from([
+      this.nodes.length,
+      0,
+      this.slotsPerRecord,
+      this.specials.length,
+      fieldWords.length / 2,
+      ...nodeWords,
+      ...fieldWords,
+      ...specialWords,
+    ]);
   }
 }

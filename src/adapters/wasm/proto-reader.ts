@@ -7,7 +7,10 @@ import { parseFailed } from "../json-guard.ts";
 
 export class ProtoReader {
   pos = 0;
-  constructor(readonly bytes: Uint8Array, private readonly format: string) {}
+  constructor(
+    readonly bytes: Uint8Array,
+    private readonly format: string,
+  ) {}
 
   get done(): boolean {
     return this.pos >= this.bytes.length;
@@ -17,7 +20,8 @@ export class ProtoReader {
     let result = 0n;
     let shift = 0n;
     for (;;) {
-      if (this.pos >= this.bytes.length || shift > 63n) throw parseFailed(this.format, "an invalid varint in a nested value");
+      if (this.pos >= this.bytes.length || shift > 63n)
+        throw parseFailed(this.format, "an invalid varint in a nested value");
       const b = this.bytes[this.pos++]!;
       result |= BigInt(b & 0x7f) << shift;
       if ((b & 0x80) === 0) return BigInt.asUintN(64, result);
@@ -30,7 +34,8 @@ export class ProtoReader {
     let result = 0;
     let scale = 1;
     for (let i = 0; i < 8; i++) {
-      if (this.pos >= this.bytes.length) throw parseFailed(this.format, "an invalid varint in a nested value");
+      if (this.pos >= this.bytes.length)
+        throw parseFailed(this.format, "an invalid varint in a nested value");
       const b = this.bytes[this.pos++]!;
       result += (b & 0x7f) * scale;
       if ((b & 0x80) === 0) return result;
@@ -41,14 +46,16 @@ export class ProtoReader {
   }
 
   fixed64(): DataView {
-    if (this.pos + 8 > this.bytes.length) throw parseFailed(this.format, "a truncated fixed64 in a nested value");
+    if (this.pos + 8 > this.bytes.length)
+      throw parseFailed(this.format, "a truncated fixed64 in a nested value");
     const view = new DataView(this.bytes.buffer, this.bytes.byteOffset + this.pos, 8);
     this.pos += 8;
     return view;
   }
 
   fixed32(): DataView {
-    if (this.pos + 4 > this.bytes.length) throw parseFailed(this.format, "a truncated fixed32 in a nested value");
+    if (this.pos + 4 > this.bytes.length)
+      throw parseFailed(this.format, "a truncated fixed32 in a nested value");
     const view = new DataView(this.bytes.buffer, this.bytes.byteOffset + this.pos, 4);
     this.pos += 4;
     return view;
@@ -56,7 +63,8 @@ export class ProtoReader {
 
   lengthDelimited(): Uint8Array {
     const length = this.small();
-    if (length > this.bytes.length - this.pos) throw parseFailed(this.format, "a nested length exceeds its message");
+    if (length > this.bytes.length - this.pos)
+      throw parseFailed(this.format, "a nested length exceeds its message");
     const out = this.bytes.subarray(this.pos, this.pos + length);
     this.pos += length;
     return out;

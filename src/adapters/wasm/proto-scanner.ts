@@ -7,7 +7,13 @@ import { parseFailed } from "../json-guard.ts";
 import { HostStrings } from "./host-strings.ts";
 import { ProtoBatch } from "./proto-batch.ts";
 import type { ProtoProgram } from "./proto-program.ts";
-import { initArgs, PROTO_INIT_PARAMS, ProtoScanError, type ProtoScannerConfig, ScanStatus } from "./scanner-abi.ts";
+import {
+  initArgs,
+  PROTO_INIT_PARAMS,
+  ProtoScanError,
+  type ProtoScannerConfig,
+  ScanStatus,
+} from "./scanner-abi.ts";
 import type { ScannerCoreExports } from "./scanner-exports.ts";
 import { parserModule, parserModuleSync } from "./wasm-modules.ts";
 
@@ -45,31 +51,52 @@ export class ProtoScanner {
   private readonly mem: Uint8Array;
   private readonly input: number;
 
-  /** The document offset of a scanner offset, for errors (a piece of a document is scanned on its own). */
+  /**
+   * The document offset of a scanner offset, for errors (a piece of a document is scanned on its
+   * own).
+   */
   documentOffset: (scannerOffset: number) => number = (at) => at;
 
-  private constructor(private readonly wasm: ProtoExports, private readonly format: string, readonly maxDepth: number) {
+  private constructor(
+    private readonly wasm: ProtoExports,
+    private readonly format: string,
+    readonly maxDepth: number,
+  ) {
     this.batch = new ProtoBatch(this.strings);
     this.mem = new Uint8Array(wasm.memory.buffer);
     this.input = wasm.inputPtr();
   }
 
-  static async open(program: ProtoProgram, options: { format: string; maxDepth: number }): Promise<ProtoScanner> {
+  static async open(
+    program: ProtoProgram,
+    options: { format: string; maxDepth: number },
+  ): Promise<ProtoScanner> {
     return ProtoScanner.openWith(await parserModule("proto-scanner"), program, options);
   }
 
-  static openSync(program: ProtoProgram, options: { format: string; maxDepth: number }): ProtoScanner {
+  static openSync(
+    program: ProtoProgram,
+    options: { format: string; maxDepth: number },
+  ): ProtoScanner {
     return ProtoScanner.openWith(parserModuleSync("proto-scanner"), program, options);
   }
 
-  private static openWith(module: WebAssembly.Module, program: ProtoProgram, options: { format: string; maxDepth: number }): ProtoScanner {
+  private static openWith(
+    module: WebAssembly.Module,
+    program: ProtoProgram,
+    options: { format: string; maxDepth: number },
+  ): ProtoScanner {
     const wasm = new WebAssembly.Instance(module, { env: {} }).exports as unknown as ProtoExports;
     const words = program.compile();
     const at = wasm.reserveProgram(words.byteLength);
     new Int32Array(wasm.memory.buffer, at, words.length).set(words);
     const depth = Math.min(Math.max(1, options.maxDepth), 1024);
     const ok = wasm.init(...initArgs(PROTO_INIT_PARAMS, scannerConfig(depth)));
-    if (!ok) throw new FlameoxError("INTERNAL_ERROR", "The protobuf scanner could not allocate its buffers within its memory maximum");
+    if (!ok)
+      throw new FlameoxError(
+        "INTERNAL_ERROR",
+        "The protobuf scanner could not allocate its buffers within its memory maximum",
+      );
     return new ProtoScanner(wasm, options.format, depth);
   }
 
@@ -118,7 +145,13 @@ export class ProtoScanner {
   private deliver(onBatch: (batch: ProtoBatch) => void): void {
     const w = this.wasm;
     this.strings.addFrom(this.mem, w.stringsPtr(), w.stringsCount());
-    this.batch.reset(w.memory.buffer, w.recordsPtr(), w.recordCount(), w.recordStride(), w.textAreaPtr());
+    this.batch.reset(
+      w.memory.buffer,
+      w.recordsPtr(),
+      w.recordCount(),
+      w.recordStride(),
+      w.textAreaPtr(),
+    );
     if (this.batch.count > 0) onBatch(this.batch);
     w.drain();
   }
@@ -127,18 +160,30 @@ export class ProtoScanner {
     const at = this.documentOffset(this.wasm.errorOffset());
     switch (this.wasm.errorCode() as ProtoScanError) {
       case ProtoScanError.END:
-        return parseFailed(this.format, `truncated protobuf (the input ends inside a field or message at byte ${at})`);
+        return parseFailed(
+          this.format,
+          `truncated protobuf (the input ends inside a field or message at byte ${at})`,
+        );
       case ProtoScanError.DEPTH:
-        return parseFailed(this.format, `messages nested deeper than ${this.maxDepth} levels at byte ${at}`);
+        return parseFailed(
+          this.format,
+          `messages nested deeper than ${this.maxDepth} levels at byte ${at}`,
+        );
       case ProtoScanError.LENGTH:
-        return parseFailed(this.format, `a field length exceeds its enclosing message at byte ${at}`);
+        return parseFailed(
+          this.format,
+          `a field length exceeds its enclosing message at byte ${at}`,
+        );
       case ProtoScanError.VARINT:
         return parseFailed(this.format, `an invalid varint at byte ${at}`);
       case ProtoScanError.STRING_LONG:
       case ProtoScanError.CAPTURE_LONG:
       case ProtoScanError.TEXT_FULL:
       case ProtoScanError.STRINGS_FULL:
-        return new FlameoxError("ARTIFACT_TOO_LARGE", `Cannot import ${this.format}: a field at byte ${at} exceeds the streaming parser's per-value limit`);
+        return new FlameoxError(
+          "ARTIFACT_TOO_LARGE",
+          `Cannot import ${this.format}: a field at byte ${at} exceeds the streaming parser's per-value limit`,
+        );
       default: // WIRE
         return parseFailed(this.format, `invalid protobuf wire data at byte ${at}`);
     }

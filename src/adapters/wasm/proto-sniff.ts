@@ -9,7 +9,9 @@ export interface WireField {
 }
 
 /** The fields of the first top-level length-delimited field's payload (as far as the head goes). */
-export function sniffFirstMessage(head: Uint8Array): { outer: WireField; inner: WireField[] } | null {
+export function sniffFirstMessage(
+  head: Uint8Array,
+): { outer: WireField; inner: WireField[] } | null {
   let at = 0;
   const varint = (limit: number): number | null => {
     let result = 0;
@@ -33,11 +35,15 @@ export function sniffFirstMessage(head: Uint8Array): { outer: WireField; inner: 
     if (t === null || t >>> 3 === 0) break;
     const wire = t & 7;
     inner.push({ number: Math.floor(t / 8), wire });
-    if (wire === 0) { if (varint(end) === null) break; }
-    else if (wire === 1) at += 8;
+    if (wire === 0) {
+      if (varint(end) === null) break;
+    } else if (wire === 1) at += 8;
     else if (wire === 5) at += 4;
-    else if (wire === 2) { const n = varint(end); if (n === null) break; at += n; }
-    else return null;
+    else if (wire === 2) {
+      const n = varint(end);
+      if (n === null) break;
+      at += n;
+    } else return null;
   }
   if (inner.length === 0) return null;
   return { outer: { number: tag >>> 3, wire: 2 }, inner };
@@ -68,11 +74,15 @@ export function topLevelFields(head: Uint8Array, max = 16): WireField[] {
     if (tag === null || tag < 8) break;
     const wire = tag % 8;
     out.push({ number: Math.floor(tag / 8), wire });
-    if (wire === 0) { if (varint() === null) break; }
-    else if (wire === 1) at += 8;
+    if (wire === 0) {
+      if (varint() === null) break;
+    } else if (wire === 1) at += 8;
     else if (wire === 5) at += 4;
-    else if (wire === 2) { const n = varint(); if (n === null) break; at += n; }
-    else return [];
+    else if (wire === 2) {
+      const n = varint();
+      if (n === null) break;
+      at += n;
+    } else return [];
     // A field running past the end of a payload shorter than the head is not protobuf.
     if (at > head.length && head.length < FULL_HEAD) return [];
   }

@@ -9,14 +9,36 @@
 
 /** `init`'s parameters of the JSON scanner, in declaration order. */
 export const JSON_INIT_PARAMS = [
-  "maxDepth", "inputBytes", "stringBytes", "captureBytes", "outRecordsCap", "textCap",
-  "softRecords", "softText", "dictSlotsLog2", "dictArena", "newStringsCap", "truncateAt",
+  "maxDepth",
+  "inputBytes",
+  "stringBytes",
+  "captureBytes",
+  "outRecordsCap",
+  "textCap",
+  "softRecords",
+  "softText",
+  "dictSlotsLog2",
+  "dictArena",
+  "newStringsCap",
+  "truncateAt",
 ] as const;
 
-/** `init`'s parameters of the protobuf scanner, in declaration order (no truncation: texts are not JSON). */
+/**
+ * `init`'s parameters of the protobuf scanner, in declaration order (no truncation: texts are not
+ * JSON).
+ */
 export const PROTO_INIT_PARAMS = [
-  "maxDepth", "inputBytes", "stringBytes", "captureBytes", "outRecordsCap", "textCap",
-  "softRecords", "softText", "dictSlotsLog2", "dictArena", "newStringsCap",
+  "maxDepth",
+  "inputBytes",
+  "stringBytes",
+  "captureBytes",
+  "outRecordsCap",
+  "textCap",
+  "softRecords",
+  "softText",
+  "dictSlotsLog2",
+  "dictArena",
+  "newStringsCap",
 ] as const;
 
 type Params = readonly string[];
@@ -35,21 +57,45 @@ export function initArgs<P extends Params>(params: P, config: ScannerConfig<P>):
 
 /** What `run` and `finish` return (ST_* in both scanners). */
 export const ScanStatus = { NEED_INPUT: 0, BATCH: 1, DONE: 2, ERROR: 3 } as const;
-/** Added to DONE by the JSON scanner's `finish` when it closed a cut-off top-level array (ST_REPAIRED). */
+/**
+ * Added to DONE by the JSON scanner's `finish` when it closed a cut-off top-level array
+ * (ST_REPAIRED).
+ */
 export const SCAN_REPAIRED = 16;
 
 /** `errorCode()` of the JSON scanner after ERROR (ERR_* in json/scanner.ts). */
 export const JsonScanError = {
-  UNEXPECTED: 1, END: 2, DEPTH: 3, CONTROL: 4, ESCAPE: 5, NUMBER_LONG: 6, STRING_LONG: 7,
-  CAPTURE_LONG: 8, TEXT_FULL: 9, EMPTY: 11, RECORDS_DEEP: 12, STRINGS_FULL: 13,
+  UNEXPECTED: 1,
+  END: 2,
+  DEPTH: 3,
+  CONTROL: 4,
+  ESCAPE: 5,
+  NUMBER_LONG: 6,
+  STRING_LONG: 7,
+  CAPTURE_LONG: 8,
+  TEXT_FULL: 9,
+  EMPTY: 11,
+  RECORDS_DEEP: 12,
+  STRINGS_FULL: 13,
 } as const;
 export type JsonScanError = (typeof JsonScanError)[keyof typeof JsonScanError];
 
-/** `betweenElements()` of the JSON scanner (BETWEEN_* in json/scanner.ts): where the input so far ended within an array. */
+/**
+ * `betweenElements()` of the JSON scanner (BETWEEN_* in json/scanner.ts): where the input so far
+ * ended within an array.
+ */
 export const JsonBetween = { NONE: 0, FIRST: 1, AFTER: 2 } as const;
 
 /** `errorCode()` of the protobuf scanner after ERROR (ERR_* in proto/scanner.ts). */
 export const ProtoScanError = {
-  WIRE: 1, END: 2, DEPTH: 3, LENGTH: 4, VARINT: 5, STRING_LONG: 7, CAPTURE_LONG: 8, TEXT_FULL: 9, STRINGS_FULL: 13,
+  WIRE: 1,
+  END: 2,
+  DEPTH: 3,
+  LENGTH: 4,
+  VARINT: 5,
+  STRING_LONG: 7,
+  CAPTURE_LONG: 8,
+  TEXT_FULL: 9,
+  STRINGS_FULL: 13,
 } as const;
 export type ProtoScanError = (typeof ProtoScanError)[keyof typeof ProtoScanError];

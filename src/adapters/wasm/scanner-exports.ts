@@ -7,7 +7,10 @@ import type { InitArgs } from "./scanner-abi.ts";
 export interface ScannerCoreExports<InitParams extends readonly string[]> {
   memory: WebAssembly.Memory;
   reserveProgram(bytes: number): number;
-  /** 1 when every buffer fits the memory maximum; the arguments come from `initArgs` (scanner-abi.ts). */
+  /**
+   * 1 when every buffer fits the memory maximum; the arguments come from `initArgs`
+   * (scanner-abi.ts).
+   */
   init(...args: InitArgs<InitParams>): number;
   inputPtr(): number;
   feed(len: number): void;

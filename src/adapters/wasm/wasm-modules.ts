@@ -10,13 +10,18 @@ import protoScannerPath from "../../../parsers-wasm/wasm/proto-scanner.wasm" wit
 
 export type ParserModuleName = "json-scanner" | "proto-scanner";
 
-const PATHS: Record<ParserModuleName, string> = { "json-scanner": jsonScannerPath, "proto-scanner": protoScannerPath };
+const PATHS: Record<ParserModuleName, string> = {
+  "json-scanner": jsonScannerPath,
+  "proto-scanner": protoScannerPath,
+};
 const compiled = new Map<ParserModuleName, Promise<WebAssembly.Module>>();
 
 export function parserModule(name: ParserModuleName): Promise<WebAssembly.Module> {
   let module = compiled.get(name);
   if (!module) {
-    module = Bun.file(PATHS[name]).bytes().then((bytes) => new WebAssembly.Module(bytes));
+    module = Bun.file(PATHS[name])
+      .bytes()
+      .then((bytes) => new WebAssembly.Module(bytes));
     module.catch(() => compiled.delete(name));
     compiled.set(name, module);
   }

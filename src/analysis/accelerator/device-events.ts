@@ -5,7 +5,14 @@
  */
 
 /** Nsight's categories and Kineto's for work that runs on the device. */
-export const DEVICE_CATEGORIES = new Set(["cuda_kernel", "cuda_memcpy", "cuda_memset", "kernel", "gpu_memcpy", "gpu_memset"]);
+export const DEVICE_CATEGORIES = new Set([
+  "cuda_kernel",
+  "cuda_memcpy",
+  "cuda_memset",
+  "kernel",
+  "gpu_memcpy",
+  "gpu_memset",
+]);
 export const KERNEL_CATEGORIES = new Set(["cuda_kernel", "kernel"]);
 /** Host calls that launch device work (their correlation id names it). */
 export const LAUNCH_CATEGORIES = new Set(["cuda_runtime", "cuda_driver"]);

@@ -31,7 +31,13 @@ export interface OperatorRow {
 }
 
 export type OperatorsResult = AnalysisResult<OperatorRow> & {
-  totals: { operators: number; calls: number; gpu_ns: number; gpu_unattributed_ns: number; device_activities: number };
+  totals: {
+    operators: number;
+    calls: number;
+    gpu_ns: number;
+    gpu_unattributed_ns: number;
+    device_activities: number;
+  };
 };
 
 export interface OperatorsOptions {
@@ -60,21 +66,55 @@ interface Call {
   parent: Call | null;
 }
 
-export async function analyzeOperators(snapshot: SnapshotHandle, subject: Subject, options: OperatorsOptions, parts: PartCache = new PartCache(0)): Promise<OperatorsResult> {
+export async function analyzeOperators(
+  snapshot: SnapshotHandle,
+  subject: Subject,
+  options: OperatorsOptions,
+  parts: PartCache = new PartCache(0),
+): Promise<OperatorsResult> {
   const generations = subject.generations.filter((g) => (g.tables.trace_events ?? 0) > 0);
-  const binding = { query: `${OPERATORS_RECIPE}@${OPERATORS_RECIPE_VERSION}`, filters: { subject: subject.id }, commitId: snapshot.commitId };
+  const binding = {
+    query: `${OPERATORS_RECIPE}@${OPERATORS_RECIPE_VERSION}`,
+    filters: { subject: subject.id },
+    commitId: snapshot.commitId,
+  };
   const offset = decodeCursor(options.cursor, binding);
-  const base = resultBase({ name: OPERATORS_RECIPE, version: OPERATORS_RECIPE_VERSION, claimLevel: "derived" }, snapshot, subject, generations);
+  const base = resultBase(
+    { name: OPERATORS_RECIPE, version: OPERATORS_RECIPE_VERSION, claimLevel: "derived" },
+    snapshot,
+    subject,
+    generations,
+  );
   const slices = await readSlices(snapshot, generations, parts);
   const device = slices.filter((s) => DEVICE_CATEGORIES.has(s.category));
   const gpuByCorrelation = new Map<string, number>();
-  for (const d of device) if (d.correlation !== null) gpuByCorrelation.set(d.correlation, (gpuByCorrelation.get(d.correlation) ?? 0) + (d.end - d.start));
+  for (const d of device)
+    if (d.correlation !== null)
+      gpuByCorrelation.set(
+        d.correlation,
+        (gpuByCorrelation.get(d.correlation) ?? 0) + (d.end - d.start),
+      );
   const launchesByCorrelation = new Map<string, number>();
-  for (const d of device) if (d.correlation !== null) launchesByCorrelation.set(d.correlation, (launchesByCorrelation.get(d.correlation) ?? 0) + 1);
+  for (const d of device)
+    if (d.correlation !== null)
+      launchesByCorrelation.set(d.correlation, (launchesByCorrelation.get(d.correlation) ?? 0) + 1);
   const rows = new Map<string, OperatorRow>();
-  const row = (name: string) => rows.get(name) ?? (rows.set(name, { name, calls: 0, cpu_total_ns: 0, cpu_self_ns: 0, gpu_self_ns: 0, gpu_total_ns: 0, launches: 0 }), rows.get(name)!);
+  const row = (name: string) =>
+    rows.get(name) ??
+    (rows.set(name, {
+      name,
+      calls: 0,
+      cpu_total_ns: 0,
+      cpu_self_ns: 0,
+      gpu_self_ns: 0,
+      gpu_total_ns: 0,
+      launches: 0,
+    }),
+    rows.get(name)!);
   let attributed = 0;
-  const host = slices.filter((s) => OPERATOR_CATEGORIES.has(s.category) || LAUNCH_CATEGORIES.has(s.category));
+  const host = slices.filter(
+    (s) => OPERATOR_CATEGORIES.has(s.category) || LAUNCH_CATEGORIES.has(s.category),
+  );
   for (const list of Map.groupBy(host, (s) => s.track).values()) {
     // Outer slices first at a shared start, so a callee opens inside its caller.
     list.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -99,7 +139,15 @@ export async function analyzeOperators(snapshot: SnapshotHandle, subject: Subjec
         const duration = s.end - s.start;
         if (!within(open, s.name)) r.cpu_total_ns += duration;
         if (open) open.children += duration;
-        open = { name: s.name, end: s.end, duration, children: 0, gpuSelf: 0, gpuTotal: 0, parent: open };
+        open = {
+          name: s.name,
+          end: s.end,
+          duration,
+          children: 0,
+          gpuSelf: 0,
+          gpuTotal: 0,
+          parent: open,
+        };
         continue;
       }
       const gpu = s.correlation === null ? undefined : gpuByCorrelation.get(s.correlation);
@@ -114,17 +162,40 @@ export async function analyzeOperators(snapshot: SnapshotHandle, subject: Subjec
     close(Number.POSITIVE_INFINITY);
   }
   const gpuNs = device.reduce((n, d) => n + (d.end - d.start), 0);
-  const ranked = [...rows.values()].sort((a, b) => b.cpu_total_ns - a.cpu_total_ns || b.gpu_total_ns - a.gpu_total_ns || a.name.localeCompare(b.name));
+  const ranked = [...rows.values()].sort(
+    (a, b) =>
+      b.cpu_total_ns - a.cpu_total_ns ||
+      b.gpu_total_ns - a.gpu_total_ns ||
+      a.name.localeCompare(b.name),
+  );
   const page = ranked.slice(offset, offset + options.limit);
   const end = offset + page.length;
   return {
     ...base,
-    evidence: ranked.length === 0
-      ? generations.length === 0
-        ? { status: "unavailable", reason: "no_trace_events: no trace of this subject in the pinned commit", next_tool: "import_artifact" }
-        : { status: "empty", reason: "the trace holds no operator (cpu_op) slices; it is not a torch.profiler trace, or operators were not recorded" }
-      : { status: base.limitations.length > 0 ? "partial" : "available", reason: `${ranked.length} operators` },
-    totals: { operators: ranked.length, calls: ranked.reduce((n, r) => n + r.calls, 0), gpu_ns: gpuNs, gpu_unattributed_ns: gpuNs - attributed, device_activities: device.length },
+    evidence:
+      ranked.length === 0
+        ? generations.length === 0
+          ? {
+              status: "unavailable",
+              reason: "no_trace_events: no trace of this subject in the pinned commit",
+              next_tool: "import_artifact",
+            }
+          : {
+              status: "empty",
+              reason:
+                "the trace holds no operator (cpu_op) slices; it is not a torch.profiler trace, or operators were not recorded",
+            }
+        : {
+            status: base.limitations.length > 0 ? "partial" : "available",
+            reason: `${ranked.length} operators`,
+          },
+    totals: {
+      operators: ranked.length,
+      calls: ranked.reduce((n, r) => n + r.calls, 0),
+      gpu_ns: gpuNs,
+      gpu_unattributed_ns: gpuNs - attributed,
+      device_activities: device.length,
+    },
     items: page,
     total: ranked.length,
     returned: page.length,
@@ -138,7 +209,11 @@ function within(call: Call | null, name: string): boolean {
   return false;
 }
 
-async function readSlices(snapshot: SnapshotHandle, generations: Subject["generations"], parts: PartCache): Promise<Slice[]> {
+async function readSlices(
+  snapshot: SnapshotHandle,
+  generations: Subject["generations"],
+  parts: PartCache,
+): Promise<Slice[]> {
   const decoded = await parts.partsOf(snapshot, "trace_events", generations, COLUMNS);
   let origin: bigint | null = null;
   for (const part of decoded) {
@@ -153,13 +228,24 @@ async function readSlices(snapshot: SnapshotHandle, generations: Subject["genera
     const col = Object.fromEntries(COLUMNS.map((c) => [c, part.arrow.getChild(c)]));
     for (let i = 0; i < part.rows; i++) {
       const category = (col.category?.get(i) as string | null) ?? "";
-      if (!OPERATOR_CATEGORIES.has(category) && !LAUNCH_CATEGORIES.has(category) && !DEVICE_CATEGORIES.has(category)) continue;
+      if (
+        !OPERATOR_CATEGORIES.has(category) &&
+        !LAUNCH_CATEGORIES.has(category) &&
+        !DEVICE_CATEGORIES.has(category)
+      )
+        continue;
       const dur = col.dur_ns!.get(i) as bigint | number | null;
       if (dur === null || dur === undefined) continue;
       const start = Number(BigInt(col.ts_ns!.get(i) as bigint) - origin!);
       out.push({
-        track: String(col.track_id!.get(i)), category, name: String(col.name!.get(i)), start, end: start + Number(dur),
-        correlation: OPERATOR_CATEGORIES.has(category) ? null : correlationOf(col.args_json?.get(i) as string | null),
+        track: String(col.track_id!.get(i)),
+        category,
+        name: String(col.name!.get(i)),
+        start,
+        end: start + Number(dur),
+        correlation: OPERATOR_CATEGORIES.has(category)
+          ? null
+          : correlationOf(col.args_json?.get(i) as string | null),
       });
     }
   }

@@ -22,7 +22,9 @@ export const COVERAGE_RECIPE_VERSION = "1";
 /** Line numbers listed per file and direction; the counts are always complete. */
 const MAX_LISTED_LINES = 200;
 const MAX_FUNCTIONS = 50;
-/** A generation with this limitation lists executed lines only: its files have no statement total. */
+/**
+ * A generation with this limitation lists executed lines only: its files have no statement total.
+ */
 const EXECUTED_ONLY = "executed_lines_only";
 
 export interface FunctionChange {
@@ -34,7 +36,9 @@ export interface FunctionChange {
 export interface CoverageFile {
   file: string;
   lines_executed: number;
-  /** Statements the evidence knows (executed or not); null when only executed lines are recorded. */
+  /**
+   * Statements the evidence knows (executed or not); null when only executed lines are recorded.
+   */
   lines_total: number | null;
   percent_executed: number | null;
   arcs_executed: number;
@@ -75,7 +79,11 @@ function coverageGenerations(subject: Subject): CommitEntry[] {
   return subject.generations.filter((g) => g.tables.coverage_lines !== undefined);
 }
 
-async function filesOf(snapshot: SnapshotHandle, generations: CommitEntry[], parts: PartCache): Promise<Map<string, FileLines>> {
+async function filesOf(
+  snapshot: SnapshotHandle,
+  generations: CommitEntry[],
+  parts: PartCache,
+): Promise<Map<string, FileLines>> {
   const files = new Map<string, FileLines>();
   for (const g of generations) {
     if ((g.tables.coverage_lines ?? 0) === 0) continue;
@@ -95,7 +103,17 @@ async function filesOf(snapshot: SnapshotHandle, generations: CommitEntry[], par
         if (paths[i] !== path) {
           path = paths[i]!;
           f = files.get(path);
-          if (!f) files.set(path, (f = { executed: new Set(), statements: null, arcsExecuted: new Set(), arcsMissing: new Set(), functionOf: new Map() }));
+          if (!f)
+            files.set(
+              path,
+              (f = {
+                executed: new Set(),
+                statements: null,
+                arcsExecuted: new Set(),
+                arcsMissing: new Set(),
+                functionOf: new Map(),
+              }),
+            );
         }
         const line = lines[i]!;
         const executed = executedCells[i] === 1;
@@ -106,7 +124,8 @@ async function filesOf(snapshot: SnapshotHandle, generations: CommitEntry[], par
         if (executed) f!.executed.add(line);
         if (knowsStatements) (f!.statements ??= new Set()).add(line);
         const fn = functions[i];
-        if (fn !== null && fn !== undefined && !f!.functionOf.has(line)) f!.functionOf.set(line, fn);
+        if (fn !== null && fn !== undefined && !f!.functionOf.has(line))
+          f!.functionOf.set(line, fn);
       }
     }
   }
@@ -124,11 +143,20 @@ export async function analyzeCoverage(
   options: { limit: number; cursor?: string | null },
   parts: PartCache = new PartCache(0),
 ): Promise<CoverageResult> {
-  const binding = { query: `analyze_coverage@${COVERAGE_RECIPE_VERSION}`, filters: { subject: subject.id, base: base?.id ?? null }, commitId: snapshot.commitId };
+  const binding = {
+    query: `analyze_coverage@${COVERAGE_RECIPE_VERSION}`,
+    filters: { subject: subject.id, base: base?.id ?? null },
+    commitId: snapshot.commitId,
+  };
   const offset = decodeCursor(options.cursor, binding);
   const generations = coverageGenerations(subject);
   const baseGenerations = base ? coverageGenerations(base) : [];
-  const result = resultBase({ name: "analyze_coverage", version: COVERAGE_RECIPE_VERSION, claimLevel: "observed" }, snapshot, subject, [...generations, ...baseGenerations]);
+  const result = resultBase(
+    { name: "analyze_coverage", version: COVERAGE_RECIPE_VERSION, claimLevel: "observed" },
+    snapshot,
+    subject,
+    [...generations, ...baseGenerations],
+  );
   const limitations: Limitation[] = distinctLimitations([result.limitations]);
   const inputs = {
     ...result.inputs,
@@ -150,10 +178,18 @@ export async function analyzeCoverage(
       file,
       lines_executed: executed.size,
       lines_total: statements ? statements.size : null,
-      percent_executed: statements && statements.size > 0 ? Math.round((executed.size / statements.size) * 10000) / 100 : null,
+      percent_executed:
+        statements && statements.size > 0
+          ? Math.round((executed.size / statements.size) * 10000) / 100
+          : null,
       arcs_executed: f?.arcsExecuted.size ?? 0,
       arcs_not_executed: f?.arcsMissing.size ?? 0,
-      base_lines_executed: null, newly_executed: null, no_longer_executed: null, newly_executed_lines: null, no_longer_executed_lines: null, functions: null,
+      base_lines_executed: null,
+      newly_executed: null,
+      no_longer_executed: null,
+      newly_executed_lines: null,
+      no_longer_executed_lines: null,
+      functions: null,
     };
     if (previous) {
       const before = previous.get(file)?.executed ?? new Set<number>();
@@ -162,13 +198,18 @@ export async function analyzeCoverage(
       newlyTotal += newly.length;
       noLongerTotal += gone.length;
       const byFunction = new Map<string, FunctionChange>();
-      const functionOf = (line: number) => f?.functionOf.get(line) ?? previous.get(file)?.functionOf.get(line);
+      const functionOf = (line: number) =>
+        f?.functionOf.get(line) ?? previous.get(file)?.functionOf.get(line);
       const tally = (lines: number[], key: "newly_executed" | "no_longer_executed") => {
         for (const line of lines) {
           const name = functionOf(line);
           if (name === undefined) continue;
           let change = byFunction.get(name);
-          if (!change) byFunction.set(name, (change = { function: name, newly_executed: 0, no_longer_executed: 0 }));
+          if (!change)
+            byFunction.set(
+              name,
+              (change = { function: name, newly_executed: 0, no_longer_executed: 0 }),
+            );
           change[key] += 1;
         }
       };
@@ -180,15 +221,35 @@ export async function analyzeCoverage(
         no_longer_executed: gone.length,
         newly_executed_lines: newly.slice(0, MAX_LISTED_LINES),
         no_longer_executed_lines: gone.slice(0, MAX_LISTED_LINES),
-        functions: [...byFunction.values()].sort((a, b) => b.newly_executed + b.no_longer_executed - (a.newly_executed + a.no_longer_executed) || a.function.localeCompare(b.function)).slice(0, MAX_FUNCTIONS),
+        functions: [...byFunction.values()]
+          .sort(
+            (a, b) =>
+              b.newly_executed + b.no_longer_executed - (a.newly_executed + a.no_longer_executed) ||
+              a.function.localeCompare(b.function),
+          )
+          .slice(0, MAX_FUNCTIONS),
       });
     }
     all.push(item);
   }
-  if (previous) all.sort((a, b) => b.newly_executed! + b.no_longer_executed! - (a.newly_executed! + a.no_longer_executed!) || a.file.localeCompare(b.file));
+  if (previous)
+    all.sort(
+      (a, b) =>
+        b.newly_executed! + b.no_longer_executed! - (a.newly_executed! + a.no_longer_executed!) ||
+        a.file.localeCompare(b.file),
+    );
   else all.sort((a, b) => a.file.localeCompare(b.file));
-  if (all.some((f) => (f.newly_executed ?? 0) > MAX_LISTED_LINES || (f.no_longer_executed ?? 0) > MAX_LISTED_LINES)) {
-    limitations.push({ code: "changed_lines_truncated", message: `Changed line numbers are listed up to ${MAX_LISTED_LINES} per file and direction; the counts are complete` });
+  if (
+    all.some(
+      (f) =>
+        (f.newly_executed ?? 0) > MAX_LISTED_LINES ||
+        (f.no_longer_executed ?? 0) > MAX_LISTED_LINES,
+    )
+  ) {
+    limitations.push({
+      code: "changed_lines_truncated",
+      message: `Changed line numbers are listed up to ${MAX_LISTED_LINES} per file and direction; the counts are complete`,
+    });
   }
 
   const known = all.filter((f) => f.lines_total !== null);
@@ -202,9 +263,14 @@ export async function analyzeCoverage(
   };
   const page = all.slice(offset, offset + options.limit);
   const end = offset + page.length;
-  const missing = generations.length === 0 ? subject : base && baseGenerations.length === 0 ? base : null;
+  const missing =
+    generations.length === 0 ? subject : base && baseGenerations.length === 0 ? base : null;
   const evidence = missing
-    ? { status: "unavailable" as const, reason: `no_coverage: no imported coverage data (coverage.py data file, coverage json, Cobertura XML) for ${missing.id} in the pinned commit`, next_tool: "import_artifact" }
+    ? {
+        status: "unavailable" as const,
+        reason: `no_coverage: no imported coverage data (coverage.py data file, coverage json, Cobertura XML) for ${missing.id} in the pinned commit`,
+        next_tool: "import_artifact",
+      }
     : all.length === 0
       ? { status: "empty" as const, reason: "the coverage evidence holds no lines" }
       : {

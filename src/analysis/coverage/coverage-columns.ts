@@ -22,14 +22,19 @@ export function stringCells(vector: Vector | null, rows: number): (string | null
   for (const data of vector.data as Data[]) {
     if (data.type.typeId === Type.Dictionary) {
       const dictionary = data.dictionary!;
-      const words: (string | null)[] = Array.from({ length: dictionary.length }, (_, k) => dictionary.get(k) as string | null);
+      const words: (string | null)[] = Array.from(
+        { length: dictionary.length },
+        (_, k) => dictionary.get(k) as string | null,
+      );
       const indices = data.values as ArrayLike<number>;
-      for (let r = 0; r < data.length; r++, i++) out[i] = data.nullCount > 0 && !data.getValid(r) ? null : words[Number(indices[r])]!;
+      for (let r = 0; r < data.length; r++, i++)
+        out[i] = data.nullCount > 0 && !data.getValid(r) ? null : words[Number(indices[r])]!;
       continue;
     }
     if (data.type.typeId !== Type.Utf8) {
       const chunk = makeVector(data);
-      for (let r = 0; r < data.length; r++, i++) out[i] = chunk.get(r) === null ? null : String(chunk.get(r));
+      for (let r = 0; r < data.length; r++, i++)
+        out[i] = chunk.get(r) === null ? null : String(chunk.get(r));
       continue;
     }
     const offsets = data.valueOffsets as Int32Array;
@@ -41,7 +46,11 @@ export function stringCells(vector: Vector | null, rows: number): (string | null
       if (data.nullCount > 0 && !data.getValid(r)) continue;
       const start = offsets[r]!;
       const length = offsets[r + 1]! - start;
-      if (previous === null || length !== previousLength || !sameBytes(values, start, previousStart, length)) {
+      if (
+        previous === null ||
+        length !== previousLength ||
+        !sameBytes(values, start, previousStart, length)
+      ) {
         previous = decoder.decode(values.subarray(start, start + length));
         previousStart = start;
         previousLength = length;
@@ -59,7 +68,8 @@ export function int32Cells(vector: Vector | null, rows: number): Float64Array {
   let i = 0;
   for (const data of vector.data as Data[]) {
     const values = data.values as Int32Array;
-    for (let r = 0; r < data.length; r++, i++) if (data.nullCount === 0 || data.getValid(r)) out[i] = values[r]!;
+    for (let r = 0; r < data.length; r++, i++)
+      if (data.nullCount === 0 || data.getValid(r)) out[i] = values[r]!;
   }
   return out;
 }

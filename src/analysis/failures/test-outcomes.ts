@@ -26,14 +26,21 @@ export interface TestOutcome {
 const PRECEDENCE = ["failed", "error", "xpassed", "xfailed", "skipped", "passed"];
 
 export function testOutcomes(rows: readonly PhaseRow[]): TestOutcome[] {
-  const byNode = new Map<string, { phases: string[]; retried: boolean; file: string | null; line: number | null }>();
+  const byNode = new Map<
+    string,
+    { phases: string[]; retried: boolean; file: string | null; line: number | null }
+  >();
   for (const row of rows) {
     // Collection reports for modules and packages count (as pytest counts them) only when
     // collection failed or skipped the whole module.
     if (row.record_kind === "collect" && row.outcome === "passed") continue;
     if (row.record_kind !== "test" && row.record_kind !== "collect") continue;
     let entry = byNode.get(row.node_id);
-    if (!entry) byNode.set(row.node_id, (entry = { phases: [], retried: false, file: row.file, line: row.line }));
+    if (!entry)
+      byNode.set(
+        row.node_id,
+        (entry = { phases: [], retried: false, file: row.file, line: row.line }),
+      );
     if (row.outcome === "rerun") {
       // A retry starts over: the phases reported before it belong to the failed attempt.
       entry.retried = true;

@@ -31,12 +31,35 @@ export interface MeasurementRow {
 }
 
 const COLUMNS = [
-  "run_id", "artifact_id", "evidence_generation_id", "measurement_id", "name", "value_int", "value_float", "unit", "aggregation", "scope",
-  "trial_id", "worker_id", "worker_run_index", "value_index", "loop_count", "is_warmup", "block_id", "phase", "dimensions_json",
+  "run_id",
+  "artifact_id",
+  "evidence_generation_id",
+  "measurement_id",
+  "name",
+  "value_int",
+  "value_float",
+  "unit",
+  "aggregation",
+  "scope",
+  "trial_id",
+  "worker_id",
+  "worker_run_index",
+  "value_index",
+  "loop_count",
+  "is_warmup",
+  "block_id",
+  "phase",
+  "dimensions_json",
 ];
 
-/** Generations of the snapshot that hold measurements, newest per artifact and extractor, optionally of some runs only. */
-export function measurementGenerations(snapshot: SnapshotHandle, filter: { runIds?: readonly string[]; artifactId?: string } = {}): CommitEntry[] {
+/**
+ * Generations of the snapshot that hold measurements, newest per artifact and extractor, optionally
+ * of some runs only.
+ */
+export function measurementGenerations(
+  snapshot: SnapshotHandle,
+  filter: { runIds?: readonly string[]; artifactId?: string } = {},
+): CommitEntry[] {
   const latest = new Map<string, CommitEntry>();
   for (const g of snapshot.commit.generations) {
     if (g.tables.measurements === undefined) continue;
@@ -47,8 +70,16 @@ export function measurementGenerations(snapshot: SnapshotHandle, filter: { runId
   return [...latest.values()];
 }
 
-export async function readMeasurements(snapshot: SnapshotHandle, generations: CommitEntry[]): Promise<MeasurementRow[]> {
-  const { rows, columns: c } = await readEvidenceColumns(snapshot, "measurements", generations, COLUMNS);
+export async function readMeasurements(
+  snapshot: SnapshotHandle,
+  generations: CommitEntry[],
+): Promise<MeasurementRow[]> {
+  const { rows, columns: c } = await readEvidenceColumns(
+    snapshot,
+    "measurements",
+    generations,
+    COLUMNS,
+  );
   const out: MeasurementRow[] = [];
   const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   for (let i = 0; i < rows; i++) {

@@ -34,9 +34,18 @@ export interface FlameTreeOptions {
   rootName: string;
 }
 
-const newNode = (label: Pick<FrameLabel, "key" | "name" | "kind">): FlameNode => ({ ...label, self: 0, total: 0, children: new Map() });
+const newNode = (label: Pick<FrameLabel, "key" | "name" | "kind">): FlameNode => ({
+  ...label,
+  self: 0,
+  total: 0,
+  children: new Map(),
+});
 
-export function buildFlameTree(stacks: readonly ProfileStack[], frames: ReadonlyMap<string, FrameInfo>, options: FlameTreeOptions): FlameTree {
+export function buildFlameTree(
+  stacks: readonly ProfileStack[],
+  frames: ReadonlyMap<string, FrameInfo>,
+  options: FlameTreeOptions,
+): FlameTree {
   const root = newNode({ key: "", name: options.rootName, kind: "other" });
   const labels = new Map<string, FrameLabel>();
   const label = (id: string) => {
@@ -77,7 +86,11 @@ export function mergeSmallBoxes(tree: FlameTree, minValue: number): FlameTree {
     const small: FlameNode[] = [];
     for (const child of node.children.values()) if (child.total < minValue) small.push(child);
     if (small.length > 1 || (small.length === 1 && small[0]!.children.size > 0)) {
-      const merged = newNode({ key: `\u0001small`, name: `[${small.length} small frames]`, kind: "other" });
+      const merged = newNode({
+        key: `\u0001small`,
+        name: `[${small.length} small frames]`,
+        kind: "other",
+      });
       for (const s of small) {
         node.children.delete(s.key);
         merged.total += s.total;
@@ -91,7 +104,11 @@ export function mergeSmallBoxes(tree: FlameTree, minValue: number): FlameTree {
     for (const child of node.children.values()) if (child.key !== "\u0001small") visit(child);
   };
   visit(tree.root);
-  return { ...tree, mergedBoxes: tree.mergedBoxes + mergedBoxes, mergedValue: tree.mergedValue + mergedValue };
+  return {
+    ...tree,
+    mergedBoxes: tree.mergedBoxes + mergedBoxes,
+    mergedValue: tree.mergedValue + mergedValue,
+  };
 }
 
 function countBoxes(node: FlameNode): number {

@@ -36,7 +36,10 @@ export function toJsonTree(node: FlameNode): JsonNode {
 
 /** JSON that cannot close the script element it sits in, whatever the frame names hold. */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -102,8 +105,16 @@ const GLUE = `
 `;
 
 function legend(meta: PictureMeta): string {
-  if (meta.differential) return `<span style="background:rgb(255,80,80)">grew</span><span style="background:rgb(80,80,255);color:#fff">shrank</span><span style="background:#ebebeb">unchanged</span>`;
-  const kinds: [string, string][] = [["kernel", "hsl(28,70%,60%)"], ["native", "hsl(4,70%,60%)"], ["javascript", "hsl(48,70%,60%)"], ["python", "hsl(205,70%,60%)"], ["go", "hsl(180,70%,60%)"], ["trace", "hsl(268,70%,60%)"]];
+  if (meta.differential)
+    return `<span style="background:rgb(255,80,80)">grew</span><span style="background:rgb(80,80,255);color:#fff">shrank</span><span style="background:#ebebeb">unchanged</span>`;
+  const kinds: [string, string][] = [
+    ["kernel", "hsl(28,70%,60%)"],
+    ["native", "hsl(4,70%,60%)"],
+    ["javascript", "hsl(48,70%,60%)"],
+    ["python", "hsl(205,70%,60%)"],
+    ["go", "hsl(180,70%,60%)"],
+    ["trace", "hsl(268,70%,60%)"],
+  ];
   return kinds.map(([k, c]) => `<span style="background:${c}">${k}</span>`).join("");
 }
 

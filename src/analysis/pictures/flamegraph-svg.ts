@@ -15,7 +15,14 @@ const HEADER = 24 + ROW;
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-const HUE: Record<string, number> = { kernel: 28, native: 4, javascript: 48, python: 205, go: 180, trace: 268 };
+const HUE: Record<string, number> = {
+  kernel: 28,
+  native: 4,
+  javascript: 48,
+  python: 205,
+  go: 180,
+  trace: 268,
+};
 
 function hash(s: string): number {
   let h = 0;
@@ -34,7 +41,12 @@ function fill(node: FlameNode, meta: PictureMeta, maxDelta: number): string {
   return `hsl(${hue},${60 + (hash(node.name) % 25)}%,${55 + (hash(node.name) % 15)}%)`;
 }
 
-export function renderFlamegraphSvg(root: FlameNode, meta: PictureMeta, format: (value: number) => string, width = 1200): string {
+export function renderFlamegraphSvg(
+  root: FlameNode,
+  meta: PictureMeta,
+  format: (value: number) => string,
+  width = 1200,
+): string {
   let maxDepth = 0;
   let maxDelta = 0;
   const measure = (n: FlameNode, depth: number) => {
@@ -56,20 +68,25 @@ export function renderFlamegraphSvg(root: FlameNode, meta: PictureMeta, format: 
     const change = meta.differential ? `, change ${((n.delta ?? 0) * 100).toFixed(2)} points` : "";
     const tip = `${n.name} (${format(n.total)}, ${pct}%${change})`;
     const fits = Math.floor((w - 6) / CHAR_PX);
-    const text = fits >= 3 ? (n.name.length <= fits ? n.name : `${n.name.slice(0, fits - 2)}..`) : "";
+    const text =
+      fits >= 3 ? (n.name.length <= fits ? n.name : `${n.name.slice(0, fits - 2)}..`) : "";
     boxes.push(
       `<g class="f" data-x="${x.toFixed(2)}" data-w="${w.toFixed(2)}" data-d="${depth}"><title>${esc(tip)}</title>` +
         `<rect x="${x.toFixed(2)}" y="${y}" width="${w.toFixed(2)}" height="${ROW - 1}" rx="2" fill="${fill(n, meta, maxDelta)}"/>` +
         `<text x="${(x + 3).toFixed(2)}" y="${y + ROW - 5}">${esc(text)}</text></g>`,
     );
     let cx = x;
-    for (const c of [...n.children.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    for (const c of [...n.children.values()].sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    )) {
       draw(c, cx, depth + 1);
       cx += c.total * scale;
     }
   };
   draw(root, PAD, 0);
-  const notes = meta.notes.map((note, i) => `<text x="${PAD}" y="${40 + i * 14}" class="note">${esc(note)}</text>`).join("");
+  const notes = meta.notes
+    .map((note, i) => `<text x="${PAD}" y="${40 + i * 14}" class="note">${esc(note)}</text>`)
+    .join("");
   return `<?xml version="1.0" standalone="no"?>
 <svg version="1.1" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" xmlns="http://www.w3.org/2000/svg">
 <style>text{font:${FONT_PX}px ui-monospace,monospace;fill:#000;pointer-events:none}.note{fill:#555}.title{font-size:15px}

@@ -20,7 +20,11 @@ export interface FrameLabel {
   kind: FrameKind;
 }
 
-export function frameLabel(frameId: string, frame: FrameInfo | undefined, granularity: Granularity): FrameLabel {
+export function frameLabel(
+  frameId: string,
+  frame: FrameInfo | undefined,
+  granularity: Granularity,
+): FrameLabel {
   if (!frame) return { key: `?${frameId}`, name: `(unknown frame ${frameId})`, kind: "other" };
   const fn = frame.function || "(anonymous)";
   const file = frame.file ?? frame.module ?? "";
@@ -38,7 +42,12 @@ export function frameLabel(frameId: string, frame: FrameInfo | undefined, granul
 
 function kindOf(frame: FrameInfo): FrameKind {
   const module = frame.module ?? "";
-  if (module.includes("kernel") || module === "[kernel.kallsyms]" || frame.function.endsWith("_[k]")) return "kernel";
+  if (
+    module.includes("kernel") ||
+    module === "[kernel.kallsyms]" ||
+    frame.function.endsWith("_[k]")
+  )
+    return "kernel";
   switch (frame.language) {
     case "javascript":
     case "python":
@@ -51,7 +60,9 @@ function kindOf(frame: FrameInfo): FrameKind {
   }
 }
 
-/** The last two path segments: enough to tell files apart in a box, the full path is in the tooltip. */
+/**
+ * The last two path segments: enough to tell files apart in a box, the full path is in the tooltip.
+ */
 function shortFile(file: string): string {
   const parts = file.split(/[\\/]/).filter(Boolean);
   return parts.length <= 2 ? file : `…/${parts.slice(-2).join("/")}`;
@@ -65,7 +76,15 @@ const ANONYMOUS = new Set(["", "(anonymous)", "<anonymous>", "(anonymous functio
  * granularity (one row per stored frame), else its picture key, except that anonymous
  * functions stay apart per frame.
  */
-export function frameGroupKey(frameId: string, frame: FrameInfo | undefined, granularity: Granularity): string {
-  if (granularity === "line" || (granularity === "function" && ANONYMOUS.has(frame?.function ?? ""))) return frameId;
+export function frameGroupKey(
+  frameId: string,
+  frame: FrameInfo | undefined,
+  granularity: Granularity,
+): string {
+  if (
+    granularity === "line" ||
+    (granularity === "function" && ANONYMOUS.has(frame?.function ?? ""))
+  )
+    return frameId;
   return frameLabel(frameId, frame, granularity).key;
 }

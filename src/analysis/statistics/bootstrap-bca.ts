@@ -41,18 +41,41 @@ export interface BcaInterval {
   undefined_reason: string | null;
 }
 
-export function bcaMedianInterval(values: ArrayLike<number>, options: BcaOptions = {}): BcaInterval {
+export function bcaMedianInterval(
+  values: ArrayLike<number>,
+  options: BcaOptions = {},
+): BcaInterval {
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const level = options.confidenceLevel ?? 0.95;
   const seed = options.seed ?? 0;
-  if (!(level > 0 && level < 1)) throw new RangeError(`Expected confidence level in (0, 1) but found ${level}`);
-  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`Expected a positive integer resample count but found ${resamples}`);
+  if (!(level > 0 && level < 1))
+    throw new RangeError(`Expected confidence level in (0, 1) but found ${level}`);
+  if (!Number.isInteger(resamples) || resamples < 1)
+    throw new RangeError(`Expected a positive integer resample count but found ${resamples}`);
   const sorted = sortedCopy(values);
   const n = sorted.length;
   const estimate = medianOfSorted(sorted);
   const base = { estimate, confidence_level: level, resamples, seed };
-  if (n < 2) return { ...base, low: null, high: null, bias_correction: null, acceleration: null, degenerate: false, undefined_reason: "fewer than 2 values" };
-  if (sorted[0] === sorted[n - 1]) return { ...base, low: null, high: null, bias_correction: null, acceleration: null, degenerate: true, undefined_reason: "all values are equal, so there is no spread to resample" };
+  if (n < 2)
+    return {
+      ...base,
+      low: null,
+      high: null,
+      bias_correction: null,
+      acceleration: null,
+      degenerate: false,
+      undefined_reason: "fewer than 2 values",
+    };
+  if (sorted[0] === sorted[n - 1])
+    return {
+      ...base,
+      low: null,
+      high: null,
+      bias_correction: null,
+      acceleration: null,
+      degenerate: true,
+      undefined_reason: "all values are equal, so there is no spread to resample",
+    };
 
   const boot = bootstrapMedians(sorted, resamples, new SeededRandom(seed)).sort();
   let below = 0;
@@ -64,24 +87,64 @@ export function bcaMedianInterval(values: ArrayLike<number>, options: BcaOptions
   const z0 = ndtri((below + atOrBelow) / (2 * resamples));
   const a = jackknifeAcceleration(sorted);
   // A zero-width interval here would claim certainty the data do not have (scipy: NaN).
-  if (!Number.isFinite(a)) return { ...base, low: null, high: null, bias_correction: z0, acceleration: null, degenerate: false, undefined_reason: "every leave-one-out median is equal (ties around the median), so the BCa acceleration is 0/0" };
-  if (!Number.isFinite(z0)) return { ...base, low: null, high: null, bias_correction: null, acceleration: a, degenerate: false, undefined_reason: "every bootstrap median lies on one side of the estimate (ties), so the BCa bias correction is infinite" };
+  if (!Number.isFinite(a))
+    return {
+      ...base,
+      low: null,
+      high: null,
+      bias_correction: z0,
+      acceleration: null,
+      degenerate: false,
+      undefined_reason:
+        "every leave-one-out median is equal (ties around the median), so the BCa acceleration is 0/0",
+    };
+  if (!Number.isFinite(z0))
+    return {
+      ...base,
+      low: null,
+      high: null,
+      bias_correction: null,
+      acceleration: a,
+      degenerate: false,
+      undefined_reason:
+        "every bootstrap median lies on one side of the estimate (ties), so the BCa bias correction is infinite",
+    };
   const alpha = (1 - level) / 2;
   const zAlpha = ndtri(alpha);
   const adjust = (z: number) => ndtr(z0 + (z0 + z) / (1 - a * (z0 + z)));
   const low = quantileOfSorted(boot, adjust(zAlpha));
   const high = quantileOfSorted(boot, adjust(-zAlpha));
   if (!Number.isFinite(low) || !Number.isFinite(high)) {
-    return { ...base, low: null, high: null, bias_correction: z0, acceleration: a, degenerate: false, undefined_reason: "the adjusted BCa percentiles are not finite" };
+    return {
+      ...base,
+      low: null,
+      high: null,
+      bias_correction: z0,
+      acceleration: a,
+      degenerate: false,
+      undefined_reason: "the adjusted BCa percentiles are not finite",
+    };
   }
-  return { ...base, low, high, bias_correction: z0, acceleration: a, degenerate: false, undefined_reason: null };
+  return {
+    ...base,
+    low,
+    high,
+    bias_correction: z0,
+    acceleration: a,
+    degenerate: false,
+    undefined_reason: null,
+  };
 }
 
 /**
  * B medians of resamples with replacement. Drawing n indices into the sorted sample and
  * counting them finds the resample's middle order statistics in O(n) without sorting.
  */
-export function bootstrapMedians(sorted: Float64Array, resamples: number, rng: SeededRandom): Float64Array {
+export function bootstrapMedians(
+  sorted: Float64Array,
+  resamples: number,
+  rng: SeededRandom,
+): Float64Array {
   const n = sorted.length;
   const counts = new Int32Array(n);
   const out = new Float64Array(resamples);
@@ -105,7 +168,9 @@ export function bootstrapMedians(sorted: Float64Array, resamples: number, rng: S
   return out;
 }
 
-/** Acceleration from leave-one-out medians; NaN (as in scipy) when every jackknife median is equal. */
+/**
+ * Acceleration from leave-one-out medians; NaN (as in scipy) when every jackknife median is equal.
+ */
 export function jackknifeAcceleration(sorted: Float64Array): number {
   const n = sorted.length;
   const theta = new Float64Array(n);

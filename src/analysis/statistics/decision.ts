@@ -10,13 +10,25 @@
 export const POLARITIES = ["lower_is_better", "higher_is_better", "neutral"] as const;
 export type Polarity = (typeof POLARITIES)[number];
 
-export const DECISIONS = ["meaningful_improvement", "meaningful_regression", "no_meaningful_difference", "inconclusive", "descriptive_only"] as const;
+export const DECISIONS = [
+  "meaningful_improvement",
+  "meaningful_regression",
+  "no_meaningful_difference",
+  "inconclusive",
+  "descriptive_only",
+] as const;
 export type Decision = (typeof DECISIONS)[number];
 
-export function decide(interval: { low: number | null; high: number | null }, threshold: number, polarity: Polarity): Exclude<Decision, "descriptive_only"> {
-  if (!(threshold > 0)) throw new RangeError(`Expected a practical threshold greater than 0 but found ${threshold}`);
+export function decide(
+  interval: { low: number | null; high: number | null },
+  threshold: number,
+  polarity: Polarity,
+): Exclude<Decision, "descriptive_only"> {
+  if (!(threshold > 0))
+    throw new RangeError(`Expected a practical threshold greater than 0 but found ${threshold}`);
   const { low, high } = interval;
-  if (low === null || high === null || !Number.isFinite(low) || !Number.isFinite(high)) return "inconclusive";
+  if (low === null || high === null || !Number.isFinite(low) || !Number.isFinite(high))
+    return "inconclusive";
   if (low >= -threshold && high <= threshold) return "no_meaningful_difference";
   if (polarity === "neutral") return "inconclusive";
   const better = polarity === "lower_is_better" ? high <= -threshold : low >= threshold;

@@ -30,7 +30,8 @@ export function quantileOfSorted(sorted: ArrayLike<number>, p: number): number {
   const frac = h - lo;
   const a = sorted[lo]!;
   const b = sorted[hi]!;
-  // NumPy's _lerp: a + (b − a)·t, switching to b − (b − a)·(1 − t) for t ≥ 0.5 (keeps monotonicity).
+  // NumPy's _lerp: a + (b − a)·t, switching to b − (b − a)·(1 − t) for t ≥ 0.5 (keeps
+  // monotonicity).
   const diff = b - a;
   return frac >= 0.5 ? b - diff * (1 - frac) : a + diff * frac;
 }

@@ -16,7 +16,7 @@ function erfSeries(x: number): number {
     sum += term;
     if (Math.abs(term) < Math.abs(sum) * 1e-17) break;
   }
-  return ((2 / SQRT_PI) * Math.exp(-x2)) * sum;
+  return (2 / SQRT_PI) * Math.exp(-x2) * sum;
 }
 
 /** erfc(x) for x ≥ 2.5 by the continued fraction, evaluated with the modified Lentz method. */
@@ -59,9 +59,18 @@ export function ndtr(x: number): number {
 export const normalSf = (x: number): number => ndtr(-x);
 
 // Acklam's rational approximation (relative error 1.15e-9), refined by Halley steps.
-const A = [-3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.38357751867269e2, -3.066479806614716e1, 2.506628277459239];
-const B = [-5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1, -1.328068155288572e1];
-const C = [-7.784894002430293e-3, -3.223964580411365e-1, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+const A = [
+  -3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.38357751867269e2,
+  -3.066479806614716e1, 2.506628277459239,
+];
+const B = [
+  -5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1,
+  -1.328068155288572e1,
+];
+const C = [
+  -7.784894002430293e-3, -3.223964580411365e-1, -2.400758277161838, -2.549732539343734,
+  4.374664141464968, 2.938163982698783,
+];
 const D = [7.784695709041462e-3, 3.224671290700398e-1, 2.445134137142996, 3.754408661907416];
 
 /** The x with ndtr(x) = p; ±Infinity at 0 and 1, NaN outside [0, 1]. */
@@ -73,16 +82,20 @@ export function ndtri(p: number): number {
   let x: number;
   if (p < low || p > 1 - low) {
     const q = Math.sqrt(-2 * Math.log(p < low ? p : 1 - p));
-    const v = (((((C[0]! * q + C[1]!) * q + C[2]!) * q + C[3]!) * q + C[4]!) * q + C[5]!) / ((((D[0]! * q + D[1]!) * q + D[2]!) * q + D[3]!) * q + 1);
+    const v =
+      (((((C[0]! * q + C[1]!) * q + C[2]!) * q + C[3]!) * q + C[4]!) * q + C[5]!) /
+      ((((D[0]! * q + D[1]!) * q + D[2]!) * q + D[3]!) * q + 1);
     x = p < low ? v : -v;
   } else {
     const q = p - 0.5;
     const r = q * q;
-    x = ((((((A[0]! * r + A[1]!) * r + A[2]!) * r + A[3]!) * r + A[4]!) * r + A[5]!) * q) / (((((B[0]! * r + B[1]!) * r + B[2]!) * r + B[3]!) * r + B[4]!) * r + 1);
+    x =
+      ((((((A[0]! * r + A[1]!) * r + A[2]!) * r + A[3]!) * r + A[4]!) * r + A[5]!) * q) /
+      (((((B[0]! * r + B[1]!) * r + B[2]!) * r + B[3]!) * r + B[4]!) * r + 1);
   }
   for (let i = 0; i < 2; i++) {
     // Halley's method on f(x) = ndtr(x) − p, using the tail that keeps relative precision.
-    const e = p < 0.5 ? ndtr(x) - p : (1 - p) - ndtr(-x);
+    const e = p < 0.5 ? ndtr(x) - p : 1 - p - ndtr(-x);
     const u = e * Math.sqrt(2 * Math.PI) * Math.exp((x * x) / 2);
     x = x - u / (1 + (x * u) / 2);
   }

@@ -21,7 +21,8 @@ import { medianOfSorted, sortedCopy } from "./descriptive.ts";
 
 /** The smallest sample whose [min, max] covers the median with probability ≥ level. */
 export function minimumPairsFor(level: number): number {
-  if (!(level > 0 && level < 1)) throw new RangeError(`Expected confidence level in (0, 1) but found ${level}`);
+  if (!(level > 0 && level < 1))
+    throw new RangeError(`Expected confidence level in (0, 1) but found ${level}`);
   return Math.max(2, Math.ceil(Math.log2(2 / (1 - level)) - 1e-12));
 }
 
@@ -51,11 +52,22 @@ export interface OrderStatisticInterval {
   coverage_bracket: [number, number] | null;
 }
 
-export function orderStatisticMedianInterval(values: ArrayLike<number>, level = 0.95): OrderStatisticInterval {
+export function orderStatisticMedianInterval(
+  values: ArrayLike<number>,
+  level = 0.95,
+): OrderStatisticInterval {
   const sorted = sortedCopy(values);
   const n = sorted.length;
   const estimate = medianOfSorted(sorted);
-  const none = { estimate, low: null, high: null, confidence_level: level, rank: null, interpolation: null, coverage_bracket: null };
+  const none = {
+    estimate,
+    low: null,
+    high: null,
+    confidence_level: level,
+    rank: null,
+    interpolation: null,
+    coverage_bracket: null,
+  };
   if (n < minimumPairsFor(level)) return none;
   // The largest k whose interval still reaches the level.
   let k = 1;
@@ -63,7 +75,15 @@ export function orderStatisticMedianInterval(values: ArrayLike<number>, level = 
   const outer = signCoverage(n, k);
   const x = (rank: number) => sorted[rank - 1]!;
   // The inner interval [X₍ₖ₊₁₎, X₍ₙ₋ₖ₎] must exist for interpolation (k + 1 ≤ n − k).
-  if (k + 1 > n - k) return { ...none, low: x(k), high: x(n - k + 1), rank: k, interpolation: 0, coverage_bracket: [outer, outer] };
+  if (k + 1 > n - k)
+    return {
+      ...none,
+      low: x(k),
+      high: x(n - k + 1),
+      rank: k,
+      interpolation: 0,
+      coverage_bracket: [outer, outer],
+    };
   const inner = signCoverage(n, k + 1);
   const share = (outer - level) / (outer - inner);
   const lambda = ((n - k) * share) / (k + (n - 2 * k) * share);

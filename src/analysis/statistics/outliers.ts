@@ -18,11 +18,16 @@ export interface OutlierFlags {
   scale_unavailable: boolean;
 }
 
-export function madOutliers(values: ArrayLike<number>, threshold = MODIFIED_Z_THRESHOLD): OutlierFlags {
+export function madOutliers(
+  values: ArrayLike<number>,
+  threshold = MODIFIED_Z_THRESHOLD,
+): OutlierFlags {
   const center = median(values);
   const scale = mad(values, center);
-  if (!(scale > 0)) return { median: center, mad: scale || 0, flagged: [], threshold, scale_unavailable: true };
+  if (!(scale > 0))
+    return { median: center, mad: scale || 0, flagged: [], threshold, scale_unavailable: true };
   const flagged: number[] = [];
-  for (let i = 0; i < values.length; i++) if (Math.abs((0.6745 * (values[i]! - center)) / scale) > threshold) flagged.push(i);
+  for (let i = 0; i < values.length; i++)
+    if (Math.abs((0.6745 * (values[i]! - center)) / scale) > threshold) flagged.push(i);
   return { median: center, mad: scale, flagged, threshold, scale_unavailable: false };
 }

@@ -19,7 +19,8 @@ import { wilcoxonSignedRank, type WilcoxonResult } from "./wilcoxon.ts";
 
 export const ESTIMAND = "median_paired_log_ratio";
 export const METHOD_BCA = "flameox.bootstrap.bca.median_paired_log_ratio.v1";
-export const METHOD_ORDER_STATISTIC = "flameox.order_statistic.hs_interpolated.median_paired_log_ratio.v1";
+export const METHOD_ORDER_STATISTIC =
+  "flameox.order_statistic.hs_interpolated.median_paired_log_ratio.v1";
 /** @deprecated the method now depends on n; kept for readers of older records. */
 export const METHOD = METHOD_BCA;
 /** Pairs from which the BCa bootstrap is used; below it, the order-statistic interval. */
@@ -81,10 +82,15 @@ export interface PairedComparisonStats {
 }
 
 export function eligiblePair(p: PairInput): boolean {
-  return Number.isFinite(p.baseline) && Number.isFinite(p.candidate) && p.baseline > 0 && p.candidate > 0;
+  return (
+    Number.isFinite(p.baseline) && Number.isFinite(p.candidate) && p.baseline > 0 && p.candidate > 0
+  );
 }
 
-export function comparePaired(pairs: readonly PairInput[], options: PairedComparisonOptions): PairedComparisonStats {
+export function comparePaired(
+  pairs: readonly PairInput[],
+  options: PairedComparisonOptions,
+): PairedComparisonStats {
   const level = options.confidenceLevel ?? 0.95;
   const minimum = minimumPairsFor(level);
   const eligible = pairs.filter(eligiblePair);
@@ -105,7 +111,18 @@ export function comparePaired(pairs: readonly PairInput[], options: PairedCompar
     })),
   } as const;
   if (eligible.length === 0) {
-    return { ...base, log_ratio_median: null, relative_change: null, confidence_low: null, confidence_high: null, interval: null, interval_note: "no eligible pair", decision: "descriptive_only", wilcoxon: null, outlier_blocks: [] };
+    return {
+      ...base,
+      log_ratio_median: null,
+      relative_change: null,
+      confidence_low: null,
+      confidence_high: null,
+      interval: null,
+      interval_note: "no eligible pair",
+      decision: "descriptive_only",
+      wilcoxon: null,
+      outlier_blocks: [],
+    };
   }
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   let estimate: number;
@@ -114,19 +131,40 @@ export function comparePaired(pairs: readonly PairInput[], options: PairedCompar
   let note: string | null = null;
   let interval: IntervalDetail;
   if (useBca) {
-    const bca = bcaMedianInterval(ratios, { resamples, confidenceLevel: level, seed: options.seed ?? 0 });
+    const bca = bcaMedianInterval(ratios, {
+      resamples,
+      confidenceLevel: level,
+      seed: options.seed ?? 0,
+    });
     ({ estimate, low: logLow, high: logHigh } = bca);
     if (bca.undefined_reason !== null) note = `BCa interval undefined: ${bca.undefined_reason}`;
-    interval = { method: METHOD_BCA, resamples, rank: null, interpolation: null, bias_correction: bca.bias_correction, acceleration: bca.acceleration };
+    interval = {
+      method: METHOD_BCA,
+      resamples,
+      rank: null,
+      interpolation: null,
+      bias_correction: bca.bias_correction,
+      acceleration: bca.acceleration,
+    };
   } else {
     const os = orderStatisticMedianInterval(ratios, level);
     ({ estimate, low: logLow, high: logHigh } = os);
-    if (os.low === null) note = `${eligible.length} eligible pair(s) are below the ${minimum} needed for any ${level * 100}% interval of a median`;
-    interval = { method: METHOD_ORDER_STATISTIC, resamples: null, rank: os.rank, interpolation: os.interpolation, bias_correction: null, acceleration: null };
+    if (os.low === null)
+      note = `${eligible.length} eligible pair(s) are below the ${minimum} needed for any ${level * 100}% interval of a median`;
+    interval = {
+      method: METHOD_ORDER_STATISTIC,
+      resamples: null,
+      rank: os.rank,
+      interpolation: os.interpolation,
+      bias_correction: null,
+      acceleration: null,
+    };
   }
   // Ties can pin both bounds to one value; a zero-width interval claims a certainty the
   // data do not have, so it decides nothing.
-  if (note === null && logLow !== null && logLow === logHigh) note = "the interval has zero width (tied ratios around the median): the data cannot locate the median more finely";
+  if (note === null && logLow !== null && logLow === logHigh)
+    note =
+      "the interval has zero width (tied ratios around the median): the data cannot locate the median more finely";
   const low = logLow === null ? null : Math.expm1(logLow);
   const high = logHigh === null ? null : Math.expm1(logHigh);
   const outliers = madOutliers(ratios);

@@ -11,7 +11,8 @@ export class SeededRandom {
   private s3: number;
 
   constructor(seed: number) {
-    if (!Number.isSafeInteger(seed) || seed < 0) throw new RangeError(`Expected seed to be a non-negative safe integer but found ${seed}`);
+    if (!Number.isSafeInteger(seed) || seed < 0)
+      throw new RangeError(`Expected seed to be a non-negative safe integer but found ${seed}`);
     // Fold the high bits in so seeds above 2^32 still differ.
     let x = (seed >>> 0) ^ Math.floor(seed / 4294967296);
     const next = () => {
@@ -51,7 +52,8 @@ export class SeededRandom {
 
   /** Uniform integer in [0, n), without modulo bias (Lemire's rejection on the low product). */
   nextInt(n: number): number {
-    if (!Number.isInteger(n) || n <= 0 || n > 4294967296) throw new RangeError(`Expected n in [1, 2^32] but found ${n}`);
+    if (!Number.isInteger(n) || n <= 0 || n > 4294967296)
+      throw new RangeError(`Expected n in [1, 2^32] but found ${n}`);
     const threshold = (4294967296 - n) % n;
     for (;;) {
       const r = this.nextUint32();

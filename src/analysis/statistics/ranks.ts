@@ -1,5 +1,8 @@
 /** Average ranks (1-based; ties share the mean of their ranks) and tie group sizes. */
-export function averageRanks(values: ArrayLike<number>): { ranks: Float64Array; tieSizes: number[] } {
+export function averageRanks(values: ArrayLike<number>): {
+  ranks: Float64Array;
+  tieSizes: number[];
+} {
   const n = values.length;
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => values[a]! - values[b]!);
   const ranks = new Float64Array(n);

@@ -16,7 +16,13 @@
  */
 import { median } from "./descriptive.ts";
 
-export const SCALING_MODELS = ["constant", "logarithmic", "linear", "n_log_n", "quadratic"] as const;
+export const SCALING_MODELS = [
+  "constant",
+  "logarithmic",
+  "linear",
+  "n_log_n",
+  "quadratic",
+] as const;
 export type ScalingModel = (typeof SCALING_MODELS)[number];
 
 const BASIS: Record<ScalingModel, ((n: number) => number) | null> = {
@@ -54,7 +60,12 @@ export interface ModelSelection {
   supported_range: { min: number; max: number } | null;
 }
 
-export function fitModel(model: ScalingModel, xs: readonly number[], ys: readonly number[], weights?: readonly number[]): ModelFit {
+export function fitModel(
+  model: ScalingModel,
+  xs: readonly number[],
+  ys: readonly number[],
+  weights?: readonly number[],
+): ModelFit {
   const n = xs.length;
   const f = BASIS[model];
   const fx = xs.map((x) => (f ? f(x) : 0));
@@ -80,12 +91,16 @@ export function fitModel(model: ScalingModel, xs: readonly number[], ys: readonl
   const sigma2 = n > k ? rss / (n - k) : NaN;
   let dwNum = 0;
   for (let i = 1; i < n; i++) dwNum += (scaled[i]! - scaled[i - 1]!) ** 2;
-  const aic = n * Math.log(Math.max(rss, Number.MIN_VALUE) / n) + n * (Math.log(2 * Math.PI) + 1) + 2 * k;
+  const aic =
+    n * Math.log(Math.max(rss, Number.MIN_VALUE) / n) + n * (Math.log(2 * Math.PI) + 1) + 2 * k;
   return {
     model,
     intercept,
     slope,
-    intercept_se: n > k ? Math.sqrt(slope === null ? sigma2 / wSum : sigma2 * (1 / wSum + (fMean * fMean) / sxx)) : null,
+    intercept_se:
+      n > k
+        ? Math.sqrt(slope === null ? sigma2 / wSum : sigma2 * (1 / wSum + (fMean * fMean) / sxx))
+        : null,
     slope_se: slope !== null && n > k ? Math.sqrt(sigma2 / sxx) : null,
     rss,
     residual_rms: Math.sqrt(rss / n),
@@ -112,13 +127,30 @@ export function relativeWeights(xs: readonly number[], ys: readonly number[]): n
 }
 
 /** Fits every model to (input size, value) points and applies the AICc margin rule. */
-export function selectScalingModel(xs: readonly number[], ys: readonly number[], options: { weighting?: Weighting } = {}): ModelSelection & { weighting: Weighting } {
-  if (xs.length !== ys.length) throw new RangeError(`Expected as many values as inputs but found ${ys.length} and ${xs.length}`);
-  if (xs.some((x) => !(x > 0) || !Number.isFinite(x))) throw new RangeError("Expected every input size to be a finite number greater than 0");
+export function selectScalingModel(
+  xs: readonly number[],
+  ys: readonly number[],
+  options: { weighting?: Weighting } = {},
+): ModelSelection & { weighting: Weighting } {
+  if (xs.length !== ys.length)
+    throw new RangeError(
+      `Expected as many values as inputs but found ${ys.length} and ${xs.length}`,
+    );
+  if (xs.some((x) => !(x > 0) || !Number.isFinite(x)))
+    throw new RangeError("Expected every input size to be a finite number greater than 0");
   const distinct = new Set(xs).size;
   const range = xs.length > 0 ? { min: Math.min(...xs), max: Math.max(...xs) } : null;
   if (xs.length < 3 || distinct < 2) {
-    return { status: "insufficient_data", best_model: null, margin: null, fits: [], points: xs.length, distinct_inputs: distinct, supported_range: range, weighting: "none" };
+    return {
+      status: "insufficient_data",
+      best_model: null,
+      margin: null,
+      fits: [],
+      points: xs.length,
+      distinct_inputs: distinct,
+      supported_range: range,
+      weighting: "none",
+    };
   }
   const weights = options.weighting === "none" ? null : relativeWeights(xs, ys);
   const fits = SCALING_MODELS.map((m) => fitModel(m, xs, ys, weights ?? undefined));

@@ -13,7 +13,8 @@ export interface SpearmanResult {
 
 export function spearman(xs: readonly number[], ys: readonly number[]): SpearmanResult {
   const n = xs.length;
-  if (n !== ys.length) throw new RangeError(`Expected paired samples of equal length but found ${n} and ${ys.length}`);
+  if (n !== ys.length)
+    throw new RangeError(`Expected paired samples of equal length but found ${n} and ${ys.length}`);
   if (n < 3) return { rho: null, p_value: null, n };
   const rx = averageRanks(xs).ranks;
   const ry = averageRanks(ys).ranks;

@@ -24,10 +24,19 @@ export interface WilcoxonResult {
 
 export function wilcoxonSignedRank(differences: ArrayLike<number>): WilcoxonResult {
   const nonzero: number[] = [];
-  for (let i = 0; i < differences.length; i++) if (differences[i] !== 0) nonzero.push(differences[i]!);
+  for (let i = 0; i < differences.length; i++)
+    if (differences[i] !== 0) nonzero.push(differences[i]!);
   const zeros = differences.length - nonzero.length;
   const n = nonzero.length;
-  if (n === 0) return { statistic: 0, p_value: null, method: "none", n_used: 0, zeros_dropped: zeros, ties: false };
+  if (n === 0)
+    return {
+      statistic: 0,
+      p_value: null,
+      method: "none",
+      n_used: 0,
+      zeros_dropped: zeros,
+      ties: false,
+    };
   const { ranks, tieSizes } = averageRanks(nonzero.map(Math.abs));
   let wPlus = 0;
   for (let i = 0; i < n; i++) if (nonzero[i]! > 0) wPlus += ranks[i]!;
@@ -38,15 +47,37 @@ export function wilcoxonSignedRank(differences: ArrayLike<number>): WilcoxonResu
     for (let k = 0; k <= wPlus; k++) cdf += pmf[k]!;
     let sf = 0;
     for (let k = wPlus; k < pmf.length; k++) sf += pmf[k]!;
-    return { statistic: wPlus, p_value: Math.min(1, 2 * Math.min(cdf, sf)), method: "exact", n_used: n, zeros_dropped: zeros, ties };
+    return {
+      statistic: wPlus,
+      p_value: Math.min(1, 2 * Math.min(cdf, sf)),
+      method: "exact",
+      n_used: n,
+      zeros_dropped: zeros,
+      ties,
+    };
   }
   const mean = (n * (n + 1)) / 4;
   const tieTerm = tieSizes.reduce((acc, t) => acc + (t * t * t - t), 0);
   const se = Math.sqrt((n * (n + 1) * (2 * n + 1) - tieTerm / 2) / 24);
-  if (se === 0) return { statistic: wPlus, p_value: null, method: "none", n_used: n, zeros_dropped: zeros, ties };
+  if (se === 0)
+    return {
+      statistic: wPlus,
+      p_value: null,
+      method: "none",
+      n_used: n,
+      zeros_dropped: zeros,
+      ties,
+    };
   let z = (wPlus - mean) / se;
   z -= (Math.sign(z) * 0.5) / se;
-  return { statistic: wPlus, p_value: Math.min(1, 2 * normalSf(Math.abs(z))), method: "normal_approximation", n_used: n, zeros_dropped: zeros, ties };
+  return {
+    statistic: wPlus,
+    p_value: Math.min(1, 2 * normalSf(Math.abs(z))),
+    method: "normal_approximation",
+    n_used: n,
+    zeros_dropped: zeros,
+    ties,
+  };
 }
 
 const cache = new Map<number, Float64Array>();

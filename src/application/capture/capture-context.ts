@@ -14,8 +14,16 @@ export interface CaptureContext {
 }
 
 /** Probes look at the child PATH (the one a workload will get), never flameox's own. */
-export function createCaptureContext(ws: Workspace, options: PlanRegistryOptions = {}): CaptureContext {
+export function createCaptureContext(
+  ws: Workspace,
+  options: PlanRegistryOptions = {},
+): CaptureContext {
   const childPath = () => workloadEnvironment(ws.config.execution, process.env).PATH;
   const prober = new CapabilityProber(ws.paths.projectRoot, childPath);
-  return { ws, prober, containment: new ContainmentProber(ws.paths.projectRoot, childPath), registry: new PlanRegistry<CapturePlan>(options) };
+  return {
+    ws,
+    prober,
+    containment: new ContainmentProber(ws.paths.projectRoot, childPath),
+    registry: new PlanRegistry<CapturePlan>(options),
+  };
 }

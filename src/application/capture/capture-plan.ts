@@ -4,7 +4,11 @@
  * environment values).
  */
 import type { AdapterPlan, CommandPart, PostStep } from "../../adapters/capture/capture-adapter.ts";
-import type { CapabilityReport, ContainmentReport, ResolvedExecutable } from "../../domain/capture.ts";
+import type {
+  CapabilityReport,
+  ContainmentReport,
+  ResolvedExecutable,
+} from "../../domain/capture.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
 import type { EnvironmentIdentity, SourceIdentity } from "../../domain/identity.ts";
 import type { ScalarValue } from "../../domain/workload/workload-schema.ts";
@@ -23,13 +27,23 @@ export interface CapturePlan {
   workspace_id: string;
   planned_at: string;
   request_digest: string;
-  adapter: { name: string; version: string; options: AdapterPlan["effectiveOptions"]; capability: CapabilityReport };
+  adapter: {
+    name: string;
+    version: string;
+    options: AdapterPlan["effectiveOptions"];
+    capability: CapabilityReport;
+  };
   workload: WorkloadInstance;
   configuration_id: string;
   policy_digest: string;
   executable: ResolvedExecutable;
   tools: Record<string, ResolvedExecutable>;
-  oracle: { executable: ResolvedExecutable; argv: string[]; timeout_seconds: number; strength: string } | null;
+  oracle: {
+    executable: ResolvedExecutable;
+    argv: string[];
+    timeout_seconds: number;
+    strength: string;
+  } | null;
   command: CommandPart[];
   postSteps: PostStep[];
   childEnv: Record<string, string>;
@@ -59,8 +73,18 @@ export interface PlanPreview {
   expires_at: string;
   ttl_seconds: number;
   request_digest: string;
-  adapter: { name: string; version: string; status: string; options: AdapterPlan["effectiveOptions"] };
-  workload: { name: string; workload_definition_id: string; workload_instance_id: string; parameters: Record<string, ScalarValue> };
+  adapter: {
+    name: string;
+    version: string;
+    status: string;
+    options: AdapterPlan["effectiveOptions"];
+  };
+  workload: {
+    name: string;
+    workload_definition_id: string;
+    workload_instance_id: string;
+    parameters: Record<string, ScalarValue>;
+  };
   configuration_id: string;
   command: { argv: string[]; cwd: string; environment_names: string[] };
   executables: ExecutableView[];

@@ -3,9 +3,18 @@
  * and the execution document kept on the run. Neither carries storage paths or
  * environment values.
  */
-import type { ContainmentReport, ResourceSummary, TerminationEvidence } from "../../domain/capture.ts";
+import type {
+  ContainmentReport,
+  ResourceSummary,
+  TerminationEvidence,
+} from "../../domain/capture.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
-import type { CaptureStatus, ExecutionStatus, ExtractionStatus, ValidationStatus } from "../../domain/records.ts";
+import type {
+  CaptureStatus,
+  ExecutionStatus,
+  ExtractionStatus,
+  ValidationStatus,
+} from "../../domain/records.ts";
 import type { ScalarValue } from "../../domain/workload/workload-schema.ts";
 import type { CaptureLimits, ExecutableView } from "./capture-plan.ts";
 
@@ -48,7 +57,11 @@ export interface CaptureValidation {
 
 /** Kept on the run as its execution document. */
 export interface ExecutionDocument {
-  adapter: { name: string; version: string; options: Record<string, string | number | boolean | null> };
+  adapter: {
+    name: string;
+    version: string;
+    options: Record<string, string | number | boolean | null>;
+  };
   producer: { name: string; version: string | null };
   command: { argv: string[]; cwd: string; environment_names: string[] };
   executables: ExecutableView[];
@@ -64,8 +77,17 @@ export interface ExecutionDocument {
 
 export interface CaptureResult {
   run_id: string;
-  adapter: { name: string; version: string; options: Record<string, string | number | boolean | null> };
-  workload: { name: string; workload_definition_id: string; workload_instance_id: string; parameters: Record<string, ScalarValue> };
+  adapter: {
+    name: string;
+    version: string;
+    options: Record<string, string | number | boolean | null>;
+  };
+  workload: {
+    name: string;
+    workload_definition_id: string;
+    workload_instance_id: string;
+    parameters: Record<string, ScalarValue>;
+  };
   execution_status: ExecutionStatus;
   capture_status: CaptureStatus;
   extraction_status: ExtractionStatus;

@@ -11,14 +11,28 @@ import type { ProbeMode } from "./capabilities.ts";
 import { type CaptureContext, createCaptureContext } from "./capture-context.ts";
 import type { PlanPreview } from "./capture-plan.ts";
 import type { CaptureResult } from "./capture-result.ts";
-import { type ConfigureWorkloadRequest, type ConfigureWorkloadResult, configureWorkload } from "./configure-workload.ts";
+import {
+  type ConfigureWorkloadRequest,
+  type ConfigureWorkloadResult,
+  configureWorkload,
+} from "./configure-workload.ts";
 import { type ExecuteOptions, executePlan } from "./execute-capture.ts";
 import { buildPlan, type PlanRequest } from "./plan-capture.ts";
 import { toPreview } from "./plan-preview.ts";
 import { recheckPlan } from "./recheck-plan.ts";
 import { type RecoverResult, recoverRuns } from "./recover-runs.ts";
-import { type ApproveResult, approveWorkload, type RevokeResult, revokeWorkload } from "./workload-approval.ts";
-import { showWorkload, type WorkloadConfigurationStatus, type WorkloadDetail, workloadConfigurationStatus } from "./workload-queries.ts";
+import {
+  type ApproveResult,
+  approveWorkload,
+  type RevokeResult,
+  revokeWorkload,
+} from "./workload-approval.ts";
+import {
+  showWorkload,
+  type WorkloadConfigurationStatus,
+  type WorkloadDetail,
+  workloadConfigurationStatus,
+} from "./workload-queries.ts";
 
 export interface CapabilitiesResult {
   probe: ProbeMode;
@@ -56,7 +70,10 @@ export class CaptureService {
     return configureWorkload(this.ctx.ws, request);
   }
 
-  async capabilities(mode: ProbeMode = "active_cached", adapter?: string): Promise<CapabilitiesResult> {
+  async capabilities(
+    mode: ProbeMode = "active_cached",
+    adapter?: string,
+  ): Promise<CapabilitiesResult> {
     const all = await this.ctx.prober.all(mode);
     return {
       probe: mode,

@@ -20,7 +20,12 @@ import { type ConfigDiagnostic, normalizeWorkload } from "../../domain/workload/
 import { WorkloadSpec } from "../../domain/workload/workload-schema.ts";
 import { nowIso } from "../../storage/control-plane.ts";
 import type { Workspace } from "../../storage/workspace.ts";
-import { invalidConfiguration, readWorkloadFile, WORKLOAD_FILE, workloadFilePath } from "./workload-file.ts";
+import {
+  invalidConfiguration,
+  readWorkloadFile,
+  WORKLOAD_FILE,
+  workloadFilePath,
+} from "./workload-file.ts";
 import { workloadApproval } from "./workload-approval.ts";
 import { editWorkload } from "./workload-toml.ts";
 
@@ -45,13 +50,26 @@ export interface ConfigureWorkloadResult {
   approval: WorkloadApproval;
 }
 
-export function configureWorkload(ws: Workspace, request: ConfigureWorkloadRequest): ConfigureWorkloadResult {
+export function configureWorkload(
+  ws: Workspace,
+  request: ConfigureWorkloadRequest,
+): ConfigureWorkloadResult {
   const spec = WorkloadSpec(request.spec);
   if (spec instanceof type.errors) {
-    throw invalidConfiguration(spec.map((e) => ({ path: `workloads.${request.name}.${e.path.join(".")}`.replace(/\.$/, ""), message: e.message })));
+    throw invalidConfiguration(
+      spec.map((e) => ({
+        path: `workloads.${request.name}.${e.path.join(".")}`.replace(/\.$/, ""),
+        message: e.message,
+      })),
+    );
   }
   const diagnostics: ConfigDiagnostic[] = [];
-  const definition = normalizeWorkload(request.name, spec, `workloads.${request.name}`, diagnostics);
+  const definition = normalizeWorkload(
+    request.name,
+    spec,
+    `workloads.${request.name}`,
+    diagnostics,
+  );
   if (!definition) throw invalidConfiguration(diagnostics);
 
   return ws.control.withWriteLock(() => {
@@ -60,24 +78,54 @@ export function configureWorkload(ws: Workspace, request: ConfigureWorkloadReque
     const current = file.state === "valid" ? file.config : null;
     const previousId = current?.configuration_id ?? null;
     const existing = current?.workloads[request.name] ?? null;
-    const base = { name: request.name, operation: request.operation, path: WORKLOAD_FILE, previous_configuration_id: previousId };
-    if (request.expected_configuration_id !== undefined && request.expected_configuration_id !== previousId) throw conflict(request, previousId);
+    const base = {
+      name: request.name,
+      operation: request.operation,
+      path: WORKLOAD_FILE,
+      previous_configuration_id: previousId,
+    };
+    if (
+      request.expected_configuration_id !== undefined &&
+      request.expected_configuration_id !== previousId
+    )
+      throw conflict(request, previousId);
     if (request.operation === "replace") {
       if (request.expected_configuration_id === undefined) {
-        throw new FlameoxError("INVALID_ARGUMENTS", "Cannot replace a workload without expected_configuration_id", {
-          details: { field: "expected_configuration_id" },
-          remediation: ["Read configuration_id from workload_configuration_status and pass it as expected_configuration_id"],
-        });
+        throw new FlameoxError(
+          "INVALID_ARGUMENTS",
+          "Cannot replace a workload without expected_configuration_id",
+          {
+            details: { field: "expected_configuration_id" },
+            remediation: [
+              "Read configuration_id from workload_configuration_status and pass it as expected_configuration_id",
+            ],
+          },
+        );
       }
-      if (!existing) throw new FlameoxError("WORKLOAD_NOT_FOUND", `Cannot replace workload ${request.name}: it is not declared`, { remediation: ["Use operation create"] });
+      if (!existing)
+        throw new FlameoxError(
+          "WORKLOAD_NOT_FOUND",
+          `Cannot replace workload ${request.name}: it is not declared`,
+          { remediation: ["Use operation create"] },
+        );
     } else if (existing) {
       if (existing.workload_definition_id === definition.workload_definition_id) {
-        return { ...base, changed: false, configuration_id: previousId!, workload_definition_id: definition.workload_definition_id, approval: workloadApproval(ws, existing) };
+        return {
+          ...base,
+          changed: false,
+          configuration_id: previousId!,
+          workload_definition_id: definition.workload_definition_id,
+          approval: workloadApproval(ws, existing),
+        };
       }
-      throw new FlameoxError("REVISION_CONFLICT", `Cannot create workload ${request.name}: a different definition with that name exists`, {
-        details: { configuration_id: previousId },
-        remediation: ["Use operation replace with expected_configuration_id to change it"],
-      });
+      throw new FlameoxError(
+        "REVISION_CONFLICT",
+        `Cannot create workload ${request.name}: a different definition with that name exists`,
+        {
+          details: { configuration_id: previousId },
+          remediation: ["Use operation replace with expected_configuration_id to change it"],
+        },
+      );
     }
     const edited = editWorkload(file.text ?? "", current, request.name, spec);
     writeAtomically(workloadFilePath(ws.paths.projectRoot), edited.text);
@@ -86,20 +134,44 @@ export function configureWorkload(ws: Workspace, request: ConfigureWorkloadReque
         `INSERT INTO configuration_changes (change_id, recorded_at, source, operation, workload, previous_configuration_id,
            configuration_id, workload_definition_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(newOperationId(), nowIso(), request.source, request.operation, request.name, previousId, edited.config.configuration_id, definition.workload_definition_id);
+      .run(
+        newOperationId(),
+        nowIso(),
+        request.source,
+        request.operation,
+        request.name,
+        previousId,
+        edited.config.configuration_id,
+        definition.workload_definition_id,
+      );
     const written = edited.config.workloads[request.name]!;
-    return { ...base, changed: true, configuration_id: edited.config.configuration_id, workload_definition_id: definition.workload_definition_id, approval: workloadApproval(ws, written) };
+    return {
+      ...base,
+      changed: true,
+      configuration_id: edited.config.configuration_id,
+      workload_definition_id: definition.workload_definition_id,
+      approval: workloadApproval(ws, written),
+    };
   });
 }
 
 function conflict(request: ConfigureWorkloadRequest, current: string | null): FlameoxError {
-  return new FlameoxError("REVISION_CONFLICT", `Cannot ${request.operation} workload ${request.name}: flameox.toml changed since configuration ${request.expected_configuration_id}`, {
-    details: { configuration_id: current },
-    remediation: ["Read the current configuration with workload_configuration_status, then retry with its configuration_id"],
-  });
+  return new FlameoxError(
+    "REVISION_CONFLICT",
+    `Cannot ${request.operation} workload ${request.name}: flameox.toml changed since configuration ${request.expected_configuration_id}`,
+    {
+      details: { configuration_id: current },
+      remediation: [
+        "Read the current configuration with workload_configuration_status, then retry with its configuration_id",
+      ],
+    },
+  );
 }
 
-/** Temp file beside the target, fsync, rename over it, fsync the directory: readers see old or new, never half. */
+/**
+ * Temp file beside the target, fsync, rename over it, fsync the directory: readers see old or new,
+ * never half.
+ */
 function writeAtomically(path: string, text: string): void {
   const tmp = `${path}.flameox-${process.pid}-${Date.now()}.tmp`;
   writeFileSync(tmp, text, { mode: 0o644 });

@@ -27,35 +27,98 @@ export class ContainmentProber {
   ) {}
 
   async probe(mode: ProbeMode): Promise<ContainmentCapability> {
-    if (mode === "active_cached" && this.cached && performance.now() - this.cached.at < CACHE_MS) return this.cached.value;
+    if (mode === "active_cached" && this.cached && performance.now() - this.cached.at < CACHE_MS)
+      return this.cached.value;
     const active = mode !== "passive";
-    const base = { name: "containment.bubblewrap", kind: "containment" as const, adapter_version: null, probe: active ? ("active" as const) : ("passive" as const), probed_at: nowIso(), limitations: [] };
+    const base = {
+      name: "containment.bubblewrap",
+      kind: "containment" as const,
+      adapter_version: null,
+      probe: active ? ("active" as const) : ("passive" as const),
+      probed_at: nowIso(),
+      limitations: [],
+    };
     const located = locateBubblewrap(this.childPath(), this.projectRoot);
     if ("absent" in located) {
-      const value = { report: { ...base, status: "absent" as const, reason: "bwrap is not installed (Debian: apt-get install bubblewrap)", tools: [{ name: "bwrap", path: null, sha256: null, version: null }], features: {} }, bwrap: null };
+      const value = {
+        report: {
+          ...base,
+          status: "absent" as const,
+          reason: "bwrap is not installed (Debian: apt-get install bubblewrap)",
+          tools: [{ name: "bwrap", path: null, sha256: null, version: null }],
+          features: {},
+        },
+        bwrap: null,
+      };
       return this.remember(value, active);
     }
     const bwrap = located.executable;
-    const where = located.trustedPath ? "a root-owned system path" : "the child PATH (not a root-owned system path)";
+    const where = located.trustedPath
+      ? "a root-owned system path"
+      : "the child PATH (not a root-owned system path)";
     if (!active) {
       const tools = [{ name: "bwrap", path: bwrap.path, sha256: bwrap.sha256, version: null }];
-      return { report: { ...base, status: "unknown", reason: `passive probe: bwrap found on ${where}, isolation not tried`, tools, features: { trusted_path: located.trustedPath } }, bwrap };
+      return {
+        report: {
+          ...base,
+          status: "unknown",
+          reason: `passive probe: bwrap found on ${where}, isolation not tried`,
+          tools,
+          features: { trusted_path: located.trustedPath },
+        },
+        bwrap,
+      };
     }
     const version = await runProbe([bwrap.path, "--version"], null, 10_000, this.childPath());
-    const tools = [{ name: "bwrap", path: bwrap.path, sha256: bwrap.sha256, version: versionLine(version.stdout) ?? null }];
+    const tools = [
+      {
+        name: "bwrap",
+        path: bwrap.path,
+        sha256: bwrap.sha256,
+        version: versionLine(version.stdout) ?? null,
+      },
+    ];
     const probed = await probeSandbox(bwrap.path, process.env.HOME);
     const features = { trusted_path: located.trustedPath, ...probed.checks, cgroup_limits: false };
     const limitations = [
-      { code: "no_cgroup_limits", message: "CPU, memory and process-count limits are not enforced by a cgroup; memory is policed by sampling the process tree" },
+      {
+        code: "no_cgroup_limits",
+        message:
+          "CPU, memory and process-count limits are not enforced by a cgroup; memory is policed by sampling the process tree",
+      },
       {
         code: "host_readable",
-        message: "the workload can read every host file its user may read, except the hidden private directories (/tmp, /var/tmp, /run, /root, /home, $HOME) and secret files; it cannot open a Unix socket (seccomp), so no host socket is reachable by path",
+        message:
+          "the workload can read every host file its user may read, except the hidden private directories (/tmp, /var/tmp, /run, /root, /home, $HOME) and secret files; it cannot open a Unix socket (seccomp), so no host socket is reachable by path",
       },
     ];
-    if (probed.proven) return this.remember({ report: { ...base, status: "available", reason: `bwrap from ${where}: ${probed.reason}`, tools, features, limitations }, bwrap }, active);
-    const status = probed.seen ? ("absent" as const) : /permission|not permitted|EPERM|No space left|setting up uid map/i.test(probed.stderr) ? ("permission_required" as const) : ("incompatible" as const);
-    const reason = probed.seen ? `${bwrap.path} does not isolate what it runs (${probed.reason}); it is not treated as a sandbox` : `bwrap cannot build its sandbox here: ${probed.reason}`;
-    return this.remember({ report: { ...base, status, reason, tools, features, limitations: [] }, bwrap: null }, active);
+    if (probed.proven)
+      return this.remember(
+        {
+          report: {
+            ...base,
+            status: "available",
+            reason: `bwrap from ${where}: ${probed.reason}`,
+            tools,
+            features,
+            limitations,
+          },
+          bwrap,
+        },
+        active,
+      );
+    const status = probed.seen
+      ? ("absent" as const)
+      : /permission|not permitted|EPERM|No space left|setting up uid map/i.test(probed.stderr)
+        ? ("permission_required" as const)
+        : ("incompatible" as const);
+    const reason = probed.seen
+      ? `${bwrap.path} does not isolate what it runs (${probed.reason}); it is not treated as a sandbox`
+      : `bwrap cannot build its sandbox here: ${probed.reason}`;
+    return this.remember(
+      { report: { ...base, status, reason, tools, features, limitations: [] }, bwrap: null },
+      active,
+    );
   }
 
   private remember(value: ContainmentCapability, active: boolean): ContainmentCapability {

@@ -15,7 +15,10 @@ export function environmentIdentity(tools: Record<string, string | null>): Envir
   if (!osRelease) missing.push("os_release");
   const cpuModel = cpus()[0]?.model?.trim() || null;
   if (!cpuModel) missing.push("cpu_model");
-  const runtimes: Record<string, string> = { flameox: FLAMEOX_VERSION, bun: process.versions.bun ?? "unknown" };
+  const runtimes: Record<string, string> = {
+    flameox: FLAMEOX_VERSION,
+    bun: process.versions.bun ?? "unknown",
+  };
   for (const [name, version] of Object.entries(tools)) {
     if (version) runtimes[name] = version;
     else missing.push(`runtimes.${name}`);
@@ -30,14 +33,22 @@ export function environmentIdentity(tools: Record<string, string | null>): Envir
     memory_bytes: totalmem(),
     runtimes,
   };
-  return { environment_id: digestOf(fields), identity_quality: missing.length > 0 ? "partial" : "exact", fields, missing_fields: missing };
+  return {
+    environment_id: digestOf(fields),
+    identity_quality: missing.length > 0 ? "partial" : "exact",
+    fields,
+    missing_fields: missing,
+  };
 }
 
 function readOsRelease(): string | null {
   try {
     const text = readFileSync("/etc/os-release", "utf8");
-    const value = (key: string) => new RegExp(`^${key}="?([^"\\n]*)"?$`, "m").exec(text)?.[1] ?? null;
-    return value("PRETTY_NAME") ?? ([value("ID"), value("VERSION_ID")].filter(Boolean).join(" ") || null);
+    const value = (key: string) =>
+      new RegExp(`^${key}="?([^"\\n]*)"?$`, "m").exec(text)?.[1] ?? null;
+    return (
+      value("PRETTY_NAME") ?? ([value("ID"), value("VERSION_ID")].filter(Boolean).join(" ") || null)
+    );
   } catch {
     return null;
   }

@@ -26,29 +26,55 @@ import { runValidationOracle } from "./run-oracle.ts";
 export interface ExecuteOptions {
   signal?: AbortSignal;
   onProgress?: (phase: string, done: number, total: number) => void;
-  /** Additions of a caller that runs this plan as one step of a larger protocol (an experiment trial). */
+  /**
+   * Additions of a caller that runs this plan as one step of a larger protocol (an experiment
+   * trial).
+   */
   extension?: ExecutionExtension;
 }
 
-export async function executePlan(ws: Workspace, bound: CapturePlan, options: ExecuteOptions = {}): Promise<CaptureResult> {
+export async function executePlan(
+  ws: Workspace,
+  bound: CapturePlan,
+  options: ExecuteOptions = {},
+): Promise<CaptureResult> {
   const progress = (phase: string) => options.onProgress?.(phase, 0, 1);
   const runId = newRunId();
-  const dirs = { stagingDir: join(ws.paths.staging, runId), outDir: join(ws.paths.staging, runId, "out") };
-  // An extension adds only flameox's own variables, for this execution; every binding stays the plan's.
-  const plan: CapturePlan = options.extension ? { ...bound, childEnv: { ...bound.childEnv, ...options.extension.environment(dirs) } } : bound;
+  const dirs = {
+    stagingDir: join(ws.paths.staging, runId),
+    outDir: join(ws.paths.staging, runId, "out"),
+  };
+  // An extension adds only flameox's own variables, for this execution; every binding stays the
+  // plan's.
+  const plan: CapturePlan = options.extension
+    ? { ...bound, childEnv: { ...bound.childEnv, ...options.extension.environment(dirs) } }
+    : bound;
   const doc = executionDocument(ws, plan);
-  const update = (change: Parameters<Workspace["runs"]["update"]>[1]) => ws.control.withWriteLock(() => ws.runs.update(runId, change));
+  const update = (change: Parameters<Workspace["runs"]["update"]>[1]) =>
+    ws.control.withWriteLock(() => ws.runs.update(runId, change));
   ws.control.withWriteLock(() =>
     ws.runs.create(
       runId,
       "execution",
-      { execution_status: "running", capture_status: "running", extraction_status: "not_requested", validation_status: plan.oracle ? "pending" : "not_requested", limitations: plan.limitations, execution: doc },
+      {
+        execution_status: "running",
+        capture_status: "running",
+        extraction_status: "not_requested",
+        validation_status: plan.oracle ? "pending" : "not_requested",
+        limitations: plan.limitations,
+        execution: doc,
+      },
       {
         workload_definition_id: plan.workload.workload_definition_id,
         workload_instance_id: plan.workload.workload_instance_id,
         source_state_id: plan.source.source_state_id,
         environment_id: plan.environment.environment_id,
-        workload: { name: plan.workload.name, workload_definition_id: plan.workload.workload_definition_id, workload_instance_id: plan.workload.workload_instance_id, parameters: plan.workload.parameters },
+        workload: {
+          name: plan.workload.name,
+          workload_definition_id: plan.workload.workload_definition_id,
+          workload_instance_id: plan.workload.workload_instance_id,
+          parameters: plan.workload.parameters,
+        },
         source_identity: plan.source,
         environment_identity: plan.environment,
       },
@@ -70,14 +96,29 @@ export async function executePlan(ws: Workspace, bound: CapturePlan, options: Ex
     const execution = executionStatusOf(outcome.termination);
     const cancelled = execution === "cancelled";
     progress("registering");
-    const extra = options.extension ? await options.extension.collect(dirs, outcome) : { outputs: [], limitations: [] };
+    const extra = options.extension
+      ? await options.extension.collect(dirs, outcome)
+      : { outputs: [], limitations: [] };
     const outputs = await registerOutputs(ws, plan, runId, dirs, outcome, extra.outputs);
     doc.summary = outputs.summary;
-    const limitations: Limitation[] = [...plan.limitations, ...outputs.limitations, ...extra.limitations, ...terminationLimitations(outcome.termination)];
-    update({ execution_status: execution, capture_status: cancelled ? "cancelled" : "registered", limitations, execution: doc, error: processError(outcome.termination) });
+    const limitations: Limitation[] = [
+      ...plan.limitations,
+      ...outputs.limitations,
+      ...extra.limitations,
+      ...terminationLimitations(outcome.termination),
+    ];
+    update({
+      execution_status: execution,
+      capture_status: cancelled ? "cancelled" : "registered",
+      limitations,
+      execution: doc,
+      error: processError(outcome.termination),
+    });
 
     progress("extracting");
-    const extracted = cancelled ? { extractions: [], status: "not_requested" as ExtractionStatus, limitations: [] } : await extractCaptured(ws, runId, outputs.extractable, options.signal);
+    const extracted = cancelled
+      ? { extractions: [], status: "not_requested" as ExtractionStatus, limitations: [] }
+      : await extractCaptured(ws, runId, outputs.extractable, options.signal);
     let validation: CaptureResult["validation"] = null;
     let validationStatus: ValidationStatus = "not_requested";
     if (plan.oracle) {
@@ -87,18 +128,32 @@ export async function executePlan(ws: Workspace, bound: CapturePlan, options: Ex
         validationStatus = validation.status;
       } else {
         validationStatus = cancelled ? "cancelled" : "not_requested";
-        limitations.push({ code: "oracle_skipped", message: `The oracle did not run: the workload ${execution.replace("_", " ")}` });
+        limitations.push({
+          code: "oracle_skipped",
+          message: `The oracle did not run: the workload ${execution.replace("_", " ")}`,
+        });
       }
     }
     doc.validation = validation;
     const finalLimitations = byCode([...limitations, ...extracted.limitations]);
-    update({ extraction_status: extracted.status, validation_status: validationStatus, limitations: finalLimitations, execution: doc, releaseLease: true });
+    update({
+      extraction_status: extracted.status,
+      validation_status: validationStatus,
+      limitations: finalLimitations,
+      execution: doc,
+      releaseLease: true,
+    });
     progress("completed");
     const run = ws.runs.get(runId);
     return {
       run_id: runId,
       adapter: doc.adapter,
-      workload: { name: plan.workload.name, workload_definition_id: plan.workload.workload_definition_id, workload_instance_id: plan.workload.workload_instance_id, parameters: plan.workload.parameters },
+      workload: {
+        name: plan.workload.name,
+        workload_definition_id: plan.workload.workload_definition_id,
+        workload_instance_id: plan.workload.workload_instance_id,
+        parameters: plan.workload.parameters,
+      },
       execution_status: run.execution_status,
       capture_status: run.capture_status,
       extraction_status: run.extraction_status,
@@ -110,23 +165,37 @@ export async function executePlan(ws: Workspace, bound: CapturePlan, options: Ex
       extractions: extracted.extractions,
       validation,
       summary: outputs.summary,
-      source: { source_state_id: plan.source.source_state_id, identity_quality: plan.source.identity_quality },
-      environment: { environment_id: plan.environment.environment_id, identity_quality: plan.environment.identity_quality },
+      source: {
+        source_state_id: plan.source.source_state_id,
+        identity_quality: plan.source.identity_quality,
+      },
+      environment: {
+        environment_id: plan.environment.environment_id,
+        identity_quality: plan.environment.identity_quality,
+      },
       limitations: finalLimitations,
-      next_tool: extracted.extractions.some((e) => (e.tables.frame_measurements ?? 0) > 0) ? "analyze_hotspots" : null,
+      next_tool: extracted.extractions.some((e) => (e.tables.frame_measurements ?? 0) > 0)
+        ? "analyze_hotspots"
+        : null,
     };
   } catch (error) {
     const failure = asFlameoxError(error);
     const cancelled = failure.code === "PROCESS_CANCELLED";
     const current = ws.runs.get(runId);
     update({
-      execution_status: current.execution_status === "running" ? (cancelled ? "cancelled" : "failed") : undefined,
-      capture_status: current.capture_status === "running" ? (cancelled ? "cancelled" : "failed") : undefined,
+      execution_status:
+        current.execution_status === "running" ? (cancelled ? "cancelled" : "failed") : undefined,
+      capture_status:
+        current.capture_status === "running" ? (cancelled ? "cancelled" : "failed") : undefined,
       validation_status: current.validation_status === "pending" ? "not_requested" : undefined,
       error: { code: failure.code, message: failure.message },
       releaseLease: true,
     });
-    throw new FlameoxError(failure.code, failure.message, { runId, remediation: failure.remediation, details: failure.details });
+    throw new FlameoxError(failure.code, failure.message, {
+      runId,
+      remediation: failure.remediation,
+      details: failure.details,
+    });
   } finally {
     rmSync(dirs.stagingDir, { recursive: true, force: true });
   }
@@ -134,13 +203,25 @@ export async function executePlan(ws: Workspace, bound: CapturePlan, options: Ex
 
 function executionDocument(ws: Workspace, plan: CapturePlan): ExecutionDocument {
   return {
-    adapter: { name: plan.adapter.name, version: plan.adapter.version, options: plan.adapter.options },
+    adapter: {
+      name: plan.adapter.name,
+      version: plan.adapter.version,
+      options: plan.adapter.options,
+    },
     producer: plan.producer,
-    command: { argv: displayCommand(plan.command, ws.paths.projectRoot), cwd: plan.workload.cwd, environment_names: Object.keys(plan.childEnv).sort() },
+    command: {
+      argv: displayCommand(plan.command, ws.paths.projectRoot),
+      cwd: plan.workload.cwd,
+      environment_names: Object.keys(plan.childEnv).sort(),
+    },
     executables: executablesOf(plan, ws.paths.projectRoot),
     limits: plan.limits,
     containment: plan.containment,
-    plan: { request_digest: plan.request_digest, planned_at: plan.planned_at, configuration_id: plan.configuration_id },
+    plan: {
+      request_digest: plan.request_digest,
+      planned_at: plan.planned_at,
+      configuration_id: plan.configuration_id,
+    },
     workload_process: null,
     termination: null,
     resources: null,
@@ -158,26 +239,53 @@ function executionStatusOf(t: TerminationEvidence): ExecutionStatus {
 function processError(t: TerminationEvidence): { code: string; message: string } | null {
   switch (t.kind) {
     case "exited":
-      return t.exit_code === 0 ? null : { code: "PROCESS_FAILED", message: `The workload exited with code ${t.exit_code}` };
+      return t.exit_code === 0
+        ? null
+        : { code: "PROCESS_FAILED", message: `The workload exited with code ${t.exit_code}` };
     case "signaled":
       return { code: "PROCESS_FAILED", message: `The workload was killed by ${t.signal}` };
     case "timeout":
-      return { code: "PROCESS_TIMEOUT", message: "The workload exceeded its deadline and was stopped" };
+      return {
+        code: "PROCESS_TIMEOUT",
+        message: "The workload exceeded its deadline and was stopped",
+      };
     case "cancelled":
-      return { code: "PROCESS_CANCELLED", message: "The capture was cancelled and the workload stopped" };
+      return {
+        code: "PROCESS_CANCELLED",
+        message: "The capture was cancelled and the workload stopped",
+      };
     case "policy":
-      return { code: "EXECUTION_REFUSED", message: `The workload was stopped by resource policy: ${t.policy?.metric} ${t.policy?.observed} crossed ${t.policy?.limit}` };
+      return {
+        code: "EXECUTION_REFUSED",
+        message: `The workload was stopped by resource policy: ${t.policy?.metric} ${t.policy?.observed} crossed ${t.policy?.limit}`,
+      };
   }
 }
 
 function terminationLimitations(t: TerminationEvidence): Limitation[] {
   const out: Limitation[] = [];
-  if (t.escaped_descendants_killed > 0) out.push({ code: "escaped_descendants", message: `${t.escaped_descendants_killed} descendant process(es) had left the process group and were killed at cleanup` });
-  if ((t.escaped_descendants_survived ?? 0) > 0) out.push({ code: "escaped_descendants_survived", message: `${t.escaped_descendants_survived} descendant process(es) that had left the process group were still alive after cleanup's SIGKILL` });
+  if (t.escaped_descendants_killed > 0)
+    out.push({
+      code: "escaped_descendants",
+      message: `${t.escaped_descendants_killed} descendant process(es) had left the process group and were killed at cleanup`,
+    });
+  if ((t.escaped_descendants_survived ?? 0) > 0)
+    out.push({
+      code: "escaped_descendants_survived",
+      message: `${t.escaped_descendants_survived} descendant process(es) that had left the process group were still alive after cleanup's SIGKILL`,
+    });
   if (t.descendant_tracking === "session_scan" && t.kind !== "cancelled") {
-    out.push({ code: "descendants_not_adopted", message: "flameox could not make itself a child subreaper here: a descendant that leaves both the session and the process group between two samples can outlive the run unseen" });
+    out.push({
+      code: "descendants_not_adopted",
+      message:
+        "flameox could not make itself a child subreaper here: a descendant that leaves both the session and the process group between two samples can outlive the run unseen",
+    });
   }
-  if (t.kind === "policy") out.push({ code: "policy_termination", message: `Stopped by policy: ${t.policy?.metric} observed ${t.policy?.observed}, limit ${t.policy?.limit}` });
+  if (t.kind === "policy")
+    out.push({
+      code: "policy_termination",
+      message: `Stopped by policy: ${t.policy?.metric} observed ${t.policy?.observed}, limit ${t.policy?.limit}`,
+    });
   return out;
 }
 

@@ -23,5 +23,8 @@ export interface ExecutionExtension {
   /** Added to the plan's bound child environment for the workload and its oracle. */
   environment(dirs: CaptureDirs): Record<string, string>;
   /** Called after the processes end, before registration; may write into the output directory. */
-  collect(dirs: CaptureDirs, outcome: ProcessOutcome): Promise<{ outputs: ExtensionOutput[]; limitations: Limitation[] }>;
+  collect(
+    dirs: CaptureDirs,
+    outcome: ProcessOutcome,
+  ): Promise<{ outputs: ExtensionOutput[]; limitations: Limitation[] }>;
 }

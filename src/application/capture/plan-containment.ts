@@ -4,7 +4,11 @@
  * refused, never quietly downgraded. A request may ask for more containment than the
  * workspace policy, never less.
  */
-import type { ContainmentMode, ContainmentReport, ResolvedExecutable } from "../../domain/capture.ts";
+import type {
+  ContainmentMode,
+  ContainmentReport,
+  ResolvedExecutable,
+} from "../../domain/capture.ts";
 import { FlameoxError } from "../../domain/errors.ts";
 import type { CaptureContext } from "./capture-context.ts";
 
@@ -15,9 +19,13 @@ export async function resolveContainment(
 ): Promise<{ report: ContainmentReport; bwrap: ResolvedExecutable | null }> {
   const policy = ctx.ws.config.execution.containment;
   if (policy === "managed" && requested === "trusted_local") {
-    throw new FlameoxError("EXECUTION_REFUSED", "Cannot plan a trusted_local capture: the workspace policy requires managed containment (execution.containment)", {
-      remediation: ["Plan without containment, or with containment managed"],
-    });
+    throw new FlameoxError(
+      "EXECUTION_REFUSED",
+      "Cannot plan a trusted_local capture: the workspace policy requires managed containment (execution.containment)",
+      {
+        remediation: ["Plan without containment, or with containment managed"],
+      },
+    );
   }
   const mode = requested ?? policy;
   if (mode === "trusted_local") {
@@ -30,16 +38,28 @@ export async function resolveContainment(
         backend: null,
         filesystem: "host",
         writable_roots: [],
-        limitations: [{ code: "uncontained", message: "trusted_local runs the workload directly: it can read and write what flameox can, and reach the network" }],
+        limitations: [
+          {
+            code: "uncontained",
+            message:
+              "trusted_local runs the workload directly: it can read and write what flameox can, and reach the network",
+          },
+        ],
       },
     };
   }
   const probed = await ctx.containment.probe("active_cached");
   if (probed.report.status !== "available" || !probed.bwrap) {
-    throw new FlameoxError("CONTAINMENT_UNAVAILABLE", `Cannot plan a managed capture: ${probed.report.reason}`, {
-      details: { capability: probed.report.name, status: probed.report.status },
-      remediation: ["Install bubblewrap and allow unprivileged user namespaces, or plan with containment trusted_local (reported as uncontained)"],
-    });
+    throw new FlameoxError(
+      "CONTAINMENT_UNAVAILABLE",
+      `Cannot plan a managed capture: ${probed.report.reason}`,
+      {
+        details: { capability: probed.report.name, status: probed.report.status },
+        remediation: [
+          "Install bubblewrap and allow unprivileged user namespaces, or plan with containment trusted_local (reported as uncontained)",
+        ],
+      },
+    );
   }
   return {
     bwrap: probed.bwrap,

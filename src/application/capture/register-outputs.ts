@@ -40,7 +40,10 @@ export async function registerOutputs(
 ): Promise<RegisteredOutputs> {
   const limitations: Limitation[] = [];
   const artifacts: CapturedArtifact[] = [];
-  for (const [role, sink] of [["stdout", outcome.result.output.stdout], ["stderr", outcome.result.output.stderr]] as const) {
+  for (const [role, sink] of [
+    ["stdout", outcome.result.output.stdout],
+    ["stderr", outcome.result.output.stderr],
+  ] as const) {
     artifacts.push(await registerStream(ws, runId, role, sink, limitations));
   }
   const files = outputFiles(dirs.outDir, limitations);
@@ -58,7 +61,9 @@ export async function registerOutputs(
   const extractable: RegisteredOutputs["extractable"] = [];
   const claimed = new Set(extensionOutputs.map((o) => o.file));
   const items = [
-    ...collected.artifacts.filter((item) => !claimed.has(item.file)).map((item) => ({ ...item, producer: plan.producer })),
+    ...collected.artifacts
+      .filter((item) => !claimed.has(item.file))
+      .map((item) => ({ ...item, producer: plan.producer })),
     ...extensionOutputs,
   ];
   for (const item of items) {
@@ -70,13 +75,48 @@ export async function registerOutputs(
   return { artifacts, extractable, summary: collected.summary, limitations };
 }
 
-async function registerStream(ws: Workspace, runId: string, role: "stdout" | "stderr", sink: SinkResult, limitations: Limitation[]): Promise<CapturedArtifact> {
+async function registerStream(
+  ws: Workspace,
+  runId: string,
+  role: "stdout" | "stderr",
+  sink: SinkResult,
+  limitations: Limitation[],
+): Promise<CapturedArtifact> {
   const partial = sink.truncated || !sink.complete;
-  if (sink.truncated) limitations.push({ code: `${role}_truncated`, message: `${role} exceeded the output cap: the first ${sink.keptBytes} of ${sink.seenBytes} bytes are kept` });
-  if (!sink.complete) limitations.push({ code: `${role}_incomplete`, message: `${role} was still held open by a descendant after cleanup; what arrived before is kept` });
-  const meta = { runId, displayName: role, kind: "process_output", mediaType: "text/plain", role, producer: "flameox.broker", producerVersion: "1", sensitivity: "internal" as const };
-  const registered = await registerStaged(ws, { sha256Hex: sink.sha256Hex, byteLength: sink.keptBytes, stagedPath: sink.path! }, meta);
-  return { ...registered, display_name: role, kind: "process_output", role, media_type: "text/plain", partial, produced_bytes: sink.seenBytes };
+  if (sink.truncated)
+    limitations.push({
+      code: `${role}_truncated`,
+      message: `${role} exceeded the output cap: the first ${sink.keptBytes} of ${sink.seenBytes} bytes are kept`,
+    });
+  if (!sink.complete)
+    limitations.push({
+      code: `${role}_incomplete`,
+      message: `${role} was still held open by a descendant after cleanup; what arrived before is kept`,
+    });
+  const meta = {
+    runId,
+    displayName: role,
+    kind: "process_output",
+    mediaType: "text/plain",
+    role,
+    producer: "flameox.broker",
+    producerVersion: "1",
+    sensitivity: "internal" as const,
+  };
+  const registered = await registerStaged(
+    ws,
+    { sha256Hex: sink.sha256Hex, byteLength: sink.keptBytes, stagedPath: sink.path! },
+    meta,
+  );
+  return {
+    ...registered,
+    display_name: role,
+    kind: "process_output",
+    role,
+    media_type: "text/plain",
+    partial,
+    produced_bytes: sink.seenBytes,
+  };
 }
 
 async function registerCollected(
@@ -98,15 +138,29 @@ async function registerCollected(
       sensitivity: "internal" as const,
     };
     const registered = await registerFile(ws, join(dirs.outDir, item.file), dirs.stagingDir, meta);
-    return { ...registered, display_name: item.displayName, kind: item.kind, role: "output", media_type: item.mediaType, partial: false, produced_bytes: registered.byte_length };
+    return {
+      ...registered,
+      display_name: item.displayName,
+      kind: item.kind,
+      role: "output",
+      media_type: item.mediaType,
+      partial: false,
+      produced_bytes: registered.byte_length,
+    };
   } catch (error) {
     const failure = asFlameoxError(error);
-    limitations.push({ code: "artifact_not_registered", message: `${item.displayName} was not registered: ${failure.message}` });
+    limitations.push({
+      code: "artifact_not_registered",
+      message: `${item.displayName} was not registered: ${failure.message}`,
+    });
     return null;
   }
 }
 
-/** Regular files directly in the output directory; anything else is named in a limitation and ignored. */
+/**
+ * Regular files directly in the output directory; anything else is named in a limitation and
+ * ignored.
+ */
 function outputFiles(dir: string, limitations: Limitation[]): { name: string; size: number }[] {
   const out: { name: string; size: number }[] = [];
   let ignored = 0;
@@ -114,7 +168,11 @@ function outputFiles(dir: string, limitations: Limitation[]): { name: string; si
     if (entry.isFile()) out.push({ name: entry.name, size: statSync(join(dir, entry.name)).size });
     else ignored += 1;
   }
-  if (ignored > 0) limitations.push({ code: "output_entries_ignored", message: `${ignored} entr${ignored === 1 ? "y" : "ies"} of the output directory were not regular files and were ignored` });
+  if (ignored > 0)
+    limitations.push({
+      code: "output_entries_ignored",
+      message: `${ignored} entr${ignored === 1 ? "y" : "ies"} of the output directory were not regular files and were ignored`,
+    });
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }
 

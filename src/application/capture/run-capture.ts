@@ -30,13 +30,17 @@ export async function runCaptureProcesses(
   ws: Workspace,
   plan: CapturePlan,
   dirs: CaptureDirs,
-  options: { signal?: AbortSignal; onSpawn?: (child: { pid: number; startTime: string | null }) => void },
+  options: {
+    signal?: AbortSignal;
+    onSpawn?: (child: { pid: number; startTime: string | null }) => void;
+  },
 ): Promise<ProcessOutcome> {
   const wrap = containedArgv(ws, plan, dirs);
   const rootsBefore = plan.writableRoots.map((root) => directoryBytes(root));
   const result = await runProcess({
     argv: wrap(materialize(plan.command, dirs.outDir)),
-    // The workload and the adapter's tools run as the bytes the plan bound, whatever the paths hold now.
+    // The workload and the adapter's tools run as the bytes the plan bound, whatever the paths hold
+    // now.
     pinned: [plan.executable, ...Object.values(plan.tools)],
     cwd: plan.cwd,
     env: plan.childEnv,
@@ -71,17 +75,37 @@ export async function runCaptureProcesses(
         stdout: { kind: "file", path: join(dirs.outDir, step.stdoutTo) },
       });
       const t = ran.termination;
-      postSteps[step.id] = { exitCode: t.kind === "exited" ? t.exitCode : null, timedOut: t.kind === "timeout", stderr: ran.stderr.slice(0, 4096) };
+      postSteps[step.id] = {
+        exitCode: t.kind === "exited" ? t.exitCode : null,
+        timedOut: t.kind === "timeout",
+        stderr: ran.stderr.slice(0, 4096),
+      };
     }
   }
-  return { result, termination: terminationEvidence(result), resources: resourceSummary(plan, dirs, result, rootsBefore), postSteps };
+  return {
+    result,
+    termination: terminationEvidence(result),
+    resources: resourceSummary(plan, dirs, result, rootsBefore),
+    postSteps,
+  };
 }
 
 /** Wraps an argv in the plan's sandbox when it is managed; trusted_local runs it as is. */
-export function containedArgv(ws: Workspace, plan: CapturePlan, dirs: CaptureDirs): (argv: string[]) => string[] {
+export function containedArgv(
+  ws: Workspace,
+  plan: CapturePlan,
+  dirs: CaptureDirs,
+): (argv: string[]) => string[] {
   if (!plan.bwrap) return (argv) => argv;
   const root = realpathSync(ws.paths.projectRoot);
-  const layout = { projectRoot: root, diagnosticsDir: join(root, ".diagnostics"), writableRoots: plan.writableRoots, outputDir: dirs.outDir, cwd: plan.cwd, privateDirs: privateDirectories(process.env.HOME) };
+  const layout = {
+    projectRoot: root,
+    diagnosticsDir: join(root, ".diagnostics"),
+    writableRoots: plan.writableRoots,
+    outputDir: dirs.outDir,
+    cwd: plan.cwd,
+    privateDirs: privateDirectories(process.env.HOME),
+  };
   return (argv) => bubblewrapArgv(plan.bwrap!.path, layout, argv);
 }
 
@@ -100,17 +124,27 @@ export function terminationEvidence(result: ProcessResult): TerminationEvidence 
   };
 }
 
-function resourceSummary(plan: CapturePlan, dirs: CaptureDirs, result: ProcessResult, rootsBefore: ReturnType<typeof directoryBytes>[]): ResourceSummary {
+function resourceSummary(
+  plan: CapturePlan,
+  dirs: CaptureDirs,
+  result: ProcessResult,
+  rootsBefore: ReturnType<typeof directoryBytes>[],
+): ResourceSummary {
   const sampled = result.resources!;
   const unavailable = [...sampled.unavailable_metrics];
   // The staging tree starts empty for every run, so its size at the end is its growth.
   const staging = directoryBytes(dirs.stagingDir);
-  if (staging.bytes === null) unavailable.push({ metric: "staging_growth_bytes", reason: staging.reason });
+  if (staging.bytes === null)
+    unavailable.push({ metric: "staging_growth_bytes", reason: staging.reason });
   // The exit status's ru_maxrss includes the spawning process's RSS (Linux folds the old
   // address space's high-water mark into an exec'd child), so the leader's own VmHWM from
   // the sampler is used; ru_maxrss only when the leader exited before its first sample.
   const leaderPeak = sampled.leader_hwm_bytes ?? result.maxRssBytes;
-  if (leaderPeak === null) unavailable.push({ metric: "leader_max_rss_bytes", reason: "the OS reported no resource usage for the leader" });
+  if (leaderPeak === null)
+    unavailable.push({
+      metric: "leader_max_rss_bytes",
+      reason: "the OS reported no resource usage for the leader",
+    });
   return {
     sampling_interval_ms: sampled.sampling_interval_ms,
     samples: sampled.samples,
@@ -126,7 +160,8 @@ function resourceSummary(plan: CapturePlan, dirs: CaptureDirs, result: ProcessRe
       const before = rootsBefore[i]!;
       const after = directoryBytes(root);
       const path = plan.workload.writable_paths[i] ?? root;
-      if (before.bytes === null || after.bytes === null) return { path, growth_bytes: null, reason: before.reason ?? after.reason };
+      if (before.bytes === null || after.bytes === null)
+        return { path, growth_bytes: null, reason: before.reason ?? after.reason };
       return { path, growth_bytes: after.bytes - before.bytes, reason: null };
     }),
     unavailable_metrics: unavailable,

@@ -18,10 +18,19 @@ import { ORACLE_RECEIPT_VARIABLE, receiptVerdict } from "./oracle-receipt.ts";
 import { type CaptureDirs, containedArgv } from "./run-capture.ts";
 
 const ORACLE_OUTPUT_BYTES = 1024 * 1024;
-/** In the output directory, the one place a managed sandbox lets the oracle write; removed first so the workload cannot leave one. */
+/**
+ * In the output directory, the one place a managed sandbox lets the oracle write; removed first so
+ * the workload cannot leave one.
+ */
 const RECEIPT_FILE = "flameox-oracle-receipt.json";
 
-export async function runValidationOracle(ws: Workspace, plan: CapturePlan, runId: string, dirs: CaptureDirs, signal?: AbortSignal): Promise<CaptureValidation> {
+export async function runValidationOracle(
+  ws: Workspace,
+  plan: CapturePlan,
+  runId: string,
+  dirs: CaptureDirs,
+  signal?: AbortSignal,
+): Promise<CaptureValidation> {
   const oracle = plan.oracle!;
   const receiptPath = join(dirs.outDir, RECEIPT_FILE);
   rmSync(receiptPath, { force: true, recursive: true });
@@ -36,16 +45,45 @@ export async function runValidationOracle(ws: Workspace, plan: CapturePlan, runI
     signal,
     stdout: { kind: "file", path: join(dirs.stagingDir, "oracle-stdout") },
     stderr: { kind: "file", path: join(dirs.stagingDir, "oracle-stderr") },
-    // Project code like the workload: its escaped descendants are claimed and killed when it ends, never left to flameox.
-    sampling: { intervalMs: plan.limits.sampling_interval_ms, maxTreeRssBytes: plan.limits.max_memory_bytes },
+    // Project code like the workload: its escaped descendants are claimed and killed when it ends,
+    // never left to flameox.
+    sampling: {
+      intervalMs: plan.limits.sampling_interval_ms,
+      maxTreeRssBytes: plan.limits.max_memory_bytes,
+    },
   });
   const artifactIds: string[] = [];
-  for (const [role, sink] of [["oracle_stdout", result.output.stdout], ["oracle_stderr", result.output.stderr]] as const) {
-    const meta = { runId, displayName: role, kind: "validation_output", mediaType: "text/plain", role, producer: "flameox.oracle", producerVersion: "1", sensitivity: "internal" as const };
-    artifactIds.push((await registerStaged(ws, { sha256Hex: sink.sha256Hex, byteLength: sink.keptBytes, stagedPath: sink.path! }, meta)).artifact_id);
+  for (const [role, sink] of [
+    ["oracle_stdout", result.output.stdout],
+    ["oracle_stderr", result.output.stderr],
+  ] as const) {
+    const meta = {
+      runId,
+      displayName: role,
+      kind: "validation_output",
+      mediaType: "text/plain",
+      role,
+      producer: "flameox.oracle",
+      producerVersion: "1",
+      sensitivity: "internal" as const,
+    };
+    artifactIds.push(
+      (
+        await registerStaged(
+          ws,
+          { sha256Hex: sink.sha256Hex, byteLength: sink.keptBytes, stagedPath: sink.path! },
+          meta,
+        )
+      ).artifact_id,
+    );
   }
   const t = result.termination;
-  const base = { strength: oracle.strength, exit_code: t.kind === "exited" ? t.exitCode : null, wall_ms: Math.round(result.wallMs), artifact_ids: artifactIds };
+  const base = {
+    strength: oracle.strength,
+    exit_code: t.kind === "exited" ? t.exitCode : null,
+    wall_ms: Math.round(result.wallMs),
+    artifact_ids: artifactIds,
+  };
   if (t.kind !== "exited") {
     const status: ValidationStatus = t.kind === "cancelled" ? "cancelled" : "error";
     return { ...base, status, reason: `oracle_${t.kind}`, receipt: null };

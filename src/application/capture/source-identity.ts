@@ -20,8 +20,22 @@ const MAX_UNTRACKED_FILES = 10_000;
 const MAX_UNTRACKED_BYTES = 256 * 1024 * 1024;
 const MAX_TRACKED_BYTES = 1024 * 1024 * 1024;
 const GIT_TIMEOUT_MS = 30_000;
-/** Belt and braces: the plumbing used here runs none of these, but no configured program may run even if it did. */
-const SAFE_CONFIG = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "diff.external=", "-c", "core.pager=cat", "-c", "core.untrackedCache=false"];
+/**
+ * Belt and braces: the plumbing used here runs none of these, but no configured program may run
+ * even if it did.
+ */
+const SAFE_CONFIG = [
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  "core.hooksPath=/dev/null",
+  "-c",
+  "diff.external=",
+  "-c",
+  "core.pager=cat",
+  "-c",
+  "core.untrackedCache=false",
+];
 const WORKSPACE_PREFIX = ".diagnostics/";
 const GITLINK = "160000";
 
@@ -30,44 +44,95 @@ interface TreeEntry {
   oid: string;
 }
 
-export async function sourceIdentity(projectRoot: string, childPath: string | undefined): Promise<SourceIdentity> {
+export async function sourceIdentity(
+  projectRoot: string,
+  childPath: string | undefined,
+): Promise<SourceIdentity> {
   const missing: string[] = [];
   const reasons: string[] = [];
   const partial = (field: string, why: string) => (missing.push(field), reasons.push(why));
   let git: string;
   try {
-    git = resolveExecutable({ command: "git", cwd: projectRoot, projectRoot, path: childPath }).path;
+    git = resolveExecutable({
+      command: "git",
+      cwd: projectRoot,
+      projectRoot,
+      path: childPath,
+    }).path;
   } catch {
     partial("repository", "git is not installed on the child PATH");
     return finish({ repository: null, head: null, diff: null, untracked: null }, missing, reasons);
   }
-  const env = { PATH: childPath ?? "", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1", GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", GIT_NO_REPLACE_OBJECTS: "1", LC_ALL: "C" };
+  const env = {
+    PATH: childPath ?? "",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_OPTIONAL_LOCKS: "0",
+    GIT_NO_REPLACE_OBJECTS: "1",
+    LC_ALL: "C",
+  };
   const run = (args: string[]) =>
-    runProcess({ argv: [git, ...SAFE_CONFIG, ...args], cwd: projectRoot, env, deadlineAt: Date.now() + GIT_TIMEOUT_MS, maxOutputBytes: 64 * 1024 * 1024, maxStderrBytes: 64 * 1024 });
-  const ok = (r: Awaited<ReturnType<typeof run>>) => r.termination.kind === "exited" && r.termination.exitCode === 0 && !r.stdoutTruncated;
+    runProcess({
+      argv: [git, ...SAFE_CONFIG, ...args],
+      cwd: projectRoot,
+      env,
+      deadlineAt: Date.now() + GIT_TIMEOUT_MS,
+      maxOutputBytes: 64 * 1024 * 1024,
+      maxStderrBytes: 64 * 1024,
+    });
+  const ok = (r: Awaited<ReturnType<typeof run>>) =>
+    r.termination.kind === "exited" && r.termination.exitCode === 0 && !r.stdoutTruncated;
 
   const head = await run(["rev-parse", "--verify", "HEAD"]);
   if (!ok(head)) {
     const notRepo = /not a git repository/i.test(head.stderr);
-    partial(notRepo ? "repository" : "head_commit", notRepo ? "the project is not in a git repository" : "the repository has no commit at HEAD");
-    return finish({ repository: notRepo ? null : "git", head: null, diff: null, untracked: null }, missing, reasons);
+    partial(
+      notRepo ? "repository" : "head_commit",
+      notRepo ? "the project is not in a git repository" : "the repository has no commit at HEAD",
+    );
+    return finish(
+      { repository: notRepo ? null : "git", head: null, diff: null, untracked: null },
+      missing,
+      reasons,
+    );
   }
   // Paths are relative to the project root (git's cwd), limited to it, like the untracked list.
-  const [repo, tree, index] = [await run(["rev-parse", "--show-object-format", "--absolute-git-dir"]), await run(["ls-tree", "-r", "-z", "HEAD"]), await run(["ls-files", "--stage", "--debug", "-z"])];
+  const [repo, tree, index] = [
+    await run(["rev-parse", "--show-object-format", "--absolute-git-dir"]),
+    await run(["ls-tree", "-r", "-z", "HEAD"]),
+    await run(["ls-files", "--stage", "--debug", "-z"]),
+  ];
   let diff: { digest: string; bytes: number; count: number } | null = null;
-  if (!ok(tree) || !ok(index)) partial("diff_digest", `the tracked files could not be listed: ${(tree.stderr || index.stderr).trim().split("\n")[0] ?? "unknown error"}`);
+  if (!ok(tree) || !ok(index))
+    partial(
+      "diff_digest",
+      `the tracked files could not be listed: ${(tree.stderr || index.stderr).trim().split("\n")[0] ?? "unknown error"}`,
+    );
   else {
     const [format, gitDir] = ok(repo) ? repo.stdout.trim().split("\n") : [];
     const algorithm = format === "sha256" ? "sha256" : "sha1";
-    const indexWritten = gitDir ? (lstatSync(join(gitDir, "index"), { throwIfNoEntry: false, bigint: true })?.mtimeNs ?? null) : null;
-    diff = trackedChanges(projectRoot, parseTree(tree.stdout), parseIndex(index.stdout), indexWritten, algorithm, (why) => partial("diff_digest", why));
+    const indexWritten = gitDir
+      ? (lstatSync(join(gitDir, "index"), { throwIfNoEntry: false, bigint: true })?.mtimeNs ?? null)
+      : null;
+    diff = trackedChanges(
+      projectRoot,
+      parseTree(tree.stdout),
+      parseIndex(index.stdout),
+      indexWritten,
+      algorithm,
+      (why) => partial("diff_digest", why),
+    );
   }
   const listed = await run(["ls-files", "--others", "--exclude-standard", "-z"]);
   let untracked: { count: number; digest: string } | null = null;
   if (!ok(listed)) {
     partial("untracked_digest", "the untracked file list could not be read in full");
   } else {
-    const files = listed.stdout.split("\u0000").filter((p) => p && !p.startsWith(WORKSPACE_PREFIX)).sort();
+    const files = listed.stdout
+      .split("\u0000")
+      .filter((p) => p && !p.startsWith(WORKSPACE_PREFIX))
+      .sort();
     untracked = hashUntracked(projectRoot, files, (why) => partial("untracked_digest", why));
   }
   return finish({ repository: "git", head: head.stdout.trim(), diff, untracked }, missing, reasons);
@@ -89,7 +154,10 @@ function parseTree(text: string): Map<string, TreeEntry> {
 interface IndexEntry {
   mode: string;
   oid: string;
-  /** The stat data git cached for the entry (32-bit fields, as stored), when `--debug` could be read. */
+  /**
+   * The stat data git cached for the entry (32-bit fields, as stored), when `--debug` could be
+   * read.
+   */
   stat: { ctime: string; mtime: string; ino: number; size: number } | null;
 }
 
@@ -100,14 +168,22 @@ interface IndexEntry {
  */
 function parseIndex(text: string): Map<string, IndexEntry> {
   const record = /(?:^|[\0\n])(\d{6}) ([0-9a-f]+) \d\t([^\0]*)\0/g;
-  const withStat = /(\d{6}) ([0-9a-f]+) \d\t([^\0]*)\0 {2}ctime: (\d+):(\d+)\n {2}mtime: (\d+):(\d+)\n {2}dev: \d+\tino: (\d+)\n {2}uid: \d+\tgid: \d+\n {2}size: (\d+)\tflags: [0-9a-f]+\n/g;
+  const withStat =
+    /(\d{6}) ([0-9a-f]+) \d\t([^\0]*)\0 {2}ctime: (\d+):(\d+)\n {2}mtime: (\d+):(\d+)\n {2}dev: \d+\tino: (\d+)\n {2}uid: \d+\tgid: \d+\n {2}size: (\d+)\tflags: [0-9a-f]+\n/g;
   const records = [...text.matchAll(record)];
   const stats = [...text.matchAll(withStat)];
   const out = new Map<string, IndexEntry>();
   const readable = stats.length === records.length;
   for (const m of readable ? stats : records) {
     if (m[3]!.startsWith(WORKSPACE_PREFIX)) continue;
-    const stat = readable ? { ctime: `${m[4]}:${m[5]}`, mtime: `${m[6]}:${m[7]}`, ino: Number(m[8]), size: Number(m[9]) } : null;
+    const stat = readable
+      ? {
+          ctime: `${m[4]}:${m[5]}`,
+          mtime: `${m[6]}:${m[7]}`,
+          ino: Number(m[8]),
+          size: Number(m[9]),
+        }
+      : null;
     out.set(m[3]!, { mode: m[1]!, oid: m[2]!, stat });
   }
   return out;
@@ -140,10 +216,18 @@ function trackedChanges(
     }
     // Git's own shortcut, without git: an entry staged as HEAD has it, whose file still has
     // the cached stat data and was not written in the same instant as the index, is unchanged.
-    if (before && staged && staged.oid === before.oid && staged.mode === before.mode && statUnchanged(join(root, path), staged, indexWritten)) continue;
+    if (
+      before &&
+      staged &&
+      staged.oid === before.oid &&
+      staged.mode === before.mode &&
+      statUnchanged(join(root, path), staged, indexWritten)
+    )
+      continue;
     const now = worktreeBlob(join(root, path), algorithm);
     if (now) hashed += now.size;
-    if (hashed > MAX_TRACKED_BYTES) return partial(`tracked files exceed ${MAX_TRACKED_BYTES} bytes`), null;
+    if (hashed > MAX_TRACKED_BYTES)
+      return (partial(`tracked files exceed ${MAX_TRACKED_BYTES} bytes`), null);
     const after = now ? { mode: now.mode, oid: now.oid } : null;
     if (before && after && before.mode === after.mode && before.oid === after.oid) continue;
     changed.push({ path, head: before, worktree: after });
@@ -152,7 +236,10 @@ function trackedChanges(
   return { digest: digestOf(changed), bytes: changedBytes, count: changed.length };
 }
 
-/** The file's ctime, mtime, inode and size equal the index's (as 32-bit fields), and it is older than the index file (not racily clean). */
+/**
+ * The file's ctime, mtime, inode and size equal the index's (as 32-bit fields), and it is older
+ * than the index file (not racily clean).
+ */
 function statUnchanged(full: string, entry: IndexEntry, indexWritten: bigint | null): boolean {
   if (!entry.stat || indexWritten === null) return false;
   const info = lstatSync(full, { throwIfNoEntry: false, bigint: true });
@@ -160,13 +247,25 @@ function statUnchanged(full: string, entry: IndexEntry, indexWritten: bigint | n
   const mode = (info.mode & 0o111n) !== 0n ? "100755" : "100644";
   const u32 = (n: bigint) => Number(n & 0xffffffffn);
   const time = (ns: bigint) => `${u32(ns / 1_000_000_000n)}:${Number(ns % 1_000_000_000n)}`;
-  return mode === entry.mode && time(info.ctimeNs) === entry.stat.ctime && time(info.mtimeNs) === entry.stat.mtime && u32(info.ino) === entry.stat.ino && u32(info.size) === entry.stat.size;
+  return (
+    mode === entry.mode &&
+    time(info.ctimeNs) === entry.stat.ctime &&
+    time(info.mtimeNs) === entry.stat.mtime &&
+    u32(info.ino) === entry.stat.ino &&
+    u32(info.size) === entry.stat.size
+  );
 }
 
 const blobCache = new Map<string, { key: string; oid: string }>();
 
-/** The git blob id and mode of a working-tree path, hashed from its raw bytes (cached by file identity); null when absent. */
-function worktreeBlob(full: string, algorithm: "sha1" | "sha256"): { mode: string; oid: string; size: number } | null {
+/**
+ * The git blob id and mode of a working-tree path, hashed from its raw bytes (cached by file
+ * identity); null when absent.
+ */
+function worktreeBlob(
+  full: string,
+  algorithm: "sha1" | "sha256",
+): { mode: string; oid: string; size: number } | null {
   const info = lstatSync(full, { throwIfNoEntry: false, bigint: true });
   if (!info) return null;
   if (info.isSymbolicLink()) {
@@ -183,14 +282,18 @@ function worktreeBlob(full: string, algorithm: "sha1" | "sha256"): { mode: strin
   return { mode, oid, size: Number(info.size) };
 }
 
-/** Streams a file through the blob hash; the header takes the size from fstat, so a file changing while read hashes to an id that matches nothing. */
+/**
+ * Streams a file through the blob hash; the header takes the size from fstat, so a file changing
+ * while read hashes to an id that matches nothing.
+ */
 function hashBlobFile(path: string, algorithm: "sha1" | "sha256"): string {
   const fd = openSync(path, "r");
   try {
     const hasher = new Bun.CryptoHasher(algorithm);
     hasher.update(`blob ${fstatSync(fd).size}\u0000`);
     const buffer = new Uint8Array(1 << 20);
-    for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) hasher.update(buffer.subarray(0, n));
+    for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer))
+      hasher.update(buffer.subarray(0, n));
     return hasher.digest("hex");
   } finally {
     closeSync(fd);
@@ -204,8 +307,13 @@ function blobId(parts: Uint8Array[], size: number, algorithm: "sha1" | "sha256")
   return hasher.digest("hex");
 }
 
-function hashUntracked(root: string, files: string[], partial: (why: string) => void): { count: number; digest: string } | null {
-  if (files.length > MAX_UNTRACKED_FILES) return partial(`more than ${MAX_UNTRACKED_FILES} untracked files`), null;
+function hashUntracked(
+  root: string,
+  files: string[],
+  partial: (why: string) => void,
+): { count: number; digest: string } | null {
+  if (files.length > MAX_UNTRACKED_FILES)
+    return (partial(`more than ${MAX_UNTRACKED_FILES} untracked files`), null);
   let bytes = 0;
   const entries: { path: string; sha256?: string; link?: string }[] = [];
   for (const path of files) {
@@ -215,7 +323,8 @@ function hashUntracked(root: string, files: string[], partial: (why: string) => 
     if (info.isSymbolicLink()) entries.push({ path, link: readlinkSync(full) });
     else if (info.isFile()) {
       bytes += info.size;
-      if (bytes > MAX_UNTRACKED_BYTES) return partial(`untracked files exceed ${MAX_UNTRACKED_BYTES} bytes`), null;
+      if (bytes > MAX_UNTRACKED_BYTES)
+        return (partial(`untracked files exceed ${MAX_UNTRACKED_BYTES} bytes`), null);
       entries.push({ path, sha256: hashFile(full) });
     }
   }
@@ -223,11 +332,21 @@ function hashUntracked(root: string, files: string[], partial: (why: string) => 
 }
 
 function finish(
-  found: { repository: "git" | null; head: string | null; diff: { digest: string; bytes: number; count: number } | null; untracked: { count: number; digest: string } | null },
+  found: {
+    repository: "git" | null;
+    head: string | null;
+    diff: { digest: string; bytes: number; count: number } | null;
+    untracked: { count: number; digest: string } | null;
+  },
   missing: string[],
   reasons: string[],
 ): SourceIdentity {
-  const fields = { repository: found.repository, head_commit: found.head, diff_digest: found.diff?.digest ?? null, untracked_digest: found.untracked?.digest ?? null };
+  const fields = {
+    repository: found.repository,
+    head_commit: found.head,
+    diff_digest: found.diff?.digest ?? null,
+    untracked_digest: found.untracked?.digest ?? null,
+  };
   const clean = missing.length === 0 && found.diff?.count === 0 && found.untracked?.count === 0;
   return {
     source_state_id: digestOf({ ...fields, missing_fields: [...new Set(missing)].sort() }),

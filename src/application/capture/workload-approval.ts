@@ -10,8 +10,17 @@ import { userInfo } from "node:os";
 import { canonicalJson } from "../../domain/canonical-digest.ts";
 import { FlameoxError } from "../../domain/errors.ts";
 import { newApprovalId } from "../../domain/ids.ts";
-import { type ApprovalState, approvalOf, notApproved, type WorkloadApproval } from "../../domain/workload/approval.ts";
-import { type CanonicalWorkload, canonicalWorkload, type WorkloadDefinition } from "../../domain/workload/project-config.ts";
+import {
+  type ApprovalState,
+  approvalOf,
+  notApproved,
+  type WorkloadApproval,
+} from "../../domain/workload/approval.ts";
+import {
+  type CanonicalWorkload,
+  canonicalWorkload,
+  type WorkloadDefinition,
+} from "../../domain/workload/project-config.ts";
 import { nowIso } from "../../storage/control-plane.ts";
 import { WorkloadApprovals } from "../../storage/workload-approvals.ts";
 import type { Workspace } from "../../storage/workspace.ts";
@@ -66,10 +75,18 @@ function passwdName(uid: number): string | null {
 
 export function workloadApproval(ws: Workspace, definition: WorkloadDefinition): WorkloadApproval {
   const store = new WorkloadApprovals(ws.control.db);
-  return approvalOf(definition.name, definition.workload_definition_id, store.newest(definition.name), store.declaredBy(definition.name, definition.workload_definition_id));
+  return approvalOf(
+    definition.name,
+    definition.workload_definition_id,
+    store.newest(definition.name),
+    store.declaredBy(definition.name, definition.workload_definition_id),
+  );
 }
 
-/** Throws WORKLOAD_NOT_APPROVED unless the newest approval of this workload covers exactly this digest. */
+/**
+ * Throws WORKLOAD_NOT_APPROVED unless the newest approval of this workload covers exactly this
+ * digest.
+ */
 export function requireApproved(ws: Workspace, definition: WorkloadDefinition): void {
   const approval = workloadApproval(ws, definition);
   if (approval.state !== "approved") throw notApproved(definition.name, approval);
@@ -79,15 +96,25 @@ export function requireApproved(ws: Workspace, definition: WorkloadDefinition): 
  * Records a person's approval of workload `name` as it is declared now. With
  * `expected`, the declaration must still have that digest (what the person was shown).
  */
-export function approveWorkload(ws: Workspace, name: string, options: { expected?: string; approver?: { name: string; uid: number | null } } = {}): ApproveResult {
+export function approveWorkload(
+  ws: Workspace,
+  name: string,
+  options: { expected?: string; approver?: { name: string; uid: number | null } } = {},
+): ApproveResult {
   const approver = options.approver ?? currentUser();
   return ws.control.withWriteLock(() => {
     const definition = declared(ws, name);
     if (options.expected !== undefined && options.expected !== definition.workload_definition_id) {
-      throw new FlameoxError("WORKLOAD_CHANGED", `Cannot approve workload ${name}: its declaration changed since it was shown (shown ${options.expected}, now ${definition.workload_definition_id})`, {
-        details: { shown: options.expected, current: definition.workload_definition_id },
-        remediation: [`Review it again with \`flameox workload show ${name}\`, then approve what is declared now`],
-      });
+      throw new FlameoxError(
+        "WORKLOAD_CHANGED",
+        `Cannot approve workload ${name}: its declaration changed since it was shown (shown ${options.expected}, now ${definition.workload_definition_id})`,
+        {
+          details: { shown: options.expected, current: definition.workload_definition_id },
+          remediation: [
+            `Review it again with \`flameox workload show ${name}\`, then approve what is declared now`,
+          ],
+        },
+      );
     }
     const before = workloadApproval(ws, definition);
     if (before.state !== "approved") {
@@ -113,7 +140,11 @@ export function approveWorkload(ws: Workspace, name: string, options: { expected
 }
 
 /** Withdraws every approval of workload `name`; it runs again only after a new approval. */
-export function revokeWorkload(ws: Workspace, name: string, options: { revoker?: { name: string } } = {}): RevokeResult {
+export function revokeWorkload(
+  ws: Workspace,
+  name: string,
+  options: { revoker?: { name: string } } = {},
+): RevokeResult {
   const revoker = options.revoker ?? currentUser();
   return ws.control.withWriteLock(() => {
     const definition = declared(ws, name);
@@ -126,10 +157,14 @@ function declared(ws: Workspace, name: string): WorkloadDefinition {
   const config = requireWorkloadConfig(ws.paths.projectRoot);
   const definition = config.workloads[name];
   if (!definition) {
-    throw new FlameoxError("WORKLOAD_NOT_FOUND", `Cannot find workload ${JSON.stringify(name)} in ${WORKLOAD_FILE}`, {
-      details: { declared: Object.keys(config.workloads).sort() },
-      remediation: ["List workloads with `flameox workload list`"],
-    });
+    throw new FlameoxError(
+      "WORKLOAD_NOT_FOUND",
+      `Cannot find workload ${JSON.stringify(name)} in ${WORKLOAD_FILE}`,
+      {
+        details: { declared: Object.keys(config.workloads).sort() },
+        remediation: ["List workloads with `flameox workload list`"],
+      },
+    );
   }
   return definition;
 }

@@ -12,9 +12,11 @@ import { parseProjectConfig, type ProjectConfig } from "../../domain/workload/pr
 import type { WorkloadSpec } from "../../domain/workload/workload-schema.ts";
 
 const TABLE_HEADER = /^\s*\[/;
-const WORKLOAD_HEADER = /^\s*\[\s*workloads\s*\.\s*(?:"([^"\\]+)"|'([^']+)'|([A-Za-z0-9_-]+))\s*(?:\.[^\]]*)?\]\s*(?:#.*)?$/;
+const WORKLOAD_HEADER =
+  /^\s*\[\s*workloads\s*\.\s*(?:"([^"\\]+)"|'([^']+)'|([A-Za-z0-9_-]+))\s*(?:\.[^\]]*)?\]\s*(?:#.*)?$/;
 const TRIVIA = /^\s*(?:#.*)?$/;
-const isTrivia = (line: string | undefined) => line === undefined || TRIVIA.test(line.replace(/\r?\n$/, ""));
+const isTrivia = (line: string | undefined) =>
+  line === undefined || TRIVIA.test(line.replace(/\r?\n$/, ""));
 
 /** The TOML tables of one workload, as flameox writes them. */
 export function workloadBlock(name: string, spec: WorkloadSpec): string {
@@ -22,13 +24,25 @@ export function workloadBlock(name: string, spec: WorkloadSpec): string {
 }
 
 /** Replaces (or, when absent, appends) the tables of workload `name`, then verifies the result. */
-export function editWorkload(text: string, before: ProjectConfig | null, name: string, spec: WorkloadSpec): { text: string; config: ProjectConfig } {
+export function editWorkload(
+  text: string,
+  before: ProjectConfig | null,
+  name: string,
+  spec: WorkloadSpec,
+): { text: string; config: ProjectConfig } {
   const lines = text.split(/(?<=\n)/);
   const spans = workloadSpans(lines, name);
   const block = workloadBlock(name, spec);
   let next: string;
   if (spans.length === 0) {
-    const body = text.length === 0 ? "" : text.endsWith("\n\n") ? text : text.endsWith("\n") ? `${text}\n` : `${text}\n\n`;
+    const body =
+      text.length === 0
+        ? ""
+        : text.endsWith("\n\n")
+          ? text
+          : text.endsWith("\n")
+            ? `${text}\n`
+            : `${text}\n\n`;
     next = body + block;
   } else {
     const out: string[] = [];
@@ -55,14 +69,20 @@ function workloadSpans(lines: string[], name: string): [number, number][] {
     const match = WORKLOAD_HEADER.exec(lines[start]!.replace(/\r?\n$/, ""));
     if (!match || (match[1] ?? match[2] ?? match[3]) !== name) return;
     let end = headers[h + 1] ?? lines.length;
-    // Comments and blank lines at the end belong to what follows (the next table, or the file's end).
+    // Comments and blank lines at the end belong to what follows (the next table, or the file's
+    // end).
     while (end > start + 1 && isTrivia(lines[end - 1])) end -= 1;
     spans.push([start, end]);
   });
   return spans;
 }
 
-function verify(text: string, before: ProjectConfig | null, name: string, spec: WorkloadSpec): ProjectConfig {
+function verify(
+  text: string,
+  before: ProjectConfig | null,
+  name: string,
+  spec: WorkloadSpec,
+): ProjectConfig {
   const parsed = parseProjectConfig(text);
   const expected = { ...(before?.document ?? {}) } as Record<string, unknown>;
   expected.workloads = { ...((expected.workloads as Record<string, unknown>) ?? {}), [name]: spec };
@@ -70,7 +90,11 @@ function verify(text: string, before: ProjectConfig | null, name: string, spec: 
     throw new FlameoxError(
       "CONFIGURATION_INVALID",
       `Cannot edit flameox.toml surgically: workload ${name} is not written only as [workloads.${name}] tables (dotted keys or inline tables elsewhere), so a safe edit is not possible`,
-      { remediation: [`Edit [workloads.${name}] in flameox.toml by hand, or rewrite it as [workloads.${name}] tables once`] },
+      {
+        remediation: [
+          `Edit [workloads.${name}] in flameox.toml by hand, or rewrite it as [workloads.${name}] tables once`,
+        ],
+      },
     );
   }
   return parsed.config;

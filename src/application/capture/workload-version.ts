@@ -17,15 +17,37 @@ const VERSION_TIMEOUT_MS = 10_000;
 
 export async function workloadVersion(
   executable: ResolvedExecutable,
-  where: { projectRoot: string; cwd: string; childPath: string | undefined; bwrap: ResolvedExecutable | null },
+  where: {
+    projectRoot: string;
+    cwd: string;
+    childPath: string | undefined;
+    bwrap: ResolvedExecutable | null;
+  },
 ): Promise<string | null> {
-  if (executable.trust !== "project_bound") return versionOf(await runProbe([executable.path, "--version"], null, VERSION_TIMEOUT_MS, where.childPath));
+  if (executable.trust !== "project_bound")
+    return versionOf(
+      await runProbe([executable.path, "--version"], null, VERSION_TIMEOUT_MS, where.childPath),
+    );
   if (!where.bwrap) return null;
   const scratch = mkdtempSync(join(tmpdir(), "flameox-version-"));
   try {
     const root = realpathSync(where.projectRoot);
-    const layout = { projectRoot: root, diagnosticsDir: join(root, ".diagnostics"), writableRoots: [], outputDir: scratch, cwd: where.cwd, privateDirs: privateDirectories(process.env.HOME) };
-    return versionOf(await runProbe(bubblewrapArgv(where.bwrap.path, layout, [executable.path, "--version"]), where.cwd, VERSION_TIMEOUT_MS, where.childPath));
+    const layout = {
+      projectRoot: root,
+      diagnosticsDir: join(root, ".diagnostics"),
+      writableRoots: [],
+      outputDir: scratch,
+      cwd: where.cwd,
+      privateDirs: privateDirectories(process.env.HOME),
+    };
+    return versionOf(
+      await runProbe(
+        bubblewrapArgv(where.bwrap.path, layout, [executable.path, "--version"]),
+        where.cwd,
+        VERSION_TIMEOUT_MS,
+        where.childPath,
+      ),
+    );
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

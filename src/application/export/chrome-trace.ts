@@ -9,7 +9,19 @@ import type { Subject } from "../../analysis/subject.ts";
 import { decodePart } from "../../analysis/evidence-parts.ts";
 import type { SnapshotHandle } from "../../storage/snapshot.ts";
 
-const COLUMNS = ["track_id", "pid", "tid", "process_name", "thread_name", "name", "category", "phase", "ts_ns", "dur_ns", "args_json"];
+const COLUMNS = [
+  "track_id",
+  "pid",
+  "tid",
+  "process_name",
+  "thread_name",
+  "name",
+  "category",
+  "phase",
+  "ts_ns",
+  "dur_ns",
+  "args_json",
+];
 
 /** ns → µs without losing the ns digits a double can carry near the trace's start. */
 const micros = (ns: bigint) => Number(ns / 1000n) + Number(ns % 1000n) / 1000;
@@ -18,9 +30,13 @@ export async function toChromeTrace(snapshot: SnapshotHandle, subject: Subject):
   const generations = subject.generations.filter((g) => g.tables.trace_events !== undefined);
   const files = snapshot.tableFiles("trace_events", generations).filter((f) => f.rows > 0);
   if (files.length === 0) {
-    throw new FlameoxError("EVIDENCE_UNAVAILABLE", `${subject.id} has no trace events to export as a Chrome trace; export its stacks as speedscope, pprof or collapsed instead`, {
-      details: { field: "format" },
-    });
+    throw new FlameoxError(
+      "EVIDENCE_UNAVAILABLE",
+      `${subject.id} has no trace events to export as a Chrome trace; export its stacks as speedscope, pprof or collapsed instead`,
+      {
+        details: { field: "format" },
+      },
+    );
   }
   const events: string[] = [];
   const names = new Map<string, string>();
@@ -32,23 +48,61 @@ export async function toChromeTrace(snapshot: SnapshotHandle, subject: Subject):
       const tid = idOf(col.tid?.get(i));
       const processName = col.process_name?.get(i) as string | null;
       const threadName = col.thread_name?.get(i) as string | null;
-      if (processName) names.set(`p${pid}`, JSON.stringify({ name: "process_name", ph: "M", pid, tid: 0, args: { name: processName } }));
-      if (threadName) names.set(`t${pid}:${tid}`, JSON.stringify({ name: "thread_name", ph: "M", pid, tid, args: { name: threadName } }));
+      if (processName)
+        names.set(
+          `p${pid}`,
+          JSON.stringify({
+            name: "process_name",
+            ph: "M",
+            pid,
+            tid: 0,
+            args: { name: processName },
+          }),
+        );
+      if (threadName)
+        names.set(
+          `t${pid}:${tid}`,
+          JSON.stringify({ name: "thread_name", ph: "M", pid, tid, args: { name: threadName } }),
+        );
       const phase = String(col.phase?.get(i));
       const dur = col.dur_ns?.get(i) as bigint | number | null;
       const argsJson = col.args_json?.get(i) as string | null;
-      const event: Record<string, unknown> = { name: col.name?.get(i), cat: col.category?.get(i) ?? "", pid, tid, ts: micros(BigInt(col.ts_ns!.get(i) as bigint)) };
+      const event: Record<string, unknown> = {
+        name: col.name?.get(i),
+        cat: col.category?.get(i) ?? "",
+        pid,
+        tid,
+        ts: micros(BigInt(col.ts_ns!.get(i) as bigint)),
+      };
       if (argsJson) event.args = safeArgs(argsJson);
       const asyncTrack = asyncTrackOf(col.track_id?.get(i) as string | null);
       if (asyncTrack && dur !== null && dur !== undefined) {
         // Async operations keep their own track: a nestable b/e pair with the operation's id,
         // so slices that overlap the thread's own slices are not forced to nest under them.
         const end = BigInt(col.ts_ns!.get(i) as bigint) + BigInt(dur);
-        events.push(JSON.stringify({ ...event, cat: asyncTrack.category, id2: { local: asyncTrack.id }, ph: "b" }));
-        events.push(JSON.stringify({ name: event.name, cat: asyncTrack.category, id2: { local: asyncTrack.id }, pid, tid, ts: micros(end), ph: "e" }));
+        events.push(
+          JSON.stringify({
+            ...event,
+            cat: asyncTrack.category,
+            id2: { local: asyncTrack.id },
+            ph: "b",
+          }),
+        );
+        events.push(
+          JSON.stringify({
+            name: event.name,
+            cat: asyncTrack.category,
+            id2: { local: asyncTrack.id },
+            pid,
+            tid,
+            ts: micros(end),
+            ph: "e",
+          }),
+        );
         continue;
       }
-      if (dur !== null && dur !== undefined) Object.assign(event, { ph: "X", dur: Number(dur) / 1000 });
+      if (dur !== null && dur !== undefined)
+        Object.assign(event, { ph: "X", dur: Number(dur) / 1000 });
       else if (phase === "C") event.ph = "C";
       else Object.assign(event, { ph: "i", s: "t" });
       events.push(JSON.stringify(event));

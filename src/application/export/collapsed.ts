@@ -11,7 +11,9 @@ export function toCollapsed(view: ProfileStacks): string {
   const lines: string[] = [];
   for (const stack of view.stacks) {
     if (stack.value <= 0) continue;
-    const names = stack.frameIds.map((id) => exportName(view.frames.get(id), id).replace(/[;\r\n]/g, "_"));
+    const names = stack.frameIds.map((id) =>
+      exportName(view.frames.get(id), id).replace(/[;\r\n]/g, "_"),
+    );
     lines.push(`${names.join(";")} ${Math.round(stack.value)}`);
   }
   lines.sort();

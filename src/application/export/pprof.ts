@@ -11,8 +11,15 @@ import { Profile } from "../../adapters/pprof/pprof-schema.ts";
 import { exportName, unitName } from "./export-names.ts";
 
 const PPROF_TYPE: Record<string, string> = {
-  cpu_time: "cpu", wall_time: "wall", samples: "samples", alloc_space: "alloc_space", alloc_objects: "alloc_objects",
-  inuse_space: "inuse_space", inuse_objects: "inuse_objects", contentions: "contentions", delay: "delay",
+  cpu_time: "cpu",
+  wall_time: "wall",
+  samples: "samples",
+  alloc_space: "alloc_space",
+  alloc_objects: "alloc_objects",
+  inuse_space: "inuse_space",
+  inuse_objects: "inuse_objects",
+  contentions: "contentions",
+  delay: "delay",
 };
 
 export function toPprof(view: ProfileStacks): Uint8Array {
@@ -34,8 +41,17 @@ export function toPprof(view: ProfileStacks): Uint8Array {
     if (loc === undefined) {
       const f = view.frames.get(id);
       loc = locations.length + 1;
-      functions.push({ id: loc, name: str(exportName(f, id)), system_name: str(exportName(f, id)), filename: str(f?.file ?? f?.module ?? ""), start_line: 0 });
-      locations.push({ id: loc, line: [{ function_id: loc, line: f?.line ?? 0, column: f?.column ?? 0 }] });
+      functions.push({
+        id: loc,
+        name: str(exportName(f, id)),
+        system_name: str(exportName(f, id)),
+        filename: str(f?.file ?? f?.module ?? ""),
+        start_line: 0,
+      });
+      locations.push({
+        id: loc,
+        line: [{ function_id: loc, line: f?.line ?? 0, column: f?.column ?? 0 }],
+      });
       locationOf.set(id, loc);
     }
     return loc;
@@ -46,10 +62,18 @@ export function toPprof(view: ProfileStacks): Uint8Array {
   const withCount = metric !== "samples";
   const samples = view.stacks
     .filter((s) => s.value > 0 || s.samples > 0)
-    .map((s) => ({ location_id: [...s.frameIds].reverse().map(location), value: withCount ? [s.samples, Math.round(s.value)] : [Math.round(s.value)] }));
-  const valueType = { type: str(PPROF_TYPE[metric] ?? metric), unit: str(unitName(view.unit) === "none" ? "count" : unitName(view.unit)) };
+    .map((s) => ({
+      location_id: [...s.frameIds].reverse().map(location),
+      value: withCount ? [s.samples, Math.round(s.value)] : [Math.round(s.value)],
+    }));
+  const valueType = {
+    type: str(PPROF_TYPE[metric] ?? metric),
+    unit: str(unitName(view.unit) === "none" ? "count" : unitName(view.unit)),
+  };
   const message = Profile.fromObject({
-    sample_type: withCount ? [{ type: str("samples"), unit: str("count") }, valueType] : [valueType],
+    sample_type: withCount
+      ? [{ type: str("samples"), unit: str("count") }, valueType]
+      : [valueType],
     sample: samples,
     location: locations,
     function: functions,

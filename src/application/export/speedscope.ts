@@ -43,6 +43,16 @@ export function toSpeedscope(view: ProfileStacks, name: string): string {
     name,
     activeProfileIndex: 0,
     shared: { frames },
-    profiles: [{ type: "sampled", name: `${name} (${view.metric})`, unit: unitName(view.unit), startValue: 0, endValue: total, samples, weights }],
+    profiles: [
+      {
+        type: "sampled",
+        name: `${name} (${view.metric})`,
+        unit: unitName(view.unit),
+        startValue: 0,
+        endValue: total,
+        samples,
+        weights,
+      },
+    ],
   });
 }

@@ -10,8 +10,12 @@ import { CAPTURE_ADAPTER_NAMES } from "../capture/capture-names.ts";
 import type { CaptureService } from "../capture/capture-service.ts";
 import { defineRequest } from "./request-schema.ts";
 
-const workloadName = type(/^[a-z][a-z0-9_-]{0,63}$/).describe("a workload name declared in flameox.toml");
-const configurationId = type(/^sha256:[0-9a-f]{64}$/).describe("the configuration_id from workload_configuration_status");
+const workloadName = type(/^[a-z][a-z0-9_-]{0,63}$/).describe(
+  "a workload name declared in flameox.toml",
+);
+const configurationId = type(/^sha256:[0-9a-f]{64}$/).describe(
+  "the configuration_id from workload_configuration_status",
+);
 const scalar = type("string <= 4096 | number | boolean");
 
 export const WorkloadConfigurationRequest = defineRequest(
@@ -19,7 +23,9 @@ export const WorkloadConfigurationRequest = defineRequest(
   type({
     "+": "reject",
     name: workloadName.describe("the workload to create or replace"),
-    operation: type("'create' | 'replace'").describe("create (idempotent for an identical definition) or replace (needs expected_configuration_id)"),
+    operation: type("'create' | 'replace'").describe(
+      "create (idempotent for an identical definition) or replace (needs expected_configuration_id)",
+    ),
     "expected_configuration_id?": configurationId,
     ...WORKLOAD_FIELDS,
   }),
@@ -30,18 +36,31 @@ export const CapturePlanRequest = defineRequest(
   "capture plan",
   type({
     "+": "reject",
-    adapter: type.enumerated(...CAPTURE_ADAPTER_NAMES).describe("the capture adapter; see list_capabilities"),
+    adapter: type
+      .enumerated(...CAPTURE_ADAPTER_NAMES)
+      .describe("the capture adapter; see list_capabilities"),
     workload: workloadName,
-    "parameters?": type({ "[string]": scalar }).describe("values for the workload's declared parameters (each from its domain)"),
-    "adapter_options?": type({ "[string]": scalar }).describe("adapter options, e.g. {\"interval_us\": 200} for v8-cpu, {\"runs\": 10} for hyperfine"),
-    "containment?": type("'trusted_local' | 'managed'").describe("trusted_local (reported as uncontained) or managed (bubblewrap; refused when unavailable)"),
+    "parameters?": type({ "[string]": scalar }).describe(
+      "values for the workload's declared parameters (each from its domain)",
+    ),
+    "adapter_options?": type({ "[string]": scalar }).describe(
+      'adapter options, e.g. {"interval_us": 200} for v8-cpu, {"runs": 10} for hyperfine',
+    ),
+    "containment?": type("'trusted_local' | 'managed'").describe(
+      "trusted_local (reported as uncontained) or managed (bubblewrap; refused when unavailable)",
+    ),
   }),
 );
 export type CapturePlanRequest = typeof CapturePlanRequest.infer;
 
 export const CapturePlanExecutionRequest = defineRequest(
   "capture plan execution",
-  type({ "+": "reject", plan_id: type("0 < string <= 200").describe("the plan_id returned by plan_capture in this server process; single use") }),
+  type({
+    "+": "reject",
+    plan_id: type("0 < string <= 200").describe(
+      "the plan_id returned by plan_capture in this server process; single use",
+    ),
+  }),
 );
 export type CapturePlanExecutionRequest = typeof CapturePlanExecutionRequest.infer;
 
@@ -66,11 +85,22 @@ export const planOf = (r: CapturePlanRequest) => ({
   containment: r.containment,
 });
 
-export const answerCapturePlan = (capture: CaptureService, r: CapturePlanRequest) => capture.plan(planOf(r));
+export const answerCapturePlan = (capture: CaptureService, r: CapturePlanRequest) =>
+  capture.plan(planOf(r));
 
-export const answerCapabilities = (capture: CaptureService, r: CapabilitiesRequest) => capture.capabilities(r.mode ?? "active_cached", r.adapter);
+export const answerCapabilities = (capture: CaptureService, r: CapabilitiesRequest) =>
+  capture.capabilities(r.mode ?? "active_cached", r.adapter);
 
-export function answerWorkloadConfiguration(capture: CaptureService, r: WorkloadConfigurationRequest) {
+export function answerWorkloadConfiguration(
+  capture: CaptureService,
+  r: WorkloadConfigurationRequest,
+) {
   const { name, operation, expected_configuration_id, ...spec } = r;
-  return capture.configureWorkload({ name, operation, expected_configuration_id, spec, source: "mcp_client" });
+  return capture.configureWorkload({
+    name,
+    operation,
+    expected_configuration_id,
+    spec,
+    source: "mcp_client",
+  });
 }

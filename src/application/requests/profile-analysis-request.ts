@@ -19,8 +19,12 @@ export const HotspotsRequest = defineRequest(
     "limit?": pageLimit,
     "cursor?": cursor,
     "metric?": metric,
-    "granularity?": type.enumerated(...GRANULARITIES).describe("rows per function (default, as pprof -top), per stored frame (line) or per file"),
-    "exclude_pseudo_frames?": type("boolean").describe("leave out (idle), (program), (garbage collector) and (root); the result says what was left out"),
+    "granularity?": type
+      .enumerated(...GRANULARITIES)
+      .describe("rows per function (default, as pprof -top), per stored frame (line) or per file"),
+    "exclude_pseudo_frames?": type("boolean").describe(
+      "leave out (idle), (program), (garbage collector) and (root); the result says what was left out",
+    ),
   }),
 );
 export type HotspotsRequest = typeof HotspotsRequest.infer;
@@ -35,7 +39,11 @@ export const FrameDrillRequest = defineRequest(
     "cursor?": cursor,
     "metric?": metric,
     // Not "file": a drill-down follows one function's (or one line's) calls.
-    "granularity?": type.enumerated("function", "line").describe("all of the frame's function (default, as hotspots' rows) or the stored frame alone (line)"),
+    "granularity?": type
+      .enumerated("function", "line")
+      .describe(
+        "all of the frame's function (default, as hotspots' rows) or the stored frame alone (line)",
+      ),
   }),
 );
 export type FrameDrillRequest = typeof FrameDrillRequest.infer;
@@ -50,7 +58,11 @@ export function answerHotspots(service: WorkspaceService, request: HotspotsReque
   });
 }
 
-export function answerFrameDrill(service: WorkspaceService, direction: StackDirection, request: FrameDrillRequest) {
+export function answerFrameDrill(
+  service: WorkspaceService,
+  direction: StackDirection,
+  request: FrameDrillRequest,
+) {
   return service.stacks(direction, request.run_or_artifact, request.frame_id, {
     limit: request.limit,
     cursor: request.cursor,

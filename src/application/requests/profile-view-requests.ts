@@ -18,8 +18,12 @@ export const ProfileDiffRequest = defineRequest(
     base: subject,
     candidate: subject,
     "metric?": metric,
-    "sort?": type.enumerated("self", "total").describe("self (default) or total: the change that ranks the rows"),
-    "normalize?": type("boolean").describe("scale the base to the candidate's total before subtracting (pprof -normalize)"),
+    "sort?": type
+      .enumerated("self", "total")
+      .describe("self (default) or total: the change that ranks the rows"),
+    "normalize?": type("boolean").describe(
+      "scale the base to the candidate's total before subtracting (pprof -normalize)",
+    ),
     "limit?": pageLimit,
     "cursor?": cursor,
   }),
@@ -42,13 +46,21 @@ export const FlamegraphRequest = defineRequest(
   type({
     "+": "reject",
     run_or_artifact: subject,
-    "diff_base?": subject.or("null").describe("a base run or artifact: colour each box by its change from the base"),
+    "diff_base?": subject
+      .or("null")
+      .describe("a base run or artifact: colour each box by its change from the base"),
     format: type.enumerated("html", "svg").describe("html (search, zoom, tooltips) or svg"),
     "metric?": metric,
-    "granularity?": type.enumerated(...GRANULARITIES).describe("boxes per function (name + file, default), per line or per file"),
-    "filter?": type("0 < string <= 500").or("null").describe("keep only stacks with a frame matching this regular expression"),
+    "granularity?": type
+      .enumerated(...GRANULARITIES)
+      .describe("boxes per function (name + file, default), per line or per file"),
+    "filter?": type("0 < string <= 500")
+      .or("null")
+      .describe("keep only stacks with a frame matching this regular expression"),
     "icicle?": type("boolean").describe("draw the root at the top"),
-    "width_px?": type("200 <= number.integer <= 20000").describe("picture width in pixels (default 1200); boxes under half a pixel are merged"),
+    "width_px?": type("200 <= number.integer <= 20000").describe(
+      "picture width in pixels (default 1200); boxes under half a pixel are merged",
+    ),
   }),
 );
 export type FlamegraphRequest = typeof FlamegraphRequest.infer;
@@ -71,5 +83,9 @@ export function answerProfileDiff(service: WorkspaceService, request: ProfileDif
 }
 
 export function answerProfileExport(service: WorkspaceService, request: ProfileExportRequest) {
-  return service.views().exportProfile({ subject: request.run_or_artifact, format: request.format, metric: request.metric });
+  return service.views().exportProfile({
+    subject: request.run_or_artifact,
+    format: request.format,
+    metric: request.metric,
+  });
 }

@@ -16,7 +16,9 @@ export const FailuresRequest = defineRequest(
     "+": "reject",
     run_or_artifact: runOrArtifact
       .or(runOrArtifact.array().atLeastLength(1).atMostLength(MAX_FAILURE_INPUTS))
-      .describe(`one run or artifact, or up to ${MAX_FAILURE_INPUTS} of them to find flaky tests across runs`),
+      .describe(
+        `one run or artifact, or up to ${MAX_FAILURE_INPUTS} of them to find flaky tests across runs`,
+      ),
     "limit?": pageLimit,
     "cursor?": cursor,
   }),
@@ -28,7 +30,11 @@ export const CoverageRequest = defineRequest(
   type({
     "+": "reject",
     run_or_artifact: runOrArtifact.describe("the run or artifact whose coverage is read"),
-    "base?": runOrArtifact.or("null").describe("a base run or artifact: the result then lists, per file, lines newly executed and no longer executed against it"),
+    "base?": runOrArtifact
+      .or("null")
+      .describe(
+        "a base run or artifact: the result then lists, per file, lines newly executed and no longer executed against it",
+      ),
     "limit?": pageLimit,
     "cursor?": cursor,
   }),
@@ -39,8 +45,12 @@ export const AcceleratorTimelineRequest = defineRequest(
   "accelerator timeline",
   type({
     "+": "reject",
-    run_or_artifact: runOrArtifact.describe("the run or artifact whose trace is read (an Nsight Systems export, a torch.profiler trace)"),
-    "min_gap_ns?": type("0 <= number.integer <= 1000000000000").describe("shortest idle gap on a stream to report, ns (default 1000000: 1 ms)"),
+    run_or_artifact: runOrArtifact.describe(
+      "the run or artifact whose trace is read (an Nsight Systems export, a torch.profiler trace)",
+    ),
+    "min_gap_ns?": type("0 <= number.integer <= 1000000000000").describe(
+      "shortest idle gap on a stream to report, ns (default 1000000: 1 ms)",
+    ),
     "limit?": pageLimit,
     "cursor?": cursor,
   }),
@@ -51,7 +61,9 @@ export const OperatorsRequest = defineRequest(
   "operators analysis",
   type({
     "+": "reject",
-    run_or_artifact: runOrArtifact.describe("the run or artifact whose torch.profiler trace is read"),
+    run_or_artifact: runOrArtifact.describe(
+      "the run or artifact whose torch.profiler trace is read",
+    ),
     "limit?": pageLimit,
     "cursor?": cursor,
   }),
@@ -59,18 +71,33 @@ export const OperatorsRequest = defineRequest(
 export type OperatorsRequest = typeof OperatorsRequest.infer;
 
 export function answerFailures(service: WorkspaceService, request: FailuresRequest) {
-  const refs = Array.isArray(request.run_or_artifact) ? request.run_or_artifact : [request.run_or_artifact];
+  const refs = Array.isArray(request.run_or_artifact)
+    ? request.run_or_artifact
+    : [request.run_or_artifact];
   return service.recipes().analyzeFailures(refs, { limit: request.limit, cursor: request.cursor });
 }
 
 export function answerCoverage(service: WorkspaceService, request: CoverageRequest) {
-  return service.recipes().analyzeCoverage(request.run_or_artifact, { base: request.base ?? null, limit: request.limit, cursor: request.cursor });
+  return service.recipes().analyzeCoverage(request.run_or_artifact, {
+    base: request.base ?? null,
+    limit: request.limit,
+    cursor: request.cursor,
+  });
 }
 
-export function answerAcceleratorTimeline(service: WorkspaceService, request: AcceleratorTimelineRequest) {
-  return service.recipes().analyzeAcceleratorTimeline(request.run_or_artifact, { minGapNs: request.min_gap_ns, limit: request.limit, cursor: request.cursor });
+export function answerAcceleratorTimeline(
+  service: WorkspaceService,
+  request: AcceleratorTimelineRequest,
+) {
+  return service.recipes().analyzeAcceleratorTimeline(request.run_or_artifact, {
+    minGapNs: request.min_gap_ns,
+    limit: request.limit,
+    cursor: request.cursor,
+  });
 }
 
 export function answerOperators(service: WorkspaceService, request: OperatorsRequest) {
-  return service.recipes().analyzeOperators(request.run_or_artifact, { limit: request.limit, cursor: request.cursor });
+  return service
+    .recipes()
+    .analyzeOperators(request.run_or_artifact, { limit: request.limit, cursor: request.cursor });
 }

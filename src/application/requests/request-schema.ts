@@ -13,7 +13,10 @@ type ArkErrors = InstanceType<typeof type.errors>;
 declare global {
   interface ArkEnv {
     meta(): {
-      /** The name a use case's request goes by in errors ("hotspots" → "Invalid hotspots request: …"). */
+      /**
+       * The name a use case's request goes by in errors ("hotspots" → "Invalid hotspots request:
+       * …").
+       */
       flameox_request?: string;
     };
   }
@@ -41,8 +44,17 @@ export function requestName(schema: Type): string | undefined {
 export function invalidRequest(errors: ArkErrors, name: string | undefined): FlameoxError {
   const fields = [...new Set(errors.map((e) => e.path.join(".") || "(request)"))];
   // arktype says an undeclared key "must be removed"; say what that means for a request.
-  const problems = errors.map((e) => e.message.replace(/ must be removed$/, ` is not a field of ${name ? `the ${name}` : "this"} request`));
-  return new FlameoxError("INVALID_ARGUMENTS", `Invalid ${name ? `${name} ` : ""}request: ${problems.join("; ")}`, { details: { field: fields[0], fields } });
+  const problems = errors.map((e) =>
+    e.message.replace(
+      / must be removed$/,
+      ` is not a field of ${name ? `the ${name}` : "this"} request`,
+    ),
+  );
+  return new FlameoxError(
+    "INVALID_ARGUMENTS",
+    `Invalid ${name ? `${name} ` : ""}request: ${problems.join("; ")}`,
+    { details: { field: fields[0], fields } },
+  );
 }
 
 /**

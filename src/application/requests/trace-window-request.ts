@@ -38,7 +38,11 @@ export function answerTraceWindow(service: WorkspaceService, request: TraceWindo
 function int64(value: string | number, field: string): bigint {
   const ns = BigInt(value);
   if (ns > INT64_MAX || ns < -INT64_MAX) {
-    throw new FlameoxError("INVALID_ARGUMENTS", `Invalid trace window request: ${field} must fit a signed 64-bit integer (was ${value})`, { details: { field, fields: [field] } });
+    throw new FlameoxError(
+      "INVALID_ARGUMENTS",
+      `Invalid trace window request: ${field} must fit a signed 64-bit integer (was ${value})`,
+      { details: { field, fields: [field] } },
+    );
   }
   return ns;
 }

@@ -36,7 +36,8 @@ export interface ClientDefinition {
   launchOf(entry: unknown): ServerLaunch | null;
 }
 
-const stringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === "string");
+const stringArray = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((v) => typeof v === "string");
 
 /** `{ command, args }` entries (Claude Code, Cursor, VS Code, Gemini CLI, Codex). */
 function commandArgsLaunch(entry: unknown): ServerLaunch | null {
@@ -48,12 +49,19 @@ function commandArgsLaunch(entry: unknown): ServerLaunch | null {
 
 export const CLIENTS: readonly ClientDefinition[] = [
   {
-    // `.mcp.json` is what `claude mcp add --scope project` writes; user scope lives in ~/.claude.json.
+    // `.mcp.json` is what `claude mcp add --scope project` writes; user scope lives in
+    // ~/.claude.json.
     id: "claude-code",
     name: "Claude Code",
     format: "json",
-    path: (scope, home, project) => (scope === "project" ? join(project, ".mcp.json") : join(home, ".claude.json")),
-    markers: (home, project) => [join(home, ".claude.json"), join(home, ".claude"), join(project, ".mcp.json"), join(project, ".claude")],
+    path: (scope, home, project) =>
+      scope === "project" ? join(project, ".mcp.json") : join(home, ".claude.json"),
+    markers: (home, project) => [
+      join(home, ".claude.json"),
+      join(home, ".claude"),
+      join(project, ".mcp.json"),
+      join(project, ".claude"),
+    ],
     container: ["mcpServers"],
     entry: (l) => ({ type: "stdio", command: l.command, args: l.args, env: {} }),
     launchOf: commandArgsLaunch,
@@ -62,7 +70,8 @@ export const CLIENTS: readonly ClientDefinition[] = [
     id: "cursor",
     name: "Cursor",
     format: "json",
-    path: (scope, home, project) => join(scope === "project" ? project : home, ".cursor", "mcp.json"),
+    path: (scope, home, project) =>
+      join(scope === "project" ? project : home, ".cursor", "mcp.json"),
     markers: (home, project) => [join(home, ".cursor"), join(project, ".cursor")],
     container: ["mcpServers"],
     entry: (l) => ({ command: l.command, args: l.args }),
@@ -73,7 +82,8 @@ export const CLIENTS: readonly ClientDefinition[] = [
     id: "codex",
     name: "Codex",
     format: "toml",
-    path: (scope, home, project) => join(scope === "project" ? project : home, ".codex", "config.toml"),
+    path: (scope, home, project) =>
+      join(scope === "project" ? project : home, ".codex", "config.toml"),
     markers: (home, project) => [join(home, ".codex"), join(project, ".codex")],
     container: ["mcp_servers"],
     entry: (l) => ({ command: l.command, args: l.args }),
@@ -83,7 +93,10 @@ export const CLIENTS: readonly ClientDefinition[] = [
     id: "vscode",
     name: "VS Code",
     format: "json",
-    path: (scope, home, project) => (scope === "project" ? join(project, ".vscode", "mcp.json") : join(home, ".config", "Code", "User", "mcp.json")),
+    path: (scope, home, project) =>
+      scope === "project"
+        ? join(project, ".vscode", "mcp.json")
+        : join(home, ".config", "Code", "User", "mcp.json"),
     markers: (home, project) => [join(home, ".config", "Code"), join(project, ".vscode")],
     container: ["servers"],
     entry: (l) => ({ type: "stdio", command: l.command, args: l.args }),
@@ -93,7 +106,8 @@ export const CLIENTS: readonly ClientDefinition[] = [
     id: "gemini",
     name: "Gemini CLI",
     format: "json",
-    path: (scope, home, project) => join(scope === "project" ? project : home, ".gemini", "settings.json"),
+    path: (scope, home, project) =>
+      join(scope === "project" ? project : home, ".gemini", "settings.json"),
     markers: (home, project) => [join(home, ".gemini"), join(project, ".gemini")],
     container: ["mcpServers"],
     entry: (l) => ({ command: l.command, args: l.args }),
@@ -103,14 +117,24 @@ export const CLIENTS: readonly ClientDefinition[] = [
     id: "opencode",
     name: "OpenCode",
     format: "json",
-    path: (scope, home, project) => (scope === "project" ? join(project, "opencode.json") : join(home, ".config", "opencode", "opencode.json")),
-    markers: (home, project) => [join(home, ".config", "opencode"), join(project, "opencode.json"), join(project, "opencode.jsonc"), join(project, ".opencode")],
+    path: (scope, home, project) =>
+      scope === "project"
+        ? join(project, "opencode.json")
+        : join(home, ".config", "opencode", "opencode.json"),
+    markers: (home, project) => [
+      join(home, ".config", "opencode"),
+      join(project, "opencode.json"),
+      join(project, "opencode.jsonc"),
+      join(project, ".opencode"),
+    ],
     container: ["mcp"],
     preamble: { $schema: "https://opencode.ai/config.json" },
     entry: (l) => ({ type: "local", command: [l.command, ...l.args], enabled: true }),
     launchOf: (entry) => {
       const command = (entry as { command?: unknown } | null)?.command;
-      return stringArray(command) && command.length > 0 ? { command: command[0]!, args: command.slice(1) } : null;
+      return stringArray(command) && command.length > 0
+        ? { command: command[0]!, args: command.slice(1) }
+        : null;
     },
   },
 ];
@@ -127,7 +151,11 @@ export function clientById(id: string): ClientDefinition | undefined {
  * `${workspaceFolder}`; the others start the server in the open project's directory, so
  * `.` is that project.
  */
-export function projectRootArgument(client: ClientDefinition, scope: SetupScope, project: string): string {
+export function projectRootArgument(
+  client: ClientDefinition,
+  scope: SetupScope,
+  project: string,
+): string {
   if (scope === "project") return project;
   return client.id === "vscode" ? "${workspaceFolder}" : ".";
 }

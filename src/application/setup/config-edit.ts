@@ -11,13 +11,20 @@ import { FlameoxError } from "../../domain/errors.ts";
 import { type ClientDefinition, SERVER_NAME } from "./clients.ts";
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Json =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 function invalid(client: ClientDefinition, path: string, why: string, entry: Json): FlameoxError {
-  return new FlameoxError("CONFIGURATION_INVALID", `${client.name} configuration ${path} ${why}; flameox did not change it`, {
-    remediation: [`Add this entry by hand under ${client.container.join(".")}.${SERVER_NAME}: ${JSON.stringify(entry)}`],
-    details: { client: client.id, path },
-  });
+  return new FlameoxError(
+    "CONFIGURATION_INVALID",
+    `${client.name} configuration ${path} ${why}; flameox did not change it`,
+    {
+      remediation: [
+        `Add this entry by hand under ${client.container.join(".")}.${SERVER_NAME}: ${JSON.stringify(entry)}`,
+      ],
+      details: { client: client.id, path },
+    },
+  );
 }
 
 function parseJson(client: ClientDefinition, path: string, text: string, entry: Json): Json {
@@ -35,14 +42,26 @@ function parseTomlText(client: ClientDefinition, path: string, text: string, ent
   try {
     return parseToml(text) as Json;
   } catch (error) {
-    throw invalid(client, path, `is not valid TOML (${(error as Error).message.split("\n")[0]})`, entry);
+    throw invalid(
+      client,
+      path,
+      `is not valid TOML (${(error as Error).message.split("\n")[0]})`,
+      entry,
+    );
   }
 }
 
 const indentOf = (text: string): string => /^([ \t]+)"/m.exec(text)?.[1] ?? "  ";
 
-/** The configuration text with the server entry set; `oldText` null means the file does not exist. */
-export function withServerEntry(client: ClientDefinition, path: string, oldText: string | null, entry: Json): string {
+/**
+ * The configuration text with the server entry set; `oldText` null means the file does not exist.
+ */
+export function withServerEntry(
+  client: ClientDefinition,
+  path: string,
+  oldText: string | null,
+  entry: Json,
+): string {
   const empty = oldText === null || oldText.trim() === "";
   if (client.format === "toml") return withTomlEntry(client, path, empty ? "" : oldText!, entry);
   const doc = empty ? { ...client.preamble } : parseJson(client, path, oldText!, entry);
@@ -57,14 +76,24 @@ export function withServerEntry(client: ClientDefinition, path: string, oldText:
   return JSON.stringify(doc, null, empty ? "  " : indentOf(oldText!)) + "\n";
 }
 
-function withTomlEntry(client: ClientDefinition, path: string, oldText: string, entry: Json): string {
+function withTomlEntry(
+  client: ClientDefinition,
+  path: string,
+  oldText: string,
+  entry: Json,
+): string {
   parseTomlText(client, path, oldText, entry);
   const prefix = [...client.container, SERVER_NAME].join(".");
   let nested: Json = entry;
-  for (const key of [SERVER_NAME, ...client.container.slice().reverse()]) nested = { [key]: nested };
+  for (const key of [SERVER_NAME, ...client.container.slice().reverse()])
+    nested = { [key]: nested };
   const block = stringifyToml(nested).trimEnd() + "\n";
   const lines = oldText.split("\n");
-  const header = (line: string) => /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/.exec(line)?.[1]?.replace(/\s+/g, "").replace(/"/g, "");
+  const header = (line: string) =>
+    /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/
+      .exec(line)?.[1]
+      ?.replace(/\s+/g, "")
+      .replace(/"/g, "");
   const start = lines.findIndex((l) => header(l) === prefix);
   let text: string;
   if (start < 0) {
@@ -79,16 +108,28 @@ function withTomlEntry(client: ClientDefinition, path: string, oldText: string, 
     }
     // Blank lines that separate it from the next table stay.
     while (end > start + 1 && lines[end - 1]!.trim() === "") end--;
-    text = [...lines.slice(0, start), ...block.trimEnd().split("\n"), ...lines.slice(end)].join("\n");
+    text = [...lines.slice(0, start), ...block.trimEnd().split("\n"), ...lines.slice(end)].join(
+      "\n",
+    );
   }
   const check = readServerEntry(client, path, text);
-  if (JSON.stringify(check) !== JSON.stringify(entry)) throw invalid(client, path, "defines the flameox server in a form flameox cannot replace", entry);
+  if (JSON.stringify(check) !== JSON.stringify(entry))
+    throw invalid(
+      client,
+      path,
+      "defines the flameox server in a form flameox cannot replace",
+      entry,
+    );
   return text;
 }
 
 /** The server entry a client would read from this text, or undefined when there is none. */
 export function readServerEntry(client: ClientDefinition, path: string, text: string): unknown {
-  let node: unknown = client.format === "toml" ? parseTomlText(client, path, text, {}) : parseJson(client, path, text, {});
-  for (const key of [...client.container, SERVER_NAME]) node = isObject(node) ? node[key] : undefined;
+  let node: unknown =
+    client.format === "toml"
+      ? parseTomlText(client, path, text, {})
+      : parseJson(client, path, text, {});
+  for (const key of [...client.container, SERVER_NAME])
+    node = isObject(node) ? node[key] : undefined;
   return node;
 }

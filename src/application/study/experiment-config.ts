@@ -1,6 +1,12 @@
-/** Loads one declared experiment and its workload from flameox.toml (through the same flameox.toml reader as workloads, so both see one file the same way). */
+/**
+ * Loads one declared experiment and its workload from flameox.toml (through the same flameox.toml
+ * reader as workloads, so both see one file the same way).
+ */
 import { FlameoxError } from "../../domain/errors.ts";
-import { normalizeExperiment, type ExperimentDefinition } from "../../domain/experiment/experiment-definition.ts";
+import {
+  normalizeExperiment,
+  type ExperimentDefinition,
+} from "../../domain/experiment/experiment-definition.ts";
 import type { WorkloadDefinition } from "../../domain/workload/project-config.ts";
 import { requireWorkloadConfig } from "../capture/workload-file.ts";
 
@@ -12,22 +18,37 @@ export interface LoadedExperiment {
 
 export function declaredExperiments(projectRoot: string): string[] {
   const config = requireWorkloadConfig(projectRoot);
-  return Object.keys((config.document.experiments as Record<string, unknown> | undefined) ?? {}).sort();
+  return Object.keys(
+    (config.document.experiments as Record<string, unknown> | undefined) ?? {},
+  ).sort();
 }
 
 export function loadExperiment(projectRoot: string, name: string): LoadedExperiment {
   const config = requireWorkloadConfig(projectRoot);
   const raw = (config.document.experiments as Record<string, unknown> | undefined)?.[name];
   if (raw === undefined) {
-    throw new FlameoxError("RECORD_NOT_FOUND", `Cannot find experiment ${JSON.stringify(name)} in flameox.toml`, {
-      remediation: ["Declare it as [experiments.NAME] in flameox.toml"],
-      details: { declared: declaredExperiments(projectRoot) },
-    });
+    throw new FlameoxError(
+      "RECORD_NOT_FOUND",
+      `Cannot find experiment ${JSON.stringify(name)} in flameox.toml`,
+      {
+        remediation: ["Declare it as [experiments.NAME] in flameox.toml"],
+        details: { declared: declaredExperiments(projectRoot) },
+      },
+    );
   }
   const normalized = normalizeExperiment(name, raw, config.workloads);
   if (!normalized.ok) {
-    const shown = normalized.diagnostics.slice(0, 5).map((d) => `${d.path}: ${d.message}`).join("; ");
-    throw new FlameoxError("EXPERIMENT_INVALID", `Invalid experiment ${name}: ${shown}`, { details: { diagnostics: normalized.diagnostics.slice(0, 50) } });
+    const shown = normalized.diagnostics
+      .slice(0, 5)
+      .map((d) => `${d.path}: ${d.message}`)
+      .join("; ");
+    throw new FlameoxError("EXPERIMENT_INVALID", `Invalid experiment ${name}: ${shown}`, {
+      details: { diagnostics: normalized.diagnostics.slice(0, 50) },
+    });
   }
-  return { configuration_id: config.configuration_id, definition: normalized.definition, workload: config.workloads[normalized.definition.workload]! };
+  return {
+    configuration_id: config.configuration_id,
+    definition: normalized.definition,
+    workload: config.workloads[normalized.definition.workload]!,
+  };
 }

@@ -11,7 +11,10 @@ import { digestOf } from "../../domain/canonical-digest.ts";
 import { planBlocks, type PlannedCell } from "../../domain/experiment/block-design.ts";
 import type { ExperimentDefinition } from "../../domain/experiment/experiment-definition.ts";
 import { FlameoxError } from "../../domain/errors.ts";
-import { instantiateWorkload, type WorkloadInstance } from "../../domain/workload/workload-instance.ts";
+import {
+  instantiateWorkload,
+  type WorkloadInstance,
+} from "../../domain/workload/workload-instance.ts";
 import { SeededRandom } from "../../analysis/statistics/prng.ts";
 import { PlanRegistry, type IssuedPlan } from "../../broker/plan-registry.ts";
 import type { CaptureContext } from "../capture/capture-context.ts";
@@ -41,16 +44,26 @@ export interface ExperimentProtocol {
   definition: ExperimentDefinition;
   investigation_id: string | null;
   hypothesis_id: string | null;
-  /** Digest of the measurement side: metric, source, scope, capture adapter and the workload instances per treatment. */
+  /**
+   * Digest of the measurement side: metric, source, scope, capture adapter and the workload
+   * instances per treatment.
+   */
   measurement_protocol_id: string;
   validation: { oracle_strength: string | null; oracle_argv: string[] | null };
-  randomization: { method: "seeded_fisher_yates_per_block"; prng: "xoshiro128**/splitmix32"; seed: number };
+  randomization: {
+    method: "seeded_fisher_yates_per_block";
+    prng: "xoshiro128**/splitmix32";
+    seed: number;
+  };
   capture: TrialCapture | null;
   cells: PlannedCell[];
   instances: Record<string, WorkloadInstance>;
 }
 
-/** What a plan token binds: the protocol, and the capture plan of each workload instance (by workload_instance_id). */
+/**
+ * What a plan token binds: the protocol, and the capture plan of each workload instance (by
+ * workload_instance_id).
+ */
 export interface ExperimentBinding {
   protocol: ExperimentProtocol;
   captures: Record<string, CapturePlan>;
@@ -70,16 +83,22 @@ export interface PlanExperimentRequest {
 
 export const experimentPlans = new PlanRegistry<ExperimentBinding>({ capacity: 64 });
 
-export const cellKey = (cell: Pick<PlannedCell, "variant" | "scaling_value">): string => `${cell.variant}@${cell.scaling_value ?? "-"}`;
+export const cellKey = (cell: Pick<PlannedCell, "variant" | "scaling_value">): string =>
+  `${cell.variant}@${cell.scaling_value ?? "-"}`;
 
-export const trialAdapterOf = (definition: ExperimentDefinition): string => definition.profile ?? DEFAULT_TRIAL_ADAPTER;
+export const trialAdapterOf = (definition: ExperimentDefinition): string =>
+  definition.profile ?? DEFAULT_TRIAL_ADAPTER;
 
-export function buildProtocol(projectRoot: string, request: PlanExperimentRequest): ExperimentProtocol {
+export function buildProtocol(
+  projectRoot: string,
+  request: PlanExperimentRequest,
+): ExperimentProtocol {
   const { configuration_id, definition, workload } = loadExperiment(projectRoot, request.name);
   const rng = new SeededRandom(definition.random_seed);
   const cells = planBlocks(definition, (items) => rng.shuffle(items));
   const instances: Record<string, WorkloadInstance> = {};
-  for (const cell of cells) instances[cellKey(cell)] ??= instantiateWorkload(workload, cell.parameters);
+  for (const cell of cells)
+    instances[cellKey(cell)] ??= instantiateWorkload(workload, cell.parameters);
   return {
     schema_version: 1,
     name: definition.name,
@@ -92,27 +111,50 @@ export function buildProtocol(projectRoot: string, request: PlanExperimentReques
       scope: definition.metric_scope,
       source: definition.metric_source,
       adapter: trialAdapterOf(definition),
-      instances: Object.fromEntries(Object.entries(instances).map(([k, v]) => [k, v.workload_instance_id])),
+      instances: Object.fromEntries(
+        Object.entries(instances).map(([k, v]) => [k, v.workload_instance_id]),
+      ),
     }),
-    validation: { oracle_strength: workload.oracle?.strength ?? null, oracle_argv: workload.oracle?.argv ?? null },
-    randomization: { method: "seeded_fisher_yates_per_block", prng: "xoshiro128**/splitmix32", seed: definition.random_seed },
+    validation: {
+      oracle_strength: workload.oracle?.strength ?? null,
+      oracle_argv: workload.oracle?.argv ?? null,
+    },
+    randomization: {
+      method: "seeded_fisher_yates_per_block",
+      prng: "xoshiro128**/splitmix32",
+      seed: definition.random_seed,
+    },
     capture: null,
     cells,
     instances,
   };
 }
 
-/** Binds a capture plan per distinct workload instance; planning runs only bounded probes, never the workload. */
-export async function bindCaptures(ctx: CaptureContext, protocol: ExperimentProtocol): Promise<ExperimentBinding> {
+/**
+ * Binds a capture plan per distinct workload instance; planning runs only bounded probes, never the
+ * workload.
+ */
+export async function bindCaptures(
+  ctx: CaptureContext,
+  protocol: ExperimentProtocol,
+): Promise<ExperimentBinding> {
   const adapter = trialAdapterOf(protocol.definition);
   const captures: Record<string, CapturePlan> = {};
   for (const instance of Object.values(protocol.instances)) {
     if (captures[instance.workload_instance_id]) continue;
-    const plan = await buildPlan(ctx, { adapter, workload: protocol.definition.workload, parameters: instance.parameters });
+    const plan = await buildPlan(ctx, {
+      adapter,
+      workload: protocol.definition.workload,
+      parameters: instance.parameters,
+    });
     if (plan.workload.workload_instance_id !== instance.workload_instance_id) {
-      throw new FlameoxError("WORKLOAD_CHANGED", `Cannot plan experiment ${protocol.name}: workload ${protocol.definition.workload} changed while it was being planned`, {
-        remediation: ["Plan the experiment again"],
-      });
+      throw new FlameoxError(
+        "WORKLOAD_CHANGED",
+        `Cannot plan experiment ${protocol.name}: workload ${protocol.definition.workload} changed while it was being planned`,
+        {
+          remediation: ["Plan the experiment again"],
+        },
+      );
     }
     captures[instance.workload_instance_id] = plan;
   }
@@ -130,8 +172,16 @@ export async function bindCaptures(ctx: CaptureContext, protocol: ExperimentProt
   return { protocol: { ...protocol, capture }, captures };
 }
 
-export async function planExperiment(ctx: CaptureContext, request: PlanExperimentRequest): Promise<ExperimentPlan> {
+export async function planExperiment(
+  ctx: CaptureContext,
+  request: PlanExperimentRequest,
+): Promise<ExperimentPlan> {
   const binding = await bindCaptures(ctx, buildProtocol(ctx.ws.paths.projectRoot, request));
   const issued = experimentPlans.issue(binding);
-  return { ...issued, protocol: binding.protocol, request_digest: digestOf(request), trials_planned: binding.protocol.cells.length };
+  return {
+    ...issued,
+    protocol: binding.protocol,
+    request_digest: digestOf(request),
+    trials_planned: binding.protocol.cells.length,
+  };
 }

@@ -23,38 +23,78 @@ export interface ExperimentRecord {
   outcome: ExperimentOutcome | null;
 }
 
-export function outcomeOf(trials: TrialRecord[]): Omit<ExperimentOutcome, "run_set_ids" | "stopped"> {
-  const counts = Object.fromEntries(TRIAL_OUTCOMES.map((o) => [o, trials.filter((t) => t.outcome === o).length]));
+export function outcomeOf(
+  trials: TrialRecord[],
+): Omit<ExperimentOutcome, "run_set_ids" | "stopped"> {
+  const counts = Object.fromEntries(
+    TRIAL_OUTCOMES.map((o) => [o, trials.filter((t) => t.outcome === o).length]),
+  );
   const blocks = new Map<number, boolean>();
-  for (const t of trials) blocks.set(t.block_index, (blocks.get(t.block_index) ?? true) && t.outcome === "succeeded");
+  for (const t of trials)
+    blocks.set(t.block_index, (blocks.get(t.block_index) ?? true) && t.outcome === "succeeded");
   const complete = [...blocks.values()].filter(Boolean).length;
   return {
     counts,
     attempted: trials.filter((t) => t.outcome !== "unattempted").length,
     complete_blocks: complete,
     incomplete_blocks: blocks.size - complete,
-    first_failure_trial_id: trials.find((t) => t.outcome !== "succeeded" && t.outcome !== "unattempted")?.trial_id ?? null,
+    first_failure_trial_id:
+      trials.find((t) => t.outcome !== "succeeded" && t.outcome !== "unattempted")?.trial_id ??
+      null,
   };
 }
 
 /** The workload file must still say what the plan bound; an edit after planning refuses the run. */
 export function ensureProjectUnchanged(ws: Workspace, protocol: ExperimentProtocol): void {
   const now = loadExperiment(ws.paths.projectRoot, protocol.name);
-  if (now.definition.experiment_design_id !== protocol.definition.experiment_design_id || now.workload.workload_definition_id !== protocol.definition.workload_definition_id) {
-    throw new FlameoxError("WORKLOAD_CHANGED", `Cannot run experiment ${protocol.name}: its definition or workload changed after planning`, {
-      remediation: ["Plan the experiment again"],
-    });
+  if (
+    now.definition.experiment_design_id !== protocol.definition.experiment_design_id ||
+    now.workload.workload_definition_id !== protocol.definition.workload_definition_id
+  ) {
+    throw new FlameoxError(
+      "WORKLOAD_CHANGED",
+      `Cannot run experiment ${protocol.name}: its definition or workload changed after planning`,
+      {
+        remediation: ["Plan the experiment again"],
+      },
+    );
   }
 }
 
 export function getExperiment(ws: Workspace, experimentId: string): ExperimentRecord {
   const db = ws.control.db;
-  const row = db.query("SELECT status, protocol_json, outcome_json FROM experiments WHERE experiment_id = ?").get(experimentId) as { status: string; protocol_json: string; outcome_json: string | null } | null;
-  if (!row) throw new FlameoxError("RECORD_NOT_FOUND", `Cannot find experiment ${experimentId}`, { remediation: ["Run one with `flameox experiment run NAME`"] });
-  return { experiment_id: experimentId, status: row.status, protocol: JSON.parse(row.protocol_json), outcome: row.outcome_json ? JSON.parse(row.outcome_json) : null };
+  const row = db
+    .query("SELECT status, protocol_json, outcome_json FROM experiments WHERE experiment_id = ?")
+    .get(experimentId) as {
+    status: string;
+    protocol_json: string;
+    outcome_json: string | null;
+  } | null;
+  if (!row)
+    throw new FlameoxError("RECORD_NOT_FOUND", `Cannot find experiment ${experimentId}`, {
+      remediation: ["Run one with `flameox experiment run NAME`"],
+    });
+  return {
+    experiment_id: experimentId,
+    status: row.status,
+    protocol: JSON.parse(row.protocol_json),
+    outcome: row.outcome_json ? JSON.parse(row.outcome_json) : null,
+  };
 }
 
-export function listTrials(ws: Workspace, experimentId: string, limit: number, offset: number): { items: TrialRecord[]; total: number } {
+export function listTrials(
+  ws: Workspace,
+  experimentId: string,
+  limit: number,
+  offset: number,
+): { items: TrialRecord[]; total: number } {
   getExperiment(ws, experimentId);
-  return new StudyRecords(ws.control.db).list<TrialRecord>("trials", "experiment_id = ?", [experimentId], "cell_index, attempt", limit, offset);
+  return new StudyRecords(ws.control.db).list<TrialRecord>(
+    "trials",
+    "experiment_id = ?",
+    [experimentId],
+    "cell_index, attempt",
+    limit,
+    offset,
+  );
 }

@@ -16,23 +16,64 @@ export const MAX_RUN_SET_MEMBERS = 10_000;
 
 export interface FreezeRunSetRequest {
   run_ids?: string[];
-  members?: { run_id: string; trial_id?: string | null; block_id?: string | null; included?: boolean; reason?: string | null }[];
+  members?: {
+    run_id: string;
+    trial_id?: string | null;
+    block_id?: string | null;
+    included?: boolean;
+    reason?: string | null;
+  }[];
   selection?: Record<string, unknown>;
 }
 
 export function freezeRunSet(ws: Workspace, request: FreezeRunSetRequest): RunSetRecord {
   const members: RunSetMember[] = [
-    ...(request.run_ids ?? []).map((run_id) => ({ run_id, trial_id: null, block_id: null, included: true, reason: null })),
-    ...(request.members ?? []).map((m) => ({ run_id: m.run_id, trial_id: m.trial_id ?? null, block_id: m.block_id ?? null, included: m.included ?? true, reason: m.reason ?? null })),
+    ...(request.run_ids ?? []).map((run_id) => ({
+      run_id,
+      trial_id: null,
+      block_id: null,
+      included: true,
+      reason: null,
+    })),
+    ...(request.members ?? []).map((m) => ({
+      run_id: m.run_id,
+      trial_id: m.trial_id ?? null,
+      block_id: m.block_id ?? null,
+      included: m.included ?? true,
+      reason: m.reason ?? null,
+    })),
   ];
-  if (members.length === 0) throw new FlameoxError("INVALID_ARGUMENTS", "Cannot freeze an empty run set: give run ids or members", { details: { field: "run_ids" } });
-  if (members.length > MAX_RUN_SET_MEMBERS) throw new FlameoxError("INVALID_ARGUMENTS", `Cannot freeze ${members.length} members; at most ${MAX_RUN_SET_MEMBERS} are allowed`, { details: { field: "members" } });
+  if (members.length === 0)
+    throw new FlameoxError(
+      "INVALID_ARGUMENTS",
+      "Cannot freeze an empty run set: give run ids or members",
+      { details: { field: "run_ids" } },
+    );
+  if (members.length > MAX_RUN_SET_MEMBERS)
+    throw new FlameoxError(
+      "INVALID_ARGUMENTS",
+      `Cannot freeze ${members.length} members; at most ${MAX_RUN_SET_MEMBERS} are allowed`,
+      { details: { field: "members" } },
+    );
   const seen = new Set<string>();
   for (const m of members) {
-    if (seen.has(m.run_id)) throw new FlameoxError("INVALID_ARGUMENTS", `Run ${m.run_id} is listed twice in the run set`, { details: { field: "members" } });
+    if (seen.has(m.run_id))
+      throw new FlameoxError(
+        "INVALID_ARGUMENTS",
+        `Run ${m.run_id} is listed twice in the run set`,
+        { details: { field: "members" } },
+      );
     seen.add(m.run_id);
-    if (!ws.runs.exists(m.run_id)) throw new FlameoxError("RUN_NOT_FOUND", `Cannot freeze a run set with unknown run ${m.run_id}`, { remediation: ["List runs with `flameox runs list`"] });
-    if (!m.included && !m.reason) throw new FlameoxError("INVALID_ARGUMENTS", `Excluded member ${m.run_id} needs a reason`, { details: { field: "members" } });
+    if (!ws.runs.exists(m.run_id))
+      throw new FlameoxError(
+        "RUN_NOT_FOUND",
+        `Cannot freeze a run set with unknown run ${m.run_id}`,
+        { remediation: ["List runs with `flameox runs list`"] },
+      );
+    if (!m.included && !m.reason)
+      throw new FlameoxError("INVALID_ARGUMENTS", `Excluded member ${m.run_id} needs a reason`, {
+        details: { field: "members" },
+      });
   }
   const snapshot = SnapshotHandle.pin(ws.paths);
   const record: RunSetRecord = {

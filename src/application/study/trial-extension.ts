@@ -33,14 +33,30 @@ export function trialExtension(request: TrialRequest): ExecutionExtension {
           schema_version: "flameox.benchmark-samples.v1",
           producer: "flameox-broker",
           producer_version: "1",
-          benchmarks: [{ name: request.instance.name, unit: "ms", measurement_clock: "host", samples: [outcome.termination.wall_ms] }],
+          benchmarks: [
+            {
+              name: request.instance.name,
+              unit: "ms",
+              measurement_clock: "host",
+              samples: [outcome.termination.wall_ms],
+            },
+          ],
         };
         await writeFile(path, JSON.stringify(doc));
         producer = { name: "flameox.broker", version: "1" };
       }
       if (!existsSync(path)) return { outputs: [], limitations: [] };
       return {
-        outputs: [{ file: SAMPLES_FILE, displayName: SAMPLES_DISPLAY_NAME, kind: SAMPLES_KIND, mediaType: "application/json", extractor: "benchmark-samples", producer }],
+        outputs: [
+          {
+            file: SAMPLES_FILE,
+            displayName: SAMPLES_DISPLAY_NAME,
+            kind: SAMPLES_KIND,
+            mediaType: "application/json",
+            extractor: "benchmark-samples",
+            producer,
+          },
+        ],
         limitations: [],
       };
     },

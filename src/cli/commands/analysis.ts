@@ -1,9 +1,20 @@
-/** `flameox analyze hotspots`, `stacks callers|callees|examples`, `trace window`. Read-only: never take the write lock. */
+/**
+ * `flameox analyze hotspots`, `stacks callers|callees|examples`, `trace window`. Read-only: never
+ * take the write lock.
+ */
 import { defineCommand } from "citty";
 import type { EdgeItem, StackExample, StackDirection } from "../../analysis/stacks.ts";
-import { answerFrameDrill, answerHotspots, FrameDrillRequest, HotspotsRequest } from "../../application/requests/profile-analysis-request.ts";
+import {
+  answerFrameDrill,
+  answerHotspots,
+  FrameDrillRequest,
+  HotspotsRequest,
+} from "../../application/requests/profile-analysis-request.ts";
 import { checkRequest } from "../../application/requests/request-schema.ts";
-import { answerTraceWindow, TraceWindowRequest } from "../../application/requests/trace-window-request.ts";
+import {
+  answerTraceWindow,
+  TraceWindowRequest,
+} from "../../application/requests/trace-window-request.ts";
 import { commonArgs, execute } from "../context.ts";
 import { formatNs, safeText, table } from "../output.ts";
 import { numberFlag } from "../request-flags.ts";
@@ -18,14 +29,21 @@ const otel = () => import("./otel-trace.ts");
 const pageArgs = {
   limit: { type: "string", description: "Maximum rows to return" },
   cursor: { type: "string", description: "Opaque cursor from a previous page" },
-  metric: { type: "string", description: "cpu_time | wall_time | samples | alloc_space | inuse_space | … (default: cpu_time when present, else the first available)" },
+  metric: {
+    type: "string",
+    description:
+      "cpu_time | wall_time | samples | alloc_space | inuse_space | … (default: cpu_time when present, else the first available)",
+  },
 } as const;
 
-const evidenceLine = (e: { status: string; reason: string }) => `evidence: ${e.status} (${safeText(e.reason)})`;
+const evidenceLine = (e: { status: string; reason: string }) =>
+  `evidence: ${e.status} (${safeText(e.reason)})`;
 /** Time metrics in ns are shown as durations; bytes and counts as numbers with their unit. */
-const formatValue = (value: number, unit: string) => (unit === "ns" ? formatNs(value) : `${value} ${unit}`);
+const formatValue = (value: number, unit: string) =>
+  unit === "ns" ? formatNs(value) : `${value} ${unit}`;
 const more = (cursor: string | null) => (cursor ? `more: --cursor ${cursor}` : "");
-const where = (f: { file: string | null; line: number | null }) => (f.file ? shortLocation(safeText(f.file), f.line) : "");
+const where = (f: { file: string | null; line: number | null }) =>
+  f.file ? shortLocation(safeText(f.file), f.line) : "";
 
 export const analyzeCommand = defineCommand({
   meta: { name: "analyze", description: "Read-only analyses over the pinned corpus commit" },
@@ -44,24 +62,57 @@ export const analyzeCommand = defineCommand({
         ...commonArgs,
         ...pageArgs,
         run_or_artifact: { type: "positional", required: true },
-        granularity: { type: "string", description: "function (default, as pprof -top) | line (one row per stored frame) | file" },
-        "exclude-pseudo-frames": { type: "boolean", description: "Leave out (idle), (program), (garbage collector) and (root); the result says what was left out" },
+        granularity: {
+          type: "string",
+          description: "function (default, as pprof -top) | line (one row per stored frame) | file",
+        },
+        "exclude-pseudo-frames": {
+          type: "boolean",
+          description:
+            "Leave out (idle), (program), (garbage collector) and (root); the result says what was left out",
+        },
       },
       run: ({ args }) =>
-        execute(args, (s) => answerHotspots(s, checkRequest(HotspotsRequest, {
-          run_or_artifact: args.run_or_artifact, limit: numberFlag(args.limit), cursor: args.cursor, metric: args.metric,
-          granularity: args.granularity, exclude_pseudo_frames: args["exclude-pseudo-frames"],
-        })), (r) =>
-          [
-            `hotspots (${r.metric ?? "no metric"}, per ${r.granularity}) at ${r.corpus_commit_id}`,
-            evidenceLine(r.evidence),
-            r.excluded && r.excluded.functions.length > 0 ? `excluded: ${r.excluded.functions.map(safeText).join(", ")} (${(100 * r.excluded.self_fraction).toFixed(1)}% self)` : "",
-            r.items.length > 0
-              ? table([["#", "SELF", "SELF%", "TOTAL", "FRAME", "FUNCTION", "LOCATION"], ...r.items.map((h) => [String(h.rank), formatValue(h.self_value, h.unit), (100 * h.self_fraction).toFixed(1), formatValue(h.inclusive_value, h.unit), h.frame_id, safeText(h.function), where(h)])])
-              : "",
-            ...r.limitations.map((l) => `limitation ${l.code}: ${safeText(l.message)}`),
-            more(r.next_cursor),
-          ].filter(Boolean).join("\n"),
+        execute(
+          args,
+          (s) =>
+            answerHotspots(
+              s,
+              checkRequest(HotspotsRequest, {
+                run_or_artifact: args.run_or_artifact,
+                limit: numberFlag(args.limit),
+                cursor: args.cursor,
+                metric: args.metric,
+                granularity: args.granularity,
+                exclude_pseudo_frames: args["exclude-pseudo-frames"],
+              }),
+            ),
+          (r) =>
+            [
+              `hotspots (${r.metric ?? "no metric"}, per ${r.granularity}) at ${r.corpus_commit_id}`,
+              evidenceLine(r.evidence),
+              r.excluded && r.excluded.functions.length > 0
+                ? `excluded: ${r.excluded.functions.map(safeText).join(", ")} (${(100 * r.excluded.self_fraction).toFixed(1)}% self)`
+                : "",
+              r.items.length > 0
+                ? table([
+                    ["#", "SELF", "SELF%", "TOTAL", "FRAME", "FUNCTION", "LOCATION"],
+                    ...r.items.map((h) => [
+                      String(h.rank),
+                      formatValue(h.self_value, h.unit),
+                      (100 * h.self_fraction).toFixed(1),
+                      formatValue(h.inclusive_value, h.unit),
+                      h.frame_id,
+                      safeText(h.function),
+                      where(h),
+                    ]),
+                  ])
+                : "",
+              ...r.limitations.map((l) => `limitation ${l.code}: ${safeText(l.message)}`),
+              more(r.next_cursor),
+            ]
+              .filter(Boolean)
+              .join("\n"),
         ),
     }),
   },
@@ -69,59 +120,141 @@ export const analyzeCommand = defineCommand({
 
 function stacksCommand(direction: StackDirection) {
   return defineCommand({
-    meta: { name: direction, description: direction === "examples" ? "Representative stacks through a frame" : `The ${direction} of a frame` },
+    meta: {
+      name: direction,
+      description:
+        direction === "examples"
+          ? "Representative stacks through a frame"
+          : `The ${direction} of a frame`,
+    },
     args: {
       ...commonArgs,
       ...pageArgs,
       run_or_artifact: { type: "positional", required: true },
       frame_id: { type: "positional", required: true },
-      granularity: { type: "string", description: "function (default: every line of the frame's function, as hotspots' rows) | line (the stored frame alone)" },
+      granularity: {
+        type: "string",
+        description:
+          "function (default: every line of the frame's function, as hotspots' rows) | line (the stored frame alone)",
+      },
     },
     run: ({ args }) =>
-      execute(args, (s) => answerFrameDrill(s, direction, checkRequest(FrameDrillRequest, {
-        run_or_artifact: args.run_or_artifact, frame_id: args.frame_id, limit: numberFlag(args.limit), cursor: args.cursor, metric: args.metric, granularity: args.granularity,
-      })), (r) =>
-        [
-          `${direction} of ${safeText(r.frame.function)} (${r.frame.frame_id}), ${r.metric ?? ""} at ${r.corpus_commit_id}`,
-          evidenceLine(r.evidence),
-          direction === "examples"
-            ? (r.items as StackExample[]).map((st) => `${formatNs(st.duration_ns)} ${st.sample_count} samples\n  ${st.frames.map((f) => safeText(f.function)).join(" > ")}`).join("\n")
-            : table([["TIME", "COUNT", "FRAME", "FUNCTION", "LOCATION"], ...(r.items as EdgeItem[]).map((e) => [formatNs(e.duration_ns), String(e.sample_count), e.frame_id, safeText(e.function), where(e)])]),
-          more(r.next_cursor),
-        ].filter(Boolean).join("\n"),
+      execute(
+        args,
+        (s) =>
+          answerFrameDrill(
+            s,
+            direction,
+            checkRequest(FrameDrillRequest, {
+              run_or_artifact: args.run_or_artifact,
+              frame_id: args.frame_id,
+              limit: numberFlag(args.limit),
+              cursor: args.cursor,
+              metric: args.metric,
+              granularity: args.granularity,
+            }),
+          ),
+        (r) =>
+          [
+            `${direction} of ${safeText(r.frame.function)} (${r.frame.frame_id}), ${r.metric ?? ""} at ${r.corpus_commit_id}`,
+            evidenceLine(r.evidence),
+            direction === "examples"
+              ? (r.items as StackExample[])
+                  .map(
+                    (st) =>
+                      `${formatNs(st.duration_ns)} ${st.sample_count} samples\n  ${st.frames.map((f) => safeText(f.function)).join(" > ")}`,
+                  )
+                  .join("\n")
+              : table([
+                  ["TIME", "COUNT", "FRAME", "FUNCTION", "LOCATION"],
+                  ...(r.items as EdgeItem[]).map((e) => [
+                    formatNs(e.duration_ns),
+                    String(e.sample_count),
+                    e.frame_id,
+                    safeText(e.function),
+                    where(e),
+                  ]),
+                ]),
+            more(r.next_cursor),
+          ]
+            .filter(Boolean)
+            .join("\n"),
       ),
   });
 }
 
 export const stacksGroup = defineCommand({
-  meta: { name: "stacks", description: "Drill down from a frame: callers, callees, example stacks" },
-  subCommands: { callers: stacksCommand("callers"), callees: stacksCommand("callees"), examples: stacksCommand("examples") },
+  meta: {
+    name: "stacks",
+    description: "Drill down from a frame: callers, callees, example stacks",
+  },
+  subCommands: {
+    callers: stacksCommand("callers"),
+    callees: stacksCommand("callees"),
+    examples: stacksCommand("examples"),
+  },
 });
 
 export const traceCommand = defineCommand({
-  meta: { name: "trace", description: "Trace slices and events; OTLP operation windows, transitions and gaps" },
+  meta: {
+    name: "trace",
+    description: "Trace slices and events; OTLP operation windows, transitions and gaps",
+  },
   subCommands: {
     "operation-window": () => otel().then((m) => m.otelTraceSubcommands["operation-window"]),
     transitions: () => otel().then((m) => m.otelTraceSubcommands.transitions),
     gaps: () => otel().then((m) => m.otelTraceSubcommands.gaps),
     window: defineCommand({
-      meta: { name: "window", description: "Events of an artifact overlapping [start, end] nanoseconds" },
+      meta: {
+        name: "window",
+        description: "Events of an artifact overlapping [start, end] nanoseconds",
+      },
       args: {
         ...commonArgs,
         limit: pageArgs.limit,
         cursor: pageArgs.cursor,
         artifact: { type: "positional", required: true },
-        start: { type: "string", required: true, description: "Window start, ns in the trace clock" },
+        start: {
+          type: "string",
+          required: true,
+          description: "Window start, ns in the trace clock",
+        },
         end: { type: "string", required: true, description: "Window end, ns in the trace clock" },
       },
       run: ({ args }) =>
-        execute(args, (s) => answerTraceWindow(s, checkRequest(TraceWindowRequest, { artifact_id: args.artifact, start_ns: args.start, end_ns: args.end, limit: numberFlag(args.limit), cursor: args.cursor })), (r) =>
-          [
-            `trace window [${r.window.start_ns}, ${r.window.end_ns}] of ${r.inputs.subject.id}; trace spans [${r.trace_bounds.start_ns}, ${r.trace_bounds.end_ns}]`,
-            evidenceLine(r.evidence),
-            table([["TS_NS", "DUR", "CPU", "PH", "DEPTH", "TRACK", "NAME"], ...r.items.map((e) => [e.ts_ns, e.dur_ns === null ? "-" : formatNs(e.dur_ns), e.thread_dur_ns === null ? "-" : formatNs(e.thread_dur_ns), e.phase, String(e.depth), safeText(e.track_id), safeText(e.name)])]),
-            more(r.next_cursor),
-          ].filter(Boolean).join("\n"),
+        execute(
+          args,
+          (s) =>
+            answerTraceWindow(
+              s,
+              checkRequest(TraceWindowRequest, {
+                artifact_id: args.artifact,
+                start_ns: args.start,
+                end_ns: args.end,
+                limit: numberFlag(args.limit),
+                cursor: args.cursor,
+              }),
+            ),
+          (r) =>
+            [
+              `trace window [${r.window.start_ns}, ${r.window.end_ns}] of ${r.inputs.subject.id}; trace spans [${r.trace_bounds.start_ns}, ${r.trace_bounds.end_ns}]`,
+              evidenceLine(r.evidence),
+              table([
+                ["TS_NS", "DUR", "CPU", "PH", "DEPTH", "TRACK", "NAME"],
+                ...r.items.map((e) => [
+                  e.ts_ns,
+                  e.dur_ns === null ? "-" : formatNs(e.dur_ns),
+                  e.thread_dur_ns === null ? "-" : formatNs(e.thread_dur_ns),
+                  e.phase,
+                  String(e.depth),
+                  safeText(e.track_id),
+                  safeText(e.name),
+                ]),
+              ]),
+              more(r.next_cursor),
+            ]
+              .filter(Boolean)
+              .join("\n"),
         ),
     }),
   },

@@ -11,10 +11,23 @@ export const mcpCommand = defineCommand({
   meta: { name: "mcp", description: "The MCP stdio server over the same services as the CLI" },
   subCommands: {
     serve: defineCommand({
-      meta: { name: "serve", description: "Serve MCP over stdio for one project root (stdout carries protocol messages only)" },
+      meta: {
+        name: "serve",
+        description:
+          "Serve MCP over stdio for one project root (stdout carries protocol messages only)",
+      },
       args: {
-        "project-root": { type: "string", required: true, description: "Project root; fixed for the server's lifetime", valueHint: "DIR" },
-        init: { type: "boolean", default: false, description: "Create the workspace at start if it is missing" },
+        "project-root": {
+          type: "string",
+          required: true,
+          description: "Project root; fixed for the server's lifetime",
+          valueHint: "DIR",
+        },
+        init: {
+          type: "boolean",
+          default: false,
+          description: "Create the workspace at start if it is missing",
+        },
         tools: {
           type: "string",
           description: `Tool groups to publish, comma-separated, or all (default: core): ${TOOL_GROUP_NAMES.join(", ")}`,
@@ -35,11 +48,23 @@ export const mcpCommand = defineCommand({
       },
     }),
     inspect: defineCommand({
-      meta: { name: "inspect", description: "Start the server as a stdio client would and print its tools, schemas, annotations, instructions and resources" },
+      meta: {
+        name: "inspect",
+        description:
+          "Start the server as a stdio client would and print its tools, schemas, annotations, instructions and resources",
+      },
       args: {
-        "project-root": { type: "string", description: "Project root (default: the current directory)", valueHint: "DIR" },
+        "project-root": {
+          type: "string",
+          description: "Project root (default: the current directory)",
+          valueHint: "DIR",
+        },
         json: { type: "boolean", default: false, description: "Print the full report as JSON" },
-        tools: { type: "string", description: "Tool groups the inspected server publishes, as for serve (default: core)", valueHint: "GROUPS" },
+        tools: {
+          type: "string",
+          description: "Tool groups the inspected server publishes, as for serve (default: core)",
+          valueHint: "GROUPS",
+        },
       },
       async run({ args }) {
         try {

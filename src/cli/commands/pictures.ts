@@ -1,4 +1,7 @@
-/** `flameox flamegraph`, `flameox diff`, `flameox export`: pictures, differential profiles and exports. */
+/**
+ * `flameox flamegraph`, `flameox diff`, `flameox export`: pictures, differential profiles and
+ * exports.
+ */
 import { defineCommand } from "citty";
 import { FlameoxError } from "../../domain/errors.ts";
 import { FRAME_METRICS } from "../../domain/evidence-schema.ts";
@@ -12,23 +15,44 @@ import { numberFlag } from "../request-flags.ts";
 const viewRequests = () => import("../../application/requests/profile-view-requests.ts");
 const checking = () => import("../../application/requests/request-schema.ts");
 
-const metricArg = { type: "string", description: `Metric to draw: ${FRAME_METRICS.join(" | ")} (default: cpu_time when present, else wall_time, inuse_space, samples)` } as const;
+const metricArg = {
+  type: "string",
+  description: `Metric to draw: ${FRAME_METRICS.join(" | ")} (default: cpu_time when present, else wall_time, inuse_space, samples)`,
+} as const;
 const outputArgs = {
-  output: { type: "string", alias: "o", required: true, description: "File to write", valueHint: "FILE" },
+  output: {
+    type: "string",
+    alias: "o",
+    required: true,
+    description: "File to write",
+    valueHint: "FILE",
+  },
   force: { type: "boolean", default: false, description: "Replace the output file if it exists" },
 } as const;
 
-/** The picture format follows --format (the request checks it), else the output's extension (.svg or .html). */
+/**
+ * The picture format follows --format (the request checks it), else the output's extension (.svg or
+ * .html).
+ */
 function pictureFormat(output: string, format: string | undefined): string {
   if (format !== undefined) return format;
   if (output.endsWith(".svg")) return "svg";
   if (output.endsWith(".html") || output.endsWith(".htm")) return "html";
-  throw new FlameoxError("INVALID_ARGUMENTS", `Cannot tell the picture format from ${JSON.stringify(output)}: name it .html or .svg, or pass --format`, { details: { field: "format" } });
+  throw new FlameoxError(
+    "INVALID_ARGUMENTS",
+    `Cannot tell the picture format from ${JSON.stringify(output)}: name it .html or .svg, or pass --format`,
+    { details: { field: "format" } },
+  );
 }
 
 function positiveInt(field: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new FlameoxError("INVALID_ARGUMENTS", `Expected --${field} to be a positive integer but found ${JSON.stringify(value)}`, { details: { field } });
+  if (!/^\d+$/.test(value))
+    throw new FlameoxError(
+      "INVALID_ARGUMENTS",
+      `Expected --${field} to be a positive integer but found ${JSON.stringify(value)}`,
+      { details: { field } },
+    );
   return Number(value);
 }
 
@@ -44,41 +68,75 @@ export const flamegraphCommand = defineCommand({
     ...commonArgs,
     ...outputArgs,
     run_or_artifact: { type: "positional", required: true },
-    diff: { type: "string", description: "Base run or artifact of a differential flamegraph", valueHint: "BASE" },
+    diff: {
+      type: "string",
+      description: "Base run or artifact of a differential flamegraph",
+      valueHint: "BASE",
+    },
     format: { type: "string", description: "html | svg (default: from the output's extension)" },
     metric: metricArg,
-    granularity: { type: "string", description: "function (name + file) | line | file (default: function)" },
-    filter: { type: "string", description: "Keep only stacks with a frame matching this regular expression" },
+    granularity: {
+      type: "string",
+      description: "function (name + file) | line | file (default: function)",
+    },
+    filter: {
+      type: "string",
+      description: "Keep only stacks with a frame matching this regular expression",
+    },
     icicle: { type: "boolean", default: false, description: "Draw root at the top (icicle graph)" },
-    width: { type: "string", description: "Width in pixels (default 1200); boxes under half a pixel are merged" },
-    register: { type: "boolean", default: false, description: "Also store the picture as an artifact of the run it shows" },
+    width: {
+      type: "string",
+      description: "Width in pixels (default 1200); boxes under half a pixel are merged",
+    },
+    register: {
+      type: "boolean",
+      default: false,
+      description: "Also store the picture as an artifact of the run it shows",
+    },
   },
   run: ({ args }) =>
     execute(
       args,
       async (s) => {
-        const [{ answerFlamegraph, FlamegraphRequest }, { checkRequest }] = await Promise.all([viewRequests(), checking()]);
-        const rendered = await answerFlamegraph(s, checkRequest(FlamegraphRequest, {
-          run_or_artifact: args.run_or_artifact,
-          diff_base: args.diff,
-          format: pictureFormat(args.output, args.format),
-          metric: args.metric,
-          granularity: args.granularity,
-          filter: args.filter,
-          icicle: args.icicle,
-          width_px: numberFlag(args.width),
-        }));
+        const [{ answerFlamegraph, FlamegraphRequest }, { checkRequest }] = await Promise.all([
+          viewRequests(),
+          checking(),
+        ]);
+        const rendered = await answerFlamegraph(
+          s,
+          checkRequest(FlamegraphRequest, {
+            run_or_artifact: args.run_or_artifact,
+            diff_base: args.diff,
+            format: pictureFormat(args.output, args.format),
+            metric: args.metric,
+            granularity: args.granularity,
+            filter: args.filter,
+            icicle: args.icicle,
+            width_px: numberFlag(args.width),
+          }),
+        );
         const { writeOutputFile } = await import("../../application/profile-views.ts");
         await writeOutputFile(args.output, rendered.bytes, { force: args.force });
-        const registered = args.register ? await s.views().registerPicture(args.run_or_artifact, args.output, rendered.summary.format) : null;
-        return { ...rendered.summary, output: args.output, bytes: rendered.bytes.byteLength, registered };
+        const registered = args.register
+          ? await s
+              .views()
+              .registerPicture(args.run_or_artifact, args.output, rendered.summary.format)
+          : null;
+        return {
+          ...rendered.summary,
+          output: args.output,
+          bytes: rendered.bytes.byteLength,
+          registered,
+        };
       },
       (r) =>
         [
           `wrote ${safeText(r.output)} (${r.format}, ${r.bytes} bytes, ${r.boxes} boxes)`,
           ...r.notes.map(safeText),
           r.registered ? `registered as ${r.registered.artifact_id} of ${r.registered.run_id}` : "",
-        ].filter(Boolean).join("\n"),
+        ]
+          .filter(Boolean)
+          .join("\n"),
     ),
 });
 
@@ -90,10 +148,22 @@ export function renderDiff(r: ProfileDiffResult): string {
   const head = `diff of ${r.candidate.subject.id} against ${r.base.subject.id} (${r.metric ?? "no metric"}, ${r.unit}) at ${r.corpus_commit_id}`;
   const lines = [head, `evidence: ${r.evidence.status} (${safeText(r.evidence.reason)})`];
   if (r.items.length > 0) {
-    lines.push(`totals: base ${r.totals.base}, candidate ${r.totals.candidate}${r.totals.ratio !== null ? ` (×${r.totals.ratio.toFixed(3)})` : ""}${r.normalized ? "; base normalized to the candidate's total" : ""}`);
+    lines.push(
+      `totals: base ${r.totals.base}, candidate ${r.totals.candidate}${r.totals.ratio !== null ? ` (×${r.totals.ratio.toFixed(3)})` : ""}${r.normalized ? "; base normalized to the candidate's total" : ""}`,
+    );
     lines.push(
       table([
-        ["#", "ΔSELF", "ΔSELF pts", "ΔTOTAL", "ΔTOTAL pts", "BASE SELF", "CAND SELF", "FUNCTION", "MATCH"],
+        [
+          "#",
+          "ΔSELF",
+          "ΔSELF pts",
+          "ΔTOTAL",
+          "ΔTOTAL pts",
+          "BASE SELF",
+          "CAND SELF",
+          "FUNCTION",
+          "MATCH",
+        ],
         ...r.items.map((d) => [
           String(d.rank),
           signed(d.delta_self),
@@ -125,8 +195,15 @@ export const diffCommand = defineCommand({
     base: { type: "positional", required: true, description: "Base run or artifact" },
     candidate: { type: "positional", required: true, description: "Candidate run or artifact" },
     metric: metricArg,
-    sort: { type: "string", description: "self | total: which change ranks the rows (default self)" },
-    normalize: { type: "boolean", default: false, description: "Scale the base to the candidate's total before subtracting" },
+    sort: {
+      type: "string",
+      description: "self | total: which change ranks the rows (default self)",
+    },
+    normalize: {
+      type: "boolean",
+      default: false,
+      description: "Scale the base to the candidate's total before subtracting",
+    },
     limit: { type: "string", description: "Maximum rows to return" },
     cursor: { type: "string", description: "Opaque cursor from a previous page" },
   },
@@ -134,10 +211,22 @@ export const diffCommand = defineCommand({
     execute(
       args,
       async (s) => {
-        const [{ answerProfileDiff, ProfileDiffRequest }, { checkRequest }] = await Promise.all([viewRequests(), checking()]);
-        return answerProfileDiff(s, checkRequest(ProfileDiffRequest, {
-          base: args.base, candidate: args.candidate, metric: args.metric, sort: args.sort, normalize: args.normalize, limit: numberFlag(args.limit), cursor: args.cursor,
-        }));
+        const [{ answerProfileDiff, ProfileDiffRequest }, { checkRequest }] = await Promise.all([
+          viewRequests(),
+          checking(),
+        ]);
+        return answerProfileDiff(
+          s,
+          checkRequest(ProfileDiffRequest, {
+            base: args.base,
+            candidate: args.candidate,
+            metric: args.metric,
+            sort: args.sort,
+            normalize: args.normalize,
+            limit: numberFlag(args.limit),
+            cursor: args.cursor,
+          }),
+        );
       },
       renderDiff,
       (r) => r.evidence.status === "unavailable",
@@ -162,13 +251,23 @@ export const exportCommand = defineCommand({
     execute(
       args,
       async (s) => {
-        const [{ answerProfileExport, ProfileExportRequest }, { checkRequest }] = await Promise.all([viewRequests(), checking()]);
-        const rendered = await answerProfileExport(s, checkRequest(ProfileExportRequest, { run_or_artifact: args.run_or_artifact, format: args.format, metric: args.metric }));
+        const [{ answerProfileExport, ProfileExportRequest }, { checkRequest }] = await Promise.all(
+          [viewRequests(), checking()],
+        );
+        const rendered = await answerProfileExport(
+          s,
+          checkRequest(ProfileExportRequest, {
+            run_or_artifact: args.run_or_artifact,
+            format: args.format,
+            metric: args.metric,
+          }),
+        );
         const { writeOutputFile } = await import("../../application/profile-views.ts");
         await writeOutputFile(args.output, rendered.bytes, { force: args.force });
         return { ...rendered.summary, output: args.output };
       },
-      (r) => `wrote ${safeText(r.output)} (${r.format}, ${r.bytes} bytes${r.metric ? `, ${r.metric} over ${r.stacks} stacks` : ""})`,
+      (r) =>
+        `wrote ${safeText(r.output)} (${r.format}, ${r.bytes} bytes${r.metric ? `, ${r.metric} over ${r.stacks} stacks` : ""})`,
     ),
 });
 
@@ -190,16 +289,37 @@ export const openCommand = defineCommand({
     execute(
       args,
       async (s) => {
-        const [{ answerProfileExport, ProfileExportRequest }, { checkRequest }] = await Promise.all([viewRequests(), checking()]);
-        const exported = await answerProfileExport(s, checkRequest(ProfileExportRequest, { run_or_artifact: args.run_or_artifact, format: "speedscope", metric: args.metric }));
+        const [{ answerProfileExport, ProfileExportRequest }, { checkRequest }] = await Promise.all(
+          [viewRequests(), checking()],
+        );
+        const exported = await answerProfileExport(
+          s,
+          checkRequest(ProfileExportRequest, {
+            run_or_artifact: args.run_or_artifact,
+            format: "speedscope",
+            metric: args.metric,
+          }),
+        );
         const { serveProfile } = await import("../viewer-server.ts");
         const timeoutSeconds = positiveInt("timeout", args.timeout) ?? 900;
-        const viewer = serveProfile(exported.bytes, { port: positiveInt("port", args.port), timeoutSeconds });
+        const viewer = serveProfile(exported.bytes, {
+          port: positiveInt("port", args.port),
+          timeoutSeconds,
+        });
         // The URL is needed while serving, before the result is printed at the end.
-        process.stdout.write(args.json ? `${JSON.stringify({ url: viewer.url })}\n` : `open ${viewer.url}\n(serving on 127.0.0.1 for ${timeoutSeconds} s; Ctrl-C stops)\n`);
+        process.stdout.write(
+          args.json
+            ? `${JSON.stringify({ url: viewer.url })}\n`
+            : `open ${viewer.url}\n(serving on 127.0.0.1 for ${timeoutSeconds} s; Ctrl-C stops)\n`,
+        );
         const started = Date.now();
         const why = await viewer.stopped;
-        return { ...exported.summary, url: viewer.url, stopped_by: why, served_seconds: Math.round((Date.now() - started) / 1000) };
+        return {
+          ...exported.summary,
+          url: viewer.url,
+          stopped_by: why,
+          served_seconds: Math.round((Date.now() - started) / 1000),
+        };
       },
       (r) => `viewer stopped (${r.stopped_by}) after ${r.served_seconds} s`,
     ),

@@ -12,13 +12,21 @@ import { numberFlag } from "../request-flags.ts";
 // that), and for a listing only when it has a flag to check. They validate interpreted,
 // as the MCP server does (see validator-mode.ts), so the mode is set before they load.
 const interpreted = () => import("../../application/requests/validator-mode.ts");
-const recordRequests = () => interpreted().then(() => import("../../application/requests/record-requests.ts"));
-const checking = () => interpreted().then(() => import("../../application/requests/request-schema.ts"));
+const recordRequests = () =>
+  interpreted().then(() => import("../../application/requests/record-requests.ts"));
+const checking = () =>
+  interpreted().then(() => import("../../application/requests/request-schema.ts"));
 
-/** A listing's page request; without --limit or --cursor it is the empty request, which the schema accepts. */
+/**
+ * A listing's page request; without --limit or --cursor it is the empty request, which the schema
+ * accepts.
+ */
 async function pageRequest(args: { limit?: string; cursor?: string }): Promise<RecordPageRequest> {
   if (args.limit === undefined && args.cursor === undefined) return {};
-  const [{ RecordPageRequest }, { checkRequest }] = await Promise.all([recordRequests(), checking()]);
+  const [{ RecordPageRequest }, { checkRequest }] = await Promise.all([
+    recordRequests(),
+    checking(),
+  ]);
   return checkRequest(RecordPageRequest, { limit: numberFlag(args.limit), cursor: args.cursor });
 }
 
@@ -32,44 +40,72 @@ function nextCommand(artifactId: string, tables: Record<string, number>): string
   const id = artifactId.slice(0, 19);
   if ((tables.frame_measurements ?? 0) > 0) return [`next: flameox analyze hotspots ${id}`];
   if ((tables.otel_spans ?? 0) > 0) return [`next: flameox trace transitions ${id}`];
-  if ((tables.measurements ?? 0) > 0) return [`next: flameox measurements query --artifact-id ${artifactId}`];
+  if ((tables.measurements ?? 0) > 0)
+    return [`next: flameox measurements query --artifact-id ${artifactId}`];
   return [`next: flameox artifacts show ${id}   # the analyses this evidence supports`];
 }
 
 export const importCommand = defineCommand({
-  meta: { name: "import", description: "Import a profile or trace file (each import is a new run)" },
+  meta: {
+    name: "import",
+    description: "Import a profile or trace file (each import is a new run)",
+  },
   args: {
     ...commonArgs,
-    path: { type: "positional", required: true, description: "File to import (regular files only)" },
+    path: {
+      type: "positional",
+      required: true,
+      description: "File to import (regular files only)",
+    },
     kind: { type: "string", description: "Artifact kind (default: detected)" },
     "media-type": { type: "string", description: "Media type (default: detected)" },
-    producer: { type: "string", description: "Producer that wrote the file, e.g. node, chrome, torch.profiler" },
+    producer: {
+      type: "string",
+      description: "Producer that wrote the file, e.g. node, chrome, torch.profiler",
+    },
     "producer-version": { type: "string", description: "Producer version" },
     sensitivity: { type: "string", description: "normal | internal | sensitive (default normal)" },
-    adapter: { type: "string", description: "Force an adapter by name (the formats are listed below)", valueHint: "NAME" },
+    adapter: {
+      type: "string",
+      description: "Force an adapter by name (the formats are listed below)",
+      valueHint: "NAME",
+    },
   },
   run: ({ args }) =>
     execute(
       args,
       async (s) => {
         const options = await checkImportOptions({
-          kind: args.kind, media_type: args["media-type"], producer: args.producer, producer_version: args["producer-version"], sensitivity: args.sensitivity, adapter: args.adapter,
+          kind: args.kind,
+          media_type: args["media-type"],
+          producer: args.producer,
+          producer_version: args["producer-version"],
+          sensitivity: args.sensitivity,
+          adapter: args.adapter,
         });
-        const bar = process.stderr.isTTY === true && !args.json ? progressBar(process.stderr) : null;
-        return s.importArtifact({
-          ...options,
-          path: args.path,
-          onProgress: bar ? (phase, done, total) => bar.update(phase, done, total) : undefined,
-        }).finally(() => bar?.finish());
+        const bar =
+          process.stderr.isTTY === true && !args.json ? progressBar(process.stderr) : null;
+        return s
+          .importArtifact({
+            ...options,
+            path: args.path,
+            onProgress: bar ? (phase, done, total) => bar.update(phase, done, total) : undefined,
+          })
+          .finally(() => bar?.finish());
       },
       (r) =>
         [
           `run ${r.run_id}`,
           `artifact ${r.artifact_id} (${r.byte_length} bytes${r.deduplicated ? ", already stored" : ""})`,
           `extracted by ${r.extraction.adapter}@${r.extraction.adapter_version} into ${r.extraction.generation_id}`,
-          `rows ${Object.entries(r.extraction.tables).map(([t, n]) => `${t}=${n}`).join(" ")}`,
+          `rows ${Object.entries(r.extraction.tables)
+            .map(([t, n]) => `${t}=${n}`)
+            .join(" ")}`,
           `commit ${r.extraction.corpus_commit_id}`,
-          ...(r.companions ?? []).map((c) => `sidecar ${safeText(c.filename)}: ${c.status}${c.artifact_id ? ` as ${c.artifact_id} (${c.rows} rows)` : ""}${c.reason ? ` (${safeText(c.reason)})` : ""}`),
+          ...(r.companions ?? []).map(
+            (c) =>
+              `sidecar ${safeText(c.filename)}: ${c.status}${c.artifact_id ? ` as ${c.artifact_id} (${c.rows} rows)` : ""}${c.reason ? ` (${safeText(c.reason)})` : ""}`,
+          ),
           ...r.extraction.limitations.map((l) => `limitation ${l.code}: ${safeText(l.message)}`),
           ...nextCommand(r.artifact_id, r.extraction.tables),
         ].join("\n"),
@@ -93,8 +129,22 @@ export const runsCommand = defineCommand({
             return page;
           },
           (r) =>
-            [table([["RUN", "TYPE", "CREATED", "CAPTURE", "EXTRACTION", "NAMES"], ...r.items.map((run) => [run.run_id, run.run_type, run.created_at, run.capture_status, run.extraction_status, safeText((names[run.run_id] ?? []).join(", "))])]),
-              r.next_cursor ? `more: --cursor ${r.next_cursor}` : ""].filter(Boolean).join("\n"),
+            [
+              table([
+                ["RUN", "TYPE", "CREATED", "CAPTURE", "EXTRACTION", "NAMES"],
+                ...r.items.map((run) => [
+                  run.run_id,
+                  run.run_type,
+                  run.created_at,
+                  run.capture_status,
+                  run.extraction_status,
+                  safeText((names[run.run_id] ?? []).join(", ")),
+                ]),
+              ]),
+              r.next_cursor ? `more: --cursor ${r.next_cursor}` : "",
+            ]
+              .filter(Boolean)
+              .join("\n"),
         );
       },
     }),
@@ -102,25 +152,50 @@ export const runsCommand = defineCommand({
       meta: { name: "show", description: "Show one run" },
       args: { ...commonArgs, run_id: { type: "positional", required: true } },
       run: ({ args }) =>
-        execute(args, async (s) => {
-          const [{ answerRunLookup, RunLookupRequest }, { checkRequest }] = await Promise.all([recordRequests(), checking()]);
-          return answerRunLookup(s, checkRequest(RunLookupRequest, { run_id: args.run_id }));
-        }, renderRun),
+        execute(
+          args,
+          async (s) => {
+            const [{ answerRunLookup, RunLookupRequest }, { checkRequest }] = await Promise.all([
+              recordRequests(),
+              checking(),
+            ]);
+            return answerRunLookup(s, checkRequest(RunLookupRequest, { run_id: args.run_id }));
+          },
+          renderRun,
+        ),
     }),
     logs: defineCommand({
       meta: { name: "logs", description: "Print the stdout and stderr a capture stored for a run" },
       args: {
         ...commonArgs,
         run_id: { type: "positional", required: true },
-        stream: { type: "string", description: "stdout or stderr (default: both)", valueHint: "STREAM" },
-        "max-bytes": { type: "string", description: "Bytes to print per stream (default 1 MiB)", valueHint: "N" },
+        stream: {
+          type: "string",
+          description: "stdout or stderr (default: both)",
+          valueHint: "STREAM",
+        },
+        "max-bytes": {
+          type: "string",
+          description: "Bytes to print per stream (default 1 MiB)",
+          valueHint: "N",
+        },
       },
       run: ({ args }) =>
         execute(
           args,
           async (s) => {
-            const [{ answerRunLogs, RunLogsRequest }, { checkRequest }] = await Promise.all([recordRequests(), checking()]);
-            return answerRunLogs(s, checkRequest(RunLogsRequest, { run_id: args.run_id, stream: args.stream, max_bytes: numberFlag(args["max-bytes"]) }));
+            const [{ answerRunLogs, RunLogsRequest }, { checkRequest }] = await Promise.all([
+              recordRequests(),
+              checking(),
+            ]);
+            return answerRunLogs(
+              s,
+              checkRequest(RunLogsRequest, {
+                run_id: args.run_id,
+                stream: args.stream,
+                max_bytes: numberFlag(args["max-bytes"]),
+              }),
+            );
           },
           renderRunLogs,
         ),
@@ -144,8 +219,22 @@ export const artifactsCommand = defineCommand({
             return page;
           },
           (r) =>
-            [table([["ARTIFACT", "SIZE", "KINDS", "SENSITIVITY", "REGS", "NAMES"], ...r.items.map((a) => [a.artifact_id.slice(0, 19), formatBytes(a.byte_length), a.kinds.join(","), a.effective_sensitivity, String(a.registration_count), safeText((names[a.artifact_id] ?? []).join(", "))])]),
-              r.next_cursor ? `more: --cursor ${r.next_cursor}` : ""].filter(Boolean).join("\n"),
+            [
+              table([
+                ["ARTIFACT", "SIZE", "KINDS", "SENSITIVITY", "REGS", "NAMES"],
+                ...r.items.map((a) => [
+                  a.artifact_id.slice(0, 19),
+                  formatBytes(a.byte_length),
+                  a.kinds.join(","),
+                  a.effective_sensitivity,
+                  String(a.registration_count),
+                  safeText((names[a.artifact_id] ?? []).join(", ")),
+                ]),
+              ]),
+              r.next_cursor ? `more: --cursor ${r.next_cursor}` : "",
+            ]
+              .filter(Boolean)
+              .join("\n"),
         );
       },
     }),
@@ -153,21 +242,47 @@ export const artifactsCommand = defineCommand({
       meta: { name: "show", description: "Show one artifact (metadata only)" },
       args: { ...commonArgs, artifact_id: { type: "positional", required: true } },
       run: ({ args }) =>
-        execute(args, async (s) => {
-          const [{ answerArtifactLookup, ArtifactLookupRequest }, { checkRequest }] = await Promise.all([recordRequests(), checking()]);
-          return answerArtifactLookup(s, checkRequest(ArtifactLookupRequest, { artifact_id: args.artifact_id }));
-        }, renderArtifact),
+        execute(
+          args,
+          async (s) => {
+            const [{ answerArtifactLookup, ArtifactLookupRequest }, { checkRequest }] =
+              await Promise.all([recordRequests(), checking()]);
+            return answerArtifactLookup(
+              s,
+              checkRequest(ArtifactLookupRequest, { artifact_id: args.artifact_id }),
+            );
+          },
+          renderArtifact,
+        ),
     }),
     get: defineCommand({
-      meta: { name: "get", description: "Copy an artifact's native bytes out of the store, verified against its digest (example: flameox artifacts get sha256:1a2b3c4d -o trace.json)" },
+      meta: {
+        name: "get",
+        description:
+          "Copy an artifact's native bytes out of the store, verified against its digest (example: flameox artifacts get sha256:1a2b3c4d -o trace.json)",
+      },
       args: {
         ...commonArgs,
         artifact_id: { type: "positional", required: true },
-        output: { type: "string", alias: "o", required: true, description: "File to write", valueHint: "FILE" },
-        force: { type: "boolean", default: false, description: "Replace the output file if it exists" },
+        output: {
+          type: "string",
+          alias: "o",
+          required: true,
+          description: "File to write",
+          valueHint: "FILE",
+        },
+        force: {
+          type: "boolean",
+          default: false,
+          description: "Replace the output file if it exists",
+        },
       },
       run: ({ args }) =>
-        execute(args, (s) => s.views().getArtifactBytes(args.artifact_id, args.output, { force: args.force }), (r) => `wrote ${safeText(r.path)} (${r.bytes} bytes of ${r.artifact_id})`),
+        execute(
+          args,
+          (s) => s.views().getArtifactBytes(args.artifact_id, args.output, { force: args.force }),
+          (r) => `wrote ${safeText(r.path)} (${r.bytes} bytes of ${r.artifact_id})`,
+        ),
     }),
   },
 });

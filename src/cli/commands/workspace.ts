@@ -7,14 +7,21 @@ import { printError, printResult, table } from "../output.ts";
 export const initCommand = defineCommand({
   meta: { name: "init", description: "Create .diagnostics/ in a project root (idempotent)" },
   args: {
-    root: { type: "positional", required: false, description: "Project root (default: the current directory)" },
+    root: {
+      type: "positional",
+      required: false,
+      description: "Project root (default: the current directory)",
+    },
     json: commonArgs.json,
   },
   async run({ args }) {
     try {
       const result = await WorkspaceService.init(args.root ?? process.cwd());
-      printResult(result, { json: args.json }, (r: typeof result) =>
-        `${r.created ? "Initialized" : "Already initialized:"} flameox workspace ${r.identity.workspace_id}`,
+      printResult(
+        result,
+        { json: args.json },
+        (r: typeof result) =>
+          `${r.created ? "Initialized" : "Already initialized:"} flameox workspace ${r.identity.workspace_id}`,
       );
       setExitCode(0);
     } catch (error) {
@@ -24,28 +31,44 @@ export const initCommand = defineCommand({
 });
 
 export const statusCommand = defineCommand({
-  meta: { name: "status", description: "Workspace identity, corpus HEAD, counts, catalog state and warnings" },
+  meta: {
+    name: "status",
+    description: "Workspace identity, corpus HEAD, counts, catalog state and warnings",
+  },
   args: commonArgs,
   run: ({ args }) =>
-    execute(args, (s) => s.status(), (r) =>
-      [
-        `workspace ${r.workspace.workspace_id} (schema ${r.workspace.schema_version}, flameox ${r.workspace.flameox_version})`,
-        `HEAD ${r.corpus_commit_id}`,
-        `runs ${r.counts.runs}  artifacts ${r.counts.artifacts}  registrations ${r.counts.registrations}  generations ${r.counts.generations}  quarantined ${r.counts.quarantined}`,
-        `catalog ${r.catalog.in_sync ? "in sync" : "behind HEAD"}`,
-        ...r.warnings.map((w) => `warning: ${w}`),
-      ].join("\n"),
+    execute(
+      args,
+      (s) => s.status(),
+      (r) =>
+        [
+          `workspace ${r.workspace.workspace_id} (schema ${r.workspace.schema_version}, flameox ${r.workspace.flameox_version})`,
+          `HEAD ${r.corpus_commit_id}`,
+          `runs ${r.counts.runs}  artifacts ${r.counts.artifacts}  registrations ${r.counts.registrations}  generations ${r.counts.generations}  quarantined ${r.counts.quarantined}`,
+          `catalog ${r.catalog.in_sync ? "in sync" : "behind HEAD"}`,
+          ...r.warnings.map((w) => `warning: ${w}`),
+        ].join("\n"),
     ),
 });
 
 export const validateCommand = defineCommand({
-  meta: { name: "validate", description: "Check workspace integrity (--full rehashes every artifact and Parquet file)" },
-  args: { ...commonArgs, full: { type: "boolean", default: false, description: "Rehash artifacts and evidence files" } },
+  meta: {
+    name: "validate",
+    description: "Check workspace integrity (--full rehashes every artifact and Parquet file)",
+  },
+  args: {
+    ...commonArgs,
+    full: { type: "boolean", default: false, description: "Rehash artifacts and evidence files" },
+  },
   run: ({ args }) =>
     execute(
       args,
       (s) => s.validate({ full: args.full }),
-      (r) => [`validation (${r.level}): ${r.ok ? "passed" : "FAILED"}`, table(r.checks.map((c) => [c.status, c.check, c.message]))].join("\n"),
+      (r) =>
+        [
+          `validation (${r.level}): ${r.ok ? "passed" : "FAILED"}`,
+          table(r.checks.map((c) => [c.status, c.check, c.message])),
+        ].join("\n"),
       (r) => !r.ok,
     ),
 });
@@ -56,7 +79,12 @@ export const catalogCommand = defineCommand({
     rebuild: defineCommand({
       meta: { name: "rebuild", description: "Rebuild the catalog from corpus HEAD" },
       args: commonArgs,
-      run: ({ args }) => execute(args, (s) => s.catalogRebuild(), (r) => `catalog rebuilt at ${r.corpus_head}`),
+      run: ({ args }) =>
+        execute(
+          args,
+          (s) => s.catalogRebuild(),
+          (r) => `catalog rebuilt at ${r.corpus_head}`,
+        ),
     }),
     validate: defineCommand({
       meta: { name: "validate", description: "Compare the catalog with corpus HEAD" },
@@ -65,7 +93,10 @@ export const catalogCommand = defineCommand({
         execute(
           args,
           (s) => s.catalogValidate(),
-          (r) => (r.ok ? `catalog matches ${r.corpus_head}` : `catalog differs from HEAD: ${r.missing_generations.length} missing, ${r.extra_generations.length} extra`),
+          (r) =>
+            r.ok
+              ? `catalog matches ${r.corpus_head}`
+              : `catalog differs from HEAD: ${r.missing_generations.length} missing, ${r.extra_generations.length} extra`,
           (r) => !r.ok,
         ),
     }),

@@ -26,13 +26,22 @@ export function planBlocks(definition: ExperimentDefinition, shuffle: Shuffler):
     (definition.scaling_values.length > 0 ? definition.scaling_values : [null]).map((value) => ({
       variant: v.name,
       scaling_value: value,
-      parameters: value === null ? { ...v.parameters } : { ...v.parameters, [definition.scaling_parameter!]: value },
+      parameters:
+        value === null
+          ? { ...v.parameters }
+          : { ...v.parameters, [definition.scaling_parameter!]: value },
     })),
   );
   const cells: PlannedCell[] = [];
   for (let b = 0; b < definition.blocks; b++) {
     shuffle(treatments).forEach((t, order) =>
-      cells.push({ cell_index: cells.length, block_index: b, block_id: `block-${String(b).padStart(4, "0")}`, order_in_block: order, ...t }),
+      cells.push({
+        cell_index: cells.length,
+        block_index: b,
+        block_id: `block-${String(b).padStart(4, "0")}`,
+        order_in_block: order,
+        ...t,
+      }),
     );
   }
   return cells;

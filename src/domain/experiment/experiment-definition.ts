@@ -8,7 +8,12 @@ import { type } from "arktype";
 import { digestOf } from "../canonical-digest.ts";
 import type { WorkloadDefinition } from "../workload/project-config.ts";
 import type { ScalarValue } from "../workload/workload-schema.ts";
-import { EXPERIMENT_NAME, type EXPERIMENT_PROFILES, ExperimentSpec, MAX_TRIALS } from "./experiment-spec.ts";
+import {
+  EXPERIMENT_NAME,
+  type EXPERIMENT_PROFILES,
+  ExperimentSpec,
+  MAX_TRIALS,
+} from "./experiment-spec.ts";
 
 export interface ExperimentDefinition {
   name: string;
@@ -37,30 +42,56 @@ export interface ExperimentDefinition {
   max_trials: number;
 }
 
-export type NormalizedExperiment = { ok: true; definition: ExperimentDefinition } | { ok: false; diagnostics: { path: string; message: string }[] };
+export type NormalizedExperiment =
+  | { ok: true; definition: ExperimentDefinition }
+  | { ok: false; diagnostics: { path: string; message: string }[] };
 
-export function normalizeExperiment(name: string, raw: unknown, workloads: Record<string, WorkloadDefinition>): NormalizedExperiment {
+export function normalizeExperiment(
+  name: string,
+  raw: unknown,
+  workloads: Record<string, WorkloadDefinition>,
+): NormalizedExperiment {
   const at = `experiments.${name}`;
   const spec = ExperimentSpec(raw);
-  if (spec instanceof type.errors) return { ok: false, diagnostics: spec.map((e) => ({ path: [at, ...e.path].join("."), message: e.message })) };
+  if (spec instanceof type.errors)
+    return {
+      ok: false,
+      diagnostics: spec.map((e) => ({ path: [at, ...e.path].join("."), message: e.message })),
+    };
   const problems: { path: string; message: string }[] = [];
-  const problem = (path: string, message: string) => problems.push({ path: `${at}${path}`, message });
-  if (!EXPERIMENT_NAME.test(name)) problem("", `experiment name must match ${EXPERIMENT_NAME.source}`);
+  const problem = (path: string, message: string) =>
+    problems.push({ path: `${at}${path}`, message });
+  if (!EXPERIMENT_NAME.test(name))
+    problem("", `experiment name must match ${EXPERIMENT_NAME.source}`);
   const workload = workloads[spec.workload];
-  if (!workload) problem(".workload", `names ${JSON.stringify(spec.workload)}, which is not a declared workload`);
-  const variants = Object.entries(spec.variants).map(([variant, parameters]) => ({ name: variant, parameters }));
-  if (variants.length < 2) problem(".variants", "needs at least two variants (a baseline and a candidate)");
+  if (!workload)
+    problem(
+      ".workload",
+      `names ${JSON.stringify(spec.workload)}, which is not a declared workload`,
+    );
+  const variants = Object.entries(spec.variants).map(([variant, parameters]) => ({
+    name: variant,
+    parameters,
+  }));
+  if (variants.length < 2)
+    problem(".variants", "needs at least two variants (a baseline and a candidate)");
   for (const v of variants) {
-    for (const p of Object.keys(v.parameters)) if (workload && !workload.parameters[p]) problem(`.variants.${v.name}.${p}`, `is not a parameter of workload ${spec.workload}`);
+    for (const p of Object.keys(v.parameters))
+      if (workload && !workload.parameters[p])
+        problem(`.variants.${v.name}.${p}`, `is not a parameter of workload ${spec.workload}`);
   }
   const baseline = spec.baseline ?? variants[0]?.name ?? "";
-  if (!variants.some((v) => v.name === baseline)) problem(".baseline", `names ${JSON.stringify(baseline)}, which is not a variant`);
+  if (!variants.some((v) => v.name === baseline))
+    problem(".baseline", `names ${JSON.stringify(baseline)}, which is not a variant`);
   const scaling = spec.scaling_parameter ?? null;
-  if (scaling && workload && !workload.parameters[scaling]) problem(".scaling_parameter", `is not a parameter of workload ${spec.workload}`);
-  if ((scaling === null) !== (spec.scaling_values === undefined)) problem(".scaling_values", "scaling_parameter and scaling_values go together");
+  if (scaling && workload && !workload.parameters[scaling])
+    problem(".scaling_parameter", `is not a parameter of workload ${spec.workload}`);
+  if ((scaling === null) !== (spec.scaling_values === undefined))
+    problem(".scaling_values", "scaling_parameter and scaling_values go together");
   const cells = spec.blocks * variants.length * Math.max(1, spec.scaling_values?.length ?? 1);
   const maxTrials = spec.max_trials ?? 10_000;
-  if (cells > Math.min(maxTrials, MAX_TRIALS)) problem(".blocks", `the design has ${cells} trials, more than max_trials ${maxTrials}`);
+  if (cells > Math.min(maxTrials, MAX_TRIALS))
+    problem(".blocks", `the design has ${cells} trials, more than max_trials ${maxTrials}`);
   if (problems.length > 0 || !workload) return { ok: false, diagnostics: problems };
   const body = {
     name,

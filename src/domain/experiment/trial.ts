@@ -6,11 +6,23 @@
 import type { PlannedCell } from "./block-design.ts";
 
 export const TRIAL_OUTCOMES = [
-  "unattempted", "running", "succeeded", "failed", "timed_out", "cancelled", "oracle_failed", "infrastructure_failed", "invalid",
+  "unattempted",
+  "running",
+  "succeeded",
+  "failed",
+  "timed_out",
+  "cancelled",
+  "oracle_failed",
+  "infrastructure_failed",
+  "invalid",
 ] as const;
 export type TrialOutcome = (typeof TRIAL_OUTCOMES)[number];
 
-export const ORACLE_STRENGTHS = ["execution_check", "contract_check", "cross_treatment_equivalence"] as const;
+export const ORACLE_STRENGTHS = [
+  "execution_check",
+  "contract_check",
+  "cross_treatment_equivalence",
+] as const;
 export type OracleStrength = (typeof ORACLE_STRENGTHS)[number];
 
 export interface OracleReceipt {

@@ -10,7 +10,10 @@ import { FlameoxError } from "../errors.ts";
 
 export type ApprovalState = "approved" | "unapproved" | "stale";
 
-/** Who wrote the current declaration, as far as flameox saw: through configure_workload (an MCP client), the CLI, or the file itself. */
+/**
+ * Who wrote the current declaration, as far as flameox saw: through configure_workload (an MCP
+ * client), the CLI, or the file itself.
+ */
 export type DeclaredBy = "mcp_client" | "cli" | "project_file";
 
 export interface ApprovalRecord {
@@ -36,8 +39,18 @@ export interface WorkloadApproval {
 
 export const approveCommand = (name: string): string => `flameox workload approve ${name}`;
 
-export function approvalOf(name: string, currentDigest: string, newest: ApprovalRecord | null, declaredBy: DeclaredBy): WorkloadApproval {
-  const state: ApprovalState = newest === null ? "unapproved" : newest.workload_definition_id === currentDigest ? "approved" : "stale";
+export function approvalOf(
+  name: string,
+  currentDigest: string,
+  newest: ApprovalRecord | null,
+  declaredBy: DeclaredBy,
+): WorkloadApproval {
+  const state: ApprovalState =
+    newest === null
+      ? "unapproved"
+      : newest.workload_definition_id === currentDigest
+        ? "approved"
+        : "stale";
   return {
     state,
     workload_definition_id: currentDigest,
@@ -55,18 +68,22 @@ export function notApproved(name: string, approval: WorkloadApproval): FlameoxEr
     approval.state === "stale"
       ? `its declaration changed since it was approved (approved ${approval.approved_workload_definition_id}, now ${approval.workload_definition_id})`
       : "no person has approved it";
-  return new FlameoxError("WORKLOAD_NOT_APPROVED", `Cannot run workload ${name}: ${why}. A person must review and approve it with \`${approveCommand(name)}\``, {
-    details: {
-      workload: name,
-      state: approval.state,
-      workload_definition_id: approval.workload_definition_id,
-      approved_workload_definition_id: approval.approved_workload_definition_id,
-      declared_by: approval.declared_by,
-      approve_command: approveCommand(name),
+  return new FlameoxError(
+    "WORKLOAD_NOT_APPROVED",
+    `Cannot run workload ${name}: ${why}. A person must review and approve it with \`${approveCommand(name)}\``,
+    {
+      details: {
+        workload: name,
+        state: approval.state,
+        workload_definition_id: approval.workload_definition_id,
+        approved_workload_definition_id: approval.approved_workload_definition_id,
+        declared_by: approval.declared_by,
+        approve_command: approveCommand(name),
+      },
+      remediation: [
+        `Run \`${approveCommand(name)}\` in a terminal: it shows the canonical form and asks for confirmation`,
+        "No MCP tool can approve a workload; approval is a person's decision on the CLI",
+      ],
     },
-    remediation: [
-      `Run \`${approveCommand(name)}\` in a terminal: it shows the canonical form and asks for confirmation`,
-      "No MCP tool can approve a workload; approval is a person's decision on the CLI",
-    ],
-  });
+  );
 }

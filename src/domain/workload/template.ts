@@ -43,7 +43,8 @@ export function expandTemplate(item: string, values: Readonly<Record<string, str
     .map((p) => {
       if ("literal" in p) return p.literal;
       const value = values[p.parameter];
-      if (value === undefined) throw new TypeError(`Cannot expand {${p.parameter}}: the parameter has no value`);
+      if (value === undefined)
+        throw new TypeError(`Cannot expand {${p.parameter}}: the parameter has no value`);
       return value;
     })
     .join("");

@@ -18,7 +18,10 @@ export const Scalar = type("string <= 4096 | number | boolean");
 const Timeout = type(`0 < number <= ${MAX_TIMEOUT_SECONDS}`);
 const RelativePath = type("0 < string <= 1024");
 
-/** A parameter's domain: a list of choices, or a table with choices or an integer range and a default. */
+/**
+ * A parameter's domain: a list of choices, or a table with choices or an integer range and a
+ * default.
+ */
 export const ParameterDomainSpec = Scalar.array()
   .atLeastLength(1)
   .atMostLength(1024)
@@ -39,15 +42,27 @@ export const OracleSpec = type({
 
 /** The fields of one workload, shared by the file schema and the configure_workload tool input. */
 export const WORKLOAD_FIELDS = {
-  argv: Argv.describe("the command as an argv array: item 0 is the executable (a project path with a slash, or a tool on PATH); {name} tokens take declared parameters"),
+  argv: Argv.describe(
+    "the command as an argv array: item 0 is the executable (a project path with a slash, or a tool on PATH); {name} tokens take declared parameters",
+  ),
   "description?": type("string <= 500").describe("what the workload measures"),
   "cwd?": RelativePath.describe("working directory relative to the project root (default .)"),
   "timeout_seconds?": Timeout.describe("deadline of one run in seconds (default 300)"),
-  "parameters?": type({ "[string]": ParameterDomainSpec }).describe("parameter name -> list of choices, or {choices|minimum+maximum, default}"),
-  "environment?": type({ "[string]": "string <= 4096" }).describe("extra environment variables for the workload (loader and credential names are refused)"),
-  "writable_paths?": RelativePath.array().atMostLength(MAX_WRITABLE_PATHS).describe("project-relative paths the workload may write under managed containment"),
-  "oracle?": OracleSpec.describe("a validation command run after a successful capture; exit 0 passes"),
-  "containment?": type("'trusted_local' | 'managed'").describe("the least containment the workload may run under: managed refuses every trusted_local plan (default: the workspace policy)"),
+  "parameters?": type({ "[string]": ParameterDomainSpec }).describe(
+    "parameter name -> list of choices, or {choices|minimum+maximum, default}",
+  ),
+  "environment?": type({ "[string]": "string <= 4096" }).describe(
+    "extra environment variables for the workload (loader and credential names are refused)",
+  ),
+  "writable_paths?": RelativePath.array()
+    .atMostLength(MAX_WRITABLE_PATHS)
+    .describe("project-relative paths the workload may write under managed containment"),
+  "oracle?": OracleSpec.describe(
+    "a validation command run after a successful capture; exit 0 passes",
+  ),
+  "containment?": type("'trusted_local' | 'managed'").describe(
+    "the least containment the workload may run under: managed refuses every trusted_local plan (default: the workspace policy)",
+  ),
 } as const;
 
 export const WorkloadSpec = type({ "+": "reject", ...WORKLOAD_FIELDS });

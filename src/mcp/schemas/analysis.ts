@@ -30,12 +30,24 @@ export const HotspotsResult = type({
   items: Hotspot.array(),
   metric: metric.or("null"),
   metrics_available: metric.array(),
-  coverage: { total_self_value: "number", total_samples: "number", frames: "number.integer >= 0", symbolized_fraction: "number | null" },
+  coverage: {
+    total_self_value: "number",
+    total_samples: "number",
+    frames: "number.integer >= 0",
+    symbolized_fraction: "number | null",
+  },
   granularity: "'function' | 'line' | 'file'",
-  excluded: type({ functions: "string[]", self_value: "number", self_fraction: "number" }).or("null"),
+  excluded: type({ functions: "string[]", self_value: "number", self_fraction: "number" }).or(
+    "null",
+  ),
 });
 
-const frameRefFields = { frame_id: "string", function: "string", file: "string | null", line: "number | null" } as const;
+const frameRefFields = {
+  frame_id: "string",
+  function: "string",
+  file: "string | null",
+  line: "number | null",
+} as const;
 export const FrameRef = type(frameRefFields);
 export const EdgeItem = type({ ...frameRefFields, sample_count: "number", duration_ns: "number" });
 export const StackExample = type({

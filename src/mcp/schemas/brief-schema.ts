@@ -11,10 +11,22 @@
  */
 type Schema = Record<string, unknown>;
 
-const isSchema = (value: unknown): value is Schema => typeof value === "object" && value !== null && !Array.isArray(value);
+const isSchema = (value: unknown): value is Schema =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Keywords that describe nested values; dropped where a schema is cut to its type. */
-const NESTED = new Set(["properties", "required", "additionalProperties", "patternProperties", "items", "prefixItems", "anyOf", "oneOf", "allOf", "not"]);
+const NESTED = new Set([
+  "properties",
+  "required",
+  "additionalProperties",
+  "patternProperties",
+  "items",
+  "prefixItems",
+  "anyOf",
+  "oneOf",
+  "allOf",
+  "not",
+]);
 const COMBINERS = ["anyOf", "oneOf"] as const;
 
 /** Enums with more values than this are published as their type. */
@@ -29,7 +41,12 @@ export function briefSchema(schema: Schema, levels: number): Schema {
   const out: Schema = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === "properties" && isSchema(value)) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, isSchema(child) ? briefSchema(child, levels - 1) : child]));
+      out[key] = Object.fromEntries(
+        Object.entries(value).map(([name, child]) => [
+          name,
+          isSchema(child) ? briefSchema(child, levels - 1) : child,
+        ]),
+      );
     } else if ((key === "items" || key === "additionalProperties") && isSchema(value)) {
       out[key] = briefSchema(value, levels - 1);
     } else if ((COMBINERS as readonly string[]).includes(key) && Array.isArray(value)) {
@@ -50,17 +67,26 @@ function withoutLongEnum(schema: Schema): Schema {
 
 /** The JSON Schema type (or types) of a list of values. */
 function typesOf(values: unknown[]): string | string[] {
-  const types = [...new Set(values.map((v) => (v === null ? "null" : Number.isInteger(v) ? "integer" : typeof v)))];
+  const types = [
+    ...new Set(
+      values.map((v) => (v === null ? "null" : Number.isInteger(v) ? "integer" : typeof v)),
+    ),
+  ];
   return types.length === 1 ? types[0]! : types;
 }
 
-/** The schema without what describes nested values; a choice of branches keeps the union of their types. */
+/**
+ * The schema without what describes nested values; a choice of branches keeps the union of their
+ * types.
+ */
 function typeOnly(schema: Schema): Schema {
   let out: Schema = {};
   for (const [key, value] of Object.entries(schema)) if (!NESTED.has(key)) out[key] = value;
   out = withoutLongEnum(out);
   if (!("type" in out) && !("enum" in out) && !("const" in out)) {
-    const branches = COMBINERS.flatMap((k) => (Array.isArray(schema[k]) ? (schema[k] as unknown[]) : []));
+    const branches = COMBINERS.flatMap((k) =>
+      Array.isArray(schema[k]) ? (schema[k] as unknown[]) : [],
+    );
     const types = branches.map((b) => (isSchema(b) ? b.type : undefined));
     if (branches.length > 0 && types.every((t) => typeof t === "string" || Array.isArray(t))) {
       const union = [...new Set(types.flat() as string[])];

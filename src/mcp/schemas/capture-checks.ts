@@ -4,7 +4,13 @@ import type { PlanPreview as PlanModel } from "../../application/capture/capture
 import type { CaptureResult as CaptureModel } from "../../application/capture/capture-result.ts";
 import type { ConfigureWorkloadResult as ConfigureModel } from "../../application/capture/configure-workload.ts";
 import type { WorkloadConfigurationStatus as StatusModel } from "../../application/capture/workload-queries.ts";
-import type { CapabilitiesResult, CaptureResult, ConfigureWorkloadResult, PlanPreview, WorkloadConfigurationStatus } from "./capture-results.ts";
+import type {
+  CapabilitiesResult,
+  CaptureResult,
+  ConfigureWorkloadResult,
+  PlanPreview,
+  WorkloadConfigurationStatus,
+} from "./capture-results.ts";
 
 type Fits<Model extends Schema, Schema> = Model;
 

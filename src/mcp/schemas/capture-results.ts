@@ -1,4 +1,7 @@
-/** Result schemas of the workload and capture tools, mirroring the application models (checked in capture-checks.ts). */
+/**
+ * Result schemas of the workload and capture tools, mirroring the application models (checked in
+ * capture-checks.ts).
+ */
 import { type } from "arktype";
 import { Limitation } from "./common.ts";
 
@@ -57,7 +60,12 @@ export const CapabilityReport = type({
   reason: "string",
   probe: "'passive' | 'active'",
   probed_at: "string",
-  tools: type({ name: "string", path: "string | null", sha256: "string | null", version: "string | null" }).array(),
+  tools: type({
+    name: "string",
+    path: "string | null",
+    sha256: "string | null",
+    version: "string | null",
+  }).array(),
   features: options,
   limitations: Limitation.array(),
 });
@@ -88,7 +96,12 @@ const Limits = type({
   grace_ms: count,
 });
 
-const WorkloadRef = type({ name: "string", workload_definition_id: "string", workload_instance_id: "string", parameters: type({ "[string]": scalar }) });
+const WorkloadRef = type({
+  name: "string",
+  workload_definition_id: "string",
+  workload_instance_id: "string",
+  parameters: type({ "[string]": scalar }),
+});
 
 export const PlanPreview = type({
   plan_id: "string",
@@ -99,7 +112,12 @@ export const PlanPreview = type({
   workload: WorkloadRef,
   configuration_id: "string",
   command: { argv: "string[]", cwd: "string", environment_names: "string[]" },
-  executables: type({ requested: "string", trust: "'project_bound' | 'host_tool' | 'exact_path'", path: "string", sha256: "string" }).array(),
+  executables: type({
+    requested: "string",
+    trust: "'project_bound' | 'host_tool' | 'exact_path'",
+    path: "string",
+    sha256: "string",
+  }).array(),
   limits: Limits,
   containment: ContainmentReport,
   source: { source_state_id: "string", identity_quality: "string", head_commit: "string | null" },
@@ -112,7 +130,13 @@ const Termination = type({
   exit_code: "number | null",
   signal: "string | null",
   policy: type({ metric: "string", limit: "number", observed: "number" }).or("null"),
-  signals_sent: type({ signal: "'SIGTERM' | 'SIGKILL'", target: "'group' | 'descendant'", reason: "string", at_ms: "number", "processes?": count }).array(),
+  signals_sent: type({
+    signal: "'SIGTERM' | 'SIGKILL'",
+    target: "'group' | 'descendant'",
+    reason: "string",
+    at_ms: "number",
+    "processes?": count,
+  }).array(),
   wall_ms: "number",
   escaped_descendants_killed: count,
   "escaped_descendants_survived?": count,
@@ -130,7 +154,11 @@ const Resources = type({
   staging_growth_bytes: "number | null",
   max_processes_observed: count,
   sampler_cpu_ms: "number",
-  writable_root_growth: type({ path: "string", growth_bytes: "number | null", reason: "string | null" }).array(),
+  writable_root_growth: type({
+    path: "string",
+    growth_bytes: "number | null",
+    reason: "string | null",
+  }).array(),
   unavailable_metrics: type({ metric: "string", reason: "string" }).array(),
 });
 
@@ -138,10 +166,13 @@ export const CaptureResult = type({
   run_id: "string",
   adapter: { name: "string", version: "string", options },
   workload: WorkloadRef,
-  execution_status: "'not_applicable' | 'planned' | 'running' | 'succeeded' | 'failed' | 'timed_out' | 'cancelled'",
+  execution_status:
+    "'not_applicable' | 'planned' | 'running' | 'succeeded' | 'failed' | 'timed_out' | 'cancelled'",
   capture_status: "'pending' | 'running' | 'registered' | 'failed' | 'quarantined' | 'cancelled'",
-  extraction_status: "'not_requested' | 'pending' | 'running' | 'published' | 'failed' | 'quarantined' | 'cancelled'",
-  validation_status: "'not_requested' | 'pending' | 'running' | 'passed' | 'failed' | 'error' | 'inconclusive' | 'unsupported' | 'cancelled'",
+  extraction_status:
+    "'not_requested' | 'pending' | 'running' | 'published' | 'failed' | 'quarantined' | 'cancelled'",
+  validation_status:
+    "'not_requested' | 'pending' | 'running' | 'passed' | 'failed' | 'error' | 'inconclusive' | 'unsupported' | 'cancelled'",
   termination: Termination,
   resources: Resources,
   containment: ContainmentReport,

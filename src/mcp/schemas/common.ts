@@ -65,7 +65,12 @@ export const ErrorPayload = type({
 /** The envelope around one tool's result type. */
 export function envelopeOf(result: Type): Type {
   const nullable = result.or("null") as Type;
-  return type({ schema_version: "number.integer", ok: "boolean", result: nullable as never, error: ErrorPayload.or("null") }) as unknown as Type;
+  return type({
+    schema_version: "number.integer",
+    ok: "boolean",
+    result: nullable as never,
+    error: ErrorPayload.or("null"),
+  }) as unknown as Type;
 }
 
 /**
@@ -74,7 +79,12 @@ export function envelopeOf(result: Type): Type {
  * URI they do not bundle, and the keywords used here mean the same in every draft.
  */
 export function jsonSchemaOf(t: Type): Record<string, unknown> {
-  // flameox_request names a use case's request in its errors (see request-schema.ts); it is no JSON Schema keyword.
-  const { $schema: _dialect, flameox_request: _request, ...schema } = t.toJsonSchema() as Record<string, unknown>;
+  // flameox_request names a use case's request in its errors (see request-schema.ts); it is no JSON
+  // Schema keyword.
+  const {
+    $schema: _dialect,
+    flameox_request: _request,
+    ...schema
+  } = t.toJsonSchema() as Record<string, unknown>;
   return compactSchema(schema);
 }

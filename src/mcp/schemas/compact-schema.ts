@@ -12,14 +12,23 @@
  */
 type Schema = Record<string, unknown>;
 
-const isSchema = (value: unknown): value is Schema => typeof value === "object" && value !== null && !Array.isArray(value);
+const isSchema = (value: unknown): value is Schema =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 export function compactSchema(schema: Schema, parentDescription?: string): Schema {
   let out: Schema = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === "properties" && isSchema(value)) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, child]) => [name, isSchema(child) ? compactSchema(child) : child]));
-    } else if ((key === "items" || key === "additionalProperties" || key === "not") && isSchema(value)) {
+      out[key] = Object.fromEntries(
+        Object.entries(value).map(([name, child]) => [
+          name,
+          isSchema(child) ? compactSchema(child) : child,
+        ]),
+      );
+    } else if (
+      (key === "items" || key === "additionalProperties" || key === "not") &&
+      isSchema(value)
+    ) {
       out[key] = compactSchema(value);
     } else if ((key === "anyOf" || key === "oneOf" || key === "allOf") && Array.isArray(value)) {
       const own = typeof schema.description === "string" ? schema.description : parentDescription;
@@ -28,21 +37,28 @@ export function compactSchema(schema: Schema, parentDescription?: string): Schem
       out[key] = value;
     }
   }
-  if (parentDescription !== undefined && out.description === parentDescription) delete out.description;
+  if (parentDescription !== undefined && out.description === parentDescription)
+    delete out.description;
   out = mergeConstBranches(out);
   out = mergeNullBranch(out);
   return unwrapSingleBranch(out);
 }
 
-const only = (b: unknown, key: string): b is Schema => isSchema(b) && key in b && Object.keys(b).length === 1;
+const only = (b: unknown, key: string): b is Schema =>
+  isSchema(b) && key in b && Object.keys(b).length === 1;
 const isNull = (b: unknown): boolean => only(b, "type") && (b as Schema).type === "null";
 
 function mergeConstBranches(schema: Schema): Schema {
   const branches = schema.anyOf;
   if (!Array.isArray(branches) || branches.length < 2) return schema;
   const { anyOf: _, ...rest } = schema;
-  if (branches.every((b) => only(b, "const") || only(b, "enum") || isNull(b)) && branches.some((b) => !isNull(b))) {
-    const values = branches.flatMap((b) => (isNull(b) ? [null] : "const" in b ? [b.const] : (b.enum as unknown[])));
+  if (
+    branches.every((b) => only(b, "const") || only(b, "enum") || isNull(b)) &&
+    branches.some((b) => !isNull(b))
+  ) {
+    const values = branches.flatMap((b) =>
+      isNull(b) ? [null] : "const" in b ? [b.const] : (b.enum as unknown[]),
+    );
     return { ...rest, enum: values };
   }
   if (branches.every((b) => only(b, "type") && typeof b.type === "string") && !("type" in rest)) {
@@ -54,7 +70,9 @@ function mergeConstBranches(schema: Schema): Schema {
 function mergeNullBranch(schema: Schema): Schema {
   const branches = schema.anyOf;
   if (!Array.isArray(branches) || branches.length !== 2) return schema;
-  const nullAt = branches.findIndex((b) => isSchema(b) && b.type === "null" && Object.keys(b).length === 1);
+  const nullAt = branches.findIndex(
+    (b) => isSchema(b) && b.type === "null" && Object.keys(b).length === 1,
+  );
   if (nullAt < 0) return schema;
   const other = branches[1 - nullAt];
   if (!isSchema(other) || typeof other.type !== "string" || other.type === "null") return schema;

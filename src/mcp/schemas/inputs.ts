@@ -20,7 +20,11 @@ export const ImportArtifactInput = defineRequest(
   type({
     "...": ImportOptions,
     "+": "reject",
-    path: type("0 < string <= 4096").describe("a file path under the chosen source root (relative paths resolve against it)"),
-    "source_root?": type("'project' | 'temp'").describe("project (default: the server's project root) or temp (the system temp directory)"),
+    path: type("0 < string <= 4096").describe(
+      "a file path under the chosen source root (relative paths resolve against it)",
+    ),
+    "source_root?": type("'project' | 'temp'").describe(
+      "project (default: the server's project root) or temp (the system temp directory)",
+    ),
   }),
 );

@@ -1,9 +1,17 @@
-/** Result schema of diff_profiles (its input is the profile diff request, application/requests/profile-view-requests.ts). */
+/**
+ * Result schema of diff_profiles (its input is the profile diff request,
+ * application/requests/profile-view-requests.ts).
+ */
 import { type } from "arktype";
 import { FRAME_METRICS } from "../../domain/evidence-schema.ts";
 import { EvidenceStatus, Limitation, pageFields } from "./common.ts";
 
-const inputs = { subject: { type: "'run' | 'artifact'", id: "string" }, run_ids: "string[]", artifact_ids: "string[]", generation_ids: "string[]" } as const;
+const inputs = {
+  subject: { type: "'run' | 'artifact'", id: "string" },
+  run_ids: "string[]",
+  artifact_ids: "string[]",
+  generation_ids: "string[]",
+} as const;
 const cost = { self: "number", total: "number" } as const;
 
 export const DiffItem = type({

@@ -14,10 +14,13 @@ export const RunRecord = type({
   created_at: "string",
   updated_at: "string",
   revision: "number.integer",
-  execution_status: "'not_applicable' | 'planned' | 'running' | 'succeeded' | 'failed' | 'timed_out' | 'cancelled'",
+  execution_status:
+    "'not_applicable' | 'planned' | 'running' | 'succeeded' | 'failed' | 'timed_out' | 'cancelled'",
   capture_status: "'pending' | 'running' | 'registered' | 'failed' | 'quarantined' | 'cancelled'",
-  extraction_status: "'not_requested' | 'pending' | 'running' | 'published' | 'failed' | 'quarantined' | 'cancelled'",
-  validation_status: "'not_requested' | 'pending' | 'running' | 'passed' | 'failed' | 'error' | 'inconclusive' | 'unsupported' | 'cancelled'",
+  extraction_status:
+    "'not_requested' | 'pending' | 'running' | 'published' | 'failed' | 'quarantined' | 'cancelled'",
+  validation_status:
+    "'not_requested' | 'pending' | 'running' | 'passed' | 'failed' | 'error' | 'inconclusive' | 'unsupported' | 'cancelled'",
   limitations: Limitation.array(),
   error: type({ code: "string", message: "string" }).or("null"),
   generation_ids: "string[]",
@@ -51,7 +54,12 @@ const document = "Record<string, unknown> | null";
 
 export const RunDetail = RunRecord.and({
   registrations: RegistrationRecord.array(),
-  execution: type({ workload: document, execution: document, source_identity: document, environment_identity: document }).or("null"),
+  execution: type({
+    workload: document,
+    execution: document,
+    source_identity: document,
+    environment_identity: document,
+  }).or("null"),
 });
 
 export const ArtifactDetail = ArtifactRecord.and({
@@ -62,8 +70,16 @@ export const ArtifactDetail = ArtifactRecord.and({
   resource_uri: "string",
 });
 
-export const RunPage = type({ ...pageFields, corpus_commit_id: "string", items: RunRecord.array() });
-export const ArtifactPage = type({ ...pageFields, corpus_commit_id: "string", items: ArtifactRecord.array() });
+export const RunPage = type({
+  ...pageFields,
+  corpus_commit_id: "string",
+  items: RunRecord.array(),
+});
+export const ArtifactPage = type({
+  ...pageFields,
+  corpus_commit_id: "string",
+  items: ArtifactRecord.array(),
+});
 
 export const EvidenceResult = type({
   ref: { type: "'run' | 'artifact' | 'generation'", id: "string" },
@@ -75,7 +91,12 @@ export const EvidenceResult = type({
     extractor: { name: "string", version: "string" },
     run_ids: "string[]",
     artifact_ids: "string[]",
-    tables: type({ table: "string", rows: "number.integer >= 0", bytes: "number.integer >= 0", schema_id: "string" }).array(),
+    tables: type({
+      table: "string",
+      rows: "number.integer >= 0",
+      bytes: "number.integer >= 0",
+      schema_id: "string",
+    }).array(),
     limitations: Limitation.array(),
     summary: "Record<string, unknown>",
   }).array(),

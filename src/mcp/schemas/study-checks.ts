@@ -8,7 +8,13 @@ import type { ExperimentRecord as ExperimentModel } from "../../application/stud
 import type { TrialPage as TrialPageModel } from "../../application/study/study-service.ts";
 import type { RunSetRecord as RunSetModel } from "../../domain/run-set.ts";
 import type {
-  ComparisonResultSchema, ExperimentPlanResult, ExperimentResult, MeasurementsPageResult, RunSetResult, ScalingResultSchema, TrialPageResult,
+  ComparisonResultSchema,
+  ExperimentPlanResult,
+  ExperimentResult,
+  MeasurementsPageResult,
+  RunSetResult,
+  ScalingResultSchema,
+  TrialPageResult,
 } from "./study-results.ts";
 
 type Fits<Model extends Schema, Schema> = Model;

@@ -48,12 +48,23 @@ export const RunSetResult = type({
   corpus_commit_id: "string",
   created_at: "string",
   selection: "Record<string, unknown>",
-  members: type({ run_id: "string", trial_id: "string | null", block_id: "string | null", included: "boolean", reason: "string | null" }).array(),
+  members: type({
+    run_id: "string",
+    trial_id: "string | null",
+    block_id: "string | null",
+    included: "boolean",
+    reason: "string | null",
+  }).array(),
   membership_digest: "string",
 });
 
 const polarity = "'lower_is_better' | 'higher_is_better' | 'neutral'";
-const SideCounts = type({ attempted: "number", eligible: "number", failed: "number", excluded: "number" });
+const SideCounts = type({
+  attempted: "number",
+  eligible: "number",
+  failed: "number",
+  excluded: "number",
+});
 
 export const ComparisonResultSchema = type({
   schema_version: "1",
@@ -92,16 +103,40 @@ export const ComparisonResultSchema = type({
   effect_size: nullableNumber,
   confidence_low: nullableNumber,
   confidence_high: nullableNumber,
-  decision: "'meaningful_improvement' | 'meaningful_regression' | 'no_meaningful_difference' | 'inconclusive' | 'descriptive_only'",
+  decision:
+    "'meaningful_improvement' | 'meaningful_regression' | 'no_meaningful_difference' | 'inconclusive' | 'descriptive_only'",
   validity: "'valid' | 'exploratory' | 'invalid'",
-  mismatches: type({ code: "string", invalidating: "boolean", message: "string", "run_ids?": "string[]" }).array(),
+  mismatches: type({
+    code: "string",
+    invalidating: "boolean",
+    message: "string",
+    "run_ids?": "string[]",
+  }).array(),
   baseline: SideCounts,
   candidate: SideCounts,
   complete_pair_n: "number",
   minimum_pairs: "number",
-  failed_trials: type({ side: "'baseline' | 'candidate'", run_id: "string", trial_id: "string | null", block_id: "string | null", reason: "string" }).array(),
-  pairs: type({ block_id: "string", baseline: nullableNumber, candidate: nullableNumber, log_ratio: nullableNumber }).array(),
-  interval: type({ method: "string", resamples: nullableNumber, rank: nullableNumber, interpolation: nullableNumber, bias_correction: nullableNumber, acceleration: nullableNumber }).or("null"),
+  failed_trials: type({
+    side: "'baseline' | 'candidate'",
+    run_id: "string",
+    trial_id: "string | null",
+    block_id: "string | null",
+    reason: "string",
+  }).array(),
+  pairs: type({
+    block_id: "string",
+    baseline: nullableNumber,
+    candidate: nullableNumber,
+    log_ratio: nullableNumber,
+  }).array(),
+  interval: type({
+    method: "string",
+    resamples: nullableNumber,
+    rank: nullableNumber,
+    interpolation: nullableNumber,
+    bias_correction: nullableNumber,
+    acceleration: nullableNumber,
+  }).or("null"),
   wilcoxon: type({
     statistic: "number",
     p_value: nullableNumber,
@@ -119,7 +154,11 @@ export const ComparisonResultSchema = type({
   "result_digest?": "string",
 });
 
-const Oracle = type({ strength: "'execution_check' | 'contract_check' | 'cross_treatment_equivalence'", argv: "string[]", timeout_seconds: "number" });
+const Oracle = type({
+  strength: "'execution_check' | 'contract_check' | 'cross_treatment_equivalence'",
+  argv: "string[]",
+  timeout_seconds: "number",
+});
 
 const WorkloadInstance = type({
   name: "string",
@@ -179,7 +218,11 @@ const ExperimentProtocol = type({
   hypothesis_id: "string | null",
   measurement_protocol_id: "string",
   validation: { oracle_strength: "string | null", oracle_argv: "string[] | null" },
-  randomization: { method: "'seeded_fisher_yates_per_block'", prng: "'xoshiro128**/splitmix32'", seed: "number" },
+  randomization: {
+    method: "'seeded_fisher_yates_per_block'",
+    prng: "'xoshiro128**/splitmix32'",
+    seed: "number",
+  },
   "capture?": type({
     adapter: "string",
     adapter_version: "string",
@@ -221,7 +264,8 @@ export const ExperimentResult = type({
   }).or("null"),
 });
 
-const TrialOutcome = "'unattempted' | 'running' | 'succeeded' | 'failed' | 'timed_out' | 'cancelled' | 'oracle_failed' | 'infrastructure_failed' | 'invalid'";
+const TrialOutcome =
+  "'unattempted' | 'running' | 'succeeded' | 'failed' | 'timed_out' | 'cancelled' | 'oracle_failed' | 'infrastructure_failed' | 'invalid'";
 
 const TrialRecord = type({
   ...PlannedCell,
@@ -245,7 +289,11 @@ const TrialRecord = type({
   artifact_ids: "string[]",
 });
 
-export const TrialPageResult = type({ ...pageFields, experiment_id: "string", items: TrialRecord.array() });
+export const TrialPageResult = type({
+  ...pageFields,
+  experiment_id: "string",
+  items: TrialRecord.array(),
+});
 
 const ScalingModel = "'constant' | 'logarithmic' | 'linear' | 'n_log_n' | 'quadratic'";
 
@@ -295,7 +343,14 @@ export const ScalingResultSchema = type({
   scaling_parameter: "string | null",
   variants: type({
     variant: "string",
-    points: type({ input: "number", trials: "number", median: "number", mad: "number", confidence_low: nullableNumber, confidence_high: nullableNumber }).array(),
+    points: type({
+      input: "number",
+      trials: "number",
+      median: "number",
+      mad: "number",
+      confidence_low: nullableNumber,
+      confidence_high: nullableNumber,
+    }).array(),
     selection: {
       status: "'selected' | 'inconclusive' | 'insufficient_data'",
       best_model: type(ScalingModel).or("null"),
@@ -319,7 +374,13 @@ export const ScalingResultSchema = type({
       "weighting?": "'relative' | 'none'",
     },
   }).array(),
-  counts: { attempted: "number", succeeded: "number", failed: "number", unattempted: "number", complete_blocks: "number" },
+  counts: {
+    attempted: "number",
+    succeeded: "number",
+    failed: "number",
+    unattempted: "number",
+    complete_blocks: "number",
+  },
   frame_correlations: FrameCorrelations,
   warnings: "string[]",
   claim_level: "'derived'",

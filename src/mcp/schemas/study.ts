@@ -3,4 +3,12 @@
  * models the CLI prints with --json); their inputs are the study requests
  * (application/requests/study-requests.ts).
  */
-export { ComparisonResultSchema, ExperimentPlanResult, ExperimentResult, MeasurementsPageResult, RunSetResult, ScalingResultSchema, TrialPageResult } from "./study-results.ts";
+export {
+  ComparisonResultSchema,
+  ExperimentPlanResult,
+  ExperimentResult,
+  MeasurementsPageResult,
+  RunSetResult,
+  ScalingResultSchema,
+  TrialPageResult,
+} from "./study-results.ts";

@@ -6,13 +6,27 @@
 import type { ImportResult as ImportModel } from "../../application/import-artifact.ts";
 import type { EvidenceResult as EvidenceModel } from "../../application/get-evidence.ts";
 import type { ValidationReport as ValidationModel } from "../../application/validate-workspace.ts";
-import type { ArtifactDetail as ArtifactDetailModel, Page, RunDetail as RunDetailModel, StatusResult as StatusModel } from "../../application/workspace-service.ts";
-import type { ArtifactRecord as ArtifactModel, RunRecord as RunModel } from "../../domain/records.ts";
+import type {
+  ArtifactDetail as ArtifactDetailModel,
+  Page,
+  RunDetail as RunDetailModel,
+  StatusResult as StatusModel,
+} from "../../application/workspace-service.ts";
+import type {
+  ArtifactRecord as ArtifactModel,
+  RunRecord as RunModel,
+} from "../../domain/records.ts";
 import type { HotspotsResult as HotspotsModel } from "../../analysis/hotspots.ts";
 import type { StacksResult as StacksModel } from "../../analysis/stacks.ts";
 import type { TraceWindowResult as TraceWindowModel } from "../../analysis/trace-window.ts";
 import type { HotspotsResult, StacksResult, TraceWindowResult } from "./analysis.ts";
-import type { ArtifactDetail, ArtifactPage, EvidenceResult, RunDetail, RunPage } from "./records.ts";
+import type {
+  ArtifactDetail,
+  ArtifactPage,
+  EvidenceResult,
+  RunDetail,
+  RunPage,
+} from "./records.ts";
 import type { ImportResult, InitResult, StatusResult, ValidationReport } from "./workspace.ts";
 
 import type { ProfileDiffResult as ProfileDiffModel } from "../../analysis/profile-diff.ts";

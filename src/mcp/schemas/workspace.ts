@@ -16,7 +16,13 @@ const count = "number.integer >= 0";
 export const StatusResult = type({
   workspace: WorkspaceIdentity,
   corpus_commit_id: "string",
-  counts: { runs: count, artifacts: count, registrations: count, generations: count, quarantined: count },
+  counts: {
+    runs: count,
+    artifacts: count,
+    registrations: count,
+    generations: count,
+    quarantined: count,
+  },
   catalog: {
     catalog_head: "string | null",
     corpus_head: "string",
@@ -26,8 +32,23 @@ export const StatusResult = type({
   },
   analysis_cache: {
     budget_bytes: count,
-    parts: { budget_bytes: count, bytes: count, parts: count, loads: count, hits: count, evictions: count },
-    engine: { open: "boolean", budget_bytes: count, bytes: count, tables: count, loads: count, evictions: count, starts: count },
+    parts: {
+      budget_bytes: count,
+      bytes: count,
+      parts: count,
+      loads: count,
+      hits: count,
+      evictions: count,
+    },
+    engine: {
+      open: "boolean",
+      budget_bytes: count,
+      bytes: count,
+      tables: count,
+      loads: count,
+      evictions: count,
+      starts: count,
+    },
   },
   control_plane: { quick_check: "string", last_published_head: "string | null" },
   warnings: "string[]",
@@ -39,7 +60,11 @@ export const ValidationReport = type({
   ok: "boolean",
   level: "'standard' | 'full'",
   corpus_commit_id: "string | null",
-  checks: type({ check: "string", status: "'passed' | 'failed' | 'warning'", message: "string" }).array(),
+  checks: type({
+    check: "string",
+    status: "'passed' | 'failed' | 'warning'",
+    message: "string",
+  }).array(),
   counts: { generations: count, evidence_files: count, artifacts: count, rehashed_bytes: count },
 });
 
@@ -62,9 +87,21 @@ export const ImportResult = type({
     tables: "Record<string, number>",
     limitations: Limitation.array(),
     summary: "Record<string, string | number | boolean | null>",
-    worker: { wall_ms: "number", max_rss_bytes: "number | null", memory_cap_bytes: "number | null", encode_threads: "number", scan_threads: "number", "stages_ms?": "Record<string, number>" },
+    worker: {
+      wall_ms: "number",
+      max_rss_bytes: "number | null",
+      memory_cap_bytes: "number | null",
+      encode_threads: "number",
+      scan_threads: "number",
+      "stages_ms?": "Record<string, number>",
+    },
     "publish_ms?": "number",
-    "companions?": type({ filename: "string", byte_length: "number", adapter: "string", context: "Record<string, unknown>" }).array(),
+    "companions?": type({
+      filename: "string",
+      byte_length: "number",
+      adapter: "string",
+      context: "Record<string, unknown>",
+    }).array(),
   },
   "registration_ms?": "number",
   "companions?": type({
@@ -75,7 +112,13 @@ export const ImportResult = type({
     registration_id: "string | null",
     rows: "number | null",
     reason: "string | null",
-  }).array().describe("the sidecar files the artifact declares (NVBench samples): each read only through the import fence, as an artifact of the same run"),
-  next_tool: type("string").describe("the tool to call next on this evidence (analyze_hotspots for a profile, get_trace_window for a trace, …)"),
+  })
+    .array()
+    .describe(
+      "the sidecar files the artifact declares (NVBench samples): each read only through the import fence, as an artifact of the same run",
+    ),
+  next_tool: type("string").describe(
+    "the tool to call next on this evidence (analyze_hotspots for a profile, get_trace_window for a trace, …)",
+  ),
   next_arguments: type("Record<string, unknown>").describe("arguments for next_tool"),
 });

@@ -1,5 +1,13 @@
-/** analyze_accelerator_timeline: device streams' busy time, idle gaps with host activity, launch latency. Read-only and bounded. */
-import { AcceleratorTimelineRequest, answerAcceleratorTimeline, answerOperators, OperatorsRequest } from "../../application/requests/recipe-requests.ts";
+/**
+ * analyze_accelerator_timeline: device streams' busy time, idle gaps with host activity, launch
+ * latency. Read-only and bounded.
+ */
+import {
+  AcceleratorTimelineRequest,
+  answerAcceleratorTimeline,
+  answerOperators,
+  OperatorsRequest,
+} from "../../application/requests/recipe-requests.ts";
 import { AcceleratorResult, OperatorsResult } from "../schemas/accelerator.ts";
 import { recipeLimit, toolPage } from "../schemas/tool-pages.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
@@ -20,9 +28,18 @@ export const analyzeAcceleratorTimeline = defineTool({
   summarize: (r) =>
     [
       `accelerator timeline at ${r.corpus_commit_id}: ${r.returned} of ${r.total} streams; evidence ${r.evidence.status}: ${r.evidence.reason}`,
-      ...r.items.slice(0, 3).map((s) => `${s.device ?? s.track_id} ${s.stream ?? ""}: busy ${(100 * s.busy_fraction).toFixed(1)}%`),
-      r.launch_latency ? `launch latency p50 ${r.launch_latency.p50_ns} ns, p99 ${r.launch_latency.p99_ns} ns (${r.launch_latency.matched} matched)` : "",
-    ].filter(Boolean).join("\n"),
+      ...r.items
+        .slice(0, 3)
+        .map(
+          (s) =>
+            `${s.device ?? s.track_id} ${s.stream ?? ""}: busy ${(100 * s.busy_fraction).toFixed(1)}%`,
+        ),
+      r.launch_latency
+        ? `launch latency p50 ${r.launch_latency.p50_ns} ns, p99 ${r.launch_latency.p99_ns} ns (${r.launch_latency.matched} matched)`
+        : "",
+    ]
+      .filter(Boolean)
+      .join("\n"),
 });
 
 export const analyzeOperators = defineTool({
@@ -40,6 +57,10 @@ export const analyzeOperators = defineTool({
   summarize: (r) =>
     [
       `operators at ${r.corpus_commit_id}: ${r.returned} of ${r.total}; evidence ${r.evidence.status}: ${r.evidence.reason}`,
-      ...r.items.slice(0, 3).map((o) => `${o.name}: ${o.calls} calls, CPU ${o.cpu_total_ns} ns, GPU ${o.gpu_total_ns} ns`),
+      ...r.items
+        .slice(0, 3)
+        .map(
+          (o) => `${o.name}: ${o.calls} calls, CPU ${o.cpu_total_ns} ns, GPU ${o.gpu_total_ns} ns`,
+        ),
     ].join("\n"),
 });

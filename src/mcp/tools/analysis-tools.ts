@@ -1,7 +1,18 @@
-/** analyze_hotspots, get_frame_callers|callees, get_stack_examples, get_trace_window. Read-only and bounded. */
+/**
+ * analyze_hotspots, get_frame_callers|callees, get_stack_examples, get_trace_window. Read-only and
+ * bounded.
+ */
 import type { StackDirection } from "../../analysis/stacks.ts";
-import { answerFrameDrill, answerHotspots, FrameDrillRequest, HotspotsRequest } from "../../application/requests/profile-analysis-request.ts";
-import { answerTraceWindow, TraceWindowRequest } from "../../application/requests/trace-window-request.ts";
+import {
+  answerFrameDrill,
+  answerHotspots,
+  FrameDrillRequest,
+  HotspotsRequest,
+} from "../../application/requests/profile-analysis-request.ts";
+import {
+  answerTraceWindow,
+  TraceWindowRequest,
+} from "../../application/requests/trace-window-request.ts";
 import { HotspotsResult, StacksResult, TraceWindowResult } from "../schemas/analysis.ts";
 import { listLimit, toolPage, longLimit } from "../schemas/tool-pages.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
@@ -24,7 +35,12 @@ export const analyzeHotspots = defineTool({
   summarize: (r) =>
     [
       `hotspots (${r.metric ?? "no metric"}) at ${r.corpus_commit_id}: ${paging(r)}; ${evidenceLine(r.evidence)}`,
-      ...r.items.slice(0, 3).map((h) => `#${h.rank} ${h.function} (${h.frame_id}) self ${(100 * h.self_fraction).toFixed(1)}%`),
+      ...r.items
+        .slice(0, 3)
+        .map(
+          (h) =>
+            `#${h.rank} ${h.function} (${h.frame_id}) self ${(100 * h.self_fraction).toFixed(1)}%`,
+        ),
     ].join("\n"),
 });
 
@@ -40,12 +56,23 @@ function stacksTool(direction: StackDirection, name: string, title: string, desc
     result: StacksResult,
     pageable: true,
     run: async (request, { session }) => answerFrameDrill(await session.open(), direction, request),
-    summarize: (r) => `${direction} of ${r.frame.function} (${r.frame.frame_id}), ${r.metric ?? "no metric"}: ${paging(r)}; ${evidenceLine(r.evidence)}`,
+    summarize: (r) =>
+      `${direction} of ${r.frame.function} (${r.frame.frame_id}), ${r.metric ?? "no metric"}: ${paging(r)}; ${evidenceLine(r.evidence)}`,
   });
 }
 
-export const getFrameCallers = stacksTool("callers", "get_frame_callers", "Frame callers", "The frames that call frame_id, by time spent in the call. Paginated.");
-export const getFrameCallees = stacksTool("callees", "get_frame_callees", "Frame callees", "The frames frame_id calls, by time spent in them. Paginated.");
+export const getFrameCallers = stacksTool(
+  "callers",
+  "get_frame_callers",
+  "Frame callers",
+  "The frames that call frame_id, by time spent in the call. Paginated.",
+);
+export const getFrameCallees = stacksTool(
+  "callees",
+  "get_frame_callees",
+  "Frame callees",
+  "The frames frame_id calls, by time spent in them. Paginated.",
+);
 export const getStackExamples = stacksTool(
   "examples",
   "get_stack_examples",

@@ -6,7 +6,11 @@
  */
 import { CaptureResult, CapabilitiesResult, PlanPreview } from "../schemas/capture-results.ts";
 import {
-  answerCapabilities, answerCapturePlan, CapabilitiesRequest, CapturePlanExecutionRequest, CapturePlanRequest,
+  answerCapabilities,
+  answerCapturePlan,
+  CapabilitiesRequest,
+  CapturePlanExecutionRequest,
+  CapturePlanRequest,
 } from "../../application/requests/capture-requests.ts";
 import { defineTool, EXECUTE, READ_ONLY } from "../tool.ts";
 
@@ -20,7 +24,8 @@ export const listCapabilities = defineTool({
   annotations: READ_ONLY,
   input: CapabilitiesRequest,
   result: CapabilitiesResult,
-  run: async (request, { session }) => answerCapabilities(await (await session.open()).capture(), request),
+  run: async (request, { session }) =>
+    answerCapabilities(await (await session.open()).capture(), request),
   summarize: (r) => [...r.adapters, r.containment].map((c) => `${c.name} ${c.status}`).join(", "),
 });
 
@@ -35,8 +40,10 @@ export const planCapture = defineTool({
   annotations: READ_ONLY,
   input: CapturePlanRequest,
   result: PlanPreview,
-  run: async (request, { session }) => answerCapturePlan(await (await session.open()).capture(), request),
-  summarize: (r) => `plan ${r.plan_id} for ${r.workload.name} via ${r.adapter.name} (${r.containment.state}); expires ${r.expires_at}. Next: execute_capture_plan`,
+  run: async (request, { session }) =>
+    answerCapturePlan(await (await session.open()).capture(), request),
+  summarize: (r) =>
+    `plan ${r.plan_id} for ${r.workload.name} via ${r.adapter.name} (${r.containment.state}); expires ${r.expires_at}. Next: execute_capture_plan`,
 });
 
 export const executeCapturePlan = defineTool({
@@ -51,7 +58,11 @@ export const executeCapturePlan = defineTool({
   annotations: EXECUTE,
   input: CapturePlanExecutionRequest,
   result: CaptureResult,
-  run: async (args, { session, signal, progress }) => (await (await session.open()).capture()).execute(args.plan_id, { signal, onProgress: progress }),
+  run: async (args, { session, signal, progress }) =>
+    (await (await session.open()).capture()).execute(args.plan_id, {
+      signal,
+      onProgress: progress,
+    }),
   summarize: (r) =>
     `run ${r.run_id}: ${r.execution_status} (${r.termination.kind}${r.termination.exit_code !== null ? ` ${r.termination.exit_code}` : ""}), ` +
     `${r.artifacts.length} artifact(s), extraction ${r.extraction_status}${r.next_tool ? `; next ${r.next_tool}` : ""}`,

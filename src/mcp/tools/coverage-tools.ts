@@ -1,4 +1,7 @@
-/** analyze_coverage: lines executed per file, and the diff against a base run. Read-only and bounded. */
+/**
+ * analyze_coverage: lines executed per file, and the diff against a base run. Read-only and
+ * bounded.
+ */
 import { answerCoverage, CoverageRequest } from "../../application/requests/recipe-requests.ts";
 import { CoverageResult } from "../schemas/coverage.ts";
 import { recipeLimit, toolPage } from "../schemas/tool-pages.ts";
@@ -20,6 +23,12 @@ export const analyzeCoverage = defineTool({
   summarize: (r) =>
     [
       `coverage at ${r.corpus_commit_id}: ${r.returned} of ${r.total} files${r.next_cursor ? "; more with next_cursor" : ""}; evidence ${r.evidence.status}: ${r.evidence.reason}`,
-      ...r.items.slice(0, 3).map((f) => (r.base ? `${f.file}: +${f.newly_executed} / -${f.no_longer_executed} lines` : `${f.file}: ${f.lines_executed}${f.lines_total === null ? "" : `/${f.lines_total}`} lines`)),
+      ...r.items
+        .slice(0, 3)
+        .map((f) =>
+          r.base
+            ? `${f.file}: +${f.newly_executed} / -${f.no_longer_executed} lines`
+            : `${f.file}: ${f.lines_executed}${f.lines_total === null ? "" : `/${f.lines_total}`} lines`,
+        ),
     ].join("\n"),
 });

@@ -19,6 +19,11 @@ export const analyzeFailures = defineTool({
   summarize: (r) =>
     [
       `failures at ${r.corpus_commit_id}: ${r.returned} of ${r.total} clusters${r.next_cursor ? "; more with next_cursor" : ""}; ${r.flaky_total} flaky; evidence ${r.evidence.status}: ${r.evidence.reason}`,
-      ...r.items.slice(0, 3).map((c) => `${c.count}× ${c.exception_type ?? "?"}: ${c.message_pattern.slice(0, 80)} at ${c.location ?? "?"}`),
+      ...r.items
+        .slice(0, 3)
+        .map(
+          (c) =>
+            `${c.count}× ${c.exception_type ?? "?"}: ${c.message_pattern.slice(0, 80)} at ${c.location ?? "?"}`,
+        ),
     ].join("\n"),
 });

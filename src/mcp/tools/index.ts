@@ -1,8 +1,21 @@
 /** Every tool, in the fixed order tools/list reports them (the first-run sequence first). */
 import type { AnyTool } from "../tool.ts";
-import { analyzeHotspots, getFrameCallees, getFrameCallers, getStackExamples, getTraceWindow } from "./analysis-tools.ts";
+import {
+  analyzeHotspots,
+  getFrameCallees,
+  getFrameCallers,
+  getStackExamples,
+  getTraceWindow,
+} from "./analysis-tools.ts";
 import { importArtifact } from "./import-tool.ts";
-import { getArtifact, getEvidence, getRun, listArtifacts, listRuns, summarizeRuns } from "./record-tools.ts";
+import {
+  getArtifact,
+  getEvidence,
+  getRun,
+  listArtifacts,
+  listRuns,
+  summarizeRuns,
+} from "./record-tools.ts";
 import { initializeWorkspace, validateWorkspace, workspaceStatus } from "./workspace-tools.ts";
 import { CAPTURE_TOOLS } from "./capture-tools.ts";
 import { configureWorkload, workloadConfigurationStatus } from "./workload-tools.ts";

@@ -1,22 +1,46 @@
-/** create/list/get investigation, record/get hypothesis, record/get/list finding, record_analysis. */
+/**
+ * create/list/get investigation, record/get hypothesis, record/get/list finding, record_analysis.
+ */
 import {
-  AnalysisRecordRequest, answerAnalysisRecord, answerFinding, answerFindingRecord, answerFindingsPage, answerHypothesis, answerHypothesisRecord,
-  answerInvestigation, answerInvestigationCreate, answerInvestigationsPage, FindingLookupRequest, FindingRecordRequest, FindingsPageRequest,
-  HypothesisLookupRequest, HypothesisRecordRequest, InvestigationCreateRequest, InvestigationLookupRequest, InvestigationsPageRequest,
+  AnalysisRecordRequest,
+  answerAnalysisRecord,
+  answerFinding,
+  answerFindingRecord,
+  answerFindingsPage,
+  answerHypothesis,
+  answerHypothesisRecord,
+  answerInvestigation,
+  answerInvestigationCreate,
+  answerInvestigationsPage,
+  FindingLookupRequest,
+  FindingRecordRequest,
+  FindingsPageRequest,
+  HypothesisLookupRequest,
+  HypothesisRecordRequest,
+  InvestigationCreateRequest,
+  InvestigationLookupRequest,
+  InvestigationsPageRequest,
 } from "../../application/requests/investigation-requests.ts";
 import { InvestigationService } from "../../application/study/investigation-records.ts";
 import {
-  AnalysisRecordResult, FindingPageResult, FindingResult, HypothesisResult, InvestigationPageResult, InvestigationResult,
+  AnalysisRecordResult,
+  FindingPageResult,
+  FindingResult,
+  HypothesisResult,
+  InvestigationPageResult,
+  InvestigationResult,
 } from "../schemas/investigations.ts";
 import { longLimit, toolPage } from "../schemas/tool-pages.ts";
 import { ADDITIVE, defineTool, READ_ONLY } from "../tool.ts";
 
-const service = async (session: { open(): Promise<{ ws: InvestigationService["ws"] }> }) => new InvestigationService((await session.open()).ws);
+const service = async (session: { open(): Promise<{ ws: InvestigationService["ws"] }> }) =>
+  new InvestigationService((await session.open()).ws);
 
 export const createInvestigation = defineTool({
   name: "create_investigation",
   title: "Create investigation",
-  description: "Creates an investigation (title, optional question) that hypotheses, findings and analyses can belong to. Next: record_hypothesis.",
+  description:
+    "Creates an investigation (title, optional question) that hypotheses, findings and analyses can belong to. Next: record_hypothesis.",
   annotations: ADDITIVE,
   input: InvestigationCreateRequest,
   result: InvestigationResult,
@@ -50,7 +74,8 @@ export const getInvestigation = defineTool({
 export const recordHypothesis = defineTool({
   name: "record_hypothesis",
   title: "Record hypothesis",
-  description: "Records a new hypothesis of an investigation (revision 1), or a new revision of one: pass hypothesis_id and the expected_revision you read; a stale one is REVISION_CONFLICT. Evidence references must name existing records.",
+  description:
+    "Records a new hypothesis of an investigation (revision 1), or a new revision of one: pass hypothesis_id and the expected_revision you read; a stale one is REVISION_CONFLICT. Evidence references must name existing records.",
   annotations: ADDITIVE,
   input: HypothesisRecordRequest,
   result: HypothesisResult,
@@ -85,7 +110,8 @@ export const recordFinding = defineTool({
 export const getFinding = defineTool({
   name: "get_finding",
   title: "Get finding",
-  description: "A finding at its newest revision, or at the revision asked for, with its typed evidence references.",
+  description:
+    "A finding at its newest revision, or at the revision asked for, with its typed evidence references.",
   annotations: READ_ONLY,
   input: FindingLookupRequest,
   result: FindingResult,
@@ -96,7 +122,8 @@ export const getFinding = defineTool({
 export const listFindings = defineTool({
   name: "list_findings",
   title: "List findings",
-  description: "The newest revision of every finding, or of an investigation's findings, oldest first. Paginated.",
+  description:
+    "The newest revision of every finding, or of an investigation's findings, oldest first. Paginated.",
   annotations: READ_ONLY,
   input: toolPage(FindingsPageRequest, longLimit),
   result: FindingPageResult,
@@ -108,7 +135,8 @@ export const listFindings = defineTool({
 export const recordAnalysis = defineTool({
   name: "record_analysis",
   title: "Record analysis",
-  description: "Runs a recipe (cpu_hotspots) on the pinned corpus commit and persists it: the exact corpus_commit_id, parameters_digest, result_digest, and typed references to the runs, artifacts and generations it read.",
+  description:
+    "Runs a recipe (cpu_hotspots) on the pinned corpus commit and persists it: the exact corpus_commit_id, parameters_digest, result_digest, and typed references to the runs, artifacts and generations it read.",
   annotations: ADDITIVE,
   input: AnalysisRecordRequest,
   result: AnalysisRecordResult,
@@ -116,4 +144,14 @@ export const recordAnalysis = defineTool({
   summarize: (r) => `analysis ${r.analysis_id} (${r.recipe}) at ${r.corpus_commit_id}`,
 });
 
-export const INVESTIGATION_TOOLS = [createInvestigation, listInvestigations, getInvestigation, recordHypothesis, getHypothesis, recordFinding, getFinding, listFindings, recordAnalysis];
+export const INVESTIGATION_TOOLS = [
+  createInvestigation,
+  listInvestigations,
+  getInvestigation,
+  recordHypothesis,
+  getHypothesis,
+  recordFinding,
+  getFinding,
+  listFindings,
+  recordAnalysis,
+];

@@ -1,13 +1,22 @@
-/** get_operation_window, get_operation_transitions, get_lifecycle_gaps: OTLP lifecycle observations. Read-only and bounded. */
+/**
+ * get_operation_window, get_operation_transitions, get_lifecycle_gaps: OTLP lifecycle observations.
+ * Read-only and bounded.
+ */
 import {
-  answerLifecycleGaps, answerOperationTransitions, answerOperationWindow, LifecycleGapsRequest, OperationTransitionsRequest, OperationWindowRequest,
+  answerLifecycleGaps,
+  answerOperationTransitions,
+  answerOperationWindow,
+  LifecycleGapsRequest,
+  OperationTransitionsRequest,
+  OperationWindowRequest,
 } from "../../application/requests/otel-requests.ts";
 import { GapsResult, OperationWindowResult, TransitionsResult } from "../schemas/otel.ts";
 import { toolPage, longLimit } from "../schemas/tool-pages.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 
 const evidenceLine = (e: { status: string; reason: string }) => `evidence ${e.status}: ${e.reason}`;
-const paging = (r: { returned: number; total: number; next_cursor: string | null }) => `${r.returned} of ${r.total}${r.next_cursor ? "; more with next_cursor" : ""}`;
+const paging = (r: { returned: number; total: number; next_cursor: string | null }) =>
+  `${r.returned} of ${r.total}${r.next_cursor ? "; more with next_cursor" : ""}`;
 
 export const getOperationWindow = defineTool({
   name: "get_operation_window",
@@ -20,28 +29,33 @@ export const getOperationWindow = defineTool({
   result: OperationWindowResult,
   pageable: true,
   run: async (request, { session }) => answerOperationWindow(await session.open(), request),
-  summarize: (r) => `operation window [${r.window.start_ns}, ${r.window.end_ns}] of ${r.inputs.subject.id}: ${paging(r)} spans; ${evidenceLine(r.evidence)}`,
+  summarize: (r) =>
+    `operation window [${r.window.start_ns}, ${r.window.end_ns}] of ${r.inputs.subject.id}: ${paging(r)} spans; ${evidenceLine(r.evidence)}`,
 });
 
 export const getOperationTransitions = defineTool({
   name: "get_operation_transitions",
   title: "OTLP operation transitions",
-  description: "Parent→child span name transitions of one imported OTLP trace, with counts and child time, down to max_depth (default 8). Paginated.",
+  description:
+    "Parent→child span name transitions of one imported OTLP trace, with counts and child time, down to max_depth (default 8). Paginated.",
   annotations: READ_ONLY,
   input: toolPage(OperationTransitionsRequest, longLimit),
   result: TransitionsResult,
   pageable: true,
   run: async (request, { session }) => answerOperationTransitions(await session.open(), request),
-  summarize: (r) => `transitions of ${r.inputs.subject.id} (max depth ${r.max_depth}): ${paging(r)}; ${evidenceLine(r.evidence)}`,
+  summarize: (r) =>
+    `transitions of ${r.inputs.subject.id} (max depth ${r.max_depth}): ${paging(r)}; ${evidenceLine(r.evidence)}`,
 });
 
 export const getLifecycleGaps = defineTool({
   name: "get_lifecycle_gaps",
   title: "OTLP lifecycle gaps",
-  description: "Gaps in one imported OTLP trace: spans whose parent is missing, bad or reversed timestamps, invalid or duplicate ids; counts with examples.",
+  description:
+    "Gaps in one imported OTLP trace: spans whose parent is missing, bad or reversed timestamps, invalid or duplicate ids; counts with examples.",
   annotations: READ_ONLY,
   input: toolPage(LifecycleGapsRequest, longLimit),
   result: GapsResult,
   run: async (request, { session }) => answerLifecycleGaps(await session.open(), request),
-  summarize: (r) => `lifecycle gaps of ${r.inputs.subject.id}: ${r.items.map((g) => `${g.kind} ${g.count}`).join(", ") || "none"}; ${evidenceLine(r.evidence)}`,
+  summarize: (r) =>
+    `lifecycle gaps of ${r.inputs.subject.id}: ${r.items.map((g) => `${g.kind} ${g.count}`).join(", ") || "none"}; ${evidenceLine(r.evidence)}`,
 });

@@ -1,5 +1,11 @@
-/** diff_profiles: the differential profile of two runs or artifacts, any formats. Read-only and paged. */
-import { answerProfileDiff, ProfileDiffRequest } from "../../application/requests/profile-view-requests.ts";
+/**
+ * diff_profiles: the differential profile of two runs or artifacts, any formats. Read-only and
+ * paged.
+ */
+import {
+  answerProfileDiff,
+  ProfileDiffRequest,
+} from "../../application/requests/profile-view-requests.ts";
 import { ProfileDiffResult } from "../schemas/pictures.ts";
 import { listLimit, toolPage } from "../schemas/tool-pages.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
@@ -18,6 +24,11 @@ export const diffProfiles = defineTool({
   summarize: (r) =>
     [
       `diff ${r.base.subject.id} → ${r.candidate.subject.id} (${r.metric ?? "no metric"}, ${r.unit}): ${r.returned} of ${r.total}; evidence ${r.evidence.status}: ${r.evidence.reason}`,
-      ...r.items.slice(0, 3).map((d) => `#${d.rank} ${d.function}: self ${d.delta_self > 0 ? "+" : ""}${d.delta_self} (${(100 * d.delta_self_share).toFixed(1)} pts)`),
+      ...r.items
+        .slice(0, 3)
+        .map(
+          (d) =>
+            `#${d.rank} ${d.function}: self ${d.delta_self > 0 ? "+" : ""}${d.delta_self} (${(100 * d.delta_self_share).toFixed(1)} pts)`,
+        ),
     ].join("\n"),
 });

@@ -1,9 +1,27 @@
-/** list_runs, get_run, list_artifacts, get_artifact, get_evidence, summarize_runs: metadata and digests, never bytes or storage paths. */
+/**
+ * list_runs, get_run, list_artifacts, get_artifact, get_evidence, summarize_runs: metadata and
+ * digests, never bytes or storage paths.
+ */
 import {
-  answerArtifactLookup, answerEvidence, answerRunLookup, ArtifactLookupRequest, EvidenceRequest, RecordPageRequest, RunLookupRequest,
+  answerArtifactLookup,
+  answerEvidence,
+  answerRunLookup,
+  ArtifactLookupRequest,
+  EvidenceRequest,
+  RecordPageRequest,
+  RunLookupRequest,
 } from "../../application/requests/record-requests.ts";
-import { answerRunsSummary, RunsSummaryRequest } from "../../application/requests/summary-request.ts";
-import { ArtifactDetail, ArtifactPage, EvidenceResult, RunDetail, RunPage } from "../schemas/records.ts";
+import {
+  answerRunsSummary,
+  RunsSummaryRequest,
+} from "../../application/requests/summary-request.ts";
+import {
+  ArtifactDetail,
+  ArtifactPage,
+  EvidenceResult,
+  RunDetail,
+  RunPage,
+} from "../schemas/records.ts";
 import { SummaryResult } from "../schemas/summary.ts";
 import { listLimit, toolPage } from "../schemas/tool-pages.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
@@ -16,19 +34,27 @@ const more = (r: { returned: number; total: number; next_cursor: string | null }
 export const listRuns = defineTool({
   name: "list_runs",
   title: "List runs",
-  description: "Runs (imports and captures), newest first, with their execution/capture/extraction/validation statuses. Paginated: limit (≤200) and cursor.",
+  description:
+    "Runs (imports and captures), newest first, with their execution/capture/extraction/validation statuses. Paginated: limit (≤200) and cursor.",
   annotations: READ_ONLY,
   input: recordPage,
   result: RunPage,
   pageable: true,
   run: async (request, { session }) => (await session.open()).listRuns(request),
-  summarize: (r) => [`runs: ${more(r)}`, ...r.items.slice(0, 3).map((run) => `${run.run_id} ${run.capture_status}/${run.extraction_status}`)].join("\n"),
+  summarize: (r) =>
+    [
+      `runs: ${more(r)}`,
+      ...r.items
+        .slice(0, 3)
+        .map((run) => `${run.run_id} ${run.capture_status}/${run.extraction_status}`),
+    ].join("\n"),
 });
 
 export const getRun = defineTool({
   name: "get_run",
   title: "Get run",
-  description: "One run: statuses, limitations, error, generations, artifacts and their registrations. No host paths.",
+  description:
+    "One run: statuses, limitations, error, generations, artifacts and their registrations. No host paths.",
   annotations: READ_ONLY,
   input: RunLookupRequest,
   result: RunDetail,
@@ -40,13 +66,20 @@ export const getRun = defineTool({
 export const listArtifacts = defineTool({
   name: "list_artifacts",
   title: "List artifacts",
-  description: "Stored artifacts, newest first: id (sha256), size, kinds, effective sensitivity. Paginated: limit (≤200) and cursor.",
+  description:
+    "Stored artifacts, newest first: id (sha256), size, kinds, effective sensitivity. Paginated: limit (≤200) and cursor.",
   annotations: READ_ONLY,
   input: recordPage,
   result: ArtifactPage,
   pageable: true,
   run: async (request, { session }) => (await session.open()).listArtifacts(request),
-  summarize: (r) => [`artifacts: ${more(r)}`, ...r.items.slice(0, 3).map((a) => `${a.artifact_id} ${a.kinds.join(",")} ${a.byte_length} bytes`)].join("\n"),
+  summarize: (r) =>
+    [
+      `artifacts: ${more(r)}`,
+      ...r.items
+        .slice(0, 3)
+        .map((a) => `${a.artifact_id} ${a.kinds.join(",")} ${a.byte_length} bytes`),
+    ].join("\n"),
 });
 
 export const getArtifact = defineTool({
@@ -58,7 +91,8 @@ export const getArtifact = defineTool({
   input: ArtifactLookupRequest,
   result: ArtifactDetail,
   run: async (request, { session }) => answerArtifactLookup(await session.open(), request),
-  summarize: (r) => `artifact ${r.artifact_id}: ${r.byte_length} bytes, ${r.kinds.join(",") || "unknown kind"}; analyses: ${r.supported_analyses.join(", ") || "none"}`,
+  summarize: (r) =>
+    `artifact ${r.artifact_id}: ${r.byte_length} bytes, ${r.kinds.join(",") || "unknown kind"}; analyses: ${r.supported_analyses.join(", ") || "none"}`,
 });
 
 export const getEvidence = defineTool({
@@ -92,8 +126,10 @@ export const summarizeRuns = defineTool({
     r.summary === "comparison.summary"
       ? `comparison of ${r.base.run_id} → ${r.candidate.run_id} at ${r.corpus_commit_id}: ${r.profiles.length} metric(s) diffed${r.profiles[0]?.by_self[0] ? `, most moved ${r.profiles[0].by_self[0].function}` : ""}; ${r.measurements.length} measurement(s) compared`
       : [
-      `summary of ${r.runs.length} run(s) at ${r.corpus_commit_id}`,
-      ...r.runs.map((run) =>
-        `${run.run_id}: ${run.artifacts.length} artifact(s); ${run.hotspots ? `top ${run.hotspots.items[0]?.function ?? "none"} (${run.hotspots.metric})` : "no hotspots"}; ${run.measurements ? `${run.measurements.total} measurements` : "no measurements"}; ${run.limitations.length} limitation(s)`),
-    ].join("\n"),
+          `summary of ${r.runs.length} run(s) at ${r.corpus_commit_id}`,
+          ...r.runs.map(
+            (run) =>
+              `${run.run_id}: ${run.artifacts.length} artifact(s); ${run.hotspots ? `top ${run.hotspots.items[0]?.function ?? "none"} (${run.hotspots.metric})` : "no hotspots"}; ${run.measurements ? `${run.measurements.total} measurements` : "no measurements"}; ${run.limitations.length} limitation(s)`,
+          ),
+        ].join("\n"),
 });

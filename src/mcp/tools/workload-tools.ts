@@ -3,13 +3,27 @@
  * flameox.toml and their approval. configure_workload proposes; only a person approves,
  * on the CLI. No tool here, or anywhere in the server, changes an approval.
  */
-import { answerWorkloadConfiguration, WorkloadConfigurationRequest } from "../../application/requests/capture-requests.ts";
-import { ConfigureWorkloadResult, WorkloadConfigurationStatus } from "../schemas/capture-results.ts";
+import {
+  answerWorkloadConfiguration,
+  WorkloadConfigurationRequest,
+} from "../../application/requests/capture-requests.ts";
+import {
+  ConfigureWorkloadResult,
+  WorkloadConfigurationStatus,
+} from "../schemas/capture-results.ts";
 import { NoArguments } from "../schemas/inputs.ts";
 import { defineTool, READ_ONLY, type ToolAnnotations } from "../tool.ts";
 
-/** Replace overwrites a declaration (perhaps a person's) and revokes its approval: destructive, and not idempotent. */
-const PROPOSE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
+/**
+ * Replace overwrites a declaration (perhaps a person's) and revokes its approval: destructive, and
+ * not idempotent.
+ */
+const PROPOSE: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: false,
+};
 
 export const workloadConfigurationStatus = defineTool({
   name: "workload_configuration_status",
@@ -43,8 +57,11 @@ export const configureWorkload = defineTool({
   annotations: PROPOSE,
   input: WorkloadConfigurationRequest,
   result: ConfigureWorkloadResult,
-  run: async (request, { session }) => answerWorkloadConfiguration(await (await session.open()).capture(), request),
+  run: async (request, { session }) =>
+    answerWorkloadConfiguration(await (await session.open()).capture(), request),
   summarize: (r) =>
     `${r.changed ? `${r.operation}d` : "unchanged"} workload ${r.name} (${r.workload_definition_id}); configuration ${r.configuration_id}; ` +
-    (r.approval.state === "approved" ? "approved" : `${r.approval.state}: it cannot run until a person runs \`${r.approval.approve_command}\``),
+    (r.approval.state === "approved"
+      ? "approved"
+      : `${r.approval.state}: it cannot run until a person runs \`${r.approval.approve_command}\``),
 });

@@ -35,7 +35,8 @@ export const initializeWorkspace = defineTool({
   input: NoArguments,
   result: InitResult,
   run: (_args, { session }) => session.initialize(),
-  summarize: (r) => `${r.created ? "Initialized" : "Already initialized:"} workspace ${r.identity.workspace_id}`,
+  summarize: (r) =>
+    `${r.created ? "Initialized" : "Already initialized:"} workspace ${r.identity.workspace_id}`,
 });
 
 export const validateWorkspace = defineTool({
@@ -43,7 +44,7 @@ export const validateWorkspace = defineTool({
   title: "Validate workspace",
   description:
     "Checks workspace integrity: identity, control plane, corpus HEAD and commit digests, generation manifests, evidence files and catalog. " +
-    "mode \"full\" also rehashes every artifact and evidence file. Read-only: it never repairs.",
+    'mode "full" also rehashes every artifact and evidence file. Read-only: it never repairs.',
   annotations: READ_ONLY,
   input: ValidationRequest,
   result: ValidationReport,

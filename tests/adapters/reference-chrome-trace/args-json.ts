@@ -20,7 +20,8 @@ export class ArgsSerializer {
     const text = JSON.stringify(args);
     if (text === undefined) return null;
     // UTF-8 needs at most 3 bytes per UTF-16 unit: short texts fit without measuring.
-    if (text.length * 3 <= this.maxBytes || Buffer.byteLength(text, "utf8") <= this.maxBytes) return text;
+    if (text.length * 3 <= this.maxBytes || Buffer.byteLength(text, "utf8") <= this.maxBytes)
+      return text;
     this.truncated = true;
     const { read } = this.encoder.encodeInto(text, this.scratch);
     return text.slice(0, read);

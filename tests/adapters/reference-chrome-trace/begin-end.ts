@@ -7,8 +7,15 @@
 import { FLAG_UNMATCHED_BEGIN } from "../../../src/adapters/trace-events/event-flags.ts";
 import { threadSpanNs } from "../../../src/adapters/common/time-ns.ts";
 import { sortInPlaceUnlessSorted } from "./sorted-order.ts";
-import { BeginEndMatcher, type BeginEndCounts } from "../../../src/adapters/trace-events/begin-end-matcher.ts";
-import { KIND_BEGIN, KIND_END, KIND_SKIPPED } from "../../../src/adapters/trace-events/event-kinds.ts";
+import {
+  BeginEndMatcher,
+  type BeginEndCounts,
+} from "../../../src/adapters/trace-events/begin-end-matcher.ts";
+import {
+  KIND_BEGIN,
+  KIND_END,
+  KIND_SKIPPED,
+} from "../../../src/adapters/trace-events/event-kinds.ts";
 import type { ScannedTrace, TraceEventObject } from "./event-scan.ts";
 
 export type { BeginEndCounts } from "../../../src/adapters/trace-events/begin-end-matcher.ts";

@@ -1,6 +1,7 @@
 /**
  * Reference, first pass over the parsed trace events (one object each): classifies each
- * event, resolves its track, converts ts/dur to integer nanoseconds (relative to the first timestamp, see NsClock) and
+ * event, resolves its track, converts ts/dur to integer nanoseconds (relative to the first
+ * timestamp, see NsClock) and
  * interns slice frames. Results go into typed arrays indexed by event position, so the
  * later passes (B/E matching, nesting, row writing) allocate nothing per event.
  */
@@ -9,10 +10,42 @@ import type { EmbeddedProfiles } from "../../../src/adapters/chrome-trace/embedd
 import { FLAG_CLAMPED, FLAG_MISSING_DUR } from "../../../src/adapters/trace-events/event-flags.ts";
 import type { SliceFrames } from "../../../src/adapters/trace-events/slice-frames.ts";
 import { asyncIdOf, type TrackRegistry } from "../../../src/adapters/chrome-trace/tracks.ts";
-import { KIND_BEGIN, KIND_COMPLETE, KIND_END, KIND_EVENT, UNNAMED, type ScanCounts } from "../../../src/adapters/trace-events/event-kinds.ts";
+import {
+  KIND_BEGIN,
+  KIND_COMPLETE,
+  KIND_END,
+  KIND_EVENT,
+  UNNAMED,
+  type ScanCounts,
+} from "../../../src/adapters/trace-events/event-kinds.ts";
 
 /** Phases of the Trace Event Format that are kept as plain events. */
-const KNOWN_EVENT_PHASES = new Set(["i", "I", "n", "C", "b", "e", "S", "T", "p", "F", "s", "t", "f", "P", "O", "N", "D", "R", "(", ")", "v", "V", "c", "="]);
+const KNOWN_EVENT_PHASES = new Set([
+  "i",
+  "I",
+  "n",
+  "C",
+  "b",
+  "e",
+  "S",
+  "T",
+  "p",
+  "F",
+  "s",
+  "t",
+  "f",
+  "P",
+  "O",
+  "N",
+  "D",
+  "R",
+  "(",
+  ")",
+  "v",
+  "V",
+  "c",
+  "=",
+]);
 
 export interface TraceEventObject {
   ph?: unknown;
@@ -35,7 +68,10 @@ export interface ScannedTrace {
   track: Int32Array;
   startNs: Float64Array;
   durNs: Float64Array;
-  /** Thread time, ns: an X's thread duration (tdur), a B's or E's thread clock (tts), then a paired B's slice thread time (NaN: none). */
+  /**
+   * Thread time, ns: an X's thread duration (tdur), a B's or E's thread clock (tts), then a paired
+   * B's slice thread time (NaN: none).
+   */
   threadNs: Float64Array;
   frame: Int32Array;
   flags: Uint8Array;
@@ -53,7 +89,12 @@ function numeric(value: unknown): number {
   return typeof value === "string" && value.trim() !== "" ? Number(value) : Number.NaN;
 }
 
-export function scanEvents(events: readonly unknown[], tracks: TrackRegistry, sliceFrames: SliceFrames, profiles: EmbeddedProfiles): ScannedTrace {
+export function scanEvents(
+  events: readonly unknown[],
+  tracks: TrackRegistry,
+  sliceFrames: SliceFrames,
+  profiles: EmbeddedProfiles,
+): ScannedTrace {
   const n = events.length;
   const kind = new Uint8Array(n);
   const track = new Int32Array(n).fill(-1);
@@ -64,12 +105,24 @@ export function scanEvents(events: readonly unknown[], tracks: TrackRegistry, sl
   const flags = new Uint8Array(n);
   const slicesByTrack: number[][] = [];
   const trackEndNs: number[] = [];
-  const counts: ScanCounts = { malformed: 0, missingTs: 0, unknownPhases: 0, clamped: 0, missingDur: 0, metadata: 0 };
+  const counts: ScanCounts = {
+    malformed: 0,
+    missingTs: 0,
+    unknownPhases: 0,
+    clamped: 0,
+    missingDur: 0,
+    metadata: 0,
+  };
   let clock: NsClock | null = null;
 
   for (let i = 0; i < n; i++) {
     const event = events[i] as TraceEventObject | null;
-    if (typeof event !== "object" || event === null || Array.isArray(event) || typeof event.ph !== "string") {
+    if (
+      typeof event !== "object" ||
+      event === null ||
+      Array.isArray(event) ||
+      typeof event.ph !== "string"
+    ) {
       counts.malformed++;
       continue;
     }
@@ -87,8 +140,15 @@ export function scanEvents(events: readonly unknown[], tracks: TrackRegistry, sl
     clock ??= new NsClock(tsUs);
     // Nestable async events with an id go to their operation's track, where b/e pair like B/E.
     const async = ph === "b" || ph === "e" || ph === "n" ? asyncIdOf(event.id, event.id2) : null;
-    const t = async === null ? tracks.trackOf(event.pid, event.tid)
-      : tracks.asyncTrackOf(event.pid, typeof event.cat === "string" ? event.cat : null, async, ph !== "e" && typeof event.name === "string" ? event.name : null);
+    const t =
+      async === null
+        ? tracks.trackOf(event.pid, event.tid)
+        : tracks.asyncTrackOf(
+            event.pid,
+            typeof event.cat === "string" ? event.cat : null,
+            async,
+            ph !== "e" && typeof event.name === "string" ? event.name : null,
+          );
     while (slicesByTrack.length <= t) {
       slicesByTrack.push([]);
       trackEndNs.push(Number.NEGATIVE_INFINITY);
@@ -124,12 +184,26 @@ export function scanEvents(events: readonly unknown[], tracks: TrackRegistry, sl
     }
     if (kind[i] !== KIND_EVENT) {
       slicesByTrack[t]!.push(i);
-      if (kind[i] !== KIND_END) frame[i] = sliceFrames.frameOf(typeof event.name === "string" ? event.name : UNNAMED, typeof event.cat === "string" ? event.cat : null);
+      if (kind[i] !== KIND_END)
+        frame[i] = sliceFrames.frameOf(
+          typeof event.name === "string" ? event.name : UNNAMED,
+          typeof event.cat === "string" ? event.cat : null,
+        );
     }
     if (end > trackEndNs[t]!) trackEndNs[t] = end;
   }
   return {
-    events, kind, track, startNs, durNs, threadNs, frame, flags, depth: new Int32Array(n), slicesByTrack, trackEndNs,
+    events,
+    kind,
+    track,
+    startNs,
+    durNs,
+    threadNs,
+    frame,
+    flags,
+    depth: new Int32Array(n),
+    slicesByTrack,
+    trackEndNs,
     clock: clock ?? new NsClock(0),
     counts,
   };

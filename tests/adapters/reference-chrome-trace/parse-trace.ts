@@ -6,7 +6,12 @@
  */
 import type { AdapterLimits } from "../../../src/adapters/adapter.ts";
 import { TRACE_FORMAT } from "../../../src/adapters/chrome-trace/trace-producer.ts";
-import { expectationFailed, isPlainObject, parseJsonPayload, tooLarge } from "../../../src/adapters/json-guard.ts";
+import {
+  expectationFailed,
+  isPlainObject,
+  parseJsonPayload,
+  tooLarge,
+} from "../../../src/adapters/json-guard.ts";
 import { FlameoxError } from "../../../src/domain/errors.ts";
 
 export interface ParsedTrace {
@@ -23,13 +28,15 @@ export function parseTrace(bytes: Uint8Array, limits: AdapterLimits): ParsedTrac
   if (Array.isArray(value)) {
     events = value;
   } else if (isPlainObject(value)) {
-    if (!Array.isArray(value.traceEvents)) throw expectationFailed(TRACE_FORMAT, "traceEvents", "an array", value.traceEvents);
+    if (!Array.isArray(value.traceEvents))
+      throw expectationFailed(TRACE_FORMAT, "traceEvents", "an array", value.traceEvents);
     events = value.traceEvents;
     container = value;
   } else {
     throw expectationFailed(TRACE_FORMAT, "the top-level value", "an array or an object", value);
   }
-  if (events.length > limits.maxEvents) throw tooLarge(TRACE_FORMAT, "events", events.length, limits.maxEvents);
+  if (events.length > limits.maxEvents)
+    throw tooLarge(TRACE_FORMAT, "events", events.length, limits.maxEvents);
   return { events, container, repairedTruncatedArray };
 }
 
@@ -38,12 +45,21 @@ export function parseTrace(bytes: Uint8Array, limits: AdapterLimits): ParsedTrac
  * (possibly after a trailing comma), the array closed and parsed again. Otherwise the
  * original error, which describes the real input.
  */
-function parseRepairing(bytes: Uint8Array, maxDepth: number): { value: unknown; repairedTruncatedArray: boolean } {
+function parseRepairing(
+  bytes: Uint8Array,
+  maxDepth: number,
+): { value: unknown; repairedTruncatedArray: boolean } {
   try {
-    return { value: parseJsonPayload(bytes, maxDepth, TRACE_FORMAT).value, repairedTruncatedArray: false };
+    return {
+      value: parseJsonPayload(bytes, maxDepth, TRACE_FORMAT).value,
+      repairedTruncatedArray: false,
+    };
   } catch (error) {
     // Only a syntax error can be a cut-off array (not the depth limit, not an empty payload).
-    const syntax = error instanceof FlameoxError && error.code === "ARTIFACT_PARSE_FAILED" && error.message.includes("invalid JSON (");
+    const syntax =
+      error instanceof FlameoxError &&
+      error.code === "ARTIFACT_PARSE_FAILED" &&
+      error.message.includes("invalid JSON (");
     const repaired = syntax ? closeTruncatedArray(new TextDecoder().decode(bytes)) : null;
     if (repaired !== null) {
       try {
@@ -56,9 +72,12 @@ function parseRepairing(bytes: Uint8Array, maxDepth: number): { value: unknown; 
   }
 }
 
-const isJsonSpace = (code: number): boolean => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+const isJsonSpace = (code: number): boolean =>
+  code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 
-/** `[ {...}, {...},` or `[ {...}, {...}` → closed array text; null when the text is not that case. */
+/**
+ * `[ {...}, {...},` or `[ {...}, {...}` → closed array text; null when the text is not that case.
+ */
 function closeTruncatedArray(text: string): string | null {
   let start = 0;
   while (start < text.length && isJsonSpace(text.charCodeAt(start))) start++;

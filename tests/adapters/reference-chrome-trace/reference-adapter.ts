@@ -38,7 +38,13 @@ export const chromeTraceReference: ProducerAdapter = {
     const tracks = new TrackRegistry();
     const profiles = new EmbeddedProfiles();
     const scan = scanEvents(parsed.events, tracks, new SliceFrames(frames), profiles);
-    if (profiles.sampleCount > input.limits.maxEvents) throw tooLarge(TRACE_FORMAT, "CPU profile samples", profiles.sampleCount, input.limits.maxEvents);
+    if (profiles.sampleCount > input.limits.maxEvents)
+      throw tooLarge(
+        TRACE_FORMAT,
+        "CPU profile samples",
+        profiles.sampleCount,
+        input.limits.maxEvents,
+      );
 
     const wall = new MeasureAccumulator("wall_time");
     const wallStacks = new StackTrie("wall_time");
@@ -52,7 +58,15 @@ export const chromeTraceReference: ProducerAdapter = {
     const args = new ArgsSerializer(input.limits.maxArgsBytes);
     const truncatedArgs = writeTraceEventRows(scan, tracks, args, tables.trace_events);
     const trackInfo = tracks.allInfo();
-    trackInfo.forEach((info, t) => tables.tracks.append({ track_id: info.id ?? "-", pid: tracks.pids[t]!, tid: tracks.tids[t]!, process_name: info.processName, thread_name: info.threadName }));
+    trackInfo.forEach((info, t) =>
+      tables.tracks.append({
+        track_id: info.id ?? "-",
+        pid: tracks.pids[t]!,
+        tid: tracks.tids[t]!,
+        process_name: info.processName,
+        thread_name: info.threadName,
+      }),
+    );
     const lookup = (track: number) => trackInfo[track]!;
     frames.emit(tables.frames);
     wall.emit(tables.frame_measurements, tables.call_edges, frames, lookup);
@@ -61,7 +75,9 @@ export const chromeTraceReference: ProducerAdapter = {
     cpuStacks.emit(tables.stacks, frames, scan.clock, lookup);
 
     const { producer, version } = traceProducer(parsed.container, input.displayName);
-    const stackSamples = Array.isArray(parsed.container.samples) ? parsed.container.samples.length : 0;
+    const stackSamples = Array.isArray(parsed.container.samples)
+      ? parsed.container.samples.length
+      : 0;
     return {
       adapter: NAME,
       adapterVersion: VERSION,
@@ -69,7 +85,11 @@ export const chromeTraceReference: ProducerAdapter = {
       producerVersion: version,
       tables,
       limitations: traceLimitations({
-        scan: scan.counts, beginEnd, profiles: profileStats, slices, truncatedArgs,
+        scan: scan.counts,
+        beginEnd,
+        profiles: profileStats,
+        slices,
+        truncatedArgs,
         repairedTruncatedArray: parsed.repairedTruncatedArray,
         ignoredStackSamples: stackSamples,
       }),
@@ -81,14 +101,24 @@ export const chromeTraceReference: ProducerAdapter = {
         cpu_profiles: profileStats.profiles,
         cpu_samples: profileStats.attributedSamples,
         total_cpu_time_ns: profileStats.totalNs,
-        metrics: [slices > 0 ? "wall_time" : "", profileStats.attributedSamples > 0 ? "cpu_time" : ""].filter(Boolean).join(","),
+        metrics: [
+          slices > 0 ? "wall_time" : "",
+          profileStats.attributedSamples > 0 ? "cpu_time" : "",
+        ]
+          .filter(Boolean)
+          .join(","),
       },
     };
   },
 };
 
 /** B/E pairing, then nesting and measurement, one track at a time. */
-function measureSlices(scan: ScannedTrace, frameCount: number, wall: MeasureAccumulator, stacks: StackTrie): { slices: number; beginEnd: BeginEndCounts } {
+function measureSlices(
+  scan: ScannedTrace,
+  frameCount: number,
+  wall: MeasureAccumulator,
+  stacks: StackTrie,
+): { slices: number; beginEnd: BeginEndCounts } {
   const beginEnd: BeginEndCounts = { unmatchedBegin: 0, unmatchedEnd: 0 };
   const nester = new SliceNester(frameCount, wall, stacks);
   let slices = 0;
@@ -97,7 +127,8 @@ function measureSlices(scan: ScannedTrace, frameCount: number, wall: MeasureAccu
     if (trackSlices.length === 0) continue;
     const trackEnd = scan.trackEndNs[t]!;
     for (const i of trackSlices) {
-      if ((scan.flags[i]! & FLAG_MISSING_DUR) !== 0) scan.durNs[i] = Math.max(0, trackEnd - scan.startNs[i]!);
+      if ((scan.flags[i]! & FLAG_MISSING_DUR) !== 0)
+        scan.durNs[i] = Math.max(0, trackEnd - scan.startNs[i]!);
     }
     matchBeginEnd(scan, trackSlices, trackEnd, beginEnd);
     slices += nestTrackSlices(scan, trackSlices, t, nester);

@@ -8,11 +8,21 @@ import type { CellValue } from "../../../src/domain/table-buffer.ts";
 import type { TrackInfo } from "../../../src/adapters/common/track.ts";
 import type { ArgsSerializer } from "./args-json.ts";
 import { FLAG_ARGS_TRUNCATED, flagsText } from "../../../src/adapters/trace-events/event-flags.ts";
-import { KIND_BEGIN, KIND_COMPLETE, KIND_SKIPPED, UNNAMED } from "../../../src/adapters/trace-events/event-kinds.ts";
+import {
+  KIND_BEGIN,
+  KIND_COMPLETE,
+  KIND_SKIPPED,
+  UNNAMED,
+} from "../../../src/adapters/trace-events/event-kinds.ts";
 import type { ScannedTrace, TraceEventObject } from "./event-scan.ts";
 import type { TrackRegistry } from "../../../src/adapters/chrome-trace/tracks.ts";
 
-export function writeTraceEventRows(scan: ScannedTrace, tracks: TrackRegistry, args: ArgsSerializer, table: TableBuffer): number {
+export function writeTraceEventRows(
+  scan: ScannedTrace,
+  tracks: TrackRegistry,
+  args: ArgsSerializer,
+  table: TableBuffer,
+): number {
   const { events, kind, track, startNs, durNs, threadNs, depth, flags, clock } = scan;
   const infos: TrackInfo[] = tracks.allInfo();
   let truncatedArgs = 0;
@@ -39,7 +49,10 @@ export function writeTraceEventRows(scan: ScannedTrace, tracks: TrackRegistry, a
     row.depth = depth[i]!;
     row.args_json = argsJson;
     row.flags = flagsText(mask);
-    row.thread_dur_ns = (k === KIND_COMPLETE || k === KIND_BEGIN) && Number.isFinite(threadNs[i]!) ? threadNs[i]! : null;
+    row.thread_dur_ns =
+      (k === KIND_COMPLETE || k === KIND_BEGIN) && Number.isFinite(threadNs[i]!)
+        ? threadNs[i]!
+        : null;
     table.append(row);
   }
   return truncatedArgs;

@@ -14,13 +14,24 @@ import { readOtlpProto } from "./parse-proto.ts";
 
 export const otlpJsonReference: ProducerAdapter = {
   ...otlpJsonAdapter,
-  extract: (input) => collectRows(input.limits.maxEvents, { name: otlpJsonAdapter.name, version: otlpJsonAdapter.version }, (rows) => readOtlpJson(input.bytes, input.limits, rows)),
+  extract: (input) =>
+    collectRows(
+      input.limits.maxEvents,
+      { name: otlpJsonAdapter.name, version: otlpJsonAdapter.version },
+      (rows) => readOtlpJson(input.bytes, input.limits, rows),
+    ),
 };
 
 export const otlpProtoReference: ProducerAdapter = {
   ...otlpProtoAdapter,
   extract(input) {
-    const bytes = isLengthPrefixed(input.bytes.subarray(0, 5)) ? unframeWhole(input.bytes) : input.bytes;
-    return collectRows(input.limits.maxEvents, { name: otlpProtoAdapter.name, version: otlpProtoAdapter.version }, (rows) => readOtlpProto(bytes, rows));
+    const bytes = isLengthPrefixed(input.bytes.subarray(0, 5))
+      ? unframeWhole(input.bytes)
+      : input.bytes;
+    return collectRows(
+      input.limits.maxEvents,
+      { name: otlpProtoAdapter.name, version: otlpProtoAdapter.version },
+      (rows) => readOtlpProto(bytes, rows),
+    );
   },
 };

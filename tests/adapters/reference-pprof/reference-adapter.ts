@@ -11,5 +11,9 @@ import { parsePprof } from "./parse-pprof.ts";
 
 export const pprofReference: ProducerAdapter = {
   ...pprofAdapter,
-  extract: (input) => pprofEvidence(parsePprof(input.bytes), input.limits.maxEvents, { name: pprofAdapter.name, version: pprofAdapter.version }),
+  extract: (input) =>
+    pprofEvidence(parsePprof(input.bytes), input.limits.maxEvents, {
+      name: pprofAdapter.name,
+      version: pprofAdapter.version,
+    }),
 };

@@ -5,7 +5,10 @@
  * it with this, so the scanner's reading of the document is checked independently.
  */
 import type { ProducerAdapter } from "../../../src/adapters/adapter.ts";
-import { cpuProfileEvidence, v8CpuProfileAdapter } from "../../../src/adapters/v8-cpuprofile/adapter.ts";
+import {
+  cpuProfileEvidence,
+  v8CpuProfileAdapter,
+} from "../../../src/adapters/v8-cpuprofile/adapter.ts";
 import { parseCpuProfile } from "./parse-cpuprofile.ts";
 
 export const cpuProfileReference: ProducerAdapter = {

@@ -11,5 +11,9 @@ import { parseHeapProfile } from "./parse-heap.ts";
 
 export const heapProfileReference: ProducerAdapter = {
   ...v8HeapProfileAdapter,
-  extract: (input) => heapEvidence(parseHeapProfile(input.bytes, input.limits), input.limits, { name: v8HeapProfileAdapter.name, version: v8HeapProfileAdapter.version }),
+  extract: (input) =>
+    heapEvidence(parseHeapProfile(input.bytes, input.limits), input.limits, {
+      name: v8HeapProfileAdapter.name,
+      version: v8HeapProfileAdapter.version,
+    }),
 };

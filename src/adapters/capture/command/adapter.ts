@@ -8,14 +8,20 @@ import { type AdapterPlan, type CaptureAdapter, boundWorkload } from "../capture
 export const commandCaptureAdapter: CaptureAdapter = {
   name: "command",
   version: "1",
-  description: "Runs the workload as declared: exit status, wall time, stdout/stderr and process-tree resources; no profiler",
+  description:
+    "Runs the workload as declared: exit status, wall time, stdout/stderr and process-tree resources; no profiler",
   tools: [],
   permissionSensitive: false,
   sysctl: [],
   probesWorkloadExecutable: false,
   options: type({ "+": "reject" }),
   readinessProbes: () => [],
-  assess: () => ({ status: "available", reason: "needs nothing beyond the workload itself", features: {}, limitations: [] }),
+  assess: () => ({
+    status: "available",
+    reason: "needs nothing beyond the workload itself",
+    features: {},
+    limitations: [],
+  }),
   plan(input): AdapterPlan {
     return {
       command: boundWorkload(input),

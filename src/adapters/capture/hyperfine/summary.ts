@@ -42,7 +42,8 @@ export function summarizeHyperfine(text: string): HyperfineSummary | string {
     return `hyperfine JSON does not parse: ${(error as Error).message}`;
   }
   const checked = Export(raw);
-  if (checked instanceof type.errors) return `hyperfine JSON has an unexpected shape: ${checked.summary}`;
+  if (checked instanceof type.errors)
+    return `hyperfine JSON has an unexpected shape: ${checked.summary}`;
   const r = checked.results[0]!;
   return {
     runs: r.times.length,
