@@ -7,8 +7,9 @@
  * with another number of cells than the header, is a parse failure naming its line.
  */
 import { Readable } from "node:stream";
-import { parse as parseStream } from "csv-parse";
-import { parse as parseWhole } from "csv-parse/sync";
+// csv-parse is loaded at the first CSV report (require), not by every process that loads the adapters.
+import type * as CsvParse from "csv-parse";
+import type * as CsvParseSync from "csv-parse/sync";
 import { parseFailed } from "../json-guard.ts";
 
 /** A kernel's demangled name can be long, but not this long. */
@@ -60,13 +61,16 @@ export function eachRecord(
 ): void {
   const handle = afterHeader(onRecord);
   try {
-    parseWhole(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
-      ...options(headerLine),
-      on_record: (record: string[], context) => {
-        handle(record, context.lines);
-        return null;
+    (require("csv-parse/sync") as typeof CsvParseSync).parse(
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      {
+        ...options(headerLine),
+        on_record: (record: string[], context) => {
+          handle(record, context.lines);
+          return null;
+        },
       },
-    });
+    );
   } catch (error) {
     throw failure(label, error);
   }
@@ -83,7 +87,10 @@ export async function eachStreamedRecord(
   onRecord: RecordHandler,
 ): Promise<void> {
   const handle = afterHeader(onRecord);
-  const parser = parseStream({ ...options(headerLine), info: true });
+  const parser = (require("csv-parse") as typeof CsvParse).parse({
+    ...options(headerLine),
+    info: true,
+  });
   const source = Readable.from(chunks, { objectMode: false });
   source.on("error", (error) => parser.destroy(error));
   source.pipe(parser);
