@@ -1,3 +1,17 @@
+/** What every comparison request says about its statistics (unit, direction, threshold, bootstrap). */
+const COMPARISON_STATISTICS = {
+  "unit?": type("0 < string <= 32").or("null"),
+  polarity: type.enumerated(...POLARITIES),
+  practical_threshold: type("0 < number < 10").describe(
+    "smallest relative change that matters, e.g. 0.05 for 5%",
+  ),
+  "confidence_level?": "0.5 <= number < 1",
+  "random_seed?": "0 <= number.integer <= 9007199254740991",
+  "resamples?": type("9999 <= number.integer <= 99999").describe(
+    "bootstrap resamples (default 9999)",
+  ),
+} as const;
+
 /**
  * The requests of the study use cases: measurements, run sets, comparisons and
  * experiments (`flameox measurements|run-sets|experiment`, `analyze compare|record-comparison|
@@ -77,16 +91,7 @@ export const ComparisonRequest = defineRequest(
     "candidate_scope?": type("0 < string <= 4096")
       .or("null")
       .describe("the candidate's benchmark/command (default: scope)"),
-    "unit?": type("0 < string <= 32").or("null"),
-    polarity: type.enumerated(...POLARITIES),
-    practical_threshold: type("0 < number < 10").describe(
-      "smallest relative change that matters, e.g. 0.05 for 5%",
-    ),
-    "confidence_level?": "0.5 <= number < 1",
-    "random_seed?": "0 <= number.integer <= 9007199254740991",
-    "resamples?": type("9999 <= number.integer <= 99999").describe(
-      "bootstrap resamples (default 9999)",
-    ),
+    ...COMPARISON_STATISTICS,
   }),
 );
 export type ComparisonRequest = typeof ComparisonRequest.infer;
@@ -105,16 +110,7 @@ export const BenchmarkComparisonRequest = defineRequest(
     ),
     candidate_scope: type("0 < string <= 4096").describe("the candidate benchmark"),
     metric: type("0 < string <= 128").describe("measurement name, e.g. wall_time"),
-    "unit?": type("0 < string <= 32").or("null"),
-    polarity: type.enumerated(...POLARITIES),
-    practical_threshold: type("0 < number < 10").describe(
-      "smallest relative change that matters, e.g. 0.05 for 5%",
-    ),
-    "confidence_level?": "0.5 <= number < 1",
-    "random_seed?": "0 <= number.integer <= 9007199254740991",
-    "resamples?": type("9999 <= number.integer <= 99999").describe(
-      "bootstrap resamples (default 9999)",
-    ),
+    ...COMPARISON_STATISTICS,
   }),
 );
 export type BenchmarkComparisonRequest = typeof BenchmarkComparisonRequest.infer;
@@ -133,16 +129,7 @@ export const RunsComparisonRequest = defineRequest(
       .or("null")
       .describe("the benchmark (scope) compared in both runs"),
     metric: type("0 < string <= 128").describe("measurement name, e.g. wall_time"),
-    "unit?": type("0 < string <= 32").or("null"),
-    polarity: type.enumerated(...POLARITIES),
-    practical_threshold: type("0 < number < 10").describe(
-      "smallest relative change that matters, e.g. 0.05 for 5%",
-    ),
-    "confidence_level?": "0.5 <= number < 1",
-    "random_seed?": "0 <= number.integer <= 9007199254740991",
-    "resamples?": type("9999 <= number.integer <= 99999").describe(
-      "bootstrap resamples (default 9999)",
-    ),
+    ...COMPARISON_STATISTICS,
   }),
 );
 export type RunsComparisonRequest = typeof RunsComparisonRequest.infer;
