@@ -33,17 +33,21 @@ export function* eventBatches(
   maxArgsBytes: number,
 ): Generator<ColumnBatch> {
   const events = read.events;
+  // Tracks in id order, then time; a longer event before one that starts with it.
+  const trackRank = rankOf(events.tracks.values);
+  const track = events.track.array;
+  const start = events.start.array;
+  const end = events.end.array;
+  const endOrStart = (i: number) => (Number.isNaN(end[i]!) ? start[i]! : end[i]!);
   const order = new Uint32Array(events.length);
   for (let i = 0; i < order.length; i++) order[i] = i;
-  order.sort((a, b) => {
-    const x = events[a]!;
-    const y = events[b]!;
-    return x.track < y.track
-      ? -1
-      : x.track > y.track
-        ? 1
-        : x.start - y.start || (y.end ?? y.start) - (x.end ?? x.start) || a - b;
-  });
+  order.sort(
+    (a, b) =>
+      trackRank[track[a]!]! - trackRank[track[b]!]! ||
+      start[a]! - start[b]! ||
+      endOrStart(b) - endOrStart(a) ||
+      a - b,
+  );
   const n = ROWS_PER_BATCH;
   // A track's pid, tid and names are `tracks` rows (trackRows), not repeated on its events.
   const utf8 = ["track_id", "name", "category", "phase", "args_json", "flags"] as const;
@@ -73,33 +77,34 @@ export function* eventBatches(
   };
 
   let open: number[] = [];
-  let track: string | null = null;
+  let current = -1;
   let row = 0;
   for (let k = 0; k < order.length; k++) {
-    const e = events[order[k]!]!;
-    if (e.track !== track) {
-      track = e.track;
+    const i = order[k]!;
+    const t = track[i]!;
+    if (t !== current) {
+      current = t;
       open = [];
     }
-    while (open.length > 0 && open.at(-1)! <= e.start) open.pop();
+    const s = start[i]!;
+    const e = events.endOf(i);
+    while (open.length > 0 && open.at(-1)! <= s) open.pop();
     eventIndex.set(row, k);
-    set("track_id", row, e.track);
-    set("name", row, e.name.length > MAX_NAME_CHARS ? e.name.slice(0, MAX_NAME_CHARS) : e.name);
-    set("category", row, e.category);
-    set("phase", row, e.end === null ? "i" : "X");
-    ts.set(row, e.start);
-    if (e.end === null) dur.setNull(row);
-    else dur.set(row, e.end - e.start);
+    set("track_id", row, events.tracks.values[t]!);
+    const name = events.names.values[events.name.array[i]!]!;
+    set("name", row, name.length > MAX_NAME_CHARS ? name.slice(0, MAX_NAME_CHARS) : name);
+    set("category", row, events.categories.values[events.category.array[i]!]!);
+    set("phase", row, e === null ? "i" : "X");
+    ts.set(row, s);
+    if (e === null) dur.setNull(row);
+    else dur.set(row, e - s);
     threadDur.setNull(row);
     depth.set(row, open.length);
-    if (e.args === null) text.args_json.setNull(row);
-    else
-      text.args_json.set(
-        row,
-        encoder.encode(e.args.length > maxArgsBytes ? e.args.slice(0, maxArgsBytes) : e.args),
-      );
+    const args = events.argsBytes(i);
+    if (args === null) text.args_json.setNull(row);
+    else text.args_json.set(row, args.length > maxArgsBytes ? cutChars(args, maxArgsBytes) : args);
     text.flags.setNull(row);
-    if (e.end !== null && e.end > e.start) open.push(e.end);
+    if (e !== null && e > s) open.push(e);
     row += 1;
     if (row === n) {
       yield build(row);
@@ -107,6 +112,26 @@ export function* eventBatches(
     }
   }
   if (row > 0 || events.length === 0) yield build(row);
+}
+
+/** Each string's rank in code-unit order (as `<` compares them). */
+function rankOf(values: readonly string[]): Int32Array {
+  const sorted = values
+    .map((v, i) => [v, i] as const)
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const rank = new Int32Array(values.length);
+  sorted.forEach(([, i], r) => {
+    rank[i] = r;
+  });
+  return rank;
+}
+
+const decoder = new TextDecoder();
+
+/** Args text over `max` UTF-16 units, cut to its first `max` (as the args' text was cut before it was kept as bytes). */
+function cutChars(bytes: Uint8Array, max: number): Uint8Array {
+  const text = decoder.decode(bytes);
+  return text.length > max ? encoder.encode(text.slice(0, max)) : bytes;
 }
 
 /** One `tracks` row per track that has events, in track id order. */

@@ -10,6 +10,7 @@ import {
   sqliteFailure,
   tableColumns,
 } from "../sqlite/untrusted-database.ts";
+import { NsysEvents } from "./device-event-columns.ts";
 import { EVENT_TABLES, hostIds, MEMCPY_KINDS, NVTX_MARK, NVTX_RANGES } from "./nsys-tables.ts";
 
 /**
@@ -19,16 +20,7 @@ import { EVENT_TABLES, hostIds, MEMCPY_KINDS, NVTX_MARK, NVTX_RANGES } from "./n
 const MAX_STRINGS = 5_000_000;
 const MAX_ARG_CHARS = 256;
 
-export interface NsysEvent {
-  track: string;
-  category: string;
-  name: string;
-  start: number;
-  /** Null for an instant (an NVTX mark). */
-  end: number | null;
-  /** The args as JSON text, made when read: one string per event instead of an object graph. */
-  args: string | null;
-}
+export type { NsysEvent } from "./device-event-columns.ts";
 
 export interface NsysTrack {
   pid: string;
@@ -40,7 +32,7 @@ export interface NsysTrack {
 export interface NsysRead {
   meta: Record<string, string>;
   metaTable: string | null;
-  events: NsysEvent[];
+  events: NsysEvents;
   tracks: Map<string, NsysTrack>;
   counts: Record<string, number>;
   skipped: Record<string, number>;
@@ -162,7 +154,7 @@ function read(db: Database, schema: SchemaObject[], label: string, maxEvents: nu
     return id;
   };
 
-  const events: NsysEvent[] = [];
+  const events = new NsysEvents();
   const counts: Record<string, number> = {};
   for (const spec of EVENT_TABLES) {
     const have = columns(spec.table);

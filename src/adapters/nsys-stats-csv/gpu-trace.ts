@@ -7,13 +7,14 @@
  * with no start or duration is a parse failure naming its line.
  */
 import { parseFailed, tooLarge } from "../json-guard.ts";
-import type { NsysEvent, NsysTrack } from "../nsys-sqlite/read-events.ts";
+import { NsysEvents } from "../nsys-sqlite/device-event-columns.ts";
+import type { NsysTrack } from "../nsys-sqlite/read-events.ts";
 import { NS_PER, type TraceHeader } from "./report-header.ts";
 
 const MAX_ARG_CHARS = 256;
 
 export interface GpuTraceRead {
-  events: NsysEvent[];
+  events: NsysEvents;
   tracks: Map<string, NsysTrack>;
   counts: Record<string, number>;
   devices: Set<string>;
@@ -43,7 +44,12 @@ export function number(cell: string | undefined): number | null {
 }
 
 export class GpuTraceReader {
-  readonly read: GpuTraceRead = { events: [], tracks: new Map(), counts: {}, devices: new Set() };
+  readonly read: GpuTraceRead = {
+    events: new NsysEvents(),
+    tracks: new Map(),
+    counts: {},
+    devices: new Set(),
+  };
   private readonly cell: (cells: string[], name: string) => string | undefined;
 
   constructor(
