@@ -13,7 +13,11 @@
  */
 import { tableToIPC } from "apache-arrow";
 import Tinypool from "tinypool";
-import { type ColumnBatch, columnBatchArrays } from "../src/domain/column-batch.ts";
+import {
+  type ColumnBatch,
+  type ColumnVector,
+  columnBatchArrays,
+} from "../src/domain/column-batch.ts";
 import { compiledParquetModule } from "../src/storage/parquet.ts";
 import { encodeInline, type PartContent, type PartEncoder } from "./table-parts.ts";
 
@@ -154,10 +158,8 @@ function transferable(batches: readonly ColumnBatch[]): ColumnBatch[] {
           offsets: owned(v.offsets),
           data: owned(v.data),
         };
-      else if (v.type === "int32") columns[name] = { ...v, valid, values: owned(v.values) };
-      else if (v.type === "int64") columns[name] = { ...v, valid, values: owned(v.values) };
-      else if (v.type === "bool") columns[name] = { ...v, valid, values: owned(v.values) };
-      else columns[name] = { ...v, valid, values: owned(v.values) };
+      // Every other vector is one typed array of values, of the vector's own type.
+      else columns[name] = { ...v, valid, values: owned(v.values) } as ColumnVector;
     }
     return { ...batch, columns };
   });

@@ -21,8 +21,8 @@ export interface PiecePool {
 }
 
 /**
- * Payload bytes from which pieces pay for their threads' start (module graph and scanner, ~0.1 s
- * each).
+ * Payload bytes below which a payload is always scanned in one piece: a piece thread costs its
+ * runtime's start and JIT warm-up (~0.5 s of CPU), more than a small payload's whole scan.
  */
 export const PIECES_MIN_PAYLOAD = 48 << 20;
 /**

@@ -63,23 +63,21 @@ const noSink = { writeBatch: () => Promise.reject(new Error("a piece keeps its r
  * piece's rows carry bytes, not string ids, so the ids it keeps do not matter): one linear
  * memory per thread instead of one per piece. Dropped after an error.
  */
-let ready: ProtoScanner | null = null;
+let ready: { scanner: ProtoScanner; maxDepth: number } | null = null;
 
 export function scanOtlpPiece(input: OtlpPieceInput): OtlpPieceResult {
   const rows = new OtlpRows(noSink, UNLIMITED);
   try {
+    const maxDepth = input.limits.maxNestingDepth;
     const scanner =
-      ready?.maxDepth === input.limits.maxNestingDepth
-        ? ready
-        : ProtoScanner.openSync(otlpProgram(), {
-            format: OTLP_PROTO_FORMAT,
-            maxDepth: input.limits.maxNestingDepth,
-          });
+      ready?.maxDepth === maxDepth
+        ? ready.scanner
+        : ProtoScanner.openSync(otlpProgram(), { format: OTLP_PROTO_FORMAT, maxDepth });
     ready = null;
     scanner.documentOffset = (at) => input.offset + at;
     const { out, onBatch } = otlpProtoReader(rows, UNLIMITED);
     scanner.scanWhole(input.bytes, onBatch);
-    ready = scanner;
+    ready = { scanner, maxDepth };
     return {
       ok: true,
       spans: rows.spanCount,

@@ -60,7 +60,7 @@ export class ProtoScanner {
   private constructor(
     private readonly wasm: ProtoExports,
     private readonly format: string,
-    readonly maxDepth: number,
+    private readonly maxDepth: number,
   ) {
     this.batch = new ProtoBatch(this.strings);
     this.mem = new Uint8Array(wasm.memory.buffer);

@@ -360,6 +360,21 @@ export const runSetsCommand = defineCommand({
   },
 });
 
+/** `experiment plan` and `experiment run` name the same experiment the same way. */
+const experimentArgs = {
+  ...commonArgs,
+  name: { type: "positional", required: true },
+  investigation: { type: "string" },
+  hypothesis: { type: "string" },
+} as const;
+
+const planRequest = (args: { name: string; investigation?: string; hypothesis?: string }) =>
+  checkRequest(ExperimentPlanRequest, {
+    experiment_name: args.name,
+    investigation_id: args.investigation,
+    hypothesis_id: args.hypothesis,
+  });
+
 export const experimentCommand = defineCommand({
   meta: { name: "experiment", description: "Declared experiments: plan, run, show" },
   subCommands: {
@@ -368,24 +383,11 @@ export const experimentCommand = defineCommand({
         name: "plan",
         description: "Resolve an experiment and show its randomized protocol (runs nothing)",
       },
-      args: {
-        ...commonArgs,
-        name: { type: "positional", required: true },
-        investigation: { type: "string" },
-        hypothesis: { type: "string" },
-      },
+      args: experimentArgs,
       run: ({ args }) =>
         execute(
           args,
-          (s) =>
-            answerExperimentPlan(
-              study(s),
-              checkRequest(ExperimentPlanRequest, {
-                experiment_name: args.name,
-                investigation_id: args.investigation,
-                hypothesis_id: args.hypothesis,
-              }),
-            ),
+          (s) => answerExperimentPlan(study(s), planRequest(args)),
           (r) =>
             `experiment ${r.protocol.name}: ${r.trials_planned} trials in ${r.protocol.definition.blocks} blocks, seed ${r.protocol.randomization.seed}\ndesign ${r.protocol.definition.experiment_design_id}`,
         ),
@@ -395,25 +397,13 @@ export const experimentCommand = defineCommand({
         name: "run",
         description: "Plan and run every trial of an experiment through the broker",
       },
-      args: {
-        ...commonArgs,
-        name: { type: "positional", required: true },
-        investigation: { type: "string" },
-        hypothesis: { type: "string" },
-      },
+      args: experimentArgs,
       run: ({ args }) =>
         execute(
           args,
           async (s) => {
             const service = study(s);
-            const plan = await answerExperimentPlan(
-              service,
-              checkRequest(ExperimentPlanRequest, {
-                experiment_name: args.name,
-                investigation_id: args.investigation,
-                hypothesis_id: args.hypothesis,
-              }),
-            );
+            const plan = await answerExperimentPlan(service, planRequest(args));
             return service.runPlannedExperiment(plan.plan_id);
           },
           (r) =>
