@@ -8,7 +8,8 @@
 import type { FrameRecord } from "../common/frame-registry.ts";
 
 export interface CollapsedLine {
-  frames: string[];
+  /** The frames' text, root first, joined by `;` (see `stackFrames`). */
+  stack: string;
   count: number;
 }
 
@@ -27,7 +28,12 @@ export function parseCollapsedLine(line: string): CollapsedLine | null {
   const count = Number(m[1]);
   // Values are stored as int64 and summed: a count beyond 2^53 is not a count.
   if (!(count <= Number.MAX_SAFE_INTEGER)) return null;
-  return { frames: stack.split(";"), count };
+  return { stack, count };
+}
+
+/** A line's frames, root first. */
+export function stackFrames(stack: string): string[] {
+  return stack.split(";");
 }
 
 /** The `comm-pid[/tid]` first frame of `--pid`/`--tid` output, or null. */

@@ -12,7 +12,12 @@ import {
   type FrameAnnotation,
   parseCollapsedLine,
   processFrame,
+  stackFrames,
 } from "./collapsed-line.ts";
+
+/** Stacks whose frames are kept for repeated lines, and their text's total length. */
+const MAX_CACHED_STACKS = 1 << 15;
+const MAX_CACHED_CHARS = 8 << 20;
 
 export const COLLAPSED_FORMAT = "collapsed stacks";
 
@@ -21,7 +26,8 @@ export class CollapsedReader {
   samples = 0;
   private readonly frameByText = new Map<string, number>();
   private readonly annotations = new Map<FrameAnnotation, number>();
-  private readonly path: number[] = [];
+  private readonly stackByText = new Map<string, { path: number[]; track: number }>();
+  private cachedChars = 0;
   private invalidLines = 0;
   private firstInvalid = "";
   private fractional = 0;
@@ -50,7 +56,12 @@ export class CollapsedReader {
     this.samples += parsed.count;
     if (this.samples > Number.MAX_SAFE_INTEGER)
       throw tooLarge(COLLAPSED_FORMAT, "samples in total", this.samples, Number.MAX_SAFE_INTEGER);
-    let frames = parsed.frames;
+    const seen = this.stackByText.get(parsed.stack);
+    if (seen !== undefined) {
+      this.out.metric("samples", "count").add(seen.path, seen.track, parsed.count, parsed.count);
+      return;
+    }
+    let frames = stackFrames(parsed.stack);
     let track = 0;
     const proc = processFrame(frames[0]!);
     if (proc !== null && frames.length > 1) {
@@ -61,10 +72,23 @@ export class CollapsedReader {
         proc.tid === null ? null : proc.comm,
       );
     }
-    this.path.length = 0;
-    for (const text of frames) this.path.push(this.frameOf(text));
-    this.out.metric("samples", "count").add(this.path, track, parsed.count, parsed.count);
+    const path = frames.map((text) => this.frameOf(text));
+    this.remember(parsed.stack, path, track);
+    this.out.metric("samples", "count").add(path, track, parsed.count, parsed.count);
   };
+
+  /**
+   * Keeps a stack's frames for its next lines: files that repeat stacks (one line per sample)
+   * skip the split and the frame lookups. Bounded: past the limit the cache starts empty.
+   */
+  private remember(stack: string, path: number[], track: number): void {
+    this.cachedChars += stack.length;
+    if (this.stackByText.size >= MAX_CACHED_STACKS || this.cachedChars > MAX_CACHED_CHARS) {
+      this.stackByText.clear();
+      this.cachedChars = stack.length;
+    }
+    this.stackByText.set(stack, { path, track });
+  }
 
   finish(): void {
     if (this.lines === 0 && this.invalidLines > 0) {

@@ -4,7 +4,7 @@
  * A UTF-16 file (byte order mark) is decoded as such first.
  */
 import type { DetectInput } from "../adapter.ts";
-import { parseCollapsedLine } from "./collapsed-line.ts";
+import { parseCollapsedLine, stackFrames } from "./collapsed-line.ts";
 
 function headText({ head, headBytes }: DetectInput): string {
   if (
@@ -43,12 +43,12 @@ export function detectCollapsed(input: DetectInput): number {
       parsed === null ||
       /^[{<"]/.test(t) ||
       /^\[\s*($|[{["\d\]-])/.test(t) ||
-      parsed.frames.some((f) => f.trim() === "")
+      stackFrames(parsed.stack).some((f) => f.trim() === "")
     )
       misfit++;
     else {
       fit++;
-      if (parsed.frames.length > 1) nested = true;
+      if (parsed.stack.includes(";")) nested = true;
     }
   }
   if (fit === 0 || !nested || misfit > fit / 4) return 0;

@@ -5,7 +5,16 @@
  */
 import type { FrameMetric } from "../../domain/evidence-schema.ts";
 import { GrowableI32 } from "./growable.ts";
-import { MeasureAccumulator } from "./measure-accumulator.ts";
+import { type FrameTotals, MeasureAccumulator } from "./measure-accumulator.ts";
+import {
+  E_EDGE_COUNT,
+  E_EDGES,
+  E_EPOCH,
+  E_FRAME_COUNT,
+  E_FRAMES,
+  E_LEAF,
+  StackPathCache,
+} from "./stack-path-cache.ts";
 import { ROOT_STACK, type StackSpill, StackTrie } from "./stack-trie.ts";
 
 export class StackMeasures {
@@ -19,10 +28,17 @@ export class StackMeasures {
    */
   private readonly seen = new GrowableI32();
   private readonly seenEdges = new GrowableI32();
+  /** Stacks seen lately, replayed without lookups (stack-path-cache.ts). */
+  private readonly cache = new StackPathCache();
 
   constructor(metric: FrameMetric, unit: string, spill?: StackSpill) {
     this.measures = new MeasureAccumulator(metric, unit);
     this.stacks = new StackTrie(metric, spill);
+  }
+
+  /** Stacks replayed from the cache so far. */
+  get cacheHits(): number {
+    return this.cache.totalHits;
   }
 
   /**
@@ -38,27 +54,74 @@ export class StackMeasures {
   ): void {
     if (path.length === 0) return;
     this.stacks.spillIfFull();
-    const stamp = ++this.stamp;
     const totals = this.measures.track(track);
+    const cache = this.cache;
+    const hit = cache.find(path, track);
+    if (hit >= 0) {
+      this.replay(hit, path, totals, count, value, firstRelNs, track);
+      return;
+    }
+    const remember = cache.remembering;
+    if (remember) cache.begin(path);
+    const stamp = ++this.stamp;
     let stack = ROOT_STACK;
+    // Frames first, then edges, as the cache records them; each sum gets its adds in path order.
     for (let d = 0; d < path.length; d++) {
       const f = path[d]!;
       while (this.seen.length <= f) this.seen.push(0);
       if (this.seen.array[f] !== stamp) {
         this.seen.array[f] = stamp;
         this.measures.addInclusive(totals, f, count, value);
+        if (remember) cache.frame(f);
       }
+    }
+    if (remember) cache.framesDone();
+    for (let d = 0; d < path.length; d++) {
+      const f = path[d]!;
       if (d > 0) {
         const e = this.measures.edge(path[d - 1]!, f);
         while (this.seenEdges.length <= e) this.seenEdges.push(0);
         if (this.seenEdges.array[e] !== stamp) {
           this.seenEdges.array[e] = stamp;
           this.measures.addToEdge(e, count, value);
+          if (remember) cache.edge(e);
         }
       }
       stack = this.stacks.child(stack, f);
     }
+    if (remember) cache.end(stack, this.stacks.epoch);
     this.measures.addSelf(totals, path[path.length - 1]!, count, value);
     this.stacks.add(stack, count, value, firstRelNs, track);
+  }
+
+  /** A cached stack's adds, in the order the slow path made them. */
+  private replay(
+    at: number,
+    path: readonly number[],
+    totals: FrameTotals,
+    count: number,
+    value: number,
+    firstRelNs: number,
+    track: number,
+  ): void {
+    const cache = this.cache;
+    const entry = cache.entries;
+    const ints = cache.ints.array;
+    const frames = entry[at + E_FRAMES]!;
+    const frameEnd = frames + entry[at + E_FRAME_COUNT]!;
+    for (let k = frames; k < frameEnd; k++)
+      this.measures.addInclusive(totals, ints[k]!, count, value);
+    const edges = entry[at + E_EDGES]!;
+    const edgeEnd = edges + entry[at + E_EDGE_COUNT]!;
+    for (let k = edges; k < edgeEnd; k++) this.measures.addToEdge(ints[k]!, count, value);
+    let leaf = entry[at + E_LEAF]!;
+    if (entry[at + E_EPOCH] !== this.stacks.epoch) {
+      // The trie spilled since: its stacks are interned again, as the slow path would.
+      leaf = ROOT_STACK;
+      for (let d = 0; d < path.length; d++) leaf = this.stacks.child(leaf, path[d]!);
+      cache.setLeaf(at, leaf, this.stacks.epoch);
+    }
+    this.measures.addSelf(totals, path[path.length - 1]!, count, value);
+    this.stacks.add(leaf, count, value, firstRelNs, track);
   }
 }
