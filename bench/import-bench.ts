@@ -7,7 +7,8 @@
  * - the parse worker's own peak RSS;
  * - the same bytes read and decoded in one Bun process — `JSON.parse` for JSON inputs,
  *   protobufjs `decode` for protobuf ones, a plain line split (streamed read, TextDecoder,
- *   indexOf) for text ones — and the ratio of the import's rate to it;
+ *   indexOf) for text ones — and the ratio of the import's rate to it; for perf script and
+ *   collapsed stacks also speedscope's own importer of the same file (bench/vendor/speedscope);
  * - where the time went: CLI start and exit, registration (copy + hash + fsync), worker
  *   start (spawn, runtime and modules), open and detect, scan and extraction, Parquet
  *   encoding on the worker's main thread and on its encode thread, publication.
@@ -164,10 +165,36 @@ function stageLine(run: Run, result: any): string {
   ].join(", ");
 }
 
+/**
+ * speedscope 1.25.0's own importer of the same file in a fresh process
+ * (bench/speedscope-import.ts): its rate, and its peak RSS (the process's own).
+ */
+async function speedscopeImport(kind: "perf" | "collapsed", path: string, mb: number) {
+  const started = performance.now();
+  const child = Bun.spawn(
+    [process.execPath, join(repo, "bench", "speedscope-import.ts"), kind, path],
+    { stdout: "pipe", stderr: "pipe", env },
+  );
+  const stdout = await new Response(child.stdout).text();
+  await child.exited;
+  const wallMs = performance.now() - started;
+  if (child.exitCode !== 0) return `speedscope's importer failed (${child.exitCode})`;
+  const { ms, peakBytes } = JSON.parse(stdout.trim().split("\n").at(-1)!) as {
+    ms: number;
+    peakBytes: number | null;
+  };
+  const peak = (peakBytes ?? Number.NaN) / MB;
+  return (
+    `speedscope 1.25.0's importer of the same bytes (read + decode + its profile, one process): ` +
+    `${f1(mb / (ms / 1000))} MB/s (${f0(ms)} ms; ${f0(wallMs)} ms with its start), peak RSS ${f0(peak)} MiB`
+  );
+}
+
 async function benchInput(
   label: string,
   kind: "json" | "otlp" | "perfetto" | "lines",
   path: string,
+  speedscope?: "perf" | "collapsed",
 ): Promise<void> {
   const bytes = statSync(path).size;
   const mb = bytes / MB;
@@ -177,6 +204,7 @@ async function benchInput(
   console.log(
     `  ${base.what} of the same bytes (read + decode, one process): ${f0(baseRate)} MB/s (${f0(base.ms)} ms)`,
   );
+  if (speedscope) console.log(`  ${await speedscopeImport(speedscope, path, mb)}`);
   for (const [name, cli] of clis) {
     const { run, result } = await importOnce(cli, path);
     const rate = mb / (run.wallMs / 1000);
@@ -262,7 +290,7 @@ try {
     if (!only.has(kind)) continue;
     const path = join(dir, `generated.${kind}.txt`);
     await generateSampledText(path, kind, sized(values[flag], 500) * MB);
-    await benchInput(label, "lines", path);
+    await benchInput(label, "lines", path, kind);
   }
   if (only.has("fixed")) {
     console.log("== fixed cost");
