@@ -4,7 +4,11 @@
  * build its profile(s). Prints one JSON line: `{ ms, profiles, samples, peakBytes }` (samples:
  * the summed weight of every profile, so the caller can see that it read the file).
  *
- *   bun bench/speedscope-import.ts collapsed|perf FILE
+ * With MAX_BYTES, only the file's first MAX_BYTES are read, cut after the last whole
+ * sample (collapsed: a line; perf script: a blank line): speedscope holds the whole text and
+ * its profile in memory, many times the file's size.
+ *
+ *   bun bench/speedscope-import.ts collapsed|perf FILE [MAX_BYTES]
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,13 +24,13 @@ interface SpeedscopeProfile {
   getTotalWeight(): number;
 }
 
-const [kind, path] = process.argv.slice(2);
+const [kind, path, maxBytes] = process.argv.slice(2);
 if ((kind !== "collapsed" && kind !== "perf") || !path) {
   console.error("usage: bun bench/speedscope-import.ts collapsed|perf FILE");
   process.exit(2);
 }
 const started = performance.now();
-const bytes = readFileSync(path);
+const bytes = prefix(readFileSync(path), maxBytes ? Number(maxBytes) : Number.POSITIVE_INFINITY);
 const contents = new BufferBackedTextFileContent(
   bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
 );
@@ -36,7 +40,17 @@ const profiles: SpeedscopeProfile[] =
     : (importFromLinuxPerf(contents)?.profiles ?? []);
 const ms = performance.now() - started;
 const samples = profiles.reduce((sum, p) => sum + p.getTotalWeight(), 0);
+/** The first `max` bytes, cut after the last whole sample. */
+function prefix(all: Buffer, max: number): Buffer {
+  if (all.length <= max) return all;
+  const head = all.subarray(0, max);
+  const cut = kind === "perf" ? head.lastIndexOf("\n\n") + 2 : head.lastIndexOf("\n") + 1;
+  return all.subarray(0, cut);
+}
+
 // VmHWM is this process's own peak: rusage's maxrss may start at the spawning process's size.
 const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"));
 const peakBytes = hwm ? Number(hwm[1]) * 1024 : null;
-console.log(JSON.stringify({ ms, profiles: profiles.length, samples, peakBytes }));
+console.log(
+  JSON.stringify({ ms, bytes: bytes.length, profiles: profiles.length, samples, peakBytes }),
+);
