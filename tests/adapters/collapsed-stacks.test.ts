@@ -110,6 +110,18 @@ describe("collapsed-stacks adapter", () => {
     expect(retainedBytes).toBeLessThan(inputBytes / 4);
   });
 
+  test("stacks and long frame names kept for later lines keep nothing of their chunks", async () => {
+    // Each chunk brings one new long stack (remembered for its repeats) with a new long frame.
+    const long = "a_long_frame_name_that_is_copied_or_shares_its_chunk".repeat(4);
+    const chunks = chunksWithNewNames(
+      24,
+      (i) => `main;${long}_${i};leaf 1\n`,
+      `main;${"known_function_with_a_long_name".repeat(8)};leaf 1\n`,
+    );
+    const { inputBytes, retainedBytes } = await retainedAfterInput(collapsedStacksAdapter, chunks);
+    expect(retainedBytes).toBeLessThan(inputBytes / 4);
+  });
+
   for (const file of corpusFiles("collapsed-stacks")) {
     test(`${file.name}: detected, and self counts per leaf equal an independent count`, () => {
       const bytes = loadPayload(file.path);
