@@ -51,7 +51,7 @@ class FileSpill implements SpillFile {
   private unsynced = 0;
 
   constructor(
-    private readonly path: string,
+    readonly path: string,
     private readonly onDispose: () => void,
     private readonly onWrite: (bytes: number) => void,
   ) {

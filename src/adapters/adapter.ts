@@ -173,6 +173,11 @@ export interface SpillFile {
   /** Fills `target` with the bytes at `position`; returns how many were read. */
   read(target: Uint8Array, position: number): number;
   readonly size: number;
+  /**
+   * Where the file is, for a reader that must open it itself (SQLite reads a database from a
+   * path): absent where spills are not files. Only this process writes it, through `append`.
+   */
+  readonly path?: string;
   /** Releases the file and deletes it. */
   dispose(): void;
 }

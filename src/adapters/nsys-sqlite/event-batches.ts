@@ -13,6 +13,8 @@ import type { NsysRead } from "./read-events.ts";
 
 export const ROWS_PER_BATCH = 16384;
 const MAX_NAME_CHARS = 4096;
+// A track's pid, tid and names are `tracks` rows (trackRows), not repeated on its events.
+const UTF8_COLUMNS = ["track_id", "name", "category", "phase", "args_json", "flags"] as const;
 const encoder = new TextEncoder();
 
 class Encoded {
@@ -48,70 +50,122 @@ export function* eventBatches(
       endOrStart(b) - endOrStart(a) ||
       a - b,
   );
-  const n = ROWS_PER_BATCH;
-  // A track's pid, tid and names are `tracks` rows (trackRows), not repeated on its events.
-  const utf8 = ["track_id", "name", "category", "phase", "args_json", "flags"] as const;
-  const text = Object.fromEntries(utf8.map((c) => [c, new Utf8Builder(n)])) as Record<
-    (typeof utf8)[number],
-    Utf8Builder
-  >;
-  const eventIndex = new Int64Builder(n);
-  const ts = new Int64Builder(n);
-  const dur = new Int64Builder(n);
-  const threadDur = new Int64Builder(n);
-  const depth = new Int32Builder(n);
-  const strings = new Encoded();
-  const set = (column: (typeof utf8)[number], row: number, value: string | null) =>
-    value === null ? text[column].setNull(row) : text[column].set(row, strings.bytes(value));
-  const build = (length: number): ColumnBatch => {
-    const columns: ColumnBatch["columns"] = {
-      event_index: eventIndex.build(length),
-      ts_ns: ts.build(length),
-      dur_ns: dur.build(length),
-      thread_dur_ns: threadDur.build(length),
-      depth: depth.build(length),
-    };
-    for (const c of utf8) columns[c] = text[c].build(length);
-    for (const b of [eventIndex, ts, dur, threadDur, depth, ...Object.values(text)]) b.reset();
-    return { table: "trace_events", length, columns };
-  };
-
-  let open: number[] = [];
-  let current = -1;
-  let row = 0;
+  const rows = new TrackEventRows(maxArgsBytes);
   for (let k = 0; k < order.length; k++) {
     const i = order[k]!;
-    const t = track[i]!;
-    if (t !== current) {
-      current = t;
-      open = [];
-    }
-    const s = start[i]!;
-    const e = events.endOf(i);
-    while (open.length > 0 && open.at(-1)! <= s) open.pop();
-    eventIndex.set(row, k);
-    set("track_id", row, events.tracks.values[t]!);
-    const name = events.names.values[events.name.array[i]!]!;
-    set("name", row, name.length > MAX_NAME_CHARS ? name.slice(0, MAX_NAME_CHARS) : name);
-    set("category", row, events.categories.values[events.category.array[i]!]!);
-    set("phase", row, e === null ? "i" : "X");
-    ts.set(row, s);
-    if (e === null) dur.setNull(row);
-    else dur.set(row, e - s);
-    threadDur.setNull(row);
-    depth.set(row, open.length);
-    const args = events.argsBytes(i);
-    if (args === null) text.args_json.setNull(row);
-    else text.args_json.set(row, args.length > maxArgsBytes ? cutChars(args, maxArgsBytes) : args);
-    text.flags.setNull(row);
-    if (e !== null && e > s) open.push(e);
-    row += 1;
-    if (row === n) {
-      yield build(row);
-      row = 0;
-    }
+    const batch = rows.add(
+      events.tracks.values[track[i]!]!,
+      events.categories.values[events.category.array[i]!]!,
+      events.names.values[events.name.array[i]!]!,
+      start[i]!,
+      events.endOf(i),
+      events.argsBytes(i),
+    );
+    if (batch !== null) yield batch;
   }
-  if (row > 0 || events.length === 0) yield build(row);
+  const last = rows.finish();
+  if (last !== null) yield last;
+}
+
+/**
+ * `trace_events` rows from events handed over in output order (by track, then time), in
+ * batches of ROWS_PER_BATCH: each event's index is its place in that order, and its depth
+ * the events still open on its track when it starts.
+ */
+export class TrackEventRows {
+  private readonly text: Record<(typeof UTF8_COLUMNS)[number], Utf8Builder>;
+  private readonly eventIndex = new Int64Builder(ROWS_PER_BATCH);
+  private readonly ts = new Int64Builder(ROWS_PER_BATCH);
+  private readonly dur = new Int64Builder(ROWS_PER_BATCH);
+  private readonly threadDur = new Int64Builder(ROWS_PER_BATCH);
+  private readonly depth = new Int32Builder(ROWS_PER_BATCH);
+  private readonly strings = new Encoded();
+  /** Ends of the events still open on the current track, innermost last. */
+  private open: number[] = [];
+  private current: string | null = null;
+  private row = 0;
+  /** Events added so far. */
+  count = 0;
+
+  constructor(private readonly maxArgsBytes: number) {
+    this.text = Object.fromEntries(
+      UTF8_COLUMNS.map((c) => [c, new Utf8Builder(ROWS_PER_BATCH)]),
+    ) as Record<(typeof UTF8_COLUMNS)[number], Utf8Builder>;
+  }
+
+  /**
+   * Adds the next event (end null: an instant); returns a batch when this one filled it.
+   * `args`: the args' JSON as UTF-8 bytes, cut here to `maxArgsBytes` characters.
+   */
+  add(
+    track: string,
+    category: string,
+    name: string,
+    start: number,
+    end: number | null,
+    args: Uint8Array | null,
+  ): ColumnBatch | null {
+    const row = this.row;
+    const text = this.text;
+    if (track !== this.current) {
+      this.current = track;
+      this.open = [];
+    }
+    const open = this.open;
+    while (open.length > 0 && open.at(-1)! <= start) open.pop();
+    this.eventIndex.set(row, this.count);
+    text.track_id.set(row, this.strings.bytes(track));
+    text.name.set(
+      row,
+      this.strings.bytes(name.length > MAX_NAME_CHARS ? name.slice(0, MAX_NAME_CHARS) : name),
+    );
+    text.category.set(row, this.strings.bytes(category));
+    text.phase.set(row, this.strings.bytes(end === null ? "i" : "X"));
+    this.ts.set(row, start);
+    if (end === null) this.dur.setNull(row);
+    else this.dur.set(row, end - start);
+    this.threadDur.setNull(row);
+    this.depth.set(row, open.length);
+    if (args === null) text.args_json.setNull(row);
+    else
+      text.args_json.set(
+        row,
+        args.length > this.maxArgsBytes ? cutChars(args, this.maxArgsBytes) : args,
+      );
+    text.flags.setNull(row);
+    if (end !== null && end > start) open.push(end);
+    this.count += 1;
+    this.row += 1;
+    return this.row === ROWS_PER_BATCH ? this.build() : null;
+  }
+
+  /** The last batch: the rows not yet returned, or an empty batch when no event was added. */
+  finish(): ColumnBatch | null {
+    return this.row > 0 || this.count === 0 ? this.build() : null;
+  }
+
+  private build(): ColumnBatch {
+    const length = this.row;
+    const columns: ColumnBatch["columns"] = {
+      event_index: this.eventIndex.build(length),
+      ts_ns: this.ts.build(length),
+      dur_ns: this.dur.build(length),
+      thread_dur_ns: this.threadDur.build(length),
+      depth: this.depth.build(length),
+    };
+    for (const c of UTF8_COLUMNS) columns[c] = this.text[c].build(length);
+    for (const b of [
+      this.eventIndex,
+      this.ts,
+      this.dur,
+      this.threadDur,
+      this.depth,
+      ...Object.values(this.text),
+    ])
+      b.reset();
+    this.row = 0;
+    return { table: "trace_events", length, columns };
+  }
 }
 
 /** Each string's rank in code-unit order (as `<` compares them). */

@@ -9,12 +9,17 @@
  *  - the bytes are deserialized read-only into SQLite's own memory: no file is opened, no
  *    lock, journal or WAL is looked for, and the content cannot change while it is read
  *    (the bytes are those already hashed into the store, copied once more by SQLite);
+ *    or, for a reader that must not hold the file in memory (a large Nsight export), a
+ *    private copy the caller made (a parse worker's spill file) is opened read-only and
+ *    `immutable`: SQLite takes no lock and looks for no journal or WAL beside it, and
+ *    reads pages through its bounded page cache;
  *  - `query_only` and `trusted_schema=OFF` are set, and no extension is ever loaded;
  *  - any view, trigger or virtual table in `sqlite_master` refuses the file, and the
  *    tables a reader queries are checked for generated columns before it queries them.
  * Readers then run fixed, bounded SELECTs of their own over plain tables.
  */
-import { Database } from "bun:sqlite";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { constants, Database } from "bun:sqlite";
 import { FlameoxError } from "../../domain/errors.ts";
 import { parseFailed } from "../json-guard.ts";
 
@@ -74,32 +79,7 @@ export function openUntrustedSqlite(
   label: string,
   options: { maxPages?: number } = {},
 ): { db: Database; schema: SchemaObject[] } {
-  const maxPages = options.maxPages ?? DEFAULT_MAX_SQLITE_PAGES;
-  if (bytes.length < 100 || !isSqliteHeader(bytes))
-    throw parseFailed(label, "the file is not a SQLite database (no SQLite header)");
-  const pageSize = pageSizeOf(bytes);
-  if (pageSize === null)
-    throw parseFailed(label, "the SQLite header declares an invalid page size");
-  // The header's page count is authoritative only while its version-valid-for number matches the
-  // change counter.
-  const headerPages = u32(bytes, 28);
-  const headerValid = headerPages > 0 && u32(bytes, 24) === u32(bytes, 92);
-  const filePages = Math.ceil(bytes.length / pageSize);
-  const pages = headerValid ? headerPages : filePages;
-  if (pages > maxPages)
-    throw refused(label, `the database claims ${pages} pages, over the limit of ${maxPages}`, {
-      refused: "page_count",
-      pages,
-      limit: maxPages,
-    });
-  if (headerValid && headerPages > filePages) {
-    // A cut-short copy (or a forged count): SQLite would read past the end as if pages were
-    // missing.
-    throw parseFailed(
-      label,
-      `the header claims ${headerPages} pages of ${pageSize} bytes but the file holds ${bytes.length} bytes; it was cut short`,
-    );
-  }
+  checkHeader(bytes, bytes.length, label, options.maxPages ?? DEFAULT_MAX_SQLITE_PAGES);
   // WAL-mode files (format versions 2) are read as rollback-journal ones, because an
   // in-memory database has no WAL and the artifact is the main file alone. Deserializing
   // copies the bytes into SQLite's memory (a test holds it to that), so only a patched
@@ -114,12 +94,117 @@ export function openUntrustedSqlite(
   try {
     db = Database.deserialize(image, { readonly: true, strict: true });
   } catch (error) {
+    throw cannotOpen(label, error);
+  }
+  return harden(db, label);
+}
+
+/** Bytes of the SQLite header (the first page begins with it). */
+const HEADER_BYTES = 100;
+
+/**
+ * The same, over a file the caller owns and nothing else writes while it is open (a copy
+ * in its own scratch space), read through SQLite's page cache instead of held in memory.
+ * The header is checked against the file's length before SQLite opens it. `immutable`
+ * makes SQLite take no lock and look for no hot journal or WAL beside the file, so a
+ * WAL-mode file is read as its main file alone, as `openUntrustedSqlite` reads it.
+ */
+export function openUntrustedSqliteFile(
+  path: string,
+  label: string,
+  options: { maxPages?: number } = {},
+): { db: Database; schema: SchemaObject[] } {
+  const header = new Uint8Array(HEADER_BYTES);
+  let length: number;
+  const fd = openSync(path, "r");
+  try {
+    length = fstatSync(fd).size;
+    readSync(fd, header, 0, HEADER_BYTES, 0);
+  } finally {
+    closeSync(fd);
+  }
+  checkHeader(
+    header.subarray(0, Math.min(length, HEADER_BYTES)),
+    length,
+    label,
+    options.maxPages ?? DEFAULT_MAX_SQLITE_PAGES,
+  );
+  let db: Database;
+  try {
+    db = new Database(
+      `${fileUri(path)}?immutable=1`,
+      constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI,
+    );
+  } catch (error) {
+    throw cannotOpen(label, error);
+  }
+  // Pages are read into SQLite's page cache, never mapped: mapped pages would count in the
+  // reader's resident size as the file is read.
+  try {
+    db.run("PRAGMA mmap_size = 0");
+  } catch (error) {
+    db.close();
+    throw cannotOpen(label, error);
+  }
+  return harden(db, label);
+}
+
+/**
+ * A `file:` URI naming `path`: every byte but unreserved ones and `/` percent-encoded, so a
+ * `?`, `#` or `%` in a directory name cannot end the path or start a parameter.
+ */
+function fileUri(path: string): string {
+  let out = "file:";
+  for (const byte of new TextEncoder().encode(path)) {
+    const c = String.fromCharCode(byte);
+    out += /[A-Za-z0-9/._~-]/.test(c) ? c : `%${byte.toString(16).padStart(2, "0")}`;
+  }
+  return out;
+}
+
+function cannotOpen(label: string, error: unknown): FlameoxError {
+  return parseFailed(
+    label,
+    `SQLite cannot open the file (${error instanceof Error ? error.message : String(error)})`,
+    error,
+  );
+}
+
+/**
+ * Refuses what is not a SQLite file, a damaged header and page counts over `maxPages` or past
+ * the file's end, from the header alone (`bytes`: at least its first 100 bytes when the file has
+ * them; `length`: the file's).
+ */
+function checkHeader(bytes: Uint8Array, length: number, label: string, maxPages: number): void {
+  if (length < HEADER_BYTES || bytes.length < HEADER_BYTES || !isSqliteHeader(bytes))
+    throw parseFailed(label, "the file is not a SQLite database (no SQLite header)");
+  const pageSize = pageSizeOf(bytes);
+  if (pageSize === null)
+    throw parseFailed(label, "the SQLite header declares an invalid page size");
+  // The header's page count is authoritative only while its version-valid-for number matches the
+  // change counter.
+  const headerPages = u32(bytes, 28);
+  const headerValid = headerPages > 0 && u32(bytes, 24) === u32(bytes, 92);
+  const filePages = Math.ceil(length / pageSize);
+  const pages = headerValid ? headerPages : filePages;
+  if (pages > maxPages)
+    throw refused(label, `the database claims ${pages} pages, over the limit of ${maxPages}`, {
+      refused: "page_count",
+      pages,
+      limit: maxPages,
+    });
+  if (headerValid && headerPages > filePages) {
+    // A cut-short copy (or a forged count): SQLite would read past the end as if pages were
+    // missing.
     throw parseFailed(
       label,
-      `SQLite cannot open the file (${error instanceof Error ? error.message : String(error)})`,
-      error,
+      `the header claims ${headerPages} pages of ${pageSize} bytes but the file holds ${length} bytes; it was cut short`,
     );
   }
+}
+
+/** Sets the read-only pragmas and refuses schema code; closes `db` when it refuses. */
+function harden(db: Database, label: string): { db: Database; schema: SchemaObject[] } {
   try {
     db.run("PRAGMA query_only = ON");
     db.run("PRAGMA trusted_schema = OFF");

@@ -1,0 +1,243 @@
+/**
+ * Reads an Nsight Systems export's events in output order (track by track, each in time
+ * order) straight from SQLite, so nothing grows with the export: each event table is read
+ * through one query that computes the event's track id and orders its rows as
+ * event-batches.ts orders held events (track id, start, the longer first, then the order
+ * the rows were read in), SQLite's sorter spilling to its temporary files beyond its
+ * cache; the tables' cursors are merged here in that order (a tie between tables goes to
+ * the earlier table, as it was read first), and each row becomes its event and its
+ * `trace_events` row at once.
+ *
+ * SQLite's order is the held order when it compares what the reader's JavaScript compares
+ * and reads each table in the same order:
+ *  - times are compared as the doubles JavaScript holds (`CAST(… AS REAL)`: an integer past
+ *    2^53 rounds as it does when read), the end of an event without one (or of an NVTX mark)
+ *    being its start;
+ *  - the track id SQL computes must be, for every distinct set of track columns of the rows
+ *    that may become events, the reader's own id for those values, and one id must not name
+ *    two different tracks (so its names do not depend on which row came first): this is
+ *    checked before any row is read, over SELECT DISTINCT of those columns (a pass over each
+ *    table that keeps one entry per track);
+ *  - the table is scanned in rowid order (no index serves the reader's query, no column
+ *    hides the rowid).
+ * Otherwise (`sortedReadPlan` gives the reason: a REAL or text track column, negative ids,
+ * an index) the events are held and ordered in memory (read-events.ts), with the same
+ * result. Each event's track id is also compared with the one SQL ordered it by, so a
+ * difference would stop the import rather than misorder it.
+ */
+import { FlameoxError } from "../../domain/errors.ts";
+import type { ColumnBatch } from "../../domain/column-batch.ts";
+import { TrackEventRows } from "./event-batches.ts";
+import { type NsysRow, type NsysRowReader, trackColumns } from "./nsys-rows.ts";
+import { EVENT_TABLES, type EventTable, NVTX_MARK, NVTX_RANGES } from "./nsys-tables.ts";
+
+const encoder = new TextEncoder();
+
+interface SortedTable {
+  spec: EventTable;
+  /** Its place in EVENT_TABLES: the held order reads the tables in that order. */
+  order: number;
+  sql: string;
+}
+
+export type SortedReadPlan =
+  | { sortable: true; tables: SortedTable[] }
+  | { sortable: false; reason: string };
+
+/** A column as the reader's `num(v) ?? 0` reads it, for integers (others are checked away). */
+const numberOr0 = (column: string) =>
+  `(CASE WHEN typeof("${column}") IN ('integer', 'real') THEN "${column}" ELSE 0 END)`;
+
+/**
+ * The track id SQL computes: the reader's (NsysRowReader.trackId) for integer columns; where
+ * it is not (a REAL's digits, negative ids), sortedReadPlan finds out and does not sort.
+ */
+function trackIdSql(spec: EventTable): string {
+  // `||` binds tighter than `/` and `%` in SQLite: every arithmetic term is parenthesised.
+  if (spec.track === "thread") {
+    const g = numberOr0("globalTid");
+    return `((${g} / 16777216) % 16777216) || ':' || (${g} % 16777216)`;
+  }
+  return `'gpu' || ${numberOr0("deviceId")} || ':pid' || ((${numberOr0("globalPid")} / 16777216) % 16777216) || '.ctx' || ${numberOr0("contextId")} || '.stream' || ${numberOr0("streamId")}`;
+}
+
+/** A time as the double the reader holds. */
+const asDouble = (column: string) => `CAST("${column}" AS REAL)`;
+
+/**
+ * The end the order compares: the end when it is a number, else (no end, an NVTX mark) the
+ * start.
+ */
+function endOrStartSql(spec: EventTable): string {
+  const mark =
+    spec.category === "nvtx" ? `WHEN "eventType" = ${NVTX_MARK} THEN ${asDouble("start")} ` : "";
+  return `CASE ${mark}WHEN typeof("end") IN ('integer', 'real') THEN ${asDouble("end")} ELSE ${asDouble("start")} END`;
+}
+
+/** Rows that may become events (the reader skips the others before it asks for their track). */
+function mayBeEventSql(spec: EventTable): string {
+  return spec.category === "nvtx"
+    ? `"eventType" IN (${[NVTX_MARK, ...NVTX_RANGES].join(", ")})`
+    : "1";
+}
+
+/**
+ * Whether SQLite can order the export's events exactly as they would be ordered held, and the
+ * queries that read them so. Asks for each event table's columns (and so counts its category)
+ * in the reader's order.
+ */
+export function sortedReadPlan(reader: NsysRowReader): SortedReadPlan {
+  const tables: SortedTable[] = [];
+  /** Each track id's identity, as JSON, from the first table and key that named it. */
+  const identities = new Map<string, string>();
+  let reason: string | null = null;
+  for (const [order, spec] of EVENT_TABLES.entries()) {
+    const select = reader.selectList(spec);
+    if (select === null || reason !== null) continue;
+    const rows = `SELECT rowid AS "_rid", ${select.join(", ")} FROM ${spec.table} ORDER BY rowid LIMIT ${reader.rowLimit}`;
+    reason =
+      scanOrderProblem(reader, spec, select) ?? trackIdProblem(reader, spec, rows, identities);
+    tables.push({
+      spec,
+      order,
+      sql: `SELECT ${trackIdSql(spec)} AS "_track", ${asDouble("start")} AS "_start", ${endOrStartSql(spec)} AS "_eos", * FROM (${rows}) ORDER BY "_track", "_start", "_eos" DESC, "_rid"`,
+    });
+  }
+  return reason === null ? { sortable: true, tables } : { sortable: false, reason };
+}
+
+/** Why the held path would not read the table in rowid order, or null. */
+function scanOrderProblem(
+  reader: NsysRowReader,
+  spec: EventTable,
+  select: string[],
+): string | null {
+  const columns = [...reader.columns(spec.table)].map((c) => c.toLowerCase());
+  if (columns.some((c) => c === "rowid" || c === "_rowid_" || c === "oid"))
+    return `${spec.table} has a column named like its rowid`;
+  // The held path reads `SELECT … FROM table LIMIT n`: a plain scan is rowid order; a scan of a
+  // covering index (or a WITHOUT ROWID table's key) is not.
+  try {
+    reader.db.query(`SELECT rowid FROM ${spec.table} LIMIT 0`).all();
+  } catch {
+    return `${spec.table} has no rowid`;
+  }
+  const plan = reader.db
+    .query(
+      `EXPLAIN QUERY PLAN SELECT ${select.join(", ")} FROM ${spec.table} LIMIT ${reader.rowLimit}`,
+    )
+    .all() as { detail: string }[];
+  return plan.some((p) => /\bINDEX\b/i.test(p.detail))
+    ? `${spec.table} is read through an index`
+    : null;
+}
+
+/**
+ * Why SQL's track ids would not order the table's rows as the reader's ids do, or null: over
+ * each distinct set of track columns of the rows that may become events, SQL's id must be the
+ * reader's, and an id must name the same track (pid, tid, names) whichever set gave it.
+ */
+function trackIdProblem(
+  reader: NsysRowReader,
+  spec: EventTable,
+  rows: string,
+  identities: Map<string, string>,
+): string | null {
+  const columns = trackColumns(spec).map((c) => `"${c}"`);
+  const keys = reader.db
+    .query(
+      `SELECT DISTINCT ${trackIdSql(spec)} AS "_track", ${columns.join(", ")} FROM (${rows}) WHERE ${mayBeEventSql(spec)}`,
+    )
+    .iterate() as Iterable<NsysRow>;
+  for (const key of keys) {
+    const id = reader.trackId(spec, key);
+    if (id !== key._track)
+      return `${spec.table} has track columns whose id SQL writes as ${JSON.stringify(key._track)}, not ${JSON.stringify(id)}`;
+    const identity = JSON.stringify(reader.trackIdentity(spec, key));
+    const seen = identities.get(id);
+    if (seen === undefined) identities.set(id, identity);
+    else if (seen !== identity) return `track ${id} is named by rows that name it differently`;
+  }
+  return null;
+}
+
+/** One table's rows in its order, and the row it is at. */
+class TableCursor {
+  row: NsysRow | null = null;
+  track = "";
+  start = 0;
+  endOrStart = 0;
+  rid = 0;
+  private readonly rows: Iterator<NsysRow>;
+
+  constructor(
+    readonly table: SortedTable,
+    reader: NsysRowReader,
+  ) {
+    this.rows = (reader.db.query(table.sql).iterate() as Iterable<NsysRow>)[Symbol.iterator]();
+  }
+
+  next(): boolean {
+    const next = this.rows.next();
+    if (next.done) {
+      this.row = null;
+      return false;
+    }
+    const row = next.value;
+    this.row = row;
+    this.track = row._track as string;
+    this.start = row._start as number;
+    this.endOrStart = row._eos as number;
+    this.rid = row._rid as number;
+    return true;
+  }
+
+  /** Whether this cursor's row comes before `other`'s in the held order. */
+  before(other: TableCursor): boolean {
+    if (this.track !== other.track) return this.track < other.track;
+    if (this.start !== other.start) return this.start < other.start;
+    if (this.endOrStart !== other.endOrStart) return this.endOrStart > other.endOrStart;
+    if (this.table.order !== other.table.order) return this.table.order < other.table.order;
+    return this.rid < other.rid;
+  }
+}
+
+/** The export's `trace_events` rows, in batches, read in order from SQLite. */
+export function* sortedEventBatches(
+  reader: NsysRowReader,
+  plan: Extract<SortedReadPlan, { sortable: true }>,
+  maxArgsBytes: number,
+): Generator<ColumnBatch> {
+  const out = new TrackEventRows(maxArgsBytes);
+  const live: TableCursor[] = [];
+  for (const table of plan.tables) {
+    const cursor = new TableCursor(table, reader);
+    if (cursor.next()) live.push(cursor);
+  }
+  while (live.length > 0) {
+    let at = 0;
+    for (let k = 1; k < live.length; k++) if (live[k]!.before(live[at]!)) at = k;
+    const cursor = live[at]!;
+    const row = cursor.row!;
+    const event = reader.event(cursor.table.spec, row);
+    if (event !== null) {
+      if (event.track !== cursor.track)
+        throw new FlameoxError(
+          "INTERNAL_ERROR",
+          `Nsight export: SQL ordered a ${cursor.table.spec.table} row by track ${cursor.track}, the reader says ${event.track}`,
+        );
+      const batch = out.add(
+        event.track,
+        event.category,
+        event.name,
+        event.start,
+        event.end,
+        event.args === null ? null : encoder.encode(event.args),
+      );
+      if (batch !== null) yield batch;
+    }
+    if (!cursor.next()) live.splice(at, 1);
+  }
+  const last = out.finish();
+  if (last !== null) yield last;
+}
