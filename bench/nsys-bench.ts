@@ -1,87 +1,95 @@
 /**
  * Nsight Systems export benchmark. Generates, deterministically, an export with N kernels
  * (default 1,000,000) over 4 streams, each launched by a cudaLaunchKernel call on one host
- * thread (same correlation id), and prints: end-to-end import time and peak RSS of the CLI
- * process (file to committed generation), and as the baseline measured in the same run, a
- * plain bun:sqlite read of the kernel and runtime rows. Figures only; nothing asserts a time.
+ * thread (same correlation id; fixtures/generators/nsys-sqlite.ts), and prints, per size:
+ * - a plain bun:sqlite read of the kernel and runtime rows in this process (a floor);
+ * - the import through the CLI (file to committed generation): wall time, CPU seconds (the
+ *   CLI and its parse worker), the parse worker's own peak RSS and its stages. With
+ *   `--baseline-cli` every import is also run with another checkout's CLI, alternating, in
+ *   the same run, each into a workspace it made itself. With `--cap-mib N` the workspaces
+ *   give their parse workers an N MiB memory cap (a cgroup where the host allows one).
+ * - with `--stages`, this checkout's reader run in a fresh process stage by stage, the way
+ *   the parse worker runs it (spool to a spill file, open, plan, read in order, rows and
+ *   Parquet encoding), beside the held path (the payload collected, deserialized, every
+ *   event held and sorted in memory): time and peak RSS of each stage (VmHWM, reset
+ *   between stages through /proc/self/clear_refs).
+ * Figures only; nothing asserts a time.
  *
- *   bun bench/nsys-bench.ts [--kernels 1000000] [--keep]
+ *   bun bench/nsys-bench.ts [--kernels 1000000[,3000000]] [--baseline-cli ../main/src/cli/main.ts]
+ *       [--cap-mib 512] [--stages] [--keep]
  */
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { measureProcess, workerPeak } from "./measure-process.ts";
+import { generateNsysExport } from "../fixtures/generators/nsys-sqlite.ts";
+import { DEFAULT_ADAPTER_LIMITS } from "../src/adapters/adapter.ts";
+import { collectChunks } from "../src/adapters/common/collect-chunks.ts";
+import { eventBatches } from "../src/adapters/nsys-sqlite/event-batches.ts";
+import { NsysRowReader } from "../src/adapters/nsys-sqlite/nsys-rows.ts";
+import { readHeldEvents } from "../src/adapters/nsys-sqlite/read-events.ts";
+import { sortedEventBatches, sortedReadPlan } from "../src/adapters/nsys-sqlite/sorted-events.ts";
+import {
+  openUntrustedSqlite,
+  openUntrustedSqliteFile,
+} from "../src/adapters/sqlite/untrusted-database.ts";
+import type { ColumnBatch } from "../src/domain/column-batch.ts";
+import { startEncodePool } from "../workers/encode-pool.ts";
+import { MemoryGovernor } from "../workers/memory-governor.ts";
+import { openPayload } from "../workers/payload-stream.ts";
+import { FileSpillSpace } from "../workers/spill-space.ts";
+import { TableParts } from "../workers/table-parts.ts";
 
 const { values } = parseArgs({
   options: {
     kernels: { type: "string", default: "1000000" },
+    "baseline-cli": { type: "string" },
+    "cap-mib": { type: "string" },
+    stages: { type: "boolean", default: false },
+    /** Internal: one path's stages over one file, in a fresh process (see --stages). */
+    "stage-run": { type: "string" },
+    file: { type: "string" },
     keep: { type: "boolean", default: false },
   },
 });
-const KERNELS = Number(values.kernels);
 const MB = 1024 * 1024;
-const cliPath = resolve(import.meta.dir, "..", "src", "cli", "main.ts");
+const repo = resolve(import.meta.dir, "..");
+const clis: [string, string][] = [["this checkout", join(repo, "src", "cli", "main.ts")]];
+if (values["baseline-cli"]) clis.push(["baseline", resolve(values["baseline-cli"])]);
 const dir = mkdtempSync(join(tmpdir(), "flameox-bench-"));
-const PID = 4242;
-const GLOBAL_TID = PID * 2 ** 24 + PID;
-const GLOBAL_PID = PID * 2 ** 24;
+const env = { ...process.env, NO_COLOR: "1" };
+const f0 = (n: number) => n.toFixed(0);
+const f1 = (n: number) => n.toFixed(1);
 
-function writeExport(path: string): void {
-  const db = new Database(path);
-  db.run("CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL)");
-  db.run("CREATE TABLE TARGET_INFO_GPU (vmId INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT)");
-  db.run("CREATE TABLE ThreadNames (nameId INTEGER NOT NULL, priority INTEGER, globalTid INTEGER)");
-  db.run("CREATE TABLE META_DATA_EXPORT (name TEXT, value TEXT)");
-  db.run(
-    "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL, gridX INTEGER, gridY INTEGER, gridZ INTEGER, blockX INTEGER, blockY INTEGER, blockZ INTEGER, registersPerThread INTEGER)",
-  );
-  db.run(
-    "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL, globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL)",
-  );
-  db.run("INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000'), (2, 'main')");
-  for (let k = 0; k < 50; k++)
-    db.query("INSERT INTO StringIds VALUES (?, ?), (?, ?)").run(
-      100 + k,
-      `kernel_${k}`,
-      200 + k,
-      `void kernel_${k}<float, 256>(float const*, float*, int)`,
-    );
-  db.run("INSERT INTO TARGET_INFO_GPU VALUES (0, 0, 'NVIDIA H100')");
-  db.query("INSERT INTO ThreadNames VALUES (2, 0, ?)").run(GLOBAL_TID);
-  db.run(
-    "INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_PRODUCT_VERSION', '2024.5.1.113'), ('EXPORT_SCHEMA_VERSION', '3.13.2')",
-  );
-  db.transaction(() => {
-    const kernel = db.query(
-      "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (?, ?, 0, 1, ?, ?, ?, ?, ?, 128, 1, 1, 256, 1, 1, 32)",
-    );
-    const launch = db.query("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (?, ?, 1, ?, ?, 1, 0)");
-    for (let i = 0; i < KERNELS; i++) {
-      const t = 1_000_000 + i * 2_000;
-      launch.run(t, t + 900, GLOBAL_TID, i + 1);
-      kernel.run(
-        t + 1_500 + (i % 4) * 10,
-        t + 1_500 + (i % 4) * 10 + 400 + (i % 50) * 10,
-        7 + (i % 4),
-        i + 1,
-        GLOBAL_PID,
-        200 + (i % 50),
-        100 + (i % 50),
-      );
-    }
-  })();
-  db.close();
+interface Run {
+  wallMs: number;
+  cpuMs: number;
+  stdout: string;
 }
 
-const measure = (argv: string[]) => measureProcess(argv, dir);
+async function measure(argv: string[], cwd = dir): Promise<Run> {
+  const started = performance.now();
+  const child = Bun.spawn(argv, { cwd, stdout: "pipe", stderr: "pipe", env });
+  const [stdout, stderr] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+  ]);
+  await child.exited;
+  const wallMs = performance.now() - started;
+  if (child.exitCode !== 0)
+    throw new Error(`${argv.join(" ")} failed (${child.exitCode}): ${stdout}${stderr}`);
+  // The child's rusage includes its waited-for children: the parse worker.
+  const usage = child.resourceUsage();
+  const cpuMs = usage
+    ? (Number(usage.cpuTime.user) + Number(usage.cpuTime.system)) / 1000
+    : Number.NaN;
+  return { wallMs, cpuMs, stdout };
+}
 
-try {
-  const path = join(dir, "report.sqlite");
-  writeExport(path);
-  const bytes = statSync(path).size;
-  const baselineStart = performance.now();
+/** The floor: the kernel and runtime rows read with bun:sqlite, nothing else done. */
+function plainRead(path: string): { ms: number; calls: number; busy: number } {
+  const started = performance.now();
   const db = new Database(path, { readonly: true });
   let busy = 0;
   for (const r of db
@@ -94,19 +102,194 @@ try {
     .iterate())
     calls++;
   db.close();
-  const baselineMs = performance.now() - baselineStart;
-  await measure([process.execPath, cliPath, "init", dir, "--json"]);
-  const imported = await measure([process.execPath, cliPath, "import", path, "--json"]);
-  const summary = JSON.parse(imported.stdout).extraction;
+  return { ms: performance.now() - started, calls, busy };
+}
+
+async function importWith(cli: string, workspace: string, path: string): Promise<void> {
+  const run = await measure([process.execPath, cli, "import", path, "--json"], workspace);
+  const result = JSON.parse(run.stdout);
+  const worker = result.extraction.worker;
+  const stages = worker.stages_ms ?? {};
   console.log(
-    `Nsight Systems export: ${KERNELS} kernels + ${calls} runtime calls, ${(bytes / MB).toFixed(0)} MB; kernel busy ${busy} ns`,
+    `    ${f0(run.wallMs)} ms end to end, CPU ${f1(run.cpuMs / 1000)} s; worker peak ${f0((worker.max_rss_bytes ?? 0) / MB)} MiB (cap ${worker.memory_cap_bytes ? `${f0(worker.memory_cap_bytes / MB)} MiB` : "none"}), encode threads ${worker.encode_threads}; ${result.extraction.status}, rows ${Object.entries(
+      result.extraction.tables,
+    )
+      .map(([t, n]) => `${t}=${n}`)
+      .join(" ")}`,
   );
+  if (stages.total !== undefined)
+    console.log(
+      `      worker stages (ms): start ${f0(stages.start)}, open/detect ${f0(stages.open_detect)}, extract ${f0(stages.extract)} (of it encoding on the main thread ${f0(stages.encode_inline)}; on the encode thread ${f0(stages.encode_thread)}, overlapped); registration ${f0(result.registration_ms ?? Number.NaN)}, publish ${f0(result.extraction.publish_ms)}`,
+    );
+}
+
+/** In-process stage timer: time and peak RSS (VmHWM, reset after each stage) per stage. */
+class Stages {
+  private last = performance.now();
+  private readonly lines: string[] = [];
+  private readonly canReset: boolean;
+  constructor() {
+    this.canReset = reset();
+  }
+  mark(name: string): void {
+    const now = performance.now();
+    const status = readFileSync("/proc/self/status", "latin1");
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB$`, "m").exec(status)?.[1]);
+    this.lines.push(
+      `      ${name.padEnd(58)} ${f0(now - this.last).padStart(6)} ms   RSS after ${f0((kb("VmRSS") * 1024) / MB).padStart(5)} MiB, peak ${this.canReset ? "in stage" : "so far"} ${f0((kb("VmHWM") * 1024) / MB).padStart(5)} MiB`,
+    );
+    reset();
+    this.last = performance.now();
+  }
+  print(title: string): void {
+    console.log(`    ${title}`);
+    for (const line of this.lines) console.log(line);
+  }
+}
+
+function reset(): boolean {
+  try {
+    writeFileSync("/proc/self/clear_refs", "5");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Writes batches as the parse worker does: Parquet parts, on the encode thread. */
+async function partWriter(out: string, governor: MemoryGovernor) {
+  const pool = startEncodePool(true);
+  const provenance = {
+    schema_version: 1,
+    run_id: "bench",
+    artifact_id: "bench",
+    evidence_generation_id: "bench",
+    extractor_name: "nsys-sqlite",
+    extractor_version: "bench",
+  };
+  const parts = new TableParts("trace_events", out, provenance, pool.encode, () =>
+    governor.checkpoint(),
+  );
+  return {
+    add: async (batch: ColumnBatch) => {
+      governor.checkpoint();
+      await parts.add(batch);
+    },
+    finish: async () => {
+      await parts.finish();
+      await pool.close();
+    },
+  };
+}
+
+async function stagesHeld(path: string): Promise<void> {
+  const out = mkdtempSync(join(dir, "held-"));
+  const governor = new MemoryGovernor(8 * 1024 * MB);
+  Bun.gc(true);
+  const stages = new Stages();
+  const payload = await openPayload(path, Number.MAX_SAFE_INTEGER, 64 * 1024, () =>
+    governor.checkpoint(),
+  );
+  const bytes = await collectChunks(payload.chunks);
+  stages.mark("payload collected in memory");
+  const { db, schema } = openUntrustedSqlite(bytes, "bench");
+  stages.mark("deserialized (SQLite's own copy)");
+  const read = readHeldEvents(new NsysRowReader(db, schema, "bench", 50_000_000));
+  stages.mark(`every event read and held (${read.events.length})`);
+  const writer = await partWriter(out, governor);
+  for (const batch of eventBatches(read, DEFAULT_ADAPTER_LIMITS.maxArgsBytes))
+    await writer.add(batch);
+  await writer.finish();
+  stages.mark("sorted in memory, rows built, Parquet encoded");
+  db.close();
+  stages.print("held path (as before), in a process of its own:");
+}
+
+async function stagesSorted(path: string): Promise<void> {
+  const out = mkdtempSync(join(dir, "sorted-"));
+  const governor = new MemoryGovernor(8 * 1024 * MB);
+  Bun.gc(true);
+  const stages = new Stages();
+  const payload = await openPayload(path, Number.MAX_SAFE_INTEGER, 64 * 1024, () =>
+    governor.checkpoint(),
+  );
+  const spill = new FileSpillSpace(out);
+  const file = spill.create();
+  for await (const chunk of payload.chunks) file.append(chunk);
+  stages.mark("payload spooled to a spill file");
+  const { db, schema } = openUntrustedSqliteFile(file.path!, "bench");
+  db.run("PRAGMA cache_size = -8192");
+  db.run("PRAGMA temp_store = FILE");
+  const reader = new NsysRowReader(db, schema, "bench", 50_000_000);
+  stages.mark("opened; small tables read");
+  const plan = sortedReadPlan(reader);
+  if (!plan.sortable) throw new Error(`not sortable: ${plan.reason}`);
+  stages.mark("plan: track ids checked (SELECT DISTINCT per table)");
+  const writer = await partWriter(out, governor);
+  const batches = sortedEventBatches(reader, plan, DEFAULT_ADAPTER_LIMITS.maxArgsBytes);
+  const first = batches.next();
+  stages.mark("SQLite sorts each table (to the first row)");
+  if (!first.done) await writer.add(first.value);
+  for (const batch of batches) await writer.add(batch);
+  await writer.finish();
+  stages.mark(`rows read in order, built, Parquet encoded (${reader.kept})`);
+  db.close();
+  spill.disposeAll();
+  stages.print("read in order from SQLite (this checkout), in a process of its own:");
+}
+
+if (values["stage-run"]) {
+  try {
+    if (values["stage-run"] === "held") await stagesHeld(values.file!);
+    else await stagesSorted(values.file!);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
+
+try {
   console.log(
-    `  bun:sqlite read of kernel and runtime rows (baseline, in process): ${baselineMs.toFixed(0)} ms`,
+    `load average ${(await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ")}; ${navigator.hardwareConcurrency} cores`,
   );
-  console.log(
-    `  import (CLI process, file to committed generation): ${imported.wallMs.toFixed(0)} ms, peak RSS ${(imported.maxRss / MB).toFixed(0)} MB (maxRSS, which Linux raises to this benchmark's own size at the spawn), parse worker's own peak ${(workerPeak(imported.stdout) / MB).toFixed(0)} MB; ${summary.status}`,
-  );
+  const workspaces = new Map<string, string>();
+  for (const [, cli] of clis) {
+    const workspace = mkdtempSync(join(dir, "workspace-"));
+    await measure([process.execPath, cli, "init", workspace]);
+    if (values["cap-mib"])
+      await Bun.write(
+        join(workspace, ".diagnostics", "config.toml"),
+        `[extraction]\nworker_memory_bytes = ${Number(values["cap-mib"]) * MB}\n`,
+      );
+    workspaces.set(cli, workspace);
+  }
+  for (const kernels of values.kernels.split(",").map(Number)) {
+    const path = join(dir, `report-${kernels}.sqlite`);
+    generateNsysExport(path, { kernels });
+    const floor = plainRead(path);
+    console.log(
+      `\n== Nsight Systems export: ${kernels} kernels + ${floor.calls} runtime calls, ${f0(statSync(path).size / MB)} MB; kernel busy ${floor.busy} ns`,
+    );
+    console.log(
+      `  bun:sqlite read of the kernel and runtime rows (floor, in this process): ${f0(floor.ms)} ms`,
+    );
+    for (const [name, cli] of clis) {
+      console.log(`  import, ${name}:`);
+      await importWith(cli, workspaces.get(cli)!, path);
+    }
+    if (values.stages)
+      for (const run of ["sorted", "held"]) {
+        const child = await measure([
+          process.execPath,
+          import.meta.path,
+          "--stage-run",
+          run,
+          "--file",
+          path,
+        ]);
+        process.stdout.write(child.stdout);
+      }
+  }
 } finally {
   if (values.keep) console.log(`kept ${dir}`);
   else rmSync(dir, { recursive: true, force: true });

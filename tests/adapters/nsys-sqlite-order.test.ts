@@ -16,7 +16,7 @@ import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
 import { tableOfBatches } from "../../src/adapters/common/batch-table-buffer.ts";
 import { NsysExportRead, nsysSqliteAdapter } from "../../src/adapters/nsys-sqlite/adapter.ts";
 import { NsysRowReader } from "../../src/adapters/nsys-sqlite/nsys-rows.ts";
-import { sortedReadPlan } from "../../src/adapters/nsys-sqlite/sorted-events.ts";
+import { MAX_RANKED_TRACKS, sortedReadPlan } from "../../src/adapters/nsys-sqlite/sorted-events.ts";
 import {
   openUntrustedSqlite,
   openUntrustedSqliteFile,
@@ -99,6 +99,8 @@ describe("SQLite's order is the held order", () => {
         `INSERT INTO NVTX_EVENTS VALUES (600, NULL, 34, NULL, NULL, NULL, 'tie mark', ${GLOBAL_TID}, NULL, NULL), (600, 700, 59, NULL, NULL, NULL, 'tie range', ${GLOBAL_TID}, NULL, NULL), (600, 90, 34, NULL, NULL, NULL, 'mark with an end', ${GLOBAL_TID}, NULL, NULL)`,
         // Starts past 2^53 that the reader holds as the same double, and one a REAL.
         `INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (${big + 1}, ${big + 9}, 0, 1, 7, 31, ${GLOBAL_PID}, 3, 2, 1, 1, 1, 1, 1, 1, 1), (${big}, ${big + 9}, 0, 1, 7, 32, ${GLOBAL_PID}, 3, 2, 1, 1, 1, 1, 1, 1, 1), (${big}.0, ${big + 4}, 0, 1, 7, 33, ${GLOBAL_PID}, 3, 2, 1, 1, 1, 1, 1, 1, 1)`,
+        // An NVTX domain record on a thread nothing else names (a row of no track SQL ranks).
+        "INSERT INTO NVTX_EVENTS VALUES (0, NULL, 75, NULL, NULL, NULL, 'domain', 999999, NULL, NULL)",
         // A REAL stream id both write alike.
         `INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (5, 9, 0, 1, 7.5, 34, ${GLOBAL_PID}, 3, 2, 1, 1, 1, 1, 1, 1, 1)`,
         // A memcpy on a kernel's stream at a kernel's start, and skipped rows among them.
@@ -109,6 +111,25 @@ describe("SQLite's order is the held order", () => {
       "negative_durations",
       "other_nvtx_records",
     ]);
+  });
+
+  test("more tracks than SQL ranks: rows sorted by the id's text, as held", () => {
+    const kernels = Array.from(
+      { length: MAX_RANKED_TRACKS + 6 },
+      (_, k) =>
+        `(${1000 - k}, ${1010 + (k % 3)}, ${k % 2}, 1, ${k + 1}, ${70 + k}, ${GLOBAL_PID}, 3, 2, 1, 1, 1, 1, 1, 1, 1)`,
+    );
+    const bytes = smallExport([
+      `INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES ${kernels.join(", ")}`,
+    ]);
+    const { db, schema } = openUntrustedSqlite(bytes, "test export");
+    try {
+      const plan = sortedReadPlan(new NsysRowReader(db, schema, "test export", 1000));
+      expect(plan.sortable && plan.ids === null).toBe(true);
+    } finally {
+      db.close();
+    }
+    expect(expectSameBothWays(bytes).tracks.length).toBeGreaterThan(MAX_RANKED_TRACKS);
   });
 
   test("host ids with the upper bits Nsight sets (2^48 and above), and thread names per globalTid", () => {

@@ -83,6 +83,7 @@ export class TrackEventRows {
   /** Ends of the events still open on the current track, innermost last. */
   private open: number[] = [];
   private current: string | null = null;
+  private currentBytes: Uint8Array = new Uint8Array(0);
   private row = 0;
   /** Events added so far. */
   count = 0;
@@ -109,12 +110,13 @@ export class TrackEventRows {
     const text = this.text;
     if (track !== this.current) {
       this.current = track;
+      this.currentBytes = this.strings.bytes(track);
       this.open = [];
     }
     const open = this.open;
     while (open.length > 0 && open.at(-1)! <= start) open.pop();
     this.eventIndex.set(row, this.count);
-    text.track_id.set(row, this.strings.bytes(track));
+    text.track_id.set(row, this.currentBytes);
     text.name.set(
       row,
       this.strings.bytes(name.length > MAX_NAME_CHARS ? name.slice(0, MAX_NAME_CHARS) : name),

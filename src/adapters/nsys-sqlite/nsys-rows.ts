@@ -7,6 +7,7 @@
  * in output order from SQLite; both convert each row here, so their events are the same.
  */
 import type { Database } from "bun:sqlite";
+import { FlameoxError } from "../../domain/errors.ts";
 import { parseFailed, tooLarge } from "../json-guard.ts";
 import { type SchemaObject, tableColumns } from "../sqlite/untrusted-database.ts";
 import type { NsysEvent } from "./device-event-columns.ts";
@@ -37,6 +38,13 @@ export function trackColumns(spec: EventTable): string[] {
   return spec.track === "stream"
     ? ["deviceId", "contextId", "streamId", "globalPid"]
     : ["globalTid"];
+}
+
+/** A track found beforehand; there is one for every row that becomes an event. */
+function found(known: { id: string; track: NsysTrack | undefined }): NsysTrack {
+  if (known.track === undefined)
+    throw new FlameoxError("INTERNAL_ERROR", `Nsight export: no track was found for ${known.id}`);
+  return known.track;
 }
 
 export class NsysRowReader {
@@ -189,9 +197,14 @@ export class NsysRowReader {
 
   /**
    * The event a row of `spec`'s table is, or null when it is skipped (counted in `skipped`).
-   * Throws for a row without a start time and for the event past `maxEvents`.
+   * Throws for a row without a start time and for the event past `maxEvents`. `known`: the
+   * row's track, found for its track columns beforehand (the row then need not have them).
    */
-  event(spec: EventTable, row: NsysRow): NsysEvent | null {
+  event(
+    spec: EventTable,
+    row: NsysRow,
+    known?: { id: string; track: NsysTrack | undefined },
+  ): NsysEvent | null {
     const start = num(row.start);
     let end = num(row.end);
     if (start === null) throw parseFailed(this.label, `a ${spec.table} row has no start time`);
@@ -247,8 +260,9 @@ export class NsysRowReader {
     if (spec.category !== "nvtx" && end === null) end = start;
     if (this.kept >= this.maxEvents)
       throw tooLarge(this.label, "trace events", this.kept + 1, this.maxEvents);
-    const track = this.trackId(spec, row);
-    if (!this.tracks.has(track)) this.tracks.set(track, this.trackIdentity(spec, row));
+    const track = known ? known.id : this.trackId(spec, row);
+    if (!this.tracks.has(track))
+      this.tracks.set(track, known ? found(known) : this.trackIdentity(spec, row));
     this.counts[spec.category]! += 1;
     this.kept += 1;
     return {

@@ -25,10 +25,9 @@
  * result. Each event's track id is also compared with the one SQL ordered it by, so a
  * difference would stop the import rather than misorder it.
  */
-import { FlameoxError } from "../../domain/errors.ts";
 import type { ColumnBatch } from "../../domain/column-batch.ts";
 import { TrackEventRows } from "./event-batches.ts";
-import { type NsysRow, type NsysRowReader, trackColumns } from "./nsys-rows.ts";
+import { type NsysRow, type NsysRowReader, type NsysTrack, trackColumns } from "./nsys-rows.ts";
 import { EVENT_TABLES, type EventTable, NVTX_MARK, NVTX_RANGES } from "./nsys-tables.ts";
 
 const encoder = new TextEncoder();
@@ -41,7 +40,14 @@ interface SortedTable {
 }
 
 export type SortedReadPlan =
-  | { sortable: true; tables: SortedTable[] }
+  | {
+      sortable: true;
+      tables: SortedTable[];
+      /** Each track id the rows that may become events name, and that track. */
+      tracks: Map<string, NsysTrack>;
+      /** The ids in order, when the rows carry an id's rank (its index here) for their track. */
+      ids: string[] | null;
+    }
   | { sortable: false; reason: string };
 
 /** A column as the reader's `num(v) ?? 0` reads it, for integers (others are checked away). */
@@ -82,14 +88,22 @@ function mayBeEventSql(spec: EventTable): string {
 }
 
 /**
+ * Track ids up to which SQL sorts by each id's rank (a CASE over the ids, evaluated per row)
+ * instead of the id's text: an integer per row is less to sort and to hand to JavaScript.
+ */
+export const MAX_RANKED_TRACKS = 64;
+
+/** SQL text for a string literal. */
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/**
  * Whether SQLite can order the export's events exactly as they would be ordered held, and the
  * queries that read them so. Asks for each event table's columns (and so counts its category)
  * in the reader's order.
  */
 export function sortedReadPlan(reader: NsysRowReader): SortedReadPlan {
-  const tables: SortedTable[] = [];
-  /** Each track id's identity, as JSON, from the first table and key that named it. */
-  const identities = new Map<string, string>();
+  const found: { spec: EventTable; order: number; select: string[]; rows: string }[] = [];
+  const identities = new Map<string, { json: string; track: NsysTrack }>();
   let reason: string | null = null;
   for (const [order, spec] of EVENT_TABLES.entries()) {
     const select = reader.selectList(spec);
@@ -97,13 +111,34 @@ export function sortedReadPlan(reader: NsysRowReader): SortedReadPlan {
     const rows = `SELECT rowid AS "_rid", ${select.join(", ")} FROM ${spec.table} ORDER BY rowid LIMIT ${reader.rowLimit}`;
     reason =
       scanOrderProblem(reader, spec, select) ?? trackIdProblem(reader, spec, rows, identities);
-    tables.push({
+    found.push({ spec, order, select, rows });
+  }
+  if (reason !== null) return { sortable: false, reason };
+  const ids = [...identities.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const ranked = ids.length <= MAX_RANKED_TRACKS;
+  const tables = found.map(({ spec, order, select, rows }) => {
+    const id = trackIdSql(spec);
+    const key = ranked
+      ? `CASE ${id} ${ids.map((t, rank) => `WHEN ${literal(t)} THEN ${rank}`).join(" ")} END`
+      : id;
+    // The track columns only named the track: the rows need the rest.
+    const named = new Set(trackColumns(spec).map((c) => `"${c}"`));
+    const columns = select
+      .map((c) => /"[^"]+"$/.exec(c)![0])
+      .filter((c) => !named.has(c))
+      .join(", ");
+    return {
       spec,
       order,
-      sql: `SELECT ${trackIdSql(spec)} AS "_track", ${asDouble("start")} AS "_start", ${endOrStartSql(spec)} AS "_eos", * FROM (${rows}) ORDER BY "_track", "_start", "_eos" DESC, "_rid"`,
-    });
-  }
-  return reason === null ? { sortable: true, tables } : { sortable: false, reason };
+      sql: `SELECT ${key} AS "_track", ${asDouble("start")} AS "_start", ${endOrStartSql(spec)} AS "_eos", "_rid", ${columns} FROM (${rows}) ORDER BY 1, 2, 3 DESC, "_rid"`,
+    };
+  });
+  return {
+    sortable: true,
+    tables,
+    tracks: new Map(ids.map((id) => [id, identities.get(id)!.track])),
+    ids: ranked ? ids : null,
+  };
 }
 
 /** Why the held path would not read the table in rowid order, or null. */
@@ -141,7 +176,7 @@ function trackIdProblem(
   reader: NsysRowReader,
   spec: EventTable,
   rows: string,
-  identities: Map<string, string>,
+  identities: Map<string, { json: string; track: NsysTrack }>,
 ): string | null {
   const columns = trackColumns(spec).map((c) => `"${c}"`);
   const keys = reader.db
@@ -153,10 +188,11 @@ function trackIdProblem(
     const id = reader.trackId(spec, key);
     if (id !== key._track)
       return `${spec.table} has track columns whose id SQL writes as ${JSON.stringify(key._track)}, not ${JSON.stringify(id)}`;
-    const identity = JSON.stringify(reader.trackIdentity(spec, key));
+    const track = reader.trackIdentity(spec, key);
+    const json = JSON.stringify(track);
     const seen = identities.get(id);
-    if (seen === undefined) identities.set(id, identity);
-    else if (seen !== identity) return `track ${id} is named by rows that name it differently`;
+    if (seen === undefined) identities.set(id, { json, track });
+    else if (seen.json !== json) return `track ${id} is named by rows that name it differently`;
   }
   return null;
 }
@@ -164,7 +200,8 @@ function trackIdProblem(
 /** One table's rows in its order, and the row it is at. */
 class TableCursor {
   row: NsysRow | null = null;
-  track = "";
+  /** The row's track id, or its rank (SortedReadPlan.ids). */
+  track: string | number = "";
   start = 0;
   endOrStart = 0;
   rid = 0;
@@ -185,7 +222,8 @@ class TableCursor {
     }
     const row = next.value;
     this.row = row;
-    this.track = row._track as string;
+    // No rank (NULL, sorted first by SQL): a row that cannot become an event.
+    this.track = (row._track as string | number | null) ?? -1;
     this.start = row._start as number;
     this.endOrStart = row._eos as number;
     this.rid = row._rid as number;
@@ -218,14 +256,13 @@ export function* sortedEventBatches(
     let at = 0;
     for (let k = 1; k < live.length; k++) if (live[k]!.before(live[at]!)) at = k;
     const cursor = live[at]!;
-    const row = cursor.row!;
-    const event = reader.event(cursor.table.spec, row);
+    // A row without a rank (-1) is one the reader skips before it asks for its track.
+    const track = typeof cursor.track === "number" ? (plan.ids![cursor.track] ?? "") : cursor.track;
+    const event = reader.event(cursor.table.spec, cursor.row!, {
+      id: track,
+      track: plan.tracks.get(track),
+    });
     if (event !== null) {
-      if (event.track !== cursor.track)
-        throw new FlameoxError(
-          "INTERNAL_ERROR",
-          `Nsight export: SQL ordered a ${cursor.table.spec.table} row by track ${cursor.track}, the reader says ${event.track}`,
-        );
       const batch = out.add(
         event.track,
         event.category,
