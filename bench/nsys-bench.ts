@@ -11,8 +11,8 @@
  * - with `--stages`, this checkout's reader run in a fresh process stage by stage, the way
  *   the parse worker runs it (spool to a spill file, open, plan, read in order, rows and
  *   Parquet encoding), beside the held path (the payload collected, deserialized, every
- *   event held and sorted in memory): time and peak RSS of each stage (VmHWM, reset
- *   between stages through /proc/self/clear_refs).
+ *   event held and sorted in memory): time, CPU time (all the process's threads) and peak
+ *   RSS of each stage (VmHWM, reset between stages through /proc/self/clear_refs).
  * Figures only; nothing asserts a time.
  *
  *   bun bench/nsys-bench.ts [--kernels 1000000[,3000000]] [--baseline-cli ../main/src/cli/main.ts]
@@ -106,7 +106,18 @@ function plainRead(path: string): { ms: number; calls: number; busy: number } {
 }
 
 async function importWith(cli: string, workspace: string, path: string): Promise<void> {
-  const run = await measure([process.execPath, cli, "import", path, "--json"], workspace);
+  let run: Run;
+  try {
+    run = await measure([process.execPath, cli, "import", path, "--json"], workspace);
+  } catch (error) {
+    // A failed import is a figure too (a worker over its memory cap).
+    const text = String((error as Error).message);
+    const code = /"code":\s*"([A-Z_]+)"/.exec(text)?.[1] ?? "failed";
+    console.log(
+      `    import failed: ${code}: ${text.slice(text.indexOf("Cannot"), text.indexOf("Cannot") + 160)}`,
+    );
+    return;
+  }
   const result = JSON.parse(run.stdout);
   const worker = result.extraction.worker;
   const stages = worker.stages_ms ?? {};
@@ -126,6 +137,7 @@ async function importWith(cli: string, workspace: string, path: string): Promise
 /** In-process stage timer: time and peak RSS (VmHWM, reset after each stage) per stage. */
 class Stages {
   private last = performance.now();
+  private lastCpu = process.cpuUsage();
   private readonly lines: string[] = [];
   private readonly canReset: boolean;
   constructor() {
@@ -133,13 +145,15 @@ class Stages {
   }
   mark(name: string): void {
     const now = performance.now();
+    const cpu = process.cpuUsage(this.lastCpu);
     const status = readFileSync("/proc/self/status", "latin1");
     const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB$`, "m").exec(status)?.[1]);
     this.lines.push(
-      `      ${name.padEnd(58)} ${f0(now - this.last).padStart(6)} ms   RSS after ${f0((kb("VmRSS") * 1024) / MB).padStart(5)} MiB, peak ${this.canReset ? "in stage" : "so far"} ${f0((kb("VmHWM") * 1024) / MB).padStart(5)} MiB`,
+      `      ${name.padEnd(58)} ${f0(now - this.last).padStart(6)} ms, CPU ${f0((cpu.user + cpu.system) / 1000).padStart(6)} ms;  RSS after ${f0((kb("VmRSS") * 1024) / MB).padStart(5)} MiB, peak ${this.canReset ? "in stage" : "so far"} ${f0((kb("VmHWM") * 1024) / MB).padStart(5)} MiB`,
     );
     reset();
     this.last = performance.now();
+    this.lastCpu = process.cpuUsage();
   }
   print(title: string): void {
     console.log(`    ${title}`);
