@@ -12,12 +12,14 @@
  * What is held while an export is read: its small tables (StringIds, thread, process and
  * GPU names), its tracks, one batch of rows and SQLite's page cache and sorter memory
  * (CACHE_KIB). The events themselves are not: SQLite reads them in output order
- * (sorted-events.ts), spilling its sort to temporary files. In a parse worker the export
- * is spooled to a spill file and SQLite reads that file, so the payload is not held either;
- * `extract` (bytes already in memory) and callers without file spills deserialize it.
- * Exports SQLite cannot order exactly as held events would be ordered (sorted-events.ts
- * says which) are read whole and their events held as columns (read-events.ts), as every
- * export once was: ~40 bytes and the args' bytes per event.
+ * (sorted-events.ts), spilling its sort to temporary files (in SQLite's temporary
+ * directory, TMPDIR or else /var/tmp, unlinked as soon as they are created). In a parse
+ * worker the export is spooled to a spill file and SQLite reads that file, so the payload
+ * is not held either (it was held twice: the collected bytes and SQLite's deserialized
+ * copy); `extract` (bytes already in memory) and callers without file spills deserialize
+ * it. Exports SQLite cannot order exactly as held events would be ordered (sorted-events.ts
+ * says which) have their events held as columns while they are ordered (read-events.ts),
+ * as every export once had: ~40 bytes and the args' bytes per event.
  */
 import { type Database, SQLiteError } from "bun:sqlite";
 import { collectChunks } from "../common/collect-chunks.ts";

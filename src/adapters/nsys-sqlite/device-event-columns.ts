@@ -1,6 +1,6 @@
 /**
- * The events read from an Nsight export (or an `nsys stats` GPU trace report), held as
- * columns: tracks, categories and names as indexes into small tables of the strings that
+ * The events read from an `nsys stats` GPU trace report, or from an Nsight export SQLite
+ * cannot order for us (sorted-events.ts), held as columns while they are ordered per track: tracks, categories and names as indexes into small tables of the strings that
  * repeat, times in typed arrays, args as UTF-8 bytes in one growing buffer. A million
  * kernels were a million objects with a JSON string each (a 2M-event export peaked at
  * 1.4 GB); here an event costs about 40 bytes and its args' bytes.

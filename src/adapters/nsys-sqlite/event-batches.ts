@@ -1,7 +1,8 @@
 /**
  * Turns the events read from an export into `trace_events` column batches: track by track,
  * each in time order, with its depth (the events still open on the track when it starts),
- * and its tracks into `tracks` rows.
+ * and its tracks into `tracks` rows. `TrackEventRows` builds the rows of events handed over
+ * in that order (SQLite's, sorted-events.ts); `eventBatches` orders held events first.
  * Batches are built as column vectors, so a million kernels never become a million row
  * objects; strings that repeat (tracks, names) are encoded once.
  */
