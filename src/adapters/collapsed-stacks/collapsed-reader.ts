@@ -7,6 +7,7 @@
 import type { Limitation } from "../../domain/evidence-status.ts";
 import type { SampledStacks } from "../common/sampled-stacks.ts";
 import { parseFailed, tooLarge } from "../json-guard.ts";
+import { ownString } from "../common/own-string.ts";
 import {
   collapsedFrame,
   type FrameAnnotation,
@@ -87,7 +88,8 @@ export class CollapsedReader {
       this.stackByText.clear();
       this.cachedChars = stack.length;
     }
-    this.stackByText.set(stack, { path, track });
+    // A copy: the line is cut from its decoded chunk, which a kept substring would keep alive.
+    this.stackByText.set(ownString(stack), { path, track });
   }
 
   finish(): void {
