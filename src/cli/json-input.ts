@@ -38,3 +38,21 @@ export function parseJsonObject(
   }
   return parsed as Record<string, unknown>;
 }
+
+/** A `<structured-input>`: a JSON string, or `@file` to read it from a file. */
+export function structuredInput(value: string, field: string): Record<string, unknown> {
+  let text = value;
+  if (value.startsWith("@")) text = readFileSync(value.slice(1), "utf8");
+  try {
+    const parsed = JSON.parse(text);
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
+      throw new Error("not an object");
+    return parsed;
+  } catch (error) {
+    throw new FlameoxError(
+      "INVALID_ARGUMENTS",
+      `Expected ${field} to be a JSON object or @file but it is not (${(error as Error).message})`,
+      { details: { field } },
+    );
+  }
+}

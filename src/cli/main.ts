@@ -38,7 +38,9 @@ const interpreted = (load: () => Promise<unknown>) => () =>
 const analysis = from(interpreted(() => import("./commands/analysis.ts")));
 const records = from(() => import("./commands/records.ts") as Promise<Commands>);
 const workspace = from(() => import("./commands/workspace.ts") as Promise<Commands>);
-const study = from(interpreted(() => import("./commands/study.ts")));
+const measurements = from(interpreted(() => import("./commands/measurements.ts")));
+const runSets = from(interpreted(() => import("./commands/run-sets.ts")));
+const experiment = from(interpreted(() => import("./commands/experiment.ts")));
 const capture = from(interpreted(() => import("./commands/capture.ts")));
 const investigations = from(interpreted(() => import("./commands/investigations.ts")));
 const workload = from(interpreted(() => import("./commands/workload.ts")));
@@ -87,9 +89,9 @@ export const COMMANDS: Record<string, CommandEntry> = {
     "Check workspace integrity (--full rehashes every artifact and Parquet file)",
   ),
   catalog: workspace("catalogCommand", "The derived corpus catalog"),
-  measurements: study("measurementsCommand", "Benchmark samples"),
-  "run-sets": study("runSetsCommand", "Frozen run sets"),
-  experiment: study("experimentCommand", "Declared experiments: plan, run, show"),
+  measurements: measurements("measurementsCommand", "Benchmark samples"),
+  "run-sets": runSets("runSetsCommand", "Frozen run sets"),
+  experiment: experiment("experimentCommand", "Declared experiments: plan, run, show"),
   investigations: investigations("investigationsCommand", "Investigations: create, list, show"),
   hypotheses: investigations("hypothesesCommand", "Hypotheses: record (new or revision), show"),
   findings: investigations("findingsCommand", "Findings: record (new or revision), list, show"),

@@ -44,7 +44,10 @@ const OTHER_GROUP_SCHEMAS = [
   // The use cases' requests are shared by the CLI and MCP; a tool module loads only its own.
   ...[
     "capture-requests.ts",
-    "study-requests.ts",
+    "measurement-requests.ts",
+    "run-set-requests.ts",
+    "comparison-requests.ts",
+    "experiment-requests.ts",
     "investigation-requests.ts",
     "otel-requests.ts",
     "recipe-requests.ts",

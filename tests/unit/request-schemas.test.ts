@@ -49,15 +49,15 @@ import {
   ValidationRequest,
 } from "../../src/application/requests/record-requests.ts";
 import { checkRequest, requestName } from "../../src/application/requests/request-schema.ts";
+import { MeasurementsQueryRequest } from "../../src/application/requests/measurement-requests.ts";
+import { RunSetFreezeRequest } from "../../src/application/requests/run-set-requests.ts";
+import { ComparisonRequest } from "../../src/application/requests/comparison-requests.ts";
 import {
-  ComparisonRequest,
   ExperimentLookupRequest,
   ExperimentPlanRequest,
   ExperimentRunRequest,
-  MeasurementsQueryRequest,
-  RunSetFreezeRequest,
   TrialsPageRequest,
-} from "../../src/application/requests/study-requests.ts";
+} from "../../src/application/requests/experiment-requests.ts";
 import { RunsSummaryRequest } from "../../src/application/requests/summary-request.ts";
 import { TraceWindowRequest } from "../../src/application/requests/trace-window-request.ts";
 import { FlameoxError } from "../../src/domain/errors.ts";

@@ -7,6 +7,9 @@ import { type } from "arktype";
 import { FRAME_METRICS } from "../../domain/evidence-schema.ts";
 import { MAX_PAGE_ROWS } from "../../domain/page-size.ts";
 
+/** An id a request names, bounded like every other id and described for the tool's caller. */
+export const recordId = (what: string) => type("0 < string <= 200").describe(what);
+
 export const runId = type("0 < string <= 200").describe(
   "a run id (run_…) from list_runs or import_artifact",
 );

@@ -22,7 +22,6 @@ import { shortLocation } from "../short-location.ts";
 
 // The other analyses load when used: each brings its services and request schemas, which
 // `analyze hotspots` and the drill-downs have no use for.
-const study = () => import("./study.ts");
 const accelerator = () => import("./accelerator.ts");
 const otel = () => import("./otel-trace.ts");
 
@@ -48,9 +47,9 @@ const where = (f: { file: string | null; line: number | null }) =>
 export const analyzeCommand = defineCommand({
   meta: { name: "analyze", description: "Read-only analyses over the pinned corpus commit" },
   subCommands: {
-    compare: () => study().then((m) => m.compareCommand),
-    "record-comparison": () => study().then((m) => m.recordComparisonCommand),
-    scaling: () => study().then((m) => m.scalingCommand),
+    compare: () => import("./comparison.ts").then((m) => m.compareCommand),
+    "record-comparison": () => import("./comparison.ts").then((m) => m.recordComparisonCommand),
+    scaling: () => import("./experiment.ts").then((m) => m.scalingCommand),
     record: () => import("./investigations.ts").then((m) => m.analyzeRecordCommand),
     failures: () => import("./failures.ts").then((m) => m.failuresCommand),
     coverage: () => import("./coverage.ts").then((m) => m.coverageCommand),

@@ -29,9 +29,9 @@ import {
   type FindingRecord,
 } from "../../application/study/investigation-records.ts";
 import { commonArgs, execute } from "../context.ts";
+import { structuredInput } from "../json-input.ts";
 import { safeText, table } from "../output.ts";
 import { numberFlag } from "../request-flags.ts";
-import { structuredInput } from "./study.ts";
 
 const service = (s: { ws: InvestigationService["ws"] }) => new InvestigationService(s.ws);
 const inputArg = (what: string) =>

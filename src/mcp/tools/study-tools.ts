@@ -3,22 +3,28 @@
  * list_experiment_trials, analyze_scaling.
  */
 import {
+  answerMeasurementsQuery,
+  MeasurementsQueryRequest,
+} from "../../application/requests/measurement-requests.ts";
+import {
+  answerRunSetFreeze,
+  RunSetFreezeRequest,
+} from "../../application/requests/run-set-requests.ts";
+import {
   answerComparison,
-  answerExperiment,
   answerRecordedComparison,
+  ComparisonRequest,
+} from "../../application/requests/comparison-requests.ts";
+import {
+  answerExperiment,
   answerExperimentPlan,
   answerScaling,
-  answerMeasurementsQuery,
-  answerRunSetFreeze,
   answerTrialsPage,
-  ComparisonRequest,
   ExperimentLookupRequest,
   ExperimentPlanRequest,
   ExperimentRunRequest,
-  MeasurementsQueryRequest,
-  RunSetFreezeRequest,
   TrialsPageRequest,
-} from "../../application/requests/study-requests.ts";
+} from "../../application/requests/experiment-requests.ts";
 import { StudyService } from "../../application/study/study-service.ts";
 import {
   ComparisonResultSchema,
