@@ -4,7 +4,7 @@
  * artifacts and processes, so they pass through safeText before reaching the terminal.
  */
 import type { RunLogs } from "../application/run-logs.ts";
-import type { ArtifactDetail, RunDetail } from "../application/workspace-service.ts";
+import type { ArtifactDetail, RunDetail } from "../application/record-details.ts";
 import { bold, dim, formatBytes, green, red, safeText, table, yellow } from "./output.ts";
 
 const statusColour = (status: string): string =>
