@@ -16,15 +16,12 @@ import { defaultFrameMetric, type FrameMetric } from "../domain/evidence-schema.
 import type { SnapshotHandle } from "../storage/snapshot.ts";
 import { type AnalysisResult, resultBase } from "./analysis-result.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { HOTSPOTS_RECIPE, HOTSPOTS_VERSION } from "./hotspots-recipe.ts";
 import { PartCache, type DecodedPart } from "./evidence-parts.ts";
 import { plainColumn, readEvidenceColumns } from "./evidence-reader.ts";
 import { frameGroupKey, type Granularity } from "./pictures/frame-identity.ts";
 import { readStackSet } from "./profile-stacks.ts";
 import type { Subject } from "./subject.ts";
-
-export const HOTSPOTS_RECIPE = "cpu_hotspots";
-/** 2: rows are functions by default (1: one row per stored frame, today's `line`). */
-export const HOTSPOTS_VERSION = "2";
 
 /**
  * Frames a runtime adds for time outside the program's own code (V8's idle, program and

@@ -24,10 +24,8 @@ import {
   InvestigationsPageRequest,
 } from "../../application/requests/investigation-requests.ts";
 import { checkRequest } from "../../application/requests/request-schema.ts";
-import {
-  InvestigationService,
-  type FindingRecord,
-} from "../../application/study/investigation-records.ts";
+import type { FindingRecord } from "../../application/study/investigation-model.ts";
+import { InvestigationService } from "../../application/study/investigation-records.ts";
 import { commonArgs, execute } from "../context.ts";
 import { structuredInput } from "../json-input.ts";
 import { safeText, table } from "../output.ts";
