@@ -128,9 +128,11 @@ async function reportMcp(label: string, cmd: string[]): Promise<void> {
   for (let i = 0; i < n; i++) samples.push(await mcpInitialize(cmd));
   const last = samples.at(-1)!;
   console.log(
-    `${label.padEnd(44)} initialize ${median(samples.map((s) => s.initMs)).toFixed(0)} ms, first tools/list ${median(samples.map((s) => s.listMs)).toFixed(0)} ms, ` +
+    `${label.padEnd(44)} initialize ${median(samples.map((s) => s.initMs)).toFixed(0)} ms, ` +
+      `first tools/list ${median(samples.map((s) => s.listMs)).toFixed(0)} ms, ` +
       `first tools/call (workspace_status) ${median(samples.map((s) => s.callMs)).toFixed(0)} ms ` +
-      `(median of ${n}); tools/list ${last.tools} tools, ${last.listBytes} bytes (~${Math.round(last.listBytes / 4)} tokens)`,
+      `(median of ${n}); tools/list ${last.tools} tools, ${last.listBytes} bytes ` +
+      `(~${Math.round(last.listBytes / 4)} tokens)`,
   );
 }
 

@@ -124,7 +124,8 @@ export async function analyzeHotspots(
       evidence: {
         status: "unavailable",
         reason:
-          "no_profile_artifact: no extracted profile or trace evidence for this subject in the pinned commit",
+          "no_profile_artifact: no extracted profile or trace evidence for this subject in " +
+          "the pinned commit",
         next_tool: "import_artifact",
       },
       metric: null,
@@ -230,7 +231,8 @@ export async function analyzeHotspots(
         ? {
             status: "empty",
             reason:
-              "the profile evidence holds no samples or slices; zero hotspots were observed, which is not proof of absence",
+              "the profile evidence holds no samples or slices; zero hotspots were observed, " +
+              "which is not proof of absence",
           }
         : limitations.length > 0
           ? {

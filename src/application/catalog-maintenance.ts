@@ -26,7 +26,8 @@ export function rebuildCatalog(ws: Workspace): CatalogDiff & { rebuilt: boolean 
         {
           remediation: [
             "Run `flameox validate` for the details",
-            "Run `flameox recover --rebuild-from-corpus` to restore the control plane from the corpus",
+            "Run `flameox recover --rebuild-from-corpus` to restore the control plane from " +
+              "the corpus",
           ],
         },
       );

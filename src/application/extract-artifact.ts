@@ -73,7 +73,8 @@ export async function extractArtifact(
   ws.control.withWriteLock(() => {
     ws.control.db
       .query(
-        "INSERT INTO extractions (extraction_id, run_id, artifact_id, adapter, status, started_at) VALUES (?, ?, ?, ?, 'running', ?)",
+        "INSERT INTO extractions (extraction_id, run_id, artifact_id, adapter, status, " +
+          "started_at) VALUES (?, ?, ?, ?, 'running', ?)",
       )
       .run(extractionId, options.runId, options.artifactId, options.adapter, nowIso());
     ws.runs.update(options.runId, { extraction_status: "running" });

@@ -42,11 +42,14 @@ export async function failExtraction(
   if (isFlameoxError(error, "WRITE_LOCK_TIMEOUT")) {
     // Not the artifact's fault either: the run closes failed (retryable), no quarantine.
     await rm(stagingDir, { recursive: true, force: true });
-    const message = `Cannot publish the evidence of ${options.displayName}: the workspace write lock stayed busy for ${PUBLISH_ATTEMPTS} waits of ${ws.config.storage.write_lock_timeout_ms} ms`;
+    const message =
+      `Cannot publish the evidence of ${options.displayName}: the workspace write lock stayed ` +
+      `busy for ${PUBLISH_ATTEMPTS} waits of ${ws.config.storage.write_lock_timeout_ms} ms`;
     writeWithinLockBudget(ws, () => {
       ws.control.db
         .query(
-          "UPDATE extractions SET status = 'failed', error_json = ?, finished_at = ? WHERE extraction_id = ?",
+          "UPDATE extractions SET status = 'failed', error_json = ?, finished_at = ? WHERE " +
+            "extraction_id = ?",
         )
         .run(JSON.stringify({ code: "WRITE_LOCK_TIMEOUT", message }), nowIso(), extractionId);
       ws.runs.update(options.runId, {
@@ -58,7 +61,8 @@ export async function failExtraction(
     throw new FlameoxError("WRITE_LOCK_TIMEOUT", message, {
       runId: options.runId,
       remediation: [
-        "Import the artifact again once the other writer has finished (its bytes are already in the store)",
+        "Import the artifact again once the other writer has finished (its bytes are already " +
+          "in the store)",
       ],
       details: {
         artifact_id: options.artifactId,
@@ -106,7 +110,8 @@ function recordStorageFailure(
   recordDespiteFullDisk(ws, () => {
     ws.control.db
       .query(
-        "UPDATE extractions SET status = 'failed', error_json = ?, finished_at = ? WHERE extraction_id = ?",
+        "UPDATE extractions SET status = 'failed', error_json = ?, finished_at = ? WHERE " +
+          "extraction_id = ?",
       )
       .run(error, nowIso(), extractionId);
     ws.runs.update(runId, {
@@ -121,7 +126,8 @@ function remediationFor(code: ErrorCode): string[] {
   switch (code) {
     case "ARTIFACT_PARSE_FAILED":
       return [
-        "Check that the file is a complete artifact of a supported format (V8 .cpuprofile, Chrome trace JSON)",
+        "Check that the file is a complete artifact of a supported format (V8 .cpuprofile, " +
+          "Chrome trace JSON)",
         "The native artifact is kept; inspect it with `flameox artifacts show`",
       ];
     case "ARTIFACT_FORMAT_UNKNOWN":

@@ -100,7 +100,8 @@ export async function runExtractionWorker(
   if (term.kind === "timeout") {
     throw new FlameoxError(
       "PROCESS_TIMEOUT",
-      `Cannot extract ${options.displayName}: the parse worker exceeded its ${limits.worker_timeout_seconds} s deadline`,
+      `Cannot extract ${options.displayName}: the parse worker exceeded ` +
+        `its ${limits.worker_timeout_seconds} s deadline`,
     );
   }
   const responsePath = join(ids.outputDir, "response.json");
@@ -120,7 +121,8 @@ export async function runExtractionWorker(
     throw new FlameoxError(
       oom ? "ARTIFACT_TOO_LARGE" : "ARTIFACT_PARSE_FAILED",
       oom
-        ? `Cannot extract ${options.displayName}: the parse worker ran out of its ${limits.worker_memory_bytes}-byte memory cap`
+        ? `Cannot extract ${options.displayName}: the parse worker ran out of ` +
+            `its ${limits.worker_memory_bytes}-byte memory cap`
         : `Cannot extract ${options.displayName}: the parse worker stopped with ${how}`,
     );
   }

@@ -100,7 +100,8 @@ export async function renderFlamegraph(
   const rootName = `all (${subject.id})`;
   let tree = buildFlameTree(view.stacks, view.frames, { granularity, filter, rootName });
   const notes = [
-    `${view.metric}: ${formatValue(view.totalValue, view.unit)} over ${view.stacks.length} stacks, corpus commit ${snapshot.commitId}`,
+    `${view.metric}: ${formatValue(view.totalValue, view.unit)} over ${view.stacks.length} ` +
+      `stacks, corpus commit ${snapshot.commitId}`,
   ];
   if (baseSubject) {
     const baseView = await selectView(
@@ -116,18 +117,22 @@ export async function renderFlamegraph(
     });
     annotateDelta(tree, base);
     notes.push(
-      `differential: width is ${subject.id}; red grew and blue shrank in share of the total against ${baseSubject.id} (${formatValue(baseView.totalValue, baseView.unit)}); frames only in the base are not drawn`,
+      `differential: width is ${subject.id}; red grew and blue shrank in share of the total ` +
+        `against ${baseSubject.id} (${formatValue(baseView.totalValue, baseView.unit)}); ` +
+        `frames only in the base are not drawn`,
     );
   }
   const minBoxPx = request.minBoxPx ?? 0.5;
   tree = mergeSmallBoxes(tree, (tree.root.total * minBoxPx) / width);
   if (filter)
     notes.push(
-      `filter /${filter.source}/ kept ${tree.stacks} stacks; ${formatValue(tree.filteredOutValue, view.unit)} left out`,
+      `filter /${filter.source}/ kept ${tree.stacks} ` +
+        `stacks; ${formatValue(tree.filteredOutValue, view.unit)} left out`,
     );
   if (tree.mergedBoxes > 0)
     notes.push(
-      `${tree.mergedBoxes} boxes narrower than ${minBoxPx}px (${formatValue(tree.mergedValue, view.unit)}) merged into "[n small frames]" boxes`,
+      `${tree.mergedBoxes} boxes narrower than ${minBoxPx}px ` +
+        `(${formatValue(tree.mergedValue, view.unit)}) merged into "[n small frames]" boxes`,
     );
   const meta: PictureMeta = {
     title: `${baseSubject ? "Differential flamegraph" : request.icicle ? "Icicle graph" : "Flamegraph"} of ${subject.id} (${view.metric})`,
@@ -339,7 +344,8 @@ function requireStacks(view: ProfileStacks, subject: Subject): void {
   const metrics = view.metricsAvailable.join(", ") || "none";
   throw new FlameoxError(
     "EVIDENCE_UNAVAILABLE",
-    `${subject.id} has no ${view.metric ?? "profile"} stacks in the pinned commit (stack metrics there: ${metrics})`,
+    `${subject.id} has no ${view.metric ?? "profile"} stacks in the pinned commit (stack ` +
+      `metrics there: ${metrics})`,
     {
       details: { field: "metric" },
     },

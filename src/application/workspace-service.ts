@@ -105,7 +105,8 @@ export class WorkspaceService {
       return companions.refuseCompanions(
         this.ws,
         result,
-        `${request.path} lies outside the project root and the system temp directory, so nothing it declares is read`,
+        `${request.path} lies outside the project root and the system temp directory, so ` +
+          `nothing it declares is read`,
       );
     return companions.importCompanions(this.ws, result, {
       projectRoot: this.ws.paths.projectRoot,

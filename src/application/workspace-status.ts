@@ -44,7 +44,8 @@ export function workspaceStatus(
   const warnings: string[] = [];
   if (quickCheck !== "ok")
     warnings.push(
-      `The control plane fails SQLite quick_check (${quickCheck.slice(0, 200)}); run \`flameox validate\``,
+      `The control plane fails SQLite quick_check (${quickCheck.slice(0, 200)}); run ` +
+        `\`flameox validate\``,
     );
   else if (lastPublished !== null && lastPublished !== snapshot.commitId)
     warnings.push(
@@ -52,7 +53,8 @@ export function workspaceStatus(
     );
   else if (!inSync) warnings.push("The catalog is behind HEAD; run `flameox catalog rebuild`");
   const running = count(
-    "SELECT count(*) AS n FROM runs WHERE capture_status = 'running' OR extraction_status = 'running'",
+    "SELECT count(*) AS n FROM runs WHERE capture_status = 'running' OR extraction_status = " +
+      "'running'",
   );
   if (running > 0) warnings.push(`${running} run(s) are marked running`);
   return {

@@ -14,7 +14,9 @@ export function parseJsonObject(
     } catch (error) {
       throw new FlameoxError(
         "INVALID_ARGUMENTS",
-        `Cannot read --${field} from ${value.slice(1)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        `Cannot read --${field} ` +
+          `from ${value.slice(1)}: ` +
+          `${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
         { details: { field } },
       );
     }
@@ -32,7 +34,8 @@ export function parseJsonObject(
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw new FlameoxError(
       "INVALID_ARGUMENTS",
-      `Expected --${field} to be a JSON object but found ${Array.isArray(parsed) ? "an array" : typeof parsed}`,
+      `Expected --${field} to be a JSON object but ` +
+        `found ${Array.isArray(parsed) ? "an array" : typeof parsed}`,
       { details: { field } },
     );
   }

@@ -61,7 +61,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
   analyze: analysis("analyzeCommand", "Read-only analyses over the pinned corpus commit"),
   summarize: summarize(
     "summarizeCommand",
-    "A bounded Markdown digest of runs: artifacts with ids, top hotspots with frame ids, measurements, limitations; each section names the command that gives its figures in full. With --compare and two runs (BASE CANDIDATE): the functions whose self and total moved most per metric, and each shared measurement's change with its interval",
+    "A bounded Markdown digest of runs: artifacts with ids, top hotspots with frame ids, " +
+      "measurements, limitations; each section names the command that gives its figures in " +
+      "full. With --compare and two runs (BASE CANDIDATE): the functions whose self and total " +
+      "moved most per metric, and each shared measurement's change with its interval",
   ),
   stacks: analysis("stacksGroup", "Drill down from a frame: callers, callees, example stacks"),
   trace: analysis(
@@ -70,19 +73,23 @@ export const COMMANDS: Record<string, CommandEntry> = {
   ),
   flamegraph: pictures(
     "flamegraphCommand",
-    "Draw a flamegraph (HTML with search, zoom and tooltips, or SVG) of a run or artifact; --diff BASE draws a differential one.",
+    "Draw a flamegraph (HTML with search, zoom and tooltips, or SVG) of a run or artifact; " +
+      "--diff BASE draws a differential one.",
   ),
   diff: pictures(
     "diffCommand",
-    "Functions whose self and total cost moved most between two profiles, of any formats (like pprof -diff_base).",
+    "Functions whose self and total cost moved most between two profiles, of any formats " +
+      "(like pprof -diff_base).",
   ),
   export: pictures(
     "exportCommand",
-    "Write a run's or artifact's evidence in another tool's format: speedscope, pprof (gzipped profile.proto), chrome-trace, collapsed.",
+    "Write a run's or artifact's evidence in another tool's format: speedscope, pprof " +
+      "(gzipped profile.proto), chrome-trace, collapsed.",
   ),
   open: pictures(
     "openCommand",
-    "Serve a run's or artifact's profile to the speedscope viewer on 127.0.0.1 only and print the URL; stops on Ctrl-C or after --timeout.",
+    "Serve a run's or artifact's profile to the speedscope viewer on 127.0.0.1 only and " +
+      "print the URL; stops on Ctrl-C or after --timeout.",
   ),
   validate: workspace(
     "validateCommand",
@@ -106,12 +113,14 @@ export const COMMANDS: Record<string, CommandEntry> = {
   ),
   recover: workload(
     "recoverCommand",
-    "Close runs whose owning process is provably gone (boot id, pid and start time); live runs are never touched",
+    "Close runs whose owning process is provably gone (boot id, pid and start time); live " +
+      "runs are never touched",
   ),
   mcp: mcp("mcpCommand", "The MCP stdio server over the same services as the CLI"),
   setup: setup(
     "setupCommand",
-    "Add the flameox MCP server to Claude Code, Cursor, Codex, VS Code, Gemini CLI or OpenCode (shows the diff, backs up, verifies)",
+    "Add the flameox MCP server to Claude Code, Cursor, Codex, VS Code, Gemini CLI or " +
+      "OpenCode (shows the diff, backs up, verifies)",
   ),
 };
 

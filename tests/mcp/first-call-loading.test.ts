@@ -136,7 +136,8 @@ describe("what the MCP server loads before its first answers", () => {
 });
 
 describe("the background warm-up", () => {
-  test("loads the call path first and the rest last, one step at a time, each only once no call is running", async () => {
+  test("loads the call path first and the rest last, one step at a time, each only once no call " +
+    "is running", async () => {
     const { warmUpServer } = await import("../../src/mcp/warm-up.ts");
     const { publishedTool, publishedTools } = await import("../../src/mcp/published-tools.ts");
     const events: string[] = [];

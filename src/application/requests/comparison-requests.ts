@@ -40,7 +40,8 @@ export const ComparisonRequest = defineRequest(
     "baseline_scope?": type("0 < string <= 4096")
       .or("null")
       .describe(
-        "the baseline's benchmark/command, when the two sides measure different ones (default: scope)",
+        "the baseline's benchmark/command, when the two sides measure different ones " +
+          "(default: scope)",
       ),
     "candidate_scope?": type("0 < string <= 4096")
       .or("null")

@@ -8,7 +8,8 @@ import { cursor, pageLimit } from "./request-fields.ts";
 import { defineRequest } from "./request-schema.ts";
 
 const otlpArtifact = type("0 < string <= 200").describe(
-  "an artifact id of an imported OTLP trace (sha256:…, or a unique hex prefix of at least 8 characters)",
+  "an artifact id of an imported OTLP trace (sha256:…, or a unique hex prefix of at least 8 " +
+    "characters)",
 );
 const unixNanos = type(/^[0-9]{1,20}$/)
   .or("0 <= number.integer <= 9007199254740991")

@@ -37,5 +37,6 @@ export const pageLimit = type(`1 <= number.integer <= ${MAX_PAGE_ROWS}`).describ
 export const metric = type
   .enumerated(...FRAME_METRICS)
   .describe(
-    "cpu_time, wall_time, samples, or a memory/lock metric (alloc_space, inuse_space, …); default: cpu_time when present, else the first available",
+    "cpu_time, wall_time, samples, or a memory/lock metric (alloc_space, inuse_space, …); " +
+      "default: cpu_time when present, else the first available",
   );

@@ -28,6 +28,7 @@ export function checkSupportingComparison(study: StudyRecords, comparisonId: str
   if (!c.request?.experiment_id || oracleTrouble)
     throw refuse(
       "cross_treatment_oracle_missing",
-      `comparison ${comparisonId} has no passing cross-treatment oracle${oracleTrouble ? ` (${oracleTrouble.code})` : " (no experiment)"}`,
+      `comparison ${comparisonId} has no passing cross-treatment ` +
+        `oracle${oracleTrouble ? ` (${oracleTrouble.code})` : " (no experiment)"}`,
     );
 }

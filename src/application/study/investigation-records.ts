@@ -286,7 +286,8 @@ export class InvestigationService {
     if (current !== expected) {
       throw new FlameoxError(
         "REVISION_CONFLICT",
-        `Cannot revise ${existingId}: expected revision ${expected} but the current revision is ${current}`,
+        `Cannot revise ${existingId}: expected revision ${expected} but the current revision ` +
+          `is ${current}`,
         {
           details: { id: existingId, expected_revision: expected, current_revision: current },
         },

@@ -31,7 +31,8 @@ const pageArgs = {
   metric: {
     type: "string",
     description:
-      "cpu_time | wall_time | samples | alloc_space | inuse_space | … (default: cpu_time when present, else the first available)",
+      "cpu_time | wall_time | samples | alloc_space | inuse_space | … (default: cpu_time " +
+      "when present, else the first available)",
   },
 } as const;
 
@@ -68,7 +69,8 @@ export const analyzeCommand = defineCommand({
         "exclude-pseudo-frames": {
           type: "boolean",
           description:
-            "Leave out (idle), (program), (garbage collector) and (root); the result says what was left out",
+            "Leave out (idle), (program), (garbage collector) and (root); the result says " +
+            "what was left out",
         },
       },
       run: ({ args }) =>
@@ -88,10 +90,12 @@ export const analyzeCommand = defineCommand({
             ),
           (r) =>
             [
-              `hotspots (${r.metric ?? "no metric"}, per ${r.granularity}) at ${r.corpus_commit_id}`,
+              `hotspots (${r.metric ?? "no metric"}, per ${r.granularity}) ` +
+                `at ${r.corpus_commit_id}`,
               evidenceLine(r.evidence),
               r.excluded && r.excluded.functions.length > 0
-                ? `excluded: ${r.excluded.functions.map(safeText).join(", ")} (${(100 * r.excluded.self_fraction).toFixed(1)}% self)`
+                ? `excluded: ${r.excluded.functions.map(safeText).join(", ")} ` +
+                  `(${(100 * r.excluded.self_fraction).toFixed(1)}% self)`
                 : "",
               r.items.length > 0
                 ? table([
@@ -134,7 +138,8 @@ function stacksCommand(direction: StackDirection) {
       granularity: {
         type: "string",
         description:
-          "function (default: every line of the frame's function, as hotspots' rows) | line (the stored frame alone)",
+          "function (default: every line of the frame's function, as hotspots' rows) | line " +
+          "(the stored frame alone)",
       },
     },
     run: ({ args }) =>
@@ -155,13 +160,15 @@ function stacksCommand(direction: StackDirection) {
           ),
         (r) =>
           [
-            `${direction} of ${safeText(r.frame.function)} (${r.frame.frame_id}), ${r.metric ?? ""} at ${r.corpus_commit_id}`,
+            `${direction} of ${safeText(r.frame.function)} ` +
+              `(${r.frame.frame_id}), ${r.metric ?? ""} at ${r.corpus_commit_id}`,
             evidenceLine(r.evidence),
             direction === "examples"
               ? (r.items as StackExample[])
                   .map(
                     (st) =>
-                      `${formatNs(st.duration_ns)} ${st.sample_count} samples\n  ${st.frames.map((f) => safeText(f.function)).join(" > ")}`,
+                      `${formatNs(st.duration_ns)} ${st.sample_count} ` +
+                      `samples\n  ${st.frames.map((f) => safeText(f.function)).join(" > ")}`,
                   )
                   .join("\n")
               : table([
@@ -236,7 +243,9 @@ export const traceCommand = defineCommand({
             ),
           (r) =>
             [
-              `trace window [${r.window.start_ns}, ${r.window.end_ns}] of ${r.inputs.subject.id}; trace spans [${r.trace_bounds.start_ns}, ${r.trace_bounds.end_ns}]`,
+              `trace window [${r.window.start_ns}, ${r.window.end_ns}] ` +
+                `of ${r.inputs.subject.id}; trace spans ` +
+                `[${r.trace_bounds.start_ns}, ${r.trace_bounds.end_ns}]`,
               evidenceLine(r.evidence),
               table([
                 ["TS_NS", "DUR", "CPU", "PH", "DEPTH", "TRACK", "NAME"],

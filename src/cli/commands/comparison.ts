@@ -25,9 +25,14 @@ const pct = (x: number | null) =>
   x === null ? "n/a" : `${x >= 0 ? "+" : ""}${(100 * x).toFixed(1)}%`;
 const renderComparison = (r: ComparisonResult) =>
   [
-    `${r.metric} (${r.unit ?? "?"}): ${pct(r.relative_change)} [${pct(r.confidence_low)}, ${pct(r.confidence_high)}] at ${Math.round(100 * r.confidence_level)}%, ${r.complete_pair_n} pairs`,
-    `decision: ${r.decision} (threshold ±${pct(r.practical_threshold)}, ${r.polarity}); validity: ${r.validity}`,
-    `wilcoxon p: ${r.wilcoxon?.p_value?.toPrecision(3) ?? "n/a"} (${r.wilcoxon?.method ?? "none"}); outlier blocks: ${r.outlier_blocks.join(", ") || "none"}`,
+    `${r.metric} (${r.unit ?? "?"}): ${pct(r.relative_change)} ` +
+      `[${pct(r.confidence_low)}, ${pct(r.confidence_high)}] ` +
+      `at ${Math.round(100 * r.confidence_level)}%, ${r.complete_pair_n} pairs`,
+    `decision: ${r.decision} (threshold ±${pct(r.practical_threshold)}, ${r.polarity}); ` +
+      `validity: ${r.validity}`,
+    `wilcoxon p: ${r.wilcoxon?.p_value?.toPrecision(3) ?? "n/a"} ` +
+      `(${r.wilcoxon?.method ?? "none"}); outlier ` +
+      `blocks: ${r.outlier_blocks.join(", ") || "none"}`,
     ...r.mismatches.map(
       (m) => `mismatch ${m.code}${m.invalidating ? " (invalidating)" : ""}: ${safeText(m.message)}`,
     ),
@@ -44,7 +49,8 @@ export const compareCommand = defineCommand({
   meta: {
     name: "compare",
     description:
-      "Paired comparison of two run sets (read-only preview); or, with --run, of two benchmarks (hyperfine commands, pyperf benchmarks) inside one imported file",
+      "Paired comparison of two run sets (read-only preview); or, with --run, of two " +
+      "benchmarks (hyperfine commands, pyperf benchmarks) inside one imported file",
   },
   args: {
     ...commonArgs,
@@ -56,7 +62,8 @@ export const compareCommand = defineCommand({
     run: {
       type: "string",
       description:
-        "RUN_ID of one imported benchmark file: compare --baseline-scope with --candidate-scope inside it",
+        "RUN_ID of one imported benchmark file: compare --baseline-scope with " +
+        "--candidate-scope inside it",
     },
     "baseline-run": {
       type: "string",
@@ -113,7 +120,8 @@ function requiredInput(input: string | undefined): string {
   if (!input)
     throw new FlameoxError(
       "INVALID_ARGUMENTS",
-      "Pass a CompareRunSetsRequest (JSON or @file), or --run RUN_ID with --baseline-scope and --candidate-scope",
+      "Pass a CompareRunSetsRequest (JSON or @file), or --run RUN_ID with --baseline-scope " +
+        "and --candidate-scope",
       { details: { field: "input" } },
     );
   return input;
@@ -171,7 +179,8 @@ function scopeRequest(args: {
   if (!args["baseline-scope"] || !args["candidate-scope"])
     throw bad(
       "baseline-scope",
-      "--run needs --baseline-scope and --candidate-scope (see `flameox measurements query --run-id RUN_ID` for the scopes)",
+      "--run needs --baseline-scope and --candidate-scope (see `flameox measurements query " +
+        "--run-id RUN_ID` for the scopes)",
     );
   return checkRequest(BenchmarkComparisonRequest, {
     run_id: args.run,

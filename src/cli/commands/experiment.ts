@@ -38,7 +38,8 @@ export const scalingCommand = defineCommand({
         r.variants
           .map(
             (v) =>
-              `${v.variant}: ${v.selection.best_model ?? v.selection.status} (AICc margin ${v.selection.margin?.toFixed(1) ?? "n/a"})\n` +
+              `${v.variant}: ${v.selection.best_model ?? v.selection.status} (AICc ` +
+              `margin ${v.selection.margin?.toFixed(1) ?? "n/a"})\n` +
               table([
                 ["INPUT", "TRIALS", "MEDIAN", "CI"],
                 ...v.points.map((p) => [
@@ -82,7 +83,10 @@ export const experimentCommand = defineCommand({
           args,
           (s) => answerExperimentPlan(study(s), planRequest(args)),
           (r) =>
-            `experiment ${r.protocol.name}: ${r.trials_planned} trials in ${r.protocol.definition.blocks} blocks, seed ${r.protocol.randomization.seed}\ndesign ${r.protocol.definition.experiment_design_id}`,
+            `experiment ${r.protocol.name}: ${r.trials_planned} trials ` +
+            `in ${r.protocol.definition.blocks} blocks, ` +
+            `seed ${r.protocol.randomization.seed}\ndesign ` +
+            `${r.protocol.definition.experiment_design_id}`,
         ),
     }),
     run: defineCommand({
@@ -100,7 +104,8 @@ export const experimentCommand = defineCommand({
             return service.runPlannedExperiment(plan.plan_id);
           },
           (r) =>
-            `experiment ${r.experiment_id}: ${r.status}; ${JSON.stringify(r.outcome?.counts)}\nrun sets: ${JSON.stringify(r.outcome?.run_set_ids)}`,
+            `experiment ${r.experiment_id}: ${r.status}; ${JSON.stringify(r.outcome?.counts)}` +
+            `\nrun sets: ${JSON.stringify(r.outcome?.run_set_ids)}`,
         ),
     }),
     show: defineCommand({
@@ -115,7 +120,8 @@ export const experimentCommand = defineCommand({
               checkRequest(ExperimentLookupRequest, { experiment_id: args.id }),
             ),
           (r) =>
-            `experiment ${r.experiment_id} (${r.protocol.name}): ${r.status}; ${JSON.stringify(r.outcome?.counts ?? {})}`,
+            `experiment ${r.experiment_id} ` +
+            `(${r.protocol.name}): ${r.status}; ${JSON.stringify(r.outcome?.counts ?? {})}`,
         ),
     }),
     trials: defineCommand({

@@ -41,7 +41,9 @@ const pageArgs = { limit: { type: "string" }, cursor: { type: "string" } } as co
 const more = (cursor: string | null) => (cursor ? `more: --cursor ${cursor}` : "");
 
 const findingLine = (f: FindingRecord) =>
-  `finding ${f.finding_id} r${f.revision}: ${f.kind}, ${f.evidence_level}, ${f.assessment}${f.comparison_id ? ` (comparison ${f.comparison_id})` : ""}`;
+  `finding ${f.finding_id} ` +
+  `r${f.revision}: ${f.kind}, ${f.evidence_level}, ${f.assessment}` +
+  `${f.comparison_id ? ` (comparison ${f.comparison_id})` : ""}`;
 
 export const investigationsCommand = defineCommand({
   meta: { name: "investigations", description: "Investigations: create, list, show" },
@@ -110,7 +112,8 @@ export const investigationsCommand = defineCommand({
               `investigation ${r.investigation_id} (${r.status}): ${safeText(r.title)}`,
               ...r.hypotheses.map(
                 (h) =>
-                  `hypothesis ${h.hypothesis_id} r${h.revision} (${h.status}): ${safeText(h.statement)}`,
+                  `hypothesis ${h.hypothesis_id} r${h.revision} ` +
+                  `(${h.status}): ${safeText(h.statement)}`,
               ),
               ...r.findings.map(findingLine),
             ].join("\n"),

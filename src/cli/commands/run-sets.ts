@@ -48,7 +48,8 @@ export const runSetsCommand = defineCommand({
               `run set ${r.run_set_id} at ${r.corpus_commit_id}`,
               ...r.members.map(
                 (m) =>
-                  `${m.run_id} ${m.block_id ?? ""} ${m.included ? "included" : `excluded: ${m.reason}`}`,
+                  `${m.run_id} ${m.block_id ?? ""} ` +
+                  `${m.included ? "included" : `excluded: ${m.reason}`}`,
               ),
             ].join("\n"),
         ),
