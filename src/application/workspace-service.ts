@@ -296,7 +296,10 @@ export class WorkspaceService {
     return validateWorkspace(this.ws, options);
   }
 
-  /** Rebuilds the catalog from HEAD when HEAD and the control plane agree (catalog-maintenance.ts). */
+  /**
+   * Rebuilds the catalog from HEAD when HEAD and the control plane agree
+   * (catalog-maintenance.ts).
+   */
   catalogRebuild(): CatalogDiff & { rebuilt: boolean } {
     return rebuildCatalog(this.ws);
   }

@@ -8,7 +8,10 @@ import type { StudyService } from "../study/study-service.ts";
 import { recordId } from "./request-fields.ts";
 import { defineRequest } from "./request-schema.ts";
 
-/** What every comparison request says about its statistics (unit, direction, threshold, bootstrap). */
+/**
+ * What every comparison request says about its statistics (unit, direction, threshold,
+ * bootstrap).
+ */
 const COMPARISON_STATISTICS = {
   "unit?": type("0 < string <= 32").or("null"),
   polarity: type.enumerated(...POLARITIES),
