@@ -57,6 +57,26 @@ describe("lazy loading", () => {
     ).toEqual([]);
   }, 60_000);
 
+  test("study and investigation commands load their own requests, no Parquet to list", () => {
+    const init = Bun.spawnSync([process.execPath, main, "init", dir.path], {
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    expect(init.exitCode).toBe(0);
+    const requests = /\/src\/application\/requests\/[a-z-]+-requests?\.ts$/;
+    const PARQUET = /node_modules\/(apache-arrow|parquet-wasm)\//;
+    const loaded = (argv: string[][]) =>
+      loadedBy(argv, new RegExp(`${requests.source}|${PARQUET.source}`)).map((p) =>
+        p.replace(/.*\/(node_modules\/[^/]+|[^/]+\.ts)(\/.*)?$/, "$1"),
+      );
+    // Listing investigations needs neither the study commands' schemas nor the hotspots
+    // recipe that recording an analysis runs.
+    expect(loaded([["investigations", "list"]])).toEqual(["investigation-requests.ts"]);
+    // A measurements query reads Parquet, but checks its request through its own schema only.
+    expect(loaded([["measurements", "query"]]).filter((p) => p.endsWith(".ts"))).toEqual([
+      "measurement-requests.ts",
+    ]);
+  }, 60_000);
+
   test("status and import load none of the heavy packages in the CLI process", () => {
     const init = Bun.spawnSync([process.execPath, main, "init", dir.path], {
       env: { ...process.env, NO_COLOR: "1" },
