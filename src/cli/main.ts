@@ -36,6 +36,7 @@ const from =
 const interpreted = (load: () => Promise<unknown>) => () =>
   import("../application/requests/validator-mode.ts").then(load) as Promise<Commands>;
 const analysis = from(interpreted(() => import("./commands/analysis.ts")));
+const trace = from(interpreted(() => import("./commands/trace.ts")));
 const records = from(() => import("./commands/records.ts") as Promise<Commands>);
 const workspace = from(() => import("./commands/workspace.ts") as Promise<Commands>);
 const measurements = from(interpreted(() => import("./commands/measurements.ts")));
@@ -67,7 +68,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
       "moved most per metric, and each shared measurement's change with its interval",
   ),
   stacks: analysis("stacksGroup", "Drill down from a frame: callers, callees, example stacks"),
-  trace: analysis(
+  trace: trace(
     "traceCommand",
     "Trace slices and events; OTLP operation windows, transitions and gaps",
   ),
