@@ -120,7 +120,7 @@ export const flamegraphCommand = defineCommand({
             width_px: numberFlag(args.width),
           }),
         );
-        const { writeOutputFile } = await import("../../application/profile-views.ts");
+        const { writeOutputFile } = await import("../../application/output-files.ts");
         await writeOutputFile(args.output, rendered.bytes, { force: args.force });
         const registered = args.register
           ? await s
@@ -273,7 +273,7 @@ export const exportCommand = defineCommand({
             metric: args.metric,
           }),
         );
-        const { writeOutputFile } = await import("../../application/profile-views.ts");
+        const { writeOutputFile } = await import("../../application/output-files.ts");
         await writeOutputFile(args.output, rendered.bytes, { force: args.force });
         return { ...rendered.summary, output: args.output };
       },
