@@ -183,17 +183,20 @@ const width = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
 console.log(`broker overhead, median of ${N} (machine: ${navigator.hardwareConcurrency} cores)`);
 console.log(
   bwrap
-    ? `bubblewrap: ${bwrap}; behaviour probe (once per process, cached 60 s): ${probeMs!.toFixed(1)} ms median`
+    ? `bubblewrap: ${bwrap}; behaviour probe (once per process, cached 60 ` +
+        `s): ${probeMs!.toFixed(1)} ms median`
     : "bubblewrap: unavailable here, managed rows skipped",
 );
 for (const r of rows) console.log(r.map((c, i) => c.padEnd(width[i]!)).join("  "));
 const totalSamples = samplerCosts.reduce((a, c) => a + c.samples, 0);
 const totalMs = samplerCosts.reduce((a, c) => a + c.ms, 0);
 console.log(
-  `sampler during captures: ${totalSamples} samples, ${totalMs.toFixed(2)} ms total, ${(totalMs / Math.max(1, totalSamples)).toFixed(3)} ms per sample`,
+  `sampler during captures: ${totalSamples} samples, ${totalMs.toFixed(2)} ms ` +
+    `total, ${(totalMs / Math.max(1, totalSamples)).toFixed(3)} ms per sample`,
 );
 for (const c of [small, wide]) {
   console.log(
-    `sampler tick over ${c.processes} process(es): ${c.perTickMs.toFixed(3)} ms per tick = ${((100 * c.perTickMs) / 250).toFixed(3)}% of one core at the default 250 ms interval`,
+    `sampler tick over ${c.processes} process(es): ${c.perTickMs.toFixed(3)} ms per tick ` +
+      `= ${((100 * c.perTickMs) / 250).toFixed(3)}% of one core at the default 250 ms interval`,
   );
 }

@@ -45,10 +45,12 @@ function writeDataFile(path: string): number {
   db.run("CREATE TABLE context (id integer primary key, context text, unique (context))");
   db.run("INSERT INTO context VALUES (1, ''), (2, 'tests/test_app.py::test_main|run')");
   db.run(
-    "CREATE TABLE line_bits (file_id integer, context_id integer, numbits blob, unique (file_id, context_id))",
+    "CREATE TABLE line_bits (file_id integer, context_id integer, numbits blob, unique " +
+      "(file_id, context_id))",
   );
   db.run(
-    "CREATE TABLE arc (file_id integer, context_id integer, fromno integer, tono integer, unique (file_id, context_id, fromno, tono))",
+    "CREATE TABLE arc (file_id integer, context_id integer, fromno integer, tono integer, " +
+      "unique (file_id, context_id, fromno, tono))",
   );
   db.run("CREATE TABLE tracer (file_id integer primary key, tracer text)");
   let rows = 0;
@@ -102,16 +104,23 @@ try {
   ]);
   const result = JSON.parse(analyzed.stdout);
   console.log(
-    `coverage.py data file: ${FILES} files, ${rows} executed (file, context, line) rows, ${(bytes / MB).toFixed(1)} MB`,
+    `coverage.py data file: ${FILES} files, ${rows} executed (file, context, line) ` +
+      `rows, ${(bytes / MB).toFixed(1)} MB`,
   );
   console.log(
-    `  bun:sqlite read + numbits decode (baseline, in process): ${baselineMs.toFixed(0)} ms, ${decoded} lines`,
+    `  bun:sqlite read + numbits decode (baseline, in process): ${baselineMs.toFixed(0)} ` +
+      `ms, ${decoded} lines`,
   );
   console.log(
-    `  import (CLI process, file to committed generation): ${imported.wallMs.toFixed(0)} ms, peak RSS ${(imported.maxRss / MB).toFixed(0)} MB (maxRSS, which Linux raises to this benchmark's own size at the spawn), parse worker's own peak ${(workerPeak(imported.stdout) / MB).toFixed(0)} MB`,
+    `  import (CLI process, file to committed generation): ${imported.wallMs.toFixed(0)} ms, ` +
+      `peak RSS ${(imported.maxRss / MB).toFixed(0)} MB (maxRSS, which Linux raises to this ` +
+      `benchmark's own size at the spawn), parse worker's own ` +
+      `peak ${(workerPeak(imported.stdout) / MB).toFixed(0)} MB`,
   );
   console.log(
-    `  analyze coverage: ${analyzed.wallMs.toFixed(0)} ms, peak RSS ${(analyzed.maxRss / MB).toFixed(0)} MB; ${result.totals.files} files, ${result.totals.lines_executed} lines executed`,
+    `  analyze coverage: ${analyzed.wallMs.toFixed(0)} ms, peak ` +
+      `RSS ${(analyzed.maxRss / MB).toFixed(0)} MB; ${result.totals.files} ` +
+      `files, ${result.totals.lines_executed} lines executed`,
   );
 } finally {
   if (values.keep) console.log(`kept ${dir}`);

@@ -102,11 +102,14 @@ async function baselineDecode(kind: string, path: string): Promise<{ ms: number;
     json: ["Bun JSON.parse", "JSON.parse(await Bun.file(P).text())"],
     otlp: [
       "protobufjs decode",
-      `(await import(${JSON.stringify(join(repo, "src/adapters/otlp/otlp-proto-schema.ts"))})).ExportTraceServiceRequest.decode(await Bun.file(P).bytes())`,
+      `(await import(${JSON.stringify(join(repo, "src/adapters/otlp/otlp-proto-schema.ts"))}` +
+        `)).ExportTraceServiceRequest.decode(await Bun.file(P).bytes())`,
     ],
     perfetto: [
       "protobufjs decode",
-      `(await import(${JSON.stringify(join(repo, "src/adapters/perfetto/perfetto-schema.ts"))})).Trace.decode(await Bun.file(P).bytes())`,
+      `(await import(` +
+        `${JSON.stringify(join(repo, "src/adapters/perfetto/perfetto-schema.ts"))}` +
+        `)).Trace.decode(await Bun.file(P).bytes())`,
     ],
   };
   const [what, expression] = decoders[kind]!;
@@ -193,13 +196,15 @@ async function speedscopeImport(kind: "perf" | "collapsed", path: string) {
   const mb = bytes / MB;
   const what =
     bytes < statSync(path).size
-      ? `the first ${f1(mb)} MB of the same bytes (--speedscope-mb: it holds many times its input in memory)`
+      ? `the first ${f1(mb)} MB of the same bytes (--speedscope-mb: it holds many times its ` +
+        `input in memory)`
       : "the same bytes";
   return {
     rate: mb / (ms / 1000),
     line:
       `speedscope 1.25.0's importer of ${what} (read + decode + its profile, one process): ` +
-      `${f1(mb / (ms / 1000))} MB/s (${f0(ms)} ms; ${f0(wallMs)} ms with its start), peak RSS ${f0(peak)} MiB`,
+      `${f1(mb / (ms / 1000))} MB/s (${f0(ms)} ms; ${f0(wallMs)} ms with its start), peak ` +
+      `RSS ${f0(peak)} MiB`,
   };
 }
 
@@ -215,7 +220,8 @@ async function benchInput(
   const base = await baselineDecode(kind, path);
   const baseRate = mb / (base.ms / 1000);
   console.log(
-    `  ${base.what} of the same bytes (read + decode, one process): ${f0(baseRate)} MB/s (${f0(base.ms)} ms)`,
+    `  ${base.what} of the same bytes (read + decode, one process): ${f0(baseRate)} MB/s ` +
+      `(${f0(base.ms)} ms)`,
   );
   const speedscopeRate = speedscope ? await speedscopeImport(speedscope, path) : null;
   if (speedscopeRate) console.log(`  ${speedscopeRate.line}`);
@@ -224,8 +230,10 @@ async function benchInput(
     const rate = mb / (run.wallMs / 1000);
     const worker = result.extraction.worker;
     console.log(
-      `  ${name}: ${f1(rate)} MB/s end to end (${f0(run.wallMs)} ms), ${(rate / baseRate).toFixed(2)}x ${base.what}; CPU ${f1(run.cpuMs / 1000)} s; ` +
-        `worker peak ${f0((worker.max_rss_bytes ?? 0) / MB)} MiB, encode threads ${worker.encode_threads}, scan threads ${worker.scan_threads ?? 0}` +
+      `  ${name}: ${f1(rate)} MB/s end to end (${f0(run.wallMs)} ` +
+        `ms), ${(rate / baseRate).toFixed(2)}x ${base.what}; CPU ${f1(run.cpuMs / 1000)} s; ` +
+        `worker peak ${f0((worker.max_rss_bytes ?? 0) / MB)} MiB, encode ` +
+        `threads ${worker.encode_threads}, scan threads ${worker.scan_threads ?? 0}` +
         (speedscopeRate ? `; ${(rate / speedscopeRate.rate).toFixed(2)}x speedscope's rate` : ""),
     );
     console.log(`    stages (ms): ${stageLine(run, result)}`);
@@ -239,7 +247,10 @@ async function benchInput(
       const oneRate = mb / (one.run.wallMs / 1000);
       const w = one.result.extraction.worker;
       console.log(
-        `    in one piece (scan_threads = 0): ${f1(oneRate)} MB/s (${f0(one.run.wallMs)} ms), CPU ${f1(one.run.cpuMs / 1000)} s; worker peak ${f0((w.max_rss_bytes ?? 0) / MB)} MiB; pieces / one piece = ${(rate / oneRate).toFixed(2)}x`,
+        `    in one piece (scan_threads = 0): ${f1(oneRate)} MB/s (${f0(one.run.wallMs)} ` +
+          `ms), CPU ${f1(one.run.cpuMs / 1000)} s; worker ` +
+          `peak ${f0((w.max_rss_bytes ?? 0) / MB)} MiB; pieces / one piece ` +
+          `= ${(rate / oneRate).toFixed(2)}x`,
       );
       console.log(`      stages (ms): ${stageLine(one.run, one.result)}`);
     }
@@ -247,7 +258,9 @@ async function benchInput(
       const one = await importOnce(cli, path, ["taskset", "-c", "0"]);
       const oneRate = mb / (one.run.wallMs / 1000);
       console.log(
-        `    on one core: ${f1(oneRate)} MB/s (${f0(one.run.wallMs)} ms), CPU ${f1(one.run.cpuMs / 1000)} s; ${navigator.hardwareConcurrency} cores / 1 core = ${(rate / oneRate).toFixed(2)}x`,
+        `    on one core: ${f1(oneRate)} MB/s (${f0(one.run.wallMs)} ms), ` +
+          `CPU ${f1(one.run.cpuMs / 1000)} s; ${navigator.hardwareConcurrency} cores / 1 core ` +
+          `= ${(rate / oneRate).toFixed(2)}x`,
       );
     }
   }
@@ -261,7 +274,8 @@ async function fixedCost(path: string): Promise<void> {
     runs.sort((a, b) => a.wallMs - b.wallMs);
     const mid = runs[2]!;
     console.log(
-      `  ${name}: importing a ${f1(mb)} MB cpuprofile: ${f0(mid.wallMs)} ms end to end, CPU ${f0(mid.cpuMs)} ms (median of 5; min ${f0(runs[0]!.wallMs)} ms)`,
+      `  ${name}: importing a ${f1(mb)} MB cpuprofile: ${f0(mid.wallMs)} ms end to end, ` +
+        `CPU ${f0(mid.cpuMs)} ms (median of 5; min ${f0(runs[0]!.wallMs)} ms)`,
     );
   }
 }
@@ -274,7 +288,9 @@ try {
   }
   const only = new Set(values.only.split(","));
   console.log(
-    `load average ${(await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ")}; ${navigator.hardwareConcurrency} cores\n`,
+    `load average ` +
+      `${(await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ")}; ` +
+      `${navigator.hardwareConcurrency} cores\n`,
   );
   if (only.has("chrome")) {
     const path = join(dir, "generated.trace.json");

@@ -43,7 +43,8 @@ try {
   const db = new Database(join(dir.path, ".diagnostics", "control.sqlite"), { readonly: true });
   const open = db
     .query(
-      "SELECT count(*) AS n FROM runs WHERE capture_status = 'running' OR extraction_status = 'running'",
+      "SELECT count(*) AS n FROM runs WHERE capture_status = 'running' OR extraction_status " +
+        "= 'running'",
     )
     .get() as { n: number };
   const extracting = db
@@ -52,10 +53,14 @@ try {
   db.close();
   console.log(`workers surviving their CLI: ${survived}`);
   console.log(
-    `recover: ${recovered.closed.length} runs closed, ${recovered.staging_reclaimed.length} staging entries reclaimed, ${recovered.extractions_closed} extractions closed`,
+    `recover: ${recovered.closed.length} runs closed, ${recovered.staging_reclaimed.length} ` +
+      `staging entries reclaimed, ${recovered.extractions_closed} extractions closed`,
   );
   console.log(
-    `after recover: staging entries ${readdirSync(join(dir.path, ".diagnostics", "staging")).length}, runs running ${open.n}, extractions running ${extracting.n}, live workers ${parseWorkersUnder(dir.path).length}`,
+    `after recover: staging ` +
+      `entries ${readdirSync(join(dir.path, ".diagnostics", "staging")).length}, runs ` +
+      `running ${open.n}, extractions running ${extracting.n}, live ` +
+      `workers ${parseWorkersUnder(dir.path).length}`,
   );
 } finally {
   dir.cleanup();

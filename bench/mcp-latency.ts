@@ -124,8 +124,10 @@ async function measure(label: string, repo: string, source: Corpus): Promise<voi
   const afterImport = await call("get_frame_callers", callers);
   const afterImportCpu = mainThreadCpuMs(pid) - cpuAfterImport;
   console.log(
-    `[${label}] first get_frame_callers after start ${first.ms.toFixed(1)} ms (main thread CPU ${firstCpu} ms); ` +
-      `after an unrelated import ${afterImport.ms.toFixed(1)} ms (main thread CPU ${afterImportCpu} ms)`,
+    `[${label}] first get_frame_callers after start ${first.ms.toFixed(1)} ms (main thread ` +
+      `CPU ${firstCpu} ms); ` +
+      `after an unrelated import ${afterImport.ms.toFixed(1)} ms (main thread ` +
+      `CPU ${afterImportCpu} ms)`,
   );
   const warm: [string, string, Record<string, unknown>][] = [
     ["hotspots", "analyze_hotspots", { run_or_artifact: source.profile, limit: 20 }],
@@ -148,7 +150,9 @@ async function measure(label: string, repo: string, source: Corpus): Promise<voi
     times.sort((a, b) => a - b);
     rss.push(`${title} ${rssAt()}`);
     console.log(
-      `[${label}] ${title.padEnd(12)} first ${firstCall.ms.toFixed(1)} ms; warm x${calls}: p50 ${percentile(times, 0.5).toFixed(1)} ms, p95 ${percentile(times, 0.95).toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms`,
+      `[${label}] ${title.padEnd(12)} first ${firstCall.ms.toFixed(1)} ms; warm x${calls}: ` +
+        `p50 ${percentile(times, 0.5).toFixed(1)} ms, ` +
+        `p95 ${percentile(times, 0.95).toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms`,
     );
   }
   // 100 mixed calls with imports spread among them (5 in all, one done above).
@@ -162,7 +166,8 @@ async function measure(label: string, repo: string, source: Corpus): Promise<voi
   const cache = (status.result.structuredContent as { result: { analysis_cache?: unknown } }).result
     .analysis_cache;
   console.log(
-    `[${label}] after ${imports} imports and 100 mixed calls: server RSS ${mib(mem.rss)}, peak (VmHWM) ${mib(mem.hwm)}`,
+    `[${label}] after ${imports} imports and 100 mixed calls: server RSS ${mib(mem.rss)}, ` +
+      `peak (VmHWM) ${mib(mem.hwm)}`,
   );
   console.log(`[${label}] RSS along the way: ${rss.join(", ")}`);
   if (cache) console.log(`[${label}] analysis_cache ${JSON.stringify(cache)}`);
@@ -194,8 +199,11 @@ try {
     end_ns: (start + span / 2n + span / 1000n).toString(),
   };
   console.log(
-    `corpus: cpuprofile with ${samples} samples (${profile.extraction.tables.stacks} stacks, ${profile.extraction.tables.call_edges} call edges); ` +
-      `Chrome trace ${values["trace-mb"]} MiB, ${traceInfo.events} events (${trace.extraction.tables.trace_events} trace_events rows); trace window ${window.start_ns}..${window.end_ns}`,
+    `corpus: cpuprofile with ${samples} samples (${profile.extraction.tables.stacks} ` +
+      `stacks, ${profile.extraction.tables.call_edges} call edges); ` +
+      `Chrome trace ${values["trace-mb"]} MiB, ${traceInfo.events} events ` +
+      `(${trace.extraction.tables.trace_events} trace_events rows); trace ` +
+      `window ${window.start_ns}..${window.end_ns}`,
   );
   const source: Corpus = {
     root,

@@ -114,7 +114,8 @@ async function importWith(cli: string, workspace: string, path: string): Promise
     const text = String((error as Error).message);
     const code = /"code":\s*"([A-Z_]+)"/.exec(text)?.[1] ?? "failed";
     console.log(
-      `    import failed: ${code}: ${text.slice(text.indexOf("Cannot"), text.indexOf("Cannot") + 160)}`,
+      `    import failed: ${code}: ` +
+        `${text.slice(text.indexOf("Cannot"), text.indexOf("Cannot") + 160)}`,
     );
     return;
   }
@@ -130,7 +131,12 @@ async function importWith(cli: string, workspace: string, path: string): Promise
   );
   if (stages.total !== undefined)
     console.log(
-      `      worker stages (ms): start ${f0(stages.start)}, open/detect ${f0(stages.open_detect)}, extract ${f0(stages.extract)} (of it encoding on the main thread ${f0(stages.encode_inline)}; on the encode thread ${f0(stages.encode_thread)}, overlapped); registration ${f0(result.registration_ms ?? Number.NaN)}, publish ${f0(result.extraction.publish_ms)}`,
+      `      worker stages (ms): start ${f0(stages.start)}, ` +
+        `open/detect ${f0(stages.open_detect)}, extract ${f0(stages.extract)} (of it encoding ` +
+        `on the main thread ${f0(stages.encode_inline)}; on the encode ` +
+        `thread ${f0(stages.encode_thread)}, overlapped); ` +
+        `registration ${f0(result.registration_ms ?? Number.NaN)}, ` +
+        `publish ${f0(result.extraction.publish_ms)}`,
     );
 }
 
@@ -149,7 +155,11 @@ class Stages {
     const status = readFileSync("/proc/self/status", "latin1");
     const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB$`, "m").exec(status)?.[1]);
     this.lines.push(
-      `      ${name.padEnd(58)} ${f0(now - this.last).padStart(6)} ms, CPU ${f0((cpu.user + cpu.system) / 1000).padStart(6)} ms;  RSS after ${f0((kb("VmRSS") * 1024) / MB).padStart(5)} MiB, peak ${this.canReset ? "in stage" : "so far"} ${f0((kb("VmHWM") * 1024) / MB).padStart(5)} MiB`,
+      `      ${name.padEnd(58)} ${f0(now - this.last).padStart(6)} ms, ` +
+        `CPU ${f0((cpu.user + cpu.system) / 1000).padStart(6)} ms;  RSS ` +
+        `after ${f0((kb("VmRSS") * 1024) / MB).padStart(5)} MiB, ` +
+        `peak ${this.canReset ? "in stage" : "so far"} ` +
+        `${f0((kb("VmHWM") * 1024) / MB).padStart(5)} MiB`,
     );
     reset();
     this.last = performance.now();
@@ -264,7 +274,9 @@ if (values["stage-run"]) {
 
 try {
   console.log(
-    `load average ${(await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ")}; ${navigator.hardwareConcurrency} cores`,
+    `load average ` +
+      `${(await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ")}; ` +
+      `${navigator.hardwareConcurrency} cores`,
   );
   const workspaces = new Map<string, string>();
   for (const [, cli] of clis) {
@@ -282,10 +294,12 @@ try {
     generateNsysExport(path, { kernels });
     const floor = plainRead(path);
     console.log(
-      `\n== Nsight Systems export: ${kernels} kernels + ${floor.calls} runtime calls, ${f0(statSync(path).size / MB)} MB; kernel busy ${floor.busy} ns`,
+      `\n== Nsight Systems export: ${kernels} kernels + ${floor.calls} runtime ` +
+        `calls, ${f0(statSync(path).size / MB)} MB; kernel busy ${floor.busy} ns`,
     );
     console.log(
-      `  bun:sqlite read of the kernel and runtime rows (floor, in this process): ${f0(floor.ms)} ms`,
+      `  bun:sqlite read of the kernel and runtime rows (floor, in this ` +
+        `process): ${f0(floor.ms)} ms`,
     );
     for (const [name, cli] of clis) {
       console.log(`  import, ${name}:`);

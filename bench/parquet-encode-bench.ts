@@ -209,10 +209,14 @@ for (const [tables, adapter, path] of sources) {
     const toIpc = timeIt(() => void (ipc = tableToIPC(table, "stream")));
     const fromIpc = timeIt(() => WasmTable.fromIPCStream(ipc).free());
     console.log(
-      `\n${name}: ${rows} rows, ${table.numCols} columns; Arrow IPC ${(ipc.length / MB).toFixed(1)} MB: tableToIPC ${((toIpc * 1000) / rows).toFixed(2)} µs/row, fromIPCStream ${((fromIpc * 1000) / rows).toFixed(2)} µs/row`,
+      `\n${name}: ${rows} rows, ${table.numCols} columns; Arrow ` +
+        `IPC ${(ipc.length / MB).toFixed(1)} MB: ` +
+        `tableToIPC ${((toIpc * 1000) / rows).toFixed(2)} µs/row, ` +
+        `fromIPCStream ${((fromIpc * 1000) / rows).toFixed(2)} µs/row`,
     );
     console.log(
-      `${pad("setting", 58)} ${"µs/row".padStart(8)} ${"vs now".padStart(8)} ${"MB".padStart(8)} ${"size".padStart(8)} ${"read µs".padStart(8)}   reads back`,
+      `${pad("setting", 58)} ${"µs/row".padStart(8)} ${"vs now".padStart(8)} ` +
+        `${"MB".padStart(8)} ${"size".padStart(8)} ${"read µs".padStart(8)}   reads back`,
     );
     // Rounds interleave the settings, so a burst of load on a shared machine does not land on one
     // setting only.
@@ -249,7 +253,8 @@ for (const [tables, adapter, path] of sources) {
     list.forEach((s, i) => {
       const us = (best[i]! * 1000) / rows;
       console.log(
-        `${pad(s.label, 58)} ${num(us)} ${num(us / baseUs)}x ${num(sizes[i]! / MB, 1)} ${num(sizes[i]! / sizes[0]!)}x ${num((reads[i]! * 1000) / rows)}   ${readable[i]}`,
+        `${pad(s.label, 58)} ${num(us)} ${num(us / baseUs)}x ${num(sizes[i]! / MB, 1)} ` +
+          `${num(sizes[i]! / sizes[0]!)}x ${num((reads[i]! * 1000) / rows)}   ${readable[i]}`,
       );
     });
     // The production entry point, for reference (same as "current settings").
@@ -260,5 +265,6 @@ for (const [tables, adapter, path] of sources) {
   }
 }
 console.log(
-  `\nparquet-wasm linear memory after the run: ${(wasmMemory().buffer.byteLength / MB).toFixed(0)} MB`,
+  `\nparquet-wasm linear memory after the ` +
+    `run: ${(wasmMemory().buffer.byteLength / MB).toFixed(0)} MB`,
 );

@@ -105,7 +105,8 @@ function encodeOnlyProbe(generationId: string): Promise<Measured> {
 
 function jsonParseProbe(path: string): Promise<Measured> {
   return script(
-    `const t = performance.now(); JSON.parse(await Bun.file(${JSON.stringify(path)}).text()); console.log(performance.now() - t);`,
+    `const t = performance.now(); JSON.parse(await ` +
+      `Bun.file(${JSON.stringify(path)}).text()); console.log(performance.now() - t);`,
   );
 }
 
@@ -150,7 +151,8 @@ async function bench(
     ]);
     rows.push([
       "  peak RSS: parse worker / CLI process",
-      `${mb(r.extraction.worker.max_rss_bytes ?? 0)} / ${mb(imported.maxRss)} (worker wall ${(r.extraction.worker.wall_ms / 1000).toFixed(1)} s)`,
+      `${mb(r.extraction.worker.max_rss_bytes ?? 0)} / ${mb(imported.maxRss)} (worker ` +
+        `wall ${(r.extraction.worker.wall_ms / 1000).toFixed(1)} s)`,
     ]);
     rows.push([
       "  rows",
@@ -162,7 +164,8 @@ async function bench(
     rows.push([
       "  Parquet encoding alone (parquet-wasm, same rows and settings, one core)",
       encoded.ok
-        ? `${fmt(bytes, Number(encoded.stdout.trim()))} of input, ${(Number(encoded.stdout.trim()) / 1000).toFixed(1)} s`
+        ? `${fmt(bytes, Number(encoded.stdout.trim()))} of ` +
+          `input, ${(Number(encoded.stdout.trim()) / 1000).toFixed(1)} s`
         : `failed: ${encoded.stderr.trim().split("\n").pop()?.slice(0, 200)}`,
     ]);
   } else {

@@ -36,7 +36,8 @@ function flameox(args: string[]): { seconds: number; json: any; maxRssMb: number
 
 const row = (label: string, r: { seconds: number; maxRssMb: number }, extra = "") =>
   console.log(
-    `${label.padEnd(44)} ${r.seconds.toFixed(2).padStart(7)} s  peak ${r.maxRssMb.toFixed(0).padStart(5)} MiB  ${extra}`,
+    `${label.padEnd(44)} ${r.seconds.toFixed(2).padStart(7)} s  ` +
+      `peak ${r.maxRssMb.toFixed(0).padStart(5)} MiB  ${extra}`,
   );
 
 try {
@@ -51,7 +52,8 @@ try {
   const pb = flameox(["import", b]).json.artifact_id;
   const pt = flameox(["import", trace]).json.artifact_id;
   console.log(
-    `inputs: 2 profiles of ~${samples} samples, a ${traceMb} MB Chrome trace (machine load: ${(await Bun.file("/proc/loadavg").text()).split(" ")[0]})`,
+    `inputs: 2 profiles of ~${samples} samples, a ${traceMb} MB Chrome trace (machine ` +
+      `load: ${(await Bun.file("/proc/loadavg").text()).split(" ")[0]})`,
   );
   for (const [name, subject] of [
     ["profile", pa],
@@ -67,7 +69,8 @@ try {
       row(
         `${name}: flamegraph ${format}`,
         r,
-        `${(statSync(out).size / 1024).toFixed(0)} KiB, ${r.json.boxes} boxes, ${r.json.merged_boxes} merged`,
+        `${(statSync(out).size / 1024).toFixed(0)} KiB, ${r.json.boxes} ` +
+          `boxes, ${r.json.merged_boxes} merged`,
       );
     }
   }

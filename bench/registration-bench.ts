@@ -85,7 +85,10 @@ try {
   for (const [name, r] of results) {
     const wall = median(r.wall);
     console.log(
-      `  ${name.padEnd(44)} wall ${wall.toFixed(0).padStart(5)} ms (min ${Math.min(...r.wall).toFixed(0)})  ${(mb / (wall / 1000)).toFixed(0).padStart(4)} MB/s  cpu ${median(r.cpu).toFixed(0)} ms`,
+      `  ${name.padEnd(44)} wall ${wall.toFixed(0).padStart(5)} ms ` +
+        `(min ${Math.min(...r.wall).toFixed(0)})  ` +
+        `${(mb / (wall / 1000)).toFixed(0).padStart(4)} MB/s  cpu ${median(r.cpu).toFixed(0)} ` +
+        `ms`,
     );
   }
 } finally {

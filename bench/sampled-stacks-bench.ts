@@ -47,7 +47,9 @@ async function measure(label: string, bytes: number, run: () => Promise<unknown>
   // On a shared host wall time mostly measures the neighbours: MB per CPU-second is the steadier
   // figure.
   console.log(
-    `${label.padEnd(34)} ${(bytes / 2 ** 20 / s).toFixed(1).padStart(7)} MB/s wall  ${(bytes / 2 ** 20 / cpuS).toFixed(1).padStart(7)} MB/cpu-s  ${s.toFixed(2)} s  peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB`,
+    `${label.padEnd(34)} ${(bytes / 2 ** 20 / s).toFixed(1).padStart(7)} MB/s ` +
+      `wall  ${(bytes / 2 ** 20 / cpuS).toFixed(1).padStart(7)} MB/cpu-s  ${s.toFixed(2)} s  ` +
+      `peak RSS ${(peak / 2 ** 20).toFixed(0)} MiB`,
   );
 }
 

@@ -21,7 +21,8 @@ function timeIt(label: string, reps: number, fn: () => void): void {
   }
   times.sort((a, b) => a - b);
   console.log(
-    `${label}: median ${times[reps >> 1]!.toFixed(2)} ms (min ${times[0]!.toFixed(2)}, max ${times[reps - 1]!.toFixed(2)}) over ${reps} runs`,
+    `${label}: median ${times[reps >> 1]!.toFixed(2)} ms (min ${times[0]!.toFixed(2)}, ` +
+      `max ${times[reps - 1]!.toFixed(2)}) over ${reps} runs`,
   );
 }
 

@@ -76,7 +76,11 @@ if (import.meta.main) {
     const target = c.shift === 0 ? 0.05 : 0.95;
     const inside = Math.abs(r.rate - target) <= 0.014;
     console.log(
-      `${c.shift === 0 ? "A/A excl. 0 " : "+10% covered"}  ${String(c.pairs).padStart(5)}  ${String(c.experiments).padStart(11)}  ${(100 * r.rate).toFixed(2).padStart(6)}%  ±${(100 * r.mcError).toFixed(2)}%    ${(100 * target).toFixed(0)}% ± 1.4%   ${inside ? "yes" : "NO"}     ${r.method} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+      `${c.shift === 0 ? "A/A excl. 0 " : "+10% covered"}  ${String(c.pairs).padStart(5)}  ` +
+        `${String(c.experiments).padStart(11)}  ${(100 * r.rate).toFixed(2).padStart(6)}%  ` +
+        `±${(100 * r.mcError).toFixed(2)}%    ${(100 * target).toFixed(0)}% ± ` +
+        `1.4%   ${inside ? "yes" : "NO"}     ${r.method} ` +
+        `(${((performance.now() - started) / 1000).toFixed(1)} s)`,
     );
   }
 }

@@ -127,10 +127,15 @@ try {
   );
   console.log(`  JSON.parse per line (baseline, in process): ${parseMs.toFixed(0)} ms`);
   console.log(
-    `  import (CLI process, file to committed generation): ${imported.wallMs.toFixed(0)} ms, peak RSS ${(imported.maxRss / MB).toFixed(0)} MB (maxRSS, which Linux raises to this benchmark's own size at the spawn), parse worker's own peak ${(workerPeak(imported.stdout) / MB).toFixed(0)} MB`,
+    `  import (CLI process, file to committed generation): ${imported.wallMs.toFixed(0)} ms, ` +
+      `peak RSS ${(imported.maxRss / MB).toFixed(0)} MB (maxRSS, which Linux raises to this ` +
+      `benchmark's own size at the spawn), parse worker's own ` +
+      `peak ${(workerPeak(imported.stdout) / MB).toFixed(0)} MB`,
   );
   console.log(
-    `  analyze failures: ${failures.wallMs.toFixed(0)} ms, peak RSS ${(failures.maxRss / MB).toFixed(0)} MB; ${JSON.stringify(result.populations[0].by_outcome)}, ${result.total} clusters`,
+    `  analyze failures: ${failures.wallMs.toFixed(0)} ms, peak ` +
+      `RSS ${(failures.maxRss / MB).toFixed(0)} ` +
+      `MB; ${JSON.stringify(result.populations[0].by_outcome)}, ${result.total} clusters`,
   );
 } finally {
   if (values.keep) console.log(`kept ${dir}`);

@@ -90,13 +90,15 @@ try {
   const allMs = performance.now() - t2;
   service.close();
   console.log(
-    `corpus: cpuprofile with ${samples} samples (${imported.extraction.tables.frames} frames, ${imported.extraction.tables.frame_measurements} frame measurements)`,
+    `corpus: cpuprofile with ${samples} samples (${imported.extraction.tables.frames} ` +
+      `frames, ${imported.extraction.tables.frame_measurements} frame measurements)`,
   );
   console.log(`hotspots, parts rehashed every call (${hashedBytes} bytes): ${summary(verified)}`);
   console.log(`hotspots, verdicts cached (no rehash, one fstat per part): ${summary(cached)}`);
   console.log(`SHA-256 alone over ${hashedBytes} bytes: ${hashMs.toFixed(3)} ms`);
   console.log(
-    `SHA-256 over every part of the generation (${all} bytes, once per process): ${allMs.toFixed(2)} ms`,
+    `SHA-256 over every part of the generation (${all} bytes, once per ` +
+      `process): ${allMs.toFixed(2)} ms`,
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });

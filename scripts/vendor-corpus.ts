@@ -106,7 +106,10 @@ function exclusion(row: Row): string | null {
   const folder = row.relpath.split("/")[0]!;
   const cap = FORMAT_CAP[folder] ?? (TESTED_FORMATS.has(folder) ? TESTED_CAP : OTHER_CAP);
   if (row.bytes > cap)
-    return `size ${row.bytes} bytes over the ${cap / 1024} KiB cap for ${TESTED_FORMATS.has(folder) ? "tested" : "other"} formats`;
+    return (
+      `size ${row.bytes} bytes over the ${cap / 1024} KiB cap ` +
+      `for ${TESTED_FORMATS.has(folder) ? "tested" : "other"} formats`
+    );
   return null;
 }
 
@@ -180,5 +183,6 @@ const notice = [
 writeFileSync(join(TARGET, "NOTICE"), notice);
 const total = vendored.reduce((a, r) => a + r.bytes, 0);
 console.log(
-  `vendored ${vendored.length} files (${total} bytes) into ${TARGET}; ${external.length} left in the external corpus`,
+  `vendored ${vendored.length} files (${total} bytes) into ${TARGET}; ${external.length} ` +
+    `left in the external corpus`,
 );

@@ -11,5 +11,8 @@ export const KNOWN_NOT_IMPORTED: readonly { name: string; producer: string }[] =
 export function formatsSentence(importable: readonly string[]): string {
   // A format that gained an adapter is importable, whatever this list still says.
   const pending = KNOWN_NOT_IMPORTED.filter((f) => !importable.includes(f.name)).map((f) => f.name);
-  return `Importable formats (adapters): ${importable.join(", ")}.${pending.length > 0 ? ` Known but not imported yet: ${pending.join(", ")}.` : ""}`;
+  return (
+    `Importable formats (adapters): ${importable.join(", ")}.` +
+    `${pending.length > 0 ? ` Known but not imported yet: ${pending.join(", ")}.` : ""}`
+  );
 }

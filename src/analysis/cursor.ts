@@ -70,7 +70,8 @@ export function decodeCursor(cursor: string | undefined | null, binding: CursorB
     const state = binding.stateName ?? "corpus commit";
     throw new FlameoxError(
       "STALE_CURSOR",
-      `Cannot use cursor: it was issued for ${state} ${body.c}, the current ${state} is ${binding.commitId}`,
+      `Cannot use cursor: it was issued for ${state} ${body.c}, the current ${state} ` +
+        `is ${binding.commitId}`,
       {
         remediation: [
           `Repeat the first call without a cursor to page through the current ${state}`,

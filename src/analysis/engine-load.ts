@@ -85,7 +85,8 @@ interface Column {
 
 function tableColumns(conn: DuckDBConnection, table: string): Column[] {
   const statement = conn.prepare(
-    "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = ? AND schema_name = 'main' ORDER BY column_index",
+    "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = ? AND " +
+      "schema_name = 'main' ORDER BY column_index",
   );
   try {
     const result = statement.query(table);

@@ -117,6 +117,7 @@ export function toBoundParam(value: unknown, index: number): BoundParam {
     return value;
   }
   throw new TypeError(
-    `Query parameter ${index + 1} must be a string, number, bigint, boolean or null but is ${typeof value}`,
+    `Query parameter ${index + 1} must be a string, number, bigint, boolean or null but ` +
+      `is ${typeof value}`,
   );
 }

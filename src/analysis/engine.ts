@@ -84,7 +84,8 @@ export class AnalysisEngine {
     this.assertOpen();
     if (!isReadStatement(sql)) {
       throw new Error(
-        `AnalysisEngine.query only runs read statements; refusing ${leadingKeyword(sql) || "an empty statement"}`,
+        `AnalysisEngine.query only runs read statements; ` +
+          `refusing ${leadingKeyword(sql) || "an empty statement"}`,
       );
     }
     const bound = params.map(toBoundParam);

@@ -83,7 +83,8 @@ export async function frameCorrelations(
     return {
       status: "unavailable",
       reason:
-        'no profile evidence was captured for these trials; declare profile = "v8-cpu" (or "perf") on the experiment to profile every trial',
+        'no profile evidence was captured for these trials; declare profile = "v8-cpu" (or ' +
+        '"perf") on the experiment to profile every trial',
     };
   }
   const selfByTrial = new Map<string, Map<string, Map<string, number>>>();
@@ -113,7 +114,9 @@ export async function frameCorrelations(
   if (!metric)
     return {
       status: "unavailable",
-      reason: `the trials' profiles do not all hold one time metric (${TIME_METRICS.join(" or ")}); frame correlation needs self time per trial`,
+      reason:
+        `the trials' profiles do not all hold one time metric (${TIME_METRICS.join(" or ")}); ` +
+        `frame correlation needs self time per trial`,
     };
   const profiled = trials.filter((t) => profiles.has(t.run_id));
   const frameInfo = await readFrames(snapshot, [...new Set([...profiles.values()].flat())]);
@@ -131,7 +134,8 @@ export async function frameCorrelations(
     status: unprofiled > 0 ? "partial" : "available",
     reason:
       unprofiled > 0
-        ? `${unprofiled} of ${trials.length} succeeded trials have no profile; they are left out of the tests`
+        ? `${unprofiled} of ${trials.length} succeeded trials have no profile; they are left ` +
+          `out of the tests`
         : `${metric} self time of every frame in ${profiled.length} profiled trials`,
     metric,
     measure: "self_value",
@@ -207,7 +211,8 @@ function correlateVariant(
     truncated: rows.length > MAX_FRAMES_PER_VARIANT,
     note:
       tested.length < frameIds.length
-        ? `${frameIds.length - tested.length} frame(s) had the same self time in every trial and were not tested`
+        ? `${frameIds.length - tested.length} frame(s) had the same self time in every trial ` +
+          `and were not tested`
         : null,
   };
 }

@@ -16,15 +16,12 @@ import { defaultFrameMetric, type FrameMetric } from "../domain/evidence-schema.
 import type { SnapshotHandle } from "../storage/snapshot.ts";
 import { type AnalysisResult, resultBase } from "./analysis-result.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { HOTSPOTS_RECIPE, HOTSPOTS_VERSION } from "./hotspots-recipe.ts";
 import { PartCache, type DecodedPart } from "./evidence-parts.ts";
 import { plainColumn, readEvidenceColumns } from "./evidence-reader.ts";
 import { frameGroupKey, type Granularity } from "./pictures/frame-identity.ts";
 import { readStackSet } from "./profile-stacks.ts";
 import type { Subject } from "./subject.ts";
-
-export const HOTSPOTS_RECIPE = "cpu_hotspots";
-/** 2: rows are functions by default (1: one row per stored frame, today's `line`). */
-export const HOTSPOTS_VERSION = "2";
 
 /**
  * Frames a runtime adds for time outside the program's own code (V8's idle, program and
@@ -127,7 +124,8 @@ export async function analyzeHotspots(
       evidence: {
         status: "unavailable",
         reason:
-          "no_profile_artifact: no extracted profile or trace evidence for this subject in the pinned commit",
+          "no_profile_artifact: no extracted profile or trace evidence for this subject in " +
+          "the pinned commit",
         next_tool: "import_artifact",
       },
       metric: null,
@@ -233,7 +231,8 @@ export async function analyzeHotspots(
         ? {
             status: "empty",
             reason:
-              "the profile evidence holds no samples or slices; zero hotspots were observed, which is not proof of absence",
+              "the profile evidence holds no samples or slices; zero hotspots were observed, " +
+              "which is not proof of absence",
           }
         : limitations.length > 0
           ? {

@@ -37,9 +37,15 @@ export const OTEL_SQL = {
   gaps: {
     missing_parent: `SELECT span_index, trace_id, span_id, name FROM otel_spans s WHERE parent_span_id IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM otel_spans p WHERE p.trace_id = s.trace_id AND p.span_id = s.parent_span_id)`,
-    invalid_timestamps: `SELECT span_index, trace_id, span_id, name FROM otel_spans WHERE start_unix_nano = 0 OR end_unix_nano = 0 OR end_unix_nano < start_unix_nano`,
-    invalid_trace_id: `SELECT span_index, trace_id, span_id, name FROM otel_spans WHERE length(trace_id) <> 32 OR trace_id = repeat('0', 32)`,
-    invalid_span_id: `SELECT span_index, trace_id, span_id, name FROM otel_spans WHERE length(span_id) <> 16 OR span_id = repeat('0', 16)`,
+    invalid_timestamps:
+      `SELECT span_index, trace_id, span_id, name FROM otel_spans WHERE start_unix_nano = 0 OR ` +
+      `end_unix_nano = 0 OR end_unix_nano < start_unix_nano`,
+    invalid_trace_id:
+      `SELECT span_index, trace_id, span_id, name FROM otel_spans WHERE length(trace_id) <> 32 ` +
+      `OR trace_id = repeat('0', 32)`,
+    invalid_span_id:
+      `SELECT span_index, trace_id, span_id, name FROM otel_spans WHERE length(span_id) <> 16 ` +
+      `OR span_id = repeat('0', 16)`,
     duplicate_span_id: `SELECT span_index, trace_id, span_id, name FROM otel_spans s WHERE EXISTS
       (SELECT 1 FROM otel_spans d WHERE d.trace_id = s.trace_id AND d.span_id = s.span_id AND d.span_index <> s.span_index)`,
   },

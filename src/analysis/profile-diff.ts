@@ -287,7 +287,9 @@ export async function diffProfiles(
             ...limitations,
             {
               code: "functions_matched_by_name_only",
-              message: `${nameOnly} function(s) matched by name alone (file differs or is missing on one side)`,
+              message:
+                `${nameOnly} function(s) matched by name alone (file differs or is missing on ` +
+                `one side)`,
               count: nameOnly,
             },
           ]
@@ -295,7 +297,9 @@ export async function diffProfiles(
     totals: { base: bt, candidate: ct, delta: ct - bt, ratio: bt > 0 ? ct / bt : null },
     evidence: {
       status: "available",
-      reason: `${baseView.metric} of ${pairs.length} functions: ${baseView.stacks.length} base and ${candView.stacks.length} candidate stacks`,
+      reason:
+        `${baseView.metric} of ${pairs.length} functions: ${baseView.stacks.length} base ` +
+        `and ${candView.stacks.length} candidate stacks`,
     },
     items: page,
     total: rows.length,

@@ -114,7 +114,8 @@ export async function analyzeScaling(
   if (trials.every((t) => t.scaling_value === null))
     warnings.push("the experiment declares no scaling parameter; nothing to fit");
   warnings.push(
-    "fits describe the measured input range only; extrapolating beyond supported_range is not supported by this evidence",
+    "fits describe the measured input range only; extrapolating beyond supported_range is " +
+      "not supported by this evidence",
   );
   return {
     schema_version: 1,

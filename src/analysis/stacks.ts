@@ -204,7 +204,9 @@ export async function analyzeStacks(
       total === 0
         ? {
             status: "empty",
-            reason: `no ${direction} of this frame were observed for ${metric}; this is not proof that none exist`,
+            reason:
+              `no ${direction} of this frame were observed for ${metric}; this is not proof ` +
+              `that none exist`,
           }
         : { status: "available", reason: `${total} ${direction} for ${metric}` },
     items,

@@ -48,7 +48,8 @@ function resolveArtifactId(ws: Workspace, ref: string): string {
   if (!/^[0-9a-f]{8,64}$/.test(hex)) {
     throw new FlameoxError(
       "INVALID_ARGUMENTS",
-      `Cannot resolve ${JSON.stringify(ref)}: expected a run id (run_…) or an artifact id (sha256:…)`,
+      `Cannot resolve ${JSON.stringify(ref)}: expected a run id (run_…) or an artifact id ` +
+        `(sha256:…)`,
       {
         details: { field: "run_or_artifact" },
       },

@@ -63,12 +63,15 @@ export function chainProblems(report: CorpusChainReport): string[] {
   const problems: string[] = [];
   if (report.missing_run_ids.length + report.missing_artifact_ids.length > 0) {
     problems.push(
-      `published commits name ${report.missing_run_ids.length} run(s) and ${report.missing_artifact_ids.length} artifact(s) the control plane does not have (it lost writes)`,
+      `published commits name ${report.missing_run_ids.length} run(s) ` +
+        `and ${report.missing_artifact_ids.length} artifact(s) the control plane does not have ` +
+        `(it lost writes)`,
     );
   }
   if (report.head_log.state === "rolled_back") {
     problems.push(
-      `HEAD was rolled back: the control plane published ${report.head_log.last_logged}, which HEAD does not descend from`,
+      `HEAD was rolled back: the control plane published ${report.head_log.last_logged}, ` +
+        `which HEAD does not descend from`,
     );
   }
   return problems;

@@ -58,7 +58,9 @@ export function getEvidence(
       : limitations.length > 0
         ? {
             status: "partial",
-            reason: `${entries.length} generation(s) with ${limitations.length} limitation(s); see limitations`,
+            reason:
+              `${entries.length} generation(s) with ${limitations.length} limitation(s); see ` +
+              `limitations`,
           }
         : { status: "available", reason: `${entries.length} generation(s) in the pinned commit` };
   return {
@@ -90,7 +92,8 @@ function locate(
     if (!GENERATION_ID.test(refId)) {
       throw new FlameoxError(
         "INVALID_ARGUMENTS",
-        `Expected ref_id to be a generation id (gen_…) but found ${JSON.stringify(refId.slice(0, 80))}`,
+        `Expected ref_id to be a generation id (gen_…) but ` +
+          `found ${JSON.stringify(refId.slice(0, 80))}`,
         { details: { field: "ref_id" } },
       );
     }
@@ -101,7 +104,8 @@ function locate(
       missing: {
         status: "unavailable",
         reason:
-          "this generation is not in the pinned commit: it was superseded, never published, or the id is wrong",
+          "this generation is not in the pinned commit: it was superseded, never published, " +
+          "or the id is wrong",
         next_tool: "list_runs",
       },
     };
@@ -110,7 +114,9 @@ function locate(
   if (looksLikeRun !== (refType === "run")) {
     throw new FlameoxError(
       "INVALID_ARGUMENTS",
-      `Expected ref_id to be ${refType === "run" ? "a run id (run_…)" : "an artifact id (sha256:…)"} but found ${JSON.stringify(refId.slice(0, 80))}`,
+      `Expected ref_id to be ` +
+        `${refType === "run" ? "a run id (run_…)" : "an artifact id (sha256:…)"} but ` +
+        `found ${JSON.stringify(refId.slice(0, 80))}`,
       {
         details: { field: "ref_id" },
       },

@@ -131,7 +131,10 @@ export async function importCompanions(
       .join("; ");
     limitations.push({
       code: "sidecar_not_read",
-      message: `declared sidecar files not read: ${named}${unread.length > MAX_NAMED ? ` and ${unread.length - MAX_NAMED} more` : ""}`,
+      message:
+        `declared sidecar files not ` +
+        `read: ${named}` +
+        `${unread.length > MAX_NAMED ? ` and ${unread.length - MAX_NAMED} more` : ""}`,
       count: unread.length,
     });
   }
@@ -233,7 +236,8 @@ async function importOne(
       return outcome(
         companion,
         "size_mismatch",
-        `the file changed while read: ${registered.byte_length} bytes, the declaration says ${companion.byte_length}`,
+        `the file changed while read: ${registered.byte_length} bytes, the declaration ` +
+          `says ${companion.byte_length}`,
         ids,
       );
     const extraction = await extractArtifact(ws, {

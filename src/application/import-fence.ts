@@ -76,7 +76,8 @@ function componentsUnder(
   }
   return refuse(`Cannot import ${rawPath}: it lies outside the ${rootName(sourceRoot)}`, [
     sourceRoot === "project"
-      ? 'Copy the file under the project root, or pass source_root "temp" for a file in the system temp directory'
+      ? 'Copy the file under the project root, or pass source_root "temp" for a file in the ' +
+        "system temp directory"
       : 'Pass source_root "project" for a file under the project root',
   ]);
 }
@@ -112,7 +113,8 @@ async function walkWithoutLinks(
     // private key linked into the project): the name inside proves nothing about it.
     if (last && info.nlink > 1)
       refuse(
-        `Cannot import ${displayPath}: it has ${info.nlink} hard links, so the same file may also have a name outside the allowed root`,
+        `Cannot import ${displayPath}: it has ${info.nlink} hard links, so the same file may ` +
+          `also have a name outside the allowed root`,
         ["Import a copy of the file (cp makes one with a single link)"],
       );
     if (!last) parent = info;

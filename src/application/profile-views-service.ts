@@ -54,7 +54,7 @@ export class ProfileViewsService {
         "Expected an artifact id (sha256:…) to copy bytes of",
         { details: { field: "artifact_id" } },
       );
-    const { copyArtifactBytes } = await views();
+    const { copyArtifactBytes } = await import("./output-files.ts");
     return copyArtifactBytes(this.ws, subject.id, outputPath, options);
   }
 }

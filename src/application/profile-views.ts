@@ -4,8 +4,8 @@
  * returns the bytes to write plus a summary that says what was drawn or written, so the
  * transports only choose where the bytes go.
  */
-import { mkdir, open, rename, rm } from "node:fs/promises";
-import { dirname, join, basename } from "node:path";
+import { mkdir, rm } from "node:fs/promises";
+import { basename, join } from "node:path";
 import { FlameoxError } from "../domain/errors.ts";
 import type { FrameMetric } from "../domain/evidence-schema.ts";
 import {
@@ -21,7 +21,6 @@ import { diffProfiles, type DiffSort, type ProfileDiffResult } from "../analysis
 import { type ProfileStacks, readStackSet, selectView } from "../analysis/profile-stacks.ts";
 import { resolveSubject, type Subject } from "../analysis/subject.ts";
 import type { SnapshotHandle } from "../storage/snapshot.ts";
-import { artifactPayloadPath } from "../storage/workspace-paths.ts";
 import type { Workspace } from "../storage/workspace.ts";
 import { toChromeTrace } from "./export/chrome-trace.ts";
 import { toCollapsed } from "./export/collapsed.ts";
@@ -100,7 +99,8 @@ export async function renderFlamegraph(
   const rootName = `all (${subject.id})`;
   let tree = buildFlameTree(view.stacks, view.frames, { granularity, filter, rootName });
   const notes = [
-    `${view.metric}: ${formatValue(view.totalValue, view.unit)} over ${view.stacks.length} stacks, corpus commit ${snapshot.commitId}`,
+    `${view.metric}: ${formatValue(view.totalValue, view.unit)} over ${view.stacks.length} ` +
+      `stacks, corpus commit ${snapshot.commitId}`,
   ];
   if (baseSubject) {
     const baseView = await selectView(
@@ -116,18 +116,22 @@ export async function renderFlamegraph(
     });
     annotateDelta(tree, base);
     notes.push(
-      `differential: width is ${subject.id}; red grew and blue shrank in share of the total against ${baseSubject.id} (${formatValue(baseView.totalValue, baseView.unit)}); frames only in the base are not drawn`,
+      `differential: width is ${subject.id}; red grew and blue shrank in share of the total ` +
+        `against ${baseSubject.id} (${formatValue(baseView.totalValue, baseView.unit)}); ` +
+        `frames only in the base are not drawn`,
     );
   }
   const minBoxPx = request.minBoxPx ?? 0.5;
   tree = mergeSmallBoxes(tree, (tree.root.total * minBoxPx) / width);
   if (filter)
     notes.push(
-      `filter /${filter.source}/ kept ${tree.stacks} stacks; ${formatValue(tree.filteredOutValue, view.unit)} left out`,
+      `filter /${filter.source}/ kept ${tree.stacks} ` +
+        `stacks; ${formatValue(tree.filteredOutValue, view.unit)} left out`,
     );
   if (tree.mergedBoxes > 0)
     notes.push(
-      `${tree.mergedBoxes} boxes narrower than ${minBoxPx}px (${formatValue(tree.mergedValue, view.unit)}) merged into "[n small frames]" boxes`,
+      `${tree.mergedBoxes} boxes narrower than ${minBoxPx}px ` +
+        `(${formatValue(tree.mergedValue, view.unit)}) merged into "[n small frames]" boxes`,
     );
   const meta: PictureMeta = {
     title: `${baseSubject ? "Differential flamegraph" : request.icicle ? "Icicle graph" : "Flamegraph"} of ${subject.id} (${view.metric})`,
@@ -227,76 +231,6 @@ export async function exportProfile(
 }
 
 /**
- * The native bytes of an artifact, streamed out of the content-addressed store and
- * re-hashed on the way, so a corrupted store never hands back different bytes.
- */
-export async function copyArtifactBytes(
-  ws: Workspace,
-  artifactId: string,
-  outputPath: string,
-  options: { force: boolean },
-): Promise<{ artifact_id: string; bytes: number; path: string }> {
-  const record = ws.artifacts.get(artifactId);
-  const hex = record.artifact_id.slice("sha256:".length);
-  const source = await open(artifactPayloadPath(ws.paths, hex), "r").catch((error: Error) => {
-    throw new FlameoxError(
-      "ARTIFACT_INTEGRITY_FAILED",
-      `The stored bytes of ${record.artifact_id} cannot be read: ${error.message}`,
-      { remediation: ["Run `flameox validate --full`"] },
-    );
-  });
-  const temp = join(dirname(outputPath), `.${basename(outputPath)}.${process.pid}.partial`);
-  const target = await open(temp, "wx", 0o644);
-  const hasher = new Bun.CryptoHasher("sha256");
-  let bytes = 0;
-  try {
-    const buffer = new Uint8Array(1 << 20);
-    for (;;) {
-      const { bytesRead } = await source.read(buffer, 0, buffer.length, null);
-      if (bytesRead === 0) break;
-      hasher.update(buffer.subarray(0, bytesRead));
-      await target.write(buffer.subarray(0, bytesRead));
-      bytes += bytesRead;
-    }
-    await target.sync();
-  } finally {
-    await source.close();
-    await target.close();
-  }
-  if (hasher.digest("hex") !== hex || bytes !== record.byte_length) {
-    await rm(temp, { force: true });
-    throw new FlameoxError(
-      "ARTIFACT_INTEGRITY_FAILED",
-      `The stored bytes of ${record.artifact_id} no longer match their digest; nothing was written`,
-      { remediation: ["Run `flameox validate --full`"] },
-    );
-  }
-  await placeOutput(temp, outputPath, options.force);
-  return { artifact_id: record.artifact_id, bytes, path: outputPath };
-}
-
-/** Writes bytes to `path` atomically; an existing file is replaced only with `force`. */
-export async function writeOutputFile(
-  path: string,
-  bytes: Uint8Array,
-  options: { force: boolean },
-): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
-  await Bun.write(temp, bytes);
-  await placeOutput(temp, path, options.force);
-}
-
-async function placeOutput(temp: string, path: string, force: boolean): Promise<void> {
-  if (!force && (await Bun.file(path).exists())) {
-    await rm(temp, { force: true });
-    throw new FlameoxError("INVALID_ARGUMENTS", `${path} exists; pass --force to replace it`, {
-      details: { field: "output" },
-    });
-  }
-  await rename(temp, path);
-}
-
-/**
  * Registers a written picture as an artifact of the run it shows (an artifact subject's
  * first run), so an agent can hand a person a stored, content-addressed file rather than
  * a path that may change.
@@ -339,7 +273,8 @@ function requireStacks(view: ProfileStacks, subject: Subject): void {
   const metrics = view.metricsAvailable.join(", ") || "none";
   throw new FlameoxError(
     "EVIDENCE_UNAVAILABLE",
-    `${subject.id} has no ${view.metric ?? "profile"} stacks in the pinned commit (stack metrics there: ${metrics})`,
+    `${subject.id} has no ${view.metric ?? "profile"} stacks in the pinned commit (stack ` +
+      `metrics there: ${metrics})`,
     {
       details: { field: "metric" },
     },

@@ -27,7 +27,8 @@ export async function recordQuarantine(ws: Workspace, input: QuarantineInput): P
     message: input.message,
     created_at: nowIso(),
     suggestion:
-      "The native artifact is kept unchanged; fix the producer or pass --adapter, then import again",
+      "The native artifact is kept unchanged; fix the producer or pass --adapter, then " +
+      "import again",
   };
   writeFileDurably(
     join(ws.paths.quarantine, `${input.extractionId}.json`),
@@ -36,7 +37,8 @@ export async function recordQuarantine(ws: Workspace, input: QuarantineInput): P
   ws.control.withWriteLock(() => {
     ws.control.db
       .query(
-        "INSERT INTO quarantine (quarantine_id, run_id, artifact_id, adapter, code, message, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO quarantine (quarantine_id, run_id, artifact_id, adapter, code, message, " +
+          "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
       )
       .run(
         record.quarantine_id,
@@ -49,7 +51,8 @@ export async function recordQuarantine(ws: Workspace, input: QuarantineInput): P
       );
     ws.control.db
       .query(
-        "UPDATE extractions SET status = ?, error_json = ?, finished_at = ? WHERE extraction_id = ?",
+        "UPDATE extractions SET status = ?, error_json = ?, finished_at = ? WHERE " +
+          "extraction_id = ?",
       )
       .run(
         input.status,

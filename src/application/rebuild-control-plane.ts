@@ -41,7 +41,8 @@ export interface RebuildResult {
 const RESTORED: Limitation = {
   code: "restored_from_corpus",
   message:
-    "The control plane lost this run; it was restored from the corpus by flameox recover --rebuild-from-corpus (its run type, display names and history are not known)",
+    "The control plane lost this run; it was restored from the corpus by flameox recover " +
+    "--rebuild-from-corpus (its run type, display names and history are not known)",
 };
 
 export function rebuildControlPlaneFromCorpus(ws: Workspace): RebuildResult {

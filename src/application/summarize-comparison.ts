@@ -185,7 +185,8 @@ export async function summarizeComparison(
         delta_total: d.delta_total,
       }));
     const source = (sort: DiffSort) =>
-      `flameox diff ${base} ${candidate} --metric ${metric} --sort ${sort} --limit ${bounds.functions} --json`;
+      `flameox diff ${base} ${candidate} --metric ${metric} --sort ${sort} ` +
+      `--limit ${bounds.functions} --json`;
     profiles.push({
       metric: bySelf.metric,
       unit: bySelf.unit,
@@ -240,7 +241,10 @@ export async function summarizeComparison(
       decision: r.decision,
       validity: r.validity,
       caveats: [...r.limitations.map((l) => l.code), ...r.mismatches.map((m) => m.code)],
-      source: `flameox analyze compare --baseline-run ${base} --candidate-run ${candidate} --metric ${word(name)} --scope ${word(scope)} --polarity ${polarity} --threshold ${SUMMARY_THRESHOLD} --json`,
+      source:
+        `flameox analyze compare --baseline-run ${base} --candidate-run ${candidate} ` +
+        `--metric ${word(name)} --scope ${word(scope)} --polarity ${polarity} ` +
+        `--threshold ${SUMMARY_THRESHOLD} --json`,
     });
   }
   return {

@@ -105,7 +105,8 @@ export async function validateWorkspace(
       add(
         "orphan_generations",
         "warning",
-        `${orphans.length} generation(s) on disk are not in HEAD (interrupted publications); they are not evidence`,
+        `${orphans.length} generation(s) on disk are not in HEAD (interrupted publications); ` +
+          `they are not evidence`,
       );
     const diff = diffCatalog(ws.control.db, commit);
     const catalogOk = catalogInSync(diff, commit);
@@ -114,7 +115,8 @@ export async function validateWorkspace(
       catalogOk ? "passed" : "warning",
       catalogOk
         ? "catalog matches HEAD"
-        : `catalog is behind HEAD (${diff.missing_generations.length} missing, ${diff.extra_generations.length} extra); run \`flameox catalog rebuild\``,
+        : `catalog is behind HEAD (${diff.missing_generations.length} ` +
+            `missing, ${diff.extra_generations.length} extra); run \`flameox catalog rebuild\``,
     );
   } catch (error) {
     add("corpus_head", "failed", (error as Error).message);
@@ -142,21 +144,24 @@ export async function validateWorkspace(
     add(
       "staging",
       "warning",
-      `${staging.dead} staging entr${staging.dead === 1 ? "y" : "ies"} of dead operations (run \`flameox recover\` to reclaim them and stop their workers)` +
+      `${staging.dead} staging entr${staging.dead === 1 ? "y" : "ies"} of dead operations ` +
+        `(run \`flameox recover\` to reclaim them and stop their workers)` +
         (staging.unowned > 0 ? `, ${staging.unowned} without an owner lease` : "") +
         `; readers never look there`,
     );
   }
   const stuck = ws.control.db
     .query(
-      "SELECT count(*) AS n FROM runs WHERE extraction_status = 'running' OR capture_status = 'running'",
+      "SELECT count(*) AS n FROM runs WHERE extraction_status = 'running' OR capture_status " +
+        "= 'running'",
     )
     .get() as { n: number };
   if (stuck.n > 0)
     add(
       "active_runs",
       "warning",
-      `${stuck.n} run(s) are marked running; if no flameox process is working on them they were interrupted`,
+      `${stuck.n} run(s) are marked running; if no flameox process is working on them they ` +
+        `were interrupted`,
     );
   return {
     ok: !checks.some((c) => c.status === "failed"),
@@ -191,22 +196,27 @@ function checkChain(
     runs + artifacts === 0 ? "passed" : "failed",
     runs + artifacts === 0
       ? "every run and artifact named by a commit is in the control plane"
-      : `published commits name ${runs} run(s) and ${artifacts} artifact(s) the control plane does not have (it lost writes); run \`flameox recover --rebuild-from-corpus\``,
+      : `published commits name ${runs} run(s) and ${artifacts} artifact(s) the control plane ` +
+          `does not have (it lost writes); run \`flameox recover --rebuild-from-corpus\``,
   );
   const log = report.head_log;
   const messages: Record<typeof log.state, [CheckStatus, string]> = {
     at_head: ["passed", "HEAD is the newest HEAD the control plane published"],
     behind_head: [
       "warning",
-      `HEAD descends from the newest HEAD the control plane published (${log.last_logged}); a publisher died before recording it: run \`flameox recover\``,
+      `HEAD descends from the newest HEAD the control plane published (${log.last_logged}); ` +
+        `a publisher died before recording it: run \`flameox recover\``,
     ],
     rolled_back: [
       "failed",
-      `HEAD was rolled back: the control plane published ${log.not_in_chain.length} commit(s) HEAD does not descend from (newest ${log.last_logged}); run \`flameox recover --rebuild-from-corpus\` to restore it`,
+      `HEAD was rolled back: the control plane published ${log.not_in_chain.length} ` +
+        `commit(s) HEAD does not descend from (newest ${log.last_logged}); run \`flameox ` +
+        `recover --rebuild-from-corpus\` to restore it`,
     ],
     empty: [
       "warning",
-      "the control plane has no HEAD log yet (a workspace from an older flameox); the next publication or `flameox recover --rebuild-from-corpus` starts it",
+      "the control plane has no HEAD log yet (a workspace from an older flameox); the next " +
+        "publication or `flameox recover --rebuild-from-corpus` starts it",
     ],
   };
   add("head_log", ...messages[log.state]);
@@ -216,7 +226,8 @@ function checkChain(
 function classifyStaging(ws: Workspace): { live: number; dead: number; unowned: number } {
   const counts = { live: 0, dead: 0, unowned: 0 };
   const runLease = ws.control.db.query(
-    "SELECT lease_pid AS pid, lease_boot_id AS boot_id, lease_start_time AS start_time FROM runs WHERE run_id = ?",
+    "SELECT lease_pid AS pid, lease_boot_id AS boot_id, lease_start_time AS start_time FROM " +
+      "runs WHERE run_id = ?",
   );
   for (const entry of listStaging(ws.paths)) {
     // A capture's staging is named after its run, whose lease says who owns it.

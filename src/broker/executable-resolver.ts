@@ -48,7 +48,8 @@ export function resolveExecutable(request: ResolveRequest): ResolvedExecutable {
     return bind(command, invoked, "exact_path");
   throw refused(
     command,
-    `it resolves to ${target}, outside the project root; a project command must stay beneath the root after following symbolic links`,
+    `it resolves to ${target}, outside the project root; a project command must stay beneath ` +
+      `the root after following symbolic links`,
   );
 }
 
@@ -72,7 +73,8 @@ export function searchPath(
   throw new FlameoxError("CAPABILITY_UNAVAILABLE", `Cannot find ${name} on the child PATH`, {
     details: { executable: name },
     remediation: [
-      `Install ${name}, or declare the workload's PATH in its \`environment\`, or set execution.workload_path in .diagnostics/config.toml (by default ${WORKLOAD_PATH})`,
+      `Install ${name}, or declare the workload's PATH in its \`environment\`, or set ` +
+        `execution.workload_path in .diagnostics/config.toml (by default ${WORKLOAD_PATH})`,
     ],
   });
 }
@@ -161,7 +163,8 @@ function refused(command: string, why: string): FlameoxError {
     {
       details: { executable: command },
       remediation: [
-        "Use a project command beneath the project root, a tool on PATH, or an absolute path outside the project",
+        "Use a project command beneath the project root, a tool on PATH, or an absolute path " +
+          "outside the project",
       ],
     },
   );

@@ -87,7 +87,8 @@ export class PlanRegistry<P> {
         throw expired("it was evicted to keep the plan registry within its capacity");
       default:
         throw unknownPlan(
-          "it is missing, or belongs to another flameox process (plans live in the memory of the process that made them and end with it)",
+          "it is missing, or belongs to another flameox process (plans live in the memory of " +
+            "the process that made them and end with it)",
         );
     }
   }
@@ -136,7 +137,8 @@ function unknownPlan(why: string): FlameoxError {
   return new FlameoxError("INVALID_CAPTURE_PLAN", `Cannot execute the capture plan: ${why}`, {
     details: { field: "plan_id" },
     remediation: [
-      "Plan the capture in this same process (the MCP server, or `flameox capture run`), then execute its plan_id",
+      "Plan the capture in this same process (the MCP server, or `flameox capture run`), " +
+        "then execute its plan_id",
     ],
   });
 }

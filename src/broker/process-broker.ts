@@ -176,7 +176,8 @@ async function runNow(request: ProcessRequest): Promise<ProcessResult> {
       if (seccomp === null)
         throw new FlameoxError(
           "CONTAINMENT_UNAVAILABLE",
-          `Cannot start the sandbox: flameox has no seccomp program for ${process.arch}, so host Unix sockets could not be hidden`,
+          `Cannot start the sandbox: flameox has no seccomp program for ${process.arch}, so ` +
+            `host Unix sockets could not be hidden`,
         );
     } catch (error) {
       pins.close();

@@ -86,7 +86,8 @@ export async function probeSandbox(
   });
   if (!sandboxSeccompProgram())
     return failed(
-      `flameox has no seccomp program for ${process.arch} (only x86_64), so host Unix sockets could not be hidden`,
+      `flameox has no seccomp program for ${process.arch} (only x86_64), so host Unix ` +
+        `sockets could not be hidden`,
     );
   const sleep = SLEEP_CANDIDATES.find((path) => existsSync(path));
   if (!sleep) return failed("no sleep(1) at /usr/bin or /bin to run inside the probe sandbox");
@@ -137,7 +138,8 @@ export async function probeSandbox(
     const result = await running;
     if (!checks)
       return failed(
-        `bwrap did not start the sandboxed process: ${result.stderr.trim().split("\n")[0]?.slice(0, 200) || describe(result.termination)}`,
+        `bwrap did not start the sandboxed ` +
+          `process: ${result.stderr.trim().split("\n")[0]?.slice(0, 200) || describe(result.termination)}`,
         result.stderr,
       );
     // Without a tool to try the filter's effect, only its presence counts.
@@ -149,13 +151,17 @@ export async function probeSandbox(
     checks.unix_sockets_refused = socket.exercised ? socket.refused : checks.seccomp_filter;
     const missing = CHECKS.filter((c) => !checks[c]);
     const socketNote = socket.exercised
-      ? ", and a Unix socket of the host that a process outside reached was refused to a process inside"
+      ? ", and a Unix socket of the host that a process outside reached was refused to a " +
+        "process inside"
       : ` (that Unix sockets are refused was not tried: ${socket.reason})`;
     return missing.length === 0
       ? {
           proven: true,
           seen: true,
-          reason: `bwrap built the sandbox and a process inside it was seen from the host in its own user, network, PID and mount namespaces, without capabilities, under its own seccomp filter, with a read-only root and private directories hidden${socketNote}`,
+          reason:
+            `bwrap built the sandbox and a process inside it was seen from the host in its own ` +
+            `user, network, PID and mount namespaces, without capabilities, under its own ` +
+            `seccomp filter, with a read-only root and private directories hidden${socketNote}`,
           checks,
           stderr: "",
         }

@@ -68,7 +68,8 @@ export async function probeSocketRefusal(
       refused: !reached,
       reason: reached
         ? "a process inside the sandbox connected to a Unix socket of the host"
-        : "a process inside the sandbox could not connect to a Unix socket of the host that a process outside reached",
+        : "a process inside the sandbox could not connect to a Unix socket of the host that a " +
+          "process outside reached",
     };
   } finally {
     await Promise.all([control.close(), inside.close()]);

@@ -36,7 +36,8 @@ export const EXAMPLES: Record<string, string[]> = {
     "flameox analyze hotspots run_01J… --granularity line --exclude-pseudo-frames",
   ],
   "analyze accelerator": [
-    "flameox analyze accelerator sha256:7e41c2d0   # an imported Nsight Systems export or torch.profiler trace",
+    "flameox analyze accelerator sha256:7e41c2d0   # an imported Nsight Systems export or " +
+      "torch.profiler trace",
     "flameox analyze accelerator run_01J… --min-gap-ns 100000",
   ],
   "analyze operators": [
@@ -44,12 +45,14 @@ export const EXAMPLES: Record<string, string[]> = {
     "flameox analyze operators run_01J… --limit 20 --json",
   ],
   "analyze coverage": [
-    "flameox analyze coverage sha256:6c2e90ab   # an imported .coverage, coverage.json or coverage.xml",
+    "flameox analyze coverage sha256:6c2e90ab   # an imported .coverage, coverage.json or " +
+      "coverage.xml",
     "flameox analyze coverage run_01B… --diff run_01A…   # newly and no longer executed lines",
   ],
   "analyze compare": [
     "flameox analyze compare comparison.json",
-    "flameox analyze compare --baseline-run run_01A… --candidate-run run_01B… --metric wall_time --scope 'sleep 0.1'",
+    "flameox analyze compare --baseline-run run_01A… --candidate-run run_01B… --metric " +
+      "wall_time --scope 'sleep 0.1'",
   ],
   "analyze record-comparison": ["flameox analyze record-comparison comparison.json"],
   "analyze scaling": ["flameox analyze scaling exp_01J…"],
@@ -70,7 +73,8 @@ export const EXAMPLES: Record<string, string[]> = {
   summarize: [
     "flameox summarize run_01J…   # Markdown a reviewer can check against each command's --json",
     "flameox summarize run_01A… run_01B… --json",
-    "flameox summarize run_01A… run_01B… --compare   # what moved from the base run to the candidate: functions, measurements",
+    "flameox summarize run_01A… run_01B… --compare   # what moved from the base run to the " +
+      "candidate: functions, measurements",
   ],
   validate: [
     "flameox validate",
@@ -109,7 +113,8 @@ export const EXAMPLES: Record<string, string[]> = {
   "mcp serve": ["flameox mcp serve --project-root .   # what an agent client starts"],
   "mcp inspect": ["flameox mcp inspect"],
   setup: [
-    "flameox setup                         # detected clients, this project; shows the diff and asks",
+    "flameox setup                         # detected clients, this project; shows the diff " +
+      "and asks",
     "flameox setup --client codex --scope user --yes",
     "flameox setup --rollback",
   ],

@@ -36,9 +36,12 @@ const from =
 const interpreted = (load: () => Promise<unknown>) => () =>
   import("../application/requests/validator-mode.ts").then(load) as Promise<Commands>;
 const analysis = from(interpreted(() => import("./commands/analysis.ts")));
+const trace = from(interpreted(() => import("./commands/trace.ts")));
 const records = from(() => import("./commands/records.ts") as Promise<Commands>);
 const workspace = from(() => import("./commands/workspace.ts") as Promise<Commands>);
-const study = from(interpreted(() => import("./commands/study.ts")));
+const measurements = from(interpreted(() => import("./commands/measurements.ts")));
+const runSets = from(interpreted(() => import("./commands/run-sets.ts")));
+const experiment = from(interpreted(() => import("./commands/experiment.ts")));
 const capture = from(interpreted(() => import("./commands/capture.ts")));
 const investigations = from(interpreted(() => import("./commands/investigations.ts")));
 const workload = from(interpreted(() => import("./commands/workload.ts")));
@@ -59,37 +62,44 @@ export const COMMANDS: Record<string, CommandEntry> = {
   analyze: analysis("analyzeCommand", "Read-only analyses over the pinned corpus commit"),
   summarize: summarize(
     "summarizeCommand",
-    "A bounded Markdown digest of runs: artifacts with ids, top hotspots with frame ids, measurements, limitations; each section names the command that gives its figures in full. With --compare and two runs (BASE CANDIDATE): the functions whose self and total moved most per metric, and each shared measurement's change with its interval",
+    "A bounded Markdown digest of runs: artifacts with ids, top hotspots with frame ids, " +
+      "measurements, limitations; each section names the command that gives its figures in " +
+      "full. With --compare and two runs (BASE CANDIDATE): the functions whose self and total " +
+      "moved most per metric, and each shared measurement's change with its interval",
   ),
   stacks: analysis("stacksGroup", "Drill down from a frame: callers, callees, example stacks"),
-  trace: analysis(
+  trace: trace(
     "traceCommand",
     "Trace slices and events; OTLP operation windows, transitions and gaps",
   ),
   flamegraph: pictures(
     "flamegraphCommand",
-    "Draw a flamegraph (HTML with search, zoom and tooltips, or SVG) of a run or artifact; --diff BASE draws a differential one.",
+    "Draw a flamegraph (HTML with search, zoom and tooltips, or SVG) of a run or artifact; " +
+      "--diff BASE draws a differential one.",
   ),
   diff: pictures(
     "diffCommand",
-    "Functions whose self and total cost moved most between two profiles, of any formats (like pprof -diff_base).",
+    "Functions whose self and total cost moved most between two profiles, of any formats " +
+      "(like pprof -diff_base).",
   ),
   export: pictures(
     "exportCommand",
-    "Write a run's or artifact's evidence in another tool's format: speedscope, pprof (gzipped profile.proto), chrome-trace, collapsed.",
+    "Write a run's or artifact's evidence in another tool's format: speedscope, pprof " +
+      "(gzipped profile.proto), chrome-trace, collapsed.",
   ),
   open: pictures(
     "openCommand",
-    "Serve a run's or artifact's profile to the speedscope viewer on 127.0.0.1 only and print the URL; stops on Ctrl-C or after --timeout.",
+    "Serve a run's or artifact's profile to the speedscope viewer on 127.0.0.1 only and " +
+      "print the URL; stops on Ctrl-C or after --timeout.",
   ),
   validate: workspace(
     "validateCommand",
     "Check workspace integrity (--full rehashes every artifact and Parquet file)",
   ),
   catalog: workspace("catalogCommand", "The derived corpus catalog"),
-  measurements: study("measurementsCommand", "Benchmark samples"),
-  "run-sets": study("runSetsCommand", "Frozen run sets"),
-  experiment: study("experimentCommand", "Declared experiments: plan, run, show"),
+  measurements: measurements("measurementsCommand", "Benchmark samples"),
+  "run-sets": runSets("runSetsCommand", "Frozen run sets"),
+  experiment: experiment("experimentCommand", "Declared experiments: plan, run, show"),
   investigations: investigations("investigationsCommand", "Investigations: create, list, show"),
   hypotheses: investigations("hypothesesCommand", "Hypotheses: record (new or revision), show"),
   findings: investigations("findingsCommand", "Findings: record (new or revision), list, show"),
@@ -104,12 +114,14 @@ export const COMMANDS: Record<string, CommandEntry> = {
   ),
   recover: workload(
     "recoverCommand",
-    "Close runs whose owning process is provably gone (boot id, pid and start time); live runs are never touched",
+    "Close runs whose owning process is provably gone (boot id, pid and start time); live " +
+      "runs are never touched",
   ),
   mcp: mcp("mcpCommand", "The MCP stdio server over the same services as the CLI"),
   setup: setup(
     "setupCommand",
-    "Add the flameox MCP server to Claude Code, Cursor, Codex, VS Code, Gemini CLI or OpenCode (shows the diff, backs up, verifies)",
+    "Add the flameox MCP server to Claude Code, Cursor, Codex, VS Code, Gemini CLI or " +
+      "OpenCode (shows the diff, backs up, verifies)",
   ),
 };
 

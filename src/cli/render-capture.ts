@@ -27,7 +27,8 @@ const bytes = (n: number | null) =>
           ? `${(n / 1024).toFixed(1)} KiB`
           : `${n} B`;
 const containment = (c: ContainmentReport) =>
-  `${c.mode}: ${c.state}, network ${c.network}${c.backend ? ` (${c.backend}, ${c.filesystem})` : ""}`;
+  `${c.mode}: ${c.state}, ` +
+  `network ${c.network}${c.backend ? ` (${c.backend}, ${c.filesystem})` : ""}`;
 const limits = (items: { code: string; message: string }[]) =>
   items.map((l) => `limitation ${l.code}: ${safeText(l.message)}`);
 
@@ -65,7 +66,11 @@ export function approvalLine(a: WorkloadApproval): string {
   if (a.state === "approved")
     return `approval approved by ${safeText(a.approved_by)} at ${a.approved_at}; ${by}`;
   if (a.state === "stale")
-    return `approval stale: the declaration changed since ${safeText(a.approved_by)} approved ${a.approved_workload_definition_id} at ${a.approved_at}; ${by}; approve with: ${a.approve_command}`;
+    return (
+      `approval stale: the declaration changed since ${safeText(a.approved_by)} ` +
+      `approved ${a.approved_workload_definition_id} at ${a.approved_at}; ${by}; approve ` +
+      `with: ${a.approve_command}`
+    );
   return `approval unapproved; ${by}; approve with: ${a.approve_command}`;
 }
 
@@ -79,7 +84,9 @@ export function renderWorkload(r: WorkloadDetail): string {
     `cwd ${w.cwd}   timeout ${w.timeout_seconds}s`,
     ...Object.entries(w.parameters).map(
       ([name, d]) =>
-        `parameter ${name}: ${d.kind === "choices" ? JSON.stringify(d.choices) : `${d.minimum}..${d.maximum}`}${d.default !== null ? ` (default ${JSON.stringify(d.default)})` : ""}`,
+        `parameter ${name}: ` +
+        `${d.kind === "choices" ? JSON.stringify(d.choices) : `${d.minimum}..${d.maximum}`}` +
+        `${d.default !== null ? ` (default ${JSON.stringify(d.default)})` : ""}`,
     ),
     ...Object.keys(w.environment).map((k) => `environment ${k}`),
     ...w.writable_paths.map((p) => `writable ${p}`),
@@ -98,7 +105,10 @@ export function renderApproval(
   if (r.outcome === "declined")
     return `workload ${r.workload} not approved (declined); it stays ${r.previous_state}`;
   if (r.outcome === "already_approved")
-    return `workload ${r.workload} already approved (${r.workload_definition_id})\n${approvalLine(r.approval)}`;
+    return (
+      `workload ${r.workload} already approved ` +
+      `(${r.workload_definition_id})\n${approvalLine(r.approval)}`
+    );
   return [
     `approved workload ${r.workload} (${r.workload_definition_id}); it was ${r.previous_state}`,
     approvalLine(r.approval),
@@ -123,7 +133,9 @@ export function renderPlan(r: PlanPreview): string {
         `executable ${e.requested} → ${safeText(e.path)} (${e.trust}, ${e.sha256.slice(0, 19)}…)`,
     ),
     `containment ${containment(r.containment)}`,
-    `limits deadline ${r.limits.deadline_seconds}s, output ${bytes(r.limits.max_output_bytes)}, sampling every ${r.limits.sampling_interval_ms} ms`,
+    `limits deadline ${r.limits.deadline_seconds}s, ` +
+      `output ${bytes(r.limits.max_output_bytes)}, sampling ` +
+      `every ${r.limits.sampling_interval_ms} ms`,
     `source ${r.source.identity_quality} ${r.source.source_state_id}`,
     ...limits(r.limitations),
     "execute with: flameox capture run (plans and runs in one process)",
@@ -135,14 +147,20 @@ export function renderCapture(r: CaptureResult): string {
   const signals =
     t.signals_sent.map((s) => `${s.signal}→${s.target}@${s.at_ms}ms`).join(", ") || "none";
   return [
-    `run ${r.run_id}: execution ${r.execution_status}, capture ${r.capture_status}, extraction ${r.extraction_status}, validation ${r.validation_status}`,
+    `run ${r.run_id}: execution ${r.execution_status}, capture ${r.capture_status}, ` +
+      `extraction ${r.extraction_status}, validation ${r.validation_status}`,
     `workload ${r.workload.name} via ${r.adapter.name}; ${containment(r.containment)}`,
-    `termination ${t.kind}${t.exit_code !== null ? ` ${t.exit_code}` : ""}${t.signal ? ` (${t.signal})` : ""} after ${t.wall_ms.toFixed(1)} ms; signals sent: ${signals}`,
-    `resources peak RSS ${bytes(r.resources.peak_rss_bytes)} over ${r.resources.samples} samples, min free ${bytes(r.resources.minimum_free_bytes)}, staging ${bytes(r.resources.staging_growth_bytes)}`,
+    `termination ${t.kind}${t.exit_code !== null ? ` ${t.exit_code}` : ""}` +
+      `${t.signal ? ` (${t.signal})` : ""} after ${t.wall_ms.toFixed(1)} ms; signals ` +
+      `sent: ${signals}`,
+    `resources peak RSS ${bytes(r.resources.peak_rss_bytes)} over ${r.resources.samples} ` +
+      `samples, min free ${bytes(r.resources.minimum_free_bytes)}, ` +
+      `staging ${bytes(r.resources.staging_growth_bytes)}`,
     ...r.resources.unavailable_metrics.map((m) => `unavailable ${m.metric}: ${m.reason}`),
     ...r.artifacts.map(
       (a) =>
-        `artifact ${a.artifact_id} ${safeText(a.display_name)} ${a.kind} ${a.byte_length} bytes${a.partial ? ` (partial of ${a.produced_bytes})` : ""}`,
+        `artifact ${a.artifact_id} ${safeText(a.display_name)} ${a.kind} ${a.byte_length} ` +
+        `bytes${a.partial ? ` (partial of ${a.produced_bytes})` : ""}`,
     ),
     ...r.extractions.map(
       (e) =>
@@ -154,7 +172,9 @@ export function renderCapture(r: CaptureResult): string {
     ),
     ...(r.validation
       ? [
-          `validation ${r.validation.strength}: ${r.validation.status} (exit ${r.validation.exit_code}${r.validation.reason ? `, ${safeText(r.validation.reason)}` : ""})`,
+          `validation ${r.validation.strength}: ${r.validation.status} ` +
+            `(exit ${r.validation.exit_code}` +
+            `${r.validation.reason ? `, ${safeText(r.validation.reason)}` : ""})`,
         ]
       : []),
     ...limits(r.limitations),
@@ -175,18 +195,24 @@ export function renderRecover(r: RecoverResult & { rebuild?: RebuildResult }): s
   return [
     ...(b
       ? [
-          `rebuilt from corpus at ${b.corpus_commit_id}: ${b.runs_restored.length} run(s), ${b.artifacts_restored.length} artifact(s), ${b.registrations_restored} registration(s), ${b.extractions_restored} extraction(s), ${b.head_log_entries_added} HEAD log entr${b.head_log_entries_added === 1 ? "y" : "ies"} restored`,
+          `rebuilt from corpus at ${b.corpus_commit_id}: ${b.runs_restored.length} ` +
+            `run(s), ${b.artifacts_restored.length} artifact(s), ${b.registrations_restored} ` +
+            `registration(s), ${b.extractions_restored} ` +
+            `extraction(s), ${b.head_log_entries_added} HEAD log ` +
+            `entr${b.head_log_entries_added === 1 ? "y" : "ies"} restored`,
           ...(b.head_restored
             ? [`HEAD moved forward from ${b.head_restored.from} to ${b.head_restored.to}`]
             : []),
           ...(b.artifacts_unrestorable.length > 0
             ? [
-                `${b.artifacts_unrestorable.length} artifact(s) named by commits have no payload in the store`,
+                `${b.artifacts_unrestorable.length} artifact(s) named by commits have no ` +
+                  `payload in the store`,
               ]
             : []),
         ]
       : []),
-    `checked ${r.checked} open run(s): ${r.closed.length} closed, ${r.reconciled.length} reconciled as published, ${r.live.length} live, ${r.unknown.length} undecidable`,
+    `checked ${r.checked} open run(s): ${r.closed.length} closed, ${r.reconciled.length} ` +
+      `reconciled as published, ${r.live.length} live, ${r.unknown.length} undecidable`,
     ...r.reconciled.map((c) => `published ${c.run_id}: HEAD holds ${c.generation_ids.join(", ")}`),
     ...r.closed.map(
       (c) =>
@@ -196,7 +222,8 @@ export function renderRecover(r: RecoverResult & { rebuild?: RebuildResult }): s
     ...r.unknown.map((u) => `left ${u.run_id}: ${safeText(u.reason)}`),
     ...r.staging_reclaimed.map(
       (s) =>
-        `reclaimed staging ${s.operation_id}${s.workers_killed > 0 ? `; killed its parse worker` : ""}`,
+        `reclaimed staging ${s.operation_id}` +
+        `${s.workers_killed > 0 ? `; killed its parse worker` : ""}`,
     ),
     ...(r.extractions_closed > 0 ? [`closed ${r.extractions_closed} abandoned extraction(s)`] : []),
   ].join("\n");

@@ -41,7 +41,9 @@ export function renderComparisonSummary(r: ComparisonSummary): string {
   const lines = [
     "# Comparison summary",
     "",
-    `Base run ${code(r.base.run_id)}, candidate run ${code(r.candidate.run_id)}; corpus commit ${code(r.corpus_commit_id)}; at most ${num(r.bounds.functions)} functions per ranking and ${num(r.bounds.measurements)} measurements.`,
+    `Base run ${code(r.base.run_id)}, candidate run ${code(r.candidate.run_id)}; corpus ` +
+      `commit ${code(r.corpus_commit_id)}; at most ${num(r.bounds.functions)} functions per ` +
+      `ranking and ${num(r.bounds.measurements)} measurements.`,
     "",
     "## Artifacts",
     "",
@@ -73,7 +75,8 @@ export function renderComparisonSummary(r: ComparisonSummary): string {
     lines.push(
       `### Metric ${p.metric ?? "none"} (${p.unit})`,
       "",
-      `Totals: base ${num(p.totals.base)}, candidate ${num(p.totals.candidate)}, change ${num(p.totals.delta)}.`,
+      `Totals: base ${num(p.totals.base)}, candidate ${num(p.totals.candidate)}, ` +
+        `change ${num(p.totals.delta)}.`,
       "",
       "By self:",
       "",
@@ -95,13 +98,21 @@ export function renderComparisonSummary(r: ComparisonSummary): string {
   if (r.measurements.length === 0) lines.push("No sampled measurement is in both runs.");
   for (const m of r.measurements) {
     lines.push(
-      `- ${code(m.name)} of ${code(m.scope)} (${code(m.unit ?? "")}, ${m.polarity}): base ${num(m.baseline_value)}, candidate ${num(m.candidate_value)}, relative change ${num(m.relative_change)} in [${num(m.confidence_low)}, ${num(m.confidence_high)}] at level ${num(m.confidence_level)}, effect size ${num(m.effect_size)}, ${num(m.complete_pair_n)} pairs; ${m.decision} (${m.validity}${m.caveats.length > 0 ? `: ${m.caveats.join(", ")}` : ""}). Source: ${code(m.source)}`,
+      `- ${code(m.name)} of ${code(m.scope)} (${code(m.unit ?? "")}, ${m.polarity}): ` +
+        `base ${num(m.baseline_value)}, candidate ${num(m.candidate_value)}, relative ` +
+        `change ${num(m.relative_change)} in ` +
+        `[${num(m.confidence_low)}, ${num(m.confidence_high)}] at ` +
+        `level ${num(m.confidence_level)}, effect ` +
+        `size ${num(m.effect_size)}, ${num(m.complete_pair_n)} pairs; ${m.decision} ` +
+        `(${m.validity}${m.caveats.length > 0 ? `: ${m.caveats.join(", ")}` : ""}). ` +
+        `Source: ${code(m.source)}`,
     );
   }
   if (r.measurements_not_shown > 0 || r.measurements_unmatched > 0)
     lines.push(
       "",
-      `Not shown: ${num(r.measurements_not_shown)} beyond the bound; ${num(r.measurements_unmatched)} in one run only.`,
+      `Not shown: ${num(r.measurements_not_shown)} beyond the ` +
+        `bound; ${num(r.measurements_unmatched)} in one run only.`,
     );
   return lines.join("\n");
 }

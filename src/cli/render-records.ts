@@ -4,7 +4,7 @@
  * artifacts and processes, so they pass through safeText before reaching the terminal.
  */
 import type { RunLogs } from "../application/run-logs.ts";
-import type { ArtifactDetail, RunDetail } from "../application/workspace-service.ts";
+import type { ArtifactDetail, RunDetail } from "../application/record-details.ts";
 import { bold, dim, formatBytes, green, red, safeText, table, yellow } from "./output.ts";
 
 const statusColour = (status: string): string =>
@@ -17,7 +17,10 @@ const statusColour = (status: string): string =>
 export function renderRun(run: RunDetail): string {
   const lines = [
     `${bold(`run ${run.run_id}`)}  ${run.run_type}  created ${run.created_at}`,
-    `status    execution ${statusColour(run.execution_status)} · capture ${statusColour(run.capture_status)} · extraction ${statusColour(run.extraction_status)} · validation ${statusColour(run.validation_status)}`,
+    `status    execution ${statusColour(run.execution_status)} · ` +
+      `capture ${statusColour(run.capture_status)} · ` +
+      `extraction ${statusColour(run.extraction_status)} · ` +
+      `validation ${statusColour(run.validation_status)}`,
   ];
   if (run.error)
     lines.push(`${red("error")}     ${run.error.code}: ${safeText(run.error.message)}`);
@@ -51,7 +54,8 @@ export function renderArtifact(artifact: ArtifactDetail): string {
   const lines = [
     bold(`artifact ${artifact.artifact_id}`),
     `size      ${formatBytes(artifact.byte_length)} (${artifact.byte_length} bytes)`,
-    `kinds     ${artifact.kinds.join(", ") || "-"}    sensitivity ${artifact.effective_sensitivity}`,
+    `kinds     ${artifact.kinds.join(", ") || "-"}    ` +
+      `sensitivity ${artifact.effective_sensitivity}`,
     `created   ${artifact.created_at}`,
     "",
     `registrations (${artifact.registration_count}${artifact.registrations_truncated ? `, first ${artifact.registrations.length} shown` : ""})`,

@@ -19,7 +19,8 @@ export function renderSummary(r: SummaryResult): string {
   return [
     "# Evidence summary",
     "",
-    `Corpus commit ${code(r.corpus_commit_id)}; at most ${num(r.bounds.hotspots)} hotspots and ${num(r.bounds.measurement_groups)} measurement groups per run.`,
+    `Corpus commit ${code(r.corpus_commit_id)}; at most ${num(r.bounds.hotspots)} hotspots ` +
+      `and ${num(r.bounds.measurement_groups)} measurement groups per run.`,
     ...r.runs.flatMap((run) => ["", ...renderRun(run)]),
   ].join("\n");
 }
@@ -29,7 +30,9 @@ function renderRun(run: RunDigest): string[] {
   const lines = [
     `## Run ${code(run.run_id)}`,
     "",
-    `${run.run_type} run created ${code(run.created_at)}; execution ${s.execution}, capture ${s.capture}, extraction ${s.extraction}, validation ${s.validation}. Source: ${code(run.sources.run)}`,
+    `${run.run_type} run created ${code(run.created_at)}; execution ${s.execution}, ` +
+      `capture ${s.capture}, extraction ${s.extraction}, validation ${s.validation}. ` +
+      `Source: ${code(run.sources.run)}`,
     "",
     "### Artifacts",
     "",
@@ -43,7 +46,8 @@ function renderRun(run: RunDigest): string[] {
             a.kinds.join(", "),
             a.producer === null
               ? ""
-              : `${code(a.producer)}${a.producer_version === null ? "" : ` ${code(a.producer_version)}`}`,
+              : `${code(a.producer)}` +
+                `${a.producer_version === null ? "" : ` ${code(a.producer_version)}`}`,
             num(a.byte_length),
           ]),
         ),
@@ -55,7 +59,9 @@ function renderRun(run: RunDigest): string[] {
   if (hot === null) lines.push("No frame measurements in this run.");
   else {
     lines.push(
-      `Metric ${hot.metric ?? "none"}${hot.unit === null ? "" : ` (${hot.unit})`}: total self ${num(hot.total_self_value)} over ${num(hot.frames)} frames${hot.truncated ? `; top ${num(hot.items.length)} shown` : ""}.`,
+      `Metric ${hot.metric ?? "none"}${hot.unit === null ? "" : ` (${hot.unit})`}: total ` +
+        `self ${num(hot.total_self_value)} over ${num(hot.frames)} ` +
+        `frames${hot.truncated ? `; top ${num(hot.items.length)} shown` : ""}.`,
       "",
       tableOf(
         ["rank", "frame", "function", "self", "total"],
@@ -76,7 +82,8 @@ function renderRun(run: RunDigest): string[] {
   if (m === null) lines.push("No measurements in this run.");
   else {
     lines.push(
-      `${num(m.total)} measurements (warm-ups excluded) in ${num(m.groups_total)} groups${m.truncated ? `; first ${num(m.groups.length)} by name shown` : ""}.`,
+      `${num(m.total)} measurements (warm-ups excluded) in ${num(m.groups_total)} ` +
+        `groups${m.truncated ? `; first ${num(m.groups.length)} by name shown` : ""}.`,
       "",
       tableOf(
         ["name", "unit", "aggregation", "count", "min", "max", "mean"],
@@ -99,7 +106,8 @@ function renderRun(run: RunDigest): string[] {
   else
     for (const l of run.limitations)
       lines.push(
-        `- ${code(l.code)}${l.count === undefined ? "" : ` (${num(l.count)})`}: ${safeText(l.message)}`,
+        `- ${code(l.code)}${l.count === undefined ? "" : ` (${num(l.count)})`}: ` +
+          `${safeText(l.message)}`,
       );
   return lines;
 }

@@ -31,7 +31,9 @@ function speedscopeRelease(): string {
   if (!dir || !existsSync(join(dir, "index.html"))) {
     throw new FlameoxError(
       "CAPABILITY_UNAVAILABLE",
-      "The speedscope viewer is not installed beside this flameox (a compiled binary does not carry it); export with `flameox export --format speedscope` and open the file in any speedscope",
+      "The speedscope viewer is not installed beside this flameox (a compiled binary does " +
+        "not carry it); export with `flameox export --format speedscope` and open the file in " +
+        "any speedscope",
       {
         details: { capability: "viewer" },
       },

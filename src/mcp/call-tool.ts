@@ -45,7 +45,8 @@ export async function callTool(
         );
       }
       const note = cut
-        ? `\n(page cut to ${String(result.returned)} items to stay under the ${MAX_RESULT_BYTES / 1024} KB budget)`
+        ? `\n(page cut to ${String(result.returned)} items to stay under ` +
+          `the ${MAX_RESULT_BYTES / 1024} KB budget)`
         : "";
       const answer = success(result, tool.summarize(result) + note);
       if (byteSize(answer) <= MAX_RESULT_BYTES) return answer;

@@ -69,7 +69,9 @@ export function renderInspect(report: InspectReport): string {
   ];
   for (const tool of report.tools) {
     const a = tool.annotations;
-    const hints = `${flag(a, "readOnlyHint", "R")}${flag(a, "destructiveHint", "D")}${flag(a, "idempotentHint", "I")}${flag(a, "openWorldHint", "O")}`;
+    const hints =
+      `${flag(a, "readOnlyHint", "R")}${flag(a, "destructiveHint", "D")}` +
+      `${flag(a, "idempotentHint", "I")}${flag(a, "openWorldHint", "O")}`;
     const schema = tool.inputSchema as {
       properties?: Record<string, unknown>;
       required?: string[];
@@ -78,7 +80,8 @@ export function renderInspect(report: InspectReport): string {
       schema.required?.includes(k) ? k : `${k}?`,
     );
     lines.push(
-      `  ${tool.name.padEnd(22)} ${hints}  (${args.join(", ")})${tool.outputSchema ? "" : "  [no outputSchema]"}`,
+      `  ${tool.name.padEnd(22)} ${hints}  ` +
+        `(${args.join(", ")})${tool.outputSchema ? "" : "  [no outputSchema]"}`,
     );
   }
   lines.push(

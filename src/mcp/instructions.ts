@@ -19,7 +19,9 @@ First run:
    a first call returns trace_bounds to choose the window from.
 diff_profiles compares two profiles function by function; freeze_run_set and compare_run_sets compare repeated measurements.`;
 
-const RECORDS = `get_run, get_artifact and get_evidence describe what was recorded and extracted; list_runs and list_artifacts page through them.`;
+const RECORDS =
+  `get_run, get_artifact and get_evidence describe what was recorded and extracted; list_runs ` +
+  `and list_artifacts page through them.`;
 
 const CAPTURE = `Capture (run a declared workload under a measurement tool):
 1. workload_configuration_status: flameox.toml state, configuration_id and workloads with their approval state.
@@ -56,7 +58,9 @@ export function instructionsFor(groups: readonly ToolGroup[]): string {
   const off = TOOL_GROUP_NAMES.filter((g) => !groups.includes(g));
   if (off.length > 0) {
     sections.push(
-      `Tool groups not published by this server (a person enables them with \`flameox mcp serve --tools ${[...groups, off[0]].join(",")}\`, or --tools all):\n${off.map((g) => `- ${g}: ${TOOL_GROUPS[g].summary}`).join("\n")}`,
+      `Tool groups not published by this server (a person enables them with \`flameox mcp ` +
+        `serve --tools ${[...groups, off[0]].join(",")}\`, or --tools ` +
+        `all):\n${off.map((g) => `- ${g}: ${TOOL_GROUPS[g].summary}`).join("\n")}`,
     );
   }
   return sections.join("\n\n");

@@ -14,7 +14,8 @@ const NEXT_STEP: Partial<Record<ErrorCode, string>> = {
   FRAME_NOT_FOUND:
     "Call analyze_hotspots for this run or artifact and take a frame_id from its items",
   ARTIFACT_REFUSED:
-    'Call import_artifact with a regular file under the project root (or source_root "temp"), reached without symbolic links',
+    "Call import_artifact with a regular file under the project root (or source_root " +
+    '"temp"), reached without symbolic links',
   ARTIFACT_FORMAT_UNKNOWN: "Call import_artifact again with adapter set to the file's format",
   PROCESS_CANCELLED:
     "Call import_artifact again to retry; the cancelled run stays recorded as cancelled",
@@ -29,7 +30,8 @@ const NEXT_STEP: Partial<Record<ErrorCode, string>> = {
   STALE_CURSOR: "Repeat the call without cursor to page through the current corpus commit",
   INTERNAL_ERROR: "Call validate_workspace to confirm the workspace is intact",
   WORKLOAD_NOT_FOUND:
-    "Call workload_configuration_status for the declared workloads, or configure_workload to declare one",
+    "Call workload_configuration_status for the declared workloads, or configure_workload to " +
+    "declare one",
   CONFIGURATION_INVALID: "Call workload_configuration_status to see each invalid key with its path",
   REVISION_CONFLICT:
     "Call workload_configuration_status for the current configuration_id, then retry with it",
@@ -45,13 +47,15 @@ const NEXT_STEP: Partial<Record<ErrorCode, string>> = {
   PERMISSION_REQUIRED:
     "Call list_capabilities for the adapter's reason; the host must grant the permission",
   CONTAINMENT_UNAVAILABLE:
-    "Call list_capabilities; plan without containment managed only if an uncontained run is acceptable",
+    "Call list_capabilities; plan without containment managed only if an uncontained run is " +
+    "acceptable",
   CAPABILITY_UNAVAILABLE: "Call list_capabilities to see which adapters are available",
   PROCESS_FAILED:
     "Call get_run with the run_id to see the recorded termination and output artifacts",
   RUN_ABANDONED: "Call get_run with the run_id; plan and execute the capture again",
   WORKLOAD_NOT_APPROVED:
-    "No tool can approve a workload: ask the user to review it and run the command in details.approve_command on the CLI, then call plan_capture again",
+    "No tool can approve a workload: ask the user to review it and run the command in " +
+    "details.approve_command on the CLI, then call plan_capture again",
 };
 
 export function recoveryFor(code: ErrorCode, remediation: string[]): string[] {

@@ -24,7 +24,8 @@ export const RESOURCE_TEMPLATES = [
     name: "artifact",
     title: "Artifact",
     description:
-      "One artifact's metadata (never its bytes), as get_artifact returns it; the id is percent-encoded",
+      "One artifact's metadata (never its bytes), as get_artifact returns it; the id is " +
+      "percent-encoded",
     mimeType: "application/json",
   },
   {

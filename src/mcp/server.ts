@@ -136,7 +136,8 @@ export function createServer(session: WorkspaceSession, options: ServerOptions =
       if (!tool)
         throw new McpError(
           ErrorCode.InternalError,
-          `Tool ${JSON.stringify(name)} is not in module ${published.module}; regenerate tool-list.json`,
+          `Tool ${JSON.stringify(name)} is not in module ${published.module}; regenerate ` +
+            `tool-list.json`,
         );
       const progress = progressReporter({
         progressToken: request.params._meta?.progressToken,

@@ -20,7 +20,8 @@ export interface ToolGroupDefinition {
 export const TOOL_GROUPS = {
   core: {
     summary:
-      "the first run and the drill-downs: status, import, hotspots, callers/callees/examples, trace window, profile diff, run-set comparison",
+      "the first run and the drill-downs: status, import, hotspots, " +
+      "callers/callees/examples, trace window, profile diff, run-set comparison",
     tools: [
       "workspace_status",
       "initialize_workspace",
@@ -67,12 +68,14 @@ export const TOOL_GROUPS = {
   },
   coverage: {
     summary:
-      "imported execution coverage: lines executed per file, newly and no longer executed against a base run",
+      "imported execution coverage: lines executed per file, newly and no longer executed " +
+      "against a base run",
     tools: ["analyze_coverage"],
   },
   accelerator: {
     summary:
-      "imported GPU traces: device streams' busy time, idle gaps with host activity, launch latency; torch.profiler operators' CPU and GPU time",
+      "imported GPU traces: device streams' busy time, idle gaps with host activity, launch " +
+      "latency; torch.profiler operators' CPU and GPU time",
     tools: ["analyze_accelerator_timeline", "analyze_operators"],
   },
   study: {
@@ -136,7 +139,8 @@ export function parseToolGroups(spec: string | undefined): ToolGroup[] {
   if (unknown.length > 0) {
     throw new FlameoxError(
       "INVALID_ARGUMENTS",
-      `Unknown tool group ${unknown.map((n) => JSON.stringify(n)).join(", ")}; expected all or a comma-separated list of ${TOOL_GROUP_NAMES.join(", ")}`,
+      `Unknown tool group ${unknown.map((n) => JSON.stringify(n)).join(", ")}; expected all ` +
+        `or a comma-separated list of ${TOOL_GROUP_NAMES.join(", ")}`,
       {
         details: { field: "tools", valid: ["all", ...TOOL_GROUP_NAMES] },
         remediation: [`Pass --tools with group names, e.g. --tools core,capture, or --tools all`],
@@ -170,11 +174,13 @@ export function toolNotEnabled(
   const flag = toolsFlagEnabling(group, enabled);
   return new FlameoxError(
     "TOOL_NOT_ENABLED",
-    `${name} is in the tool group "${group}", which this server does not publish (enabled: ${enabled.join(", ")}); start it with ${flag} (or --tools all)`,
+    `${name} is in the tool group "${group}", which this server does not publish ` +
+      `(enabled: ${enabled.join(", ")}); start it with ${flag} (or --tools all)`,
     {
       details: { tool: name, group, enabled_groups: [...enabled], flag },
       remediation: [
-        `Restart the flameox MCP server with \`flameox mcp serve ${flag}\` (in the client's server arguments, or \`flameox setup --tools ${flag.slice("--tools ".length)}\`)`,
+        `Restart the flameox MCP server with \`flameox mcp serve ${flag}\` (in the client's ` +
+          `server arguments, or \`flameox setup --tools ${flag.slice("--tools ".length)}\`)`,
       ],
     },
   );

@@ -20,7 +20,8 @@ export class ArtifactStore {
       if (existing.byte_length !== byteLength) {
         throw new FlameoxError(
           "ARTIFACT_INTEGRITY_FAILED",
-          `Artifact ${artifactId} is recorded with ${existing.byte_length} bytes but ${byteLength} arrived`,
+          `Artifact ${artifactId} is recorded with ${existing.byte_length} bytes ` +
+            `but ${byteLength} arrived`,
         );
       }
       return true;
@@ -114,7 +115,8 @@ export class ArtifactStore {
   registrations(artifactId: string, limit = -1): RegistrationRecord[] {
     return this.db
       .query(
-        "SELECT * FROM registrations WHERE artifact_id = ? ORDER BY registered_at, registration_id LIMIT ?",
+        "SELECT * FROM registrations WHERE artifact_id = ? ORDER BY registered_at, " +
+          "registration_id LIMIT ?",
       )
       .all(artifactId, limit) as RegistrationRecord[];
   }
@@ -135,12 +137,14 @@ export class ArtifactStore {
       after
         ? this.db
             .query(
-              "SELECT artifact_id FROM artifacts WHERE (created_at, artifact_id) < (?, ?) ORDER BY created_at DESC, artifact_id DESC LIMIT ?",
+              "SELECT artifact_id FROM artifacts WHERE (created_at, artifact_id) < (?, ?) " +
+                "ORDER BY created_at DESC, artifact_id DESC LIMIT ?",
             )
             .all(after.created_at, after.artifact_id, limit)
         : this.db
             .query(
-              "SELECT artifact_id FROM artifacts ORDER BY created_at DESC, artifact_id DESC LIMIT ?",
+              "SELECT artifact_id FROM artifacts ORDER BY created_at DESC, artifact_id DESC " +
+                "LIMIT ?",
             )
             .all(limit)
     ) as { artifact_id: string }[];

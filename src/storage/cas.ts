@@ -47,7 +47,8 @@ export async function stageArtifact(
   ).catch((error: NodeJS.ErrnoException) => {
     throw new FlameoxError(
       "ARTIFACT_REFUSED",
-      `Cannot import ${sourcePath}: ${error.code === "ELOOP" ? "it is a symbolic link" : error.message}`,
+      `Cannot import ${sourcePath}: ` +
+        `${error.code === "ELOOP" ? "it is a symbolic link" : error.message}`,
     );
   });
   await mkdir(dirname(stagedPath), { recursive: true });
@@ -203,7 +204,8 @@ function refuseOversize(path: string, bytes: number, maxBytes: number): void {
       `Cannot import ${path}: ${bytes} bytes exceed the limit of ${maxBytes} bytes`,
       {
         remediation: [
-          "Raise storage.max_artifact_bytes in .diagnostics/config.toml if this artifact is expected",
+          "Raise storage.max_artifact_bytes in .diagnostics/config.toml if this artifact is " +
+            "expected",
         ],
       },
     );

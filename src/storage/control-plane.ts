@@ -74,7 +74,8 @@ export class ControlPlane {
       db.close();
       throw new FlameoxError(
         "WORKSPACE_SCHEMA_UNSUPPORTED",
-        `Cannot open workspace: control schema version ${version} is not supported (this flameox knows version ${CONTROL_SCHEMA_VERSION})`,
+        `Cannot open workspace: control schema version ${version} is not supported (this ` +
+          `flameox knows version ${CONTROL_SCHEMA_VERSION})`,
         {
           remediation: [
             "Use the flameox version that created this workspace",

@@ -74,7 +74,8 @@ export class InvestigationRecords {
       revision === undefined
         ? this.db
             .query(
-              `SELECT record_json AS body FROM ${table} WHERE ${KEY[table]} = ? ORDER BY revision DESC LIMIT 1`,
+              `SELECT record_json AS body FROM ${table} WHERE ${KEY[table]} = ? ORDER BY ` +
+                `revision DESC LIMIT 1`,
             )
             .get(id)
         : this.db
@@ -117,7 +118,8 @@ export class InvestigationRecords {
     ).n;
     const rows = this.db
       .query(
-        `SELECT record_json AS body FROM ${table} WHERE ${where} ORDER BY (SELECT min(f.rowid) FROM ${table} f WHERE f.${key} = ${table}.${key}) LIMIT ? OFFSET ?`,
+        `SELECT record_json AS body FROM ${table} WHERE ${where} ORDER BY (SELECT ` +
+          `min(f.rowid) FROM ${table} f WHERE f.${key} = ${table}.${key}) LIMIT ? OFFSET ?`,
       )
       .all(...params, limit, offset) as { body: string }[];
     return { items: rows.map((r) => JSON.parse(r.body) as T), total };
@@ -142,7 +144,8 @@ export class InvestigationRecords {
     refs: EvidenceRef[],
   ): void {
     const insert = this.db.query(
-      "INSERT INTO evidence_refs (owner_type, owner_id, owner_revision, ref_type, ref_id, relation) VALUES (?, ?, ?, ?, ?, ?)",
+      "INSERT INTO evidence_refs (owner_type, owner_id, owner_revision, ref_type, ref_id, " +
+        "relation) VALUES (?, ?, ?, ?, ?, ?)",
     );
     for (const r of refs)
       insert.run(ownerType, ownerId, ownerRevision, r.ref_type, r.ref_id, r.relation);
@@ -155,7 +158,8 @@ export class InvestigationRecords {
   ): EvidenceRef[] {
     return this.db
       .query(
-        "SELECT ref_type, ref_id, relation FROM evidence_refs WHERE owner_type = ? AND owner_id = ? AND owner_revision = ? ORDER BY rowid",
+        "SELECT ref_type, ref_id, relation FROM evidence_refs WHERE owner_type = ? AND " +
+          "owner_id = ? AND owner_revision = ? ORDER BY rowid",
       )
       .all(ownerType, ownerId, ownerRevision) as EvidenceRef[];
   }

@@ -171,7 +171,8 @@ export class RunStore {
       .all(runId) as { artifact_id: string }[];
     const generations = this.db
       .query(
-        "SELECT generation_id FROM extractions WHERE run_id = ? AND generation_id IS NOT NULL ORDER BY started_at",
+        "SELECT generation_id FROM extractions WHERE run_id = ? AND generation_id IS NOT " +
+          "NULL ORDER BY started_at",
       )
       .all(runId) as { generation_id: string }[];
     return toRecord(
@@ -195,7 +196,8 @@ export class RunStore {
       after
         ? this.db
             .query(
-              "SELECT * FROM runs WHERE (created_at, run_id) < (?, ?) ORDER BY created_at DESC, run_id DESC LIMIT ?",
+              "SELECT * FROM runs WHERE (created_at, run_id) < (?, ?) ORDER BY created_at " +
+                "DESC, run_id DESC LIMIT ?",
             )
             .all(after.created_at, after.run_id, limit)
         : this.db

@@ -86,7 +86,8 @@ export class StudyRecords {
     ).n;
     const rows = this.db
       .query(
-        `SELECT ${JSON_COLUMN[table]} AS body FROM ${table} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
+        `SELECT ${JSON_COLUMN[table]} AS body FROM ${table} WHERE ${where} ORDER BY ${order} ` +
+          `LIMIT ? OFFSET ?`,
       )
       .all(...params, limit, offset) as { body: string }[];
     return { items: rows.map((r) => JSON.parse(r.body) as T), total };

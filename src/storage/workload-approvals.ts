@@ -51,7 +51,8 @@ export class WorkloadApprovals {
   revoke(workload: string, at: string, by: string): number {
     return this.db
       .query(
-        "UPDATE workload_approvals SET revoked_at = ?, revoked_by = ? WHERE workload = ? AND revoked_at IS NULL",
+        "UPDATE workload_approvals SET revoked_at = ?, revoked_by = ? WHERE workload = ? AND " +
+          "revoked_at IS NULL",
       )
       .run(at, by, workload).changes;
   }
@@ -63,7 +64,8 @@ export class WorkloadApprovals {
   declaredBy(workload: string, workloadDefinitionId: string): DeclaredBy {
     const row = this.db
       .query(
-        "SELECT source FROM configuration_changes WHERE workload = ? AND workload_definition_id = ? ORDER BY recorded_at DESC, rowid DESC LIMIT 1",
+        "SELECT source FROM configuration_changes WHERE workload = ? AND " +
+          "workload_definition_id = ? ORDER BY recorded_at DESC, rowid DESC LIMIT 1",
       )
       .get(workload, workloadDefinitionId) as { source: string } | null;
     if (row?.source === "cli") return "cli";

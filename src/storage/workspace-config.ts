@@ -113,7 +113,8 @@ function configProblems(raw: Record<string, unknown>): string[] {
       const problem = rule ? problemOf(value, rule) : "must be removed (unknown key)";
       if (problem)
         problems.push(
-          `${section}.${key} ${problem} (was ${typeof value === "bigint" ? value : JSON.stringify(value)})`,
+          `${section}.${key} ${problem} ` +
+            `(was ${typeof value === "bigint" ? value : JSON.stringify(value)})`,
         );
     }
   }

@@ -157,10 +157,12 @@ function readIdentity(paths: WorkspacePaths): WorkspaceIdentity {
   if (identity.schema_version !== WORKSPACE_SCHEMA_VERSION) {
     throw new FlameoxError(
       "WORKSPACE_SCHEMA_UNSUPPORTED",
-      `Cannot open workspace: schema version ${identity.schema_version} is not supported (this flameox knows version ${WORKSPACE_SCHEMA_VERSION})`,
+      `Cannot open workspace: schema version ${identity.schema_version} is not supported ` +
+        `(this flameox knows version ${WORKSPACE_SCHEMA_VERSION})`,
       {
         remediation: [
-          "Use the flameox version that created this workspace; flameox never migrates a workspace by guess",
+          "Use the flameox version that created this workspace; flameox never migrates a " +
+            "workspace by guess",
         ],
       },
     );

@@ -127,163 +127,181 @@ describe("callgrind corpus", () => {
   test("the corpus has the vendored files", () => expect(files.length).toBeGreaterThanOrEqual(7));
 
   for (const file of files) {
-    test(`${file.name}: detected; self and inclusive per function and event equal an independent reading`, async () => {
-      const bytes = loadPayload(file.path);
-      expect(detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name).toBe("callgrind");
-      const evidence = extract(bytes);
-      const ref = reference(new TextDecoder().decode(bytes));
-      expect(ref.events.length).toBeGreaterThan(0);
-      ref.events.forEach((event, e) => {
-        const want = EXPECTED_EVENTS[event];
-        expect(want).toBeDefined();
-        if (want === null) {
-          expect(
-            evidence.limitations.find((l) => l.code === "event_not_imported")?.message,
-          ).toContain(event);
-          return;
-        }
-        const [metric, k] = want!;
-        expect(nonZero(byFunction(evidence, metric, "self_value"))).toEqual(
-          nonZero(scaled(ref.self[e]!, k)),
+    test(
+      `${file.name}: detected; self and inclusive per function and event equal an independent ` +
+        `reading`,
+      async () => {
+        const bytes = loadPayload(file.path);
+        expect(detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name).toBe(
+          "callgrind",
         );
-        expect(nonZero(byFunction(evidence, metric, "inclusive_value"))).toEqual(
-          nonZero(scaled(ref.inclusive[e]!, k)),
+        const evidence = extract(bytes);
+        const ref = reference(new TextDecoder().decode(bytes));
+        expect(ref.events.length).toBeGreaterThan(0);
+        ref.events.forEach((event, e) => {
+          const want = EXPECTED_EVENTS[event];
+          expect(want).toBeDefined();
+          if (want === null) {
+            expect(
+              evidence.limitations.find((l) => l.code === "event_not_imported")?.message,
+            ).toContain(event);
+            return;
+          }
+          const [metric, k] = want!;
+          expect(nonZero(byFunction(evidence, metric, "self_value"))).toEqual(
+            nonZero(scaled(ref.self[e]!, k)),
+          );
+          expect(nonZero(byFunction(evidence, metric, "inclusive_value"))).toEqual(
+            nonZero(scaled(ref.inclusive[e]!, k)),
+          );
+        });
+        // The streaming path gives the same rows.
+        const streamed = await callgrindAdapter.extractStream!({
+          chunks: chunked(bytes, 61),
+          displayName: "t",
+          limits: DEFAULT_ADAPTER_LIMITS,
+          sink: { writeBatch: async () => {} },
+        });
+        expect(rowsOf(streamed.tables.frame_measurements!)).toEqual(
+          rowsOf(evidence.tables.frame_measurements),
         );
-      });
-      // The streaming path gives the same rows.
-      const streamed = await callgrindAdapter.extractStream!({
-        chunks: chunked(bytes, 61),
-        displayName: "t",
-        limits: DEFAULT_ADAPTER_LIMITS,
-        sink: { writeBatch: async () => {} },
-      });
-      expect(rowsOf(streamed.tables.frame_measurements!)).toEqual(
-        rowsOf(evidence.tables.frame_measurements),
-      );
-      expect(rowsOf(streamed.tables.call_edges!)).toEqual(rowsOf(evidence.tables.call_edges));
-    });
+        expect(rowsOf(streamed.tables.call_edges!)).toEqual(rowsOf(evidence.tables.call_edges));
+      },
+    );
   }
 
-  test("valgrind 3.19: self per function equals callgrind_annotate's, and sums to the file's totals: line", () => {
-    const evidence = extract(
-      loadPayload(corpusFile("callgrind", "local-valgrind-3.19.0-callgrind.out.prog").path),
-    );
-    const want = ANNOTATE["local-valgrind-3.19.0-callgrind.out.prog"];
-    const self = byFunction(evidence, "instructions", "self_value");
-    expect(nonZero(self)).toEqual(
-      nonZero(new Map(Object.entries(want.self_by_function as Record<string, number>))),
-    );
-    expect([...self.values()].reduce((a, b) => a + b, 0)).toBe(want.total);
-    expect([evidence.producer, evidence.producerVersion]).toEqual(["callgrind", "3.19.0"]);
-    expect(evidence.limitations.map((l) => l.code)).not.toContain("totals_mismatch");
-    // Recursion levels are separate functions (fib, fib'2); fib'2's calls to itself stay out of its
-    // inclusive value.
-    const incl = byFunction(evidence, "instructions", "inclusive_value");
-    expect([incl.get("fib"), incl.get("fib'2"), self.get("fib'2")]).toEqual([
-      2_175_707, 2_175_689, 2_175_689,
-    ]);
-    // main's call arc to fib carries the call count and its inclusive cost.
-    const frames = new Map(rowsOf(evidence.tables.frames).map((f) => [f.frame_id, f.function]));
-    const arc = rowsOf(evidence.tables.call_edges).find(
-      (e) => frames.get(e.parent_frame_id) === "main" && frames.get(e.child_frame_id) === "fib",
-    );
-    expect([arc?.sample_count, arc?.duration_ns]).toEqual([1, 2_175_707]);
-    expect(limitation(evidence, "missing_symbols")).toBeGreaterThan(0);
-  });
-
-  test("speedscope's importer agrees on every file it reads as the format defines it; the rest differ for stated reasons", () => {
-    const ours = (name: string, metric: string) =>
-      byFunction(extract(loadPayload(corpusFile("callgrind", name).path)), metric, "self_value");
-    const theirs = (name: string, profile = 0) =>
-      new Map(
-        Object.entries(
-          SPEEDSCOPE[`callgrind/${name}`].profiles[profile].self_by_function as Record<
-            string,
-            number
-          >,
-        ),
+  test(
+    "valgrind 3.19: self per function equals callgrind_annotate's, and sums to the file's " +
+      "totals: line",
+    () => {
+      const evidence = extract(
+        loadPayload(corpusFile("callgrind", "local-valgrind-3.19.0-callgrind.out.prog").path),
       );
-    for (const name of [
-      "speedscope-callgrind.example.log",
-      "speedscope-callgrind.name-compression.log",
-      "speedscope-callgrind.subposition-compression.log",
-    ]) {
-      expect([name, nonZero(ours(name, "instructions"))]).toEqual([name, nonZero(theirs(name))]);
-    }
-    // Xdebug's Time_(10ns): speedscope scales it to ns as well.
-    expect(nonZero(ours("speedscope-callgrind.multiple-event-types.log", "wall_time"))).toEqual(
-      nonZero(theirs("speedscope-callgrind.multiple-event-types.log")),
-    );
-    // cfn-reset: the calls into gamma cost 20 but gamma's own cost lines hold 10. speedscope
-    // rebuilds a tree from the call arcs and gives gamma 20; the file's cost lines (and
-    // callgrind_annotate) say 10.
-    expect(ours("speedscope-callgrind.cfn-reset.log", "instructions").get("gamma")).toBe(10);
-    expect(theirs("speedscope-callgrind.cfn-reset.log").get("gamma")).toBe(20);
-    // pprof writes `positions: instr line`; speedscope reads one position column only (its
-    // importer's TODO), so it takes the line number for the cost: line1000 has 1 ms in its
-    // address-0x1000 line-1 row, which speedscope reads as cost 1 (+1 from its second row).
-    const cpu = ours("google-pprof-cpu.call_tree.callgrind", "cpu_time");
-    expect(cpu.get("line1000")).toBe(1_100 * 1e6);
-    expect(theirs("google-pprof-cpu.call_tree.callgrind").get("line1000")).toBe(2);
-  });
+      const want = ANNOTATE["local-valgrind-3.19.0-callgrind.out.prog"];
+      const self = byFunction(evidence, "instructions", "self_value");
+      expect(nonZero(self)).toEqual(
+        nonZero(new Map(Object.entries(want.self_by_function as Record<string, number>))),
+      );
+      expect([...self.values()].reduce((a, b) => a + b, 0)).toBe(want.total);
+      expect([evidence.producer, evidence.producerVersion]).toEqual(["callgrind", "3.19.0"]);
+      expect(evidence.limitations.map((l) => l.code)).not.toContain("totals_mismatch");
+      // Recursion levels are separate functions (fib, fib'2); fib'2's calls to itself stay out of its
+      // inclusive value.
+      const incl = byFunction(evidence, "instructions", "inclusive_value");
+      expect([incl.get("fib"), incl.get("fib'2"), self.get("fib'2")]).toEqual([
+        2_175_707, 2_175_689, 2_175_689,
+      ]);
+      // main's call arc to fib carries the call count and its inclusive cost.
+      const frames = new Map(rowsOf(evidence.tables.frames).map((f) => [f.frame_id, f.function]));
+      const arc = rowsOf(evidence.tables.call_edges).find(
+        (e) => frames.get(e.parent_frame_id) === "main" && frames.get(e.child_frame_id) === "fib",
+      );
+      expect([arc?.sample_count, arc?.duration_ns]).toEqual([1, 2_175_707]);
+      expect(limitation(evidence, "missing_symbols")).toBeGreaterThan(0);
+    },
+  );
+
+  test(
+    "speedscope's importer agrees on every file it reads as the format defines it; the rest " +
+      "differ for stated reasons",
+    () => {
+      const ours = (name: string, metric: string) =>
+        byFunction(extract(loadPayload(corpusFile("callgrind", name).path)), metric, "self_value");
+      const theirs = (name: string, profile = 0) =>
+        new Map(
+          Object.entries(
+            SPEEDSCOPE[`callgrind/${name}`].profiles[profile].self_by_function as Record<
+              string,
+              number
+            >,
+          ),
+        );
+      for (const name of [
+        "speedscope-callgrind.example.log",
+        "speedscope-callgrind.name-compression.log",
+        "speedscope-callgrind.subposition-compression.log",
+      ]) {
+        expect([name, nonZero(ours(name, "instructions"))]).toEqual([name, nonZero(theirs(name))]);
+      }
+      // Xdebug's Time_(10ns): speedscope scales it to ns as well.
+      expect(nonZero(ours("speedscope-callgrind.multiple-event-types.log", "wall_time"))).toEqual(
+        nonZero(theirs("speedscope-callgrind.multiple-event-types.log")),
+      );
+      // cfn-reset: the calls into gamma cost 20 but gamma's own cost lines hold 10. speedscope
+      // rebuilds a tree from the call arcs and gives gamma 20; the file's cost lines (and
+      // callgrind_annotate) say 10.
+      expect(ours("speedscope-callgrind.cfn-reset.log", "instructions").get("gamma")).toBe(10);
+      expect(theirs("speedscope-callgrind.cfn-reset.log").get("gamma")).toBe(20);
+      // pprof writes `positions: instr line`; speedscope reads one position column only (its
+      // importer's TODO), so it takes the line number for the cost: line1000 has 1 ms in its
+      // address-0x1000 line-1 row, which speedscope reads as cost 1 (+1 from its second row).
+      const cpu = ours("google-pprof-cpu.call_tree.callgrind", "cpu_time");
+      expect(cpu.get("line1000")).toBe(1_100 * 1e6);
+      expect(theirs("google-pprof-cpu.call_tree.callgrind").get("line1000")).toBe(2);
+    },
+  );
 });
 
 describe("callgrind rules", () => {
   const file = (body: string, header = "events: Ir Dr Dw\n") =>
     `# callgrind format\n${header}\n${body}`;
 
-  test("several events, each a metric; name compression across fl/fi/fe and cfi; call counts on arcs", () => {
-    const evidence = extractWith(
-      callgrindAdapter,
-      file(
-        [
-          "ob=(1) /bin/app",
-          "fl=(1) main.c",
-          "fn=(1) main",
-          "3 10 4 2",
-          "fi=(2) inline.h",
-          "7 5 1 1",
-          "fe=(1)",
-          "cfi=(3) lib.c",
-          "cfn=(2) work",
-          "calls=3 20",
-          "4 300 30 3",
-          "",
-          "fl=(3)",
-          "fn=(2)",
-          "20 300 30 3",
-        ].join("\n"),
-      ),
-    );
-    expect(evidence.summary.metrics).toBe("instructions,data_reads,data_writes");
-    for (const [metric, main, work] of [
-      ["instructions", 15, 300],
-      ["data_reads", 5, 30],
-      ["data_writes", 3, 3],
-    ] as const) {
-      expect(byFunction(evidence, metric, "self_value")).toEqual(
-        new Map([
-          ["main", main],
-          ["work", work],
-        ]),
+  test(
+    "several events, each a metric; name compression across fl/fi/fe and cfi; call counts on " +
+      "arcs",
+    () => {
+      const evidence = extractWith(
+        callgrindAdapter,
+        file(
+          [
+            "ob=(1) /bin/app",
+            "fl=(1) main.c",
+            "fn=(1) main",
+            "3 10 4 2",
+            "fi=(2) inline.h",
+            "7 5 1 1",
+            "fe=(1)",
+            "cfi=(3) lib.c",
+            "cfn=(2) work",
+            "calls=3 20",
+            "4 300 30 3",
+            "",
+            "fl=(3)",
+            "fn=(2)",
+            "20 300 30 3",
+          ].join("\n"),
+        ),
       );
-      expect(byFunction(evidence, metric, "inclusive_value").get("main")).toBe(main + work);
-    }
-    const frames = rowsOf(evidence.tables.frames);
-    expect(frames.find((f) => f.function === "work")).toMatchObject({
-      module: "/bin/app",
-      file: "lib.c",
-      language: "native",
-    });
-    expect(frames.length).toBe(2);
-    const edges = rowsOf(evidence.tables.call_edges).filter((e) => e.metric === "instructions");
-    expect(edges.map((e) => [e.sample_count, e.duration_ns])).toEqual([[3, 300]]);
-    expect(
-      rowsOf(evidence.tables.frame_measurements).find(
-        (m) => m.metric === "instructions" && m.self_value === 300,
-      )?.inclusive_samples,
-    ).toBe(3);
-  });
+      expect(evidence.summary.metrics).toBe("instructions,data_reads,data_writes");
+      for (const [metric, main, work] of [
+        ["instructions", 15, 300],
+        ["data_reads", 5, 30],
+        ["data_writes", 3, 3],
+      ] as const) {
+        expect(byFunction(evidence, metric, "self_value")).toEqual(
+          new Map([
+            ["main", main],
+            ["work", work],
+          ]),
+        );
+        expect(byFunction(evidence, metric, "inclusive_value").get("main")).toBe(main + work);
+      }
+      const frames = rowsOf(evidence.tables.frames);
+      expect(frames.find((f) => f.function === "work")).toMatchObject({
+        module: "/bin/app",
+        file: "lib.c",
+        language: "native",
+      });
+      expect(frames.length).toBe(2);
+      const edges = rowsOf(evidence.tables.call_edges).filter((e) => e.metric === "instructions");
+      expect(edges.map((e) => [e.sample_count, e.duration_ns])).toEqual([[3, 300]]);
+      expect(
+        rowsOf(evidence.tables.frame_measurements).find(
+          (m) => m.metric === "instructions" && m.self_value === 300,
+        )?.inclusive_samples,
+      ).toBe(3);
+    },
+  );
 
   test("subposition compression: instr and line columns, *, +N, -N, 0x addresses", () => {
     const evidence = extractWith(
@@ -297,39 +315,43 @@ describe("callgrind rules", () => {
     expect(evidence.limitations.map((l) => l.code)).not.toContain("invalid_lines");
   });
 
-  test("a callee named without a file matches the one function of that name; jump lines carry no cost", () => {
-    const evidence = extractWith(
-      callgrindAdapter,
-      file(
-        [
-          "fl=a.c",
-          "fn=f",
-          "fi=b.h",
-          "1 1",
-          "cfn=g",
-          "calls=1 0",
-          "1 9",
-          "jump=2 +3",
-          "+1",
-          "",
-          "fl=g.c",
-          "fn=g",
-          "5 9",
-        ].join("\n"),
-        "events: Ir\n",
-      ),
-    );
-    expect(rowsOf(evidence.tables.frames).map((f) => [f.function, f.file])).toEqual([
-      ["f", "a.c"],
-      ["g", "g.c"],
-    ]);
-    expect(byFunction(evidence, "instructions", "self_value")).toEqual(
-      new Map([
-        ["f", 1],
-        ["g", 9],
-      ]),
-    );
-  });
+  test(
+    "a callee named without a file matches the one function of that name; jump lines carry no " +
+      "cost",
+    () => {
+      const evidence = extractWith(
+        callgrindAdapter,
+        file(
+          [
+            "fl=a.c",
+            "fn=f",
+            "fi=b.h",
+            "1 1",
+            "cfn=g",
+            "calls=1 0",
+            "1 9",
+            "jump=2 +3",
+            "+1",
+            "",
+            "fl=g.c",
+            "fn=g",
+            "5 9",
+          ].join("\n"),
+          "events: Ir\n",
+        ),
+      );
+      expect(rowsOf(evidence.tables.frames).map((f) => [f.function, f.file])).toEqual([
+        ["f", "a.c"],
+        ["g", "g.c"],
+      ]);
+      expect(byFunction(evidence, "instructions", "self_value")).toEqual(
+        new Map([
+          ["f", 1],
+          ["g", 9],
+        ]),
+      );
+    },
+  );
 
   test("mutual recursion and unknown events are stated; totals that do not add up are reported", () => {
     const evidence = extractWith(

@@ -120,36 +120,42 @@ describe("capture adapter planning", () => {
     expect(perfCaptureAdapter.options({ frequency_hz: 100000 })).toBeInstanceOf(Array);
   });
 
-  test("perf runs node with --perf-basic-prof, declared; switched off or under bun it says JIT frames stay unnamed", () => {
-    const tools = { perf: exe("/usr/bin/perf") };
-    const node = perfCaptureAdapter.plan(planInput({ tools }));
-    expect(node.command.slice(-4)).toEqual([
-      "/usr/bin/node",
-      "--perf-basic-prof",
-      "bench.js",
-      "--n=5",
-    ]);
-    expect(node.effectiveOptions.perf_basic_prof).toBe(true);
-    expect(node.limitations.map((l) => l.code)).toEqual(["perf_basic_prof"]);
-    const off = perfCaptureAdapter.plan(planInput({ tools, options: { perf_basic_prof: false } }));
-    expect(off.command).not.toContain("--perf-basic-prof");
-    expect(off.limitations.map((l) => l.code)).toEqual(["unnamed_jit_frames"]);
-    const bun = perfCaptureAdapter.plan(
-      planInput({
-        tools,
-        workloadArgv: ["bun", "x.js"],
-        workloadExecutable: exe("/usr/bin/bun", "bun"),
-      }),
-    );
-    expect(bun.command).not.toContain("--perf-basic-prof");
-    expect(bun.limitations.map((l) => l.code)).toEqual(["unnamed_jit_frames"]);
-    const native = perfCaptureAdapter.plan(
-      planInput({ tools, workloadArgv: ["./hot"], workloadExecutable: exe("/p/hot", "./hot") }),
-    );
-    expect(native.command.slice(-1)).toEqual(["/p/hot"]);
-    expect(native.effectiveOptions.perf_basic_prof).toBeNull();
-    expect(native.limitations).toEqual([]);
-  });
+  test(
+    "perf runs node with --perf-basic-prof, declared; switched off or under bun it says JIT " +
+      "frames stay unnamed",
+    () => {
+      const tools = { perf: exe("/usr/bin/perf") };
+      const node = perfCaptureAdapter.plan(planInput({ tools }));
+      expect(node.command.slice(-4)).toEqual([
+        "/usr/bin/node",
+        "--perf-basic-prof",
+        "bench.js",
+        "--n=5",
+      ]);
+      expect(node.effectiveOptions.perf_basic_prof).toBe(true);
+      expect(node.limitations.map((l) => l.code)).toEqual(["perf_basic_prof"]);
+      const off = perfCaptureAdapter.plan(
+        planInput({ tools, options: { perf_basic_prof: false } }),
+      );
+      expect(off.command).not.toContain("--perf-basic-prof");
+      expect(off.limitations.map((l) => l.code)).toEqual(["unnamed_jit_frames"]);
+      const bun = perfCaptureAdapter.plan(
+        planInput({
+          tools,
+          workloadArgv: ["bun", "x.js"],
+          workloadExecutable: exe("/usr/bin/bun", "bun"),
+        }),
+      );
+      expect(bun.command).not.toContain("--perf-basic-prof");
+      expect(bun.limitations.map((l) => l.code)).toEqual(["unnamed_jit_frames"]);
+      const native = perfCaptureAdapter.plan(
+        planInput({ tools, workloadArgv: ["./hot"], workloadExecutable: exe("/p/hot", "./hot") }),
+      );
+      expect(native.command.slice(-1)).toEqual(["/p/hot"]);
+      expect(native.effectiveOptions.perf_basic_prof).toBeNull();
+      expect(native.limitations).toEqual([]);
+    },
+  );
 });
 
 describe("capture adapter assessment", () => {
@@ -165,7 +171,8 @@ describe("capture adapter assessment", () => {
             timedOut: false,
             stdout: "",
             stderr:
-              "Error:\nAccess to performance monitoring and observability operations is limited.\nConsider adjusting /proc/sys/kernel/perf_event_paranoid setting",
+              "Error:\nAccess to performance monitoring and observability operations is " +
+              "limited.\nConsider adjusting /proc/sys/kernel/perf_event_paranoid setting",
           },
         },
       }),

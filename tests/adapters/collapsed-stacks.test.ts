@@ -181,26 +181,31 @@ describe("collapsed-stacks adapter", () => {
     expect(Number(comm.inclusive_samples)).toBe(44);
   });
 
-  test("UTF-16 (both byte orders) and CRLF read as the UTF-8 file does; comments skipped, invalid lines counted", () => {
-    const files = corpusFiles("collapsed-stacks").filter((f) =>
-      f.name.startsWith("speedscope-fixture-simple"),
-    );
-    const results = files.map((f) => ({ name: f.name, evidence: extract(loadPayload(f.path)) }));
-    const first = JSON.stringify(rowsOf(results[0]!.evidence.tables.stacks));
-    for (const r of results)
-      expect([r.name, JSON.stringify(rowsOf(r.evidence.tables.stacks))]).toEqual([r.name, first]);
-    expect(results.find((r) => r.name.includes("utf16-le"))!.evidence.summary.encoding).toBe(
-      "utf-16le",
-    );
-    const invalids = results.find((r) => r.name.includes("invalids"))!.evidence;
-    expect(invalids.summary.comment_lines).toBe(2);
-    expect(invalids.limitations.find((l) => l.code === "invalid_lines")?.count).toBe(1);
-  });
+  test(
+    "UTF-16 (both byte orders) and CRLF read as the UTF-8 file does; comments skipped, invalid " +
+      "lines counted",
+    () => {
+      const files = corpusFiles("collapsed-stacks").filter((f) =>
+        f.name.startsWith("speedscope-fixture-simple"),
+      );
+      const results = files.map((f) => ({ name: f.name, evidence: extract(loadPayload(f.path)) }));
+      const first = JSON.stringify(rowsOf(results[0]!.evidence.tables.stacks));
+      for (const r of results)
+        expect([r.name, JSON.stringify(rowsOf(r.evidence.tables.stacks))]).toEqual([r.name, first]);
+      expect(results.find((r) => r.name.includes("utf16-le"))!.evidence.summary.encoding).toBe(
+        "utf-16le",
+      );
+      const invalids = results.find((r) => r.name.includes("invalids"))!.evidence;
+      expect(invalids.summary.comment_lines).toBe(2);
+      expect(invalids.limitations.find((l) => l.code === "invalid_lines")?.count).toBe(1);
+    },
+  );
 
   test("annotations set the frame's language; --pid/--tid prefixes become tracks", () => {
     const evidence = extract(
       enc(
-        "java-10/11;main;vfs_read_[k] 2\njava-10/12;main;Lfoo.bar_[j] 3\njava-10/12;main;inl_[i] 1\n",
+        "java-10/11;main;vfs_read_[k] 2\njava-10/12;main;Lfoo.bar_[j] " +
+          "3\njava-10/12;main;inl_[i] 1\n",
       ),
     );
     const frames = rowsOf(evidence.tables.frames);

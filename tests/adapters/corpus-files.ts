@@ -50,7 +50,8 @@ export function corpusFile(format: string, name: string): CorpusFile {
   const file = corpusFiles(format).find((f) => f.name === name);
   if (file === undefined)
     throw new Error(
-      `corpus file ${format}/${name} is not in this lane (vendored: ${CORPUS}; external: ${EXTERNAL_CORPUS ?? "FLAMEOX_CORPUS unset"})`,
+      `corpus file ${format}/${name} is not in this lane (vendored: ${CORPUS}; ` +
+        `external: ${EXTERNAL_CORPUS ?? "FLAMEOX_CORPUS unset"})`,
     );
   return file;
 }

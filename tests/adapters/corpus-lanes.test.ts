@@ -43,24 +43,28 @@ describe("vendored corpus (default lane)", () => {
     expect(onDisk).toEqual(vendored.map((r) => r.relpath!).sort());
   });
 
-  test("only permissive licenses (or this project's own tool output), each file attributed in NOTICE", () => {
-    const notice = readFileSync(join(CORPUS, "NOTICE"), "utf8");
-    for (const row of vendored) {
-      expect([
-        row.relpath,
-        PERMISSIVE.has(row.license!) || row.license!.startsWith("n/a (our own"),
-      ]).toEqual([row.relpath, true]);
-      expect([row.relpath, notice.includes(`  ${row.relpath}\n`)]).toEqual([row.relpath, true]);
-    }
-    // Nothing vendored is also listed as external, and every external row says why it is outside.
-    const inside = new Set(vendored.map((r) => r.relpath));
-    for (const row of external)
-      expect([row.relpath, inside.has(row.relpath), (row.reason ?? "").length > 0]).toEqual([
-        row.relpath,
-        false,
-        true,
-      ]);
-  });
+  test(
+    "only permissive licenses (or this project's own tool output), each file attributed in " +
+      "NOTICE",
+    () => {
+      const notice = readFileSync(join(CORPUS, "NOTICE"), "utf8");
+      for (const row of vendored) {
+        expect([
+          row.relpath,
+          PERMISSIVE.has(row.license!) || row.license!.startsWith("n/a (our own"),
+        ]).toEqual([row.relpath, true]);
+        expect([row.relpath, notice.includes(`  ${row.relpath}\n`)]).toEqual([row.relpath, true]);
+      }
+      // Nothing vendored is also listed as external, and every external row says why it is outside.
+      const inside = new Set(vendored.map((r) => r.relpath));
+      for (const row of external)
+        expect([row.relpath, inside.has(row.relpath), (row.reason ?? "").length > 0]).toEqual([
+          row.relpath,
+          false,
+          true,
+        ]);
+    },
+  );
 });
 
 describe("external corpus lane", () => {

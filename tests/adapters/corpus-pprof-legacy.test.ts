@@ -366,35 +366,41 @@ describe("pprof-legacy forms built here", () => {
     [8, true],
     [8, false],
   ] as const) {
-    test(`binary CPU in ${size * 8}-bit ${little ? "little" : "big"}-endian words, with a /proc/self/maps section`, () => {
-      const bytes = cpuProfile(
-        size,
-        little,
-        2500,
-        size === 4 ? RECORDS.map(([c, pcs]) => [c, pcs.map((pc) => pc % 2 ** 32)]) : RECORDS,
-        MAPS,
-      );
-      expect(
-        detectAdapter({
-          head: headOf(bytes),
-          headBytes: bytes.subarray(0, 65536),
-          displayName: "x",
-        })?.name,
-      ).toBe(LEGACY);
-      const evidence = extract(bytes);
-      const period = 2500 * 1000;
-      const leaf = (pc: number) => hex(BigInt(size === 4 ? pc % 2 ** 32 : pc));
-      expect(selfByName(evidence, "cpu_time")).toEqual(
-        new Map(RECORDS.map(([c, pcs]) => [leaf(pcs[0]!), c * period])),
-      );
-      if (size === 8) {
-        const modules = new Map(rowsOf(evidence.tables.frames).map((f) => [f.function, f.module]));
-        expect(modules.get("0x401000")).toBe("/usr/bin/app");
-        expect(modules.get("0x402000")).toBe("/usr/bin/app"); // 0x402001 - 1
-        expect(modules.get("0x7f00000000ff")).toBe("/lib/libc.so.6");
-        expect(modules.get("0x7f0000000200")).toBe("/lib/libc.so.6");
-      }
-    });
+    test(
+      `binary CPU in ${size * 8}-bit ${little ? "little" : "big"}-endian words, with a ` +
+        `/proc/self/maps section`,
+      () => {
+        const bytes = cpuProfile(
+          size,
+          little,
+          2500,
+          size === 4 ? RECORDS.map(([c, pcs]) => [c, pcs.map((pc) => pc % 2 ** 32)]) : RECORDS,
+          MAPS,
+        );
+        expect(
+          detectAdapter({
+            head: headOf(bytes),
+            headBytes: bytes.subarray(0, 65536),
+            displayName: "x",
+          })?.name,
+        ).toBe(LEGACY);
+        const evidence = extract(bytes);
+        const period = 2500 * 1000;
+        const leaf = (pc: number) => hex(BigInt(size === 4 ? pc % 2 ** 32 : pc));
+        expect(selfByName(evidence, "cpu_time")).toEqual(
+          new Map(RECORDS.map(([c, pcs]) => [leaf(pcs[0]!), c * period])),
+        );
+        if (size === 8) {
+          const modules = new Map(
+            rowsOf(evidence.tables.frames).map((f) => [f.function, f.module]),
+          );
+          expect(modules.get("0x401000")).toBe("/usr/bin/app");
+          expect(modules.get("0x402000")).toBe("/usr/bin/app"); // 0x402001 - 1
+          expect(modules.get("0x7f00000000ff")).toBe("/lib/libc.so.6");
+          expect(modules.get("0x7f0000000200")).toBe("/lib/libc.so.6");
+        }
+      },
+    );
   }
 
   test("heap_v2 with allocation totals: four sample types, each pair rescaled", () => {
@@ -430,46 +436,58 @@ describe("pprof-legacy forms built here", () => {
 
   test("heapprofile (every allocation recorded) is not rescaled", () => {
     const text =
-      "heap profile:    1:   100 [    1:   100] @ heapprofile\n     1:     100 [     1:     100] @ 0x10 0x21\n";
+      "heap profile:    1:   100 [    1:   100] @ heapprofile\n     1:     100 [     1:     " +
+      "100] @ 0x10 0x21\n";
     const evidence = extract(new TextEncoder().encode(text));
     expect(selfByName(evidence, "inuse_space")).toEqual(new Map([["0xf", 100]]));
   });
 
-  test("Java heapz text: size and count columns swapped, rescaled at 512 KiB, names from its symbols", () => {
-    const text = [
-      "--- heapz 1 ---",
-      "format = java",
-      "resolution = bytes",
-      "   4096    2 @ 0x0a 0x0b",
-      "    512    1 @ 0x0c 0x0b",
-      " 0x0a java.util.Arrays.copyOf (Arrays.java:3181)",
-      " 0x0b com.example.Main.run (Main.java:7)",
-      " 0x0c com.example.Main.alloc (Main.java:12)",
-      "",
-    ].join("\n");
-    const bytes = new TextEncoder().encode(text);
-    expect(detectAdapter({ head: text, headBytes: bytes, displayName: "x" })?.name).toBe(LEGACY);
-    const evidence = extract(bytes);
-    const scaled = (count: number, size: number) =>
-      Math.trunc(size / (1 - Math.exp(-(size / count) / 524288)));
-    expect(selfByName(evidence, "inuse_space")).toEqual(
-      new Map([
-        ["java.util.Arrays.copyOf", scaled(2, 4096)],
-        ["com.example.Main.alloc", scaled(1, 512)],
-      ]),
-    );
-    const run = rowsOf(evidence.tables.frames).find((f) => f.function === "com.example.Main.run")!;
-    expect([run.file, run.line, run.language]).toEqual(["Main.java", 7, "java"]);
-  });
+  test(
+    "Java heapz text: size and count columns swapped, rescaled at 512 KiB, names from its " +
+      "symbols",
+    () => {
+      const text = [
+        "--- heapz 1 ---",
+        "format = java",
+        "resolution = bytes",
+        "   4096    2 @ 0x0a 0x0b",
+        "    512    1 @ 0x0c 0x0b",
+        " 0x0a java.util.Arrays.copyOf (Arrays.java:3181)",
+        " 0x0b com.example.Main.run (Main.java:7)",
+        " 0x0c com.example.Main.alloc (Main.java:12)",
+        "",
+      ].join("\n");
+      const bytes = new TextEncoder().encode(text);
+      expect(detectAdapter({ head: text, headBytes: bytes, displayName: "x" })?.name).toBe(LEGACY);
+      const evidence = extract(bytes);
+      const scaled = (count: number, size: number) =>
+        Math.trunc(size / (1 - Math.exp(-(size / count) / 524288)));
+      expect(selfByName(evidence, "inuse_space")).toEqual(
+        new Map([
+          ["java.util.Arrays.copyOf", scaled(2, 4096)],
+          ["com.example.Main.alloc", scaled(1, 512)],
+        ]),
+      );
+      const run = rowsOf(evidence.tables.frames).find(
+        (f) => f.function === "com.example.Main.run",
+      )!;
+      expect([run.file, run.line, run.language]).toEqual(["Main.java", 7, "java"]);
+    },
+  );
 
-  test("Java contentionz text goes to the Java reader (its format attribute), values × sampling period", () => {
-    const text =
-      "--- contentionz 1 ---\nformat = java\nresolution = microseconds\nsampling period = 10\n  300 2 @ 0x1 0x2\n 0x1 a.B.lock (B.java:3)\n 0x2 a.B.run (B.java:9)\n";
-    const evidence = extract(new TextEncoder().encode(text));
-    expect(evidence.summary.legacy_form).toBe("java-contention");
-    expect(selfByName(evidence, "contentions")).toEqual(new Map([["a.B.lock", 20]]));
-    expect(selfByName(evidence, "delay")).toEqual(new Map([["a.B.lock", 3000 * 1000]])); // 300 µs × 10, in ns
-  });
+  test(
+    "Java contentionz text goes to the Java reader (its format attribute), values × sampling " +
+      "period",
+    () => {
+      const text =
+        "--- contentionz 1 ---\nformat = java\nresolution = microseconds\nsampling period = " +
+        "10\n  300 2 @ 0x1 0x2\n 0x1 a.B.lock (B.java:3)\n 0x2 a.B.run (B.java:9)\n";
+      const evidence = extract(new TextEncoder().encode(text));
+      expect(evidence.summary.legacy_form).toBe("java-contention");
+      expect(selfByName(evidence, "contentions")).toEqual(new Map([["a.B.lock", 20]]));
+      expect(selfByName(evidence, "delay")).toEqual(new Map([["a.B.lock", 3000 * 1000]])); // 300 µs × 10, in ns
+    },
+  );
 });
 
 describe("pprof-legacy malformed inputs fail with typed errors", () => {
@@ -536,32 +554,37 @@ describe("pprof-legacy malformed inputs fail with typed errors", () => {
 
   // FLAMEOX_FUZZ=full runs the fuzz lane's 10,000 inputs, as for the streaming parsers.
   const FUZZ_INPUTS = process.env.FLAMEOX_FUZZ === "full" ? 10_000 : 300;
-  test(`${FUZZ_INPUTS} mutated corpus files (truncations, bit flips, insertions…) end in a result or a typed error, none slow`, () => {
-    const seeds = corpusFiles(LEGACY).map((f) => loadPayload(f.path));
-    const outcomes = new Map<string, number>();
-    for (const { name, bytes } of mutatedInputs(seeds, FUZZ_INPUTS, 0x1e9ac)) {
-      let outcome = "ok";
-      const started = performance.now();
-      try {
-        extract(bytes, { maxEvents: 100_000 });
-      } catch (error) {
-        if (
-          !(error instanceof FlameoxError) ||
-          !["ARTIFACT_PARSE_FAILED", "ARTIFACT_TOO_LARGE"].includes(error.code)
-        ) {
-          throw new Error(
-            `${name} (${bytes.length} bytes) threw ${(error as Error)?.stack ?? error}`,
-          );
+  test(
+    `${FUZZ_INPUTS} mutated corpus files (truncations, bit flips, insertions…) end in a result ` +
+      `or a typed error, none slow`,
+    () => {
+      const seeds = corpusFiles(LEGACY).map((f) => loadPayload(f.path));
+      const outcomes = new Map<string, number>();
+      for (const { name, bytes } of mutatedInputs(seeds, FUZZ_INPUTS, 0x1e9ac)) {
+        let outcome = "ok";
+        const started = performance.now();
+        try {
+          extract(bytes, { maxEvents: 100_000 });
+        } catch (error) {
+          if (
+            !(error instanceof FlameoxError) ||
+            !["ARTIFACT_PARSE_FAILED", "ARTIFACT_TOO_LARGE"].includes(error.code)
+          ) {
+            throw new Error(
+              `${name} (${bytes.length} bytes) threw ${(error as Error)?.stack ?? error}`,
+            );
+          }
+          outcome = error.code;
         }
-        outcome = error.code;
+        expect(performance.now() - started).toBeLessThan(2_000);
+        outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
       }
-      expect(performance.now() - started).toBeLessThan(2_000);
-      outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
-    }
-    console.log(
-      `pprof-legacy: ${FUZZ_INPUTS} inputs → ${[...outcomes].map(([k, v]) => `${k} ${v}`).join(", ")}`,
-    );
-    expect(outcomes.get("ok")).toBeGreaterThan(0);
-    expect(outcomes.get("ARTIFACT_PARSE_FAILED")).toBeGreaterThan(0);
-  });
+      console.log(
+        `pprof-legacy: ${FUZZ_INPUTS} inputs ` +
+          `→ ${[...outcomes].map(([k, v]) => `${k} ${v}`).join(", ")}`,
+      );
+      expect(outcomes.get("ok")).toBeGreaterThan(0);
+      expect(outcomes.get("ARTIFACT_PARSE_FAILED")).toBeGreaterThan(0);
+    },
+  );
 });

@@ -46,7 +46,9 @@ function tablesOf(evidence: NormalizedEvidence) {
   }
   const edgeCounts = new Map<string, number>();
   for (let i = 0; i < edges.rowCount; i++) {
-    const key = `${nameOf.get(edges.column("parent_frame_id")[i] as string)} > ${nameOf.get(edges.column("child_frame_id")[i] as string)}`;
+    const key =
+      `${nameOf.get(edges.column("parent_frame_id")[i] as string)} ` +
+      `> ${nameOf.get(edges.column("child_frame_id")[i] as string)}`;
     edgeCounts.set(key, (edgeCounts.get(key) ?? 0) + Number(edges.column("sample_count")[i]));
   }
   const paths = new Map<string, number>();
@@ -90,28 +92,32 @@ describe("PyTorch execution trace corpus", () => {
   const files = corpusFiles("pytorch-et");
   test("the corpus has execution traces", () => expect(files.length).toBeGreaterThan(0));
   for (const file of files) {
-    test(`${file.name}: every node is a call under its parents; calls, edges and paths equal the raw parent links`, () => {
-      const bytes = loadPayload(file.path);
-      expect(detectAdapter({ head: headOf(bytes), displayName: file.name })?.name).toBe(
-        "pytorch-et",
-      );
-      const evidence = adapter.extract({
-        bytes,
-        displayName: file.name,
-        limits: DEFAULT_ADAPTER_LIMITS,
-      });
-      const doc = parseLoose(bytes) as { schema: string; nodes: RawNode[] };
-      expect(evidence.producerVersion).toBe(doc.schema);
-      expect(evidence.summary).toMatchObject({ nodes: doc.nodes.length, orphans: 0 });
-      expect(limitation(evidence, "no_timing")).toBe(1);
-      const got = tablesOf(evidence);
-      const want = expected(doc.nodes);
-      expect(got.frames).toBe(want.frames);
-      expect(Object.fromEntries(got.calls)).toEqual(Object.fromEntries(want.calls));
-      expect(Object.fromEntries(got.edgeCounts)).toEqual(Object.fromEntries(want.edgeCounts));
-      expect(Object.fromEntries(got.paths)).toEqual(Object.fromEntries(want.paths));
-      expect([...got.paths.values()].reduce((a, b) => a + b, 0)).toBe(doc.nodes.length);
-    });
+    test(
+      `${file.name}: every node is a call under its parents; calls, edges and paths equal the ` +
+        `raw parent links`,
+      () => {
+        const bytes = loadPayload(file.path);
+        expect(detectAdapter({ head: headOf(bytes), displayName: file.name })?.name).toBe(
+          "pytorch-et",
+        );
+        const evidence = adapter.extract({
+          bytes,
+          displayName: file.name,
+          limits: DEFAULT_ADAPTER_LIMITS,
+        });
+        const doc = parseLoose(bytes) as { schema: string; nodes: RawNode[] };
+        expect(evidence.producerVersion).toBe(doc.schema);
+        expect(evidence.summary).toMatchObject({ nodes: doc.nodes.length, orphans: 0 });
+        expect(limitation(evidence, "no_timing")).toBe(1);
+        const got = tablesOf(evidence);
+        const want = expected(doc.nodes);
+        expect(got.frames).toBe(want.frames);
+        expect(Object.fromEntries(got.calls)).toEqual(Object.fromEntries(want.calls));
+        expect(Object.fromEntries(got.edgeCounts)).toEqual(Object.fromEntries(want.edgeCounts));
+        expect(Object.fromEntries(got.paths)).toEqual(Object.fromEntries(want.paths));
+        expect([...got.paths.values()].reduce((a, b) => a + b, 0)).toBe(doc.nodes.length);
+      },
+    );
   }
 });
 
@@ -171,23 +177,29 @@ describe("PyTorch execution trace cases", () => {
     expect(tablesOf(evidence).paths.get("aten::add|cpu_op")).toBe(1);
   });
 
-  test("calls that share a path are one stack with their count; a chain deeper than 1024 is refused", () => {
-    const loop = [
-      node(1, "root", 1, { scope: 7 }),
-      ...Array.from({ length: 20_000 }, (_, i) => node(2 + i, i % 2 ? "aten::mm" : "aten::add", 1)),
-    ];
-    const got = tablesOf(extractWith(adapter, trace(loop)));
-    expect(Object.fromEntries(got.paths)).toEqual({
-      "root|user_annotation": 1,
-      "root|user_annotation > aten::add|cpu_op": 10_000,
-      "root|user_annotation > aten::mm|cpu_op": 10_000,
-    });
-    expect(got.calls.get("root|user_annotation")).toEqual([1, 20_001]);
-    const chain = (n: number) =>
-      trace(Array.from({ length: n }, (_, i) => node(i + 1, `op${i % 3}`, i === 0 ? 1 : i)));
-    expect(tablesOf(extractWith(adapter, chain(1024))).paths.size).toBe(1024);
-    expect(expectFailure(adapter, chain(1025), "ARTIFACT_TOO_LARGE")).toContain("1024");
-  });
+  test(
+    "calls that share a path are one stack with their count; a chain deeper than 1024 is " +
+      "refused",
+    () => {
+      const loop = [
+        node(1, "root", 1, { scope: 7 }),
+        ...Array.from({ length: 20_000 }, (_, i) =>
+          node(2 + i, i % 2 ? "aten::mm" : "aten::add", 1),
+        ),
+      ];
+      const got = tablesOf(extractWith(adapter, trace(loop)));
+      expect(Object.fromEntries(got.paths)).toEqual({
+        "root|user_annotation": 1,
+        "root|user_annotation > aten::add|cpu_op": 10_000,
+        "root|user_annotation > aten::mm|cpu_op": 10_000,
+      });
+      expect(got.calls.get("root|user_annotation")).toEqual([1, 20_001]);
+      const chain = (n: number) =>
+        trace(Array.from({ length: n }, (_, i) => node(i + 1, `op${i % 3}`, i === 0 ? 1 : i)));
+      expect(tablesOf(extractWith(adapter, chain(1024))).paths.size).toBe(1024);
+      expect(expectFailure(adapter, chain(1025), "ARTIFACT_TOO_LARGE")).toContain("1024");
+    },
+  );
 
   test("malformed traces fail with typed errors naming the field", () => {
     expect(

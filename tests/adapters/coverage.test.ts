@@ -79,7 +79,8 @@ function referenceSqlite(path: string): {
     if (names.has("line_bits")) {
       for (const r of db
         .query(
-          "SELECT file.path AS path, line_bits.numbits AS numbits FROM line_bits JOIN file ON file.id = line_bits.file_id",
+          "SELECT file.path AS path, line_bits.numbits AS numbits FROM line_bits JOIN file " +
+            "ON file.id = line_bits.file_id",
         )
         .all() as { path: string; numbits: Uint8Array }[]) {
         for (const l of numbitsLines(r.numbits)) add(r.path, l);
@@ -87,7 +88,8 @@ function referenceSqlite(path: string): {
     } else if (names.has("line")) {
       for (const r of db
         .query(
-          "SELECT file.path AS path, line.lineno AS lineno FROM line JOIN file ON file.id = line.file_id",
+          "SELECT file.path AS path, line.lineno AS lineno FROM line JOIN file ON file.id = " +
+            "line.file_id",
         )
         .all() as { path: string; lineno: number }[])
         add(r.path, r.lineno);
@@ -155,27 +157,31 @@ describe("coverage.py data files (corpus)", () => {
 });
 
 describe("coverage.py data files, streamed", () => {
-  test("in batches to the sink, every corpus data file gives the rows, summary and limitations of the whole-file read", async () => {
-    const files = corpusFiles("coverage-py");
-    expect(files.length).toBeGreaterThan(0);
-    for (const file of files) {
-      const bytes = loadPayload(file.path);
-      const whole = coveragePyAdapter.extract({
-        bytes,
-        displayName: file.name,
-        limits: DEFAULT_ADAPTER_LIMITS,
-      });
-      for (const chunkSize of [997, 1 << 20]) {
-        const run = await runStream(coveragePyAdapter, bytes, { chunkSize });
-        expect({ file: file.name, rows: streamedTableRows(run, "coverage_lines") }).toEqual({
-          file: file.name,
-          rows: bufferRows(whole.tables.coverage_lines),
+  test(
+    "in batches to the sink, every corpus data file gives the rows, summary and limitations of " +
+      "the whole-file read",
+    async () => {
+      const files = corpusFiles("coverage-py");
+      expect(files.length).toBeGreaterThan(0);
+      for (const file of files) {
+        const bytes = loadPayload(file.path);
+        const whole = coveragePyAdapter.extract({
+          bytes,
+          displayName: file.name,
+          limits: DEFAULT_ADAPTER_LIMITS,
         });
-        expect(run.evidence.summary).toEqual(whole.summary);
-        expect(run.evidence.limitations).toEqual(whole.limitations);
+        for (const chunkSize of [997, 1 << 20]) {
+          const run = await runStream(coveragePyAdapter, bytes, { chunkSize });
+          expect({ file: file.name, rows: streamedTableRows(run, "coverage_lines") }).toEqual({
+            file: file.name,
+            rows: bufferRows(whole.tables.coverage_lines),
+          });
+          expect(run.evidence.summary).toEqual(whole.summary);
+          expect(run.evidence.limitations).toEqual(whole.limitations);
+        }
       }
-    }
-  });
+    },
+  );
 });
 
 describe("coverage json reports and Cobertura XML (corpus)", () => {
@@ -242,36 +248,48 @@ describe("Cobertura XML edge cases", () => {
   const enc = new TextEncoder();
   const doc = (body: string, prolog = "") =>
     enc.encode(
-      `<?xml version="1.0"?>${prolog}<coverage line-rate="0.5" version="x"><packages><package name="p"><classes>${body}</classes></package></packages></coverage>`,
+      `<?xml version="1.0"?>${prolog}<coverage line-rate="0.5" ` +
+        `version="x"><packages><package ` +
+        `name="p"><classes>${body}</classes></package></packages></coverage>`,
     );
-  test("method lines name the function; a DOCTYPE naming the DTD is accepted, an internal subset refused", () => {
-    const body = `<class name="A" filename="A.java"><methods><method name="run" signature="()V"><lines><line number="3" hits="2"/></lines></method></methods><lines><line number="1" hits="0"/><line number="3" hits="2"/></lines></class>`;
-    const rows = rowsOf(
-      extract(
-        doc(
-          body,
-          `<!DOCTYPE coverage SYSTEM "http://cobertura.sourceforge.net/xml/coverage-04.dtd">`,
-        ),
-        "cobertura-xml",
-      ).tables.coverage_lines,
-    );
-    expect(rows.map((r) => [r.line, r.executed, r.hits, r.function])).toEqual([
-      [1, false, 0, null],
-      [3, true, 2, "run"],
-    ]);
-    const laughs = `<!DOCTYPE coverage [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>`;
-    let error: unknown;
-    try {
-      extract(doc(`<class name="A" filename="&b;"/>`, laughs), "cobertura-xml");
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(FlameoxError);
-    expect([(error as FlameoxError).code, (error as FlameoxError).details?.refused]).toEqual([
-      "ARTIFACT_PARSE_FAILED",
-      "doctype_internal_subset",
-    ]);
-  });
+  test(
+    "method lines name the function; a DOCTYPE naming the DTD is accepted, an internal subset " +
+      "refused",
+    () => {
+      const body =
+        `<class name="A" filename="A.java"><methods><method name="run" ` +
+        `signature="()V"><lines><line number="3" ` +
+        `hits="2"/></lines></method></methods><lines><line number="1" hits="0"/><line number="3" ` +
+        `hits="2"/></lines></class>`;
+      const rows = rowsOf(
+        extract(
+          doc(
+            body,
+            `<!DOCTYPE coverage SYSTEM "http://cobertura.sourceforge.net/xml/coverage-04.dtd">`,
+          ),
+          "cobertura-xml",
+        ).tables.coverage_lines,
+      );
+      expect(rows.map((r) => [r.line, r.executed, r.hits, r.function])).toEqual([
+        [1, false, 0, null],
+        [3, true, 2, "run"],
+      ]);
+      const laughs =
+        `<!DOCTYPE coverage [<!ENTITY a "aaaaaaaaaa"><!ENTITY b ` +
+        `"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>`;
+      let error: unknown;
+      try {
+        extract(doc(`<class name="A" filename="&b;"/>`, laughs), "cobertura-xml");
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(FlameoxError);
+      expect([(error as FlameoxError).code, (error as FlameoxError).details?.refused]).toEqual([
+        "ARTIFACT_PARSE_FAILED",
+        "doctype_internal_subset",
+      ]);
+    },
+  );
 });
 
 /** A small schema-7 data file made here, with `extra` SQL run on it before it is serialized. */
@@ -286,10 +304,12 @@ function coverageDb(extra: string[] = []): Uint8Array {
   db.run("CREATE TABLE context (id integer primary key, context text, unique (context))");
   db.run("INSERT INTO context VALUES (1, ''), (2, 'test_x')");
   db.run(
-    "CREATE TABLE line_bits (file_id integer, context_id integer, numbits blob, unique (file_id, context_id))",
+    "CREATE TABLE line_bits (file_id integer, context_id integer, numbits blob, unique " +
+      "(file_id, context_id))",
   );
   db.run(
-    "CREATE TABLE arc (file_id integer, context_id integer, fromno integer, tono integer, unique (file_id, context_id, fromno, tono))",
+    "CREATE TABLE arc (file_id integer, context_id integer, fromno integer, tono integer, " +
+      "unique (file_id, context_id, fromno, tono))",
   );
   db.run("CREATE TABLE tracer (file_id integer primary key, tracer text)");
   // Lines 1, 2 and 9 under the default context; 2 and 3 under test_x.
@@ -325,25 +345,29 @@ describe("coverage.py SQLite: contexts and hostile files", () => {
     ]);
   });
 
-  test("views, triggers, virtual tables and generated columns are refused before any query touches them", () => {
-    const cases: [string[], string][] = [
-      [["CREATE VIEW innocent AS SELECT * FROM file"], "view"],
-      [["CREATE TRIGGER t AFTER INSERT ON file BEGIN DELETE FROM file; END"], "trigger"],
-      [["CREATE VIRTUAL TABLE search USING fts5(path)"], "virtual_table"],
-      [
+  test(
+    "views, triggers, virtual tables and generated columns are refused before any query " +
+      "touches them",
+    () => {
+      const cases: [string[], string][] = [
+        [["CREATE VIEW innocent AS SELECT * FROM file"], "view"],
+        [["CREATE TRIGGER t AFTER INSERT ON file BEGIN DELETE FROM file; END"], "trigger"],
+        [["CREATE VIRTUAL TABLE search USING fts5(path)"], "virtual_table"],
         [
-          "DROP TABLE tracer",
-          "CREATE TABLE tracer (file_id integer primary key, tracer text)",
-          "ALTER TABLE file ADD COLUMN big blob AS (zeroblob(100000000))",
+          [
+            "DROP TABLE tracer",
+            "CREATE TABLE tracer (file_id integer primary key, tracer text)",
+            "ALTER TABLE file ADD COLUMN big blob AS (zeroblob(100000000))",
+          ],
+          "generated_column",
         ],
-        "generated_column",
-      ],
-    ];
-    for (const [sql, refused] of cases) {
-      const error = refusal(coverageDb(sql));
-      expect([error.code, error.details?.refused]).toEqual(["ARTIFACT_PARSE_FAILED", refused]);
-    }
-  });
+      ];
+      for (const [sql, refused] of cases) {
+        const error = refusal(coverageDb(sql));
+        expect([error.code, error.details?.refused]).toEqual(["ARTIFACT_PARSE_FAILED", refused]);
+      }
+    },
+  );
 
   test("an enormous page count is refused from the header, before SQLite reads a page", () => {
     const bytes = coverageDb();
@@ -397,18 +421,22 @@ describe("coverage.py SQLite: contexts and hostile files", () => {
     expect([wal[18], wal[19]]).toEqual([2, 2]); // the caller's bytes are left as they were
   });
 
-  test("the database is the bytes as they were when opened: changing the caller's buffer later changes nothing", () => {
-    const bytes = coverageDb();
-    const { db } = openUntrustedSqlite(bytes, "test db");
-    try {
-      bytes.fill(0);
-      expect(db.query("SELECT path FROM file").all()).toEqual([{ path: "a.py" }]);
-      expect(() => db.run("DELETE FROM file")).toThrow();
-      expect(db.query("PRAGMA trusted_schema").get()).toEqual({ trusted_schema: 0 });
-    } finally {
-      db.close();
-    }
-  });
+  test(
+    "the database is the bytes as they were when opened: changing the caller's buffer later " +
+      "changes nothing",
+    () => {
+      const bytes = coverageDb();
+      const { db } = openUntrustedSqlite(bytes, "test db");
+      try {
+        bytes.fill(0);
+        expect(db.query("SELECT path FROM file").all()).toEqual([{ path: "a.py" }]);
+        expect(() => db.run("DELETE FROM file")).toThrow();
+        expect(db.query("PRAGMA trusted_schema").get()).toEqual({ trusted_schema: 0 });
+      } finally {
+        db.close();
+      }
+    },
+  );
 });
 
 describe("real coverage.py on a small pytest project", () => {

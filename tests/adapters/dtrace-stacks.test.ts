@@ -61,56 +61,64 @@ describe("dtrace-stacks", () => {
     ...corpusFiles("dtrace-stacks"),
     { name: "ustack-hand-written.txt", path: FIXTURE },
   ]) {
-    test(`${file.name}: detected; counts per leaf function equal an independent reading (and stackcollapse.pl's)`, async () => {
-      const bytes = loadPayload(file.path);
-      expect(detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name).toBe(
-        "dtrace-stacks",
-      );
-      const evidence = extract(bytes);
-      const self = selfByName(evidence);
-      expect(sorted(self)).toEqual(sorted(referenceSelf(new TextDecoder().decode(bytes))));
-      const collapsed = STACKCOLLAPSE[file.name];
-      if (collapsed !== undefined) {
-        expect(sorted(self)).toEqual(
-          sorted(new Map(Object.entries(collapsed.self_by_function as Record<string, number>))),
+    test(
+      `${file.name}: detected; counts per leaf function equal an independent reading (and ` +
+        `stackcollapse.pl's)`,
+      async () => {
+        const bytes = loadPayload(file.path);
+        expect(detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name).toBe(
+          "dtrace-stacks",
         );
-        expect([...self.values()].reduce((a, b) => a + b, 0)).toBe(collapsed.total);
-      }
-      const streamed = await dtraceStacksAdapter.extractStream!({
-        chunks: chunked(bytes, 61),
-        displayName: "t",
-        limits: DEFAULT_ADAPTER_LIMITS,
-        sink: { writeBatch: async () => {} },
-      });
-      expect(rowsOf(streamed.tables.frame_measurements!)).toEqual(
-        rowsOf(evidence.tables.frame_measurements),
-      );
-    });
+        const evidence = extract(bytes);
+        const self = selfByName(evidence);
+        expect(sorted(self)).toEqual(sorted(referenceSelf(new TextDecoder().decode(bytes))));
+        const collapsed = STACKCOLLAPSE[file.name];
+        if (collapsed !== undefined) {
+          expect(sorted(self)).toEqual(
+            sorted(new Map(Object.entries(collapsed.self_by_function as Record<string, number>))),
+          );
+          expect([...self.values()].reduce((a, b) => a + b, 0)).toBe(collapsed.total);
+        }
+        const streamed = await dtraceStacksAdapter.extractStream!({
+          chunks: chunked(bytes, 61),
+          displayName: "t",
+          limits: DEFAULT_ADAPTER_LIMITS,
+          sink: { writeBatch: async () => {} },
+        });
+        expect(rowsOf(streamed.tables.frame_measurements!)).toEqual(
+          rowsOf(evidence.tables.frame_measurements),
+        );
+      },
+    );
   }
 
-  test("rules: frames keep their module, lose their offset; stacks are outermost first; addresses are unsymbolized", () => {
-    const evidence = extract(new Uint8Array(readFileSync(FIXTURE)));
-    const frames = rowsOf(evidence.tables.frames);
-    expect(frames.find((f) => f.function === "grow")).toMatchObject({
-      module: "app",
-      language: "native",
-      symbolization: "complete",
-    });
-    expect(
-      frames
-        .filter((f) => f.symbolization === "absent")
-        .map((f) => f.function)
-        .sort(),
-    ).toEqual(["0x10a3f", "0x7fff5fc01000"]);
-    const names = new Map(frames.map((f) => [f.frame_id, f.function]));
-    const stacks = rowsOf(evidence.tables.stacks).map((s) => [
-      (s.frame_ids as string[]).map((id) => names.get(id)).join(";"),
-      Number(s.sample_count),
-    ]);
-    expect(stacks).toContainEqual(["start;main;grow;malloc", 12]);
-    expect(evidence.summary).toMatchObject({ stacks: 4, header_lines: 2 });
-    expect(limitation(evidence, "missing_symbols")).toBe(2);
-  });
+  test(
+    "rules: frames keep their module, lose their offset; stacks are outermost first; addresses " +
+      "are unsymbolized",
+    () => {
+      const evidence = extract(new Uint8Array(readFileSync(FIXTURE)));
+      const frames = rowsOf(evidence.tables.frames);
+      expect(frames.find((f) => f.function === "grow")).toMatchObject({
+        module: "app",
+        language: "native",
+        symbolization: "complete",
+      });
+      expect(
+        frames
+          .filter((f) => f.symbolization === "absent")
+          .map((f) => f.function)
+          .sort(),
+      ).toEqual(["0x10a3f", "0x7fff5fc01000"]);
+      const names = new Map(frames.map((f) => [f.frame_id, f.function]));
+      const stacks = rowsOf(evidence.tables.stacks).map((s) => [
+        (s.frame_ids as string[]).map((id) => names.get(id)).join(";"),
+        Number(s.sample_count),
+      ]);
+      expect(stacks).toContainEqual(["start;main;grow;malloc", 12]);
+      expect(evidence.summary).toMatchObject({ stacks: 4, header_lines: 2 });
+      expect(limitation(evidence, "missing_symbols")).toBe(2);
+    },
+  );
 
   test("a stack without its count, stray lines, and input with no stacks", () => {
     const evidence = extractWith(

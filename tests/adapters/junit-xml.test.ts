@@ -115,8 +115,15 @@ describe("JUnit XML edge cases", () => {
   });
 
   test("a DTD is refused: billion laughs, an external entity, even an empty internal subset", () => {
-    const laughs = `<?xml version="1.0"?><!DOCTYPE testsuites [<!ENTITY a "lol"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><testsuites><testsuite name="&c;"><testcase name="x"/></testsuite></testsuites>`;
-    const xxe = `<?xml version="1.0"?><!DOCTYPE testsuite [<!ENTITY x SYSTEM "file:///etc/passwd">]><testsuite><testcase name="t"><failure message="&x;"/></testcase></testsuite>`;
+    const laughs =
+      `<?xml version="1.0"?><!DOCTYPE testsuites [<!ENTITY a "lol"><!ENTITY b ` +
+      `"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c ` +
+      `"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><testsuites><testsuite name="&c;"><testcase ` +
+      `name="x"/></testsuite></testsuites>`;
+    const xxe =
+      `<?xml version="1.0"?><!DOCTYPE testsuite [<!ENTITY x SYSTEM ` +
+      `"file:///etc/passwd">]><testsuite><testcase name="t"><failure ` +
+      `message="&x;"/></testcase></testsuite>`;
     for (const xml of [laughs, xxe, `<!DOCTYPE testsuite><testsuite/>`]) {
       const error = refusal(xml);
       expect(error.code).toBe("ARTIFACT_PARSE_FAILED");
@@ -124,39 +131,50 @@ describe("JUnit XML edge cases", () => {
     }
   });
 
-  test("undefined entities, malformed markup, a foreign root and deep nesting are typed parse failures", () => {
-    for (const xml of [
-      `<testsuite><testcase name="&nope;"/></testsuite>`,
-      `<testsuite><testcase name="a"></testsuite>x</testcase>`,
-      `<testsuite><testcase name="a" name="b"/></testsuite>`,
-      `<testsuites>${"<testsuite>".repeat(300)}`,
-    ])
-      expect(refusal(xml).code).toBe("ARTIFACT_PARSE_FAILED");
-    const foreign = enc.encode(`<coverage/>`);
-    expect(detectAdapter({ head: headOf(foreign), displayName: "x.xml" })?.name).not.toBe(
-      "junit-xml",
-    );
-  });
+  test(
+    "undefined entities, malformed markup, a foreign root and deep nesting are typed parse " +
+      "failures",
+    () => {
+      for (const xml of [
+        `<testsuite><testcase name="&nope;"/></testsuite>`,
+        `<testsuite><testcase name="a"></testsuite>x</testcase>`,
+        `<testsuite><testcase name="a" name="b"/></testsuite>`,
+        `<testsuites>${"<testsuite>".repeat(300)}`,
+      ])
+        expect(refusal(xml).code).toBe("ARTIFACT_PARSE_FAILED");
+      const foreign = enc.encode(`<coverage/>`);
+      expect(detectAdapter({ head: headOf(foreign), displayName: "x.xml" })?.name).not.toBe(
+        "junit-xml",
+      );
+    },
+  );
 
-  test("a report cut off inside a testcase keeps the complete cases and the open one, flagged partial", () => {
-    const evidence = extract(
-      enc.encode(
-        `<testsuite name="s"><testcase name="a" time="1"/><testcase name="b" time="2"><failure type="E">boom</failure><system-out>partial out`,
-      ),
-    );
-    const rows = rowsOf(evidence.tables.test_results);
-    expect(rows.map((r) => [r.node_id, r.outcome, r.message])).toEqual([
-      ["s::a", "passed", null],
-      ["s::b", "failed", "boom"],
-    ]);
-    expect(evidence.limitations.map((l) => l.code)).toEqual(["truncated_document"]);
-  });
+  test(
+    "a report cut off inside a testcase keeps the complete cases and the open one, flagged " +
+      "partial",
+    () => {
+      const evidence = extract(
+        enc.encode(
+          `<testsuite name="s"><testcase name="a" time="1"/><testcase name="b" ` +
+            `time="2"><failure type="E">boom</failure><system-out>partial out`,
+        ),
+      );
+      const rows = rowsOf(evidence.tables.test_results);
+      expect(rows.map((r) => [r.node_id, r.outcome, r.message])).toEqual([
+        ["s::a", "passed", null],
+        ["s::b", "failed", "boom"],
+      ]);
+      expect(evidence.limitations.map((l) => l.code)).toEqual(["truncated_document"]);
+    },
+  );
 
   test("long failure bodies are kept bounded", () => {
     const rows = rowsOf(
       extract(
         enc.encode(
-          `<testsuite><testcase classname="c" name="t"><failure><![CDATA[${"y".repeat(100_000)}]]></failure></testcase></testsuite>`,
+          `<testsuite><testcase classname="c" ` +
+            `name="t"><failure><![CDATA[${"y".repeat(100_000)}` +
+            `]]></failure></testcase></testsuite>`,
         ),
       ).tables.test_results,
     );

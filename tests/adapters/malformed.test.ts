@@ -141,7 +141,8 @@ describe("wrong shapes name the field", () => {
       "Cannot parse chrome trace: expected traceEvents to be an array but found object",
     );
     expect(trace(true)).toBe(
-      "Cannot parse chrome trace: expected the top-level value to be an array or an object but found boolean",
+      "Cannot parse chrome trace: expected the top-level value to be an array or an object " +
+        "but found boolean",
     );
   });
 

@@ -105,51 +105,62 @@ describe("perf-script adapter", () => {
     });
   }
 
-  test("streaming (chunks of 61 bytes, stacks spilled every 8 stacks) gives the rows of the whole-payload path", async () => {
-    for (const file of fixtures.filter((f) => /node-perf|fork-two/.test(f.name))) {
-      const bytes = loadPayload(file.path);
-      const whole = extract(bytes);
-      const run = await runStream(perfScriptAdapter, bytes, {
-        chunkSize: 61,
-        spill: new MemorySpillSpace(),
-        maxStacksInMemory: 8,
-      });
-      const key = (r: Record<string, unknown>) => JSON.stringify(r);
-      const wholeStacks = rowsOf(whole.tables.stacks).map((r) => ({
-        ...r,
-        sample_count: String(r.sample_count),
-        duration_ns: String(r.duration_ns),
-        first_ts_ns: r.first_ts_ns === null ? null : String(r.first_ts_ns),
-      }));
-      expect(streamedTableRows(run, "stacks").map(key).sort()).toEqual(wholeStacks.map(key).sort());
-      expect(rowsOf(run.evidence.tables.frame_measurements!).map(key).sort()).toEqual(
-        rowsOf(whole.tables.frame_measurements).map(key).sort(),
-      );
-      expect(run.evidence.summary).toEqual(whole.summary);
-    }
-  });
+  test(
+    "streaming (chunks of 61 bytes, stacks spilled every 8 stacks) gives the rows of the " +
+      "whole-payload path",
+    async () => {
+      for (const file of fixtures.filter((f) => /node-perf|fork-two/.test(f.name))) {
+        const bytes = loadPayload(file.path);
+        const whole = extract(bytes);
+        const run = await runStream(perfScriptAdapter, bytes, {
+          chunkSize: 61,
+          spill: new MemorySpillSpace(),
+          maxStacksInMemory: 8,
+        });
+        const key = (r: Record<string, unknown>) => JSON.stringify(r);
+        const wholeStacks = rowsOf(whole.tables.stacks).map((r) => ({
+          ...r,
+          sample_count: String(r.sample_count),
+          duration_ns: String(r.duration_ns),
+          first_ts_ns: r.first_ts_ns === null ? null : String(r.first_ts_ns),
+        }));
+        expect(streamedTableRows(run, "stacks").map(key).sort()).toEqual(
+          wholeStacks.map(key).sort(),
+        );
+        expect(rowsOf(run.evidence.tables.frame_measurements!).map(key).sort()).toEqual(
+          rowsOf(whole.tables.frame_measurements).map(key).sort(),
+        );
+        expect(run.evidence.summary).toEqual(whole.summary);
+      }
+    },
+  );
 
-  test("a forking program: one track per thread, named by its command; the second clock event is declared, not added", () => {
-    const evidence = extract(readFileSync(join(FIXTURES, "fork-two-events.perf.txt")));
-    const tracks = new Set(
-      rowsOf(evidence.tables.frame_measurements).map((m) => `${m.track_id}|${m.thread_name}`),
-    );
-    expect(tracks.size).toBe(2);
-    for (const t of tracks) expect(t).toMatch(/^tid:\d+\|hot$/);
-    expect(evidence.limitations.find((l) => l.code === "event_not_imported")?.message).toContain(
-      "task-clock",
-    );
-    expect(evidence.summary.sample_span_ns).toBeGreaterThan(0);
-    const stacks = rowsOf(evidence.tables.stacks);
-    expect(
-      stacks.every((s) => typeof s.first_ts_ns === "bigint" || typeof s.first_ts_ns === "number"),
-    ).toBe(true);
-  });
+  test(
+    "a forking program: one track per thread, named by its command; the second clock event is " +
+      "declared, not added",
+    () => {
+      const evidence = extract(readFileSync(join(FIXTURES, "fork-two-events.perf.txt")));
+      const tracks = new Set(
+        rowsOf(evidence.tables.frame_measurements).map((m) => `${m.track_id}|${m.thread_name}`),
+      );
+      expect(tracks.size).toBe(2);
+      for (const t of tracks) expect(t).toMatch(/^tid:\d+\|hot$/);
+      expect(evidence.limitations.find((l) => l.code === "event_not_imported")?.message).toContain(
+        "task-clock",
+      );
+      expect(evidence.summary.sample_span_ns).toBeGreaterThan(0);
+      const stacks = rowsOf(evidence.tables.stacks);
+      expect(
+        stacks.every((s) => typeof s.first_ts_ns === "bigint" || typeof s.first_ts_ns === "number"),
+      ).toBe(true);
+    },
+  );
 
   test("times past 2^53 ns (a host up for 325 days) are kept exactly", () => {
     const evidence = extract(
       enc(
-        "a 7 28075374.517811: 10 cpu-clock:\n\t 1 f (/x)\n\na 7 28075374.517812: 10 cpu-clock:\n\t 1 g (/x)\n\n",
+        "a 7 28075374.517811: 10 cpu-clock:\n\t 1 f (/x)\n\na 7 28075374.517812: 10 " +
+          "cpu-clock:\n\t 1 g (/x)\n\n",
       ),
     );
     expect(
@@ -178,29 +189,36 @@ describe("perf-script adapter", () => {
     },
   );
 
-  test("simpleperf's file[+offset] names of unsymbolized addresses are one [unknown] frame per file", () => {
-    const sample = (addr: string, leaf: string) =>
-      `app\t7 [001] 10.000001:\t\t1000000 task-clock:u:\n        ${addr}\t${leaf}\n        b3cea535\tmain (/system/bin/app)\n\n`;
-    const text =
-      sample("9a3a607f", "base.odex[+41107f] (/data/app/x/oat/arm/base.odex)") +
-      sample("9a3a6080", "base.odex[+411080] (/data/app/x/oat/arm/base.odex)") +
-      sample("1", "other[+10] (/system/lib/libc.so)");
-    const evidence = extract(enc(text));
-    const frames = rowsOf(evidence.tables.frames)
-      .map((f) => `${f.function}|${f.module}`)
-      .sort();
-    expect(frames).toEqual([
-      "[unknown]|/data/app/x/oat/arm/base.odex",
-      "main|/system/bin/app",
-      "other[+10]|/system/lib/libc.so",
-    ]);
-    expect(evidence.limitations.find((l) => l.code === "unknown_frames")?.count).toBe(2);
-  });
+  test(
+    "simpleperf's file[+offset] names of unsymbolized addresses are one [unknown] frame per " +
+      "file",
+    () => {
+      const sample = (addr: string, leaf: string) =>
+        `app\t7 [001] 10.000001:\t\t1000000 task-clock:u:\n        ${addr}\t${leaf}\n        ` +
+        `b3cea535\tmain (/system/bin/app)\n\n`;
+      const text =
+        sample("9a3a607f", "base.odex[+41107f] (/data/app/x/oat/arm/base.odex)") +
+        sample("9a3a6080", "base.odex[+411080] (/data/app/x/oat/arm/base.odex)") +
+        sample("1", "other[+10] (/system/lib/libc.so)");
+      const evidence = extract(enc(text));
+      const frames = rowsOf(evidence.tables.frames)
+        .map((f) => `${f.function}|${f.module}`)
+        .sort();
+      expect(frames).toEqual([
+        "[unknown]|/data/app/x/oat/arm/base.odex",
+        "main|/system/bin/app",
+        "other[+10]|/system/lib/libc.so",
+      ]);
+      expect(evidence.limitations.find((l) => l.code === "unknown_frames")?.count).toBe(2);
+    },
+  );
 
   test("frames met chunk after chunk keep nothing of the chunks they were read from", async () => {
     // Each 1 MiB chunk brings one new frame; the rest repeats a known one (kept substrings held 1
     // MiB a chunk).
-    const filler = `app 7 [000] 1.000001: 1000 cpu-clock:\n\t1000 ${"known_function_with_a_long_name".repeat(8)}+0x1 (/usr/bin/app)\n\n`;
+    const filler =
+      `app 7 [000] 1.000001: 1000 ` +
+      `cpu-clock:\n\t1000 ${"known_function_with_a_long_name".repeat(8)}+0x1 (/usr/bin/app)\n\n`;
     const chunks = chunksWithNewNames(
       24,
       (i) => `app 7 [000] 1.000001: 1000 cpu-clock:\n\t1000 fresh_${i}+0x1 (/usr/bin/app)\n\n`,
@@ -223,25 +241,29 @@ describe("perf-script adapter", () => {
     for (const f of spin) expect([f.file, typeof f.line]).toEqual(["hot.c", "number"]);
   });
 
-  test("V8 --perf-basic-prof frames are JavaScript with file, line and column; kernel frames are kernel", () => {
-    const evidence = extract(readFileSync(join(FIXTURES, "node-perf-basic-prof.perf.txt")));
-    const burn = rowsOf(evidence.tables.frames).filter((f) => f.function === "burnHotspot");
-    expect(burn).toEqual([
-      expect.objectContaining({
-        language: "javascript",
-        file: "file:///app/workloads/hot.js",
-        line: 4,
-        column: 21,
-        module: null,
-      }),
-    ]);
-    expect(evidence.limitations.map((l) => l.code)).not.toContain("unnamed_jit_frames");
-    expect(
-      rowsOf(evidence.tables.frames).some(
-        (f) => f.language === "kernel" && f.module === "[kernel.kallsyms]",
-      ),
-    ).toBe(true);
-  });
+  test(
+    "V8 --perf-basic-prof frames are JavaScript with file, line and column; kernel frames are " +
+      "kernel",
+    () => {
+      const evidence = extract(readFileSync(join(FIXTURES, "node-perf-basic-prof.perf.txt")));
+      const burn = rowsOf(evidence.tables.frames).filter((f) => f.function === "burnHotspot");
+      expect(burn).toEqual([
+        expect.objectContaining({
+          language: "javascript",
+          file: "file:///app/workloads/hot.js",
+          line: 4,
+          column: 21,
+          module: null,
+        }),
+      ]);
+      expect(evidence.limitations.map((l) => l.code)).not.toContain("unnamed_jit_frames");
+      expect(
+        rowsOf(evidence.tables.frames).some(
+          (f) => f.language === "kernel" && f.module === "[kernel.kallsyms]",
+        ),
+      ).toBe(true);
+    },
+  );
 
   test("JIT frames their perf map does not name are counted as unnamed_jit_frames", () => {
     const evidence = extract(readFileSync(join(FIXTURES, "node-truncated-perf-map.perf.txt")));
@@ -273,14 +295,16 @@ describe("perf-script adapter", () => {
     // total.
     const huge = extract(
       enc(
-        "a 1 2.000001: 10 cpu-clock:\n\t 1 f (/x)\n\na 1 2.000002: 99999999999999999999 cpu-clock:\n\t 1 f (/x)\n\n",
+        "a 1 2.000001: 10 cpu-clock:\n\t 1 f (/x)\n\na 1 2.000002: 99999999999999999999 " +
+          "cpu-clock:\n\t 1 f (/x)\n\n",
       ),
     );
     expect(huge.summary.samples).toBe(1);
     expect(
       await code(
         enc(
-          "a 1 2.000001: 9007199254740991 cpu-clock:\n\t 1 f (/x)\n\na 1 2.000002: 9007199254740991 cpu-clock:\n\t 1 f (/x)\n",
+          "a 1 2.000001: 9007199254740991 cpu-clock:\n\t 1 f (/x)\n\na 1 2.000002: " +
+            "9007199254740991 cpu-clock:\n\t 1 f (/x)\n",
         ),
       ),
     ).toBe("ARTIFACT_TOO_LARGE");

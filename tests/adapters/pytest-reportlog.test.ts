@@ -229,28 +229,32 @@ describe("pytest-reportlog streamed", () => {
     }
   };
 
-  test("chunk by chunk, every corpus file and every edge case gives the rows, limitations and errors of the whole file", async () => {
-    const files = corpusFiles("pytest-reportlog").map((f) => loadPayload(f.path));
-    const text = new TextDecoder().decode(files[0]!);
-    const lines = text.trimEnd().split("\n");
-    const cases = [
-      ...files,
-      enc.encode(lines.slice(0, -3).join("\n") + "\n" + lines.at(-3)!.slice(0, 40)),
-      enc.encode(lines.slice(0, -1).join("\r\n") + "\r\n\r\n\n"),
-      enc.encode(text.trimEnd()),
-      enc.encode([lines[0], "{not json", ...lines.slice(1)].join("\n")),
-      enc.encode('{"$report_type": "SessionStart"'),
-      enc.encode(""),
-    ];
-    for (const bytes of cases) {
-      const expected = whole(bytes);
-      for (const chunkSize of [1, 7, 4096, 1 << 20])
-        expect(await outcome(bytes, chunkSize)).toEqual(expected);
-    }
-    expect(await outcome(files[0]!, 13, { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 5 })).toEqual(
-      whole(files[0]!, { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 5 }),
-    );
-  });
+  test(
+    "chunk by chunk, every corpus file and every edge case gives the rows, limitations and " +
+      "errors of the whole file",
+    async () => {
+      const files = corpusFiles("pytest-reportlog").map((f) => loadPayload(f.path));
+      const text = new TextDecoder().decode(files[0]!);
+      const lines = text.trimEnd().split("\n");
+      const cases = [
+        ...files,
+        enc.encode(lines.slice(0, -3).join("\n") + "\n" + lines.at(-3)!.slice(0, 40)),
+        enc.encode(lines.slice(0, -1).join("\r\n") + "\r\n\r\n\n"),
+        enc.encode(text.trimEnd()),
+        enc.encode([lines[0], "{not json", ...lines.slice(1)].join("\n")),
+        enc.encode('{"$report_type": "SessionStart"'),
+        enc.encode(""),
+      ];
+      for (const bytes of cases) {
+        const expected = whole(bytes);
+        for (const chunkSize of [1, 7, 4096, 1 << 20])
+          expect(await outcome(bytes, chunkSize)).toEqual(expected);
+      }
+      expect(await outcome(files[0]!, 13, { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 5 })).toEqual(
+        whole(files[0]!, { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 5 }),
+      );
+    },
+  );
 
   test("rows reach the sink in bounded batches, numbered across them", async () => {
     const record = (i: number) =>
@@ -276,7 +280,8 @@ describe("pytest-reportlog streamed", () => {
 
 describe("real pytest run", () => {
   test.skipIf(!hasPytest)(
-    "pass, fail, setup error, skip, xfail, warning and user properties import as pytest reported them",
+    "pass, fail, setup error, skip, xfail, warning and user properties import as pytest " +
+      "reported them",
     () => {
       const dir = tempDir();
       try {

@@ -58,7 +58,8 @@ beforeAll(async () => {
 afterAll(() => cleanup());
 
 describe("sampled-stack formats read back flameox's exports", () => {
-  test("a cpuprofile exported as collapsed stacks and as speedscope imports back with the same self per function", async () => {
+  test("a cpuprofile exported as collapsed stacks and as speedscope imports back with the same " +
+    "self per function", async () => {
     const original = await importFile(join(SAMPLES, "sample.cpuprofile"));
     const want = await selfByFunction(original.artifact);
     expect(want.metric).toBe("cpu_time");

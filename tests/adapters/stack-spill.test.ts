@@ -226,36 +226,40 @@ describe("stack trie spilling on Perfetto traces", () => {
     { name: "sampled (protobufjs)", bytes: () => sampledTrace(5) },
   ];
   for (const trace of traces) {
-    test(`${trace.name}: a trie of 4 stacks and 3 waiting events in memory give the unbounded import`, async () => {
-      const bytes = trace.bytes();
-      const whole = await runStream(perfetto, bytes);
-      const reference = byId(
-        whole.evidence.streamed.includes("stacks")
-          ? streamedTableRows(whole, "stacks")
-          : bufferRows(whole.evidence.tables.stacks!),
-      );
-      expect(reference.length).toBeGreaterThan(4);
-      if (trace.name.startsWith("sampled"))
-        expect(reference.filter((r) => r.metric === "samples").length).toBeGreaterThan(100);
-      const space = new CountingSpace();
-      const capped = await runStream(perfetto, bytes, {
-        spill: space,
-        maxStacksInMemory: 4,
-        pendingEventsInMemory: 3,
-      });
-      expect(byId(streamedTableRows(capped, "stacks"))).toEqual(reference);
-      expect(space.created).toBeGreaterThan(1);
-      expect(space.alive).toBe(0);
-      for (const table of ["frames", "frame_measurements", "call_edges"] as const) {
-        expect(bufferRows(capped.evidence.tables[table]!)).toEqual(
-          bufferRows(whole.evidence.tables[table]!),
+    test(
+      `${trace.name}: a trie of 4 stacks and 3 waiting events in memory give the unbounded ` +
+        `import`,
+      async () => {
+        const bytes = trace.bytes();
+        const whole = await runStream(perfetto, bytes);
+        const reference = byId(
+          whole.evidence.streamed.includes("stacks")
+            ? streamedTableRows(whole, "stacks")
+            : bufferRows(whole.evidence.tables.stacks!),
         );
-      }
-      const byIndex = (rows: Row[]) =>
-        rows.sort((a, b) => Number(a.event_index) - Number(b.event_index));
-      expect(byIndex(streamedTableRows(capped, "trace_events"))).toEqual(
-        byIndex(streamedTableRows(whole, "trace_events")),
-      );
-    });
+        expect(reference.length).toBeGreaterThan(4);
+        if (trace.name.startsWith("sampled"))
+          expect(reference.filter((r) => r.metric === "samples").length).toBeGreaterThan(100);
+        const space = new CountingSpace();
+        const capped = await runStream(perfetto, bytes, {
+          spill: space,
+          maxStacksInMemory: 4,
+          pendingEventsInMemory: 3,
+        });
+        expect(byId(streamedTableRows(capped, "stacks"))).toEqual(reference);
+        expect(space.created).toBeGreaterThan(1);
+        expect(space.alive).toBe(0);
+        for (const table of ["frames", "frame_measurements", "call_edges"] as const) {
+          expect(bufferRows(capped.evidence.tables[table]!)).toEqual(
+            bufferRows(whole.evidence.tables[table]!),
+          );
+        }
+        const byIndex = (rows: Row[]) =>
+          rows.sort((a, b) => Number(a.event_index) - Number(b.event_index));
+        expect(byIndex(streamedTableRows(capped, "trace_events"))).toEqual(
+          byIndex(streamedTableRows(whole, "trace_events")),
+        );
+      },
+    );
   }
 });

@@ -104,60 +104,67 @@ describe("massif", () => {
     });
   }
 
-  test("rules: below-threshold callers under their own root frame; no peak: the largest detailed snapshot", () => {
-    const text = [
-      "desc: (none)",
-      "cmd: ./a",
-      "time_unit: i",
-      "#-----------",
-      "snapshot=0",
-      "#-----------",
-      "time=0",
-      "mem_heap_B=300",
-      "mem_heap_extra_B=0",
-      "mem_stacks_B=0",
-      "heap_tree=detailed",
-      "n2: 300 (heap allocation functions) malloc/new/new[], --alloc-fns, etc.",
-      " n2: 250 0x1: grow (a.c:3)",
-      "  n0: 200 0x2: main (a.c:9)",
-      "  n0: 50 in 3 places, all below massif's threshold (1.00%)",
-      " n0: 50 in 1 place, below massif's threshold (1.00%)",
-      "#-----------",
-      "snapshot=1",
-      "#-----------",
-      "time=5",
-      "mem_heap_B=10",
-      "mem_heap_extra_B=0",
-      "mem_stacks_B=0",
-      "heap_tree=detailed",
-      "n1: 10 (heap allocation functions) malloc/new/new[], --alloc-fns, etc.",
-      " n0: 10 0x1: grow (a.c:3)",
-    ].join("\n");
-    const evidence = extractWith(massifAdapter, text);
-    expect(evidence.summary.peak_snapshot).toBe(0);
-    expect(byFunction(evidence, "inuse_space", "self_value")).toEqual(
-      new Map([
-        ["grow", 250],
+  test(
+    "rules: below-threshold callers under their own root frame; no peak: the largest detailed " +
+      "snapshot",
+    () => {
+      const text = [
+        "desc: (none)",
+        "cmd: ./a",
+        "time_unit: i",
+        "#-----------",
+        "snapshot=0",
+        "#-----------",
+        "time=0",
+        "mem_heap_B=300",
+        "mem_heap_extra_B=0",
+        "mem_stacks_B=0",
+        "heap_tree=detailed",
+        "n2: 300 (heap allocation functions) malloc/new/new[], --alloc-fns, etc.",
+        " n2: 250 0x1: grow (a.c:3)",
+        "  n0: 200 0x2: main (a.c:9)",
+        "  n0: 50 in 3 places, all below massif's threshold (1.00%)",
+        " n0: 50 in 1 place, below massif's threshold (1.00%)",
+        "#-----------",
+        "snapshot=1",
+        "#-----------",
+        "time=5",
+        "mem_heap_B=10",
+        "mem_heap_extra_B=0",
+        "mem_stacks_B=0",
+        "heap_tree=detailed",
+        "n1: 10 (heap allocation functions) malloc/new/new[], --alloc-fns, etc.",
+        " n0: 10 0x1: grow (a.c:3)",
+      ].join("\n");
+      const evidence = extractWith(massifAdapter, text);
+      expect(evidence.summary.peak_snapshot).toBe(0);
+      expect(byFunction(evidence, "inuse_space", "self_value")).toEqual(
+        new Map([
+          ["grow", 250],
+          ["(below massif's threshold)", 50],
+        ]),
+      );
+      const names = new Map(rowsOf(evidence.tables.frames).map((f) => [f.frame_id, f.function]));
+      expect(
+        rowsOf(evidence.tables.stacks)
+          .map((s) => [
+            (s.frame_ids as string[]).map((id) => names.get(id)).join(";"),
+            s.duration_ns,
+          ])
+          .sort(),
+      ).toEqual([
         ["(below massif's threshold)", 50],
-      ]),
-    );
-    const names = new Map(rowsOf(evidence.tables.frames).map((f) => [f.frame_id, f.function]));
-    expect(
-      rowsOf(evidence.tables.stacks)
-        .map((s) => [(s.frame_ids as string[]).map((id) => names.get(id)).join(";"), s.duration_ns])
-        .sort(),
-    ).toEqual([
-      ["(below massif's threshold)", 50],
-      ["(below massif's threshold);grow", 50],
-      ["main;grow", 200],
-    ]);
-    expect(limitation(evidence, "below_threshold")).toBe(100);
-    expect(rowsOf(evidence.tables.frames).find((f) => f.function === "grow")).toMatchObject({
-      file: "a.c",
-      line: null,
-      language: "native",
-    });
-  });
+        ["(below massif's threshold);grow", 50],
+        ["main;grow", 200],
+      ]);
+      expect(limitation(evidence, "below_threshold")).toBe(100);
+      expect(rowsOf(evidence.tables.frames).find((f) => f.function === "grow")).toMatchObject({
+        file: "a.c",
+        line: null,
+        language: "native",
+      });
+    },
+  );
 
   test("malformed input: typed errors", () => {
     expect(
@@ -226,19 +233,27 @@ describe("dhat", () => {
   }
 
   for (const file of corpusFiles("dhat")) {
-    test(`${file.name}: detected; allocated and peak bytes per allocating function equal an independent reading`, () => {
-      const bytes = loadPayload(file.path);
-      expect(detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name).toBe("dhat");
-      const evidence = dhatAdapter.extract({
-        bytes,
-        displayName: "t",
-        limits: { maxEvents: 1e6, maxNestingDepth: 64, maxArgsBytes: 1024 },
-      });
-      const ref = dhatReference(parse(bytes));
-      expect(sorted(byFunction(evidence, "alloc_space", "self_value"))).toEqual(sorted(ref.alloc));
-      expect(sorted(byFunction(evidence, "inuse_space", "self_value"))).toEqual(sorted(ref.inuse));
-      expect(evidence.limitations.map((l) => l.code)).not.toContain("samples_without_stack");
-    });
+    test(
+      `${file.name}: detected; allocated and peak bytes per allocating function equal an ` +
+        `independent reading`,
+      () => {
+        const bytes = loadPayload(file.path);
+        expect(detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name).toBe("dhat");
+        const evidence = dhatAdapter.extract({
+          bytes,
+          displayName: "t",
+          limits: { maxEvents: 1e6, maxNestingDepth: 64, maxArgsBytes: 1024 },
+        });
+        const ref = dhatReference(parse(bytes));
+        expect(sorted(byFunction(evidence, "alloc_space", "self_value"))).toEqual(
+          sorted(ref.alloc),
+        );
+        expect(sorted(byFunction(evidence, "inuse_space", "self_value"))).toEqual(
+          sorted(ref.inuse),
+        );
+        expect(evidence.limitations.map((l) => l.code)).not.toContain("samples_without_stack");
+      },
+    );
   }
 
   test("massif's peak tree and DHAT's t-gmax agree on the same program", () => {

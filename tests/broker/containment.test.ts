@@ -258,7 +258,8 @@ describe.skipIf(!BWRAP || !PYTHON)("managed containment holds", () => {
   );
 
   test.skipIf(!IS_ROOT || !SETPRIV)(
-    "as an unprivileged user (uid 65534): the same attacks fail inside the sandbox, or the capability is reported unavailable",
+    "as an unprivileged user (uid 65534): the same attacks fail inside the sandbox, or the " +
+      "capability is reported unavailable",
     async () => {
       const host = await attack({ sandboxed: false, unprivileged: true });
       expect(host).toMatchObject({
@@ -292,12 +293,16 @@ describe.skipIf(!BWRAP || !PYTHON)("managed containment holds", () => {
   );
 
   test.skipIf(!IS_ROOT || !SETPRIV)(
-    "as an unprivileged user (uid 65534): the behaviour probe proves the sandbox, or reports why not",
+    "as an unprivileged user (uid 65534): the behaviour probe proves the sandbox, or reports " +
+      "why not",
     async () => {
       const script = join(scratch, "probe-as-user.ts");
       writeFileSync(
         script,
-        `import { probeSandbox } from ${JSON.stringify(join(REPO, "src", "broker", "sandbox-probe.ts"))};\nconsole.log(JSON.stringify(await probeSandbox(${JSON.stringify(BWRAP)}, "/nonexistent")));\n`,
+        `import { probeSandbox } ` +
+          `from ${JSON.stringify(join(REPO, "src", "broker", "sandbox-probe.ts"))}` +
+          `;\nconsole.log(JSON.stringify(await probeSandbox(${JSON.stringify(BWRAP)}, ` +
+          `"/nonexistent")));\n`,
       );
       chmodSync(script, 0o644);
       const result = await runProcess({

@@ -47,17 +47,21 @@ describe("executable resolver", () => {
     expect(bound.sha256).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
-  test("an in-root symlink to an outside binary is refused; an in-root symlink to an in-root file is fine", () => {
-    expect(() => resolveExecutable(request("bin/escape.sh"))).toThrow(
-      expect.objectContaining({
-        code: "EXECUTION_REFUSED",
-        message: expect.stringContaining("outside the project root"),
-      }),
-    );
-    const alias = resolveExecutable(request("bin/alias.sh"));
-    expect(alias.path).toBe(join(project.path, "bin", "alias.sh"));
-    expect(alias.canonical_path.endsWith("/bin/tool.sh")).toBe(true);
-  });
+  test(
+    "an in-root symlink to an outside binary is refused; an in-root symlink to an in-root file " +
+      "is fine",
+    () => {
+      expect(() => resolveExecutable(request("bin/escape.sh"))).toThrow(
+        expect.objectContaining({
+          code: "EXECUTION_REFUSED",
+          message: expect.stringContaining("outside the project root"),
+        }),
+      );
+      const alias = resolveExecutable(request("bin/alias.sh"));
+      expect(alias.path).toBe(join(project.path, "bin", "alias.sh"));
+      expect(alias.canonical_path.endsWith("/bin/tool.sh")).toBe(true);
+    },
+  );
 
   test("a bare name is searched on the request's PATH only, skipping relative entries", () => {
     expect(resolveExecutable(request("sh"))).toMatchObject({ trust: "host_tool" });

@@ -109,7 +109,8 @@ describe("capture adapters on this host", () => {
     else expect(result.limitations.map((l) => l.code)).toContain("measurements_not_imported");
   }, 60_000);
 
-  test("node --heap-prof keeps (and extracts) a sampling heap profile; bun --heap-prof is labelled a heap snapshot", async () => {
+  test("node --heap-prof keeps (and extracts) a sampling heap profile; bun --heap-prof is " +
+    "labelled a heap snapshot", async () => {
     if (!availableOr("v8-heap", "node", ["absent"])) return;
     const node = await (await p.service.capture()).run({ adapter: "v8-heap", workload: "alloc" });
     const profile = node.artifacts.find((a) => a.kind === "memory_profile")!;
@@ -133,7 +134,8 @@ describe("capture adapters on this host", () => {
     }
   }, 60_000);
 
-  test("managed containment: read-only root, declared writable roots only, store hidden, network denied — or refused", async () => {
+  test("managed containment: read-only root, declared writable roots only, store hidden, network " +
+    "denied — or refused", async () => {
     if (
       !availableOr("containment.bubblewrap", "bwrap", [
         "absent",

@@ -173,7 +173,9 @@ describe("capture CLI", () => {
     const leases = () =>
       db
         .query(
-          "SELECT run_id, lease_pid, json_extract(execution_json, '$.workload_process.pid') AS workload FROM runs WHERE execution_status = 'running' AND json_extract(execution_json, '$.workload_process.pid') IS NOT NULL",
+          "SELECT run_id, lease_pid, json_extract(execution_json, '$.workload_process.pid') " +
+            "AS workload FROM runs WHERE execution_status = 'running' AND " +
+            "json_extract(execution_json, '$.workload_process.pid') IS NOT NULL",
         )
         .all() as { run_id: string; lease_pid: number; workload: number }[];
     for (let i = 0; i < 200 && leases().length < 2; i++) await sleep(100);

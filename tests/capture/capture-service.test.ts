@@ -65,38 +65,45 @@ describe("capture through the broker", () => {
     expect(existsSync(join(p.root, "out.txt"))).toBe(false);
   });
 
-  test("the child sees none of the stripped variables, only the allowlist and the declared environment", async () => {
-    const planted = {
-      LD_PRELOAD: "/nonexistent/evil.so",
-      LD_LIBRARY_PATH: "/nonexistent",
-      PYTHONPATH: "/nonexistent",
-      BASH_ENV: "/nonexistent/rc",
-      NODE_OPTIONS: "--max-old-space-size=4096",
-      GITHUB_TOKEN: "ghp_secret",
-      AWS_SECRET_ACCESS_KEY: "aws-secret",
-      DB_PASSWORD: "hunter2",
-      FLAMEOX_TEST_UNLISTED: "not-allowlisted",
-    };
-    const saved = Object.fromEntries(Object.keys(planted).map((k) => [k, process.env[k]]));
-    Object.assign(process.env, planted);
-    try {
-      const result = await (await p.service.capture()).run({ adapter: "command", workload: "env" });
-      const names = stdoutOf(result)
-        .trim()
-        .split("\n")
-        .map((line) => line.split("=")[0]);
-      for (const name of Object.keys(planted)) expect(names).not.toContain(name);
-      // HOME is the account's home from the password database, never copied from flameox's
-      // environment.
-      expect(names).toContain("HOME");
-      expect(names).toContain("PATH");
-      expect(stdoutOf(result)).toContain("MODE=fast");
-    } finally {
-      for (const [k, v] of Object.entries(saved))
-        if (v === undefined) delete process.env[k];
-        else process.env[k] = v;
-    }
-  });
+  test(
+    "the child sees none of the stripped variables, only the allowlist and the declared " +
+      "environment",
+    async () => {
+      const planted = {
+        LD_PRELOAD: "/nonexistent/evil.so",
+        LD_LIBRARY_PATH: "/nonexistent",
+        PYTHONPATH: "/nonexistent",
+        BASH_ENV: "/nonexistent/rc",
+        NODE_OPTIONS: "--max-old-space-size=4096",
+        GITHUB_TOKEN: "ghp_secret",
+        AWS_SECRET_ACCESS_KEY: "aws-secret",
+        DB_PASSWORD: "hunter2",
+        FLAMEOX_TEST_UNLISTED: "not-allowlisted",
+      };
+      const saved = Object.fromEntries(Object.keys(planted).map((k) => [k, process.env[k]]));
+      Object.assign(process.env, planted);
+      try {
+        const result = await (await p.service.capture()).run({
+          adapter: "command",
+          workload: "env",
+        });
+        const names = stdoutOf(result)
+          .trim()
+          .split("\n")
+          .map((line) => line.split("=")[0]);
+        for (const name of Object.keys(planted)) expect(names).not.toContain(name);
+        // HOME is the account's home from the password database, never copied from flameox's
+        // environment.
+        expect(names).toContain("HOME");
+        expect(names).toContain("PATH");
+        expect(stdoutOf(result)).toContain("MODE=fast");
+      } finally {
+        for (const [k, v] of Object.entries(saved))
+          if (v === undefined) delete process.env[k];
+          else process.env[k] = v;
+      }
+    },
+  );
 
   test("output over the cap is kept truncated in the artifact and flagged partial", async () => {
     const result = await (await p.service.capture()).run({ adapter: "command", workload: "flood" });
@@ -112,34 +119,38 @@ describe("capture through the broker", () => {
     expect(result.artifacts.find((a) => a.role === "stderr")!.partial).toBe(false);
   });
 
-  test("a workload whose grandchild ignores SIGTERM is fully gone after its timeout; the run says timed_out and which signals were sent", async () => {
-    const result = await (await p.service.capture()).run({
-      adapter: "command",
-      workload: "stubborn",
-    });
-    expect(result.execution_status).toBe("timed_out");
-    expect(result.termination.kind).toBe("timeout");
-    const signals = result.termination.signals_sent.map((s) => `${s.signal}→${s.target}`);
-    expect(signals.slice(0, 2)).toEqual(["SIGTERM→group", "SIGKILL→group"]);
-    // A descendant the subreaper adopted while the group was being killed gets its own
-    // SIGKILL; whether that happens depends on timing, never on anything else.
-    expect(signals.slice(2).every((s) => s === "SIGKILL→descendant")).toBe(true);
-    const grandchild = Number(/grandchild (\d+)/.exec(stdoutOf(result))![1]);
-    const stat = existsSync(`/proc/${grandchild}/stat`)
-      ? readFileSync(`/proc/${grandchild}/stat`, "utf8")
-      : "";
-    expect(stat === "" || / Z /.test(stat)).toBe(true);
-    const run = p.service.getRun(result.run_id);
-    expect(run).toMatchObject({
-      run_type: "execution",
-      execution_status: "timed_out",
-      error: { code: "PROCESS_TIMEOUT" },
-    });
-    expect(
-      (run.execution!.execution as { termination: { signals_sent: unknown[] } }).termination
-        .signals_sent,
-    ).toEqual(result.termination.signals_sent);
-  });
+  test(
+    "a workload whose grandchild ignores SIGTERM is fully gone after its timeout; the run says " +
+      "timed_out and which signals were sent",
+    async () => {
+      const result = await (await p.service.capture()).run({
+        adapter: "command",
+        workload: "stubborn",
+      });
+      expect(result.execution_status).toBe("timed_out");
+      expect(result.termination.kind).toBe("timeout");
+      const signals = result.termination.signals_sent.map((s) => `${s.signal}→${s.target}`);
+      expect(signals.slice(0, 2)).toEqual(["SIGTERM→group", "SIGKILL→group"]);
+      // A descendant the subreaper adopted while the group was being killed gets its own
+      // SIGKILL; whether that happens depends on timing, never on anything else.
+      expect(signals.slice(2).every((s) => s === "SIGKILL→descendant")).toBe(true);
+      const grandchild = Number(/grandchild (\d+)/.exec(stdoutOf(result))![1]);
+      const stat = existsSync(`/proc/${grandchild}/stat`)
+        ? readFileSync(`/proc/${grandchild}/stat`, "utf8")
+        : "";
+      expect(stat === "" || / Z /.test(stat)).toBe(true);
+      const run = p.service.getRun(result.run_id);
+      expect(run).toMatchObject({
+        run_type: "execution",
+        execution_status: "timed_out",
+        error: { code: "PROCESS_TIMEOUT" },
+      });
+      expect(
+        (run.execution!.execution as { termination: { signals_sent: unknown[] } }).termination
+          .signals_sent,
+      ).toEqual(result.termination.signals_sent);
+    },
+  );
 
   test("the declared oracle validates a successful capture; its verdict is a status of its own", async () => {
     const passed = await (await p.service.capture()).run({

@@ -111,7 +111,8 @@ test.skipIf(!PYTHON || !IS_ROOT)(
 );
 
 test.skipIf(!PYTHON)(
-  "a host Unix socket outside the hidden directories answers an uncontained run and not a contained one",
+  "a host Unix socket outside the hidden directories answers an uncontained run and not a " +
+    "contained one",
   async () => {
     const capture = await p.service.capture();
     const uncontained = await capture.run({

@@ -74,7 +74,8 @@ describe("perf capture → perf-script extraction → hotspots", () => {
     expect(hotspots.items[0]!.self_fraction).toBeGreaterThan(0.5);
   }, 90_000);
 
-  test("a Node.js program runs with --perf-basic-prof (declared) and its JavaScript frames are named", async () => {
+  test("a Node.js program runs with --perf-basic-prof (declared) and its JavaScript frames are " +
+    "named", async () => {
     if (!perfAvailable()) return;
     const capture = await p.service.capture();
     const result = await capture.run({

@@ -122,44 +122,48 @@ describe("plan bindings", () => {
     }
   });
 
-  test("a workspace policy changed after planning is CONFIGURATION_CHANGED; a request cannot loosen managed policy", async () => {
-    const config = join(p.root, ".diagnostics", "config.toml");
-    const original = readFileSync(config, "utf8");
-    const preview = await (await p.service.capture()).plan({
-      adapter: "command",
-      workload: "other",
-    });
-    writeFileSync(
-      config,
-      original.replace("max_output_bytes = 16777216", "max_output_bytes = 1024"),
-    );
-    try {
-      await expect((await p.service.capture()).execute(preview.plan_id)).rejects.toMatchObject({
-        code: "CONFIGURATION_CHANGED",
+  test(
+    "a workspace policy changed after planning is CONFIGURATION_CHANGED; a request cannot " +
+      "loosen managed policy",
+    async () => {
+      const config = join(p.root, ".diagnostics", "config.toml");
+      const original = readFileSync(config, "utf8");
+      const preview = await (await p.service.capture()).plan({
+        adapter: "command",
+        workload: "other",
       });
-    } finally {
-      writeFileSync(config, original);
-    }
-    writeFileSync(
-      config,
-      original.replace('containment = "trusted_local"', 'containment = "managed"'),
-    );
-    try {
-      const strict = await (
-        await import("../../src/application/workspace-service.ts")
-      ).WorkspaceService.open({ workspace: p.root });
-      await expect(
-        (await strict.capture()).plan({
-          adapter: "command",
-          workload: "other",
-          containment: "trusted_local",
-        }),
-      ).rejects.toMatchObject({ code: "EXECUTION_REFUSED" });
-      strict.close();
-    } finally {
-      writeFileSync(config, original);
-    }
-  });
+      writeFileSync(
+        config,
+        original.replace("max_output_bytes = 16777216", "max_output_bytes = 1024"),
+      );
+      try {
+        await expect((await p.service.capture()).execute(preview.plan_id)).rejects.toMatchObject({
+          code: "CONFIGURATION_CHANGED",
+        });
+      } finally {
+        writeFileSync(config, original);
+      }
+      writeFileSync(
+        config,
+        original.replace('containment = "trusted_local"', 'containment = "managed"'),
+      );
+      try {
+        const strict = await (
+          await import("../../src/application/workspace-service.ts")
+        ).WorkspaceService.open({ workspace: p.root });
+        await expect(
+          (await strict.capture()).plan({
+            adapter: "command",
+            workload: "other",
+            containment: "trusted_local",
+          }),
+        ).rejects.toMatchObject({ code: "EXECUTION_REFUSED" });
+        strict.close();
+      } finally {
+        writeFileSync(config, original);
+      }
+    },
+  );
 
   test("unknown adapters, workloads, parameters and options are refused at planning", async () => {
     await expect(

@@ -24,18 +24,22 @@ beforeAll(async () => {
 });
 afterAll(() => p.cleanup());
 
-test("trusted_local: a project executable's --version is not run at plan time; the refusal says why", async () => {
-  const planning = (await p.service.capture()).plan({
-    adapter: "v8-cpu",
-    workload: "fake_node",
-    containment: "trusted_local",
-  });
-  await expect(planning).rejects.toMatchObject({ code: "CAPABILITY_UNAVAILABLE" });
-  await expect(planning).rejects.toThrow(
-    /project executable, whose version is probed only inside managed containment/,
-  );
-  expect(existsSync(marker)).toBe(false);
-});
+test(
+  "trusted_local: a project executable's --version is not run at plan time; the refusal says " +
+    "why",
+  async () => {
+    const planning = (await p.service.capture()).plan({
+      adapter: "v8-cpu",
+      workload: "fake_node",
+      containment: "trusted_local",
+    });
+    await expect(planning).rejects.toMatchObject({ code: "CAPABILITY_UNAVAILABLE" });
+    await expect(planning).rejects.toThrow(
+      /project executable, whose version is probed only inside managed containment/,
+    );
+    expect(existsSync(marker)).toBe(false);
+  },
+);
 
 test("managed: the version probe runs inside the sandbox, where the project is read-only", async () => {
   const capture = await p.service.capture();

@@ -84,49 +84,57 @@ beforeEach(() => {
 afterEach(() => dir.cleanup());
 
 describe("source identity runs nothing from the repository", () => {
-  test("a dirty tree with filters, textconv, external diff, fsmonitor and hooks configured: no configured program runs", async () => {
-    writeFileSync(join(root, "src", "main.txt"), "edited\n");
-    writeFileSync(join(root, "run.sh"), "#!/bin/sh\necho edited\n");
-    const identity = await sourceIdentity(root, PATH);
-    expect(readdirSync(markers)).toEqual([]);
-    expect(identity).toMatchObject({
-      repository: "git",
-      identity_quality: "exact",
-      missing_fields: [],
-    });
-    expect(identity.diff_bytes).toBe("edited\n".length + "#!/bin/sh\necho edited\n".length);
-  });
+  test(
+    "a dirty tree with filters, textconv, external diff, fsmonitor and hooks configured: no " +
+      "configured program runs",
+    async () => {
+      writeFileSync(join(root, "src", "main.txt"), "edited\n");
+      writeFileSync(join(root, "run.sh"), "#!/bin/sh\necho edited\n");
+      const identity = await sourceIdentity(root, PATH);
+      expect(readdirSync(markers)).toEqual([]);
+      expect(identity).toMatchObject({
+        repository: "git",
+        identity_quality: "exact",
+        missing_fields: [],
+      });
+      expect(identity.diff_bytes).toBe("edited\n".length + "#!/bin/sh\necho edited\n".length);
+    },
+  );
 
-  test("identical bytes are clean; content, mode, deletion, staging and untracked files each change the identity", async () => {
-    // Plain git is used below to stage a file, so the hostile configuration goes first.
-    rmSync(join(root, ".gitattributes"));
-    rmSync(join(root, ".git", "info", "attributes"));
-    writeFileSync(join(root, ".git", "config"), cleanConfig);
-    const clean = await sourceIdentity(root, PATH);
-    expect(clean.identity_quality).toBe("clean");
-    expect(clean.head_commit).toMatch(/^[0-9a-f]{40}$/);
-    const seen = new Set([clean.source_state_id]);
-    const step = async (change: () => void) => {
-      change();
-      const now = await sourceIdentity(root, PATH);
-      expect(now.identity_quality).toBe("exact");
-      expect(seen.has(now.source_state_id)).toBe(false);
-      seen.add(now.source_state_id);
-    };
-    // Same size, and the modification time set back: the index's cached stat data must not hide it.
-    await step(() => {
-      const before = statSync(join(root, "src", "main.txt"));
-      writeFileSync(join(root, "src", "main.txt"), "hellO\n");
-      utimesSync(join(root, "src", "main.txt"), before.atime, before.mtime);
-    });
-    await step(() => chmodSync(join(root, "src", "main.txt"), 0o755));
-    await step(() => unlinkSync(join(root, "run.sh")));
-    await step(() => {
-      writeFileSync(join(root, "staged.txt"), "new\n");
-      git(root, ["add", "staged.txt"]);
-    });
-    await step(() => writeFileSync(join(root, "untracked.txt"), "input\n"));
-    expect(readdirSync(markers)).toEqual([]);
-    expect(existsSync(join(root, ".diagnostics"))).toBe(false);
-  });
+  test(
+    "identical bytes are clean; content, mode, deletion, staging and untracked files each " +
+      "change the identity",
+    async () => {
+      // Plain git is used below to stage a file, so the hostile configuration goes first.
+      rmSync(join(root, ".gitattributes"));
+      rmSync(join(root, ".git", "info", "attributes"));
+      writeFileSync(join(root, ".git", "config"), cleanConfig);
+      const clean = await sourceIdentity(root, PATH);
+      expect(clean.identity_quality).toBe("clean");
+      expect(clean.head_commit).toMatch(/^[0-9a-f]{40}$/);
+      const seen = new Set([clean.source_state_id]);
+      const step = async (change: () => void) => {
+        change();
+        const now = await sourceIdentity(root, PATH);
+        expect(now.identity_quality).toBe("exact");
+        expect(seen.has(now.source_state_id)).toBe(false);
+        seen.add(now.source_state_id);
+      };
+      // Same size, and the modification time set back: the index's cached stat data must not hide it.
+      await step(() => {
+        const before = statSync(join(root, "src", "main.txt"));
+        writeFileSync(join(root, "src", "main.txt"), "hellO\n");
+        utimesSync(join(root, "src", "main.txt"), before.atime, before.mtime);
+      });
+      await step(() => chmodSync(join(root, "src", "main.txt"), 0o755));
+      await step(() => unlinkSync(join(root, "run.sh")));
+      await step(() => {
+        writeFileSync(join(root, "staged.txt"), "new\n");
+        git(root, ["add", "staged.txt"]);
+      });
+      await step(() => writeFileSync(join(root, "untracked.txt"), "input\n"));
+      expect(readdirSync(markers)).toEqual([]);
+      expect(existsSync(join(root, ".diagnostics"))).toBe(false);
+    },
+  );
 });

@@ -30,7 +30,8 @@ describe("workload approve on the CLI", () => {
   const state = async () =>
     (await run(["workload", "show", "marker", "--json"])).json.approval.state;
 
-  test("without a terminal and without --yes it refuses with CONFIRMATION_REQUIRED; nothing is approved, nothing runs", async () => {
+  test("without a terminal and without --yes it refuses with CONFIRMATION_REQUIRED; nothing is " +
+    "approved, nothing runs", async () => {
     const refused = await run(["workload", "approve", "marker", "--json"]);
     expect(refused.code).toBe(2);
     expect(refused.json.error).toMatchObject({ code: "CONFIRMATION_REQUIRED" });
@@ -80,7 +81,8 @@ describe("workload approve on the CLI", () => {
     });
   }, 60_000);
 
-  test("approved, it runs; an edit of flameox.toml leaves it stale and refused until approved again with --yes", async () => {
+  test("approved, it runs; an edit of flameox.toml leaves it stale and refused until approved " +
+    "again with --yes", async () => {
     const ran = await run(["capture", "run", "command", "--workload", "marker", "--json"]);
     expect(ran.code).toBe(0);
     expect(readFileSync(join(ws.root, "ran.txt"), "utf8")).toBe("ran\n");
@@ -138,45 +140,54 @@ describe("approval in the capture service", () => {
   const file = () => join(p.root, "flameox.toml");
   beforeAll(async () => {
     p = await captureProject(
-      '[workloads.plain]\nargv = ["true"]\n\n[workloads.boxed]\nargv = ["true"]\ncontainment = "managed"\n',
+      '[workloads.plain]\nargv = ["true"]\n\n[workloads.boxed]\nargv = ["true"]\ncontainment ' +
+        '= "managed"\n',
       { approve: false },
     );
   });
   afterAll(() => p.cleanup());
 
-  test("a plan made before its approval was revoked is refused at execution, and no run is recorded", async () => {
-    const capture = await p.service.capture();
-    capture.approveWorkload("plain");
-    const plan = await capture.plan({ adapter: "command", workload: "plain" });
-    expect(capture.revokeWorkload("plain")).toMatchObject({
-      revoked: 1,
-      approval: { state: "unapproved" },
-    });
-    await expect(capture.execute(plan.plan_id)).rejects.toMatchObject({
-      code: "WORKLOAD_NOT_APPROVED",
-    });
-    expect(p.service.listRuns({ limit: 10 }).total).toBe(0);
-  });
+  test(
+    "a plan made before its approval was revoked is refused at execution, and no run is " +
+      "recorded",
+    async () => {
+      const capture = await p.service.capture();
+      capture.approveWorkload("plain");
+      const plan = await capture.plan({ adapter: "command", workload: "plain" });
+      expect(capture.revokeWorkload("plain")).toMatchObject({
+        revoked: 1,
+        approval: { state: "unapproved" },
+      });
+      await expect(capture.execute(plan.plan_id)).rejects.toMatchObject({
+        code: "WORKLOAD_NOT_APPROVED",
+      });
+      expect(p.service.listRuns({ limit: 10 }).total).toBe(0);
+    },
+  );
 
-  test("only the newest approval counts: reverting the file to an older approved form leaves it stale", async () => {
-    const capture = await p.service.capture();
-    const original = readFileSync(file(), "utf8");
-    capture.approveWorkload("plain");
-    writeFileSync(
-      file(),
-      original.replace(
-        'argv = ["true"]\n\n[workloads.boxed]',
-        'argv = ["true", "v2"]\n\n[workloads.boxed]',
-      ),
-    );
-    expect(capture.showWorkload("plain").approval.state).toBe("stale");
-    capture.approveWorkload("plain");
-    writeFileSync(file(), original);
-    expect(capture.showWorkload("plain").approval.state).toBe("stale");
-    await expect(capture.plan({ adapter: "command", workload: "plain" })).rejects.toMatchObject({
-      code: "WORKLOAD_NOT_APPROVED",
-    });
-  });
+  test(
+    "only the newest approval counts: reverting the file to an older approved form leaves it " +
+      "stale",
+    async () => {
+      const capture = await p.service.capture();
+      const original = readFileSync(file(), "utf8");
+      capture.approveWorkload("plain");
+      writeFileSync(
+        file(),
+        original.replace(
+          'argv = ["true"]\n\n[workloads.boxed]',
+          'argv = ["true", "v2"]\n\n[workloads.boxed]',
+        ),
+      );
+      expect(capture.showWorkload("plain").approval.state).toBe("stale");
+      capture.approveWorkload("plain");
+      writeFileSync(file(), original);
+      expect(capture.showWorkload("plain").approval.state).toBe("stale");
+      await expect(capture.plan({ adapter: "command", workload: "plain" })).rejects.toMatchObject({
+        code: "WORKLOAD_NOT_APPROVED",
+      });
+    },
+  );
 
   test("declared containment is part of the approved form, and a plan cannot ask for less", async () => {
     const capture = await p.service.capture();
@@ -200,38 +211,47 @@ describe("approval in the capture service", () => {
 });
 
 describe("control schema migration", () => {
-  test("a version-2 workspace opens at the current version with an approvals table; configure_workload's old source is renamed", async () => {
-    const ws = await tempWorkspace();
-    try {
-      const path = join(ws.root, ".diagnostics", "control.sqlite");
-      const db = new Database(path);
-      // What version 2 had: no approvals (v3) and no HEAD log (v4).
-      db.exec("DROP TABLE workload_approvals; DROP TABLE corpus_head_log; PRAGMA user_version = 2");
-      db.query("UPDATE meta SET value = '2' WHERE key = 'schema_version'").run();
-      db.query(
-        "INSERT INTO configuration_changes VALUES ('op_1', '2026-01-01T00:00:00.000Z', 'agent', 'create', 'w', NULL, 'sha256:a', 'sha256:b')",
-      ).run();
-      db.close();
-      const service = await WorkspaceService.open({ workspace: ws.root });
+  test(
+    "a version-2 workspace opens at the current version with an approvals table; " +
+      "configure_workload's old source is renamed",
+    async () => {
+      const ws = await tempWorkspace();
       try {
-        const control = service.ws.control.db;
-        expect(
-          (control.query("PRAGMA user_version").get() as { user_version: number }).user_version,
-        ).toBe(CONTROL_SCHEMA_VERSION);
-        expect(control.query("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({
-          value: String(CONTROL_SCHEMA_VERSION),
-        });
-        expect(control.query("SELECT source FROM configuration_changes").all()).toEqual([
-          { source: "mcp_client" },
-        ]);
-        expect(control.query("SELECT count(*) AS n FROM workload_approvals").get()).toEqual({
-          n: 0,
-        });
+        const path = join(ws.root, ".diagnostics", "control.sqlite");
+        const db = new Database(path);
+        // What version 2 had: no approvals (v3) and no HEAD log (v4).
+        db.exec(
+          "DROP TABLE workload_approvals; DROP TABLE corpus_head_log; PRAGMA user_version = 2",
+        );
+        db.query("UPDATE meta SET value = '2' WHERE key = 'schema_version'").run();
+        db.query(
+          "INSERT INTO configuration_changes VALUES ('op_1', '2026-01-01T00:00:00.000Z', " +
+            "'agent', 'create', 'w', NULL, 'sha256:a', 'sha256:b')",
+        ).run();
+        db.close();
+        const service = await WorkspaceService.open({ workspace: ws.root });
+        try {
+          const control = service.ws.control.db;
+          expect(
+            (control.query("PRAGMA user_version").get() as { user_version: number }).user_version,
+          ).toBe(CONTROL_SCHEMA_VERSION);
+          expect(
+            control.query("SELECT value FROM meta WHERE key = 'schema_version'").get(),
+          ).toEqual({
+            value: String(CONTROL_SCHEMA_VERSION),
+          });
+          expect(control.query("SELECT source FROM configuration_changes").all()).toEqual([
+            { source: "mcp_client" },
+          ]);
+          expect(control.query("SELECT count(*) AS n FROM workload_approvals").get()).toEqual({
+            n: 0,
+          });
+        } finally {
+          service.close();
+        }
       } finally {
-        service.close();
+        ws.cleanup();
       }
-    } finally {
-      ws.cleanup();
-    }
-  });
+    },
+  );
 });

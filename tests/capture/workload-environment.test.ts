@@ -65,36 +65,40 @@ async function withHostEnvironment<T>(
 }
 
 describe("workload environment: a closed allow-list", () => {
-  test("flameox's secrets, loader variables, PATH and HOME do not reach the workload; declared variables and plain locale values do", async () => {
-    const result = await withHostEnvironment(
-      {
-        AWS_SECRET_ACCESS_KEY: "aws-secret",
-        DATABASE_URL: "postgres://user:pw@db/x",
-        LD_PRELOAD: "/nonexistent/evil.so",
-        PATH: `${fakeBin}:${process.env.PATH}`,
-        HOME: planted.path,
-        LANG: "C.UTF-8",
-        LC_CTYPE: "../../tmp/evil-locale",
-        TZ: "../../tmp/zone",
-      },
-      async () => (await p.service.capture()).run({ adapter: "command", workload: "env" }),
-    );
-    const env = Object.fromEntries(
-      stdoutOf(result)
-        .trim()
-        .split("\n")
-        .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
-    );
-    for (const name of ["AWS_SECRET_ACCESS_KEY", "DATABASE_URL", "LD_PRELOAD", "LC_CTYPE", "TZ"])
-      expect([name, env[name]]).toEqual([name, undefined]);
-    expect(env.PATH).toBe(WORKLOAD_PATH);
-    expect(env.HOME).toBe(accountHome() ?? undefined);
-    expect(env.HOME).not.toBe(planted.path);
-    expect(env.LANG).toBe("C.UTF-8");
-    expect(env.MODE).toBe("fast");
-    const allowed = new Set(["PATH", "HOME", "LANG", "MODE"]);
-    expect(Object.keys(env).filter((name) => !allowed.has(name))).toEqual([]);
-  });
+  test(
+    "flameox's secrets, loader variables, PATH and HOME do not reach the workload; declared " +
+      "variables and plain locale values do",
+    async () => {
+      const result = await withHostEnvironment(
+        {
+          AWS_SECRET_ACCESS_KEY: "aws-secret",
+          DATABASE_URL: "postgres://user:pw@db/x",
+          LD_PRELOAD: "/nonexistent/evil.so",
+          PATH: `${fakeBin}:${process.env.PATH}`,
+          HOME: planted.path,
+          LANG: "C.UTF-8",
+          LC_CTYPE: "../../tmp/evil-locale",
+          TZ: "../../tmp/zone",
+        },
+        async () => (await p.service.capture()).run({ adapter: "command", workload: "env" }),
+      );
+      const env = Object.fromEntries(
+        stdoutOf(result)
+          .trim()
+          .split("\n")
+          .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+      );
+      for (const name of ["AWS_SECRET_ACCESS_KEY", "DATABASE_URL", "LD_PRELOAD", "LC_CTYPE", "TZ"])
+        expect([name, env[name]]).toEqual([name, undefined]);
+      expect(env.PATH).toBe(WORKLOAD_PATH);
+      expect(env.HOME).toBe(accountHome() ?? undefined);
+      expect(env.HOME).not.toBe(planted.path);
+      expect(env.LANG).toBe("C.UTF-8");
+      expect(env.MODE).toBe("fast");
+      const allowed = new Set(["PATH", "HOME", "LANG", "MODE"]);
+      expect(Object.keys(env).filter((name) => !allowed.has(name))).toEqual([]);
+    },
+  );
 
   test("a PATH in flameox's environment cannot choose which binary an approved bare name runs", async () => {
     rmSync(marker, { force: true });
@@ -109,15 +113,19 @@ describe("workload environment: a closed allow-list", () => {
     expect(JSON.stringify(plan)).not.toContain(fakeBin);
   });
 
-  test("a PATH the approved declaration names is the one the workload gets, and only the workload: planning finds git on the workspace's PATH", async () => {
-    rmSync(marker, { force: true });
-    rmSync(gitMarker, { force: true });
-    const result = await (await p.service.capture()).run({
-      adapter: "command",
-      workload: "declared-path",
-    });
-    expect(result.execution_status).toBe("succeeded");
-    expect(existsSync(marker)).toBe(true);
-    expect(existsSync(gitMarker)).toBe(false);
-  });
+  test(
+    "a PATH the approved declaration names is the one the workload gets, and only the " +
+      "workload: planning finds git on the workspace's PATH",
+    async () => {
+      rmSync(marker, { force: true });
+      rmSync(gitMarker, { force: true });
+      const result = await (await p.service.capture()).run({
+        adapter: "command",
+        workload: "declared-path",
+      });
+      expect(result.execution_status).toBe("succeeded");
+      expect(existsSync(marker)).toBe(true);
+      expect(existsSync(gitMarker)).toBe(false);
+    },
+  );
 });

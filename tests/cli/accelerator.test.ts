@@ -52,7 +52,8 @@ function reference(bytes: Uint8Array, minGap: number): Reference {
         device
           .map(
             (t) =>
-              `SELECT deviceId AS d, contextId AS c, streamId AS s, start, "end" AS e, correlationId AS k FROM ${t} WHERE "end" >= start`,
+              `SELECT deviceId AS d, contextId AS c, streamId AS s, start, "end" AS e, ` +
+              `correlationId AS k FROM ${t} WHERE "end" >= start`,
           )
           .join(" UNION ALL "),
       )
@@ -158,7 +159,8 @@ function expectAgrees(
 }
 
 describe("analyze accelerator", () => {
-  test("a small export: busy time, gaps with the host's slices, launch latency equal the SQL over its rows", async () => {
+  test("a small export: busy time, gaps with the host's slices, launch latency equal the SQL over " +
+    "its rows", async () => {
     const bytes = smallExport();
     const path = join(scratch.path, "small.sqlite");
     writeFileSync(path, bytes);

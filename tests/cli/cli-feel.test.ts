@@ -59,19 +59,23 @@ describe("arguments", () => {
     expect(await refusal(["runs", "list", "--json", "--cursor", "--limt"])).toBeNull(); // --limt is --cursor's value
   });
 
-  test("known flags in every spelling pass: --name value, --name=value, kebab-case, --no-flag, after --", async () => {
-    for (const args of [
-      ["runs", "list", "--limit", "1"],
-      ["runs", "list", "--limit=1"],
-      ["import", "x.json", "--producer-version", "20", "--media-type", "application/json"],
-      ["setup", "--no-verify", "--dry-run", "--client", "cursor"],
-      ["capture", "run", "command", "--workload", "w", "--", "--anything"],
-      ["--help"],
-    ]) {
-      expect(await refusal(args)).toBeNull();
-    }
-    expect((await run(["runs", "list", "--limit=1", "--json"])).json.items).toHaveLength(1);
-  });
+  test(
+    "known flags in every spelling pass: --name value, --name=value, kebab-case, --no-flag, " +
+      "after --",
+    async () => {
+      for (const args of [
+        ["runs", "list", "--limit", "1"],
+        ["runs", "list", "--limit=1"],
+        ["import", "x.json", "--producer-version", "20", "--media-type", "application/json"],
+        ["setup", "--no-verify", "--dry-run", "--client", "cursor"],
+        ["capture", "run", "command", "--workload", "w", "--", "--anything"],
+        ["--help"],
+      ]) {
+        expect(await refusal(args)).toBeNull();
+      }
+      expect((await run(["runs", "list", "--limit=1", "--json"])).json.items).toHaveLength(1);
+    },
+  );
 
   test("nearest ignores names that are too far away", () => {
     expect(nearest("limt", ["limit", "cursor"])).toBe("limit");

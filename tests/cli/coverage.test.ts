@@ -72,10 +72,12 @@ function writeDataFile(path: string, files: Record<string, number[]>): void {
   db.run("CREATE TABLE context (id integer primary key, context text, unique (context))");
   db.run("INSERT INTO context VALUES (1, ''), (2, 'test_a')");
   db.run(
-    "CREATE TABLE line_bits (file_id integer, context_id integer, numbits blob, unique (file_id, context_id))",
+    "CREATE TABLE line_bits (file_id integer, context_id integer, numbits blob, unique " +
+      "(file_id, context_id))",
   );
   db.run(
-    "CREATE TABLE arc (file_id integer, context_id integer, fromno integer, tono integer, unique (file_id, context_id, fromno, tono))",
+    "CREATE TABLE arc (file_id integer, context_id integer, fromno integer, tono integer, " +
+      "unique (file_id, context_id, fromno, tono))",
   );
   db.run("CREATE TABLE tracer (file_id integer primary key, tracer text)");
   const bits = (lines: number[]) => {
@@ -98,64 +100,73 @@ function writeDataFile(path: string, files: Record<string, number[]>): void {
 }
 
 describe("analyze coverage over the corpus", () => {
-  test("a data file: lines executed per file as coverage.py's queries give them, no totals, and it says why", async () => {
-    const file = corpusFiles("coverage-py").find((f) => f.name.startsWith("local-coverage"))!;
-    const imported = await cli(["import", file.path, "--json"], { cwd: root });
-    const run = (imported.json as Json).run_id;
-    // The import names the recipe to ask next.
-    expect([(imported.json as Json).next_tool, (imported.json as Json).next_arguments]).toEqual([
-      "analyze_coverage",
-      { run_or_artifact: run },
-    ]);
-    const r = await coverage([run]);
-    const expected = sqliteLines(file.path);
-    expect(r.evidence.status).toBe("available");
-    expect(Object.fromEntries(r.items.map((f: Json) => [f.file, f.lines_executed]))).toEqual(
-      Object.fromEntries(Object.entries(expected).map(([f, l]) => [f, l.length])),
-    );
-    expect(r.items.every((f: Json) => f.lines_total === null && f.percent_executed === null)).toBe(
-      true,
-    );
-    expect([r.totals.lines_executed, r.totals.lines_total, r.totals.files_without_total]).toEqual([
-      19,
-      null,
-      3,
-    ]);
-    expect(r.limitations.map((l: Json) => l.code)).toContain("executed_lines_only");
-  });
-
-  test("the JSON report and the Cobertura XML of the same run: per file, the report's own covered / statements", async () => {
-    const jsonFile = corpusFiles("coverage-py-json")[0]!.path;
-    const report = JSON.parse(readFileSync(jsonFile, "utf8"));
-    const expected = Object.fromEntries(
-      Object.entries(
-        report.files as Record<
-          string,
-          { summary: { covered_lines: number; num_statements: number } }
-        >,
-      ).map(([f, v]) => [
-        f,
-        [
-          v.summary.covered_lines,
-          v.summary.num_statements,
-          Math.round((v.summary.covered_lines / v.summary.num_statements) * 10000) / 100,
-        ],
-      ]),
-    );
-    for (const path of [jsonFile, corpusFiles("coverage-xml")[0]!.path]) {
-      const { artifact } = await importFile(path);
-      const r = await coverage([artifact]);
-      expect(
-        Object.fromEntries(
-          r.items.map((f: Json) => [f.file, [f.lines_executed, f.lines_total, f.percent_executed]]),
-        ),
-      ).toEqual(expected);
-      expect([r.totals.lines_executed, r.totals.lines_total]).toEqual([
-        report.totals.covered_lines,
-        report.totals.num_statements,
+  test(
+    "a data file: lines executed per file as coverage.py's queries give them, no totals, and " +
+      "it says why",
+    async () => {
+      const file = corpusFiles("coverage-py").find((f) => f.name.startsWith("local-coverage"))!;
+      const imported = await cli(["import", file.path, "--json"], { cwd: root });
+      const run = (imported.json as Json).run_id;
+      // The import names the recipe to ask next.
+      expect([(imported.json as Json).next_tool, (imported.json as Json).next_arguments]).toEqual([
+        "analyze_coverage",
+        { run_or_artifact: run },
       ]);
-    }
-  });
+      const r = await coverage([run]);
+      const expected = sqliteLines(file.path);
+      expect(r.evidence.status).toBe("available");
+      expect(Object.fromEntries(r.items.map((f: Json) => [f.file, f.lines_executed]))).toEqual(
+        Object.fromEntries(Object.entries(expected).map(([f, l]) => [f, l.length])),
+      );
+      expect(
+        r.items.every((f: Json) => f.lines_total === null && f.percent_executed === null),
+      ).toBe(true);
+      expect([r.totals.lines_executed, r.totals.lines_total, r.totals.files_without_total]).toEqual(
+        [19, null, 3],
+      );
+      expect(r.limitations.map((l: Json) => l.code)).toContain("executed_lines_only");
+    },
+  );
+
+  test(
+    "the JSON report and the Cobertura XML of the same run: per file, the report's own covered " +
+      "/ statements",
+    async () => {
+      const jsonFile = corpusFiles("coverage-py-json")[0]!.path;
+      const report = JSON.parse(readFileSync(jsonFile, "utf8"));
+      const expected = Object.fromEntries(
+        Object.entries(
+          report.files as Record<
+            string,
+            { summary: { covered_lines: number; num_statements: number } }
+          >,
+        ).map(([f, v]) => [
+          f,
+          [
+            v.summary.covered_lines,
+            v.summary.num_statements,
+            Math.round((v.summary.covered_lines / v.summary.num_statements) * 10000) / 100,
+          ],
+        ]),
+      );
+      for (const path of [jsonFile, corpusFiles("coverage-xml")[0]!.path]) {
+        const { artifact } = await importFile(path);
+        const r = await coverage([artifact]);
+        expect(
+          Object.fromEntries(
+            r.items.map((f: Json) => [
+              f.file,
+              [f.lines_executed, f.lines_total, f.percent_executed],
+            ]),
+          ),
+        ).toEqual(expected);
+        expect([r.totals.lines_executed, r.totals.lines_total]).toEqual([
+          report.totals.covered_lines,
+          report.totals.num_statements,
+        ]);
+      }
+    },
+  );
 });
 
 describe("analyze coverage --diff", () => {
@@ -201,41 +212,49 @@ describe("analyze coverage --diff", () => {
     expect(r.base).toEqual({ type: "run", id: base });
   });
 
-  test("pages follow the cursor; the text output lists changed lines; MCP returns what the CLI returns", async () => {
-    const first = await coverage([head, "--diff", base, "--limit", "1"]);
-    expect([first.returned, first.total]).toEqual([1, 4]);
-    const second = await coverage([
-      head,
-      "--diff",
-      base,
-      "--limit",
-      "1",
-      "--cursor",
-      first.next_cursor,
-    ]);
-    expect(second.items[0].file).not.toBe(first.items[0].file);
-    const text = await cli(["analyze", "coverage", head, "--diff", base], { cwd: root });
-    expect(text.stdout).toContain("4,21,34,55");
-    expect(text.stdout).toContain("6 newly executed, 5 no longer executed");
-    const mcp = await connect(root);
-    try {
-      const viaCli = await coverage([head, "--diff", base]);
-      const r = await call(mcp.client, "analyze_coverage", { run_or_artifact: head, base });
-      expect(r.isError).toBe(false);
-      expect([r.result.items, r.result.totals]).toEqual([viaCli.items, viaCli.totals]);
-      const bad = await call(mcp.client, "analyze_coverage", { run_or_artifact: head, extra: 1 });
-      expect(bad.isError).toBe(true);
-    } finally {
-      await mcp.close();
-    }
-  });
+  test(
+    "pages follow the cursor; the text output lists changed lines; MCP returns what the CLI " +
+      "returns",
+    async () => {
+      const first = await coverage([head, "--diff", base, "--limit", "1"]);
+      expect([first.returned, first.total]).toEqual([1, 4]);
+      const second = await coverage([
+        head,
+        "--diff",
+        base,
+        "--limit",
+        "1",
+        "--cursor",
+        first.next_cursor,
+      ]);
+      expect(second.items[0].file).not.toBe(first.items[0].file);
+      const text = await cli(["analyze", "coverage", head, "--diff", base], { cwd: root });
+      expect(text.stdout).toContain("4,21,34,55");
+      expect(text.stdout).toContain("6 newly executed, 5 no longer executed");
+      const mcp = await connect(root);
+      try {
+        const viaCli = await coverage([head, "--diff", base]);
+        const r = await call(mcp.client, "analyze_coverage", { run_or_artifact: head, base });
+        expect(r.isError).toBe(false);
+        expect([r.result.items, r.result.totals]).toEqual([viaCli.items, viaCli.totals]);
+        const bad = await call(mcp.client, "analyze_coverage", { run_or_artifact: head, extra: 1 });
+        expect(bad.isError).toBe(true);
+      } finally {
+        await mcp.close();
+      }
+    },
+  );
 
   test("by function where the evidence names them (Cobertura methods)", async () => {
     const xml = (hits: Record<number, number>) =>
-      `<?xml version="1.0"?><coverage line-rate="0.5" version="x"><packages><package name="p"><classes><class name="A" filename="A.java"><methods>` +
-      `<method name="run" signature="()V"><lines><line number="3" hits="${hits[3]}"/><line number="4" hits="${hits[4]}"/></lines></method>` +
-      `<method name="stop" signature="()V"><lines><line number="8" hits="${hits[8]}"/></lines></method></methods>` +
-      `<lines>${[3, 4, 8].map((n) => `<line number="${n}" hits="${hits[n]}"/>`).join("")}</lines></class></classes></package></packages></coverage>`;
+      `<?xml version="1.0"?><coverage line-rate="0.5" version="x"><packages><package ` +
+      `name="p"><classes><class name="A" filename="A.java"><methods>` +
+      `<method name="run" signature="()V"><lines><line number="3" hits="${hits[3]}"/><line ` +
+      `number="4" hits="${hits[4]}"/></lines></method>` +
+      `<method name="stop" signature="()V"><lines><line number="8" ` +
+      `hits="${hits[8]}"/></lines></method></methods>` +
+      `<lines>${[3, 4, 8].map((n) => `<line number="${n}" hits="${hits[n]}"/>`).join("")}` +
+      `</lines></class></classes></package></packages></coverage>`;
     writeFileSync(join(root, "a.xml"), xml({ 3: 1, 4: 0, 8: 2 }));
     writeFileSync(join(root, "b.xml"), xml({ 3: 1, 4: 5, 8: 0 }));
     const a = await importFile(join(root, "a.xml"));
@@ -260,13 +279,15 @@ describe("analyze coverage --diff", () => {
 });
 
 describe("hostile coverage databases through the import pipeline", () => {
-  test("a view named like coverage.py's line table is refused with a typed error; the artifact is kept and the workspace stays valid", async () => {
+  test("a view named like coverage.py's line table is refused with a typed error; the artifact is " +
+    "kept and the workspace stays valid", async () => {
     const db = new Database(":memory:");
     db.run("CREATE TABLE coverage_schema (version integer)");
     db.run("INSERT INTO coverage_schema VALUES (7)");
     db.run("CREATE TABLE file (id integer primary key, path text)");
     db.run(
-      "CREATE VIEW line_bits AS SELECT 1 AS file_id, 1 AS context_id, zeroblob(100000000) AS numbits",
+      "CREATE VIEW line_bits AS SELECT 1 AS file_id, 1 AS context_id, zeroblob(100000000) AS " +
+        "numbits",
     );
     writeFileSync(join(root, "evil.coverage"), db.serialize());
     db.close();
@@ -286,7 +307,8 @@ describe("analyze coverage over real coverage.py runs", () => {
     test.skip(`not run: ${NO_COVERAGE_REASON}`, () => {});
     return;
   }
-  test("two runs of a pytest project: the diff equals the difference of coverage.py's own CoverageData.lines()", async () => {
+  test("two runs of a pytest project: the diff equals the difference of coverage.py's own " +
+    "CoverageData.lines()", async () => {
     // Both runs in the same folder, so the same file has the same path in both.
     const a = runCoverageProject(join(root, "proj"));
     const b = runCoverageProject(join(root, "proj"), { COVER_NEGATIVE: "1" });

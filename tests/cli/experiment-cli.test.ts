@@ -68,7 +68,8 @@ beforeAll(async () => {
 afterAll(() => dir?.cleanup());
 
 describe("experiment CLI end to end", () => {
-  test("an experiment of a workload whose approval was revoked is refused (exit 9) until it is approved again", async () => {
+  test("an experiment of a workload whose approval was revoked is refused (exit 9) until it is " +
+    "approved again", async () => {
     expect((await run(["workload", "revoke", "dedupe"])).json).toMatchObject({
       revoked: 1,
       approval: { state: "unapproved" },

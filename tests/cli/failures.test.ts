@@ -81,35 +81,41 @@ describe.skipIf(!hasPytest)("analyze failures", () => {
     expect(runs[1]!.summary.counts.failed).toBe(runs[0]!.summary.counts.failed! - 1);
   });
 
-  test("clusters cover every failing test pytest listed, grouped by exception and normalized message", async () => {
-    const r = { json: both };
-    const clusters = r.json.items as {
-      exception_type: string | null;
-      message_pattern: string;
-      count: number;
-      tests: number;
-      inputs: number;
-      example_node_ids: string[];
-      outcomes: Record<string, number>;
-    }[];
-    const expectedPhases = runs.reduce((n, run) => n + run.summary.failing.size, 0);
-    expect(clusters.reduce((n, c) => n + c.count, 0)).toBe(expectedPhases);
-    // pytest's short summary names the exception after " - "; the two parametrized ValueErrors
-    // (different numbers) are one cluster.
-    const valueErrors = [...runs[0]!.summary.failing]
-      .filter(([, f]) => f.text.startsWith("ValueError:"))
-      .map(([id]) => `test_sample.py::${id.split("::").at(-1)}`);
-    expect(valueErrors.length).toBe(2);
-    const ve = clusters.find((c) => c.exception_type === "ValueError")!;
-    expect(ve.message_pattern).toBe("ValueError: bad value <n> at <addr>");
-    expect(ve.tests).toBe(2);
-    expect(ve.count).toBe(4); // both tests, in both runs
-    expect(ve.inputs).toBe(2);
-    expect(ve.example_node_ids.sort()).toEqual(valueErrors.sort());
-    const errors = clusters.filter((c) => (c.outcomes.error ?? 0) > 0);
-    expect(errors.map((c) => c.exception_type)).toEqual(["RuntimeError"]);
-    expect(errors[0]!.count).toBe(runs[0]!.summary.counts.error! + runs[1]!.summary.counts.error!);
-  });
+  test(
+    "clusters cover every failing test pytest listed, grouped by exception and normalized " +
+      "message",
+    async () => {
+      const r = { json: both };
+      const clusters = r.json.items as {
+        exception_type: string | null;
+        message_pattern: string;
+        count: number;
+        tests: number;
+        inputs: number;
+        example_node_ids: string[];
+        outcomes: Record<string, number>;
+      }[];
+      const expectedPhases = runs.reduce((n, run) => n + run.summary.failing.size, 0);
+      expect(clusters.reduce((n, c) => n + c.count, 0)).toBe(expectedPhases);
+      // pytest's short summary names the exception after " - "; the two parametrized ValueErrors
+      // (different numbers) are one cluster.
+      const valueErrors = [...runs[0]!.summary.failing]
+        .filter(([, f]) => f.text.startsWith("ValueError:"))
+        .map(([id]) => `test_sample.py::${id.split("::").at(-1)}`);
+      expect(valueErrors.length).toBe(2);
+      const ve = clusters.find((c) => c.exception_type === "ValueError")!;
+      expect(ve.message_pattern).toBe("ValueError: bad value <n> at <addr>");
+      expect(ve.tests).toBe(2);
+      expect(ve.count).toBe(4); // both tests, in both runs
+      expect(ve.inputs).toBe(2);
+      expect(ve.example_node_ids.sort()).toEqual(valueErrors.sort());
+      const errors = clusters.filter((c) => (c.outcomes.error ?? 0) > 0);
+      expect(errors.map((c) => c.exception_type)).toEqual(["RuntimeError"]);
+      expect(errors[0]!.count).toBe(
+        runs[0]!.summary.counts.error! + runs[1]!.summary.counts.error!,
+      );
+    },
+  );
 
   test("flaky tests are the node ids pytest failed in one run and passed in the other", async () => {
     const r = { json: both };

@@ -47,7 +47,8 @@ describe("flameox CLI", () => {
   });
 
   heavyTest(
-    "a 56 MB trace is scanned in pieces and encoded on the thread under the default budget, in one piece and inline under 512 MiB, with the same evidence",
+    "a 56 MB trace is scanned in pieces and encoded on the thread under the default budget, " +
+      "in one piece and inline under 512 MiB, with the same evidence",
     async () => {
       const big = join(root, "generated-56mb.json");
       await generateChromeTrace(big, 56 << 20, 7);
@@ -104,37 +105,42 @@ describe("flameox CLI", () => {
     expect(run.json.registrations[0].media_type).toBe("application/zstd");
   });
 
-  test("identical bytes imported twice are one artifact object with two registrations; sensitivity is the maximum", async () => {
-    const copy = join(root, "copy-of-profile.cpuprofile");
-    copyFileSync(join(SAMPLES, "sample.cpuprofile"), copy);
-    const again = await cli(["import", copy, "--sensitivity", "sensitive", "--json"], {
-      cwd: root,
-    });
-    expect(again.code).toBe(0);
-    expect(again.json.artifact_id).toBe(profile.artifact_id);
-    expect(again.json.deduplicated).toBe(true);
-    expect(again.json.run_id).not.toBe(profile.run_id);
-    const shown = await cli(["artifacts", "show", profile.artifact_id, "--json"], { cwd: root });
-    expect(shown.json.registration_count).toBe(2);
-    expect(shown.json.registrations.map((r: any) => r.display_name).sort()).toEqual([
-      "copy-of-profile.cpuprofile",
-      "sample.cpuprofile",
-    ]);
-    expect(shown.json.effective_sensitivity).toBe("sensitive");
-    const hex = profile.artifact_id.slice(7);
-    expect(readdirSync(join(root, ".diagnostics", "artifacts", "sha256", hex.slice(0, 2)))).toEqual(
-      [hex],
-    );
-    expect(JSON.stringify(shown.json)).not.toContain(root);
-    // Two extractions of one artifact are not summed: the artifact's totals equal one run's.
-    const byArtifact = (
-      await cli(["analyze", "hotspots", profile.artifact_id, "--json"], { cwd: root })
-    ).json;
-    const byFirstRun = (await cli(["analyze", "hotspots", profile.run_id, "--json"], { cwd: root }))
-      .json;
-    expect(byArtifact.coverage.total_self_value).toBe(byFirstRun.coverage.total_self_value);
-    expect(byArtifact.inputs.generation_ids).toHaveLength(1);
-  });
+  test(
+    "identical bytes imported twice are one artifact object with two registrations; " +
+      "sensitivity is the maximum",
+    async () => {
+      const copy = join(root, "copy-of-profile.cpuprofile");
+      copyFileSync(join(SAMPLES, "sample.cpuprofile"), copy);
+      const again = await cli(["import", copy, "--sensitivity", "sensitive", "--json"], {
+        cwd: root,
+      });
+      expect(again.code).toBe(0);
+      expect(again.json.artifact_id).toBe(profile.artifact_id);
+      expect(again.json.deduplicated).toBe(true);
+      expect(again.json.run_id).not.toBe(profile.run_id);
+      const shown = await cli(["artifacts", "show", profile.artifact_id, "--json"], { cwd: root });
+      expect(shown.json.registration_count).toBe(2);
+      expect(shown.json.registrations.map((r: any) => r.display_name).sort()).toEqual([
+        "copy-of-profile.cpuprofile",
+        "sample.cpuprofile",
+      ]);
+      expect(shown.json.effective_sensitivity).toBe("sensitive");
+      const hex = profile.artifact_id.slice(7);
+      expect(
+        readdirSync(join(root, ".diagnostics", "artifacts", "sha256", hex.slice(0, 2))),
+      ).toEqual([hex]);
+      expect(JSON.stringify(shown.json)).not.toContain(root);
+      // Two extractions of one artifact are not summed: the artifact's totals equal one run's.
+      const byArtifact = (
+        await cli(["analyze", "hotspots", profile.artifact_id, "--json"], { cwd: root })
+      ).json;
+      const byFirstRun = (
+        await cli(["analyze", "hotspots", profile.run_id, "--json"], { cwd: root })
+      ).json;
+      expect(byArtifact.coverage.total_self_value).toBe(byFirstRun.coverage.total_self_value);
+      expect(byArtifact.inputs.generation_ids).toHaveLength(1);
+    },
+  );
 
   test("hotspots name the commit, rank by self time and page with a cursor", async () => {
     const first = await cli(

@@ -15,27 +15,31 @@ beforeAll(async () => {
 afterAll(() => cleanup());
 
 describe("flameox import options", () => {
-  test("a bad --kind or --media-type exits 2 with INVALID_ARGUMENTS naming the field, and records no run", async () => {
-    const kind = await cli(
-      ["import", join(SAMPLES, "sample.cpuprofile"), "--kind", "flamegraph", "--json"],
-      { cwd: root },
-    );
-    expect(kind.code).toBe(2);
-    expect(kind.json.error).toMatchObject({
-      code: "INVALID_ARGUMENTS",
-      details: { field: "kind" },
-    });
-    const media = await cli(
-      ["import", join(SAMPLES, "sample.cpuprofile"), "--media-type", "json", "--json"],
-      { cwd: root },
-    );
-    expect(media.json.error).toMatchObject({
-      code: "INVALID_ARGUMENTS",
-      details: { field: "media_type" },
-    });
-    const runs = await cli(["runs", "list", "--json"], { cwd: root });
-    expect(runs.json.items).toEqual([]);
-  });
+  test(
+    "a bad --kind or --media-type exits 2 with INVALID_ARGUMENTS naming the field, and records " +
+      "no run",
+    async () => {
+      const kind = await cli(
+        ["import", join(SAMPLES, "sample.cpuprofile"), "--kind", "flamegraph", "--json"],
+        { cwd: root },
+      );
+      expect(kind.code).toBe(2);
+      expect(kind.json.error).toMatchObject({
+        code: "INVALID_ARGUMENTS",
+        details: { field: "kind" },
+      });
+      const media = await cli(
+        ["import", join(SAMPLES, "sample.cpuprofile"), "--media-type", "json", "--json"],
+        { cwd: root },
+      );
+      expect(media.json.error).toMatchObject({
+        code: "INVALID_ARGUMENTS",
+        details: { field: "media_type" },
+      });
+      const runs = await cli(["runs", "list", "--json"], { cwd: root });
+      expect(runs.json.items).toEqual([]);
+    },
+  );
 
   test("valid options reach the registration", async () => {
     const r = await cli(

@@ -13,6 +13,7 @@ const main = join(REPO, "src", "cli", "main.ts");
 const HEAVY =
   /node_modules\/(arktype|@ark|apache-arrow|parquet-wasm|@duckdb|@modelcontextprotocol|protobufjs)\//;
 const COMMAND_MODULES = /\/src\/(application|storage|cli\/commands|mcp)\//;
+const REQUEST_MODULE = /\/src\/application\/requests\/[a-z-]+-requests?\.ts$/;
 const dir = tempDir();
 afterAll(() => dir.cleanup());
 
@@ -41,20 +42,44 @@ describe("lazy loading", () => {
 
   test("a profile analysis loads its own request schemas, not those of the other analyses", () => {
     // Exits 2 or 3 (no such artifact): what matters is what running the command loaded.
-    const probe = `const { runCli } = await import(${JSON.stringify(main)});
-      await runCli(["analyze", "hotspots", "sha256:0123456789abcdef", "--json"]);
-      console.log(JSON.stringify(Object.keys(require.cache).filter((p) => p.includes("/src/application/requests/"))));`;
-    const r = Bun.spawnSync([process.execPath, "-e", probe], {
-      cwd: dir.path,
+    const requestsLoadedBy = (argv: string[]): string[] => {
+      const probe = `const { runCli } = await import(${JSON.stringify(main)});
+        await runCli(${JSON.stringify(argv)});
+        const pattern = new RegExp(${JSON.stringify(REQUEST_MODULE.source)});
+        const loaded = Object.keys(require.cache).filter((p) => pattern.test(p));
+        console.log(JSON.stringify(loaded.map((p) => p.split("/").at(-1))));`;
+      const r = Bun.spawnSync([process.execPath, "-e", probe], {
+        cwd: dir.path,
+        env: { ...process.env, NO_COLOR: "1" },
+      });
+      return JSON.parse(r.stdout.toString().trim().split("\n").at(-1)!);
+    };
+    const artifact = "sha256:0123456789abcdef";
+    expect(requestsLoadedBy(["analyze", "hotspots", artifact, "--json"])).toEqual([
+      "profile-analysis-request.ts",
+    ]);
+    expect(
+      requestsLoadedBy(["trace", "window", artifact, "--start", "0", "--end", "1", "--json"]),
+    ).toEqual(["trace-window-request.ts"]);
+  }, 60_000);
+
+  test("study and investigation commands load their own requests, no Parquet to list", () => {
+    const init = Bun.spawnSync([process.execPath, main, "init", dir.path], {
       env: { ...process.env, NO_COLOR: "1" },
     });
-    const loaded: string[] = JSON.parse(r.stdout.toString().trim().split("\n").at(-1)!);
-    expect(loaded.some((p) => p.endsWith("profile-analysis-request.ts"))).toBe(true);
-    expect(
-      loaded.filter((p) =>
-        /(study|investigation|capture|recipe|otel|record|summary)-requests?\.ts$/.test(p),
-      ),
-    ).toEqual([]);
+    expect(init.exitCode).toBe(0);
+    const PARQUET = /node_modules\/(apache-arrow|parquet-wasm)\//;
+    const loaded = (argv: string[][]) =>
+      loadedBy(argv, new RegExp(`${REQUEST_MODULE.source}|${PARQUET.source}`)).map((p) =>
+        p.replace(/.*\/(node_modules\/[^/]+|[^/]+\.ts)(\/.*)?$/, "$1"),
+      );
+    // Listing investigations needs neither the study commands' schemas nor the hotspots
+    // recipe that recording an analysis runs.
+    expect(loaded([["investigations", "list"]])).toEqual(["investigation-requests.ts"]);
+    // A measurements query reads Parquet, but checks its request through its own schema only.
+    expect(loaded([["measurements", "query"]]).filter((p) => p.endsWith(".ts"))).toEqual([
+      "measurement-requests.ts",
+    ]);
   }, 60_000);
 
   test("status and import load none of the heavy packages in the CLI process", () => {

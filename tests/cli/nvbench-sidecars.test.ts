@@ -144,7 +144,8 @@ describe("NVBench sidecars", () => {
     expect([shown.extraction_status, shown.limitations]).toEqual(["published", []]);
   }, 60_000);
 
-  test("each sample is a measurement of its state: the float32 values, times in ns, with the state's dimensions", async () => {
+  test("each sample is a measurement of its state: the float32 values, times in ns, with the " +
+    "state's dimensions", async () => {
     const page = await run([
       "measurements",
       "query",
@@ -195,7 +196,8 @@ describe("NVBench sidecars", () => {
     expect(page.items.filter((m: Json) => m.name === "nv/cold/time/gpu/mean").length).toBe(2);
   }, 60_000);
 
-  test("a path out of the root, an absolute path elsewhere, a symlink, a wrong size, a missing file: refused and named, the import succeeds", async () => {
+  test("a path out of the root, an absolute path elsewhere, a symlink, a wrong size, a missing " +
+    "file: refused and named, the import succeeds", async () => {
     const r = await run(["import", "bench/hostile.json", "--json"]);
     expect(r.companions.map((c: Json) => [c.filename, c.status, c.artifact_id])).toEqual([
       ["../../etc/passwd", "refused", null],

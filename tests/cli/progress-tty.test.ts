@@ -30,7 +30,9 @@ afterAll(() => {
 
 describe.skipIf(!tmux)("import progress", () => {
   test("on a terminal the bar moves with the bytes the worker has read, with rate and ETA", async () => {
-    const command = `cd ${ws.root} && ${process.execPath} ${join(REPO, "src/cli/main.ts")} import ${trace}; echo IMPORT-EXIT:$?; sleep 120`;
+    const command =
+      `cd ${ws.root} && ${process.execPath} ${join(REPO, "src/cli/main.ts")} import ${trace}; ` +
+      `echo IMPORT-EXIT:$?; sleep 120`;
     expect(
       sh(tmux!, "new-session", "-d", "-s", SESSION, "-x", "120", "-y", "12", command).exitCode,
     ).toBe(0);
@@ -63,7 +65,9 @@ describe.skipIf(!tmux)("import progress", () => {
     const runId = (await cli(["runs", "list", "--json"], { cwd: ws.root })).json.items[0].run_id;
     const screenOf = async (prefix: string) => {
       const session = `${SESSION}-colour`;
-      const command = `cd ${ws.root} && ${prefix} ${process.execPath} ${join(REPO, "src/cli/main.ts")} runs show ${runId}; echo SHOW-EXIT:$?; sleep 60`;
+      const command =
+        `cd ${ws.root} && ${prefix} ${process.execPath} ${join(REPO, "src/cli/main.ts")} runs ` +
+        `show ${runId}; echo SHOW-EXIT:$?; sleep 60`;
       sh(tmux!, "new-session", "-d", "-s", session, "-x", "160", "-y", "20", command);
       let screen = "";
       for (let i = 0; i < 200 && !screen.includes("SHOW-EXIT:"); i++) {

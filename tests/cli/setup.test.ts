@@ -22,7 +22,8 @@ let project: string;
 const EXISTING: Record<string, string> = {
   ".mcp.json": '{\n    "mcpServers": {\n        "other": { "command": "other-server" }\n    }\n}\n',
   ".codex/config.toml":
-    '# my settings\nmodel = "o3"   # keep this comment\n\n[mcp_servers.other]\ncommand = "other"\nargs = ["--x"]\n\n[profiles.fast]\nmodel = "o4-mini"\n',
+    '# my settings\nmodel = "o3"   # keep this comment\n\n[mcp_servers.other]\ncommand = ' +
+    '"other"\nargs = ["--x"]\n\n[profiles.fast]\nmodel = "o4-mini"\n',
   ".gemini/settings.json": '{"theme": "dark"}',
 };
 
@@ -80,22 +81,26 @@ describe("flameox setup", () => {
     });
   });
 
-  test("Codex TOML keeps its comments and other tables, and a second setup replaces the table in place", () => {
-    const codex = clientById("codex")!;
-    const first = withServerEntry(codex, "c", EXISTING[".codex/config.toml"]!, {
-      command: "a",
-      args: ["1"],
-    });
-    expect(first.startsWith(EXISTING[".codex/config.toml"]!)).toBe(true);
-    const second = withServerEntry(codex, "c", first, { command: "b", args: ["2"] });
-    expect(second).toContain("# keep this comment");
-    expect(second.match(/\[mcp_servers\.flameox\]/g)).toHaveLength(1);
-    expect(parseToml(second)).toMatchObject({
-      model: "o3",
-      profiles: { fast: { model: "o4-mini" } },
-      mcp_servers: { other: { command: "other" }, flameox: { command: "b", args: ["2"] } },
-    });
-  });
+  test(
+    "Codex TOML keeps its comments and other tables, and a second setup replaces the table in " +
+      "place",
+    () => {
+      const codex = clientById("codex")!;
+      const first = withServerEntry(codex, "c", EXISTING[".codex/config.toml"]!, {
+        command: "a",
+        args: ["1"],
+      });
+      expect(first.startsWith(EXISTING[".codex/config.toml"]!)).toBe(true);
+      const second = withServerEntry(codex, "c", first, { command: "b", args: ["2"] });
+      expect(second).toContain("# keep this comment");
+      expect(second.match(/\[mcp_servers\.flameox\]/g)).toHaveLength(1);
+      expect(parseToml(second)).toMatchObject({
+        model: "o3",
+        profiles: { fast: { model: "o4-mini" } },
+        mcp_servers: { other: { command: "other" }, flameox: { command: "b", args: ["2"] } },
+      });
+    },
+  );
 
   test("a JSON file with comments is refused, not rewritten", () => {
     const vscode = clientById("vscode")!;
@@ -141,7 +146,8 @@ describe("flameox setup", () => {
     expect(snapshot(paths)).toEqual(before);
   });
 
-  test("apply writes all six clients, a real server answers initialize, rollback restores identical bytes", async () => {
+  test("apply writes all six clients, a real server answers initialize, rollback restores " +
+    "identical bytes", async () => {
     const paths = CLIENTS.map((c) => c.path("project", home, project));
     const before = snapshot(paths);
     const applied = await cli(
@@ -273,7 +279,9 @@ describe.skipIf(!Bun.which("tmux"))("flameox setup at a terminal", () => {
   const sh = (...argv: string[]) => Bun.spawnSync(argv, { stdout: "pipe", stderr: "pipe" });
   async function answer(key: string, home: string): Promise<string> {
     const session = `flameox-setup-${process.pid}-${key}`;
-    const command = `cd ${project} && env -u NO_COLOR ${process.execPath} ${join(REPO, "src/cli/main.ts")} setup --client cursor --home ${home} --no-verify; echo SETUP-EXIT:$?; sleep 60`;
+    const command =
+      `cd ${project} && env -u NO_COLOR ${process.execPath} ${join(REPO, "src/cli/main.ts")} ` +
+      `setup --client cursor --home ${home} --no-verify; echo SETUP-EXIT:$?; sleep 60`;
     sh("tmux", "new-session", "-d", "-s", session, "-x", "150", "-y", "40", command);
     let screen = "";
     try {

@@ -181,22 +181,26 @@ describe("summarize", () => {
     expect(d.measurements.groups).toEqual(expected.slice(0, 6));
   }, 60_000);
 
-  test("every bare number of the Markdown is one of the digest's figures; ids and names are code spans", () => {
-    for (const d of digest.runs) {
-      expect(markdown).toContain(`## Run \`${d.run_id}\``);
-      for (const a of d.artifacts) expect(markdown).toContain(`\`${a.artifact_id}\``);
-      for (const h of d.hotspots?.items ?? []) expect(markdown).toContain(`\`${h.frame_id}\``);
-    }
-    let text = markdown.replace(/`[^`]*`/g, " ");
-    for (const s of stringsOf(digest)
-      .filter((x) => x.length > 3)
-      .sort((a, b) => b.length - a.length))
-      text = text.split(s).join(" ");
-    const bare = [...text.matchAll(/-?\d+(?:\.\d+)?(?:e[+-]?\d+)?/g)].map((m) => m[0]);
-    const figures = numbersOf(digest);
-    expect(bare.filter((n) => !figures.has(n))).toEqual([]);
-    expect(bare.length).toBeGreaterThan(40);
-  });
+  test(
+    "every bare number of the Markdown is one of the digest's figures; ids and names are code " +
+      "spans",
+    () => {
+      for (const d of digest.runs) {
+        expect(markdown).toContain(`## Run \`${d.run_id}\``);
+        for (const a of d.artifacts) expect(markdown).toContain(`\`${a.artifact_id}\``);
+        for (const h of d.hotspots?.items ?? []) expect(markdown).toContain(`\`${h.frame_id}\``);
+      }
+      let text = markdown.replace(/`[^`]*`/g, " ");
+      for (const s of stringsOf(digest)
+        .filter((x) => x.length > 3)
+        .sort((a, b) => b.length - a.length))
+        text = text.split(s).join(" ");
+      const bare = [...text.matchAll(/-?\d+(?:\.\d+)?(?:e[+-]?\d+)?/g)].map((m) => m[0]);
+      const figures = numbersOf(digest);
+      expect(bare.filter((n) => !figures.has(n))).toEqual([]);
+      expect(bare.length).toBeGreaterThan(40);
+    },
+  );
 
   test("summarize_runs over MCP (records group) returns the CLI's digest", async () => {
     const mcp = await connect(root, { tools: "records" });

@@ -80,7 +80,10 @@ describe("experiment end to end", () => {
       };
       const result = await previewComparison(service.ws, request);
       console.log(
-        `quadratic vs set: ${(100 * result.relative_change!).toFixed(0)}% [${(100 * result.confidence_low!).toFixed(0)}%, ${(100 * result.confidence_high!).toFixed(0)}%], ${result.decision}, ${result.validity}, mismatches ${result.mismatches.map((m) => m.code).join(",")}`,
+        `quadratic vs set: ${(100 * result.relative_change!).toFixed(0)}% ` +
+          `[${(100 * result.confidence_low!).toFixed(0)}%, ` +
+          `${(100 * result.confidence_high!).toFixed(0)}%], ${result.decision}, ` +
+          `${result.validity}, mismatches ${result.mismatches.map((m) => m.code).join(",")}`,
       );
       expect(result.decision).toBe("meaningful_regression");
       expect(result.pairing).toBe("block");
@@ -196,7 +199,8 @@ describe("experiment end to end", () => {
     expect(experimentCount()).toBe(before);
   }, 60_000);
 
-  test("an unapproved workload is refused at planning; a plan made before its approval was revoked runs nothing", async () => {
+  test("an unapproved workload is refused at planning; a plan made before its approval was " +
+    "revoked runs nothing", async () => {
     const capture = await service.capture();
     const before = experimentCount();
     const plan = await study.planExperiment({ name: "broken-candidate" });
@@ -216,7 +220,8 @@ describe("experiment end to end", () => {
     expect(experimentCount()).toBe(before);
   }, 60_000);
 
-  test("approval is rechecked before every trial: revoked mid-experiment, the next trial does not start", async () => {
+  test("approval is rechecked before every trial: revoked mid-experiment, the next trial does not " +
+    "start", async () => {
     const capture = await service.capture();
     const plan = await study.planExperiment({ name: "broken-candidate" });
     const workload = plan.protocol.definition.workload;
@@ -251,7 +256,9 @@ describe("scaling experiment end to end", () => {
       const result = await scalingOfExperiment(service.ws, exp.experiment_id);
       for (const v of result.variants)
         console.log(
-          `${v.variant}: ${v.selection.status} ${v.selection.best_model ?? ""} margin ${v.selection.margin?.toFixed(1)}; ${v.points.map((p) => `${p.input}:${(p.median / 1e3).toFixed(0)}µs`).join(" ")}`,
+          `${v.variant}: ${v.selection.status} ${v.selection.best_model ?? ""} ` +
+            `margin ${v.selection.margin?.toFixed(1)}; ` +
+            `${v.points.map((p) => `${p.input}:${(p.median / 1e3).toFixed(0)}µs`).join(" ")}`,
         );
       const quadratic = result.variants.find((v) => v.variant === "quadratic")!;
       expect(quadratic.points).toHaveLength(5);

@@ -218,30 +218,34 @@ describe("findings", () => {
     );
   });
 
-  test("a supported performance finding on an exploratory, invalid or oracle-less comparison is refused", () => {
-    expect(() => inv.recordFinding(regression({ comparison_id: exploratoryId }))).toThrow(
-      expect.objectContaining({
-        code: "COMPARISON_INVALID",
-        details: expect.objectContaining({ reason: "comparison_not_valid" }),
-      }),
-    );
-    expect(() => inv.recordFinding(regression({ comparison_id: invalidId }))).toThrow(
-      expect.objectContaining({ code: "COMPARISON_INVALID" }),
-    );
-    expect(() => inv.recordFinding(regression({ comparison_id: noOracleId }))).toThrow(
-      expect.objectContaining({
-        code: "COMPARISON_INVALID",
-        details: expect.objectContaining({ reason: "cross_treatment_oracle_missing" }),
-      }),
-    );
-    // Any finding naming a comparison is a performance finding, whatever its kind.
-    expect(() =>
-      inv.recordFinding(regression({ kind: "anomaly", comparison_id: exploratoryId })),
-    ).toThrow(expect.objectContaining({ code: "COMPARISON_INVALID" }));
-    expect(() => inv.recordFinding(regression({ comparison_id: "cmp_missing" }))).toThrow(
-      expect.objectContaining({ code: "RECORD_NOT_FOUND" }),
-    );
-  });
+  test(
+    "a supported performance finding on an exploratory, invalid or oracle-less comparison is " +
+      "refused",
+    () => {
+      expect(() => inv.recordFinding(regression({ comparison_id: exploratoryId }))).toThrow(
+        expect.objectContaining({
+          code: "COMPARISON_INVALID",
+          details: expect.objectContaining({ reason: "comparison_not_valid" }),
+        }),
+      );
+      expect(() => inv.recordFinding(regression({ comparison_id: invalidId }))).toThrow(
+        expect.objectContaining({ code: "COMPARISON_INVALID" }),
+      );
+      expect(() => inv.recordFinding(regression({ comparison_id: noOracleId }))).toThrow(
+        expect.objectContaining({
+          code: "COMPARISON_INVALID",
+          details: expect.objectContaining({ reason: "cross_treatment_oracle_missing" }),
+        }),
+      );
+      // Any finding naming a comparison is a performance finding, whatever its kind.
+      expect(() =>
+        inv.recordFinding(regression({ kind: "anomaly", comparison_id: exploratoryId })),
+      ).toThrow(expect.objectContaining({ code: "COMPARISON_INVALID" }));
+      expect(() => inv.recordFinding(regression({ comparison_id: "cmp_missing" }))).toThrow(
+        expect.objectContaining({ code: "RECORD_NOT_FOUND" }),
+      );
+    },
+  );
 
   test("unassessed or inconclusive findings need no valid comparison; supported does with one", () => {
     const f1 = inv.recordFinding(
@@ -345,7 +349,8 @@ describe("analyze record", () => {
     expect(recorded.parameters_digest).toBe(digestOf(recorded.parameters));
     const row = service.ws.control.db
       .query(
-        "SELECT recipe, corpus_commit_id, parameters_digest, result_digest FROM analyses WHERE analysis_id = ?",
+        "SELECT recipe, corpus_commit_id, parameters_digest, result_digest FROM analyses " +
+          "WHERE analysis_id = ?",
       )
       .get(recorded.analysis_id);
     expect(row).toEqual({
@@ -403,7 +408,8 @@ describe("investigation tools over MCP", () => {
     await mcp?.close();
   });
 
-  test("create_investigation, record_hypothesis with a conflict, record_finding refusal, record_analysis", async () => {
+  test("create_investigation, record_hypothesis with a conflict, record_finding refusal, " +
+    "record_analysis", async () => {
     const created = await call(mcp.client, "create_investigation", { title: "over MCP" });
     expect(created.isError).toBe(false);
     const id = created.result.investigation_id;

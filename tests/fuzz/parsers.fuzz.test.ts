@@ -273,45 +273,52 @@ async function runOne(
   }
 }
 
-describe(`parser fuzz lane (${FULL ? "full: 10,000" : "default: 120"} mutated inputs per parser; FLAMEOX_FUZZ=full for 10,000)`, () => {
-  for (const [name, formats] of PARSERS) {
-    test(
-      `${name}: only typed errors, no hang, memory flat`,
-      async () => {
-        const adapter = adapterByName(name)!;
-        const inputs = [...seeds(formats), ...generatedSeeds(name)];
-        expect(inputs.length).toBeGreaterThan(0);
-        const outcomes = new Map<string, number>();
-        Bun.gc(true);
-        const rssBefore = process.memoryUsage().rss;
-        let i = 0;
-        for (const { name: mutation, bytes } of mutatedInputs(
-          inputs,
-          PER_PARSER,
-          0x5eed + name.length,
-        )) {
-          const started = performance.now();
-          let outcome: string;
-          try {
-            outcome = await runOne(adapter, bytes, [1 << 20, 4099, 61][i++ % 3]!);
-          } catch (error) {
-            throw new Error(
-              `${name}: input ${i} (${mutation}, ${bytes.length} bytes) threw ${(error as Error)?.stack ?? error}`,
-            );
+describe(
+  `parser fuzz lane (${FULL ? "full: 10,000" : "default: 120"} mutated inputs per parser; ` +
+    `FLAMEOX_FUZZ=full for 10,000)`,
+  () => {
+    for (const [name, formats] of PARSERS) {
+      test(
+        `${name}: only typed errors, no hang, memory flat`,
+        async () => {
+          const adapter = adapterByName(name)!;
+          const inputs = [...seeds(formats), ...generatedSeeds(name)];
+          expect(inputs.length).toBeGreaterThan(0);
+          const outcomes = new Map<string, number>();
+          Bun.gc(true);
+          const rssBefore = process.memoryUsage().rss;
+          let i = 0;
+          for (const { name: mutation, bytes } of mutatedInputs(
+            inputs,
+            PER_PARSER,
+            0x5eed + name.length,
+          )) {
+            const started = performance.now();
+            let outcome: string;
+            try {
+              outcome = await runOne(adapter, bytes, [1 << 20, 4099, 61][i++ % 3]!);
+            } catch (error) {
+              throw new Error(
+                `${name}: input ${i} (${mutation}, ${bytes.length} bytes) ` +
+                  `threw ${(error as Error)?.stack ?? error}`,
+              );
+            }
+            expect(performance.now() - started).toBeLessThan(MAX_INPUT_MS);
+            outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
           }
-          expect(performance.now() - started).toBeLessThan(MAX_INPUT_MS);
-          outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
-        }
-        Bun.gc(true);
-        const grownMb = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
-        console.log(
-          `${name}: ${PER_PARSER} inputs → ${[...outcomes].map(([k, v]) => `${k} ${v}`).join(", ")}; RSS ${grownMb >= 0 ? "+" : ""}${grownMb.toFixed(0)} MB`,
-        );
-        // WASM instances are dropped after each input; RSS may wobble, it must not climb with the
-        // input count.
-        expect(grownMb).toBeLessThan(FULL ? 400 : 300);
-      },
-      FULL ? 3_600_000 : 120_000,
-    );
-  }
-});
+          Bun.gc(true);
+          const grownMb = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
+          console.log(
+            `${name}: ${PER_PARSER} inputs ` +
+              `→ ${[...outcomes].map(([k, v]) => `${k} ${v}`).join(", ")}; ` +
+              `RSS ${grownMb >= 0 ? "+" : ""}${grownMb.toFixed(0)} MB`,
+          );
+          // WASM instances are dropped after each input; RSS may wobble, it must not climb with the
+          // input count.
+          expect(grownMb).toBeLessThan(FULL ? 400 : 300);
+        },
+        FULL ? 3_600_000 : 120_000,
+      );
+    }
+  },
+);

@@ -35,7 +35,8 @@ const marker = (name: string) => join(ws.root, name);
 const runCount = async () => (await call(mcp.client, "list_runs", { limit: 1 })).result.total;
 
 describe("approval over MCP", () => {
-  test("configure → plan → execute of a sh -c command is refused with WORKLOAD_NOT_APPROVED; nothing runs", async () => {
+  test("configure → plan → execute of a sh -c command is refused with WORKLOAD_NOT_APPROVED; " +
+    "nothing runs", async () => {
     const proposed = await call(mcp.client, "configure_workload", {
       name: "pwn",
       operation: "create",
@@ -97,7 +98,8 @@ describe("approval over MCP", () => {
     expect(smuggled.error.code).toBe("INVALID_ARGUMENTS");
   });
 
-  test("replacing a person's approved workload leaves it unapproved, and its earlier plan runs nothing", async () => {
+  test("replacing a person's approved workload leaves it unapproved, and its earlier plan runs " +
+    "nothing", async () => {
     expect((await cli(["workload", "approve", "scan", "--yes"], { cwd: ws.root })).code).toBe(0);
     const status = (await call(mcp.client, "workload_configuration_status")).result;
     expect(status.workloads.find((w: Json) => w.name === "scan").approval).toMatchObject({
@@ -163,7 +165,8 @@ describe("approval over MCP", () => {
     expect(readFileSync(marker("flameox.toml"), "utf8")).toContain("# declared by a person");
   }, 60_000);
 
-  test("after `flameox workload approve --yes` the same tools run it; revoking on the CLI stops a plan already made", async () => {
+  test("after `flameox workload approve --yes` the same tools run it; revoking on the CLI stops a " +
+    "plan already made", async () => {
     const approved = await cli(["workload", "approve", "pwn", "--yes", "--json"], { cwd: ws.root });
     expect(approved.json).toMatchObject({
       outcome: "approved",

@@ -43,18 +43,22 @@ describe("briefSchema", () => {
   const full = jsonSchemaOf(Sample);
   const brief = briefSchema(full, 1);
 
-  test("keeps the top-level fields, their enums and required list; cuts nested shapes to their type", () => {
-    const props = brief.properties as Record<string, Schema>;
-    expect(Object.keys(props).sort()).toEqual(Object.keys(full.properties as Schema).sort());
-    expect(brief.required).toEqual(full.required);
-    expect(props.kind!.enum).toEqual(["a", "b"]);
-    // A long enum (here 9 names and null) is published as its types.
-    expect(props.metric).toEqual({ type: ["string", "null"] });
-    expect(props.nested).toEqual({ type: "object" });
-    expect(props.list).toEqual({ type: "array" });
-    expect(props.either).toEqual({ type: "object" });
-    expect(depth(brief)).toBe(1);
-  });
+  test(
+    "keeps the top-level fields, their enums and required list; cuts nested shapes to their " +
+      "type",
+    () => {
+      const props = brief.properties as Record<string, Schema>;
+      expect(Object.keys(props).sort()).toEqual(Object.keys(full.properties as Schema).sort());
+      expect(brief.required).toEqual(full.required);
+      expect(props.kind!.enum).toEqual(["a", "b"]);
+      // A long enum (here 9 names and null) is published as its types.
+      expect(props.metric).toEqual({ type: ["string", "null"] });
+      expect(props.nested).toEqual({ type: "object" });
+      expect(props.list).toEqual({ type: "array" });
+      expect(props.either).toEqual({ type: "object" });
+      expect(depth(brief)).toBe(1);
+    },
+  );
 
   test.each([
     [{ id: "1", kind: "a", nested: { inner: { leaf: 1 } }, list: [] }],

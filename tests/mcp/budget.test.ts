@@ -42,7 +42,8 @@ function withinBudget(answer: { bytes: number; isError: boolean; error: Json }):
 }
 
 describe("result budget", () => {
-  test("hotspots at the maximum limit over 5,000 frames stay under 60 KB and page through every frame exactly once", async () => {
+  test("hotspots at the maximum limit over 5,000 frames stay under 60 KB and page through every " +
+    "frame exactly once", async () => {
     const seen = new Set<string>();
     let cursor: string | null = null;
     let pages = 0;
@@ -111,7 +112,8 @@ describe("result budget", () => {
     expect(examples.result.next_cursor).not.toBeNull();
   }, 60_000);
 
-  test("a trace window of 1,000 verbose events is cut to a page under 60 KB that continues with its cursor", async () => {
+  test("a trace window of 1,000 verbose events is cut to a page under 60 KB that continues with " +
+    "its cursor", async () => {
     const first = await call(mcp.client, "get_trace_window", {
       artifact_id: verbose.artifact_id,
       start_ns: "0",

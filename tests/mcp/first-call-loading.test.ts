@@ -44,7 +44,10 @@ const OTHER_GROUP_SCHEMAS = [
   // The use cases' requests are shared by the CLI and MCP; a tool module loads only its own.
   ...[
     "capture-requests.ts",
-    "study-requests.ts",
+    "measurement-requests.ts",
+    "run-set-requests.ts",
+    "comparison-requests.ts",
+    "experiment-requests.ts",
     "investigation-requests.ts",
     "otel-requests.ts",
     "recipe-requests.ts",
@@ -133,7 +136,8 @@ describe("what the MCP server loads before its first answers", () => {
 });
 
 describe("the background warm-up", () => {
-  test("loads the call path first and the rest last, one step at a time, each only once no call is running", async () => {
+  test("loads the call path first and the rest last, one step at a time, each only once no call " +
+    "is running", async () => {
     const { warmUpServer } = await import("../../src/mcp/warm-up.ts");
     const { publishedTool, publishedTools } = await import("../../src/mcp/published-tools.ts");
     const events: string[] = [];

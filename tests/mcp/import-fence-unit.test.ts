@@ -19,17 +19,21 @@ beforeAll(() => {
 afterAll(() => dir.cleanup());
 
 describe("fenceImportPath", () => {
-  test("pins the parent directory by descriptor on Linux and keeps the caller's relative path for display", async () => {
-    const fenced = await fenceImportPath(dir.path, "a/./b/file.json");
-    try {
-      expect(fenced.displayPath).toBe("a/b/file.json");
-      if (process.platform === "linux")
-        expect(fenced.openPath).toMatch(/^\/proc\/self\/fd\/\d+\/file\.json$/);
-      expect(await Bun.file(fenced.openPath).text()).toBe("{}");
-    } finally {
-      await fenced.release();
-    }
-  });
+  test(
+    "pins the parent directory by descriptor on Linux and keeps the caller's relative path for " +
+      "display",
+    async () => {
+      const fenced = await fenceImportPath(dir.path, "a/./b/file.json");
+      try {
+        expect(fenced.displayPath).toBe("a/b/file.json");
+        if (process.platform === "linux")
+          expect(fenced.openPath).toMatch(/^\/proc\/self\/fd\/\d+\/file\.json$/);
+        expect(await Bun.file(fenced.openPath).text()).toBe("{}");
+      } finally {
+        await fenced.release();
+      }
+    },
+  );
 
   test("renameFailure replaces the descriptor path with the display path and names the field", async () => {
     const fenced = await fenceImportPath(dir.path, "a/b/file.json");

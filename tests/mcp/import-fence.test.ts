@@ -101,7 +101,8 @@ describe("import_artifact fence", () => {
     expect(runs.result.total).toBe(0);
   });
 
-  test("accepts in-root paths, including .. that stays inside, and temp files with source_root temp", async () => {
+  test("accepts in-root paths, including .. that stays inside, and temp files with source_root " +
+    "temp", async () => {
     const inside = await call(mcp.client, "import_artifact", {
       path: "real/../real/profile.cpuprofile",
     });

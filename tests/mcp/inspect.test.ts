@@ -7,7 +7,8 @@ import { cli, REPO, tempDir } from "../helpers.ts";
 import { TOOLS } from "../../src/mcp/tools/index.ts";
 
 describe("flameox mcp inspect", () => {
-  test("--json lists the server identity, tools with schemas and annotations, templates and instructions", async () => {
+  test("--json lists the server identity, tools with schemas and annotations, templates and " +
+    "instructions", async () => {
     const dir = tempDir("flameox-inspect-");
     try {
       const result = await cli(

@@ -170,7 +170,9 @@ export function writeWideCpuProfile(path: string, functions: number): void {
     const hits = i === 0 ? 50 : 1 + (i % 7);
     const name =
       i === 0 ? "huge".repeat(5000) : `generatedFunctionNumber${i}_${"x".repeat(i % 40)}`;
-    const url = `file:///srv/app/src/generated/module_${i % 97}/very/deep/directory/structure/handler_${i}.js`;
+    const url =
+      `file:///srv/app/src/generated/module_${i % 97}/very/deep/directory/structure/handler_` +
+      `${i}.js`;
     main.children.push(id);
     nodes.push({ id, callFrame: frame(name, url, i % 500), hitCount: hits, children: [] });
     for (let k = 0; k < hits; k++) samples.push(id);
@@ -195,7 +197,8 @@ export async function writeBigTrace(path: string, megabytes: number): Promise<vo
     const batch: string[] = [];
     for (let k = 0; k < 1000; k++, i++) {
       batch.push(
-        `{"pid":1,"tid":${1 + (i % 4)},"ts":${1000 + 3 * i},"ph":"X","cat":"gen","name":"slice_${i % 5000}","dur":5,"args":{"i":${i}}}`,
+        `{"pid":1,"tid":${1 + (i % 4)},"ts":${1000 + 3 * i}` +
+          `,"ph":"X","cat":"gen","name":"slice_${i % 5000}","dur":5,"args":{"i":${i}}}`,
       );
     }
     const chunk = (bytes > 0 ? "," : "") + batch.join(",");

@@ -99,7 +99,8 @@ describe("import_artifact progress and cancellation", () => {
     expect((await call(mcp.client, "list_runs", {})).result.total).toBe(before + 1);
   }, 60_000);
 
-  test("cancelling a running import stops the worker, empties staging and records the run as cancelled", async () => {
+  test("cancelling a running import stops the worker, empties staging and records the run as " +
+    "cancelled", async () => {
     const controller = new AbortController();
     const updates: Json[] = [];
     let extracting!: () => void;
@@ -147,7 +148,8 @@ describe("import_artifact progress and cancellation", () => {
     expect((await call(mcp.client, "workspace_status")).result.warnings).toEqual([]);
   }, 120_000);
 
-  test("a client that disconnects mid-import leaves the run cancelled, staging empty and no worker behind", async () => {
+  test("a client that disconnects mid-import leaves the run cancelled, staging empty and no " +
+    "worker behind", async () => {
     const raw = await rawSession(ws.root);
     await raw.send({
       id: 2,

@@ -92,7 +92,8 @@ describe("workspace records", () => {
 });
 
 describe("exit codes follow the README table", () => {
-  test("unknown format and parse failure exit 4 (artifact cannot be read); unknown --adapter exits 2", async () => {
+  test("unknown format and parse failure exit 4 (artifact cannot be read); unknown --adapter " +
+    "exits 2", async () => {
     const dir = tempDir();
     try {
       const text = join(dir.path, "notes.txt");
@@ -179,7 +180,8 @@ async function rawSession(
 }
 
 describe("MCP protocol answers", () => {
-  test("-32700 for a line that is not JSON, -32602 for malformed arguments, no host path in WORKSPACE_NOT_FOUND", async () => {
+  test("-32700 for a line that is not JSON, -32602 for malformed arguments, no host path in " +
+    "WORKSPACE_NOT_FOUND", async () => {
     const dir = tempDir("flameox-noworkspace-");
     try {
       const init = {

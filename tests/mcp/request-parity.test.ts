@@ -461,7 +461,8 @@ describe("one request schema behind the CLI and the MCP tool", () => {
     }
   }, 120_000);
 
-  test("a fresh CLI process words a refusal as the server does, whichever command loads the schemas", async () => {
+  test("a fresh CLI process words a refusal as the server does, whichever command loads the " +
+    "schemas", async () => {
     const FRESH = [
       REFUSED[0]!,
       REFUSED.find((c) => c.tool === "diff_profiles")!,
@@ -480,98 +481,102 @@ describe("one request schema behind the CLI and the MCP tool", () => {
       expect(fromCli.json.error.message).toBe(fromMcp.error.message);
   }, 60_000);
 
-  test("requests only the CLI takes (flamegraph, export, open, compare --run and --baseline-run, runs logs, run-sets show) are refused through their schemas too", () => {
-    const cases: [string[], string, string][] = [
-      [
-        ["flamegraph", P(), "-o", join(ws.root, "f.html"), "--width", "100"],
-        "width_px",
-        "Invalid flamegraph request: width_px",
-      ],
-      [
-        ["flamegraph", P(), "-o", join(ws.root, "f.gif"), "--format", "gif"],
-        "format",
-        "Invalid flamegraph request: format",
-      ],
-      [
-        ["flamegraph", P(), "-o", join(ws.root, "f.svg"), "--granularity", "module"],
-        "granularity",
-        "Invalid flamegraph request: granularity",
-      ],
-      [
-        ["export", P(), "--format", "svg", "-o", join(ws.root, "x")],
-        "format",
-        "Invalid profile export request: format",
-      ],
-      [
-        ["open", P(), "--metric", "heap", "--timeout", "1"],
-        "metric",
-        "Invalid profile export request: metric",
-      ],
-      [
+  test(
+    "requests only the CLI takes (flamegraph, export, open, compare --run and --baseline-run, " +
+      "runs logs, run-sets show) are refused through their schemas too",
+    () => {
+      const cases: [string[], string, string][] = [
         [
-          "analyze",
-          "compare",
-          "--run",
-          "run_x",
-          "--baseline-scope",
-          "a",
-          "--candidate-scope",
-          "b",
-          "--threshold",
-          "5%",
+          ["flamegraph", P(), "-o", join(ws.root, "f.html"), "--width", "100"],
+          "width_px",
+          "Invalid flamegraph request: width_px",
         ],
-        "practical_threshold",
-        "Invalid benchmark comparison request: practical_threshold",
-      ],
-      [
         [
-          "analyze",
-          "compare",
-          "--run",
-          "run_x",
-          "--baseline-scope",
-          "a",
-          "--candidate-scope",
-          "b",
-          "--polarity",
-          "faster",
+          ["flamegraph", P(), "-o", join(ws.root, "f.gif"), "--format", "gif"],
+          "format",
+          "Invalid flamegraph request: format",
         ],
-        "polarity",
-        "Invalid benchmark comparison request: polarity",
-      ],
-      [
         [
-          "analyze",
-          "compare",
-          "--baseline-run",
-          "run_a",
-          "--candidate-run",
-          "run_b",
-          "--threshold",
-          "0",
+          ["flamegraph", P(), "-o", join(ws.root, "f.svg"), "--granularity", "module"],
+          "granularity",
+          "Invalid flamegraph request: granularity",
         ],
-        "practical_threshold",
-        "Invalid runs comparison request: practical_threshold",
-      ],
-      [
-        ["runs", "logs", profile.run_id, "--stream", "stdin"],
-        "stream",
-        "Invalid run logs request: stream",
-      ],
-      [
-        ["runs", "logs", profile.run_id, "--max-bytes", "0"],
-        "max_bytes",
-        "Invalid run logs request: max_bytes",
-      ],
-      [["run-sets", "show", ""], "run_set_id", "Invalid run set lookup request: run_set_id"],
-    ];
-    const answers = cliBatch(cases.map(([argv]) => [...argv, "--json"]));
-    expect(answers.map((a) => [a.code, a.json.error.code, a.json.error.details.field])).toEqual(
-      cases.map(([, field]) => [2, "INVALID_ARGUMENTS", field]),
-    );
-    for (const [i, [, , start]] of cases.entries())
-      expect(answers[i]!.json.error.message).toStartWith(start);
-  });
+        [
+          ["export", P(), "--format", "svg", "-o", join(ws.root, "x")],
+          "format",
+          "Invalid profile export request: format",
+        ],
+        [
+          ["open", P(), "--metric", "heap", "--timeout", "1"],
+          "metric",
+          "Invalid profile export request: metric",
+        ],
+        [
+          [
+            "analyze",
+            "compare",
+            "--run",
+            "run_x",
+            "--baseline-scope",
+            "a",
+            "--candidate-scope",
+            "b",
+            "--threshold",
+            "5%",
+          ],
+          "practical_threshold",
+          "Invalid benchmark comparison request: practical_threshold",
+        ],
+        [
+          [
+            "analyze",
+            "compare",
+            "--run",
+            "run_x",
+            "--baseline-scope",
+            "a",
+            "--candidate-scope",
+            "b",
+            "--polarity",
+            "faster",
+          ],
+          "polarity",
+          "Invalid benchmark comparison request: polarity",
+        ],
+        [
+          [
+            "analyze",
+            "compare",
+            "--baseline-run",
+            "run_a",
+            "--candidate-run",
+            "run_b",
+            "--threshold",
+            "0",
+          ],
+          "practical_threshold",
+          "Invalid runs comparison request: practical_threshold",
+        ],
+        [
+          ["runs", "logs", profile.run_id, "--stream", "stdin"],
+          "stream",
+          "Invalid run logs request: stream",
+        ],
+        [
+          ["runs", "logs", profile.run_id, "--max-bytes", "0"],
+          "max_bytes",
+          "Invalid run logs request: max_bytes",
+        ],
+        [["run-sets", "show", ""], "run_set_id", "Invalid run set lookup request: run_set_id"],
+      ];
+      const answers = cliBatch(cases.map(([argv]) => [...argv, "--json"]));
+      expect(answers.map((a) => [a.code, a.json.error.code, a.json.error.details.field])).toEqual(
+        cases.map(([, field]) => [2, "INVALID_ARGUMENTS", field]),
+      );
+      for (const [i, [, , start]] of cases.entries())
+        expect(answers[i]!.json.error.message).toStartWith(start);
+    },
+  );
 
   test("a page the workspace allows but one tool result cannot hold is the CLI's to take", async () => {
     const [fromCli, fromMcp] = await Promise.all([

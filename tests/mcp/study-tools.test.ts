@@ -97,7 +97,11 @@ describe("experiment tools over MCP", () => {
   beforeAll(async () => {
     project = tempDir("flameox-mcp-exp-");
     for (const f of readdirSync(fixture)) cpSync(join(fixture, f), join(project.path, f));
-    const small = `\n[experiments.mcp-scaling]\nworkload = "dedupe"\nvariants = { set = { impl = "set" }, quadratic = { impl = "quadratic" } }\nblocks = 1\nscaling_parameter = "size"\nscaling_values = [500, 1000, 2000]\nprimary_metric = "host_time"\npolarity = "lower_is_better"\npractical_threshold = 0.05\nrandom_seed = 5\n`;
+    const small =
+      `\n[experiments.mcp-scaling]\nworkload = "dedupe"\nvariants = { set = { impl = "set" }, ` +
+      `quadratic = { impl = "quadratic" } }\nblocks = 1\nscaling_parameter = ` +
+      `"size"\nscaling_values = [500, 1000, 2000]\nprimary_metric = "host_time"\npolarity = ` +
+      `"lower_is_better"\npractical_threshold = 0.05\nrandom_seed = 5\n`;
     writeFileSync(
       join(project.path, "flameox.toml"),
       readFileSync(join(project.path, "flameox.toml"), "utf8") + small,

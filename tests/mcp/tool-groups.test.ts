@@ -32,26 +32,36 @@ describe("tool groups", () => {
     expect([...grouped].sort()).toEqual(TOOLS.map((t) => t.name).sort());
   });
 
-  test("--tools parses group names and all; an unknown name is INVALID_ARGUMENTS listing the groups", () => {
-    expect(parseToolGroups(undefined)).toEqual([...DEFAULT_TOOL_GROUPS]);
-    expect(parseToolGroups("")).toEqual(["core"]);
-    expect(parseToolGroups("capture, core")).toEqual(["core", "capture"]);
-    expect(parseToolGroups("all")).toEqual(TOOL_GROUP_NAMES);
-    expect(toolsArgument("core,ALL")).toBe("all");
-    expect(toolsArgument("study,core")).toBe("core,study");
-    expect(() => parseToolGroups("core,captrue")).toThrow(/Unknown tool group "captrue".*capture/);
-  });
+  test(
+    "--tools parses group names and all; an unknown name is INVALID_ARGUMENTS listing the " +
+      "groups",
+    () => {
+      expect(parseToolGroups(undefined)).toEqual([...DEFAULT_TOOL_GROUPS]);
+      expect(parseToolGroups("")).toEqual(["core"]);
+      expect(parseToolGroups("capture, core")).toEqual(["core", "capture"]);
+      expect(parseToolGroups("all")).toEqual(TOOL_GROUP_NAMES);
+      expect(toolsArgument("core,ALL")).toBe("all");
+      expect(toolsArgument("study,core")).toBe("core,study");
+      expect(() => parseToolGroups("core,captrue")).toThrow(
+        /Unknown tool group "captrue".*capture/,
+      );
+    },
+  );
 
-  test("the instructions name no tool the server does not publish, and say how to enable the others", () => {
-    const core = instructionsFor(["core"]);
-    expect(core).not.toContain("plan_capture");
-    expect(core).toContain("--tools core,records");
-    for (const group of TOOL_GROUP_NAMES.filter((g) => g !== "core"))
-      expect(core).toContain(`- ${group}: `);
-    const all = instructionsFor(TOOL_GROUP_NAMES);
-    expect(all).toContain("plan_capture");
-    expect(all).not.toContain("not published by this server");
-  });
+  test(
+    "the instructions name no tool the server does not publish, and say how to enable the " +
+      "others",
+    () => {
+      const core = instructionsFor(["core"]);
+      expect(core).not.toContain("plan_capture");
+      expect(core).toContain("--tools core,records");
+      for (const group of TOOL_GROUP_NAMES.filter((g) => g !== "core"))
+        expect(core).toContain(`- ${group}: `);
+      const all = instructionsFor(TOOL_GROUP_NAMES);
+      expect(all).toContain("plan_capture");
+      expect(all).not.toContain("not published by this server");
+    },
+  );
 });
 
 describe("the default (core) server", () => {
@@ -66,7 +76,8 @@ describe("the default (core) server", () => {
     dir.cleanup();
   });
 
-  test(`tools/list of the core profile is at most ${CORE_MAX_TOOLS} tools and ${CORE_TOKEN_BUDGET} tokens (${CORE_TOKEN_BUDGET * BYTES_PER_TOKEN} bytes)`, async () => {
+  test(`tools/list of the core profile is at most ${CORE_MAX_TOOLS} tools ` +
+    `and ${CORE_TOKEN_BUDGET} tokens (${CORE_TOKEN_BUDGET * BYTES_PER_TOKEN} bytes)`, async () => {
     const raw = await rawSession(dir.path, null);
     try {
       await raw.send({ id: 1, method: "tools/list", params: {} });
@@ -85,21 +96,25 @@ describe("the default (core) server", () => {
     }
   }, 60_000);
 
-  test("a tool outside the enabled groups is refused with TOOL_NOT_ENABLED naming the flag that enables it", async () => {
-    const refused = await call(mcp.client, "plan_capture", { adapter: "command", workload: "w" });
-    expect(refused.isError).toBe(true);
-    expect(refused.error).toMatchObject({
-      code: "TOOL_NOT_ENABLED",
-      retryable: false,
-      details: { tool: "plan_capture", group: "capture", flag: "--tools core,capture" },
-    });
-    expect(refused.error.message).toContain("--tools core,capture");
-    expect(refused.error.remediation[0]).toContain("--tools core,capture");
-    // A name no group has is still a protocol error, not a refusal.
-    await expect(mcp.client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(
-      /Unknown tool/,
-    );
-  });
+  test(
+    "a tool outside the enabled groups is refused with TOOL_NOT_ENABLED naming the flag that " +
+      "enables it",
+    async () => {
+      const refused = await call(mcp.client, "plan_capture", { adapter: "command", workload: "w" });
+      expect(refused.isError).toBe(true);
+      expect(refused.error).toMatchObject({
+        code: "TOOL_NOT_ENABLED",
+        retryable: false,
+        details: { tool: "plan_capture", group: "capture", flag: "--tools core,capture" },
+      });
+      expect(refused.error.message).toContain("--tools core,capture");
+      expect(refused.error.remediation[0]).toContain("--tools core,capture");
+      // A name no group has is still a protocol error, not a refusal.
+      await expect(mcp.client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(
+        /Unknown tool/,
+      );
+    },
+  );
 
   test("a core tool answers", async () => {
     const created = await call(mcp.client, "initialize_workspace");

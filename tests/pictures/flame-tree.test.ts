@@ -48,18 +48,22 @@ const stacks = [
 ];
 
 describe("flame tree", () => {
-  test("folds stacks by function: totals are sums of stacks through a box, self of stacks ending there", () => {
-    const tree = buildFlameTree(stacks, frames, { granularity: "function", rootName: "all" });
-    expect(tree.root.total).toBe(100);
-    const main = [...tree.root.children.values()][0]!;
-    expect(main.total).toBe(100);
-    expect(main.self).toBe(1);
-    const byName = new Map([...main.children.values()].map((c) => [c.name.split(" ")[0], c]));
-    expect(byName.get("parse")!.total).toBe(70); // both lines of parse fold into one box
-    expect(byName.get("render")!.total).toBe(29);
-    expect(byName.get("render")!.self).toBe(25);
-    expect([...byName.get("render")!.children.values()][0]!.kind).toBe("native");
-  });
+  test(
+    "folds stacks by function: totals are sums of stacks through a box, self of stacks ending " +
+      "there",
+    () => {
+      const tree = buildFlameTree(stacks, frames, { granularity: "function", rootName: "all" });
+      expect(tree.root.total).toBe(100);
+      const main = [...tree.root.children.values()][0]!;
+      expect(main.total).toBe(100);
+      expect(main.self).toBe(1);
+      const byName = new Map([...main.children.values()].map((c) => [c.name.split(" ")[0], c]));
+      expect(byName.get("parse")!.total).toBe(70); // both lines of parse fold into one box
+      expect(byName.get("render")!.total).toBe(29);
+      expect(byName.get("render")!.self).toBe(25);
+      expect([...byName.get("render")!.children.values()][0]!.kind).toBe("native");
+    },
+  );
 
   test("line granularity keeps lines apart", () => {
     const tree = buildFlameTree(stacks, frames, { granularity: "line", rootName: "all" });

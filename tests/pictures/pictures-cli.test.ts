@@ -117,18 +117,22 @@ describe("flamegraph", () => {
     expect((await cli(["validate", "--full"], { cwd: root })).code).toBe(0);
   });
 
-  test("trace slices draw as a wall-time flamegraph; a profile without the metric is unavailable, typed", async () => {
-    const r = await cli(["flamegraph", trace, "-o", "trace.html", "--json"], { cwd: root });
-    expect(r.code).toBe(0);
-    expect(r.json.metric).toBe("wall_time");
-    const missing = await cli(
-      ["flamegraph", profile, "--metric", "inuse_space", "-o", "heap.html", "--json"],
-      { cwd: root },
-    );
-    expect(missing.code).toBe(1);
-    expect(missing.json.error.code).toBe("EVIDENCE_UNAVAILABLE");
-    expect(readdirSync(root)).not.toContain("heap.html");
-  });
+  test(
+    "trace slices draw as a wall-time flamegraph; a profile without the metric is unavailable, " +
+      "typed",
+    async () => {
+      const r = await cli(["flamegraph", trace, "-o", "trace.html", "--json"], { cwd: root });
+      expect(r.code).toBe(0);
+      expect(r.json.metric).toBe("wall_time");
+      const missing = await cli(
+        ["flamegraph", profile, "--metric", "inuse_space", "-o", "heap.html", "--json"],
+        { cwd: root },
+      );
+      expect(missing.code).toBe(1);
+      expect(missing.json.error.code).toBe("EVIDENCE_UNAVAILABLE");
+      expect(readdirSync(root)).not.toContain("heap.html");
+    },
+  );
 
   // Three whole-browser runs: a heavy case. It draws its own page, so the heavy lane, which
   // runs only the [heavy] cases, needs nothing from the cases above.
@@ -275,27 +279,31 @@ describe("export", () => {
 });
 
 describe("artifacts get", () => {
-  test("copies the native bytes by id prefix, and refuses to hand back bytes that no longer match their digest", async () => {
-    const r = await cli(
-      ["artifacts", "get", profile.slice(0, 19), "-o", "native.cpuprofile", "--json"],
-      { cwd: root },
-    );
-    expect(r.code).toBe(0);
-    expect(
-      readFileSync(join(root, "native.cpuprofile")).equals(
-        readFileSync(join(SAMPLES, "sample.cpuprofile")),
-      ),
-    ).toBe(true);
-    const hex = profile.slice(7);
-    const stored = join(root, ".diagnostics", "artifacts", "sha256", hex.slice(0, 2), hex);
-    const bytes = readFileSync(stored);
-    bytes[100] = bytes[100]! ^ 0x20;
-    writeFileSync(stored, bytes);
-    const bad = await cli(["artifacts", "get", profile, "-o", "tampered.cpuprofile", "--json"], {
-      cwd: root,
-    });
-    expect(bad.code).toBe(5);
-    expect(bad.json.error.code).toBe("ARTIFACT_INTEGRITY_FAILED");
-    expect(readdirSync(root).filter((f) => f.includes("tampered"))).toEqual([]);
-  });
+  test(
+    "copies the native bytes by id prefix, and refuses to hand back bytes that no longer match " +
+      "their digest",
+    async () => {
+      const r = await cli(
+        ["artifacts", "get", profile.slice(0, 19), "-o", "native.cpuprofile", "--json"],
+        { cwd: root },
+      );
+      expect(r.code).toBe(0);
+      expect(
+        readFileSync(join(root, "native.cpuprofile")).equals(
+          readFileSync(join(SAMPLES, "sample.cpuprofile")),
+        ),
+      ).toBe(true);
+      const hex = profile.slice(7);
+      const stored = join(root, ".diagnostics", "artifacts", "sha256", hex.slice(0, 2), hex);
+      const bytes = readFileSync(stored);
+      bytes[100] = bytes[100]! ^ 0x20;
+      writeFileSync(stored, bytes);
+      const bad = await cli(["artifacts", "get", profile, "-o", "tampered.cpuprofile", "--json"], {
+        cwd: root,
+      });
+      expect(bad.code).toBe(5);
+      expect(bad.json.error.code).toBe("ARTIFACT_INTEGRITY_FAILED");
+      expect(readdirSync(root).filter((f) => f.includes("tampered"))).toEqual([]);
+    },
+  );
 });

@@ -23,14 +23,16 @@ describe("calibration of the paired comparison interval", () => {
     test(`A/A with ${pairs} pairs excludes 0 in 5% ± 2.2% of ${EXPERIMENTS} experiments`, () => {
       const r = calibrate({ pairs, shift: 0, experiments: EXPERIMENTS, seed: 1000 + pairs });
       console.log(
-        `A/A, ${pairs} pairs: interval excludes 0 in ${pct(r.rate, r.mcError)} (nominal 5%; ${r.method})`,
+        `A/A, ${pairs} pairs: interval excludes 0 in ${pct(r.rate, r.mcError)} (nominal ` +
+          `5%; ${r.method})`,
       );
       expect(Math.abs(r.rate - 0.05)).toBeLessThanOrEqual(BAND);
     });
     test(`a known 10% shift with ${pairs} pairs is covered in 95% ± 2.2%`, () => {
       const r = calibrate({ pairs, shift: 0.1, experiments: EXPERIMENTS, seed: 2000 + pairs });
       console.log(
-        `+10% shift, ${pairs} pairs: interval covers +10% in ${pct(r.rate, r.mcError)} (nominal 95%; ${r.method})`,
+        `+10% shift, ${pairs} pairs: interval covers +10% in ${pct(r.rate, r.mcError)} ` +
+          `(nominal 95%; ${r.method})`,
       );
       expect(Math.abs(r.rate - 0.95)).toBeLessThanOrEqual(BAND);
     });

@@ -244,7 +244,8 @@ describe("run-set comparisons", () => {
       expect(p.log_ratio!).toBeCloseTo(Math.log(p.candidate! / p.baseline!), 12);
   });
 
-  test("two commands of one hyperfine file compare directly; pooling its benchmarks without a scope is refused", async () => {
+  test("two commands of one hyperfine file compare directly; pooling its benchmarks without a " +
+    "scope is refused", async () => {
     const file = join(CORPUS, "hyperfine", "3em-tools-benchmarks-results.json");
     const run = (await service.importArtifact({ path: file })).run_id;
     const r = await study.compareScopes({

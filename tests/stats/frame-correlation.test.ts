@@ -162,21 +162,25 @@ describe("frame correlations", () => {
     ]);
   });
 
-  test("trials without profiles are left out and named; none at all is unavailable, not 'no growth'", async () => {
-    const snapshot = SnapshotHandle.pin(service.ws.paths);
-    const partial = await frameCorrelations(snapshot, [
-      ...trials,
-      { run_id: "run_without_profile", variant: "v", input: 3200 },
-    ]);
-    expect(partial.status).toBe("partial");
-    if (partial.status !== "unavailable") expect(partial.unprofiled_trials).toBe(1);
-    const none = await frameCorrelations(snapshot, [
-      { run_id: "run_a", variant: "v", input: 1 },
-      { run_id: "run_b", variant: "v", input: 2 },
-    ]);
-    expect(none).toEqual({
-      status: "unavailable",
-      reason: expect.stringContaining("no profile evidence"),
-    });
-  });
+  test(
+    "trials without profiles are left out and named; none at all is unavailable, not 'no " +
+      "growth'",
+    async () => {
+      const snapshot = SnapshotHandle.pin(service.ws.paths);
+      const partial = await frameCorrelations(snapshot, [
+        ...trials,
+        { run_id: "run_without_profile", variant: "v", input: 3200 },
+      ]);
+      expect(partial.status).toBe("partial");
+      if (partial.status !== "unavailable") expect(partial.unprofiled_trials).toBe(1);
+      const none = await frameCorrelations(snapshot, [
+        { run_id: "run_a", variant: "v", input: 1 },
+        { run_id: "run_b", variant: "v", input: 2 },
+      ]);
+      expect(none).toEqual({
+        status: "unavailable",
+        reason: expect.stringContaining("no profile evidence"),
+      });
+    },
+  );
 });

@@ -89,14 +89,18 @@ describe("decision rule", () => {
       "meaningful_regression",
     );
   });
-  test("inside ±t is no meaningful difference; straddling t, neutral polarity or no interval is inconclusive", () => {
-    expect(decide({ low: -0.02, high: 0.03 }, 0.05, "lower_is_better")).toBe(
-      "no_meaningful_difference",
-    );
-    expect(decide({ low: 0.01, high: 0.2 }, 0.05, "lower_is_better")).toBe("inconclusive");
-    expect(decide({ low: 0.1, high: 0.2 }, 0.05, "neutral")).toBe("inconclusive");
-    expect(decide({ low: null, high: null }, 0.05, "lower_is_better")).toBe("inconclusive");
-  });
+  test(
+    "inside ±t is no meaningful difference; straddling t, neutral polarity or no interval is " +
+      "inconclusive",
+    () => {
+      expect(decide({ low: -0.02, high: 0.03 }, 0.05, "lower_is_better")).toBe(
+        "no_meaningful_difference",
+      );
+      expect(decide({ low: 0.01, high: 0.2 }, 0.05, "lower_is_better")).toBe("inconclusive");
+      expect(decide({ low: 0.1, high: 0.2 }, 0.05, "neutral")).toBe("inconclusive");
+      expect(decide({ low: null, high: null }, 0.05, "lower_is_better")).toBe("inconclusive");
+    },
+  );
   test("fewer than 3 eligible pairs is exploratory; ineligible pairs are named", () => {
     const r = comparePaired(
       [

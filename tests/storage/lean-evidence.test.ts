@@ -109,45 +109,49 @@ describe("provenance stored once per file", () => {
     expect(ipc.getChild("artifact_id")!.get(4)).toBe("sha256:abc");
   });
 
-  test("a file of the earlier layout, provenance on every row and none in its metadata, reads as stored", async () => {
-    const own = EVIDENCE_SCHEMAS.tracks.columns;
-    const fields = [...PROVENANCE_COLUMNS, ...own].map(arrowField);
-    const schema = new Schema(fields);
-    const rows = [{ track_id: "a", pid: "9", tid: null, process_name: null, thread_name: "t" }];
-    const children = [
-      ...PROVENANCE_COLUMNS.map((col) =>
-        constantData(
-          col,
-          col.name === "run_id"
-            ? "run-old"
-            : (PROVENANCE as Record<string, string | number>)[col.name]!,
-          1,
+  test(
+    "a file of the earlier layout, provenance on every row and none in its metadata, reads as " +
+      "stored",
+    async () => {
+      const own = EVIDENCE_SCHEMAS.tracks.columns;
+      const fields = [...PROVENANCE_COLUMNS, ...own].map(arrowField);
+      const schema = new Schema(fields);
+      const rows = [{ track_id: "a", pid: "9", tid: null, process_name: null, thread_name: "t" }];
+      const children = [
+        ...PROVENANCE_COLUMNS.map((col) =>
+          constantData(
+            col,
+            col.name === "run_id"
+              ? "run-old"
+              : (PROVENANCE as Record<string, string | number>)[col.name]!,
+            1,
+          ),
         ),
-      ),
-      ...own.map((col) =>
-        columnData(
-          col,
-          rows.map((r) => (r as Record<string, string | null>)[col.name]!),
-          0,
-          1,
+        ...own.map((col) =>
+          columnData(
+            col,
+            rows.map((r) => (r as Record<string, string | null>)[col.name]!),
+            0,
+            1,
+          ),
         ),
-      ),
-    ];
-    const bytes = writeParquet(
-      new Table(schema, [
-        new RecordBatch(
-          schema,
-          makeData({ type: new Struct(fields), length: 1, nullCount: 0, children }),
-        ),
-      ]),
-    );
-    const back = readParquet(bytes);
-    expect(back.schema.fields.map((f) => f.name)).toEqual(fields.map((f) => f.name));
-    expect(back.getChild("run_id")!.get(0)).toBe("run-old");
-    expect((await readParquetColumns(bytes, ["run_id", "pid"])).getChild("run_id")!.get(0)).toBe(
-      "run-old",
-    );
-  });
+      ];
+      const bytes = writeParquet(
+        new Table(schema, [
+          new RecordBatch(
+            schema,
+            makeData({ type: new Struct(fields), length: 1, nullCount: 0, children }),
+          ),
+        ]),
+      );
+      const back = readParquet(bytes);
+      expect(back.schema.fields.map((f) => f.name)).toEqual(fields.map((f) => f.name));
+      expect(back.getChild("run_id")!.get(0)).toBe("run-old");
+      expect((await readParquetColumns(bytes, ["run_id", "pid"])).getChild("run_id")!.get(0)).toBe(
+        "run-old",
+      );
+    },
+  );
 
   test("an empty part keeps its typed schema, provenance included", () => {
     const back = readParquet(
@@ -196,27 +200,31 @@ describe("track columns joined from tracks", () => {
   const tracksOf = () =>
     trackRowsOf(readParquet(writeParquet(tableBufferToArrow(trackRows(3), PROVENANCE))));
 
-  test("each event gets its track's pid, tid and names, in the order asked; unknown tracks give nulls", () => {
-    const joined = withTrackColumns(
-      events(["1:2", "1:0", "1:1", "zz", "1:2"]),
-      ["thread_name", "name", "pid", "tid", "process_name"],
-      tracksOf(),
-    );
-    expect(joined.schema.fields.map((f) => f.name)).toEqual([
-      "thread_name",
-      "name",
-      "pid",
-      "tid",
-      "process_name",
-    ]);
-    expect(joined.toArray().map((r) => ({ ...r.toJSON() }))).toEqual([
-      { thread_name: null, name: "e0", pid: "1", tid: "2", process_name: "app" },
-      { thread_name: null, name: "e1", pid: "1", tid: "0", process_name: "app" },
-      { thread_name: "w1", name: "e2", pid: "1", tid: "1", process_name: "app" },
-      { thread_name: null, name: "e3", pid: null, tid: null, process_name: null },
-      { thread_name: null, name: "e4", pid: "1", tid: "2", process_name: "app" },
-    ]);
-  });
+  test(
+    "each event gets its track's pid, tid and names, in the order asked; unknown tracks give " +
+      "nulls",
+    () => {
+      const joined = withTrackColumns(
+        events(["1:2", "1:0", "1:1", "zz", "1:2"]),
+        ["thread_name", "name", "pid", "tid", "process_name"],
+        tracksOf(),
+      );
+      expect(joined.schema.fields.map((f) => f.name)).toEqual([
+        "thread_name",
+        "name",
+        "pid",
+        "tid",
+        "process_name",
+      ]);
+      expect(joined.toArray().map((r) => ({ ...r.toJSON() }))).toEqual([
+        { thread_name: null, name: "e0", pid: "1", tid: "2", process_name: "app" },
+        { thread_name: null, name: "e1", pid: "1", tid: "0", process_name: "app" },
+        { thread_name: "w1", name: "e2", pid: "1", tid: "1", process_name: "app" },
+        { thread_name: null, name: "e3", pid: null, tid: null, process_name: null },
+        { thread_name: null, name: "e4", pid: "1", tid: "2", process_name: "app" },
+      ]);
+    },
+  );
 
   test("events of the earlier layout keep their own track columns", () => {
     const old = events(["1:0", "1:1"], {

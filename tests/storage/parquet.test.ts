@@ -332,9 +332,12 @@ describe("parquet at scale", () => {
       const rows = parquetRowCount(bytes);
       const countMs = performance.now() - t;
       console.log(
-        `1M trace_events: toArrow ${toArrowMs.toFixed(0)} ms, writeParquet ${writeMs.toFixed(0)} ms ` +
-          `(${(bytes.byteLength / 2 ** 20).toFixed(1)} MiB), parquetToIpcStream ${decodeMs.toFixed(0)} ms ` +
-          `(${(ipc.byteLength / 2 ** 20).toFixed(0)} MiB IPC), readParquet ${readMs.toFixed(0)} ms, rowCount ${countMs.toFixed(2)} ms`,
+        `1M trace_events: toArrow ${toArrowMs.toFixed(0)} ms, ` +
+          `writeParquet ${writeMs.toFixed(0)} ms ` +
+          `(${(bytes.byteLength / 2 ** 20).toFixed(1)} MiB), ` +
+          `parquetToIpcStream ${decodeMs.toFixed(0)} ms ` +
+          `(${(ipc.byteLength / 2 ** 20).toFixed(0)} MiB IPC), ` +
+          `readParquet ${readMs.toFixed(0)} ms, rowCount ${countMs.toFixed(2)} ms`,
       );
       expect(rows).toBe(n);
       expect(back.numRows).toBe(n);

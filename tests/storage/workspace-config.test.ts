@@ -26,7 +26,9 @@ describe("workspace config", () => {
 
   test("values within their ranges override the defaults", () => {
     const config = parseConfig(
-      '[extraction]\nworker_memory_bytes = 536870912\nworker_timeout_seconds = 0.5\n[execution]\ncontainment = "managed"\nchild_environment_allowlist = ["PATH", "_X1"]\nmin_free_bytes = 0\nworkload_path = "/opt/node/bin:/usr/bin"\n',
+      "[extraction]\nworker_memory_bytes = 536870912\nworker_timeout_seconds = " +
+        '0.5\n[execution]\ncontainment = "managed"\nchild_environment_allowlist = ["PATH", ' +
+        '"_X1"]\nmin_free_bytes = 0\nworkload_path = "/opt/node/bin:/usr/bin"\n',
     );
     expect(config.extraction.worker_memory_bytes).toBe(536870912);
     expect(config.extraction.worker_timeout_seconds).toBe(0.5);
@@ -75,7 +77,8 @@ describe("workspace config", () => {
       "execution.child_environment_allowlist [1] must be a variable name",
     ],
     [
-      `[execution]\nchild_environment_allowlist = [${Array.from({ length: 65 }, (_, i) => `"V${i}"`).join(", ")}]\n`,
+      `[execution]\nchild_environment_allowlist = ` +
+        `[${Array.from({ length: 65 }, (_, i) => `"V${i}"`).join(", ")}]\n`,
       "must have at most 64 entries",
     ],
     [

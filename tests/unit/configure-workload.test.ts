@@ -97,7 +97,8 @@ describe("configure_workload", () => {
     expect(state.config.configuration_id).toBe(result.configuration_id);
     const change = ws.control.db
       .query(
-        "SELECT source, operation, workload FROM configuration_changes ORDER BY recorded_at DESC LIMIT 1",
+        "SELECT source, operation, workload FROM configuration_changes ORDER BY recorded_at " +
+          "DESC LIMIT 1",
       )
       .get();
     expect(change).toEqual({ source: "mcp_client", operation: "replace", workload: "alpha" });
@@ -144,51 +145,62 @@ describe("configure_workload", () => {
     );
   });
 
-  test("tables of one workload spread through the file are replaced together; a comment at the end stays", () => {
-    writeFileSync(
-      file(),
-      '[workloads.a]\nargv = ["x"]\n\n[workloads.a.parameters]\nn = [1]\n\n# b comment\n[workloads.b]\nargv = ["b"]\n[workloads.a.oracle]\nstrength = "execution_check"\nargv = ["true"]\n# end of file\n',
-    );
-    configureWorkload(ws, {
-      name: "a",
-      operation: "replace",
-      expected_configuration_id: currentId()!,
-      spec: { argv: ["y"] },
-      source: "mcp_client",
-    });
-    expect(readFileSync(file(), "utf8")).toBe(
-      '[workloads.a]\nargv = [ "y" ]\n\n# b comment\n[workloads.b]\nargv = ["b"]\n# end of file\n',
-    );
-  });
-
-  test("an invalid definition or a workload written as dotted keys is refused; the file stays as it was", () => {
-    expect(() =>
+  test(
+    "tables of one workload spread through the file are replaced together; a comment at the " +
+      "end stays",
+    () => {
+      writeFileSync(
+        file(),
+        '[workloads.a]\nargv = ["x"]\n\n[workloads.a.parameters]\nn = [1]\n\n# b ' +
+          'comment\n[workloads.b]\nargv = ["b"]\n[workloads.a.oracle]\nstrength = ' +
+          '"execution_check"\nargv = ["true"]\n# end of file\n',
+      );
       configureWorkload(ws, {
-        name: "bad",
-        operation: "create",
-        spec: { argv: ["x", "{nope}"] },
-        source: "mcp_client",
-      }),
-    ).toThrow(expect.objectContaining({ code: "CONFIGURATION_INVALID" }));
-    expect(() =>
-      configureWorkload(ws, {
-        name: "bad",
-        operation: "create",
-        spec: { argv: ["x"], shell: "sh -c" },
-        source: "mcp_client",
-      }),
-    ).toThrow(expect.objectContaining({ code: "CONFIGURATION_INVALID" }));
-    writeFileSync(file(), '[workloads]\ndotted.argv = ["x"]\n');
-    const id = currentId()!;
-    expect(() =>
-      configureWorkload(ws, {
-        name: "dotted",
+        name: "a",
         operation: "replace",
-        expected_configuration_id: id,
+        expected_configuration_id: currentId()!,
         spec: { argv: ["y"] },
         source: "mcp_client",
-      }),
-    ).toThrow(expect.objectContaining({ code: "CONFIGURATION_INVALID" }));
-    expect(readFileSync(file(), "utf8")).toBe('[workloads]\ndotted.argv = ["x"]\n');
-  });
+      });
+      expect(readFileSync(file(), "utf8")).toBe(
+        '[workloads.a]\nargv = [ "y" ]\n\n# b comment\n[workloads.b]\nargv = ["b"]\n# end of ' +
+          "file\n",
+      );
+    },
+  );
+
+  test(
+    "an invalid definition or a workload written as dotted keys is refused; the file stays as " +
+      "it was",
+    () => {
+      expect(() =>
+        configureWorkload(ws, {
+          name: "bad",
+          operation: "create",
+          spec: { argv: ["x", "{nope}"] },
+          source: "mcp_client",
+        }),
+      ).toThrow(expect.objectContaining({ code: "CONFIGURATION_INVALID" }));
+      expect(() =>
+        configureWorkload(ws, {
+          name: "bad",
+          operation: "create",
+          spec: { argv: ["x"], shell: "sh -c" },
+          source: "mcp_client",
+        }),
+      ).toThrow(expect.objectContaining({ code: "CONFIGURATION_INVALID" }));
+      writeFileSync(file(), '[workloads]\ndotted.argv = ["x"]\n');
+      const id = currentId()!;
+      expect(() =>
+        configureWorkload(ws, {
+          name: "dotted",
+          operation: "replace",
+          expected_configuration_id: id,
+          spec: { argv: ["y"] },
+          source: "mcp_client",
+        }),
+      ).toThrow(expect.objectContaining({ code: "CONFIGURATION_INVALID" }));
+      expect(readFileSync(file(), "utf8")).toBe('[workloads]\ndotted.argv = ["x"]\n');
+    },
+  );
 });

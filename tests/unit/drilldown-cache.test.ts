@@ -108,15 +108,15 @@ test("the SQL engine loads a generation's spans once across commits", async () =
       "local-otel-js-exporter-otlp-http-0.223.1-batch-2scopes-24spans.json",
     ),
   });
-  const first = await service.operationTransitions(otlp.artifact_id, {});
+  const first = await service.operations().transitions(otlp.artifact_id, {});
   const engine = service.status().analysis_cache.engine;
   expect(engine).toMatchObject({ open: true, starts: 1, loads: 1, tables: 1 });
   await service.importArtifact({
     path: join(CORPUS, "hyperfine", "local-hyperfine-1.15.0-ignore-failure-exit-codes.json"),
   });
-  const second = await service.operationTransitions(otlp.artifact_id, {});
-  await service.lifecycleGaps(otlp.artifact_id, {});
-  await service.operationWindow(otlp.artifact_id, { startNs: 0n, endNs: 2n ** 62n });
+  const second = await service.operations().transitions(otlp.artifact_id, {});
+  await service.operations().gaps(otlp.artifact_id, {});
+  await service.operations().window(otlp.artifact_id, { startNs: 0n, endNs: 2n ** 62n });
   expect(service.status().analysis_cache.engine).toMatchObject({ starts: 1, loads: 1, tables: 1 });
   expect(second.corpus_commit_id).not.toBe(first.corpus_commit_id);
   expect(second.items).toEqual(first.items);

@@ -126,7 +126,8 @@ describe("AnalysisEngine", () => {
       ),
     ).toEqual([{ n: 0, total: null }]);
     const columns = engine.query(
-      "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position",
+      "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? " +
+        "ORDER BY ordinal_position",
       ["trace_events"],
     );
     expect(columns.map((c) => c.column_name)).toEqual(
@@ -140,7 +141,8 @@ describe("AnalysisEngine", () => {
     engine.loadTable("frames", [ipcOf(EVIDENCE_SCHEMAS.frames, [], "g1")]);
     expect(engine.query("SELECT count(*) AS n FROM frames", [])).toEqual([{ n: 0 }]);
     const types = engine.query(
-      "SELECT data_type FROM information_schema.columns WHERE table_name = 'frames' AND column_name = 'line'",
+      "SELECT data_type FROM information_schema.columns WHERE table_name = 'frames' AND " +
+        "column_name = 'line'",
       [],
     );
     expect(types).toEqual([{ data_type: "INTEGER" }]);
@@ -200,7 +202,8 @@ describe("AnalysisEngine", () => {
       engine.loadTable("call_edges", streams, shape);
       expect(
         engine.query(
-          "SELECT evidence_generation_id AS g, parent_frame_id AS p, sample_count AS s, note FROM call_edges ORDER BY g",
+          "SELECT evidence_generation_id AS g, parent_frame_id AS p, sample_count AS s, note " +
+            "FROM call_edges ORDER BY g",
           [],
         ),
       ).toEqual([
@@ -227,7 +230,8 @@ describe("AnalysisEngine", () => {
 
   test("query converts values to JSON-safe JS", () => {
     const rows = engine.query(
-      "SELECT 1.5::DOUBLE AS d, 'inf'::DOUBLE AS inf, true AS b, NULL AS z, [1, 2]::BIGINT[] AS l, 12.25::DECIMAL(10,2) AS dec, -(2::HUGEINT ** 70)::HUGEINT AS neg",
+      "SELECT 1.5::DOUBLE AS d, 'inf'::DOUBLE AS inf, true AS b, NULL AS z, [1, 2]::BIGINT[] " +
+        "AS l, 12.25::DECIMAL(10,2) AS dec, -(2::HUGEINT ** 70)::HUGEINT AS neg",
       [],
     );
     expect(rows).toEqual([
@@ -360,12 +364,14 @@ describe("AnalysisEngine at scale", () => {
       const loadMs = performance.now() - t;
       t = performance.now();
       const top = engine.query(
-        "SELECT parent_frame_id, sum(sample_count) AS s, sum(duration_ns) AS d FROM call_edges WHERE metric = ? GROUP BY 1 ORDER BY d DESC LIMIT ?",
+        "SELECT parent_frame_id, sum(sample_count) AS s, sum(duration_ns) AS d FROM " +
+          "call_edges WHERE metric = ? GROUP BY 1 ORDER BY d DESC LIMIT ?",
         ["cpu_time", 5],
       );
       const queryMs = performance.now() - t;
       console.log(
-        `2 x 1M call_edges: decode ${decodeMs.toFixed(0)} ms, loadTable ${loadMs.toFixed(0)} ms, group-by query ${queryMs.toFixed(0)} ms`,
+        `2 x 1M call_edges: decode ${decodeMs.toFixed(0)} ms, loadTable ${loadMs.toFixed(0)} ` +
+          `ms, group-by query ${queryMs.toFixed(0)} ms`,
       );
       expect(engine.query("SELECT count(*) AS n FROM call_edges", [])).toEqual([{ n: 2 * n }]);
       expect(top).toHaveLength(5);

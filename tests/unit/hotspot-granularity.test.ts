@@ -148,7 +148,8 @@ async function allHotspots(
 }
 
 describe("hotspots per function", () => {
-  test("pprof CPU profiles: one row per function, self and inclusive equal a walk of the raw samples", async () => {
+  test("pprof CPU profiles: one row per function, self and inclusive equal a walk of the raw " +
+    "samples", async () => {
     let compared = 0;
     let splitFunctions = 0;
     for (const file of corpusFiles("pprof")) {

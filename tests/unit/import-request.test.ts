@@ -63,21 +63,27 @@ describe("import request", () => {
     });
   });
 
-  test("the MCP tool's input accepts and refuses exactly what the use case's schema does, plus the path", () => {
-    for (const options of [
-      { kind: "otlp_trace" },
-      { kind: "nope" },
-      { producer_version: "" },
-      { media_type: "text/plain", sensitivity: "sensitive" },
-    ]) {
-      const viaUseCase = ImportOptions(options) instanceof type.errors;
-      const viaTool =
-        ImportArtifactInput({ path: "a.json", source_root: "temp", ...options }) instanceof
-        type.errors;
-      expect(viaTool).toBe(viaUseCase);
-    }
-    expect(ImportArtifactInput({ path: "a.json", surprise: 1 }) instanceof type.errors).toBe(true);
-  });
+  test(
+    "the MCP tool's input accepts and refuses exactly what the use case's schema does, plus " +
+      "the path",
+    () => {
+      for (const options of [
+        { kind: "otlp_trace" },
+        { kind: "nope" },
+        { producer_version: "" },
+        { media_type: "text/plain", sensitivity: "sensitive" },
+      ]) {
+        const viaUseCase = ImportOptions(options) instanceof type.errors;
+        const viaTool =
+          ImportArtifactInput({ path: "a.json", source_root: "temp", ...options }) instanceof
+          type.errors;
+        expect(viaTool).toBe(viaUseCase);
+      }
+      expect(ImportArtifactInput({ path: "a.json", surprise: 1 }) instanceof type.errors).toBe(
+        true,
+      );
+    },
+  );
 
   test("every adapter's artifact kind is an importable kind", () => {
     for (const adapter of ADAPTERS)

@@ -19,18 +19,23 @@ const ok = {
 };
 
 describe("parse request", () => {
-  test("scan_threads is optional, and when given an integer from -1 (as many as there are cores to spare) to 1024", () => {
-    expect("request" in checkParseRequest(ok)).toBe(true);
-    for (const threads of [-1, 0, 1, 1024])
-      expect(
-        "request" in checkParseRequest({ ...ok, limits: { ...ok.limits, scan_threads: threads } }),
-      ).toBe(true);
-    for (const threads of [-2, 1.5, 1025, "2", null]) {
-      expect(checkParseRequest({ ...ok, limits: { ...ok.limits, scan_threads: threads } })).toEqual(
-        { problem: "limits.scan_threads must be an integer from -1 to 1024" },
-      );
-    }
-  });
+  test(
+    "scan_threads is optional, and when given an integer from -1 (as many as there are cores " +
+      "to spare) to 1024",
+    () => {
+      expect("request" in checkParseRequest(ok)).toBe(true);
+      for (const threads of [-1, 0, 1, 1024])
+        expect(
+          "request" in
+            checkParseRequest({ ...ok, limits: { ...ok.limits, scan_threads: threads } }),
+        ).toBe(true);
+      for (const threads of [-2, 1.5, 1025, "2", null]) {
+        expect(
+          checkParseRequest({ ...ok, limits: { ...ok.limits, scan_threads: threads } }),
+        ).toEqual({ problem: "limits.scan_threads must be an integer from -1 to 1024" });
+      }
+    },
+  );
 
   test("the other limits must be integers above 0", () => {
     expect(checkParseRequest({ ...ok, limits: { ...ok.limits, max_events: 0 } })).toEqual({

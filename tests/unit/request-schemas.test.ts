@@ -49,15 +49,15 @@ import {
   ValidationRequest,
 } from "../../src/application/requests/record-requests.ts";
 import { checkRequest, requestName } from "../../src/application/requests/request-schema.ts";
+import { MeasurementsQueryRequest } from "../../src/application/requests/measurement-requests.ts";
+import { RunSetFreezeRequest } from "../../src/application/requests/run-set-requests.ts";
+import { ComparisonRequest } from "../../src/application/requests/comparison-requests.ts";
 import {
-  ComparisonRequest,
   ExperimentLookupRequest,
   ExperimentPlanRequest,
   ExperimentRunRequest,
-  MeasurementsQueryRequest,
-  RunSetFreezeRequest,
   TrialsPageRequest,
-} from "../../src/application/requests/study-requests.ts";
+} from "../../src/application/requests/experiment-requests.ts";
 import { RunsSummaryRequest } from "../../src/application/requests/summary-request.ts";
 import { TraceWindowRequest } from "../../src/application/requests/trace-window-request.ts";
 import { FlameoxError } from "../../src/domain/errors.ts";
@@ -144,25 +144,29 @@ describe("use-case request schemas", () => {
     }
   });
 
-  test("a tool's published input is its request's JSON Schema, the page size bounded lower and nothing else", () => {
-    for (const [name, request] of Object.entries(TOOL_REQUESTS)) {
-      const tool = TOOLS.find((t) => t.name === name)!;
-      const published = jsonSchemaOf(tool.input);
-      const own = jsonSchemaOf(request);
-      expect({ name, schema: withoutLimit(published) }).toEqual({
-        name,
-        schema: withoutLimit(own),
-      });
-      expect(published.additionalProperties).toBe(false);
-      const limit = (published.properties as Json).limit;
-      if (limit === undefined) {
-        expect((own.properties as Json).limit).toBeUndefined();
-        continue;
+  test(
+    "a tool's published input is its request's JSON Schema, the page size bounded lower and " +
+      "nothing else",
+    () => {
+      for (const [name, request] of Object.entries(TOOL_REQUESTS)) {
+        const tool = TOOLS.find((t) => t.name === name)!;
+        const published = jsonSchemaOf(tool.input);
+        const own = jsonSchemaOf(request);
+        expect({ name, schema: withoutLimit(published) }).toEqual({
+          name,
+          schema: withoutLimit(own),
+        });
+        expect(published.additionalProperties).toBe(false);
+        const limit = (published.properties as Json).limit;
+        if (limit === undefined) {
+          expect((own.properties as Json).limit).toBeUndefined();
+          continue;
+        }
+        expect({ name, min: limit.minimum }).toEqual({ name, min: 1 });
+        expect(limit.maximum).toBeLessThanOrEqual((own.properties as Json).limit.maximum);
       }
-      expect({ name, min: limit.minimum }).toEqual({ name, min: 1 });
-      expect(limit.maximum).toBeLessThanOrEqual((own.properties as Json).limit.maximum);
-    }
-  });
+    },
+  );
 
   test("a tool and its request accept and refuse the same values but for the page size", () => {
     const probes: [string, Record<string, unknown>][] = [

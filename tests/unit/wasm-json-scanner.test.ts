@@ -141,7 +141,8 @@ describe("WASM JSON scanner", () => {
   test("a batch never outgrows the output area, however large the chunk", async () => {
     const count = 100_000;
     const bytes = enc.encode(
-      `{"samples":[${Array.from({ length: count }, (_, i) => i % 997).join(",")}],"timeDeltas":[${Array.from({ length: count }, () => "true").join(",")}]}`,
+      `{"samples":[${Array.from({ length: count }, (_, i) => i % 997).join(",")}` +
+        `],"timeDeltas":[${Array.from({ length: count }, () => "true").join(",")}]}`,
     );
     const { records, batchSizes, error } = await transcript(profileProgram(), bytes, bytes.length);
     expect(error).toBeUndefined();

@@ -71,40 +71,44 @@ describe("encode pool", () => {
     expect(useEncodeThread(8 * 2 ** 30, big / 4 - 1, true)).toBe(false);
   });
 
-  test("parts encoded on the thread, from column batches or Arrow IPC, read back as the rows encoded inline", async () => {
-    await initParquet();
-    const inline = startEncodePool(false);
-    const threaded = startEncodePool(true);
-    expect(inline.threaded).toBe(false);
-    expect(threaded.threaded).toBe(true);
-    try {
-      await inline.encode(
-        part([trackBatch(3000), trackBatch(2000, 3000)]),
-        join(dir, "inline.parquet"),
-      );
-      // Two parts in flight at once, as TableParts allows: the second finds the thread busy and is
-      // encoded by the caller.
-      const sent = [trackBatch(3000), trackBatch(2000, 3000)];
-      await Promise.all([
-        threaded.encode(part(sent), join(dir, "thread-a.parquet")),
-        threaded.encode(part([trackBatch(10)]), join(dir, "thread-b.parquet")),
-      ]);
-      expect(threaded.counts).toEqual({ thread: 1, inline: 1 });
-      // Once the thread is free again it takes the next part, here as an IPC stream.
-      await threaded.encode(part([trackBatch(7)], true), join(dir, "thread-c.parquet"));
-      expect(threaded.counts).toEqual({ thread: 2, inline: 1 });
-    } finally {
-      await inline.close();
-      await threaded.close();
-    }
-    for (const name of EVIDENCE_SCHEMAS.tracks.columns.map((c) => c.name))
-      expect(column("thread-a.parquet", name)).toEqual(column("inline.parquet", name));
-    expect(read("thread-a.parquet").numRows).toBe(5000);
-    expect(read("thread-a.parquet").getChild("process_name")!.get(4999)).toBe("proc-52-é");
-    expect(read("thread-a.parquet").getChild("tid")!.get(3000)).toBeNull();
-    expect(read("thread-b.parquet").numRows).toBe(10);
-    expect(read("thread-c.parquet").numRows).toBe(7);
-  });
+  test(
+    "parts encoded on the thread, from column batches or Arrow IPC, read back as the rows " +
+      "encoded inline",
+    async () => {
+      await initParquet();
+      const inline = startEncodePool(false);
+      const threaded = startEncodePool(true);
+      expect(inline.threaded).toBe(false);
+      expect(threaded.threaded).toBe(true);
+      try {
+        await inline.encode(
+          part([trackBatch(3000), trackBatch(2000, 3000)]),
+          join(dir, "inline.parquet"),
+        );
+        // Two parts in flight at once, as TableParts allows: the second finds the thread busy and is
+        // encoded by the caller.
+        const sent = [trackBatch(3000), trackBatch(2000, 3000)];
+        await Promise.all([
+          threaded.encode(part(sent), join(dir, "thread-a.parquet")),
+          threaded.encode(part([trackBatch(10)]), join(dir, "thread-b.parquet")),
+        ]);
+        expect(threaded.counts).toEqual({ thread: 1, inline: 1 });
+        // Once the thread is free again it takes the next part, here as an IPC stream.
+        await threaded.encode(part([trackBatch(7)], true), join(dir, "thread-c.parquet"));
+        expect(threaded.counts).toEqual({ thread: 2, inline: 1 });
+      } finally {
+        await inline.close();
+        await threaded.close();
+      }
+      for (const name of EVIDENCE_SCHEMAS.tracks.columns.map((c) => c.name))
+        expect(column("thread-a.parquet", name)).toEqual(column("inline.parquet", name));
+      expect(read("thread-a.parquet").numRows).toBe(5000);
+      expect(read("thread-a.parquet").getChild("process_name")!.get(4999)).toBe("proc-52-é");
+      expect(read("thread-a.parquet").getChild("tid")!.get(3000)).toBeNull();
+      expect(read("thread-b.parquet").numRows).toBe(10);
+      expect(read("thread-c.parquet").numRows).toBe(7);
+    },
+  );
 
   test("a batch cut at any row keeps its values and nulls on both sides", () => {
     const batch = trackBatch(37);

@@ -29,7 +29,8 @@ export const benchmarkSamplesAdapter = benchmarkAdapter({
     if (document.schema_version !== BENCHMARK_SAMPLES_SCHEMA) {
       throw parseFailed(
         LABEL,
-        `expected schema_version to be ${JSON.stringify(BENCHMARK_SAMPLES_SCHEMA)} but found ${JSON.stringify(document.schema_version)}`,
+        `expected schema_version to be ${JSON.stringify(BENCHMARK_SAMPLES_SCHEMA)} but ` +
+          `found ${JSON.stringify(document.schema_version)}`,
       );
     }
     if (typeof document.producer !== "string")

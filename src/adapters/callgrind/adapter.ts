@@ -50,7 +50,8 @@ function evidenceOf(reader: CallgrindReader): NormalizedEvidence {
     limitations.push({
       code: "call_cycles",
       message:
-        "Functions on call cycles through two or more functions (mutual recursion): their inclusive values count the cost inside the cycle more than once",
+        "Functions on call cycles through two or more functions (mutual recursion): their " +
+        "inclusive values count the cost inside the cycle more than once",
       count: counts.cycleFunctions,
     });
   }
@@ -58,7 +59,8 @@ function evidenceOf(reader: CallgrindReader): NormalizedEvidence {
     limitations.push({
       code: "call_counts_unknown",
       message:
-        "Call arcs written with calls=0 (pprof's output does not know call counts): their sample_count is 0",
+        "Call arcs written with calls=0 (pprof's output does not know call counts): their " +
+        "sample_count is 0",
       count: counts.unknownCallCounts,
     });
   if (counts.unsymbolized > 0)

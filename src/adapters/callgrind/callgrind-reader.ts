@@ -107,7 +107,8 @@ export class CallgrindReader {
         if (names.length === 0 || names.some((n) => !/^(instr|line|addr)$/.test(n)))
           throw parseFailed(
             CALLGRIND_FORMAT,
-            `line ${lineNumber}: \`positions:\` must list instr and/or line, found ${JSON.stringify(value.slice(0, 80))}`,
+            `line ${lineNumber}: \`positions:\` must list instr and/or line, ` +
+              `found ${JSON.stringify(value.slice(0, 80))}`,
           );
         this.costs.setPositions(names.length);
         return;
@@ -265,18 +266,24 @@ export class CallgrindReader {
     out.push({
       code: "no_call_stacks",
       message:
-        "Callgrind records cost per function and per caller→callee arc, not call stacks: no stacks are published, and inclusive values are self cost plus the cost of calls to other functions",
+        "Callgrind records cost per function and per caller→callee arc, not call stacks: no " +
+        "stacks are published, and inclusive values are self cost plus the cost of calls to " +
+        "other functions",
     });
     for (const event of this.skippedEvents)
       out.push({
         code: "event_not_imported",
-        message: `Costs of event ${event} were not imported: no flameox metric fits it, or another event of the file already took its metric`,
+        message:
+          `Costs of event ${event} were not imported: no flameox metric fits it, or another ` +
+          `event of the file already took its metric`,
       });
     if (this.compressedCosts > 0)
       out.push({
         code: "compressed_costs",
         message:
-          "Cost columns written with subposition compression (*, +N, -N), which the callgrind format allows only for positions; read relative to the previous cost line, as speedscope does",
+          "Cost columns written with subposition compression (*, +N, -N), which the " +
+          "callgrind format allows only for positions; read relative to the previous cost " +
+          "line, as speedscope does",
         count: this.compressedCosts,
       });
     if (this.costsWithoutFunction > 0)
@@ -303,7 +310,8 @@ export class CallgrindReader {
         out.push({
           code: "totals_mismatch",
           message:
-            "The self costs do not add up to the file's totals:/summary: line (a truncated or edited file)",
+            "The self costs do not add up to the file's totals:/summary: line (a truncated " +
+            "or edited file)",
         });
     }
     return out;

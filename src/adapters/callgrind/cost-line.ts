@@ -70,17 +70,26 @@ export class CostLineReader {
       }
       const token = line.slice(start, i);
       if (!(isPosition ? POSITION : COST).test(token))
-        return `column ${column + 1} (${JSON.stringify(token.slice(0, 40))}) is not ${isPosition ? "a position" : "an integer cost"}`;
+        return (
+          `column ${column + 1} (${JSON.stringify(token.slice(0, 40))}) is ` +
+          `not ${isPosition ? "a position" : "an integer cost"}`
+        );
       const first = token.charCodeAt(0);
       if (token === "*" || first === 43 || first === 45) {
         const before = this.previous[column];
         if (before === undefined)
-          return `column ${column + 1} (${token}) is relative but the previous cost line has no such column`;
+          return (
+            `column ${column + 1} (${token}) is relative but the previous cost line has no ` +
+            `such column`
+          );
         if (!isPosition) compressedCost = true;
         value = token === "*" ? before : before + Number(token);
       } else value = Number(token);
       if (!Number.isSafeInteger(value) || (!isPosition && value < 0))
-        return `column ${column + 1} (${JSON.stringify(token.slice(0, 40))}) is ${value < 0 ? "negative" : "beyond 2^53"}`;
+        return (
+          `column ${column + 1} (${JSON.stringify(token.slice(0, 40))}) ` +
+          `is ${value < 0 ? "negative" : "beyond 2^53"}`
+        );
       values.push(value);
     }
     if (values.length < this.positions) return `expected ${this.positions} position column(s)`;

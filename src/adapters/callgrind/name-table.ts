@@ -42,7 +42,9 @@ export class NameTable {
       if (known !== undefined && known !== name) {
         throw parseFailed(
           this.format,
-          `line ${lineNumber} redefines ${this.kind} (${def[1]}) as ${JSON.stringify(name.slice(0, 80))}; it was ${JSON.stringify(known.slice(0, 80))}`,
+          `line ${lineNumber} redefines ${this.kind} (${def[1]}) ` +
+            `as ${JSON.stringify(name.slice(0, 80))}; it ` +
+            `was ${JSON.stringify(known.slice(0, 80))}`,
         );
       }
       this.byId.set(def[1]!, name);

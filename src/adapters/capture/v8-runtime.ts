@@ -46,19 +46,23 @@ export function jsRuntimeOf(input: AdapterPlanInput, adapter: string): JsRuntime
     // A project executable is project code: its --version runs only inside the managed sandbox.
     throw new FlameoxError(
       "CAPABILITY_UNAVAILABLE",
-      `Cannot capture with ${adapter}: ${input.workloadExecutable.requested} is a project executable, whose version is probed only inside managed containment`,
+      `Cannot capture with ${adapter}: ${input.workloadExecutable.requested} is a project ` +
+        `executable, whose version is probed only inside managed containment`,
       {
         details: { adapter, status: "permission_required" },
         remediation: [
           "Plan with containment managed",
-          'Or declare the workload with a node or bun installed on the host (argv = ["node", "script.js"])',
+          'Or declare the workload with a node or bun installed on the host (argv = ["node", ' +
+            '"script.js"])',
         ],
       },
     );
   }
   throw new FlameoxError(
     "CAPABILITY_UNAVAILABLE",
-    `Cannot capture with ${adapter}: the workload's executable ${input.workloadExecutable.requested} is not Node.js or Bun (it resolves to ${base}${version ? `, version output ${JSON.stringify(version.slice(0, 60))}` : ""})`,
+    `Cannot capture with ${adapter}: the workload's ` +
+      `executable ${input.workloadExecutable.requested} is not Node.js or Bun (it resolves ` +
+      `to ${base}${version ? `, version output ${JSON.stringify(version.slice(0, 60))}` : ""})`,
     {
       details: { adapter, status: "incompatible" },
       remediation: [
@@ -121,7 +125,8 @@ export function modernJsRuntimeOf(
   if (runtime.name === "node" && runtime.major < 12) {
     throw new FlameoxError(
       "CAPABILITY_UNAVAILABLE",
-      `Cannot capture with ${adapter}: Node.js ${runtime.version} has no ${flag} (Node 12 or newer is needed)`,
+      `Cannot capture with ${adapter}: Node.js ${runtime.version} has no ${flag} (Node 12 or ` +
+        `newer is needed)`,
       {
         details: { adapter, status: "incompatible" },
       },

@@ -68,10 +68,12 @@ export function extractCoberturaXml(input: ExtractInput): NormalizedEvidence {
     if (doctype.includes("[")) {
       throw new FlameoxError(
         "ARTIFACT_PARSE_FAILED",
-        `Cannot parse ${LABEL}: the DOCTYPE has an internal subset (entity declarations are refused)`,
+        `Cannot parse ${LABEL}: the DOCTYPE has an internal subset (entity declarations are ` +
+          `refused)`,
         {
           remediation: [
-            "Cobertura reports need no entity declarations; re-export the report from the coverage tool",
+            "Cobertura reports need no entity declarations; re-export the report from the " +
+              "coverage tool",
           ],
           details: { refused: "doctype_internal_subset" },
         },

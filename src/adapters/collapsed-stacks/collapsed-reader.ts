@@ -96,7 +96,8 @@ export class CollapsedReader {
     if (this.lines === 0 && this.invalidLines > 0) {
       throw parseFailed(
         COLLAPSED_FORMAT,
-        `no line of the form "frame;frame count"; line ${JSON.stringify(this.firstInvalid.slice(0, 80))} has no count`,
+        `no line of the form "frame;frame count"; ` +
+          `line ${JSON.stringify(this.firstInvalid.slice(0, 80))} has no count`,
       );
     }
   }
@@ -127,7 +128,9 @@ export class CollapsedReader {
     if (this.invalidLines > 0)
       out.push({
         code: "invalid_lines",
-        message: `Lines without a trailing count were skipped (first: ${JSON.stringify(this.firstInvalid.slice(0, 80))})`,
+        message:
+          `Lines without a trailing count were skipped ` +
+          `(first: ${JSON.stringify(this.firstInvalid.slice(0, 80))})`,
         count: this.invalidLines,
       });
     if (this.fractional > 0)

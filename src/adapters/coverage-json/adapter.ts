@@ -122,7 +122,8 @@ export function extractCoverageJson(input: ExtractInput): NormalizedEvidence {
     limitations.push({
       code: "branches_not_listed",
       message:
-        "The report was made with branch coverage but lists no arcs; only line coverage is available",
+        "The report was made with branch coverage but lists no arcs; only line coverage is " +
+        "available",
     });
   }
   const totals = isPlainObject(value.totals) ? value.totals : {};

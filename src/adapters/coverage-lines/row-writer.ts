@@ -64,7 +64,8 @@ export class CoverageLineWriter {
     ) {
       throw parseFailed(
         this.label,
-        `expected the line numbers of ${file} to be 32-bit integers but found ${JSON.stringify(value)}`,
+        `expected the line numbers of ${file} to be 32-bit integers but ` +
+          `found ${JSON.stringify(value)}`,
       );
     }
     return value;

@@ -44,7 +44,8 @@ export function detectCoveragePy({ head }: DetectInput): number {
 const EXECUTED_ONLY: Limitation = {
   code: "executed_lines_only",
   message:
-    "A coverage.py data file records the lines that ran, not which statements exist; lines not executed and per-file totals need a report (coverage json or coverage xml)",
+    "A coverage.py data file records the lines that ran, not which statements exist; lines " +
+    "not executed and per-file totals need a report (coverage json or coverage xml)",
 };
 
 /** What a data file holds, read whole (SQLite needs every byte), before its rows are written. */
@@ -64,7 +65,9 @@ function readData(bytes: Uint8Array, limits: ExtractInput["limits"]): CoverageDa
     if (data.schemaVersion !== 7) {
       limitations.push({
         code: "pre_release_schema",
-        message: `coverage_schema ${data.schemaVersion} is a coverage.py 5.0 pre-release layout; it was read with that schema's tables`,
+        message:
+          `coverage_schema ${data.schemaVersion} is a coverage.py 5.0 pre-release layout; it ` +
+          `was read with that schema's tables`,
       });
     }
     return {

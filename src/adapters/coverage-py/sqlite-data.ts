@@ -50,7 +50,8 @@ function readOpen(
     if (missing.length > 0)
       throw parseFailed(
         label,
-        `expected table ${table} with columns ${wanted.join(", ")}${have.size === 0 ? " but the database has no such table" : ` but it lacks ${missing.join(", ")}`}`,
+        `expected table ${table} with ` +
+          `columns ${wanted.join(", ")}${have.size === 0 ? " but the database has no such table" : ` but it lacks ${missing.join(", ")}`}`,
       );
   };
   need("coverage_schema", ["version"]);
@@ -74,7 +75,8 @@ function readOpen(
   } else if (metaColumns.size > 0) {
     const row = db
       .query(
-        `SELECT ${[...metaColumns].filter((c) => /^[a-z_]+$/.test(c)).join(", ") || "1"} FROM meta LIMIT 1`,
+        `SELECT ${[...metaColumns].filter((c) => /^[a-z_]+$/.test(c)).join(", ") || "1"} ` +
+          `FROM meta LIMIT 1`,
       )
       .get() as Record<string, unknown> | null;
     for (const [k, v] of Object.entries(row ?? {})) meta.set(k, String(v));

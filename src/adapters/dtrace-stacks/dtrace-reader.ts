@@ -107,7 +107,9 @@ export class DtraceReader {
     if (this.invalidLines > 0)
       out.push({
         code: "invalid_lines",
-        message: `Lines that are neither a frame nor a count were skipped (first: ${this.firstInvalid})`,
+        message:
+          `Lines that are neither a frame nor a count were skipped ` +
+          `(first: ${this.firstInvalid})`,
         count: this.invalidLines,
       });
     return out;

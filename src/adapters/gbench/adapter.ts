@@ -65,7 +65,8 @@ function readEntry(
   if (entry.error_occurred === true) {
     out.skip(
       "benchmark_error",
-      "benchmarks that reported an error (SkipWithError) have no valid times and were not imported as samples",
+      "benchmarks that reported an error (SkipWithError) have no valid times and were not " +
+        "imported as samples",
     );
     return "error";
   }

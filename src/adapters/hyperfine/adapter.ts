@@ -106,7 +106,8 @@ function readResult(result: unknown, index: number, out: MeasurementWriter): num
   if (exitCodes?.some((c) => c !== 0))
     out.skip(
       "nonzero_exit_codes",
-      "some benchmark runs exited with a non-zero code (hyperfine -i); their times are kept and tagged with exit_code",
+      "some benchmark runs exited with a non-zero code (hyperfine -i); their times are kept " +
+        "and tagged with exit_code",
     );
   return times.length;
 }

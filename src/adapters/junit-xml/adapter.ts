@@ -92,7 +92,8 @@ function intAttr(value: string | undefined): number | null {
 function refused(what: string): FlameoxError {
   return new FlameoxError("ARTIFACT_PARSE_FAILED", `Cannot parse ${LABEL}: ${what}`, {
     remediation: [
-      "JUnit reports need no DTD or entity declarations; remove the DOCTYPE or re-export the report from the test runner",
+      "JUnit reports need no DTD or entity declarations; remove the DOCTYPE or re-export the " +
+        "report from the test runner",
     ],
     details: { refused: "doctype" },
   });
@@ -209,7 +210,9 @@ export function extractJunitXml(input: ExtractInput): NormalizedEvidence {
     }
     limitations.push({
       code: "truncated_document",
-      message: `The document ends inside ${stack.join(" > ")}; the report was cut short, so the evidence is partial`,
+      message:
+        `The document ends inside ${stack.join(" > ")}; the report was cut short, so the ` +
+        `evidence is partial`,
       count: 1,
     });
   }

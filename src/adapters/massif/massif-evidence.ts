@@ -80,13 +80,17 @@ export function massifLimitations(
   else {
     out.push({
       code: "single_snapshot",
-      message: `Only ${hadPeak ? "the peak" : "the largest detailed"} snapshot's tree (snapshot ${chosen.index} of ${snapshots}) is imported, as inuse_space; the heap over time is in the summary only`,
+      message:
+        `Only ${hadPeak ? "the peak" : "the largest detailed"} snapshot's tree ` +
+        `(snapshot ${chosen.index} of ${snapshots}) is imported, as inuse_space; the heap over ` +
+        `time is in the summary only`,
     });
     if (counts.belowThresholdBytes > 0)
       out.push({
         code: "below_threshold",
         message:
-          "Bytes massif aggregated as below its threshold, under a (below massif's threshold) root frame",
+          "Bytes massif aggregated as below its threshold, under a (below massif's " +
+          "threshold) root frame",
         count: counts.belowThresholdBytes,
       });
     if (counts.unattributedBytes > 0)

@@ -82,7 +82,8 @@ export class MassifReader {
     if (!field)
       throw parseFailed(
         MASSIF_FORMAT,
-        `line ${lineNumber} (${JSON.stringify(line.slice(0, 80))}) is neither a snapshot field nor a tree node`,
+        `line ${lineNumber} (${JSON.stringify(line.slice(0, 80))}) is neither a snapshot ` +
+          `field nor a tree node`,
       );
     const key = field[1]!;
     const value = field[2]!;

@@ -54,7 +54,8 @@ function headerOf(
   if (found === null || found.header.kind !== kind)
     throw parseFailed(
       label,
-      `no ${kind === "trace" ? "cuda_gpu_trace" : "summary report"} header row among the first lines`,
+      `no ${kind === "trace" ? "cuda_gpu_trace" : "summary report"} header row among the ` +
+        `first lines`,
     );
   return found;
 }
@@ -100,7 +101,9 @@ function describeTrace(read: GpuTraceRead): Omit<NormalizedEvidence, "tables"> {
     {
       code: "device_activity_only",
       message:
-        "cuda_gpu_trace holds GPU activity only: no CUDA API calls, NVTX ranges or host threads, so launch latency and host activity are not known; the report has no process id either",
+        "cuda_gpu_trace holds GPU activity only: no CUDA API calls, NVTX ranges or host " +
+        "threads, so launch latency and host activity are not known; the report has no " +
+        "process id either",
     },
   ];
   return {
@@ -165,13 +168,18 @@ function summaryEvidence(
     ...writer.limitations(),
     {
       code: "aggregates_only",
-      message: `${header.report ?? "the report"} holds the report's own totals and statistics per name over the whole capture: no per-call events, times, threads or streams, so no timeline or distribution beyond these statistics can be rebuilt`,
+      message:
+        `${header.report ?? "the report"} holds the report's own totals and statistics per ` +
+        `name over the whole capture: no per-call events, times, threads or streams, so no ` +
+        `timeline or distribution beyond these statistics can be rebuilt`,
     },
   ];
   if (header.report === null) {
     limitations.push({
       code: "report_ambiguous",
-      message: `the header is that of ${header.candidates.join(" and of ")}, and the file name does not say which; the rows are scoped ${header.candidates.join("|")}`,
+      message:
+        `the header is that of ${header.candidates.join(" and of ")}, and the file name does ` +
+        `not say which; the rows are scoped ${header.candidates.join("|")}`,
     });
   }
   return {

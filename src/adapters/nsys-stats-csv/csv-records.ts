@@ -7,7 +7,8 @@
  * with another number of cells than the header, is a parse failure naming its line.
  */
 import { Readable } from "node:stream";
-// csv-parse is loaded at the first CSV report (require), not by every process that loads the adapters.
+// csv-parse is loaded at the first CSV report (require), not by every process that loads the
+// adapters.
 import type * as CsvParse from "csv-parse";
 import type * as CsvParseSync from "csv-parse/sync";
 import { parseFailed } from "../json-guard.ts";

@@ -70,7 +70,9 @@ export class GpuTraceReader {
     if (start === null || duration === null)
       throw parseFailed(
         this.label,
-        `line ${line}: expected a start and a duration but found ${JSON.stringify(cell(cells, "start"))}, ${JSON.stringify(cell(cells, "duration"))}`,
+        `line ${line}: expected a start and a duration but ` +
+          `found ${JSON.stringify(cell(cells, "start"))}, ` +
+          `${JSON.stringify(cell(cells, "duration"))}`,
       );
     if (duration < 0) throw parseFailed(this.label, `line ${line}: negative duration ${duration}`);
     if (this.read.events.length >= this.maxEvents)

@@ -58,7 +58,8 @@ export const nvbenchSamplesAdapter: ProducerAdapter = {
     if (input.bytes.length !== samples * 4)
       throw parseFailed(
         LABEL,
-        `the JSON declares ${samples} float32 samples (${samples * 4} bytes) but the file holds ${input.bytes.length} bytes`,
+        `the JSON declares ${samples} float32 samples (${samples * 4} bytes) but the file ` +
+          `holds ${input.bytes.length} bytes`,
       );
     const tables = emptyTables();
     const out = new MeasurementWriter(tables.measurements, LABEL, input.limits.maxEvents);

@@ -114,7 +114,8 @@ export class PerfScriptReader {
     if (this.samples === 0 && this.invalidLines > 0) {
       throw parseFailed(
         PERF_SCRIPT_FORMAT,
-        `no sample header found; line ${JSON.stringify(this.firstInvalid.slice(0, 80))} is neither a sample nor a frame`,
+        `no sample header found; line ${JSON.stringify(this.firstInvalid.slice(0, 80))} is ` +
+          `neither a sample nor a frame`,
       );
     }
   }
@@ -294,7 +295,9 @@ export class PerfScriptReader {
     for (const event of this.metrics.skipped) {
       out.push({
         code: "event_not_imported",
-        message: `Samples of event ${event} were not imported: its metric is already taken by another event of the file`,
+        message:
+          `Samples of event ${event} were not imported: its metric is already taken by another ` +
+          `event of the file`,
       });
     }
     if (this.metrics.skippedSamples > 0)
@@ -307,14 +310,16 @@ export class PerfScriptReader {
       out.push({
         code: "samples_without_stack",
         message:
-          "Samples printed without a callchain or sampled address (perf script -F without ip); they are not attributed to any frame",
+          "Samples printed without a callchain or sampled address (perf script -F without " +
+          "ip); they are not attributed to any frame",
         count: this.withoutStack,
       });
     if (this.unnamedJit > 0) {
       out.push({
         code: "unnamed_jit_frames",
         message:
-          "Samples in JIT-compiled code that its perf map does not name (run Node with --perf-basic-prof, Java with perf-map-agent)",
+          "Samples in JIT-compiled code that its perf map does not name (run Node with " +
+          "--perf-basic-prof, Java with perf-map-agent)",
         count: this.unnamedJit,
       });
     }
@@ -322,13 +327,17 @@ export class PerfScriptReader {
       out.push({
         code: "unknown_frames",
         message:
-          "Samples with [unknown] frames: addresses perf could not resolve to a symbol or module (missing symbols, JIT code without a perf map, broken frame-pointer unwinding)",
+          "Samples with [unknown] frames: addresses perf could not resolve to a symbol or " +
+          "module (missing symbols, JIT code without a perf map, broken frame-pointer " +
+          "unwinding)",
         count: this.unknownFrames,
       });
     if (this.invalidLines > 0)
       out.push({
         code: "invalid_lines",
-        message: `Lines that are neither a sample header nor a frame were skipped (first: ${JSON.stringify(this.firstInvalid.slice(0, 80))})`,
+        message:
+          `Lines that are neither a sample header nor a frame were skipped ` +
+          `(first: ${JSON.stringify(this.firstInvalid.slice(0, 80))})`,
         count: this.invalidLines,
       });
     return out;

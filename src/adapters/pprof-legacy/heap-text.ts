@@ -120,7 +120,8 @@ export function parseHeapText(text: string, maxSamples: number): LegacyProfile |
     profile.notes.push({
       code: "heap_types_renamed",
       message:
-        "The heap profile has no separate allocation totals; its objects/space columns (pprof's names) were imported as inuse_objects/inuse_space",
+        "The heap profile has no separate allocation totals; its objects/space columns " +
+        "(pprof's names) were imported as inuse_objects/inuse_space",
     });
   }
   profile.periodType = { type: "space", unit: "bytes" };

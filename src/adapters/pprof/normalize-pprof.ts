@@ -98,7 +98,8 @@ export function pprofEvidence(
             {
               code: "samples_without_stack",
               message:
-                'Samples with no stack (or none of whose locations resolve) are kept on a root frame named "(no stack)", so totals equal the profile\'s',
+                "Samples with no stack (or none of whose locations resolve) are kept on a " +
+                'root frame named "(no stack)", so totals equal the profile\'s',
               count: stackless,
             },
           ]

@@ -38,6 +38,7 @@ export function metricOf(type: string, unit: string): MetricOfType | null {
   if (!metric) return null;
   const timeScale = TIME_SCALE[unit];
   if (timeScale !== undefined) return { metric, unit: "ns", scale: timeScale };
-  if (metric === "cpu_time" || metric === "wall_time" || metric === "delay") return null; // a time metric in a non-time unit
+  // A time metric in a non-time unit.
+  if (metric === "cpu_time" || metric === "wall_time" || metric === "delay") return null;
   return { metric, unit: unit === "bytes" ? "bytes" : "count", scale: 1 };
 }

@@ -64,7 +64,8 @@ export const pytestBenchmarkAdapter = benchmarkAdapter({
       if (!data)
         out.skip(
           "no_raw_data",
-          "the file has summary statistics only; rerun with --benchmark-save-data to keep every round",
+          "the file has summary statistics only; rerun with --benchmark-save-data to keep " +
+            "every round",
         );
       for (const agg of AGGREGATES) {
         if (typeof bench.stats[agg] === "number")

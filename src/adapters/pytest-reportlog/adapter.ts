@@ -133,7 +133,9 @@ class ReportlogReader {
       if (line.last) {
         this.limitations.push({
           code: "truncated_last_line",
-          message: `The last line (${line.number}) is incomplete JSON; the run was probably cut short, so the evidence is partial`,
+          message:
+            `The last line (${line.number}) is incomplete JSON; the run was probably cut ` +
+            `short, so the evidence is partial`,
           count: 1,
         });
         this.stopped = true;
@@ -141,7 +143,8 @@ class ReportlogReader {
       }
       throw parseFailed(
         LABEL,
-        `line ${line.number} is not JSON (${error instanceof Error ? error.message : String(error)})`,
+        `line ${line.number} is not JSON ` +
+          `(${error instanceof Error ? error.message : String(error)})`,
         error,
       );
     }

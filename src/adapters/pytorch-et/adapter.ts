@@ -65,7 +65,9 @@ function evidenceOf(input: ExtractInput): NormalizedEvidence {
     {
       code: "no_timing",
       message:
-        "an execution trace records operators and their parents but no times; measures are call counts, and durations are in the torch.profiler trace collected with it (joined by rf_id)",
+        "an execution trace records operators and their parents but no times; measures are " +
+        "call counts, and durations are in the torch.profiler trace collected with it " +
+        "(joined by rf_id)",
     },
     {
       code: "operator_arguments_not_imported",

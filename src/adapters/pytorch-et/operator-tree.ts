@@ -140,7 +140,8 @@ export function callStacks(
       if (onChain.has(at))
         throw parseFailed(
           LABEL,
-          `expected the parents of nodes[${start}] to lead to a root but they form a cycle through node id ${nodes[at]!.id}`,
+          `expected the parents of nodes[${start}] to lead to a root but they form a cycle ` +
+            `through node id ${nodes[at]!.id}`,
         );
       if (chain.length >= MAX_OPERATOR_DEPTH)
         throw tooLarge(LABEL, "levels of operator nesting", chain.length + 1, MAX_OPERATOR_DEPTH);

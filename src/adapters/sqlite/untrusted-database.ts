@@ -50,7 +50,8 @@ export function isSqliteHeader(head: string | Uint8Array): boolean {
 function refused(label: string, what: string, details: Record<string, unknown>): FlameoxError {
   return new FlameoxError("ARTIFACT_PARSE_FAILED", `Cannot parse ${label}: ${what}`, {
     remediation: [
-      `A ${label} needs no views, triggers, virtual tables or generated columns; re-export it from its producer`,
+      `A ${label} needs no views, triggers, virtual tables or generated columns; re-export ` +
+        `it from its producer`,
     ],
     details,
   });
@@ -198,7 +199,8 @@ function checkHeader(bytes: Uint8Array, length: number, label: string, maxPages:
     // missing.
     throw parseFailed(
       label,
-      `the header claims ${headerPages} pages of ${pageSize} bytes but the file holds ${length} bytes; it was cut short`,
+      `the header claims ${headerPages} pages of ${pageSize} bytes but the file ` +
+        `holds ${length} bytes; it was cut short`,
     );
   }
 }
@@ -220,7 +222,8 @@ function harden(db: Database, label: string): { db: Database; schema: SchemaObje
       if (object.type === "view" || object.type === "trigger") {
         throw refused(
           label,
-          `the database declares a ${object.type} (${JSON.stringify(object.name)}), which would run SQL the file's author wrote`,
+          `the database declares a ${object.type} (${JSON.stringify(object.name)}), which ` +
+            `would run SQL the file's author wrote`,
           { refused: object.type, name: object.name },
         );
       }
@@ -238,7 +241,8 @@ function harden(db: Database, label: string): { db: Database; schema: SchemaObje
     if (error instanceof FlameoxError) throw error;
     throw parseFailed(
       label,
-      `the SQLite schema cannot be read (${error instanceof Error ? error.message : String(error)})`,
+      `the SQLite schema cannot be read ` +
+        `(${error instanceof Error ? error.message : String(error)})`,
       error,
     );
   }

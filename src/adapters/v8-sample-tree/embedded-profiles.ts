@@ -109,7 +109,8 @@ export class EmbeddedProfiles {
           ? this.profileClockUs(data.startTime)
           : tsUs;
     } else if (data !== null) {
-      this.addChunk(profile, tsUs, data); // DevTools also writes chunks without data: nothing to add
+      // DevTools also writes chunks without data; those add nothing.
+      this.addChunk(profile, tsUs, data);
     }
   }
 

@@ -169,7 +169,8 @@ export async function analyzeAcceleratorTimeline(
           : {
               status: "empty",
               reason:
-                "the trace holds no device activity (CUDA kernels, copies or sets); nothing ran on an accelerator, or it was not traced",
+                "the trace holds no device activity (CUDA kernels, copies or sets); nothing " +
+                "ran on an accelerator, or it was not traced",
             },
       window: null,
       min_gap_ns: minGapNs,

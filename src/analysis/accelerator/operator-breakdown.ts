@@ -183,7 +183,8 @@ export async function analyzeOperators(
           : {
               status: "empty",
               reason:
-                "the trace holds no operator (cpu_op) slices; it is not a torch.profiler trace, or operators were not recorded",
+                "the trace holds no operator (cpu_op) slices; it is not a torch.profiler " +
+                "trace, or operators were not recorded",
             }
         : {
             status: base.limitations.length > 0 ? "partial" : "available",

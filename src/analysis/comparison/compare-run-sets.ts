@@ -219,7 +219,8 @@ export async function compareRunSets(
       code: "positional_pairing",
       invalidating: false,
       message:
-        "members carry no block ids, so they were paired by position; the design was not a blocked one",
+        "members carry no block ids, so they were paired by position; the design was not a " +
+        "blocked one",
     });
   const stats = comparePaired(pairs, {
     threshold: request.practical_threshold,
@@ -233,7 +234,8 @@ export async function compareRunSets(
     limitations.push({
       code: "within_run_pairing",
       message:
-        "one run per side: samples were paired by position in the producer's hierarchy; they share no block, so the interval describes these two runs only",
+        "one run per side: samples were paired by position in the producer's hierarchy; they " +
+        "share no block, so the interval describes these two runs only",
     });
   if (
     crossScope &&
@@ -242,7 +244,10 @@ export async function compareRunSets(
   ) {
     limitations.push({
       code: "same_run_scopes",
-      message: `${baseScope} and ${candScope} were measured in the same run, one after the other (hyperfine and pyperf do not interleave them): drift of the machine during the run is not separated from the difference`,
+      message:
+        `${baseScope} and ${candScope} were measured in the same run, one after the other ` +
+        `(hyperfine and pyperf do not interleave them): drift of the machine during the run is ` +
+        `not separated from the difference`,
     });
   }
   if (failed.length > 0) {
@@ -250,17 +255,24 @@ export async function compareRunSets(
       .slice(0, 20)
       .map(
         (f) =>
-          `${f.side} ${f.trial_id ?? f.run_id}${f.block_id === null ? "" : ` (block ${f.block_id})`}: ${f.reason}`,
+          `${f.side} ${f.trial_id ?? f.run_id}` +
+          `${f.block_id === null ? "" : ` (block ${f.block_id})`}: ${f.reason}`,
       );
     limitations.push({
       code: "failed_trials",
-      message: `${failed.length} trial(s) failed and count as failed, not excluded; their blocks have no pair: ${named.join("; ")}${failed.length > 20 ? "; …" : ""}`,
+      message:
+        `${failed.length} trial(s) failed and count as failed, not excluded; their blocks have ` +
+        `no pair: ${named.join("; ")}${failed.length > 20 ? "; …" : ""}`,
     });
   }
   if (stats.exploratory) {
     limitations.push({
       code: "below_confirmatory_minimum",
-      message: `${stats.eligible_pairs} complete pair(s); a ${(request.confidence_level ?? 0.95) * 100}% interval of a median needs at least ${stats.minimum_pairs}, so no decision is made (descriptive only)${failed.length > 0 ? `; ${failed.length} failed trial(s) are listed in failed_trials` : ""}`,
+      message:
+        `${stats.eligible_pairs} complete pair(s); ` +
+        `a ${(request.confidence_level ?? 0.95) * 100}% interval of a median needs at ` +
+        `least ${stats.minimum_pairs}, so no decision is made (descriptive ` +
+        `only)${failed.length > 0 ? `; ${failed.length} failed trial(s) are listed in failed_trials` : ""}`,
     });
   } else if (stats.interval_note !== null) {
     limitations.push({

@@ -248,7 +248,9 @@ export async function analyzeCoverage(
   ) {
     limitations.push({
       code: "changed_lines_truncated",
-      message: `Changed line numbers are listed up to ${MAX_LISTED_LINES} per file and direction; the counts are complete`,
+      message:
+        `Changed line numbers are listed up to ${MAX_LISTED_LINES} per file and direction; the ` +
+        `counts are complete`,
     });
   }
 
@@ -268,7 +270,9 @@ export async function analyzeCoverage(
   const evidence = missing
     ? {
         status: "unavailable" as const,
-        reason: `no_coverage: no imported coverage data (coverage.py data file, coverage json, Cobertura XML) for ${missing.id} in the pinned commit`,
+        reason:
+          `no_coverage: no imported coverage data (coverage.py data file, coverage json, ` +
+          `Cobertura XML) for ${missing.id} in the pinned commit`,
         next_tool: "import_artifact",
       }
     : all.length === 0

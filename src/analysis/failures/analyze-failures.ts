@@ -245,7 +245,8 @@ export async function analyzeFailures(
     limitations.push({
       code: "single_input",
       message:
-        "Flakiness across runs needs two or more runs or artifacts; only retries within the run are seen",
+        "Flakiness across runs needs two or more runs or artifacts; only retries within the " +
+        "run are seen",
     });
 
   const page = sorted.slice(offset, offset + options.limit);
@@ -259,7 +260,8 @@ export async function analyzeFailures(
       ? {
           status: "unavailable" as const,
           reason:
-            "no_test_results: no imported test report (pytest-reportlog, JUnit XML) for these inputs in the pinned commit",
+            "no_test_results: no imported test report (pytest-reportlog, JUnit XML) for " +
+            "these inputs in the pinned commit",
           next_tool: "import_artifact",
         }
       : !anyRows
@@ -267,11 +269,16 @@ export async function analyzeFailures(
         : limitations.some((l) => PARTIAL_REPORT.has(l.code))
           ? {
               status: "partial" as const,
-              reason: `a test report was cut short (see limitations); ${failingTests} failing tests in ${sorted.length} clusters over ${subjects.length} input(s) among the tests it holds`,
+              reason:
+                `a test report was cut short (see limitations); ${failingTests} failing tests ` +
+                `in ${sorted.length} clusters over ${subjects.length} input(s) among the tests ` +
+                `it holds`,
             }
           : {
               status: "available" as const,
-              reason: `${failingTests} failing tests in ${sorted.length} clusters over ${subjects.length} input(s)`,
+              reason:
+                `${failingTests} failing tests in ${sorted.length} clusters ` +
+                `over ${subjects.length} input(s)`,
             };
   return {
     ...base,

@@ -79,7 +79,8 @@ export async function queryMeasurements(
         ? {
             status: "empty",
             reason:
-              "measurements exist but none match the filters (warm-ups are excluded unless include_warmups)",
+              "measurements exist but none match the filters (warm-ups are excluded unless " +
+              "include_warmups)",
           }
         : { status: "available", reason: `${rows.length} measurement(s) match` };
   return {

@@ -71,8 +71,10 @@ export function renderFlamegraphSvg(
     const text =
       fits >= 3 ? (n.name.length <= fits ? n.name : `${n.name.slice(0, fits - 2)}..`) : "";
     boxes.push(
-      `<g class="f" data-x="${x.toFixed(2)}" data-w="${w.toFixed(2)}" data-d="${depth}"><title>${esc(tip)}</title>` +
-        `<rect x="${x.toFixed(2)}" y="${y}" width="${w.toFixed(2)}" height="${ROW - 1}" rx="2" fill="${fill(n, meta, maxDelta)}"/>` +
+      `<g class="f" data-x="${x.toFixed(2)}" data-w="${w.toFixed(2)}" ` +
+        `data-d="${depth}"><title>${esc(tip)}</title>` +
+        `<rect x="${x.toFixed(2)}" y="${y}" width="${w.toFixed(2)}" height="${ROW - 1}" ` +
+        `rx="2" fill="${fill(n, meta, maxDelta)}"/>` +
         `<text x="${(x + 3).toFixed(2)}" y="${y + ROW - 5}">${esc(text)}</text></g>`,
     );
     let cx = x;

@@ -96,7 +96,8 @@ export function bcaMedianInterval(
       acceleration: null,
       degenerate: false,
       undefined_reason:
-        "every leave-one-out median is equal (ties around the median), so the BCa acceleration is 0/0",
+        "every leave-one-out median is equal (ties around the median), so the BCa " +
+        "acceleration is 0/0",
     };
   if (!Number.isFinite(z0))
     return {
@@ -107,7 +108,8 @@ export function bcaMedianInterval(
       acceleration: a,
       degenerate: false,
       undefined_reason:
-        "every bootstrap median lies on one side of the estimate (ties), so the BCa bias correction is infinite",
+        "every bootstrap median lies on one side of the estimate (ties), so the BCa bias " +
+        "correction is infinite",
     };
   const alpha = (1 - level) / 2;
   const zAlpha = ndtri(alpha);

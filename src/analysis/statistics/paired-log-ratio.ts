@@ -150,7 +150,9 @@ export function comparePaired(
     const os = orderStatisticMedianInterval(ratios, level);
     ({ estimate, low: logLow, high: logHigh } = os);
     if (os.low === null)
-      note = `${eligible.length} eligible pair(s) are below the ${minimum} needed for any ${level * 100}% interval of a median`;
+      note =
+        `${eligible.length} eligible pair(s) are below the ${minimum} needed for ` +
+        `any ${level * 100}% interval of a median`;
     interval = {
       method: METHOD_ORDER_STATISTIC,
       resamples: null,
@@ -164,7 +166,8 @@ export function comparePaired(
   // data do not have, so it decides nothing.
   if (note === null && logLow !== null && logLow === logHigh)
     note =
-      "the interval has zero width (tied ratios around the median): the data cannot locate the median more finely";
+      "the interval has zero width (tied ratios around the median): the data cannot locate " +
+      "the median more finely";
   const low = logLow === null ? null : Math.expm1(logLow);
   const high = logHigh === null ? null : Math.expm1(logHigh);
   const outliers = madOutliers(ratios);

@@ -153,7 +153,9 @@ function passiveAssessment(adapter: CaptureAdapter, facts: HostFacts) {
   if (missing.length > 0 || (required.length === 0 && adapter.tools.length > 0 && !anyOptional)) {
     return {
       status: "absent" as const,
-      reason: `not on the child PATH: ${(missing.length > 0 ? missing : adapter.tools).map((t) => t.name).join(", ")}`,
+      reason:
+        `not on the child PATH: ` +
+        `${(missing.length > 0 ? missing : adapter.tools).map((t) => t.name).join(", ")}`,
       features: {},
       limitations: [],
     };

@@ -97,7 +97,8 @@ export function configureWorkload(
           {
             details: { field: "expected_configuration_id" },
             remediation: [
-              "Read configuration_id from workload_configuration_status and pass it as expected_configuration_id",
+              "Read configuration_id from workload_configuration_status and pass it as " +
+                "expected_configuration_id",
             ],
           },
         );
@@ -158,11 +159,13 @@ export function configureWorkload(
 function conflict(request: ConfigureWorkloadRequest, current: string | null): FlameoxError {
   return new FlameoxError(
     "REVISION_CONFLICT",
-    `Cannot ${request.operation} workload ${request.name}: flameox.toml changed since configuration ${request.expected_configuration_id}`,
+    `Cannot ${request.operation} workload ${request.name}: flameox.toml changed since ` +
+      `configuration ${request.expected_configuration_id}`,
     {
       details: { configuration_id: current },
       remediation: [
-        "Read the current configuration with workload_configuration_status, then retry with its configuration_id",
+        "Read the current configuration with workload_configuration_status, then retry with " +
+          "its configuration_id",
       ],
     },
   );

@@ -84,12 +84,15 @@ export class ContainmentProber {
       {
         code: "no_cgroup_limits",
         message:
-          "CPU, memory and process-count limits are not enforced by a cgroup; memory is policed by sampling the process tree",
+          "CPU, memory and process-count limits are not enforced by a cgroup; memory is " +
+          "policed by sampling the process tree",
       },
       {
         code: "host_readable",
         message:
-          "the workload can read every host file its user may read, except the hidden private directories (/tmp, /var/tmp, /run, /root, /home, $HOME) and secret files; it cannot open a Unix socket (seccomp), so no host socket is reachable by path",
+          "the workload can read every host file its user may read, except the hidden " +
+          "private directories (/tmp, /var/tmp, /run, /root, /home, $HOME) and secret files; " +
+          "it cannot open a Unix socket (seccomp), so no host socket is reachable by path",
       },
     ];
     if (probed.proven)
@@ -113,7 +116,8 @@ export class ContainmentProber {
         ? ("permission_required" as const)
         : ("incompatible" as const);
     const reason = probed.seen
-      ? `${bwrap.path} does not isolate what it runs (${probed.reason}); it is not treated as a sandbox`
+      ? `${bwrap.path} does not isolate what it runs (${probed.reason}); it is not treated as ` +
+        `a sandbox`
       : `bwrap cannot build its sandbox here: ${probed.reason}`;
     return this.remember(
       { report: { ...base, status, reason, tools, features, limitations: [] }, bwrap: null },

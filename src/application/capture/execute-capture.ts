@@ -257,7 +257,9 @@ function processError(t: TerminationEvidence): { code: string; message: string }
     case "policy":
       return {
         code: "EXECUTION_REFUSED",
-        message: `The workload was stopped by resource policy: ${t.policy?.metric} ${t.policy?.observed} crossed ${t.policy?.limit}`,
+        message:
+          `The workload was stopped by resource ` +
+          `policy: ${t.policy?.metric} ${t.policy?.observed} crossed ${t.policy?.limit}`,
       };
   }
 }
@@ -267,24 +269,31 @@ function terminationLimitations(t: TerminationEvidence): Limitation[] {
   if (t.escaped_descendants_killed > 0)
     out.push({
       code: "escaped_descendants",
-      message: `${t.escaped_descendants_killed} descendant process(es) had left the process group and were killed at cleanup`,
+      message:
+        `${t.escaped_descendants_killed} descendant process(es) had left the process group and ` +
+        `were killed at cleanup`,
     });
   if ((t.escaped_descendants_survived ?? 0) > 0)
     out.push({
       code: "escaped_descendants_survived",
-      message: `${t.escaped_descendants_survived} descendant process(es) that had left the process group were still alive after cleanup's SIGKILL`,
+      message:
+        `${t.escaped_descendants_survived} descendant process(es) that had left the process ` +
+        `group were still alive after cleanup's SIGKILL`,
     });
   if (t.descendant_tracking === "session_scan" && t.kind !== "cancelled") {
     out.push({
       code: "descendants_not_adopted",
       message:
-        "flameox could not make itself a child subreaper here: a descendant that leaves both the session and the process group between two samples can outlive the run unseen",
+        "flameox could not make itself a child subreaper here: a descendant that leaves both " +
+        "the session and the process group between two samples can outlive the run unseen",
     });
   }
   if (t.kind === "policy")
     out.push({
       code: "policy_termination",
-      message: `Stopped by policy: ${t.policy?.metric} observed ${t.policy?.observed}, limit ${t.policy?.limit}`,
+      message:
+        `Stopped by policy: ${t.policy?.metric} observed ${t.policy?.observed}, ` +
+        `limit ${t.policy?.limit}`,
     });
   return out;
 }

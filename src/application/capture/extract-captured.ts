@@ -47,7 +47,9 @@ export async function extractCaptured(
       if (result.companions.length > 0)
         limitations.push({
           code: "sidecar_not_read",
-          message: `${artifact.display_name} declares ${result.companions.length} sidecar file(s) a capture does not read; import the file from a path to read them`,
+          message:
+            `${artifact.display_name} declares ${result.companions.length} sidecar file(s) a ` +
+            `capture does not read; import the file from a path to read them`,
           count: result.companions.length,
         });
     } catch (error) {

@@ -43,7 +43,8 @@ export async function buildPlan(ctx: CaptureContext, request: PlanRequest): Prom
   if (!adapter) {
     throw new FlameoxError(
       "INVALID_ARGUMENTS",
-      `Cannot plan a capture with adapter ${JSON.stringify(request.adapter)}: expected one of ${CAPTURE_ADAPTER_NAMES.join(", ")}`,
+      `Cannot plan a capture with adapter ${JSON.stringify(request.adapter)}: expected one ` +
+        `of ${CAPTURE_ADAPTER_NAMES.join(", ")}`,
       {
         details: { field: "adapter" },
       },
@@ -131,7 +132,8 @@ export async function buildPlan(ctx: CaptureContext, request: PlanRequest): Prom
   if (policy.min_free_bytes > 0 && free.bytes !== null && free.bytes < policy.min_free_bytes) {
     throw new FlameoxError(
       "STORAGE_QUOTA_EXCEEDED",
-      `Cannot plan a capture: ${free.bytes} bytes are free on the workspace filesystem, below execution.min_free_bytes (${policy.min_free_bytes})`,
+      `Cannot plan a capture: ${free.bytes} bytes are free on the workspace filesystem, ` +
+        `below execution.min_free_bytes (${policy.min_free_bytes})`,
       {
         remediation: [
           "Free disk space, or lower execution.min_free_bytes in .diagnostics/config.toml",
@@ -206,7 +208,8 @@ function declaredContainment(
   if (requested === "trusted_local") {
     throw new FlameoxError(
       "EXECUTION_REFUSED",
-      `Cannot plan a trusted_local capture of workload ${definition.name}: it declares containment managed`,
+      `Cannot plan a trusted_local capture of workload ${definition.name}: it declares ` +
+        `containment managed`,
       {
         details: { field: "containment" },
         remediation: ["Plan without containment, or with containment managed"],

@@ -21,7 +21,8 @@ export async function resolveContainment(
   if (policy === "managed" && requested === "trusted_local") {
     throw new FlameoxError(
       "EXECUTION_REFUSED",
-      "Cannot plan a trusted_local capture: the workspace policy requires managed containment (execution.containment)",
+      "Cannot plan a trusted_local capture: the workspace policy requires managed " +
+        "containment (execution.containment)",
       {
         remediation: ["Plan without containment, or with containment managed"],
       },
@@ -42,7 +43,8 @@ export async function resolveContainment(
           {
             code: "uncontained",
             message:
-              "trusted_local runs the workload directly: it can read and write what flameox can, and reach the network",
+              "trusted_local runs the workload directly: it can read and write what flameox " +
+              "can, and reach the network",
           },
         ],
       },
@@ -56,7 +58,8 @@ export async function resolveContainment(
       {
         details: { capability: probed.report.name, status: probed.report.status },
         remediation: [
-          "Install bubblewrap and allow unprivileged user namespaces, or plan with containment trusted_local (reported as uncontained)",
+          "Install bubblewrap and allow unprivileged user namespaces, or plan with " +
+            "containment trusted_local (reported as uncontained)",
         ],
       },
     );

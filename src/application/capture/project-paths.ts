@@ -85,7 +85,8 @@ export function checkNoControlDirectory(root: string, dir: string, shown: string
   if (inside)
     throw refuse(
       shown,
-      `it is or lies in ${inside}, whose contents version-control tools run or obey outside the sandbox`,
+      `it is or lies in ${inside}, whose contents version-control tools run or obey outside ` +
+        `the sandbox`,
     );
   if (!existsSync(dir)) return;
   const pending = [dir];
@@ -96,12 +97,14 @@ export function checkNoControlDirectory(root: string, dir: string, shown: string
       if (++scanned > MAX_SCANNED_ENTRIES)
         throw refuse(
           shown,
-          `it holds more than ${MAX_SCANNED_ENTRIES} entries, too many to check for version-control directories`,
+          `it holds more than ${MAX_SCANNED_ENTRIES} entries, too many to check for ` +
+            `version-control directories`,
         );
       if (CONTROL_DIRECTORIES.includes(entry.name))
         throw refuse(
           shown,
-          `it contains ${relative(root, join(current, entry.name))}, whose contents version-control tools run or obey outside the sandbox`,
+          `it contains ${relative(root, join(current, entry.name))}, whose contents ` +
+            `version-control tools run or obey outside the sandbox`,
         );
       if (entry.isDirectory()) pending.push(join(current, entry.name));
     }

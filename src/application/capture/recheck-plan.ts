@@ -37,7 +37,9 @@ export async function recheckPlan(ctx: CaptureContext, plan: CapturePlan): Promi
   if (!definition || definition.workload_definition_id !== plan.workload.workload_definition_id) {
     throw new FlameoxError(
       "WORKLOAD_CHANGED",
-      `Cannot execute the capture plan: workload ${plan.workload.name} ${definition ? "was edited" : "was removed"} since it was planned`,
+      `Cannot execute the capture plan: ` +
+        `workload ${plan.workload.name} ${definition ? "was edited" : "was removed"} since it ` +
+        `was planned`,
       {
         details: {
           planned: plan.workload.workload_definition_id,
@@ -53,7 +55,8 @@ export async function recheckPlan(ctx: CaptureContext, plan: CapturePlan): Promi
   if (digestOf(policy) !== plan.policy_digest) {
     throw new FlameoxError(
       "CONFIGURATION_CHANGED",
-      "Cannot execute the capture plan: the workspace policy (.diagnostics/config.toml) changed since it was planned",
+      "Cannot execute the capture plan: the workspace policy (.diagnostics/config.toml) " +
+        "changed since it was planned",
       { remediation: replan },
     );
   }
@@ -64,7 +67,8 @@ export async function recheckPlan(ctx: CaptureContext, plan: CapturePlan): Promi
   if (digestOf(env) !== plan.environmentDigest) {
     throw new FlameoxError(
       "CONFIGURATION_CHANGED",
-      "Cannot execute the capture plan: the child environment flameox would build changed since it was planned",
+      "Cannot execute the capture plan: the child environment flameox would build changed " +
+        "since it was planned",
       { remediation: replan },
     );
   }
@@ -79,7 +83,8 @@ export async function recheckPlan(ctx: CaptureContext, plan: CapturePlan): Promi
   if (projectDirectory(ws.paths.projectRoot, plan.workload.cwd) !== plan.cwd) {
     throw new FlameoxError(
       "EXECUTION_REFUSED",
-      `Cannot execute the capture plan: the working directory ${plan.workload.cwd} now resolves elsewhere`,
+      `Cannot execute the capture plan: the working directory ${plan.workload.cwd} now ` +
+        `resolves elsewhere`,
       { remediation: replan },
     );
   }
@@ -88,7 +93,8 @@ export async function recheckPlan(ctx: CaptureContext, plan: CapturePlan): Promi
   if (source.source_state_id !== plan.source.source_state_id) {
     throw new FlameoxError(
       "SOURCE_CHANGED",
-      "Cannot execute the capture plan: the project source (git HEAD, tracked changes or untracked files) changed since it was planned",
+      "Cannot execute the capture plan: the project source (git HEAD, tracked changes or " +
+        "untracked files) changed since it was planned",
       {
         details: { planned: plan.source.source_state_id, current: source.source_state_id },
         remediation: replan,
@@ -115,7 +121,8 @@ async function recheckCapability(ctx: CaptureContext, plan: CapturePlan): Promis
     ) {
       throw new FlameoxError(
         "EXECUTABLE_CHANGED",
-        `Cannot execute the capture plan: ${name} on the child PATH is no longer the one bound in the plan`,
+        `Cannot execute the capture plan: ${name} on the child PATH is no longer the one ` +
+          `bound in the plan`,
         { remediation: replan },
       );
     }

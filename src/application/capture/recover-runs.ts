@@ -102,7 +102,9 @@ function close(
   // After a reboot the pid names nothing of ours; otherwise the start time proves identity.
   const killed =
     workload?.start_time && !rebooted ? killOrphanedGroup(workload.pid, workload.start_time) : 0;
-  const message = `The run was abandoned: its owning flameox process is gone (${reason}); closed by flameox recover`;
+  const message =
+    `The run was abandoned: its owning flameox process is gone (${reason}); closed by flameox ` +
+    `recover`;
   const limitation: Limitation = {
     code: "abandoned",
     message:
@@ -123,7 +125,8 @@ function close(
     });
     return ws.control.db
       .query(
-        "UPDATE extractions SET status = 'failed', error_json = ?, finished_at = ? WHERE run_id = ? AND status = 'running'",
+        "UPDATE extractions SET status = 'failed', error_json = ?, finished_at = ? WHERE " +
+          "run_id = ? AND status = 'running'",
       )
       .run(JSON.stringify({ code: "RUN_ABANDONED", message }), nowIso(), run.run_id).changes;
   });
@@ -149,7 +152,8 @@ function reconcile(
   const limitation: Limitation = {
     code: "reconciled_from_corpus",
     message:
-      "The importing process died after publishing to HEAD; flameox recover recorded the publication from the corpus",
+      "The importing process died after publishing to HEAD; flameox recover recorded the " +
+      "publication from the corpus",
   };
   ws.control.withWriteLock(() => {
     recordHead(ws.control.db, head);
@@ -159,7 +163,8 @@ function reconcile(
       for (const artifactId of entry.artifact_ids) {
         const row = ws.control.db
           .query(
-            "SELECT extraction_id FROM extractions WHERE run_id = ? AND artifact_id = ? AND status = 'running' ORDER BY started_at DESC LIMIT 1",
+            "SELECT extraction_id FROM extractions WHERE run_id = ? AND artifact_id = ? AND " +
+              "status = 'running' ORDER BY started_at DESC LIMIT 1",
           )
           .get(run.run_id, artifactId) as { extraction_id: string } | null;
         if (!row) continue;
@@ -196,7 +201,8 @@ function reconcile(
 function reclaimStaging(ws: Workspace): RecoverResult["staging_reclaimed"] {
   const reclaimed: RecoverResult["staging_reclaimed"] = [];
   const runLease = ws.control.db.query(
-    "SELECT lease_pid AS pid, lease_boot_id AS boot_id, lease_start_time AS start_time FROM runs WHERE run_id = ?",
+    "SELECT lease_pid AS pid, lease_boot_id AS boot_id, lease_start_time AS start_time FROM " +
+      "runs WHERE run_id = ?",
   );
   for (const entry of listStaging(ws.paths)) {
     if (!entry.lease) {

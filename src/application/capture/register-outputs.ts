@@ -86,7 +86,9 @@ async function registerStream(
   if (sink.truncated)
     limitations.push({
       code: `${role}_truncated`,
-      message: `${role} exceeded the output cap: the first ${sink.keptBytes} of ${sink.seenBytes} bytes are kept`,
+      message:
+        `${role} exceeded the output cap: the first ${sink.keptBytes} of ${sink.seenBytes} ` +
+        `bytes are kept`,
     });
   if (!sink.complete)
     limitations.push({
@@ -171,7 +173,9 @@ function outputFiles(dir: string, limitations: Limitation[]): { name: string; si
   if (ignored > 0)
     limitations.push({
       code: "output_entries_ignored",
-      message: `${ignored} entr${ignored === 1 ? "y" : "ies"} of the output directory were not regular files and were ignored`,
+      message:
+        `${ignored} entr${ignored === 1 ? "y" : "ies"} of the output directory were not ` +
+        `regular files and were ignored`,
     });
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }

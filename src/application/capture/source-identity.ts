@@ -107,7 +107,8 @@ export async function sourceIdentity(
   if (!ok(tree) || !ok(index))
     partial(
       "diff_digest",
-      `the tracked files could not be listed: ${(tree.stderr || index.stderr).trim().split("\n")[0] ?? "unknown error"}`,
+      `the tracked files could not be ` +
+        `listed: ${(tree.stderr || index.stderr).trim().split("\n")[0] ?? "unknown error"}`,
     );
   else {
     const [format, gitDir] = ok(repo) ? repo.stdout.trim().split("\n") : [];

@@ -107,11 +107,13 @@ export function approveWorkload(
     if (options.expected !== undefined && options.expected !== definition.workload_definition_id) {
       throw new FlameoxError(
         "WORKLOAD_CHANGED",
-        `Cannot approve workload ${name}: its declaration changed since it was shown (shown ${options.expected}, now ${definition.workload_definition_id})`,
+        `Cannot approve workload ${name}: its declaration changed since it was shown ` +
+          `(shown ${options.expected}, now ${definition.workload_definition_id})`,
         {
           details: { shown: options.expected, current: definition.workload_definition_id },
           remediation: [
-            `Review it again with \`flameox workload show ${name}\`, then approve what is declared now`,
+            `Review it again with \`flameox workload show ${name}\`, then approve what is ` +
+              `declared now`,
           ],
         },
       );

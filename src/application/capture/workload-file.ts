@@ -75,7 +75,8 @@ export function invalidConfiguration(diagnostics: ConfigDiagnostic[]): FlameoxEr
     .join("; ");
   return new FlameoxError(
     "CONFIGURATION_INVALID",
-    `Invalid ${WORKLOAD_FILE}: ${shown}${diagnostics.length > 5 ? ` (and ${diagnostics.length - 5} more)` : ""}`,
+    `Invalid ${WORKLOAD_FILE}: ${shown}` +
+      `${diagnostics.length > 5 ? ` (and ${diagnostics.length - 5} more)` : ""}`,
     {
       details: { diagnostics: diagnostics.slice(0, 50) },
       remediation: [

@@ -89,10 +89,13 @@ function verify(
   if (!parsed.ok || canonicalJson(parsed.config.document) !== canonicalJson(expected)) {
     throw new FlameoxError(
       "CONFIGURATION_INVALID",
-      `Cannot edit flameox.toml surgically: workload ${name} is not written only as [workloads.${name}] tables (dotted keys or inline tables elsewhere), so a safe edit is not possible`,
+      `Cannot edit flameox.toml surgically: workload ${name} is not written only as ` +
+        `[workloads.${name}] tables (dotted keys or inline tables elsewhere), so a safe edit ` +
+        `is not possible`,
       {
         remediation: [
-          `Edit [workloads.${name}] in flameox.toml by hand, or rewrite it as [workloads.${name}] tables once`,
+          `Edit [workloads.${name}] in flameox.toml by hand, or rewrite it as ` +
+            `[workloads.${name}] tables once`,
         ],
       },
     );

@@ -32,7 +32,8 @@ export async function toChromeTrace(snapshot: SnapshotHandle, subject: Subject):
   if (files.length === 0) {
     throw new FlameoxError(
       "EVIDENCE_UNAVAILABLE",
-      `${subject.id} has no trace events to export as a Chrome trace; export its stacks as speedscope, pprof or collapsed instead`,
+      `${subject.id} has no trace events to export as a Chrome trace; export its stacks as ` +
+        `speedscope, pprof or collapsed instead`,
       {
         details: { field: "format" },
       },
@@ -108,7 +109,11 @@ export async function toChromeTrace(snapshot: SnapshotHandle, subject: Subject):
       events.push(JSON.stringify(event));
     }
   }
-  return `{"displayTimeUnit":"ns","otherData":{"exporter":"flameox","subject":${JSON.stringify(subject.id)}},"traceEvents":[\n${[...names.values(), ...events].join(",\n")}\n]}\n`;
+  return (
+    `{"displayTimeUnit":"ns","otherData":{"exporter":"flameox","subject":` +
+    `${JSON.stringify(subject.id)}},"traceEvents":[\n` +
+    `${[...names.values(), ...events].join(",\n")}\n]}\n`
+  );
 }
 
 /** Async operation tracks are named `async:<category>:<id>` by the trace importers. */

@@ -24,7 +24,8 @@ export const WorkloadConfigurationRequest = defineRequest(
     "+": "reject",
     name: workloadName.describe("the workload to create or replace"),
     operation: type("'create' | 'replace'").describe(
-      "create (idempotent for an identical definition) or replace (needs expected_configuration_id)",
+      "create (idempotent for an identical definition) or replace (needs " +
+        "expected_configuration_id)",
     ),
     "expected_configuration_id?": configurationId,
     ...WORKLOAD_FIELDS,
@@ -69,7 +70,8 @@ export const CapabilitiesRequest = defineRequest(
   type({
     "+": "reject",
     "mode?": type("'passive' | 'active_cached' | 'active_refresh'").describe(
-      "passive runs nothing; active_cached (default) reuses probes up to a minute old; active_refresh probes now",
+      "passive runs nothing; active_cached (default) reuses probes up to a minute old; " +
+        "active_refresh probes now",
     ),
     "adapter?": type.enumerated(...CAPTURE_ADAPTER_NAMES).describe("only this adapter"),
   }),

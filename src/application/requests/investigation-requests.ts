@@ -14,8 +14,8 @@ import {
   FINDING_KINDS,
   HYPOTHESIS_STATUSES,
   INVESTIGATION_STATUSES,
-  type InvestigationService,
-} from "../study/investigation-records.ts";
+} from "../study/investigation-model.ts";
+import type { InvestigationService } from "../study/investigation-records.ts";
 import { cursor, pageLimit } from "./request-fields.ts";
 import { defineRequest } from "./request-schema.ts";
 

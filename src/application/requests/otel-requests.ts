@@ -8,7 +8,8 @@ import { cursor, pageLimit } from "./request-fields.ts";
 import { defineRequest } from "./request-schema.ts";
 
 const otlpArtifact = type("0 < string <= 200").describe(
-  "an artifact id of an imported OTLP trace (sha256:…, or a unique hex prefix of at least 8 characters)",
+  "an artifact id of an imported OTLP trace (sha256:…, or a unique hex prefix of at least 8 " +
+    "characters)",
 );
 const unixNanos = type(/^[0-9]{1,20}$/)
   .or("0 <= number.integer <= 9007199254740991")
@@ -53,7 +54,7 @@ export const LifecycleGapsRequest = defineRequest(
 export type LifecycleGapsRequest = typeof LifecycleGapsRequest.infer;
 
 export function answerOperationWindow(service: WorkspaceService, request: OperationWindowRequest) {
-  return service.operationWindow(request.artifact_id, {
+  return service.operations().window(request.artifact_id, {
     startNs: BigInt(request.start_ns),
     endNs: BigInt(request.end_ns),
     traceId: request.trace_id?.toLowerCase() ?? null,
@@ -66,7 +67,7 @@ export function answerOperationTransitions(
   service: WorkspaceService,
   request: OperationTransitionsRequest,
 ) {
-  return service.operationTransitions(request.artifact_id, {
+  return service.operations().transitions(request.artifact_id, {
     maxDepth: request.max_depth,
     traceId: request.trace_id?.toLowerCase() ?? null,
     limit: request.limit,
@@ -75,5 +76,5 @@ export function answerOperationTransitions(
 }
 
 export function answerLifecycleGaps(service: WorkspaceService, request: LifecycleGapsRequest) {
-  return service.lifecycleGaps(request.artifact_id, { limit: request.limit });
+  return service.operations().gaps(request.artifact_id, { limit: request.limit });
 }

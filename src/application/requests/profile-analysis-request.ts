@@ -23,7 +23,8 @@ export const HotspotsRequest = defineRequest(
       .enumerated(...GRANULARITIES)
       .describe("rows per function (default, as pprof -top), per stored frame (line) or per file"),
     "exclude_pseudo_frames?": type("boolean").describe(
-      "leave out (idle), (program), (garbage collector) and (root); the result says what was left out",
+      "leave out (idle), (program), (garbage collector) and (root); the result says what was " +
+        "left out",
     ),
   }),
 );

@@ -17,7 +17,8 @@ export const FailuresRequest = defineRequest(
     run_or_artifact: runOrArtifact
       .or(runOrArtifact.array().atLeastLength(1).atMostLength(MAX_FAILURE_INPUTS))
       .describe(
-        `one run or artifact, or up to ${MAX_FAILURE_INPUTS} of them to find flaky tests across runs`,
+        `one run or artifact, or up to ${MAX_FAILURE_INPUTS} of them to find flaky tests ` +
+          `across runs`,
       ),
     "limit?": pageLimit,
     "cursor?": cursor,
@@ -33,7 +34,8 @@ export const CoverageRequest = defineRequest(
     "base?": runOrArtifact
       .or("null")
       .describe(
-        "a base run or artifact: the result then lists, per file, lines newly executed and no longer executed against it",
+        "a base run or artifact: the result then lists, per file, lines newly executed and " +
+          "no longer executed against it",
       ),
     "limit?": pageLimit,
     "cursor?": cursor,

@@ -7,6 +7,9 @@ import { type } from "arktype";
 import { FRAME_METRICS } from "../../domain/evidence-schema.ts";
 import { MAX_PAGE_ROWS } from "../../domain/page-size.ts";
 
+/** An id a request names, bounded like every other id and described for the tool's caller. */
+export const recordId = (what: string) => type("0 < string <= 200").describe(what);
+
 export const runId = type("0 < string <= 200").describe(
   "a run id (run_…) from list_runs or import_artifact",
 );
@@ -34,5 +37,6 @@ export const pageLimit = type(`1 <= number.integer <= ${MAX_PAGE_ROWS}`).describ
 export const metric = type
   .enumerated(...FRAME_METRICS)
   .describe(
-    "cpu_time, wall_time, samples, or a memory/lock metric (alloc_space, inuse_space, …); default: cpu_time when present, else the first available",
+    "cpu_time, wall_time, samples, or a memory/lock metric (alloc_space, inuse_space, …); " +
+      "default: cpu_time when present, else the first available",
   );

@@ -20,12 +20,14 @@ export const RunsSummaryRequest = defineRequest(
       .atMostLength(SUMMARY_LIMITS.runs)
       .describe(`1 to ${SUMMARY_LIMITS.runs} run ids`),
     "hotspots?": type(`1 <= number.integer <= ${SUMMARY_LIMITS.hotspots.max}`).describe(
-      `1 to ${SUMMARY_LIMITS.hotspots.max} hotspots per run (default ${SUMMARY_LIMITS.hotspots.fallback})`,
+      `1 to ${SUMMARY_LIMITS.hotspots.max} hotspots per run ` +
+        `(default ${SUMMARY_LIMITS.hotspots.fallback})`,
     ),
     "measurement_groups?": type(
       `1 <= number.integer <= ${SUMMARY_LIMITS.measurementGroups.max}`,
     ).describe(
-      `1 to ${SUMMARY_LIMITS.measurementGroups.max} measurement groups per run (default ${SUMMARY_LIMITS.measurementGroups.fallback})`,
+      `1 to ${SUMMARY_LIMITS.measurementGroups.max} measurement groups per run ` +
+        `(default ${SUMMARY_LIMITS.measurementGroups.fallback})`,
     ),
     "compare?": type("boolean").describe(
       "true: digest the comparison of exactly two runs, base then candidate, instead of each run",
@@ -33,12 +35,14 @@ export const RunsSummaryRequest = defineRequest(
     "functions?": type(
       `1 <= number.integer <= ${COMPARISON_SUMMARY_LIMITS.functions.max}`,
     ).describe(
-      `with compare: functions per metric and ranking (default ${COMPARISON_SUMMARY_LIMITS.functions.fallback})`,
+      `with compare: functions per metric and ranking ` +
+        `(default ${COMPARISON_SUMMARY_LIMITS.functions.fallback})`,
     ),
     "measurements?": type(
       `1 <= number.integer <= ${COMPARISON_SUMMARY_LIMITS.measurements.max}`,
     ).describe(
-      `with compare: measurements compared (default ${COMPARISON_SUMMARY_LIMITS.measurements.fallback})`,
+      `with compare: measurements compared ` +
+        `(default ${COMPARISON_SUMMARY_LIMITS.measurements.fallback})`,
     ),
   }),
 );
@@ -55,7 +59,8 @@ export function answerRunsSummary(service: WorkspaceService, request: RunsSummar
   if (candidate === undefined || more.length > 0) {
     throw new FlameoxError(
       "INVALID_ARGUMENTS",
-      `Invalid runs summary request: with compare, run_ids must be two run ids, base then candidate (was ${request.run_ids.length})`,
+      `Invalid runs summary request: with compare, run_ids must be two run ids, base then ` +
+        `candidate (was ${request.run_ids.length})`,
       {
         details: { field: "run_ids", fields: ["run_ids"] },
       },

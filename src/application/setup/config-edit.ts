@@ -20,7 +20,8 @@ function invalid(client: ClientDefinition, path: string, why: string, entry: Jso
     `${client.name} configuration ${path} ${why}; flameox did not change it`,
     {
       remediation: [
-        `Add this entry by hand under ${client.container.join(".")}.${SERVER_NAME}: ${JSON.stringify(entry)}`,
+        `Add this entry by hand ` +
+          `under ${client.container.join(".")}.${SERVER_NAME}: ${JSON.stringify(entry)}`,
       ],
       details: { client: client.id, path },
     },

@@ -138,7 +138,8 @@ function selectClients(options: SetupOptions, detected: ClientId[]): ClientDefin
     if (!client)
       throw new FlameoxError(
         "INVALID_ARGUMENTS",
-        `Unknown client ${JSON.stringify(id)}; expected one of ${CLIENTS.map((c) => c.id).join(", ")}`,
+        `Unknown client ${JSON.stringify(id)}; expected one ` +
+          `of ${CLIENTS.map((c) => c.id).join(", ")}`,
         { details: { field: "client" } },
       );
     return client;

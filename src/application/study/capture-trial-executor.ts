@@ -32,7 +32,8 @@ export class CaptureTrialExecutor implements TrialExecutor {
     if (!plan)
       throw new FlameoxError(
         "INVALID_CAPTURE_PLAN",
-        `Cannot run trial ${request.trial_id}: the experiment plan bound no capture for its workload instance`,
+        `Cannot run trial ${request.trial_id}: the experiment plan bound no capture for its ` +
+          `workload instance`,
         { remediation: ["Plan the experiment again"] },
       );
     // Thrown before any run exists: the experiment stops here and this cell stays unattempted.
@@ -83,7 +84,9 @@ export function trialOf(result: CaptureResult): TrialExecution {
         ...base,
         outcome: "failed",
         failure_class: "resource_policy",
-        message: `stopped by resource policy: ${t.policy?.metric} ${t.policy?.observed} crossed ${t.policy?.limit}`,
+        message:
+          `stopped by resource policy: ${t.policy?.metric} ${t.policy?.observed} ` +
+          `crossed ${t.policy?.limit}`,
       };
     const how = t.kind === "exited" ? `exit code ${t.exit_code}` : `signal ${t.signal}`;
     return {

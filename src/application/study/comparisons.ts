@@ -136,7 +136,8 @@ export async function previewScopeComparison(
   if (request.baseline_scope === request.candidate_scope) {
     throw new FlameoxError(
       "INVALID_ARGUMENTS",
-      `The baseline and candidate scopes are both ${JSON.stringify(request.baseline_scope)}; compare two different benchmarks of the run`,
+      `The baseline and candidate scopes are both ${JSON.stringify(request.baseline_scope)}; ` +
+        `compare two different benchmarks of the run`,
       { details: { field: "candidate_scope" } },
     );
   }

@@ -8,7 +8,9 @@ import {
   type ExperimentDefinition,
 } from "../../domain/experiment/experiment-definition.ts";
 import type { WorkloadDefinition } from "../../domain/workload/project-config.ts";
+import type { Workspace } from "../../storage/workspace.ts";
 import { requireWorkloadConfig } from "../capture/workload-file.ts";
+import type { ExperimentProtocol } from "./experiment-protocol.ts";
 
 export interface LoadedExperiment {
   configuration_id: string;
@@ -51,4 +53,21 @@ export function loadExperiment(projectRoot: string, name: string): LoadedExperim
     definition: normalized.definition,
     workload: config.workloads[normalized.definition.workload]!,
   };
+}
+
+/** The workload file must still say what the plan bound; an edit after planning refuses the run. */
+export function ensureProjectUnchanged(ws: Workspace, protocol: ExperimentProtocol): void {
+  const now = loadExperiment(ws.paths.projectRoot, protocol.name);
+  if (
+    now.definition.experiment_design_id !== protocol.definition.experiment_design_id ||
+    now.workload.workload_definition_id !== protocol.definition.workload_definition_id
+  ) {
+    throw new FlameoxError(
+      "WORKLOAD_CHANGED",
+      `Cannot run experiment ${protocol.name}: its definition or workload changed after planning`,
+      {
+        remediation: ["Plan the experiment again"],
+      },
+    );
+  }
 }

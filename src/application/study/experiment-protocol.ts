@@ -150,7 +150,8 @@ export async function bindCaptures(
     if (plan.workload.workload_instance_id !== instance.workload_instance_id) {
       throw new FlameoxError(
         "WORKLOAD_CHANGED",
-        `Cannot plan experiment ${protocol.name}: workload ${protocol.definition.workload} changed while it was being planned`,
+        `Cannot plan experiment ${protocol.name}: workload ${protocol.definition.workload} ` +
+          `changed while it was being planned`,
         {
           remediation: ["Plan the experiment again"],
         },

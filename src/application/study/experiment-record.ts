@@ -3,7 +3,6 @@ import { FlameoxError } from "../../domain/errors.ts";
 import { TRIAL_OUTCOMES, type TrialRecord } from "../../domain/experiment/trial.ts";
 import { StudyRecords } from "../../storage/study-records.ts";
 import type { Workspace } from "../../storage/workspace.ts";
-import { loadExperiment } from "./experiment-config.ts";
 import type { ExperimentProtocol } from "./experiment-protocol.ts";
 
 export interface ExperimentOutcome {
@@ -42,23 +41,6 @@ export function outcomeOf(
       trials.find((t) => t.outcome !== "succeeded" && t.outcome !== "unattempted")?.trial_id ??
       null,
   };
-}
-
-/** The workload file must still say what the plan bound; an edit after planning refuses the run. */
-export function ensureProjectUnchanged(ws: Workspace, protocol: ExperimentProtocol): void {
-  const now = loadExperiment(ws.paths.projectRoot, protocol.name);
-  if (
-    now.definition.experiment_design_id !== protocol.definition.experiment_design_id ||
-    now.workload.workload_definition_id !== protocol.definition.workload_definition_id
-  ) {
-    throw new FlameoxError(
-      "WORKLOAD_CHANGED",
-      `Cannot run experiment ${protocol.name}: its definition or workload changed after planning`,
-      {
-        remediation: ["Plan the experiment again"],
-      },
-    );
-  }
 }
 
 export function getExperiment(ws: Workspace, experimentId: string): ExperimentRecord {

@@ -16,7 +16,8 @@ import type { Workspace } from "../../storage/workspace.ts";
 import { freezeRunSet } from "./run-sets.ts";
 import { cellKey, type ExperimentProtocol } from "./experiment-protocol.ts";
 import type { TrialExecutor } from "./trial-executor.ts";
-import { ensureProjectUnchanged, outcomeOf, type ExperimentRecord } from "./experiment-record.ts";
+import { ensureProjectUnchanged } from "./experiment-config.ts";
+import { outcomeOf, type ExperimentRecord } from "./experiment-record.ts";
 
 export async function runExperiment(
   ws: Workspace,

@@ -21,7 +21,8 @@ export const acceleratorCommand = defineCommand({
   meta: {
     name: "accelerator",
     description:
-      "Per device stream: busy time and fraction, the longest idle gaps with what the host did meanwhile, and launch latency",
+      "Per device stream: busy time and fraction, the longest idle gaps with what the host " +
+      "did meanwhile, and launch latency",
   },
   args: {
     ...commonArgs,
@@ -48,7 +49,9 @@ export const acceleratorCommand = defineCommand({
         ),
       (r) =>
         [
-          `accelerator timeline at ${r.corpus_commit_id}${r.window ? `: device window ${formatNs(r.window.span_ns)}` : ""}`,
+          `accelerator timeline ` +
+            `at ${r.corpus_commit_id}` +
+            `${r.window ? `: device window ${formatNs(r.window.span_ns)}` : ""}`,
           evidenceLine(r.evidence),
           r.items.length > 0
             ? table([
@@ -84,7 +87,13 @@ export const acceleratorCommand = defineCommand({
                 `  ${formatNs(g.duration_ns)} on ${safeText(g.track_id)} from ${g.start_ns}: host ${g.host.length > 0 ? g.host.map((h) => `${safeText(h.name)} ${formatNs(h.overlap_ns)}`).join(", ") : "idle"}`,
             ),
           r.launch_latency
-            ? `launch latency (${r.launch_latency.matched} matched, ${r.launch_latency.unmatched} unmatched): min ${formatNs(r.launch_latency.min_ns)}, p50 ${formatNs(r.launch_latency.p50_ns)}, p90 ${formatNs(r.launch_latency.p90_ns)}, p99 ${formatNs(r.launch_latency.p99_ns)}, max ${formatNs(r.launch_latency.max_ns)}`
+            ? `launch latency (${r.launch_latency.matched} ` +
+              `matched, ${r.launch_latency.unmatched} unmatched): ` +
+              `min ${formatNs(r.launch_latency.min_ns)}, ` +
+              `p50 ${formatNs(r.launch_latency.p50_ns)}, ` +
+              `p90 ${formatNs(r.launch_latency.p90_ns)}, ` +
+              `p99 ${formatNs(r.launch_latency.p99_ns)}, ` +
+              `max ${formatNs(r.launch_latency.max_ns)}`
             : "",
           ...r.limitations.map((l) => `limitation ${l.code}: ${safeText(l.message)}`),
           r.next_cursor ? `more: --cursor ${r.next_cursor}` : "",
@@ -98,7 +107,8 @@ export const operatorsCommand = defineCommand({
   meta: {
     name: "operators",
     description:
-      "Per torch.profiler operator: calls, CPU total and self time, and the GPU time of the kernels it launched (by correlation id)",
+      "Per torch.profiler operator: calls, CPU total and self time, and the GPU time of the " +
+      "kernels it launched (by correlation id)",
   },
   args: {
     ...commonArgs,
@@ -136,7 +146,9 @@ export const operatorsCommand = defineCommand({
                 ]),
               ])
             : "",
-          `total: ${r.totals.operators} operators, ${r.totals.calls} calls; device time ${formatNs(r.totals.gpu_ns)} in ${r.totals.device_activities} activities, ${formatNs(r.totals.gpu_unattributed_ns)} launched by no operator`,
+          `total: ${r.totals.operators} operators, ${r.totals.calls} calls; device ` +
+            `time ${formatNs(r.totals.gpu_ns)} in ${r.totals.device_activities} ` +
+            `activities, ${formatNs(r.totals.gpu_unattributed_ns)} launched by no operator`,
           ...r.limitations.map((l) => `limitation ${l.code}: ${safeText(l.message)}`),
           r.next_cursor ? `more: --cursor ${r.next_cursor}` : "",
         ]

@@ -1,6 +1,6 @@
 /**
- * `flameox analyze hotspots`, `stacks callers|callees|examples`, `trace window`. Read-only: never
- * take the write lock.
+ * `flameox analyze hotspots` and `stacks callers|callees|examples`. Read-only: never take the
+ * write lock.
  */
 import { defineCommand } from "citty";
 import type { EdgeItem, StackExample, StackDirection } from "../../analysis/stacks.ts";
@@ -11,10 +11,7 @@ import {
   HotspotsRequest,
 } from "../../application/requests/profile-analysis-request.ts";
 import { checkRequest } from "../../application/requests/request-schema.ts";
-import {
-  answerTraceWindow,
-  TraceWindowRequest,
-} from "../../application/requests/trace-window-request.ts";
+import { evidenceLine, more, pageArgs } from "../analysis-text.ts";
 import { commonArgs, execute } from "../context.ts";
 import { formatNs, safeText, table } from "../output.ts";
 import { numberFlag } from "../request-flags.ts";
@@ -22,35 +19,20 @@ import { shortLocation } from "../short-location.ts";
 
 // The other analyses load when used: each brings its services and request schemas, which
 // `analyze hotspots` and the drill-downs have no use for.
-const study = () => import("./study.ts");
 const accelerator = () => import("./accelerator.ts");
-const otel = () => import("./otel-trace.ts");
 
-const pageArgs = {
-  limit: { type: "string", description: "Maximum rows to return" },
-  cursor: { type: "string", description: "Opaque cursor from a previous page" },
-  metric: {
-    type: "string",
-    description:
-      "cpu_time | wall_time | samples | alloc_space | inuse_space | … (default: cpu_time when present, else the first available)",
-  },
-} as const;
-
-const evidenceLine = (e: { status: string; reason: string }) =>
-  `evidence: ${e.status} (${safeText(e.reason)})`;
 /** Time metrics in ns are shown as durations; bytes and counts as numbers with their unit. */
 const formatValue = (value: number, unit: string) =>
   unit === "ns" ? formatNs(value) : `${value} ${unit}`;
-const more = (cursor: string | null) => (cursor ? `more: --cursor ${cursor}` : "");
 const where = (f: { file: string | null; line: number | null }) =>
   f.file ? shortLocation(safeText(f.file), f.line) : "";
 
 export const analyzeCommand = defineCommand({
   meta: { name: "analyze", description: "Read-only analyses over the pinned corpus commit" },
   subCommands: {
-    compare: () => study().then((m) => m.compareCommand),
-    "record-comparison": () => study().then((m) => m.recordComparisonCommand),
-    scaling: () => study().then((m) => m.scalingCommand),
+    compare: () => import("./comparison.ts").then((m) => m.compareCommand),
+    "record-comparison": () => import("./comparison.ts").then((m) => m.recordComparisonCommand),
+    scaling: () => import("./experiment.ts").then((m) => m.scalingCommand),
     record: () => import("./investigations.ts").then((m) => m.analyzeRecordCommand),
     failures: () => import("./failures.ts").then((m) => m.failuresCommand),
     coverage: () => import("./coverage.ts").then((m) => m.coverageCommand),
@@ -69,7 +51,8 @@ export const analyzeCommand = defineCommand({
         "exclude-pseudo-frames": {
           type: "boolean",
           description:
-            "Leave out (idle), (program), (garbage collector) and (root); the result says what was left out",
+            "Leave out (idle), (program), (garbage collector) and (root); the result says " +
+            "what was left out",
         },
       },
       run: ({ args }) =>
@@ -89,10 +72,12 @@ export const analyzeCommand = defineCommand({
             ),
           (r) =>
             [
-              `hotspots (${r.metric ?? "no metric"}, per ${r.granularity}) at ${r.corpus_commit_id}`,
+              `hotspots (${r.metric ?? "no metric"}, per ${r.granularity}) ` +
+                `at ${r.corpus_commit_id}`,
               evidenceLine(r.evidence),
               r.excluded && r.excluded.functions.length > 0
-                ? `excluded: ${r.excluded.functions.map(safeText).join(", ")} (${(100 * r.excluded.self_fraction).toFixed(1)}% self)`
+                ? `excluded: ${r.excluded.functions.map(safeText).join(", ")} ` +
+                  `(${(100 * r.excluded.self_fraction).toFixed(1)}% self)`
                 : "",
               r.items.length > 0
                 ? table([
@@ -135,7 +120,8 @@ function stacksCommand(direction: StackDirection) {
       granularity: {
         type: "string",
         description:
-          "function (default: every line of the frame's function, as hotspots' rows) | line (the stored frame alone)",
+          "function (default: every line of the frame's function, as hotspots' rows) | line " +
+          "(the stored frame alone)",
       },
     },
     run: ({ args }) =>
@@ -156,13 +142,15 @@ function stacksCommand(direction: StackDirection) {
           ),
         (r) =>
           [
-            `${direction} of ${safeText(r.frame.function)} (${r.frame.frame_id}), ${r.metric ?? ""} at ${r.corpus_commit_id}`,
+            `${direction} of ${safeText(r.frame.function)} ` +
+              `(${r.frame.frame_id}), ${r.metric ?? ""} at ${r.corpus_commit_id}`,
             evidenceLine(r.evidence),
             direction === "examples"
               ? (r.items as StackExample[])
                   .map(
                     (st) =>
-                      `${formatNs(st.duration_ns)} ${st.sample_count} samples\n  ${st.frames.map((f) => safeText(f.function)).join(" > ")}`,
+                      `${formatNs(st.duration_ns)} ${st.sample_count} ` +
+                      `samples\n  ${st.frames.map((f) => safeText(f.function)).join(" > ")}`,
                   )
                   .join("\n")
               : table([
@@ -192,70 +180,5 @@ export const stacksGroup = defineCommand({
     callers: stacksCommand("callers"),
     callees: stacksCommand("callees"),
     examples: stacksCommand("examples"),
-  },
-});
-
-export const traceCommand = defineCommand({
-  meta: {
-    name: "trace",
-    description: "Trace slices and events; OTLP operation windows, transitions and gaps",
-  },
-  subCommands: {
-    "operation-window": () => otel().then((m) => m.otelTraceSubcommands["operation-window"]),
-    transitions: () => otel().then((m) => m.otelTraceSubcommands.transitions),
-    gaps: () => otel().then((m) => m.otelTraceSubcommands.gaps),
-    window: defineCommand({
-      meta: {
-        name: "window",
-        description: "Events of an artifact overlapping [start, end] nanoseconds",
-      },
-      args: {
-        ...commonArgs,
-        limit: pageArgs.limit,
-        cursor: pageArgs.cursor,
-        artifact: { type: "positional", required: true },
-        start: {
-          type: "string",
-          required: true,
-          description: "Window start, ns in the trace clock",
-        },
-        end: { type: "string", required: true, description: "Window end, ns in the trace clock" },
-      },
-      run: ({ args }) =>
-        execute(
-          args,
-          (s) =>
-            answerTraceWindow(
-              s,
-              checkRequest(TraceWindowRequest, {
-                artifact_id: args.artifact,
-                start_ns: args.start,
-                end_ns: args.end,
-                limit: numberFlag(args.limit),
-                cursor: args.cursor,
-              }),
-            ),
-          (r) =>
-            [
-              `trace window [${r.window.start_ns}, ${r.window.end_ns}] of ${r.inputs.subject.id}; trace spans [${r.trace_bounds.start_ns}, ${r.trace_bounds.end_ns}]`,
-              evidenceLine(r.evidence),
-              table([
-                ["TS_NS", "DUR", "CPU", "PH", "DEPTH", "TRACK", "NAME"],
-                ...r.items.map((e) => [
-                  e.ts_ns,
-                  e.dur_ns === null ? "-" : formatNs(e.dur_ns),
-                  e.thread_dur_ns === null ? "-" : formatNs(e.thread_dur_ns),
-                  e.phase,
-                  String(e.depth),
-                  safeText(e.track_id),
-                  safeText(e.name),
-                ]),
-              ]),
-              more(r.next_cursor),
-            ]
-              .filter(Boolean)
-              .join("\n"),
-        ),
-    }),
   },
 });

@@ -128,7 +128,8 @@ export const captureCommand = defineCommand({
       meta: {
         name: "plan",
         description:
-          "Bind and preview a capture without running it (the plan_id is only valid in this process)",
+          "Bind and preview a capture without running it (the plan_id is only valid in this " +
+          "process)",
       },
       args: captureArgs,
       run: ({ args }) =>

@@ -22,7 +22,8 @@ export const coverageCommand = defineCommand({
   meta: {
     name: "coverage",
     description:
-      "Lines executed per file of a run or artifact; with --diff, lines newly executed and no longer executed against a base run",
+      "Lines executed per file of a run or artifact; with --diff, lines newly executed and " +
+      "no longer executed against a base run",
   },
   args: {
     ...commonArgs,

@@ -47,7 +47,9 @@ export const failuresCommand = defineCommand({
           evidenceLine(r.evidence),
           ...r.populations.map(
             (p) =>
-              `${p.subject.id}: ${p.tests} tests: ${counts(p.by_outcome)}${p.retried ? `; ${p.retried} retried` : ""}${p.warnings ? `; ${p.warnings} warnings` : ""}`,
+              `${p.subject.id}: ${p.tests} ` +
+              `tests: ${counts(p.by_outcome)}${p.retried ? `; ${p.retried} retried` : ""}` +
+              `${p.warnings ? `; ${p.warnings} warnings` : ""}`,
           ),
           r.items.length > 0
             ? table([

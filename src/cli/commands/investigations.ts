@@ -24,14 +24,12 @@ import {
   InvestigationsPageRequest,
 } from "../../application/requests/investigation-requests.ts";
 import { checkRequest } from "../../application/requests/request-schema.ts";
-import {
-  InvestigationService,
-  type FindingRecord,
-} from "../../application/study/investigation-records.ts";
+import type { FindingRecord } from "../../application/study/investigation-model.ts";
+import { InvestigationService } from "../../application/study/investigation-records.ts";
 import { commonArgs, execute } from "../context.ts";
+import { structuredInput } from "../json-input.ts";
 import { safeText, table } from "../output.ts";
 import { numberFlag } from "../request-flags.ts";
-import { structuredInput } from "./study.ts";
 
 const service = (s: { ws: InvestigationService["ws"] }) => new InvestigationService(s.ws);
 const inputArg = (what: string) =>
@@ -43,7 +41,9 @@ const pageArgs = { limit: { type: "string" }, cursor: { type: "string" } } as co
 const more = (cursor: string | null) => (cursor ? `more: --cursor ${cursor}` : "");
 
 const findingLine = (f: FindingRecord) =>
-  `finding ${f.finding_id} r${f.revision}: ${f.kind}, ${f.evidence_level}, ${f.assessment}${f.comparison_id ? ` (comparison ${f.comparison_id})` : ""}`;
+  `finding ${f.finding_id} ` +
+  `r${f.revision}: ${f.kind}, ${f.evidence_level}, ${f.assessment}` +
+  `${f.comparison_id ? ` (comparison ${f.comparison_id})` : ""}`;
 
 export const investigationsCommand = defineCommand({
   meta: { name: "investigations", description: "Investigations: create, list, show" },
@@ -112,7 +112,8 @@ export const investigationsCommand = defineCommand({
               `investigation ${r.investigation_id} (${r.status}): ${safeText(r.title)}`,
               ...r.hypotheses.map(
                 (h) =>
-                  `hypothesis ${h.hypothesis_id} r${h.revision} (${h.status}): ${safeText(h.statement)}`,
+                  `hypothesis ${h.hypothesis_id} r${h.revision} ` +
+                  `(${h.status}): ${safeText(h.statement)}`,
               ),
               ...r.findings.map(findingLine),
             ].join("\n"),

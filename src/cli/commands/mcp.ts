@@ -30,7 +30,9 @@ export const mcpCommand = defineCommand({
         },
         tools: {
           type: "string",
-          description: `Tool groups to publish, comma-separated, or all (default: core): ${TOOL_GROUP_NAMES.join(", ")}`,
+          description:
+            `Tool groups to publish, comma-separated, or all (default: ` +
+            `core): ${TOOL_GROUP_NAMES.join(", ")}`,
           valueHint: "GROUPS",
         },
       },
@@ -51,7 +53,8 @@ export const mcpCommand = defineCommand({
       meta: {
         name: "inspect",
         description:
-          "Start the server as a stdio client would and print its tools, schemas, annotations, instructions and resources",
+          "Start the server as a stdio client would and print its tools, schemas, " +
+          "annotations, instructions and resources",
       },
       args: {
         "project-root": {

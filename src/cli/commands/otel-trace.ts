@@ -152,7 +152,8 @@ export const otelTraceSubcommands = {
             evidenceLine(r.evidence),
             ...r.items.map(
               (g) =>
-                `${g.kind}: ${g.count} span(s), e.g. ${g.examples.map((e) => `${safeText(e.name)} (${e.trace_id}/${e.span_id})`).join(", ")}`,
+                `${g.kind}: ${g.count} span(s), ` +
+                `e.g. ${g.examples.map((e) => `${safeText(e.name)} (${e.trace_id}/${e.span_id})`).join(", ")}`,
             ),
           ]
             .filter(Boolean)

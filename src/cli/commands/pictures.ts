@@ -17,7 +17,9 @@ const checking = () => import("../../application/requests/request-schema.ts");
 
 const metricArg = {
   type: "string",
-  description: `Metric to draw: ${FRAME_METRICS.join(" | ")} (default: cpu_time when present, else wall_time, inuse_space, samples)`,
+  description:
+    `Metric to draw: ${FRAME_METRICS.join(" | ")} (default: cpu_time when present, else ` +
+    `wall_time, inuse_space, samples)`,
 } as const;
 const outputArgs = {
   output: {
@@ -40,7 +42,8 @@ function pictureFormat(output: string, format: string | undefined): string {
   if (output.endsWith(".html") || output.endsWith(".htm")) return "html";
   throw new FlameoxError(
     "INVALID_ARGUMENTS",
-    `Cannot tell the picture format from ${JSON.stringify(output)}: name it .html or .svg, or pass --format`,
+    `Cannot tell the picture format from ${JSON.stringify(output)}: name it .html or .svg, ` +
+      `or pass --format`,
     { details: { field: "format" } },
   );
 }
@@ -60,8 +63,10 @@ export const flamegraphCommand = defineCommand({
   meta: {
     name: "flamegraph",
     description:
-      "Draw a flamegraph (HTML with search, zoom and tooltips, or SVG) of a run or artifact; --diff BASE draws a differential one.\n" +
-      "Examples:\n  flameox flamegraph sha256:1a2b3c4d -o cpu.html\n  flameox flamegraph run_… --metric inuse_space --icicle -o heap.svg\n" +
+      "Draw a flamegraph (HTML with search, zoom and tooltips, or SVG) of a run or artifact; " +
+      "--diff BASE draws a differential one.\n" +
+      "Examples:\n  flameox flamegraph sha256:1a2b3c4d -o cpu.html\n  flameox flamegraph " +
+      "run_… --metric inuse_space --icicle -o heap.svg\n" +
       "  flameox flamegraph CANDIDATE --diff BASE -o diff.html",
   },
   args: {
@@ -115,7 +120,7 @@ export const flamegraphCommand = defineCommand({
             width_px: numberFlag(args.width),
           }),
         );
-        const { writeOutputFile } = await import("../../application/profile-views.ts");
+        const { writeOutputFile } = await import("../../application/output-files.ts");
         await writeOutputFile(args.output, rendered.bytes, { force: args.force });
         const registered = args.register
           ? await s
@@ -145,7 +150,9 @@ function signed(value: number): string {
 }
 
 export function renderDiff(r: ProfileDiffResult): string {
-  const head = `diff of ${r.candidate.subject.id} against ${r.base.subject.id} (${r.metric ?? "no metric"}, ${r.unit}) at ${r.corpus_commit_id}`;
+  const head =
+    `diff of ${r.candidate.subject.id} against ${r.base.subject.id} ` +
+    `(${r.metric ?? "no metric"}, ${r.unit}) at ${r.corpus_commit_id}`;
   const lines = [head, `evidence: ${r.evidence.status} (${safeText(r.evidence.reason)})`];
   if (r.items.length > 0) {
     lines.push(
@@ -187,8 +194,10 @@ export const diffCommand = defineCommand({
   meta: {
     name: "diff",
     description:
-      "Functions whose self and total cost moved most between two profiles, of any formats (like pprof -diff_base).\n" +
-      "Examples:\n  flameox diff BASE CANDIDATE\n  flameox diff run_a run_b --sort total --normalize --limit 20",
+      "Functions whose self and total cost moved most between two profiles, of any formats " +
+      "(like pprof -diff_base).\n" +
+      "Examples:\n  flameox diff BASE CANDIDATE\n  flameox diff run_a run_b --sort total " +
+      "--normalize --limit 20",
   },
   args: {
     ...commonArgs,
@@ -237,8 +246,10 @@ export const exportCommand = defineCommand({
   meta: {
     name: "export",
     description:
-      "Write a run's or artifact's evidence in another tool's format: speedscope, pprof (gzipped profile.proto), chrome-trace, collapsed.\n" +
-      "Examples:\n  flameox export sha256:1a2b3c4d --format pprof -o cpu.pb.gz\n  flameox export run_… --format collapsed -o stacks.folded",
+      "Write a run's or artifact's evidence in another tool's format: speedscope, pprof " +
+      "(gzipped profile.proto), chrome-trace, collapsed.\n" +
+      "Examples:\n  flameox export sha256:1a2b3c4d --format pprof -o cpu.pb.gz\n  flameox " +
+      "export run_… --format collapsed -o stacks.folded",
   },
   args: {
     ...commonArgs,
@@ -262,12 +273,13 @@ export const exportCommand = defineCommand({
             metric: args.metric,
           }),
         );
-        const { writeOutputFile } = await import("../../application/profile-views.ts");
+        const { writeOutputFile } = await import("../../application/output-files.ts");
         await writeOutputFile(args.output, rendered.bytes, { force: args.force });
         return { ...rendered.summary, output: args.output };
       },
       (r) =>
-        `wrote ${safeText(r.output)} (${r.format}, ${r.bytes} bytes${r.metric ? `, ${r.metric} over ${r.stacks} stacks` : ""})`,
+        `wrote ${safeText(r.output)} (${r.format}, ${r.bytes} ` +
+        `bytes${r.metric ? `, ${r.metric} over ${r.stacks} stacks` : ""})`,
     ),
 });
 
@@ -275,7 +287,8 @@ export const openCommand = defineCommand({
   meta: {
     name: "open",
     description:
-      "Serve a run's or artifact's profile to the speedscope viewer on 127.0.0.1 only and print the URL; stops on Ctrl-C or after --timeout.\n" +
+      "Serve a run's or artifact's profile to the speedscope viewer on 127.0.0.1 only and " +
+      "print the URL; stops on Ctrl-C or after --timeout.\n" +
       "Example:\n  flameox open sha256:1a2b3c4d --timeout 600",
   },
   args: {

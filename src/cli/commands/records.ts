@@ -96,15 +96,19 @@ export const importCommand = defineCommand({
       (r) =>
         [
           `run ${r.run_id}`,
-          `artifact ${r.artifact_id} (${r.byte_length} bytes${r.deduplicated ? ", already stored" : ""})`,
-          `extracted by ${r.extraction.adapter}@${r.extraction.adapter_version} into ${r.extraction.generation_id}`,
+          `artifact ${r.artifact_id} (${r.byte_length} ` +
+            `bytes${r.deduplicated ? ", already stored" : ""})`,
+          `extracted by ${r.extraction.adapter}@${r.extraction.adapter_version} ` +
+            `into ${r.extraction.generation_id}`,
           `rows ${Object.entries(r.extraction.tables)
             .map(([t, n]) => `${t}=${n}`)
             .join(" ")}`,
           `commit ${r.extraction.corpus_commit_id}`,
           ...(r.companions ?? []).map(
             (c) =>
-              `sidecar ${safeText(c.filename)}: ${c.status}${c.artifact_id ? ` as ${c.artifact_id} (${c.rows} rows)` : ""}${c.reason ? ` (${safeText(c.reason)})` : ""}`,
+              `sidecar ${safeText(c.filename)}: ${c.status}` +
+              `${c.artifact_id ? ` as ${c.artifact_id} (${c.rows} rows)` : ""}` +
+              `${c.reason ? ` (${safeText(c.reason)})` : ""}`,
           ),
           ...r.extraction.limitations.map((l) => `limitation ${l.code}: ${safeText(l.message)}`),
           ...nextCommand(r.artifact_id, r.extraction.tables),
@@ -259,7 +263,8 @@ export const artifactsCommand = defineCommand({
       meta: {
         name: "get",
         description:
-          "Copy an artifact's native bytes out of the store, verified against its digest (example: flameox artifacts get sha256:1a2b3c4d -o trace.json)",
+          "Copy an artifact's native bytes out of the store, verified against its digest " +
+          "(example: flameox artifacts get sha256:1a2b3c4d -o trace.json)",
       },
       args: {
         ...commonArgs,

@@ -39,7 +39,8 @@ function renderPlan(plan: SetupPlan): string {
   for (const change of plan.changes) {
     lines.push(
       "",
-      `${change.client_name}: ${change.action === "unchanged" ? "already configured" : change.action} ${change.path}`,
+      `${change.client_name}: ` +
+        `${change.action === "unchanged" ? "already configured" : change.action} ${change.path}`,
     );
     if (change.diff) lines.push(colourDiff(change.diff.replace(/^Index: .*\n=+\n/, "").trimEnd()));
   }
@@ -63,7 +64,8 @@ export const setupCommand = defineCommand({
   meta: {
     name: "setup",
     description:
-      "Add the flameox MCP server to Claude Code, Cursor, Codex, VS Code, Gemini CLI or OpenCode (shows the diff, backs up, verifies)",
+      "Add the flameox MCP server to Claude Code, Cursor, Codex, VS Code, Gemini CLI or " +
+      "OpenCode (shows the diff, backs up, verifies)",
   },
   args: {
     client: {
@@ -89,7 +91,9 @@ export const setupCommand = defineCommand({
     },
     tools: {
       type: "string",
-      description: `MCP tool groups the configured server publishes, comma-separated, or all (default: core): ${TOOL_GROUP_NAMES.join(", ")}`,
+      description:
+        `MCP tool groups the configured server publishes, comma-separated, or all (default: ` +
+        `core): ${TOOL_GROUP_NAMES.join(", ")}`,
       valueHint: "GROUPS",
     },
     yes: { type: "boolean", default: false, description: "Apply without asking" },
@@ -179,7 +183,8 @@ export const setupCommand = defineCommand({
       printResult(result, { json: args.json }, () =>
         [
           applied
-            ? `wrote ${applied.written.length} file(s); backup ${applied.backup_id} (undo: flameox setup --rollback)`
+            ? `wrote ${applied.written.length} file(s); backup ${applied.backup_id} (undo: ` +
+              `flameox setup --rollback)`
             : "nothing to write: already configured",
           ...verification.map((v) =>
             v.ok

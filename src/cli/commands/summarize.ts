@@ -12,8 +12,11 @@ export const summarizeCommand = defineCommand({
   meta: {
     name: "summarize",
     description:
-      "A bounded Markdown digest of runs: artifacts with ids, top hotspots with frame ids, measurements, limitations; each section names the command that gives its figures in full. " +
-      "With --compare and two runs (BASE CANDIDATE): the functions whose self and total moved most per metric, and each shared measurement's change with its interval",
+      "A bounded Markdown digest of runs: artifacts with ids, top hotspots with frame ids, " +
+      "measurements, limitations; each section names the command that gives its figures in " +
+      "full. " +
+      "With --compare and two runs (BASE CANDIDATE): the functions whose self and total " +
+      "moved most per metric, and each shared measurement's change with its interval",
   },
   args: {
     ...commonArgs,

@@ -38,11 +38,13 @@ async function approve(
   if (args.digest !== undefined && args.digest !== digest) {
     throw new FlameoxError(
       "WORKLOAD_CHANGED",
-      `Cannot approve workload ${args.name}: it is declared with digest ${digest}, not ${args.digest}`,
+      `Cannot approve workload ${args.name}: it is declared with digest ${digest}, ` +
+        `not ${args.digest}`,
       {
         details: { shown: args.digest, current: digest },
         remediation: [
-          `Review it with \`flameox workload show ${args.name}\`, then approve what is declared now`,
+          `Review it with \`flameox workload show ${args.name}\`, then approve what is ` +
+            `declared now`,
         ],
       },
     );
@@ -56,7 +58,8 @@ async function approve(
           details: { workload: args.name, workload_definition_id: digest },
           remediation: [
             `Run \`${approveCommand(args.name)}\` in a terminal to review and confirm it`,
-            `Or, having reviewed \`flameox workload show ${args.name}\`, pass --yes (with --digest ${digest} to approve only that form)`,
+            `Or, having reviewed \`flameox workload show ${args.name}\`, pass --yes (with ` +
+              `--digest ${digest} to approve only that form)`,
           ],
         },
       );
@@ -105,7 +108,8 @@ export const workloadCommand = defineCommand({
       meta: {
         name: "approve",
         description:
-          "Show a workload's canonical form and approve it to run exactly so (asks on a terminal; --yes to skip)",
+          "Show a workload's canonical form and approve it to run exactly so (asks on a " +
+          "terminal; --yes to skip)",
       },
       args: {
         ...commonArgs,
@@ -185,7 +189,8 @@ export const recoverCommand = defineCommand({
   meta: {
     name: "recover",
     description:
-      "Close runs whose owning process is provably gone (boot id, pid and start time); live runs are never touched",
+      "Close runs whose owning process is provably gone (boot id, pid and start time); live " +
+      "runs are never touched",
   },
   args: {
     ...commonArgs,
@@ -193,7 +198,8 @@ export const recoverCommand = defineCommand({
       type: "boolean",
       default: false,
       description:
-        "First restore lost control-plane rows and a rolled-back HEAD from the immutable commits and manifests",
+        "First restore lost control-plane rows and a rolled-back HEAD from the immutable " +
+        "commits and manifests",
     },
   },
   run: ({ args }) =>

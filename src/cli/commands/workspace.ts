@@ -21,7 +21,8 @@ export const initCommand = defineCommand({
         result,
         { json: args.json },
         (r: typeof result) =>
-          `${r.created ? "Initialized" : "Already initialized:"} flameox workspace ${r.identity.workspace_id}`,
+          `${r.created ? "Initialized" : "Already initialized:"} flameox ` +
+          `workspace ${r.identity.workspace_id}`,
       );
       setExitCode(0);
     } catch (error) {
@@ -42,9 +43,12 @@ export const statusCommand = defineCommand({
       (s) => s.status(),
       (r) =>
         [
-          `workspace ${r.workspace.workspace_id} (schema ${r.workspace.schema_version}, flameox ${r.workspace.flameox_version})`,
+          `workspace ${r.workspace.workspace_id} (schema ${r.workspace.schema_version}, ` +
+            `flameox ${r.workspace.flameox_version})`,
           `HEAD ${r.corpus_commit_id}`,
-          `runs ${r.counts.runs}  artifacts ${r.counts.artifacts}  registrations ${r.counts.registrations}  generations ${r.counts.generations}  quarantined ${r.counts.quarantined}`,
+          `runs ${r.counts.runs}  artifacts ${r.counts.artifacts}  ` +
+            `registrations ${r.counts.registrations}  generations ${r.counts.generations}  ` +
+            `quarantined ${r.counts.quarantined}`,
           `catalog ${r.catalog.in_sync ? "in sync" : "behind HEAD"}`,
           ...r.warnings.map((w) => `warning: ${w}`),
         ].join("\n"),
@@ -96,7 +100,8 @@ export const catalogCommand = defineCommand({
           (r) =>
             r.ok
               ? `catalog matches ${r.corpus_head}`
-              : `catalog differs from HEAD: ${r.missing_generations.length} missing, ${r.extra_generations.length} extra`,
+              : `catalog differs from HEAD: ${r.missing_generations.length} ` +
+                `missing, ${r.extra_generations.length} extra`,
           (r) => !r.ok,
         ),
     }),

@@ -66,11 +66,14 @@ export function approvalOf(
 export function notApproved(name: string, approval: WorkloadApproval): FlameoxError {
   const why =
     approval.state === "stale"
-      ? `its declaration changed since it was approved (approved ${approval.approved_workload_definition_id}, now ${approval.workload_definition_id})`
+      ? `its declaration changed since it was approved ` +
+        `(approved ${approval.approved_workload_definition_id}, ` +
+        `now ${approval.workload_definition_id})`
       : "no person has approved it";
   return new FlameoxError(
     "WORKLOAD_NOT_APPROVED",
-    `Cannot run workload ${name}: ${why}. A person must review and approve it with \`${approveCommand(name)}\``,
+    `Cannot run workload ${name}: ${why}. A person must review and approve it with ` +
+      `\`${approveCommand(name)}\``,
     {
       details: {
         workload: name,
@@ -81,7 +84,8 @@ export function notApproved(name: string, approval: WorkloadApproval): FlameoxEr
         approve_command: approveCommand(name),
       },
       remediation: [
-        `Run \`${approveCommand(name)}\` in a terminal: it shows the canonical form and asks for confirmation`,
+        `Run \`${approveCommand(name)}\` in a terminal: it shows the canonical form and asks ` +
+          `for confirmation`,
         "No MCP tool can approve a workload; approval is a person's decision on the CLI",
       ],
     },

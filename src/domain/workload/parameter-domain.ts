@@ -73,5 +73,6 @@ export function inDomain(domain: ParameterDomain, value: unknown): boolean {
 export function describeDomain(domain: ParameterDomain): string {
   return domain.kind === "integer_range"
     ? `the integers ${domain.minimum}..${domain.maximum}`
-    : `one of ${JSON.stringify(domain.choices.slice(0, 20))}${domain.choices.length > 20 ? ` (and ${domain.choices.length - 20} more)` : ""}`;
+    : `one of ${JSON.stringify(domain.choices.slice(0, 20))}` +
+        `${domain.choices.length > 20 ? ` (and ${domain.choices.length - 20} more)` : ""}`;
 }

@@ -41,7 +41,8 @@ export function instantiateWorkload(
   for (const name of Object.keys(requested)) {
     if (!definition.parameters[name])
       throw refuse(
-        `${name} is not a declared parameter (declared: ${Object.keys(definition.parameters).join(", ") || "none"})`,
+        `${name} is not a declared parameter ` +
+          `(declared: ${Object.keys(definition.parameters).join(", ") || "none"})`,
       );
   }
   const used = new Set(

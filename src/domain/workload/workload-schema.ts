@@ -43,7 +43,8 @@ export const OracleSpec = type({
 /** The fields of one workload, shared by the file schema and the configure_workload tool input. */
 export const WORKLOAD_FIELDS = {
   argv: Argv.describe(
-    "the command as an argv array: item 0 is the executable (a project path with a slash, or a tool on PATH); {name} tokens take declared parameters",
+    "the command as an argv array: item 0 is the executable (a project path with a slash, or " +
+      "a tool on PATH); {name} tokens take declared parameters",
   ),
   "description?": type("string <= 500").describe("what the workload measures"),
   "cwd?": RelativePath.describe("working directory relative to the project root (default .)"),
@@ -61,7 +62,8 @@ export const WORKLOAD_FIELDS = {
     "a validation command run after a successful capture; exit 0 passes",
   ),
   "containment?": type("'trusted_local' | 'managed'").describe(
-    "the least containment the workload may run under: managed refuses every trusted_local plan (default: the workspace policy)",
+    "the least containment the workload may run under: managed refuses every trusted_local " +
+      "plan (default: the workspace policy)",
   ),
 } as const;
 

@@ -59,7 +59,8 @@ export const ErrorPayload = type({
   "details?": "Record<string, unknown>",
   "run_id?": "string",
 }).describe(
-  "set when ok is false: {code, message, retryable, remediation[], details?, run_id?}; code is a stable error code such as INVALID_ARGUMENTS; remediation says what to do next",
+  "set when ok is false: {code, message, retryable, remediation[], details?, run_id?}; code " +
+    "is a stable error code such as INVALID_ARGUMENTS; remediation says what to do next",
 );
 
 /** The envelope around one tool's result type. */

@@ -8,10 +8,10 @@ import type { EvidenceResult as EvidenceModel } from "../../application/get-evid
 import type { ValidationReport as ValidationModel } from "../../application/validate-workspace.ts";
 import type {
   ArtifactDetail as ArtifactDetailModel,
-  Page,
   RunDetail as RunDetailModel,
-  StatusResult as StatusModel,
-} from "../../application/workspace-service.ts";
+} from "../../application/record-details.ts";
+import type { Page } from "../../application/record-pages.ts";
+import type { StatusResult as StatusModel } from "../../application/workspace-status.ts";
 import type {
   ArtifactRecord as ArtifactModel,
   RunRecord as RunModel,

@@ -115,10 +115,12 @@ export const ImportResult = type({
   })
     .array()
     .describe(
-      "the sidecar files the artifact declares (NVBench samples): each read only through the import fence, as an artifact of the same run",
+      "the sidecar files the artifact declares (NVBench samples): each read only through the " +
+        "import fence, as an artifact of the same run",
     ),
   next_tool: type("string").describe(
-    "the tool to call next on this evidence (analyze_hotspots for a profile, get_trace_window for a trace, …)",
+    "the tool to call next on this evidence (analyze_hotspots for a profile, " +
+      "get_trace_window for a trace, …)",
   ),
   next_arguments: type("Record<string, unknown>").describe("arguments for next_tool"),
 });

@@ -25,8 +25,10 @@ export const analyzeHotspots = defineTool({
   name: "analyze_hotspots",
   title: "Analyze hotspots",
   description:
-    "Top functions by self time for a run or artifact (sampled cpu_time when available, else trace wall_time), with evidence status and " +
-    "limitations. Next: get_frame_callers / get_frame_callees / get_stack_examples with a frame_id from the items.",
+    "Top functions by self time for a run or artifact (sampled cpu_time when available, else " +
+    "trace wall_time), with evidence status and " +
+    "limitations. Next: get_frame_callers / get_frame_callees / get_stack_examples with a " +
+    "frame_id from the items.",
   annotations: READ_ONLY,
   input: toolPage(HotspotsRequest, listLimit),
   result: HotspotsResult,
@@ -34,7 +36,8 @@ export const analyzeHotspots = defineTool({
   run: async (request, { session }) => answerHotspots(await session.open(), request),
   summarize: (r) =>
     [
-      `hotspots (${r.metric ?? "no metric"}) at ${r.corpus_commit_id}: ${paging(r)}; ${evidenceLine(r.evidence)}`,
+      `hotspots (${r.metric ?? "no metric"}) ` +
+        `at ${r.corpus_commit_id}: ${paging(r)}; ${evidenceLine(r.evidence)}`,
       ...r.items
         .slice(0, 3)
         .map(
@@ -57,7 +60,9 @@ function stacksTool(direction: StackDirection, name: string, title: string, desc
     pageable: true,
     run: async (request, { session }) => answerFrameDrill(await session.open(), direction, request),
     summarize: (r) =>
-      `${direction} of ${r.frame.function} (${r.frame.frame_id}), ${r.metric ?? "no metric"}: ${paging(r)}; ${evidenceLine(r.evidence)}`,
+      `${direction} of ${r.frame.function} ` +
+      `(${r.frame.frame_id}), ${r.metric ?? "no metric"}: ${paging(r)}; ` +
+      `${evidenceLine(r.evidence)}`,
   });
 }
 
@@ -77,14 +82,16 @@ export const getStackExamples = stacksTool(
   "examples",
   "get_stack_examples",
   "Stack examples",
-  "Representative full stacks through frame_id (root to leaf, deepest 128 frames kept), heaviest first. Paginated.",
+  "Representative full stacks through frame_id (root to leaf, deepest 128 frames kept), " +
+    "heaviest first. Paginated.",
 );
 
 export const getTraceWindow = defineTool({
   name: "get_trace_window",
   title: "Trace window",
   description:
-    "Slices and events of one trace artifact overlapping [start_ns, end_ns] in the trace clock, ordered by time (≤1000 per page). " +
+    "Slices and events of one trace artifact overlapping [start_ns, end_ns] in the trace " +
+    "clock, ordered by time (≤1000 per page). " +
     "The result's trace_bounds gives the trace's extent for choosing a window.",
   annotations: READ_ONLY,
   input: toolPage(TraceWindowRequest, longLimit),
@@ -92,5 +99,7 @@ export const getTraceWindow = defineTool({
   pageable: true,
   run: async (request, { session }) => answerTraceWindow(await session.open(), request),
   summarize: (r) =>
-    `window [${r.window.start_ns}, ${r.window.end_ns}] of ${r.inputs.subject.id}: ${paging(r)} events; trace spans [${r.trace_bounds.start_ns}, ${r.trace_bounds.end_ns}]; ${evidenceLine(r.evidence)}`,
+    `window [${r.window.start_ns}, ${r.window.end_ns}] ` +
+    `of ${r.inputs.subject.id}: ${paging(r)} events; trace spans ` +
+    `[${r.trace_bounds.start_ns}, ${r.trace_bounds.end_ns}]; ${evidenceLine(r.evidence)}`,
 });

@@ -12,10 +12,14 @@ export const importArtifact = defineTool({
   name: "import_artifact",
   title: "Import artifact",
   description:
-    "Imports a profile or trace file (V8 .cpuprofile, Chrome trace JSON) as a new run: the bytes are stored content-addressed and " +
-    'evidence is extracted into a new corpus generation. path is relative to the project root (source_root "project", default) or to ' +
-    'the system temp directory (source_root "temp"); symbolic links, FIFOs and paths outside the root are refused. Sends progress ' +
-    "when asked; cancelling stops extraction and leaves the run recorded as cancelled. The result names the next tool to call on this evidence " +
+    "Imports a profile or trace file (V8 .cpuprofile, Chrome trace JSON) as a new run: the " +
+    "bytes are stored content-addressed and " +
+    "evidence is extracted into a new corpus generation. path is relative to the project " +
+    'root (source_root "project", default) or to ' +
+    'the system temp directory (source_root "temp"); symbolic links, FIFOs and paths outside ' +
+    "the root are refused. Sends progress " +
+    "when asked; cancelling stops extraction and leaves the run recorded as cancelled. The " +
+    "result names the next tool to call on this evidence " +
     "(next_tool with next_arguments).",
   annotations: ADDITIVE,
   input: ImportArtifactInput,
@@ -29,7 +33,8 @@ export const importArtifact = defineTool({
     }),
   summarize: (r) =>
     [
-      `run ${r.run_id}, artifact ${r.artifact_id} (${r.byte_length} bytes${r.deduplicated ? ", already stored" : ""})`,
+      `run ${r.run_id}, artifact ${r.artifact_id} (${r.byte_length} ` +
+        `bytes${r.deduplicated ? ", already stored" : ""})`,
       `extracted by ${r.extraction.adapter} into ${r.extraction.generation_id}: ${Object.entries(
         r.extraction.tables,
       )

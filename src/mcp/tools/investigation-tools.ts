@@ -40,7 +40,8 @@ export const createInvestigation = defineTool({
   name: "create_investigation",
   title: "Create investigation",
   description:
-    "Creates an investigation (title, optional question) that hypotheses, findings and analyses can belong to. Next: record_hypothesis.",
+    "Creates an investigation (title, optional question) that hypotheses, findings and " +
+    "analyses can belong to. Next: record_hypothesis.",
   annotations: ADDITIVE,
   input: InvestigationCreateRequest,
   result: InvestigationResult,
@@ -75,7 +76,9 @@ export const recordHypothesis = defineTool({
   name: "record_hypothesis",
   title: "Record hypothesis",
   description:
-    "Records a new hypothesis of an investigation (revision 1), or a new revision of one: pass hypothesis_id and the expected_revision you read; a stale one is REVISION_CONFLICT. Evidence references must name existing records.",
+    "Records a new hypothesis of an investigation (revision 1), or a new revision of one: " +
+    "pass hypothesis_id and the expected_revision you read; a stale one is " +
+    "REVISION_CONFLICT. Evidence references must name existing records.",
   annotations: ADDITIVE,
   input: HypothesisRecordRequest,
   result: HypothesisResult,
@@ -98,8 +101,11 @@ export const recordFinding = defineTool({
   name: "record_finding",
   title: "Record finding",
   description:
-    "Records a finding (kind, evidence_level, assessment) or a new revision of one (finding_id + expected_revision; stale is REVISION_CONFLICT). " +
-    "A performance finding (kind regression, or one naming a comparison) may be supported only with a recorded comparison that is valid, declares its estimand and practical threshold, and passed a cross-treatment oracle; otherwise COMPARISON_INVALID.",
+    "Records a finding (kind, evidence_level, assessment) or a new revision of one " +
+    "(finding_id + expected_revision; stale is REVISION_CONFLICT). " +
+    "A performance finding (kind regression, or one naming a comparison) may be supported " +
+    "only with a recorded comparison that is valid, declares its estimand and practical " +
+    "threshold, and passed a cross-treatment oracle; otherwise COMPARISON_INVALID.",
   annotations: ADDITIVE,
   input: FindingRecordRequest,
   result: FindingResult,
@@ -111,7 +117,8 @@ export const getFinding = defineTool({
   name: "get_finding",
   title: "Get finding",
   description:
-    "A finding at its newest revision, or at the revision asked for, with its typed evidence references.",
+    "A finding at its newest revision, or at the revision asked for, with its typed evidence " +
+    "references.",
   annotations: READ_ONLY,
   input: FindingLookupRequest,
   result: FindingResult,
@@ -123,7 +130,8 @@ export const listFindings = defineTool({
   name: "list_findings",
   title: "List findings",
   description:
-    "The newest revision of every finding, or of an investigation's findings, oldest first. Paginated.",
+    "The newest revision of every finding, or of an investigation's findings, oldest first. " +
+    "Paginated.",
   annotations: READ_ONLY,
   input: toolPage(FindingsPageRequest, longLimit),
   result: FindingPageResult,
@@ -136,7 +144,9 @@ export const recordAnalysis = defineTool({
   name: "record_analysis",
   title: "Record analysis",
   description:
-    "Runs a recipe (cpu_hotspots) on the pinned corpus commit and persists it: the exact corpus_commit_id, parameters_digest, result_digest, and typed references to the runs, artifacts and generations it read.",
+    "Runs a recipe (cpu_hotspots) on the pinned corpus commit and persists it: the exact " +
+    "corpus_commit_id, parameters_digest, result_digest, and typed references to the runs, " +
+    "artifacts and generations it read.",
   annotations: ADDITIVE,
   input: AnalysisRecordRequest,
   result: AnalysisRecordResult,

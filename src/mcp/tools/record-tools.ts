@@ -35,7 +35,8 @@ export const listRuns = defineTool({
   name: "list_runs",
   title: "List runs",
   description:
-    "Runs (imports and captures), newest first, with their execution/capture/extraction/validation statuses. Paginated: limit (≤200) and cursor.",
+    "Runs (imports and captures), newest first, with their " +
+    "execution/capture/extraction/validation statuses. Paginated: limit (≤200) and cursor.",
   annotations: READ_ONLY,
   input: recordPage,
   result: RunPage,
@@ -54,20 +55,24 @@ export const getRun = defineTool({
   name: "get_run",
   title: "Get run",
   description:
-    "One run: statuses, limitations, error, generations, artifacts and their registrations. No host paths.",
+    "One run: statuses, limitations, error, generations, artifacts and their registrations. " +
+    "No host paths.",
   annotations: READ_ONLY,
   input: RunLookupRequest,
   result: RunDetail,
   run: async (request, { session }) => answerRunLookup(await session.open(), request),
   summarize: (r) =>
-    `run ${r.run_id}: capture ${r.capture_status}, extraction ${r.extraction_status}${r.error ? `, error ${r.error.code}` : ""}; artifacts ${r.artifact_ids.join(", ") || "none"}`,
+    `run ${r.run_id}: capture ${r.capture_status}, ` +
+    `extraction ${r.extraction_status}${r.error ? `, error ${r.error.code}` : ""}; ` +
+    `artifacts ${r.artifact_ids.join(", ") || "none"}`,
 });
 
 export const listArtifacts = defineTool({
   name: "list_artifacts",
   title: "List artifacts",
   description:
-    "Stored artifacts, newest first: id (sha256), size, kinds, effective sensitivity. Paginated: limit (≤200) and cursor.",
+    "Stored artifacts, newest first: id (sha256), size, kinds, effective sensitivity. " +
+    "Paginated: limit (≤200) and cursor.",
   annotations: READ_ONLY,
   input: recordPage,
   result: ArtifactPage,
@@ -86,38 +91,49 @@ export const getArtifact = defineTool({
   name: "get_artifact",
   title: "Get artifact",
   description:
-    "One artifact's metadata: identity, size, sensitivity, registrations, generations and the analyses it supports. Never its bytes.",
+    "One artifact's metadata: identity, size, sensitivity, registrations, generations and " +
+    "the analyses it supports. Never its bytes.",
   annotations: READ_ONLY,
   input: ArtifactLookupRequest,
   result: ArtifactDetail,
   run: async (request, { session }) => answerArtifactLookup(await session.open(), request),
   summarize: (r) =>
-    `artifact ${r.artifact_id}: ${r.byte_length} bytes, ${r.kinds.join(",") || "unknown kind"}; analyses: ${r.supported_analyses.join(", ") || "none"}`,
+    `artifact ${r.artifact_id}: ${r.byte_length} ` +
+    `bytes, ${r.kinds.join(",") || "unknown kind"}; ` +
+    `analyses: ${r.supported_analyses.join(", ") || "none"}`,
 });
 
 export const getEvidence = defineTool({
   name: "get_evidence",
   title: "Get evidence",
   description:
-    "What the pinned corpus commit holds about a run, an artifact or a generation: generations, tables and row counts, extractor, " +
+    "What the pinned corpus commit holds about a run, an artifact or a generation: " +
+    "generations, tables and row counts, extractor, " +
     "limitations, and an evidence status explaining any absence.",
   annotations: READ_ONLY,
   input: EvidenceRequest,
   result: EvidenceResult,
   run: async (request, { session }) => answerEvidence(await session.open(), request),
   summarize: (r) =>
-    `evidence for ${r.ref.type} ${r.ref.id}: ${r.evidence.status} (${r.evidence.reason}); ${r.generations_total} generation(s)${r.generations[0] ? `, first ${r.generations[0].generation_id}` : ""}`,
+    `evidence for ${r.ref.type} ${r.ref.id}: ${r.evidence.status} ` +
+    `(${r.evidence.reason}); ${r.generations_total} ` +
+    `generation(s)${r.generations[0] ? `, first ${r.generations[0].generation_id}` : ""}`,
 });
 
 export const summarizeRuns = defineTool({
   name: "summarize_runs",
   title: "Summarize runs",
   description:
-    "A bounded digest of 1 to 10 runs at one corpus commit: statuses, artifacts with ids, the top hotspots with frame ids, measurements " +
-    "grouped by name/unit/aggregation (count, min, max, mean) and limitations. Each run's `sources` names the CLI command whose --json " +
-    "gives that section's figures in full (get_run, get_artifact, analyze_hotspots and query_measurements give the same figures). " +
-    "With compare: true and two run ids (base, candidate): per frame metric of both, the functions whose self and total moved most " +
-    "(diff_profiles' first rows), and each sampled measurement of both runs compared with its interval, effect size and decision; artifact ids of both sides.",
+    "A bounded digest of 1 to 10 runs at one corpus commit: statuses, artifacts with ids, " +
+    "the top hotspots with frame ids, measurements " +
+    "grouped by name/unit/aggregation (count, min, max, mean) and limitations. Each run's " +
+    "`sources` names the CLI command whose --json " +
+    "gives that section's figures in full (get_run, get_artifact, analyze_hotspots and " +
+    "query_measurements give the same figures). " +
+    "With compare: true and two run ids (base, candidate): per frame metric of both, the " +
+    "functions whose self and total moved most " +
+    "(diff_profiles' first rows), and each sampled measurement of both runs compared with " +
+    "its interval, effect size and decision; artifact ids of both sides.",
   annotations: READ_ONLY,
   input: RunsSummaryRequest,
   result: SummaryResult,

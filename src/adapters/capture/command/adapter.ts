@@ -9,7 +9,8 @@ export const commandCaptureAdapter: CaptureAdapter = {
   name: "command",
   version: "1",
   description:
-    "Runs the workload as declared: exit status, wall time, stdout/stderr and process-tree resources; no profiler",
+    "Runs the workload as declared: exit status, wall time, stdout/stderr and process-tree " +
+    "resources; no profiler",
   tools: [],
   permissionSensitive: false,
   sysctl: [],

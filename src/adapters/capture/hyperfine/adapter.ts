@@ -23,7 +23,8 @@ export const hyperfineCaptureAdapter: CaptureAdapter = {
   name: "hyperfine",
   version: "1",
   description:
-    "Repeated wall-time benchmark of the workload (hyperfine, no shell), JSON export with every run's time",
+    "Repeated wall-time benchmark of the workload (hyperfine, no shell), JSON export with " +
+    "every run's time",
   tools: [{ name: "hyperfine", versionArgs: ["--version"] }],
   permissionSensitive: false,
   sysctl: [],
@@ -55,7 +56,9 @@ export const hyperfineCaptureAdapter: CaptureAdapter = {
     ) {
       return {
         status: "incompatible",
-        reason: `hyperfine ${tool.version ?? "(unknown version)"} lacks --shell=none (1.13 or newer is needed)`,
+        reason:
+          `hyperfine ${tool.version ?? "(unknown version)"} lacks --shell=none (1.13 or newer ` +
+          `is needed)`,
         features: {},
         limitations: [],
       };
@@ -121,7 +124,8 @@ export const hyperfineCaptureAdapter: CaptureAdapter = {
       limitations.push({
         code: "measurements_not_imported",
         message:
-          "The hyperfine JSON is kept as a native artifact; no measurements extractor for it is installed yet",
+          "The hyperfine JSON is kept as a native artifact; no measurements extractor for it " +
+          "is installed yet",
       });
     }
     if (typeof summary === "string")

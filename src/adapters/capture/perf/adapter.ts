@@ -31,7 +31,8 @@ export const perfCaptureAdapter: CaptureAdapter = {
   name: "perf",
   version: "1",
   description:
-    "Linux perf record -g sampling of the whole process tree, with perf script text; needs perf_event_open permission",
+    "Linux perf record -g sampling of the whole process tree, with perf script text; needs " +
+    "perf_event_open permission",
   tools: [{ name: "perf", versionArgs: ["--version"] }],
   permissionSensitive: true,
   sysctl: [PARANOID],
@@ -109,13 +110,16 @@ export const perfCaptureAdapter: CaptureAdapter = {
     if (/paranoid|permission|not permitted|EACCES|EPERM|No permission/i.test(probe.stderr)) {
       return {
         status: "permission_required",
-        reason: `perf_event_open is not permitted here (kernel.perf_event_paranoid=${paranoid ?? "unknown"}): ${said.slice(0, 200)}`,
+        reason:
+          `perf_event_open is not permitted here ` +
+          `(kernel.perf_event_paranoid=${paranoid ?? "unknown"}): ${said.slice(0, 200)}`,
         features,
         limitations: [
           {
             code: "perf_permission",
             message:
-              "Lower kernel.perf_event_paranoid (e.g. sysctl kernel.perf_event_paranoid=1) or grant CAP_PERFMON",
+              "Lower kernel.perf_event_paranoid (e.g. sysctl kernel.perf_event_paranoid=1) " +
+              "or grant CAP_PERFMON",
           },
         ],
       };
@@ -202,7 +206,9 @@ export const perfCaptureAdapter: CaptureAdapter = {
     } else if (has(DATA)) {
       limitations.push({
         code: "perf_script_failed",
-        message: `perf script did not render the samples: ${script ? script.stderr.trim().split("\n")[0]?.slice(0, 200) || `exit code ${script.exitCode}` : "it did not run"}`,
+        message:
+          `perf script did not render the ` +
+          `samples: ${script ? script.stderr.trim().split("\n")[0]?.slice(0, 200) || `exit code ${script.exitCode}` : "it did not run"}`,
       });
     }
     return {
@@ -231,7 +237,8 @@ function jitSymbols(input: AdapterPlanInput): {
             {
               code: "unnamed_jit_frames",
               message:
-                "Bun has no perf map option: JavaScriptCore's JIT-compiled frames show as [unknown] in perf",
+                "Bun has no perf map option: JavaScriptCore's JIT-compiled frames show as " +
+                "[unknown] in perf",
             },
           ]
         : [];
@@ -245,7 +252,8 @@ function jitSymbols(input: AdapterPlanInput): {
         {
           code: "unnamed_jit_frames",
           message:
-            "perf_basic_prof = false: Node.js runs without --perf-basic-prof, so its JIT-compiled JavaScript frames show as [unknown]",
+            "perf_basic_prof = false: Node.js runs without --perf-basic-prof, so its " +
+            "JIT-compiled JavaScript frames show as [unknown]",
         },
       ],
     };
@@ -257,7 +265,8 @@ function jitSymbols(input: AdapterPlanInput): {
       {
         code: "perf_basic_prof",
         message:
-          "Node.js runs with --perf-basic-prof so perf can name JIT-compiled JavaScript; V8 writes /tmp/perf-PID.map and leaves it there",
+          "Node.js runs with --perf-basic-prof so perf can name JIT-compiled JavaScript; V8 " +
+          "writes /tmp/perf-PID.map and leaves it there",
       },
     ],
   };
@@ -274,7 +283,9 @@ function limitationsFor(paranoid: string | null, euid: number | null): Limitatio
   if (paranoid !== null && Number(paranoid) >= 2 && euid !== 0) {
     out.push({
       code: "user_space_only",
-      message: `kernel.perf_event_paranoid=${paranoid}: only user-space samples of the workload are recorded`,
+      message:
+        `kernel.perf_event_paranoid=${paranoid}: only user-space samples of the workload are ` +
+        `recorded`,
     });
   }
   return out;

@@ -13,7 +13,8 @@ export const v8CpuCaptureAdapter: CaptureAdapter = {
   name: "v8-cpu",
   version: "1",
   description:
-    "Sampling CPU profile of a Node.js or Bun workload (--cpu-prof); extracted into frames, stacks and hotspots",
+    "Sampling CPU profile of a Node.js or Bun workload (--cpu-prof); extracted into frames, " +
+    "stacks and hotspots",
   ...JS_RUNTIME_ADAPTER_BASE,
   options: type({
     "+": "reject",
@@ -58,7 +59,9 @@ export const v8CpuCaptureAdapter: CaptureAdapter = {
           : [
               {
                 code: "no_profile_written",
-                message: `The runtime wrote no .cpuprofile (it writes one only on a normal exit; the run ended as ${input.termination})`,
+                message:
+                  `The runtime wrote no .cpuprofile (it writes one only on a normal exit; the ` +
+                  `run ended as ${input.termination})`,
               },
             ],
     };

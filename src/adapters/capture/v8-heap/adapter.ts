@@ -17,7 +17,8 @@ export const v8HeapCaptureAdapter: CaptureAdapter = {
   name: "v8-heap",
   version: "1",
   description:
-    "Sampling heap profile of a Node.js workload (--heap-prof), extracted as inuse_space frames; Bun writes a heap snapshot instead, kept native",
+    "Sampling heap profile of a Node.js workload (--heap-prof), extracted as inuse_space " +
+    "frames; Bun writes a heap snapshot instead, kept native",
   ...JS_RUNTIME_ADAPTER_BASE,
   options: type({
     "+": "reject",
@@ -34,7 +35,8 @@ export const v8HeapCaptureAdapter: CaptureAdapter = {
             {
               code: "bun_heap_snapshot",
               message:
-                "Bun's --heap-prof writes a heap snapshot (objects alive at exit), not a sampling profile of allocations",
+                "Bun's --heap-prof writes a heap snapshot (objects alive at exit), not a " +
+                "sampling profile of allocations",
             },
           ]
         : [];
@@ -83,7 +85,9 @@ export const v8HeapCaptureAdapter: CaptureAdapter = {
     if (snapshots > 0) {
       limitations.push({
         code: "heap_snapshot_not_sampling_profile",
-        message: `${snapshots} file(s) are heap snapshots (objects alive at exit), not sampling heap profiles; kept as native artifacts, no snapshot extractor exists`,
+        message:
+          `${snapshots} file(s) are heap snapshots (objects alive at exit), not sampling heap ` +
+          `profiles; kept as native artifacts, no snapshot extractor exists`,
       });
     }
     if (files.length > snapshots && !extractor)

@@ -1,0 +1,202 @@
+/**
+ * One run of the parse worker for an extraction: the request it reads, the process the
+ * broker starts under the workspace's limits, and the response checked against the
+ * protocol (every table file named, present and within the output budget). Any other
+ * outcome (cancelled, timed out, out of memory, crashed, off protocol) is a typed error.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { stat, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { buildChildEnvironment } from "../broker/child-environment.ts";
+import { runProcess } from "../broker/process-broker.ts";
+import { FlameoxError, storageFailure } from "../domain/errors.ts";
+import { EVIDENCE_TABLE_NAMES } from "../domain/evidence-schema.ts";
+import { hexFromArtifactId } from "../domain/ids.ts";
+import {
+  checkParseResponse,
+  MAX_RESPONSE_BYTES,
+  PARSE_PROGRESS_FILE as PROGRESS_FILE,
+  PARSE_PROTOCOL,
+  type ParseRequest,
+  type ParseResponse,
+} from "../domain/parse-protocol.ts";
+import { recordStagingWorker } from "../storage/staging-lease.ts";
+import type { Workspace } from "../storage/workspace.ts";
+import { artifactPayloadPath } from "../storage/workspace-paths.ts";
+import type { ExtractOptions } from "./extract-artifact.ts";
+import { parseWorkerArgv } from "./parse-worker-command.ts";
+
+export type ParsedResponse = Extract<ParseResponse, { ok: true }>;
+
+/** The worker's own figures; `stages_ms` says where its time went (see parse-protocol.ts). */
+export interface WorkerFigures {
+  wall_ms: number;
+  max_rss_bytes: number | null;
+  memory_cap_bytes: number | null;
+  encode_threads: number;
+  scan_threads: number;
+  stages_ms: Record<string, number>;
+}
+
+export async function runExtractionWorker(
+  ws: Workspace,
+  options: ExtractOptions,
+  ids: { extractionId: string; generationId: string; outputDir: string },
+): Promise<{ response: ParsedResponse; worker: WorkerFigures }> {
+  const limits = ws.config.extraction;
+  const request: ParseRequest = {
+    protocol: PARSE_PROTOCOL,
+    operation_id: ids.extractionId,
+    payload_path: artifactPayloadPath(ws.paths, hexFromArtifactId(options.artifactId)),
+    display_name: basename(options.displayName),
+    adapter: options.adapter,
+    output_dir: ids.outputDir,
+    limits: {
+      max_events: limits.max_events,
+      max_nesting_depth: limits.max_nesting_depth,
+      max_args_bytes: 1024,
+      max_decompressed_bytes: ws.config.storage.max_decompressed_bytes,
+      memory_bytes: limits.worker_memory_bytes,
+      scan_threads: limits.scan_threads,
+    },
+    provenance: {
+      run_id: options.runId,
+      artifact_id: options.artifactId,
+      generation_id: ids.generationId,
+    },
+    ...(options.context ? { context: options.context } : {}),
+  };
+  const requestPath = join(ids.outputDir, "..", "request.json");
+  await writeFile(requestPath, JSON.stringify(request));
+  const stopProgress = watchWorkerProgress(ids.outputDir, request.payload_path, options.onProgress);
+  const result = await runProcess({
+    argv: parseWorkerArgv(requestPath),
+    cwd: ids.outputDir,
+    // The worker arms a parent-death signal against this pid (workers/owner-death.ts).
+    env: buildChildEnvironment(process.env, ["PATH", "HOME", "TMPDIR", "LANG"], {
+      NO_COLOR: "1",
+      FLAMEOX_OWNER_PID: String(process.pid),
+    }),
+    deadlineAt: Date.now() + limits.worker_timeout_seconds * 1000,
+    memoryCapBytes: limits.worker_memory_bytes,
+    maxOutputBytes: 64 * 1024,
+    signal: options.signal,
+    onSpawn: (child) => recordStagingWorker(join(ids.outputDir, ".."), child),
+  }).finally(stopProgress);
+  const worker = {
+    wall_ms: Math.round(result.wallMs),
+    max_rss_bytes: result.maxRssBytes,
+    memory_cap_bytes: result.memoryCapApplied ? limits.worker_memory_bytes : null,
+    encode_threads: 0,
+    scan_threads: 0,
+    stages_ms: {},
+  };
+  const term = result.termination;
+  if (term.kind === "cancelled")
+    throw new FlameoxError(
+      "PROCESS_CANCELLED",
+      "Extraction cancelled; the parse worker was stopped",
+    );
+  if (term.kind === "timeout") {
+    throw new FlameoxError(
+      "PROCESS_TIMEOUT",
+      `Cannot extract ${options.displayName}: the parse worker exceeded ` +
+        `its ${limits.worker_timeout_seconds} s deadline`,
+    );
+  }
+  const responsePath = join(ids.outputDir, "response.json");
+  if (term.kind !== "exited" || term.exitCode !== 0 || !existsSync(responsePath)) {
+    // A worker that could not write its output or its response reports why on stderr.
+    const storage = storageFailure(result.stderr);
+    if (storage?.code === "STORAGE_FULL") throw storage;
+    const oom =
+      result.memoryCapExceeded ||
+      /out of memory|allocation failed|RangeError: Out of memory/i.test(result.stderr);
+    const how =
+      term.kind === "exited"
+        ? `exit code ${term.exitCode}`
+        : term.kind === "signaled"
+          ? `signal ${term.signal}`
+          : `a ${term.metric} policy stop`;
+    throw new FlameoxError(
+      oom ? "ARTIFACT_TOO_LARGE" : "ARTIFACT_PARSE_FAILED",
+      oom
+        ? `Cannot extract ${options.displayName}: the parse worker ran out of ` +
+            `its ${limits.worker_memory_bytes}-byte memory cap`
+        : `Cannot extract ${options.displayName}: the parse worker stopped with ${how}`,
+    );
+  }
+  const size = (await stat(responsePath)).size;
+  if (size > MAX_RESPONSE_BYTES)
+    throw new FlameoxError(
+      "ARTIFACT_PARSE_FAILED",
+      "The parse worker's response exceeds the protocol size limit",
+    );
+  const checked = checkParseResponse(await Bun.file(responsePath).json());
+  if ("problem" in checked)
+    throw new FlameoxError(
+      "ARTIFACT_PARSE_FAILED",
+      `The parse worker broke the protocol: ${checked.problem}`,
+    );
+  const parsed = checked.response;
+  if (!parsed.ok) throw new FlameoxError(parsed.error.code, parsed.error.message);
+  for (const t of parsed.tables) {
+    if (
+      !(EVIDENCE_TABLE_NAMES as readonly string[]).includes(t.table) ||
+      t.file !== `${t.table}.${t.part}.parquet`
+    ) {
+      throw new FlameoxError(
+        "ARTIFACT_PARSE_FAILED",
+        `The parse worker broke the protocol: unexpected table file ${JSON.stringify(t.file)}`,
+      );
+    }
+    const file = await stat(join(ids.outputDir, t.file)).catch(() => null);
+    if (!file?.isFile())
+      throw new FlameoxError("ARTIFACT_PARSE_FAILED", `The parse worker did not write ${t.file}`);
+    if (file.size > limits.max_worker_output_bytes)
+      throw new FlameoxError(
+        "ARTIFACT_TOO_LARGE",
+        `The parse worker's ${t.file} exceeds the output budget`,
+      );
+  }
+  // The worker's self-measured peak is exact for the parse process; the broker's figure is a
+  // fallback.
+  return {
+    response: parsed,
+    worker: {
+      ...worker,
+      max_rss_bytes: parsed.peak_rss_bytes || worker.max_rss_bytes,
+      encode_threads: parsed.encode_threads,
+      scan_threads: parsed.scan_threads ?? 0,
+      stages_ms: parsed.stages_ms ?? {},
+    },
+  };
+}
+
+/**
+ * Polls the worker's progress file (workers/progress-file.ts) while it runs; returns the stop
+ * function.
+ */
+function watchWorkerProgress(
+  outputDir: string,
+  payloadPath: string,
+  onProgress: ExtractOptions["onProgress"],
+): () => void {
+  if (!onProgress) return () => {};
+  const total = statSync(payloadPath).size;
+  const path = join(outputDir, PROGRESS_FILE);
+  let last = -1;
+  const timer = setInterval(() => {
+    let done: number;
+    try {
+      done = Number.parseInt(readFileSync(path, "latin1"), 10);
+    } catch {
+      return;
+    }
+    if (Number.isFinite(done) && done !== last) {
+      last = done;
+      onProgress(Math.min(done, total), total);
+    }
+  }, 150);
+  return () => clearInterval(timer);
+}
