@@ -2,14 +2,32 @@
  * The `gecko` adapter: Firefox Profiler files, both Gecko's raw profile (`meta.version`
  * 3 and later, as Firefox writes it, also inside Firefox's old devtools export) and the
  * profiler's processed format (`meta.preprocessedProfileVersion`, also samply's output):
- * threads, samples with their weights, frame/func/resource tables and markers. The file
- * is parsed whole (guarded JSON), the worker having capped its size.
+ * threads, samples with their weights, frame/func/resource tables and markers.
+ *
+ * The file streams through the WASM JSON scanner (gecko-program.ts describes what it
+ * extracts); no JSON tree of the document is ever built. A thread's reference tables
+ * (strings, frames, funcs, stacks) are held while its samples and markers are read, since
+ * either may come first in the thread's object; samples and markers wait in typed columns
+ * (spilled to scratch files when large) until their thread ends, and are then folded into
+ * stack aggregates and trace events and dropped. `extract` runs the same reader over an
+ * in-memory payload.
  */
-import type { DetectInput, ExtractInput, ProducerAdapter } from "../adapter.ts";
+import type {
+  DetectInput,
+  ExtractInput,
+  ProducerAdapter,
+  StreamExtractInput,
+  StreamedEvidence,
+} from "../adapter.ts";
 import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
-import { parseJsonPayload } from "../json-guard.ts";
-import { geckoEvidence } from "./gecko-evidence.ts";
-import { GECKO_FORMAT, readGeckoProfile } from "./gecko-profile.ts";
+import type { TableBuffer } from "../../domain/table-buffer.ts";
+import { tableBufferToBatch } from "../common/table-buffer-batch.ts";
+import { skipByteOrderMark } from "../wasm/byte-order-mark.ts";
+import { JsonScanner, type JsonScanOptions } from "../wasm/json-scanner.ts";
+import { GeckoDocument } from "./gecko-document.ts";
+import { GeckoEvidence } from "./gecko-evidence.ts";
+import { geckoProgram } from "./gecko-program.ts";
+import { GECKO_FORMAT } from "./gecko-thread.ts";
 
 const SELF = { name: "gecko", version: "1.0.0" };
 
@@ -31,6 +49,12 @@ export function detectGecko({ head }: DetectInput): number {
   return 0;
 }
 
+const scanOptions = (maxDepth: number): JsonScanOptions => ({
+  format: GECKO_FORMAT,
+  maxDepth,
+  truncateJsonAt: 1 << 30,
+});
+
 export const geckoAdapter: ProducerAdapter = {
   ...SELF,
   tables: ["frames", "frame_measurements", "call_edges", "stacks", "trace_events", "tracks"],
@@ -38,7 +62,71 @@ export const geckoAdapter: ProducerAdapter = {
   mediaType: "application/json",
   detect: detectGecko,
   extract(input: ExtractInput): NormalizedEvidence {
-    const { value } = parseJsonPayload(input.bytes, input.limits.maxNestingDepth, GECKO_FORMAT);
-    return geckoEvidence(readGeckoProfile(value), input.limits.maxEvents, SELF);
+    const evidence = new GeckoEvidence({}, input.limits.maxEvents);
+    const doc = new GeckoDocument(evidence, null, input.limits.maxNestingDepth);
+    try {
+      JsonScanner.openSync(geckoProgram(), scanOptions(input.limits.maxNestingDepth)).scanWhole(
+        input.bytes,
+        doc.records.onBatch,
+      );
+      const facts = doc.finish();
+      const tables = evidence.out.emitAll();
+      tables.trace_events = evidence.events;
+      tables.tracks = evidence.tracks;
+      return {
+        adapter: SELF.name,
+        adapterVersion: SELF.version,
+        producer: facts.product,
+        producerVersion: null,
+        tables,
+        ...evidence.limitationsAndSummary(facts, doc.counts),
+      };
+    } finally {
+      doc.dispose();
+    }
+  },
+  async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
+    const pending: TableBuffer[] = [];
+    const evidence = new GeckoEvidence(
+      { spill: input.spill, maxStacksInMemory: input.maxStacksInMemory },
+      input.limits.maxEvents,
+      (events) => pending.push(events),
+    );
+    const doc = new GeckoDocument(evidence, input.spill ?? null, input.limits.maxNestingDepth);
+    const write = async () => {
+      while (pending.length > 0) await input.sink.writeBatch(tableBufferToBatch(pending.shift()!));
+    };
+    try {
+      const scanner = await JsonScanner.open(
+        geckoProgram(),
+        scanOptions(input.limits.maxNestingDepth),
+      );
+      for await (const chunk of skipByteOrderMark(input.chunks)) {
+        scanner.push(chunk, doc.records.onBatch);
+        await write();
+      }
+      scanner.finish(false, doc.records.onBatch);
+      const facts = doc.finish();
+      evidence.handOver();
+      await write();
+      const tables = evidence.out.emitSmall();
+      await evidence.out.writeStacks(input.sink);
+      return {
+        adapter: SELF.name,
+        adapterVersion: SELF.version,
+        producer: facts.product,
+        producerVersion: null,
+        tables: {
+          frames: tables.frames,
+          frame_measurements: tables.frame_measurements,
+          call_edges: tables.call_edges,
+          tracks: evidence.tracks,
+        },
+        streamed: ["stacks", "trace_events"],
+        ...evidence.limitationsAndSummary(facts, doc.counts),
+      };
+    } finally {
+      doc.dispose();
+    }
   },
 };

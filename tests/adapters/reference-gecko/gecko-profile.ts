@@ -15,7 +15,7 @@
  * Times are milliseconds since the profile's start (`meta.startTime`). Every field read is
  * checked, so a wrong file fails naming the field.
  */
-import { expectationFailed, isPlainObject, parseFailed } from "../json-guard.ts";
+import { expectationFailed, isPlainObject, parseFailed } from "../../../src/adapters/json-guard.ts";
 
 export const GECKO_FORMAT = "Firefox Profiler profile";
 
