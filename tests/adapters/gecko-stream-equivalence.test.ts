@@ -35,7 +35,13 @@ async function streamOutcome(bytes: Uint8Array, chunkSize: number) {
   const dir = mkdtempSync(join(tmpdir(), "gecko-spill-"));
   const spill = new FileSpillSpace(dir, () => {});
   try {
-    const run = await runStream(geckoAdapter, bytes, { chunkSize, spill, maxStacksInMemory: 64 });
+    // Columns spill every 3 elements, so spilled blocks are read back (and tries spill too).
+    const run = await runStream(geckoAdapter, bytes, {
+      chunkSize,
+      spill,
+      maxStacksInMemory: 64,
+      spoolRunEvents: 3,
+    });
     const rows: Record<string, unknown[]> = {};
     for (const table of TABLES) {
       const buffer = run.evidence.tables[table];
@@ -99,4 +105,301 @@ describe("gecko streaming equals the whole-payload reference", () => {
       test(`${format}/${file.name}`, async () => {
         await expectSame(loadPayload(file.path));
       });
+});
+
+// ---- hand-made cases -----------------------------------------------------------------------
+
+const bytesOf = (doc: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(doc));
+const table = (schema: string[], data: unknown[][]) => ({
+  schema: Object.fromEntries(schema.map((f, i) => [f, i])),
+  data,
+});
+
+/** A raw thread whose keys come in `order` (samples first, or tables first). */
+function rawThread(name: string, order: "samples-first" | "tables-first", extra: object = {}) {
+  const samples = table(
+    ["stack", "time", "weight"],
+    [
+      [2, 0, null],
+      [1, 1.5, 2],
+      [null, 2],
+      [2, 4, 1],
+      [0, 3.5, 1],
+    ],
+  );
+  const markers = table(
+    ["name", "startTime", "endTime", "phase", "category", "data"],
+    [
+      [3, 0.5, 2.5, 1, 0, { category: "GC" }],
+      [4, 1, null, 0, 0, null],
+      [5, 1.2, null, 2, 0, { type: "x" }],
+      [5, null, 3, 3, 0, null],
+      [6, null, 3, 3, 0, null],
+      [4, null, null, 7, 0, null],
+    ],
+  );
+  const tables = {
+    stringTable: [
+      "main (file.js:3:4)",
+      "0x1234",
+      "native::work",
+      "paint",
+      "tick",
+      "load",
+      "orphan",
+    ],
+    frameTable: table(
+      ["location", "implementation", "line", "column"],
+      [[0, null, 3, 9], [1], [2, null, 8]],
+    ),
+    stackTable: table(
+      ["prefix", "frame"],
+      [
+        [null, 0],
+        [0, 1],
+        [1, 2],
+      ],
+    ),
+  };
+  const body =
+    order === "samples-first" ? { samples, markers, ...tables } : { ...tables, markers, samples };
+  return { name, pid: 7, tid: name.length, ...body, ...extra };
+}
+
+const rawMeta = (extra: object = {}) => ({
+  version: 19,
+  interval: 1,
+  startTime: 1000,
+  stackwalk: 1,
+  processType: 0,
+  product: "Firefox",
+  ...extra,
+});
+
+/** An old tracing-marker thread: data.interval start/end pairs, no phase column. */
+function tracingThread() {
+  return {
+    name: "tracing",
+    stringTable: ["f", "Paint", "Other"],
+    frameTable: table(["location"], [[0]]),
+    stackTable: table(["prefix", "frame"], [[null, 0]]),
+    samples: table(
+      ["stack", "time"],
+      [
+        [0, 1],
+        [0, 2],
+      ],
+    ),
+    markers: table(
+      ["name", "time", "data"],
+      [
+        [1, 1, { interval: "start", category: "Paint" }],
+        [1, 2, { interval: "end", category: "Paint" }],
+        [2, 3, { interval: "end" }],
+        [2, 4, { interval: "start" }],
+      ],
+    ),
+  };
+}
+
+function processedProfile(sharedFirst: boolean) {
+  const shared = {
+    stringArray: ["work", "lib.so", "/src/a.c", "mark", "idle"],
+    sources: { filename: [2] },
+  };
+  const thread = (name: string) => ({
+    name,
+    pid: "9",
+    tid: 1,
+    samples: {
+      length: 4,
+      stack: [1, 0, null, 1],
+      timeDeltas: [0, 1, 1, 1.5],
+      weight: [1, 2, 1, 0],
+    },
+    markers: {
+      length: 3,
+      name: [3, 3, 4],
+      startTime: [0, 1, 2],
+      endTime: [null, 1.5, null],
+      phase: [0, 1, 2],
+      data: [{ category: "c" }, null, null],
+    },
+    stackTable: { length: 2, frame: [0, 1], prefix: [null, 0] },
+    frameTable: { length: 2, func: [0, 1] },
+    funcTable: {
+      length: 2,
+      name: [0, 4],
+      source: [0, null],
+      isJS: [false, true],
+      resource: [0, -1],
+      lineNumber: [3, null],
+    },
+    resourceTable: { length: 1, name: [1], lib: [0] },
+  });
+  const meta = { version: 27, preprocessedProfileVersion: 50, interval: 0.5, product: "samply" };
+  const libs = [{ name: "liba.so" }];
+  return sharedFirst
+    ? { meta, libs, shared, threads: [thread("a"), thread("b")] }
+    : { threads: [thread("a"), thread("b")], libs, meta, shared };
+}
+
+const cases: [string, unknown][] = [
+  [
+    "raw, samples before the tables",
+    { meta: rawMeta(), threads: [rawThread("main", "samples-first")] },
+  ],
+  [
+    "raw, tables before the samples",
+    { meta: rawMeta(), threads: [rawThread("main", "tables-first")] },
+  ],
+  [
+    "raw, data before schema",
+    {
+      meta: rawMeta(),
+      threads: [
+        {
+          ...rawThread("x", "samples-first"),
+          samples: {
+            data: [
+              [0, 1],
+              [1, 2],
+            ],
+            schema: { stack: 0, time: 1 },
+          },
+        },
+      ],
+    },
+  ],
+  [
+    "raw, threads as JSON strings",
+    {
+      meta: rawMeta({ version: 3 }),
+      threads: [JSON.stringify(rawThread("old", "samples-first")), JSON.stringify(tracingThread())],
+    },
+  ],
+  [
+    "raw, child processes before the root's threads, their meta last, nested",
+    {
+      processes: [
+        {
+          threads: [rawThread("child", "samples-first")],
+          processes: [
+            {
+              threads: [rawThread("grandchild", "tables-first")],
+              meta: rawMeta({ startTime: 1010 }),
+            },
+          ],
+          meta: rawMeta({ startTime: 1002 }),
+        },
+        { meta: rawMeta({ startTime: 999 }), threads: [tracingThread()] },
+      ],
+      meta: rawMeta(),
+      threads: [rawThread("parent", "tables-first"), rawThread("parent", "samples-first")],
+      counters: [{}, {}],
+    },
+  ],
+  [
+    "devtools export wrapper",
+    {
+      label: "x",
+      markers: [1],
+      threads: "not these",
+      profile: { libs: [], meta: rawMeta(), threads: [rawThread("dt", "samples-first")] },
+      version: 1,
+    },
+  ],
+  ["old tracing markers", { meta: rawMeta(), threads: [tracingThread()] }],
+  ["processed, shared strings and libs first", processedProfile(true)],
+  ["processed, threads before meta, libs and shared", processedProfile(false)],
+  [
+    "allocations, CPU deltas",
+    {
+      meta: rawMeta(),
+      threads: [
+        {
+          ...rawThread("m", "tables-first"),
+          jsAllocations: { length: 2 },
+          nativeAllocations: { data: [] },
+          samples: table(["stack", "time", "threadCPUDelta"], [[0, 1, 5]]),
+        },
+      ],
+    },
+  ],
+  // Bad input: the same typed error.
+  ["top level not an object", [1, 2]],
+  ["no meta", { threads: [] }],
+  ["raw version 2", { meta: rawMeta({ version: 2 }), threads: [] }],
+  ["threads not an array", { meta: rawMeta(), threads: {} }],
+  [
+    "stack index out of range",
+    {
+      meta: rawMeta(),
+      threads: [{ ...rawThread("m", "samples-first"), samples: table(["stack"], [[9]]) }],
+    },
+  ],
+  [
+    "string index out of range",
+    { meta: rawMeta(), threads: [{ ...rawThread("m", "samples-first"), stringTable: [] }] },
+  ],
+  [
+    "a row that is not an array",
+    {
+      meta: rawMeta(),
+      threads: [
+        { ...rawThread("m", "samples-first"), samples: { schema: { stack: 0 }, data: [{}] } },
+      ],
+    },
+  ],
+  [
+    "negative weight",
+    {
+      meta: rawMeta(),
+      threads: [
+        { ...rawThread("m", "samples-first"), samples: table(["stack", "weight"], [[0, -1]]) },
+      ],
+    },
+  ],
+  ["thread string that is not JSON", { meta: rawMeta(), threads: ["{nope"] }],
+  ["child process without meta", { meta: rawMeta(), threads: [], processes: [{ threads: [] }] }],
+  [
+    "processed, unknown weightType",
+    (() => {
+      const p = processedProfile(true) as any;
+      p.threads[0].samples.weightType = "cycles";
+      return p;
+    })(),
+  ],
+  [
+    "processed, no strings anywhere",
+    (() => {
+      const p = processedProfile(true) as any;
+      delete p.shared;
+      return p;
+    })(),
+  ],
+];
+
+describe("hand-made cases: the same rows, or the same error code", () => {
+  for (const [name, doc] of cases) test(name, async () => await expectSame(bytesOf(doc)));
+  test("truncated and empty payloads fail the same way", async () => {
+    const bytes = bytesOf({ meta: rawMeta(), threads: [rawThread("m", "samples-first")] });
+    await expectSame(bytes.subarray(0, bytes.length - 7));
+    await expectSame(new Uint8Array(0));
+  });
+  test("the event limit fails the same way", () => {
+    const bytes = bytesOf({ meta: rawMeta(), threads: [rawThread("m", "samples-first")] });
+    const small = { ...limits, maxEvents: 3 };
+    const code = (run: () => unknown) => {
+      try {
+        run();
+        return "ok";
+      } catch (error) {
+        return (error as FlameoxError).code;
+      }
+    };
+    expect(code(() => geckoAdapter.extract({ bytes, displayName: "t", limits: small }))).toBe(
+      code(() => geckoReference.extract({ bytes, displayName: "t", limits: small })),
+    );
+  });
 });

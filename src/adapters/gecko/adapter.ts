@@ -24,6 +24,7 @@ import type { TableBuffer } from "../../domain/table-buffer.ts";
 import { tableBufferToBatch } from "../common/table-buffer-batch.ts";
 import { skipByteOrderMark } from "../wasm/byte-order-mark.ts";
 import { JsonScanner, type JsonScanOptions } from "../wasm/json-scanner.ts";
+import { SPILL_BLOCK } from "./cell-column.ts";
 import { GeckoDocument } from "./gecko-document.ts";
 import { GeckoEvidence } from "./gecko-evidence.ts";
 import { geckoProgram } from "./gecko-program.ts";
@@ -92,7 +93,13 @@ export const geckoAdapter: ProducerAdapter = {
       input.limits.maxEvents,
       (events) => pending.push(events),
     );
-    const doc = new GeckoDocument(evidence, input.spill ?? null, input.limits.maxNestingDepth);
+    // Tests lower the block (spoolRunEvents) to exercise spilled columns.
+    const doc = new GeckoDocument(
+      evidence,
+      input.spill ?? null,
+      input.limits.maxNestingDepth,
+      input.spoolRunEvents ?? SPILL_BLOCK,
+    );
     const write = async () => {
       while (pending.length > 0) await input.sink.writeBatch(tableBufferToBatch(pending.shift()!));
     };

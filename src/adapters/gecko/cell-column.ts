@@ -20,7 +20,10 @@ export class CellColumn {
   /** Elements already in the spill file. */
   private spilled = 0;
 
-  constructor(private readonly spill: SpillSpace | null = null) {}
+  constructor(
+    private readonly spill: SpillSpace | null = null,
+    private readonly block = SPILL_BLOCK,
+  ) {}
 
   get length(): number {
     return this.spilled + this.kinds.length;
@@ -29,7 +32,7 @@ export class CellColumn {
   push(kind: number, value: number): void {
     this.kinds.push(kind);
     this.values.push(value);
-    if (this.spill !== null && this.kinds.length >= SPILL_BLOCK) this.writeBlock();
+    if (this.spill !== null && this.kinds.length >= this.block) this.writeBlock();
   }
 
   /** Absent elements up to `length` (a raw row shorter than others). */
@@ -49,7 +52,7 @@ export class CellColumn {
 
   /** A reader of the elements in order (spilled blocks first). */
   reader(): CellReader {
-    return new CellReader(this.file, this.spilled, this.kinds, this.values);
+    return new CellReader(this.file, this.spilled, this.kinds, this.values, this.block);
   }
 
   dispose(): void {
@@ -87,6 +90,7 @@ export class CellReader {
     private readonly spilled: number,
     private readonly memKinds: GrowableU8,
     private readonly memValues: GrowableF64,
+    private readonly block: number,
   ) {
     this.blockKinds = file ? new Uint8Array(0) : memKinds.array;
     this.blockValues = file ? new Float64Array(0) : memValues.array;
@@ -129,16 +133,16 @@ export class CellReader {
       this.blockLength -= i;
       return this.blockLength > 0;
     }
-    // Spilled blocks are SPILL_BLOCK elements each: values, then kinds.
-    const n = Math.min(SPILL_BLOCK, this.spilled - index);
-    const blockBytes = SPILL_BLOCK * 9;
-    const base = (index / SPILL_BLOCK) * blockBytes;
+    // Spilled blocks are `block` elements each: values, then kinds.
+    const block = this.block;
+    const n = Math.min(block, this.spilled - index);
+    const base = (index / block) * block * 9;
     if (this.blockValues.length < n) {
-      this.blockValues = new Float64Array(SPILL_BLOCK);
-      this.blockKinds = new Uint8Array(SPILL_BLOCK);
+      this.blockValues = new Float64Array(block);
+      this.blockKinds = new Uint8Array(block);
     }
     this.file!.read(new Uint8Array(this.blockValues.buffer, 0, n * 8), base);
-    this.file!.read(this.blockKinds.subarray(0, n), base + SPILL_BLOCK * 8);
+    this.file!.read(this.blockKinds.subarray(0, n), base + block * 8);
     this.blockLength = n;
     return true;
   }

@@ -25,6 +25,7 @@ import {
   rawThread,
 } from "./gecko-thread.ts";
 import type { ThreadParts } from "./thread-parts.ts";
+import { SPILL_BLOCK } from "./cell-column.ts";
 
 const num = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 
@@ -49,6 +50,7 @@ export class GeckoDocument {
     private readonly evidence: GeckoEvidence,
     private readonly spill: SpillSpace | null,
     private readonly maxDepth: number,
+    private readonly block = SPILL_BLOCK,
   ) {
     this.records = new GeckoRecords(
       {
@@ -56,6 +58,7 @@ export class GeckoDocument {
         processChanged: (process) => this.onProcess(process),
       },
       spill,
+      block,
     );
   }
 
@@ -207,6 +210,7 @@ export class GeckoDocument {
         processChanged: () => {},
       },
       this.spill,
+      this.block,
     );
     this.nested = JsonScanner.reopenSync(this.nested, threadProgram(), {
       format: GECKO_FORMAT,

@@ -15,7 +15,7 @@ import {
   TAG_OBJECT,
   TAG_STRING,
 } from "../wasm/json-batch.ts";
-import { CellColumn } from "./cell-column.ts";
+import { CellColumn, SPILL_BLOCK } from "./cell-column.ts";
 import {
   L_NAME,
   M_INTERVAL,
@@ -130,6 +130,8 @@ export class GeckoRecords {
   constructor(
     private readonly events: RecordEvents,
     private readonly spill: SpillSpace | null,
+    /** Elements a spilling column holds before writing a block. */
+    private readonly block = SPILL_BLOCK,
   ) {}
 
   readonly onBatch = (b: JsonBatch): void => {
@@ -197,7 +199,7 @@ export class GeckoRecords {
         return;
       }
       case R_THREAD:
-        this.thread = new ThreadParts(b.strings, this.spill);
+        this.thread = new ThreadParts(b.strings, this.spill, this.block);
         this.threadSerial = serial;
         return;
     }

@@ -32,11 +32,11 @@ export class PayloadSummaries {
   readonly endTime: CellColumn;
   count = 0;
 
-  constructor(spill: SpillSpace | null) {
-    this.category = new CellColumn(spill);
-    this.interval = new CellColumn(spill);
-    this.startTime = new CellColumn(spill);
-    this.endTime = new CellColumn(spill);
+  constructor(spill: SpillSpace | null, block: number) {
+    this.category = new CellColumn(spill, block);
+    this.interval = new CellColumn(spill, block);
+    this.startTime = new CellColumn(spill, block);
+    this.endTime = new CellColumn(spill, block);
   }
 
   /** Summarises a parsed payload object; returns its ordinal. */
@@ -90,12 +90,13 @@ export class TableParts {
   constructor(
     readonly name: TableName,
     private readonly spill: SpillSpace | null,
+    private readonly block: number,
   ) {
     const spec = TABLES[name];
     this.columnKinds = spec.columns.map(() => TAG_ABSENT);
-    this.columns = spec.columns.map(() => new CellColumn(spill));
-    this.payloadColumn = new CellColumn(spill);
-    this.payloads = new PayloadSummaries(spill);
+    this.columns = spec.columns.map(() => new CellColumn(spill, block));
+    this.payloadColumn = new CellColumn(spill, block);
+    this.payloads = new PayloadSummaries(spill, block);
   }
 
   /** The schema arrived: only the cells of its fields are kept from now on. */
@@ -115,7 +116,7 @@ export class TableParts {
     if (this.wanted !== null && !this.wanted.has(position)) return;
     let column = this.cells.get(position);
     if (column === undefined) {
-      column = new CellColumn(this.spill);
+      column = new CellColumn(this.spill, this.block);
       this.cells.set(position, column);
     }
     column.padTo(this.rows);
@@ -201,10 +202,11 @@ export class ThreadParts {
     /** The strings the thread's string ids refer to (its scanner's). */
     readonly strings: HostStrings,
     spill: SpillSpace | null,
+    block: number,
   ) {
     const bulk = (t: TableName) => (t === "samples" || t === "markers" ? spill : null);
     this.tables = Object.fromEntries(
-      TABLE_NAMES.map((t) => [t, new TableParts(t, bulk(t))]),
+      TABLE_NAMES.map((t) => [t, new TableParts(t, bulk(t), block)]),
     ) as Record<TableName, TableParts>;
   }
 
