@@ -1,7 +1,8 @@
 /**
  * Import benchmark. Generates, deterministically, a Chrome trace (200 MB), a V8
- * cpuprofile (2M samples), an OTLP protobuf export (500 MB) and a Perfetto trace
- * (500 MB), imports each through the CLI into a fresh workspace and prints, per input:
+ * cpuprofile (2M samples), an OTLP protobuf export (500 MB), a Perfetto trace (500 MB)
+ * and a raw Gecko (Firefox Profiler) profile (400 MB, samples before the tables they
+ * point into), imports each through the CLI into a fresh workspace and prints, per input:
  * - MB/s end to end (CLI process start to a committed generation) and CPU seconds (the
  *   CLI and its parse worker: user + system);
  * - the parse worker's own peak RSS;
@@ -22,9 +23,9 @@
  * Figures only; nothing here asserts a time.
  *
  *   bun bench/import-bench.ts [--scale 0.1] [--only
- *   chrome,cpuprofile,otlp,perfetto,perf,collapsed,fixed]
+ *   chrome,cpuprofile,otlp,perfetto,perf,collapsed,gecko,fixed]
  *       [--trace-mb 200] [--profile-samples 2000000] [--otlp-mb 500] [--perfetto-mb 500]
- *       [--perf-mb 500] [--collapsed-mb 500]
+ *       [--perf-mb 500] [--collapsed-mb 500] [--gecko-mb 400]
  *       [--baseline-cli ../other/src/cli/main.ts] [--scaling] [--one-piece] [--keep]
  *       [--speedscope-mb 100]
  */
@@ -34,6 +35,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { generateChromeTrace } from "../fixtures/generators/chrome-trace.ts";
 import { generateCpuProfile } from "../fixtures/generators/cpuprofile.ts";
+import { generateGeckoProfile } from "../fixtures/generators/gecko.ts";
 import { generateOtlpProto } from "../fixtures/generators/otlp-proto.ts";
 import { generatePerfetto } from "../fixtures/generators/perfetto.ts";
 import { generateSampledText } from "../fixtures/generators/sampled-stacks-text.ts";
@@ -41,13 +43,17 @@ import { generateSampledText } from "../fixtures/generators/sampled-stacks-text.
 const { values } = parseArgs({
   options: {
     scale: { type: "string", default: "1" },
-    only: { type: "string", default: "chrome,cpuprofile,otlp,perfetto,perf,collapsed,fixed" },
+    only: {
+      type: "string",
+      default: "chrome,cpuprofile,otlp,perfetto,perf,collapsed,gecko,fixed",
+    },
     "trace-mb": { type: "string" },
     "profile-samples": { type: "string" },
     "otlp-mb": { type: "string" },
     "perfetto-mb": { type: "string" },
     "perf-mb": { type: "string" },
     "collapsed-mb": { type: "string" },
+    "gecko-mb": { type: "string" },
     "baseline-cli": { type: "string" },
     scaling: { type: "boolean", default: false },
     "one-piece": { type: "boolean", default: false },
@@ -226,7 +232,15 @@ async function benchInput(
   const speedscopeRate = speedscope ? await speedscopeImport(speedscope, path) : null;
   if (speedscopeRate) console.log(`  ${speedscopeRate.line}`);
   for (const [name, cli] of clis) {
-    const { run, result } = await importOnce(cli, path);
+    let imported: Awaited<ReturnType<typeof importOnce>>;
+    try {
+      imported = await importOnce(cli, path);
+    } catch (error) {
+      // A baseline that cannot import the input (over its memory cap) is a figure too.
+      console.log(`  ${name}: failed: ${String(error).slice(0, 400)}`);
+      continue;
+    }
+    const { run, result } = imported;
     const rate = mb / (run.wallMs / 1000);
     const worker = result.extraction.worker;
     console.log(
@@ -322,6 +336,15 @@ try {
     const path = join(dir, `generated.${kind}.txt`);
     await generateSampledText(path, kind, sized(values[flag], 500) * MB);
     await benchInput(label, "lines", path, kind);
+  }
+  if (only.has("gecko")) {
+    const path = join(dir, "generated.gecko.json");
+    const g = await generateGeckoProfile(path, sized(values["gecko-mb"], 400) * MB);
+    await benchInput(
+      `Gecko raw profile (${g.threads} threads, ${g.samples} samples, ${g.markers} markers)`,
+      "json",
+      path,
+    );
   }
   if (only.has("fixed")) {
     console.log("== fixed cost");
