@@ -15,6 +15,7 @@ import { FlameoxError } from "../../src/domain/errors.ts";
 import { EVIDENCE_SCHEMAS, type EvidenceTableName } from "../../src/domain/evidence-schema.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 import { FileSpillSpace } from "../../workers/spill-space.ts";
+import { mutatedInputs } from "../fuzz/mutations.ts";
 import { corpusFiles, loadPayload } from "./corpus-files.ts";
 import { geckoReference } from "./reference-gecko/reference-adapter.ts";
 import { bufferRows, runStream, streamedRows } from "./stream-harness.ts";
@@ -401,5 +402,52 @@ describe("hand-made cases: the same rows, or the same error code", () => {
     expect(code(() => geckoAdapter.extract({ bytes, displayName: "t", limits: small }))).toBe(
       code(() => geckoReference.extract({ bytes, displayName: "t", limits: small })),
     );
+  });
+});
+
+describe("where the former reader had no typed answer", () => {
+  test("a stack without a prefix entry is a typed error (the former reader looped forever)", async () => {
+    const doc = {
+      meta: rawMeta(),
+      threads: [{ ...rawThread("m", "samples-first"), stackTable: table(["frame"], [[0], [1]]) }],
+    };
+    const bytes = bytesOf(doc);
+    expect(outcome(() => geckoAdapter.extract({ bytes, displayName: "t", limits }))).toBe(
+      "ARTIFACT_PARSE_FAILED",
+    );
+    expect((await streamOutcome(bytes, 97)) as unknown).toBe("ARTIFACT_PARSE_FAILED");
+  });
+});
+
+describe("mutated corpus files: the same outcome through both readers", () => {
+  test("120 mutations of the vendored files", () => {
+    const seeds = ["gecko", "fxprofiler-processed"]
+      .flatMap((f) => corpusFiles(f))
+      .filter((f) => f.lane === "vendored")
+      .map((f) => loadPayload(f.path))
+      .filter((b) => b.length < 200_000);
+    const digest = (run: () => NormalizedEvidence): string => {
+      try {
+        const e = run();
+        return JSON.stringify([
+          e.summary,
+          e.limitations,
+          TABLES.map((t) => bufferRows(e.tables[t]).length),
+        ]);
+      } catch (error) {
+        if (!(error instanceof FlameoxError)) throw error;
+        // The scanner caps a number literal's length (JSON.parse reads 5000 digits as Infinity).
+        return error.message.includes("number literal too long") ? "number cap" : error.code;
+      }
+    };
+    let compared = 0;
+    for (const { bytes } of mutatedInputs(seeds, 120, 7)) {
+      const streamed = digest(() => geckoAdapter.extract({ bytes, displayName: "t", limits }));
+      if (streamed === "number cap") continue;
+      const reference = digest(() => geckoReference.extract({ bytes, displayName: "t", limits }));
+      expect(streamed).toBe(reference);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(100);
   });
 });
