@@ -229,7 +229,7 @@ export function rawThread(
   const columns = rawAt(rawColumn(tb.frameTable, "column", `${where}.frameTable`, s));
   const frames: GeckoFrame[] = [];
   for (let f = 0; f < (location?.length ?? 0); f++) {
-    const text = s.get(strings.id(location!.at(f), `${where}.frameTable.location[${f}]`));
+    const text = s.get(strings.id(location!.at(f), `${where}.frameTable.location`, f));
     const js = JS_LOCATION.exec(text);
     const line = positiveInt(lines?.at(f));
     const column = positiveInt(columns?.at(f));
@@ -269,7 +269,7 @@ export function rawThread(
   const categoryReader = new OrderedColumn(category?.cells ?? null, null, s);
   const dataReader = new PayloadReader(data?.cells ?? null, m.payloads, s);
   for (let i = 0; i < (names?.length ?? 0); i++) {
-    const nameId = strings.id(nameReader.next(), `${where}.markers.name[${i}]`);
+    const nameId = strings.id(nameReader.next(), `${where}.markers.name`, i);
     const name = s.get(nameId);
     const d = dataReader.next();
     const sv = start === null ? undefined : startReader.next();
@@ -460,7 +460,7 @@ export function processedThread(
     );
   const strings = stringsOf(stringCells, t.strings, "string array");
   const s = t.strings;
-  const str = (v: unknown, field: string) => s.get(strings.id(v, field));
+  const str = (v: unknown, field: string, index: number) => s.get(strings.id(v, field, index));
   const libs = t.libsKind === TAG_ARRAY ? t.libs : context.libs;
   const tb = t.tables;
   const fw = `${where}.funcTable`;
@@ -491,14 +491,12 @@ export function processedThread(
       const entry = num(lib) && Number.isInteger(lib) ? libs[lib] : undefined;
       const libName = entry?.isObject ? entry.name : undefined;
       const rn = resourceName?.at(r);
-      module = typeof libName === "string" ? libName : num(rn) ? str(rn, `${rw}.name[${r}]`) : null;
+      module = typeof libName === "string" ? libName : num(rn) ? str(rn, `${rw}.name`, r) : null;
     }
     funcs.push({
-      name: str(funcName.at(f), `${fw}.name[${f}]`),
+      name: str(funcName.at(f), `${fw}.name`, f),
       file:
-        fileIndex === null || fileIndex === undefined
-          ? null
-          : str(fileIndex, `${fw}.fileName[${f}]`),
+        fileIndex === null || fileIndex === undefined ? null : str(fileIndex, `${fw}.fileName`, f),
       line: positiveInt(funcLine?.at(f)),
       column: positiveInt(funcColumn?.at(f)),
       module,
@@ -559,10 +557,10 @@ export function processedThread(
       const catId = cat === null ? -1 : s.intern(cat);
       // Before phases (processed v < 33), interval markers had data.startTime/endTime.
       if (phase === null && isPlainObject(d) && num(d.startTime) && num(d.endTime)) {
-        markers.push(strings.id(n, `${mw}.name[${i}]`), catId, d.startTime, d.endTime);
+        markers.push(strings.id(n, `${mw}.name`, i), catId, d.startTime, d.endTime);
         continue;
       }
-      const nameId = strings.id(n, `${mw}.name[${i}]`);
+      const nameId = strings.id(n, `${mw}.name`, i);
       pairing.push(nameId, s.get(nameId), catId, ph ?? null, sv, e ?? null, 0);
     }
     counts.unpairedMarkers += open.size;
@@ -598,7 +596,8 @@ function stringsOf(cells: CellColumn, _strings: HostStrings, what: string) {
   const expected =
     what === "stringTable" ? "an index into stringTable" : "an index into the string array";
   return {
-    id(i: unknown, field: string): number {
+    /** Element i's string id; `field` and `index` name the element in an error. */
+    id(i: unknown, field: string, index: number): number {
       if (
         !num(i) ||
         !Number.isInteger(i) ||
@@ -606,7 +605,7 @@ function stringsOf(cells: CellColumn, _strings: HostStrings, what: string) {
         i >= cells.length ||
         cells.kind(i) !== TAG_STRING
       )
-        throw expectationFailed(GECKO_FORMAT, field, expected, i);
+        throw expectationFailed(GECKO_FORMAT, `${field}[${index}]`, expected, i);
       return cells.value(i);
     },
   };
@@ -699,23 +698,29 @@ function prefixIndexes(c: Column | null, where: string, stacks: number): Int32Ar
   const length = c?.length ?? 0;
   const out = new Int32Array(Math.max(length, stacks));
   for (let i = 0; i < out.length; i++)
-    out[i] = i < length ? stackIndex(c!.at(i), `${where}[${i}]`, i) : MISSING_PREFIX;
+    out[i] = i < length ? stackIndex(c!.at(i), where, i, i) : MISSING_PREFIX;
   return out;
 }
 
 export const MISSING_PREFIX = -2;
 
-/** A stack index below `limit`, or -1 for none. */
-function stackIndex(v: unknown, where: string, limit: number): number {
+/** A stack index below `limit`, or -1 for none (`where[index]` names it in an error). */
+function stackIndex(v: unknown, where: string, index: number, limit: number): number {
   if (v === null || v === undefined) return -1;
   if (!num(v) || !Number.isInteger(v) || v < 0 || v >= limit)
-    throw expectationFailed(GECKO_FORMAT, where, `null or a stack index below ${limit}`, v);
+    throw expectationFailed(
+      GECKO_FORMAT,
+      `${where}[${index}]`,
+      `null or a stack index below ${limit}`,
+      v,
+    );
   return v;
 }
 
-function checkedWeight(v: unknown, where: string): number {
+function checkedWeight(v: unknown, where: string, index: number): number {
   if (v === null || v === undefined) return 1;
-  if (!num(v) || v < 0) throw expectationFailed(GECKO_FORMAT, where, "a non-negative number", v);
+  if (!num(v) || v < 0)
+    throw expectationFailed(GECKO_FORMAT, `${where}[${index}]`, "a non-negative number", v);
   return v;
 }
 
@@ -731,13 +736,19 @@ class Samples implements SampleReader {
     private readonly weights: OrderedColumn | null,
     private readonly deltas: OrderedColumn | null,
     private readonly offsetMs: number,
-    private readonly where: string,
+    where: string,
     private readonly stackCount: number,
-  ) {}
+  ) {
+    this.stackWhere = `${where}.stack`;
+    this.weightWhere = `${where}.weight`;
+  }
+  private readonly stackWhere: string;
+  private readonly weightWhere: string;
 
   next(): void {
     const i = this.i++;
-    this.stack = stackIndex(this.stacks.next(), `${this.where}.stack[${i}]`, this.stackCount);
+    // Names are built only for an error: a string per sample would be garbage per sample.
+    this.stack = stackIndex(this.stacks.next(), this.stackWhere, i, this.stackCount);
     let t: unknown;
     if (this.deltas !== null) {
       const d = this.deltas.next();
@@ -745,6 +756,6 @@ class Samples implements SampleReader {
     } else t = this.times.next();
     this.time = num(t) ? t + this.offsetMs : Number.NaN;
     this.weight =
-      this.weights === null ? 1 : checkedWeight(this.weights.next(), `${this.where}.weight[${i}]`);
+      this.weights === null ? 1 : checkedWeight(this.weights.next(), this.weightWhere, i);
   }
 }
