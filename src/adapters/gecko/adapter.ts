@@ -64,7 +64,13 @@ export const geckoAdapter: ProducerAdapter = {
   detect: detectGecko,
   extract(input: ExtractInput): NormalizedEvidence {
     const evidence = new GeckoEvidence({}, input.limits.maxEvents);
-    const doc = new GeckoDocument(evidence, null, input.limits.maxNestingDepth);
+    const doc = new GeckoDocument(
+      evidence,
+      null,
+      input.limits.maxNestingDepth,
+      SPILL_BLOCK,
+      input.limits.maxEvents,
+    );
     try {
       JsonScanner.openSync(geckoProgram(), scanOptions(input.limits.maxNestingDepth)).scanWhole(
         input.bytes,
@@ -99,6 +105,7 @@ export const geckoAdapter: ProducerAdapter = {
       input.spill ?? null,
       input.limits.maxNestingDepth,
       input.spoolRunEvents ?? SPILL_BLOCK,
+      input.limits.maxEvents,
     );
     const write = async () => {
       while (pending.length > 0) await input.sink.writeBatch(tableBufferToBatch(pending.shift()!));

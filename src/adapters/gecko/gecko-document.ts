@@ -51,6 +51,7 @@ export class GeckoDocument {
     private readonly spill: SpillSpace | null,
     private readonly maxDepth: number,
     private readonly block = SPILL_BLOCK,
+    maxEvents = Number.POSITIVE_INFINITY,
   ) {
     this.records = new GeckoRecords(
       {
@@ -59,6 +60,7 @@ export class GeckoDocument {
       },
       spill,
       block,
+      maxEvents,
     );
   }
 

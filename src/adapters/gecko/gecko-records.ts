@@ -15,7 +15,9 @@ import {
   TAG_OBJECT,
   TAG_STRING,
 } from "../wasm/json-batch.ts";
+import { tooLarge } from "../json-guard.ts";
 import { CellColumn, SPILL_BLOCK } from "./cell-column.ts";
+import { GECKO_FORMAT } from "./gecko-thread.ts";
 import {
   L_NAME,
   M_INTERVAL,
@@ -132,7 +134,16 @@ export class GeckoRecords {
     private readonly spill: SpillSpace | null,
     /** Elements a spilling column holds before writing a block. */
     private readonly block = SPILL_BLOCK,
+    /**
+     * Sample rows a thread may buffer: past the event limit the import fails anyway, so the
+     * buffer (and its spill) stops growing there.
+     */
+    private readonly maxSamples = Number.POSITIVE_INFINITY,
   ) {}
+
+  private checkSamples(n: number): void {
+    if (n > this.maxSamples) throw tooLarge(GECKO_FORMAT, "samples", n, this.maxSamples);
+  }
 
   readonly onBatch = (b: JsonBatch): void => {
     for (let r = 0; r < b.count; r++) {
@@ -219,11 +230,14 @@ export class GeckoRecords {
         }
         case "column": {
           const kind = cellKind(b, r);
-          parts.columns[table.column]!.push(kind, cellValue(b, r, kind));
+          const column = parts.columns[table.column]!;
+          column.push(kind, cellValue(b, r, kind));
+          if (table.table === "samples") this.checkSamples(column.length);
           return;
         }
         case "row":
           parts.endRow(b.selfKind(r));
+          if (table.table === "samples") this.checkSamples(parts.rows);
           return;
         case "schema": {
           const fields = TABLES[table.table].fields;
