@@ -311,6 +311,21 @@ const cases: [string, unknown][] = [
     },
   ],
   ["old tracing markers", { meta: rawMeta(), threads: [tracingThread()] }],
+  [
+    "a document with its own meta after a profile field: the document is the profile",
+    {
+      profile: { meta: rawMeta(), threads: [rawThread("ignored", "samples-first")] },
+      threads: [rawThread("doc", "tables-first")],
+      meta: rawMeta({ startTime: 5 }),
+    },
+  ],
+  [
+    "processed, child processes are not read",
+    {
+      ...processedProfile(true),
+      processes: [{ meta: rawMeta(), threads: [rawThread("c", "samples-first")] }],
+    },
+  ],
   ["processed, shared strings and libs first", processedProfile(true)],
   ["processed, threads before meta, libs and shared", processedProfile(false)],
   [
