@@ -25,7 +25,7 @@
  *   bun bench/import-bench.ts [--scale 0.1] [--only
  *   chrome,cpuprofile,otlp,perfetto,perf,collapsed,gecko,fixed]
  *       [--trace-mb 200] [--profile-samples 2000000] [--otlp-mb 500] [--perfetto-mb 500]
- *       [--perf-mb 500] [--collapsed-mb 500] [--gecko-mb 400]
+ *       [--perf-mb 500] [--collapsed-mb 500] [--gecko-mb 400] [--gecko-processes]
  *       [--baseline-cli ../other/src/cli/main.ts] [--scaling] [--one-piece] [--keep]
  *       [--speedscope-mb 100]
  */
@@ -54,6 +54,7 @@ const { values } = parseArgs({
     "perf-mb": { type: "string" },
     "collapsed-mb": { type: "string" },
     "gecko-mb": { type: "string" },
+    "gecko-processes": { type: "boolean", default: false },
     "baseline-cli": { type: "string" },
     scaling: { type: "boolean", default: false },
     "one-piece": { type: "boolean", default: false },
@@ -339,9 +340,10 @@ try {
   }
   if (only.has("gecko")) {
     const path = join(dir, "generated.gecko.json");
-    const g = await generateGeckoProfile(path, sized(values["gecko-mb"], 400) * MB);
+    const layout = values["gecko-processes"] ? "processes" : "threads";
+    const g = await generateGeckoProfile(path, sized(values["gecko-mb"], 400) * MB, 7, layout);
     await benchInput(
-      `Gecko raw profile (${g.threads} threads, ${g.samples} samples, ${g.markers} markers)`,
+      `Gecko raw profile (${g.threads} threads${layout === "processes" ? " in a child process written first" : ""}, ${g.samples} samples, ${g.markers} markers)`,
       "json",
       path,
     );

@@ -12,6 +12,8 @@ import { TAG_ABSENT } from "../wasm/json-batch.ts";
 
 /** Elements a spilling column holds in memory before writing a block. */
 export const SPILL_BLOCK = 1 << 18;
+/** Elements below which a parked column stays in memory (a spill file would cost more). */
+const PARK_MIN = 4096;
 
 export class CellColumn {
   private kinds = new GrowableU8();
@@ -55,6 +57,20 @@ export class CellColumn {
     return new CellReader(this.file, this.spilled, this.kinds, this.values, this.block);
   }
 
+  /**
+   * The column is complete and will wait: its in-memory tail goes to the spill file too
+   * (padded to a whole block, so blocks keep their offsets) and its arrays are let go, so a
+   * held thread keeps only its reference tables in memory. Short columns stay as they are.
+   */
+  park(): void {
+    // (Tests lower the block, and the threshold with it, to exercise parked columns.)
+    const least = Math.min(PARK_MIN, Math.max(1, this.block >> 1));
+    if (this.spill === null || this.kinds.length < least) return;
+    this.writeBlock(true);
+    this.kinds = new GrowableU8();
+    this.values = new GrowableF64();
+  }
+
   dispose(): void {
     this.file?.dispose();
     this.file = null;
@@ -64,11 +80,14 @@ export class CellColumn {
     if (this.spilled > 0) throw new RangeError(`Random access to element ${i} of a spilled column`);
   }
 
-  private writeBlock(): void {
+  private writeBlock(padded = false): void {
     this.file ??= this.spill!.create();
     const n = this.kinds.length;
+    const width = padded ? this.block : n;
     this.file.append(new Uint8Array(this.values.array.buffer, 0, n * 8));
+    if (width > n) this.file.append(new Uint8Array((width - n) * 8));
     this.file.append(this.kinds.array.subarray(0, n));
+    if (width > n) this.file.append(new Uint8Array(width - n));
     this.spilled += n;
     this.kinds.length = 0;
     this.values.length = 0;

@@ -71,7 +71,11 @@ export class GeckoDocument {
     if (this.root !== null && process === this.root) {
       this.queue.push(held);
       this.pump(false);
-    } else this.held.push(held);
+      if (this.queue.includes(held)) parts.park();
+    } else {
+      parts.park();
+      this.held.push(held);
+    }
   }
 
   private onProcess(process: ProcessParts): void {

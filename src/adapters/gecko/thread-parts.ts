@@ -152,6 +152,20 @@ export class TableParts {
     this.endRow(kind);
   }
 
+  /** Sends the buffered elements to scratch space (the table's thread will wait). */
+  park(): void {
+    for (const c of this.columns) c.park();
+    for (const c of this.cells.values()) c.park();
+    this.payloadColumn.park();
+    for (const c of [
+      this.payloads.category,
+      this.payloads.interval,
+      this.payloads.startTime,
+      this.payloads.endTime,
+    ])
+      c.park();
+  }
+
   dispose(): void {
     for (const c of this.columns) c.dispose();
     for (const c of this.cells.values()) c.dispose();
@@ -208,6 +222,12 @@ export class ThreadParts {
     this.tables = Object.fromEntries(
       TABLE_NAMES.map((t) => [t, new TableParts(t, bulk(t), block)]),
     ) as Record<TableName, TableParts>;
+  }
+
+  /** The thread will wait for what it needs: its samples and markers go to scratch space. */
+  park(): void {
+    this.tables.samples.park();
+    this.tables.markers.park();
   }
 
   dispose(): void {
