@@ -112,6 +112,12 @@ export interface StreamExtractInput {
   /** Distinct stacks a trie holds before spilling (tests lower it to exercise the merge). */
   maxStacksInMemory?: number;
   /**
+   * Bytes of compact samples an adapter holds in memory while it waits for what names them
+   * (a table written after the samples) before spilling them (tests lower it to exercise the
+   * read-back).
+   */
+  recordBytesInMemory?: number;
+  /**
    * The payload as a plain file, when it is one (not compressed), with threads to scan
    * pieces of it at once: an adapter that can cut its format into pieces at proven
    * boundaries reads it through these instead of `chunks`.
