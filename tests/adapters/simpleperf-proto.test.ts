@@ -21,33 +21,7 @@ import { corpusFiles, loadPayload } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";
 import { referenceSimpleperf, type RefFile, writeSimpleperf } from "./reference-simpleperf.ts";
 import { bufferRows, runStream, streamedTableRows } from "./stream-harness.ts";
-import type { SpillFile, SpillSpace } from "../../src/adapters/adapter.ts";
-
-/** Scratch space in memory that counts what is spilled and what is left undeleted. */
-class CountingSpillSpace implements SpillSpace {
-  private readonly inner = new MemorySpillSpace();
-  appends = 0;
-  open = 0;
-  create(): SpillFile {
-    const file = this.inner.create();
-    this.open++;
-    return {
-      append: (bytes) => {
-        this.appends++;
-        file.append(bytes);
-      },
-      overwrite: (bytes, position) => file.overwrite(bytes, position),
-      read: (target, position) => file.read(target, position),
-      get size() {
-        return file.size;
-      },
-      dispose: () => {
-        this.open--;
-        file.dispose();
-      },
-    };
-  }
-}
+import { CountingSpillSpace } from "./spill-counting.ts";
 
 const files = corpusFiles("simpleperf").filter((f) => f.name.includes(".trace"));
 const extract = (bytes: Uint8Array, maxEvents = DEFAULT_ADAPTER_LIMITS.maxEvents) =>
