@@ -7,105 +7,14 @@
  * "invalid JSON" are the parser's own).
  */
 import { describe, expect, test } from "bun:test";
-import { DEFAULT_ADAPTER_LIMITS, type AdapterLimits } from "../../src/adapters/adapter.ts";
+import type { AdapterLimits } from "../../src/adapters/adapter.ts";
 import { dhatAdapter } from "../../src/adapters/dhat/adapter.ts";
-import { FlameoxError } from "../../src/domain/errors.ts";
-import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 import { corpusFiles, loadPayload } from "./corpus-files.ts";
 import { dhatReference } from "./reference-dhat/reference-adapter.ts";
-import { CountingSpillSpace } from "./spill-counting.ts";
-import { bufferRows, runStream, streamedTableRows } from "./stream-harness.ts";
+import { expectSameAsReference } from "./reference-equivalence.ts";
 
-const TABLES = ["frames", "frame_measurements", "call_edges", "stacks"] as const;
-
-type Outcome =
-  | { error: string; message: string }
-  | { evidence: Record<string, unknown>; spilled: number };
-
-function described(e: Omit<NormalizedEvidence, "tables">) {
-  return {
-    adapter: e.adapter,
-    producer: e.producer,
-    producerVersion: e.producerVersion,
-    summary: e.summary,
-    limitations: e.limitations,
-  };
-}
-
-/**
- * A typed failure. Invalid JSON is described in the parser's own words (JSON.parse's, or the
- * scanner's with a byte offset): only that it is invalid JSON must agree.
- */
-function failed(error: unknown): Outcome {
-  if (!(error instanceof FlameoxError)) throw error;
-  return {
-    error: error.code,
-    message: error.message.replace(/invalid JSON \(.*\)$/, "invalid JSON"),
-  };
-}
-
-function whole(
-  extract: typeof dhatAdapter.extract,
-  bytes: Uint8Array,
-  limits: AdapterLimits,
-): Outcome {
-  try {
-    const e = extract({ bytes, displayName: "t", limits });
-    const rows = Object.fromEntries(TABLES.map((t) => [t, bufferRows(e.tables[t])]));
-    return { evidence: { ...described(e), ...rows }, spilled: 0 };
-  } catch (error) {
-    return failed(error);
-  }
-}
-
-async function streamed(bytes: Uint8Array, limits: AdapterLimits): Promise<Outcome> {
-  const space = new CountingSpillSpace();
-  try {
-    const run = await runStream(dhatAdapter, bytes, {
-      chunkSize: 97,
-      limits,
-      spill: space,
-      recordBytesInMemory: 200,
-      maxStacksInMemory: 2,
-    });
-    const rows = Object.fromEntries(
-      TABLES.map((t) => [
-        t,
-        t === "stacks" ? streamedTableRows(run, t) : bufferRows(run.evidence.tables[t]!),
-      ]),
-    );
-    return { evidence: { ...described(run.evidence), ...rows }, spilled: space.appends };
-  } catch (error) {
-    return failed(error);
-  } finally {
-    expect(space.open).toBe(0);
-  }
-}
-
-/** Both scanned paths give the reference's outcome; returns it. */
-async function expectSameAsReference(
-  bytes: Uint8Array,
-  limits: Partial<AdapterLimits> = {},
-): Promise<Outcome> {
-  const all = { ...DEFAULT_ADAPTER_LIMITS, ...limits };
-  const reference = whole(dhatReference.extract, bytes, all);
-  expect(whole(dhatAdapter.extract, bytes, all)).toEqual(reference);
-  const stream = await streamed(bytes, all);
-  // Spilled stacks are written in the order their runs merge, not the order of first sight.
-  expect(stacksSorted("error" in stream ? stream : { ...stream, spilled: 0 })).toEqual(
-    stacksSorted(reference),
-  );
-  return { ...stream };
-}
-
-function stacksSorted(outcome: Outcome): Outcome {
-  if (!("evidence" in outcome)) return outcome;
-  const stacks = (outcome.evidence.stacks as Record<string, unknown>[])
-    .map((row) => [`${row.metric} ${row.stack_id}`, row] as const)
-    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-    .map(([, row]) => row);
-  return { ...outcome, evidence: { ...outcome.evidence, stacks } };
-}
+const same = (bytes: Uint8Array, limits?: Partial<AdapterLimits>) =>
+  expectSameAsReference(dhatAdapter, dhatReference, bytes, limits);
 
 const encode = (doc: unknown) => new TextEncoder().encode(JSON.stringify(doc));
 const text = (s: string) => new TextEncoder().encode(s);
@@ -136,7 +45,7 @@ const DOC = {
 describe("dhat: scanned paths equal the whole-payload reference", () => {
   for (const file of corpusFiles("dhat"))
     test(`${file.name}: same rows, summary and limitations; points spilled and read back`, async () => {
-      const outcome = await expectSameAsReference(loadPayload(file.path));
+      const outcome = await same(loadPayload(file.path));
       expect("evidence" in outcome && outcome.spilled).toBeGreaterThan(0);
     });
 
@@ -191,7 +100,7 @@ describe("dhat: scanned paths equal the whole-payload reference", () => {
   ];
   for (const [name, bytes] of cases)
     test(`edge case: ${name}`, async () => {
-      expect("evidence" in (await expectSameAsReference(bytes))).toBe(true);
+      expect("evidence" in (await same(bytes))).toBe(true);
     });
 
   const bad: [string, Uint8Array, Partial<AdapterLimits>?][] = [
@@ -246,7 +155,7 @@ describe("dhat: scanned paths equal the whole-payload reference", () => {
   ];
   for (const [name, bytes, limits] of bad)
     test(`bad input: ${name}: the reference's error`, async () => {
-      const outcome = await expectSameAsReference(bytes, limits);
+      const outcome = await same(bytes, limits);
       expect("error" in outcome).toBe(true);
     });
 });

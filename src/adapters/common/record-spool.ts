@@ -136,6 +136,12 @@ export class SpoolReader {
     if (this.end < bytes) throw new Error("record spool: read past the last record");
   }
 
+  /** Passes over `bytes` bytes. */
+  skip(bytes: number): void {
+    this.need(bytes);
+    this.at += bytes;
+  }
+
   i32(): number {
     const v = this.view.getInt32(this.at, true);
     this.at += 4;
