@@ -11,7 +11,7 @@
 import type { SpillFile, SpillSpace } from "../adapter.ts";
 
 /** What a streaming adapter holds before spilling, unless told otherwise. */
-export const DEFAULT_SPOOL_MEMORY_BYTES = 32 << 20;
+export const DEFAULT_SPOOL_MEMORY_BYTES = 16 << 20;
 const FIRST_BUFFER_BYTES = 1 << 16;
 const READ_BLOCK_BYTES = 1 << 20;
 
