@@ -30,6 +30,10 @@
  *       [--perf-mb 500] [--collapsed-mb 500] [--speedscope-mb 400] [--dhat-mb 300]
  *       [--baseline-cli ../other/src/cli/main.ts] [--scaling] [--one-piece] [--keep]
  *       [--speedscope-mb 100]
+ *       [--worker-memory-mb 512]
+ * `--worker-memory-mb` sets every workspace's `extraction.worker_memory_bytes`: the parse
+ * worker's cap, and the budget its collections are paced by (garbage may otherwise grow
+ * to half of the 8 GiB default, so the peak says little about what an import needs).
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -61,6 +65,7 @@ const { values } = parseArgs({
     "baseline-cli": { type: "string" },
     scaling: { type: "boolean", default: false },
     "one-piece": { type: "boolean", default: false },
+    "worker-memory-mb": { type: "string" },
     keep: { type: "boolean", default: false },
     "speedscope-mb": { type: "string", default: "100" },
   },
@@ -245,8 +250,9 @@ async function benchInput(
     console.log(
       `  ${name}: ${f1(rate)} MB/s end to end (${f0(run.wallMs)} ` +
         `ms), ${(rate / baseRate).toFixed(2)}x ${base.what}; CPU ${f1(run.cpuMs / 1000)} s; ` +
-        `worker peak ${f0((worker.max_rss_bytes ?? 0) / MB)} MiB, encode ` +
-        `threads ${worker.encode_threads}, scan threads ${worker.scan_threads ?? 0}` +
+        `worker peak ${f0((worker.max_rss_bytes ?? 0) / MB)} MiB` +
+        (worker.memory_cap_bytes ? ` (cap ${f0(worker.memory_cap_bytes / MB)} MiB)` : "") +
+        `, encode threads ${worker.encode_threads}, scan threads ${worker.scan_threads ?? 0}` +
         (speedscopeRate ? `; ${(rate / speedscopeRate.rate).toFixed(2)}x speedscope's rate` : ""),
     );
     console.log(`    stages (ms): ${stageLine(run, result)}`);
@@ -322,6 +328,11 @@ try {
   for (const [, cli] of clis) {
     const workspace = mkdtempSync(join(dir, "workspace-"));
     await measure([process.execPath, cli, "init", workspace]);
+    if (values["worker-memory-mb"])
+      await Bun.write(
+        join(workspace, ".diagnostics", "config.toml"),
+        `[extraction]\nworker_memory_bytes = ${Number(values["worker-memory-mb"]) * MB}\n`,
+      );
     workspaces.set(cli, workspace);
   }
   const only = new Set(values.only.split(","));
