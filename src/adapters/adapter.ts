@@ -104,7 +104,8 @@ export interface StreamExtractInput {
    */
   spill?: SpillSpace;
   /**
-   * Events an adapter holds in memory before spilling a run (tests lower it to exercise merging).
+   * Events an adapter holds in memory before spilling a run, or before writing them as one batch
+   * (tests lower it to exercise merging and batching).
    */
   spoolRunEvents?: number;
   /** Waiting events of a track held in memory before overflowing (tests lower it). */

@@ -1,6 +1,7 @@
 /**
  * A streaming adapter's two paths against its whole-payload reference: `extract` and
- * `extractStream` (small chunks, samples and stacks spilled past tiny budgets) must give
+ * `extractStream` (small chunks, samples and stacks spilled past tiny budgets, rows written
+ * in small batches) must give
  * the reference's rows, summary and limitations, or fail with its error code and message
  * (for invalid JSON, the words after "invalid JSON" are the parser's own: JSON.parse's,
  * or the scanner's with a byte offset).
@@ -61,6 +62,7 @@ async function streamed(
       spill: space,
       recordBytesInMemory: 200,
       maxStacksInMemory: 2,
+      spoolRunEvents: 5,
     });
     const rows = Object.fromEntries(
       adapter.tables.map((t) => [

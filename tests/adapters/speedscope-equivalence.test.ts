@@ -71,7 +71,7 @@ const DOC = {
   profiles: [SAMPLED, EVENTED],
 };
 
-/** Many evented slices: more than the streaming path writes per batch. */
+/** Many evented slices: many batches of them when batches are small. */
 function manySlices(pairs: number): unknown {
   const events: unknown[] = [];
   for (let i = 0; i < pairs; i++) {
@@ -111,7 +111,7 @@ describe("speedscope: scanned paths equal the whole-payload reference", () => {
         })),
       }),
     ],
-    ["more slices than a streamed batch holds", encode(manySlices(20_000))],
+    ["slices written in many batches", encode(manySlices(200))],
     [
       "untimed evented profiles (none, bytes) and an empty one",
       encode({
@@ -126,6 +126,14 @@ describe("speedscope: scanned paths equal the whole-payload reference", () => {
       }),
     ],
     ["no profiles", encode({ ...DOC, profiles: [] })],
+    [
+      "start and end values beyond a double's range (infinite: taken as 0)",
+      text(
+        JSON.stringify({ ...DOC, profiles: [EVENTED] })
+          .replace('"startValue":0', '"startValue":1e400')
+          .replace('"endValue":100', '"endValue":-1e400'),
+      ),
+    ],
     ["an exporter without a version", encode({ ...DOC, exporter: "my-tool" })],
     [
       "repeated keys: the last value counts, as in JSON.parse",
@@ -212,6 +220,19 @@ describe("speedscope: scanned paths equal the whole-payload reference", () => {
     ["a negative weight", profile({ ...SAMPLED, weights: [1, 1, -1, 1, 1] })],
     ["a weight that is a string", profile({ ...SAMPLED, weights: [1, 1, "1", 1, 1] })],
     ["weights null", profile({ ...SAMPLED, weights: null })],
+    [
+      "a weight beyond a double's range",
+      text(
+        JSON.stringify({ ...DOC, profiles: [{ ...SAMPLED, unit: "none" }] }).replace(
+          "[1,2.5,1,0,3]",
+          "[1,2.5,1e400,0,3]",
+        ),
+      ),
+    ],
+    [
+      "an event at a time beyond a double's range",
+      text(JSON.stringify({ ...DOC, profiles: [EVENTED] }).replace('"at":20', '"at":1e400')),
+    ],
     ["weights an object", profile({ ...SAMPLED, weights: { length: 5 } })],
     [
       "sample weights beyond 2^53 ns",

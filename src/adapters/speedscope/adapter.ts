@@ -105,7 +105,9 @@ export const speedscopeAdapter: ProducerAdapter = {
       maxStacksInMemory: input.maxStacksInMemory,
     });
     const { trace_events, tracks } = emptyTables();
-    const rows: SliceRows = { events: trace_events, tracks, flushAt: SLICES_PER_BATCH };
+    // Slices are events held in memory until written: tests lower the batch as they lower runs.
+    const flushAt = input.spoolRunEvents ?? SLICES_PER_BATCH;
+    const rows: SliceRows = { events: trace_events, tracks, flushAt };
     let described: Omit<NormalizedEvidence, "tables">;
     try {
       const scan = await scanSpeedscope(input.chunks, input.limits, spools);

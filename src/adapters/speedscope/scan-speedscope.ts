@@ -263,7 +263,9 @@ class SpeedscopeBatchReader {
       const count = kind === TAG_ARRAY ? b.int(r, slot) : 0;
       return { kind, start: spool.records - count, count };
     };
-    const number = (slot: number) => (b.kind(r, slot) === TAG_NUMBER ? b.num(r, slot) : 0);
+    // A number too large for a double reads as infinite: not a value, as for JSON.parse's reader.
+    const number = (slot: number) =>
+      b.kind(r, slot) === TAG_NUMBER && Number.isFinite(b.num(r, slot)) ? b.num(r, slot) : 0;
     const header: ProfileHeader = {
       kind: b.selfKind(r),
       type: b.value(r, P_TYPE),

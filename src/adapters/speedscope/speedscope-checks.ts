@@ -122,7 +122,7 @@ export function checkSpeedscope(scan: SpeedscopeScan, maxEvents: number): Checke
             '"O" or "C"',
             kindName(e.selfKind === TAG_OBJECT ? e.typeKind : e.selfKind),
           );
-        if (e.atKind !== TAG_NUMBER)
+        if (e.atKind !== TAG_NUMBER || !Number.isFinite(e.at))
           throw expectationFailed(
             SPEEDSCOPE_FORMAT,
             `${at}.events[${k}].at`,
@@ -178,7 +178,7 @@ export function checkSpeedscope(scan: SpeedscopeScan, maxEvents: number): Checke
       w.seek(p.weights.start);
       for (let k = 0; k < n; k++) {
         w.next();
-        if (w.kind !== TAG_NUMBER || !(w.value >= 0)) throw weightsWrong();
+        if (w.kind !== TAG_NUMBER || !Number.isFinite(w.value) || w.value < 0) throw weightsWrong();
         extent += w.value * scale;
       }
       extents.push(extent);
