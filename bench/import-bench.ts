@@ -27,7 +27,7 @@
  *   bun bench/import-bench.ts [--scale 0.1] [--only
  *   chrome,cpuprofile,otlp,perfetto,perf,collapsed,speedscope,dhat,fixed]
  *       [--trace-mb 200] [--profile-samples 2000000] [--otlp-mb 500] [--perfetto-mb 500]
- *       [--perf-mb 500] [--collapsed-mb 500] [--speedscope-mb 400] [--dhat-mb 300]
+ *       [--perf-mb 500] [--collapsed-mb 500] [--speedscope-json-mb 400] [--dhat-mb 300]
  *       [--baseline-cli ../other/src/cli/main.ts] [--scaling] [--one-piece] [--keep]
  *       [--speedscope-mb 100]
  *       [--worker-memory-mb 512]
@@ -60,7 +60,7 @@ const { values } = parseArgs({
     "perfetto-mb": { type: "string" },
     "perf-mb": { type: "string" },
     "collapsed-mb": { type: "string" },
-    "speedscope-mb": { type: "string" },
+    "speedscope-json-mb": { type: "string" },
     "dhat-mb": { type: "string" },
     "baseline-cli": { type: "string" },
     scaling: { type: "boolean", default: false },
@@ -374,7 +374,7 @@ try {
   }
   if (only.has("speedscope")) {
     const path = join(dir, "generated.speedscope.json");
-    const g = await generateSpeedscope(path, sized(values["speedscope-mb"], 400) * MB);
+    const g = await generateSpeedscope(path, sized(values["speedscope-json-mb"], 400) * MB);
     await benchInput(
       `speedscope JSON, py-spy's layout (${g.samples} samples in ${g.profiles} profiles, frames last)`,
       "json",
