@@ -29,8 +29,7 @@
  *       [--trace-mb 200] [--profile-samples 2000000] [--otlp-mb 500] [--perfetto-mb 500]
  *       [--perf-mb 500] [--collapsed-mb 500] [--speedscope-json-mb 400] [--dhat-mb 300]
  *       [--baseline-cli ../other/src/cli/main.ts] [--scaling] [--one-piece] [--keep]
- *       [--speedscope-mb 100]
- *       [--worker-memory-mb 512]
+ *       [--speedscope-mb 100] [--worker-memory-mb 512]
  * `--worker-memory-mb` sets every workspace's `extraction.worker_memory_bytes`: the parse
  * worker's cap, and the budget its collections are paced by (garbage may otherwise grow
  * to half of the 8 GiB default, so the peak says little about what an import needs).
