@@ -303,9 +303,9 @@ async function wholePayload(format: "speedscope" | "dhat", path: string): Promis
     );
     return;
   }
-  const { ms } = JSON.parse(last) as { ms: number };
+  const { ms, peakBytes } = JSON.parse(last) as { ms: number; peakBytes: number | null };
   console.log(
-    `  whole-payload path (JSON.parse reference, one process, no Parquet): ${f1(mb / (ms / 1000))} MB/s (${f0(ms)} ms), CPU ${f1(run.cpuMs / 1000)} s, peak RSS ${f0(run.maxRssBytes / MB)} MiB`,
+    `  whole-payload path (JSON.parse reference, one process, no Parquet): ${f1(mb / (ms / 1000))} MB/s (${f0(ms)} ms), CPU ${f1(run.cpuMs / 1000)} s, peak RSS ${f0((peakBytes ?? run.maxRssBytes) / MB)} MiB`,
   );
 }
 

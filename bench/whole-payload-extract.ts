@@ -2,11 +2,13 @@
  * The whole-payload path of a JSON sampled-stack format, for import-bench.ts to measure
  * beside the streamed import: reads the file into memory and runs the reference adapter
  * (JSON.parse of the whole document, one object per sample or program point; kept in
- * tests/adapters/reference-*). Prints the time it took and the rows it made as JSON; the
- * caller reads CPU time and peak RSS from this process's rusage.
+ * tests/adapters/reference-*). Prints the time it took, this process's own peak RSS
+ * (VmHWM: rusage's maxrss may start at the spawning process's size) and the rows it made
+ * as JSON; the caller reads CPU time from rusage.
  *
  *   bun bench/whole-payload-extract.ts speedscope|dhat FILE
  */
+import { readFileSync } from "node:fs";
 import { DEFAULT_ADAPTER_LIMITS, type ProducerAdapter } from "../src/adapters/adapter.ts";
 import { dhatReference } from "../tests/adapters/reference-dhat/reference-adapter.ts";
 import { speedscopeReference } from "../tests/adapters/reference-speedscope/reference-adapter.ts";
@@ -24,9 +26,12 @@ if (adapter === undefined || path === undefined) {
 const started = performance.now();
 const bytes = await Bun.file(path).bytes();
 const evidence = adapter.extract({ bytes, displayName: "bench", limits: DEFAULT_ADAPTER_LIMITS });
+const ms = performance.now() - started;
+const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"));
 console.log(
   JSON.stringify({
-    ms: performance.now() - started,
+    ms,
+    peakBytes: hwm ? Number(hwm[1]) * 1024 : null,
     rows: Object.fromEntries(
       Object.entries(evidence.tables).map(([name, table]) => [name, table.rowCount]),
     ),
