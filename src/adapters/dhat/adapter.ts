@@ -16,10 +16,17 @@ import type {
 import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { RecordSpool } from "../common/record-spool.ts";
 import { SampledStacks } from "../common/sampled-stacks.ts";
+import { DEFAULT_MAX_STACKS } from "../common/stack-trie.ts";
 import { dhatEvidence } from "./dhat-evidence.ts";
 import { scanDhat, scanDhatSync } from "./scan-dhat.ts";
 
 const SELF = { name: "dhat", version: "1.0.0" };
+/**
+ * Stacks a metric's trie holds before spilling: the shared default is sized for one metric's
+ * trie, and a heap profile fills four (alloc and in-use, space and objects), with as many
+ * distinct stacks as program points (DHAT aggregates by stack), so they share it.
+ */
+const MAX_STACKS_PER_METRIC = DEFAULT_MAX_STACKS / 4;
 
 export function detectDhat({ head }: DetectInput): number {
   return /^\s*\{\s*"dhatFileVersion"\s*:\s*\d/.test(head)
@@ -44,7 +51,7 @@ export const dhatAdapter: ProducerAdapter = {
     const points = new RecordSpool(input.spill, input.recordBytesInMemory);
     const out = new SampledStacks({
       spill: input.spill,
-      maxStacksInMemory: input.maxStacksInMemory,
+      maxStacksInMemory: input.maxStacksInMemory ?? MAX_STACKS_PER_METRIC,
     });
     let described: Omit<NormalizedEvidence, "tables">;
     try {
