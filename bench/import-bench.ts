@@ -14,6 +14,9 @@
  * - where the time went: CLI start and exit, registration (copy + hash + fsync), worker
  *   start (spawn, runtime and modules), open and detect, scan and extraction, Parquet
  *   encoding on the worker's main thread and on its encode thread, publication.
+ * For speedscope and DHAT (JSON formats whose readers used to parse the whole document), the
+ * whole-payload path is measured beside the import in the same run: the reference adapter
+ * (tests/adapters/reference-*) over the file in one process, with its CPU and peak RSS.
  * Then the fixed cost of importing a 1 MB profile (median of 5). With `--baseline-cli`
  * every import is also run with another checkout's CLI, alternating, in the same run. With
  * `--scaling` this checkout's import also runs pinned to one core (`taskset -c 0`), and the
@@ -23,11 +26,15 @@
  * Figures only; nothing here asserts a time.
  *
  *   bun bench/import-bench.ts [--scale 0.1] [--only
- *   chrome,cpuprofile,otlp,perfetto,perf,collapsed,gecko,fixed]
+ *   chrome,cpuprofile,otlp,perfetto,perf,collapsed,gecko,speedscope,dhat,fixed]
  *       [--trace-mb 200] [--profile-samples 2000000] [--otlp-mb 500] [--perfetto-mb 500]
  *       [--perf-mb 500] [--collapsed-mb 500] [--gecko-mb 400] [--gecko-processes]
+ *       [--speedscope-json-mb 400] [--dhat-mb 300]
  *       [--baseline-cli ../other/src/cli/main.ts] [--scaling] [--one-piece] [--keep]
- *       [--speedscope-mb 100]
+ *       [--speedscope-mb 100] [--worker-memory-mb 512]
+ * `--worker-memory-mb` sets every workspace's `extraction.worker_memory_bytes`: the parse
+ * worker's cap, and the budget its collections are paced by (garbage may otherwise grow
+ * to half of the 8 GiB default, so the peak says little about what an import needs).
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,17 +42,19 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { generateChromeTrace } from "../fixtures/generators/chrome-trace.ts";
 import { generateCpuProfile } from "../fixtures/generators/cpuprofile.ts";
+import { generateDhat } from "../fixtures/generators/dhat.ts";
 import { generateGeckoProfile } from "../fixtures/generators/gecko.ts";
 import { generateOtlpProto } from "../fixtures/generators/otlp-proto.ts";
 import { generatePerfetto } from "../fixtures/generators/perfetto.ts";
 import { generateSampledText } from "../fixtures/generators/sampled-stacks-text.ts";
+import { generateSpeedscope } from "../fixtures/generators/speedscope.ts";
 
 const { values } = parseArgs({
   options: {
     scale: { type: "string", default: "1" },
     only: {
       type: "string",
-      default: "chrome,cpuprofile,otlp,perfetto,perf,collapsed,gecko,fixed",
+      default: "chrome,cpuprofile,otlp,perfetto,perf,collapsed,gecko,speedscope,dhat,fixed",
     },
     "trace-mb": { type: "string" },
     "profile-samples": { type: "string" },
@@ -55,9 +64,12 @@ const { values } = parseArgs({
     "collapsed-mb": { type: "string" },
     "gecko-mb": { type: "string" },
     "gecko-processes": { type: "boolean", default: false },
+    "speedscope-json-mb": { type: "string" },
+    "dhat-mb": { type: "string" },
     "baseline-cli": { type: "string" },
     scaling: { type: "boolean", default: false },
     "one-piece": { type: "boolean", default: false },
+    "worker-memory-mb": { type: "string" },
     keep: { type: "boolean", default: false },
     "speedscope-mb": { type: "string", default: "100" },
   },
@@ -74,10 +86,13 @@ const env = { ...process.env, NO_COLOR: "1" };
 interface Run {
   wallMs: number;
   cpuMs: number;
+  /** Peak RSS of the process (or of its largest waited-for child: the parse worker). */
+  maxRssBytes: number;
   stdout: string;
+  stderr: string;
 }
 
-async function measure(argv: string[], cwd = dir): Promise<Run> {
+async function measure(argv: string[], cwd = dir, allowFailure = false): Promise<Run> {
   const started = performance.now();
   const child = Bun.spawn(argv, { cwd, stdout: "pipe", stderr: "pipe", env });
   const [stdout, stderr] = await Promise.all([
@@ -86,14 +101,14 @@ async function measure(argv: string[], cwd = dir): Promise<Run> {
   ]);
   await child.exited;
   const wallMs = performance.now() - started;
-  if (child.exitCode !== 0)
+  if (child.exitCode !== 0 && !allowFailure)
     throw new Error(`${argv.join(" ")} failed (${child.exitCode}): ${stdout}${stderr}`);
   // The child's rusage includes its waited-for children: the parse worker.
   const usage = child.resourceUsage();
   const cpuMs = usage
     ? (Number(usage.cpuTime.user) + Number(usage.cpuTime.system)) / 1000
     : Number.NaN;
-  return { wallMs, cpuMs, stdout };
+  return { wallMs, cpuMs, maxRssBytes: usage?.maxRSS ?? Number.NaN, stdout, stderr };
 }
 
 /** Counts the lines of a file read as a stream: the floor for a line-oriented text import. */
@@ -247,8 +262,9 @@ async function benchInput(
     console.log(
       `  ${name}: ${f1(rate)} MB/s end to end (${f0(run.wallMs)} ` +
         `ms), ${(rate / baseRate).toFixed(2)}x ${base.what}; CPU ${f1(run.cpuMs / 1000)} s; ` +
-        `worker peak ${f0((worker.max_rss_bytes ?? 0) / MB)} MiB, encode ` +
-        `threads ${worker.encode_threads}, scan threads ${worker.scan_threads ?? 0}` +
+        `worker peak ${f0((worker.max_rss_bytes ?? 0) / MB)} MiB` +
+        (worker.memory_cap_bytes ? ` (cap ${f0(worker.memory_cap_bytes / MB)} MiB)` : "") +
+        `, encode threads ${worker.encode_threads}, scan threads ${worker.scan_threads ?? 0}` +
         (speedscopeRate ? `; ${(rate / speedscopeRate.rate).toFixed(2)}x speedscope's rate` : ""),
     );
     console.log(`    stages (ms): ${stageLine(run, result)}`);
@@ -281,6 +297,31 @@ async function benchInput(
   }
 }
 
+/**
+ * The whole-payload reader of a JSON format over the same file, in one process: what the import
+ * replaced (speedscope, DHAT).
+ */
+async function wholePayload(format: "speedscope" | "dhat", path: string): Promise<void> {
+  const mb = statSync(path).size / MB;
+  const run = await measure(
+    [process.execPath, join(repo, "bench", "whole-payload-extract.ts"), format, path],
+    dir,
+    true,
+  );
+  const last = run.stdout.trim().split("\n").at(-1) ?? "";
+  if (!last.startsWith("{")) {
+    const why = run.stderr.trim().split("\n").at(-1) ?? "";
+    console.log(
+      `  whole-payload path (JSON.parse reference, one process): failed after ${f0(run.wallMs)} ms, peak RSS ${f0(run.maxRssBytes / MB)} MiB: ${why.slice(0, 200)}`,
+    );
+    return;
+  }
+  const { ms, peakBytes } = JSON.parse(last) as { ms: number; peakBytes: number | null };
+  console.log(
+    `  whole-payload path (JSON.parse reference, one process, no Parquet): ${f1(mb / (ms / 1000))} MB/s (${f0(ms)} ms), CPU ${f1(run.cpuMs / 1000)} s, peak RSS ${f0((peakBytes ?? run.maxRssBytes) / MB)} MiB`,
+  );
+}
+
 async function fixedCost(path: string): Promise<void> {
   const mb = statSync(path).size / MB;
   for (const [name, cli] of clis) {
@@ -299,6 +340,11 @@ try {
   for (const [, cli] of clis) {
     const workspace = mkdtempSync(join(dir, "workspace-"));
     await measure([process.execPath, cli, "init", workspace]);
+    if (values["worker-memory-mb"])
+      await Bun.write(
+        join(workspace, ".diagnostics", "config.toml"),
+        `[extraction]\nworker_memory_bytes = ${Number(values["worker-memory-mb"]) * MB}\n`,
+      );
     workspaces.set(cli, workspace);
   }
   const only = new Set(values.only.split(","));
@@ -347,6 +393,26 @@ try {
       "json",
       path,
     );
+  }
+  if (only.has("speedscope")) {
+    const path = join(dir, "generated.speedscope.json");
+    const g = await generateSpeedscope(path, sized(values["speedscope-json-mb"], 400) * MB);
+    await benchInput(
+      `speedscope JSON, py-spy's layout (${g.samples} samples in ${g.profiles} profiles, frames last)`,
+      "json",
+      path,
+    );
+    await wholePayload("speedscope", path);
+  }
+  if (only.has("dhat")) {
+    const path = join(dir, "generated.dhat.json");
+    const g = await generateDhat(path, sized(values["dhat-mb"], 300) * MB);
+    await benchInput(
+      `DHAT JSON (${g.points} program points, ${g.frames} frames last)`,
+      "json",
+      path,
+    );
+    await wholePayload("dhat", path);
   }
   if (only.has("fixed")) {
     console.log("== fixed cost");

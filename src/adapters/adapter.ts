@@ -104,13 +104,20 @@ export interface StreamExtractInput {
    */
   spill?: SpillSpace;
   /**
-   * Events an adapter holds in memory before spilling a run (tests lower it to exercise merging).
+   * Events an adapter holds in memory before spilling a run, or before writing them as one batch
+   * (tests lower it to exercise merging and batching).
    */
   spoolRunEvents?: number;
   /** Waiting events of a track held in memory before overflowing (tests lower it). */
   pendingEventsInMemory?: number;
   /** Distinct stacks a trie holds before spilling (tests lower it to exercise the merge). */
   maxStacksInMemory?: number;
+  /**
+   * Bytes of compact samples an adapter holds in memory while it waits for what names them
+   * (a table written after the samples) before spilling them (tests lower it to exercise the
+   * read-back).
+   */
+  recordBytesInMemory?: number;
   /**
    * The payload as a plain file, when it is one (not compressed), with threads to scan
    * pieces of it at once: an adapter that can cut its format into pieces at proven

@@ -20,7 +20,8 @@ import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts
 import { corpusFiles, loadPayload } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";
 import { referenceSimpleperf, type RefFile, writeSimpleperf } from "./reference-simpleperf.ts";
-import { runStream, streamedTableRows } from "./stream-harness.ts";
+import { bufferRows, runStream, streamedTableRows } from "./stream-harness.ts";
+import { CountingSpillSpace } from "./spill-counting.ts";
 
 const files = corpusFiles("simpleperf").filter((f) => f.name.includes(".trace"));
 const extract = (bytes: Uint8Array, maxEvents = DEFAULT_ADAPTER_LIMITS.maxEvents) =>
@@ -273,6 +274,68 @@ describe("simpleperf-proto adapter", () => {
     );
     expect(run.evidence.summary).toEqual(whole.summary);
   });
+
+  /** Streams with samples spilled past a few bytes; every table equals the whole-payload one. */
+  async function expectSpilledEqualsWhole(bytes: Uint8Array): Promise<void> {
+    const whole = extract(bytes);
+    const space = new CountingSpillSpace();
+    const run = await runStream(simpleperfProtoAdapter, bytes, {
+      chunkSize: 4096,
+      spill: space,
+      recordBytesInMemory: 256,
+    });
+    // More than one run was spilled, and every scratch file was deleted.
+    expect(space.appends).toBeGreaterThan(1);
+    expect(space.open).toBe(0);
+    for (const table of ["frames", "frame_measurements", "call_edges"] as const)
+      expect(bufferRows(run.evidence.tables[table]!)).toEqual(bufferRows(whole.tables[table]));
+    expect(streamedTableRows(run, "stacks")).toEqual(bufferRows(whole.tables.stacks));
+    expect(run.evidence.summary).toEqual(whole.summary);
+    expect(run.evidence.limitations).toEqual(whole.limitations);
+  }
+
+  test("samples spilled past a tiny memory budget are read back in order: the rows of the whole-payload path", async () => {
+    const chains = [
+      [
+        { file: 0, symbol: 0 },
+        { file: 1, symbol: 0, execution: 2 },
+        { file: 1, symbol: 1 },
+      ],
+      [
+        { file: 2, symbol: 0 },
+        { file: 0, symbol: -1 },
+        { file: 0, symbol: 1 },
+      ],
+      [
+        { file: 1, symbol: 1 },
+        { file: 0, symbol: 1 },
+      ],
+      [],
+    ];
+    const samples = Array.from({ length: 600 }, (_, i) => ({
+      time: 1_869_019_844_661n + BigInt(i * 250_013),
+      tid: 10 + (i % 3),
+      event: i % 5 === 0 ? 1 : 0,
+      count: 1000 + i,
+      chain: chains[i % chains.length]!,
+    }));
+    await expectSpilledEqualsWhole(
+      writeSimpleperf({
+        meta: { events: ["cpu-clock", "cpu-cycles"], app: "com.example" },
+        samples,
+        threads: [
+          { tid: 10, pid: 10, name: "example" },
+          { tid: 11, pid: 10, name: "worker" },
+        ],
+        files: [LIBC, APP, KERNEL],
+      }),
+    );
+  });
+
+  for (const file of files)
+    test(`${file.name}: samples spilled past a tiny memory budget give the rows of the whole-payload path`, async () => {
+      await expectSpilledEqualsWhole(loadPayload(file.path));
+    });
 
   test("without meta info events are unnamed: samples are counted, not weighted", () => {
     const evidence = extract(

@@ -37,6 +37,7 @@ export async function runStream(
     spoolRunEvents?: number;
     spill?: SpillSpace;
     maxStacksInMemory?: number;
+    recordBytesInMemory?: number;
     pendingEventsInMemory?: number;
     pieces?: StreamExtractInput["pieces"];
   } = {},
@@ -50,6 +51,7 @@ export async function runStream(
     spoolRunEvents: options.spoolRunEvents,
     spill: options.spill,
     maxStacksInMemory: options.maxStacksInMemory,
+    recordBytesInMemory: options.recordBytesInMemory,
     pendingEventsInMemory: options.pendingEventsInMemory,
     pieces: options.pieces,
   });

@@ -1,25 +1,32 @@
 /**
  * The `dhat` adapter: DHAT's JSON profiles (Valgrind `--tool=dhat`, and the dhat-rs
- * crate's `dhat-heap.json`). In the heap modes each program point's totals become
- * `alloc_space`/`alloc_objects` (all allocations) and, with block lifetimes,
- * `inuse_space`/`inuse_objects` (live at the global peak, t-gmax), on the point's stack
- * (its frames reversed: outermost caller first). Valgrind's replacement allocator
- * (`vgpreload_*.so`: malloc, calloc, operator new…) is left off the allocation end of
- * each stack, as massif leaves the allocation functions out of its trees, so the
- * allocating code is the leaf. Copy and ad-hoc profiles are not heap evidence: they are
- * stated, not imported. Parsed whole (guarded JSON).
+ * crate's `dhat-heap.json`): program points with their allocation totals and stacks, as
+ * frames, measurements, call edges and stacks (dhat-evidence.ts says how). Read by the
+ * WASM JSON scanner in both paths: the frame table is kept as strings, program points as
+ * compact records that spill to scratch space (DHAT writes the frame table after them),
+ * and stacks spill and stream, so the worker's memory does not grow with the file.
  */
-import type { DetectInput, ExtractInput, ProducerAdapter } from "../adapter.ts";
-import type { Limitation } from "../../domain/evidence-status.ts";
+import type {
+  DetectInput,
+  ExtractInput,
+  ProducerAdapter,
+  StreamedEvidence,
+  StreamExtractInput,
+} from "../adapter.ts";
 import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
+import { RecordSpool } from "../common/record-spool.ts";
 import { SampledStacks } from "../common/sampled-stacks.ts";
-import { valgrindFrame } from "../common/valgrind-frame.ts";
-import { parseJsonPayload, tooLarge } from "../json-guard.ts";
-import { DHAT_FORMAT, readDhatFile } from "./dhat-file.ts";
+import { DEFAULT_MAX_STACKS } from "../common/stack-trie.ts";
+import { dhatEvidence } from "./dhat-evidence.ts";
+import { scanDhat, scanDhatSync } from "./scan-dhat.ts";
 
 const SELF = { name: "dhat", version: "1.0.0" };
-const HEAP_MODES = new Set(["heap", "rust-heap"]);
-const VALGRIND_ALLOCATOR = /\(in [^)]*\/vgpreload_[^)/]*\.so\)$/;
+/**
+ * Stacks a metric's trie holds before spilling: the shared default is sized for one metric's
+ * trie, and a heap profile fills four (alloc and in-use, space and objects), with as many
+ * distinct stacks as program points (DHAT aggregates by stack), so they share it.
+ */
+const MAX_STACKS_PER_METRIC = DEFAULT_MAX_STACKS / 4;
 
 export function detectDhat({ head }: DetectInput): number {
   return /^\s*\{\s*"dhatFileVersion"\s*:\s*\d/.test(head)
@@ -36,95 +43,33 @@ export const dhatAdapter: ProducerAdapter = {
   mediaType: "application/json",
   detect: detectDhat,
   extract(input: ExtractInput): NormalizedEvidence {
-    const { value } = parseJsonPayload(input.bytes, input.limits.maxNestingDepth, DHAT_FORMAT);
-    const file = readDhatFile(value);
-    if (file.pps.length > input.limits.maxEvents)
-      throw tooLarge(DHAT_FORMAT, "program points", file.pps.length, input.limits.maxEvents);
+    const scan = scanDhatSync(input.bytes, input.limits, new RecordSpool(undefined));
     const out = new SampledStacks();
-    const limitations: Limitation[] = [];
-    const heap = HEAP_MODES.has(file.mode);
-    let allocatorFrames = 0;
-    let withoutStack = 0;
-    if (heap) {
-      const frameIndex = new Map<number, number>();
-      const frameOf = (i: number) => {
-        let f = frameIndex.get(i);
-        if (f === undefined) {
-          const parsed = valgrindFrame(file.frames[i]!);
-          f = out.frames.intern(parsed.key, parsed.record);
-          frameIndex.set(i, f);
-        }
-        return f;
-      };
-      const sums = { alloc: 0, inuse: 0 };
-      for (const pp of file.pps) {
-        let first = 0;
-        while (first < pp.fs.length && VALGRIND_ALLOCATOR.test(file.frames[pp.fs[first]!]!))
-          first++;
-        allocatorFrames += first;
-        // Index 0 is DHAT's "[root]" pseudo-frame, never part of a stack.
-        const path = pp.fs
-          .slice(first)
-          .filter((i) => i !== 0)
-          .reverse()
-          .map(frameOf);
-        if (path.length === 0) {
-          withoutStack++;
-          continue;
-        }
-        sums.alloc += pp.tb;
-        sums.inuse += pp.gb ?? 0;
-        if (sums.alloc > Number.MAX_SAFE_INTEGER)
-          throw tooLarge(DHAT_FORMAT, "summed bytes", sums.alloc, Number.MAX_SAFE_INTEGER);
-        if (pp.tbk > 0) {
-          out.metric("alloc_space", "bytes").add(path, 0, pp.tbk, pp.tb);
-          out.metric("alloc_objects", "count").add(path, 0, pp.tbk, pp.tbk);
-        }
-        if (pp.gbk !== null && pp.gbk > 0) {
-          out.metric("inuse_space", "bytes").add(path, 0, pp.gbk, pp.gb!);
-          out.metric("inuse_objects", "count").add(path, 0, pp.gbk, pp.gbk);
-        }
-      }
-      if (!file.lifetimes)
-        limitations.push({
-          code: "no_block_lifetimes",
-          message:
-            "The profile did not track block lifetimes (bklt false): no in-use (peak) metrics",
-        });
-      if (withoutStack > 0)
-        limitations.push({
-          code: "samples_without_stack",
-          message: "Program points with no frame besides the allocator were not attributed",
-          count: withoutStack,
-        });
-    } else {
-      limitations.push({
-        code: "mode_not_imported",
-        message: `DHAT ${file.mode} mode counts copies or ad-hoc events, not heap allocations; nothing was imported from it`,
-      });
+    return { ...dhatEvidence(scan, input.limits.maxEvents, out, SELF), tables: out.emitAll() };
+  },
+  async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
+    const points = new RecordSpool(input.spill, input.recordBytesInMemory);
+    const out = new SampledStacks({
+      spill: input.spill,
+      maxStacksInMemory: input.maxStacksInMemory ?? MAX_STACKS_PER_METRIC,
+    });
+    let described: Omit<NormalizedEvidence, "tables">;
+    try {
+      const scan = await scanDhat(input.chunks, input.limits, points);
+      described = dhatEvidence(scan, input.limits.maxEvents, out, SELF);
+    } finally {
+      points.dispose();
     }
-    const unsymbolized = out.frames.countUnsymbolized();
-    if (unsymbolized > 0)
-      limitations.push({
-        code: "missing_symbols",
-        message: "Frames DHAT could not name (???)",
-        count: unsymbolized,
-      });
+    const tables = out.emitSmall();
+    await out.writeStacks(input.sink);
     return {
-      adapter: SELF.name,
-      adapterVersion: SELF.version,
-      producer: file.mode.startsWith("rust") ? "dhat-rs" : "dhat",
-      producerVersion: null,
-      tables: out.emitAll(),
-      limitations,
-      summary: {
-        mode: file.mode,
-        program_points: file.pps.length,
-        frames: out.frames.size,
-        allocator_frames_dropped: allocatorFrames,
-        block_lifetimes: file.lifetimes,
-        metrics: out.metrics.join(","),
+      ...described,
+      tables: {
+        frames: tables.frames,
+        frame_measurements: tables.frame_measurements,
+        call_edges: tables.call_edges,
       },
+      streamed: ["stacks"],
     };
   },
 };

@@ -3,7 +3,8 @@
  * output (gzip handled by the worker): samples per thread with their callchains, weighted
  * by event count under each event's metric, as frames, measurements, call edges and
  * stacks. Sample times become `stacks.first_ts_ns`; no per-sample trace events, as for
- * perf script. Read record by record; stacks spill and stream.
+ * perf script. Read record by record; the compact samples (kept until the files and
+ * threads that follow them name them) and the stacks spill, and stacks stream.
  */
 import type {
   DetectInput,
@@ -12,6 +13,7 @@ import type {
   StreamedEvidence,
   StreamExtractInput,
 } from "../adapter.ts";
+import { RecordSpool } from "../common/record-spool.ts";
 import { SampledStacks } from "../common/sampled-stacks.ts";
 import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { RecordFramer } from "./record-framer.ts";
@@ -67,7 +69,7 @@ export const simpleperfProtoAdapter: ProducerAdapter = {
   mediaType: "application/x-simpleperf-report-sample",
   detect: detectSimpleperfProto,
   extract(input: ExtractInput): NormalizedEvidence {
-    const reader = new SimpleperfReader(input.limits.maxEvents);
+    const reader = new SimpleperfReader(input.limits.maxEvents, new RecordSpool(undefined));
     const framer = new RecordFramer(reader.onRecord);
     framer.push(input.bytes);
     framer.finish();
@@ -76,15 +78,20 @@ export const simpleperfProtoAdapter: ProducerAdapter = {
     return { ...described(reader, framer, out), tables: out.emitAll() };
   },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
-    const reader = new SimpleperfReader(input.limits.maxEvents);
+    const spool = new RecordSpool(input.spill, input.recordBytesInMemory);
+    const reader = new SimpleperfReader(input.limits.maxEvents, spool);
     const framer = new RecordFramer(reader.onRecord);
-    for await (const chunk of input.chunks) framer.push(chunk);
-    framer.finish();
     const out = new SampledStacks({
       spill: input.spill,
       maxStacksInMemory: input.maxStacksInMemory,
     });
-    reader.finish(out);
+    try {
+      for await (const chunk of input.chunks) framer.push(chunk);
+      framer.finish();
+      reader.finish(out);
+    } finally {
+      spool.dispose();
+    }
     const tables = out.emitSmall();
     await out.writeStacks(input.sink);
     return {

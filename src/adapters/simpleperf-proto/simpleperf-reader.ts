@@ -3,13 +3,14 @@
  * files (with their symbol tables) and threads after them, so a sample cannot be named
  * when it is read: each is kept in compact form (its thread, time, event and count, and
  * its callchain as indexes of distinct (file, symbol, execution type) sites, 4 bytes an
- * entry) and the stacks are built once the last record has been read. Samples are
+ * entry) in a RecordSpool, which spills to scratch space past its memory budget, and the
+ * stacks are built once the last record has been read. Samples are
  * weighted by their event count under the event's metric (`cpu-clock` → `cpu_time` in
  * ns), as perf's are (common/perf-event-metrics.ts).
  */
 import type { Limitation } from "../../domain/evidence-status.ts";
-import { GrowableF64, GrowableI32 } from "../common/growable.ts";
 import { EventMetrics } from "../common/perf-event-metrics.ts";
+import type { RecordSpool } from "../common/record-spool.ts";
 import type { SampledStacks } from "../common/sampled-stacks.ts";
 import { parseFailed, tooLarge } from "../json-guard.ts";
 import {
@@ -36,15 +37,12 @@ export class SimpleperfReader {
   private unwindingErrors = 0;
   private withoutStack = 0;
   private unknownKinds = 0;
-  // Per sample.
-  private readonly thread = new GrowableI32();
-  private readonly eventType = new GrowableI32();
-  private readonly eventCount = new GrowableF64();
-  /** ns after the first timed sample's microsecond; NaN when the sample has no time. */
-  private readonly relNs = new GrowableF64();
-  private readonly chainStart = new GrowableI32();
-  // Per callchain entry, leaf first: a site index.
-  private readonly chain = new GrowableI32();
+  /**
+   * Per sample, in order: thread, event type (i32), event count, ns after the first timed
+   * sample's microsecond or NaN when untimed (f64), callchain length (i32), then the
+   * callchain, leaf first, as site indexes (i32 each).
+   */
+  private readonly spool: RecordSpool;
   // Sites: distinct (file, symbol, execution type).
   private readonly siteByKey = new Map<number, Map<number, number>>();
   private readonly siteFile: number[] = [];
@@ -56,7 +54,12 @@ export class SimpleperfReader {
   private minNs = Number.POSITIVE_INFINITY;
   private maxNs = Number.NEGATIVE_INFINITY;
 
-  constructor(private readonly maxSamples: number) {}
+  constructor(
+    private readonly maxSamples: number,
+    spool: RecordSpool,
+  ) {
+    this.spool = spool;
+  }
 
   readonly onRecord = (body: Uint8Array): void => {
     let record: DecodedRecord;
@@ -105,8 +108,6 @@ export class SimpleperfReader {
   private sample(s: SampleRecord): void {
     if (++this.samples > this.maxSamples)
       throw tooLarge(SIMPLEPERF_FORMAT, "samples", this.samples, this.maxSamples);
-    this.thread.push(s.thread_id ?? 0);
-    this.eventType.push(s.event_type_id ?? 0);
     const count = uint64(s.event_count);
     if (count > MAX_SAFE)
       throw tooLarge(
@@ -115,14 +116,18 @@ export class SimpleperfReader {
         Number(count),
         Number.MAX_SAFE_INTEGER,
       );
-    this.eventCount.push(Number(count));
-    this.relNs.push(Object.hasOwn(s, "time") ? this.timeOf(uint64(s.time)) : Number.NaN);
+    const rel = Object.hasOwn(s, "time") ? this.timeOf(uint64(s.time)) : Number.NaN;
     if ((s.unwinding_result?.error_code ?? 0) !== 0) this.unwindingErrors++;
-    this.chainStart.push(this.chain.length);
-    for (const entry of s.callchain)
-      this.chain.push(
-        this.site(entry.file_id ?? 0, entry.symbol_id ?? -1, entry.execution_type ?? 0),
-      );
+    const chain = s.callchain;
+    const spool = this.spool;
+    spool.begin(28 + 4 * chain.length);
+    spool.i32(s.thread_id ?? 0);
+    spool.i32(s.event_type_id ?? 0);
+    spool.f64(Number(count));
+    spool.f64(rel);
+    spool.i32(chain.length);
+    for (const entry of chain)
+      spool.i32(this.site(entry.file_id ?? 0, entry.symbol_id ?? -1, entry.execution_type ?? 0));
   }
 
   private timeOf(ns: bigint): number {
@@ -159,32 +164,36 @@ export class SimpleperfReader {
     const eventNames = this.meta?.event_type ?? [];
     const tracks = new Map<number, number>();
     const path: number[] = [];
+    const samples = this.spool.reader();
     for (let i = 0; i < this.samples; i++) {
-      const typeId = this.eventType.array[i]!;
+      samples.need(28);
+      const tid = samples.i32();
+      const typeId = samples.i32();
+      const eventCount = samples.f64();
+      const rel = samples.f64();
+      const length = samples.i32();
+      samples.need(4 * length);
       const metric = metrics.of(eventNames[typeId] ?? `event ${typeId}`, true);
       if (metric === null) {
+        for (let k = 0; k < length; k++) samples.i32();
         metrics.skippedSamples++;
         continue;
       }
-      const start = this.chainStart.array[i]!;
-      const end = i + 1 < this.samples ? this.chainStart.array[i + 1]! : this.chain.length;
-      if (end === start) {
+      if (length === 0) {
         this.withoutStack++;
         continue;
       }
-      path.length = 0;
-      for (let k = end - 1; k >= start; k--) path.push(frames[this.chain.array[k]!]!);
-      const tid = this.thread.array[i]!;
+      path.length = length;
+      for (let k = length - 1; k >= 0; k--) path[k] = frames[samples.i32()]!;
       let track = tracks.get(tid);
       if (track === undefined) tracks.set(tid, (track = this.trackOf(out, tid)));
-      const rel = this.relNs.array[i]!;
       out
         .metric(metric.metric, metric.unit)
         .add(
           path,
           track,
           1,
-          metric.byPeriod ? this.eventCount.array[i]! : 1,
+          metric.byPeriod ? eventCount : 1,
           Number.isNaN(rel) ? Number.POSITIVE_INFINITY : rel,
         );
     }

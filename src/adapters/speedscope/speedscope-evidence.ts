@@ -1,8 +1,6 @@
 /**
- * A speedscope file → evidence. Each profile is a track (named after the profile: py-spy
- * names one per thread). Units decide the metric: sampled profiles in a time unit are
- * `cpu_time`, evented ones (instrumentation: a frame open from O to C) `wall_time`, both
- * in ns; `bytes` is `alloc_space`; `none` is `samples` (a weight is a count of samples).
+ * A checked speedscope file → evidence. Each profile is a track (named after the
+ * profile: py-spy names one per thread). Units decide the metric (speedscope-units.ts).
  *
  * Sampled: each sample's weight goes to its root-first stack through StackMeasures. Evented:
  * between two consecutive event times the open stack holds the time, as speedscope's own
@@ -10,39 +8,21 @@
  * slice with its depth). A close event that is not the innermost open frame closes what
  * is open above it (counted); one for a frame that is not open is ignored (counted);
  * frames still open at the end close at the profile's end value (counted).
+ *
+ * Samples, weights and events are read back from their spools, one at a time. Slices are
+ * appended to `rows.events`; the generator yields whenever it holds `rows.flushAt` of
+ * them, so a streaming caller can write them out and start a new buffer (a whole-payload
+ * caller just carries on).
  */
-import type { FrameMetric } from "../../domain/evidence-schema.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
-import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
+import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import type { TableBuffer } from "../../domain/table-buffer.ts";
-import { SampledStacks } from "../common/sampled-stacks.ts";
-import { parseFailed, tooLarge } from "../json-guard.ts";
-import {
-  type EventedProfile,
-  type SampledProfile,
-  SPEEDSCOPE_FORMAT,
-  type SpeedscopeFile,
-  type SpeedscopeUnit,
-} from "./speedscope-file.ts";
+import type { SampledStacks } from "../common/sampled-stacks.ts";
+import { EVENT_OPEN } from "./scan-speedscope.ts";
+import type { CheckedProfile, CheckedSpeedscope } from "./speedscope-checks.ts";
 import { internFrames } from "./speedscope-frames.ts";
-
-const NS_PER: Partial<Record<SpeedscopeUnit, number>> = {
-  nanoseconds: 1,
-  microseconds: 1e3,
-  milliseconds: 1e6,
-  seconds: 1e9,
-};
-
-function metricOf(
-  type: "sampled" | "evented",
-  unit: SpeedscopeUnit,
-): { metric: FrameMetric; unit: string; scale: number } {
-  const ns = NS_PER[unit];
-  if (ns !== undefined)
-    return { metric: type === "sampled" ? "cpu_time" : "wall_time", unit: "ns", scale: ns };
-  if (unit === "bytes") return { metric: "alloc_space", unit: "bytes", scale: 1 };
-  return { metric: "samples", unit: "count", scale: 1 };
-}
+import type { EventCursor, SampleCursor, WeightCursor } from "./speedscope-records.ts";
+import { metricOf, NS_PER } from "./speedscope-units.ts";
 
 interface Counts {
   samples: number;
@@ -56,12 +36,27 @@ interface Counts {
   slices: number;
 }
 
-export function speedscopeEvidence(
-  file: SpeedscopeFile,
-  maxEvents: number,
+/** Where slices go: the current buffer of trace events (replaced by the caller after a yield). */
+export interface SliceRows {
+  events: TableBuffer;
+  tracks: TableBuffer;
+  /** Slices held before yielding. */
+  flushAt: number;
+}
+
+export interface SpeedscopeCursors {
+  samples: SampleCursor;
+  weights: WeightCursor;
+  events: EventCursor;
+}
+
+export function* speedscopeEvidence(
+  file: CheckedSpeedscope,
+  cursors: SpeedscopeCursors,
+  out: SampledStacks,
+  rows: SliceRows,
   adapter: { name: string; version: string },
-): NormalizedEvidence {
-  const out = new SampledStacks();
+): Generator<void, Omit<NormalizedEvidence, "tables">> {
   const frameIndex = internFrames(file.frames, out.frames);
   const names = file.frames.map((f) => f.name);
   const c: Counts = {
@@ -75,21 +70,24 @@ export function speedscopeEvidence(
     untimedEvented: 0,
     slices: 0,
   };
-  const total = file.profiles.reduce(
-    (n, p) => n + (p.type === "sampled" ? p.samples.length : p.events.length),
-    0,
-  );
-  if (total > maxEvents) throw tooLarge(SPEEDSCOPE_FORMAT, "samples and events", total, maxEvents);
-  checkMagnitudes(file);
-  const { trace_events: events, tracks } = emptyTables();
-  file.profiles.forEach((profile, i) => {
+  for (const [i, profile] of file.profiles.entries()) {
     const track = out.track(`profile:${i}`, file.name, profile.name);
-    if (profile.type === "sampled") addSampled(profile, track, out, frameIndex, c);
+    if (profile.type === "sampled") addSampled(profile, cursors, track, out, frameIndex, c);
     else {
-      const rows = events.rowCount;
-      addEvented(profile, track, `profile:${i}`, out, frameIndex, names, events, c);
-      if (events.rowCount > rows)
-        tracks.append({
+      const slices = c.slices;
+      yield* addEvented(
+        profile,
+        cursors.events,
+        track,
+        `profile:${i}`,
+        out,
+        frameIndex,
+        names,
+        rows,
+        c,
+      );
+      if (c.slices > slices)
+        rows.tracks.append({
           track_id: `profile:${i}`,
           pid: null,
           tid: null,
@@ -97,17 +95,13 @@ export function speedscopeEvidence(
           thread_name: profile.name,
         });
     }
-  });
-  const tables = out.emitAll();
-  tables.trace_events = events;
-  tables.tracks = tracks;
+  }
   const [producer, producerVersion] = producerOf(file);
   return {
     adapter: adapter.name,
     adapterVersion: adapter.version,
     producer,
     producerVersion,
-    tables,
     limitations: limitationsOf(c, file, out.frames.countUnsymbolized()),
     summary: {
       profiles: file.profiles.length,
@@ -124,7 +118,8 @@ export function speedscopeEvidence(
 }
 
 function addSampled(
-  p: SampledProfile,
+  p: CheckedProfile,
+  cursors: SpeedscopeCursors,
   track: number,
   out: SampledStacks,
   frameIndex: number[],
@@ -133,16 +128,21 @@ function addSampled(
   const m = metricOf("sampled", p.unit);
   const measures = out.metric(m.metric, m.unit);
   const path: number[] = [];
-  for (let s = 0; s < p.samples.length; s++) {
+  const samples = cursors.samples;
+  const weights = p.weights === null ? null : cursors.weights;
+  samples.seek(p.samples.start);
+  if (weights !== null) weights.seek(p.weights!.start);
+  for (let s = 0; s < p.samples.count; s++) {
+    samples.next();
+    weights?.next();
     c.samples++;
-    const stack = p.samples[s]!;
-    if (stack.length === 0) {
+    if (samples.length === 0) {
       c.emptySamples++;
       continue;
     }
     path.length = 0;
-    for (const f of stack) path.push(frameIndex[f]!);
-    const w = p.weights[s]!;
+    for (let d = 0; d < samples.length; d++) path.push(frameIndex[samples.frames[d]!]!);
+    const w = weights === null ? 1 : weights.value;
     if (w === 0) continue;
     // Unitless weights count samples (a collapsed-stacks import gives each stack its count).
     const count = m.metric === "samples" && Number.isInteger(w) ? w : 1;
@@ -150,16 +150,17 @@ function addSampled(
   }
 }
 
-function addEvented(
-  p: EventedProfile,
+function* addEvented(
+  p: CheckedProfile,
+  e: EventCursor,
   track: number,
   trackId: string,
   out: SampledStacks,
   frameIndex: number[],
   names: string[],
-  events: TableBuffer,
+  rows: SliceRows,
   c: Counts,
-): void {
+): Generator<void, void> {
   const m = metricOf("evented", p.unit);
   const timed = NS_PER[p.unit] !== undefined;
   if (!timed) c.untimedEvented++;
@@ -168,7 +169,9 @@ function addEvented(
   const openAt: number[] = [];
   const openEvent: number[] = [];
   const path: number[] = [];
-  let last = p.events.length > 0 ? p.events[0]!.at : p.startValue;
+  e.seek(p.events.start);
+  const count = p.events.count;
+  let last = p.startValue;
   const advance = (at: number): void => {
     if (at > last && open.length > 0) {
       path.length = 0;
@@ -190,7 +193,7 @@ function addEvented(
     const index = openEvent.pop()!;
     if (!timed) return;
     c.slices++;
-    events.append({
+    rows.events.append({
       event_index: index,
       track_id: trackId,
       name: names[frame]!,
@@ -204,7 +207,10 @@ function addEvented(
       thread_dur_ns: null,
     });
   };
-  for (const e of p.events) {
+  for (let k = 0; k < count; k++) {
+    e.next();
+    // The first event's time is where the profile's time starts.
+    if (k === 0) last = e.at;
     const index = c.events++;
     let at = e.at;
     if (at < last) {
@@ -212,7 +218,7 @@ function addEvented(
       at = last;
     }
     advance(at);
-    if (e.type === "O") {
+    if (e.type === EVENT_OPEN) {
       open.push(e.frame);
       openAt.push(at);
       openEvent.push(index);
@@ -225,6 +231,7 @@ function addEvented(
     }
     if (depth !== open.length - 1) c.mismatchedCloses++;
     while (open.length > depth) close(at);
+    if (rows.events.rowCount >= rows.flushAt) yield;
   }
   if (open.length > 0) {
     const end = Math.max(p.endValue, last);
@@ -234,39 +241,14 @@ function addEvented(
   }
 }
 
-/**
- * Values are stored as int64 ns (or bytes, counts) and summed, edges across profiles too:
- * what a metric can add up to (sample weights; an evented profile's time span, which
- * bounds its spans' sum) must stay below 2^53.
- */
-function checkMagnitudes(file: SpeedscopeFile): void {
-  const totals = new Map<FrameMetric, number>();
-  for (const [i, p] of file.profiles.entries()) {
-    const { metric, scale, unit } = metricOf(p.type, p.unit);
-    let extent = 0;
-    if (p.type === "sampled") for (const w of p.weights) extent += w * scale;
-    else
-      for (const e of p.events)
-        extent = Math.max(extent, 2 * Math.abs(e.at * scale), 2 * Math.abs(p.endValue * scale));
-    const total = (totals.get(metric) ?? 0) + extent;
-    totals.set(metric, total);
-    if (!(total <= Number.MAX_SAFE_INTEGER)) {
-      throw parseFailed(
-        SPEEDSCOPE_FORMAT,
-        `profiles up to profiles[${i}] hold ${total} ${unit} of ${metric}, beyond 2^53, which cannot be summed exactly`,
-      );
-    }
-  }
-}
-
-function producerOf(file: SpeedscopeFile): [string | null, string | null] {
+function producerOf(file: CheckedSpeedscope): [string | null, string | null] {
   const exporter = file.exporter === null ? null : /^(.+?)@(.+)$/.exec(file.exporter);
   if (exporter) return [exporter[1]!, exporter[2]!];
   if (file.exporter !== null) return [file.exporter, null];
   return file.version !== null ? ["speedscope", file.version] : [null, null];
 }
 
-function limitationsOf(c: Counts, file: SpeedscopeFile, unsymbolized: number): Limitation[] {
+function limitationsOf(c: Counts, file: CheckedSpeedscope, unsymbolized: number): Limitation[] {
   const out: Limitation[] = [];
   if (file.profiles.length === 0 || c.samples + c.events === 0)
     out.push({ code: "no_samples", message: "The file holds no samples or events" });

@@ -4,7 +4,14 @@
  * importers of JavaScript profiles `.js`); frames without a file are `native`.
  */
 import type { FrameRegistry } from "../common/frame-registry.ts";
-import type { SpeedscopeFrame } from "./speedscope-file.ts";
+
+/** One entry of `shared.frames`, as checked: name, then file, line and column where given. */
+export interface SpeedscopeFrame {
+  name: string;
+  file: string | null;
+  line: number | null;
+  col: number | null;
+}
 
 const LANGUAGES: [RegExp, string][] = [
   [/\.py[cw]?$/, "python"],

@@ -4,7 +4,7 @@
  * into the frame table `ftbl`, allocation site first). Checked field by field so a wrong
  * file fails naming the field.
  */
-import { expectationFailed, isPlainObject, parseFailed } from "../json-guard.ts";
+import { expectationFailed, isPlainObject, parseFailed } from "../../../src/adapters/json-guard.ts";
 
 export const DHAT_FORMAT = "DHAT profile";
 

@@ -1,30 +1,22 @@
 /**
- * The shape of a speedscope file (https://www.speedscope.app/file-format-schema.json),
+ * The reference reader of a speedscope file (the whole payload parsed by JSON.parse; production
+ * scans it with the WASM JSON scanner, src/adapters/speedscope/scan-speedscope.ts). The shape of
+ * a speedscope file (https://www.speedscope.app/file-format-schema.json),
  * checked field by field so a wrong file fails with the field named: `shared.frames`
  * (name, optional file, line, col) and `profiles`, each `evented` (O/C events on frame
  * indexes at a value) or `sampled` (root-first frame index lists with weights), with a
  * unit. `exporter` (`speedscope@1.20.0`, `py-spy@0.3.14`) or the older `version` says
  * who wrote it.
  */
-import { expectationFailed, isPlainObject, parseFailed } from "../json-guard.ts";
+import { expectationFailed, isPlainObject, parseFailed } from "../../../src/adapters/json-guard.ts";
+import type { SpeedscopeFrame } from "../../../src/adapters/speedscope/speedscope-frames.ts";
+import {
+  SPEEDSCOPE_FORMAT,
+  type SpeedscopeUnit,
+  UNITS,
+} from "../../../src/adapters/speedscope/speedscope-units.ts";
 
-export const SPEEDSCOPE_FORMAT = "speedscope profile";
-export const UNITS = [
-  "none",
-  "nanoseconds",
-  "microseconds",
-  "milliseconds",
-  "seconds",
-  "bytes",
-] as const;
-export type SpeedscopeUnit = (typeof UNITS)[number];
-
-export interface SpeedscopeFrame {
-  name: string;
-  file: string | null;
-  line: number | null;
-  col: number | null;
-}
+export { SPEEDSCOPE_FORMAT, type SpeedscopeUnit };
 
 export interface EventedProfile {
   type: "evented";
