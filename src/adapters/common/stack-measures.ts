@@ -56,7 +56,7 @@ export class StackMeasures {
     this.stacks.spillIfFull();
     const totals = this.measures.track(track);
     const cache = this.cache;
-    const hit = cache.find(path, track);
+    const hit = cache.find(path);
     if (hit >= 0) {
       this.replay(hit, path, totals, count, value, firstRelNs, track);
       return;

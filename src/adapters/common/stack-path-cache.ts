@@ -11,26 +11,29 @@
  */
 import { GrowableI32 } from "./growable.ts";
 
-/** Entries before the cache starts empty (a power of two; the table has twice the slots). */
+/**
+ * Entries before the cache starts empty (a power of two; the table has twice the slots). A
+ * profile's hot stacks are far fewer; a heap profile, whose every stack is new, has one cache
+ * per metric (DHAT: four), so the cache stays at about 6 MiB.
+ */
 const MAX_ENTRIES = 1 << 15;
-/** Ints of paths, frames and edges held before the cache starts empty (16 MiB). */
-const MAX_INTS = 1 << 22;
+/** Ints of paths, frames and edges held before the cache starts empty (4 MiB). */
+const MAX_INTS = 1 << 20;
 /** Lookups per hit-rate check; below 1 hit in 8 the cache rests for RESTING lookups. */
 const CHECK_EVERY = 1 << 14;
 const RESTING = 1 << 18;
 
 /** Fields of an entry, in `entries`: one Int32Array row of ENTRY_INTS ints. */
 const E_HASH = 0;
-const E_TRACK = 1;
-const E_PATH = 2;
-const E_LEN = 3;
-export const E_FRAMES = 4;
-export const E_FRAME_COUNT = 5;
-export const E_EDGES = 6;
-export const E_EDGE_COUNT = 7;
-export const E_LEAF = 8;
-export const E_EPOCH = 9;
-const ENTRY_INTS = 10;
+const E_PATH = 1;
+const E_LEN = 2;
+export const E_FRAMES = 3;
+export const E_FRAME_COUNT = 4;
+export const E_EDGES = 5;
+export const E_EDGE_COUNT = 6;
+export const E_LEAF = 7;
+export const E_EPOCH = 8;
+const ENTRY_INTS = 9;
 
 export class StackPathCache {
   /** Slot → entry + 1 (0: empty), open addressing. */
@@ -48,14 +51,14 @@ export class StackPathCache {
   /** The entry a `find` returned or a `begin` opened. */
   private current = -1;
   private pendingHash = 0;
-  private pendingTrack = 0;
   private missed = false;
 
   /**
-   * The entry of `path` on `track`, or -1. A miss may be followed by `begin`, the frames and
+   * The entry of `path`, or -1 (an entry serves every track: what it records does not depend on
+   * the track; the sums it replays into are the caller's track's). A miss may be followed by `begin`, the frames and
    * edges the slow path adds, and `end`.
    */
-  find(path: readonly number[], track: number): number {
+  find(path: readonly number[]): number {
     this.current = -1;
     this.missed = false;
     if (this.lookups++ < this.restUntil) return -1;
@@ -63,11 +66,10 @@ export class StackPathCache {
       if (this.hits * 8 < CHECK_EVERY) this.restUntil = this.lookups + RESTING;
       this.hits = 0;
     }
-    let h = Math.imul(track + 1, 0x9e3779b1);
+    let h = 0x9e3779b1;
     for (let d = 0; d < path.length; d++) h = Math.imul(h ^ path[d]!, 0x85ebca77) ^ (h >>> 13);
     h |= 0;
     this.pendingHash = h;
-    this.pendingTrack = track;
     const mask = this.slots.length - 1;
     const entries = this.entries;
     const ints = this.ints.array;
@@ -78,7 +80,7 @@ export class StackPathCache {
         return -1;
       }
       const at = e * ENTRY_INTS;
-      if (entries[at + E_HASH] !== h || entries[at + E_TRACK] !== track) continue;
+      if (entries[at + E_HASH] !== h) continue;
       if (entries[at + E_LEN] !== path.length) continue;
       const p = entries[at + E_PATH]!;
       let d = 0;
@@ -102,7 +104,6 @@ export class StackPathCache {
     const at = this.count * ENTRY_INTS;
     const e = this.entries;
     e[at + E_HASH] = this.pendingHash;
-    e[at + E_TRACK] = this.pendingTrack;
     e[at + E_PATH] = this.ints.length;
     e[at + E_LEN] = path.length;
     for (let d = 0; d < path.length; d++) this.ints.push(path[d]!);
