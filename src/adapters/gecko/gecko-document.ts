@@ -17,13 +17,9 @@ import { sampleOfKind, TAG_ABSENT, TAG_ARRAY, TAG_OBJECT, TAG_STRING } from "../
 import type { GeckoEvidence, ProfileFacts } from "./gecko-evidence.ts";
 import { R_CHILD, R_PROFILE, threadProgram } from "./gecko-program.ts";
 import { GeckoRecords, type ProcessParts } from "./gecko-records.ts";
-import {
-  GECKO_FORMAT,
-  processedContext,
-  processedThread,
-  type ProfileCounts,
-  rawThread,
-} from "./gecko-thread.ts";
+import { GECKO_FORMAT, type ProfileCounts } from "./gecko-thread.ts";
+import { processedContext, processedThread } from "./processed-thread.ts";
+import { rawThread } from "./raw-thread.ts";
 import type { ThreadParts } from "./thread-parts.ts";
 import { SPILL_BLOCK } from "./cell-column.ts";
 
