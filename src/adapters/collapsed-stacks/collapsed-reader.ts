@@ -7,6 +7,7 @@
 import type { Limitation } from "../../domain/evidence-status.ts";
 import type { SampledStacks } from "../common/sampled-stacks.ts";
 import { parseFailed, tooLarge } from "../json-guard.ts";
+import { CacheUse } from "../common/cache-use.ts";
 import { ownString } from "../common/own-string.ts";
 import {
   collapsedFrame,
@@ -29,6 +30,8 @@ export class CollapsedReader {
   private readonly annotations = new Map<FrameAnnotation, number>();
   private readonly stackByText = new Map<string, { path: number[]; track: number }>();
   private cachedChars = 0;
+  private readonly cacheUse = new CacheUse();
+  private readonly path: number[] = [];
   private invalidLines = 0;
   private firstInvalid = "";
   private fractional = 0;
@@ -57,8 +60,10 @@ export class CollapsedReader {
     this.samples += parsed.count;
     if (this.samples > Number.MAX_SAFE_INTEGER)
       throw tooLarge(COLLAPSED_FORMAT, "samples in total", this.samples, Number.MAX_SAFE_INTEGER);
-    const seen = this.stackByText.get(parsed.stack);
+    const cached = this.cacheUse.look();
+    const seen = cached ? this.stackByText.get(parsed.stack) : undefined;
     if (seen !== undefined) {
+      this.cacheUse.hit();
       this.out.metric("samples", "count").add(seen.path, seen.track, parsed.count, parsed.count);
       return;
     }
@@ -73,8 +78,11 @@ export class CollapsedReader {
         proc.tid === null ? null : proc.comm,
       );
     }
-    const path = frames.map((text) => this.frameOf(text));
-    this.remember(parsed.stack, path, track);
+    // A remembered path is its own array; otherwise one array serves every line.
+    const path = cached ? [] : this.path;
+    path.length = 0;
+    for (const text of frames) path.push(this.frameOf(text));
+    if (cached) this.remember(parsed.stack, path, track);
     this.out.metric("samples", "count").add(path, track, parsed.count, parsed.count);
   };
 

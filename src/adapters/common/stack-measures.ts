@@ -38,7 +38,7 @@ export class StackMeasures {
 
   /** Stacks replayed from the cache so far. */
   get cacheHits(): number {
-    return this.cache.totalHits;
+    return this.cache.use.totalHits;
   }
 
   /**

@@ -6,9 +6,10 @@
  * recorded adds instead, in the same order, so every sum is the same bit for bit.
  *
  * Memory is bounded: when the entries or their ints fill up, the cache starts empty. When few
- * lookups hit (a file of already aggregated stacks, where every line is a new stack), it stops
- * remembering for a while, so such files pay little more than one hash per stack.
+ * lookups hit (a file of already aggregated stacks, where every line is a new stack), it rests
+ * for a while (cache-use.ts), so such files pay almost nothing for it.
  */
+import { CacheUse } from "./cache-use.ts";
 import { GrowableI32 } from "./growable.ts";
 
 /**
@@ -19,9 +20,6 @@ import { GrowableI32 } from "./growable.ts";
 const MAX_ENTRIES = 1 << 15;
 /** Ints of paths, frames and edges held before the cache starts empty (4 MiB). */
 const MAX_INTS = 1 << 20;
-/** Lookups per hit-rate check; below 1 hit in 8 the cache rests for RESTING lookups. */
-const CHECK_EVERY = 1 << 14;
-const RESTING = 1 << 18;
 
 /** Fields of an entry, in `entries`: one Int32Array row of ENTRY_INTS ints. */
 const E_HASH = 0;
@@ -43,11 +41,8 @@ export class StackPathCache {
   private count = 0;
   /** Paths, distinct frames and distinct edges of the entries, one after another. */
   readonly ints = new GrowableI32();
-  /** Lookups answered from the cache (diagnostics and tests). */
-  totalHits = 0;
-  private lookups = 0;
-  private hits = 0;
-  private restUntil = 0;
+  /** When to consult and fill the cache (lookups answered: `use.totalHits`). */
+  readonly use = new CacheUse();
   /** The entry a `find` returned or a `begin` opened. */
   private current = -1;
   private pendingHash = 0;
@@ -61,11 +56,7 @@ export class StackPathCache {
   find(path: readonly number[]): number {
     this.current = -1;
     this.missed = false;
-    if (this.lookups++ < this.restUntil) return -1;
-    if ((this.lookups & (CHECK_EVERY - 1)) === 0) {
-      if (this.hits * 8 < CHECK_EVERY) this.restUntil = this.lookups + RESTING;
-      this.hits = 0;
-    }
+    if (!this.use.look()) return -1;
     let h = 0x9e3779b1;
     for (let d = 0; d < path.length; d++) h = Math.imul(h ^ path[d]!, 0x85ebca77) ^ (h >>> 13);
     h |= 0;
@@ -86,8 +77,7 @@ export class StackPathCache {
       let d = 0;
       while (d < path.length && ints[p + d] === path[d]) d++;
       if (d === path.length) {
-        this.hits++;
-        this.totalHits++;
+        this.use.hit();
         return at;
       }
     }
