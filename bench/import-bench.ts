@@ -40,6 +40,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { benchWorkspace, runTimed, type TimedRun } from "./measure-process.ts";
 import { generateChromeTrace } from "../fixtures/generators/chrome-trace.ts";
 import { generateCpuProfile } from "../fixtures/generators/cpuprofile.ts";
 import { generateDhat } from "../fixtures/generators/dhat.ts";
@@ -83,32 +84,10 @@ if (values["baseline-cli"]) clis.push(["baseline", resolve(values["baseline-cli"
 const dir = mkdtempSync(join(tmpdir(), "flameox-bench-"));
 const env = { ...process.env, NO_COLOR: "1" };
 
-interface Run {
-  wallMs: number;
-  cpuMs: number;
-  /** Peak RSS of the process (or of its largest waited-for child: the parse worker). */
-  maxRssBytes: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = TimedRun;
 
-async function measure(argv: string[], cwd = dir, allowFailure = false): Promise<Run> {
-  const started = performance.now();
-  const child = Bun.spawn(argv, { cwd, stdout: "pipe", stderr: "pipe", env });
-  const [stdout, stderr] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-  ]);
-  await child.exited;
-  const wallMs = performance.now() - started;
-  if (child.exitCode !== 0 && !allowFailure)
-    throw new Error(`${argv.join(" ")} failed (${child.exitCode}): ${stdout}${stderr}`);
-  // The child's rusage includes its waited-for children: the parse worker.
-  const usage = child.resourceUsage();
-  const cpuMs = usage
-    ? (Number(usage.cpuTime.user) + Number(usage.cpuTime.system)) / 1000
-    : Number.NaN;
-  return { wallMs, cpuMs, maxRssBytes: usage?.maxRSS ?? Number.NaN, stdout, stderr };
+function measure(argv: string[], cwd = dir, allowFailure = false): Promise<Run> {
+  return runTimed(argv, cwd, allowFailure);
 }
 
 /** Counts the lines of a file read as a stream: the floor for a line-oriented text import. */
@@ -337,16 +316,8 @@ async function fixedCost(path: string): Promise<void> {
 }
 
 try {
-  for (const [, cli] of clis) {
-    const workspace = mkdtempSync(join(dir, "workspace-"));
-    await measure([process.execPath, cli, "init", workspace]);
-    if (values["worker-memory-mb"])
-      await Bun.write(
-        join(workspace, ".diagnostics", "config.toml"),
-        `[extraction]\nworker_memory_bytes = ${Number(values["worker-memory-mb"]) * MB}\n`,
-      );
-    workspaces.set(cli, workspace);
-  }
+  const cap = values["worker-memory-mb"] ? Number(values["worker-memory-mb"]) * MB : undefined;
+  for (const [, cli] of clis) workspaces.set(cli, await benchWorkspace(dir, cli, cap));
   const only = new Set(values.only.split(","));
   console.log(
     `load average ` +

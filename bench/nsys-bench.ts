@@ -23,6 +23,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { benchWorkspace, runTimed, type TimedRun } from "./measure-process.ts";
 import { generateNsysExport } from "../fixtures/generators/nsys-sqlite.ts";
 import { DEFAULT_ADAPTER_LIMITS } from "../src/adapters/adapter.ts";
 import { collectChunks } from "../src/adapters/common/collect-chunks.ts";
@@ -62,29 +63,10 @@ const env = { ...process.env, NO_COLOR: "1" };
 const f0 = (n: number) => n.toFixed(0);
 const f1 = (n: number) => n.toFixed(1);
 
-interface Run {
-  wallMs: number;
-  cpuMs: number;
-  stdout: string;
-}
+type Run = TimedRun;
 
-async function measure(argv: string[], cwd = dir): Promise<Run> {
-  const started = performance.now();
-  const child = Bun.spawn(argv, { cwd, stdout: "pipe", stderr: "pipe", env });
-  const [stdout, stderr] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-  ]);
-  await child.exited;
-  const wallMs = performance.now() - started;
-  if (child.exitCode !== 0)
-    throw new Error(`${argv.join(" ")} failed (${child.exitCode}): ${stdout}${stderr}`);
-  // The child's rusage includes its waited-for children: the parse worker.
-  const usage = child.resourceUsage();
-  const cpuMs = usage
-    ? (Number(usage.cpuTime.user) + Number(usage.cpuTime.system)) / 1000
-    : Number.NaN;
-  return { wallMs, cpuMs, stdout };
+function measure(argv: string[], cwd = dir): Promise<Run> {
+  return runTimed(argv, cwd);
 }
 
 /** The floor: the kernel and runtime rows read with bun:sqlite, nothing else done. */
@@ -279,16 +261,8 @@ try {
       `${navigator.hardwareConcurrency} cores`,
   );
   const workspaces = new Map<string, string>();
-  for (const [, cli] of clis) {
-    const workspace = mkdtempSync(join(dir, "workspace-"));
-    await measure([process.execPath, cli, "init", workspace]);
-    if (values["cap-mib"])
-      await Bun.write(
-        join(workspace, ".diagnostics", "config.toml"),
-        `[extraction]\nworker_memory_bytes = ${Number(values["cap-mib"]) * MB}\n`,
-      );
-    workspaces.set(cli, workspace);
-  }
+  const cap = values["cap-mib"] ? Number(values["cap-mib"]) * MB : undefined;
+  for (const [, cli] of clis) workspaces.set(cli, await benchWorkspace(dir, cli, cap));
   for (const kernels of values.kernels.split(",").map(Number)) {
     const path = join(dir, `report-${kernels}.sqlite`);
     generateNsysExport(path, { kernels });
