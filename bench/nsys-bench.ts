@@ -59,7 +59,6 @@ const repo = resolve(import.meta.dir, "..");
 const clis: [string, string][] = [["this checkout", join(repo, "src", "cli", "main.ts")]];
 if (values["baseline-cli"]) clis.push(["baseline", resolve(values["baseline-cli"])]);
 const dir = mkdtempSync(join(tmpdir(), "flameox-bench-"));
-const env = { ...process.env, NO_COLOR: "1" };
 const f0 = (n: number) => n.toFixed(0);
 const f1 = (n: number) => n.toFixed(1);
 
