@@ -11,8 +11,9 @@
  * Falls back to encoding on the calling thread where threads cannot be started (a `bun
  * build --compile` binary, or a pool that fails to start).
  */
-import { tableToIPC } from "apache-arrow";
-import Tinypool from "tinypool";
+import { tableToIPC } from "apache-arrow/Arrow.dom";
+import type TinypoolClass from "tinypool";
+import { loadTinypool } from "./load-tinypool.ts";
 import {
   type ColumnBatch,
   type ColumnVector,
@@ -71,8 +72,9 @@ export function startEncodePool(threads = false): EncodePool {
   };
   if (!threads || here.includes("/$bunfs/") || here.includes("%24bunfs"))
     return { encode: inline, threaded: false, counts, ms, close: async () => {} };
-  let pool: Tinypool | null;
+  let pool: TinypoolClass | null;
   try {
+    const Tinypool = loadTinypool();
     pool = new Tinypool({
       filename: new URL("./parquet-encode-thread.ts", here).href,
       minThreads: 1,
@@ -110,7 +112,7 @@ export function startEncodePool(threads = false): EncodePool {
             ? [message.ipc.buffer]
             : message.batches.flatMap((b) => columnBatchArrays(b).map((a) => a.buffer));
         const transferList = buffers as unknown as NonNullable<
-          Parameters<Tinypool["run"]>[1]
+          Parameters<TinypoolClass["run"]>[1]
         >["transferList"];
         await pool!.run(message, { transferList });
       } finally {

@@ -16,6 +16,7 @@ import {
   type ParseRequest,
 } from "../src/domain/parse-request.ts";
 import { compiledParquetModule } from "../src/storage/parquet.ts";
+import { compileParserModules } from "../src/adapters/wasm/wasm-modules.ts";
 import { extractTables } from "./extract-tables.ts";
 import { drainPayload, openPayload } from "./payload-stream.ts";
 import { startEncodePool, useEncodeThread } from "./encode-pool.ts";
@@ -49,8 +50,11 @@ export async function runParseWorker(requestPath: string): Promise<number> {
 }
 
 async function parse(request: ParseRequest, started: number): Promise<ParseResponse> {
-  // parquet-wasm compiles in the background while the payload opens and the scan starts;
-  // the first part to be encoded waits for it. A failure surfaces there.
+  // The scanners compile first (a few ms): compiled while parquet-wasm's module compiles,
+  // they would wait for it. parquet-wasm then compiles in the background while the payload
+  // opens and the scan starts; the first part to be encoded waits for it. A failure
+  // surfaces there.
+  compileParserModules();
   compiledParquetModule().catch(() => {});
   // Streamed: decompressed chunk by chunk; only the head is read ahead, for detection.
   const governor = new MemoryGovernor(request.limits.memory_bytes);

@@ -7,9 +7,10 @@
  * threads cannot start (a `bun build --compile` binary).
  */
 import { availableParallelism } from "node:os";
-import Tinypool from "tinypool";
+import type TinypoolClass from "tinypool";
+import { loadTinypool } from "./load-tinypool.ts";
 import type { PayloadFile, PieceThreads, ProducerAdapter } from "../src/adapters/adapter.ts";
-import { readRange } from "./piece-thread.ts";
+import { readRange } from "./read-range.ts";
 
 export interface PiecePool {
   pieces: { file: PayloadFile; threads: PieceThreads } | undefined;
@@ -64,8 +65,9 @@ export function startPiecePool(path: string, size: number, threads: number): Pie
   const here = import.meta.url;
   if (threads < 1 || here.includes("/$bunfs/") || here.includes("%24bunfs"))
     return { pieces: undefined, usedThreads: 0, close: async () => {} };
-  let pool: Tinypool | null;
+  let pool: TinypoolClass | null;
   try {
+    const Tinypool = loadTinypool();
     // Started now: a thread loads its runtime and modules while this one plans the cuts and scans
     // the first piece.
     pool = new Tinypool({

@@ -3,26 +3,11 @@
  * src/adapters/adapter.ts). It reads the piece's byte ranges itself, so the piece never
  * crosses from the parser's heap, and hands its result back with its buffers transferred.
  */
-import { closeSync, openSync, readSync } from "node:fs";
 import { markMovable } from "tinypool";
 import type { PieceScanner, PieceTask } from "../src/adapters/adapter.ts";
 import { pieceBuffers, scanTracePiece } from "../src/adapters/chrome-trace/piece-scan.ts";
 import { otlpPieceBuffers, scanOtlpPiece } from "../src/adapters/otlp/piece-scan.ts";
-
-export function readRange(path: string, [start, end]: [number, number]): Uint8Array {
-  const bytes = new Uint8Array(end - start);
-  const fd = openSync(path, "r");
-  try {
-    for (let done = 0; done < bytes.length; ) {
-      const read = readSync(fd, bytes, done, bytes.length - done, start + done);
-      if (read === 0) throw new Error(`The payload file ended at ${start + done} of ${end}`);
-      done += read;
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return bytes;
-}
+import { readRange } from "./read-range.ts";
 
 function scan(path: string, scanner: PieceScanner, task: PieceTask): [unknown, ArrayBuffer[]] {
   const bytes = readRange(path, task.piece);

@@ -6,7 +6,7 @@
  */
 import { closeSync, fdatasyncSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { RecordBatch, Table } from "apache-arrow";
+import { RecordBatch, Table } from "apache-arrow/Arrow.dom";
 import { type ColumnBatch, sliceColumnBatch } from "../src/domain/column-batch.ts";
 import type { EvidenceTableName } from "../src/domain/evidence-schema.ts";
 import { EVIDENCE_SCHEMAS } from "../src/domain/evidence-schema.ts";

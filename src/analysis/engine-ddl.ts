@@ -2,7 +2,7 @@
  * SQL text helpers for the engine: identifier quoting, column definitions for the schema
  * anchor of a table, and the read-only statement check of `AnalysisEngine.query`.
  */
-import { Type, type DataType, type Schema as ArrowSchema } from "apache-arrow";
+import { Type, type DataType, type Schema as ArrowSchema } from "apache-arrow/Arrow.dom";
 import {
   PROVENANCE_COLUMNS,
   type ColumnSpec,

@@ -9,7 +9,7 @@
  * ~3.5 s for staging + `CREATE TABLE AS ... UNION ALL BY NAME`.
  */
 import type { DuckDBConnection } from "@duckdb/duckdb-wasm/blocking";
-import { RecordBatchReader } from "apache-arrow";
+import { RecordBatchReader } from "apache-arrow/Arrow.dom";
 import { columnDefinitions, quoteIdent, type TableShape } from "./engine-ddl.ts";
 
 const STAGE = "__flameox_stage";

@@ -4,7 +4,7 @@
  * DuckDB-WASM returns Arrow tables built with its own bundled apache-arrow (17), so values
  * are recognised by Arrow type id (stable across versions), never with `instanceof`.
  */
-import { Type } from "apache-arrow";
+import { Type } from "apache-arrow/Arrow.dom";
 
 /** The parts of an Arrow (any version) table and type that conversion needs. */
 export interface ArrowTypeLike {

@@ -11,7 +11,7 @@
  * `openPart` is the one place analysis reads a part's bytes (here and in the engine); the
  * bytes it returns were checked against the part's manifest (storage/evidence-part.ts).
  */
-import type { Table } from "apache-arrow";
+import type { Table } from "apache-arrow/Arrow.dom";
 import { TRACK_COLUMNS, type EvidenceTableName } from "../domain/evidence-schema.ts";
 import { decodeVerifiedPart } from "../storage/evidence-part.ts";
 import { initParquet, readParquetColumns } from "../storage/parquet.ts";

@@ -4,7 +4,7 @@
  * ASCII, so each chunk's string bytes decode once into one JS string and every id is a
  * slice of it; a chunk with other bytes falls back to decoding each string.
  */
-import type { Vector } from "apache-arrow";
+import type { Vector } from "apache-arrow/Arrow.dom";
 
 interface ListData {
   offset: number;

@@ -14,7 +14,7 @@ import {
   Utf8,
   makeData,
   type Data,
-} from "apache-arrow";
+} from "apache-arrow/Arrow.dom";
 import type { ColumnBatch, ColumnVector } from "../domain/column-batch.ts";
 import { EVIDENCE_SCHEMAS } from "../domain/evidence-schema.ts";
 import { evidenceArrowSchema, type Provenance } from "./parquet-arrow.ts";

@@ -5,7 +5,7 @@
  * constant columns built here, only for the columns they ask for. Files written before
  * this layout carry the columns themselves and are read as they are.
  */
-import { type Field, RecordBatch, Schema, Struct, Table, makeData } from "apache-arrow";
+import { type Field, RecordBatch, Schema, Struct, Table, makeData } from "apache-arrow/Arrow.dom";
 import { arrowField, constantData } from "./parquet-columns.ts";
 import { PROVENANCE_COLUMNS, type ColumnSpec } from "../domain/evidence-schema.ts";
 

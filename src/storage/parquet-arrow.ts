@@ -6,7 +6,7 @@
  * repeated on every row: those ~190 bytes per row used to be half of what parquet-wasm
  * encoded for a trace event. Readers add the columns back (evidence-provenance.ts).
  */
-import { type Field, RecordBatch, Schema, Struct, Table, makeData } from "apache-arrow";
+import { type Field, RecordBatch, Schema, Struct, Table, makeData } from "apache-arrow/Arrow.dom";
 import {
   PROVENANCE_COLUMNS,
   type ColumnSpec,

@@ -14,7 +14,7 @@ import {
   makeData,
   type Data,
   type DataType,
-} from "apache-arrow";
+} from "apache-arrow/Arrow.dom";
 import type { ColumnSpec, ColumnType } from "../domain/evidence-schema.ts";
 import type { CellValue } from "../domain/table-buffer.ts";
 

@@ -5,7 +5,7 @@
  * the columns they always saw. Files of earlier versions still carry the columns and are
  * read as they are.
  */
-import { RecordBatch, Schema, Struct, Table, makeData, type Data } from "apache-arrow";
+import { RecordBatch, Schema, Struct, Table, makeData, type Data } from "apache-arrow/Arrow.dom";
 import { EVIDENCE_SCHEMAS, TRACK_COLUMNS } from "../domain/evidence-schema.ts";
 import { arrowField, columnData } from "./parquet-columns.ts";
 

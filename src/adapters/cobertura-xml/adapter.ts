@@ -11,12 +11,13 @@
  * allowed (tools write one; it is never fetched) but an internal subset, where entities
  * would be declared, is refused: saxes expands only XML's predefined entities.
  */
-import { SaxesParser, type SaxesTagPlain } from "saxes";
+import type { SaxesTagPlain } from "saxes";
 import type { DetectInput, ExtractInput, ProducerAdapter } from "../adapter.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
 import { FlameoxError } from "../../domain/errors.ts";
 import { CoverageLineWriter } from "../coverage-lines/row-writer.ts";
+import { newXmlParser } from "../common/xml-parser.ts";
 import { decodeUtf8Document, parseFailed } from "../json-guard.ts";
 
 const NAME = "cobertura-xml";
@@ -53,7 +54,7 @@ export function extractCoberturaXml(input: ExtractInput): NormalizedEvidence {
   const tables = emptyTables();
   const out = new CoverageLineWriter(tables.coverage_lines, LABEL, input.limits.maxEvents);
   const limitations: Limitation[] = [];
-  const parser = new SaxesParser({ xmlns: false, position: true });
+  const parser = newXmlParser();
   const stack: string[] = [];
   const sources: string[] = [];
   let sourceText: string | null = null;

@@ -11,11 +11,12 @@
  * expansion attacks (billion laughs, external entities) get in. saxes itself expands
  * only XML's five predefined entities and character references.
  */
-import { SaxesParser, type SaxesTagPlain } from "saxes";
+import type { SaxesTagPlain } from "saxes";
 import type { DetectInput, ExtractInput, ProducerAdapter } from "../adapter.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
 import { FlameoxError } from "../../domain/errors.ts";
+import { newXmlParser } from "../common/xml-parser.ts";
 import { decodeUtf8Document, parseFailed } from "../json-guard.ts";
 import {
   MAX_MESSAGE_CHARS,
@@ -104,7 +105,7 @@ export function extractJunitXml(input: ExtractInput): NormalizedEvidence {
   const tables = emptyTables();
   const out = new TestResultWriter(tables.test_results, LABEL, input.limits.maxEvents);
   const limitations: Limitation[] = [];
-  const parser = new SaxesParser({ xmlns: false, position: true });
+  const parser = newXmlParser();
   const stack: string[] = [];
   const suites: string[] = [];
   let current: OpenCase | null = null;

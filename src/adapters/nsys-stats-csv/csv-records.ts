@@ -6,7 +6,7 @@
  * parser chunk by chunk with backpressure. A record longer than MAX_RECORD_CHARS, or one
  * with another number of cells than the header, is a parse failure naming its line.
  */
-import { Readable } from "node:stream";
+import type * as Stream from "node:stream";
 // csv-parse is loaded at the first CSV report (require), not by every process that loads the
 // adapters.
 import type * as CsvParse from "csv-parse";
@@ -92,6 +92,7 @@ export async function eachStreamedRecord(
     ...options(headerLine),
     info: true,
   });
+  const { Readable } = require("node:stream") as typeof Stream;
   const source = Readable.from(chunks, { objectMode: false });
   source.on("error", (error) => parser.destroy(error));
   source.pipe(parser);

@@ -5,7 +5,7 @@
  * use it). Each group is inflated (bounded) and scanned by a second scanner instance, whose
  * records go through the same packet handling as the outer stream's, in stream order.
  */
-import { inflateSync } from "node:zlib";
+import type * as Zlib from "node:zlib";
 import { FlameoxError } from "../../domain/errors.ts";
 import { parseFailed } from "../json-guard.ts";
 import type { ProtoBatch } from "../wasm/proto-batch.ts";
@@ -48,6 +48,9 @@ export class CompressedPackets {
 }
 
 function inflate(deflated: Uint8Array): Uint8Array {
+  // Loaded at the first group: node:zlib is 30-40 ms of a worker's start, and most traces
+  // have no compressed packets.
+  const { inflateSync } = require("node:zlib") as typeof Zlib;
   try {
     return inflateSync(deflated, { maxOutputLength: MAX_INFLATED_GROUP_BYTES });
   } catch (cause) {

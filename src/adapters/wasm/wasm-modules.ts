@@ -14,28 +14,28 @@ const PATHS: Record<ParserModuleName, string> = {
   "json-scanner": jsonScannerPath,
   "proto-scanner": protoScannerPath,
 };
-const compiled = new Map<ParserModuleName, Promise<WebAssembly.Module>>();
+const compiled = new Map<ParserModuleName, WebAssembly.Module>();
 
-export function parserModule(name: ParserModuleName): Promise<WebAssembly.Module> {
+/**
+ * The module, compiled synchronously (a few ms: the scanners are 6-20 KB). The compile is
+ * synchronous on purpose: JSC compiles one module at a time, so a scanner compiled while
+ * parquet-wasm's 5 MB module compiles in the background waits for it (~90 ms measured);
+ * a worker compiles its scanners first (`compileParserModules`), then starts parquet-wasm's.
+ */
+export function parserModuleSync(name: ParserModuleName): WebAssembly.Module {
   let module = compiled.get(name);
   if (!module) {
-    module = Bun.file(PATHS[name])
-      .bytes()
-      .then((bytes) => new WebAssembly.Module(bytes));
-    module.catch(() => compiled.delete(name));
+    module = new WebAssembly.Module(readFileSync(PATHS[name]));
     compiled.set(name, module);
   }
   return module;
 }
 
-const compiledSync = new Map<ParserModuleName, WebAssembly.Module>();
+export async function parserModule(name: ParserModuleName): Promise<WebAssembly.Module> {
+  return parserModuleSync(name);
+}
 
-/** The same module, compiled synchronously (for adapters' whole-payload `extract`). */
-export function parserModuleSync(name: ParserModuleName): WebAssembly.Module {
-  let module = compiledSync.get(name);
-  if (!module) {
-    module = new WebAssembly.Module(readFileSync(PATHS[name]));
-    compiledSync.set(name, module);
-  }
-  return module;
+/** Compiles every parser module now (see parserModuleSync). */
+export function compileParserModules(): void {
+  for (const name of Object.keys(PATHS) as ParserModuleName[]) parserModuleSync(name);
 }

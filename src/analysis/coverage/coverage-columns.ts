@@ -5,7 +5,7 @@
  * dictionary entry when dictionary-encoded), and integer columns are read from their typed
  * buffers. A 3.5M-line part otherwise costs millions of decoded strings.
  */
-import { makeVector, Type, type Data, type Vector } from "apache-arrow";
+import { makeVector, Type, type Data, type Vector } from "apache-arrow/Arrow.dom";
 
 const decoder = new TextDecoder();
 

@@ -1,0 +1,86 @@
+/**
+ * A parse worker loads what its import needs and no more: every import pays for the
+ * worker's start, and most are small profiles. A plain (uncompressed) V8 CPU profile small
+ * enough for no threads must not load tinypool (threads), saxes (XML reports), csv-parse
+ * (Nsight CSV), protobufjs, or apache-arrow's Node stream adapters (node:stream). Checked
+ * in a fresh process, whose module cache nothing else has filled. (Node built-ins such as
+ * node:zlib are not in the module cache; that a gzip payload, which loads it on demand,
+ * still parses is checked here too.)
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { PARSE_PROTOCOL } from "../../src/domain/parse-protocol.ts";
+import { REPO, tempDir } from "../helpers.ts";
+
+const dir = tempDir();
+afterAll(() => dir.cleanup());
+
+const NOT_FOR_A_SMALL_PROFILE =
+  /node_modules\/(tinypool|saxes|xmlchars|csv-parse|protobufjs)\/|node_modules\/apache-arrow\/io\/node\//;
+
+/** Runs one parse in a fresh process; returns its response and the modules it loaded. */
+function parseInFreshProcess(name: string, payload: Uint8Array): { ok: boolean; loaded: string[] } {
+  const root = join(dir.path, name);
+  const output = join(root, "out");
+  mkdirSync(output, { recursive: true });
+  const payloadPath = join(root, "payload");
+  writeFileSync(payloadPath, payload);
+  const requestPath = join(root, "request.json");
+  writeFileSync(
+    requestPath,
+    JSON.stringify({
+      protocol: PARSE_PROTOCOL,
+      operation_id: "op_worker-start",
+      payload_path: payloadPath,
+      display_name: "profile.cpuprofile",
+      adapter: null,
+      output_dir: output,
+      limits: {
+        max_events: 1_000_000,
+        max_nesting_depth: 256,
+        max_args_bytes: 1024,
+        max_decompressed_bytes: 1 << 30,
+        memory_bytes: 8 * 1024 ** 3,
+        scan_threads: -1,
+      },
+      provenance: {
+        run_id: "run_worker-start",
+        artifact_id: `sha256:${"0".repeat(64)}`,
+        generation_id: "gen_worker-start",
+      },
+    }),
+  );
+  const worker = join(REPO, "workers", "parse.ts");
+  const probe = `const { runParseWorker } = await import(${JSON.stringify(worker)});
+    const code = await runParseWorker(${JSON.stringify(requestPath)});
+    if (code !== 0) throw new Error("worker exited " + code);
+    console.log(JSON.stringify(Object.keys(require.cache)));`;
+  const r = Bun.spawnSync([process.execPath, "-e", probe], {
+    cwd: root,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  expect(r.stderr.toString()).toBe("");
+  expect(r.exitCode).toBe(0);
+  const loaded: string[] = JSON.parse(r.stdout.toString().trim().split("\n").at(-1)!);
+  const response = JSON.parse(readFileSync(join(output, "response.json"), "utf8"));
+  return { ok: response.ok, loaded };
+}
+
+describe("parse worker start", () => {
+  const profile = readFileSync(join(REPO, "fixtures", "samples", "sample.cpuprofile"));
+
+  test("a small plain profile loads no threads, XML, CSV or protobuf code", () => {
+    const { ok, loaded } = parseInFreshProcess("plain", profile);
+    expect(ok).toBe(true);
+    expect(loaded.filter((p) => NOT_FOR_A_SMALL_PROFILE.test(p))).toEqual([]);
+    // The probe sees what was loaded: the Parquet encoder's Arrow is.
+    expect(loaded.some((p) => p.includes("node_modules/apache-arrow/"))).toBe(true);
+  }, 60_000);
+
+  test("a gzip payload still decompresses, node:zlib loaded when needed", () => {
+    const { ok } = parseInFreshProcess("gzip", gzipSync(profile));
+    expect(ok).toBe(true);
+  }, 60_000);
+});
