@@ -103,19 +103,19 @@ async function baselineDecode(kind: string, path: string): Promise<{ ms: number;
     json: ["Bun JSON.parse", "JSON.parse(await Bun.file(P).text())"],
     otlp: [
       "protobufjs decode",
-      `(await import(${JSON.stringify(join(repo, "src/adapters/otlp/otlp-proto-schema.ts"))}` +
+      `(await import(${JSON.stringify(join(repo, "tests/adapters/reference-otlp/otlp-proto-schema.ts"))}` +
         `)).ExportTraceServiceRequest.decode(await Bun.file(P).bytes())`,
     ],
     perfetto: [
       "protobufjs decode",
       `(await import(` +
-        `${JSON.stringify(join(repo, "src/adapters/perfetto/perfetto-schema.ts"))}` +
+        `${JSON.stringify(join(repo, "tests/adapters/reference-perfetto/perfetto-schema.ts"))}` +
         `)).Trace.decode(await Bun.file(P).bytes())`,
     ],
   };
   const [what, expression] = decoders[kind]!;
   // Module loading is not part of the decode; the read is, as the import reads the file too.
-  const script = `const P = ${JSON.stringify(path)}; ${kind === "json" || kind === "lines" ? "" : `await import(${JSON.stringify(join(repo, kind === "otlp" ? "src/adapters/otlp/otlp-proto-schema.ts" : "src/adapters/perfetto/perfetto-schema.ts"))});`}
+  const script = `const P = ${JSON.stringify(path)}; ${kind === "json" || kind === "lines" ? "" : `await import(${JSON.stringify(join(repo, kind === "otlp" ? "tests/adapters/reference-otlp/otlp-proto-schema.ts" : "tests/adapters/reference-perfetto/perfetto-schema.ts"))});`}
     const t = performance.now(); const v = ${expression}; console.log(performance.now() - t);`;
   const run = await measure([process.execPath, "-e", script]);
   return { ms: Number(run.stdout.trim().split("\n").at(-1)), what };

@@ -126,8 +126,8 @@ function previousParserProbe(path: string, kind: "json" | "otlp" | "perfetto"): 
   }
   const schema =
     kind === "otlp"
-      ? "src/adapters/otlp/otlp-proto-schema.ts"
-      : "src/adapters/perfetto/perfetto-schema.ts";
+      ? "tests/adapters/reference-otlp/otlp-proto-schema.ts"
+      : "tests/adapters/reference-perfetto/perfetto-schema.ts";
   const type = kind === "otlp" ? "ExportTraceServiceRequest" : "Trace";
   return script(`import { ${type} as T } from ${JSON.stringify(join(repo, schema))};
     const t = performance.now(); T.decode(await Bun.file(${JSON.stringify(path)}).bytes()); console.log(performance.now() - t);`);

@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { DEFAULT_ADAPTER_LIMITS, type AdapterLimits } from "../../src/adapters/adapter.ts";
-import { Trace } from "../../src/adapters/perfetto/perfetto-schema.ts";
+import { Trace } from "./reference-perfetto/perfetto-schema.ts";
 import { adapterByName } from "../../src/adapters/registry.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 import { chromeTraceAdapter, cpuProfile, extractWith, limitation } from "./adapter-harness.ts";

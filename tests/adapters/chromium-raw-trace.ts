@@ -5,7 +5,7 @@
  * counters, default tracks). Tests compare each import with these counts.
  */
 import { expect } from "bun:test";
-import { Trace } from "../../src/adapters/perfetto/perfetto-schema.ts";
+import { Trace } from "./reference-perfetto/perfetto-schema.ts";
 import { functionKey } from "./reference-cpuprofile.ts";
 
 type Msg = Record<string, any>;

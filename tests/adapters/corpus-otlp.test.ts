@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
-import { ExportTraceServiceRequest } from "../../src/adapters/otlp/otlp-proto-schema.ts";
+import { ExportTraceServiceRequest } from "./reference-otlp/otlp-proto-schema.ts";
 import { adapterByName, detectAdapter } from "../../src/adapters/registry.ts";
 import { payload } from "./adapter-harness.ts";
 import { corpusFiles, headOf, loadPayload, parseLoose } from "./corpus-files.ts";

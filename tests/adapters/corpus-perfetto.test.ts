@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
-import { Trace } from "../../src/adapters/perfetto/perfetto-schema.ts";
+import { Trace } from "./reference-perfetto/perfetto-schema.ts";
 import { adapterByName, detectAdapter } from "../../src/adapters/registry.ts";
 import { corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
 import { bufferRows, traceEventBufferRows } from "./stream-harness.ts";

@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
-import { Trace } from "../../src/adapters/perfetto/perfetto-schema.ts";
+import { Trace } from "./reference-perfetto/perfetto-schema.ts";
 import { adapterByName, detectAdapter } from "../../src/adapters/registry.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 import { bufferRows } from "./stream-harness.ts";

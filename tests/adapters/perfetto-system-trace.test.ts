@@ -10,7 +10,7 @@ import { deflateSync } from "node:zlib";
 import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
 import { parseAtrace } from "../../src/adapters/perfetto/atrace-marks.ts";
 import { MAX_INFLATED_GROUP_BYTES } from "../../src/adapters/perfetto/compressed-packets.ts";
-import { Trace } from "../../src/adapters/perfetto/perfetto-schema.ts";
+import { Trace } from "./reference-perfetto/perfetto-schema.ts";
 import { adapterByName, detectAdapter } from "../../src/adapters/registry.ts";
 import { FlameoxError } from "../../src/domain/errors.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";

@@ -13,7 +13,7 @@ import type { SpillFile, SpillSpace } from "../../src/adapters/adapter.ts";
 import { FrameRegistry } from "../../src/adapters/common/frame-registry.ts";
 import { StackTrie, ROOT_STACK } from "../../src/adapters/common/stack-trie.ts";
 import { NsClock } from "../../src/adapters/common/time-ns.ts";
-import { Trace } from "../../src/adapters/perfetto/perfetto-schema.ts";
+import { Trace } from "./reference-perfetto/perfetto-schema.ts";
 import { adapterByName } from "../../src/adapters/registry.ts";
 import { MemorySpillSpace } from "../../src/adapters/trace-events/memory-spill.ts";
 import { EVIDENCE_SCHEMAS } from "../../src/domain/evidence-schema.ts";

@@ -17,7 +17,7 @@ import { deflateSync } from "node:zlib";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO } from "../helpers.ts";
-import { Trace } from "../../src/adapters/perfetto/perfetto-schema.ts";
+import { Trace } from "../adapters/reference-perfetto/perfetto-schema.ts";
 import { writeSimpleperf } from "../adapters/reference-simpleperf.ts";
 
 const FULL = process.env.FLAMEOX_FUZZ === "full";

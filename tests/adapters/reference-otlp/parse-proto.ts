@@ -9,7 +9,7 @@ import {
   type TypedAttribute,
   type TypedValue,
 } from "../../../src/adapters/otlp/attributes.ts";
-import { ExportTraceServiceRequest } from "../../../src/adapters/otlp/otlp-proto-schema.ts";
+import { ExportTraceServiceRequest } from "./otlp-proto-schema.ts";
 import type { OtlpRows } from "../../../src/adapters/otlp/otlp-rows.ts";
 import { OTLP_PROTO_FORMAT } from "../../../src/adapters/otlp/proto-values.ts";
 

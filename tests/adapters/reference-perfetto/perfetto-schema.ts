@@ -1,6 +1,7 @@
 /**
  * The subset of Perfetto's trace protos (protos/perfetto/trace/…) flameox reads, for
- * protobufjs: the reference decoder in tests. Field numbers as published by Perfetto.
+ * protobufjs: the reference decoder of the tests and the benchmarks' baseline (flameox itself
+ * reads traces with the WASM scanner). Field numbers as published by Perfetto.
  */
 import protobuf from "protobufjs";
 

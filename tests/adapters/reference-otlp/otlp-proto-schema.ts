@@ -1,7 +1,7 @@
 /**
  * The OTLP trace protocol (opentelemetry-proto v1: collector/trace/v1, trace/v1,
- * resource/v1, common/v1) for protobufjs: the reference decoder of the protobuf adapter's
- * whole-payload path and of the tests. Field numbers as published.
+ * resource/v1, common/v1) for protobufjs: the reference decoder of the tests and the benchmarks'
+ * baseline (flameox itself reads OTLP with the WASM scanner). Field numbers as published.
  */
 import protobuf from "protobufjs";
 
