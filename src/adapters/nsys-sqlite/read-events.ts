@@ -6,10 +6,9 @@
  * which), and the reference the sorted path is tested against.
  */
 import type { Database } from "bun:sqlite";
-import { openUntrustedSqlite, sqliteFailure } from "../sqlite/untrusted-database.ts";
 import { NsysEvents } from "./device-event-columns.ts";
 import { EVENT_TABLES } from "./nsys-tables.ts";
-import { type NsysRow, NsysRowReader, type NsysTrack } from "./nsys-rows.ts";
+import type { NsysRow, NsysRowReader, NsysTrack } from "./nsys-rows.ts";
 
 export type { NsysEvent } from "./device-event-columns.ts";
 export type { NsysTrack } from "./nsys-rows.ts";
@@ -22,18 +21,6 @@ export interface NsysRead {
   counts: Record<string, number>;
   skipped: Record<string, number>;
   skippedWhy: Record<string, string>;
-}
-
-/** The export's events held in memory, from its bytes. */
-export function readNsysEvents(bytes: Uint8Array, label: string, maxEvents: number): NsysRead {
-  const { db, schema } = openUntrustedSqlite(bytes, label);
-  try {
-    return readHeldEvents(new NsysRowReader(db, schema, label, maxEvents));
-  } catch (error) {
-    throw sqliteFailure(label, error);
-  } finally {
-    db.close();
-  }
 }
 
 /** Every event of the export, held, in the order the tables are read. */
