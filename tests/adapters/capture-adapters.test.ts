@@ -6,7 +6,8 @@
 import { describe, expect, test } from "bun:test";
 import type { AdapterPlanInput, HostFacts } from "../../src/adapters/capture/capture-adapter.ts";
 import { hyperfineCaptureAdapter } from "../../src/adapters/capture/hyperfine/adapter.ts";
-import { joinWords, splitWords } from "../../src/adapters/capture/hyperfine/shell-words.ts";
+import { joinWords } from "../../src/adapters/capture/hyperfine/shell-words.ts";
+import { splitWords } from "./split-words.ts";
 import { perfCaptureAdapter } from "../../src/adapters/capture/perf/adapter.ts";
 import { v8CpuCaptureAdapter } from "../../src/adapters/capture/v8-cpu/adapter.ts";
 import { v8HeapCaptureAdapter } from "../../src/adapters/capture/v8-heap/adapter.ts";
