@@ -7,21 +7,23 @@
 import { FlameoxError } from "../../domain/errors.ts";
 import { parseFailed } from "../json-guard.ts";
 import { ByteOrderMarkSkip, skipByteOrderMark } from "./byte-order-mark.ts";
-import { HostStrings } from "./host-strings.ts";
 import { JsonBatch } from "./json-batch.ts";
 import type { JsonProgram } from "./json-program.ts";
 import {
-  initArgs,
   JSON_INIT_PARAMS,
   JsonScanError,
   type JsonScannerConfig,
   SCAN_REPAIRED,
   ScanStatus,
 } from "./scanner-abi.ts";
-import type { ScannerCoreExports } from "./scanner-exports.ts";
+import {
+  INPUT_BYTES,
+  initialiseScanner,
+  type ScannerCoreExports,
+  ScannerDriver,
+} from "./scanner-driver.ts";
 import { parserModule, parserModuleSync } from "./wasm-modules.ts";
 
-const INPUT_BYTES = 1 << 20;
 /** The largest single JSON value captured as text (e.g. one event's args). */
 export const MAX_CAPTURE_BYTES = 32 << 20;
 /** The longest string interned as a name or value. */
@@ -83,19 +85,12 @@ export interface JsonScanOptions {
   documentOffset?: (scannerOffset: number) => number;
 }
 
-export class JsonScanner {
-  readonly strings = new HostStrings();
-  private readonly batch: JsonBatch;
-  private readonly mem: Uint8Array;
-  private readonly input: number;
-
+export class JsonScanner extends ScannerDriver<ScannerExports, JsonBatch> {
   private constructor(
-    private readonly wasm: ScannerExports,
+    wasm: ScannerExports,
     private readonly options: JsonScanOptions,
   ) {
-    this.batch = new JsonBatch(this.strings);
-    this.mem = new Uint8Array(wasm.memory.buffer);
-    this.input = wasm.inputPtr();
+    super(wasm, (strings) => new JsonBatch(strings));
   }
 
   static async open(program: JsonProgram, options: JsonScanOptions): Promise<JsonScanner> {
@@ -139,27 +134,15 @@ export class JsonScanner {
     return JsonScanner.initialise(wasm, program, options);
   }
 
-  /**
-   * Loads the program and sets up every buffer anew (the module's allocator starts over at
-   * `reserveProgram`).
-   */
+  /** Loads the program and sets up every buffer anew (see `initialiseScanner`). */
   private static initialise(
     wasm: ScannerExports,
     program: JsonProgram,
     options: JsonScanOptions,
   ): JsonScanner {
-    const words = program.compile();
-    const at = wasm.reserveProgram(words.byteLength);
-    new Int32Array(wasm.memory.buffer, at, words.length).set(words);
     const depth = Math.min(Math.max(1, options.maxDepth), 4096);
-    const ok = wasm.init(
-      ...initArgs(JSON_INIT_PARAMS, scannerConfig(depth, options.truncateJsonAt)),
-    );
-    if (!ok)
-      throw new FlameoxError(
-        "INTERNAL_ERROR",
-        "The JSON scanner could not allocate its buffers within its memory maximum",
-      );
+    const config = scannerConfig(depth, options.truncateJsonAt);
+    initialiseScanner(wasm, program.compile(), JSON_INIT_PARAMS, config, "JSON");
     wasm.allowValueSequence(options.valueSequence ? 1 : 0);
     return new JsonScanner(wasm, options);
   }
@@ -184,21 +167,6 @@ export class JsonScanner {
   ): Promise<{ repaired: boolean }> {
     for await (const chunk of skipByteOrderMark(chunks)) this.push(chunk, onBatch);
     return this.finish(repairArray, onBatch);
-  }
-
-  /** Scans a chunk; `onBatch` sees each batch of completed records. */
-  push(chunk: Uint8Array, onBatch: (batch: JsonBatch) => void): void {
-    for (let at = 0; at < chunk.length; at += INPUT_BYTES) {
-      const part = chunk.subarray(at, Math.min(chunk.length, at + INPUT_BYTES));
-      this.mem.set(part, this.input);
-      this.wasm.feed(part.length);
-      for (;;) {
-        const status = this.wasm.run();
-        if (status === ScanStatus.NEED_INPUT) break;
-        if (status === ScanStatus.ERROR) this.fail(onBatch);
-        this.deliver(onBatch);
-      }
-    }
   }
 
   /**
@@ -226,33 +194,11 @@ export class JsonScanner {
     return { repaired: status === ScanStatus.DONE + SCAN_REPAIRED };
   }
 
-  private deliver(onBatch: (batch: JsonBatch) => void): void {
-    const w = this.wasm;
-    this.strings.addFrom(this.mem, w.stringsPtr(), w.stringsCount());
-    this.batch.reset(
-      w.memory.buffer,
-      w.recordsPtr(),
-      w.recordCount(),
-      w.recordStride(),
-      w.textAreaPtr(),
-      w.textAreaBytes(),
-    );
-    if (this.batch.count > 0) onBatch(this.batch);
-    w.drain();
+  protected override textBytes(): number {
+    return this.wasm.textAreaBytes();
   }
 
-  /**
-   * Raises the scan's error after handing over the records completed before it, so the
-   * caller's own checks on them (an event limit) come first when they come first in the
-   * document, however the records happened to be batched.
-   */
-  private fail(onBatch: (batch: JsonBatch) => void): never {
-    const error = this.error();
-    this.deliver(onBatch);
-    throw error;
-  }
-
-  private error(): FlameoxError {
+  protected error(): FlameoxError {
     const code = this.wasm.errorCode() as JsonScanError;
     const at = this.options.documentOffset
       ? this.options.documentOffset(this.wasm.errorOffset())

@@ -4,20 +4,22 @@
  */
 import { FlameoxError } from "../../domain/errors.ts";
 import { parseFailed } from "../json-guard.ts";
-import { HostStrings } from "./host-strings.ts";
 import { ProtoBatch } from "./proto-batch.ts";
 import type { ProtoProgram } from "./proto-program.ts";
 import {
-  initArgs,
   PROTO_INIT_PARAMS,
   ProtoScanError,
   type ProtoScannerConfig,
   ScanStatus,
 } from "./scanner-abi.ts";
-import type { ScannerCoreExports } from "./scanner-exports.ts";
+import {
+  INPUT_BYTES,
+  initialiseScanner,
+  type ScannerCoreExports,
+  ScannerDriver,
+} from "./scanner-driver.ts";
 import { parserModule, parserModuleSync } from "./wasm-modules.ts";
 
-const INPUT_BYTES = 1 << 20;
 export const MAX_PROTO_STRING = 1 << 20;
 export const MAX_PROTO_BYTES = 16 << 20;
 
@@ -45,12 +47,7 @@ interface ProtoExports extends ScannerCoreExports<typeof PROTO_INIT_PARAMS> {
   restart(): void;
 }
 
-export class ProtoScanner {
-  readonly strings = new HostStrings();
-  private readonly batch: ProtoBatch;
-  private readonly mem: Uint8Array;
-  private readonly input: number;
-
+export class ProtoScanner extends ScannerDriver<ProtoExports, ProtoBatch> {
   /**
    * The document offset of a scanner offset, for errors (a piece of a document is scanned on its
    * own).
@@ -58,13 +55,11 @@ export class ProtoScanner {
   documentOffset: (scannerOffset: number) => number = (at) => at;
 
   private constructor(
-    private readonly wasm: ProtoExports,
+    wasm: ProtoExports,
     private readonly format: string,
     private readonly maxDepth: number,
   ) {
-    this.batch = new ProtoBatch(this.strings);
-    this.mem = new Uint8Array(wasm.memory.buffer);
-    this.input = wasm.inputPtr();
+    super(wasm, (strings) => new ProtoBatch(strings));
   }
 
   static async open(
@@ -87,48 +82,14 @@ export class ProtoScanner {
     options: { format: string; maxDepth: number },
   ): ProtoScanner {
     const wasm = new WebAssembly.Instance(module, { env: {} }).exports as unknown as ProtoExports;
-    const words = program.compile();
-    const at = wasm.reserveProgram(words.byteLength);
-    new Int32Array(wasm.memory.buffer, at, words.length).set(words);
     const depth = Math.min(Math.max(1, options.maxDepth), 1024);
-    const ok = wasm.init(...initArgs(PROTO_INIT_PARAMS, scannerConfig(depth)));
-    if (!ok)
-      throw new FlameoxError(
-        "INTERNAL_ERROR",
-        "The protobuf scanner could not allocate its buffers within its memory maximum",
-      );
+    initialiseScanner(wasm, program.compile(), PROTO_INIT_PARAMS, scannerConfig(depth), "protobuf");
     return new ProtoScanner(wasm, options.format, depth);
-  }
-
-  /** Scans a chunk; `onBatch` sees each batch of completed records. */
-  push(chunk: Uint8Array, onBatch: (batch: ProtoBatch) => void): void {
-    for (let at = 0; at < chunk.length; at += INPUT_BYTES) {
-      const part = chunk.subarray(at, Math.min(chunk.length, at + INPUT_BYTES));
-      this.mem.set(part, this.input);
-      this.wasm.feed(part.length);
-      for (;;) {
-        const status = this.wasm.run();
-        if (status === ScanStatus.NEED_INPUT) break;
-        if (status === ScanStatus.ERROR) this.fail(onBatch);
-        this.deliver(onBatch);
-      }
-    }
   }
 
   finish(onBatch: (batch: ProtoBatch) => void): void {
     if (this.wasm.finish() === ScanStatus.ERROR) this.fail(onBatch);
     this.deliver(onBatch);
-  }
-
-  /**
-   * Raises the scan's error after handing over the records completed before it, so the
-   * caller's own checks on them (a span limit) come first when they come first in the
-   * document, however the records happened to be batched.
-   */
-  private fail(onBatch: (batch: ProtoBatch) => void): never {
-    const error = this.error();
-    this.deliver(onBatch);
-    throw error;
   }
 
   /**
@@ -142,21 +103,7 @@ export class ProtoScanner {
     this.wasm.restart();
   }
 
-  private deliver(onBatch: (batch: ProtoBatch) => void): void {
-    const w = this.wasm;
-    this.strings.addFrom(this.mem, w.stringsPtr(), w.stringsCount());
-    this.batch.reset(
-      w.memory.buffer,
-      w.recordsPtr(),
-      w.recordCount(),
-      w.recordStride(),
-      w.textAreaPtr(),
-    );
-    if (this.batch.count > 0) onBatch(this.batch);
-    w.drain();
-  }
-
-  private error(): FlameoxError {
+  protected error(): FlameoxError {
     const at = this.documentOffset(this.wasm.errorOffset());
     switch (this.wasm.errorCode() as ProtoScanError) {
       case ProtoScanError.END:
