@@ -45,53 +45,42 @@ export interface EventCursor {
   args(): Uint8Array | null;
 }
 
-/** Views of one block's columns over a buffer. */
-class BlockViews implements EventViews {
-  readonly seq: Float64Array;
-  readonly start: Float64Array;
-  readonly dur: Float64Array;
-  readonly threadNs: Float64Array;
-  readonly track: Int32Array;
-  readonly frame: Int32Array;
-  readonly name: Int32Array;
-  readonly cat: Int32Array;
-  readonly ph: Int32Array;
-  readonly argsLen: Int32Array;
-  readonly kind: Uint8Array;
-  readonly flags: Uint8Array;
-  readonly args: Uint8Array;
-
-  constructor(buffer: ArrayBuffer, n: number, argsBytes: number) {
-    let at = 0;
-    const f64 = () => {
-      const v = new Float64Array(buffer, at, n);
-      at += 8 * n;
-      return v;
-    };
-    const i32 = () => {
-      const v = new Int32Array(buffer, at, n);
-      at += 4 * n;
-      return v;
-    };
-    const u8 = () => {
-      const v = new Uint8Array(buffer, at, n);
-      at += n;
-      return v;
-    };
-    this.seq = f64();
-    this.start = f64();
-    this.dur = f64();
-    this.threadNs = f64();
-    this.track = i32();
-    this.frame = i32();
-    this.name = i32();
-    this.cat = i32();
-    this.ph = i32();
-    this.argsLen = i32();
-    this.kind = u8();
-    this.flags = u8();
-    this.args = new Uint8Array(buffer, at, argsBytes);
-  }
+/**
+ * Views of one block's columns over a buffer. The properties are evaluated in the order
+ * written, which is the layout's order (see the file's comment).
+ */
+function blockViews(buffer: ArrayBuffer, n: number, argsBytes: number): EventViews {
+  let at = 0;
+  const f64 = () => {
+    const v = new Float64Array(buffer, at, n);
+    at += 8 * n;
+    return v;
+  };
+  const i32 = () => {
+    const v = new Int32Array(buffer, at, n);
+    at += 4 * n;
+    return v;
+  };
+  const u8 = () => {
+    const v = new Uint8Array(buffer, at, n);
+    at += n;
+    return v;
+  };
+  return {
+    seq: f64(),
+    start: f64(),
+    dur: f64(),
+    threadNs: f64(),
+    track: i32(),
+    frame: i32(),
+    name: i32(),
+    cat: i32(),
+    ph: i32(),
+    argsLen: i32(),
+    kind: u8(),
+    flags: u8(),
+    args: new Uint8Array(buffer, at, argsBytes),
+  };
 }
 
 /**
@@ -131,7 +120,7 @@ export class RunWriter {
       }
       const size = bodyBytes(n, argsBytes);
       if (size > this.buffer.byteLength) this.buffer = new ArrayBuffer(size);
-      writeBlock(new BlockViews(this.buffer, n, argsBytes), cols, order.subarray(from, from + n));
+      writeBlock(blockViews(this.buffer, n, argsBytes), cols, order.subarray(from, from + n));
       this.header[0] = n;
       this.header[1] = argsBytes;
       file.append(new Uint8Array(this.header.buffer));
@@ -140,7 +129,7 @@ export class RunWriter {
   }
 }
 
-function writeBlock(v: BlockViews, cols: TraceColumns, order: Int32Array): void {
+function writeBlock(v: EventViews, cols: TraceColumns, order: Int32Array): void {
   let argsAt = 0;
   for (let j = 0; j < order.length; j++) {
     const i = order[j]!;
@@ -171,14 +160,14 @@ export class RunCursor implements EventCursor {
   i = -1;
   n = 0;
   argsAt = 0;
-  v: BlockViews;
+  v: EventViews;
   private position = 0;
   private nextArgsAt = 0;
   private buffer = new ArrayBuffer(0);
   private readonly header = new Int32Array(HEADER_BYTES / 4);
 
   constructor(private readonly file: SpillFile) {
-    this.v = new BlockViews(this.buffer, 0, 0);
+    this.v = blockViews(this.buffer, 0, 0);
   }
 
   next(): boolean {
@@ -205,7 +194,7 @@ export class RunCursor implements EventCursor {
       this.buffer = new ArrayBuffer(Math.max(size, this.buffer.byteLength * 2));
     this.file.read(new Uint8Array(this.buffer, 0, size), this.position + HEADER_BYTES);
     this.position += HEADER_BYTES + size;
-    this.v = new BlockViews(this.buffer, n, argsBytes);
+    this.v = blockViews(this.buffer, n, argsBytes);
     this.n = n;
     this.i = -1;
     this.nextArgsAt = 0;
