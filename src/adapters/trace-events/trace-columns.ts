@@ -48,47 +48,36 @@ export class TraceColumns {
     return this.kind.push(0);
   }
 
+  /** Every column but the args texts (each holds one value per event). */
+  private readonly columns = [
+    this.seq,
+    this.kind,
+    this.flags,
+    this.track,
+    this.startNs,
+    this.durNs,
+    this.threadNs,
+    this.frame,
+    this.name,
+    this.cat,
+    this.ph,
+    this.argsRef,
+  ];
+
   /**
    * Adds `n` events numbered from `seq` at once and returns the first one's index: every
    * other column of those events is the caller's to set (see chrome-trace/piece-merge.ts).
    */
   extend(n: number, seq: number): number {
-    const at = this.seq.extend(n);
+    const at = this.length;
+    for (const column of this.columns) column.extend(n);
     for (let i = 0; i < n; i++) this.seq.array[at + i] = seq + i;
-    for (const column of [
-      this.kind,
-      this.flags,
-      this.track,
-      this.startNs,
-      this.durNs,
-      this.threadNs,
-      this.frame,
-      this.name,
-      this.cat,
-      this.ph,
-      this.argsRef,
-    ])
-      column.extend(n);
     return at;
   }
 
   /** Empties the columns, keeping their capacity for the next run. */
   clear(): void {
-    for (const column of [
-      this.seq,
-      this.kind,
-      this.flags,
-      this.track,
-      this.startNs,
-      this.durNs,
-      this.threadNs,
-      this.frame,
-      this.name,
-      this.cat,
-      this.ph,
-      this.argsRef,
-    ])
-      column.length = 0;
+    for (const column of this.columns) column.length = 0;
     this.args.clear();
   }
 }
