@@ -4,8 +4,9 @@
  * paths and names are cut to a fixed size, and the row count stays under the adapter's
  * event limit. Counts what it wrote per file so adapters can report totals.
  */
-import { type CellValue, TableBuffer } from "../../domain/table-buffer.ts";
-import { parseFailed, tooLarge } from "../json-guard.ts";
+import type { CellValue } from "../../domain/table-buffer.ts";
+import { BoundedRowWriter } from "../common/bounded-rows.ts";
+import { parseFailed } from "../json-guard.ts";
 
 const MAX_NAME_CHARS = 4096;
 const INT32_MIN = -2_147_483_648;
@@ -24,34 +25,10 @@ export interface CoverageRow {
   branches_total?: number | null;
 }
 
-export class CoverageLineWriter {
-  private count = 0;
+export class CoverageLineWriter extends BoundedRowWriter {
   private lastFile: string | null = null;
   private lastCut: string | null = null;
   readonly files = new Set<string>();
-  constructor(
-    private table: TableBuffer,
-    private readonly label: string,
-    private readonly maxRows: number,
-  ) {}
-
-  get rows(): number {
-    return this.count;
-  }
-
-  /** Rows waiting in the current table (see `take`). */
-  get pending(): number {
-    return this.table.rowCount;
-  }
-
-  /**
-   * Hands over the rows written so far and goes on in a new table (a streaming adapter's batch).
-   */
-  take(): TableBuffer {
-    const full = this.table;
-    this.table = new TableBuffer(full.schema);
-    return full;
-  }
 
   private readonly cells: Record<string, CellValue> = {};
 
@@ -72,8 +49,7 @@ export class CoverageLineWriter {
   }
 
   add(row: CoverageRow): void {
-    if (this.count >= this.maxRows)
-      throw tooLarge(this.label, "coverage rows", this.count + 1, this.maxRows);
+    this.checkRoom("coverage rows");
     // Rows come file by file: reuse the cut path string instead of one copy per line.
     if (row.file !== this.lastFile) {
       this.lastFile = row.file;

@@ -4,8 +4,7 @@
  * carry megabytes of captured output) and the row says so in `truncated`; the row count
  * is held under the adapter's event limit.
  */
-import { TableBuffer } from "../../domain/table-buffer.ts";
-import { tooLarge } from "../json-guard.ts";
+import { BoundedRowWriter } from "../common/bounded-rows.ts";
 
 /**
  * Characters of a failure message kept: enough for the assertion and its first explanation lines.
@@ -47,40 +46,15 @@ export interface TestResultRow {
   rerun_index?: number | null;
 }
 
-export class TestResultWriter {
-  private count = 0;
+export class TestResultWriter extends BoundedRowWriter {
   /**
    * Reports repeat a test's identity on every phase row (setup, call, teardown); reusing the
    * previous row's string instances when equal keeps one copy instead of three.
    */
   private previous: Record<string, string | null> = {};
-  constructor(
-    private table: TableBuffer,
-    private readonly label: string,
-    private readonly maxRows: number,
-  ) {}
-
-  get rows(): number {
-    return this.count;
-  }
-
-  /** Rows waiting in the current table (see `take`). */
-  get pending(): number {
-    return this.table.rowCount;
-  }
-
-  /**
-   * Hands over the rows written so far and goes on in a new table (a streaming adapter's batch).
-   */
-  take(): TableBuffer {
-    const full = this.table;
-    this.table = new TableBuffer(full.schema);
-    return full;
-  }
 
   add(row: TestResultRow): void {
-    if (this.count >= this.maxRows)
-      throw tooLarge(this.label, "test report records", this.count + 1, this.maxRows);
+    this.checkRoom("test report records");
     let truncated = false;
     const cut = (text: string | null | undefined, max: number): string | null => {
       if (text === null || text === undefined) return null;
