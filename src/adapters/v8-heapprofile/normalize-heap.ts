@@ -14,7 +14,7 @@ import { NsClock } from "../common/time-ns.ts";
 import { SINGLE_TRACK } from "../common/track.ts";
 import { expectationFailed, isPlainObject, tooLarge } from "../json-guard.ts";
 import { buildNodeTree } from "../v8-sample-tree/node-tree.ts";
-import type { NodeSamples } from "../v8-sample-tree/sample-weights.ts";
+import { noSamples } from "../v8-sample-tree/sample-weights.ts";
 import { aggregateTree } from "../v8-sample-tree/tree-aggregation.ts";
 import type { AdapterLimits } from "../adapter.ts";
 import { HEAP_FORMAT, type HeapProfileInput } from "./heap-input.ts";
@@ -60,18 +60,7 @@ export function heapEvidence(
   const frames = new FrameRegistry();
   const tree = buildNodeTree(treeNodes, frames, HEAP_FORMAT);
 
-  const weights: NodeSamples = {
-    selfCount: new Float64Array(tree.size),
-    selfNs: new Float64Array(tree.size),
-    firstRelNs: new Float64Array(tree.size).fill(Number.POSITIVE_INFINITY),
-    attributed: 0,
-    rootSamples: 0,
-    dropped: 0,
-    clampedDeltas: 0,
-    missingDeltas: 0,
-    totalNs: 0,
-    lastDuration: "none",
-  };
+  const weights = noSamples(tree.size);
   let rootBytes = 0;
   for (let i = 0; i < tree.size; i++) {
     const bytes = flat[i]!.selfSize as number;

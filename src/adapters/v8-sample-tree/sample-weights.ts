@@ -36,6 +36,22 @@ export interface NodeSamples {
   lastDuration: "end_time" | "mean" | "none";
 }
 
+/** Weights of a tree of `size` nodes before any sample is attributed. */
+export function noSamples(size: number): NodeSamples {
+  return {
+    selfCount: new Float64Array(size),
+    selfNs: new Float64Array(size),
+    firstRelNs: new Float64Array(size).fill(Number.POSITIVE_INFINITY),
+    attributed: 0,
+    rootSamples: 0,
+    dropped: 0,
+    clampedDeltas: 0,
+    missingDeltas: 0,
+    totalNs: 0,
+    lastDuration: "none",
+  };
+}
+
 export function attributeSamples(
   timeline: SampleTimeline,
   tree: NodeTree,
@@ -45,18 +61,7 @@ export function attributeSamples(
 ): NodeSamples {
   const { samples } = timeline;
   const n = samples.length;
-  const result: NodeSamples = {
-    selfCount: new Float64Array(tree.size),
-    selfNs: new Float64Array(tree.size),
-    firstRelNs: new Float64Array(tree.size).fill(Number.POSITIVE_INFINITY),
-    attributed: 0,
-    rootSamples: 0,
-    dropped: 0,
-    clampedDeltas: 0,
-    missingDeltas: 0,
-    totalNs: 0,
-    lastDuration: "none",
-  };
+  const result = noSamples(tree.size);
   if (n === 0) return result;
   const deltaNs = deltasInNs(timeline, n, format, result);
   let at = clock.relNs(timeline.startTimeUs);
