@@ -7,26 +7,7 @@
  * tests, so a parameter or code added on one side only fails the build.
  */
 
-/** `init`'s parameters of the JSON scanner, in declaration order. */
-export const JSON_INIT_PARAMS = [
-  "maxDepth",
-  "inputBytes",
-  "stringBytes",
-  "captureBytes",
-  "outRecordsCap",
-  "textCap",
-  "softRecords",
-  "softText",
-  "dictSlotsLog2",
-  "dictArena",
-  "newStringsCap",
-  "truncateAt",
-] as const;
-
-/**
- * `init`'s parameters of the protobuf scanner, in declaration order (no truncation: texts are not
- * JSON).
- */
+/** `init`'s parameters of the protobuf scanner, in declaration order. */
 export const PROTO_INIT_PARAMS = [
   "maxDepth",
   "inputBytes",
@@ -40,6 +21,12 @@ export const PROTO_INIT_PARAMS = [
   "dictArena",
   "newStringsCap",
 ] as const;
+
+/**
+ * `init`'s parameters of the JSON scanner: the protobuf scanner's (both modules set up the same
+ * core) and the length past which JSON texts are cut, which protobuf texts never are.
+ */
+export const JSON_INIT_PARAMS = [...PROTO_INIT_PARAMS, "truncateAt"] as const;
 
 type Params = readonly string[];
 /** A scanner's configuration: one number per `init` parameter, by name. */
