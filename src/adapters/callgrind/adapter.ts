@@ -35,9 +35,8 @@ export const callgrindAdapter: ProducerAdapter = {
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const reader = new CallgrindReader(input.limits.maxEvents);
     await splitLines(input.chunks, new LineSplitter(CALLGRIND_FORMAT, reader.onLine));
-    const evidence = evidenceOf(reader);
-    const { frames, frame_measurements, call_edges } = evidence.tables;
-    return { ...evidence, tables: { frames, frame_measurements, call_edges }, streamed: [] };
+    // Functions and call arcs only: small enough to hand over whole.
+    return { ...evidenceOf(reader), streamed: [] };
   },
 };
 

@@ -44,13 +44,7 @@ export const massifAdapter: ProducerAdapter = {
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const reader = new MassifReader(input.limits.maxEvents);
     await splitLines(input.chunks, new LineSplitter(MASSIF_FORMAT, reader.onLine));
-    const evidence = evidenceOf(reader);
-    const { frames, frame_measurements, call_edges, stacks } = evidence.tables;
-    return {
-      ...evidence,
-      tables: { frames, frame_measurements, call_edges, stacks },
-      streamed: [],
-    };
+    return { ...evidenceOf(reader), streamed: [] };
   },
 };
 
