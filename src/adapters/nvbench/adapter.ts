@@ -108,17 +108,26 @@ function numeric(at: string, datum: Record<string, unknown>): number | null {
   return value;
 }
 
+/** Fails unless `value` (at `at`) is an object whose `key` is a string. */
+function checkStringKey<K extends string>(
+  at: string,
+  value: unknown,
+  key: K,
+): asserts value is Record<string, unknown> & Record<K, string> {
+  if (!isPlainObject(value) || typeof value[key] !== "string")
+    throw expectationFailed(
+      LABEL,
+      `${at}.${key}`,
+      "a string",
+      isPlainObject(value) ? value[key] : value,
+    );
+}
+
 function axisDimensions(at: string, axisValues: unknown): Dims {
   if (axisValues === null || axisValues === undefined) return {};
   const dims: Dims = {};
   arrayAt(LABEL, `${at}.axis_values`, axisValues).forEach((axis, i) => {
-    if (!isPlainObject(axis) || typeof axis.name !== "string")
-      throw expectationFailed(
-        LABEL,
-        `${at}.axis_values[${i}].name`,
-        "a string",
-        isPlainObject(axis) ? axis.name : axis,
-      );
+    checkStringKey(`${at}.axis_values[${i}]`, axis, "name");
     const n = numeric(`${at}.axis_values[${i}]`, axis);
     dims[`axis.${axis.name}`] = n ?? (axis.value === undefined ? null : String(axis.value));
   });
@@ -133,13 +142,7 @@ function readSummary(
   out: MeasurementWriter,
   tally: Tally,
 ): void {
-  if (!isPlainObject(summary) || typeof summary.tag !== "string")
-    throw expectationFailed(
-      LABEL,
-      `${at}.tag`,
-      "a string",
-      isPlainObject(summary) ? summary.tag : summary,
-    );
+  checkStringKey(at, summary, "tag");
   const data = arrayAt(LABEL, `${at}.data`, summary.data);
   const tag = summary.tag;
   const hint = typeof summary.hint === "string" ? summary.hint : null;
@@ -170,13 +173,7 @@ function readSummary(
   }
   data.forEach((datum, d) => {
     const where = `${at}.data[${d}]`;
-    if (!isPlainObject(datum) || typeof datum.name !== "string")
-      throw expectationFailed(
-        LABEL,
-        `${where}.name`,
-        "a string",
-        isPlainObject(datum) ? datum.name : datum,
-      );
+    checkStringKey(where, datum, "name");
     const value = numeric(where, datum);
     if (value === null) {
       out.skip(
@@ -201,13 +198,7 @@ function readState(
   out: MeasurementWriter,
   tally: Tally,
 ): void {
-  if (!isPlainObject(state) || typeof state.name !== "string")
-    throw expectationFailed(
-      LABEL,
-      `${at}.name`,
-      "a string",
-      isPlainObject(state) ? state.name : state,
-    );
+  checkStringKey(at, state, "name");
   tally.states++;
   if (state.is_skipped === true) {
     tally.skipped++;
@@ -260,13 +251,7 @@ export const nvbenchAdapter = benchmarkAdapter({
     const tally: Tally = { states: 0, skipped: 0, summaries: 0, sidecars: [], companions: [] };
     benchmarks.forEach((bench, b) => {
       const at = `benchmarks[${b}]`;
-      if (!isPlainObject(bench) || typeof bench.name !== "string")
-        throw expectationFailed(
-          LABEL,
-          `${at}.name`,
-          "a string",
-          isPlainObject(bench) ? bench.name : bench,
-        );
+      checkStringKey(at, bench, "name");
       const name = bench.name;
       arrayAt(LABEL, `${at}.states`, bench.states).forEach((state, s) =>
         readState(`${at}.states[${s}]`, state, name, devices, out, tally),
