@@ -75,17 +75,8 @@ export function lineSampledAdapter<R extends SampledLineReader>(
       const lines = new LineSplitter(f.format, reader.onLine);
       await splitLines(input.chunks, lines);
       reader.finish();
-      const tables = out.emitSmall();
-      await out.writeStacks(input.sink);
-      return {
-        ...described(reader, out, lines),
-        tables: {
-          frames: tables.frames,
-          frame_measurements: tables.frame_measurements,
-          call_edges: tables.call_edges,
-        },
-        streamed: ["stacks"],
-      };
+      const tables = await out.emitStreamed(input.sink);
+      return { ...described(reader, out, lines), tables, streamed: ["stacks"] };
     },
   };
 }

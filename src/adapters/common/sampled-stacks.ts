@@ -89,8 +89,22 @@ export class SampledStacks {
     return tables;
   }
 
+  /**
+   * The streaming path: frames, measurements and edges, built whole, and the stacks written
+   * through `sink`.
+   */
+  async emitStreamed(
+    sink: EvidenceSink,
+  ): Promise<
+    Pick<Record<EvidenceTableName, TableBuffer>, "frames" | "frame_measurements" | "call_edges">
+  > {
+    const { frames, frame_measurements, call_edges } = this.emitSmall();
+    await this.writeStacks(sink);
+    return { frames, frame_measurements, call_edges };
+  }
+
   /** Frames, measurements and edges; stacks are left to `writeStacks`. */
-  emitSmall(): Record<EvidenceTableName, TableBuffer> {
+  private emitSmall(): Record<EvidenceTableName, TableBuffer> {
     const tables = emptyTables();
     this.frames.emit(tables.frames);
     const lookup = (t: number) => this.tracks[t]!;
@@ -99,7 +113,7 @@ export class SampledStacks {
     return tables;
   }
 
-  async writeStacks(sink: EvidenceSink): Promise<void> {
+  private async writeStacks(sink: EvidenceSink): Promise<void> {
     await writeStackChunks(
       sink,
       [...this.measured.values()].map((m) => m.stacks),

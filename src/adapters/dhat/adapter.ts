@@ -60,16 +60,6 @@ export const dhatAdapter: ProducerAdapter = {
     } finally {
       points.dispose();
     }
-    const tables = out.emitSmall();
-    await out.writeStacks(input.sink);
-    return {
-      ...described,
-      tables: {
-        frames: tables.frames,
-        frame_measurements: tables.frame_measurements,
-        call_edges: tables.call_edges,
-      },
-      streamed: ["stacks"],
-    };
+    return { ...described, tables: await out.emitStreamed(input.sink), streamed: ["stacks"] };
   },
 };

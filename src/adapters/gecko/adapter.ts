@@ -123,19 +123,13 @@ export const geckoAdapter: ProducerAdapter = {
       const facts = doc.finish();
       evidence.handOver();
       await write();
-      const tables = evidence.out.emitSmall();
-      await evidence.out.writeStacks(input.sink);
+      const tables = await evidence.out.emitStreamed(input.sink);
       return {
         adapter: SELF.name,
         adapterVersion: SELF.version,
         producer: facts.product,
         producerVersion: null,
-        tables: {
-          frames: tables.frames,
-          frame_measurements: tables.frame_measurements,
-          call_edges: tables.call_edges,
-          tracks: evidence.tracks,
-        },
+        tables: { ...tables, tracks: evidence.tracks },
         streamed: ["stacks", "trace_events"],
         ...evidence.limitationsAndSummary(facts, doc.counts),
       };

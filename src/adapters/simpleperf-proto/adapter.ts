@@ -92,16 +92,7 @@ export const simpleperfProtoAdapter: ProducerAdapter = {
     } finally {
       spool.dispose();
     }
-    const tables = out.emitSmall();
-    await out.writeStacks(input.sink);
-    return {
-      ...described(reader, framer, out),
-      tables: {
-        frames: tables.frames,
-        frame_measurements: tables.frame_measurements,
-        call_edges: tables.call_edges,
-      },
-      streamed: ["stacks"],
-    };
+    const tables = await out.emitStreamed(input.sink);
+    return { ...described(reader, framer, out), tables, streamed: ["stacks"] };
   },
 };

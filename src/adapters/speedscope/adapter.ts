@@ -122,16 +122,9 @@ export const speedscopeAdapter: ProducerAdapter = {
     } finally {
       disposeSpools(spools);
     }
-    const tables = out.emitSmall();
-    await out.writeStacks(input.sink);
     return {
       ...described,
-      tables: {
-        frames: tables.frames,
-        frame_measurements: tables.frame_measurements,
-        call_edges: tables.call_edges,
-        tracks: rows.tracks,
-      },
+      tables: { ...(await out.emitStreamed(input.sink)), tracks: rows.tracks },
       streamed: ["stacks", "trace_events"],
     };
   },
