@@ -31,7 +31,7 @@ import {
   KIND_COMPLETE,
   KIND_END,
   KIND_EVENT,
-  type ScanCounts,
+  noScanCounts,
 } from "../trace-events/event-kinds.ts";
 import type { SliceFrames } from "../trace-events/slice-frames.ts";
 import { asyncIdOf, type TrackRegistry } from "./tracks.ts";
@@ -105,14 +105,7 @@ export interface ProfileEventObserver {
 }
 
 export class EventScan {
-  readonly counts: ScanCounts = {
-    malformed: 0,
-    missingTs: 0,
-    unknownPhases: 0,
-    clamped: 0,
-    missingDur: 0,
-    metadata: 0,
-  };
+  readonly counts = noScanCounts();
   /** Per track: the latest end of its events (what open-ended slices are closed at). */
   readonly trackEndNs: number[] = [];
   clock: NsClock | null = null;

@@ -12,7 +12,7 @@ import {
   KIND_END,
   KIND_EVENT,
   KIND_COMPLETE,
-  type ScanCounts,
+  noScanCounts,
 } from "../trace-events/event-kinds.ts";
 import { SliceFrames } from "../trace-events/slice-frames.ts";
 import type { EventSpool } from "../trace-events/event-spool.ts";
@@ -47,14 +47,7 @@ export class PerfettoImport implements PerfettoEventSink {
   readonly domain = new ClockDomain();
   readonly samples: PerfettoSamples;
   readonly heap: PerfettoHeap;
-  readonly counts: ScanCounts = {
-    malformed: 0,
-    missingTs: 0,
-    unknownPhases: 0,
-    clamped: 0,
-    missingDur: 0,
-    metadata: 0,
-  };
+  readonly counts = noScanCounts();
   /** Per track: the latest end of its events. */
   readonly trackEndNs: number[] = [];
   packets = 0;

@@ -21,3 +21,8 @@ export interface ScanCounts {
   missingDur: number;
   metadata: number;
 }
+
+/** Counts of a scan that has skipped or repaired nothing yet. */
+export function noScanCounts(): ScanCounts {
+  return { malformed: 0, missingTs: 0, unknownPhases: 0, clamped: 0, missingDur: 0, metadata: 0 };
+}
