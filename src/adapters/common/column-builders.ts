@@ -88,7 +88,8 @@ export class Int64Builder {
     const high = baseHigh + carry;
     if (high < -0x8000_0000 || high > 0x7fff_ffff)
       throw new RangeError(
-        `Value ${BigInt(baseHigh) * 2n ** 32n + BigInt(baseLow) + BigInt(offset)} does not fit int64`,
+        `Value ${BigInt(baseHigh) * 2n ** 32n + BigInt(baseLow) + BigInt(offset)} does not ` +
+          `fit int64`,
       );
     this.words[2 * row] = low - carry * TWO_32;
     this.words[2 * row + 1] = high;

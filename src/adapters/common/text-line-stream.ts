@@ -91,7 +91,8 @@ export class LineSplitter {
   private tooLong() {
     return parseFailed(
       this.format,
-      `line ${this.lines + 1} is longer than ${this.maxLineChars} characters (not a line-oriented text profile, or a corrupted one)`,
+      `line ${this.lines + 1} is longer than ${this.maxLineChars} characters (not a ` +
+        `line-oriented text profile, or a corrupted one)`,
     );
   }
 }

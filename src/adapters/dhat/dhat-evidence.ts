@@ -200,7 +200,9 @@ export function dhatEvidence(
   } else {
     limitations.push({
       code: "mode_not_imported",
-      message: `DHAT ${mode} mode counts copies or ad-hoc events, not heap allocations; nothing was imported from it`,
+      message:
+        `DHAT ${mode} mode counts copies or ad-hoc events, not heap allocations; nothing was ` +
+        `imported from it`,
     });
   }
   const unsymbolized = out.frames.countUnsymbolized();

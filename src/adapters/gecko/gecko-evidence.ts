@@ -229,7 +229,8 @@ export class GeckoEvidence {
       limitations.push({
         code: "samples_without_stack",
         message:
-          "Samples without a stack (the thread was idle or its stack was not captured) are not attributed to any frame",
+          "Samples without a stack (the thread was idle or its stack was not captured) are " +
+          "not attributed to any frame",
         count: this.withoutStack,
       });
     if (this.untimed > 0)
@@ -254,7 +255,8 @@ export class GeckoEvidence {
       limitations.push({
         code: "cpu_deltas_not_imported",
         message:
-          "Threads whose samples carry CPU time deltas (threadCPUDelta): samples are counted and timed by wall clock; the CPU deltas are not imported",
+          "Threads whose samples carry CPU time deltas (threadCPUDelta): samples are counted " +
+          "and timed by wall clock; the CPU deltas are not imported",
         count: counts.cpuDeltas,
       });
     if (counts.allocations > 0)

@@ -65,7 +65,8 @@ export class NsysRowReader {
     unclosed_nvtx_ranges:
       "NVTX ranges without an end (the capture stopped while they were open) were skipped",
     other_nvtx_records:
-      "NVTX records that are not ranges or marks (domain, category and thread names) are not events",
+      "NVTX records that are not ranges or marks (domain, category and thread names) are not " +
+      "events",
   };
   /** Events kept so far. */
   kept = 0;
@@ -166,7 +167,10 @@ export class NsysRowReader {
       return `${pid}:${tid}`;
     }
     const { pid } = hostIds(num(row.globalPid) ?? 0);
-    return `gpu${num(row.deviceId) ?? 0}:pid${pid}.ctx${num(row.contextId) ?? 0}.stream${num(row.streamId) ?? 0}`;
+    return (
+      `gpu${num(row.deviceId) ?? 0}:pid${pid}.ctx${num(row.contextId) ?? 0}.stream` +
+      `${num(row.streamId) ?? 0}`
+    );
   }
 
   /**

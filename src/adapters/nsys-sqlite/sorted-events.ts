@@ -66,7 +66,10 @@ function trackIdSql(spec: EventTable): string {
     const g = numberOr0("globalTid");
     return `((${g} / 16777216) % 16777216) || ':' || (${g} % 16777216)`;
   }
-  return `'gpu' || ${numberOr0("deviceId")} || ':pid' || ((${numberOr0("globalPid")} / 16777216) % 16777216) || '.ctx' || ${numberOr0("contextId")} || '.stream' || ${numberOr0("streamId")}`;
+  return (
+    `'gpu' || ${numberOr0("deviceId")} || ':pid' || ((${numberOr0("globalPid")} / 16777216) % ` +
+    `16777216) || '.ctx' || ${numberOr0("contextId")} || '.stream' || ${numberOr0("streamId")}`
+  );
 }
 
 /** A time as the double the reader holds. */
@@ -79,7 +82,10 @@ const asDouble = (column: string) => `CAST("${column}" AS REAL)`;
 function endOrStartSql(spec: EventTable): string {
   const mark =
     spec.category === "nvtx" ? `WHEN "eventType" = ${NVTX_MARK} THEN ${asDouble("start")} ` : "";
-  return `CASE ${mark}WHEN typeof("end") IN ('integer', 'real') THEN ${asDouble("end")} ELSE ${asDouble("start")} END`;
+  return (
+    `CASE ${mark}WHEN typeof("end") IN ('integer', 'real') THEN ${asDouble("end")} ` +
+    `ELSE ${asDouble("start")} END`
+  );
 }
 
 /** Rows that may become events (the reader skips the others before it asks for their track). */
@@ -110,7 +116,9 @@ export function sortedReadPlan(reader: NsysRowReader): SortedReadPlan {
   for (const [order, spec] of EVENT_TABLES.entries()) {
     const select = reader.selectList(spec);
     if (select === null || reason !== null) continue;
-    const rows = `SELECT rowid AS "_rid", ${select.join(", ")} FROM ${spec.table} ORDER BY rowid LIMIT ${reader.rowLimit}`;
+    const rows =
+      `SELECT rowid AS "_rid", ${select.join(", ")} FROM ${spec.table} ORDER BY rowid ` +
+      `LIMIT ${reader.rowLimit}`;
     reason =
       scanOrderProblem(reader, spec, select) ?? trackIdProblem(reader, spec, select, identities);
     found.push({ spec, order, select, rows });
@@ -132,7 +140,9 @@ export function sortedReadPlan(reader: NsysRowReader): SortedReadPlan {
     return {
       spec,
       order,
-      sql: `SELECT ${key} AS "_track", ${asDouble("start")} AS "_start", ${endOrStartSql(spec)} AS "_eos", "_rid", ${columns} FROM (${rows}) ORDER BY 1, 2, 3 DESC, "_rid"`,
+      sql:
+        `SELECT ${key} AS "_track", ${asDouble("start")} AS "_start", ${endOrStartSql(spec)} ` +
+        `AS "_eos", "_rid", ${columns} FROM (${rows}) ORDER BY 1, 2, 3 DESC, "_rid"`,
     };
   });
   return {
@@ -184,13 +194,17 @@ function trackIdProblem(
   const columns = trackColumns(spec).map((c) => `"${c}"`);
   const keys = reader.db
     .query(
-      `SELECT DISTINCT ${trackIdSql(spec)} AS "_track", ${columns.join(", ")} FROM (${rows}) WHERE ${mayBeEventSql(spec)}`,
+      `SELECT DISTINCT ${trackIdSql(spec)} AS "_track", ${columns.join(", ")} FROM (${rows}) ` +
+        `WHERE ${mayBeEventSql(spec)}`,
     )
     .iterate() as Iterable<NsysRow>;
   for (const key of keys) {
     const id = reader.trackId(spec, key);
     if (id !== key._track)
-      return `${spec.table} has track columns whose id SQL writes as ${JSON.stringify(key._track)}, not ${JSON.stringify(id)}`;
+      return (
+        `${spec.table} has track columns whose id SQL writes as ${JSON.stringify(key._track)}, ` +
+        `not ${JSON.stringify(id)}`
+      );
     const track = reader.trackIdentity(spec, key);
     const json = JSON.stringify(track);
     const seen = identities.get(id);

@@ -14,13 +14,15 @@ export function otlpEvidence(
     limitations.push({
       code: "negative_durations",
       message:
-        "Spans that end before they start (clock skew or bad exporter); kept with a negative duration",
+        "Spans that end before they start (clock skew or bad exporter); kept with a negative " +
+        "duration",
       count: rows.negativeDurations,
     });
   limitations.push({
     code: "observations_only",
     message:
-      "Spans are what the exporter reported; parentage and timing are observations, not causal claims",
+      "Spans are what the exporter reported; parentage and timing are observations, not " +
+      "causal claims",
   });
   return {
     adapter: adapter.name,

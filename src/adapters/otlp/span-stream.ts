@@ -52,7 +52,8 @@ function checkTime(field: string, low: number, high: number): void {
   if (high < 0)
     throw parseFailed(
       "OTLP trace",
-      `a span's ${field} (${(BigInt(high >>> 0) << 32n) | BigInt(low)}) is beyond the int64 range of unix nanoseconds`,
+      `a span's ${field} (${(BigInt(high >>> 0) << 32n) | BigInt(low)}) is beyond the int64 ` +
+        `range of unix nanoseconds`,
     );
 }
 

@@ -57,7 +57,8 @@ function inflate(deflated: Uint8Array): Uint8Array {
     if ((cause as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") {
       throw new FlameoxError(
         "ARTIFACT_TOO_LARGE",
-        `Cannot import ${PERFETTO_FORMAT}: a compressed packet group inflates past ${MAX_INFLATED_GROUP_BYTES} bytes`,
+        `Cannot import ${PERFETTO_FORMAT}: a compressed packet group inflates ` +
+          `past ${MAX_INFLATED_GROUP_BYTES} bytes`,
         {
           remediation: ["Check that the trace is not corrupt"],
           details: { limit: MAX_INFLATED_GROUP_BYTES },

@@ -228,12 +228,14 @@ function perfettoLimitations(
   add(
     "args_truncated",
     imp.truncatedArgs,
-    "Debug annotations longer than the per-event limit; truncated in the stored args (V8 CPU profiles in them are read whole before that)",
+    "Debug annotations longer than the per-event limit; truncated in the stored args (V8 CPU " +
+      "profiles in them are read whole before that)",
   );
   add(
     "flows_not_imported",
     imp.flowEvents,
-    "Track events with flow links (flow_ids, terminating_flow_ids, legacy bind ids); the links are not imported (a JSON trace keeps them as s/f event rows)",
+    "Track events with flow links (flow_ids, terminating_flow_ids, legacy bind ids); the " +
+      "links are not imported (a JSON trace keeps them as s/f event rows)",
   );
   add(
     "unresolved_callstacks",
@@ -243,12 +245,14 @@ function perfettoLimitations(
   add(
     "unresolved_heap_callstacks",
     imp.heap.unresolved,
-    "Heap profile samples whose callstack is in neither the profile packet nor the interned data; dropped",
+    "Heap profile samples whose callstack is in neither the profile packet nor the interned " +
+      "data; dropped",
   );
   add(
     "heap_dump_incomplete",
     imp.heap.incomplete,
-    "Heap dumps whose continuation packets never came; used only where no complete dump of that process and heap exists",
+    "Heap dumps whose continuation packets never came; used only where no complete dump of " +
+      "that process and heap exists",
   );
   add(
     "extra_counters_without_track",
@@ -258,12 +262,14 @@ function perfettoLimitations(
   add(
     "async_begin_while_open",
     droppedBegins,
-    "atrace S marks for a name and cookie whose slice was already open; dropped, as Trace Processor does (the first S and the F make the slice)",
+    "atrace S marks for a name and cookie whose slice was already open; dropped, as Trace " +
+      "Processor does (the first S and the F make the slice)",
   );
   add(
     "ftrace_clock_unconvertible",
     imp.ftrace.unconvertibleMarks,
-    "atrace marks on an ftrace clock with no {ftrace, boot} timestamp pair relating it to the trace clock (or an unknown clock); dropped",
+    "atrace marks on an ftrace clock with no {ftrace, boot} timestamp pair relating it to " +
+      "the trace clock (or an unknown clock); dropped",
   );
   if (slices === 0)
     out.push({
@@ -274,7 +280,8 @@ function perfettoLimitations(
     out.push({
       code: "heap_values_sampled",
       message:
-        "heapprofd samples allocations (Poisson, at its sampling interval): sizes and counts are estimates, and only the last dump of each process and heap is measured",
+        "heapprofd samples allocations (Poisson, at its sampling interval): sizes and counts " +
+        "are estimates, and only the last dump of each process and heap is measured",
     });
   if (imp.samples.count > 0)
     out.push({

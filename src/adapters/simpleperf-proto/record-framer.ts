@@ -59,7 +59,8 @@ export class RecordFramer {
     if (this.state === "body" || this.pendingBytes > 0)
       throw parseFailed(
         SIMPLEPERF_FORMAT,
-        `the file is cut off inside record ${this.records + 1} (at byte ${this.offset + this.pendingBytes})`,
+        `the file is cut off inside record ${this.records + 1} (at ` +
+          `byte ${this.offset + this.pendingBytes})`,
       );
   }
 

@@ -68,7 +68,8 @@ export class SimpleperfReader {
     } catch (error) {
       throw parseFailed(
         SIMPLEPERF_FORMAT,
-        `a record is not a valid Record message (${error instanceof Error ? error.message : String(error)})`,
+        `a record is not a valid Record message ` +
+          `(${error instanceof Error ? error.message : String(error)})`,
         error,
       );
     }
@@ -210,7 +211,8 @@ export class SimpleperfReader {
     if (symbolId >= file.symbol.length) {
       throw parseFailed(
         SIMPLEPERF_FORMAT,
-        `a callchain names symbol ${symbolId} of file ${fileId} (${file.path ?? ""}), whose table has ${file.symbol.length}`,
+        `a callchain names symbol ${symbolId} of file ${fileId} (${file.path ?? ""}), whose ` +
+          `table has ${file.symbol.length}`,
       );
     }
     const record = simpleperfFrame(
@@ -248,7 +250,9 @@ export class SimpleperfReader {
     for (const event of this.metrics?.skipped ?? []) {
       out.push({
         code: "event_not_imported",
-        message: `Samples of event ${event} were not imported: its metric is already taken by another event of the file`,
+        message:
+          `Samples of event ${event} were not imported: its metric is already taken by another ` +
+          `event of the file`,
       });
     }
     if ((this.metrics?.skippedSamples ?? 0) > 0)
@@ -274,14 +278,16 @@ export class SimpleperfReader {
       out.push({
         code: "incomplete_callchains",
         message:
-          "Samples whose stack simpleperf could not unwind completely (their callchains stop early)",
+          "Samples whose stack simpleperf could not unwind completely (their callchains stop " +
+          "early)",
         count: this.unwindingErrors,
       });
     if (this.contextSwitches > 0) {
       out.push({
         code: "context_switches_not_imported",
         message:
-          "Context switch records (--trace-offcpu) were not turned into off-CPU time; sched_switch samples are counted as samples",
+          "Context switch records (--trace-offcpu) were not turned into off-CPU time; " +
+          "sched_switch samples are counted as samples",
         count: this.contextSwitches,
       });
     }

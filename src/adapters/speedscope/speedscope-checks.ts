@@ -202,7 +202,8 @@ export function checkSpeedscope(scan: SpeedscopeScan, maxEvents: number): Checke
     if (!(sum <= Number.MAX_SAFE_INTEGER))
       throw parseFailed(
         SPEEDSCOPE_FORMAT,
-        `profiles up to profiles[${i}] hold ${sum} ${unit} of ${metric}, beyond 2^53, which cannot be summed exactly`,
+        `profiles up to profiles[${i}] hold ${sum} ${unit} of ${metric}, beyond 2^53, which ` +
+          `cannot be summed exactly`,
       );
   }
   return { frames, profiles, exporter: scan.exporter, version: scan.version, name: scan.name };

@@ -262,7 +262,8 @@ function limitationsOf(c: Counts, file: CheckedSpeedscope, unsymbolized: number)
     out.push({
       code: "mismatched_close_events",
       message:
-        "Close events for a frame that was not the innermost open one; the frames above it were closed with it",
+        "Close events for a frame that was not the innermost open one; the frames above it " +
+        "were closed with it",
       count: c.mismatchedCloses,
     });
   if (c.unmatchedCloses > 0)
@@ -287,7 +288,8 @@ function limitationsOf(c: Counts, file: CheckedSpeedscope, unsymbolized: number)
     out.push({
       code: "untimed_events",
       message:
-        "Evented profiles in unit none or bytes have no times: no trace events, only per-stack totals",
+        "Evented profiles in unit none or bytes have no times: no trace events, only " +
+        "per-stack totals",
       count: c.untimedEvented,
     });
   if (unsymbolized > 0)

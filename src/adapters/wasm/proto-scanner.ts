@@ -129,7 +129,8 @@ export class ProtoScanner extends ScannerDriver<ProtoExports, ProtoBatch> {
       case ProtoScanError.STRINGS_FULL:
         return new FlameoxError(
           "ARTIFACT_TOO_LARGE",
-          `Cannot import ${this.format}: a field at byte ${at} exceeds the streaming parser's per-value limit`,
+          `Cannot import ${this.format}: a field at byte ${at} exceeds the streaming ` +
+            `parser's per-value limit`,
         );
       default: // WIRE
         return parseFailed(this.format, `invalid protobuf wire data at byte ${at}`);

@@ -106,7 +106,11 @@ const GLUE = `
 
 function legend(meta: PictureMeta): string {
   if (meta.differential)
-    return `<span style="background:rgb(255,80,80)">grew</span><span style="background:rgb(80,80,255);color:#fff">shrank</span><span style="background:#ebebeb">unchanged</span>`;
+    return (
+      `<span style="background:rgb(255,80,80)">grew</span><span ` +
+      `style="background:rgb(80,80,255);color:#fff">shrank</span><span ` +
+      `style="background:#ebebeb">unchanged</span>`
+    );
   const kinds: [string, string][] = [
     ["kernel", "hsl(28,70%,60%)"],
     ["native", "hsl(4,70%,60%)"],
