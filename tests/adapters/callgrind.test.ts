@@ -353,33 +353,36 @@ describe("callgrind rules", () => {
     },
   );
 
-  test("mutual recursion and unknown events are stated; totals that do not add up are reported", () => {
-    const evidence = extractWith(
-      callgrindAdapter,
-      file(
-        [
-          "fl=a.c",
-          "fn=a",
-          "1 1",
-          "cfn=b",
-          "calls=1 1",
-          "1 5",
-          "fn=b",
-          "1 4",
-          "cfn=a",
-          "calls=1 1",
-          "1 1",
-        ].join("\n"),
-        "events: Ir Weird\ntotals: 6\n",
-      ),
-    );
-    expect(limitation(evidence, "call_cycles")).toBe(2);
-    expect(evidence.limitations.find((l) => l.code === "event_not_imported")?.message).toContain(
-      "Weird",
-    );
-    expect(limitation(evidence, "totals_mismatch")).toBe(1);
-    expect(limitation(evidence, "no_call_stacks")).toBe(1);
-  });
+  test(
+    "mutual recursion and unknown events are stated; totals that do not add up are " + "reported",
+    () => {
+      const evidence = extractWith(
+        callgrindAdapter,
+        file(
+          [
+            "fl=a.c",
+            "fn=a",
+            "1 1",
+            "cfn=b",
+            "calls=1 1",
+            "1 5",
+            "fn=b",
+            "1 4",
+            "cfn=a",
+            "calls=1 1",
+            "1 1",
+          ].join("\n"),
+          "events: Ir Weird\ntotals: 6\n",
+        ),
+      );
+      expect(limitation(evidence, "call_cycles")).toBe(2);
+      expect(evidence.limitations.find((l) => l.code === "event_not_imported")?.message).toContain(
+        "Weird",
+      );
+      expect(limitation(evidence, "totals_mismatch")).toBe(1);
+      expect(limitation(evidence, "no_call_stacks")).toBe(1);
+    },
+  );
 
   test("malformed input: typed errors naming the line", () => {
     expect(
@@ -430,13 +433,17 @@ describe("callgrind rules", () => {
     expect(byFunction(evidence, "instructions", "self_value").get("a")).toBe(2);
   });
 
-  test("detection: the recommended first line, or events: then fn= (pprof, Xdebug); not other text", () => {
-    const detect = (head: string) => detectAdapter({ head, displayName: "x" })?.name ?? null;
-    expect(detect("# callgrind format\nevents: Ir\n")).toBe("callgrind");
-    expect(
-      detect("positions: instr line\nevents: cpu(ms)\n\nob=(1) /bin\nfl=(1) a.c\nfn=(1) f\n"),
-    ).toBe("callgrind");
-    expect(detect("some text\nevents: Ir\nfn=f\n")).toBeNull();
-    expect(detect("events: Ir\nno functions here\n")).toBeNull();
-  });
+  test(
+    "detection: the recommended first line, or events: then fn= (pprof, Xdebug); not " +
+      "other text",
+    () => {
+      const detect = (head: string) => detectAdapter({ head, displayName: "x" })?.name ?? null;
+      expect(detect("# callgrind format\nevents: Ir\n")).toBe("callgrind");
+      expect(
+        detect("positions: instr line\nevents: cpu(ms)\n\nob=(1) /bin\nfl=(1) a.c\nfn=(1) f\n"),
+      ).toBe("callgrind");
+      expect(detect("some text\nevents: Ir\nfn=f\n")).toBeNull();
+      expect(detect("events: Ir\nno functions here\n")).toBeNull();
+    },
+  );
 });

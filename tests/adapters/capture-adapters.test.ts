@@ -41,31 +41,37 @@ const planInput = (over: Partial<AdapterPlanInput> = {}): AdapterPlanInput => ({
 });
 
 describe("shell-words quoting for hyperfine --shell=none", () => {
-  test("any argv splits back exactly: metacharacters, quotes, spaces and newlines stay bytes", () => {
-    const hostile = [
-      "$(touch pwned)",
-      "; rm -rf /",
-      "*",
-      "it's",
-      "a b",
-      "'",
-      "\\",
-      "`id`",
-      "line\nbreak",
-      "",
-      "{x}",
-      "--flag=$HOME",
-    ];
-    expect(splitWords(joinWords(hostile))).toEqual(hostile);
-    for (let i = 0; i < 200; i++) {
-      const argv = Array.from({ length: 1 + (i % 5) }, (_, k) =>
-        String.fromCharCode(
-          ...Array.from({ length: (i * 7 + k) % 12 }, (_, j) => 32 + ((i * 31 + j * 17 + k) % 95)),
-        ),
-      );
-      expect(splitWords(joinWords(argv))).toEqual(argv);
-    }
-  });
+  test(
+    "any argv splits back exactly: metacharacters, quotes, spaces and newlines stay " + "bytes",
+    () => {
+      const hostile = [
+        "$(touch pwned)",
+        "; rm -rf /",
+        "*",
+        "it's",
+        "a b",
+        "'",
+        "\\",
+        "`id`",
+        "line\nbreak",
+        "",
+        "{x}",
+        "--flag=$HOME",
+      ];
+      expect(splitWords(joinWords(hostile))).toEqual(hostile);
+      for (let i = 0; i < 200; i++) {
+        const argv = Array.from({ length: 1 + (i % 5) }, (_, k) =>
+          String.fromCharCode(
+            ...Array.from(
+              { length: (i * 7 + k) % 12 },
+              (_, j) => 32 + ((i * 31 + j * 17 + k) % 95),
+            ),
+          ),
+        );
+        expect(splitWords(joinWords(argv))).toEqual(argv);
+      }
+    },
+  );
 });
 
 describe("capture adapter planning", () => {
@@ -82,13 +88,16 @@ describe("capture adapter planning", () => {
     expect(plan.producer).toEqual({ name: "node", version: "20.20.2" });
   });
 
-  test("v8 adapters refuse an executable that is not node or bun, without needing to run it", () => {
-    const python = exe("/usr/bin/python3");
-    expect(v8CpuCaptureAdapter.recognizesExecutable!(python)).toBe(false);
-    expect(() =>
-      v8HeapCaptureAdapter.plan(planInput({ workloadExecutable: python, workloadVersion: null })),
-    ).toThrow(expect.objectContaining({ code: "CAPABILITY_UNAVAILABLE" }));
-  });
+  test(
+    "v8 adapters refuse an executable that is not node or bun, without needing to run " + "it",
+    () => {
+      const python = exe("/usr/bin/python3");
+      expect(v8CpuCaptureAdapter.recognizesExecutable!(python)).toBe(false);
+      expect(() =>
+        v8HeapCaptureAdapter.plan(planInput({ workloadExecutable: python, workloadVersion: null })),
+      ).toThrow(expect.objectContaining({ code: "CAPABILITY_UNAVAILABLE" }));
+    },
+  );
 
   test("hyperfine runs the workload without a shell and allows every run its timeout", () => {
     const plan = hyperfineCaptureAdapter.plan(
@@ -193,16 +202,19 @@ describe("capture adapter assessment", () => {
     ).toBe("available");
   });
 
-  test("hyperfine older than 1.13 is incompatible: it would run the workload through a shell", () => {
-    const old = hyperfineCaptureAdapter.assess(
-      facts({
-        tools: {
-          hyperfine: { executable: exe("/usr/bin/hyperfine"), version: "hyperfine 1.12.0" },
-        },
-      }),
-    );
-    expect(old).toMatchObject({ status: "incompatible" });
-  });
+  test(
+    "hyperfine older than 1.13 is incompatible: it would run the workload through a " + "shell",
+    () => {
+      const old = hyperfineCaptureAdapter.assess(
+        facts({
+          tools: {
+            hyperfine: { executable: exe("/usr/bin/hyperfine"), version: "hyperfine 1.12.0" },
+          },
+        }),
+      );
+      expect(old).toMatchObject({ status: "incompatible" });
+    },
+  );
 
   test("a Bun heap 'profile' is recognised as a heap snapshot and kept native", () => {
     const collected = v8HeapCaptureAdapter.collect({

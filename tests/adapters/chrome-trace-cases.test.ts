@@ -125,60 +125,71 @@ describe("timestamps", () => {
     expect(limitation(evidence, "missing_ts")).toBe(1);
   });
 
-  test("negative or non-numeric dur is clamped to 0 and flagged; missing dur runs to the thread's end", () => {
-    const evidence = extractWith(chromeTraceAdapter, [
-      x("neg", 0, -5),
-      x("nan", 1, 0, { dur: "abc" }),
-      { ph: "X", name: "open", ts: 2, pid: 1, tid: 1 },
-      x("end", 3, 7),
-    ]);
-    const rows = eventsByName(evidence);
-    expect(rows.get("neg")).toMatchObject({ dur_ns: 0, flags: "clamped" });
-    expect(rows.get("nan")).toMatchObject({ dur_ns: 0, flags: "clamped" });
-    expect(rows.get("open")).toMatchObject({ dur_ns: 8_000, flags: "missing_dur" });
-    expect(rows.get("end")).toMatchObject({ depth: 1 });
-    expect(limitation(evidence, "clamped_events")).toBe(2);
-    expect(limitation(evidence, "missing_dur")).toBe(1);
-  });
+  test(
+    "negative or non-numeric dur is clamped to 0 and flagged; missing dur runs to the thread's " +
+      "end",
+    () => {
+      const evidence = extractWith(chromeTraceAdapter, [
+        x("neg", 0, -5),
+        x("nan", 1, 0, { dur: "abc" }),
+        { ph: "X", name: "open", ts: 2, pid: 1, tid: 1 },
+        x("end", 3, 7),
+      ]);
+      const rows = eventsByName(evidence);
+      expect(rows.get("neg")).toMatchObject({ dur_ns: 0, flags: "clamped" });
+      expect(rows.get("nan")).toMatchObject({ dur_ns: 0, flags: "clamped" });
+      expect(rows.get("open")).toMatchObject({ dur_ns: 8_000, flags: "missing_dur" });
+      expect(rows.get("end")).toMatchObject({ depth: 1 });
+      expect(limitation(evidence, "clamped_events")).toBe(2);
+      expect(limitation(evidence, "missing_dur")).toBe(1);
+    },
+  );
 });
 
 describe("tracks and names", () => {
-  test('string and numeric pids/tids; 1 and "1" are the same thread; names come from metadata', () => {
-    const evidence = extractWith(chromeTraceAdapter, [
-      x("kernel", 0, 5, { pid: "gpu 0", tid: "stream 7", cat: "kernel" }),
-      x("op", 0, 5, { pid: 1, tid: "1", cat: "cpu_op" }),
-      x("op", 10, 5, { pid: "1", tid: 1, cat: "cpu_op" }),
-      { ph: "M", name: "process_name", pid: 1, tid: 0, args: { name: "python" } },
-      { ph: "M", name: "thread_name", pid: "1", tid: 1, args: { name: "main" } },
-      { ph: "M", name: "thread_sort_index", pid: 1, tid: 1, args: { sort_index: 3 } },
-    ]);
-    expectTableInvariants(evidence);
-    const rows = traceEventRows(evidence);
-    expect(rows.map((r) => r.track_id)).toEqual(["gpu 0:stream 7", "1:1", "1:1"]);
-    expect(rows[0]).toMatchObject({
-      pid: "gpu 0",
-      tid: "stream 7",
-      process_name: null,
-      thread_name: null,
-      category: "kernel",
-    });
-    expect(rows[1]).toMatchObject({
-      pid: "1",
-      tid: "1",
-      process_name: "python",
-      thread_name: "main",
-    });
-    const wall = wallByName(evidence);
-    expect(wall.get("op|1:1")).toMatchObject({
-      self_value: 10_000,
-      self_samples: 2,
-      process_name: "python",
-      thread_name: "main",
-    });
-    expect(wall.get("kernel|gpu 0:stream 7")).toMatchObject({ self_value: 5_000 });
-    const frame = rowsOf(evidence.tables.frames).find((f) => f.function === "kernel")!;
-    expect(frame).toMatchObject({ language: "trace", module: "kernel", symbolization: "complete" });
-  });
+  test(
+    'string and numeric pids/tids; 1 and "1" are the same thread; names come from ' + "metadata",
+    () => {
+      const evidence = extractWith(chromeTraceAdapter, [
+        x("kernel", 0, 5, { pid: "gpu 0", tid: "stream 7", cat: "kernel" }),
+        x("op", 0, 5, { pid: 1, tid: "1", cat: "cpu_op" }),
+        x("op", 10, 5, { pid: "1", tid: 1, cat: "cpu_op" }),
+        { ph: "M", name: "process_name", pid: 1, tid: 0, args: { name: "python" } },
+        { ph: "M", name: "thread_name", pid: "1", tid: 1, args: { name: "main" } },
+        { ph: "M", name: "thread_sort_index", pid: 1, tid: 1, args: { sort_index: 3 } },
+      ]);
+      expectTableInvariants(evidence);
+      const rows = traceEventRows(evidence);
+      expect(rows.map((r) => r.track_id)).toEqual(["gpu 0:stream 7", "1:1", "1:1"]);
+      expect(rows[0]).toMatchObject({
+        pid: "gpu 0",
+        tid: "stream 7",
+        process_name: null,
+        thread_name: null,
+        category: "kernel",
+      });
+      expect(rows[1]).toMatchObject({
+        pid: "1",
+        tid: "1",
+        process_name: "python",
+        thread_name: "main",
+      });
+      const wall = wallByName(evidence);
+      expect(wall.get("op|1:1")).toMatchObject({
+        self_value: 10_000,
+        self_samples: 2,
+        process_name: "python",
+        thread_name: "main",
+      });
+      expect(wall.get("kernel|gpu 0:stream 7")).toMatchObject({ self_value: 5_000 });
+      const frame = rowsOf(evidence.tables.frames).find((f) => f.function === "kernel")!;
+      expect(frame).toMatchObject({
+        language: "trace",
+        module: "kernel",
+        symbolization: "complete",
+      });
+    },
+  );
 
   test("the same name on two threads gives one frame and one measurement row per thread", () => {
     const evidence = extractWith(chromeTraceAdapter, [
@@ -277,83 +288,99 @@ describe("nesting and measurements", () => {
 });
 
 describe("other phases and args", () => {
-  test("flow, unpaired async and unknown phases are kept as events; unknown ones are counted", () => {
-    const evidence = extractWith(chromeTraceAdapter, [
-      ev("b", "no id", 1, { cat: "net" }),
-      ev("s", "flow", 2, { id: 5 }),
-      ev("f", "flow", 3, { id: 5 }),
-      ev("Q", "weird", 4),
-    ]);
-    expect(traceEventRows(evidence).map((r) => [r.phase, r.track_id, r.dur_ns])).toEqual([
-      ["b", "1:1", null],
-      ["s", "1:1", null],
-      ["f", "1:1", null],
-      ["Q", "1:1", null],
-    ]);
-    expect(limitation(evidence, "unknown_phases")).toBe(1);
-  });
+  test(
+    "flow, unpaired async and unknown phases are kept as events; unknown ones are " + "counted",
+    () => {
+      const evidence = extractWith(chromeTraceAdapter, [
+        ev("b", "no id", 1, { cat: "net" }),
+        ev("s", "flow", 2, { id: 5 }),
+        ev("f", "flow", 3, { id: 5 }),
+        ev("Q", "weird", 4),
+      ]);
+      expect(traceEventRows(evidence).map((r) => [r.phase, r.track_id, r.dur_ns])).toEqual([
+        ["b", "1:1", null],
+        ["s", "1:1", null],
+        ["f", "1:1", null],
+        ["Q", "1:1", null],
+      ]);
+      expect(limitation(evidence, "unknown_phases")).toBe(1);
+    },
+  );
 
-  test("nestable async b/e pair into slices on their operation's track, keyed by category and id", async () => {
-    const events = [
-      x("thread work", 0, 100),
-      // One operation (net, 0x1): two nested slices and an instant, across two threads of process
-      // 1.
-      ev("b", "request", 10, { id: "0x1", cat: "net" }),
-      ev("b", "dns", 12, { id: "0x1", cat: "net", tid: 2 }),
-      ev("n", "retry", 13, { id: "0x1", cat: "net" }),
-      ev("e", "dns", 15, { id: "0x1", cat: "net", tid: 2 }),
-      ev("e", "request", 40, { id: "0x1", cat: "net" }),
-      // The same id in another category is another operation; an id2.local one is scoped to its
-      // process.
-      ev("b", "paint", 20, { id: "0x1", cat: "gfx" }),
-      ev("e", "paint", 25, { id: "0x1", cat: "gfx" }),
-      ev("b", "measure", 30, { id2: { local: "0x7" }, cat: "blink.user_timing", pid: 2 }),
-      ev("e", "measure", 33, { id2: { local: "0x7" }, cat: "blink.user_timing", pid: 2 }),
-      // An async e that matches nothing is dropped like an unmatched E.
-      ev("e", "never", 50, { id: 9, cat: "net" }),
-      { ph: "M", name: "process_name", pid: 2, args: { name: "renderer" } },
-    ];
-    const evidence = extractWith(chromeTraceAdapter, events);
-    expectTableInvariants(evidence);
-    const rows = eventsByName(evidence);
-    expect(rows.get("request")).toMatchObject({
-      phase: "b",
-      track_id: "async:net:0x1",
-      pid: null,
-      tid: null,
-      thread_name: "request",
-      dur_ns: 30_000,
-      depth: 0,
-    });
-    expect(rows.get("dns")).toMatchObject({
-      phase: "b",
-      track_id: "async:net:0x1",
-      dur_ns: 3_000,
-      depth: 1,
-    });
-    expect(rows.get("retry")).toMatchObject({
-      phase: "n",
-      track_id: "async:net:0x1",
-      dur_ns: null,
-    });
-    expect(rows.get("paint")).toMatchObject({ track_id: "async:gfx:0x1", dur_ns: 5_000, depth: 0 });
-    expect(rows.get("measure")).toMatchObject({
-      track_id: "2:async:blink.user_timing:0x7",
-      pid: "2",
-      process_name: "renderer",
-      dur_ns: 3_000,
-    });
-    expect(rows.get("thread work")).toMatchObject({ track_id: "1:1", dur_ns: 100_000, depth: 0 });
-    expect(rows.has("never")).toBe(false);
-    expect(limitation(evidence, "unmatched_end")).toBe(1);
-    // Async slices have wall time on their own track: request 30 µs inclusive, 27 µs self (dns
-    // takes 3).
-    const request = wallByName(evidence).get("request|async:net:0x1")!;
-    expect([Number(request.inclusive_value), Number(request.self_value)]).toEqual([30_000, 27_000]);
-    await expectSameOutcome(chromeTraceAdapter, new TextEncoder().encode(JSON.stringify(events)), {
-      chunkSize: 11,
-    });
-  });
+  test(
+    "nestable async b/e pair into slices on their operation's track, keyed by category " + "and id",
+    async () => {
+      const events = [
+        x("thread work", 0, 100),
+        // One operation (net, 0x1): two nested slices and an instant, across two threads of process
+        // 1.
+        ev("b", "request", 10, { id: "0x1", cat: "net" }),
+        ev("b", "dns", 12, { id: "0x1", cat: "net", tid: 2 }),
+        ev("n", "retry", 13, { id: "0x1", cat: "net" }),
+        ev("e", "dns", 15, { id: "0x1", cat: "net", tid: 2 }),
+        ev("e", "request", 40, { id: "0x1", cat: "net" }),
+        // The same id in another category is another operation; an id2.local one is scoped to its
+        // process.
+        ev("b", "paint", 20, { id: "0x1", cat: "gfx" }),
+        ev("e", "paint", 25, { id: "0x1", cat: "gfx" }),
+        ev("b", "measure", 30, { id2: { local: "0x7" }, cat: "blink.user_timing", pid: 2 }),
+        ev("e", "measure", 33, { id2: { local: "0x7" }, cat: "blink.user_timing", pid: 2 }),
+        // An async e that matches nothing is dropped like an unmatched E.
+        ev("e", "never", 50, { id: 9, cat: "net" }),
+        { ph: "M", name: "process_name", pid: 2, args: { name: "renderer" } },
+      ];
+      const evidence = extractWith(chromeTraceAdapter, events);
+      expectTableInvariants(evidence);
+      const rows = eventsByName(evidence);
+      expect(rows.get("request")).toMatchObject({
+        phase: "b",
+        track_id: "async:net:0x1",
+        pid: null,
+        tid: null,
+        thread_name: "request",
+        dur_ns: 30_000,
+        depth: 0,
+      });
+      expect(rows.get("dns")).toMatchObject({
+        phase: "b",
+        track_id: "async:net:0x1",
+        dur_ns: 3_000,
+        depth: 1,
+      });
+      expect(rows.get("retry")).toMatchObject({
+        phase: "n",
+        track_id: "async:net:0x1",
+        dur_ns: null,
+      });
+      expect(rows.get("paint")).toMatchObject({
+        track_id: "async:gfx:0x1",
+        dur_ns: 5_000,
+        depth: 0,
+      });
+      expect(rows.get("measure")).toMatchObject({
+        track_id: "2:async:blink.user_timing:0x7",
+        pid: "2",
+        process_name: "renderer",
+        dur_ns: 3_000,
+      });
+      expect(rows.get("thread work")).toMatchObject({ track_id: "1:1", dur_ns: 100_000, depth: 0 });
+      expect(rows.has("never")).toBe(false);
+      expect(limitation(evidence, "unmatched_end")).toBe(1);
+      // Async slices have wall time on their own track: request 30 µs inclusive, 27 µs self (dns
+      // takes 3).
+      const request = wallByName(evidence).get("request|async:net:0x1")!;
+      expect([Number(request.inclusive_value), Number(request.self_value)]).toEqual([
+        30_000, 27_000,
+      ]);
+      await expectSameOutcome(
+        chromeTraceAdapter,
+        new TextEncoder().encode(JSON.stringify(events)),
+        {
+          chunkSize: 11,
+        },
+      );
+    },
+  );
 
   test("args longer than maxArgsBytes are cut on a character boundary and flagged", () => {
     const evidence = extractWith(

@@ -17,71 +17,78 @@ describe("embedded V8 samples", () => {
   ];
   const profile = cpuProfile(tree, [3, 4, 3, 2, 4], [5, 10, 20, 30, 40]);
 
-  test("Profile + ProfileChunks (out of order, profile after its chunks) match the cpuprofile adapter", () => {
-    const nodes = profile.nodes.map(({ children: _children, ...node }) => ({
-      ...node,
-      parent: tree.find(([id]) => id === node.id)?.[2],
-    }));
-    const chunk = (ts: number, data: Record<string, unknown>) => ({
-      ph: "P",
-      name: "ProfileChunk",
-      id: "0x7",
-      pid: 9,
-      tid: 99,
-      ts,
-      cat: "v8",
-      args: { data },
-    });
-    const trace = [
-      chunk(1200, {
-        cpuProfile: { samples: [2, 4] },
-        timeDeltas: [30, 40],
-        endTime: profile.endTime,
-      }),
-      chunk(1100, { cpuProfile: { nodes: nodes.slice(0, 2), samples: [3] }, timeDeltas: [5] }),
-      chunk(1150, { cpuProfile: { nodes: nodes.slice(2), samples: [4, 3] }, timeDeltas: [10, 20] }),
-      { ph: "M", name: "thread_name", pid: 9, tid: 1, args: { name: "CrRendererMain" } },
-      {
+  test(
+    "Profile + ProfileChunks (out of order, profile after its chunks) match the cpuprofile " +
+      "adapter",
+    () => {
+      const nodes = profile.nodes.map(({ children: _children, ...node }) => ({
+        ...node,
+        parent: tree.find(([id]) => id === node.id)?.[2],
+      }));
+      const chunk = (ts: number, data: Record<string, unknown>) => ({
         ph: "P",
-        name: "Profile",
+        name: "ProfileChunk",
         id: "0x7",
         pid: 9,
-        tid: 1,
-        ts: 1000,
-        args: { data: { startTime: profile.startTime } },
-      },
-    ];
-    const fromTrace = extractWith(chromeTraceAdapter, trace);
-    const fromFile = extractWith(cpuProfileAdapter, profile);
-    expectTableInvariants(fromTrace);
-    const cpuRows = (e: typeof fromTrace) =>
-      rowsOf(e.tables.frame_measurements)
-        .filter((m) => m.metric === "cpu_time")
-        .map((m) => [
-          m.frame_id,
-          m.self_value,
-          m.inclusive_value,
-          m.self_samples,
-          m.inclusive_samples,
-        ]);
-    expect(cpuRows(fromTrace)).toEqual(cpuRows(fromFile));
-    const measurement = rowsOf(fromTrace.tables.frame_measurements).find(
-      (m) => m.metric === "cpu_time",
-    )!;
-    expect(measurement).toMatchObject({ track_id: "9:1", thread_name: "CrRendererMain" });
-    const edges = (e: typeof fromTrace) =>
-      rowsOf(e.tables.call_edges)
-        .filter((r) => r.metric === "cpu_time")
-        .map((r) => JSON.stringify(r))
-        .sort();
-    expect(edges(fromTrace)).toEqual(edges(fromFile));
-    const stacks = (e: typeof fromTrace) =>
-      rowsOf(e.tables.stacks)
-        .filter((r) => r.metric === "cpu_time")
-        .map((r) => [r.stack_id, r.sample_count, r.duration_ns, r.first_ts_ns]);
-    expect(stacks(fromTrace)).toEqual(stacks(fromFile));
-    expect(fromTrace.summary).toMatchObject({ cpu_profiles: 1, cpu_samples: 5 });
-  });
+        tid: 99,
+        ts,
+        cat: "v8",
+        args: { data },
+      });
+      const trace = [
+        chunk(1200, {
+          cpuProfile: { samples: [2, 4] },
+          timeDeltas: [30, 40],
+          endTime: profile.endTime,
+        }),
+        chunk(1100, { cpuProfile: { nodes: nodes.slice(0, 2), samples: [3] }, timeDeltas: [5] }),
+        chunk(1150, {
+          cpuProfile: { nodes: nodes.slice(2), samples: [4, 3] },
+          timeDeltas: [10, 20],
+        }),
+        { ph: "M", name: "thread_name", pid: 9, tid: 1, args: { name: "CrRendererMain" } },
+        {
+          ph: "P",
+          name: "Profile",
+          id: "0x7",
+          pid: 9,
+          tid: 1,
+          ts: 1000,
+          args: { data: { startTime: profile.startTime } },
+        },
+      ];
+      const fromTrace = extractWith(chromeTraceAdapter, trace);
+      const fromFile = extractWith(cpuProfileAdapter, profile);
+      expectTableInvariants(fromTrace);
+      const cpuRows = (e: typeof fromTrace) =>
+        rowsOf(e.tables.frame_measurements)
+          .filter((m) => m.metric === "cpu_time")
+          .map((m) => [
+            m.frame_id,
+            m.self_value,
+            m.inclusive_value,
+            m.self_samples,
+            m.inclusive_samples,
+          ]);
+      expect(cpuRows(fromTrace)).toEqual(cpuRows(fromFile));
+      const measurement = rowsOf(fromTrace.tables.frame_measurements).find(
+        (m) => m.metric === "cpu_time",
+      )!;
+      expect(measurement).toMatchObject({ track_id: "9:1", thread_name: "CrRendererMain" });
+      const edges = (e: typeof fromTrace) =>
+        rowsOf(e.tables.call_edges)
+          .filter((r) => r.metric === "cpu_time")
+          .map((r) => JSON.stringify(r))
+          .sort();
+      expect(edges(fromTrace)).toEqual(edges(fromFile));
+      const stacks = (e: typeof fromTrace) =>
+        rowsOf(e.tables.stacks)
+          .filter((r) => r.metric === "cpu_time")
+          .map((r) => [r.stack_id, r.sample_count, r.duration_ns, r.first_ts_ns]);
+      expect(stacks(fromTrace)).toEqual(stacks(fromFile));
+      expect(fromTrace.summary).toMatchObject({ cpu_profiles: 1, cpu_samples: 5 });
+    },
+  );
 
   test("the older single CpuProfile event, and chunks whose Profile is missing", () => {
     const trace = [

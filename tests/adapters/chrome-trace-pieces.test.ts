@@ -93,7 +93,8 @@ function mixedTrace(
     switch (i % 17) {
       case 0:
         out.push(
-          `{"ph":"B","name":"outer ${i % 7}","cat":"c,at","pid":1,"tid":${tid},"ts":${ts},"tts":${i}}`,
+          `{"ph":"B","name":"outer ${i % 7}","cat":"c,at","pid":1,"tid":${tid},"ts":${ts}` +
+            `,"tts":${i}}`,
         );
         break;
       case 9:
@@ -101,12 +102,14 @@ function mixedTrace(
         break;
       case 3:
         out.push(
-          `{"ph":"b","name":"load","cat":"net","id":"0x${(i % 11).toString(16)}","pid":2,"tid":9,"ts":${ts}}`,
+          `{"ph":"b","name":"load","cat":"net","id":"0x${(i % 11).toString(16)}` +
+            `","pid":2,"tid":9,"ts":${ts}}`,
         );
         break;
       case 5:
         out.push(
-          `{"ph":"e","cat":"net","id":"0x${((i - 2) % 11).toString(16)}","pid":2,"tid":9,"ts":${ts + 7}}`,
+          `{"ph":"e","cat":"net","id":"0x${((i - 2) % 11).toString(16)}` +
+            `","pid":2,"tid":9,"ts":${ts + 7}}`,
         );
         break;
       case 7:
@@ -122,30 +125,37 @@ function mixedTrace(
         break;
       default:
         out.push(
-          `{"ph":"X","name":"work ${i % 23}","cat":"gen","pid":1,"tid":${tid},"ts":${ts},"dur":${(i % 9) + 0.125},"tdur":1,"args":{"i":${i},"s":"é\\u00e9 ${i}"}}`,
+          `{"ph":"X","name":"work ${i % 23}","cat":"gen","pid":1,"tid":${tid},"ts":${ts}` +
+            `,"dur":${(i % 9) + 0.125},"tdur":1,"args":{"i":${i},"s":"é\\u00e9 ${i}"}}`,
         );
     }
   }
   const sep = crlf ? ",\r\n" : ",\n";
   const body = objectForm
-    ? `{"displayTimeUnit":"ms","metadata":{"source":"test"},"traceEvents":[${out.join(sep)}],"otherData":{"v":1}}`
+    ? `{"displayTimeUnit":"ms","metadata":{"source":"test"},"traceEvents":[${out.join(sep)}` +
+      `],"otherData":{"v":1}}`
     : `[${out.join(sep)}]`;
   return enc.encode((bom ? "\ufeff" : "") + body);
 }
 
 describe("a Chrome trace scanned in pieces", () => {
-  test("gives the rows, limitations and summary of one sequential scan (object form, array form, BOM, CRLF)", async () => {
-    for (const options of [{}, { objectForm: false }, { bom: true, crlf: true }]) {
-      const bytes = mixedTrace(3000, options);
-      const { sequential, pieced, log } = await both(bytes, 4096);
-      expect("ok" in sequential).toBe(true);
-      expect(pieced).toEqual(sequential);
-      expect(log.scanned).toBeGreaterThan(20);
-      expect(log.unproven).toBe(0);
-    }
-  });
+  test(
+    "gives the rows, limitations and summary of one sequential scan (object form, array form, " +
+      "BOM, CRLF)",
+    async () => {
+      for (const options of [{}, { objectForm: false }, { bom: true, crlf: true }]) {
+        const bytes = mixedTrace(3000, options);
+        const { sequential, pieced, log } = await both(bytes, 4096);
+        expect("ok" in sequential).toBe(true);
+        expect(pieced).toEqual(sequential);
+        expect(log.scanned).toBeGreaterThan(20);
+        expect(log.unproven).toBe(0);
+      }
+    },
+  );
 
-  test("gives the rows of a sequential scan for a generated trace and every corpus Chrome trace", async () => {
+  test("gives the rows of a sequential scan for a generated trace and every corpus Chrome " +
+    "trace", async () => {
     const path = join(dir, "generated.json");
     await generateChromeTrace(path, 1 << 20);
     const inputs: [string, Uint8Array][] = [["generated", readFileSync(path)]];
@@ -163,47 +173,56 @@ describe("a Chrome trace scanned in pieces", () => {
     }
   }, 60_000);
 
-  test("a cut inside a string or a nested array is disproven and the trace is scanned sequentially", async () => {
-    const events = Array.from({ length: 400 }, (_, i) =>
-      i % 2 === 0
-        ? `{"ph":"X","name":"n","pid":1,"tid":1,"ts":${i},"dur":1,"args":{"text":"},{ },{","list":[{"a":1},{"b":2}]}}`
-        : `{"ph":"X","name":"m","pid":1,"tid":2,"ts":${i},"dur":1}`,
-    );
-    // Legacy traces put other arrays of objects after traceEvents; cuts there are disproven too.
-    const samples = Array.from(
-      { length: 300 },
-      (_, i) => `{"cpu":0,"tid":1,"ts":${i},"name":"s","sf":1,"weight":1}`,
-    );
-    const bytes = enc.encode(
-      `{"traceEvents":[${events.join(",")}],"samples":[${samples.join(",")}]}`,
-    );
-    const { sequential, pieced, log } = await both(bytes, 1024);
-    expect("ok" in sequential).toBe(true);
-    expect(pieced).toEqual(sequential);
-    expect(log.unproven).toBeGreaterThan(0);
-  });
+  test(
+    "a cut inside a string or a nested array is disproven and the trace is scanned " +
+      "sequentially",
+    async () => {
+      const events = Array.from({ length: 400 }, (_, i) =>
+        i % 2 === 0
+          ? `{"ph":"X","name":"n","pid":1,"tid":1,"ts":${i},"dur":1,"args":{"text":"},{ ` +
+            `},{","list":[{"a":1},{"b":2}]}}`
+          : `{"ph":"X","name":"m","pid":1,"tid":2,"ts":${i},"dur":1}`,
+      );
+      // Legacy traces put other arrays of objects after traceEvents; cuts there are disproven too.
+      const samples = Array.from(
+        { length: 300 },
+        (_, i) => `{"cpu":0,"tid":1,"ts":${i},"name":"s","sf":1,"weight":1}`,
+      );
+      const bytes = enc.encode(
+        `{"traceEvents":[${events.join(",")}],"samples":[${samples.join(",")}]}`,
+      );
+      const { sequential, pieced, log } = await both(bytes, 1024);
+      expect("ok" in sequential).toBe(true);
+      expect(pieced).toEqual(sequential);
+      expect(log.unproven).toBeGreaterThan(0);
+    },
+  );
 
-  test("raises the error a sequential scan raises, at the same offset, and the event limit first when it comes first", async () => {
-    const good = mixedTrace(2000, { objectForm: false });
-    // `"ph":"X"` becomes `"ph" "X"` at ~70%: the scanner stops at the space's next byte.
-    const at = Buffer.from(good).indexOf('"ph"', Math.floor(good.length * 0.7));
-    const broken = good.slice();
-    broken[at + 4] = 0x20;
-    const invalid = await both(broken, 2048);
-    expect("error" in invalid.sequential && invalid.sequential.error).toContain(
-      `at byte ${at + 5}`,
-    );
-    expect(invalid.pieced).toEqual(invalid.sequential);
-    const limited = await both(good, 2048, { maxEvents: 1200 });
-    expect("error" in limited.sequential && limited.sequential.error).toContain(
-      "ARTIFACT_TOO_LARGE",
-    );
-    expect(limited.pieced).toEqual(limited.sequential);
-    // Both: the limit is crossed before the invalid byte, so both scans raise the limit.
-    const first = await both(broken, 2048, { maxEvents: 1200 });
-    expect("error" in first.sequential && first.sequential.error).toContain("ARTIFACT_TOO_LARGE");
-    expect(first.pieced).toEqual(first.sequential);
-  });
+  test(
+    "raises the error a sequential scan raises, at the same offset, and the event limit first " +
+      "when it comes first",
+    async () => {
+      const good = mixedTrace(2000, { objectForm: false });
+      // `"ph":"X"` becomes `"ph" "X"` at ~70%: the scanner stops at the space's next byte.
+      const at = Buffer.from(good).indexOf('"ph"', Math.floor(good.length * 0.7));
+      const broken = good.slice();
+      broken[at + 4] = 0x20;
+      const invalid = await both(broken, 2048);
+      expect("error" in invalid.sequential && invalid.sequential.error).toContain(
+        `at byte ${at + 5}`,
+      );
+      expect(invalid.pieced).toEqual(invalid.sequential);
+      const limited = await both(good, 2048, { maxEvents: 1200 });
+      expect("error" in limited.sequential && limited.sequential.error).toContain(
+        "ARTIFACT_TOO_LARGE",
+      );
+      expect(limited.pieced).toEqual(limited.sequential);
+      // Both: the limit is crossed before the invalid byte, so both scans raise the limit.
+      const first = await both(broken, 2048, { maxEvents: 1200 });
+      expect("error" in first.sequential && first.sequential.error).toContain("ARTIFACT_TOO_LARGE");
+      expect(first.pieced).toEqual(first.sequential);
+    },
+  );
 
   test("closes a cut-off array in its last piece as a sequential scan does", async () => {
     const text = new TextDecoder().decode(mixedTrace(1500, { objectForm: false }));
@@ -216,7 +235,8 @@ describe("a Chrome trace scanned in pieces", () => {
     expect(log.scanned).toBeGreaterThan(5);
   });
 
-  test("pieces scanned on real threads from a file give the rows of a sequential scan", async () => {
+  test("pieces scanned on real threads from a file give the rows of a sequential " +
+    "scan", async () => {
     const bytes = mixedTrace(6000);
     const path = join(dir, "threads.json");
     writeFileSync(path, bytes);

@@ -188,20 +188,23 @@ describe("V8 profiles in Perfetto traces", () => {
     ["legacy JSON", legacyJson],
     ["nested dict", nestedDict],
   ] as const) {
-    test(`${encoding} annotations give the JSON trace's cpu_time measurements, edges and stacks`, () => {
-      const fromJson = extractWith(chromeTraceAdapter, jsonTrace());
-      const fromProto = extractProto(protoTrace(annotationOf));
-      expect(cpuRows(fromJson).length).toBeGreaterThan(0);
-      expect(cpuRows(fromProto)).toEqual(cpuRows(fromJson));
-      expect(cpuEdges(fromProto)).toEqual(cpuEdges(fromJson));
-      expect(cpuStacks(fromProto)).toEqual(cpuStacks(fromJson));
-      expect(fromProto.summary).toMatchObject({
-        cpu_profiles: 1,
-        cpu_samples: 5,
-        total_cpu_time_ns: fromJson.summary.total_cpu_time_ns,
-      });
-      expect(String(fromProto.summary.metrics)).toContain("cpu_time");
-    });
+    test(
+      `${encoding} annotations give the JSON trace's cpu_time measurements, edges and ` + `stacks`,
+      () => {
+        const fromJson = extractWith(chromeTraceAdapter, jsonTrace());
+        const fromProto = extractProto(protoTrace(annotationOf));
+        expect(cpuRows(fromJson).length).toBeGreaterThan(0);
+        expect(cpuRows(fromProto)).toEqual(cpuRows(fromJson));
+        expect(cpuEdges(fromProto)).toEqual(cpuEdges(fromJson));
+        expect(cpuStacks(fromProto)).toEqual(cpuStacks(fromJson));
+        expect(fromProto.summary).toMatchObject({
+          cpu_profiles: 1,
+          cpu_samples: 5,
+          total_cpu_time_ns: fromJson.summary.total_cpu_time_ns,
+        });
+        expect(String(fromProto.summary.metrics)).toContain("cpu_time");
+      },
+    );
   }
 
   test("the per-event args limit truncates the stored row, never the extracted samples", () => {
@@ -211,19 +214,22 @@ describe("V8 profiles in Perfetto traces", () => {
     expect(cpuRows(fromProto)).toEqual(cpuRows(fromJson));
   });
 
-  test("profile times (CLOCK_MONOTONIC µs) move with the events when the trace clock is another", () => {
-    const onMonotonic = extractProto(protoTrace(legacyJson));
-    const onBoottime = extractProto(protoTrace(legacyJson, 6));
-    const firstTs = (e: NormalizedEvidence) =>
-      rowsOf(e.tables.stacks)
-        .filter((r) => r.metric === "cpu_time")
-        .map((r) => BigInt(r.first_ts_ns as bigint))
-        .sort();
-    expect(firstTs(onBoottime)).toEqual(
-      firstTs(onMonotonic).map((ns) => ns + BigInt(BOOTTIME_AHEAD_NS)),
-    );
-    expect(cpuRows(onBoottime)).toEqual(cpuRows(onMonotonic));
-  });
+  test(
+    "profile times (CLOCK_MONOTONIC µs) move with the events when the trace clock is " + "another",
+    () => {
+      const onMonotonic = extractProto(protoTrace(legacyJson));
+      const onBoottime = extractProto(protoTrace(legacyJson, 6));
+      const firstTs = (e: NormalizedEvidence) =>
+        rowsOf(e.tables.stacks)
+          .filter((r) => r.metric === "cpu_time")
+          .map((r) => BigInt(r.first_ts_ns as bigint))
+          .sort();
+      expect(firstTs(onBoottime)).toEqual(
+        firstTs(onMonotonic).map((ns) => ns + BigInt(BOOTTIME_AHEAD_NS)),
+      );
+      expect(cpuRows(onBoottime)).toEqual(cpuRows(onMonotonic));
+    },
+  );
 
   test("flow links are not imported, and say so", () => {
     const packets = (Trace.toObject(Trace.decode(protoTrace(legacyJson)), { longs: Number }) as Msg)
@@ -276,61 +282,69 @@ describe("V8 profiles in Perfetto traces", () => {
     expect(limitation(extractProto(protoTrace(legacyJson)), "missing_symbols")).toBeUndefined();
   });
 
-  test("a legacy event with track_uuid 0 (Chrome's marks) is on its sequence's thread; a typed one is not", () => {
-    const marks: Msg[] = [
-      {
-        trusted_packet_sequence_id: 1,
-        timestamp: 3_000_000,
-        track_event: { name: "navigationStart", track_uuid: 0, legacy_event: { phase: 82 } },
-      },
-      {
-        trusted_packet_sequence_id: 1,
-        timestamp: 3_000_001,
-        track_event: { name: "typed", type: 3, track_uuid: 0 },
-      },
-    ];
-    const rows = traceEventRows(extractProto(protoTrace(legacyJson, 3, chunks, marks)));
-    const where = (name: string) =>
-      rows.filter((r) => r.name === name).map((r) => [r.phase, r.pid, r.tid, r.thread_name]);
-    expect(where("navigationStart")).toEqual([["R", "9", "1", "CrRendererMain"]]);
-    expect(where("typed")).toEqual([["I", null, null, null]]);
-  });
+  test(
+    "a legacy event with track_uuid 0 (Chrome's marks) is on its sequence's thread; a typed " +
+      "one is not",
+    () => {
+      const marks: Msg[] = [
+        {
+          trusted_packet_sequence_id: 1,
+          timestamp: 3_000_000,
+          track_event: { name: "navigationStart", track_uuid: 0, legacy_event: { phase: 82 } },
+        },
+        {
+          trusted_packet_sequence_id: 1,
+          timestamp: 3_000_001,
+          track_event: { name: "typed", type: 3, track_uuid: 0 },
+        },
+      ];
+      const rows = traceEventRows(extractProto(protoTrace(legacyJson, 3, chunks, marks)));
+      const where = (name: string) =>
+        rows.filter((r) => r.name === name).map((r) => [r.phase, r.pid, r.tid, r.thread_name]);
+      expect(where("navigationStart")).toEqual([["R", "9", "1", "CrRendererMain"]]);
+      expect(where("typed")).toEqual([["I", null, null, null]]);
+    },
+  );
 
-  test("a process_name that is the command line (Perfetto's default) does not replace the name Chrome gave", () => {
-    const cmd = "/usr/lib/chromium/chromium --type=renderer";
-    const process = (uuid: number, pid: number, name: string, cmdline: string[]): Msg => ({
-      trusted_packet_sequence_id: 1,
-      track_descriptor: { uuid, process: { pid, process_name: name, cmdline } },
-    });
-    const thread = (uuid: number, pid: number): Msg => ({
-      trusted_packet_sequence_id: 1,
-      track_descriptor: { uuid, thread: { pid, tid: pid, thread_name: "main" } },
-    });
-    const slice = (uuid: number, ts: number): Msg => ({
-      trusted_packet_sequence_id: 1,
-      timestamp: ts,
-      track_event: { type: 3, name: "tick", track_uuid: uuid },
-    });
-    const packets = [
-      process(1, 7, "Renderer", [cmd]),
-      process(1, 7, cmd, [cmd]),
-      thread(11, 7),
-      slice(11, 10),
-      process(2, 8, cmd, [cmd]),
-      thread(12, 8),
-      slice(12, 20),
-      process(3, 6, "Utility", [cmd]),
-      process(3, 6, "Network Service", [cmd]),
-      thread(13, 6),
-      slice(13, 30),
-    ];
-    const names = traceEventRows(extractProto(encode(packets)))
-      .filter((r) => r.name === "tick")
-      .map((r) => [r.pid, r.process_name]);
-    expect(names).toEqual([
-      ["7", "Renderer"],
-      ["8", cmd],
-      ["6", "Network Service"],
-    ]);
-  });
+  test(
+    "a process_name that is the command line (Perfetto's default) does not replace the name " +
+      "Chrome gave",
+    () => {
+      const cmd = "/usr/lib/chromium/chromium --type=renderer";
+      const process = (uuid: number, pid: number, name: string, cmdline: string[]): Msg => ({
+        trusted_packet_sequence_id: 1,
+        track_descriptor: { uuid, process: { pid, process_name: name, cmdline } },
+      });
+      const thread = (uuid: number, pid: number): Msg => ({
+        trusted_packet_sequence_id: 1,
+        track_descriptor: { uuid, thread: { pid, tid: pid, thread_name: "main" } },
+      });
+      const slice = (uuid: number, ts: number): Msg => ({
+        trusted_packet_sequence_id: 1,
+        timestamp: ts,
+        track_event: { type: 3, name: "tick", track_uuid: uuid },
+      });
+      const packets = [
+        process(1, 7, "Renderer", [cmd]),
+        process(1, 7, cmd, [cmd]),
+        thread(11, 7),
+        slice(11, 10),
+        process(2, 8, cmd, [cmd]),
+        thread(12, 8),
+        slice(12, 20),
+        process(3, 6, "Utility", [cmd]),
+        process(3, 6, "Network Service", [cmd]),
+        thread(13, 6),
+        slice(13, 30),
+      ];
+      const names = traceEventRows(extractProto(encode(packets)))
+        .filter((r) => r.name === "tick")
+        .map((r) => [r.pid, r.process_name]);
+      expect(names).toEqual([
+        ["7", "Renderer"],
+        ["8", cmd],
+        ["6", "Network Service"],
+      ]);
+    },
+  );
 });

@@ -210,39 +210,44 @@ function expectThreadTimesAsInFiles(r: Recording): void {
 describe("one Chromium run, recorded as JSON and as protobuf", () => {
   const pageUrl = "file:///tmp/chromium-fixture/fib-page.html";
 
-  test("committed pair: the same samples per function in both forms, each as its file counts them", async () => {
-    const r = load(
-      gunzipSync(readFileSync(join(FIXTURE, "fib.json.gz"))).toString("utf8"),
-      new Uint8Array(gunzipSync(readFileSync(join(FIXTURE, "fib.pftrace.gz")))),
-    );
-    const top = expectSameSamples(r, pageUrl);
-    // This recording's own numbers: fib took 2579 samples in each form, the same ns.
-    const fib = topJavaScript(r.proto, 1)[0]!;
-    expect([top[0]!.samples, fib.samples, fib.ns]).toEqual([2579, 2579, top[0]!.ns]);
-    // The page's functions ran while both sessions recorded: equal counts. (Chromium's own
-    // UI renderer goes on running after the DevTools session ends: a few more there.)
-    const pageOnly = (counts: Map<string, number>) =>
-      [...counts].filter(([fn]) => fn.endsWith(` @ ${pageUrl}`)).sort();
-    expect(pageOnly(importedSamples(r.json)).length).toBeGreaterThan(1);
-    expect(pageOnly(importedSamples(r.proto))).toEqual(pageOnly(importedSamples(r.json)));
-    expectSameUserTimings(r);
-    expectThreadTimesAsInFiles(r);
-    // Every slice with 1 ms of thread time or more: the same thread time in the other form.
-    const differences = threadTimeDifferences(r, 1e6);
-    expect(differences.length).toBeGreaterThan(2);
-    for (const d of differences)
-      expect({
-        ...d,
-        agrees: Math.abs(d.proto - d.json) <= Math.max(0.01 * d.json, 20_000),
-      }).toMatchObject({ agrees: true });
-    // Both forms say the same about anonymous functions.
-    expect(limitation(r.proto, "missing_symbols")).toBeGreaterThan(0);
-    expect(limitation(r.json, "missing_symbols")).toBeGreaterThan(0);
-    // Streamed in small chunks, the protobuf import gives the same evidence.
-    await expectSameOutcome(perfetto, r.bytes, { displayName: "fib.pftrace", chunkSize: 4099 });
-  });
+  test(
+    "committed pair: the same samples per function in both forms, each as its file " +
+      "counts them",
+    async () => {
+      const r = load(
+        gunzipSync(readFileSync(join(FIXTURE, "fib.json.gz"))).toString("utf8"),
+        new Uint8Array(gunzipSync(readFileSync(join(FIXTURE, "fib.pftrace.gz")))),
+      );
+      const top = expectSameSamples(r, pageUrl);
+      // This recording's own numbers: fib took 2579 samples in each form, the same ns.
+      const fib = topJavaScript(r.proto, 1)[0]!;
+      expect([top[0]!.samples, fib.samples, fib.ns]).toEqual([2579, 2579, top[0]!.ns]);
+      // The page's functions ran while both sessions recorded: equal counts. (Chromium's own
+      // UI renderer goes on running after the DevTools session ends: a few more there.)
+      const pageOnly = (counts: Map<string, number>) =>
+        [...counts].filter(([fn]) => fn.endsWith(` @ ${pageUrl}`)).sort();
+      expect(pageOnly(importedSamples(r.json)).length).toBeGreaterThan(1);
+      expect(pageOnly(importedSamples(r.proto))).toEqual(pageOnly(importedSamples(r.json)));
+      expectSameUserTimings(r);
+      expectThreadTimesAsInFiles(r);
+      // Every slice with 1 ms of thread time or more: the same thread time in the other form.
+      const differences = threadTimeDifferences(r, 1e6);
+      expect(differences.length).toBeGreaterThan(2);
+      for (const d of differences)
+        expect({
+          ...d,
+          agrees: Math.abs(d.proto - d.json) <= Math.max(0.01 * d.json, 20_000),
+        }).toMatchObject({ agrees: true });
+      // Both forms say the same about anonymous functions.
+      expect(limitation(r.proto, "missing_symbols")).toBeGreaterThan(0);
+      expect(limitation(r.json, "missing_symbols")).toBeGreaterThan(0);
+      // Streamed in small chunks, the protobuf import gives the same evidence.
+      await expectSameOutcome(perfetto, r.bytes, { displayName: "fib.pftrace", chunkSize: 4099 });
+    },
+  );
 
-  test("committed pair through the CLI: analyze hotspots --metric cpu_time ranks the same functions with the same samples", async () => {
+  test("committed pair through the CLI: analyze hotspots --metric cpu_time ranks the same " +
+    "functions with the same samples", async () => {
     const dir = mkdtempSync(join(tmpdir(), "flameox-chromium-pair-"));
     try {
       const files = { json: join(dir, "fib.json"), proto: join(dir, "fib.pftrace") };
@@ -282,7 +287,8 @@ describe("one Chromium run, recorded as JSON and as protobuf", () => {
   const chromium = findChromium();
   const fresh = chromium === undefined ? test.skip : heavyTest;
   fresh(
-    `fresh recording with the installed Chromium${chromium === undefined ? " (none installed)" : ""}`,
+    `fresh recording with the installed ` +
+      `Chromium${chromium === undefined ? " (none installed)" : ""}`,
     async () => {
       const dir = mkdtempSync(join(tmpdir(), "flameox-chromium-"));
       try {

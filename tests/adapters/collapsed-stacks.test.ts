@@ -112,7 +112,8 @@ describe("collapsed-stacks adapter", () => {
     expect(retainedBytes).toBeLessThan(inputBytes / 4);
   });
 
-  test("stacks remembered for their repeats keep nothing of the chunks they were cut from", async () => {
+  test("stacks remembered for their repeats keep nothing of the chunks they were cut " +
+    "from", async () => {
     // The benchmark's generated profile: stacks drawn from a skewed pool, so rare ones keep
     // turning up, each then remembered. Its lines straddle chunks, and a line cut from a carried
     // line joined to the next chunk keeps that whole joined text alive: kept as such, every
@@ -158,28 +159,31 @@ describe("collapsed-stacks adapter", () => {
     });
   }
 
-  test("perf script collapsed independently imports with the perf-script adapter's self samples", () => {
-    const script = readFileSync(
-      join(REPO, "fixtures", "perf-script", "fork-two-events.perf.txt"),
-      "utf8",
-    );
-    const fromScript = perfScriptAdapter.extract({
-      bytes: enc(script),
-      displayName: "t",
-      limits: DEFAULT_ADAPTER_LIMITS,
-    });
-    const fromCollapsed = extract(enc(collapsePerfScript(script, "cpu-clock")));
-    expect(selfByFunction(fromCollapsed, "samples")).toEqual(
-      selfByFunction(fromScript, "cpu_time"),
-    );
-    // Inclusive: the process frame (comm) holds every sample.
-    const comm = rowsOf(fromCollapsed.tables.frame_measurements).find(
-      (m) =>
-        rowsOf(fromCollapsed.tables.frames).find((f) => f.frame_id === m.frame_id)!.function ===
-        "hot",
-    )!;
-    expect(Number(comm.inclusive_samples)).toBe(44);
-  });
+  test(
+    "perf script collapsed independently imports with the perf-script adapter's self " + "samples",
+    () => {
+      const script = readFileSync(
+        join(REPO, "fixtures", "perf-script", "fork-two-events.perf.txt"),
+        "utf8",
+      );
+      const fromScript = perfScriptAdapter.extract({
+        bytes: enc(script),
+        displayName: "t",
+        limits: DEFAULT_ADAPTER_LIMITS,
+      });
+      const fromCollapsed = extract(enc(collapsePerfScript(script, "cpu-clock")));
+      expect(selfByFunction(fromCollapsed, "samples")).toEqual(
+        selfByFunction(fromScript, "cpu_time"),
+      );
+      // Inclusive: the process frame (comm) holds every sample.
+      const comm = rowsOf(fromCollapsed.tables.frame_measurements).find(
+        (m) =>
+          rowsOf(fromCollapsed.tables.frames).find((f) => f.frame_id === m.frame_id)!.function ===
+          "hot",
+      )!;
+      expect(Number(comm.inclusive_samples)).toBe(44);
+    },
+  );
 
   test(
     "UTF-16 (both byte orders) and CRLF read as the UTF-8 file does; comments skipped, invalid " +
@@ -221,29 +225,34 @@ describe("collapsed-stacks adapter", () => {
     expect(evidence.summary.inlined_frames).toBe(1);
   });
 
-  test("streaming in 7-byte chunks with the trie spilling every 4 stacks gives the same rows", async () => {
-    const bytes = enc(
-      collapsePerfScript(
-        readFileSync(
-          join(REPO, "fixtures", "perf-script", "node-perf-basic-prof.perf.txt"),
-          "utf8",
+  test(
+    "streaming in 7-byte chunks with the trie spilling every 4 stacks gives the same " + "rows",
+    async () => {
+      const bytes = enc(
+        collapsePerfScript(
+          readFileSync(
+            join(REPO, "fixtures", "perf-script", "node-perf-basic-prof.perf.txt"),
+            "utf8",
+          ),
+          "cpu-clock",
         ),
-        "cpu-clock",
-      ),
-    );
-    const whole = extract(bytes);
-    const run = await runStream(collapsedStacksAdapter, bytes, {
-      chunkSize: 7,
-      spill: new MemorySpillSpace(),
-      maxStacksInMemory: 4,
-    });
-    const key = (r: Record<string, unknown>) =>
-      JSON.stringify(r, (_, v) => (typeof v === "bigint" || typeof v === "number" ? String(v) : v));
-    expect(streamedTableRows(run, "stacks").map(key).sort()).toEqual(
-      rowsOf(whole.tables.stacks).map(key).sort(),
-    );
-    expect(run.evidence.summary).toEqual(whole.summary);
-  });
+      );
+      const whole = extract(bytes);
+      const run = await runStream(collapsedStacksAdapter, bytes, {
+        chunkSize: 7,
+        spill: new MemorySpillSpace(),
+        maxStacksInMemory: 4,
+      });
+      const key = (r: Record<string, unknown>) =>
+        JSON.stringify(r, (_, v) =>
+          typeof v === "bigint" || typeof v === "number" ? String(v) : v,
+        );
+      expect(streamedTableRows(run, "stacks").map(key).sort()).toEqual(
+        rowsOf(whole.tables.stacks).map(key).sort(),
+      );
+      expect(run.evidence.summary).toEqual(whole.summary);
+    },
+  );
 
   test("bad input ends in typed errors", () => {
     const code = (f: () => unknown) => {

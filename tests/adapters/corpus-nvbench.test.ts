@@ -330,23 +330,26 @@ describe("NVBench cases", () => {
     expectFailure(adapter, many, "ARTIFACT_TOO_LARGE", { maxEvents: 1 });
   });
 
-  test("detection: NVBench's version block, not Google Benchmark's or pytest-benchmark's shapes", () => {
-    expect(adapter.detect({ head: JSON.stringify(doc([])), displayName: "x" })).toBeGreaterThan(
-      0.9,
-    );
-    expect(
-      adapter.detect({
-        head: JSON.stringify({ context: {}, benchmarks: [{ name: "a", real_time: 1 }] }),
-        displayName: "x",
-      }),
-    ).toBe(0);
-    expect(
-      adapter.detect({
-        head: JSON.stringify({ machine_info: {}, benchmarks: [] }),
-        displayName: "x",
-      }),
-    ).toBe(0);
-  });
+  test(
+    "detection: NVBench's version block, not Google Benchmark's or pytest-benchmark's " + "shapes",
+    () => {
+      expect(adapter.detect({ head: JSON.stringify(doc([])), displayName: "x" })).toBeGreaterThan(
+        0.9,
+      );
+      expect(
+        adapter.detect({
+          head: JSON.stringify({ context: {}, benchmarks: [{ name: "a", real_time: 1 }] }),
+          displayName: "x",
+        }),
+      ).toBe(0);
+      expect(
+        adapter.detect({
+          head: JSON.stringify({ machine_info: {}, benchmarks: [] }),
+          displayName: "x",
+        }),
+      ).toBe(0);
+    },
+  );
 });
 
 describe("nvbench-samples (a sidecar read as its JSON declared it)", () => {

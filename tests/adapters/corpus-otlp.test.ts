@@ -58,63 +58,72 @@ describe("OTLP/JSON corpus", () => {
 });
 
 describe("OTLP/JSON Lines (the Collector's file exporter)", () => {
-  test("every corpus request on its own line: one trace, resource indexes continuing across lines", async () => {
-    const files = corpusFiles("otlp-json");
-    const raws = files.map((f) => parseLoose(loadPayload(f.path)) as Msg);
-    const bytes = new TextEncoder().encode(raws.map((raw) => JSON.stringify(raw) + "\n").join(""));
-    expect(detect(bytes, "traces.jsonl")).toBe("otlp-json");
-    const evidence = json.extract({
-      bytes,
-      displayName: "traces.jsonl",
-      limits: DEFAULT_ADAPTER_LIMITS,
-    });
-    // Independently: span names in file order, each with the index of its resource counted over all
-    // lines.
-    const want: [string, number][] = [];
-    let base = 0;
-    for (const raw of raws) {
-      const resourceSpans: Msg[] = raw.resourceSpans ?? raw.result.resourceSpans;
-      resourceSpans.forEach((rs, k) =>
-        (rs.scopeSpans ?? []).forEach((ss: Msg) =>
-          (ss.spans ?? []).forEach((sp: Msg) => want.push([sp.name, base + k])),
-        ),
+  test(
+    "every corpus request on its own line: one trace, resource indexes continuing " +
+      "across lines",
+    async () => {
+      const files = corpusFiles("otlp-json");
+      const raws = files.map((f) => parseLoose(loadPayload(f.path)) as Msg);
+      const bytes = new TextEncoder().encode(
+        raws.map((raw) => JSON.stringify(raw) + "\n").join(""),
       );
-      base += resourceSpans.length;
-    }
-    expect(
-      bufferRows(evidence.tables.otel_spans).map((r) => [r.name, Number(r.resource_index)]),
-    ).toEqual(want);
-    expect(bufferRows(evidence.tables.otel_resources).map((r) => Number(r.resource_index))).toEqual(
-      Array.from({ length: base }, (_, i) => i),
-    );
-    await expectSameOutcome(json, bytes, { displayName: "traces.jsonl", chunkSize: 97 });
-    // Blank lines and CRLF endings are whitespace between requests.
-    const crlf = new TextEncoder().encode(
-      raws.map((raw) => JSON.stringify(raw) + "\r\n\r\n").join(""),
-    );
-    expect(
-      bufferRows(
-        json.extract({ bytes: crlf, displayName: "t.jsonl", limits: DEFAULT_ADAPTER_LIMITS }).tables
-          .otel_spans,
-      ).length,
-    ).toBe(want.length);
-    await expectSameOutcome(json, crlf, { displayName: "t.jsonl", chunkSize: 131 });
-  });
+      expect(detect(bytes, "traces.jsonl")).toBe("otlp-json");
+      const evidence = json.extract({
+        bytes,
+        displayName: "traces.jsonl",
+        limits: DEFAULT_ADAPTER_LIMITS,
+      });
+      // Independently: span names in file order, each with the index of its resource counted over all
+      // lines.
+      const want: [string, number][] = [];
+      let base = 0;
+      for (const raw of raws) {
+        const resourceSpans: Msg[] = raw.resourceSpans ?? raw.result.resourceSpans;
+        resourceSpans.forEach((rs, k) =>
+          (rs.scopeSpans ?? []).forEach((ss: Msg) =>
+            (ss.spans ?? []).forEach((sp: Msg) => want.push([sp.name, base + k])),
+          ),
+        );
+        base += resourceSpans.length;
+      }
+      expect(
+        bufferRows(evidence.tables.otel_spans).map((r) => [r.name, Number(r.resource_index)]),
+      ).toEqual(want);
+      expect(
+        bufferRows(evidence.tables.otel_resources).map((r) => Number(r.resource_index)),
+      ).toEqual(Array.from({ length: base }, (_, i) => i));
+      await expectSameOutcome(json, bytes, { displayName: "traces.jsonl", chunkSize: 97 });
+      // Blank lines and CRLF endings are whitespace between requests.
+      const crlf = new TextEncoder().encode(
+        raws.map((raw) => JSON.stringify(raw) + "\r\n\r\n").join(""),
+      );
+      expect(
+        bufferRows(
+          json.extract({ bytes: crlf, displayName: "t.jsonl", limits: DEFAULT_ADAPTER_LIMITS })
+            .tables.otel_spans,
+        ).length,
+      ).toBe(want.length);
+      await expectSameOutcome(json, crlf, { displayName: "t.jsonl", chunkSize: 131 });
+    },
+  );
 
-  test("a bad line fails typed on both paths; a request that is not an object fails typed", async () => {
-    const good = JSON.stringify(parseLoose(loadPayload(corpusFiles("otlp-json")[0]!.path)));
-    for (const text of [
-      `${good}\n{"resourceSpans": [}\n`,
-      `${good}\n[1, 2]\n`,
-      `${good}\n{"resourceSpans": 3}\n`,
-    ]) {
-      const bytes = new TextEncoder().encode(text);
-      expect(() =>
-        json.extract({ bytes, displayName: "t.jsonl", limits: DEFAULT_ADAPTER_LIMITS }),
-      ).toThrow();
-      await expectSameOutcome(json, bytes, { displayName: "t.jsonl", chunkSize: 64 });
-    }
-  });
+  test(
+    "a bad line fails typed on both paths; a request that is not an object fails " + "typed",
+    async () => {
+      const good = JSON.stringify(parseLoose(loadPayload(corpusFiles("otlp-json")[0]!.path)));
+      for (const text of [
+        `${good}\n{"resourceSpans": [}\n`,
+        `${good}\n[1, 2]\n`,
+        `${good}\n{"resourceSpans": 3}\n`,
+      ]) {
+        const bytes = new TextEncoder().encode(text);
+        expect(() =>
+          json.extract({ bytes, displayName: "t.jsonl", limits: DEFAULT_ADAPTER_LIMITS }),
+        ).toThrow();
+        await expectSameOutcome(json, bytes, { displayName: "t.jsonl", chunkSize: 64 });
+      }
+    },
+  );
 });
 
 describe("OTLP protobuf corpus", () => {
@@ -161,53 +170,57 @@ describe("OTLP protobuf corpus", () => {
     });
   }
 
-  test("length-prefixed requests (the Collector's file exporter, format: proto) import as one trace", async () => {
-    const bodies = corpusFiles("otlp-proto").map((f) => loadPayload(f.path));
-    const frame = (body: Uint8Array) => {
-      const prefix = new Uint8Array(4);
-      new DataView(prefix.buffer).setUint32(0, body.length);
-      return Buffer.concat([prefix, body]);
-    };
-    const bytes = new Uint8Array(
-      Buffer.concat([...bodies.map(frame), frame(new Uint8Array(0)), frame(bodies[0]!)]),
-    );
-    expect(detect(bytes, "traces.bin")).toBe("otlp-protobuf");
-    // Independently: each body decoded by protobufjs, spans in file order, resource indexes counted
-    // across bodies.
-    const want: [string, number][] = [];
-    let base = 0;
-    for (const body of [...bodies, bodies[0]!]) {
-      const request = ExportTraceServiceRequest.toObject(
-        ExportTraceServiceRequest.decode(body),
-      ) as Msg;
-      request.resource_spans.forEach((rs: Msg, k: number) =>
-        rs.scope_spans.forEach((ss: Msg) =>
-          (ss.spans ?? []).forEach((sp: Msg) => want.push([sp.name, base + k])),
-        ),
+  test(
+    "length-prefixed requests (the Collector's file exporter, format: proto) import as one " +
+      "trace",
+    async () => {
+      const bodies = corpusFiles("otlp-proto").map((f) => loadPayload(f.path));
+      const frame = (body: Uint8Array) => {
+        const prefix = new Uint8Array(4);
+        new DataView(prefix.buffer).setUint32(0, body.length);
+        return Buffer.concat([prefix, body]);
+      };
+      const bytes = new Uint8Array(
+        Buffer.concat([...bodies.map(frame), frame(new Uint8Array(0)), frame(bodies[0]!)]),
       );
-      base += request.resource_spans.length;
-    }
-    const evidence = proto.extract({
-      bytes,
-      displayName: "traces.bin",
-      limits: DEFAULT_ADAPTER_LIMITS,
-    });
-    expect(
-      bufferRows(evidence.tables.otel_spans).map((r) => [r.name, Number(r.resource_index)]),
-    ).toEqual(want);
-    expect(bufferRows(evidence.tables.otel_resources).length).toBe(base);
-    // Chunks of 3 bytes: prefixes split across chunks.
-    await expectSameOutcome(proto, bytes, { displayName: "traces.bin", chunkSize: 3 });
-    for (const cut of [
-      bytes.subarray(0, bytes.length - 1),
-      bytes.subarray(0, 2 + frame(bodies[0]!).length),
-    ]) {
-      expect(() =>
-        proto.extract({ bytes: cut, displayName: "t.bin", limits: DEFAULT_ADAPTER_LIMITS }),
-      ).toThrow(/cut off/);
-      await expectSameOutcome(proto, cut, { displayName: "t.bin", chunkSize: 5 });
-    }
-  });
+      expect(detect(bytes, "traces.bin")).toBe("otlp-protobuf");
+      // Independently: each body decoded by protobufjs, spans in file order, resource indexes counted
+      // across bodies.
+      const want: [string, number][] = [];
+      let base = 0;
+      for (const body of [...bodies, bodies[0]!]) {
+        const request = ExportTraceServiceRequest.toObject(
+          ExportTraceServiceRequest.decode(body),
+        ) as Msg;
+        request.resource_spans.forEach((rs: Msg, k: number) =>
+          rs.scope_spans.forEach((ss: Msg) =>
+            (ss.spans ?? []).forEach((sp: Msg) => want.push([sp.name, base + k])),
+          ),
+        );
+        base += request.resource_spans.length;
+      }
+      const evidence = proto.extract({
+        bytes,
+        displayName: "traces.bin",
+        limits: DEFAULT_ADAPTER_LIMITS,
+      });
+      expect(
+        bufferRows(evidence.tables.otel_spans).map((r) => [r.name, Number(r.resource_index)]),
+      ).toEqual(want);
+      expect(bufferRows(evidence.tables.otel_resources).length).toBe(base);
+      // Chunks of 3 bytes: prefixes split across chunks.
+      await expectSameOutcome(proto, bytes, { displayName: "traces.bin", chunkSize: 3 });
+      for (const cut of [
+        bytes.subarray(0, bytes.length - 1),
+        bytes.subarray(0, 2 + frame(bodies[0]!).length),
+      ]) {
+        expect(() =>
+          proto.extract({ bytes: cut, displayName: "t.bin", limits: DEFAULT_ADAPTER_LIMITS }),
+        ).toThrow(/cut off/);
+        await expectSameOutcome(proto, cut, { displayName: "t.bin", chunkSize: 5 });
+      }
+    },
+  );
 
   test("the same request in JSON and protobuf gives the same typed attributes", () => {
     const request = {

@@ -326,198 +326,207 @@ describe("perfetto trace built with protobufjs", () => {
   ];
   const bytes = Trace.encode(Trace.fromObject({ packet: packets })).finish();
 
-  test("counter tracks: unit_multiplier scales, incremental tracks accumulate, events are named by their track", () => {
-    const counters = [
-      {
-        trusted_packet_sequence_id: 3,
-        track_descriptor: {
-          uuid: 50,
-          parent_uuid: 11,
-          static_name: "thread_time",
-          counter: { type: 1, unit_multiplier: 1000, is_incremental: true },
+  test(
+    "counter tracks: unit_multiplier scales, incremental tracks accumulate, events are named " +
+      "by their track",
+    () => {
+      const counters = [
+        {
+          trusted_packet_sequence_id: 3,
+          track_descriptor: {
+            uuid: 50,
+            parent_uuid: 11,
+            static_name: "thread_time",
+            counter: { type: 1, unit_multiplier: 1000, is_incremental: true },
+          },
         },
-      },
-      {
-        trusted_packet_sequence_id: 3,
-        track_descriptor: { uuid: 60, name: "queue", counter: { unit_multiplier: 2 } },
-      },
-      {
-        trusted_packet_sequence_id: 3,
-        track_descriptor: { uuid: 11, thread: { pid: 100, tid: 101 } },
-      },
-      {
-        trusted_packet_sequence_id: 3,
-        trace_packet_defaults: {
-          track_event_defaults: { track_uuid: 11, extra_counter_track_uuids: [50] },
+        {
+          trusted_packet_sequence_id: 3,
+          track_descriptor: { uuid: 60, name: "queue", counter: { unit_multiplier: 2 } },
         },
-      },
-      {
-        trusted_packet_sequence_id: 3,
-        timestamp: 100,
-        track_event: { type: 1, name: "work", extra_counter_values: [5] },
-      },
-      {
-        trusted_packet_sequence_id: 3,
-        timestamp: 200,
-        track_event: { type: 4, track_uuid: 60, counter_value: 3 },
-      },
-      {
-        trusted_packet_sequence_id: 3,
-        timestamp: 300,
-        track_event: { type: 4, track_uuid: 60, counter_value: -4 },
-      },
-      {
-        trusted_packet_sequence_id: 3,
-        timestamp: 400,
-        track_event: { type: 2, extra_counter_values: [7] },
-      },
-      // An explicit uuid list overrides the defaults; a value beyond the list has no track.
-      {
-        trusted_packet_sequence_id: 3,
-        timestamp: 500,
-        track_event: {
-          type: 3,
-          name: "mark",
-          extra_counter_track_uuids: [60],
-          extra_counter_values: [10, 11],
+        {
+          trusted_packet_sequence_id: 3,
+          track_descriptor: { uuid: 11, thread: { pid: 100, tid: 101 } },
         },
-      },
-      // Another sequence clearing its state leaves the total alone; the describing sequence's clear
-      // restarts it from 0.
-      {
-        trusted_packet_sequence_id: 4,
-        sequence_flags: 1,
-        timestamp: 550,
-        track_event: { type: 3, name: "other", track_uuid: 11 },
-      },
-      {
-        trusted_packet_sequence_id: 3,
-        timestamp: 600,
-        track_event: { type: 3, name: "tick", extra_counter_values: [1] },
-      },
-      {
-        trusted_packet_sequence_id: 3,
-        sequence_flags: 1,
-        timestamp: 700,
-        track_event: {
-          type: 3,
-          name: "tock",
-          track_uuid: 11,
-          extra_counter_track_uuids: [50],
-          extra_counter_values: [2],
+        {
+          trusted_packet_sequence_id: 3,
+          trace_packet_defaults: {
+            track_event_defaults: { track_uuid: 11, extra_counter_track_uuids: [50] },
+          },
         },
-      },
-      // Another sequence writing the same track keeps its own total (a delta is from its
-      // writer's previous value), as Chrome's thread does when its writer changes: a slice
-      // begun on one sequence and ended on the other takes each reading as its sequence has it.
-      {
-        trusted_packet_sequence_id: 5,
-        sequence_flags: 1,
-        timestamp: 800,
-        track_event: {
-          type: 3,
-          name: "elsewhere",
-          track_uuid: 11,
-          extra_counter_track_uuids: [50],
-          extra_counter_values: [20],
+        {
+          trusted_packet_sequence_id: 3,
+          timestamp: 100,
+          track_event: { type: 1, name: "work", extra_counter_values: [5] },
         },
-      },
-      {
-        trusted_packet_sequence_id: 3,
-        timestamp: 900,
-        track_event: {
-          type: 1,
-          name: "span",
-          track_uuid: 11,
-          extra_counter_track_uuids: [50],
-          extra_counter_values: [16],
+        {
+          trusted_packet_sequence_id: 3,
+          timestamp: 200,
+          track_event: { type: 4, track_uuid: 60, counter_value: 3 },
         },
-      },
-      {
-        trusted_packet_sequence_id: 5,
-        timestamp: 1000,
-        track_event: {
-          type: 2,
-          track_uuid: 11,
-          extra_counter_track_uuids: [50],
-          extra_counter_values: [3],
+        {
+          trusted_packet_sequence_id: 3,
+          timestamp: 300,
+          track_event: { type: 4, track_uuid: 60, counter_value: -4 },
         },
-      },
-    ];
-    const evidence = perfetto.extract({
-      bytes: Trace.encode(Trace.fromObject({ packet: counters })).finish(),
-      displayName: "c.pftrace",
-      limits: DEFAULT_ADAPTER_LIMITS,
-    });
-    const rows = traceEventBufferRows(evidence).filter((r) => r.phase === "C");
-    expect(rows.map((r) => [r.name, r.ts_ns, JSON.parse(r.args_json as string).value])).toEqual([
-      ["thread_time", "100", 5000],
-      ["thread_time", "400", 12000],
-      ["thread_time", "600", 13000],
-      ["thread_time", "700", 2000],
-      ["thread_time", "800", 20000],
-      ["thread_time", "900", 18000],
-      ["thread_time", "1000", 23000],
-      ["queue", "200", 6],
-      ["queue", "300", -8],
-      ["queue", "500", 20],
-    ]);
-    expect(evidence.limitations.find((l) => l.code === "extra_counters_without_track")?.count).toBe(
-      1,
-    );
-    // The thread_time counter (COUNTER_THREAD_TIME_NS) read at the B (5000) and the E (12000) gives
-    // the slice's thread time.
-    expect(traceEventBufferRows(evidence).find((r) => r.name === "work")).toMatchObject({
-      phase: "B",
-      dur_ns: "300",
-      thread_dur_ns: "7000",
-    });
-    expect(traceEventBufferRows(evidence).find((r) => r.name === "span")).toMatchObject({
-      phase: "B",
-      dur_ns: "100",
-      thread_dur_ns: "5000",
-    });
-  });
+        {
+          trusted_packet_sequence_id: 3,
+          timestamp: 400,
+          track_event: { type: 2, extra_counter_values: [7] },
+        },
+        // An explicit uuid list overrides the defaults; a value beyond the list has no track.
+        {
+          trusted_packet_sequence_id: 3,
+          timestamp: 500,
+          track_event: {
+            type: 3,
+            name: "mark",
+            extra_counter_track_uuids: [60],
+            extra_counter_values: [10, 11],
+          },
+        },
+        // Another sequence clearing its state leaves the total alone; the describing sequence's clear
+        // restarts it from 0.
+        {
+          trusted_packet_sequence_id: 4,
+          sequence_flags: 1,
+          timestamp: 550,
+          track_event: { type: 3, name: "other", track_uuid: 11 },
+        },
+        {
+          trusted_packet_sequence_id: 3,
+          timestamp: 600,
+          track_event: { type: 3, name: "tick", extra_counter_values: [1] },
+        },
+        {
+          trusted_packet_sequence_id: 3,
+          sequence_flags: 1,
+          timestamp: 700,
+          track_event: {
+            type: 3,
+            name: "tock",
+            track_uuid: 11,
+            extra_counter_track_uuids: [50],
+            extra_counter_values: [2],
+          },
+        },
+        // Another sequence writing the same track keeps its own total (a delta is from its
+        // writer's previous value), as Chrome's thread does when its writer changes: a slice
+        // begun on one sequence and ended on the other takes each reading as its sequence has it.
+        {
+          trusted_packet_sequence_id: 5,
+          sequence_flags: 1,
+          timestamp: 800,
+          track_event: {
+            type: 3,
+            name: "elsewhere",
+            track_uuid: 11,
+            extra_counter_track_uuids: [50],
+            extra_counter_values: [20],
+          },
+        },
+        {
+          trusted_packet_sequence_id: 3,
+          timestamp: 900,
+          track_event: {
+            type: 1,
+            name: "span",
+            track_uuid: 11,
+            extra_counter_track_uuids: [50],
+            extra_counter_values: [16],
+          },
+        },
+        {
+          trusted_packet_sequence_id: 5,
+          timestamp: 1000,
+          track_event: {
+            type: 2,
+            track_uuid: 11,
+            extra_counter_track_uuids: [50],
+            extra_counter_values: [3],
+          },
+        },
+      ];
+      const evidence = perfetto.extract({
+        bytes: Trace.encode(Trace.fromObject({ packet: counters })).finish(),
+        displayName: "c.pftrace",
+        limits: DEFAULT_ADAPTER_LIMITS,
+      });
+      const rows = traceEventBufferRows(evidence).filter((r) => r.phase === "C");
+      expect(rows.map((r) => [r.name, r.ts_ns, JSON.parse(r.args_json as string).value])).toEqual([
+        ["thread_time", "100", 5000],
+        ["thread_time", "400", 12000],
+        ["thread_time", "600", 13000],
+        ["thread_time", "700", 2000],
+        ["thread_time", "800", 20000],
+        ["thread_time", "900", 18000],
+        ["thread_time", "1000", 23000],
+        ["queue", "200", 6],
+        ["queue", "300", -8],
+        ["queue", "500", 20],
+      ]);
+      expect(
+        evidence.limitations.find((l) => l.code === "extra_counters_without_track")?.count,
+      ).toBe(1);
+      // The thread_time counter (COUNTER_THREAD_TIME_NS) read at the B (5000) and the E (12000) gives
+      // the slice's thread time.
+      expect(traceEventBufferRows(evidence).find((r) => r.name === "work")).toMatchObject({
+        phase: "B",
+        dur_ns: "300",
+        thread_dur_ns: "7000",
+      });
+      expect(traceEventBufferRows(evidence).find((r) => r.name === "span")).toMatchObject({
+        phase: "B",
+        dur_ns: "100",
+        thread_dur_ns: "5000",
+      });
+    },
+  );
 
-  test("slices nest, counters and instants are events, samples become frames and stacks", async () => {
-    const evidence = perfetto.extract({
-      bytes,
-      displayName: "t.pftrace",
-      limits: DEFAULT_ADAPTER_LIMITS,
-    });
-    const rows = traceEventBufferRows(evidence);
-    const outer = rows.find((r) => r.name === "outer")!;
-    expect(outer).toMatchObject({
-      phase: "B",
-      dur_ns: "8000",
-      depth: 0,
-      category: "cat",
-      track_id: "100:101",
-      thread_name: "main",
-      process_name: "app",
-      ts_ns: "1000",
-    });
-    expect(JSON.parse(outer.args_json as string)).toEqual({ k: 42, s: "x" });
-    expect(rows.find((r) => r.name === "inner")).toMatchObject({ dur_ns: "3000", depth: 1 });
-    expect(rows.find((r) => r.name === "mark")).toMatchObject({ phase: "I", dur_ns: null });
-    expect(JSON.parse(rows.find((r) => r.phase === "C")!.args_json as string)).toEqual({
-      value: 5,
-    });
-    const frames = new Map(bufferRows(evidence.tables.frames).map((f) => [f.frame_id, f.function]));
-    const samples = bufferRows(evidence.tables.frame_measurements).filter(
-      (m) => m.metric === "samples",
-    );
-    const self = Object.fromEntries(
-      samples.map((m) => [
-        frames.get(m.frame_id),
-        [Number(m.self_value), Number(m.inclusive_value)],
-      ]),
-    );
-    expect(self).toEqual({ main: [1, 3], work: [2, 2] });
-    const stacks = bufferRows(evidence.tables.stacks).filter((s) => s.metric === "samples");
-    expect(stacks.map((s) => Number(s.sample_count)).sort()).toEqual([1, 2]);
-    await expectSameOutcome(perfetto, bytes, { chunkSize: 3 });
-  });
+  test(
+    "slices nest, counters and instants are events, samples become frames and " + "stacks",
+    async () => {
+      const evidence = perfetto.extract({
+        bytes,
+        displayName: "t.pftrace",
+        limits: DEFAULT_ADAPTER_LIMITS,
+      });
+      const rows = traceEventBufferRows(evidence);
+      const outer = rows.find((r) => r.name === "outer")!;
+      expect(outer).toMatchObject({
+        phase: "B",
+        dur_ns: "8000",
+        depth: 0,
+        category: "cat",
+        track_id: "100:101",
+        thread_name: "main",
+        process_name: "app",
+        ts_ns: "1000",
+      });
+      expect(JSON.parse(outer.args_json as string)).toEqual({ k: 42, s: "x" });
+      expect(rows.find((r) => r.name === "inner")).toMatchObject({ dur_ns: "3000", depth: 1 });
+      expect(rows.find((r) => r.name === "mark")).toMatchObject({ phase: "I", dur_ns: null });
+      expect(JSON.parse(rows.find((r) => r.phase === "C")!.args_json as string)).toEqual({
+        value: 5,
+      });
+      const frames = new Map(
+        bufferRows(evidence.tables.frames).map((f) => [f.frame_id, f.function]),
+      );
+      const samples = bufferRows(evidence.tables.frame_measurements).filter(
+        (m) => m.metric === "samples",
+      );
+      const self = Object.fromEntries(
+        samples.map((m) => [
+          frames.get(m.frame_id),
+          [Number(m.self_value), Number(m.inclusive_value)],
+        ]),
+      );
+      expect(self).toEqual({ main: [1, 3], work: [2, 2] });
+      const stacks = bufferRows(evidence.tables.stacks).filter((s) => s.metric === "samples");
+      expect(stacks.map((s) => Number(s.sample_count)).sort()).toEqual([1, 2]);
+      await expectSameOutcome(perfetto, bytes, { chunkSize: 3 });
+    },
+  );
 
   test("truncated and corrupt traces fail with typed errors", async () => {
     for (const cut of [1, 5, bytes.length >> 1, bytes.length - 1])

@@ -113,115 +113,128 @@ function expectModulesFromMap(evidence: NormalizedEvidence, text: string): void 
 }
 
 describe("pprof-legacy detection", () => {
-  test("every legacy corpus file is detected as pprof-legacy (with and without the raw head bytes)", () => {
-    const files = corpusFiles(LEGACY);
-    expect(files.length).toBe(4);
-    for (const file of files) {
-      const bytes = loadPayload(file.path);
-      expect([
-        file.name,
-        detectAdapter({
-          head: headOf(bytes),
-          headBytes: bytes.subarray(0, 65536),
-          displayName: file.name,
-        })?.name,
-      ]).toEqual([file.name, LEGACY]);
-      expect([
-        file.name,
-        detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name,
-      ]).toEqual([file.name, LEGACY]);
-    }
-  });
-
-  test("no file of another corpus format (pprof, collapsed stacks, …) is taken for legacy pprof", () => {
-    const formats = corpusFormats().filter((f) => f !== LEGACY);
-    expect(formats).toContain("pprof");
-    expect(formats).toContain("collapsed-stacks");
-    const claimed: string[] = [];
-    for (const format of formats) {
-      for (const file of corpusFiles(format)) {
-        let bytes = loadPayload(file.path);
-        if (bytes[0] === 0x1f && bytes[1] === 0x8b)
-          bytes = Bun.gunzipSync(bytes as Uint8Array<ArrayBuffer>);
-        if (
-          legacy.detect({
+  test(
+    "every legacy corpus file is detected as pprof-legacy (with and without the raw " +
+      "head bytes)",
+    () => {
+      const files = corpusFiles(LEGACY);
+      expect(files.length).toBe(4);
+      for (const file of files) {
+        const bytes = loadPayload(file.path);
+        expect([
+          file.name,
+          detectAdapter({
             head: headOf(bytes),
             headBytes: bytes.subarray(0, 65536),
             displayName: file.name,
-          }) > 0
-        )
-          claimed.push(`${format}/${file.name}`);
+          })?.name,
+        ]).toEqual([file.name, LEGACY]);
+        expect([
+          file.name,
+          detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name,
+        ]).toEqual([file.name, LEGACY]);
       }
-    }
-    expect(claimed).toEqual([]);
-  });
+    },
+  );
+
+  test(
+    "no file of another corpus format (pprof, collapsed stacks, …) is taken for legacy " + "pprof",
+    () => {
+      const formats = corpusFormats().filter((f) => f !== LEGACY);
+      expect(formats).toContain("pprof");
+      expect(formats).toContain("collapsed-stacks");
+      const claimed: string[] = [];
+      for (const format of formats) {
+        for (const file of corpusFiles(format)) {
+          let bytes = loadPayload(file.path);
+          if (bytes[0] === 0x1f && bytes[1] === 0x8b)
+            bytes = Bun.gunzipSync(bytes as Uint8Array<ArrayBuffer>);
+          if (
+            legacy.detect({
+              head: headOf(bytes),
+              headBytes: bytes.subarray(0, 65536),
+              displayName: file.name,
+            }) > 0
+          )
+            claimed.push(`${format}/${file.name}`);
+        }
+      }
+      expect(claimed).toEqual([]);
+    },
+  );
 });
 
 describe("pprof-legacy corpus", () => {
-  test("heapz_v2 heap: in-use totals and per-leaf values equal the rescaled counts of the text", () => {
-    const bytes = fileBytes("google-pprof-cppbench.heap");
-    const text = textOf(bytes);
-    const rate = Number(/@ heapz_v2\/(\d+)/.exec(text.split("\n")[0]!)![1]);
-    const samples = textSamples(text, /^\s*(\d+):\s*(\d+)\s*\[\s*\d+:\s*\d+\s*\]/);
-    expect(samples.length).toBe(31);
-    // Each row estimates count/p allocations of size/p bytes, p = 1 - exp(-(size/count)/rate).
-    const objects = new Map<string, number>();
-    const space = new Map<string, number>();
-    for (const {
-      numbers: [count, size],
-      addresses,
-    } of samples) {
-      const p = 1 - Math.exp(-(size! / count!) / rate);
-      add(objects, hex(addresses[0]! - 1n), Math.trunc(count! / p));
-      add(space, hex(addresses[0]! - 1n), Math.trunc(size! / p));
-    }
-    const evidence = extract(bytes);
-    expect(evidence.summary.samples).toBe(31);
-    expect(evidence.summary.sample_types).toBe("inuse_objects/count,inuse_space/bytes");
-    expect(selfByName(evidence, "inuse_objects")).toEqual(objects);
-    expect(selfByName(evidence, "inuse_space")).toEqual(space);
-    // The sum of the space column of pprof's own parse (google/pprof
-    // profile/testdata/cppbench.heap.string).
-    expect(sum(space.values())).toBe(80_935_293);
-    expect(new Set(rowsOf(evidence.tables.frames).map((f) => f.function))).toEqual(
-      expectedFrameNames(samples),
-    );
-    expectModulesFromMap(evidence, text);
-    expect(evidence.limitations.map((l) => l.code)).toContain("heap_types_renamed");
-  });
+  test(
+    "heapz_v2 heap: in-use totals and per-leaf values equal the rescaled counts of the " + "text",
+    () => {
+      const bytes = fileBytes("google-pprof-cppbench.heap");
+      const text = textOf(bytes);
+      const rate = Number(/@ heapz_v2\/(\d+)/.exec(text.split("\n")[0]!)![1]);
+      const samples = textSamples(text, /^\s*(\d+):\s*(\d+)\s*\[\s*\d+:\s*\d+\s*\]/);
+      expect(samples.length).toBe(31);
+      // Each row estimates count/p allocations of size/p bytes, p = 1 - exp(-(size/count)/rate).
+      const objects = new Map<string, number>();
+      const space = new Map<string, number>();
+      for (const {
+        numbers: [count, size],
+        addresses,
+      } of samples) {
+        const p = 1 - Math.exp(-(size! / count!) / rate);
+        add(objects, hex(addresses[0]! - 1n), Math.trunc(count! / p));
+        add(space, hex(addresses[0]! - 1n), Math.trunc(size! / p));
+      }
+      const evidence = extract(bytes);
+      expect(evidence.summary.samples).toBe(31);
+      expect(evidence.summary.sample_types).toBe("inuse_objects/count,inuse_space/bytes");
+      expect(selfByName(evidence, "inuse_objects")).toEqual(objects);
+      expect(selfByName(evidence, "inuse_space")).toEqual(space);
+      // The sum of the space column of pprof's own parse (google/pprof
+      // profile/testdata/cppbench.heap.string).
+      expect(sum(space.values())).toBe(80_935_293);
+      expect(new Set(rowsOf(evidence.tables.frames).map((f) => f.function))).toEqual(
+        expectedFrameNames(samples),
+      );
+      expectModulesFromMap(evidence, text);
+      expect(evidence.limitations.map((l) => l.code)).toContain("heap_types_renamed");
+    },
+  );
 
-  test("contention: counts × sampling period and delay cycles → ns equal the text's columns", () => {
-    const bytes = fileBytes("google-pprof-cppbench.contention");
-    const text = textOf(bytes);
-    const hz = Number(/cycles\/second = (\d+)/.exec(text)![1]);
-    const period = Number(/sampling period = (\d+)/.exec(text)![1]);
-    const samples = textSamples(text, /^\s*(\d+)\s+(\d+) @/);
-    expect(samples.length).toBe(6);
-    const contentions = new Map<string, number>();
-    const delay = new Map<string, number>();
-    for (const {
-      numbers: [cycles, count],
-      addresses,
-    } of samples) {
-      add(contentions, hex(addresses[0]! - 1n), count! * period);
-      add(delay, hex(addresses[0]! - 1n), Math.trunc((cycles! * period) / (hz / 1e9)));
-    }
-    const evidence = extract(bytes);
-    expect(evidence.summary.samples).toBe(6);
-    expect(selfByName(evidence, "contentions")).toEqual(contentions);
-    expect(selfByName(evidence, "delay")).toEqual(delay);
-    // Both sums equal the columns of pprof's own parse
-    // (profile/testdata/cppbench.contention.string).
-    expect(sum(contentions.values())).toBe(3500);
-    expect(sum(delay.values())).toBe(690_508_213);
-    expect(evidence.summary.duration_ns).toBe(
-      Number(/ms since reset = (\d+)/.exec(text)![1]) * 1e6,
-    );
-    expect(new Set(rowsOf(evidence.tables.frames).map((f) => f.function))).toEqual(
-      expectedFrameNames(samples),
-    );
-    expectModulesFromMap(evidence, text);
-  });
+  test(
+    "contention: counts × sampling period and delay cycles → ns equal the text's " + "columns",
+    () => {
+      const bytes = fileBytes("google-pprof-cppbench.contention");
+      const text = textOf(bytes);
+      const hz = Number(/cycles\/second = (\d+)/.exec(text)![1]);
+      const period = Number(/sampling period = (\d+)/.exec(text)![1]);
+      const samples = textSamples(text, /^\s*(\d+)\s+(\d+) @/);
+      expect(samples.length).toBe(6);
+      const contentions = new Map<string, number>();
+      const delay = new Map<string, number>();
+      for (const {
+        numbers: [cycles, count],
+        addresses,
+      } of samples) {
+        add(contentions, hex(addresses[0]! - 1n), count! * period);
+        add(delay, hex(addresses[0]! - 1n), Math.trunc((cycles! * period) / (hz / 1e9)));
+      }
+      const evidence = extract(bytes);
+      expect(evidence.summary.samples).toBe(6);
+      expect(selfByName(evidence, "contentions")).toEqual(contentions);
+      expect(selfByName(evidence, "delay")).toEqual(delay);
+      // Both sums equal the columns of pprof's own parse
+      // (profile/testdata/cppbench.contention.string).
+      expect(sum(contentions.values())).toBe(3500);
+      expect(sum(delay.values())).toBe(690_508_213);
+      expect(evidence.summary.duration_ns).toBe(
+        Number(/ms since reset = (\d+)/.exec(text)![1]) * 1e6,
+      );
+      expect(new Set(rowsOf(evidence.tables.frames).map((f) => f.function))).toEqual(
+        expectedFrameNames(samples),
+      );
+      expectModulesFromMap(evidence, text);
+    },
+  );
 
   /** Records of a binary CPU profile in 64-bit little-endian words, read here directly. */
   function binaryRecords(
@@ -245,34 +258,37 @@ describe("pprof-legacy corpus", () => {
     return { header, records, rest: bytes.subarray(at) };
   }
 
-  test("Go binary CPU: leaf addresses and their sample counts and CPU time equal the records", () => {
-    const bytes = fileBytes("google-pprof-go.crc32.cpu");
-    const { header, records, rest } = binaryRecords(bytes, 8);
-    expect(header.slice(0, 3)).toEqual([0n, 3n, 0n]);
-    expect(rest.length).toBe(0); // no memory map in this file
-    const periodNs = Number(header[3]) * 1000;
-    const samples = new Map<string, number>();
-    const cpu = new Map<string, number>();
-    for (const r of records) {
-      add(samples, hex(r.pcs[0]!), r.count);
-      add(cpu, hex(r.pcs[0]!), r.count * periodNs);
-    }
-    const evidence = extract(bytes);
-    expect(evidence.summary.samples).toBe(records.length);
-    expect(selfByName(evidence, "samples")).toEqual(samples);
-    expect(selfByName(evidence, "cpu_time")).toEqual(cpu);
-    expect(sum(samples.values())).toBe(211);
-    // Callers are named one byte back, on the call instruction.
-    const names = new Set(rowsOf(evidence.tables.frames).map((f) => f.function as string));
-    const outermost = new Set(records.map((r) => hex(r.pcs[r.pcs.length - 1]! - 1n)));
-    for (const name of outermost) expect(names).toContain(name);
-    // Frames found second (then third) in every record were pushed by the signal handler: dropped.
-    for (const depth of [1, 2]) {
-      const common = records[0]!.pcs[depth]!;
-      expect(records.every((r) => r.pcs[depth] === common)).toBe(true);
-      expect(names.has(hex(common - 1n))).toBe(false);
-    }
-  });
+  test(
+    "Go binary CPU: leaf addresses and their sample counts and CPU time equal the " + "records",
+    () => {
+      const bytes = fileBytes("google-pprof-go.crc32.cpu");
+      const { header, records, rest } = binaryRecords(bytes, 8);
+      expect(header.slice(0, 3)).toEqual([0n, 3n, 0n]);
+      expect(rest.length).toBe(0); // no memory map in this file
+      const periodNs = Number(header[3]) * 1000;
+      const samples = new Map<string, number>();
+      const cpu = new Map<string, number>();
+      for (const r of records) {
+        add(samples, hex(r.pcs[0]!), r.count);
+        add(cpu, hex(r.pcs[0]!), r.count * periodNs);
+      }
+      const evidence = extract(bytes);
+      expect(evidence.summary.samples).toBe(records.length);
+      expect(selfByName(evidence, "samples")).toEqual(samples);
+      expect(selfByName(evidence, "cpu_time")).toEqual(cpu);
+      expect(sum(samples.values())).toBe(211);
+      // Callers are named one byte back, on the call instruction.
+      const names = new Set(rowsOf(evidence.tables.frames).map((f) => f.function as string));
+      const outermost = new Set(records.map((r) => hex(r.pcs[r.pcs.length - 1]! - 1n)));
+      for (const name of outermost) expect(names).toContain(name);
+      // Frames found second (then third) in every record were pushed by the signal handler: dropped.
+      for (const depth of [1, 2]) {
+        const common = records[0]!.pcs[depth]!;
+        expect(records.every((r) => r.pcs[depth] === common)).toBe(true);
+        expect(names.has(hex(common - 1n))).toBe(false);
+      }
+    },
+  );
 
   test("Java binary CPU: leaf functions and their counts come from the symbol section", () => {
     const bytes = fileBytes("google-pprof-java.cpu");
@@ -502,11 +518,14 @@ describe("pprof-legacy malformed inputs fail with typed errors", () => {
     }
   });
 
-  test("a stack depth past the end of the file is refused before anything is allocated for it", () => {
-    const bytes = cpu.slice();
-    new DataView(bytes.buffer).setBigUint64(40 + 8, 1n << 40n, true);
-    expect(expectFailure(bytes, "ARTIFACT_PARSE_FAILED")).toContain("past the end");
-  });
+  test(
+    "a stack depth past the end of the file is refused before anything is allocated " + "for it",
+    () => {
+      const bytes = cpu.slice();
+      new DataView(bytes.buffer).setBigUint64(40 + 8, 1n << 40n, true);
+      expect(expectFailure(bytes, "ARTIFACT_PARSE_FAILED")).toContain("past the end");
+    },
+  );
 
   test("counts that do not fit exactly", () => {
     const bytes = cpu.slice();

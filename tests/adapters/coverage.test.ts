@@ -139,21 +139,25 @@ describe("coverage.py data files (corpus)", () => {
     });
   }
 
-  test("the 6.5.0 data file: 19 executed lines over 3 files, the figure its own JSON report states", () => {
-    const evidence = extract(
-      loadPayload(
-        corpusFiles("coverage-py").find((f) => f.name.startsWith("local-coverage"))!.path,
-      ),
-      "coverage-py",
-    );
-    const counts = Object.values(linesByFile(evidence)).map((l) => l.length);
-    expect([counts.length, counts.reduce((a, b) => a + b, 0)]).toEqual([3, 19]);
-    const report = JSON.parse(
-      new TextDecoder().decode(loadPayload(corpusFiles("coverage-py-json")[0]!.path)),
-    );
-    expect(report.totals.covered_lines).toBe(19);
-    expect(evidence.producerVersion).toBe("6.5.0");
-  });
+  test(
+    "the 6.5.0 data file: 19 executed lines over 3 files, the figure its own JSON " +
+      "report states",
+    () => {
+      const evidence = extract(
+        loadPayload(
+          corpusFiles("coverage-py").find((f) => f.name.startsWith("local-coverage"))!.path,
+        ),
+        "coverage-py",
+      );
+      const counts = Object.values(linesByFile(evidence)).map((l) => l.length);
+      expect([counts.length, counts.reduce((a, b) => a + b, 0)]).toEqual([3, 19]);
+      const report = JSON.parse(
+        new TextDecoder().decode(loadPayload(corpusFiles("coverage-py-json")[0]!.path)),
+      );
+      expect(report.totals.covered_lines).toBe(19);
+      expect(evidence.producerVersion).toBe("6.5.0");
+    },
+  );
 });
 
 describe("coverage.py data files, streamed", () => {
@@ -395,21 +399,24 @@ describe("coverage.py SQLite: contexts and hostile files", () => {
     expect((capped as FlameoxError).details?.refused).toBe("page_count");
   });
 
-  test("a damaged file is a parse failure, not a crash; a non-SQLite payload is refused by name", () => {
-    const bytes = coverageDb();
-    const damaged = new Uint8Array(bytes);
-    damaged.fill(0xff, 4096, 8192); // the second page (a table's root) overwritten
-    new DataView(damaged.buffer).setUint32(92, 12345); // header count no longer authoritative
-    expect(refusal(damaged).code).toBe("ARTIFACT_PARSE_FAILED");
-    const adapter = detectAdapter({ head: headOf(bytes), displayName: "x" })!;
-    expect(() =>
-      adapter.extract({
-        bytes: new TextEncoder().encode("{}"),
-        displayName: "x",
-        limits: DEFAULT_ADAPTER_LIMITS,
-      }),
-    ).toThrow(/neither a SQLite database nor a coverage.py JSON data file/);
-  });
+  test(
+    "a damaged file is a parse failure, not a crash; a non-SQLite payload is refused " + "by name",
+    () => {
+      const bytes = coverageDb();
+      const damaged = new Uint8Array(bytes);
+      damaged.fill(0xff, 4096, 8192); // the second page (a table's root) overwritten
+      new DataView(damaged.buffer).setUint32(92, 12345); // header count no longer authoritative
+      expect(refusal(damaged).code).toBe("ARTIFACT_PARSE_FAILED");
+      const adapter = detectAdapter({ head: headOf(bytes), displayName: "x" })!;
+      expect(() =>
+        adapter.extract({
+          bytes: new TextEncoder().encode("{}"),
+          displayName: "x",
+          limits: DEFAULT_ADAPTER_LIMITS,
+        }),
+      ).toThrow(/neither a SQLite database nor a coverage.py JSON data file/);
+    },
+  );
 
   test("a WAL-mode file (header format versions 2) is read as the main file alone", () => {
     const bytes = coverageDb();
@@ -446,45 +453,48 @@ describe("real coverage.py on a small pytest project", () => {
     test.skip(`not run: ${NO_COVERAGE_REASON}`, () => {});
     return;
   }
-  test("data file, JSON report and Cobertura XML of one run agree with coverage.py's own API", () => {
-    const dir = mkdtempSync(join(tmpdir(), "flameox-cov-"));
-    dirs.push(dir);
-    const run = runCoverageProject(join(dir, "p"));
-    const data = extract(run.data, "coverage-py");
-    expect(data.summary.has_arcs).toBe(true);
-    // Lines and arcs per file: CoverageData.lines() / arcs().
-    expect(linesByFile(data)).toEqual(
-      Object.fromEntries(Object.entries(run.api.files).map(([f, v]) => [f, v.lines])),
-    );
-    expect(arcsByFile(data)).toEqual(
-      Object.fromEntries(
-        Object.entries(run.api.files).map(([f, v]) => [
-          f,
-          v.arcs.map(([a, b]) => `${a}>${b}`).sort(),
-        ]),
-      ),
-    );
-    // Per dynamic context (one per test function): CoverageData with set_query_contexts.
-    const rows = rowsOf(data.tables.coverage_lines).filter((r) => r.kind === "line");
-    for (const context of run.api.contexts) {
-      const mine: Record<string, number[]> = {};
-      for (const r of rows.filter((r) => r.context === context))
-        (mine[r.file as string] ??= []).push(r.line as number);
-      expect([context, mine]).toEqual([context, run.api.by_context[context]!]);
-    }
-    expect(run.api.contexts).toContain("test_calc.test_mode");
-    // The reports list the same executed lines (relative paths), plus what did not run.
-    const byBase = (m: Record<string, number[]>) =>
-      Object.fromEntries(Object.entries(m).map(([f, l]) => [f.split("/").at(-1)!, l]));
-    const json = extract(run.json, "coverage-json");
-    expect(byBase(linesByFile(json))).toEqual(byBase(linesByFile(data)));
-    expect(
-      rowsOf(json.tables.coverage_lines).some((r) => r.context === "test_calc.test_positive"),
-    ).toBe(true);
-    expect(byBase(linesByFile(json, false)).calc).toBeUndefined();
-    expect(byBase(linesByFile(json, false))["calc.py"]).toEqual([3, 5]);
-    const xml = extract(run.xml, "cobertura-xml");
-    expect(byBase(linesByFile(xml))).toEqual(byBase(linesByFile(data)));
-    expect(byBase(linesByFile(xml, false))["calc.py"]).toEqual([3, 5]);
-  });
+  test(
+    "data file, JSON report and Cobertura XML of one run agree with coverage.py's own " + "API",
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), "flameox-cov-"));
+      dirs.push(dir);
+      const run = runCoverageProject(join(dir, "p"));
+      const data = extract(run.data, "coverage-py");
+      expect(data.summary.has_arcs).toBe(true);
+      // Lines and arcs per file: CoverageData.lines() / arcs().
+      expect(linesByFile(data)).toEqual(
+        Object.fromEntries(Object.entries(run.api.files).map(([f, v]) => [f, v.lines])),
+      );
+      expect(arcsByFile(data)).toEqual(
+        Object.fromEntries(
+          Object.entries(run.api.files).map(([f, v]) => [
+            f,
+            v.arcs.map(([a, b]) => `${a}>${b}`).sort(),
+          ]),
+        ),
+      );
+      // Per dynamic context (one per test function): CoverageData with set_query_contexts.
+      const rows = rowsOf(data.tables.coverage_lines).filter((r) => r.kind === "line");
+      for (const context of run.api.contexts) {
+        const mine: Record<string, number[]> = {};
+        for (const r of rows.filter((r) => r.context === context))
+          (mine[r.file as string] ??= []).push(r.line as number);
+        expect([context, mine]).toEqual([context, run.api.by_context[context]!]);
+      }
+      expect(run.api.contexts).toContain("test_calc.test_mode");
+      // The reports list the same executed lines (relative paths), plus what did not run.
+      const byBase = (m: Record<string, number[]>) =>
+        Object.fromEntries(Object.entries(m).map(([f, l]) => [f.split("/").at(-1)!, l]));
+      const json = extract(run.json, "coverage-json");
+      expect(byBase(linesByFile(json))).toEqual(byBase(linesByFile(data)));
+      expect(
+        rowsOf(json.tables.coverage_lines).some((r) => r.context === "test_calc.test_positive"),
+      ).toBe(true);
+      expect(byBase(linesByFile(json, false)).calc).toBeUndefined();
+      expect(byBase(linesByFile(json, false))["calc.py"]).toEqual([3, 5]);
+      const xml = extract(run.xml, "cobertura-xml");
+      expect(byBase(linesByFile(xml))).toEqual(byBase(linesByFile(data)));
+      expect(byBase(linesByFile(xml, false))["calc.py"]).toEqual([3, 5]);
+    },
+  );
 });

@@ -65,28 +65,31 @@ describe("recursion", () => {
     expect(edges.get("a>c")).toMatchObject({ sample_count: 1, duration_ns: 30_000 });
   });
 
-  test("stacks: one per distinct leaf path, root excluded, with the first sample's absolute time", () => {
-    const name = new Map(frames.map((f) => [f.frame_id, f.function]));
-    const stacks = new Map(
-      rowsOf(evidence.tables.stacks).map((s) => [
-        (s.frame_ids as string[]).map((id) => name.get(id)).join(";"),
-        s,
-      ]),
-    );
-    expect([...stacks.keys()].sort()).toEqual(["a;b;a", "a;b;a;b", "a;c"]);
-    // startTime 1000 µs; samples at 1005, 1015, 1035, 1065 µs.
-    expect(stacks.get("a;b;a;b")).toMatchObject({
-      sample_count: 2,
-      duration_ns: 20_000,
-      first_ts_ns: 1_005_000n,
-      track_id: null,
-    });
-    expect(stacks.get("a;c")).toMatchObject({
-      sample_count: 1,
-      duration_ns: 30_000,
-      first_ts_ns: 1_035_000n,
-    });
-  });
+  test(
+    "stacks: one per distinct leaf path, root excluded, with the first sample's " + "absolute time",
+    () => {
+      const name = new Map(frames.map((f) => [f.frame_id, f.function]));
+      const stacks = new Map(
+        rowsOf(evidence.tables.stacks).map((s) => [
+          (s.frame_ids as string[]).map((id) => name.get(id)).join(";"),
+          s,
+        ]),
+      );
+      expect([...stacks.keys()].sort()).toEqual(["a;b;a", "a;b;a;b", "a;c"]);
+      // startTime 1000 µs; samples at 1005, 1015, 1035, 1065 µs.
+      expect(stacks.get("a;b;a;b")).toMatchObject({
+        sample_count: 2,
+        duration_ns: 20_000,
+        first_ts_ns: 1_005_000n,
+        track_id: null,
+      });
+      expect(stacks.get("a;c")).toMatchObject({
+        sample_count: 1,
+        duration_ns: 30_000,
+        first_ts_ns: 1_035_000n,
+      });
+    },
+  );
 });
 
 describe("time conventions", () => {

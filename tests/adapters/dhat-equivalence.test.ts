@@ -44,10 +44,13 @@ const DOC = {
 
 describe("dhat: scanned paths equal the whole-payload reference", () => {
   for (const file of corpusFiles("dhat"))
-    test(`${file.name}: same rows, summary and limitations; points spilled and read back`, async () => {
-      const outcome = await same(loadPayload(file.path));
-      expect("evidence" in outcome && outcome.spilled).toBeGreaterThan(0);
-    });
+    test(
+      `${file.name}: same rows, summary and limitations; points spilled and read ` + `back`,
+      async () => {
+        const outcome = await same(loadPayload(file.path));
+        expect("evidence" in outcome && outcome.spilled).toBeGreaterThan(0);
+      },
+    );
 
   const cases: [string, Uint8Array][] = [
     [

@@ -433,17 +433,20 @@ describe("hand-made cases: the same rows, or the same error code", () => {
 });
 
 describe("where the former reader had no typed answer", () => {
-  test("a stack without a prefix entry is a typed error (the former reader looped forever)", async () => {
-    const doc = {
-      meta: rawMeta(),
-      threads: [{ ...rawThread("m", "samples-first"), stackTable: table(["frame"], [[0], [1]]) }],
-    };
-    const bytes = bytesOf(doc);
-    expect(outcome(() => geckoAdapter.extract({ bytes, displayName: "t", limits }))).toBe(
-      "ARTIFACT_PARSE_FAILED",
-    );
-    expect((await streamOutcome(bytes, 97)) as unknown).toBe("ARTIFACT_PARSE_FAILED");
-  });
+  test(
+    "a stack without a prefix entry is a typed error (the former reader looped " + "forever)",
+    async () => {
+      const doc = {
+        meta: rawMeta(),
+        threads: [{ ...rawThread("m", "samples-first"), stackTable: table(["frame"], [[0], [1]]) }],
+      };
+      const bytes = bytesOf(doc);
+      expect(outcome(() => geckoAdapter.extract({ bytes, displayName: "t", limits }))).toBe(
+        "ARTIFACT_PARSE_FAILED",
+      );
+      expect((await streamOutcome(bytes, 97)) as unknown).toBe("ARTIFACT_PARSE_FAILED");
+    },
+  );
 });
 
 describe("mutated corpus files: the same outcome through both readers", () => {

@@ -112,244 +112,266 @@ describe("gecko adapter", () => {
   test("the lane has corpus files", () => expect(files.length).toBeGreaterThan(0));
 
   for (const file of files) {
-    test(`${file.name}: detected; self samples per function equal an independent walk of the tables`, () => {
-      const bytes = loadPayload(file.path);
-      expect(detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name).toBe("gecko");
-      const evidence = extract(bytes);
-      const doc = JSON.parse(new TextDecoder().decode(bytes));
-      expect(sorted(selfByName(evidence))).toEqual(sorted(referenceSelf(doc)));
-      // Every interval marker is an X event with a non-negative duration on its thread's track,
-      // which `tracks` describes.
-      const tracks = new Set(rowsOf(evidence.tables.tracks).map((t) => t.track_id));
-      for (const e of rowsOf(evidence.tables.trace_events)) {
-        expect(tracks.has(e.track_id)).toBe(true);
-        expect(["X", "i"]).toContain(e.phase as string);
-        if (e.phase === "X") expect(Number(e.dur_ns)).toBeGreaterThanOrEqual(0);
-      }
-    });
+    test(
+      `${file.name}: detected; self samples per function equal an independent walk of the ` +
+        `tables`,
+      () => {
+        const bytes = loadPayload(file.path);
+        expect(detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name).toBe("gecko");
+        const evidence = extract(bytes);
+        const doc = JSON.parse(new TextDecoder().decode(bytes));
+        expect(sorted(selfByName(evidence))).toEqual(sorted(referenceSelf(doc)));
+        // Every interval marker is an X event with a non-negative duration on its thread's track,
+        // which `tracks` describes.
+        const tracks = new Set(rowsOf(evidence.tables.tracks).map((t) => t.track_id));
+        for (const e of rowsOf(evidence.tables.trace_events)) {
+          expect(tracks.has(e.track_id)).toBe(true);
+          expect(["X", "i"]).toContain(e.phase as string);
+          if (e.phase === "X") expect(Number(e.dur_ns)).toBeGreaterThanOrEqual(0);
+        }
+      },
+    );
   }
 
-  test("speedscope's own importer agrees on the files it reads, within the one sampling interval it leaves out", () => {
-    const read = Object.entries(SPEEDSCOPE).filter(
-      ([k, v]: [string, any]) => k.startsWith("gecko/") && v.read,
-    );
-    expect(read.length).toBe(3);
-    for (const [key, want] of read as [string, any][]) {
-      const file = files.find((f) => `gecko/${f.name}` === key)!;
-      const evidence = extract(loadPayload(file.path));
-      const ours = speedscopeView(evidence);
-      const theirs = new Map(
-        Object.entries(want.profiles[0].self_by_function as Record<string, number>),
+  test(
+    "speedscope's own importer agrees on the files it reads, within the one sampling interval " +
+      "it leaves out",
+    () => {
+      const read = Object.entries(SPEEDSCOPE).filter(
+        ([k, v]: [string, any]) => k.startsWith("gecko/") && v.read,
       );
-      // speedscope gives the last sample no time; we give it one interval (1 ms in these files).
-      const names = new Set([...ours.keys(), ...theirs.keys()]);
-      const off = [...names].reduce(
-        (n, k) => n + Math.abs((ours.get(k) ?? 0) - (theirs.get(k) ?? 0)),
+      expect(read.length).toBe(3);
+      for (const [key, want] of read as [string, any][]) {
+        const file = files.find((f) => `gecko/${f.name}` === key)!;
+        const evidence = extract(loadPayload(file.path));
+        const ours = speedscopeView(evidence);
+        const theirs = new Map(
+          Object.entries(want.profiles[0].self_by_function as Record<string, number>),
+        );
+        // speedscope gives the last sample no time; we give it one interval (1 ms in these files).
+        const names = new Set([...ours.keys(), ...theirs.keys()]);
+        const off = [...names].reduce(
+          (n, k) => n + Math.abs((ours.get(k) ?? 0) - (theirs.get(k) ?? 0)),
+          0,
+        );
+        expect([key, off <= Number(evidence.summary.interval_ms) + 1e-3]).toEqual([key, true]);
+        expect([
+          key,
+          [...names].filter((k) => Math.abs((ours.get(k) ?? 0) - (theirs.get(k) ?? 0)) > 1e-3)
+            .length <= 1,
+        ]).toEqual([key, true]);
+      }
+    },
+  );
+
+  test(
+    "threads are tracks (samply's two threads; raw profiles' child processes); stacks equal " +
+      "self samples",
+    () => {
+      const file = files.find((f) => f.name.includes("samply-ls"))!;
+      const evidence = extract(loadPayload(file.path));
+      // samply's first thread (perf-exec) has no samples; ls's samples are on its own pid:tid track.
+      expect([
+        ...new Set(
+          rowsOf(evidence.tables.frame_measurements).map((m) => `${m.track_id} ${m.process_name}`),
+        ),
+      ]).toEqual(["18693:18693#1 ls"]);
+      const raw = files.find((f) => f.name.includes("gecko-12"));
+      if (raw !== undefined) {
+        // External lane: the v12 profile's main process threads and its child process's thread.
+        expect(
+          new Set(
+            rowsOf(extract(loadPayload(raw.path)).tables.frame_measurements).map(
+              (m) => m.thread_name,
+            ),
+          ).size,
+        ).toBeGreaterThan(1);
+      }
+      const stackSamples = rowsOf(evidence.tables.stacks).reduce(
+        (n, s) => n + Number(s.sample_count),
         0,
       );
-      expect([key, off <= Number(evidence.summary.interval_ms) + 1e-3]).toEqual([key, true]);
-      expect([
-        key,
-        [...names].filter((k) => Math.abs((ours.get(k) ?? 0) - (theirs.get(k) ?? 0)) > 1e-3)
-          .length <= 1,
-      ]).toEqual([key, true]);
-    }
-  });
+      const selfSamples = rowsOf(evidence.tables.frame_measurements).reduce(
+        (n, m) => n + Number(m.self_samples),
+        0,
+      );
+      expect(stackSamples).toBe(selfSamples);
+    },
+  );
 
-  test("threads are tracks (samply's two threads; raw profiles' child processes); stacks equal self samples", () => {
-    const file = files.find((f) => f.name.includes("samply-ls"))!;
-    const evidence = extract(loadPayload(file.path));
-    // samply's first thread (perf-exec) has no samples; ls's samples are on its own pid:tid track.
-    expect([
-      ...new Set(
-        rowsOf(evidence.tables.frame_measurements).map((m) => `${m.track_id} ${m.process_name}`),
-      ),
-    ]).toEqual(["18693:18693#1 ls"]);
-    const raw = files.find((f) => f.name.includes("gecko-12"));
-    if (raw !== undefined) {
-      // External lane: the v12 profile's main process threads and its child process's thread.
-      expect(
-        new Set(
-          rowsOf(extract(loadPayload(raw.path)).tables.frame_measurements).map(
-            (m) => m.thread_name,
-          ),
-        ).size,
-      ).toBeGreaterThan(1);
-    }
-    const stackSamples = rowsOf(evidence.tables.stacks).reduce(
-      (n, s) => n + Number(s.sample_count),
-      0,
-    );
-    const selfSamples = rowsOf(evidence.tables.frame_measurements).reduce(
-      (n, m) => n + Number(m.self_samples),
-      0,
-    );
-    expect(stackSamples).toBe(selfSamples);
-  });
-
-  test("hand-made processed profile: shared strings, weights, timeDeltas, paired start/end markers", () => {
-    const profile = {
-      meta: {
-        version: 30,
-        preprocessedProfileVersion: 50,
-        interval: 1,
-        startTime: 0,
-        product: "Firefox",
-      },
-      shared: { stringArray: ["main", "work", "app.js", "Paint", "GC"] },
-      libs: [],
-      threads: [
-        {
-          name: "GeckoMain",
-          processName: "Web Content",
-          pid: "7",
-          tid: 8,
-          funcTable: {
-            length: 2,
-            name: [0, 1],
-            fileName: [2, 2],
-            lineNumber: [1, 5],
-            columnNumber: [null, null],
-            isJS: [true, true],
-            resource: [-1, -1],
-          },
-          frameTable: { length: 2, func: [0, 1] },
-          stackTable: { length: 2, frame: [0, 1], prefix: [null, 0] },
-          samples: {
-            length: 3,
-            stack: [1, 0, null],
-            timeDeltas: [1, 1, 1],
-            weight: [2, 1, 1],
-            weightType: "samples",
-          },
-          markers: {
-            length: 3,
-            name: [3, 4, 4],
-            startTime: [1, 1.5, null],
-            endTime: [3, null, 2.5],
-            phase: [1, 2, 3],
-            data: [null, null, null],
-          },
+  test(
+    "hand-made processed profile: shared strings, weights, timeDeltas, paired " +
+      "start/end markers",
+    () => {
+      const profile = {
+        meta: {
+          version: 30,
+          preprocessedProfileVersion: 50,
+          interval: 1,
+          startTime: 0,
+          product: "Firefox",
         },
-      ],
-    };
-    const evidence = geckoAdapter.extract({
-      bytes: new TextEncoder().encode(JSON.stringify(profile)),
-      displayName: "t",
-      limits: DEFAULT_ADAPTER_LIMITS,
-    });
-    expect(selfByName(evidence)).toEqual(
-      new Map([
-        ["work", 2],
-        ["main", 1],
-      ]),
-    );
-    expect(rowsOf(evidence.tables.frames).find((f) => f.function === "work")).toMatchObject({
-      language: "javascript",
-      file: "app.js",
-      line: 5,
-    });
-    const events = rowsOf(evidence.tables.trace_events).map((e) => [
-      e.name,
-      Number(e.ts_ns),
-      e.dur_ns,
-      e.depth,
-      e.track_id,
-    ]);
-    expect(events).toEqual([
-      ["Paint", 1_000_000, 2_000_000, 0, "7:8"],
-      ["GC", 1_500_000, 1_000_000, 1, "7:8"],
-    ]);
-    expect(limitation(evidence, "samples_without_stack")).toBe(1);
-    const first = rowsOf(evidence.tables.stacks)
-      .filter((s) => s.metric === "samples")
-      .map((s) => Number(s.first_ts_ns))
-      .sort((a, b) => a - b);
-    expect(first).toEqual([1_000_000, 2_000_000]);
-    // Each sample holds the time to the thread's next sample (the stackless one at 3 ms ends the
-    // second).
-    expect(selfByName(evidence, "wall_time")).toEqual(
-      new Map([
-        ["work", 1_000_000],
-        ["main", 1_000_000],
-      ]),
-    );
-  });
+        shared: { stringArray: ["main", "work", "app.js", "Paint", "GC"] },
+        libs: [],
+        threads: [
+          {
+            name: "GeckoMain",
+            processName: "Web Content",
+            pid: "7",
+            tid: 8,
+            funcTable: {
+              length: 2,
+              name: [0, 1],
+              fileName: [2, 2],
+              lineNumber: [1, 5],
+              columnNumber: [null, null],
+              isJS: [true, true],
+              resource: [-1, -1],
+            },
+            frameTable: { length: 2, func: [0, 1] },
+            stackTable: { length: 2, frame: [0, 1], prefix: [null, 0] },
+            samples: {
+              length: 3,
+              stack: [1, 0, null],
+              timeDeltas: [1, 1, 1],
+              weight: [2, 1, 1],
+              weightType: "samples",
+            },
+            markers: {
+              length: 3,
+              name: [3, 4, 4],
+              startTime: [1, 1.5, null],
+              endTime: [3, null, 2.5],
+              phase: [1, 2, 3],
+              data: [null, null, null],
+            },
+          },
+        ],
+      };
+      const evidence = geckoAdapter.extract({
+        bytes: new TextEncoder().encode(JSON.stringify(profile)),
+        displayName: "t",
+        limits: DEFAULT_ADAPTER_LIMITS,
+      });
+      expect(selfByName(evidence)).toEqual(
+        new Map([
+          ["work", 2],
+          ["main", 1],
+        ]),
+      );
+      expect(rowsOf(evidence.tables.frames).find((f) => f.function === "work")).toMatchObject({
+        language: "javascript",
+        file: "app.js",
+        line: 5,
+      });
+      const events = rowsOf(evidence.tables.trace_events).map((e) => [
+        e.name,
+        Number(e.ts_ns),
+        e.dur_ns,
+        e.depth,
+        e.track_id,
+      ]);
+      expect(events).toEqual([
+        ["Paint", 1_000_000, 2_000_000, 0, "7:8"],
+        ["GC", 1_500_000, 1_000_000, 1, "7:8"],
+      ]);
+      expect(limitation(evidence, "samples_without_stack")).toBe(1);
+      const first = rowsOf(evidence.tables.stacks)
+        .filter((s) => s.metric === "samples")
+        .map((s) => Number(s.first_ts_ns))
+        .sort((a, b) => a - b);
+      expect(first).toEqual([1_000_000, 2_000_000]);
+      // Each sample holds the time to the thread's next sample (the stackless one at 3 ms ends the
+      // second).
+      expect(selfByName(evidence, "wall_time")).toEqual(
+        new Map([
+          ["work", 1_000_000],
+          ["main", 1_000_000],
+        ]),
+      );
+    },
+  );
 
-  test("hand-made raw profile: a thread written as a JSON string, a child process on its own clock, old tracing markers", () => {
-    const thread = (name: string, tid: number, locations: string[]) => ({
-      name,
-      tid,
-      pid: 1,
-      processType: "default",
-      stringTable: [...locations, "Paint"],
-      frameTable: {
-        schema: { location: 0, implementation: 1, line: 2 },
-        data: locations.map((_, i) => [i, null, null]),
-      },
-      stackTable: {
-        schema: { prefix: 0, frame: 1 },
-        data: locations.map((_, i) => [i === 0 ? null : i - 1, i]),
-      },
-      samples: {
-        schema: { stack: 0, time: 1 },
-        data: [
-          [locations.length - 1, 10],
-          [locations.length - 1, 11],
-          [0, 12],
-        ],
-      },
-      markers: {
-        schema: { name: 0, time: 1, data: 2 },
-        data: [
-          [locations.length, 10, { interval: "start", category: "Paint" }],
-          [locations.length, 10.5, { interval: "end", category: "Paint" }],
-        ],
-      },
-    });
-    const profile = {
-      meta: { version: 3, startTime: 1000, interval: 1, stackwalk: 1, product: "Firefox" },
-      libs: "[]",
-      threads: [JSON.stringify(thread("GeckoMain", 1, ["XRE_Main", "run (chrome://app.js:7:2)"]))],
-      processes: [
-        {
-          meta: { version: 3, startTime: 1005, interval: 1 },
-          threads: [thread("Content", 2, ["0x7f001", "draw (https://site/x.js:3)"])],
+  test(
+    "hand-made raw profile: a thread written as a JSON string, a child process on its own " +
+      "clock, old tracing markers",
+    () => {
+      const thread = (name: string, tid: number, locations: string[]) => ({
+        name,
+        tid,
+        pid: 1,
+        processType: "default",
+        stringTable: [...locations, "Paint"],
+        frameTable: {
+          schema: { location: 0, implementation: 1, line: 2 },
+          data: locations.map((_, i) => [i, null, null]),
         },
-      ],
-    };
-    const evidence = geckoAdapter.extract({
-      bytes: new TextEncoder().encode(JSON.stringify(profile)),
-      displayName: "t",
-      limits: DEFAULT_ADAPTER_LIMITS,
-    });
-    expect(selfByName(evidence)).toEqual(
-      new Map([
-        ["run", 2],
-        ["XRE_Main", 1],
-        ["draw", 2],
-        ["0x7f001", 1],
-      ]),
-    );
-    expect(rowsOf(evidence.tables.frames).find((f) => f.function === "run")).toMatchObject({
-      language: "javascript",
-      file: "chrome://app.js",
-      line: 7,
-      column: 3,
-    });
-    expect(rowsOf(evidence.tables.frames).find((f) => f.function === "0x7f001")).toMatchObject({
-      language: "native",
-      symbolization: "absent",
-    });
-    // The child process started 5 ms later: its times are moved onto the parent's clock.
-    const paints = rowsOf(evidence.tables.trace_events)
-      .map((e) => [e.track_id, Number(e.ts_ns), e.dur_ns])
-      .sort();
-    expect(paints).toEqual([
-      ["1:1", 10_000_000, 500_000],
-      ["1:2", 15_000_000, 500_000],
-    ]);
-  });
+        stackTable: {
+          schema: { prefix: 0, frame: 1 },
+          data: locations.map((_, i) => [i === 0 ? null : i - 1, i]),
+        },
+        samples: {
+          schema: { stack: 0, time: 1 },
+          data: [
+            [locations.length - 1, 10],
+            [locations.length - 1, 11],
+            [0, 12],
+          ],
+        },
+        markers: {
+          schema: { name: 0, time: 1, data: 2 },
+          data: [
+            [locations.length, 10, { interval: "start", category: "Paint" }],
+            [locations.length, 10.5, { interval: "end", category: "Paint" }],
+          ],
+        },
+      });
+      const profile = {
+        meta: { version: 3, startTime: 1000, interval: 1, stackwalk: 1, product: "Firefox" },
+        libs: "[]",
+        threads: [
+          JSON.stringify(thread("GeckoMain", 1, ["XRE_Main", "run (chrome://app.js:7:2)"])),
+        ],
+        processes: [
+          {
+            meta: { version: 3, startTime: 1005, interval: 1 },
+            threads: [thread("Content", 2, ["0x7f001", "draw (https://site/x.js:3)"])],
+          },
+        ],
+      };
+      const evidence = geckoAdapter.extract({
+        bytes: new TextEncoder().encode(JSON.stringify(profile)),
+        displayName: "t",
+        limits: DEFAULT_ADAPTER_LIMITS,
+      });
+      expect(selfByName(evidence)).toEqual(
+        new Map([
+          ["run", 2],
+          ["XRE_Main", 1],
+          ["draw", 2],
+          ["0x7f001", 1],
+        ]),
+      );
+      expect(rowsOf(evidence.tables.frames).find((f) => f.function === "run")).toMatchObject({
+        language: "javascript",
+        file: "chrome://app.js",
+        line: 7,
+        column: 3,
+      });
+      expect(rowsOf(evidence.tables.frames).find((f) => f.function === "0x7f001")).toMatchObject({
+        language: "native",
+        symbolization: "absent",
+      });
+      // The child process started 5 ms later: its times are moved onto the parent's clock.
+      const paints = rowsOf(evidence.tables.trace_events)
+        .map((e) => [e.track_id, Number(e.ts_ns), e.dur_ns])
+        .sort();
+      expect(paints).toEqual([
+        ["1:1", 10_000_000, 500_000],
+        ["1:2", 15_000_000, 500_000],
+      ]);
+    },
+  );
 
   test("bad input ends in typed errors naming the field", () => {
     expect(

@@ -60,20 +60,23 @@ describe("legacy pprof against go tool pprof", () => {
     });
   }
 
-  test("a heap sample with no stack stays in the totals, on a (no stack) root, and is reported", () => {
-    const text = [
-      "heap profile:    3:     3000 [     3:     3000] @ heapprofile",
-      "     1:     1000 [     1:     1000] @ 0x1000 0x2000",
-      "     2:     2000 [     2:     2000] @",
-      "",
-    ].join("\n");
-    const e = extract("pprof-legacy", new TextEncoder().encode(text));
-    expect(selfTotal(e, "inuse_objects")).toBe(3);
-    expect(selfTotal(e, "inuse_space")).toBe(3000);
-    const frames = rowsOf(e.tables.frames).map((f) => f.function);
-    expect(frames).toContain("(no stack)");
-    expect(e.limitations.find((l) => l.code === "samples_without_stack")?.count).toBe(1);
-  });
+  test(
+    "a heap sample with no stack stays in the totals, on a (no stack) root, and is " + "reported",
+    () => {
+      const text = [
+        "heap profile:    3:     3000 [     3:     3000] @ heapprofile",
+        "     1:     1000 [     1:     1000] @ 0x1000 0x2000",
+        "     2:     2000 [     2:     2000] @",
+        "",
+      ].join("\n");
+      const e = extract("pprof-legacy", new TextEncoder().encode(text));
+      expect(selfTotal(e, "inuse_objects")).toBe(3);
+      expect(selfTotal(e, "inuse_space")).toBe(3000);
+      const frames = rowsOf(e.tables.frames).map((f) => f.function);
+      expect(frames).toContain("(no stack)");
+      expect(e.limitations.find((l) => l.code === "samples_without_stack")?.count).toBe(1);
+    },
+  );
 });
 
 describe("benchmark importers keep what the producer wrote", () => {
@@ -121,7 +124,8 @@ describe("default metric of a heap profile", () => {
     ws?.cleanup();
   });
 
-  test("hotspots of a heap with allocation totals read inuse_space, as pprof shows by default", async () => {
+  test("hotspots of a heap with allocation totals read inuse_space, as pprof shows by " +
+    "default", async () => {
     // Allocation totals that differ from the in-use ones give all four pprof heap types.
     const text = [
       "heap profile:    1:     1000 [     4:     9000] @ heapprofile",

@@ -35,50 +35,60 @@ const count = (xml: string, re: RegExp) => (xml.match(re) ?? []).length;
 
 describe("JUnit XML corpus", () => {
   for (const file of corpusFiles("junit-xml")) {
-    test(`${file.name}: one row per testcase (plus one per retry), outcomes as the XML says`, () => {
-      const xml = new TextDecoder().decode(loadPayload(file.path));
-      const evidence = extract(loadPayload(file.path));
-      const rows = rowsOf(evidence.tables.test_results);
-      const final = rows.filter((r) => r.outcome !== "rerun");
-      expect(final.length).toBe(count(xml, /<testcase[\s>]/g));
-      expect(rows.filter((r) => r.outcome === "rerun").length).toBe(
-        count(xml, /<(flaky|rerun)(Failure|Error)[\s>]/g),
-      );
-      expect(final.filter((r) => r.outcome === "failed").length).toBe(count(xml, /<failure[\s>]/g));
-      expect(final.filter((r) => r.outcome === "error").length).toBe(count(xml, /<error[\s>]/g));
-      expect(final.filter((r) => r.outcome === "skipped" || r.outcome === "xfailed").length).toBe(
-        count(xml, /<skipped[\s>/]/g),
-      );
-      const cut = file.name.includes("Corrupt");
-      expect(evidence.limitations.map((l) => l.code)).toEqual(cut ? ["truncated_document"] : []);
-      // Durations: the testcase time attributes, in order, in ns.
-      const times = [...xml.matchAll(/<testcase\b[^>]*?\btime="([^"]*)"/g)].map((m) =>
-        Math.round(Number(m[1]!.replaceAll(",", "")) * 1e9),
-      );
-      expect(final.map((r) => r.duration_ns)).toEqual(times);
-    });
+    test(
+      `${file.name}: one row per testcase (plus one per retry), outcomes as the XML ` + `says`,
+      () => {
+        const xml = new TextDecoder().decode(loadPayload(file.path));
+        const evidence = extract(loadPayload(file.path));
+        const rows = rowsOf(evidence.tables.test_results);
+        const final = rows.filter((r) => r.outcome !== "rerun");
+        expect(final.length).toBe(count(xml, /<testcase[\s>]/g));
+        expect(rows.filter((r) => r.outcome === "rerun").length).toBe(
+          count(xml, /<(flaky|rerun)(Failure|Error)[\s>]/g),
+        );
+        expect(final.filter((r) => r.outcome === "failed").length).toBe(
+          count(xml, /<failure[\s>]/g),
+        );
+        expect(final.filter((r) => r.outcome === "error").length).toBe(count(xml, /<error[\s>]/g));
+        expect(final.filter((r) => r.outcome === "skipped" || r.outcome === "xfailed").length).toBe(
+          count(xml, /<skipped[\s>/]/g),
+        );
+        const cut = file.name.includes("Corrupt");
+        expect(evidence.limitations.map((l) => l.code)).toEqual(cut ? ["truncated_document"] : []);
+        // Durations: the testcase time attributes, in order, in ns.
+        const times = [...xml.matchAll(/<testcase\b[^>]*?\btime="([^"]*)"/g)].map((m) =>
+          Math.round(Number(m[1]!.replaceAll(",", "")) * 1e9),
+        );
+        expect(final.map((r) => r.duration_ns)).toEqual(times);
+      },
+    );
   }
 
-  test("pytest xunit2: the suite's declared totals; xfail, file/line (xunit1) and exception types", () => {
-    const xunit2 = corpusFiles("junit-xml").find((f) => f.name.includes("xunit2"))!;
-    const xml = new TextDecoder().decode(loadPayload(xunit2.path));
-    const declared = /<testsuite [^>]*errors="(\d+)" failures="(\d+)" skipped="(\d+)" tests="(\d+)"/
-      .exec(xml)!
-      .slice(1)
-      .map(Number);
-    const rows = rowsOf(extract(loadPayload(xunit2.path)).tables.test_results);
-    const n = (o: string) => rows.filter((r) => r.outcome === o).length;
-    expect([n("error"), n("failed"), n("skipped") + n("xfailed"), rows.length]).toEqual(declared);
-    expect(n("xfailed")).toBe(1);
-    const failed = rows.find((r) => r.outcome === "failed")!;
-    expect([failed.node_id, failed.exception_type]).toEqual([
-      "test_calc::test_fail_with_output",
-      "AssertionError",
-    ]);
-    const xunit1 = corpusFiles("junit-xml").find((f) => f.name.includes("xunit1"))!;
-    const first = rowsOf(extract(loadPayload(xunit1.path)).tables.test_results)[0]!;
-    expect([first.file, first.line]).toEqual(["test_calc.py", 3]);
-  });
+  test(
+    "pytest xunit2: the suite's declared totals; xfail, file/line (xunit1) and " +
+      "exception types",
+    () => {
+      const xunit2 = corpusFiles("junit-xml").find((f) => f.name.includes("xunit2"))!;
+      const xml = new TextDecoder().decode(loadPayload(xunit2.path));
+      const declared =
+        /<testsuite [^>]*errors="(\d+)" failures="(\d+)" skipped="(\d+)" tests="(\d+)"/
+          .exec(xml)!
+          .slice(1)
+          .map(Number);
+      const rows = rowsOf(extract(loadPayload(xunit2.path)).tables.test_results);
+      const n = (o: string) => rows.filter((r) => r.outcome === o).length;
+      expect([n("error"), n("failed"), n("skipped") + n("xfailed"), rows.length]).toEqual(declared);
+      expect(n("xfailed")).toBe(1);
+      const failed = rows.find((r) => r.outcome === "failed")!;
+      expect([failed.node_id, failed.exception_type]).toEqual([
+        "test_calc::test_fail_with_output",
+        "AssertionError",
+      ]);
+      const xunit1 = corpusFiles("junit-xml").find((f) => f.name.includes("xunit1"))!;
+      const first = rowsOf(extract(loadPayload(xunit1.path)).tables.test_results)[0]!;
+      expect([first.file, first.line]).toEqual(["test_calc.py", 3]);
+    },
+  );
 
   test("Catch2 failure file/line is the crash site; Marathon's flaky retry precedes a pass", () => {
     const catch2 = rowsOf(
@@ -114,22 +124,25 @@ describe("JUnit XML edge cases", () => {
     ]).toEqual([1_000_000, 45_000, 1_234_500_000_000, 1500, 2_000_000, null, null]);
   });
 
-  test("a DTD is refused: billion laughs, an external entity, even an empty internal subset", () => {
-    const laughs =
-      `<?xml version="1.0"?><!DOCTYPE testsuites [<!ENTITY a "lol"><!ENTITY b ` +
-      `"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c ` +
-      `"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><testsuites><testsuite name="&c;"><testcase ` +
-      `name="x"/></testsuite></testsuites>`;
-    const xxe =
-      `<?xml version="1.0"?><!DOCTYPE testsuite [<!ENTITY x SYSTEM ` +
-      `"file:///etc/passwd">]><testsuite><testcase name="t"><failure ` +
-      `message="&x;"/></testcase></testsuite>`;
-    for (const xml of [laughs, xxe, `<!DOCTYPE testsuite><testsuite/>`]) {
-      const error = refusal(xml);
-      expect(error.code).toBe("ARTIFACT_PARSE_FAILED");
-      expect(error.message).toContain("DOCTYPE");
-    }
-  });
+  test(
+    "a DTD is refused: billion laughs, an external entity, even an empty internal " + "subset",
+    () => {
+      const laughs =
+        `<?xml version="1.0"?><!DOCTYPE testsuites [<!ENTITY a "lol"><!ENTITY b ` +
+        `"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c ` +
+        `"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><testsuites><testsuite name="&c;"><testcase ` +
+        `name="x"/></testsuite></testsuites>`;
+      const xxe =
+        `<?xml version="1.0"?><!DOCTYPE testsuite [<!ENTITY x SYSTEM ` +
+        `"file:///etc/passwd">]><testsuite><testcase name="t"><failure ` +
+        `message="&x;"/></testcase></testsuite>`;
+      for (const xml of [laughs, xxe, `<!DOCTYPE testsuite><testsuite/>`]) {
+        const error = refusal(xml);
+        expect(error.code).toBe("ARTIFACT_PARSE_FAILED");
+        expect(error.message).toContain("DOCTYPE");
+      }
+    },
+  );
 
   test(
     "undefined entities, malformed markup, a foreign root and deep nesting are typed parse " +

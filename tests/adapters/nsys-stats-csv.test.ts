@@ -109,85 +109,103 @@ describe("cuda_gpu_trace", () => {
     ]);
   });
 
-  test("kernel time per name equals the sum of the raw durations; quoted template names stay whole", () => {
-    const fromRaw = new Map<string, number>();
-    for (const r of raw)
-      if (r.GrdX !== "")
-        fromRaw.set(r.Name!, (fromRaw.get(r.Name!) ?? 0) + Number(r["Duration (ns)"]));
-    const fromEvents = new Map<string, number>();
-    for (const e of events)
-      if (e.category === "cuda_kernel")
-        fromEvents.set(
-          e.name as string,
-          (fromEvents.get(e.name as string) ?? 0) + Number(e.dur_ns),
-        );
-    expect([...fromEvents].sort()).toEqual([...fromRaw].sort());
-    expect(
-      fromEvents.has("void gemm_kernel<float, 128>(const float *, const float *, float *, int)"),
-    ).toBe(true);
-    // Memory operations are their own categories, with the size as the report wrote it.
-    const memcpy = events.filter((e) => e.category === "cuda_memcpy");
-    expect(memcpy.length).toBe(raw.filter((r) => r.Name!.startsWith("[CUDA memcpy")).length);
-    expect(JSON.parse(memcpy[0]!.args_json as string)).toMatchObject({
-      size_unit: "MB",
-      src_kind: expect.any(String),
-    });
-    expect(events.filter((e) => e.category === "cuda_memset").length).toBe(
-      raw.filter((r) => r.Name === "[CUDA memset]").length,
-    );
-    // Correlation ids survive, so launches in another export can be joined to these kernels.
-    expect(events.map((e) => JSON.parse(e.args_json as string).correlation_id).sort()).toEqual(
-      raw.map((r) => Number(r.CorrId)).sort(),
-    );
-  });
+  test(
+    "kernel time per name equals the sum of the raw durations; quoted template names " +
+      "stay whole",
+    () => {
+      const fromRaw = new Map<string, number>();
+      for (const r of raw)
+        if (r.GrdX !== "")
+          fromRaw.set(r.Name!, (fromRaw.get(r.Name!) ?? 0) + Number(r["Duration (ns)"]));
+      const fromEvents = new Map<string, number>();
+      for (const e of events)
+        if (e.category === "cuda_kernel")
+          fromEvents.set(
+            e.name as string,
+            (fromEvents.get(e.name as string) ?? 0) + Number(e.dur_ns),
+          );
+      expect([...fromEvents].sort()).toEqual([...fromRaw].sort());
+      expect(
+        fromEvents.has("void gemm_kernel<float, 128>(const float *, const float *, float *, int)"),
+      ).toBe(true);
+      // Memory operations are their own categories, with the size as the report wrote it.
+      const memcpy = events.filter((e) => e.category === "cuda_memcpy");
+      expect(memcpy.length).toBe(raw.filter((r) => r.Name!.startsWith("[CUDA memcpy")).length);
+      expect(JSON.parse(memcpy[0]!.args_json as string)).toMatchObject({
+        size_unit: "MB",
+        src_kind: expect.any(String),
+      });
+      expect(events.filter((e) => e.category === "cuda_memset").length).toBe(
+        raw.filter((r) => r.Name === "[CUDA memset]").length,
+      );
+      // Correlation ids survive, so launches in another export can be joined to these kernels.
+      expect(events.map((e) => JSON.parse(e.args_json as string).correlation_id).sort()).toEqual(
+        raw.map((r) => Number(r.CorrId)).sort(),
+      );
+    },
+  );
 
-  test("it agrees with cuda_gpu_kern_sum of the same capture (totals, counts, min, max per kernel)", () => {
-    const sum = table("report1_cuda_gpu_kern_sum.csv");
-    for (const row of sum) {
-      const mine = events.filter((e) => e.name === row.Name).map((e) => Number(e.dur_ns));
-      expect([
-        row.Name,
-        mine.reduce((a, b) => a + b, 0),
-        mine.length,
-        Math.min(...mine),
-        Math.max(...mine),
-      ]).toEqual([
-        row.Name,
-        Number(row["Total Time (ns)"]),
-        Number(row.Instances),
-        Number(row["Min (ns)"]),
-        Number(row["Max (ns)"]),
-      ]);
-    }
-  });
+  test(
+    "it agrees with cuda_gpu_kern_sum of the same capture (totals, counts, min, max " +
+      "per kernel)",
+    () => {
+      const sum = table("report1_cuda_gpu_kern_sum.csv");
+      for (const row of sum) {
+        const mine = events.filter((e) => e.name === row.Name).map((e) => Number(e.dur_ns));
+        expect([
+          row.Name,
+          mine.reduce((a, b) => a + b, 0),
+          mine.length,
+          Math.min(...mine),
+          Math.max(...mine),
+        ]).toEqual([
+          row.Name,
+          Number(row["Total Time (ns)"]),
+          Number(row.Instances),
+          Number(row["Min (ns)"]),
+          Number(row["Max (ns)"]),
+        ]);
+      }
+    },
+  );
 
-  test("the streaming entry point writes the same rows, from chunks of any size; a stdout preamble is skipped", async () => {
-    const text = `NOTICE: Existing SQLite export found: report1.sqlite\n\nProcessing [report1.sqlite] with [cuda_gpu_trace.py]... \n${readFileSync(join(DIR, "report1_cuda_gpu_trace.csv"), "utf8")}`;
-    const bytes = new TextEncoder().encode(text);
-    const batches: ColumnBatch[] = [];
-    async function* chunks() {
-      for (let i = 0; i < bytes.length; i += 333) yield bytes.subarray(i, i + 333);
-    }
-    const adapter = adapterByName("nsys-stats-trace-csv")!;
-    const streamed = await adapter.extractStream!({
-      chunks: chunks(),
-      displayName: "stdout.txt",
-      limits: DEFAULT_ADAPTER_LIMITS,
-      sink: { writeBatch: async (b) => void batches.push(b) },
-    });
-    expect(streamed.streamed).toEqual(["trace_events"]);
-    expect(rowsOf(tableOfBatches(batches, "trace_events"))).toEqual(events);
-    expect(
-      rowsOf(
-        adapter.extract({ bytes, displayName: "stdout.txt", limits: DEFAULT_ADAPTER_LIMITS }).tables
-          .trace_events,
-      ),
-    ).toEqual(events);
-  });
+  test(
+    "the streaming entry point writes the same rows, from chunks of any size; a stdout " +
+      "preamble is skipped",
+    async () => {
+      const text =
+        `NOTICE: Existing SQLite export found: report1.sqlite\n\nProcessing [report1.sqlite] ` +
+        `with [cuda_gpu_trace.py]... ` +
+        `\n${readFileSync(join(DIR, "report1_cuda_gpu_trace.csv"), "utf8")}`;
+      const bytes = new TextEncoder().encode(text);
+      const batches: ColumnBatch[] = [];
+      async function* chunks() {
+        for (let i = 0; i < bytes.length; i += 333) yield bytes.subarray(i, i + 333);
+      }
+      const adapter = adapterByName("nsys-stats-trace-csv")!;
+      const streamed = await adapter.extractStream!({
+        chunks: chunks(),
+        displayName: "stdout.txt",
+        limits: DEFAULT_ADAPTER_LIMITS,
+        sink: { writeBatch: async (b) => void batches.push(b) },
+      });
+      expect(streamed.streamed).toEqual(["trace_events"]);
+      expect(rowsOf(tableOfBatches(batches, "trace_events"))).toEqual(events);
+      expect(
+        rowsOf(
+          adapter.extract({ bytes, displayName: "stdout.txt", limits: DEFAULT_ADAPTER_LIMITS })
+            .tables.trace_events,
+        ),
+      ).toEqual(events);
+    },
+  );
 
   test("older layouts and other time units: no GreenCtx, Start (us)", () => {
     const csv =
-      'Start (us),Duration (us),CorrId,GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem (MB),DymSMem (MB),Bytes (MB),Throughput (MBps),SrcMemKd,DstMemKd,Device,Ctx,Strm,Name\n1.5,0.25,9,1,1,1,32,1,1,8,0,0,,,,,Tesla V100 (1),1,7,"k<int, 2>(int)"\n';
+      "Start (us),Duration (us),CorrId,GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem " +
+      "(MB),DymSMem (MB),Bytes (MB),Throughput " +
+      "(MBps),SrcMemKd,DstMemKd,Device,Ctx,Strm,Name\n1.5,0.25,9,1,1,1,32,1,1,8,0,0,,,,,Tesla " +
+      'V100 (1),1,7,"k<int, 2>(int)"\n';
     const rows = rowsOf(
       extract(new TextEncoder().encode(csv), "old.csv", "nsys-stats-trace-csv").tables.trace_events,
     );
@@ -196,30 +214,34 @@ describe("cuda_gpu_trace", () => {
     ]);
   });
 
-  test("a row with another number of cells, or a duration that is not a number, is a typed parse failure naming its line", () => {
-    const header = readFileSync(join(DIR, "report1_cuda_gpu_trace.csv"), "utf8").split("\n")[0];
-    const short = parseError(() =>
-      extract(new TextEncoder().encode(`${header}\n1,2,3\n`), "t.csv", "nsys-stats-trace-csv"),
-    );
-    expect(short.code).toBe("ARTIFACT_PARSE_FAILED");
-    expect(short.message).toContain("line 2");
-    const bad = parseError(() =>
-      extract(
-        new TextEncoder().encode(`${header}\n1,x,3,,,,,,,,,,,,,,GPU (0),1,,7,k\n`),
-        "t.csv",
-        "nsys-stats-trace-csv",
-      ),
-    );
-    expect([bad.code, bad.message.includes("line 2")]).toEqual(["ARTIFACT_PARSE_FAILED", true]);
-    const many = parseError(() =>
-      adapterByName("nsys-stats-trace-csv")!.extract({
-        bytes: bytesOf("report1_cuda_gpu_trace.csv"),
-        displayName: "t.csv",
-        limits: { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 5 },
-      }),
-    );
-    expect(many.code).toBe("ARTIFACT_TOO_LARGE");
-  });
+  test(
+    "a row with another number of cells, or a duration that is not a number, is a typed parse " +
+      "failure naming its line",
+    () => {
+      const header = readFileSync(join(DIR, "report1_cuda_gpu_trace.csv"), "utf8").split("\n")[0];
+      const short = parseError(() =>
+        extract(new TextEncoder().encode(`${header}\n1,2,3\n`), "t.csv", "nsys-stats-trace-csv"),
+      );
+      expect(short.code).toBe("ARTIFACT_PARSE_FAILED");
+      expect(short.message).toContain("line 2");
+      const bad = parseError(() =>
+        extract(
+          new TextEncoder().encode(`${header}\n1,x,3,,,,,,,,,,,,,,GPU (0),1,,7,k\n`),
+          "t.csv",
+          "nsys-stats-trace-csv",
+        ),
+      );
+      expect([bad.code, bad.message.includes("line 2")]).toEqual(["ARTIFACT_PARSE_FAILED", true]);
+      const many = parseError(() =>
+        adapterByName("nsys-stats-trace-csv")!.extract({
+          bytes: bytesOf("report1_cuda_gpu_trace.csv"),
+          displayName: "t.csv",
+          limits: { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 5 },
+        }),
+      );
+      expect(many.code).toBe("ARTIFACT_TOO_LARGE");
+    },
+  );
 });
 
 describe("summary reports", () => {
@@ -268,58 +290,72 @@ describe("summary reports", () => {
     });
   }
 
-  test("the streaming entry point gives the same measurements, from chunks of any size", async () => {
-    const bytes = bytesOf("report1_nvtx_sum.csv");
-    async function* chunks() {
-      for (let i = 0; i < bytes.length; i += 17) yield bytes.subarray(i, i + 17);
-    }
-    const adapter = adapterByName("nsys-stats-summary-csv")!;
-    const streamed = await adapter.extractStream!({
-      chunks: chunks(),
-      displayName: "report1_nvtx_sum.csv",
-      limits: DEFAULT_ADAPTER_LIMITS,
-      sink: { writeBatch: async () => {} },
-    });
-    const whole = adapter.extract({
-      bytes,
-      displayName: "report1_nvtx_sum.csv",
-      limits: DEFAULT_ADAPTER_LIMITS,
-    });
-    expect(rowsOf(streamed.tables.measurements!)).toEqual(rowsOf(whole.tables.measurements));
-    expect([streamed.summary, streamed.limitations]).toEqual([whole.summary, whole.limitations]);
-  });
+  test(
+    "the streaming entry point gives the same measurements, from chunks of any " + "size",
+    async () => {
+      const bytes = bytesOf("report1_nvtx_sum.csv");
+      async function* chunks() {
+        for (let i = 0; i < bytes.length; i += 17) yield bytes.subarray(i, i + 17);
+      }
+      const adapter = adapterByName("nsys-stats-summary-csv")!;
+      const streamed = await adapter.extractStream!({
+        chunks: chunks(),
+        displayName: "report1_nvtx_sum.csv",
+        limits: DEFAULT_ADAPTER_LIMITS,
+        sink: { writeBatch: async () => {} },
+      });
+      const whole = adapter.extract({
+        bytes,
+        displayName: "report1_nvtx_sum.csv",
+        limits: DEFAULT_ADAPTER_LIMITS,
+      });
+      expect(rowsOf(streamed.tables.measurements!)).toEqual(rowsOf(whole.tables.measurements));
+      expect([streamed.summary, streamed.limitations]).toEqual([whole.summary, whole.limitations]);
+    },
+  );
 
-  test("the 2021 layout (Time(%), Average, Minimum, Maximum) reads the same figures as the current kernel summary", () => {
-    const old = rowsOf(
-      extract(bytesOf("report1_gpukernsum.csv"), "report1_gpukernsum.csv", "nsys-stats-summary-csv")
-        .tables.measurements,
-    );
-    const now = rowsOf(
-      extract(
-        bytesOf("report1_cuda_gpu_kern_sum.csv"),
-        "report1_cuda_gpu_kern_sum.csv",
+  test(
+    "the 2021 layout (Time(%), Average, Minimum, Maximum) reads the same figures as the " +
+      "current kernel summary",
+    () => {
+      const old = rowsOf(
+        extract(
+          bytesOf("report1_gpukernsum.csv"),
+          "report1_gpukernsum.csv",
+          "nsys-stats-summary-csv",
+        ).tables.measurements,
+      );
+      const now = rowsOf(
+        extract(
+          bytesOf("report1_cuda_gpu_kern_sum.csv"),
+          "report1_cuda_gpu_kern_sum.csv",
+          "nsys-stats-summary-csv",
+        ).tables.measurements,
+      );
+      const key = (m: Record<string, unknown>) =>
+        JSON.stringify([m.name, m.scope, m.aggregation, m.value_int ?? m.value_float]);
+      const current = new Set(now.map(key));
+      expect(old.length).toBe(3 * 6); // share, total, count, mean, min, max per kernel: no median or spread in 2021
+      expect(old.filter((m) => !current.has(key(m)))).toEqual([]);
+    },
+  );
+
+  test(
+    "a header two reports share, with a file name that does not say which, is scoped to both " +
+      "and says so",
+    () => {
+      const evidence = extract(
+        bytesOf("report1_osrt_sum.csv"),
+        "summary.csv",
         "nsys-stats-summary-csv",
-      ).tables.measurements,
-    );
-    const key = (m: Record<string, unknown>) =>
-      JSON.stringify([m.name, m.scope, m.aggregation, m.value_int ?? m.value_float]);
-    const current = new Set(now.map(key));
-    expect(old.length).toBe(3 * 6); // share, total, count, mean, min, max per kernel: no median or spread in 2021
-    expect(old.filter((m) => !current.has(key(m)))).toEqual([]);
-  });
-
-  test("a header two reports share, with a file name that does not say which, is scoped to both and says so", () => {
-    const evidence = extract(
-      bytesOf("report1_osrt_sum.csv"),
-      "summary.csv",
-      "nsys-stats-summary-csv",
-    );
-    expect(evidence.summary.report).toBe("cuda_api_sum|osrt_sum");
-    expect(evidence.limitations.map((l) => l.code)).toEqual([
-      "aggregates_only",
-      "report_ambiguous",
-    ]);
-  });
+      );
+      expect(evidence.summary.report).toBe("cuda_api_sum|osrt_sum");
+      expect(evidence.limitations.map((l) => l.code)).toEqual([
+        "aggregates_only",
+        "report_ambiguous",
+      ]);
+    },
+  );
 });
 
 describe("the corpus file filed as an nsys stats CSV", () => {
@@ -332,7 +368,8 @@ describe("the corpus file filed as an nsys stats CSV", () => {
 
   test("it is not detected as any format", () => {
     expect(headOf(bytes).split("\n")[0]).toBe(
-      "Name,streamId,type,bytes,Trace Type,Event Type,Timestamp (ns),_matching_event,_matching_timestamp,_depth,_parent,_children",
+      "Name,streamId,type,bytes,Trace Type,Event Type,Timestamp " +
+        "(ns),_matching_event,_matching_timestamp,_depth,_parent,_children",
     );
     expect(detectAdapter({ head: headOf(bytes), displayName: file.name })).toBeNull();
   });
@@ -343,7 +380,9 @@ describe("the corpus file filed as an nsys stats CSV", () => {
     (f) => f.name === "pipit-nsys-2024.5.1.113-cloverleaf-cuda-perlmutter.sqlite",
   );
   (sqlite === undefined ? test.skip : test)(
-    `pipit's events table agrees with the nsys-sqlite import of the same export: calls and time per kernel, copies per kind${sqlite === undefined ? " — not run: the export is external (FLAMEOX_CORPUS unset)" : ""}`,
+    `pipit's events table agrees with the nsys-sqlite import of the same export: calls and ` +
+      `time per kernel, copies per ` +
+      `kind${sqlite === undefined ? " — not run: the export is external (FLAMEOX_CORPUS unset)" : ""}`,
     () => {
       const rows = new TextDecoder()
         .decode(bytes)

@@ -69,7 +69,8 @@ async function generatedRequest(): Promise<Uint8Array> {
 }
 
 describe("an OTLP protobuf request scanned in pieces", () => {
-  test("gives the rows, summary and limitations of one sequential scan (generated request, every corpus request)", async () => {
+  test("gives the rows, summary and limitations of one sequential scan (generated request, every " +
+    "corpus request)", async () => {
     const inputs: [string, Uint8Array, number][] = [
       ["generated", await generatedRequest(), 200 << 10],
     ];
@@ -88,45 +89,56 @@ describe("an OTLP protobuf request scanned in pieces", () => {
     }
   }, 60_000);
 
-  test("ordinals continue across pieces: span_index and resource_index are the request's", async () => {
-    const { pieced } = await both(await generatedRequest(), 100 << 10);
-    if (!("ok" in pieced)) throw new Error("the pieced import failed");
-    const spans = pieced.ok.streamed.otel_spans!;
-    expect(spans.map((s) => Number(s.span_index))).toEqual(spans.map((_, i) => i));
-    const resources = pieced.ok.buffered.otel_resources!;
-    expect(resources.map((r) => Number(r.resource_index))).toEqual(resources.map((_, i) => i));
-  });
+  test(
+    "ordinals continue across pieces: span_index and resource_index are the " + "request's",
+    async () => {
+      const { pieced } = await both(await generatedRequest(), 100 << 10);
+      if (!("ok" in pieced)) throw new Error("the pieced import failed");
+      const spans = pieced.ok.streamed.otel_spans!;
+      expect(spans.map((s) => Number(s.span_index))).toEqual(spans.map((_, i) => i));
+      const resources = pieced.ok.buffered.otel_resources!;
+      expect(resources.map((r) => Number(r.resource_index))).toEqual(resources.map((_, i) => i));
+    },
+  );
 
-  test("raises the sequential scan's error at the same offset, and the span limit first when it comes first", async () => {
-    const bytes = (await generatedRequest()).slice();
-    // An invalid wire type inside a span, ~70% in: the byte after a resource_spans header becomes
-    // tag 0x0f.
-    const plan = (await planOtlpPieces(memoryFile(bytes), 100 << 10))!;
-    const field = plan.pieces[Math.floor(plan.pieces.length * 0.7)]![0];
-    let at = field + 1;
-    while (bytes[at]! & 0x80) at++;
-    bytes[at + 1] = 0x0f;
-    const broken = await both(bytes, 100 << 10);
-    expect("error" in broken.sequential && broken.sequential.error).toContain(
-      "ARTIFACT_PARSE_FAILED",
-    );
-    expect(broken.pieced).toEqual(broken.sequential);
-    const limited = await both(await generatedRequest(), 100 << 10, { maxEvents: 2000 });
-    expect("error" in limited.sequential && limited.sequential.error).toContain(
-      "ARTIFACT_TOO_LARGE",
-    );
-    expect(limited.pieced).toEqual(limited.sequential);
-  });
+  test(
+    "raises the sequential scan's error at the same offset, and the span limit first when it " +
+      "comes first",
+    async () => {
+      const bytes = (await generatedRequest()).slice();
+      // An invalid wire type inside a span, ~70% in: the byte after a resource_spans header becomes
+      // tag 0x0f.
+      const plan = (await planOtlpPieces(memoryFile(bytes), 100 << 10))!;
+      const field = plan.pieces[Math.floor(plan.pieces.length * 0.7)]![0];
+      let at = field + 1;
+      while (bytes[at]! & 0x80) at++;
+      bytes[at + 1] = 0x0f;
+      const broken = await both(bytes, 100 << 10);
+      expect("error" in broken.sequential && broken.sequential.error).toContain(
+        "ARTIFACT_PARSE_FAILED",
+      );
+      expect(broken.pieced).toEqual(broken.sequential);
+      const limited = await both(await generatedRequest(), 100 << 10, { maxEvents: 2000 });
+      expect("error" in limited.sequential && limited.sequential.error).toContain(
+        "ARTIFACT_TOO_LARGE",
+      );
+      expect(limited.pieced).toEqual(limited.sequential);
+    },
+  );
 
-  test("length-prefixed requests and a framing that is not resource_spans get no pieces", async () => {
-    const prefixed = new Uint8Array([0, 0, 0, 3, 0x0a, 1, 0]);
-    expect(await planOtlpPieces(memoryFile(prefixed), 1)).toBeNull();
-    const bytes = (await generatedRequest()).slice();
-    bytes[0] = 0x12;
-    expect(await planOtlpPieces(memoryFile(bytes), 100 << 10)).toBeNull();
-  });
+  test(
+    "length-prefixed requests and a framing that is not resource_spans get no " + "pieces",
+    async () => {
+      const prefixed = new Uint8Array([0, 0, 0, 3, 0x0a, 1, 0]);
+      expect(await planOtlpPieces(memoryFile(prefixed), 1)).toBeNull();
+      const bytes = (await generatedRequest()).slice();
+      bytes[0] = 0x12;
+      expect(await planOtlpPieces(memoryFile(bytes), 100 << 10)).toBeNull();
+    },
+  );
 
-  test("pieces scanned on real threads from a file give the rows of a sequential scan", async () => {
+  test("pieces scanned on real threads from a file give the rows of a sequential " +
+    "scan", async () => {
     const bytes = await generatedRequest();
     const path = join(dir, "threads.pb");
     writeFileSync(path, bytes);

@@ -166,27 +166,30 @@ describe("OTLP protobuf stream path", () => {
     }
   });
 
-  test("attribute JSON bytes equal canonicalAttributes of the readable decoder, or both fail", () => {
-    const { keyValue, random } = generator(99, true);
-    const out = new ByteBuf(16);
-    for (let i = 0; i < 5000; i++) {
-      let bytes = keyValue().finish().slice();
-      if (random() < 0.3 && bytes.length > 0)
-        bytes[Math.floor(random() * bytes.length)]! ^= 1 << Math.floor(random() * 8);
-      else if (random() < 0.2) bytes = bytes.subarray(0, Math.floor(random() * bytes.length));
-      let expected: string | null = null;
-      try {
-        expected = JSON.stringify(protoKeyValue(bytes));
-      } catch {}
-      const host = new Uint8Array(bytes.length + 5);
-      host.set(bytes, 2);
-      let actual: string | null = null;
-      out.used = 0;
-      try {
-        writeKeyValueAt(out, host, 2, 2 + bytes.length);
-        actual = out.toString();
-      } catch {}
-      expect(actual).toBe(expected);
-    }
-  });
+  test(
+    "attribute JSON bytes equal canonicalAttributes of the readable decoder, or both " + "fail",
+    () => {
+      const { keyValue, random } = generator(99, true);
+      const out = new ByteBuf(16);
+      for (let i = 0; i < 5000; i++) {
+        let bytes = keyValue().finish().slice();
+        if (random() < 0.3 && bytes.length > 0)
+          bytes[Math.floor(random() * bytes.length)]! ^= 1 << Math.floor(random() * 8);
+        else if (random() < 0.2) bytes = bytes.subarray(0, Math.floor(random() * bytes.length));
+        let expected: string | null = null;
+        try {
+          expected = JSON.stringify(protoKeyValue(bytes));
+        } catch {}
+        const host = new Uint8Array(bytes.length + 5);
+        host.set(bytes, 2);
+        let actual: string | null = null;
+        out.used = 0;
+        try {
+          writeKeyValueAt(out, host, 2, 2 + bytes.length);
+          actual = out.toString();
+        } catch {}
+        expect(actual).toBe(expected);
+      }
+    },
+  );
 });

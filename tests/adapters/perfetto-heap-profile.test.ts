@@ -213,110 +213,118 @@ describe("heapprofd heap profiles", () => {
     },
   ];
 
-  test("the last complete dump of each process and heap gives the in-use and allocated totals per frame", async () => {
-    const bytes = encode(packets);
-    const evidence = extract(bytes);
-    const want = referenceHeap(bytes);
-    expect(measured(evidence)).toEqual(want);
-    // Read by hand from the last dump of process 42's malloc heap: callstack 1 holds 4000 bytes in
-    // use, 2 holds 500, 3 holds 128.
-    expect(want.get("inuse_space")!.get("alloc_big@track:heap:42:libc.malloc")).toEqual([
-      4000, 4128,
-    ]);
-    expect(want.get("inuse_space")!.get("main@track:heap:42:libc.malloc")).toEqual([0, 4628]);
-    expect(want.get("alloc_objects")!.get("alloc_small@track:heap:42:com.android.art")).toEqual([
-      4, 4,
-    ]);
-    expect(evidence.summary).toMatchObject({ heap_dumps: 3 });
-    expect(String(evidence.summary.metrics)).toBe(
-      "inuse_space,inuse_objects,alloc_space,alloc_objects",
-    );
-    expect(evidence.limitations.find((l) => l.code === "unresolved_heap_callstacks")?.count).toBe(
-      1,
-    );
-    expect(evidence.limitations.map((l) => l.code)).toContain("heap_values_sampled");
-    // Heap tracks are named by the heap, in the process.
-    const row = bufferRows(evidence.tables.frame_measurements).find(
-      (m) => m.track_id === "track:heap:42:com.android.art",
-    )!;
-    expect(row).toMatchObject({ thread_name: "com.android.art", unit: "bytes" });
-    // Stacks: one per distinct path and metric, summed over processes and heaps (4000 + 16
-    // from process 43; 500 + 4096 from the ART heap), the recursive one with its frames in order.
-    const frames = new Map(bufferRows(evidence.tables.frames).map((f) => [f.frame_id, f]));
-    const stacks = bufferRows(evidence.tables.stacks).filter((s) => s.metric === "inuse_space");
-    const paths = stacks
-      .map((s) => [
-        (s.frame_ids as string[]).map((id) => frames.get(id)!.function).join(">"),
-        Number(s.duration_ns),
-      ])
-      .sort();
-    expect(paths).toEqual([
-      ["main>alloc_big", 4016],
-      ["main>alloc_big>main>alloc_small", 128],
-      ["main>alloc_small", 4596],
-    ]);
-    expect(frames.get((stacks[0]!.frame_ids as string[])[0]!)).toMatchObject({
-      module: "libapp.so",
-    });
-    await expectSameOutcome(perfetto, bytes, { displayName: "heap.pftrace", chunkSize: 5 });
-    // A trace that starts with a heap dump is recognised whatever its name.
-    const q = encode([{ profile_packet: packets[0]!.profile_packet }, ...packets]);
-    expect(
-      detectAdapter({ head: "", headBytes: q.subarray(0, 65536), displayName: "dump" })?.name,
-    ).toBe("perfetto");
-  });
+  test(
+    "the last complete dump of each process and heap gives the in-use and allocated totals per " +
+      "frame",
+    async () => {
+      const bytes = encode(packets);
+      const evidence = extract(bytes);
+      const want = referenceHeap(bytes);
+      expect(measured(evidence)).toEqual(want);
+      // Read by hand from the last dump of process 42's malloc heap: callstack 1 holds 4000 bytes in
+      // use, 2 holds 500, 3 holds 128.
+      expect(want.get("inuse_space")!.get("alloc_big@track:heap:42:libc.malloc")).toEqual([
+        4000, 4128,
+      ]);
+      expect(want.get("inuse_space")!.get("main@track:heap:42:libc.malloc")).toEqual([0, 4628]);
+      expect(want.get("alloc_objects")!.get("alloc_small@track:heap:42:com.android.art")).toEqual([
+        4, 4,
+      ]);
+      expect(evidence.summary).toMatchObject({ heap_dumps: 3 });
+      expect(String(evidence.summary.metrics)).toBe(
+        "inuse_space,inuse_objects,alloc_space,alloc_objects",
+      );
+      expect(evidence.limitations.find((l) => l.code === "unresolved_heap_callstacks")?.count).toBe(
+        1,
+      );
+      expect(evidence.limitations.map((l) => l.code)).toContain("heap_values_sampled");
+      // Heap tracks are named by the heap, in the process.
+      const row = bufferRows(evidence.tables.frame_measurements).find(
+        (m) => m.track_id === "track:heap:42:com.android.art",
+      )!;
+      expect(row).toMatchObject({ thread_name: "com.android.art", unit: "bytes" });
+      // Stacks: one per distinct path and metric, summed over processes and heaps (4000 + 16
+      // from process 43; 500 + 4096 from the ART heap), the recursive one with its frames in order.
+      const frames = new Map(bufferRows(evidence.tables.frames).map((f) => [f.frame_id, f]));
+      const stacks = bufferRows(evidence.tables.stacks).filter((s) => s.metric === "inuse_space");
+      const paths = stacks
+        .map((s) => [
+          (s.frame_ids as string[]).map((id) => frames.get(id)!.function).join(">"),
+          Number(s.duration_ns),
+        ])
+        .sort();
+      expect(paths).toEqual([
+        ["main>alloc_big", 4016],
+        ["main>alloc_big>main>alloc_small", 128],
+        ["main>alloc_small", 4596],
+      ]);
+      expect(frames.get((stacks[0]!.frame_ids as string[])[0]!)).toMatchObject({
+        module: "libapp.so",
+      });
+      await expectSameOutcome(perfetto, bytes, { displayName: "heap.pftrace", chunkSize: 5 });
+      // A trace that starts with a heap dump is recognised whatever its name.
+      const q = encode([{ profile_packet: packets[0]!.profile_packet }, ...packets]);
+      expect(
+        detectAdapter({ head: "", headBytes: q.subarray(0, 65536), displayName: "dump" })?.name,
+      ).toBe("perfetto");
+    },
+  );
 
-  test("Android Q's per-packet tables, a dump taken at the heap's peak, and a dump cut off at the end", async () => {
-    const q = {
-      strings: [
-        { iid: 1, str: utf8("main") },
-        { iid: 2, str: utf8("grow") },
-        { iid: 3, str: utf8("libq.so") },
-      ],
-      mappings: [{ iid: 1, path_string_ids: [3] }],
-      frames: [
-        { iid: 1, function_name_id: 1, mapping_id: 1 },
-        { iid: 2, function_name_id: 2, mapping_id: 1 },
-      ],
-      callstacks: [{ iid: 7, frame_ids: [1, 2] }],
-    };
-    const bytes = encode([
-      {
-        trusted_packet_sequence_id: 9,
-        profile_packet: {
-          ...q,
-          process_dumps: [
-            {
-              pid: 7,
-              timestamp: 5,
-              samples: [{ callstack_id: 7, self_max: 2048, self_max_count: 2 }],
-            },
-          ],
-          continued: false,
+  test(
+    "Android Q's per-packet tables, a dump taken at the heap's peak, and a dump cut off at the " +
+      "end",
+    async () => {
+      const q = {
+        strings: [
+          { iid: 1, str: utf8("main") },
+          { iid: 2, str: utf8("grow") },
+          { iid: 3, str: utf8("libq.so") },
+        ],
+        mappings: [{ iid: 1, path_string_ids: [3] }],
+        frames: [
+          { iid: 1, function_name_id: 1, mapping_id: 1 },
+          { iid: 2, function_name_id: 2, mapping_id: 1 },
+        ],
+        callstacks: [{ iid: 7, frame_ids: [1, 2] }],
+      };
+      const bytes = encode([
+        {
+          trusted_packet_sequence_id: 9,
+          profile_packet: {
+            ...q,
+            process_dumps: [
+              {
+                pid: 7,
+                timestamp: 5,
+                samples: [{ callstack_id: 7, self_max: 2048, self_max_count: 2 }],
+              },
+            ],
+            continued: false,
+          },
         },
-      },
-      // Sequence 11 starts a dump that never ends: it is used, and flagged, because process 8 has
-      // no complete one.
-      {
-        trusted_packet_sequence_id: 11,
-        profile_packet: {
-          ...q,
-          process_dumps: [{ pid: 8, timestamp: 5, samples: [sample(7, 512, 0, 1, 0)] }],
-          continued: true,
+        // Sequence 11 starts a dump that never ends: it is used, and flagged, because process 8 has
+        // no complete one.
+        {
+          trusted_packet_sequence_id: 11,
+          profile_packet: {
+            ...q,
+            process_dumps: [{ pid: 8, timestamp: 5, samples: [sample(7, 512, 0, 1, 0)] }],
+            continued: true,
+          },
         },
-      },
-    ]);
-    const evidence = extract(bytes);
-    expect(measured(evidence)).toEqual(referenceHeap(bytes));
-    const got = measured(evidence);
-    expect(got.get("inuse_space")!.get("grow@track:heap:7:")).toEqual([2048, 2048]);
-    expect(got.get("alloc_space")!.has("grow@track:heap:7:")).toBe(false);
-    expect(got.get("alloc_space")!.get("grow@track:heap:8:")).toEqual([512, 512]);
-    expect(evidence.limitations.find((l) => l.code === "heap_dump_incomplete")?.count).toBe(1);
-    expect(bufferRows(evidence.tables.frames).find((f) => f.function === "grow")).toMatchObject({
-      module: "libq.so",
-      symbolization: "complete",
-    });
-    await expectSameOutcome(perfetto, bytes, { displayName: "heap-q.pftrace", chunkSize: 3 });
-  });
+      ]);
+      const evidence = extract(bytes);
+      expect(measured(evidence)).toEqual(referenceHeap(bytes));
+      const got = measured(evidence);
+      expect(got.get("inuse_space")!.get("grow@track:heap:7:")).toEqual([2048, 2048]);
+      expect(got.get("alloc_space")!.has("grow@track:heap:7:")).toBe(false);
+      expect(got.get("alloc_space")!.get("grow@track:heap:8:")).toEqual([512, 512]);
+      expect(evidence.limitations.find((l) => l.code === "heap_dump_incomplete")?.count).toBe(1);
+      expect(bufferRows(evidence.tables.frames).find((f) => f.function === "grow")).toMatchObject({
+        module: "libq.so",
+        symbolization: "complete",
+      });
+      await expectSameOutcome(perfetto, bytes, { displayName: "heap-q.pftrace", chunkSize: 3 });
+    },
+  );
 });

@@ -85,28 +85,32 @@ describe("compressed packets", () => {
     });
   }
 
-  test("a group that is not zlib data, one that inflates past the limit, and nested groups fail typed", () => {
-    const corrupt = failure(encode([{ compressed_packets: Buffer.from("not deflate data") }]));
-    expect(corrupt.code).toBe("ARTIFACT_PARSE_FAILED");
-    expect(corrupt.message).toContain("zlib");
-    const bomb = failure(
-      encode([
-        { compressed_packets: deflateSync(new Uint8Array(MAX_INFLATED_GROUP_BYTES + 1024)) },
-      ]),
-    );
-    expect(bomb.code).toBe("ARTIFACT_TOO_LARGE");
-    const nested = failure(
-      encode([group([group([{ timestamp: 1, track_event: { type: 3, name: "x" } }])])]),
-    );
-    expect(nested.code).toBe("ARTIFACT_PARSE_FAILED");
-    expect(nested.message).toContain("nested");
-    // A truncated packet inside a group is a parse error of the group, not a crash.
-    const inner = encode([{ timestamp: 1, track_event: { type: 3, name: "x" } }]);
-    const truncated = failure(
-      encode([{ compressed_packets: deflateSync(inner.subarray(0, inner.length - 2)) }]),
-    );
-    expect(truncated.code).toBe("ARTIFACT_PARSE_FAILED");
-  });
+  test(
+    "a group that is not zlib data, one that inflates past the limit, and nested groups fail " +
+      "typed",
+    () => {
+      const corrupt = failure(encode([{ compressed_packets: Buffer.from("not deflate data") }]));
+      expect(corrupt.code).toBe("ARTIFACT_PARSE_FAILED");
+      expect(corrupt.message).toContain("zlib");
+      const bomb = failure(
+        encode([
+          { compressed_packets: deflateSync(new Uint8Array(MAX_INFLATED_GROUP_BYTES + 1024)) },
+        ]),
+      );
+      expect(bomb.code).toBe("ARTIFACT_TOO_LARGE");
+      const nested = failure(
+        encode([group([group([{ timestamp: 1, track_event: { type: 3, name: "x" } }])])]),
+      );
+      expect(nested.code).toBe("ARTIFACT_PARSE_FAILED");
+      expect(nested.message).toContain("nested");
+      // A truncated packet inside a group is a parse error of the group, not a crash.
+      const inner = encode([{ timestamp: 1, track_event: { type: 3, name: "x" } }]);
+      const truncated = failure(
+        encode([{ compressed_packets: deflateSync(inner.subarray(0, inner.length - 2)) }]),
+      );
+      expect(truncated.code).toBe("ARTIFACT_PARSE_FAILED");
+    },
+  );
 });
 
 describe("atrace marks", () => {
@@ -258,212 +262,224 @@ describe("atrace marks", () => {
     { ftrace_events: { cpu: 2, event: [print(2500, 101, "G|100|net|fetch|2\n")] } },
   ];
 
-  test("slices, instants and counters land on the writing thread's track, named by process_tree", async () => {
-    // Compressed and plain give the same rows: the marks path and the expansion compose.
-    for (const bytes of [encode(packets), encode([packets[0]!, group(packets.slice(1))])]) {
-      const evidence = extract(bytes);
-      const rows = traceEventBufferRows(evidence);
-      const main = {
-        track_id: "100:100",
-        pid: "100",
-        tid: "100",
-        process_name: "/system/bin/app",
-        thread_name: "app",
-      };
-      const render = {
-        track_id: "100:101",
-        pid: "100",
-        tid: "101",
-        process_name: "/system/bin/app",
-        thread_name: "RenderThread",
-      };
-      expect(rows.find((r) => r.name === "outer")).toMatchObject({
-        ...main,
-        phase: "B",
-        ts_ns: "1000",
-        dur_ns: "4000",
-        depth: 0,
-      });
-      expect(rows.find((r) => r.name === "inner")).toMatchObject({
-        ...main,
-        phase: "B",
-        ts_ns: "1500",
-        dur_ns: "500",
-        depth: 1,
-      });
-      expect(rows.find((r) => r.name === "draw")).toMatchObject({
-        ...render,
-        phase: "B",
-        ts_ns: "1200",
-        dur_ns: "600",
-        depth: 0,
-      });
-      expect(rows.find((r) => r.name === "vsync")).toMatchObject({
-        ...render,
-        phase: "I",
-        ts_ns: "1300",
-        dur_ns: null,
-      });
-      const counters = rows.filter((r) => r.phase === "C");
-      expect(
-        counters.map((r) => [r.name, r.ts_ns, JSON.parse(r.args_json as string), r.pid]),
-      ).toEqual([
-        ["queue", "1400", { value: 3 }, "100"],
-        ["queue", "1600", { value: 5 }, "100"],
-      ]);
-      // Async slices: a process track per name (S/F) or named track (G/H) and cookie; N is an
-      // instant on the named track.
-      const process = { pid: "100", tid: null, process_name: "/system/bin/app" };
-      expect(rows.find((r) => r.name === "load")).toMatchObject({
-        ...process,
-        track_id: "track:atrace-async|100|load|1",
-        thread_name: "load",
-        phase: "B",
-        ts_ns: "1100",
-        dur_ns: "1900",
-        depth: 0,
-        args_json: '{"cookie":1}',
-      });
-      expect(rows.find((r) => r.name === "fetch")).toMatchObject({
-        ...process,
-        track_id: "track:atrace-track-async|100|net|2",
-        thread_name: "net",
-        phase: "B",
-        ts_ns: "2500",
-        dur_ns: "600",
-        depth: 0,
-      });
-      expect(rows.find((r) => r.name === "retry")).toMatchObject({
-        ...process,
-        track_id: "track:atrace-track|100|net",
-        thread_name: "net",
-        phase: "I",
-        ts_ns: "3200",
-        dur_ns: null,
-      });
-      // Ends close their slices (no rows of their own); the printk line and sched_switch are not
-      // marks.
-      expect(rows.length).toBe(9);
-      expect(evidence.summary).toMatchObject({ atrace_marks: 15, slices: 5 });
-      expect(evidence.limitations.find((l) => l.code === "async_begin_while_open")?.count).toBe(1);
-      expect(
-        evidence.limitations.map((l) => l.code).filter((c) => c.startsWith("unmatched")),
-      ).toEqual([]);
-      // Wall time: outer 4000 inclusive, 3500 self (inner takes 500).
-      const frames = bufferRows(evidence.tables.frames);
-      const outer = frames.find((f) => f.function === "outer")!;
-      const wall = bufferRows(evidence.tables.frame_measurements).find(
-        (m) => m.frame_id === outer.frame_id,
-      )!;
-      expect([Number(wall.inclusive_value), Number(wall.self_value)]).toEqual([4000, 3500]);
-      await expectSameOutcome(perfetto, bytes, { displayName: "system.pftrace", chunkSize: 7 });
-    }
-  });
+  test(
+    "slices, instants and counters land on the writing thread's track, named by " + "process_tree",
+    async () => {
+      // Compressed and plain give the same rows: the marks path and the expansion compose.
+      for (const bytes of [encode(packets), encode([packets[0]!, group(packets.slice(1))])]) {
+        const evidence = extract(bytes);
+        const rows = traceEventBufferRows(evidence);
+        const main = {
+          track_id: "100:100",
+          pid: "100",
+          tid: "100",
+          process_name: "/system/bin/app",
+          thread_name: "app",
+        };
+        const render = {
+          track_id: "100:101",
+          pid: "100",
+          tid: "101",
+          process_name: "/system/bin/app",
+          thread_name: "RenderThread",
+        };
+        expect(rows.find((r) => r.name === "outer")).toMatchObject({
+          ...main,
+          phase: "B",
+          ts_ns: "1000",
+          dur_ns: "4000",
+          depth: 0,
+        });
+        expect(rows.find((r) => r.name === "inner")).toMatchObject({
+          ...main,
+          phase: "B",
+          ts_ns: "1500",
+          dur_ns: "500",
+          depth: 1,
+        });
+        expect(rows.find((r) => r.name === "draw")).toMatchObject({
+          ...render,
+          phase: "B",
+          ts_ns: "1200",
+          dur_ns: "600",
+          depth: 0,
+        });
+        expect(rows.find((r) => r.name === "vsync")).toMatchObject({
+          ...render,
+          phase: "I",
+          ts_ns: "1300",
+          dur_ns: null,
+        });
+        const counters = rows.filter((r) => r.phase === "C");
+        expect(
+          counters.map((r) => [r.name, r.ts_ns, JSON.parse(r.args_json as string), r.pid]),
+        ).toEqual([
+          ["queue", "1400", { value: 3 }, "100"],
+          ["queue", "1600", { value: 5 }, "100"],
+        ]);
+        // Async slices: a process track per name (S/F) or named track (G/H) and cookie; N is an
+        // instant on the named track.
+        const process = { pid: "100", tid: null, process_name: "/system/bin/app" };
+        expect(rows.find((r) => r.name === "load")).toMatchObject({
+          ...process,
+          track_id: "track:atrace-async|100|load|1",
+          thread_name: "load",
+          phase: "B",
+          ts_ns: "1100",
+          dur_ns: "1900",
+          depth: 0,
+          args_json: '{"cookie":1}',
+        });
+        expect(rows.find((r) => r.name === "fetch")).toMatchObject({
+          ...process,
+          track_id: "track:atrace-track-async|100|net|2",
+          thread_name: "net",
+          phase: "B",
+          ts_ns: "2500",
+          dur_ns: "600",
+          depth: 0,
+        });
+        expect(rows.find((r) => r.name === "retry")).toMatchObject({
+          ...process,
+          track_id: "track:atrace-track|100|net",
+          thread_name: "net",
+          phase: "I",
+          ts_ns: "3200",
+          dur_ns: null,
+        });
+        // Ends close their slices (no rows of their own); the printk line and sched_switch are not
+        // marks.
+        expect(rows.length).toBe(9);
+        expect(evidence.summary).toMatchObject({ atrace_marks: 15, slices: 5 });
+        expect(evidence.limitations.find((l) => l.code === "async_begin_while_open")?.count).toBe(
+          1,
+        );
+        expect(
+          evidence.limitations.map((l) => l.code).filter((c) => c.startsWith("unmatched")),
+        ).toEqual([]);
+        // Wall time: outer 4000 inclusive, 3500 self (inner takes 500).
+        const frames = bufferRows(evidence.tables.frames);
+        const outer = frames.find((f) => f.function === "outer")!;
+        const wall = bufferRows(evidence.tables.frame_measurements).find(
+          (m) => m.frame_id === outer.frame_id,
+        )!;
+        expect([Number(wall.inclusive_value), Number(wall.self_value)]).toEqual([4000, 3500]);
+        await expectSameOutcome(perfetto, bytes, { displayName: "system.pftrace", chunkSize: 7 });
+      }
+    },
+  );
 
-  test("mark times are read on the bundle's ftrace clock, as Trace Processor reads them", async () => {
-    const bundle = (
-      sequence: number,
-      clock: number | undefined,
-      pair: [number, number] | null,
-      ...events: Msg[]
-    ): Msg => ({
-      trusted_packet_sequence_id: sequence,
-      ftrace_events: {
-        cpu: 0,
-        event: events,
-        ...(clock === undefined ? {} : { ftrace_clock: clock }),
-        ...(pair ? { ftrace_timestamp: pair[0], boot_timestamp: pair[1] } : {}),
-      },
-    });
-    const bytes = encode([
-      packets[0]!,
-      // Boot time is the trace clock; MONOTONIC_RAW (5) runs 1,000,000 ns behind it.
-      {
-        timestamp: 5_000_000,
-        clock_snapshot: {
-          primary_trace_clock: 6,
-          clocks: [
-            { clock_id: 6, timestamp: 5_000_000 },
-            { clock_id: 5, timestamp: 4_000_000 },
-          ],
+  test(
+    "mark times are read on the bundle's ftrace clock, as Trace Processor reads " + "them",
+    async () => {
+      const bundle = (
+        sequence: number,
+        clock: number | undefined,
+        pair: [number, number] | null,
+        ...events: Msg[]
+      ): Msg => ({
+        trusted_packet_sequence_id: sequence,
+        ftrace_events: {
+          cpu: 0,
+          event: events,
+          ...(clock === undefined ? {} : { ftrace_clock: clock }),
+          ...(pair ? { ftrace_timestamp: pair[0], boot_timestamp: pair[1] } : {}),
         },
-      },
-      // global (2) on sequence 9: each bundle's pair is read after its events. The first
-      // bundle's marks precede every pair, so they use the earliest (its own).
-      bundle(9, 2, [1_000, 2_001_000], print(500, 100, "I|100|g1\n")),
-      // A later bundle: its marks after the first pair use the first pair, even though the bundle's
-      // own pair is newer.
-      bundle(9, 2, [3_000, 2_002_500], print(2_000, 100, "I|100|g2\n")),
-      // Another sequence's pairs do not apply: sequence 8's global clock has none, so its mark is
-      // dropped.
-      bundle(8, 2, null, print(2_500, 100, "I|100|lost\n")),
-      // The pair may come after the events in the bytes (protobufjs writes fields in number order,
-      // so here it does).
-      bundle(
-        9,
+      });
+      const bytes = encode([
+        packets[0]!,
+        // Boot time is the trace clock; MONOTONIC_RAW (5) runs 1,000,000 ns behind it.
+        {
+          timestamp: 5_000_000,
+          clock_snapshot: {
+            primary_trace_clock: 6,
+            clocks: [
+              { clock_id: 6, timestamp: 5_000_000 },
+              { clock_id: 5, timestamp: 4_000_000 },
+            ],
+          },
+        },
+        // global (2) on sequence 9: each bundle's pair is read after its events. The first
+        // bundle's marks precede every pair, so they use the earliest (its own).
+        bundle(9, 2, [1_000, 2_001_000], print(500, 100, "I|100|g1\n")),
+        // A later bundle: its marks after the first pair use the first pair, even though the bundle's
+        // own pair is newer.
+        bundle(9, 2, [3_000, 2_002_500], print(2_000, 100, "I|100|g2\n")),
+        // Another sequence's pairs do not apply: sequence 8's global clock has none, so its mark is
+        // dropped.
+        bundle(8, 2, null, print(2_500, 100, "I|100|lost\n")),
+        // The pair may come after the events in the bytes (protobufjs writes fields in number order,
+        // so here it does).
+        bundle(
+          9,
+          2,
+          [9_000, 2_009_500],
+          print(5_000, 100, "I|100|g3\n"),
+          print(9_100, 100, "I|100|g4\n"),
+        ),
+        // local (3) is read the same way as global; mono_raw (4) goes through the clock snapshot;
+        // unknown (1) is dropped.
+        bundle(7, 3, [100, 7_000_000], print(150, 100, "I|100|l1\n")),
+        bundle(9, 4, null, print(4_200_000, 100, "I|100|raw\n")),
+        bundle(9, 1, null, print(4_300_000, 100, "I|100|unknown\n")),
+        bundle(9, undefined, null, print(4_400_000, 100, "I|100|boot\n")),
+      ]);
+      const evidence = extract(bytes);
+      const times = Object.fromEntries(
+        traceEventBufferRows(evidence).map((r) => [r.name, Number(r.ts_ns)]),
+      );
+      expect(times).toEqual({
+        g1: 500 - 1_000 + 2_001_000,
+        g2: 2_000 - 1_000 + 2_001_000,
+        g3: 5_000 - 3_000 + 2_002_500,
+        g4: 9_100 - 9_000 + 2_009_500,
+        l1: 150 - 100 + 7_000_000,
+        raw: 4_200_000 + 1_000_000,
+        boot: 4_400_000,
+      });
+      expect(evidence.limitations.find((l) => l.code === "ftrace_clock_unconvertible")?.count).toBe(
         2,
-        [9_000, 2_009_500],
-        print(5_000, 100, "I|100|g3\n"),
-        print(9_100, 100, "I|100|g4\n"),
-      ),
-      // local (3) is read the same way as global; mono_raw (4) goes through the clock snapshot;
-      // unknown (1) is dropped.
-      bundle(7, 3, [100, 7_000_000], print(150, 100, "I|100|l1\n")),
-      bundle(9, 4, null, print(4_200_000, 100, "I|100|raw\n")),
-      bundle(9, 1, null, print(4_300_000, 100, "I|100|unknown\n")),
-      bundle(9, undefined, null, print(4_400_000, 100, "I|100|boot\n")),
-    ]);
-    const evidence = extract(bytes);
-    const times = Object.fromEntries(
-      traceEventBufferRows(evidence).map((r) => [r.name, Number(r.ts_ns)]),
-    );
-    expect(times).toEqual({
-      g1: 500 - 1_000 + 2_001_000,
-      g2: 2_000 - 1_000 + 2_001_000,
-      g3: 5_000 - 3_000 + 2_002_500,
-      g4: 9_100 - 9_000 + 2_009_500,
-      l1: 150 - 100 + 7_000_000,
-      raw: 4_200_000 + 1_000_000,
-      boot: 4_400_000,
-    });
-    expect(evidence.limitations.find((l) => l.code === "ftrace_clock_unconvertible")?.count).toBe(
-      2,
-    );
-    await expectSameOutcome(perfetto, bytes, { displayName: "clocks.pftrace", chunkSize: 5 });
-  });
+      );
+      await expectSameOutcome(perfetto, bytes, { displayName: "clocks.pftrace", chunkSize: 5 });
+    },
+  );
 
-  test("process_stats become per-process memory counters in bytes, named as Trace Processor names them", () => {
-    const stats = (timestamp: number, rss: number, extra: Msg = {}): Msg => ({
-      timestamp,
-      process_stats: { processes: [{ pid: 100, vm_rss_kb: rss, ...extra }] },
-    });
-    const bytes = encode([
-      packets[0]!,
-      stats(1000, 1000, { vm_size_kb: 5000, rss_anon_kb: 600, oom_score_adj: -900 }),
-      stats(2000, 3000),
-      { timestamp: 2500, process_stats: { processes: [{ pid: 200, vm_hwm_kb: 7 }] } },
-    ]);
-    const rows = traceEventBufferRows(extract(bytes)).filter((r) => r.phase === "C");
-    const got = rows.map((r) => [
-      r.name,
-      r.ts_ns,
-      JSON.parse(r.args_json as string).value,
-      r.pid,
-      r.process_name,
-    ]);
-    const app = "/system/bin/app";
-    expect(got).toEqual(
-      expect.arrayContaining([
-        ["mem.rss", "1000", 1000 * 1024, "100", app],
-        ["mem.rss", "2000", 3000 * 1024, "100", app],
-        ["mem.virt", "1000", 5000 * 1024, "100", app],
-        ["mem.rss.anon", "1000", 600 * 1024, "100", app],
-        ["oom_score_adj", "1000", -900, "100", app],
-        ["mem.rss.watermark", "2500", 7 * 1024, "200", null],
-      ]),
-    );
-    expect(got.length).toBe(6);
-    // One track per process and counter.
-    expect(new Set(rows.map((r) => r.track_id)).size).toBe(5);
-  });
+  test(
+    "process_stats become per-process memory counters in bytes, named as Trace Processor names " +
+      "them",
+    () => {
+      const stats = (timestamp: number, rss: number, extra: Msg = {}): Msg => ({
+        timestamp,
+        process_stats: { processes: [{ pid: 100, vm_rss_kb: rss, ...extra }] },
+      });
+      const bytes = encode([
+        packets[0]!,
+        stats(1000, 1000, { vm_size_kb: 5000, rss_anon_kb: 600, oom_score_adj: -900 }),
+        stats(2000, 3000),
+        { timestamp: 2500, process_stats: { processes: [{ pid: 200, vm_hwm_kb: 7 }] } },
+      ]);
+      const rows = traceEventBufferRows(extract(bytes)).filter((r) => r.phase === "C");
+      const got = rows.map((r) => [
+        r.name,
+        r.ts_ns,
+        JSON.parse(r.args_json as string).value,
+        r.pid,
+        r.process_name,
+      ]);
+      const app = "/system/bin/app";
+      expect(got).toEqual(
+        expect.arrayContaining([
+          ["mem.rss", "1000", 1000 * 1024, "100", app],
+          ["mem.rss", "2000", 3000 * 1024, "100", app],
+          ["mem.virt", "1000", 5000 * 1024, "100", app],
+          ["mem.rss.anon", "1000", 600 * 1024, "100", app],
+          ["oom_score_adj", "1000", -900, "100", app],
+          ["mem.rss.watermark", "2500", 7 * 1024, "200", null],
+        ]),
+      );
+      expect(got.length).toBe(6);
+      // One track per process and counter.
+      expect(new Set(rows.map((r) => r.track_id)).size).toBe(5);
+    },
+  );
 });

@@ -155,50 +155,57 @@ describe("pytest-reportlog edge cases", () => {
     );
   });
 
-  test("a bad line before the end, a non-object record and an empty file are typed parse failures", () => {
-    const lines = new TextDecoder().decode(file()).split("\n");
-    const broken = [lines[0], "{not json", ...lines.slice(1)].join("\n");
-    for (const bytes of [
-      enc.encode(broken),
-      enc.encode('{"$report_type": "SessionStart"}\n[1,2]\n{"$report_type": "SessionFinish"}\n'),
-      enc.encode('{"$report_type": "SessionStart"'),
-    ]) {
-      const adapter = detectAdapter({ head: headOf(bytes), displayName: "x" })!;
+  test(
+    "a bad line before the end, a non-object record and an empty file are typed parse " +
+      "failures",
+    () => {
+      const lines = new TextDecoder().decode(file()).split("\n");
+      const broken = [lines[0], "{not json", ...lines.slice(1)].join("\n");
+      for (const bytes of [
+        enc.encode(broken),
+        enc.encode('{"$report_type": "SessionStart"}\n[1,2]\n{"$report_type": "SessionFinish"}\n'),
+        enc.encode('{"$report_type": "SessionStart"'),
+      ]) {
+        const adapter = detectAdapter({ head: headOf(bytes), displayName: "x" })!;
+        let error: unknown;
+        try {
+          adapter.extract({ bytes, displayName: "x", limits: DEFAULT_ADAPTER_LIMITS });
+        } catch (e) {
+          error = e;
+        }
+        expect(isFlameoxError(error, "ARTIFACT_PARSE_FAILED")).toBe(true);
+      }
+    },
+  );
+
+  test(
+    "more records than the limit is ARTIFACT_TOO_LARGE; long messages are cut and " + "flagged",
+    () => {
       let error: unknown;
       try {
-        adapter.extract({ bytes, displayName: "x", limits: DEFAULT_ADAPTER_LIMITS });
+        extract(file(), { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 5 });
       } catch (e) {
         error = e;
       }
-      expect(isFlameoxError(error, "ARTIFACT_PARSE_FAILED")).toBe(true);
-    }
-  });
-
-  test("more records than the limit is ARTIFACT_TOO_LARGE; long messages are cut and flagged", () => {
-    let error: unknown;
-    try {
-      extract(file(), { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 5 });
-    } catch (e) {
-      error = e;
-    }
-    expect(isFlameoxError(error, "ARTIFACT_TOO_LARGE")).toBe(true);
-    const long = JSON.stringify({
-      nodeid: "t.py::t",
-      location: ["t.py", 0, "t"],
-      keywords: {},
-      outcome: "failed",
-      when: "call",
-      duration: 0.1,
-      longrepr: "E   ValueError: " + "x".repeat(10_000),
-      $report_type: "TestReport",
-    });
-    const rows = rowsOf(extract(enc.encode(long + "\n")).tables.test_results);
-    expect([
-      (rows[0]!.message as string).length,
-      rows[0]!.truncated,
-      rows[0]!.exception_type,
-    ]).toEqual([2048, true, "ValueError"]);
-  });
+      expect(isFlameoxError(error, "ARTIFACT_TOO_LARGE")).toBe(true);
+      const long = JSON.stringify({
+        nodeid: "t.py::t",
+        location: ["t.py", 0, "t"],
+        keywords: {},
+        outcome: "failed",
+        when: "call",
+        duration: 0.1,
+        longrepr: "E   ValueError: " + "x".repeat(10_000),
+        $report_type: "TestReport",
+      });
+      const rows = rowsOf(extract(enc.encode(long + "\n")).tables.test_results);
+      expect([
+        (rows[0]!.message as string).length,
+        rows[0]!.truncated,
+        rows[0]!.exception_type,
+      ]).toEqual([2048, true, "ValueError"]);
+    },
+  );
 });
 
 describe("pytest-reportlog streamed", () => {

@@ -80,7 +80,8 @@ describe("sampled-stack formats read back flameox's exports", () => {
     }
   }, 120_000);
 
-  test("a perf script exported as collapsed stacks imports back with the same self per function", async () => {
+  test("a perf script exported as collapsed stacks imports back with the same self per " +
+    "function", async () => {
     const original = await importFile(
       join(REPO, "fixtures", "perf-script", "fork-two-events.perf.txt"),
     );

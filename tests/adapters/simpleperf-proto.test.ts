@@ -76,38 +76,42 @@ function failure(bytes: Uint8Array): FlameoxError {
 
 describe("simpleperf-proto adapter", () => {
   for (const file of files) {
-    test(`${file.name}: detected, and self samples and values per function equal an independent reading`, () => {
-      const bytes = loadPayload(file.path);
-      expect(
-        detectAdapter({
-          head: new TextDecoder().decode(bytes.subarray(0, 65536)),
-          headBytes: bytes.subarray(0, 65536),
-          displayName: "upload",
-        })?.name,
-      ).toBe("simpleperf-proto");
-      const evidence = extract(bytes);
-      const reference = referenceSimpleperf(bytes);
-      expect(reference.length).toBeGreaterThan(0);
-      expect(evidence.summary.samples).toBe(reference.reduce((n, e) => n + e.samples, 0));
-      for (const ref of reference) {
-        // cpu-clock counts nanoseconds; sched_switch samples are counted.
-        const metric =
-          ref.event === "cpu-clock" || ref.event === "task-clock"
-            ? "cpu_time"
-            : ref.event === "cpu-cycles"
-              ? "cycles"
-              : "samples";
-        const got = selfByFunction(evidence, metric);
-        expect([file.name, metric, sorted(got.samples)]).toEqual([
-          file.name,
-          metric,
-          sorted(ref.selfSamples),
-        ]);
-        expect(sorted(got.values)).toEqual(
-          sorted(metric === "samples" ? ref.selfSamples : ref.selfCount),
-        );
-      }
-    });
+    test(
+      `${file.name}: detected, and self samples and values per function equal an independent ` +
+        `reading`,
+      () => {
+        const bytes = loadPayload(file.path);
+        expect(
+          detectAdapter({
+            head: new TextDecoder().decode(bytes.subarray(0, 65536)),
+            headBytes: bytes.subarray(0, 65536),
+            displayName: "upload",
+          })?.name,
+        ).toBe("simpleperf-proto");
+        const evidence = extract(bytes);
+        const reference = referenceSimpleperf(bytes);
+        expect(reference.length).toBeGreaterThan(0);
+        expect(evidence.summary.samples).toBe(reference.reduce((n, e) => n + e.samples, 0));
+        for (const ref of reference) {
+          // cpu-clock counts nanoseconds; sched_switch samples are counted.
+          const metric =
+            ref.event === "cpu-clock" || ref.event === "task-clock"
+              ? "cpu_time"
+              : ref.event === "cpu-cycles"
+                ? "cycles"
+                : "samples";
+          const got = selfByFunction(evidence, metric);
+          expect([file.name, metric, sorted(got.samples)]).toEqual([
+            file.name,
+            metric,
+            sorted(ref.selfSamples),
+          ]);
+          expect(sorted(got.values)).toEqual(
+            sorted(metric === "samples" ? ref.selfSamples : ref.selfCount),
+          );
+        }
+      },
+    );
   }
 
   test.skipIf(files.length === 0)(
@@ -182,41 +186,45 @@ describe("simpleperf-proto adapter", () => {
     files: [LIBC, APP, KERNEL],
   });
 
-  test("each event is weighted by its count under its own metric; threads are tracks of their process", () => {
-    const evidence = extract(twoEvents);
-    expect(String(evidence.summary.metrics).split(",").sort()).toEqual(["cpu_time", "cycles"]);
-    expect(sorted(selfByFunction(evidence, "cpu_time").values)).toEqual([
-      ["com.example.Main.work", 250_000],
-      ["memcpy", 250_000],
-    ]);
-    expect(sorted(selfByFunction(evidence, "cycles").values)).toEqual([["el0_svc", 90_000]]);
-    const tracks = new Set(
-      rowsOf(evidence.tables.frame_measurements).map(
-        (m) => `${m.track_id}|${m.process_name}|${m.thread_name}`,
-      ),
-    );
-    expect([...tracks].sort()).toEqual(["10:10|example|example", "10:11|example|worker"]);
-    expect(evidence.limitations.map((l) => [l.code, l.count])).toEqual(
-      expect.arrayContaining([
-        ["samples_without_stack", 1],
-        ["lost_samples", 2],
-        ["missing_symbols", 1],
-      ]),
-    );
-    expect(evidence.summary).toMatchObject({
-      samples: 4,
-      recorded_samples: 5,
-      lost_samples: 2,
-      sample_span_ns: 255_339,
-      app_package_name: "com.example",
-    });
-    const stacks = rowsOf(evidence.tables.stacks);
-    expect(stacks.map((s) => s.first_ts_ns).sort()).toEqual([
-      1_869_019_844_661n,
-      1_869_020_094_661n,
-      1_869_020_094_700n,
-    ]);
-  });
+  test(
+    "each event is weighted by its count under its own metric; threads are tracks of their " +
+      "process",
+    () => {
+      const evidence = extract(twoEvents);
+      expect(String(evidence.summary.metrics).split(",").sort()).toEqual(["cpu_time", "cycles"]);
+      expect(sorted(selfByFunction(evidence, "cpu_time").values)).toEqual([
+        ["com.example.Main.work", 250_000],
+        ["memcpy", 250_000],
+      ]);
+      expect(sorted(selfByFunction(evidence, "cycles").values)).toEqual([["el0_svc", 90_000]]);
+      const tracks = new Set(
+        rowsOf(evidence.tables.frame_measurements).map(
+          (m) => `${m.track_id}|${m.process_name}|${m.thread_name}`,
+        ),
+      );
+      expect([...tracks].sort()).toEqual(["10:10|example|example", "10:11|example|worker"]);
+      expect(evidence.limitations.map((l) => [l.code, l.count])).toEqual(
+        expect.arrayContaining([
+          ["samples_without_stack", 1],
+          ["lost_samples", 2],
+          ["missing_symbols", 1],
+        ]),
+      );
+      expect(evidence.summary).toMatchObject({
+        samples: 4,
+        recorded_samples: 5,
+        lost_samples: 2,
+        sample_span_ns: 255_339,
+        app_package_name: "com.example",
+      });
+      const stacks = rowsOf(evidence.tables.stacks);
+      expect(stacks.map((s) => s.first_ts_ns).sort()).toEqual([
+        1_869_019_844_661n,
+        1_869_020_094_661n,
+        1_869_020_094_700n,
+      ]);
+    },
+  );
 
   test("frames: kernel, Java (by execution type or dex file) and one [unknown] per file", () => {
     const frames = rowsOf(extract(twoEvents).tables.frames)
@@ -249,31 +257,35 @@ describe("simpleperf-proto adapter", () => {
     ]);
   });
 
-  test("streaming in 7-byte chunks with stacks spilled every 2 gives the rows of the whole-payload path", async () => {
-    const whole = extract(twoEvents);
-    const run = await runStream(simpleperfProtoAdapter, twoEvents, {
-      chunkSize: 7,
-      spill: new MemorySpillSpace(),
-      maxStacksInMemory: 2,
-    });
-    const key = (r: Record<string, unknown>) =>
-      JSON.stringify(r, (_k, v) => (typeof v === "bigint" ? String(v) : v));
-    expect(streamedTableRows(run, "stacks").map(key).sort()).toEqual(
-      rowsOf(whole.tables.stacks)
-        .map((r) => ({
-          ...r,
-          sample_count: String(r.sample_count),
-          duration_ns: String(r.duration_ns),
-          first_ts_ns: r.first_ts_ns === null ? null : String(r.first_ts_ns),
-        }))
-        .map(key)
-        .sort(),
-    );
-    expect(rowsOf(run.evidence.tables.frame_measurements!).map(key).sort()).toEqual(
-      rowsOf(whole.tables.frame_measurements).map(key).sort(),
-    );
-    expect(run.evidence.summary).toEqual(whole.summary);
-  });
+  test(
+    "streaming in 7-byte chunks with stacks spilled every 2 gives the rows of the " +
+      "whole-payload path",
+    async () => {
+      const whole = extract(twoEvents);
+      const run = await runStream(simpleperfProtoAdapter, twoEvents, {
+        chunkSize: 7,
+        spill: new MemorySpillSpace(),
+        maxStacksInMemory: 2,
+      });
+      const key = (r: Record<string, unknown>) =>
+        JSON.stringify(r, (_k, v) => (typeof v === "bigint" ? String(v) : v));
+      expect(streamedTableRows(run, "stacks").map(key).sort()).toEqual(
+        rowsOf(whole.tables.stacks)
+          .map((r) => ({
+            ...r,
+            sample_count: String(r.sample_count),
+            duration_ns: String(r.duration_ns),
+            first_ts_ns: r.first_ts_ns === null ? null : String(r.first_ts_ns),
+          }))
+          .map(key)
+          .sort(),
+      );
+      expect(rowsOf(run.evidence.tables.frame_measurements!).map(key).sort()).toEqual(
+        rowsOf(whole.tables.frame_measurements).map(key).sort(),
+      );
+      expect(run.evidence.summary).toEqual(whole.summary);
+    },
+  );
 
   /** Streams with samples spilled past a few bytes; every table equals the whole-payload one. */
   async function expectSpilledEqualsWhole(bytes: Uint8Array): Promise<void> {
@@ -294,48 +306,56 @@ describe("simpleperf-proto adapter", () => {
     expect(run.evidence.limitations).toEqual(whole.limitations);
   }
 
-  test("samples spilled past a tiny memory budget are read back in order: the rows of the whole-payload path", async () => {
-    const chains = [
-      [
-        { file: 0, symbol: 0 },
-        { file: 1, symbol: 0, execution: 2 },
-        { file: 1, symbol: 1 },
-      ],
-      [
-        { file: 2, symbol: 0 },
-        { file: 0, symbol: -1 },
-        { file: 0, symbol: 1 },
-      ],
-      [
-        { file: 1, symbol: 1 },
-        { file: 0, symbol: 1 },
-      ],
-      [],
-    ];
-    const samples = Array.from({ length: 600 }, (_, i) => ({
-      time: 1_869_019_844_661n + BigInt(i * 250_013),
-      tid: 10 + (i % 3),
-      event: i % 5 === 0 ? 1 : 0,
-      count: 1000 + i,
-      chain: chains[i % chains.length]!,
-    }));
-    await expectSpilledEqualsWhole(
-      writeSimpleperf({
-        meta: { events: ["cpu-clock", "cpu-cycles"], app: "com.example" },
-        samples,
-        threads: [
-          { tid: 10, pid: 10, name: "example" },
-          { tid: 11, pid: 10, name: "worker" },
+  test(
+    "samples spilled past a tiny memory budget are read back in order: the rows of the " +
+      "whole-payload path",
+    async () => {
+      const chains = [
+        [
+          { file: 0, symbol: 0 },
+          { file: 1, symbol: 0, execution: 2 },
+          { file: 1, symbol: 1 },
         ],
-        files: [LIBC, APP, KERNEL],
-      }),
-    );
-  });
+        [
+          { file: 2, symbol: 0 },
+          { file: 0, symbol: -1 },
+          { file: 0, symbol: 1 },
+        ],
+        [
+          { file: 1, symbol: 1 },
+          { file: 0, symbol: 1 },
+        ],
+        [],
+      ];
+      const samples = Array.from({ length: 600 }, (_, i) => ({
+        time: 1_869_019_844_661n + BigInt(i * 250_013),
+        tid: 10 + (i % 3),
+        event: i % 5 === 0 ? 1 : 0,
+        count: 1000 + i,
+        chain: chains[i % chains.length]!,
+      }));
+      await expectSpilledEqualsWhole(
+        writeSimpleperf({
+          meta: { events: ["cpu-clock", "cpu-cycles"], app: "com.example" },
+          samples,
+          threads: [
+            { tid: 10, pid: 10, name: "example" },
+            { tid: 11, pid: 10, name: "worker" },
+          ],
+          files: [LIBC, APP, KERNEL],
+        }),
+      );
+    },
+  );
 
   for (const file of files)
-    test(`${file.name}: samples spilled past a tiny memory budget give the rows of the whole-payload path`, async () => {
-      await expectSpilledEqualsWhole(loadPayload(file.path));
-    });
+    test(
+      `${file.name}: samples spilled past a tiny memory budget give the rows of the ` +
+        `whole-payload path`,
+      async () => {
+        await expectSpilledEqualsWhole(loadPayload(file.path));
+      },
+    );
 
   test("without meta info events are unnamed: samples are counted, not weighted", () => {
     const evidence = extract(
@@ -360,35 +380,40 @@ describe("simpleperf-proto adapter", () => {
     expect(evidence.limitations.find((l) => l.code === "incomplete_callchains")?.count).toBe(1);
   });
 
-  test("refusals: magic, cut-off records, trailing data, unknown files and symbols, sample limit", () => {
-    expect(failure(new TextEncoder().encode("SIMPLEPERX\u0001\u0000")).message).toContain("magic");
-    expect(failure(twoEvents.subarray(0, 8)).message).toContain("header");
-    expect(failure(twoEvents.subarray(0, 40)).message).toContain("cut off");
-    expect(failure(Buffer.concat([twoEvents, new Uint8Array([1])])).message).toContain(
-      "follows the end record",
-    );
-    const noFile = writeSimpleperf({
-      meta: { events: ["cpu-clock"] },
-      samples: [{ tid: 1, event: 0, count: 1, chain: [{ file: 3, symbol: 0 }] }],
-      files: [LIBC],
-    });
-    expect(failure(noFile).message).toContain("file 3");
-    const badSymbol = writeSimpleperf({
-      meta: { events: ["cpu-clock"] },
-      samples: [{ tid: 1, event: 0, count: 1, chain: [{ file: 0, symbol: 9 }] }],
-      files: [LIBC],
-    });
-    expect(failure(badSymbol).message).toContain("symbol 9");
-    const garbled = Buffer.from(twoEvents);
-    garbled[17] = 0xff; // inside the first record's body: a length that runs past it
-    expect(failure(garbled).code).toBe("ARTIFACT_PARSE_FAILED");
-    try {
-      extract(twoEvents, 2);
-      throw new Error("expected ARTIFACT_TOO_LARGE");
-    } catch (error) {
-      expect((error as FlameoxError).code).toBe("ARTIFACT_TOO_LARGE");
-    }
-  });
+  test(
+    "refusals: magic, cut-off records, trailing data, unknown files and symbols, " + "sample limit",
+    () => {
+      expect(failure(new TextEncoder().encode("SIMPLEPERX\u0001\u0000")).message).toContain(
+        "magic",
+      );
+      expect(failure(twoEvents.subarray(0, 8)).message).toContain("header");
+      expect(failure(twoEvents.subarray(0, 40)).message).toContain("cut off");
+      expect(failure(Buffer.concat([twoEvents, new Uint8Array([1])])).message).toContain(
+        "follows the end record",
+      );
+      const noFile = writeSimpleperf({
+        meta: { events: ["cpu-clock"] },
+        samples: [{ tid: 1, event: 0, count: 1, chain: [{ file: 3, symbol: 0 }] }],
+        files: [LIBC],
+      });
+      expect(failure(noFile).message).toContain("file 3");
+      const badSymbol = writeSimpleperf({
+        meta: { events: ["cpu-clock"] },
+        samples: [{ tid: 1, event: 0, count: 1, chain: [{ file: 0, symbol: 9 }] }],
+        files: [LIBC],
+      });
+      expect(failure(badSymbol).message).toContain("symbol 9");
+      const garbled = Buffer.from(twoEvents);
+      garbled[17] = 0xff; // inside the first record's body: a length that runs past it
+      expect(failure(garbled).code).toBe("ARTIFACT_PARSE_FAILED");
+      try {
+        extract(twoEvents, 2);
+        throw new Error("expected ARTIFACT_TOO_LARGE");
+      } catch (error) {
+        expect((error as FlameoxError).code).toBe("ARTIFACT_TOO_LARGE");
+      }
+    },
+  );
 
   test("detection: the magic and a binary version; not a text file starting with the word", () => {
     const detect = (bytes: Uint8Array) =>
@@ -415,7 +440,8 @@ describe("simpleperf protobuf through import and hotspots", () => {
     ws?.cleanup();
   });
 
-  test("a gzipped file is detected, decompressed by the worker, and its hotspots lead with the hot function", async () => {
+  test("a gzipped file is detected, decompressed by the worker, and its hotspots lead with the " +
+    "hot function", async () => {
     const hot = {
       tid: 7,
       event: 0,

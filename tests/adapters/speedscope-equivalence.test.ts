@@ -83,19 +83,25 @@ function manySlices(pairs: number): unknown {
 
 describe("speedscope: scanned paths equal the whole-payload reference", () => {
   for (const file of files)
-    test(`${file.name}: same rows, summary and limitations; samples spilled and read back`, async () => {
-      const outcome = await same(loadPayload(file.path));
-      expect("evidence" in outcome && outcome.spilled).toBeGreaterThan(0);
-    });
+    test(
+      `${file.name}: same rows, summary and limitations; samples spilled and read ` + `back`,
+      async () => {
+        const outcome = await same(loadPayload(file.path));
+        expect("evidence" in outcome && outcome.spilled).toBeGreaterThan(0);
+      },
+    );
 
   const cases: [string, Uint8Array][] = [
     ["sampled and evented profiles, odd frames, every counted irregularity", encode(DOC)],
     [
       "profiles before shared, and a profile's type and unit after its samples (py-spy's order)",
       text(
-        `{"profiles":[{"samples":${JSON.stringify(SAMPLED.samples)},"weights":${JSON.stringify(SAMPLED.weights)},"type":"sampled","unit":"seconds","name":"t"},` +
-          `{"events":${JSON.stringify(EVENTED.events)},"endValue":50,"unit":"nanoseconds","type":"evented"}],` +
-          `"shared":{"frames":${JSON.stringify(FRAMES)}},"exporter":"speedscope@1.20.0","name":"late"}`,
+        `{"profiles":[{"samples":${JSON.stringify(SAMPLED.samples)},"weights":` +
+          `${JSON.stringify(SAMPLED.weights)},"type":"sampled","unit":"seconds","name":"t"},` +
+          `{"events":${JSON.stringify(EVENTED.events)}` +
+          `,"endValue":50,"unit":"nanoseconds","type":"evented"}],` +
+          `"shared":{"frames":${JSON.stringify(FRAMES)}` +
+          `},"exporter":"speedscope@1.20.0","name":"late"}`,
       ),
     ],
     [

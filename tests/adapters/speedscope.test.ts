@@ -120,69 +120,85 @@ describe("speedscope adapter", () => {
     });
   }
 
-  test("one profile three ways: evented (0.0.1), sampled (0.1.2) and collapsed stacks agree", () => {
-    const byName = (f: string) =>
-      loadPayload(corpusFiles("speedscope").find((c) => c.name.includes(f))!.path);
-    const evented = selfByName(extract(byName("0.0.1")), "samples");
-    const sampled = new Map(
-      [...selfByName(extract(byName("0.1.2")), "cpu_time")].map(([k, v]) => [k, v / 1e9]),
-    );
-    const collapsed = collapsedStacksAdapter.extract({
-      bytes: loadPayload(
-        corpusFiles("collapsed-stacks").find((c) => c.name.includes("simple-crlf"))!.path,
-      ),
-      displayName: "t",
-      limits: DEFAULT_ADAPTER_LIMITS,
-    });
-    expect(sorted(evented)).toEqual(sorted(sampled));
-    expect(sorted(evented)).toEqual(sorted(selfByName(collapsed, "samples")));
-  });
+  test(
+    "one profile three ways: evented (0.0.1), sampled (0.1.2) and collapsed stacks " + "agree",
+    () => {
+      const byName = (f: string) =>
+        loadPayload(corpusFiles("speedscope").find((c) => c.name.includes(f))!.path);
+      const evented = selfByName(extract(byName("0.0.1")), "samples");
+      const sampled = new Map(
+        [...selfByName(extract(byName("0.1.2")), "cpu_time")].map(([k, v]) => [k, v / 1e9]),
+      );
+      const collapsed = collapsedStacksAdapter.extract({
+        bytes: loadPayload(
+          corpusFiles("collapsed-stacks").find((c) => c.name.includes("simple-crlf"))!.path,
+        ),
+        displayName: "t",
+        limits: DEFAULT_ADAPTER_LIMITS,
+      });
+      expect(sorted(evented)).toEqual(sorted(sampled));
+      expect(sorted(evented)).toEqual(sorted(selfByName(collapsed, "samples")));
+    },
+  );
 
-  test("evented profiles in a time unit: wall_time, and each O/C pair a slice with its depth", () => {
-    const evidence = extract(readFileSync(join(FIXTURES, "evented-milliseconds.speedscope.json")));
-    expect(evidence.summary.metrics).toBe("wall_time");
-    const slices = traceEventRows(evidence);
-    expect(slices.length).toBe(6);
-    const walk = slices
-      .filter((s) => s.name === "walk" && s.track_id === "profile:0")
-      .map((s) => [Number(s.ts_ns), s.dur_ns, s.depth]);
-    expect(walk.sort()).toEqual([
-      [105_000_000, 15_000_000, 2],
-      [110_000_000, 8_000_000, 3],
-    ]);
-    expect(new Set(slices.map((s) => s.thread_name))).toEqual(new Set(["main thread", "worker"]));
-    expect(evidence.producer).toBe("speedscope");
-    const frames = rowsOf(evidence.tables.frames);
-    expect(frames.find((f) => f.function === "parse")).toMatchObject({
-      language: "javascript",
-      file: "app.js",
-      line: 10,
-      column: null,
-    });
-    expect(evidence.limitations).toEqual([]);
-  });
+  test(
+    "evented profiles in a time unit: wall_time, and each O/C pair a slice with its " + "depth",
+    () => {
+      const evidence = extract(
+        readFileSync(join(FIXTURES, "evented-milliseconds.speedscope.json")),
+      );
+      expect(evidence.summary.metrics).toBe("wall_time");
+      const slices = traceEventRows(evidence);
+      expect(slices.length).toBe(6);
+      const walk = slices
+        .filter((s) => s.name === "walk" && s.track_id === "profile:0")
+        .map((s) => [Number(s.ts_ns), s.dur_ns, s.depth]);
+      expect(walk.sort()).toEqual([
+        [105_000_000, 15_000_000, 2],
+        [110_000_000, 8_000_000, 3],
+      ]);
+      expect(new Set(slices.map((s) => s.thread_name))).toEqual(new Set(["main thread", "worker"]));
+      expect(evidence.producer).toBe("speedscope");
+      const frames = rowsOf(evidence.tables.frames);
+      expect(frames.find((f) => f.function === "parse")).toMatchObject({
+        language: "javascript",
+        file: "app.js",
+        line: 10,
+        column: null,
+      });
+      expect(evidence.limitations).toEqual([]);
+    },
+  );
 
-  test("py-spy's exporter is the producer; .py frames are Python; one track per profile; empty samples counted", () => {
-    const evidence = extract(readFileSync(join(FIXTURES, "py-spy-shaped.speedscope.json")));
-    expect([evidence.producer, evidence.producerVersion]).toEqual(["py-spy", "0.3.14"]);
-    expect(rowsOf(evidence.tables.frames).find((f) => f.function === "fib")).toMatchObject({
-      language: "python",
-      file: "/srv/app/work.py",
-      line: 3,
-    });
-    expect(new Set(rowsOf(evidence.tables.frame_measurements).map((m) => m.thread_name)).size).toBe(
-      2,
-    );
-    expect(evidence.limitations.find((l) => l.code === "samples_without_stack")?.count).toBe(1);
-  });
+  test(
+    "py-spy's exporter is the producer; .py frames are Python; one track per profile; empty " +
+      "samples counted",
+    () => {
+      const evidence = extract(readFileSync(join(FIXTURES, "py-spy-shaped.speedscope.json")));
+      expect([evidence.producer, evidence.producerVersion]).toEqual(["py-spy", "0.3.14"]);
+      expect(rowsOf(evidence.tables.frames).find((f) => f.function === "fib")).toMatchObject({
+        language: "python",
+        file: "/srv/app/work.py",
+        line: 3,
+      });
+      expect(
+        new Set(rowsOf(evidence.tables.frame_measurements).map((m) => m.thread_name)).size,
+      ).toBe(2);
+      expect(evidence.limitations.find((l) => l.code === "samples_without_stack")?.count).toBe(1);
+    },
+  );
 
-  test("speedscope's invalid out-of-order file imports with its mismatched and unmatched closes counted", () => {
-    const evidence = extract(
-      loadPayload(corpusFiles("speedscope").find((f) => f.name.includes("invalid"))!.path),
-    );
-    const codes = Object.fromEntries(evidence.limitations.map((l) => [l.code, l.count]));
-    expect(codes).toMatchObject({ mismatched_close_events: 1, unmatched_close_events: 1 });
-  });
+  test(
+    "speedscope's invalid out-of-order file imports with its mismatched and unmatched closes " +
+      "counted",
+    () => {
+      const evidence = extract(
+        loadPayload(corpusFiles("speedscope").find((f) => f.name.includes("invalid"))!.path),
+      );
+      const codes = Object.fromEntries(evidence.limitations.map((l) => [l.code, l.count]));
+      expect(codes).toMatchObject({ mismatched_close_events: 1, unmatched_close_events: 1 });
+    },
+  );
 
   test("bad input ends in typed errors naming the field", () => {
     const fail = (text: string, maxEvents?: number) => {
@@ -218,14 +234,16 @@ describe("speedscope adapter", () => {
     expect(fail("[".repeat(10_000))).toContain("ARTIFACT_PARSE_FAILED");
     expect(
       fail(
-        `{${shared},"profiles":[{"type":"sampled","unit":"none","samples":[[0],[0]],"weights":[1,1]}]}`,
+        `{${shared}` +
+          `,"profiles":[{"type":"sampled","unit":"none","samples":[[0],[0]],"weights":[1,1]}]}`,
         1,
       ),
     ).toContain("ARTIFACT_TOO_LARGE");
     // Weights and times that could not be summed exactly in int64 columns.
     expect(
       fail(
-        `{${shared},"profiles":[{"type":"sampled","unit":"seconds","samples":[[0]],"weights":[1e300]}]}`,
+        `{${shared}` +
+          `,"profiles":[{"type":"sampled","unit":"seconds","samples":[[0]],"weights":[1e300]}]}`,
       ),
     ).toContain("beyond 2^53");
     expect(

@@ -94,74 +94,79 @@ async function emitted(trie: StackTrie, frames: FrameRegistry, batchRows?: numbe
 
 describe("stack trie spilling", () => {
   for (const seed of [1, 2, 3]) {
-    test(`random paths, seed ${seed}: a trie of 1–7 stacks emits what an unbounded one does`, async () => {
-      const random = mulberry32(seed);
-      const frames = frameRegistry(6);
-      const samples = Array.from({ length: 3000 }, () => ({
-        path: Array.from({ length: 1 + Math.floor(random() * 5) }, () => Math.floor(random() * 6)),
-        count: 1 + Math.floor(random() * 3),
-        dur: Math.floor(random() * 1000),
-        first: Math.floor(random() * 1e6),
-        track: Math.floor(random() * 3),
-      }));
-      const record = (trie: StackTrie, spillEach: boolean) => {
-        for (const s of samples) {
-          if (spillEach) trie.spillIfFull();
-          let stack = ROOT_STACK;
-          for (const f of s.path) stack = trie.child(stack, f);
-          trie.add(stack, s.count, s.dur, s.first, s.track);
-        }
-      };
-      const unbounded = new StackTrie("wall_time");
-      record(unbounded, false);
-      const reference = await emitted(unbounded, frames);
-      expect(reference.some((r) => r.track_id === null)).toBe(true); // mixed tracks are exercised
-      // The rows themselves, computed here from the samples: one per distinct path.
-      const expected = new Map<
-        string,
-        { ids: string[]; count: number; dur: number; first: number; tracks: Set<number> }
-      >();
-      for (const s of samples) {
-        const ids = s.path.map((f) => frames.ids[f]!);
-        const e = expected.get(ids.join("/")) ?? {
-          ids,
-          count: 0,
-          dur: 0,
-          first: Infinity,
-          tracks: new Set<number>(),
+    test(
+      `random paths, seed ${seed}: a trie of 1–7 stacks emits what an unbounded one ` + `does`,
+      async () => {
+        const random = mulberry32(seed);
+        const frames = frameRegistry(6);
+        const samples = Array.from({ length: 3000 }, () => ({
+          path: Array.from({ length: 1 + Math.floor(random() * 5) }, () =>
+            Math.floor(random() * 6),
+          ),
+          count: 1 + Math.floor(random() * 3),
+          dur: Math.floor(random() * 1000),
+          first: Math.floor(random() * 1e6),
+          track: Math.floor(random() * 3),
+        }));
+        const record = (trie: StackTrie, spillEach: boolean) => {
+          for (const s of samples) {
+            if (spillEach) trie.spillIfFull();
+            let stack = ROOT_STACK;
+            for (const f of s.path) stack = trie.child(stack, f);
+            trie.add(stack, s.count, s.dur, s.first, s.track);
+          }
         };
-        e.count += s.count;
-        e.dur += s.dur;
-        e.first = Math.min(e.first, s.first);
-        e.tracks.add(s.track);
-        expected.set(ids.join("/"), e);
-      }
-      const sha = (text: string) => createHash("sha256").update(text).digest("hex");
-      expect(reference).toEqual(
-        byId(
-          [...expected.values()].map((e) => ({
-            stack_id: "st_" + sha("wall_time\u0000" + e.ids.join("\u0001")).slice(0, 20),
-            metric: "wall_time",
-            frame_ids: e.ids,
-            leaf_frame_id: e.ids[e.ids.length - 1]!,
-            sample_count: String(e.count),
-            duration_ns: String(e.dur),
-            first_ts_ns: String(BigInt(CLOCK_BASE_US) * 1000n + BigInt(e.first)),
-            track_id: e.tracks.size === 1 ? `track-${[...e.tracks][0]}` : null,
-          })),
-        ),
-      );
+        const unbounded = new StackTrie("wall_time");
+        record(unbounded, false);
+        const reference = await emitted(unbounded, frames);
+        expect(reference.some((r) => r.track_id === null)).toBe(true); // mixed tracks are exercised
+        // The rows themselves, computed here from the samples: one per distinct path.
+        const expected = new Map<
+          string,
+          { ids: string[]; count: number; dur: number; first: number; tracks: Set<number> }
+        >();
+        for (const s of samples) {
+          const ids = s.path.map((f) => frames.ids[f]!);
+          const e = expected.get(ids.join("/")) ?? {
+            ids,
+            count: 0,
+            dur: 0,
+            first: Infinity,
+            tracks: new Set<number>(),
+          };
+          e.count += s.count;
+          e.dur += s.dur;
+          e.first = Math.min(e.first, s.first);
+          e.tracks.add(s.track);
+          expected.set(ids.join("/"), e);
+        }
+        const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+        expect(reference).toEqual(
+          byId(
+            [...expected.values()].map((e) => ({
+              stack_id: "st_" + sha("wall_time\u0000" + e.ids.join("\u0001")).slice(0, 20),
+              metric: "wall_time",
+              frame_ids: e.ids,
+              leaf_frame_id: e.ids[e.ids.length - 1]!,
+              sample_count: String(e.count),
+              duration_ns: String(e.dur),
+              first_ts_ns: String(BigInt(CLOCK_BASE_US) * 1000n + BigInt(e.first)),
+              track_id: e.tracks.size === 1 ? `track-${[...e.tracks][0]}` : null,
+            })),
+          ),
+        );
 
-      for (const maxStacks of [1, 3, 7]) {
-        const space = new CountingSpace();
-        const capped = new StackTrie("wall_time", { space, maxStacks });
-        record(capped, true);
-        // Hundreds of runs: the merge cascades through intermediate runs.
-        expect(space.created).toBeGreaterThan(100);
-        expect(await emitted(capped, frames, 97)).toEqual(reference);
-        expect(space.alive).toBe(0);
-      }
-    });
+        for (const maxStacks of [1, 3, 7]) {
+          const space = new CountingSpace();
+          const capped = new StackTrie("wall_time", { space, maxStacks });
+          record(capped, true);
+          // Hundreds of runs: the merge cascades through intermediate runs.
+          expect(space.created).toBeGreaterThan(100);
+          expect(await emitted(capped, frames, 97)).toEqual(reference);
+          expect(space.alive).toBe(0);
+        }
+      },
+    );
   }
 
   test("a trie that never filled does not spill", async () => {

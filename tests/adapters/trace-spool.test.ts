@@ -187,120 +187,127 @@ describe("trace spool: spill files", () => {
     }
   });
 
-  test("a B open for the whole track: waiting events overflow to scratch files, rows are unchanged, files are deleted", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "flameox-spill-"));
-    try {
-      // thread-main holds everything back; "phase" is held on scratch space when its E comes
-      // 12,000 events later (its end is written into the spilled block), and "step" B/E
-      // pairs end while still buffered.
-      // Every B and E reads the thread clock, which runs at half the wall clock: thread times
-      // must survive the overflow, including "phase", whose end is written into its spilled block.
-      const events: Record<string, unknown>[] = [
-        { ph: "B", name: "thread-main", pid: 1, tid: 1, ts: 0, tts: 0 },
-      ];
-      let ts = 1;
-      const x = (k: number) =>
-        events.push({
-          ph: "X",
-          name: `task${k % 7}`,
-          pid: 1,
-          tid: 1,
-          ts: ts++,
-          dur: 1,
-          args: { k },
+  test(
+    "a B open for the whole track: waiting events overflow to scratch files, rows are " +
+      "unchanged, files are deleted",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "flameox-spill-"));
+      try {
+        // thread-main holds everything back; "phase" is held on scratch space when its E comes
+        // 12,000 events later (its end is written into the spilled block), and "step" B/E
+        // pairs end while still buffered.
+        // Every B and E reads the thread clock, which runs at half the wall clock: thread times
+        // must survive the overflow, including "phase", whose end is written into its spilled block.
+        const events: Record<string, unknown>[] = [
+          { ph: "B", name: "thread-main", pid: 1, tid: 1, ts: 0, tts: 0 },
+        ];
+        let ts = 1;
+        const x = (k: number) =>
+          events.push({
+            ph: "X",
+            name: `task${k % 7}`,
+            pid: 1,
+            tid: 1,
+            ts: ts++,
+            dur: 1,
+            args: { k },
+          });
+        for (let k = 0; k < 300; k++) x(k);
+        const mark = (ph: string, name?: string) => (
+          events.push({ ph, ...(name ? { name } : {}), pid: 1, tid: 1, ts, tts: ts / 2 }), ts++
+        );
+        mark("B", "phase");
+        for (let k = 0; k < 12000; k++) {
+          if (k % 100 === 0) mark("B", "step"), mark("E", "step");
+          x(k);
+        }
+        mark("E", "phase");
+        for (let k = 0; k < 500; k++) x(k);
+        events.push(
+          { ph: "E", pid: 1, tid: 1, ts: 1_000_000, tts: 500_000 },
+          { ph: "B", name: "never-ends", pid: 1, tid: 1, ts: 1_000_001, tts: 500_000 },
+        );
+        const bytes = encoder.encode(JSON.stringify(events));
+        const reference = referenceRows(bytes);
+        const spill = new FileSpillSpace(dir);
+        let created = 0;
+        const counting = { create: () => (created++, spill.create()) };
+        const run = await runStream(chromeTraceAdapter, bytes, {
+          spill: counting,
+          pendingEventsInMemory: 100,
         });
-      for (let k = 0; k < 300; k++) x(k);
-      const mark = (ph: string, name?: string) => (
-        events.push({ ph, ...(name ? { name } : {}), pid: 1, tid: 1, ts, tts: ts / 2 }), ts++
-      );
-      mark("B", "phase");
-      for (let k = 0; k < 12000; k++) {
-        if (k % 100 === 0) mark("B", "step"), mark("E", "step");
-        x(k);
+        const rows = streamedTableRows(run, "trace_events").sort(
+          (a, b) => Number(a.event_index) - Number(b.event_index),
+        );
+        expect(rows).toEqual(reference.trace_events!);
+        expect(rows[0]).toMatchObject({
+          name: "thread-main",
+          dur_ns: "1000000000",
+          thread_dur_ns: "500000000",
+          depth: 0,
+        });
+        expect(rows.find((r) => r.name === "phase")).toMatchObject({
+          dur_ns: String(12_241 * 1000),
+          thread_dur_ns: String(12_241 * 500),
+          depth: 1,
+          flags: null,
+        });
+        expect(rows.find((r) => r.name === "step")).toMatchObject({
+          dur_ns: "1000",
+          thread_dur_ns: "500",
+        });
+        expect(rows.at(-1)).toMatchObject({ name: "never-ends", dur_ns: "0", thread_dur_ns: null });
+        // The spool's single run stays in memory; the one file is the overflow's.
+        expect(created).toBe(1);
+        expect(readdirSync(dir)).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
-      mark("E", "phase");
-      for (let k = 0; k < 500; k++) x(k);
-      events.push(
-        { ph: "E", pid: 1, tid: 1, ts: 1_000_000, tts: 500_000 },
-        { ph: "B", name: "never-ends", pid: 1, tid: 1, ts: 1_000_001, tts: 500_000 },
-      );
-      const bytes = encoder.encode(JSON.stringify(events));
-      const reference = referenceRows(bytes);
-      const spill = new FileSpillSpace(dir);
-      let created = 0;
-      const counting = { create: () => (created++, spill.create()) };
-      const run = await runStream(chromeTraceAdapter, bytes, {
-        spill: counting,
-        pendingEventsInMemory: 100,
-      });
-      const rows = streamedTableRows(run, "trace_events").sort(
-        (a, b) => Number(a.event_index) - Number(b.event_index),
-      );
-      expect(rows).toEqual(reference.trace_events!);
-      expect(rows[0]).toMatchObject({
-        name: "thread-main",
-        dur_ns: "1000000000",
-        thread_dur_ns: "500000000",
-        depth: 0,
-      });
-      expect(rows.find((r) => r.name === "phase")).toMatchObject({
-        dur_ns: String(12_241 * 1000),
-        thread_dur_ns: String(12_241 * 500),
-        depth: 1,
-        flags: null,
-      });
-      expect(rows.find((r) => r.name === "step")).toMatchObject({
-        dur_ns: "1000",
-        thread_dur_ns: "500",
-      });
-      expect(rows.at(-1)).toMatchObject({ name: "never-ends", dur_ns: "0", thread_dur_ns: null });
-      // The spool's single run stays in memory; the one file is the overflow's.
-      expect(created).toBe(1);
-      expect(readdirSync(dir)).toEqual([]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 
-  test("the rows a long-open B held back reach the sink batch by batch, not built all at once", async () => {
-    const events: Record<string, unknown>[] = [
-      { ph: "B", name: "thread-main", pid: 1, tid: 1, ts: 0 },
-    ];
-    for (let k = 0; k < 60_000; k++)
-      events.push({ ph: "X", name: "task", pid: 1, tid: 1, ts: 1 + k, dur: 1 });
-    events.push({ ph: "E", pid: 1, tid: 1, ts: 100_000 });
-    const bytes = encoder.encode(JSON.stringify(events));
-    let built = 0;
-    const add = spyOn(TraceRowWriter.prototype, "add").mockImplementation(function (
-      this: TraceRowWriter,
-      row,
-    ) {
-      built++;
-      return addRow.call(this, row);
-    });
-    try {
-      let written = 0;
-      let mostAhead = 0;
-      await chromeTraceAdapter.extractStream!({
-        chunks: chunked(bytes, 1 << 16),
-        displayName: "case",
-        limits: DEFAULT_ADAPTER_LIMITS,
-        spill: new MemorySpillSpace(),
-        sink: {
-          writeBatch: async (batch) => {
-            if (batch.table !== "trace_events") return;
-            written += batch.length;
-            mostAhead = Math.max(mostAhead, built - written);
-          },
-        },
+  test(
+    "the rows a long-open B held back reach the sink batch by batch, not built all at " + "once",
+    async () => {
+      const events: Record<string, unknown>[] = [
+        { ph: "B", name: "thread-main", pid: 1, tid: 1, ts: 0 },
+      ];
+      for (let k = 0; k < 60_000; k++)
+        events.push({ ph: "X", name: "task", pid: 1, tid: 1, ts: 1 + k, dur: 1 });
+      events.push({ ph: "E", pid: 1, tid: 1, ts: 100_000 });
+      const bytes = encoder.encode(JSON.stringify(events));
+      let built = 0;
+      const add = spyOn(TraceRowWriter.prototype, "add").mockImplementation(function (
+        this: TraceRowWriter,
+        row,
+      ) {
+        built++;
+        return addRow.call(this, row);
       });
-      expect(written).toBe(60_001);
-      // At most the batch being filled is ahead of the sink (without pausing: ~44,000 rows).
-      expect(mostAhead).toBeLessThan(ROWS_PER_BATCH);
-    } finally {
-      add.mockRestore();
-    }
-  });
+      try {
+        let written = 0;
+        let mostAhead = 0;
+        await chromeTraceAdapter.extractStream!({
+          chunks: chunked(bytes, 1 << 16),
+          displayName: "case",
+          limits: DEFAULT_ADAPTER_LIMITS,
+          spill: new MemorySpillSpace(),
+          sink: {
+            writeBatch: async (batch) => {
+              if (batch.table !== "trace_events") return;
+              written += batch.length;
+              mostAhead = Math.max(mostAhead, built - written);
+            },
+          },
+        });
+        expect(written).toBe(60_001);
+        // At most the batch being filled is ahead of the sink (without pausing: ~44,000 rows).
+        expect(mostAhead).toBeLessThan(ROWS_PER_BATCH);
+      } finally {
+        add.mockRestore();
+      }
+    },
+  );
 
   test("a failing import deletes what it spilled", async () => {
     const dir = mkdtempSync(join(tmpdir(), "flameox-spill-"));

@@ -77,31 +77,38 @@ function massifReference(text: string): {
 
 describe("massif", () => {
   for (const file of corpusFiles("massif")) {
-    test(`${file.name}: detected; the peak tree's bytes per function equal an independent reading`, async () => {
-      const bytes = loadPayload(file.path);
-      expect(detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name).toBe("massif");
-      const evidence = massifAdapter.extract({
-        bytes,
-        displayName: "t",
-        limits: { maxEvents: 1e6, maxNestingDepth: 64, maxArgsBytes: 1024 },
-      });
-      const ref = massifReference(new TextDecoder().decode(bytes));
-      expect(sorted(byFunction(evidence, "inuse_space", "self_value"))).toEqual(sorted(ref.self));
-      expect(sorted(byFunction(evidence, "inuse_space", "inclusive_value"))).toEqual(
-        sorted(ref.inclusive),
-      );
-      expect(
-        [...byFunction(evidence, "inuse_space", "self_value").values()].reduce((a, b) => a + b, 0),
-      ).toBe(Number(evidence.summary.peak_heap_bytes));
-      expect(ref.total).toBe(Number(evidence.summary.peak_heap_bytes));
-      const streamed = await massifAdapter.extractStream!({
-        chunks: chunked(bytes, 61),
-        displayName: "t",
-        limits: { maxEvents: 1e6, maxNestingDepth: 64, maxArgsBytes: 1024 },
-        sink: { writeBatch: async () => {} },
-      });
-      expect(rowsOf(streamed.tables.stacks!)).toEqual(rowsOf(evidence.tables.stacks));
-    });
+    test(
+      `${file.name}: detected; the peak tree's bytes per function equal an independent ` +
+        `reading`,
+      async () => {
+        const bytes = loadPayload(file.path);
+        expect(detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name).toBe("massif");
+        const evidence = massifAdapter.extract({
+          bytes,
+          displayName: "t",
+          limits: { maxEvents: 1e6, maxNestingDepth: 64, maxArgsBytes: 1024 },
+        });
+        const ref = massifReference(new TextDecoder().decode(bytes));
+        expect(sorted(byFunction(evidence, "inuse_space", "self_value"))).toEqual(sorted(ref.self));
+        expect(sorted(byFunction(evidence, "inuse_space", "inclusive_value"))).toEqual(
+          sorted(ref.inclusive),
+        );
+        expect(
+          [...byFunction(evidence, "inuse_space", "self_value").values()].reduce(
+            (a, b) => a + b,
+            0,
+          ),
+        ).toBe(Number(evidence.summary.peak_heap_bytes));
+        expect(ref.total).toBe(Number(evidence.summary.peak_heap_bytes));
+        const streamed = await massifAdapter.extractStream!({
+          chunks: chunked(bytes, 61),
+          displayName: "t",
+          limits: { maxEvents: 1e6, maxNestingDepth: 64, maxArgsBytes: 1024 },
+          sink: { writeBatch: async () => {} },
+        });
+        expect(rowsOf(streamed.tables.stacks!)).toEqual(rowsOf(evidence.tables.stacks));
+      },
+    );
   }
 
   test(

@@ -65,22 +65,25 @@ describe("capture broker", () => {
     },
   );
 
-  test("a descendant that left the group and session is observed and killed at cleanup", async () => {
-    const result = await runProcess({
-      argv: ["/bin/sh", join(WORKLOADS, "escape.sh")],
-      cwd: dir.path,
-      env,
-      deadlineAt: Date.now() + 700,
-      graceMs: 200,
-      maxOutputBytes: 4096,
-      sampling: { intervalMs: 50 },
-    });
-    expect(result.termination.kind).toBe("timeout");
-    const escaped = Number(/escaped (\d+)/.exec(result.stdout)![1]);
-    expect(result.escapedDescendantsKilled).toBeGreaterThanOrEqual(1);
-    expect(result.signalsSent.some((s) => s.target === "descendant")).toBe(true);
-    expect(alive(escaped)).toBe(false);
-  });
+  test(
+    "a descendant that left the group and session is observed and killed at " + "cleanup",
+    async () => {
+      const result = await runProcess({
+        argv: ["/bin/sh", join(WORKLOADS, "escape.sh")],
+        cwd: dir.path,
+        env,
+        deadlineAt: Date.now() + 700,
+        graceMs: 200,
+        maxOutputBytes: 4096,
+        sampling: { intervalMs: 50 },
+      });
+      expect(result.termination.kind).toBe("timeout");
+      const escaped = Number(/escaped (\d+)/.exec(result.stdout)![1]);
+      expect(result.escapedDescendantsKilled).toBeGreaterThanOrEqual(1);
+      expect(result.signalsSent.some((s) => s.target === "descendant")).toBe(true);
+      expect(alive(escaped)).toBe(false);
+    },
+  );
 
   test(
     "stdout streams to a file under the cap; the kept bytes are hashed and the truncation " +

@@ -81,28 +81,31 @@ describe("executable resolver", () => {
     });
   });
 
-  test("revalidation catches changed content and a retargeted symlink, without searching again", () => {
-    const tool = join(project.path, "bin", "changing.sh");
-    script(tool);
-    const bound = resolveExecutable(request("./bin/changing.sh"));
-    revalidateExecutable(bound, project.path);
-    script(tool, "#!/bin/sh\necho changed\n");
-    expect(() => revalidateExecutable(bound, project.path)).toThrow(
-      expect.objectContaining({
-        code: "EXECUTABLE_CHANGED",
-        message: expect.stringContaining("content"),
-      }),
-    );
+  test(
+    "revalidation catches changed content and a retargeted symlink, without searching " + "again",
+    () => {
+      const tool = join(project.path, "bin", "changing.sh");
+      script(tool);
+      const bound = resolveExecutable(request("./bin/changing.sh"));
+      revalidateExecutable(bound, project.path);
+      script(tool, "#!/bin/sh\necho changed\n");
+      expect(() => revalidateExecutable(bound, project.path)).toThrow(
+        expect.objectContaining({
+          code: "EXECUTABLE_CHANGED",
+          message: expect.stringContaining("content"),
+        }),
+      );
 
-    const link = join(project.path, "bin", "moving.sh");
-    symlinkSync("tool.sh", link);
-    const viaLink = resolveExecutable(request("./bin/moving.sh"));
-    Bun.spawnSync(["ln", "-sfn", "changing.sh", link]);
-    expect(() => revalidateExecutable(viaLink, project.path)).toThrow(
-      expect.objectContaining({
-        code: "EXECUTABLE_CHANGED",
-        message: expect.stringContaining("now resolves"),
-      }),
-    );
-  });
+      const link = join(project.path, "bin", "moving.sh");
+      symlinkSync("tool.sh", link);
+      const viaLink = resolveExecutable(request("./bin/moving.sh"));
+      Bun.spawnSync(["ln", "-sfn", "changing.sh", link]);
+      expect(() => revalidateExecutable(viaLink, project.path)).toThrow(
+        expect.objectContaining({
+          code: "EXECUTABLE_CHANGED",
+          message: expect.stringContaining("now resolves"),
+        }),
+      );
+    },
+  );
 });

@@ -41,53 +41,64 @@ const bind = () =>
   });
 const swap = () => renameSync(join(dir.path, "evil"), tool);
 
-test("a file renamed over the executable between the check and the spawn does not run", async () => {
-  const bound = bind();
-  const pins = PinnedExecutables.open([bound]);
-  swap();
-  const argv = pins.rewrite([bound.path]);
-  expect(argv[0]).toBe("/proc/self/fd/3");
-  const child = Bun.spawn(argv, { stdio: ["ignore", "pipe", "pipe", ...pins.descriptors] });
-  pins.close();
-  expect((await new Response(child.stdout).text()).trim()).toBe("checked");
-  expect(existsSync(marker())).toBe(false);
-});
+test(
+  "a file renamed over the executable between the check and the spawn does not " + "run",
+  async () => {
+    const bound = bind();
+    const pins = PinnedExecutables.open([bound]);
+    swap();
+    const argv = pins.rewrite([bound.path]);
+    expect(argv[0]).toBe("/proc/self/fd/3");
+    const child = Bun.spawn(argv, { stdio: ["ignore", "pipe", "pipe", ...pins.descriptors] });
+    pins.close();
+    expect((await new Response(child.stdout).text()).trim()).toBe("checked");
+    expect(existsSync(marker())).toBe(false);
+  },
+);
 
-test("the broker verifies at spawn time: a swap before it is EXECUTABLE_CHANGED and nothing starts", async () => {
-  const bound = bind();
-  swap();
-  await expect(
-    runProcess({
-      argv: [bound.path],
-      pinned: [bound],
+test(
+  "the broker verifies at spawn time: a swap before it is EXECUTABLE_CHANGED and " +
+    "nothing starts",
+  async () => {
+    const bound = bind();
+    swap();
+    await expect(
+      runProcess({
+        argv: [bound.path],
+        pinned: [bound],
+        cwd: dir.path,
+        env: { PATH: "/usr/bin:/bin" },
+        deadlineAt: Date.now() + 10_000,
+        maxOutputBytes: 1024,
+      }),
+    ).rejects.toMatchObject({ code: "EXECUTABLE_CHANGED" });
+    expect(existsSync(marker())).toBe(false);
+  },
+);
+
+test(
+  "a pinned ELF program executes through its descriptor and still sees its own path as " +
+    "argv[0]",
+  async () => {
+    const sh = resolveExecutable({
+      command: "sh",
+      cwd: dir.path,
+      projectRoot: dir.path,
+      path: "/usr/bin:/bin",
+    });
+    const result = await runProcess({
+      argv: [sh.path, "-c", 'echo "$0"; ls -l /proc/$$/exe'],
+      pinned: [sh],
       cwd: dir.path,
       env: { PATH: "/usr/bin:/bin" },
       deadlineAt: Date.now() + 10_000,
-      maxOutputBytes: 1024,
-    }),
-  ).rejects.toMatchObject({ code: "EXECUTABLE_CHANGED" });
-  expect(existsSync(marker())).toBe(false);
-});
-
-test("a pinned ELF program executes through its descriptor and still sees its own path as argv[0]", async () => {
-  const sh = resolveExecutable({
-    command: "sh",
-    cwd: dir.path,
-    projectRoot: dir.path,
-    path: "/usr/bin:/bin",
-  });
-  const result = await runProcess({
-    argv: [sh.path, "-c", 'echo "$0"; ls -l /proc/$$/exe'],
-    pinned: [sh],
-    cwd: dir.path,
-    env: { PATH: "/usr/bin:/bin" },
-    deadlineAt: Date.now() + 10_000,
-    maxOutputBytes: 4096,
-  });
-  const [argv0, exe] = result.stdout.trim().split("\n");
-  expect(argv0).toBe(sh.path);
-  expect(exe).toContain(sh.canonical_path);
-});
+      maxOutputBytes: 4096,
+    });
+    const [argv0, exe] = result.stdout.trim().split("\n");
+    expect(argv0).toBe(sh.path);
+    expect(exe).toContain(sh.canonical_path);
+  },
+);
 
 test.skipIf(!BWRAP)(
   "inside the managed sandbox the descriptor is inherited and executed",

@@ -69,7 +69,8 @@ describe("capture adapters on this host", () => {
     }
   });
 
-  test("perf records the workload's tree and keeps perf.data and the perf script text", async () => {
+  test("perf records the workload's tree and keeps perf.data and the perf script " +
+    "text", async () => {
     if (!availableOr("perf", "perf", ["absent", "permission_required", "incompatible"])) return;
     const result = await (await p.service.capture()).run({
       adapter: "perf",

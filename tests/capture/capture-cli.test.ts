@@ -77,27 +77,31 @@ describe("capture CLI", () => {
     ).toEqual(["unapproved", "unapproved", "unapproved"]);
   });
 
-  test("nothing runs until a person approves it: capture refuses, workload approve --yes approves", async () => {
-    const refused = await run(["capture", "run", "command", "--workload", "hot", "--json"]);
-    expect(refused.code).toBe(9);
-    expect(refused.json.error).toMatchObject({
-      code: "WORKLOAD_NOT_APPROVED",
-      details: { approve_command: "flameox workload approve hot" },
-    });
-    expect(refused.json.error.message).toContain("`flameox workload approve hot`");
-    for (const name of ["hot", "stubborn", "sleeper"]) {
-      const approved = await run(["workload", "approve", name, "--yes", "--json"]);
-      expect(approved.code).toBe(0);
-      expect(approved.json).toMatchObject({
-        workload: name,
-        outcome: "approved",
-        previous_state: "unapproved",
-        approval: { state: "approved", approve_command: null },
+  test(
+    "nothing runs until a person approves it: capture refuses, workload approve --yes " +
+      "approves",
+    async () => {
+      const refused = await run(["capture", "run", "command", "--workload", "hot", "--json"]);
+      expect(refused.code).toBe(9);
+      expect(refused.json.error).toMatchObject({
+        code: "WORKLOAD_NOT_APPROVED",
+        details: { approve_command: "flameox workload approve hot" },
       });
-    }
-    const list = await run(["workload", "list"]);
-    expect(list.stdout).toMatch(/hot\s.*\sapproved\s+project_file/);
-  });
+      expect(refused.json.error.message).toContain("`flameox workload approve hot`");
+      for (const name of ["hot", "stubborn", "sleeper"]) {
+        const approved = await run(["workload", "approve", name, "--yes", "--json"]);
+        expect(approved.code).toBe(0);
+        expect(approved.json).toMatchObject({
+          workload: name,
+          outcome: "approved",
+          previous_state: "unapproved",
+          approval: { state: "approved", approve_command: null },
+        });
+      }
+      const list = await run(["workload", "list"]);
+      expect(list.stdout).toMatch(/hot\s.*\sapproved\s+project_file/);
+    },
+  );
 
   test("capture plan previews without creating a run; ad hoc argv or cwd is refused", async () => {
     const plan = await run(["capture", "plan", "command", "--workload", "hot", "--json"]);
@@ -145,7 +149,8 @@ describe("capture CLI", () => {
     expect(late.stdout).toMatch(/signals sent: SIGTERM→group@\d+ms, SIGKILL→group@\d+ms/);
   });
 
-  test("recover after kill -9 closes that run, stops its orphan, and leaves a live capture alone", async () => {
+  test("recover after kill -9 closes that run, stops its orphan, and leaves a live " +
+    "capture alone", async () => {
     const start = (seconds: string) =>
       Bun.spawn(
         [

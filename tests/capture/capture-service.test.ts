@@ -152,35 +152,39 @@ describe("capture through the broker", () => {
     },
   );
 
-  test("the declared oracle validates a successful capture; its verdict is a status of its own", async () => {
-    const passed = await (await p.service.capture()).run({
-      adapter: "command",
-      workload: "checked",
-      parameters: { v: "ok" },
-    });
-    expect(passed).toMatchObject({
-      execution_status: "succeeded",
-      validation_status: "passed",
-      validation: { strength: "execution_check", exit_code: 0 },
-    });
-    const failed = await (await p.service.capture()).run({
-      adapter: "command",
-      workload: "checked",
-      parameters: { v: "bad" },
-    });
-    expect(failed).toMatchObject({
-      execution_status: "succeeded",
-      validation_status: "failed",
-      validation: { exit_code: 3 },
-    });
-    const roles = p.service
-      .getRun(failed.run_id)
-      .registrations.map((r) => r.role)
-      .sort();
-    expect(roles).toEqual(["oracle_stderr", "oracle_stdout", "stderr", "stdout"]);
-  });
+  test(
+    "the declared oracle validates a successful capture; its verdict is a status of " + "its own",
+    async () => {
+      const passed = await (await p.service.capture()).run({
+        adapter: "command",
+        workload: "checked",
+        parameters: { v: "ok" },
+      });
+      expect(passed).toMatchObject({
+        execution_status: "succeeded",
+        validation_status: "passed",
+        validation: { strength: "execution_check", exit_code: 0 },
+      });
+      const failed = await (await p.service.capture()).run({
+        adapter: "command",
+        workload: "checked",
+        parameters: { v: "bad" },
+      });
+      expect(failed).toMatchObject({
+        execution_status: "succeeded",
+        validation_status: "failed",
+        validation: { exit_code: 3 },
+      });
+      const roles = p.service
+        .getRun(failed.run_id)
+        .registrations.map((r) => r.role)
+        .sort();
+      expect(roles).toEqual(["oracle_stderr", "oracle_stdout", "stderr", "stdout"]);
+    },
+  );
 
-  test("a real node --cpu-prof capture lands with its profile and hotspots find the hot function", async () => {
+  test("a real node --cpu-prof capture lands with its profile and hotspots find the hot " +
+    "function", async () => {
     const result = await (await p.service.capture()).run({
       adapter: "v8-cpu",
       workload: "hot",

@@ -75,35 +75,38 @@ describe("plan bindings", () => {
     });
   });
 
-  test("a workload edited after planning is WORKLOAD_CHANGED; editing another workload is not", async () => {
-    const file = join(p.root, "flameox.toml");
-    const original = readFileSync(file, "utf8");
-    try {
-      const unrelated = await (await p.service.capture()).plan({
-        adapter: "command",
-        workload: "script",
-        parameters: { word: "hello" },
-      });
-      appendFileSync(file, '\n[workloads.extra]\nargv = ["true"]\n');
-      expect((await (await p.service.capture()).execute(unrelated.plan_id)).execution_status).toBe(
-        "succeeded",
-      );
+  test(
+    "a workload edited after planning is WORKLOAD_CHANGED; editing another workload is " + "not",
+    async () => {
+      const file = join(p.root, "flameox.toml");
+      const original = readFileSync(file, "utf8");
+      try {
+        const unrelated = await (await p.service.capture()).plan({
+          adapter: "command",
+          workload: "script",
+          parameters: { word: "hello" },
+        });
+        appendFileSync(file, '\n[workloads.extra]\nargv = ["true"]\n');
+        expect(
+          (await (await p.service.capture()).execute(unrelated.plan_id)).execution_status,
+        ).toBe("succeeded");
 
-      const edited = await (await p.service.capture()).plan({
-        adapter: "command",
-        workload: "script",
-        parameters: { word: "hello" },
-      });
-      writeFileSync(file, original.replace('word = ["hello"]', 'word = ["hello", "bye"]'));
-      const before = runCount();
-      await expect((await p.service.capture()).execute(edited.plan_id)).rejects.toMatchObject({
-        code: "WORKLOAD_CHANGED",
-      });
-      expect(runCount()).toBe(before);
-    } finally {
-      writeFileSync(file, original);
-    }
-  });
+        const edited = await (await p.service.capture()).plan({
+          adapter: "command",
+          workload: "script",
+          parameters: { word: "hello" },
+        });
+        writeFileSync(file, original.replace('word = ["hello"]', 'word = ["hello", "bye"]'));
+        const before = runCount();
+        await expect((await p.service.capture()).execute(edited.plan_id)).rejects.toMatchObject({
+          code: "WORKLOAD_CHANGED",
+        });
+        expect(runCount()).toBe(before);
+      } finally {
+        writeFileSync(file, original);
+      }
+    },
+  );
 
   test("an executable changed after planning is EXECUTABLE_CHANGED", async () => {
     const script = join(p.root, "workloads", "run.sh");
@@ -202,28 +205,34 @@ describe("source identity", () => {
   });
   afterAll(() => g.cleanup());
 
-  test("a git project gets an exact identity; a source edit after planning is SOURCE_CHANGED", async () => {
-    const preview = await (await g.service.capture()).plan({
-      adapter: "command",
-      workload: "other",
-    });
-    expect(preview.source.identity_quality).toBe("clean");
-    expect(preview.source.head_commit).toMatch(/^[0-9a-f]{40}$/);
-    writeFileSync(join(g.root, "workloads", "hot.js"), "// edited\n");
-    await expect((await g.service.capture()).execute(preview.plan_id)).rejects.toMatchObject({
-      code: "SOURCE_CHANGED",
-    });
-    const dirty = await (await g.service.capture()).plan({ adapter: "command", workload: "other" });
-    expect(dirty.source.identity_quality).toBe("exact");
-    expect(dirty.source.source_state_id).not.toBe(preview.source.source_state_id);
-    writeFileSync(join(g.root, "untracked-input.txt"), "new input\n");
-    const withUntracked = await (await g.service.capture()).plan({
-      adapter: "command",
-      workload: "other",
-    });
-    expect(withUntracked.source.source_state_id).not.toBe(dirty.source.source_state_id);
-    expect(
-      (await (await g.service.capture()).execute(withUntracked.plan_id)).execution_status,
-    ).toBe("succeeded");
-  });
+  test(
+    "a git project gets an exact identity; a source edit after planning is " + "SOURCE_CHANGED",
+    async () => {
+      const preview = await (await g.service.capture()).plan({
+        adapter: "command",
+        workload: "other",
+      });
+      expect(preview.source.identity_quality).toBe("clean");
+      expect(preview.source.head_commit).toMatch(/^[0-9a-f]{40}$/);
+      writeFileSync(join(g.root, "workloads", "hot.js"), "// edited\n");
+      await expect((await g.service.capture()).execute(preview.plan_id)).rejects.toMatchObject({
+        code: "SOURCE_CHANGED",
+      });
+      const dirty = await (await g.service.capture()).plan({
+        adapter: "command",
+        workload: "other",
+      });
+      expect(dirty.source.identity_quality).toBe("exact");
+      expect(dirty.source.source_state_id).not.toBe(preview.source.source_state_id);
+      writeFileSync(join(g.root, "untracked-input.txt"), "new input\n");
+      const withUntracked = await (await g.service.capture()).plan({
+        adapter: "command",
+        workload: "other",
+      });
+      expect(withUntracked.source.source_state_id).not.toBe(dirty.source.source_state_id);
+      expect(
+        (await (await g.service.capture()).execute(withUntracked.plan_id)).execution_status,
+      ).toBe("succeeded");
+    },
+  );
 });

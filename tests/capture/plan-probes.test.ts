@@ -41,22 +41,25 @@ test(
   },
 );
 
-test("managed: the version probe runs inside the sandbox, where the project is read-only", async () => {
-  const capture = await p.service.capture();
-  let preview: Awaited<ReturnType<typeof capture.plan>>;
-  try {
-    preview = await capture.plan({
-      adapter: "v8-cpu",
-      workload: "fake_node",
-      containment: "managed",
-    });
-  } catch (error) {
-    // Only a host without a working sandbox may refuse, and then nothing ran either.
-    expect(error).toMatchObject({ code: "CONTAINMENT_UNAVAILABLE" });
+test(
+  "managed: the version probe runs inside the sandbox, where the project is " + "read-only",
+  async () => {
+    const capture = await p.service.capture();
+    let preview: Awaited<ReturnType<typeof capture.plan>>;
+    try {
+      preview = await capture.plan({
+        adapter: "v8-cpu",
+        workload: "fake_node",
+        containment: "managed",
+      });
+    } catch (error) {
+      // Only a host without a working sandbox may refuse, and then nothing ran either.
+      expect(error).toMatchObject({ code: "CONTAINMENT_UNAVAILABLE" });
+      expect(existsSync(marker)).toBe(false);
+      return;
+    }
+    // The plan exists only because the sandboxed probe printed a Node.js version.
+    expect(preview.containment).toMatchObject({ mode: "managed", state: "contained" });
     expect(existsSync(marker)).toBe(false);
-    return;
-  }
-  // The plan exists only because the sandboxed probe printed a Node.js version.
-  expect(preview.containment).toMatchObject({ mode: "managed", state: "contained" });
-  expect(existsSync(marker)).toBe(false);
-});
+  },
+);

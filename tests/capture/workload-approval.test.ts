@@ -43,7 +43,8 @@ describe("workload approve on the CLI", () => {
     expect(existsSync(join(ws.root, "ran.txt"))).toBe(false);
   }, 60_000);
 
-  test("on a terminal it shows the canonical form and approves only when the person answers yes", async () => {
+  test("on a terminal it shows the canonical form and approves only when the person " +
+    "answers yes", async () => {
     const onTerminal = (answer: string) => {
       // script(1) gives the command a pseudo-terminal and types `answer` into it.
       const child = Bun.spawnSync(
@@ -189,25 +190,28 @@ describe("approval in the capture service", () => {
     },
   );
 
-  test("declared containment is part of the approved form, and a plan cannot ask for less", async () => {
-    const capture = await p.service.capture();
-    const boxed = capture.showWorkload("boxed");
-    expect(boxed.canonical.containment).toBe("managed");
-    // The same argv as `plain`: only the declared containment tells their digests apart.
-    expect(boxed.workload.workload_definition_id).not.toBe(
-      capture.showWorkload("plain").workload.workload_definition_id,
-    );
-    capture.approveWorkload("boxed");
-    await expect(
-      capture.plan({ adapter: "command", workload: "boxed", containment: "trusted_local" }),
-    ).rejects.toMatchObject({ code: "EXECUTION_REFUSED" });
-    // Dropping the declared containment is an edit like any other: the approval no longer applies.
-    writeFileSync(file(), readFileSync(file(), "utf8").replace('containment = "managed"\n', ""));
-    expect(capture.showWorkload("boxed").approval.state).toBe("stale");
-    expect(capture.showWorkload("boxed").workload.workload_definition_id).toBe(
-      capture.showWorkload("plain").workload.workload_definition_id,
-    );
-  });
+  test(
+    "declared containment is part of the approved form, and a plan cannot ask for " + "less",
+    async () => {
+      const capture = await p.service.capture();
+      const boxed = capture.showWorkload("boxed");
+      expect(boxed.canonical.containment).toBe("managed");
+      // The same argv as `plain`: only the declared containment tells their digests apart.
+      expect(boxed.workload.workload_definition_id).not.toBe(
+        capture.showWorkload("plain").workload.workload_definition_id,
+      );
+      capture.approveWorkload("boxed");
+      await expect(
+        capture.plan({ adapter: "command", workload: "boxed", containment: "trusted_local" }),
+      ).rejects.toMatchObject({ code: "EXECUTION_REFUSED" });
+      // Dropping the declared containment is an edit like any other: the approval no longer applies.
+      writeFileSync(file(), readFileSync(file(), "utf8").replace('containment = "managed"\n', ""));
+      expect(capture.showWorkload("boxed").approval.state).toBe("stale");
+      expect(capture.showWorkload("boxed").workload.workload_definition_id).toBe(
+        capture.showWorkload("plain").workload.workload_definition_id,
+      );
+    },
+  );
 });
 
 describe("control schema migration", () => {

@@ -100,18 +100,22 @@ describe("workload environment: a closed allow-list", () => {
     },
   );
 
-  test("a PATH in flameox's environment cannot choose which binary an approved bare name runs", async () => {
-    rmSync(marker, { force: true });
-    const result = await withHostEnvironment({ PATH: `${fakeBin}:${process.env.PATH}` }, async () =>
-      (await p.service.capture()).run({ adapter: "command", workload: "truth" }),
-    );
-    expect(result.execution_status).toBe("succeeded");
-    expect(existsSync(marker)).toBe(false);
-    const plan = await withHostEnvironment({ PATH: `${fakeBin}:${process.env.PATH}` }, async () =>
-      (await p.service.capture()).plan({ adapter: "command", workload: "truth" }),
-    );
-    expect(JSON.stringify(plan)).not.toContain(fakeBin);
-  });
+  test(
+    "a PATH in flameox's environment cannot choose which binary an approved bare name " + "runs",
+    async () => {
+      rmSync(marker, { force: true });
+      const result = await withHostEnvironment(
+        { PATH: `${fakeBin}:${process.env.PATH}` },
+        async () => (await p.service.capture()).run({ adapter: "command", workload: "truth" }),
+      );
+      expect(result.execution_status).toBe("succeeded");
+      expect(existsSync(marker)).toBe(false);
+      const plan = await withHostEnvironment({ PATH: `${fakeBin}:${process.env.PATH}` }, async () =>
+        (await p.service.capture()).plan({ adapter: "command", workload: "truth" }),
+      );
+      expect(JSON.stringify(plan)).not.toContain(fakeBin);
+    },
+  );
 
   test(
     "a PATH the approved declaration names is the one the workload gets, and only the " +

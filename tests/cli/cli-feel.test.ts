@@ -109,15 +109,18 @@ describe("help", () => {
 });
 
 describe("records for people", () => {
-  test("runs list and artifacts list show display names; --json stays the result model", async () => {
-    const runs = await run(["runs", "list"]);
-    expect(runs.stdout.split("\n")[0]).toContain("NAMES");
-    expect(runs.stdout).toContain("sample.cpuprofile");
-    const artifacts = await run(["artifacts", "list"]);
-    expect(artifacts.stdout).toContain("sample.cpuprofile");
-    const json = await run(["runs", "list", "--json"]);
-    expect(Object.keys(json.json.items[0])).not.toContain("display_names");
-  });
+  test(
+    "runs list and artifacts list show display names; --json stays the result " + "model",
+    async () => {
+      const runs = await run(["runs", "list"]);
+      expect(runs.stdout.split("\n")[0]).toContain("NAMES");
+      expect(runs.stdout).toContain("sample.cpuprofile");
+      const artifacts = await run(["artifacts", "list"]);
+      expect(artifacts.stdout).toContain("sample.cpuprofile");
+      const json = await run(["runs", "list", "--json"]);
+      expect(Object.keys(json.json.items[0])).not.toContain("display_names");
+    },
+  );
 
   test("show commands print text unless --json", async () => {
     const text = await run(["runs", "show", profile.run_id]);

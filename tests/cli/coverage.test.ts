@@ -189,28 +189,33 @@ describe("analyze coverage --diff", () => {
     head = (await importFile(join(root, "after.coverage"))).run;
   }, 30_000);
 
-  test("per file: newly executed and no longer executed are the set differences of the two runs", async () => {
-    const r = await coverage([head, "--diff", base]);
-    const files = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-    const diff = (a: number[] = [], b: number[] = []) => a.filter((l) => !b.includes(l));
-    const expected = Object.fromEntries(
-      files.map((f) => [
-        f,
-        [
-          diff(after[f as keyof typeof after], before[f as keyof typeof before]),
-          diff(before[f as keyof typeof before], after[f as keyof typeof after]),
-        ],
-      ]),
-    );
-    expect(
-      Object.fromEntries(
-        r.items.map((f: Json) => [f.file, [f.newly_executed_lines, f.no_longer_executed_lines]]),
-      ),
-    ).toEqual(expected);
-    expect(r.items.map((f: Json) => f.newly_executed + f.no_longer_executed)).toEqual([7, 2, 2, 0]); // most change first
-    expect([r.totals.newly_executed, r.totals.no_longer_executed]).toEqual([6, 5]);
-    expect(r.base).toEqual({ type: "run", id: base });
-  });
+  test(
+    "per file: newly executed and no longer executed are the set differences of the " + "two runs",
+    async () => {
+      const r = await coverage([head, "--diff", base]);
+      const files = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+      const diff = (a: number[] = [], b: number[] = []) => a.filter((l) => !b.includes(l));
+      const expected = Object.fromEntries(
+        files.map((f) => [
+          f,
+          [
+            diff(after[f as keyof typeof after], before[f as keyof typeof before]),
+            diff(before[f as keyof typeof before], after[f as keyof typeof after]),
+          ],
+        ]),
+      );
+      expect(
+        Object.fromEntries(
+          r.items.map((f: Json) => [f.file, [f.newly_executed_lines, f.no_longer_executed_lines]]),
+        ),
+      ).toEqual(expected);
+      expect(r.items.map((f: Json) => f.newly_executed + f.no_longer_executed)).toEqual([
+        7, 2, 2, 0,
+      ]); // most change first
+      expect([r.totals.newly_executed, r.totals.no_longer_executed]).toEqual([6, 5]);
+      expect(r.base).toEqual({ type: "run", id: base });
+    },
+  );
 
   test(
     "pages follow the cursor; the text output lists changed lines; MCP returns what the CLI " +

@@ -117,25 +117,30 @@ describe.skipIf(!hasPytest)("analyze failures", () => {
     },
   );
 
-  test("flaky tests are the node ids pytest failed in one run and passed in the other", async () => {
-    const r = { json: both };
-    const [a, b] = runs.map((run) => new Set(run.summary.failing.keys()));
-    const differing = [...a!]
-      .filter((id) => !b!.has(id))
-      .concat([...b!].filter((id) => !a!.has(id)));
-    expect(r.json.flaky.map((f: { node_id: string }) => f.node_id).sort()).toEqual(
-      differing.sort(),
-    );
-    expect(r.json.flaky_total).toBe(1);
-    expect(r.json.flaky[0].outcomes.map((o: { outcome: string }) => o.outcome)).toEqual([
-      "failed",
-      "passed",
-    ]);
-    // One run alone has no flaky test and says why it cannot tell more.
-    const single = await cli(["analyze", "failures", runs[0]!.artifact, "--json"], { cwd: root });
-    expect(single.json.flaky).toEqual([]);
-    expect(single.json.limitations.map((l: { code: string }) => l.code)).toContain("single_input");
-  });
+  test(
+    "flaky tests are the node ids pytest failed in one run and passed in the " + "other",
+    async () => {
+      const r = { json: both };
+      const [a, b] = runs.map((run) => new Set(run.summary.failing.keys()));
+      const differing = [...a!]
+        .filter((id) => !b!.has(id))
+        .concat([...b!].filter((id) => !a!.has(id)));
+      expect(r.json.flaky.map((f: { node_id: string }) => f.node_id).sort()).toEqual(
+        differing.sort(),
+      );
+      expect(r.json.flaky_total).toBe(1);
+      expect(r.json.flaky[0].outcomes.map((o: { outcome: string }) => o.outcome)).toEqual([
+        "failed",
+        "passed",
+      ]);
+      // One run alone has no flaky test and says why it cannot tell more.
+      const single = await cli(["analyze", "failures", runs[0]!.artifact, "--json"], { cwd: root });
+      expect(single.json.flaky).toEqual([]);
+      expect(single.json.limitations.map((l: { code: string }) => l.code)).toContain(
+        "single_input",
+      );
+    },
+  );
 
   test("pages follow the cursor; the text output names clusters and the flaky test", async () => {
     const first = await cli(
@@ -167,18 +172,21 @@ describe.skipIf(!hasPytest)("analyze failures", () => {
     expect(text.stdout).toContain("flaky (1): test_sample.py::test_flaky [failed/passed]");
   });
 
-  test("over pytest's JUnit XML of the same run, populations and clusters agree with pytest too", async () => {
-    const imported = await cli(["import", join(root, "junit.xml"), "--json"], { cwd: root });
-    expect(imported.json.extraction.adapter).toBe("junit-xml");
-    const r = await cli(["analyze", "failures", imported.json.artifact_id, "--json"], {
-      cwd: root,
-    });
-    expect(r.json.populations[0].by_outcome).toEqual(runs[0]!.summary.counts);
-    const ve = r.json.items.find(
-      (c: { exception_type: string | null }) => c.exception_type === "ValueError",
-    );
-    expect([ve.tests, ve.message_pattern]).toEqual([2, "ValueError: bad value <n> at <addr>"]);
-  });
+  test(
+    "over pytest's JUnit XML of the same run, populations and clusters agree with " + "pytest too",
+    async () => {
+      const imported = await cli(["import", join(root, "junit.xml"), "--json"], { cwd: root });
+      expect(imported.json.extraction.adapter).toBe("junit-xml");
+      const r = await cli(["analyze", "failures", imported.json.artifact_id, "--json"], {
+        cwd: root,
+      });
+      expect(r.json.populations[0].by_outcome).toEqual(runs[0]!.summary.counts);
+      const ve = r.json.items.find(
+        (c: { exception_type: string | null }) => c.exception_type === "ValueError",
+      );
+      expect([ve.tests, ve.message_pattern]).toEqual([2, "ValueError: bad value <n> at <addr>"]);
+    },
+  );
 
   test("analyze_failures over MCP returns what the CLI returns", async () => {
     const viaCli = { json: both };
@@ -200,24 +208,27 @@ describe.skipIf(!hasPytest)("analyze failures", () => {
 });
 
 describe.skipIf(!hasPytest)("analyze failures over a cut-short report", () => {
-  test("a reportlog cut mid-line gives partial evidence, counting only the tests it holds", async () => {
-    const text = await Bun.file(join(root, "first.reportlog.jsonl")).text();
-    const lines = text.trimEnd().split("\n");
-    // Cut inside the line after test_fails's teardown: everything up to it is complete.
-    const keep =
-      lines.findIndex(
-        (l) => l.includes('"test_sample.py::test_fails"') && l.includes('"teardown"'),
-      ) + 1;
-    const path = join(root, "cut.reportlog.jsonl");
-    await Bun.write(path, lines.slice(0, keep).join("\n") + "\n" + lines[keep]!.slice(0, 30));
-    const imported = await cli(["import", path, "--json"], { cwd: root });
-    const r = await cli(["analyze", "failures", imported.json.artifact_id, "--json"], {
-      cwd: root,
-    });
-    expect(r.json.evidence.status).toBe("partial");
-    expect(r.json.populations[0].by_outcome).toEqual({ passed: 1, failed: 1 });
-    expect(r.json.limitations.map((l: { code: string }) => l.code)).toContain(
-      "truncated_last_line",
-    );
-  });
+  test(
+    "a reportlog cut mid-line gives partial evidence, counting only the tests it " + "holds",
+    async () => {
+      const text = await Bun.file(join(root, "first.reportlog.jsonl")).text();
+      const lines = text.trimEnd().split("\n");
+      // Cut inside the line after test_fails's teardown: everything up to it is complete.
+      const keep =
+        lines.findIndex(
+          (l) => l.includes('"test_sample.py::test_fails"') && l.includes('"teardown"'),
+        ) + 1;
+      const path = join(root, "cut.reportlog.jsonl");
+      await Bun.write(path, lines.slice(0, keep).join("\n") + "\n" + lines[keep]!.slice(0, 30));
+      const imported = await cli(["import", path, "--json"], { cwd: root });
+      const r = await cli(["analyze", "failures", imported.json.artifact_id, "--json"], {
+        cwd: root,
+      });
+      expect(r.json.evidence.status).toBe("partial");
+      expect(r.json.populations[0].by_outcome).toEqual({ passed: 1, failed: 1 });
+      expect(r.json.limitations.map((l: { code: string }) => l.code)).toContain(
+        "truncated_last_line",
+      );
+    },
+  );
 });

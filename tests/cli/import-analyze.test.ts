@@ -22,29 +22,32 @@ beforeAll(async () => {
 afterAll(() => cleanup());
 
 describe("flameox CLI", () => {
-  test("import creates an import run, a content-addressed artifact and a committed generation", async () => {
-    expect(profile.run_id).toMatch(/^run_/);
-    expect(profile.artifact_id).toMatch(/^sha256:[0-9a-f]{64}$/);
-    expect(profile.extraction.adapter).toBe("v8-cpuprofile");
-    expect(profile.extraction.tables.frame_measurements).toBeGreaterThan(0);
-    expect(trace.extraction.adapter).toBe("chrome-trace");
-    expect(trace.extraction.tables.trace_events).toBeGreaterThan(0);
-    // A small artifact is encoded inline: the thread would cost more to start than it saves.
-    expect(trace.extraction.worker.encode_threads).toBe(0);
-    const run = await cli(["runs", "show", profile.run_id, "--json"], { cwd: root });
-    expect(run.json).toMatchObject({
-      run_type: "import",
-      capture_status: "registered",
-      extraction_status: "published",
-    });
-    expect(run.json.registrations[0]).toMatchObject({
-      kind: "sample_profile",
-      display_name: "sample.cpuprofile",
-    });
-    const status = await cli(["status", "--json"], { cwd: root });
-    expect(status.json.corpus_commit_id).toBe(trace.extraction.corpus_commit_id);
-    expect(status.json.catalog.in_sync).toBe(true);
-  });
+  test(
+    "import creates an import run, a content-addressed artifact and a committed " + "generation",
+    async () => {
+      expect(profile.run_id).toMatch(/^run_/);
+      expect(profile.artifact_id).toMatch(/^sha256:[0-9a-f]{64}$/);
+      expect(profile.extraction.adapter).toBe("v8-cpuprofile");
+      expect(profile.extraction.tables.frame_measurements).toBeGreaterThan(0);
+      expect(trace.extraction.adapter).toBe("chrome-trace");
+      expect(trace.extraction.tables.trace_events).toBeGreaterThan(0);
+      // A small artifact is encoded inline: the thread would cost more to start than it saves.
+      expect(trace.extraction.worker.encode_threads).toBe(0);
+      const run = await cli(["runs", "show", profile.run_id, "--json"], { cwd: root });
+      expect(run.json).toMatchObject({
+        run_type: "import",
+        capture_status: "registered",
+        extraction_status: "published",
+      });
+      expect(run.json.registrations[0]).toMatchObject({
+        kind: "sample_profile",
+        display_name: "sample.cpuprofile",
+      });
+      const status = await cli(["status", "--json"], { cwd: root });
+      expect(status.json.corpus_commit_id).toBe(trace.extraction.corpus_commit_id);
+      expect(status.json.catalog.in_sync).toBe(true);
+    },
+  );
 
   heavyTest(
     "a 56 MB trace is scanned in pieces and encoded on the thread under the default budget, " +
@@ -87,23 +90,26 @@ describe("flameox CLI", () => {
     },
   );
 
-  test("a zstd-compressed trace imports like the plain one; its registration says zstd", async () => {
-    const compressed = join(root, "sample-trace.json.zst");
-    writeFileSync(
-      compressed,
-      Bun.zstdCompressSync(await Bun.file(join(SAMPLES, "sample-trace.json")).bytes()),
-    );
-    const r = await cli(["import", compressed, "--json"], { cwd: root });
-    expect(r.code).toBe(0);
-    expect(r.json.extraction).toMatchObject({
-      adapter: "chrome-trace",
-      status: "published",
-      tables: trace.extraction.tables,
-    });
-    // The registration records the payload as it was stored: compressed.
-    const run = await cli(["runs", "show", r.json.run_id, "--json"], { cwd: root });
-    expect(run.json.registrations[0].media_type).toBe("application/zstd");
-  });
+  test(
+    "a zstd-compressed trace imports like the plain one; its registration says " + "zstd",
+    async () => {
+      const compressed = join(root, "sample-trace.json.zst");
+      writeFileSync(
+        compressed,
+        Bun.zstdCompressSync(await Bun.file(join(SAMPLES, "sample-trace.json")).bytes()),
+      );
+      const r = await cli(["import", compressed, "--json"], { cwd: root });
+      expect(r.code).toBe(0);
+      expect(r.json.extraction).toMatchObject({
+        adapter: "chrome-trace",
+        status: "published",
+        tables: trace.extraction.tables,
+      });
+      // The registration records the payload as it was stored: compressed.
+      const run = await cli(["runs", "show", r.json.run_id, "--json"], { cwd: root });
+      expect(run.json.registrations[0].media_type).toBe("application/zstd");
+    },
+  );
 
   test(
     "identical bytes imported twice are one artifact object with two registrations; " +
@@ -210,93 +216,102 @@ describe("flameox CLI", () => {
     expect(missing.json.error.code).toBe("FRAME_NOT_FOUND");
   });
 
-  test("trace window returns overlapping slices ordered by time within the trace bounds", async () => {
-    const probe = (
-      await cli(["trace", "window", trace.artifact_id, "--start", "0", "--end", "0", "--json"], {
-        cwd: root,
-      })
-    ).json;
-    const start = BigInt(probe.trace_bounds.start_ns);
-    const end = BigInt(probe.trace_bounds.end_ns);
-    expect(end).toBeGreaterThan(start);
-    const mid = start + (end - start) / 2n;
-    const w = await cli(
-      [
-        "trace",
-        "window",
-        trace.artifact_id,
-        "--start",
-        String(start),
-        "--end",
-        String(mid),
-        "--limit",
-        "20",
-        "--json",
-      ],
-      { cwd: root },
-    );
-    expect(w.code).toBe(0);
-    expect(w.json.items.length).toBeGreaterThan(0);
-    for (const e of w.json.items) {
-      expect(BigInt(e.ts_ns)).toBeLessThanOrEqual(mid);
-      expect(BigInt(e.ts_ns) + BigInt(e.dur_ns ?? 0)).toBeGreaterThanOrEqual(start);
-    }
-    const ts = w.json.items.map((e: any) => BigInt(e.ts_ns));
-    expect([...ts].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(ts);
-    const bad = await cli(
-      ["trace", "window", trace.artifact_id, "--start", "10", "--end", "5", "--json"],
-      { cwd: root },
-    );
-    expect(bad.json.error.code).toBe("INVALID_ARGUMENTS");
-  });
+  test(
+    "trace window returns overlapping slices ordered by time within the trace " + "bounds",
+    async () => {
+      const probe = (
+        await cli(["trace", "window", trace.artifact_id, "--start", "0", "--end", "0", "--json"], {
+          cwd: root,
+        })
+      ).json;
+      const start = BigInt(probe.trace_bounds.start_ns);
+      const end = BigInt(probe.trace_bounds.end_ns);
+      expect(end).toBeGreaterThan(start);
+      const mid = start + (end - start) / 2n;
+      const w = await cli(
+        [
+          "trace",
+          "window",
+          trace.artifact_id,
+          "--start",
+          String(start),
+          "--end",
+          String(mid),
+          "--limit",
+          "20",
+          "--json",
+        ],
+        { cwd: root },
+      );
+      expect(w.code).toBe(0);
+      expect(w.json.items.length).toBeGreaterThan(0);
+      for (const e of w.json.items) {
+        expect(BigInt(e.ts_ns)).toBeLessThanOrEqual(mid);
+        expect(BigInt(e.ts_ns) + BigInt(e.dur_ns ?? 0)).toBeGreaterThanOrEqual(start);
+      }
+      const ts = w.json.items.map((e: any) => BigInt(e.ts_ns));
+      expect([...ts].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(ts);
+      const bad = await cli(
+        ["trace", "window", trace.artifact_id, "--start", "10", "--end", "5", "--json"],
+        { cwd: root },
+      );
+      expect(bad.json.error.code).toBe("INVALID_ARGUMENTS");
+    },
+  );
 
-  test("trace window items carry each slice's thread CPU time where the producer measured it", async () => {
-    // Hand-made: an X with tdur, a B/E pair with tts (the thread ran 3 of its 10 µs), an X without.
-    const events = [
-      { ph: "X", name: "compute", pid: 1, tid: 1, ts: 100, dur: 20, tdur: 18.5 },
-      { ph: "B", name: "wait", pid: 1, tid: 1, ts: 130, tts: 1000 },
-      { ph: "E", name: "wait", pid: 1, tid: 1, ts: 140, tts: 1003 },
-      { ph: "X", name: "unmeasured", pid: 1, tid: 1, ts: 150, dur: 5 },
-    ];
-    const path = join(root, "thread-time.json");
-    writeFileSync(path, JSON.stringify({ traceEvents: events }));
-    const imported = (await cli(["import", path, "--json"], { cwd: root })).json;
-    const w = await cli(
-      [
-        "trace",
-        "window",
-        imported.artifact_id,
-        "--start",
-        "0",
-        "--end",
-        String(10n ** 18n),
-        "--json",
-      ],
-      { cwd: root },
-    );
-    expect(w.code).toBe(0);
-    const byName = Object.fromEntries(
-      w.json.items.map((e: any) => [e.name, [e.dur_ns, e.thread_dur_ns]]),
-    );
-    expect(byName).toEqual({
-      compute: [20_000, 18_500],
-      wait: [10_000, 3_000],
-      unmeasured: [5_000, null],
-    });
-    const text = await cli(
-      ["trace", "window", imported.artifact_id, "--start", "0", "--end", String(10n ** 18n)],
-      { cwd: root },
-    );
-    expect(text.stdout).toContain("CPU");
-  });
+  test(
+    "trace window items carry each slice's thread CPU time where the producer measured " + "it",
+    async () => {
+      // Hand-made: an X with tdur, a B/E pair with tts (the thread ran 3 of its 10 µs), an X without.
+      const events = [
+        { ph: "X", name: "compute", pid: 1, tid: 1, ts: 100, dur: 20, tdur: 18.5 },
+        { ph: "B", name: "wait", pid: 1, tid: 1, ts: 130, tts: 1000 },
+        { ph: "E", name: "wait", pid: 1, tid: 1, ts: 140, tts: 1003 },
+        { ph: "X", name: "unmeasured", pid: 1, tid: 1, ts: 150, dur: 5 },
+      ];
+      const path = join(root, "thread-time.json");
+      writeFileSync(path, JSON.stringify({ traceEvents: events }));
+      const imported = (await cli(["import", path, "--json"], { cwd: root })).json;
+      const w = await cli(
+        [
+          "trace",
+          "window",
+          imported.artifact_id,
+          "--start",
+          "0",
+          "--end",
+          String(10n ** 18n),
+          "--json",
+        ],
+        { cwd: root },
+      );
+      expect(w.code).toBe(0);
+      const byName = Object.fromEntries(
+        w.json.items.map((e: any) => [e.name, [e.dur_ns, e.thread_dur_ns]]),
+      );
+      expect(byName).toEqual({
+        compute: [20_000, 18_500],
+        wait: [10_000, 3_000],
+        unmeasured: [5_000, null],
+      });
+      const text = await cli(
+        ["trace", "window", imported.artifact_id, "--start", "0", "--end", String(10n ** 18n)],
+        { cwd: root },
+      );
+      expect(text.stdout).toContain("CPU");
+    },
+  );
 
-  test("a profile has no trace events: the window says empty, not zero events observed", async () => {
-    const w = await cli(
-      ["trace", "window", profile.artifact_id, "--start", "0", "--end", "1", "--json"],
-      { cwd: root },
-    );
-    expect(w.json.evidence.status).toBe("empty");
-  });
+  test(
+    "a profile has no trace events: the window says empty, not zero events " + "observed",
+    async () => {
+      const w = await cli(
+        ["trace", "window", profile.artifact_id, "--start", "0", "--end", "1", "--json"],
+        { cwd: root },
+      );
+      expect(w.json.evidence.status).toBe("empty");
+    },
+  );
 
   test("a cursor from an older commit fails with STALE_CURSOR", async () => {
     const page = (

@@ -120,7 +120,8 @@ afterAll(() => cleanup());
 describe("NVBench sidecars", () => {
   let imported: Json = null;
 
-  test("declared sidecars inside the root are registered to the same run, content addressed", async () => {
+  test("declared sidecars inside the root are registered to the same run, content " +
+    "addressed", async () => {
     imported = await run(["import", "bench/good.json", "--json"]);
     expect(imported.extraction.adapter).toBe("nvbench");
     expect(imported.companions.map((c: Json) => [c.filename, c.status, c.rows])).toEqual([

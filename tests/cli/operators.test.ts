@@ -163,7 +163,8 @@ describe("analyze operators", () => {
     expect(text.stdout).toContain("launched by no operator");
   }, 60_000);
 
-  test("corpus Kineto traces: calls per operator and the GPU time split equal the raw JSON", async () => {
+  test("corpus Kineto traces: calls per operator and the GPU time split equal the raw " +
+    "JSON", async () => {
     let compared = 0;
     for (const file of [...corpusFiles("chrome-trace")].filter((f) =>
       /kineto|pt\.trace/.test(f.name),

@@ -29,7 +29,8 @@ afterAll(() => {
 });
 
 describe.skipIf(!tmux)("import progress", () => {
-  test("on a terminal the bar moves with the bytes the worker has read, with rate and ETA", async () => {
+  test("on a terminal the bar moves with the bytes the worker has read, with rate and " +
+    "ETA", async () => {
     const command =
       `cd ${ws.root} && ${process.execPath} ${join(REPO, "src/cli/main.ts")} import ${trace}; ` +
       `echo IMPORT-EXIT:$?; sleep 120`;

@@ -210,61 +210,68 @@ describe("flameox setup", () => {
       expect(existsSync(join(project, created))).toBe(false);
   }, 120_000);
 
-  test("user scope writes under --home; a file edited after setup is not overwritten by rollback", () => {
-    const plan = planSetup({
-      home,
-      project,
-      scope: "user",
-      clients: ["cursor", "opencode"],
-      launch: (root) => ({
-        command: "/abs/flameox",
-        args: ["mcp", "serve", "--project-root", root],
-      }),
-    });
-    expect(plan.changes.map((c) => c.path)).toEqual([
-      join(home, ".cursor", "mcp.json"),
-      join(home, ".config", "opencode", "opencode.json"),
-    ]);
-    applySetup(plan);
-    writeFileSync(join(home, ".cursor", "mcp.json"), "{}\n");
-    expect(() => rollbackSetup(home)).toThrow(/changed since flameox setup wrote it/);
-    const forced = rollbackSetup(home, { force: true });
-    expect(forced.removed.sort()).toEqual(plan.changes.map((c) => c.path).sort());
-    expect(existsSync(join(home, ".cursor"))).toBe(false);
-  });
-
-  test("--tools goes into the server arguments each client stores; an unknown group writes nothing", async () => {
-    const plan = planSetup({
-      home,
-      project,
-      scope: "project",
-      clients: ["codex", "opencode"],
-      tools: "core,capture",
-    });
-    for (const change of plan.changes) {
-      const launch = clientById(change.client)!.launchOf(
-        readServerEntry(clientById(change.client)!, change.path, change.after),
-      );
-      expect(launch?.args.slice(-2), change.client).toEqual(["--tools", "core,capture"]);
-    }
-    const bad = await cli(
-      [
-        "setup",
-        "--client",
-        "cursor",
-        "--tools",
-        "core,captrue",
-        "--home",
+  test(
+    "user scope writes under --home; a file edited after setup is not overwritten by " + "rollback",
+    () => {
+      const plan = planSetup({
         home,
-        "--project",
         project,
-        "--dry-run",
-      ],
-      { cwd: project },
-    );
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("captrue");
-  });
+        scope: "user",
+        clients: ["cursor", "opencode"],
+        launch: (root) => ({
+          command: "/abs/flameox",
+          args: ["mcp", "serve", "--project-root", root],
+        }),
+      });
+      expect(plan.changes.map((c) => c.path)).toEqual([
+        join(home, ".cursor", "mcp.json"),
+        join(home, ".config", "opencode", "opencode.json"),
+      ]);
+      applySetup(plan);
+      writeFileSync(join(home, ".cursor", "mcp.json"), "{}\n");
+      expect(() => rollbackSetup(home)).toThrow(/changed since flameox setup wrote it/);
+      const forced = rollbackSetup(home, { force: true });
+      expect(forced.removed.sort()).toEqual(plan.changes.map((c) => c.path).sort());
+      expect(existsSync(join(home, ".cursor"))).toBe(false);
+    },
+  );
+
+  test(
+    "--tools goes into the server arguments each client stores; an unknown group " +
+      "writes nothing",
+    async () => {
+      const plan = planSetup({
+        home,
+        project,
+        scope: "project",
+        clients: ["codex", "opencode"],
+        tools: "core,capture",
+      });
+      for (const change of plan.changes) {
+        const launch = clientById(change.client)!.launchOf(
+          readServerEntry(clientById(change.client)!, change.path, change.after),
+        );
+        expect(launch?.args.slice(-2), change.client).toEqual(["--tools", "core,capture"]);
+      }
+      const bad = await cli(
+        [
+          "setup",
+          "--client",
+          "cursor",
+          "--tools",
+          "core,captrue",
+          "--home",
+          home,
+          "--project",
+          project,
+          "--dry-run",
+        ],
+        { cwd: project },
+      );
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain("captrue");
+    },
+  );
 
   test("rollback with nothing to roll back is a typed error", async () => {
     const result = await cli(["setup", "--rollback", "--home", join(dir.path, "empty"), "--yes"], {

@@ -22,7 +22,8 @@ beforeAll(async () => {
 afterAll(() => ws.cleanup());
 
 describe("CLI stdout", () => {
-  test("a result of hundreds of KiB reaches a reader that starts late, whole and once", async () => {
+  test("a result of hundreds of KiB reaches a reader that starts late, whole and " +
+    "once", async () => {
     const argv = [
       process.execPath,
       join(REPO, "src", "cli", "main.ts"),

@@ -123,7 +123,8 @@ describe("summarize", () => {
     expect(withHotspots.map((d: Json) => d.hotspots.metric).sort()).toEqual(["calls", "cpu_time"]);
   }, 60_000);
 
-  test("measurement groups equal the groups recomputed from every page of measurements query", async () => {
+  test("measurement groups equal the groups recomputed from every page of measurements " +
+    "query", async () => {
     const d = digest.runs[0];
     const rows: Json[] = [];
     let cursor: string | null = null;

@@ -172,7 +172,8 @@ describe("experiment end to end", () => {
     });
   });
 
-  test("source or workload edited after planning: the run is refused before anything is recorded", async () => {
+  test("source or workload edited after planning: the run is refused before anything is " +
+    "recorded", async () => {
     const before = experimentCount();
     const source = join(dir.path, "dedupe.js");
     const original = readFileSync(source, "utf8");

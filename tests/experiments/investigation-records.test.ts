@@ -247,48 +247,51 @@ describe("findings", () => {
     },
   );
 
-  test("unassessed or inconclusive findings need no valid comparison; supported does with one", () => {
-    const f1 = inv.recordFinding(
-      regression({ assessment: "inconclusive", comparison_id: exploratoryId }),
-    );
-    expect(f1).toMatchObject({
-      revision: 1,
-      assessment: "inconclusive",
-      comparison_id: exploratoryId,
-    });
-    expect(f1.evidence_refs).toContainEqual({
-      ref_type: "comparison",
-      ref_id: exploratoryId,
-      relation: "supports",
-    });
-    expect(() =>
-      inv.recordFinding(regression({ finding_id: f1.finding_id, expected_revision: 1 })),
-    ).toThrow(expect.objectContaining({ code: "COMPARISON_INVALID" }));
-    const f2 = inv.recordFinding(
-      regression({ finding_id: f1.finding_id, expected_revision: 1, comparison_id: validId }),
-    );
-    expect(f2).toMatchObject({ finding_id: f1.finding_id, revision: 2, assessment: "supported" });
-    expect(() =>
-      inv.recordFinding(
+  test(
+    "unassessed or inconclusive findings need no valid comparison; supported does with " + "one",
+    () => {
+      const f1 = inv.recordFinding(
+        regression({ assessment: "inconclusive", comparison_id: exploratoryId }),
+      );
+      expect(f1).toMatchObject({
+        revision: 1,
+        assessment: "inconclusive",
+        comparison_id: exploratoryId,
+      });
+      expect(f1.evidence_refs).toContainEqual({
+        ref_type: "comparison",
+        ref_id: exploratoryId,
+        relation: "supports",
+      });
+      expect(() =>
+        inv.recordFinding(regression({ finding_id: f1.finding_id, expected_revision: 1 })),
+      ).toThrow(expect.objectContaining({ code: "COMPARISON_INVALID" }));
+      const f2 = inv.recordFinding(
         regression({ finding_id: f1.finding_id, expected_revision: 1, comparison_id: validId }),
-      ),
-    ).toThrow(expect.objectContaining({ code: "REVISION_CONFLICT" }));
-    expect(inv.getFinding(f1.finding_id)).toMatchObject({ revision: 2 });
-    expect(inv.getFinding(f1.finding_id, 1)).toMatchObject({ assessment: "inconclusive" });
-    // A hotspot observed in a profile is not a performance-change claim.
-    expect(
-      inv.recordFinding({
-        statement: "parse dominates",
-        kind: "hotspot",
-        evidence_level: "observed",
-        assessment: "supported",
-        evidence_refs: [{ ref_type: "artifact", ref_id: profile.artifact_id }],
-      }).assessment,
-    ).toBe("supported");
-    expect(() =>
-      inv.recordFinding({ statement: "x", kind: "speedup", evidence_level: "observed" }),
-    ).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENTS" }));
-  });
+      );
+      expect(f2).toMatchObject({ finding_id: f1.finding_id, revision: 2, assessment: "supported" });
+      expect(() =>
+        inv.recordFinding(
+          regression({ finding_id: f1.finding_id, expected_revision: 1, comparison_id: validId }),
+        ),
+      ).toThrow(expect.objectContaining({ code: "REVISION_CONFLICT" }));
+      expect(inv.getFinding(f1.finding_id)).toMatchObject({ revision: 2 });
+      expect(inv.getFinding(f1.finding_id, 1)).toMatchObject({ assessment: "inconclusive" });
+      // A hotspot observed in a profile is not a performance-change claim.
+      expect(
+        inv.recordFinding({
+          statement: "parse dominates",
+          kind: "hotspot",
+          evidence_level: "observed",
+          assessment: "supported",
+          evidence_refs: [{ ref_type: "artifact", ref_id: profile.artifact_id }],
+        }).assessment,
+      ).toBe("supported");
+      expect(() =>
+        inv.recordFinding({ statement: "x", kind: "speedup", evidence_level: "observed" }),
+      ).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENTS" }));
+    },
+  );
 
   test("findings list the newest revision per finding, by investigation", () => {
     const i = inv.createInvestigation({ title: "f" });

@@ -141,65 +141,68 @@ describe("trial outcome of a capture", () => {
     ).toMatchObject({ outcome: "oracle_failed", oracle: { status: "error" } });
   });
 
-  test("no samples, unextracted samples, timeouts, cancellations and failures keep their run", () => {
-    expect(trialOf(capture({ artifacts: [] }))).toMatchObject({
-      run_id: "run_1",
-      outcome: "invalid",
-      failure_class: "no_samples",
-    });
-    const failedExtraction = [
-      {
-        artifact_id: "sha256:s",
-        status: "failed" as const,
-        adapter: "benchmark-samples",
-        generation_id: null,
-        corpus_commit_id: null,
-        tables: {},
-        error: { code: "PARSE_FAILED", message: "bad json" },
-      },
-    ];
-    expect(trialOf(capture({ extractions: failedExtraction }))).toMatchObject({
-      outcome: "invalid",
-      failure_class: "samples_not_extracted",
-    });
-    expect(
-      trialOf(
-        capture({
-          execution_status: "timed_out",
-          termination: {
-            kind: "timeout",
-            exit_code: null,
-            signal: null,
-            policy: null,
-            signals_sent: [],
-            wall_ms: 9,
-            escaped_descendants_killed: 0,
-          },
-        }),
-      ),
-    ).toMatchObject({ run_id: "run_1", outcome: "timed_out" });
-    expect(trialOf(capture({ execution_status: "cancelled" }))).toMatchObject({
-      outcome: "cancelled",
-    });
-    expect(
-      trialOf(
-        capture({
-          execution_status: "failed",
-          termination: {
-            kind: "exited",
-            exit_code: 2,
-            signal: null,
-            policy: null,
-            signals_sent: [],
-            wall_ms: 1,
-            escaped_descendants_killed: 0,
-          },
-        }),
-      ),
-    ).toMatchObject({
-      outcome: "failed",
-      failure_class: "process_failed",
-      message: "the workload stopped with exit code 2",
-    });
-  });
+  test(
+    "no samples, unextracted samples, timeouts, cancellations and failures keep their " + "run",
+    () => {
+      expect(trialOf(capture({ artifacts: [] }))).toMatchObject({
+        run_id: "run_1",
+        outcome: "invalid",
+        failure_class: "no_samples",
+      });
+      const failedExtraction = [
+        {
+          artifact_id: "sha256:s",
+          status: "failed" as const,
+          adapter: "benchmark-samples",
+          generation_id: null,
+          corpus_commit_id: null,
+          tables: {},
+          error: { code: "PARSE_FAILED", message: "bad json" },
+        },
+      ];
+      expect(trialOf(capture({ extractions: failedExtraction }))).toMatchObject({
+        outcome: "invalid",
+        failure_class: "samples_not_extracted",
+      });
+      expect(
+        trialOf(
+          capture({
+            execution_status: "timed_out",
+            termination: {
+              kind: "timeout",
+              exit_code: null,
+              signal: null,
+              policy: null,
+              signals_sent: [],
+              wall_ms: 9,
+              escaped_descendants_killed: 0,
+            },
+          }),
+        ),
+      ).toMatchObject({ run_id: "run_1", outcome: "timed_out" });
+      expect(trialOf(capture({ execution_status: "cancelled" }))).toMatchObject({
+        outcome: "cancelled",
+      });
+      expect(
+        trialOf(
+          capture({
+            execution_status: "failed",
+            termination: {
+              kind: "exited",
+              exit_code: 2,
+              signal: null,
+              policy: null,
+              signals_sent: [],
+              wall_ms: 1,
+              escaped_descendants_killed: 0,
+            },
+          }),
+        ),
+      ).toMatchObject({
+        outcome: "failed",
+        failure_class: "process_failed",
+        message: "the workload stopped with exit code 2",
+      });
+    },
+  );
 });

@@ -82,7 +82,8 @@ describe("result budget", () => {
     expect(name.endsWith("…")).toBe(true);
   });
 
-  test("callees of main (5,000 of them) and stack examples at the maximum limit stay under 60 KB", async () => {
+  test("callees of main (5,000 of them) and stack examples at the maximum limit stay " +
+    "under 60 KB", async () => {
     const hot = await call(mcp.client, "analyze_hotspots", {
       run_or_artifact: wide.artifact_id,
       limit: 3,

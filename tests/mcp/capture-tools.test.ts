@@ -26,7 +26,8 @@ afterAll(async () => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("workload and capture tools", () => {
-  test("configure_workload creates, then replaces only with the current configuration_id", async () => {
+  test("configure_workload creates, then replaces only with the current " +
+    "configuration_id", async () => {
     expect((await call(mcp.client, "workload_configuration_status")).result).toMatchObject({
       state: "missing",
       next_tool: "configure_workload",
@@ -118,7 +119,8 @@ describe("workload and capture tools", () => {
     expect(caps.adapters[0]).toMatchObject({ status: "available", probe: "passive" });
   });
 
-  test("plan_capture then execute_capture_plan with progress; the plan_id cannot be replayed", async () => {
+  test("plan_capture then execute_capture_plan with progress; the plan_id cannot be " +
+    "replayed", async () => {
     const unapproved = await call(mcp.client, "plan_capture", {
       adapter: "v8-cpu",
       workload: "hot",
@@ -173,7 +175,8 @@ describe("workload and capture tools", () => {
     expect(foreign.error).toMatchObject({ code: "INVALID_CAPTURE_PLAN" });
   }, 120_000);
 
-  test("cancelling execute_capture_plan stops the workload and records the run as cancelled", async () => {
+  test("cancelling execute_capture_plan stops the workload and records the run as " +
+    "cancelled", async () => {
     const plan = await call(mcp.client, "plan_capture", {
       adapter: "command",
       workload: "sleeper",

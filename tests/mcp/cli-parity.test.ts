@@ -113,7 +113,8 @@ describe("CLI --json and MCP results share one schema", () => {
   });
 
   for (const c of CASES) {
-    test(`${c.tool}: CLI --json fits the tool's result schema and equals the MCP result`, async () => {
+    test(`${c.tool}: CLI --json fits the tool's result schema and equals the MCP ` +
+      `result`, async () => {
       if (!profile.frame) {
         const hot = (
           await cli(["analyze", "hotspots", profile.artifact_id, "--limit", "1", "--json"], {

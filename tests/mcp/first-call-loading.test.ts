@@ -101,7 +101,8 @@ describe("what the MCP server loads before its first answers", () => {
       expect(load.toString()).toContain(`./tools/${name}.ts`);
   });
 
-  test("the server sets interpreted validation before arktype loads, and not before initialize", async () => {
+  test("the server sets interpreted validation before arktype loads, and not before " +
+    "initialize", async () => {
     // A fresh process: the server over an in-memory transport, one initialize and one call.
     const script = `
       const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");

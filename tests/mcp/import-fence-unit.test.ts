@@ -35,25 +35,28 @@ describe("fenceImportPath", () => {
     },
   );
 
-  test("renameFailure replaces the descriptor path with the display path and names the field", async () => {
-    const fenced = await fenceImportPath(dir.path, "a/b/file.json");
-    await fenced.release();
-    const failure = new FlameoxError(
-      "ARTIFACT_REFUSED",
-      `Cannot import ${fenced.openPath}: it changed`,
-      { runId: "run_x", remediation: ["r"] },
-    );
-    const renamed = renameFailure(failure, fenced) as FlameoxError;
-    expect(renamed.message).toBe("Cannot import a/b/file.json: it changed");
-    expect(renamed).toMatchObject({
-      code: "ARTIFACT_REFUSED",
-      runId: "run_x",
-      remediation: ["r"],
-      details: { field: "path" },
-    });
-    const unrelated = new Error("other");
-    expect(renameFailure(unrelated, fenced)).toBe(unrelated);
-  });
+  test(
+    "renameFailure replaces the descriptor path with the display path and names the " + "field",
+    async () => {
+      const fenced = await fenceImportPath(dir.path, "a/b/file.json");
+      await fenced.release();
+      const failure = new FlameoxError(
+        "ARTIFACT_REFUSED",
+        `Cannot import ${fenced.openPath}: it changed`,
+        { runId: "run_x", remediation: ["r"] },
+      );
+      const renamed = renameFailure(failure, fenced) as FlameoxError;
+      expect(renamed.message).toBe("Cannot import a/b/file.json: it changed");
+      expect(renamed).toMatchObject({
+        code: "ARTIFACT_REFUSED",
+        runId: "run_x",
+        remediation: ["r"],
+        details: { field: "path" },
+      });
+      const unrelated = new Error("other");
+      expect(renameFailure(unrelated, fenced)).toBe(unrelated);
+    },
+  );
 
   test("a path naming the root itself is not a file", async () => {
     await expect(fenceImportPath(dir.path, ".")).rejects.toMatchObject({

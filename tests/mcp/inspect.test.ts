@@ -33,7 +33,8 @@ describe("flameox mcp inspect", () => {
     }
   }, 120_000);
 
-  test("text output shows each tool's hints and arguments; the uninitialized root is not created", async () => {
+  test("text output shows each tool's hints and arguments; the uninitialized root is not " +
+    "created", async () => {
     const dir = tempDir("flameox-inspect-");
     try {
       const result = await cli(["mcp", "inspect", "--project-root", dir.path], { cwd: dir.path });

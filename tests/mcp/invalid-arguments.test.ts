@@ -246,17 +246,20 @@ describe("mcp argument validation", () => {
   });
 
   for (const [tool, cases] of Object.entries(INVALID)) {
-    test(`${tool} answers malformed arguments with INVALID_ARGUMENTS naming the field`, async () => {
-      for (const [args, field] of cases) {
-        const answer = await call(mcp.client, tool, args);
-        expect(answer.isError).toBe(true);
-        expect(answer.envelope).toMatchObject({ ok: false, result: null });
-        expect(answer.error.code).toBe("INVALID_ARGUMENTS");
-        expect(answer.error.details.field).toBe(field);
-        expect(answer.error.message).toContain(field);
-        expect(answer.text).toContain("INVALID_ARGUMENTS");
-      }
-    });
+    test(
+      `${tool} answers malformed arguments with INVALID_ARGUMENTS naming the ` + `field`,
+      async () => {
+        for (const [args, field] of cases) {
+          const answer = await call(mcp.client, tool, args);
+          expect(answer.isError).toBe(true);
+          expect(answer.envelope).toMatchObject({ ok: false, result: null });
+          expect(answer.error.code).toBe("INVALID_ARGUMENTS");
+          expect(answer.error.details.field).toBe(field);
+          expect(answer.error.message).toContain(field);
+          expect(answer.text).toContain("INVALID_ARGUMENTS");
+        }
+      },
+    );
   }
 
   test("a semantic argument error from the service also names its field", async () => {

@@ -12,10 +12,13 @@ import {
 import { TOOLS } from "../../src/mcp/tools/index.ts";
 
 describe("docs/mcp.md", () => {
-  test("the tool reference is current (regenerate with `bun scripts/generate-mcp-docs.ts`)", async () => {
-    const page = readFileSync(MCP_DOCS_PATH, "utf8");
-    const reference = await toolReference();
-    for (const tool of TOOLS) expect(reference).toContain(`| \`${tool.name}\` |`);
-    expect(page).toBe(withToolReference(page, reference));
-  });
+  test(
+    "the tool reference is current (regenerate with `bun " + "scripts/generate-mcp-docs.ts`)",
+    async () => {
+      const page = readFileSync(MCP_DOCS_PATH, "utf8");
+      const reference = await toolReference();
+      for (const tool of TOOLS) expect(reference).toContain(`| \`${tool.name}\` |`);
+      expect(page).toBe(withToolReference(page, reference));
+    },
+  );
 });

@@ -42,7 +42,8 @@ function workersOf(root: string): string[] {
 }
 
 describe("import_artifact progress and cancellation", () => {
-  test("progress notifications are monotonic, end at completed and precede the answer on the wire", async () => {
+  test("progress notifications are monotonic, end at completed and precede the answer on " +
+    "the wire", async () => {
     // Read the wire itself: the SDK client may drop a notification that arrives in the same
     // read as the response (modelcontextprotocol/typescript-sdk#2580), so it cannot witness order.
     const raw = await rawSession(ws.root);

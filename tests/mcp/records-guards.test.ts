@@ -32,43 +32,50 @@ describe("workspace records", () => {
     expect(status.warnings).toEqual([]);
   });
 
-  test("list cursors are tied to the control plane: after an import they are STALE_CURSOR", async () => {
-    await service.importArtifact({ path: join(SAMPLES, "sample.cpuprofile") });
-    await service.importArtifact({ path: join(SAMPLES, "sample-trace.json") });
-    const runs = service.listRuns({ limit: 1 });
-    const artifacts = service.listArtifacts({ limit: 1 });
-    expect(runs.next_cursor).not.toBeNull();
-    expect(artifacts.next_cursor).not.toBeNull();
-    // Unchanged state: the cursor pages on.
-    expect(service.listRuns({ limit: 1, cursor: runs.next_cursor }).items[0]!.run_id).not.toBe(
-      runs.items[0]!.run_id,
-    );
-    await service.importArtifact({
-      path: join(CORPUS, "hyperfine", "local-hyperfine-1.15.0-named-prepare.json"),
-    });
-    expect(() => service.listRuns({ limit: 1, cursor: runs.next_cursor })).toThrow(
-      expect.objectContaining({
-        code: "STALE_CURSOR",
-        message: expect.stringContaining("control-plane revision"),
-      }),
-    );
-    expect(() => service.listArtifacts({ limit: 1, cursor: artifacts.next_cursor })).toThrow(
-      expect.objectContaining({ code: "STALE_CURSOR" }),
-    );
-  });
+  test(
+    "list cursors are tied to the control plane: after an import they are " + "STALE_CURSOR",
+    async () => {
+      await service.importArtifact({ path: join(SAMPLES, "sample.cpuprofile") });
+      await service.importArtifact({ path: join(SAMPLES, "sample-trace.json") });
+      const runs = service.listRuns({ limit: 1 });
+      const artifacts = service.listArtifacts({ limit: 1 });
+      expect(runs.next_cursor).not.toBeNull();
+      expect(artifacts.next_cursor).not.toBeNull();
+      // Unchanged state: the cursor pages on.
+      expect(service.listRuns({ limit: 1, cursor: runs.next_cursor }).items[0]!.run_id).not.toBe(
+        runs.items[0]!.run_id,
+      );
+      await service.importArtifact({
+        path: join(CORPUS, "hyperfine", "local-hyperfine-1.15.0-named-prepare.json"),
+      });
+      expect(() => service.listRuns({ limit: 1, cursor: runs.next_cursor })).toThrow(
+        expect.objectContaining({
+          code: "STALE_CURSOR",
+          message: expect.stringContaining("control-plane revision"),
+        }),
+      );
+      expect(() => service.listArtifacts({ limit: 1, cursor: artifacts.next_cursor })).toThrow(
+        expect.objectContaining({ code: "STALE_CURSOR" }),
+      );
+    },
+  );
 
-  test("an unknown adapter is INVALID_ARGUMENTS naming the valid ones, and records nothing", async () => {
-    const before = service.status().counts.runs;
-    const error = await service
-      .importArtifact({ path: join(SAMPLES, "sample.cpuprofile"), adapter: "chrome" })
-      .catch((e) => e);
-    expect(error).toMatchObject({ code: "INVALID_ARGUMENTS", details: { field: "adapter" } });
-    expect(error.details.valid).toContain("chrome-trace");
-    expect(error.message).toContain("v8-cpuprofile");
-    expect(service.status().counts.runs).toBe(before);
-  });
+  test(
+    "an unknown adapter is INVALID_ARGUMENTS naming the valid ones, and records " + "nothing",
+    async () => {
+      const before = service.status().counts.runs;
+      const error = await service
+        .importArtifact({ path: join(SAMPLES, "sample.cpuprofile"), adapter: "chrome" })
+        .catch((e) => e);
+      expect(error).toMatchObject({ code: "INVALID_ARGUMENTS", details: { field: "adapter" } });
+      expect(error.details.valid).toContain("chrome-trace");
+      expect(error.message).toContain("v8-cpuprofile");
+      expect(service.status().counts.runs).toBe(before);
+    },
+  );
 
-  test("an unrecognised format names the importable formats and those known but not imported", async () => {
+  test("an unrecognised format names the importable formats and those known but not " +
+    "imported", async () => {
     const path = join(ws.root, "notes.txt");
     writeFileSync(path, "just some text\n");
     const error = await service.importArtifact({ path }).catch((e) => e);

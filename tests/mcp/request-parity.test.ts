@@ -435,7 +435,8 @@ const REFUSED: Case[] = [
 ];
 
 describe("one request schema behind the CLI and the MCP tool", () => {
-  test("each bad value is refused by both doors with INVALID_ARGUMENTS naming the same field", async () => {
+  test("each bad value is refused by both doors with INVALID_ARGUMENTS naming the same " +
+    "field", async () => {
     const fromCliAll = cliBatch(REFUSED.map((c) => [...c.cli(), "--json"]));
     expect(fromCliAll).toHaveLength(REFUSED.length);
     for (const [i, c] of REFUSED.entries()) {
@@ -578,7 +579,8 @@ describe("one request schema behind the CLI and the MCP tool", () => {
     },
   );
 
-  test("a page the workspace allows but one tool result cannot hold is the CLI's to take", async () => {
+  test("a page the workspace allows but one tool result cannot hold is the CLI's to " +
+    "take", async () => {
     const [fromCli, fromMcp] = await Promise.all([
       cli(["analyze", "hotspots", P(), "--limit", "500", "--json"], { cwd: ws.root }),
       call(mcp.client, "analyze_hotspots", { run_or_artifact: P(), limit: 500 }),

@@ -123,28 +123,31 @@ describe("mcp server", () => {
     );
   });
 
-  test("tools/list is deterministic and every tool has annotations, inputSchema and outputSchema", async () => {
-    const first = (await mcp.client.listTools()).tools;
-    const second = (await mcp.client.listTools()).tools;
-    expect(first.map((t) => t.name)).toEqual(EXPECTED_TOOLS);
-    expect(JSON.stringify(second)).toBe(JSON.stringify(first));
-    for (const tool of first) {
-      expect(tool.inputSchema.type).toBe("object");
-      expect((tool.inputSchema as Json).additionalProperties).toBe(false);
-      expect(tool.outputSchema?.type).toBe("object");
-      expect(Object.keys(tool.outputSchema?.properties ?? {}).sort()).toEqual([
-        "error",
-        "ok",
-        "result",
-        "schema_version",
-      ]);
-      const a = tool.annotations!;
-      const hints = [a.readOnlyHint, a.destructiveHint, a.idempotentHint, a.openWorldHint];
-      const expected = NOT_READ_ONLY[tool.name] ?? [true, false, true, false];
-      expect(hints).toEqual(expected);
-      expect(tool.description?.length ?? 0).toBeGreaterThan(20);
-    }
-  });
+  test(
+    "tools/list is deterministic and every tool has annotations, inputSchema and " + "outputSchema",
+    async () => {
+      const first = (await mcp.client.listTools()).tools;
+      const second = (await mcp.client.listTools()).tools;
+      expect(first.map((t) => t.name)).toEqual(EXPECTED_TOOLS);
+      expect(JSON.stringify(second)).toBe(JSON.stringify(first));
+      for (const tool of first) {
+        expect(tool.inputSchema.type).toBe("object");
+        expect((tool.inputSchema as Json).additionalProperties).toBe(false);
+        expect(tool.outputSchema?.type).toBe("object");
+        expect(Object.keys(tool.outputSchema?.properties ?? {}).sort()).toEqual([
+          "error",
+          "ok",
+          "result",
+          "schema_version",
+        ]);
+        const a = tool.annotations!;
+        const hints = [a.readOnlyHint, a.destructiveHint, a.idempotentHint, a.openWorldHint];
+        const expected = NOT_READ_ONLY[tool.name] ?? [true, false, true, false];
+        expect(hints).toEqual(expected);
+        expect(tool.description?.length ?? 0).toBeGreaterThan(20);
+      }
+    },
+  );
 
   test("resource templates are listed", async () => {
     const templates = (await mcp.client.listResourceTemplates()).resourceTemplates.map(
@@ -157,24 +160,27 @@ describe("mcp server", () => {
     ]);
   });
 
-  test("first run: WORKSPACE_NOT_FOUND names initialize_workspace, which is idempotent", async () => {
-    const missing = await call(mcp.client, "workspace_status");
-    expect(missing.isError).toBe(true);
-    expect(missing.envelope).toMatchObject({ schema_version: 1, ok: false, result: null });
-    expect(missing.error).toMatchObject({ code: "WORKSPACE_NOT_FOUND", retryable: false });
-    expect(missing.error.remediation[0]).toContain("initialize_workspace");
-    const created = await call(mcp.client, "initialize_workspace");
-    expect(created.result.created).toBe(true);
-    const again = await call(mcp.client, "initialize_workspace");
-    expect(again.result).toMatchObject({
-      created: false,
-      identity: { workspace_id: created.result.identity.workspace_id },
-    });
-    const status = await call(mcp.client, "workspace_status");
-    expect(status.isError).toBe(false);
-    expect(status.result.counts.runs).toBe(0);
-    expect(status.text).toContain(created.result.identity.workspace_id);
-  });
+  test(
+    "first run: WORKSPACE_NOT_FOUND names initialize_workspace, which is " + "idempotent",
+    async () => {
+      const missing = await call(mcp.client, "workspace_status");
+      expect(missing.isError).toBe(true);
+      expect(missing.envelope).toMatchObject({ schema_version: 1, ok: false, result: null });
+      expect(missing.error).toMatchObject({ code: "WORKSPACE_NOT_FOUND", retryable: false });
+      expect(missing.error.remediation[0]).toContain("initialize_workspace");
+      const created = await call(mcp.client, "initialize_workspace");
+      expect(created.result.created).toBe(true);
+      const again = await call(mcp.client, "initialize_workspace");
+      expect(again.result).toMatchObject({
+        created: false,
+        identity: { workspace_id: created.result.identity.workspace_id },
+      });
+      const status = await call(mcp.client, "workspace_status");
+      expect(status.isError).toBe(false);
+      expect(status.result.counts.runs).toBe(0);
+      expect(status.text).toContain(created.result.identity.workspace_id);
+    },
+  );
 
   test("import_artifact imports a profile and a trace relative to the root", async () => {
     const p = await call(mcp.client, "import_artifact", { path: "sample.cpuprofile" });
@@ -272,46 +278,52 @@ describe("mcp server", () => {
     expect(full.result).toMatchObject({ ok: true, level: "full" });
   });
 
-  test("domain errors are typed isError results whose remediation names the next tool", async () => {
-    const run = await call(mcp.client, "get_run", {
-      run_id: "run_00000000-0000-0000-0000-000000000000",
-    });
-    expect(run.error.code).toBe("RUN_NOT_FOUND");
-    expect(run.error.remediation[0]).toContain("list_runs");
-    const frame = await call(mcp.client, "get_frame_callers", {
-      run_or_artifact: profile.run_id,
-      frame_id: "no-such-frame",
-    });
-    expect(frame.error.code).toBe("FRAME_NOT_FOUND");
-    expect(frame.error.remediation[0]).toContain("analyze_hotspots");
-    expect(JSON.stringify([run.envelope, frame.envelope])).not.toMatch(/\n\s+at /);
-  });
+  test(
+    "domain errors are typed isError results whose remediation names the next " + "tool",
+    async () => {
+      const run = await call(mcp.client, "get_run", {
+        run_id: "run_00000000-0000-0000-0000-000000000000",
+      });
+      expect(run.error.code).toBe("RUN_NOT_FOUND");
+      expect(run.error.remediation[0]).toContain("list_runs");
+      const frame = await call(mcp.client, "get_frame_callers", {
+        run_or_artifact: profile.run_id,
+        frame_id: "no-such-frame",
+      });
+      expect(frame.error.code).toBe("FRAME_NOT_FOUND");
+      expect(frame.error.remediation[0]).toContain("analyze_hotspots");
+      expect(JSON.stringify([run.envelope, frame.envelope])).not.toMatch(/\n\s+at /);
+    },
+  );
 
-  test("resources: run, artifact (percent-encoded id) and evidence read as JSON metadata", async () => {
-    const uris = [
-      `flameox://runs/${profile.run_id}`,
-      `flameox://artifacts/${encodeURIComponent(profile.artifact_id)}`,
-      `flameox://evidence/run/${profile.run_id}`,
-      `flameox://evidence/artifact/${encodeURIComponent(trace.artifact_id)}`,
-      `flameox://evidence/generation/${trace.extraction.generation_id}`,
-    ];
-    for (const uri of uris) {
-      const read = await mcp.client.readResource({ uri });
-      expect(read.contents[0]).toMatchObject({ uri, mimeType: "application/json" });
-      const body = JSON.parse((read.contents[0] as { text: string }).text);
-      expect(JSON.stringify(body)).not.toContain(".diagnostics/");
-    }
-    const artifact = JSON.parse(
-      ((await mcp.client.readResource({ uri: uris[1]! })).contents[0] as { text: string }).text,
-    );
-    expect(artifact.artifact_id).toBe(profile.artifact_id);
-    await expect(
-      mcp.client.readResource({ uri: "flameox://runs/run_00000000-0000-0000-0000-000000000000" }),
-    ).rejects.toThrow(/RUN|Cannot find/);
-    await expect(mcp.client.readResource({ uri: "flameox://nothing/here" })).rejects.toThrow(
-      /template/,
-    );
-  });
+  test(
+    "resources: run, artifact (percent-encoded id) and evidence read as JSON " + "metadata",
+    async () => {
+      const uris = [
+        `flameox://runs/${profile.run_id}`,
+        `flameox://artifacts/${encodeURIComponent(profile.artifact_id)}`,
+        `flameox://evidence/run/${profile.run_id}`,
+        `flameox://evidence/artifact/${encodeURIComponent(trace.artifact_id)}`,
+        `flameox://evidence/generation/${trace.extraction.generation_id}`,
+      ];
+      for (const uri of uris) {
+        const read = await mcp.client.readResource({ uri });
+        expect(read.contents[0]).toMatchObject({ uri, mimeType: "application/json" });
+        const body = JSON.parse((read.contents[0] as { text: string }).text);
+        expect(JSON.stringify(body)).not.toContain(".diagnostics/");
+      }
+      const artifact = JSON.parse(
+        ((await mcp.client.readResource({ uri: uris[1]! })).contents[0] as { text: string }).text,
+      );
+      expect(artifact.artifact_id).toBe(profile.artifact_id);
+      await expect(
+        mcp.client.readResource({ uri: "flameox://runs/run_00000000-0000-0000-0000-000000000000" }),
+      ).rejects.toThrow(/RUN|Cannot find/);
+      await expect(mcp.client.readResource({ uri: "flameox://nothing/here" })).rejects.toThrow(
+        /template/,
+      );
+    },
+  );
 
   test("an unknown tool is a protocol error, not a tool result", async () => {
     await expect(mcp.client.callTool({ name: "run_shell", arguments: {} })).rejects.toThrow(

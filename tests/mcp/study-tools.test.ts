@@ -122,7 +122,8 @@ describe("experiment tools over MCP", () => {
     project?.cleanup();
   });
 
-  test("plan_experiment, run_experiment, get_experiment, list_experiment_trials, analyze_scaling", async () => {
+  test("plan_experiment, run_experiment, get_experiment, list_experiment_trials, " +
+    "analyze_scaling", async () => {
     // Until a person approves the workload on the CLI, no experiment of it can be planned.
     const unapproved = await call(server.client, "plan_experiment", {
       experiment_name: "mcp-scaling",

@@ -143,27 +143,31 @@ describe("function costs and matching", () => {
     expect(fib.self).toBe(10);
   });
 
-  test("functions match by name and file, then by a name unique on both sides, else stay unmatched", () => {
-    const base = functionCosts(view(frames, stacks));
-    const other = new Map<string, FrameInfo>([
-      ["m", frame("main", "app.js")],
-      ["a", frame("parse", "/abs/app.js")], // another path: matched by its unique name
-      ["x", frame("newWork", "app.js")],
-    ]);
-    const cand = functionCosts(
-      view(other, [
-        { frameIds: ["m", "a"], value: 5, samples: 1 },
-        { frameIds: ["m", "x"], value: 5, samples: 1 },
-      ]),
-    );
-    const pairs = matchFunctions(base, cand);
-    const kind = (name: string) =>
-      pairs.find((p) => (p.candidate ?? p.base)!.function === name)!.match;
-    expect(kind("main")).toBe("name_file");
-    expect(kind("parse")).toBe("name_only");
-    expect(kind("newWork")).toBe("unmatched");
-    expect(kind("render")).toBe("unmatched");
-  });
+  test(
+    "functions match by name and file, then by a name unique on both sides, else stay " +
+      "unmatched",
+    () => {
+      const base = functionCosts(view(frames, stacks));
+      const other = new Map<string, FrameInfo>([
+        ["m", frame("main", "app.js")],
+        ["a", frame("parse", "/abs/app.js")], // another path: matched by its unique name
+        ["x", frame("newWork", "app.js")],
+      ]);
+      const cand = functionCosts(
+        view(other, [
+          { frameIds: ["m", "a"], value: 5, samples: 1 },
+          { frameIds: ["m", "x"], value: 5, samples: 1 },
+        ]),
+      );
+      const pairs = matchFunctions(base, cand);
+      const kind = (name: string) =>
+        pairs.find((p) => (p.candidate ?? p.base)!.function === name)!.match;
+      expect(kind("main")).toBe("name_file");
+      expect(kind("parse")).toBe("name_only");
+      expect(kind("newWork")).toBe("unmatched");
+      expect(kind("render")).toBe("unmatched");
+    },
+  );
 });
 
 test("the vendored d3-selection is the locked package's own UMD build", () => {

@@ -94,28 +94,32 @@ describe("flamegraph", () => {
       expect(names.has(name)).toBe(true);
   });
 
-  test("an SVG has a box with a tooltip per frame; the output is never overwritten without --force", async () => {
-    expect((await cli(["flamegraph", profile, "-o", "cpu.svg"], { cwd: root })).code).toBe(0);
-    const svg = readFileSync(join(root, "cpu.svg"), "utf8");
-    expect(svg.startsWith("<?xml")).toBe(true);
-    // The tooltip gives the box's total (inclusive) time and share.
-    expect(svg).toMatch(/<title>sortNumbers [^<]*\(169\.00 ms, 59\.16%\)<\/title>/);
-    const again = await cli(["flamegraph", profile, "-o", "cpu.svg", "--json"], { cwd: root });
-    expect(again.code).toBe(2);
-    expect(again.json.error.code).toBe("INVALID_ARGUMENTS");
-    const registered = await cli(
-      ["flamegraph", profile, "-o", "cpu.svg", "--force", "--icicle", "--register", "--json"],
-      { cwd: root },
-    );
-    expect(registered.code).toBe(0);
-    const stored = await cli(
-      ["artifacts", "show", registered.json.registered.artifact_id, "--json"],
-      { cwd: root },
-    );
-    expect(stored.json.kinds).toEqual(["rendered_picture"]);
-    expect(stored.json.byte_length).toBe(readFileSync(join(root, "cpu.svg")).length);
-    expect((await cli(["validate", "--full"], { cwd: root })).code).toBe(0);
-  });
+  test(
+    "an SVG has a box with a tooltip per frame; the output is never overwritten " +
+      "without --force",
+    async () => {
+      expect((await cli(["flamegraph", profile, "-o", "cpu.svg"], { cwd: root })).code).toBe(0);
+      const svg = readFileSync(join(root, "cpu.svg"), "utf8");
+      expect(svg.startsWith("<?xml")).toBe(true);
+      // The tooltip gives the box's total (inclusive) time and share.
+      expect(svg).toMatch(/<title>sortNumbers [^<]*\(169\.00 ms, 59\.16%\)<\/title>/);
+      const again = await cli(["flamegraph", profile, "-o", "cpu.svg", "--json"], { cwd: root });
+      expect(again.code).toBe(2);
+      expect(again.json.error.code).toBe("INVALID_ARGUMENTS");
+      const registered = await cli(
+        ["flamegraph", profile, "-o", "cpu.svg", "--force", "--icicle", "--register", "--json"],
+        { cwd: root },
+      );
+      expect(registered.code).toBe(0);
+      const stored = await cli(
+        ["artifacts", "show", registered.json.registered.artifact_id, "--json"],
+        { cwd: root },
+      );
+      expect(stored.json.kinds).toEqual(["rendered_picture"]);
+      expect(stored.json.byte_length).toBe(readFileSync(join(root, "cpu.svg")).length);
+      expect((await cli(["validate", "--full"], { cwd: root })).code).toBe(0);
+    },
+  );
 
   test(
     "trace slices draw as a wall-time flamegraph; a profile without the metric is unavailable, " +
@@ -224,17 +228,21 @@ describe("export", () => {
     expect(sorted(leafs)).toEqual(sorted(selfByFunction));
   });
 
-  test("pprof round trip: re-imported, the export gives the same hotspots per function", async () => {
-    expect(
-      (await cli(["export", profile, "--format", "pprof", "-o", "cpu.pb.gz"], { cwd: root })).code,
-    ).toBe(0);
-    const back = await cli(["import", join(root, "cpu.pb.gz"), "--json"], { cwd: root });
-    expect(back.code).toBe(0);
-    expect(back.json.extraction.adapter).toBe("pprof");
-    const again = await hotspotsByFunction(back.json.artifact_id);
-    expect(again.total).toBe(totalSelf);
-    expect(sorted(again.byName)).toEqual(sorted(selfByFunction));
-  });
+  test(
+    "pprof round trip: re-imported, the export gives the same hotspots per " + "function",
+    async () => {
+      expect(
+        (await cli(["export", profile, "--format", "pprof", "-o", "cpu.pb.gz"], { cwd: root }))
+          .code,
+      ).toBe(0);
+      const back = await cli(["import", join(root, "cpu.pb.gz"), "--json"], { cwd: root });
+      expect(back.code).toBe(0);
+      expect(back.json.extraction.adapter).toBe("pprof");
+      const again = await hotspotsByFunction(back.json.artifact_id);
+      expect(again.total).toBe(totalSelf);
+      expect(sorted(again.byName)).toEqual(sorted(selfByFunction));
+    },
+  );
 
   test.skipIf(!GO)("go tool pprof reads the export and agrees on the top functions", () => {
     const top = Bun.spawnSync(

@@ -29,23 +29,28 @@ async function expectRefused(file: string, code: string, exit: number) {
 }
 
 describe("hostile inputs", () => {
-  test("truncated JSON is ARTIFACT_PARSE_FAILED with a quarantine record; the artifact is kept", async () => {
-    const file = join(root, "truncated.cpuprofile");
-    const text = await Bun.file(join(SAMPLES, "sample.cpuprofile")).text();
-    writeFileSync(file, text.slice(0, Math.floor(text.length / 2)));
-    const r = await expectRefused(file, "ARTIFACT_PARSE_FAILED", 4);
-    expect(r.json.error.run_id).toMatch(/^run_/);
-    const quarantined = readdirSync(join(root, ".diagnostics", "quarantine"));
-    expect(quarantined.length).toBeGreaterThan(0);
-    const record = await Bun.file(join(root, ".diagnostics", "quarantine", quarantined[0]!)).json();
-    expect(record).toMatchObject({ run_id: r.json.error.run_id, code: "ARTIFACT_PARSE_FAILED" });
-    const run = await cli(["runs", "show", r.json.error.run_id, "--json"], { cwd: root });
-    expect(run.json.extraction_status).toBe("quarantined");
-    // No evidence for it: hotspots are unavailable, never "zero hotspots".
-    const hot = await cli(["analyze", "hotspots", r.json.error.run_id, "--json"], { cwd: root });
-    expect(hot.json.evidence.status).toBe("unavailable");
-    expect(hot.json.items).toEqual([]);
-  });
+  test(
+    "truncated JSON is ARTIFACT_PARSE_FAILED with a quarantine record; the artifact is " + "kept",
+    async () => {
+      const file = join(root, "truncated.cpuprofile");
+      const text = await Bun.file(join(SAMPLES, "sample.cpuprofile")).text();
+      writeFileSync(file, text.slice(0, Math.floor(text.length / 2)));
+      const r = await expectRefused(file, "ARTIFACT_PARSE_FAILED", 4);
+      expect(r.json.error.run_id).toMatch(/^run_/);
+      const quarantined = readdirSync(join(root, ".diagnostics", "quarantine"));
+      expect(quarantined.length).toBeGreaterThan(0);
+      const record = await Bun.file(
+        join(root, ".diagnostics", "quarantine", quarantined[0]!),
+      ).json();
+      expect(record).toMatchObject({ run_id: r.json.error.run_id, code: "ARTIFACT_PARSE_FAILED" });
+      const run = await cli(["runs", "show", r.json.error.run_id, "--json"], { cwd: root });
+      expect(run.json.extraction_status).toBe("quarantined");
+      // No evidence for it: hotspots are unavailable, never "zero hotspots".
+      const hot = await cli(["analyze", "hotspots", r.json.error.run_id, "--json"], { cwd: root });
+      expect(hot.json.evidence.status).toBe("unavailable");
+      expect(hot.json.items).toEqual([]);
+    },
+  );
 
   test("wrong types are ARTIFACT_PARSE_FAILED", async () => {
     const file = join(root, "wrong-types.cpuprofile");

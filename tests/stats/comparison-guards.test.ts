@@ -64,21 +64,24 @@ describe("confirmatory minimum", () => {
 });
 
 describe("order-statistic interval", () => {
-  test("Hettmansperger–Sheather bounds at n = 6 and 10 (interpolation weights worked by hand)", () => {
-    const six = orderStatisticMedianInterval([1, 2, 3, 4, 5, 6], 0.95);
-    // k = 1: γ₁ = 0.96875, γ₂ = 0.78125, I = 0.1, λ = 5·0.1 / (1 + 4·0.1)
-    const lambda = 0.5 / 1.4;
-    expect(six.rank).toBe(1);
-    expect(six.interpolation!).toBeCloseTo(lambda, 14);
-    expect(six.low!).toBeCloseTo(1 + lambda, 14);
-    expect(six.high!).toBeCloseTo(6 - lambda, 14);
-    const ten = orderStatisticMedianInterval([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.95);
-    expect(ten.rank).toBe(2);
-    expect(ten.coverage_bracket![1]).toBeGreaterThanOrEqual(0.95);
-    expect(ten.coverage_bracket![0]).toBeLessThan(0.95);
-    expect(ten.low!).toBeGreaterThan(2);
-    expect(ten.low!).toBeLessThan(3);
-  });
+  test(
+    "Hettmansperger–Sheather bounds at n = 6 and 10 (interpolation weights worked by " + "hand)",
+    () => {
+      const six = orderStatisticMedianInterval([1, 2, 3, 4, 5, 6], 0.95);
+      // k = 1: γ₁ = 0.96875, γ₂ = 0.78125, I = 0.1, λ = 5·0.1 / (1 + 4·0.1)
+      const lambda = 0.5 / 1.4;
+      expect(six.rank).toBe(1);
+      expect(six.interpolation!).toBeCloseTo(lambda, 14);
+      expect(six.low!).toBeCloseTo(1 + lambda, 14);
+      expect(six.high!).toBeCloseTo(6 - lambda, 14);
+      const ten = orderStatisticMedianInterval([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.95);
+      expect(ten.rank).toBe(2);
+      expect(ten.coverage_bracket![1]).toBeGreaterThanOrEqual(0.95);
+      expect(ten.coverage_bracket![0]).toBeLessThan(0.95);
+      expect(ten.low!).toBeGreaterThan(2);
+      expect(ten.low!).toBeLessThan(3);
+    },
+  );
 });
 
 describe("undefined intervals are inconclusive, with the reason", () => {
@@ -95,23 +98,26 @@ describe("undefined intervals are inconclusive, with the reason", () => {
     expect(r.interval_note).toContain("zero width");
   });
 
-  test("BCa with degenerate acceleration (scipy: NaN) is inconclusive, not a zero-width interval", () => {
-    const n = ORDER_STATISTIC_BELOW + 10;
-    const pairs = Array.from({ length: n }, (_, i) => ({
-      block_id: `b${i}`,
-      baseline: 12,
-      candidate: i < 3 ? 12 : i > n - 3 ? 14 : 13,
-    }));
-    const r = comparePaired(pairs, {
-      threshold: 0.05,
-      polarity: "lower_is_better",
-      resamples: 999,
-    });
-    expect(r.method).toContain("bca");
-    expect(r.decision).toBe("inconclusive");
-    expect(r.confidence_low).toBeNull();
-    expect(r.interval_note).toMatch(/BCa interval undefined: .*(0\/0|one side)/);
-  });
+  test(
+    "BCa with degenerate acceleration (scipy: NaN) is inconclusive, not a zero-width " + "interval",
+    () => {
+      const n = ORDER_STATISTIC_BELOW + 10;
+      const pairs = Array.from({ length: n }, (_, i) => ({
+        block_id: `b${i}`,
+        baseline: 12,
+        candidate: i < 3 ? 12 : i > n - 3 ? 14 : 13,
+      }));
+      const r = comparePaired(pairs, {
+        threshold: 0.05,
+        polarity: "lower_is_better",
+        resamples: 999,
+      });
+      expect(r.method).toContain("bca");
+      expect(r.decision).toBe("inconclusive");
+      expect(r.confidence_low).toBeNull();
+      expect(r.interval_note).toMatch(/BCa interval undefined: .*(0\/0|one side)/);
+    },
+  );
 
   test("the per-pair values are part of the result", () => {
     const r = comparePaired(
@@ -206,43 +212,49 @@ describe("run-set comparisons", () => {
       reason: failedBlocks.includes(i) ? (i % 2 ? "trial timed_out" : "trial failed") : null,
     }));
 
-  test("a candidate that crashed in 3 of 8 blocks: failed (not excluded), named, and no decision", async () => {
-    const a = study.freezeRunSet({ members: members(base) });
-    const b = study.freezeRunSet({ members: members(cand, [1, 4, 6]) });
-    const r = await study.compare(request(a.run_set_id, b.run_set_id));
-    expect(r.candidate).toMatchObject({ attempted: 8, failed: 3, excluded: 0 });
-    expect(r.complete_pair_n).toBe(5);
-    expect(r.decision).toBe("descriptive_only");
-    expect(r.failed_trials.map((f) => [f.side, f.block_id, f.reason])).toEqual([
-      ["candidate", "block-1", "trial timed_out"],
-      ["candidate", "block-4", "trial failed"],
-      ["candidate", "block-6", "trial failed"],
-    ]);
-    const codes = r.limitations.map((l) => l.code);
-    expect(codes).toContain("failed_trials");
-    expect(codes).toContain("below_confirmatory_minimum");
-    expect(r.pairs.map((p) => p.block_id)).toEqual([
-      "block-0",
-      "block-2",
-      "block-3",
-      "block-5",
-      "block-7",
-    ]);
-  });
+  test(
+    "a candidate that crashed in 3 of 8 blocks: failed (not excluded), named, and no " + "decision",
+    async () => {
+      const a = study.freezeRunSet({ members: members(base) });
+      const b = study.freezeRunSet({ members: members(cand, [1, 4, 6]) });
+      const r = await study.compare(request(a.run_set_id, b.run_set_id));
+      expect(r.candidate).toMatchObject({ attempted: 8, failed: 3, excluded: 0 });
+      expect(r.complete_pair_n).toBe(5);
+      expect(r.decision).toBe("descriptive_only");
+      expect(r.failed_trials.map((f) => [f.side, f.block_id, f.reason])).toEqual([
+        ["candidate", "block-1", "trial timed_out"],
+        ["candidate", "block-4", "trial failed"],
+        ["candidate", "block-6", "trial failed"],
+      ]);
+      const codes = r.limitations.map((l) => l.code);
+      expect(codes).toContain("failed_trials");
+      expect(codes).toContain("below_confirmatory_minimum");
+      expect(r.pairs.map((p) => p.block_id)).toEqual([
+        "block-0",
+        "block-2",
+        "block-3",
+        "block-5",
+        "block-7",
+      ]);
+    },
+  );
 
-  test("with every block complete the same data decide, and the JSON carries each pair", async () => {
-    const a = study.freezeRunSet({ members: members(base) });
-    const b = study.freezeRunSet({ members: members(cand) });
-    const r = await study.compare(request(a.run_set_id, b.run_set_id));
-    expect([r.complete_pair_n, r.decision, r.failed_trials]).toEqual([
-      8,
-      "meaningful_improvement",
-      [],
-    ]);
-    expect(r.pairs).toHaveLength(8);
-    for (const p of r.pairs)
-      expect(p.log_ratio!).toBeCloseTo(Math.log(p.candidate! / p.baseline!), 12);
-  });
+  test(
+    "with every block complete the same data decide, and the JSON carries each " + "pair",
+    async () => {
+      const a = study.freezeRunSet({ members: members(base) });
+      const b = study.freezeRunSet({ members: members(cand) });
+      const r = await study.compare(request(a.run_set_id, b.run_set_id));
+      expect([r.complete_pair_n, r.decision, r.failed_trials]).toEqual([
+        8,
+        "meaningful_improvement",
+        [],
+      ]);
+      expect(r.pairs).toHaveLength(8);
+      for (const p of r.pairs)
+        expect(p.log_ratio!).toBeCloseTo(Math.log(p.candidate! / p.baseline!), 12);
+    },
+  );
 
   test("two commands of one hyperfine file compare directly; pooling its benchmarks without a " +
     "scope is refused", async () => {
@@ -307,15 +319,18 @@ describe("run-set comparisons", () => {
     expect([viaCli.code, viaCli.json?.complete_pair_n]).toEqual([0, 20]);
   }, 120_000);
 
-  test("a run set compared with itself, or with the same runs frozen again, is refused", async () => {
-    const a = study.freezeRunSet({ members: members(base) });
-    const again = study.freezeRunSet({ members: members(base) });
-    await expect(study.compare(request(a.run_set_id, a.run_set_id))).rejects.toMatchObject({
-      code: "INVALID_ARGUMENTS",
-    });
-    await expect(study.compare(request(a.run_set_id, again.run_set_id))).rejects.toMatchObject({
-      code: "INVALID_ARGUMENTS",
-      message: expect.stringContaining("same runs"),
-    });
-  });
+  test(
+    "a run set compared with itself, or with the same runs frozen again, is " + "refused",
+    async () => {
+      const a = study.freezeRunSet({ members: members(base) });
+      const again = study.freezeRunSet({ members: members(base) });
+      await expect(study.compare(request(a.run_set_id, a.run_set_id))).rejects.toMatchObject({
+        code: "INVALID_ARGUMENTS",
+      });
+      await expect(study.compare(request(a.run_set_id, again.run_set_id))).rejects.toMatchObject({
+        code: "INVALID_ARGUMENTS",
+        message: expect.stringContaining("same runs"),
+      });
+    },
+  );
 });

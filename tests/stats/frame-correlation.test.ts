@@ -120,47 +120,51 @@ function bhByHand(ps: number[]): number[] {
 }
 
 describe("frame correlations", () => {
-  test("a frame growing with input is flagged; flat and shrinking ones are not; values match scipy", async () => {
-    const result = await frameCorrelations(SnapshotHandle.pin(service.ws.paths), trials);
-    if (result.status === "unavailable") throw new Error(result.reason);
-    expect(result).toMatchObject({
-      status: "available",
-      metric: "cpu_time",
-      measure: "self_value",
-      profiled_trials: 10,
-      unprofiled_trials: 0,
-    });
-    const v = result.variants[0]!;
-    const byName = new Map(v.frames.map((f) => [f.function, f]));
-    // main has the same self time in every trial: no rank correlation, so not tested.
-    expect(byName.has("main")).toBe(false);
-    expect(v.note).toMatch(/same self time/);
-    const tested = ["grows", "flat", "shrinks"] as const;
-    expect(v.family_size).toBe(tested.length);
-    const q = bhByHand(tested.map((name) => SCIPY[name].p));
-    for (const [i, name] of tested.entries()) {
-      const f = byName.get(name)!;
-      expect(f.rho).toBeCloseTo(SCIPY[name].rho, 12);
-      expect(Math.abs(f.p_value - SCIPY[name].p) / SCIPY[name].p).toBeLessThan(1e-6);
-      expect(Math.abs(f.q_value - q[i]!) / q[i]!).toBeLessThan(1e-6);
-      expect(f.trials_present).toBe(10);
-    }
-    expect(byName.get("grows")!.grows_with_input).toBe(true);
-    expect(byName.get("flat")!.grows_with_input).toBe(false);
-    // Significant but negative: cost falls with input, which is not growth.
-    expect(byName.get("shrinks")!.q_value).toBeLessThan(0.05);
-    expect(byName.get("shrinks")!.grows_with_input).toBe(false);
-    expect(v.flagged).toBe(1);
-    expect(v.frames[0]!.function).toBe("grows");
-    // Self time per input is read from the corpus: 1 ms per sample, in ns.
-    expect(byName.get("grows")!.median_self_by_input).toEqual([
-      { input: 100, value: 3.5e6 },
-      { input: 200, value: 8.5e6 },
-      { input: 400, value: 20.5e6 },
-      { input: 800, value: 60.5e6 },
-      { input: 1600, value: 200.5e6 },
-    ]);
-  });
+  test(
+    "a frame growing with input is flagged; flat and shrinking ones are not; values " +
+      "match scipy",
+    async () => {
+      const result = await frameCorrelations(SnapshotHandle.pin(service.ws.paths), trials);
+      if (result.status === "unavailable") throw new Error(result.reason);
+      expect(result).toMatchObject({
+        status: "available",
+        metric: "cpu_time",
+        measure: "self_value",
+        profiled_trials: 10,
+        unprofiled_trials: 0,
+      });
+      const v = result.variants[0]!;
+      const byName = new Map(v.frames.map((f) => [f.function, f]));
+      // main has the same self time in every trial: no rank correlation, so not tested.
+      expect(byName.has("main")).toBe(false);
+      expect(v.note).toMatch(/same self time/);
+      const tested = ["grows", "flat", "shrinks"] as const;
+      expect(v.family_size).toBe(tested.length);
+      const q = bhByHand(tested.map((name) => SCIPY[name].p));
+      for (const [i, name] of tested.entries()) {
+        const f = byName.get(name)!;
+        expect(f.rho).toBeCloseTo(SCIPY[name].rho, 12);
+        expect(Math.abs(f.p_value - SCIPY[name].p) / SCIPY[name].p).toBeLessThan(1e-6);
+        expect(Math.abs(f.q_value - q[i]!) / q[i]!).toBeLessThan(1e-6);
+        expect(f.trials_present).toBe(10);
+      }
+      expect(byName.get("grows")!.grows_with_input).toBe(true);
+      expect(byName.get("flat")!.grows_with_input).toBe(false);
+      // Significant but negative: cost falls with input, which is not growth.
+      expect(byName.get("shrinks")!.q_value).toBeLessThan(0.05);
+      expect(byName.get("shrinks")!.grows_with_input).toBe(false);
+      expect(v.flagged).toBe(1);
+      expect(v.frames[0]!.function).toBe("grows");
+      // Self time per input is read from the corpus: 1 ms per sample, in ns.
+      expect(byName.get("grows")!.median_self_by_input).toEqual([
+        { input: 100, value: 3.5e6 },
+        { input: 200, value: 8.5e6 },
+        { input: 400, value: 20.5e6 },
+        { input: 800, value: 60.5e6 },
+        { input: 1600, value: 200.5e6 },
+      ]);
+    },
+  );
 
   test(
     "trials without profiles are left out and named; none at all is unavailable, not 'no " +

@@ -42,11 +42,14 @@ function outcomes(truth: string): Record<string, number> {
 
 describe("scaling model selection", () => {
   for (const truth of ["linear", "n_log_n", "quadratic"] as ScalingModel[]) {
-    test(`names ${truth} on synthetic ${truth} data with 10% noise in ≥ 90% of seeded datasets`, () => {
-      const counts = outcomes(truth);
-      console.log(`${truth}: ${JSON.stringify(counts)} of ${DATASETS}`);
-      expect((counts[truth] ?? 0) / DATASETS).toBeGreaterThanOrEqual(0.9);
-    });
+    test(
+      `names ${truth} on synthetic ${truth} data with 10% noise in ≥ 90% of seeded ` + `datasets`,
+      () => {
+        const counts = outcomes(truth);
+        console.log(`${truth}: ${JSON.stringify(counts)} of ${DATASETS}`);
+        expect((counts[truth] ?? 0) / DATASETS).toBeGreaterThanOrEqual(0.9);
+      },
+    );
   }
   test("says inconclusive on pure noise", () => {
     const counts = outcomes("noise");

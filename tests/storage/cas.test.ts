@@ -33,23 +33,26 @@ describe("artifact staging", () => {
     expect(statSync(staged.stagedPath).size).toBe(bytes.length);
   });
 
-  test("the pipelined copy reuses its buffers without corrupting a chunk still being written", async () => {
-    const d = dir();
-    // Six 4 MiB chunks and a tail: every one of the three buffers is reused at least once.
-    const bytes = new Uint8Array(6 * 4 * 1024 * 1024 + 4097).map(
-      (_, i) => (i * 131 + (i >> 22)) & 0xff,
-    );
-    writeFileSync(join(d, "in.bin"), bytes);
-    const progress: number[] = [];
-    const staged = await stageArtifact(join(d, "in.bin"), join(d, "staging", "payload"), {
-      maxBytes: 1 << 30,
-      onProgress: (done) => progress.push(done),
-    });
-    expect(staged.sha256Hex).toBe(createHash("sha256").update(bytes).digest("hex"));
-    expect(Buffer.compare(readFileSync(staged.stagedPath), Buffer.from(bytes))).toBe(0);
-    expect(progress.at(-1)).toBe(bytes.length);
-    expect(progress.length).toBe(7);
-  });
+  test(
+    "the pipelined copy reuses its buffers without corrupting a chunk still being " + "written",
+    async () => {
+      const d = dir();
+      // Six 4 MiB chunks and a tail: every one of the three buffers is reused at least once.
+      const bytes = new Uint8Array(6 * 4 * 1024 * 1024 + 4097).map(
+        (_, i) => (i * 131 + (i >> 22)) & 0xff,
+      );
+      writeFileSync(join(d, "in.bin"), bytes);
+      const progress: number[] = [];
+      const staged = await stageArtifact(join(d, "in.bin"), join(d, "staging", "payload"), {
+        maxBytes: 1 << 30,
+        onProgress: (done) => progress.push(done),
+      });
+      expect(staged.sha256Hex).toBe(createHash("sha256").update(bytes).digest("hex"));
+      expect(Buffer.compare(readFileSync(staged.stagedPath), Buffer.from(bytes))).toBe(0);
+      expect(progress.at(-1)).toBe(bytes.length);
+      expect(progress.length).toBe(7);
+    },
+  );
 
   test("a cancelled copy stops and leaves no staged copy", async () => {
     const d = dir();
@@ -106,22 +109,25 @@ describe("artifact staging", () => {
     expect(existsSync(join(d, "s", "p"))).toBe(false);
   });
 
-  test("refuses a file that grows while it is being copied, and leaves no staged copy", async () => {
-    const d = dir();
-    const path = join(d, "growing.json");
-    writeFileSync(path, new Uint8Array(12 * 1024 * 1024));
-    let grown = false;
-    const staging = stageArtifact(path, join(d, "s", "p"), {
-      maxBytes: 1e10,
-      onProgress: () => {
-        if (!grown) appendFileSync(path, "more bytes");
-        grown = true;
-      },
-    });
-    await expect(staging).rejects.toMatchObject({
-      code: "ARTIFACT_REFUSED",
-      message: expect.stringContaining("changed"),
-    });
-    expect(existsSync(join(d, "s", "p"))).toBe(false);
-  });
+  test(
+    "refuses a file that grows while it is being copied, and leaves no staged " + "copy",
+    async () => {
+      const d = dir();
+      const path = join(d, "growing.json");
+      writeFileSync(path, new Uint8Array(12 * 1024 * 1024));
+      let grown = false;
+      const staging = stageArtifact(path, join(d, "s", "p"), {
+        maxBytes: 1e10,
+        onProgress: () => {
+          if (!grown) appendFileSync(path, "more bytes");
+          grown = true;
+        },
+      });
+      await expect(staging).rejects.toMatchObject({
+        code: "ARTIFACT_REFUSED",
+        message: expect.stringContaining("changed"),
+      });
+      expect(existsSync(join(d, "s", "p"))).toBe(false);
+    },
+  );
 });

@@ -33,7 +33,8 @@ function workspaceWithOneImport(): { root: string; cleanup: () => void } {
 }
 
 describe("corpus chain against the control plane", () => {
-  test("a control plane that lost its WAL fails validation and is restored from the corpus", async () => {
+  test("a control plane that lost its WAL fails validation and is restored from the " +
+    "corpus", async () => {
     const { root, cleanup } = workspaceWithOneImport();
     try {
       const control = join(root, ".diagnostics", "control.sqlite");
@@ -77,7 +78,8 @@ describe("corpus chain against the control plane", () => {
     }
   }, 90_000);
 
-  test("a HEAD rolled back to an older valid commit fails validation and is moved forward again", async () => {
+  test("a HEAD rolled back to an older valid commit fails validation and is moved forward " +
+    "again", async () => {
     const { root, cleanup } = workspaceWithOneImport();
     try {
       const head = join(root, ".diagnostics", "corpus", "HEAD");

@@ -12,25 +12,28 @@ function flipByte(path: string, at: number): void {
 }
 
 describe("full validation", () => {
-  test("detects a flipped byte in an artifact payload (standard validation does not rehash)", async () => {
-    const { root, cleanup } = await tempWorkspace();
-    try {
-      const imported = (
-        await cli(["import", join(SAMPLES, "sample.cpuprofile"), "--json"], { cwd: root })
-      ).json;
-      const hex = imported.artifact_id.slice(7);
-      flipByte(join(root, ".diagnostics", "artifacts", "sha256", hex.slice(0, 2), hex), 100);
-      expect((await cli(["validate", "--json"], { cwd: root })).json.ok).toBe(true);
-      const full = await cli(["validate", "--full", "--json"], { cwd: root });
-      expect(full.code).toBe(1);
-      expect(full.json.ok).toBe(false);
-      expect(
-        full.json.checks.find((c: any) => c.check === `artifact:${imported.artifact_id}`)?.status,
-      ).toBe("failed");
-    } finally {
-      cleanup();
-    }
-  });
+  test(
+    "detects a flipped byte in an artifact payload (standard validation does not " + "rehash)",
+    async () => {
+      const { root, cleanup } = await tempWorkspace();
+      try {
+        const imported = (
+          await cli(["import", join(SAMPLES, "sample.cpuprofile"), "--json"], { cwd: root })
+        ).json;
+        const hex = imported.artifact_id.slice(7);
+        flipByte(join(root, ".diagnostics", "artifacts", "sha256", hex.slice(0, 2), hex), 100);
+        expect((await cli(["validate", "--json"], { cwd: root })).json.ok).toBe(true);
+        const full = await cli(["validate", "--full", "--json"], { cwd: root });
+        expect(full.code).toBe(1);
+        expect(full.json.ok).toBe(false);
+        expect(
+          full.json.checks.find((c: any) => c.check === `artifact:${imported.artifact_id}`)?.status,
+        ).toBe("failed");
+      } finally {
+        cleanup();
+      }
+    },
+  );
 
   test("detects a flipped byte in a Parquet evidence file", async () => {
     const { root, cleanup } = await tempWorkspace();

@@ -11,7 +11,8 @@ import { cli, tempWorkspace } from "../helpers.ts";
 import { killImportDuringParse, parseWorkersUnder } from "./kill-during-parse.ts";
 
 describe("a killed CLI", () => {
-  test("its parse worker dies with it and recover leaves no staging, run or extraction open", async () => {
+  test("its parse worker dies with it and recover leaves no staging, run or extraction " +
+    "open", async () => {
     const { root, cleanup } = await tempWorkspace();
     try {
       const input = join(root, "big.cpuprofile");

@@ -81,7 +81,8 @@ describe("publication under a held write lock", () => {
     }
   }, 60_000);
 
-  test("past its budget closes the run as WRITE_LOCK_TIMEOUT without a quarantine record", async () => {
+  test("past its budget closes the run as WRITE_LOCK_TIMEOUT without a quarantine " +
+    "record", async () => {
     const { root, cleanup } = await workspaceWithShortLockWait();
     try {
       const result = await importAgainstHeldLock(root, LOCK_WAIT_MS * 4);

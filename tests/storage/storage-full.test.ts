@@ -31,7 +31,8 @@ const freeBytes = (path: string) => {
 };
 
 describe("a full file system", () => {
-  test("imports fail typed as STORAGE_FULL at every stage and leave the workspace valid", async () => {
+  test("imports fail typed as STORAGE_FULL at every stage and leave the workspace " +
+    "valid", async () => {
     // Mounting needs CAP_SYS_ADMIN; this suite's lane runs as root (see docs/safety.md).
     expect(mounted).toBe(true);
     const root = join(mountDir.path, "project");

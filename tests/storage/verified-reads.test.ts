@@ -97,7 +97,8 @@ describe("verified reads", () => {
     }
   }, 60_000);
 
-  test("the CLI answers a damaged part with CORPUS_INTEGRITY_FAILED and exit 5, footer or body", async () => {
+  test("the CLI answers a damaged part with CORPUS_INTEGRITY_FAILED and exit 5, footer or " +
+    "body", async () => {
     const { root, cleanup } = await tempWorkspace();
     try {
       const imported = (

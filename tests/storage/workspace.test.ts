@@ -16,52 +16,55 @@ function project() {
 }
 
 describe("workspace", () => {
-  test("init creates the layout, a WAL control plane with the whole schema, and a root commit", async () => {
-    const root = project();
-    const { created, identity } = await initWorkspace(root);
-    expect(created).toBe(true);
-    for (const dir of [
-      "artifacts",
-      "evidence",
-      "generations",
-      "corpus/commits",
-      "staging",
-      "quarantine",
-      "trash",
-    ]) {
-      expect(existsSync(join(root, ".diagnostics", dir))).toBe(true);
-    }
-    const json = JSON.parse(readFileSync(join(root, ".diagnostics", "workspace.json"), "utf8"));
-    expect(json).toMatchObject({
-      schema_version: 1,
-      workspace_id: identity.workspace_id,
-      project_root: "..",
-    });
-    const db = new Database(join(root, ".diagnostics", "control.sqlite"));
-    expect((db.query("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode).toBe(
-      "wal",
-    );
-    const tables = (
-      db.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]
-    ).map((t) => t.name);
-    expect(tables).toEqual(
-      expect.arrayContaining([
-        "runs",
-        "run_revisions",
+  test(
+    "init creates the layout, a WAL control plane with the whole schema, and a root " + "commit",
+    async () => {
+      const root = project();
+      const { created, identity } = await initWorkspace(root);
+      expect(created).toBe(true);
+      for (const dir of [
         "artifacts",
-        "registrations",
-        "extractions",
+        "evidence",
+        "generations",
+        "corpus/commits",
+        "staging",
         "quarantine",
-        "catalog_generations",
-      ]),
-    );
-    db.close();
-    const ws = await openWorkspace(root);
-    const commit = readCommit(ws.paths, readHeadId(ws.paths));
-    expect(commit.generations).toEqual([]);
-    expect(commit.parent_commit_id).toBeNull();
-    ws.close();
-  });
+        "trash",
+      ]) {
+        expect(existsSync(join(root, ".diagnostics", dir))).toBe(true);
+      }
+      const json = JSON.parse(readFileSync(join(root, ".diagnostics", "workspace.json"), "utf8"));
+      expect(json).toMatchObject({
+        schema_version: 1,
+        workspace_id: identity.workspace_id,
+        project_root: "..",
+      });
+      const db = new Database(join(root, ".diagnostics", "control.sqlite"));
+      expect((db.query("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode).toBe(
+        "wal",
+      );
+      const tables = (
+        db.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]
+      ).map((t) => t.name);
+      expect(tables).toEqual(
+        expect.arrayContaining([
+          "runs",
+          "run_revisions",
+          "artifacts",
+          "registrations",
+          "extractions",
+          "quarantine",
+          "catalog_generations",
+        ]),
+      );
+      db.close();
+      const ws = await openWorkspace(root);
+      const commit = readCommit(ws.paths, readHeadId(ws.paths));
+      expect(commit.generations).toEqual([]);
+      expect(commit.parent_commit_id).toBeNull();
+      ws.close();
+    },
+  );
 
   test("init is idempotent and keeps the same identity", async () => {
     const root = project();

@@ -25,7 +25,8 @@ const generationOf = (artifactId: string) =>
     .generations({ artifactId })
     .map((g) => g.generation_id);
 
-test("an import between two drill-downs reloads nothing of the subject and loads nothing unrelated", async () => {
+test("an import between two drill-downs reloads nothing of the subject and loads nothing " +
+  "unrelated", async () => {
   const profile = await service.importArtifact({ path: join(SAMPLES, "sample.cpuprofile") });
   const trace = await service.importArtifact({ path: join(SAMPLES, "sample-trace.json") });
   profileArtifact = profile.artifact_id;
@@ -122,7 +123,8 @@ test("the SQL engine loads a generation's spans once across commits", async () =
   expect(second.items).toEqual(first.items);
 }, 120_000);
 
-test("the engine drops least recently used generation tables over its budget, and closes when idle", async () => {
+test("the engine drops least recently used generation tables over its budget, and closes " +
+  "when idle", async () => {
   const a = await service.importArtifact({
     path: join(CORPUS, "otlp-json", "local-otel-js-exporter-otlp-http-0.223.1-root-span.json"),
   });

@@ -122,13 +122,16 @@ environment = { LD_PRELOAD = "evil.so", GITHUB_TOKEN = "t", OK = "fine" }
 });
 
 describe("argv templates", () => {
-  test("only exact plain tokens substitute; {{ is a literal brace; other braces pass through", () => {
-    expect(templateParameters('--json={"size": {size}} {{size} {size')).toEqual(["size"]);
-    expect(expandTemplate('--json={"size": {size}} {{size} {size', { size: "7" })).toBe(
-      '--json={"size": 7} {size} {size',
-    );
-    expect(expandTemplate("{a}{b}-{ c }", { a: "1", b: "2" })).toBe("12-{ c }");
-  });
+  test(
+    "only exact plain tokens substitute; {{ is a literal brace; other braces pass " + "through",
+    () => {
+      expect(templateParameters('--json={"size": {size}} {{size} {size')).toEqual(["size"]);
+      expect(expandTemplate('--json={"size": {size}} {{size} {size', { size: "7" })).toBe(
+        '--json={"size": 7} {size} {size',
+      );
+      expect(expandTemplate("{a}{b}-{ c }", { a: "1", b: "2" })).toBe("12-{ c }");
+    },
+  );
 
   test(
     "instances take values only from the domain, exactly typed, and shell metacharacters stay " +

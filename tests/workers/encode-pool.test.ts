@@ -60,16 +60,20 @@ const column = (file: string, name: string) =>
   Array.from(read(file).getChild(name)!.toArray() as ArrayLike<unknown>);
 
 describe("encode pool", () => {
-  test("the thread is used only from a 1 GiB memory budget and a 32 MiB payload (gzip counting 4x)", () => {
-    const big = ENCODE_THREAD_MIN_PAYLOAD;
-    expect(useEncodeThread(512 * 2 ** 20, big, false)).toBe(false);
-    expect(useEncodeThread(ENCODE_THREAD_MIN_BUDGET - 1, big, false)).toBe(false);
-    expect(useEncodeThread(ENCODE_THREAD_MIN_BUDGET, big, false)).toBe(true);
-    expect(useEncodeThread(8 * 2 ** 30, big, false)).toBe(true);
-    expect(useEncodeThread(8 * 2 ** 30, big - 1, false)).toBe(false);
-    expect(useEncodeThread(8 * 2 ** 30, big / 4, true)).toBe(true);
-    expect(useEncodeThread(8 * 2 ** 30, big / 4 - 1, true)).toBe(false);
-  });
+  test(
+    "the thread is used only from a 1 GiB memory budget and a 32 MiB payload (gzip " +
+      "counting 4x)",
+    () => {
+      const big = ENCODE_THREAD_MIN_PAYLOAD;
+      expect(useEncodeThread(512 * 2 ** 20, big, false)).toBe(false);
+      expect(useEncodeThread(ENCODE_THREAD_MIN_BUDGET - 1, big, false)).toBe(false);
+      expect(useEncodeThread(ENCODE_THREAD_MIN_BUDGET, big, false)).toBe(true);
+      expect(useEncodeThread(8 * 2 ** 30, big, false)).toBe(true);
+      expect(useEncodeThread(8 * 2 ** 30, big - 1, false)).toBe(false);
+      expect(useEncodeThread(8 * 2 ** 30, big / 4, true)).toBe(true);
+      expect(useEncodeThread(8 * 2 ** 30, big / 4 - 1, true)).toBe(false);
+    },
+  );
 
   test(
     "parts encoded on the thread, from column batches or Arrow IPC, read back as the rows " +

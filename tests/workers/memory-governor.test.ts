@@ -56,21 +56,24 @@ describe("MemoryGovernor", () => {
     expect(state.collected).toBe(1);
   });
 
-  test("a live set above the target is collected every 32 MiB of growth, not at every checkpoint", () => {
-    const { governor, state } = scripted(512 * MiB);
-    state.afterCollect = 400 * MiB; // the live data alone is over the 256 MiB target
-    state.rss = 410 * MiB;
-    governor.checkpoint();
-    expect(state.collected).toBe(1);
-    for (let rss = 401; rss < 432; rss++) {
-      state.rss = rss * MiB;
+  test(
+    "a live set above the target is collected every 32 MiB of growth, not at every " + "checkpoint",
+    () => {
+      const { governor, state } = scripted(512 * MiB);
+      state.afterCollect = 400 * MiB; // the live data alone is over the 256 MiB target
+      state.rss = 410 * MiB;
       governor.checkpoint();
-    }
-    expect(state.collected).toBe(1);
-    state.rss = 432 * MiB;
-    governor.checkpoint();
-    expect(state.collected).toBe(2);
-  });
+      expect(state.collected).toBe(1);
+      for (let rss = 401; rss < 432; rss++) {
+        state.rss = rss * MiB;
+        governor.checkpoint();
+      }
+      expect(state.collected).toBe(1);
+      state.rss = 432 * MiB;
+      governor.checkpoint();
+      expect(state.collected).toBe(2);
+    },
+  );
 
   test("when the live set shrinks again, the ceiling returns to the target", () => {
     const { governor, state } = scripted(512 * MiB);

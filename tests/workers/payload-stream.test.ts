@@ -35,32 +35,38 @@ describe("payload stream", () => {
     loadPayload(corpusFile("perfetto", "perfetto-repo-nested_tracks.perfetto-trace").path),
   );
 
-  test("plain, gzip and zstd payloads decompress to the same bytes, with the same head", async () => {
-    const forms = {
-      none: plain,
-      gzip: Bun.gzipSync(plain),
-      zstd: Bun.zstdCompressSync(plain),
-    } as const;
-    for (const [compression, bytes] of Object.entries(forms)) {
-      const payload = await openPayload(file(`p.${compression}`, bytes), 1 << 30, 65536);
-      expect(payload.compression).toBe(compression as keyof typeof forms);
-      expect(payload.head).toEqual(plain.subarray(0, 65536));
-      expect(Buffer.compare(await collectPayload(payload.chunks), plain)).toBe(0);
-    }
-  });
+  test(
+    "plain, gzip and zstd payloads decompress to the same bytes, with the same " + "head",
+    async () => {
+      const forms = {
+        none: plain,
+        gzip: Bun.gzipSync(plain),
+        zstd: Bun.zstdCompressSync(plain),
+      } as const;
+      for (const [compression, bytes] of Object.entries(forms)) {
+        const payload = await openPayload(file(`p.${compression}`, bytes), 1 << 30, 65536);
+        expect(payload.compression).toBe(compression as keyof typeof forms);
+        expect(payload.head).toEqual(plain.subarray(0, 65536));
+        expect(Buffer.compare(await collectPayload(payload.chunks), plain)).toBe(0);
+      }
+    },
+  );
 
-  test("corrupt zstd is ARTIFACT_PARSE_FAILED; a zstd bomb stops at the decompression budget", async () => {
-    const zstd = Bun.zstdCompressSync(plain);
-    const corrupt = zstd.slice();
-    corrupt.fill(0x55, 8, 64);
-    expect((await failure(file("corrupt.zst", corrupt), 1 << 30)).code).toBe(
-      "ARTIFACT_PARSE_FAILED",
-    );
-    expect((await failure(file("cut.zst", zstd.subarray(0, zstd.length >> 1)), 1 << 30)).code).toBe(
-      "ARTIFACT_PARSE_FAILED",
-    );
-    const bomb = Bun.zstdCompressSync(new Uint8Array(64 << 20));
-    expect(bomb.length).toBeLessThan(1 << 20);
-    expect((await failure(file("bomb.zst", bomb), 4 << 20)).code).toBe("ARTIFACT_TOO_LARGE");
-  });
+  test(
+    "corrupt zstd is ARTIFACT_PARSE_FAILED; a zstd bomb stops at the decompression " + "budget",
+    async () => {
+      const zstd = Bun.zstdCompressSync(plain);
+      const corrupt = zstd.slice();
+      corrupt.fill(0x55, 8, 64);
+      expect((await failure(file("corrupt.zst", corrupt), 1 << 30)).code).toBe(
+        "ARTIFACT_PARSE_FAILED",
+      );
+      expect(
+        (await failure(file("cut.zst", zstd.subarray(0, zstd.length >> 1)), 1 << 30)).code,
+      ).toBe("ARTIFACT_PARSE_FAILED");
+      const bomb = Bun.zstdCompressSync(new Uint8Array(64 << 20));
+      expect(bomb.length).toBeLessThan(1 << 20);
+      expect((await failure(file("bomb.zst", bomb), 4 << 20)).code).toBe("ARTIFACT_TOO_LARGE");
+    },
+  );
 });

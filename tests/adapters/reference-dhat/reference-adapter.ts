@@ -86,7 +86,9 @@ export const dhatReference: ProducerAdapter = {
     } else {
       limitations.push({
         code: "mode_not_imported",
-        message: `DHAT ${file.mode} mode counts copies or ad-hoc events, not heap allocations; nothing was imported from it`,
+        message:
+          `DHAT ${file.mode} mode counts copies or ad-hoc events, not heap allocations; ` +
+          `nothing was imported from it`,
       });
     }
     const unsymbolized = out.frames.countUnsymbolized();

@@ -143,7 +143,8 @@ export function geckoEvidence(
     limitations.push({
       code: "samples_without_stack",
       message:
-        "Samples without a stack (the thread was idle or its stack was not captured) are not attributed to any frame",
+        "Samples without a stack (the thread was idle or its stack was not captured) are not " +
+        "attributed to any frame",
       count: withoutStack,
     });
   if (untimed > 0)
@@ -169,7 +170,8 @@ export function geckoEvidence(
     limitations.push({
       code: "cpu_deltas_not_imported",
       message:
-        "Threads whose samples carry CPU time deltas (threadCPUDelta): samples are counted and timed by wall clock; the CPU deltas are not imported",
+        "Threads whose samples carry CPU time deltas (threadCPUDelta): samples are counted " +
+        "and timed by wall clock; the CPU deltas are not imported",
       count: skipped.cpuDeltas,
     });
   if (skipped.allocations > 0)

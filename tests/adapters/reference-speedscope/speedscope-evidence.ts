@@ -255,7 +255,8 @@ function checkMagnitudes(file: SpeedscopeFile): void {
     if (!(total <= Number.MAX_SAFE_INTEGER)) {
       throw parseFailed(
         SPEEDSCOPE_FORMAT,
-        `profiles up to profiles[${i}] hold ${total} ${unit} of ${metric}, beyond 2^53, which cannot be summed exactly`,
+        `profiles up to profiles[${i}] hold ${total} ${unit} of ${metric}, beyond 2^53, ` +
+          `which cannot be summed exactly`,
       );
     }
   }
@@ -282,7 +283,8 @@ function limitationsOf(c: Counts, file: SpeedscopeFile, unsymbolized: number): L
     out.push({
       code: "mismatched_close_events",
       message:
-        "Close events for a frame that was not the innermost open one; the frames above it were closed with it",
+        "Close events for a frame that was not the innermost open one; the frames above it " +
+        "were closed with it",
       count: c.mismatchedCloses,
     });
   if (c.unmatchedCloses > 0)
@@ -307,7 +309,8 @@ function limitationsOf(c: Counts, file: SpeedscopeFile, unsymbolized: number): L
     out.push({
       code: "untimed_events",
       message:
-        "Evented profiles in unit none or bytes have no times: no trace events, only per-stack totals",
+        "Evented profiles in unit none or bytes have no times: no trace events, only " +
+        "per-stack totals",
       count: c.untimedEvented,
     });
   if (unsymbolized > 0)
