@@ -291,13 +291,17 @@ async function wholePayload(format: "speedscope" | "dhat", path: string): Promis
   if (!last.startsWith("{")) {
     const why = run.stderr.trim().split("\n").at(-1) ?? "";
     console.log(
-      `  whole-payload path (JSON.parse reference, one process): failed after ${f0(run.wallMs)} ms, peak RSS ${f0(run.maxRssBytes / MB)} MiB: ${why.slice(0, 200)}`,
+      `  whole-payload path (JSON.parse reference, one process): failed ` +
+        `after ${f0(run.wallMs)} ms, peak RSS ${f0(run.maxRssBytes / MB)} ` +
+        `MiB: ${why.slice(0, 200)}`,
     );
     return;
   }
   const { ms, peakBytes } = JSON.parse(last) as { ms: number; peakBytes: number | null };
   console.log(
-    `  whole-payload path (JSON.parse reference, one process, no Parquet): ${f1(mb / (ms / 1000))} MB/s (${f0(ms)} ms), CPU ${f1(run.cpuMs / 1000)} s, peak RSS ${f0((peakBytes ?? run.maxRssBytes) / MB)} MiB`,
+    `  whole-payload path (JSON.parse reference, one process, no ` +
+      `Parquet): ${f1(mb / (ms / 1000))} MB/s (${f0(ms)} ms), CPU ${f1(run.cpuMs / 1000)} s, ` +
+      `peak RSS ${f0((peakBytes ?? run.maxRssBytes) / MB)} MiB`,
   );
 }
 
@@ -360,7 +364,9 @@ try {
     const layout = values["gecko-processes"] ? "processes" : "threads";
     const g = await generateGeckoProfile(path, sized(values["gecko-mb"], 400) * MB, 7, layout);
     await benchInput(
-      `Gecko raw profile (${g.threads} threads${layout === "processes" ? " in a child process written first" : ""}, ${g.samples} samples, ${g.markers} markers)`,
+      `Gecko raw profile (${g.threads} ` +
+        `threads${layout === "processes" ? " in a child process written first" : ""}, ` +
+        `${g.samples} samples, ${g.markers} markers)`,
       "json",
       path,
     );
@@ -369,7 +375,8 @@ try {
     const path = join(dir, "generated.speedscope.json");
     const g = await generateSpeedscope(path, sized(values["speedscope-json-mb"], 400) * MB);
     await benchInput(
-      `speedscope JSON, py-spy's layout (${g.samples} samples in ${g.profiles} profiles, frames last)`,
+      `speedscope JSON, py-spy's layout (${g.samples} samples in ${g.profiles} profiles, ` +
+        `frames last)`,
       "json",
       path,
     );

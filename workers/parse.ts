@@ -76,7 +76,8 @@ async function parse(request: ParseRequest, started: number): Promise<ParseRespo
     await drainPayload(payload.chunks);
     throw new FlameoxError(
       "ARTIFACT_FORMAT_UNKNOWN",
-      `Cannot recognise the format of ${request.display_name}. ${formatsSentence(ADAPTERS.map((a) => a.name))}`,
+      `Cannot recognise the format ` +
+        `of ${request.display_name}. ${formatsSentence(ADAPTERS.map((a) => a.name))}`,
     );
   }
   const provenance = {
