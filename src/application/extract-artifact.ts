@@ -112,8 +112,8 @@ export async function extractArtifact(
       projectCatalog(ws.control.db, commit);
       ws.control.db
         .query(
-          `UPDATE extractions SET status = 'published', adapter = ?, adapter_version = ?, generation_id = ?, limitations_json = ?,
-             summary_json = ?, finished_at = ? WHERE extraction_id = ?`,
+          `UPDATE extractions SET status = 'published', adapter = ?, adapter_version = ?,
+             generation_id = ?, limitations_json = ?, summary_json = ?, finished_at = ? WHERE extraction_id = ?`,
         )
         .run(
           response.adapter,

@@ -115,8 +115,10 @@ export function rebuildControlPlaneFromCorpus(ws: Workspace): RebuildResult {
               .get(entry.generation_id);
             if (!extracted) {
               db.query(
-                `INSERT INTO extractions (extraction_id, run_id, artifact_id, adapter, adapter_version, status, generation_id,
-                   limitations_json, summary_json, started_at, finished_at) VALUES (?, ?, ?, ?, ?, 'published', ?, ?, ?, ?, ?)`,
+                `INSERT INTO extractions (extraction_id, run_id, artifact_id, adapter,
+                   adapter_version, status, generation_id, limitations_json, summary_json,
+                   started_at, finished_at)
+                 VALUES (?, ?, ?, ?, ?, 'published', ?, ?, ?, ?, ?)`,
               ).run(
                 newOperationId(),
                 runId,

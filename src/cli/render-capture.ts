@@ -164,11 +164,10 @@ export function renderCapture(r: CaptureResult): string {
     ),
     ...r.extractions.map(
       (e) =>
-        `extraction ${e.adapter}: ${e.status}${e.generation_id ? ` ${e.generation_id}` : ""} ${Object.entries(
-          e.tables,
-        )
-          .map(([k, n]) => `${k}=${n}`)
-          .join(" ")}${e.error ? ` ${safeText(e.error.message)}` : ""}`,
+        `extraction ${e.adapter}: ${e.status}${e.generation_id ? ` ${e.generation_id}` : ""} \
+${Object.entries(e.tables)
+  .map(([k, n]) => `${k}=${n}`)
+  .join(" ")}${e.error ? ` ${safeText(e.error.message)}` : ""}`,
     ),
     ...(r.validation
       ? [

@@ -35,8 +35,9 @@ export class ArtifactStore {
   register(registration: RegistrationRecord): void {
     this.db
       .query(
-        `INSERT INTO registrations (registration_id, run_id, artifact_id, display_name, kind, media_type, role, producer,
-           producer_version, sensitivity, registered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO registrations (registration_id, run_id, artifact_id, display_name, kind,
+           media_type, role, producer, producer_version, sensitivity, registered_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         registration.registration_id,

@@ -9,7 +9,8 @@ import type { CorpusCommit } from "./corpus-records.ts";
 export function projectCatalog(db: Database, commit: CorpusCommit): void {
   db.exec("DELETE FROM catalog_generations");
   const insert = db.query(
-    `INSERT INTO catalog_generations (generation_id, run_id, artifact_id, adapter, manifest_sha256, tables_json, committed_in)
+    `INSERT INTO catalog_generations (generation_id, run_id, artifact_id, adapter, manifest_sha256,
+       tables_json, committed_in)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   for (const g of commit.generations) {

@@ -19,7 +19,8 @@ export function openRuns(db: Database): OpenRun[] {
     .query(
       `SELECT run_id, run_type, lease_pid, lease_boot_id, lease_start_time, execution_json FROM runs
        WHERE execution_status IN ('planned', 'running') OR capture_status IN ('pending', 'running')
-          OR extraction_status IN ('pending', 'running') OR validation_status IN ('pending', 'running')
+          OR extraction_status IN ('pending', 'running')
+          OR validation_status IN ('pending', 'running')
        ORDER BY created_at`,
     )
     .all() as (Omit<OpenRun, "execution"> & { execution_json: string | null })[];

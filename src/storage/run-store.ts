@@ -77,10 +77,11 @@ export class RunStore {
       value === undefined || value === null ? null : JSON.stringify(value);
     this.db
       .query(
-        `INSERT INTO runs (run_id, run_type, created_at, updated_at, revision, execution_status, capture_status,
-           extraction_status, validation_status, limitations_json, error_json, lease_pid, lease_boot_id, lease_start_time,
-           workload_definition_id, workload_instance_id, source_state_id, environment_id, workload_json, execution_json,
-           source_identity_json, environment_identity_json)
+        `INSERT INTO runs (run_id, run_type, created_at, updated_at, revision, execution_status,
+           capture_status, extraction_status, validation_status, limitations_json, error_json,
+           lease_pid, lease_boot_id, lease_start_time,
+           workload_definition_id, workload_instance_id, source_state_id, environment_id,
+           workload_json, execution_json, source_identity_json, environment_identity_json)
          VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
@@ -123,8 +124,9 @@ export class RunStore {
     const release = change.releaseLease === true;
     this.db
       .query(
-        `UPDATE runs SET updated_at = ?, revision = revision + 1, execution_status = ?, capture_status = ?,
-           extraction_status = ?, validation_status = ?, limitations_json = ?, error_json = ?, execution_json = ?,
+        `UPDATE runs SET updated_at = ?, revision = revision + 1, execution_status = ?,
+           capture_status = ?, extraction_status = ?, validation_status = ?,
+           limitations_json = ?, error_json = ?, execution_json = ?,
            lease_pid = CASE WHEN ? THEN NULL ELSE lease_pid END,
            lease_boot_id = CASE WHEN ? THEN NULL ELSE lease_boot_id END,
            lease_start_time = CASE WHEN ? THEN NULL ELSE lease_start_time END

@@ -23,7 +23,8 @@ export class WorkloadApprovals {
     return (
       (this.db
         .query(
-          `SELECT approval_id, workload, workload_definition_id, approved_at, approved_by FROM workload_approvals
+          `SELECT approval_id, workload, workload_definition_id, approved_at, approved_by
+           FROM workload_approvals
            WHERE workload = ? AND revoked_at IS NULL ORDER BY approved_at DESC, rowid DESC LIMIT 1`,
         )
         .get(workload) as ApprovalRecord | null) ?? null
@@ -33,8 +34,8 @@ export class WorkloadApprovals {
   insert(approval: NewApproval): void {
     this.db
       .query(
-        `INSERT INTO workload_approvals (approval_id, workload, workload_definition_id, canonical_json, approved_at, approved_by, approved_uid)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO workload_approvals (approval_id, workload, workload_definition_id,
+         canonical_json, approved_at, approved_by, approved_uid) VALUES (?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         approval.approval_id,

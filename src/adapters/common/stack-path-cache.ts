@@ -50,8 +50,8 @@ export class StackPathCache {
 
   /**
    * The entry of `path`, or -1 (an entry serves every track: what it records does not depend on
-   * the track; the sums it replays into are the caller's track's). A miss may be followed by `begin`, the frames and
-   * edges the slow path adds, and `end`.
+   * the track; the sums it replays into are the caller's track's). A miss may be followed by
+   * `begin`, the frames and edges the slow path adds, and `end`.
    */
   find(path: readonly number[]): number {
     this.current = -1;

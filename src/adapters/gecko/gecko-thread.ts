@@ -67,7 +67,10 @@ export interface GeckoThread {
   stackPrefix: Int32Array;
   stackFrame: Int32Array;
   sampleCount: number;
-  /** Each sample in order: stack (-1: none), time in ms since the profile's start (NaN: none), weight. */
+  /**
+   * Each sample in order: stack (-1: none), time in ms since the profile's start (NaN: none),
+   * weight.
+   */
   samples(): SampleReader;
   markers: MarkerColumns;
   strings: HostStrings;

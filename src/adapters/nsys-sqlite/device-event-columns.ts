@@ -1,9 +1,10 @@
 /**
  * The events read from an `nsys stats` GPU trace report, or from an Nsight export SQLite
- * cannot order for us (sorted-events.ts), held as columns while they are ordered per track: tracks, categories and names as indexes into small tables of the strings that
- * repeat, times in typed arrays, args as UTF-8 bytes in one growing buffer. A million
- * kernels were a million objects with a JSON string each (a 2M-event export peaked at
- * 1.4 GB); here an event costs about 40 bytes and its args' bytes.
+ * cannot order for us (sorted-events.ts), held as columns while they are ordered per track: tracks,
+ * categories and names as indexes into small tables of the strings that repeat, times in typed
+ * arrays, args as UTF-8 bytes in one growing buffer. A million kernels were a million objects with
+ * a JSON string each (a 2M-event export peaked at 1.4 GB); here an event costs about 40 bytes and
+ * its args' bytes.
  */
 import { GrowableF64, GrowableI32, TextStore } from "../common/growable.ts";
 

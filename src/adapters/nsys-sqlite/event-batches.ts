@@ -185,7 +185,10 @@ function rankOf(values: readonly string[]): Int32Array {
 
 const decoder = new TextDecoder();
 
-/** Args text over `max` UTF-16 units, cut to its first `max` (as the args' text was cut before it was kept as bytes). */
+/**
+ * Args text over `max` UTF-16 units, cut to its first `max` (as the args' text was cut before it
+ * was kept as bytes).
+ */
 function cutChars(bytes: Uint8Array, max: number): Uint8Array {
   const text = decoder.decode(bytes);
   return text.length > max ? encoder.encode(text.slice(0, max)) : bytes;

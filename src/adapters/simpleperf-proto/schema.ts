@@ -16,26 +16,34 @@ message Sample {
     optional uint64 vaddr_in_file = 1;
     optional uint32 file_id = 2;
     optional int32 symbol_id = 3;
-    enum ExecutionType { NATIVE_METHOD = 0; INTERPRETED_JVM_METHOD = 1; JIT_JVM_METHOD = 2; ART_METHOD = 3; }
+    enum ExecutionType { NATIVE_METHOD = 0; INTERPRETED_JVM_METHOD = 1; JIT_JVM_METHOD = 2; \
+ART_METHOD = 3; }
     optional ExecutionType execution_type = 4 [default = NATIVE_METHOD];
   }
   repeated CallChainEntry callchain = 3;
   optional uint64 event_count = 4;
   optional uint32 event_type_id = 5;
-  message UnwindingResult { optional uint32 raw_error_code = 1; optional uint64 error_addr = 2; optional uint32 error_code = 3; }
+  message UnwindingResult { optional uint32 raw_error_code = 1; optional uint64 error_addr = 2; \
+optional uint32 error_code = 3; }
   optional UnwindingResult unwinding_result = 6;
 }
 message LostSituation { optional uint64 sample_count = 1; optional uint64 lost_count = 2; }
-message File { optional uint32 id = 1; optional string path = 2; repeated string symbol = 3; repeated string mangled_symbol = 4; }
-message Thread { optional uint32 thread_id = 1; optional uint32 process_id = 2; optional string thread_name = 3; }
+message File { optional uint32 id = 1; optional string path = 2; repeated string symbol = 3; \
+repeated string mangled_symbol = 4; }
+message Thread { optional uint32 thread_id = 1; optional uint32 process_id = 2; optional string \
+thread_name = 3; }
 message MetaInfo {
-  repeated string event_type = 1; optional string app_package_name = 2; optional string app_type = 3;
-  optional string android_sdk_version = 4; optional string android_build_type = 5; optional bool trace_offcpu = 6;
+  repeated string event_type = 1; optional string app_package_name = 2; optional string app_type = \
+3;
+  optional string android_sdk_version = 4; optional string android_build_type = 5; optional bool \
+trace_offcpu = 6;
 }
-message ContextSwitch { optional bool switch_on = 1; optional uint64 time = 2; optional uint32 thread_id = 3; }
+message ContextSwitch { optional bool switch_on = 1; optional uint64 time = 2; optional uint32 \
+thread_id = 3; }
 message Record {
   oneof record_data {
-    Sample sample = 1; LostSituation lost = 2; File file = 3; Thread thread = 4; MetaInfo meta_info = 5; ContextSwitch context_switch = 6;
+    Sample sample = 1; LostSituation lost = 2; File file = 3; Thread thread = 4; MetaInfo \
+meta_info = 5; ContextSwitch context_switch = 6;
   }
 }
 `;

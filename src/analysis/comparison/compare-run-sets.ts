@@ -118,9 +118,8 @@ function refusePooledScopes(members: MemberSamples[], scope: string | null, side
     `The ${side} samples span ${scopes.length} benchmarks (${scopes
       .slice(0, 10)
       .map((x) => JSON.stringify(x))
-      .join(
-        ", ",
-      )}${scopes.length > 10 ? ", …" : ""}); pooling them as blocks would mix different measurements. Pass scope (or baseline_scope and candidate_scope)`,
+      .join(", ")}${scopes.length > 10 ? ", …" : ""}); pooling them as blocks would mix different \
+measurements. Pass scope (or baseline_scope and candidate_scope)`,
     {
       details: { field: "scope", scopes: scopes.slice(0, 50) },
     },

@@ -61,22 +61,27 @@ const GLUE = `
 (function(){
   var data = JSON.parse(document.getElementById("flameox-data").textContent);
   var meta = data.meta, root = data.root, total = root.value;
-  (function sum(n){ var t = n.value; (n.children||[]).forEach(function(c){ t += sum(c); }); n.total = t; return t; })(root);
+  (function sum(n){ var t = n.value; (n.children||[]).forEach(function(c){ t += sum(c); }); \
+n.total = t; return t; })(root);
   total = root.total || 1;
   function fmt(v){
-    if (meta.unit === "ns") { var u=[["s",1e9],["ms",1e6],["µs",1e3]]; for (var i=0;i<u.length;i++) if (v>=u[i][1]) return (v/u[i][1]).toFixed(2)+" "+u[i][0]; return v+" ns"; }
-    if (meta.unit === "bytes") { var b=[["GiB",1073741824],["MiB",1048576],["KiB",1024]]; for (var j=0;j<b.length;j++) if (v>=b[j][1]) return (v/b[j][1]).toFixed(2)+" "+b[j][0]; return v+" B"; }
+    if (meta.unit === "ns") { var u=[["s",1e9],["ms",1e6],["µs",1e3]]; for (var \
+i=0;i<u.length;i++) if (v>=u[i][1]) return (v/u[i][1]).toFixed(2)+" "+u[i][0]; return v+" ns"; }
+    if (meta.unit === "bytes") { var b=[["GiB",1073741824],["MiB",1048576],["KiB",1024]]; for (var \
+j=0;j<b.length;j++) if (v>=b[j][1]) return (v/b[j][1]).toFixed(2)+" "+b[j][0]; return v+" B"; }
     return v + " " + meta.unit;
   }
   var HUE = {kernel:28, native:4, javascript:48, python:205, go:180, trace:268, other:0};
-  function hash(s){ var h=0; for (var i=0;i<s.length;i++) h=(h*31+s.charCodeAt(i))|0; return Math.abs(h); }
+  function hash(s){ var h=0; for (var i=0;i<s.length;i++) h=(h*31+s.charCodeAt(i))|0; return \
+Math.abs(h); }
   function colour(d){
     if (d.highlight) return "#e600e6";
     var n = d.data;
     if (meta.differential) {
       var s = Math.min(1, Math.abs(n.delta||0) / (data.maxDelta||1));
       var c = Math.round(255 - 200*s);
-      return (n.delta||0) > 0 ? "rgb(255,"+c+","+c+")" : (n.delta||0) < 0 ? "rgb("+c+","+c+",255)" : "rgb(235,235,235)";
+      return (n.delta||0) > 0 ? "rgb(255,"+c+","+c+")" : (n.delta||0) < 0 ? "rgb("+c+","+c+",255)" \
+: "rgb(235,235,235)";
     }
     if (n.kind === "other") return "hsl(0,0%,"+(70+hash(n.name)%15)+"%)";
     return "hsl("+HUE[n.kind]+","+(60+hash(n.name)%25)+"%,"+(55+hash(n.name)%15)+"%)";
@@ -84,20 +89,24 @@ const GLUE = `
   function label(d){
     var n = d.data, pct = (100*d.value/total).toFixed(2);
     var text = n.name + "\\n" + fmt(d.value) + " (" + pct + "%) total, " + fmt(n.value) + " self";
-    if (meta.differential) text += "\\nchange " + ((n.delta||0)*100).toFixed(2) + " points of the total";
+    if (meta.differential) text += "\\nchange " + ((n.delta||0)*100).toFixed(2) + " points of the \
+total";
     return text;
   }
   var el = document.getElementById("chart");
-  var chart = flamegraph().width(Math.max(200, (el.clientWidth || 1232) - 32)).cellHeight(18).minFrameSize(1)
+  var chart = flamegraph().width(Math.max(200, (el.clientWidth || 1232) - \
+32)).cellHeight(18).minFrameSize(1)
     .selfValue(true).inverted(meta.icicle).title("").label(label).transitionDuration(0)
     .setDetailsElement(document.getElementById("details"));
   chart.setColorMapper(function(d){ return colour(d); });
   d3.select("#chart").datum(root).call(chart);
   window.flameoxChart = chart;
   var input = document.getElementById("search");
-  document.getElementById("search-form").addEventListener("submit", function(e){ e.preventDefault(); chart.search(input.value); });
+  document.getElementById("search-form").addEventListener("submit", function(e){ \
+e.preventDefault(); chart.search(input.value); });
   document.getElementById("reset").addEventListener("click", function(){ chart.resetZoom(); });
-  document.getElementById("clear").addEventListener("click", function(){ input.value=""; chart.clear(); });
+  document.getElementById("clear").addEventListener("click", function(){ input.value=""; \
+chart.clear(); });
   // A link can carry a search: page.html#search=sortNumbers opens with the matches highlighted.
   var m = /^#search=(.+)$/.exec(location.hash);
   if (m) { input.value = decodeURIComponent(m[1]); chart.search(input.value); }
@@ -136,8 +145,10 @@ export function renderFlamegraphHtml(root: FlameNode, meta: PictureMeta): string
 <body>
 <header><h1>${escapeHtml(meta.title)}</h1>
 <ul class="notes">${meta.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join("")}</ul>
-<div id="controls"><form id="search-form"><input id="search" type="search" placeholder="search (regex)" aria-label="search"> <button type="submit">Search</button></form>
-<button id="reset" type="button">Reset zoom</button><button id="clear" type="button">Clear</button><span id="legend">${legend(meta)}</span></div></header>
+<div id="controls"><form id="search-form"><input id="search" type="search" placeholder="search \
+(regex)" aria-label="search"> <button type="submit">Search</button></form>
+<button id="reset" type="button">Reset zoom</button><button id="clear" \
+type="button">Clear</button><span id="legend">${legend(meta)}</span></div></header>
 <div id="chart"></div><div id="details"></div>
 <script type="application/json" id="flameox-data">${scriptJson(data)}</script>
 <script>${inlineScript(selectionScript)}</script>

@@ -90,29 +90,48 @@ export function renderFlamegraphSvg(
     .map((note, i) => `<text x="${PAD}" y="${40 + i * 14}" class="note">${esc(note)}</text>`)
     .join("");
   return `<?xml version="1.0" standalone="no"?>
-<svg version="1.1" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" xmlns="http://www.w3.org/2000/svg">
-<style>text{font:${FONT_PX}px ui-monospace,monospace;fill:#000;pointer-events:none}.note{fill:#555}.title{font-size:15px}
-.f rect{stroke:#fff;stroke-width:.5;cursor:pointer}.f:hover rect{stroke:#000}.hl rect{fill:#e600e6}#search,#reset{cursor:pointer;fill:#36c;pointer-events:all}</style>
+<svg version="1.1" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" \
+xmlns="http://www.w3.org/2000/svg">
+<style>text{font:${FONT_PX}px \
+ui-monospace,monospace;fill:#000;pointer-events:none}.note{fill:#555}.title{font-size:15px}
+.f rect{stroke:#fff;stroke-width:.5;cursor:pointer}.f:hover rect{stroke:#000}.hl \
+rect{fill:#e600e6}#search,#reset{cursor:pointer;fill:#36c;pointer-events:all}</style>
 <rect width="100%" height="100%" fill="#fff"/>
 <text x="${PAD}" y="20" class="title">${esc(meta.title)}</text>
-<text id="search" x="${width - 160}" y="20">Search</text><text id="reset" x="${width - 90}" y="20">Reset zoom</text>
+<text id="search" x="${width - 160}" y="20">Search</text><text id="reset" x="${width - 90}" \
+y="20">Reset zoom</text>
 ${notes}
 <g id="frames">${boxes.join("\n")}</g>
 <script><![CDATA[
 (function(){
   var W=${width - 2 * PAD}, P=${PAD}, C=${CHAR_PX};
   var gs=[].slice.call(document.querySelectorAll("g.f"));
-  function label(g,x,w){var t=g.querySelector("text"),n=g.getAttribute("data-name");if(n===null){n=g.querySelector("title").textContent.replace(/ \\([^()]*\\)$/,"");g.setAttribute("data-name",n);}var f=Math.floor((w-6)/C);t.textContent=f>=3?(n.length<=f?n:n.slice(0,f-2)+".."):"";t.setAttribute("x",x+3);}
-  function zoom(sel){var x0=+sel.getAttribute("data-x"),w0=+sel.getAttribute("data-w"),d0=+sel.getAttribute("data-d"),k=W/w0;
-    gs.forEach(function(g){var x=+g.getAttribute("data-x"),w=+g.getAttribute("data-w"),d=+g.getAttribute("data-d"),r=g.querySelector("rect");
+  function label(g,x,w){var \
+t=g.querySelector("text"),n=g.getAttribute("data-name");\
+if(n===null){n=g.querySelector("title").textContent.replace(/ \\([^()]*\\)$/,"");\
+g.setAttribute("data-name",n);}var f=Math.floor((w-6)/C);\
+t.textContent=f>=3?(n.length<=f?n:n.slice(0,f-2)+".."):"";t.setAttribute("x",x+3);}
+  function zoom(sel){var \
+x0=+sel.getAttribute("data-x"),w0=+sel.getAttribute("data-w"),d0=+sel.getAttribute("data-d"),k=W/w0;
+    gs.forEach(function(g){var \
+x=+g.getAttribute("data-x"),w=+g.getAttribute("data-w"),d=+g.getAttribute("data-d"),\
+r=g.querySelector("rect");
       var inside=x>=x0-1e-6&&x+w<=x0+w0+1e-6;
-      if(d<d0||!inside){g.style.opacity=d<d0&&x<=x0+1e-6&&x+w>=x0+w0-1e-6?"0.5":"0";if(g.style.opacity==="0"){g.style.display="none";return;}}
-      g.style.display="";var nx=d<d0?P:P+(x-x0)*k,nw=d<d0?W:w*k;r.setAttribute("x",nx);r.setAttribute("width",nw);label(g,nx,nw);});}
-  function reset(){gs.forEach(function(g){var x=+g.getAttribute("data-x"),w=+g.getAttribute("data-w"),r=g.querySelector("rect");g.style.display="";g.style.opacity="";r.setAttribute("x",x);r.setAttribute("width",w);label(g,x,w);});}
+      if(d<d0||!inside){g.style.opacity=d<d0&&x<=x0+1e-6&&x+w>=x0+w0-1e-6?"0.5":"0";\
+if(g.style.opacity==="0"){g.style.display="none";return;}}
+      g.style.display="";var \
+nx=d<d0?P:P+(x-x0)*k,nw=d<d0?W:w*k;r.setAttribute("x",nx);r.setAttribute("width",nw);label(g,nx,\
+nw);});}
+  function reset(){gs.forEach(function(g){var \
+x=+g.getAttribute("data-x"),w=+g.getAttribute("data-w"),r=g.querySelector("rect");\
+g.style.display="";g.style.opacity="";r.setAttribute("x",x);r.setAttribute("width",w);label(g,x,w);\
+});}
   gs.forEach(function(g){g.addEventListener("click",function(){zoom(g);});});
   document.getElementById("reset").addEventListener("click",reset);
-  document.getElementById("search").addEventListener("click",function(){var term=prompt("Search (regular expression)");if(term===null)return;var re;try{re=new RegExp(term);}catch(e){return;}
-    gs.forEach(function(g){var n=g.querySelector("title").textContent;g.classList.toggle("hl",term!==""&&re.test(n));});});
+  document.getElementById("search").addEventListener("click",function(){var term=prompt("Search \
+(regular expression)");if(term===null)return;var re;try{re=new RegExp(term);}catch(e){return;}
+    gs.forEach(function(g){var \
+n=g.querySelector("title").textContent;g.classList.toggle("hl",term!==""&&re.test(n));});});
 })();
 ]]></script>
 </svg>

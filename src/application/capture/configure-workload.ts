@@ -132,8 +132,8 @@ export function configureWorkload(
     writeAtomically(workloadFilePath(ws.paths.projectRoot), edited.text);
     ws.control.db
       .query(
-        `INSERT INTO configuration_changes (change_id, recorded_at, source, operation, workload, previous_configuration_id,
-           configuration_id, workload_definition_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO configuration_changes (change_id, recorded_at, source, operation, workload,
+           previous_configuration_id, configuration_id, workload_definition_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         newOperationId(),

@@ -170,8 +170,8 @@ function reconcile(
         if (!row) continue;
         ws.control.db
           .query(
-            `UPDATE extractions SET status = 'published', adapter = ?, adapter_version = ?, generation_id = ?, limitations_json = ?,
-               summary_json = ?, finished_at = ? WHERE extraction_id = ?`,
+            `UPDATE extractions SET status = 'published', adapter = ?, adapter_version = ?,
+               generation_id = ?, limitations_json = ?, summary_json = ?, finished_at = ? WHERE extraction_id = ?`,
           )
           .run(
             manifest.extractor.name,
@@ -242,7 +242,8 @@ function closeOrphanedExtractions(ws: Workspace): number {
     return ws.control.db
       .query(
         `UPDATE extractions SET status = 'failed', error_json = ?, finished_at = ?
-         WHERE status = 'running' AND run_id IN (SELECT run_id FROM runs WHERE extraction_status NOT IN ('pending', 'running'))`,
+         WHERE status = 'running' AND run_id IN (SELECT run_id FROM runs 
+           WHERE extraction_status NOT IN ('pending', 'running'))`,
       )
       .run(JSON.stringify({ code: "RUN_ABANDONED", message }), nowIso()).changes;
   });
