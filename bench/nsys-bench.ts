@@ -104,7 +104,10 @@ async function importWith(cli: string, workspace: string, path: string): Promise
   const worker = result.extraction.worker;
   const stages = worker.stages_ms ?? {};
   console.log(
-    `    ${f0(run.wallMs)} ms end to end, CPU ${f1(run.cpuMs / 1000)} s; worker peak ${f0((worker.max_rss_bytes ?? 0) / MB)} MiB (cap ${worker.memory_cap_bytes ? `${f0(worker.memory_cap_bytes / MB)} MiB` : "none"}), encode threads ${worker.encode_threads}; ${result.extraction.status}, rows ${Object.entries(
+    `    ${f0(run.wallMs)} ms end to end, CPU ${f1(run.cpuMs / 1000)} s; worker peak \
+${f0((worker.max_rss_bytes ?? 0) / MB)} MiB (cap \
+${worker.memory_cap_bytes ? `${f0(worker.memory_cap_bytes / MB)} MiB` : "none"}), encode threads \
+${worker.encode_threads}; ${result.extraction.status}, rows ${Object.entries(
       result.extraction.tables,
     )
       .map(([t, n]) => `${t}=${n}`)

@@ -86,7 +86,8 @@ async function script(body: string): Promise<Measured> {
 function encodeOnlyProbe(generationId: string): Promise<Measured> {
   return script(`import { readdirSync, readFileSync, existsSync } from "node:fs";
     import { join } from "node:path";
-    import { initParquet, parquetToIpcStream, writeParquetFromIpc } from ${JSON.stringify(join(repo, "src/storage/parquet.ts"))};
+    import { initParquet, parquetToIpcStream, writeParquetFromIpc } from \
+${JSON.stringify(join(repo, "src/storage/parquet.ts"))};
     await initParquet();
     const root = ${JSON.stringify(join(dir, ".diagnostics", "evidence"))};
     let ms = 0;
@@ -113,14 +114,19 @@ function jsonParseProbe(path: string): Promise<Measured> {
 function previousParserProbe(path: string, kind: "json" | "otlp" | "perfetto"): Promise<Measured> {
   if (kind === "json") {
     // The whole-payload TypeScript parsers are kept as the tests' reference implementations.
-    return script(`import { detectAdapter } from ${JSON.stringify(join(repo, "src/adapters/registry.ts"))};
-      import { DEFAULT_ADAPTER_LIMITS } from ${JSON.stringify(join(repo, "src/adapters/adapter.ts"))};
-      import { chromeTraceReference } from ${JSON.stringify(join(repo, "tests/adapters/reference-chrome-trace/reference-adapter.ts"))};
-      import { cpuProfileReference } from ${JSON.stringify(join(repo, "tests/adapters/reference-v8-cpuprofile/reference-adapter.ts"))};
+    return script(`import { detectAdapter } from \
+${JSON.stringify(join(repo, "src/adapters/registry.ts"))};
+      import { DEFAULT_ADAPTER_LIMITS } from \
+${JSON.stringify(join(repo, "src/adapters/adapter.ts"))};
+      import { chromeTraceReference } from \
+${JSON.stringify(join(repo, "tests/adapters/reference-chrome-trace/reference-adapter.ts"))};
+      import { cpuProfileReference } from \
+${JSON.stringify(join(repo, "tests/adapters/reference-v8-cpuprofile/reference-adapter.ts"))};
       const t = performance.now(); const bytes = await Bun.file(${JSON.stringify(path)}).bytes();
       const head = new TextDecoder().decode(bytes.subarray(0, 65536));
       const adapter = detectAdapter({ head, displayName: ${JSON.stringify(path)} });
-      const reference = [chromeTraceReference, cpuProfileReference].find((r) => r.name === adapter.name) ?? adapter;
+      const reference = [chromeTraceReference, cpuProfileReference].find((r) => r.name === \
+adapter.name) ?? adapter;
       reference.extract({ bytes, displayName: "bench", limits: DEFAULT_ADAPTER_LIMITS });
       console.log(performance.now() - t);`);
   }
@@ -130,7 +136,8 @@ function previousParserProbe(path: string, kind: "json" | "otlp" | "perfetto"): 
       : "tests/adapters/reference-perfetto/perfetto-schema.ts";
   const type = kind === "otlp" ? "ExportTraceServiceRequest" : "Trace";
   return script(`import { ${type} as T } from ${JSON.stringify(join(repo, schema))};
-    const t = performance.now(); T.decode(await Bun.file(${JSON.stringify(path)}).bytes()); console.log(performance.now() - t);`);
+    const t = performance.now(); T.decode(await Bun.file(${JSON.stringify(path)}).bytes()); \
+console.log(performance.now() - t);`);
 }
 
 async function bench(

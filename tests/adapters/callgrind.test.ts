@@ -185,8 +185,8 @@ describe("callgrind corpus", () => {
       expect([...self.values()].reduce((a, b) => a + b, 0)).toBe(want.total);
       expect([evidence.producer, evidence.producerVersion]).toEqual(["callgrind", "3.19.0"]);
       expect(evidence.limitations.map((l) => l.code)).not.toContain("totals_mismatch");
-      // Recursion levels are separate functions (fib, fib'2); fib'2's calls to itself stay out of its
-      // inclusive value.
+      // Recursion levels are separate functions (fib, fib'2); fib'2's calls to itself stay out of
+      // its inclusive value.
       const incl = byFunction(evidence, "instructions", "inclusive_value");
       expect([incl.get("fib"), incl.get("fib'2"), self.get("fib'2")]).toEqual([
         2_175_707, 2_175_689, 2_175_689,

@@ -73,8 +73,8 @@ describe("OTLP/JSON Lines (the Collector's file exporter)", () => {
         displayName: "traces.jsonl",
         limits: DEFAULT_ADAPTER_LIMITS,
       });
-      // Independently: span names in file order, each with the index of its resource counted over all
-      // lines.
+      // Independently: span names in file order, each with the index of its resource counted over
+      // all lines.
       const want: [string, number][] = [];
       let base = 0;
       for (const raw of raws) {
@@ -184,8 +184,8 @@ describe("OTLP protobuf corpus", () => {
         Buffer.concat([...bodies.map(frame), frame(new Uint8Array(0)), frame(bodies[0]!)]),
       );
       expect(detect(bytes, "traces.bin")).toBe("otlp-protobuf");
-      // Independently: each body decoded by protobufjs, spans in file order, resource indexes counted
-      // across bodies.
+      // Independently: each body decoded by protobufjs, spans in file order, resource indexes
+      // counted across bodies.
       const want: [string, number][] = [];
       let base = 0;
       for (const body of [...bodies, bodies[0]!]) {

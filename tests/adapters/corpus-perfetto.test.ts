@@ -385,8 +385,8 @@ describe("perfetto trace built with protobufjs", () => {
             extra_counter_values: [10, 11],
           },
         },
-        // Another sequence clearing its state leaves the total alone; the describing sequence's clear
-        // restarts it from 0.
+        // Another sequence clearing its state leaves the total alone; the describing sequence's
+        // clear restarts it from 0.
         {
           trusted_packet_sequence_id: 4,
           sequence_flags: 1,
@@ -468,8 +468,8 @@ describe("perfetto trace built with protobufjs", () => {
       expect(
         evidence.limitations.find((l) => l.code === "extra_counters_without_track")?.count,
       ).toBe(1);
-      // The thread_time counter (COUNTER_THREAD_TIME_NS) read at the B (5000) and the E (12000) gives
-      // the slice's thread time.
+      // The thread_time counter (COUNTER_THREAD_TIME_NS) read at the B (5000) and the E (12000)
+      // gives the slice's thread time.
       expect(traceEventBufferRows(evidence).find((r) => r.name === "work")).toMatchObject({
         phase: "B",
         dur_ns: "300",

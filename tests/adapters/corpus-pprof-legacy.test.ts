@@ -281,7 +281,8 @@ describe("pprof-legacy corpus", () => {
       const names = new Set(rowsOf(evidence.tables.frames).map((f) => f.function as string));
       const outermost = new Set(records.map((r) => hex(r.pcs[r.pcs.length - 1]! - 1n)));
       for (const name of outermost) expect(names).toContain(name);
-      // Frames found second (then third) in every record were pushed by the signal handler: dropped.
+      // Frames found second (then third) in every record were pushed by the signal handler:
+      // dropped.
       for (const depth of [1, 2]) {
         const common = records[0]!.pcs[depth]!;
         expect(records.every((r) => r.pcs[depth] === common)).toBe(true);

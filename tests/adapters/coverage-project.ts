@@ -52,13 +52,15 @@ function python(dir: string, args: string[], env: Record<string, string> = {}): 
 const READ_API = `
 import json, sys, coverage
 data = coverage.CoverageData(basename=sys.argv[1]); data.read()
-out = {f: {"lines": sorted(data.lines(f) or []), "arcs": sorted(data.arcs(f) or [])} for f in data.measured_files()}
+out = {f: {"lines": sorted(data.lines(f) or []), "arcs": sorted(data.arcs(f) or [])} for f in \
+data.measured_files()}
 contexts = sorted(data.measured_contexts())
 by_context = {}
 for c in contexts:
     data.set_query_contexts(["^" + c.replace(".", "[.]") + "$"])
     by_context[c] = {f: sorted(data.lines(f) or []) for f in data.measured_files() if data.lines(f)}
-print(json.dumps({"files": out, "contexts": contexts, "by_context": by_context, "has_arcs": data.has_arcs()}))
+print(json.dumps({"files": out, "contexts": contexts, "by_context": by_context, "has_arcs": \
+data.has_arcs()}))
 `;
 
 /** One measured pytest run in a copy of the project under `dir`. */

@@ -170,7 +170,8 @@ describe("gecko adapter", () => {
     () => {
       const file = files.find((f) => f.name.includes("samply-ls"))!;
       const evidence = extract(loadPayload(file.path));
-      // samply's first thread (perf-exec) has no samples; ls's samples are on its own pid:tid track.
+      // samply's first thread (perf-exec) has no samples; ls's samples are on its own pid:tid
+      // track.
       expect([
         ...new Set(
           rowsOf(evidence.tables.frame_measurements).map((m) => `${m.track_id} ${m.process_name}`),

@@ -221,8 +221,8 @@ describe("heapprofd heap profiles", () => {
       const evidence = extract(bytes);
       const want = referenceHeap(bytes);
       expect(measured(evidence)).toEqual(want);
-      // Read by hand from the last dump of process 42's malloc heap: callstack 1 holds 4000 bytes in
-      // use, 2 holds 500, 3 holds 128.
+      // Read by hand from the last dump of process 42's malloc heap: callstack 1 holds 4000 bytes
+      // in use, 2 holds 500, 3 holds 128.
       expect(want.get("inuse_space")!.get("alloc_big@track:heap:42:libc.malloc")).toEqual([
         4000, 4128,
       ]);

@@ -402,14 +402,14 @@ describe("atrace marks", () => {
         // global (2) on sequence 9: each bundle's pair is read after its events. The first
         // bundle's marks precede every pair, so they use the earliest (its own).
         bundle(9, 2, [1_000, 2_001_000], print(500, 100, "I|100|g1\n")),
-        // A later bundle: its marks after the first pair use the first pair, even though the bundle's
-        // own pair is newer.
+        // A later bundle: its marks after the first pair use the first pair, even though the
+        // bundle's own pair is newer.
         bundle(9, 2, [3_000, 2_002_500], print(2_000, 100, "I|100|g2\n")),
         // Another sequence's pairs do not apply: sequence 8's global clock has none, so its mark is
         // dropped.
         bundle(8, 2, null, print(2_500, 100, "I|100|lost\n")),
-        // The pair may come after the events in the bytes (protobufjs writes fields in number order,
-        // so here it does).
+        // The pair may come after the events in the bytes (protobufjs writes fields in number
+        // order, so here it does).
         bundle(
           9,
           2,

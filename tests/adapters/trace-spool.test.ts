@@ -197,7 +197,8 @@ describe("trace spool: spill files", () => {
         // 12,000 events later (its end is written into the spilled block), and "step" B/E
         // pairs end while still buffered.
         // Every B and E reads the thread clock, which runs at half the wall clock: thread times
-        // must survive the overflow, including "phase", whose end is written into its spilled block.
+        // must survive the overflow, including "phase", whose end is written into its spilled
+        // block.
         const events: Record<string, unknown>[] = [
           { ph: "B", name: "thread-main", pid: 1, tid: 1, ts: 0, tts: 0 },
         ];

@@ -42,12 +42,14 @@ def connect(path):
         return False
 def dgram_pair_send(path):
     try:
-        a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM); a.sendto(b"x", path); return True
+        a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM); a.sendto(b"x", path); return \
+True
     except OSError:
         return False
 def stream_pair():
     try:
-        a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM); a.sendall(b"x"); return b.recv(1) == b"x"
+        a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM); a.sendall(b"x"); return \
+b.recv(1) == b"x"
     except OSError:
         return False
 # socket(AF_UNIX) through the 32-bit entry (int 0x80, i386 socket = 359), from code written
@@ -55,7 +57,8 @@ def stream_pair():
 # kills it (None then).
 I386 = """
 import ctypes, mmap
-code = bytes([0x53, 0xb8,0x67,0x01,0,0, 0xbb,1,0,0,0, 0xb9,1,0,0,0, 0x31,0xd2, 0xcd,0x80, 0x5b, 0xc3])
+code = bytes([0x53, 0xb8,0x67,0x01,0,0, 0xbb,1,0,0,0, 0xb9,1,0,0,0, 0x31,0xd2, 0xcd,0x80, 0x5b, \
+0xc3])
 buf = mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
 buf.write(code)
 print(ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.addressof(ctypes.c_char.from_buffer(buf)))())
@@ -78,9 +81,12 @@ def readable(path):
         return False
 status = open("/proc/self/status").read()
 cap_eff = [l.split()[1] for l in status.splitlines() if l.startswith("CapEff")][0]
-print(json.dumps({"remount": remount, "write_outside": write(outside), "write_writable": write(writable),
-  "read_root": os.path.exists(secret), "tmp_socket": connect(tmp_sock), "run_socket": connect(run_sock),
-  "project_socket": connect(project_sock), "var_socket": connect(var_sock), "dgram_pair_send": dgram_pair_send(dgram_sock),
+print(json.dumps({"remount": remount, "write_outside": write(outside), "write_writable": \
+write(writable),
+  "read_root": os.path.exists(secret), "tmp_socket": connect(tmp_sock), "run_socket": \
+connect(run_sock),
+  "project_socket": connect(project_sock), "var_socket": connect(var_sock), "dgram_pair_send": \
+dgram_pair_send(dgram_sock),
   "stream_pair": stream_pair(), "io_uring_enosys": io_uring_enosys(), "i386_socket": i386_socket(),
   "capabilities": int(cap_eff, 16) != 0, "shadow": readable("/etc/shadow")}))
 `;

@@ -23,7 +23,12 @@ argv = ["bun", "workloads/allocate.js", "8"]
 environment = { PATH = "${dirname(process.execPath)}:/usr/bin:/bin" }
 
 [workloads.sandboxed]
-argv = ["node", "-e", "const fs=require('fs');fs.writeFileSync('out/ok.txt','ok');for(const p of ['escape.txt','.diagnostics/x']){try{fs.writeFileSync(p,'x');console.log('wrote',p)}catch(e){console.log('refused',p,e.code)}}try{console.log('store',fs.readdirSync('.diagnostics').length)}catch(e){console.log('store',e.code)}require('net').connect(80,'1.1.1.1').on('error',e=>console.log('net',e.code)).on('connect',()=>console.log('net connected'))"]
+argv = ["node", "-e", "const fs=require('fs');fs.writeFileSync('out/ok.txt','ok');for(const p of \
+['escape.txt','.diagnostics/x']){try{fs.writeFileSync(p,'x');console.log('wrote',\
+p)}catch(e){console.log('refused',p,e.code)}}try{console.log('store',\
+fs.readdirSync('.diagnostics').length)}catch(e){console.log('store',\
+e.code)}require('net').connect(80,'1.1.1.1').on('error',e=>console.log('net',e.code)).on('connect',\
+()=>console.log('net connected'))"]
 writable_paths = ["out"]
 timeout_seconds = 20
 `;

@@ -30,7 +30,8 @@ writable_paths = ["out"]
 const SOCKET_PROBE = `
 import json, socket
 try:
-    s = socket.socket(socket.AF_UNIX); s.settimeout(2); s.connect("daemon.sock"); s.close(); ok = True
+    s = socket.socket(socket.AF_UNIX); s.settimeout(2); s.connect("daemon.sock"); s.close(); ok = \
+True
 except OSError:
     ok = False
 with open("out/socket.json", "w") as f: json.dump({"project_socket": ok}, f)
@@ -46,9 +47,11 @@ def attempt(fn):
 def write(path):
     with open(path, "w") as f: f.write("planted")
 def connect():
-    s = socket.socket(socket.AF_UNIX); s.settimeout(2); s.connect(${JSON.stringify(SOCKET)}); s.close()
+    s = socket.socket(socket.AF_UNIX); s.settimeout(2); s.connect(${JSON.stringify(SOCKET)}); \
+s.close()
 result = {
-  "remount": subprocess.run(["mount", "-o", "remount,rw", "/"], capture_output=True).returncode == 0,
+  "remount": subprocess.run(["mount", "-o", "remount,rw", "/"], capture_output=True).returncode == \
+0,
   "write_project": attempt(lambda: write("planted.txt")),
   "read_root": os.path.exists(${JSON.stringify(SECRET)}),
   "host_socket": attempt(connect),

@@ -120,7 +120,8 @@ describe("source identity runs nothing from the repository", () => {
         expect(seen.has(now.source_state_id)).toBe(false);
         seen.add(now.source_state_id);
       };
-      // Same size, and the modification time set back: the index's cached stat data must not hide it.
+      // Same size, and the modification time set back: the index's cached stat data must not hide
+      // it.
       await step(() => {
         const before = statSync(join(root, "src", "main.txt"));
         writeFileSync(join(root, "src", "main.txt"), "hellO\n");

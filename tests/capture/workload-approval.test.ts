@@ -204,7 +204,8 @@ describe("approval in the capture service", () => {
       await expect(
         capture.plan({ adapter: "command", workload: "boxed", containment: "trusted_local" }),
       ).rejects.toMatchObject({ code: "EXECUTION_REFUSED" });
-      // Dropping the declared containment is an edit like any other: the approval no longer applies.
+      // Dropping the declared containment is an edit like any other: the approval no longer
+      // applies.
       writeFileSync(file(), readFileSync(file(), "utf8").replace('containment = "managed"\n', ""));
       expect(capture.showWorkload("boxed").approval.state).toBe("stale");
       expect(capture.showWorkload("boxed").workload.workload_definition_id).toBe(

@@ -262,7 +262,8 @@ describe("flameox CLI", () => {
   test(
     "trace window items carry each slice's thread CPU time where the producer measured " + "it",
     async () => {
-      // Hand-made: an X with tdur, a B/E pair with tts (the thread ran 3 of its 10 µs), an X without.
+      // Hand-made: an X with tdur, a B/E pair with tts (the thread ran 3 of its 10 µs), an X
+      // without.
       const events = [
         { ph: "X", name: "compute", pid: 1, tid: 1, ts: 100, dur: 20, tdur: 18.5 },
         { ph: "B", name: "wait", pid: 1, tid: 1, ts: 130, tts: 1000 },

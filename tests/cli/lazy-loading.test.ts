@@ -23,7 +23,8 @@ afterAll(() => dir.cleanup());
  */
 function loadedBy(commands: string[][], pattern: RegExp): string[] {
   const probe = `const { runCli } = await import(${JSON.stringify(main)});
-    for (const argv of ${JSON.stringify(commands)}) { const code = await runCli(argv); if (code !== 0) throw new Error(argv.join(" ") + " exited " + code); }
+    for (const argv of ${JSON.stringify(commands)}) { const code = await runCli(argv); if (code \
+!== 0) throw new Error(argv.join(" ") + " exited " + code); }
     const pattern = new RegExp(${JSON.stringify(pattern.source)});
     console.log(JSON.stringify(Object.keys(require.cache).filter((p) => pattern.test(p))));`;
   const r = Bun.spawnSync([process.execPath, "-e", probe], {

@@ -116,7 +116,8 @@ describe("what the MCP server loads before its first answers", () => {
       await client.connect(b);
       const atInitialize = globalThis.$ark?.resolvedConfig?.jitless ?? "arktype not loaded";
       await client.callTool({ name: "workspace_status", arguments: {} });
-      console.log(JSON.stringify({ atInitialize, afterCall: globalThis.$ark?.resolvedConfig?.jitless ?? null }));
+      console.log(JSON.stringify({ atInitialize, afterCall: \
+globalThis.$ark?.resolvedConfig?.jitless ?? null }));
       await client.close(); session.close();
     `;
     const dir = tempDir("flameox-validator-mode-");

@@ -40,7 +40,8 @@ const SEPARATOR = "\u0000end of command\u0000";
 function cliBatch(commands: string[][]): { code: number; json: Json }[] {
   const probe = `const { writeSync } = await import("node:fs");
     const { runCli } = await import(${JSON.stringify(join(REPO, "src", "cli", "main.ts"))});
-    for (const argv of ${JSON.stringify(commands)}) { const code = await runCli(argv); writeSync(1, ${JSON.stringify(SEPARATOR)} + code + "\\n"); }`;
+    for (const argv of ${JSON.stringify(commands)}) { const code = await runCli(argv); \
+writeSync(1, ${JSON.stringify(SEPARATOR)} + code + "\\n"); }`;
   const r = Bun.spawnSync([process.execPath, "-e", probe], {
     cwd: ws.root,
     env: { ...process.env, NO_COLOR: "1" },

@@ -23,20 +23,24 @@ import { corpusFiles } from "../adapters/corpus-files.ts";
 import { tempWorkspace } from "../helpers.ts";
 
 const REFERENCE_SQL = {
-  callers: `SELECT parent_frame_id AS frame_id, sum(sample_count) AS sample_count, sum(duration_ns) AS duration_ns
+  callers: `SELECT parent_frame_id AS frame_id, sum(sample_count) AS sample_count, sum(duration_ns)
+              AS duration_ns
             FROM call_edges WHERE child_frame_id = ? AND metric = ? GROUP BY parent_frame_id
             ORDER BY duration_ns DESC, sample_count DESC, frame_id LIMIT ? OFFSET ?`,
   callersTotal:
     `SELECT count(DISTINCT parent_frame_id) AS n FROM call_edges WHERE child_frame_id = ? AND ` +
     `metric = ?`,
-  callees: `SELECT child_frame_id AS frame_id, sum(sample_count) AS sample_count, sum(duration_ns) AS duration_ns
+  callees: `SELECT child_frame_id AS frame_id, sum(sample_count) AS sample_count, sum(duration_ns)
+              AS duration_ns
             FROM call_edges WHERE parent_frame_id = ? AND metric = ? GROUP BY child_frame_id
             ORDER BY duration_ns DESC, sample_count DESC, frame_id LIMIT ? OFFSET ?`,
   calleesTotal:
     `SELECT count(DISTINCT child_frame_id) AS n FROM call_edges WHERE parent_frame_id = ? AND ` +
     `metric = ?`,
-  examples: `SELECT stack_id, frame_ids, sum(sample_count) AS sample_count, sum(duration_ns) AS duration_ns
-             FROM stacks WHERE list_contains(frame_ids, ?) AND metric = ? GROUP BY stack_id, frame_ids
+  examples: `SELECT stack_id, frame_ids, sum(sample_count) AS sample_count, sum(duration_ns)
+               AS duration_ns
+             FROM stacks WHERE list_contains(frame_ids, ?) AND metric = ?
+             GROUP BY stack_id, frame_ids
              ORDER BY duration_ns DESC, sample_count DESC, stack_id LIMIT ? OFFSET ?`,
   examplesTotal:
     `SELECT count(DISTINCT stack_id) AS n FROM stacks WHERE list_contains(frame_ids, ?) AND ` +
@@ -45,8 +49,11 @@ const REFERENCE_SQL = {
   // The engine query ordered by its own VARCHAR alias of ts_ns, i.e. by decimal text
   // ("10000000" before "1500000"); the reference orders by time, as the reader does.
   // Track names live in `tracks` (one row per track), joined here as the reader joins them.
-  windowPage: `SELECT event_index, name, category, phase, CAST(ts_ns AS VARCHAR) AS ts_ns, dur_ns, thread_dur_ns, depth, track_id, process_name, thread_name,
-           args_json, flags FROM trace_events LEFT JOIN tracks USING (track_id) WHERE ts_ns <= ? AND ts_ns + coalesce(dur_ns, 0) >= ? ORDER BY trace_events.ts_ns, event_index LIMIT ? OFFSET ?`,
+  windowPage: `SELECT event_index, name, category, phase, CAST(ts_ns AS VARCHAR) AS ts_ns, dur_ns,
+           thread_dur_ns, depth, track_id, process_name, thread_name, args_json, flags
+           FROM trace_events LEFT JOIN tracks USING (track_id)
+           WHERE ts_ns <= ? AND ts_ns + coalesce(dur_ns, 0) >= ?
+           ORDER BY trace_events.ts_ns, event_index LIMIT ? OFFSET ?`,
   windowTotal:
     `SELECT count(*) AS n FROM trace_events WHERE ts_ns <= ? AND ts_ns + coalesce(dur_ns, 0) ` +
     `>= ?`,

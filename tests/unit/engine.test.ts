@@ -85,8 +85,10 @@ describe("AnalysisEngine", () => {
     );
     engine.loadTable("stacks", [a, b], EVIDENCE_SCHEMAS.stacks);
     const rows = engine.query(
-      `SELECT stack_id, frame_ids, sum(sample_count) AS samples, count(*) AS n, max(first_ts_ns) AS first_ts
-       FROM stacks WHERE metric = ? AND sample_count >= ? GROUP BY stack_id, frame_ids ORDER BY stack_id`,
+      `SELECT stack_id, frame_ids, sum(sample_count) AS samples, count(*) AS n, max(first_ts_ns)
+         AS first_ts
+       FROM stacks WHERE metric = ? AND sample_count >= ? GROUP BY stack_id, frame_ids
+       ORDER BY stack_id`,
       ["cpu_time", 2],
     );
     expect(rows).toEqual([
@@ -287,12 +289,15 @@ describe("AnalysisEngine network refusal", () => {
       const attempt = (label, run) => {
         const t = performance.now();
         try { run(); out[label] = { ok: true, ms: performance.now() - t }; }
-        catch (e) { out[label] = { ok: false, ms: performance.now() - t, error: String(e).slice(0, 160) }; }
+        catch (e) { out[label] = { ok: false, ms: performance.now() - t, error: String(e).slice(0, \
+160) }; }
       };
-      attempt("read_parquet", () => engine.query("SELECT * FROM read_parquet('https://example.invalid/x.parquet')", []));
+      attempt("read_parquet", () => engine.query("SELECT * FROM \
+read_parquet('https://example.invalid/x.parquet')", []));
       attempt("install", () => engine.query("INSTALL httpfs", []));
       attempt("load", () => engine.execute("LOAD httpfs"));
-      attempt("force_install", () => engine.execute("FORCE INSTALL httpfs FROM 'https://example.invalid'"));
+      attempt("force_install", () => engine.execute("FORCE INSTALL httpfs FROM \
+'https://example.invalid'"));
       attempt("load_after_install", () => engine.execute("LOAD httpfs"));
       console.log(JSON.stringify(out));
       engine.close();

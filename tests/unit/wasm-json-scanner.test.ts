@@ -71,20 +71,28 @@ const DOCUMENTS: [string, () => JsonProgram, string][] = [
     "trace events",
     traceProgram,
     `{"traceEvents":[
-    {"ph":"X","cat":"gen","name":"task_1::step_2","pid":1,"tid":5,"ts":1000000,"dur":1096,"args":{"i":9,"s":"x"}},
-    {"ph" : "B" , "name":"é日本😀","pid":-0,"tid":0,"ts":12.50,"args":{"a":[true,false,null],"n":1e21,"m":-1.5e-7,"d":123456789012345678}},
-    {"ph":"E","ts":1234567890123456,"id":"0x1f","args":{"esc":"a\\"b\\\\c\\/d\\n\\u0041\\ud83d\\ude00\\ud800","2":{"1":[{"10":1,"9":2}],"0":0}}},
+    {"ph":"X","cat":"gen","name":"task_1::step_2","pid":1,"tid":5,"ts":1000000,"dur":1096,\
+"args":{"i":9,"s":"x"}},
+    {"ph" : "B" , "name":"é日本😀","pid":-0,"tid":0,"ts":12.50,"args":{"a":[true,false,null],\
+"n":1e21,"m":-1.5e-7,"d":123456789012345678}},
+    {"ph":"E","ts":1234567890123456,"id":"0x1f",\
+"args":{"esc":"a\\"b\\\\c\\/d\\n\\u0041\\ud83d\\ude00\\ud800","2":{"1":[{"10":1,"9":2}],"0":0}}},
     {"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"${"w".repeat(70)}"}},
-    {"ph":"X","name":"${"n".repeat(40)}\\t","cat":"c,d","ts":0,"dur":0.001,"id":{"local":"1"},"args":null},
-    {"ph":"i","s":"t","unknown":{"deep":[[{"x":"y"}],"z",1.0,0,-0.0]},"ts":7,"args":"${"q".repeat(300)}"}
+    {"ph":"X","name":"${"n".repeat(40)}\\t","cat":"c,d","ts":0,"dur":0.001,"id":{"local":"1"},\
+"args":null},
+    {"ph":"i","s":"t","unknown":{"deep":[[{"x":"y"}],"z",1.0,0,-0.0]},"ts":7,\
+"args":"${"q".repeat(300)}"}
   ],"metadata":{"b":1,"a":"2","1":null},"displayTimeUnit":"ns"}`,
   ],
   [
     "cpuprofile",
     profileProgram,
-    `{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"hitCount":0,"children":[2,3]},
-    {"id":2,"callFrame":{"functionName":"f\\u00e9","url":"file:///a.js","lineNumber":10,"columnNumber":4},"parent":1},
-    {"id":3,"callFrame":{"functionName":"g","url":"file:///b.js","lineNumber":0,"columnNumber":0},"parent":1}],
+    `{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"",\
+"lineNumber":-1,"columnNumber":-1},"hitCount":0,"children":[2,3]},
+    {"id":2,"callFrame":{"functionName":"f\\u00e9","url":"file:///a.js","lineNumber":10,\
+"columnNumber":4},"parent":1},
+    {"id":3,"callFrame":{"functionName":"g","url":"file:///b.js","lineNumber":0,"columnNumber":0},\
+"parent":1}],
     "startTime":1000,"endTime":2000.5,"samples":[2,3,2,3,1],"timeDeltas":[0,10,-3,1e2,5]}`,
   ],
   [

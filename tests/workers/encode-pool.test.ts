@@ -89,8 +89,8 @@ describe("encode pool", () => {
           part([trackBatch(3000), trackBatch(2000, 3000)]),
           join(dir, "inline.parquet"),
         );
-        // Two parts in flight at once, as TableParts allows: the second finds the thread busy and is
-        // encoded by the caller.
+        // Two parts in flight at once, as TableParts allows: the second finds the thread busy and
+        // is encoded by the caller.
         const sent = [trackBatch(3000), trackBatch(2000, 3000)];
         await Promise.all([
           threaded.encode(part(sent), join(dir, "thread-a.parquet")),

@@ -1,10 +1,11 @@
 /**
  * The reference: a speedscope file parsed whole → evidence, one object per sample and event.
  * Production (src/adapters/speedscope/speedscope-evidence.ts) reads the same rules over
- * spooled records; the equivalence tests hold the two to the same rows. Each profile is a track (named after the profile: py-spy
- * names one per thread). Units decide the metric: sampled profiles in a time unit are
- * `cpu_time`, evented ones (instrumentation: a frame open from O to C) `wall_time`, both
- * in ns; `bytes` is `alloc_space`; `none` is `samples` (a weight is a count of samples).
+ * spooled records; the equivalence tests hold the two to the same rows. Each profile is a track
+ * (named after the profile: py-spy names one per thread). Units decide the metric: sampled profiles
+ * in a time unit are `cpu_time`, evented ones (instrumentation: a frame open from O to C)
+ * `wall_time`, both in ns; `bytes` is `alloc_space`; `none` is `samples` (a weight is a count of
+ * samples).
  *
  * Sampled: each sample's weight goes to its root-first stack through StackMeasures. Evented:
  * between two consecutive event times the open stack holds the time, as speedscope's own
