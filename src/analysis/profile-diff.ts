@@ -225,7 +225,11 @@ export async function diffProfiles(
     const which = missing === 0 ? base.id : candidate.id;
     const reason =
       missing >= 0
-        ? `no_profile_stacks: ${which} has no ${baseView.metric ?? "profile"} stacks in the pinned commit (metrics there: ${(missing === 0 ? baseView : candView).metricsAvailable.join(", ") || "none"})`
+        ? `no_profile_stacks: ${which} has no ` +
+          (baseView.metric ?? "profile") +
+          ` stacks in the pinned commit (metrics there: ` +
+          ((missing === 0 ? baseView : candView).metricsAvailable.join(", ") || "none") +
+          `)`
         : `unit_mismatch: ${baseView.unit} vs ${candView.unit}`;
     return {
       ...head,

@@ -113,7 +113,8 @@ export async function extractArtifact(
       ws.control.db
         .query(
           `UPDATE extractions SET status = 'published', adapter = ?, adapter_version = ?,
-             generation_id = ?, limitations_json = ?, summary_json = ?, finished_at = ? WHERE extraction_id = ?`,
+             generation_id = ?, limitations_json = ?, summary_json = ?, finished_at = ?
+             WHERE extraction_id = ?`,
         )
         .run(
           response.adapter,

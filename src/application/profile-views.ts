@@ -134,7 +134,9 @@ export async function renderFlamegraph(
         `(${formatValue(tree.mergedValue, view.unit)}) merged into "[n small frames]" boxes`,
     );
   const meta: PictureMeta = {
-    title: `${baseSubject ? "Differential flamegraph" : request.icicle ? "Icicle graph" : "Flamegraph"} of ${subject.id} (${view.metric})`,
+    title:
+      (baseSubject ? "Differential flamegraph" : request.icicle ? "Icicle graph" : "Flamegraph") +
+      ` of ${subject.id} (${view.metric})`,
     notes,
     unit: view.unit,
     icicle: request.icicle ?? false,

@@ -23,7 +23,9 @@ export function fileIdentity(path: string): Identity {
 
 export function digestExecutable(path: string): { sha256: string; identity: Identity } {
   const identity = fileIdentity(path);
-  const key = `${identity.dev}:${identity.ino}:${identity.size}:${identity.mtime_ns}:${identity.ctime_ns}`;
+  const key =
+    `${identity.dev}:${identity.ino}:${identity.size}:` +
+    `${identity.mtime_ns}:${identity.ctime_ns}`;
   const hit = cache.get(path);
   if (hit && hit.key === key) return { sha256: hit.sha256, identity };
   const sha256 = `sha256:${hashFile(path)}`;

@@ -139,7 +139,8 @@ export async function probeSandbox(
     if (!checks)
       return failed(
         `bwrap did not start the sandboxed ` +
-          `process: ${result.stderr.trim().split("\n")[0]?.slice(0, 200) || describe(result.termination)}`,
+          `process: ` +
+          (result.stderr.trim().split("\n")[0]?.slice(0, 200) || describe(result.termination)),
         result.stderr,
       );
     // Without a tool to try the filter's effect, only its presence counts.
@@ -168,7 +169,9 @@ export async function probeSandbox(
       : {
           proven: false,
           seen: true,
-          reason: `a process inside the sandbox was seen from the host without: ${missing.join(", ")}`,
+          reason:
+            "a process inside the sandbox was seen from the host " +
+            `without: ${missing.join(", ")}`,
           checks,
           stderr: result.stderr,
         };

@@ -149,7 +149,7 @@ async function formatsSection(): Promise<string[]> {
 
 type Command = Parameters<typeof showUsage>[0];
 
-// biome-ignore lint/suspicious/noExplicitAny: citty's command definitions are generic over their own arguments
+// biome-ignore lint/suspicious/noExplicitAny: citty's command types are generic
 export async function showHelp(main: CommandDef<any>, rawArgs: string[]): Promise<void> {
   // Walk down to the deepest named subcommand so `flameox stacks callers --help` helps with that.
   let cmd = main as Command;

@@ -16,10 +16,10 @@ import { printError } from "./output.ts";
 // import, needs none of them. Descriptions are repeated here so the top-level usage can
 // list every command without loading any (a test keeps each equal to the first line of
 // the command's own description).
-// biome-ignore lint/suspicious/noExplicitAny: citty's command definitions are generic over their own arguments
+// biome-ignore lint/suspicious/noExplicitAny: citty's command types are generic
 type Commands = Record<string, CommandDef<any>>;
 interface CommandEntry {
-  // biome-ignore lint/suspicious/noExplicitAny: citty's command definitions are generic over their own arguments
+  // biome-ignore lint/suspicious/noExplicitAny: citty's command types are generic
   load: () => Promise<CommandDef<any>>;
   description: string;
 }

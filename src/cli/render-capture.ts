@@ -215,7 +215,10 @@ export function renderRecover(r: RecoverResult & { rebuild?: RebuildResult }): s
     ...r.reconciled.map((c) => `published ${c.run_id}: HEAD holds ${c.generation_ids.join(", ")}`),
     ...r.closed.map(
       (c) =>
-        `closed ${c.run_id}: ${safeText(c.reason)}${c.orphaned_processes_killed > 0 ? `; killed ${c.orphaned_processes_killed} orphaned process(es)` : ""}`,
+        `closed ${c.run_id}: ${safeText(c.reason)}` +
+        (c.orphaned_processes_killed > 0
+          ? `; killed ${c.orphaned_processes_killed} orphaned process(es)`
+          : ""),
     ),
     ...r.live.map((l) => `live ${l.run_id} (pid ${l.pid})`),
     ...r.unknown.map((u) => `left ${u.run_id}: ${safeText(u.reason)}`),

@@ -26,7 +26,11 @@ export function renderRun(run: RunDetail): string {
     lines.push(`${red("error")}     ${run.error.code}: ${safeText(run.error.message)}`);
   if (run.execution?.workload)
     lines.push(
-      `workload  ${safeText((run.execution.workload as { name?: string }).name ?? JSON.stringify(run.execution.workload))}`,
+      `workload  ` +
+        safeText(
+          (run.execution.workload as { name?: string }).name ??
+            JSON.stringify(run.execution.workload),
+        ),
     );
   if (run.registrations.length > 0) {
     lines.push("", "artifacts");
@@ -58,7 +62,9 @@ export function renderArtifact(artifact: ArtifactDetail): string {
       `sensitivity ${artifact.effective_sensitivity}`,
     `created   ${artifact.created_at}`,
     "",
-    `registrations (${artifact.registration_count}${artifact.registrations_truncated ? `, first ${artifact.registrations.length} shown` : ""})`,
+    `registrations (${artifact.registration_count}` +
+      (artifact.registrations_truncated ? `, first ${artifact.registrations.length} shown` : "") +
+      `)`,
     table(
       artifact.registrations.map((r) => [
         `  ${safeText(r.display_name)}`,
@@ -83,7 +89,11 @@ export function renderRunLogs(logs: RunLogs): string {
   return logs.streams
     .map((s) => {
       const head = dim(
-        `── ${s.role} (${formatBytes(s.byte_length)}${s.truncated ? `, first ${formatBytes(new TextEncoder().encode(s.text).length)} shown` : ""}) ──`,
+        `── ${s.role} (${formatBytes(s.byte_length)}` +
+          (s.truncated
+            ? `, first ${formatBytes(new TextEncoder().encode(s.text).length)} shown`
+            : "") +
+          `) ──`,
       );
       return `${head}\n${safeText(s.text).replace(/\n$/, "")}`;
     })

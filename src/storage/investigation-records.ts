@@ -107,7 +107,8 @@ export class InvestigationRecords {
     offset: number,
   ): { items: T[]; total: number } {
     const key = KEY[table];
-    const latest = `revision = (SELECT max(r.revision) FROM ${table} r WHERE r.${key} = ${table}.${key})`;
+    const latest =
+      `revision = (SELECT max(r.revision) FROM ${table} r ` + `WHERE r.${key} = ${table}.${key})`;
     const where =
       field === null ? latest : `${latest} AND json_extract(record_json, '$.' || ?) = ?`;
     const params = field === null ? [] : [field, value!];

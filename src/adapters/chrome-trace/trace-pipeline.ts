@@ -186,7 +186,8 @@ export class ChromeTracePipeline {
       const rest = this.bom.rest();
       if (rest.length > 0) this.scanner.push(rest, this.onBatch);
       repaired = this.scanner.finish(true, this.onBatch).repaired;
-      this.scanner = null; // its linear memory can go before the merge pass; its strings stay with the scan
+      // its linear memory can go before the merge pass; its strings stay with the scan
+      this.scanner = null;
     }
     const { limits, spool, frames, tracks, profiles, scan } = this;
     const { topKind, traceEventsKind, stackSamples, container } = this.document;

@@ -51,7 +51,10 @@ function readOpen(
       throw parseFailed(
         label,
         `expected table ${table} with ` +
-          `columns ${wanted.join(", ")}${have.size === 0 ? " but the database has no such table" : ` but it lacks ${missing.join(", ")}`}`,
+          `columns ${wanted.join(", ")}` +
+          (have.size === 0
+            ? " but the database has no such table"
+            : ` but it lacks ${missing.join(", ")}`),
       );
   };
   need("coverage_schema", ["version"]);

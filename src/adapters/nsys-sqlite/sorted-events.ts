@@ -190,7 +190,8 @@ function trackIdProblem(
   select: string[],
   identities: Map<string, { json: string; track: NsysTrack }>,
 ): string | null {
-  const rows = `SELECT ${select.join(", ")} FROM ${spec.table} ORDER BY rowid LIMIT ${reader.rowLimit}`;
+  const rows =
+    `SELECT ${select.join(", ")} FROM ${spec.table} ` + `ORDER BY rowid LIMIT ${reader.rowLimit}`;
   const columns = trackColumns(spec).map((c) => `"${c}"`);
   const keys = reader.db
     .query(

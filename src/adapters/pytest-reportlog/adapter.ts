@@ -193,7 +193,9 @@ class ReportlogReader {
       const names = [...this.unknown.keys()].slice(0, 8).join(", ");
       limitations.push({
         code: "unknown_report_types",
-        message: `Skipped ${unknownCount} records of report types this reader does not know (${names})`,
+        message:
+          `Skipped ${unknownCount} records of report types ` +
+          `this reader does not know (${names})`,
         count: unknownCount,
       });
     }

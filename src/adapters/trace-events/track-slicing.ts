@@ -102,7 +102,8 @@ export class TrackSlicing {
     const v = c.v;
     const i = c.i;
     if (v.kind[i] === KIND_END) {
-      this.matcher.end(v.start[i]!, this.nameOf(v.name[i]!), v.threadNs[i]!); // an E never becomes a row of its own
+      // an E never becomes a row of its own
+      this.matcher.end(v.start[i]!, this.nameOf(v.name[i]!), v.threadNs[i]!);
       this.drain();
       return;
     }

@@ -246,7 +246,8 @@ export function embeddedProfileLimitations(stats: EmbeddedProfileStats): Limitat
   if (stats.skipped.length > 0) {
     out.push({
       code: "cpu_profile_skipped",
-      message: `Embedded CPU profiles that could not be read: ${stats.skipped.slice(0, 3).join("; ")}`,
+      message:
+        "Embedded CPU profiles that could not be read: " + stats.skipped.slice(0, 3).join("; "),
       count: stats.skipped.length,
     });
   }

@@ -271,7 +271,8 @@ export async function compareRunSets(
         `${stats.eligible_pairs} complete pair(s); ` +
         `a ${(request.confidence_level ?? 0.95) * 100}% interval of a median needs at ` +
         `least ${stats.minimum_pairs}, so no decision is made (descriptive ` +
-        `only)${failed.length > 0 ? `; ${failed.length} failed trial(s) are listed in failed_trials` : ""}`,
+        `only)` +
+        (failed.length > 0 ? `; ${failed.length} failed trial(s) are listed in failed_trials` : ""),
     });
   } else if (stats.interval_note !== null) {
     limitations.push({

@@ -279,7 +279,15 @@ export async function analyzeCoverage(
       ? { status: "empty" as const, reason: "the coverage evidence holds no lines" }
       : {
           status: "available" as const,
-          reason: `${totals.lines_executed} lines executed in ${totals.files} files${totals.lines_total !== null ? ` (${totals.lines_total} statements known in ${known.length} files)` : ""}${previous ? `; ${newlyTotal} newly executed, ${noLongerTotal} no longer executed against ${base!.id}` : ""}`,
+          reason:
+            `${totals.lines_executed} lines executed in ${totals.files} files` +
+            (totals.lines_total !== null
+              ? ` (${totals.lines_total} statements known in ${known.length} files)`
+              : "") +
+            (previous
+              ? `; ${newlyTotal} newly executed, ${noLongerTotal} no longer executed ` +
+                `against ${base!.id}`
+              : ""),
         };
   return {
     ...result,

@@ -133,7 +133,8 @@ export function configureWorkload(
     ws.control.db
       .query(
         `INSERT INTO configuration_changes (change_id, recorded_at, source, operation, workload,
-           previous_configuration_id, configuration_id, workload_definition_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+           previous_configuration_id, configuration_id, workload_definition_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         newOperationId(),

@@ -171,7 +171,8 @@ function reconcile(
         ws.control.db
           .query(
             `UPDATE extractions SET status = 'published', adapter = ?, adapter_version = ?,
-               generation_id = ?, limitations_json = ?, summary_json = ?, finished_at = ? WHERE extraction_id = ?`,
+               generation_id = ?, limitations_json = ?, summary_json = ?, finished_at = ?
+               WHERE extraction_id = ?`,
           )
           .run(
             manifest.extractor.name,

@@ -93,7 +93,9 @@ async function registerStream(
   if (!sink.complete)
     limitations.push({
       code: `${role}_incomplete`,
-      message: `${role} was still held open by a descendant after cleanup; what arrived before is kept`,
+      message:
+        `${role} was still held open by a descendant after cleanup; ` +
+        "what arrived before is kept",
     });
   const meta = {
     runId,

@@ -112,7 +112,8 @@ export function trialOf(result: CaptureResult): TrialExecution {
       ...base,
       outcome: "invalid",
       failure_class: "samples_not_extracted",
-      message: `the samples were not extracted: ${extraction?.error?.message ?? "no extraction ran"}`,
+      message:
+        "the samples were not extracted: " + (extraction?.error?.message ?? "no extraction ran"),
     };
   }
   if (oracle && oracle.status !== "pass")

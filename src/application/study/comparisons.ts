@@ -77,7 +77,9 @@ function refuseSelfComparison(
   ) {
     throw new FlameoxError(
       "INVALID_ARGUMENTS",
-      `The baseline and candidate are the same runs (${baseline.run_set_id}${baseline.run_set_id === candidate.run_set_id ? "" : ` and ${candidate.run_set_id}`}); a comparison needs two different run sets`,
+      `The baseline and candidate are the same runs (${baseline.run_set_id}` +
+        (baseline.run_set_id === candidate.run_set_id ? "" : ` and ${candidate.run_set_id}`) +
+        `); a comparison needs two different run sets`,
       {
         details: { field: "candidate_run_set_id" },
       },

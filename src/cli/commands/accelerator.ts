@@ -84,7 +84,11 @@ export const acceleratorCommand = defineCommand({
             .slice(0, 10)
             .map(
               (g) =>
-                `  ${formatNs(g.duration_ns)} on ${safeText(g.track_id)} from ${g.start_ns}: host ${g.host.length > 0 ? g.host.map((h) => `${safeText(h.name)} ${formatNs(h.overlap_ns)}`).join(", ") : "idle"}`,
+                `  ${formatNs(g.duration_ns)} on ${safeText(g.track_id)} from ${g.start_ns}: ` +
+                `host ` +
+                (g.host.length > 0
+                  ? g.host.map((h) => `${safeText(h.name)} ${formatNs(h.overlap_ns)}`).join(", ")
+                  : "idle"),
             ),
           r.launch_latency
             ? `launch latency (${r.launch_latency.matched} ` +

@@ -85,7 +85,11 @@ function refuseAdHoc(args: Record<string, unknown>): void {
   if (extra.length > 0 || unknown.length > 0) {
     throw new FlameoxError(
       "INVALID_ARGUMENTS",
-      `Cannot capture ad hoc commands: ${[...extra.map((e) => JSON.stringify(e)), ...unknown.map((k) => `--${k}`)].join(", ")} ${extra.length + unknown.length === 1 ? "is" : "are"} not accepted; declare a workload in flameox.toml`,
+      `Cannot capture ad hoc commands: ` +
+        [...extra.map((e) => JSON.stringify(e)), ...unknown.map((k) => `--${k}`)].join(", ") +
+        ` ` +
+        (extra.length + unknown.length === 1 ? "is" : "are") +
+        ` not accepted; declare a workload in flameox.toml`,
       {
         details: { field: unknown[0] ?? "argv" },
         remediation: [

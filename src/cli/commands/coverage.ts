@@ -74,7 +74,15 @@ export const coverageCommand = defineCommand({
                   ]),
                 ])
             : "",
-          `total: ${r.totals.lines_executed} lines executed in ${r.totals.files} files${r.totals.lines_total !== null ? ` of ${r.totals.lines_total} known statements` : ""}${r.totals.files_without_total ? `; ${r.totals.files_without_total} files without a statement total` : ""}${r.base ? `; ${r.totals.newly_executed} newly executed, ${r.totals.no_longer_executed} no longer executed` : ""}`,
+          `total: ${r.totals.lines_executed} lines executed in ${r.totals.files} files` +
+            (r.totals.lines_total !== null ? ` of ${r.totals.lines_total} known statements` : "") +
+            (r.totals.files_without_total
+              ? `; ${r.totals.files_without_total} files without a statement total`
+              : "") +
+            (r.base
+              ? `; ${r.totals.newly_executed} newly executed, ${r.totals.no_longer_executed} ` +
+                `no longer executed`
+              : ""),
           ...r.limitations.map((l) => `limitation ${l.code}: ${safeText(l.message)}`),
           r.next_cursor ? `more: --cursor ${r.next_cursor}` : "",
         ]

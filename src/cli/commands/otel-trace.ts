@@ -153,7 +153,10 @@ export const otelTraceSubcommands = {
             ...r.items.map(
               (g) =>
                 `${g.kind}: ${g.count} span(s), ` +
-                `e.g. ${g.examples.map((e) => `${safeText(e.name)} (${e.trace_id}/${e.span_id})`).join(", ")}`,
+                `e.g. ` +
+                g.examples
+                  .map((e) => `${safeText(e.name)} (${e.trace_id}/${e.span_id})`)
+                  .join(", "),
             ),
           ]
             .filter(Boolean)

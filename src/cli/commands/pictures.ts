@@ -156,7 +156,9 @@ export function renderDiff(r: ProfileDiffResult): string {
   const lines = [head, `evidence: ${r.evidence.status} (${safeText(r.evidence.reason)})`];
   if (r.items.length > 0) {
     lines.push(
-      `totals: base ${r.totals.base}, candidate ${r.totals.candidate}${r.totals.ratio !== null ? ` (×${r.totals.ratio.toFixed(3)})` : ""}${r.normalized ? "; base normalized to the candidate's total" : ""}`,
+      `totals: base ${r.totals.base}, candidate ${r.totals.candidate}` +
+        (r.totals.ratio !== null ? ` (×${r.totals.ratio.toFixed(3)})` : "") +
+        (r.normalized ? "; base normalized to the candidate's total" : ""),
     );
     lines.push(
       table([

@@ -169,10 +169,26 @@ export const CaptureResult = type({
   execution_status:
     "'not_applicable' | 'planned' | 'running' | 'succeeded' | 'failed' | 'timed_out' | 'cancelled'",
   capture_status: "'pending' | 'running' | 'registered' | 'failed' | 'quarantined' | 'cancelled'",
-  extraction_status:
-    "'not_requested' | 'pending' | 'running' | 'published' | 'failed' | 'quarantined' | 'cancelled'",
-  validation_status:
-    "'not_requested' | 'pending' | 'running' | 'passed' | 'failed' | 'error' | 'inconclusive' | 'unsupported' | 'cancelled'",
+  extraction_status: type.enumerated(
+    "not_requested",
+    "pending",
+    "running",
+    "published",
+    "failed",
+    "quarantined",
+    "cancelled",
+  ),
+  validation_status: type.enumerated(
+    "not_requested",
+    "pending",
+    "running",
+    "passed",
+    "failed",
+    "error",
+    "inconclusive",
+    "unsupported",
+    "cancelled",
+  ),
   termination: Termination,
   resources: Resources,
   containment: ContainmentReport,

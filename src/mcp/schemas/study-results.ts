@@ -103,8 +103,13 @@ export const ComparisonResultSchema = type({
   effect_size: nullableNumber,
   confidence_low: nullableNumber,
   confidence_high: nullableNumber,
-  decision:
-    "'meaningful_improvement' | 'meaningful_regression' | 'no_meaningful_difference' | 'inconclusive' | 'descriptive_only'",
+  decision: type.enumerated(
+    "meaningful_improvement",
+    "meaningful_regression",
+    "no_meaningful_difference",
+    "inconclusive",
+    "descriptive_only",
+  ),
   validity: "'valid' | 'exploratory' | 'invalid'",
   mismatches: type({
     code: "string",
@@ -264,8 +269,17 @@ export const ExperimentResult = type({
   }).or("null"),
 });
 
-const TrialOutcome =
-  "'unattempted' | 'running' | 'succeeded' | 'failed' | 'timed_out' | 'cancelled' | 'oracle_failed' | 'infrastructure_failed' | 'invalid'";
+const TrialOutcome = type.enumerated(
+  "unattempted",
+  "running",
+  "succeeded",
+  "failed",
+  "timed_out",
+  "cancelled",
+  "oracle_failed",
+  "infrastructure_failed",
+  "invalid",
+);
 
 const TrialRecord = type({
   ...PlannedCell,

@@ -78,7 +78,9 @@ export const executeCapturePlan = defineTool({
       onProgress: progress,
     }),
   summarize: (r) =>
-    `run ${r.run_id}: ${r.execution_status} (${r.termination.kind}${r.termination.exit_code !== null ? ` ${r.termination.exit_code}` : ""}), ` +
+    `run ${r.run_id}: ${r.execution_status} (${r.termination.kind}` +
+    (r.termination.exit_code !== null ? ` ${r.termination.exit_code}` : "") +
+    `), ` +
     `${r.artifacts.length} artifact(s), ` +
     `extraction ${r.extraction_status}${r.next_tool ? `; next ${r.next_tool}` : ""}`,
 });

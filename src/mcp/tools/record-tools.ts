@@ -140,12 +140,21 @@ export const summarizeRuns = defineTool({
   run: async (request, { session }) => answerRunsSummary(await session.open(), request),
   summarize: (r) =>
     r.summary === "comparison.summary"
-      ? `comparison of ${r.base.run_id} → ${r.candidate.run_id} at ${r.corpus_commit_id}: ${r.profiles.length} metric(s) diffed${r.profiles[0]?.by_self[0] ? `, most moved ${r.profiles[0].by_self[0].function}` : ""}; ${r.measurements.length} measurement(s) compared`
+      ? `comparison of ${r.base.run_id} → ${r.candidate.run_id} ` +
+        `at ${r.corpus_commit_id}: ${r.profiles.length} metric(s) diffed` +
+        (r.profiles[0]?.by_self[0] ? `, most moved ${r.profiles[0].by_self[0].function}` : "") +
+        `; ${r.measurements.length} measurement(s) compared`
       : [
           `summary of ${r.runs.length} run(s) at ${r.corpus_commit_id}`,
           ...r.runs.map(
             (run) =>
-              `${run.run_id}: ${run.artifacts.length} artifact(s); ${run.hotspots ? `top ${run.hotspots.items[0]?.function ?? "none"} (${run.hotspots.metric})` : "no hotspots"}; ${run.measurements ? `${run.measurements.total} measurements` : "no measurements"}; ${run.limitations.length} limitation(s)`,
+              `${run.run_id}: ${run.artifacts.length} artifact(s); ` +
+              (run.hotspots
+                ? `top ${run.hotspots.items[0]?.function ?? "none"} (${run.hotspots.metric})`
+                : "no hotspots") +
+              `; ` +
+              (run.measurements ? `${run.measurements.total} measurements` : "no measurements") +
+              `; ${run.limitations.length} limitation(s)`,
           ),
         ].join("\n"),
 });

@@ -22,7 +22,13 @@ export const workspaceStatus = defineTool({
       `runs ${r.counts.runs}, artifacts ${r.counts.artifacts}, ` +
         `generations ${r.counts.generations}, quarantined ${r.counts.quarantined}; ` +
         `catalog ${r.catalog.in_sync ? "in sync" : "behind HEAD"}`,
-      `analysis cache ${mib(r.analysis_cache.parts.bytes + r.analysis_cache.engine.bytes)} of ${mib(r.analysis_cache.budget_bytes)} MiB: ${r.analysis_cache.parts.parts} parts, engine ${r.analysis_cache.engine.open ? `open with ${r.analysis_cache.engine.tables} tables` : "closed"}`,
+      `analysis cache ` +
+        mib(r.analysis_cache.parts.bytes + r.analysis_cache.engine.bytes) +
+        ` of ${mib(r.analysis_cache.budget_bytes)} MiB: ${r.analysis_cache.parts.parts} ` +
+        `parts, engine ` +
+        (r.analysis_cache.engine.open
+          ? `open with ${r.analysis_cache.engine.tables} tables`
+          : "closed"),
       ...r.warnings.map((w) => `warning: ${w}`),
     ].join("\n"),
 });

@@ -208,7 +208,10 @@ export const perfCaptureAdapter: CaptureAdapter = {
         code: "perf_script_failed",
         message:
           `perf script did not render the ` +
-          `samples: ${script ? script.stderr.trim().split("\n")[0]?.slice(0, 200) || `exit code ${script.exitCode}` : "it did not run"}`,
+          `samples: ` +
+          (script
+            ? script.stderr.trim().split("\n")[0]?.slice(0, 200) || `exit code ${script.exitCode}`
+            : "it did not run"),
       });
     }
     return {
