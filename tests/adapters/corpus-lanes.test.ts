@@ -77,7 +77,11 @@ describe("external corpus lane", () => {
 
   test(`lane state — ${external.length} external files, lane ${state.split(":")[0]}`, () => {
     console.log(
-      `external corpus lane ${state}; ${external.length} files (copyleft/unclear licenses or large) ${EXTERNAL_CORPUS !== null && existsSync(EXTERNAL_CORPUS) ? "are read by the corpus suites in this run" : "were NOT tested in this run"}`,
+      `external corpus lane ${state}; ${external.length} files (copyleft/unclear licenses or ` +
+        `large) ` +
+        (EXTERNAL_CORPUS !== null && existsSync(EXTERNAL_CORPUS)
+          ? "are read by the corpus suites in this run"
+          : "were NOT tested in this run"),
     );
     // Naming a corpus that is not there is an error, not a quiet fallback to the vendored files.
     if (EXTERNAL_CORPUS !== null) expect(existsSync(EXTERNAL_CORPUS)).toBe(true);

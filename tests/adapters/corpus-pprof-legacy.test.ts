@@ -502,7 +502,8 @@ describe("pprof-legacy forms built here", () => {
       const evidence = extract(new TextEncoder().encode(text));
       expect(evidence.summary.legacy_form).toBe("java-contention");
       expect(selfByName(evidence, "contentions")).toEqual(new Map([["a.B.lock", 20]]));
-      expect(selfByName(evidence, "delay")).toEqual(new Map([["a.B.lock", 3000 * 1000]])); // 300 µs × 10, in ns
+      // 300 µs × 10, in ns
+      expect(selfByName(evidence, "delay")).toEqual(new Map([["a.B.lock", 3000 * 1000]]));
     },
   );
 });
@@ -556,7 +557,8 @@ describe("pprof-legacy malformed inputs fail with typed errors", () => {
       "ARTIFACT_PARSE_FAILED",
     );
     expectFailure(enc("--- contentionz 1 ---\nbogus attribute = 1\n"), "ARTIFACT_PARSE_FAILED");
-    expectFailure(enc("--- heapz 1 ---\nformat = java\n 1 1 @ 0x1\n"), "ARTIFACT_PARSE_FAILED"); // no resolution: no unit
+    // no resolution: no unit
+    expectFailure(enc("--- heapz 1 ---\nformat = java\n 1 1 @ 0x1\n"), "ARTIFACT_PARSE_FAILED");
     expectFailure(enc(""), "ARTIFACT_PARSE_FAILED");
     expectFailure(enc("hello, profiler\n"), "ARTIFACT_PARSE_FAILED");
     expectFailure(Uint8Array.from([0, 0, 0, 0, 3, 0, 0]), "ARTIFACT_PARSE_FAILED");

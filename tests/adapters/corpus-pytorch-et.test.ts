@@ -156,8 +156,10 @@ describe("PyTorch execution trace cases", () => {
     const got = tablesOf(evidence);
     expect(Object.fromEntries(got.paths)).toEqual({
       "[pytorch|profiler|execution_trace|process]|user_annotation": 1,
-      "[pytorch|profiler|execution_trace|process]|user_annotation > ## forward ##|user_annotation": 1,
-      "[pytorch|profiler|execution_trace|process]|user_annotation > ## forward ##|user_annotation > aten::mm|cpu_op": 2,
+      ["[pytorch|profiler|execution_trace|process]|user_annotation > " +
+        "## forward ##|user_annotation"]: 1,
+      ["[pytorch|profiler|execution_trace|process]|user_annotation > " +
+        "## forward ##|user_annotation > aten::mm|cpu_op"]: 2,
     });
     expect(got.calls.get("aten::mm|cpu_op")).toEqual([2, 2]);
     expect(got.calls.get("## forward ##|user_annotation")).toEqual([1, 3]);

@@ -12,7 +12,8 @@ import { REPO } from "../helpers.ts";
 const PYTHON = "/usr/bin/python3";
 export const hasCoverage =
   existsSync(PYTHON) && spawnSync(PYTHON, ["-c", "import coverage, pytest"]).status === 0;
-export const NO_COVERAGE_REASON = `needs ${PYTHON} with coverage and pytest (Debian python3-coverage, python3-pytest)`;
+export const NO_COVERAGE_REASON =
+  `needs ${PYTHON} with coverage and pytest ` + "(Debian python3-coverage, python3-pytest)";
 
 export interface CoverageRun {
   dir: string;

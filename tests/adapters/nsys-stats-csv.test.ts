@@ -335,7 +335,8 @@ describe("summary reports", () => {
       const key = (m: Record<string, unknown>) =>
         JSON.stringify([m.name, m.scope, m.aggregation, m.value_int ?? m.value_float]);
       const current = new Set(now.map(key));
-      expect(old.length).toBe(3 * 6); // share, total, count, mean, min, max per kernel: no median or spread in 2021
+      // share, total, count, mean, min, max per kernel: no median or spread in 2021
+      expect(old.length).toBe(3 * 6);
       expect(old.filter((m) => !current.has(key(m)))).toEqual([]);
     },
   );
@@ -382,7 +383,8 @@ describe("the corpus file filed as an nsys stats CSV", () => {
   (sqlite === undefined ? test.skip : test)(
     `pipit's events table agrees with the nsys-sqlite import of the same export: calls and ` +
       `time per kernel, copies per ` +
-      `kind${sqlite === undefined ? " — not run: the export is external (FLAMEOX_CORPUS unset)" : ""}`,
+      `kind` +
+      (sqlite === undefined ? " — not run: the export is external (FLAMEOX_CORPUS unset)" : ""),
     () => {
       const rows = new TextDecoder()
         .decode(bytes)

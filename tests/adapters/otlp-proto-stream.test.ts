@@ -124,7 +124,8 @@ function generator(seed: number, repeatedValues = false) {
       fields.push((w) => w.message(15, message(st)));
     }
     if (random() < 0.5) fields.push((w) => w.fixed32(16, int(512)));
-    if (random() < 0.05) fields.push((w) => w.string(5, pick(TEXTS))); // a repeated name: the last wins
+    // a repeated name: the last wins
+    if (random() < 0.05) fields.push((w) => w.string(5, pick(TEXTS)));
     if (random() < 0.05) fields.push((w) => w.uint(99, 5)); // unknown field
     return message(fields);
   };

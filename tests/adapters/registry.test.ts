@@ -151,7 +151,8 @@ describe("registry", () => {
     // A DevTools trace whose events carry a CPU profile is still a trace.
     expect(
       detect(
-        '{"metadata":{},"traceEvents":[{"name":"CpuProfile","ph":"I","args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":{}}]',
+        '{"metadata":{},"traceEvents":[{"name":"CpuProfile","ph":"I",' +
+          '"args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":{}}]',
       ),
     ).toBe("chrome-trace");
   });

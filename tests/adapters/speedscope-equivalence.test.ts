@@ -144,9 +144,11 @@ describe("speedscope: scanned paths equal the whole-payload reference", () => {
     [
       "repeated keys: the last value counts, as in JSON.parse",
       text(
-        '{"shared":{"frames":[{"name":"x"}]},"profiles":[{"type":"sampled","unit":"none","samples":[[7]]}],' +
+        '{"shared":{"frames":[{"name":"x"}]},"profiles":[{"type":"sampled","unit":"none",' +
+          '"samples":[[7]]}],' +
           `"shared":{"frames":[{"name":"gone"}],"frames":${JSON.stringify(FRAMES)}},` +
-          '"profiles":[{"type":"evented","unit":"none","samples":[[0]],"weights":[1],"type":"sampled",' +
+          '"profiles":[{"type":"evented","unit":"none","samples":[[0]],"weights":[1],' +
+          '"type":"sampled",' +
           '"samples":[[0,1],[2]],"weights":[1],"weights":[4,5],"unit":"seconds"},' +
           '{"type":"evented","unit":"milliseconds","events":[{"type":"O","frame":9,"at":1}],' +
           `"events":${JSON.stringify(EVENTED.events)}}],"name":"a","name":"b"}`,

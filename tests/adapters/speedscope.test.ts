@@ -227,7 +227,8 @@ describe("speedscope adapter", () => {
     ).toContain("weights");
     expect(
       fail(
-        `{${shared},"profiles":[{"type":"evented","unit":"none","events":[{"type":"X","frame":0,"at":0}]}]}`,
+        `{${shared},"profiles":[{"type":"evented","unit":"none","events":[{"type":"X",` +
+          `"frame":0,"at":0}]}]}`,
       ),
     ).toContain("ARTIFACT_PARSE_FAILED");
     expect(fail(`{"profiles":[]}`)).toContain("shared.frames");
@@ -248,7 +249,8 @@ describe("speedscope adapter", () => {
     ).toContain("beyond 2^53");
     expect(
       fail(
-        `{${shared},"profiles":[{"type":"evented","unit":"seconds","events":[{"type":"O","frame":0,"at":0},{"type":"C","frame":0,"at":1e10}]}]}`,
+        `{${shared},"profiles":[{"type":"evented","unit":"seconds","events":[{"type":"O",` +
+          `"frame":0,"at":0},{"type":"C","frame":0,"at":1e10}]}]}`,
       ),
     ).toContain("beyond 2^53");
   });

@@ -61,7 +61,8 @@ function randomTrace(seed: number, events: number): Uint8Array {
         ...(random() < 0.3 ? { args: { k: Math.floor(random() * 100) } } : {}),
       });
     else if (r < 0.45)
-      out.push({ ph: "X", name: pick(names), pid: 1, tid, ts }); // no dur: open until the track's end
+      // no dur: open until the track's end
+      out.push({ ph: "X", name: pick(names), pid: 1, tid, ts });
     else if (r < 0.65)
       out.push({
         ph: "B",

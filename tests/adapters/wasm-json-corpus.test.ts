@@ -69,7 +69,8 @@ describe("malformed payloads fail the same way on both paths", () => {
     ["BOM", "\ufeff[]"],
     [
       "lone surrogates and escapes",
-      '[{"ph":"X","ts":1,"dur":1,"name":"a\\ud800b","cat":"\\u00e9\\/","args":{"s":"\\ud83d\\ude00\\ud800","n":1.50,"1":2}}]',
+      '[{"ph":"X","ts":1,"dur":1,"name":"a\\ud800b","cat":"\\u00e9\\/",' +
+        '"args":{"s":"\\ud83d\\ude00\\ud800","n":1.50,"1":2}}]',
     ],
     [
       "invalid UTF-8",
@@ -85,7 +86,8 @@ describe("malformed payloads fail the same way on both paths", () => {
     ],
     [
       "numbers JSON.parse reads exactly",
-      '[{"ph":"X","ts":1234567890123456.7,"dur":1e-7,"args":{"a":-0,"b":1E+2,"c":0.1000,"d":123456789012345678}}]',
+      '[{"ph":"X","ts":1234567890123456.7,"dur":1e-7,"args":{"a":-0,"b":1E+2,"c":0.1000,' +
+        '"d":123456789012345678}}]',
     ],
     ["cpuprofile nodes not an array", { nodes: "x", samples: [], timeDeltas: [] }],
     [

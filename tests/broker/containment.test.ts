@@ -137,7 +137,9 @@ beforeAll(async () => {
     [
       PYTHON ?? "/usr/bin/python3",
       "-c",
-      `import socket,os,sys,time\ns=socket.socket(socket.AF_UNIX,socket.SOCK_DGRAM)\ns.bind(sys.argv[1])\nos.chmod(sys.argv[1],0o777)\nprint("ready",flush=True)\ntime.sleep(600)`,
+      `import socket,os,sys,time\ns=socket.socket(socket.AF_UNIX,` +
+        `socket.SOCK_DGRAM)\ns.bind(sys.argv[1])\nos.chmod(sys.argv[1],0o777)\nprint("ready",` +
+        `flush=True)\ntime.sleep(600)`,
       dgramSocket,
     ],
     { stdout: "pipe", stderr: "ignore" },

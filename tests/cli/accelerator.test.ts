@@ -84,7 +84,11 @@ function reference(bytes: Uint8Array, minGap: number): Reference {
     if (launchTables.length > 0) {
       for (const r of db
         .query(
-          `SELECT correlationId AS k, min(start) AS at FROM (${launchTables.map((t) => `SELECT correlationId, start FROM ${t} WHERE correlationId IS NOT NULL`).join(" UNION ALL ")}) GROUP BY correlationId`,
+          "SELECT correlationId AS k, min(start) AS at FROM (" +
+            launchTables
+              .map((t) => `SELECT correlationId, start FROM ${t} WHERE correlationId IS NOT NULL`)
+              .join(" UNION ALL ") +
+            ") GROUP BY correlationId",
         )
         .all() as { k: number; at: number }[])
         launches.set(r.k, r.at);
@@ -159,8 +163,8 @@ function expectAgrees(
 }
 
 describe("analyze accelerator", () => {
-  test("a small export: busy time, gaps with the host's slices, launch latency equal the SQL over " +
-    "its rows", async () => {
+  test("a small export: busy time, gaps with the host's slices, launch latency equal the SQL " +
+    "over its rows", async () => {
     const bytes = smallExport();
     const path = join(scratch.path, "small.sqlite");
     writeFileSync(path, bytes);

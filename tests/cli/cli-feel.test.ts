@@ -56,7 +56,8 @@ describe("arguments", () => {
       "Unknown command lst (did you mean list?)",
     );
     expect((await refusal(["runs"]))?.message).toContain("needs a command: list, show, logs");
-    expect(await refusal(["runs", "list", "--json", "--cursor", "--limt"])).toBeNull(); // --limt is --cursor's value
+    // --limt is --cursor's value
+    expect(await refusal(["runs", "list", "--json", "--cursor", "--limt"])).toBeNull();
   });
 
   test(

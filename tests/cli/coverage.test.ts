@@ -284,8 +284,8 @@ describe("analyze coverage --diff", () => {
 });
 
 describe("hostile coverage databases through the import pipeline", () => {
-  test("a view named like coverage.py's line table is refused with a typed error; the artifact is " +
-    "kept and the workspace stays valid", async () => {
+  test("a view named like coverage.py's line table is refused with a typed error; the artifact " +
+    "is kept and the workspace stays valid", async () => {
     const db = new Database(":memory:");
     db.run("CREATE TABLE coverage_schema (version integer)");
     db.run("INSERT INTO coverage_schema VALUES (7)");

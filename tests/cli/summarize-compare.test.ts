@@ -111,8 +111,8 @@ function stringsOf(value: unknown, out: string[] = []): string[] {
 }
 
 describe("summarize --compare", () => {
-  test("functions that moved, by self and by total, equal diff --json of the command each ranking " +
-    "names", async () => {
+  test("functions that moved, by self and by total, equal diff --json of the command each " +
+    "ranking names", async () => {
     expect(profiles.summary).toBe("comparison.summary");
     expect(profiles.profiles.map((p: Json) => p.metric)).toEqual(["cpu_time"]);
     for (const p of profiles.profiles) {
@@ -144,8 +144,8 @@ describe("summarize --compare", () => {
     expect(profiles.measurements).toEqual([]);
   }, 60_000);
 
-  test("each measurement's change equals analyze compare --json of the two runs (interval, effect " +
-    "size, decision)", async () => {
+  test("each measurement's change equals analyze compare --json of the two runs (interval, " +
+    "effect size, decision)", async () => {
     expect(benches.profiles).toEqual([]);
     expect(benches.measurements.map((m: Json) => [m.name, m.scope])).toEqual([
       ["exit_code", "parse"],

@@ -221,8 +221,8 @@ describe("experiment end to end", () => {
     expect(experimentCount()).toBe(before);
   }, 60_000);
 
-  test("approval is rechecked before every trial: revoked mid-experiment, the next trial does not " +
-    "start", async () => {
+  test("approval is rechecked before every trial: revoked mid-experiment, the next trial does " +
+    "not start", async () => {
     const capture = await service.capture();
     const plan = await study.planExperiment({ name: "broken-candidate" });
     const workload = plan.protocol.definition.workload;

@@ -165,8 +165,8 @@ describe("approval over MCP", () => {
     expect(readFileSync(marker("flameox.toml"), "utf8")).toContain("# declared by a person");
   }, 60_000);
 
-  test("after `flameox workload approve --yes` the same tools run it; revoking on the CLI stops a " +
-    "plan already made", async () => {
+  test("after `flameox workload approve --yes` the same tools run it; revoking on the CLI stops " +
+    "a plan already made", async () => {
     const approved = await cli(["workload", "approve", "pwn", "--yes", "--json"], { cwd: ws.root });
     expect(approved.json).toMatchObject({
       outcome: "approved",
