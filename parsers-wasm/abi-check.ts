@@ -10,7 +10,15 @@ import { join } from "node:path";
 import * as jsonBatch from "../src/adapters/wasm/json-batch.ts";
 import * as jsonProgram from "../src/adapters/wasm/json-program.ts";
 import * as protoProgram from "../src/adapters/wasm/proto-program.ts";
-import { JSON_INIT_PARAMS, JsonBetween, JsonScanError, PROTO_INIT_PARAMS, ProtoScanError, SCAN_REPAIRED, ScanStatus } from "../src/adapters/wasm/scanner-abi.ts";
+import {
+  JSON_INIT_PARAMS,
+  JsonBetween,
+  JsonScanError,
+  PROTO_INIT_PARAMS,
+  ProtoScanError,
+  SCAN_REPAIRED,
+  ScanStatus,
+} from "../src/adapters/wasm/scanner-abi.ts";
 
 /** The AssemblyScript files the boundary is declared in, by role. */
 export interface AbiSources {
@@ -34,13 +42,19 @@ const FILES: Record<keyof AbiSources, string> = {
 };
 
 export function readAbiSources(root = join(import.meta.dir, "assembly")): AbiSources {
-  return Object.fromEntries(Object.entries(FILES).map(([role, file]) => [role, readFileSync(join(root, file), "utf8")])) as unknown as AbiSources;
+  return Object.fromEntries(
+    Object.entries(FILES).map(([role, file]) => [role, readFileSync(join(root, file), "utf8")]),
+  ) as unknown as AbiSources;
 }
 
-/** `export const NAME: i32 = N;` declarations (decimal literals only, which is all the boundary uses). */
+/**
+ * `export const NAME: i32 = N;` declarations (decimal literals only, which is all the boundary
+ * uses).
+ */
 export function exportedConstants(source: string): Map<string, number> {
   const out = new Map<string, number>();
-  for (const m of source.matchAll(/^export const (\w+): i32 = (-?\d+);/gm)) out.set(m[1]!, Number(m[2]));
+  for (const m of source.matchAll(/^export const (\w+): i32 = (-?\d+);/gm))
+    out.set(m[1]!, Number(m[2]));
   return out;
 }
 
@@ -53,18 +67,36 @@ export function initParameters(source: string): string[] {
 
 /** The prefixed constants as { NAME_WITHOUT_PREFIX: value }. */
 function prefixed(constants: Map<string, number>, prefix: string): Record<string, number> {
-  return Object.fromEntries([...constants].filter(([name]) => name.startsWith(prefix)).map(([name, v]) => [name.slice(prefix.length), v]));
+  return Object.fromEntries(
+    [...constants]
+      .filter(([name]) => name.startsWith(prefix))
+      .map(([name, v]) => [name.slice(prefix.length), v]),
+  );
 }
 
-function sameRecord(what: string, host: Record<string, number>, module: Record<string, number>, out: string[]): void {
+function sameRecord(
+  what: string,
+  host: Record<string, number>,
+  module: Record<string, number>,
+  out: string[],
+): void {
   for (const name of new Set([...Object.keys(host), ...Object.keys(module)])) {
-    if (host[name] !== module[name]) out.push(`${what} ${name}: host ${host[name] ?? "missing"}, module ${module[name] ?? "missing"}`);
+    if (host[name] !== module[name])
+      out.push(
+        `${what} ${name}: host ${host[name] ?? "missing"}, module ${module[name] ?? "missing"}`,
+      );
   }
 }
 
-function sameNamed(what: string, host: Record<string, unknown>, module: Map<string, number>, out: string[]): void {
+function sameNamed(
+  what: string,
+  host: Record<string, unknown>,
+  module: Map<string, number>,
+  out: string[],
+): void {
   for (const [name, value] of Object.entries(host)) {
-    if (typeof value === "number" && module.has(name) && module.get(name) !== value) out.push(`${what} ${name}: host ${value}, module ${module.get(name)}`);
+    if (typeof value === "number" && module.has(name) && module.get(name) !== value)
+      out.push(`${what} ${name}: host ${value}, module ${module.get(name)}`);
   }
 }
 
@@ -72,7 +104,8 @@ function sameNamed(what: string, host: Record<string, unknown>, module: Map<stri
 export function abiMismatches(src: AbiSources): string[] {
   const out: string[] = [];
   const params = (what: string, host: readonly string[], module: string[]) => {
-    if (host.join(",") !== module.join(",")) out.push(`${what} init parameters: host (${host.join(", ")}), module (${module.join(", ")})`);
+    if (host.join(",") !== module.join(","))
+      out.push(`${what} init parameters: host (${host.join(", ")}), module (${module.join(", ")})`);
   };
   params("JSON scanner", JSON_INIT_PARAMS, initParameters(src.jsonIndex));
   params("protobuf scanner", PROTO_INIT_PARAMS, initParameters(src.protoIndex));

@@ -6,16 +6,24 @@
  *
  *   bun parsers-wasm/build.ts            # (re)write parsers-wasm/wasm/*.wasm
  *   bun parsers-wasm/build.ts --check    # exit 1 when a committed module differs, or when the
- *                                        # host's boundary description (abi-check.ts) does not match
+ *                                        # host's boundary description (abi-check.ts) does not
+ * match
  */
 import { join } from "node:path";
 import { abiMismatches, readAbiSources } from "./abi-check.ts";
 
-/** The slice of the asc API used here. Declared locally: asc's own typings redeclare the global `console` and break type checking of the whole project. */
+/**
+ * The slice of the asc API used here. Declared locally: asc's own typings redeclare the global
+ * `console` and break type checking of the whole project.
+ */
 interface Asc {
   main(
     argv: string[],
-    options: { writeFile: (name: string, contents: Uint8Array | string) => void; stderr: unknown; stdout: unknown },
+    options: {
+      writeFile: (name: string, contents: Uint8Array | string) => void;
+      stderr: unknown;
+      stdout: unknown;
+    },
   ): Promise<{ error: Error | null }>;
 }
 const ASC_MODULE = "assemblyscript/asc";
@@ -43,13 +51,17 @@ export async function compileParser(parser: (typeof PARSERS)[number]): Promise<U
     ],
     {
       writeFile: (name: string, contents: Uint8Array | string) => {
-        if (name.endsWith(".wasm")) binary = typeof contents === "string" ? new TextEncoder().encode(contents) : contents;
+        if (name.endsWith(".wasm"))
+          binary = typeof contents === "string" ? new TextEncoder().encode(contents) : contents;
       },
       stderr: { write: (text: string) => { stderr.push(String(text)); return true; } } as never,
       stdout: { write: () => true } as never,
     },
   );
-  if (error || !binary) throw new Error(`asc failed for ${parser.name}: ${error?.message ?? "no output"}\n${stderr.join("")}`);
+  if (error || !binary)
+    throw new Error(
+      `asc failed for ${parser.name}: ${error?.message ?? "no output"}\n${stderr.join("")}`,
+    );
   return binary;
 }
 
@@ -63,7 +75,11 @@ if (import.meta.main) {
   if (check) {
     const mismatches = abiMismatches(readAbiSources());
     for (const m of mismatches) console.log(`boundary: ${m}`);
-    console.log(mismatches.length === 0 ? "boundary: the host's description matches the AssemblyScript source" : "boundary: DIFFERS");
+    console.log(
+      mismatches.length === 0
+        ? "boundary: the host's description matches the AssemblyScript source"
+        : "boundary: DIFFERS",
+    );
     differs += mismatches.length;
   }
   for (const parser of PARSERS) {
@@ -71,9 +87,13 @@ if (import.meta.main) {
     const path = committedPath(parser.name);
     if (check) {
       const file = Bun.file(path);
-      const same = (await file.exists()) && Buffer.from(await file.bytes()).equals(Buffer.from(bytes));
+      const same =
+        (await file.exists()) && Buffer.from(await file.bytes()).equals(Buffer.from(bytes));
       if (!same) differs++;
-      console.log(`${parser.name}: ${same ? "matches" : "DIFFERS from"} the committed build (${bytes.length} bytes)`);
+      console.log(
+        `${parser.name}: ${same ? "matches" : "DIFFERS from"} ` +
+          `the committed build (${bytes.length} bytes)`,
+      );
     } else {
       await Bun.write(path, bytes);
       console.log(`${parser.name}: wrote ${path} (${bytes.length} bytes)`);

@@ -60,8 +60,10 @@ function dictClear(): void {
  */
 @inline export function loadTail(ptr: usize, len: usize): u64 {
   if (len >= 8) return load<u64>(ptr);
-  if (len >= 4) return <u64>load<u32>(ptr) | (<u64>load<u32>(ptr + len - 4) << ((<u64>len - 4) << 3));
-  if (len >= 2) return <u64>load<u16>(ptr) | (<u64>load<u8>(ptr + len - 1) << ((<u64>len - 1) << 3));
+  if (len >= 4)
+    return <u64>load<u32>(ptr) | (<u64>load<u32>(ptr + len - 4) << ((<u64>len - 4) << 3));
+  if (len >= 2)
+    return <u64>load<u16>(ptr) | (<u64>load<u8>(ptr + len - 1) << ((<u64>len - 1) << 3));
   return len == 1 ? <u64>load<u8>(ptr) : 0;
 }
 
@@ -101,7 +103,8 @@ function dictClear(): void {
     const at = table + <usize>slot * SLOT_BYTES;
     const sh = load<u32>(at);
     if (sh == 0) break;
-    if (sh == h && load<u32>(at, 12) == <u32>len && sameBytes(arena + load<u32>(at, 8), ptr, len)) return load<i32>(at, 4);
+    if (sh == h && load<u32>(at, 12) == <u32>len && sameBytes(arena + load<u32>(at, 8), ptr, len))
+      return load<i32>(at, 4);
     slot = (slot + 1) & mask;
   }
   return internNew(ptr, len, kind, h, slot);

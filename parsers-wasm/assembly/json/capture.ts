@@ -75,18 +75,26 @@ export function capCodePoint(cp: i32): void {
     else if (cp == 0x0a) capByte(0x6e);
     else if (cp == 0x0d) capByte(0x72);
     else if (cp == 0x09) capByte(0x74);
-    else { capByte(0x75); capByte(0x30); capByte(0x30); capByte(hexDigit(cp >> 4)); capByte(hexDigit(cp)); }
+    else {
+      capByte(0x75); capByte(0x30); capByte(0x30);
+      capByte(hexDigit(cp >> 4)); capByte(hexDigit(cp));
+    }
     return;
   }
   if (cp >= 0xd800 && cp <= 0xdfff) {
     capByte(0x5c); capByte(0x75);
-    capByte(hexDigit(cp >> 12)); capByte(hexDigit(cp >> 8)); capByte(hexDigit(cp >> 4)); capByte(hexDigit(cp));
+    capByte(hexDigit(cp >> 12)); capByte(hexDigit(cp >> 8));
+    capByte(hexDigit(cp >> 4)); capByte(hexDigit(cp));
     return;
   }
   if (cp < 0x80) { capByte(cp); return; }
   if (cp < 0x800) { capByte(0xc0 | (cp >> 6)); capByte(0x80 | (cp & 0x3f)); return; }
-  if (cp < 0x10000) { capByte(0xe0 | (cp >> 12)); capByte(0x80 | ((cp >> 6) & 0x3f)); capByte(0x80 | (cp & 0x3f)); return; }
-  capByte(0xf0 | (cp >> 18)); capByte(0x80 | ((cp >> 12) & 0x3f)); capByte(0x80 | ((cp >> 6) & 0x3f)); capByte(0x80 | (cp & 0x3f));
+  if (cp < 0x10000) {
+    capByte(0xe0 | (cp >> 12)); capByte(0x80 | ((cp >> 6) & 0x3f)); capByte(0x80 | (cp & 0x3f));
+    return;
+  }
+  capByte(0xf0 | (cp >> 18)); capByte(0x80 | ((cp >> 12) & 0x3f));
+  capByte(0x80 | ((cp >> 6) & 0x3f)); capByte(0x80 | (cp & 0x3f));
 }
 
 /** U+FFFD, what a replacing UTF-8 decoder makes of an invalid byte sequence. */

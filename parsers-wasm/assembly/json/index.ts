@@ -4,12 +4,19 @@
  * inputPtr, feed, run until NEED_INPUT, draining each BATCH } → finish.
  */
 import { regionsReset, region } from "../common/regions";
-import { dictInit, newStringsBytes, newStringsCount, newStringsDrained, newStringsPtr } from "../common/dict";
+import {
+  dictInit, newStringsBytes, newStringsCount, newStringsDrained, newStringsPtr,
+} from "../common/dict";
 import { captureInit } from "./capture";
 import { numberInit } from "./numtok";
 import { declareTypeSlots, programLoad, slotsPerRecord } from "./program";
-import { drained, outPtr, outRecords, outStride, recordsInit, setTruncateAt, textBytes, textPtr } from "./records";
-import { scannerAllowSequence, scannerBetweenElements, scannerContainerNode, scannerDepth, scannerError, scannerErrorOffset, scannerFeed, scannerFinish, scannerInit, scannerRun } from "./scanner";
+import {
+  drained, outPtr, outRecords, outStride, recordsInit, setTruncateAt, textBytes, textPtr,
+} from "./records";
+import {
+  scannerAllowSequence, scannerBetweenElements, scannerContainerNode, scannerDepth, scannerError,
+  scannerErrorOffset, scannerFeed, scannerFinish, scannerInit, scannerRun,
+} from "./scanner";
 import { stringInit } from "./strtok";
 
 let programAt: usize = 0;
@@ -23,13 +30,15 @@ export function reserveProgram(bytes: i32): usize {
 
 /** Allocates every buffer; 0 when the module's memory maximum cannot hold them. */
 export function init(
-  maxDepth: i32, inputBytes: i32, stringBytes: i32, captureBytes: i32, outRecordsCap: i32, textCap: i32,
-  softRecords: i32, softText: i32, dictSlotsLog2: i32, dictArena: i32, newStringsCap: i32, truncateAt: i32,
+  maxDepth: i32, inputBytes: i32, stringBytes: i32, captureBytes: i32, outRecordsCap: i32,
+  textCap: i32, softRecords: i32, softText: i32, dictSlotsLog2: i32, dictArena: i32,
+  newStringsCap: i32, truncateAt: i32,
 ): i32 {
   programLoad(programAt);
   input = region(<usize>inputBytes);
   if (input == 0) return 0;
-  if (!stringInit(<usize>stringBytes) || !numberInit(4096) || !captureInit(<usize>captureBytes)) return 0;
+  if (!stringInit(<usize>stringBytes) || !numberInit(4096) || !captureInit(<usize>captureBytes))
+    return 0;
   if (!recordsInit(slotsPerRecord, maxDepth + 1, outRecordsCap, <usize>textCap)) return 0;
   declareTypeSlots();
   if (!dictInit(dictSlotsLog2, <usize>dictArena, <usize>newStringsCap)) return 0;

@@ -40,14 +40,18 @@ export function numberBegin(): void {
 
 @inline function isDigit(b: i32): bool { return b >= 0x30 && b <= 0x39; }
 
-/** Feeds one byte; returns false when the byte does not continue the number (it is not consumed). */
+/**
+ * Feeds one byte; returns false when the byte does not continue the number (it is not consumed).
+ */
 export function numberByte(b: i32): bool {
   let next = -1;
   switch (state) {
     case S_START: next = b == 0x2d ? S_MINUS : b == 0x30 ? S_ZERO : isDigit(b) ? S_INT : -1; break;
     case S_MINUS: next = b == 0x30 ? S_ZERO : isDigit(b) ? S_INT : -1; break;
-    case S_ZERO: next = b == 0x2e ? S_DOT : (b == 0x65 || b == 0x45) ? S_E : isDigit(b) ? 99 : -1; break;
-    case S_INT: next = isDigit(b) ? S_INT : b == 0x2e ? S_DOT : (b == 0x65 || b == 0x45) ? S_E : -1; break;
+    case S_ZERO:
+      next = b == 0x2e ? S_DOT : (b == 0x65 || b == 0x45) ? S_E : isDigit(b) ? 99 : -1; break;
+    case S_INT:
+      next = isDigit(b) ? S_INT : b == 0x2e ? S_DOT : (b == 0x65 || b == 0x45) ? S_E : -1; break;
     case S_DOT: next = isDigit(b) ? S_FRAC : 99; break;
     case S_FRAC: next = isDigit(b) ? S_FRAC : (b == 0x65 || b == 0x45) ? S_E : -1; break;
     case S_E: next = (b == 0x2b || b == 0x2d) ? S_ESIGN : isDigit(b) ? S_EXP : 99; break;
@@ -69,7 +73,10 @@ export function numberTooLong(): bool { return tooLong; }
 export function numberPtr(): usize { return buf; }
 export function numberLen(): i32 { return <i32>len; }
 
-const POW10: StaticArray<f64> = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const POW10: StaticArray<f64> = [
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
 
 let canonical: bool = false;
 
@@ -181,13 +188,18 @@ export function numberValueAt(ptr: usize, n: usize): f64 {
   }
   if (hasExp) {
     let expNegative = false;
-    if (i < n && (load<u8>(ptr + i) == 0x2d || load<u8>(ptr + i) == 0x2b)) { expNegative = load<u8>(ptr + i) == 0x2d; i++; }
-    for (; i < n; i++) { exp = exp * 10 + (<i32>load<u8>(ptr + i) - 0x30); if (exp > 100000) exp = 100000; }
+    if (i < n && (load<u8>(ptr + i) == 0x2d || load<u8>(ptr + i) == 0x2b)) {
+      expNegative = load<u8>(ptr + i) == 0x2d; i++;
+    }
+    for (; i < n; i++) {
+      exp = exp * 10 + (<i32>load<u8>(ptr + i) - 0x30); if (exp > 100000) exp = 100000;
+    }
     if (expNegative) exp = -exp;
   }
   // Already in JavaScript's shortest form: no exponent, no trailing fraction zero, no -0,
   // at most 15 significant digits, and not below 1e-6 (which JavaScript prints with e-).
-  canonical = !hasExp && digits <= 15 && (fracDigits == 0 || lastFracDigit != 0) && !(negative && digits == 0)
+  canonical = !hasExp && digits <= 15 && (fracDigits == 0 || lastFracDigit != 0)
+    && !(negative && digits == 0)
     && !(intIsZero && fracDigits > 0 && leadingFracZeros > 5);
   if (digits == 0) return negative ? -0.0 : 0.0;
   const e = exp - fracDigits;

@@ -54,7 +54,8 @@ export function programLoad(ptr: usize): void {
   keyPrefixes = region(<usize>keyCount * 8);
   for (let k = 0; k < keyCount; k++) {
     const key = keys + <usize>k * 16;
-    store<u64>(keyPrefixes + <usize>k * 8, loadTail(blob + load<u32>(key, 12), <usize>load<i32>(key, 4)));
+    store<u64>(keyPrefixes + <usize>k * 8,
+      loadTail(blob + load<u32>(key, 12), <usize>load<i32>(key, 4)));
   }
   // Per record type (< 256): whether it is special as a whole (slot -1), announced
   // (slot -2), and which slots (< 29) have special string values; bit 31: a slot >= 29 does.
@@ -65,7 +66,8 @@ export function programLoad(ptr: usize): void {
     const type = load<i32>(at);
     const slot = load<i32>(at, 4);
     if (type < 0 || type >= 256) { anyTypeOutside = true; continue; }
-    const bit: u32 = slot == -1 ? SP_WHOLE : slot == -2 ? SP_ANNOUNCE : slot >= 0 && slot < 29 ? (<u32>1) << (<u32>slot + 2) : SP_OTHER_SLOTS;
+    const bit: u32 = slot == -1 ? SP_WHOLE : slot == -2 ? SP_ANNOUNCE
+      : slot >= 0 && slot < 29 ? (<u32>1) << (<u32>slot + 2) : SP_OTHER_SLOTS;
     store<u32>(typeSpecials + <usize>type * 4, load<u32>(typeSpecials + <usize>type * 4) | bit);
   }
 }
@@ -87,17 +89,22 @@ const SP_OTHER_SLOTS: u32 = 0x80000000;
 
 /** Whether records of `type` are special as a whole (never truncated). */
 @inline export function typeWholeSpecial(type: i32): bool {
-  return <u32>type < 256 ? (load<u32>(typeSpecials + <usize>type * 4) & SP_WHOLE) != 0 : isSpecial(type, -1, 0, 0);
+  return <u32>type < 256
+    ? (load<u32>(typeSpecials + <usize>type * 4) & SP_WHOLE) != 0
+    : isSpecial(type, -1, 0, 0);
 }
 
 /** Whether records of `type` are announced when they open. */
 @inline export function typeAnnounced(type: i32): bool {
-  return <u32>type < 256 ? (load<u32>(typeSpecials + <usize>type * 4) & SP_ANNOUNCE) != 0 : isSpecial(type, -2, 0, 0);
+  return <u32>type < 256
+    ? (load<u32>(typeSpecials + <usize>type * 4) & SP_ANNOUNCE) != 0
+    : isSpecial(type, -2, 0, 0);
 }
 
 /** Tells the records module how many slots each record type uses (after recordsInit). */
 export function declareTypeSlots(): void {
-  for (let n = 0; n < loadedNodes; n++) if (word(n, 2) >= 0) setTypeSlots(word(n, 1), word(n, 2) + 1);
+  for (let n = 0; n < loadedNodes; n++)
+    if (word(n, 2) >= 0) setTypeSlots(word(n, 1), word(n, 2) + 1);
 }
 
 let loadedNodes: i32 = 0;
@@ -126,7 +133,8 @@ let loadedNodes: i32 = 0;
     const key = keys + k * 16;
     i++;
     if (i == count) i = 0;
-    if (load<u64>(keyPrefixes + k * 8) == prefix && load<i32>(key, 4) == len && (len <= 8 || sameBytes(blob + load<u32>(key, 12) + 8, ptr + 8, len - 8))) {
+    if (load<u64>(keyPrefixes + k * 8) == prefix && load<i32>(key, 4) == len
+      && (len <= 8 || sameBytes(blob + load<u32>(key, 12) + 8, ptr + 8, len - 8))) {
       store<i32>(hint, i);
       return load<i32>(key);
     }
@@ -138,7 +146,8 @@ let loadedNodes: i32 = 0;
 export function isSpecial(recordType: i32, slot: i32, ptr: usize, len: i32): bool {
   let at = specials;
   for (let i = 0; i < specialCount; i++, at += 16) {
-    if (load<i32>(at, 8) == len && load<i32>(at) == recordType && load<i32>(at, 4) == slot && sameBytes(blob + load<u32>(at, 12), ptr, len)) {
+    if (load<i32>(at, 8) == len && load<i32>(at) == recordType && load<i32>(at, 4) == slot
+      && sameBytes(blob + load<u32>(at, 12), ptr, len)) {
       return true;
     }
   }

@@ -56,7 +56,9 @@ let textCap: usize = 0;
 let textUsed: usize = 0;
 let truncateAt: i32 = 0;
 
-export function recordsInit(slotsPerRecord: i32, maxOpenRecords: i32, outRecords: i32, textBytes: usize): bool {
+export function recordsInit(
+  slotsPerRecord: i32, maxOpenRecords: i32, outRecords: i32, textBytes: usize,
+): bool {
   slots = slotsPerRecord;
   stride = 16 + <usize>slots * 16;
   maxOpen = maxOpenRecords;

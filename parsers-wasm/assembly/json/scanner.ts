@@ -6,11 +6,27 @@
  */
 import { region } from "../common/regions";
 import { intern, KIND_UTF8, newStringsFull } from "../common/dict";
-import { capByte, capRun, captureIsSlow, captureLen, captureMarkSlow, captureOverflowed, capturePtr, captureStart, captureStop, capturing } from "./capture";
-import { numberBegin, numberByte, numberCanonical, numberLen, numberPtr, numberScan, numberScannedValue, numberTooLong, numberValid, numberValue } from "./numtok";
-import { isSpecial, MODE_JSON, MODE_JSON_IF_CONTAINER, MODE_SCALAR, nodeChild, nodeElem, nodeMode, nodeRecord, nodeSlot, nodeSlotRecord, slotMayBeSpecial, typeAnnounced, typeWholeSpecial } from "./program";
-import { announceRecord, batchFull, closeRecord, innermostOfType, markSpecial, openRecord, outCapacity, outRecords, setSlot, textAppend, TAG_ARRAY, TAG_FALSE, TAG_JSON, TAG_NULL, TAG_NUMBER, TAG_OBJECT, TAG_SLOW, TAG_STRING, TAG_TRUE } from "./records";
-import { scanPlain, stringBegin, stringCapacity, stringDone, stringError, stringKind, stringLen, stringOverflowed, stringPtr, stringScan } from "./strtok";
+import {
+  capByte, capRun, captureIsSlow, captureLen, captureMarkSlow, captureOverflowed, capturePtr,
+  captureStart, captureStop, capturing,
+} from "./capture";
+import {
+  numberBegin, numberByte, numberCanonical, numberLen, numberPtr, numberScan, numberScannedValue,
+  numberTooLong, numberValid, numberValue,
+} from "./numtok";
+import {
+  isSpecial, MODE_JSON, MODE_JSON_IF_CONTAINER, MODE_SCALAR, nodeChild, nodeElem, nodeMode,
+  nodeRecord, nodeSlot, nodeSlotRecord, slotMayBeSpecial, typeAnnounced, typeWholeSpecial,
+} from "./program";
+import {
+  announceRecord, batchFull, closeRecord, innermostOfType, markSpecial, openRecord, outCapacity,
+  outRecords, setSlot, textAppend, TAG_ARRAY, TAG_FALSE, TAG_JSON, TAG_NULL, TAG_NUMBER, TAG_OBJECT,
+  TAG_SLOW, TAG_STRING, TAG_TRUE,
+} from "./records";
+import {
+  scanPlain, stringBegin, stringCapacity, stringDone, stringError, stringKind, stringLen,
+  stringOverflowed, stringPtr, stringScan,
+} from "./strtok";
 
 export const ST_NEED_INPUT: i32 = 0;
 export const ST_BATCH: i32 = 1;
@@ -93,7 +109,8 @@ export function scannerInit(depthLimit: i32, recordsSoft: i32, textSoft: usize):
   valueNode = 0;
   anyValue = false;
   errCode = 0;
-  // init may run again on the same instance (a new document on the same memory): nothing of the last one may remain.
+  // init may run again on the same instance (a new document on the same memory): nothing of the
+  // last one may remain.
   consumedBase = 0;
   inStart = 0;
   inEnd = 0;
@@ -131,7 +148,8 @@ export const BETWEEN_AFTER: i32 = 2;
  * ended exactly after one of that array's elements.
  */
 export function scannerBetweenElements(): i32 {
-  if (depth == 0 || capturing() || paused || load<u8>(lvKind + <usize>(depth - 1)) != KIND_ARRAY) return BETWEEN_NONE;
+  if (depth == 0 || capturing() || paused || load<u8>(lvKind + <usize>(depth - 1)) != KIND_ARRAY)
+    return BETWEEN_NONE;
   if (state == S_ARR_FIRST) return BETWEEN_FIRST;
   return state == S_AFTER_VALUE ? BETWEEN_AFTER : BETWEEN_NONE;
 }
@@ -151,7 +169,8 @@ function fail(code: i32): i32 {
 @inline function beginValue(isContainer: bool): i32 {
   const node = valueNode;
   // Most values open no record and start no capture.
-  if (node < 0 || (nodeRecord(node) < 0 && (nodeMode(node) & (isContainer ? MODE_JSON | MODE_JSON_IF_CONTAINER : MODE_JSON)) == 0)) {
+  if (node < 0 || (nodeRecord(node) < 0
+    && (nodeMode(node) & (isContainer ? MODE_JSON | MODE_JSON_IF_CONTAINER : MODE_JSON)) == 0)) {
     anyValue = true;
     return 0;
   }
@@ -174,7 +193,8 @@ function beginValueSlow(node: i32, isContainer: bool): i32 {
     flags |= LV_RECORD;
   }
   const mode = nodeMode(node);
-  if (!capturing() && ((mode & MODE_JSON) != 0 || (isContainer && (mode & MODE_JSON_IF_CONTAINER) != 0))) {
+  if (!capturing()
+    && ((mode & MODE_JSON) != 0 || (isContainer && (mode & MODE_JSON_IF_CONTAINER) != 0))) {
     captureStart();
     flags |= LV_CAPTURE;
   }
@@ -430,7 +450,9 @@ export function scannerRun(): i32 {
         continue;
       }
       // S_LITERAL
-      if (<i32>load<u8>(p) != <i32>load<u8>(literal + <usize>literalPos)) { pos = p; return fail(ERR_UNEXPECTED); }
+      if (<i32>load<u8>(p) != <i32>load<u8>(literal + <usize>literalPos)) {
+        pos = p; return fail(ERR_UNEXPECTED);
+      }
       p++;
       if (++literalPos == literalLen) {
         if (capturing()) capRun(literal, literalLen);
@@ -609,7 +631,8 @@ export function scannerFinish(repairArray: bool): i32 {
   // A top-level event array cut off after an element (and maybe a comma), which the
   // Trace Event Format allows: close it as if `]` followed.
   const afterComma = state == S_VALUE && depth == 1;
-  if (repairArray && depth == 1 && load<u8>(lvKind) == KIND_ARRAY && (state == S_AFTER_VALUE || afterComma) && lastClosedObject) {
+  if (repairArray && depth == 1 && load<u8>(lvKind) == KIND_ARRAY
+    && (state == S_AFTER_VALUE || afterComma) && lastClosedObject) {
     const e = popContainer(0x5d);
     if (e != 0) return fail(e);
     return ST_DONE + ST_REPAIRED;

@@ -103,15 +103,21 @@ export function stringOverflowed(): bool { return scratchOverflow; }
   } else scratchOverflow = true;
 }
 
-/** A decoded escape: UTF-8 into the scratch (WTF-8 for lone surrogates), canonical into the capture. */
+/**
+ * A decoded escape: UTF-8 into the scratch (WTF-8 for lone surrogates), canonical into the capture.
+ */
 function emitCodePoint(cp: i32): void {
   if (want) {
     if (cp < 0x80) keepByte(cp);
     else if (cp < 0x800) { keepByte(0xc0 | (cp >> 6)); keepByte(0x80 | (cp & 0x3f)); }
     else if (cp < 0x10000) {
       if (cp >= 0xd800 && cp <= 0xdfff) kind = KIND_WTF8;
-      keepByte(0xe0 | (cp >> 12)); keepByte(0x80 | ((cp >> 6) & 0x3f)); keepByte(0x80 | (cp & 0x3f));
-    } else { keepByte(0xf0 | (cp >> 18)); keepByte(0x80 | ((cp >> 12) & 0x3f)); keepByte(0x80 | ((cp >> 6) & 0x3f)); keepByte(0x80 | (cp & 0x3f)); }
+      keepByte(0xe0 | (cp >> 12)); keepByte(0x80 | ((cp >> 6) & 0x3f));
+      keepByte(0x80 | (cp & 0x3f));
+    } else {
+      keepByte(0xf0 | (cp >> 18)); keepByte(0x80 | ((cp >> 12) & 0x3f));
+      keepByte(0x80 | ((cp >> 6) & 0x3f)); keepByte(0x80 | (cp & 0x3f));
+    }
   }
   if (cap) capCodePoint(cp);
 }
@@ -149,8 +155,12 @@ function utf8Reset(): void {
 function utf8Byte(b: i32): void {
   if (need == 0) {
     if (b >= 0xc2 && b <= 0xdf) { need = 1; pend = <u32>b; }
-    else if (b >= 0xe0 && b <= 0xef) { if (b == 0xe0) lower = 0xa0; if (b == 0xed) upper = 0x9f; need = 2; pend = <u32>b; }
-    else if (b >= 0xf0 && b <= 0xf4) { if (b == 0xf0) lower = 0x90; if (b == 0xf4) upper = 0x8f; need = 3; pend = <u32>b; }
+    else if (b >= 0xe0 && b <= 0xef) {
+      if (b == 0xe0) lower = 0xa0; if (b == 0xed) upper = 0x9f; need = 2; pend = <u32>b;
+    }
+    else if (b >= 0xf0 && b <= 0xf4) {
+      if (b == 0xf0) lower = 0x90; if (b == 0xf4) upper = 0x8f; need = 3; pend = <u32>b;
+    }
     else capReplacement();
     return;
   }
@@ -176,7 +186,10 @@ function hexValue(b: i32): i32 {
   return -1;
 }
 
-/** Consumes string bytes from [p, end); returns where it stopped (after the closing quote when done). */
+/**
+ * Consumes string bytes from [p, end); returns where it stopped (after the closing quote when
+ * done).
+ */
 export function stringScan(p: usize, end: usize): usize {
   while (p < end) {
     if (esc == 0) {

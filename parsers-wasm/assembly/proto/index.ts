@@ -4,11 +4,18 @@
  * batch → finish.
  */
 import { regionsReset, region } from "../common/regions";
-import { dictInit, newStringsBytes, newStringsCount, newStringsDrained, newStringsPtr } from "../common/dict";
+import {
+  dictInit, newStringsBytes, newStringsCount, newStringsDrained, newStringsPtr,
+} from "../common/dict";
 import { captureInit } from "../json/capture";
-import { drained, outPtr, outRecords, outStride, recordsInit, setTruncateAt, textBytes, textPtr } from "../json/records";
+import {
+  drained, outPtr, outRecords, outStride, recordsInit, setTruncateAt, textBytes, textPtr,
+} from "../json/records";
 import { declareTypeSlots, programLoad, slotsPerRecord } from "./program";
-import { scannerError, scannerErrorOffset, scannerFeed, scannerFinish, scannerInit, scannerRestart, scannerRun } from "./scanner";
+import {
+  scannerError, scannerErrorOffset, scannerFeed, scannerFinish, scannerInit, scannerRestart,
+  scannerRun,
+} from "./scanner";
 
 let programAt: usize = 0;
 let input: usize = 0;
@@ -20,8 +27,9 @@ export function reserveProgram(bytes: i32): usize {
 }
 
 export function init(
-  maxDepth: i32, inputBytes: i32, stringBytes: i32, captureBytes: i32, outRecordsCap: i32, textCap: i32,
-  softRecords: i32, softText: i32, dictSlotsLog2: i32, dictArena: i32, newStringsCap: i32,
+  maxDepth: i32, inputBytes: i32, stringBytes: i32, captureBytes: i32, outRecordsCap: i32,
+  textCap: i32, softRecords: i32, softText: i32, dictSlotsLog2: i32, dictArena: i32,
+  newStringsCap: i32,
 ): i32 {
   programLoad(programAt);
   input = region(<usize>inputBytes);

@@ -9,7 +9,9 @@
 import { setTypeSlots } from "../json/records";
 
 export const MODE_NONE: i32 = 0;
-/** Length-delimited: a message whose fields the program describes (streamed, never buffered whole). */
+/**
+ * Length-delimited: a message whose fields the program describes (streamed, never buffered whole).
+ */
 export const MODE_MESSAGE: i32 = 1;
 /** Varint/fixed: the number; length-delimited: a string, interned. */
 export const MODE_SCALAR: i32 = 2;
@@ -41,7 +43,8 @@ export function programLoad(ptr: usize): void {
 
 /** Tells the records module how many slots each record type uses (after recordsInit). */
 export function declareTypeSlots(): void {
-  for (let n = 0; n < loadedNodes; n++) if (word(n, 2) >= 0) setTypeSlots(word(n, 1), word(n, 2) + 1);
+  for (let n = 0; n < loadedNodes; n++)
+    if (word(n, 2) >= 0) setTypeSlots(word(n, 1), word(n, 2) + 1);
 }
 
 let loadedNodes: i32 = 0;
@@ -66,6 +69,7 @@ export function nodeField(node: i32, number: i32): i32 {
 
 export function recordHas(recordType: i32, kind: i32): bool {
   let at = specials;
-  for (let i = 0; i < specialCount; i++, at += 8) if (load<i32>(at) == recordType && load<i32>(at, 4) == kind) return true;
+  for (let i = 0; i < specialCount; i++, at += 8)
+    if (load<i32>(at) == recordType && load<i32>(at, 4) == kind) return true;
   return false;
 }

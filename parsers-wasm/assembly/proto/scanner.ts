@@ -8,9 +8,17 @@
  */
 import { region } from "../common/regions";
 import { intern, newStringsFull } from "../common/dict";
-import { capBytes, captureLen, captureOverflowed, capturePtr, captureStart, captureStop } from "../json/capture";
-import { announceRecord, batchFull, closeRecord, innermostOfType, markSpecial, openRecord, outCapacity, outRecords, setSlotBits, textAppend } from "../json/records";
-import { MODE_BYTES, MODE_MESSAGE, MODE_SCALAR, nodeField, nodeMode, nodePacked, nodeRecord, nodeSlot, nodeSlotRecord, PACKED_FIXED32, PACKED_FIXED64, PACKED_VARINT, recordHas } from "./program";
+import {
+  capBytes, captureLen, captureOverflowed, capturePtr, captureStart, captureStop,
+} from "../json/capture";
+import {
+  announceRecord, batchFull, closeRecord, innermostOfType, markSpecial, openRecord, outCapacity,
+  outRecords, setSlotBits, textAppend,
+} from "../json/records";
+import {
+  MODE_BYTES, MODE_MESSAGE, MODE_SCALAR, nodeField, nodeMode, nodePacked, nodeRecord, nodeSlot,
+  nodeSlotRecord, PACKED_FIXED32, PACKED_FIXED64, PACKED_VARINT, recordHas,
+} from "./program";
 
 export const TAG_STRING: i32 = 1;
 export const TAG_VARINT: i32 = 2;
@@ -75,7 +83,9 @@ let softRecords: i32 = 0;
 let softText: usize = 0;
 let rootOpened: bool = false;
 
-export function scannerInit(depthLimit: i32, stringBytes: usize, recordsSoft: i32, textSoft: usize): bool {
+export function scannerInit(
+  depthLimit: i32, stringBytes: usize, recordsSoft: i32, textSoft: usize,
+): bool {
   maxDepth = depthLimit;
   frNode = region(<usize>(depthLimit + 1) * 4);
   frEnd = region(<usize>(depthLimit + 1) * 8);
@@ -187,7 +197,9 @@ function popEnded(at: u64): void {
 }
 
 @inline function topNode(): i32 { return load<i32>(frNode + <usize>depth * 4); }
-@inline function topPacked(): bool { return depth > 0 && (load<i32>(frFlags + <usize>depth * 4) & 2) != 0; }
+@inline function topPacked(): bool {
+  return depth > 0 && (load<i32>(frFlags + <usize>depth * 4) & 2) != 0;
+}
 
 /** After a complete field: close ended frames, expect the next tag (or packed element). */
 function fieldDone(p: usize): void {
@@ -246,7 +258,8 @@ function finishLengthValue(p: usize): i32 {
     if (captureOverflowed()) return ERR_CAPTURE_LONG;
     const at = textAppend(capturePtr(), captureLen());
     if (at < 0) return ERR_TEXT_FULL;
-    // The offset is stored as a double, like JSON text offsets, so the shared records code can move it.
+    // The offset is stored as a double, like JSON text offsets, so the shared records code can move
+    // it.
     e = value(fieldNode, TAG_BYTES, <i32>captureLen(), reinterpret<i64>(at));
   }
   if (e != 0) return e;
@@ -254,7 +267,10 @@ function finishLengthValue(p: usize): i32 {
   return 0;
 }
 
-/** Scans the fed bytes until they run out, a batch fills up, or an error. 0 need input, 1 batch, 3 error. */
+/**
+ * Scans the fed bytes until they run out, a batch fills up, or an error. 0 need input, 1 batch, 3
+ * error.
+ */
 export function scannerRun(): i32 {
   if (!rootOpened) {
     rootOpened = true;
@@ -283,7 +299,9 @@ export function scannerRun(): i32 {
           if (number == 0 || v >> 32 != 0) { pos = p; return fail(ERR_WIRE); }
           fieldNode = nodeField(topNode(), number);
           if (wire == 0) state = S_VARINT;
-          else if (wire == 1 || wire == 5) { state = S_FIXED; fixedNeed = wire == 1 ? 8 : 4; fixedGot = 0; }
+          else if (wire == 1 || wire == 5) {
+            state = S_FIXED; fixedNeed = wire == 1 ? 8 : 4; fixedGot = 0;
+          }
           else if (wire == 2) state = S_LEN;
           else { pos = p; return fail(ERR_WIRE); }
         } else if (state == S_LEN) {
@@ -291,7 +309,8 @@ export function scannerRun(): i32 {
           const e = lengthKnown(p);
           if (e != 0) { pos = p; return fail(e); }
         } else {
-          const e = nodeMode(fieldNode) == MODE_SCALAR ? value(fieldNode, TAG_VARINT, 0, <i64>v) : 0;
+          const e =
+            nodeMode(fieldNode) == MODE_SCALAR ? value(fieldNode, TAG_VARINT, 0, <i64>v) : 0;
           if (e != 0) { pos = p; return fail(e); }
           fieldDone(p);
         }
@@ -301,7 +320,9 @@ export function scannerRun(): i32 {
         acc |= (<u64>load<u8>(p++)) << (<u64>(8 * fixedGot));
         if (++fixedGot < fixedNeed) continue;
         const v = acc;
-        const e = nodeMode(fieldNode) == MODE_SCALAR ? value(fieldNode, fixedNeed == 8 ? TAG_FIXED64 : TAG_FIXED32, 0, <i64>v) : 0;
+        const e = nodeMode(fieldNode) == MODE_SCALAR
+          ? value(fieldNode, fixedNeed == 8 ? TAG_FIXED64 : TAG_FIXED32, 0, <i64>v)
+          : 0;
         if (e != 0) { pos = p; return fail(e); }
         fieldDone(p);
         continue;
