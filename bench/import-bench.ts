@@ -92,8 +92,10 @@ function measure(argv: string[], cwd = dir, allowFailure = false): Promise<Run> 
 
 /** Counts the lines of a file read as a stream: the floor for a line-oriented text import. */
 const LINE_SPLIT = `(async () => { const d = new TextDecoder(); let carry = "", lines = 0;
-  for await (const chunk of Bun.file(P).stream()) { const text = carry + d.decode(chunk, { stream: true }); let at = 0;
-    for (let end = text.indexOf("\\n"); end >= 0; end = text.indexOf("\\n", at)) { lines++; at = end + 1; } carry = text.slice(at); }
+  for await (const chunk of Bun.file(P).stream()) { \
+const text = carry + d.decode(chunk, { stream: true }); let at = 0;
+    for (let end = text.indexOf("\\n"); end >= 0; end = text.indexOf("\\n", at)) { \
+lines++; at = end + 1; } carry = text.slice(at); }
   return lines; })()`;
 
 /** Reads and decodes the file in a fresh Bun process: the yardstick for the import's rate. */
@@ -103,7 +105,8 @@ async function baselineDecode(kind: string, path: string): Promise<{ ms: number;
     json: ["Bun JSON.parse", "JSON.parse(await Bun.file(P).text())"],
     otlp: [
       "protobufjs decode",
-      `(await import(${JSON.stringify(join(repo, "tests/adapters/reference-otlp/otlp-proto-schema.ts"))}` +
+      `(await import(` +
+        `${JSON.stringify(join(repo, "tests/adapters/reference-otlp/otlp-proto-schema.ts"))}` +
         `)).ExportTraceServiceRequest.decode(await Bun.file(P).bytes())`,
     ],
     perfetto: [
@@ -115,7 +118,18 @@ async function baselineDecode(kind: string, path: string): Promise<{ ms: number;
   };
   const [what, expression] = decoders[kind]!;
   // Module loading is not part of the decode; the read is, as the import reads the file too.
-  const script = `const P = ${JSON.stringify(path)}; ${kind === "json" || kind === "lines" ? "" : `await import(${JSON.stringify(join(repo, kind === "otlp" ? "tests/adapters/reference-otlp/otlp-proto-schema.ts" : "tests/adapters/reference-perfetto/perfetto-schema.ts"))});`}
+  const script = `const P = ${JSON.stringify(path)}; ${
+    kind === "json" || kind === "lines"
+      ? ""
+      : `await import(${JSON.stringify(
+          join(
+            repo,
+            kind === "otlp"
+              ? "tests/adapters/reference-otlp/otlp-proto-schema.ts"
+              : "tests/adapters/reference-perfetto/perfetto-schema.ts",
+          ),
+        )});`
+  }
     const t = performance.now(); const v = ${expression}; console.log(performance.now() - t);`;
   const run = await measure([process.execPath, "-e", script]);
   return { ms: Number(run.stdout.trim().split("\n").at(-1)), what };
