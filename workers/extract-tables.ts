@@ -92,6 +92,7 @@ export async function extractTables(
         sink,
         spill,
         pieces: options.pieces,
+        checkpoint,
       });
     } finally {
       spill.disposeAll();

@@ -119,6 +119,12 @@ export interface StreamExtractInput {
    */
   recordBytesInMemory?: number;
   /**
+   * Called where a long pass that writes no rows makes garbage (reading spooled records back
+   * and aggregating them): the worker collects there when its resident size is high. Rows
+   * written through `sink` and bytes spilled are checkpoints already.
+   */
+  checkpoint?: () => void;
+  /**
    * The payload as a plain file, when it is one (not compressed), with threads to scan
    * pieces of it at once: an adapter that can cut its format into pieces at proven
    * boundaries reads it through these instead of `chunks`.

@@ -90,16 +90,19 @@ export class SampledStacks {
   }
 
   /**
-   * The streaming path: frames, measurements and edges, built whole, and the stacks written
-   * through `sink`.
+   * The streaming path: the stacks written through `sink`, then frames, measurements and
+   * edges, built whole.
    */
   async emitStreamed(
     sink: EvidenceSink,
   ): Promise<
     Pick<Record<EvidenceTableName, TableBuffer>, "frames" | "frame_measurements" | "call_edges">
   > {
-    const { frames, frame_measurements, call_edges } = this.emitSmall();
+    // Stacks first: the small tables' rows (a call edge per distinct caller and callee, which
+    // a heap profile has hundreds of thousands of) are made once the stacks are written, not
+    // held while their parts encode.
     await this.writeStacks(sink);
+    const { frames, frame_measurements, call_edges } = this.emitSmall();
     return { frames, frame_measurements, call_edges };
   }
 

@@ -56,7 +56,7 @@ export const dhatAdapter: ProducerAdapter = {
     let described: Omit<NormalizedEvidence, "tables">;
     try {
       const scan = await scanDhat(input.chunks, input.limits, points);
-      described = dhatEvidence(scan, input.limits.maxEvents, out, SELF);
+      described = dhatEvidence(scan, input.limits.maxEvents, out, SELF, input.checkpoint);
     } finally {
       points.dispose();
     }

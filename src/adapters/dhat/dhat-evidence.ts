@@ -67,8 +67,20 @@ const isCount = (p: Point, slot: number) => {
   return kindOf(p, slot) === TAG_NUMBER && Number.isSafeInteger(v) && v >= 0;
 };
 
+/**
+ * Points read between checkpoints: the passes over the points write no rows, so without
+ * them nothing collects their garbage (the tries' and sums' growth) until the first row.
+ */
+export const POINTS_PER_CHECKPOINT = 1 << 14;
+
+/**
+ * A point's place in the document, for errors only: made per point, it was millions of
+ * strings (or closures) of garbage in a large profile.
+ */
+const pointAt = (i: number) => `pps[${i}]`;
+
 /** Every check the document must pass, in the order the fields are defined. */
-function checkDhat(scan: DhatScan, maxPoints: number): string[] {
+function checkDhat(scan: DhatScan, maxPoints: number, checkpoint: () => void): string[] {
   if (scan.topKind !== TAG_OBJECT)
     throw expectationFailed(DHAT_FORMAT, "the top level", "an object", sampleOfKind(scan.topKind));
   if (scan.version !== 2)
@@ -90,36 +102,36 @@ function checkDhat(scan: DhatScan, maxPoints: number): string[] {
   const frames = scan.frames as string[];
   const points = new PointReader(scan);
   for (let i = 0; i < scan.pointCount; i++) {
+    if (i > 0 && i % POINTS_PER_CHECKPOINT === 0) checkpoint();
     const p = points.next();
-    const at = `pps[${i}]`;
     if ((p.kinds & 15) !== TAG_OBJECT)
-      throw expectationFailed(DHAT_FORMAT, at, "an object", sampleOfKind(p.kinds & 15));
+      throw expectationFailed(DHAT_FORMAT, pointAt(i), "an object", sampleOfKind(p.kinds & 15));
     for (const [key, slot] of DHAT_POINT_FIELDS) {
       if (slot === P_GB || slot === P_GBK) {
         if (scan.lifetimes && !isCount(p, slot))
           throw expectationFailed(
             DHAT_FORMAT,
-            `${at}.${key}`,
+            `${pointAt(i)}.${key}`,
             "a non-negative integer (bklt is true)",
             sampleOfKind(kindOf(p, slot)),
           );
       } else if (!isCount(p, slot))
         throw expectationFailed(
           DHAT_FORMAT,
-          `${at}.${key}`,
+          `${pointAt(i)}.${key}`,
           "a non-negative integer",
           sampleOfKind(kindOf(p, slot)),
         );
     }
     const fsKind = (p.kinds >> 20) & 15;
     if (fsKind !== TAG_ARRAY)
-      throw expectationFailed(DHAT_FORMAT, `${at}.fs`, "an array", sampleOfKind(fsKind));
+      throw expectationFailed(DHAT_FORMAT, `${pointAt(i)}.fs`, "an array", sampleOfKind(fsKind));
     for (let k = 0; k < p.fsLength; k++) {
       const f = p.fs[k]!;
       if (f < 0 || f >= frames.length)
         throw expectationFailed(
           DHAT_FORMAT,
-          `${at}.fs[${k}]`,
+          `${pointAt(i)}.fs[${k}]`,
           `a frame index below ${frames.length}`,
           sampleOfKind(f < 0 ? -f : TAG_NUMBER),
         );
@@ -130,14 +142,19 @@ function checkDhat(scan: DhatScan, maxPoints: number): string[] {
   return frames;
 }
 
-/** Checks the scan and adds its measures to `out`; the evidence's description. */
+/**
+ * Checks the scan and adds its measures to `out`; the evidence's description. `checkpoint`
+ * runs every POINTS_PER_CHECKPOINT points of each pass (checks, then measures) and once
+ * after the last.
+ */
 export function dhatEvidence(
   scan: DhatScan,
   maxPoints: number,
   out: SampledStacks,
   adapter: { name: string; version: string },
+  checkpoint: () => void = () => {},
 ): Omit<NormalizedEvidence, "tables"> {
-  const frames = checkDhat(scan, maxPoints);
+  const frames = checkDhat(scan, maxPoints, checkpoint);
   const mode = scan.mode!;
   const limitations: Limitation[] = [];
   const heap = HEAP_MODES.has(mode);
@@ -154,13 +171,21 @@ export function dhatEvidence(
       }
       return f;
     };
+    // Whether a frame is the replacement allocator, by frame index (0: not yet known): tested
+    // once per frame, not once per point.
+    const allocator = new Int8Array(frames.length);
+    const isAllocator = (i: number) => {
+      if (allocator[i] === 0) allocator[i] = VALGRIND_ALLOCATOR.test(frames[i]!) ? 1 : -1;
+      return allocator[i] === 1;
+    };
     const sums = { alloc: 0, inuse: 0 };
     const points = new PointReader(scan);
     const path: number[] = [];
     for (let i = 0; i < scan.pointCount; i++) {
+      if (i > 0 && i % POINTS_PER_CHECKPOINT === 0) checkpoint();
       const p = points.next();
       let first = 0;
-      while (first < p.fsLength && VALGRIND_ALLOCATOR.test(frames[p.fs[first]!]!)) first++;
+      while (first < p.fsLength && isAllocator(p.fs[first]!)) first++;
       allocatorFrames += first;
       // Index 0 is DHAT's "[root]" pseudo-frame, never part of a stack.
       path.length = 0;
@@ -186,6 +211,7 @@ export function dhatEvidence(
         out.metric("inuse_objects", "count").add(path, 0, gbk, gbk);
       }
     }
+    checkpoint();
     if (!scan.lifetimes)
       limitations.push({
         code: "no_block_lifetimes",
