@@ -1,6 +1,7 @@
 /**
  * Evidence of a sampled-stack profile read sample by sample (perf script, collapsed
- * stacks, speedscope): frames, tracks, and one StackMeasures per metric. Formats only
+ * stacks, speedscope): frames, tracks, and one StackMeasures per metric (or per pair of
+ * twin metrics, always added together: DHAT's bytes and blocks). Formats only
  * say which frames a sample holds, on which track, and what it weighs; the measures,
  * edges and stacks come from the shared StackMeasures, so every sampled format counts
  * the same way. Given scratch space the stack tries spill (bounded memory), and the
