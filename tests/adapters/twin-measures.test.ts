@@ -161,6 +161,19 @@ describe("a twin metric gives the rows of two separate StackMeasures", () => {
     });
   }
 
+  test("a spilled trie gives the twin's stacks first as well as second", () => {
+    const all = samples(7, 3000, 5000);
+    const spill = () => ({ space: new MemorySpillSpace(), maxStacks: 50 });
+    const rows = (rows: Iterable<{ path: Int32Array; count: number; durationNs: number }>) =>
+      Array.from(rows, (r) => `${r.path.join(",")}:${r.count}:${r.durationNs}`);
+    const { separate, twin } = fed(all, spill);
+    const objects = rows(separate[1]!.stacks.stackRows());
+    const bytes = rows(separate[0]!.stacks.stackRows());
+    expect(objects.length).toBeGreaterThan(50);
+    expect(rows(twin.stacks.stackRows(true))).toEqual(objects);
+    expect(rows(twin.stacks.stackRows(false))).toEqual(bytes);
+  });
+
   test("the twin's values are its own: swapping them changes the rows", () => {
     const registry = frames();
     const all = samples(5, 300, 2000);
