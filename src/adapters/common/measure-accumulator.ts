@@ -2,6 +2,12 @@
  * Accumulates one metric's per-frame measurements (per track) and call edges, then
  * writes them as `frame_measurements` and `call_edges` rows. Values are summed in dense
  * arrays indexed by frame, so the hot loops never allocate.
+ *
+ * It can also carry a twin metric: one that always gets the same (frame, edge, count) adds
+ * with a value of its own (a heap profile's objects beside its bytes). The twin shares the
+ * frame index, the edge index and the counts, so a stack is looked up once for both, and
+ * only its values are summed apart; it is written right after the first metric, row for
+ * row as an accumulator of its own would write it.
  */
 import type { FrameMetric } from "../../domain/evidence-schema.ts";
 import type { TableBuffer } from "../../domain/table-buffer.ts";
@@ -15,6 +21,11 @@ export class FrameTotals {
   inclusiveNs: number[] = [];
   selfCount: number[] = [];
   inclusiveCount: number[] = [];
+  /** The twin metric's values (empty without a twin). */
+  twinSelf: number[] = [];
+  twinInclusive: number[] = [];
+
+  constructor(private readonly twin = false) {}
 
   ensure(frame: number): void {
     for (let i = this.selfNs.length; i <= frame; i++) {
@@ -22,8 +33,18 @@ export class FrameTotals {
       this.inclusiveNs.push(0);
       this.selfCount.push(0);
       this.inclusiveCount.push(0);
+      if (this.twin) {
+        this.twinSelf.push(0);
+        this.twinInclusive.push(0);
+      }
     }
   }
+}
+
+/** A second metric summed beside the first from the same adds (see MeasureAccumulator). */
+export interface TwinMetric {
+  metric: FrameMetric;
+  unit: string;
 }
 
 export class MeasureAccumulator {
@@ -36,8 +57,13 @@ export class MeasureAccumulator {
   private readonly edgeChild: number[] = [];
   private readonly edgeCount: number[] = [];
   private readonly edgeNs: number[] = [];
+  private readonly edgeTwin: number[] = [];
 
-  constructor(metric: FrameMetric, unit = "ns") {
+  constructor(
+    metric: FrameMetric,
+    unit = "ns",
+    readonly twin: TwinMetric | null = null,
+  ) {
     this.metric = metric;
     this.unit = unit;
   }
@@ -46,22 +72,25 @@ export class MeasureAccumulator {
   track(track: number): FrameTotals {
     let totals = this.totalsByTrack.get(track);
     if (!totals) {
-      totals = new FrameTotals();
+      totals = new FrameTotals(this.twin !== null);
       this.totalsByTrack.set(track, totals);
     }
     return totals;
   }
 
-  addSelf(totals: FrameTotals, frame: number, count: number, ns: number): void {
+  /** `twinValue` is the twin metric's value of the same add (ignored without a twin). */
+  addSelf(totals: FrameTotals, frame: number, count: number, ns: number, twinValue = 0): void {
     if (frame >= totals.selfNs.length) totals.ensure(frame);
     totals.selfCount[frame]! += count;
     totals.selfNs[frame]! += ns;
+    if (this.twin !== null) totals.twinSelf[frame]! += twinValue;
   }
 
-  addInclusive(totals: FrameTotals, frame: number, count: number, ns: number): void {
+  addInclusive(totals: FrameTotals, frame: number, count: number, ns: number, twinValue = 0): void {
     if (frame >= totals.selfNs.length) totals.ensure(frame);
     totals.inclusiveCount[frame]! += count;
     totals.inclusiveNs[frame]! += ns;
+    if (this.twin !== null) totals.twinInclusive[frame]! += twinValue;
   }
 
   addEdge(parent: number, child: number, count: number, ns: number): void {
@@ -78,35 +107,54 @@ export class MeasureAccumulator {
       this.edgeChild.push(child);
       this.edgeCount.push(0);
       this.edgeNs.push(0);
+      if (this.twin !== null) this.edgeTwin.push(0);
     }
     return index;
   }
 
-  addToEdge(index: number, count: number, ns: number): void {
+  addToEdge(index: number, count: number, ns: number, twinValue = 0): void {
     this.edgeCount[index]! += count;
     this.edgeNs[index]! += ns;
+    if (this.twin !== null) this.edgeTwin[index]! += twinValue;
   }
 
   get isEmpty(): boolean {
     return this.totalsByTrack.size === 0 && this.edgeParent.length === 0;
   }
 
+  /** Writes the metric's rows, then its twin's (each table gets them one metric after the other). */
   emit(
     measurements: TableBuffer,
     edges: TableBuffer,
     frames: FrameRegistry,
     tracks: TrackLookup,
   ): void {
+    this.emitMetric(measurements, edges, frames, tracks, false);
+    if (this.twin !== null) this.emitMetric(measurements, edges, frames, tracks, true);
+  }
+
+  private emitMetric(
+    measurements: TableBuffer,
+    edges: TableBuffer,
+    frames: FrameRegistry,
+    tracks: TrackLookup,
+    twin: boolean,
+  ): void {
+    const metric = twin ? this.twin!.metric : this.metric;
+    const unit = twin ? this.twin!.unit : this.unit;
+    const edgeValues = twin ? this.edgeTwin : this.edgeNs;
     for (const [track, totals] of this.totalsByTrack) {
+      const selfValues = twin ? totals.twinSelf : totals.selfNs;
+      const inclusiveValues = twin ? totals.twinInclusive : totals.inclusiveNs;
       const info = tracks(track);
       for (let f = 0; f < totals.selfNs.length; f++) {
         if (totals.inclusiveCount[f] === 0 && totals.selfCount[f] === 0) continue;
         measurements.append({
           frame_id: frames.ids[f]!,
-          metric: this.metric,
-          unit: this.unit,
-          self_value: totals.selfNs[f]!,
-          inclusive_value: totals.inclusiveNs[f]!,
+          metric,
+          unit,
+          self_value: selfValues[f]!,
+          inclusive_value: inclusiveValues[f]!,
           self_samples: totals.selfCount[f]!,
           inclusive_samples: totals.inclusiveCount[f]!,
           process_name: info.processName,
@@ -117,11 +165,11 @@ export class MeasureAccumulator {
     }
     for (let e = 0; e < this.edgeParent.length; e++) {
       edges.append({
-        metric: this.metric,
+        metric,
         parent_frame_id: frames.ids[this.edgeParent[e]!]!,
         child_frame_id: frames.ids[this.edgeChild[e]!]!,
         sample_count: this.edgeCount[e]!,
-        duration_ns: this.edgeNs[e]!,
+        duration_ns: edgeValues[e]!,
       });
     }
   }

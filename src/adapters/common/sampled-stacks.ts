@@ -1,6 +1,7 @@
 /**
  * Evidence of a sampled-stack profile read sample by sample (perf script, collapsed
- * stacks, speedscope): frames, tracks, and one StackMeasures per metric. Formats only
+ * stacks, speedscope): frames, tracks, and one StackMeasures per metric (or per pair of
+ * twin metrics, always added together: DHAT's bytes and blocks). Formats only
  * say which frames a sample holds, on which track, and what it weighs; the measures,
  * edges and stacks come from the shared StackMeasures, so every sampled format counts
  * the same way. Given scratch space the stack tries spill (bounded memory), and the
@@ -67,24 +68,49 @@ export class SampledStacks {
   metric(metric: FrameMetric, unit: string): StackMeasures {
     let m = this.measured.get(metric);
     if (!m) {
-      const spill = this.storage.spill
-        ? { space: this.storage.spill, maxStacks: this.storage.maxStacksInMemory }
-        : undefined;
-      m = new StackMeasures(metric, unit, spill);
+      m = new StackMeasures(metric, unit, this.spill());
       this.measured.set(metric, m);
-    }
+    } else if (m.measures.metric !== metric)
+      throw new Error(`${metric} is summed as the twin of ${m.measures.metric}`);
     return m;
+  }
+
+  /**
+   * The accumulator of `metric` and its twin, created on first use: every add gives both their
+   * values at once, and they are written as two metrics (stack-measures.ts).
+   */
+  twinMetrics(metric: FrameMetric, unit: string, twin: FrameMetric, twinUnit: string) {
+    let m = this.measured.get(metric);
+    if (!m) {
+      m = new StackMeasures(metric, unit, this.spill(), { metric: twin, unit: twinUnit });
+      if (this.measured.has(twin)) throw new Error(`${twin} is already summed on its own`);
+      this.measured.set(metric, m);
+      this.measured.set(twin, m);
+    } else if (m.measures.metric !== metric || m.twin?.metric !== twin)
+      throw new Error(`${metric} is already summed without ${twin} as its twin`);
+    return m;
+  }
+
+  private spill() {
+    return this.storage.spill
+      ? { space: this.storage.spill, maxStacks: this.storage.maxStacksInMemory }
+      : undefined;
   }
 
   get metrics(): FrameMetric[] {
     return [...this.measured.keys()];
   }
 
+  /** Each accumulator once (a twin pair is one), in the order of their metrics. */
+  private accumulators(): StackMeasures[] {
+    return [...new Set(this.measured.values())];
+  }
+
   /** Every table (the whole-payload path). */
   emitAll(): Record<EvidenceTableName, TableBuffer> {
     const tables = this.emitSmall();
     const lookup = (t: number) => this.tracks[t]!;
-    for (const m of this.measured.values())
+    for (const m of this.accumulators())
       m.stacks.emit(tables.stacks, this.frames, this.clock, lookup);
     return tables;
   }
@@ -111,7 +137,7 @@ export class SampledStacks {
     const tables = emptyTables();
     this.frames.emit(tables.frames);
     const lookup = (t: number) => this.tracks[t]!;
-    for (const m of this.measured.values())
+    for (const m of this.accumulators())
       m.measures.emit(tables.frame_measurements, tables.call_edges, this.frames, lookup);
     return tables;
   }
@@ -119,7 +145,7 @@ export class SampledStacks {
   private async writeStacks(sink: EvidenceSink): Promise<void> {
     await writeStackChunks(
       sink,
-      [...this.measured.values()].map((m) => m.stacks),
+      this.accumulators().map((m) => m.stacks),
       this.frames,
       this.clock,
       (t) => this.tracks[t]!,

@@ -30,10 +30,13 @@ export async function writeStackChunks(
 ): Promise<void> {
   const writer = new StackBatchWriter(frames, clock, tracks, rowsPerBatch);
   for (const trie of tries) {
-    writer.metric = trie.metric;
-    for (const row of trie.stackRows()) {
-      const full = writer.add(row);
-      if (full) await sink.writeBatch(full);
+    // A trie's own metric, then its twin's, if it has one.
+    for (const metric of trie.metrics) {
+      writer.metric = metric;
+      for (const row of trie.stackRows(metric !== trie.metric)) {
+        const full = writer.add(row);
+        if (full) await sink.writeBatch(full);
+      }
     }
   }
   const last = writer.finish();

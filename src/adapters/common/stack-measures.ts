@@ -2,10 +2,16 @@
  * One metric's frame measurements, call edges and stacks, fed one whole stack (root frame
  * first) at a time: a frame counts once toward its inclusive value per stack however often
  * it recurs, an edge once per stack, and the leaf takes the self value.
+ *
+ * With a twin metric (one always added at the same stacks with the same counts, such as a heap
+ * profile's objects beside its bytes) each stack is walked once for both: one frame dedup, one
+ * edge lookup and one trie lookup per level, where two StackMeasures would do each twice. The
+ * twin's values are summed apart, in the same order, so its rows are those a StackMeasures of
+ * its own would give, bit for bit.
  */
 import type { FrameMetric } from "../../domain/evidence-schema.ts";
 import { GrowableI32 } from "./growable.ts";
-import { type FrameTotals, MeasureAccumulator } from "./measure-accumulator.ts";
+import { type FrameTotals, MeasureAccumulator, type TwinMetric } from "./measure-accumulator.ts";
 import {
   E_EDGE_COUNT,
   E_EDGES,
@@ -31,9 +37,14 @@ export class StackMeasures {
   /** Stacks seen lately, replayed without lookups (stack-path-cache.ts). */
   private readonly cache = new StackPathCache();
 
-  constructor(metric: FrameMetric, unit: string, spill?: StackSpill) {
-    this.measures = new MeasureAccumulator(metric, unit);
-    this.stacks = new StackTrie(metric, spill);
+  constructor(metric: FrameMetric, unit: string, spill?: StackSpill, twin?: TwinMetric) {
+    this.measures = new MeasureAccumulator(metric, unit, twin ?? null);
+    this.stacks = new StackTrie(metric, spill, twin ?? null);
+  }
+
+  /** The twin metric summed beside this one, if any. */
+  get twin(): TwinMetric | null {
+    return this.measures.twin;
   }
 
   /** Stacks replayed from the cache so far. */
@@ -42,8 +53,8 @@ export class StackMeasures {
   }
 
   /**
-   * `count` samples worth `value` at `path` on `track`, first seen at `firstRelNs` (Infinity: no
-   * time).
+   * `count` samples worth `value` (and `twinValue` to the twin metric, if there is one) at `path`
+   * on `track`, first seen at `firstRelNs` (Infinity: no time).
    */
   add(
     path: readonly number[],
@@ -51,6 +62,7 @@ export class StackMeasures {
     count: number,
     value: number,
     firstRelNs = Number.POSITIVE_INFINITY,
+    twinValue = 0,
   ): void {
     if (path.length === 0) return;
     this.stacks.spillIfFull();
@@ -58,7 +70,7 @@ export class StackMeasures {
     const cache = this.cache;
     const hit = cache.find(path);
     if (hit >= 0) {
-      this.replay(hit, path, totals, count, value, firstRelNs, track);
+      this.replay(hit, path, totals, count, value, firstRelNs, track, twinValue);
       return;
     }
     const remember = cache.remembering;
@@ -71,7 +83,7 @@ export class StackMeasures {
       while (this.seen.length <= f) this.seen.push(0);
       if (this.seen.array[f] !== stamp) {
         this.seen.array[f] = stamp;
-        this.measures.addInclusive(totals, f, count, value);
+        this.measures.addInclusive(totals, f, count, value, twinValue);
         if (remember) cache.frame(f);
       }
     }
@@ -83,15 +95,15 @@ export class StackMeasures {
         while (this.seenEdges.length <= e) this.seenEdges.push(0);
         if (this.seenEdges.array[e] !== stamp) {
           this.seenEdges.array[e] = stamp;
-          this.measures.addToEdge(e, count, value);
+          this.measures.addToEdge(e, count, value, twinValue);
           if (remember) cache.edge(e);
         }
       }
       stack = this.stacks.child(stack, f);
     }
     if (remember) cache.end(stack, this.stacks.epoch);
-    this.measures.addSelf(totals, path[path.length - 1]!, count, value);
-    this.stacks.add(stack, count, value, firstRelNs, track);
+    this.measures.addSelf(totals, path[path.length - 1]!, count, value, twinValue);
+    this.stacks.add(stack, count, value, firstRelNs, track, twinValue);
   }
 
   /** A cached stack's adds, in the order the slow path made them. */
@@ -103,6 +115,7 @@ export class StackMeasures {
     value: number,
     firstRelNs: number,
     track: number,
+    twinValue: number,
   ): void {
     const cache = this.cache;
     const entry = cache.entries;
@@ -110,10 +123,11 @@ export class StackMeasures {
     const frames = entry[at + E_FRAMES]!;
     const frameEnd = frames + entry[at + E_FRAME_COUNT]!;
     for (let k = frames; k < frameEnd; k++)
-      this.measures.addInclusive(totals, ints[k]!, count, value);
+      this.measures.addInclusive(totals, ints[k]!, count, value, twinValue);
     const edges = entry[at + E_EDGES]!;
     const edgeEnd = edges + entry[at + E_EDGE_COUNT]!;
-    for (let k = edges; k < edgeEnd; k++) this.measures.addToEdge(ints[k]!, count, value);
+    for (let k = edges; k < edgeEnd; k++)
+      this.measures.addToEdge(ints[k]!, count, value, twinValue);
     let leaf = entry[at + E_LEAF]!;
     if (entry[at + E_EPOCH] !== this.stacks.epoch) {
       // The trie spilled since: its stacks are interned again, as the slow path would.
@@ -121,7 +135,7 @@ export class StackMeasures {
       for (let d = 0; d < path.length; d++) leaf = this.stacks.child(leaf, path[d]!);
       cache.setLeaf(at, leaf, this.stacks.epoch);
     }
-    this.measures.addSelf(totals, path[path.length - 1]!, count, value);
-    this.stacks.add(leaf, count, value, firstRelNs, track);
+    this.measures.addSelf(totals, path[path.length - 1]!, count, value, twinValue);
+    this.stacks.add(leaf, count, value, firstRelNs, track, twinValue);
   }
 }

@@ -15,7 +15,7 @@ import { GrowableI32 } from "./growable.ts";
 /**
  * Entries before the cache starts empty (a power of two; the table has twice the slots). A
  * profile's hot stacks are far fewer; a heap profile, whose every stack is new, has one cache
- * per metric (DHAT: four), so the cache stays at about 6 MiB.
+ * per accumulator (DHAT: two, each summing two metrics), so the cache stays at about 6 MiB.
  */
 const MAX_ENTRIES = 1 << 15;
 /** Ints of paths, frames and edges held before the cache starts empty (4 MiB). */

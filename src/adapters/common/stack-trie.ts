@@ -8,12 +8,18 @@
  * aggregates (stack-runs.ts) and starts empty, and output merges the spilled runs. Stack
  * indices handed out before a spill are then stale; holders that keep indices across
  * calls compare `epoch` and intern their paths again (SliceNester does).
+ *
+ * A trie can carry a twin metric (measure-accumulator.ts): its stacks get the same adds with
+ * a duration of their own, so they are the same stacks, counts, times and tracks; only the
+ * durations are kept apart (a column here, runs of their own when spilling), and its rows
+ * follow the first metric's, as a trie of its own would give them.
  */
 import type { FrameMetric } from "../../domain/evidence-schema.ts";
 import { stackId } from "../../domain/frame-id.ts";
 import type { TableBuffer } from "../../domain/table-buffer.ts";
 import type { SpillSpace } from "../adapter.ts";
 import type { FrameRegistry } from "./frame-registry.ts";
+import type { TwinMetric } from "./measure-accumulator.ts";
 import { GrowableF64, GrowableI32 } from "./growable.ts";
 import { IntPairMap } from "./int-pair-map.ts";
 import { MIXED_TRACKS, NO_TRACK, type StackRow, StackRuns } from "./stack-runs.ts";
@@ -45,13 +51,26 @@ export class StackTrie {
   private count = new GrowableF64();
   private durationNs = new GrowableF64();
   private firstRelNs = new GrowableF64();
+  /** The twin metric's durations (empty without a twin). */
+  private twinDurationNs = new GrowableF64();
   private readonly runs: StackRuns | null;
+  private readonly twinRuns: StackRuns | null;
   private readonly maxStacks: number;
 
-  constructor(metric: FrameMetric, spill?: StackSpill) {
+  constructor(
+    metric: FrameMetric,
+    spill?: StackSpill,
+    readonly twin: TwinMetric | null = null,
+  ) {
     this.metric = metric;
     this.runs = spill ? new StackRuns(spill.space) : null;
+    this.twinRuns = spill && twin ? new StackRuns(spill.space) : null;
     this.maxStacks = spill?.maxStacks ?? DEFAULT_MAX_STACKS;
+  }
+
+  /** The metrics whose rows the trie gives: its own, then its twin's. */
+  get metrics(): FrameMetric[] {
+    return this.twin === null ? [this.metric] : [this.metric, this.twin.metric];
   }
 
   /** Distinct stacks in memory (with or without samples). */
@@ -70,7 +89,7 @@ export class StackTrie {
   }
 
   private spill(runs: StackRuns): void {
-    runs.spill({
+    const columns = {
       size: this.size,
       parent: this.parent.array,
       frame: this.frame.array,
@@ -78,7 +97,9 @@ export class StackTrie {
       count: this.count.array,
       durationNs: this.durationNs.array,
       firstRelNs: this.firstRelNs.array,
-    });
+    };
+    runs.spill(columns);
+    this.twinRuns?.spill({ ...columns, durationNs: this.twinDurationNs.array });
     this.index = new IntPairMap();
     this.parent = new GrowableI32();
     this.frame = new GrowableI32();
@@ -86,6 +107,7 @@ export class StackTrie {
     this.count = new GrowableF64();
     this.durationNs = new GrowableF64();
     this.firstRelNs = new GrowableF64();
+    this.twinDurationNs = new GrowableF64();
     this.epoch++;
   }
 
@@ -100,14 +122,26 @@ export class StackTrie {
       this.durationNs.push(0);
       this.firstRelNs.push(Number.POSITIVE_INFINITY);
       this.track.push(NO_TRACK);
+      if (this.twin !== null) this.twinDurationNs.push(0);
     }
     return stack;
   }
 
-  /** Records `count` samples or leaf slices ending exactly at `stack`. */
-  add(stack: number, count: number, durationNs: number, firstRelNs: number, track: number): void {
+  /**
+   * Records `count` samples or leaf slices ending exactly at `stack`; `twinNs` is the twin
+   * metric's duration of the same samples (ignored without a twin).
+   */
+  add(
+    stack: number,
+    count: number,
+    durationNs: number,
+    firstRelNs: number,
+    track: number,
+    twinNs = 0,
+  ): void {
     this.count.array[stack]! += count;
     this.durationNs.array[stack]! += durationNs;
+    if (this.twin !== null) this.twinDurationNs.array[stack]! += twinNs;
     const first = this.firstRelNs.array;
     if (firstRelNs < first[stack]!) first[stack] = firstRelNs;
     const tracks = this.track.array;
@@ -116,21 +150,28 @@ export class StackTrie {
     else if (seen !== track) tracks[stack] = MIXED_TRACKS;
   }
 
+  /** Writes the metric's stacks, then its twin's. */
   emit(stacks: TableBuffer, frames: FrameRegistry, clock: NsClock, tracks: TrackLookup): void {
-    for (const row of this.stackRows())
-      appendStack(stacks, this.metric, row, frames, clock, tracks);
+    for (const metric of this.metrics)
+      for (const row of this.stackRows(metric !== this.metric))
+        appendStack(stacks, metric, row, frames, clock, tracks);
   }
 
   /**
-   * Every stack with samples once; after a spill, the merge of the runs and what is in
-   * memory. A row's `path` is valid until the next row is taken.
+   * Every stack with samples once, with the metric's durations or (`twin`) its twin's; after a
+   * spill, the merge of the runs and what is in memory. A row's `path` is valid until the next
+   * row is taken. Either metric's rows can be taken first, each once.
    */
-  *stackRows(): Generator<StackRow> {
-    if (this.runs !== null && this.runs.count > 0) {
-      if (this.size > 0) this.spill(this.runs);
-      yield* this.runs.merged();
+  *stackRows(twin = false): Generator<StackRow> {
+    const runs = twin ? this.twinRuns : this.runs;
+    if (twin && this.twin === null) throw new Error(`${this.metric} stacks have no twin metric`);
+    if (runs !== null && runs.count > 0) {
+      // A spill writes both metrics' runs; the first metric's rows may have spilled already.
+      if (this.size > 0) this.spill(this.runs!);
+      yield* runs.merged();
       return;
     }
+    const durationNs = twin ? this.twinDurationNs : this.durationNs;
     const parent = this.parent.array;
     const frame = this.frame.array;
     const path = new GrowableI32();
@@ -142,7 +183,7 @@ export class StackTrie {
       yield {
         path: view,
         count: this.count.array[s]!,
-        durationNs: this.durationNs.array[s]!,
+        durationNs: durationNs.array[s]!,
         firstRelNs: this.firstRelNs.array[s]!,
         track: this.track.array[s]!,
       };

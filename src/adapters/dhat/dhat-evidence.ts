@@ -23,6 +23,8 @@ import { DHAT_FORMAT, type DhatScan, POINT_HEAD_BYTES } from "./scan-dhat.ts";
 
 const HEAP_MODES = new Set(["heap", "rust-heap"]);
 const VALGRIND_ALLOCATOR = /\(in [^)]*\/vgpreload_[^)/]*\.so\)$/;
+/** DHAT points have no time. */
+const NO_TIME = Number.POSITIVE_INFINITY;
 
 /** One program point read back from the spool (reused from point to point). */
 interface Point {
@@ -179,6 +181,8 @@ export function dhatEvidence(
       return allocator[i] === 1;
     };
     const sums = { alloc: 0, inuse: 0 };
+    const alloc = () => out.twinMetrics("alloc_space", "bytes", "alloc_objects", "count");
+    const inuse = () => out.twinMetrics("inuse_space", "bytes", "inuse_objects", "count");
     const points = new PointReader(scan);
     const path: number[] = [];
     for (let i = 0; i < scan.pointCount; i++) {
@@ -202,14 +206,9 @@ export function dhatEvidence(
       sums.inuse += gb ?? 0;
       if (sums.alloc > Number.MAX_SAFE_INTEGER)
         throw tooLarge(DHAT_FORMAT, "summed bytes", sums.alloc, Number.MAX_SAFE_INTEGER);
-      if (tbk > 0) {
-        out.metric("alloc_space", "bytes").add(path, 0, tbk, tb);
-        out.metric("alloc_objects", "count").add(path, 0, tbk, tbk);
-      }
-      if (gbk !== null && gbk > 0) {
-        out.metric("inuse_space", "bytes").add(path, 0, gbk, gb!);
-        out.metric("inuse_objects", "count").add(path, 0, gbk, gbk);
-      }
+      // Bytes and blocks go to the same stack with the same count: one walk of it for both.
+      if (tbk > 0) alloc().add(path, 0, tbk, tb, NO_TIME, tbk);
+      if (gbk !== null && gbk > 0) inuse().add(path, 0, gbk, gb!, NO_TIME, gbk);
     }
     checkpoint();
     if (!scan.lifetimes)
