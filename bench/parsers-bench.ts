@@ -126,8 +126,8 @@ ${JSON.stringify(join(repo, "tests/adapters/reference-v8-cpuprofile/reference-ad
       const head = new TextDecoder().decode(bytes.subarray(0, 65536));
       const adapter = detectAdapter({ head, displayName: ${JSON.stringify(path)} });
       const reference = [chromeTraceReference, cpuProfileReference].find((r) => r.name === \
-adapter.name) ?? adapter;
-      reference.extract({ bytes, displayName: "bench", limits: DEFAULT_ADAPTER_LIMITS });
+adapter.name);
+      await reference.extract({ bytes, displayName: "bench", limits: DEFAULT_ADAPTER_LIMITS });
       console.log(performance.now() - t);`);
   }
   const schema =

@@ -9,11 +9,12 @@
  *   bun bench/whole-payload-extract.ts speedscope|dhat FILE
  */
 import { readFileSync } from "node:fs";
-import { DEFAULT_ADAPTER_LIMITS, type ProducerAdapter } from "../src/adapters/adapter.ts";
+import { DEFAULT_ADAPTER_LIMITS } from "../src/adapters/adapter.ts";
+import type { ReferenceAdapter } from "../tests/adapters/adapter-harness.ts";
 import { dhatReference } from "../tests/adapters/reference-dhat/reference-adapter.ts";
 import { speedscopeReference } from "../tests/adapters/reference-speedscope/reference-adapter.ts";
 
-const references: Record<string, ProducerAdapter> = {
+const references: Record<string, ReferenceAdapter> = {
   speedscope: speedscopeReference,
   dhat: dhatReference,
 };
@@ -25,7 +26,11 @@ if (adapter === undefined || path === undefined) {
 }
 const started = performance.now();
 const bytes = await Bun.file(path).bytes();
-const evidence = adapter.extract({ bytes, displayName: "bench", limits: DEFAULT_ADAPTER_LIMITS });
+const evidence = await adapter.extract({
+  bytes,
+  displayName: "bench",
+  limits: DEFAULT_ADAPTER_LIMITS,
+});
 const ms = performance.now() - started;
 const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"));
 console.log(

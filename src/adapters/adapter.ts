@@ -49,7 +49,8 @@ export interface ExtractInput {
   context?: Record<string, unknown> | null;
 }
 
-export interface ProducerAdapter {
+/** What every adapter declares, whichever pipeline it runs. */
+export interface AdapterDescription {
   /** Stable adapter name, e.g. `v8-cpuprofile`. */
   readonly name: string;
   readonly version: string;
@@ -64,17 +65,34 @@ export interface ProducerAdapter {
   readonly tables: readonly EvidenceTableName[];
   /** Returns a confidence in [0, 1] that the payload is this format; 0 means no. */
   detect(input: DetectInput): number;
+}
+
+/**
+ * A format whose files stay small by nature (benchmark results, coverage, test reports):
+ * the worker collects the payload and parses it whole.
+ */
+export interface WholePayloadAdapter extends AdapterDescription {
   /**
    * Parses and normalizes. Throws FlameoxError ARTIFACT_PARSE_FAILED (malformed or wrong
    * shape) or ARTIFACT_TOO_LARGE (over a limit); never returns partial evidence as complete.
    */
   extract(input: ExtractInput): NormalizedEvidence;
+  extractStream?: never;
+  pieceScan?: never;
+}
+
+/**
+ * A format whose files grow with what they record (profiles, traces): the worker feeds the
+ * payload chunk by chunk and the adapter writes its large tables through a sink in column
+ * batches, so memory does not grow with the artifact. This is its only pipeline.
+ */
+export interface StreamingAdapter extends AdapterDescription {
   /**
-   * Streaming extraction (WASM parsers): reads the decompressed payload chunk by chunk and
-   * writes large tables through `sink` in column batches, so memory does not grow with the
-   * artifact. Same tables, rows and errors as `extract`. Adapters without it are run whole.
+   * Parses and normalizes as `WholePayloadAdapter.extract` does (same errors, never partial
+   * evidence as complete), writing the rows of the tables it names in `streamed` to `sink`.
    */
-  extractStream?(input: StreamExtractInput): Promise<StreamedEvidence>;
+  extractStream(input: StreamExtractInput): Promise<StreamedEvidence>;
+  extract?: never;
   /**
    * The piece scanner `extractStream` can use on `pieces` (threads are started only for
    * adapters that have one). `rowsWhileScanning`: rows are written, and so Parquet parts
@@ -84,6 +102,12 @@ export interface ProducerAdapter {
    */
   pieceScan?: { scanner: PieceScanner; rowsWhileScanning: boolean };
 }
+
+/**
+ * The interface every producer adapter implements: exactly one pipeline per format, either
+ * whole-payload or streaming (the type forbids both).
+ */
+export type ProducerAdapter = WholePayloadAdapter | StreamingAdapter;
 
 /** Where a streaming adapter writes the rows of its large tables. */
 export interface EvidenceSink {

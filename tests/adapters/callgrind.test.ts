@@ -13,7 +13,7 @@ import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
 import { callgrindAdapter } from "../../src/adapters/callgrind/adapter.ts";
 import { detectAdapter } from "../../src/adapters/registry.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
-import { expectFailure, extractWith, limitation } from "./adapter-harness.ts";
+import { expectFailure, extractWith, limitation, extracted } from "./adapter-harness.ts";
 import { corpusFile, corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";
 import { chunked } from "./stream-harness.ts";
@@ -26,8 +26,8 @@ const SPEEDSCOPE = JSON.parse(
   readFileSync(join(REFERENCE, "speedscope-1.25.0-importer-self.json"), "utf8"),
 ).files;
 
-const extract = (bytes: Uint8Array) =>
-  callgrindAdapter.extract({ bytes, displayName: "t", limits: DEFAULT_ADAPTER_LIMITS });
+const extract = async (bytes: Uint8Array) =>
+  await extracted(callgrindAdapter, { bytes, displayName: "t", limits: DEFAULT_ADAPTER_LIMITS });
 
 /** The metric and ns/bytes scale each corpus event is expected to become. */
 const EXPECTED_EVENTS: Record<string, [string, number] | null> = {
@@ -135,7 +135,7 @@ describe("callgrind corpus", () => {
         expect(detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name).toBe(
           "callgrind",
         );
-        const evidence = extract(bytes);
+        const evidence = await extract(bytes);
         const ref = reference(new TextDecoder().decode(bytes));
         expect(ref.events.length).toBeGreaterThan(0);
         ref.events.forEach((event, e) => {
@@ -173,8 +173,8 @@ describe("callgrind corpus", () => {
   test(
     "valgrind 3.19: self per function equals callgrind_annotate's, and sums to the file's " +
       "totals: line",
-    () => {
-      const evidence = extract(
+    async () => {
+      const evidence = await extract(
         loadPayload(corpusFile("callgrind", "local-valgrind-3.19.0-callgrind.out.prog").path),
       );
       const want = ANNOTATE["local-valgrind-3.19.0-callgrind.out.prog"];
@@ -204,9 +204,13 @@ describe("callgrind corpus", () => {
   test(
     "speedscope's importer agrees on every file it reads as the format defines it; the rest " +
       "differ for stated reasons",
-    () => {
-      const ours = (name: string, metric: string) =>
-        byFunction(extract(loadPayload(corpusFile("callgrind", name).path)), metric, "self_value");
+    async () => {
+      const ours = async (name: string, metric: string) =>
+        byFunction(
+          await extract(loadPayload(corpusFile("callgrind", name).path)),
+          metric,
+          "self_value",
+        );
       const theirs = (name: string, profile = 0) =>
         new Map(
           Object.entries(
@@ -221,21 +225,26 @@ describe("callgrind corpus", () => {
         "speedscope-callgrind.name-compression.log",
         "speedscope-callgrind.subposition-compression.log",
       ]) {
-        expect([name, nonZero(ours(name, "instructions"))]).toEqual([name, nonZero(theirs(name))]);
+        expect([name, nonZero(await ours(name, "instructions"))]).toEqual([
+          name,
+          nonZero(theirs(name)),
+        ]);
       }
       // Xdebug's Time_(10ns): speedscope scales it to ns as well.
-      expect(nonZero(ours("speedscope-callgrind.multiple-event-types.log", "wall_time"))).toEqual(
-        nonZero(theirs("speedscope-callgrind.multiple-event-types.log")),
-      );
+      expect(
+        nonZero(await ours("speedscope-callgrind.multiple-event-types.log", "wall_time")),
+      ).toEqual(nonZero(theirs("speedscope-callgrind.multiple-event-types.log")));
       // cfn-reset: the calls into gamma cost 20 but gamma's own cost lines hold 10. speedscope
       // rebuilds a tree from the call arcs and gives gamma 20; the file's cost lines (and
       // callgrind_annotate) say 10.
-      expect(ours("speedscope-callgrind.cfn-reset.log", "instructions").get("gamma")).toBe(10);
+      expect((await ours("speedscope-callgrind.cfn-reset.log", "instructions")).get("gamma")).toBe(
+        10,
+      );
       expect(theirs("speedscope-callgrind.cfn-reset.log").get("gamma")).toBe(20);
       // pprof writes `positions: instr line`; speedscope reads one position column only (its
       // importer's TODO), so it takes the line number for the cost: line1000 has 1 ms in its
       // address-0x1000 line-1 row, which speedscope reads as cost 1 (+1 from its second row).
-      const cpu = ours("google-pprof-cpu.call_tree.callgrind", "cpu_time");
+      const cpu = await ours("google-pprof-cpu.call_tree.callgrind", "cpu_time");
       expect(cpu.get("line1000")).toBe(1_100 * 1e6);
       expect(theirs("google-pprof-cpu.call_tree.callgrind").get("line1000")).toBe(2);
     },
@@ -249,8 +258,8 @@ describe("callgrind rules", () => {
   test(
     "several events, each a metric; name compression across fl/fi/fe and cfi; call counts on " +
       "arcs",
-    () => {
-      const evidence = extractWith(
+    async () => {
+      const evidence = await extractWith(
         callgrindAdapter,
         file(
           [
@@ -303,8 +312,8 @@ describe("callgrind rules", () => {
     },
   );
 
-  test("subposition compression: instr and line columns, *, +N, -N, 0x addresses", () => {
-    const evidence = extractWith(
+  test("subposition compression: instr and line columns, *, +N, -N, 0x addresses", async () => {
+    const evidence = await extractWith(
       callgrindAdapter,
       file(
         ["fl=a.c", "fn=f", "0x10 3 5", "+2 * 6", "-1 +1 7", "* * 8"].join("\n"),
@@ -318,8 +327,8 @@ describe("callgrind rules", () => {
   test(
     "a callee named without a file matches the one function of that name; jump lines carry no " +
       "cost",
-    () => {
-      const evidence = extractWith(
+    async () => {
+      const evidence = await extractWith(
         callgrindAdapter,
         file(
           [
@@ -355,8 +364,8 @@ describe("callgrind rules", () => {
 
   test(
     "mutual recursion and unknown events are stated; totals that do not add up are " + "reported",
-    () => {
-      const evidence = extractWith(
+    async () => {
+      const evidence = await extractWith(
         callgrindAdapter,
         file(
           [
@@ -384,40 +393,44 @@ describe("callgrind rules", () => {
     },
   );
 
-  test("malformed input: typed errors naming the line", () => {
+  test("malformed input: typed errors naming the line", async () => {
     expect(
-      expectFailure(
+      await expectFailure(
         callgrindAdapter,
         "# callgrind format\nfn=main\n1 2\n",
         "ARTIFACT_PARSE_FAILED",
       ),
     ).toContain("before any `events:` line");
     expect(
-      expectFailure(callgrindAdapter, "# callgrind format\nfn=main\n", "ARTIFACT_PARSE_FAILED"),
+      await expectFailure(
+        callgrindAdapter,
+        "# callgrind format\nfn=main\n",
+        "ARTIFACT_PARSE_FAILED",
+      ),
     ).toContain("no `events:` line");
     expect(
-      expectFailure(
+      await expectFailure(
         callgrindAdapter,
         "# callgrind format\nevents: Ir\nfn=(4)\n1 2\n",
         "ARTIFACT_PARSE_FAILED",
       ),
     ).toContain("line 3 refers to function (4)");
     expect(
-      expectFailure(
+      await expectFailure(
         callgrindAdapter,
         "# callgrind format\nevents: Ir\nfn=(1) a\nfn=(1) b\n",
         "ARTIFACT_PARSE_FAILED",
       ),
     ).toContain("redefines");
     expect(
-      expectFailure(
+      await expectFailure(
         callgrindAdapter,
         "# callgrind format\npositions: column\nevents: Ir\n",
         "ARTIFACT_PARSE_FAILED",
       ),
     ).toContain("positions:");
     expect(
-      expectFailure(
+      await expectFailure(
         callgrindAdapter,
         "# callgrind format\nevents: Ir\nfn=a\n1 2\n1 3\n",
         "ARTIFACT_TOO_LARGE",
@@ -425,7 +438,7 @@ describe("callgrind rules", () => {
       ),
     ).toContain("cost lines");
     // Costs beyond 2^53 or negative are not summed: the line is counted as invalid.
-    const evidence = extractWith(
+    const evidence = await extractWith(
       callgrindAdapter,
       "# callgrind format\nevents: Ir\nfn=a\n1 99999999999999999999\n1 -3\n1 2\nnot a line\n",
     );

@@ -1,5 +1,6 @@
 /** Project-made traces: B/E pairing, timestamps, tracks, args, nesting. */
 import { describe, expect, test } from "bun:test";
+import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 import { chromeTraceAdapter, extractWith, limitation } from "./adapter-harness.ts";
 import { expectTableInvariants, rowsOf, traceEventRows, type Row } from "./evidence-checks.ts";
 import { expectSameOutcome } from "./wasm-equivalence.ts";
@@ -20,7 +21,7 @@ const ev = (
   extra: Record<string, unknown> = {},
 ) => ({ ph, name, ts, pid: 1, tid: 1, ...extra });
 
-function wallByName(evidence: ReturnType<typeof extractWith>): Map<string, Row> {
+function wallByName(evidence: NormalizedEvidence): Map<string, Row> {
   const names = new Map(
     rowsOf(evidence.tables.frames).map((f) => [f.frame_id, f.function as string]),
   );
@@ -30,12 +31,12 @@ function wallByName(evidence: ReturnType<typeof extractWith>): Map<string, Row> 
   return out;
 }
 
-const eventsByName = (evidence: ReturnType<typeof extractWith>) =>
+const eventsByName = (evidence: NormalizedEvidence) =>
   new Map(traceEventRows(evidence).map((r) => [r.name as string, r]));
 
 describe("B/E pairing", () => {
-  test("unmatched B is closed at the thread's last timestamp; unmatched E is dropped", () => {
-    const evidence = extractWith(chromeTraceAdapter, [
+  test("unmatched B is closed at the thread's last timestamp; unmatched E is dropped", async () => {
+    const evidence = await extractWith(chromeTraceAdapter, [
       ev("B", "open", 10),
       ev("B", "inner", 20),
       ev("E", "inner", 30),
@@ -58,8 +59,8 @@ describe("B/E pairing", () => {
     expect(evidence.tables.trace_events.rowCount).toBe(3);
   });
 
-  test("an E closes the innermost B of its name, closing the Bs it skips", () => {
-    const evidence = extractWith(chromeTraceAdapter, [
+  test("an E closes the innermost B of its name, closing the Bs it skips", async () => {
+    const evidence = await extractWith(chromeTraceAdapter, [
       ev("B", "outer", 0),
       ev("B", "skipped", 5),
       ev("E", "outer", 20),
@@ -73,8 +74,8 @@ describe("B/E pairing", () => {
     });
   });
 
-  test("nameless Es close by position; events are paired in time order, not file order", () => {
-    const evidence = extractWith(chromeTraceAdapter, [
+  test("nameless Es close by position; events are paired in time order, not file order", async () => {
+    const evidence = await extractWith(chromeTraceAdapter, [
       ev("E", undefined, 9),
       ev("B", "late", 2),
       ev("B", "early", 1),
@@ -88,9 +89,9 @@ describe("B/E pairing", () => {
 });
 
 describe("timestamps", () => {
-  test("fractional µs beyond 2^53 ns are exact int64 nanoseconds", () => {
+  test("fractional µs beyond 2^53 ns are exact int64 nanoseconds", async () => {
     const ts = 12_345_678_901_234.5; // µs; 1.2e16 ns > 2^53
-    const evidence = extractWith(chromeTraceAdapter, [
+    const evidence = await extractWith(chromeTraceAdapter, [
       x("big", ts, 0.25),
       x("later", ts + 0.25, 1.75),
     ]);
@@ -108,16 +109,16 @@ describe("timestamps", () => {
     ).toEqual([12_345_678_901_234_500n, 12_345_678_901_234_750n]);
   });
 
-  test("ns-resolution fractions round to the nearest ns; displayTimeUnit changes nothing", () => {
-    const evidence = extractWith(chromeTraceAdapter, {
+  test("ns-resolution fractions round to the nearest ns; displayTimeUnit changes nothing", async () => {
+    const evidence = await extractWith(chromeTraceAdapter, {
       displayTimeUnit: "ns",
       traceEvents: [x("op", 1000.0004, 2.0006)],
     });
     expect(eventsByName(evidence).get("op")).toMatchObject({ ts_ns: 1_000_000n, dur_ns: 2_001 });
   });
 
-  test("numeric strings are read as numbers; events without ts are dropped and counted", () => {
-    const evidence = extractWith(chromeTraceAdapter, [
+  test("numeric strings are read as numbers; events without ts are dropped and counted", async () => {
+    const evidence = await extractWith(chromeTraceAdapter, [
       x("s", 0, 1, { ts: "5", dur: "2" }),
       { ph: "X", name: "nots", dur: 1, pid: 1, tid: 1 },
     ]);
@@ -128,8 +129,8 @@ describe("timestamps", () => {
   test(
     "negative or non-numeric dur is clamped to 0 and flagged; missing dur runs to the thread's " +
       "end",
-    () => {
-      const evidence = extractWith(chromeTraceAdapter, [
+    async () => {
+      const evidence = await extractWith(chromeTraceAdapter, [
         x("neg", 0, -5),
         x("nan", 1, 0, { dur: "abc" }),
         { ph: "X", name: "open", ts: 2, pid: 1, tid: 1 },
@@ -149,8 +150,8 @@ describe("timestamps", () => {
 describe("tracks and names", () => {
   test(
     'string and numeric pids/tids; 1 and "1" are the same thread; names come from ' + "metadata",
-    () => {
-      const evidence = extractWith(chromeTraceAdapter, [
+    async () => {
+      const evidence = await extractWith(chromeTraceAdapter, [
         x("kernel", 0, 5, { pid: "gpu 0", tid: "stream 7", cat: "kernel" }),
         x("op", 0, 5, { pid: 1, tid: "1", cat: "cpu_op" }),
         x("op", 10, 5, { pid: "1", tid: 1, cat: "cpu_op" }),
@@ -191,8 +192,8 @@ describe("tracks and names", () => {
     },
   );
 
-  test("the same name on two threads gives one frame and one measurement row per thread", () => {
-    const evidence = extractWith(chromeTraceAdapter, [
+  test("the same name on two threads gives one frame and one measurement row per thread", async () => {
+    const evidence = await extractWith(chromeTraceAdapter, [
       x("work", 0, 3, { tid: 1 }),
       x("work", 0, 4, { tid: 2 }),
     ]);
@@ -205,9 +206,9 @@ describe("tracks and names", () => {
   });
 });
 
-describe("nesting and measurements", () => {
+describe("nesting and measurements", async () => {
   // main [0,100] > parse [10,40] > parse [15,25] (recursion), main > run [50,90]
-  const evidence = extractWith(chromeTraceAdapter, [
+  const evidence = await extractWith(chromeTraceAdapter, [
     x("parse", 15, 10),
     x("run", 50, 40),
     x("parse", 10, 30),
@@ -217,7 +218,11 @@ describe("nesting and measurements", () => {
 
   test("depth follows nesting even when children come first in the file", () => {
     expectTableInvariants(evidence);
-    expect(traceEventRows(evidence).map((r) => r.depth)).toEqual([2, 1, 1, 0]);
+    // In file order (event_index): the stream writes each track's rows in time order.
+    const inFileOrder = traceEventRows(evidence).toSorted(
+      (a, b) => Number(a.event_index) - Number(b.event_index),
+    );
+    expect(inFileOrder.map((r) => r.depth)).toEqual([2, 1, 1, 0]);
   });
 
   test("self = duration − children; inclusive counts recursion once", () => {
@@ -261,10 +266,10 @@ describe("nesting and measurements", () => {
     ]);
   });
 
-  test("a child that outlasts its parent is not counted twice", () => {
+  test("a child that outlasts its parent is not counted twice", async () => {
     // a [0,20] > b [5,15] > c [12,25]: c's stretch past b is c's, not a's.
     const improper = wallByName(
-      extractWith(chromeTraceAdapter, [x("a", 0, 20), x("b", 5, 10), x("c", 12, 13)]),
+      await extractWith(chromeTraceAdapter, [x("a", 0, 20), x("b", 5, 10), x("c", 12, 13)]),
     );
     expect([
       improper.get("a|1:1")!.self_value,
@@ -273,8 +278,8 @@ describe("nesting and measurements", () => {
     ]).toEqual([5_000, 7_000, 13_000]);
   });
 
-  test("a trace without slices says so", () => {
-    const only = extractWith(chromeTraceAdapter, [
+  test("a trace without slices says so", async () => {
+    const only = await extractWith(chromeTraceAdapter, [
       ev("i", "tick", 1),
       ev("C", "heap", 2, { args: { bytes: 10 } }),
     ]);
@@ -290,8 +295,8 @@ describe("nesting and measurements", () => {
 describe("other phases and args", () => {
   test(
     "flow, unpaired async and unknown phases are kept as events; unknown ones are " + "counted",
-    () => {
-      const evidence = extractWith(chromeTraceAdapter, [
+    async () => {
+      const evidence = await extractWith(chromeTraceAdapter, [
         ev("b", "no id", 1, { cat: "net" }),
         ev("s", "flow", 2, { id: 5 }),
         ev("f", "flow", 3, { id: 5 }),
@@ -329,7 +334,7 @@ describe("other phases and args", () => {
         ev("e", "never", 50, { id: 9, cat: "net" }),
         { ph: "M", name: "process_name", pid: 2, args: { name: "renderer" } },
       ];
-      const evidence = extractWith(chromeTraceAdapter, events);
+      const evidence = await extractWith(chromeTraceAdapter, events);
       expectTableInvariants(evidence);
       const rows = eventsByName(evidence);
       expect(rows.get("request")).toMatchObject({
@@ -382,8 +387,8 @@ describe("other phases and args", () => {
     },
   );
 
-  test("args longer than maxArgsBytes are cut on a character boundary and flagged", () => {
-    const evidence = extractWith(
+  test("args longer than maxArgsBytes are cut on a character boundary and flagged", async () => {
+    const evidence = await extractWith(
       chromeTraceAdapter,
       [x("big", 0, 1, { args: { text: "é".repeat(100) } }), x("small", 2, 1, { args: { n: 1 } })],
       { maxArgsBytes: 51 },
@@ -397,9 +402,9 @@ describe("other phases and args", () => {
     expect(limitation(evidence, "args_truncated")).toBe(1);
   });
 
-  test("a bare array without its closing bracket is repaired and reported", () => {
+  test("a bare array without its closing bracket is repaired and reported", async () => {
     const text = '[{"ph":"X","name":"a","ts":0,"dur":1,"pid":1,"tid":1},\n';
-    const evidence = extractWith(chromeTraceAdapter, text);
+    const evidence = await extractWith(chromeTraceAdapter, text);
     expect(limitation(evidence, "truncated_array_repaired")).toBe(1);
     expect(evidence.tables.trace_events.rowCount).toBe(1);
   });

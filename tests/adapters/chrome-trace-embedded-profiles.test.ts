@@ -20,7 +20,7 @@ describe("embedded V8 samples", () => {
   test(
     "Profile + ProfileChunks (out of order, profile after its chunks) match the cpuprofile " +
       "adapter",
-    () => {
+    async () => {
       const nodes = profile.nodes.map(({ children: _children, ...node }) => ({
         ...node,
         parent: tree.find(([id]) => id === node.id)?.[2],
@@ -57,8 +57,8 @@ describe("embedded V8 samples", () => {
           args: { data: { startTime: profile.startTime } },
         },
       ];
-      const fromTrace = extractWith(chromeTraceAdapter, trace);
-      const fromFile = extractWith(cpuProfileAdapter, profile);
+      const fromTrace = await extractWith(chromeTraceAdapter, trace);
+      const fromFile = await extractWith(cpuProfileAdapter, profile);
       expectTableInvariants(fromTrace);
       const cpuRows = (e: typeof fromTrace) =>
         rowsOf(e.tables.frame_measurements)
@@ -90,7 +90,7 @@ describe("embedded V8 samples", () => {
     },
   );
 
-  test("the older single CpuProfile event, and chunks whose Profile is missing", () => {
+  test("the older single CpuProfile event, and chunks whose Profile is missing", async () => {
     const trace = [
       {
         ph: "I",
@@ -110,12 +110,12 @@ describe("embedded V8 samples", () => {
         args: { data: { cpuProfile: { samples: [1] }, timeDeltas: [1] } },
       },
     ];
-    const evidence = extractWith(chromeTraceAdapter, trace);
+    const evidence = await extractWith(chromeTraceAdapter, trace);
     expect(evidence.summary).toMatchObject({ cpu_profiles: 1, cpu_samples: 5 });
     expect(limitation(evidence, "orphan_profile_chunks")).toBe(1);
   });
 
-  test("samples pointing at nodes lost from the trace are dropped and reported", () => {
+  test("samples pointing at nodes lost from the trace are dropped and reported", async () => {
     const trace = [
       {
         ph: "P",
@@ -147,7 +147,7 @@ describe("embedded V8 samples", () => {
         },
       },
     ];
-    const evidence = extractWith(chromeTraceAdapter, trace);
+    const evidence = await extractWith(chromeTraceAdapter, trace);
     expect(limitation(evidence, "unresolved_profile_samples")).toBe(2);
     expect(limitation(evidence, "incomplete_profile_nodes")).toBe(1);
     expect(limitation(evidence, "root_samples")).toBe(1);

@@ -10,14 +10,23 @@ import { DEFAULT_ADAPTER_LIMITS, type AdapterLimits } from "../../src/adapters/a
 import { Trace } from "./reference-perfetto/perfetto-schema.ts";
 import { adapterByName } from "../../src/adapters/registry.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
-import { chromeTraceAdapter, cpuProfile, extractWith, limitation } from "./adapter-harness.ts";
+import {
+  chromeTraceAdapter,
+  cpuProfile,
+  extractWith,
+  limitation,
+  extracted,
+} from "./adapter-harness.ts";
 import { rowsOf, traceEventRows } from "./evidence-checks.ts";
 
 const perfetto = adapterByName("perfetto")!;
 type Msg = Record<string, any>;
 
-const extractProto = (bytes: Uint8Array, limits: Partial<AdapterLimits> = {}): NormalizedEvidence =>
-  perfetto.extract({
+const extractProto = async (
+  bytes: Uint8Array,
+  limits: Partial<AdapterLimits> = {},
+): Promise<NormalizedEvidence> =>
+  await extracted(perfetto, {
     bytes,
     displayName: "t.pftrace",
     limits: { ...DEFAULT_ADAPTER_LIMITS, ...limits },
@@ -190,9 +199,9 @@ describe("V8 profiles in Perfetto traces", () => {
   ] as const) {
     test(
       `${encoding} annotations give the JSON trace's cpu_time measurements, edges and ` + `stacks`,
-      () => {
-        const fromJson = extractWith(chromeTraceAdapter, jsonTrace());
-        const fromProto = extractProto(protoTrace(annotationOf));
+      async () => {
+        const fromJson = await extractWith(chromeTraceAdapter, jsonTrace());
+        const fromProto = await extractProto(protoTrace(annotationOf));
         expect(cpuRows(fromJson).length).toBeGreaterThan(0);
         expect(cpuRows(fromProto)).toEqual(cpuRows(fromJson));
         expect(cpuEdges(fromProto)).toEqual(cpuEdges(fromJson));
@@ -207,18 +216,18 @@ describe("V8 profiles in Perfetto traces", () => {
     );
   }
 
-  test("the per-event args limit truncates the stored row, never the extracted samples", () => {
-    const fromJson = extractWith(chromeTraceAdapter, jsonTrace());
-    const fromProto = extractProto(protoTrace(legacyJson), { maxArgsBytes: 40 });
+  test("the per-event args limit truncates the stored row, never the extracted samples", async () => {
+    const fromJson = await extractWith(chromeTraceAdapter, jsonTrace());
+    const fromProto = await extractProto(protoTrace(legacyJson), { maxArgsBytes: 40 });
     expect(limitation(fromProto, "args_truncated")).toBeGreaterThan(0);
     expect(cpuRows(fromProto)).toEqual(cpuRows(fromJson));
   });
 
   test(
     "profile times (CLOCK_MONOTONIC µs) move with the events when the trace clock is " + "another",
-    () => {
-      const onMonotonic = extractProto(protoTrace(legacyJson));
-      const onBoottime = extractProto(protoTrace(legacyJson, 6));
+    async () => {
+      const onMonotonic = await extractProto(protoTrace(legacyJson));
+      const onBoottime = await extractProto(protoTrace(legacyJson, 6));
       const firstTs = (e: NormalizedEvidence) =>
         rowsOf(e.tables.stacks)
           .filter((r) => r.metric === "cpu_time")
@@ -231,7 +240,7 @@ describe("V8 profiles in Perfetto traces", () => {
     },
   );
 
-  test("flow links are not imported, and say so", () => {
+  test("flow links are not imported, and say so", async () => {
     const packets = (Trace.toObject(Trace.decode(protoTrace(legacyJson)), { longs: Number }) as Msg)
       .packet as Msg[];
     const flows = [
@@ -245,47 +254,49 @@ describe("V8 profiles in Perfetto traces", () => {
       timestamp: 2_000_000 + k,
       track_event: { type: 3, name: "step", ...extra },
     }));
-    expect(limitation(extractProto(encode(packets)), "flows_not_imported")).toBeUndefined();
-    expect(limitation(extractProto(encode([...packets, ...withFlows])), "flows_not_imported")).toBe(
-      4,
-    );
+    expect(limitation(await extractProto(encode(packets)), "flows_not_imported")).toBeUndefined();
+    expect(
+      limitation(await extractProto(encode([...packets, ...withFlows])), "flows_not_imported"),
+    ).toBe(4);
   });
 
-  test("samples count against the event limit as chunks arrive (4 events, 5 samples)", () => {
-    expect(() => extractProto(protoTrace(legacyJson), { maxEvents: 4 })).toThrow(
+  test("samples count against the event limit as chunks arrive (4 events, 5 samples)", async () => {
+    await expect(extractProto(protoTrace(legacyJson), { maxEvents: 4 })).rejects.toThrow(
       /CPU profile samples/,
     );
   });
 
-  test("chunks whose Profile is missing are reported, not imported", () => {
+  test("chunks whose Profile is missing are reported, not imported", async () => {
     const bytes = protoTrace(legacyJson);
     const packets = (Trace.toObject(Trace.decode(bytes), { longs: Number }) as Msg).packet as Msg[];
     const withoutProfile = encode(
       packets.filter((p) => !(p.trusted_packet_sequence_id === 1 && p.track_event)),
     );
-    const evidence = extractProto(withoutProfile);
+    const evidence = await extractProto(withoutProfile);
     expect(cpuRows(evidence)).toEqual([]);
     expect(limitation(evidence, "orphan_profile_chunks")).toBe(3);
   });
 
-  test("anonymous functions are reported as missing symbols in both forms alike", () => {
+  test("anonymous functions are reported as missing symbols in both forms alike", async () => {
     const named = chunks.map(([ts, data]): [number, Record<string, unknown>] => [
       ts,
       structuredClone(data),
     ]);
     const cpu = named[1]![1].cpuProfile as { nodes: { callFrame: { functionName: string } }[] };
     cpu.nodes[1]!.callFrame.functionName = "";
-    const fromJson = extractWith(chromeTraceAdapter, jsonTrace(named));
-    const fromProto = extractProto(protoTrace(legacyJson, 3, named));
+    const fromJson = await extractWith(chromeTraceAdapter, jsonTrace(named));
+    const fromProto = await extractProto(protoTrace(legacyJson, 3, named));
     expect(limitation(fromJson, "missing_symbols")).toBe(1);
     expect(limitation(fromProto, "missing_symbols")).toBe(1);
-    expect(limitation(extractProto(protoTrace(legacyJson)), "missing_symbols")).toBeUndefined();
+    expect(
+      limitation(await extractProto(protoTrace(legacyJson)), "missing_symbols"),
+    ).toBeUndefined();
   });
 
   test(
     "a legacy event with track_uuid 0 (Chrome's marks) is on its sequence's thread; a typed " +
       "one is not",
-    () => {
+    async () => {
       const marks: Msg[] = [
         {
           trusted_packet_sequence_id: 1,
@@ -298,7 +309,7 @@ describe("V8 profiles in Perfetto traces", () => {
           track_event: { name: "typed", type: 3, track_uuid: 0 },
         },
       ];
-      const rows = traceEventRows(extractProto(protoTrace(legacyJson, 3, chunks, marks)));
+      const rows = traceEventRows(await extractProto(protoTrace(legacyJson, 3, chunks, marks)));
       const where = (name: string) =>
         rows.filter((r) => r.name === name).map((r) => [r.phase, r.pid, r.tid, r.thread_name]);
       expect(where("navigationStart")).toEqual([["R", "9", "1", "CrRendererMain"]]);
@@ -309,7 +320,7 @@ describe("V8 profiles in Perfetto traces", () => {
   test(
     "a process_name that is the command line (Perfetto's default) does not replace the name " +
       "Chrome gave",
-    () => {
+    async () => {
       const cmd = "/usr/lib/chromium/chromium --type=renderer";
       const process = (uuid: number, pid: number, name: string, cmdline: string[]): Msg => ({
         trusted_packet_sequence_id: 1,
@@ -337,7 +348,7 @@ describe("V8 profiles in Perfetto traces", () => {
         thread(13, 6),
         slice(13, 30),
       ];
-      const names = traceEventRows(extractProto(encode(packets)))
+      const names = traceEventRows(await extractProto(encode(packets)))
         .filter((r) => r.name === "tick")
         .map((r) => [r.pid, r.process_name]);
       expect(names).toEqual([

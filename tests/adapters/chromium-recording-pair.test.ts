@@ -17,7 +17,7 @@ import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
 import { adapterByName } from "../../src/adapters/registry.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 import { cli, heavyTest, REPO } from "../helpers.ts";
-import { chromeTraceAdapter, extractWith, limitation } from "./adapter-harness.ts";
+import { chromeTraceAdapter, extractWith, limitation, extracted } from "./adapter-harness.ts";
 import {
   countSamples,
   jsonChunks,
@@ -40,12 +40,12 @@ interface Recording {
   proto: NormalizedEvidence;
 }
 
-function load(text: string, bytes: Uint8Array): Recording {
+async function load(text: string, bytes: Uint8Array): Promise<Recording> {
   return {
     text,
     bytes,
-    json: extractWith(chromeTraceAdapter, text),
-    proto: perfetto.extract({
+    json: await extractWith(chromeTraceAdapter, text),
+    proto: await extracted(perfetto, {
       bytes,
       displayName: "trace.pftrace",
       limits: DEFAULT_ADAPTER_LIMITS,
@@ -214,7 +214,7 @@ describe("one Chromium run, recorded as JSON and as protobuf", () => {
     "committed pair: the same samples per function in both forms, each as its file " +
       "counts them",
     async () => {
-      const r = load(
+      const r = await load(
         gunzipSync(readFileSync(join(FIXTURE, "fib.json.gz"))).toString("utf8"),
         new Uint8Array(gunzipSync(readFileSync(join(FIXTURE, "fib.pftrace.gz")))),
       );
@@ -306,7 +306,10 @@ describe("one Chromium run, recorded as JSON and as protobuf", () => {
           outDir: dir,
           categories,
         });
-        const r = load(readFileSync(pair.json, "utf8"), new Uint8Array(readFileSync(pair.proto)));
+        const r = await load(
+          readFileSync(pair.json, "utf8"),
+          new Uint8Array(readFileSync(pair.proto)),
+        );
         // Chromium's UI renderer (chrome://omnibox-popup) starts with the browser and runs
         // while the startup session records alone, at a time that varies from run to run: the
         // page's functions are the ones both sessions saw whole.

@@ -22,10 +22,11 @@ import { corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";
 import { chunksWithNewNames, retainedAfterInput } from "./retained-input.ts";
 import { runStream, streamedTableRows } from "./stream-harness.ts";
+import { extracted } from "./adapter-harness.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
-const extract = (bytes: Uint8Array, maxEvents = DEFAULT_ADAPTER_LIMITS.maxEvents) =>
-  collapsedStacksAdapter.extract({
+const extract = async (bytes: Uint8Array, maxEvents = DEFAULT_ADAPTER_LIMITS.maxEvents) =>
+  await extracted(collapsedStacksAdapter, {
     bytes,
     displayName: "t",
     limits: { ...DEFAULT_ADAPTER_LIMITS, maxEvents },
@@ -140,7 +141,7 @@ describe("collapsed-stacks adapter", () => {
   }, 60_000);
 
   for (const file of corpusFiles("collapsed-stacks")) {
-    test(`${file.name}: detected, and self counts per leaf equal an independent count`, () => {
+    test(`${file.name}: detected, and self counts per leaf equal an independent count`, async () => {
       const bytes = loadPayload(file.path);
       expect(
         detectAdapter({
@@ -155,23 +156,23 @@ describe("collapsed-stacks adapter", () => {
           : bytes[0] === 0xfe
             ? new TextDecoder("utf-16be").decode(bytes)
             : new TextDecoder().decode(bytes);
-      expect(selfByFunction(extract(bytes), "samples")).toEqual(referenceLeafCounts(text));
+      expect(selfByFunction(await extract(bytes), "samples")).toEqual(referenceLeafCounts(text));
     });
   }
 
   test(
     "perf script collapsed independently imports with the perf-script adapter's self " + "samples",
-    () => {
+    async () => {
       const script = readFileSync(
         join(REPO, "fixtures", "perf-script", "fork-two-events.perf.txt"),
         "utf8",
       );
-      const fromScript = perfScriptAdapter.extract({
+      const fromScript = await extracted(perfScriptAdapter, {
         bytes: enc(script),
         displayName: "t",
         limits: DEFAULT_ADAPTER_LIMITS,
       });
-      const fromCollapsed = extract(enc(collapsePerfScript(script, "cpu-clock")));
+      const fromCollapsed = await extract(enc(collapsePerfScript(script, "cpu-clock")));
       expect(selfByFunction(fromCollapsed, "samples")).toEqual(
         selfByFunction(fromScript, "cpu_time"),
       );
@@ -188,11 +189,13 @@ describe("collapsed-stacks adapter", () => {
   test(
     "UTF-16 (both byte orders) and CRLF read as the UTF-8 file does; comments skipped, invalid " +
       "lines counted",
-    () => {
+    async () => {
       const files = corpusFiles("collapsed-stacks").filter((f) =>
         f.name.startsWith("speedscope-fixture-simple"),
       );
-      const results = files.map((f) => ({ name: f.name, evidence: extract(loadPayload(f.path)) }));
+      const results = await Promise.all(
+        files.map(async (f) => ({ name: f.name, evidence: await extract(loadPayload(f.path)) })),
+      );
       const first = JSON.stringify(rowsOf(results[0]!.evidence.tables.stacks));
       for (const r of results)
         expect([r.name, JSON.stringify(rowsOf(r.evidence.tables.stacks))]).toEqual([r.name, first]);
@@ -205,8 +208,8 @@ describe("collapsed-stacks adapter", () => {
     },
   );
 
-  test("annotations set the frame's language; --pid/--tid prefixes become tracks", () => {
-    const evidence = extract(
+  test("annotations set the frame's language; --pid/--tid prefixes become tracks", async () => {
+    const evidence = await extract(
       enc(
         "java-10/11;main;vfs_read_[k] 2\njava-10/12;main;Lfoo.bar_[j] " +
           "3\njava-10/12;main;inl_[i] 1\n",
@@ -237,7 +240,7 @@ describe("collapsed-stacks adapter", () => {
           "cpu-clock",
         ),
       );
-      const whole = extract(bytes);
+      const whole = await extract(bytes);
       const run = await runStream(collapsedStacksAdapter, bytes, {
         chunkSize: 7,
         spill: new MemorySpillSpace(),
@@ -254,27 +257,29 @@ describe("collapsed-stacks adapter", () => {
     },
   );
 
-  test("bad input ends in typed errors", () => {
-    const code = (f: () => unknown) => {
+  test("bad input ends in typed errors", async () => {
+    const code = async (run: Promise<unknown>) => {
       try {
-        f();
+        await run;
         return "ok";
       } catch (error) {
         return error instanceof FlameoxError ? error.code : String(error);
       }
     };
-    expect(code(() => extract(enc("no counts here\nnor here\n")))).toBe("ARTIFACT_PARSE_FAILED");
-    expect(code(() => extract(enc("a;b 1\na;c 2\na;d 3\n"), 2))).toBe("ARTIFACT_TOO_LARGE");
-    expect(code(() => extract(new Uint8Array(5 << 20).fill(0x3b)))).toBe("ARTIFACT_PARSE_FAILED");
-    expect(extract(new Uint8Array(0)).limitations.map((l) => l.code)).toContain("no_samples");
+    expect(await code(extract(enc("no counts here\nnor here\n")))).toBe("ARTIFACT_PARSE_FAILED");
+    expect(await code(extract(enc("a;b 1\na;c 2\na;d 3\n"), 2))).toBe("ARTIFACT_TOO_LARGE");
+    expect(await code(extract(new Uint8Array(5 << 20).fill(0x3b)))).toBe("ARTIFACT_PARSE_FAILED");
+    expect((await extract(new Uint8Array(0))).limitations.map((l) => l.code)).toContain(
+      "no_samples",
+    );
     // Counts that cannot be summed exactly in int64 columns: a line's is no count; a total is too
     // large.
     expect(
-      extract(enc("a;b 1\na;c 1e158\na;d 100000000000000000000000\n")).limitations.find(
+      (await extract(enc("a;b 1\na;c 1e158\na;d 100000000000000000000000\n"))).limitations.find(
         (l) => l.code === "invalid_lines",
       )?.count,
     ).toBe(2);
-    expect(code(() => extract(enc("a;b 9007199254740991\na;c 9007199254740991\n")))).toBe(
+    expect(await code(extract(enc("a;b 9007199254740991\na;c 9007199254740991\n")))).toBe(
       "ARTIFACT_TOO_LARGE",
     );
   });

@@ -9,6 +9,7 @@ import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
 import { adapterByName, detectAdapter } from "../../src/adapters/registry.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 import { corpusFiles, headOf, loadPayload, parseLoose } from "./corpus-files.ts";
+import { extracted } from "./adapter-harness.ts";
 
 interface Row {
   name: string;
@@ -44,15 +45,19 @@ function rowsOf(evidence: NormalizedEvidence): Row[] {
   });
 }
 
-function extract(
+async function extract(
   format: string,
   path: string,
   name: string,
-): { rows: Row[]; evidence: NormalizedEvidence } {
+): Promise<{ rows: Row[]; evidence: NormalizedEvidence }> {
   const bytes = loadPayload(path);
   const adapter = detectAdapter({ head: headOf(bytes), displayName: name })!;
   expect(adapter.name).toBe(format);
-  const evidence = adapter.extract({ bytes, displayName: name, limits: DEFAULT_ADAPTER_LIMITS });
+  const evidence = await extracted(adapter, {
+    bytes,
+    displayName: name,
+    limits: DEFAULT_ADAPTER_LIMITS,
+  });
   return { rows: rowsOf(evidence), evidence };
 }
 
@@ -66,8 +71,8 @@ const close = (a: number, b: number, rel = 1e-12) =>
 
 describe("hyperfine corpus", () => {
   for (const file of corpusFiles("hyperfine")) {
-    test(`${file.name}: every run time kept; mean and median recomputed match hyperfine's`, () => {
-      const { rows } = extract("hyperfine", file.path, file.name);
+    test(`${file.name}: every run time kept; mean and median recomputed match hyperfine's`, async () => {
+      const { rows } = await extract("hyperfine", file.path, file.name);
       const doc = parseLoose(loadPayload(file.path)) as {
         results: {
           command: string;
@@ -100,8 +105,8 @@ describe("hyperfine corpus", () => {
 
 describe("pyperf corpus", () => {
   for (const file of corpusFiles("pyperf")) {
-    test(`${file.name}: values and warmups keep the worker/run/value/loop hierarchy`, () => {
-      const { rows, evidence } = extract("pyperf", file.path, file.name);
+    test(`${file.name}: values and warmups keep the worker/run/value/loop hierarchy`, async () => {
+      const { rows, evidence } = await extract("pyperf", file.path, file.name);
       const doc = parseLoose(loadPayload(file.path)) as {
         metadata: Record<string, unknown>;
         benchmarks: {
@@ -138,8 +143,8 @@ describe("pyperf corpus", () => {
 
 describe("Google Benchmark corpus", () => {
   for (const file of corpusFiles("gbench")) {
-    test(`${file.name}: repetitions and aggregates stay separate; stated mean recomputed`, () => {
-      const { rows } = extract("gbench", file.path, file.name);
+    test(`${file.name}: repetitions and aggregates stay separate; stated mean recomputed`, async () => {
+      const { rows } = await extract("gbench", file.path, file.name);
       const doc = parseLoose(loadPayload(file.path)) as { benchmarks: Record<string, unknown>[] };
       const iterations = doc.benchmarks.filter(
         (b) => b.run_type !== "aggregate" && !b.error_occurred && typeof b.real_time === "number",
@@ -172,8 +177,8 @@ describe("Google Benchmark corpus", () => {
 
 describe("pytest-benchmark corpus", () => {
   for (const file of corpusFiles("pytest-benchmark")) {
-    test(`${file.name}: every round kept; stated mean and rounds recomputed`, () => {
-      const { rows } = extract("pytest-benchmark", file.path, file.name);
+    test(`${file.name}: every round kept; stated mean and rounds recomputed`, async () => {
+      const { rows } = await extract("pytest-benchmark", file.path, file.name);
       const doc = parseLoose(loadPayload(file.path)) as {
         benchmarks: { fullname: string; stats: { data: number[]; mean: number; rounds: number } }[];
       };
@@ -205,8 +210,8 @@ describe("flameox.benchmark-samples.v1", () => {
     ],
   };
   const adapter = adapterByName("benchmark-samples")!;
-  test("one measurement per raw sample; clocks stay distinct names; warmups flagged", () => {
-    const ev = adapter.extract({
+  test("one measurement per raw sample; clocks stay distinct names; warmups flagged", async () => {
+    const ev = await extracted(adapter, {
       bytes: new TextEncoder().encode(JSON.stringify(doc)),
       displayName: "b.json",
       limits: DEFAULT_ADAPTER_LIMITS,
@@ -219,25 +224,25 @@ describe("flameox.benchmark-samples.v1", () => {
     expect(rows.filter((r) => r.is_warmup)).toHaveLength(1);
     expect(ev.producer).toBe("metal-bench");
   });
-  test("a wrong schema_version or a non-numeric sample is a typed parse failure", () => {
-    const bad = (d: unknown) => () =>
-      adapter.extract({
+  test("a wrong schema_version or a non-numeric sample is a typed parse failure", async () => {
+    const bad = (d: unknown) =>
+      extracted(adapter, {
         bytes: new TextEncoder().encode(JSON.stringify(d)),
         displayName: "b.json",
         limits: DEFAULT_ADAPTER_LIMITS,
       });
-    expect(bad({ ...doc, schema_version: "v0" })).toThrow(/schema_version/);
-    expect(bad({ ...doc, benchmarks: [{ name: "x", unit: "ms", samples: [1, "2"] }] })).toThrow(
-      /samples\[1\]/,
-    );
+    await expect(bad({ ...doc, schema_version: "v0" })).rejects.toThrow(/schema_version/);
+    await expect(
+      bad({ ...doc, benchmarks: [{ name: "x", unit: "ms", samples: [1, "2"] }] }),
+    ).rejects.toThrow(/samples\[1\]/);
   });
-  test("the row budget is enforced", () => {
-    expect(() =>
-      adapter.extract({
+  test("the row budget is enforced", async () => {
+    await expect(
+      extracted(adapter, {
         bytes: new TextEncoder().encode(JSON.stringify(doc)),
         displayName: "b.json",
         limits: { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 3 },
       }),
-    ).toThrow(/exceed the limit/);
+    ).rejects.toThrow(/exceed the limit/);
   });
 });

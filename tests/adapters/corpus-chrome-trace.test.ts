@@ -14,6 +14,7 @@ import {
   type ReferenceCpuSelf,
 } from "./reference-cpuprofile.ts";
 import { asyncTimeline, referenceSelfByName, referenceThreadNs } from "./reference-trace.ts";
+import { extracted } from "./adapter-harness.ts";
 
 /** The raw events, closing a truncated array the way the format allows. */
 function rawEvents(bytes: Uint8Array): Record<string, unknown>[] {
@@ -35,11 +36,11 @@ function topByValue(values: Map<string, number>, n: number): number[] {
 
 describe("chrome-trace corpus", () => {
   for (const file of corpusFiles("chrome-trace")) {
-    test(file.name, () => {
+    test(file.name, async () => {
       const bytes = loadPayload(file.path);
       const adapter = detectAdapter({ head: headOf(bytes), displayName: file.name });
       expect(adapter?.name).toBe("chrome-trace");
-      const evidence = adapter!.extract({
+      const evidence = await extracted(adapter!, {
         bytes,
         displayName: file.name,
         limits: DEFAULT_ADAPTER_LIMITS,
@@ -115,28 +116,37 @@ describe("chrome-trace corpus", () => {
     });
   }
 
-  test("special corpus files report what is special about them", () => {
-    const extract = (name: string) => loadAndExtract(corpusFile("chrome-trace", name).path, name);
-    const codes = (name: string) =>
-      new Map(extract(name).limitations.map((l) => [l.code, l.count ?? 1]));
+  test("special corpus files report what is special about them", async () => {
+    const extract = async (name: string) =>
+      await loadAndExtract(corpusFile("chrome-trace", name).path, name);
+    const codes = async (name: string) =>
+      new Map((await extract(name)).limitations.map((l) => [l.code, l.count ?? 1]));
     expect(
-      codes("speedscope-fixture-partial-trailing-comma.json").has("truncated_array_repaired"),
+      (await codes("speedscope-fixture-partial-trailing-comma.json")).has(
+        "truncated_array_repaired",
+      ),
     ).toBe(true);
-    expect(codes("speedscope-fixture-too-many-end-events.json").get("unmatched_end")).toBe(2);
+    expect((await codes("speedscope-fixture-too-many-end-events.json")).get("unmatched_end")).toBe(
+      2,
+    );
     expect(
-      codes("local-chromium-headless-156-startup-trace.json.gz").get("unmatched_begin"),
+      (await codes("local-chromium-headless-156-startup-trace.json.gz")).get("unmatched_begin"),
     ).toBeGreaterThan(0);
-    expect(codes("speedscope-chrome141-no-arg-data.json").has("no_slices")).toBe(true);
+    expect((await codes("speedscope-chrome141-no-arg-data.json")).has("no_slices")).toBe(true);
     expect(
-      codes("speedscope-fixture-multi-thread-with-samples.json").get("stack_samples_not_imported"),
+      (await codes("speedscope-fixture-multi-thread-with-samples.json")).get(
+        "stack_samples_not_imported",
+      ),
     ).toBe(8);
-    expect(extract("hta-kineto-cpu-only-rank34.pt.trace.json.gz").producer).toBe("torch.profiler");
+    expect((await extract("hta-kineto-cpu-only-rank34.pt.trace.json.gz")).producer).toBe(
+      "torch.profiler",
+    );
   });
 });
 
-function loadAndExtract(path: string, name: string) {
+async function loadAndExtract(path: string, name: string) {
   const bytes = loadPayload(path);
-  return detectAdapter({ head: headOf(bytes), displayName: name })!.extract({
+  return await extracted(detectAdapter({ head: headOf(bytes), displayName: name })!, {
     bytes,
     displayName: name,
     limits: DEFAULT_ADAPTER_LIMITS,

@@ -8,14 +8,15 @@ import { detectAdapter } from "../../src/adapters/registry.ts";
 import { corpusFiles, headOf, loadPayload, parseLoose } from "./corpus-files.ts";
 import { expectTableInvariants, totalsByFunction } from "./evidence-checks.ts";
 import { rawProfileOf, referenceCpuSelf } from "./reference-cpuprofile.ts";
+import { extracted } from "./adapter-harness.ts";
 
 describe("cpuprofile corpus", () => {
   for (const file of corpusFiles("cpuprofile")) {
-    test(file.name, () => {
+    test(file.name, async () => {
       const bytes = loadPayload(file.path);
       const adapter = detectAdapter({ head: headOf(bytes), displayName: file.name });
       expect(adapter?.name).toBe("v8-cpuprofile");
-      const evidence = adapter!.extract({
+      const evidence = await extracted(adapter!, {
         bytes,
         displayName: file.name,
         limits: DEFAULT_ADAPTER_LIMITS,

@@ -8,7 +8,7 @@ import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
 import { adapterByName, detectAdapter } from "../../src/adapters/registry.ts";
 import { corpusFiles, headOf, loadPayload, parseLoose } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";
-import { payload } from "./adapter-harness.ts";
+import { payload, extracted } from "./adapter-harness.ts";
 import { expectSameOutcome } from "./wasm-equivalence.ts";
 
 interface RawNode {
@@ -41,7 +41,7 @@ describe("heapprofile corpus", () => {
       expect(detectAdapter({ head: headOf(bytes), displayName: file.name })?.name).toBe(
         "v8-heapprofile",
       );
-      const evidence = heap.extract({
+      const evidence = await extracted(heap, {
         bytes,
         displayName: file.name,
         limits: DEFAULT_ADAPTER_LIMITS,

@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
 import { adapterByName, detectAdapter } from "../../src/adapters/registry.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
-import { expectFailure, extractWith, limitation } from "./adapter-harness.ts";
+import { expectFailure, extractWith, limitation, extracted } from "./adapter-harness.ts";
 import { corpusFiles, headOf, loadPayload, parseLoose } from "./corpus-files.ts";
 
 const adapter = adapterByName("nvbench")!;
@@ -62,12 +62,12 @@ describe("NVBench corpus", () => {
     test(
       `${file.name}: every state and numeric summary imported; counts and means equal the ` +
         `JSON's`,
-      () => {
+      async () => {
         const bytes = loadPayload(file.path);
         expect(detectAdapter({ head: headOf(bytes), displayName: file.name })?.name).toBe(
           "nvbench",
         );
-        const evidence = adapter.extract({
+        const evidence = await extracted(adapter, {
           bytes,
           displayName: file.name,
           limits: DEFAULT_ADAPTER_LIMITS,
@@ -153,8 +153,8 @@ describe("NVBench cases", () => {
   test(
     "a declared sidecar is returned as a companion file with its state as context, never read " +
       "by the adapter; the summaries still import",
-    () => {
-      const evidence = extractWith(
+    async () => {
+      const evidence = await extractWith(
         adapter,
         doc([
           state([
@@ -218,8 +218,8 @@ describe("NVBench cases", () => {
   test(
     "a sidecar declaration without a filename or a usable size is named in a limitation, not " +
       "returned",
-    () => {
-      const evidence = extractWith(
+    async () => {
+      const evidence = await extractWith(
         adapter,
         doc([
           state([
@@ -241,9 +241,9 @@ describe("NVBench cases", () => {
   test(
     "later NVBench statistics: quartiles as percentiles, absolute stdev and IQR, clock rates " +
       "in hz",
-    () => {
+    async () => {
       const datum = (value: string) => [{ name: "value", type: "float64", value }];
-      const evidence = extractWith(
+      const evidence = await extractWith(
         adapter,
         doc([
           state([
@@ -274,8 +274,8 @@ describe("NVBench cases", () => {
     },
   );
 
-  test("non-numeric summary data are counted, not imported", () => {
-    const evidence = extractWith(
+  test("non-numeric summary data are counted, not imported", async () => {
+    const evidence = await extractWith(
       adapter,
       doc([
         state([
@@ -287,18 +287,18 @@ describe("NVBench cases", () => {
     expect(limitation(evidence, "non_numeric_summary")).toBe(1);
   });
 
-  test("malformed files fail with typed errors naming the field", () => {
-    expect(expectFailure(adapter, { benchmarks: {} }, "ARTIFACT_PARSE_FAILED")).toContain(
+  test("malformed files fail with typed errors naming the field", async () => {
+    expect(await expectFailure(adapter, { benchmarks: {} }, "ARTIFACT_PARSE_FAILED")).toContain(
       "benchmarks",
     );
-    expect(expectFailure(adapter, doc([{ device: 0 }]), "ARTIFACT_PARSE_FAILED")).toContain(
+    expect(await expectFailure(adapter, doc([{ device: 0 }]), "ARTIFACT_PARSE_FAILED")).toContain(
       "benchmarks[0].states[0].name",
     );
-    expect(expectFailure(adapter, doc([state("x")]), "ARTIFACT_PARSE_FAILED")).toContain(
+    expect(await expectFailure(adapter, doc([state("x")]), "ARTIFACT_PARSE_FAILED")).toContain(
       "benchmarks[0].states[0].summaries",
     );
     expect(
-      expectFailure(
+      await expectFailure(
         adapter,
         doc([
           state([
@@ -311,14 +311,14 @@ describe("NVBench cases", () => {
       ),
     ).toContain("summaries[0].data[0].value");
     expect(
-      expectFailure(
+      await expectFailure(
         adapter,
         doc([state([{ hint: "duration", data: [] }])]),
         "ARTIFACT_PARSE_FAILED",
       ),
     ).toContain("summaries[0].tag");
-    expect(expectFailure(adapter, "[1, 2]", "ARTIFACT_PARSE_FAILED")).toContain("document");
-    expect(expectFailure(adapter, '{"benchmarks": [', "ARTIFACT_PARSE_FAILED")).toBeTruthy();
+    expect(await expectFailure(adapter, "[1, 2]", "ARTIFACT_PARSE_FAILED")).toContain("document");
+    expect(await expectFailure(adapter, '{"benchmarks": [', "ARTIFACT_PARSE_FAILED")).toBeTruthy();
     const many = doc([
       state([
         summary("nv/cold/time/gpu/mean", "duration", [
@@ -327,7 +327,7 @@ describe("NVBench cases", () => {
         ]),
       ]),
     ]);
-    expectFailure(adapter, many, "ARTIFACT_TOO_LARGE", { maxEvents: 1 });
+    await expectFailure(adapter, many, "ARTIFACT_TOO_LARGE", { maxEvents: 1 });
   });
 
   test(
@@ -361,17 +361,22 @@ describe("nvbench-samples (a sidecar read as its JSON declared it)", () => {
     samples: 3,
     dimensions: { device: 0 },
   };
-  const read = (bytes: Uint8Array, ctx: Record<string, unknown> | null) =>
-    samples.extract({ bytes, displayName: "0.bin", limits: DEFAULT_ADAPTER_LIMITS, context: ctx });
+  const read = async (bytes: Uint8Array, ctx: Record<string, unknown> | null) =>
+    await extracted(samples, {
+      bytes,
+      displayName: "0.bin",
+      limits: DEFAULT_ADAPTER_LIMITS,
+      context: ctx,
+    });
 
   test(
     "float32 little-endian values become sample rows in order; a NaN is skipped and counted; " +
       "never detected",
-    () => {
+    async () => {
       const bytes = new Uint8Array(12);
       const view = new DataView(bytes.buffer);
       [2.5e-5, Number.NaN, 1e-5].forEach((v, i) => view.setFloat32(i * 4, v, true));
-      const evidence = read(bytes, context);
+      const evidence = await read(bytes, context);
       expect(
         rowsOf(evidence).map((r) => [r.name, r.value, r.unit, r.aggregation, r.scope]),
       ).toEqual([
@@ -386,7 +391,7 @@ describe("nvbench-samples (a sidecar read as its JSON declared it)", () => {
   test(
     "without the JSON's declaration, or with another length than declared, it refuses with a " +
       "typed error",
-    () => {
+    async () => {
       for (const [bytes, ctx, text] of [
         [new Uint8Array(12), null, "read only as declared"],
         [
@@ -397,7 +402,7 @@ describe("nvbench-samples (a sidecar read as its JSON declared it)", () => {
       ] as const) {
         let message = "";
         try {
-          read(bytes, ctx);
+          await read(bytes, ctx);
         } catch (error) {
           message = (error as Error).message;
           expect((error as { code: string }).code).toBe("ARTIFACT_PARSE_FAILED");

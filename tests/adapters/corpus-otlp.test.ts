@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
 import { ExportTraceServiceRequest } from "./reference-otlp/otlp-proto-schema.ts";
 import { adapterByName, detectAdapter } from "../../src/adapters/registry.ts";
-import { payload } from "./adapter-harness.ts";
+import { payload, extracted } from "./adapter-harness.ts";
 import { corpusFiles, headOf, loadPayload, parseLoose } from "./corpus-files.ts";
 import { bufferRows } from "./stream-harness.ts";
 import { expectSameOutcome } from "./wasm-equivalence.ts";
@@ -29,7 +29,7 @@ describe("OTLP/JSON corpus", () => {
     test(file.name, async () => {
       const bytes = loadPayload(file.path);
       expect(detect(bytes, file.name)).toBe("otlp-json");
-      const evidence = json.extract({
+      const evidence = await extracted(json, {
         bytes,
         displayName: file.name,
         limits: DEFAULT_ADAPTER_LIMITS,
@@ -68,7 +68,7 @@ describe("OTLP/JSON Lines (the Collector's file exporter)", () => {
         raws.map((raw) => JSON.stringify(raw) + "\n").join(""),
       );
       expect(detect(bytes, "traces.jsonl")).toBe("otlp-json");
-      const evidence = json.extract({
+      const evidence = await extracted(json, {
         bytes,
         displayName: "traces.jsonl",
         limits: DEFAULT_ADAPTER_LIMITS,
@@ -99,8 +99,13 @@ describe("OTLP/JSON Lines (the Collector's file exporter)", () => {
       );
       expect(
         bufferRows(
-          json.extract({ bytes: crlf, displayName: "t.jsonl", limits: DEFAULT_ADAPTER_LIMITS })
-            .tables.otel_spans,
+          (
+            await extracted(json, {
+              bytes: crlf,
+              displayName: "t.jsonl",
+              limits: DEFAULT_ADAPTER_LIMITS,
+            })
+          ).tables.otel_spans,
         ).length,
       ).toBe(want.length);
       await expectSameOutcome(json, crlf, { displayName: "t.jsonl", chunkSize: 131 });
@@ -117,9 +122,13 @@ describe("OTLP/JSON Lines (the Collector's file exporter)", () => {
         `${good}\n{"resourceSpans": 3}\n`,
       ]) {
         const bytes = new TextEncoder().encode(text);
-        expect(() =>
-          json.extract({ bytes, displayName: "t.jsonl", limits: DEFAULT_ADAPTER_LIMITS }),
-        ).toThrow();
+        await expect(
+          extracted(json, {
+            bytes,
+            displayName: "t.jsonl",
+            limits: DEFAULT_ADAPTER_LIMITS,
+          }),
+        ).rejects.toThrow();
         await expectSameOutcome(json, bytes, { displayName: "t.jsonl", chunkSize: 64 });
       }
     },
@@ -131,7 +140,7 @@ describe("OTLP protobuf corpus", () => {
     test(file.name, async () => {
       const bytes = loadPayload(file.path);
       expect(detect(bytes, file.name)).toBe("otlp-protobuf");
-      const evidence = proto.extract({
+      const evidence = await extracted(proto, {
         bytes,
         displayName: file.name,
         limits: DEFAULT_ADAPTER_LIMITS,
@@ -199,7 +208,7 @@ describe("OTLP protobuf corpus", () => {
         );
         base += request.resource_spans.length;
       }
-      const evidence = proto.extract({
+      const evidence = await extracted(proto, {
         bytes,
         displayName: "traces.bin",
         limits: DEFAULT_ADAPTER_LIMITS,
@@ -214,15 +223,19 @@ describe("OTLP protobuf corpus", () => {
         bytes.subarray(0, bytes.length - 1),
         bytes.subarray(0, 2 + frame(bodies[0]!).length),
       ]) {
-        expect(() =>
-          proto.extract({ bytes: cut, displayName: "t.bin", limits: DEFAULT_ADAPTER_LIMITS }),
-        ).toThrow(/cut off/);
+        await expect(
+          extracted(proto, {
+            bytes: cut,
+            displayName: "t.bin",
+            limits: DEFAULT_ADAPTER_LIMITS,
+          }),
+        ).rejects.toThrow(/cut off/);
         await expectSameOutcome(proto, cut, { displayName: "t.bin", chunkSize: 5 });
       }
     },
   );
 
-  test("the same request in JSON and protobuf gives the same typed attributes", () => {
+  test("the same request in JSON and protobuf gives the same typed attributes", async () => {
     const request = {
       resource_spans: [
         {
@@ -295,15 +308,17 @@ describe("OTLP protobuf corpus", () => {
       ],
     };
     const fromProto = bufferRows(
-      proto.extract({ bytes, displayName: "x.pb", limits: DEFAULT_ADAPTER_LIMITS }).tables
-        .otel_spans,
+      (await extracted(proto, { bytes, displayName: "x.pb", limits: DEFAULT_ADAPTER_LIMITS }))
+        .tables.otel_spans,
     );
     const fromJson = bufferRows(
-      json.extract({
-        bytes: payload(jsonBody),
-        displayName: "x.json",
-        limits: DEFAULT_ADAPTER_LIMITS,
-      }).tables.otel_spans,
+      (
+        await extracted(json, {
+          bytes: payload(jsonBody),
+          displayName: "x.json",
+          limits: DEFAULT_ADAPTER_LIMITS,
+        })
+      ).tables.otel_spans,
     );
     expect(fromProto).toEqual(fromJson);
     expect(JSON.parse(fromJson[0]!.attributes_json as string)).toEqual([

@@ -11,6 +11,7 @@ import { adapterByName, detectAdapter } from "../../src/adapters/registry.ts";
 import { corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
 import { bufferRows, traceEventBufferRows } from "./stream-harness.ts";
 import { expectSameOutcome } from "./wasm-equivalence.ts";
+import { extracted } from "./adapter-harness.ts";
 
 const perfetto = adapterByName("perfetto")!;
 type Msg = Record<string, any>;
@@ -146,7 +147,7 @@ describe("perfetto corpus", () => {
           displayName: file.name,
         })?.name,
       ).toBe("perfetto");
-      const evidence = perfetto.extract({
+      const evidence = await extracted(perfetto, {
         bytes,
         displayName: file.name,
         limits: DEFAULT_ADAPTER_LIMITS,
@@ -236,11 +237,15 @@ function referenceExtraCounters(bytes: Uint8Array): Map<string, number[]> {
 
 describe("perfetto extra counters (Chrome's thread_time)", () => {
   for (const file of corpusFiles("perfetto")) {
-    test(file.name, () => {
+    test(file.name, async () => {
       const bytes = loadPayload(file.path);
       const want = referenceExtraCounters(bytes);
       const rows = traceEventBufferRows(
-        perfetto.extract({ bytes, displayName: file.name, limits: DEFAULT_ADAPTER_LIMITS }),
+        await extracted(perfetto, {
+          bytes,
+          displayName: file.name,
+          limits: DEFAULT_ADAPTER_LIMITS,
+        }),
       ).filter((r) => r.phase === "C");
       const got = new Map<string, number[]>();
       for (const r of rows) {
@@ -329,7 +334,7 @@ describe("perfetto trace built with protobufjs", () => {
   test(
     "counter tracks: unit_multiplier scales, incremental tracks accumulate, events are named " +
       "by their track",
-    () => {
+    async () => {
       const counters = [
         {
           trusted_packet_sequence_id: 3,
@@ -447,7 +452,7 @@ describe("perfetto trace built with protobufjs", () => {
           },
         },
       ];
-      const evidence = perfetto.extract({
+      const evidence = await extracted(perfetto, {
         bytes: Trace.encode(Trace.fromObject({ packet: counters })).finish(),
         displayName: "c.pftrace",
         limits: DEFAULT_ADAPTER_LIMITS,
@@ -486,7 +491,7 @@ describe("perfetto trace built with protobufjs", () => {
   test(
     "slices nest, counters and instants are events, samples become frames and " + "stacks",
     async () => {
-      const evidence = perfetto.extract({
+      const evidence = await extracted(perfetto, {
         bytes,
         displayName: "t.pftrace",
         limits: DEFAULT_ADAPTER_LIMITS,
@@ -534,7 +539,7 @@ describe("perfetto trace built with protobufjs", () => {
     const huge = Uint8Array.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x00]);
     let error: unknown;
     try {
-      perfetto.extract({ bytes: huge, displayName: "x", limits: DEFAULT_ADAPTER_LIMITS });
+      await extracted(perfetto, { bytes: huge, displayName: "x", limits: DEFAULT_ADAPTER_LIMITS });
     } catch (e) {
       error = e;
     }

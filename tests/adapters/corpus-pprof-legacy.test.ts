@@ -14,6 +14,7 @@ import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts
 import { mutatedInputs } from "../fuzz/mutations.ts";
 import { corpusFiles, corpusFormats, headOf, loadPayload } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";
+import { extracted } from "./adapter-harness.ts";
 
 const legacy = adapterByName("pprof-legacy")!;
 const LEGACY = "pprof-legacy";
@@ -23,21 +24,24 @@ function fileBytes(name: string): Uint8Array {
 }
 const textOf = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
-function extract(bytes: Uint8Array, limits: Partial<AdapterLimits> = {}): NormalizedEvidence {
-  return legacy.extract({
+async function extract(
+  bytes: Uint8Array,
+  limits: Partial<AdapterLimits> = {},
+): Promise<NormalizedEvidence> {
+  return await extracted(legacy, {
     bytes,
     displayName: "case",
     limits: { ...DEFAULT_ADAPTER_LIMITS, ...limits },
   });
 }
 
-function expectFailure(
+async function expectFailure(
   bytes: Uint8Array,
   code: ErrorCode,
   limits: Partial<AdapterLimits> = {},
-): string {
+): Promise<string> {
   try {
-    extract(bytes, limits);
+    await extract(bytes, limits);
   } catch (error) {
     expect(error).toBeInstanceOf(FlameoxError);
     expect((error as FlameoxError).code).toBe(code);
@@ -167,7 +171,7 @@ describe("pprof-legacy detection", () => {
 describe("pprof-legacy corpus", () => {
   test(
     "heapz_v2 heap: in-use totals and per-leaf values equal the rescaled counts of the " + "text",
-    () => {
+    async () => {
       const bytes = fileBytes("google-pprof-cppbench.heap");
       const text = textOf(bytes);
       const rate = Number(/@ heapz_v2\/(\d+)/.exec(text.split("\n")[0]!)![1]);
@@ -184,7 +188,7 @@ describe("pprof-legacy corpus", () => {
         add(objects, hex(addresses[0]! - 1n), Math.trunc(count! / p));
         add(space, hex(addresses[0]! - 1n), Math.trunc(size! / p));
       }
-      const evidence = extract(bytes);
+      const evidence = await extract(bytes);
       expect(evidence.summary.samples).toBe(31);
       expect(evidence.summary.sample_types).toBe("inuse_objects/count,inuse_space/bytes");
       expect(selfByName(evidence, "inuse_objects")).toEqual(objects);
@@ -202,7 +206,7 @@ describe("pprof-legacy corpus", () => {
 
   test(
     "contention: counts × sampling period and delay cycles → ns equal the text's " + "columns",
-    () => {
+    async () => {
       const bytes = fileBytes("google-pprof-cppbench.contention");
       const text = textOf(bytes);
       const hz = Number(/cycles\/second = (\d+)/.exec(text)![1]);
@@ -218,7 +222,7 @@ describe("pprof-legacy corpus", () => {
         add(contentions, hex(addresses[0]! - 1n), count! * period);
         add(delay, hex(addresses[0]! - 1n), Math.trunc((cycles! * period) / (hz / 1e9)));
       }
-      const evidence = extract(bytes);
+      const evidence = await extract(bytes);
       expect(evidence.summary.samples).toBe(6);
       expect(selfByName(evidence, "contentions")).toEqual(contentions);
       expect(selfByName(evidence, "delay")).toEqual(delay);
@@ -260,7 +264,7 @@ describe("pprof-legacy corpus", () => {
 
   test(
     "Go binary CPU: leaf addresses and their sample counts and CPU time equal the " + "records",
-    () => {
+    async () => {
       const bytes = fileBytes("google-pprof-go.crc32.cpu");
       const { header, records, rest } = binaryRecords(bytes, 8);
       expect(header.slice(0, 3)).toEqual([0n, 3n, 0n]);
@@ -272,7 +276,7 @@ describe("pprof-legacy corpus", () => {
         add(samples, hex(r.pcs[0]!), r.count);
         add(cpu, hex(r.pcs[0]!), r.count * periodNs);
       }
-      const evidence = extract(bytes);
+      const evidence = await extract(bytes);
       expect(evidence.summary.samples).toBe(records.length);
       expect(selfByName(evidence, "samples")).toEqual(samples);
       expect(selfByName(evidence, "cpu_time")).toEqual(cpu);
@@ -291,7 +295,7 @@ describe("pprof-legacy corpus", () => {
     },
   );
 
-  test("Java binary CPU: leaf functions and their counts come from the symbol section", () => {
+  test("Java binary CPU: leaf functions and their counts come from the symbol section", async () => {
     const bytes = fileBytes("google-pprof-java.cpu");
     const { header, records, rest } = binaryRecords(bytes, 4);
     expect(header.slice(0, 3)).toEqual([0n, 3n, 1n]);
@@ -308,7 +312,7 @@ describe("pprof-legacy corpus", () => {
       add(samples, names.get(r.pcs[0]!)!, r.count);
       add(cpu, names.get(r.pcs[0]!)!, r.count * periodNs);
     }
-    const evidence = extract(bytes);
+    const evidence = await extract(bytes);
     expect(evidence.summary.samples).toBe(records.length);
     expect(selfByName(evidence, "samples")).toEqual(samples);
     expect(selfByName(evidence, "cpu_time")).toEqual(cpu);
@@ -386,7 +390,7 @@ describe("pprof-legacy forms built here", () => {
     test(
       `binary CPU in ${size * 8}-bit ${little ? "little" : "big"}-endian words, with a ` +
         `/proc/self/maps section`,
-      () => {
+      async () => {
         const bytes = cpuProfile(
           size,
           little,
@@ -401,7 +405,7 @@ describe("pprof-legacy forms built here", () => {
             displayName: "x",
           })?.name,
         ).toBe(LEGACY);
-        const evidence = extract(bytes);
+        const evidence = await extract(bytes);
         const period = 2500 * 1000;
         const leaf = (pc: number) => hex(BigInt(size === 4 ? pc % 2 ** 32 : pc));
         expect(selfByName(evidence, "cpu_time")).toEqual(
@@ -420,14 +424,14 @@ describe("pprof-legacy forms built here", () => {
     );
   }
 
-  test("heap_v2 with allocation totals: four sample types, each pair rescaled", () => {
+  test("heap_v2 with allocation totals: four sample types, each pair rescaled", async () => {
     const text = [
       "heap profile:    2:   4096 [    5:  10240] @ heap_v2/524288",
       "     1:     2048 [     3:     6144] @ 0x1000 0x2001",
       "     1:     2048 [     2:     4096] @ 0x3000 0x2001",
       "",
     ].join("\n");
-    const evidence = extract(new TextEncoder().encode(text));
+    const evidence = await extract(new TextEncoder().encode(text));
     expect(evidence.summary.sample_types).toBe(
       "alloc_objects/count,alloc_space/bytes,inuse_objects/count,inuse_space/bytes",
     );
@@ -451,18 +455,18 @@ describe("pprof-legacy forms built here", () => {
     expect(evidence.limitations.map((l) => l.code)).not.toContain("heap_types_renamed");
   });
 
-  test("heapprofile (every allocation recorded) is not rescaled", () => {
+  test("heapprofile (every allocation recorded) is not rescaled", async () => {
     const text =
       "heap profile:    1:   100 [    1:   100] @ heapprofile\n     1:     100 [     1:     " +
       "100] @ 0x10 0x21\n";
-    const evidence = extract(new TextEncoder().encode(text));
+    const evidence = await extract(new TextEncoder().encode(text));
     expect(selfByName(evidence, "inuse_space")).toEqual(new Map([["0xf", 100]]));
   });
 
   test(
     "Java heapz text: size and count columns swapped, rescaled at 512 KiB, names from its " +
       "symbols",
-    () => {
+    async () => {
       const text = [
         "--- heapz 1 ---",
         "format = java",
@@ -476,7 +480,7 @@ describe("pprof-legacy forms built here", () => {
       ].join("\n");
       const bytes = new TextEncoder().encode(text);
       expect(detectAdapter({ head: text, headBytes: bytes, displayName: "x" })?.name).toBe(LEGACY);
-      const evidence = extract(bytes);
+      const evidence = await extract(bytes);
       const scaled = (count: number, size: number) =>
         Math.trunc(size / (1 - Math.exp(-(size / count) / 524288)));
       expect(selfByName(evidence, "inuse_space")).toEqual(
@@ -495,11 +499,11 @@ describe("pprof-legacy forms built here", () => {
   test(
     "Java contentionz text goes to the Java reader (its format attribute), values × sampling " +
       "period",
-    () => {
+    async () => {
       const text =
         "--- contentionz 1 ---\nformat = java\nresolution = microseconds\nsampling period = " +
         "10\n  300 2 @ 0x1 0x2\n 0x1 a.B.lock (B.java:3)\n 0x2 a.B.run (B.java:9)\n";
-      const evidence = extract(new TextEncoder().encode(text));
+      const evidence = await extract(new TextEncoder().encode(text));
       expect(evidence.summary.legacy_form).toBe("java-contention");
       expect(selfByName(evidence, "contentions")).toEqual(new Map([["a.B.lock", 20]]));
       // 300 µs × 10, in ns
@@ -512,9 +516,9 @@ describe("pprof-legacy malformed inputs fail with typed errors", () => {
   const cpu = fileBytes("google-pprof-go.crc32.cpu");
   const enc = (s: string) => new TextEncoder().encode(s);
 
-  test("binary CPU cut inside a record or the trailer", () => {
+  test("binary CPU cut inside a record or the trailer", async () => {
     for (const cut of [40 + 3, 40 + 8 + 5, 40 + 16 + 12, (cpu.length >> 1) | 1, cpu.length - 3]) {
-      expect(expectFailure(cpu.subarray(0, cut), "ARTIFACT_PARSE_FAILED")).toContain(
+      expect(await expectFailure(cpu.subarray(0, cut), "ARTIFACT_PARSE_FAILED")).toContain(
         "Cannot parse legacy pprof profile",
       );
     }
@@ -522,55 +526,63 @@ describe("pprof-legacy malformed inputs fail with typed errors", () => {
 
   test(
     "a stack depth past the end of the file is refused before anything is allocated " + "for it",
-    () => {
+    async () => {
       const bytes = cpu.slice();
       new DataView(bytes.buffer).setBigUint64(40 + 8, 1n << 40n, true);
-      expect(expectFailure(bytes, "ARTIFACT_PARSE_FAILED")).toContain("past the end");
+      expect(await expectFailure(bytes, "ARTIFACT_PARSE_FAILED")).toContain("past the end");
     },
   );
 
-  test("counts that do not fit exactly", () => {
+  test("counts that do not fit exactly", async () => {
     const bytes = cpu.slice();
     new DataView(bytes.buffer).setBigUint64(40, 1n << 60n, true);
-    expect(expectFailure(bytes, "ARTIFACT_PARSE_FAILED")).toContain("too large");
-    expectFailure(
+    expect(await expectFailure(bytes, "ARTIFACT_PARSE_FAILED")).toContain("too large");
+    await expectFailure(
       enc("heap profile: 1: 1 [ 1: 1] @ heapz_v2/524288\n99999999999999999999: 5 [ 1: 1] @ 0x1\n"),
       "ARTIFACT_PARSE_FAILED",
     );
-    expectFailure(
+    await expectFailure(
       enc("--- contention ---\nsampling period = 9007199254740991\n10 10 @ 0x1\n"),
       "ARTIFACT_PARSE_FAILED",
     );
-    expectFailure(
+    await expectFailure(
       enc("heap profile: 1: 1 [ 1: 1] @ heapz_v2/524288\n0: 5 [ 0: 0] @ 0x1\n"),
       "ARTIFACT_PARSE_FAILED",
     );
   });
 
-  test("garbage after a valid header, and payloads that are no legacy profile", () => {
-    expectFailure(
+  test("garbage after a valid header, and payloads that are no legacy profile", async () => {
+    await expectFailure(
       enc("heap profile: 1: 1 [ 1: 1] @ heapz_v2/524288\nthis is not a sample\n"),
       "ARTIFACT_PARSE_FAILED",
     );
-    expectFailure(
+    await expectFailure(
       enc("--- contentionz 1 ---\ncycles/second = 1000\n12 x @ 0x1\n"),
       "ARTIFACT_PARSE_FAILED",
     );
-    expectFailure(enc("--- contentionz 1 ---\nbogus attribute = 1\n"), "ARTIFACT_PARSE_FAILED");
+    await expectFailure(
+      enc("--- contentionz 1 ---\nbogus attribute = 1\n"),
+      "ARTIFACT_PARSE_FAILED",
+    );
     // no resolution: no unit
-    expectFailure(enc("--- heapz 1 ---\nformat = java\n 1 1 @ 0x1\n"), "ARTIFACT_PARSE_FAILED");
-    expectFailure(enc(""), "ARTIFACT_PARSE_FAILED");
-    expectFailure(enc("hello, profiler\n"), "ARTIFACT_PARSE_FAILED");
-    expectFailure(Uint8Array.from([0, 0, 0, 0, 3, 0, 0]), "ARTIFACT_PARSE_FAILED");
+    await expectFailure(
+      enc("--- heapz 1 ---\nformat = java\n 1 1 @ 0x1\n"),
+      "ARTIFACT_PARSE_FAILED",
+    );
+    await expectFailure(enc(""), "ARTIFACT_PARSE_FAILED");
+    await expectFailure(enc("hello, profiler\n"), "ARTIFACT_PARSE_FAILED");
+    await expectFailure(Uint8Array.from([0, 0, 0, 0, 3, 0, 0]), "ARTIFACT_PARSE_FAILED");
   });
 
-  test("more samples than the event limit is ARTIFACT_TOO_LARGE", () => {
-    expect(expectFailure(cpu, "ARTIFACT_TOO_LARGE", { maxEvents: 10 })).toContain(
+  test("more samples than the event limit is ARTIFACT_TOO_LARGE", async () => {
+    expect(await expectFailure(cpu, "ARTIFACT_TOO_LARGE", { maxEvents: 10 })).toContain(
       "exceed the limit of 10",
     );
-    expectFailure(fileBytes("google-pprof-cppbench.heap"), "ARTIFACT_TOO_LARGE", { maxEvents: 30 });
+    await expectFailure(fileBytes("google-pprof-cppbench.heap"), "ARTIFACT_TOO_LARGE", {
+      maxEvents: 30,
+    });
     expect(
-      extract(fileBytes("google-pprof-cppbench.heap"), { maxEvents: 31 }).summary.samples,
+      (await extract(fileBytes("google-pprof-cppbench.heap"), { maxEvents: 31 })).summary.samples,
     ).toBe(31);
   });
 
@@ -579,14 +591,14 @@ describe("pprof-legacy malformed inputs fail with typed errors", () => {
   test(
     `${FUZZ_INPUTS} mutated corpus files (truncations, bit flips, insertions…) end in a result ` +
       `or a typed error, none slow`,
-    () => {
+    async () => {
       const seeds = corpusFiles(LEGACY).map((f) => loadPayload(f.path));
       const outcomes = new Map<string, number>();
       for (const { name, bytes } of mutatedInputs(seeds, FUZZ_INPUTS, 0x1e9ac)) {
         let outcome = "ok";
         const started = performance.now();
         try {
-          extract(bytes, { maxEvents: 100_000 });
+          await extract(bytes, { maxEvents: 100_000 });
         } catch (error) {
           if (
             !(error instanceof FlameoxError) ||

@@ -11,6 +11,7 @@ import { adapterByName, detectAdapter } from "../../src/adapters/registry.ts";
 import { corpusFiles, headOf } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";
 import { expectSameOutcome } from "./wasm-equivalence.ts";
+import { extracted } from "./adapter-harness.ts";
 
 const pprof = adapterByName("pprof")!;
 
@@ -57,7 +58,7 @@ describe("pprof corpus", () => {
           displayName: file.name,
         })?.name,
       ).toBe("pprof");
-      const evidence = pprof.extract({
+      const evidence = await extracted(pprof, {
         bytes,
         displayName: file.name,
         limits: DEFAULT_ADAPTER_LIMITS,

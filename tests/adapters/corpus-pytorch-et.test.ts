@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
 import { adapterByName, detectAdapter } from "../../src/adapters/registry.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
-import { expectFailure, extractWith, limitation } from "./adapter-harness.ts";
+import { expectFailure, extractWith, limitation, extracted } from "./adapter-harness.ts";
 import { corpusFiles, headOf, loadPayload, parseLoose } from "./corpus-files.ts";
 
 const adapter = adapterByName("pytorch-et")!;
@@ -95,12 +95,12 @@ describe("PyTorch execution trace corpus", () => {
     test(
       `${file.name}: every node is a call under its parents; calls, edges and paths equal the ` +
         `raw parent links`,
-      () => {
+      async () => {
         const bytes = loadPayload(file.path);
         expect(detectAdapter({ head: headOf(bytes), displayName: file.name })?.name).toBe(
           "pytorch-et",
         );
-        const evidence = adapter.extract({
+        const evidence = await extracted(adapter, {
           bytes,
           displayName: file.name,
           limits: DEFAULT_ADAPTER_LIMITS,
@@ -132,13 +132,13 @@ const node = (id: number, name: string, parent: number, extra: Record<string, un
 const trace = (nodes: unknown[]) => ({ schema: "1.0.1", pid: 7, nodes });
 
 describe("PyTorch execution trace cases", () => {
-  test("the later node shape (ctrl_deps, attrs) reads the same tree", () => {
+  test("the later node shape (ctrl_deps, attrs) reads the same tree", async () => {
     const attrs = (tid: number, scope: number) => [
       { name: "rf_id", type: "uint64", value: 1 },
       { name: "tid", type: "uint64", value: tid },
       { name: "scope", type: "uint64", value: scope },
     ];
-    const evidence = extractWith(adapter, {
+    const evidence = await extractWith(adapter, {
       schema: "1.1.1-chakra.0.0.4",
       pid: 7,
       nodes: [
@@ -172,8 +172,11 @@ describe("PyTorch execution trace cases", () => {
     });
   });
 
-  test("a node whose parent is not in the trace is kept as a root and counted", () => {
-    const evidence = extractWith(adapter, trace([node(1, "root", 1), node(5, "aten::add", 99)]));
+  test("a node whose parent is not in the trace is kept as a root and counted", async () => {
+    const evidence = await extractWith(
+      adapter,
+      trace([node(1, "root", 1), node(5, "aten::add", 99)]),
+    );
     expect(limitation(evidence, "parent_missing")).toBe(1);
     expect(evidence.summary).toMatchObject({ roots: 2, orphans: 1 });
     expect(tablesOf(evidence).paths.get("aten::add|cpu_op")).toBe(1);
@@ -182,14 +185,14 @@ describe("PyTorch execution trace cases", () => {
   test(
     "calls that share a path are one stack with their count; a chain deeper than 1024 is " +
       "refused",
-    () => {
+    async () => {
       const loop = [
         node(1, "root", 1, { scope: 7 }),
         ...Array.from({ length: 20_000 }, (_, i) =>
           node(2 + i, i % 2 ? "aten::mm" : "aten::add", 1),
         ),
       ];
-      const got = tablesOf(extractWith(adapter, trace(loop)));
+      const got = tablesOf(await extractWith(adapter, trace(loop)));
       expect(Object.fromEntries(got.paths)).toEqual({
         "root|user_annotation": 1,
         "root|user_annotation > aten::add|cpu_op": 10_000,
@@ -198,35 +201,47 @@ describe("PyTorch execution trace cases", () => {
       expect(got.calls.get("root|user_annotation")).toEqual([1, 20_001]);
       const chain = (n: number) =>
         trace(Array.from({ length: n }, (_, i) => node(i + 1, `op${i % 3}`, i === 0 ? 1 : i)));
-      expect(tablesOf(extractWith(adapter, chain(1024))).paths.size).toBe(1024);
-      expect(expectFailure(adapter, chain(1025), "ARTIFACT_TOO_LARGE")).toContain("1024");
+      expect(tablesOf(await extractWith(adapter, chain(1024))).paths.size).toBe(1024);
+      expect(await expectFailure(adapter, chain(1025), "ARTIFACT_TOO_LARGE")).toContain("1024");
     },
   );
 
-  test("malformed traces fail with typed errors naming the field", () => {
+  test("malformed traces fail with typed errors naming the field", async () => {
     expect(
-      expectFailure(adapter, { schema: "1.0.1", nodes: {} }, "ARTIFACT_PARSE_FAILED"),
+      await expectFailure(adapter, { schema: "1.0.1", nodes: {} }, "ARTIFACT_PARSE_FAILED"),
     ).toContain("nodes");
     expect(
-      expectFailure(adapter, trace([node(1, "a", 1), node(1, "b", 1)]), "ARTIFACT_PARSE_FAILED"),
+      await expectFailure(
+        adapter,
+        trace([node(1, "a", 1), node(1, "b", 1)]),
+        "ARTIFACT_PARSE_FAILED",
+      ),
     ).toContain("nodes[1].id");
     expect(
-      expectFailure(adapter, trace([node(1, "a", 2), node(2, "b", 1)]), "ARTIFACT_PARSE_FAILED"),
+      await expectFailure(
+        adapter,
+        trace([node(1, "a", 2), node(2, "b", 1)]),
+        "ARTIFACT_PARSE_FAILED",
+      ),
     ).toContain("cycle");
     expect(
-      expectFailure(adapter, trace([{ id: 1, parent: 1 }]), "ARTIFACT_PARSE_FAILED"),
+      await expectFailure(adapter, trace([{ id: 1, parent: 1 }]), "ARTIFACT_PARSE_FAILED"),
     ).toContain("nodes[0].name");
     expect(
-      expectFailure(adapter, trace([node(1, "a", "x" as never)]), "ARTIFACT_PARSE_FAILED"),
+      await expectFailure(adapter, trace([node(1, "a", "x" as never)]), "ARTIFACT_PARSE_FAILED"),
     ).toContain("nodes[0].parent");
-    expect(expectFailure(adapter, trace([node(1.5, "a", 1)]), "ARTIFACT_PARSE_FAILED")).toContain(
-      "nodes[0].id",
-    );
     expect(
-      expectFailure(adapter, trace([node(1, "a", 1, { tid: "main" })]), "ARTIFACT_PARSE_FAILED"),
+      await expectFailure(adapter, trace([node(1.5, "a", 1)]), "ARTIFACT_PARSE_FAILED"),
+    ).toContain("nodes[0].id");
+    expect(
+      await expectFailure(
+        adapter,
+        trace([node(1, "a", 1, { tid: "main" })]),
+        "ARTIFACT_PARSE_FAILED",
+      ),
     ).toContain("nodes[0].tid");
-    expect(expectFailure(adapter, "[]", "ARTIFACT_PARSE_FAILED")).toContain("document");
-    expectFailure(adapter, trace([node(1, "a", 1), node(2, "b", 1)]), "ARTIFACT_TOO_LARGE", {
+    expect(await expectFailure(adapter, "[]", "ARTIFACT_PARSE_FAILED")).toContain("document");
+    await expectFailure(adapter, trace([node(1, "a", 1), node(2, "b", 1)]), "ARTIFACT_TOO_LARGE", {
       maxEvents: 1,
     });
   });

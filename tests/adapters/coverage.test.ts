@@ -22,13 +22,18 @@ import { hasCoverage, NO_COVERAGE_REASON, runCoverageProject } from "./coverage-
 import { rowsOf } from "./evidence-checks.ts";
 import { bufferRows, runStream, streamedTableRows } from "./stream-harness.ts";
 import { coveragePyAdapter } from "../../src/adapters/coverage-py/adapter.ts";
+import { extracted } from "./adapter-harness.ts";
 
 const LEGACY_BANNER = "!coverage.py: This is a private format, don't read it directly!";
 
-function extract(bytes: Uint8Array, expected: string): NormalizedEvidence {
+async function extract(bytes: Uint8Array, expected: string): Promise<NormalizedEvidence> {
   const adapter = detectAdapter({ head: headOf(bytes), displayName: "upload" });
   expect(adapter?.name).toBe(expected);
-  return adapter!.extract({ bytes, displayName: "upload", limits: DEFAULT_ADAPTER_LIMITS });
+  return await extracted(adapter!, {
+    bytes,
+    displayName: "upload",
+    limits: DEFAULT_ADAPTER_LIMITS,
+  });
 }
 
 /** Distinct executed (or, with executed=false, missing) lines per file, from the adapter's rows. */
@@ -115,9 +120,9 @@ function referenceSqlite(path: string): {
 
 describe("coverage.py data files (corpus)", () => {
   for (const file of corpusFiles("coverage-py")) {
-    test(`${file.name}: executed lines per file as coverage.py's schema queries give them`, () => {
+    test(`${file.name}: executed lines per file as coverage.py's schema queries give them`, async () => {
       const bytes = loadPayload(file.path);
-      const evidence = extract(bytes, "coverage-py");
+      const evidence = await extract(bytes, "coverage-py");
       expect(evidence.limitations.map((l) => l.code)).toContain("executed_lines_only");
       // A data file lists only what ran.
       expect(rowsOf(evidence.tables.coverage_lines).every((r) => r.executed === true)).toBe(true);
@@ -142,8 +147,8 @@ describe("coverage.py data files (corpus)", () => {
   test(
     "the 6.5.0 data file: 19 executed lines over 3 files, the figure its own JSON " +
       "report states",
-    () => {
-      const evidence = extract(
+    async () => {
+      const evidence = await extract(
         loadPayload(
           corpusFiles("coverage-py").find((f) => f.name.startsWith("local-coverage"))!.path,
         ),
@@ -169,7 +174,7 @@ describe("coverage.py data files, streamed", () => {
       expect(files.length).toBeGreaterThan(0);
       for (const file of files) {
         const bytes = loadPayload(file.path);
-        const whole = coveragePyAdapter.extract({
+        const whole = await extracted(coveragePyAdapter, {
           bytes,
           displayName: file.name,
           limits: DEFAULT_ADAPTER_LIMITS,
@@ -190,10 +195,10 @@ describe("coverage.py data files, streamed", () => {
 
 describe("coverage json reports and Cobertura XML (corpus)", () => {
   for (const file of corpusFiles("coverage-py-json")) {
-    test(`${file.name}: per file, executed and missing lines are the report's own summary`, () => {
+    test(`${file.name}: per file, executed and missing lines are the report's own summary`, async () => {
       const bytes = loadPayload(file.path);
       const report = JSON.parse(new TextDecoder().decode(bytes));
-      const evidence = extract(bytes, "coverage-json");
+      const evidence = await extract(bytes, "coverage-json");
       const executed = linesByFile(evidence);
       const missing = linesByFile(evidence, false);
       for (const [path, f] of Object.entries(report.files) as [
@@ -221,14 +226,14 @@ describe("coverage json reports and Cobertura XML (corpus)", () => {
   }
 
   for (const file of corpusFiles("coverage-xml")) {
-    test(`${file.name}: lines covered and valid as the report's root attributes state`, () => {
+    test(`${file.name}: lines covered and valid as the report's root attributes state`, async () => {
       const bytes = loadPayload(file.path);
       const xml = new TextDecoder().decode(bytes);
       const [valid, covered] = /lines-valid="(\d+)" lines-covered="(\d+)"/
         .exec(xml)!
         .slice(1)
         .map(Number) as [number, number];
-      const evidence = extract(bytes, "cobertura-xml");
+      const evidence = await extract(bytes, "cobertura-xml");
       const total = (m: Record<string, number[]>) =>
         Object.values(m).reduce((n, l) => n + l.length, 0);
       expect([
@@ -259,19 +264,21 @@ describe("Cobertura XML edge cases", () => {
   test(
     "method lines name the function; a DOCTYPE naming the DTD is accepted, an internal subset " +
       "refused",
-    () => {
+    async () => {
       const body =
         `<class name="A" filename="A.java"><methods><method name="run" ` +
         `signature="()V"><lines><line number="3" ` +
         `hits="2"/></lines></method></methods><lines><line number="1" hits="0"/><line number="3" ` +
         `hits="2"/></lines></class>`;
       const rows = rowsOf(
-        extract(
-          doc(
-            body,
-            `<!DOCTYPE coverage SYSTEM "http://cobertura.sourceforge.net/xml/coverage-04.dtd">`,
-          ),
-          "cobertura-xml",
+        (
+          await extract(
+            doc(
+              body,
+              `<!DOCTYPE coverage SYSTEM "http://cobertura.sourceforge.net/xml/coverage-04.dtd">`,
+            ),
+            "cobertura-xml",
+          )
         ).tables.coverage_lines,
       );
       expect(rows.map((r) => [r.line, r.executed, r.hits, r.function])).toEqual([
@@ -283,7 +290,7 @@ describe("Cobertura XML edge cases", () => {
         `"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>`;
       let error: unknown;
       try {
-        extract(doc(`<class name="A" filename="&b;"/>`, laughs), "cobertura-xml");
+        await extract(doc(`<class name="A" filename="&b;"/>`, laughs), "cobertura-xml");
       } catch (e) {
         error = e;
       }
@@ -327,9 +334,9 @@ function coverageDb(extra: string[] = []): Uint8Array {
   return bytes;
 }
 
-function refusal(bytes: Uint8Array): FlameoxError {
+async function refusal(bytes: Uint8Array): Promise<FlameoxError> {
   try {
-    extract(bytes, "coverage-py");
+    await extract(bytes, "coverage-py");
   } catch (e) {
     expect(e).toBeInstanceOf(FlameoxError);
     return e as FlameoxError;
@@ -338,8 +345,8 @@ function refusal(bytes: Uint8Array): FlameoxError {
 }
 
 describe("coverage.py SQLite: contexts and hostile files", () => {
-  test("a line per file and context; the default context is the empty string", () => {
-    const rows = rowsOf(extract(coverageDb(), "coverage-py").tables.coverage_lines);
+  test("a line per file and context; the default context is the empty string", async () => {
+    const rows = rowsOf((await extract(coverageDb(), "coverage-py")).tables.coverage_lines);
     expect(rows.map((r) => [r.file, r.line, r.context])).toEqual([
       ["a.py", 1, ""],
       ["a.py", 2, ""],
@@ -352,7 +359,7 @@ describe("coverage.py SQLite: contexts and hostile files", () => {
   test(
     "views, triggers, virtual tables and generated columns are refused before any query " +
       "touches them",
-    () => {
+    async () => {
       const cases: [string[], string][] = [
         [["CREATE VIEW innocent AS SELECT * FROM file"], "view"],
         [["CREATE TRIGGER t AFTER INSERT ON file BEGIN DELETE FROM file; END"], "trigger"],
@@ -367,19 +374,19 @@ describe("coverage.py SQLite: contexts and hostile files", () => {
         ],
       ];
       for (const [sql, refused] of cases) {
-        const error = refusal(coverageDb(sql));
+        const error = await refusal(coverageDb(sql));
         expect([error.code, error.details?.refused]).toEqual(["ARTIFACT_PARSE_FAILED", refused]);
       }
     },
   );
 
-  test("an enormous page count is refused from the header, before SQLite reads a page", () => {
+  test("an enormous page count is refused from the header, before SQLite reads a page", async () => {
     const bytes = coverageDb();
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     // A header page count SQLite would trust (version-valid-for equals the change counter).
     view.setUint32(28, 0x7fffffff);
     view.setUint32(92, view.getUint32(24));
-    const huge = refusal(bytes);
+    const huge = await refusal(bytes);
     expect([huge.code, huge.details?.refused, huge.details?.pages]).toEqual([
       "ARTIFACT_PARSE_FAILED",
       "page_count",
@@ -387,8 +394,8 @@ describe("coverage.py SQLite: contexts and hostile files", () => {
     ]);
     // Within the cap but more pages than the file holds: a cut-short file.
     view.setUint32(28, bytes.length / 4096 + 5);
-    expect(refusal(bytes).code).toBe("ARTIFACT_PARSE_FAILED");
-    expect(refusal(bytes).message).toMatch(/cut short/);
+    expect((await refusal(bytes)).code).toBe("ARTIFACT_PARSE_FAILED");
+    expect((await refusal(bytes)).message).toMatch(/cut short/);
     // The cap itself, for files whose length alone exceeds it.
     let capped: unknown;
     try {
@@ -401,29 +408,29 @@ describe("coverage.py SQLite: contexts and hostile files", () => {
 
   test(
     "a damaged file is a parse failure, not a crash; a non-SQLite payload is refused " + "by name",
-    () => {
+    async () => {
       const bytes = coverageDb();
       const damaged = new Uint8Array(bytes);
       damaged.fill(0xff, 4096, 8192); // the second page (a table's root) overwritten
       new DataView(damaged.buffer).setUint32(92, 12345); // header count no longer authoritative
-      expect(refusal(damaged).code).toBe("ARTIFACT_PARSE_FAILED");
+      expect((await refusal(damaged)).code).toBe("ARTIFACT_PARSE_FAILED");
       const adapter = detectAdapter({ head: headOf(bytes), displayName: "x" })!;
-      expect(() =>
-        adapter.extract({
+      await expect(
+        extracted(adapter, {
           bytes: new TextEncoder().encode("{}"),
           displayName: "x",
           limits: DEFAULT_ADAPTER_LIMITS,
         }),
-      ).toThrow(/neither a SQLite database nor a coverage.py JSON data file/);
+      ).rejects.toThrow(/neither a SQLite database nor a coverage.py JSON data file/);
     },
   );
 
-  test("a WAL-mode file (header format versions 2) is read as the main file alone", () => {
+  test("a WAL-mode file (header format versions 2) is read as the main file alone", async () => {
     const bytes = coverageDb();
     const wal = new Uint8Array(bytes);
     wal[18] = 2;
     wal[19] = 2;
-    const rows = rowsOf(extract(wal, "coverage-py").tables.coverage_lines);
+    const rows = rowsOf((await extract(wal, "coverage-py")).tables.coverage_lines);
     expect(rows.length).toBe(5);
     expect([wal[18], wal[19]]).toEqual([2, 2]); // the caller's bytes are left as they were
   });
@@ -455,11 +462,11 @@ describe("real coverage.py on a small pytest project", () => {
   }
   test(
     "data file, JSON report and Cobertura XML of one run agree with coverage.py's own " + "API",
-    () => {
+    async () => {
       const dir = mkdtempSync(join(tmpdir(), "flameox-cov-"));
       dirs.push(dir);
       const run = runCoverageProject(join(dir, "p"));
-      const data = extract(run.data, "coverage-py");
+      const data = await extract(run.data, "coverage-py");
       expect(data.summary.has_arcs).toBe(true);
       // Lines and arcs per file: CoverageData.lines() / arcs().
       expect(linesByFile(data)).toEqual(
@@ -485,14 +492,14 @@ describe("real coverage.py on a small pytest project", () => {
       // The reports list the same executed lines (relative paths), plus what did not run.
       const byBase = (m: Record<string, number[]>) =>
         Object.fromEntries(Object.entries(m).map(([f, l]) => [f.split("/").at(-1)!, l]));
-      const json = extract(run.json, "coverage-json");
+      const json = await extract(run.json, "coverage-json");
       expect(byBase(linesByFile(json))).toEqual(byBase(linesByFile(data)));
       expect(
         rowsOf(json.tables.coverage_lines).some((r) => r.context === "test_calc.test_positive"),
       ).toBe(true);
       expect(byBase(linesByFile(json, false)).calc).toBeUndefined();
       expect(byBase(linesByFile(json, false))["calc.py"]).toEqual([3, 5]);
-      const xml = extract(run.xml, "cobertura-xml");
+      const xml = await extract(run.xml, "cobertura-xml");
       expect(byBase(linesByFile(xml))).toEqual(byBase(linesByFile(data)));
       expect(byBase(linesByFile(xml, false))["calc.py"]).toEqual([3, 5]);
     },

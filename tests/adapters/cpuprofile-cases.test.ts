@@ -9,7 +9,7 @@ const byFunction = (rows: Row[], frames: Row[]) => {
   return new Map(rows.map((r) => [name.get(r.frame_id)!, r]));
 };
 
-describe("recursion", () => {
+describe("recursion", async () => {
   // (root) → a → b → a → b, and (root) → a → c. Deltas are µs.
   const tree: [number, string, number][] = [
     [2, "a", 1],
@@ -20,7 +20,7 @@ describe("recursion", () => {
   ];
   // Sample durations are the *next* delta: 10, 20, 30, then endTime − last = 10.
   const profile = cpuProfile(tree, [5, 4, 6, 5], [5, 10, 20, 30]);
-  const evidence = extractWith(cpuProfileAdapter, profile);
+  const evidence = await extractWith(cpuProfileAdapter, profile);
   const frames = rowsOf(evidence.tables.frames);
   const cpu = byFunction(rowsOf(evidence.tables.frame_measurements), frames);
 
@@ -94,8 +94,8 @@ describe("recursion", () => {
 
 describe("time conventions", () => {
   const tree: [number, string, number][] = [[2, "work", 1]];
-  test("last sample lasts until endTime when endTime is usable", () => {
-    const evidence = extractWith(
+  test("last sample lasts until endTime when endTime is usable", async () => {
+    const evidence = await extractWith(
       cpuProfileAdapter,
       cpuProfile(tree, [2, 2], [100, 50], { endTime: 1_000 + 150 + 7 }),
     );
@@ -103,8 +103,8 @@ describe("time conventions", () => {
     expect(limitation(evidence, "last_sample_duration_estimated")).toBeUndefined();
   });
 
-  test("otherwise the mean of the other samples, reported", () => {
-    const evidence = extractWith(
+  test("otherwise the mean of the other samples, reported", async () => {
+    const evidence = await extractWith(
       cpuProfileAdapter,
       cpuProfile(tree, [2, 2, 2], [100, 40, 60], { endTime: 0 }),
     );
@@ -112,8 +112,8 @@ describe("time conventions", () => {
     expect(limitation(evidence, "last_sample_duration_estimated")).toBe(1);
   });
 
-  test("negative deltas give their sample no time and are reported", () => {
-    const evidence = extractWith(
+  test("negative deltas give their sample no time and are reported", async () => {
+    const evidence = await extractWith(
       cpuProfileAdapter,
       cpuProfile(tree, [2, 2, 2], [10, -5, 20], { endTime: 1_025 }),
     );
@@ -122,8 +122,8 @@ describe("time conventions", () => {
     expectTableInvariants(evidence);
   });
 
-  test("fractional deltas become integer nanoseconds", () => {
-    const evidence = extractWith(
+  test("fractional deltas become integer nanoseconds", async () => {
+    const evidence = await extractWith(
       cpuProfileAdapter,
       cpuProfile(tree, [2, 2], [1.25, 2.5], { endTime: 1_000 + 3.75 + 0.001 }),
     );
@@ -131,7 +131,7 @@ describe("time conventions", () => {
   });
 });
 
-describe("frames", () => {
+describe("frames", async () => {
   const profile = {
     nodes: [
       {
@@ -195,7 +195,7 @@ describe("frames", () => {
     samples: [2, 3, 4, 5, 6],
     timeDeltas: [10, 10, 10, 10, 10],
   };
-  const evidence = extractWith(cpuProfileAdapter, profile);
+  const evidence = await extractWith(cpuProfileAdapter, profile);
   const frames = new Map(rowsOf(evidence.tables.frames).map((f) => [`${f.function}@${f.file}`, f]));
 
   test("V8 pseudo-frames are kept with language v8; (root) is not measured", () => {
@@ -246,23 +246,23 @@ describe("frames", () => {
 });
 
 describe("limitations and other forms", () => {
-  test("no samples: frames but no hotspots, and a limitation instead of an error", () => {
-    const evidence = extractWith(cpuProfileAdapter, cpuProfile([[2, "idle", 1]], [], []));
+  test("no samples: frames but no hotspots, and a limitation instead of an error", async () => {
+    const evidence = await extractWith(cpuProfileAdapter, cpuProfile([[2, "idle", 1]], [], []));
     expect(limitation(evidence, "no_samples")).toBe(1);
     expect(evidence.tables.frame_measurements.rowCount).toBe(0);
     expect(evidence.tables.stacks.rowCount).toBe(0);
     expect(evidence.tables.frames.rowCount).toBe(2);
   });
 
-  test("a profile without samples or timeDeltas fields at all", () => {
-    const evidence = extractWith(cpuProfileAdapter, {
+  test("a profile without samples or timeDeltas fields at all", async () => {
+    const evidence = await extractWith(cpuProfileAdapter, {
       nodes: [{ id: 1, callFrame: { functionName: "(root)" } }],
     });
     expect(limitation(evidence, "no_samples")).toBe(1);
   });
 
-  test("children may be given as parent links instead", () => {
-    const evidence = extractWith(cpuProfileAdapter, {
+  test("children may be given as parent links instead", async () => {
+    const evidence = await extractWith(cpuProfileAdapter, {
       nodes: [
         { id: 1, callFrame: { functionName: "(root)" } },
         { id: 2, parent: 1, callFrame: { functionName: "f", url: "u" } },
@@ -277,7 +277,7 @@ describe("limitations and other forms", () => {
     expect(evidence.summary.total_cpu_time_ns).toBe(10_000);
   });
 
-  test("legacy head form is converted and reported", () => {
+  test("legacy head form is converted and reported", async () => {
     const legacy = {
       head: {
         functionName: "(root)",
@@ -294,7 +294,7 @@ describe("limitations and other forms", () => {
       samples: [2, 2],
       timestamps: [100_000_010, 100_000_030, 100_000_070],
     };
-    const evidence = extractWith(cpuProfileAdapter, legacy);
+    const evidence = await extractWith(cpuProfileAdapter, legacy);
     expect(limitation(evidence, "legacy_head_format")).toBe(1);
     expect(evidence.summary.total_cpu_time_ns).toBe(60_000);
     const stack = rowsOf(evidence.tables.stacks)[0]!;

@@ -12,7 +12,7 @@ import { dtraceStacksAdapter } from "../../src/adapters/dtrace-stacks/adapter.ts
 import { detectAdapter } from "../../src/adapters/registry.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 import { REPO } from "../helpers.ts";
-import { expectFailure, extractWith, limitation } from "./adapter-harness.ts";
+import { expectFailure, extractWith, limitation, extracted } from "./adapter-harness.ts";
 import { corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";
 import { chunked } from "./stream-harness.ts";
@@ -21,8 +21,8 @@ const STACKCOLLAPSE = JSON.parse(
   readFileSync(join(import.meta.dir, "reference", "stackcollapse-dtrace.json"), "utf8"),
 ).files;
 const FIXTURE = join(REPO, "fixtures", "dtrace-stacks", "ustack-hand-written.txt");
-const extract = (bytes: Uint8Array) =>
-  dtraceStacksAdapter.extract({ bytes, displayName: "t", limits: DEFAULT_ADAPTER_LIMITS });
+const extract = async (bytes: Uint8Array) =>
+  await extracted(dtraceStacksAdapter, { bytes, displayName: "t", limits: DEFAULT_ADAPTER_LIMITS });
 
 /** Counts per leaf function: the first frame line of each block, module and offset removed. */
 function referenceSelf(text: string): Map<string, number> {
@@ -69,7 +69,7 @@ describe("dtrace-stacks", () => {
         expect(detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name).toBe(
           "dtrace-stacks",
         );
-        const evidence = extract(bytes);
+        const evidence = await extract(bytes);
         const self = selfByName(evidence);
         expect(sorted(self)).toEqual(sorted(referenceSelf(new TextDecoder().decode(bytes))));
         const collapsed = STACKCOLLAPSE[file.name];
@@ -95,8 +95,8 @@ describe("dtrace-stacks", () => {
   test(
     "rules: frames keep their module, lose their offset; stacks are outermost first; addresses " +
       "are unsymbolized",
-    () => {
-      const evidence = extract(new Uint8Array(readFileSync(FIXTURE)));
+    async () => {
+      const evidence = await extract(new Uint8Array(readFileSync(FIXTURE)));
       const frames = rowsOf(evidence.tables.frames);
       expect(frames.find((f) => f.function === "grow")).toMatchObject({
         module: "app",
@@ -120,25 +120,30 @@ describe("dtrace-stacks", () => {
     },
   );
 
-  test("a stack without its count, stray lines, and input with no stacks", () => {
-    const evidence = extractWith(
+  test("a stack without its count, stray lines, and input with no stacks", async () => {
+    const evidence = await extractWith(
       dtraceStacksAdapter,
       "\n   a`f+0x1\n   a`main\n   3\n\n   a`g\n\nnot indented\n   a`h\n",
     );
     expect(selfByName(evidence)).toEqual(new Map([["f", 3]]));
     expect(limitation(evidence, "stacks_without_count")).toBe(2);
     expect(limitation(evidence, "invalid_lines")).toBe(1);
-    expect(expectFailure(dtraceStacksAdapter, "hello\nworld\n", "ARTIFACT_PARSE_FAILED")).toContain(
-      "no stack with a count",
-    );
+    expect(
+      await expectFailure(dtraceStacksAdapter, "hello\nworld\n", "ARTIFACT_PARSE_FAILED"),
+    ).toContain("no stack with a count");
     // A CR or line separator inside a frame (only LF ends a line) is part of its name.
     expect(
-      selfByName(extractWith(dtraceStacksAdapter, "   a`f\rg+0x1\n   a`h\u2028i\n   2\n")),
+      selfByName(await extractWith(dtraceStacksAdapter, "   a`f\rg+0x1\n   a`h\u2028i\n   2\n")),
     ).toEqual(new Map([["f\rg", 2]]));
     expect(
-      expectFailure(dtraceStacksAdapter, "   a`f\n   1\n   a`g\n   2\n", "ARTIFACT_TOO_LARGE", {
-        maxEvents: 1,
-      }),
+      await expectFailure(
+        dtraceStacksAdapter,
+        "   a`f\n   1\n   a`g\n   2\n",
+        "ARTIFACT_TOO_LARGE",
+        {
+          maxEvents: 1,
+        },
+      ),
     ).toContain("stacks");
   });
 });

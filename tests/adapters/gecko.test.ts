@@ -11,13 +11,13 @@ import { detectAdapter } from "../../src/adapters/registry.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { expectFailure, limitation } from "./adapter-harness.ts";
+import { expectFailure, limitation, extracted } from "./adapter-harness.ts";
 import { corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";
 
 type Json = Record<string, any>;
-const extract = (bytes: Uint8Array) =>
-  geckoAdapter.extract({ bytes, displayName: "t", limits: DEFAULT_ADAPTER_LIMITS });
+const extract = async (bytes: Uint8Array) =>
+  await extracted(geckoAdapter, { bytes, displayName: "t", limits: DEFAULT_ADAPTER_LIMITS });
 
 /** Leaf function name of each sample, weighted, from the file's own tables (both shapes). */
 function referenceSelf(doc: Json): Map<string, number> {
@@ -115,10 +115,10 @@ describe("gecko adapter", () => {
     test(
       `${file.name}: detected; self samples per function equal an independent walk of the ` +
         `tables`,
-      () => {
+      async () => {
         const bytes = loadPayload(file.path);
         expect(detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name).toBe("gecko");
-        const evidence = extract(bytes);
+        const evidence = await extract(bytes);
         const doc = JSON.parse(new TextDecoder().decode(bytes));
         expect(sorted(selfByName(evidence))).toEqual(sorted(referenceSelf(doc)));
         // Every interval marker is an X event with a non-negative duration on its thread's track,
@@ -136,14 +136,14 @@ describe("gecko adapter", () => {
   test(
     "speedscope's own importer agrees on the files it reads, within the one sampling interval " +
       "it leaves out",
-    () => {
+    async () => {
       const read = Object.entries(SPEEDSCOPE).filter(
         ([k, v]: [string, any]) => k.startsWith("gecko/") && v.read,
       );
       expect(read.length).toBe(3);
       for (const [key, want] of read as [string, any][]) {
         const file = files.find((f) => `gecko/${f.name}` === key)!;
-        const evidence = extract(loadPayload(file.path));
+        const evidence = await extract(loadPayload(file.path));
         const ours = speedscopeView(evidence);
         const theirs = new Map(
           Object.entries(want.profiles[0].self_by_function as Record<string, number>),
@@ -167,9 +167,9 @@ describe("gecko adapter", () => {
   test(
     "threads are tracks (samply's two threads; raw profiles' child processes); stacks equal " +
       "self samples",
-    () => {
+    async () => {
       const file = files.find((f) => f.name.includes("samply-ls"))!;
-      const evidence = extract(loadPayload(file.path));
+      const evidence = await extract(loadPayload(file.path));
       // samply's first thread (perf-exec) has no samples; ls's samples are on its own pid:tid
       // track.
       expect([
@@ -182,7 +182,7 @@ describe("gecko adapter", () => {
         // External lane: the v12 profile's main process threads and its child process's thread.
         expect(
           new Set(
-            rowsOf(extract(loadPayload(raw.path)).tables.frame_measurements).map(
+            rowsOf((await extract(loadPayload(raw.path))).tables.frame_measurements).map(
               (m) => m.thread_name,
             ),
           ).size,
@@ -203,7 +203,7 @@ describe("gecko adapter", () => {
   test(
     "hand-made processed profile: shared strings, weights, timeDeltas, paired " +
       "start/end markers",
-    () => {
+    async () => {
       const profile = {
         meta: {
           version: 30,
@@ -249,7 +249,7 @@ describe("gecko adapter", () => {
           },
         ],
       };
-      const evidence = geckoAdapter.extract({
+      const evidence = await extracted(geckoAdapter, {
         bytes: new TextEncoder().encode(JSON.stringify(profile)),
         displayName: "t",
         limits: DEFAULT_ADAPTER_LIMITS,
@@ -296,7 +296,7 @@ describe("gecko adapter", () => {
   test(
     "hand-made raw profile: a thread written as a JSON string, a child process on its own " +
       "clock, old tracing markers",
-    () => {
+    async () => {
       const thread = (name: string, tid: number, locations: string[]) => ({
         name,
         tid,
@@ -340,7 +340,7 @@ describe("gecko adapter", () => {
           },
         ],
       };
-      const evidence = geckoAdapter.extract({
+      const evidence = await extracted(geckoAdapter, {
         bytes: new TextEncoder().encode(JSON.stringify(profile)),
         displayName: "t",
         limits: DEFAULT_ADAPTER_LIMITS,
@@ -374,12 +374,16 @@ describe("gecko adapter", () => {
     },
   );
 
-  test("bad input ends in typed errors naming the field", () => {
+  test("bad input ends in typed errors naming the field", async () => {
     expect(
-      expectFailure(geckoAdapter, { meta: { version: 2 }, threads: [] }, "ARTIFACT_PARSE_FAILED"),
+      await expectFailure(
+        geckoAdapter,
+        { meta: { version: 2 }, threads: [] },
+        "ARTIFACT_PARSE_FAILED",
+      ),
     ).toContain("meta.version");
     expect(
-      expectFailure(geckoAdapter, { meta: { version: 12 } }, "ARTIFACT_PARSE_FAILED"),
+      await expectFailure(geckoAdapter, { meta: { version: 12 } }, "ARTIFACT_PARSE_FAILED"),
     ).toContain("threads");
     const thread = {
       stringTable: ["a"],
@@ -390,7 +394,7 @@ describe("gecko adapter", () => {
     };
     // A prefix pointing forward would let a walk loop: refused.
     expect(
-      expectFailure(
+      await expectFailure(
         geckoAdapter,
         { meta: { version: 12 }, threads: [thread] },
         "ARTIFACT_PARSE_FAILED",
@@ -402,19 +406,21 @@ describe("gecko adapter", () => {
       frameTable: { schema: { location: 0 }, data: [[9]] },
     };
     expect(
-      expectFailure(
+      await expectFailure(
         geckoAdapter,
         { meta: { version: 12 }, threads: [badString] },
         "ARTIFACT_PARSE_FAILED",
       ),
     ).toContain("frameTable.location[0]");
     expect(
-      expectFailure(
+      await expectFailure(
         geckoAdapter,
         { meta: { preprocessedProfileVersion: 40 }, threads: [{ funcTable: { name: [] } }] },
         "ARTIFACT_PARSE_FAILED",
       ),
     ).toContain("stringArray");
-    expect(expectFailure(geckoAdapter, "[".repeat(10_000), "ARTIFACT_PARSE_FAILED")).toBeTruthy();
+    expect(
+      await expectFailure(geckoAdapter, "[".repeat(10_000), "ARTIFACT_PARSE_FAILED"),
+    ).toBeTruthy();
   });
 });

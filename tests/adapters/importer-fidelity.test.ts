@@ -17,6 +17,7 @@ import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts
 import { tempWorkspace } from "../helpers.ts";
 import { corpusFile, loadPayload } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";
+import { extracted } from "./adapter-harness.ts";
 
 interface GoPprof {
   sample_types: string[];
@@ -28,15 +29,15 @@ const REFERENCE = JSON.parse(
   readFileSync(join(import.meta.dir, "reference", "pprof-legacy-go-pprof.json"), "utf8"),
 ).files as Record<string, GoPprof>;
 
-function extract(adapter: string, bytes: Uint8Array): NormalizedEvidence {
-  return adapterByName(adapter)!.extract({
+async function extract(adapter: string, bytes: Uint8Array): Promise<NormalizedEvidence> {
+  return await extracted(adapterByName(adapter)!, {
     bytes,
     displayName: "case",
     limits: DEFAULT_ADAPTER_LIMITS,
   });
 }
-const legacy = (name: string) =>
-  extract("pprof-legacy", loadPayload(corpusFile("pprof-legacy", name).path));
+const legacy = async (name: string) =>
+  await extract("pprof-legacy", loadPayload(corpusFile("pprof-legacy", name).path));
 const selfTotal = (e: NormalizedEvidence, metric: string) =>
   rowsOf(e.tables.frame_measurements)
     .filter((m) => m.metric === metric)
@@ -48,8 +49,8 @@ describe("legacy pprof against go tool pprof", () => {
     ["google-pprof-cppbench.contention", ["contentions", "delay"]],
     ["google-pprof-go.crc32.cpu", ["samples", "cpu_time"]],
   ] as const) {
-    test(`${name}: the same location addresses and column totals as pprof`, () => {
-      const e = legacy(name);
+    test(`${name}: the same location addresses and column totals as pprof`, async () => {
+      const e = await legacy(name);
       const want = REFERENCE[name]!;
       expect(new Set(rowsOf(e.tables.frames).map((f) => f.function))).toEqual(
         new Set(want.location_addresses),
@@ -62,14 +63,14 @@ describe("legacy pprof against go tool pprof", () => {
 
   test(
     "a heap sample with no stack stays in the totals, on a (no stack) root, and is " + "reported",
-    () => {
+    async () => {
       const text = [
         "heap profile:    3:     3000 [     3:     3000] @ heapprofile",
         "     1:     1000 [     1:     1000] @ 0x1000 0x2000",
         "     2:     2000 [     2:     2000] @",
         "",
       ].join("\n");
-      const e = extract("pprof-legacy", new TextEncoder().encode(text));
+      const e = await extract("pprof-legacy", new TextEncoder().encode(text));
       expect(selfTotal(e, "inuse_objects")).toBe(3);
       expect(selfTotal(e, "inuse_space")).toBe(3000);
       const frames = rowsOf(e.tables.frames).map((f) => f.function);
@@ -80,8 +81,8 @@ describe("legacy pprof against go tool pprof", () => {
 });
 
 describe("benchmark importers keep what the producer wrote", () => {
-  test("pyperf benchmark tags become the tags dimension", () => {
-    const e = extract(
+  test("pyperf benchmark tags become the tags dimension", async () => {
+    const e = await extract(
       "pyperf",
       loadPayload(corpusFile("pyperf", "pyperf-tests-mult_list_py37_tags.json").path),
     );
@@ -97,10 +98,10 @@ describe("benchmark importers keep what the producer wrote", () => {
     expect(tagsOf("[1,2,3]*1000")).toEqual(new Set(["bar"]));
   });
 
-  test("hyperfine seconds become whole nanoseconds (value_int), equal to round(s × 1e9)", () => {
+  test("hyperfine seconds become whole nanoseconds (value_int), equal to round(s × 1e9)", async () => {
     const path = corpusFile("hyperfine", "local-hyperfine-1.15.0-named-prepare.json").path;
     const doc = JSON.parse(readFileSync(path, "utf8")) as { results: { times: number[] }[] };
-    const e = extract("hyperfine", loadPayload(path));
+    const e = await extract("hyperfine", loadPayload(path));
     const samples = rowsOf(e.tables.measurements).filter(
       (r) => r.name === "wall_time" && r.aggregation === "sample",
     );

@@ -12,18 +12,23 @@ import { FlameoxError } from "../../src/domain/errors.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 import { corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";
+import { extracted } from "./adapter-harness.ts";
 
 const enc = new TextEncoder();
 
-function extract(bytes: Uint8Array): NormalizedEvidence {
+async function extract(bytes: Uint8Array): Promise<NormalizedEvidence> {
   const adapter = detectAdapter({ head: headOf(bytes), displayName: "report.xml" });
   expect(adapter?.name).toBe("junit-xml");
-  return adapter!.extract({ bytes, displayName: "report.xml", limits: DEFAULT_ADAPTER_LIMITS });
+  return await extracted(adapter!, {
+    bytes,
+    displayName: "report.xml",
+    limits: DEFAULT_ADAPTER_LIMITS,
+  });
 }
 
-function refusal(xml: string): FlameoxError {
+async function refusal(xml: string): Promise<FlameoxError> {
   try {
-    extract(enc.encode(xml));
+    await extract(enc.encode(xml));
   } catch (e) {
     expect(e).toBeInstanceOf(FlameoxError);
     return e as FlameoxError;
@@ -37,9 +42,9 @@ describe("JUnit XML corpus", () => {
   for (const file of corpusFiles("junit-xml")) {
     test(
       `${file.name}: one row per testcase (plus one per retry), outcomes as the XML ` + `says`,
-      () => {
+      async () => {
         const xml = new TextDecoder().decode(loadPayload(file.path));
-        const evidence = extract(loadPayload(file.path));
+        const evidence = await extract(loadPayload(file.path));
         const rows = rowsOf(evidence.tables.test_results);
         const final = rows.filter((r) => r.outcome !== "rerun");
         expect(final.length).toBe(count(xml, /<testcase[\s>]/g));
@@ -67,7 +72,7 @@ describe("JUnit XML corpus", () => {
   test(
     "pytest xunit2: the suite's declared totals; xfail, file/line (xunit1) and " +
       "exception types",
-    () => {
+    async () => {
       const xunit2 = corpusFiles("junit-xml").find((f) => f.name.includes("xunit2"))!;
       const xml = new TextDecoder().decode(loadPayload(xunit2.path));
       const declared =
@@ -75,7 +80,7 @@ describe("JUnit XML corpus", () => {
           .exec(xml)!
           .slice(1)
           .map(Number);
-      const rows = rowsOf(extract(loadPayload(xunit2.path)).tables.test_results);
+      const rows = rowsOf((await extract(loadPayload(xunit2.path))).tables.test_results);
       const n = (o: string) => rows.filter((r) => r.outcome === o).length;
       expect([n("error"), n("failed"), n("skipped") + n("xfailed"), rows.length]).toEqual(declared);
       expect(n("xfailed")).toBe(1);
@@ -85,15 +90,18 @@ describe("JUnit XML corpus", () => {
         "AssertionError",
       ]);
       const xunit1 = corpusFiles("junit-xml").find((f) => f.name.includes("xunit1"))!;
-      const first = rowsOf(extract(loadPayload(xunit1.path)).tables.test_results)[0]!;
+      const first = rowsOf((await extract(loadPayload(xunit1.path))).tables.test_results)[0]!;
       expect([first.file, first.line]).toEqual(["test_calc.py", 3]);
     },
   );
 
-  test("Catch2 failure file/line is the crash site; Marathon's flaky retry precedes a pass", () => {
+  test("Catch2 failure file/line is the crash site; Marathon's flaky retry precedes a pass", async () => {
     const catch2 = rowsOf(
-      extract(loadPayload(corpusFiles("junit-xml").find((f) => f.name.includes("catch2"))!.path))
-        .tables.test_results,
+      (
+        await extract(
+          loadPayload(corpusFiles("junit-xml").find((f) => f.name.includes("catch2"))!.path),
+        )
+      ).tables.test_results,
     );
     expect([catch2[0]!.crash_file, catch2[0]!.crash_line, catch2[0]!.exception_type]).toEqual([
       "test/unit/detail/utility/is_constant_evaluated.cpp",
@@ -101,8 +109,11 @@ describe("JUnit XML corpus", () => {
       "REQUIRE",
     ]);
     const flaky = rowsOf(
-      extract(loadPayload(corpusFiles("junit-xml").find((f) => f.name.includes("flaky"))!.path))
-        .tables.test_results,
+      (
+        await extract(
+          loadPayload(corpusFiles("junit-xml").find((f) => f.name.includes("flaky"))!.path),
+        )
+      ).tables.test_results,
     );
     expect(flaky.map((r) => [r.outcome, r.rerun_index])).toEqual([
       ["rerun", 0],
@@ -126,7 +137,7 @@ describe("JUnit XML edge cases", () => {
 
   test(
     "a DTD is refused: billion laughs, an external entity, even an empty internal " + "subset",
-    () => {
+    async () => {
       const laughs =
         `<?xml version="1.0"?><!DOCTYPE testsuites [<!ENTITY a "lol"><!ENTITY b ` +
         `"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c ` +
@@ -137,7 +148,7 @@ describe("JUnit XML edge cases", () => {
         `"file:///etc/passwd">]><testsuite><testcase name="t"><failure ` +
         `message="&x;"/></testcase></testsuite>`;
       for (const xml of [laughs, xxe, `<!DOCTYPE testsuite><testsuite/>`]) {
-        const error = refusal(xml);
+        const error = await refusal(xml);
         expect(error.code).toBe("ARTIFACT_PARSE_FAILED");
         expect(error.message).toContain("DOCTYPE");
       }
@@ -147,14 +158,14 @@ describe("JUnit XML edge cases", () => {
   test(
     "undefined entities, malformed markup, a foreign root and deep nesting are typed parse " +
       "failures",
-    () => {
+    async () => {
       for (const xml of [
         `<testsuite><testcase name="&nope;"/></testsuite>`,
         `<testsuite><testcase name="a"></testsuite>x</testcase>`,
         `<testsuite><testcase name="a" name="b"/></testsuite>`,
         `<testsuites>${"<testsuite>".repeat(300)}`,
       ])
-        expect(refusal(xml).code).toBe("ARTIFACT_PARSE_FAILED");
+        expect((await refusal(xml)).code).toBe("ARTIFACT_PARSE_FAILED");
       const foreign = enc.encode(`<coverage/>`);
       expect(detectAdapter({ head: headOf(foreign), displayName: "x.xml" })?.name).not.toBe(
         "junit-xml",
@@ -165,8 +176,8 @@ describe("JUnit XML edge cases", () => {
   test(
     "a report cut off inside a testcase keeps the complete cases and the open one, flagged " +
       "partial",
-    () => {
-      const evidence = extract(
+    async () => {
+      const evidence = await extract(
         enc.encode(
           `<testsuite name="s"><testcase name="a" time="1"/><testcase name="b" ` +
             `time="2"><failure type="E">boom</failure><system-out>partial out`,
@@ -181,14 +192,16 @@ describe("JUnit XML edge cases", () => {
     },
   );
 
-  test("long failure bodies are kept bounded", () => {
+  test("long failure bodies are kept bounded", async () => {
     const rows = rowsOf(
-      extract(
-        enc.encode(
-          `<testsuite><testcase classname="c" ` +
-            `name="t"><failure><![CDATA[${"y".repeat(100_000)}` +
-            `]]></failure></testcase></testsuite>`,
-        ),
+      (
+        await extract(
+          enc.encode(
+            `<testsuite><testcase classname="c" ` +
+              `name="t"><failure><![CDATA[${"y".repeat(100_000)}` +
+              `]]></failure></testcase></testsuite>`,
+          ),
+        )
       ).tables.test_results,
     );
     expect((rows[0]!.message as string).length).toBe(2048);

@@ -37,33 +37,33 @@ describe("both adapters reject unusable payloads with ARTIFACT_PARSE_FAILED", ()
     ["null", "null"],
   ];
   for (const [label, text] of cases) {
-    test(`cpuprofile: ${label}`, () =>
-      void expectFailure(cpuProfileAdapter, text, "ARTIFACT_PARSE_FAILED"));
-    test(`chrome trace: ${label}`, () =>
-      void expectFailure(chromeTraceAdapter, text, "ARTIFACT_PARSE_FAILED"));
+    test(`cpuprofile: ${label}`, async () =>
+      void (await expectFailure(cpuProfileAdapter, text, "ARTIFACT_PARSE_FAILED")));
+    test(`chrome trace: ${label}`, async () =>
+      void (await expectFailure(chromeTraceAdapter, text, "ARTIFACT_PARSE_FAILED")));
   }
 
-  test("truncated JSON (real files cut in half)", () => {
-    expectFailure(
+  test("truncated JSON (real files cut in half)", async () => {
+    await expectFailure(
       cpuProfileAdapter,
       profileText.slice(0, profileText.length >> 1),
       "ARTIFACT_PARSE_FAILED",
     );
     // An object-form trace cut mid-way is not the truncated-array case the format allows.
-    expectFailure(
+    await expectFailure(
       chromeTraceAdapter,
       traceText.slice(0, traceText.length >> 1),
       "ARTIFACT_PARSE_FAILED",
     );
-    expectFailure(
+    await expectFailure(
       chromeTraceAdapter,
       '[{"ph":"X","ts":1,"dur":2,"name":"a"},{"ph":"X","ts":',
       "ARTIFACT_PARSE_FAILED",
     );
   });
 
-  test("nesting deeper than the limit fails before parsing, with the limit in the message", () => {
-    const message = expectFailure(
+  test("nesting deeper than the limit fails before parsing, with the limit in the message", async () => {
+    const message = await expectFailure(
       chromeTraceAdapter,
       [[[[{ ph: "X" }]]]],
       "ARTIFACT_PARSE_FAILED",
@@ -74,24 +74,25 @@ describe("both adapters reject unusable payloads with ARTIFACT_PARSE_FAILED", ()
 });
 
 describe("wrong shapes name the field", () => {
-  const cpu = (value: unknown) => expectFailure(cpuProfileAdapter, value, "ARTIFACT_PARSE_FAILED");
-  test("cpuprofile fields", () => {
-    expect(cpu({ nodes: "x", samples: [], timeDeltas: [] })).toBe(
+  const cpu = async (value: unknown) =>
+    await expectFailure(cpuProfileAdapter, value, "ARTIFACT_PARSE_FAILED");
+  test("cpuprofile fields", async () => {
+    expect(await cpu({ nodes: "x", samples: [], timeDeltas: [] })).toBe(
       "Cannot parse cpuprofile: expected nodes to be an array but found string",
     );
-    expect(cpu({ nodes: [], samples: {}, timeDeltas: [] })).toBe(
+    expect(await cpu({ nodes: [], samples: {}, timeDeltas: [] })).toBe(
       "Cannot parse cpuprofile: expected samples to be an array but found object",
     );
-    expect(cpu({ nodes: [], samples: [], timeDeltas: null })).toBe(
+    expect(await cpu({ nodes: [], samples: [], timeDeltas: null })).toBe(
       "Cannot parse cpuprofile: expected timeDeltas to be an array but found null",
     );
-    expect(cpu({ nodes: [], samples: [], startTime: "0" })).toBe(
+    expect(await cpu({ nodes: [], samples: [], startTime: "0" })).toBe(
       "Cannot parse cpuprofile: expected startTime to be a finite number but found string",
     );
-    expect(cpu([1, 2])).toBe(
+    expect(await cpu([1, 2])).toBe(
       "Cannot parse cpuprofile: expected the top-level value to be an object but found array",
     );
-    expect(cpu({ head: 3 })).toBe(
+    expect(await cpu({ head: 3 })).toBe(
       "Cannot parse cpuprofile: expected head to be an object but found number",
     );
   });
@@ -101,53 +102,53 @@ describe("wrong shapes name the field", () => {
     callFrame: { functionName: "f", url: "", lineNumber: 0, columnNumber: 0 },
     children: parentOf,
   });
-  test("cpuprofile nodes and samples", () => {
-    expect(cpu({ nodes: [node(1), "x"], samples: [], timeDeltas: [] })).toContain(
+  test("cpuprofile nodes and samples", async () => {
+    expect(await cpu({ nodes: [node(1), "x"], samples: [], timeDeltas: [] })).toContain(
       "expected nodes[1] to be an object but found string",
     );
-    expect(cpu({ nodes: [node("1")], samples: [], timeDeltas: [] })).toContain(
+    expect(await cpu({ nodes: [node("1")], samples: [], timeDeltas: [] })).toContain(
       "expected nodes[0].id to be an integer but found string",
     );
-    expect(cpu({ nodes: [{ id: 1 }], samples: [], timeDeltas: [] })).toContain(
+    expect(await cpu({ nodes: [{ id: 1 }], samples: [], timeDeltas: [] })).toContain(
       "expected nodes[0].callFrame to be an object but found undefined",
     );
-    expect(cpu({ nodes: [node(1, [2])], samples: [], timeDeltas: [] })).toContain(
+    expect(await cpu({ nodes: [node(1, [2])], samples: [], timeDeltas: [] })).toContain(
       "nodes[0].children[0] refers to an unknown node id 2",
     );
-    expect(cpu({ nodes: [node(1), node(1)], samples: [], timeDeltas: [] })).toContain(
+    expect(await cpu({ nodes: [node(1), node(1)], samples: [], timeDeltas: [] })).toContain(
       "node id 1 appears more than once",
     );
-    expect(cpu({ nodes: [node(1, [2]), node(2, [1])], samples: [], timeDeltas: [] })).toContain(
-      "cycle",
-    );
-    expect(cpu({ nodes: [node(1)], samples: ["1"], timeDeltas: [1] })).toContain(
+    expect(
+      await cpu({ nodes: [node(1, [2]), node(2, [1])], samples: [], timeDeltas: [] }),
+    ).toContain("cycle");
+    expect(await cpu({ nodes: [node(1)], samples: ["1"], timeDeltas: [1] })).toContain(
       "expected samples[0] to be a number but found string",
     );
-    expect(cpu({ nodes: [node(1)], samples: [1], timeDeltas: ["1"] })).toContain(
+    expect(await cpu({ nodes: [node(1)], samples: [1], timeDeltas: ["1"] })).toContain(
       "expected timeDeltas[0] to be a finite number but found string",
     );
-    expect(cpu({ nodes: [node(1)], samples: [1, 7], timeDeltas: [1, 1] })).toContain(
+    expect(await cpu({ nodes: [node(1)], samples: [1, 7], timeDeltas: [1, 1] })).toContain(
       "samples[1] refers to an unknown node id 7",
     );
   });
 
-  test("chrome trace container", () => {
-    const trace = (value: unknown) =>
-      expectFailure(chromeTraceAdapter, value, "ARTIFACT_PARSE_FAILED");
-    expect(trace({ traceEvents: 5 })).toBe(
+  test("chrome trace container", async () => {
+    const trace = async (value: unknown) =>
+      await expectFailure(chromeTraceAdapter, value, "ARTIFACT_PARSE_FAILED");
+    expect(await trace({ traceEvents: 5 })).toBe(
       "Cannot parse chrome trace: expected traceEvents to be an array but found number",
     );
-    expect(trace({ traceEvents: { ph: "X" } })).toBe(
+    expect(await trace({ traceEvents: { ph: "X" } })).toBe(
       "Cannot parse chrome trace: expected traceEvents to be an array but found object",
     );
-    expect(trace(true)).toBe(
+    expect(await trace(true)).toBe(
       "Cannot parse chrome trace: expected the top-level value to be an array or an object " +
         "but found boolean",
     );
   });
 
-  test("malformed entries inside a trace are dropped and counted, not fatal", () => {
-    const evidence = extractWith(chromeTraceAdapter, [
+  test("malformed entries inside a trace are dropped and counted, not fatal", async () => {
+    const evidence = await extractWith(chromeTraceAdapter, [
       null,
       3,
       "x",
@@ -161,7 +162,7 @@ describe("wrong shapes name the field", () => {
 });
 
 describe("limits", () => {
-  test("more events than maxEvents is ARTIFACT_TOO_LARGE", () => {
+  test("more events than maxEvents is ARTIFACT_TOO_LARGE", async () => {
     const events = Array.from({ length: 11 }, (_, i) => ({
       ph: "i",
       name: "tick",
@@ -169,19 +170,20 @@ describe("limits", () => {
       pid: 1,
       tid: 1,
     }));
-    expectFailure(chromeTraceAdapter, events, "ARTIFACT_TOO_LARGE", { maxEvents: 10 });
+    await expectFailure(chromeTraceAdapter, events, "ARTIFACT_TOO_LARGE", { maxEvents: 10 });
     expect(
-      extractWith(chromeTraceAdapter, events, { maxEvents: 11 }).tables.trace_events.rowCount,
+      (await extractWith(chromeTraceAdapter, events, { maxEvents: 11 })).tables.trace_events
+        .rowCount,
     ).toBe(11);
   });
 
-  test("more samples than maxEvents is ARTIFACT_TOO_LARGE (files and embedded profiles)", () => {
+  test("more samples than maxEvents is ARTIFACT_TOO_LARGE (files and embedded profiles)", async () => {
     const profile = {
       nodes: [{ id: 1, callFrame: { functionName: "(root)" } }],
       samples: [1, 1, 1],
       timeDeltas: [1, 1, 1],
     };
-    expectFailure(cpuProfileAdapter, profile, "ARTIFACT_TOO_LARGE", { maxEvents: 2 });
+    await expectFailure(cpuProfileAdapter, profile, "ARTIFACT_TOO_LARGE", { maxEvents: 2 });
     const trace = [
       {
         ph: "P",
@@ -202,13 +204,13 @@ describe("limits", () => {
         args: { data: { cpuProfile: profile, timeDeltas: [1, 1, 1] } },
       },
     ];
-    expectFailure(chromeTraceAdapter, trace, "ARTIFACT_TOO_LARGE", { maxEvents: 2 });
+    await expectFailure(chromeTraceAdapter, trace, "ARTIFACT_TOO_LARGE", { maxEvents: 2 });
   });
 
-  test("the error is a FlameoxError with remediation", () => {
+  test("the error is a FlameoxError with remediation", async () => {
     let caught: unknown;
     try {
-      extractWith(cpuProfileAdapter, "{");
+      await extractWith(cpuProfileAdapter, "{");
     } catch (error) {
       caught = error;
     }

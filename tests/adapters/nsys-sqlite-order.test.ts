@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
-import { tableOfBatches } from "../../src/adapters/common/batch-table-buffer.ts";
+import { tableOfBatches } from "./batch-tables.ts";
 import { NsysExportRead, nsysSqliteAdapter } from "../../src/adapters/nsys-sqlite/adapter.ts";
 import { NsysRowReader } from "../../src/adapters/nsys-sqlite/nsys-rows.ts";
 import { MAX_RANKED_TRACKS, sortedReadPlan } from "../../src/adapters/nsys-sqlite/sorted-events.ts";
@@ -28,6 +28,7 @@ import { generateNsysExport } from "../../fixtures/generators/nsys-sqlite.ts";
 import { corpusFiles, EXTERNAL_CORPUS } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";
 import { PID, smallExport, TID } from "./nsys-export.ts";
+import { extracted } from "./adapter-harness.ts";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -283,7 +284,7 @@ describe("the parse worker's path: spooled to a spill file, opened from there", 
     const path = join(dir, "varied.sqlite");
     generateNsysExport(path, { kernels: 500, varied: true });
     const bytes = readFileSync(path);
-    const whole = nsysSqliteAdapter.extract({
+    const whole = await extracted(nsysSqliteAdapter, {
       bytes,
       displayName: "report.sqlite",
       limits: DEFAULT_ADAPTER_LIMITS,

@@ -8,26 +8,31 @@ import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
 import { detectAdapter } from "../../src/adapters/registry.ts";
-import { tableOfBatches } from "../../src/adapters/common/batch-table-buffer.ts";
+import { tableOfBatches } from "./batch-tables.ts";
 import type { ColumnBatch } from "../../src/domain/column-batch.ts";
 import { FlameoxError } from "../../src/domain/errors.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 import { corpusFiles, EXTERNAL_CORPUS, headOf, loadPayload } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";
 import { PID, smallExport, TID } from "./nsys-export.ts";
+import { extracted } from "./adapter-harness.ts";
 
-function extract(bytes: Uint8Array): NormalizedEvidence {
+async function extract(bytes: Uint8Array): Promise<NormalizedEvidence> {
   const adapter = detectAdapter({ head: headOf(bytes), displayName: "report.sqlite" });
   expect(adapter?.name).toBe("nsys-sqlite");
-  return adapter!.extract({ bytes, displayName: "report.sqlite", limits: DEFAULT_ADAPTER_LIMITS });
+  return await extracted(adapter!, {
+    bytes,
+    displayName: "report.sqlite",
+    limits: DEFAULT_ADAPTER_LIMITS,
+  });
 }
 
 describe("Nsight Systems SQLite export (built here)", () => {
   test(
     "kernels and memcpy on their GPU stream tracks, API calls, NVTX and OS runtime on the " +
       "thread, names resolved",
-    () => {
-      const evidence = extract(smallExport());
+    async () => {
+      const evidence = await extract(smallExport());
       const rows = rowsOf(evidence.tables.trace_events);
       const byCategory = (c: string) => rows.filter((r) => r.category === c);
       expect(byCategory("cuda_kernel").map((r) => [r.name, r.track_id, r.ts_ns, r.dur_ns])).toEqual(
@@ -89,7 +94,7 @@ describe("Nsight Systems SQLite export (built here)", () => {
       "any size",
     async () => {
       const bytes = smallExport();
-      const whole = rowsOf(extract(bytes).tables.trace_events);
+      const whole = rowsOf((await extract(bytes)).tables.trace_events);
       const batches: ColumnBatch[] = [];
       async function* chunks() {
         for (let i = 0; i < bytes.length; i += 1000) yield bytes.subarray(i, i + 1000);
@@ -103,14 +108,14 @@ describe("Nsight Systems SQLite export (built here)", () => {
       });
       expect(streamed.streamed).toEqual(["trace_events"]);
       expect(rowsOf(tableOfBatches(batches, "trace_events"))).toEqual(whole);
-      expect(rowsOf(streamed.tables.tracks!)).toEqual(rowsOf(extract(bytes).tables.tracks));
+      expect(rowsOf(streamed.tables.tracks!)).toEqual(rowsOf((await extract(bytes)).tables.tracks));
     },
   );
 
-  test("the same hardening as every SQLite input: a trigger refuses the export", () => {
+  test("the same hardening as every SQLite input: a trigger refuses the export", async () => {
     let error: unknown;
     try {
-      extract(
+      await extract(
         smallExport([
           "CREATE TRIGGER t AFTER INSERT ON StringIds BEGIN DELETE FROM StringIds; END",
         ]),
@@ -140,8 +145,8 @@ describe("Nsight Systems SQLite exports (corpus)", () => {
     test(
       `${file.name}: events per table and kernel busy time per stream equal SQL over the raw ` +
         `rows`,
-      () => {
-        const evidence = extract(loadPayload(file.path));
+      async () => {
+        const evidence = await extract(loadPayload(file.path));
         const rows = rowsOf(evidence.tables.trace_events);
         const db = new Database(file.path, { readonly: true });
         try {

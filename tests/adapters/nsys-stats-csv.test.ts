@@ -20,7 +20,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
-import { tableOfBatches } from "../../src/adapters/common/batch-table-buffer.ts";
+import { tableOfBatches } from "./batch-tables.ts";
 import { adapterByName, detectAdapter } from "../../src/adapters/registry.ts";
 import type { ColumnBatch } from "../../src/domain/column-batch.ts";
 import { FlameoxError } from "../../src/domain/errors.ts";
@@ -28,6 +28,7 @@ import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts
 import { REPO } from "../helpers.ts";
 import { corpusFile, corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";
+import { extracted } from "./adapter-harness.ts";
 
 const DIR = join(REPO, "fixtures", "nsys-stats");
 const bytesOf = (name: string) => new Uint8Array(readFileSync(join(DIR, name)));
@@ -61,17 +62,21 @@ function table(name: string): Record<string, string>[] {
   return rows.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i]!])));
 }
 
-function extract(bytes: Uint8Array, displayName: string, expected: string): NormalizedEvidence {
+async function extract(
+  bytes: Uint8Array,
+  displayName: string,
+  expected: string,
+): Promise<NormalizedEvidence> {
   const adapter = detectAdapter({ head: headOf(bytes), displayName });
   expect(adapter?.name).toBe(expected);
   // The header alone decides: the file name is not needed to recognise the report.
   expect(detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name).toBe(expected);
-  return adapter!.extract({ bytes, displayName, limits: DEFAULT_ADAPTER_LIMITS });
+  return await extracted(adapter!, { bytes, displayName, limits: DEFAULT_ADAPTER_LIMITS });
 }
 
-function parseError(run: () => unknown): FlameoxError {
+async function parseError(run: Promise<unknown>): Promise<FlameoxError> {
   try {
-    run();
+    await run;
   } catch (error) {
     if (error instanceof FlameoxError) return error;
     throw error;
@@ -79,9 +84,9 @@ function parseError(run: () => unknown): FlameoxError {
   throw new Error("expected a typed error");
 }
 
-describe("cuda_gpu_trace", () => {
+describe("cuda_gpu_trace", async () => {
   const raw = table("report1_cuda_gpu_trace.csv");
-  const evidence = extract(
+  const evidence = await extract(
     bytesOf("report1_cuda_gpu_trace.csv"),
     "report1_cuda_gpu_trace.csv",
     "nsys-stats-trace-csv",
@@ -193,21 +198,27 @@ describe("cuda_gpu_trace", () => {
       expect(rowsOf(tableOfBatches(batches, "trace_events"))).toEqual(events);
       expect(
         rowsOf(
-          adapter.extract({ bytes, displayName: "stdout.txt", limits: DEFAULT_ADAPTER_LIMITS })
-            .tables.trace_events,
+          (
+            await extracted(adapter, {
+              bytes,
+              displayName: "stdout.txt",
+              limits: DEFAULT_ADAPTER_LIMITS,
+            })
+          ).tables.trace_events,
         ),
       ).toEqual(events);
     },
   );
 
-  test("older layouts and other time units: no GreenCtx, Start (us)", () => {
+  test("older layouts and other time units: no GreenCtx, Start (us)", async () => {
     const csv =
       "Start (us),Duration (us),CorrId,GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem " +
       "(MB),DymSMem (MB),Bytes (MB),Throughput " +
       "(MBps),SrcMemKd,DstMemKd,Device,Ctx,Strm,Name\n1.5,0.25,9,1,1,1,32,1,1,8,0,0,,,,,Tesla " +
       'V100 (1),1,7,"k<int, 2>(int)"\n';
     const rows = rowsOf(
-      extract(new TextEncoder().encode(csv), "old.csv", "nsys-stats-trace-csv").tables.trace_events,
+      (await extract(new TextEncoder().encode(csv), "old.csv", "nsys-stats-trace-csv")).tables
+        .trace_events,
     );
     expect(rows.map((r) => [r.track_id, r.name, r.ts_ns, r.dur_ns])).toEqual([
       ["gpu1:ctx1.stream7", "k<int, 2>(int)", 1500n, 250],
@@ -217,14 +228,14 @@ describe("cuda_gpu_trace", () => {
   test(
     "a row with another number of cells, or a duration that is not a number, is a typed parse " +
       "failure naming its line",
-    () => {
+    async () => {
       const header = readFileSync(join(DIR, "report1_cuda_gpu_trace.csv"), "utf8").split("\n")[0];
-      const short = parseError(() =>
+      const short = await parseError(
         extract(new TextEncoder().encode(`${header}\n1,2,3\n`), "t.csv", "nsys-stats-trace-csv"),
       );
       expect(short.code).toBe("ARTIFACT_PARSE_FAILED");
       expect(short.message).toContain("line 2");
-      const bad = parseError(() =>
+      const bad = await parseError(
         extract(
           new TextEncoder().encode(`${header}\n1,x,3,,,,,,,,,,,,,,GPU (0),1,,7,k\n`),
           "t.csv",
@@ -232,8 +243,8 @@ describe("cuda_gpu_trace", () => {
         ),
       );
       expect([bad.code, bad.message.includes("line 2")]).toEqual(["ARTIFACT_PARSE_FAILED", true]);
-      const many = parseError(() =>
-        adapterByName("nsys-stats-trace-csv")!.extract({
+      const many = await parseError(
+        extracted(adapterByName("nsys-stats-trace-csv")!, {
           bytes: bytesOf("report1_cuda_gpu_trace.csv"),
           displayName: "t.csv",
           limits: { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 5 },
@@ -262,8 +273,8 @@ describe("summary reports", () => {
     ["report1_cuda_gpu_mem_time_sum.csv", "cuda_gpu_mem_time_sum", "Count", "Operation"],
     ["report1_nvtx_sum.csv", "nvtx_sum", "Instances", "Range"],
   ] as const) {
-    test(`${report}: one measurement per name and statistic, equal to the CSV's cells`, () => {
-      const evidence = extract(bytesOf(file), file, "nsys-stats-summary-csv");
+    test(`${report}: one measurement per name and statistic, equal to the CSV's cells`, async () => {
+      const evidence = await extract(bytesOf(file), file, "nsys-stats-summary-csv");
       expect(evidence.summary.report).toBe(report);
       const rows = rowsOf(evidence.tables.measurements);
       const raw = table(file);
@@ -304,7 +315,7 @@ describe("summary reports", () => {
         limits: DEFAULT_ADAPTER_LIMITS,
         sink: { writeBatch: async () => {} },
       });
-      const whole = adapter.extract({
+      const whole = await extracted(adapter, {
         bytes,
         displayName: "report1_nvtx_sum.csv",
         limits: DEFAULT_ADAPTER_LIMITS,
@@ -317,19 +328,23 @@ describe("summary reports", () => {
   test(
     "the 2021 layout (Time(%), Average, Minimum, Maximum) reads the same figures as the " +
       "current kernel summary",
-    () => {
+    async () => {
       const old = rowsOf(
-        extract(
-          bytesOf("report1_gpukernsum.csv"),
-          "report1_gpukernsum.csv",
-          "nsys-stats-summary-csv",
+        (
+          await extract(
+            bytesOf("report1_gpukernsum.csv"),
+            "report1_gpukernsum.csv",
+            "nsys-stats-summary-csv",
+          )
         ).tables.measurements,
       );
       const now = rowsOf(
-        extract(
-          bytesOf("report1_cuda_gpu_kern_sum.csv"),
-          "report1_cuda_gpu_kern_sum.csv",
-          "nsys-stats-summary-csv",
+        (
+          await extract(
+            bytesOf("report1_cuda_gpu_kern_sum.csv"),
+            "report1_cuda_gpu_kern_sum.csv",
+            "nsys-stats-summary-csv",
+          )
         ).tables.measurements,
       );
       const key = (m: Record<string, unknown>) =>
@@ -344,8 +359,8 @@ describe("summary reports", () => {
   test(
     "a header two reports share, with a file name that does not say which, is scoped to both " +
       "and says so",
-    () => {
-      const evidence = extract(
+    async () => {
+      const evidence = await extract(
         bytesOf("report1_osrt_sum.csv"),
         "summary.csv",
         "nsys-stats-summary-csv",
@@ -385,7 +400,7 @@ describe("the corpus file filed as an nsys stats CSV", () => {
       `time per kernel, copies per ` +
       `kind` +
       (sqlite === undefined ? " — not run: the export is external (FLAMEOX_CORPUS unset)" : ""),
-    () => {
+    async () => {
       const rows = new TextDecoder()
         .decode(bytes)
         .trim()
@@ -406,7 +421,7 @@ describe("the corpus file filed as an nsys stats CSV", () => {
         entry.ns += Number(r[6]) - Number(r[8]);
         pipit.set(key, entry);
       }
-      const evidence = adapterByName("nsys-sqlite")!.extract({
+      const evidence = await extracted(adapterByName("nsys-sqlite")!, {
         bytes: loadPayload(sqlite!.path),
         displayName: sqlite!.name,
         limits: DEFAULT_ADAPTER_LIMITS,
@@ -423,9 +438,9 @@ describe("the corpus file filed as an nsys stats CSV", () => {
     },
   );
 
-  test("named explicitly, the trace adapter refuses it with a typed error", () => {
-    const error = parseError(() =>
-      adapterByName("nsys-stats-trace-csv")!.extract({
+  test("named explicitly, the trace adapter refuses it with a typed error", async () => {
+    const error = await parseError(
+      extracted(adapterByName("nsys-stats-trace-csv")!, {
         bytes,
         displayName: file.name,
         limits: DEFAULT_ADAPTER_LIMITS,

@@ -19,6 +19,7 @@ import { rowsOf } from "./evidence-checks.ts";
 import { referencePerfScript, type ReferenceEvent } from "./reference-perf-script.ts";
 import { chunksWithNewNames, retainedAfterInput } from "./retained-input.ts";
 import { runStream, streamedTableRows } from "./stream-harness.ts";
+import { extracted } from "./adapter-harness.ts";
 
 const FIXTURES = join(REPO, "fixtures", "perf-script");
 const fixtures = readdirSync(FIXTURES)
@@ -32,8 +33,8 @@ const files = [
   ...fixtures,
 ];
 const enc = (s: string) => new TextEncoder().encode(s);
-const extract = (bytes: Uint8Array, maxEvents = DEFAULT_ADAPTER_LIMITS.maxEvents) =>
-  perfScriptAdapter.extract({
+const extract = async (bytes: Uint8Array, maxEvents = DEFAULT_ADAPTER_LIMITS.maxEvents) =>
+  await extracted(perfScriptAdapter, {
     bytes,
     displayName: "t",
     limits: { ...DEFAULT_ADAPTER_LIMITS, maxEvents },
@@ -81,12 +82,12 @@ const sorted = (m: Map<string, number>) =>
 
 describe("perf-script adapter", () => {
   for (const file of files) {
-    test(`${file.name}: detected, and self samples per function equal an independent count`, () => {
+    test(`${file.name}: detected, and self samples per function equal an independent count`, async () => {
       const bytes = loadPayload(file.path);
       expect(
         perfScriptAdapter.detect({ head: headOf(bytes), displayName: "upload" }),
       ).toBeGreaterThan(0.5);
-      const evidence = extract(bytes);
+      const evidence = await extract(bytes);
       const expected = expectedMetrics(referencePerfScript(new TextDecoder().decode(bytes)));
       expect(expected.size).toBeGreaterThan(0);
       const metrics = String(evidence.summary.metrics).split(",").filter(Boolean).sort();
@@ -111,7 +112,7 @@ describe("perf-script adapter", () => {
     async () => {
       for (const file of fixtures.filter((f) => /node-perf|fork-two/.test(f.name))) {
         const bytes = loadPayload(file.path);
-        const whole = extract(bytes);
+        const whole = await extract(bytes);
         const run = await runStream(perfScriptAdapter, bytes, {
           chunkSize: 61,
           spill: new MemorySpillSpace(),
@@ -138,8 +139,8 @@ describe("perf-script adapter", () => {
   test(
     "a forking program: one track per thread, named by its command; the second clock event is " +
       "declared, not added",
-    () => {
-      const evidence = extract(readFileSync(join(FIXTURES, "fork-two-events.perf.txt")));
+    async () => {
+      const evidence = await extract(readFileSync(join(FIXTURES, "fork-two-events.perf.txt")));
       const tracks = new Set(
         rowsOf(evidence.tables.frame_measurements).map((m) => `${m.track_id}|${m.thread_name}`),
       );
@@ -156,8 +157,8 @@ describe("perf-script adapter", () => {
     },
   );
 
-  test("times past 2^53 ns (a host up for 325 days) are kept exactly", () => {
-    const evidence = extract(
+  test("times past 2^53 ns (a host up for 325 days) are kept exactly", async () => {
+    const evidence = await extract(
       enc(
         "a 7 28075374.517811: 10 cpu-clock:\n\t 1 f (/x)\n\na 7 28075374.517812: 10 " +
           "cpu-clock:\n\t 1 g (/x)\n\n",
@@ -171,8 +172,8 @@ describe("perf-script adapter", () => {
     expect(evidence.summary.sample_span_ns).toBe(1000);
   });
 
-  test("pid/tid headers name a thread's process after its main thread", () => {
-    const evidence = extract(readFileSync(join(FIXTURES, "fork-one-line.perf.txt")));
+  test("pid/tid headers name a thread's process after its main thread", async () => {
+    const evidence = await extract(readFileSync(join(FIXTURES, "fork-one-line.perf.txt")));
     for (const m of rowsOf(evidence.tables.frame_measurements)) {
       expect(m.track_id).toMatch(/^(\d+):\1$/);
       expect(m.process_name).toBe("hot");
@@ -182,8 +183,8 @@ describe("perf-script adapter", () => {
   const simpleperf = corpusFiles("simpleperf").find((f) => f.name.includes(".txt"));
   test.skipIf(!simpleperf)(
     "simpleperf's report_sample.py text is recorded as simpleperf's (external corpus)",
-    () => {
-      const evidence = extract(loadPayload(simpleperf!.path));
+    async () => {
+      const evidence = await extract(loadPayload(simpleperf!.path));
       expect(evidence.producer).toBe("simpleperf");
       expect(evidence.summary.threads).toBeGreaterThan(1);
     },
@@ -192,7 +193,7 @@ describe("perf-script adapter", () => {
   test(
     "simpleperf's file[+offset] names of unsymbolized addresses are one [unknown] frame per " +
       "file",
-    () => {
+    async () => {
       const sample = (addr: string, leaf: string) =>
         `app\t7 [001] 10.000001:\t\t1000000 task-clock:u:\n        ${addr}\t${leaf}\n        ` +
         `b3cea535\tmain (/system/bin/app)\n\n`;
@@ -200,7 +201,7 @@ describe("perf-script adapter", () => {
         sample("9a3a607f", "base.odex[+41107f] (/data/app/x/oat/arm/base.odex)") +
         sample("9a3a6080", "base.odex[+411080] (/data/app/x/oat/arm/base.odex)") +
         sample("1", "other[+10] (/system/lib/libc.so)");
-      const evidence = extract(enc(text));
+      const evidence = await extract(enc(text));
       const frames = rowsOf(evidence.tables.frames)
         .map((f) => `${f.function}|${f.module}`)
         .sort();
@@ -228,14 +229,14 @@ describe("perf-script adapter", () => {
     expect(retainedBytes).toBeLessThan(inputBytes / 4);
   });
 
-  test("--header: perf's version is the producer version; host lines are not kept", () => {
-    const evidence = extract(readFileSync(join(FIXTURES, "fork-header.perf.txt")));
+  test("--header: perf's version is the producer version; host lines are not kept", async () => {
+    const evidence = await extract(readFileSync(join(FIXTURES, "fork-header.perf.txt")));
     expect(evidence).toMatchObject({ producer: "perf", producerVersion: "6.1.187" });
     expect(evidence.summary.header_lines).toBeGreaterThan(10);
   });
 
-  test("srcline lines give frames their file and line", () => {
-    const evidence = extract(readFileSync(join(FIXTURES, "fork-srcline.perf.txt")));
+  test("srcline lines give frames their file and line", async () => {
+    const evidence = await extract(readFileSync(join(FIXTURES, "fork-srcline.perf.txt")));
     const spin = rowsOf(evidence.tables.frames).filter((f) => f.function === "spin");
     expect(spin.length).toBeGreaterThan(0);
     for (const f of spin) expect([f.file, typeof f.line]).toEqual(["hot.c", "number"]);
@@ -244,8 +245,8 @@ describe("perf-script adapter", () => {
   test(
     "V8 --perf-basic-prof frames are JavaScript with file, line and column; kernel frames are " +
       "kernel",
-    () => {
-      const evidence = extract(readFileSync(join(FIXTURES, "node-perf-basic-prof.perf.txt")));
+    async () => {
+      const evidence = await extract(readFileSync(join(FIXTURES, "node-perf-basic-prof.perf.txt")));
       const burn = rowsOf(evidence.tables.frames).filter((f) => f.function === "burnHotspot");
       expect(burn).toEqual([
         expect.objectContaining({
@@ -265,8 +266,10 @@ describe("perf-script adapter", () => {
     },
   );
 
-  test("JIT frames their perf map does not name are counted as unnamed_jit_frames", () => {
-    const evidence = extract(readFileSync(join(FIXTURES, "node-truncated-perf-map.perf.txt")));
+  test("JIT frames their perf map does not name are counted as unnamed_jit_frames", async () => {
+    const evidence = await extract(
+      readFileSync(join(FIXTURES, "node-truncated-perf-map.perf.txt")),
+    );
     expect(
       evidence.limitations.find((l) => l.code === "unnamed_jit_frames")?.count,
     ).toBeGreaterThan(0);
@@ -293,7 +296,7 @@ describe("perf-script adapter", () => {
     );
     // Periods that cannot be summed exactly in int64 columns: no sample header, or too large in
     // total.
-    const huge = extract(
+    const huge = await extract(
       enc(
         "a 1 2.000001: 10 cpu-clock:\n\t 1 f (/x)\n\na 1 2.000002: 99999999999999999999 " +
           "cpu-clock:\n\t 1 f (/x)\n\n",
@@ -308,10 +311,10 @@ describe("perf-script adapter", () => {
         ),
       ),
     ).toBe("ARTIFACT_TOO_LARGE");
-    const empty = extract(new Uint8Array(0));
+    const empty = await extract(new Uint8Array(0));
     expect(empty.limitations.map((l) => l.code)).toContain("no_samples");
     // A sample whose callchain is cut off still counts; lines that fit nothing are counted.
-    const cut = extract(enc("a 1 2.000001: 10 cpu-clock:\n\t 1 f (/x)\n@@@\n"));
+    const cut = await extract(enc("a 1 2.000001: 10 cpu-clock:\n\t 1 f (/x)\n@@@\n"));
     expect(cut.limitations.find((l) => l.code === "invalid_lines")?.count).toBe(1);
   });
 });

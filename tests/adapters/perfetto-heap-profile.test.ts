@@ -12,13 +12,14 @@ import { adapterByName, detectAdapter } from "../../src/adapters/registry.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 import { bufferRows } from "./stream-harness.ts";
 import { expectSameOutcome } from "./wasm-equivalence.ts";
+import { extracted } from "./adapter-harness.ts";
 
 const perfetto = adapterByName("perfetto")!;
 type Msg = Record<string, any>;
 const encode = (packets: Msg[]): Uint8Array =>
   Trace.encode(Trace.fromObject({ packet: packets })).finish();
-const extract = (bytes: Uint8Array): NormalizedEvidence =>
-  perfetto.extract({ bytes, displayName: "heap.pftrace", limits: DEFAULT_ADAPTER_LIMITS });
+const extract = async (bytes: Uint8Array): Promise<NormalizedEvidence> =>
+  await extracted(perfetto, { bytes, displayName: "heap.pftrace", limits: DEFAULT_ADAPTER_LIMITS });
 const utf8 = (text: string) => Buffer.from(text);
 
 /** metric → "function@track" → [self, inclusive], from the decoded packets. */
@@ -218,7 +219,7 @@ describe("heapprofd heap profiles", () => {
       "frame",
     async () => {
       const bytes = encode(packets);
-      const evidence = extract(bytes);
+      const evidence = await extract(bytes);
       const want = referenceHeap(bytes);
       expect(measured(evidence)).toEqual(want);
       // Read by hand from the last dump of process 42's malloc heap: callstack 1 holds 4000 bytes
@@ -313,7 +314,7 @@ describe("heapprofd heap profiles", () => {
           },
         },
       ]);
-      const evidence = extract(bytes);
+      const evidence = await extract(bytes);
       expect(measured(evidence)).toEqual(referenceHeap(bytes));
       const got = measured(evidence);
       expect(got.get("inuse_space")!.get("grow@track:heap:7:")).toEqual([2048, 2048]);

@@ -17,19 +17,20 @@ import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts
 import { corpusFiles, loadPayload } from "./corpus-files.ts";
 import { bufferRows, traceEventBufferRows } from "./stream-harness.ts";
 import { expectSameOutcome } from "./wasm-equivalence.ts";
+import { extracted } from "./adapter-harness.ts";
 
 const perfetto = adapterByName("perfetto")!;
 type Msg = Record<string, any>;
 
-const extract = (bytes: Uint8Array): NormalizedEvidence =>
-  perfetto.extract({ bytes, displayName: "t.pftrace", limits: DEFAULT_ADAPTER_LIMITS });
+const extract = async (bytes: Uint8Array): Promise<NormalizedEvidence> =>
+  await extracted(perfetto, { bytes, displayName: "t.pftrace", limits: DEFAULT_ADAPTER_LIMITS });
 const encode = (packets: Msg[]): Uint8Array =>
   Trace.encode(Trace.fromObject({ packet: packets })).finish();
 const group = (packets: Msg[]): Msg => ({ compressed_packets: deflateSync(encode(packets)) });
 
-function failure(bytes: Uint8Array): FlameoxError {
+async function failure(bytes: Uint8Array): Promise<FlameoxError> {
   try {
-    extract(bytes);
+    await extract(bytes);
   } catch (error) {
     if (error instanceof FlameoxError) return error;
     throw error;
@@ -58,8 +59,8 @@ describe("compressed packets", () => {
       const original = loadPayload(file.path);
       const { bytes, groups } = compressTrace(original, 3, 97);
       expect(bytes.length).toBeLessThan(original.length);
-      const want = extract(original);
-      const got = extract(bytes);
+      const want = await extract(original);
+      const got = await extract(bytes);
       for (const table of [
         "trace_events",
         "frames",
@@ -88,24 +89,26 @@ describe("compressed packets", () => {
   test(
     "a group that is not zlib data, one that inflates past the limit, and nested groups fail " +
       "typed",
-    () => {
-      const corrupt = failure(encode([{ compressed_packets: Buffer.from("not deflate data") }]));
+    async () => {
+      const corrupt = await failure(
+        encode([{ compressed_packets: Buffer.from("not deflate data") }]),
+      );
       expect(corrupt.code).toBe("ARTIFACT_PARSE_FAILED");
       expect(corrupt.message).toContain("zlib");
-      const bomb = failure(
+      const bomb = await failure(
         encode([
           { compressed_packets: deflateSync(new Uint8Array(MAX_INFLATED_GROUP_BYTES + 1024)) },
         ]),
       );
       expect(bomb.code).toBe("ARTIFACT_TOO_LARGE");
-      const nested = failure(
+      const nested = await failure(
         encode([group([group([{ timestamp: 1, track_event: { type: 3, name: "x" } }])])]),
       );
       expect(nested.code).toBe("ARTIFACT_PARSE_FAILED");
       expect(nested.message).toContain("nested");
       // A truncated packet inside a group is a parse error of the group, not a crash.
       const inner = encode([{ timestamp: 1, track_event: { type: 3, name: "x" } }]);
-      const truncated = failure(
+      const truncated = await failure(
         encode([{ compressed_packets: deflateSync(inner.subarray(0, inner.length - 2)) }]),
       );
       expect(truncated.code).toBe("ARTIFACT_PARSE_FAILED");
@@ -267,7 +270,7 @@ describe("atrace marks", () => {
     async () => {
       // Compressed and plain give the same rows: the marks path and the expansion compose.
       for (const bytes of [encode(packets), encode([packets[0]!, group(packets.slice(1))])]) {
-        const evidence = extract(bytes);
+        const evidence = await extract(bytes);
         const rows = traceEventBufferRows(evidence);
         const main = {
           track_id: "100:100",
@@ -424,7 +427,7 @@ describe("atrace marks", () => {
         bundle(9, 1, null, print(4_300_000, 100, "I|100|unknown\n")),
         bundle(9, undefined, null, print(4_400_000, 100, "I|100|boot\n")),
       ]);
-      const evidence = extract(bytes);
+      const evidence = await extract(bytes);
       const times = Object.fromEntries(
         traceEventBufferRows(evidence).map((r) => [r.name, Number(r.ts_ns)]),
       );
@@ -447,7 +450,7 @@ describe("atrace marks", () => {
   test(
     "process_stats become per-process memory counters in bytes, named as Trace Processor names " +
       "them",
-    () => {
+    async () => {
       const stats = (timestamp: number, rss: number, extra: Msg = {}): Msg => ({
         timestamp,
         process_stats: { processes: [{ pid: 100, vm_rss_kb: rss, ...extra }] },
@@ -458,7 +461,7 @@ describe("atrace marks", () => {
         stats(2000, 3000),
         { timestamp: 2500, process_stats: { processes: [{ pid: 200, vm_hwm_kb: 7 }] } },
       ]);
-      const rows = traceEventBufferRows(extract(bytes)).filter((r) => r.phase === "C");
+      const rows = traceEventBufferRows(await extract(bytes)).filter((r) => r.phase === "C");
       const got = rows.map((r) => [
         r.name,
         r.ts_ns,

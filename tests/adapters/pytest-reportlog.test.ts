@@ -18,13 +18,17 @@ import { rowsOf } from "./evidence-checks.ts";
 import { bufferRows, runStream, streamedTableRows } from "./stream-harness.ts";
 import { pytestReportlogAdapter } from "../../src/adapters/pytest-reportlog/adapter.ts";
 import { hasPytest, runPytestProject } from "./pytest-project.ts";
+import { extracted } from "./adapter-harness.ts";
 
 const enc = new TextEncoder();
 
-function extract(bytes: Uint8Array, limits = DEFAULT_ADAPTER_LIMITS): NormalizedEvidence {
+async function extract(
+  bytes: Uint8Array,
+  limits = DEFAULT_ADAPTER_LIMITS,
+): Promise<NormalizedEvidence> {
   const adapter = detectAdapter({ head: headOf(bytes), displayName: "reportlog.jsonl" });
   expect(adapter?.name).toBe("pytest-reportlog");
-  return adapter!.extract({ bytes, displayName: "reportlog.jsonl", limits });
+  return await extracted(adapter!, { bytes, displayName: "reportlog.jsonl", limits });
 }
 
 type Raw = Record<string, unknown>;
@@ -42,8 +46,8 @@ function expectedOutcome(r: Raw): string {
   return r.outcome as string;
 }
 
-function checkAgainstRaw(bytes: Uint8Array): NormalizedEvidence {
-  const evidence = extract(bytes);
+async function checkAgainstRaw(bytes: Uint8Array): Promise<NormalizedEvidence> {
+  const evidence = await extract(bytes);
   const raw = rawLines(bytes);
   const rows = rowsOf(evidence.tables.test_results);
   const tests = raw.filter(
@@ -84,14 +88,14 @@ function checkAgainstRaw(bytes: Uint8Array): NormalizedEvidence {
 
 describe("pytest-reportlog corpus", () => {
   for (const file of corpusFiles("pytest-reportlog")) {
-    test(`${file.name}: every record imported as pytest reported it`, () => {
-      checkAgainstRaw(loadPayload(file.path));
+    test(`${file.name}: every record imported as pytest reported it`, async () => {
+      await checkAgainstRaw(loadPayload(file.path));
     });
   }
 
-  test("exception types come from the traceback; skips keep their reason and place", () => {
+  test("exception types come from the traceback; skips keep their reason and place", async () => {
     const file = corpusFiles("pytest-reportlog").find((f) => f.name.includes("reportlog-1.0.0"))!;
-    const rows = rowsOf(extract(loadPayload(file.path)).tables.test_results);
+    const rows = rowsOf((await extract(loadPayload(file.path))).tables.test_results);
     const failing = rows.find(
       (r) => r.node_id === "test_calc.py::test_fail_with_output" && r.phase === "call",
     )!;
@@ -121,12 +125,12 @@ describe("pytest-reportlog edge cases", () => {
       corpusFiles("pytest-reportlog").find((f) => f.name.includes("reportlog-1.0.0"))!.path,
     );
 
-  test("a cut last line keeps the complete lines and says the evidence is partial", () => {
+  test("a cut last line keeps the complete lines and says the evidence is partial", async () => {
     const whole = file();
     const text = new TextDecoder().decode(whole);
     const lines = text.trimEnd().split("\n");
     const cut = lines.slice(0, -3).join("\n") + "\n" + lines.at(-3)!.slice(0, 40);
-    const evidence = extract(enc.encode(cut));
+    const evidence = await extract(enc.encode(cut));
     const complete = rawLines(enc.encode(lines.slice(0, -3).join("\n"))).filter(
       (r) => r.$report_type !== "SessionStart",
     ).length;
@@ -134,31 +138,31 @@ describe("pytest-reportlog edge cases", () => {
     expect(evidence.limitations.map((l) => l.code)).toEqual(["truncated_last_line"]);
   });
 
-  test("a file that simply stops (no SessionFinish) is flagged", () => {
+  test("a file that simply stops (no SessionFinish) is flagged", async () => {
     const lines = new TextDecoder().decode(file()).trimEnd().split("\n");
-    const evidence = extract(enc.encode(lines.slice(0, -1).join("\n") + "\n"));
+    const evidence = await extract(enc.encode(lines.slice(0, -1).join("\n") + "\n"));
     expect(evidence.limitations.map((l) => l.code)).toEqual(["session_not_finished"]);
   });
 
-  test("unknown report types are skipped and counted", () => {
+  test("unknown report types are skipped and counted", async () => {
     const extra = [
       '{"$report_type": "FutureReport", "x": 1}',
       '{"$report_type": "FutureReport"}',
       '{"$report_type": "Other"}',
     ].join("\n");
-    const evidence = extract(enc.encode(new TextDecoder().decode(file()) + extra + "\n"));
+    const evidence = await extract(enc.encode(new TextDecoder().decode(file()) + extra + "\n"));
     const unknown = evidence.limitations.find((l) => l.code === "unknown_report_types")!;
     expect(unknown.count).toBe(3);
     expect(evidence.summary.unknown_records).toBe(3);
     expect(evidence.tables.test_results.rowCount).toBe(
-      extract(file()).tables.test_results.rowCount,
+      (await extract(file())).tables.test_results.rowCount,
     );
   });
 
   test(
     "a bad line before the end, a non-object record and an empty file are typed parse " +
       "failures",
-    () => {
+    async () => {
       const lines = new TextDecoder().decode(file()).split("\n");
       const broken = [lines[0], "{not json", ...lines.slice(1)].join("\n");
       for (const bytes of [
@@ -169,7 +173,7 @@ describe("pytest-reportlog edge cases", () => {
         const adapter = detectAdapter({ head: headOf(bytes), displayName: "x" })!;
         let error: unknown;
         try {
-          adapter.extract({ bytes, displayName: "x", limits: DEFAULT_ADAPTER_LIMITS });
+          await extracted(adapter, { bytes, displayName: "x", limits: DEFAULT_ADAPTER_LIMITS });
         } catch (e) {
           error = e;
         }
@@ -180,10 +184,10 @@ describe("pytest-reportlog edge cases", () => {
 
   test(
     "more records than the limit is ARTIFACT_TOO_LARGE; long messages are cut and " + "flagged",
-    () => {
+    async () => {
       let error: unknown;
       try {
-        extract(file(), { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 5 });
+        await extract(file(), { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 5 });
       } catch (e) {
         error = e;
       }
@@ -198,7 +202,7 @@ describe("pytest-reportlog edge cases", () => {
         longrepr: "E   ValueError: " + "x".repeat(10_000),
         $report_type: "TestReport",
       });
-      const rows = rowsOf(extract(enc.encode(long + "\n")).tables.test_results);
+      const rows = rowsOf((await extract(enc.encode(long + "\n"))).tables.test_results);
       expect([
         (rows[0]!.message as string).length,
         rows[0]!.truncated,
@@ -222,9 +226,9 @@ describe("pytest-reportlog streamed", () => {
       return { error: `${(error as { code?: string }).code}: ${(error as Error).message}` };
     }
   };
-  const whole = (bytes: Uint8Array, limits = DEFAULT_ADAPTER_LIMITS) => {
+  const whole = async (bytes: Uint8Array, limits = DEFAULT_ADAPTER_LIMITS) => {
     try {
-      const e = pytestReportlogAdapter.extract({ bytes, displayName: "case", limits });
+      const e = await extracted(pytestReportlogAdapter, { bytes, displayName: "case", limits });
       return {
         rows: bufferRows(e.tables.test_results),
         limitations: e.limitations,
@@ -253,12 +257,12 @@ describe("pytest-reportlog streamed", () => {
         enc.encode(""),
       ];
       for (const bytes of cases) {
-        const expected = whole(bytes);
+        const expected = await whole(bytes);
         for (const chunkSize of [1, 7, 4096, 1 << 20])
           expect(await outcome(bytes, chunkSize)).toEqual(expected);
       }
       expect(await outcome(files[0]!, 13, { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 5 })).toEqual(
-        whole(files[0]!, { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 5 }),
+        await whole(files[0]!, { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 5 }),
       );
     },
   );
@@ -289,10 +293,10 @@ describe("real pytest run", () => {
   test.skipIf(!hasPytest)(
     "pass, fail, setup error, skip, xfail, warning and user properties import as pytest " +
       "reported them",
-    () => {
+    async () => {
       const dir = tempDir();
       try {
-        const evidence = checkAgainstRaw(runPytestProject(join(dir.path, "reportlog.jsonl")));
+        const evidence = await checkAgainstRaw(runPytestProject(join(dir.path, "reportlog.jsonl")));
         const rows = rowsOf(evidence.tables.test_results);
         const call = (name: string) =>
           rows.find((r) => r.node_id === `test_sample.py::${name}` && r.phase === "call");

@@ -22,10 +22,11 @@ import { rowsOf } from "./evidence-checks.ts";
 import { referenceSimpleperf, type RefFile, writeSimpleperf } from "./reference-simpleperf.ts";
 import { bufferRows, runStream, streamedTableRows } from "./stream-harness.ts";
 import { CountingSpillSpace } from "./spill-counting.ts";
+import { extracted } from "./adapter-harness.ts";
 
 const files = corpusFiles("simpleperf").filter((f) => f.name.includes(".trace"));
-const extract = (bytes: Uint8Array, maxEvents = DEFAULT_ADAPTER_LIMITS.maxEvents) =>
-  simpleperfProtoAdapter.extract({
+const extract = async (bytes: Uint8Array, maxEvents = DEFAULT_ADAPTER_LIMITS.maxEvents) =>
+  await extracted(simpleperfProtoAdapter, {
     bytes,
     displayName: "t",
     limits: { ...DEFAULT_ADAPTER_LIMITS, maxEvents },
@@ -64,9 +65,9 @@ const APP: RefFile = {
 };
 const KERNEL: RefFile = { id: 2, path: "[kernel.kallsyms]", symbols: ["el0_svc"] };
 
-function failure(bytes: Uint8Array): FlameoxError {
+async function failure(bytes: Uint8Array): Promise<FlameoxError> {
   try {
-    extract(bytes);
+    await extract(bytes);
   } catch (error) {
     expect(error).toBeInstanceOf(FlameoxError);
     return error as FlameoxError;
@@ -79,7 +80,7 @@ describe("simpleperf-proto adapter", () => {
     test(
       `${file.name}: detected, and self samples and values per function equal an independent ` +
         `reading`,
-      () => {
+      async () => {
         const bytes = loadPayload(file.path);
         expect(
           detectAdapter({
@@ -88,7 +89,7 @@ describe("simpleperf-proto adapter", () => {
             displayName: "upload",
           })?.name,
         ).toBe("simpleperf-proto");
-        const evidence = extract(bytes);
+        const evidence = await extract(bytes);
         const reference = referenceSimpleperf(bytes);
         expect(reference.length).toBeGreaterThan(0);
         expect(evidence.summary.samples).toBe(reference.reduce((n, e) => n + e.samples, 0));
@@ -116,8 +117,8 @@ describe("simpleperf-proto adapter", () => {
 
   test.skipIf(files.length === 0)(
     "the corpus file's meta info, threads and context switches are described (external corpus)",
-    () => {
-      const evidence = extract(loadPayload(files[0]!.path));
+    async () => {
+      const evidence = await extract(loadPayload(files[0]!.path));
       expect(evidence).toMatchObject({
         producer: "simpleperf",
         summary: {
@@ -189,8 +190,8 @@ describe("simpleperf-proto adapter", () => {
   test(
     "each event is weighted by its count under its own metric; threads are tracks of their " +
       "process",
-    () => {
-      const evidence = extract(twoEvents);
+    async () => {
+      const evidence = await extract(twoEvents);
       expect(String(evidence.summary.metrics).split(",").sort()).toEqual(["cpu_time", "cycles"]);
       expect(sorted(selfByFunction(evidence, "cpu_time").values)).toEqual([
         ["com.example.Main.work", 250_000],
@@ -226,8 +227,8 @@ describe("simpleperf-proto adapter", () => {
     },
   );
 
-  test("frames: kernel, Java (by execution type or dex file) and one [unknown] per file", () => {
-    const frames = rowsOf(extract(twoEvents).tables.frames)
+  test("frames: kernel, Java (by execution type or dex file) and one [unknown] per file", async () => {
+    const frames = rowsOf((await extract(twoEvents)).tables.frames)
       .map((f) => `${f.language}|${f.function}|${f.module}`)
       .sort();
     expect(frames).toEqual([
@@ -240,8 +241,8 @@ describe("simpleperf-proto adapter", () => {
     ]);
   });
 
-  test("callers: the first callchain entry is the leaf", () => {
-    const evidence = extract(twoEvents);
+  test("callers: the first callchain entry is the leaf", async () => {
+    const evidence = await extract(twoEvents);
     const names = new Map(
       rowsOf(evidence.tables.frames).map((f) => [f.frame_id as string, f.function as string]),
     );
@@ -261,7 +262,7 @@ describe("simpleperf-proto adapter", () => {
     "streaming in 7-byte chunks with stacks spilled every 2 gives the rows of the " +
       "whole-payload path",
     async () => {
-      const whole = extract(twoEvents);
+      const whole = await extract(twoEvents);
       const run = await runStream(simpleperfProtoAdapter, twoEvents, {
         chunkSize: 7,
         spill: new MemorySpillSpace(),
@@ -289,7 +290,7 @@ describe("simpleperf-proto adapter", () => {
 
   /** Streams with samples spilled past a few bytes; every table equals the whole-payload one. */
   async function expectSpilledEqualsWhole(bytes: Uint8Array): Promise<void> {
-    const whole = extract(bytes);
+    const whole = await extract(bytes);
     const space = new CountingSpillSpace();
     const run = await runStream(simpleperfProtoAdapter, bytes, {
       chunkSize: 4096,
@@ -357,8 +358,8 @@ describe("simpleperf-proto adapter", () => {
       },
     );
 
-  test("without meta info events are unnamed: samples are counted, not weighted", () => {
-    const evidence = extract(
+  test("without meta info events are unnamed: samples are counted, not weighted", async () => {
+    const evidence = await extract(
       writeSimpleperf({
         samples: [{ tid: 1, event: 0, count: 1000, chain: [{ file: 0, symbol: 0 }] }],
         files: [LIBC],
@@ -369,8 +370,8 @@ describe("simpleperf-proto adapter", () => {
     expect(sorted(selfByFunction(evidence, "samples").values)).toEqual([["memcpy", 1]]);
   });
 
-  test("unwinding errors are counted", () => {
-    const evidence = extract(
+  test("unwinding errors are counted", async () => {
+    const evidence = await extract(
       writeSimpleperf({
         meta: { events: ["cpu-clock"] },
         samples: [{ tid: 1, event: 0, count: 10, chain: [{ file: 0, symbol: 0 }], unwindError: 2 }],
@@ -382,13 +383,13 @@ describe("simpleperf-proto adapter", () => {
 
   test(
     "refusals: magic, cut-off records, trailing data, unknown files and symbols, " + "sample limit",
-    () => {
-      expect(failure(new TextEncoder().encode("SIMPLEPERX\u0001\u0000")).message).toContain(
+    async () => {
+      expect((await failure(new TextEncoder().encode("SIMPLEPERX\u0001\u0000"))).message).toContain(
         "magic",
       );
-      expect(failure(twoEvents.subarray(0, 8)).message).toContain("header");
-      expect(failure(twoEvents.subarray(0, 40)).message).toContain("cut off");
-      expect(failure(Buffer.concat([twoEvents, new Uint8Array([1])])).message).toContain(
+      expect((await failure(twoEvents.subarray(0, 8))).message).toContain("header");
+      expect((await failure(twoEvents.subarray(0, 40))).message).toContain("cut off");
+      expect((await failure(Buffer.concat([twoEvents, new Uint8Array([1])]))).message).toContain(
         "follows the end record",
       );
       const noFile = writeSimpleperf({
@@ -396,18 +397,18 @@ describe("simpleperf-proto adapter", () => {
         samples: [{ tid: 1, event: 0, count: 1, chain: [{ file: 3, symbol: 0 }] }],
         files: [LIBC],
       });
-      expect(failure(noFile).message).toContain("file 3");
+      expect((await failure(noFile)).message).toContain("file 3");
       const badSymbol = writeSimpleperf({
         meta: { events: ["cpu-clock"] },
         samples: [{ tid: 1, event: 0, count: 1, chain: [{ file: 0, symbol: 9 }] }],
         files: [LIBC],
       });
-      expect(failure(badSymbol).message).toContain("symbol 9");
+      expect((await failure(badSymbol)).message).toContain("symbol 9");
       const garbled = Buffer.from(twoEvents);
       garbled[17] = 0xff; // inside the first record's body: a length that runs past it
-      expect(failure(garbled).code).toBe("ARTIFACT_PARSE_FAILED");
+      expect((await failure(garbled)).code).toBe("ARTIFACT_PARSE_FAILED");
       try {
-        extract(twoEvents, 2);
+        await extract(twoEvents, 2);
         throw new Error("expected ARTIFACT_TOO_LARGE");
       } catch (error) {
         expect((error as FlameoxError).code).toBe("ARTIFACT_TOO_LARGE");

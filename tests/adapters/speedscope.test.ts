@@ -17,6 +17,7 @@ import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts
 import { REPO } from "../helpers.ts";
 import { corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
 import { rowsOf, traceEventRows } from "./evidence-checks.ts";
+import { extracted } from "./adapter-harness.ts";
 
 const FIXTURES = join(REPO, "fixtures", "speedscope");
 const files = [
@@ -26,8 +27,8 @@ const files = [
     .map((name) => ({ name, path: join(FIXTURES, name) })),
 ];
 const enc = (s: string) => new TextEncoder().encode(s);
-const extract = (bytes: Uint8Array, maxEvents = DEFAULT_ADAPTER_LIMITS.maxEvents) =>
-  speedscopeAdapter.extract({
+const extract = async (bytes: Uint8Array, maxEvents = DEFAULT_ADAPTER_LIMITS.maxEvents) =>
+  await extracted(speedscopeAdapter, {
     bytes,
     displayName: "t",
     limits: { ...DEFAULT_ADAPTER_LIMITS, maxEvents },
@@ -104,12 +105,12 @@ const wellNested = (name: string) => !name.includes("invalid");
 
 describe("speedscope adapter", () => {
   for (const file of files) {
-    test(`${file.name}: detected; self values per frame equal an independent computation`, () => {
+    test(`${file.name}: detected; self values per frame equal an independent computation`, async () => {
       const bytes = loadPayload(file.path);
       expect(detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name).toBe(
         "speedscope",
       );
-      const evidence = extract(bytes);
+      const evidence = await extract(bytes);
       if (wellNested(file.name)) {
         const ref = referenceSelf(JSON.parse(new TextDecoder().decode(bytes)));
         const got = selfByName(evidence);
@@ -122,14 +123,14 @@ describe("speedscope adapter", () => {
 
   test(
     "one profile three ways: evented (0.0.1), sampled (0.1.2) and collapsed stacks " + "agree",
-    () => {
+    async () => {
       const byName = (f: string) =>
         loadPayload(corpusFiles("speedscope").find((c) => c.name.includes(f))!.path);
-      const evented = selfByName(extract(byName("0.0.1")), "samples");
+      const evented = selfByName(await extract(byName("0.0.1")), "samples");
       const sampled = new Map(
-        [...selfByName(extract(byName("0.1.2")), "cpu_time")].map(([k, v]) => [k, v / 1e9]),
+        [...selfByName(await extract(byName("0.1.2")), "cpu_time")].map(([k, v]) => [k, v / 1e9]),
       );
-      const collapsed = collapsedStacksAdapter.extract({
+      const collapsed = await extracted(collapsedStacksAdapter, {
         bytes: loadPayload(
           corpusFiles("collapsed-stacks").find((c) => c.name.includes("simple-crlf"))!.path,
         ),
@@ -143,8 +144,8 @@ describe("speedscope adapter", () => {
 
   test(
     "evented profiles in a time unit: wall_time, and each O/C pair a slice with its " + "depth",
-    () => {
-      const evidence = extract(
+    async () => {
+      const evidence = await extract(
         readFileSync(join(FIXTURES, "evented-milliseconds.speedscope.json")),
       );
       expect(evidence.summary.metrics).toBe("wall_time");
@@ -173,8 +174,8 @@ describe("speedscope adapter", () => {
   test(
     "py-spy's exporter is the producer; .py frames are Python; one track per profile; empty " +
       "samples counted",
-    () => {
-      const evidence = extract(readFileSync(join(FIXTURES, "py-spy-shaped.speedscope.json")));
+    async () => {
+      const evidence = await extract(readFileSync(join(FIXTURES, "py-spy-shaped.speedscope.json")));
       expect([evidence.producer, evidence.producerVersion]).toEqual(["py-spy", "0.3.14"]);
       expect(rowsOf(evidence.tables.frames).find((f) => f.function === "fib")).toMatchObject({
         language: "python",
@@ -191,8 +192,8 @@ describe("speedscope adapter", () => {
   test(
     "speedscope's invalid out-of-order file imports with its mismatched and unmatched closes " +
       "counted",
-    () => {
-      const evidence = extract(
+    async () => {
+      const evidence = await extract(
         loadPayload(corpusFiles("speedscope").find((f) => f.name.includes("invalid"))!.path),
       );
       const codes = Object.fromEntries(evidence.limitations.map((l) => [l.code, l.count]));
@@ -200,10 +201,10 @@ describe("speedscope adapter", () => {
     },
   );
 
-  test("bad input ends in typed errors naming the field", () => {
-    const fail = (text: string, maxEvents?: number) => {
+  test("bad input ends in typed errors naming the field", async () => {
+    const fail = async (text: string, maxEvents?: number) => {
       try {
-        extract(enc(text), maxEvents);
+        await extract(enc(text), maxEvents);
         return "ok";
       } catch (error) {
         return error instanceof FlameoxError ? `${error.code}: ${error.message}` : String(error);
@@ -211,30 +212,30 @@ describe("speedscope adapter", () => {
     };
     const shared = '"shared":{"frames":[{"name":"a"}]}';
     expect(
-      fail(
+      await fail(
         `{${shared},"profiles":[{"type":"sampled","unit":"minutes","samples":[],"weights":[]}]}`,
       ),
     ).toContain("profiles[0].unit");
     expect(
-      fail(
+      await fail(
         `{${shared},"profiles":[{"type":"sampled","unit":"none","samples":[[3]],"weights":[1]}]}`,
       ),
     ).toContain("profiles[0].samples[0][0]");
     expect(
-      fail(
+      await fail(
         `{${shared},"profiles":[{"type":"sampled","unit":"none","samples":[[0]],"weights":[]}]}`,
       ),
     ).toContain("weights");
     expect(
-      fail(
+      await fail(
         `{${shared},"profiles":[{"type":"evented","unit":"none","events":[{"type":"X",` +
           `"frame":0,"at":0}]}]}`,
       ),
     ).toContain("ARTIFACT_PARSE_FAILED");
-    expect(fail(`{"profiles":[]}`)).toContain("shared.frames");
-    expect(fail("[".repeat(10_000))).toContain("ARTIFACT_PARSE_FAILED");
+    expect(await fail(`{"profiles":[]}`)).toContain("shared.frames");
+    expect(await fail("[".repeat(10_000))).toContain("ARTIFACT_PARSE_FAILED");
     expect(
-      fail(
+      await fail(
         `{${shared}` +
           `,"profiles":[{"type":"sampled","unit":"none","samples":[[0],[0]],"weights":[1,1]}]}`,
         1,
@@ -242,13 +243,13 @@ describe("speedscope adapter", () => {
     ).toContain("ARTIFACT_TOO_LARGE");
     // Weights and times that could not be summed exactly in int64 columns.
     expect(
-      fail(
+      await fail(
         `{${shared}` +
           `,"profiles":[{"type":"sampled","unit":"seconds","samples":[[0]],"weights":[1e300]}]}`,
       ),
     ).toContain("beyond 2^53");
     expect(
-      fail(
+      await fail(
         `{${shared},"profiles":[{"type":"evented","unit":"seconds","events":[{"type":"O",` +
           `"frame":0,"at":0},{"type":"C","frame":0,"at":1e10}]}]}`,
       ),

@@ -27,6 +27,7 @@ import { chromeTraceReference } from "./reference-chrome-trace/reference-adapter
 import { chunked, runStream, streamedTableRows } from "./stream-harness.ts";
 import { bufferRows } from "./stream-harness.ts";
 import type { Row } from "./evidence-checks.ts";
+import { extracted } from "./adapter-harness.ts";
 
 const encoder = new TextEncoder();
 
@@ -92,8 +93,8 @@ function randomTrace(seed: number, events: number): Uint8Array {
   return encoder.encode(JSON.stringify({ traceEvents: out }));
 }
 
-function referenceRows(bytes: Uint8Array): Record<string, Row[]> {
-  const whole = chromeTraceReference.extract({
+async function referenceRows(bytes: Uint8Array): Promise<Record<string, Row[]>> {
+  const whole = await extracted(chromeTraceReference, {
     bytes,
     displayName: "case",
     limits: DEFAULT_ADAPTER_LIMITS,
@@ -148,7 +149,7 @@ describe("trace spool: streamed rows equal the whole-payload reference", () => {
   for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
     test(`random trace, seed ${seed}, runs of 1, 5, 64 and all events`, async () => {
       const bytes = randomTrace(seed, 400);
-      const reference = referenceRows(bytes);
+      const reference = await referenceRows(bytes);
       expect(reference.trace_events!.length).toBeGreaterThan(200);
       for (const runEvents of [1, 5, 64, 1 << 20])
         expect(await streamedRows(bytes, runEvents)).toEqual(reference);
@@ -230,7 +231,7 @@ describe("trace spool: spill files", () => {
           { ph: "B", name: "never-ends", pid: 1, tid: 1, ts: 1_000_001, tts: 500_000 },
         );
         const bytes = encoder.encode(JSON.stringify(events));
-        const reference = referenceRows(bytes);
+        const reference = await referenceRows(bytes);
         const spill = new FileSpillSpace(dir);
         let created = 0;
         const counting = { create: () => (created++, spill.create()) };

@@ -10,7 +10,7 @@ import { dhatAdapter } from "../../src/adapters/dhat/adapter.ts";
 import { massifAdapter } from "../../src/adapters/massif/adapter.ts";
 import { detectAdapter } from "../../src/adapters/registry.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
-import { expectFailure, extractWith, limitation } from "./adapter-harness.ts";
+import { expectFailure, extractWith, limitation, extracted } from "./adapter-harness.ts";
 import { corpusFile, corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";
 import { chunked } from "./stream-harness.ts";
@@ -83,7 +83,7 @@ describe("massif", () => {
       async () => {
         const bytes = loadPayload(file.path);
         expect(detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name).toBe("massif");
-        const evidence = massifAdapter.extract({
+        const evidence = await extracted(massifAdapter, {
           bytes,
           displayName: "t",
           limits: { maxEvents: 1e6, maxNestingDepth: 64, maxArgsBytes: 1024 },
@@ -114,7 +114,7 @@ describe("massif", () => {
   test(
     "rules: below-threshold callers under their own root frame; no peak: the largest detailed " +
       "snapshot",
-    () => {
+    async () => {
       const text = [
         "desc: (none)",
         "cmd: ./a",
@@ -143,7 +143,7 @@ describe("massif", () => {
         "n1: 10 (heap allocation functions) malloc/new/new[], --alloc-fns, etc.",
         " n0: 10 0x1: grow (a.c:3)",
       ].join("\n");
-      const evidence = extractWith(massifAdapter, text);
+      const evidence = await extractWith(massifAdapter, text);
       expect(evidence.summary.peak_snapshot).toBe(0);
       expect(byFunction(evidence, "inuse_space", "self_value")).toEqual(
         new Map([
@@ -173,44 +173,48 @@ describe("massif", () => {
     },
   );
 
-  test("malformed input: typed errors", () => {
+  test("malformed input: typed errors", async () => {
     expect(
-      expectFailure(
+      await expectFailure(
         massifAdapter,
         "desc: x\ncmd: y\ntime_unit: i\nn1: 3 root\n",
         "ARTIFACT_PARSE_FAILED",
       ),
     ).toContain("outside a detailed snapshot");
     expect(
-      expectFailure(
+      await expectFailure(
         massifAdapter,
         "desc: x\ncmd: y\ntime_unit: i\nsnapshot=0\nheap_tree=sideways\n",
         "ARTIFACT_PARSE_FAILED",
       ),
     ).toContain("heap_tree=sideways");
     expect(
-      expectFailure(
+      await expectFailure(
         massifAdapter,
         "desc: x\ncmd: y\ntime_unit: i\nsnapshot=0\nthis is not massif\n",
         "ARTIFACT_PARSE_FAILED",
       ),
     ).toContain("neither");
-    expect(expectFailure(massifAdapter, "hello\n", "ARTIFACT_PARSE_FAILED")).toBeTruthy();
+    expect(await expectFailure(massifAdapter, "hello\n", "ARTIFACT_PARSE_FAILED")).toBeTruthy();
     // A node more than one level below the one before it has no parent: refused, not read with a
     // hole in its stack.
     const snapshot = "desc: x\ncmd: y\ntime_unit: i\nsnapshot=0\nheap_tree=peak\n";
     expect(
-      expectFailure(
+      await expectFailure(
         massifAdapter,
         `${snapshot}n1: 5 (heap allocation functions)\n   n0: 5 0x1: f (a.c:1)\n`,
         "ARTIFACT_PARSE_FAILED",
       ),
     ).toContain("depth 3 after one at depth 0");
     expect(
-      expectFailure(massifAdapter, `${snapshot} n0: 5 0x1: f (a.c:1)\n`, "ARTIFACT_PARSE_FAILED"),
+      await expectFailure(
+        massifAdapter,
+        `${snapshot} n0: 5 0x1: f (a.c:1)\n`,
+        "ARTIFACT_PARSE_FAILED",
+      ),
     ).toContain("depth 1 after one at depth -1");
     // A location holding a CR keeps it in the name.
-    const cr = extractWith(
+    const cr = await extractWith(
       massifAdapter,
       `${snapshot}n1: 5 (heap allocation functions)\n n0: 5 0x1: f\rg (a.c:1)\n`,
     );
@@ -243,10 +247,10 @@ describe("dhat", () => {
     test(
       `${file.name}: detected; allocated and peak bytes per allocating function equal an ` +
         `independent reading`,
-      () => {
+      async () => {
         const bytes = loadPayload(file.path);
         expect(detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name).toBe("dhat");
-        const evidence = dhatAdapter.extract({
+        const evidence = await extracted(dhatAdapter, {
           bytes,
           displayName: "t",
           limits: { maxEvents: 1e6, maxNestingDepth: 64, maxArgsBytes: 1024 },
@@ -263,13 +267,13 @@ describe("dhat", () => {
     );
   }
 
-  test("massif's peak tree and DHAT's t-gmax agree on the same program", () => {
-    const massif = massifAdapter.extract({
+  test("massif's peak tree and DHAT's t-gmax agree on the same program", async () => {
+    const massif = await extracted(massifAdapter, {
       bytes: loadPayload(corpusFile("massif", "local-valgrind-3.19.0-massif.out.prog").path),
       displayName: "m",
       limits: { maxEvents: 1e6, maxNestingDepth: 64, maxArgsBytes: 1024 },
     });
-    const dhat = dhatAdapter.extract({
+    const dhat = await extracted(dhatAdapter, {
       bytes: loadPayload(corpusFile("dhat", "local-valgrind-3.19.0-dhat.out.prog.json").path),
       displayName: "d",
       limits: { maxEvents: 1e6, maxNestingDepth: 64, maxArgsBytes: 1024 },
@@ -283,7 +287,7 @@ describe("dhat", () => {
     expect(byFunction(dhat, "inuse_space", "inclusive_value").get("main")).toBe(4191);
   });
 
-  test("rules and malformed input", () => {
+  test("rules and malformed input", async () => {
     const doc = {
       dhatFileVersion: 2,
       mode: "heap",
@@ -295,28 +299,28 @@ describe("dhat", () => {
       ],
       pps: [{ tb: 10, tbk: 2, fs: [1, 2] }],
     };
-    const evidence = extractWith(dhatAdapter, doc);
+    const evidence = await extractWith(dhatAdapter, doc);
     expect(byFunction(evidence, "alloc_objects", "self_value")).toEqual(new Map([["f", 2]]));
     expect(limitation(evidence, "no_block_lifetimes")).toBe(1);
     expect(evidence.summary.allocator_frames_dropped).toBe(1);
     expect(
-      limitation(extractWith(dhatAdapter, { ...doc, mode: "copy" }), "mode_not_imported"),
+      limitation(await extractWith(dhatAdapter, { ...doc, mode: "copy" }), "mode_not_imported"),
     ).toBe(1);
     expect(
-      expectFailure(dhatAdapter, { ...doc, dhatFileVersion: 1 }, "ARTIFACT_PARSE_FAILED"),
+      await expectFailure(dhatAdapter, { ...doc, dhatFileVersion: 1 }, "ARTIFACT_PARSE_FAILED"),
     ).toContain("dhatFileVersion");
     expect(
-      expectFailure(
+      await expectFailure(
         dhatAdapter,
         { ...doc, pps: [{ tb: 1, tbk: 1, fs: [7] }] },
         "ARTIFACT_PARSE_FAILED",
       ),
     ).toContain("pps[0].fs[0]");
-    expect(expectFailure(dhatAdapter, { ...doc, bklt: true }, "ARTIFACT_PARSE_FAILED")).toContain(
-      "pps[0].gb",
-    );
     expect(
-      expectFailure(
+      await expectFailure(dhatAdapter, { ...doc, bklt: true }, "ARTIFACT_PARSE_FAILED"),
+    ).toContain("pps[0].gb");
+    expect(
+      await expectFailure(
         dhatAdapter,
         { ...doc, pps: [{ tb: -1, tbk: 1, fs: [] }] },
         "ARTIFACT_PARSE_FAILED",

@@ -1,9 +1,10 @@
 /**
- * Comparing an adapter's streaming (WASM) extraction with its whole-payload extraction,
- * which stays the reference: same rows in every table, same limitations, summary and
- * producer; or the same typed error with the same message. Where an adapter's `extract`
- * runs the very pipeline its `extractStream` runs, the reference is an independent
- * implementation kept here in tests (REFERENCES).
+ * Comparing an adapter's streaming (WASM) extraction with a reference: same rows in every
+ * table, same limitations, summary and producer; or the same typed error with the same
+ * message. The reference is an independent whole-payload implementation kept here in tests
+ * (REFERENCES) where the format has one; otherwise it is the same pipeline fed the whole
+ * payload as one chunk with the default spool, so that chunk boundaries and spool runs are
+ * what is checked.
  */
 import { expect } from "bun:test";
 import {
@@ -12,6 +13,7 @@ import {
   type ProducerAdapter,
 } from "../../src/adapters/adapter.ts";
 import { FlameoxError } from "../../src/domain/errors.ts";
+import type { ReferenceAdapter } from "./adapter-harness.ts";
 import type { Row } from "./evidence-checks.ts";
 import { bufferRows, runStream, streamedTableRows } from "./stream-harness.ts";
 import { chromeTraceReference } from "./reference-chrome-trace/reference-adapter.ts";
@@ -20,7 +22,7 @@ import { heapProfileReference } from "./reference-v8-heapprofile/reference-adapt
 import { pprofReference } from "./reference-pprof/reference-adapter.ts";
 import { otlpJsonReference, otlpProtoReference } from "./reference-otlp/reference-adapters.ts";
 
-const REFERENCES: Record<string, ProducerAdapter> = Object.fromEntries(
+const REFERENCES: Record<string, ReferenceAdapter> = Object.fromEntries(
   [
     chromeTraceReference,
     cpuProfileReference,
@@ -74,13 +76,43 @@ async function expectSameOutcomeWith(
 ): Promise<void> {
   const limits = { ...DEFAULT_ADAPTER_LIMITS, ...options.limits };
   const displayName = options.displayName ?? "case";
-  let reference: Outcome;
+  const reference = REFERENCES[adapter.name];
+  const expected = reference
+    ? await wholeOutcome(reference, bytes, displayName, limits)
+    : await streamedOutcome(adapter, bytes, {
+        displayName,
+        chunkSize: Math.max(1, bytes.length),
+        limits: options.limits,
+      });
+  const streamed = await streamedOutcome(adapter, bytes, {
+    displayName,
+    chunkSize: options.chunkSize,
+    limits: options.limits,
+    spoolRunEvents: options.spoolRunEvents,
+  });
+  if ("error" in expected && "error" in streamed) {
+    expect(streamed.error.code).toBe(expected.error.code);
+    // Syntax (JSON) and wire (protobuf) errors are worded by each parser; everything else must
+    // match exactly.
+    if (!reference || !/invalid JSON|invalid protobuf/.test(expected.error.message))
+      expect(streamed.error.message).toBe(expected.error.message);
+    return;
+  }
+  expect(streamed).toEqual(expected);
+}
+
+async function wholeOutcome(
+  reference: ReferenceAdapter,
+  bytes: Uint8Array,
+  displayName: string,
+  limits: AdapterLimits,
+): Promise<Outcome> {
   try {
-    const whole = (REFERENCES[adapter.name] ?? adapter).extract({ bytes, displayName, limits });
+    const whole = await reference.extract({ bytes, displayName, limits });
     const tables = Object.fromEntries(
-      adapter.tables.map((t) => [t, inEventOrder(t, bufferRows(whole.tables[t]))]),
+      reference.tables.map((t) => [t, inEventOrder(t, bufferRows(whole.tables[t]))]),
     );
-    reference = {
+    return {
       evidence: {
         tables,
         limitations: whole.limitations,
@@ -90,16 +122,22 @@ async function expectSameOutcomeWith(
       },
     };
   } catch (error) {
-    reference = failure(error);
+    return failure(error);
   }
-  let streamed: Outcome;
+}
+
+async function streamedOutcome(
+  adapter: ProducerAdapter,
+  bytes: Uint8Array,
+  options: {
+    displayName: string;
+    chunkSize?: number;
+    limits?: Partial<AdapterLimits>;
+    spoolRunEvents?: number;
+  },
+): Promise<Outcome> {
   try {
-    const run = await runStream(adapter, bytes, {
-      displayName,
-      chunkSize: options.chunkSize,
-      limits: options.limits,
-      spoolRunEvents: options.spoolRunEvents,
-    });
+    const run = await runStream(adapter, bytes, options);
     const { evidence } = run;
     const tables = Object.fromEntries(
       adapter.tables.map((t) => [
@@ -112,7 +150,7 @@ async function expectSameOutcomeWith(
         ),
       ]),
     );
-    streamed = {
+    return {
       evidence: {
         tables,
         limitations: evidence.limitations,
@@ -122,15 +160,6 @@ async function expectSameOutcomeWith(
       },
     };
   } catch (error) {
-    streamed = failure(error);
+    return failure(error);
   }
-  if ("error" in reference && "error" in streamed) {
-    expect(streamed.error.code).toBe(reference.error.code);
-    // Syntax (JSON) and wire (protobuf) errors are worded by each parser; everything else must
-    // match exactly.
-    if (!/invalid JSON|invalid protobuf/.test(reference.error.message))
-      expect(streamed.error.message).toBe(reference.error.message);
-    return;
-  }
-  expect(streamed).toEqual(reference);
 }

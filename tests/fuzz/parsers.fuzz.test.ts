@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { REPO } from "../helpers.ts";
 import { Trace } from "../adapters/reference-perfetto/perfetto-schema.ts";
 import { writeSimpleperf } from "../adapters/reference-simpleperf.ts";
+import { extracted } from "../adapters/adapter-harness.ts";
 
 const FULL = process.env.FLAMEOX_FUZZ === "full";
 const PER_PARSER = FULL ? 10_000 : 120;
@@ -253,7 +254,7 @@ async function runOne(
   try {
     // Whole-payload adapters (parsed JSON, no streaming path) are fuzzed through extract.
     if (!adapter.extractStream) {
-      adapter.extract({
+      await extracted(adapter, {
         bytes,
         displayName: "fuzz",
         limits: { ...DEFAULT_ADAPTER_LIMITS, maxEvents: 200_000 },

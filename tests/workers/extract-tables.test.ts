@@ -22,9 +22,6 @@ test("a streaming adapter's checkpoints reach the worker's", async () => {
     artifactKind: "sample_profile",
     mediaType: "application/json",
     detect: () => 0,
-    extract: () => {
-      throw new Error("streamed only");
-    },
     async extractStream(input) {
       for await (const _ of input.chunks);
       phase = "aggregating";

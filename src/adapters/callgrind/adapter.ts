@@ -6,12 +6,7 @@
  * their call counts and inclusive cost. Read line by line in either path; memory holds
  * the distinct functions and call arcs only, whatever the file's size.
  */
-import type {
-  ExtractInput,
-  ProducerAdapter,
-  StreamedEvidence,
-  StreamExtractInput,
-} from "../adapter.ts";
+import type { ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { LineSplitter, splitLines } from "../common/text-line-stream.ts";
 import { CALLGRIND_FORMAT, CallgrindReader } from "./callgrind-reader.ts";
@@ -25,13 +20,6 @@ export const callgrindAdapter: ProducerAdapter = {
   artifactKind: "sample_profile",
   mediaType: "text/x-callgrind",
   detect: detectCallgrind,
-  extract(input: ExtractInput): NormalizedEvidence {
-    const reader = new CallgrindReader(input.limits.maxEvents);
-    const lines = new LineSplitter(CALLGRIND_FORMAT, reader.onLine);
-    lines.push(input.bytes);
-    lines.finish();
-    return evidenceOf(reader);
-  },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const reader = new CallgrindReader(input.limits.maxEvents);
     await splitLines(input.chunks, new LineSplitter(CALLGRIND_FORMAT, reader.onLine));

@@ -6,14 +6,8 @@
  * Phases: X and B/E are slices; i/I/n, C, b/e, s/t/f, P and the other defined phases are
  * kept as events with a null duration; M only names processes and threads.
  */
-import type {
-  ExtractInput,
-  ProducerAdapter,
-  StreamedEvidence,
-  StreamExtractInput,
-} from "../adapter.ts";
-import { type NormalizedEvidence, TRACE_TABLES } from "../../domain/normalized-evidence.ts";
-import { tableOfBatches } from "../common/batch-table-buffer.ts";
+import type { ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
+import { TRACE_TABLES } from "../../domain/normalized-evidence.ts";
 import { writeStackChunks } from "../common/stack-chunks.ts";
 import { detectChromeTrace } from "./detect.ts";
 import { planTracePieces } from "./piece-plan.ts";
@@ -36,20 +30,6 @@ export const chromeTraceAdapter: ProducerAdapter = {
   mediaType: "application/json",
   detect: detectChromeTrace,
   pieceScan: { scanner: "chrome-trace", rowsWhileScanning: false },
-  extract(input: ExtractInput): NormalizedEvidence {
-    const pipeline = ChromeTracePipeline.openSync(input.limits);
-    try {
-      pipeline.push(input.bytes);
-      const scanned = pipeline.finish(SELF, input.displayName);
-      // Whole-payload callers get rows in input order; the stream gives them per track in time
-      // order.
-      const traceEvents = tableOfBatches(scanned.rows, "trace_events", "event_index");
-      const evidence = scanned.complete().evidence(true);
-      return { ...evidence, tables: { ...evidence.tables, trace_events: traceEvents } };
-    } finally {
-      pipeline.dispose();
-    }
-  },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const stackSpill = input.spill
       ? { space: input.spill, maxStacks: input.maxStacksInMemory }
@@ -98,7 +78,7 @@ export const chromeTraceAdapter: ProducerAdapter = {
       // Stacks first: the other tables are built whole, and need not be alive while stacks stream.
       const { tries, frames, clock, tracks } = result.stacks;
       await writeStackChunks(input.sink, tries, frames, clock, tracks);
-      const evidence = result.evidence(false);
+      const evidence = result.evidence();
       const { trace_events: _, stacks: __, ...tables } = evidence.tables;
       return { ...evidence, tables, streamed: ["trace_events", "stacks"] };
     } finally {

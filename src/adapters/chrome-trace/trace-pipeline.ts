@@ -2,8 +2,7 @@
  * Chrome trace import end to end, over the WASM JSON scanner: events are spooled while
  * the JSON is scanned (in bounded memory, spilling sorted runs, see trace-events/), then
  * merged per track, paired, nested and produced as `trace_events` batches, per track in
- * time order. Synchronous at its core so the adapter's whole-payload `extract` and its
- * streaming `extractStream` share every line.
+ * time order.
  */
 import type { AdapterLimits } from "../adapter.ts";
 import type { ColumnBatch } from "../../domain/column-batch.ts";
@@ -46,11 +45,8 @@ export interface ChromeTraceRows {
 
 export interface ChromeTraceResult {
   stacks: { tries: StackTrie[]; frames: FrameRegistry; clock: NsClock; tracks: TrackLookup };
-  /**
-   * The evidence besides trace_events; `stacks` stays empty when the caller writes the tries
-   * itself.
-   */
-  evidence(withStacks: boolean): NormalizedEvidence;
+  /** The evidence besides trace_events and stacks (the caller writes the tries itself). */
+  evidence(): NormalizedEvidence;
 }
 
 const scanOptions = (limits: AdapterLimits): JsonScanOptions => ({
@@ -107,14 +103,6 @@ export class ChromeTracePipeline {
       limits,
       spool,
       stackSpill,
-    );
-  }
-
-  static openSync(limits: AdapterLimits): ChromeTracePipeline {
-    return new ChromeTracePipeline(
-      JsonScanner.openSync(traceProgram(), scanOptions(limits)),
-      limits,
-      {},
     );
   }
 
@@ -233,16 +221,12 @@ export class ChromeTracePipeline {
         const { producer, version } = traceProducer(container, displayName);
         return {
           stacks: { tries: [wallStacks, cpuStacks], frames, clock, tracks: lookup },
-          evidence: (withStacks) => {
+          evidence: () => {
             const tables = emptyTables();
             frames.emit(tables.frames);
             rowWriter.emitTracks(tables.tracks);
             wall.emit(tables.frame_measurements, tables.call_edges, frames, lookup);
             cpu.emit(tables.frame_measurements, tables.call_edges, frames, lookup);
-            if (withStacks) {
-              wallStacks.emit(tables.stacks, frames, clock, lookup);
-              cpuStacks.emit(tables.stacks, frames, clock, lookup);
-            }
             return {
               adapter: adapter.name,
               adapterVersion: adapter.version,

@@ -1,7 +1,7 @@
-/** ColumnBatch → TableBuffer rows: for whole-payload `extract` paths built on streaming cores. */
+/** ColumnBatch → TableBuffer rows: for tables merged from batches scanned apart (OTLP pieces). */
 import type { ColumnBatch, ColumnVector } from "../../domain/column-batch.ts";
 import { EVIDENCE_SCHEMAS } from "../../domain/evidence-schema.ts";
-import { TableBuffer, type CellValue } from "../../domain/table-buffer.ts";
+import type { TableBuffer, CellValue } from "../../domain/table-buffer.ts";
 
 const utf8 = new TextDecoder();
 
@@ -44,7 +44,7 @@ export function listItems(
   return items;
 }
 
-function* batchRows(batch: ColumnBatch): Generator<Record<string, CellValue>> {
+export function* batchRows(batch: ColumnBatch): Generator<Record<string, CellValue>> {
   const names = EVIDENCE_SCHEMAS[batch.table].columns.map((c) => c.name);
   for (let i = 0; i < batch.length; i++) {
     const row: Record<string, CellValue> = {};
@@ -55,22 +55,4 @@ function* batchRows(batch: ColumnBatch): Generator<Record<string, CellValue>> {
 
 export function appendBatch(target: TableBuffer, batch: ColumnBatch): void {
   for (const row of batchRows(batch)) target.append(row);
-}
-
-/** The batches' rows as one table; with `orderBy` (an integer column), in that column's order. */
-export function tableOfBatches(
-  batches: Iterable<ColumnBatch>,
-  table: keyof typeof EVIDENCE_SCHEMAS,
-  orderBy?: string,
-): TableBuffer {
-  const buffer = new TableBuffer(EVIDENCE_SCHEMAS[table]);
-  if (orderBy === undefined) {
-    for (const batch of batches) appendBatch(buffer, batch);
-    return buffer;
-  }
-  const rows: Record<string, CellValue>[] = [];
-  for (const batch of batches) for (const row of batchRows(batch)) rows.push(row);
-  rows.sort((a, b) => Number(a[orderBy]) - Number(b[orderBy]));
-  for (const row of rows) buffer.append(row);
-  return buffer;
 }

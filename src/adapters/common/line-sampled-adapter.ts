@@ -8,7 +8,6 @@
  */
 import type {
   DetectInput,
-  ExtractInput,
   ProducerAdapter,
   StreamedEvidence,
   StreamExtractInput,
@@ -57,15 +56,6 @@ export function lineSampledAdapter<R extends SampledLineReader>(
     artifactKind: "sample_profile",
     mediaType: f.mediaType,
     detect: f.detect,
-    extract(input: ExtractInput): NormalizedEvidence {
-      const out = new SampledStacks();
-      const reader = f.reader(out, input.limits.maxEvents);
-      const lines = new LineSplitter(f.format, reader.onLine);
-      lines.push(input.bytes);
-      lines.finish();
-      reader.finish();
-      return { ...described(reader, out, lines), tables: out.emitAll() };
-    },
     async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
       const out = new SampledStacks({
         spill: input.spill,

@@ -14,7 +14,7 @@ import type {
   StreamExtractInput,
 } from "../adapter.ts";
 import { EVIDENCE_SCHEMAS } from "../../domain/evidence-schema.ts";
-import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
+import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { TableBuffer } from "../../domain/table-buffer.ts";
 import { collectChunks } from "../common/collect-chunks.ts";
 import { tableBufferToBatch } from "../common/table-buffer-batch.ts";
@@ -22,12 +22,7 @@ import type { Limitation } from "../../domain/evidence-status.ts";
 import { CoverageLineWriter } from "../coverage-lines/row-writer.ts";
 import { isSqliteHeader } from "../sqlite/untrusted-database.ts";
 import { LEGACY_BANNER, readLegacyJson } from "./legacy-json.ts";
-import {
-  type MeasuredFile,
-  sortMeasured,
-  writeMeasured,
-  writeMeasuredFile,
-} from "./measured-file.ts";
+import { type MeasuredFile, sortMeasured, writeMeasuredFile } from "./measured-file.ts";
 import { readCoverageSqlite } from "./sqlite-data.ts";
 
 const NAME = "coverage-py";
@@ -112,19 +107,11 @@ function evidenceOf(
   };
 }
 
-export function extractCoveragePy(input: ExtractInput): NormalizedEvidence {
-  const tables = emptyTables();
-  const out = new CoverageLineWriter(tables.coverage_lines, LABEL, input.limits.maxEvents);
-  const data = readData(input.bytes, input.limits);
-  writeMeasured(data.files, data.hasArcs, out);
-  return { ...evidenceOf(data, out), tables };
-}
-
 /** Rows per coverage_lines batch handed to the sink. */
 const BATCH_ROWS = 65536;
 
 /**
- * The same rows handed to the sink in batches: the file's bytes and its measured files
+ * Rows handed to the sink in batches: the file's bytes and its measured files
  * are held whole (SQLite reads from memory), the rows, many times their size, never are.
  */
 export async function extractCoveragePyStream(
@@ -151,6 +138,5 @@ export const coveragePyAdapter: ProducerAdapter = {
   mediaType: "application/vnd.sqlite3",
   tables: ["coverage_lines"],
   detect: detectCoveragePy,
-  extract: extractCoveragePy,
   extractStream: extractCoveragePyStream,
 };

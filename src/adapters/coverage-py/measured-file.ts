@@ -15,14 +15,6 @@ export interface MeasuredFile {
   arcs: [number, number][];
 }
 
-export function writeMeasured(
-  files: MeasuredFile[],
-  hasArcs: boolean,
-  out: CoverageLineWriter,
-): void {
-  for (const f of sortMeasured(files)) writeMeasuredFile(f, hasArcs, out);
-}
-
 /** Files in the order their rows are written: by path, then context. */
 export function sortMeasured(files: MeasuredFile[]): MeasuredFile[] {
   return files.sort((a, b) =>

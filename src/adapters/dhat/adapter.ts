@@ -8,7 +8,6 @@
  */
 import type {
   DetectInput,
-  ExtractInput,
   ProducerAdapter,
   StreamedEvidence,
   StreamExtractInput,
@@ -18,7 +17,7 @@ import { RecordSpool } from "../common/record-spool.ts";
 import { SampledStacks } from "../common/sampled-stacks.ts";
 import { DEFAULT_MAX_STACKS } from "../common/stack-trie.ts";
 import { dhatEvidence } from "./dhat-evidence.ts";
-import { scanDhat, scanDhatSync } from "./scan-dhat.ts";
+import { scanDhat } from "./scan-dhat.ts";
 
 const SELF = { name: "dhat", version: "1.0.0" };
 /**
@@ -42,11 +41,6 @@ export const dhatAdapter: ProducerAdapter = {
   artifactKind: "memory_profile",
   mediaType: "application/json",
   detect: detectDhat,
-  extract(input: ExtractInput): NormalizedEvidence {
-    const scan = scanDhatSync(input.bytes, input.limits, new RecordSpool(undefined));
-    const out = new SampledStacks();
-    return { ...dhatEvidence(scan, input.limits.maxEvents, out, SELF), tables: out.emitAll() };
-  },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const points = new RecordSpool(input.spill, input.recordBytesInMemory);
     const out = new SampledStacks({

@@ -75,17 +75,6 @@ export async function scanDhat(
   return reader.result();
 }
 
-/** The whole profile in memory, through the same scanner and reader. */
-export function scanDhatSync(
-  bytes: Uint8Array,
-  limits: AdapterLimits,
-  points: RecordSpool,
-): DhatScan {
-  const reader = new DhatBatchReader(limits.maxEvents, points);
-  JsonScanner.openSync(dhatProgram(), scanOptions(limits)).scanWhole(bytes, reader.onBatch);
-  return reader.result();
-}
-
 class DhatBatchReader {
   private frames: (string | null)[] = [];
   /** Entries of the `fs` array being read, and the point (record serial) they belong to. */

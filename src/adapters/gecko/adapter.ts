@@ -14,12 +14,10 @@
  */
 import type {
   DetectInput,
-  ExtractInput,
   ProducerAdapter,
   StreamExtractInput,
   StreamedEvidence,
 } from "../adapter.ts";
-import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import type { TableBuffer } from "../../domain/table-buffer.ts";
 import { tableBufferToBatch } from "../common/table-buffer-batch.ts";
 import { skipByteOrderMark } from "../wasm/byte-order-mark.ts";
@@ -62,36 +60,6 @@ export const geckoAdapter: ProducerAdapter = {
   artifactKind: "sample_profile",
   mediaType: "application/json",
   detect: detectGecko,
-  extract(input: ExtractInput): NormalizedEvidence {
-    const evidence = new GeckoEvidence({}, input.limits.maxEvents);
-    const doc = new GeckoDocument(
-      evidence,
-      null,
-      input.limits.maxNestingDepth,
-      SPILL_BLOCK,
-      input.limits.maxEvents,
-    );
-    try {
-      JsonScanner.openSync(geckoProgram(), scanOptions(input.limits.maxNestingDepth)).scanWhole(
-        input.bytes,
-        doc.records.onBatch,
-      );
-      const facts = doc.finish();
-      const tables = evidence.out.emitAll();
-      tables.trace_events = evidence.events;
-      tables.tracks = evidence.tracks;
-      return {
-        adapter: SELF.name,
-        adapterVersion: SELF.version,
-        producer: facts.product,
-        producerVersion: null,
-        tables,
-        ...evidence.limitationsAndSummary(facts, doc.counts),
-      };
-    } finally {
-      doc.dispose();
-    }
-  },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const pending: TableBuffer[] = [];
     const evidence = new GeckoEvidence(

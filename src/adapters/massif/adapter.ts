@@ -6,7 +6,6 @@
  */
 import type {
   DetectInput,
-  ExtractInput,
   ProducerAdapter,
   StreamedEvidence,
   StreamExtractInput,
@@ -34,13 +33,6 @@ export const massifAdapter: ProducerAdapter = {
   artifactKind: "memory_profile",
   mediaType: "text/x-valgrind-massif",
   detect: detectMassif,
-  extract(input: ExtractInput): NormalizedEvidence {
-    const reader = new MassifReader(input.limits.maxEvents);
-    const lines = new LineSplitter(MASSIF_FORMAT, reader.onLine);
-    lines.push(input.bytes);
-    lines.finish();
-    return evidenceOf(reader);
-  },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const reader = new MassifReader(input.limits.maxEvents);
     await splitLines(input.chunks, new LineSplitter(MASSIF_FORMAT, reader.onLine));

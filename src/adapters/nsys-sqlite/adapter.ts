@@ -33,10 +33,9 @@ import type {
 } from "../adapter.ts";
 import type { ColumnBatch } from "../../domain/column-batch.ts";
 import { FlameoxError, storageFailure } from "../../domain/errors.ts";
-import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
+import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
 import type { TableBuffer } from "../../domain/table-buffer.ts";
-import { tableOfBatches } from "../common/batch-table-buffer.ts";
 import {
   isSqliteHeader,
   openUntrustedSqlite,
@@ -165,20 +164,6 @@ function tune(db: Database): void {
   db.run("PRAGMA temp_store = FILE");
 }
 
-export function extractNsysSqlite(input: ExtractInput): NormalizedEvidence {
-  const { db, schema } = openUntrustedSqlite(input.bytes, LABEL);
-  try {
-    tune(db);
-    const read = new NsysExportRead(db, schema, input.limits);
-    const tables = emptyTables();
-    tables.trace_events = tableOfBatches(read.batches(), "trace_events");
-    tables.tracks = read.tracks();
-    return { ...read.evidence(), tables };
-  } finally {
-    db.close();
-  }
-}
-
 /**
  * The payload copied into a spill file SQLite can open, or null where spills are not files
  * (then the caller collects the chunks).
@@ -226,6 +211,5 @@ export const nsysSqliteAdapter: ProducerAdapter = {
   mediaType: "application/vnd.sqlite3",
   tables: ["trace_events", "tracks"],
   detect: detectNsysSqlite,
-  extract: extractNsysSqlite,
   extractStream: extractNsysSqliteStream,
 };

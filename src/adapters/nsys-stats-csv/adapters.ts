@@ -10,7 +10,6 @@
  */
 import type {
   DetectInput,
-  ExtractInput,
   ProducerAdapter,
   StreamExtractInput,
   StreamedEvidence,
@@ -18,10 +17,9 @@ import type {
 import type { Limitation } from "../../domain/evidence-status.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { MeasurementWriter } from "../benchmarks/measurement-writer.ts";
-import { tableOfBatches } from "../common/batch-table-buffer.ts";
 import { parseFailed } from "../json-guard.ts";
 import { eventBatches, trackRows } from "../nsys-sqlite/event-batches.ts";
-import { eachRecord, eachStreamedRecord } from "./csv-records.ts";
+import { eachStreamedRecord } from "./csv-records.ts";
 import { GpuTraceReader, type GpuTraceRead } from "./gpu-trace.ts";
 import {
   findReportHeader,
@@ -129,18 +127,6 @@ export const nsysStatsTraceAdapter: ProducerAdapter = {
   mediaType: "text/csv",
   tables: ["trace_events", "tracks"],
   detect: detectKind("trace"),
-  extract(input: ExtractInput): NormalizedEvidence {
-    const { header, line } = headerOf(input.bytes, input.displayName, "trace", TRACE_LABEL);
-    const reader = new GpuTraceReader(header as TraceHeader, TRACE_LABEL, input.limits.maxEvents);
-    eachRecord(input.bytes, line, TRACE_LABEL, (cells, at) => reader.accept(cells, at));
-    const tables = emptyTables();
-    tables.trace_events = tableOfBatches(
-      eventBatches(reader.read, input.limits.maxArgsBytes),
-      "trace_events",
-    );
-    tables.tracks = trackRows(reader.read);
-    return { ...describeTrace(reader.read), tables };
-  },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const { head, all } = await peek(input.chunks);
     const { header, line } = headerOf(head, input.displayName, "trace", TRACE_LABEL);
@@ -204,18 +190,6 @@ export const nsysStatsSummaryAdapter: ProducerAdapter = {
   mediaType: "text/csv",
   tables: ["measurements"],
   detect: detectKind("summary"),
-  extract(input: ExtractInput): NormalizedEvidence {
-    const { header, line } = headerOf(input.bytes, input.displayName, "summary", SUMMARY_LABEL);
-    const tables = emptyTables();
-    const writer = new MeasurementWriter(
-      tables.measurements,
-      SUMMARY_LABEL,
-      input.limits.maxEvents,
-    );
-    const reader = new SummaryReader(header as SummaryHeader, SUMMARY_LABEL, writer);
-    eachRecord(input.bytes, line, SUMMARY_LABEL, (cells, at) => reader.accept(cells, at));
-    return { ...summaryEvidence(header as SummaryHeader, reader, writer), tables };
-  },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const { head, all } = await peek(input.chunks);
     const { header, line } = headerOf(head, input.displayName, "summary", SUMMARY_LABEL);

@@ -1,16 +1,14 @@
 /**
  * CSV records of one report, through csv-parse (RFC 4180: quoted fields hold commas, so a
  * C++ template name such as "void k<int, 4>(float *, int)" stays one cell). Records are
- * handed on one at a time and never collected: the whole-payload entry point uses the
- * parser's `on_record` hook to drop each after reading it, the streaming one feeds the
- * parser chunk by chunk with backpressure. A record longer than MAX_RECORD_CHARS, or one
+ * handed on one at a time and never collected: the parser is fed chunk by chunk with
+ * backpressure. A record longer than MAX_RECORD_CHARS, or one
  * with another number of cells than the header, is a parse failure naming its line.
  */
 import type * as Stream from "node:stream";
 // csv-parse is loaded at the first CSV report (require), not by every process that loads the
 // adapters.
 import type * as CsvParse from "csv-parse";
-import type * as CsvParseSync from "csv-parse/sync";
 import { parseFailed } from "../json-guard.ts";
 
 /** A kernel's demangled name can be long, but not this long. */
@@ -53,32 +51,8 @@ function afterHeader(onRecord: RecordHandler): RecordHandler {
   };
 }
 
-/** Every record after the header (at `headerLine`), in order, from a payload held whole. */
-export function eachRecord(
-  bytes: Uint8Array,
-  headerLine: number,
-  label: string,
-  onRecord: RecordHandler,
-): void {
-  const handle = afterHeader(onRecord);
-  try {
-    (require("csv-parse/sync") as typeof CsvParseSync).parse(
-      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      {
-        ...options(headerLine),
-        on_record: (record: string[], context) => {
-          handle(record, context.lines);
-          return null;
-        },
-      },
-    );
-  } catch (error) {
-    throw failure(label, error);
-  }
-}
-
 /**
- * The same records from a payload that arrives in chunks; the parser's backpressure paces the
+ * Every record after the header (at `headerLine`), in order, from a payload that arrives in chunks; the parser's backpressure paces the
  * reading.
  */
 export async function eachStreamedRecord(

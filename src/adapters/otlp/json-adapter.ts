@@ -4,16 +4,13 @@
  */
 import type {
   DetectInput,
-  ExtractInput,
   ProducerAdapter,
   StreamedEvidence,
   StreamExtractInput,
 } from "../adapter.ts";
-import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
-import { otlpEvidence } from "./otlp-evidence.ts";
+import { OTEL_TABLES, otlpEvidence } from "./otlp-evidence.ts";
 import { OtlpRows } from "./otlp-rows.ts";
-import { scanOtlpJson, scanOtlpJsonSync } from "./scan-json.ts";
-import { OTEL_TABLES, collectRows } from "./collect-rows.ts";
+import { scanOtlpJson } from "./scan-json.ts";
 
 const SELF = { name: "otlp-json", version: "1.0.0" };
 
@@ -34,12 +31,6 @@ export const otlpJsonAdapter: ProducerAdapter = {
   artifactKind: "otlp_trace",
   mediaType: "application/json",
   detect: detectOtlpJson,
-  extract(input: ExtractInput): NormalizedEvidence {
-    // The same scanner and reader as extractStream; rows are collected whole instead of streamed.
-    return collectRows(input.limits.maxEvents, SELF, (rows) =>
-      scanOtlpJsonSync(input.bytes, input.limits, rows),
-    );
-  },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const rows = new OtlpRows(input.sink, input.limits.maxEvents);
     await scanOtlpJson(input.chunks, input.limits, rows);

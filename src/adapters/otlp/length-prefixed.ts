@@ -27,21 +27,6 @@ function truncated(at: number): Error {
   return parseFailed(OTLP_PROTO_FORMAT, `a length-prefixed request is cut off at byte ${at}`);
 }
 
-/** The bodies of a whole length-prefixed payload, concatenated. */
-export function unframeWhole(bytes: Uint8Array): Uint8Array {
-  const parts: Uint8Array[] = [];
-  let at = 0;
-  while (at < bytes.length) {
-    if (at + PREFIX_BYTES > bytes.length) throw truncated(bytes.length);
-    const length = new DataView(bytes.buffer, bytes.byteOffset + at, PREFIX_BYTES).getUint32(0);
-    at += PREFIX_BYTES;
-    if (at + length > bytes.length) throw truncated(bytes.length);
-    parts.push(bytes.subarray(at, at + length));
-    at += length;
-  }
-  return Buffer.concat(parts);
-}
-
 /** `chunks` as they are, or without the length prefixes when the payload starts with one. */
 export async function* requestBytes(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   const iterator = chunks[Symbol.asyncIterator]();

@@ -132,15 +132,6 @@ export class OtlpRows {
     return this.spans.rowCount >= BATCH_ROWS;
   }
 
-  /** Every row, for the whole-payload path (nothing was flushed). */
-  collected(): {
-    otel_spans: TableBuffer;
-    otel_span_events: TableBuffer;
-    otel_span_links: TableBuffer;
-  } {
-    return { otel_spans: this.spans, otel_span_events: this.events, otel_span_links: this.links };
-  }
-
   /** Hands pending rows to the sink; at the end every streamed table gets at least one batch. */
   async flush(final: boolean): Promise<void> {
     for (const name of ["spans", "events", "links"] as const) {

@@ -5,23 +5,19 @@
  */
 import type {
   DetectInput,
-  ExtractInput,
   ProducerAdapter,
   StreamedEvidence,
   StreamExtractInput,
 } from "../adapter.ts";
-import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
-import { appendBatch } from "../common/batch-table-buffer.ts";
 import { fieldsWithin, sniffFirstMessage } from "../wasm/proto-sniff.ts";
-import { OTEL_TABLES } from "./collect-rows.ts";
-import { isLengthPrefixed, requestBytes, unframeWhole } from "./length-prefixed.ts";
-import { otlpEvidence } from "./otlp-evidence.ts";
+import { isLengthPrefixed, requestBytes } from "./length-prefixed.ts";
+import { OTEL_TABLES, otlpEvidence } from "./otlp-evidence.ts";
 import { OtlpRows } from "./otlp-rows.ts";
 import { runPieces } from "../common/piece-runner.ts";
 import { planOtlpPieces } from "./piece-plan.ts";
 import { takeOtlpPiece } from "./piece-merge.ts";
 import { type OtlpPieceResult, scanOtlpPiece } from "./piece-scan.ts";
-import { scanOtlpProto, scanOtlpProtoSync } from "./scan-proto.ts";
+import { scanOtlpProto } from "./scan-proto.ts";
 
 /**
  * Bytes per piece when a request is scanned in pieces. A piece holds all its rows until it
@@ -52,27 +48,6 @@ export const otlpProtoAdapter: ProducerAdapter = {
   mediaType: "application/x-protobuf",
   detect: detectOtlpProto,
   pieceScan: { scanner: "otlp-protobuf", rowsWhileScanning: true },
-  extract(input: ExtractInput): NormalizedEvidence {
-    const bytes = isLengthPrefixed(input.bytes.subarray(0, 5))
-      ? unframeWhole(input.bytes)
-      : input.bytes;
-    // The same scanner and reader as extractStream; the span, event and link batches are kept
-    // whole.
-    const rows = new OtlpRows(
-      { writeBatch: () => Promise.reject(new Error("the whole-payload path never flushes")) },
-      input.limits.maxEvents,
-    );
-    const batches = scanOtlpProtoSync(
-      bytes,
-      input.limits.maxNestingDepth,
-      rows,
-      input.limits.maxEvents,
-    );
-    const { tables: partial, streamed: _, ...rest } = otlpEvidence(rows, SELF);
-    const tables = { ...emptyTables(), ...partial };
-    for (const batch of batches) appendBatch(tables[batch.table], batch);
-    return { ...rest, tables };
-  },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     // Spans, events and links go to the sink from scanOtlpProto's own columns; `rows` keeps
     // resources, scopes and counts.

@@ -140,13 +140,6 @@ export async function scanOtlpJson(
   reader.finish();
 }
 
-/** The whole payload in memory, through the same scanner and reader; every row stays in `rows`. */
-export function scanOtlpJsonSync(bytes: Uint8Array, limits: AdapterLimits, rows: OtlpRows): void {
-  const reader = otlpJsonReader(rows);
-  JsonScanner.openSync(otlpProgram(), scanOptions(limits)).scanWhole(bytes, reader.onBatch);
-  reader.finish();
-}
-
 function otlpJsonReader(rows: OtlpRows): {
   onBatch: (b: JsonBatch) => void;
   takeFlushDue(): boolean;

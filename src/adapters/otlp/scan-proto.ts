@@ -9,7 +9,6 @@
  * tests' reference decoder (protobufjs) row for row.
  */
 import type { EvidenceSink } from "../adapter.ts";
-import type { ColumnBatch } from "../../domain/column-batch.ts";
 import type { ProtoBatch } from "../wasm/proto-batch.ts";
 import { ProtoScanner } from "../wasm/proto-scanner.ts";
 import type { OtlpRows } from "./otlp-rows.ts";
@@ -33,23 +32,6 @@ export async function scanOtlpProto(
   }
   scanner.finish(onBatch);
   await out.flush(sink, true);
-}
-
-/**
- * The whole request bytes, through the same scanner and reader; returns the span, event and link
- * rows.
- */
-export function scanOtlpProtoSync(
-  bytes: Uint8Array,
-  maxDepth: number,
-  rows: OtlpRows,
-  maxSpans: number,
-): ColumnBatch[] {
-  const scanner = ProtoScanner.openSync(otlpProgram(), { format: OTLP_PROTO_FORMAT, maxDepth });
-  const { out, onBatch } = otlpProtoReader(rows, maxSpans);
-  scanner.push(bytes, onBatch);
-  scanner.finish(onBatch);
-  return out.takeAll();
 }
 
 export function otlpProtoReader(

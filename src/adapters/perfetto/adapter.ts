@@ -5,14 +5,11 @@
  */
 import type {
   DetectInput,
-  ExtractInput,
   ProducerAdapter,
   StreamedEvidence,
   StreamExtractInput,
 } from "../adapter.ts";
-import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { TRACE_TABLES } from "../../domain/normalized-evidence.ts";
-import { tableOfBatches } from "../common/batch-table-buffer.ts";
 import { fieldsWithin, sniffFirstMessage, topLevelFields } from "../wasm/proto-sniff.ts";
 import { writeStackChunks } from "../common/stack-chunks.ts";
 import { PerfettoPipeline } from "./perfetto-pipeline.ts";
@@ -72,22 +69,6 @@ export const perfettoAdapter: ProducerAdapter = {
   artifactKind: "execution_trace",
   mediaType: "application/vnd.perfetto.trace",
   detect: detectPerfetto,
-  extract(input: ExtractInput): NormalizedEvidence {
-    const pipeline = PerfettoPipeline.openSync(input.limits);
-    try {
-      pipeline.push(input.bytes);
-      const result = pipeline.finish(SELF);
-      const traceEvents = tableOfBatches(result.rows, "trace_events");
-      const evidence = result.evidence(true);
-      return {
-        ...evidence,
-        tables: { ...evidence.tables, trace_events: traceEvents },
-        summary: { ...evidence.summary, trace_event_rows: result.rowCounts.rows },
-      };
-    } finally {
-      pipeline.dispose();
-    }
-  },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const stackSpill = input.spill
       ? { space: input.spill, maxStacks: input.maxStacksInMemory }
@@ -107,7 +88,7 @@ export const perfettoAdapter: ProducerAdapter = {
       for (const batch of result.rows) await input.sink.writeBatch(batch);
       const { tries, frames, clock, tracks } = result.stacks;
       await writeStackChunks(input.sink, tries, frames, clock, tracks);
-      const evidence = result.evidence(false);
+      const evidence = result.evidence();
       const { trace_events: _, stacks: __, ...tables } = evidence.tables;
       return {
         ...evidence,

@@ -2,8 +2,7 @@
  * Perfetto import end to end, over the WASM protobuf scanner: packets are read as bytes
  * arrive and track events are spooled (bounded memory, see trace-events/); at the end the
  * spool is merged per track, slices are paired and nested (the chrome-trace rules) and
- * rows are produced in batches. Synchronous at its core so the adapter's whole-payload
- * `extract` and its streaming `extractStream` share every line.
+ * rows are produced in batches.
  */
 import type { ColumnBatch } from "../../domain/column-batch.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
@@ -35,11 +34,9 @@ export interface PerfettoResult {
   stacks: { tries: StackTrie[]; frames: FrameRegistry; clock: NsClock; tracks: TrackLookup };
   /**
    * The rest of the evidence, complete once `rows` has been consumed; `stacks` stays empty
-   * when the caller wrote the tries itself (`withStacks` false).
+   * (the caller writes the tries itself).
    */
-  evidence(
-    withStacks: boolean,
-  ): Omit<NormalizedEvidence, "tables"> & { tables: NormalizedEvidence["tables"] };
+  evidence(): Omit<NormalizedEvidence, "tables"> & { tables: NormalizedEvidence["tables"] };
 }
 
 export class PerfettoPipeline {
@@ -73,17 +70,6 @@ export class PerfettoPipeline {
       limits,
       spool,
       stackSpill,
-    );
-  }
-
-  static openSync(limits: AdapterLimits): PerfettoPipeline {
-    return new PerfettoPipeline(
-      ProtoScanner.openSync(perfettoProgram(), {
-        format: PERFETTO_FORMAT,
-        maxDepth: limits.maxNestingDepth,
-      }),
-      limits,
-      {},
     );
   }
 
@@ -140,7 +126,7 @@ export class PerfettoPipeline {
       },
       rows: spooledRows(imp.spool, imp.trackEndNs, slicing, rowWriter),
       rowCounts: rowWriter,
-      evidence: (withStacks) => {
+      evidence: () => {
         const tables = emptyTables();
         const info = imp.tracks.allInfo();
         const lookup = (t: number) => info[t]!;
@@ -151,12 +137,6 @@ export class PerfettoPipeline {
         imp.samples.measures.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);
         for (const m of imp.heap.metrics)
           m.measures.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);
-        if (withStacks) {
-          wallStacks.emit(tables.stacks, imp.frames, clock, lookup);
-          cpuStacks.emit(tables.stacks, imp.frames, clock, lookup);
-          imp.samples.stacks.emit(tables.stacks, imp.frames, clock, lookup);
-          for (const m of imp.heap.metrics) m.stacks.emit(tables.stacks, imp.frames, clock, lookup);
-        }
         const slices = nester.slices;
         return {
           adapter: adapter.name,

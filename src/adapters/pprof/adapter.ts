@@ -6,15 +6,13 @@
  */
 import type {
   DetectInput,
-  ExtractInput,
   ProducerAdapter,
   StreamedEvidence,
   StreamExtractInput,
 } from "../adapter.ts";
-import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { fieldsWithin, sniffFirstMessage, topLevelFields } from "../wasm/proto-sniff.ts";
 import { pprofEvidence } from "./normalize-pprof.ts";
-import { scanPprof, scanPprofSync } from "./scan-pprof.ts";
+import { scanPprof } from "./scan-pprof.ts";
 
 const SELF = { name: "pprof", version: "1.2.0" };
 /** Profile's top-level fields and their wire types (13, comment, may be packed). */
@@ -58,13 +56,6 @@ export const pprofAdapter: ProducerAdapter = {
   artifactKind: "sample_profile",
   mediaType: "application/vnd.google.protobuf",
   detect: detectPprof,
-  extract(input: ExtractInput): NormalizedEvidence {
-    return pprofEvidence(
-      scanPprofSync(input.bytes, input.limits.maxNestingDepth, input.limits.maxEvents),
-      input.limits.maxEvents,
-      SELF,
-    );
-  },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const parsed = await scanPprof(
       input.chunks,

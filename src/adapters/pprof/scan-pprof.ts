@@ -72,15 +72,6 @@ export async function scanPprof(
   return reader.result();
 }
 
-/** The whole profile in memory, through the same scanner and reader. */
-export function scanPprofSync(bytes: Uint8Array, maxDepth: number, maxSamples: number): PprofInput {
-  const scanner = ProtoScanner.openSync(pprofProgram(), { format: PPROF_FORMAT, maxDepth });
-  const reader = pprofReader(maxSamples);
-  scanner.push(bytes, reader.onBatch);
-  scanner.finish(reader.onBatch);
-  return reader.result();
-}
-
 function pprofReader(maxSamples: number): {
   onBatch: (b: ProtoBatch) => void;
   result(): PprofInput;

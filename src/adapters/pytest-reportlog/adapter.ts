@@ -9,7 +9,6 @@
  */
 import type {
   DetectInput,
-  ExtractInput,
   ProducerAdapter,
   StreamedEvidence,
   StreamExtractInput,
@@ -17,7 +16,7 @@ import type {
 import { EVIDENCE_SCHEMAS } from "../../domain/evidence-schema.ts";
 import { TableBuffer } from "../../domain/table-buffer.ts";
 import { tableBufferToBatch } from "../common/table-buffer-batch.ts";
-import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
+import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
 import {
   assertNestingWithin,
@@ -55,24 +54,8 @@ interface Line {
   last: boolean;
 }
 
-function* lines(bytes: Uint8Array): Generator<Line> {
-  let start = 0;
-  let number = 0;
-  while (start < bytes.length) {
-    const end = bytes.indexOf(NEWLINE, start);
-    const stop = end === -1 ? bytes.length : end;
-    number += 1;
-    yield {
-      number,
-      bytes: bytes.subarray(start, stop),
-      last: end === -1 || end === bytes.length - 1,
-    };
-    start = stop + 1;
-  }
-}
-
 /**
- * The same lines from chunks of any size: a line that ends a chunk waits to learn whether more
+ * The lines from chunks of any size: a line that ends a chunk waits to learn whether more
  * follows.
  */
 async function* streamedLines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Line> {
@@ -223,22 +206,9 @@ class ReportlogReader {
   }
 }
 
-export function extractPytestReportlog(input: ExtractInput): NormalizedEvidence {
-  const tables = emptyTables();
-  const reader = new ReportlogReader(
-    new TestResultWriter(tables.test_results, LABEL, input.limits.maxEvents),
-    input.limits.maxNestingDepth,
-  );
-  for (const line of lines(input.bytes)) {
-    reader.line(line);
-    if (reader.stopped) break;
-  }
-  return { ...reader.evidence(), tables };
-}
-
 /**
- * The same records chunk by chunk, the rows handed to the sink in batches: memory does not grow
- * with the file.
+ * Records chunk by chunk, the rows handed to the sink in batches: memory does not grow with
+ * the file.
  */
 export async function extractPytestReportlogStream(
   input: StreamExtractInput,
@@ -397,6 +367,5 @@ export const pytestReportlogAdapter: ProducerAdapter = {
   mediaType: "application/jsonl",
   tables: ["test_results"],
   detect: detectPytestReportlog,
-  extract: extractPytestReportlog,
   extractStream: extractPytestReportlogStream,
 };

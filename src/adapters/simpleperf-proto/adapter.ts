@@ -8,7 +8,6 @@
  */
 import type {
   DetectInput,
-  ExtractInput,
   ProducerAdapter,
   StreamedEvidence,
   StreamExtractInput,
@@ -68,15 +67,6 @@ export const simpleperfProtoAdapter: ProducerAdapter = {
   artifactKind: "sample_profile",
   mediaType: "application/x-simpleperf-report-sample",
   detect: detectSimpleperfProto,
-  extract(input: ExtractInput): NormalizedEvidence {
-    const reader = new SimpleperfReader(input.limits.maxEvents, new RecordSpool(undefined));
-    const framer = new RecordFramer(reader.onRecord);
-    framer.push(input.bytes);
-    framer.finish();
-    const out = new SampledStacks();
-    reader.finish(out);
-    return { ...described(reader, framer, out), tables: out.emitAll() };
-  },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const spool = new RecordSpool(input.spill, input.recordBytesInMemory);
     const reader = new SimpleperfReader(input.limits.maxEvents, spool);

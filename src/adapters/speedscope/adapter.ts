@@ -12,7 +12,6 @@
 import type {
   DetectInput,
   EvidenceSink,
-  ExtractInput,
   ProducerAdapter,
   SpillSpace,
   StreamedEvidence,
@@ -22,12 +21,7 @@ import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-ev
 import { RecordSpool } from "../common/record-spool.ts";
 import { SampledStacks } from "../common/sampled-stacks.ts";
 import { tableBufferToBatch } from "../common/table-buffer-batch.ts";
-import {
-  scanSpeedscope,
-  scanSpeedscopeSync,
-  type SpeedscopeScan,
-  type SpeedscopeSpools,
-} from "./scan-speedscope.ts";
+import { scanSpeedscope, type SpeedscopeScan, type SpeedscopeSpools } from "./scan-speedscope.ts";
 import { checkSpeedscope } from "./speedscope-checks.ts";
 import { type SliceRows, speedscopeEvidence } from "./speedscope-evidence.ts";
 import { cursorsOf } from "./speedscope-records.ts";
@@ -84,20 +78,6 @@ export const speedscopeAdapter: ProducerAdapter = {
   artifactKind: "sample_profile",
   mediaType: "application/json",
   detect: detectSpeedscope,
-  extract(input: ExtractInput): NormalizedEvidence {
-    const spools = spoolsOf(undefined);
-    const scan = scanSpeedscopeSync(input.bytes, input.limits, spools);
-    const out = new SampledStacks();
-    const { trace_events, tracks } = emptyTables();
-    const rows: SliceRows = { events: trace_events, tracks, flushAt: Number.POSITIVE_INFINITY };
-    const run = measured(scan, input.limits.maxEvents, out, rows);
-    let step = run.next();
-    while (!step.done) step = run.next();
-    const tables = out.emitAll();
-    tables.trace_events = rows.events;
-    tables.tracks = rows.tracks;
-    return { ...step.value, tables };
-  },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const spools = spoolsOf(input.spill, input.recordBytesInMemory);
     const out = new SampledStacks({

@@ -140,17 +140,6 @@ export async function scanSpeedscope(
   return reader.result();
 }
 
-/** The whole file in memory, through the same scanner and reader. */
-export function scanSpeedscopeSync(
-  bytes: Uint8Array,
-  limits: AdapterLimits,
-  spools: SpeedscopeSpools,
-): SpeedscopeScan {
-  const reader = new SpeedscopeBatchReader(limits.maxEvents, spools);
-  JsonScanner.openSync(speedscopeProgram(), scanOptions(limits)).scanWhole(bytes, reader.onBatch);
-  return reader.result();
-}
-
 class SpeedscopeBatchReader {
   /** Frame indexes of the sample being read, and its record serial. */
   private stack: number[] = [];

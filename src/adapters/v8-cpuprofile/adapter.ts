@@ -3,12 +3,7 @@
  * `bun --cpu-prof` and Chrome DevTools (including the legacy `head` tree form), as
  * `cpu_time` measurements, call edges and stacks.
  */
-import type {
-  ExtractInput,
-  ProducerAdapter,
-  StreamedEvidence,
-  StreamExtractInput,
-} from "../adapter.ts";
+import type { ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
 import {
   emptyTables,
@@ -25,7 +20,7 @@ import {
   type SampledProfileStats,
 } from "../v8-sample-tree/normalize-sampled-profile.ts";
 import { detectCpuProfile } from "./detect.ts";
-import { type ParsedCpuProfile, scanCpuProfile, scanCpuProfileSync } from "./scan-profile.ts";
+import { type ParsedCpuProfile, scanCpuProfile } from "./scan-profile.ts";
 
 const NAME = "v8-cpuprofile";
 const VERSION = "1.0.0";
@@ -37,9 +32,6 @@ export const v8CpuProfileAdapter: ProducerAdapter = {
   artifactKind: "sample_profile",
   mediaType: "application/json",
   detect: detectCpuProfile,
-  extract(input: ExtractInput): NormalizedEvidence {
-    return cpuProfileEvidence(scanCpuProfileSync(input.bytes, input.limits));
-  },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     // The profile's tables are per distinct frame and stack, small enough to build whole.
     return {

@@ -75,13 +75,6 @@ export async function scanCpuProfile(
   return reader.result();
 }
 
-/** The whole profile in memory, through the same scanner and reader. */
-export function scanCpuProfileSync(bytes: Uint8Array, limits: AdapterLimits): ParsedCpuProfile {
-  const reader = profileReader(limits);
-  JsonScanner.openSync(profileProgram(), scanOptions(limits)).scanWhole(bytes, reader.onBatch);
-  return reader.result();
-}
-
 function profileReader(limits: AdapterLimits): {
   onBatch: (b: JsonBatch) => void;
   result(): ParsedCpuProfile;

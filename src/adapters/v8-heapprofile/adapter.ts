@@ -3,16 +3,10 @@
  * DevTools' sampling heap profiler, as `inuse_space` (bytes) frame measurements, call
  * edges and stacks over the same V8 frame identities as CPU profiles.
  */
-import type {
-  ExtractInput,
-  ProducerAdapter,
-  StreamedEvidence,
-  StreamExtractInput,
-} from "../adapter.ts";
+import type { ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
 import type { DetectInput } from "../adapter.ts";
-import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { heapEvidence } from "./normalize-heap.ts";
-import { scanHeapProfile, scanHeapProfileSync } from "./scan-heap.ts";
+import { scanHeapProfile } from "./scan-heap.ts";
 
 const NAME = "v8-heapprofile";
 const VERSION = "1.0.0";
@@ -34,9 +28,6 @@ export const v8HeapProfileAdapter: ProducerAdapter = {
   artifactKind: "memory_profile",
   mediaType: "application/json",
   detect: detectHeapProfile,
-  extract(input: ExtractInput): NormalizedEvidence {
-    return heapEvidence(scanHeapProfileSync(input.bytes, input.limits), input.limits, SELF);
-  },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     return {
       ...heapEvidence(await scanHeapProfile(input.chunks, input.limits), input.limits, SELF),

@@ -77,13 +77,6 @@ export async function scanHeapProfile(
   return reader.result();
 }
 
-/** The whole profile in memory, through the same scanner and reader. */
-export function scanHeapProfileSync(bytes: Uint8Array, limits: AdapterLimits): HeapProfileInput {
-  const reader = heapReader(limits);
-  JsonScanner.openSync(heapProgram(), scanOptions(limits)).scanWhole(bytes, reader.onBatch);
-  return reader.result();
-}
-
 function heapReader(limits: AdapterLimits): {
   onBatch: (b: JsonBatch) => void;
   result(): HeapProfileInput;

@@ -5,7 +5,8 @@
  * the equivalence tests run both and require the same tables, limitations and errors,
  * so a rule changed in one place and not the other fails them.
  */
-import type { ExtractInput, ProducerAdapter } from "../../../src/adapters/adapter.ts";
+import type { ExtractInput } from "../../../src/adapters/adapter.ts";
+import { described, type ReferenceAdapter } from "../adapter-harness.ts";
 import { chromeTraceAdapter } from "../../../src/adapters/chrome-trace/adapter.ts";
 import { EmbeddedProfiles } from "../../../src/adapters/chrome-trace/embedded-profiles.ts";
 import { traceLimitations } from "../../../src/adapters/chrome-trace/trace-limitations.ts";
@@ -29,9 +30,9 @@ import { writeTraceEventRows } from "./trace-event-rows.ts";
 const NAME = chromeTraceAdapter.name;
 const VERSION = chromeTraceAdapter.version;
 
-/** The production adapter with the reference `extract`: `extractStream` stays production's. */
-export const chromeTraceReference: ProducerAdapter = {
-  ...chromeTraceAdapter,
+/** The production adapter's description with the reference `extract`. */
+export const chromeTraceReference: ReferenceAdapter = {
+  ...described(chromeTraceAdapter),
   extract(input: ExtractInput): NormalizedEvidence {
     const parsed = parseTrace(input.bytes, input.limits);
     const frames = new FrameRegistry();

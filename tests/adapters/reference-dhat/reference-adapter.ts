@@ -5,7 +5,8 @@
  * points compactly (src/adapters/dhat/); the equivalence tests run both and require the
  * same tables, summary, limitations and error codes.
  */
-import type { ExtractInput, ProducerAdapter } from "../../../src/adapters/adapter.ts";
+import type { ExtractInput } from "../../../src/adapters/adapter.ts";
+import { described, type ReferenceAdapter } from "../adapter-harness.ts";
 import type { Limitation } from "../../../src/domain/evidence-status.ts";
 import type { NormalizedEvidence } from "../../../src/domain/normalized-evidence.ts";
 import { SampledStacks } from "../../../src/adapters/common/sampled-stacks.ts";
@@ -18,9 +19,9 @@ const SELF = { name: dhatAdapter.name, version: dhatAdapter.version };
 const HEAP_MODES = new Set(["heap", "rust-heap"]);
 const VALGRIND_ALLOCATOR = /\(in [^)]*\/vgpreload_[^)/]*\.so\)$/;
 
-/** The production adapter with the reference `extract`: `extractStream` stays production's. */
-export const dhatReference: ProducerAdapter = {
-  ...dhatAdapter,
+/** The production adapter's description with the reference `extract`. */
+export const dhatReference: ReferenceAdapter = {
+  ...described(dhatAdapter),
   extract(input: ExtractInput): NormalizedEvidence {
     const { value } = parseJsonPayload(input.bytes, input.limits.maxNestingDepth, DHAT_FORMAT);
     const file = readDhatFile(value);

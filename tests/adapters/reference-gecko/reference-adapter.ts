@@ -5,7 +5,8 @@
  * (src/adapters/gecko/adapter.ts); the equivalence tests run both and require the same
  * tables, limitations, summary and error codes.
  */
-import type { ExtractInput, ProducerAdapter } from "../../../src/adapters/adapter.ts";
+import type { ExtractInput } from "../../../src/adapters/adapter.ts";
+import { described, type ReferenceAdapter } from "../adapter-harness.ts";
 import { geckoAdapter } from "../../../src/adapters/gecko/adapter.ts";
 import { parseJsonPayload } from "../../../src/adapters/json-guard.ts";
 import type { NormalizedEvidence } from "../../../src/domain/normalized-evidence.ts";
@@ -15,9 +16,8 @@ import { GECKO_FORMAT, readGeckoProfile } from "./gecko-profile.ts";
 const SELF = { name: geckoAdapter.name, version: geckoAdapter.version };
 
 /** The production adapter with the reference `extract` (and no streaming path). */
-export const geckoReference: ProducerAdapter = {
-  ...geckoAdapter,
-  extractStream: undefined,
+export const geckoReference: ReferenceAdapter = {
+  ...described(geckoAdapter),
   extract(input: ExtractInput): NormalizedEvidence {
     const { value } = parseJsonPayload(input.bytes, input.limits.maxNestingDepth, GECKO_FORMAT);
     return geckoEvidence(readGeckoProfile(value), input.limits.maxEvents, SELF);

@@ -4,16 +4,16 @@
  * building. Production reads with the WASM scanners on both entry points; the
  * equivalence tests compare it with these.
  */
-import type { ProducerAdapter } from "../../../src/adapters/adapter.ts";
-import { collectRows } from "../../../src/adapters/otlp/collect-rows.ts";
+import { described, type ReferenceAdapter } from "../adapter-harness.ts";
 import { otlpJsonAdapter } from "../../../src/adapters/otlp/json-adapter.ts";
-import { isLengthPrefixed, unframeWhole } from "../../../src/adapters/otlp/length-prefixed.ts";
+import { isLengthPrefixed } from "../../../src/adapters/otlp/length-prefixed.ts";
+import { collectRows, unframeWhole } from "./collect-rows.ts";
 import { otlpProtoAdapter } from "../../../src/adapters/otlp/proto-adapter.ts";
 import { readOtlpJson } from "./parse-json.ts";
 import { readOtlpProto } from "./parse-proto.ts";
 
-export const otlpJsonReference: ProducerAdapter = {
-  ...otlpJsonAdapter,
+export const otlpJsonReference: ReferenceAdapter = {
+  ...described(otlpJsonAdapter),
   extract: (input) =>
     collectRows(
       input.limits.maxEvents,
@@ -22,8 +22,8 @@ export const otlpJsonReference: ProducerAdapter = {
     ),
 };
 
-export const otlpProtoReference: ProducerAdapter = {
-  ...otlpProtoAdapter,
+export const otlpProtoReference: ReferenceAdapter = {
+  ...described(otlpProtoAdapter),
   extract(input) {
     const bytes = isLengthPrefixed(input.bytes.subarray(0, 5))
       ? unframeWhole(input.bytes)

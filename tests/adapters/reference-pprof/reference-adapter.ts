@@ -4,13 +4,13 @@
  * Production reads with the WASM wire scanner on both entry points; the equivalence tests
  * compare it with this.
  */
-import type { ProducerAdapter } from "../../../src/adapters/adapter.ts";
+import { described, type ReferenceAdapter } from "../adapter-harness.ts";
 import { pprofAdapter } from "../../../src/adapters/pprof/adapter.ts";
 import { pprofEvidence } from "../../../src/adapters/pprof/normalize-pprof.ts";
 import { parsePprof } from "./parse-pprof.ts";
 
-export const pprofReference: ProducerAdapter = {
-  ...pprofAdapter,
+export const pprofReference: ReferenceAdapter = {
+  ...described(pprofAdapter),
   extract: (input) =>
     pprofEvidence(parsePprof(input.bytes), input.limits.maxEvents, {
       name: pprofAdapter.name,

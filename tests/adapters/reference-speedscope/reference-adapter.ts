@@ -6,16 +6,17 @@
  * (src/adapters/speedscope/); the equivalence tests run both and require the same tables,
  * summary, limitations and error codes.
  */
-import type { ExtractInput, ProducerAdapter } from "../../../src/adapters/adapter.ts";
+import type { ExtractInput } from "../../../src/adapters/adapter.ts";
+import { described, type ReferenceAdapter } from "../adapter-harness.ts";
 import { parseJsonPayload } from "../../../src/adapters/json-guard.ts";
 import { speedscopeAdapter } from "../../../src/adapters/speedscope/adapter.ts";
 import type { NormalizedEvidence } from "../../../src/domain/normalized-evidence.ts";
 import { speedscopeEvidence } from "./speedscope-evidence.ts";
 import { readSpeedscopeFile, SPEEDSCOPE_FORMAT } from "./speedscope-file.ts";
 
-/** The production adapter with the reference `extract`: `extractStream` stays production's. */
-export const speedscopeReference: ProducerAdapter = {
-  ...speedscopeAdapter,
+/** The production adapter's description with the reference `extract`. */
+export const speedscopeReference: ReferenceAdapter = {
+  ...described(speedscopeAdapter),
   extract(input: ExtractInput): NormalizedEvidence {
     const { value } = parseJsonPayload(
       input.bytes,

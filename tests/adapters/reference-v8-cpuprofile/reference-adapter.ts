@@ -4,14 +4,14 @@
  * scans with the WASM JSON scanner on both entry points; the equivalence tests compare
  * it with this, so the scanner's reading of the document is checked independently.
  */
-import type { ProducerAdapter } from "../../../src/adapters/adapter.ts";
+import { described, type ReferenceAdapter } from "../adapter-harness.ts";
 import {
   cpuProfileEvidence,
   v8CpuProfileAdapter,
 } from "../../../src/adapters/v8-cpuprofile/adapter.ts";
 import { parseCpuProfile } from "./parse-cpuprofile.ts";
 
-export const cpuProfileReference: ProducerAdapter = {
-  ...v8CpuProfileAdapter,
+export const cpuProfileReference: ReferenceAdapter = {
+  ...described(v8CpuProfileAdapter),
   extract: (input) => cpuProfileEvidence(parseCpuProfile(input.bytes, input.limits)),
 };

@@ -4,13 +4,13 @@
  * Production scans with the WASM JSON scanner on both entry points; the equivalence tests
  * compare it with this.
  */
-import type { ProducerAdapter } from "../../../src/adapters/adapter.ts";
+import { described, type ReferenceAdapter } from "../adapter-harness.ts";
 import { v8HeapProfileAdapter } from "../../../src/adapters/v8-heapprofile/adapter.ts";
 import { heapEvidence } from "../../../src/adapters/v8-heapprofile/normalize-heap.ts";
 import { parseHeapProfile } from "./parse-heap.ts";
 
-export const heapProfileReference: ProducerAdapter = {
-  ...v8HeapProfileAdapter,
+export const heapProfileReference: ReferenceAdapter = {
+  ...described(v8HeapProfileAdapter),
   extract: (input) =>
     heapEvidence(parseHeapProfile(input.bytes, input.limits), input.limits, {
       name: v8HeapProfileAdapter.name,
