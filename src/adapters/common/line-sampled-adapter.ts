@@ -1,10 +1,9 @@
 /**
  * The adapter every line-oriented sampled-stack format shares (perf script, collapsed
- * stacks, DTrace aggregations): a reader fed line by line fills SampledStacks; the
- * whole-payload path emits every table, the streaming path spills stacks to scratch space
- * and writes them in chunks, so a file of any size keeps the worker's memory to its
- * distinct frames and per-frame totals. A format supplies its reader and what it says
- * about the evidence.
+ * stacks, DTrace aggregations): a reader fed line by line fills SampledStacks, which spills
+ * stacks to scratch space and writes them in chunks, so a file of any size keeps the
+ * worker's memory to its distinct frames and per-frame totals. A format supplies its reader
+ * and what it says about the evidence.
  */
 import type {
   DetectInput,

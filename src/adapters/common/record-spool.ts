@@ -6,7 +6,7 @@
  * bytes (numbers written little-endian, no object per sample). Up to `memoryBytes` stay
  * in memory; past that the buffer is appended to a scratch file and starts over, so
  * memory stays bounded however many samples the artifact holds. Without scratch space
- * (whole-payload extraction) everything stays in memory.
+ * everything stays in memory.
  */
 import type { SpillFile, SpillSpace } from "../adapter.ts";
 

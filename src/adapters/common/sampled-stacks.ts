@@ -106,7 +106,7 @@ export class SampledStacks {
     return [...new Set(this.measured.values())];
   }
 
-  /** Every table (the whole-payload path). */
+  /** Every table at once, for formats small enough to hold their stacks whole. */
   emitAll(): Record<EvidenceTableName, TableBuffer> {
     const tables = this.emitSmall();
     const lookup = (t: number) => this.tracks[t]!;

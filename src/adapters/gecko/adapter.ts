@@ -9,8 +9,7 @@
  * (strings, frames, funcs, stacks) are held while its samples and markers are read, since
  * either may come first in the thread's object; samples and markers wait in typed columns
  * (spilled to scratch files when large) until their thread ends, and are then folded into
- * stack aggregates and trace events and dropped. `extract` runs the same reader over an
- * in-memory payload.
+ * stack aggregates and trace events and dropped.
  */
 import type {
   DetectInput,

@@ -16,10 +16,10 @@
  * directory, TMPDIR or else /var/tmp, unlinked as soon as they are created). In a parse
  * worker the export is spooled to a spill file and SQLite reads that file, so the payload
  * is not held either (it was held twice: the collected bytes and SQLite's deserialized
- * copy); `extract` (bytes already in memory) and callers without file spills deserialize
- * it. Exports SQLite cannot order exactly as held events would be ordered (sorted-events.ts
- * says which) have their events held as columns while they are ordered (read-events.ts),
- * as every export once had: ~40 bytes and the args' bytes per event.
+ * copy); callers without file spills deserialize it. Exports SQLite cannot order exactly
+ * as held events would be ordered (sorted-events.ts says which) have their events held as
+ * columns while they are ordered (read-events.ts), as every export once had: ~40 bytes and
+ * the args' bytes per event.
  */
 import { type Database, SQLiteError } from "bun:sqlite";
 import { collectChunks } from "../common/collect-chunks.ts";

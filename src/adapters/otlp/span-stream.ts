@@ -362,7 +362,7 @@ export class SpanStream {
     }
   }
 
-  /** Every table's rows as one batch each (the whole-payload path, which never flushes midway). */
+  /** Every table's rows as one batch each (a piece's scan, which never flushes midway). */
   takeAll(): ColumnBatch[] {
     return [this.spans, this.events, this.links].map((table) => table.take());
   }

@@ -1,6 +1,6 @@
 /**
  * A SpillSpace in memory: what adapters use when the caller gives them no scratch files
- * (whole-payload extraction, tests). The spool's logic is the same; only where the
+ * (callers without a spill space, tests). The spool's logic is the same; only where the
  * spilled bytes live differs.
  */
 import type { SpillFile, SpillSpace } from "../adapter.ts";

@@ -97,7 +97,7 @@ export class JsonScanner extends ScannerDriver<ScannerExports, JsonBatch> {
     return JsonScanner.openWith(await parserModule("json-scanner"), program, options);
   }
 
-  /** The same scanner, compiled synchronously (for whole-payload `extract`). */
+  /** The same scanner, compiled synchronously (piece threads, nested documents scanned whole). */
   static openSync(program: JsonProgram, options: JsonScanOptions): JsonScanner {
     return JsonScanner.openWith(parserModuleSync("json-scanner"), program, options);
   }
