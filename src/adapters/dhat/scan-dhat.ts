@@ -5,8 +5,8 @@
  * DHAT writes `ftbl` after `pps`, so a point cannot be named when it arrives; the spool
  * keeps it in a few bytes (its totals, the JSON kinds of its fields for the checks, and
  * its frame indexes) and spills past its memory budget. Nothing is checked here beyond
- * the point limit: dhat-evidence.ts checks the document in the order the whole-payload
- * reader did, so the same file fails with the same error.
+ * the point limit: dhat-evidence.ts checks the document in the order the reference reader
+ * (JSON.parse, kept in tests) does, so the same file fails with the same error.
  *
  * Where a key is repeated, JSON.parse keeps the last value: so do these records (a slot
  * keeps the last scalar; a repeated array's elements are the last `count` entries).

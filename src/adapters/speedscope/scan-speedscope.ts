@@ -6,7 +6,7 @@
  * may put `shared` after `profiles` (py-spy does), and a profile its `unit` or `type`
  * after its samples, so nothing can be measured until the document has ended; the spools
  * keep each sample in a few bytes until then. Checks are left to speedscope-checks.ts,
- * which makes them in the order the whole-payload reader did.
+ * which makes them in the order the reference reader (JSON.parse, kept in tests) does.
  *
  * Where a key is repeated, JSON.parse keeps the last value: so do these records (a slot
  * keeps the last scalar; the elements of a repeated array are the last `count` records).

@@ -11,8 +11,7 @@
  *
  * Samples, weights and events are read back from their spools, one at a time. Slices are
  * appended to `rows.events`; the generator yields whenever it holds `rows.flushAt` of
- * them, so a streaming caller can write them out and start a new buffer (a whole-payload
- * caller just carries on).
+ * them, so the caller can write them out and start a new buffer.
  */
 import type { Limitation } from "../../domain/evidence-status.ts";
 import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
