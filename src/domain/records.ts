@@ -23,40 +23,48 @@ export const ARTIFACT_KINDS = [
 export type ArtifactKind = (typeof ARTIFACT_KINDS)[number];
 
 export type RunType = "import" | "execution";
-export type ExecutionStatus =
-  | "not_applicable"
-  | "planned"
-  | "running"
-  | "succeeded"
-  | "failed"
-  | "timed_out"
-  | "cancelled";
-export type CaptureStatus =
-  | "pending"
-  | "running"
-  | "registered"
-  | "failed"
-  | "quarantined"
-  | "cancelled";
-export type ExtractionStatus =
-  | "not_requested"
-  | "pending"
-  | "running"
-  | "published"
-  | "failed"
-  | "quarantined"
-  | "cancelled";
+export const EXECUTION_STATUSES = [
+  "not_applicable",
+  "planned",
+  "running",
+  "succeeded",
+  "failed",
+  "timed_out",
+  "cancelled",
+] as const;
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
+export const CAPTURE_STATUSES = [
+  "pending",
+  "running",
+  "registered",
+  "failed",
+  "quarantined",
+  "cancelled",
+] as const;
+export type CaptureStatus = (typeof CAPTURE_STATUSES)[number];
+export const EXTRACTION_STATUSES = [
+  "not_requested",
+  "pending",
+  "running",
+  "published",
+  "failed",
+  "quarantined",
+  "cancelled",
+] as const;
+export type ExtractionStatus = (typeof EXTRACTION_STATUSES)[number];
 /** inconclusive and unsupported come from an oracle's receipt (flameox.oracle-receipt.v1). */
-export type ValidationStatus =
-  | "not_requested"
-  | "pending"
-  | "running"
-  | "passed"
-  | "failed"
-  | "error"
-  | "inconclusive"
-  | "unsupported"
-  | "cancelled";
+export const VALIDATION_STATUSES = [
+  "not_requested",
+  "pending",
+  "running",
+  "passed",
+  "failed",
+  "error",
+  "inconclusive",
+  "unsupported",
+  "cancelled",
+] as const;
+export type ValidationStatus = (typeof VALIDATION_STATUSES)[number];
 
 export interface RunRecord {
   run_id: string;

@@ -4,6 +4,7 @@
  */
 import { type } from "arktype";
 import { Limitation } from "./common.ts";
+import { runStatusFields } from "./records.ts";
 
 const count = "number.integer >= 0";
 const scalar = "string | number | boolean";
@@ -166,29 +167,7 @@ export const CaptureResult = type({
   run_id: "string",
   adapter: { name: "string", version: "string", options },
   workload: WorkloadRef,
-  execution_status:
-    "'not_applicable' | 'planned' | 'running' | 'succeeded' | 'failed' | 'timed_out' | 'cancelled'",
-  capture_status: "'pending' | 'running' | 'registered' | 'failed' | 'quarantined' | 'cancelled'",
-  extraction_status: type.enumerated(
-    "not_requested",
-    "pending",
-    "running",
-    "published",
-    "failed",
-    "quarantined",
-    "cancelled",
-  ),
-  validation_status: type.enumerated(
-    "not_requested",
-    "pending",
-    "running",
-    "passed",
-    "failed",
-    "error",
-    "inconclusive",
-    "unsupported",
-    "cancelled",
-  ),
+  ...runStatusFields,
   termination: Termination,
   resources: Resources,
   containment: ContainmentReport,

@@ -4,9 +4,23 @@
  * prove that every service result fits its schema.
  */
 import { type } from "arktype";
+import {
+  CAPTURE_STATUSES,
+  EXECUTION_STATUSES,
+  EXTRACTION_STATUSES,
+  VALIDATION_STATUSES,
+} from "../../domain/records.ts";
 import { EvidenceStatus, Limitation, pageFields } from "./common.ts";
 
 const sensitivity = "'normal' | 'internal' | 'sensitive'";
+
+/** A run's four statuses, as a run record and a capture result both report them. */
+export const runStatusFields = {
+  execution_status: type.enumerated(...EXECUTION_STATUSES),
+  capture_status: type.enumerated(...CAPTURE_STATUSES),
+  extraction_status: type.enumerated(...EXTRACTION_STATUSES),
+  validation_status: type.enumerated(...VALIDATION_STATUSES),
+};
 
 export const RunRecord = type({
   run_id: "string",
@@ -14,29 +28,7 @@ export const RunRecord = type({
   created_at: "string",
   updated_at: "string",
   revision: "number.integer",
-  execution_status:
-    "'not_applicable' | 'planned' | 'running' | 'succeeded' | 'failed' | 'timed_out' | 'cancelled'",
-  capture_status: "'pending' | 'running' | 'registered' | 'failed' | 'quarantined' | 'cancelled'",
-  extraction_status: type.enumerated(
-    "not_requested",
-    "pending",
-    "running",
-    "published",
-    "failed",
-    "quarantined",
-    "cancelled",
-  ),
-  validation_status: type.enumerated(
-    "not_requested",
-    "pending",
-    "running",
-    "passed",
-    "failed",
-    "error",
-    "inconclusive",
-    "unsupported",
-    "cancelled",
-  ),
+  ...runStatusFields,
   limitations: Limitation.array(),
   error: type({ code: "string", message: "string" }).or("null"),
   generation_ids: "string[]",

@@ -5,6 +5,7 @@
  */
 import { type } from "arktype";
 import { FRAME_METRICS } from "../../domain/evidence-schema.ts";
+import { TRIAL_OUTCOMES } from "../../domain/experiment/trial.ts";
 import { EvidenceStatus, Limitation, pageFields } from "./common.ts";
 
 const scalar = "string | number | boolean";
@@ -269,17 +270,7 @@ export const ExperimentResult = type({
   }).or("null"),
 });
 
-const TrialOutcome = type.enumerated(
-  "unattempted",
-  "running",
-  "succeeded",
-  "failed",
-  "timed_out",
-  "cancelled",
-  "oracle_failed",
-  "infrastructure_failed",
-  "invalid",
-);
+const TrialOutcome = type.enumerated(...TRIAL_OUTCOMES);
 
 const TrialRecord = type({
   ...PlannedCell,
