@@ -6,13 +6,14 @@
  * distinct edge once, the leaf's self, and one stack row per distinct path.
  */
 import { describe, expect, test } from "bun:test";
-import { FrameRegistry } from "../../src/adapters/common/frame-registry.ts";
+import type { FrameRegistry } from "../../src/adapters/common/frame-registry.ts";
 import { StackMeasures } from "../../src/adapters/common/stack-measures.ts";
 import { NsClock } from "../../src/adapters/common/time-ns.ts";
 import { MemorySpillSpace } from "../../src/adapters/trace-events/memory-spill.ts";
 import { EVIDENCE_SCHEMAS } from "../../src/domain/evidence-schema.ts";
 import { TableBuffer } from "../../src/domain/table-buffer.ts";
 import { mulberry32 } from "../../fixtures/generators/prng.ts";
+import { numberedFrames } from "./numbered-frames.ts";
 import { bufferRows } from "./stream-harness.ts";
 
 interface Sample {
@@ -25,20 +26,7 @@ interface Sample {
 
 const FRAMES = 300;
 
-function frames(): FrameRegistry {
-  const registry = new FrameRegistry();
-  for (let f = 0; f < FRAMES; f++)
-    registry.intern(`f${f}`, {
-      language: "native",
-      function: `f${f}`,
-      module: null,
-      file: null,
-      line: null,
-      column: null,
-      symbolization: "complete",
-    });
-  return registry;
-}
+const frames = (): FrameRegistry => numberedFrames(FRAMES);
 
 /** Samples drawn from `poolSize` stacks (with recursion), on 3 tracks, `n` of them. */
 function samples(seed: number, poolSize: number, n: number): Sample[] {

@@ -10,7 +10,7 @@ import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { SpillFile, SpillSpace } from "../../src/adapters/adapter.ts";
-import { FrameRegistry } from "../../src/adapters/common/frame-registry.ts";
+import type { FrameRegistry } from "../../src/adapters/common/frame-registry.ts";
 import { StackTrie, ROOT_STACK } from "../../src/adapters/common/stack-trie.ts";
 import { NsClock } from "../../src/adapters/common/time-ns.ts";
 import { Trace } from "./reference-perfetto/perfetto-schema.ts";
@@ -20,6 +20,7 @@ import { EVIDENCE_SCHEMAS } from "../../src/domain/evidence-schema.ts";
 import { TableBuffer } from "../../src/domain/table-buffer.ts";
 import { mulberry32 } from "../../fixtures/generators/prng.ts";
 import { corpusFiles } from "./corpus-files.ts";
+import { numberedFrames } from "./numbered-frames.ts";
 import type { Row } from "./evidence-checks.ts";
 import { bufferRows, runStream, streamedRows, streamedTableRows } from "./stream-harness.ts";
 import { writeStackChunks } from "../../src/adapters/common/stack-chunks.ts";
@@ -52,20 +53,7 @@ const CLOCK_BASE_US = 1_700_000_000_123_456;
 const byId = (rows: Row[]) =>
   rows.sort((a, b) => String(a.stack_id).localeCompare(String(b.stack_id)));
 
-function frameRegistry(n: number): FrameRegistry {
-  const frames = new FrameRegistry();
-  for (let f = 0; f < n; f++)
-    frames.intern(`f${f}`, {
-      language: "js",
-      function: `f${f}`,
-      module: null,
-      file: null,
-      line: null,
-      column: null,
-      symbolization: "complete",
-    });
-  return frames;
-}
+const frameRegistry = (n: number): FrameRegistry => numberedFrames(n, "js");
 
 /**
  * The trie's stacks as TableBuffer rows (`emit`), or as the column batches a streaming sink gets,

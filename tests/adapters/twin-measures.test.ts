@@ -6,7 +6,7 @@
  * zero and huge values, whose sums are only equal when added in the same order.
  */
 import { describe, expect, test } from "bun:test";
-import { FrameRegistry } from "../../src/adapters/common/frame-registry.ts";
+import type { FrameRegistry } from "../../src/adapters/common/frame-registry.ts";
 import { SampledStacks } from "../../src/adapters/common/sampled-stacks.ts";
 import { writeStackChunks } from "../../src/adapters/common/stack-chunks.ts";
 import { StackMeasures } from "../../src/adapters/common/stack-measures.ts";
@@ -17,6 +17,7 @@ import type { ColumnBatch } from "../../src/domain/column-batch.ts";
 import { EVIDENCE_SCHEMAS } from "../../src/domain/evidence-schema.ts";
 import { TableBuffer } from "../../src/domain/table-buffer.ts";
 import { mulberry32 } from "../../fixtures/generators/prng.ts";
+import { numberedFrames } from "./numbered-frames.ts";
 import { bufferRows, streamedRows } from "./stream-harness.ts";
 
 interface Sample {
@@ -30,20 +31,7 @@ interface Sample {
 
 const FRAMES = 200;
 
-function frames(): FrameRegistry {
-  const registry = new FrameRegistry();
-  for (let f = 0; f < FRAMES; f++)
-    registry.intern(`f${f}`, {
-      language: "native",
-      function: `f${f}`,
-      module: null,
-      file: null,
-      line: null,
-      column: null,
-      symbolization: "complete",
-    });
-  return registry;
-}
+const frames = (): FrameRegistry => numberedFrames(FRAMES);
 
 /**
  * A value: zero, small, or odd and near 2^52, so that sums pass 2^53 and round, and come out
