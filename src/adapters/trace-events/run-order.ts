@@ -2,7 +2,10 @@
  * The order of one run's kept events: by track, then start, then input order. A counting
  * sort groups the tracks (stable, linear); each track's events are then sorted by start
  * only when they are not already in order, which is the norm for traces written as they
- * were recorded.
+ * were recorded. Out-of-order tracks are usually almost in order (a counter or an instant
+ * written after the slices it precedes), so they are first put in order by insertion, which
+ * costs a step per place an event moves back; past a budget of such steps, a general sort
+ * takes over.
  */
 import { KIND_SKIPPED } from "./event-kinds.ts";
 import type { TraceColumns } from "./trace-columns.ts";
@@ -30,10 +33,41 @@ export function runOrder(cols: TraceColumns): Int32Array {
     const to = starts[t + 1]!;
     for (let k = from + 1; k < to; k++) {
       if (start[order[k - 1]!]! > start[order[k]!]!) {
-        order.subarray(from, to).sort((a, b) => start[a]! - start[b]! || a - b);
+        sortByStart(order.subarray(from, to), start);
         break;
       }
     }
   }
   return order;
+}
+
+/** Average steps back an event may take by insertion before a comparison sort takes over. */
+const INSERTION_STEPS = 8;
+
+/** Sorts positions (ascending on entry) by (start, position), in place. */
+function sortByStart(positions: Int32Array, start: Float64Array): void {
+  let budget = INSERTION_STEPS * positions.length;
+  // Positions come in ascending order, so an event moved back only past later starts stays
+  // after the equal starts before it: the order is (start, position).
+  for (let k = 1; k < positions.length; k++) {
+    const i = positions[k]!;
+    const s = start[i]!;
+    let j = k - 1;
+    if (!(start[positions[j]!]! > s)) {
+      if (Number.isNaN(s)) return sortByComparison(positions, start);
+      continue;
+    }
+    do {
+      positions[j + 1] = positions[j]!;
+      j--;
+    } while (j >= 0 && start[positions[j]!]! > s && --budget > 0);
+    positions[j + 1] = i;
+    if (budget <= 0) return sortByComparison(positions, start);
+  }
+}
+
+/** The general sort, from positions in ascending order as on entry (a NaN start orders by them). */
+function sortByComparison(positions: Int32Array, start: Float64Array): void {
+  positions.sort();
+  positions.sort((a, b) => start[a]! - start[b]! || a - b);
 }
