@@ -39,6 +39,27 @@ export function stackIdOfKey(key: Uint8Array): string {
   return "st_" + (Bun.SHA256.hash(key, "hex") as string).slice(0, 20);
 }
 
+/** Bytes of a stack id: "st_" and 20 hex digits. */
+export const STACK_ID_BYTES = 23;
+const HEX_DIGITS = new TextEncoder().encode("0123456789abcdef");
+const digest = new Uint8Array(32);
+
+/**
+ * `stackIdOfKey` as its (ASCII) bytes, written into `out` (STACK_ID_BYTES long) and returned:
+ * no digest string, id string or encoded copy is made per stack.
+ */
+export function stackIdBytesOfKey(key: Uint8Array, out: Uint8Array): Uint8Array {
+  Bun.SHA256.hash(key, digest);
+  out[0] = 0x73; // s
+  out[1] = 0x74; // t
+  out[2] = 0x5f; // _
+  for (let k = 0; k < 10; k++) {
+    out[3 + 2 * k] = HEX_DIGITS[digest[k]! >> 4]!;
+    out[4 + 2 * k] = HEX_DIGITS[digest[k]! & 15]!;
+  }
+  return out;
+}
+
 // Bun's one-shot SHA-256 is several times faster than node:crypto's streaming hasher for
 // the hundreds of thousands of short keys a large trace produces; the digest is identical.
 function sha256Hex(text: string): string {

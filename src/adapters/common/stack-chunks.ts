@@ -7,7 +7,7 @@
  */
 import type { ColumnBatch } from "../../domain/column-batch.ts";
 import type { FrameMetric } from "../../domain/evidence-schema.ts";
-import { stackIdOfKey } from "../../domain/frame-id.ts";
+import { STACK_ID_BYTES, stackIdBytesOfKey } from "../../domain/frame-id.ts";
 import type { EvidenceSink } from "../adapter.ts";
 import { Int64Builder, ListUtf8Builder, Utf8Builder } from "./column-builders.ts";
 import type { FrameRegistry } from "./frame-registry.ts";
@@ -50,6 +50,7 @@ class StackBatchWriter {
   private readonly frameIdBytes: (Uint8Array | undefined)[] = [];
   private readonly trackIdBytes: (Uint8Array | null | undefined)[] = [];
   private key = new Uint8Array(4096);
+  private readonly idBytes = new Uint8Array(STACK_ID_BYTES);
   private readonly baseHigh: number;
   private readonly baseLow: number;
   private length = 0;
@@ -94,7 +95,7 @@ class StackBatchWriter {
       leaf = id;
     }
     this.frameIds.endRow(r);
-    this.stackId.set(r, encoder.encode(stackIdOfKey(this.key.subarray(0, used))));
+    this.stackId.set(r, stackIdBytesOfKey(this.key.subarray(0, used), this.idBytes));
     this.metricColumn.set(r, this.metricBytes);
     this.leaf.set(r, leaf!);
     this.count.set(r, row.count);
