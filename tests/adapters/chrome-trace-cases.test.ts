@@ -74,18 +74,21 @@ describe("B/E pairing", () => {
     });
   });
 
-  test("nameless Es close by position; events are paired in time order, not file order", async () => {
-    const evidence = await extractWith(chromeTraceAdapter, [
-      ev("E", undefined, 9),
-      ev("B", "late", 2),
-      ev("B", "early", 1),
-      ev("E", undefined, 10),
-    ]);
-    const rows = eventsByName(evidence);
-    expect(rows.get("late")).toMatchObject({ dur_ns: 7_000, depth: 1 });
-    expect(rows.get("early")).toMatchObject({ dur_ns: 9_000, depth: 0 });
-    expect(limitation(evidence, "unmatched_end")).toBeUndefined();
-  });
+  test(
+    "nameless Es close by position; events " + "are paired in time order, not file order",
+    async () => {
+      const evidence = await extractWith(chromeTraceAdapter, [
+        ev("E", undefined, 9),
+        ev("B", "late", 2),
+        ev("B", "early", 1),
+        ev("E", undefined, 10),
+      ]);
+      const rows = eventsByName(evidence);
+      expect(rows.get("late")).toMatchObject({ dur_ns: 7_000, depth: 1 });
+      expect(rows.get("early")).toMatchObject({ dur_ns: 9_000, depth: 0 });
+      expect(limitation(evidence, "unmatched_end")).toBeUndefined();
+    },
+  );
 });
 
 describe("timestamps", () => {
@@ -109,22 +112,28 @@ describe("timestamps", () => {
     ).toEqual([12_345_678_901_234_500n, 12_345_678_901_234_750n]);
   });
 
-  test("ns-resolution fractions round to the nearest ns; displayTimeUnit changes nothing", async () => {
-    const evidence = await extractWith(chromeTraceAdapter, {
-      displayTimeUnit: "ns",
-      traceEvents: [x("op", 1000.0004, 2.0006)],
-    });
-    expect(eventsByName(evidence).get("op")).toMatchObject({ ts_ns: 1_000_000n, dur_ns: 2_001 });
-  });
+  test(
+    "ns-resolution fractions round to the " + "nearest ns; displayTimeUnit changes nothing",
+    async () => {
+      const evidence = await extractWith(chromeTraceAdapter, {
+        displayTimeUnit: "ns",
+        traceEvents: [x("op", 1000.0004, 2.0006)],
+      });
+      expect(eventsByName(evidence).get("op")).toMatchObject({ ts_ns: 1_000_000n, dur_ns: 2_001 });
+    },
+  );
 
-  test("numeric strings are read as numbers; events without ts are dropped and counted", async () => {
-    const evidence = await extractWith(chromeTraceAdapter, [
-      x("s", 0, 1, { ts: "5", dur: "2" }),
-      { ph: "X", name: "nots", dur: 1, pid: 1, tid: 1 },
-    ]);
-    expect(eventsByName(evidence).get("s")).toMatchObject({ ts_ns: 5_000n, dur_ns: 2_000 });
-    expect(limitation(evidence, "missing_ts")).toBe(1);
-  });
+  test(
+    "numeric strings are read as numbers; " + "events without ts are dropped and counted",
+    async () => {
+      const evidence = await extractWith(chromeTraceAdapter, [
+        x("s", 0, 1, { ts: "5", dur: "2" }),
+        { ph: "X", name: "nots", dur: 1, pid: 1, tid: 1 },
+      ]);
+      expect(eventsByName(evidence).get("s")).toMatchObject({ ts_ns: 5_000n, dur_ns: 2_000 });
+      expect(limitation(evidence, "missing_ts")).toBe(1);
+    },
+  );
 
   test(
     "negative or non-numeric dur is clamped to 0 and flagged; missing dur runs to the thread's " +
@@ -192,18 +201,21 @@ describe("tracks and names", () => {
     },
   );
 
-  test("the same name on two threads gives one frame and one measurement row per thread", async () => {
-    const evidence = await extractWith(chromeTraceAdapter, [
-      x("work", 0, 3, { tid: 1 }),
-      x("work", 0, 4, { tid: 2 }),
-    ]);
-    expect(evidence.tables.frames.rowCount).toBe(1);
-    const rows = rowsOf(evidence.tables.frame_measurements);
-    expect(rows.map((r) => [r.track_id, r.self_value])).toEqual([
-      ["1:1", 3_000],
-      ["1:2", 4_000],
-    ]);
-  });
+  test(
+    "the same name on two threads gives one " + "frame and one measurement row per thread",
+    async () => {
+      const evidence = await extractWith(chromeTraceAdapter, [
+        x("work", 0, 3, { tid: 1 }),
+        x("work", 0, 4, { tid: 2 }),
+      ]);
+      expect(evidence.tables.frames.rowCount).toBe(1);
+      const rows = rowsOf(evidence.tables.frame_measurements);
+      expect(rows.map((r) => [r.track_id, r.self_value])).toEqual([
+        ["1:1", 3_000],
+        ["1:2", 4_000],
+      ]);
+    },
+  );
 });
 
 describe("nesting and measurements", async () => {

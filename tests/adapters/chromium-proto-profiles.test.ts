@@ -216,12 +216,15 @@ describe("V8 profiles in Perfetto traces", () => {
     );
   }
 
-  test("the per-event args limit truncates the stored row, never the extracted samples", async () => {
-    const fromJson = await extractWith(chromeTraceAdapter, jsonTrace());
-    const fromProto = await extractProto(protoTrace(legacyJson), { maxArgsBytes: 40 });
-    expect(limitation(fromProto, "args_truncated")).toBeGreaterThan(0);
-    expect(cpuRows(fromProto)).toEqual(cpuRows(fromJson));
-  });
+  test(
+    "the per-event args limit truncates the " + "stored row, never the extracted samples",
+    async () => {
+      const fromJson = await extractWith(chromeTraceAdapter, jsonTrace());
+      const fromProto = await extractProto(protoTrace(legacyJson), { maxArgsBytes: 40 });
+      expect(limitation(fromProto, "args_truncated")).toBeGreaterThan(0);
+      expect(cpuRows(fromProto)).toEqual(cpuRows(fromJson));
+    },
+  );
 
   test(
     "profile times (CLOCK_MONOTONIC µs) move with the events when the trace clock is " + "another",

@@ -141,23 +141,26 @@ describe("collapsed-stacks adapter", () => {
   }, 60_000);
 
   for (const file of corpusFiles("collapsed-stacks")) {
-    test(`${file.name}: detected, and self counts per leaf equal an independent count`, async () => {
-      const bytes = loadPayload(file.path);
-      expect(
-        detectAdapter({
-          head: headOf(bytes),
-          headBytes: bytes.subarray(0, 65536),
-          displayName: "upload",
-        })?.name,
-      ).toBe("collapsed-stacks");
-      const text =
-        bytes[0] === 0xff
-          ? new TextDecoder("utf-16le").decode(bytes)
-          : bytes[0] === 0xfe
-            ? new TextDecoder("utf-16be").decode(bytes)
-            : new TextDecoder().decode(bytes);
-      expect(selfByFunction(await extract(bytes), "samples")).toEqual(referenceLeafCounts(text));
-    });
+    test(
+      `${file.name}: detected, and self counts ` + `per leaf equal an independent count`,
+      async () => {
+        const bytes = loadPayload(file.path);
+        expect(
+          detectAdapter({
+            head: headOf(bytes),
+            headBytes: bytes.subarray(0, 65536),
+            displayName: "upload",
+          })?.name,
+        ).toBe("collapsed-stacks");
+        const text =
+          bytes[0] === 0xff
+            ? new TextDecoder("utf-16le").decode(bytes)
+            : bytes[0] === 0xfe
+              ? new TextDecoder("utf-16be").decode(bytes)
+              : new TextDecoder().decode(bytes);
+        expect(selfByFunction(await extract(bytes), "samples")).toEqual(referenceLeafCounts(text));
+      },
+    );
   }
 
   test(

@@ -71,35 +71,40 @@ const close = (a: number, b: number, rel = 1e-12) =>
 
 describe("hyperfine corpus", () => {
   for (const file of corpusFiles("hyperfine")) {
-    test(`${file.name}: every run time kept; mean and median recomputed match hyperfine's`, async () => {
-      const { rows } = await extract("hyperfine", file.path, file.name);
-      const doc = parseLoose(loadPayload(file.path)) as {
-        results: {
-          command: string;
-          times: number[];
-          mean: number;
-          median: number;
-          exit_codes?: number[];
-        }[];
-      };
-      for (const r of doc.results) {
-        const samples = rows.filter(
-          (x) => x.scope === r.command && x.name === "wall_time" && x.aggregation === "sample",
-        );
-        expect(samples.length).toBe(r.times.length);
-        expect(samples.every((s) => s.unit === "ns")).toBe(true);
-        close(mean(samples.map((s) => s.value)) / 1e9, r.mean, 1e-9);
-        close(median(samples.map((s) => s.value)) / 1e9, r.median, 1e-9);
-        const stated = rows.find(
-          (x) => x.scope === r.command && x.name === "wall_time" && x.aggregation === "mean",
-        )!;
-        close(stated.value / 1e9, r.mean);
-        if (r.exit_codes)
-          expect(
-            rows.filter((x) => x.scope === r.command && x.name === "exit_code").map((x) => x.value),
-          ).toEqual(r.exit_codes);
-      }
-    });
+    test(
+      `${file.name}: every run time kept; mean ` + `and median recomputed match hyperfine's`,
+      async () => {
+        const { rows } = await extract("hyperfine", file.path, file.name);
+        const doc = parseLoose(loadPayload(file.path)) as {
+          results: {
+            command: string;
+            times: number[];
+            mean: number;
+            median: number;
+            exit_codes?: number[];
+          }[];
+        };
+        for (const r of doc.results) {
+          const samples = rows.filter(
+            (x) => x.scope === r.command && x.name === "wall_time" && x.aggregation === "sample",
+          );
+          expect(samples.length).toBe(r.times.length);
+          expect(samples.every((s) => s.unit === "ns")).toBe(true);
+          close(mean(samples.map((s) => s.value)) / 1e9, r.mean, 1e-9);
+          close(median(samples.map((s) => s.value)) / 1e9, r.median, 1e-9);
+          const stated = rows.find(
+            (x) => x.scope === r.command && x.name === "wall_time" && x.aggregation === "mean",
+          )!;
+          close(stated.value / 1e9, r.mean);
+          if (r.exit_codes)
+            expect(
+              rows
+                .filter((x) => x.scope === r.command && x.name === "exit_code")
+                .map((x) => x.value),
+            ).toEqual(r.exit_codes);
+        }
+      },
+    );
   }
 });
 
@@ -143,35 +148,39 @@ describe("pyperf corpus", () => {
 
 describe("Google Benchmark corpus", () => {
   for (const file of corpusFiles("gbench")) {
-    test(`${file.name}: repetitions and aggregates stay separate; stated mean recomputed`, async () => {
-      const { rows } = await extract("gbench", file.path, file.name);
-      const doc = parseLoose(loadPayload(file.path)) as { benchmarks: Record<string, unknown>[] };
-      const iterations = doc.benchmarks.filter(
-        (b) => b.run_type !== "aggregate" && !b.error_occurred && typeof b.real_time === "number",
-      );
-      expect(rows.filter((r) => r.aggregation === "sample" && r.name === "real_time").length).toBe(
-        iterations.length,
-      );
-      const aggregates = doc.benchmarks.filter(
-        (b) => b.run_type === "aggregate" && typeof b.real_time === "number",
-      );
-      expect(rows.filter((r) => r.aggregation !== "sample" && r.name === "real_time").length).toBe(
-        aggregates.length,
-      );
-      for (const agg of aggregates.filter(
-        (a) => a.aggregate_name === "mean" || a.aggregate_name === "median",
-      )) {
-        const reps = rows
-          .filter(
-            (r) => r.aggregation === "sample" && r.name === "real_time" && r.scope === agg.run_name,
-          )
-          .map((r) => r.value);
-        const recomputed = agg.aggregate_name === "mean" ? mean(reps) : median(reps);
-        close(recomputed, (agg.real_time as number) * (agg.time_unit === "ns" ? 1 : NaN), 1e-9);
-      }
-      if (doc.benchmarks.some((b) => b.error_occurred))
-        expect(rows.some((r) => r.scope === "BM_Error")).toBe(false);
-    });
+    test(
+      `${file.name}: repetitions and aggregates ` + `stay separate; stated mean recomputed`,
+      async () => {
+        const { rows } = await extract("gbench", file.path, file.name);
+        const doc = parseLoose(loadPayload(file.path)) as { benchmarks: Record<string, unknown>[] };
+        const iterations = doc.benchmarks.filter(
+          (b) => b.run_type !== "aggregate" && !b.error_occurred && typeof b.real_time === "number",
+        );
+        expect(
+          rows.filter((r) => r.aggregation === "sample" && r.name === "real_time").length,
+        ).toBe(iterations.length);
+        const aggregates = doc.benchmarks.filter(
+          (b) => b.run_type === "aggregate" && typeof b.real_time === "number",
+        );
+        expect(
+          rows.filter((r) => r.aggregation !== "sample" && r.name === "real_time").length,
+        ).toBe(aggregates.length);
+        for (const agg of aggregates.filter(
+          (a) => a.aggregate_name === "mean" || a.aggregate_name === "median",
+        )) {
+          const reps = rows
+            .filter(
+              (r) =>
+                r.aggregation === "sample" && r.name === "real_time" && r.scope === agg.run_name,
+            )
+            .map((r) => r.value);
+          const recomputed = agg.aggregate_name === "mean" ? mean(reps) : median(reps);
+          close(recomputed, (agg.real_time as number) * (agg.time_unit === "ns" ? 1 : NaN), 1e-9);
+        }
+        if (doc.benchmarks.some((b) => b.error_occurred))
+          expect(rows.some((r) => r.scope === "BM_Error")).toBe(false);
+      },
+    );
   }
 });
 

@@ -295,42 +295,45 @@ describe("pprof-legacy corpus", () => {
     },
   );
 
-  test("Java binary CPU: leaf functions and their counts come from the symbol section", async () => {
-    const bytes = fileBytes("google-pprof-java.cpu");
-    const { header, records, rest } = binaryRecords(bytes, 4);
-    expect(header.slice(0, 3)).toEqual([0n, 3n, 1n]);
-    const names = new Map<bigint, string>();
-    for (const line of textOf(rest).split("\n")) {
-      const m = /^\s*0x([0-9a-f]+) (\S+)/.exec(line);
-      if (m) names.set(BigInt("0x" + m[1]), m[2]!);
-    }
-    expect(names.size).toBeGreaterThan(60);
-    const periodNs = Number(header[3]) * 1000;
-    const samples = new Map<string, number>();
-    const cpu = new Map<string, number>();
-    for (const r of records) {
-      add(samples, names.get(r.pcs[0]!)!, r.count);
-      add(cpu, names.get(r.pcs[0]!)!, r.count * periodNs);
-    }
-    const evidence = await extract(bytes);
-    expect(evidence.summary.samples).toBe(records.length);
-    expect(selfByName(evidence, "samples")).toEqual(samples);
-    expect(selfByName(evidence, "cpu_time")).toEqual(cpu);
-    const frames = rowsOf(evidence.tables.frames);
-    // Every frame of every record is a named function (Java method ids are not adjusted).
-    expect(new Set(frames.map((f) => f.function))).toEqual(
-      new Set(records.flatMap((r) => r.pcs.map((pc) => names.get(pc)!))),
-    );
-    for (const f of frames.filter((f) => (f.function as string).startsWith("com.example."))) {
-      expect([f.function, f.file, f.language, f.symbolization]).toEqual([
-        f.function,
-        "source.java",
-        "java",
-        "complete",
-      ]);
-    }
-    expect(frames.find((f) => f.function === "com.example.function06")!.line).toBe(6);
-  });
+  test(
+    "Java binary CPU: leaf functions and " + "their counts come from the symbol section",
+    async () => {
+      const bytes = fileBytes("google-pprof-java.cpu");
+      const { header, records, rest } = binaryRecords(bytes, 4);
+      expect(header.slice(0, 3)).toEqual([0n, 3n, 1n]);
+      const names = new Map<bigint, string>();
+      for (const line of textOf(rest).split("\n")) {
+        const m = /^\s*0x([0-9a-f]+) (\S+)/.exec(line);
+        if (m) names.set(BigInt("0x" + m[1]), m[2]!);
+      }
+      expect(names.size).toBeGreaterThan(60);
+      const periodNs = Number(header[3]) * 1000;
+      const samples = new Map<string, number>();
+      const cpu = new Map<string, number>();
+      for (const r of records) {
+        add(samples, names.get(r.pcs[0]!)!, r.count);
+        add(cpu, names.get(r.pcs[0]!)!, r.count * periodNs);
+      }
+      const evidence = await extract(bytes);
+      expect(evidence.summary.samples).toBe(records.length);
+      expect(selfByName(evidence, "samples")).toEqual(samples);
+      expect(selfByName(evidence, "cpu_time")).toEqual(cpu);
+      const frames = rowsOf(evidence.tables.frames);
+      // Every frame of every record is a named function (Java method ids are not adjusted).
+      expect(new Set(frames.map((f) => f.function))).toEqual(
+        new Set(records.flatMap((r) => r.pcs.map((pc) => names.get(pc)!))),
+      );
+      for (const f of frames.filter((f) => (f.function as string).startsWith("com.example."))) {
+        expect([f.function, f.file, f.language, f.symbolization]).toEqual([
+          f.function,
+          "source.java",
+          "java",
+          "complete",
+        ]);
+      }
+      expect(frames.find((f) => f.function === "com.example.function06")!.line).toBe(6);
+    },
+  );
 });
 
 describe("pprof-legacy forms built here", () => {

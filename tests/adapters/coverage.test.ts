@@ -120,28 +120,31 @@ function referenceSqlite(path: string): {
 
 describe("coverage.py data files (corpus)", () => {
   for (const file of corpusFiles("coverage-py")) {
-    test(`${file.name}: executed lines per file as coverage.py's schema queries give them`, async () => {
-      const bytes = loadPayload(file.path);
-      const evidence = await extract(bytes, "coverage-py");
-      expect(evidence.limitations.map((l) => l.code)).toContain("executed_lines_only");
-      // A data file lists only what ran.
-      expect(rowsOf(evidence.tables.coverage_lines).every((r) => r.executed === true)).toBe(true);
-      if (new TextDecoder().decode(bytes.subarray(0, LEGACY_BANNER.length)) === LEGACY_BANNER) {
-        const data = JSON.parse(new TextDecoder().decode(bytes).slice(LEGACY_BANNER.length)) as {
-          lines: Record<string, number[]>;
-        };
-        const expected = Object.fromEntries(
-          Object.entries(data.lines).map(([f, l]) => [f, [...new Set(l)].sort((a, b) => a - b)]),
-        );
-        expect(linesByFile(evidence)).toEqual(expected);
-        expect(Object.values(expected).flat().length).toBe(309);
-      } else {
-        const reference = referenceSqlite(file.path);
-        expect(linesByFile(evidence)).toEqual(reference.lines);
-        expect(arcsByFile(evidence)).toEqual(reference.arcs);
-        expect(evidence.summary.coverage_schema).toBe(file.name.startsWith("webtools") ? 2 : 7);
-      }
-    });
+    test(
+      `${file.name}: executed lines per file as ` + `coverage.py's schema queries give them`,
+      async () => {
+        const bytes = loadPayload(file.path);
+        const evidence = await extract(bytes, "coverage-py");
+        expect(evidence.limitations.map((l) => l.code)).toContain("executed_lines_only");
+        // A data file lists only what ran.
+        expect(rowsOf(evidence.tables.coverage_lines).every((r) => r.executed === true)).toBe(true);
+        if (new TextDecoder().decode(bytes.subarray(0, LEGACY_BANNER.length)) === LEGACY_BANNER) {
+          const data = JSON.parse(new TextDecoder().decode(bytes).slice(LEGACY_BANNER.length)) as {
+            lines: Record<string, number[]>;
+          };
+          const expected = Object.fromEntries(
+            Object.entries(data.lines).map(([f, l]) => [f, [...new Set(l)].sort((a, b) => a - b)]),
+          );
+          expect(linesByFile(evidence)).toEqual(expected);
+          expect(Object.values(expected).flat().length).toBe(309);
+        } else {
+          const reference = referenceSqlite(file.path);
+          expect(linesByFile(evidence)).toEqual(reference.lines);
+          expect(arcsByFile(evidence)).toEqual(reference.arcs);
+          expect(evidence.summary.coverage_schema).toBe(file.name.startsWith("webtools") ? 2 : 7);
+        }
+      },
+    );
   }
 
   test(
@@ -195,61 +198,67 @@ describe("coverage.py data files, streamed", () => {
 
 describe("coverage json reports and Cobertura XML (corpus)", () => {
   for (const file of corpusFiles("coverage-py-json")) {
-    test(`${file.name}: per file, executed and missing lines are the report's own summary`, async () => {
-      const bytes = loadPayload(file.path);
-      const report = JSON.parse(new TextDecoder().decode(bytes));
-      const evidence = await extract(bytes, "coverage-json");
-      const executed = linesByFile(evidence);
-      const missing = linesByFile(evidence, false);
-      for (const [path, f] of Object.entries(report.files) as [
-        string,
-        { summary: { covered_lines: number; missing_lines: number; num_statements: number } },
-      ][]) {
-        expect([path, executed[path]?.length ?? 0, missing[path]?.length ?? 0]).toEqual([
-          path,
-          f.summary.covered_lines,
-          f.summary.missing_lines,
+    test(
+      `${file.name}: per file, executed and ` + `missing lines are the report's own summary`,
+      async () => {
+        const bytes = loadPayload(file.path);
+        const report = JSON.parse(new TextDecoder().decode(bytes));
+        const evidence = await extract(bytes, "coverage-json");
+        const executed = linesByFile(evidence);
+        const missing = linesByFile(evidence, false);
+        for (const [path, f] of Object.entries(report.files) as [
+          string,
+          { summary: { covered_lines: number; missing_lines: number; num_statements: number } },
+        ][]) {
+          expect([path, executed[path]?.length ?? 0, missing[path]?.length ?? 0]).toEqual([
+            path,
+            f.summary.covered_lines,
+            f.summary.missing_lines,
+          ]);
+        }
+        const total = (m: Record<string, number[]>) =>
+          Object.values(m).reduce((n, l) => n + l.length, 0);
+        expect([total(executed), total(executed) + total(missing)]).toEqual([
+          report.totals.covered_lines,
+          report.totals.num_statements,
         ]);
-      }
-      const total = (m: Record<string, number[]>) =>
-        Object.values(m).reduce((n, l) => n + l.length, 0);
-      expect([total(executed), total(executed) + total(missing)]).toEqual([
-        report.totals.covered_lines,
-        report.totals.num_statements,
-      ]);
-      const arcs = rowsOf(evidence.tables.coverage_lines).filter((r) => r.kind === "arc");
-      expect([
-        arcs.filter((r) => r.executed).length,
-        arcs.filter((r) => !r.executed).length,
-      ]).toEqual([report.totals.covered_branches, report.totals.missing_branches]);
-    });
+        const arcs = rowsOf(evidence.tables.coverage_lines).filter((r) => r.kind === "arc");
+        expect([
+          arcs.filter((r) => r.executed).length,
+          arcs.filter((r) => !r.executed).length,
+        ]).toEqual([report.totals.covered_branches, report.totals.missing_branches]);
+      },
+    );
   }
 
   for (const file of corpusFiles("coverage-xml")) {
-    test(`${file.name}: lines covered and valid as the report's root attributes state`, async () => {
-      const bytes = loadPayload(file.path);
-      const xml = new TextDecoder().decode(bytes);
-      const [valid, covered] = /lines-valid="(\d+)" lines-covered="(\d+)"/
-        .exec(xml)!
-        .slice(1)
-        .map(Number) as [number, number];
-      const evidence = await extract(bytes, "cobertura-xml");
-      const total = (m: Record<string, number[]>) =>
-        Object.values(m).reduce((n, l) => n + l.length, 0);
-      expect([
-        total(linesByFile(evidence)),
-        total(linesByFile(evidence)) + total(linesByFile(evidence, false)),
-      ]).toEqual([covered, valid]);
-      const branchy = rowsOf(evidence.tables.coverage_lines).find(
-        (r) => r.file === "calc.py" && r.line === 13,
-      )!;
-      expect([
-        branchy.executed,
-        branchy.hits,
-        branchy.branches_covered,
-        branchy.branches_total,
-      ]).toEqual([false, 0, 0, 2]);
-    });
+    test(
+      `${file.name}: lines covered and valid ` + `as the report's root attributes state`,
+      async () => {
+        const bytes = loadPayload(file.path);
+        const xml = new TextDecoder().decode(bytes);
+        const [valid, covered] = /lines-valid="(\d+)" lines-covered="(\d+)"/
+          .exec(xml)!
+          .slice(1)
+          .map(Number) as [number, number];
+        const evidence = await extract(bytes, "cobertura-xml");
+        const total = (m: Record<string, number[]>) =>
+          Object.values(m).reduce((n, l) => n + l.length, 0);
+        expect([
+          total(linesByFile(evidence)),
+          total(linesByFile(evidence)) + total(linesByFile(evidence, false)),
+        ]).toEqual([covered, valid]);
+        const branchy = rowsOf(evidence.tables.coverage_lines).find(
+          (r) => r.file === "calc.py" && r.line === 13,
+        )!;
+        expect([
+          branchy.executed,
+          branchy.hits,
+          branchy.branches_covered,
+          branchy.branches_total,
+        ]).toEqual([false, 0, 0, 2]);
+      },
+    );
   }
 });
 
@@ -380,31 +389,34 @@ describe("coverage.py SQLite: contexts and hostile files", () => {
     },
   );
 
-  test("an enormous page count is refused from the header, before SQLite reads a page", async () => {
-    const bytes = coverageDb();
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    // A header page count SQLite would trust (version-valid-for equals the change counter).
-    view.setUint32(28, 0x7fffffff);
-    view.setUint32(92, view.getUint32(24));
-    const huge = await refusal(bytes);
-    expect([huge.code, huge.details?.refused, huge.details?.pages]).toEqual([
-      "ARTIFACT_PARSE_FAILED",
-      "page_count",
-      0x7fffffff,
-    ]);
-    // Within the cap but more pages than the file holds: a cut-short file.
-    view.setUint32(28, bytes.length / 4096 + 5);
-    expect((await refusal(bytes)).code).toBe("ARTIFACT_PARSE_FAILED");
-    expect((await refusal(bytes)).message).toMatch(/cut short/);
-    // The cap itself, for files whose length alone exceeds it.
-    let capped: unknown;
-    try {
-      openUntrustedSqlite(coverageDb(), "test db", { maxPages: 2 });
-    } catch (e) {
-      capped = e;
-    }
-    expect((capped as FlameoxError).details?.refused).toBe("page_count");
-  });
+  test(
+    "an enormous page count is refused from " + "the header, before SQLite reads a page",
+    async () => {
+      const bytes = coverageDb();
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      // A header page count SQLite would trust (version-valid-for equals the change counter).
+      view.setUint32(28, 0x7fffffff);
+      view.setUint32(92, view.getUint32(24));
+      const huge = await refusal(bytes);
+      expect([huge.code, huge.details?.refused, huge.details?.pages]).toEqual([
+        "ARTIFACT_PARSE_FAILED",
+        "page_count",
+        0x7fffffff,
+      ]);
+      // Within the cap but more pages than the file holds: a cut-short file.
+      view.setUint32(28, bytes.length / 4096 + 5);
+      expect((await refusal(bytes)).code).toBe("ARTIFACT_PARSE_FAILED");
+      expect((await refusal(bytes)).message).toMatch(/cut short/);
+      // The cap itself, for files whose length alone exceeds it.
+      let capped: unknown;
+      try {
+        openUntrustedSqlite(coverageDb(), "test db", { maxPages: 2 });
+      } catch (e) {
+        capped = e;
+      }
+      expect((capped as FlameoxError).details?.refused).toBe("page_count");
+    },
+  );
 
   test(
     "a damaged file is a parse failure, not a crash; a non-SQLite payload is refused " + "by name",

@@ -25,31 +25,36 @@ function profile(points: number): Uint8Array {
     "0x4: main (main.c:4)",
   ];
   return new TextEncoder().encode(
-    `{"dhatFileVersion":2,"mode":"heap","bklt":true,"pps":[${pps.join(",")}],"ftbl":${JSON.stringify(ftbl)}}`,
+    `{"dhatFileVersion":2,"mode":"heap","bklt":true,` +
+      `"pps":[${pps.join(",")}],"ftbl":${JSON.stringify(ftbl)}}`,
   );
 }
 
-test("the passes over the points reach a checkpoint every POINTS_PER_CHECKPOINT points, before any row", async () => {
-  const points = 2 * POINTS_PER_CHECKPOINT + 3;
-  let checkpoints = 0;
-  let atFirstRow = -1;
-  const space = new CountingSpillSpace();
-  const evidence = await dhatAdapter.extractStream!({
-    chunks: chunked(profile(points), 1 << 16),
-    displayName: "t",
-    limits: DEFAULT_ADAPTER_LIMITS,
-    sink: {
-      writeBatch: async () => {
-        if (atFirstRow < 0) atFirstRow = checkpoints;
+test(
+  "the passes over the points reach a checkpoint " +
+    "every POINTS_PER_CHECKPOINT points, before any row",
+  async () => {
+    const points = 2 * POINTS_PER_CHECKPOINT + 3;
+    let checkpoints = 0;
+    let atFirstRow = -1;
+    const space = new CountingSpillSpace();
+    const evidence = await dhatAdapter.extractStream!({
+      chunks: chunked(profile(points), 1 << 16),
+      displayName: "t",
+      limits: DEFAULT_ADAPTER_LIMITS,
+      sink: {
+        writeBatch: async () => {
+          if (atFirstRow < 0) atFirstRow = checkpoints;
+        },
       },
-    },
-    spill: space,
-    recordBytesInMemory: 4096,
-    checkpoint: () => checkpoints++,
-  });
-  expect(evidence.summary.program_points).toBe(points);
-  // The points were spilled and read back, and rows were written after the pass.
-  expect(space.appends).toBeGreaterThan(0);
-  // Each pass (checks, then measures) every POINTS_PER_CHECKPOINT points, and once at the end.
-  expect(atFirstRow).toBe(2 * Math.floor((points - 1) / POINTS_PER_CHECKPOINT) + 1);
-});
+      spill: space,
+      recordBytesInMemory: 4096,
+      checkpoint: () => checkpoints++,
+    });
+    expect(evidence.summary.program_points).toBe(points);
+    // The points were spilled and read back, and rows were written after the pass.
+    expect(space.appends).toBeGreaterThan(0);
+    // Each pass (checks, then measures) every POINTS_PER_CHECKPOINT points, and once at the end.
+    expect(atFirstRow).toBe(2 * Math.floor((points - 1) / POINTS_PER_CHECKPOINT) + 1);
+  },
+);

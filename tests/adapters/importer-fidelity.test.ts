@@ -98,19 +98,22 @@ describe("benchmark importers keep what the producer wrote", () => {
     expect(tagsOf("[1,2,3]*1000")).toEqual(new Set(["bar"]));
   });
 
-  test("hyperfine seconds become whole nanoseconds (value_int), equal to round(s × 1e9)", async () => {
-    const path = corpusFile("hyperfine", "local-hyperfine-1.15.0-named-prepare.json").path;
-    const doc = JSON.parse(readFileSync(path, "utf8")) as { results: { times: number[] }[] };
-    const e = await extract("hyperfine", loadPayload(path));
-    const samples = rowsOf(e.tables.measurements).filter(
-      (r) => r.name === "wall_time" && r.aggregation === "sample",
-    );
-    expect(samples.map((r) => r.value_float)).toEqual(samples.map(() => null));
-    expect(samples.map((r) => Number(r.value_int))).toEqual(
-      doc.results[0]!.times.map((t) => Math.round(t * 1e9)),
-    );
-    expect(Number(samples[0]!.value_int)).toBe(2_950_318); // 0.00295031774 s
-  });
+  test(
+    "hyperfine seconds become whole nanoseconds " + "(value_int), equal to round(s × 1e9)",
+    async () => {
+      const path = corpusFile("hyperfine", "local-hyperfine-1.15.0-named-prepare.json").path;
+      const doc = JSON.parse(readFileSync(path, "utf8")) as { results: { times: number[] }[] };
+      const e = await extract("hyperfine", loadPayload(path));
+      const samples = rowsOf(e.tables.measurements).filter(
+        (r) => r.name === "wall_time" && r.aggregation === "sample",
+      );
+      expect(samples.map((r) => r.value_float)).toEqual(samples.map(() => null));
+      expect(samples.map((r) => Number(r.value_int))).toEqual(
+        doc.results[0]!.times.map((t) => Math.round(t * 1e9)),
+      );
+      expect(Number(samples[0]!.value_int)).toBe(2_950_318); // 0.00295031774 s
+    },
+  );
 });
 
 describe("default metric of a heap profile", () => {

@@ -95,31 +95,34 @@ describe("JUnit XML corpus", () => {
     },
   );
 
-  test("Catch2 failure file/line is the crash site; Marathon's flaky retry precedes a pass", async () => {
-    const catch2 = rowsOf(
-      (
-        await extract(
-          loadPayload(corpusFiles("junit-xml").find((f) => f.name.includes("catch2"))!.path),
-        )
-      ).tables.test_results,
-    );
-    expect([catch2[0]!.crash_file, catch2[0]!.crash_line, catch2[0]!.exception_type]).toEqual([
-      "test/unit/detail/utility/is_constant_evaluated.cpp",
-      19,
-      "REQUIRE",
-    ]);
-    const flaky = rowsOf(
-      (
-        await extract(
-          loadPayload(corpusFiles("junit-xml").find((f) => f.name.includes("flaky"))!.path),
-        )
-      ).tables.test_results,
-    );
-    expect(flaky.map((r) => [r.outcome, r.rerun_index])).toEqual([
-      ["rerun", 0],
-      ["passed", 1],
-    ]);
-  });
+  test(
+    "Catch2 failure file/line is the crash site; " + "Marathon's flaky retry precedes a pass",
+    async () => {
+      const catch2 = rowsOf(
+        (
+          await extract(
+            loadPayload(corpusFiles("junit-xml").find((f) => f.name.includes("catch2"))!.path),
+          )
+        ).tables.test_results,
+      );
+      expect([catch2[0]!.crash_file, catch2[0]!.crash_line, catch2[0]!.exception_type]).toEqual([
+        "test/unit/detail/utility/is_constant_evaluated.cpp",
+        19,
+        "REQUIRE",
+      ]);
+      const flaky = rowsOf(
+        (
+          await extract(
+            loadPayload(corpusFiles("junit-xml").find((f) => f.name.includes("flaky"))!.path),
+          )
+        ).tables.test_results,
+      );
+      expect(flaky.map((r) => [r.outcome, r.rerun_index])).toEqual([
+        ["rerun", 0],
+        ["passed", 1],
+      ]);
+    },
+  );
 });
 
 describe("JUnit XML edge cases", () => {

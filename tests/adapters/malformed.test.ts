@@ -62,15 +62,18 @@ describe("both adapters reject unusable payloads with ARTIFACT_PARSE_FAILED", ()
     );
   });
 
-  test("nesting deeper than the limit fails before parsing, with the limit in the message", async () => {
-    const message = await expectFailure(
-      chromeTraceAdapter,
-      [[[[{ ph: "X" }]]]],
-      "ARTIFACT_PARSE_FAILED",
-      { maxNestingDepth: 3 },
-    );
-    expect(message).toContain("nesting deeper than 3");
-  });
+  test(
+    "nesting deeper than the limit fails before " + "parsing, with the limit in the message",
+    async () => {
+      const message = await expectFailure(
+        chromeTraceAdapter,
+        [[[[{ ph: "X" }]]]],
+        "ARTIFACT_PARSE_FAILED",
+        { maxNestingDepth: 3 },
+      );
+      expect(message).toContain("nesting deeper than 3");
+    },
+  );
 });
 
 describe("wrong shapes name the field", () => {
@@ -177,35 +180,38 @@ describe("limits", () => {
     ).toBe(11);
   });
 
-  test("more samples than maxEvents is ARTIFACT_TOO_LARGE (files and embedded profiles)", async () => {
-    const profile = {
-      nodes: [{ id: 1, callFrame: { functionName: "(root)" } }],
-      samples: [1, 1, 1],
-      timeDeltas: [1, 1, 1],
-    };
-    await expectFailure(cpuProfileAdapter, profile, "ARTIFACT_TOO_LARGE", { maxEvents: 2 });
-    const trace = [
-      {
-        ph: "P",
-        name: "Profile",
-        id: "0x1",
-        pid: 1,
-        tid: 1,
-        ts: 0,
-        args: { data: { startTime: 0 } },
-      },
-      {
-        ph: "P",
-        name: "ProfileChunk",
-        id: "0x1",
-        pid: 1,
-        tid: 2,
-        ts: 1,
-        args: { data: { cpuProfile: profile, timeDeltas: [1, 1, 1] } },
-      },
-    ];
-    await expectFailure(chromeTraceAdapter, trace, "ARTIFACT_TOO_LARGE", { maxEvents: 2 });
-  });
+  test(
+    "more samples than maxEvents is " + "ARTIFACT_TOO_LARGE (files and embedded profiles)",
+    async () => {
+      const profile = {
+        nodes: [{ id: 1, callFrame: { functionName: "(root)" } }],
+        samples: [1, 1, 1],
+        timeDeltas: [1, 1, 1],
+      };
+      await expectFailure(cpuProfileAdapter, profile, "ARTIFACT_TOO_LARGE", { maxEvents: 2 });
+      const trace = [
+        {
+          ph: "P",
+          name: "Profile",
+          id: "0x1",
+          pid: 1,
+          tid: 1,
+          ts: 0,
+          args: { data: { startTime: 0 } },
+        },
+        {
+          ph: "P",
+          name: "ProfileChunk",
+          id: "0x1",
+          pid: 1,
+          tid: 2,
+          ts: 1,
+          args: { data: { cpuProfile: profile, timeDeltas: [1, 1, 1] } },
+        },
+      ];
+      await expectFailure(chromeTraceAdapter, trace, "ARTIFACT_TOO_LARGE", { maxEvents: 2 });
+    },
+  );
 
   test("the error is a FlameoxError with remediation", async () => {
     let caught: unknown;

@@ -273,32 +273,35 @@ describe("summary reports", () => {
     ["report1_cuda_gpu_mem_time_sum.csv", "cuda_gpu_mem_time_sum", "Count", "Operation"],
     ["report1_nvtx_sum.csv", "nvtx_sum", "Instances", "Range"],
   ] as const) {
-    test(`${report}: one measurement per name and statistic, equal to the CSV's cells`, async () => {
-      const evidence = await extract(bytesOf(file), file, "nsys-stats-summary-csv");
-      expect(evidence.summary.report).toBe(report);
-      const rows = rowsOf(evidence.tables.measurements);
-      const raw = table(file);
-      const expected = raw.flatMap((r) => [
-        ...STATS.map(([column, aggregation]) => [
-          r[nameColumn],
-          report,
-          aggregation,
-          Number(r[column]),
-          aggregation === "share" ? "percent" : "ns",
-        ]),
-        [r[nameColumn], report, "count", Number(r[count]), "count"],
-      ]);
-      const value = (m: Record<string, unknown>) => (m.value_int ?? m.value_float) as number;
-      expect(
-        rows.map((m) => [m.name, m.scope, m.aggregation, Number(value(m)), m.unit]).sort(),
-      ).toEqual(expected.sort());
-      expect(evidence.limitations.map((l) => l.code)).toEqual(["aggregates_only"]);
-      if (report === "nvtx_sum")
-        expect(JSON.parse(rows[0]!.dimensions_json as string)).toEqual({
-          report,
-          style: "PushPop",
-        });
-    });
+    test(
+      `${report}: one measurement per name ` + `and statistic, equal to the CSV's cells`,
+      async () => {
+        const evidence = await extract(bytesOf(file), file, "nsys-stats-summary-csv");
+        expect(evidence.summary.report).toBe(report);
+        const rows = rowsOf(evidence.tables.measurements);
+        const raw = table(file);
+        const expected = raw.flatMap((r) => [
+          ...STATS.map(([column, aggregation]) => [
+            r[nameColumn],
+            report,
+            aggregation,
+            Number(r[column]),
+            aggregation === "share" ? "percent" : "ns",
+          ]),
+          [r[nameColumn], report, "count", Number(r[count]), "count"],
+        ]);
+        const value = (m: Record<string, unknown>) => (m.value_int ?? m.value_float) as number;
+        expect(
+          rows.map((m) => [m.name, m.scope, m.aggregation, Number(value(m)), m.unit]).sort(),
+        ).toEqual(expected.sort());
+        expect(evidence.limitations.map((l) => l.code)).toEqual(["aggregates_only"]);
+        if (report === "nvtx_sum")
+          expect(JSON.parse(rows[0]!.dimensions_json as string)).toEqual({
+            report,
+            style: "PushPop",
+          });
+      },
+    );
   }
 
   test(

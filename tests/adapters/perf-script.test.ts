@@ -82,28 +82,31 @@ const sorted = (m: Map<string, number>) =>
 
 describe("perf-script adapter", () => {
   for (const file of files) {
-    test(`${file.name}: detected, and self samples per function equal an independent count`, async () => {
-      const bytes = loadPayload(file.path);
-      expect(
-        perfScriptAdapter.detect({ head: headOf(bytes), displayName: "upload" }),
-      ).toBeGreaterThan(0.5);
-      const evidence = await extract(bytes);
-      const expected = expectedMetrics(referencePerfScript(new TextDecoder().decode(bytes)));
-      expect(expected.size).toBeGreaterThan(0);
-      const metrics = String(evidence.summary.metrics).split(",").filter(Boolean).sort();
-      expect(metrics).toEqual([...expected.keys()].sort());
-      for (const [metric, ref] of expected) {
-        const got = selfByFunction(evidence, metric);
-        expect([file.name, metric, sorted(got.samples)]).toEqual([
-          file.name,
-          metric,
-          sorted(ref.selfSamples),
-        ]);
-        expect(sorted(got.values)).toEqual(
-          sorted(metric === "samples" ? ref.selfSamples : ref.selfPeriod),
-        );
-      }
-    });
+    test(
+      `${file.name}: detected, and self samples ` + `per function equal an independent count`,
+      async () => {
+        const bytes = loadPayload(file.path);
+        expect(
+          perfScriptAdapter.detect({ head: headOf(bytes), displayName: "upload" }),
+        ).toBeGreaterThan(0.5);
+        const evidence = await extract(bytes);
+        const expected = expectedMetrics(referencePerfScript(new TextDecoder().decode(bytes)));
+        expect(expected.size).toBeGreaterThan(0);
+        const metrics = String(evidence.summary.metrics).split(",").filter(Boolean).sort();
+        expect(metrics).toEqual([...expected.keys()].sort());
+        for (const [metric, ref] of expected) {
+          const got = selfByFunction(evidence, metric);
+          expect([file.name, metric, sorted(got.samples)]).toEqual([
+            file.name,
+            metric,
+            sorted(ref.selfSamples),
+          ]);
+          expect(sorted(got.values)).toEqual(
+            sorted(metric === "samples" ? ref.selfSamples : ref.selfPeriod),
+          );
+        }
+      },
+    );
   }
 
   test(

@@ -157,38 +157,41 @@ describe("registry", () => {
     ).toBe("chrome-trace");
   });
 
-  test("every adapter has exactly one pipeline: streaming, or whole for small-by-nature formats", () => {
-    const whole: string[] = [];
-    for (const adapter of ADAPTERS) {
-      const streams = typeof adapter.extractStream === "function";
-      const extracts = typeof adapter.extract === "function";
-      expect({ name: adapter.name, pipelines: Number(streams) + Number(extracts) }).toEqual({
-        name: adapter.name,
-        pipelines: 1,
-      });
-      if (!streams) {
-        expect({ name: adapter.name, pieceScan: adapter.pieceScan }).toEqual({
+  test(
+    "every adapter has exactly one pipeline: " + "streaming, or whole for small-by-nature formats",
+    () => {
+      const whole: string[] = [];
+      for (const adapter of ADAPTERS) {
+        const streams = typeof adapter.extractStream === "function";
+        const extracts = typeof adapter.extract === "function";
+        expect({ name: adapter.name, pipelines: Number(streams) + Number(extracts) }).toEqual({
           name: adapter.name,
-          pieceScan: undefined,
+          pipelines: 1,
         });
-        whole.push(adapter.name);
+        if (!streams) {
+          expect({ name: adapter.name, pieceScan: adapter.pieceScan }).toEqual({
+            name: adapter.name,
+            pieceScan: undefined,
+          });
+          whole.push(adapter.name);
+        }
       }
-    }
-    // Benchmark results, test reports, coverage reports, legacy pprof and operator trees: files
-    // whose size does not grow with how long the workload ran.
-    expect(whole.sort()).toEqual([
-      "benchmark-samples",
-      "cobertura-xml",
-      "coverage-json",
-      "gbench",
-      "hyperfine",
-      "junit-xml",
-      "nvbench",
-      "nvbench-samples",
-      "pprof-legacy",
-      "pyperf",
-      "pytest-benchmark",
-      "pytorch-et",
-    ]);
-  });
+      // Benchmark results, test reports, coverage reports, legacy pprof and operator trees: files
+      // whose size does not grow with how long the workload ran.
+      expect(whole.sort()).toEqual([
+        "benchmark-samples",
+        "cobertura-xml",
+        "coverage-json",
+        "gbench",
+        "hyperfine",
+        "junit-xml",
+        "nvbench",
+        "nvbench-samples",
+        "pprof-legacy",
+        "pyperf",
+        "pytest-benchmark",
+        "pytorch-et",
+      ]);
+    },
+  );
 });

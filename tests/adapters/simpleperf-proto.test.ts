@@ -227,19 +227,22 @@ describe("simpleperf-proto adapter", () => {
     },
   );
 
-  test("frames: kernel, Java (by execution type or dex file) and one [unknown] per file", async () => {
-    const frames = rowsOf((await extract(twoEvents)).tables.frames)
-      .map((f) => `${f.language}|${f.function}|${f.module}`)
-      .sort();
-    expect(frames).toEqual([
-      `java|com.example.Main.run|${APP.path}`,
-      `java|com.example.Main.work|${APP.path}`,
-      `kernel|el0_svc|[kernel.kallsyms]`,
-      `native|[unknown]|${LIBC.path}`,
-      `native|__start_thread|${LIBC.path}`,
-      `native|memcpy|${LIBC.path}`,
-    ]);
-  });
+  test(
+    "frames: kernel, Java (by execution type " + "or dex file) and one [unknown] per file",
+    async () => {
+      const frames = rowsOf((await extract(twoEvents)).tables.frames)
+        .map((f) => `${f.language}|${f.function}|${f.module}`)
+        .sort();
+      expect(frames).toEqual([
+        `java|com.example.Main.run|${APP.path}`,
+        `java|com.example.Main.work|${APP.path}`,
+        `kernel|el0_svc|[kernel.kallsyms]`,
+        `native|[unknown]|${LIBC.path}`,
+        `native|__start_thread|${LIBC.path}`,
+        `native|memcpy|${LIBC.path}`,
+      ]);
+    },
+  );
 
   test("callers: the first callchain entry is the leaf", async () => {
     const evidence = await extract(twoEvents);

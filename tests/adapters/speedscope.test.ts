@@ -105,20 +105,23 @@ const wellNested = (name: string) => !name.includes("invalid");
 
 describe("speedscope adapter", () => {
   for (const file of files) {
-    test(`${file.name}: detected; self values per frame equal an independent computation`, async () => {
-      const bytes = loadPayload(file.path);
-      expect(detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name).toBe(
-        "speedscope",
-      );
-      const evidence = await extract(bytes);
-      if (wellNested(file.name)) {
-        const ref = referenceSelf(JSON.parse(new TextDecoder().decode(bytes)));
-        const got = selfByName(evidence);
-        expect(sorted(got).map(([k, v]) => [k, Math.round(v)])).toEqual(
-          sorted(ref).map(([k, v]) => [k, Math.round(v)]),
+    test(
+      `${file.name}: detected; self values per ` + `frame equal an independent computation`,
+      async () => {
+        const bytes = loadPayload(file.path);
+        expect(detectAdapter({ head: headOf(bytes), displayName: "upload" })?.name).toBe(
+          "speedscope",
         );
-      }
-    });
+        const evidence = await extract(bytes);
+        if (wellNested(file.name)) {
+          const ref = referenceSelf(JSON.parse(new TextDecoder().decode(bytes)));
+          const got = selfByName(evidence);
+          expect(sorted(got).map(([k, v]) => [k, Math.round(v)])).toEqual(
+            sorted(ref).map(([k, v]) => [k, Math.round(v)]),
+          );
+        }
+      },
+    );
   }
 
   test(

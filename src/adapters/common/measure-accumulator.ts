@@ -122,7 +122,10 @@ export class MeasureAccumulator {
     return this.totalsByTrack.size === 0 && this.edgeParent.length === 0;
   }
 
-  /** Writes the metric's rows, then its twin's (each table gets them one metric after the other). */
+  /**
+   * Writes the metric's rows, then its twin's (each table gets them one metric after the
+   * other).
+   */
   emit(
     measurements: TableBuffer,
     edges: TableBuffer,

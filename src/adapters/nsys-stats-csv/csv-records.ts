@@ -52,8 +52,8 @@ function afterHeader(onRecord: RecordHandler): RecordHandler {
 }
 
 /**
- * Every record after the header (at `headerLine`), in order, from a payload that arrives in chunks; the parser's backpressure paces the
- * reading.
+ * Every record after the header (at `headerLine`), in order, from a payload that arrives in
+ * chunks; the parser's backpressure paces the reading.
  */
 export async function eachStreamedRecord(
   chunks: AsyncIterable<Uint8Array>,
