@@ -12,25 +12,8 @@ export interface ProcessRun {
 }
 
 export async function measureProcess(argv: string[], cwd: string): Promise<ProcessRun> {
-  const started = performance.now();
-  const child = Bun.spawn(argv, {
-    cwd,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { ...process.env, NO_COLOR: "1" },
-  });
-  const [stdout, stderr] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-  ]);
-  await child.exited;
-  if (child.exitCode !== 0)
-    throw new Error(`${argv.join(" ")} failed (${child.exitCode}): ${stdout}${stderr}`);
-  return {
-    wallMs: performance.now() - started,
-    maxRss: child.resourceUsage()?.maxRSS ?? 0,
-    stdout,
-  };
+  const run = await runTimed(argv, cwd);
+  return { wallMs: run.wallMs, maxRss: run.maxRssBytes, stdout: run.stdout };
 }
 
 /**

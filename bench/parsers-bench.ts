@@ -20,6 +20,7 @@ import { generateChromeTrace } from "../fixtures/generators/chrome-trace.ts";
 import { generateCpuProfile } from "../fixtures/generators/cpuprofile.ts";
 import { generateOtlpProto } from "../fixtures/generators/otlp-proto.ts";
 import { generatePerfetto } from "../fixtures/generators/perfetto.ts";
+import { runTimed } from "./measure-process.ts";
 
 const { values } = parseArgs({
   options: {
@@ -44,24 +45,13 @@ interface Measured {
 }
 
 async function measure(argv: string[], cwd = dir): Promise<Measured> {
-  const started = performance.now();
-  const child = Bun.spawn(argv, {
-    cwd,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { ...process.env, NO_COLOR: "1" },
-  });
-  const [stdout, stderr] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-  ]);
-  await child.exited;
+  const run = await runTimed(argv, cwd, true);
   return {
-    wallMs: performance.now() - started,
-    maxRss: child.resourceUsage()?.maxRSS ?? 0,
-    stdout,
-    stderr,
-    ok: child.exitCode === 0,
+    wallMs: run.wallMs,
+    maxRss: run.maxRssBytes,
+    stdout: run.stdout,
+    stderr: run.stderr,
+    ok: run.exitCode === 0,
   };
 }
 
