@@ -42,6 +42,13 @@ const BUFFER_SLICE_ROWS = 8_192;
  */
 export const BYTES_PER_PART = 8 << 20;
 
+/**
+ * Parts of one table being encoded at once: the encoder thread's (THREAD_PARTS in
+ * encode-pool.ts) and the one the parser encodes when that thread is full. With fewer, the
+ * parser would wait for the thread's waiting part instead of working.
+ */
+const MAX_PARTS_IN_FLIGHT = 3;
+
 /** Bytes of a batch's column buffers (what the part will copy into the encoder). */
 function batchBytes(batch: ColumnBatch): number {
   let bytes = 0;
@@ -207,8 +214,10 @@ export class TableParts {
     // otherwise lets pile up to gigabytes over a large import.
     const write = this.encode(content, join(this.outputDir, file)).then(this.checkpoint);
     this.writes.push(write);
-    // At most two parts in flight: the parser keeps going while one part encodes.
-    if (this.writes.length >= 2) await this.writes[this.writes.length - 2];
+    // At most MAX_PARTS_IN_FLIGHT parts in flight: the parser keeps going while the encoder
+    // thread holds its parts (encode-pool.ts) and it encodes one more itself.
+    if (this.writes.length >= MAX_PARTS_IN_FLIGHT)
+      await this.writes[this.writes.length - MAX_PARTS_IN_FLIGHT];
   }
 
   async finish(): Promise<WrittenPart[]> {

@@ -11,6 +11,7 @@ import {
   ENCODE_THREAD_MIN_BUDGET,
   ENCODE_THREAD_MIN_PAYLOAD,
   startEncodePool,
+  THREAD_PARTS,
   useEncodeThread,
 } from "../../workers/encode-pool.ts";
 import { columnBatchesToTable, type PartContent } from "../../workers/table-parts.ts";
@@ -89,17 +90,19 @@ describe("encode pool", () => {
           part([trackBatch(3000), trackBatch(2000, 3000)]),
           join(dir, "inline.parquet"),
         );
-        // Two parts in flight at once, as TableParts allows: the second finds the thread busy and
-        // is encoded by the caller.
+        // Three parts in flight at once, as TableParts allows: the thread takes THREAD_PARTS of
+        // them (one waits while it encodes the first) and the caller encodes the third itself.
         const sent = [trackBatch(3000), trackBatch(2000, 3000)];
         await Promise.all([
           threaded.encode(part(sent), join(dir, "thread-a.parquet")),
           threaded.encode(part([trackBatch(10)]), join(dir, "thread-b.parquet")),
+          threaded.encode(part([trackBatch(4)]), join(dir, "caller-d.parquet")),
         ]);
-        expect(threaded.counts).toEqual({ thread: 1, inline: 1 });
-        // Once the thread is free again it takes the next part, here as an IPC stream.
-        await threaded.encode(part([trackBatch(7)], true), join(dir, "thread-c.parquet"));
+        expect(THREAD_PARTS).toBe(2);
         expect(threaded.counts).toEqual({ thread: 2, inline: 1 });
+        // Once the thread has room again it takes the next part, here as an IPC stream.
+        await threaded.encode(part([trackBatch(7)], true), join(dir, "thread-c.parquet"));
+        expect(threaded.counts).toEqual({ thread: 3, inline: 1 });
       } finally {
         await inline.close();
         await threaded.close();
@@ -111,6 +114,7 @@ describe("encode pool", () => {
       expect(read("thread-a.parquet").getChild("tid")!.get(3000)).toBeNull();
       expect(read("thread-b.parquet").numRows).toBe(10);
       expect(read("thread-c.parquet").numRows).toBe(7);
+      expect(read("caller-d.parquet").numRows).toBe(4);
     },
   );
 
