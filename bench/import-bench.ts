@@ -22,7 +22,9 @@
  * `--scaling` this checkout's import also runs pinned to one core (`taskset -c 0`), and the
  * ratio of its rate on every core to that says how the pipeline scales. With `--one-piece`
  * this checkout's import also runs with `extraction.scan_threads = 0` (every payload
- * scanned in one piece), so the piece threads' effect shows in the same run.
+ * scanned in one piece), so the piece threads' effect shows in the same run. With `--floor`,
+ * for Chrome, cpuprofile, OTLP and Perfetto, the stages no import can skip are also run alone
+ * and the fastest rate they leave is printed (bench/pipeline-floor.ts).
  * Figures only; nothing here asserts a time.
  *
  *   bun bench/import-bench.ts [--scale 0.1] [--only
@@ -30,7 +32,7 @@
  *       [--trace-mb 200] [--profile-samples 2000000] [--otlp-mb 500] [--perfetto-mb 500]
  *       [--perf-mb 500] [--collapsed-mb 500] [--gecko-mb 400] [--gecko-processes]
  *       [--speedscope-json-mb 400] [--dhat-mb 300]
- *       [--baseline-cli ../other/src/cli/main.ts] [--scaling] [--one-piece] [--keep]
+ *       [--baseline-cli ../other/src/cli/main.ts] [--scaling] [--one-piece] [--floor] [--keep]
  *       [--speedscope-mb 100] [--worker-memory-mb 512]
  * `--worker-memory-mb` sets every workspace's `extraction.worker_memory_bytes`: the parse
  * worker's cap, and the budget its collections are paced by (garbage may otherwise grow
@@ -41,6 +43,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { benchWorkspace, runTimed, type TimedRun } from "./measure-process.ts";
+import { type FloorKind, floorLines } from "./pipeline-floor.ts";
 import { generateChromeTrace } from "../fixtures/generators/chrome-trace.ts";
 import { generateCpuProfile } from "../fixtures/generators/cpuprofile.ts";
 import { generateDhat } from "../fixtures/generators/dhat.ts";
@@ -70,6 +73,7 @@ const { values } = parseArgs({
     "baseline-cli": { type: "string" },
     scaling: { type: "boolean", default: false },
     "one-piece": { type: "boolean", default: false },
+    floor: { type: "boolean", default: false },
     "worker-memory-mb": { type: "string" },
     keep: { type: "boolean", default: false },
     "speedscope-mb": { type: "string", default: "100" },
@@ -228,6 +232,7 @@ async function benchInput(
   kind: "json" | "otlp" | "perfetto" | "lines",
   path: string,
   speedscope?: "perf" | "collapsed",
+  floor?: FloorKind,
 ): Promise<void> {
   const bytes = statSync(path).size;
   const mb = bytes / MB;
@@ -278,6 +283,15 @@ async function benchInput(
       );
       console.log(`      stages (ms): ${stageLine(one.run, one.result)}`);
     }
+    if (values.floor && floor && name === clis[0]![0])
+      for (const line of await floorLines(
+        floor,
+        path,
+        bytes,
+        workspaces.get(cli)!,
+        result.extraction.generation_id,
+      ))
+        console.log(`    ${line}`);
     if (values.scaling && name === clis[0]![0]) {
       const one = await importOnce(cli, path, ["taskset", "-c", "0"]);
       const oneRate = mb / (one.run.wallMs / 1000);
@@ -347,24 +361,36 @@ try {
   if (only.has("chrome")) {
     const path = join(dir, "generated.trace.json");
     const t = await generateChromeTrace(path, sized(values["trace-mb"], 200) * MB);
-    await benchInput(`Chrome trace JSON (${t.events} events)`, "json", path);
+    await benchInput(`Chrome trace JSON (${t.events} events)`, "json", path, undefined, "chrome");
   }
   if (only.has("cpuprofile")) {
     const samples = sized(values["profile-samples"], 2_000_000);
     const path = join(dir, "generated.cpuprofile");
     // ~11 bytes per sample in the generator, plus its node table.
     const p = await generateCpuProfile(path, samples * 11 + 2_000_000);
-    await benchInput(`V8 cpuprofile (${p.samples} samples, ${p.nodes} nodes)`, "json", path);
+    await benchInput(
+      `V8 cpuprofile (${p.samples} samples, ${p.nodes} nodes)`,
+      "json",
+      path,
+      undefined,
+      "cpuprofile",
+    );
   }
   if (only.has("otlp")) {
     const path = join(dir, "generated.otlp.pb");
     const o = await generateOtlpProto(path, sized(values["otlp-mb"], 500) * MB);
-    await benchInput(`OTLP protobuf (${o.spans} spans)`, "otlp", path);
+    await benchInput(`OTLP protobuf (${o.spans} spans)`, "otlp", path, undefined, "otlp");
   }
   if (only.has("perfetto")) {
     const path = join(dir, "generated.perfetto-trace");
     const p = await generatePerfetto(path, sized(values["perfetto-mb"], 500) * MB);
-    await benchInput(`Perfetto trace (${p.events} events)`, "perfetto", path);
+    await benchInput(
+      `Perfetto trace (${p.events} events)`,
+      "perfetto",
+      path,
+      undefined,
+      "perfetto",
+    );
   }
   for (const [kind, label, flag] of [
     ["perf", "perf script text", "perf-mb"],
