@@ -30,7 +30,7 @@ async function probeJson(args: string[], cwd: string): Promise<Record<string, nu
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
-/** Lines to print for one input, given this checkout's import of it (its workspace and generation). */
+/** Lines to print for one input, given this checkout's import of it (workspace, generation). */
 export async function floorLines(
   kind: FloorKind,
   path: string,
