@@ -9,9 +9,9 @@
  * with a callback that does nothing per record, and Parquet encoding of the rows the import
  * wrote. For trace formats the tables derived from the events (stacks, call edges, frames
  * and their measures) are counted apart: they could be built later, at first query.
- * Each figure is the generous one (the best of three copies and of two scans, the scan without
- * compiling the scanner, encoding after a warm-up), and nothing per event (nesting, ids, rows) is counted,
- * so the real ceiling is lower.
+ * Each figure is the generous one (the best of three copies and of two scans, the scan
+ * without compiling the scanner, encoding after a warm-up), and nothing per event (nesting,
+ * ids, rows) is counted, so the real ceiling is lower.
  */
 import { join } from "node:path";
 import { runTimed } from "./measure-process.ts";
@@ -74,7 +74,8 @@ export async function floorLines(
   return [
     `floor, each stage alone in its own process: two process starts ${f0(processes)} ms; ` +
       `copy + hash + fsync ${f0(registration.ms!)} ms (CPU ${f0(registration.cpuMs!)}, best ` +
-      `of 3); WASM scan (best of 2), nothing done per record, ${f0(scan.ms!)} ms (CPU ${f0(scan.cpuMs!)}; ` +
+      `of 3); WASM scan (best of 2), nothing done per record, ${f0(scan.ms!)} ms ` +
+      `(CPU ${f0(scan.cpuMs!)}; ` +
       `its compile ${f0(scan.openMs!)} ms, not counted); ` +
       `Parquet encoding ${f0(read)} ms` +
       (trace ? ` for the events' own tables, ${f0(derived)} ms for the derived ones` : ""),
