@@ -44,6 +44,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { benchWorkspace, runTimed, type TimedRun } from "./measure-process.ts";
 import { type FloorKind, floorLines } from "./pipeline-floor.ts";
+import { baselineDecode, speedscopeImport, wholePayload } from "./reference-readers.ts";
 import { generateChromeTrace } from "../fixtures/generators/chrome-trace.ts";
 import { generateCpuProfile } from "../fixtures/generators/cpuprofile.ts";
 import { generateDhat } from "../fixtures/generators/dhat.ts";
@@ -86,57 +87,11 @@ const repo = resolve(import.meta.dir, "..");
 const clis: [string, string][] = [["this checkout", join(repo, "src", "cli", "main.ts")]];
 if (values["baseline-cli"]) clis.push(["baseline", resolve(values["baseline-cli"])]);
 const dir = mkdtempSync(join(tmpdir(), "flameox-bench-"));
-const env = { ...process.env, NO_COLOR: "1" };
 
 type Run = TimedRun;
 
 function measure(argv: string[], cwd = dir, allowFailure = false): Promise<Run> {
   return runTimed(argv, cwd, allowFailure);
-}
-
-/** Counts the lines of a file read as a stream: the floor for a line-oriented text import. */
-const LINE_SPLIT = `(async () => { const d = new TextDecoder(); let carry = "", lines = 0;
-  for await (const chunk of Bun.file(P).stream()) { \
-const text = carry + d.decode(chunk, { stream: true }); let at = 0;
-    for (let end = text.indexOf("\\n"); end >= 0; end = text.indexOf("\\n", at)) { \
-lines++; at = end + 1; } carry = text.slice(at); }
-  return lines; })()`;
-
-/** Reads and decodes the file in a fresh Bun process: the yardstick for the import's rate. */
-async function baselineDecode(kind: string, path: string): Promise<{ ms: number; what: string }> {
-  const decoders: Record<string, [string, string]> = {
-    lines: ["plain line split", `await ${LINE_SPLIT}`],
-    json: ["Bun JSON.parse", "JSON.parse(await Bun.file(P).text())"],
-    otlp: [
-      "protobufjs decode",
-      `(await import(` +
-        `${JSON.stringify(join(repo, "tests/adapters/reference-otlp/otlp-proto-schema.ts"))}` +
-        `)).ExportTraceServiceRequest.decode(await Bun.file(P).bytes())`,
-    ],
-    perfetto: [
-      "protobufjs decode",
-      `(await import(` +
-        `${JSON.stringify(join(repo, "tests/adapters/reference-perfetto/perfetto-schema.ts"))}` +
-        `)).Trace.decode(await Bun.file(P).bytes())`,
-    ],
-  };
-  const [what, expression] = decoders[kind]!;
-  // Module loading is not part of the decode; the read is, as the import reads the file too.
-  const script = `const P = ${JSON.stringify(path)}; ${
-    kind === "json" || kind === "lines"
-      ? ""
-      : `await import(${JSON.stringify(
-          join(
-            repo,
-            kind === "otlp"
-              ? "tests/adapters/reference-otlp/otlp-proto-schema.ts"
-              : "tests/adapters/reference-perfetto/perfetto-schema.ts",
-          ),
-        )});`
-  }
-    const t = performance.now(); const v = ${expression}; console.log(performance.now() - t);`;
-  const run = await measure([process.execPath, "-e", script]);
-  return { ms: Number(run.stdout.trim().split("\n").at(-1)), what };
 }
 
 const f0 = (n: number) => n.toFixed(0);
@@ -190,43 +145,6 @@ function stageLine(run: Run, result: any): string {
   ].join(", ");
 }
 
-/**
- * speedscope 1.25.0's own importer of the same file in a fresh process
- * (bench/speedscope-import.ts): its rate, and its peak RSS (the process's own).
- */
-async function speedscopeImport(kind: "perf" | "collapsed", path: string) {
-  const cap = Number(values["speedscope-mb"]) * MB;
-  const started = performance.now();
-  const child = Bun.spawn(
-    [process.execPath, join(repo, "bench", "speedscope-import.ts"), kind, path, String(cap)],
-    { stdout: "pipe", stderr: "pipe", env },
-  );
-  const stdout = await new Response(child.stdout).text();
-  await child.exited;
-  const wallMs = performance.now() - started;
-  if (child.exitCode !== 0)
-    return { rate: Number.NaN, line: `speedscope's importer failed (${child.exitCode})` };
-  const { ms, bytes, peakBytes } = JSON.parse(stdout.trim().split("\n").at(-1)!) as {
-    ms: number;
-    bytes: number;
-    peakBytes: number | null;
-  };
-  const peak = (peakBytes ?? Number.NaN) / MB;
-  const mb = bytes / MB;
-  const what =
-    bytes < statSync(path).size
-      ? `the first ${f1(mb)} MB of the same bytes (--speedscope-mb: it holds many times its ` +
-        `input in memory)`
-      : "the same bytes";
-  return {
-    rate: mb / (ms / 1000),
-    line:
-      `speedscope 1.25.0's importer of ${what} (read + decode + its profile, one process): ` +
-      `${f1(mb / (ms / 1000))} MB/s (${f0(ms)} ms; ${f0(wallMs)} ms with its start), peak ` +
-      `RSS ${f0(peak)} MiB`,
-  };
-}
-
 async function benchInput(
   label: string,
   kind: "json" | "otlp" | "perfetto" | "lines",
@@ -243,13 +161,15 @@ async function benchInput(
   const fd = openSync(path, "r");
   fsyncSync(fd);
   closeSync(fd);
-  const base = await baselineDecode(kind, path);
+  const base = await baselineDecode(kind, path, dir);
   const baseRate = mb / (base.ms / 1000);
   console.log(
     `  ${base.what} of the same bytes (read + decode, one process): ${f0(baseRate)} MB/s ` +
       `(${f0(base.ms)} ms)`,
   );
-  const speedscopeRate = speedscope ? await speedscopeImport(speedscope, path) : null;
+  const speedscopeRate = speedscope
+    ? await speedscopeImport(speedscope, path, Number(values["speedscope-mb"]) * MB)
+    : null;
   if (speedscopeRate) console.log(`  ${speedscopeRate.line}`);
   for (const [name, cli] of clis) {
     let imported: Awaited<ReturnType<typeof importOnce>>;
@@ -308,35 +228,6 @@ async function benchInput(
       );
     }
   }
-}
-
-/**
- * The whole-payload reader of a JSON format over the same file, in one process: what the import
- * replaced (speedscope, DHAT).
- */
-async function wholePayload(format: "speedscope" | "dhat", path: string): Promise<void> {
-  const mb = statSync(path).size / MB;
-  const run = await measure(
-    [process.execPath, join(repo, "bench", "whole-payload-extract.ts"), format, path],
-    dir,
-    true,
-  );
-  const last = run.stdout.trim().split("\n").at(-1) ?? "";
-  if (!last.startsWith("{")) {
-    const why = run.stderr.trim().split("\n").at(-1) ?? "";
-    console.log(
-      `  whole-payload path (JSON.parse reference, one process): failed ` +
-        `after ${f0(run.wallMs)} ms, peak RSS ${f0(run.maxRssBytes / MB)} ` +
-        `MiB: ${why.slice(0, 200)}`,
-    );
-    return;
-  }
-  const { ms, peakBytes } = JSON.parse(last) as { ms: number; peakBytes: number | null };
-  console.log(
-    `  whole-payload path (JSON.parse reference, one process, no ` +
-      `Parquet): ${f1(mb / (ms / 1000))} MB/s (${f0(ms)} ms), CPU ${f1(run.cpuMs / 1000)} s, ` +
-      `peak RSS ${f0((peakBytes ?? run.maxRssBytes) / MB)} MiB`,
-  );
 }
 
 async function fixedCost(path: string): Promise<void> {
@@ -428,7 +319,7 @@ try {
       "json",
       path,
     );
-    await wholePayload("speedscope", path);
+    console.log(`  ${await wholePayload("speedscope", path, dir)}`);
   }
   if (only.has("dhat")) {
     const path = join(dir, "generated.dhat.json");
@@ -438,7 +329,7 @@ try {
       "json",
       path,
     );
-    await wholePayload("dhat", path);
+    console.log(`  ${await wholePayload("dhat", path, dir)}`);
   }
   if (only.has("fixed")) {
     console.log("== fixed cost");
