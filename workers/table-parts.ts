@@ -130,6 +130,14 @@ export class TableParts {
   async add(batch: ColumnBatch): Promise<void> {
     let start = 0;
     const rowBytes = batch.length > 0 ? batchBytes(batch) / batch.length : 0;
+    // A batch that does not fit beside the pending rows starts the next part whole: cutting
+    // it copies every column on both sides of the cut.
+    if (
+      this.pendingRows > 0 &&
+      (this.pendingRows + batch.length > ROWS_PER_PART ||
+        this.pendingBytes + rowBytes * batch.length > BYTES_PER_PART)
+    )
+      await this.flush();
     // A batch that straddles a part boundary is split so parts stay within ROWS_PER_PART and
     // BYTES_PER_PART.
     while (start < batch.length) {
