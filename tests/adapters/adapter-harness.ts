@@ -150,3 +150,22 @@ export function cpuProfile(
     ...extra,
   };
 }
+
+/**
+ * A Chrome trace holding one DevTools profile: its Profile event (id 0x1, pid 1, tid 1) and one
+ * ProfileChunk (tid 2) carrying `data` ({ cpuProfile, timeDeltas }).
+ */
+export function oneChunkProfileTrace(data: Record<string, unknown>): Record<string, unknown>[] {
+  return [
+    {
+      ph: "P",
+      name: "Profile",
+      id: "0x1",
+      pid: 1,
+      tid: 1,
+      ts: 0,
+      args: { data: { startTime: 0 } },
+    },
+    { ph: "P", name: "ProfileChunk", id: "0x1", pid: 1, tid: 2, ts: 1, args: { data } },
+  ];
+}

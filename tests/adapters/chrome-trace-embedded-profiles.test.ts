@@ -6,6 +6,7 @@ import {
   cpuProfileAdapter,
   extractWith,
   limitation,
+  oneChunkProfileTrace,
 } from "./adapter-harness.ts";
 import { expectTableInvariants, rowsOf } from "./evidence-checks.ts";
 
@@ -116,37 +117,16 @@ describe("embedded V8 samples", () => {
   });
 
   test("samples pointing at nodes lost from the trace are dropped and reported", async () => {
-    const trace = [
-      {
-        ph: "P",
-        name: "Profile",
-        id: "0x1",
-        pid: 1,
-        tid: 1,
-        ts: 0,
-        args: { data: { startTime: 0 } },
+    const trace = oneChunkProfileTrace({
+      cpuProfile: {
+        nodes: [
+          { id: 1, callFrame: { functionName: "(root)" } },
+          { id: 5, parent: 4, callFrame: { functionName: "orphan" } },
+        ],
+        samples: [5, 6, 1],
       },
-      {
-        ph: "P",
-        name: "ProfileChunk",
-        id: "0x1",
-        pid: 1,
-        tid: 2,
-        ts: 1,
-        args: {
-          data: {
-            cpuProfile: {
-              nodes: [
-                { id: 1, callFrame: { functionName: "(root)" } },
-                { id: 5, parent: 4, callFrame: { functionName: "orphan" } },
-              ],
-              samples: [5, 6, 1],
-            },
-            timeDeltas: [1, 1, 1],
-          },
-        },
-      },
-    ];
+      timeDeltas: [1, 1, 1],
+    });
     const evidence = await extractWith(chromeTraceAdapter, trace);
     expect(limitation(evidence, "unresolved_profile_samples")).toBe(2);
     expect(limitation(evidence, "incomplete_profile_nodes")).toBe(1);

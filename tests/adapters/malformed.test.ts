@@ -7,6 +7,7 @@ import {
   cpuProfileAdapter,
   expectFailure,
   extractWith,
+  oneChunkProfileTrace,
   payload,
 } from "./adapter-harness.ts";
 import { corpusFiles, loadPayload } from "./corpus-files.ts";
@@ -189,26 +190,7 @@ describe("limits", () => {
         timeDeltas: [1, 1, 1],
       };
       await expectFailure(cpuProfileAdapter, profile, "ARTIFACT_TOO_LARGE", { maxEvents: 2 });
-      const trace = [
-        {
-          ph: "P",
-          name: "Profile",
-          id: "0x1",
-          pid: 1,
-          tid: 1,
-          ts: 0,
-          args: { data: { startTime: 0 } },
-        },
-        {
-          ph: "P",
-          name: "ProfileChunk",
-          id: "0x1",
-          pid: 1,
-          tid: 2,
-          ts: 1,
-          args: { data: { cpuProfile: profile, timeDeltas: [1, 1, 1] } },
-        },
-      ];
+      const trace = oneChunkProfileTrace({ cpuProfile: profile, timeDeltas: [1, 1, 1] });
       await expectFailure(chromeTraceAdapter, trace, "ARTIFACT_TOO_LARGE", { maxEvents: 2 });
     },
   );
