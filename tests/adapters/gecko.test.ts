@@ -11,7 +11,7 @@ import { detectAdapter } from "../../src/adapters/registry.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { expectFailure, limitation, extracted } from "./adapter-harness.ts";
+import { expectFailure, extracted, extractWith, limitation } from "./adapter-harness.ts";
 import { corpusFiles, headOf, loadPayload } from "./corpus-files.ts";
 import { rowsOf } from "./evidence-checks.ts";
 
@@ -249,11 +249,7 @@ describe("gecko adapter", () => {
           },
         ],
       };
-      const evidence = await extracted(geckoAdapter, {
-        bytes: new TextEncoder().encode(JSON.stringify(profile)),
-        displayName: "t",
-        limits: DEFAULT_ADAPTER_LIMITS,
-      });
+      const evidence = await extractWith(geckoAdapter, profile);
       expect(selfByName(evidence)).toEqual(
         new Map([
           ["work", 2],
@@ -340,11 +336,7 @@ describe("gecko adapter", () => {
           },
         ],
       };
-      const evidence = await extracted(geckoAdapter, {
-        bytes: new TextEncoder().encode(JSON.stringify(profile)),
-        displayName: "t",
-        limits: DEFAULT_ADAPTER_LIMITS,
-      });
+      const evidence = await extractWith(geckoAdapter, profile);
       expect(selfByName(evidence)).toEqual(
         new Map([
           ["run", 2],
