@@ -6,14 +6,23 @@
  */
 import { describe, expect, test } from "bun:test";
 import { traceProgram } from "../../src/adapters/chrome-trace/trace-program.ts";
-import { profileProgram } from "../../src/adapters/v8-cpuprofile/profile-program.ts";
+import {
+  profileProgram,
+  R_DELTA,
+  R_SAMPLE,
+} from "../../src/adapters/v8-cpuprofile/profile-program.ts";
 import {
   TAG_ABSENT,
   TAG_JSON,
   TAG_TRUNCATED,
   type JsonBatch,
 } from "../../src/adapters/wasm/json-batch.ts";
-import type { JsonProgram } from "../../src/adapters/wasm/json-program.ts";
+import {
+  JsonProgram,
+  MODE_JSON,
+  MODE_NUMBER_RUN,
+  MODE_SCALAR,
+} from "../../src/adapters/wasm/json-program.ts";
 import { JsonScanner } from "../../src/adapters/wasm/json-scanner.ts";
 
 /** Every record of every batch, decoded (batches are only valid until drained). */
@@ -22,13 +31,28 @@ async function transcript(
   bytes: Uint8Array,
   chunkSize: number,
   truncateJsonAt = 65536,
-): Promise<{ records: unknown[]; batchSizes: number[]; error?: string }> {
+): Promise<{
+  records: unknown[];
+  batchSizes: number[];
+  /** Each record type's number runs, joined (they may be cut anywhere between batches). */
+  numbers: Record<number, unknown[]>;
+  runValuesPerBatch: number[];
+  error?: string;
+}> {
   const scanner = await JsonScanner.open(program, { format: "test", maxDepth: 64, truncateJsonAt });
   const records: unknown[] = [];
   const batchSizes: number[] = [];
+  const numbers: Record<number, unknown[]> = {};
+  const runValuesPerBatch: number[] = [];
   const slots = program.slotsPerRecord;
   const onBatch = (b: JsonBatch) => {
     batchSizes.push(b.count);
+    let runValues = 0;
+    b.forEachRun((type, values) => {
+      runValues += values.length;
+      for (const v of values) (numbers[type] ??= []).push(Object.is(v, -0) ? "-0" : v);
+    });
+    runValuesPerBatch.push(runValues);
     for (let r = 0; r < b.count; r++) {
       const fields: unknown[] = [];
       for (let s = 0; s < slots && !b.announced(r); s++) {
@@ -60,10 +84,17 @@ async function transcript(
       scanner.push(bytes.subarray(at, at + chunkSize), onBatch);
     scanner.finish(true, onBatch);
   } catch (error) {
-    return { records, batchSizes, error: (error as Error).message };
+    return { records, batchSizes, numbers, runValuesPerBatch, error: (error as Error).message };
   }
-  return { records, batchSizes };
+  return { records, batchSizes, numbers, runValuesPerBatch };
 }
+
+/** The transcript's parts that do not depend on where batches were cut. */
+const content = (t: Awaited<ReturnType<typeof transcript>>) => ({
+  records: t.records,
+  numbers: t.numbers,
+  error: t.error,
+});
 
 const enc = new TextEncoder();
 const DOCUMENTS: [string, () => JsonProgram, string][] = [
@@ -96,6 +127,12 @@ const DOCUMENTS: [string, () => JsonProgram, string][] = [
     "startTime":1000,"endTime":2000.5,"samples":[2,3,2,3,1],"timeDeltas":[0,10,-3,1e2,5]}`,
   ],
   [
+    "cpuprofile with elements that are not numbers",
+    profileProgram,
+    `{"nodes":[],"samples":[2,"x",3,{"a":[1,2]},null,[4,[5]],-0,1E2,7],\
+"timeDeltas":[0,1.50,true,-1e-7,123456789012345678,false,{"b":"\\u0041"}]}`,
+  ],
+  [
     "top-level array",
     traceProgram,
     `[{"ph":"X","ts":1,"dur":2,"name":"a"},{"ph":"X","ts":3,"dur":4,"name":"b"},`,
@@ -110,12 +147,12 @@ describe("WASM JSON scanner", () => {
       expect(whole.error).toBeUndefined();
       expect(whole.records.length).toBeGreaterThan(0);
       for (const size of [1, 2, 3, 5, 7, 16, 17, 31, 64, 101]) {
-        expect(await transcript(program(), bytes, size)).toEqual(whole);
+        expect(content(await transcript(program(), bytes, size))).toEqual(content(whole));
       }
       // And with short JSON texts cut, which must also not depend on the chunks.
       const cut = await transcript(program(), bytes, 1 << 20, 20);
       for (const size of [1, 3, 16])
-        expect(await transcript(program(), bytes, size, 20)).toEqual(cut);
+        expect(content(await transcript(program(), bytes, size, 20))).toEqual(content(cut));
     });
   }
 
@@ -137,12 +174,21 @@ describe("WASM JSON scanner", () => {
       '{"traceEvents":[{"args":{"a":[1,2,]}}]}',
       '[{"ph":"X","args":{"s":"\\ud800\\u12"}}]',
     ];
-    for (const text of cases) {
-      const bytes = enc.encode(text);
-      const whole = await transcript(traceProgram(), bytes, 1 << 20);
-      expect(whole.error).toBeDefined();
-      for (const size of [1, 2, 3, 7, 16])
-        expect(await transcript(traceProgram(), bytes, size)).toEqual(whole);
+    // The same malformed numbers where they are number-run elements.
+    const runCases = ["01", "1.", "-", "1e+", "1 2", "1,]", "tru"].map(
+      (t) => `{"samples":[5,${t}]}`,
+    );
+    for (const [program, texts] of [
+      [traceProgram, cases],
+      [profileProgram, runCases],
+    ] as const) {
+      for (const text of texts) {
+        const bytes = enc.encode(text);
+        const whole = await transcript(program(), bytes, 1 << 20);
+        expect(whole.error).toBeDefined();
+        for (const size of [1, 2, 3, 7, 16])
+          expect(content(await transcript(program(), bytes, size))).toEqual(content(whole));
+      }
     }
   });
 
@@ -152,11 +198,71 @@ describe("WASM JSON scanner", () => {
       `{"samples":[${Array.from({ length: count }, (_, i) => i % 997).join(",")}` +
         `],"timeDeltas":[${Array.from({ length: count }, () => "true").join(",")}]}`,
     );
-    const { records, batchSizes, error } = await transcript(profileProgram(), bytes, bytes.length);
+    const { records, batchSizes, numbers, runValuesPerBatch, error } = await transcript(
+      profileProgram(),
+      bytes,
+      bytes.length,
+    );
     expect(error).toBeUndefined();
-    expect(records.length).toBe(2 * count + 1);
+    // The samples come as number runs; each `true` as a record, with NaN in its run.
+    expect(records.length).toBe(count + 1);
+    expect(numbers[R_SAMPLE]).toEqual(Array.from({ length: count }, (_, i) => i % 997));
+    expect(numbers[R_DELTA]).toEqual(Array.from({ length: count }, () => Number.NaN));
     expect(batchSizes.length).toBeGreaterThan(1);
     for (const size of batchSizes) expect(size).toBeLessThanOrEqual(16384 - 4096);
+    for (const values of runValuesPerBatch) expect(values).toBeLessThanOrEqual(65536);
+  });
+
+  test("number runs hold JSON.parse's numbers, and a NaN for each element that is not one", async () => {
+    const texts = [
+      "0",
+      "-0",
+      "1.50",
+      "1E21",
+      "-1e-7",
+      "123456789012345678",
+      "0.1",
+      "9007199254740993",
+      "5e-324",
+    ];
+    const bytes = enc.encode(`{"samples":[${texts.join(",")},"s",[1],{}]}`);
+    // The reference: JSON.parse of the same texts.
+    const samples = JSON.parse(`[${texts.join(",")}]`) as number[];
+    for (const size of [1, 2, 5, 1 << 20]) {
+      const t = await transcript(profileProgram(), bytes, size);
+      expect(t.error).toBeUndefined();
+      expect(t.numbers[R_SAMPLE]).toEqual([
+        ...samples.map((v) => (Object.is(v, -0) ? "-0" : v)),
+        Number.NaN,
+        Number.NaN,
+        Number.NaN,
+      ]);
+      // The three others are records in document order, with JSON.parse's values.
+      const others = t.records.filter((r) => (r as unknown[])[0] === R_SAMPLE) as unknown[][];
+      expect(others.map((r) => r[3])).toEqual([9, 10, 11]);
+      expect(others.map((r) => r[4])).toEqual([1, 7, 6]);
+    }
+  });
+
+  test("a number run inside captured JSON leaves the capture canonical", async () => {
+    const program = new JsonProgram(1);
+    program.record(0, 0);
+    const list = program.key(0, "a");
+    program.slot(list, 0, 0, MODE_JSON);
+    program.slot(
+      program.elem(list, program.node({ record: 1 })),
+      1,
+      0,
+      MODE_SCALAR | MODE_NUMBER_RUN,
+    );
+    const text = `{"a":[1.0,2e1,-0,"s",{"2":1,"1":0},3]}`;
+    for (const size of [1, 3, 1 << 20]) {
+      const t = await transcript(program, enc.encode(text), size);
+      expect(t.error).toBeUndefined();
+      expect(t.numbers[1]).toEqual([1, 20, "-0", Number.NaN, Number.NaN, 3]);
+      const root = t.records.find((r) => (r as unknown[])[0] === 0) as unknown[];
+      expect((root[7] as unknown[])[0]).toEqual({ json: JSON.stringify(JSON.parse(text).a) });
+    }
   });
 
   test("captured JSON is canonical, integer-like keys included at any depth", async () => {

@@ -17,7 +17,12 @@ import {
   scannerAllowSequence, scannerBetweenElements, scannerContainerNode, scannerDepth, scannerError,
   scannerErrorOffset, scannerFeed, scannerFinish, scannerInit, scannerRun,
 } from "./scanner";
+import { runsDrained, runsInit, runsCount, runsPtr, runValuesPtr } from "./runs";
 import { stringInit } from "./strtok";
+
+/** Numbers (f64) and runs a batch holds at most (runs.ts). */
+const RUN_VALUES: i32 = 65536;
+const RUN_COUNT: i32 = 1024;
 
 let programAt: usize = 0;
 let input: usize = 0;
@@ -41,6 +46,7 @@ export function init(
     return 0;
   if (!recordsInit(slotsPerRecord, maxDepth + 1, outRecordsCap, <usize>textCap)) return 0;
   declareTypeSlots();
+  if (!runsInit(RUN_VALUES, RUN_COUNT)) return 0;
   if (!dictInit(dictSlotsLog2, <usize>dictArena, <usize>newStringsCap)) return 0;
   if (!scannerInit(maxDepth, softRecords, <usize>softText)) return 0;
   setTruncateAt(truncateAt);
@@ -55,12 +61,17 @@ export function finish(repairArray: i32): i32 { return scannerFinish(repairArray
 /** The host consumed the batch (records, texts, new strings). */
 export function drain(): void {
   drained();
+  runsDrained();
   newStringsDrained();
 }
 
 export function recordsPtr(): usize { return outPtr(); }
 export function recordCount(): i32 { return outRecords(); }
 export function recordStride(): i32 { return outStride(); }
+/** The batch's number runs: (record type, count) i32 pairs, and their values (f64) in order. */
+export function numberRunsPtr(): usize { return runsPtr(); }
+export function numberRunCount(): i32 { return runsCount(); }
+export function numberRunValuesPtr(): usize { return runValuesPtr(); }
 export function textAreaPtr(): usize { return textPtr(); }
 export function textAreaBytes(): i32 { return <i32>textBytes(); }
 export function stringsPtr(): usize { return newStringsPtr(); }

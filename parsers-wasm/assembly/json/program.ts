@@ -20,6 +20,11 @@ export const MODE_SCALAR: i32 = 1;
 export const MODE_JSON: i32 = 2;
 /** With MODE_SCALAR: an object or array value is captured as JSON text instead. */
 export const MODE_JSON_IF_CONTAINER: i32 = 4;
+/**
+ * On an array's element node: number elements go to the record type's run of numbers
+ * (runs.ts) instead of opening a record each; other elements open their record.
+ */
+export const MODE_NUMBER_RUN: i32 = 8;
 
 const HEADER_WORDS: i32 = 5;
 const NODE_WORDS: i32 = 7;

@@ -15,14 +15,16 @@ import {
   numberTooLong, numberValid, numberValue,
 } from "./numtok";
 import {
-  isSpecial, MODE_JSON, MODE_JSON_IF_CONTAINER, MODE_SCALAR, nodeChild, nodeElem, nodeMode,
-  nodeRecord, nodeSlot, nodeSlotRecord, slotMayBeSpecial, typeAnnounced, typeWholeSpecial,
+  isSpecial, MODE_JSON, MODE_JSON_IF_CONTAINER, MODE_NUMBER_RUN, MODE_SCALAR, nodeChild, nodeElem,
+  nodeMode, nodeRecord, nodeSlot, nodeSlotRecord, slotMayBeSpecial, typeAnnounced,
+  typeWholeSpecial,
 } from "./program";
 import {
   announceRecord, batchFull, closeRecord, innermostOfType, markSpecial, openRecord, outCapacity,
   outRecords, setSlot, textAppend, TAG_ARRAY, TAG_FALSE, TAG_JSON, TAG_NULL, TAG_NUMBER, TAG_OBJECT,
   TAG_SLOW, TAG_STRING, TAG_TRUE,
 } from "./records";
+import { runAppend, runsFull } from "./runs";
 import {
   scanPlain, stringBegin, stringCapacity, stringDone, stringError, stringKind, stringLen,
   stringOverflowed, stringPtr, stringScan,
@@ -64,6 +66,8 @@ const KIND_ARRAY: u8 = 1;
 const KIND_OBJECT: u8 = 2;
 const LV_RECORD: i32 = 1;
 const LV_CAPTURE: i32 = 2;
+/** A number element of a MODE_NUMBER_RUN array, in progress: it goes to its run (runs.ts). */
+const LV_RUN: i32 = 4;
 
 let maxDepth: i32 = 0;
 let lvKind: usize = 0; // u8 per level
@@ -270,6 +274,7 @@ function finishNumber(): i32 {
   if (!numberValid()) return ERR_UNEXPECTED;
   if (numberTooLong()) return ERR_NUMBER_LONG;
   const value = numberValue();
+  if (tokenFlags == LV_RUN) return runNumber(value, numberPtr(), numberLen(), numberCanonical());
   if (capturing()) {
     capRun(numberPtr(), numberLen());
     if (!numberCanonical()) captureMarkSlow();
@@ -362,6 +367,19 @@ function plainStringValue(flags: i32, ptr: usize, len: i32): i32 {
   const e = endValue(valueNode, flags, TAG_NUMBER, canonical ? 1 : 0, value);
   afterValue();
   return e;
+}
+
+/** A number element of a MODE_NUMBER_RUN array (its text at [ptr, ptr+len)): appended to its run. */
+function runNumber(value: f64, ptr: usize, len: usize, canonical: bool): i32 {
+  if (capturing()) {
+    capRun(ptr, len);
+    if (!canonical) captureMarkSlow();
+  }
+  if (!runAppend(nodeRecord(valueNode), value)) return ERR_RECORDS_DEEP;
+  if (runsFull()) paused = true;
+  if (depth == 1) lastClosedObject = false;
+  afterValue();
+  return 0;
 }
 
 function isIndexKey(ptr: usize, len: i32): bool {
@@ -483,6 +501,28 @@ export function scannerRun(): i32 {
           valueNode = nodeElem(load<i32>(lvNode + <usize>(depth - 1) * 4));
         }
         countElement();
+        if ((nodeMode(valueNode) & MODE_NUMBER_RUN) != 0) {
+          if (b == 0x2d || <u32>(b - 0x30) < 10) {
+            const q = numberScan(p, end);
+            if (q != 0) {
+              const e = runNumber(numberScannedValue(p, q), p, q - p, numberCanonical());
+              p = q;
+              if (e != 0) { pos = p; return fail(e); }
+              if (paused) { pos = p; return ST_BATCH; }
+              if (load<u8>(p) == 0x2c && state == S_AFTER_VALUE) { comma(); p++; }
+              continue;
+            }
+            tokenFlags = LV_RUN;
+            numberBegin();
+            numberByte(b);
+            state = S_NUMBER;
+            p++;
+            continue;
+          }
+          // Not a number: its record opens as any element's does, and a NaN keeps its place.
+          if (!runAppend(nodeRecord(valueNode), NaN)) { pos = p; return fail(ERR_RECORDS_DEEP); }
+          if (runsFull()) paused = true;
+        }
         const isContainer = b == 0x7b || b == 0x5b;
         const flags = beginValue(isContainer);
         if (flags < 0) { pos = p; return fail(-flags); }

@@ -1,12 +1,14 @@
 /**
  * What the WASM JSON scanner extracts from a `.cpuprofile`: the top-level fields, one
  * record per node (with its call frame fields and its `children` ids as child records),
- * one record per sample, time delta and (legacy form) timestamp.
+ * and the samples, time deltas and (legacy form) timestamps as runs of numbers (a record
+ * only for an element that is not a number).
  */
 import {
   JsonProgram,
   MODE_JSON,
   MODE_JSON_IF_CONTAINER,
+  MODE_NUMBER_RUN,
   MODE_SCALAR,
 } from "../wasm/json-program.ts";
 
@@ -72,8 +74,11 @@ export function profileProgram(): JsonProgram {
   const children = p.key(node, "children");
   p.slot(children, R_NODE, N_CHILDREN);
   p.slot(p.elem(children, p.node({ record: R_CHILD })), R_CHILD, 0, ANY);
-  p.slot(p.elem(topNode.get("samples")!, p.node({ record: R_SAMPLE })), R_SAMPLE, 0, ANY);
-  p.slot(p.elem(topNode.get("timeDeltas")!, p.node({ record: R_DELTA })), R_DELTA, 0, ANY);
-  p.slot(p.elem(topNode.get("timestamps")!, p.node({ record: R_TIMESTAMP })), R_TIMESTAMP, 0, ANY);
+  // The bulk: number elements come as number runs, any other element as a record.
+  const numbers = (key: string, record: number) =>
+    p.slot(p.elem(topNode.get(key)!, p.node({ record })), record, 0, ANY | MODE_NUMBER_RUN);
+  numbers("samples", R_SAMPLE);
+  numbers("timeDeltas", R_DELTA);
+  numbers("timestamps", R_TIMESTAMP);
   return p;
 }

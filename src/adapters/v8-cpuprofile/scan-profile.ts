@@ -10,7 +10,6 @@ import { expectationFailed, tooLarge } from "../json-guard.ts";
 import {
   TAG_ABSENT,
   TAG_ARRAY,
-  TAG_NUMBER,
   TAG_OBJECT,
   sampleOfKind,
   type JsonBatch,
@@ -86,19 +85,18 @@ function profileReader(limits: AdapterLimits): {
   let children: unknown[] = [];
   let childrenOf = -1;
   const top: TopLevel = { kind: TAG_ABSENT, slots: new Map() };
+  const columns = new Map([
+    [R_SAMPLE, samples],
+    [R_DELTA, deltas],
+    [R_TIMESTAMP, timestamps],
+  ]);
   const onBatch = (b: JsonBatch): void => {
     for (let r = 0; r < b.count; r++) {
       switch (b.type(r)) {
         case R_SAMPLE:
-          samples.push(b.value(r, 0), b.kind(r, 0) === TAG_NUMBER);
-          if (samples.length > limits.maxEvents)
-            throw tooLarge(FORMAT, "samples", samples.length, limits.maxEvents);
-          break;
         case R_DELTA:
-          deltas.push(b.value(r, 0), b.kind(r, 0) === TAG_NUMBER);
-          break;
         case R_TIMESTAMP:
-          timestamps.push(b.value(r, 0), b.kind(r, 0) === TAG_NUMBER);
+          columns.get(b.type(r))!.pushOther(b.value(r, 0));
           break;
         case R_CHILD:
           if (b.parent(r) !== childrenOf) {
@@ -128,6 +126,9 @@ function profileReader(limits: AdapterLimits): {
           break;
       }
     }
+    b.forEachRun((type, values) => columns.get(type)!.pushRun(values));
+    if (samples.length > limits.maxEvents)
+      throw tooLarge(FORMAT, "samples", samples.length, limits.maxEvents);
   };
   return { onBatch, result: () => profileOf(top, nodes, samples, deltas, timestamps, limits) };
 }

@@ -27,6 +27,10 @@ export class JsonBatch {
   private strideWords = 0;
   private base = 0;
   private text = new Uint8Array(0);
+  private runWords = new Int32Array(0);
+  private runValues = new Float64Array(0);
+  /** Number runs in this batch (MODE_NUMBER_RUN). */
+  runs = 0;
 
   constructor(readonly strings: HostStrings) {}
 
@@ -45,6 +49,27 @@ export class JsonBatch {
     this.strideWords = stride >> 2;
     this.count = count;
     this.text = new Uint8Array(memory, textPtr, textBytes);
+  }
+
+  /** Points the batch at the scanner's number runs (called by the scanner after `reset`). */
+  resetRuns(memory: ArrayBuffer, runsPtr: number, runs: number, valuesPtr: number): void {
+    this.runs = runs;
+    this.runWords = new Int32Array(memory, runsPtr, runs * 2);
+    let values = 0;
+    for (let i = 0; i < runs; i++) values += this.runWords[2 * i + 1]!;
+    this.runValues = new Float64Array(memory, valuesPtr, values);
+  }
+
+  /**
+   * Each run of numbers, in document order: the record type of its elements and their values
+   * (a view, valid until the batch is drained), NaN where an element was not a number.
+   */
+  forEachRun(each: (type: number, values: Float64Array) => void): void {
+    for (let i = 0, at = 0; i < this.runs; i++) {
+      const count = this.runWords[2 * i + 1]!;
+      each(this.runWords[2 * i]!, this.runValues.subarray(at, at + count));
+      at += count;
+    }
   }
 
   type(r: number): number {

@@ -7,6 +7,12 @@
 export const MODE_SCALAR = 1;
 export const MODE_JSON = 2;
 export const MODE_JSON_IF_CONTAINER = 4;
+/**
+ * On an array's element node (with a record type): number elements go into the batch's
+ * number runs (JsonBatch.forEachRun) instead of a record each; any other element opens its
+ * record and leaves NaN in its place in the run.
+ */
+export const MODE_NUMBER_RUN = 8;
 
 interface NodeSpec {
   record: number;

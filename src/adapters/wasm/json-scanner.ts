@@ -57,6 +57,9 @@ interface ScannerExports extends ScannerCoreExports<typeof JSON_INIT_PARAMS> {
   depth(): number;
   betweenElements(): number;
   containerNode(): number;
+  numberRunsPtr(): number;
+  numberRunCount(): number;
+  numberRunValuesPtr(): number;
 }
 
 /**
@@ -192,6 +195,17 @@ export class JsonScanner extends ScannerDriver<ScannerExports, JsonBatch> {
     if (status === ScanStatus.ERROR) this.fail(onBatch);
     this.deliver(onBatch);
     return { repaired: status === ScanStatus.DONE + SCAN_REPAIRED };
+  }
+
+  protected override moreOutput(): boolean {
+    const w = this.wasm;
+    this.batch.resetRuns(
+      w.memory.buffer,
+      w.numberRunsPtr(),
+      w.numberRunCount(),
+      w.numberRunValuesPtr(),
+    );
+    return this.batch.runs > 0;
   }
 
   protected override textBytes(): number {

@@ -109,8 +109,17 @@ export abstract class ScannerDriver<
       w.textAreaPtr(),
       this.textBytes(),
     );
-    if (this.batch.count > 0) onBatch(this.batch);
+    const more = this.moreOutput();
+    if (this.batch.count > 0 || more) onBatch(this.batch);
     w.drain();
+  }
+
+  /**
+   * Re-points what the batch reads beyond records and texts; whether it holds any (the batch
+   * is handed over even without records then).
+   */
+  protected moreOutput(): boolean {
+    return false;
   }
 
   /** Bytes of the batch's text area, where the batch reads them as one view (0 otherwise). */
