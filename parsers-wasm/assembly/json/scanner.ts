@@ -66,7 +66,7 @@ const KIND_ARRAY: u8 = 1;
 const KIND_OBJECT: u8 = 2;
 const LV_RECORD: i32 = 1;
 const LV_CAPTURE: i32 = 2;
-/** A number element of a MODE_NUMBER_RUN array, in progress: it goes to its run (runs.ts). */
+/** A number element of a MODE_NUMBER_RUN array: no record opens; it goes to its run (runs.ts). */
 const LV_RUN: i32 = 4;
 
 let maxDepth: i32 = 0;
@@ -169,8 +169,11 @@ function fail(code: i32): i32 {
   return ST_ERROR;
 }
 
-/** A value starts at `valueNode`: open its record, start its capture. Its LV_* flags, or -error. */
-@inline function beginValue(isContainer: bool): i32 {
+/**
+ * A value starts at `valueNode` (`b` its first byte): open its record, start its capture. Its
+ * LV_* flags, or -error.
+ */
+@inline function beginValue(isContainer: bool, b: i32): i32 {
   const node = valueNode;
   // Most values open no record and start no capture.
   if (node < 0 || (nodeRecord(node) < 0
@@ -178,13 +181,23 @@ function fail(code: i32): i32 {
     anyValue = true;
     return 0;
   }
-  return beginValueSlow(node, isContainer);
+  return beginValueSlow(node, isContainer, b);
 }
 
-function beginValueSlow(node: i32, isContainer: bool): i32 {
+function beginValueSlow(node: i32, isContainer: bool, b: i32): i32 {
   let flags = 0;
   if (nodeRecord(node) >= 0) {
     const type = nodeRecord(node);
+    if ((nodeMode(node) & MODE_NUMBER_RUN) != 0) {
+      // A number element of a number run opens no record: it goes to its run when it ends.
+      if (b == 0x2d || <u32>(b - 0x30) < 10) {
+        anyValue = true;
+        return LV_RUN;
+      }
+      // Any other element's record opens as usual, and a NaN keeps its place in the run.
+      if (!runAppend(type, NaN)) return -ERR_RECORDS_DEEP;
+      if (runsFull()) paused = true;
+    }
     const index = depth > 0 ? load<i32>(lvCount + <usize>(depth - 1) * 4) - 1 : 0;
     if (!openRecord(type, index)) return -ERR_RECORDS_DEEP;
     // Records the program marks special as a whole (slot -1) are never truncated;
@@ -222,6 +235,12 @@ function beginValueSlow(node: i32, isContainer: bool): i32 {
 }
 
 function endValueSlow(node: i32, flags: i32, tag: i32, ival: i32, fval: f64): i32 {
+  if (flags == LV_RUN) {
+    if (!runAppend(nodeRecord(node), fval)) return ERR_RECORDS_DEEP;
+    if (runsFull()) paused = true;
+    if (depth == 1) lastClosedObject = false;
+    return 0;
+  }
   let t = tag;
   let iv = ival;
   let fv = fval;
@@ -274,7 +293,6 @@ function finishNumber(): i32 {
   if (!numberValid()) return ERR_UNEXPECTED;
   if (numberTooLong()) return ERR_NUMBER_LONG;
   const value = numberValue();
-  if (tokenFlags == LV_RUN) return runNumber(value, numberPtr(), numberLen(), numberCanonical());
   if (capturing()) {
     capRun(numberPtr(), numberLen());
     if (!numberCanonical()) captureMarkSlow();
@@ -367,19 +385,6 @@ function plainStringValue(flags: i32, ptr: usize, len: i32): i32 {
   const e = endValue(valueNode, flags, TAG_NUMBER, canonical ? 1 : 0, value);
   afterValue();
   return e;
-}
-
-/** A number element of a MODE_NUMBER_RUN array (its text at [ptr, ptr+len)): appended to its run. */
-function runNumber(value: f64, ptr: usize, len: usize, canonical: bool): i32 {
-  if (capturing()) {
-    capRun(ptr, len);
-    if (!canonical) captureMarkSlow();
-  }
-  if (!runAppend(nodeRecord(valueNode), value)) return ERR_RECORDS_DEEP;
-  if (runsFull()) paused = true;
-  if (depth == 1) lastClosedObject = false;
-  afterValue();
-  return 0;
 }
 
 function isIndexKey(ptr: usize, len: i32): bool {
@@ -501,30 +506,8 @@ export function scannerRun(): i32 {
           valueNode = nodeElem(load<i32>(lvNode + <usize>(depth - 1) * 4));
         }
         countElement();
-        if ((nodeMode(valueNode) & MODE_NUMBER_RUN) != 0) {
-          if (b == 0x2d || <u32>(b - 0x30) < 10) {
-            const q = numberScan(p, end);
-            if (q != 0) {
-              const e = runNumber(numberScannedValue(p, q), p, q - p, numberCanonical());
-              p = q;
-              if (e != 0) { pos = p; return fail(e); }
-              if (paused) { pos = p; return ST_BATCH; }
-              if (load<u8>(p) == 0x2c && state == S_AFTER_VALUE) { comma(); p++; }
-              continue;
-            }
-            tokenFlags = LV_RUN;
-            numberBegin();
-            numberByte(b);
-            state = S_NUMBER;
-            p++;
-            continue;
-          }
-          // Not a number: its record opens as any element's does, and a NaN keeps its place.
-          if (!runAppend(nodeRecord(valueNode), NaN)) { pos = p; return fail(ERR_RECORDS_DEEP); }
-          if (runsFull()) paused = true;
-        }
         const isContainer = b == 0x7b || b == 0x5b;
-        const flags = beginValue(isContainer);
+        const flags = beginValue(isContainer, b);
         if (flags < 0) { pos = p; return fail(-flags); }
         if (isContainer) {
           const e = pushContainer(b == 0x7b ? KIND_OBJECT : KIND_ARRAY, flags);
