@@ -8,6 +8,7 @@ import {
   dictInit, newStringsBytes, newStringsCount, newStringsDrained, newStringsPtr,
 } from "../common/dict";
 import { captureInit } from "../json/capture";
+import { kvJsonInit } from "./kv-json";
 import {
   drained, outPtr, outRecords, outStride, recordsInit, setTruncateAt, textBytes, textPtr,
 } from "../json/records";
@@ -38,6 +39,8 @@ export function init(
   declareTypeSlots();
   if (!dictInit(dictSlotsLog2, <usize>dictArena, <usize>newStringsCap)) return 0;
   if (!scannerInit(maxDepth, <usize>stringBytes, softRecords, <usize>softText)) return 0;
+  // KeyValue JSON past this is written by the host (kv-json.ts).
+  if (!kvJsonInit(1 << 20)) return 0;
   setTruncateAt(0x7fffffff);
   return 1;
 }

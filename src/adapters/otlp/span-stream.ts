@@ -140,7 +140,11 @@ export class SpanStream {
     );
   }
 
-  keyValue(owner: number, u8: Uint8Array, at: number, length: number): void {
+  /**
+   * Appends a KeyValue to `owner`'s attribute list: its JSON as the scanner wrote it (`json`),
+   * or written here from its bytes.
+   */
+  keyValue(owner: number, u8: Uint8Array, at: number, length: number, json = false): void {
     let list: ByteBuf;
     if (this.attrDepth > 0 && this.attrOwner[this.attrDepth - 1] === owner) {
       list = this.attrLists[this.attrDepth - 1]!;
@@ -152,7 +156,8 @@ export class SpanStream {
       list.used = 0;
       list.byte(0x5b);
     }
-    if (at < 0) writeKeyValueAt(list, u8, 0, 0);
+    if (json) list.copy(u8, at, at + length);
+    else if (at < 0) writeKeyValueAt(list, u8, 0, 0);
     else writeKeyValueAt(list, u8, at, at + length);
   }
 

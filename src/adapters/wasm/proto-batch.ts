@@ -11,6 +11,11 @@ export const PT_MESSAGE = 6;
 export const PT_BYTES = 8;
 export const PT_FIXED64 = 9;
 export const PT_FIXED32 = 10;
+/**
+ * Flag on a PT_BYTES slot of a P_KV_JSON field: its bytes are the KeyValue's attribute JSON,
+ * not the message (TAG_KV_JSON in parsers-wasm/assembly/proto/scanner.ts).
+ */
+export const PT_KV_JSON = 64;
 
 export class ProtoBatch {
   count = 0;
@@ -62,6 +67,10 @@ export class ProtoBatch {
   }
   has(r: number, slot: number): boolean {
     return this.kind(r, slot) !== PT_ABSENT;
+  }
+  /** Whether a PT_BYTES slot holds attribute JSON (PT_KV_JSON) rather than a KeyValue's bytes. */
+  isKvJson(r: number, slot: number): boolean {
+    return (this.i32[this.at(r) + 4 + slot * 4]! & PT_KV_JSON) !== 0;
   }
   /** Length of a PT_MESSAGE or PT_BYTES slot. */
   length(r: number, slot: number): number {
