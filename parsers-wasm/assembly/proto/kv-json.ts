@@ -1,11 +1,12 @@
 /**
  * An OTLP KeyValue message → its canonical attribute JSON, `["key","type",value]`, written
- * in the module for the common case: keys and strings of ASCII, bool, int, array and kvlist
- * values, each AnyValue with one field. Anything else (text with a byte >= 0x80, doubles,
- * bytes, a repeated value, an unknown field, malformed or deeply nested data, JSON past the
- * scratch) gives -1, and the host writes the JSON from the raw bytes instead
- * (src/adapters/otlp/proto-attributes-json.ts), with all of its rules and errors. Both write
- * the same bytes where this one answers: tests/adapters/otlp-proto-stream.test.ts compares them.
+ * in the module (the host calls it for each KeyValue of a batch) for the common case: keys
+ * and strings of ASCII, bool, int, array and kvlist values, each AnyValue with one field.
+ * Anything else (text with a byte >= 0x80, doubles, bytes, a repeated value, an unknown
+ * field, malformed or deeply nested data, JSON past the scratch) gives -1, and the host
+ * writes the JSON from the raw bytes instead (src/adapters/otlp/proto-attributes-json.ts),
+ * with all of its rules and errors. Both write the same bytes where this one answers:
+ * tests/adapters/otlp-proto-stream.test.ts compares them.
  */
 import { region } from "../common/regions";
 

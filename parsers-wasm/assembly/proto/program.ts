@@ -17,11 +17,6 @@ export const MODE_MESSAGE: i32 = 1;
 export const MODE_SCALAR: i32 = 2;
 /** Length-delimited: the raw bytes, kept in the text area. */
 export const MODE_BYTES: i32 = 3;
-/**
- * Length-delimited, an OTLP KeyValue: its attribute JSON where the module can write it
- * (kv-json.ts, the slot tagged TAG_BYTES | TAG_KV_JSON), else its raw bytes, as MODE_BYTES.
- */
-export const MODE_KV_JSON: i32 = 4;
 
 /** Element encoding of a packed repeated scalar field (0: not packable). */
 export const PACKED_VARINT: i32 = 1;

@@ -15,10 +15,9 @@ import {
   announceRecord, batchFull, closeRecord, innermostOfType, markSpecial, openRecord, outCapacity,
   outRecords, setSlotBits, textAppend,
 } from "../json/records";
-import { kvJson, kvJsonPtr } from "./kv-json";
 import {
-  MODE_BYTES, MODE_KV_JSON, MODE_MESSAGE, MODE_SCALAR, nodeField, nodeMode, nodePacked, nodeRecord,
-  nodeSlot, nodeSlotRecord, PACKED_FIXED32, PACKED_FIXED64, PACKED_VARINT, recordHas,
+  MODE_BYTES, MODE_MESSAGE, MODE_SCALAR, nodeField, nodeMode, nodePacked, nodeRecord, nodeSlot,
+  nodeSlotRecord, PACKED_FIXED32, PACKED_FIXED64, PACKED_VARINT, recordHas,
 } from "./program";
 
 export const TAG_STRING: i32 = 1;
@@ -27,8 +26,6 @@ export const TAG_MESSAGE: i32 = 6;
 export const TAG_BYTES: i32 = 8;
 export const TAG_FIXED64: i32 = 9;
 export const TAG_FIXED32: i32 = 10;
-/** Added to TAG_BYTES: the bytes are the KeyValue's attribute JSON (kv-json.ts), not the message. */
-export const TAG_KV_JSON: i32 = 64;
 
 // Run and finish statuses (as the JSON scanner's): need input, a batch is ready, done, failed.
 export const ST_NEED_INPUT: i32 = 0;
@@ -242,7 +239,7 @@ function lengthKnown(p: usize): i32 {
   if (mode == MODE_SCALAR) {
     if (lenValue > <u64>scratchCap) return ERR_STRING_LONG;
     state = S_STRING;
-  } else if (mode == MODE_BYTES || mode == MODE_KV_JSON) {
+  } else if (mode == MODE_BYTES) {
     captureStart();
     state = S_BYTES;
   } else state = S_SKIP;
@@ -259,15 +256,11 @@ function finishLengthValue(p: usize): i32 {
   } else if (state == S_BYTES) {
     captureStop();
     if (captureOverflowed()) return ERR_CAPTURE_LONG;
-    // A KeyValue the module can write as JSON is kept as its JSON, else as its bytes.
-    const json = nodeMode(fieldNode) == MODE_KV_JSON ? kvJson(capturePtr(), captureLen()) : -1;
-    const len: usize = json >= 0 ? <usize>json : captureLen();
-    const at = textAppend(json >= 0 ? kvJsonPtr() : capturePtr(), len);
+    const at = textAppend(capturePtr(), captureLen());
     if (at < 0) return ERR_TEXT_FULL;
     // The offset is stored as a double, like JSON text offsets, so the shared records code can move
     // it.
-    e = value(fieldNode, json >= 0 ? TAG_BYTES | TAG_KV_JSON : TAG_BYTES, <i32>len,
-      reinterpret<i64>(at));
+    e = value(fieldNode, TAG_BYTES, <i32>captureLen(), reinterpret<i64>(at));
   }
   if (e != 0) return e;
   fieldDone(p);

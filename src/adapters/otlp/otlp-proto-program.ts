@@ -3,7 +3,7 @@
  * which messages become record slots (field numbers from opentelemetry-proto's
  * trace/v1/trace.proto and common/v1/common.proto).
  */
-import { P_BYTES, P_KV_JSON, ProtoProgram } from "../wasm/proto-program.ts";
+import { P_BYTES, ProtoProgram } from "../wasm/proto-program.ts";
 
 export const R_ROOT = 0,
   R_RS = 1,
@@ -21,8 +21,7 @@ export const R_ROOT = 0,
 export function otlpProgram(): ProtoProgram {
   const p = new ProtoProgram(14);
   p.record(0, R_ROOT).whole(R_ROOT);
-  // Each KeyValue a record: its attribute JSON, written by the scanner, or its bytes.
-  const kv = (parent: number, field: number) => p.value(parent, field, R_KV, 0, P_KV_JSON, 0, R_KV);
+  const kv = (parent: number, field: number) => p.value(parent, field, R_KV, 0, P_BYTES, 0, R_KV);
   const rs = p.child(0, 1, p.message({ record: R_RS }));
   p.announce(R_RS).whole(R_RS);
   const resource = p.child(rs, 1, p.message());

@@ -60,7 +60,7 @@ export function otlpProtoReader(
       }
       switch (type) {
         case R_KV:
-          out.keyValue(b.parent(r), b.u8, b.bytesAt(r, 0), b.length(r, 0), b.isKvJson(r, 0));
+          out.keyValue(b, r);
           break;
         case R_EVENT:
           out.event(b, r);

@@ -141,10 +141,11 @@ export class SpanStream {
   }
 
   /**
-   * Appends a KeyValue to `owner`'s attribute list: its JSON as the scanner wrote it (`json`),
-   * or written here from its bytes.
+   * Appends the KeyValue of record `r` (its bytes in slot 0) to its owner's attribute list: its
+   * JSON as the scanner's module writes it, or as written here from its bytes.
    */
-  keyValue(owner: number, u8: Uint8Array, at: number, length: number, json = false): void {
+  keyValue(b: ProtoBatch, r: number): void {
+    const owner = b.parent(r);
     let list: ByteBuf;
     if (this.attrDepth > 0 && this.attrOwner[this.attrDepth - 1] === owner) {
       list = this.attrLists[this.attrDepth - 1]!;
@@ -156,9 +157,11 @@ export class SpanStream {
       list.used = 0;
       list.byte(0x5b);
     }
-    if (json) list.copy(u8, at, at + length);
-    else if (at < 0) writeKeyValueAt(list, u8, 0, 0);
-    else writeKeyValueAt(list, u8, at, at + length);
+    const json = b.keyValueJson(r, 0);
+    const at = b.bytesAt(r, 0);
+    if (json >= 0) list.copy(b.u8, b.keyValueJsonAt, b.keyValueJsonAt + json);
+    else if (at < 0) writeKeyValueAt(list, b.u8, 0, 0);
+    else writeKeyValueAt(list, b.u8, at, at + b.length(r, 0));
   }
 
   /**

@@ -11,11 +11,12 @@ export const PT_MESSAGE = 6;
 export const PT_BYTES = 8;
 export const PT_FIXED64 = 9;
 export const PT_FIXED32 = 10;
-/**
- * Flag on a PT_BYTES slot of a P_KV_JSON field: its bytes are the KeyValue's attribute JSON,
- * not the message (TAG_KV_JSON in parsers-wasm/assembly/proto/scanner.ts).
- */
-export const PT_KV_JSON = 64;
+
+/** The module's writer of OTLP attribute JSON (parsers-wasm/assembly/proto/kv-json.ts). */
+export interface KeyValueJsonExports {
+  keyValueJson(ptr: number, len: number): number;
+  keyValueJsonPtr(): number;
+}
 
 export class ProtoBatch {
   count = 0;
@@ -28,7 +29,15 @@ export class ProtoBatch {
   private stride = 0;
   private textBase = 0;
 
-  constructor(readonly strings: HostStrings) {}
+  /** Where the module writes a KeyValue's JSON (in `u8`). */
+  readonly keyValueJsonAt: number;
+
+  constructor(
+    readonly strings: HostStrings,
+    private readonly module: KeyValueJsonExports,
+  ) {
+    this.keyValueJsonAt = module.keyValueJsonPtr();
+  }
 
   reset(
     memory: ArrayBuffer,
@@ -67,10 +76,6 @@ export class ProtoBatch {
   }
   has(r: number, slot: number): boolean {
     return this.kind(r, slot) !== PT_ABSENT;
-  }
-  /** Whether a PT_BYTES slot holds attribute JSON (PT_KV_JSON) rather than a KeyValue's bytes. */
-  isKvJson(r: number, slot: number): boolean {
-    return (this.i32[this.at(r) + 4 + slot * 4]! & PT_KV_JSON) !== 0;
   }
   /** Length of a PT_MESSAGE or PT_BYTES slot. */
   length(r: number, slot: number): number {
@@ -117,6 +122,16 @@ export class ProtoBatch {
   bytesAt(r: number, slot: number): number {
     if (this.kind(r, slot) !== PT_BYTES) return -1;
     return this.textBase + this.f64[(this.at(r) + 4 + slot * 4 + 2) >> 1]!;
+  }
+  /**
+   * The attribute JSON of a bytes slot that holds an OTLP KeyValue message, written by the
+   * module: its length in `u8` from `keyValueJsonAt` (valid until the next call), or -1 where the
+   * host must write it (src/adapters/otlp/proto-attributes-json.ts: non-ASCII text, doubles,
+   * bytes, repeated or unknown fields, malformed data).
+   */
+  keyValueJson(r: number, slot: number): number {
+    const at = this.bytesAt(r, slot);
+    return at < 0 ? -1 : this.module.keyValueJson(at, this.length(r, slot));
   }
   bytes(r: number, slot: number): Uint8Array {
     if (this.kind(r, slot) !== PT_BYTES) return new Uint8Array(0);

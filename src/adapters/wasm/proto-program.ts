@@ -6,11 +6,6 @@
 export const P_MESSAGE = 1;
 export const P_SCALAR = 2;
 export const P_BYTES = 3;
-/**
- * An OTLP KeyValue field: its attribute JSON where the module can write it (the slot then
- * PT_BYTES flagged PT_KV_JSON), else its bytes, as P_BYTES.
- */
-export const P_KV_JSON = 4;
 export const PACKED_VARINT = 1;
 export const PACKED_FIXED64 = 2;
 export const PACKED_FIXED32 = 3;

@@ -4,7 +4,7 @@
  */
 import { FlameoxError } from "../../domain/errors.ts";
 import { parseFailed } from "../json-guard.ts";
-import { ProtoBatch } from "./proto-batch.ts";
+import { type KeyValueJsonExports, ProtoBatch } from "./proto-batch.ts";
 import type { ProtoProgram } from "./proto-program.ts";
 import {
   PROTO_INIT_PARAMS,
@@ -42,7 +42,7 @@ function scannerConfig(maxDepth: number): ProtoScannerConfig {
   };
 }
 
-interface ProtoExports extends ScannerCoreExports<typeof PROTO_INIT_PARAMS> {
+interface ProtoExports extends ScannerCoreExports<typeof PROTO_INIT_PARAMS>, KeyValueJsonExports {
   finish(): number;
   restart(): void;
 }
@@ -59,7 +59,7 @@ export class ProtoScanner extends ScannerDriver<ProtoExports, ProtoBatch> {
     private readonly format: string,
     private readonly maxDepth: number,
   ) {
-    super(wasm, (strings) => new ProtoBatch(strings));
+    super(wasm, (strings) => new ProtoBatch(strings, wasm));
   }
 
   static async open(
