@@ -207,6 +207,26 @@ describe("OTLP protobuf stream path", () => {
     program.value(0, 1, 0, 0, P_BYTES, 0, 0);
     const kvs: Uint8Array[] = [];
     const stream = new ProtoWriter();
+    // Text at the edges of well-formed UTF-8 (the module copies it; anything else is the host's).
+    const texts = [
+      [0xef, 0xbb, 0xbf, 0x6b], // a leading BOM, which the host's decoder drops
+      [0x6b, 0xef, 0xbb, 0xbf], // a BOM further on, which it keeps
+      [0xc2, 0x80, 0xdf, 0xbf, 0xe0, 0xa0, 0x80, 0xed, 0x9f, 0xbf, 0xf0, 0x90, 0x80, 0x80],
+      [0xf4, 0x8f, 0xbf, 0xbf, 0xe2, 0x80, 0xa8, 0x22, 0x5c, 0x01],
+      [0xc0, 0x80], // overlong
+      [0xc1, 0xbf],
+      [0xe0, 0x9f, 0xbf],
+      [0xed, 0xa0, 0x80], // a surrogate
+      [0xf4, 0x90, 0x80, 0x80], // past U+10FFFF
+      [0xf5, 0x80, 0x80, 0x80],
+      [0xe3, 0x81], // cut
+      [0x61, 0x80, 0x62], // a lone continuation byte
+    ].map((b) => Uint8Array.from(b));
+    for (const text of texts) {
+      const value = new ProtoWriter().bytes(1, text);
+      kvs.push(new ProtoWriter().bytes(1, text).message(2, value).finish());
+      stream.bytes(1, kvs.at(-1)!);
+    }
     for (let i = 0; i < 4000; i++) {
       let bytes = keyValue().finish().slice();
       if (random() < 0.2 && bytes.length > 0)
@@ -227,6 +247,21 @@ describe("OTLP protobuf stream path", () => {
     };
     scanner.scanWhole(stream.finish(), onBatch);
     expect(written.length).toBe(kvs.length);
+    // Well-formed text (and a BOM after the start) is the module's; the rest, the host's.
+    expect(written.slice(0, texts.length).map((w) => w.json !== null)).toEqual([
+      false,
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
     const out = new ByteBuf(16);
     const decoder = new TextDecoder();
     let fast = 0;

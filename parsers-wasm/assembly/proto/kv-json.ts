@@ -1,12 +1,12 @@
 /**
  * An OTLP KeyValue message → its canonical attribute JSON, `["key","type",value]`, written
  * in the module (the host calls it for each KeyValue of a batch) for the common case: keys
- * and strings of ASCII, bool, int, array and kvlist values, each AnyValue with one field.
- * Anything else (text with a byte >= 0x80, doubles, bytes, a repeated value, an unknown
- * field, malformed or deeply nested data, JSON past the scratch) gives -1, and the host
- * writes the JSON from the raw bytes instead (src/adapters/otlp/proto-attributes-json.ts),
- * with all of its rules and errors. Both write the same bytes where this one answers:
- * tests/adapters/otlp-proto-stream.test.ts compares them.
+ * and strings of well-formed UTF-8, bool, int, array and kvlist values, each AnyValue with
+ * one field. Anything else (text that is not well-formed UTF-8 or starts with a BOM,
+ * doubles, bytes, a repeated value, an unknown field, malformed or deeply nested data, JSON
+ * past the scratch) gives -1, and the host writes the JSON from the raw bytes instead
+ * (src/adapters/otlp/proto-attributes-json.ts), with all of its rules and errors. Both write
+ * the same bytes where this one answers: tests/adapters/otlp-proto-stream.test.ts compares them.
  */
 import { region } from "../common/regions";
 
@@ -93,12 +93,25 @@ const HEX: string = "0123456789abcdef";
 /** [s, e) as a JSON string literal, byte for byte JSON.stringify's; ASCII only. */
 function jsonString(s: usize, e: usize): void {
   if (!room(2 + 6 * (e - s))) return;
+  // A leading BOM is dropped by the host's TextDecoder: its writer's case.
+  if (e - s >= 3 && load<u8>(s) == 0xef && load<u8>(s + 1) == 0xbb && load<u8>(s + 2) == 0xbf) {
+    ok = false;
+    return;
+  }
   store<u8>(o++, 0x22);
   for (let p = s; p < e; p++) {
     const c = <i32>load<u8>(p);
     if (c >= 0x80) {
-      ok = false;
-      return;
+      // Well-formed UTF-8 decodes and encodes back to itself, and JSON.stringify leaves
+      // non-ASCII as it is; anything else becomes U+FFFD in the host's decoder: its writer's case.
+      const n = sequenceLength(p, e);
+      if (n == 0) {
+        ok = false;
+        return;
+      }
+      for (let k: usize = 0; k < n; k++) store<u8>(o++, load<u8>(p + k));
+      p += n - 1;
+      continue;
     }
     if (c >= 0x20 && c != 0x22 && c != 0x5c) {
       store<u8>(o++, <u8>c);
@@ -120,6 +133,35 @@ function jsonString(s: usize, e: usize): void {
     }
   }
   store<u8>(o++, 0x22);
+}
+
+/**
+ * Bytes of the well-formed UTF-8 sequence at p (lead byte >= 0x80), or 0 when it is not one
+ * (Unicode's table 3-7: no overlong forms, no surrogates, nothing past U+10FFFF).
+ */
+function sequenceLength(p: usize, e: usize): usize {
+  const c = <u32>load<u8>(p);
+  let n: usize;
+  let lo: u32 = 0x80;
+  let hi: u32 = 0xbf;
+  if (c >= 0xc2 && c <= 0xdf) n = 2;
+  else if (c >= 0xe0 && c <= 0xef) {
+    n = 3;
+    if (c == 0xe0) lo = 0xa0;
+    else if (c == 0xed) hi = 0x9f;
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    n = 4;
+    if (c == 0xf0) lo = 0x90;
+    else if (c == 0xf4) hi = 0x8f;
+  } else return 0;
+  if (e - p < n) return 0;
+  const second = <u32>load<u8>(p + 1);
+  if (second < lo || second > hi) return 0;
+  for (let k: usize = 2; k < n; k++) {
+    const b = <u32>load<u8>(p + k);
+    if (b < 0x80 || b > 0xbf) return 0;
+  }
+  return n;
 }
 
 /** The 64 low bits as a signed decimal, as BigInt.asIntN(64, …).toString() writes it. */
