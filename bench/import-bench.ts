@@ -18,7 +18,9 @@
  * whole-payload path is measured beside the import in the same run: the reference adapter
  * (tests/adapters/reference-*) over the file in one process, with its CPU and peak RSS.
  * Then the fixed cost of importing a 1 MB profile (median of 5). With `--baseline-cli`
- * every import is also run with another checkout's CLI, alternating, in the same run. With
+ * every import is also run with another checkout's CLI, alternating, in the same run; with
+ * `--rounds N` each CLI imports each input N times, which of them goes first alternating
+ * round by round, and each prints its median import (single imports vary by 15-25%). With
  * `--scaling` this checkout's import also runs pinned to one core (`taskset -c 0`), and the
  * ratio of its rate on every core to that says how the pipeline scales. With `--one-piece`
  * this checkout's import also runs with `extraction.scan_threads = 0` (every payload
@@ -33,7 +35,7 @@
  *       [--perf-mb 500] [--collapsed-mb 500] [--gecko-mb 400] [--gecko-processes]
  *       [--speedscope-json-mb 400] [--dhat-mb 300]
  *       [--baseline-cli ../other/src/cli/main.ts] [--scaling] [--one-piece] [--floor] [--keep]
- *       [--speedscope-mb 100] [--worker-memory-mb 512]
+ *       [--speedscope-mb 100] [--worker-memory-mb 512] [--rounds 1]
  * `--worker-memory-mb` sets every workspace's `extraction.worker_memory_bytes`: the parse
  * worker's cap, and the budget its collections are paced by (garbage may otherwise grow
  * to half of the 8 GiB default, so the peak says little about what an import needs).
@@ -77,6 +79,7 @@ const { values } = parseArgs({
     floor: { type: "boolean", default: false },
     "worker-memory-mb": { type: "string" },
     keep: { type: "boolean", default: false },
+    rounds: { type: "string", default: "1" },
     "speedscope-mb": { type: "string", default: "100" },
   },
 });
@@ -171,21 +174,21 @@ async function benchInput(
     ? await speedscopeImport(speedscope, path, Number(values["speedscope-mb"]) * MB)
     : null;
   if (speedscopeRate) console.log(`  ${speedscopeRate.line}`);
+  const imports = await alternatingImports(path);
   for (const [name, cli] of clis) {
-    let imported: Awaited<ReturnType<typeof importOnce>>;
-    try {
-      imported = await importOnce(cli, path);
-    } catch (error) {
+    const imported = imports.get(name)!;
+    if (imported instanceof Error) {
       // A baseline that cannot import the input (over its memory cap) is a figure too.
-      console.log(`  ${name}: failed: ${String(error).slice(0, 400)}`);
+      console.log(`  ${name}: failed: ${String(imported).slice(0, 400)}`);
       continue;
     }
-    const { run, result } = imported;
+    const { run, result, spread } = imported;
     const rate = mb / (run.wallMs / 1000);
     const worker = result.extraction.worker;
     console.log(
       `  ${name}: ${f1(rate)} MB/s end to end (${f0(run.wallMs)} ` +
-        `ms), ${(rate / baseRate).toFixed(2)}x ${base.what}; CPU ${f1(run.cpuMs / 1000)} s; ` +
+        `ms${spread}), ${(rate / baseRate).toFixed(2)}x ${base.what}; ` +
+        `CPU ${f1(run.cpuMs / 1000)} s; ` +
         `worker peak ${f0((worker.max_rss_bytes ?? 0) / MB)} MiB` +
         (worker.memory_cap_bytes ? ` (cap ${f0(worker.memory_cap_bytes / MB)} MiB)` : "") +
         `, encode threads ${worker.encode_threads}, scan threads ${worker.scan_threads ?? 0}` +
@@ -228,6 +231,47 @@ async function benchInput(
       );
     }
   }
+}
+
+/**
+ * Each CLI's import of `path`, `--rounds` times, alternating which CLI goes first (this
+ * checkout, baseline, then baseline, this checkout…): single imports here vary by 15-25%, mostly
+ * in registration, and drift with the machine's state, so a comparison is of medians taken
+ * side by side. The import with the median wall time stands for its CLI; `spread` says over
+ * how many, and their range.
+ */
+async function alternatingImports(
+  path: string,
+): Promise<Map<string, Error | { run: Run; result: any; spread: string }>> {
+  const rounds = Math.max(1, Math.floor(Number(values.rounds)));
+  const runs = new Map<string, { run: Run; result: any }[]>(clis.map(([name]) => [name, []]));
+  const failed = new Map<string, Error>();
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? clis : [...clis].reverse();
+    for (const [name, cli] of order) {
+      if (failed.has(name)) continue;
+      try {
+        runs.get(name)!.push(await importOnce(cli, path));
+      } catch (error) {
+        failed.set(name, error as Error);
+      }
+    }
+  }
+  const out = new Map<string, Error | { run: Run; result: any; spread: string }>();
+  for (const [name] of clis) {
+    const mine = runs.get(name)!.sort((a, b) => a.run.wallMs - b.run.wallMs);
+    if (failed.has(name) || mine.length === 0) {
+      out.set(name, failed.get(name) ?? new Error("no import ran"));
+      continue;
+    }
+    const spread =
+      mine.length > 1
+        ? `; median of ${mine.length}, ${f0(mine[0]!.run.wallMs)}-` +
+          `${f0(mine.at(-1)!.run.wallMs)} ms`
+        : "";
+    out.set(name, { ...mine[(mine.length - 1) >> 1]!, spread });
+  }
+  return out;
 }
 
 async function fixedCost(path: string): Promise<void> {
