@@ -134,6 +134,18 @@ describe("wrong shapes name the field", () => {
     expect(await cpu({ nodes: [node(1)], samples: [1, 7], timeDeltas: [1, 1] })).toContain(
       "samples[1] refers to an unknown node id 7",
     );
+    // After numbers (which the scanner hands over as runs), a bad element keeps its index.
+    const ones = (n: number) => Array.from({ length: n }, () => 1);
+    expect(
+      await cpu({
+        nodes: [node(1)],
+        samples: [...ones(70_000), null, 1],
+        timeDeltas: ones(70_002),
+      }),
+    ).toContain("expected samples[70000] to be a number but found null");
+    expect(
+      await cpu({ nodes: [node(1)], samples: ones(3), timeDeltas: [1, 2, { d: 3 }] }),
+    ).toContain("expected timeDeltas[2] to be a finite number but found object");
   });
 
   test("chrome trace container", async () => {
