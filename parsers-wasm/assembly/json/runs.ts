@@ -34,17 +34,16 @@ export function runsInit(valueCapacity: i32, runCapacity: i32): bool {
 /** Appends `value` to the run of `type`; false when the area is full (the host drains first). */
 export function runAppend(type: i32, value: f64): bool {
   if (valueCount >= valueCap) return false;
-  let last = runs + <usize>(runCount - 1) * 8;
-  if (runCount == 0 || load<i32>(last) != type) {
+  // The open run, unless the value starts a new one (the first, or one of another type).
+  let run = runs + <usize>runCount * 8 - 8;
+  if (runCount == 0 || load<i32>(run) != type) {
     if (runCount >= runCap) return false;
-    last = runs + <usize>runCount * 8;
-    store<i32>(last, type);
-    store<i32>(last, 0, 4);
-    runCount++;
+    run = runs + <usize>(runCount++) * 8;
+    store<i32>(run, type);
+    store<i32>(run, 0, 4);
   }
-  store<f64>(values + <usize>valueCount * 8, value);
-  valueCount++;
-  store<i32>(last, load<i32>(last, 4) + 1, 4);
+  store<f64>(values + <usize>(valueCount++) * 8, value);
+  store<i32>(run, load<i32>(run, 4) + 1, 4);
   return true;
 }
 

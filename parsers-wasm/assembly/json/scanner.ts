@@ -195,8 +195,7 @@ function beginValueSlow(node: i32, isContainer: bool, b: i32): i32 {
         return LV_RUN;
       }
       // Any other element's record opens as usual, and a NaN keeps its place in the run.
-      if (!runAppend(type, NaN)) return -ERR_RECORDS_DEEP;
-      if (runsFull()) paused = true;
+      if (!toRun(type, NaN)) return -ERR_RECORDS_DEEP;
     }
     const index = depth > 0 ? load<i32>(lvCount + <usize>(depth - 1) * 4) - 1 : 0;
     if (!openRecord(type, index)) return -ERR_RECORDS_DEEP;
@@ -219,6 +218,13 @@ function beginValueSlow(node: i32, isContainer: bool, b: i32): i32 {
   return flags;
 }
 
+/** Appends to the run of `type` (false: no room), pausing for the host once the runs fill up. */
+function toRun(type: i32, value: f64): bool {
+  if (!runAppend(type, value)) return false;
+  if (runsFull()) paused = true;
+  return true;
+}
+
 /** A value at `node` ended: store it in its slot, close its record. 0, or an error code. */
 @inline function endValue(node: i32, flags: i32, tag: i32, ival: i32, fval: f64): i32 {
   if (flags != 0) return endValueSlow(node, flags, tag, ival, fval);
@@ -236,8 +242,7 @@ function beginValueSlow(node: i32, isContainer: bool, b: i32): i32 {
 
 function endValueSlow(node: i32, flags: i32, tag: i32, ival: i32, fval: f64): i32 {
   if (flags == LV_RUN) {
-    if (!runAppend(nodeRecord(node), fval)) return ERR_RECORDS_DEEP;
-    if (runsFull()) paused = true;
+    if (!toRun(nodeRecord(node), fval)) return ERR_RECORDS_DEEP;
     if (depth == 1) lastClosedObject = false;
     return 0;
   }

@@ -158,9 +158,12 @@ export class SpanStream {
       list.byte(0x5b);
     }
     const json = b.keyValueJson(r, 0);
+    if (json >= 0) {
+      list.copy(b.u8, b.keyValueJsonAt, b.keyValueJsonAt + json);
+      return;
+    }
     const at = b.bytesAt(r, 0);
-    if (json >= 0) list.copy(b.u8, b.keyValueJsonAt, b.keyValueJsonAt + json);
-    else if (at < 0) writeKeyValueAt(list, b.u8, 0, 0);
+    if (at < 0) writeKeyValueAt(list, b.u8, 0, 0);
     else writeKeyValueAt(list, b.u8, at, at + b.length(r, 0));
   }
 
