@@ -118,6 +118,43 @@ describe("encode pool", () => {
     },
   );
 
+  test(
+    "the thread's finished parts make room at once, without the caller's event loop " +
+      "turning: a parser between two awaits does not encode a part the idle thread could",
+    async () => {
+      await initParquet();
+      const threaded = startEncodePool(true);
+      try {
+        // Warm the thread up (its start and parquet-wasm), then fill it.
+        await threaded.encode(part([trackBatch(5)]), join(dir, "warm.parquet"));
+        const first = threaded.encode(part([trackBatch(50)]), join(dir, "busy-a.parquet"));
+        const second = threaded.encode(part([trackBatch(60)]), join(dir, "busy-b.parquet"));
+        // Wait for both files without giving the event loop a turn, as a parser in a long
+        // synchronous stretch does: the thread's replies stay unread. Promise jobs still run
+        // (the parser awaits settled promises between batches): they post the parts.
+        for (let i = 0; i < 50; i++) await null;
+        const deadline = Date.now() + 10_000;
+        const pause = new Int32Array(new SharedArrayBuffer(4));
+        const written = (name: string) => {
+          try {
+            return read(name).numRows > 0;
+          } catch {
+            return false;
+          }
+        };
+        while (!(written("busy-a.parquet") && written("busy-b.parquet")) && Date.now() < deadline)
+          Atomics.wait(pause, 0, 0, 20);
+        // The thread is done with both: the next part goes to it, not to this thread.
+        const third = threaded.encode(part([trackBatch(70)]), join(dir, "busy-c.parquet"));
+        expect(threaded.counts).toEqual({ thread: 4, inline: 0 });
+        await Promise.all([first, second, third]);
+        expect(read("busy-c.parquet").numRows).toBe(70);
+      } finally {
+        await threaded.close();
+      }
+    },
+  );
+
   test("a batch cut at any row keeps its values and nulls on both sides", () => {
     const batch = trackBatch(37);
     for (const cut of [0, 1, 7, 8, 9, 36, 37]) {

@@ -91,8 +91,10 @@ export class TraceRowWriter {
     b.ts.setSum(row, this.baseHigh, this.baseLow, e.startNs);
     if (e.kind === KIND_COMPLETE || e.kind === KIND_BEGIN) b.dur.set(row, e.durNs);
     else b.dur.setNull(row);
-    if ((e.kind === KIND_COMPLETE || e.kind === KIND_BEGIN) && Number.isFinite(e.threadNs))
-      b.threadDur.set(row, e.threadNs);
+    const threadNs = e.threadNs;
+    // x - x is 0 only for a finite x (NaN and infinities give NaN).
+    if ((e.kind === KIND_COMPLETE || e.kind === KIND_BEGIN) && threadNs - threadNs === 0)
+      b.threadDur.set(row, threadNs);
     else b.threadDur.setNull(row);
     b.depth.set(row, e.depth);
     if (e.argsLen >= 0) b.args.setRange(row, e.argsData, e.argsAt, e.argsLen);
