@@ -50,6 +50,7 @@ class StackBatchWriter {
   private readonly frameIdBytes: (Uint8Array | undefined)[] = [];
   private readonly trackIdBytes: (Uint8Array | null | undefined)[] = [];
   private key = new Uint8Array(4096);
+  private keyViews: Uint8Array[] = [];
   private readonly idBytes = new Uint8Array(STACK_ID_BYTES);
   private readonly baseHigh: number;
   private readonly baseLow: number;
@@ -95,7 +96,7 @@ class StackBatchWriter {
       leaf = id;
     }
     this.frameIds.endRow(r);
-    this.stackId.set(r, stackIdBytesOfKey(this.key.subarray(0, used), this.idBytes));
+    this.stackId.set(r, stackIdBytesOfKey(this.keyView(used), this.idBytes));
     this.metricColumn.set(r, this.metricBytes);
     this.leaf.set(r, leaf!);
     this.count.set(r, row.count);
@@ -171,11 +172,17 @@ class StackBatchWriter {
     return at + 1;
   }
 
+  /** The key's first `length` bytes: one view per length, not one per stack. */
+  private keyView(length: number): Uint8Array {
+    return (this.keyViews[length] ??= this.key.subarray(0, length));
+  }
+
   private growKey(need: number): void {
     let size = this.key.length * 2;
     while (size < need) size *= 2;
     const next = new Uint8Array(size);
     next.set(this.key);
     this.key = next;
+    this.keyViews = [];
   }
 }

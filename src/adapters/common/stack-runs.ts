@@ -18,7 +18,7 @@ import type { SpillFile, SpillSpace } from "../adapter.ts";
 export const MIXED_TRACKS = -2;
 export const NO_TRACK = -1;
 
-/** One merged stack: `path` is a view valid until the next row is read. */
+/** One stack: the row and its `path` (a view) are valid until the next row is read. */
 export interface StackRow {
   path: Int32Array;
   count: number;

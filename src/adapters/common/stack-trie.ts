@@ -159,8 +159,9 @@ export class StackTrie {
 
   /**
    * Every stack with samples once, with the metric's durations or (`twin`) its twin's; after a
-   * spill, the merge of the runs and what is in memory. A row's `path` is valid until the next
-   * row is taken. Either metric's rows can be taken first, each once.
+   * spill, the merge of the runs and what is in memory. A row (one object, reused) and its
+   * `path` are valid until the next row is taken. Either metric's rows can be taken first, each
+   * once.
    */
   *stackRows(twin = false): Generator<StackRow> {
     const runs = twin ? this.twinRuns : this.runs;
@@ -174,20 +175,39 @@ export class StackTrie {
     const durationNs = twin ? this.twinDurationNs : this.durationNs;
     const parent = this.parent.array;
     const frame = this.frame.array;
-    const path = new GrowableI32();
+    // One row object and one path buffer for all rows, with a view per path length: a
+    // trace's hundreds of thousands of stacks are a few lengths, and a view per row was
+    // garbage the size of the rows.
+    const paths = new PathViews();
+    const row: StackRow = { path: paths.view(0), count: 0, durationNs: 0, firstRelNs: 0, track: 0 };
     for (let s = 0; s < this.size; s++) {
       if (this.count.array[s] === 0) continue;
-      path.length = 0;
-      for (let at = s; at !== ROOT_STACK; at = parent[at]!) path.push(frame[at]!);
-      const view = path.array.subarray(0, path.length).reverse();
-      yield {
-        path: view,
-        count: this.count.array[s]!,
-        durationNs: durationNs.array[s]!,
-        firstRelNs: this.firstRelNs.array[s]!,
-        track: this.track.array[s]!,
-      };
+      let depth = 0;
+      for (let at = s; at !== ROOT_STACK; at = parent[at]!) depth++;
+      const path = paths.view(depth);
+      for (let at = s, k = depth - 1; at !== ROOT_STACK; at = parent[at]!, k--)
+        path[k] = frame[at]!;
+      row.path = path;
+      row.count = this.count.array[s]!;
+      row.durationNs = durationNs.array[s]!;
+      row.firstRelNs = this.firstRelNs.array[s]!;
+      row.track = this.track.array[s]!;
+      yield row;
     }
+  }
+}
+
+/** Views of the first N ints of one buffer, one view per N, made once each. */
+class PathViews {
+  private buffer = new Int32Array(64);
+  private views: Int32Array[] = [];
+
+  view(length: number): Int32Array {
+    if (length > this.buffer.length) {
+      this.buffer = new Int32Array(Math.max(length, this.buffer.length * 2));
+      this.views = [];
+    }
+    return (this.views[length] ??= this.buffer.subarray(0, length));
   }
 }
 
