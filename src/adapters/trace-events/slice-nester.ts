@@ -33,6 +33,8 @@ export class SliceNester {
   private openChildNs = new Float64Array(this.capacity);
   private openHasChild = new Uint8Array(this.capacity);
   private openStack = new Int32Array(this.capacity);
+  /** Per stack of the trie, its call edge in `wall` (-1: not looked up yet). */
+  private stackEdge: Int32Array = new Int32Array(1024).fill(-1);
   private height = 0;
   /** The trie's epoch the open slices' stack indices belong to. */
   private stacksEpoch: number;
@@ -66,12 +68,11 @@ export class SliceNester {
     // Between slices no index is in use but the open ones, which syncStacks renews.
     if (this.stacks.spillIfFull()) this.syncStacks();
     const depth = this.height;
-    let parentStack = ROOT_STACK;
+    const stack = this.stacks.child(depth > 0 ? this.openStack[depth - 1]! : ROOT_STACK, frame);
     if (depth > 0) {
       const top = depth - 1;
       this.openHasChild[top] = 1;
-      this.wall.addEdge(this.openFrame[top]!, frame, 1, dur);
-      parentStack = this.openStack[top]!;
+      this.wall.addToEdge(this.edgeOf(stack, this.openFrame[top]!, frame), 1, dur);
     }
     // Slices arrive in start order, so the frame's covered time grows like a union of intervals.
     const covered = this.frameCoverEnd[frame]!;
@@ -86,7 +87,7 @@ export class SliceNester {
     this.openCoverEnd[depth] = end;
     this.openChildNs[depth] = 0;
     this.openHasChild[depth] = 0;
-    this.openStack[depth] = this.stacks.child(parentStack, frame);
+    this.openStack[depth] = stack;
     this.height++;
     this.slices++;
     return depth;
@@ -101,9 +102,23 @@ export class SliceNester {
     this.totals = null;
   }
 
+  /**
+   * The call edge into `stack` (a child slice's stack, its parent's frame → its frame), looked up
+   * once per stack: a stack's last two frames are its edge, and a trace has several slices per
+   * stack, so most slices find their edge in one array instead of the accumulator's hash table.
+   */
+  private edgeOf(stack: number, parentFrame: number, frame: number): number {
+    if (stack >= this.stackEdge.length) this.stackEdge = grownEdges(this.stackEdge, stack);
+    let edge = this.stackEdge[stack]!;
+    if (edge < 0) edge = this.stackEdge[stack] = this.wall.edge(parentFrame, frame);
+    return edge;
+  }
+
   /** Interns the open slices' paths again if the trie spilled since they were opened. */
   private syncStacks(): void {
     if (this.stacksEpoch === this.stacks.epoch) return;
+    // Stack indices start over after a spill, and so do their edges.
+    this.stackEdge.fill(-1);
     let parent = ROOT_STACK;
     for (let d = 0; d < this.height; d++)
       parent = this.openStack[d] = this.stacks.child(parent, this.openFrame[d]!);
@@ -142,4 +157,13 @@ export class SliceNester {
     this.openStack = grown(this.openStack, n);
     this.capacity = n;
   }
+}
+
+/** `edges` grown to hold index `stack`, the new entries -1. */
+function grownEdges(edges: Int32Array, stack: number): Int32Array {
+  let size = edges.length * 2;
+  while (size <= stack) size *= 2;
+  const next = new Int32Array(size).fill(-1);
+  next.set(edges);
+  return next;
 }
