@@ -19,6 +19,7 @@
 import { tableToIPC } from "apache-arrow/Arrow.dom";
 import type TinypoolClass from "tinypool";
 import { loadTinypool } from "./load-tinypool.ts";
+import type { RunOffload } from "../src/adapters/adapter.ts";
 import {
   type ColumnBatch,
   type ColumnVector,
@@ -29,6 +30,8 @@ import { encodeInline, type PartContent, type PartEncoder } from "./table-parts.
 
 export interface EncodePool {
   encode: PartEncoder;
+  /** Spool runs written on the thread while it has room (absent without a thread). */
+  runOffload?: RunOffload;
   /** Whether parts go to the thread (false: asked not to, or threads cannot start here). */
   readonly threaded: boolean;
   /** Parts encoded on the thread and on the calling thread so far (for figures and tests). */
@@ -105,8 +108,24 @@ export function startEncodePool(threads = false): EncodePool {
   // Parts sent to the thread, and (counted by the thread itself) parts it has finished.
   let sent = 0;
   const finished = new Int32Array(new SharedArrayBuffer(4));
+  const runOffload: RunOffload = {
+    write: (file, run) => {
+      const path = file.path;
+      if (path === undefined || file.appendedElsewhere === undefined) return null;
+      if (sent - Atomics.load(finished, 0) >= THREAD_PARTS) return null;
+      sent++;
+      const { data, buffers } = run.handOver();
+      const transferList = buffers as unknown as NonNullable<
+        Parameters<TinypoolClass["run"]>[1]
+      >["transferList"];
+      return pool!
+        .run({ kind: "run", path, columns: data, finished }, { transferList })
+        .then((bytes: number) => file.appendedElsewhere!(bytes));
+    },
+  };
   return {
     threaded: true,
+    runOffload,
     counts,
     ms,
     encode: async (part: PartContent, path: string) => {

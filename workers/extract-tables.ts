@@ -38,6 +38,8 @@ export async function extractTables(
     encode?: PartEncoder;
     /** The payload file and threads for adapters that scan it in pieces (see PieceThreads). */
     pieces?: StreamExtractInput["pieces"];
+    /** Where spool runs can be written off this thread (the encode pool's thread). */
+    runOffload?: StreamExtractInput["runOffload"];
     /**
      * Runs wherever garbage is made: after each row batch, each spilled block and each
      * part written (the worker's MemoryGovernor collects there when RSS is high). The
@@ -92,6 +94,7 @@ export async function extractTables(
         sink,
         spill,
         pieces: options.pieces,
+        runOffload: options.runOffload,
         checkpoint,
       });
     } finally {

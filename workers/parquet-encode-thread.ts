@@ -3,7 +3,9 @@
  * buffers transferred) or from an Arrow IPC stream, and writes it. CPU
  * work that needs no isolation (the bytes came from this worker process), run on the
  * second core while the parser keeps going on the first. The file is written here, so
- * the encoded bytes never cross back to the parser's heap.
+ * the encoded bytes never cross back to the parser's heap. It also writes the parser's
+ * spool runs (sorted, to their spill files) while a trace is scanned: rows, and so parts,
+ * only come after the scan, so this core would otherwise wait.
  */
 import type { ColumnBatch } from "../src/domain/column-batch.ts";
 import type { EvidenceTableName } from "../src/domain/evidence-schema.ts";
@@ -13,9 +15,22 @@ import {
   writeParquet,
   writeParquetFromIpc,
 } from "../src/storage/parquet.ts";
+import { RunWriter } from "../src/adapters/trace-events/run-codec.ts";
+import { runOrder } from "../src/adapters/trace-events/run-order.ts";
+import { TraceColumns, type TraceColumnParts } from "../src/adapters/trace-events/trace-columns.ts";
+import { SpillAppender } from "./spill-space.ts";
 import { columnBatchesToTable, writeSynced } from "./table-parts.ts";
 
+/** A spool run to sort and write to its spill file (see RunOffload in src/adapters/adapter.ts). */
+interface RunMessage {
+  kind: "run";
+  path: string;
+  columns: TraceColumnParts;
+  finished?: Int32Array;
+}
+
 type PartMessage = {
+  kind?: "part";
   path: string;
   module?: WebAssembly.Module;
   /** Counts the parts this thread has finished, read by the parser without a message. */
@@ -25,7 +40,8 @@ type PartMessage = {
   | { ipc: undefined; table: EvidenceTableName; provenance: Provenance; batches: ColumnBatch[] }
 );
 
-export default async function encodePart(message: PartMessage): Promise<number> {
+export default async function encodePart(message: PartMessage | RunMessage): Promise<number> {
+  if (message.kind === "run") return writeRun(message);
   try {
     // The parse worker's compiled module: instantiated here, not compiled a second time.
     await initParquet(message.module);
@@ -41,6 +57,22 @@ export default async function encodePart(message: PartMessage): Promise<number> 
     return bytes.length;
   } finally {
     // Failed or not, the part no longer holds the thread.
+    if (message.finished) Atomics.add(message.finished, 0, 1);
+  }
+}
+
+/** Sorts the run and writes it as the parser would have; returns the bytes written. */
+function writeRun(message: RunMessage): number {
+  try {
+    const columns = TraceColumns.fromParts(message.columns);
+    const file = new SpillAppender(message.path);
+    try {
+      new RunWriter().write(file, columns, runOrder(columns));
+    } finally {
+      file.close();
+    }
+    return file.size;
+  } finally {
     if (message.finished) Atomics.add(message.finished, 0, 1);
   }
 }

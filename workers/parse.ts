@@ -119,6 +119,7 @@ async function parse(request: ParseRequest, started: number): Promise<ParseRespo
     outputDir: request.output_dir,
     provenance,
     encode: pool.encode,
+    runOffload: pool.runOffload,
     pieces: piecePool?.pieces,
     checkpoint,
   }).finally(() => Promise.all([pool.close(), piecePool?.close()]));

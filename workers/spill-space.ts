@@ -83,6 +83,11 @@ class FileSpill implements SpillFile {
     }
   }
 
+  appendedElsewhere(bytes: number): void {
+    this.size += bytes;
+    this.onWrite(bytes);
+  }
+
   overwrite(bytes: Uint8Array, position: number): void {
     if (position < 0 || position + bytes.length > this.size)
       throw new RangeError("spill overwrite past the end of the file");
@@ -109,5 +114,36 @@ class FileSpill implements SpillFile {
     this.fd = null;
     rmSync(this.path, { force: true });
     this.onDispose();
+  }
+}
+
+/**
+ * Appends to a spill file that another thread of this process created (FileSpill), through its
+ * path: what a thread writing a run for the parser uses. Synced as FileSpill syncs, for the same
+ * reason; the creating thread counts the bytes (`appendedElsewhere`) once this one is done.
+ */
+export class SpillAppender implements Pick<SpillFile, "append"> {
+  private readonly fd: number;
+  size = 0;
+  private unsynced = 0;
+
+  constructor(path: string) {
+    this.fd = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW);
+  }
+
+  append(bytes: Uint8Array): void {
+    let done = 0;
+    while (done < bytes.length)
+      done += writeSync(this.fd, bytes, done, bytes.length - done, this.size + done);
+    this.size += bytes.length;
+    this.unsynced += bytes.length;
+    if (this.unsynced >= SYNC_EVERY_BYTES) {
+      fdatasyncSync(this.fd);
+      this.unsynced = 0;
+    }
+  }
+
+  close(): void {
+    closeSync(this.fd);
   }
 }

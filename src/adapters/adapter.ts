@@ -149,6 +149,11 @@ export interface StreamExtractInput {
    */
   checkpoint?: () => void;
   /**
+   * Writes spool runs on another thread (the encoding thread, idle while a trace is scanned):
+   * without it, runs are written by the adapter's own thread.
+   */
+  runOffload?: RunOffload;
+  /**
    * The payload as a plain file, when it is one (not compressed), with threads to scan
    * pieces of it at once: an adapter that can cut its format into pieces at proven
    * boundaries reads it through these instead of `chunks`.
@@ -197,6 +202,24 @@ export interface PieceThreads {
   release(): Promise<void>;
 }
 
+/**
+ * Sorts a spool run and writes it to its spill file on another thread (trace-events/event-spool.ts).
+ */
+export interface RunOffload {
+  /**
+   * Takes the run, or returns null when it cannot (the thread is busy, the file has no path): the
+   * caller then writes it itself. Once taken, the run belongs to the other thread (its buffers
+   * move there) and `file` holds it when the promise resolves.
+   */
+  write(file: SpillFile, run: HandedOverRun): Promise<void> | null;
+}
+
+/** A spool run as it goes to another thread. */
+export interface HandedOverRun {
+  /** The run as plain data and the buffers it holds (to transfer); the run is not used after. */
+  handOver(): { data: unknown; buffers: ArrayBuffer[] };
+}
+
 /** Where adapters spill: append-only scratch files, deleted when disposed. */
 export interface SpillSpace {
   create(): SpillFile;
@@ -212,9 +235,12 @@ export interface SpillFile {
   readonly size: number;
   /**
    * Where the file is, for a reader that must open it itself (SQLite reads a database from a
-   * path): absent where spills are not files. Only this process writes it, through `append`.
+   * path): absent where spills are not files. Only this process writes it: through `append`, or
+   * from another of its threads through the path (see `appendedElsewhere`).
    */
   readonly path?: string;
+  /** Counts `bytes` appended through `path` by another thread of this process. */
+  appendedElsewhere?(bytes: number): void;
   /** Releases the file and deletes it. */
   dispose(): void;
 }

@@ -40,6 +40,7 @@ export async function runStream(
     recordBytesInMemory?: number;
     pendingEventsInMemory?: number;
     pieces?: StreamExtractInput["pieces"];
+    runOffload?: StreamExtractInput["runOffload"];
   } = {},
 ): Promise<StreamRun> {
   const batches: ColumnBatch[] = [];
@@ -54,6 +55,7 @@ export async function runStream(
     recordBytesInMemory: options.recordBytesInMemory,
     pendingEventsInMemory: options.pendingEventsInMemory,
     pieces: options.pieces,
+    runOffload: options.runOffload,
   });
   return { evidence, batches };
 }

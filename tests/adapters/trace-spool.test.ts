@@ -11,7 +11,16 @@ import { describe, expect, spyOn, test } from "bun:test";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_ADAPTER_LIMITS, type StreamedEvidence } from "../../src/adapters/adapter.ts";
+import {
+  DEFAULT_ADAPTER_LIMITS,
+  type HandedOverRun,
+  type RunOffload,
+  type SpillFile,
+  type StreamedEvidence,
+} from "../../src/adapters/adapter.ts";
+import { RunWriter } from "../../src/adapters/trace-events/run-codec.ts";
+import { runOrder } from "../../src/adapters/trace-events/run-order.ts";
+import type { TraceColumns } from "../../src/adapters/trace-events/trace-columns.ts";
 import { chromeTraceAdapter } from "../../src/adapters/chrome-trace/adapter.ts";
 import { FlameoxError } from "../../src/domain/errors.ts";
 import { mulberry32 } from "../../fixtures/generators/prng.ts";
@@ -119,10 +128,35 @@ function inCanonicalOrder(tables: Record<string, Row[]>): void {
   tables.stacks!.sort((a, b) => String(a.stack_id).localeCompare(String(b.stack_id)));
 }
 
+/**
+ * Writes runs "on another thread" as the encode pool does: later (after `delay` settled promises,
+ * or a timer when negative), into the file, taking every run it is offered (the spool offers one
+ * at a time). `writes` counts the runs it took.
+ */
+function laterOffload(delay: number): RunOffload & { writes: number } {
+  const offload = {
+    writes: 0,
+    write(file: SpillFile, run: HandedOverRun): Promise<void> {
+      offload.writes++;
+      const columns = run as TraceColumns;
+      const write = () => new RunWriter().write(file, columns, runOrder(columns));
+      if (delay < 0) return new Promise((done) => setTimeout(() => done(write()), 1));
+      let later: Promise<void> = Promise.resolve();
+      for (let k = 0; k < delay; k++) later = later.then(() => {});
+      return later.then(write);
+    },
+  };
+  return offload;
+}
+
 async function streamedRows(
   bytes: Uint8Array,
   spoolRunEvents: number,
-  budgets: { maxStacksInMemory?: number; pendingEventsInMemory?: number } = {},
+  budgets: {
+    maxStacksInMemory?: number;
+    pendingEventsInMemory?: number;
+    runOffload?: RunOffload;
+  } = {},
 ): Promise<Record<string, Row[]>> {
   const run = await runStream(chromeTraceAdapter, bytes, {
     chunkSize: 4093,
@@ -157,9 +191,17 @@ describe("trace spool: streamed rows equal the whole-payload reference", () => {
       expect(await streamedRows(bytes, 64, { maxStacksInMemory: 1 })).toEqual(reference);
       for (const maxStacks of [3, 16])
         expect(await streamedRows(bytes, 64, { maxStacksInMemory: maxStacks })).toEqual(reference);
-      // nor do waiting events overflowing to scratch space past 1, 2 or 7 held in memory.
+      // nor do waiting events overflowing to scratch space past 1, 2 or 7 held in memory,
       for (const pending of [1, 2, 7])
         expect(await streamedRows(bytes, 5, { pendingEventsInMemory: pending })).toEqual(reference);
+      // nor runs written elsewhere while the scan goes on (the next runs written here while one
+      // is out, or handed over in turn), finished before the rows are built.
+      for (const delay of [0, 3, -1])
+        for (const runEvents of [5, 64]) {
+          const runOffload = laterOffload(delay);
+          expect(await streamedRows(bytes, runEvents, { runOffload })).toEqual(reference);
+          expect(runOffload.writes).toBeGreaterThan(0);
+        }
     });
   }
 });

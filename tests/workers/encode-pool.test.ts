@@ -15,6 +15,12 @@ import {
   useEncodeThread,
 } from "../../workers/encode-pool.ts";
 import { columnBatchesToTable, type PartContent } from "../../workers/table-parts.ts";
+import { FileSpillSpace } from "../../workers/spill-space.ts";
+import { MemorySpillSpace } from "../../src/adapters/trace-events/memory-spill.ts";
+import { RunWriter } from "../../src/adapters/trace-events/run-codec.ts";
+import { runOrder } from "../../src/adapters/trace-events/run-order.ts";
+import { TraceColumns } from "../../src/adapters/trace-events/trace-columns.ts";
+import { KIND_COMPLETE, KIND_EVENT } from "../../src/adapters/trace-events/event-kinds.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "flameox-encode-pool-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -55,6 +61,9 @@ function part(batches: ColumnBatch[], arrowOnly = false): PartContent {
     arrow: () => columnBatchesToTable("tracks", provenance, batches),
   };
 }
+
+const enc = new TextEncoder();
+const part4 = () => part([trackBatch(4)]);
 
 const read = (file: string) => readParquet(readFileSync(join(dir, file)));
 const column = (file: string, name: string) =>
@@ -151,6 +160,55 @@ describe("encode pool", () => {
         expect(read("busy-c.parquet").numRows).toBe(70);
       } finally {
         await threaded.close();
+      }
+    },
+  );
+
+  test(
+    "a spool run written on the thread is the file the parser would write itself, and the " +
+      "spill file counts its bytes; a run the thread has no room for is refused",
+    async () => {
+      const space = new FileSpillSpace(dir);
+      const runOf = () => {
+        const cols = new TraceColumns();
+        // Three tracks interleaved and out of order, some events with args, one skipped.
+        for (let i = 0; i < 5000; i++) {
+          const k = cols.add(i);
+          if (i === 17) continue;
+          cols.kind.array[k] = i % 3 === 0 ? KIND_COMPLETE : KIND_EVENT;
+          cols.track.array[k] = i % 3;
+          cols.startNs.array[k] = (i * 7919) % 1000;
+          cols.durNs.array[k] = i % 11;
+          cols.name.array[k] = i % 5;
+          cols.frame.array[k] = i % 4;
+          if (i % 4 === 0) cols.argsRef.array[k] = cols.args.add(enc.encode(`{"i":${i}é}`));
+        }
+        return cols;
+      };
+      const here = space.create();
+      const cols = runOf();
+      new RunWriter().write(here, cols, runOrder(cols));
+      const threaded = startEncodePool(true);
+      try {
+        const there = space.create();
+        const taken = threaded.runOffload!.write(there, runOf());
+        expect(taken).not.toBeNull();
+        // One run out and a part: the thread is full, and the next run stays with the caller.
+        const part = threaded.encode(part4(), join(dir, "beside-run.parquet"));
+        expect(threaded.runOffload!.write(space.create(), runOf())).toBeNull();
+        await Promise.all([taken, part]);
+        expect(there.size).toBe(here.size);
+        const bytes = (file: typeof here) => {
+          const out = new Uint8Array(file.size);
+          file.read(out, 0);
+          return out;
+        };
+        expect(bytes(there)).toEqual(bytes(here));
+        // A file without a path (a memory spill) is never handed over.
+        expect(threaded.runOffload!.write(new MemorySpillSpace().create(), runOf())).toBeNull();
+      } finally {
+        await threaded.close();
+        space.disposeAll();
       }
     },
   );

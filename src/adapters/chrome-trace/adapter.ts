@@ -38,6 +38,7 @@ export const chromeTraceAdapter: ProducerAdapter = {
       spill: input.spill,
       runEvents: input.spoolRunEvents,
       pendingEvents: input.pendingEventsInMemory,
+      offload: input.runOffload,
     };
     let pipeline: ChromeTracePipeline | null = null;
     const plan = input.pieces
@@ -73,6 +74,7 @@ export const chromeTraceAdapter: ProducerAdapter = {
     }
     try {
       const scanned = pipeline.finish(SELF, input.displayName);
+      await pipeline.runsWritten();
       for (const batch of scanned.rows) await input.sink.writeBatch(batch);
       const result = scanned.complete();
       // Stacks first: the other tables are built whole, and need not be alive while stacks stream.

@@ -155,6 +155,11 @@ export class ChromeTracePipeline {
     this.spool.dispose();
   }
 
+  /** Waits for spool runs written on another thread; the rows need them (after `finish`). */
+  runsWritten(): Promise<void> {
+    return this.spool.runsWritten();
+  }
+
   private batch(b: JsonBatch): void {
     for (let r = 0; r < b.count; r++) {
       if (b.type(r) === REC_EVENT) {

@@ -43,27 +43,59 @@ class Growable<T extends TypedArray> {
 }
 
 export class GrowableU8 extends Growable<Uint8Array> {
-  constructor(fill = 0) {
-    super((n) => new Uint8Array(n), fill);
+  constructor(fill = 0, capacity?: number) {
+    super((n) => new Uint8Array(n), fill, capacity);
   }
 }
 export class GrowableI32 extends Growable<Int32Array> {
-  constructor(fill = 0) {
-    super((n) => new Int32Array(n), fill);
+  constructor(fill = 0, capacity?: number) {
+    super((n) => new Int32Array(n), fill, capacity);
   }
 }
 export class GrowableF64 extends Growable<Float64Array> {
-  constructor(fill = 0) {
-    super((n) => new Float64Array(n), fill);
+  constructor(fill = 0, capacity?: number) {
+    super((n) => new Float64Array(n), fill, capacity);
   }
+}
+
+/** A TextStore's contents as its arrays (see TextStore.parts). */
+export interface TextStoreParts {
+  data: Uint8Array;
+  used: number;
+  starts: Float64Array;
+  lengths: Int32Array;
+  count: number;
 }
 
 /** UTF-8 texts appended one after another; each gets an index. */
 export class TextStore {
-  private data = new Uint8Array(1 << 16);
+  private data: Uint8Array = new Uint8Array(1 << 16);
   private used = 0;
   readonly starts = new GrowableF64();
   readonly lengths = new GrowableI32();
+
+  /** The store's arrays as they are (to hand to another thread; the store is not used after). */
+  parts(): TextStoreParts {
+    return {
+      data: this.data,
+      used: this.used,
+      starts: this.starts.array,
+      lengths: this.lengths.array,
+      count: this.lengths.length,
+    };
+  }
+
+  /** A store over arrays from `parts` (its own from now on). */
+  static fromParts(parts: TextStoreParts): TextStore {
+    const store = new TextStore();
+    store.data = parts.data;
+    store.used = parts.used;
+    store.starts.array = parts.starts;
+    store.starts.length = parts.count;
+    store.lengths.array = parts.lengths;
+    store.lengths.length = parts.count;
+    return store;
+  }
 
   add(bytes: Uint8Array): number {
     if (this.used + bytes.length > this.data.length) {

@@ -79,12 +79,14 @@ export const perfettoAdapter: ProducerAdapter = {
         spill: input.spill,
         runEvents: input.spoolRunEvents,
         pendingEvents: input.pendingEventsInMemory,
+        offload: input.runOffload,
       },
       stackSpill,
     );
     try {
       for await (const chunk of input.chunks) pipeline.push(chunk);
       const result = pipeline.finish(SELF);
+      await pipeline.runsWritten();
       for (const batch of result.rows) await input.sink.writeBatch(batch);
       const { tries, frames, clock, tracks } = result.stacks;
       await writeStackChunks(input.sink, tries, frames, clock, tracks);

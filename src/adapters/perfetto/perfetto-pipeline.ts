@@ -82,6 +82,11 @@ export class PerfettoPipeline {
     this.imp.spool.dispose();
   }
 
+  /** Waits for spool runs written on another thread; the rows need them (after `finish`). */
+  runsWritten(): Promise<void> {
+    return this.imp.spool.runsWritten();
+  }
+
   finish(adapter: { name: string; version: string }): PerfettoResult {
     const imp = this.imp;
     this.scanner.finish((b) => imp.onBatch(b));

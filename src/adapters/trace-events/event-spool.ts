@@ -6,7 +6,7 @@
  * the columns themselves, not spilled (most traces are one run). Memory is one run plus one
  * read block per spilled run, whatever the trace's size.
  */
-import type { SpillFile, SpillSpace } from "../adapter.ts";
+import type { RunOffload, SpillFile, SpillSpace } from "../adapter.ts";
 import { TraceColumns } from "./trace-columns.ts";
 import { MemorySpillSpace } from "./memory-spill.ts";
 import { ColumnsCursor } from "./columns-cursor.ts";
@@ -27,11 +27,16 @@ export interface SpoolOptions {
    * track-slicing.ts).
    */
   pendingEvents?: number;
+  /** Writes full runs on another thread while this one scans on (see `runsWritten`). */
+  offload?: RunOffload;
 }
 
 export class EventSpool {
-  /** The run being filled; an index from `add()` is valid until the next `add()`. */
-  readonly cols = new TraceColumns();
+  /**
+   * The run being filled; an index from `add()` is valid until the next `add()`, and so is this
+   * object (a run handed to another thread leaves new columns here).
+   */
+  cols = new TraceColumns();
   /** Events added so far: the next event's event_index. */
   length = 0;
   private readonly runs: SpillFile[] = [];
@@ -40,12 +45,17 @@ export class EventSpool {
   readonly pendingEvents: number | undefined;
   private readonly runEvents: number;
   private readonly runArgsBytes: number;
+  private readonly offload: RunOffload | null;
+  /** The run being written on another thread, if any. */
+  private writing: Promise<void> | null = null;
+  private offloadFailure: unknown = null;
 
   constructor(options: SpoolOptions = {}) {
     this.spill = options.spill ?? new MemorySpillSpace();
     this.pendingEvents = options.pendingEvents;
     this.runEvents = Math.max(1, options.runEvents ?? RUN_EVENTS);
     this.runArgsBytes = options.runArgsBytes ?? RUN_ARGS_BYTES;
+    this.offload = options.offload ?? null;
   }
 
   /** Adds an event (skipped until its fields say otherwise); returns its index in `cols`. */
@@ -78,6 +88,8 @@ export class EventSpool {
    * the spool.
    */
   drain(): RunMerge {
+    if (this.writing !== null)
+      throw new Error("event spool: drained while a run is being written (await runsWritten)");
     const cursors: EventCursor[] = this.runs.map((file) => new RunCursor(file));
     if (this.cols.length > 0) cursors.push(new ColumnsCursor(this.cols, runOrder(this.cols)));
     return new RunMerge(cursors);
@@ -90,9 +102,38 @@ export class EventSpool {
     this.cols.clear();
   }
 
+  /**
+   * Resolves once every run handed to another thread is written (rejects with the first failure
+   * of one); `drain` needs it first.
+   */
+  async runsWritten(): Promise<void> {
+    while (this.writing !== null) await this.writing;
+    if (this.offloadFailure !== null) throw this.offloadFailure;
+  }
+
   private spillRun(): void {
+    if (this.offloadFailure !== null) throw this.offloadFailure;
     const file = this.spill.create();
     this.runs.push(file);
+    // One run at a time goes to the other thread: while it is written there, this thread fills
+    // the next one (two runs in memory at most); a run that fills before the last is written is
+    // written here.
+    const written = this.writing === null ? (this.offload?.write(file, this.cols) ?? null) : null;
+    if (written !== null) {
+      const next = this.runEvents;
+      // The next run's columns are made whole at once (they would grow to this anyway).
+      this.cols = new TraceColumns(Math.min(next, RUN_EVENTS));
+      this.writing = written.then(
+        () => {
+          this.writing = null;
+        },
+        (error: unknown) => {
+          this.offloadFailure ??= error;
+          this.writing = null;
+        },
+      );
+      return;
+    }
     this.writer.write(file, this.cols, runOrder(this.cols));
     this.cols.clear();
   }

@@ -110,7 +110,7 @@ export class RunWriter {
   private readonly header = new Int32Array(HEADER_BYTES / 4);
 
   /** Appends the events of `cols` at positions `order` to `file` as blocks. */
-  write(file: SpillFile, cols: TraceColumns, order: Int32Array): void {
+  write(file: Pick<SpillFile, "append">, cols: TraceColumns, order: Int32Array): void {
     for (let from = 0; from < order.length; from += BLOCK_EVENTS) {
       const n = Math.min(BLOCK_EVENTS, order.length - from);
       let argsBytes = 0;
