@@ -34,6 +34,12 @@ class Growable<T extends TypedArray> {
     return at;
   }
 
+  /** Empties the array, its used entries back to the fill value (what `add`-style callers read). */
+  reset(): void {
+    this.array.fill(this.fill, 0, this.length);
+    this.length = 0;
+  }
+
   private grow(): void {
     const next = this.make(this.array.length * 2);
     next.set(this.array);

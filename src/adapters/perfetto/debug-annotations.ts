@@ -20,8 +20,8 @@ export function annotation(bytes: Uint8Array, state: SequenceState, depth = 0): 
     if (field === 1 && wire === 0) name = state.annotationNames.get(r.small()) ?? "";
     else if (field === 10 && wire === 2) name = decodeUtf8(r.lengthDelimited());
     else if (field === 2 && wire === 0) value = r.varint() !== 0n;
-    else if (field === 3 && wire === 0) value = safe(r.varint());
-    else if (field === 4 && wire === 0) value = safe(BigInt.asIntN(64, r.varint()));
+    else if (field === 3 && wire === 0) value = integer(r, false);
+    else if (field === 4 && wire === 0) value = integer(r, true);
     else if (field === 5 && wire === 1) value = r.fixed64().getFloat64(0, true);
     else if (field === 6 && wire === 2) value = decodeUtf8(r.lengthDelimited());
     else if (field === 17 && wire === 0) value = state.stringValues.get(r.small()) ?? null;
@@ -35,6 +35,17 @@ export function annotation(bytes: Uint8Array, state: SequenceState, depth = 0): 
     else r.skip(wire);
   }
   return [name, dict ?? array ?? value];
+}
+
+/**
+ * An uint_value or (`signed`) int_value: a number while exact, else its decimal. A short varint is
+ * a small non-negative value either way (a negative int64 takes ten bytes).
+ */
+function integer(r: ProtoReader, signed: boolean): number | string {
+  const short = r.shortVarint();
+  if (short >= 0) return short;
+  const v = r.varint();
+  return safe(signed ? BigInt.asIntN(64, v) : v);
 }
 
 function safe(v: bigint): number | string {

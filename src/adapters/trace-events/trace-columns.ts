@@ -155,20 +155,17 @@ export class TraceColumns {
     return this.kind.length;
   }
 
-  /** Adds an event with defaults (skipped); returns its index in the columns. */
+  /**
+   * Adds an event with defaults (skipped); returns its index in the columns. Past the end, every
+   * column already holds its default (its fill, kept by `grow` and `clear`), so an event costs a
+   * capacity check and a length each, not a write per column.
+   */
   add(seq: number): number {
-    this.seq.push(seq);
-    this.flags.push(0);
-    this.track.push(-1);
-    this.startNs.push(0);
-    this.durNs.push(Number.NaN);
-    this.threadNs.push(Number.NaN);
-    this.frame.push(-1);
-    this.name.push(-1);
-    this.cat.push(-1);
-    this.ph.push(-1);
-    this.argsRef.push(-1);
-    return this.kind.push(0);
+    const i = this.kind.length;
+    if (i === this.kind.array.length) for (const column of this.columns) column.extend(1);
+    else for (const column of this.columns) column.length = i + 1;
+    this.seq.array[i] = seq;
+    return i;
   }
 
   /** Every column but the args texts (each holds one value per event). */
@@ -185,9 +182,9 @@ export class TraceColumns {
     return at;
   }
 
-  /** Empties the columns, keeping their capacity for the next run. */
+  /** Empties the columns, keeping their capacity (with their defaults) for the next run. */
   clear(): void {
-    for (const column of this.columns) column.length = 0;
+    for (const column of this.columns) column.reset();
     this.args.clear();
   }
 }

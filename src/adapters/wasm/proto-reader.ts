@@ -29,6 +29,27 @@ export class ProtoReader {
     }
   }
 
+  /**
+   * A varint of at most seven bytes (below 2^49, exact as a number), or -1 with the position
+   * unchanged when it is longer or cut off: the caller then reads it with `varint`, which
+   * decides. Most values are short, and a bigint per value cost more than the rest of reading it.
+   */
+  shortVarint(): number {
+    let result = 0;
+    let scale = 1;
+    const { bytes, pos } = this;
+    for (let i = 0; i < 7 && pos + i < bytes.length; i++) {
+      const b = bytes[pos + i]!;
+      result += (b & 0x7f) * scale;
+      if ((b & 0x80) === 0) {
+        this.pos = pos + i + 1;
+        return result;
+      }
+      scale *= 128;
+    }
+    return -1;
+  }
+
   /** A varint as a number (exact below 2^53; tags, lengths, enums, ids). */
   small(): number {
     let result = 0;
