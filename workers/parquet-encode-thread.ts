@@ -64,13 +64,17 @@ export default async function encodePart(message: PartMessage | RunMessage): Pro
 /** Sorts the run and writes it as the parser would have; returns the bytes written. */
 function writeRun(message: RunMessage): number {
   try {
-    const columns = TraceColumns.fromParts(message.columns);
     const file = new SpillAppender(message.path);
     try {
+      const columns = TraceColumns.fromParts(message.columns);
       new RunWriter().write(file, columns, runOrder(columns));
     } finally {
       file.close();
     }
+    // The run's columns (tens of MB) are garbage now; this heap is not the parser's, and left to
+    // itself it held several runs at once (a 100 MB Perfetto trace's worker peaked ~100 MB higher).
+    message.columns = undefined as unknown as TraceColumnParts;
+    Bun.gc(true);
     return file.size;
   } finally {
     if (message.finished) Atomics.add(message.finished, 0, 1);

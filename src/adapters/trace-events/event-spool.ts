@@ -4,7 +4,8 @@
  * RUN_ARGS_BYTES of args, it is sorted by (track, start, seq) and spilled as a run file.
  * `drain()` merges the runs back into one stream in that order; the last run is read from
  * the columns themselves, not spilled (most traces are one run). Memory is one run plus one
- * read block per spilled run, whatever the trace's size.
+ * read block per spilled run, whatever the trace's size; given a RunOffload, a full run is
+ * written on another thread while this one fills the next, so two runs at most.
  */
 import type { RunOffload, SpillFile, SpillSpace } from "../adapter.ts";
 import { TraceColumns } from "./trace-columns.ts";
@@ -120,9 +121,8 @@ export class EventSpool {
     // written here.
     const written = this.writing === null ? (this.offload?.write(file, this.cols) ?? null) : null;
     if (written !== null) {
-      const next = this.runEvents;
       // The next run's columns are made whole at once (they would grow to this anyway).
-      this.cols = new TraceColumns(Math.min(next, RUN_EVENTS));
+      this.cols = new TraceColumns(Math.min(this.runEvents, RUN_EVENTS));
       this.writing = written.then(
         () => {
           this.writing = null;

@@ -109,7 +109,7 @@ export class TraceColumns {
   }
 
   /** The columns' arrays as they are; the columns are not used after (their buffers move). */
-  parts(): TraceColumnParts {
+  private parts(): TraceColumnParts {
     return {
       length: this.length,
       seq: this.seq.array,
