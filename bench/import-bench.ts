@@ -167,8 +167,10 @@ async function benchInput(
   const base = await baselineDecode(kind, path, dir);
   const baseRate = mb / (base.ms / 1000);
   console.log(
-    `  ${base.what} of the same bytes (read + decode, one process): ${f0(baseRate)} MB/s ` +
-      `(${f0(base.ms)} ms)`,
+    base.failure
+      ? `  ${base.what} of the same bytes (read + decode, one process) failed: ${base.failure}`
+      : `  ${base.what} of the same bytes (read + decode, one process): ${f0(baseRate)} MB/s ` +
+          `(${f0(base.ms)} ms)`,
   );
   const speedscopeRate = speedscope
     ? await speedscopeImport(speedscope, path, Number(values["speedscope-mb"]) * MB)
@@ -187,7 +189,8 @@ async function benchInput(
     const worker = result.extraction.worker;
     console.log(
       `  ${name}: ${f1(rate)} MB/s end to end (${f0(run.wallMs)} ` +
-        `ms${spread}), ${(rate / baseRate).toFixed(2)}x ${base.what}; ` +
+        `ms${spread}), ` +
+        (base.failure ? "" : `${(rate / baseRate).toFixed(2)}x ${base.what}; `) +
         `CPU ${f1(run.cpuMs / 1000)} s; ` +
         `worker peak ${f0((worker.max_rss_bytes ?? 0) / MB)} MiB` +
         (worker.memory_cap_bytes ? ` (cap ${f0(worker.memory_cap_bytes / MB)} MiB)` : "") +

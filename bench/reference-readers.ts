@@ -25,7 +25,7 @@ export async function baselineDecode(
   kind: string,
   path: string,
   cwd: string,
-): Promise<{ ms: number; what: string }> {
+): Promise<{ ms: number; what: string; failure?: string }> {
   const decoders: Record<string, [string, string]> = {
     lines: ["plain line split", `await ${LINE_SPLIT}`],
     json: ["Bun JSON.parse", "JSON.parse(await Bun.file(P).text())"],
@@ -57,7 +57,15 @@ export async function baselineDecode(
         )});`
   }
     const t = performance.now(); const v = ${expression}; console.log(performance.now() - t);`;
-  const run = await runTimed([process.execPath, "-e", script], cwd);
+  // The reference may fail where the import does not (protobufjs holds a whole 500 MB Perfetto
+  // trace as objects, and was killed): that is a finding to print, not a reason to stop.
+  const run = await runTimed([process.execPath, "-e", script], cwd, true);
+  if (run.exitCode !== 0)
+    return {
+      ms: Number.NaN,
+      what,
+      failure: `exit ${run.exitCode} after ${Math.round(run.wallMs)} ms, peak ${Math.round(run.maxRssBytes / 2 ** 20)} MiB`,
+    };
   return { ms: Number(run.stdout.trim().split("\n").at(-1)), what };
 }
 
