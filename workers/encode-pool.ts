@@ -5,14 +5,16 @@
  * the thread builds the Arrow table and its IPC stream itself (that copy was ~8% of a
  * Chrome trace's parser thread); other parts go as an Arrow IPC stream, also transferred.
  * The thread holds at most THREAD_PARTS parts (one encoding, the next waiting); a part that
- * finds it full is encoded by the calling thread itself. The thread counts the parts it has
- * finished in shared memory, and parts are posted to it at once: its replies are only read
- * when the parser's event loop turns, which a parser running from batch to batch does
- * rarely, so a count kept from them held a finished thread "full" and handed every third
- * part of a 100 MB trace to the parser (400 ms of its time, against 113 ms now). An unbounded queue let the parser
+ * finds it full is encoded by the calling thread itself. An unbounded queue let the parser
  * run ahead and then wait (~2.9 s of a 200 MB trace) for the thread to drain it while its
  * own core sat idle; with no waiting part at all, every part that came while the thread was
  * busy (parts come in bursts) was encoded on the parser's thread, the import's critical path.
+ * The thread counts the parts it has finished in shared memory, and parts are posted to it at
+ * once: its replies are only read when the parser's event loop turns, which a parser running
+ * from batch to batch does rarely, so a count kept from them held a finished thread "full"
+ * and handed every third part of a 100 MB trace to the parser (400 ms of its time; 113 ms
+ * now). While a trace is scanned, before any part, the thread also writes the parser's spool
+ * runs (`runOffload`), counted the same way.
  * Falls back to encoding on the calling thread where threads cannot be started (a `bun
  * build --compile` binary, or a pool that fails to start).
  */
