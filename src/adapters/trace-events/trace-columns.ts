@@ -88,23 +88,9 @@ export class TraceColumns {
   /** The columns as plain data and their buffers, to go to another thread (RunOffload). */
   handOver(): { data: TraceColumnParts; buffers: ArrayBuffer[] } {
     const data = this.parts();
-    const arrays = [
-      data.seq,
-      data.kind,
-      data.flags,
-      data.track,
-      data.startNs,
-      data.durNs,
-      data.threadNs,
-      data.frame,
-      data.name,
-      data.cat,
-      data.ph,
-      data.argsRef,
-      data.args.data,
-      data.args.starts,
-      data.args.lengths,
-    ];
+    // Every array of the parts: the event columns, then the args store's three.
+    const { length: _, args, ...columns } = data;
+    const arrays = [...Object.values(columns), args.data, args.starts, args.lengths];
     return { data, buffers: arrays.map((a) => a.buffer as ArrayBuffer) };
   }
 
