@@ -34,7 +34,8 @@ export async function extractTables(
     limits: AdapterLimits;
     context?: Record<string, unknown> | null;
     outputDir: string;
-    provenance: Provenance;
+    /** A promise while the payload is still landing (payload-landing.ts). */
+    provenance: Provenance | Promise<Provenance>;
     encode?: PartEncoder;
     /** The payload file and threads for adapters that scan it in pieces (see PieceThreads). */
     pieces?: StreamExtractInput["pieces"];

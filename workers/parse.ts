@@ -19,6 +19,7 @@ import { compiledParquetModule } from "../src/storage/parquet.ts";
 import { compileParserModules } from "../src/adapters/wasm/wasm-modules.ts";
 import { extractTables } from "./extract-tables.ts";
 import { drainPayload, openPayload } from "./payload-stream.ts";
+import { type Landing, landedArtifactId } from "./payload-landing.ts";
 import { startEncodePool, useEncodeThread } from "./encode-pool.ts";
 import { pieceThreadCount, startPiecePool, usePieceThreads } from "./piece-pool.ts";
 import { MemoryGovernor } from "./memory-governor.ts";
@@ -59,13 +60,18 @@ async function parse(request: ParseRequest, started: number): Promise<ParseRespo
   // Streamed: decompressed chunk by chunk; only the head is read ahead, for detection.
   const governor = new MemoryGovernor(request.limits.memory_bytes);
   const checkpoint = () => governor.checkpoint();
-  const progress = progressWriter(request.output_dir, statSync(request.payload_path).size);
+  const landing: Landing | null = request.landing
+    ? { bytes: request.landing.payload_bytes, landedFile: request.landing.landed_file }
+    : null;
+  const payloadBytes = landing?.bytes ?? statSync(request.payload_path).size;
+  const progress = progressWriter(request.output_dir, payloadBytes);
   const payload = await openPayload(
     request.payload_path,
     request.limits.max_decompressed_bytes,
     HEAD_BYTES,
     checkpoint,
     progress.add,
+    landing,
   );
   const head = new TextDecoder("utf-8", { fatal: false }).decode(payload.head);
   const adapter = request.adapter
@@ -80,19 +86,23 @@ async function parse(request: ParseRequest, started: number): Promise<ParseRespo
         `of ${request.display_name}. ${formatsSentence(ADAPTERS.map((a) => a.name))}`,
     );
   }
-  const provenance = {
+  const provenanceWith = (artifactId: string) => ({
     schema_version: 1,
     run_id: request.provenance.run_id,
-    artifact_id: request.provenance.artifact_id,
+    artifact_id: artifactId,
     evidence_generation_id: request.provenance.generation_id,
     extractor_name: adapter.name,
     extractor_version: adapter.version,
-  };
+  });
+  // The first part to be written waits for a landing payload's id; the parse goes on meanwhile.
+  const provenance = landing
+    ? landedArtifactId(landing).then(provenanceWith)
+    : provenanceWith(request.provenance.artifact_id ?? "");
+  if (provenance instanceof Promise) provenance.catch(() => {});
   // Tables are written in Parquet parts: parquet-wasm encodes a whole table inside its
   // 4 GiB linear memory, and smaller parts also bound the worker's peak RSS.
   // Parts are encoded on a tinypool thread (the second core) when the budget has room for it.
   const extractStarted = performance.now();
-  const payloadBytes = statSync(request.payload_path).size;
   const pool = startEncodePool(
     useEncodeThread(request.limits.memory_bytes, payloadBytes, payload.compression !== "none"),
   );
@@ -103,11 +113,12 @@ async function parse(request: ParseRequest, started: number): Promise<ParseRespo
     pool.threaded,
     request.limits.scan_threads ?? -1,
   );
-  const piecePool =
+  const pieced =
     threads > 0 &&
-    usePieceThreads(request.limits.memory_bytes, payloadBytes, payload.compression !== "none")
-      ? startPiecePool(request.payload_path, payloadBytes, threads)
-      : null;
+    usePieceThreads(request.limits.memory_bytes, payloadBytes, payload.compression !== "none");
+  // Piece threads read byte ranges anywhere in the payload: they start once it has landed.
+  if (pieced && landing) await provenance;
+  const piecePool = pieced ? startPiecePool(request.payload_path, payloadBytes, threads) : null;
   const { evidence, tables } = await extractTables(adapter, payload, {
     displayName: request.display_name,
     limits: {
@@ -123,6 +134,8 @@ async function parse(request: ParseRequest, started: number): Promise<ParseRespo
     pieces: piecePool?.pieces,
     checkpoint,
   }).finally(() => Promise.all([pool.close(), piecePool?.close()]));
+  // Nothing is answered for bytes the parent has not announced as landed and registered.
+  await provenance;
   progress.flush();
   return {
     protocol: PARSE_PROTOCOL,

@@ -8,6 +8,7 @@ import { closeSync, createReadStream, openSync, read, readSync } from "node:fs";
 import { constants as bufferConstants } from "node:buffer";
 import type * as Zlib from "node:zlib";
 import { FlameoxError } from "../src/domain/errors.ts";
+import { type Landing, waitForBytes } from "./payload-landing.ts";
 
 const READ_CHUNK = 1 << 20;
 const MAX_LENGTH = bufferConstants.MAX_LENGTH;
@@ -42,21 +43,37 @@ function compressionOf(path: string): PayloadCompression {
  * parser works on this one). Node streams are not used here: loading node:zlib (and with it
  * node:stream) is 30-40 ms of a worker's start, which a plain payload does not need.
  */
-async function* plain(path: string, onRead: (bytes: number) => void): AsyncGenerator<Uint8Array> {
+async function* plain(
+  path: string,
+  onRead: (bytes: number) => void,
+  landing: Landing | null,
+): AsyncGenerator<Uint8Array> {
   const fd = openSync(path, "r");
+  // Reads are positioned: a read that finds the end of a payload still landing is issued again.
+  let requested = 0;
   // A fresh buffer per chunk: consumers may keep a chunk (the head is replayed).
   const next = () =>
     new Promise<{ bytesRead: number; buffer: Buffer }>((resolve, reject) => {
       const buffer = Buffer.allocUnsafeSlow(READ_CHUNK);
-      read(fd, buffer, 0, READ_CHUNK, null, (error, bytesRead) =>
-        error ? reject(error) : resolve({ bytesRead, buffer }),
-      );
+      const length = landing ? Math.min(READ_CHUNK, landing.bytes - requested) : READ_CHUNK;
+      if (length === 0) return resolve({ bytesRead: 0, buffer });
+      read(fd, buffer, 0, length, requested, (error, bytesRead) => {
+        if (error) return reject(error);
+        requested += bytesRead;
+        resolve({ bytesRead, buffer });
+      });
     });
   let reading = next();
   try {
     for (;;) {
       const { bytesRead, buffer } = await reading;
-      if (bytesRead === 0) return;
+      if (bytesRead === 0) {
+        if (landing === null || requested >= landing.bytes) return;
+        // Caught up with the copy: the rest has not landed yet.
+        await waitForBytes(fd, requested + 1);
+        reading = next();
+        continue;
+      }
       reading = next();
       onRead(bytesRead);
       yield bytesRead === READ_CHUNK ? buffer : buffer.subarray(0, bytesRead);
@@ -73,11 +90,14 @@ async function* decompressed(
   compression: PayloadCompression,
   maxBytes: number,
   onRead: (bytes: number) => void,
+  landing: Landing | null,
 ): AsyncGenerator<Uint8Array> {
   if (compression === "none") {
-    yield* plain(path, onRead);
+    yield* plain(path, onRead, landing);
     return;
   }
+  // The stream below ends at the file's end: a compressed payload is read once it has landed.
+  if (landing) await waitForBytes(path, landing.bytes);
   const zlib = require("node:zlib") as typeof Zlib;
   const file = createReadStream(path, { highWaterMark: READ_CHUNK });
   // Stored bytes, not decompressed ones: progress is measured against the file's size.
@@ -113,7 +133,8 @@ async function* decompressed(
 
 /**
  * `checkpoint` runs after every chunk read (the worker paces its collections there, see
- * memory-governor.ts); `onRead` gets the count of stored bytes read, for progress.
+ * memory-governor.ts); `onRead` gets the count of stored bytes read, for progress. With
+ * `landing`, the payload is read as it lands (payload-landing.ts).
  */
 export async function openPayload(
   path: string,
@@ -121,9 +142,11 @@ export async function openPayload(
   headBytes: number,
   checkpoint: () => void = () => {},
   onRead: (bytes: number) => void = () => {},
+  landing: Landing | null = null,
 ): Promise<Payload> {
+  if (landing) await waitForBytes(path, Math.min(4, landing.bytes));
   const compression = compressionOf(path);
-  const source = decompressed(path, compression, maxDecompressedBytes, onRead);
+  const source = decompressed(path, compression, maxDecompressedBytes, onRead, landing);
   const early: Uint8Array[] = [];
   let have = 0;
   while (have < headBytes) {

@@ -121,7 +121,8 @@ export class TableParts {
   constructor(
     readonly table: EvidenceTableName,
     private readonly outputDir: string,
-    private readonly provenance: Provenance,
+    /** A promise while the payload is still landing: its artifact id is known at the end. */
+    private readonly provenance: Provenance | Promise<Provenance>,
     private readonly encode: PartEncoder = encodeInline,
     /** Runs after each part is written and each buffer converted (see extract-tables.ts). */
     private readonly checkpoint: () => void = () => {},
@@ -162,13 +163,14 @@ export class TableParts {
   async addBuffer(buffer: TableBuffer): Promise<void> {
     // Converted a slice at a time, so a huge buffer never becomes one huge Arrow table, and
     // parts close at BYTES_PER_PART as for batches (stacks rows carry lists and long ids).
+    const provenance = await this.provenance;
     for (let start = 0; start < buffer.rowCount; ) {
       const end = Math.min(
         buffer.rowCount,
         start + BUFFER_SLICE_ROWS,
         start + ROWS_PER_PART - this.pendingRows,
       );
-      for (const batch of tableBufferToArrow(buffer, this.provenance, { start, end }).batches) {
+      for (const batch of tableBufferToArrow(buffer, provenance, { start, end }).batches) {
         this.pending.push(batch);
         this.pendingArrow = true;
         this.pendingBytes += batch.data.byteLength;
@@ -203,7 +205,8 @@ export class TableParts {
       rows,
       schema_id: EVIDENCE_SCHEMAS[this.table].schemaId,
     });
-    const { table, provenance } = this;
+    const { table } = this;
+    const provenance = await this.provenance;
     const content: PartContent = {
       table,
       provenance,

@@ -5,7 +5,7 @@
  * a typed error plus a quarantine record carrying run and adapter provenance
  * (extraction-failure.ts); nothing that was already published changes.
  */
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { CompanionFile } from "../domain/companion-files.ts";
 import type { EvidenceTableName } from "../domain/evidence-schema.ts";
@@ -61,15 +61,100 @@ export interface ExtractOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
+/** What an extraction is told before its artifact is registered (see extractLanding). */
+export type ExtractTarget = Omit<ExtractOptions, "artifactId" | "registrationId">;
+
+/** A payload still being copied into staging when its extraction starts. */
+export interface PayloadLanding {
+  stagedPath: string;
+  /** Its size once landed. */
+  bytes: number;
+  /** Resolves once the copy is hashed, published and registered; rejects if it is refused. */
+  registered: Promise<{ artifactId: string; registrationId: string }>;
+}
+
+/** Extracts a registered artifact from the store. */
 export async function extractArtifact(
   ws: Workspace,
   options: ExtractOptions,
 ): Promise<ExtractionResult> {
+  const attempt = await beginExtraction(ws);
+  recordExtractionStart(ws, options, attempt.extractionId);
+  const running = runExtractionWorker(ws, options, options, attempt);
+  return await finishExtraction(ws, options, attempt, running);
+}
+
+/**
+ * Extracts a payload while it is still landing: the parse worker starts at once and follows
+ * the copy, so a large import pays for its copy and hash once instead of before the parse. The
+ * extraction is recorded once the artifact is registered; a copy that fails stops the worker,
+ * and the registration's error is the import's.
+ */
+export async function extractLanding(
+  ws: Workspace,
+  target: ExtractTarget,
+  landing: PayloadLanding,
+): Promise<ExtractionResult> {
+  // The copy goes on whatever happens here: it settles before the caller hears of a failure.
+  const attempt = await beginExtraction(ws).catch(async (error) => {
+    await landing.registered.catch(() => {});
+    throw error;
+  });
+  const landedFile = join(attempt.stagingDir, "landed.json");
+  const stop = new AbortController();
+  const signal = target.signal ? AbortSignal.any([target.signal, stop.signal]) : stop.signal;
+  const running = runExtractionWorker(
+    ws,
+    { ...target, signal },
+    { stagedPath: landing.stagedPath, bytes: landing.bytes, landedFile },
+    attempt,
+  );
+  // Settled below, or dropped when the copy fails.
+  running.catch(() => {});
+  let options: ExtractOptions;
+  try {
+    options = { ...target, ...(await landing.registered) };
+    recordExtractionStart(ws, options, attempt.extractionId);
+  } catch (error) {
+    stop.abort();
+    await running.catch(() => {});
+    await rm(attempt.stagingDir, { recursive: true, force: true });
+    throw error;
+  }
+  // Whole or not at all: the worker reads it as soon as the name exists. A failure to write it
+  // (a full disk) fails the extraction like any other.
+  const landed = JSON.stringify({ artifact_id: options.artifactId, byte_length: landing.bytes });
+  const announced = writeFile(`${landedFile}.tmp`, landed)
+    .then(() => rename(`${landedFile}.tmp`, landedFile))
+    .catch((error) => {
+      stop.abort();
+      throw error;
+    });
+  return await finishExtraction(
+    ws,
+    options,
+    attempt,
+    announced.then(() => running),
+  );
+}
+
+interface ExtractionAttempt {
+  extractionId: string;
+  generationId: string;
+  stagingDir: string;
+  outputDir: string;
+}
+
+async function beginExtraction(ws: Workspace): Promise<ExtractionAttempt> {
   const extractionId = newOperationId();
   const generationId = newGenerationId();
   const stagingDir = claimStagingDir(ws.paths, extractionId);
   const outputDir = join(stagingDir, "out");
   await mkdir(outputDir, { recursive: true });
+  return { extractionId, generationId, stagingDir, outputDir };
+}
+
+function recordExtractionStart(ws: Workspace, options: ExtractOptions, extractionId: string): void {
   ws.control.withWriteLock(() => {
     ws.control.db
       .query(
@@ -79,13 +164,19 @@ export async function extractArtifact(
       .run(extractionId, options.runId, options.artifactId, options.adapter, nowIso());
     ws.runs.update(options.runId, { extraction_status: "running" });
   });
+}
+
+/** Awaits the worker, then stages and publishes its generation, or records its failure. */
+async function finishExtraction(
+  ws: Workspace,
+  options: ExtractOptions,
+  attempt: ExtractionAttempt,
+  running: ReturnType<typeof runExtractionWorker>,
+): Promise<ExtractionResult> {
+  const { extractionId, generationId, stagingDir, outputDir } = attempt;
   let adapterName = options.adapter;
   try {
-    const { response, worker } = await runExtractionWorker(ws, options, {
-      extractionId,
-      generationId,
-      outputDir,
-    });
+    const { response, worker } = await running;
     adapterName = response.adapter;
     const publishStarted = performance.now();
     const staged = await stageGeneration(ws, {

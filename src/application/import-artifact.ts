@@ -1,21 +1,27 @@
 /**
  * Import use case: every import is a new run (`run_type: import`). The file is registered
  * to the run through the shared registration path (streamed into staging while hashed,
- * published into the content-addressed store, claimed under a short write lock), then
- * extracted by a parse worker outside the lock.
+ * published into the content-addressed store, claimed under a short write lock) and
+ * extracted by a parse worker outside the lock, which starts as the copy begins and follows
+ * it (extract-artifact.ts, extractLanding).
  */
 import { rm } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { FlameoxError, storageFailure } from "../domain/errors.ts";
-import { newOperationId, newRunId } from "../domain/ids.ts";
+import { newOperationId, newRegistrationId, newRunId } from "../domain/ids.ts";
+import { openArtifactSource, startStagingCopy } from "../storage/cas.ts";
 import { ensureSpaceReserve } from "../storage/space-reserve.ts";
 import { claimStagingDir } from "../storage/staging-lease.ts";
 import type { Workspace } from "../storage/workspace.ts";
-import { extractArtifact, type ExtractionResult } from "./extract-artifact.ts";
+import { type ExtractionResult, extractLanding } from "./extract-artifact.ts";
 import { nextStepAfterImport, type NextStep } from "./import-next-step.ts";
 import type { ImportOptions } from "./import-request.ts";
 import { recordDespiteFullDisk } from "./record-despite-full-disk.ts";
-import { registerFile } from "./register-artifact.ts";
+import {
+  type RegisteredArtifact,
+  type RegistrationMeta,
+  registerStaged,
+} from "./register-artifact.ts";
 
 /** The file, and what the caller says about it (validated options, see import-request.ts). */
 export type ImportRequest = ImportOptions & {
@@ -34,6 +40,23 @@ export interface ImportResult extends NextStep {
   /** Copying, hashing and registering the file (ms). */
   registration_ms: number;
   extraction: ExtractionResult;
+}
+
+function registrationMeta(
+  runId: string,
+  displayName: string,
+  request: ImportRequest,
+): RegistrationMeta {
+  return {
+    runId,
+    displayName,
+    kind: request.kind ?? "unknown",
+    mediaType: request.media_type ?? "application/octet-stream",
+    role: "input",
+    producer: request.producer ?? null,
+    producerVersion: request.producer_version ?? null,
+    sensitivity: request.sensitivity ?? "normal",
+  };
 }
 
 /** An unknown adapter name is the caller's mistake: refused before anything is recorded. */
@@ -68,40 +91,49 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
     claimStagingDir(ws.paths, operationId);
     const displayName = request.displayName ?? basename(request.path);
     const registrationStarted = performance.now();
-    const registered = await registerFile(
+    const source = await openArtifactSource(request.path, ws.config.storage.max_artifact_bytes);
+    const stagedPath = join(stagingDir, `payload-${newRegistrationId()}`);
+    const { staged } = await startStagingCopy(source, stagedPath, {
+      maxBytes: ws.config.storage.max_artifact_bytes,
+      signal: request.signal,
+      onProgress: (done, total) => request.onProgress?.("copying", done, total),
+    });
+    // The parse worker starts now and follows the copy (extractLanding); the registration
+    // completes beside it.
+    let registered: RegisteredArtifact | undefined;
+    let registrationMs = 0;
+    const registration = staged.then(async (payload) => {
+      registered = await registerStaged(
+        ws,
+        payload,
+        registrationMeta(runId, displayName, request),
+        {
+          keepStaged: true,
+        },
+      );
+      registrationMs = Math.round(performance.now() - registrationStarted);
+      ws.control.withWriteLock(() => ws.runs.update(runId, { capture_status: "registered" }));
+      request.onProgress?.("extracting", 0, 1);
+      return { artifactId: registered.artifact_id, registrationId: registered.registration_id };
+    });
+    const extraction = await extractLanding(
       ws,
-      request.path,
-      stagingDir,
       {
         runId,
         displayName,
-        kind: request.kind ?? "unknown",
-        mediaType: request.media_type ?? "application/octet-stream",
-        role: "input",
-        producer: request.producer ?? null,
-        producerVersion: request.producer_version ?? null,
-        sensitivity: request.sensitivity ?? "normal",
-      },
-      {
+        adapter: request.adapter ?? null,
         signal: request.signal,
-        onProgress: (done, total) => request.onProgress?.("copying", done, total),
+        // The worker's progress is reported once the copy's is done.
+        onProgress: request.onProgress
+          ? (done, total) => {
+              if (registered) request.onProgress?.("extracting", done, total);
+            }
+          : undefined,
       },
+      { stagedPath, bytes: source.opened.size, registered: registration },
     );
+    if (!registered) throw new Error("extracted before the artifact was registered");
     const { artifact_id: artifactId, registration_id: registrationId, deduplicated } = registered;
-    const registrationMs = Math.round(performance.now() - registrationStarted);
-    ws.control.withWriteLock(() => ws.runs.update(runId, { capture_status: "registered" }));
-    request.onProgress?.("extracting", 0, 1);
-    const extraction = await extractArtifact(ws, {
-      runId,
-      artifactId,
-      registrationId,
-      displayName,
-      adapter: request.adapter ?? null,
-      signal: request.signal,
-      onProgress: request.onProgress
-        ? (done, total) => request.onProgress?.("extracting", done, total)
-        : undefined,
-    });
     request.onProgress?.("completed", 1, 1);
     return {
       run_id: runId,

@@ -23,7 +23,7 @@ import {
 import { recordStagingWorker } from "../storage/staging-lease.ts";
 import type { Workspace } from "../storage/workspace.ts";
 import { artifactPayloadPath } from "../storage/workspace-paths.ts";
-import type { ExtractOptions } from "./extract-artifact.ts";
+import type { ExtractTarget } from "./extract-artifact.ts";
 import { parseWorkerArgv } from "./parse-worker-command.ts";
 
 export type ParsedResponse = Extract<ParseResponse, { ok: true }>;
@@ -38,16 +38,32 @@ export interface WorkerFigures {
   stages_ms: Record<string, number>;
 }
 
+/**
+ * The bytes the worker parses: a registered artifact's stored payload, or a payload still
+ * landing in staging (its id comes later, through `landedFile`; see workers/payload-landing.ts).
+ */
+export type WorkerPayload =
+  | { artifactId: string }
+  | { stagedPath: string; bytes: number; landedFile: string };
+
 export async function runExtractionWorker(
   ws: Workspace,
-  options: ExtractOptions,
+  options: ExtractTarget,
+  payload: WorkerPayload,
   ids: { extractionId: string; generationId: string; outputDir: string },
 ): Promise<{ response: ParsedResponse; worker: WorkerFigures }> {
   const limits = ws.config.extraction;
+  const landing = "stagedPath" in payload ? payload : null;
+  const payloadPath = landing
+    ? landing.stagedPath
+    : artifactPayloadPath(
+        ws.paths,
+        hexFromArtifactId((payload as { artifactId: string }).artifactId),
+      );
   const request: ParseRequest = {
     protocol: PARSE_PROTOCOL,
     operation_id: ids.extractionId,
-    payload_path: artifactPayloadPath(ws.paths, hexFromArtifactId(options.artifactId)),
+    payload_path: payloadPath,
     display_name: basename(options.displayName),
     adapter: options.adapter,
     output_dir: ids.outputDir,
@@ -61,14 +77,21 @@ export async function runExtractionWorker(
     },
     provenance: {
       run_id: options.runId,
-      artifact_id: options.artifactId,
+      ...("artifactId" in payload ? { artifact_id: payload.artifactId } : {}),
       generation_id: ids.generationId,
     },
+    ...(landing
+      ? { landing: { payload_bytes: landing.bytes, landed_file: landing.landedFile } }
+      : {}),
     ...(options.context ? { context: options.context } : {}),
   };
   const requestPath = join(ids.outputDir, "..", "request.json");
   await writeFile(requestPath, JSON.stringify(request));
-  const stopProgress = watchWorkerProgress(ids.outputDir, request.payload_path, options.onProgress);
+  const stopProgress = watchWorkerProgress(
+    ids.outputDir,
+    () => (landing ? landing.bytes : statSync(payloadPath).size),
+    options.onProgress,
+  );
   const result = await runProcess({
     argv: parseWorkerArgv(requestPath),
     cwd: ids.outputDir,
@@ -179,11 +202,11 @@ export async function runExtractionWorker(
  */
 function watchWorkerProgress(
   outputDir: string,
-  payloadPath: string,
-  onProgress: ExtractOptions["onProgress"],
+  totalBytes: () => number,
+  onProgress: ExtractTarget["onProgress"],
 ): () => void {
   if (!onProgress) return () => {};
-  const total = statSync(payloadPath).size;
+  const total = totalBytes();
   const path = join(outputDir, PROGRESS_FILE);
   let last = -1;
   const timer = setInterval(() => {

@@ -50,18 +50,23 @@ export async function registerFile(
   return registerStaged(ws, staged, meta);
 }
 
-/** Publishes a payload flameox itself wrote into staging (already hashed) and registers it. */
+/**
+ * Publishes a payload flameox itself wrote into staging (already hashed) and registers it.
+ * `keepStaged`: the staged path stays readable (a parse worker may be following it, see
+ * import-artifact.ts); the caller removes it with its staging directory.
+ */
 export async function registerStaged(
   ws: Workspace,
   staged: StagedArtifact,
   meta: RegistrationMeta,
+  options: { keepStaged?: boolean } = {},
 ): Promise<RegisteredArtifact> {
   const artifactId = artifactIdFromHex(staged.sha256Hex);
   const registrationId = newRegistrationId();
   // The object is content addressed, so moving it into the store needs no lock (two
   // writers of the same bytes rename identical files); recording this run's claim about
   // it is the short critical section.
-  await publishArtifact(ws.paths, staged);
+  await publishArtifact(ws.paths, staged, options);
   let deduplicated = false;
   ws.control.withWriteLock(() => {
     deduplicated = ws.artifacts.ensure(artifactId, staged.byteLength);

@@ -32,7 +32,18 @@ export interface ParseRequest {
     memory_bytes: number;
     scan_threads?: number;
   };
-  provenance: { run_id: string; artifact_id: string; generation_id: string };
+  /**
+   * `artifact_id` is absent when the payload is still landing (`landing`): the worker then
+   * reads it from the landing file.
+   */
+  provenance: { run_id: string; artifact_id?: string; generation_id: string };
+  /**
+   * Present when the payload is still being copied into staging as the worker starts (an
+   * import overlaps its copy with the parse). The worker reads `payload_path` as it grows, never
+   * past `payload_bytes`, and takes the artifact's id from `landed_file`, which the parent
+   * writes once the copy is hashed and registered. A copy that fails stops the worker instead.
+   */
+  landing?: { payload_bytes: number; landed_file: string };
   /**
    * What the adapter is told beside the bytes: a companion file's declaration context (see
    * companion-files.ts).
@@ -48,7 +59,7 @@ const LIMITS = [
   "max_decompressed_bytes",
   "memory_bytes",
 ] as const;
-const PROVENANCE = ["run_id", "artifact_id", "generation_id"] as const;
+const PROVENANCE = ["run_id", "generation_id"] as const;
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -78,6 +89,18 @@ export function checkParseRequest(value: unknown): { request: ParseRequest } | {
   for (const key of PROVENANCE)
     if (typeof provenance[key] !== "string")
       return { problem: `provenance.${key} must be a string` };
+  const { landing } = value;
+  if (landing === undefined) {
+    if (typeof provenance.artifact_id !== "string")
+      return { problem: "provenance.artifact_id must be a string" };
+  } else if (
+    !isRecord(landing) ||
+    typeof landing.landed_file !== "string" ||
+    typeof landing.payload_bytes !== "number" ||
+    !Number.isSafeInteger(landing.payload_bytes) ||
+    landing.payload_bytes < 0
+  )
+    return { problem: "landing must name landed_file and an integer payload_bytes >= 0" };
   if (value.context !== undefined && value.context !== null && !isRecord(value.context))
     return { problem: "context must be an object or null" };
   return { request: value as unknown as ParseRequest };

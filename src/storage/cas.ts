@@ -6,7 +6,17 @@
  * size are checked again after copying so a file swapped or grown mid-copy is refused.
  */
 import { constants, type Stats } from "node:fs";
-import { chmod, type FileHandle, lstat, mkdir, open, rename, rm, stat } from "node:fs/promises";
+import {
+  chmod,
+  type FileHandle,
+  link,
+  lstat,
+  mkdir,
+  open,
+  rename,
+  rm,
+  stat,
+} from "node:fs/promises";
 import { dirname } from "node:path";
 import { FlameoxError } from "../domain/errors.ts";
 import { artifactPayloadPath, type WorkspacePaths } from "./workspace-paths.ts";
@@ -25,11 +35,30 @@ export interface StageOptions {
   signal?: AbortSignal;
 }
 
+/** A source file opened for staging, with the size it had when opened. */
+export interface ArtifactSource {
+  path: string;
+  handle: FileHandle;
+  opened: Stats;
+}
+
 export async function stageArtifact(
   sourcePath: string,
   stagedPath: string,
   options: StageOptions,
 ): Promise<StagedArtifact> {
+  const source = await openArtifactSource(sourcePath, options.maxBytes);
+  return (await startStagingCopy(source, stagedPath, options)).staged;
+}
+
+/**
+ * Opens `sourcePath` for staging: a regular file, not a link, within `maxBytes`. The caller
+ * passes it to startStagingCopy, which closes it.
+ */
+export async function openArtifactSource(
+  sourcePath: string,
+  maxBytes: number,
+): Promise<ArtifactSource> {
   const before = await lstat(sourcePath).catch((error: NodeJS.ErrnoException) => {
     throw new FlameoxError(
       "INVALID_ARGUMENTS",
@@ -37,7 +66,7 @@ export async function stageArtifact(
     );
   });
   refuseNonRegular(sourcePath, before);
-  refuseOversize(sourcePath, before.size, options.maxBytes);
+  refuseOversize(sourcePath, before.size, maxBytes);
 
   // O_NOFOLLOW closes the window between lstat and open for a final-component symlink
   // swap; O_NONBLOCK keeps a FIFO swapped in from blocking the open.
@@ -51,8 +80,6 @@ export async function stageArtifact(
         `${error.code === "ELOOP" ? "it is a symbolic link" : error.message}`,
     );
   });
-  await mkdir(dirname(stagedPath), { recursive: true });
-  const target = await open(stagedPath, "wx", 0o600);
   try {
     const opened = await source.stat();
     refuseNonRegular(sourcePath, opened);
@@ -62,6 +89,43 @@ export async function stageArtifact(
         `Cannot import ${sourcePath}: the file was replaced while it was being opened`,
       );
     }
+    refuseOversize(sourcePath, opened.size, maxBytes);
+    return { path: sourcePath, handle: source, opened };
+  } catch (error) {
+    await source.close().catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Creates `stagedPath` and starts streaming an opened source into it while hashing it; the
+ * source is closed at the end. Resolves once the staged file exists; `staged` resolves when it
+ * is complete and synced. The file is written front to back, so a reader may follow it as it
+ * grows (an import's parse worker does, workers/payload-landing.ts).
+ */
+export async function startStagingCopy(
+  source: ArtifactSource,
+  stagedPath: string,
+  options: StageOptions,
+): Promise<{ staged: Promise<StagedArtifact> }> {
+  let target: FileHandle;
+  try {
+    await mkdir(dirname(stagedPath), { recursive: true });
+    target = await open(stagedPath, "wx", 0o600);
+  } catch (error) {
+    await source.handle.close().catch(() => {});
+    throw error;
+  }
+  return { staged: copyInto(source, target, stagedPath, options) };
+}
+
+async function copyInto(
+  { path: sourcePath, handle: source, opened }: ArtifactSource,
+  target: FileHandle,
+  stagedPath: string,
+  options: StageOptions,
+): Promise<StagedArtifact> {
+  try {
     const { sha256Hex, copied } = await copyHashing(source, target, (bytes) => {
       if (options.signal?.aborted)
         throw new FlameoxError("PROCESS_CANCELLED", "Import cancelled while copying the artifact");
@@ -139,21 +203,31 @@ async function writeFully(target: FileHandle, chunk: Uint8Array): Promise<void> 
 
 /**
  * Moves a staged payload into the store under its digest. If the object already exists
- * (deduplication) the staged copy is dropped. Stored payloads are read-only.
+ * (deduplication) the staged copy is dropped. Stored payloads are read-only. With
+ * `keepStaged`, the staged path stays valid (the store gets a hard link to it, or nothing when
+ * deduplicated) for a reader that may still be about to open it; its owner removes it.
  */
 export async function publishArtifact(
   paths: WorkspacePaths,
   staged: StagedArtifact,
+  options: { keepStaged?: boolean } = {},
 ): Promise<string> {
   const finalPath = artifactPayloadPath(paths, staged.sha256Hex);
   const existing = await stat(finalPath).catch(() => null);
   if (existing) {
-    await rm(staged.stagedPath, { force: true });
+    if (!options.keepStaged) await rm(staged.stagedPath, { force: true });
     return finalPath;
   }
   await mkdir(dirname(finalPath), { recursive: true });
   await chmod(staged.stagedPath, 0o444);
-  await rename(staged.stagedPath, finalPath);
+  if (!options.keepStaged) {
+    await rename(staged.stagedPath, finalPath);
+    return finalPath;
+  }
+  // Another writer may have published the same bytes since the stat: theirs stands.
+  await link(staged.stagedPath, finalPath).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "EEXIST") throw error;
+  });
   return finalPath;
 }
 

@@ -13,6 +13,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -43,8 +44,14 @@ export function claimStagingDir(paths: WorkspacePaths, operationId: string): str
   const building = join(paths.staging, `.${operationId}.claim`);
   mkdirSync(building, { recursive: true });
   const lease: StagingLease = { operation_id: operationId, owner: currentLease(), worker: null };
-  writeFileSync(join(building, STAGING_LEASE_FILE), JSON.stringify(lease));
-  renameSync(building, dir);
+  try {
+    writeFileSync(join(building, STAGING_LEASE_FILE), JSON.stringify(lease));
+    renameSync(building, dir);
+  } catch (error) {
+    // A full disk fails the lease's write: no half-built claim is left behind.
+    rmSync(building, { recursive: true, force: true });
+    throw error;
+  }
   return dir;
 }
 

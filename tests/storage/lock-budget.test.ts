@@ -12,8 +12,8 @@ import { SAMPLES, REPO, cli, tempWorkspace } from "../helpers.ts";
 const LOCK_WAIT_MS = 400;
 
 /**
- * Starts an import, and holds the write lock from the moment its parse worker has a request until
- * `holdMs` after it answered.
+ * Starts an import, and holds the write lock from the moment its artifact is registered and its
+ * parse worker told so (the landed file) until `holdMs` after the worker answered.
  */
 async function importAgainstHeldLock(root: string, holdMs: number) {
   const child = Bun.spawn(
@@ -35,7 +35,7 @@ async function importAgainstHeldLock(root: string, holdMs: number) {
   const deadline = Date.now() + 30_000;
   while (
     Date.now() < deadline &&
-    !readdirSync(staging).some((op) => existsSync(join(staging, op, "request.json")))
+    !readdirSync(staging).some((op) => existsSync(join(staging, op, "landed.json")))
   )
     await Bun.sleep(5);
   const holder = new Database(join(root, ".diagnostics", "control.sqlite"));

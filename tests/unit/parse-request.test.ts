@@ -37,6 +37,24 @@ describe("parse request", () => {
     },
   );
 
+  test("the artifact id may be left out only for a landing payload, which names its size and file", () => {
+    const { artifact_id: _, ...noArtifact } = ok.provenance;
+    const landing = { payload_bytes: 0, landed_file: "/tmp/landed.json" };
+    expect(checkParseRequest({ ...ok, provenance: noArtifact })).toEqual({
+      problem: "provenance.artifact_id must be a string",
+    });
+    expect("request" in checkParseRequest({ ...ok, provenance: noArtifact, landing })).toBe(true);
+    for (const bad of [
+      { ...landing, payload_bytes: -1 },
+      { ...landing, payload_bytes: 1.5 },
+      { payload_bytes: 3 },
+      null,
+    ])
+      expect(checkParseRequest({ ...ok, provenance: noArtifact, landing: bad })).toEqual({
+        problem: "landing must name landed_file and an integer payload_bytes >= 0",
+      });
+  });
+
   test("the other limits must be integers above 0", () => {
     expect(checkParseRequest({ ...ok, limits: { ...ok.limits, max_events: 0 } })).toEqual({
       problem: "limits.max_events must be an integer > 0",

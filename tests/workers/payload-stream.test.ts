@@ -3,10 +3,11 @@
  * with the head read ahead; corrupt compressed data and decompression bombs end typed.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FlameoxError } from "../../src/domain/errors.ts";
+import { landedArtifactId } from "../../workers/payload-landing.ts";
 import { openPayload, collectPayload } from "../../workers/payload-stream.ts";
 import { corpusFile, loadPayload } from "../adapters/corpus-files.ts";
 
@@ -69,4 +70,60 @@ describe("payload stream", () => {
       expect((await failure(file("bomb.zst", bomb), 4 << 20)).code).toBe("ARTIFACT_TOO_LARGE");
     },
   );
+});
+
+describe("a payload still landing", () => {
+  const plain = new Uint8Array(
+    loadPayload(corpusFile("perfetto", "perfetto-repo-nested_tracks.perfetto-trace").path),
+  );
+
+  test("is read as it grows, to exactly its announced size, whatever follows", async () => {
+    const path = file("landing.bin", new Uint8Array(0));
+    const landedFile = join(dir, "landed.json");
+    // The copy lands in uneven pieces, with pauses the reader catches up through; then bytes
+    // past the announced size appear, which the reader must not take.
+    const pieces = [1, 3, 70_000, 1 << 20, 5, plain.length].map((n) => Math.min(n, plain.length));
+    const landing = (async () => {
+      for (const end of pieces) {
+        await Bun.sleep(5);
+        appendFileSync(path, plain.subarray(statSync(path).size, end));
+      }
+      appendFileSync(path, new Uint8Array(4096).fill(0x41));
+    })();
+    const payload = await openPayload(path, 1 << 30, 65536, undefined, undefined, {
+      bytes: plain.length,
+      landedFile,
+    });
+    expect(payload.compression).toBe("none");
+    expect(payload.head).toEqual(plain.subarray(0, 65536));
+    expect(Buffer.compare(await collectPayload(payload.chunks), plain)).toBe(0);
+    await landing;
+  });
+
+  test("compressed, is read once it has landed whole", async () => {
+    const gzip = Bun.gzipSync(plain);
+    const path = file("landing.gz", gzip.subarray(0, 10));
+    setTimeout(() => appendFileSync(path, gzip.subarray(10)), 20);
+    const payload = await openPayload(path, 1 << 30, 65536, undefined, undefined, {
+      bytes: gzip.length,
+      landedFile: join(dir, "unused.json"),
+    });
+    expect(payload.compression).toBe("gzip");
+    expect(Buffer.compare(await collectPayload(payload.chunks), plain)).toBe(0);
+  });
+
+  test("its id is taken from the landed file only for the announced size", async () => {
+    const landedFile = join(dir, "landed-id.json");
+    const id = landedArtifactId({ bytes: 42, landedFile });
+    setTimeout(
+      () =>
+        writeFileSync(landedFile, JSON.stringify({ artifact_id: "sha256:ab", byte_length: 42 })),
+      10,
+    );
+    expect(await id).toBe("sha256:ab");
+    writeFileSync(landedFile, JSON.stringify({ artifact_id: "sha256:ab", byte_length: 41 }));
+    await expect(landedArtifactId({ bytes: 42, landedFile })).rejects.toMatchObject({
+      code: "INTERNAL_ERROR",
+    });
+  });
 });
