@@ -149,9 +149,14 @@ export class TextStore {
   }
 }
 
+const bufferCopy = Buffer.prototype.copy;
+
 /**
- * Copies `length` bytes from `source` at `from` into `target` at `to`. Short copies (most
- * args texts) go byte by byte: a subarray view per event was ~4% of a trace import.
+ * Copies `length` bytes from `source` at `from` into `target` at `to` (which has room for
+ * them), without a view of either: a subarray view per event was ~4% of a trace import.
+ * Short copies go byte by byte; longer ones through Buffer's ranged copy, which takes plain
+ * Uint8Arrays (2M copies: 50 ms at 16-32 bytes, 70 ms at 64, 120 ms at 200, against 150-250 ms
+ * for `set` of a subarray and 160-600 ms for the loop; below ~24 bytes the loop wins).
  */
 export function copyBytes(
   source: Uint8Array,
@@ -160,10 +165,10 @@ export function copyBytes(
   target: Uint8Array,
   to: number,
 ): void {
-  if (length < 64) {
+  if (length < 24) {
     for (let i = 0; i < length; i++) target[to + i] = source[from + i]!;
   } else {
-    target.set(source.subarray(from, from + length), to);
+    bufferCopy.call(source, target, to, from, from + length);
   }
 }
 
