@@ -116,6 +116,9 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
       request.onProgress?.("extracting", 0, 1);
       return { artifactId: registered.artifact_id, registrationId: registered.registration_id };
     });
+    // Awaited by extractLanding, which may first wait on its own staging: a copy that fails
+    // meanwhile is not an unhandled rejection.
+    registration.catch(() => {});
     const extraction = await extractLanding(
       ws,
       {

@@ -106,6 +106,21 @@ describe("an import parses its file while copying it", () => {
     expect((await service.validate({ full: true })).ok).toBe(true);
   }, 120_000);
 
+  test("an import cancelled before its copy begins is cancelled, and nothing is left", async () => {
+    const cancelled = new AbortController();
+    cancelled.abort();
+    const outcome = await service
+      .importArtifact({ path: trace.path, signal: cancelled.signal })
+      .then(
+        () => null,
+        (error) => error,
+      );
+    expect(outcome).toMatchObject({ code: "PROCESS_CANCELLED" });
+    expect(extractionsOf(outcome.runId as string)).toBe(0);
+    expect(readdirSync(join(root, ".diagnostics", "staging"))).toEqual([]);
+    expect(workersOfWorkspace()).toEqual([]);
+  }, 60_000);
+
   const failures = [
     {
       name: "a source that grows while it is copied is refused",
