@@ -206,8 +206,7 @@ export class TableParts {
       schema_id: EVIDENCE_SCHEMAS[this.table].schemaId,
     });
     const { table } = this;
-    const provenance = await this.provenance;
-    const content: PartContent = {
+    const content = (provenance: Provenance): PartContent => ({
       table,
       provenance,
       batches: arrowItems ? null : (items as ColumnBatch[]),
@@ -220,11 +219,17 @@ export class TableParts {
           ),
         );
       },
-    };
-    // A part leaves ~50 MB of garbage (its Arrow batches and IPC stream) that the collector
-    // otherwise lets pile up to gigabytes over a large import.
-    const write = this.encode(content, join(this.outputDir, file)).then(this.checkpoint);
-    this.writes.push(write);
+    });
+    // A part waits for a landing payload's provenance without holding the parser up: the
+    // in-flight bound below is what stops it (an OTLP trace's first part comes before a large
+    // copy has landed). A part leaves ~50 MB of garbage (its Arrow batches and IPC stream)
+    // that the collector otherwise lets pile up to gigabytes over a large import.
+    const path = join(this.outputDir, file);
+    const write =
+      this.provenance instanceof Promise
+        ? this.provenance.then((provenance) => this.encode(content(provenance), path))
+        : this.encode(content(this.provenance), path);
+    this.writes.push(write.then(this.checkpoint));
     // At most MAX_PARTS_IN_FLIGHT parts in flight: the parser keeps going while the encoder
     // thread holds its parts (encode-pool.ts) and it encodes one more itself.
     if (this.writes.length >= MAX_PARTS_IN_FLIGHT)

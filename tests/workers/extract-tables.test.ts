@@ -67,3 +67,56 @@ test("a streaming adapter's checkpoints reach the worker's", async () => {
   expect(result.tables.map((t) => t.table)).toEqual(["frames"]);
   expect(seen).toContain("aggregating");
 });
+
+test("parts wait for a landing payload's provenance without holding the parser up", async () => {
+  const { ROWS_PER_PART, TableParts } = await import("../../workers/table-parts.ts");
+  const n = ROWS_PER_PART;
+  const utf8 = () => ({
+    type: "utf8" as const,
+    offsets: new Int32Array(n + 1),
+    data: new Uint8Array(0),
+    valid: null,
+    nullCount: 0,
+  });
+  const batch = () => ({
+    table: "tracks" as const,
+    length: n,
+    columns: {
+      track_id: utf8(),
+      pid: utf8(),
+      tid: utf8(),
+      process_name: utf8(),
+      thread_name: utf8(),
+    },
+  });
+  let land: (artifactId: string) => void = () => {};
+  const provenance = new Promise<string>((resolve) => {
+    land = resolve;
+  }).then((artifact_id) => ({
+    schema_version: 1,
+    run_id: "r",
+    artifact_id,
+    evidence_generation_id: "g",
+    extractor_name: "fake",
+    extractor_version: "1",
+  }));
+  const encoded: string[] = [];
+  const parts = new TableParts("tracks", dir, provenance, async (part) => {
+    encoded.push(String(part.provenance.artifact_id));
+  });
+  // Two whole parts: handed on at once, not encoded (their provenance is not known yet).
+  await parts.add(batch());
+  await parts.add(batch());
+  expect(encoded).toEqual([]);
+  // The third would be one more in flight than the bound: it waits for the first to be written.
+  let third = false;
+  const adding = parts.add(batch()).then(() => {
+    third = true;
+  });
+  await Bun.sleep(20);
+  expect(third).toBe(false);
+  land("sha256:landed");
+  await adding;
+  expect((await parts.finish()).map((p) => p.rows)).toEqual([n, n, n]);
+  expect(encoded).toEqual(["sha256:landed", "sha256:landed", "sha256:landed"]);
+});
