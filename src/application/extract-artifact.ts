@@ -22,6 +22,7 @@ import {
   type WorkerFigures,
 } from "./parse-worker-run.ts";
 import { publishWithinLockBudget } from "./publish-within-lock-budget.ts";
+import type { RegisteredArtifact } from "./register-artifact.ts";
 
 export interface ExtractionResult {
   extraction_id: string;
@@ -70,7 +71,7 @@ export interface PayloadLanding {
   /** Its size once landed. */
   bytes: number;
   /** Resolves once the copy is hashed, published and registered; rejects if it is refused. */
-  registered: Promise<{ artifactId: string; registrationId: string }>;
+  registered: Promise<RegisteredArtifact>;
 }
 
 /** Extracts a registered artifact from the store. */
@@ -113,7 +114,12 @@ export async function extractLanding(
   running.catch(() => {});
   let options: ExtractOptions;
   try {
-    options = { ...target, ...(await landing.registered) };
+    const registered = await landing.registered;
+    options = {
+      ...target,
+      artifactId: registered.artifact_id,
+      registrationId: registered.registration_id,
+    };
     recordExtractionStart(ws, options, attempt.extractionId);
   } catch (error) {
     stop.abort();

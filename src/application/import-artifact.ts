@@ -17,11 +17,7 @@ import { type ExtractionResult, extractLanding } from "./extract-artifact.ts";
 import { nextStepAfterImport, type NextStep } from "./import-next-step.ts";
 import type { ImportOptions } from "./import-request.ts";
 import { recordDespiteFullDisk } from "./record-despite-full-disk.ts";
-import {
-  type RegisteredArtifact,
-  type RegistrationMeta,
-  registerStaged,
-} from "./register-artifact.ts";
+import { type RegistrationMeta, registerStaged } from "./register-artifact.ts";
 
 /** The file, and what the caller says about it (validated options, see import-request.ts). */
 export type ImportRequest = ImportOptions & {
@@ -100,21 +96,15 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
     });
     // The parse worker starts now and follows the copy (extractLanding); the registration
     // completes beside it.
-    let registered: RegisteredArtifact | undefined;
-    let registrationMs = 0;
+    let landed = false;
     const registration = staged.then(async (payload) => {
-      registered = await registerStaged(
-        ws,
-        payload,
-        registrationMeta(runId, displayName, request),
-        {
-          keepStaged: true,
-        },
-      );
-      registrationMs = Math.round(performance.now() - registrationStarted);
+      const meta = registrationMeta(runId, displayName, request);
+      const registered = await registerStaged(ws, payload, meta, { keepStaged: true });
+      const registrationMs = Math.round(performance.now() - registrationStarted);
       ws.control.withWriteLock(() => ws.runs.update(runId, { capture_status: "registered" }));
+      landed = true;
       request.onProgress?.("extracting", 0, 1);
-      return { artifactId: registered.artifact_id, registrationId: registered.registration_id };
+      return { ...registered, registrationMs };
     });
     // Awaited by extractLanding, which may first wait on its own staging: a copy that fails
     // meanwhile is not an unhandled rejection.
@@ -129,13 +119,14 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
         // The worker's progress is reported once the copy's is done.
         onProgress: request.onProgress
           ? (done, total) => {
-              if (registered) request.onProgress?.("extracting", done, total);
+              if (landed) request.onProgress?.("extracting", done, total);
             }
           : undefined,
       },
       { stagedPath, bytes: source.opened.size, registered: registration },
     );
-    if (!registered) throw new Error("extracted before the artifact was registered");
+    // Settled: the extraction is recorded only once the artifact is registered.
+    const registered = await registration;
     const { artifact_id: artifactId, registration_id: registrationId, deduplicated } = registered;
     request.onProgress?.("completed", 1, 1);
     return {
@@ -144,7 +135,7 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
       registration_id: registrationId,
       byte_length: registered.byte_length,
       deduplicated,
-      registration_ms: registrationMs,
+      registration_ms: registered.registrationMs,
       extraction,
       ...nextStepAfterImport(runId, artifactId, extraction.tables),
     };

@@ -54,12 +54,10 @@ export async function runExtractionWorker(
 ): Promise<{ response: ParsedResponse; worker: WorkerFigures }> {
   const limits = ws.config.extraction;
   const landing = "stagedPath" in payload ? payload : null;
-  const payloadPath = landing
-    ? landing.stagedPath
-    : artifactPayloadPath(
-        ws.paths,
-        hexFromArtifactId((payload as { artifactId: string }).artifactId),
-      );
+  const payloadPath =
+    "stagedPath" in payload
+      ? payload.stagedPath
+      : artifactPayloadPath(ws.paths, hexFromArtifactId(payload.artifactId));
   const request: ParseRequest = {
     protocol: PARSE_PROTOCOL,
     operation_id: ids.extractionId,
