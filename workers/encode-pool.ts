@@ -201,6 +201,14 @@ function transferable(batches: readonly ColumnBatch[]): ColumnBatch[] {
       const valid = v.valid ? owned(v.valid) : null;
       if (v.type === "utf8")
         columns[name] = { ...v, valid, offsets: owned(v.offsets), data: owned(v.data) };
+      else if (v.type === "utf8_dict")
+        columns[name] = {
+          ...v,
+          valid,
+          indices: owned(v.indices),
+          dictOffsets: owned(v.dictOffsets),
+          dictData: owned(v.dictData),
+        };
       else if (v.type === "list_utf8")
         columns[name] = {
           ...v,

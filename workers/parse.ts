@@ -1,206 +1,21 @@
 /**
- * Parse worker entry point. Runs in its own process under the broker's memory cap and
- * deadline: reads one versioned request, streams the artifact through the matching
- * adapter, writes one Parquet file per evidence table plus response.json into the
- * request's output directory, and exits. It never touches the control plane or HEAD.
+ * Parse worker entry point (see parse-worker.ts). It starts compiling the WASM modules
+ * before it loads the parse path: JSC compiles parquet-wasm's 5 MB module off the main
+ * thread, so the compile (100-160 ms here) runs while the adapters' modules load
+ * (~100-150 ms) instead of after them, where a small import's first Parquet part waited
+ * for it. The scanners compile first, synchronously: JSC compiles one module at a time
+ * (wasm-modules.ts).
  */
-import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { ADAPTERS, adapterByName, detectAdapter } from "../src/adapters/registry.ts";
-import { formatsSentence } from "../src/adapters/known-formats.ts";
-import { FlameoxError, storageFailure } from "../src/domain/errors.ts";
-import type { ParseResponse } from "../src/domain/parse-protocol.ts";
-import {
-  checkParseRequest,
-  PARSE_PROTOCOL,
-  type ParseRequest,
-} from "../src/domain/parse-request.ts";
-import { compiledParquetModule } from "../src/storage/parquet.ts";
 import { compileParserModules } from "../src/adapters/wasm/wasm-modules.ts";
-import { extractTables } from "./extract-tables.ts";
-import { drainPayload, openPayload } from "./payload-stream.ts";
-import { type Landing, landedArtifactId } from "./payload-landing.ts";
-import { startEncodePool, useEncodeThread } from "./encode-pool.ts";
-import { pieceThreadCount, startPiecePool, usePieceThreads } from "./piece-pool.ts";
-import { MemoryGovernor } from "./memory-governor.ts";
-import { progressWriter } from "./progress-file.ts";
-import { dieWithOwner } from "./owner-death.ts";
-
-const HEAD_BYTES = 64 * 1024;
+import { compiledParquetModule } from "../src/storage/parquet-module.ts";
 
 export async function runParseWorker(requestPath: string): Promise<number> {
-  // Bun's clock starts with the process: this is the worker's start-up (runtime and modules).
-  const started = performance.now();
-  await dieWithOwner();
-  const checked = checkParseRequest(JSON.parse(await Bun.file(requestPath).text()));
-  if ("problem" in checked) {
-    console.error(`invalid parse request: ${checked.problem}`);
-    return 2;
-  }
-  const request = checked.request;
-  let response: ParseResponse;
-  try {
-    response = await parse(request, started);
-  } catch (error) {
-    response = { protocol: PARSE_PROTOCOL, ok: false, error: toWorkerError(error) };
-  }
-  const tmp = join(request.output_dir, "response.json.tmp");
-  writeFileSync(tmp, JSON.stringify(response));
-  renameSync(tmp, join(request.output_dir, "response.json"));
-  return 0;
-}
-
-async function parse(request: ParseRequest, started: number): Promise<ParseResponse> {
-  // The scanners compile first (a few ms): compiled while parquet-wasm's module compiles,
-  // they would wait for it. parquet-wasm then compiles in the background while the payload
-  // opens and the scan starts; the first part to be encoded waits for it. A failure
-  // surfaces there.
   compileParserModules();
+  // A failure surfaces where the module is awaited (the first part), as before.
   compiledParquetModule().catch(() => {});
-  // Streamed: decompressed chunk by chunk; only the head is read ahead, for detection.
-  const governor = new MemoryGovernor(request.limits.memory_bytes);
-  const checkpoint = () => governor.checkpoint();
-  const landing: Landing | null = request.landing
-    ? { bytes: request.landing.payload_bytes, landedFile: request.landing.landed_file }
-    : null;
-  const payloadBytes = landing?.bytes ?? statSync(request.payload_path).size;
-  const progress = progressWriter(request.output_dir, payloadBytes);
-  const payload = await openPayload(
-    request.payload_path,
-    request.limits.max_decompressed_bytes,
-    HEAD_BYTES,
-    checkpoint,
-    progress.add,
-    landing,
-  );
-  const head = new TextDecoder("utf-8", { fatal: false }).decode(payload.head);
-  const adapter = request.adapter
-    ? adapterByName(request.adapter)
-    : detectAdapter({ head, headBytes: payload.head, displayName: request.display_name });
-  if (!adapter) {
-    // Decompress to the end first: a bomb is ARTIFACT_TOO_LARGE whatever its head looks like.
-    await drainPayload(payload.chunks);
-    throw new FlameoxError(
-      "ARTIFACT_FORMAT_UNKNOWN",
-      `Cannot recognise the format ` +
-        `of ${request.display_name}. ${formatsSentence(ADAPTERS.map((a) => a.name))}`,
-    );
-  }
-  const provenanceWith = (artifactId: string) => ({
-    schema_version: 1,
-    run_id: request.provenance.run_id,
-    artifact_id: artifactId,
-    evidence_generation_id: request.provenance.generation_id,
-    extractor_name: adapter.name,
-    extractor_version: adapter.version,
-  });
-  // The first part to be written waits for a landing payload's id; the parse goes on meanwhile.
-  const provenance = landing
-    ? landedArtifactId(landing).then(provenanceWith)
-    : provenanceWith(request.provenance.artifact_id ?? "");
-  if (provenance instanceof Promise) provenance.catch(() => {});
-  // Tables are written in Parquet parts: parquet-wasm encodes a whole table inside its
-  // 4 GiB linear memory, and smaller parts also bound the worker's peak RSS.
-  // Parts are encoded on a tinypool thread (the second core) when the budget has room for it.
-  const extractStarted = performance.now();
-  const pool = startEncodePool(
-    useEncodeThread(request.limits.memory_bytes, payloadBytes, payload.compression !== "none"),
-  );
-  // A large plain payload can be scanned in pieces, on every core, by adapters that can cut their
-  // format.
-  const threads = pieceThreadCount(
-    adapter.pieceScan,
-    pool.threaded,
-    request.limits.scan_threads ?? -1,
-  );
-  const pieced =
-    threads > 0 &&
-    usePieceThreads(request.limits.memory_bytes, payloadBytes, payload.compression !== "none");
-  // Piece threads read byte ranges anywhere in the payload: they start once it has landed.
-  if (pieced && landing) await provenance;
-  const piecePool = pieced ? startPiecePool(request.payload_path, payloadBytes, threads) : null;
-  const { evidence, tables } = await extractTables(adapter, payload, {
-    displayName: request.display_name,
-    limits: {
-      maxEvents: request.limits.max_events,
-      maxNestingDepth: request.limits.max_nesting_depth,
-      maxArgsBytes: request.limits.max_args_bytes,
-    },
-    context: request.context ?? null,
-    outputDir: request.output_dir,
-    provenance,
-    encode: pool.encode,
-    runOffload: pool.runOffload,
-    pieces: piecePool?.pieces,
-    checkpoint,
-  }).finally(() => Promise.all([pool.close(), piecePool?.close()]));
-  // Nothing is answered for bytes the parent has not announced as landed and registered.
-  await provenance;
-  progress.flush();
-  return {
-    protocol: PARSE_PROTOCOL,
-    ok: true,
-    adapter: adapter.name,
-    adapter_version: adapter.version,
-    artifact_kind: adapter.artifactKind,
-    media_type:
-      payload.compression === "gzip"
-        ? "application/gzip"
-        : payload.compression === "zstd"
-          ? "application/zstd"
-          : adapter.mediaType,
-    producer: evidence.producer,
-    producer_version: evidence.producerVersion,
-    compression: payload.compression,
-    tables,
-    limitations: evidence.limitations,
-    summary: evidence.summary,
-    ...(evidence.companions && evidence.companions.length > 0
-      ? { companions: evidence.companions }
-      : {}),
-    peak_rss_bytes: ownPeakRss(),
-    encode_threads: pool.threaded ? 1 : 0,
-    scan_threads: piecePool?.usedThreads ?? 0,
-    stages_ms: {
-      start: ms(started),
-      open_detect: ms(extractStarted - started),
-      extract: ms(performance.now() - extractStarted),
-      encode_inline: ms(pool.ms.inline),
-      encode_thread: ms(pool.ms.thread),
-      total: ms(performance.now()),
-    },
-  };
-}
-
-const ms = (value: number): number => Math.round(value * 10) / 10;
-
-function toWorkerError(error: unknown): {
-  code: "ARTIFACT_PARSE_FAILED" | "ARTIFACT_TOO_LARGE" | "ARTIFACT_FORMAT_UNKNOWN" | "STORAGE_FULL";
-  message: string;
-} {
-  // A full disk under the output directory is not the artifact's fault.
-  const storage = storageFailure(error);
-  if (storage?.code === "STORAGE_FULL") return { code: "STORAGE_FULL", message: storage.message };
-  if (
-    error instanceof FlameoxError &&
-    (error.code === "ARTIFACT_TOO_LARGE" || error.code === "ARTIFACT_FORMAT_UNKNOWN")
-  ) {
-    return { code: error.code, message: error.message };
-  }
-  if (
-    error instanceof RangeError &&
-    /out of memory|allocation failed|invalid array length/i.test(error.message)
-  ) {
-    return {
-      code: "ARTIFACT_TOO_LARGE",
-      message: `Cannot parse artifact within the worker memory cap: ${error.message}`,
-    };
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return {
-    code: "ARTIFACT_PARSE_FAILED",
-    message: message.startsWith("Cannot") ? message : `Cannot parse artifact: ${message}`,
-  };
+  const { parseWorker } = await import("./parse-worker.ts");
+  // Bun's clock starts with the process: this is the worker's start-up (runtime and modules).
+  return parseWorker(requestPath, performance.now());
 }
 
 if (import.meta.main) {
@@ -210,20 +25,4 @@ if (import.meta.main) {
     process.exit(2);
   }
   process.exit(await runParseWorker(requestPath));
-}
-
-/**
- * This process's own peak RSS (VmHWM). Not getrusage's maxRSS: Linux folds the spawning
- * process's RSS into an exec'd child's figure, which made the worker report the CLI's or
- * the MCP server's size whenever that was larger.
- */
-function ownPeakRss(): number {
-  try {
-    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync("/proc/self/status", "latin1"));
-    if (match) return Number(match[1]) * 1024;
-  } catch {
-    // Not Linux: fall through.
-  }
-  // Bun, like Node, reports maxRSS in kilobytes.
-  return process.resourceUsage().maxRSS * 1024;
 }

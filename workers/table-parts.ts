@@ -6,14 +6,13 @@
  */
 import { closeSync, fdatasyncSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { RecordBatch, Table } from "apache-arrow/Arrow.dom";
+import { RecordBatch, type Table } from "apache-arrow/Arrow.dom";
 import { type ColumnBatch, sliceColumnBatch } from "../src/domain/column-batch.ts";
 import type { EvidenceTableName } from "../src/domain/evidence-schema.ts";
 import { EVIDENCE_SCHEMAS } from "../src/domain/evidence-schema.ts";
 import type { TableBuffer } from "../src/domain/table-buffer.ts";
-import { columnBatchToArrow } from "../src/storage/column-batch-arrow.ts";
+import { columnBatchToArrow, partTable } from "../src/storage/column-batch-arrow.ts";
 import {
-  evidenceArrowSchema,
   initParquet,
   tableBufferToArrow,
   writeParquet,
@@ -57,9 +56,11 @@ function batchBytes(batch: ColumnBatch): number {
     bytes +=
       v.type === "utf8"
         ? v.data.byteLength + v.offsets.byteLength
-        : v.type === "list_utf8"
-          ? v.data.byteLength + v.offsets.byteLength + v.listOffsets.byteLength
-          : v.values.byteLength;
+        : v.type === "utf8_dict"
+          ? v.indices.byteLength + v.dictData.byteLength + v.dictOffsets.byteLength
+          : v.type === "list_utf8"
+            ? v.data.byteLength + v.offsets.byteLength + v.listOffsets.byteLength
+            : v.values.byteLength;
   }
   return bytes;
 }
@@ -104,8 +105,9 @@ export function columnBatchesToTable(
   provenance: Provenance,
   batches: readonly ColumnBatch[],
 ): Table {
-  return new Table(
-    evidenceArrowSchema(EVIDENCE_SCHEMAS[table], provenance),
+  return partTable(
+    table,
+    provenance,
     batches.map((b) => columnBatchToArrow(b, provenance)),
   );
 }
@@ -210,15 +212,14 @@ export class TableParts {
       table,
       provenance,
       batches: arrowItems ? null : (items as ColumnBatch[]),
-      arrow: () => {
-        const schema = evidenceArrowSchema(EVIDENCE_SCHEMAS[table], provenance);
-        return new Table(
-          schema,
+      arrow: () =>
+        partTable(
+          table,
+          provenance,
           items.map((item) =>
             item instanceof RecordBatch ? item : columnBatchToArrow(item, provenance),
           ),
-        );
-      },
+        ),
     });
     // A part waits for a landing payload's provenance without holding the parser up: the
     // in-flight bound below is what stops it (an OTLP trace's first part comes before a large

@@ -4,25 +4,42 @@
  */
 import {
   Bool,
+  Dictionary,
   Field,
   Float64,
   Int32,
   Int64,
   List,
   RecordBatch,
+  Schema,
   Struct,
+  Table,
   Utf8,
   makeData,
+  makeVector,
   type Data,
 } from "apache-arrow/Arrow.dom";
 import type { ColumnBatch, ColumnVector } from "../domain/column-batch.ts";
-import { EVIDENCE_SCHEMAS } from "../domain/evidence-schema.ts";
+import { EVIDENCE_SCHEMAS, type EvidenceTableName } from "../domain/evidence-schema.ts";
 import { evidenceArrowSchema, type Provenance } from "./parquet-arrow.ts";
 
 /** The list item field of stored list_utf8 columns (parquet-columns.ts builds the same). */
 const LIST_ITEM = new Field("item", new Utf8(), false);
 
-function vectorData(name: string, vector: ColumnVector, length: number, nullable: boolean): Data {
+/**
+ * The Arrow type of a utf8_dict column: dictionary ids are per column of the table (its
+ * index), so every batch of a part has the same schema and an IPC stream of the part
+ * carries each batch's dictionary as a replacement of the last.
+ */
+const dictionaryType = (column: number) => new Dictionary(new Utf8(), new Int32(), column);
+
+function vectorData(
+  name: string,
+  vector: ColumnVector,
+  length: number,
+  nullable: boolean,
+  column: number,
+): Data {
   if (vector.nullCount > 0 && !nullable)
     throw new TypeError(`Expected ${name} to be set but ${vector.nullCount} rows are null`);
   const nulls = { nullCount: vector.nullCount, nullBitmap: vector.valid ?? undefined };
@@ -43,6 +60,22 @@ function vectorData(name: string, vector: ColumnVector, length: number, nullable
         valueOffsets: vector.offsets,
         data: vector.data,
       });
+    case "utf8_dict": {
+      const dictionary = makeData({
+        type: new Utf8(),
+        length: vector.dictOffsets.length - 1,
+        nullCount: 0,
+        valueOffsets: vector.dictOffsets,
+        data: vector.dictData,
+      });
+      return makeData({
+        type: dictionaryType(column),
+        length,
+        ...nulls,
+        data: vector.indices,
+        dictionary: makeVector(dictionary),
+      });
+    }
     case "list_utf8": {
       const items = vector.listOffsets[length]!;
       const child = makeData({
@@ -65,17 +98,29 @@ function vectorData(name: string, vector: ColumnVector, length: number, nullable
 
 export function columnBatchToArrow(batch: ColumnBatch, provenance: Provenance): RecordBatch {
   const schema = EVIDENCE_SCHEMAS[batch.table];
-  const arrowSchema = evidenceArrowSchema(schema, provenance);
-  const children: Data[] = schema.columns.map((col) => {
+  let arrowSchema = evidenceArrowSchema(schema, provenance);
+  let dictionaries = false;
+  const children: Data[] = schema.columns.map((col, column) => {
     const vector = batch.columns[col.name];
     if (!vector) throw new TypeError(`Batch of ${batch.table} lacks column ${col.name}`);
     const expected = col.type;
-    if (vector.type !== expected)
+    const dictionary = vector.type === "utf8_dict" && expected === "utf8";
+    dictionaries ||= dictionary;
+    if (vector.type !== expected && !dictionary)
       throw new TypeError(
         `Expected ${batch.table}.${col.name} to be ${col.type} but the batch has ${vector.type}`,
       );
-    return vectorData(col.name, vector, batch.length, col.nullable);
+    return vectorData(col.name, vector, batch.length, col.nullable, column);
   });
+  if (dictionaries)
+    arrowSchema = new Schema(
+      arrowSchema.fields.map((field, column) =>
+        children[column]!.type instanceof Dictionary
+          ? new Field(field.name, children[column]!.type, field.nullable, field.metadata)
+          : field,
+      ),
+      arrowSchema.metadata,
+    );
   const data = makeData({
     type: new Struct(arrowSchema.fields),
     length: batch.length,
@@ -83,4 +128,23 @@ export function columnBatchToArrow(batch: ColumnBatch, provenance: Provenance): 
     children,
   });
   return new RecordBatch(arrowSchema, data);
+}
+
+/**
+ * Record batches of one part as one table. Its schema is its batches' (dictionary columns
+ * included), which must agree: a part's rows come from one writer.
+ */
+export function partTable(
+  table: EvidenceTableName,
+  provenance: Provenance,
+  batches: RecordBatch[],
+): Table {
+  const schema = batches[0]?.schema ?? evidenceArrowSchema(EVIDENCE_SCHEMAS[table], provenance);
+  // Arrow's IPC writer ends its stream at a batch of another schema, dropping what follows.
+  const layout = (s: Schema) => s.fields.map((f) => `${f.name}:${String(f.type)}`).join();
+  const expected = layout(schema);
+  for (const batch of batches)
+    if (layout(batch.schema) !== expected)
+      throw new TypeError(`The batches of a ${table} part do not share one schema`);
+  return new Table(schema, batches);
 }

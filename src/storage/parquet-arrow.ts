@@ -1,10 +1,11 @@
 /**
  * TableBuffer -> Arrow table with the stored column layout: the evidence schema's columns,
- * each with its exact Arrow type (plain Utf8, never Dictionary, so every file of a table
- * has the same physical schema). Provenance (run, artifact, generation, extractor) is one
- * value per file, so it is stored once, in the schema's metadata, not as a column
- * repeated on every row: those ~190 bytes per row used to be half of what parquet-wasm
- * encoded for a trace event. Readers add the columns back (evidence-provenance.ts).
+ * each with its exact Arrow type (strings as plain Utf8; column batches may carry a string
+ * column as Dictionary<Int32, Utf8> instead, column-batch-arrow.ts, which Parquet stores
+ * as the same string column and readers get back as strings). Provenance (run, artifact,
+ * generation, extractor) is one value per file, so it is stored once, in the schema's
+ * metadata, not as a column repeated on every row: those ~190 bytes per row used to be half
+ * of what parquet-wasm encoded for a trace event. Readers add the columns back (evidence-provenance.ts).
  */
 import { type Field, RecordBatch, Schema, Struct, Table, makeData } from "apache-arrow/Arrow.dom";
 import {

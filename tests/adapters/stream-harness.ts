@@ -1,4 +1,4 @@
-import { listItems } from "../../src/adapters/common/batch-table-buffer.ts";
+import { listItems, stringCell } from "../../src/adapters/common/batch-table-buffer.ts";
 /**
  * Running streaming adapters (WASM parsers) in tests: feed a payload in chunks, collect
  * the column batches, and read them back as rows comparable with TableBuffer rows.
@@ -60,13 +60,12 @@ export async function runStream(
   return { evidence, batches };
 }
 
-const utf8 = new TextDecoder();
-
 function cell(vector: ColumnVector, i: number): unknown {
   if (vector.valid && (vector.valid[i >> 3]! & (1 << (i & 7))) === 0) return null;
   switch (vector.type) {
     case "utf8":
-      return utf8.decode(vector.data.subarray(vector.offsets[i]!, vector.offsets[i + 1]!));
+    case "utf8_dict":
+      return stringCell(vector, i);
     case "int64":
       return String(vector.values[i]);
     case "list_utf8":

@@ -13,6 +13,9 @@ import {
   writeParquet,
 } from "../../src/storage/parquet.ts";
 import { heavyTest } from "../helpers.ts";
+import { DictUtf8Builder } from "../../src/adapters/common/column-builders.ts";
+import { tableBufferToBatch } from "../../src/adapters/common/table-buffer-batch.ts";
+import { columnBatchesToTable } from "../../workers/table-parts.ts";
 
 const ENGINE_MODULE = new URL("../../src/analysis/engine.ts", import.meta.url).pathname;
 
@@ -68,7 +71,74 @@ beforeAll(async () => {
 
 afterAll(() => engine?.close());
 
+/**
+ * One tracks part whose thread_name is a dictionary column (as trace_events' repeated strings
+ * are written), over two batches with different dictionaries.
+ */
+function dictionaryIpc(generation: string): Uint8Array {
+  const batches = [0, 1].map((b) => {
+    const buffer = new TableBuffer(EVIDENCE_SCHEMAS.tracks);
+    const names = new DictUtf8Builder(3, {
+      bytes: (key) => new TextEncoder().encode(["main", "io", "é"][key]!),
+    });
+    for (let i = 0; i < 3; i++) {
+      buffer.append({
+        track_id: `${generation}-${b}-${i}`,
+        pid: "1",
+        tid: null,
+        process_name: null,
+        thread_name: null,
+      });
+      if (b === 1 && i === 2) names.setNull(i);
+      else names.set(i, (i + b) % 3);
+    }
+    const batch = tableBufferToBatch(buffer);
+    return { ...batch, columns: { ...batch.columns, thread_name: names.build(3) } };
+  });
+  return parquetToIpcStream(
+    writeParquet(columnBatchesToTable("tracks", provenance(generation), batches)),
+  );
+}
+
 describe("AnalysisEngine", () => {
+  test("a table of a dictionary-column part and a plain one reads as strings", () => {
+    const plain = ipcOf(
+      EVIDENCE_SCHEMAS.tracks,
+      [{ track_id: "old-0", pid: "1", tid: "2", process_name: null, thread_name: "main" }],
+      "g0",
+    );
+    const expected = [
+      { track_id: "g1-0-0", thread_name: "main" },
+      { track_id: "g1-0-1", thread_name: "io" },
+      { track_id: "g1-0-2", thread_name: "é" },
+      { track_id: "g1-1-0", thread_name: "io" },
+      { track_id: "g1-1-1", thread_name: "é" },
+      { track_id: "g1-1-2", thread_name: null },
+      { track_id: "old-0", thread_name: "main" },
+    ];
+    for (const [streams, shape] of [
+      [[dictionaryIpc("g1"), plain], undefined],
+      [[plain, dictionaryIpc("g1")], undefined],
+      [[dictionaryIpc("g1"), plain], EVIDENCE_SCHEMAS.tracks],
+    ] as const) {
+      engine.loadTable("tracks", streams, shape);
+      expect(
+        engine.query("SELECT track_id, thread_name FROM tracks ORDER BY track_id", []),
+      ).toEqual(expected);
+      expect(
+        engine.query(
+          "SELECT thread_name, count(*) AS n FROM tracks GROUP BY thread_name ORDER BY thread_name",
+          [],
+        ),
+      ).toEqual([
+        { thread_name: "io", n: 2 },
+        { thread_name: "main", n: 2 },
+        { thread_name: "é", n: 2 },
+        { thread_name: null, n: 1 },
+      ]);
+    }
+  });
+
   test("loads two IPC streams into one table and groups with bound parameters", () => {
     const a = ipcOf(
       EVIDENCE_SCHEMAS.stacks,

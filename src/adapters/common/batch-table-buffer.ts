@@ -15,7 +15,8 @@ function cell(vector: ColumnVector, i: number, timestamp: boolean): CellValue {
   if (vector.valid && (vector.valid[i >> 3]! & (1 << (i & 7))) === 0) return null;
   switch (vector.type) {
     case "utf8":
-      return utf8.decode(vector.data.subarray(vector.offsets[i]!, vector.offsets[i + 1]!));
+    case "utf8_dict":
+      return stringCell(vector, i);
     case "int64": {
       const v = vector.values[i]!;
       return !timestamp &&
@@ -31,6 +32,17 @@ function cell(vector: ColumnVector, i: number, timestamp: boolean): CellValue {
     default:
       return vector.values[i]!;
   }
+}
+
+/** Row i's string of a string vector (null or not: the validity is the caller's). */
+export function stringCell(
+  vector: Extract<ColumnVector, { type: "utf8" | "utf8_dict" }>,
+  i: number,
+): string {
+  if (vector.type === "utf8")
+    return utf8.decode(vector.data.subarray(vector.offsets[i]!, vector.offsets[i + 1]!));
+  const k = vector.indices[i]!;
+  return utf8.decode(vector.dictData.subarray(vector.dictOffsets[k]!, vector.dictOffsets[k + 1]!));
 }
 
 /** Row i's strings of a list_utf8 vector. */

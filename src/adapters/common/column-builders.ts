@@ -147,6 +147,83 @@ export class Utf8Builder {
   }
 }
 
+/** The bytes of each key a DictUtf8Builder is given (a string table, a track's id). */
+export interface KeyBytes {
+  bytes(key: number): Uint8Array;
+}
+
+/**
+ * utf8 cells as indices into the batch's own dictionary (a utf8_dict vector). A cell names
+ * its value by a key (a string id: equal keys, equal strings); the key's bytes are copied
+ * into the dictionary once per batch, the first time the batch sees it, so a row costs
+ * an index instead of a copy of its string.
+ */
+export class DictUtf8Builder {
+  private readonly indices: Int32Array;
+  private readonly bits: ValidityBits;
+  /** Per key, 1 + its index in this batch's dictionary; 0 while the batch lacks it. */
+  private slotOf = new Int32Array(1024);
+  /** This batch's keys in dictionary order (what reset clears from slotOf). */
+  private readonly keys: Int32Array;
+  private readonly dictOffsets: Int32Array;
+  private dictData: Uint8Array = new Uint8Array(4096);
+  private entries = 0;
+  private used = 0;
+  constructor(
+    capacity: number,
+    private readonly source: KeyBytes,
+  ) {
+    this.indices = new Int32Array(capacity);
+    this.bits = new ValidityBits(capacity);
+    this.keys = new Int32Array(capacity);
+    this.dictOffsets = new Int32Array(capacity + 1);
+  }
+  /** Row `row` holds the value of `key` (a non-negative integer). */
+  set(row: number, key: number): void {
+    if (key >= this.slotOf.length) this.growSlots(key);
+    const slot = this.slotOf[key]!;
+    this.indices[row] = slot > 0 ? slot - 1 : this.addKey(key);
+  }
+  setNull(row: number): void {
+    this.bits.setNull(row);
+    this.indices[row] = 0;
+  }
+  private addKey(key: number): number {
+    const bytes = this.source.bytes(key);
+    if (this.used + bytes.length > this.dictData.length)
+      this.dictData = withRoom(this.dictData, this.used, bytes.length);
+    copyBytes(bytes, 0, bytes.length, this.dictData, this.used);
+    this.used += bytes.length;
+    const index = this.entries++;
+    this.keys[index] = key;
+    this.dictOffsets[index + 1] = this.used;
+    this.slotOf[key] = index + 1;
+    return index;
+  }
+  private growSlots(key: number): void {
+    let size = this.slotOf.length * 2;
+    while (size <= key) size *= 2;
+    const next = new Int32Array(size);
+    next.set(this.slotOf);
+    this.slotOf = next;
+  }
+  build(length: number): ColumnVector {
+    return {
+      type: "utf8_dict",
+      indices: this.indices.slice(0, length),
+      dictOffsets: this.dictOffsets.slice(0, this.entries + 1),
+      dictData: this.dictData.slice(0, this.used),
+      ...this.bits.take(length),
+    };
+  }
+  reset(): void {
+    for (let i = 0; i < this.entries; i++) this.slotOf[this.keys[i]!] = 0;
+    this.entries = 0;
+    this.used = 0;
+    this.bits.reset();
+  }
+}
+
 /** list<utf8> cells (never null): items are appended to the open row, which `endRow` closes. */
 export class ListUtf8Builder {
   private readonly listOffsets: Int32Array;

@@ -1,12 +1,20 @@
 /**
  * Builds `trace_events` rows in column batches: one row per kept event (an E folded into
- * its B adds none), built as column vectors (string ids and args text copied as UTF-8
- * bytes), so no per-row JS values are created. Rows come in the order they are added.
- * A track's identity and names are written once, as `tracks` rows (`emitTracks`).
+ * its B adds none), built as column vectors, so no per-row JS values are created. The
+ * repeated strings (track, name, category, phase, flags) are indices into each batch's
+ * dictionary, keyed by their string ids; args text is copied as UTF-8 bytes. Rows come in
+ * the order they are added. A track's identity and names are written once, as `tracks`
+ * rows (`emitTracks`).
  */
 import type { ColumnBatch } from "../../domain/column-batch.ts";
 import type { TableBuffer } from "../../domain/table-buffer.ts";
-import { Int32Builder, Int64Builder, Utf8Builder } from "../common/column-builders.ts";
+import {
+  DictUtf8Builder,
+  Int32Builder,
+  Int64Builder,
+  type KeyBytes,
+  Utf8Builder,
+} from "../common/column-builders.ts";
 import type { NsClock } from "../common/time-ns.ts";
 import { FLAG_ARGS_TRUNCATED, flagsText } from "./event-flags.ts";
 import { KIND_BEGIN, KIND_COMPLETE, UNNAMED } from "./event-kinds.ts";
@@ -57,22 +65,29 @@ const utf8OrNull = (value: string | null): Uint8Array | null =>
 export class TraceRowWriter {
   rows = 0;
   truncatedArgs = 0;
-  /** Per track, its track_id. */
-  private readonly trackIds: Uint8Array[];
-  private readonly flagBytes: (Uint8Array | null)[];
+  /** Whether a flags mask has any text (a mask without is a null cell). */
+  private readonly flagged: boolean[];
   private readonly baseHigh: number;
   private readonly baseLow: number;
   /** Reused from batch to batch: `build` copies the rows out. */
-  private readonly batch = new RowBatch();
+  private readonly batch: RowBatch;
   private readonly done: ColumnBatch[] = [];
 
   constructor(
-    private readonly strings: StringBytes,
+    strings: StringBytes,
     private readonly tracks: TrackTable,
     clock: NsClock,
   ) {
-    this.trackIds = tracks.allInfo().map((info) => encoder.encode(trackIdOf(info)));
-    this.flagBytes = Array.from({ length: 16 }, (_, mask) => utf8OrNull(flagsText(mask)));
+    const trackIds = tracks.allInfo().map((info) => encoder.encode(trackIdOf(info)));
+    const flagBytes = Array.from({ length: 16 }, (_, mask) => utf8OrNull(flagsText(mask)));
+    this.flagged = flagBytes.map((bytes) => bytes !== null);
+    this.batch = new RowBatch({
+      // Key 0 is an unnamed event; key id + 1 the string id's value.
+      names: { bytes: (key) => (key === 0 ? UNNAMED_BYTES : strings.bytes(key - 1)) },
+      strings,
+      tracks: { bytes: (track) => trackIds[track]! },
+      flags: { bytes: (mask) => flagBytes[mask]! },
+    });
     // ts_ns = baseNs + relNs exactly, with baseNs split into 32-bit halves (it may exceed 2^53).
     const baseNs = BigInt(clock.baseUs) * 1000n;
     this.baseHigh = Number(baseNs >> 32n);
@@ -83,11 +98,11 @@ export class TraceRowWriter {
     const b = this.batch;
     const row = b.length;
     b.eventIndex.set(row, e.seq);
-    b.trackId.set(row, this.trackIds[e.track]!);
-    b.name.set(row, e.name >= 0 ? this.strings.bytes(e.name) : UNNAMED_BYTES);
-    if (e.cat >= 0) b.category.set(row, this.strings.bytes(e.cat));
+    b.trackId.set(row, e.track);
+    b.name.set(row, e.name >= 0 ? e.name + 1 : 0);
+    if (e.cat >= 0) b.category.set(row, e.cat);
     else b.category.setNull(row);
-    b.phase.set(row, this.strings.bytes(e.ph));
+    b.phase.set(row, e.ph);
     b.ts.setSum(row, this.baseHigh, this.baseLow, e.startNs);
     if (e.kind === KIND_COMPLETE || e.kind === KIND_BEGIN) b.dur.set(row, e.durNs);
     else b.dur.setNull(row);
@@ -101,7 +116,8 @@ export class TraceRowWriter {
     if (e.argsLen >= 0) b.args.setRange(row, e.argsData, e.argsAt, e.argsLen);
     else b.args.setNull(row);
     if ((e.flags & FLAG_ARGS_TRUNCATED) !== 0) this.truncatedArgs++;
-    setNullable(b.flags, row, this.flagBytes[e.flags]!);
+    if (this.flagged[e.flags]) b.flags.set(row, e.flags);
+    else b.flags.setNull(row);
     b.length++;
     this.rows++;
     if (b.length === ROWS_PER_BATCH) {
@@ -143,38 +159,54 @@ export class TraceRowWriter {
 
 const trackIdOf = (info: TrackInfo): string => info.id ?? "-";
 
-function setNullable(builder: Utf8Builder, row: number, bytes: Uint8Array | null): void {
-  if (bytes === null) builder.setNull(row);
-  else builder.set(row, bytes);
+/** The bytes behind the keys of the dictionary columns. */
+interface RowKeys {
+  /** 0: unnamed; id + 1: a string id. */
+  names: KeyBytes;
+  /** String ids (category, phase). */
+  strings: KeyBytes;
+  /** Track indices. */
+  tracks: KeyBytes;
+  /** Flag masks with text. */
+  flags: KeyBytes;
 }
 
 class RowBatch {
   length = 0;
   readonly eventIndex = new Int64Builder(ROWS_PER_BATCH);
-  readonly trackId = new Utf8Builder(ROWS_PER_BATCH, ROWS_PER_BATCH * 8);
-  readonly name = new Utf8Builder(ROWS_PER_BATCH, ROWS_PER_BATCH * 24);
-  readonly category = new Utf8Builder(ROWS_PER_BATCH, ROWS_PER_BATCH * 8);
-  readonly phase = new Utf8Builder(ROWS_PER_BATCH, ROWS_PER_BATCH);
+  readonly trackId: DictUtf8Builder;
+  readonly name: DictUtf8Builder;
+  readonly category: DictUtf8Builder;
+  readonly phase: DictUtf8Builder;
   readonly ts = new Int64Builder(ROWS_PER_BATCH);
   readonly dur = new Int64Builder(ROWS_PER_BATCH);
   readonly depth = new Int32Builder(ROWS_PER_BATCH);
   readonly args = new Utf8Builder(ROWS_PER_BATCH, ROWS_PER_BATCH * 16);
-  readonly flags = new Utf8Builder(ROWS_PER_BATCH, 1024);
+  readonly flags: DictUtf8Builder;
   readonly threadDur = new Int64Builder(ROWS_PER_BATCH);
 
-  private readonly builders = [
-    this.eventIndex,
-    this.trackId,
-    this.name,
-    this.category,
-    this.phase,
-    this.ts,
-    this.dur,
-    this.depth,
-    this.args,
-    this.flags,
-    this.threadDur,
-  ];
+  private readonly builders: { reset(): void }[];
+
+  constructor(keys: RowKeys) {
+    this.trackId = new DictUtf8Builder(ROWS_PER_BATCH, keys.tracks);
+    this.name = new DictUtf8Builder(ROWS_PER_BATCH, keys.names);
+    this.category = new DictUtf8Builder(ROWS_PER_BATCH, keys.strings);
+    this.phase = new DictUtf8Builder(ROWS_PER_BATCH, keys.strings);
+    this.flags = new DictUtf8Builder(ROWS_PER_BATCH, keys.flags);
+    this.builders = [
+      this.eventIndex,
+      this.trackId,
+      this.name,
+      this.category,
+      this.phase,
+      this.ts,
+      this.dur,
+      this.depth,
+      this.args,
+      this.flags,
+      this.threadDur,
+    ];
+  }
 
   reset(): void {
     this.length = 0;
