@@ -324,10 +324,10 @@ describe("trace spool: spill files", () => {
       let built = 0;
       const add = spyOn(TraceRowWriter.prototype, "add").mockImplementation(function (
         this: TraceRowWriter,
-        row,
+        ...row
       ) {
         built++;
-        return addRow.call(this, row);
+        return addRow.apply(this, row);
       });
       try {
         let written = 0;

@@ -36,27 +36,27 @@ export interface TrackTable {
   allInfo(): TrackInfo[];
 }
 
-/** One event's row values (string fields as ids, -1 for none). */
-export interface TraceRowValues {
-  seq: number;
-  track: number;
-  kind: number;
-  flags: number;
-  startNs: number;
-  durNs: number;
-  /** Thread (CPU) time of a slice, ns (NaN: none). */
-  threadNs: number;
-  depth: number;
-  name: number;
-  cat: number;
-  ph: number;
-  /**
-   * The args text: `argsLen` bytes of `argsData` from `argsAt` (argsLen -1: no args). Not a view,
-   * to spare one object per row.
-   */
-  argsData: Uint8Array;
-  argsAt: number;
-  argsLen: number;
+/**
+ * Events' row values, one column per field (PendingEvents holds a track's): string fields as
+ * ids (-1: none), durations and thread times in ns (NaN: none), args as `argsLen[k]` bytes
+ * of `argsData` from `argsAt[k]` (argsLen -1: no args). Rows are read from the columns as
+ * they are, with no object per row.
+ */
+export interface HeldEvents {
+  readonly seq: Float64Array;
+  readonly kind: Uint8Array;
+  readonly flags: Uint8Array;
+  readonly start: Float64Array;
+  readonly dur: Float64Array;
+  /** Thread (CPU) time of a slice. */
+  readonly threadNs: Float64Array;
+  readonly depth: Int32Array;
+  readonly name: Int32Array;
+  readonly cat: Int32Array;
+  readonly ph: Int32Array;
+  readonly argsAt: Float64Array;
+  readonly argsLen: Int32Array;
+  readonly argsData: Uint8Array;
 }
 
 const utf8OrNull = (value: string | null): Uint8Array | null =>
@@ -94,29 +94,35 @@ export class TraceRowWriter {
     this.baseLow = Number(BigInt.asUintN(32, baseNs));
   }
 
-  add(e: TraceRowValues): void {
+  /** Event `k` of `held`, an event of track `track`, as the next row. */
+  add(held: HeldEvents, k: number, track: number): void {
     const b = this.batch;
     const row = b.length;
-    b.eventIndex.set(row, e.seq);
-    b.trackId.set(row, e.track);
-    b.name.set(row, e.name >= 0 ? e.name + 1 : 0);
-    if (e.cat >= 0) b.category.set(row, e.cat);
+    const kind = held.kind[k]!;
+    const flags = held.flags[k]!;
+    b.eventIndex.set(row, held.seq[k]!);
+    b.trackId.set(row, track);
+    const name = held.name[k]!;
+    b.name.set(row, name >= 0 ? name + 1 : 0);
+    const cat = held.cat[k]!;
+    if (cat >= 0) b.category.set(row, cat);
     else b.category.setNull(row);
-    b.phase.set(row, e.ph);
-    b.ts.setSum(row, this.baseHigh, this.baseLow, e.startNs);
-    if (e.kind === KIND_COMPLETE || e.kind === KIND_BEGIN) b.dur.set(row, e.durNs);
+    b.phase.set(row, held.ph[k]!);
+    b.ts.setSum(row, this.baseHigh, this.baseLow, held.start[k]!);
+    const slice = kind === KIND_COMPLETE || kind === KIND_BEGIN;
+    if (slice) b.dur.set(row, held.dur[k]!);
     else b.dur.setNull(row);
-    const threadNs = e.threadNs;
+    const threadNs = held.threadNs[k]!;
     // Finite: x - x is 0 only for a finite x. `Number.isFinite` here made JSC throw this
     // function's optimized code away and recompile it five times per large import.
-    if ((e.kind === KIND_COMPLETE || e.kind === KIND_BEGIN) && threadNs - threadNs === 0)
-      b.threadDur.set(row, threadNs);
+    if (slice && threadNs - threadNs === 0) b.threadDur.set(row, threadNs);
     else b.threadDur.setNull(row);
-    b.depth.set(row, e.depth);
-    if (e.argsLen >= 0) b.args.setRange(row, e.argsData, e.argsAt, e.argsLen);
+    b.depth.set(row, held.depth[k]!);
+    const argsLen = held.argsLen[k]!;
+    if (argsLen >= 0) b.args.setRange(row, held.argsData, held.argsAt[k]!, argsLen);
     else b.args.setNull(row);
-    if ((e.flags & FLAG_ARGS_TRUNCATED) !== 0) this.truncatedArgs++;
-    if (this.flagged[e.flags]) b.flags.set(row, e.flags);
+    if ((flags & FLAG_ARGS_TRUNCATED) !== 0) this.truncatedArgs++;
+    if (this.flagged[flags]) b.flags.set(row, flags);
     else b.flags.setNull(row);
     b.length++;
     this.rows++;

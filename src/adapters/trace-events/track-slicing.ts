@@ -14,7 +14,7 @@ import { FLAG_MISSING_DUR, FLAG_UNMATCHED_BEGIN } from "./event-flags.ts";
 import { KIND_BEGIN, KIND_COMPLETE, KIND_END } from "./event-kinds.ts";
 import { threadSpanNs } from "../common/time-ns.ts";
 import type { SliceNester } from "./slice-nester.ts";
-import type { TraceRowValues, TraceRowWriter } from "./trace-row-writer.ts";
+import type { TraceRowWriter } from "./trace-row-writer.ts";
 import type { SpillSpace } from "../adapter.ts";
 import { PendingEvents } from "./pending-events.ts";
 import { PendingOverflow } from "./pending-overflow.ts";
@@ -48,22 +48,6 @@ export class TrackSlicing {
   private track = -1;
   private trackEndNs = 0;
   private readonly group: number[] = [];
-  private readonly row: TraceRowValues = {
-    seq: 0,
-    track: 0,
-    kind: 0,
-    flags: 0,
-    startNs: 0,
-    durNs: 0,
-    threadNs: Number.NaN,
-    depth: 0,
-    name: -1,
-    cat: -1,
-    ph: -1,
-    argsData: new Uint8Array(0),
-    argsAt: 0,
-    argsLen: -1,
-  };
 
   constructor(
     private readonly nester: SliceNester,
@@ -250,23 +234,7 @@ export class TrackSlicing {
       if (p.kind[k] === KIND_COMPLETE || p.kind[k] === KIND_BEGIN) group.push(k);
     if (group.length > 1) group.sort((a, b) => p.dur[b]! - p.dur[a]! || p.seq[a]! - p.seq[b]!);
     for (const k of group) p.depth[k] = this.nester.push(p.frame[k]!, p.start[k]!, p.dur[k]!);
-    const row = this.row;
-    row.track = this.track;
-    for (let k = from; k < to; k++) {
-      row.seq = p.seq[k]!;
-      row.kind = p.kind[k]!;
-      row.flags = p.flags[k]!;
-      row.startNs = p.start[k]!;
-      row.durNs = p.dur[k]!;
-      row.threadNs = p.threadNs[k]!;
-      row.depth = p.depth[k]!;
-      row.name = p.name[k]!;
-      row.cat = p.cat[k]!;
-      row.ph = p.ph[k]!;
-      row.argsData = p.argsData;
-      row.argsAt = p.argsAt[k]!;
-      row.argsLen = p.argsLen[k]!;
-      this.rows.add(row);
-    }
+    const track = this.track;
+    for (let k = from; k < to; k++) this.rows.add(p, k, track);
   }
 }
