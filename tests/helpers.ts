@@ -3,6 +3,7 @@ import { test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { Provenance } from "../src/storage/parquet.ts";
 
 export const REPO = resolve(import.meta.dir, "..");
 /**
@@ -18,6 +19,16 @@ export const SAMPLES = join(REPO, "fixtures", "samples");
  * format. Elsewhere they are registered as skipped, tagged [heavy], so every run's summary
  * counts them instead of dropping them silently.
  */
+/** Provenance of evidence parts written by tests (one value per file). */
+export const TEST_PROVENANCE: Provenance = {
+  schema_version: 1,
+  run_id: "run_t",
+  artifact_id: "art_t",
+  evidence_generation_id: "gen_t",
+  extractor_name: "test",
+  extractor_version: "1",
+};
+
 export const HEAVY = process.env.FLAMEOX_HEAVY === "1";
 export function heavyTest(name: string, fn: () => Promise<void> | void, timeout?: number): void {
   (HEAVY ? test : test.skip)(`${name} [heavy]`, fn, timeout);

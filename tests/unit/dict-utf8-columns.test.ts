@@ -5,24 +5,13 @@ import { tableBufferToBatch } from "../../src/adapters/common/table-buffer-batch
 import { type ColumnBatch, sliceColumnBatch } from "../../src/domain/column-batch.ts";
 import { EVIDENCE_SCHEMAS } from "../../src/domain/evidence-schema.ts";
 import { TableBuffer } from "../../src/domain/table-buffer.ts";
-import {
-  initParquet,
-  readParquet,
-  writeParquet,
-  type Provenance,
-} from "../../src/storage/parquet.ts";
+import { initParquet, readParquet, writeParquet } from "../../src/storage/parquet.ts";
 import { columnBatchesToTable } from "../../workers/table-parts.ts";
+import { TEST_PROVENANCE } from "../helpers.ts";
 
 const enc = new TextEncoder();
 const words = ["main", "é-thread", "", "a longer value than twenty-four bytes", "x"];
-const provenance: Provenance = {
-  schema_version: 1,
-  run_id: "run_t",
-  artifact_id: "art_t",
-  evidence_generation_id: "gen_t",
-  extractor_name: "test",
-  extractor_version: "1",
-};
+const provenance = TEST_PROVENANCE;
 
 const wordOf = (key: number) =>
   words[key % words.length]! + (key >= words.length ? String(key) : "");

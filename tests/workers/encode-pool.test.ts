@@ -6,7 +6,7 @@ import { tableBufferToBatch } from "../../src/adapters/common/table-buffer-batch
 import { type ColumnBatch, sliceColumnBatch } from "../../src/domain/column-batch.ts";
 import { EVIDENCE_SCHEMAS } from "../../src/domain/evidence-schema.ts";
 import { TableBuffer } from "../../src/domain/table-buffer.ts";
-import { initParquet, readParquet, type Provenance } from "../../src/storage/parquet.ts";
+import { initParquet, readParquet } from "../../src/storage/parquet.ts";
 import {
   ENCODE_THREAD_MIN_BUDGET,
   ENCODE_THREAD_MIN_PAYLOAD,
@@ -21,18 +21,12 @@ import { RunWriter } from "../../src/adapters/trace-events/run-codec.ts";
 import { runOrder } from "../../src/adapters/trace-events/run-order.ts";
 import { TraceColumns } from "../../src/adapters/trace-events/trace-columns.ts";
 import { KIND_COMPLETE, KIND_EVENT } from "../../src/adapters/trace-events/event-kinds.ts";
+import { TEST_PROVENANCE } from "../helpers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "flameox-encode-pool-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const provenance: Provenance = {
-  schema_version: 1,
-  run_id: "run_t",
-  artifact_id: "art_t",
-  evidence_generation_id: "gen_t",
-  extractor_name: "test",
-  extractor_version: "1",
-};
+const provenance = TEST_PROVENANCE;
 
 /** `tracks` rows with nulls and multi-byte text, as a column batch. */
 function trackBatch(rows: number, from = 0): ColumnBatch {

@@ -24,11 +24,6 @@ export const ROWS_PER_BATCH = 16384;
 const encoder = new TextEncoder();
 const UNNAMED_BYTES = encoder.encode(UNNAMED);
 
-/** UTF-8 bytes of the string ids in the columns. */
-export interface StringBytes {
-  bytes(id: number): Uint8Array;
-}
-
 /** The track facts rows need (TrackRegistry for Chrome traces, PerfettoTracks for Perfetto). */
 export interface TrackTable {
   readonly pids: readonly (string | null)[];
@@ -74,7 +69,8 @@ export class TraceRowWriter {
   private readonly done: ColumnBatch[] = [];
 
   constructor(
-    strings: StringBytes,
+    /** UTF-8 bytes of the string ids in the columns. */
+    strings: KeyBytes,
     private readonly tracks: TrackTable,
     clock: NsClock,
   ) {
