@@ -6,7 +6,7 @@
  */
 import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ADAPTERS, adapterByName, detectAdapter } from "../src/adapters/registry.ts";
+import { ADAPTER_ENTRIES, entryByName, mostConfident } from "../src/adapters/adapter-entries.ts";
 import { formatsSentence } from "../src/adapters/known-formats.ts";
 import { FlameoxError, storageFailure } from "../src/domain/errors.ts";
 import type { ParseResponse } from "../src/domain/parse-protocol.ts";
@@ -68,18 +68,24 @@ async function parse(request: ParseRequest, started: number): Promise<ParseRespo
     landing,
   );
   const head = new TextDecoder("utf-8", { fatal: false }).decode(payload.head);
-  const adapter = request.adapter
-    ? adapterByName(request.adapter)
-    : detectAdapter({ head, headBytes: payload.head, displayName: request.display_name });
-  if (!adapter) {
+  // Detection reads the formats' descriptions; only the chosen format's parser is loaded.
+  const entry = request.adapter
+    ? entryByName(request.adapter)
+    : mostConfident(ADAPTER_ENTRIES, {
+        head,
+        headBytes: payload.head,
+        displayName: request.display_name,
+      });
+  if (!entry) {
     // Decompress to the end first: a bomb is ARTIFACT_TOO_LARGE whatever its head looks like.
     await drainPayload(payload.chunks);
     throw new FlameoxError(
       "ARTIFACT_FORMAT_UNKNOWN",
       `Cannot recognise the format ` +
-        `of ${request.display_name}. ${formatsSentence(ADAPTERS.map((a) => a.name))}`,
+        `of ${request.display_name}. ${formatsSentence(ADAPTER_ENTRIES.map((a) => a.name))}`,
     );
   }
+  const adapter = await entry.load();
   const provenanceWith = (artifactId: string) => ({
     schema_version: 1,
     run_id: request.provenance.run_id,

@@ -109,6 +109,16 @@ export interface StreamingAdapter extends AdapterDescription {
  */
 export type ProducerAdapter = WholePayloadAdapter | StreamingAdapter;
 
+/**
+ * An adapter as format detection sees it: what it declares, and a loader for its parser.
+ * Each format's description (and detection) lives in a module of its own, apart from the
+ * parsing code, so the parse worker loads only the parser of the format it found
+ * (adapter-entries.ts).
+ */
+export interface AdapterEntry extends AdapterDescription {
+  load(): Promise<ProducerAdapter>;
+}
+
 /** Where a streaming adapter writes the rows of its large tables. */
 export interface EvidenceSink {
   /** Appends a batch of rows; awaited, so a slower writer slows the parser down. */

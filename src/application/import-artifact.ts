@@ -57,15 +57,16 @@ function registrationMeta(
 
 /** An unknown adapter name is the caller's mistake: refused before anything is recorded. */
 async function checkAdapterName(name: string): Promise<void> {
-  // Loaded only when an adapter is named: the registry pulls in every adapter's code.
-  const { ADAPTERS } = await import("../adapters/registry.ts");
-  if (ADAPTERS.some((a) => a.name === name)) return;
+  // Loaded only when an adapter is named; the entries are the formats' descriptions, not their
+  // parsers.
+  const { ADAPTER_ENTRIES } = await import("../adapters/adapter-entries.ts");
+  if (ADAPTER_ENTRIES.some((a) => a.name === name)) return;
   const { formatsSentence } = await import("../adapters/known-formats.ts");
   throw new FlameoxError(
     "INVALID_ARGUMENTS",
-    `Unknown adapter ${JSON.stringify(name)}. ${formatsSentence(ADAPTERS.map((a) => a.name))}`,
+    `Unknown adapter ${JSON.stringify(name)}. ${formatsSentence(ADAPTER_ENTRIES.map((a) => a.name))}`,
     {
-      details: { field: "adapter", valid: ADAPTERS.map((a) => a.name) },
+      details: { field: "adapter", valid: ADAPTER_ENTRIES.map((a) => a.name) },
       remediation: [
         "Name one of the importable adapters, or leave the adapter out to detect the format",
       ],

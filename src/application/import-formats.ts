@@ -5,8 +5,7 @@ export interface ImportFormat {
 }
 
 export async function importFormats(): Promise<ImportFormat[]> {
-  // Loaded on demand: the registry pulls in every adapter, which `--help` alone should not pay for
-  // elsewhere.
-  const { ADAPTERS } = await import("../adapters/registry.ts");
-  return ADAPTERS.map((a) => ({ name: a.name, artifactKind: a.artifactKind }));
+  // Loaded on demand, and only the formats' descriptions, not their parsers.
+  const { ADAPTER_ENTRIES } = await import("../adapters/adapter-entries.ts");
+  return ADAPTER_ENTRIES.map((a) => ({ name: a.name, artifactKind: a.artifactKind }));
 }

@@ -122,6 +122,7 @@ describe("adapter folders", () => {
         .filter(
           ({ to }) =>
             to === "registry.ts" ||
+            to === "adapter-entries.ts" ||
             (!to.endsWith(".ts") &&
               !ADAPTER_CORES.includes(to) &&
               !(ADAPTER_DIALECTS[from] ?? []).includes(to)),

@@ -9,7 +9,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import { PARSE_PROTOCOL } from "../../src/domain/parse-protocol.ts";
 import { REPO, tempDir } from "../helpers.ts";
@@ -77,6 +77,18 @@ describe("parse worker start", () => {
     expect(loaded.filter((p) => NOT_FOR_A_SMALL_PROFILE.test(p))).toEqual([]);
     // The probe sees what was loaded: the Parquet encoder's Arrow is.
     expect(loaded.some((p) => p.includes("node_modules/apache-arrow/"))).toBe(true);
+  }, 60_000);
+
+  test("a small profile loads its own adapter and no other format's parser", () => {
+    const { ok, loaded } = parseInFreshProcess("own-adapter", profile);
+    expect(ok).toBe(true);
+    // Detection reads every format's description (adapter-entries.ts); only the chosen
+    // format's adapter module, which holds its parser, is loaded.
+    const adapterModules = loaded
+      .map((p) => relative(join(REPO, "src", "adapters"), p))
+      .filter((p) => /^[^/]+\/(.*-)?adapters?\.ts$|^[^/]+\/sidecar-samples\.ts$/.test(p));
+    expect(adapterModules).toEqual(["v8-cpuprofile/adapter.ts"]);
+    expect(loaded.some((p) => p.endsWith("src/adapters/registry.ts"))).toBe(false);
   }, 60_000);
 
   test("a gzip payload still decompresses, node:zlib loaded when needed", () => {

@@ -5,26 +5,19 @@
  * One measurement per raw sample. Time samples are named after their clock
  * (`host_time`, `cuda_event_time`, ...), so host and device clocks never mix in a comparison.
  */
-import type { DetectInput } from "../adapter.ts";
 import { expectationFailed, isPlainObject, parseFailed } from "../json-guard.ts";
 import { arrayAt, benchmarkAdapter, numberAt } from "../benchmarks/benchmark-adapter.ts";
 import { isTimeUnit } from "../benchmarks/units.ts";
+import { BENCHMARK_SAMPLES_SCHEMA, benchmarkSamplesDescription } from "./description.ts";
 
 const LABEL = "flameox.benchmark-samples.v1 JSON";
-export const BENCHMARK_SAMPLES_SCHEMA = "flameox.benchmark-samples.v1";
-
-export function detectBenchmarkSamples({ head }: DetectInput): number {
-  return head.includes(`"${BENCHMARK_SAMPLES_SCHEMA}"`) ? 0.99 : 0;
-}
 
 const text = (value: unknown): string | null =>
   typeof value === "string" ? value : typeof value === "number" ? String(value) : null;
 
 export const benchmarkSamplesAdapter = benchmarkAdapter({
-  name: "benchmark-samples",
-  version: "1.0.0",
+  ...benchmarkSamplesDescription,
   label: LABEL,
-  detect: detectBenchmarkSamples,
   read(document, out) {
     if (document.schema_version !== BENCHMARK_SAMPLES_SCHEMA) {
       throw parseFailed(

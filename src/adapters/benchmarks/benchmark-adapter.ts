@@ -1,20 +1,18 @@
 /**
  * Shared shape of the benchmark-sample adapters: parse JSON under the nesting guard, let
  * the format fill a MeasurementWriter, publish only the `measurements` table. Formats
- * differ only in detection and in how they walk their document.
+ * differ only in their description (detection included) and in how they walk their document.
  */
-import type { DetectInput, ExtractInput, ProducerAdapter } from "../adapter.ts";
+import type { AdapterDescription, ExtractInput, ProducerAdapter } from "../adapter.ts";
 import { parseJsonPayload, isPlainObject, expectationFailed } from "../json-guard.ts";
 import type { CompanionFile } from "../../domain/companion-files.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { MeasurementWriter } from "./measurement-writer.ts";
 
-export interface BenchmarkFormat {
-  name: string;
-  version: string;
+/** A benchmark format: its description (the format's description.ts) and its reader. */
+export interface BenchmarkFormat extends AdapterDescription {
   /** Human name used in error messages ("hyperfine JSON"). */
   label: string;
-  detect(input: DetectInput): number;
   /** Walks the parsed document; returns producer identity and summary facts. */
   read(
     document: Record<string, unknown>,
@@ -28,28 +26,22 @@ export interface BenchmarkFormat {
   };
 }
 
-export function benchmarkAdapter(format: BenchmarkFormat): ProducerAdapter {
+export function benchmarkAdapter({
+  label,
+  read,
+  ...description
+}: BenchmarkFormat): ProducerAdapter {
   return {
-    name: format.name,
-    version: format.version,
-    artifactKind: "benchmark_samples",
-    mediaType: "application/json",
-    tables: ["measurements"],
-    detect: format.detect,
+    ...description,
     extract(input: ExtractInput): NormalizedEvidence {
-      const { value } = parseJsonPayload(input.bytes, input.limits.maxNestingDepth, format.label);
-      if (!isPlainObject(value))
-        throw expectationFailed(format.label, "the document", "an object", value);
+      const { value } = parseJsonPayload(input.bytes, input.limits.maxNestingDepth, label);
+      if (!isPlainObject(value)) throw expectationFailed(label, "the document", "an object", value);
       const tables = emptyTables();
-      const writer = new MeasurementWriter(
-        tables.measurements,
-        format.label,
-        input.limits.maxEvents,
-      );
-      const { producer, producerVersion, summary, companions } = format.read(value, writer);
+      const writer = new MeasurementWriter(tables.measurements, label, input.limits.maxEvents);
+      const { producer, producerVersion, summary, companions } = read(value, writer);
       return {
-        adapter: format.name,
-        adapterVersion: format.version,
+        adapter: description.name,
+        adapterVersion: description.version,
         producer,
         producerVersion,
         tables,

@@ -10,16 +10,12 @@ import type { ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../a
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { LineSplitter, splitLines } from "../common/text-line-stream.ts";
 import { CALLGRIND_FORMAT, CallgrindReader } from "./callgrind-reader.ts";
-import { detectCallgrind } from "./detect.ts";
+import { callgrindDescription } from "./description.ts";
 
-const SELF = { name: "callgrind", version: "1.0.0" };
+const SELF = { name: callgrindDescription.name, version: callgrindDescription.version };
 
 export const callgrindAdapter: ProducerAdapter = {
-  ...SELF,
-  tables: ["frames", "frame_measurements", "call_edges"],
-  artifactKind: "sample_profile",
-  mediaType: "text/x-callgrind",
-  detect: detectCallgrind,
+  ...callgrindDescription,
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const reader = new CallgrindReader(input.limits.maxEvents);
     await splitLines(input.chunks, new LineSplitter(CALLGRIND_FORMAT, reader.onLine));

@@ -7,9 +7,8 @@
  * kept as events with a null duration; M only names processes and threads.
  */
 import type { ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
-import { TRACE_TABLES } from "../../domain/normalized-evidence.ts";
 import { writeStackChunks } from "../common/stack-chunks.ts";
-import { detectChromeTrace } from "./detect.ts";
+import { chromeTraceDescription } from "./description.ts";
 import { planTracePieces } from "./piece-plan.ts";
 import { scanInPieces } from "./scan-pieces.ts";
 import { ChromeTracePipeline } from "./trace-pipeline.ts";
@@ -21,14 +20,10 @@ import { ChromeTracePipeline } from "./trace-pipeline.ts";
  */
 const PIECE_BYTES = 16 << 20;
 
-const SELF = { name: "chrome-trace", version: "1.0.0" };
+const SELF = { name: chromeTraceDescription.name, version: chromeTraceDescription.version };
 
 export const chromeTraceAdapter: ProducerAdapter = {
-  ...SELF,
-  tables: TRACE_TABLES,
-  artifactKind: "execution_trace",
-  mediaType: "application/json",
-  detect: detectChromeTrace,
+  ...chromeTraceDescription,
   pieceScan: { scanner: "chrome-trace", rowsWhileScanning: false },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const stackSpill = input.spill

@@ -12,30 +12,21 @@
  * would be declared, is refused: saxes expands only XML's predefined entities.
  */
 import type { SaxesTagPlain } from "saxes";
-import type { DetectInput, ExtractInput, ProducerAdapter } from "../adapter.ts";
+import type { ExtractInput, ProducerAdapter } from "../adapter.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
 import { FlameoxError } from "../../domain/errors.ts";
 import { CoverageLineWriter } from "../coverage-lines/row-writer.ts";
 import { newXmlParser } from "../common/xml-parser.ts";
 import { decodeUtf8Document, parseFailed } from "../json-guard.ts";
+import { coberturaXmlDescription } from "./description.ts";
 
-const NAME = "cobertura-xml";
-const VERSION = "1.0.0";
+const NAME = coberturaXmlDescription.name;
+const VERSION = coberturaXmlDescription.version;
 const LABEL = "Cobertura XML";
 const CHUNK_CHARS = 64 * 1024;
 const MAX_DEPTH = 64;
 const MAX_SOURCES = 100;
-
-export function detectCoberturaXml({ head }: DetectInput): number {
-  const text = head.replace(/^\uFEFF/, "").trimStart();
-  if (!text.startsWith("<")) return 0;
-  const m =
-    /^(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*|<!DOCTYPE(?:[^[>]|\[[\s\S]*?\])*>\s*)*<coverage\b([^>]*)>/.exec(
-      text,
-    );
-  return m && /\bline-rate\s*=/.test(m[1]!) ? 0.9 : 0;
-}
 
 /** "50% (1/2)" → [1, 2]. */
 function conditions(value: string | undefined): [number, number] | null {
@@ -179,11 +170,6 @@ export function extractCoberturaXml(input: ExtractInput): NormalizedEvidence {
 }
 
 export const coberturaXmlAdapter: ProducerAdapter = {
-  name: NAME,
-  version: VERSION,
-  artifactKind: "execution_coverage",
-  mediaType: "application/xml",
-  tables: ["coverage_lines"],
-  detect: detectCoberturaXml,
+  ...coberturaXmlDescription,
   extract: extractCoberturaXml,
 };

@@ -7,14 +7,10 @@
  */
 import { lineSampledAdapter } from "../common/line-sampled-adapter.ts";
 import { COLLAPSED_FORMAT, CollapsedReader } from "./collapsed-reader.ts";
-import { detectCollapsed } from "./detect.ts";
+import { collapsedStacksDescription } from "./description.ts";
 
-export const collapsedStacksAdapter = lineSampledAdapter({
-  name: "collapsed-stacks",
-  version: "1.0.0",
-  mediaType: "text/x-collapsed-stacks",
+export const collapsedStacksAdapter = lineSampledAdapter(collapsedStacksDescription, {
   format: COLLAPSED_FORMAT,
-  detect: detectCollapsed,
   reader: (out, maxEvents) => new CollapsedReader(out, maxEvents),
   evidence(reader, out, encoding) {
     const limitations = reader.limitations();

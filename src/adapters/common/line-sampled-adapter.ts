@@ -2,11 +2,12 @@
  * The adapter every line-oriented sampled-stack format shares (perf script, collapsed
  * stacks, DTrace aggregations): a reader fed line by line fills SampledStacks, which spills
  * stacks to scratch space and writes them in chunks, so a file of any size keeps the
- * worker's memory to its distinct frames and per-frame totals. A format supplies its reader
- * and what it says about the evidence.
+ * worker's memory to its distinct frames and per-frame totals. A format supplies its
+ * description (declaring the tables written here: frames, frame_measurements, call_edges,
+ * stacks), its reader and what it says about the evidence.
  */
 import type {
-  DetectInput,
+  AdapterDescription,
   ProducerAdapter,
   StreamedEvidence,
   StreamExtractInput,
@@ -22,12 +23,8 @@ export interface SampledLineReader {
 }
 
 export interface LineSampledFormat<R extends SampledLineReader> {
-  name: string;
-  version: string;
-  mediaType: string;
   /** The format's name in error messages (LineSplitter's refusals). */
   format: string;
-  detect(input: DetectInput): number;
   reader(out: SampledStacks, maxEvents: number): R;
   /**
    * Producer, limitations and summary once the reader has finished; `encoding` is the text's
@@ -41,20 +38,16 @@ export interface LineSampledFormat<R extends SampledLineReader> {
 }
 
 export function lineSampledAdapter<R extends SampledLineReader>(
+  description: AdapterDescription,
   f: LineSampledFormat<R>,
 ): ProducerAdapter {
   const described = (reader: R, out: SampledStacks, lines: LineSplitter) => ({
-    adapter: f.name,
-    adapterVersion: f.version,
+    adapter: description.name,
+    adapterVersion: description.version,
     ...f.evidence(reader, out, lines.encoding),
   });
   return {
-    name: f.name,
-    version: f.version,
-    tables: ["frames", "frame_measurements", "call_edges", "stacks"],
-    artifactKind: "sample_profile",
-    mediaType: f.mediaType,
-    detect: f.detect,
+    ...description,
     async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
       const out = new SampledStacks({
         spill: input.spill,

@@ -5,25 +5,16 @@
  * Executed and missing statements become `coverage_lines` rows (executed true / false),
  * arcs likewise; excluded lines are not statements and are only counted.
  */
-import type { DetectInput, ExtractInput, ProducerAdapter } from "../adapter.ts";
+import type { ExtractInput, ProducerAdapter } from "../adapter.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
 import { CoverageLineWriter } from "../coverage-lines/row-writer.ts";
 import { expectationFailed, isPlainObject, parseJsonPayload } from "../json-guard.ts";
+import { coverageJsonDescription } from "./description.ts";
 
-const NAME = "coverage-json";
-const VERSION = "1.0.0";
+const NAME = coverageJsonDescription.name;
+const VERSION = coverageJsonDescription.version;
 const LABEL = "coverage.py JSON report";
-
-export function detectCoverageJson({ head }: DetectInput): number {
-  const text = head.replace(/^\uFEFF/, "").trimStart();
-  if (!text.startsWith("{")) return 0;
-  // coverage.py writes "meta" first, with keys no other format combines.
-  return /^\{\s*"meta"\s*:\s*\{[^{}]*"(?:branch_coverage|show_contexts)"\s*:/.test(text) &&
-    /"files"\s*:\s*\{/.test(text)
-    ? 0.95
-    : 0;
-}
 
 function lineList(value: unknown, field: string): number[] {
   if (value === undefined || value === null) return [];
@@ -147,11 +138,6 @@ export function extractCoverageJson(input: ExtractInput): NormalizedEvidence {
 }
 
 export const coverageJsonAdapter: ProducerAdapter = {
-  name: NAME,
-  version: VERSION,
-  artifactKind: "execution_coverage",
-  mediaType: "application/json",
-  tables: ["coverage_lines"],
-  detect: detectCoverageJson,
+  ...coverageJsonDescription,
   extract: extractCoverageJson,
 };

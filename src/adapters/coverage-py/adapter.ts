@@ -7,7 +7,6 @@
  * and totals come from a report (`coverage json`, `coverage xml`) instead.
  */
 import type {
-  DetectInput,
   ExtractInput,
   ProducerAdapter,
   StreamedEvidence,
@@ -20,21 +19,15 @@ import { collectChunks } from "../common/collect-chunks.ts";
 import { tableBufferToBatch } from "../common/table-buffer-batch.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
 import { CoverageLineWriter } from "../coverage-lines/row-writer.ts";
-import { isSqliteHeader } from "../sqlite/untrusted-database.ts";
-import { LEGACY_BANNER, readLegacyJson } from "./legacy-json.ts";
+import { isSqliteHeader } from "../sqlite/sqlite-header.ts";
+import { coveragePyDescription } from "./description.ts";
+import { readLegacyJson } from "./legacy-json.ts";
 import { type MeasuredFile, sortMeasured, writeMeasuredFile } from "./measured-file.ts";
 import { readCoverageSqlite } from "./sqlite-data.ts";
 
-const NAME = "coverage-py";
-const VERSION = "1.0.0";
+const NAME = coveragePyDescription.name;
+const VERSION = coveragePyDescription.version;
 const LABEL = "coverage.py data file";
-
-export function detectCoveragePy({ head }: DetectInput): number {
-  if (head.startsWith(LEGACY_BANNER)) return 0.99;
-  // The schema's CREATE statements sit on the first page, well inside the head.
-  if (isSqliteHeader(head) && /CREATE TABLE coverage_schema\b/.test(head)) return 0.95;
-  return 0;
-}
 
 const EXECUTED_ONLY: Limitation = {
   code: "executed_lines_only",
@@ -132,11 +125,6 @@ export async function extractCoveragePyStream(
 }
 
 export const coveragePyAdapter: ProducerAdapter = {
-  name: NAME,
-  version: VERSION,
-  artifactKind: "execution_coverage",
-  mediaType: "application/vnd.sqlite3",
-  tables: ["coverage_lines"],
-  detect: detectCoveragePy,
+  ...coveragePyDescription,
   extractStream: extractCoveragePyStream,
 };

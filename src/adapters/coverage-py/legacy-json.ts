@@ -3,9 +3,8 @@
  * line numbers) or `arcs` (path → [from, to] pairs), and `file_tracers`. No contexts.
  */
 import { expectationFailed, isPlainObject, parseFailed, parseJsonPayload } from "../json-guard.ts";
+import { LEGACY_BANNER } from "./description.ts";
 import type { MeasuredFile } from "./measured-file.ts";
-
-export const LEGACY_BANNER = "!coverage.py: This is a private format, don't read it directly!";
 
 export function readLegacyJson(
   bytes: Uint8Array,

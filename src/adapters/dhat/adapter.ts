@@ -6,20 +6,16 @@
  * compact records that spill to scratch space (DHAT writes the frame table after them),
  * and stacks spill and stream, so the worker's memory does not grow with the file.
  */
-import type {
-  DetectInput,
-  ProducerAdapter,
-  StreamedEvidence,
-  StreamExtractInput,
-} from "../adapter.ts";
+import type { ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
 import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { RecordSpool } from "../common/record-spool.ts";
 import { SampledStacks } from "../common/sampled-stacks.ts";
 import { DEFAULT_MAX_STACKS } from "../common/stack-trie.ts";
+import { dhatDescription } from "./description.ts";
 import { dhatEvidence } from "./dhat-evidence.ts";
 import { scanDhat } from "./scan-dhat.ts";
 
-const SELF = { name: "dhat", version: "1.0.0" };
+const SELF = { name: dhatDescription.name, version: dhatDescription.version };
 /**
  * Stacks a metric's trie holds before spilling: the shared default is sized for one metric's
  * trie, and a heap profile fills four (alloc and in-use, space and objects), with as many
@@ -27,20 +23,8 @@ const SELF = { name: "dhat", version: "1.0.0" };
  */
 const MAX_STACKS_PER_METRIC = DEFAULT_MAX_STACKS / 4;
 
-export function detectDhat({ head }: DetectInput): number {
-  return /^\s*\{\s*"dhatFileVersion"\s*:\s*\d/.test(head)
-    ? 0.95
-    : /"dhatFileVersion"\s*:\s*\d/.test(head) && /"pps"\s*:/.test(head)
-      ? 0.85
-      : 0;
-}
-
 export const dhatAdapter: ProducerAdapter = {
-  ...SELF,
-  tables: ["frames", "frame_measurements", "call_edges", "stacks"],
-  artifactKind: "memory_profile",
-  mediaType: "application/json",
-  detect: detectDhat,
+  ...dhatDescription,
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const points = new RecordSpool(input.spill, input.recordBytesInMemory);
     const out = new SampledStacks({

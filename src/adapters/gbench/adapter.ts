@@ -6,10 +6,10 @@
  * (mean, median, stddev, cv, BigO, RMS) are kept separately with their aggregate name, never
  * mixed with repetitions. Errored runs (error_occurred) have no valid times: counted, skipped.
  */
-import type { DetectInput } from "../adapter.ts";
 import { expectationFailed, isPlainObject } from "../json-guard.ts";
 import { arrayAt, benchmarkAdapter } from "../benchmarks/benchmark-adapter.ts";
 import type { MeasurementWriter } from "../benchmarks/measurement-writer.ts";
+import { gbenchDescription } from "./description.ts";
 
 const LABEL = "Google Benchmark JSON";
 /** Keys that describe an entry rather than measure it. */
@@ -36,14 +36,6 @@ const DESCRIPTIVE = new Set([
   "real_coefficient",
   "rms",
 ]);
-
-export function detectGbench({ head }: DetectInput): number {
-  const text = head.trimStart();
-  if (!text.startsWith("{") || !/"benchmarks"\s*:\s*\[/.test(text)) return 0;
-  if (/"machine_info"\s*:/.test(text) || /"runs"\s*:\s*\[/.test(text)) return 0;
-  if (/"(real_time|cpu_time|run_type|family_index)"\s*:/.test(text)) return 0.9;
-  return /"context"\s*:/.test(text) ? 0.6 : 0;
-}
 
 function readEntry(
   entry: unknown,
@@ -130,10 +122,8 @@ function readEntry(
 }
 
 export const gbenchAdapter = benchmarkAdapter({
-  name: "gbench",
-  version: "1.0.0",
+  ...gbenchDescription,
   label: LABEL,
-  detect: detectGbench,
   read(document, out) {
     const entries = arrayAt(LABEL, "benchmarks", document.benchmarks);
     const kinds = entries.map((e, i) => readEntry(e, i, out));

@@ -11,41 +11,19 @@
  * (spilled to scratch files when large) until their thread ends, and are then folded into
  * stack aggregates and trace events and dropped.
  */
-import type {
-  DetectInput,
-  ProducerAdapter,
-  StreamExtractInput,
-  StreamedEvidence,
-} from "../adapter.ts";
+import type { ProducerAdapter, StreamExtractInput, StreamedEvidence } from "../adapter.ts";
 import type { TableBuffer } from "../../domain/table-buffer.ts";
 import { tableBufferToBatch } from "../common/table-buffer-batch.ts";
 import { skipByteOrderMark } from "../wasm/byte-order-mark.ts";
 import { JsonScanner, type JsonScanOptions } from "../wasm/json-scanner.ts";
 import { SPILL_BLOCK } from "./cell-column.ts";
+import { geckoDescription } from "./description.ts";
 import { GeckoDocument } from "./gecko-document.ts";
 import { GeckoEvidence } from "./gecko-evidence.ts";
 import { geckoProgram } from "./gecko-program.ts";
 import { GECKO_FORMAT } from "./gecko-thread.ts";
 
-const SELF = { name: "gecko", version: "1.0.0" };
-
-export function detectGecko({ head }: DetectInput): number {
-  if (!/^\s*\{/.test(head)) return 0;
-  const meta = /"meta"\s*:\s*\{/.test(head);
-  if (meta && /"preprocessedProfileVersion"\s*:\s*\d/.test(head)) return 0.95;
-  // Raw Gecko: meta with a version and the profiler's own fields, or tables with a schema.
-  if (
-    meta &&
-    /"version"\s*:\s*\d/.test(head) &&
-    /"(stackwalk|processType|interval)"\s*:/.test(head) &&
-    /"(threads|libs)"\s*:/.test(head)
-  )
-    return 0.9;
-  // Firefox's devtools export: a `profile` holding the Gecko profile.
-  if (/"profile"\s*:\s*\{\s*"(libs|meta|threads)"/.test(head) && /"stackTable"|"libs"/.test(head))
-    return 0.85;
-  return 0;
-}
+const SELF = { name: geckoDescription.name, version: geckoDescription.version };
 
 const scanOptions = (maxDepth: number): JsonScanOptions => ({
   format: GECKO_FORMAT,
@@ -54,11 +32,7 @@ const scanOptions = (maxDepth: number): JsonScanOptions => ({
 });
 
 export const geckoAdapter: ProducerAdapter = {
-  ...SELF,
-  tables: ["frames", "frame_measurements", "call_edges", "stacks", "trace_events", "tracks"],
-  artifactKind: "sample_profile",
-  mediaType: "application/json",
-  detect: detectGecko,
+  ...geckoDescription,
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const pending: TableBuffer[] = [];
     const evidence = new GeckoEvidence(

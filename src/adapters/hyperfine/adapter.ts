@@ -4,10 +4,10 @@
  * `parameters`. Every run is one `wall_time` sample; hyperfine's own mean/median/stddev/
  * min/max and its user/system means are kept as aggregate rows, never instead of samples.
  */
-import type { DetectInput } from "../adapter.ts";
 import { expectationFailed, isPlainObject } from "../json-guard.ts";
 import { arrayAt, benchmarkAdapter, numberAt } from "../benchmarks/benchmark-adapter.ts";
 import type { MeasurementWriter } from "../benchmarks/measurement-writer.ts";
+import { hyperfineDescription } from "./description.ts";
 
 const LABEL = "hyperfine JSON";
 const AGGREGATES = ["mean", "median", "stddev", "min", "max"] as const;
@@ -18,12 +18,6 @@ const AGGREGATES = ["mean", "median", "stddev", "min", "max"] as const;
  * and would be stored as a float; rounding recovers the integer it was.
  */
 const nanoseconds = (seconds: number) => Math.round(seconds * 1e9);
-
-export function detectHyperfine({ head }: DetectInput): number {
-  const text = head.trimStart();
-  if (!text.startsWith("{") || !/"results"\s*:\s*\[/.test(text)) return 0;
-  return /"command"\s*:/.test(text) && /"(times|mean)"\s*:/.test(text) ? 0.9 : 0.3;
-}
 
 function readResult(result: unknown, index: number, out: MeasurementWriter): number {
   const at = `results[${index}]`;
@@ -113,10 +107,8 @@ function readResult(result: unknown, index: number, out: MeasurementWriter): num
 }
 
 export const hyperfineAdapter = benchmarkAdapter({
-  name: "hyperfine",
-  version: "1.1.0",
+  ...hyperfineDescription,
   label: LABEL,
-  detect: detectHyperfine,
   read(document, out) {
     const results = arrayAt(LABEL, "results", document.results);
     let samples = 0;

@@ -12,7 +12,7 @@
  * only XML's five predefined entities and character references.
  */
 import type { SaxesTagPlain } from "saxes";
-import type { DetectInput, ExtractInput, ProducerAdapter } from "../adapter.ts";
+import type { ExtractInput, ProducerAdapter } from "../adapter.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
 import { FlameoxError } from "../../domain/errors.ts";
@@ -23,25 +23,14 @@ import {
   TestResultWriter,
   type TestOutcome,
 } from "../test-results/row-writer.ts";
+import { junitXmlDescription } from "./description.ts";
 
-const NAME = "junit-xml";
-const VERSION = "1.0.0";
+const NAME = junitXmlDescription.name;
+const VERSION = junitXmlDescription.version;
 const LABEL = "JUnit XML";
 const CHUNK_CHARS = 64 * 1024;
 /** Nested elements deeper than this are refused (reports nest a few suites, not hundreds). */
 const MAX_DEPTH = 256;
-
-export function detectJunitXml({ head }: DetectInput): number {
-  const text = head.replace(/^\uFEFF/, "").trimStart();
-  if (!text.startsWith("<")) return 0;
-  // The first element after the prolog (declaration, comments, processing instructions, a DOCTYPE
-  // to be refused later).
-  const root =
-    /^(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*|<!DOCTYPE(?:[^[>]|\[[\s\S]*?\])*>\s*)*<([A-Za-z_][\w.:-]*)/.exec(
-      text,
-    )?.[1];
-  return root === "testsuites" || root === "testsuite" ? 0.9 : 0;
-}
 
 interface OpenCase {
   name: string;
@@ -294,11 +283,6 @@ function emitCase(c: OpenCase, out: TestResultWriter): void {
 }
 
 export const junitXmlAdapter: ProducerAdapter = {
-  name: NAME,
-  version: VERSION,
-  artifactKind: "test_report",
-  mediaType: "application/xml",
-  tables: ["test_results"],
-  detect: detectJunitXml,
+  ...junitXmlDescription,
   extract: extractJunitXml,
 };

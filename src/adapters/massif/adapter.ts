@@ -4,35 +4,18 @@
  * in use at its highest, by call stack); the snapshot series is summarized. Read line by
  * line in either path, keeping one tree at a time.
  */
-import type {
-  DetectInput,
-  ProducerAdapter,
-  StreamedEvidence,
-  StreamExtractInput,
-} from "../adapter.ts";
+import type { ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
 import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { SampledStacks } from "../common/sampled-stacks.ts";
 import { LineSplitter, splitLines } from "../common/text-line-stream.ts";
+import { massifDescription } from "./description.ts";
 import { addMassifTree, massifLimitations } from "./massif-evidence.ts";
 import { MASSIF_FORMAT, MassifReader } from "./massif-reader.ts";
 
-const SELF = { name: "massif", version: "1.0.0" };
-
-export function detectMassif({ head }: DetectInput): number {
-  // massif writes desc:, cmd:, time_unit: and then its first snapshot block.
-  return /^desc: .*\ncmd: .*\ntime_unit: (i|ms|B)\r?\n#-+\r?\nsnapshot=0/.test(head)
-    ? 0.95
-    : /^desc: [^\n]*\ncmd: [^\n]*\ntime_unit: /.test(head)
-      ? 0.8
-      : 0;
-}
+const SELF = { name: massifDescription.name, version: massifDescription.version };
 
 export const massifAdapter: ProducerAdapter = {
-  ...SELF,
-  tables: ["frames", "frame_measurements", "call_edges", "stacks"],
-  artifactKind: "memory_profile",
-  mediaType: "text/x-valgrind-massif",
-  detect: detectMassif,
+  ...massifDescription,
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const reader = new MassifReader(input.limits.maxEvents);
     await splitLines(input.chunks, new LineSplitter(MASSIF_FORMAT, reader.onLine));

@@ -24,7 +24,6 @@
 import { type Database, SQLiteError } from "bun:sqlite";
 import { collectChunks } from "../common/collect-chunks.ts";
 import type {
-  DetectInput,
   ExtractInput,
   ProducerAdapter,
   SpillFile,
@@ -37,19 +36,19 @@ import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
 import type { TableBuffer } from "../../domain/table-buffer.ts";
 import {
-  isSqliteHeader,
   openUntrustedSqlite,
   openUntrustedSqliteFile,
   type SchemaObject,
   sqliteFailure,
 } from "../sqlite/untrusted-database.ts";
+import { nsysSqliteDescription } from "./description.ts";
 import { eventBatches, trackRows } from "./event-batches.ts";
 import { NsysRowReader } from "./nsys-rows.ts";
 import { readHeldEvents } from "./read-events.ts";
 import { sortedEventBatches, sortedReadPlan } from "./sorted-events.ts";
 
-const NAME = "nsys-sqlite";
-const VERSION = "1.0.0";
+const NAME = nsysSqliteDescription.name;
+const VERSION = nsysSqliteDescription.version;
 const LABEL = "Nsight Systems SQLite export";
 /**
  * SQLite's page cache, which is also what its sorter sorts in memory before it spills a
@@ -57,14 +56,6 @@ const LABEL = "Nsight Systems SQLite export";
  * made no difference in CPU time, 16 MiB held 30 MB more than 2 MiB.
  */
 const CACHE_KIB = 8192;
-
-export function detectNsysSqlite({ head }: DetectInput): number {
-  if (!isSqliteHeader(head)) return 0;
-  return /CREATE TABLE StringIds\b/.test(head) &&
-    /CREATE TABLE (?:TARGET_INFO_|ANALYSIS_DETAILS|ThreadNames|PROCESSES)\b/.test(head)
-    ? 0.95
-    : 0;
-}
 
 function describe(read: NsysRowReader): Omit<NormalizedEvidence, "tables"> {
   const limitations: Limitation[] = [];
@@ -205,11 +196,6 @@ async function extractNsysSqliteStream(input: StreamExtractInput): Promise<Strea
 }
 
 export const nsysSqliteAdapter: ProducerAdapter = {
-  name: NAME,
-  version: VERSION,
-  artifactKind: "execution_trace",
-  mediaType: "application/vnd.sqlite3",
-  tables: ["trace_events", "tracks"],
-  detect: detectNsysSqlite,
+  ...nsysSqliteDescription,
   extractStream: extractNsysSqliteStream,
 };

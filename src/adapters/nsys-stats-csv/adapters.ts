@@ -8,18 +8,14 @@
  *     statistic each column holds (summary.ts).
  * Both read the rows through one streaming CSV reader (csv-records.ts).
  */
-import type {
-  DetectInput,
-  ProducerAdapter,
-  StreamExtractInput,
-  StreamedEvidence,
-} from "../adapter.ts";
+import type { ProducerAdapter, StreamExtractInput, StreamedEvidence } from "../adapter.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { MeasurementWriter } from "../benchmarks/measurement-writer.ts";
 import { parseFailed } from "../json-guard.ts";
 import { eventBatches, trackRows } from "../nsys-sqlite/event-batches.ts";
 import { eachStreamedRecord } from "./csv-records.ts";
+import { nsysStatsSummaryDescription, nsysStatsTraceDescription } from "./description.ts";
 import { GpuTraceReader, type GpuTraceRead } from "./gpu-trace.ts";
 import {
   findReportHeader,
@@ -29,18 +25,10 @@ import {
 } from "./report-header.ts";
 import { SummaryReader } from "./summary.ts";
 
-const VERSION = "1.0.0";
 const TRACE_LABEL = "nsys stats cuda_gpu_trace CSV";
 const SUMMARY_LABEL = "nsys stats summary CSV";
 const HEAD_BYTES = 64 * 1024;
 const decoder = new TextDecoder();
-
-function detectKind(kind: "trace" | "summary") {
-  return ({ head, displayName }: DetectInput): number => {
-    const found = findReportHeader(head, displayName);
-    return found?.header.kind === kind ? 0.9 : 0;
-  };
-}
 
 function headerOf(
   bytes: Uint8Array,
@@ -105,8 +93,8 @@ function describeTrace(read: GpuTraceRead): Omit<NormalizedEvidence, "tables"> {
     },
   ];
   return {
-    adapter: "nsys-stats-trace-csv",
-    adapterVersion: VERSION,
+    adapter: nsysStatsTraceDescription.name,
+    adapterVersion: nsysStatsTraceDescription.version,
     producer: "nsys",
     producerVersion: null,
     limitations,
@@ -121,12 +109,7 @@ function describeTrace(read: GpuTraceRead): Omit<NormalizedEvidence, "tables"> {
 }
 
 export const nsysStatsTraceAdapter: ProducerAdapter = {
-  name: "nsys-stats-trace-csv",
-  version: VERSION,
-  artifactKind: "execution_trace",
-  mediaType: "text/csv",
-  tables: ["trace_events", "tracks"],
-  detect: detectKind("trace"),
+  ...nsysStatsTraceDescription,
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const { head, all } = await peek(input.chunks);
     const { header, line } = headerOf(head, input.displayName, "trace", TRACE_LABEL);
@@ -169,8 +152,8 @@ function summaryEvidence(
     });
   }
   return {
-    adapter: "nsys-stats-summary-csv",
-    adapterVersion: VERSION,
+    adapter: nsysStatsSummaryDescription.name,
+    adapterVersion: nsysStatsSummaryDescription.version,
     producer: "nsys",
     producerVersion: null,
     limitations,
@@ -184,12 +167,7 @@ function summaryEvidence(
 }
 
 export const nsysStatsSummaryAdapter: ProducerAdapter = {
-  name: "nsys-stats-summary-csv",
-  version: VERSION,
-  artifactKind: "benchmark_samples",
-  mediaType: "text/csv",
-  tables: ["measurements"],
-  detect: detectKind("summary"),
+  ...nsysStatsSummaryDescription,
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const { head, all } = await peek(input.chunks);
     const { header, line } = headerOf(head, input.displayName, "summary", SUMMARY_LABEL);

@@ -21,11 +21,11 @@
  * Skipped states (type combinations the benchmark rejects) are counted, with NVBench's
  * reasons, never turned into rows.
  */
-import type { DetectInput } from "../adapter.ts";
 import type { CompanionFile } from "../../domain/companion-files.ts";
 import { expectationFailed, isPlainObject } from "../json-guard.ts";
 import { arrayAt, benchmarkAdapter } from "../benchmarks/benchmark-adapter.ts";
 import type { MeasurementWriter } from "../benchmarks/measurement-writer.ts";
+import { nvbenchDescription, nvbenchSamplesDescription } from "./description.ts";
 
 const LABEL = "NVBench JSON";
 /** NVBench's display hints, as units flameox normalizes (durations are seconds). */
@@ -58,13 +58,6 @@ const SIDECAR_UNIT: Record<string, string> = {
   "nv/cold/sample_times": "s",
   "nv/cold/sample_freqs": "hz",
 };
-
-export function detectNvbench({ head }: DetectInput): number {
-  const text = head.trimStart();
-  if (!text.startsWith("{")) return 0;
-  if (/"nvbench"\s*:\s*\{/.test(text) && /"(benchmarks|devices)"\s*:/.test(text)) return 0.95;
-  return /"summaries"\s*:/.test(text) && /"axis_values"\s*:/.test(text) ? 0.8 : 0;
-}
 
 type Dims = Record<string, string | number | boolean | null>;
 
@@ -160,7 +153,7 @@ function readSummary(
     tally.companions.push({
       filename: name,
       byte_length: size * 4,
-      adapter: "nvbench-samples",
+      adapter: nvbenchSamplesDescription.name,
       context: {
         name: holds,
         unit: SIDECAR_UNIT[holds] ?? "count",
@@ -241,10 +234,8 @@ function nvbenchVersion(document: Record<string, unknown>): string | null {
 }
 
 export const nvbenchAdapter = benchmarkAdapter({
-  name: "nvbench",
-  version: "1.0.0",
+  ...nvbenchDescription,
   label: LABEL,
-  detect: detectNvbench,
   read(document, out) {
     const benchmarks = arrayAt(LABEL, "benchmarks", document.benchmarks);
     const devices = deviceNames(document);

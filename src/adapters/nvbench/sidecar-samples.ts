@@ -11,8 +11,8 @@ import type { ExtractInput, ProducerAdapter } from "../adapter.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { MeasurementWriter } from "../benchmarks/measurement-writer.ts";
 import { isPlainObject, parseFailed } from "../json-guard.ts";
+import { nvbenchSamplesDescription } from "./description.ts";
 
-const NAME = "nvbench-samples";
 const LABEL = "NVBench sample sidecar";
 
 type Dims = Record<string, string | number | boolean | null>;
@@ -47,12 +47,7 @@ function contextOf(input: ExtractInput): {
 }
 
 export const nvbenchSamplesAdapter: ProducerAdapter = {
-  name: NAME,
-  version: "1.0.0",
-  artifactKind: "benchmark_samples",
-  mediaType: "application/octet-stream",
-  tables: ["measurements"],
-  detect: () => 0,
+  ...nvbenchSamplesDescription,
   extract(input: ExtractInput): NormalizedEvidence {
     const { name, unit, scope, samples, dimensions } = contextOf(input);
     if (input.bytes.length !== samples * 4)
@@ -73,8 +68,8 @@ export const nvbenchSamplesAdapter: ProducerAdapter = {
       out.add({ name, value, unit, aggregation: "sample", scope, value_index: i, dimensions });
     }
     return {
-      adapter: NAME,
-      adapterVersion: "1.0.0",
+      adapter: nvbenchSamplesDescription.name,
+      adapterVersion: nvbenchSamplesDescription.version,
       producer: "nvbench",
       producerVersion: null,
       tables,

@@ -7,21 +7,8 @@
  * its first byte is a tag, and tags below 8 name field 0, which protobuf forbids.
  */
 import { parseFailed } from "../json-guard.ts";
+import { isLengthPrefixed, PREFIX_BYTES } from "./detect.ts";
 import { OTLP_PROTO_FORMAT } from "./proto-values.ts";
-
-const PREFIX_BYTES = 4;
-/** The first body byte of a request: field 1 (resource_spans), length-delimited. */
-const RESOURCE_SPANS_TAG = 0x0a;
-
-/**
- * Whether a payload starting with `head` is length-prefixed requests (an empty first body counts).
- */
-export function isLengthPrefixed(head: Uint8Array): boolean {
-  if (head.length < PREFIX_BYTES || head[0]! >= 0x08) return false;
-  const length = new DataView(head.buffer, head.byteOffset, PREFIX_BYTES).getUint32(0);
-  if (length === 0) return head.length === PREFIX_BYTES || head[PREFIX_BYTES]! < 0x08;
-  return head.length > PREFIX_BYTES && head[PREFIX_BYTES] === RESOURCE_SPANS_TAG;
-}
 
 function truncated(at: number): Error {
   return parseFailed(OTLP_PROTO_FORMAT, `a length-prefixed request is cut off at byte ${at}`);

@@ -1,17 +1,7 @@
 /** The evidence of an OTLP import (either encoding): tables, limitations, summary. */
 import type { StreamedEvidence } from "../adapter.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
-import type { EvidenceTableName } from "../../domain/evidence-schema.ts";
 import { OtlpRows } from "./otlp-rows.ts";
-
-/** The tables both OTLP adapters publish. */
-export const OTEL_TABLES: EvidenceTableName[] = [
-  "otel_resources",
-  "otel_scopes",
-  "otel_spans",
-  "otel_span_events",
-  "otel_span_links",
-];
 
 export function otlpEvidence(
   rows: OtlpRows,

@@ -8,7 +8,7 @@
  * it, and reports what is wrong with it.
  */
 import type { PayloadFile } from "../adapter.ts";
-import { isLengthPrefixed } from "./length-prefixed.ts";
+import { isLengthPrefixed } from "./detect.ts";
 
 export interface OtlpPiecePlan {
   /** [start, end) of each piece: whole top-level fields. */

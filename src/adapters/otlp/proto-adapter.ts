@@ -3,15 +3,10 @@
  * handled by the worker), or the Collector file exporter's length-prefixed run of
  * them, as the otel_* tables. Read by the WASM wire scanner on both entry points.
  */
-import type {
-  DetectInput,
-  ProducerAdapter,
-  StreamedEvidence,
-  StreamExtractInput,
-} from "../adapter.ts";
-import { fieldsWithin, sniffFirstMessage } from "../wasm/proto-sniff.ts";
-import { isLengthPrefixed, requestBytes } from "./length-prefixed.ts";
-import { OTEL_TABLES, otlpEvidence } from "./otlp-evidence.ts";
+import type { ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
+import { otlpProtoDescription } from "./description.ts";
+import { requestBytes } from "./length-prefixed.ts";
+import { otlpEvidence } from "./otlp-evidence.ts";
 import { OtlpRows } from "./otlp-rows.ts";
 import { runPieces } from "../common/piece-runner.ts";
 import { planOtlpPieces } from "./piece-plan.ts";
@@ -25,28 +20,10 @@ import { scanOtlpProto } from "./scan-proto.ts";
  */
 const PIECE_BYTES = 4 << 20;
 
-const SELF = { name: "otlp-protobuf", version: "1.0.0" };
-/** ResourceSpans: resource (1), scope_spans (2), schema_url (3), all length-delimited. */
-const RESOURCE_SPANS = { 1: 2, 2: 2, 3: 2, 1000: 2 };
-
-export function detectOtlpProto({ headBytes, displayName }: DetectInput): number {
-  if (!headBytes) return 0;
-  const framed = isLengthPrefixed(headBytes);
-  const first = sniffFirstMessage(framed ? headBytes.subarray(4) : headBytes);
-  const named =
-    /\.(pb|otlp|protobuf|binpb)(\.gz)?$/i.test(displayName) || /otlp|trace/i.test(displayName);
-  if (first?.outer.number !== 1 || !fieldsWithin(first.inner, RESOURCE_SPANS)) return 0;
-  // A ResourceSpans starts with its Resource or its ScopeSpans; pprof and Perfetto use other fields
-  // there.
-  return named ? 0.7 : 0.45;
-}
+const SELF = { name: otlpProtoDescription.name, version: otlpProtoDescription.version };
 
 export const otlpProtoAdapter: ProducerAdapter = {
-  ...SELF,
-  tables: OTEL_TABLES,
-  artifactKind: "otlp_trace",
-  mediaType: "application/x-protobuf",
-  detect: detectOtlpProto,
+  ...otlpProtoDescription,
   pieceScan: { scanner: "otlp-protobuf", rowsWhileScanning: true },
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     // Spans, events and links go to the sink from scanOtlpProto's own columns; `rows` keeps

@@ -6,15 +6,11 @@
  * read line by line (common/line-sampled-adapter.ts).
  */
 import { lineSampledAdapter } from "../common/line-sampled-adapter.ts";
-import { detectPerfScript } from "./detect.ts";
+import { perfScriptDescription } from "./description.ts";
 import { PERF_SCRIPT_FORMAT, PerfScriptReader } from "./perf-script-reader.ts";
 
-export const perfScriptAdapter = lineSampledAdapter({
-  name: "perf-script",
-  version: "1.0.0",
-  mediaType: "text/x-perf-script",
+export const perfScriptAdapter = lineSampledAdapter(perfScriptDescription, {
   format: PERF_SCRIPT_FORMAT,
-  detect: detectPerfScript,
   reader: (out, maxEvents) => new PerfScriptReader(out, maxEvents),
   evidence(reader, out) {
     const unsymbolized = out.frames.countUnsymbolized();

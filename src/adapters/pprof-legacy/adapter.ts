@@ -11,18 +11,14 @@
 import type { ExtractInput, ProducerAdapter } from "../adapter.ts";
 import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { pprofEvidence } from "../pprof/normalize-pprof.ts";
-import { detectPprofLegacy } from "./detect-legacy.ts";
+import { pprofLegacyDescription } from "./description.ts";
 import { readLegacyProfile } from "./read-legacy.ts";
 import { toPprofInput } from "./to-pprof-input.ts";
 
-const SELF = { name: "pprof-legacy", version: "1.1.0" };
+const SELF = { name: pprofLegacyDescription.name, version: pprofLegacyDescription.version };
 
 export const pprofLegacyAdapter: ProducerAdapter = {
-  ...SELF,
-  tables: ["frames", "frame_measurements", "call_edges", "stacks"],
-  artifactKind: "sample_profile",
-  mediaType: "application/octet-stream",
-  detect: detectPprofLegacy,
+  ...pprofLegacyDescription,
   extract(input: ExtractInput): NormalizedEvidence {
     const profile = readLegacyProfile(input.bytes, input.limits.maxEvents);
     const evidence = pprofEvidence(toPprofInput(profile), input.limits.maxEvents, SELF);

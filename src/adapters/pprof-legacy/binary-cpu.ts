@@ -7,10 +7,11 @@
  * 0, 3, 0 (C++/Go) or 1 (Java), the sampling period in µs, 0; then records
  * (count, depth, pc…) up to the trailer record (0, 1, 0); then text: /proc/self/maps for
  * C++/Go, the symbol section for Java. The word size and order are found by trying the
- * four encodings on the header, in Go's order.
+ * four encodings on the header, in Go's order (legacy-headers.ts).
  */
 import { parseFailed } from "../json-guard.ts";
 import { parseJavaSymbols } from "./java-symbols.ts";
+import { type CpuHeader, word } from "./legacy-headers.ts";
 import { callSites, countOf, safe } from "./legacy-numbers.ts";
 import {
   addSample,
@@ -20,46 +21,6 @@ import {
   type LegacySample,
 } from "./legacy-profile.ts";
 import { parseMemoryMap } from "./memory-map.ts";
-
-interface WordFormat {
-  size: 4 | 8;
-  little: boolean;
-}
-
-const WORD_FORMATS: WordFormat[] = [
-  { size: 4, little: true },
-  { size: 4, little: false },
-  { size: 8, little: true },
-  { size: 8, little: false },
-];
-
-export interface CpuHeader {
-  words: WordFormat;
-  java: boolean;
-  periodMicros: bigint;
-}
-
-function word(view: DataView, at: number, f: WordFormat): bigint {
-  return f.size === 4 ? BigInt(view.getUint32(at, f.little)) : view.getBigUint64(at, f.little);
-}
-
-/** The header, when the bytes start with one in any of the four encodings; null otherwise. */
-export function cpuHeaderOf(bytes: Uint8Array): CpuHeader | null {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (const f of WORD_FORMATS) {
-    if (bytes.length < 5 * f.size) continue;
-    const [n1, n2, n3, n4, n5] = [0, 1, 2, 3, 4].map((i) => word(view, i * f.size, f)) as [
-      bigint,
-      bigint,
-      bigint,
-      bigint,
-      bigint,
-    ];
-    if (n1 === 0n && n2 === 3n && (n3 === 0n || n3 === 1n) && n4 > 0n && n5 === 0n)
-      return { words: f, java: n3 === 1n, periodMicros: n4 };
-  }
-  return null;
-}
 
 /** The records after the header; returns where the trailing text starts. */
 function readRecords(

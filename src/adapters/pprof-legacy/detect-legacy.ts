@@ -6,9 +6,7 @@
  * do not compete for a file.
  */
 import type { DetectInput } from "../adapter.ts";
-import { cpuHeaderOf } from "./binary-cpu.ts";
-import { isHeapHeader } from "./heap-text.ts";
-import { isJavaTextHeader } from "./java-text.ts";
+import { cpuHeaderOf, isHeapHeader, isJavaTextHeader } from "./legacy-headers.ts";
 
 /** The binary header is at most five 64-bit words. */
 const HEADER_BYTES = 40;

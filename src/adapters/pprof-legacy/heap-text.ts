@@ -9,60 +9,16 @@
  * growthz and fragmentationz profiles share the sample lines (period 1, no scaling).
  */
 import { parseFailed } from "../json-guard.ts";
+import { type HeapHeader, heapHeaderOf } from "./legacy-headers.ts";
 import { addressesAfterAt, callSites, integerOf, safe } from "./legacy-numbers.ts";
 import { addSample, emptyProfile, LEGACY_FORMAT, type LegacyProfile } from "./legacy-profile.ts";
 import { parseMemoryMap } from "./memory-map.ts";
 import { isMemoryMapHeader, isSpaceOrComment, memoryMapText, TextLines } from "./text-lines.ts";
 
-export const HEAP_HEADER =
-  /heap profile: *(\d+): *(\d+) *\[ *(\d+): *(\d+) *\] *@ *(heap[_a-z0-9]*)\/?(\d*)/;
-export const GROWTH_HEADER =
-  /heap profile: *(\d+): *(\d+) *\[ *(\d+): *(\d+) *\] @ (growthz|fragmentationz)/;
 /**
  * Anchored, with every repetition followed by a character it cannot match: linear on hostile lines.
  */
 const SAMPLE = /^(-?\d+): *(-?\d+) *\[ *(\d+): *(\d+) *\] @(.*)$/;
-
-interface HeapHeader {
-  /** heapz v2 samples are rescaled by their sampling probability. */
-  v2: boolean;
-  /** Average sampling interval in bytes (the header's rate; half of it for the old `heap` form). */
-  rate: number;
-  /** The bracketed allocation totals differ from the in-use ones, so both are kept. */
-  hasAlloc: boolean;
-}
-
-function heapHeaderOf(line: string): HeapHeader | null {
-  const h = HEAP_HEADER.exec(line);
-  if (h) {
-    const rate = h[6] ? integerOf(h[6], "heap sampling rate") : 0;
-    const hasAlloc = (h[3] !== h[1] && h[3] !== "0") || (h[4] !== h[2] && h[4] !== "0");
-    switch (h[5]) {
-      case "heapz_v2":
-      case "heap_v2":
-        return { v2: true, rate, hasAlloc };
-      case "heapprofile":
-        return { v2: false, rate: 1, hasAlloc };
-      case "heap":
-        return { v2: true, rate: Math.trunc(rate / 2), hasAlloc };
-      default:
-        return null;
-    }
-  }
-  return GROWTH_HEADER.test(line) ? { v2: false, rate: 1, hasAlloc: false } : null;
-}
-
-/**
- * Whether the first line is a heap profile header this reader knows (never throws: detection uses
- * it).
- */
-export function isHeapHeader(firstLine: string): boolean {
-  try {
-    return heapHeaderOf(firstLine) !== null;
-  } catch {
-    return true; // a heap header with an unusable rate: still this format, just malformed
-  }
-}
 
 /**
  * heapz v2 samples an allocation of S bytes with probability 1 - exp(-S/R), R the mean

@@ -25,11 +25,6 @@ const WORD_RUN_END = /[\w ]+$/;
 const WORD_RUN_START = /^[\w ]+/;
 const SAMPLE = /^(\d+) +(\d+) +@ +(.*)$/;
 
-export function isJavaTextHeader(firstLine: string): boolean {
-  const t = firstLine.trim();
-  return t === "--- heapz 1 ---" || t === "--- contentionz 1 ---";
-}
-
 /** `name = value` where both sides are words and spaces (Go's attributeRx), or null. */
 function attributeOf(line: string): [string, string] | null {
   const eq = line.indexOf("=");

@@ -4,10 +4,11 @@
  * forms. A reader returns null for "not mine" and throws for "mine, but malformed".
  */
 import { parseFailed } from "../json-guard.ts";
-import { cpuHeaderOf, parseBinaryCpu } from "./binary-cpu.ts";
+import { parseBinaryCpu } from "./binary-cpu.ts";
 import { parseContentionText } from "./contention-text.ts";
 import { parseHeapText } from "./heap-text.ts";
 import { parseJavaText } from "./java-text.ts";
+import { cpuHeaderOf } from "./legacy-headers.ts";
 import { LEGACY_FORMAT, type LegacyProfile } from "./legacy-profile.ts";
 
 export function readLegacyProfile(bytes: Uint8Array, maxSamples: number): LegacyProfile {

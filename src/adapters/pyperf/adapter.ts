@@ -7,26 +7,13 @@
  * A run without values (loop calibration) is phase `calibration`. Benchmark tags become the
  * `tags` dimension.
  */
-import type { DetectInput } from "../adapter.ts";
 import { expectationFailed, isPlainObject } from "../json-guard.ts";
 import { arrayAt, benchmarkAdapter, numberAt } from "../benchmarks/benchmark-adapter.ts";
 import type { MeasurementWriter } from "../benchmarks/measurement-writer.ts";
+import { pyperfDescription } from "./description.ts";
 
 const LABEL = "pyperf JSON";
 type Meta = Record<string, unknown>;
-
-export function detectPyperf({ head }: DetectInput): number {
-  const text = head.trimStart();
-  if (!text.startsWith("{") || !/"benchmarks"\s*:/.test(text)) return 0;
-  // pytest-benchmark, Google Benchmark and NVBench also have "benchmarks"; only pyperf has
-  // runs whose warmups are [loops, value] pairs or whose values are bare numbers.
-  if (/"machine_info"\s*:|"run_type"\s*:|"real_time"\s*:|"devices"\s*:|"nvbench"/.test(text))
-    return 0;
-  if (!/"runs"\s*:/.test(text)) return 0;
-  return /"warmups"\s*:\s*\[\s*\[/.test(text) || /"values"\s*:\s*\[\s*-?[\d.]/.test(text)
-    ? 0.9
-    : 0.2;
-}
 
 const meta = (value: unknown): Meta => (isPlainObject(value) ? value : {});
 
@@ -99,10 +86,8 @@ function readBenchmark(
 }
 
 export const pyperfAdapter = benchmarkAdapter({
-  name: "pyperf",
-  version: "1.1.0",
+  ...pyperfDescription,
   label: LABEL,
-  detect: detectPyperf,
   read(document, out) {
     const suite = meta(document.metadata);
     const benchmarks = arrayAt(LABEL, "benchmarks", document.benchmarks).map((bench, b) =>

@@ -4,25 +4,16 @@
  * summary statistics (min, max, mean, stddev, median, ...) are aggregate rows. A file
  * without raw data yields aggregates only, with a limitation saying so.
  */
-import type { DetectInput } from "../adapter.ts";
 import { expectationFailed, isPlainObject } from "../json-guard.ts";
 import { arrayAt, benchmarkAdapter, numberAt } from "../benchmarks/benchmark-adapter.ts";
+import { pytestBenchmarkDescription } from "./description.ts";
 
 const LABEL = "pytest-benchmark JSON";
 const AGGREGATES = ["min", "max", "mean", "stddev", "median"] as const;
 
-export function detectPytestBenchmark({ head }: DetectInput): number {
-  const text = head.trimStart();
-  return text.startsWith("{") && /"machine_info"\s*:/.test(text) && /"benchmarks"\s*:/.test(text)
-    ? 0.95
-    : 0;
-}
-
 export const pytestBenchmarkAdapter = benchmarkAdapter({
-  name: "pytest-benchmark",
-  version: "1.0.0",
+  ...pytestBenchmarkDescription,
   label: LABEL,
-  detect: detectPytestBenchmark,
   read(document, out) {
     let samples = 0;
     const benchmarks = arrayAt(LABEL, "benchmarks", document.benchmarks);

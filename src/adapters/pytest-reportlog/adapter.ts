@@ -7,12 +7,7 @@
  * that was killed leaves a cut last line: the complete lines are kept and a limitation
  * says the evidence is partial; a bad line anywhere else is a parse failure.
  */
-import type {
-  DetectInput,
-  ProducerAdapter,
-  StreamedEvidence,
-  StreamExtractInput,
-} from "../adapter.ts";
+import type { ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
 import { EVIDENCE_SCHEMAS } from "../../domain/evidence-schema.ts";
 import { TableBuffer } from "../../domain/table-buffer.ts";
 import { tableBufferToBatch } from "../common/table-buffer-batch.ts";
@@ -29,23 +24,14 @@ import {
   type TestOutcome,
   type TestRecordKind,
 } from "../test-results/row-writer.ts";
+import { pytestReportlogDescription } from "./description.ts";
 import { summarizeLongrepr } from "./longrepr.ts";
 
-const NAME = "pytest-reportlog";
-const VERSION = "1.0.0";
+const NAME = pytestReportlogDescription.name;
+const VERSION = pytestReportlogDescription.version;
 const LABEL = "pytest-reportlog JSONL";
-const KNOWN_TYPES =
-  /"\$report_type"\s*:\s*"(SessionStart|SessionFinish|CollectReport|TestReport|SubTestReport|WarningMessage)"/;
 const NEWLINE = 0x0a;
 const decoder = new TextDecoder("utf-8", { fatal: true });
-
-export function detectPytestReportlog({ head }: DetectInput): number {
-  const text = head.trimStart();
-  if (!text.startsWith("{")) return 0;
-  const firstLine = text.slice(0, text.indexOf("\n") === -1 ? undefined : text.indexOf("\n"));
-  if (KNOWN_TYPES.test(firstLine)) return 0.95;
-  return /"\$report_type"\s*:/.test(firstLine) ? 0.5 : 0;
-}
 
 interface Line {
   number: number;
@@ -361,11 +347,6 @@ function readWarning(record: Record<string, unknown>, out: TestResultWriter): vo
 }
 
 export const pytestReportlogAdapter: ProducerAdapter = {
-  name: NAME,
-  version: VERSION,
-  artifactKind: "test_report",
-  mediaType: "application/jsonl",
-  tables: ["test_results"],
-  detect: detectPytestReportlog,
+  ...pytestReportlogDescription,
   extractStream: extractPytestReportlogStream,
 };

@@ -17,25 +17,16 @@
  * scopes), so an operator has the same frame id here and in the matching Chrome trace.
  * Tensor arguments, shapes and types are not imported; a limitation says so.
  */
-import type { DetectInput, ExtractInput, ProducerAdapter } from "../adapter.ts";
+import type { ExtractInput, ProducerAdapter } from "../adapter.ts";
 import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
 import { expectationFailed, isPlainObject, parseJsonPayload } from "../json-guard.ts";
 import { SampledStacks } from "../common/sampled-stacks.ts";
+import { pytorchEtDescription } from "./description.ts";
 import { callStacks, LABEL, readOperatorTree } from "./operator-tree.ts";
 
-const SELF = { name: "pytorch-et", version: "1.0.0" };
 /** RecordScope::USER_SCOPE: record_function annotations, which Kineto files as user_annotation. */
 const USER_SCOPE = 7;
-
-export function detectPytorchEt({ head }: DetectInput): number {
-  const text = head.trimStart();
-  if (!text.startsWith("{") || !/"nodes"\s*:\s*\[/.test(text)) return 0;
-  if (text.includes("[pytorch|profiler|execution_trace|")) return 0.95;
-  return /"schema"\s*:\s*"1\.\d/.test(text) && /"(ctrl_deps|rf_id|op_schema)"\s*:/.test(text)
-    ? 0.9
-    : 0;
-}
 
 function evidenceOf(input: ExtractInput): NormalizedEvidence {
   const { value } = parseJsonPayload(input.bytes, input.limits.maxNestingDepth, LABEL);
@@ -82,8 +73,8 @@ function evidenceOf(input: ExtractInput): NormalizedEvidence {
       count: tree.orphans,
     });
   return {
-    adapter: SELF.name,
-    adapterVersion: SELF.version,
+    adapter: pytorchEtDescription.name,
+    adapterVersion: pytorchEtDescription.version,
     producer: "pytorch-execution-trace",
     producerVersion: typeof value.schema === "string" ? value.schema : null,
     tables: out.emitAll(),
@@ -100,11 +91,7 @@ function evidenceOf(input: ExtractInput): NormalizedEvidence {
 }
 
 export const pytorchEtAdapter: ProducerAdapter = {
-  ...SELF,
-  tables: ["frames", "frame_measurements", "call_edges", "stacks"],
-  artifactKind: "execution_trace",
-  mediaType: "application/json",
-  detect: detectPytorchEt,
+  ...pytorchEtDescription,
   // Parsed whole (JSON.parse under the nesting guard), like the benchmark formats.
   extract: (input: ExtractInput) => evidenceOf(input),
 };

@@ -6,30 +6,18 @@
  * perf script. Read record by record; the compact samples (kept until the files and
  * threads that follow them name them) and the stacks spill, and stacks stream.
  */
-import type {
-  DetectInput,
-  ProducerAdapter,
-  StreamedEvidence,
-  StreamExtractInput,
-} from "../adapter.ts";
+import type { ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
 import { RecordSpool } from "../common/record-spool.ts";
 import { SampledStacks } from "../common/sampled-stacks.ts";
 import type { NormalizedEvidence } from "../../domain/normalized-evidence.ts";
+import { simpleperfProtoDescription } from "./description.ts";
 import { RecordFramer } from "./record-framer.ts";
-import { SIMPLEPERF_MAGIC } from "./schema.ts";
 import { SimpleperfReader } from "./simpleperf-reader.ts";
 
-const SELF = { name: "simpleperf-proto", version: "1.0.0" };
-const MAGIC = new TextEncoder().encode(SIMPLEPERF_MAGIC);
-
-export function detectSimpleperfProto({ headBytes, head }: DetectInput): number {
-  const bytes = headBytes ?? new TextEncoder().encode(head.slice(0, MAGIC.length + 2));
-  if (bytes.length < MAGIC.length + 2) return 0;
-  for (let i = 0; i < MAGIC.length; i++) if (bytes[i] !== MAGIC[i]) return 0;
-  // The uint16 version follows: 1 so far; a text file starting with the word would have a printable
-  // byte there.
-  return bytes[MAGIC.length + 1] === 0 ? 0.95 : 0;
-}
+const SELF = {
+  name: simpleperfProtoDescription.name,
+  version: simpleperfProtoDescription.version,
+};
 
 function described(
   reader: SimpleperfReader,
@@ -62,11 +50,7 @@ function described(
 }
 
 export const simpleperfProtoAdapter: ProducerAdapter = {
-  ...SELF,
-  tables: ["frames", "frame_measurements", "call_edges", "stacks"],
-  artifactKind: "sample_profile",
-  mediaType: "application/x-simpleperf-report-sample",
-  detect: detectSimpleperfProto,
+  ...simpleperfProtoDescription,
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const spool = new RecordSpool(input.spill, input.recordBytesInMemory);
     const reader = new SimpleperfReader(input.limits.maxEvents, spool);

@@ -5,7 +5,8 @@
  * copied together only when it straddles chunks, so memory holds one record at most.
  */
 import { parseFailed, tooLarge } from "../json-guard.ts";
-import { SIMPLEPERF_FORMAT, SIMPLEPERF_MAGIC } from "./schema.ts";
+import { SIMPLEPERF_MAGIC } from "./detect.ts";
+import { SIMPLEPERF_FORMAT } from "./schema.ts";
 
 const HEADER_BYTES = SIMPLEPERF_MAGIC.length + 2;
 const LENGTH_BYTES = 4;

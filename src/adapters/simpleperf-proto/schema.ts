@@ -63,7 +63,6 @@ export function simpleperfRecord(): Protobuf.Type {
 }
 
 export const SIMPLEPERF_FORMAT = "simpleperf report_sample protobuf";
-export const SIMPLEPERF_MAGIC = "SIMPLEPERF";
 
 /** A uint64 as protobufjs gives it: a Long when the `long` package is present, else a number. */
 export type Uint64 = number | { low: number; high: number; unsigned?: boolean };

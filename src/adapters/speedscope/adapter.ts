@@ -10,7 +10,6 @@
  * the file.
  */
 import type {
-  DetectInput,
   EvidenceSink,
   ProducerAdapter,
   SpillSpace,
@@ -21,25 +20,15 @@ import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-ev
 import { RecordSpool } from "../common/record-spool.ts";
 import { SampledStacks } from "../common/sampled-stacks.ts";
 import { tableBufferToBatch } from "../common/table-buffer-batch.ts";
+import { speedscopeDescription } from "./description.ts";
 import { scanSpeedscope, type SpeedscopeScan, type SpeedscopeSpools } from "./scan-speedscope.ts";
 import { checkSpeedscope } from "./speedscope-checks.ts";
 import { type SliceRows, speedscopeEvidence } from "./speedscope-evidence.ts";
 import { cursorsOf } from "./speedscope-records.ts";
 
-const SELF = { name: "speedscope", version: "1.0.0" };
+const SELF = { name: speedscopeDescription.name, version: speedscopeDescription.version };
 /** Slices per batch written through the sink. */
 const SLICES_PER_BATCH = 16384;
-
-export function detectSpeedscope({ head }: DetectInput): number {
-  if (!/^\s*\{/.test(head)) return 0;
-  if (/"\$schema"\s*:\s*"https?:\/\/(www\.)?speedscope\.app\/file-format-schema\.json"/.test(head))
-    return 0.95;
-  // Without the schema: a profiles array of typed profiles beside shared frames.
-  return /"profiles"\s*:\s*\[\s*\{[^]*?"type"\s*:\s*"(evented|sampled)"/.test(head) &&
-    /"shared"\s*:\s*\{\s*"frames"/.test(head)
-    ? 0.7
-    : 0;
-}
 
 function spoolsOf(space: SpillSpace | undefined, memoryBytes?: number): SpeedscopeSpools {
   return {
@@ -73,11 +62,7 @@ async function writeSlices(sink: EvidenceSink, rows: SliceRows): Promise<void> {
 }
 
 export const speedscopeAdapter: ProducerAdapter = {
-  ...SELF,
-  tables: ["frames", "frame_measurements", "call_edges", "stacks", "trace_events", "tracks"],
-  artifactKind: "sample_profile",
-  mediaType: "application/json",
-  detect: detectSpeedscope,
+  ...speedscopeDescription,
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     const spools = spoolsOf(input.spill, input.recordBytesInMemory);
     const out = new SampledStacks({

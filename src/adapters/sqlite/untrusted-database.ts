@@ -22,8 +22,8 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { constants, Database } from "bun:sqlite";
 import { FlameoxError } from "../../domain/errors.ts";
 import { parseFailed } from "../json-guard.ts";
+import { isSqliteHeader } from "./sqlite-header.ts";
 
-const MAGIC = "SQLite format 3\u0000";
 /** Pages accepted by default: 1 Mi pages is 4 GiB at SQLite's default 4 KiB page size. */
 export const DEFAULT_MAX_SQLITE_PAGES = 1 << 20;
 /** Schema objects a file may declare; a real producer's schema has tens. */
@@ -34,13 +34,6 @@ export interface SchemaObject {
   name: string;
   tbl_name: string;
   sql: string | null;
-}
-
-export function isSqliteHeader(head: string | Uint8Array): boolean {
-  if (typeof head === "string") return head.startsWith(MAGIC);
-  if (head.length < MAGIC.length) return false;
-  for (let i = 0; i < MAGIC.length; i++) if (head[i] !== MAGIC.charCodeAt(i)) return false;
-  return true;
 }
 
 /**

@@ -5,11 +5,7 @@
  */
 import type { ProducerAdapter, StreamedEvidence, StreamExtractInput } from "../adapter.ts";
 import type { Limitation } from "../../domain/evidence-status.ts";
-import {
-  emptyTables,
-  type NormalizedEvidence,
-  PROFILE_TABLES,
-} from "../../domain/normalized-evidence.ts";
+import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { FrameRegistry } from "../common/frame-registry.ts";
 import { MeasureAccumulator } from "../common/measure-accumulator.ts";
 import { StackTrie } from "../common/stack-trie.ts";
@@ -19,19 +15,14 @@ import {
   normalizeSampledProfile,
   type SampledProfileStats,
 } from "../v8-sample-tree/normalize-sampled-profile.ts";
-import { detectCpuProfile } from "./detect.ts";
+import { v8CpuProfileDescription } from "./description.ts";
 import { type ParsedCpuProfile, scanCpuProfile } from "./scan-profile.ts";
 
-const NAME = "v8-cpuprofile";
-const VERSION = "1.0.0";
+const NAME = v8CpuProfileDescription.name;
+const VERSION = v8CpuProfileDescription.version;
 
 export const v8CpuProfileAdapter: ProducerAdapter = {
-  name: NAME,
-  version: VERSION,
-  tables: PROFILE_TABLES,
-  artifactKind: "sample_profile",
-  mediaType: "application/json",
-  detect: detectCpuProfile,
+  ...v8CpuProfileDescription,
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     // The profile's tables are per distinct frame and stack, small enough to build whole.
     return {

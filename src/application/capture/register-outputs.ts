@@ -8,7 +8,7 @@
  */
 import { closeSync, constants, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ADAPTERS } from "../../adapters/registry.ts";
+import { ADAPTER_ENTRIES } from "../../adapters/adapter-entries.ts";
 import type { Collected, CollectedArtifact } from "../../adapters/capture/capture-adapter.ts";
 import { captureAdapterByName } from "../../adapters/capture/registry.ts";
 import type { SinkResult } from "../../broker/output-sink.ts";
@@ -54,7 +54,7 @@ export async function registerOutputs(
     termination: outcome.termination.kind,
     postSteps: outcome.postSteps,
     producer: plan.producer,
-    extractors: ADAPTERS.map((a) => a.name),
+    extractors: ADAPTER_ENTRIES.map((a) => a.name),
     tables: EVIDENCE_TABLE_NAMES,
   });
   limitations.push(...collected.limitations);

@@ -6,7 +6,7 @@
  */
 import { described, type ReferenceAdapter } from "../adapter-harness.ts";
 import { otlpJsonAdapter } from "../../../src/adapters/otlp/json-adapter.ts";
-import { isLengthPrefixed } from "../../../src/adapters/otlp/length-prefixed.ts";
+import { isLengthPrefixed } from "../../../src/adapters/otlp/detect.ts";
 import { collectRows, unframeWhole } from "./collect-rows.ts";
 import { otlpProtoAdapter } from "../../../src/adapters/otlp/proto-adapter.ts";
 import { readOtlpJson } from "./parse-json.ts";
