@@ -1,9 +1,11 @@
 /**
  * Parse worker entry point (see parse-worker.ts). It starts compiling the WASM modules
  * before it loads the parse path: JSC compiles parquet-wasm's 5 MB module off the main
- * thread, so the compile (100-160 ms here) runs while the adapters' modules load
- * (~100-150 ms) instead of after them, where a small import's first Parquet part waited
- * for it. The scanners compile first, synchronously: JSC compiles one module at a time
+ * thread, so the compile runs while the parse path's modules load and the chosen format
+ * is detected, loaded and scanned, instead of after them, where a small import's first
+ * Parquet part waited for it. For a 1.3 MB cpuprofile the compile ends ~200-265 ms into
+ * the worker and the first part wants it at ~240-310 ms: little margin is left. The
+ * scanners compile first, synchronously: JSC compiles one module at a time
  * (wasm-modules.ts).
  */
 import { compileParserModules } from "../src/adapters/wasm/wasm-modules.ts";
