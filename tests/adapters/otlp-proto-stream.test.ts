@@ -227,6 +227,14 @@ describe("OTLP protobuf stream path", () => {
       kvs.push(new ProtoWriter().bytes(1, text).message(2, value).finish());
       stream.bytes(1, kvs.at(-1)!);
     }
+    // Doubles, whose digits the module has the host write (`String(n)`, quoted when not finite).
+    const doubles = [0, -0, 0.5, 1 / 3, 1e21, 1e-7, 123e-20, -1.5e300, 5e-324, NaN, Infinity];
+    for (const n of [...doubles, -Infinity]) {
+      const value = new ProtoWriter().tag(4, 1).fixed64Raw(n);
+      kvs.push(new ProtoWriter().string(1, "d").message(2, value).finish());
+      stream.bytes(1, kvs.at(-1)!);
+    }
+    const special = texts.length + doubles.length + 1;
     for (let i = 0; i < 4000; i++) {
       let bytes = keyValue().finish().slice();
       if (random() < 0.2 && bytes.length > 0)
@@ -247,6 +255,13 @@ describe("OTLP protobuf stream path", () => {
     };
     scanner.scanWhole(stream.finish(), onBatch);
     expect(written.length).toBe(kvs.length);
+    expect(
+      written.slice(texts.length, special).map((w) => new TextDecoder().decode(w.json!)),
+    ).toEqual(
+      [...doubles, -Infinity].map((n) =>
+        Number.isFinite(n) ? `["d","double",${n}]` : `["d","double","${n}"]`,
+      ),
+    );
     // Well-formed text (and a BOM after the start) is the module's; the rest, the host's.
     expect(written.slice(0, texts.length).map((w) => w.json !== null)).toEqual([
       false,

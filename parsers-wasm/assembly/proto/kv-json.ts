@@ -1,10 +1,10 @@
 /**
  * An OTLP KeyValue message → its canonical attribute JSON, `["key","type",value]`, written
  * in the module (the host calls it for each KeyValue of a batch) for the common case: keys
- * and strings of well-formed UTF-8, bool, int, array and kvlist values, each AnyValue with
- * one field. Anything else (text that is not well-formed UTF-8 or starts with a BOM,
- * doubles, bytes, a repeated value, an unknown field, malformed or deeply nested data, JSON
- * past the scratch) gives -1, and the host writes the JSON from the raw bytes instead
+ * and strings of well-formed UTF-8, bool, int, double, array and kvlist values, each AnyValue
+ * with one field. Anything else (text that is not well-formed UTF-8 or starts with a BOM,
+ * bytes, a repeated value, an unknown field, malformed or deeply nested data, JSON past the
+ * scratch) gives -1, and the host writes the JSON from the raw bytes instead
  * (src/adapters/otlp/proto-attributes-json.ts), with all of its rules and errors. Both write
  * the same bytes where this one answers: tests/adapters/otlp-proto-stream.test.ts compares them.
  */
@@ -21,6 +21,14 @@ let field: u32 = 0;
 let wire: u32 = 0;
 
 const MAX_DEPTH: i32 = 16;
+
+/**
+ * Writes a double as the host's JSON writer does (`String(n)`, quoted when not finite) at `at`;
+ * its length, or -1 past `room`. The shortest round-trip digits are the host's own: the
+ * module has no formatter that is byte for byte the same, and an attribute's text must be.
+ */
+@external("env", "formatDouble")
+declare function formatDouble(value: f64, at: usize, room: usize): i32;
 
 export function kvJsonInit(scratchBytes: usize): bool {
   out = region(scratchBytes);
@@ -238,7 +246,11 @@ function writeAnyValue(start: usize, end: usize, depth: i32): void {
     else if (wire == 0 && (field == 2 || field == 3)) {
       s = at;
       varint(end);
-    } else ok = false; // doubles, bytes and unknown fields: the host's
+    } else if (wire == 1 && field == 4) {
+      s = at;
+      if (end - at < 8) ok = false;
+      else at += 8;
+    } else ok = false; // bytes and unknown fields: the host's
     if (!ok) return;
     e = at;
     which = field;
@@ -261,6 +273,12 @@ function writeAnyValue(start: usize, end: usize, depth: i32): void {
     putText('"int","');
     putInt64(bits);
     put(0x22);
+  } else if (which == 4) {
+    putText('"double",');
+    if (!ok) return;
+    const n = formatDouble(load<f64>(s), o, outEnd - o);
+    if (n < 0) ok = false;
+    else o += <usize>n;
   } else {
     putText(which == 5 ? '"array",[' : '"kvlist",[');
     let first = true;

@@ -127,7 +127,7 @@ export class ProtoBatch {
    * The attribute JSON of a bytes slot that holds an OTLP KeyValue message, written by the
    * module: its length in `u8` from `keyValueJsonAt` (valid until the next call), or -1 where the
    * host must write it (src/adapters/otlp/proto-attributes-json.ts: ill-formed UTF-8 or a
-   * leading BOM, doubles, bytes, repeated or unknown fields, malformed data).
+   * leading BOM, bytes, repeated or unknown fields, malformed data).
    */
   keyValueJson(r: number, slot: number): number {
     const at = this.bytesAt(r, slot);

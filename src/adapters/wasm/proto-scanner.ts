@@ -42,6 +42,28 @@ function scannerConfig(maxDepth: number): ProtoScannerConfig {
   };
 }
 
+/**
+ * The module's one import: its KeyValue JSON writer (parsers-wasm/assembly/proto/kv-json.ts)
+ * has a double written by the host, as the host's own writer does (proto-attributes-json.ts):
+ * `String(n)`, quoted when not finite. The shortest round-trip digits are JavaScript's, and the
+ * attribute text must be byte for byte the same whichever side writes it.
+ */
+function protoImports(memory: () => WebAssembly.Memory) {
+  let u8 = new Uint8Array(0);
+  return {
+    env: {
+      formatDouble(value: number, at: number, room: number): number {
+        const text = Number.isFinite(value) ? String(value) : `"${String(value)}"`;
+        if (text.length > room) return -1;
+        // The view goes stale (empty) when the memory grows.
+        if (u8.byteLength === 0) u8 = new Uint8Array(memory().buffer);
+        for (let i = 0; i < text.length; i++) u8[at + i] = text.charCodeAt(i);
+        return text.length;
+      },
+    },
+  };
+}
+
 interface ProtoExports extends ScannerCoreExports<typeof PROTO_INIT_PARAMS>, KeyValueJsonExports {
   finish(): number;
   restart(): void;
@@ -81,7 +103,10 @@ export class ProtoScanner extends ScannerDriver<ProtoExports, ProtoBatch> {
     program: ProtoProgram,
     options: { format: string; maxDepth: number },
   ): ProtoScanner {
-    const wasm = new WebAssembly.Instance(module, { env: {} }).exports as unknown as ProtoExports;
+    const wasm = new WebAssembly.Instance(
+      module,
+      protoImports(() => wasm.memory),
+    ).exports as unknown as ProtoExports;
     const depth = Math.min(Math.max(1, options.maxDepth), 1024);
     initialiseScanner(wasm, program.compile(), PROTO_INIT_PARAMS, scannerConfig(depth), "protobuf");
     return new ProtoScanner(wasm, options.format, depth);
