@@ -14,7 +14,11 @@ import {
   THREAD_PARTS,
   useEncodeThread,
 } from "../../workers/encode-pool.ts";
-import { columnBatchesToTable, type PartContent } from "../../workers/table-parts.ts";
+import {
+  columnBatchesToTable,
+  type PartContent,
+  writeSyncedAsync,
+} from "../../workers/table-parts.ts";
 import { FileSpillSpace } from "../../workers/spill-space.ts";
 import { MemorySpillSpace } from "../../src/adapters/trace-events/memory-spill.ts";
 import { RunWriter } from "../../src/adapters/trace-events/run-codec.ts";
@@ -206,6 +210,18 @@ describe("encode pool", () => {
       }
     },
   );
+
+  test("a part written off the calling thread is written whole, and a failed write rejects", async () => {
+    // Larger than one write call may take, with every byte distinct from its neighbours.
+    const bytes = Uint8Array.from({ length: 5 << 20 }, (_, i) => (i * 131 + (i >> 11)) & 0xff);
+    await writeSyncedAsync(join(dir, "async.bin"), bytes);
+    expect(new Uint8Array(readFileSync(join(dir, "async.bin")))).toEqual(bytes);
+    await writeSyncedAsync(join(dir, "async.bin"), bytes.subarray(0, 10));
+    expect(readFileSync(join(dir, "async.bin")).length).toBe(10);
+    await expect(writeSyncedAsync(join(dir, "missing", "part.parquet"), bytes)).rejects.toThrow(
+      /ENOENT/,
+    );
+  });
 
   test("a batch cut at any row keeps its values and nulls on both sides", () => {
     const batch = trackBatch(37);
