@@ -17,7 +17,13 @@ import type { NormalizedEvidence } from "../src/domain/normalized-evidence.ts";
 import type { Provenance } from "../src/storage/parquet.ts";
 import { collectPayload, type Payload } from "./payload-stream.ts";
 import { FileSpillSpace } from "./spill-space.ts";
-import { encodeInline, TableParts, type PartEncoder, type WrittenPart } from "./table-parts.ts";
+import {
+  encodeInline,
+  finishTables,
+  TableParts,
+  type PartEncoder,
+  type WrittenPart,
+} from "./table-parts.ts";
 
 export type ExtractedEvidence = Omit<NormalizedEvidence, "tables">;
 
@@ -119,7 +125,6 @@ export async function extractTables(
     const { tables: _, ...rest } = whole;
     evidence = rest;
   }
-  const tables: WrittenPart[] = [];
-  for (const table of adapter.tables) tables.push(...(await writer(table).finish()));
-  return { evidence, tables };
+  for (const table of adapter.tables) writer(table);
+  return { evidence, tables: await finishTables(writers, adapter.tables) };
 }

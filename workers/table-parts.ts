@@ -242,11 +242,42 @@ export class TableParts {
       await this.writes[this.writes.length - MAX_PARTS_IN_FLIGHT];
   }
 
-  async finish(): Promise<WrittenPart[]> {
+  /** Bytes of the rows not yet sent as a part. */
+  get unsentBytes(): number {
+    return this.pendingBytes;
+  }
+
+  /**
+   * Sends the last part (every table gets at least one) on its way without waiting for it, so
+   * the last parts of several tables are encoded at once (see `finishTables`).
+   */
+  async flushLast(): Promise<void> {
     if (this.pendingRows > 0 || this.parts.length === 0) await this.flush();
+  }
+
+  async finish(): Promise<WrittenPart[]> {
+    await this.flushLast();
     await Promise.all(this.writes);
     return this.parts;
   }
+}
+
+/**
+ * Finishes every table's parts, listed in `order`. Each table's last part is sent before any is
+ * waited for, the largest first: finished one table at a time, the last parts went to the encode
+ * thread one after another while the parser's thread waited (~0.24 s at the end of a 100 MB
+ * Chrome trace's import), where it now encodes those the thread has no room for.
+ */
+export async function finishTables(
+  writers: ReadonlyMap<EvidenceTableName, TableParts>,
+  order: readonly EvidenceTableName[],
+): Promise<WrittenPart[]> {
+  const present = order.flatMap((table) => writers.get(table) ?? []);
+  const largestFirst = [...present].sort((a, b) => b.unsentBytes - a.unsentBytes);
+  for (const parts of largestFirst) await parts.flushLast();
+  const written: WrittenPart[] = [];
+  for (const parts of present) written.push(...(await parts.finish()));
+  return written;
 }
 
 /**

@@ -120,3 +120,52 @@ test("parts wait for a landing payload's provenance without holding the parser u
   expect((await parts.finish()).map((p) => p.rows)).toEqual([n, n, n]);
   expect(encoded).toEqual(["sha256:landed", "sha256:landed", "sha256:landed"]);
 });
+
+test("every table's last part is sent, the largest first, before any is waited for; parts are listed in table order", async () => {
+  const { finishTables, TableParts } = await import("../../workers/table-parts.ts");
+  const { TEST_PROVENANCE } = await import("../helpers.ts");
+  const rows = (n: number, bytes: number) => ({
+    table: "tracks" as const,
+    length: n,
+    columns: Object.fromEntries(
+      ["track_id", "pid", "tid", "process_name", "thread_name"].map((name) => [
+        name,
+        {
+          type: "utf8" as const,
+          offsets: new Int32Array(n + 1).map((_, i) => Math.floor((i * bytes) / n)),
+          data: new Uint8Array(bytes),
+          valid: null,
+          nullCount: 0,
+        },
+      ]),
+    ),
+  });
+  const sent: string[] = [];
+  const release: (() => void)[] = [];
+  const encode = (part: { table: string; batches: readonly { length: number }[] | null }) => {
+    sent.push(`${part.table}:${part.batches?.[0]?.length}`);
+    return new Promise<void>((resolve) => release.push(resolve));
+  };
+  // Three writers of the same table stand in for three tables (only the order matters here).
+  const small = new TableParts("tracks", dir, TEST_PROVENANCE, encode);
+  const large = new TableParts("tracks", dir, TEST_PROVENANCE, encode);
+  const empty = new TableParts("tracks", dir, TEST_PROVENANCE, encode);
+  await small.add(rows(3, 30));
+  await large.add(rows(5, 5000));
+  const writers = new Map([
+    ["frames", small],
+    ["stacks", large],
+    ["tracks", empty],
+  ] as const);
+  let done = false;
+  const finishing = finishTables(writers, ["frames", "stacks", "tracks"]).then((parts) => {
+    done = true;
+    return parts;
+  });
+  await Bun.sleep(10);
+  // Nothing was encoded yet, and every last part is already on its way.
+  expect(sent).toEqual(["tracks:5", "tracks:3", "tracks:undefined"]);
+  expect(done).toBe(false);
+  for (const resolve of release) resolve();
+  expect((await finishing).map((p) => p.rows)).toEqual([3, 5, 0]);
+});
