@@ -45,6 +45,8 @@ export interface EncodePool {
   readonly counts: { thread: number; inline: number };
   /** Milliseconds spent encoding parts on each (the thread's figure includes the hand-over). */
   readonly ms: { thread: number; inline: number };
+  /** Settles once the thread has warmed its encoder (at once without a thread). */
+  readonly warmedUp: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -87,6 +89,7 @@ export function startEncodePool(threads = false): EncodePool {
   const here = import.meta.url;
   const counts = { thread: 0, inline: 0 };
   const ms = { thread: 0, inline: 0 };
+  const warmedUp = Promise.resolve();
   const inline: PartEncoder = async (part, path) => {
     counts.inline++;
     const started = performance.now();
@@ -96,7 +99,7 @@ export function startEncodePool(threads = false): EncodePool {
     await writeSyncedAsync(path, bytes);
   };
   if (!threads || here.includes("/$bunfs/") || here.includes("%24bunfs"))
-    return { encode: inline, threaded: false, counts, ms, close: async () => {} };
+    return { encode: inline, threaded: false, counts, ms, warmedUp, close: async () => {} };
   let pool: TinypoolClass | null;
   try {
     const Tinypool = loadTinypool();
@@ -112,11 +115,22 @@ export function startEncodePool(threads = false): EncodePool {
       idleTimeout: 60_000,
     });
   } catch {
-    return { encode: inline, threaded: false, counts, ms, close: async () => {} };
+    return { encode: inline, threaded: false, counts, ms, warmedUp, close: async () => {} };
   }
   // Parts sent to the thread, and (counted by the thread itself) parts it has finished.
   let sent = 0;
   const finished = new Int32Array(new SharedArrayBuffer(4));
+  // The thread warms the encoder while the parser scans (parquet-warm-up.ts). It holds a place
+  // like a part, so a part that comes meanwhile waits behind it on the thread.
+  sent++;
+  const threadWarmedUp = compiledParquetModule()
+    .then(async (module) => {
+      await pool?.run({ kind: "warm", module, finished });
+    })
+    .catch(() => {
+      // The module did not compile, or the pool closed first: the parts meet that themselves.
+      Atomics.add(finished, 0, 1);
+    });
   const runOffload: RunOffload = {
     write: (file, run) => {
       const path = file.path;
@@ -137,6 +151,7 @@ export function startEncodePool(threads = false): EncodePool {
     runOffload,
     counts,
     ms,
+    warmedUp: threadWarmedUp,
     encode: async (part: PartContent, path: string) => {
       // The thread is full: this core is the free one.
       if (sent - Atomics.load(finished, 0) >= THREAD_PARTS) return inline(part, path);

@@ -18,8 +18,16 @@ import {
 import { RunWriter } from "../src/adapters/trace-events/run-codec.ts";
 import { runOrder } from "../src/adapters/trace-events/run-order.ts";
 import { TraceColumns, type TraceColumnParts } from "../src/adapters/trace-events/trace-columns.ts";
+import { warmUpParquet } from "./parquet-warm-up.ts";
 import { SpillAppender } from "./spill-space.ts";
 import { columnBatchesToTable, writeSynced } from "./table-parts.ts";
+
+/** Warms the encoder before the first part (see parquet-warm-up.ts). */
+interface WarmUpMessage {
+  kind: "warm";
+  module: WebAssembly.Module;
+  finished: Int32Array;
+}
 
 /** A spool run to sort and write to its spill file (see RunOffload in src/adapters/adapter.ts). */
 interface RunMessage {
@@ -40,8 +48,11 @@ type PartMessage = {
   | { ipc: undefined; table: EvidenceTableName; provenance: Provenance; batches: ColumnBatch[] }
 );
 
-export default async function encodePart(message: PartMessage | RunMessage): Promise<number> {
+export default async function encodePart(
+  message: PartMessage | RunMessage | WarmUpMessage,
+): Promise<number> {
   if (message.kind === "run") return writeRun(message);
+  if (message.kind === "warm") return warmUp(message);
   try {
     // The parse worker's compiled module: instantiated here, not compiled a second time.
     await initParquet(message.module);
@@ -58,6 +69,21 @@ export default async function encodePart(message: PartMessage | RunMessage): Pro
   } finally {
     // Failed or not, the part no longer holds the thread.
     if (message.finished) Atomics.add(message.finished, 0, 1);
+  }
+}
+
+/**
+ * Never fails: a failed warm-up costs time, not evidence (the parts meet the failure and report
+ * it).
+ */
+async function warmUp(message: WarmUpMessage): Promise<number> {
+  try {
+    await initParquet(message.module);
+    return warmUpParquet();
+  } catch {
+    return 0;
+  } finally {
+    Atomics.add(message.finished, 0, 1);
   }
 }
 

@@ -92,6 +92,8 @@ describe("encode pool", () => {
       const threaded = startEncodePool(true);
       expect(inline.threaded).toBe(false);
       expect(threaded.threaded).toBe(true);
+      // The thread warms its encoder first, holding a place like a part (parquet-warm-up.ts).
+      await threaded.warmedUp;
       try {
         await inline.encode(
           part([trackBatch(3000), trackBatch(2000, 3000)]),
