@@ -87,6 +87,7 @@ export async function extractTables(
         checkpoint();
         return writer(batch.table).add(batch);
       },
+      endTable: (table) => writer(table).flushLast(),
     };
     // Spilled runs live beside the parts being written: the staging area, removed with it on
     // failure.

@@ -123,6 +123,11 @@ export interface AdapterEntry extends AdapterDescription {
 export interface EvidenceSink {
   /** Appends a batch of rows; awaited, so a slower writer slows the parser down. */
   writeBatch(batch: ColumnBatch): Promise<void>;
+  /**
+   * Says that `table` has all its rows: its last part is written now, while the adapter goes on
+   * with other tables, rather than at the end. Optional for adapters and for sinks.
+   */
+  endTable?(table: EvidenceTableName): Promise<void>;
 }
 
 export interface StreamExtractInput {

@@ -169,3 +169,63 @@ test("every table's last part is sent, the largest first, before any is waited f
   for (const resolve of release) resolve();
   expect((await finishing).map((p) => p.rows)).toEqual([3, 5, 0]);
 });
+
+test("a table the adapter ends has its last part written before the adapter returns", async () => {
+  const { TEST_PROVENANCE } = await import("../helpers.ts");
+  const { TableBuffer } = await import("../../src/domain/table-buffer.ts");
+  const { EVIDENCE_SCHEMAS } = await import("../../src/domain/evidence-schema.ts");
+  const { tableBufferToBatch } = await import("../../src/adapters/common/table-buffer-batch.ts");
+  const encoded: string[] = [];
+  let phase = "rows";
+  const adapter: ProducerAdapter = {
+    name: "fake",
+    version: "1",
+    tables: ["tracks", "frames"],
+    artifactKind: "execution_trace",
+    mediaType: "application/json",
+    detect: () => 0,
+    async extractStream(input) {
+      for await (const _ of input.chunks);
+      const tracks = new TableBuffer(EVIDENCE_SCHEMAS.tracks);
+      tracks.append({ track_id: "t", pid: "1", tid: "2", process_name: null, thread_name: null });
+      await input.sink.writeBatch(tableBufferToBatch(tracks));
+      await input.sink.endTable?.("tracks");
+      phase = "after tracks ended";
+      return {
+        adapter: "fake",
+        adapterVersion: "1",
+        producer: "fake",
+        producerVersion: null,
+        limitations: [],
+        summary: {},
+        tables: {},
+        streamed: ["tracks", "frames"],
+      };
+    },
+  };
+  const bytes = new TextEncoder().encode("{}");
+  const result = await extractTables(
+    adapter,
+    {
+      compression: "none",
+      head: bytes,
+      chunks: (async function* () {
+        yield bytes;
+      })(),
+    },
+    {
+      displayName: "t",
+      limits: DEFAULT_ADAPTER_LIMITS,
+      outputDir: dir,
+      provenance: TEST_PROVENANCE,
+      encode: async (part) => {
+        encoded.push(`${part.table} during ${phase}`);
+      },
+    },
+  );
+  expect(encoded).toEqual(["tracks during rows", "frames during after tracks ended"]);
+  expect(result.tables.map((t) => [t.table, t.rows])).toEqual([
+    ["tracks", 1],
+    ["frames", 0],
+  ]);
+});

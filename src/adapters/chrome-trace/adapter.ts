@@ -71,6 +71,7 @@ export const chromeTraceAdapter: ProducerAdapter = {
       const scanned = pipeline.finish(SELF, input.displayName);
       await pipeline.runsWritten();
       for (const batch of scanned.rows) await input.sink.writeBatch(batch);
+      await input.sink.endTable?.("trace_events");
       const result = scanned.complete();
       // Stacks first: the other tables are built whole, and need not be alive while stacks stream.
       const { tries, frames, clock, tracks } = result.stacks;

@@ -41,6 +41,7 @@ export async function writeStackChunks(
   }
   const last = writer.finish();
   if (last) await sink.writeBatch(last);
+  await sink.endTable?.("stacks");
 }
 
 class StackBatchWriter {

@@ -370,6 +370,7 @@ export class SpanStream {
     for (const table of [this.spans, this.events, this.links]) {
       if (table.rows === 0 && !final) continue;
       await sink.writeBatch(table.take());
+      if (final) await sink.endTable?.(table.table);
     }
   }
 

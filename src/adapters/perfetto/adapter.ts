@@ -31,6 +31,7 @@ export const perfettoAdapter: ProducerAdapter = {
       const result = pipeline.finish(SELF);
       await pipeline.runsWritten();
       for (const batch of result.rows) await input.sink.writeBatch(batch);
+      await input.sink.endTable?.("trace_events");
       const { tries, frames, clock, tracks } = result.stacks;
       await writeStackChunks(input.sink, tries, frames, clock, tracks);
       const evidence = result.evidence();
