@@ -1,32 +1,43 @@
 /**
- * The worker's extraction hands its checkpoint (where the memory governor collects) to
- * streaming adapters, so a pass that writes no rows can still let garbage be collected.
+ * The worker's extraction: it hands its checkpoint (where the memory governor collects) to
+ * streaming adapters, so a pass that writes no rows can still let garbage be collected; parts
+ * wait for a landing payload's provenance; and a table's last part is written as soon as the
+ * adapter ends the table, and otherwise, with every other table's, before any is waited for.
  */
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_ADAPTER_LIMITS, type ProducerAdapter } from "../../src/adapters/adapter.ts";
+import {
+  DEFAULT_ADAPTER_LIMITS,
+  type ProducerAdapter,
+  type StreamExtractInput,
+} from "../../src/adapters/adapter.ts";
+import { tableBufferToBatch } from "../../src/adapters/common/table-buffer-batch.ts";
+import { EVIDENCE_SCHEMAS } from "../../src/domain/evidence-schema.ts";
+import { TableBuffer } from "../../src/domain/table-buffer.ts";
 import { extractTables } from "../../workers/extract-tables.ts";
+import { finishTables, ROWS_PER_PART, TableParts } from "../../workers/table-parts.ts";
+import { TEST_PROVENANCE } from "../helpers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "flameox-extract-tables-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-test("a streaming adapter's checkpoints reach the worker's", async () => {
-  const seen: string[] = [];
-  let phase = "before";
-  const adapter: ProducerAdapter = {
+/** A fake streaming adapter of `tables`: `run` is its extraction, after reading the payload. */
+function fakeAdapter(
+  tables: ProducerAdapter["tables"],
+  run: (input: StreamExtractInput) => Promise<void> | void,
+): ProducerAdapter {
+  return {
     name: "fake",
     version: "1",
-    tables: ["frames"],
+    tables,
     artifactKind: "sample_profile",
     mediaType: "application/json",
     detect: () => 0,
     async extractStream(input) {
       for await (const _ of input.chunks);
-      phase = "aggregating";
-      input.checkpoint?.();
-      phase = "after";
+      await run(input);
       return {
         adapter: "fake",
         adapterVersion: "1",
@@ -35,41 +46,48 @@ test("a streaming adapter's checkpoints reach the worker's", async () => {
         limitations: [],
         summary: {},
         tables: {},
-        streamed: [],
+        streamed: [...tables],
       };
     },
   };
+}
+
+const OPTIONS = {
+  displayName: "t",
+  limits: DEFAULT_ADAPTER_LIMITS,
+  outputDir: dir,
+  provenance: TEST_PROVENANCE,
+};
+
+/** A payload of one small chunk. */
+function onePayload() {
   const bytes = new TextEncoder().encode("{}");
-  const result = await extractTables(
-    adapter,
-    {
-      compression: "none",
-      head: bytes,
-      chunks: (async function* () {
-        yield bytes;
-      })(),
-    },
-    {
-      displayName: "t",
-      limits: DEFAULT_ADAPTER_LIMITS,
-      outputDir: dir,
-      provenance: {
-        schema_version: 1,
-        run_id: "r",
-        artifact_id: "a",
-        evidence_generation_id: "g",
-        extractor_name: "fake",
-        extractor_version: "1",
-      },
-      checkpoint: () => seen.push(phase),
-    },
-  );
+  return {
+    compression: "none" as const,
+    head: bytes,
+    chunks: (async function* () {
+      yield bytes;
+    })(),
+  };
+}
+
+test("a streaming adapter's checkpoints reach the worker's", async () => {
+  const seen: string[] = [];
+  let phase = "before";
+  const adapter = fakeAdapter(["frames"], (input) => {
+    phase = "aggregating";
+    input.checkpoint?.();
+    phase = "after";
+  });
+  const result = await extractTables(adapter, onePayload(), {
+    ...OPTIONS,
+    checkpoint: () => seen.push(phase),
+  });
   expect(result.tables.map((t) => t.table)).toEqual(["frames"]);
   expect(seen).toContain("aggregating");
 });
 
 test("parts wait for a landing payload's provenance without holding the parser up", async () => {
-  const { ROWS_PER_PART, TableParts } = await import("../../workers/table-parts.ts");
   const n = ROWS_PER_PART;
   const utf8 = () => ({
     type: "utf8" as const,
@@ -122,8 +140,6 @@ test("parts wait for a landing payload's provenance without holding the parser u
 });
 
 test("every table's last part is sent, the largest first, before any is waited for; parts are listed in table order", async () => {
-  const { finishTables, TableParts } = await import("../../workers/table-parts.ts");
-  const { TEST_PROVENANCE } = await import("../helpers.ts");
   const rows = (n: number, bytes: number) => ({
     table: "tracks" as const,
     length: n,
@@ -171,58 +187,21 @@ test("every table's last part is sent, the largest first, before any is waited f
 });
 
 test("a table the adapter ends has its last part written before the adapter returns", async () => {
-  const { TEST_PROVENANCE } = await import("../helpers.ts");
-  const { TableBuffer } = await import("../../src/domain/table-buffer.ts");
-  const { EVIDENCE_SCHEMAS } = await import("../../src/domain/evidence-schema.ts");
-  const { tableBufferToBatch } = await import("../../src/adapters/common/table-buffer-batch.ts");
   const encoded: string[] = [];
   let phase = "rows";
-  const adapter: ProducerAdapter = {
-    name: "fake",
-    version: "1",
-    tables: ["tracks", "frames"],
-    artifactKind: "execution_trace",
-    mediaType: "application/json",
-    detect: () => 0,
-    async extractStream(input) {
-      for await (const _ of input.chunks);
-      const tracks = new TableBuffer(EVIDENCE_SCHEMAS.tracks);
-      tracks.append({ track_id: "t", pid: "1", tid: "2", process_name: null, thread_name: null });
-      await input.sink.writeBatch(tableBufferToBatch(tracks));
-      await input.sink.endTable?.("tracks");
-      phase = "after tracks ended";
-      return {
-        adapter: "fake",
-        adapterVersion: "1",
-        producer: "fake",
-        producerVersion: null,
-        limitations: [],
-        summary: {},
-        tables: {},
-        streamed: ["tracks", "frames"],
-      };
+  const adapter = fakeAdapter(["tracks", "frames"], async (input) => {
+    const tracks = new TableBuffer(EVIDENCE_SCHEMAS.tracks);
+    tracks.append({ track_id: "t", pid: "1", tid: "2", process_name: null, thread_name: null });
+    await input.sink.writeBatch(tableBufferToBatch(tracks));
+    await input.sink.endTable?.("tracks");
+    phase = "after tracks ended";
+  });
+  const result = await extractTables(adapter, onePayload(), {
+    ...OPTIONS,
+    encode: async (part) => {
+      encoded.push(`${part.table} during ${phase}`);
     },
-  };
-  const bytes = new TextEncoder().encode("{}");
-  const result = await extractTables(
-    adapter,
-    {
-      compression: "none",
-      head: bytes,
-      chunks: (async function* () {
-        yield bytes;
-      })(),
-    },
-    {
-      displayName: "t",
-      limits: DEFAULT_ADAPTER_LIMITS,
-      outputDir: dir,
-      provenance: TEST_PROVENANCE,
-      encode: async (part) => {
-        encoded.push(`${part.table} during ${phase}`);
-      },
-    },
-  );
+  });
   expect(encoded).toEqual(["tracks during rows", "frames during after tracks ended"]);
   expect(result.tables.map((t) => [t.table, t.rows])).toEqual([
     ["tracks", 1],
