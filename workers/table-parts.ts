@@ -91,18 +91,19 @@ export interface PartContent {
 /** Encodes a part and writes it, synced, to `path`. */
 export type PartEncoder = (part: PartContent, path: string) => Promise<void>;
 
-/**
- * Encodes a part on the calling thread (parquet-wasm is set up at the first part, so a worker
- * can scan while it compiles).
- */
-export async function encodePartBytes(part: PartContent): Promise<Uint8Array> {
-  await initParquet();
+/** Encodes a part on the calling thread; parquet-wasm must be initialised (`initParquet`). */
+export function encodePartBytes(part: PartContent): Uint8Array {
   return writeParquet(part.arrow());
 }
 
-/** Encodes on the calling thread, then writes and syncs the part off it (`writeSyncedAsync`). */
-export const encodeInline: PartEncoder = async (part, path) =>
-  writeSyncedAsync(path, await encodePartBytes(part));
+/**
+ * Encodes on the calling thread, then writes and syncs the part off it (`writeSyncedAsync`).
+ * parquet-wasm is set up at the first part, so a worker can scan while it compiles.
+ */
+export const encodeInline: PartEncoder = async (part, path) => {
+  await initParquet();
+  await writeSyncedAsync(path, encodePartBytes(part));
+};
 
 /** A part of column batches only (what a thread receives) as an Arrow table. */
 export function columnBatchesToTable(
