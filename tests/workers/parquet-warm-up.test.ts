@@ -26,7 +26,7 @@ test("a synthetic part of every table encodes and reads back with its schema's c
   }
 });
 
-test("the warm-up encodes the big tables, the same bytes every time", async () => {
+test("the warm-up encodes the big tables, to the same size every time (its data is deterministic)", async () => {
   await initParquet();
   expect(WARM_UP_TABLES).toEqual(["trace_events", "stacks", "otel_spans"]);
   const first = warmUpParquet();
