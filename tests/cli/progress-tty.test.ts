@@ -10,39 +10,31 @@ import { join } from "node:path";
 import { generateChromeTrace } from "../../fixtures/generators/chrome-trace.ts";
 import { progressReporter } from "../../src/mcp/progress.ts";
 import { cli, REPO, tempWorkspace } from "../helpers.ts";
+import { openTerminal, TMUX } from "../terminal.ts";
 
-const tmux = Bun.which("tmux");
-const SESSION = `flameox-progress-${process.pid}`;
 let ws: { root: string; cleanup: () => void };
 let trace: string;
-
-const sh = (...argv: string[]) => Bun.spawnSync(argv, { stdout: "pipe", stderr: "pipe" });
 
 beforeAll(async () => {
   ws = await tempWorkspace();
   trace = join(ws.root, "generated-trace.json");
   await generateChromeTrace(trace, Number(process.env.FLAMEOX_PROGRESS_MB ?? 40) << 20, 11);
 });
-afterAll(() => {
-  if (tmux) sh(tmux, "kill-session", "-t", SESSION);
-  ws.cleanup();
-});
+afterAll(() => ws.cleanup());
 
-describe.skipIf(!tmux)("import progress", () => {
+describe.skipIf(!TMUX)("import progress", () => {
   test("on a terminal the bar moves with the bytes the worker has read, with rate and " +
     "ETA", async () => {
     const command =
       `cd ${ws.root} && ${process.execPath} ${join(REPO, "src/cli/main.ts")} import ${trace}; ` +
       `echo IMPORT-EXIT:$?; sleep 120`;
-    expect(
-      sh(tmux!, "new-session", "-d", "-s", SESSION, "-x", "120", "-y", "12", command).exitCode,
-    ).toBe(0);
+    const terminal = openTerminal(command, 120, 12);
     const seen = new Set<number>();
     let rateShown = false;
     let screen = "";
     const deadline = Date.now() + 110_000;
     while (Date.now() < deadline) {
-      screen = sh(tmux!, "capture-pane", "-p", "-t", SESSION).stdout.toString();
+      screen = terminal.screen();
       for (const match of screen.matchAll(/extracting \[[#-]+\]\s+(\d+)%.*/g)) {
         seen.add(Number(match[1]));
         if (/\/s {2}ETA \d/.test(match[0])) rateShown = true;
@@ -50,6 +42,7 @@ describe.skipIf(!tmux)("import progress", () => {
       if (screen.includes("IMPORT-EXIT:")) break;
       await Bun.sleep(50);
     }
+    terminal.close();
     expect(screen).toContain("IMPORT-EXIT:0");
     const percents = [...seen].sort((a, b) => a - b);
     // A moving bar: more than one reading, some strictly between the ends. (How many the
@@ -65,18 +58,15 @@ describe.skipIf(!tmux)("import progress", () => {
   test("a terminal gets colour unless NO_COLOR is set", async () => {
     const runId = (await cli(["runs", "list", "--json"], { cwd: ws.root })).json.items[0].run_id;
     const screenOf = async (prefix: string) => {
-      const session = `${SESSION}-colour`;
       const command =
         `cd ${ws.root} && ${prefix} ${process.execPath} ${join(REPO, "src/cli/main.ts")} runs ` +
         `show ${runId}; echo SHOW-EXIT:$?; sleep 60`;
-      sh(tmux!, "new-session", "-d", "-s", session, "-x", "160", "-y", "20", command);
-      let screen = "";
-      for (let i = 0; i < 200 && !screen.includes("SHOW-EXIT:"); i++) {
-        await Bun.sleep(100);
-        screen = sh(tmux!, "capture-pane", "-e", "-p", "-t", session).stdout.toString();
+      const terminal = openTerminal(command, 160, 20);
+      try {
+        return await terminal.waitFor("SHOW-EXIT:", 20_000, true);
+      } finally {
+        terminal.close();
       }
-      sh(tmux!, "kill-session", "-t", session);
-      return screen;
     };
     const coloured = await screenOf("env -u NO_COLOR");
     expect(coloured).toContain("SHOW-EXIT:0");

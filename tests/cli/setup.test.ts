@@ -11,6 +11,7 @@ import { CLIENT_IDS, CLIENTS, clientById } from "../../src/application/setup/cli
 import { readServerEntry, withServerEntry } from "../../src/application/setup/config-edit.ts";
 import { applySetup, planSetup, rollbackSetup } from "../../src/application/setup/setup-service.ts";
 import { cli, REPO, tempDir } from "../helpers.ts";
+import { openTerminal, TMUX } from "../terminal.ts";
 
 let dir: ReturnType<typeof tempDir>;
 let home: string;
@@ -282,28 +283,18 @@ describe("flameox setup", () => {
   });
 });
 
-describe.skipIf(!Bun.which("tmux"))("flameox setup at a terminal", () => {
-  const sh = (...argv: string[]) => Bun.spawnSync(argv, { stdout: "pipe", stderr: "pipe" });
+describe.skipIf(!TMUX)("flameox setup at a terminal", () => {
   async function answer(key: string, home: string): Promise<string> {
-    const session = `flameox-setup-${process.pid}-${key}`;
     const command =
       `cd ${project} && env -u NO_COLOR ${process.execPath} ${join(REPO, "src/cli/main.ts")} ` +
       `setup --client cursor --home ${home} --no-verify; echo SETUP-EXIT:$?; sleep 60`;
-    sh("tmux", "new-session", "-d", "-s", session, "-x", "150", "-y", "40", command);
-    let screen = "";
+    const terminal = openTerminal(command, 150, 40);
     try {
-      for (let i = 0; i < 200 && !screen.includes("[y/N]"); i++) {
-        await Bun.sleep(100);
-        screen = sh("tmux", "capture-pane", "-p", "-t", session).stdout.toString();
-      }
-      sh("tmux", "send-keys", "-t", session, key, "Enter");
-      for (let i = 0; i < 200 && !screen.includes("SETUP-EXIT:"); i++) {
-        await Bun.sleep(100);
-        screen = sh("tmux", "capture-pane", "-p", "-t", session).stdout.toString();
-      }
-      return screen;
+      await terminal.waitFor("[y/N]", 20_000);
+      terminal.keys(key, "Enter");
+      return await terminal.waitFor("SETUP-EXIT:", 20_000);
     } finally {
-      sh("tmux", "kill-session", "-t", session);
+      terminal.close();
     }
   }
 
