@@ -22,6 +22,7 @@ import { tableToIPC } from "apache-arrow/Arrow.dom";
 import type TinypoolClass from "tinypool";
 import { loadTinypool } from "./load-tinypool.ts";
 import type { RunOffload } from "../src/adapters/adapter.ts";
+import type { WrittenRun } from "./parquet-encode-thread.ts";
 import {
   type ColumnBatch,
   type ColumnVector,
@@ -146,7 +147,10 @@ export function startEncodePool(threads = false): EncodePool {
       >["transferList"];
       return pool!
         .run({ kind: "run", path, columns: data, finished }, { transferList })
-        .then((bytes: number) => file.appendedElsewhere!(bytes));
+        .then((written: WrittenRun) => {
+          file.appendedElsewhere!(written.bytes);
+          return written.columns;
+        });
     },
   };
   return {

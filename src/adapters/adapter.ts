@@ -224,9 +224,10 @@ export interface RunOffload {
   /**
    * Takes the run, or returns null when it cannot (the thread is busy, the file has no path): the
    * caller then writes it itself. Once taken, the run belongs to the other thread (its buffers
-   * move there) and `file` holds it when the promise resolves.
+   * move there) and `file` holds it when the promise resolves, to the run's `data` moved back
+   * (its arrays the caller's again, to fill anew) or to undefined.
    */
-  write(file: SpillFile, run: HandedOverRun): Promise<void> | null;
+  write(file: SpillFile, run: HandedOverRun): Promise<unknown> | null;
 }
 
 /** A spool run as it goes to another thread. */

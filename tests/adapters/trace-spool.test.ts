@@ -21,6 +21,8 @@ import {
 import { RunWriter } from "../../src/adapters/trace-events/run-codec.ts";
 import { runOrder } from "../../src/adapters/trace-events/run-order.ts";
 import type { TraceColumns } from "../../src/adapters/trace-events/trace-columns.ts";
+import { EventSpool } from "../../src/adapters/trace-events/event-spool.ts";
+import { KIND_COMPLETE, KIND_EVENT } from "../../src/adapters/trace-events/event-kinds.ts";
 import { chromeTraceAdapter } from "../../src/adapters/chrome-trace/adapter.ts";
 import { FlameoxError } from "../../src/domain/errors.ts";
 import { mulberry32 } from "../../fixtures/generators/prng.ts";
@@ -131,15 +133,19 @@ function inCanonicalOrder(tables: Record<string, Row[]>): void {
 /**
  * Writes runs "on another thread" as the encode pool does: later (after `delay` settled promises,
  * or a timer when negative), into the file, taking every run it is offered (the spool offers one
- * at a time). `writes` counts the runs it took.
+ * at a time). With `giveBack` the run's columns come back, as the pool moves them, and the spool
+ * fills its next run in them. `writes` counts the runs it took.
  */
-function laterOffload(delay: number): RunOffload & { writes: number } {
+function laterOffload(delay: number, giveBack = false): RunOffload & { writes: number } {
   const offload = {
     writes: 0,
-    write(file: SpillFile, run: HandedOverRun): Promise<void> {
+    write(file: SpillFile, run: HandedOverRun): Promise<unknown> {
       offload.writes++;
       const columns = run as TraceColumns;
-      const write = () => new RunWriter().write(file, columns, runOrder(columns));
+      const write = () => {
+        new RunWriter().write(file, columns, runOrder(columns));
+        return giveBack ? columns.handOver().data : undefined;
+      };
       if (delay < 0) return new Promise((done) => setTimeout(() => done(write()), 1));
       let later: Promise<void> = Promise.resolve();
       for (let k = 0; k < delay; k++) later = later.then(() => {});
@@ -204,6 +210,56 @@ describe("trace spool: streamed rows equal the whole-payload reference", () => {
         }
     });
   }
+});
+
+describe("trace spool: runs written elsewhere", () => {
+  /** The spool's merged events as (track, start, seq, dur, kind, args) tuples. */
+  async function mergedEvents(offload?: RunOffload): Promise<unknown[]> {
+    const random = mulberry32(7);
+    const spool = new EventSpool({ runEvents: 7, offload });
+    const encoder = new TextEncoder();
+    for (let i = 0; i < 400; i++) {
+      const k = spool.add();
+      const cols = spool.cols;
+      cols.track.array[k] = Math.floor(random() * 4);
+      cols.startNs.array[k] = Math.floor(random() * 60);
+      if (i % 3 !== 0) cols.durNs.array[k] = Math.floor(random() * 9);
+      cols.kind.array[k] = i % 5 === 0 ? KIND_EVENT : KIND_COMPLETE;
+      if (i % 4 === 0) cols.argsRef.array[k] = cols.args.add(encoder.encode(`{"i":${i}}`));
+      // The scan yields now and then, as it does between chunks: written runs come back.
+      if (i % 5 === 4) await new Promise((done) => setTimeout(done, 0));
+    }
+    await spool.runsWritten();
+    const merge = spool.drain();
+    const out: unknown[] = [];
+    while (merge.next()) {
+      const c = merge.current!;
+      const args = c.args();
+      out.push([c.v.track[c.i], c.v.start[c.i], c.v.seq[c.i], c.v.dur[c.i], c.v.kind[c.i]]);
+      out.push(args === null ? null : new TextDecoder().decode(args));
+    }
+    spool.dispose();
+    return out;
+  }
+
+  test("the next runs fill the columns a written run came back in; the merge is unchanged", async () => {
+    const reference = await mergedEvents();
+    expect(reference.length).toBe(800);
+    const offload = laterOffload(0, true);
+    // Every array handed over, to see the spool hand the same memory over again.
+    const handed = new Set<ArrayBufferLike>();
+    let refilled = 0;
+    const counting: RunOffload = {
+      write(file, run) {
+        const buffer = (run as TraceColumns).startNs.array.buffer;
+        if (handed.has(buffer)) refilled++;
+        handed.add(buffer);
+        return offload.write(file, run);
+      },
+    };
+    expect(await mergedEvents(counting)).toEqual(reference);
+    expect(refilled).toBeGreaterThan(3);
+  });
 });
 
 describe("trace spool: spill files", () => {

@@ -23,7 +23,10 @@ import { FileSpillSpace } from "../../workers/spill-space.ts";
 import { MemorySpillSpace } from "../../src/adapters/trace-events/memory-spill.ts";
 import { RunWriter } from "../../src/adapters/trace-events/run-codec.ts";
 import { runOrder } from "../../src/adapters/trace-events/run-order.ts";
-import { TraceColumns } from "../../src/adapters/trace-events/trace-columns.ts";
+import {
+  TraceColumns,
+  type TraceColumnParts,
+} from "../../src/adapters/trace-events/trace-columns.ts";
 import { KIND_COMPLETE, KIND_EVENT } from "../../src/adapters/trace-events/event-kinds.ts";
 import { TEST_PROVENANCE } from "../helpers.ts";
 
@@ -196,8 +199,16 @@ describe("encode pool", () => {
         // One run out and a part: the thread is full, and the next run stays with the caller.
         const part = threaded.encode(part4(), join(dir, "beside-run.parquet"));
         expect(threaded.runOffload!.write(space.create(), runOf())).toBeNull();
-        await Promise.all([taken, part]);
+        const [returned] = await Promise.all([taken, part]);
         expect(there.size).toBe(here.size);
+        // The run's columns are moved back, whole, for the next run to be filled in.
+        const back = TraceColumns.fromParts(returned as TraceColumnParts);
+        const sent = runOf();
+        expect(back.length).toBe(sent.length);
+        expect(back.startNs.array.subarray(0, sent.length)).toEqual(
+          sent.startNs.array.subarray(0, sent.length),
+        );
+        expect(back.args.get(0)).toEqual(sent.args.get(0));
         const bytes = (file: typeof here) => {
           const out = new Uint8Array(file.size);
           file.read(out, 0);

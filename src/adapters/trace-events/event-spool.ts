@@ -8,7 +8,7 @@
  * written on another thread while this one fills the next, so two runs at most.
  */
 import type { RunOffload, SpillFile, SpillSpace } from "../adapter.ts";
-import { TraceColumns } from "./trace-columns.ts";
+import { TraceColumns, type TraceColumnParts } from "./trace-columns.ts";
 import { MemorySpillSpace } from "./memory-spill.ts";
 import { ColumnsCursor } from "./columns-cursor.ts";
 import { RunCursor, RunWriter, type EventCursor } from "./run-codec.ts";
@@ -49,6 +49,8 @@ export class EventSpool {
   private readonly offload: RunOffload | null;
   /** The run being written on another thread, if any. */
   private writing: Promise<void> | null = null;
+  /** Columns a run written on another thread came back in, emptied for the next one. */
+  private spare: TraceColumns | null = null;
   private offloadFailure: unknown = null;
 
   constructor(options: SpoolOptions = {}) {
@@ -101,6 +103,7 @@ export class EventSpool {
     for (const file of this.runs) file.dispose();
     this.runs.length = 0;
     this.cols.clear();
+    this.spare = null;
   }
 
   /**
@@ -121,11 +124,18 @@ export class EventSpool {
     // written here.
     const written = this.writing === null ? (this.offload?.write(file, this.cols) ?? null) : null;
     if (written !== null) {
-      // The next run's columns are made whole at once (they would grow to this anyway).
-      this.cols = new TraceColumns(Math.min(this.runEvents, RUN_EVENTS));
+      // The next run fills the columns the last written run came back in, or new ones made whole
+      // at once (they would grow to this anyway).
+      const spare = this.spare;
+      this.spare = null;
+      this.cols = spare ?? new TraceColumns(Math.min(this.runEvents, RUN_EVENTS));
       this.writing = written.then(
-        () => {
+        (returned) => {
           this.writing = null;
+          if (returned !== undefined) {
+            this.spare = TraceColumns.fromParts(returned as TraceColumnParts);
+            this.spare.clear();
+          }
         },
         (error: unknown) => {
           this.offloadFailure ??= error;

@@ -88,10 +88,14 @@ export class TraceColumns {
   /** The columns as plain data and their buffers, to go to another thread (RunOffload). */
   handOver(): { data: TraceColumnParts; buffers: ArrayBuffer[] } {
     const data = this.parts();
-    // Every array of the parts: the event columns, then the args store's three.
-    const { length: _, args, ...columns } = data;
+    return { data, buffers: TraceColumns.buffersOf(data) };
+  }
+
+  /** Every buffer of the parts: the event columns', then the args store's three. */
+  static buffersOf(parts: TraceColumnParts): ArrayBuffer[] {
+    const { length: _, args, ...columns } = parts;
     const arrays = [...Object.values(columns), args.data, args.starts, args.lengths];
-    return { data, buffers: arrays.map((a) => a.buffer as ArrayBuffer) };
+    return arrays.map((a) => a.buffer as ArrayBuffer);
   }
 
   /** The columns' arrays as they are; the columns are not used after (their buffers move). */
