@@ -24,7 +24,9 @@
  * `--scaling` this checkout's import also runs pinned to one core (`taskset -c 0`), and the
  * ratio of its rate on every core to that says how the pipeline scales. With `--one-piece`
  * this checkout's import also runs with `extraction.scan_threads = 0` (every payload
- * scanned in one piece), so the piece threads' effect shows in the same run. With `--floor`,
+ * scanned in one piece), so the piece threads' effect shows in the same run. With `--nest-thread`
+ * it also runs with `extraction.nest_thread = 1` (slices nested on a thread of their own, which
+ * by default needs 3 cores), with the parser thread's CPU beside the default's. With `--floor`,
  * for Chrome, cpuprofile, OTLP and Perfetto, the stages no import can skip are also run alone
  * and the fastest rate they leave is printed (bench/pipeline-floor.ts).
  * Figures only; nothing here asserts a time.
@@ -34,7 +36,8 @@
  *       [--trace-mb 200] [--profile-samples 2000000] [--otlp-mb 500] [--perfetto-mb 500]
  *       [--perf-mb 500] [--collapsed-mb 500] [--gecko-mb 400] [--gecko-processes]
  *       [--speedscope-json-mb 400] [--dhat-mb 300]
- *       [--baseline-cli ../other/src/cli/main.ts] [--scaling] [--one-piece] [--floor] [--keep]
+ *       [--baseline-cli ../other/src/cli/main.ts] [--scaling] [--one-piece] [--nest-thread]
+ *       [--floor] [--keep]
  *       [--speedscope-mb 100] [--worker-memory-mb 512] [--rounds 1]
  * `--worker-memory-mb` sets every workspace's `extraction.worker_memory_bytes`: the parse
  * worker's cap, and the budget its collections are paced by (garbage may otherwise grow
@@ -76,6 +79,7 @@ const { values } = parseArgs({
     "baseline-cli": { type: "string" },
     scaling: { type: "boolean", default: false },
     "one-piece": { type: "boolean", default: false },
+    "nest-thread": { type: "boolean", default: false },
     floor: { type: "boolean", default: false },
     "worker-memory-mb": { type: "string" },
     keep: { type: "boolean", default: false },
@@ -105,17 +109,15 @@ const f1 = (n: number) => n.toFixed(1);
  */
 const workspaces = new Map<string, string>();
 
-let onePiece: string | undefined;
-/** A workspace of this checkout whose parse workers scan every payload in one piece. */
-async function onePieceWorkspace(cli: string): Promise<string> {
-  if (onePiece) return onePiece;
-  const workspace = mkdtempSync(join(dir, "workspace-one-piece-"));
+const configured = new Map<string, string>();
+/** A workspace of this checkout whose parse workers run with one `[extraction]` setting. */
+async function configuredWorkspace(cli: string, setting: string): Promise<string> {
+  const known = configured.get(setting);
+  if (known) return known;
+  const workspace = mkdtempSync(join(dir, "workspace-configured-"));
   await measure([process.execPath, cli, "init", workspace]);
-  await Bun.write(
-    join(workspace, ".diagnostics", "config.toml"),
-    "[extraction]\nscan_threads = 0\n",
-  );
-  onePiece = workspace;
+  await Bun.write(join(workspace, ".diagnostics", "config.toml"), `[extraction]\n${setting}\n`);
+  configured.set(setting, workspace);
   return workspace;
 }
 
@@ -152,6 +154,7 @@ function stageLine(run: Run, result: any): string {
     `open/detect ${f0(stages.open_detect)}`,
     `scan/extract ${f0(scan)}`,
     `encode main ${f0(stages.encode_inline)} | thread ${f0(stages.encode_thread)} (overlapped)`,
+    ...(stages.parser_cpu === undefined ? [] : [`parser thread CPU ${f0(stages.parser_cpu)}`]),
     `publish ${f0(result.extraction.publish_ms)}`,
   ].join(", ");
 }
@@ -212,7 +215,12 @@ async function benchInput(
         .join(" ")}`,
     );
     if (values["one-piece"] && name === clis[0]![0]) {
-      const one = await importOnce(cli, path, [], await onePieceWorkspace(cli));
+      const one = await importOnce(
+        cli,
+        path,
+        [],
+        await configuredWorkspace(cli, "scan_threads = 0"),
+      );
       const oneRate = mb / (one.run.wallMs / 1000);
       const w = one.result.extraction.worker;
       console.log(
@@ -222,6 +230,22 @@ async function benchInput(
           `= ${(rate / oneRate).toFixed(2)}x`,
       );
       console.log(`      stages (ms): ${stageLine(one.run, one.result)}`);
+    }
+    if (values["nest-thread"] && name === clis[0]![0]) {
+      const nest = await importOnce(
+        cli,
+        path,
+        [],
+        await configuredWorkspace(cli, "nest_thread = 1"),
+      );
+      const nestRate = mb / (nest.run.wallMs / 1000);
+      const stages = nest.result.extraction.worker.stages_ms ?? {};
+      console.log(
+        `    with a nesting thread (nest_thread = 1; threads ${nest.result.extraction.worker.nest_threads ?? 0}): ` +
+          `${f1(nestRate)} MB/s (${f0(nest.run.wallMs)} ms), CPU ${f1(nest.run.cpuMs / 1000)} s, ` +
+          `parser thread CPU ${f0(stages.parser_cpu)} ms against ${f0(worker.stages_ms?.parser_cpu)}`,
+      );
+      console.log(`      stages (ms): ${stageLine(nest.run, nest.result)}`);
     }
     if (values.floor && floor && name === clis[0]![0])
       for (const line of await floorLines(

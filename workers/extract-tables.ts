@@ -30,6 +30,8 @@ export type ExtractedEvidence = Omit<NormalizedEvidence, "tables">;
 export interface ExtractionOutput {
   evidence: ExtractedEvidence;
   tables: WrittenPart[];
+  /** Threads that nested the trace's slices beside the parser (see nest-offload.ts). */
+  nestThreads: number;
 }
 
 export async function extractTables(
@@ -47,6 +49,8 @@ export async function extractTables(
     pieces?: StreamExtractInput["pieces"];
     /** Where spool runs can be written off this thread (the encode pool's thread). */
     runOffload?: StreamExtractInput["runOffload"];
+    /** Whether a trace's slices may be nested on a thread of their own (nest-offload.ts). */
+    nestThreads?: boolean;
     /**
      * Runs wherever garbage is made: after each row batch, each spilled block and each
      * part written (the worker's MemoryGovernor collects there when RSS is high). The
@@ -79,6 +83,7 @@ export async function extractTables(
     return parts;
   };
   let evidence: ExtractedEvidence;
+  let nestThreads = 0;
   if (adapter.extractStream) {
     // Row batches are checkpoints too: the merge pass after a trace's scan reads no payload
     // but builds every row batch.
@@ -92,6 +97,10 @@ export async function extractTables(
     // Spilled runs live beside the parts being written: the staging area, removed with it on
     // failure.
     const spill = new FileSpillSpace(options.outputDir, checkpoint);
+    // Loaded only when used: the thread's side of nesting is a trace's code.
+    const nestOffload = options.nestThreads
+      ? (await import("./nest-offload.ts")).startNestOffload(spill, options.outputDir)
+      : undefined;
     let streamed: StreamedEvidence;
     try {
       streamed = await adapter.extractStream({
@@ -103,9 +112,12 @@ export async function extractTables(
         spill,
         pieces: options.pieces,
         runOffload: options.runOffload,
+        nestOffload,
         checkpoint,
       });
     } finally {
+      nestThreads = nestOffload?.opened ?? 0;
+      nestOffload?.closeAll();
       spill.disposeAll();
     }
     for (const table of adapter.tables) {
@@ -127,5 +139,5 @@ export async function extractTables(
     evidence = rest;
   }
   for (const table of adapter.tables) writer(table);
-  return { evidence, tables: await finishTables(writers, adapter.tables) };
+  return { evidence, tables: await finishTables(writers, adapter.tables), nestThreads };
 }

@@ -23,6 +23,8 @@ import { pieceThreadCount, startPiecePool, usePieceThreads } from "./piece-pool.
 import { MemoryGovernor } from "./memory-governor.ts";
 import { progressWriter } from "./progress-file.ts";
 import { dieWithOwner } from "./owner-death.ts";
+import { threadCpuMs } from "./thread-cpu.ts";
+import { useNestThread } from "./nest-choice.ts";
 
 const HEAD_BYTES = 64 * 1024;
 
@@ -130,7 +132,7 @@ async function parse(
   // Piece threads read byte ranges anywhere in the payload: they start once it has landed.
   if (pieced && landing) await provenance;
   const piecePool = pieced ? startPiecePool(request.payload_path, payloadBytes, threads) : null;
-  const { evidence, tables } = await extractTables(adapter, payload, {
+  const { evidence, tables, nestThreads } = await extractTables(adapter, payload, {
     displayName: request.display_name,
     limits: {
       maxEvents: request.limits.max_events,
@@ -142,6 +144,8 @@ async function parse(
     provenance,
     encode: pool.encode,
     runOffload: pool.runOffload,
+    // A payload worth a second thread is worth a third: nesting runs beside the rows.
+    nestThreads: useNestThread(request.limits.nest_thread ?? -1, pool.threaded),
     pieces: piecePool?.pieces,
     checkpoint,
   }).then(
@@ -158,6 +162,7 @@ async function parse(
   // Nothing is answered for bytes the parent has not announced as landed and registered.
   await provenance;
   progress.flush();
+  const parserCpu = threadCpuMs();
   return {
     protocol: PARSE_PROTOCOL,
     ok: true,
@@ -182,12 +187,14 @@ async function parse(
     peak_rss_bytes: ownPeakRss(),
     encode_threads: pool.threaded ? 1 : 0,
     scan_threads: piecePool?.usedThreads ?? 0,
+    nest_threads: nestThreads,
     stages_ms: {
       start: ms(started),
       open_detect: ms(extractStarted - started),
       extract: ms(performance.now() - extractStarted),
       encode_inline: ms(pool.ms.inline),
       encode_thread: ms(pool.ms.thread),
+      ...(parserCpu === undefined ? {} : { parser_cpu: parserCpu }),
       total: ms(performance.now()),
     },
   };

@@ -20,18 +20,44 @@ export class FileSpillSpace implements SpillSpace {
   private next = 0;
   private readonly open = new Set<FileSpill>();
 
-  /** `onWrite` hears of every byte written (the worker paces its collections by it). */
+  /**
+   * `onWrite` hears of every byte written (the worker paces its collections by it); `prefix`
+   * names the files (spaces of different threads in one directory need their own).
+   */
   constructor(
     private readonly dir: string,
     private readonly onWrite: (bytes: number) => void = () => {},
+    private readonly prefix = "spill-",
   ) {}
 
   create(): SpillFile {
-    const file = new FileSpill(
-      join(this.dir, `spill-${this.next++}.tmp`),
+    const path = join(this.dir, `${this.prefix}${this.next++}.tmp`);
+    const file: FileSpill = new FileSpill(path, true, () => this.open.delete(file), this.onWrite);
+    this.open.add(file);
+    return file;
+  }
+
+  /**
+   * Gives a file of this space up without deleting it, for another thread's space to `adopt`:
+   * closed here, it is no longer this space's to dispose.
+   */
+  release(file: SpillFile): { path: string; size: number } {
+    if (!(file instanceof FileSpill) || !this.open.has(file))
+      throw new Error("spill space: released a file it does not hold");
+    file.close();
+    this.open.delete(file);
+    return { path: file.path, size: file.size };
+  }
+
+  /** Takes a file another thread's space released; disposed with this space's own. */
+  adopt(released: { path: string; size: number }): SpillFile {
+    const file: FileSpill = new FileSpill(
+      released.path,
+      false,
       () => this.open.delete(file),
       this.onWrite,
     );
+    file.size = released.size;
     this.open.add(file);
     return file;
   }
@@ -50,14 +76,16 @@ class FileSpill implements SpillFile {
   size = 0;
   private unsynced = 0;
 
+  /** `create`: a new file (never one that exists); else one released by another thread. */
   constructor(
     readonly path: string,
+    create: boolean,
     private readonly onDispose: () => void,
     private readonly onWrite: (bytes: number) => void,
   ) {
     this.fd = openSync(
       path,
-      constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      constants.O_RDWR | constants.O_NOFOLLOW | (create ? constants.O_CREAT | constants.O_EXCL : 0),
       0o600,
     );
   }
@@ -110,10 +138,16 @@ class FileSpill implements SpillFile {
 
   dispose(): void {
     if (this.fd === null) return;
-    closeSync(this.fd);
-    this.fd = null;
+    this.close();
     rmSync(this.path, { force: true });
     this.onDispose();
+  }
+
+  /** Closes the file and keeps it (see FileSpillSpace.release). */
+  close(): void {
+    if (this.fd === null) return;
+    closeSync(this.fd);
+    this.fd = null;
   }
 }
 

@@ -5,7 +5,7 @@
  * caller) and never touch the filesystem, the network or the control plane.
  */
 import type { ColumnBatch } from "../domain/column-batch.ts";
-import type { EvidenceTableName } from "../domain/evidence-schema.ts";
+import type { EvidenceTableName, FrameMetric } from "../domain/evidence-schema.ts";
 import type { NormalizedEvidence } from "../domain/normalized-evidence.ts";
 import type { ArtifactKind } from "../domain/records.ts";
 import type { TableBuffer } from "../domain/table-buffer.ts";
@@ -168,6 +168,8 @@ export interface StreamExtractInput {
    * without it, runs are written by the adapter's own thread.
    */
   runOffload?: RunOffload;
+  /** Threads to nest a trace's slices on while its rows are written (see remote-nester.ts). */
+  nestOffload?: NestOffload;
   /**
    * The payload as a plain file, when it is one (not compressed), with threads to scan
    * pieces of it at once: an adapter that can cut its format into pieces at proven
@@ -228,6 +230,37 @@ export interface RunOffload {
    * (its arrays the caller's again, to fill anew) or to undefined.
    */
   write(file: SpillFile, run: HandedOverRun): Promise<unknown> | null;
+}
+
+/**
+ * The way to a thread nesting a trace's slices (trace-events/remote-nester.ts sends the ops;
+ * workers/nest-offload.ts is the thread), or to one in-process in tests.
+ */
+export interface NestChannel {
+  /** Where the next chunk's ops go: OPS_PER_CHUNK ops of three float64 each. */
+  chunk(): Float64Array;
+  /** Passes the chunk's first `count` ops to the other side; `chunk()` gives the next one. */
+  send(count: number): void;
+  /**
+   * No more ops: resolves to what the other side nested (remote-nester.ts's NestedParts),
+   * rejects with its failure.
+   */
+  finish(): Promise<unknown>;
+  /** Stops the other side, whatever it was doing (after a failure). */
+  close(): void;
+}
+
+/** Opens channels to threads that nest slices (StreamExtractInput.nestOffload). */
+export interface NestOffload {
+  /**
+   * A channel to a new nesting thread for `frameCount` frames of `metric`, its stack trie
+   * spilling into `spill` (none: it grows); null when no thread can start.
+   */
+  open(
+    frameCount: number,
+    metric: FrameMetric,
+    spill?: { space: SpillSpace; maxStacks?: number },
+  ): NestChannel | null;
 }
 
 /** A spool run as it goes to another thread. */

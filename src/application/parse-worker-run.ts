@@ -35,6 +35,7 @@ export interface WorkerFigures {
   memory_cap_bytes: number | null;
   encode_threads: number;
   scan_threads: number;
+  nest_threads: number;
   stages_ms: Record<string, number>;
 }
 
@@ -72,6 +73,7 @@ export async function runExtractionWorker(
       max_decompressed_bytes: ws.config.storage.max_decompressed_bytes,
       memory_bytes: limits.worker_memory_bytes,
       scan_threads: limits.scan_threads,
+      nest_thread: limits.nest_thread,
     },
     provenance: {
       run_id: options.runId,
@@ -110,6 +112,7 @@ export async function runExtractionWorker(
     memory_cap_bytes: result.memoryCapApplied ? limits.worker_memory_bytes : null,
     encode_threads: 0,
     scan_threads: 0,
+    nest_threads: 0,
     stages_ms: {},
   };
   const term = result.termination;
@@ -189,6 +192,7 @@ export async function runExtractionWorker(
       max_rss_bytes: parsed.peak_rss_bytes || worker.max_rss_bytes,
       encode_threads: parsed.encode_threads,
       scan_threads: parsed.scan_threads ?? 0,
+      nest_threads: parsed.nest_threads ?? 0,
       stages_ms: parsed.stages_ms ?? {},
     },
   };

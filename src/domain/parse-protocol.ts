@@ -64,8 +64,14 @@ export type ParseResponse =
        */
       scan_threads?: number;
       /**
+       * Threads that nested a trace's slices beside the parser (0: nested by the parser; see
+       * workers/nest-offload.ts). Absent from older workers.
+       */
+      nest_threads?: number;
+      /**
        * Where the worker's time went (ms): start (runtime start to request), open_detect, extract,
-       * encode_inline, encode_thread, total.
+       * encode_inline, encode_thread, parser_cpu (the parser thread's own CPU, where the platform
+       * says), total.
        */
       stages_ms?: Record<string, number>;
       /** Files the artifact declares beside itself (see companion-files.ts); absent when none. */
@@ -137,6 +143,8 @@ function successProblem(v: Record<string, unknown>): string | null {
   if (!isCount(v.encode_threads, 16)) return "encode_threads must be an integer from 0 to 16";
   if (v.scan_threads !== undefined && !isCount(v.scan_threads, 1024))
     return "scan_threads must be an integer from 0 to 1024";
+  if (v.nest_threads !== undefined && !isCount(v.nest_threads, 16))
+    return "nest_threads must be an integer from 0 to 16";
   if (v.companions !== undefined) {
     const problem = companionsProblem(v.companions, "companions");
     if (problem) return problem;

@@ -22,7 +22,8 @@ export interface ParseRequest {
    */
   /**
    * `scan_threads`: piece threads the worker starts (-1 or absent: as many as it has cores to
-   * spare).
+   * spare). `nest_thread`: whether a trace's slices are nested on a thread of their own (-1 or
+   * absent: where a core is free for it; 0 never; 1 whenever the worker starts threads).
    */
   limits: {
     max_events: number;
@@ -31,6 +32,7 @@ export interface ParseRequest {
     max_decompressed_bytes: number;
     memory_bytes: number;
     scan_threads?: number;
+    nest_thread?: number;
   };
   /**
    * `artifact_id` is absent when the payload is still landing (`landing`): the worker then
@@ -85,6 +87,9 @@ export function checkParseRequest(value: unknown): { request: ParseRequest } | {
     (typeof threads !== "number" || !Number.isInteger(threads) || threads < -1 || threads > 1024)
   )
     return { problem: "limits.scan_threads must be an integer from -1 to 1024" };
+  const nest = limits.nest_thread;
+  if (nest !== undefined && nest !== -1 && nest !== 0 && nest !== 1)
+    return { problem: "limits.nest_thread must be -1, 0 or 1" };
   if (!isRecord(provenance)) return { problem: "provenance must be an object" };
   for (const key of PROVENANCE)
     if (typeof provenance[key] !== "string")

@@ -36,6 +36,7 @@ const CONFIG_RULES: Record<string, Record<string, Rule>> = {
     max_events: positiveInt,
     max_nesting_depth: { kind: "integer", min: 1, max: 10000 },
     scan_threads: { kind: "integer", min: -1, max: 1024 },
+    nest_thread: { kind: "integer", min: -1, max: 1 },
   },
   analysis: {
     default_row_limit: { kind: "integer", min: 1, max: 1000 },
@@ -140,6 +141,12 @@ export interface WorkspaceConfig {
      * (every payload in one piece), N exactly N.
      */
     scan_threads: number;
+    /**
+     * Whether a trace's slices are nested on a thread of their own while its rows are written:
+     * -1 where the machine has a core for it (see workers/nest-offload.ts), 0 never, 1 whenever
+     * the worker starts threads at all.
+     */
+    nest_thread: number;
   };
   analysis: {
     default_row_limit: number;
@@ -181,6 +188,7 @@ export const DEFAULT_CONFIG: WorkspaceConfig = {
     max_events: 50_000_000,
     max_nesting_depth: 256,
     scan_threads: -1,
+    nest_thread: -1,
   },
   analysis: { default_row_limit: 50, max_row_limit: 1000, cache_budget_mb: 192 },
   execution: {

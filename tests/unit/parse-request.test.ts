@@ -37,6 +37,17 @@ describe("parse request", () => {
     },
   );
 
+  test("nest_thread is optional, and when given -1 (by the cores), 0 or 1", () => {
+    for (const nest of [-1, 0, 1])
+      expect(
+        "request" in checkParseRequest({ ...ok, limits: { ...ok.limits, nest_thread: nest } }),
+      ).toBe(true);
+    for (const nest of [-2, 2, 0.5, "1", null])
+      expect(checkParseRequest({ ...ok, limits: { ...ok.limits, nest_thread: nest } })).toEqual({
+        problem: "limits.nest_thread must be -1, 0 or 1",
+      });
+  });
+
   test("the artifact id may be left out only for a landing payload, which names its size and file", () => {
     const { artifact_id: _, ...noArtifact } = ok.provenance;
     const landing = { payload_bytes: 0, landed_file: "/tmp/landed.json" };

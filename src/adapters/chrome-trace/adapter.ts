@@ -40,7 +40,7 @@ export const chromeTraceAdapter: ProducerAdapter = {
       ? await planTracePieces(input.pieces.file, input.pieces.pieceBytes ?? PIECE_BYTES)
       : null;
     if (plan && input.pieces) {
-      pipeline = ChromeTracePipeline.forPieces(input.limits, spool, stackSpill);
+      pipeline = ChromeTracePipeline.forPieces(input.limits, spool, stackSpill, input.nestOffload);
       if (
         !(await scanInPieces(
           pipeline,
@@ -59,7 +59,7 @@ export const chromeTraceAdapter: ProducerAdapter = {
       }
     }
     if (!pipeline) {
-      pipeline = await ChromeTracePipeline.open(input.limits, spool, stackSpill);
+      pipeline = await ChromeTracePipeline.open(input.limits, spool, stackSpill, input.nestOffload);
       try {
         for await (const chunk of input.chunks) pipeline.push(chunk);
       } catch (error) {
@@ -72,7 +72,7 @@ export const chromeTraceAdapter: ProducerAdapter = {
       await pipeline.runsWritten();
       for (const batch of scanned.rows) await input.sink.writeBatch(batch);
       await input.sink.endTable?.("trace_events");
-      const result = scanned.complete();
+      const result = await scanned.complete();
       // Stacks first: the other tables are built whole, and need not be alive while stacks stream.
       const { tries, frames, clock, tracks } = result.stacks;
       await writeStackChunks(input.sink, tries, frames, clock, tracks);

@@ -4,7 +4,7 @@
  * merged per track, paired, nested and produced as `trace_events` batches, per track in
  * time order.
  */
-import type { AdapterLimits } from "../adapter.ts";
+import type { AdapterLimits, NestOffload } from "../adapter.ts";
 import type { ColumnBatch } from "../../domain/column-batch.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { FrameRegistry } from "../common/frame-registry.ts";
@@ -20,7 +20,8 @@ import { JsonScanner, type JsonScanOptions } from "../wasm/json-scanner.ts";
 import type { BeginEndCounts } from "../trace-events/begin-end-matcher.ts";
 import { EventSpool, type SpoolOptions } from "../trace-events/event-spool.ts";
 import { SliceFrames } from "../trace-events/slice-frames.ts";
-import { SliceNester } from "../trace-events/slice-nester.ts";
+import { openNester } from "../trace-events/remote-nester.ts";
+import type { Nester } from "../trace-events/slice-nester.ts";
 import { spooledRows } from "../trace-events/spooled-rows.ts";
 import { TrackSlicing } from "../trace-events/track-slicing.ts";
 import { TraceRowWriter } from "../trace-events/trace-row-writer.ts";
@@ -40,7 +41,7 @@ export interface ChromeTraceRows {
   /**
    * Once `rows` has been consumed: the CPU profiles, the stack tries and the rest of the evidence.
    */
-  complete(): ChromeTraceResult;
+  complete(): Promise<ChromeTraceResult>;
 }
 
 export interface ChromeTraceResult {
@@ -70,11 +71,15 @@ export class ChromeTracePipeline {
   /** Whether the last piece closed a cut-off array (pieces only; a scanner here says so itself). */
   private piecesRepaired = false;
 
+  /** Set by `finish`: what nests the slices, here or on a thread of `nestOffload`. */
+  private nester: Nester | null = null;
+
   private constructor(
     scanner: JsonScanner | null,
     private readonly limits: AdapterLimits,
     spool: SpoolOptions,
     private readonly stackSpill?: StackSpill,
+    private readonly nestOffload?: NestOffload,
   ) {
     this.scanner = scanner;
     this.strings = scanner?.strings ?? new HostStrings();
@@ -91,18 +96,20 @@ export class ChromeTracePipeline {
 
   /**
    * `stackSpill`: where the wall-time stack trie spills when full (without it, it grows with the
-   * trace).
+   * trace); `nestOffload`: a thread to nest the slices on (see remote-nester.ts).
    */
   static async open(
     limits: AdapterLimits,
     spool: SpoolOptions = {},
     stackSpill?: StackSpill,
+    nestOffload?: NestOffload,
   ): Promise<ChromeTracePipeline> {
     return new ChromeTracePipeline(
       await JsonScanner.open(traceProgram(), scanOptions(limits)),
       limits,
       spool,
       stackSpill,
+      nestOffload,
     );
   }
 
@@ -113,8 +120,9 @@ export class ChromeTracePipeline {
     limits: AdapterLimits,
     spool: SpoolOptions = {},
     stackSpill?: StackSpill,
+    nestOffload?: NestOffload,
   ): ChromeTracePipeline {
-    return new ChromeTracePipeline(null, limits, spool, stackSpill);
+    return new ChromeTracePipeline(null, limits, spool, stackSpill, nestOffload);
   }
 
   /** Adds the next piece of the document (see piece-merge.ts). */
@@ -150,8 +158,9 @@ export class ChromeTracePipeline {
     if (bytes.length > 0) this.scanner!.push(bytes, this.onBatch);
   }
 
-  /** Deletes spilled events (the rows generator also does when it ends). */
+  /** Deletes spilled events (the rows generator also does when it ends); stops nesting. */
   dispose(): void {
+    this.nester?.dispose();
     this.spool.dispose();
   }
 
@@ -207,7 +216,8 @@ export class ChromeTracePipeline {
     const wall = new MeasureAccumulator("wall_time");
     const wallStacks = new StackTrie("wall_time", this.stackSpill);
     const beginEnd: BeginEndCounts = { unmatchedBegin: 0, unmatchedEnd: 0 };
-    const nester = new SliceNester(frames.size, wall, wallStacks);
+    const nester = openNester(frames.size, wall, wallStacks, this.stackSpill, this.nestOffload);
+    this.nester = nester;
     const rowWriter = new TraceRowWriter(strings, tracks, clock);
     const nameOf = (id: number): unknown => (id >= 0 ? strings.get(id) : undefined);
     const slicing = new TrackSlicing(nester, beginEnd, nameOf, rowWriter, {
@@ -216,7 +226,8 @@ export class ChromeTracePipeline {
     });
     return {
       rows: spooledRows(spool, scan.trackEndNs, slicing, rowWriter),
-      complete: () => {
+      complete: async () => {
+        await nester.settled();
         const cpu = new MeasureAccumulator("cpu_time");
         const cpuStacks = new StackTrie("cpu_time");
         const profileStats = profiles.normalize({ frames, cpu, stacks: cpuStacks, clock });

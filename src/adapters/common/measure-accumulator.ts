@@ -41,6 +41,21 @@ export class FrameTotals {
   }
 }
 
+/** One metric's sums as plain data (MeasureAccumulator `handOver`, `adopt`). */
+export interface MeasureParts {
+  tracks: {
+    track: number;
+    selfNs: number[];
+    inclusiveNs: number[];
+    selfCount: number[];
+    inclusiveCount: number[];
+  }[];
+  edgeParent: number[];
+  edgeChild: number[];
+  edgeCount: number[];
+  edgeNs: number[];
+}
+
 /** A second metric summed beside the first from the same adds (see MeasureAccumulator). */
 export interface TwinMetric {
   metric: FrameMetric;
@@ -116,6 +131,44 @@ export class MeasureAccumulator {
     this.edgeCount[index]! += count;
     this.edgeNs[index]! += ns;
     if (this.twin !== null) this.edgeTwin[index]! += twinValue;
+  }
+
+  /**
+   * The sums as plain data, for another accumulator of this metric to take (`adopt`), on another
+   * thread say. Without a twin only.
+   */
+  handOver(): MeasureParts {
+    if (this.twin !== null)
+      throw new Error(`${this.metric}: a twin accumulator is not handed over`);
+    return {
+      tracks: [...this.totalsByTrack].map(([track, t]) => ({
+        track,
+        selfNs: t.selfNs,
+        inclusiveNs: t.inclusiveNs,
+        selfCount: t.selfCount,
+        inclusiveCount: t.inclusiveCount,
+      })),
+      edgeParent: this.edgeParent,
+      edgeChild: this.edgeChild,
+      edgeCount: this.edgeCount,
+      edgeNs: this.edgeNs,
+    };
+  }
+
+  /** Takes the sums another accumulator handed over; this one must be empty. */
+  adopt(parts: MeasureParts): void {
+    if (!this.isEmpty) throw new Error(`${this.metric}: only an empty accumulator adopts`);
+    for (const t of parts.tracks) {
+      const totals = this.track(t.track);
+      totals.selfNs = t.selfNs;
+      totals.inclusiveNs = t.inclusiveNs;
+      totals.selfCount = t.selfCount;
+      totals.inclusiveCount = t.inclusiveCount;
+    }
+    for (let e = 0; e < parts.edgeParent.length; e++) {
+      const index = this.edge(parts.edgeParent[e]!, parts.edgeChild[e]!);
+      this.addToEdge(index, parts.edgeCount[e]!, parts.edgeNs[e]!);
+    }
   }
 
   get isEmpty(): boolean {

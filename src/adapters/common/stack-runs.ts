@@ -56,6 +56,18 @@ export class StackRuns {
     return this.runs.length;
   }
 
+  /** The spilled runs, in order, given up by this object (another takes them: `adopt`). */
+  handOver(): SpillFile[] {
+    const runs = this.runs;
+    this.runs = [];
+    return runs;
+  }
+
+  /** Takes runs another StackRuns spilled (on another thread: reopened here), after its own. */
+  adopt(runs: SpillFile[]): void {
+    this.runs.push(...runs);
+  }
+
   /** Writes the stacks of `cols` that have samples as one run, sorted by path. */
   spill(cols: StackColumns): void {
     const counted: number[] = [];

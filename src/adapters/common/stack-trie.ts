@@ -17,12 +17,18 @@
 import type { FrameMetric } from "../../domain/evidence-schema.ts";
 import { stackId } from "../../domain/frame-id.ts";
 import type { TableBuffer } from "../../domain/table-buffer.ts";
-import type { SpillSpace } from "../adapter.ts";
+import type { SpillFile, SpillSpace } from "../adapter.ts";
 import type { FrameRegistry } from "./frame-registry.ts";
 import type { TwinMetric } from "./measure-accumulator.ts";
 import { GrowableF64, GrowableI32 } from "./growable.ts";
 import { IntPairMap } from "./int-pair-map.ts";
-import { MIXED_TRACKS, NO_TRACK, type StackRow, StackRuns } from "./stack-runs.ts";
+import {
+  MIXED_TRACKS,
+  NO_TRACK,
+  type StackColumns,
+  type StackRow,
+  StackRuns,
+} from "./stack-runs.ts";
 import type { NsClock } from "./time-ns.ts";
 import type { TrackLookup } from "./track.ts";
 
@@ -34,6 +40,13 @@ export const ROOT_STACK = -1;
  */
 export const DEFAULT_MAX_STACKS = 1 << 19;
 
+/** A trie's contents as another trie takes them (`handOver`, `adopt`). */
+export interface StackTrieParts {
+  columns: StackColumns;
+  /** Spilled runs, oldest first. */
+  runs: SpillFile[];
+}
+
 export interface StackSpill {
   space: SpillSpace;
   maxStacks?: number;
@@ -44,6 +57,8 @@ export class StackTrie {
   /** Changes whenever the trie spills and stack indices handed out before become stale. */
   epoch = 0;
   private index = new IntPairMap();
+  /** False after `adopt`: the index is built again on the next `child`. */
+  private indexed = true;
   // Typed columns (~36 bytes a stack): traces with millions of distinct stacks stay compact.
   private parent = new GrowableI32();
   private frame = new GrowableI32();
@@ -100,7 +115,13 @@ export class StackTrie {
     };
     runs.spill(columns);
     this.twinRuns?.spill({ ...columns, durationNs: this.twinDurationNs.array });
+    this.clear();
+  }
+
+  /** Empties the stacks in memory; indices handed out before are stale. */
+  private clear(): void {
     this.index = new IntPairMap();
+    this.indexed = true;
     this.parent = new GrowableI32();
     this.frame = new GrowableI32();
     this.track = new GrowableI32();
@@ -111,7 +132,66 @@ export class StackTrie {
     this.epoch++;
   }
 
+  private reindex(): void {
+    this.index = new IntPairMap();
+    const parent = this.parent.array;
+    const frame = this.frame.array;
+    for (let s = 0; s < this.size; s++) this.index.set(parent[s]! + 1, frame[s]!, s);
+    this.indexed = true;
+  }
+
+  /**
+   * The trie's stacks and spilled runs, given up: this trie is empty afterwards and another (on
+   * another thread, say) takes them with `adopt`. A trie with a twin is not handed over.
+   */
+  handOver(): StackTrieParts {
+    if (this.twin !== null)
+      throw new Error(`${this.metric} stacks: a twin trie is not handed over`);
+    const parts: StackTrieParts = {
+      columns: {
+        size: this.size,
+        parent: this.parent.array,
+        frame: this.frame.array,
+        track: this.track.array,
+        count: this.count.array,
+        durationNs: this.durationNs.array,
+        firstRelNs: this.firstRelNs.array,
+      },
+      runs: this.runs?.handOver() ?? [],
+    };
+    this.clear();
+    return parts;
+  }
+
+  /**
+   * Takes over what another trie of this metric handed over. This one must be empty; spilled runs
+   * need this trie to have scratch space too.
+   */
+  adopt(parts: StackTrieParts): void {
+    if (this.size > 0 || (this.runs?.count ?? 0) > 0)
+      throw new Error(`${this.metric} stacks: only an empty trie adopts another's`);
+    if (parts.runs.length > 0) {
+      if (this.runs === null) throw new Error(`${this.metric} stacks: spilled runs need a space`);
+      this.runs.adopt(parts.runs);
+    }
+    const { size, parent, frame, track, count, durationNs, firstRelNs } = parts.columns;
+    const take = (g: GrowableI32 | GrowableF64, array: Int32Array | Float64Array) => {
+      g.array = array;
+      g.length = size;
+    };
+    take(this.parent, parent);
+    take(this.frame, frame);
+    take(this.track, track);
+    take(this.count, count);
+    take(this.durationNs, durationNs);
+    take(this.firstRelNs, firstRelNs);
+    // Looked up again only if more stacks are interned; output does not need it.
+    this.indexed = false;
+    this.epoch++;
+  }
+
   child(parent: number, frame: number): number {
+    if (!this.indexed) this.reindex();
     // Keys are (parent + 1, frame) so the empty path (-1) maps to a non-negative key.
     let stack = this.index.get(parent + 1, frame);
     if (stack < 0) {

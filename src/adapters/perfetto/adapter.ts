@@ -25,6 +25,7 @@ export const perfettoAdapter: ProducerAdapter = {
         offload: input.runOffload,
       },
       stackSpill,
+      input.nestOffload,
     );
     try {
       for await (const chunk of input.chunks) pipeline.push(chunk);
@@ -32,6 +33,7 @@ export const perfettoAdapter: ProducerAdapter = {
       await pipeline.runsWritten();
       for (const batch of result.rows) await input.sink.writeBatch(batch);
       await input.sink.endTable?.("trace_events");
+      await result.nested();
       const { tries, frames, clock, tracks } = result.stacks;
       await writeStackChunks(input.sink, tries, frames, clock, tracks);
       const evidence = result.evidence();

@@ -13,12 +13,13 @@ import { type StackSpill, StackTrie } from "../common/stack-trie.ts";
 import type { TrackLookup } from "../common/track.ts";
 import { NsClock } from "../common/time-ns.ts";
 import type { BeginEndCounts } from "../trace-events/begin-end-matcher.ts";
-import { SliceNester } from "../trace-events/slice-nester.ts";
+import { openNester } from "../trace-events/remote-nester.ts";
+import type { Nester } from "../trace-events/slice-nester.ts";
 import { TraceRowWriter } from "../trace-events/trace-row-writer.ts";
 import { EventSpool, type SpoolOptions } from "../trace-events/event-spool.ts";
 import { spooledRows } from "../trace-events/spooled-rows.ts";
 import { TrackSlicing } from "../trace-events/track-slicing.ts";
-import type { AdapterLimits } from "../adapter.ts";
+import type { AdapterLimits, NestOffload } from "../adapter.ts";
 import { ProtoScanner } from "../wasm/proto-scanner.ts";
 import { PERFETTO_FORMAT } from "./debug-annotations.ts";
 import { PerfettoImport } from "./perfetto-import.ts";
@@ -30,10 +31,12 @@ export interface PerfettoResult {
   rows: Generator<ColumnBatch>;
   /** Filled while `rows` is consumed. */
   rowCounts: { rows: number; truncatedArgs: number };
-  /** The stack tries (wall_time slices, CPU samples), complete once `rows` has been consumed. */
+  /** Resolves, once `rows` has been consumed, when the slices are nested (see remote-nester.ts). */
+  nested(): Promise<void>;
+  /** The stack tries (wall_time slices, CPU samples), complete once `nested` has resolved. */
   stacks: { tries: StackTrie[]; frames: FrameRegistry; clock: NsClock; tracks: TrackLookup };
   /**
-   * The rest of the evidence, complete once `rows` has been consumed; `stacks` stays empty
+   * The rest of the evidence, complete once `nested` has resolved; `stacks` stays empty
    * (the caller writes the tries itself).
    */
   evidence(): Omit<NormalizedEvidence, "tables"> & { tables: NormalizedEvidence["tables"] };
@@ -41,11 +44,15 @@ export interface PerfettoResult {
 
 export class PerfettoPipeline {
   private readonly imp: PerfettoImport;
+  /** Set by `finish`: what nests the slices, here or on a thread of `nestOffload`. */
+  private nester: Nester | null = null;
+
   private constructor(
     private readonly scanner: ProtoScanner,
     limits: AdapterLimits,
     spool: SpoolOptions,
     private readonly stackSpill?: StackSpill,
+    private readonly nestOffload?: NestOffload,
   ) {
     this.imp = new PerfettoImport(
       limits.maxArgsBytes,
@@ -56,11 +63,15 @@ export class PerfettoPipeline {
     );
   }
 
-  /** `stackSpill`: where the stack tries spill when full (without it they grow with the trace). */
+  /**
+   * `stackSpill`: where the stack tries spill when full (without it they grow with the trace);
+   * `nestOffload`: a thread to nest the slices on (see remote-nester.ts).
+   */
   static async open(
     limits: AdapterLimits,
     spool: SpoolOptions = {},
     stackSpill?: StackSpill,
+    nestOffload?: NestOffload,
   ): Promise<PerfettoPipeline> {
     return new PerfettoPipeline(
       await ProtoScanner.open(perfettoProgram(), {
@@ -70,6 +81,7 @@ export class PerfettoPipeline {
       limits,
       spool,
       stackSpill,
+      nestOffload,
     );
   }
 
@@ -79,6 +91,7 @@ export class PerfettoPipeline {
 
   /** Deletes spilled events (the rows generator also does when it ends). */
   dispose(): void {
+    this.nester?.dispose();
     this.imp.spool.dispose();
   }
 
@@ -103,7 +116,8 @@ export class PerfettoPipeline {
     const wall = new MeasureAccumulator("wall_time");
     const wallStacks = new StackTrie("wall_time", this.stackSpill);
     const beginEnd: BeginEndCounts = { unmatchedBegin: 0, unmatchedEnd: 0 };
-    const nester = new SliceNester(imp.frames.size, wall, wallStacks);
+    const nester = openNester(imp.frames.size, wall, wallStacks, this.stackSpill, this.nestOffload);
+    this.nester = nester;
     const rowWriter = new TraceRowWriter(imp.strings, imp.tracks, clock);
     const nameOf = (id: number): unknown => (id >= 0 ? imp.strings.get(id) : undefined);
     const slicing = new TrackSlicing(
@@ -130,6 +144,7 @@ export class PerfettoPipeline {
         tracks: lookup,
       },
       rows: spooledRows(imp.spool, imp.trackEndNs, slicing, rowWriter),
+      nested: () => nester.settled(),
       rowCounts: rowWriter,
       evidence: () => {
         const tables = emptyTables();

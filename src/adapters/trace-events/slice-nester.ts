@@ -22,7 +22,26 @@ import { grown } from "../common/growable.ts";
 import type { FrameTotals, MeasureAccumulator } from "../common/measure-accumulator.ts";
 import { ROOT_STACK, type StackTrie } from "../common/stack-trie.ts";
 
-export class SliceNester {
+/**
+ * What nests a trace's slices, track by track: a SliceNester here, or one on another thread fed
+ * through a RemoteNester (remote-nester.ts). `push` gives the slice's depth either way; the
+ * measures and stacks are complete once `settled` resolves.
+ */
+export interface Nester {
+  /** Slices nested so far, over all tracks. */
+  readonly slices: number;
+  beginTrack(track: number): void;
+  /** Opens the next slice in nesting order; returns its depth. */
+  push(frame: number, start: number, dur: number): number;
+  /** Closes what is still open on the track. */
+  endTrack(): void;
+  /** Resolves once every slice pushed is in the measures and stacks. */
+  settled(): Promise<void>;
+  /** Stops nesting after a failure (a thread doing it stops). */
+  dispose(): void;
+}
+
+export class SliceNester implements Nester {
   private capacity = 64;
   private openFrame = new Int32Array(this.capacity);
   private openStart = new Float64Array(this.capacity);
@@ -92,6 +111,12 @@ export class SliceNester {
     this.slices++;
     return depth;
   }
+
+  settled(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  dispose(): void {}
 
   /** Closes what is still open on the track and resets the per-frame scratch. */
   endTrack(): void {

@@ -13,7 +13,7 @@ import { BeginEndMatcher, type BeginEndCounts } from "./begin-end-matcher.ts";
 import { FLAG_MISSING_DUR, FLAG_UNMATCHED_BEGIN } from "./event-flags.ts";
 import { KIND_BEGIN, KIND_COMPLETE, KIND_END } from "./event-kinds.ts";
 import { threadSpanNs } from "../common/time-ns.ts";
-import type { SliceNester } from "./slice-nester.ts";
+import type { Nester } from "./slice-nester.ts";
 import type { TraceRowWriter } from "./trace-row-writer.ts";
 import type { SpillSpace } from "../adapter.ts";
 import { PendingEvents } from "./pending-events.ts";
@@ -50,7 +50,7 @@ export class TrackSlicing {
   private readonly group: number[] = [];
 
   constructor(
-    private readonly nester: SliceNester,
+    private readonly nester: Nester,
     counts: BeginEndCounts,
     /** A string id's value (for matching E names to B names). */
     private readonly nameOf: (id: number) => unknown,

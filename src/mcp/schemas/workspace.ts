@@ -93,6 +93,7 @@ export const ImportResult = type({
       memory_cap_bytes: "number | null",
       encode_threads: "number",
       scan_threads: "number",
+      "nest_threads?": "number",
       "stages_ms?": "Record<string, number>",
     },
     "publish_ms?": "number",

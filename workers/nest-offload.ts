@@ -1,0 +1,142 @@
+/**
+ * Threads that nest a trace's slices while the parser writes its rows (the parser side is
+ * src/adapters/trace-events/remote-nester.ts; the thread is nest-thread.ts). One thread per
+ * trace, started when its rows begin and ended once it has handed its results back.
+ *
+ * Ops go through a ring of NEST_SLOTS chunks in shared memory: the parser fills a slot and
+ * publishes it without waiting; only when every slot is still unread does it block
+ * (Atomics.wait) until the thread catches up, so a thread slower than the parser (one core)
+ * holds a few MB of ops, never the trace's.
+ */
+import type { NestChannel, NestOffload, SpillFile } from "../src/adapters/adapter.ts";
+import type { StackSpill } from "../src/adapters/common/stack-trie.ts";
+import type { NestedParts } from "../src/adapters/trace-events/remote-nester.ts";
+import { FlameoxError } from "../src/domain/errors.ts";
+import {
+  APPLIED,
+  CHUNK_FLOATS,
+  CLOSED,
+  CONTROL_INTS,
+  COUNTS,
+  FAILED,
+  FINISHED,
+  NEST_SLOTS,
+  type NestOpen,
+  PUBLISHED,
+} from "./nest-ring.ts";
+import type { FileSpillSpace } from "./spill-space.ts";
+
+/** What the thread answers: its parts, the trie's spilled runs as released files. */
+type NestAnswer =
+  | {
+      kind: "nested";
+      nested: Omit<NestedParts, "stacks"> & {
+        stacks: {
+          columns: NestedParts["stacks"]["columns"];
+          runs: { path: string; size: number }[];
+        };
+      };
+    }
+  | { kind: "failed"; message: string };
+
+/**
+ * Nesting threads whose tries spill into `spill` (the extraction's scratch space, in `dir`). In a
+ * compiled binary there are none (its embedded modules cannot start threads): `open` is null.
+ */
+export function startNestOffload(
+  spill: FileSpillSpace,
+  dir: string,
+): NestOffload & {
+  /** Threads started so far. */
+  readonly opened: number;
+  /** Stops every thread still running (after a failure). */
+  closeAll(): void;
+} {
+  const here = import.meta.url;
+  const running = new Set<() => void>();
+  const compiled = here.includes("/$bunfs/") || here.includes("%24bunfs");
+  let opened = 0;
+  return {
+    get opened() {
+      return opened;
+    },
+    open(frameCount, metric, stackSpill?: StackSpill): NestChannel | null {
+      // The trie's runs come back into the extraction's space; another space cannot take them.
+      if (compiled || (stackSpill !== undefined && stackSpill.space !== spill)) return null;
+      let worker: Worker;
+      try {
+        worker = new Worker(new URL("./nest-thread.ts", here).href);
+      } catch {
+        return null;
+      }
+      worker.unref();
+      opened++;
+      const control = new Int32Array(new SharedArrayBuffer(4 * CONTROL_INTS));
+      const ring = new Float64Array(new SharedArrayBuffer(8 * CHUNK_FLOATS * NEST_SLOTS));
+      // The thread ends itself once it has answered; stopping it is for a parser that failed.
+      const stop = () => {
+        if (!running.delete(stop)) return;
+        Atomics.store(control, CLOSED, 1);
+        Atomics.notify(control, PUBLISHED);
+      };
+      running.add(stop);
+      const open: NestOpen = {
+        frameCount,
+        metric,
+        spillDir: stackSpill ? dir : null,
+        maxStacks: stackSpill?.maxStacks,
+        control,
+        ring,
+      };
+      worker.postMessage(open);
+      const answer = new Promise<NestedParts>((resolve, reject) => {
+        worker.onmessage = (event: MessageEvent<NestAnswer>) => {
+          running.delete(stop);
+          const message = event.data;
+          if (message.kind === "failed") {
+            reject(new Error(`nesting thread: ${message.message}`));
+            return;
+          }
+          // The thread's spilled runs are this space's now.
+          const { columns, runs } = message.nested.stacks;
+          const adopted: SpillFile[] = runs.map((run) => spill.adopt(run));
+          resolve({ ...message.nested, stacks: { columns, runs: adopted } });
+        };
+        worker.onerror = (event) => {
+          stop();
+          reject(new Error(`nesting thread: ${event.message}`));
+        };
+      });
+      answer.catch(() => {});
+      let published = 0;
+      return {
+        chunk() {
+          // A slot is free once the thread has applied the chunk that was in it.
+          for (;;) {
+            if (Atomics.load(control, FAILED) !== 0)
+              throw new FlameoxError("INTERNAL_ERROR", "The slice nesting thread failed");
+            const applied = Atomics.load(control, APPLIED);
+            if (published - applied < NEST_SLOTS) break;
+            Atomics.wait(control, APPLIED, applied, 1000);
+          }
+          const at = (published % NEST_SLOTS) * CHUNK_FLOATS;
+          return ring.subarray(at, at + CHUNK_FLOATS);
+        },
+        send(count) {
+          control[COUNTS + (published % NEST_SLOTS)] = count;
+          Atomics.store(control, PUBLISHED, ++published);
+          Atomics.notify(control, PUBLISHED);
+        },
+        finish() {
+          Atomics.store(control, FINISHED, 1);
+          Atomics.notify(control, PUBLISHED);
+          return answer;
+        },
+        close: stop,
+      };
+    },
+    closeAll() {
+      for (const stop of [...running]) stop();
+    },
+  };
+}
