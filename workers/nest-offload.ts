@@ -12,18 +12,7 @@ import type { NestChannel, NestOffload, SpillFile } from "../src/adapters/adapte
 import type { StackSpill } from "../src/adapters/common/stack-trie.ts";
 import type { NestedParts } from "../src/adapters/trace-events/remote-nester.ts";
 import { FlameoxError } from "../src/domain/errors.ts";
-import {
-  APPLIED,
-  CHUNK_FLOATS,
-  CLOSED,
-  CONTROL_INTS,
-  COUNTS,
-  FAILED,
-  FINISHED,
-  NEST_SLOTS,
-  type NestOpen,
-  PUBLISHED,
-} from "./nest-ring.ts";
+import * as Ring from "./nest-ring.ts";
 import type { FileSpillSpace } from "./spill-space.ts";
 
 /** What the thread answers: its parts, the trie's spilled runs as released files. */
@@ -71,16 +60,16 @@ export function startNestOffload(
       }
       worker.unref();
       opened++;
-      const control = new Int32Array(new SharedArrayBuffer(4 * CONTROL_INTS));
-      const ring = new Float64Array(new SharedArrayBuffer(8 * CHUNK_FLOATS * NEST_SLOTS));
+      const control = new Int32Array(new SharedArrayBuffer(4 * Ring.CONTROL_INTS));
+      const ring = new Float64Array(new SharedArrayBuffer(8 * Ring.CHUNK_FLOATS * Ring.NEST_SLOTS));
       // The thread ends itself once it has answered; stopping it is for a parser that failed.
       const stop = () => {
         if (!running.delete(stop)) return;
-        Atomics.store(control, CLOSED, 1);
-        Atomics.notify(control, PUBLISHED);
+        Atomics.store(control, Ring.CLOSED, 1);
+        Atomics.notify(control, Ring.PUBLISHED);
       };
       running.add(stop);
-      const open: NestOpen = {
+      const open: Ring.NestOpen = {
         frameCount,
         metric,
         spillDir: stackSpill ? dir : null,
@@ -113,23 +102,23 @@ export function startNestOffload(
         chunk() {
           // A slot is free once the thread has applied the chunk that was in it.
           for (;;) {
-            if (Atomics.load(control, FAILED) !== 0)
+            if (Atomics.load(control, Ring.FAILED) !== 0)
               throw new FlameoxError("INTERNAL_ERROR", "The slice nesting thread failed");
-            const applied = Atomics.load(control, APPLIED);
-            if (published - applied < NEST_SLOTS) break;
-            Atomics.wait(control, APPLIED, applied, 1000);
+            const applied = Atomics.load(control, Ring.APPLIED);
+            if (published - applied < Ring.NEST_SLOTS) break;
+            Atomics.wait(control, Ring.APPLIED, applied, 1000);
           }
-          const at = (published % NEST_SLOTS) * CHUNK_FLOATS;
-          return ring.subarray(at, at + CHUNK_FLOATS);
+          const at = (published % Ring.NEST_SLOTS) * Ring.CHUNK_FLOATS;
+          return ring.subarray(at, at + Ring.CHUNK_FLOATS);
         },
         send(count) {
-          control[COUNTS + (published % NEST_SLOTS)] = count;
-          Atomics.store(control, PUBLISHED, ++published);
-          Atomics.notify(control, PUBLISHED);
+          control[Ring.COUNTS + (published % Ring.NEST_SLOTS)] = count;
+          Atomics.store(control, Ring.PUBLISHED, ++published);
+          Atomics.notify(control, Ring.PUBLISHED);
         },
         finish() {
-          Atomics.store(control, FINISHED, 1);
-          Atomics.notify(control, PUBLISHED);
+          Atomics.store(control, Ring.FINISHED, 1);
+          Atomics.notify(control, Ring.PUBLISHED);
           return answer;
         },
         close: stop,

@@ -103,8 +103,9 @@ export class StackTrie {
     return true;
   }
 
-  private spill(runs: StackRuns): void {
-    const columns = {
+  /** The stacks in memory as their columns (the arrays themselves, longer than `size`). */
+  private columns(): StackColumns {
+    return {
       size: this.size,
       parent: this.parent.array,
       frame: this.frame.array,
@@ -113,6 +114,10 @@ export class StackTrie {
       durationNs: this.durationNs.array,
       firstRelNs: this.firstRelNs.array,
     };
+  }
+
+  private spill(runs: StackRuns): void {
+    const columns = this.columns();
     runs.spill(columns);
     this.twinRuns?.spill({ ...columns, durationNs: this.twinDurationNs.array });
     this.clear();
@@ -148,15 +153,7 @@ export class StackTrie {
     if (this.twin !== null)
       throw new Error(`${this.metric} stacks: a twin trie is not handed over`);
     const parts: StackTrieParts = {
-      columns: {
-        size: this.size,
-        parent: this.parent.array,
-        frame: this.frame.array,
-        track: this.track.array,
-        count: this.count.array,
-        durationNs: this.durationNs.array,
-        firstRelNs: this.firstRelNs.array,
-      },
+      columns: this.columns(),
       runs: this.runs?.handOver() ?? [],
     };
     this.clear();
