@@ -25,6 +25,8 @@ import { tooLarge } from "../json-guard.ts";
 import type { PerfettoEventSink } from "./event-sink.ts";
 import { FtraceMarks } from "./ftrace-marks.ts";
 import { PerfettoCounters } from "./perfetto-counters.ts";
+import { applyChildren } from "./apply-children.ts";
+import { EventCategories } from "./event-categories.ts";
 import { PacketChildren } from "./packet-children.ts";
 import { PerfettoTracks } from "./perfetto-tracks.ts";
 import type { StackSpill } from "../common/stack-trie.ts";
@@ -60,10 +62,10 @@ export class PerfettoImport implements PerfettoEventSink {
   private readonly sequences = new Map<number, SequenceState>();
   private readonly children = new PacketChildren();
   private readonly phIds = new Map<string, number>();
-  private readonly joinedCategories = new Map<string, number>();
 
   /** Strings of the columns (names, categories, phases), host-side: scanner ids are mapped in. */
   readonly strings = new StringTable();
+  private readonly categories = new EventCategories(this.strings);
   /**
    * Per scanner (the stream's, and the one expanding compressed packets): its string id → local id.
    */
@@ -156,7 +158,7 @@ export class PerfettoImport implements PerfettoEventSink {
     if (b.has(r, P.DEFAULT_TRACK_UUID))
       state.defaultTrackUuid = b.ubig(r, P.DEFAULT_TRACK_UUID).toString();
     if (c)
-      this.applyChildren(c, state, b.has(r, P.PRIMARY_CLOCK) ? b.num(r, P.PRIMARY_CLOCK) : null);
+      applyChildren(c, state, b.has(r, P.PRIMARY_CLOCK) ? b.num(r, P.PRIMARY_CLOCK) : null, this);
     if (b.has(r, P.PROFILE_PACKET))
       this.heap.profilePacket(
         state,
@@ -197,66 +199,6 @@ export class PerfettoImport implements PerfettoEventSink {
       this.samples.add(state, b.num(r, P.PERF_CALLSTACK), ns, this.tracks.trackOf(uuid));
     }
     if (c) this.children.reset(-1);
-  }
-
-  private applyChildren(c: PacketChildren, state: SequenceState, primary: number | null): void {
-    for (const e of c.interned) {
-      const value = e.value ?? "";
-      if (e.record === R.I_NAME) state.names.set(e.iid, this.intern(value));
-      else if (e.record === R.I_CATEGORY) state.categories.set(e.iid, this.intern(value));
-      else if (e.record === R.I_ANNOTATION_NAME) state.annotationNames.set(e.iid, value);
-      else if (e.record === R.I_STRING_VALUE) state.stringValues.set(e.iid, value);
-      else if (e.record === R.I_FUNCTION) state.functions.set(e.iid, this.intern(value));
-      else if (e.record === R.I_MAPPING_PATH) state.mappingPaths.set(e.iid, value);
-      else if (e.record === R.PROFILE_STRING) {
-        // Android Q's per-packet string table names both functions and mapping paths.
-        state.functions.set(e.iid, this.intern(value));
-        state.mappingPaths.set(e.iid, value);
-      }
-    }
-    for (const f of c.frames) state.frames.set(f.iid, f);
-    for (const cs of c.callstacks) state.callstacks.set(cs.iid, cs.frameIds);
-    for (const m of c.mappings)
-      state.mappings.set(
-        m.iid,
-        m.pathIds.map((id) => state.mappingPaths.get(id) ?? "").join("/") || null,
-      );
-    if (c.clocks.length > 0) {
-      const builtin = c.clocks.filter((k) => k.id < 64);
-      this.domain.snapshot(
-        builtin.map((k) => ({ id: k.id, ns: k.value })),
-        primary,
-      );
-      const ref = builtin[0];
-      for (const k of c.clocks) {
-        if (k.id < 64 || !ref) continue;
-        state.clocks.set(k.id, {
-          base: k.value,
-          refClock: ref.id,
-          refNs: ref.value,
-          unitNs: k.unitNs,
-          incremental: k.incremental,
-          last: k.value,
-        });
-      }
-    }
-    for (const t of c.tracks) this.tracks.describe(t.uuid, t);
-    if (c.defaultExtraUuids.length > 0) state.defaultExtraUuids = [...c.defaultExtraUuids];
-    if (c.defaultExtraDoubleUuids.length > 0)
-      state.defaultExtraDoubleUuids = [...c.defaultExtraDoubleUuids];
-    for (const p of c.processes) if (p.name !== null) this.tracks.nameProcess(p.pid, p.name);
-    for (const t of c.threads) {
-      const uuid = `thread:${t.pid}:${t.tid}`;
-      this.tracks.describe(uuid, {
-        parent: null,
-        name: null,
-        pid: t.pid,
-        tid: t.tid,
-        processName: null,
-        threadName: t.name,
-      });
-      state.threadTrack = this.tracks.trackOf(uuid);
-    }
   }
 
   /** A packet timestamp in ns of the trace's primary clock (null: unusable clock). */
@@ -367,7 +309,7 @@ export class PerfettoImport implements PerfettoEventSink {
       nameId,
       ph,
       args,
-      this.category(c, state),
+      this.categories.of(c, state),
       kind === KIND_COMPLETE ? Math.max(0, b.num(r, P.LEGACY_DURATION_US) * 1000) : 0,
       kind === KIND_BEGIN || kind === KIND_END ? threadNs : Number.NaN,
     );
@@ -436,29 +378,6 @@ export class PerfettoImport implements PerfettoEventSink {
       return t;
     }
     return this.tracks.trackOf(b.ubig(r, P.TRACK_UUID).toString());
-  }
-
-  private category(c: PacketChildren | null, state: SequenceState): number {
-    if (!c) return -1;
-    // One interned category, the common case: its string id is the joined one (both are
-    // interned in `strings`), without building arrays and a joined string per event.
-    if (c.categoryNames.length === 0 && c.categoryIids.length === 1)
-      return state.categories.get(c.categoryIids[0]!) ?? -1;
-    const names =
-      c.categoryNames.length > 0
-        ? c.categoryNames
-        : c.categoryIids.flatMap((iid) => {
-            const id = state.categories.get(iid);
-            return id === undefined ? [] : [this.strings.get(id)];
-          });
-    if (names.length === 0) return -1;
-    const joined = names.join(",");
-    let id = this.joinedCategories.get(joined);
-    if (id === undefined) {
-      id = this.intern(joined);
-      this.joinedCategories.set(joined, id);
-    }
-    return id;
   }
 
   private storeArgs(i: number, text: string): void {
