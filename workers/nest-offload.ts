@@ -15,6 +15,12 @@ import { FlameoxError } from "../src/domain/errors.ts";
 import * as Ring from "./nest-ring.ts";
 import type { FileSpillSpace } from "./spill-space.ts";
 
+/**
+ * How long a thread may apply no chunk before it is taken for stuck (a thread that never
+ * started, say): a chunk takes well under a second, and a full trie's spill about one.
+ */
+export const NEST_STALL_MS = 30_000;
+
 /** What the thread answers: its parts, the trie's spilled runs as released files. */
 type NestAnswer =
   | {
@@ -35,6 +41,7 @@ type NestAnswer =
 export function startNestOffload(
   spill: FileSpillSpace,
   dir: string,
+  options: { thread?: string; stallMs?: number } = {},
 ): NestOffload & {
   /** Threads started so far. */
   readonly opened: number;
@@ -42,6 +49,8 @@ export function startNestOffload(
   closeAll(): void;
 } {
   const here = import.meta.url;
+  const thread = options.thread ?? new URL("./nest-thread.ts", here).href;
+  const stallMs = options.stallMs ?? NEST_STALL_MS;
   const running = new Set<() => void>();
   const compiled = here.includes("/$bunfs/") || here.includes("%24bunfs");
   let opened = 0;
@@ -54,7 +63,7 @@ export function startNestOffload(
       if (compiled || (stackSpill !== undefined && stackSpill.space !== spill)) return null;
       let worker: Worker;
       try {
-        worker = new Worker(new URL("./nest-thread.ts", here).href);
+        worker = new Worker(thread);
       } catch {
         return null;
       }
@@ -97,16 +106,31 @@ export function startNestOffload(
         };
       });
       answer.catch(() => {});
+      const stalled = () => {
+        stop();
+        // It does not read the ring, so it would not see the stop: ended from here.
+        worker.terminate();
+        return new FlameoxError(
+          "INTERNAL_ERROR",
+          `The slice nesting thread stopped: no chunk applied in ${stallMs / 1000} s`,
+        );
+      };
       let published = 0;
       return {
         chunk() {
           // A slot is free once the thread has applied the chunk that was in it.
+          let lastApplied = -1;
+          let since = 0;
           for (;;) {
             if (Atomics.load(control, Ring.FAILED) !== 0)
               throw new FlameoxError("INTERNAL_ERROR", "The slice nesting thread failed");
             const applied = Atomics.load(control, Ring.APPLIED);
             if (published - applied < Ring.NEST_SLOTS) break;
-            Atomics.wait(control, Ring.APPLIED, applied, 1000);
+            if (applied !== lastApplied) {
+              lastApplied = applied;
+              since = Date.now();
+            } else if (Date.now() - since > stallMs) throw stalled();
+            Atomics.wait(control, Ring.APPLIED, applied, Math.min(1000, stallMs));
           }
           const at = (published % Ring.NEST_SLOTS) * Ring.CHUNK_FLOATS;
           return ring.subarray(at, at + Ring.CHUNK_FLOATS);
@@ -119,7 +143,24 @@ export function startNestOffload(
         finish() {
           Atomics.store(control, Ring.FINISHED, 1);
           Atomics.notify(control, Ring.PUBLISHED);
-          return answer;
+          // The answer comes once the last chunks are applied; a thread that stops applying them
+          // is not waited for past the stall time.
+          let lastApplied = Atomics.load(control, Ring.APPLIED);
+          let since = Date.now();
+          let watch: ReturnType<typeof setInterval> | undefined;
+          const watchdog = new Promise<never>((_, reject) => {
+            watch = setInterval(
+              () => {
+                const applied = Atomics.load(control, Ring.APPLIED);
+                if (applied !== lastApplied) {
+                  lastApplied = applied;
+                  since = Date.now();
+                } else if (Date.now() - since > stallMs) reject(stalled());
+              },
+              Math.min(1000, stallMs),
+            );
+          });
+          return Promise.race([answer, watchdog]).finally(() => clearInterval(watch));
         },
         close: stop,
       };

@@ -6,7 +6,7 @@
  * takes a thread only where a core is free for it.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MeasureAccumulator } from "../../src/adapters/common/measure-accumulator.ts";
@@ -95,6 +95,29 @@ describe("nesting thread", () => {
     channel.send(1);
     await expect(channel.finish()).rejects.toThrow("nesting thread: nesting: unknown op -5");
     expect(() => channel.chunk()).toThrow("The slice nesting thread failed");
+  });
+
+  test("a thread that applies nothing is given up after the stall time, not waited for", async () => {
+    const { dir, space } = scratch("stalled");
+    // A thread that takes the ring and never reads it (one that never started looks the same).
+    const idle = join(root, "idle-thread.ts");
+    writeFileSync(idle, "self.onmessage = () => {};\n");
+    const offload = startNestOffload(space, dir, { thread: idle, stallMs: 300 });
+    const full = offload.open(FRAMES, "wall_time")!;
+    for (let k = 0; k < NEST_SLOTS; k++) {
+      full.chunk();
+      full.send(1);
+    }
+    const started = Date.now();
+    expect(() => full.chunk()).toThrow(
+      "The slice nesting thread stopped: no chunk applied in 0.3 s",
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    const ending = offload.open(FRAMES, "wall_time")!;
+    ending.chunk();
+    ending.send(1);
+    await expect(ending.finish()).rejects.toThrow("no chunk applied in 0.3 s");
+    offload.closeAll();
   });
 
   test("another scratch space than the extraction's gets no thread", () => {
