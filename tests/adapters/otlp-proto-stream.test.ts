@@ -197,98 +197,110 @@ describe("OTLP protobuf stream path", () => {
     },
   );
 
-  test("the scanner's own attribute JSON is the host writer's, byte for byte, where it writes it", () => {
-    // Each KeyValue (generated, some mutated or cut) as field 1 of one stream, read by a
-    // program with nothing but that field; the module writes each one's JSON, or leaves it to
-    // the host writer.
-    const { keyValue, random } = generator(7, true);
-    const program = new ProtoProgram(1);
-    program.record(0, 1);
-    program.value(0, 1, 0, 0, P_BYTES, 0, 0);
-    const kvs: Uint8Array[] = [];
-    const stream = new ProtoWriter();
-    // Text at the edges of well-formed UTF-8 (the module copies it; anything else is the host's).
-    const texts = [
-      [0xef, 0xbb, 0xbf, 0x6b], // a leading BOM, which the host's decoder drops
-      [0x6b, 0xef, 0xbb, 0xbf], // a BOM further on, which it keeps
-      [0xc2, 0x80, 0xdf, 0xbf, 0xe0, 0xa0, 0x80, 0xed, 0x9f, 0xbf, 0xf0, 0x90, 0x80, 0x80],
-      [0xf4, 0x8f, 0xbf, 0xbf, 0xe2, 0x80, 0xa8, 0x22, 0x5c, 0x01],
-      [0xc0, 0x80], // overlong
-      [0xc1, 0xbf],
-      [0xe0, 0x9f, 0xbf],
-      [0xed, 0xa0, 0x80], // a surrogate
-      [0xf4, 0x90, 0x80, 0x80], // past U+10FFFF
-      [0xf5, 0x80, 0x80, 0x80],
-      [0xe3, 0x81], // cut
-      [0x61, 0x80, 0x62], // a lone continuation byte
-    ].map((b) => Uint8Array.from(b));
-    for (const text of texts) {
-      const value = new ProtoWriter().bytes(1, text);
-      kvs.push(new ProtoWriter().bytes(1, text).message(2, value).finish());
-      stream.bytes(1, kvs.at(-1)!);
-    }
-    // Doubles, whose digits the module has the host write (`String(n)`, quoted when not finite).
-    const doubles = [0, -0, 0.5, 1 / 3, 1e21, 1e-7, 123e-20, -1.5e300, 5e-324, NaN, Infinity];
-    for (const n of [...doubles, -Infinity]) {
-      const value = new ProtoWriter().tag(4, 1).fixed64Raw(n);
-      kvs.push(new ProtoWriter().string(1, "d").message(2, value).finish());
-      stream.bytes(1, kvs.at(-1)!);
-    }
-    const special = texts.length + doubles.length + 1;
-    for (let i = 0; i < 4000; i++) {
-      let bytes = keyValue().finish().slice();
-      if (random() < 0.2 && bytes.length > 0)
-        bytes[Math.floor(random() * bytes.length)]! ^= 1 << Math.floor(random() * 8);
-      else if (random() < 0.1) bytes = bytes.subarray(0, Math.floor(random() * bytes.length));
-      kvs.push(bytes);
-      stream.bytes(1, bytes);
-    }
-    const written: { json: Uint8Array | null; bytes: Uint8Array }[] = [];
-    const scanner = ProtoScanner.openSync(program, { format: "test", maxDepth: 8 });
-    const onBatch = (b: ProtoBatch) => {
-      for (let r = 0; r < b.count; r++) {
-        if (b.type(r) !== 0) continue;
-        const n = b.keyValueJson(r, 0);
-        const json = n < 0 ? null : b.u8.slice(b.keyValueJsonAt, b.keyValueJsonAt + n);
-        written.push({ json, bytes: b.bytes(r, 0).slice() });
+  for (const batched of [false, true])
+    test(`the scanner's own attribute JSON is the host writer's, byte for byte, where it writes it (${batched ? "a batch's at once" : "one at a time"})`, () => {
+      // Each KeyValue (generated, some mutated or cut) as field 1 of one stream, read by a
+      // program with nothing but that field; the module writes each one's JSON, or leaves it to
+      // the host writer. Batched, the module writes a whole batch's at once, and asks for those
+      // past its batch scratch (4 MiB) one at a time.
+      const { keyValue, random } = generator(7, true);
+      const program = new ProtoProgram(1);
+      program.record(0, 1);
+      program.value(0, 1, 0, 0, P_BYTES, 0, 0);
+      const kvs: Uint8Array[] = [];
+      const stream = new ProtoWriter();
+      // Text at the edges of well-formed UTF-8 (the module copies it; anything else is the host's).
+      const texts = [
+        [0xef, 0xbb, 0xbf, 0x6b], // a leading BOM, which the host's decoder drops
+        [0x6b, 0xef, 0xbb, 0xbf], // a BOM further on, which it keeps
+        [0xc2, 0x80, 0xdf, 0xbf, 0xe0, 0xa0, 0x80, 0xed, 0x9f, 0xbf, 0xf0, 0x90, 0x80, 0x80],
+        [0xf4, 0x8f, 0xbf, 0xbf, 0xe2, 0x80, 0xa8, 0x22, 0x5c, 0x01],
+        [0xc0, 0x80], // overlong
+        [0xc1, 0xbf],
+        [0xe0, 0x9f, 0xbf],
+        [0xed, 0xa0, 0x80], // a surrogate
+        [0xf4, 0x90, 0x80, 0x80], // past U+10FFFF
+        [0xf5, 0x80, 0x80, 0x80],
+        [0xe3, 0x81], // cut
+        [0x61, 0x80, 0x62], // a lone continuation byte
+      ].map((b) => Uint8Array.from(b));
+      for (const text of texts) {
+        const value = new ProtoWriter().bytes(1, text);
+        kvs.push(new ProtoWriter().bytes(1, text).message(2, value).finish());
+        stream.bytes(1, kvs.at(-1)!);
       }
-    };
-    scanner.scanWhole(stream.finish(), onBatch);
-    expect(written.length).toBe(kvs.length);
-    expect(
-      written.slice(texts.length, special).map((w) => new TextDecoder().decode(w.json!)),
-    ).toEqual(
-      [...doubles, -Infinity].map((n) =>
-        Number.isFinite(n) ? `["d","double",${n}]` : `["d","double","${n}"]`,
-      ),
-    );
-    // Well-formed text (and a BOM after the start) is the module's; the rest, the host's.
-    expect(written.slice(0, texts.length).map((w) => w.json !== null)).toEqual([
-      false,
-      true,
-      true,
-      true,
-      false,
-      false,
-      false,
-      false,
-      false,
-      false,
-      false,
-      false,
-    ]);
-    const out = new ByteBuf(16);
-    const decoder = new TextDecoder();
-    let fast = 0;
-    written.forEach(({ json, bytes }, i) => {
-      expect(bytes).toEqual(kvs[i]!);
-      if (json === null) return;
-      fast++;
-      out.used = 0;
-      writeKeyValueAt(out, kvs[i]!, 0, kvs[i]!.length);
-      expect(decoder.decode(json)).toBe(out.toString());
+      // Doubles, whose digits the module has the host write (`String(n)`, quoted when not finite).
+      const doubles = [0, -0, 0.5, 1 / 3, 1e21, 1e-7, 123e-20, -1.5e300, 5e-324, NaN, Infinity];
+      for (const n of [...doubles, -Infinity]) {
+        const value = new ProtoWriter().tag(4, 1).fixed64Raw(n);
+        kvs.push(new ProtoWriter().string(1, "d").message(2, value).finish());
+        stream.bytes(1, kvs.at(-1)!);
+      }
+      const special = texts.length + doubles.length + 1;
+      // Long strings: a batch's JSON past the batch scratch (each one within the one-at-a-time
+      // scratch, which must hold 6 bytes a character of a string that could all be escapes).
+      const LONG = 30;
+      for (let i = 0; i < LONG; i++) {
+        const value = new ProtoWriter().string(1, `${i % 10}`.repeat(150_000));
+        kvs.push(new ProtoWriter().string(1, "long").message(2, value).finish());
+        stream.bytes(1, kvs.at(-1)!);
+      }
+      for (let i = 0; i < 4000; i++) {
+        let bytes = keyValue().finish().slice();
+        if (random() < 0.2 && bytes.length > 0)
+          bytes[Math.floor(random() * bytes.length)]! ^= 1 << Math.floor(random() * 8);
+        else if (random() < 0.1) bytes = bytes.subarray(0, Math.floor(random() * bytes.length));
+        kvs.push(bytes);
+        stream.bytes(1, bytes);
+      }
+      const written: { json: Uint8Array | null; bytes: Uint8Array }[] = [];
+      const scanner = ProtoScanner.openSync(program, { format: "test", maxDepth: 8 });
+      const onBatch = (b: ProtoBatch) => {
+        if (batched) b.prepareKeyValues(0, 0);
+        for (let r = 0; r < b.count; r++) {
+          if (b.type(r) !== 0) continue;
+          const n = b.keyValueJson(r, 0);
+          const json = n < 0 ? null : b.u8.slice(b.keyValueJsonAt, b.keyValueJsonAt + n);
+          written.push({ json, bytes: b.bytes(r, 0).slice() });
+        }
+      };
+      scanner.scanWhole(stream.finish(), onBatch);
+      expect(written.length).toBe(kvs.length);
+      expect(
+        written.slice(texts.length, special).map((w) => new TextDecoder().decode(w.json!)),
+      ).toEqual(
+        [...doubles, -Infinity].map((n) =>
+          Number.isFinite(n) ? `["d","double",${n}]` : `["d","double","${n}"]`,
+        ),
+      );
+      // Well-formed text (and a BOM after the start) is the module's; the rest, the host's.
+      expect(written.slice(0, texts.length).map((w) => w.json !== null)).toEqual([
+        false,
+        true,
+        true,
+        true,
+        false,
+        false,
+        false,
+        false,
+        false,
+        false,
+        false,
+        false,
+      ]);
+      const out = new ByteBuf(16);
+      const decoder = new TextDecoder();
+      let fast = 0;
+      written.forEach(({ json, bytes }, i) => {
+        expect(bytes).toEqual(kvs[i]!);
+        if (json === null) return;
+        fast++;
+        out.used = 0;
+        writeKeyValueAt(out, kvs[i]!, 0, kvs[i]!.length);
+        expect(decoder.decode(json)).toBe(out.toString());
+      });
+      // Most generated KeyValues are of the kinds the scanner writes itself, the long ones too.
+      expect(fast).toBeGreaterThan(kvs.length / 4);
+      expect(written.slice(special, special + LONG).every((w) => w.json !== null)).toBe(true);
     });
-    // Most generated KeyValues are of the kinds the scanner writes itself.
-    expect(fast).toBeGreaterThan(kvs.length / 4);
-  });
 });

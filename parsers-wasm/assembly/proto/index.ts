@@ -8,7 +8,9 @@ import {
   dictInit, newStringsBytes, newStringsCount, newStringsDrained, newStringsPtr,
 } from "../common/dict";
 import { captureInit } from "../json/capture";
-import { kvJson, kvJsonInit, kvJsonPtr } from "./kv-json";
+import {
+  kvJson, kvJsonBatch, kvJsonBatchPtr, kvJsonInit, kvJsonLengthsPtr, kvJsonPtr, kvJsonStartsPtr,
+} from "./kv-json";
 import {
   drained, outPtr, outRecords, outStride, recordsInit, setTruncateAt, textBytes, textPtr,
 } from "../json/records";
@@ -39,8 +41,8 @@ export function init(
   declareTypeSlots();
   if (!dictInit(dictSlotsLog2, <usize>dictArena, <usize>newStringsCap)) return 0;
   if (!scannerInit(maxDepth, <usize>stringBytes, softRecords, <usize>softText)) return 0;
-  // KeyValue JSON past this is written by the host (kv-json.ts).
-  if (!kvJsonInit(1 << 20)) return 0;
+  // KeyValue JSON past these is written by the host (kv-json.ts): one KeyValue's, a batch's.
+  if (!kvJsonInit(1 << 20, 4 << 20, outRecordsCap)) return 0;
   setTruncateAt(0x7fffffff);
   return 1;
 }
@@ -74,3 +76,8 @@ export function errorOffset(): f64 { return scannerErrorOffset(); }
  */
 export function keyValueJson(ptr: usize, len: i32): i32 { return kvJson(ptr, <usize>len); }
 export function keyValueJsonPtr(): usize { return kvJsonPtr(); }
+/** Every KeyValue's JSON of the batch in one call (kv-json.ts kvJsonBatch). */
+export function keyValueJsonBatch(kvType: i32, slot: i32): void { kvJsonBatch(kvType, slot); }
+export function keyValueJsonBatchPtr(): usize { return kvJsonBatchPtr(); }
+export function keyValueJsonStartsPtr(): usize { return kvJsonStartsPtr(); }
+export function keyValueJsonLengthsPtr(): usize { return kvJsonLengthsPtr(); }

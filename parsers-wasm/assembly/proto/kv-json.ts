@@ -9,14 +9,25 @@
  * the same bytes where this one answers: tests/adapters/otlp-proto-stream.test.ts compares them.
  */
 import { region } from "../common/regions";
+import { outPtr, outRecords, outStride, textPtr } from "../json/records";
+import { TAG_BYTES } from "./scanner";
 
 let out: usize = 0;
 let outEnd: usize = 0;
+/** The end of kvJson's scratch (outEnd is the end of the scratch being written). */
+let outLimit: usize = 0;
 /** Write position in the scratch. */
 let o: usize = 0;
 /** Read position in the KeyValue bytes. */
 let at: usize = 0;
 let ok: bool = true;
+/** Set when the JSON ran past the scratch (the other failures are the input's). */
+let full: bool = false;
+/** The batch scratch (kvJsonBatch) and, per record of a batch, its JSON's start and length. */
+let batchOut: usize = 0;
+let batchEnd: usize = 0;
+let batchStarts: usize = 0;
+let batchLengths: usize = 0;
 let field: u32 = 0;
 let wire: u32 = 0;
 
@@ -30,10 +41,14 @@ const MAX_DEPTH: i32 = 16;
 @external("env", "formatDouble")
 declare function formatDouble(value: f64, at: usize, room: usize): i32;
 
-export function kvJsonInit(scratchBytes: usize): bool {
+export function kvJsonInit(scratchBytes: usize, batchBytes: usize, maxRecords: i32): bool {
   out = region(scratchBytes);
-  outEnd = out + scratchBytes;
-  return out != 0;
+  outLimit = out + scratchBytes;
+  batchOut = region(batchBytes);
+  batchEnd = batchOut + batchBytes;
+  batchStarts = region(<usize>maxRecords << 2);
+  batchLengths = region(<usize>maxRecords << 2);
+  return out != 0 && batchOut != 0 && batchStarts != 0 && batchLengths != 0;
 }
 
 export function kvJsonPtr(): usize { return out; }
@@ -41,9 +56,53 @@ export function kvJsonPtr(): usize { return out; }
 /** The JSON of the KeyValue in [src, src+len) at kvJsonPtr(); its length, or -1. */
 export function kvJson(src: usize, len: usize): i32 {
   o = out;
+  outEnd = outLimit;
   ok = true;
   writeKeyValue(src, src + len, 0);
   return ok ? <i32>(o - out) : -1;
+}
+
+export function kvJsonBatchPtr(): usize { return batchOut; }
+export function kvJsonStartsPtr(): usize { return batchStarts; }
+export function kvJsonLengthsPtr(): usize { return batchLengths; }
+
+/**
+ * The JSON of every KeyValue of the batch (records of type `kvType`, not announced, the message
+ * in bytes slot `slot`), one after another in the batch scratch: record r's starts at
+ * kvJsonBatchPtr() + starts[r], `lengths[r]` long; -1 where the host writes it (as kvJson), -2
+ * where the scratch ran out (the host asks kvJson for it alone). Other records' entries are left
+ * as they were. One call per batch instead of one per attribute: the calls into the module
+ * were ~5% of an OTLP import.
+ */
+export function kvJsonBatch(kvType: i32, slot: i32): void {
+  const count = outRecords();
+  const stride = <usize>outStride();
+  const text = textPtr();
+  let record = outPtr();
+  o = batchOut;
+  outEnd = batchEnd;
+  for (let r = 0; r < count; r++, record += stride) {
+    const header = load<i32>(record);
+    if ((header & 0xffff) != kvType || ((header >> 17) & 1) != 0) continue;
+    const at = record + 16 + (<usize>slot << 4);
+    const entry = <usize>r << 2;
+    if ((load<i32>(at) & 15) != TAG_BYTES) {
+      store<i32>(batchLengths + entry, -1);
+      continue;
+    }
+    const src = text + <usize>load<f64>(at + 8);
+    const start = o;
+    ok = true;
+    full = false;
+    writeKeyValue(src, src + <usize>load<i32>(at + 4), 0);
+    if (ok) {
+      store<i32>(batchStarts + entry, <i32>(start - batchOut));
+      store<i32>(batchLengths + entry, <i32>(o - start));
+    } else {
+      o = start;
+      store<i32>(batchLengths + entry, full ? -2 : -1);
+    }
+  }
 }
 
 function varint(end: usize): u64 {
@@ -81,6 +140,7 @@ function lengthDelimited(end: usize): usize {
 
 @inline function room(n: usize): bool {
   if (o + n <= outEnd) return true;
+  full = true;
   return (ok = false);
 }
 

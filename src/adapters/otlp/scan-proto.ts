@@ -46,6 +46,7 @@ export function otlpProtoReader(
   const scopeOf = new Map<number, [number, number]>();
   const str = (b: ProtoBatch, r: number, s: number): string | null => b.string(r, s) || null;
   const onBatch = (b: ProtoBatch): void => {
+    b.prepareKeyValues(R_KV, 0);
     for (let r = 0; r < b.count; r++) {
       const type = b.type(r);
       if (b.announced(r)) {

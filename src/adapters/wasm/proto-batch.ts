@@ -16,6 +16,10 @@ export const PT_FIXED32 = 10;
 export interface KeyValueJsonExports {
   keyValueJson(ptr: number, len: number): number;
   keyValueJsonPtr(): number;
+  keyValueJsonBatch(kvType: number, slot: number): void;
+  keyValueJsonBatchPtr(): number;
+  keyValueJsonStartsPtr(): number;
+  keyValueJsonLengthsPtr(): number;
 }
 
 export class ProtoBatch {
@@ -29,14 +33,24 @@ export class ProtoBatch {
   private stride = 0;
   private textBase = 0;
 
-  /** Where the module writes a KeyValue's JSON (in `u8`). */
-  readonly keyValueJsonAt: number;
+  /** Where the last `keyValueJson` answer's JSON starts (in `u8`). */
+  keyValueJsonAt = 0;
+  private readonly oneJsonAt: number;
+  private readonly batchJsonAt: number;
+  private readonly batchStartsAt: number;
+  private readonly batchLengthsAt: number;
+  /** The batch's KeyValue type and slot once `prepareKeyValues` wrote them (-1: not this batch). */
+  private preparedType = -1;
+  private preparedSlot = -1;
 
   constructor(
     readonly strings: HostStrings,
     private readonly module: KeyValueJsonExports,
   ) {
-    this.keyValueJsonAt = module.keyValueJsonPtr();
+    this.oneJsonAt = module.keyValueJsonPtr();
+    this.batchJsonAt = module.keyValueJsonBatchPtr();
+    this.batchStartsAt = module.keyValueJsonStartsPtr() >> 2;
+    this.batchLengthsAt = module.keyValueJsonLengthsPtr() >> 2;
   }
 
   reset(
@@ -54,6 +68,7 @@ export class ProtoBatch {
     this.stride = stride >> 2;
     this.count = count;
     this.textBase = textPtr;
+    this.preparedType = -1;
   }
 
   private at(r: number): number {
@@ -130,8 +145,27 @@ export class ProtoBatch {
    * leading BOM, bytes, repeated or unknown fields, malformed data).
    */
   keyValueJson(r: number, slot: number): number {
+    if (this.preparedSlot === slot && this.type(r) === this.preparedType) {
+      const length = this.i32[this.batchLengthsAt + r]!;
+      if (length !== -2) {
+        this.keyValueJsonAt = this.batchJsonAt + this.i32[this.batchStartsAt + r]!;
+        return length;
+      }
+    }
     const at = this.bytesAt(r, slot);
+    this.keyValueJsonAt = this.oneJsonAt;
     return at < 0 ? -1 : this.module.keyValueJson(at, this.length(r, slot));
+  }
+
+  /**
+   * Has the module write the JSON of every KeyValue of this batch (records of `type`, the message
+   * in `slot`) in one call; `keyValueJson` of those records then reads it. A call into the module
+   * per attribute cost ~80 ns, ~5% of an OTLP import.
+   */
+  prepareKeyValues(type: number, slot: number): void {
+    this.module.keyValueJsonBatch(type, slot);
+    this.preparedType = type;
+    this.preparedSlot = slot;
   }
   bytes(r: number, slot: number): Uint8Array {
     if (this.kind(r, slot) !== PT_BYTES) return new Uint8Array(0);
