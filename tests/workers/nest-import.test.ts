@@ -1,7 +1,8 @@
 /**
  * A trace extracted with its slices nested on a thread of their own writes exactly the Parquet
- * parts of one nested by the parser: byte for byte, every table, for Chrome and Perfetto traces
- * (workers/extract-tables.ts with and without `nestThreads`), with the thread really used.
+ * parts of one nested by the parser: byte for byte, every table, for generated Chrome and
+ * Perfetto traces and every corpus file of both formats (workers/extract-tables.ts with and
+ * without `nestThreads`), with the thread really used; a file that fails, fails the same way.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -13,13 +14,14 @@ import { perfettoAdapter } from "../../src/adapters/perfetto/adapter.ts";
 import { generateChromeTrace } from "../../fixtures/generators/chrome-trace.ts";
 import { generatePerfetto } from "../../fixtures/generators/perfetto.ts";
 import { extractTables } from "../../workers/extract-tables.ts";
+import { corpusFiles, loadPayload } from "../adapters/corpus-files.ts";
 import { TEST_PROVENANCE } from "../helpers.ts";
 
 const root = mkdtempSync(join(tmpdir(), "flameox-nest-import-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function payloadOf(path: string) {
-  const bytes = new Uint8Array(readFileSync(path));
+  const bytes = loadPayload(path);
   return {
     compression: "none" as const,
     head: bytes.subarray(0, 65536),
@@ -29,9 +31,14 @@ function payloadOf(path: string) {
   };
 }
 
+let extractions = 0;
+
 /** Every part written, table by table: its rows and its file's bytes. */
 async function extracted(adapter: ProducerAdapter, path: string, nestThreads: boolean) {
-  const outputDir = join(root, `${adapter.name}-${nestThreads ? "thread" : "here"}`);
+  const outputDir = join(
+    root,
+    `${adapter.name}-${nestThreads ? "thread" : "here"}-${extractions++}`,
+  );
   mkdirSync(outputDir);
   const result = await extractTables(adapter, payloadOf(path), {
     displayName: path,
@@ -72,4 +79,26 @@ describe("slices nested on a thread", () => {
       expect(thread.evidence).toEqual(here.evidence);
     }, 60_000);
   }
+
+  const corpus: [ProducerAdapter, string][] = [
+    [chromeTraceAdapter, "chrome-trace"],
+    [perfettoAdapter, "perfetto"],
+  ];
+  for (const [adapter, format] of corpus)
+    for (const file of corpusFiles(format))
+      test(`${format}/${file.name}: the same parts, or the same failure, nested on a thread`, async () => {
+        const outcome = (nestThreads: boolean) =>
+          extracted(adapter, file.path, nestThreads).then(
+            (result) => ({ ...result, nestThreads: undefined, threads: result.nestThreads }),
+            (error: unknown) => ({ failed: String(error) }),
+          );
+        const here = await outcome(false);
+        const thread = await outcome(true);
+        if ("failed" in here) {
+          expect(thread).toEqual(here);
+          return;
+        }
+        expect(here.threads).toBe(0);
+        expect(thread).toEqual({ ...here, threads: 1 });
+      }, 60_000);
 });
