@@ -24,6 +24,9 @@ import { FileSpillSpace } from "./spill-space.ts";
 
 declare const self: Worker;
 
+/** Ops applied between two looks at whether the parser stopped this thread. */
+const STEP_OPS = 4096;
+
 self.onmessage = (event: MessageEvent<NestOpen>) => {
   const { control, ring } = event.data;
   let space: FileSpillSpace | null = null;
@@ -31,18 +34,26 @@ self.onmessage = (event: MessageEvent<NestOpen>) => {
     const { frameCount, metric, spillDir, maxStacks } = event.data;
     space = spillDir ? new FileSpillSpace(spillDir, undefined, "nest-spill-") : null;
     const replay = new NestReplay(frameCount, metric, space ? { space, maxStacks } : undefined);
+    // Stopped by the parser: what this thread spilled goes with it. Looked at between steps of a
+    // chunk too: a chunk whose stacks spill many times can take seconds.
+    const stopped = () => {
+      if (Atomics.load(control, CLOSED) === 0) return false;
+      space?.disposeAll();
+      return true;
+    };
     let applied = 0;
     for (;;) {
-      // Stopped by the parser: what this thread spilled goes with it.
-      if (Atomics.load(control, CLOSED) !== 0) {
-        space?.disposeAll();
-        return process.exit(0);
-      }
+      if (stopped()) return process.exit(0);
       const published = Atomics.load(control, PUBLISHED);
       if (applied < published) {
         const slot = applied % NEST_SLOTS;
-        const at = slot * CHUNK_FLOATS;
-        replay.apply(ring.subarray(at, at + CHUNK_FLOATS), control[COUNTS + slot]!);
+        const count = control[COUNTS + slot]!;
+        for (let from = 0; from < count; from += STEP_OPS) {
+          if (stopped()) return process.exit(0);
+          const at = slot * CHUNK_FLOATS + 3 * from;
+          const ops = Math.min(STEP_OPS, count - from);
+          replay.apply(ring.subarray(at, at + 3 * ops), ops);
+        }
         Atomics.store(control, APPLIED, ++applied);
         Atomics.notify(control, APPLIED);
         continue;

@@ -83,7 +83,7 @@ describe("nesting thread", () => {
     await until(() => readdirSync(dir).length > 0);
     expect(readdirSync(dir).length).toBeGreaterThan(0);
     offload.closeAll();
-    await until(() => readdirSync(dir).length === 0);
+    await until(() => readdirSync(dir).length === 0, 20_000);
     expect(readdirSync(dir)).toEqual([]);
   }, 30_000);
 
