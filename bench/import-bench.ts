@@ -121,6 +121,18 @@ async function configuredWorkspace(cli: string, setting: string): Promise<string
   return workspace;
 }
 
+/** This checkout's import of `path` with one `[extraction]` setting: rate, summary and stages. */
+async function importWith(cli: string, path: string, setting: string) {
+  const { run, result } = await importOnce(cli, path, [], await configuredWorkspace(cli, setting));
+  const rate = statSync(path).size / MB / (run.wallMs / 1000);
+  return {
+    rate,
+    summary: `${f1(rate)} MB/s (${f0(run.wallMs)} ms), CPU ${f1(run.cpuMs / 1000)} s`,
+    stages: stageLine(run, result),
+    worker: result.extraction.worker,
+  };
+}
+
 async function importOnce(
   cli: string,
   path: string,
@@ -215,37 +227,22 @@ async function benchInput(
         .join(" ")}`,
     );
     if (values["one-piece"] && name === clis[0]![0]) {
-      const one = await importOnce(
-        cli,
-        path,
-        [],
-        await configuredWorkspace(cli, "scan_threads = 0"),
-      );
-      const oneRate = mb / (one.run.wallMs / 1000);
-      const w = one.result.extraction.worker;
+      const one = await importWith(cli, path, "scan_threads = 0");
       console.log(
-        `    in one piece (scan_threads = 0): ${f1(oneRate)} MB/s (${f0(one.run.wallMs)} ` +
-          `ms), CPU ${f1(one.run.cpuMs / 1000)} s; worker ` +
-          `peak ${f0((w.max_rss_bytes ?? 0) / MB)} MiB; pieces / one piece ` +
-          `= ${(rate / oneRate).toFixed(2)}x`,
+        `    in one piece (scan_threads = 0): ${one.summary}; worker peak ` +
+          `${f0((one.worker.max_rss_bytes ?? 0) / MB)} MiB; pieces / one piece = ` +
+          `${(rate / one.rate).toFixed(2)}x`,
       );
-      console.log(`      stages (ms): ${stageLine(one.run, one.result)}`);
+      console.log(`      stages (ms): ${one.stages}`);
     }
     if (values["nest-thread"] && name === clis[0]![0]) {
-      const nest = await importOnce(
-        cli,
-        path,
-        [],
-        await configuredWorkspace(cli, "nest_thread = 1"),
-      );
-      const nestRate = mb / (nest.run.wallMs / 1000);
-      const stages = nest.result.extraction.worker.stages_ms ?? {};
+      const nest = await importWith(cli, path, "nest_thread = 1");
       console.log(
-        `    with a nesting thread (nest_thread = 1; threads ${nest.result.extraction.worker.nest_threads ?? 0}): ` +
-          `${f1(nestRate)} MB/s (${f0(nest.run.wallMs)} ms), CPU ${f1(nest.run.cpuMs / 1000)} s, ` +
-          `parser thread CPU ${f0(stages.parser_cpu)} ms against ${f0(worker.stages_ms?.parser_cpu)}`,
+        `    with a nesting thread (nest_thread = 1; threads ${nest.worker.nest_threads ?? 0}): ` +
+          `${nest.summary}, parser thread CPU ${f0(nest.worker.stages_ms?.parser_cpu)} ms ` +
+          `against ${f0(worker.stages_ms?.parser_cpu)}`,
       );
-      console.log(`      stages (ms): ${stageLine(nest.run, nest.result)}`);
+      console.log(`      stages (ms): ${nest.stages}`);
     }
     if (values.floor && floor && name === clis[0]![0])
       for (const line of await floorLines(

@@ -83,6 +83,20 @@ describe("remote nester", () => {
     expect(trie.size).toBe(size + 1);
   });
 
+  test("an adopted accumulator finds its edges again and adds new ones after them", async () => {
+    const measures = new MeasureAccumulator("wall_time");
+    const remote = new RemoteNester(loopback(), measures, new StackTrie("wall_time"));
+    nestAll(remote, randomTracks(4, 300));
+    await remote.settled();
+    const before = measures.handOver();
+    const edges = before.edgeParent.length;
+    expect(edges).toBeGreaterThan(5);
+    const adopted = new MeasureAccumulator("wall_time");
+    adopted.adopt(before);
+    expect(adopted.edge(before.edgeParent[3]!, before.edgeChild[3]!)).toBe(3);
+    expect(adopted.edge(FRAMES + 1, FRAMES + 2)).toBe(edges);
+  });
+
   test("a failure on the other side rejects `settled`; ops after the end are refused", async () => {
     const channel = loopback();
     channel.finish = async () => {

@@ -67,11 +67,13 @@ export class MeasureAccumulator {
   /** Unit of the values (`ns` for time metrics, `bytes` or `count` for others). */
   readonly unit: string;
   private readonly totalsByTrack = new Map<number, FrameTotals>();
-  private readonly edgeIndex = new IntPairMap();
-  private readonly edgeParent: number[] = [];
-  private readonly edgeChild: number[] = [];
-  private readonly edgeCount: number[] = [];
-  private readonly edgeNs: number[] = [];
+  private edgeIndex = new IntPairMap();
+  /** False after `adopt`: the edge index is built again on the next `edge`. */
+  private edgesIndexed = true;
+  private edgeParent: number[] = [];
+  private edgeChild: number[] = [];
+  private edgeCount: number[] = [];
+  private edgeNs: number[] = [];
   private readonly edgeTwin: number[] = [];
 
   constructor(
@@ -114,6 +116,7 @@ export class MeasureAccumulator {
 
   /** The dense index of the parent → child edge, created (with zero totals) on first sight. */
   edge(parent: number, child: number): number {
+    if (!this.edgesIndexed) this.reindexEdges();
     let index = this.edgeIndex.get(parent, child);
     if (index < 0) {
       index = this.edgeParent.length;
@@ -125,6 +128,13 @@ export class MeasureAccumulator {
       if (this.twin !== null) this.edgeTwin.push(0);
     }
     return index;
+  }
+
+  private reindexEdges(): void {
+    this.edgeIndex = new IntPairMap();
+    for (let e = 0; e < this.edgeParent.length; e++)
+      this.edgeIndex.set(this.edgeParent[e]!, this.edgeChild[e]!, e);
+    this.edgesIndexed = true;
   }
 
   addToEdge(index: number, count: number, ns: number, twinValue = 0): void {
@@ -165,10 +175,12 @@ export class MeasureAccumulator {
       totals.selfCount = t.selfCount;
       totals.inclusiveCount = t.inclusiveCount;
     }
-    for (let e = 0; e < parts.edgeParent.length; e++) {
-      const index = this.edge(parts.edgeParent[e]!, parts.edgeChild[e]!);
-      this.addToEdge(index, parts.edgeCount[e]!, parts.edgeNs[e]!);
-    }
+    this.edgeParent = parts.edgeParent;
+    this.edgeChild = parts.edgeChild;
+    this.edgeCount = parts.edgeCount;
+    this.edgeNs = parts.edgeNs;
+    // Looked up again only if more edges come; output does not need it.
+    this.edgesIndexed = false;
   }
 
   get isEmpty(): boolean {
