@@ -29,6 +29,49 @@ const TEXTS = [
   "😀 emoji",
 ];
 
+/** Doubles at the edges of the module's own digits (decimals, magnitudes, precision). */
+function edgeDoubles(): number[] {
+  const out = [
+    1e-6,
+    9.99999e-7,
+    1e-6 * (1 + 2 ** -52),
+    1e15,
+    1e15 - 1,
+    1e15 - 0.5,
+    999999999999999,
+  ];
+  out.push(0.1 + 0.2, 0.3, 1.005, 2 ** 53, 2 ** 53 + 2, 2 ** 50 - 0.125, 123456789012345.6);
+  out.push(0.000001234567890123, 1.234567890123456, 12345678901234.5, 100, 1200, 0.1, 0.05);
+  out.push(Number.MAX_SAFE_INTEGER, Number.MIN_VALUE, Number.MAX_VALUE, Number.EPSILON);
+  return [...out, ...out.map((n) => -n)];
+}
+
+/**
+ * Random doubles of every kind: integers, decimals of 1–17 digits with up to 22 decimals, and
+ * random bit patterns of ordinary magnitudes.
+ */
+function randomDoubles(random: () => number, n: number): number[] {
+  const view = new DataView(new ArrayBuffer(8));
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const sign = random() < 0.3 ? -1 : 1;
+    const kind = i % 3;
+    if (kind === 0) out.push(sign * Math.floor(random() * 10 ** Math.floor(random() * 17)));
+    else if (kind === 1) {
+      const digits = 1 + Math.floor(random() * 17);
+      const m = Math.floor(random() * 10 ** digits);
+      out.push(sign * Number(`${m}e-${Math.floor(random() * 23)}`));
+    } else {
+      // Exponents 2^-63 … 2^64; any mantissa.
+      const high = (sign < 0 ? 0x800 : 0) | (0x3c0 + Math.floor(random() * 0x80));
+      view.setUint32(0, (high << 20) | Math.floor(random() * 0x100000));
+      view.setUint32(4, Math.floor(random() * 2 ** 32));
+      out.push(view.getFloat64(0));
+    }
+  }
+  return out;
+}
+
 function generator(seed: number, repeatedValues = false) {
   const random = mulberry32(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
@@ -229,8 +272,10 @@ describe("OTLP protobuf stream path", () => {
         kvs.push(new ProtoWriter().bytes(1, text).message(2, value).finish());
         stream.bytes(1, kvs.at(-1)!);
       }
-      // Doubles, whose digits the module has the host write (`String(n)`, quoted when not finite).
+      // Doubles: the module writes those of at most 15 significant digits in [1e-6, 1e15) and has
+      // the host write the rest (`String(n)`, quoted when not finite); the text is String(n)'s.
       const doubles = [0, -0, 0.5, 1 / 3, 1e21, 1e-7, 123e-20, -1.5e300, 5e-324, NaN, Infinity];
+      doubles.push(...edgeDoubles(), ...randomDoubles(random, 6000));
       for (const n of [...doubles, -Infinity]) {
         const value = new ProtoWriter().tag(4, 1).fixed64Raw(n);
         kvs.push(new ProtoWriter().string(1, "d").message(2, value).finish());

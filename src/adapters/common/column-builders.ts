@@ -246,6 +246,29 @@ export class ListUtf8Builder {
     this.used += bytes.length;
     this.itemOffsets[++this.itemCount] = this.used;
   }
+  /**
+   * Appends `count` items at once: item k is `data` from `ends[k - 1]` (0 for the first) to
+   * `ends[k]`. One copy for the whole run, where `addItem` copies item by item.
+   */
+  addItems(data: Uint8Array, ends: Int32Array, count: number): void {
+    if (count === 0) return;
+    if (this.itemCount + count >= this.itemOffsets.length) {
+      let size = this.itemOffsets.length * 2;
+      while (this.itemCount + count >= size) size *= 2;
+      const next = new Int32Array(size);
+      next.set(this.itemOffsets);
+      this.itemOffsets = next;
+    }
+    const bytes = ends[count - 1]!;
+    if (this.used + bytes > this.data.length) this.data = withRoom(this.data, this.used, bytes);
+    copyBytes(data, 0, bytes, this.data, this.used);
+    const offsets = this.itemOffsets;
+    const base = this.used;
+    const at = this.itemCount + 1;
+    for (let k = 0; k < count; k++) offsets[at + k] = base + ends[k]!;
+    this.itemCount += count;
+    this.used += bytes;
+  }
   endRow(row: number): void {
     this.listOffsets[row + 1] = this.itemCount;
   }

@@ -52,6 +52,16 @@ class StackBatchWriter {
   private readonly trackIdBytes: (Uint8Array | null | undefined)[] = [];
   private key = new Uint8Array(4096);
   private keyViews: Uint8Array[] = [];
+  /**
+   * The last row's path, and per depth the ends of its prefix in `key` and in `pathData` (its
+   * frame ids one after another): a row's first frames are mostly its predecessor's (a trie
+   * hands out a parent before its children), so only what differs is written again.
+   */
+  private lastPath = new Int32Array(64);
+  private lastDepth = 0;
+  private keyEnds = new Int32Array(64);
+  private pathData = new Uint8Array(4096);
+  private pathEnds = new Int32Array(64);
   private readonly idBytes = new Uint8Array(STACK_ID_BYTES);
   private readonly baseHigh: number;
   private readonly baseLow: number;
@@ -83,23 +93,36 @@ class StackBatchWriter {
     if (this.metricOf !== this.metric) {
       this.metricOf = this.metric;
       this.metricBytes = encoder.encode(this.metric);
+      // Key: metric, NUL, frame ids joined by U+0001 (frame-id.ts stackId).
+      this.putByte(0, this.put(this.metricBytes, 0));
+      this.lastDepth = 0;
     }
     const r = this.length;
-    // Key: metric, NUL, frame ids joined by U+0001 (frame-id.ts stackId).
-    let used = this.put(this.metricBytes, 0);
-    used = this.putByte(0, used);
-    let leaf: Uint8Array | null = null;
-    for (let k = 0; k < row.path.length; k++) {
-      const id = this.frameId(row.path[k]!);
+    const path = row.path;
+    const depth = path.length;
+    if (depth > this.lastPath.length) this.growDepth(depth);
+    const last = this.lastPath;
+    const shared = Math.min(depth, this.lastDepth);
+    let same = 0;
+    while (same < shared && last[same] === path[same]) same++;
+    let used = same > 0 ? this.keyEnds[same - 1]! : this.metricBytes.length + 1;
+    let pathUsed = same > 0 ? this.pathEnds[same - 1]! : 0;
+    for (let k = same; k < depth; k++) {
+      const frame = path[k]!;
+      const id = this.frameId(frame);
       if (k > 0) used = this.putByte(1, used);
       used = this.put(id, used);
-      this.frameIds.addItem(id);
-      leaf = id;
+      pathUsed = this.putPath(id, pathUsed);
+      this.keyEnds[k] = used;
+      this.pathEnds[k] = pathUsed;
+      last[k] = frame;
     }
+    this.lastDepth = depth;
+    this.frameIds.addItems(this.pathData, this.pathEnds, depth);
     this.frameIds.endRow(r);
     this.stackId.set(r, stackIdBytesOfKey(this.keyView(used), this.idBytes));
     this.metricColumn.set(r, this.metricBytes);
-    this.leaf.set(r, leaf!);
+    this.leaf.set(r, this.frameId(path[depth - 1]!));
     this.count.set(r, row.count);
     this.duration.set(r, row.durationNs);
     if (Number.isFinite(row.firstRelNs))
@@ -165,6 +188,28 @@ class StackBatchWriter {
     if (at + bytes.length > this.key.length) this.growKey(at + bytes.length);
     copyBytes(bytes, 0, bytes.length, this.key, at);
     return at + bytes.length;
+  }
+
+  private putPath(bytes: Uint8Array, at: number): number {
+    if (at + bytes.length > this.pathData.length) {
+      const next = new Uint8Array(Math.max(this.pathData.length * 2, at + bytes.length));
+      next.set(this.pathData.subarray(0, at));
+      this.pathData = next;
+    }
+    copyBytes(bytes, 0, bytes.length, this.pathData, at);
+    return at + bytes.length;
+  }
+
+  private growDepth(depth: number): void {
+    const size = Math.max(depth, this.lastPath.length * 2);
+    const grow = (a: Int32Array) => {
+      const next = new Int32Array(size);
+      next.set(a);
+      return next;
+    };
+    this.lastPath = grow(this.lastPath);
+    this.keyEnds = grow(this.keyEnds);
+    this.pathEnds = grow(this.pathEnds);
   }
 
   private putByte(byte: number, at: number): number {
