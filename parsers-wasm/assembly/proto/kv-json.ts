@@ -11,6 +11,7 @@
 import { region } from "../common/regions";
 import { outPtr, outRecords, outStride, textPtr } from "../json/records";
 import { TAG_BYTES } from "./scanner";
+import { SHORTEST_DOUBLE_BYTES, writeShortestDouble } from "./shortest-double";
 
 let out: usize = 0;
 let outEnd: usize = 0;
@@ -35,9 +36,8 @@ const MAX_DEPTH: i32 = 16;
 
 /**
  * Writes a double as the host's JSON writer does (`String(n)`, quoted when not finite) at `at`;
- * its length, or -1 past `room`. The shortest round-trip digits are the host's own: past what
- * putShortDouble proves it writes the same, the module has no formatter that is byte for byte
- * the same, and an attribute's text must be.
+ * its length, or -1 past `room`: for the doubles whose shortest digits writeShortestDouble
+ * cannot prove (shortest-double.ts), and NaN and the infinities.
  */
 @external("env", "formatDouble")
 declare function formatDouble(value: f64, at: usize, room: usize): i32;
@@ -250,72 +250,6 @@ function putInt64(bits: u64): void {
   o += <usize>digits;
 }
 
-/** 10^0 … 10^22: every one exact in a double. */
-const POW10: StaticArray<f64> = [
-  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-  1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-];
-
-/**
- * Writes `value` as JavaScript's `String(value)` does, where that is a decimal of at most 15
- * significant digits in [1e-6, 1e15) (or zero), without a call to the host (the host call cost
- * ~250 ns a double, most of the time attributes take); false, with nothing written, for any
- * other value (the host formats it).
- *
- * Why it is the same text: `String` gives the fewest significant digits that read back as the
- * value, written in fixed notation in this range. For a fixed magnitude, fewer digits means
- * fewer decimals, so the first count of decimals `d` whose nearest integer `m` to
- * value × 10^d reads back (m / 10^d, with m < 10^15 and 10^d exact, is one correctly rounded
- * division) has the fewest digits. It is the only candidate: two decimals of at most 15
- * significant digits never read back as the same double. And `m` is the one to try: a candidate
- * lies within half a unit in the last place of value × 10^d, below 2^50, so within 0.19 of the
- * product as computed.
- */
-function putShortDouble(value: f64): bool {
-  if (value == 0) {
-    // -0 too: String(-0) is "0".
-    if (!room(1)) return false;
-    store<u8>(o++, 0x30);
-    return true;
-  }
-  const magnitude = Math.abs(value);
-  // NaN fails both comparisons.
-  if (!(magnitude >= 1e-6 && magnitude < 1e15)) return false;
-  for (let d = 0; d <= 22; d++) {
-    const scale = unchecked(POW10[d]);
-    const scaled = magnitude * scale;
-    if (scaled >= 1e15) return false;
-    const m = Math.round(scaled);
-    if (m / scale != magnitude) continue;
-    if (!room(40)) return false;
-    if (value < 0) store<u8>(o++, 0x2d);
-    putDecimal(<u64>m, d);
-    return true;
-  }
-  return false;
-}
-
-/** `m` × 10^-d in fixed notation: its integer digits ("0" if none), then `d` decimals. */
-function putDecimal(m: u64, d: i32): void {
-  let digits = 1;
-  for (let t = m; t >= 10; t /= 10) digits++;
-  // Leading zeros of a value below 1: "0." and zeros up to the first digit.
-  const width = digits > d ? digits : d + 1;
-  const end = o + <usize>width + (d > 0 ? 1 : 0);
-  let p = end;
-  let v = m;
-  for (let i = 0; i < d; i++) {
-    store<u8>(--p, <u8>(0x30 + <i32>(v % 10)));
-    v /= 10;
-  }
-  if (d > 0) store<u8>(--p, 0x2e);
-  do {
-    store<u8>(--p, <u8>(0x30 + <i32>(v % 10)));
-    v /= 10;
-  } while (v > 0);
-  o = end;
-}
-
 function writeKeyValue(start: usize, end: usize, depth: i32): void {
   let keyStart: usize = 0;
   let keyEnd: usize = 0;
@@ -404,8 +338,12 @@ function writeAnyValue(start: usize, end: usize, depth: i32): void {
     putText('"double",');
     if (!ok) return;
     const value = load<f64>(s);
-    if (putShortDouble(value)) return;
-    if (!ok) return;
+    if (!room(SHORTEST_DOUBLE_BYTES)) return;
+    const shortest = writeShortestDouble(value, o);
+    if (shortest >= 0) {
+      o += <usize>shortest;
+      return;
+    }
     const n = formatDouble(value, o, outEnd - o);
     if (n < 0) ok = false;
     else o += <usize>n;

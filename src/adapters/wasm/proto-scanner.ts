@@ -42,17 +42,27 @@ function scannerConfig(maxDepth: number): ProtoScannerConfig {
   };
 }
 
+/** Doubles the module has had the host write, in this thread (see `protoImports`). */
+let hostDoubles = 0;
+
+/** How many doubles of attributes the host has written for the module so far (for tests). */
+export function hostFormattedDoubles(): number {
+  return hostDoubles;
+}
+
 /**
  * The module's one import: its KeyValue JSON writer (parsers-wasm/assembly/proto/kv-json.ts)
- * has a double written by the host, as the host's own writer does (proto-attributes-json.ts):
- * `String(n)`, quoted when not finite. The shortest round-trip digits are JavaScript's, and the
- * attribute text must be byte for byte the same whichever side writes it.
+ * has the host write the doubles whose shortest digits it cannot prove itself
+ * (shortest-double.ts: ~0.5% of them, and NaN and the infinities), as the host's own writer
+ * does (proto-attributes-json.ts): `String(n)`, quoted when not finite. The attribute text must
+ * be byte for byte the same whichever side writes it.
  */
 function protoImports(memory: () => WebAssembly.Memory) {
   let u8 = new Uint8Array(0);
   return {
     env: {
       formatDouble(value: number, at: number, room: number): number {
+        hostDoubles++;
         const text = Number.isFinite(value) ? String(value) : `"${String(value)}"`;
         if (text.length > room) return -1;
         // The view goes stale (empty) when the memory grows.
