@@ -36,6 +36,7 @@ import {
 import type { SliceFrames } from "../trace-events/slice-frames.ts";
 import { asyncIdOf, type TrackRegistry } from "./tracks.ts";
 import type { TraceColumns } from "../trace-events/trace-columns.ts";
+import type { TextStore } from "../common/growable.ts";
 import {
   E_ARGS,
   E_CAT,
@@ -210,8 +211,7 @@ export class EventScan {
     if (kind !== KIND_EVENT && kind !== KIND_END)
       cols.frame.array[i] = this.sliceFrames.frameOfIds(name, cat, this.text);
     if (kind !== KIND_END && b.kind(r, E_ARGS) === TAG_JSON) {
-      const text = this.truncator.bytes(b, r, E_ARGS);
-      cols.argsRef.array[i] = cols.args.add(text);
+      cols.argsRef.array[i] = this.truncator.store(b, r, E_ARGS, cols.args);
       if (this.truncator.truncated) cols.flags.array[i]! |= FLAG_ARGS_TRUNCATED;
     }
     if (end > this.trackEndNs[t]!) this.trackEndNs[t] = end;
@@ -346,22 +346,27 @@ class ArgsTruncator {
     this.scratch = new Uint8Array(Math.max(0, Math.floor(maxBytes)));
   }
 
-  bytes(b: JsonBatch, r: number, slot: number): Uint8Array {
+  /** Adds the slot's args text to `store` (cut, and `truncated` set, past maxBytes); its index. */
+  store(b: JsonBatch, r: number, slot: number, store: TextStore): number {
     const tag = b.tag(r, slot);
     this.truncated = (tag & TAG_TRUNCATED) !== 0;
     if ((tag & TAG_SLOW) === 0) {
-      const raw = b.textBytes(r, slot);
-      if (this.truncated || raw.length <= this.maxBytes) return raw;
-      this.truncated = true;
-      let cut = this.scratch.length;
-      while (cut > 0 && (raw[cut]! & 0xc0) === 0x80) cut--;
-      return raw.subarray(0, cut);
+      // Straight from the scanner's memory: no view of the text.
+      const text = b.textMemory;
+      const at = b.textOffset(r, slot);
+      let length = b.textLength(r, slot);
+      if (!this.truncated && length > this.maxBytes) {
+        this.truncated = true;
+        length = this.scratch.length;
+        while (length > 0 && (text[at + length]! & 0xc0) === 0x80) length--;
+      }
+      return store.addRange(text, at, length);
     }
-    const text = b.json(r, slot);
-    const all = encoder.encode(text);
-    if (all.length <= this.maxBytes) return all;
+    const json = b.json(r, slot);
+    const all = encoder.encode(json);
+    if (all.length <= this.maxBytes) return store.add(all);
     this.truncated = true;
-    const { written } = encoder.encodeInto(text, this.scratch);
-    return this.scratch.slice(0, written);
+    const { written } = encoder.encodeInto(json, this.scratch);
+    return store.addRange(this.scratch, 0, written);
   }
 }

@@ -117,6 +117,16 @@ export class JsonBatch {
       ? this.strings.get(this.strings.id(this.int(r, slot)))
       : undefined;
   }
+  /** The batch's text bytes: a text slot's text is `textLength` bytes from `textOffset`. */
+  get textMemory(): Uint8Array {
+    return this.text;
+  }
+  textOffset(r: number, slot: number): number {
+    return this.num(r, slot);
+  }
+  textLength(r: number, slot: number): number {
+    return this.int(r, slot);
+  }
   textBytes(r: number, slot: number): Uint8Array {
     const offset = this.num(r, slot);
     return this.text.subarray(offset, offset + this.int(r, slot));
