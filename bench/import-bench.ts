@@ -17,6 +17,9 @@
  * For speedscope and DHAT (JSON formats whose readers used to parse the whole document), the
  * whole-payload path is measured beside the import in the same run: the reference adapter
  * (tests/adapters/reference-*) over the file in one process, with its CPU and peak RSS.
+ * Not by default, `chrome-real`: real Chrome traces of the corpus (a browser's startup, a PyTorch
+ * profiler's run) repeated to `--real-trace-mb` each, shifted in time
+ * (fixtures/generators/replicated-trace.ts): real args, names and stack shapes.
  * Then the fixed cost of importing a 1 MB profile (median of 5). With `--baseline-cli`
  * every import is also run with another checkout's CLI, alternating, in the same run; with
  * `--rounds N` each CLI imports each input N times, which of them goes first alternating
@@ -32,8 +35,8 @@
  * Figures only; nothing here asserts a time.
  *
  *   bun bench/import-bench.ts [--scale 0.1] [--only
- *   chrome,cpuprofile,otlp,perfetto,perf,collapsed,gecko,speedscope,dhat,fixed]
- *       [--trace-mb 200] [--profile-samples 2000000] [--otlp-mb 500] [--perfetto-mb 500]
+ *   chrome,chrome-real,cpuprofile,otlp,perfetto,perf,collapsed,gecko,speedscope,dhat,fixed]
+ *       [--trace-mb 200] [--real-trace-mb 200] [--profile-samples 2000000] [--otlp-mb 500] [--perfetto-mb 500]
  *       [--perf-mb 500] [--collapsed-mb 500] [--gecko-mb 400] [--gecko-processes]
  *       [--speedscope-json-mb 400] [--dhat-mb 300]
  *       [--baseline-cli ../other/src/cli/main.ts] [--scaling] [--one-piece] [--nest-thread]
@@ -45,7 +48,7 @@
  */
 import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { benchWorkspace, runTimed, type TimedRun } from "./measure-process.ts";
 import { type FloorKind, floorLines } from "./pipeline-floor.ts";
@@ -58,6 +61,7 @@ import { generateOtlpProto } from "../fixtures/generators/otlp-proto.ts";
 import { generatePerfetto } from "../fixtures/generators/perfetto.ts";
 import { generateSampledText } from "../fixtures/generators/sampled-stacks-text.ts";
 import { generateSpeedscope } from "../fixtures/generators/speedscope.ts";
+import { replicateChromeTrace } from "../fixtures/generators/replicated-trace.ts";
 
 const { values } = parseArgs({
   options: {
@@ -67,6 +71,7 @@ const { values } = parseArgs({
       default: "chrome,cpuprofile,otlp,perfetto,perf,collapsed,gecko,speedscope,dhat,fixed",
     },
     "trace-mb": { type: "string" },
+    "real-trace-mb": { type: "string" },
     "profile-samples": { type: "string" },
     "otlp-mb": { type: "string" },
     "perfetto-mb": { type: "string" },
@@ -88,6 +93,11 @@ const { values } = parseArgs({
   },
 });
 const MB = 1024 * 1024;
+/** Corpus traces the `chrome-real` inputs repeat: a browser's startup, a PyTorch profiler's run. */
+const REAL_TRACES = [
+  "local-chromium-headless-156-startup-trace.json.gz",
+  "hta-kineto-cupti-profiler-a100.json.gz",
+];
 const scale = Number(values.scale);
 const sized = (flag: string | undefined, full: number) => (flag ? Number(flag) : full * scale);
 const repo = resolve(import.meta.dir, "..");
@@ -335,6 +345,24 @@ try {
     const path = join(dir, "generated.trace.json");
     const t = await generateChromeTrace(path, sized(values["trace-mb"], 200) * MB);
     await benchInput(`Chrome trace JSON (${t.events} events)`, "json", path, undefined, "chrome");
+  }
+  if (only.has("chrome-real")) {
+    // Real traces (vendored corpus files) grown by repetition: their args, names, tracks and stack
+    // shapes, which the generator's random nesting does not have (it gives far more distinct
+    // stacks and call edges per event, and far smaller args).
+    for (const source of REAL_TRACES) {
+      const path = join(dir, `${basename(source).split(".")[0]}.replicated.json`);
+      const r = await replicateChromeTrace(
+        join(repo, "fixtures", "corpus", "chrome-trace", source),
+        path,
+        sized(values["real-trace-mb"], 200) * MB,
+      );
+      await benchInput(
+        `Chrome trace JSON, ${source} repeated ${r.copies} times (${r.events} events)`,
+        "json",
+        path,
+      );
+    }
   }
   if (only.has("cpuprofile")) {
     const samples = sized(values["profile-samples"], 2_000_000);
