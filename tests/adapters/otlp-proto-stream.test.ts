@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { mulberry32 } from "../../fixtures/generators/prng.ts";
 import { ProtoWriter } from "../../fixtures/generators/proto-writer.ts";
 import { adapterByName } from "../../src/adapters/registry.ts";
-import { ByteBuf } from "../../src/adapters/otlp/json-bytes.ts";
+import { ByteBuf } from "../../src/adapters/common/json-bytes.ts";
 import { writeKeyValueAt } from "../../src/adapters/otlp/proto-attributes-json.ts";
 import { protoKeyValue } from "../../src/adapters/otlp/proto-values.ts";
 import type { ProtoBatch } from "../../src/adapters/wasm/proto-batch.ts";

@@ -6,7 +6,7 @@
  * nested data throws the same parse errors.
  */
 import { parseFailed } from "../json-guard.ts";
-import type { ByteBuf } from "./json-bytes.ts";
+import type { ByteBuf } from "../common/json-bytes.ts";
 import { OTLP_PROTO_FORMAT } from "./proto-values.ts";
 
 // The reader's state lives in module variables: one decode runs at a time, and a

@@ -8,7 +8,7 @@ import type { EvidenceSink } from "../adapter.ts";
 import type { ColumnBatch } from "../../domain/column-batch.ts";
 import { parseFailed, tooLarge } from "../json-guard.ts";
 import { PT_FIXED32, type ProtoBatch } from "../wasm/proto-batch.ts";
-import { ByteBuf } from "./json-bytes.ts";
+import { ByteBuf } from "../common/json-bytes.ts";
 import type { OtlpRows } from "./otlp-rows.ts";
 import { writeKeyValueAt } from "./proto-attributes-json.ts";
 import { SPAN_KINDS, STATUS_CODES } from "./span-input.ts";

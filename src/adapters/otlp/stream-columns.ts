@@ -5,7 +5,7 @@
  */
 import type { ColumnBatch, ColumnVector } from "../../domain/column-batch.ts";
 import { EVIDENCE_SCHEMAS, type EvidenceTableName } from "../../domain/evidence-schema.ts";
-import { ByteBuf } from "./json-bytes.ts";
+import { ByteBuf } from "../common/json-bytes.ts";
 
 class Validity {
   private valid: Uint8Array | null = null;

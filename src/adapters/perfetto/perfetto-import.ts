@@ -20,6 +20,8 @@ import type { HostStrings } from "../wasm/host-strings.ts";
 import type { ProtoBatch } from "../wasm/proto-batch.ts";
 import { CompressedPackets } from "./compressed-packets.ts";
 import { annotationsJson, PERFETTO_FORMAT } from "./debug-annotations.ts";
+import { writeAnnotationsJson } from "./annotation-bytes.ts";
+import { ByteBuf } from "../common/json-bytes.ts";
 import { StringTable } from "../common/string-table.ts";
 import { tooLarge } from "../json-guard.ts";
 import type { PerfettoEventSink } from "./event-sink.ts";
@@ -290,7 +292,19 @@ export class PerfettoImport implements PerfettoEventSink {
             ),
           }
         : undefined;
-    const args = kind !== KIND_END ? annotationsJson(c?.annotations ?? [], state, counter) : null;
+    let args: string | ByteBuf | null = null;
+    if (kind !== KIND_END) {
+      const annotations = c?.annotations ?? [];
+      // The common shapes as bytes straight from the protobuf; the rest through an object.
+      this.argsBuf.used = 0;
+      if (
+        counter === undefined &&
+        annotations.length > 0 &&
+        writeAnnotationsJson(annotations, state, this.argsBuf)
+      )
+        args = this.argsBuf;
+      else args = annotationsJson(annotations, state, counter);
+    }
     if (b.has(r, P.FLOW)) this.flowEvents++;
     if (this.v8Profiles.carries(nameId)) {
       this.v8Profiles.event(
@@ -338,7 +352,7 @@ export class PerfettoImport implements PerfettoEventSink {
     kind: number,
     nameId: number,
     ph: string,
-    args: string | null,
+    args: string | ByteBuf | null,
     catId = -1,
     durNs = 0,
     threadNs = Number.NaN,
@@ -362,6 +376,8 @@ export class PerfettoImport implements PerfettoEventSink {
   }
 
   private readonly trackByUuidNumber = new Map<number, number>();
+  /** Where an event's args JSON is written as bytes (writeAnnotationsJson). */
+  private readonly argsBuf = new ByteBuf(256);
 
   /**
    * The event's track_uuid slot → track, without building a bigint string per event for small
@@ -380,15 +396,17 @@ export class PerfettoImport implements PerfettoEventSink {
     return this.tracks.trackOf(b.ubig(r, P.TRACK_UUID).toString());
   }
 
-  private storeArgs(i: number, text: string): void {
-    let bytes = encoder.encode(text);
-    if (bytes.length > this.maxArgsBytes) {
+  /** Stores an event's args JSON (text, or the bytes written so far in a buffer). */
+  private storeArgs(i: number, args: string | ByteBuf): void {
+    const bytes = typeof args === "string" ? encoder.encode(args) : args.data;
+    let length = typeof args === "string" ? bytes.length : args.used;
+    if (length > this.maxArgsBytes) {
       let cut = this.maxArgsBytes;
       while (cut > 0 && (bytes[cut]! & 0xc0) === 0x80) cut--;
-      bytes = bytes.subarray(0, cut);
+      length = cut;
       this.spool.cols.flags.array[i]! |= FLAG_ARGS_TRUNCATED;
       this.truncatedArgs++;
     }
-    this.spool.cols.argsRef.array[i] = this.spool.cols.args.add(bytes);
+    this.spool.cols.argsRef.array[i] = this.spool.cols.args.addRange(bytes, 0, length);
   }
 }

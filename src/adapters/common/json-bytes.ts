@@ -1,8 +1,9 @@
 /**
  * A growable UTF-8 byte buffer for writing JSON text and column cells without creating a
- * JS string per value (the OTLP protobuf stream path writes millions of them).
+ * JS string per value (the OTLP protobuf stream path and Perfetto debug annotations write
+ * millions of them).
  */
-import { copyBytes } from "../common/growable.ts";
+import { copyBytes } from "./growable.ts";
 
 const encoder = new TextEncoder();
 

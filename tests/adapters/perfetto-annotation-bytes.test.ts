@@ -1,0 +1,144 @@
+/**
+ * Debug annotations written as bytes (src/adapters/perfetto/annotation-bytes.ts) against the
+ * reference, annotationsJson (an object and JSON.stringify): on random annotations of every
+ * field (repeated, nested, of the wrong wire type, unknown), names and values interned or not
+ * (and missing from the sequence's tables), names an object reorders, drops or repeats, text
+ * that is not well-formed UTF-8, integers at the edges of 2^53 and 2^64, doubles of every kind,
+ * and cut or mutated bytes. Where the byte path writes, it writes the reference's text; where
+ * the reference fails, it does not write; and it takes the common shapes itself.
+ */
+import { describe, expect, test } from "bun:test";
+import { mulberry32 } from "../../fixtures/generators/prng.ts";
+import { ProtoWriter } from "../../fixtures/generators/proto-writer.ts";
+import { ByteBuf } from "../../src/adapters/common/json-bytes.ts";
+import { writeAnnotationsJson } from "../../src/adapters/perfetto/annotation-bytes.ts";
+import { annotationsJson } from "../../src/adapters/perfetto/debug-annotations.ts";
+import { SequenceState } from "../../src/adapters/perfetto/sequence-state.ts";
+
+const NAMES = ["k", "s", "value", "1", "01", "__proto__", "4294967294", "4294967295", "", "é"];
+const TEXTS: (string | Uint8Array)[] = [
+  "x",
+  "",
+  'quote " backslash \\ newline \n tab \t',
+  "\u0001\u001f",
+  "é€𝄞",
+  Uint8Array.from([0xef, 0xbb, 0xbf, 0x61]), // a leading BOM, which decoding drops
+  Uint8Array.from([0x61, 0xc3]), // cut
+  Uint8Array.from([0xed, 0xa0, 0x80]), // a surrogate
+];
+const INTEGERS: (number | bigint)[] = [
+  0,
+  1,
+  127,
+  128,
+  2 ** 31,
+  2 ** 49,
+  2 ** 53 - 1,
+  2 ** 53,
+  2n ** 63n - 1n,
+  2n ** 63n,
+  2n ** 64n - 1n,
+  -1n & (2n ** 64n - 1n),
+  -(2n ** 53n) & (2n ** 64n - 1n),
+];
+const DOUBLES = [0, -0, 0.5, 1 / 3, -1e21, 1e-7, 5e-324, Number.NaN, Number.POSITIVE_INFINITY];
+
+function generator(seed: number) {
+  const random = mulberry32(seed);
+  const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+  const text = (w: ProtoWriter, field: number, t: string | Uint8Array) =>
+    typeof t === "string" ? w.string(field, t) : w.bytes(field, t);
+  function annotation(depth: number): ProtoWriter {
+    const w = new ProtoWriter();
+    const fields = 1 + Math.floor(random() * (random() < 0.8 ? 2 : 5));
+    for (let f = 0; f < fields; f++) {
+      const r = random();
+      if (r < 0.3) w.uint(1, Math.floor(random() * 6));
+      else if (r < 0.45) text(w, 10, pick(NAMES));
+      else if (r < 0.5) w.uint(2, pick([0, 1, 2n ** 63n]));
+      else if (r < 0.6) w.uint(3, pick(INTEGERS));
+      else if (r < 0.7) w.uint(4, pick(INTEGERS));
+      else if (r < 0.75) w.tag(5, 1).fixed64Raw(pick(DOUBLES));
+      else if (r < 0.85) text(w, 6, pick(TEXTS));
+      else if (r < 0.9) w.uint(17, Math.floor(random() * 6));
+      else if (r < 0.93) w.uint(7, pick(INTEGERS));
+      else if (r < 0.95) w.string(9, pick(['{"a":1}', "[1,2]", "not json"]));
+      else if (r < 0.97 && depth < 3) w.message(random() < 0.5 ? 11 : 12, annotation(depth + 1));
+      else if (r < 0.98) w.string(1, "name of the wrong wire type");
+      else w.uint(99, 5); // unknown
+    }
+    return w;
+  }
+  return { random, annotation };
+}
+
+function state(): SequenceState {
+  const s = new SequenceState();
+  // iids 0..3 known, 4 and 5 not.
+  for (const [iid, name] of ["k", "s", "7", "value"].entries()) s.annotationNames.set(iid, name);
+  for (const [iid, value] of ["interned", 'q"uote', "é", ""].entries())
+    s.stringValues.set(iid, value);
+  return s;
+}
+
+describe("debug annotations as bytes", () => {
+  test("write the reference's args JSON, or leave it to the reference", () => {
+    const { random, annotation } = generator(3);
+    const sequence = state();
+    const out = new ByteBuf(16);
+    let written = 0;
+    let events = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const annotations = Array.from({ length: 1 + Math.floor(random() * 3) }, () => {
+        let bytes = annotation(0).finish().slice();
+        const mutation = random();
+        if (mutation < 0.05 && bytes.length > 0)
+          bytes = bytes.subarray(0, Math.floor(random() * bytes.length));
+        else if (mutation < 0.1 && bytes.length > 0)
+          bytes[Math.floor(random() * bytes.length)]! ^= 1 << Math.floor(random() * 8);
+        return bytes;
+      });
+      let expected: string | null = null;
+      try {
+        expected = annotationsJson(annotations, sequence);
+      } catch {}
+      out.used = 3; // what the buffer held before is kept
+      out.data.set([1, 2, 3]);
+      const ok = writeAnnotationsJson(annotations, sequence, out);
+      events++;
+      if (!ok) {
+        expect(out.used).toBe(3);
+        continue;
+      }
+      written++;
+      expect(expected).not.toBeNull();
+      expect(out.toString(3)).toBe(expected!);
+      expect([...out.data.subarray(0, 3)]).toEqual([1, 2, 3]);
+    }
+    // Most random events have a shape the byte path takes.
+    expect(written).toBeGreaterThan(events * 0.3);
+  });
+
+  test("the generator's shape and Chrome's usual ones are written as bytes", () => {
+    const sequence = state();
+    const cases: [ProtoWriter[], string][] = [
+      [[new ProtoWriter().uint(1, 0).uint(4, 12345)], '{"k":12345}'],
+      [
+        [
+          new ProtoWriter().string(10, "src_file").string(6, "a.cc"),
+          new ProtoWriter().uint(1, 3).uint(2, 1),
+        ],
+        '{"src_file":"a.cc","value":true}',
+      ],
+      [[new ProtoWriter().uint(1, 1).uint(17, 0)], '{"s":"interned"}'],
+      [[new ProtoWriter().string(10, "p").uint(7, 0xdeadbeefn)], '{"p":"0xdeadbeef"}'],
+    ];
+    for (const [annotations, json] of cases) {
+      const bytes = annotations.map((w) => w.finish().slice());
+      const out = new ByteBuf(4);
+      expect(writeAnnotationsJson(bytes, sequence, out)).toBe(true);
+      expect(out.toString()).toBe(json);
+      expect(annotationsJson(bytes, sequence)).toBe(json);
+    }
+  });
+});
