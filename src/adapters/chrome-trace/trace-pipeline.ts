@@ -21,7 +21,7 @@ import type { BeginEndCounts } from "../trace-events/begin-end-matcher.ts";
 import { EventSpool, type SpoolOptions } from "../trace-events/event-spool.ts";
 import { SliceFrames } from "../trace-events/slice-frames.ts";
 import { openNester } from "../trace-events/remote-nester.ts";
-import type { Nester } from "../trace-events/slice-nester.ts";
+import { deepSlicesLimitation, type Nester } from "../trace-events/slice-nester.ts";
 import { spooledRows } from "../trace-events/spooled-rows.ts";
 import { TrackSlicing } from "../trace-events/track-slicing.ts";
 import { TraceRowWriter } from "../trace-events/trace-row-writer.ts";
@@ -249,15 +249,18 @@ export class ChromeTracePipeline {
               producer,
               producerVersion: version,
               tables,
-              limitations: traceLimitations({
-                scan: scan.counts,
-                beginEnd,
-                profiles: profileStats,
-                slices,
-                truncatedArgs: rowWriter.truncatedArgs,
-                repairedTruncatedArray: repaired,
-                ignoredStackSamples: stackSamples,
-              }),
+              limitations: [
+                ...traceLimitations({
+                  scan: scan.counts,
+                  beginEnd,
+                  profiles: profileStats,
+                  slices,
+                  truncatedArgs: rowWriter.truncatedArgs,
+                  repairedTruncatedArray: repaired,
+                  ignoredStackSamples: stackSamples,
+                }),
+                ...deepSlicesLimitation(nester.deepSlices),
+              ],
               summary: {
                 events: spool.length,
                 trace_event_rows: rowWriter.rows,

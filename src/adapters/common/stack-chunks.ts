@@ -18,6 +18,11 @@ import type { NsClock } from "./time-ns.ts";
 import type { TrackLookup } from "./track.ts";
 
 const STACK_ROWS_PER_BATCH = 16384;
+/**
+ * Bytes of frame ids (and their offsets) that close a batch before STACK_ROWS_PER_BATCH rows:
+ * a row lists its whole path, so deep stacks would make a batch of rows times depth frames.
+ */
+export const STACK_BATCH_BYTES = 8 << 20;
 const encoder = new TextEncoder();
 
 export async function writeStackChunks(
@@ -27,8 +32,9 @@ export async function writeStackChunks(
   clock: NsClock,
   tracks: TrackLookup,
   rowsPerBatch = STACK_ROWS_PER_BATCH,
+  batchBytes = STACK_BATCH_BYTES,
 ): Promise<void> {
-  const writer = new StackBatchWriter(frames, clock, tracks, rowsPerBatch);
+  const writer = new StackBatchWriter(frames, clock, tracks, rowsPerBatch, batchBytes);
   for (const trie of tries) {
     // A trie's own metric, then its twin's, if it has one.
     for (const metric of trie.metrics) {
@@ -66,6 +72,8 @@ class StackBatchWriter {
   private readonly baseHigh: number;
   private readonly baseLow: number;
   private length = 0;
+  /** Frame id bytes and item offsets in the batch so far. */
+  private listBytes = 0;
   private readonly stackId = new Utf8Builder(STACK_ROWS_PER_BATCH, STACK_ROWS_PER_BATCH * 24);
   private readonly metricColumn = new Utf8Builder(STACK_ROWS_PER_BATCH, STACK_ROWS_PER_BATCH * 10);
   private readonly frameIds = new ListUtf8Builder(STACK_ROWS_PER_BATCH);
@@ -80,6 +88,7 @@ class StackBatchWriter {
     clock: NsClock,
     private readonly tracks: TrackLookup,
     private readonly rowsPerBatch: number,
+    private readonly batchBytes: number,
   ) {
     // first_ts_ns = baseNs + relNs exactly, with baseNs split into 32-bit halves (it may exceed
     // 2^53).
@@ -119,6 +128,7 @@ class StackBatchWriter {
     }
     this.lastDepth = depth;
     this.frameIds.addItems(this.pathData, this.pathEnds, depth);
+    this.listBytes += pathUsed + 4 * depth;
     this.frameIds.endRow(r);
     this.stackId.set(r, stackIdBytesOfKey(this.keyView(used), this.idBytes));
     this.metricColumn.set(r, this.metricBytes);
@@ -132,7 +142,9 @@ class StackBatchWriter {
     if (track === null) this.track.setNull(r);
     else this.track.set(r, track);
     this.length++;
-    return this.length === this.rowsPerBatch ? this.take() : null;
+    return this.length === this.rowsPerBatch || this.listBytes >= this.batchBytes
+      ? this.take()
+      : null;
   }
 
   finish(): ColumnBatch | null {
@@ -167,6 +179,7 @@ class StackBatchWriter {
     ])
       builder.reset();
     this.length = 0;
+    this.listBytes = 0;
     return batch;
   }
 

@@ -14,7 +14,7 @@ import type { TrackLookup } from "../common/track.ts";
 import { NsClock } from "../common/time-ns.ts";
 import type { BeginEndCounts } from "../trace-events/begin-end-matcher.ts";
 import { openNester } from "../trace-events/remote-nester.ts";
-import type { Nester } from "../trace-events/slice-nester.ts";
+import { deepSlicesLimitation, type Nester } from "../trace-events/slice-nester.ts";
 import { TraceRowWriter } from "../trace-events/trace-row-writer.ts";
 import { EventSpool, type SpoolOptions } from "../trace-events/event-spool.ts";
 import { spooledRows } from "../trace-events/spooled-rows.ts";
@@ -166,6 +166,7 @@ export class PerfettoPipeline {
           tables,
           limitations: [
             ...perfettoLimitations(imp, beginEnd, slices, slicing.droppedBegins),
+            ...deepSlicesLimitation(nester.deepSlices),
             ...embeddedProfileLimitations(profiles),
           ],
           summary: {

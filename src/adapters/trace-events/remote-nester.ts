@@ -12,7 +12,7 @@ import { grown } from "../common/growable.ts";
 import { type MeasureParts, MeasureAccumulator } from "../common/measure-accumulator.ts";
 import { type StackSpill, StackTrie, type StackTrieParts } from "../common/stack-trie.ts";
 import type { NestChannel, NestOffload } from "../adapter.ts";
-import { type Nester, SliceNester } from "./slice-nester.ts";
+import { MAX_STACK_FRAMES, type Nester, SliceNester } from "./slice-nester.ts";
 
 /** An op's first slot: a frame (a push) or one of these. */
 export const OP_BEGIN_TRACK = -1;
@@ -29,6 +29,8 @@ export interface NestedParts {
 
 export class RemoteNester implements Nester {
   slices = 0;
+  /** Counted here from the depths, as the thread's SliceNester counts them. */
+  deepSlices = 0;
   private ops: Float64Array;
   private count = 0;
   /** Ends of the open slices, innermost last: all a slice's depth depends on. */
@@ -57,6 +59,7 @@ export class RemoteNester implements Nester {
     this.openEnd[depth] = end;
     this.height++;
     this.slices++;
+    if (depth >= MAX_STACK_FRAMES) this.deepSlices++;
     this.op(frame, start, dur);
     return depth;
   }

@@ -18,9 +18,35 @@
  * State is the open-slice stack (as deep as the nesting, not as long as the track) and
  * per-frame scratch, so a track of any length streams through in bounded memory.
  */
+import type { Limitation } from "../../domain/evidence-status.ts";
 import { grown } from "../common/growable.ts";
 import type { FrameTotals, MeasureAccumulator } from "../common/measure-accumulator.ts";
 import { ROOT_STACK, type StackTrie } from "../common/stack-trie.ts";
+
+/**
+ * Frames a slice's stack holds at most: a slice nested deeper is a row with its true depth and
+ * counts in the measures and call edges as any other, but its stack stops at its ancestor at
+ * this depth (the stack's leaf then holds that slice's time). Stack rows list every frame of
+ * their path, so without a bound a trace of deepening slices (begins that never end, say)
+ * writes rows times depth frames: a real browser trace repeated to 600 MB reached thousands of
+ * levels and a single batch of stack rows passed the worker's 512 MiB. V8's sampler keeps 255
+ * frames a sample, for the same reason.
+ */
+export const MAX_STACK_FRAMES = 256;
+
+/** What a trace import says about its slices nested past MAX_STACK_FRAMES. */
+export function deepSlicesLimitation(deepSlices: number): Limitation[] {
+  if (deepSlices === 0) return [];
+  return [
+    {
+      code: "deep_stacks_cut",
+      message:
+        `Slices nested more than ${MAX_STACK_FRAMES} deep; their rows and measures are whole, ` +
+        `but their stacks stop at the ${MAX_STACK_FRAMES}th frame, which holds their time`,
+      count: deepSlices,
+    },
+  ];
+}
 
 /**
  * What nests a trace's slices, track by track: a SliceNester here, or one on another thread fed
@@ -30,6 +56,8 @@ import { ROOT_STACK, type StackTrie } from "../common/stack-trie.ts";
 export interface Nester {
   /** Slices nested so far, over all tracks. */
   readonly slices: number;
+  /** Slices nested deeper than MAX_STACK_FRAMES (their stacks stop at that depth). */
+  readonly deepSlices: number;
   beginTrack(track: number): void;
   /** Opens the next slice in nesting order; returns its depth. */
   push(frame: number, start: number, dur: number): number;
@@ -64,6 +92,7 @@ export class SliceNester implements Nester {
   private readonly touchedFrames: number[] = [];
   /** Slices nested so far, over all tracks. */
   slices = 0;
+  deepSlices = 0;
 
   constructor(
     frameCount: number,
@@ -87,11 +116,21 @@ export class SliceNester implements Nester {
     // Between slices no index is in use but the open ones, which syncStacks renews.
     if (this.stacks.spillIfFull()) this.syncStacks();
     const depth = this.height;
-    const stack = this.stacks.child(depth > 0 ? this.openStack[depth - 1]! : ROOT_STACK, frame);
+    const deep = depth >= MAX_STACK_FRAMES;
+    let stack: number;
+    if (deep) {
+      stack = this.openStack[depth - 1]!;
+      this.deepSlices++;
+    } else stack = this.stacks.child(depth > 0 ? this.openStack[depth - 1]! : ROOT_STACK, frame);
     if (depth > 0) {
       const top = depth - 1;
       this.openHasChild[top] = 1;
-      this.wall.addToEdge(this.edgeOf(stack, this.openFrame[top]!, frame), 1, dur);
+      // A deep slice shares its ancestor's stack, whose cached edge is not this slice's.
+      const parentFrame = this.openFrame[top]!;
+      const edge = deep
+        ? this.wall.edge(parentFrame, frame)
+        : this.edgeOf(stack, parentFrame, frame);
+      this.wall.addToEdge(edge, 1, dur);
     }
     // Slices arrive in start order, so the frame's covered time grows like a union of intervals.
     const covered = this.frameCoverEnd[frame]!;
@@ -146,7 +185,8 @@ export class SliceNester implements Nester {
     this.stackEdge.fill(-1);
     let parent = ROOT_STACK;
     for (let d = 0; d < this.height; d++)
-      parent = this.openStack[d] = this.stacks.child(parent, this.openFrame[d]!);
+      parent = this.openStack[d] =
+        d < MAX_STACK_FRAMES ? this.stacks.child(parent, this.openFrame[d]!) : parent;
     this.stacksEpoch = this.stacks.epoch;
   }
 
