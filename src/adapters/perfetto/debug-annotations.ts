@@ -64,7 +64,7 @@ function legacyJson(text: string): unknown {
 
 /** The annotations of one event as args JSON text, or null when it has none. */
 export function annotationsJson(
-  annotations: Uint8Array[],
+  annotations: readonly Uint8Array[],
   state: SequenceState,
   extra?: Record<string, unknown>,
 ): string | null {

@@ -6,7 +6,6 @@
  * work alike on both.
  */
 import { FrameRegistry } from "../common/frame-registry.ts";
-import { FLAG_ARGS_TRUNCATED } from "../trace-events/event-flags.ts";
 import {
   KIND_BEGIN,
   KIND_END,
@@ -19,8 +18,8 @@ import type { EventSpool } from "../trace-events/event-spool.ts";
 import type { HostStrings } from "../wasm/host-strings.ts";
 import type { ProtoBatch } from "../wasm/proto-batch.ts";
 import { CompressedPackets } from "./compressed-packets.ts";
-import { annotationsJson, PERFETTO_FORMAT } from "./debug-annotations.ts";
-import { writeAnnotationsJson } from "./annotation-bytes.ts";
+import { PERFETTO_FORMAT } from "./debug-annotations.ts";
+import { eventArgs, storeEventArgs } from "./event-args.ts";
 import { ByteBuf } from "../common/json-bytes.ts";
 import { StringTable } from "../common/string-table.ts";
 import { tooLarge } from "../json-guard.ts";
@@ -43,7 +42,6 @@ const TYPE_BEGIN = 1,
   TYPE_INSTANT = 3,
   TYPE_COUNTER = 4;
 const SEQ_INCREMENTAL_STATE_CLEARED = 1;
-const encoder = new TextEncoder();
 
 export class PerfettoImport implements PerfettoEventSink {
   readonly frames = new FrameRegistry();
@@ -292,19 +290,8 @@ export class PerfettoImport implements PerfettoEventSink {
             ),
           }
         : undefined;
-    let args: string | ByteBuf | null = null;
-    if (kind !== KIND_END) {
-      const annotations = c?.annotations ?? [];
-      // The common shapes as bytes straight from the protobuf; the rest through an object.
-      this.argsBuf.used = 0;
-      if (
-        counter === undefined &&
-        annotations.length > 0 &&
-        writeAnnotationsJson(annotations, state, this.argsBuf)
-      )
-        args = this.argsBuf;
-      else args = annotationsJson(annotations, state, counter);
-    }
+    const args =
+      kind !== KIND_END ? eventArgs(c?.annotations ?? [], state, counter, this.argsBuf) : null;
     if (b.has(r, P.FLOW)) this.flowEvents++;
     if (this.v8Profiles.carries(nameId)) {
       this.v8Profiles.event(
@@ -370,7 +357,8 @@ export class PerfettoImport implements PerfettoEventSink {
     if (kind === KIND_COMPLETE) cols.durNs.array[i] = durNs;
     if (kind === KIND_BEGIN || kind === KIND_COMPLETE)
       cols.frame.array[i] = this.sliceFrames.frameOfIds(nameId, catId, this.text);
-    if (args !== null) this.storeArgs(i, args);
+    if (args !== null && storeEventArgs(this.spool.cols, i, args, this.maxArgsBytes))
+      this.truncatedArgs++;
     const end = kind === KIND_COMPLETE ? ns + durNs : ns;
     if (end > this.trackEndNs[t]!) this.trackEndNs[t] = end;
   }
@@ -394,19 +382,5 @@ export class PerfettoImport implements PerfettoEventSink {
       return t;
     }
     return this.tracks.trackOf(b.ubig(r, P.TRACK_UUID).toString());
-  }
-
-  /** Stores an event's args JSON (text, or the bytes written so far in a buffer). */
-  private storeArgs(i: number, args: string | ByteBuf): void {
-    const bytes = typeof args === "string" ? encoder.encode(args) : args.data;
-    let length = typeof args === "string" ? bytes.length : args.used;
-    if (length > this.maxArgsBytes) {
-      let cut = this.maxArgsBytes;
-      while (cut > 0 && (bytes[cut]! & 0xc0) === 0x80) cut--;
-      length = cut;
-      this.spool.cols.flags.array[i]! |= FLAG_ARGS_TRUNCATED;
-      this.truncatedArgs++;
-    }
-    this.spool.cols.argsRef.array[i] = this.spool.cols.args.addRange(bytes, 0, length);
   }
 }

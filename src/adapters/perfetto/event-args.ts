@@ -1,0 +1,52 @@
+/**
+ * A track event's args: the JSON of its debug annotations (and a counter's value), written as
+ * bytes for the common shapes (annotation-bytes.ts) or as text (debug-annotations.ts), and stored
+ * in the spool's args, cut at the per-event limit.
+ */
+import type { ByteBuf } from "../common/json-bytes.ts";
+import { FLAG_ARGS_TRUNCATED } from "../trace-events/event-flags.ts";
+import type { TraceColumns } from "../trace-events/trace-columns.ts";
+import { writeAnnotationsJson } from "./annotation-bytes.ts";
+import { annotationsJson } from "./debug-annotations.ts";
+import type { SequenceState } from "./sequence-state.ts";
+
+const encoder = new TextEncoder();
+
+/** The args JSON as text, or as the bytes written into `buf` (then `buf` itself); null: none. */
+export function eventArgs(
+  annotations: readonly Uint8Array[],
+  state: SequenceState,
+  counter: Record<string, unknown> | undefined,
+  buf: ByteBuf,
+): string | ByteBuf | null {
+  buf.used = 0;
+  if (
+    counter === undefined &&
+    annotations.length > 0 &&
+    writeAnnotationsJson(annotations, state, buf)
+  )
+    return buf;
+  return annotationsJson(annotations, state, counter);
+}
+
+/**
+ * Stores event `i`'s args in `cols`, cut at `maxBytes` on a character boundary and flagged so;
+ * returns whether they were cut.
+ */
+export function storeEventArgs(
+  cols: TraceColumns,
+  i: number,
+  args: string | ByteBuf,
+  maxBytes: number,
+): boolean {
+  const bytes = typeof args === "string" ? encoder.encode(args) : args.data;
+  let length = typeof args === "string" ? bytes.length : args.used;
+  const cut = length > maxBytes;
+  if (cut) {
+    length = maxBytes;
+    while (length > 0 && (bytes[length]! & 0xc0) === 0x80) length--;
+    cols.flags.array[i]! |= FLAG_ARGS_TRUNCATED;
+  }
+  cols.argsRef.array[i] = cols.args.addRange(bytes, 0, length);
+  return cut;
+}
