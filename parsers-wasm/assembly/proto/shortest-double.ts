@@ -5,9 +5,10 @@
  *
  * Grisu3 either proves its digits are the shortest and, among the shortest, the closest to the
  * value (what `String` gives: V8 and JavaScriptCore run the same algorithm first), or says it
- * cannot, for about 0.5% of doubles. Those, like NaN and the infinities, are left to the caller,
- * which has the host write them. tests/adapters/otlp-proto-stream.test.ts compares the text with
- * `String(n)` for doubles of every exponent.
+ * cannot (~1% of the random doubles of every exponent the test draws). Those, like NaN and the
+ * infinities, are left to the caller, which has the host write them.
+ * tests/adapters/otlp-proto-stream.test.ts compares the text with `String(n)` for doubles of every
+ * exponent.
  */
 
 /** The product of `multiply`: a 64-bit significand and a binary exponent, f × 2^e. */

@@ -6,7 +6,8 @@
  * stays the reference and the path for everything else: nested dicts and arrays, legacy JSON
  * values, names an object would reorder or drop (array indices, `__proto__`) or repeat, and
  * malformed bytes (whose error is the reference's to raise). On a generated 40 MB trace with an
- * annotation on every fifth event, the object path cost the parser ~1 µs an annotated event.
+ * annotation on every fifth event, args cost the parser 440 ms of its 2.8 s, and this path took
+ * its CPU from 2.84 to 2.73 s.
  */
 import type { ByteBuf } from "../common/json-bytes.ts";
 import type { SequenceState } from "./sequence-state.ts";
@@ -31,7 +32,11 @@ const nameJson = new Map<string, Uint8Array>();
 const NAME_CACHE_ENTRIES = 4096;
 const view = new DataView(new ArrayBuffer(8));
 
-/** Parses one annotation; the fields of the last value, and its name. */
+/**
+ * Parses one annotation; the fields of the last value, and its name. Not through ProtoReader: that
+ * one throws on malformed bytes and reads 64-bit varints as bigints, where this path only needs to
+ * say it cannot (the reference then reads the bytes and raises) and keeps 32-bit halves.
+ */
 class AnnotationFields {
   bytes: Uint8Array = new Uint8Array(0);
   pos = 0;

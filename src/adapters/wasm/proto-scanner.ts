@@ -53,8 +53,8 @@ export function hostFormattedDoubles(): number {
 /**
  * The module's one import: its KeyValue JSON writer (parsers-wasm/assembly/proto/kv-json.ts)
  * has the host write the doubles whose shortest digits it cannot prove itself
- * (shortest-double.ts: ~0.5% of them, and NaN and the infinities), as the host's own writer
- * does (proto-attributes-json.ts): `String(n)`, quoted when not finite. The attribute text must
+ * (shortest-double.ts: ~1% of random doubles, and NaN and the infinities), as the host's own
+ * writer does (proto-attributes-json.ts): `String(n)`, quoted when not finite. The attribute text must
  * be byte for byte the same whichever side writes it.
  */
 function protoImports(memory: () => WebAssembly.Memory) {
