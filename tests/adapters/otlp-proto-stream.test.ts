@@ -235,9 +235,11 @@ describe("OTLP protobuf stream path", () => {
     program.record(0, 1);
     program.value(0, 1, 0, 0, P_BYTES, 0, 0);
     const stream = new ProtoWriter();
+    const value = new ProtoWriter();
+    const keyValue = new ProtoWriter();
     for (const n of values) {
-      const value = new ProtoWriter().tag(4, 1).fixed64Raw(n);
-      stream.bytes(1, new ProtoWriter().string(1, "d").message(2, value).finish());
+      value.reset().tag(4, 1).fixed64Raw(n);
+      stream.bytes(1, keyValue.reset().string(1, "d").message(2, value).finish());
     }
     const texts: string[] = [];
     const decoder = new TextDecoder();
