@@ -190,10 +190,7 @@ export function writeAnnotationsJson(
       out.used = mark;
       return false;
     }
-    if (!writeValue(fields, state, out, mark)) {
-      out.used = mark;
-      return false;
-    }
+    writeValue(fields, state, out, mark);
   }
   out.byte(0x7d);
   return true;
@@ -218,43 +215,38 @@ function isArrayIndex(name: string): boolean {
   return Number(name) < 2 ** 32 - 1;
 }
 
-function writeValue(
-  f: AnnotationFields,
-  state: SequenceState,
-  out: ByteBuf,
-  mark: number,
-): boolean {
+function writeValue(f: AnnotationFields, state: SequenceState, out: ByteBuf, mark: number): void {
   if (out.used > mark + 1) out.byte(0x2c);
   out.raw(nameBytes(f.name!));
   switch (f.value) {
     case Value.None:
       out.ascii("null");
-      return true;
+      return;
     case Value.Bool:
       out.ascii(f.low !== 0 || f.high !== 0 ? "true" : "false");
-      return true;
+      return;
     case Value.Unsigned:
     case Value.Signed:
       writeInteger(f.low, f.high, f.value === Value.Signed, out);
-      return true;
+      return;
     case Value.Double: {
       const n = view.getFloat64(0, true);
       out.ascii(Number.isFinite(n) ? String(n) : "null");
-      return true;
+      return;
     }
     case Value.Text:
       out.jsonString(f.bytes, f.textStart, f.textEnd);
-      return true;
+      return;
     case Value.Interned: {
       const text = state.stringValues.get(f.low);
       if (text === undefined) out.ascii("null");
       else out.raw(encoder.encode(JSON.stringify(text)));
-      return true;
+      return;
     }
     case Value.Pointer: {
       const v = (BigInt(f.high) << 32n) | BigInt(f.low);
       out.ascii(`"0x${v.toString(16)}"`);
-      return true;
+      return;
     }
   }
 }
