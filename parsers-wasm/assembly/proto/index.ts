@@ -34,7 +34,7 @@ export function init(
   textCap: i32, softRecords: i32, softText: i32, dictSlotsLog2: i32, dictArena: i32,
   newStringsCap: i32,
 ): i32 {
-  programLoad(programAt);
+  if (!programLoad(programAt)) return 0;
   input = region(<usize>inputBytes);
   if (input == 0 || !captureInit(<usize>captureBytes)) return 0;
   if (!recordsInit(slotsPerRecord, maxDepth + 2, outRecordsCap, <usize>textCap)) return 0;
