@@ -4,6 +4,15 @@
  * timestamps are carried as integer nanoseconds *relative to a base microsecond* (exact
  * doubles for any realistic trace span) and only turned into int64 bigint for output.
  */
+/**
+ * 1000 as a double the JIT cannot see as an integer (a typed array's element; a literal
+ * `1000.0` is printed back as `1000` by the transpiler). `whole - baseUs` is an int32 in
+ * JavaScriptCore while timestamps are small integers, and its product with an int32 1000
+ * overflows once a trace passes 2.1 s: the optimized code then exits on every event until it
+ * is recompiled, several times over (a 100 MB trace's scan was compiled 5 times, ~170 ms).
+ */
+const NS_PER_US = new Float64Array([1000]);
+
 export class NsClock {
   readonly baseUs: number;
   private readonly baseNs: bigint;
@@ -19,7 +28,7 @@ export class NsClock {
   /** Integer nanoseconds since the base: trunc(µs) * 1000 + round(fraction * 1000). */
   relNs(us: number): number {
     const whole = Math.trunc(us);
-    return (whole - this.baseUs) * 1000 + Math.round((us - whole) * 1000);
+    return (whole - this.baseUs) * NS_PER_US[0]! + Math.round((us - whole) * 1000);
   }
 
   /** Absolute int64 nanoseconds for a relative value from `relNs`. */
