@@ -29,6 +29,7 @@ type NestAnswer =
         stacks: {
           columns: NestedParts["stacks"]["columns"];
           runs: { path: string; size: number }[];
+          deepStacks: number;
         };
       };
     }
@@ -96,9 +97,9 @@ export function startNestOffload(
             return;
           }
           // The thread's spilled runs are this space's now.
-          const { columns, runs } = message.nested.stacks;
+          const { columns, runs, deepStacks } = message.nested.stacks;
           const adopted: SpillFile[] = runs.map((run) => spill.adopt(run));
-          resolve({ ...message.nested, stacks: { columns, runs: adopted } });
+          resolve({ ...message.nested, stacks: { columns, runs: adopted, deepStacks } });
         };
         worker.onerror = (event) => {
           stop();

@@ -62,7 +62,7 @@ self.onmessage = (event: MessageEvent<NestOpen>) => {
       Atomics.wait(control, PUBLISHED, published, 1000);
     }
     const nested = replay.finish();
-    const { columns } = nested.stacks;
+    const { columns, deepStacks } = nested.stacks;
     const runs = nested.stacks.runs.map((file) => space!.release(file));
     const buffers = [
       columns.parent,
@@ -72,7 +72,10 @@ self.onmessage = (event: MessageEvent<NestOpen>) => {
       columns.durationNs,
       columns.firstRelNs,
     ].map((a) => a.buffer as ArrayBuffer);
-    postMessage({ kind: "nested", nested: { ...nested, stacks: { columns, runs } } }, buffers);
+    postMessage(
+      { kind: "nested", nested: { ...nested, stacks: { columns, runs, deepStacks } } },
+      buffers,
+    );
   } catch (error) {
     space?.disposeAll();
     Atomics.store(control, FAILED, 1);

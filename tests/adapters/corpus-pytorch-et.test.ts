@@ -6,6 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
+import { MAX_STACK_FRAMES } from "../../src/adapters/common/stack-trie.ts";
 import { adapterByName, detectAdapter } from "../../src/adapters/registry.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 import { expectFailure, extractWith, limitation, extracted } from "./adapter-harness.ts";
@@ -201,7 +202,11 @@ describe("PyTorch execution trace cases", () => {
       expect(got.calls.get("root|user_annotation")).toEqual([1, 20_001]);
       const chain = (n: number) =>
         trace(Array.from({ length: n }, (_, i) => node(i + 1, `op${i % 3}`, i === 0 ? 1 : i)));
-      expect(tablesOf(await extractWith(adapter, chain(1024))).paths.size).toBe(1024);
+      // 1024 levels are read; their stacks stop at MAX_STACK_FRAMES (the deeper calls' counts
+      // go to the stack at that depth), and the import says so.
+      const deep = await extractWith(adapter, chain(1024));
+      expect(tablesOf(deep).paths.size).toBe(MAX_STACK_FRAMES);
+      expect(limitation(deep, "deep_stack_paths_cut")).toBe(1);
       expect(await expectFailure(adapter, chain(1025), "ARTIFACT_TOO_LARGE")).toContain("1024");
     },
   );

@@ -9,7 +9,7 @@ import type { ColumnBatch } from "../../domain/column-batch.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { FrameRegistry } from "../common/frame-registry.ts";
 import { MeasureAccumulator } from "../common/measure-accumulator.ts";
-import { type StackSpill, StackTrie } from "../common/stack-trie.ts";
+import { deepStacksLimitation, type StackSpill, StackTrie } from "../common/stack-trie.ts";
 import { NsClock } from "../common/time-ns.ts";
 import type { TrackLookup } from "../common/track.ts";
 import { expectationFailed, tooLarge } from "../json-guard.ts";
@@ -260,6 +260,7 @@ export class ChromeTracePipeline {
                   ignoredStackSamples: stackSamples,
                 }),
                 ...deepSlicesLimitation(nester.deepSlices),
+                ...deepStacksLimitation([cpuStacks]),
               ],
               summary: {
                 events: spool.length,

@@ -41,11 +41,15 @@ export function lineSampledAdapter<R extends SampledLineReader>(
   description: AdapterDescription,
   f: LineSampledFormat<R>,
 ): ProducerAdapter {
-  const described = (reader: R, out: SampledStacks, lines: LineSplitter) => ({
-    adapter: description.name,
-    adapterVersion: description.version,
-    ...f.evidence(reader, out, lines.encoding),
-  });
+  const described = (reader: R, out: SampledStacks, lines: LineSplitter) => {
+    const evidence = f.evidence(reader, out, lines.encoding);
+    return {
+      adapter: description.name,
+      adapterVersion: description.version,
+      ...evidence,
+      limitations: [...evidence.limitations, ...out.deepStacksLimitation()],
+    };
+  };
   return {
     ...description,
     async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {

@@ -9,12 +9,14 @@
  */
 import type { EvidenceSink, SpillSpace } from "../adapter.ts";
 import type { FrameMetric } from "../../domain/evidence-schema.ts";
+import type { Limitation } from "../../domain/evidence-status.ts";
 import { emptyTables } from "../../domain/normalized-evidence.ts";
 import type { TableBuffer } from "../../domain/table-buffer.ts";
 import type { EvidenceTableName } from "../../domain/evidence-schema.ts";
 import { FrameRegistry } from "./frame-registry.ts";
 import { writeStackChunks } from "./stack-chunks.ts";
 import { StackMeasures } from "./stack-measures.ts";
+import { deepStacksLimitation } from "./stack-trie.ts";
 import { NsClock } from "./time-ns.ts";
 import { SINGLE_TRACK, type TrackInfo } from "./track.ts";
 
@@ -104,6 +106,11 @@ export class SampledStacks {
   /** Each accumulator once (a twin pair is one), in the order of their metrics. */
   private accumulators(): StackMeasures[] {
     return [...new Set(this.measured.values())];
+  }
+
+  /** What the import says about stack paths cut at MAX_STACK_FRAMES (stack-trie.ts). */
+  deepStacksLimitation(): Limitation[] {
+    return deepStacksLimitation(this.accumulators().map((m) => m.stacks));
   }
 
   /** Every table at once, for formats small enough to hold their stacks whole. */

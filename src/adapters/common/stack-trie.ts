@@ -15,12 +15,13 @@
  * follow the first metric's, as a trie of its own would give them.
  */
 import type { FrameMetric } from "../../domain/evidence-schema.ts";
+import type { Limitation } from "../../domain/evidence-status.ts";
 import { stackId } from "../../domain/frame-id.ts";
 import type { TableBuffer } from "../../domain/table-buffer.ts";
 import type { SpillFile, SpillSpace } from "../adapter.ts";
 import type { FrameRegistry } from "./frame-registry.ts";
 import type { TwinMetric } from "./measure-accumulator.ts";
-import { GrowableF64, GrowableI32 } from "./growable.ts";
+import { GrowableF64, GrowableI32, GrowableU8 } from "./growable.ts";
 import { IntPairMap } from "./int-pair-map.ts";
 import {
   MIXED_TRACKS,
@@ -40,11 +41,38 @@ export const ROOT_STACK = -1;
  */
 export const DEFAULT_MAX_STACKS = 1 << 19;
 
+/**
+ * Frames a stack keeps at most, root first; a deeper path ends at its ancestor at this depth,
+ * whose stack holds its samples. A stack row lists its whole path, so without a bound the
+ * rows of a deepening tree (a V8 profile's call chain, slices that never end) are rows times
+ * depth frames: a crafted 3 MB cpuprofile of one 20,000-deep chain ran a worker out of 8 GiB.
+ * V8's sampler keeps 255 frames a sample, for the same reason. The measures (hotspots, call
+ * edges) are kept whole.
+ */
+export const MAX_STACK_FRAMES = 256;
+
+/** What an import says about stacks its tries cut at MAX_STACK_FRAMES (none: nothing). */
+export function deepStacksLimitation(tries: readonly StackTrie[]): Limitation[] {
+  const count = tries.reduce((sum, trie) => sum + trie.deepStacks, 0);
+  if (count === 0) return [];
+  return [
+    {
+      code: "deep_stack_paths_cut",
+      message:
+        `Stack paths deeper than ${MAX_STACK_FRAMES} frames; their measures are whole, but ` +
+        `their stacks stop at the ${MAX_STACK_FRAMES}th frame, which holds their samples`,
+      count,
+    },
+  ];
+}
+
 /** A trie's contents as another trie takes them (`handOver`, `adopt`). */
 export interface StackTrieParts {
   columns: StackColumns;
   /** Spilled runs, oldest first. */
   runs: SpillFile[];
+  /** Its `deepStacks`. */
+  deepStacks: number;
 }
 
 export interface StackSpill {
@@ -68,6 +96,11 @@ export class StackTrie {
   private firstRelNs = new GrowableF64();
   /** The twin metric's durations (empty without a twin). */
   private twinDurationNs = new GrowableF64();
+  /** Frames in each stack's path; 1 when absorbing deeper paths (see MAX_STACK_FRAMES). */
+  private depth = new GrowableI32();
+  private absorbs = new GrowableU8();
+  /** Stacks at MAX_STACK_FRAMES that absorbed deeper paths (again after a spill). */
+  deepStacks = 0;
   private readonly runs: StackRuns | null;
   private readonly twinRuns: StackRuns | null;
   private readonly maxStacks: number;
@@ -134,14 +167,23 @@ export class StackTrie {
     this.durationNs = new GrowableF64();
     this.firstRelNs = new GrowableF64();
     this.twinDurationNs = new GrowableF64();
+    this.depth = new GrowableI32();
+    this.absorbs = new GrowableU8();
     this.epoch++;
   }
 
+  /** After `adopt`: the index and the depths (a parent always comes before its children). */
   private reindex(): void {
     this.index = new IntPairMap();
     const parent = this.parent.array;
     const frame = this.frame.array;
-    for (let s = 0; s < this.size; s++) this.index.set(parent[s]! + 1, frame[s]!, s);
+    this.depth = new GrowableI32();
+    this.absorbs = new GrowableU8();
+    for (let s = 0; s < this.size; s++) {
+      this.index.set(parent[s]! + 1, frame[s]!, s);
+      this.depth.push(parent[s]! === ROOT_STACK ? 1 : this.depth.array[parent[s]!]! + 1);
+      this.absorbs.push(0);
+    }
     this.indexed = true;
   }
 
@@ -155,7 +197,9 @@ export class StackTrie {
     const parts: StackTrieParts = {
       columns: this.columns(),
       runs: this.runs?.handOver() ?? [],
+      deepStacks: this.deepStacks,
     };
+    this.deepStacks = 0;
     this.clear();
     return parts;
   }
@@ -171,6 +215,7 @@ export class StackTrie {
       if (this.runs === null) throw new Error(`${this.metric} stacks: spilled runs need a space`);
       this.runs.adopt(parts.runs);
     }
+    this.deepStacks += parts.deepStacks;
     const { size, parent, frame, track, count, durationNs, firstRelNs } = parts.columns;
     const take = (g: GrowableI32 | GrowableF64, array: Int32Array | Float64Array) => {
       g.array = array;
@@ -189,10 +234,20 @@ export class StackTrie {
 
   child(parent: number, frame: number): number {
     if (!this.indexed) this.reindex();
+    const parentDepth = parent === ROOT_STACK ? 0 : this.depth.array[parent]!;
+    if (parentDepth >= MAX_STACK_FRAMES) {
+      if (this.absorbs.array[parent] === 0) {
+        this.absorbs.array[parent] = 1;
+        this.deepStacks++;
+      }
+      return parent;
+    }
     // Keys are (parent + 1, frame) so the empty path (-1) maps to a non-negative key.
     let stack = this.index.get(parent + 1, frame);
     if (stack < 0) {
       stack = this.parent.push(parent);
+      this.depth.push(parentDepth + 1);
+      this.absorbs.push(0);
       this.index.set(parent + 1, frame, stack);
       this.frame.push(frame);
       this.count.push(0);

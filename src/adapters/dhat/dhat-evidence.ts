@@ -237,6 +237,7 @@ export function dhatEvidence(
       message: "Frames DHAT could not name (???)",
       count: unsymbolized,
     });
+  limitations.push(...out.deepStacksLimitation());
   return {
     adapter: adapter.name,
     adapterVersion: adapter.version,

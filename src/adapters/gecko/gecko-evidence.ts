@@ -278,6 +278,7 @@ export class GeckoEvidence {
         message: "Native frames named only by their address (the profile was not symbolicated)",
         count: unsymbolized,
       });
+    limitations.push(...this.out.deepStacksLimitation());
     return {
       limitations,
       summary: {

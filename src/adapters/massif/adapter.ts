@@ -35,13 +35,16 @@ function evidenceOf(reader: MassifReader): NormalizedEvidence {
     producer: "massif",
     producerVersion: null,
     tables: out.emitAll(),
-    limitations: massifLimitations(
-      counts,
-      reader.snapshots,
-      reader.hadPeak,
-      chosen,
-      out.frames.countUnsymbolized(),
-    ),
+    limitations: [
+      ...massifLimitations(
+        counts,
+        reader.snapshots,
+        reader.hadPeak,
+        chosen,
+        out.frames.countUnsymbolized(),
+      ),
+      ...out.deepStacksLimitation(),
+    ],
     summary: {
       snapshots: reader.snapshots,
       time_unit: reader.timeUnit,

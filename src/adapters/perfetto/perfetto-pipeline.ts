@@ -9,7 +9,7 @@ import type { Limitation } from "../../domain/evidence-status.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { MeasureAccumulator } from "../common/measure-accumulator.ts";
 import type { FrameRegistry } from "../common/frame-registry.ts";
-import { type StackSpill, StackTrie } from "../common/stack-trie.ts";
+import { deepStacksLimitation, type StackSpill, StackTrie } from "../common/stack-trie.ts";
 import type { TrackLookup } from "../common/track.ts";
 import { NsClock } from "../common/time-ns.ts";
 import type { BeginEndCounts } from "../trace-events/begin-end-matcher.ts";
@@ -167,6 +167,11 @@ export class PerfettoPipeline {
           limitations: [
             ...perfettoLimitations(imp, beginEnd, slices, slicing.droppedBegins),
             ...deepSlicesLimitation(nester.deepSlices),
+            ...deepStacksLimitation([
+              cpuStacks,
+              imp.samples.stacks,
+              ...imp.heap.metrics.map((m) => m.stacks),
+            ]),
             ...embeddedProfileLimitations(profiles),
           ],
           summary: {

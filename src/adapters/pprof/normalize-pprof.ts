@@ -9,6 +9,7 @@ import type { Limitation } from "../../domain/evidence-status.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { FrameRegistry } from "../common/frame-registry.ts";
 import { StackMeasures } from "../common/stack-measures.ts";
+import { deepStacksLimitation } from "../common/stack-trie.ts";
 import { NsClock } from "../common/time-ns.ts";
 import type { TrackInfo } from "../common/track.ts";
 import { tooLarge } from "../json-guard.ts";
@@ -104,6 +105,7 @@ export function pprofEvidence(
             },
           ]
         : []),
+      ...deepStacksLimitation(imported.map((m) => m.measured.stacks)),
     ],
     summary: {
       samples: input.sampleCount,

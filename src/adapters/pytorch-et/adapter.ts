@@ -72,6 +72,7 @@ function evidenceOf(input: ExtractInput): NormalizedEvidence {
       message: "nodes whose parent id names no node of the trace were read as roots",
       count: tree.orphans,
     });
+  limitations.push(...out.deepStacksLimitation());
   return {
     adapter: pytorchEtDescription.name,
     adapterVersion: pytorchEtDescription.version,

@@ -32,6 +32,7 @@ function described(
       message: "Frames simpleperf could not name ([unknown] in their file)",
       count: unsymbolized,
     });
+  limitations.push(...out.deepStacksLimitation());
   return {
     adapter: SELF.name,
     adapterVersion: SELF.version,

@@ -101,7 +101,10 @@ export function* speedscopeEvidence(
     adapterVersion: adapter.version,
     producer,
     producerVersion,
-    limitations: limitationsOf(c, file, out.frames.countUnsymbolized()),
+    limitations: [
+      ...limitationsOf(c, file, out.frames.countUnsymbolized()),
+      ...out.deepStacksLimitation(),
+    ],
     summary: {
       profiles: file.profiles.length,
       sampled_profiles: file.profiles.filter((p) => p.type === "sampled").length,

@@ -21,18 +21,16 @@
 import type { Limitation } from "../../domain/evidence-status.ts";
 import { grown } from "../common/growable.ts";
 import type { FrameTotals, MeasureAccumulator } from "../common/measure-accumulator.ts";
-import { ROOT_STACK, type StackTrie } from "../common/stack-trie.ts";
+import { MAX_STACK_FRAMES, ROOT_STACK, type StackTrie } from "../common/stack-trie.ts";
 
 /**
- * Frames a slice's stack holds at most: a slice nested deeper is a row with its true depth and
- * counts in the measures and call edges as any other, but its stack stops at its ancestor at
- * this depth (the stack's leaf then holds that slice's time). Stack rows list every frame of
- * their path, so without a bound a trace of deepening slices (begins that never end, say)
- * writes rows times depth frames: a real browser trace repeated to 600 MB reached thousands of
- * levels and a single batch of stack rows passed the worker's 512 MiB. V8's sampler keeps 255
- * frames a sample, for the same reason.
+ * A slice nested deeper than MAX_STACK_FRAMES (common/stack-trie.ts) is a row with its true
+ * depth and counts in the measures and call edges as any other, but its stack stops at its
+ * ancestor at that depth (the stack's leaf then holds that slice's time). The nester does not
+ * intern those paths at all: a real browser trace repeated to 600 MB reached thousands of
+ * levels and a single batch of stack rows passed the worker's 512 MiB.
  */
-export const MAX_STACK_FRAMES = 256;
+export { MAX_STACK_FRAMES };
 
 /** What a trace import says about its slices nested past MAX_STACK_FRAMES. */
 export function deepSlicesLimitation(deepSlices: number): Limitation[] {

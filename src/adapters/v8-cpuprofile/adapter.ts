@@ -8,7 +8,7 @@ import type { Limitation } from "../../domain/evidence-status.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { FrameRegistry } from "../common/frame-registry.ts";
 import { MeasureAccumulator } from "../common/measure-accumulator.ts";
-import { StackTrie } from "../common/stack-trie.ts";
+import { deepStacksLimitation, StackTrie } from "../common/stack-trie.ts";
 import { NsClock } from "../common/time-ns.ts";
 import { SINGLE_TRACK } from "../common/track.ts";
 import {
@@ -54,7 +54,10 @@ export function cpuProfileEvidence({ profile, legacyHead }: ParsedCpuProfile): N
     producer: null,
     producerVersion: null,
     tables,
-    limitations: cpuProfileLimitations(stats, legacyHead, frames.countUnsymbolized()),
+    limitations: [
+      ...cpuProfileLimitations(stats, legacyHead, frames.countUnsymbolized()),
+      ...deepStacksLimitation([stacks]),
+    ],
     summary: {
       format: legacyHead ? "legacy_head" : "nodes",
       nodes: stats.nodes,

@@ -9,7 +9,7 @@ import type { Limitation } from "../../domain/evidence-status.ts";
 import { emptyTables, type NormalizedEvidence } from "../../domain/normalized-evidence.ts";
 import { FrameRegistry } from "../common/frame-registry.ts";
 import { MeasureAccumulator } from "../common/measure-accumulator.ts";
-import { StackTrie } from "../common/stack-trie.ts";
+import { StackTrie, deepStacksLimitation } from "../common/stack-trie.ts";
 import { NsClock } from "../common/time-ns.ts";
 import { SINGLE_TRACK } from "../common/track.ts";
 import { expectationFailed, isPlainObject, tooLarge } from "../json-guard.ts";
@@ -126,6 +126,7 @@ export function heapEvidence(
       message: "Frames without a function name (anonymous)",
       count: unsymbolized,
     });
+  limitations.push(...deepStacksLimitation([stacks]));
   limitations.push({
     code: "sampled_live_bytes",
     message:
