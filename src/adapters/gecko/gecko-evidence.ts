@@ -21,6 +21,7 @@ import {
   MISSING_PREFIX,
   type ProfileCounts,
 } from "./gecko-thread.ts";
+import { StackSums } from "./stack-sums.ts";
 
 const METRIC: Record<
   GeckoThread["weightType"],
@@ -31,6 +32,24 @@ const METRIC: Record<
   bytes: { metric: "alloc_space", unit: "bytes", scale: 1 },
 };
 const ADDRESS = /^0x[0-9a-fA-F]+$/;
+
+/**
+ * Fails on a sampled stack whose walk to the root meets a missing prefix; marks the stacks on the
+ * way as checked (a walk stops at one already checked: prefixes point to earlier stacks, checked
+ * when read, so every walk ends).
+ */
+function checkPath(thread: GeckoThread, stack: number, checked: Uint8Array): void {
+  for (let at = stack; at >= 0 && checked[at] === 0; at = thread.stackPrefix[at]!) {
+    if (thread.stackPrefix[at] === MISSING_PREFIX)
+      throw expectationFailed(
+        GECKO_FORMAT,
+        `stackTable.prefix[${at}]`,
+        "null or a stack index",
+        undefined,
+      );
+    checked[at] = 1;
+  }
+}
 
 export interface ProfileFacts {
   shape: "raw" | "processed";
@@ -99,7 +118,10 @@ export class GeckoEvidence {
       );
     });
     const timed = thread.weightType === "samples" ? out.metric("wall_time", "ns") : null;
-    const path: number[] = [];
+    const stackCount = thread.stackPrefix.length;
+    const sums = new StackSums(stackCount);
+    const timedSums = timed !== null ? new StackSums(stackCount) : null;
+    const checked = new Uint8Array(stackCount);
     const n = thread.sampleCount;
     const reader = thread.samples();
     if (n > 0) reader.next();
@@ -114,19 +136,7 @@ export class GeckoEvidence {
         this.withoutStack++;
         continue;
       }
-      path.length = 0;
-      // Prefixes point to earlier stacks (checked when read), so the walk ends.
-      for (let at = stack; at >= 0; at = thread.stackPrefix[at]!) {
-        path.push(frameOf[thread.stackFrame[at]!]!);
-        if (thread.stackPrefix[at] === MISSING_PREFIX)
-          throw expectationFailed(
-            GECKO_FORMAT,
-            `stackTable.prefix[${at}]`,
-            "null or a stack index",
-            undefined,
-          );
-      }
-      path.reverse();
+      if (checked[stack] === 0) checkPath(thread, stack, checked);
       if (w === 0) continue;
       const value = Math.round(w * m.scale);
       this.weightedSum += value;
@@ -138,14 +148,8 @@ export class GeckoEvidence {
           Number.MAX_SAFE_INTEGER,
         );
       const firstNs = Number.isFinite(t) ? Math.round(t * 1e6) : Number.POSITIVE_INFINITY;
-      measures.add(
-        path,
-        track,
-        m.metric === "samples" && Number.isInteger(w) ? w : 1,
-        value,
-        firstNs,
-      );
-      if (timed !== null) {
+      sums.add(stack, m.metric === "samples" && Number.isInteger(w) ? w : 1, value, firstNs);
+      if (timedSums !== null) {
         const next = s + 1 < n ? reader.time : t + intervalMs;
         const span = next - t;
         if (!Number.isFinite(span)) this.untimed++;
@@ -160,10 +164,24 @@ export class GeckoEvidence {
               this.timedSum,
               Number.MAX_SAFE_INTEGER,
             );
-          if (ns > 0) timed.add(path, track, 1, ns, firstNs);
+          if (ns > 0) timedSums.add(stack, 1, ns, firstNs);
         }
       }
     }
+    // Each sampled stack once, root first.
+    const path: number[] = [];
+    const pathOf = (stack: number): number[] => {
+      path.length = 0;
+      for (let at = stack; at >= 0; at = thread.stackPrefix[at]!)
+        path.push(frameOf[thread.stackFrame[at]!]!);
+      return path.reverse();
+    };
+    sums.forEach((stack, count, value, firstNs) =>
+      measures.add(pathOf(stack), track, count, value, firstNs),
+    );
+    timedSums?.forEach((stack, count, ns, firstNs) =>
+      timed!.add(pathOf(stack), track, count, ns, firstNs),
+    );
     const before = this.eventIndex;
     this.markerEvents(thread, trackId);
     if (this.eventIndex > before)
