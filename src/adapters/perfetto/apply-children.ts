@@ -36,7 +36,10 @@ export function applyChildren(
     }
   }
   for (const f of c.frames) state.frames.set(f.iid, f);
-  for (const cs of c.callstacks) state.callstacks.set(cs.iid, cs.frameIds);
+  for (const cs of c.callstacks) {
+    state.callstacks.set(cs.iid, cs.frameIds);
+    state.resolvedCallstacks.delete(cs.iid);
+  }
   for (const m of c.mappings)
     state.mappings.set(
       m.iid,

@@ -103,6 +103,7 @@ export class PerfettoPipeline {
   finish(adapter: { name: string; version: string }): PerfettoResult {
     const imp = this.imp;
     this.scanner.finish((b) => imp.onBatch(b));
+    imp.samples.flush();
     imp.heap.finish();
     imp.tracks.resolve();
     const clock = new NsClock(0);

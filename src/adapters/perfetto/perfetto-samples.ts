@@ -10,7 +10,21 @@ import { StackMeasures } from "../common/stack-measures.ts";
 import type { StackSpill, StackTrie } from "../common/stack-trie.ts";
 import type { StringTable } from "../common/string-table.ts";
 import { languageOf } from "../common/source-language.ts";
-import type { SequenceState } from "./sequence-state.ts";
+import type { ResolvedCallstack, SequenceState } from "./sequence-state.ts";
+
+/**
+ * Frames of the paths waiting in `pending` from which they are added (a bound on the memory of
+ * a trace whose every sample has a new callstack).
+ */
+const MAX_PENDING_FRAMES = 1 << 20;
+
+/** Samples of one resolved path on one track, not yet added (see `add`). */
+interface PendingPath {
+  path: readonly number[];
+  track: number;
+  count: number;
+  firstNs: number;
+}
 
 export class PerfettoSamples {
   readonly measures: MeasureAccumulator;
@@ -18,13 +32,17 @@ export class PerfettoSamples {
   count = 0;
   unresolved = 0;
   private readonly cpu: StackMeasures;
-  /** The current sample's frames, root first (reused). */
-  private readonly path: number[] = [];
+  private pending: PendingPath[] = [];
+  private pendingFrames = 0;
+  /** Counts the flushes of `pending`: a resolved callstack's entries there are of one epoch. */
+  private epoch = 0;
 
   constructor(
     private readonly frames: FrameRegistry,
     private readonly strings: StringTable,
     stackSpill?: StackSpill,
+    /** Frames of waiting paths from which they are added (tests lower it). */
+    private readonly maxPendingFrames = MAX_PENDING_FRAMES,
   ) {
     this.cpu = new StackMeasures("samples", "count", stackSpill);
     this.measures = this.cpu.measures;
@@ -48,6 +66,13 @@ export class PerfettoSamples {
     });
   }
 
+  /**
+   * One sample. Samples of one resolved callstack on one track are summed and added together (in
+   * the order each was first sampled, by `flush`), as a profile samples a few stacks many times:
+   * a sample then costs a lookup, not a walk and add of its whole path. Counts are integers, so
+   * the sums are the same in any order; the stacks, frames and call edges come out as when each
+   * sample was added on its own.
+   */
   add(state: SequenceState, callstackIid: number, ns: number, track: number): void {
     const frameIds = state.callstacks.get(callstackIid);
     if (!frameIds || frameIds.length === 0) {
@@ -55,10 +80,48 @@ export class PerfettoSamples {
       return;
     }
     this.count++;
-    const path = this.path;
-    path.length = 0;
-    for (const iid of frameIds) path.push(this.frameOf(state, iid));
-    this.cpu.add(path, track, 1, 1, ns);
+    const known = this.resolved(state, callstackIid, frameIds);
+    if (known.epoch !== this.epoch) {
+      known.epoch = this.epoch;
+      known.pending.clear();
+    }
+    let at = known.pending.get(track);
+    if (at === undefined) {
+      at = this.pending.length;
+      this.pending.push({ path: known.path, track, count: 0, firstNs: Number.POSITIVE_INFINITY });
+      known.pending.set(track, at);
+      this.pendingFrames += known.path.length;
+    }
+    const p = this.pending[at]!;
+    p.count++;
+    if (ns < p.firstNs) p.firstNs = ns;
+    if (this.pendingFrames > this.maxPendingFrames) this.flush();
+  }
+
+  /** Adds the samples waiting in `pending`; the measures and stacks are whole after it. */
+  flush(): void {
+    for (const p of this.pending) this.cpu.add(p.path, p.track, p.count, p.count, p.firstNs);
+    this.pending = [];
+    this.pendingFrames = 0;
+    this.epoch++;
+  }
+
+  /**
+   * Callstack `iid` as frames, root first: remembered in the sequence's state once every frame is
+   * resolved (until the state is cleared or the callstack interned again).
+   */
+  private resolved(state: SequenceState, iid: number, frameIds: number[]): ResolvedCallstack {
+    const known = state.resolvedCallstacks.get(iid);
+    if (known !== undefined) return known;
+    let final = true;
+    const path = frameIds.map((f) => {
+      const frame = this.frameOf(state, f);
+      if (!state.registryFrames.has(f)) final = false;
+      return frame;
+    });
+    const made: ResolvedCallstack = { path, epoch: -1, pending: new Map() };
+    if (final) state.resolvedCallstacks.set(iid, made);
+    return made;
   }
 
   /** The frames of interned callstack `iid`, root first (null: unknown or empty callstack). */

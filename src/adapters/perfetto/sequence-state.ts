@@ -20,6 +20,14 @@ export interface InternedFrame {
   relPc: bigint;
 }
 
+/** A callstack's frames in the registry, and where its samples wait (perfetto-samples.ts). */
+export interface ResolvedCallstack {
+  readonly path: readonly number[];
+  epoch: number;
+  /** Track → index of its entry among the samples waiting to be added. */
+  readonly pending: Map<number, number>;
+}
+
 export class SequenceState {
   readonly names = new Map<number, number>();
   readonly categories = new Map<number, number>();
@@ -35,6 +43,8 @@ export class SequenceState {
    * and over).
    */
   readonly registryFrames = new Map<number, number>();
+  /** Callstack iid → its frames, once every one is resolved (see PerfettoSamples). */
+  readonly resolvedCallstacks = new Map<number, ResolvedCallstack>();
   readonly clocks = new Map<number, SequenceClock>();
   defaultClockId: number | null = null;
   defaultTrackUuid: string | null = null;
@@ -60,6 +70,7 @@ export class SequenceState {
     this.frames.clear();
     this.callstacks.clear();
     this.registryFrames.clear();
+    this.resolvedCallstacks.clear();
     this.clocks.clear();
     this.defaultClockId = null;
     this.defaultTrackUuid = null;
