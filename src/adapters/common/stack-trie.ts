@@ -96,8 +96,9 @@ export class StackTrie {
   private firstRelNs = new GrowableF64();
   /** The twin metric's durations (empty without a twin). */
   private twinDurationNs = new GrowableF64();
-  /** Frames in each stack's path; 1 when absorbing deeper paths (see MAX_STACK_FRAMES). */
+  /** Frames in each stack's path (see MAX_STACK_FRAMES). */
   private depth = new GrowableI32();
+  /** 1 for a stack at MAX_STACK_FRAMES once deeper paths have ended at it. */
   private absorbs = new GrowableU8();
   /** Stacks at MAX_STACK_FRAMES that absorbed deeper paths (again after a spill). */
   deepStacks = 0;
