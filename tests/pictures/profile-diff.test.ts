@@ -57,7 +57,11 @@ describe("profile diff", () => {
     // required.
     expect(first.delta_self).toBeGreaterThan(0.25 * first.base.self);
     expect(first.delta_self_share).toBeGreaterThan(0);
-    expect(r.json.totals.ratio).toBeGreaterThan(1.3);
+    // The whole program does ~1.8-2.1x the work (timed here); one noisy CI run measured
+    // 1.21x. The ratio must say the candidate did more, and be the totals' own.
+    const { base: baseTotal, candidate: candidateTotal, ratio } = r.json.totals;
+    expect(ratio).toBeGreaterThan(1.1);
+    expect(ratio).toBeCloseTo(candidateTotal / baseTotal, 9);
     const text = await cli(["diff", base, candidate, "--limit", "3"], { cwd: root });
     expect(text.stdout.split("\n").find((l) => /^1\s/.test(l))).toContain("sortNumbers");
   });
