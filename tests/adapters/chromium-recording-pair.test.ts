@@ -330,16 +330,17 @@ describe("one Chromium run, recorded as JSON and as protobuf", () => {
         const [jsonTask, protoTask] = [fibTask(r.json), fibTask(r.proto)];
         expect(protoTask.name).toBe(jsonTask.name);
         expect(Number(jsonTask.thread_dur_ns)).toBeGreaterThan(0);
-        // Within 1%; the wall duration also within 10 ms, as each session timestamps its own
+        // Within 1%; the wall duration also within 25 ms, as each session timestamps its own
         // copy of the task's begin and end: on a loaded machine they were 6.6 ms (1.04%) apart
-        // for the ~640 ms task, once in 26 recordings, while its thread times agreed.
+        // for the ~640 ms task, once in 26 recordings, and 22.4 ms (3.5%) once on a noisier day,
+        // while its thread times agreed exactly both times.
         const agreement = (field: "thread_dur_ns" | "dur_ns", slackNs: number) => {
           const [json, proto] = [Number(jsonTask[field]), Number(protoTask[field])];
           const agrees = within(proto, json, 0.01) || Math.abs(proto - json) <= slackNs;
           return { field, json, proto, agrees };
         };
         expect(agreement("thread_dur_ns", 0)).toMatchObject({ agrees: true });
-        expect(agreement("dur_ns", 10e6)).toMatchObject({ agrees: true });
+        expect(agreement("dur_ns", 25e6)).toMatchObject({ agrees: true });
         // Each import holds its file's thread times exactly; between the files, Chrome's own
         // readings for a task differ by more than 1% for some tasks (measured: 0-12% of those
         // with 1 ms of thread time or more, some by a third; two protobuf sessions of one run
