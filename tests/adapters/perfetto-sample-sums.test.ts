@@ -185,16 +185,9 @@ describe("Perfetto CPU samples summed per callstack", () => {
       }
       samples.flush();
       const tables = emptyTables();
-      samples.measures.emit(tables.frame_measurements, tables.call_edges, frames, (t) => ({
-        id: `t${t}`,
-        processName: null,
-        threadName: null,
-      }));
-      samples.stacks.emit(tables.stacks, frames, new NsClock(0), (t) => ({
-        id: `t${t}`,
-        processName: null,
-        threadName: null,
-      }));
+      const track = (t: number) => ({ id: `t${t}`, processName: null, threadName: null });
+      samples.measures.emit(tables.frame_measurements, tables.call_edges, frames, track);
+      samples.stacks.emit(tables.stacks, frames, new NsClock(0), track);
       return ["stacks", "frame_measurements", "call_edges"].map((t) =>
         bufferRows(tables[t as "stacks"]),
       );

@@ -7,7 +7,7 @@
  * same error at the same offset: generated Perfetto and OTLP streams, mutated copies of them,
  * and hand-made edge cases of the wire format.
  */
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -107,26 +107,34 @@ const PAD = Array.from({ length: 24 }, () => [0x08, 0x01]).flat();
 describe("protobuf scanner: whole fields and the byte-by-byte state machine agree", () => {
   const dir = mkdtempSync(join(tmpdir(), "flameox-proto-paths-"));
 
-  test("generated Perfetto traces and mutated copies", async () => {
-    const path = join(dir, "trace.perfetto-trace");
-    await generatePerfetto(path, 48 * 1024, 3);
-    const bytes = new Uint8Array(readFileSync(path));
-    expectSamePaths(perfettoProgram, bytes);
-    const random = mulberry32(17);
-    for (let i = 0; i < 40; i++)
-      expectSamePaths(perfettoProgram, mutated(bytes.subarray(0, 6000), random));
-  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  test("generated OTLP requests and mutated copies", async () => {
-    const path = join(dir, "request.pb");
-    await generateOtlpProto(path, 48 * 1024, 5);
-    const bytes = new Uint8Array(readFileSync(path));
-    expectSamePaths(otlpProgram, bytes);
-    const random = mulberry32(23);
-    for (let i = 0; i < 40; i++)
-      expectSamePaths(otlpProgram, mutated(bytes.subarray(0, 6000), random));
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const generated = [
+    {
+      name: "Perfetto traces",
+      file: "trace.perfetto-trace",
+      make: generatePerfetto,
+      program: perfettoProgram,
+      seeds: [3, 17],
+    },
+    {
+      name: "OTLP requests",
+      file: "request.pb",
+      make: generateOtlpProto,
+      program: otlpProgram,
+      seeds: [5, 23],
+    },
+  ] as const;
+  for (const g of generated)
+    test(`generated ${g.name} and mutated copies`, async () => {
+      const path = join(dir, g.file);
+      await g.make(path, 48 * 1024, g.seeds[0]);
+      const bytes = new Uint8Array(readFileSync(path));
+      expectSamePaths(g.program, bytes);
+      const random = mulberry32(g.seeds[1]);
+      for (let i = 0; i < 40; i++)
+        expectSamePaths(g.program, mutated(bytes.subarray(0, 6000), random));
+    });
 
   test("edge cases of the wire format, each with room for the whole-field path", () => {
     const max = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
