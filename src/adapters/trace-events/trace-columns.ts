@@ -35,6 +35,8 @@ export interface TraceColumnParts {
 }
 
 export class TraceColumns {
+  /** Events in the columns (each column's own `length` is kept only by `sync`). */
+  private count = 0;
   readonly seq: GrowableF64;
   readonly kind: GrowableU8;
   readonly flags: GrowableU8;
@@ -137,25 +139,36 @@ export class TraceColumns {
     adopt(cols.cat, parts.cat);
     adopt(cols.ph, parts.ph);
     adopt(cols.argsRef, parts.argsRef);
+    cols.count = parts.length;
     cols.args = TextStore.fromParts(parts.args);
     return cols;
   }
 
   get length(): number {
-    return this.kind.length;
+    return this.count;
   }
 
   /**
    * Adds an event with defaults (skipped); returns its index in the columns. Past the end, every
    * column already holds its default (its fill, kept by `grow` and `clear`), so an event costs a
-   * capacity check and a length each, not a write per column.
+   * capacity check and one count, not a write per column. The columns' own lengths are set only
+   * where their methods read them (`sync`): setting twelve per event, through one loop over three
+   * classes of column, took ~15% of a Perfetto trace's scan (2.1M events, 300-400 ms of 2-2.5 s).
    */
   add(seq: number): number {
-    const i = this.kind.length;
-    if (i === this.kind.array.length) for (const column of this.columns) column.extend(1);
-    else for (const column of this.columns) column.length = i + 1;
+    const i = this.count;
+    if (i === this.kind.array.length) {
+      this.sync();
+      for (const column of this.columns) column.extend(1);
+    }
+    this.count = i + 1;
     this.seq.array[i] = seq;
     return i;
+  }
+
+  /** Gives every column the columns' length, before a method of theirs that reads it. */
+  private sync(): void {
+    for (const column of this.columns) column.length = this.count;
   }
 
   /** Every column but the args texts (each holds one value per event). */
@@ -166,15 +179,19 @@ export class TraceColumns {
    * other column of those events is the caller's to set (see chrome-trace/piece-merge.ts).
    */
   extend(n: number, seq: number): number {
-    const at = this.length;
+    const at = this.count;
+    this.sync();
     for (const column of this.columns) column.extend(n);
+    this.count = at + n;
     for (let i = 0; i < n; i++) this.seq.array[at + i] = seq + i;
     return at;
   }
 
   /** Empties the columns, keeping their capacity (with their defaults) for the next run. */
   clear(): void {
+    this.sync();
     for (const column of this.columns) column.reset();
+    this.count = 0;
     this.args.clear();
   }
 }
