@@ -13,6 +13,7 @@ import { ProtoWriter } from "../../fixtures/generators/proto-writer.ts";
 import { ByteBuf } from "../../src/adapters/common/json-bytes.ts";
 import { writeAnnotationsJson } from "../../src/adapters/perfetto/annotation-bytes.ts";
 import { annotationsJson } from "../../src/adapters/perfetto/debug-annotations.ts";
+import { counterArgs, eventArgs } from "../../src/adapters/perfetto/event-args.ts";
 import { SequenceState } from "../../src/adapters/perfetto/sequence-state.ts";
 
 const NAMES = ["k", "s", "value", "1", "01", "__proto__", "4294967294", "4294967295", "", "é"];
@@ -43,7 +44,8 @@ const INTEGERS: (number | bigint)[] = [
 ];
 const DOUBLES = [0, -0, 0.5, 1 / 3, -1e21, 1e-7, 5e-324, Number.NaN, Number.POSITIVE_INFINITY];
 
-function generator(seed: number) {
+/** `nested`: how often a field is also a dict entry or array value, to depth `maxDepth`. */
+function generator(seed: number, nested = 0, maxDepth = 3) {
   const random = mulberry32(seed);
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
   const text = (w: ProtoWriter, field: number, t: string | Uint8Array) =>
@@ -52,6 +54,10 @@ function generator(seed: number) {
     const w = new ProtoWriter();
     const fields = 1 + Math.floor(random() * (random() < 0.8 ? 2 : 5));
     for (let f = 0; f < fields; f++) {
+      if (depth < maxDepth && random() < nested) {
+        w.message(random() < 0.6 ? 11 : 12, annotation(depth + 1));
+        continue;
+      }
       const r = random();
       if (r < 0.3) w.uint(1, Math.floor(random() * 6));
       else if (r < 0.45) text(w, 10, pick(NAMES));
@@ -64,7 +70,9 @@ function generator(seed: number) {
       else if (r < 0.93) w.uint(7, pick(INTEGERS));
       else if (r < 0.95) w.string(9, pick(['{"a":1}', "[1,2]", "not json"]));
       else if (r < 0.97 && depth < 3) w.message(random() < 0.5 ? 11 : 12, annotation(depth + 1));
-      else if (r < 0.98) w.string(1, "name of the wrong wire type");
+      else if (r < 0.975) w.string(1, "name of the wrong wire type");
+      else if (r < 0.98)
+        w.uint(11, 3); // a dict entry of the wrong wire type
       else w.uint(99, 5); // unknown
     }
     return w;
@@ -82,13 +90,17 @@ function state(): SequenceState {
 }
 
 describe("debug annotations as bytes", () => {
-  test("write the reference's args JSON, or leave it to the reference", () => {
-    const { random, annotation } = generator(3);
+  /**
+   * Random events of `generator(seed, nested, maxDepth)`; each written as bytes must be the
+   * reference's text. Returns how many were written, and how many of them nest.
+   */
+  function compare(seed: number, nested: number, maxDepth: number, events: number) {
+    const { random, annotation } = generator(seed, nested, maxDepth);
     const sequence = state();
     const out = new ByteBuf(16);
     let written = 0;
-    let events = 0;
-    for (let i = 0; i < 20_000; i++) {
+    let nestedWritten = 0;
+    for (let i = 0; i < events; i++) {
       const annotations = Array.from({ length: 1 + Math.floor(random() * 3) }, () => {
         let bytes = annotation(0).finish().slice();
         const mutation = random();
@@ -105,18 +117,43 @@ describe("debug annotations as bytes", () => {
       out.used = 3; // what the buffer held before is kept
       out.data.set([1, 2, 3]);
       const ok = writeAnnotationsJson(annotations, sequence, out);
-      events++;
       if (!ok) {
         expect(out.used).toBe(3);
         continue;
       }
       written++;
       expect(expected).not.toBeNull();
-      expect(out.toString(3)).toBe(expected!);
+      const text = out.toString(3);
+      expect(text).toBe(expected!);
       expect([...out.data.subarray(0, 3)]).toEqual([1, 2, 3]);
+      if (/^\{"[^"]*":[[{]|,"[^"]*":[[{]/.test(text)) nestedWritten++;
     }
+    return { written, nestedWritten };
+  }
+
+  test("write the reference's args JSON, or leave it to the reference", () => {
+    const { written } = compare(3, 0, 3, 20_000);
     // Most random events have a shape the byte path takes.
-    expect(written).toBeGreaterThan(events * 0.3);
+    expect(written).toBeGreaterThan(20_000 * 0.3);
+  });
+
+  test("nested dicts and arrays, to past the reference's nesting limit, are written alike", () => {
+    const shallow = compare(5, 0.35, 4, 8_000);
+    const deep = compare(7, 0.5, 40, 400);
+    // The byte path takes nested shapes too, not only flat ones.
+    expect(shallow.nestedWritten).toBeGreaterThan(500);
+    expect(deep.nestedWritten).toBeGreaterThan(20);
+    // A chain of dicts 40 deep: the reference stops reading nested values at 32, and so must this.
+    for (const field of [11, 12]) {
+      let inner = new ProtoWriter().string(10, "k").string(6, "leaf");
+      for (let d = 0; d < 40; d++)
+        inner = new ProtoWriter().string(10, `d${d}`).message(field, inner);
+      const bytes = [inner.finish().slice()];
+      const out = new ByteBuf(16);
+      expect(writeAnnotationsJson(bytes, state(), out)).toBe(true);
+      expect(out.toString()).toBe(annotationsJson(bytes, state())!);
+      expect(out.toString()).toContain(field === 11 ? '{"d7":null}' : "[null]");
+    }
   });
 
   test("the generator's shape and Chrome's usual ones are written as bytes", () => {
@@ -132,6 +169,21 @@ describe("debug annotations as bytes", () => {
       ],
       [[new ProtoWriter().uint(1, 1).uint(17, 0)], '{"s":"interned"}'],
       [[new ProtoWriter().string(10, "p").uint(7, 0xdeadbeefn)], '{"p":"0xdeadbeef"}'],
+      [
+        [
+          new ProtoWriter()
+            .string(10, "data")
+            .message(11, new ProtoWriter().string(10, "frame").string(6, "F1"))
+            .message(
+              11,
+              new ProtoWriter()
+                .string(10, "stack")
+                .message(12, new ProtoWriter().uint(3, 1))
+                .message(12, new ProtoWriter().string(6, "b")),
+            ),
+        ],
+        '{"data":{"frame":"F1","stack":[1,"b"]}}',
+      ],
     ];
     for (const [annotations, json] of cases) {
       const bytes = annotations.map((w) => w.finish().slice());
@@ -140,5 +192,28 @@ describe("debug annotations as bytes", () => {
       expect(out.toString()).toBe(json);
       expect(annotationsJson(bytes, sequence)).toBe(json);
     }
+  });
+});
+
+describe("counter readings as bytes", () => {
+  test("are JSON.stringify's {value}, alone or before annotations", () => {
+    const random = mulberry32(11);
+    const values = [...DOUBLES, -1, 2 ** 53, 2 ** 64, 1e21, -1e-7, 123456789012345, 0.1 + 0.2];
+    for (let i = 0; i < 5_000; i++) {
+      const magnitude = 10 ** Math.floor(random() * 40 - 12);
+      const v = (random() - 0.3) * magnitude;
+      values.push(v, Math.round(v));
+    }
+    const buf = new ByteBuf(4);
+    for (const value of values) {
+      expect(counterArgs(value, buf).toString()).toBe(JSON.stringify({ value }));
+      expect(eventArgs([], state(), value, buf)).toBe(buf);
+      expect(buf.toString()).toBe(JSON.stringify({ value }));
+    }
+    const annotation = [new ProtoWriter().string(10, "k").uint(3, 5).finish().slice()];
+    expect(eventArgs(annotation, state(), 2.5, buf)).toBe('{"value":2.5,"k":5}');
+    expect(eventArgs(annotation, state(), undefined, buf)).toBe(buf);
+    expect(buf.toString()).toBe('{"k":5}');
+    expect(eventArgs([], state(), undefined, buf)).toBeNull();
   });
 });

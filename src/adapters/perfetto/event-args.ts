@@ -11,22 +11,39 @@ import { annotationsJson } from "./debug-annotations.ts";
 import type { SequenceState } from "./sequence-state.ts";
 
 const encoder = new TextEncoder();
+const VALUE_OPEN = encoder.encode('{"value":');
 
-/** The args JSON as text, or as the bytes written into `buf` (then `buf` itself); null: none. */
+/**
+ * A counter reading's args, `{"value":N}` as JSON.stringify writes it (a number as its shortest
+ * round-trip text, a non-finite one as null), written into `buf` (returned). A real Chrome trace
+ * has a reading on every slice begin and end: building and stringifying an object each was ~15%
+ * of its import.
+ */
+export function counterArgs(value: number, buf: ByteBuf): ByteBuf {
+  buf.used = 0;
+  buf.raw(VALUE_OPEN);
+  buf.ascii(Number.isFinite(value) ? String(value) : "null");
+  buf.byte(0x7d); // }
+  return buf;
+}
+
+/**
+ * The args JSON as text, or as the bytes written into `buf` (then `buf` itself); null: none.
+ * `counterValue`: a counter event's reading, which comes first in its args.
+ */
 export function eventArgs(
   annotations: readonly Uint8Array[],
   state: SequenceState,
-  counter: Record<string, unknown> | undefined,
+  counterValue: number | undefined,
   buf: ByteBuf,
 ): string | ByteBuf | null {
   buf.used = 0;
-  if (
-    counter === undefined &&
-    annotations.length > 0 &&
-    writeAnnotationsJson(annotations, state, buf)
-  )
-    return buf;
-  return annotationsJson(annotations, state, counter);
+  if (counterValue !== undefined) {
+    if (annotations.length === 0) return counterArgs(counterValue, buf);
+    return annotationsJson(annotations, state, { value: counterValue });
+  }
+  if (annotations.length > 0 && writeAnnotationsJson(annotations, state, buf)) return buf;
+  return annotationsJson(annotations, state);
 }
 
 /**

@@ -184,22 +184,22 @@ export class PacketChildren {
         this.sampleDeltasUs.push(b.num(r, 0));
         return true;
       case R.EXTRA_VALUE:
-        this.extraValues.push(Number(b.big(r, 0)));
+        this.extraValues.push(b.num(r, 0));
         return true;
       case R.EXTRA_DOUBLE_VALUE:
         this.extraDoubleValues.push(b.double(r, 0));
         return true;
       case R.EXTRA_UUID:
-        this.extraUuids.push(b.ubig(r, 0).toString());
+        this.extraUuids.push(uuidText(b, r, 0));
         return true;
       case R.EXTRA_DOUBLE_UUID:
-        this.extraDoubleUuids.push(b.ubig(r, 0).toString());
+        this.extraDoubleUuids.push(uuidText(b, r, 0));
         return true;
       case R.DEFAULT_EXTRA_UUID:
-        this.defaultExtraUuids.push(b.ubig(r, 0).toString());
+        this.defaultExtraUuids.push(uuidText(b, r, 0));
         return true;
       case R.DEFAULT_EXTRA_DOUBLE_UUID:
-        this.defaultExtraDoubleUuids.push(b.ubig(r, 0).toString());
+        this.defaultExtraDoubleUuids.push(uuidText(b, r, 0));
         return true;
       case R.TRACK:
         if (!b.has(r, T.UUID)) return true;
@@ -235,11 +235,9 @@ export class PacketChildren {
         return true;
       case R.PS_PROCESS: {
         const values: (number | null)[] = [];
-        // oom_score_adj (slot 9) is an int64: negative values arrive as 64-bit two's complement.
-        for (let slot = 1; slot <= 9; slot++)
-          values.push(
-            b.has(r, slot) ? (slot === 9 ? Number(b.big(r, slot)) : b.num(r, slot)) : null,
-          );
+        // oom_score_adj (slot 9) is an int64: negative values arrive as 64-bit two's complement,
+        // which num reads signed.
+        for (let slot = 1; slot <= 9; slot++) values.push(b.has(r, slot) ? b.num(r, slot) : null);
         this.processStats.push({ pid: b.num(r, 0), values });
         return true;
       }
@@ -250,4 +248,13 @@ export class PacketChildren {
   mine(serial: number): boolean {
     return serial === this.owner;
   }
+}
+
+/**
+ * A uint64 slot (a track uuid) as its decimal text: through a double below 2^53, as most uuids
+ * are, without a bigint per value (extra counter uuids can come with every event).
+ */
+export function uuidText(b: ProtoBatch, r: number, slot: number): string {
+  const high = b.high(r, slot);
+  return high >= 0 && high < 0x20_0000 ? String(b.num(r, slot)) : b.ubig(r, slot).toString();
 }

@@ -5,7 +5,9 @@
  * other counter tracks taken with an event; process_stats samples are per-process memory
  * counters. Counter events without a name are named by their track.
  */
+import { ByteBuf } from "../common/json-bytes.ts";
 import { KIND_EVENT } from "../trace-events/event-kinds.ts";
+import { counterArgs } from "./event-args.ts";
 import type { PerfettoEventSink } from "./event-sink.ts";
 import type { PacketChildren } from "./packet-children.ts";
 import type { PerfettoTracks } from "./perfetto-tracks.ts";
@@ -22,6 +24,11 @@ export class PerfettoCounters {
    * total, from 0 again when it clears its incremental state, as Trace Processor does.
    */
   private readonly totals = new Map<number, Map<number, number>>();
+  /** Per track, the name last interned for it and its string id (see trackNameId). */
+  private readonly nameOf: (string | undefined)[] = [];
+  private readonly nameIdOf: number[] = [];
+  /** Where a reading's args are written (copied into the spool at once). */
+  private readonly argsBuf = new ByteBuf(64);
 
   constructor(
     private readonly tracks: PerfettoTracks,
@@ -52,7 +59,13 @@ export class PerfettoCounters {
   /** The string id of track `t`'s name (-1: unnamed). */
   trackNameId(t: number): number {
     const name = this.tracks.descriptorOf(t)?.name;
-    return name ? this.sink.intern(name) : -1;
+    if (!name) return -1;
+    // One interning per track and name, not per reading (a descriptor may rename its track).
+    if (this.nameOf[t] !== name) {
+      this.nameOf[t] = name;
+      this.nameIdOf[t] = this.sink.intern(name);
+    }
+    return this.nameIdOf[t]!;
   }
 
   /**
@@ -101,21 +114,28 @@ export class PerfettoCounters {
   /** Counter events for `values`; returns the thread time reading among them (NaN: none). */
   private readings(values: number[], uuids: string[], sequence: number, ns: number): number {
     let threadNs = Number.NaN;
-    values.forEach((raw, k) => {
+    for (let k = 0; k < values.length; k++) {
       const uuid = uuids[k];
       if (uuid === undefined) {
         this.withoutTrack++;
-        return;
+        continue;
       }
       const t = this.tracks.trackOf(uuid);
-      const value = this.value(t, raw, sequence);
+      const value = this.value(t, values[k]!, sequence);
       if (this.tracks.descriptorOf(t)?.counter?.threadTime) threadNs = value;
       this.counterEvent(t, ns, value);
-    });
+    }
     return threadNs;
   }
 
   private counterEvent(t: number, ns: number, value: number): void {
-    this.sink.spoolEvent(t, ns, KIND_EVENT, this.trackNameId(t), "C", JSON.stringify({ value }));
+    this.sink.spoolEvent(
+      t,
+      ns,
+      KIND_EVENT,
+      this.trackNameId(t),
+      "C",
+      counterArgs(value, this.argsBuf),
+    );
   }
 }

@@ -280,15 +280,12 @@ export class PerfettoImport implements PerfettoEventSink {
             : KIND_EVENT;
     const counter =
       type === TYPE_COUNTER
-        ? {
-            value: this.counters.value(
-              t,
-              b.has(r, P.DOUBLE_COUNTER)
-                ? b.double(r, P.DOUBLE_COUNTER)
-                : Number(b.big(r, P.COUNTER)),
-              b.num(r, P.SEQUENCE),
-            ),
-          }
+        ? this.counters.value(
+            t,
+            // num: Number(big) without the bigint (the same double, rounded once from the int64).
+            b.has(r, P.DOUBLE_COUNTER) ? b.double(r, P.DOUBLE_COUNTER) : b.num(r, P.COUNTER),
+            b.num(r, P.SEQUENCE),
+          )
         : undefined;
     const args =
       kind !== KIND_END ? eventArgs(c?.annotations ?? [], state, counter, this.argsBuf) : null;
@@ -318,7 +315,15 @@ export class PerfettoImport implements PerfettoEventSink {
 
   /** The track of a sequence's events that name none: its defaults' track, else its thread's. */
   private sequenceTrack(b: ProtoBatch, r: number, state: SequenceState): number {
-    if (state.defaultTrackUuid !== null) return this.tracks.trackOf(state.defaultTrackUuid);
+    const uuid = state.defaultTrackUuid;
+    if (uuid !== null) {
+      // Looked up once per defaults, not per event (most events of a Chrome trace name none).
+      if (state.defaultTrackOf !== uuid) {
+        state.defaultTrackOf = uuid;
+        state.defaultTrack = this.tracks.trackOf(uuid);
+      }
+      return state.defaultTrack;
+    }
     return state.threadTrack ?? this.tracks.trackOf(`sequence:${b.num(r, P.SEQUENCE)}`);
   }
 

@@ -48,6 +48,9 @@ export class SequenceState {
   readonly clocks = new Map<number, SequenceClock>();
   defaultClockId: number | null = null;
   defaultTrackUuid: string | null = null;
+  /** The track of `defaultTrackOf` (a uuid): the defaults' track, looked up once per uuid. */
+  defaultTrackOf: string | null = null;
+  defaultTrack = -1;
   /**
    * trace_packet_defaults' extra counter tracks (int and double values), for events that name none.
    */
