@@ -19,7 +19,11 @@
  * (tests/adapters/reference-*) over the file in one process, with its CPU and peak RSS.
  * Not by default, `chrome-real`: real Chrome traces of the corpus (a browser's startup, a PyTorch
  * profiler's run) repeated to `--real-trace-mb` each, shifted in time
- * (fixtures/generators/replicated-trace.ts): real args, names and stack shapes.
+ * (fixtures/generators/replicated-trace.ts): real args, names and stack shapes. Likewise
+ * `perfetto-real`: the corpus's Chromium startup Perfetto trace (from FLAMEOX_CORPUS, else
+ * ../shared/corpus; it is too large to vendor) repeated to `--real-trace-mb`, each copy shifted in
+ * time (fixtures/generators/replicated-perfetto.ts): Chrome's interning, incremental clocks,
+ * nested debug annotations and a thread_time counter reading on every slice begin and end.
  * Then the fixed cost of importing a 1 MB profile (median of 5). With `--baseline-cli`
  * every import is also run with another checkout's CLI, alternating, in the same run; with
  * `--rounds N` each CLI imports each input N times, which of them goes first alternating
@@ -35,7 +39,8 @@
  * Figures only; nothing here asserts a time.
  *
  *   bun bench/import-bench.ts [--scale 0.1] [--only
- *   chrome,chrome-real,cpuprofile,otlp,perfetto,perf,collapsed,gecko,speedscope,dhat,fixed]
+ *   chrome,chrome-real,cpuprofile,otlp,perfetto,perfetto-real,perf,collapsed,gecko,speedscope,
+ *   dhat,fixed]
  *       [--trace-mb 200] [--real-trace-mb 200] [--profile-samples 2000000] [--otlp-mb 500] [--perfetto-mb 500]
  *       [--perf-mb 500] [--collapsed-mb 500] [--gecko-mb 400] [--gecko-processes]
  *       [--speedscope-json-mb 400] [--dhat-mb 300]
@@ -46,7 +51,7 @@
  * worker's cap, and the budget its collections are paced by (garbage may otherwise grow
  * to half of the 8 GiB default, so the peak says little about what an import needs).
  */
-import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, mkdtempSync, openSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -62,6 +67,7 @@ import { generatePerfetto } from "../fixtures/generators/perfetto.ts";
 import { generateSampledText } from "../fixtures/generators/sampled-stacks-text.ts";
 import { generateSpeedscope } from "../fixtures/generators/speedscope.ts";
 import { replicateChromeTrace } from "../fixtures/generators/replicated-trace.ts";
+import { replicatePerfettoTrace } from "../fixtures/generators/replicated-perfetto.ts";
 
 const { values } = parseArgs({
   options: {
@@ -98,6 +104,12 @@ const REAL_TRACES = [
   "local-chromium-headless-156-startup-trace.json.gz",
   "hta-kineto-cupti-profiler-a100.json.gz",
 ];
+/** The real Perfetto trace `perfetto-real` repeats (external corpus: over the vendoring cap). */
+const REAL_PERFETTO_TRACE = join(
+  process.env.FLAMEOX_CORPUS ?? resolve(import.meta.dir, "..", "..", "shared", "corpus"),
+  "perfetto",
+  "local-chromium-headless-156-startup.pftrace",
+);
 const scale = Number(values.scale);
 const sized = (flag: string | undefined, full: number) => (flag ? Number(flag) : full * scale);
 const repo = resolve(import.meta.dir, "..");
@@ -392,6 +404,24 @@ try {
       undefined,
       "perfetto",
     );
+  }
+  if (only.has("perfetto-real")) {
+    if (!existsSync(REAL_PERFETTO_TRACE))
+      console.log(`== perfetto-real: not run, ${REAL_PERFETTO_TRACE} is not there`);
+    else {
+      const path = join(dir, "chromium-startup.replicated.pftrace");
+      const r = await replicatePerfettoTrace(
+        REAL_PERFETTO_TRACE,
+        path,
+        sized(values["real-trace-mb"], 200) * MB,
+      );
+      await benchInput(
+        `Perfetto trace, ${basename(REAL_PERFETTO_TRACE)} repeated ${r.copies} times ` +
+          `(${r.packets} packets)`,
+        "perfetto",
+        path,
+      );
+    }
   }
   for (const [kind, label, flag] of [
     ["perf", "perf script text", "perf-mb"],
