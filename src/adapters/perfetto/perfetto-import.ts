@@ -60,6 +60,9 @@ export class PerfettoImport implements PerfettoEventSink {
   private readonly sliceFrames = new SliceFrames(this.frames);
   private readonly text = (id: number): string => this.strings.get(id);
   private readonly sequences = new Map<number, SequenceState>();
+  /** The sequence of the packet before: packets of one sequence mostly come in runs. */
+  private lastSequenceId = -1;
+  private lastSequence: SequenceState | null = null;
   private readonly children = new PacketChildren();
   private readonly phIds = new Map<string, number>();
 
@@ -133,11 +136,14 @@ export class PerfettoImport implements PerfettoEventSink {
   }
 
   private sequence(id: number): SequenceState {
+    if (id === this.lastSequenceId) return this.lastSequence!;
     let s = this.sequences.get(id);
     if (!s) {
       s = new SequenceState();
       this.sequences.set(id, s);
     }
+    this.lastSequenceId = id;
+    this.lastSequence = s;
     return s;
   }
 
