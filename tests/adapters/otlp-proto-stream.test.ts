@@ -14,6 +14,8 @@ import { protoKeyValue } from "../../src/adapters/otlp/proto-values.ts";
 import type { ProtoBatch } from "../../src/adapters/wasm/proto-batch.ts";
 import { P_BYTES, ProtoProgram } from "../../src/adapters/wasm/proto-program.ts";
 import { ProtoScanner, hostFormattedDoubles } from "../../src/adapters/wasm/proto-scanner.ts";
+import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
+import { extracted } from "./adapter-harness.ts";
 import { expectSameOutcome } from "./wasm-equivalence.ts";
 
 const proto = adapterByName("otlp-protobuf")!;
@@ -402,4 +404,44 @@ describe("OTLP protobuf stream path", () => {
       expect(fast).toBeGreaterThan(kvs.length / 4);
       expect(written.slice(special, special + LONG).every((w) => w.json !== null)).toBe(true);
     });
+});
+
+test("distinct trace ids are counted by their bytes, ids of every length apart", async () => {
+  const a = Uint8Array.from({ length: 16 }, (_, i) => 0x30 + i);
+  const ids = [
+    a,
+    Uint8Array.from(a, (v, i) => (i === 15 ? v + 1 : v)),
+    a.subarray(0, 15),
+    Uint8Array.from([...a.subarray(0, 15), 0]),
+    a.subarray(0, 10),
+    Uint8Array.from(a.subarray(0, 10), (v, i) => (i === 9 ? v + 1 : v)),
+    // Ten bytes that spell, two to a unit, what a prefix of length and colon would.
+    Uint8Array.from([0x31, 0, 0x30, 0, 0x3a, 0, 1, 2, 3, 4]),
+    new Uint8Array(0),
+    a, // again: not distinct
+  ];
+  const scope = new ProtoWriter();
+  for (const id of ids)
+    scope.message(
+      2,
+      new ProtoWriter()
+        .bytes(1, id)
+        .bytes(2, Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8))
+        .string(5, "s")
+        .fixed64(7, 1_700_000_000_000_000_000n)
+        .fixed64(8, 1_700_000_000_000_001_000n),
+    );
+  const request = new ProtoWriter()
+    .message(1, new ProtoWriter().message(2, scope))
+    .finish()
+    .slice();
+  const evidence = await extracted(proto, {
+    bytes: request,
+    displayName: "ids.pb",
+    limits: DEFAULT_ADAPTER_LIMITS,
+  });
+  const hex = new Set(ids.map((id) => Buffer.from(id).toString("hex")));
+  expect(hex.size).toBe(8);
+  expect(evidence.summary.traces).toBe(hex.size);
+  await expectSameOutcome(proto, request, { displayName: "ids.pb" });
 });
