@@ -12,6 +12,7 @@ import { ByteBuf } from "../common/json-bytes.ts";
 import type { OtlpRows } from "./otlp-rows.ts";
 import { writeKeyValueAt } from "./proto-attributes-json.ts";
 import { SPAN_KINDS, STATUS_CODES } from "./span-input.ts";
+import { traceKey } from "./trace-key.ts";
 import { Int32Column, Int64Column, StreamTable, Utf8Column } from "./stream-columns.ts";
 
 const BATCH_ROWS = 16384;
@@ -45,36 +46,6 @@ function optionalText(col: Utf8Column, u8: Uint8Array, at: number, length: numbe
 function hexCell(col: Utf8Column, u8: Uint8Array, at: number, length: number): void {
   if (at >= 0) col.hex(u8, at, at + length);
   col.commit();
-}
-
-/**
- * A trace id's key among the distinct ones counted: its bytes two to a UTF-16 unit after a unit
- * that says its length (one to one with the bytes, as hex is, without a buffer and a decoder per
- * id: those were ~4% of a generated 100 MB request's parser thread). Only the proto stream's
- * pieces share these keys (piece-merge.ts), so they need not be the ids' hex.
- */
-function traceKey(u8: Uint8Array, at: number, length: number): string {
-  if (length === 16)
-    return String.fromCharCode(
-      16,
-      pair(u8, at),
-      pair(u8, at + 2),
-      pair(u8, at + 4),
-      pair(u8, at + 6),
-      pair(u8, at + 8),
-      pair(u8, at + 10),
-      pair(u8, at + 12),
-      pair(u8, at + 14),
-    );
-  // Other lengths (malformed ids): 0xffff, the length in digits and a colon, then the bytes.
-  let key = `\uffff${length}:`;
-  for (let i = 0; i < length; i += 2)
-    key += String.fromCharCode(u8[at + i]! | (i + 1 < length ? u8[at + i + 1]! << 8 : 0));
-  return key;
-}
-
-function pair(u8: Uint8Array, at: number): number {
-  return u8[at]! | (u8[at + 1]! << 8);
 }
 
 /** OTLP times are fixed64 (unsigned); the columns are int64, so 2^63 and above cannot be stored. */
