@@ -16,8 +16,8 @@ const VALUE_OPEN = encoder.encode('{"value":');
 /**
  * A counter reading's args, `{"value":N}` as JSON.stringify writes it (a number as its shortest
  * round-trip text, a non-finite one as null), written into `buf` (returned). A real Chrome trace
- * has a reading on every slice begin and end: building and stringifying an object each was ~15%
- * of its import.
+ * has a reading on every slice begin and end: an object, JSON.stringify and a TextEncoder each
+ * were ~0.9 s of an 8.4 s parser-thread profile (the Chromium startup trace repeated to 40 MB).
  */
 export function counterArgs(value: number, buf: ByteBuf): ByteBuf {
   buf.used = 0;
