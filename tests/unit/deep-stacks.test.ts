@@ -19,7 +19,7 @@ import {
   RemoteNester,
 } from "../../src/adapters/trace-events/remote-nester.ts";
 import { MAX_STACK_FRAMES, SliceNester } from "../../src/adapters/trace-events/slice-nester.ts";
-import type { ColumnBatch } from "../../src/domain/column-batch.ts";
+import { type ColumnBatch, columnBatchArrays } from "../../src/domain/column-batch.ts";
 import { numberedFrames } from "../adapters/numbered-frames.ts";
 import { runStream, streamedRows, streamedTableRows } from "../adapters/stream-harness.ts";
 
@@ -163,13 +163,41 @@ describe("slices nested past MAX_STACK_FRAMES", () => {
     const cut = await write(budget);
     expect(whole).toHaveLength(1);
     expect(cut.length).toBeGreaterThan(5);
-    const rowBytes = 203 * (23 + 4);
-    for (const b of cut) {
-      const v = b.columns.frame_ids!;
-      if (v.type !== "list_utf8") throw new Error("frame_ids is a list");
-      expect(v.data.byteLength).toBeLessThan(budget + rowBytes);
+    // A row: 203 frame ids of 23 bytes with their offsets, its ids, counts and offsets.
+    const rowBytes = 203 * (23 + 4) + 200;
+    for (const [k, b] of cut.entries()) {
+      // Every column's bytes, as the part writer counts them: a batch within the budget is never
+      // cut across two Parquet parts.
+      const bytes = columnBatchArrays(b).reduce((sum, a) => sum + a.byteLength, 0);
+      expect(bytes).toBeLessThan(budget + rowBytes);
+      if (k < cut.length - 1) expect(bytes).toBeGreaterThan(budget - rowBytes);
     }
     expect(streamedRows(cut, "stacks")).toEqual(streamedRows(whole, "stacks"));
+  });
+
+  test("shallow stack rows count their ids and numbers against the budget, not only frames", async () => {
+    const width = 60;
+    const frames = numberedFrames(width);
+    const trie = new StackTrie("wall_time");
+    // Distinct stacks two frames deep: their ids, leaves and counts outweigh their frame lists.
+    for (let a = 0; a < width; a++)
+      for (let b = 0; b < width; b++) trie.add(trie.child(trie.child(-1, a), b), 1, 1, a, 0);
+    const batches: ColumnBatch[] = [];
+    const budget = 16 << 10;
+    await writeStackChunks(
+      { writeBatch: async (batch) => void batches.push(batch) },
+      [trie],
+      frames,
+      new NsClock(0),
+      () => ({ id: "track-1" }) as never,
+      16384,
+      budget,
+    );
+    expect(batches.length).toBeGreaterThan(3);
+    for (const b of batches) {
+      const bytes = columnBatchArrays(b).reduce((sum, a) => sum + a.byteLength, 0);
+      expect(bytes).toBeLessThan(budget + 512);
+    }
   });
 
   test("a Chrome trace of begins that never end: rows at their depth, stacks cut, said so", async () => {
