@@ -24,6 +24,7 @@ import {
   writeParquet as wasmWriteParquet,
 } from "parquet-wasm/esm";
 import { compiledParquetModule } from "./parquet-module.ts";
+import { IpcScratch } from "./ipc-into.ts";
 import { provenanceOf, withProvenance } from "./evidence-provenance.ts";
 
 export { tableBufferToArrow, evidenceArrowSchema, type Provenance } from "./parquet-arrow.ts";
@@ -119,10 +120,13 @@ export function parquetWriterProperties(): WriterProperties {
   return parquetWriterBuilder().build();
 }
 
+/** This thread's IPC stream buffer: parquet-wasm copies the stream in, so one serves every part. */
+const ipcScratch = new IpcScratch();
+
 /** Encodes an Arrow table as one Parquet file (parquetWriterBuilder's settings). */
 export function writeParquet(table: Table): Uint8Array {
   // Arrow JS objects cannot cross into WASM; the IPC stream is the hand-over format.
-  return writeParquetFromIpc(tableToIPC(table, "stream"));
+  return writeParquetFromIpc(ipcScratch.write(table));
 }
 
 /** The same, from an Arrow IPC stream (what a thread that did not build the table receives). */
