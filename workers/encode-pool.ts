@@ -22,7 +22,8 @@ import { tableToIPC } from "apache-arrow/Arrow.dom";
 import type TinypoolClass from "tinypool";
 import { loadTinypool } from "./load-tinypool.ts";
 import type { RunOffload } from "../src/adapters/adapter.ts";
-import type { WrittenRun } from "./parquet-encode-thread.ts";
+import type { EncodedPart, WrittenRun } from "./parquet-encode-thread.ts";
+import { isBatchBuffer, recycleBatchBuffers } from "../src/adapters/common/batch-buffers.ts";
 import {
   type ColumnBatch,
   type ColumnVector,
@@ -31,6 +32,7 @@ import {
 import { compiledParquetModule, initParquet } from "../src/storage/parquet.ts";
 import {
   encodePartBytes,
+  recycleBatches,
   type PartContent,
   type PartEncoder,
   writeSyncedAsync,
@@ -100,6 +102,7 @@ export function startEncodePool(threads = false): EncodePool {
     const started = performance.now();
     const bytes = encodePartBytes(part);
     ms.inline += performance.now() - started;
+    recycleBatches(part.batches);
     await writeSyncedAsync(path, bytes);
   };
   if (!threads || here.includes("/$bunfs/") || here.includes("%24bunfs"))
@@ -193,7 +196,9 @@ export function startEncodePool(threads = false): EncodePool {
         const transferList = buffers as unknown as NonNullable<
           Parameters<TinypoolClass["run"]>[1]
         >["transferList"];
-        await pool!.run(message, { transferList });
+        const encoded = (await pool!.run(message, { transferList })) as EncodedPart;
+        // The batches' buffers, moved back: the next batches are built in them.
+        recycleBatchBuffers(encoded.buffers, true);
       } finally {
         ms.thread += performance.now() - started;
       }
@@ -207,16 +212,17 @@ export function startEncodePool(threads = false): EncodePool {
 
 /**
  * The batches with every typed array owning its whole buffer, once: what can be
- * transferred. Batches from the column builders already are (they build by copying); a
- * view into a larger or shared buffer is copied, since transferring its buffer would
- * detach memory that something else still reads.
+ * transferred. Batches from the column builders already are (they build by copying into
+ * batch buffers); a view into a larger or shared buffer is copied, since transferring its
+ * buffer would detach memory that something else still reads.
  */
 function transferable(batches: readonly ColumnBatch[]): ColumnBatch[] {
   const seen = new Set<ArrayBufferLike>();
   const owned = <T extends Uint8Array | Int32Array | BigInt64Array | Float64Array>(a: T): T => {
+    // A batch buffer is its view's alone, however much of it the view spans.
     const whole =
       a.byteOffset === 0 &&
-      a.byteLength === a.buffer.byteLength &&
+      (a.byteLength === a.buffer.byteLength || isBatchBuffer(a.buffer)) &&
       !seen.has(a.buffer) &&
       a.buffer instanceof ArrayBuffer;
     const out = whole ? a : (a.slice() as T);

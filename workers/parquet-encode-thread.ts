@@ -7,7 +7,7 @@
  * spool runs (sorted, to their spill files) while a trace is scanned: rows, and so parts,
  * only come after the scan, so this core would otherwise wait.
  */
-import type { ColumnBatch } from "../src/domain/column-batch.ts";
+import { type ColumnBatch, columnBatchArrays } from "../src/domain/column-batch.ts";
 import type { EvidenceTableName } from "../src/domain/evidence-schema.ts";
 import {
   initParquet,
@@ -34,6 +34,12 @@ interface WarmUpMessage {
 export interface WrittenRun {
   bytes: number;
   columns: TraceColumnParts;
+}
+
+/** What an encoded part answers: its file's size, and its batches' buffers, moved back. */
+export interface EncodedPart {
+  bytes: number;
+  buffers: ArrayBuffer[];
 }
 
 /** A spool run to sort and write to its spill file (see RunOffload in src/adapters/adapter.ts). */
@@ -69,10 +75,20 @@ export default async function encodePart(
         ? writeParquetFromIpc(message.ipc)
         : writeParquet(columnBatchesToTable(message.table, message.provenance, message.batches));
     writeSynced(path, bytes);
+    // The batches' buffers go back to the parser, which builds its next batches in them.
+    const buffers =
+      message.ipc !== undefined
+        ? []
+        : [...new Set(message.batches.flatMap((b) => columnBatchArrays(b).map((a) => a.buffer)))];
     // This thread has its own heap, which the parser's collections do not reach: each part
-    // leaves its IPC stream and encoded copy behind, tens of MB that would otherwise pile up.
+    // leaves its Arrow objects and encoded copy behind, MBs that would otherwise pile up.
     Bun.gc(true);
-    return bytes.length;
+    const answer: EncodedPart = { bytes: bytes.length, buffers: buffers as ArrayBuffer[] };
+    const Tinypool = loadTinypool();
+    return Tinypool.move({
+      [Tinypool.transferableSymbol]: answer.buffers,
+      [Tinypool.valueSymbol]: answer,
+    } as unknown as ArrayBuffer);
   } finally {
     // Failed or not, the part no longer holds the thread.
     if (message.finished) Atomics.add(message.finished, 0, 1);

@@ -8,7 +8,12 @@ import { closeSync, fdatasyncSync, openSync, writeSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join } from "node:path";
 import { RecordBatch, type Table } from "apache-arrow/Arrow.dom";
-import { type ColumnBatch, sliceColumnBatch } from "../src/domain/column-batch.ts";
+import { recycleBatchBuffers } from "../src/adapters/common/batch-buffers.ts";
+import {
+  type ColumnBatch,
+  columnBatchArrays,
+  sliceColumnBatch,
+} from "../src/domain/column-batch.ts";
 import type { EvidenceTableName } from "../src/domain/evidence-schema.ts";
 import { EVIDENCE_SCHEMAS } from "../src/domain/evidence-schema.ts";
 import type { TableBuffer } from "../src/domain/table-buffer.ts";
@@ -102,8 +107,23 @@ export function encodePartBytes(part: PartContent): Uint8Array {
  */
 export const encodeInline: PartEncoder = async (part, path) => {
   await initParquet();
-  await writeSyncedAsync(path, encodePartBytes(part));
+  const bytes = encodePartBytes(part);
+  recycleBatches(part.batches);
+  await writeSyncedAsync(path, bytes);
 };
+
+/**
+ * Gives an encoded part's batch buffers back for the next batches (batch-buffers.ts): nothing
+ * reads a part's batches once it is encoded.
+ */
+export function recycleBatches(batches: readonly ColumnBatch[] | null): void {
+  if (batches === null) return;
+  for (const batch of batches)
+    recycleBatchBuffers(
+      columnBatchArrays(batch).map((a) => a.buffer),
+      false,
+    );
+}
 
 /** A part of column batches only (what a thread receives) as an Arrow table. */
 export function columnBatchesToTable(

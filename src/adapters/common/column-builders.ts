@@ -1,9 +1,11 @@
 /**
  * Builders for ColumnBatch vectors with a fixed row capacity (one batch). Strings are
  * appended as UTF-8 bytes (from a string table's cached encoding or straight from a
- * parser's text), so no JS string is created per row.
+ * parser's text), so no JS string is created per row. A batch is built by copying the rows into
+ * batch buffers (batch-buffers.ts), which come back once the batch's part is encoded.
  */
 import type { ColumnVector } from "../../domain/column-batch.ts";
+import { copyBigInt64, copyInt32, copyUint8 } from "./batch-buffers.ts";
 import { copyBytes } from "./growable.ts";
 
 const TWO_32 = 0x1_0000_0000;
@@ -22,7 +24,7 @@ class ValidityBits {
   /** The bitmap trimmed to `length` rows. */
   take(length: number): { valid: Uint8Array | null; nullCount: number } {
     return {
-      valid: this.valid && this.nullCount > 0 ? this.valid.slice(0, (length + 7) >> 3) : null,
+      valid: this.valid && this.nullCount > 0 ? copyUint8(this.valid, (length + 7) >> 3) : null,
       nullCount: this.nullCount,
     };
   }
@@ -47,7 +49,7 @@ export class Int32Builder {
     this.bits.setNull(row);
   }
   build(length: number): ColumnVector {
-    return { type: "int32", values: this.values.slice(0, length), ...this.bits.take(length) };
+    return { type: "int32", values: copyInt32(this.values, length), ...this.bits.take(length) };
   }
   /** Empties the builder for the next batch (`build` copied what it returned). */
   reset(): void {
@@ -98,7 +100,7 @@ export class Int64Builder {
     this.bits.setNull(row);
   }
   build(length: number): ColumnVector {
-    return { type: "int64", values: this.values.slice(0, length), ...this.bits.take(length) };
+    return { type: "int64", values: copyBigInt64(this.values, length), ...this.bits.take(length) };
   }
   reset(): void {
     this.bits.reset();
@@ -136,8 +138,8 @@ export class Utf8Builder {
   build(length: number): ColumnVector {
     return {
       type: "utf8",
-      offsets: this.offsets.slice(0, length + 1),
-      data: this.data.slice(0, this.used),
+      offsets: copyInt32(this.offsets, length + 1),
+      data: copyUint8(this.data, this.used),
       ...this.bits.take(length),
     };
   }
@@ -210,9 +212,9 @@ export class DictUtf8Builder {
   build(length: number): ColumnVector {
     return {
       type: "utf8_dict",
-      indices: this.indices.slice(0, length),
-      dictOffsets: this.dictOffsets.slice(0, this.entries + 1),
-      dictData: this.dictData.slice(0, this.used),
+      indices: copyInt32(this.indices, length),
+      dictOffsets: copyInt32(this.dictOffsets, this.entries + 1),
+      dictData: copyUint8(this.dictData, this.used),
       ...this.bits.take(length),
     };
   }
@@ -275,9 +277,9 @@ export class ListUtf8Builder {
   build(length: number): ColumnVector {
     return {
       type: "list_utf8",
-      listOffsets: this.listOffsets.slice(0, length + 1),
-      offsets: this.itemOffsets.slice(0, this.itemCount + 1),
-      data: this.data.slice(0, this.used),
+      listOffsets: copyInt32(this.listOffsets, length + 1),
+      offsets: copyInt32(this.itemOffsets, this.itemCount + 1),
+      data: copyUint8(this.data, this.used),
       valid: null,
       nullCount: 0,
     };
