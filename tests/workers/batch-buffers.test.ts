@@ -8,9 +8,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  bigInt64s,
-  bytesOf,
-  int32s,
+  copyBigInt64,
+  copyInt32,
+  copyUint8,
   isBatchBuffer,
   KEPT_BYTES,
   keptBatchBytes,
@@ -63,42 +63,44 @@ const columnOf = (file: string, name: string) =>
   );
 
 describe("batch buffers", () => {
-  test("arrays come in buffers of their exact length; one recycled is handed out again, once", () => {
-    const a = int32s(3000);
-    const b = bigInt64s(700);
-    const c = bytesOf(9000);
-    expect([a.length, b.length, c.length]).toEqual([3000, 700, 9000]);
-    expect([a.buffer.byteLength, b.buffer.byteLength, c.buffer.byteLength]).toEqual([
-      12000, 5600, 9000,
-    ]);
+  test("copies hold the source's first values, in buffers of whole size classes", () => {
+    const i32 = Int32Array.from({ length: 3000 }, (_, i) => i * 7 - 5);
+    const i64 = BigInt64Array.from({ length: 700 }, (_, i) => BigInt(i) * 2n ** 40n);
+    const u8 = Uint8Array.from({ length: 5000 }, (_, i) => i % 251);
+    const a = copyInt32(i32, 2999);
+    const b = copyBigInt64(i64, 700);
+    const c = copyUint8(u8, 1);
+    expect(Array.from(a)).toEqual(Array.from(i32.subarray(0, 2999)));
+    expect(Array.from(b)).toEqual(Array.from(i64));
+    expect(Array.from(c)).toEqual([0]);
+    expect(a.buffer.byteLength).toBe(16384);
+    expect(b.buffer.byteLength).toBe(8192);
+    expect(c.buffer.byteLength).toBe(4096);
     expect(isBatchBuffer(a.buffer)).toBe(true);
-    const d = bytesOf(9000);
-    expect(d.buffer).not.toBe(c.buffer);
-    recycleBatchBuffers([c.buffer], false);
-    expect(isBatchBuffer(c.buffer)).toBe(false);
-    const again = bytesOf(9000);
-    expect(again.buffer).toBe(c.buffer);
-    expect(bytesOf(9000).buffer).not.toBe(c.buffer);
   });
 
-  test("kept: lengths asked for before, buffers handed out here (or moved back owned)", () => {
-    const before = keptBatchBytes();
-    // Someone else's memory is never kept from a part encoded here, whatever its length.
-    bytesOf(16384);
+  test("a recycled buffer is handed out again, once; a buffer not handed out is not kept", () => {
+    const first = copyUint8(new Uint8Array(9000), 9000);
+    const second = copyUint8(new Uint8Array(9000), 9000);
+    expect(second.buffer).not.toBe(first.buffer);
+    recycleBatchBuffers([first.buffer], false);
+    const again = copyUint8(new Uint8Array(9000).fill(3), 9000);
+    expect(again.buffer).toBe(first.buffer);
+    expect(again.every((v) => v === 3)).toBe(true);
+    const next = copyUint8(new Uint8Array(9000), 9000);
+    expect(next.buffer).not.toBe(first.buffer);
+    // Someone else's memory, however it is sized, is never kept from a part encoded here.
     const foreign = new ArrayBuffer(16384);
+    const before = keptBatchBytes();
     recycleBatchBuffers([foreign], false);
     expect(keptBatchBytes()).toBe(before);
-    // A length no builder asks for is left to the collector, even when owned.
-    recycleBatchBuffers([new ArrayBuffer(12345)], true);
-    expect(keptBatchBytes()).toBe(before);
-    // An owned buffer of a length asked for is kept, and handed out again.
-    recycleBatchBuffers([foreign], true);
-    expect(keptBatchBytes()).toBe(before + 16384);
-    expect(bytesOf(16384).buffer).toBe(foreign);
+    expect(isBatchBuffer(foreign)).toBe(false);
   });
 
   test("the free list keeps at most KEPT_BYTES", () => {
-    const many = Array.from({ length: (2 * KEPT_BYTES) / 65536 }, () => bytesOf(65536));
+    const many = Array.from({ length: (2 * KEPT_BYTES) / 65536 }, () =>
+      copyUint8(new Uint8Array(65536), 65536),
+    );
     recycleBatchBuffers(
       many.map((a) => a.buffer),
       false,
@@ -106,7 +108,7 @@ describe("batch buffers", () => {
     expect(keptBatchBytes()).toBeLessThanOrEqual(KEPT_BYTES);
     expect(keptBatchBytes()).toBeGreaterThan(KEPT_BYTES - 65536);
     // Drained again, so the next tests start from an empty list.
-    for (const _ of many) bytesOf(65536);
+    for (const _ of many) copyUint8(new Uint8Array(65536), 65536);
   });
 
   test("parts encoded on the thread and here, never awaited in order, keep their own rows", async () => {
@@ -166,12 +168,10 @@ describe("batch buffers", () => {
         },
       },
     };
-    // Its length is one builders ask for.
-    bytesOf(65536);
     await encodeInline(partOf([foreign]), join(dir, "inline.parquet"));
     // Were the shared buffer kept, the next batch of its size class would be built in it.
     for (let p = 0; p < 8; p++) builder.batch(p, 400);
-    bytesOf(65536).fill(9);
+    copyUint8(new Uint8Array(65536).fill(9), 65536);
     expect(shared.subarray(0, 60)).toEqual(text);
     expect(shared[100]).toBe(0);
     expect(columnOf("inline.parquet", "thread_name")).toEqual(Array(20).fill("abc"));

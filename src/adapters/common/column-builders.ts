@@ -1,15 +1,11 @@
 /**
  * Builders for ColumnBatch vectors with a fixed row capacity (one batch). Strings are
  * appended as UTF-8 bytes (from a string table's cached encoding or straight from a
- * parser's text), so no JS string is created per row.
- *
- * `build` gives the batch the builder's arrays as they are (views of the rows built), and `reset`
- * takes new ones from the thread's batch buffers (batch-buffers.ts), where an encoded part's
- * buffers come back: a batch costs neither a copy nor fresh memory. `reset` must come between a
- * `build` and the next row; values under a null are unspecified.
+ * parser's text), so no JS string is created per row. A batch is built by copying the rows into
+ * batch buffers (batch-buffers.ts), which come back once the batch's part is encoded.
  */
 import type { ColumnVector } from "../../domain/column-batch.ts";
-import { bigInt64s, bytesOf, int32s, recycleBatchBuffers } from "./batch-buffers.ts";
+import { copyBigInt64, copyInt32, copyUint8 } from "./batch-buffers.ts";
 import { copyBytes } from "./growable.ts";
 
 const TWO_32 = 0x1_0000_0000;
@@ -20,19 +16,17 @@ class ValidityBits {
   constructor(private readonly capacity: number) {}
 
   setNull(row: number): void {
-    if (!this.valid) this.valid = bytesOf((this.capacity + 7) >> 3).fill(0xff);
+    if (!this.valid) this.valid = new Uint8Array((this.capacity + 7) >> 3).fill(0xff);
     this.valid[row >> 3]! &= ~(1 << (row & 7));
     this.nullCount++;
   }
 
-  /** The bitmap of `length` rows, given away (null when no row is null). */
+  /** The bitmap trimmed to `length` rows. */
   take(length: number): { valid: Uint8Array | null; nullCount: number } {
-    const nullCount = this.nullCount;
-    if (nullCount === 0) return { valid: null, nullCount };
-    const valid = this.valid!.subarray(0, (length + 7) >> 3);
-    this.valid = null;
-    this.nullCount = 0;
-    return { valid, nullCount };
+    return {
+      valid: this.valid && this.nullCount > 0 ? copyUint8(this.valid, (length + 7) >> 3) : null,
+      nullCount: this.nullCount,
+    };
   }
 
   reset(): void {
@@ -42,11 +36,10 @@ class ValidityBits {
 }
 
 export class Int32Builder {
-  private values: Int32Array;
+  private readonly values: Int32Array;
   private readonly bits: ValidityBits;
-  private given = false;
-  constructor(private readonly capacity: number) {
-    this.values = int32s(capacity);
+  constructor(capacity: number) {
+    this.values = new Int32Array(capacity);
     this.bits = new ValidityBits(capacity);
   }
   set(row: number, value: number): void {
@@ -55,27 +48,22 @@ export class Int32Builder {
   setNull(row: number): void {
     this.bits.setNull(row);
   }
-  /** The rows built, in the builder's own arrays (given away: `reset` before the next row). */
   build(length: number): ColumnVector {
-    this.given = true;
-    return { type: "int32", values: this.values.subarray(0, length), ...this.bits.take(length) };
+    return { type: "int32", values: copyInt32(this.values, length), ...this.bits.take(length) };
   }
-  /** Empties the builder for the next batch, in new arrays after a `build`. */
+  /** Empties the builder for the next batch (`build` copied what it returned). */
   reset(): void {
-    if (this.given) this.values = int32s(this.capacity);
-    this.given = false;
     this.bits.reset();
   }
 }
 
 /** int64 from doubles (exact below 2^53) or from a (high, low) split for larger values. */
 export class Int64Builder {
-  private values: BigInt64Array;
-  private words: Uint32Array;
+  private readonly values: BigInt64Array;
+  private readonly words: Uint32Array;
   private readonly bits: ValidityBits;
-  private given = false;
-  constructor(private readonly capacity: number) {
-    this.values = bigInt64s(capacity);
+  constructor(capacity: number) {
+    this.values = new BigInt64Array(capacity);
     this.words = new Uint32Array(this.values.buffer);
     this.bits = new ValidityBits(capacity);
   }
@@ -112,31 +100,21 @@ export class Int64Builder {
     this.bits.setNull(row);
   }
   build(length: number): ColumnVector {
-    this.given = true;
-    return { type: "int64", values: this.values.subarray(0, length), ...this.bits.take(length) };
+    return { type: "int64", values: copyBigInt64(this.values, length), ...this.bits.take(length) };
   }
   reset(): void {
-    if (this.given) {
-      this.values = bigInt64s(this.capacity);
-      this.words = new Uint32Array(this.values.buffer);
-    }
-    this.given = false;
     this.bits.reset();
   }
 }
 
 export class Utf8Builder {
-  private offsets: Int32Array;
+  private readonly offsets: Int32Array;
   private data: Uint8Array;
   private used = 0;
   private readonly bits: ValidityBits;
-  private given = false;
-  constructor(
-    private readonly capacity: number,
-    initialBytes = capacity * 16,
-  ) {
-    this.offsets = offsetsOf(capacity);
-    this.data = bytesOf(Math.max(1024, initialBytes));
+  constructor(capacity: number, initialBytes = capacity * 16) {
+    this.offsets = new Int32Array(capacity + 1);
+    this.data = new Uint8Array(Math.max(1024, initialBytes));
     this.bits = new ValidityBits(capacity);
   }
   /** Appends row `row`'s bytes; rows must be appended in order. */
@@ -158,21 +136,14 @@ export class Utf8Builder {
     this.data = withRoom(this.data, this.used, extra);
   }
   build(length: number): ColumnVector {
-    this.given = true;
     return {
       type: "utf8",
-      offsets: this.offsets.subarray(0, length + 1),
-      data: this.data.subarray(0, this.used),
+      offsets: copyInt32(this.offsets, length + 1),
+      data: copyUint8(this.data, this.used),
       ...this.bits.take(length),
     };
   }
   reset(): void {
-    if (this.given) {
-      this.offsets = offsetsOf(this.capacity);
-      // As large as the data grew: a batch's text is much like the last one's.
-      this.data = bytesOf(this.data.length);
-    }
-    this.given = false;
     this.used = 0;
     this.bits.reset();
   }
@@ -190,25 +161,24 @@ export interface KeyBytes {
  * an index instead of a copy of its string.
  */
 export class DictUtf8Builder {
-  private indices: Int32Array;
+  private readonly indices: Int32Array;
   private readonly bits: ValidityBits;
   /** Per key, 1 + its index in this batch's dictionary; 0 while the batch lacks it. */
   private slotOf = new Int32Array(1024);
   /** This batch's keys in dictionary order (what reset clears from slotOf). */
   private readonly keys: Int32Array;
-  private dictOffsets: Int32Array;
-  private dictData: Uint8Array = bytesOf(4096);
+  private readonly dictOffsets: Int32Array;
+  private dictData: Uint8Array = new Uint8Array(4096);
   private entries = 0;
   private used = 0;
-  private given = false;
   constructor(
-    private readonly capacity: number,
+    capacity: number,
     private readonly source: KeyBytes,
   ) {
-    this.indices = int32s(capacity);
+    this.indices = new Int32Array(capacity);
     this.bits = new ValidityBits(capacity);
     this.keys = new Int32Array(capacity);
-    this.dictOffsets = offsetsOf(capacity);
+    this.dictOffsets = new Int32Array(capacity + 1);
   }
   /** Row `row` holds the value of `key` (a non-negative integer). */
   set(row: number, key: number): void {
@@ -240,22 +210,15 @@ export class DictUtf8Builder {
     this.slotOf = next;
   }
   build(length: number): ColumnVector {
-    this.given = true;
     return {
       type: "utf8_dict",
-      indices: this.indices.subarray(0, length),
-      dictOffsets: this.dictOffsets.subarray(0, this.entries + 1),
-      dictData: this.dictData.subarray(0, this.used),
+      indices: copyInt32(this.indices, length),
+      dictOffsets: copyInt32(this.dictOffsets, this.entries + 1),
+      dictData: copyUint8(this.dictData, this.used),
       ...this.bits.take(length),
     };
   }
   reset(): void {
-    if (this.given) {
-      this.indices = int32s(this.capacity);
-      this.dictOffsets = offsetsOf(this.capacity);
-      this.dictData = bytesOf(this.dictData.length);
-    }
-    this.given = false;
     for (let i = 0; i < this.entries; i++) this.slotOf[this.keys[i]!] = 0;
     this.entries = 0;
     this.used = 0;
@@ -265,18 +228,20 @@ export class DictUtf8Builder {
 
 /** list<utf8> cells (never null): items are appended to the open row, which `endRow` closes. */
 export class ListUtf8Builder {
-  private listOffsets: Int32Array;
-  private itemOffsets = offsetsOf(1024);
+  private readonly listOffsets: Int32Array;
+  private itemOffsets = new Int32Array(1025);
   private itemCount = 0;
-  private data: Uint8Array = bytesOf(1 << 16);
+  private data: Uint8Array = new Uint8Array(1 << 16);
   private used = 0;
-  private given = false;
-  constructor(private readonly capacity: number) {
-    this.listOffsets = offsetsOf(capacity);
+  constructor(capacity: number) {
+    this.listOffsets = new Int32Array(capacity + 1);
   }
   addItem(bytes: Uint8Array): void {
-    if (this.itemCount + 1 >= this.itemOffsets.length)
-      this.itemOffsets = grownOffsets(this.itemOffsets, this.itemOffsets.length * 2);
+    if (this.itemCount + 1 >= this.itemOffsets.length) {
+      const next = new Int32Array(this.itemOffsets.length * 2);
+      next.set(this.itemOffsets);
+      this.itemOffsets = next;
+    }
     if (this.used + bytes.length > this.data.length)
       this.data = withRoom(this.data, this.used, bytes.length);
     copyBytes(bytes, 0, bytes.length, this.data, this.used);
@@ -292,7 +257,9 @@ export class ListUtf8Builder {
     if (this.itemCount + count >= this.itemOffsets.length) {
       let size = this.itemOffsets.length * 2;
       while (this.itemCount + count >= size) size *= 2;
-      this.itemOffsets = grownOffsets(this.itemOffsets, size);
+      const next = new Int32Array(size);
+      next.set(this.itemOffsets);
+      this.itemOffsets = next;
     }
     const bytes = ends[count - 1]!;
     if (this.used + bytes > this.data.length) this.data = withRoom(this.data, this.used, bytes);
@@ -308,23 +275,16 @@ export class ListUtf8Builder {
     this.listOffsets[row + 1] = this.itemCount;
   }
   build(length: number): ColumnVector {
-    this.given = true;
     return {
       type: "list_utf8",
-      listOffsets: this.listOffsets.subarray(0, length + 1),
-      offsets: this.itemOffsets.subarray(0, this.itemCount + 1),
-      data: this.data.subarray(0, this.used),
+      listOffsets: copyInt32(this.listOffsets, length + 1),
+      offsets: copyInt32(this.itemOffsets, this.itemCount + 1),
+      data: copyUint8(this.data, this.used),
       valid: null,
       nullCount: 0,
     };
   }
   reset(): void {
-    if (this.given) {
-      this.listOffsets = offsetsOf(this.capacity);
-      this.itemOffsets = offsetsOf(this.itemOffsets.length - 1);
-      this.data = bytesOf(this.data.length);
-    }
-    this.given = false;
     this.itemCount = 0;
     this.used = 0;
   }
@@ -339,24 +299,7 @@ function withRoom(data: Uint8Array, used: number, extra: number): Uint8Array {
   while (size < used + extra) size *= 2;
   if (size > 0x7fffffff)
     throw new RangeError("UTF-8 data of one batch exceeds Arrow's int32 offsets");
-  const next = bytesOf(size);
+  const next = new Uint8Array(size);
   next.set(data.subarray(0, used));
-  // The outgrown array was the builder's alone (a built batch's arrays are replaced by `reset`).
-  recycleBatchBuffers([data.buffer], false);
-  return next;
-}
-
-/** Offsets for `rows` rows (rows + 1 entries), the first 0. */
-function offsetsOf(rows: number): Int32Array {
-  const offsets = int32s(rows + 1);
-  offsets[0] = 0;
-  return offsets;
-}
-
-/** `offsets` in a larger array (the outgrown one goes back, as in `withRoom`). */
-function grownOffsets(offsets: Int32Array, size: number): Int32Array {
-  const next = int32s(size);
-  next.set(offsets);
-  recycleBatchBuffers([offsets.buffer], false);
   return next;
 }
