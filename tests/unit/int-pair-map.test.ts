@@ -27,3 +27,17 @@ test("stores and finds every pair as a Map does, across growth", () => {
   // A pair never stored.
   expect(map.get(1_000_000, 7)).toBe(-1);
 });
+
+test("the smallest and largest first keys are found; one out of range is refused", () => {
+  const map = new IntPairMap(2);
+  map.set(0, 0, 11);
+  map.set(0x7ffffffe, 0, 12);
+  map.set(0, -5, 13);
+  expect(map.get(0, 0)).toBe(11);
+  expect(map.get(0x7ffffffe, 0)).toBe(12);
+  expect(map.get(0, -5)).toBe(13);
+  // A fresh table's zeroed slots are empty, not the pair (0, 0) or (-1, 0).
+  expect(new IntPairMap().get(0, 0)).toBe(-1);
+  expect(() => map.set(-1, 0, 1)).toThrow(RangeError);
+  expect(() => map.set(0x7fffffff, 0, 1)).toThrow(RangeError);
+});
