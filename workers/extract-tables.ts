@@ -105,6 +105,7 @@ export async function extractTables(
     try {
       streamed = await adapter.extractStream({
         chunks: payload.chunks,
+        releaseChunk: payload.release,
         displayName: options.displayName,
         limits: options.limits,
         context: options.context ?? null,

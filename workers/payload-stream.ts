@@ -21,6 +21,39 @@ export interface Payload {
   head: Uint8Array;
   /** Every decompressed byte, head included, in order; iterate once. */
   chunks: AsyncIterable<Uint8Array>;
+  /**
+   * Says the consumer is done with `chunk`, one of `chunks`, and keeps no view of it: a plain
+   * payload reads its next bytes into that memory rather than into a fresh buffer (see
+   * ReadBuffers). Optional for consumers.
+   */
+  release?(chunk: Uint8Array): void;
+}
+
+/**
+ * A plain payload's read buffers, used again once the consumer releases a chunk. A fresh 1 MiB
+ * buffer per read cost a first-touch page fault per 4 KiB (~2.8 µs each here): ~25K faults per
+ * 100 MB read, 17% of a Chrome trace's import's faults. Chunks that are never released (a consumer
+ * that keeps them) cost what they did before.
+ */
+class ReadBuffers {
+  private readonly spare: Buffer[] = [];
+  /** Buffers this reader made, by their memory: only these are taken back. */
+  private readonly own = new WeakMap<ArrayBufferLike, Buffer>();
+
+  take(): Buffer {
+    const spare = this.spare.pop();
+    if (spare !== undefined) return spare;
+    const buffer = Buffer.allocUnsafeSlow(READ_CHUNK);
+    this.own.set(buffer.buffer, buffer);
+    return buffer;
+  }
+
+  release(chunk: Uint8Array): void {
+    const buffer = this.own.get(chunk.buffer);
+    // Two spare buffers: one being read into while the consumer works on the other.
+    if (buffer === undefined || this.spare.length >= 2 || this.spare.includes(buffer)) return;
+    this.spare.push(buffer);
+  }
 }
 
 /** The compression the payload's magic bytes name (gzip 1f 8b; zstd frame 28 b5 2f fd). */
@@ -47,14 +80,16 @@ async function* plain(
   path: string,
   onRead: (bytes: number) => void,
   landing: Landing | null,
+  buffers: ReadBuffers,
 ): AsyncGenerator<Uint8Array> {
   const fd = openSync(path, "r");
   // Reads are positioned: a read that finds the end of a payload still landing is issued again.
   let requested = 0;
-  // A fresh buffer per chunk: consumers may keep a chunk (the head is replayed).
+  // A fresh buffer per chunk unless the consumer released one: consumers may keep a chunk (the
+  // head is replayed).
   const next = () =>
     new Promise<{ bytesRead: number; buffer: Buffer }>((resolve, reject) => {
-      const buffer = Buffer.allocUnsafeSlow(READ_CHUNK);
+      const buffer = buffers.take();
       const length = landing ? Math.min(READ_CHUNK, landing.bytes - requested) : READ_CHUNK;
       if (length === 0) return resolve({ bytesRead: 0, buffer });
       read(fd, buffer, 0, length, requested, (error, bytesRead) => {
@@ -91,9 +126,10 @@ async function* decompressed(
   maxBytes: number,
   onRead: (bytes: number) => void,
   landing: Landing | null,
+  buffers: ReadBuffers,
 ): AsyncGenerator<Uint8Array> {
   if (compression === "none") {
-    yield* plain(path, onRead, landing);
+    yield* plain(path, onRead, landing, buffers);
     return;
   }
   // The stream below ends at the file's end: a compressed payload is read once it has landed.
@@ -146,7 +182,8 @@ export async function openPayload(
 ): Promise<Payload> {
   if (landing) await waitForBytes(path, Math.min(4, landing.bytes));
   const compression = compressionOf(path);
-  const source = decompressed(path, compression, maxDecompressedBytes, onRead, landing);
+  const buffers = new ReadBuffers();
+  const source = decompressed(path, compression, maxDecompressedBytes, onRead, landing, buffers);
   const early: Uint8Array[] = [];
   let have = 0;
   while (have < headBytes) {
@@ -166,7 +203,7 @@ export async function openPayload(
       yield next.value;
     }
   }
-  return { compression, head, chunks: all() };
+  return { compression, head, chunks: all(), release: (chunk) => buffers.release(chunk) };
 }
 
 /** The first `length` bytes of the chunks. */

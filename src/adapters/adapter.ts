@@ -133,6 +133,11 @@ export interface EvidenceSink {
 export interface StreamExtractInput {
   /** The decompressed payload, in order, in chunks of any size. */
   chunks: AsyncIterable<Uint8Array>;
+  /**
+   * Says the adapter is done with a chunk of `chunks` and keeps no view of it, so its memory may
+   * be read into again (a fresh buffer per chunk costs its page faults). Optional on both sides.
+   */
+  releaseChunk?: (chunk: Uint8Array) => void;
   displayName: string;
   limits: AdapterLimits;
   context?: Record<string, unknown> | null;

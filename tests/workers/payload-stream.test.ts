@@ -77,6 +77,42 @@ describe("a payload still landing", () => {
     loadPayload(corpusFile("perfetto", "perfetto-repo-nested_tracks.perfetto-trace").path),
   );
 
+  test("a released chunk's memory is read into again; each chunk still holds its bytes", async () => {
+    // 5.5 MiB of distinct bytes: six reads of 1 MiB.
+    const bytes = new Uint8Array(5.5 * 2 ** 20);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 2654435761) >>> 24;
+    const payload = await openPayload(file("released.bin", bytes), 1 << 30, 1024);
+    const seen = new Set<ArrayBufferLike>();
+    const foreign: Uint8Array[] = [];
+    let at = 0;
+    for await (const chunk of payload.chunks) {
+      // The chunk is checked (copied out, as a scanner does) before it is released, after a
+      // wait long enough for a read ahead into the same memory, were there one, to land.
+      await Bun.sleep(5);
+      expect(Buffer.compare(chunk, bytes.subarray(at, at + chunk.length))).toBe(0);
+      at += chunk.length;
+      seen.add(chunk.buffer);
+      payload.release?.(chunk);
+      // A chunk released twice, or memory the reader did not make, is not taken twice.
+      payload.release?.(chunk);
+      foreign.push(new Uint8Array(2 ** 20));
+      payload.release?.(foreign.at(-1)!);
+    }
+    expect(at).toBe(bytes.length);
+    for (const memory of foreign) expect(seen.has(memory.buffer)).toBe(false);
+    // One read ahead while one is worked on, and one released: never more than three buffers.
+    expect(seen.size).toBeLessThanOrEqual(3);
+  });
+
+  test("chunks never released are each their own memory", async () => {
+    const bytes = new Uint8Array(3.5 * 2 ** 20).fill(7);
+    const payload = await openPayload(file("kept.bin", bytes), 1 << 30, 1024);
+    const kept: Uint8Array[] = [];
+    for await (const chunk of payload.chunks) kept.push(chunk);
+    expect(new Set(kept.map((c) => c.buffer)).size).toBe(kept.length);
+    expect(Buffer.compare(Buffer.concat(kept), bytes)).toBe(0);
+  });
+
   test("is read as it grows, to exactly its announced size, whatever follows", async () => {
     const path = file("landing.bin", new Uint8Array(0));
     const landedFile = join(dir, "landed.json");

@@ -61,7 +61,11 @@ export const chromeTraceAdapter: ProducerAdapter = {
     if (!pipeline) {
       pipeline = await ChromeTracePipeline.open(input.limits, spool, stackSpill, input.nestOffload);
       try {
-        for await (const chunk of input.chunks) pipeline.push(chunk);
+        for await (const chunk of input.chunks) {
+          // The scanner copies the chunk into its own memory: nothing keeps a view of it.
+          pipeline.push(chunk);
+          input.releaseChunk?.(chunk);
+        }
       } catch (error) {
         pipeline.dispose();
         throw error;

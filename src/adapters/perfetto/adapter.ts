@@ -28,7 +28,11 @@ export const perfettoAdapter: ProducerAdapter = {
       input.nestOffload,
     );
     try {
-      for await (const chunk of input.chunks) pipeline.push(chunk);
+      for await (const chunk of input.chunks) {
+        // The scanner copies the chunk into its own memory: nothing keeps a view of it.
+        pipeline.push(chunk);
+        input.releaseChunk?.(chunk);
+      }
       const result = pipeline.finish(SELF);
       await pipeline.runsWritten();
       for (const batch of result.rows) await input.sink.writeBatch(batch);
