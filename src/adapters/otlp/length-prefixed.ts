@@ -14,26 +14,52 @@ function truncated(at: number): Error {
   return parseFailed(OTLP_PROTO_FORMAT, `a length-prefixed request is cut off at byte ${at}`);
 }
 
-/** `chunks` as they are, or without the length prefixes when the payload starts with one. */
-export async function* requestBytes(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+/**
+ * `chunks` as they are, or without the length prefixes when the payload starts with one. With
+ * `release`, each chunk is released once everything yielded from it has been asked past: for a
+ * consumer that keeps no view of what it is given (a scanner copies it into its own memory).
+ */
+export async function* requestBytes(
+  chunks: AsyncIterable<Uint8Array>,
+  release: (chunk: Uint8Array) => void = () => {},
+): AsyncGenerator<Uint8Array> {
   const iterator = chunks[Symbol.asyncIterator]();
   // Enough of the head to tell the forms apart.
   let head: Uint8Array = new Uint8Array(0);
   let done = false;
+  const taken: Uint8Array[] = [];
   while (head.length <= PREFIX_BYTES && !done) {
     const next = await iterator.next();
     if (next.done) done = true;
-    else head = head.length === 0 ? next.value : Buffer.concat([head, next.value]);
+    else {
+      taken.push(next.value);
+      head = head.length === 0 ? next.value : Buffer.concat([head, next.value]);
+    }
   }
+  // A head joined from several chunks is a copy: they are done with; a head of one is the chunk.
+  const releaseHead = () => {
+    if (taken.length === 1) release(head);
+  };
+  if (taken.length > 1) for (const chunk of taken) release(chunk);
   const rest: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => iterator };
   if (!isLengthPrefixed(head)) {
     if (head.length > 0) yield head;
-    if (!done) yield* rest;
+    releaseHead();
+    if (!done)
+      for await (const chunk of rest) {
+        yield chunk;
+        release(chunk);
+      }
     return;
   }
   const unframer = new Unframer();
   yield* unframer.push(head);
-  if (!done) for await (const chunk of rest) yield* unframer.push(chunk);
+  releaseHead();
+  if (!done)
+    for await (const chunk of rest) {
+      yield* unframer.push(chunk);
+      release(chunk);
+    }
   unframer.end();
 }
 

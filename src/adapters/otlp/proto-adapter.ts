@@ -70,7 +70,8 @@ export const otlpProtoAdapter: ProducerAdapter = {
       return otlpEvidence(rows, SELF);
     }
     await scanOtlpProto(
-      requestBytes(input.chunks),
+      // The scanner copies what it is given into its own memory: chunks go back as it is done.
+      requestBytes(input.chunks, input.releaseChunk),
       input.limits.maxNestingDepth,
       rows,
       input.sink,
