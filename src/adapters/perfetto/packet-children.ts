@@ -73,6 +73,14 @@ export class PacketChildren {
   defaultExtraUuids: string[] = [];
   defaultExtraDoubleUuids: string[] = [];
   heapDumps: HeapDumpInput[] = [];
+  /**
+   * The packet's annotation bytes, copied out of the scanner's memory one after another:
+   * `annotations` are views of it. A copy of its own per annotation (Chrome puts one or more on
+   * most events) was an ArrayBuffer per annotation for the collector. A grown arena leaves the
+   * views already taken on the old one, which they keep.
+   */
+  private annotationBytes = new Uint8Array(1 << 12);
+  private annotationUsed = 0;
   private heapSamples: HeapSampleInput[] = [];
   private frameIds: number[] = [];
   private dirty = false;
@@ -85,7 +93,10 @@ export class PacketChildren {
     if (this.clocks.length > 0) this.clocks.length = 0;
     if (this.categoryIids.length > 0) this.categoryIids.length = 0;
     if (this.categoryNames.length > 0) this.categoryNames.length = 0;
-    if (this.annotations.length > 0) this.annotations.length = 0;
+    if (this.annotations.length > 0) {
+      this.annotations.length = 0;
+      this.annotationUsed = 0;
+    }
     if (this.interned.length > 0) this.interned.length = 0;
     if (this.frames.length > 0) this.frames.length = 0;
     if (this.callstacks.length > 0) this.callstacks.length = 0;
@@ -158,7 +169,7 @@ export class PacketChildren {
         this.categoryNames.push(b.string(r, 0) ?? "");
         return true;
       case R.ANNOTATION:
-        this.annotations.push(b.bytes(r, 0).slice());
+        this.annotations.push(this.annotationCopy(b.bytes(r, 0)));
         return true;
       case R.I_CATEGORY:
       case R.I_NAME:
@@ -247,6 +258,22 @@ export class PacketChildren {
 
   mine(serial: number): boolean {
     return serial === this.owner;
+  }
+
+  /** `bytes` copied into the packet's annotation arena, as a view of it. */
+  private annotationCopy(bytes: Uint8Array): Uint8Array {
+    const at = this.annotationUsed;
+    if (at + bytes.length > this.annotationBytes.length) {
+      let size = this.annotationBytes.length * 2;
+      while (size < at + bytes.length) size *= 2;
+      // Not copied over: the views taken so far keep the old arena.
+      this.annotationBytes = new Uint8Array(size);
+      this.annotationUsed = 0;
+      return this.annotationCopy(bytes);
+    }
+    this.annotationBytes.set(bytes, at);
+    this.annotationUsed = at + bytes.length;
+    return this.annotationBytes.subarray(at, at + bytes.length);
   }
 }
 
