@@ -45,6 +45,11 @@ export class CompressedPackets {
       this.expanding = false;
     }
   }
+
+  /** Lets the scanner's linear memory go once the trace is scanned (a later group opens one). */
+  release(): void {
+    this.scanner = null;
+  }
 }
 
 function inflate(deflated: Uint8Array): Uint8Array {
