@@ -13,7 +13,10 @@
  */
 
 const MIN_CLASS = 12;
-/** Bytes the free list keeps (about two Parquet parts of batches, see workers/table-parts.ts). */
+/**
+ * Bytes the free list keeps: about one Parquet part of batches (BYTES_PER_PART in
+ * workers/table-parts.ts).
+ */
 export const KEPT_BYTES = 8 << 20;
 
 /** Per size class (log2 of the byte length), the free buffers. */
