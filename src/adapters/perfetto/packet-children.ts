@@ -75,9 +75,9 @@ export class PacketChildren {
   heapDumps: HeapDumpInput[] = [];
   /**
    * The packet's annotation bytes, copied out of the scanner's memory one after another:
-   * `annotations` are views of it. A copy of its own per annotation (Chrome puts one or more on
-   * most events) was an ArrayBuffer per annotation for the collector. A grown arena leaves the
-   * views already taken on the old one, which they keep.
+   * `annotations` are views of it, where a copy of its own made an ArrayBuffer per annotation for
+   * the collector (end to end, no measurable change on the real Chromium trace at 40 MB). A grown
+   * arena leaves the views already taken on the old one, which they keep.
    */
   private annotationBytes = new Uint8Array(1 << 12);
   private annotationUsed = 0;
