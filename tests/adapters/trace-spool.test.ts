@@ -279,9 +279,21 @@ describe("trace spool: spill files", () => {
         sink: { writeBatch: async () => {} },
       });
       expect(evidence.summary.events).toBe(3000);
-      // Six runs of 500: five spilled, the last read from memory.
-      expect(created).toBe(5);
+      // Six runs of 500, all spilled: the last one too once the scan ends, so that the merge
+      // holds no run's columns.
+      expect(created).toBe(6);
       expect(readdirSync(dir)).toEqual([]);
+      // A trace of one run is merged from its columns: nothing is spilled.
+      created = 0;
+      await chromeTraceAdapter.extractStream!({
+        chunks: chunked(randomTrace(12, 400), 1 << 12),
+        displayName: "case",
+        limits: DEFAULT_ADAPTER_LIMITS,
+        spill: counting,
+        spoolRunEvents: 500,
+        sink: { writeBatch: async () => {} },
+      });
+      expect(created).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
