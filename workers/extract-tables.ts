@@ -49,6 +49,8 @@ export async function extractTables(
     pieces?: StreamExtractInput["pieces"];
     /** Where spool runs can be written off this thread (the encode pool's thread). */
     runOffload?: StreamExtractInput["runOffload"];
+    /** The payload's size as stored, when known (StreamExtractInput.payloadBytes). */
+    payloadBytes?: number;
     /** Whether a trace's slices may be nested on a thread of their own (nest-offload.ts). */
     nestThreads?: boolean;
     /**
@@ -106,6 +108,7 @@ export async function extractTables(
       streamed = await adapter.extractStream({
         chunks: payload.chunks,
         releaseChunk: payload.release,
+        payloadBytes: options.payloadBytes,
         displayName: options.displayName,
         limits: options.limits,
         context: options.context ?? null,

@@ -134,6 +134,7 @@ async function parse(
   const piecePool = pieced ? startPiecePool(request.payload_path, payloadBytes, threads) : null;
   const { evidence, tables, nestThreads } = await extractTables(adapter, payload, {
     displayName: request.display_name,
+    payloadBytes,
     limits: {
       maxEvents: request.limits.max_events,
       maxNestingDepth: request.limits.max_nesting_depth,

@@ -148,6 +148,11 @@ export interface StreamExtractInput {
    */
   spill?: SpillSpace;
   /**
+   * The payload's size as stored, when known before it is read (a compressed payload yields more
+   * than this): a hint to size first buffers by, never a limit.
+   */
+  payloadBytes?: number;
+  /**
    * Events an adapter holds in memory before spilling a run, or before writing them as one batch
    * (tests lower it to exercise merging and batching).
    */

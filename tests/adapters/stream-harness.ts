@@ -41,6 +41,7 @@ export async function runStream(
     pendingEventsInMemory?: number;
     pieces?: StreamExtractInput["pieces"];
     runOffload?: StreamExtractInput["runOffload"];
+    payloadBytes?: number;
   } = {},
 ): Promise<StreamRun> {
   const batches: ColumnBatch[] = [];
@@ -56,6 +57,7 @@ export async function runStream(
     pendingEventsInMemory: options.pendingEventsInMemory,
     pieces: options.pieces,
     runOffload: options.runOffload,
+    payloadBytes: options.payloadBytes,
   });
   return { evidence, batches };
 }

