@@ -166,11 +166,12 @@ export class PendingOverflow {
     }
     if (this.order.length < n)
       this.order = Int32Array.from({ length: Math.max(n, BLOCK_EVENTS) }, (_, k) => k);
-    // n <= BLOCK_EVENTS (add flushes at it), so this is one block.
+    // n <= BLOCK_EVENTS (add flushes at it), so this is one block: its args are not bounded, the
+    // pending events' own budget bounds them.
     this.blockFirst.push(this.added - n);
     this.blockOffset.push(this.file.size);
     this.blockEvents.push(n);
-    this.writer.write(this.file, this.tail, this.order.subarray(0, n));
+    this.writer.write(this.file, this.tail, this.order.subarray(0, n), false);
     this.tail.clear();
   }
 }

@@ -9,12 +9,16 @@ import type { SpillFile } from "../adapter.ts";
 import type { TraceColumns } from "./trace-columns.ts";
 
 /**
- * Events per block. The final merge holds one block per spilled run, and a trace has a run per
- * 512K events, so this bounds the merge's memory per run: with 8192, a real Chromium Perfetto
- * trace's blocks (58 bytes an event, ~90 of args) took ~1.2 MB per cursor, 75 MB for the 62 runs
- * of 600 MB (its worker peaked at 534 MiB). With 2048 they take a quarter.
+ * Events per block, and args bytes per block (past which a block ends early; one event's args
+ * may go over alone). The final merge holds one block per spilled run, and a trace has a run
+ * per 512K events, so these bound the merge's memory per run, whatever the trace's size: with
+ * 8192 events and no bound on args, a real Chromium Perfetto trace's blocks (58 bytes an event,
+ * ~90 of args) took ~1.2 MB per cursor, 75 MB for the 62 runs of 600 MB (its worker peaked at
+ * 534 MiB); with 2048 and still no bound, 413 KB per cursor (200 MB: 23 runs, 9.5 MB), which at
+ * 2 GB (165 runs) would be ~68 MB.
  */
-export const BLOCK_EVENTS = 2048;
+export const BLOCK_EVENTS = 1024;
+export const BLOCK_ARGS_BYTES = 32 << 10;
 const HEADER_BYTES = 16;
 
 const pad8 = (n: number): number => (n + 7) & ~7;
@@ -107,21 +111,34 @@ export function eventFieldOffsets(
 }
 
 /**
- * Encodes runs into one reused block buffer (a run is ~64 blocks; fresh buffers were garbage the
- * collector let pile up).
+ * Encodes runs into one reused block buffer (a run is 512 blocks or more; fresh buffers were
+ * garbage the collector let pile up).
  */
 export class RunWriter {
   private buffer = new ArrayBuffer(bodyBytes(BLOCK_EVENTS, 1 << 16));
   private readonly header = new Int32Array(HEADER_BYTES / 4);
 
-  /** Appends the events of `cols` at positions `order` to `file` as blocks. */
-  write(file: Pick<SpillFile, "append">, cols: TraceColumns, order: Int32Array): void {
-    for (let from = 0; from < order.length; from += BLOCK_EVENTS) {
-      const n = Math.min(BLOCK_EVENTS, order.length - from);
+  /**
+   * Appends the events of `cols` at positions `order` to `file` as blocks; `argsBound` false: as
+   * blocks of BLOCK_EVENTS whatever their args (one block for at most that many events).
+   */
+  write(
+    file: Pick<SpillFile, "append">,
+    cols: TraceColumns,
+    order: Int32Array,
+    argsBound = true,
+  ): void {
+    const argsRef = cols.argsRef.array;
+    const argsLength = cols.args.lengths.array;
+    const argsMost = argsBound ? BLOCK_ARGS_BYTES : Number.POSITIVE_INFINITY;
+    for (let from = 0, n = 0; from < order.length; from += n) {
+      const most = Math.min(BLOCK_EVENTS, order.length - from);
       let argsBytes = 0;
-      for (let k = from; k < from + n; k++) {
-        const ref = cols.argsRef.array[order[k]!]!;
-        if (ref >= 0) argsBytes += cols.args.lengths.array[ref]!;
+      for (n = 0; n < most; n++) {
+        const ref = argsRef[order[from + n]!]!;
+        const length = ref >= 0 ? argsLength[ref]! : 0;
+        if (n > 0 && argsBytes + length > argsMost) break;
+        argsBytes += length;
       }
       const size = bodyBytes(n, argsBytes);
       if (size > this.buffer.byteLength) this.buffer = new ArrayBuffer(size);
@@ -212,8 +229,9 @@ export class RunCursor implements EventCursor {
     const n = this.header[0]!;
     const argsBytes = this.header[1]!;
     const size = bodyBytes(n, argsBytes);
-    if (this.buffer.byteLength < size)
-      this.buffer = new ArrayBuffer(Math.max(size, this.buffer.byteLength * 2));
+    // As large as the largest block so far (rounded up to 16 KiB), not doubled: one buffer per run
+    // is held through the merge.
+    if (this.buffer.byteLength < size) this.buffer = new ArrayBuffer((size + 0x3fff) & ~0x3fff);
     this.file.read(new Uint8Array(this.buffer, 0, size), this.position + HEADER_BYTES);
     this.position += HEADER_BYTES + size;
     this.v = blockViews(this.buffer, n, argsBytes);
