@@ -185,7 +185,11 @@ export const DEFAULT_CONFIG: WorkspaceConfig = {
     worker_memory_bytes: 8 * GiB,
     worker_timeout_seconds: 600,
     max_worker_output_bytes: 4 * GiB,
-    max_events: 50_000_000,
+    // A bound on an import's work beside max_decompressed_bytes, not on its memory: streamed
+    // formats spill what grows with events, and whole-payload ones meet the worker's cap first.
+    // 50M refused 2 GB Perfetto traces (the corpus's Chromium startup trace repeated to 2 GB:
+    // 86M events; the bench's generated one: 108M), which stream and spill like smaller ones.
+    max_events: 1_000_000_000,
     max_nesting_depth: 256,
     scan_threads: -1,
     nest_thread: -1,
