@@ -42,8 +42,8 @@ export const perfettoAdapter: ProducerAdapter = {
         pipeline.push(chunk);
         input.releaseChunk?.(chunk);
       }
+      await pipeline.endScan();
       const result = pipeline.finish(SELF);
-      await pipeline.runsWritten();
       for (const batch of result.rows) await input.sink.writeBatch(batch);
       await input.sink.endTable?.("trace_events");
       await result.nested();
