@@ -1,7 +1,7 @@
 /**
  * Spilled runs (trace-events/run-codec.ts): blocks are cut by events and by args bytes, so
  * the merge's read buffer per run stays small whatever the args, and every event reads back
- * as written.
+ * as written. Row batches of trace_events are cut by args bytes as well.
  */
 import { describe, expect, test } from "bun:test";
 import { mulberry32 } from "../../fixtures/generators/prng.ts";
@@ -14,6 +14,12 @@ import {
   RunWriter,
 } from "../../src/adapters/trace-events/run-codec.ts";
 import { TraceColumns } from "../../src/adapters/trace-events/trace-columns.ts";
+import {
+  BATCH_ARGS_BYTES,
+  ROWS_PER_BATCH,
+} from "../../src/adapters/trace-events/trace-row-writer.ts";
+import { chromeTraceAdapter } from "../../src/adapters/chrome-trace/adapter.ts";
+import { runStream, streamedTableRows } from "./stream-harness.ts";
 
 /** `n` events whose args are absent, small, or now and then larger than a block's bound. */
 function columns(n: number, seed: number): TraceColumns {
@@ -95,5 +101,36 @@ describe("spilled runs", () => {
     expect(blocks).toHaveLength(1);
     expect(blocks[0]![1]).toBeGreaterThan(BLOCK_ARGS_BYTES);
     readBack(file, cols, order);
+  });
+});
+
+describe("trace_events batches", () => {
+  test("a batch closes at BATCH_ARGS_BYTES of args, before ROWS_PER_BATCH rows; rows unchanged", async () => {
+    // 20,000 events of 1 KiB of args each: 16,384 of them made one 16 MiB batch, two parts' worth.
+    const args = "x".repeat(1000);
+    const events = Array.from({ length: 20_000 }, (_, k) => ({
+      ph: "X",
+      name: `e${k % 5}`,
+      ts: k,
+      dur: 1,
+      pid: 1,
+      tid: 1 + (k % 2),
+      args: { k, args },
+    }));
+    const bytes = new TextEncoder().encode(JSON.stringify({ traceEvents: events }));
+    const run = await runStream(chromeTraceAdapter, bytes);
+    const batches = run.batches.filter((b) => b.table === "trace_events");
+    expect(batches.reduce((sum, b) => sum + b.length, 0)).toBe(20_000);
+    for (const b of batches) {
+      const column = b.columns.args_json as { offsets: Int32Array };
+      const argsBytes = column.offsets[b.length]! - column.offsets[0]!;
+      expect(argsBytes).toBeLessThan(BATCH_ARGS_BYTES + 1100);
+      expect(b.length).toBeLessThanOrEqual(ROWS_PER_BATCH);
+    }
+    expect(batches.length).toBeGreaterThanOrEqual(5);
+    const rows = streamedTableRows(run, "trace_events");
+    expect(rows.map((r) => JSON.parse(String(r.args_json)).k).sort((a, b) => a - b)).toEqual(
+      events.map((e) => e.args.k),
+    );
   });
 });

@@ -132,6 +132,10 @@ export class Utf8Builder {
     this.bits.setNull(row);
     this.offsets[row + 1] = this.used;
   }
+  /** Bytes of the rows set so far. */
+  get bytes(): number {
+    return this.used;
+  }
   private grow(extra: number): void {
     this.data = withRoom(this.data, this.used, extra);
   }

@@ -21,6 +21,13 @@ import { KIND_BEGIN, KIND_COMPLETE, UNNAMED } from "./event-kinds.ts";
 import type { TrackInfo } from "../common/track.ts";
 
 export const ROWS_PER_BATCH = 16384;
+/**
+ * Args bytes at which a batch closes before ROWS_PER_BATCH rows: half a Parquet part, as stack
+ * batches (stack-chunks.ts). Without it, events of 1 KiB of args made batches of 16 MiB, two
+ * parts' worth (tests/adapters/run-codec.test.ts), and the args builder and the encoder keep the
+ * largest size they were given.
+ */
+export const BATCH_ARGS_BYTES = 4 << 20;
 const encoder = new TextEncoder();
 const UNNAMED_BYTES = encoder.encode(UNNAMED);
 
@@ -122,7 +129,7 @@ export class TraceRowWriter {
     else b.flags.setNull(row);
     b.length++;
     this.rows++;
-    if (b.length === ROWS_PER_BATCH) {
+    if (b.length === ROWS_PER_BATCH || b.args.bytes >= BATCH_ARGS_BYTES) {
       this.done.push(b.build());
       b.reset();
     }
