@@ -43,7 +43,12 @@ export const perfettoAdapter: ProducerAdapter = {
         input.releaseChunk?.(chunk);
       }
       await pipeline.endScan();
-      const result = pipeline.finish(SELF);
+      // What the scan held (two runs' columns) is garbage now, before the profiles are assembled.
+      // With the checkpoints during the assembly, the corpus's Chromium startup trace repeated to
+      // 2 GB (one V8 profile of 1.9M samples) went from 526 to 481 MiB at the end of its scan
+      // (RSS before the collection there; one import each).
+      input.checkpoint?.();
+      const result = pipeline.finish(SELF, input.checkpoint);
       for (const batch of result.rows) await input.sink.writeBatch(batch);
       await input.sink.endTable?.("trace_events");
       await result.nested();

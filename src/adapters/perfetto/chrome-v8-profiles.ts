@@ -89,10 +89,14 @@ export class ChromeV8Profiles {
     this.held.push({ name, id, track, tsUs: ns / 1000, data });
   }
 
-  /** Assembles and normalizes the profiles; `pidOf` is the process of a (resolved) track. */
+  /**
+   * Assembles and normalizes the profiles; `pidOf` is the process of a (resolved) track, and
+   * `checkpoint` is called as they are assembled (EmbeddedProfiles.normalize).
+   */
   normalize(
     targets: Omit<SampledProfileTargets, "track">,
     pidOf: (track: number) => string | null,
+    checkpoint?: () => void,
   ): EmbeddedProfileStats {
     const profiles = new EmbeddedProfiles(
       (us) => this.domain.toPrimary(BUILTIN_CLOCK_MONOTONIC, us * 1000) / 1000,
@@ -106,6 +110,6 @@ export class ChromeV8Profiles {
         e.tsUs,
       );
     }
-    return profiles.normalize(targets);
+    return profiles.normalize(targets, checkpoint);
   }
 }

@@ -118,7 +118,11 @@ export class PerfettoPipeline {
     await imp.spool.runsWritten();
   }
 
-  finish(adapter: { name: string; version: string }): PerfettoResult {
+  /**
+   * The trace's results once the scan has ended; `checkpoint` is called while its embedded V8
+   * profiles are assembled (see StreamExtractInput.checkpoint).
+   */
+  finish(adapter: { name: string; version: string }, checkpoint?: () => void): PerfettoResult {
     const imp = this.imp;
     if (this.scanner !== null) throw new Error("perfetto pipeline: finished before the scan ended");
     if (this.finished) throw new Error("perfetto pipeline: finished twice");
@@ -133,6 +137,7 @@ export class PerfettoPipeline {
     const profiles = imp.v8Profiles.normalize(
       { frames: imp.frames, cpu, stacks: cpuStacks, clock },
       (t) => imp.tracks.pids[t] ?? null,
+      checkpoint,
     );
     const wall = new MeasureAccumulator("wall_time");
     const wallStacks = new StackTrie("wall_time", this.stackSpill);

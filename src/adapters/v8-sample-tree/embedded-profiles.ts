@@ -130,7 +130,15 @@ export class EmbeddedProfiles {
       this.samples += cpuProfile.samples.length;
   }
 
-  normalize(targets: Omit<SampledProfileTargets, "track">): EmbeddedProfileStats {
+  /**
+   * Normalizes every profile into `targets`. `checkpoint` is called as the chunks are assembled and
+   * after each profile (the worker collects there when its resident size is high): a chunk is let
+   * go once its arrays are copied, so the assembly does not hold a profile twice.
+   */
+  normalize(
+    targets: Omit<SampledProfileTargets, "track">,
+    checkpoint: () => void = () => {},
+  ): EmbeddedProfileStats {
     const stats: EmbeddedProfileStats = {
       profiles: 0,
       samples: 0,
@@ -152,7 +160,7 @@ export class EmbeddedProfiles {
         continue;
       }
       try {
-        const input = assemble(profile, this.profileClockUs);
+        const input = assemble(profile, this.profileClockUs, checkpoint);
         if (input.nodes.length === 0 && input.samples.length === 0) continue;
         const result = normalizeSampledProfile(
           input,
@@ -172,28 +180,37 @@ export class EmbeddedProfiles {
         if (!isFlameoxError(error, "ARTIFACT_PARSE_FAILED")) throw error;
         stats.skipped.push(error.message);
       }
+      checkpoint();
     }
     stats.unsymbolizedFrames = targets.frames.countUnsymbolized() - unsymbolizedBefore;
     return stats;
   }
 }
 
-/** Concatenates the chunks in timestamp order (stable for equal timestamps). */
+/**
+ * Concatenates the chunks in timestamp order (stable for equal timestamps), taking them from the
+ * profile: each is let go once copied, with a checkpoint every CHUNKS_PER_CHECKPOINT.
+ */
 function assemble(
   profile: PendingProfile,
   profileClockUs: (us: number) => number,
+  checkpoint: () => void,
 ): SampledProfileInput {
-  const chunks = profile.chunks.slice().sort((a, b) => a.tsUs - b.tsUs);
+  const chunks: (ProfileChunk | null)[] = profile.chunks.sort((a, b) => a.tsUs - b.tsUs);
+  profile.chunks = [];
   const nodes: unknown[] = [];
   const samples: unknown[] = [];
   const timeDeltas: unknown[] = [];
   let endTimeUs = profile.endTimeUs;
-  for (const { data } of chunks) {
+  for (let k = 0; k < chunks.length; k++) {
+    const { data } = chunks[k]!;
+    chunks[k] = null;
     const cpuProfile = isPlainObject(data.cpuProfile) ? data.cpuProfile : {};
     appendAll(nodes, cpuProfile.nodes, "cpuProfile.nodes");
     appendAll(samples, cpuProfile.samples, "cpuProfile.samples");
     appendAll(timeDeltas, data.timeDeltas, "timeDeltas");
     if (typeof data.endTime === "number") endTimeUs = profileClockUs(data.endTime);
+    if (k % CHUNKS_PER_CHECKPOINT === CHUNKS_PER_CHECKPOINT - 1) checkpoint();
   }
   return {
     nodes,
@@ -203,6 +220,8 @@ function assemble(
     endTimeUs,
   };
 }
+
+const CHUNKS_PER_CHECKPOINT = 64;
 
 function appendAll(target: unknown[], source: unknown, field: string): void {
   if (source === undefined || source === null) return;
