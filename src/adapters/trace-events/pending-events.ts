@@ -7,13 +7,17 @@
 import { copyBytes, grown } from "../common/growable.ts";
 import type { EventCursor } from "./run-codec.ts";
 
+/** Events the arrays are made for, and args bytes: where they start, and go back to (`release`). */
+const FIRST_CAPACITY = 1024;
+const FIRST_ARGS_BYTES = 1 << 16;
+
 export class PendingEvents {
   /** Handle of index 0. */
   base = 0;
   /** Index of the first event not yet nested. */
   head = 0;
   length = 0;
-  private capacity = 1024;
+  private capacity = FIRST_CAPACITY;
   seq = new Float64Array(this.capacity);
   start = new Float64Array(this.capacity);
   dur = new Float64Array(this.capacity);
@@ -28,7 +32,7 @@ export class PendingEvents {
   argsLen = new Int32Array(this.capacity);
   kind = new Uint8Array(this.capacity);
   flags = new Uint8Array(this.capacity);
-  private argsBytes = new Uint8Array(1 << 16);
+  private argsBytes = new Uint8Array(FIRST_ARGS_BYTES);
   private argsUsed = 0;
 
   /** Events held that are not nested yet. */
@@ -105,6 +109,34 @@ export class PendingEvents {
     this.base += head;
     this.length = keep;
     this.head = 0;
+  }
+
+  /**
+   * Lets arrays grown for a track that held many events go, once nothing is held (between tracks):
+   * a track whose B stays open holds up to PENDING_EVENTS events and 16 MiB of args (~50 MB of
+   * arrays), which the tracks after it, holding few, kept through the rest of the merge (the
+   * corpus's Chromium startup trace repeated to 2 GB: from its third track of 103).
+   */
+  release(): void {
+    if (this.length !== 0) throw new Error("pending events: released while holding events");
+    if (this.capacity > FIRST_CAPACITY) {
+      this.capacity = FIRST_CAPACITY;
+      this.seq = new Float64Array(FIRST_CAPACITY);
+      this.start = new Float64Array(FIRST_CAPACITY);
+      this.dur = new Float64Array(FIRST_CAPACITY);
+      this.threadNs = new Float64Array(FIRST_CAPACITY);
+      this.frame = new Int32Array(FIRST_CAPACITY);
+      this.name = new Int32Array(FIRST_CAPACITY);
+      this.cat = new Int32Array(FIRST_CAPACITY);
+      this.ph = new Int32Array(FIRST_CAPACITY);
+      this.depth = new Int32Array(FIRST_CAPACITY);
+      this.argsAt = new Float64Array(FIRST_CAPACITY);
+      this.argsLen = new Int32Array(FIRST_CAPACITY);
+      this.kind = new Uint8Array(FIRST_CAPACITY);
+      this.flags = new Uint8Array(FIRST_CAPACITY);
+    }
+    if (this.argsBytes.length > FIRST_ARGS_BYTES) this.argsBytes = new Uint8Array(FIRST_ARGS_BYTES);
+    this.argsUsed = 0;
   }
 
   private grow(): void {

@@ -175,6 +175,7 @@ export class TrackSlicing {
     p.head = 0;
     p.length = 0;
     p.compact();
+    p.release();
     this.boundaries.length = 0;
     this.boundaryAt = 0;
     this.overflow.reset();
