@@ -7,6 +7,11 @@
 import { copyBytes, grown } from "../common/growable.ts";
 import type { EventCursor } from "./run-codec.ts";
 
+/** An empty array of `array`'s type for `n` elements. */
+function fresh<T extends Float64Array | Int32Array | Uint8Array>(array: T, n: number): T {
+  return new (array.constructor as new (n: number) => T)(n);
+}
+
 /** Events the arrays are made for, and args bytes: where they start, and go back to (`release`). */
 const FIRST_CAPACITY = 1024;
 const FIRST_ARGS_BYTES = 1 << 16;
@@ -119,41 +124,33 @@ export class PendingEvents {
    */
   release(): void {
     if (this.length !== 0) throw new Error("pending events: released while holding events");
-    if (this.capacity > FIRST_CAPACITY) {
-      this.capacity = FIRST_CAPACITY;
-      this.seq = new Float64Array(FIRST_CAPACITY);
-      this.start = new Float64Array(FIRST_CAPACITY);
-      this.dur = new Float64Array(FIRST_CAPACITY);
-      this.threadNs = new Float64Array(FIRST_CAPACITY);
-      this.frame = new Int32Array(FIRST_CAPACITY);
-      this.name = new Int32Array(FIRST_CAPACITY);
-      this.cat = new Int32Array(FIRST_CAPACITY);
-      this.ph = new Int32Array(FIRST_CAPACITY);
-      this.depth = new Int32Array(FIRST_CAPACITY);
-      this.argsAt = new Float64Array(FIRST_CAPACITY);
-      this.argsLen = new Int32Array(FIRST_CAPACITY);
-      this.kind = new Uint8Array(FIRST_CAPACITY);
-      this.flags = new Uint8Array(FIRST_CAPACITY);
-    }
+    if (this.capacity > FIRST_CAPACITY) this.resize(FIRST_CAPACITY, fresh);
     if (this.argsBytes.length > FIRST_ARGS_BYTES) this.argsBytes = new Uint8Array(FIRST_ARGS_BYTES);
     this.argsUsed = 0;
   }
 
   private grow(): void {
-    const n = this.capacity * 2;
-    this.seq = grown(this.seq, n);
-    this.start = grown(this.start, n);
-    this.dur = grown(this.dur, n);
-    this.threadNs = grown(this.threadNs, n);
-    this.frame = grown(this.frame, n);
-    this.name = grown(this.name, n);
-    this.cat = grown(this.cat, n);
-    this.ph = grown(this.ph, n);
-    this.depth = grown(this.depth, n);
-    this.argsAt = grown(this.argsAt, n);
-    this.argsLen = grown(this.argsLen, n);
-    this.kind = grown(this.kind, n);
-    this.flags = grown(this.flags, n);
+    this.resize(this.capacity * 2, grown);
+  }
+
+  /** Every column as `make` gives it for `n` events (`grown`: its contents kept; `fresh`: not). */
+  private resize(
+    n: number,
+    make: <T extends Float64Array | Int32Array | Uint8Array>(array: T, n: number) => T,
+  ): void {
+    this.seq = make(this.seq, n);
+    this.start = make(this.start, n);
+    this.dur = make(this.dur, n);
+    this.threadNs = make(this.threadNs, n);
+    this.frame = make(this.frame, n);
+    this.name = make(this.name, n);
+    this.cat = make(this.cat, n);
+    this.ph = make(this.ph, n);
+    this.depth = make(this.depth, n);
+    this.argsAt = make(this.argsAt, n);
+    this.argsLen = make(this.argsLen, n);
+    this.kind = make(this.kind, n);
+    this.flags = make(this.flags, n);
     this.capacity = n;
   }
 
