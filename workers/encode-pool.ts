@@ -5,10 +5,11 @@
  * the thread builds the Arrow table and its IPC stream itself (that copy was ~8% of a
  * Chrome trace's parser thread); other parts go as an Arrow IPC stream, also transferred.
  * The thread holds at most THREAD_PARTS parts (one encoding, the next waiting); a part that
- * finds it full is encoded by the calling thread itself. An unbounded queue let the parser
- * run ahead and then wait (~2.9 s of a 200 MB trace) for the thread to drain it while its
- * own core sat idle; with no waiting part at all, every part that came while the thread was
- * busy (parts come in bursts) was encoded on the parser's thread, the import's critical path.
+ * finds it full waits for room. An unbounded queue let the parser run ahead and then wait
+ * (~2.9 s of a 200 MB trace) for the thread to drain it, holding every queued part; with no
+ * waiting part at all, every part that came while the thread was busy (parts come in bursts)
+ * waited. Encoding such a part on the parser's own thread instead kept both cores busy but
+ * grew the parser's heap and parquet-wasm memory beside its live data (see `threadRoom`).
  * The thread counts the parts it has finished in shared memory, and parts are posted to it at
  * once: its replies are only read when the parser's event loop turns, which a parser running
  * from batch to batch does rarely, so a count kept from them held a finished thread "full"
@@ -137,7 +138,28 @@ export function startEncodePool(threads = false): EncodePool {
     .catch(() => {
       // The module did not compile, or the pool closed first: the parts meet that themselves.
       Atomics.add(finished, 0, 1);
+      Atomics.notify(finished, 0);
     });
+  // Set once a part's task fails: a thread that died never counts its parts as finished, so
+  // nothing waits for it any more.
+  let threadFailed = false;
+  /**
+   * Waits, while the thread is full, until it finishes a part (the thread notifies `finished`);
+   * false when there is no thread to wait for. Waiting, not encoding the part on the calling
+   * thread: at 2 GB of Perfetto the parser encoding parts itself in bursts took the worker's peak
+   * to 506-519 MiB and its wall to 129-138 s; waiting, 472 MiB and 119 s (every part on the
+   * thread, none inline).
+   */
+  const threadRoom = async (): Promise<boolean> => {
+    for (;;) {
+      if (threadFailed || pool === null) return false;
+      const done = Atomics.load(finished, 0);
+      if (sent - done < THREAD_PARTS) return true;
+      // Bounded, so that a failure seen meanwhile (threadFailed) ends the wait.
+      const wait = Atomics.waitAsync(finished, 0, done, 100);
+      if (wait.async) await wait.value;
+    }
+  };
   const runOffload: RunOffload = {
     write: (file, run) => {
       const path = file.path;
@@ -163,8 +185,7 @@ export function startEncodePool(threads = false): EncodePool {
     ms,
     warmedUp: threadWarmedUp,
     encode: async (part: PartContent, path: string) => {
-      // The thread is full: this core is the free one.
-      if (sent - Atomics.load(finished, 0) >= THREAD_PARTS) return inline(part, path);
+      if (!(await threadRoom())) return inline(part, path);
       sent++;
       counts.thread++;
       const started = performance.now();
@@ -196,7 +217,10 @@ export function startEncodePool(threads = false): EncodePool {
         const transferList = buffers as unknown as NonNullable<
           Parameters<TinypoolClass["run"]>[1]
         >["transferList"];
-        const encoded = (await pool!.run(message, { transferList })) as EncodedPart;
+        const encoded = (await pool!.run(message, { transferList }).catch((error: unknown) => {
+          threadFailed = true;
+          throw error;
+        })) as EncodedPart;
         // The batches' buffers, moved back: the next batches are built in them.
         recycleBatchBuffers(encoded.buffers, true);
       } finally {

@@ -91,7 +91,7 @@ export default async function encodePart(
     } as unknown as ArrayBuffer);
   } finally {
     // Failed or not, the part no longer holds the thread.
-    if (message.finished) Atomics.add(message.finished, 0, 1);
+    if (message.finished) finish(message.finished);
   }
 }
 
@@ -106,7 +106,7 @@ async function warmUp(message: WarmUpMessage): Promise<number> {
   } catch {
     return 0;
   } finally {
-    Atomics.add(message.finished, 0, 1);
+    finish(message.finished);
   }
 }
 
@@ -132,6 +132,12 @@ function writeRun(message: RunMessage): unknown {
       [Tinypool.valueSymbol]: returned,
     } as unknown as ArrayBuffer);
   } finally {
-    if (message.finished) Atomics.add(message.finished, 0, 1);
+    if (message.finished) finish(message.finished);
   }
+}
+
+/** Counts a finished task and wakes the parser if it waits for room on this thread. */
+function finish(finished: Int32Array): void {
+  Atomics.add(finished, 0, 1);
+  Atomics.notify(finished, 0);
 }
