@@ -144,6 +144,10 @@ describe("experiment CLI end to end", () => {
     const compared = await run(["analyze", "compare", `@${request}`]);
     expect(compared.code).toBe(0);
     conforms(ComparisonResultSchema, compared.json);
+    // The trials time real processes: a failure shows each block's pair, to tell a slow machine
+    // from a wrong decision.
+    if (compared.json.decision !== "meaningful_regression")
+      console.error("pairs:", JSON.stringify(compared.json.pairs ?? compared.json));
     expect(compared.json).toMatchObject({
       decision: "meaningful_regression",
       validity: "valid",
