@@ -185,7 +185,9 @@ export function startEncodePool(threads = false): EncodePool {
     ms,
     warmedUp: threadWarmedUp,
     encode: async (part: PartContent, path: string) => {
-      if (!(await threadRoom())) return inline(part, path);
+      // Checked here first: with room, the part is posted before this call returns.
+      if (sent - Atomics.load(finished, 0) >= THREAD_PARTS && !(await threadRoom()))
+        return inline(part, path);
       sent++;
       counts.thread++;
       const started = performance.now();

@@ -103,18 +103,21 @@ describe("encode pool", () => {
           join(dir, "inline.parquet"),
         );
         // Three parts in flight at once, as TableParts allows: the thread takes THREAD_PARTS of
-        // them (one waits while it encodes the first) and the caller encodes the third itself.
+        // them (one waits while it encodes the first); the third waits for room, then goes to
+        // the thread too, not to the caller's thread.
         const sent = [trackBatch(3000), trackBatch(2000, 3000)];
-        await Promise.all([
+        const third = [
           threaded.encode(part(sent), join(dir, "thread-a.parquet")),
           threaded.encode(part([trackBatch(10)]), join(dir, "thread-b.parquet")),
-          threaded.encode(part([trackBatch(4)]), join(dir, "caller-d.parquet")),
-        ]);
+          threaded.encode(part([trackBatch(4)]), join(dir, "thread-d.parquet")),
+        ];
         expect(THREAD_PARTS).toBe(2);
-        expect(threaded.counts).toEqual({ thread: 2, inline: 1 });
-        // Once the thread has room again it takes the next part, here as an IPC stream.
+        expect(threaded.counts).toEqual({ thread: 2, inline: 0 });
+        await Promise.all(third);
+        expect(threaded.counts).toEqual({ thread: 3, inline: 0 });
+        // Parts go as an IPC stream where they have no column batches.
         await threaded.encode(part([trackBatch(7)], true), join(dir, "thread-c.parquet"));
-        expect(threaded.counts).toEqual({ thread: 3, inline: 1 });
+        expect(threaded.counts).toEqual({ thread: 4, inline: 0 });
       } finally {
         await inline.close();
         await threaded.close();
@@ -126,7 +129,7 @@ describe("encode pool", () => {
       expect(read("thread-a.parquet").getChild("tid")!.get(3000)).toBeNull();
       expect(read("thread-b.parquet").numRows).toBe(10);
       expect(read("thread-c.parquet").numRows).toBe(7);
-      expect(read("caller-d.parquet").numRows).toBe(4);
+      expect(read("thread-d.parquet").numRows).toBe(4);
     },
   );
 
@@ -201,14 +204,28 @@ describe("encode pool", () => {
         expect(threaded.runOffload!.write(space.create(), runOf())).toBeNull();
         const [returned] = await Promise.all([taken, part]);
         expect(there.size).toBe(here.size);
-        // The run's columns are moved back, whole, for the next run to be filled in.
+        // The run's columns are moved back for the next run to be filled in: their capacity
+        // kept, emptied, every column back to its default, as new columns are.
         const back = TraceColumns.fromParts(returned as TraceColumnParts);
         const sent = runOf();
-        expect(back.length).toBe(sent.length);
-        expect(back.startNs.array.subarray(0, sent.length)).toEqual(
-          sent.startNs.array.subarray(0, sent.length),
-        );
-        expect(back.args.get(0)).toEqual(sent.args.get(0));
+        const fresh = new TraceColumns(sent.length);
+        expect(back.length).toBe(0);
+        expect(back.args.bytes).toBe(0);
+        for (const name of [
+          "kind",
+          "track",
+          "startNs",
+          "durNs",
+          "name",
+          "frame",
+          "argsRef",
+        ] as const) {
+          expect(back[name].array.length).toBeGreaterThanOrEqual(sent.length);
+          // As arrays: a typed array's NaN (durNs's default) never equals another's.
+          expect(Array.from(back[name].array.subarray(0, sent.length))).toEqual(
+            Array.from(fresh[name].array.subarray(0, sent.length)),
+          );
+        }
         const bytes = (file: typeof here) => {
           const out = new Uint8Array(file.size);
           file.read(out, 0);
