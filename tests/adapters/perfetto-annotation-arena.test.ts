@@ -1,6 +1,6 @@
 /**
  * A packet's debug annotations are copied into one arena, reused packet after packet
- * (packet-children.ts): every event still gets its own annotations, when a packet holds several,
+ * (packet-annotations.ts): every event still gets its own annotations, when a packet holds several,
  * when they outgrow the arena in the middle of a packet, and when the next packet writes over
  * the last one's bytes.
  */

@@ -14,7 +14,19 @@ import { ByteBuf } from "../../src/adapters/common/json-bytes.ts";
 import { writeAnnotationsJson } from "../../src/adapters/perfetto/annotation-bytes.ts";
 import { annotationsJson } from "../../src/adapters/perfetto/debug-annotations.ts";
 import { counterArgs, eventArgs } from "../../src/adapters/perfetto/event-args.ts";
+import { PacketAnnotations } from "../../src/adapters/perfetto/packet-annotations.ts";
 import { SequenceState } from "../../src/adapters/perfetto/sequence-state.ts";
+
+/**
+ * The annotations as a packet holds them: one arena, reused and cleared each time, small at first
+ * so that it grows (moving the annotations already in it) as it is filled.
+ */
+const arena = new PacketAnnotations(16);
+function packed(list: readonly Uint8Array[]): PacketAnnotations {
+  arena.clear();
+  for (const bytes of list) arena.add(bytes, 0, bytes.length);
+  return arena;
+}
 
 const NAMES = ["k", "s", "value", "1", "01", "__proto__", "4294967294", "4294967295", "", "é"];
 const TEXTS: (string | Uint8Array)[] = [
@@ -116,7 +128,7 @@ describe("debug annotations as bytes", () => {
       } catch {}
       out.used = 3; // what the buffer held before is kept
       out.data.set([1, 2, 3]);
-      const ok = writeAnnotationsJson(annotations, sequence, out);
+      const ok = writeAnnotationsJson(packed(annotations), sequence, out);
       if (!ok) {
         expect(out.used).toBe(3);
         continue;
@@ -150,7 +162,7 @@ describe("debug annotations as bytes", () => {
         inner = new ProtoWriter().string(10, `d${d}`).message(field, inner);
       const bytes = [inner.finish().slice()];
       const out = new ByteBuf(16);
-      expect(writeAnnotationsJson(bytes, state(), out)).toBe(true);
+      expect(writeAnnotationsJson(packed(bytes), state(), out)).toBe(true);
       expect(out.toString()).toBe(annotationsJson(bytes, state())!);
       expect(out.toString()).toContain(field === 11 ? '{"d7":null}' : "[null]");
     }
@@ -188,7 +200,7 @@ describe("debug annotations as bytes", () => {
     for (const [annotations, json] of cases) {
       const bytes = annotations.map((w) => w.finish().slice());
       const out = new ByteBuf(4);
-      expect(writeAnnotationsJson(bytes, sequence, out)).toBe(true);
+      expect(writeAnnotationsJson(packed(bytes), sequence, out)).toBe(true);
       expect(out.toString()).toBe(json);
       expect(annotationsJson(bytes, sequence)).toBe(json);
     }
@@ -207,13 +219,35 @@ describe("counter readings as bytes", () => {
     const buf = new ByteBuf(4);
     for (const value of values) {
       expect(counterArgs(value, buf).toString()).toBe(JSON.stringify({ value }));
-      expect(eventArgs([], state(), value, buf)).toBe(buf);
+      expect(eventArgs(packed([]), state(), value, buf)).toBe(buf);
       expect(buf.toString()).toBe(JSON.stringify({ value }));
     }
     const annotation = [new ProtoWriter().string(10, "k").uint(3, 5).finish().slice()];
-    expect(eventArgs(annotation, state(), 2.5, buf)).toBe('{"value":2.5,"k":5}');
-    expect(eventArgs(annotation, state(), undefined, buf)).toBe(buf);
+    expect(eventArgs(packed(annotation), state(), 2.5, buf)).toBe('{"value":2.5,"k":5}');
+    expect(eventArgs(packed(annotation), state(), undefined, buf)).toBe(buf);
     expect(buf.toString()).toBe('{"k":5}');
-    expect(eventArgs([], state(), undefined, buf)).toBeNull();
+    expect(eventArgs(packed([]), state(), undefined, buf)).toBeNull();
+  });
+});
+
+describe("a packet's annotations", () => {
+  test("keep every annotation's bytes as the arena grows, cleared packet after packet", () => {
+    const annotations = new PacketAnnotations(8);
+    const random = mulberry32(5);
+    for (let packet = 0; packet < 50; packet++) {
+      annotations.clear();
+      const sent: Uint8Array[] = [];
+      for (let k = Math.floor(random() * 12); k > 0; k--) {
+        const bytes = Uint8Array.from({ length: Math.floor(random() * 90) }, () => random() * 256);
+        // From inside a larger buffer, as from the scanner's memory.
+        const source = new Uint8Array(bytes.length + 7);
+        source.set(bytes, 5);
+        annotations.add(source, 5, bytes.length);
+        sent.push(bytes);
+      }
+      expect(annotations.length).toBe(sent.length);
+      expect(annotations.views()).toEqual(sent);
+      expect(PacketAnnotations.of(sent).views()).toEqual(sent);
+    }
   });
 });

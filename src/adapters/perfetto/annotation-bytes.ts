@@ -11,6 +11,7 @@
  * 40 MB, the reference path for them was ~8% of the parser thread.
  */
 import type { ByteBuf } from "../common/json-bytes.ts";
+import type { PacketAnnotations } from "./packet-annotations.ts";
 import type { SequenceState } from "./sequence-state.ts";
 
 const utf8 = new TextDecoder();
@@ -211,7 +212,7 @@ function readerAt(depth: number): AnnotationFields {
  * reference path must write it. `annotations` is not empty.
  */
 export function writeAnnotationsJson(
-  annotations: readonly Uint8Array[],
+  annotations: PacketAnnotations,
   state: SequenceState,
   out: ByteBuf,
 ): boolean {
@@ -220,9 +221,9 @@ export function writeAnnotationsJson(
   names.length = 0;
   out.byte(0x7b);
   const f = readerAt(0);
-  for (let k = 0; k < annotations.length; k++) {
-    const bytes = annotations[k]!;
-    if (!f.read(bytes, 0, bytes.length, state, 0) || !plainName(f.name!, names)) {
+  const { bytes, ranges } = annotations;
+  for (let k = 0; k < ranges.length; k += 2) {
+    if (!f.read(bytes, ranges[k]!, ranges[k + 1]!, state, 0) || !plainName(f.name!, names)) {
       out.used = mark;
       return false;
     }

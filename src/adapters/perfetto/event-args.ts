@@ -8,6 +8,7 @@ import { FLAG_ARGS_TRUNCATED } from "../trace-events/event-flags.ts";
 import type { TraceColumns } from "../trace-events/trace-columns.ts";
 import { writeAnnotationsJson } from "./annotation-bytes.ts";
 import { annotationsJson } from "./debug-annotations.ts";
+import type { PacketAnnotations } from "./packet-annotations.ts";
 import type { SequenceState } from "./sequence-state.ts";
 
 const encoder = new TextEncoder();
@@ -56,7 +57,7 @@ function writeSafeInteger(value: number, buf: ByteBuf): void {
  * `counterValue`: a counter event's reading, which comes first in its args.
  */
 export function eventArgs(
-  annotations: readonly Uint8Array[],
+  annotations: PacketAnnotations,
   state: SequenceState,
   counterValue: number | undefined,
   buf: ByteBuf,
@@ -64,10 +65,11 @@ export function eventArgs(
   buf.used = 0;
   if (counterValue !== undefined) {
     if (annotations.length === 0) return counterArgs(counterValue, buf);
-    return annotationsJson(annotations, state, { value: counterValue });
+    return annotationsJson(annotations.views(), state, { value: counterValue });
   }
-  if (annotations.length > 0 && writeAnnotationsJson(annotations, state, buf)) return buf;
-  return annotationsJson(annotations, state);
+  if (annotations.length === 0) return null;
+  if (writeAnnotationsJson(annotations, state, buf)) return buf;
+  return annotationsJson(annotations.views(), state);
 }
 
 /**

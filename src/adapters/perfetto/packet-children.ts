@@ -4,6 +4,7 @@
  * packet's own record.
  */
 import type { ProtoBatch } from "../wasm/proto-batch.ts";
+import { PacketAnnotations } from "./packet-annotations.ts";
 import { HD, HS, R, T } from "./trace-program.ts";
 
 /**
@@ -50,7 +51,7 @@ export class PacketChildren {
   clocks: { id: number; value: number; incremental: boolean; unitNs: number }[] = [];
   categoryIids: number[] = [];
   categoryNames: string[] = [];
-  annotations: Uint8Array[] = [];
+  readonly annotations = new PacketAnnotations();
   interned: { record: number; iid: number; value: string | null }[] = [];
   frames: { iid: number; functionNameId: number; mappingId: number; relPc: bigint }[] = [];
   callstacks: { iid: number; frameIds: number[] }[] = [];
@@ -73,14 +74,6 @@ export class PacketChildren {
   defaultExtraUuids: string[] = [];
   defaultExtraDoubleUuids: string[] = [];
   heapDumps: HeapDumpInput[] = [];
-  /**
-   * The packet's annotation bytes, copied out of the scanner's memory one after another:
-   * `annotations` are views of it, where a copy of its own made an ArrayBuffer per annotation for
-   * the collector (end to end, no measurable change on the real Chromium trace at 40 MB). A grown
-   * arena leaves the views already taken on the old one, which they keep.
-   */
-  private annotationBytes = new Uint8Array(1 << 12);
-  private annotationUsed = 0;
   private heapSamples: HeapSampleInput[] = [];
   private frameIds: number[] = [];
   private dirty = false;
@@ -93,10 +86,7 @@ export class PacketChildren {
     if (this.clocks.length > 0) this.clocks.length = 0;
     if (this.categoryIids.length > 0) this.categoryIids.length = 0;
     if (this.categoryNames.length > 0) this.categoryNames.length = 0;
-    if (this.annotations.length > 0) {
-      this.annotations.length = 0;
-      this.annotationUsed = 0;
-    }
+    if (this.annotations.length > 0) this.annotations.clear();
     if (this.interned.length > 0) this.interned.length = 0;
     if (this.frames.length > 0) this.frames.length = 0;
     if (this.callstacks.length > 0) this.callstacks.length = 0;
@@ -168,9 +158,13 @@ export class PacketChildren {
       case R.CAT_NAME:
         this.categoryNames.push(b.string(r, 0) ?? "");
         return true;
-      case R.ANNOTATION:
-        this.annotations.push(this.annotationCopy(b.bytes(r, 0)));
+      case R.ANNOTATION: {
+        // Copied from the scanner's memory without a view of it (see PacketAnnotations); a
+        // record without the bytes is an empty annotation.
+        const at = b.bytesAt(r, 0);
+        this.annotations.add(b.u8, Math.max(at, 0), at < 0 ? 0 : b.length(r, 0));
         return true;
+      }
       case R.I_CATEGORY:
       case R.I_NAME:
       case R.I_ANNOTATION_NAME:
@@ -258,22 +252,6 @@ export class PacketChildren {
 
   mine(serial: number): boolean {
     return serial === this.owner;
-  }
-
-  /** `bytes` copied into the packet's annotation arena, as a view of it. */
-  private annotationCopy(bytes: Uint8Array): Uint8Array {
-    const at = this.annotationUsed;
-    if (at + bytes.length > this.annotationBytes.length) {
-      let size = this.annotationBytes.length * 2;
-      while (size < at + bytes.length) size *= 2;
-      // Not copied over: the views taken so far keep the old arena.
-      this.annotationBytes = new Uint8Array(size);
-      this.annotationUsed = 0;
-      return this.annotationCopy(bytes);
-    }
-    this.annotationBytes.set(bytes, at);
-    this.annotationUsed = at + bytes.length;
-    return this.annotationBytes.subarray(at, at + bytes.length);
   }
 }
 

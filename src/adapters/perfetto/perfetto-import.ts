@@ -28,6 +28,7 @@ import { FtraceMarks } from "./ftrace-marks.ts";
 import { PerfettoCounters } from "./perfetto-counters.ts";
 import { applyChildren } from "./apply-children.ts";
 import { EventCategories } from "./event-categories.ts";
+import { NO_ANNOTATIONS } from "./packet-annotations.ts";
 import { PacketChildren } from "./packet-children.ts";
 import { PerfettoTracks } from "./perfetto-tracks.ts";
 import type { StackSpill } from "../common/stack-trie.ts";
@@ -294,12 +295,14 @@ export class PerfettoImport implements PerfettoEventSink {
           )
         : undefined;
     const args =
-      kind !== KIND_END ? eventArgs(c?.annotations ?? [], state, counter, this.argsBuf) : null;
+      kind !== KIND_END
+        ? eventArgs(c?.annotations ?? NO_ANNOTATIONS, state, counter, this.argsBuf)
+        : null;
     if (b.has(r, P.FLOW)) this.flowEvents++;
     if (this.v8Profiles.carries(nameId)) {
       this.v8Profiles.event(
         this.strings.get(nameId),
-        c?.annotations ?? [],
+        c?.annotations.views() ?? [],
         state,
         t,
         ns,
