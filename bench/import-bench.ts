@@ -187,7 +187,8 @@ function stageLine(run: Run, result: any): string {
     `worker start ${f0(workerStart)}`,
     `open/detect ${f0(stages.open_detect)}`,
     `scan/extract ${f0(scan)}`,
-    `encode main ${f0(stages.encode_inline)} | thread ${f0(stages.encode_thread)} (overlapped)`,
+    `encode main ${f0(stages.encode_inline)} | thread ${f0(stages.encode_thread)} (overlapped)` +
+      (stages.encode_wait === undefined ? "" : `, waited for the thread ${f0(stages.encode_wait)}`),
     ...(stages.parser_cpu === undefined ? [] : [`parser thread CPU ${f0(stages.parser_cpu)}`]),
     `publish ${f0(result.extraction.publish_ms)}`,
   ].join(", ");

@@ -47,8 +47,11 @@ export interface EncodePool {
   readonly threaded: boolean;
   /** Parts encoded on the thread and on the calling thread so far (for figures and tests). */
   readonly counts: { thread: number; inline: number };
-  /** Milliseconds spent encoding parts on each (the thread's figure includes the hand-over). */
-  readonly ms: { thread: number; inline: number };
+  /**
+   * Milliseconds spent encoding parts on each (the thread's figure includes the hand-over and the
+   * part's wait behind the one before it), and waiting for room on the thread (`waited`).
+   */
+  readonly ms: { thread: number; inline: number; waited: number };
   /** Settles once the thread has warmed its encoder (at once without a thread). */
   readonly warmedUp: Promise<void>;
   close(): Promise<void>;
@@ -92,7 +95,7 @@ export function useEncodeThread(
 export function startEncodePool(threads = false): EncodePool {
   const here = import.meta.url;
   const counts = { thread: 0, inline: 0 };
-  const ms = { thread: 0, inline: 0 };
+  const ms = { thread: 0, inline: 0, waited: 0 };
   const warmedUp = Promise.resolve();
   const inline: PartEncoder = async (part, path) => {
     counts.inline++;
@@ -151,13 +154,18 @@ export function startEncodePool(threads = false): EncodePool {
    * thread, none inline).
    */
   const threadRoom = async (): Promise<boolean> => {
-    for (;;) {
-      if (threadFailed || pool === null) return false;
-      const done = Atomics.load(finished, 0);
-      if (sent - done < THREAD_PARTS) return true;
-      // Bounded, so that a failure seen meanwhile (threadFailed) ends the wait.
-      const wait = Atomics.waitAsync(finished, 0, done, 100);
-      if (wait.async) await wait.value;
+    const started = performance.now();
+    try {
+      for (;;) {
+        if (threadFailed || pool === null) return false;
+        const done = Atomics.load(finished, 0);
+        if (sent - done < THREAD_PARTS) return true;
+        // Bounded, so that a failure seen meanwhile (threadFailed) ends the wait.
+        const wait = Atomics.waitAsync(finished, 0, done, 100);
+        if (wait.async) await wait.value;
+      }
+    } finally {
+      ms.waited += performance.now() - started;
     }
   };
   const runOffload: RunOffload = {

@@ -195,6 +195,7 @@ async function parse(
       extract: ms(performance.now() - extractStarted),
       encode_inline: ms(pool.ms.inline),
       encode_thread: ms(pool.ms.thread),
+      encode_wait: ms(pool.ms.waited),
       ...(parserCpu === undefined ? {} : { parser_cpu: parserCpu }),
       total: ms(performance.now()),
     },
