@@ -185,6 +185,11 @@ export function startEncodePool(threads = false): EncodePool {
           return written.columns;
         });
     },
+    spare: (events) => {
+      if (sent - Atomics.load(finished, 0) >= THREAD_PARTS) return null;
+      sent++;
+      return pool!.run({ kind: "spare", events, finished });
+    },
   };
   return {
     threaded: true,

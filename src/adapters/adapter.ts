@@ -240,6 +240,12 @@ export interface RunOffload {
    * (its arrays the caller's again, to fill anew) or to undefined.
    */
   write(file: SpillFile, run: HandedOverRun): Promise<unknown> | null;
+  /**
+   * Has the other thread make columns for a run of `events` events, every column at its default,
+   * and resolves to their parts (TraceColumnParts), moved here; null when it cannot now. Fresh
+   * memory costs its first touch, which is then the other thread's.
+   */
+  spare?(events: number): Promise<unknown> | null;
 }
 
 /**

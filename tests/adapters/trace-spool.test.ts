@@ -20,7 +20,7 @@ import {
 } from "../../src/adapters/adapter.ts";
 import { RunWriter } from "../../src/adapters/trace-events/run-codec.ts";
 import { runOrder } from "../../src/adapters/trace-events/run-order.ts";
-import type { TraceColumns } from "../../src/adapters/trace-events/trace-columns.ts";
+import { TraceColumns } from "../../src/adapters/trace-events/trace-columns.ts";
 import { EventSpool } from "../../src/adapters/trace-events/event-spool.ts";
 import { GrowableU8 } from "../../src/adapters/common/growable.ts";
 import { KIND_COMPLETE, KIND_EVENT } from "../../src/adapters/trace-events/event-kinds.ts";
@@ -216,9 +216,9 @@ describe("trace spool: streamed rows equal the whole-payload reference", () => {
 
 describe("trace spool: runs written elsewhere", () => {
   /** The spool's merged events as (track, start, seq, dur, kind, args) tuples. */
-  async function mergedEvents(offload?: RunOffload): Promise<unknown[]> {
+  async function mergedEvents(offload?: RunOffload, expectedEvents?: number): Promise<unknown[]> {
     const random = mulberry32(7);
-    const spool = new EventSpool({ runEvents: 7, offload });
+    const spool = new EventSpool({ runEvents: 7, offload, expectedEvents });
     const encoder = new TextEncoder();
     for (let i = 0; i < 400; i++) {
       const k = spool.add();
@@ -261,6 +261,34 @@ describe("trace spool: runs written elsewhere", () => {
     };
     expect(await mergedEvents(counting)).toEqual(reference);
     expect(refilled).toBeGreaterThan(3);
+  });
+
+  test("a trace expected to fill several runs has the other thread make its second run's columns", async () => {
+    const reference = await mergedEvents();
+    const offload = laterOffload(0, true);
+    const made: ArrayBufferLike[] = [];
+    const handed: ArrayBufferLike[] = [];
+    const sparing: RunOffload = {
+      write(file, run) {
+        handed.push((run as TraceColumns).startNs.array.buffer);
+        return offload.write(file, run);
+      },
+      spare(events) {
+        const { data } = new TraceColumns(events).handOver();
+        made.push(data.startNs.buffer);
+        return new Promise((done) => setTimeout(() => done(data), 0));
+      },
+    };
+    // Expected to fit one run: nothing is asked for.
+    expect(await mergedEvents(sparing, 7)).toEqual(reference);
+    expect(made).toHaveLength(0);
+    handed.length = 0;
+    expect(await mergedEvents(sparing, 400)).toEqual(reference);
+    expect(made).toHaveLength(1);
+    // The spare arrives when the scan first yields, before the first run is full: the run after
+    // the first fills the spare's columns, not new ones.
+    expect(handed.length).toBeGreaterThan(3);
+    expect(handed[1]).toBe(made[0]!);
   });
 });
 

@@ -232,6 +232,14 @@ describe("encode pool", () => {
           return out;
         };
         expect(bytes(there)).toEqual(bytes(here));
+        // Columns for a next run, made on the thread: as new ones made here.
+        const made = TraceColumns.fromParts(
+          (await threaded.runOffload!.spare!(3000)) as TraceColumnParts,
+        );
+        const here3000 = new TraceColumns(3000);
+        expect(made.length).toBe(0);
+        for (const name of ["seq", "kind", "track", "durNs", "threadNs", "argsRef"] as const)
+          expect(Array.from(made[name].array)).toEqual(Array.from(here3000[name].array));
         // A file without a path (a memory spill) is never handed over.
         expect(threaded.runOffload!.write(new MemorySpillSpace().create(), runOf())).toBeNull();
       } finally {

@@ -57,6 +57,8 @@ export class EventSpool {
   /** Columns a run written on another thread came back in, emptied for the next one. */
   private spare: TraceColumns | null = null;
   private offloadFailure: unknown = null;
+  /** Set once no more runs are filled (`runsWritten`, `dispose`): a spare coming late is let go. */
+  private ended = false;
 
   constructor(options: SpoolOptions = {}) {
     this.spill = options.spill ?? new MemorySpillSpace();
@@ -65,6 +67,18 @@ export class EventSpool {
     this.cols = new TraceColumns(firstRunCapacity(options.expectedEvents, this.runEvents));
     this.runArgsBytes = options.runArgsBytes ?? RUN_ARGS_BYTES;
     this.offload = options.offload ?? null;
+    // A trace expected to fill more than one run needs a second run's columns at its first spill,
+    // while the first is written elsewhere: made on the other thread meanwhile, not here then.
+    if (options.expectedEvents !== undefined && options.expectedEvents > this.runEvents)
+      this.offload?.spare?.(Math.min(this.runEvents, RUN_EVENTS))?.then(
+        (parts) => {
+          if (parts !== undefined && this.spare === null && !this.ended)
+            this.spare = TraceColumns.fromParts(parts as TraceColumnParts);
+        },
+        () => {
+          // Not made: the first spill makes its own.
+        },
+      );
   }
 
   /** Adds an event (skipped until its fields say otherwise); returns its index in `cols`. */
@@ -110,6 +124,7 @@ export class EventSpool {
     this.runs.length = 0;
     this.cols.clear();
     this.spare = null;
+    this.ended = true;
   }
 
   /**
@@ -124,6 +139,7 @@ export class EventSpool {
     while (this.writing !== null) await this.writing;
     if (this.offloadFailure !== null) throw this.offloadFailure;
     this.spare = null;
+    this.ended = true;
     if (this.runs.length === 0 || this.cols.length === 0) return;
     const file = this.spill.create();
     this.runs.push(file);
