@@ -45,6 +45,29 @@ export class ByteBuf {
     this.data[this.used++] = b;
   }
 
+  /**
+   * A safe integer's decimal digits (its JSON text; -0 is 0), without a string: String() was a
+   * third of a Perfetto counter reading's cost, and of an integer debug annotation's.
+   */
+  safeInteger(value: number): void {
+    let n = value;
+    if (n < 0) {
+      this.byte(0x2d); // -
+      n = -n;
+    }
+    let digits = 1;
+    for (let p = 10; p <= n; p *= 10) digits++;
+    this.ensure(digits);
+    const data = this.data;
+    let at = this.used + digits;
+    this.used = at;
+    do {
+      const q = Math.floor(n / 10);
+      data[--at] = 0x30 + (n - q * 10);
+      n = q;
+    } while (n > 0);
+  }
+
   /** A string known to be ASCII (type names, numbers, base64). */
   ascii(text: string): void {
     this.ensure(text.length);

@@ -353,7 +353,7 @@ function writeNested(
 function writeInteger(low: number, high: number, signed: boolean, out: ByteBuf): void {
   if (high < 0x200000) {
     // Below 2^53, non-negative either way.
-    out.ascii(String(high * 2 ** 32 + low));
+    out.safeInteger(high * 2 ** 32 + low);
     return;
   }
   let v = (BigInt(high) << 32n) | BigInt(low);
