@@ -141,13 +141,12 @@ export function startEncodePool(threads = false): EncodePool {
     .catch(() => {
       // The module did not compile, or the pool closed first: the parts meet that themselves.
       Atomics.add(finished, 0, 1);
-      Atomics.notify(finished, 0);
     });
   // Set once a part's task fails: a thread that died never counts its parts as finished, so
   // nothing waits for it any more.
   let threadFailed = false;
   /**
-   * Waits, while the thread is full, until it finishes a part (the thread notifies `finished`);
+   * Waits, while the thread is full, until it finishes a part (its count in `finished` says so);
    * false when there is no thread to wait for. Waiting, not encoding the part on the calling
    * thread: at 2 GB of Perfetto the parser encoding parts itself in bursts took the worker's peak
    * to 506-519 MiB and its wall to 129-138 s; waiting, 472 MiB and 119 s (every part on the
@@ -160,9 +159,12 @@ export function startEncodePool(threads = false): EncodePool {
         if (threadFailed || pool === null) return false;
         const done = Atomics.load(finished, 0);
         if (sent - done < THREAD_PARTS) return true;
-        // Bounded, so that a failure seen meanwhile (threadFailed) ends the wait.
-        const wait = Atomics.waitAsync(finished, 0, done, 100);
-        if (wait.async) await wait.value;
+        // A short sleep, not Atomics.waitAsync: Bun 1.4's waitAsync can spin on the waiting
+        // thread, burning the core the encode thread needs (a lone waiter: 1 s of waiting, 1 s
+        // of CPU; in the worker, 158 ms of the parser's CPU in 262 ms of waiting on the
+        // Chromium startup trace repeated to 100 MB). 1 ms sleeps cost ~28 ms of CPU a second.
+        // The thread's count shows a finished part before its reply is read.
+        await new Promise((awake) => setTimeout(awake, 1));
       }
     } finally {
       ms.waited += performance.now() - started;

@@ -29,6 +29,7 @@ import {
 } from "../../src/adapters/trace-events/trace-columns.ts";
 import { KIND_COMPLETE, KIND_EVENT } from "../../src/adapters/trace-events/event-kinds.ts";
 import { TEST_PROVENANCE } from "../helpers.ts";
+import { threadCpuMs } from "../../workers/thread-cpu.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "flameox-encode-pool-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -169,6 +170,31 @@ describe("encode pool", () => {
       }
     },
   );
+
+  test("a part waiting for room on the thread leaves the caller's core idle", async () => {
+    await initParquet();
+    const threaded = startEncodePool(true);
+    await threaded.warmedUp;
+    // Built first: the wait below is the caller's only work.
+    const big = [0, 1, 2].map((k) => part([trackBatch(60_000, k * 60_000)]));
+    const last = part([trackBatch(10)]);
+    try {
+      const busy = big.map((p, k) => threaded.encode(p, join(dir, `busy-${k}.parquet`)));
+      const cpuBefore = threadCpuMs();
+      const waitedBefore = threaded.ms.waited;
+      await threaded.encode(last, join(dir, "after-busy.parquet"));
+      const cpu = threadCpuMs()! - cpuBefore!;
+      const waited = threaded.ms.waited - waitedBefore;
+      await Promise.all(busy);
+      // The third big part and the last one each waited for the thread to finish one.
+      expect(waited).toBeGreaterThan(100);
+      // Sleeping costs ~3% of the wait; a spinning wait (Bun's Atomics.waitAsync) was all of it.
+      expect(cpu).toBeLessThan(waited / 2);
+      expect(threaded.counts.inline).toBe(0);
+    } finally {
+      await threaded.close();
+    }
+  });
 
   test(
     "a spool run written on the thread is the file the parser would write itself, and the " +
