@@ -1,10 +1,15 @@
 /**
- * A track's held events (trace-events/pending-events.ts) let their grown arrays go between
- * tracks, so one track that held many does not keep them through the rest of the merge.
+ * A track's held events (trace-events/pending-events.ts) let arrays grown past what they keep go
+ * between tracks, so one track that held many does not keep them through the rest of the merge,
+ * and keep smaller ones, so each track does not grow them again.
  */
 import { describe, expect, spyOn, test } from "bun:test";
 import { chromeTraceAdapter } from "../../src/adapters/chrome-trace/adapter.ts";
-import { PendingEvents } from "../../src/adapters/trace-events/pending-events.ts";
+import {
+  KEPT_ARGS_BYTES,
+  KEPT_CAPACITY,
+  PendingEvents,
+} from "../../src/adapters/trace-events/pending-events.ts";
 import type { EventCursor, EventViews } from "../../src/adapters/trace-events/run-codec.ts";
 import { runStream, streamedTableRows } from "./stream-harness.ts";
 
@@ -31,22 +36,36 @@ function cursorOf(args: Uint8Array): EventCursor {
 }
 
 describe("pending events", () => {
-  test("release gives the arrays back their first size once nothing is held", () => {
+  test("release lets arrays grown past what it keeps go once nothing is held, and keeps smaller ones", () => {
     const p = new PendingEvents();
-    const first = p.seq.length;
     const cursor = cursorOf(new Uint8Array(100).fill(7));
-    for (let k = 0; k < 5000; k++) p.push(cursor);
-    expect(p.seq.length).toBeGreaterThan(first);
+    const held = KEPT_CAPACITY + 5000;
+    for (let k = 0; k < held; k++) p.push(cursor);
+    expect(p.seq.length).toBeGreaterThan(KEPT_CAPACITY);
+    expect(p.argsData.length).toBeGreaterThan(KEPT_ARGS_BYTES);
     expect(() => p.release()).toThrow();
     p.base += p.length;
     p.length = 0;
     p.release();
-    expect([p.seq.length, p.argsAt.length, p.flags.length]).toEqual([first, first, first]);
-    expect(p.argsData.length).toBe(1 << 16);
+    expect([p.seq.length, p.argsAt.length, p.flags.length]).toEqual([
+      KEPT_CAPACITY,
+      KEPT_CAPACITY,
+      KEPT_CAPACITY,
+    ]);
+    expect(p.argsData.length).toBe(KEPT_ARGS_BYTES);
     expect(p.argsHeld).toBe(0);
     // Held again from the start of its arrays, its handles going on from where they were.
-    expect(p.push(cursor)).toBe(5000);
+    expect(p.push(cursor)).toBe(held);
     expect(p.argsData.subarray(0, 100)).toEqual(new Uint8Array(100).fill(7));
+    // Arrays within what release keeps stay as they are: the next track does not grow them again.
+    p.base += p.length;
+    p.length = 0;
+    for (let k = 0; k < 5000; k++) p.push(cursor);
+    p.base += p.length;
+    p.length = 0;
+    const { seq, flags, argsData } = p;
+    p.release();
+    expect([p.seq === seq, p.flags === flags, p.argsData === argsData]).toEqual([true, true, true]);
   });
 
   test("a trace's import releases them at each track's end, every row written", async () => {

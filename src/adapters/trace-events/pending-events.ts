@@ -12,9 +12,16 @@ function fresh<T extends Float64Array | Int32Array | Uint8Array>(array: T, n: nu
   return new (array.constructor as new (n: number) => T)(n);
 }
 
-/** Events the arrays are made for, and args bytes: where they start, and go back to (`release`). */
+/** Events the arrays are made for, and args bytes, at first. */
 const FIRST_CAPACITY = 1024;
 const FIRST_ARGS_BYTES = 1 << 16;
+/**
+ * What `release` keeps between tracks: ~8 MB of arrays and 2 MiB of args. Back to the first
+ * sizes, every track grew its arrays again from 1,024 events: ~0.27 s of the parser thread on the
+ * Chromium startup trace repeated to 100 MB, whose 103 tracks held up to 256K events each.
+ */
+export const KEPT_CAPACITY = 1 << 17;
+export const KEPT_ARGS_BYTES = 2 << 20;
 
 export class PendingEvents {
   /** Handle of index 0. */
@@ -117,15 +124,16 @@ export class PendingEvents {
   }
 
   /**
-   * Lets arrays grown for a track that held many events go, once nothing is held (between tracks):
-   * a track whose B stays open holds up to PENDING_EVENTS events and 16 MiB of args (~50 MB of
-   * arrays), which the tracks after it, holding few, kept through the rest of the merge (the
-   * corpus's Chromium startup trace repeated to 2 GB: from its third track of 103).
+   * Lets arrays grown past KEPT_CAPACITY (args past KEPT_ARGS_BYTES) for a track that held many
+   * events go, once nothing is held (between tracks): a track whose B stays open holds up to
+   * PENDING_EVENTS events and 16 MiB of args (~50 MB of arrays), which the tracks after it,
+   * holding few, kept through the rest of the merge (the corpus's Chromium startup trace repeated
+   * to 2 GB: from its third track of 103).
    */
   release(): void {
     if (this.length !== 0) throw new Error("pending events: released while holding events");
-    if (this.capacity > FIRST_CAPACITY) this.resize(FIRST_CAPACITY, fresh);
-    if (this.argsBytes.length > FIRST_ARGS_BYTES) this.argsBytes = new Uint8Array(FIRST_ARGS_BYTES);
+    if (this.capacity > KEPT_CAPACITY) this.resize(KEPT_CAPACITY, fresh);
+    if (this.argsBytes.length > KEPT_ARGS_BYTES) this.argsBytes = new Uint8Array(KEPT_ARGS_BYTES);
     this.argsUsed = 0;
   }
 
