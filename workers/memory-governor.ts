@@ -26,12 +26,13 @@ const MAX_TARGET_BYTES = 352 << 20;
 const TARGET_SHARE = 0.5;
 const MIN_GROWTH_BYTES = 32 << 20;
 /**
- * Milliseconds between two reads of RSS. A read costs ~7.5 µs here (Bun reads procfs), and a
- * Perfetto trace's row batches checkpoint every ~0.25 ms: reading at each was ~190 ms of a 100 MB
- * import's 5 s on the parser thread. What the parser allocates in 2 ms (a few MB) is small beside
- * the headroom between the target and the budget.
+ * Milliseconds between two reads of RSS. A read costs 7.5 µs in a small process and ~25 µs in a
+ * busy worker (Bun reads procfs), and a Perfetto trace's row batches checkpoint every ~0.25 ms:
+ * reading at each was ~190 ms of a 100 MB import's 5 s on the parser thread, every 2 ms still
+ * ~85 ms. What the parser allocates in 5 ms (a few MB) is small beside the headroom between the
+ * target and the budget.
  */
-const MIN_READ_INTERVAL_MS = 2;
+const MIN_READ_INTERVAL_MS = 5;
 
 export class MemoryGovernor {
   readonly target: number;
