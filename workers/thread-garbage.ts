@@ -2,14 +2,18 @@
  * Paces full collections on a worker thread by its own heap's growth. A thread's heap is its
  * own, which the parse worker's memory governor (memory-governor.ts) does not reach, and the
  * encode thread leaves 10-20 MB behind with each part (its Arrow objects, IPC stream and encoded
- * copy). A full collection after every part was ~600 ms of a 100 MB Perfetto import's encode
- * thread; young collections alone (Bun.gc(false)) do not free ArrayBuffers, and the thread's heap
- * then held up to ~110 MB more at 600 MB (heapStats after each part: 210 against 121 MB).
+ * copy). Young collections alone (Bun.gc(false)) do not free ArrayBuffers: the thread's heap then
+ * held up to ~110 MB more at 600 MB (heapStats after each part: 210 against 121 MB).
  */
 import { heapSize } from "bun:jsc";
 
-/** Heap growth (JS objects and the ArrayBuffers they hold) allowed past the last full collection. */
-export const THREAD_GARBAGE_BYTES = 32 << 20;
+/**
+ * Heap growth (JS objects and the ArrayBuffers they hold) allowed past the last full collection:
+ * less than a trace_events part leaves, so such a part is still followed by a collection, and
+ * only parts that leave little (small tables, the last parts) skip theirs. With 32 MiB, the 2 GB
+ * real Perfetto trace's peak rose past 512 MiB where its first parts are encoded.
+ */
+export const THREAD_GARBAGE_BYTES = 8 << 20;
 
 export class ThreadGarbage {
   private collectAbove = 0;
