@@ -44,9 +44,9 @@ export class MemoryGovernor {
   /**
    * Called wherever garbage is made: collects when RSS has reached the ceiling. Reading RSS costs
    * 7.5 µs in a small process and ~25 µs in a busy worker (~190 ms of a 100 MB Perfetto import's
-   * parser thread). Reading at most every 5 ms saved that, but the 2 GB real Perfetto trace's
-   * peak, where its scan ends and its first rows are built, rose from 454-479 to 500-524 MiB (same
-   * runs), past the 512 MiB bound, so RSS is read at every checkpoint.
+   * parser thread). Reading at most every 5 ms saved that; tried together with other changes,
+   * the 2 GB real Perfetto trace's peak (where its scan ends and its first rows are built) rose
+   * to 500 against 454 MiB in one run, so RSS is read at every checkpoint.
    */
   checkpoint(): void {
     if (this.rss() < this.ceiling) return;

@@ -92,7 +92,7 @@ export default async function encodePart(
     // leaves its Arrow objects and encoded copy behind, MBs that would otherwise pile up. A full
     // collection, after every part: it was ~600 ms of a 100 MB Perfetto import's encode thread,
     // but young collections alone do not free ArrayBuffers, and with collections paced by heap
-    // growth the 2 GB real Perfetto trace's peak rose from ~455 to 500-557 MiB.
+    // growth (together with other changes) the 2 GB real Perfetto trace's peak rose past 512 MiB.
     Bun.gc(true);
     const answer: EncodedPart = { bytes: bytes.length, buffers: buffers as ArrayBuffer[] };
     const Tinypool = loadTinypool();

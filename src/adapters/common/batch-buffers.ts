@@ -16,9 +16,9 @@ const MIN_CLASS = 12;
 /**
  * Bytes the free list keeps: about one Parquet part of batches (BYTES_PER_PART in
  * workers/table-parts.ts). Four parts' worth took `batchBuffer` from 460 to 146 ms of a 100 MB
- * Perfetto import's parser thread, but the 2 GB real Perfetto trace's peak, which comes where its
- * scan ends and its first rows are built, rose with it (with the encode thread's paced
- * collections: 500 against 454 MiB in one run), past the 512 MiB the worker is held to.
+ * Perfetto import's parser thread; tried together with other changes, the 2 GB real Perfetto
+ * trace's peak (where its scan ends and its first rows are built) rose to 500 against 454 MiB in
+ * one run, close to the 512 MiB the worker is held to, so it was not kept.
  */
 export const KEPT_BYTES = 8 << 20;
 
