@@ -17,12 +17,13 @@
  */
 import { isPlainObject, tooLarge } from "../json-guard.ts";
 import {
+  ChunkJson,
   EmbeddedProfiles,
   EMBEDDED_PROFILE_EVENTS,
   type EmbeddedProfileStats,
 } from "../v8-sample-tree/embedded-profiles.ts";
 import type { SampledProfileTargets } from "../v8-sample-tree/normalize-sampled-profile.ts";
-import { annotation, PERFETTO_FORMAT } from "./debug-annotations.ts";
+import { annotation, legacyJsonText, PERFETTO_FORMAT } from "./debug-annotations.ts";
 import type { SequenceState, ClockDomain } from "./sequence-state.ts";
 
 /** Chrome's TimeTicks clock on Linux, Android and ChromeOS. */
@@ -33,7 +34,7 @@ interface HeldEvent {
   id: string;
   track: number;
   tsUs: number;
-  data: Record<string, unknown> | null;
+  data: Record<string, unknown> | ChunkJson | null;
 }
 
 export class ChromeV8Profiles {
@@ -76,17 +77,28 @@ export class ChromeV8Profiles {
     id: string,
   ): void {
     let data: Record<string, unknown> | null = null;
+    let dataBytes: Uint8Array | null = null;
     for (const bytes of annotations) {
       const [key, value] = annotation(bytes, state);
-      if (key === "data" && isPlainObject(value)) data = value;
+      if (key === "data" && isPlainObject(value)) {
+        data = value;
+        dataBytes = bytes;
+      }
     }
     const profile = data !== null && isPlainObject(data.cpuProfile) ? data.cpuProfile : null;
-    if (profile !== null && Array.isArray(profile.samples)) {
-      this.samples += profile.samples.length;
-      if (this.samples > this.maxSamples)
-        throw tooLarge(PERFETTO_FORMAT, "CPU profile samples", this.samples, this.maxSamples);
-    }
-    this.held.push({ name, id, track, tsUs: ns / 1000, data });
+    const samples = profile !== null && Array.isArray(profile.samples) ? profile.samples.length : 0;
+    this.samples += samples;
+    if (this.samples > this.maxSamples)
+      throw tooLarge(PERFETTO_FORMAT, "CPU profile samples", this.samples, this.maxSamples);
+    // Chunks wait for the scan's end: those that came as JSON text wait as text.
+    const text = name === "ProfileChunk" && dataBytes !== null ? legacyJsonText(dataBytes) : null;
+    this.held.push({
+      name,
+      id,
+      track,
+      tsUs: ns / 1000,
+      data: text !== null ? new ChunkJson(text, samples) : data,
+    });
   }
 
   /**

@@ -54,6 +54,37 @@ function safe(v: bigint): number | string {
     : v.toString();
 }
 
+/**
+ * The text of an annotation whose value is a legacy_json_value (what `annotation` parses), or null
+ * when its value is anything else.
+ */
+export function legacyJsonText(bytes: Uint8Array): string | null {
+  const r = new ProtoReader(bytes, PERFETTO_FORMAT);
+  let text: string | null = null;
+  while (!r.done) {
+    const [field, wire] = r.tag();
+    if (field === 9 && wire === 2) text = decodeUtf8(r.lengthDelimited());
+    // A dict entry or array item anywhere is the value, and so is a later value of another kind.
+    else if ((field === 11 || field === 12) && wire === 2) return null;
+    else {
+      if (VALUE_WIRES.get(field) === wire) text = null;
+      r.skip(wire);
+    }
+  }
+  return text;
+}
+
+/** The wire type of each field `annotation` takes a value from, but 9 (legacy JSON). */
+const VALUE_WIRES = new Map([
+  [2, 0],
+  [3, 0],
+  [4, 0],
+  [5, 1],
+  [6, 2],
+  [7, 0],
+  [17, 0],
+]);
+
 function legacyJson(text: string): unknown {
   try {
     return JSON.parse(text);
