@@ -293,6 +293,15 @@ function transferable(batches: readonly ColumnBatch[]): ColumnBatch[] {
           offsets: owned(v.offsets),
           data: owned(v.data),
         };
+      else if (v.type === "list_utf8_dict")
+        columns[name] = {
+          ...v,
+          valid,
+          listOffsets: owned(v.listOffsets),
+          indices: owned(v.indices),
+          dictOffsets: owned(v.dictOffsets),
+          dictData: owned(v.dictData),
+        };
       // Every other vector is one typed array of values, of the vector's own type.
       else columns[name] = { ...v, valid, values: owned(v.values) } as ColumnVector;
     }

@@ -66,7 +66,12 @@ function batchBytes(batch: ColumnBatch): number {
           ? v.indices.byteLength + v.dictData.byteLength + v.dictOffsets.byteLength
           : v.type === "list_utf8"
             ? v.data.byteLength + v.offsets.byteLength + v.listOffsets.byteLength
-            : v.values.byteLength;
+            : v.type === "list_utf8_dict"
+              ? v.listOffsets.byteLength +
+                v.indices.byteLength +
+                v.dictData.byteLength +
+                v.dictOffsets.byteLength
+              : v.values.byteLength;
   }
   return bytes;
 }

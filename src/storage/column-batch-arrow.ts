@@ -76,6 +76,31 @@ function vectorData(
         dictionary: makeVector(dictionary),
       });
     }
+    case "list_utf8_dict": {
+      const items = vector.listOffsets[length]!;
+      const dictionary = makeData({
+        type: new Utf8(),
+        length: vector.dictOffsets.length - 1,
+        nullCount: 0,
+        valueOffsets: vector.dictOffsets,
+        data: vector.dictData,
+      });
+      const type = dictionaryType(column);
+      const child = makeData({
+        type,
+        length: items,
+        nullCount: 0,
+        data: vector.indices,
+        dictionary: makeVector(dictionary),
+      });
+      return makeData({
+        type: new List(new Field("item", type, false)),
+        length,
+        ...nulls,
+        valueOffsets: vector.listOffsets,
+        child,
+      });
+    }
     case "list_utf8": {
       const items = vector.listOffsets[length]!;
       const child = makeData({
@@ -104,7 +129,9 @@ export function columnBatchToArrow(batch: ColumnBatch, provenance: Provenance): 
     const vector = batch.columns[col.name];
     if (!vector) throw new TypeError(`Batch of ${batch.table} lacks column ${col.name}`);
     const expected = col.type;
-    const dictionary = vector.type === "utf8_dict" && expected === "utf8";
+    const dictionary =
+      (vector.type === "utf8_dict" && expected === "utf8") ||
+      (vector.type === "list_utf8_dict" && expected === "list_utf8");
     dictionaries ||= dictionary;
     if (vector.type !== expected && !dictionary)
       throw new TypeError(
@@ -115,7 +142,9 @@ export function columnBatchToArrow(batch: ColumnBatch, provenance: Provenance): 
   if (dictionaries)
     arrowSchema = new Schema(
       arrowSchema.fields.map((field, column) =>
-        children[column]!.type instanceof Dictionary
+        children[column]!.type instanceof Dictionary ||
+        (children[column]!.type instanceof List &&
+          children[column]!.type.children[0]!.type instanceof Dictionary)
           ? new Field(field.name, children[column]!.type, field.nullable, field.metadata)
           : field,
       ),

@@ -71,6 +71,7 @@ function cell(vector: ColumnVector, i: number): unknown {
     case "int64":
       return String(vector.values[i]);
     case "list_utf8":
+    case "list_utf8_dict":
       return listItems(vector, i);
     case "bool":
       return ((vector.values[i >> 3]! >> (i & 7)) & 1) === 1;

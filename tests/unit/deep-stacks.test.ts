@@ -159,12 +159,13 @@ describe("slices nested past MAX_STACK_FRAMES", () => {
       return batches;
     };
     const whole = await write(1 << 30);
-    const budget = 64 << 10;
+    const budget = 16 << 10;
     const cut = await write(budget);
     expect(whole).toHaveLength(1);
     expect(cut.length).toBeGreaterThan(5);
-    // A row: 203 frame ids of 23 bytes with their offsets, its ids, counts and offsets.
-    const rowBytes = 203 * (23 + 4) + 200;
+    // At most, a row: 203 frame indices, as many ids of 23 bytes new to the batch's dictionary
+    // with their offsets, its ids, counts and offsets.
+    const rowBytes = 203 * (23 + 4 + 4) + 200;
     for (const [k, b] of cut.entries()) {
       // Every column's bytes, as the part writer counts them: a batch within the budget is never
       // cut across two Parquet parts.

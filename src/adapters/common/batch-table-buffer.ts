@@ -26,6 +26,7 @@ function cell(vector: ColumnVector, i: number, timestamp: boolean): CellValue {
         : v;
     }
     case "list_utf8":
+    case "list_utf8_dict":
       return listItems(vector, i);
     case "bool":
       return ((vector.values[i >> 3]! >> (i & 7)) & 1) === 1;
@@ -45,14 +46,22 @@ export function stringCell(
   return utf8.decode(vector.dictData.subarray(vector.dictOffsets[k]!, vector.dictOffsets[k + 1]!));
 }
 
-/** Row i's strings of a list_utf8 vector. */
+/** Row i's strings of a list_utf8 or list_utf8_dict vector. */
 export function listItems(
-  vector: Extract<ColumnVector, { type: "list_utf8" }>,
+  vector: Extract<ColumnVector, { type: "list_utf8" | "list_utf8_dict" }>,
   i: number,
 ): string[] {
   const items: string[] = [];
-  for (let k = vector.listOffsets[i]!; k < vector.listOffsets[i + 1]!; k++)
-    items.push(utf8.decode(vector.data.subarray(vector.offsets[k]!, vector.offsets[k + 1]!)));
+  for (let k = vector.listOffsets[i]!; k < vector.listOffsets[i + 1]!; k++) {
+    if (vector.type === "list_utf8")
+      items.push(utf8.decode(vector.data.subarray(vector.offsets[k]!, vector.offsets[k + 1]!)));
+    else {
+      const d = vector.indices[k]!;
+      items.push(
+        utf8.decode(vector.dictData.subarray(vector.dictOffsets[d]!, vector.dictOffsets[d + 1]!)),
+      );
+    }
+  }
   return items;
 }
 

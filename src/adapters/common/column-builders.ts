@@ -230,6 +230,101 @@ export class DictUtf8Builder {
   }
 }
 
+/**
+ * list<utf8> cells (never null) as indices into the batch's own dictionary (a list_utf8_dict
+ * vector): an item names its string by a key, as DictUtf8Builder's cells do, and costs an index;
+ * the key's bytes are copied into the dictionary the first time the batch sees it.
+ */
+export class ListDictUtf8Builder {
+  private readonly listOffsets: Int32Array;
+  private indices = new Int32Array(1024);
+  private itemCount = 0;
+  /** Per key, 1 + its index in this batch's dictionary; 0 while the batch lacks it. */
+  private slotOf = new Int32Array(1024);
+  /** This batch's keys in dictionary order (what reset clears from slotOf). */
+  private keys = new Int32Array(256);
+  private dictOffsets = new Int32Array(257);
+  private dictData: Uint8Array = new Uint8Array(4096);
+  private entries = 0;
+  private used = 0;
+  constructor(
+    capacity: number,
+    private readonly source: KeyBytes,
+  ) {
+    this.listOffsets = new Int32Array(capacity + 1);
+  }
+  /** Bytes of the batch's dictionary so far. */
+  get dictionaryBytes(): number {
+    return this.used;
+  }
+  /** Appends the first `count` of `keys` (non-negative integers) to the open row. */
+  addItems(keys: ArrayLike<number>, count: number): void {
+    if (this.itemCount + count > this.indices.length) {
+      let size = this.indices.length * 2;
+      while (size < this.itemCount + count) size *= 2;
+      const next = new Int32Array(size);
+      next.set(this.indices.subarray(0, this.itemCount));
+      this.indices = next;
+    }
+    const indices = this.indices;
+    let at = this.itemCount;
+    for (let k = 0; k < count; k++) {
+      const key = keys[k]!;
+      if (key >= this.slotOf.length) this.growSlots(key);
+      const slot = this.slotOf[key]!;
+      indices[at++] = slot > 0 ? slot - 1 : this.addKey(key);
+    }
+    this.itemCount = at;
+  }
+  endRow(row: number): void {
+    this.listOffsets[row + 1] = this.itemCount;
+  }
+  private addKey(key: number): number {
+    const bytes = this.source.bytes(key);
+    if (this.used + bytes.length > this.dictData.length)
+      this.dictData = withRoom(this.dictData, this.used, bytes.length);
+    copyBytes(bytes, 0, bytes.length, this.dictData, this.used);
+    this.used += bytes.length;
+    const index = this.entries++;
+    if (index + 1 >= this.dictOffsets.length) {
+      this.keys = grownInt32(this.keys, this.keys.length * 2);
+      this.dictOffsets = grownInt32(this.dictOffsets, this.dictOffsets.length * 2);
+    }
+    this.keys[index] = key;
+    this.dictOffsets[index + 1] = this.used;
+    this.slotOf[key] = index + 1;
+    return index;
+  }
+  private growSlots(key: number): void {
+    let size = this.slotOf.length * 2;
+    while (size <= key) size *= 2;
+    this.slotOf = grownInt32(this.slotOf, size);
+  }
+  build(length: number): ColumnVector {
+    return {
+      type: "list_utf8_dict",
+      listOffsets: copyInt32(this.listOffsets, length + 1),
+      indices: copyInt32(this.indices, this.itemCount),
+      dictOffsets: copyInt32(this.dictOffsets, this.entries + 1),
+      dictData: copyUint8(this.dictData, this.used),
+      valid: null,
+      nullCount: 0,
+    };
+  }
+  reset(): void {
+    for (let i = 0; i < this.entries; i++) this.slotOf[this.keys[i]!] = 0;
+    this.entries = 0;
+    this.used = 0;
+    this.itemCount = 0;
+  }
+}
+
+function grownInt32(array: Int32Array, size: number): Int32Array<ArrayBuffer> {
+  const next = new Int32Array(size);
+  next.set(array);
+  return next;
+}
+
 /** list<utf8> cells (never null): items are appended to the open row, which `endRow` closes. */
 export class ListUtf8Builder {
   private readonly listOffsets: Int32Array;
