@@ -61,6 +61,8 @@ export async function extractTables(
      * per held event (1 GB) when only rows were counted.
      */
     checkpoint?: () => void;
+    /** Where a pass has ended (StreamExtractInput.passEnded). */
+    passEnded?: () => void;
   },
 ): Promise<ExtractionOutput> {
   const checkpoint = options.checkpoint ?? (() => {});
@@ -118,6 +120,7 @@ export async function extractTables(
         runOffload: options.runOffload,
         nestOffload,
         checkpoint,
+        passEnded: options.passEnded,
       });
     } finally {
       nestThreads = nestOffload?.opened ?? 0;

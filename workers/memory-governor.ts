@@ -11,7 +11,7 @@
  * a small live set then gets few collections, a large one as many as it needs. After a
  * collection that leaves RSS near or above the target (the live data is that large), the
  * next comes only after MIN_GROWTH_BYTES more, so a big live set does not collect at
- * every checkpoint.
+ * every checkpoint, and less near MAX_CEILING_BYTES, so the peak stays under 512 MiB.
  */
 
 /**
@@ -25,10 +25,31 @@ const MAX_TARGET_BYTES = 352 << 20;
  */
 const TARGET_SHARE = 0.5;
 const MIN_GROWTH_BYTES = 32 << 20;
+/**
+ * RSS above which a large live set's garbage is allowed only MIN_STEP_BYTES of growth: the 512 MB
+ * peak less headroom for the encode thread's heap and what is allocated between checkpoints. A
+ * live set above the target then gets more collections the closer it comes, not a fixed 32 MiB of
+ * garbage on top of it (the 2 GB real Perfetto trace's scan holds ~400-440 MiB live).
+ */
+const MAX_CEILING_BYTES = 448 << 20;
+const MIN_STEP_BYTES = 8 << 20;
+/**
+ * Reading RSS costs 7.5 µs in a small process and ~25 µs in a busy worker (Bun reads procfs), and
+ * a Perfetto trace's row batches checkpoint every ~0.25 ms: reading at each was ~190 ms of a
+ * 100 MB import's ~5 s on the parser thread. Far below the ceiling, RSS is read at most every
+ * READ_INTERVAL_MS: the parser allocates a few MB in that time, less than NEAR_BYTES. Within
+ * NEAR_BYTES of the ceiling it is read at every checkpoint, so the collection comes when it did.
+ * (Read every 5 ms whatever the distance, the 2 GB real Perfetto trace's peak rose by ~40 MiB.)
+ */
+const READ_INTERVAL_MS = 5;
+const NEAR_BYTES = 48 << 20;
 
 export class MemoryGovernor {
   readonly target: number;
   private ceiling: number;
+  private readonly maxCeiling: number;
+  /** No RSS read before this time (performance.now()), while RSS was far below the ceiling. */
+  private nextRead = 0;
   /** Collections made (for figures and tests). */
   collections = 0;
 
@@ -36,22 +57,43 @@ export class MemoryGovernor {
     budgetBytes: number,
     private readonly rss: () => number = () => process.memoryUsage.rss(),
     private readonly collect: () => void = () => Bun.gc(true),
+    private readonly now: () => number = () => performance.now(),
   ) {
     this.target = Math.min(MAX_TARGET_BYTES, Math.floor(budgetBytes * TARGET_SHARE));
     this.ceiling = this.target;
+    this.maxCeiling = Math.max(this.target, Math.min(MAX_CEILING_BYTES, budgetBytes * 0.875));
+  }
+
+  /** Called wherever garbage is made: collects when RSS has reached the ceiling. */
+  checkpoint(): void {
+    if (this.now() < this.nextRead) return;
+    const rss = this.rss();
+    if (rss < this.ceiling) {
+      this.nextRead = rss < this.ceiling - NEAR_BYTES ? this.now() + READ_INTERVAL_MS : 0;
+      return;
+    }
+    this.collectNow();
   }
 
   /**
-   * Called wherever garbage is made: collects when RSS has reached the ceiling. Reading RSS costs
-   * 7.5 µs in a small process and ~25 µs in a busy worker (~190 ms of a 100 MB Perfetto import's
-   * parser thread). Reading at most every 5 ms saved that; tried together with other changes,
-   * the 2 GB real Perfetto trace's peak (where its scan ends and its first rows are built) rose
-   * to 500 against 454 MiB in one run, so RSS is read at every checkpoint.
+   * A pass has ended and what it held is garbage (a scan's buffers and scanner): collects now,
+   * unless RSS is under half the target (a small import's garbage goes with its process), and the
+   * ceiling starts again from what is left.
    */
-  checkpoint(): void {
-    if (this.rss() < this.ceiling) return;
+  release(): void {
+    if (this.rss() < this.target / 2) return;
+    this.collectNow();
+  }
+
+  /** After a collection: garbage may grow MIN_GROWTH_BYTES, less near the largest ceiling. */
+  private collectNow(): void {
     this.collect();
     this.collections++;
-    this.ceiling = Math.max(this.target, this.rss() + MIN_GROWTH_BYTES);
+    const left = this.rss();
+    this.ceiling = Math.max(
+      this.target,
+      Math.min(left + MIN_GROWTH_BYTES, Math.max(this.maxCeiling, left + MIN_STEP_BYTES)),
+    );
+    this.nextRead = 0;
   }
 }

@@ -19,6 +19,7 @@ import { RunWriter } from "../src/adapters/trace-events/run-codec.ts";
 import { runOrder } from "../src/adapters/trace-events/run-order.ts";
 import { TraceColumns, type TraceColumnParts } from "../src/adapters/trace-events/trace-columns.ts";
 import { warmUpParquet } from "./parquet-warm-up.ts";
+import { ThreadGarbage } from "./thread-garbage.ts";
 import { loadTinypool } from "./load-tinypool.ts";
 import { SpillAppender } from "./spill-space.ts";
 import { columnBatchesToTable, writeSynced } from "./table-parts.ts";
@@ -68,6 +69,8 @@ type PartMessage = {
   | { ipc: undefined; table: EvidenceTableName; provenance: Provenance; batches: ColumnBatch[] }
 );
 
+const garbage = new ThreadGarbage();
+
 export default async function encodePart(
   message: PartMessage | RunMessage | WarmUpMessage | SpareMessage,
 ): Promise<unknown> {
@@ -88,12 +91,8 @@ export default async function encodePart(
       message.ipc !== undefined
         ? []
         : [...new Set(message.batches.flatMap((b) => columnBatchArrays(b).map((a) => a.buffer)))];
-    // This thread has its own heap, which the parser's collections do not reach: each part
-    // leaves its Arrow objects and encoded copy behind, MBs that would otherwise pile up. A full
-    // collection, after every part: it was ~600 ms of a 100 MB Perfetto import's encode thread,
-    // but young collections alone do not free ArrayBuffers, and with collections paced by heap
-    // growth (together with other changes) the 2 GB real Perfetto trace's peak rose past 512 MiB.
-    Bun.gc(true);
+    // Each part leaves its Arrow objects and encoded copy behind (see thread-garbage.ts).
+    garbage.settle();
     const answer: EncodedPart = { bytes: bytes.length, buffers: buffers as ArrayBuffer[] };
     const Tinypool = loadTinypool();
     return Tinypool.move({

@@ -149,6 +149,7 @@ async function parse(
     nestThreads: useNestThread(request.limits.nest_thread ?? -1, pool.threaded),
     pieces: piecePool?.pieces,
     checkpoint,
+    passEnded: () => governor.release(),
   }).then(
     (extracted) => {
       afterResponse.push(pool.close, async () => piecePool?.close());

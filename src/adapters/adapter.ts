@@ -174,6 +174,12 @@ export interface StreamExtractInput {
    */
   checkpoint?: () => void;
   /**
+   * Called where a pass has ended and what it held is garbage all at once (a scan's buffers and
+   * the scanner's memory): the worker collects there unless it is small, before the next pass
+   * allocates beside that garbage.
+   */
+  passEnded?: () => void;
+  /**
    * Writes spool runs on another thread (the encoding thread, idle while a trace is scanned):
    * without it, runs are written by the adapter's own thread.
    */

@@ -4,19 +4,29 @@ import { MemoryGovernor } from "../../workers/memory-governor.ts";
 const MiB = 1 << 20;
 
 /**
- * A governor over a scripted RSS: `rss` is what the next read returns; a collection drops it to
- * `afterCollect`.
+ * A governor over a scripted RSS and clock: `rss` is what the next read returns; a collection drops
+ * it to `afterCollect`; each checkpoint comes `tick` ms after the last (by default long enough for
+ * every checkpoint to read RSS).
  */
-function scripted(budget: number) {
-  const state = { rss: 0, afterCollect: 0, collected: 0 };
+function scripted(budget: number, tick = 10) {
+  const state = { rss: 0, afterCollect: 0, collected: 0, reads: 0, now: 0, tick };
   const governor = new MemoryGovernor(
     budget,
-    () => state.rss,
+    () => {
+      state.reads++;
+      return state.rss;
+    },
     () => {
       state.collected++;
       state.rss = state.afterCollect;
     },
+    () => state.now,
   );
+  const checkpoint = governor.checkpoint.bind(governor);
+  governor.checkpoint = () => {
+    state.now += state.tick;
+    checkpoint();
+  };
   return { governor, state };
 }
 
@@ -87,5 +97,63 @@ describe("MemoryGovernor", () => {
     state.rss = governor.target;
     governor.checkpoint();
     expect(state.collected).toBe(3);
+  });
+
+  test("far below the ceiling RSS is read at most every 5 ms; near it, at every checkpoint", () => {
+    const { governor, state } = scripted(512 * MiB, 0.25);
+    state.afterCollect = 100 * MiB;
+    state.rss = 100 * MiB; // 156 MiB below the 256 MiB target
+    for (let i = 0; i < 40; i++) governor.checkpoint(); // 10 ms of checkpoints
+    expect(state.reads).toBe(2);
+    // RSS came within 48 MiB of the target: once read, every checkpoint reads it.
+    state.rss = 230 * MiB;
+    for (let i = 0; i < 20; i++) governor.checkpoint();
+    const readsNear = state.reads;
+    expect(readsNear).toBeGreaterThan(2); // read again within 5 ms
+    state.rss = 240 * MiB;
+    for (let i = 0; i < 10; i++) governor.checkpoint();
+    expect(state.reads).toBe(readsNear + 10);
+    // Reaching the target collects at that very checkpoint.
+    state.rss = governor.target;
+    governor.checkpoint();
+    expect(state.collected).toBe(1);
+    // Back far below: reads are spaced again.
+    const before = state.reads;
+    for (let i = 0; i < 40; i++) governor.checkpoint();
+    expect(state.reads - before).toBeLessThanOrEqual(3);
+  });
+
+  test("near 448 MiB a live set's garbage may grow less than 32 MiB, and at least 8 MiB", () => {
+    const { governor, state } = scripted(8 * 1024 * MiB);
+    state.afterCollect = 430 * MiB;
+    state.rss = 440 * MiB;
+    governor.checkpoint();
+    expect(state.collected).toBe(1);
+    // 430 + 32 would pass 448: the ceiling is 448.
+    state.rss = 447 * MiB;
+    governor.checkpoint();
+    expect(state.collected).toBe(1);
+    state.afterCollect = 445 * MiB;
+    state.rss = 448 * MiB;
+    governor.checkpoint();
+    expect(state.collected).toBe(2);
+    // 445 left: 8 MiB more, not 32.
+    state.rss = 452 * MiB;
+    governor.checkpoint();
+    expect(state.collected).toBe(2);
+    state.rss = 453 * MiB;
+    governor.checkpoint();
+    expect(state.collected).toBe(3);
+  });
+
+  test("release collects where a pass ended, unless RSS is under half the target", () => {
+    const { governor, state } = scripted(8 * 1024 * MiB);
+    state.rss = 170 * MiB;
+    governor.release();
+    expect(state.collected).toBe(0);
+    state.afterCollect = 200 * MiB;
+    state.rss = 300 * MiB;
+    governor.release();
+    expect(state.collected).toBe(1);
   });
 });

@@ -14,13 +14,13 @@
 
 const MIN_CLASS = 12;
 /**
- * Bytes the free list keeps: about one Parquet part of batches (BYTES_PER_PART in
- * workers/table-parts.ts). Four parts' worth took `batchBuffer` from 460 to 146 ms of a 100 MB
- * Perfetto import's parser thread; tried together with other changes, the 2 GB real Perfetto
- * trace's peak (where its scan ends and its first rows are built) rose to 500 against 454 MiB in
- * one run, close to the 512 MiB the worker is held to, so it was not kept.
+ * Bytes the free list keeps: four Parquet parts of batches (BYTES_PER_PART in
+ * workers/table-parts.ts), as many as are in flight at once (MAX_PARTS_IN_FLIGHT) plus the one
+ * being filled. Keeping one part's worth, the buffers of the parts that came back together
+ * were mostly dropped, and the next batches went to fresh memory again: batchBuffer was 460 ms
+ * of a 100 MB Perfetto import's parser thread, 146 ms with four.
  */
-export const KEPT_BYTES = 8 << 20;
+export const KEPT_BYTES = 32 << 20;
 
 /** Per size class (log2 of the byte length), the free buffers. */
 const free: ArrayBuffer[][] = [];

@@ -42,7 +42,7 @@ export const perfettoAdapter: ProducerAdapter = {
         pipeline.push(chunk);
         input.releaseChunk?.(chunk);
       }
-      await pipeline.endScan();
+      await pipeline.endScan(input.passEnded);
       // What the scan held (two runs' columns) is garbage now, before the profiles are assembled.
       // With the checkpoints during the assembly, the corpus's Chromium startup trace repeated to
       // 2 GB (one V8 profile of 1.9M samples) went from 526 to 481 MiB at the end of its scan
