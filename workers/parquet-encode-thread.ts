@@ -92,7 +92,11 @@ export default async function encodePart(
         ? []
         : [...new Set(message.batches.flatMap((b) => columnBatchArrays(b).map((a) => a.buffer)))];
     // Each part leaves its Arrow objects and encoded copy behind (see thread-garbage.ts).
-    garbage.settle();
+    garbage.settle(
+      message.ipc !== undefined
+        ? message.ipc.byteLength
+        : buffers.reduce((sum, buffer) => sum + buffer.byteLength, 0),
+    );
     const answer: EncodedPart = { bytes: bytes.length, buffers: buffers as ArrayBuffer[] };
     const Tinypool = loadTinypool();
     return Tinypool.move({
