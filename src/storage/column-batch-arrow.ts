@@ -60,38 +60,22 @@ function vectorData(
         valueOffsets: vector.offsets,
         data: vector.data,
       });
-    case "utf8_dict": {
-      const dictionary = makeData({
-        type: new Utf8(),
-        length: vector.dictOffsets.length - 1,
-        nullCount: 0,
-        valueOffsets: vector.dictOffsets,
-        data: vector.dictData,
-      });
+    case "utf8_dict":
       return makeData({
         type: dictionaryType(column),
         length,
         ...nulls,
         data: vector.indices,
-        dictionary: makeVector(dictionary),
+        dictionary: utf8Dictionary(vector),
       });
-    }
     case "list_utf8_dict": {
-      const items = vector.listOffsets[length]!;
-      const dictionary = makeData({
-        type: new Utf8(),
-        length: vector.dictOffsets.length - 1,
-        nullCount: 0,
-        valueOffsets: vector.dictOffsets,
-        data: vector.dictData,
-      });
       const type = dictionaryType(column);
       const child = makeData({
         type,
-        length: items,
+        length: vector.listOffsets[length]!,
         nullCount: 0,
         data: vector.indices,
-        dictionary: makeVector(dictionary),
+        dictionary: utf8Dictionary(vector),
       });
       return makeData({
         type: new List(new Field("item", type, false)),
@@ -176,4 +160,17 @@ export function partTable(
     if (layout(batch.schema) !== expected)
       throw new TypeError(`The batches of a ${table} part do not share one schema`);
   return new Table(schema, batches);
+}
+
+/** A dictionary vector's strings (its batch's own dictionary) as an Arrow Utf8 vector. */
+function utf8Dictionary(vector: { dictOffsets: Int32Array; dictData: Uint8Array }) {
+  return makeVector(
+    makeData({
+      type: new Utf8(),
+      length: vector.dictOffsets.length - 1,
+      nullCount: 0,
+      valueOffsets: vector.dictOffsets,
+      data: vector.dictData,
+    }),
+  );
 }

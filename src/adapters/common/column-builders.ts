@@ -159,103 +159,116 @@ export interface KeyBytes {
 }
 
 /**
- * utf8 cells as indices into the batch's own dictionary (a utf8_dict vector). A cell names
- * its value by a key (a string id: equal keys, equal strings); the key's bytes are copied
- * into the dictionary once per batch, the first time the batch sees it, so a row costs
- * an index instead of a copy of its string.
+ * A batch's own utf8 dictionary over keys (string ids: equal keys, equal strings): a key's bytes
+ * are copied in once per batch, the first time the batch sees it, and its cells cost an index.
  */
-export class DictUtf8Builder {
-  private readonly indices: Int32Array;
-  private readonly bits: ValidityBits;
-  /** Per key, 1 + its index in this batch's dictionary; 0 while the batch lacks it. */
+class BatchDictionary {
+  /** Per key, 1 + its index in this dictionary; 0 while the batch lacks it. */
   private slotOf = new Int32Array(1024);
   /** This batch's keys in dictionary order (what reset clears from slotOf). */
-  private readonly keys: Int32Array;
-  private readonly dictOffsets: Int32Array;
-  private dictData: Uint8Array = new Uint8Array(4096);
+  private keys: Int32Array;
+  private offsets: Int32Array;
+  private data: Uint8Array = new Uint8Array(4096);
   private entries = 0;
-  private used = 0;
+  /** Bytes of the dictionary so far. */
+  used = 0;
   constructor(
-    capacity: number,
     private readonly source: KeyBytes,
+    entries: number,
   ) {
-    this.indices = new Int32Array(capacity);
-    this.bits = new ValidityBits(capacity);
-    this.keys = new Int32Array(capacity);
-    this.dictOffsets = new Int32Array(capacity + 1);
+    this.keys = new Int32Array(entries);
+    this.offsets = new Int32Array(entries + 1);
   }
-  /** Row `row` holds the value of `key` (a non-negative integer). */
-  set(row: number, key: number): void {
+  /** The dictionary index of `key` (a non-negative integer), added on first sight. */
+  indexOf(key: number): number {
     if (key >= this.slotOf.length) this.growSlots(key);
     const slot = this.slotOf[key]!;
-    this.indices[row] = slot > 0 ? slot - 1 : this.addKey(key);
+    return slot > 0 ? slot - 1 : this.add(key);
   }
-  setNull(row: number): void {
-    this.bits.setNull(row);
-    this.indices[row] = 0;
-  }
-  private addKey(key: number): number {
+  private add(key: number): number {
     const bytes = this.source.bytes(key);
-    if (this.used + bytes.length > this.dictData.length)
-      this.dictData = withRoom(this.dictData, this.used, bytes.length);
-    copyBytes(bytes, 0, bytes.length, this.dictData, this.used);
+    if (this.used + bytes.length > this.data.length)
+      this.data = withRoom(this.data, this.used, bytes.length);
+    copyBytes(bytes, 0, bytes.length, this.data, this.used);
     this.used += bytes.length;
     const index = this.entries++;
+    if (index + 1 >= this.offsets.length) {
+      this.keys = grownInt32(this.keys, this.keys.length * 2);
+      this.offsets = grownInt32(this.offsets, this.offsets.length * 2);
+    }
     this.keys[index] = key;
-    this.dictOffsets[index + 1] = this.used;
+    this.offsets[index + 1] = this.used;
     this.slotOf[key] = index + 1;
     return index;
   }
   private growSlots(key: number): void {
     let size = this.slotOf.length * 2;
     while (size <= key) size *= 2;
-    const next = new Int32Array(size);
-    next.set(this.slotOf);
-    this.slotOf = next;
+    this.slotOf = grownInt32(this.slotOf, size);
   }
-  build(length: number): ColumnVector {
+  /** Copies of the dictionary's offsets and bytes, for a built vector. */
+  build(): { dictOffsets: Int32Array; dictData: Uint8Array } {
     return {
-      type: "utf8_dict",
-      indices: copyInt32(this.indices, length),
-      dictOffsets: copyInt32(this.dictOffsets, this.entries + 1),
-      dictData: copyUint8(this.dictData, this.used),
-      ...this.bits.take(length),
+      dictOffsets: copyInt32(this.offsets, this.entries + 1),
+      dictData: copyUint8(this.data, this.used),
     };
   }
   reset(): void {
     for (let i = 0; i < this.entries; i++) this.slotOf[this.keys[i]!] = 0;
     this.entries = 0;
     this.used = 0;
+  }
+}
+
+/** utf8 cells as indices into the batch's own dictionary (a utf8_dict vector). */
+export class DictUtf8Builder {
+  private readonly indices: Int32Array;
+  private readonly bits: ValidityBits;
+  private readonly dictionary: BatchDictionary;
+  constructor(capacity: number, source: KeyBytes) {
+    this.indices = new Int32Array(capacity);
+    this.bits = new ValidityBits(capacity);
+    // A batch's rows name at most `capacity` keys: the dictionary never grows.
+    this.dictionary = new BatchDictionary(source, capacity);
+  }
+  /** Row `row` holds the value of `key` (a non-negative integer). */
+  set(row: number, key: number): void {
+    this.indices[row] = this.dictionary.indexOf(key);
+  }
+  setNull(row: number): void {
+    this.bits.setNull(row);
+    this.indices[row] = 0;
+  }
+  build(length: number): ColumnVector {
+    return {
+      type: "utf8_dict",
+      indices: copyInt32(this.indices, length),
+      ...this.dictionary.build(),
+      ...this.bits.take(length),
+    };
+  }
+  reset(): void {
+    this.dictionary.reset();
     this.bits.reset();
   }
 }
 
 /**
  * list<utf8> cells (never null) as indices into the batch's own dictionary (a list_utf8_dict
- * vector): an item names its string by a key, as DictUtf8Builder's cells do, and costs an index;
- * the key's bytes are copied into the dictionary the first time the batch sees it.
+ * vector): an item names its string by a key, as DictUtf8Builder's cells do, and costs an index.
  */
 export class ListDictUtf8Builder {
   private readonly listOffsets: Int32Array;
   private indices = new Int32Array(1024);
   private itemCount = 0;
-  /** Per key, 1 + its index in this batch's dictionary; 0 while the batch lacks it. */
-  private slotOf = new Int32Array(1024);
-  /** This batch's keys in dictionary order (what reset clears from slotOf). */
-  private keys = new Int32Array(256);
-  private dictOffsets = new Int32Array(257);
-  private dictData: Uint8Array = new Uint8Array(4096);
-  private entries = 0;
-  private used = 0;
-  constructor(
-    capacity: number,
-    private readonly source: KeyBytes,
-  ) {
+  private readonly dictionary: BatchDictionary;
+  constructor(capacity: number, source: KeyBytes) {
     this.listOffsets = new Int32Array(capacity + 1);
+    this.dictionary = new BatchDictionary(source, 256);
   }
   /** Bytes of the batch's dictionary so far. */
   get dictionaryBytes(): number {
-    return this.used;
+    return this.dictionary.used;
   }
   /** Appends the first `count` of `keys` (non-negative integers) to the open row. */
   addItems(keys: ArrayLike<number>, count: number): void {
@@ -267,54 +280,26 @@ export class ListDictUtf8Builder {
       this.indices = next;
     }
     const indices = this.indices;
+    const dictionary = this.dictionary;
     let at = this.itemCount;
-    for (let k = 0; k < count; k++) {
-      const key = keys[k]!;
-      if (key >= this.slotOf.length) this.growSlots(key);
-      const slot = this.slotOf[key]!;
-      indices[at++] = slot > 0 ? slot - 1 : this.addKey(key);
-    }
+    for (let k = 0; k < count; k++) indices[at++] = dictionary.indexOf(keys[k]!);
     this.itemCount = at;
   }
   endRow(row: number): void {
     this.listOffsets[row + 1] = this.itemCount;
-  }
-  private addKey(key: number): number {
-    const bytes = this.source.bytes(key);
-    if (this.used + bytes.length > this.dictData.length)
-      this.dictData = withRoom(this.dictData, this.used, bytes.length);
-    copyBytes(bytes, 0, bytes.length, this.dictData, this.used);
-    this.used += bytes.length;
-    const index = this.entries++;
-    if (index + 1 >= this.dictOffsets.length) {
-      this.keys = grownInt32(this.keys, this.keys.length * 2);
-      this.dictOffsets = grownInt32(this.dictOffsets, this.dictOffsets.length * 2);
-    }
-    this.keys[index] = key;
-    this.dictOffsets[index + 1] = this.used;
-    this.slotOf[key] = index + 1;
-    return index;
-  }
-  private growSlots(key: number): void {
-    let size = this.slotOf.length * 2;
-    while (size <= key) size *= 2;
-    this.slotOf = grownInt32(this.slotOf, size);
   }
   build(length: number): ColumnVector {
     return {
       type: "list_utf8_dict",
       listOffsets: copyInt32(this.listOffsets, length + 1),
       indices: copyInt32(this.indices, this.itemCount),
-      dictOffsets: copyInt32(this.dictOffsets, this.entries + 1),
-      dictData: copyUint8(this.dictData, this.used),
+      ...this.dictionary.build(),
       valid: null,
       nullCount: 0,
     };
   }
   reset(): void {
-    for (let i = 0; i < this.entries; i++) this.slotOf[this.keys[i]!] = 0;
-    this.entries = 0;
-    this.used = 0;
+    this.dictionary.reset();
     this.itemCount = 0;
   }
 }
