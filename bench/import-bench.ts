@@ -187,9 +187,13 @@ function stageLine(run: Run, result: any): string {
     `worker start ${f0(workerStart)}`,
     `open/detect ${f0(stages.open_detect)}`,
     `scan/extract ${f0(scan)}`,
-    `encode main ${f0(stages.encode_inline)} | thread ${f0(stages.encode_thread)} (overlapped)` +
+    // The thread's round trips overlap one another; its CPU is its busy time.
+    `encode main ${f0(stages.encode_inline)} | thread ${f0(stages.encode_thread)} (round trips)` +
       (stages.encode_wait === undefined ? "" : `, waited for the thread ${f0(stages.encode_wait)}`),
     ...(stages.parser_cpu === undefined ? [] : [`parser thread CPU ${f0(stages.parser_cpu)}`]),
+    ...(stages.encode_thread_cpu === undefined
+      ? []
+      : [`encode thread CPU ${f0(stages.encode_thread_cpu)}`]),
     `publish ${f0(result.extraction.publish_ms)}`,
   ].join(", ");
 }

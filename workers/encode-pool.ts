@@ -54,6 +54,12 @@ export interface EncodePool {
   readonly ms: { thread: number; inline: number; waited: number };
   /** Settles once the thread has warmed its encoder (at once without a thread). */
   readonly warmedUp: Promise<void>;
+  /**
+   * The thread's own CPU so far (ms): its busy time, where `ms.thread` sums each part's round trip
+   * (overlapping while parts wait behind one another). Undefined without a thread, or where the
+   * platform does not say.
+   */
+  threadCpu(): Promise<number | undefined>;
   close(): Promise<void>;
 }
 
@@ -97,6 +103,13 @@ export function startEncodePool(threads = false): EncodePool {
   const counts = { thread: 0, inline: 0 };
   const ms = { thread: 0, inline: 0, waited: 0 };
   const warmedUp = Promise.resolve();
+  const noThread = {
+    threaded: false,
+    counts,
+    ms,
+    warmedUp,
+    threadCpu: async () => undefined,
+  };
   const inline: PartEncoder = async (part, path) => {
     counts.inline++;
     await initParquet();
@@ -110,7 +123,7 @@ export function startEncodePool(threads = false): EncodePool {
     await writeSyncedAsync(path, bytes);
   };
   if (!threads || here.includes("/$bunfs/") || here.includes("%24bunfs"))
-    return { encode: inline, threaded: false, counts, ms, warmedUp, close: async () => {} };
+    return { ...noThread, encode: inline, close: async () => {} };
   let pool: TinypoolClass | null;
   try {
     const Tinypool = loadTinypool();
@@ -126,7 +139,7 @@ export function startEncodePool(threads = false): EncodePool {
       idleTimeout: 60_000,
     });
   } catch {
-    return { encode: inline, threaded: false, counts, ms, warmedUp, close: async () => {} };
+    return { ...noThread, encode: inline, close: async () => {} };
   }
   // Parts sent to the thread, and (counted by the thread itself) parts it has finished.
   let sent = 0;
@@ -199,6 +212,10 @@ export function startEncodePool(threads = false): EncodePool {
     counts,
     ms,
     warmedUp: threadWarmedUp,
+    threadCpu: async () => {
+      const cpu = (await pool?.run({ kind: "cpu" }).catch(() => null)) as number | null;
+      return cpu ?? undefined;
+    },
     encode: async (part: PartContent, path: string) => {
       // Checked here first: with room, the part is posted before this call returns.
       if (sent - Atomics.load(finished, 0) >= THREAD_PARTS && !(await threadRoom()))

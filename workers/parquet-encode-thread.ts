@@ -22,6 +22,7 @@ import { warmUpParquet } from "./parquet-warm-up.ts";
 import { ThreadGarbage } from "./thread-garbage.ts";
 import { loadTinypool } from "./load-tinypool.ts";
 import { SpillAppender } from "./spill-space.ts";
+import { threadCpuMs } from "./thread-cpu.ts";
 import { columnBatchesToTable, writeSynced } from "./table-parts.ts";
 
 /** Warms the encoder before the first part (see parquet-warm-up.ts). */
@@ -29,6 +30,11 @@ interface WarmUpMessage {
   kind: "warm";
   module: WebAssembly.Module;
   finished: Int32Array;
+}
+
+/** This thread's own CPU so far (ms), asked once its work is done: the figure of its busy time. */
+interface CpuMessage {
+  kind: "cpu";
 }
 
 /** Columns for a spool run, made here (see RunOffload.spare in src/adapters/adapter.ts). */
@@ -72,8 +78,9 @@ type PartMessage = {
 const garbage = new ThreadGarbage();
 
 export default async function encodePart(
-  message: PartMessage | RunMessage | WarmUpMessage | SpareMessage,
+  message: PartMessage | RunMessage | WarmUpMessage | SpareMessage | CpuMessage,
 ): Promise<unknown> {
+  if (message.kind === "cpu") return threadCpuMs() ?? null;
   if (message.kind === "run") return writeRun(message);
   if (message.kind === "spare") return spareColumns(message);
   if (message.kind === "warm") return warmUp(message);

@@ -165,6 +165,7 @@ async function parse(
   await provenance;
   progress.flush();
   const parserCpu = threadCpuMs();
+  const encodeCpu = await pool.threadCpu();
   return {
     protocol: PARSE_PROTOCOL,
     ok: true,
@@ -196,6 +197,7 @@ async function parse(
       extract: ms(performance.now() - extractStarted),
       encode_inline: ms(pool.ms.inline),
       encode_thread: ms(pool.ms.thread),
+      ...(encodeCpu === undefined ? {} : { encode_thread_cpu: encodeCpu }),
       encode_wait: ms(pool.ms.waited),
       ...(parserCpu === undefined ? {} : { parser_cpu: parserCpu }),
       total: ms(performance.now()),

@@ -70,8 +70,10 @@ export type ParseResponse =
       nest_threads?: number;
       /**
        * Where the worker's time went (ms): start (runtime start to request), open_detect, extract,
-       * encode_inline, encode_thread, encode_wait (the parser waiting for room on the encode
-       * thread), parser_cpu (the parser thread's own CPU, where the platform says), total.
+       * encode_inline, encode_thread (each part's round trip to the encode thread, summed: parts
+       * waiting behind one another overlap), encode_wait (the parser waiting for room on the encode
+       * thread), parser_cpu and encode_thread_cpu (those threads' own CPU, where the platform
+       * says), total.
        */
       stages_ms?: Record<string, number>;
       /** Files the artifact declares beside itself (see companion-files.ts); absent when none. */

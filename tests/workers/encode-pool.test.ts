@@ -119,6 +119,14 @@ describe("encode pool", () => {
         // Parts go as an IPC stream where they have no column batches.
         await threaded.encode(part([trackBatch(7)], true), join(dir, "thread-c.parquet"));
         expect(threaded.counts).toEqual({ thread: 4, inline: 0 });
+        // The thread's own CPU (Linux says it): it warmed up and encoded four parts, and it is
+        // not the caller's (which ran this test's other work too).
+        const cpu = await threaded.threadCpu();
+        expect(cpu).toBeGreaterThan(0);
+        expect(cpu!).toBeLessThan(
+          process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000,
+        );
+        expect(await inline.threadCpu()).toBeUndefined();
       } finally {
         await inline.close();
         await threaded.close();
