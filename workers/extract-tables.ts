@@ -88,6 +88,7 @@ export async function extractTables(
   };
   let evidence: ExtractedEvidence;
   let nestThreads = 0;
+  let spillRemoved: Promise<void> = Promise.resolve();
   if (adapter.extractStream) {
     // Row batches are checkpoints too: the merge pass after a trace's scan reads no payload
     // but builds every row batch.
@@ -100,7 +101,7 @@ export async function extractTables(
     };
     // Spilled runs live beside the parts being written: the staging area, removed with it on
     // failure.
-    const spill = new FileSpillSpace(options.outputDir, checkpoint);
+    const spill = new FileSpillSpace(options.outputDir, checkpoint, undefined, true);
     // Loaded only when used: the thread's side of nesting is a trace's code.
     const nestOffload = options.nestThreads
       ? (await import("./nest-offload.ts")).startNestOffload(spill, options.outputDir)
@@ -127,6 +128,11 @@ export async function extractTables(
       nestOffload?.closeAll();
       spill.disposeAll();
     }
+    // Deleted while the last tables are written; gone before any part is answered for. (A failed
+    // extraction's are removed with the staging area.)
+    spillRemoved = spill.removed();
+    // Awaited below; a failure to write the tables first is the one reported.
+    spillRemoved.catch(() => {});
     for (const table of adapter.tables) {
       const buffer = streamed.tables[table];
       if (buffer) await writer(table).addBuffer(buffer);
@@ -146,5 +152,7 @@ export async function extractTables(
     evidence = rest;
   }
   for (const table of adapter.tables) writer(table);
-  return { evidence, tables: await finishTables(writers, adapter.tables), nestThreads };
+  const tables = await finishTables(writers, adapter.tables);
+  await spillRemoved;
+  return { evidence, tables, nestThreads };
 }
