@@ -16,9 +16,9 @@ interface JoinNode {
 export class EventCategories {
   private readonly joined = new Map<string, number>();
   /**
-   * Interned lists by their categories' string ids, id by id: Chrome's events name two or three
-   * interned categories each, and joining their names per event (arrays, a string, a lookup) was
-   * ~5% of a real Chromium trace's parser thread.
+   * Interned lists by their categories' string ids, id by id. In the corpus's real Chromium trace
+   * half the events name no category and 6% two or more; an array per such event (flatMap), and a
+   * join and a lookup per list, were ~5% of its parser thread.
    */
   private readonly byIds: JoinNode = { id: -1, next: null };
 
