@@ -42,12 +42,20 @@ export class FileSpillSpace implements SpillSpace {
       rmSync(path, { force: true });
       return;
     }
-    this.removals.push(rm(path, { force: true }));
+    // Caught here, so that a deletion failing before `removed()` is asked is not an unhandled
+    // rejection (which ends the worker); `removed()` reports it.
+    this.removals.push(
+      rm(path, { force: true }).catch((error: unknown) => {
+        this.removalFailure ??= error;
+      }),
+    );
   };
+  private removalFailure: unknown = null;
 
   /** Settles once every disposed file is deleted; rejects if a deletion failed. */
   async removed(): Promise<void> {
     await Promise.all(this.removals.splice(0));
+    if (this.removalFailure !== null) throw this.removalFailure;
   }
 
   create(): SpillFile {

@@ -3,7 +3,7 @@
  * the runtime's I/O threads, where `removed()` says when every one is gone.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileSpillSpace } from "../../workers/spill-space.ts";
@@ -38,5 +38,19 @@ describe("FileSpillSpace", () => {
     expect(readdirSync(sub)).toEqual([]);
     // Nothing under way: settles at once.
     await space.removed();
+  });
+
+  test("a deletion that fails is reported by removed(), not left unhandled", async () => {
+    const sub = mkdtempSync(join(dir, "fails-"));
+    const space = new FileSpillSpace(sub, undefined, undefined, true);
+    const file = space.create();
+    file.append(bytes);
+    // A file whose directory entry became a non-empty directory: rm without `recursive` refuses.
+    rmSync(file.path!);
+    mkdirSync(file.path!);
+    writeFileSync(join(file.path!, "x"), "x");
+    file.dispose();
+    await Bun.sleep(20);
+    await expect(space.removed()).rejects.toThrow();
   });
 });
