@@ -25,6 +25,7 @@ import type { Workspace } from "../storage/workspace.ts";
 import { artifactPayloadPath } from "../storage/workspace-paths.ts";
 import type { ExtractTarget } from "./extract-artifact.ts";
 import { parseWorkerArgv } from "./parse-worker-command.ts";
+import { workerAllocatorEnv } from "./worker-allocator.ts";
 
 export type ParsedResponse = Extract<ParseResponse, { ok: true }>;
 
@@ -99,6 +100,7 @@ export async function runExtractionWorker(
     env: buildChildEnvironment(process.env, ["PATH", "HOME", "TMPDIR", "LANG"], {
       NO_COLOR: "1",
       FLAMEOX_OWNER_PID: String(process.pid),
+      ...workerAllocatorEnv(landing ? landing.bytes : statSync(payloadPath).size),
     }),
     deadlineAt: Date.now() + limits.worker_timeout_seconds * 1000,
     memoryCapBytes: limits.worker_memory_bytes,
