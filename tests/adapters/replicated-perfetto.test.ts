@@ -3,7 +3,8 @@
  * trace must import as the trace itself, shifted in time by a whole number of shifts. Checked on
  * a trace written the way Chrome writes its traces (deltas on a sequence-scoped incremental
  * clock anchored by a snapshot, sequence defaults, absolute microseconds, an explicit built-in
- * clock) and on the vendored nested-tracks trace.
+ * clock) and on the vendored nested-tracks trace. A V8 profile in the trace becomes one profile
+ * per copy, not one whose node ids repeat.
  */
 import { expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -11,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
 import { adapterByName } from "../../src/adapters/registry.ts";
+import { cpuProfile } from "./adapter-harness.ts";
 import { replicatePerfettoTrace } from "../../fixtures/generators/replicated-perfetto.ts";
 import { extracted } from "./adapter-harness.ts";
 import { corpusFiles } from "./corpus-files.ts";
@@ -112,6 +114,96 @@ test.each(cases)("copies of %s import as the trace, shifted in time", async (_na
     });
     const copies = await startsOf(new Uint8Array(readFileSync(output)));
     expect(copies.sort()).toEqual(expected.sort());
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** Chrome's V8 profile events: a Profile and one ProfileChunk joined by legacy id 7. */
+function chromeProfile(): { bytes: Uint8Array; samples: number } {
+  const profile = cpuProfile(
+    [
+      [2, "main", 1],
+      [3, "hot", 2],
+    ],
+    [3, 2, 3, 3],
+    [5, 10, 20, 30],
+  );
+  const nodes = profile.nodes.map(({ children: _children, ...node }) => ({
+    ...node,
+    parent: node.id === 1 ? undefined : node.id - 1,
+  }));
+  const thread = (seq: number, uuid: number, tid: number, name: string): Msg[] => [
+    {
+      trusted_packet_sequence_id: seq,
+      sequence_flags: 1,
+      track_descriptor: { uuid, thread: { pid: 9, tid, thread_name: name } },
+    },
+    {
+      trusted_packet_sequence_id: seq,
+      sequence_flags: 2,
+      trace_packet_defaults: { timestamp_clock_id: 6, track_event_defaults: { track_uuid: uuid } },
+      interned_data: {
+        event_names: [{ iid: 1, name: seq === 1 ? "Profile" : "ProfileChunk" }],
+        debug_annotation_names: [{ iid: 1, name: "data" }],
+      },
+    },
+  ];
+  const event = (seq: number, tsUs: number, data: Record<string, unknown>): Msg => ({
+    trusted_packet_sequence_id: seq,
+    sequence_flags: 2,
+    timestamp: tsUs * 1000,
+    track_event: {
+      name_iid: 1,
+      track_uuid: 0,
+      debug_annotations: [{ name_iid: 1, legacy_json_value: JSON.stringify(data) }],
+      legacy_event: { phase: 80, unscoped_id: 7 },
+    },
+  });
+  const bytes = Trace.encode(
+    Trace.fromObject({
+      packet: [
+        ...thread(1, 101, 1, "CrRendererMain"),
+        ...thread(2, 102, 99, "v8:ProfEvntProc"),
+        event(1, 1000, { startTime: profile.startTime }),
+        event(2, 1100, {
+          cpuProfile: { nodes, samples: profile.samples },
+          timeDeltas: profile.timeDeltas,
+          endTime: profile.endTime,
+        }),
+      ],
+    }),
+  ).finish();
+  return { bytes, samples: profile.samples.length };
+}
+
+test("each copy's V8 profile is a profile of its own", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "flameox-replicated-"));
+  try {
+    const { bytes, samples } = chromeProfile();
+    const input = join(dir, "source.pftrace");
+    writeFileSync(input, bytes);
+    const output = join(dir, "copies.pftrace");
+    const r = await replicatePerfettoTrace(input, output, bytes.length * 3);
+    expect(r.copies).toBeGreaterThanOrEqual(3);
+    const summary = async (b: Uint8Array) => {
+      const e = await extracted(perfetto, {
+        bytes: b,
+        displayName: "t",
+        limits: DEFAULT_ADAPTER_LIMITS,
+      });
+      return {
+        profiles: e.summary.cpu_profiles,
+        samples: e.summary.cpu_samples,
+        skipped: e.limitations.some((l) => l.code === "cpu_profile_skipped"),
+      };
+    };
+    expect(await summary(bytes)).toEqual({ profiles: 1, samples, skipped: false });
+    expect(await summary(new Uint8Array(readFileSync(output)))).toEqual({
+      profiles: r.copies,
+      samples: samples * r.copies,
+      skipped: false,
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
