@@ -100,7 +100,10 @@ export async function runExtractionWorker(
     env: buildChildEnvironment(process.env, ["PATH", "HOME", "TMPDIR", "LANG"], {
       NO_COLOR: "1",
       FLAMEOX_OWNER_PID: String(process.pid),
-      ...workerAllocatorEnv(landing ? landing.bytes : statSync(payloadPath).size),
+      ...workerAllocatorEnv(
+        landing ? landing.bytes : statSync(payloadPath).size,
+        limits.worker_memory_bytes,
+      ),
     }),
     deadlineAt: Date.now() + limits.worker_timeout_seconds * 1000,
     memoryCapBytes: limits.worker_memory_bytes,
