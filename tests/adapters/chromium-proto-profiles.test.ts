@@ -18,9 +18,9 @@ import {
   extracted,
 } from "./adapter-harness.ts";
 import { rowsOf, traceEventRows } from "./evidence-checks.ts";
+import { type Msg, v8ProfileEvent, v8ProfileThread } from "./v8-profile-packets.ts";
 
 const perfetto = adapterByName("perfetto")!;
-type Msg = Record<string, any>;
 
 const extractProto = async (
   bytes: Uint8Array,
@@ -101,34 +101,6 @@ function protoTrace(
   chunkList: Chunks = chunks,
   extra: Msg[] = [],
 ): Uint8Array {
-  const thread = (seq: number, uuid: number, tid: number, name: string): Msg[] => [
-    {
-      trusted_packet_sequence_id: seq,
-      sequence_flags: 1,
-      track_descriptor: { uuid, thread: { pid: 9, tid, thread_name: name } },
-    },
-    {
-      trusted_packet_sequence_id: seq,
-      sequence_flags: 2,
-      trace_packet_defaults: { timestamp_clock_id: 3, track_event_defaults: { track_uuid: uuid } },
-      interned_data: {
-        event_names: [{ iid: 1, name: seq === 1 ? "Profile" : "ProfileChunk" }],
-        debug_annotation_names: [{ iid: 1, name: "data" }],
-      },
-    },
-  ];
-  const event = (seq: number, tsUs: number, data: Record<string, unknown>): Msg => ({
-    trusted_packet_sequence_id: seq,
-    sequence_flags: 2,
-    timestamp: tsUs * 1000,
-    track_event: {
-      name_iid: 1,
-      track_uuid: 0,
-      category_iids: [],
-      debug_annotations: [{ name_iid: 1, ...annotationOf(data) }],
-      legacy_event: { phase: 80, unscoped_id: 7 },
-    },
-  });
   return encode([
     {
       clock_snapshot: {
@@ -139,10 +111,10 @@ function protoTrace(
         primary_trace_clock: primaryClock,
       },
     },
-    ...thread(1, 101, 1, "CrRendererMain"),
-    ...thread(2, 102, 99, "v8:ProfEvntProc"),
-    ...chunkList.map(([ts, data]) => event(2, ts, data)),
-    event(1, 1000, { startTime: profile.startTime }),
+    ...v8ProfileThread(1, 101, 1, "CrRendererMain"),
+    ...v8ProfileThread(2, 102, 99, "v8:ProfEvntProc"),
+    ...chunkList.map(([ts, data]) => v8ProfileEvent(2, ts, annotationOf(data))),
+    v8ProfileEvent(1, 1000, annotationOf({ startTime: profile.startTime })),
     ...extra,
   ]);
 }

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { DEFAULT_ADAPTER_LIMITS } from "../../src/adapters/adapter.ts";
 import { adapterByName } from "../../src/adapters/registry.ts";
 import { cpuProfile } from "./adapter-harness.ts";
+import { v8ProfileEvent, v8ProfileThread } from "./v8-profile-packets.ts";
 import { replicatePerfettoTrace } from "../../fixtures/generators/replicated-perfetto.ts";
 import { extracted } from "./adapter-harness.ts";
 import { corpusFiles } from "./corpus-files.ts";
@@ -119,6 +120,8 @@ test.each(cases)("copies of %s import as the trace, shifted in time", async (_na
   }
 });
 
+const legacyJson = (data: Record<string, unknown>) => ({ legacy_json_value: JSON.stringify(data) });
+
 /** Chrome's V8 profile events: a Profile and one ProfileChunk joined by legacy id 7. */
 function chromeProfile(): { bytes: Uint8Array; samples: number } {
   const profile = cpuProfile(
@@ -133,44 +136,21 @@ function chromeProfile(): { bytes: Uint8Array; samples: number } {
     ...node,
     parent: node.id === 1 ? undefined : node.id - 1,
   }));
-  const thread = (seq: number, uuid: number, tid: number, name: string): Msg[] => [
-    {
-      trusted_packet_sequence_id: seq,
-      sequence_flags: 1,
-      track_descriptor: { uuid, thread: { pid: 9, tid, thread_name: name } },
-    },
-    {
-      trusted_packet_sequence_id: seq,
-      sequence_flags: 2,
-      trace_packet_defaults: { timestamp_clock_id: 6, track_event_defaults: { track_uuid: uuid } },
-      interned_data: {
-        event_names: [{ iid: 1, name: seq === 1 ? "Profile" : "ProfileChunk" }],
-        debug_annotation_names: [{ iid: 1, name: "data" }],
-      },
-    },
-  ];
-  const event = (seq: number, tsUs: number, data: Record<string, unknown>): Msg => ({
-    trusted_packet_sequence_id: seq,
-    sequence_flags: 2,
-    timestamp: tsUs * 1000,
-    track_event: {
-      name_iid: 1,
-      track_uuid: 0,
-      debug_annotations: [{ name_iid: 1, legacy_json_value: JSON.stringify(data) }],
-      legacy_event: { phase: 80, unscoped_id: 7 },
-    },
-  });
   const bytes = Trace.encode(
     Trace.fromObject({
       packet: [
-        ...thread(1, 101, 1, "CrRendererMain"),
-        ...thread(2, 102, 99, "v8:ProfEvntProc"),
-        event(1, 1000, { startTime: profile.startTime }),
-        event(2, 1100, {
-          cpuProfile: { nodes, samples: profile.samples },
-          timeDeltas: profile.timeDeltas,
-          endTime: profile.endTime,
-        }),
+        ...v8ProfileThread(1, 101, 1, "CrRendererMain", 6),
+        ...v8ProfileThread(2, 102, 99, "v8:ProfEvntProc", 6),
+        v8ProfileEvent(1, 1000, legacyJson({ startTime: profile.startTime })),
+        v8ProfileEvent(
+          2,
+          1100,
+          legacyJson({
+            cpuProfile: { nodes, samples: profile.samples },
+            timeDeltas: profile.timeDeltas,
+            endTime: profile.endTime,
+          }),
+        ),
       ],
     }),
   ).finish();
