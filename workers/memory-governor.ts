@@ -13,6 +13,7 @@
  * next comes only after MIN_GROWTH_BYTES more, so a big live set does not collect at
  * every checkpoint, and less near MAX_CEILING_BYTES, so the peak stays under 512 MiB.
  */
+import { ResidentBytes } from "./resident-bytes.ts";
 
 /**
  * RSS the worker lets garbage grow to, whatever its budget: the 512 MB peak the imports are held
@@ -34,15 +35,23 @@ const MIN_GROWTH_BYTES = 32 << 20;
 const MAX_CEILING_BYTES = 448 << 20;
 const MIN_STEP_BYTES = 8 << 20;
 /**
- * Reading RSS costs 7.5 µs in a small process and ~25 µs in a busy worker (Bun reads procfs), and
- * a Perfetto trace's row batches checkpoint every ~0.25 ms: reading at each was ~190 ms of a
- * 100 MB import's ~5 s on the parser thread. Far below the ceiling, RSS is read at most every
- * READ_INTERVAL_MS: the parser allocates a few MB in that time, less than NEAR_BYTES. Within
- * NEAR_BYTES of the ceiling it is read at every checkpoint, so the collection comes when it did.
- * (Read every 5 ms whatever the distance, the 2 GB real Perfetto trace's peak rose by ~40 MiB.)
+ * How often RSS is read. A Perfetto trace's row batches checkpoint every ~0.25 ms; reading at each
+ * was ~190 ms of a 100 MB import's ~5 s on the parser thread. Far below the ceiling, RSS is read at
+ * most every READ_INTERVAL_MS: the parser allocates a few MB in that time, less than NEAR_BYTES.
+ * Closer, the next read comes when RSS could first have reached the ceiling growing at that same
+ * bound (NEAR_BYTES in READ_INTERVAL_MS, ~9.6 MiB a ms): 16 MiB below it, after ~1.7 ms; within
+ * ~2.4 MiB, at every checkpoint. So the collection comes when it would have with a read at every
+ * checkpoint, at a fraction of the reads (read every 5 ms whatever the distance, the 2 GB real
+ * Perfetto trace's peak rose by ~40 MiB).
  */
 const READ_INTERVAL_MS = 5;
 const NEAR_BYTES = 48 << 20;
+const GROWTH_BYTES_PER_MS = NEAR_BYTES / READ_INTERVAL_MS;
+
+function residentBytesReader(): () => number {
+  const resident = new ResidentBytes();
+  return () => resident.read();
+}
 
 export class MemoryGovernor {
   readonly target: number;
@@ -55,7 +64,7 @@ export class MemoryGovernor {
 
   constructor(
     budgetBytes: number,
-    private readonly rss: () => number = () => process.memoryUsage.rss(),
+    private readonly rss: () => number = residentBytesReader(),
     private readonly collect: () => void = () => Bun.gc(true),
     private readonly now: () => number = () => performance.now(),
   ) {
@@ -69,7 +78,8 @@ export class MemoryGovernor {
     if (this.now() < this.nextRead) return;
     const rss = this.rss();
     if (rss < this.ceiling) {
-      this.nextRead = rss < this.ceiling - NEAR_BYTES ? this.now() + READ_INTERVAL_MS : 0;
+      this.nextRead =
+        this.now() + Math.min(READ_INTERVAL_MS, (this.ceiling - rss) / GROWTH_BYTES_PER_MS);
       return;
     }
     this.collectNow();

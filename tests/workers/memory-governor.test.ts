@@ -99,26 +99,32 @@ describe("MemoryGovernor", () => {
     expect(state.collected).toBe(3);
   });
 
-  test("far below the ceiling RSS is read at most every 5 ms; near it, at every checkpoint", () => {
+  test("far below the ceiling RSS is read every 5 ms; closer, as soon as it could have reached it", () => {
     const { governor, state } = scripted(512 * MiB, 0.25);
     state.afterCollect = 100 * MiB;
     state.rss = 100 * MiB; // 156 MiB below the 256 MiB target
     for (let i = 0; i < 40; i++) governor.checkpoint(); // 10 ms of checkpoints
     expect(state.reads).toBe(2);
-    // RSS came within 48 MiB of the target: once read, every checkpoint reads it.
-    state.rss = 230 * MiB;
-    for (let i = 0; i < 20; i++) governor.checkpoint();
-    const readsNear = state.reads;
-    expect(readsNear).toBeGreaterThan(2); // read again within 5 ms
+    // 16 MiB below the target: growing 48 MiB in 5 ms it could reach it in ~1.7 ms, so it is read
+    // every seventh checkpoint (1.75 ms), not every one.
     state.rss = 240 * MiB;
+    for (let i = 0; i < 20; i++) governor.checkpoint(); // past the last 5 ms wait
+    let before = state.reads;
+    for (let i = 0; i < 70; i++) governor.checkpoint(); // 17.5 ms
+    expect(state.reads - before).toBe(10);
+    // 2 MiB below: at every checkpoint.
+    state.rss = 254 * MiB;
+    for (let i = 0; i < 7; i++) governor.checkpoint();
+    before = state.reads;
     for (let i = 0; i < 10; i++) governor.checkpoint();
-    expect(state.reads).toBe(readsNear + 10);
+    expect(state.reads).toBe(before + 10);
+    expect(state.collected).toBe(0);
     // Reaching the target collects at that very checkpoint.
     state.rss = governor.target;
     governor.checkpoint();
     expect(state.collected).toBe(1);
     // Back far below: reads are spaced again.
-    const before = state.reads;
+    before = state.reads;
     for (let i = 0; i < 40; i++) governor.checkpoint();
     expect(state.reads - before).toBeLessThanOrEqual(3);
   });
