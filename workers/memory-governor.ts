@@ -57,7 +57,7 @@ export class MemoryGovernor {
   readonly target: number;
   private ceiling: number;
   private readonly maxCeiling: number;
-  /** No RSS read before this time (performance.now()), while RSS was far below the ceiling. */
+  /** No RSS read before this time (performance.now()): set by how far below the ceiling it was. */
   private nextRead = 0;
   /** Collections made (for figures and tests). */
   collections = 0;
