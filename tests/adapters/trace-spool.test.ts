@@ -214,6 +214,42 @@ describe("trace spool: streamed rows equal the whole-payload reference", () => {
   }
 });
 
+describe("trace spool: the order rows are written in", () => {
+  // Plain events (instants, counters) with nothing held before them on their track are written
+  // at once, the rest once their start group is complete: either way a track's rows come
+  // together, in (start, event_index) order.
+  for (const seed of [1, 2, 3, 4]) {
+    test(`random trace, seed ${seed}: each track's rows together, by start then event index`, async () => {
+      const bytes = randomTrace(seed, 400);
+      for (const [runEvents, pendingEventsInMemory] of [
+        [5, undefined],
+        [64, 2],
+      ] as const) {
+        const run = await runStream(chromeTraceAdapter, bytes, {
+          chunkSize: 4093,
+          spoolRunEvents: runEvents,
+          spill: new MemorySpillSpace(),
+          pendingEventsInMemory,
+        });
+        const rows = streamedTableRows(run, "trace_events");
+        expect(rows.filter((r) => r.phase === "i").length).toBeGreaterThan(20);
+        const done = new Set<string>();
+        for (let k = 1; k < rows.length; k++) {
+          const [a, b] = [rows[k - 1]!, rows[k]!];
+          if (a.track_id !== b.track_id) {
+            done.add(String(a.track_id));
+            expect(done.has(String(b.track_id))).toBe(false);
+            continue;
+          }
+          const order =
+            Number(a.ts_ns) - Number(b.ts_ns) || Number(a.event_index) - Number(b.event_index);
+          expect(order).toBeLessThan(0);
+        }
+      }
+    });
+  }
+});
+
 describe("trace spool: runs written elsewhere", () => {
   /** The spool's merged events as (track, start, seq, dur, kind, args) tuples. */
   async function mergedEvents(offload?: RunOffload, expectedEvents?: number): Promise<unknown[]> {

@@ -11,7 +11,7 @@
  */
 import { BeginEndMatcher, type BeginEndCounts } from "./begin-end-matcher.ts";
 import { FLAG_MISSING_DUR, FLAG_UNMATCHED_BEGIN } from "./event-flags.ts";
-import { KIND_BEGIN, KIND_COMPLETE, KIND_END } from "./event-kinds.ts";
+import { KIND_BEGIN, KIND_COMPLETE, KIND_END, KIND_EVENT } from "./event-kinds.ts";
 import { threadSpanNs } from "../common/time-ns.ts";
 import type { Nester } from "./slice-nester.ts";
 import type { TraceRowWriter } from "./trace-row-writer.ts";
@@ -97,6 +97,18 @@ export class TrackSlicing {
     }
     const p = this.pending;
     const start = v.start[i]!;
+    if (v.kind[i] === KIND_EVENT && p.head === p.length && this.overflow.count === 0) {
+      // A plain event with nothing held before it: nothing nests it and it waits for nothing, so
+      // its row is written now rather than once a later start closes its group (the row order is
+      // the same). Counter tracks take this path for every reading: the real Chromium Perfetto
+      // trace's thread_time readings are 63% of its rows.
+      this.lastStart = start;
+      const k = p.push(c) - p.base;
+      p.head = p.length;
+      this.rows.add(p, k, this.track);
+      p.dropWritten();
+      return;
+    }
     const handle = this.hold(c);
     if (start > this.lastStart && handle > p.base + p.head) this.boundaries.push(handle);
     this.lastStart = start;
