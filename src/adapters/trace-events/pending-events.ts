@@ -93,15 +93,6 @@ export class PendingEvents {
     return this.argsBytes;
   }
 
-  /** Drops every event once all are written (none waits): `compact`'s cheap case. */
-  dropWritten(): void {
-    if (this.head !== this.length) return;
-    this.base += this.length;
-    this.length = 0;
-    this.head = 0;
-    this.argsUsed = 0;
-  }
-
   /** Drops the nested events when they are at least half of what is held. */
   compact(): void {
     const head = this.head;

@@ -19,6 +19,7 @@ import type { NsClock } from "../common/time-ns.ts";
 import { FLAG_ARGS_TRUNCATED, flagsText } from "./event-flags.ts";
 import { KIND_BEGIN, KIND_COMPLETE, UNNAMED } from "./event-kinds.ts";
 import type { TrackInfo } from "../common/track.ts";
+import type { EventCursor } from "./run-codec.ts";
 
 export const ROWS_PER_BATCH = 16384;
 /**
@@ -102,15 +103,7 @@ export class TraceRowWriter {
     const b = this.batch;
     const row = b.length;
     const kind = held.kind[k]!;
-    const flags = held.flags[k]!;
-    b.eventIndex.set(row, held.seq[k]!);
-    b.trackId.set(row, track);
-    const name = held.name[k]!;
-    b.name.set(row, name >= 0 ? name + 1 : 0);
-    const cat = held.cat[k]!;
-    if (cat >= 0) b.category.set(row, cat);
-    else b.category.setNull(row);
-    b.phase.set(row, held.ph[k]!);
+    this.identify(b, row, held.seq[k]!, track, held.name[k]!, held.cat[k]!, held.ph[k]!);
     b.ts.setSum(row, this.baseHigh, this.baseLow, held.start[k]!);
     const slice = kind === KIND_COMPLETE || kind === KIND_BEGIN;
     if (slice) b.dur.set(row, held.dur[k]!);
@@ -124,6 +117,49 @@ export class TraceRowWriter {
     const argsLen = held.argsLen[k]!;
     if (argsLen >= 0) b.args.setRange(row, held.argsData, held.argsAt[k]!, argsLen);
     else b.args.setNull(row);
+    this.close(b, row, held.flags[k]!);
+  }
+
+  /**
+   * The cursor's event, a plain one (no duration, thread time or depth: not a slice), of track
+   * `track`, as the next row: read where the merge left it, not copied into held events first.
+   */
+  addPlain(c: EventCursor, track: number): void {
+    const v = c.v;
+    const i = c.i;
+    const b = this.batch;
+    const row = b.length;
+    this.identify(b, row, v.seq[i]!, track, v.name[i]!, v.cat[i]!, v.ph[i]!);
+    b.ts.setSum(row, this.baseHigh, this.baseLow, v.start[i]!);
+    b.dur.setNull(row);
+    b.threadDur.setNull(row);
+    b.depth.set(row, 0);
+    const argsLen = v.argsLen[i]!;
+    if (argsLen >= 0) b.args.setRange(row, v.args, c.argsAt, argsLen);
+    else b.args.setNull(row);
+    this.close(b, row, v.flags[i]!);
+  }
+
+  /** A row's event index, track, name, category and phase. */
+  private identify(
+    b: RowBatch,
+    row: number,
+    seq: number,
+    track: number,
+    name: number,
+    cat: number,
+    ph: number,
+  ): void {
+    b.eventIndex.set(row, seq);
+    b.trackId.set(row, track);
+    b.name.set(row, name >= 0 ? name + 1 : 0);
+    if (cat >= 0) b.category.set(row, cat);
+    else b.category.setNull(row);
+    b.phase.set(row, ph);
+  }
+
+  /** A row's flags; then the row counts, and a full batch is built. */
+  private close(b: RowBatch, row: number, flags: number): void {
     if ((flags & FLAG_ARGS_TRUNCATED) !== 0) this.truncatedArgs++;
     if (this.flagged[flags]) b.flags.set(row, flags);
     else b.flags.setNull(row);

@@ -103,10 +103,7 @@ export class TrackSlicing {
       // the same). Counter tracks take this path for every reading: the real Chromium Perfetto
       // trace's thread_time readings are 63% of its rows.
       this.lastStart = start;
-      const k = p.push(c) - p.base;
-      p.head = p.length;
-      this.rows.add(p, k, this.track);
-      p.dropWritten();
+      this.rows.addPlain(c, this.track);
       return;
     }
     const handle = this.hold(c);
