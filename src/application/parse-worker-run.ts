@@ -88,11 +88,10 @@ export async function runExtractionWorker(
   };
   const requestPath = join(ids.outputDir, "..", "request.json");
   await writeFile(requestPath, JSON.stringify(request));
-  const stopProgress = watchWorkerProgress(
-    ids.outputDir,
-    () => (landing ? landing.bytes : statSync(payloadPath).size),
-    options.onProgress,
-  );
+  // A stored payload is immutable and a landing one's size is known: one figure serves the
+  // progress and the allocator's settings.
+  const payloadBytes = landing ? landing.bytes : statSync(payloadPath).size;
+  const stopProgress = watchWorkerProgress(ids.outputDir, payloadBytes, options.onProgress);
   const result = await runProcess({
     argv: parseWorkerArgv(requestPath),
     cwd: ids.outputDir,
@@ -100,10 +99,7 @@ export async function runExtractionWorker(
     env: buildChildEnvironment(process.env, ["PATH", "HOME", "TMPDIR", "LANG"], {
       NO_COLOR: "1",
       FLAMEOX_OWNER_PID: String(process.pid),
-      ...workerAllocatorEnv(
-        landing ? landing.bytes : statSync(payloadPath).size,
-        limits.worker_memory_bytes,
-      ),
+      ...workerAllocatorEnv(payloadBytes, limits.worker_memory_bytes),
     }),
     deadlineAt: Date.now() + limits.worker_timeout_seconds * 1000,
     memoryCapBytes: limits.worker_memory_bytes,
@@ -209,11 +205,10 @@ export async function runExtractionWorker(
  */
 function watchWorkerProgress(
   outputDir: string,
-  totalBytes: () => number,
+  total: number,
   onProgress: ExtractTarget["onProgress"],
 ): () => void {
   if (!onProgress) return () => {};
-  const total = totalBytes();
   const path = join(outputDir, PROGRESS_FILE);
   let last = -1;
   const timer = setInterval(() => {
