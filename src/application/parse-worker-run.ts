@@ -26,6 +26,7 @@ import { artifactPayloadPath } from "../storage/workspace-paths.ts";
 import type { ExtractTarget } from "./extract-artifact.ts";
 import { parseWorkerArgv } from "./parse-worker-command.ts";
 import { workerAllocatorEnv } from "./worker-allocator.ts";
+import { workerCompilerEnv } from "./worker-compiler.ts";
 
 export type ParsedResponse = Extract<ParseResponse, { ok: true }>;
 
@@ -100,6 +101,7 @@ export async function runExtractionWorker(
       NO_COLOR: "1",
       FLAMEOX_OWNER_PID: String(process.pid),
       ...workerAllocatorEnv(payloadBytes, limits.worker_memory_bytes),
+      ...workerCompilerEnv(),
     }),
     deadlineAt: Date.now() + limits.worker_timeout_seconds * 1000,
     memoryCapBytes: limits.worker_memory_bytes,

@@ -21,6 +21,8 @@ const compiled = new Map<ParserModuleName, WebAssembly.Module>();
  * synchronous on purpose: JSC compiles one module at a time, so a scanner compiled while
  * parquet-wasm's 5 MB module compiles in the background waits for it (~90 ms measured);
  * a worker compiles its scanners first (`compileParserModules`), then starts parquet-wasm's.
+ * (The parse worker runs two WASM compiler threads, worker-compiler.ts, for the tier-ups of
+ * both modules that follow; the order stays, as it costs nothing.)
  */
 export function parserModuleSync(name: ParserModuleName): WebAssembly.Module {
   let module = compiled.get(name);
