@@ -184,7 +184,9 @@ function stageLine(run: Run, result: any): string {
   return [
     `CLI start+exit ${f0(cli)}`,
     `registration ${f0(result.registration_ms)}${overlapped ? " (beside the worker)" : ""}`,
-    `worker start ${f0(workerStart)}`,
+    // A worker started before its request (an early extraction) waits for it after loading.
+    `worker start ${f0(workerStart)}` +
+      (stages.request_wait === undefined ? "" : ` (then waited ${f0(stages.request_wait)})`),
     `open/detect ${f0(stages.open_detect)}`,
     `scan/extract ${f0(scan)}`,
     // The thread's round trips overlap one another; its CPU is its busy time.

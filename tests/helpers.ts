@@ -1,6 +1,6 @@
 /** Test helpers: temporary projects and a real CLI process. */
 import { test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Provenance } from "../src/storage/parquet.ts";
@@ -103,4 +103,25 @@ export async function tempWorkspace(): Promise<{ root: string; cleanup: () => vo
   const result = await cli(["init", dir.path, "--json"], { cwd: dir.path });
   if (result.code !== 0) throw new Error(`init failed: ${result.stdout}${result.stderr}`);
   return { root: dir.path, cleanup: dir.cleanup };
+}
+
+/** Live (non-zombie) parse workers running under `root` (each runs in its staging directory). */
+export function parseWorkersUnder(root: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, "latin1").split("\0");
+      if (
+        !cmdline.some((a) => a.endsWith("workers/parse.ts")) ||
+        !readlinkSync(`/proc/${name}/cwd`).startsWith(`${root}/`)
+      )
+        continue;
+      const state = /\) (\S)/.exec(readFileSync(`/proc/${name}/stat`, "latin1"))?.[1];
+      if (state !== "Z") found.push(Number(name));
+    } catch {
+      // The process ended while it was read.
+    }
+  }
+  return found;
 }

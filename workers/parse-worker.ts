@@ -14,6 +14,7 @@ import {
   checkParseRequest,
   PARSE_PROTOCOL,
   type ParseRequest,
+  REQUEST_ON_STDIN,
 } from "../src/domain/parse-request.ts";
 import { extractTables } from "./extract-tables.ts";
 import { drainPayload, openPayload } from "./payload-stream.ts";
@@ -28,10 +29,27 @@ import { useNestThread } from "./nest-choice.ts";
 
 const HEAD_BYTES = 64 * 1024;
 
-/** `started`: the worker's start-up (runtime and modules), ms since the process began. */
-export async function parseWorker(requestPath: string, started: number): Promise<number> {
+/**
+ * `source`: the request's file, or REQUEST_ON_STDIN (the request comes on stdin once the caller
+ * knows it; an empty stdin means there is none). `started`: the worker's start-up (runtime and
+ * modules), ms since the process began.
+ */
+export async function parseWorker(source: string, started: number): Promise<number> {
   await dieWithOwner();
-  const checked = checkParseRequest(JSON.parse(await Bun.file(requestPath).text()));
+  const text = source === REQUEST_ON_STDIN ? await Bun.stdin.text() : await Bun.file(source).text();
+  const requested = performance.now();
+  if (text.trim() === "") {
+    console.error("no parse request");
+    return 2;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    console.error("invalid parse request: not JSON");
+    return 2;
+  }
+  const checked = checkParseRequest(value);
   if ("problem" in checked) {
     console.error(`invalid parse request: ${checked.problem}`);
     return 2;
@@ -40,7 +58,7 @@ export async function parseWorker(requestPath: string, started: number): Promise
   const afterResponse: (() => Promise<unknown>)[] = [];
   let response: ParseResponse;
   try {
-    response = await parse(request, started, afterResponse);
+    response = await parse(request, { started, requested }, afterResponse);
   } catch (error) {
     response = { protocol: PARSE_PROTOCOL, ok: false, error: toWorkerError(error) };
   }
@@ -58,7 +76,7 @@ export async function parseWorker(requestPath: string, started: number): Promise
  */
 async function parse(
   request: ParseRequest,
-  started: number,
+  { started, requested }: { started: number; requested: number },
   afterResponse: (() => Promise<unknown>)[],
 ): Promise<ParseResponse> {
   // The WASM modules are compiling since the entry (parse.ts) started: parquet-wasm's goes on
@@ -193,7 +211,9 @@ async function parse(
     nest_threads: nestThreads,
     stages_ms: {
       start: ms(started),
-      open_detect: ms(extractStarted - started),
+      // A worker started before its request was known waited this long for it.
+      request_wait: ms(requested - started),
+      open_detect: ms(extractStarted - requested),
       extract: ms(performance.now() - extractStarted),
       encode_inline: ms(pool.ms.inline),
       encode_thread: ms(pool.ms.thread),

@@ -11,20 +11,21 @@
 import { compileParserModules } from "../src/adapters/wasm/wasm-modules.ts";
 import { compiledParquetModule } from "../src/storage/parquet-module.ts";
 
-export async function runParseWorker(requestPath: string): Promise<number> {
+/** `source`: the request's file, or "-": it comes on stdin (see parse-worker.ts). */
+export async function runParseWorker(source: string): Promise<number> {
   compileParserModules();
   // A failure surfaces where the module is awaited (the first part), as before.
   compiledParquetModule().catch(() => {});
   const { parseWorker } = await import("./parse-worker.ts");
   // Bun's clock starts with the process: this is the worker's start-up (runtime and modules).
-  return parseWorker(requestPath, performance.now());
+  return parseWorker(source, performance.now());
 }
 
 if (import.meta.main) {
-  const requestPath = process.argv[2];
-  if (!requestPath) {
-    console.error("usage: parse.ts REQUEST.json");
+  const source = process.argv[2];
+  if (!source) {
+    console.error("usage: parse.ts REQUEST.json | parse.ts - (the request on stdin)");
     process.exit(2);
   }
-  process.exit(await runParseWorker(requestPath));
+  process.exit(await runParseWorker(source));
 }

@@ -18,7 +18,9 @@ import type { Workspace } from "../storage/workspace.ts";
 import { failExtraction } from "./extraction-failure.ts";
 import {
   runExtractionWorker,
+  startParseWorker,
   type ParsedResponse,
+  type StartedWorker,
   type WorkerFigures,
 } from "./parse-worker-run.ts";
 import { publishWithinLockBudget } from "./publish-within-lock-budget.ts";
@@ -86,29 +88,74 @@ export async function extractArtifact(
 }
 
 /**
- * Extracts a payload while it is still landing: the parse worker starts at once and follows
- * the copy, so a large import pays for its copy and hash once instead of before the parse. The
- * extraction is recorded once the artifact is registered; a copy that fails stops the worker,
- * and the registration's error is the import's.
+ * An extraction begun before its artifact is known: its staging claimed and its parse worker
+ * started (see beginEarlyExtraction); extractLanding takes it over.
+ */
+export interface EarlyExtraction {
+  attempt: ExtractionAttempt;
+  worker: StartedWorker;
+}
+
+/**
+ * Claims an extraction's staging and starts its parse worker now, before the artifact is copied
+ * and registered: the worker's start-up (runtime and modules, ~100 ms) runs beside the
+ * registration's instead of after it. `payloadBytes` is the file's size as last seen.
+ */
+export async function beginEarlyExtraction(
+  ws: Workspace,
+  payloadBytes: number,
+  signal?: AbortSignal,
+): Promise<EarlyExtraction> {
+  const attempt = await beginExtraction(ws);
+  try {
+    return { attempt, worker: startParseWorker(ws, attempt.outputDir, payloadBytes, signal) };
+  } catch (error) {
+    await rm(attempt.stagingDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Stops an early extraction that will not be taken over, and removes its staging. */
+export async function abandonEarlyExtraction(early: EarlyExtraction): Promise<void> {
+  early.worker.stop();
+  await early.worker.result.catch(() => {});
+  await rm(early.attempt.stagingDir, { recursive: true, force: true });
+}
+
+/**
+ * Extracts a payload while it is still landing: the parse worker (`early`'s, else one started
+ * now) follows the copy, so a large import pays for its copy and hash once instead of before the
+ * parse. The extraction is recorded once the artifact is registered; a copy that fails stops the
+ * worker, and the registration's error is the import's.
  */
 export async function extractLanding(
   ws: Workspace,
   target: ExtractTarget,
   landing: PayloadLanding,
+  early?: EarlyExtraction,
 ): Promise<ExtractionResult> {
   // The copy goes on whatever happens here: it settles before the caller hears of a failure.
-  const attempt = await beginExtraction(ws).catch(async (error) => {
-    await landing.registered.catch(() => {});
-    throw error;
-  });
+  const attempt =
+    early?.attempt ??
+    (await beginExtraction(ws).catch(async (error) => {
+      await landing.registered.catch(() => {});
+      throw error;
+    }));
   const landedFile = join(attempt.stagingDir, "landed.json");
-  const stop = new AbortController();
-  const signal = target.signal ? AbortSignal.any([target.signal, stop.signal]) : stop.signal;
+  let worker: StartedWorker;
+  try {
+    worker = early?.worker ?? startParseWorker(ws, attempt.outputDir, landing.bytes, target.signal);
+  } catch (error) {
+    await landing.registered.catch(() => {});
+    await rm(attempt.stagingDir, { recursive: true, force: true });
+    throw error;
+  }
   const running = runExtractionWorker(
     ws,
-    { ...target, signal },
+    target,
     { stagedPath: landing.stagedPath, bytes: landing.bytes, landedFile },
     attempt,
+    worker,
   );
   // Settled below, or dropped when the copy fails.
   running.catch(() => {});
@@ -122,7 +169,7 @@ export async function extractLanding(
     };
     recordExtractionStart(ws, options, attempt.extractionId);
   } catch (error) {
-    stop.abort();
+    worker.stop();
     await running.catch(() => {});
     await rm(attempt.stagingDir, { recursive: true, force: true });
     throw error;
@@ -133,7 +180,7 @@ export async function extractLanding(
   const announced = writeFile(`${landedFile}.tmp`, landed)
     .then(() => rename(`${landedFile}.tmp`, landedFile))
     .catch((error) => {
-      stop.abort();
+      worker.stop();
       throw error;
     });
   return await finishExtraction(

@@ -2,10 +2,10 @@
  * Import use case: every import is a new run (`run_type: import`). The file is registered
  * to the run through the shared registration path (streamed into staging while hashed,
  * published into the content-addressed store, claimed under a short write lock) and
- * extracted by a parse worker outside the lock, which starts as the copy begins and follows
- * it (extract-artifact.ts, extractLanding).
+ * extracted by a parse worker outside the lock, which starts before the copy, is sent its
+ * request as the copy begins, and follows it (extract-artifact.ts, extractLanding).
  */
-import { rm } from "node:fs/promises";
+import { lstat, rm } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { FlameoxError, storageFailure } from "../domain/errors.ts";
 import { newOperationId, newRegistrationId, newRunId } from "../domain/ids.ts";
@@ -13,7 +13,13 @@ import { openArtifactSource, startStagingCopy } from "../storage/cas.ts";
 import { ensureSpaceReserve } from "../storage/space-reserve.ts";
 import { claimStagingDir } from "../storage/staging-lease.ts";
 import type { Workspace } from "../storage/workspace.ts";
-import { type ExtractionResult, extractLanding } from "./extract-artifact.ts";
+import {
+  abandonEarlyExtraction,
+  beginEarlyExtraction,
+  type EarlyExtraction,
+  type ExtractionResult,
+  extractLanding,
+} from "./extract-artifact.ts";
 import { nextStepAfterImport, type NextStep } from "./import-next-step.ts";
 import type { ImportOptions } from "./import-request.ts";
 import { recordDespiteFullDisk } from "./record-despite-full-disk.ts";
@@ -55,6 +61,22 @@ function registrationMeta(
   };
 }
 
+/**
+ * The extraction begun now, before the run is recorded and the file copied, when the path names a
+ * regular file the store may take. Otherwise, or if it cannot begin (a full disk), none: the
+ * import then starts its worker, or fails and records why, where it did before.
+ */
+async function earlyExtraction(
+  ws: Workspace,
+  request: ImportRequest,
+): Promise<EarlyExtraction | null> {
+  if (request.signal?.aborted) return null;
+  // As openArtifactSource will see it: a link is refused there, so no worker for one.
+  const file = await lstat(request.path).catch(() => null);
+  if (!file?.isFile() || file.size > ws.config.storage.max_artifact_bytes) return null;
+  return beginEarlyExtraction(ws, file.size, request.signal).catch(() => null);
+}
+
 /** An unknown adapter name is the caller's mistake: refused before anything is recorded. */
 async function checkAdapterName(name: string): Promise<void> {
   // Loaded only when an adapter is named; the entries are the formats' descriptions, not their
@@ -81,9 +103,16 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
   const operationId = newOperationId();
   const stagingDir = join(ws.paths.staging, operationId);
   ensureSpaceReserve(ws.paths);
-  ws.control.withWriteLock(() =>
-    ws.runs.create(runId, "import", { capture_status: "running", extraction_status: "pending" }),
-  );
+  // The parse worker starts first, its request sent once the copy has begun (extractLanding).
+  let early = await earlyExtraction(ws, request);
+  try {
+    ws.control.withWriteLock(() =>
+      ws.runs.create(runId, "import", { capture_status: "running", extraction_status: "pending" }),
+    );
+  } catch (error) {
+    if (early) await abandonEarlyExtraction(early);
+    throw error;
+  }
   try {
     claimStagingDir(ws.paths, operationId);
     const displayName = request.displayName ?? basename(request.path);
@@ -95,8 +124,8 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
       signal: request.signal,
       onProgress: (done, total) => request.onProgress?.("copying", done, total),
     });
-    // The parse worker starts now and follows the copy (extractLanding); the registration
-    // completes beside it.
+    // The parse worker (started early, or now) is sent its request and follows the copy
+    // (extractLanding); the registration completes beside it.
     let landed = false;
     const registration = staged.then(async (payload) => {
       const meta = registrationMeta(runId, displayName, request);
@@ -110,6 +139,8 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
     // Awaited by extractLanding, which may first wait on its own staging: a copy that fails
     // meanwhile is not an unhandled rejection.
     registration.catch(() => {});
+    const takenOver = early ?? undefined;
+    early = null;
     const extraction = await extractLanding(
       ws,
       {
@@ -125,6 +156,7 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
           : undefined,
       },
       { stagedPath, bytes: source.opened.size, registered: registration },
+      takenOver,
     );
     // Settled: the extraction is recorded only once the artifact is registered.
     const registered = await registration;
@@ -141,6 +173,8 @@ export async function importArtifact(ws: Workspace, request: ImportRequest): Pro
       ...nextStepAfterImport(runId, artifactId, extraction.tables),
     };
   } catch (error) {
+    // Not taken over: the copy never started.
+    if (early) await abandonEarlyExtraction(early);
     if (error instanceof FlameoxError && error.runId) throw error;
     const failure =
       storageFailure(error) ??

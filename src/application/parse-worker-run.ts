@@ -5,10 +5,10 @@
  * outcome (cancelled, timed out, out of memory, crashed, off protocol) is a typed error.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { stat, writeFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { buildChildEnvironment } from "../broker/child-environment.ts";
-import { runProcess } from "../broker/process-broker.ts";
+import { type ProcessResult, runProcess } from "../broker/process-broker.ts";
 import { FlameoxError, storageFailure } from "../domain/errors.ts";
 import { EVIDENCE_TABLE_NAMES } from "../domain/evidence-schema.ts";
 import { hexFromArtifactId } from "../domain/ids.ts";
@@ -20,6 +20,7 @@ import {
   type ParseRequest,
   type ParseResponse,
 } from "../domain/parse-protocol.ts";
+import { REQUEST_ON_STDIN } from "../domain/parse-request.ts";
 import { recordStagingWorker } from "../storage/staging-lease.ts";
 import type { Workspace } from "../storage/workspace.ts";
 import { artifactPayloadPath } from "../storage/workspace-paths.ts";
@@ -49,11 +50,80 @@ export type WorkerPayload =
   | { artifactId: string }
   | { stagedPath: string; bytes: number; landedFile: string };
 
+/**
+ * A parse worker started before its request is known (startParseWorker): it loads its modules
+ * while the caller registers the artifact, then reads the request from its stdin.
+ */
+export interface StartedWorker {
+  /** Hands the worker its request (once). */
+  send(request: ParseRequest): void;
+  /** Stops the worker, sent its request or not; its result then says it was cancelled. */
+  stop(): void;
+  readonly result: Promise<ProcessResult>;
+}
+
+/**
+ * Starts a parse worker under the workspace's limits, its output in `outputDir` (an extraction's
+ * staging `out`, recorded as the staging's worker), its request to come (`send`). Starting it
+ * before the artifact is registered hides its start-up, ~100 ms of runtime and modules, behind
+ * the registration's. `payloadBytes` sets the allocator (worker-allocator.ts); the deadline runs
+ * from now.
+ */
+export function startParseWorker(
+  ws: Workspace,
+  outputDir: string,
+  payloadBytes: number,
+  signal?: AbortSignal,
+): StartedWorker {
+  const limits = ws.config.extraction;
+  const stop = new AbortController();
+  let send!: (bytes: Uint8Array) => void;
+  let refuse!: (reason: Error) => void;
+  const stdin = new Promise<Uint8Array>((resolve, reject) => {
+    send = resolve;
+    refuse = reject;
+  });
+  const result = runProcess({
+    argv: parseWorkerArgv(REQUEST_ON_STDIN),
+    cwd: outputDir,
+    // The worker arms a parent-death signal against this pid (workers/owner-death.ts).
+    env: buildChildEnvironment(process.env, ["PATH", "HOME", "TMPDIR", "LANG"], {
+      NO_COLOR: "1",
+      FLAMEOX_OWNER_PID: String(process.pid),
+      ...workerAllocatorEnv(payloadBytes, limits.worker_memory_bytes),
+      ...workerCompilerEnv(),
+    }),
+    deadlineAt: Date.now() + limits.worker_timeout_seconds * 1000,
+    memoryCapBytes: limits.worker_memory_bytes,
+    maxOutputBytes: 64 * 1024,
+    signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,
+    stdin,
+    onSpawn: (child) => recordStagingWorker(join(outputDir, ".."), child),
+  });
+  // Awaited later (after the copy has begun, or by abandonEarlyExtraction): a spawn that fails, or
+  // a request refused to a worker that never started, is not an unhandled rejection meanwhile.
+  result.catch(() => {});
+  stdin.catch(() => {});
+  return {
+    send: (request) => send(new TextEncoder().encode(JSON.stringify(request))),
+    stop: () => {
+      refuse(new Error("the parse worker was stopped before its request"));
+      stop.abort();
+    },
+    result,
+  };
+}
+
+/**
+ * Runs the extraction's parse worker: `started`, one already started for it, else a new one.
+ * `options.signal` is for a new one (a started one was given its own).
+ */
 export async function runExtractionWorker(
   ws: Workspace,
   options: ExtractTarget,
   payload: WorkerPayload,
   ids: { extractionId: string; generationId: string; outputDir: string },
+  started?: StartedWorker,
 ): Promise<{ response: ParsedResponse; worker: WorkerFigures }> {
   const limits = ws.config.extraction;
   const landing = "stagedPath" in payload ? payload : null;
@@ -87,28 +157,13 @@ export async function runExtractionWorker(
       : {}),
     ...(options.context ? { context: options.context } : {}),
   };
-  const requestPath = join(ids.outputDir, "..", "request.json");
-  await writeFile(requestPath, JSON.stringify(request));
   // A stored payload is immutable and a landing one's size is known: one figure serves the
   // progress and the allocator's settings.
   const payloadBytes = landing ? landing.bytes : statSync(payloadPath).size;
+  const running = started ?? startParseWorker(ws, ids.outputDir, payloadBytes, options.signal);
+  running.send(request);
   const stopProgress = watchWorkerProgress(ids.outputDir, payloadBytes, options.onProgress);
-  const result = await runProcess({
-    argv: parseWorkerArgv(requestPath),
-    cwd: ids.outputDir,
-    // The worker arms a parent-death signal against this pid (workers/owner-death.ts).
-    env: buildChildEnvironment(process.env, ["PATH", "HOME", "TMPDIR", "LANG"], {
-      NO_COLOR: "1",
-      FLAMEOX_OWNER_PID: String(process.pid),
-      ...workerAllocatorEnv(payloadBytes, limits.worker_memory_bytes),
-      ...workerCompilerEnv(),
-    }),
-    deadlineAt: Date.now() + limits.worker_timeout_seconds * 1000,
-    memoryCapBytes: limits.worker_memory_bytes,
-    maxOutputBytes: 64 * 1024,
-    signal: options.signal,
-    onSpawn: (child) => recordStagingWorker(join(ids.outputDir, ".."), child),
-  }).finally(stopProgress);
+  const result = await running.result.finally(stopProgress);
   const worker = {
     wall_ms: Math.round(result.wallMs),
     max_rss_bytes: result.maxRssBytes,

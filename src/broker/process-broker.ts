@@ -11,6 +11,7 @@
  * program the same way. Output goes to memory, to a
  * file, or only through a hash; the process tree can be sampled from /proc.
  */
+import type { FileSink } from "bun";
 import { existsSync } from "node:fs";
 import type { ResolvedExecutable, SignalRecord } from "../domain/capture.ts";
 import { FlameoxError } from "../domain/errors.ts";
@@ -57,6 +58,12 @@ export interface ProcessRequest {
    * verified just before the spawn, and argv items naming one execute its descriptor.
    */
   pinned?: readonly ResolvedExecutable[];
+  /**
+   * The child's standard input: these bytes, written once they resolve, then closed (a rejection
+   * closes it empty). Lets a child start, and load what it needs, before its input is known.
+   * Without it, stdin is /dev/null.
+   */
+  stdin?: Promise<Uint8Array>;
   /** Called once the child exists, before it can have done much: the place to record a lease. */
   onSpawn?: (child: { pid: number; startTime: string | null }) => void;
 }
@@ -207,6 +214,7 @@ async function runNow(request: ProcessRequest): Promise<ProcessResult> {
   const inCgroup = cgroup?.add(child.pid) ?? false;
   const leaderStart = readStat(child.pid)?.startTime ?? null;
   request.onSpawn?.({ pid: child.pid, startTime: leaderStart });
+  if (request.stdin) feedStdin(child.stdin as FileSink, request.stdin);
 
   let reason: "timeout" | "cancelled" | PolicyViolation | null = null;
   const sampler = request.sampling
@@ -291,7 +299,7 @@ function spawn(
     return Bun.spawn(argv, {
       cwd: request.cwd,
       env: request.env,
-      stdio: ["ignore", "pipe", "pipe", ...descriptors],
+      stdio: [request.stdin ? "pipe" : "ignore", "pipe", "pipe", ...descriptors],
       detached: true,
       ...(argv0 ? { argv0 } : {}),
     });
@@ -304,6 +312,23 @@ function spawn(
       },
     );
   }
+}
+
+/**
+ * Writes the input to the child's stdin once it resolves, then closes it; closes it empty if the
+ * input is refused. A child gone meanwhile (a broken pipe) is no error here: its termination says
+ * what happened.
+ */
+function feedStdin(sink: FileSink, input: Promise<Uint8Array>): void {
+  const close = async () => {
+    await sink.end();
+  };
+  input
+    .then(async (bytes) => {
+      sink.write(bytes);
+      await close();
+    }, close)
+    .catch(() => {});
 }
 
 function terminationOf(

@@ -5,6 +5,11 @@
  * extraction service itself, so the check is about shape, not hostile input.
  */
 export const PARSE_PROTOCOL = "flameox.parse.v2";
+/**
+ * The worker's argument that says its request comes on stdin: it was started before the request
+ * was known, and loads its modules while the caller prepares the payload (startParseWorker).
+ */
+export const REQUEST_ON_STDIN = "-";
 
 /** The largest response.json a parent will read; anything bigger is a protocol violation. */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;

@@ -65,6 +65,55 @@ describe("process broker", () => {
     expect(result.wallMs).toBeLessThan(5_000);
   });
 
+  test("stdin: bytes that come after the start are written, then the input ends", async () => {
+    const { promise, resolve } = Promise.withResolvers<Uint8Array>();
+    const running = runProcess({
+      ...base,
+      // Reads to the end: prints only once stdin is closed.
+      argv: ["/bin/sh", "-c", "echo started >&2; cat; echo end"],
+      deadlineAt: Date.now() + 10_000,
+      stdin: promise,
+    });
+    await Bun.sleep(150);
+    resolve(new TextEncoder().encode("a request\n"));
+    const result = await running;
+    expect(result.termination).toEqual({ kind: "exited", exitCode: 0 });
+    expect(result.stderr).toBe("started\n");
+    expect(result.stdout).toBe("a request\nend\n");
+  });
+
+  test("stdin: a refused input closes it empty; without one, stdin is empty too", async () => {
+    const refused = Promise.reject(new Error("no input"));
+    const result = await runProcess({
+      ...base,
+      argv: ["/bin/sh", "-c", "cat; echo end"],
+      deadlineAt: Date.now() + 10_000,
+      stdin: refused,
+    });
+    expect(result.termination).toEqual({ kind: "exited", exitCode: 0 });
+    expect(result.stdout).toBe("end\n");
+    const none = await runProcess({
+      ...base,
+      argv: ["/bin/sh", "-c", "cat; echo end"],
+      deadlineAt: Date.now() + 10_000,
+    });
+    expect(none.stdout).toBe("end\n");
+  });
+
+  test("stdin: a child that ends before its input comes ends the run; the late input goes nowhere", async () => {
+    const { promise, resolve } = Promise.withResolvers<Uint8Array>();
+    const result = await runProcess({
+      ...base,
+      argv: ["/bin/sh", "-c", "exit 3"],
+      deadlineAt: Date.now() + 10_000,
+      stdin: promise,
+    });
+    expect(result.termination).toEqual({ kind: "exited", exitCode: 3 });
+    // A broken pipe now (4 MiB: more than a pipe holds) goes nowhere.
+    resolve(new Uint8Array(4 << 20));
+    await Bun.sleep(100);
+  });
+
   test("output beyond the cap is dropped and flagged", async () => {
     const result = await runProcess({
       ...base,

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { cli, SAMPLES, tempWorkspace, waitFor } from "../helpers.ts";
+import { cli, parseWorkersUnder, SAMPLES, tempWorkspace, waitFor } from "../helpers.ts";
 import {
   call,
   connect,
@@ -31,15 +31,6 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Processes whose command line mentions this workspace (the parse worker reads its request from
- * staging).
- */
-function workersOf(root: string): string[] {
-  const ps = Bun.spawnSync(["ps", "-eo", "args"]).stdout.toString();
-  return ps.split("\n").filter((line) => line.includes(join(root, ".diagnostics")));
-}
 
 describe("import_artifact progress and cancellation", () => {
   test("progress notifications are monotonic, end at completed and precede the answer on " +
@@ -120,7 +111,9 @@ describe("import_artifact progress and cancellation", () => {
     );
     await extractionStarted;
     // Cancel once the worker runs (the SDK sends notifications/cancelled).
-    expect(await waitFor(() => workersOf(ws.root).length > 0, { intervalMs: 50 })).toBe(true);
+    expect(await waitFor(() => parseWorkersUnder(ws.root).length > 0, { intervalMs: 50 })).toBe(
+      true,
+    );
     controller.abort("test cancels the import");
     await expect(pending).rejects.toThrow();
     expect(updates.some((u) => u.message === "copying")).toBe(true);
@@ -137,7 +130,7 @@ describe("import_artifact progress and cancellation", () => {
     expect(run).not.toBeNull();
     expect(run.error).toMatchObject({ code: "PROCESS_CANCELLED" });
     expect(readdirSync(join(ws.root, ".diagnostics", "staging"))).toEqual([]);
-    expect(workersOf(ws.root)).toEqual([]);
+    expect(parseWorkersUnder(ws.root)).toEqual([]);
     const detail = await call(mcp.client, "get_run", { run_id: run.run_id });
     expect(detail.result.extraction_status).toBe("cancelled");
     const evidence = await call(mcp.client, "get_evidence", {
@@ -162,12 +155,14 @@ describe("import_artifact progress and cancellation", () => {
       },
     });
     await raw.readUntil((m) => m.params?.message === "extracting");
-    expect(await waitFor(() => workersOf(ws.root).length > 0, { intervalMs: 50 })).toBe(true);
+    expect(await waitFor(() => parseWorkersUnder(ws.root).length > 0, { intervalMs: 50 })).toBe(
+      true,
+    );
     expect(await raw.end()).toBe(0);
     const newest = (await cli(["runs", "list", "--limit", "1", "--json"], { cwd: ws.root })).json
       .items[0];
     expect(newest.extraction_status).toBe("cancelled");
     expect(readdirSync(join(ws.root, ".diagnostics", "staging"))).toEqual([]);
-    expect(workersOf(ws.root)).toEqual([]);
+    expect(parseWorkersUnder(ws.root)).toEqual([]);
   }, 120_000);
 });

@@ -3,17 +3,23 @@
  * the worker follows the copy (workers/payload-landing.ts). These tests hold it to what the
  * serial import guaranteed: the evidence published is that of exactly the registered bytes,
  * and a copy that fails (the source changes, the caller cancels) stops the worker, records no
- * extraction and leaves nothing behind.
+ * extraction and leaves nothing behind. The worker is started before the copy (an early
+ * extraction), its request sent on its stdin once the copy begins; one never sent its request
+ * is stopped with its staging.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { appendFileSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { extractArtifact } from "../../src/application/extract-artifact.ts";
+import {
+  abandonEarlyExtraction,
+  beginEarlyExtraction,
+  extractArtifact,
+} from "../../src/application/extract-artifact.ts";
 import { WorkspaceService } from "../../src/application/workspace-service.ts";
 import { artifactPayloadPath } from "../../src/storage/workspace-paths.ts";
 import { hexFromArtifactId } from "../../src/domain/ids.ts";
 import { generateChromeTrace } from "../../fixtures/generators/chrome-trace.ts";
-import { tempDir, tempWorkspace } from "../helpers.ts";
+import { parseWorkersUnder, tempDir, tempWorkspace } from "../helpers.ts";
 
 let service: WorkspaceService;
 let root: string;
@@ -41,20 +47,8 @@ afterAll(() => {
   inputs.cleanup();
 });
 
-/** Parse workers still running for this workspace (their argv names its staging directory). */
-function workersOfWorkspace(): number[] {
-  const staging = join(root, ".diagnostics", "staging");
-  return readdirSync("/proc")
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(staging);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
+/** Parse workers still running for this workspace. */
+const workersOfWorkspace = (): number[] => parseWorkersUnder(root);
 
 function extractionsOf(runId: string): number {
   const row = service.ws.control.db
@@ -116,6 +110,30 @@ describe("an import parses its file while copying it", () => {
         (error) => error,
       );
     expect(outcome).toMatchObject({ code: "PROCESS_CANCELLED" });
+    expect(extractionsOf(outcome.runId as string)).toBe(0);
+    expect(readdirSync(join(root, ".diagnostics", "staging"))).toEqual([]);
+    expect(workersOfWorkspace()).toEqual([]);
+  }, 60_000);
+
+  test("an early extraction not taken over is stopped, and its staging removed", async () => {
+    const early = await beginEarlyExtraction(service.ws, 1024);
+    // Started at once, it loads its modules and waits for its request.
+    expect(workersOfWorkspace()).toHaveLength(1);
+    expect(readdirSync(join(root, ".diagnostics", "staging"))).toHaveLength(1);
+    await abandonEarlyExtraction(early);
+    expect((await early.worker.result).termination).toEqual({ kind: "cancelled" });
+    expect(workersOfWorkspace()).toEqual([]);
+    expect(readdirSync(join(root, ".diagnostics", "staging"))).toEqual([]);
+  }, 60_000);
+
+  test("a link is refused before any worker starts, and nothing is left", async () => {
+    const link = join(inputs.path, "link.trace.json");
+    symlinkSync(trace.path, link);
+    const outcome = await service.importArtifact({ path: link }).then(
+      () => null,
+      (error) => error,
+    );
+    expect(outcome).toMatchObject({ code: "ARTIFACT_REFUSED" });
     expect(extractionsOf(outcome.runId as string)).toBe(0);
     expect(readdirSync(join(root, ".diagnostics", "staging"))).toEqual([]);
     expect(workersOfWorkspace()).toEqual([]);

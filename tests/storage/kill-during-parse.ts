@@ -3,30 +3,11 @@
  * its parse worker runs and its extraction is recorded, SIGKILL the CLI, and report
  * whether the worker outlived it.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { REPO } from "../helpers.ts";
+import { parseWorkersUnder, REPO } from "../helpers.ts";
 
-/** Live (non-zombie) parse workers whose request lies under `root`. */
-export function parseWorkersUnder(root: string): number[] {
-  const found: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${name}/cmdline`, "latin1").split("\0");
-      if (
-        !cmdline.some((a) => a.endsWith("workers/parse.ts")) ||
-        !cmdline.some((a) => a.startsWith(root))
-      )
-        continue;
-      const state = /\) (\S)/.exec(readFileSync(`/proc/${name}/stat`, "latin1"))?.[1];
-      if (state !== "Z") found.push(Number(name));
-    } catch {
-      // The process ended while it was read.
-    }
-  }
-  return found;
-}
+export { parseWorkersUnder };
 
 /**
  * Whether an import's extraction under `root` is recorded: the worker starts while the payload

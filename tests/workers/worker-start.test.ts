@@ -8,7 +8,7 @@
  * still parses is checked here too.)
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import { PARSE_PROTOCOL } from "../../src/domain/parse-protocol.ts";
@@ -20,38 +20,45 @@ afterAll(() => dir.cleanup());
 const NOT_FOR_A_SMALL_PROFILE =
   /node_modules\/(tinypool|saxes|xmlchars|csv-parse|protobufjs)\/|node_modules\/apache-arrow\/io\/node\//;
 
-/** Runs one parse in a fresh process; returns its response and the modules it loaded. */
-function parseInFreshProcess(name: string, payload: Uint8Array): { ok: boolean; loaded: string[] } {
+/** A payload and its parse request, in a directory of their own. */
+function requestFor(
+  name: string,
+  payload: Uint8Array,
+): { root: string; output: string; request: string } {
   const root = join(dir.path, name);
   const output = join(root, "out");
   mkdirSync(output, { recursive: true });
   const payloadPath = join(root, "payload");
   writeFileSync(payloadPath, payload);
+  const request = JSON.stringify({
+    protocol: PARSE_PROTOCOL,
+    operation_id: "op_worker-start",
+    payload_path: payloadPath,
+    display_name: "profile.cpuprofile",
+    adapter: null,
+    output_dir: output,
+    limits: {
+      max_events: 1_000_000,
+      max_nesting_depth: 256,
+      max_args_bytes: 1024,
+      max_decompressed_bytes: 1 << 30,
+      memory_bytes: 8 * 1024 ** 3,
+      scan_threads: -1,
+    },
+    provenance: {
+      run_id: "run_worker-start",
+      artifact_id: `sha256:${"0".repeat(64)}`,
+      generation_id: "gen_worker-start",
+    },
+  });
+  return { root, output, request };
+}
+
+/** Runs one parse in a fresh process; returns its response and the modules it loaded. */
+function parseInFreshProcess(name: string, payload: Uint8Array): { ok: boolean; loaded: string[] } {
+  const { root, output, request } = requestFor(name, payload);
   const requestPath = join(root, "request.json");
-  writeFileSync(
-    requestPath,
-    JSON.stringify({
-      protocol: PARSE_PROTOCOL,
-      operation_id: "op_worker-start",
-      payload_path: payloadPath,
-      display_name: "profile.cpuprofile",
-      adapter: null,
-      output_dir: output,
-      limits: {
-        max_events: 1_000_000,
-        max_nesting_depth: 256,
-        max_args_bytes: 1024,
-        max_decompressed_bytes: 1 << 30,
-        memory_bytes: 8 * 1024 ** 3,
-        scan_threads: -1,
-      },
-      provenance: {
-        run_id: "run_worker-start",
-        artifact_id: `sha256:${"0".repeat(64)}`,
-        generation_id: "gen_worker-start",
-      },
-    }),
-  );
+  writeFileSync(requestPath, request);
   const worker = join(REPO, "workers", "parse.ts");
   const probe = `const { runParseWorker } = await import(${JSON.stringify(worker)});
     const code = await runParseWorker(${JSON.stringify(requestPath)});
@@ -94,5 +101,47 @@ describe("parse worker start", () => {
   test("a gzip payload still decompresses, node:zlib loaded when needed", () => {
     const { ok } = parseInFreshProcess("gzip", gzipSync(profile));
     expect(ok).toBe(true);
+  }, 60_000);
+});
+
+describe("a parse worker started before its request", () => {
+  const profile = readFileSync(join(REPO, "fixtures", "samples", "sample.cpuprofile"));
+  const worker = join(REPO, "workers", "parse.ts");
+
+  test("reads it from stdin when it comes, and says how long it waited", async () => {
+    const { root, output, request } = requestFor("stdin", profile);
+    const child = Bun.spawn([process.execPath, worker, "-"], {
+      cwd: root,
+      stdin: "pipe",
+      stderr: "pipe",
+    });
+    await Bun.sleep(1500);
+    child.stdin.write(request);
+    await child.stdin.end();
+    expect(await child.exited).toBe(0);
+    expect(await new Response(child.stderr).text()).toBe("");
+    const response = JSON.parse(readFileSync(join(output, "response.json"), "utf8"));
+    expect(response.ok).toBe(true);
+    expect(response.tables.length).toBeGreaterThan(0);
+    // Loaded well within the 1.5 s, it waited for the rest; the wait is not the worker's start.
+    expect(response.stages_ms.request_wait).toBeGreaterThan(500);
+    expect(response.stages_ms.open_detect).toBeLessThan(response.stages_ms.request_wait);
+  }, 60_000);
+
+  test("no request (stdin closed empty) or one that is not JSON: exit 2, nothing written", async () => {
+    for (const [name, input, problem] of [
+      ["none", "", "no parse request"],
+      ["garbage", "{not json", "invalid parse request: not JSON"],
+    ] as const) {
+      const { root, output } = requestFor(`stdin-${name}`, profile);
+      const child = Bun.spawn([process.execPath, worker, "-"], {
+        cwd: root,
+        stdin: new TextEncoder().encode(input),
+        stderr: "pipe",
+      });
+      expect(await child.exited).toBe(2);
+      expect((await new Response(child.stderr).text()).trim()).toBe(problem);
+      expect(readdirSync(output)).toEqual([]);
+    }
   }, 60_000);
 });
