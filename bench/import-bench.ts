@@ -24,7 +24,8 @@
  * ../shared/corpus; it is too large to vendor) repeated to `--real-trace-mb`, each copy shifted in
  * time (fixtures/generators/replicated-perfetto.ts): Chrome's interning, incremental clocks,
  * nested debug annotations and a thread_time counter reading on every slice begin and end.
- * Then the fixed cost of importing a 1 MB profile (median of 5). With `--baseline-cli`
+ * Then the fixed cost of importing a 1 MB profile (median of 5). With `--compiled` a single-file
+ * binary (`make compile`: dist/flameox) runs every import too, as a CLI of its own. With `--baseline-cli`
  * every import is also run with another checkout's CLI, alternating, in the same run; with
  * `--rounds N` each CLI imports each input N times, which of them goes first alternating
  * round by round, and each prints its median import (single imports vary by 15-25%). With
@@ -44,7 +45,8 @@
  *       [--trace-mb 200] [--real-trace-mb 200] [--profile-samples 2000000] [--otlp-mb 500] [--perfetto-mb 500]
  *       [--perf-mb 500] [--collapsed-mb 500] [--gecko-mb 400] [--gecko-processes]
  *       [--speedscope-json-mb 400] [--dhat-mb 300]
- *       [--baseline-cli ../other/src/cli/main.ts] [--scaling] [--one-piece] [--nest-thread]
+ *       [--baseline-cli ../other/src/cli/main.ts] [--compiled dist/flameox] [--scaling]
+ *       [--one-piece] [--nest-thread]
  *       [--floor] [--keep]
  *       [--speedscope-mb 100] [--worker-memory-mb 512] [--rounds 1]
  * `--worker-memory-mb` sets every workspace's `extraction.worker_memory_bytes`: the parse
@@ -55,7 +57,7 @@ import { closeSync, existsSync, fsyncSync, mkdtempSync, openSync, rmSync, statSy
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { benchWorkspace, runTimed, type TimedRun } from "./measure-process.ts";
+import { benchWorkspace, cliArgv, runTimed, type TimedRun } from "./measure-process.ts";
 import { type FloorKind, floorLines } from "./pipeline-floor.ts";
 import { baselineDecode, speedscopeImport, wholePayload } from "./reference-readers.ts";
 import { generateChromeTrace } from "../fixtures/generators/chrome-trace.ts";
@@ -88,6 +90,7 @@ const { values } = parseArgs({
     "speedscope-json-mb": { type: "string" },
     "dhat-mb": { type: "string" },
     "baseline-cli": { type: "string" },
+    compiled: { type: "string" },
     scaling: { type: "boolean", default: false },
     "one-piece": { type: "boolean", default: false },
     "nest-thread": { type: "boolean", default: false },
@@ -115,6 +118,7 @@ const sized = (flag: string | undefined, full: number) => (flag ? Number(flag) :
 const repo = resolve(import.meta.dir, "..");
 const clis: [string, string][] = [["this checkout", join(repo, "src", "cli", "main.ts")]];
 if (values["baseline-cli"]) clis.push(["baseline", resolve(values["baseline-cli"])]);
+if (values.compiled) clis.push(["compiled binary", resolve(values.compiled)]);
 const dir = mkdtempSync(join(tmpdir(), "flameox-bench-"));
 
 type Run = TimedRun;
@@ -137,7 +141,7 @@ async function configuredWorkspace(cli: string, setting: string): Promise<string
   const known = configured.get(setting);
   if (known) return known;
   const workspace = mkdtempSync(join(dir, "workspace-configured-"));
-  await measure([process.execPath, cli, "init", workspace]);
+  await measure([...cliArgv(cli), "init", workspace]);
   await Bun.write(join(workspace, ".diagnostics", "config.toml"), `[extraction]\n${setting}\n`);
   configured.set(setting, workspace);
   return workspace;
@@ -161,7 +165,7 @@ async function importOnce(
   pin: string[] = [],
   workspace = workspaces.get(cli),
 ): Promise<{ run: Run; result: any }> {
-  const run = await measure([...pin, process.execPath, cli, "import", path, "--json"], workspace);
+  const run = await measure([...pin, ...cliArgv(cli), "import", path, "--json"], workspace);
   return { run, result: JSON.parse(run.stdout) };
 }
 

@@ -66,6 +66,11 @@ export async function runTimed(
   return { wallMs, cpuMs, maxRssBytes: usage?.maxRSS ?? Number.NaN, stdout, stderr, exitCode };
 }
 
+/** How to run a CLI: a checkout's main.ts under this Bun, a compiled binary as itself. */
+export function cliArgv(cli: string): string[] {
+  return cli.endsWith(".ts") ? [process.execPath, cli] : [cli];
+}
+
 /**
  * A fresh workspace under `dir` made by `cli`; with `workerMemoryBytes`, its parse workers get that
  * cap (and pace their collections by it).
@@ -76,7 +81,7 @@ export async function benchWorkspace(
   workerMemoryBytes?: number,
 ): Promise<string> {
   const workspace = mkdtempSync(join(dir, "workspace-"));
-  await runTimed([process.execPath, cli, "init", workspace], dir);
+  await runTimed([...cliArgv(cli), "init", workspace], dir);
   if (workerMemoryBytes)
     await Bun.write(
       join(workspace, ".diagnostics", "config.toml"),
