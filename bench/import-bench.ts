@@ -24,13 +24,14 @@
  * ../shared/corpus; it is too large to vendor) repeated to `--real-trace-mb`, each copy shifted in
  * time (fixtures/generators/replicated-perfetto.ts): Chrome's interning, incremental clocks,
  * nested debug annotations and a thread_time counter reading on every slice begin and end.
- * Then the fixed cost of importing a 1 MB profile (median of 5). With `--compiled` a single-file
- * binary (`make compile`: dist/flameox) runs every import too, as a CLI of its own. With `--baseline-cli`
- * every import is also run with another checkout's CLI, alternating, in the same run; with
- * `--rounds N` each CLI imports each input N times, which of them goes first alternating
- * round by round, and each prints its median import (single imports vary by 15-25%). With
- * `--scaling` this checkout's import also runs pinned to one core (`taskset -c 0`), and the
- * ratio of its rate on every core to that says how the pipeline scales. With `--one-piece`
+ * Then the fixed cost of importing a 1 MB profile (median of 5). With `--compiled` a
+ * single-file binary (`make compile`: dist/flameox) runs every import too, as a CLI of its
+ * own. With `--baseline-cli` every import is also run with another checkout's CLI,
+ * alternating, in the same run; with `--rounds N` each CLI imports each input N times,
+ * which of them goes first alternating round by round, and each prints its median import
+ * (single imports vary by 15-25%). With `--scaling` this checkout's import also runs
+ * pinned to one core (`taskset -c 0`), and the ratio of its rate on every core to that says
+ * how the pipeline scales. With `--one-piece`
  * this checkout's import also runs with `extraction.scan_threads = 0` (every payload
  * scanned in one piece), so the piece threads' effect shows in the same run. With `--nest-thread`
  * it also runs with `extraction.nest_thread = 1` (slices nested on a thread of their own, which

@@ -7,10 +7,9 @@
 import { afterAll, describe, expect } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { heavyTest, REPO, SAMPLES, tempDir } from "../helpers.ts";
+import { CORPUS, heavyTest, REPO, SAMPLES, tempDir } from "../helpers.ts";
 
 const dir = tempDir();
-const CORPUS = join(REPO, "fixtures", "corpus");
 afterAll(() => dir.cleanup());
 
 async function run(binary: string, args: string[], cwd: string) {
