@@ -35,6 +35,7 @@ import {
   parquetWriterProperties,
   writeParquet,
 } from "../src/storage/parquet.ts";
+import { columnBatchesToTable } from "../src/storage/column-batch-arrow.ts";
 import { extractTables } from "../workers/extract-tables.ts";
 import { openPayload } from "../workers/payload-stream.ts";
 
@@ -81,7 +82,8 @@ async function firstParts(adapterName: string, path: string): Promise<Map<string
         extractor_version: adapter.version,
       },
       encode: async (part) => {
-        if (!parts.has(part.table)) parts.set(part.table, part.arrow());
+        if (!parts.has(part.table))
+          parts.set(part.table, columnBatchesToTable(part.table, part.provenance, part.batches));
       },
     });
   } finally {

@@ -19,7 +19,6 @@
  * Falls back to encoding on the calling thread where threads cannot be started (a `bun
  * build --compile` binary, or a pool that fails to start).
  */
-import { tableToIPC } from "apache-arrow/Arrow.dom";
 import type TinypoolClass from "tinypool";
 import { loadTinypool } from "./load-tinypool.ts";
 import type { RunOffload } from "../src/adapters/adapter.ts";
@@ -30,7 +29,8 @@ import {
   type ColumnVector,
   columnBatchArrays,
 } from "../src/domain/column-batch.ts";
-import { compiledParquetModule, initParquet } from "../src/storage/parquet.ts";
+import { compiledParquetModule } from "../src/storage/parquet-module.ts";
+import { initParquet } from "../src/storage/parquet-writer.ts";
 import {
   encodePartBytes,
   recycleBatches,
@@ -226,28 +226,15 @@ export function startEncodePool(threads = false): EncodePool {
       try {
         const module = await compiledParquetModule();
         const { table, provenance, batches } = part;
-        const message =
-          batches !== null
-            ? {
-                table,
-                provenance,
-                batches: transferable(batches),
-                path,
-                module,
-                finished,
-                ipc: undefined,
-              }
-            : {
-                ipc: tableToIPC(part.arrow(), "stream"),
-                path,
-                module,
-                finished,
-                batches: [] as ColumnBatch[],
-              };
-        const buffers =
-          message.ipc !== undefined
-            ? [message.ipc.buffer]
-            : message.batches.flatMap((b) => columnBatchArrays(b).map((a) => a.buffer));
+        const message = {
+          table,
+          provenance,
+          batches: transferable(batches),
+          path,
+          module,
+          finished,
+        };
+        const buffers = message.batches.flatMap((b) => columnBatchArrays(b).map((a) => a.buffer));
         const transferList = buffers as unknown as NonNullable<
           Parameters<TinypoolClass["run"]>[1]
         >["transferList"];

@@ -14,7 +14,7 @@ import type {
 import type { EvidenceTableName } from "../src/domain/evidence-schema.ts";
 import { FlameoxError } from "../src/domain/errors.ts";
 import type { NormalizedEvidence } from "../src/domain/normalized-evidence.ts";
-import type { Provenance } from "../src/storage/parquet.ts";
+import type { Provenance } from "../src/storage/evidence-metadata.ts";
 import { collectPayload, type Payload } from "./payload-stream.ts";
 import { FileSpillSpace } from "./spill-space.ts";
 import {

@@ -1,6 +1,6 @@
 /**
  * Tinypool thread: encodes one Parquet part, from the part's column batches (their
- * buffers transferred) or from an Arrow IPC stream, and writes it. CPU
+ * buffers transferred), and writes it. CPU
  * work that needs no isolation (the bytes came from this worker process), run on the
  * second core while the parser keeps going on the first. The file is written here, so
  * the encoded bytes never cross back to the parser's heap. It also writes the parser's
@@ -9,12 +9,8 @@
  */
 import { type ColumnBatch, columnBatchArrays } from "../src/domain/column-batch.ts";
 import type { EvidenceTableName } from "../src/domain/evidence-schema.ts";
-import {
-  initParquet,
-  type Provenance,
-  writeParquet,
-  writeParquetFromIpc,
-} from "../src/storage/parquet.ts";
+import type { Provenance } from "../src/storage/evidence-metadata.ts";
+import { initParquet } from "../src/storage/parquet-writer.ts";
 import { RunWriter } from "../src/adapters/trace-events/run-codec.ts";
 import { runOrder } from "../src/adapters/trace-events/run-order.ts";
 import { TraceColumns, type TraceColumnParts } from "../src/adapters/trace-events/trace-columns.ts";
@@ -23,7 +19,7 @@ import { ThreadGarbage } from "./thread-garbage.ts";
 import { loadTinypool } from "./load-tinypool.ts";
 import { SpillAppender } from "./spill-space.ts";
 import { threadCpuMs } from "./thread-cpu.ts";
-import { columnBatchesToTable, writeSynced } from "./table-parts.ts";
+import { encodePartBytes, writeSynced } from "./table-parts.ts";
 
 /** Warms the encoder before the first part (see parquet-warm-up.ts). */
 interface WarmUpMessage {
@@ -64,16 +60,16 @@ interface RunMessage {
   finished?: Int32Array;
 }
 
-type PartMessage = {
+interface PartMessage {
   kind?: "part";
   path: string;
   module?: WebAssembly.Module;
   /** Counts the parts this thread has finished, read by the parser without a message. */
   finished?: Int32Array;
-} & (
-  | { ipc: Uint8Array }
-  | { ipc: undefined; table: EvidenceTableName; provenance: Provenance; batches: ColumnBatch[] }
-);
+  table: EvidenceTableName;
+  provenance: Provenance;
+  batches: ColumnBatch[];
+}
 
 const garbage = new ThreadGarbage();
 
@@ -88,22 +84,14 @@ export default async function encodePart(
     // The parse worker's compiled module: instantiated here, not compiled a second time.
     await initParquet(message.module);
     const { path } = message;
-    const bytes =
-      message.ipc !== undefined
-        ? writeParquetFromIpc(message.ipc)
-        : writeParquet(columnBatchesToTable(message.table, message.provenance, message.batches));
+    const bytes = encodePartBytes(message);
     writeSynced(path, bytes);
     // The batches' buffers go back to the parser, which builds its next batches in them.
-    const buffers =
-      message.ipc !== undefined
-        ? []
-        : [...new Set(message.batches.flatMap((b) => columnBatchArrays(b).map((a) => a.buffer)))];
-    // Each part leaves its Arrow objects and encoded copy behind (see thread-garbage.ts).
-    garbage.settle(
-      message.ipc !== undefined
-        ? message.ipc.byteLength
-        : buffers.reduce((sum, buffer) => sum + buffer.byteLength, 0),
-    );
+    const buffers = [
+      ...new Set(message.batches.flatMap((b) => columnBatchArrays(b).map((a) => a.buffer))),
+    ];
+    // Each part leaves its encoded copy behind (see thread-garbage.ts).
+    garbage.settle(buffers.reduce((sum, buffer) => sum + buffer.byteLength, 0));
     const answer: EncodedPart = { bytes: bytes.length, buffers: buffers as ArrayBuffer[] };
     const Tinypool = loadTinypool();
     return Tinypool.move({

@@ -14,8 +14,9 @@ import {
   EVIDENCE_SCHEMAS,
   type EvidenceTableName,
 } from "../src/domain/evidence-schema.ts";
-import { DICTIONARY_COLUMNS, type Provenance, writeParquet } from "../src/storage/parquet.ts";
-import { columnBatchesToTable } from "./table-parts.ts";
+import type { Provenance } from "../src/storage/evidence-metadata.ts";
+import { DICTIONARY_COLUMNS } from "../src/storage/parquet-writer.ts";
+import { encodePartBytes } from "./table-parts.ts";
 
 /** Tables whose parts dominate encoding: traces' events and stacks, spans. */
 export const WARM_UP_TABLES: readonly EvidenceTableName[] = [
@@ -126,8 +127,10 @@ export function warmUpBatch(table: EvidenceTableName, rows = WARM_UP_ROWS): Colu
 export function warmUpParquet(tables = WARM_UP_TABLES, rows = WARM_UP_ROWS): number {
   let bytes = 0;
   for (const table of tables)
-    bytes += writeParquet(
-      columnBatchesToTable(table, PROVENANCE, [warmUpBatch(table, rows)]),
-    ).length;
+    bytes += encodePartBytes({
+      table,
+      provenance: PROVENANCE,
+      batches: [warmUpBatch(table, rows)],
+    }).length;
   return bytes;
 }

@@ -7,7 +7,6 @@
 import { closeSync, fdatasyncSync, openSync, writeSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join } from "node:path";
-import { RecordBatch, type Table } from "apache-arrow/Arrow.dom";
 import { recycleBatchBuffers } from "../src/adapters/common/batch-buffers.ts";
 import {
   type ColumnBatch,
@@ -17,13 +16,10 @@ import {
 import type { EvidenceTableName } from "../src/domain/evidence-schema.ts";
 import { EVIDENCE_SCHEMAS } from "../src/domain/evidence-schema.ts";
 import type { TableBuffer } from "../src/domain/table-buffer.ts";
-import { columnBatchToArrow, partTable } from "../src/storage/column-batch-arrow.ts";
-import {
-  initParquet,
-  tableBufferToArrow,
-  writeParquet,
-  type Provenance,
-} from "../src/storage/parquet.ts";
+import { IpcStreamWriter } from "../src/storage/arrow-ipc-stream.ts";
+import type { Provenance } from "../src/storage/evidence-metadata.ts";
+import { initParquet, writeParquetFromIpc } from "../src/storage/parquet-writer.ts";
+import { tableBufferBatch } from "../src/storage/table-buffer-columns.ts";
 
 /**
  * Rows per Parquet part. parquet-wasm encodes a part inside its linear memory, which never
@@ -32,8 +28,8 @@ import {
  */
 export const ROWS_PER_PART = 262_144;
 /**
- * Rows of a TableBuffer converted to Arrow at once (the part's byte budget is checked between
- * slices).
+ * Rows of a TableBuffer converted to a column batch at once (the part's byte budget is checked
+ * between slices).
  */
 const BUFFER_SLICE_ROWS = 8_192;
 
@@ -89,21 +85,22 @@ export interface PartContent {
   readonly table: EvidenceTableName;
   readonly provenance: Provenance;
   /**
-   * The part's rows as the adapter's column batches, when it holds nothing else (streamed
-   * tables): each batch owns its buffers, so a thread can take them over as they are and
-   * build the Arrow table and its IPC copy itself, off the parser's thread.
+   * The part's rows as column batches (the adapter's, or a row buffer's converted): each batch
+   * owns its buffers, so a thread can take them over as they are and write the part's IPC
+   * stream itself, off the parser's thread.
    */
-  readonly batches: readonly ColumnBatch[] | null;
-  /** The part as one Arrow table. */
-  arrow(): Table;
+  readonly batches: readonly ColumnBatch[];
 }
 
 /** Encodes a part and writes it, synced, to `path`. */
 export type PartEncoder = (part: PartContent, path: string) => Promise<void>;
 
+/** This thread's stream buffer: parquet-wasm copies a stream in, so one serves every part. */
+const streams = new IpcStreamWriter();
+
 /** Encodes a part on the calling thread; parquet-wasm must be initialised (`initParquet`). */
 export function encodePartBytes(part: PartContent): Uint8Array {
-  return writeParquet(part.arrow());
+  return writeParquetFromIpc(streams.write(part.table, part.provenance, part.batches));
 }
 
 /**
@@ -121,8 +118,7 @@ export const encodeInline: PartEncoder = async (part, path) => {
  * Gives an encoded part's batch buffers back for the next batches (batch-buffers.ts): nothing
  * reads a part's batches once it is encoded.
  */
-export function recycleBatches(batches: readonly ColumnBatch[] | null): void {
-  if (batches === null) return;
+export function recycleBatches(batches: readonly ColumnBatch[]): void {
   for (const batch of batches)
     recycleBatchBuffers(
       columnBatchArrays(batch).map((a) => a.buffer),
@@ -130,24 +126,10 @@ export function recycleBatches(batches: readonly ColumnBatch[] | null): void {
     );
 }
 
-/** A part of column batches only (what a thread receives) as an Arrow table. */
-export function columnBatchesToTable(
-  table: EvidenceTableName,
-  provenance: Provenance,
-  batches: readonly ColumnBatch[],
-): Table {
-  return partTable(
-    table,
-    provenance,
-    batches.map((b) => columnBatchToArrow(b, provenance)),
-  );
-}
-
 export class TableParts {
   readonly parts: WrittenPart[] = [];
-  /** Column batches as handed over, or Arrow batches of converted buffers. */
-  private pending: (ColumnBatch | RecordBatch)[] = [];
-  private pendingArrow = false;
+  /** Column batches as handed over, or converted from row buffers. */
+  private pending: ColumnBatch[] = [];
   private pendingRows = 0;
   private pendingBytes = 0;
   private readonly writes: Promise<void>[] = [];
@@ -194,20 +176,17 @@ export class TableParts {
   }
 
   async addBuffer(buffer: TableBuffer): Promise<void> {
-    // Converted a slice at a time, so a huge buffer never becomes one huge Arrow table, and
-    // parts close at BYTES_PER_PART as for batches (stacks rows carry lists and long ids).
-    const provenance = await this.provenance;
+    // Converted a slice at a time, so a huge buffer never becomes one huge batch, and parts
+    // close at BYTES_PER_PART as for batches (stacks rows carry lists and long ids).
     for (let start = 0; start < buffer.rowCount; ) {
       const end = Math.min(
         buffer.rowCount,
         start + BUFFER_SLICE_ROWS,
         start + ROWS_PER_PART - this.pendingRows,
       );
-      for (const batch of tableBufferToArrow(buffer, provenance, { start, end }).batches) {
-        this.pending.push(batch);
-        this.pendingArrow = true;
-        this.pendingBytes += batch.data.byteLength;
-      }
+      const batch = tableBufferBatch(buffer, start, end);
+      this.pending.push(batch);
+      this.pendingBytes += batchBytes(batch);
       this.pendingRows += end - start;
       start = end;
       if (this.pendingRows === ROWS_PER_PART || this.pendingBytes >= BYTES_PER_PART)
@@ -222,11 +201,9 @@ export class TableParts {
    * Writes what is pending as the next part; every table gets at least one (possibly empty) part.
    */
   private async flush(): Promise<void> {
-    const items = this.pending;
-    const arrowItems = this.pendingArrow;
+    const batches = this.pending;
     const rows = this.pendingRows;
     this.pending = [];
-    this.pendingArrow = false;
     this.pendingRows = 0;
     this.pendingBytes = 0;
     const part = this.parts.length;
@@ -239,22 +216,10 @@ export class TableParts {
       schema_id: EVIDENCE_SCHEMAS[this.table].schemaId,
     });
     const { table } = this;
-    const content = (provenance: Provenance): PartContent => ({
-      table,
-      provenance,
-      batches: arrowItems ? null : (items as ColumnBatch[]),
-      arrow: () =>
-        partTable(
-          table,
-          provenance,
-          items.map((item) =>
-            item instanceof RecordBatch ? item : columnBatchToArrow(item, provenance),
-          ),
-        ),
-    });
+    const content = (provenance: Provenance): PartContent => ({ table, provenance, batches });
     // A part waits for a landing payload's provenance without holding the parser up: the
     // in-flight bound below is what stops it (an OTLP trace's first part comes before a large
-    // copy has landed). A part leaves ~50 MB of garbage (its Arrow batches and IPC stream)
+    // copy has landed). A part leaves ~50 MB of garbage (its batches and IPC stream)
     // that the collector otherwise lets pile up to gigabytes over a large import.
     const path = join(this.outputDir, file);
     const write =

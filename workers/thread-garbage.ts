@@ -1,8 +1,9 @@
 /**
  * Paces full collections on a worker thread by the bytes its tasks have handled. A thread's heap
  * is its own, which the parse worker's memory governor (memory-governor.ts) does not reach, and
- * the encode thread leaves about twice a part's input behind with each part (its Arrow objects,
- * IPC stream and encoded copy: 10-20 MB for an 8 MiB trace_events part). A full collection after
+ * the encode thread leaves garbage behind with each part (its encoded copy; before parts were
+ * written as IPC streams into a reused buffer (arrow-ipc-stream.ts), also its Arrow objects and
+ * stream: 10-20 MB for an 8 MiB trace_events part). A full collection after
  * every part was ~600 ms of a 100 MB Perfetto import's encode thread; young collections alone
  * (Bun.gc(false)) do not free ArrayBuffers: the thread's heap then held up to ~110 MB more at
  * 600 MB (heapStats after each part: 210 against 121 MB).

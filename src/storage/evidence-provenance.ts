@@ -9,10 +9,9 @@ import { type Field, RecordBatch, Schema, Struct, Table, makeData } from "apache
 import { arrowField, constantData } from "./parquet-columns.ts";
 import { PROVENANCE_COLUMNS, type ColumnSpec } from "../domain/evidence-schema.ts";
 
-/** Schema-metadata key of a file's provenance (a JSON object, one value per provenance column). */
-export const SCHEMA_META_PROVENANCE = "flameox.provenance";
+import { SCHEMA_META_PROVENANCE, type Provenance } from "./evidence-metadata.ts";
 
-export type Provenance = Record<string, string | number>;
+export { SCHEMA_META_PROVENANCE, type Provenance } from "./evidence-metadata.ts";
 
 const PROVENANCE_NAMES = PROVENANCE_COLUMNS.map((col) => col.name);
 

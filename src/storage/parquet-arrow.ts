@@ -8,33 +8,20 @@
  * of what parquet-wasm encoded for a trace event. Readers add the columns back (evidence-provenance.ts).
  */
 import { type Field, RecordBatch, Schema, Struct, Table, makeData } from "apache-arrow/Arrow.dom";
-import {
-  PROVENANCE_COLUMNS,
-  type ColumnSpec,
-  type TableSchema,
-} from "../domain/evidence-schema.ts";
+import type { TableSchema } from "../domain/evidence-schema.ts";
 import type { TableBuffer } from "../domain/table-buffer.ts";
-import { SCHEMA_META_PROVENANCE, type Provenance } from "./evidence-provenance.ts";
+import { evidenceSchemaMetadata, type Provenance } from "./evidence-metadata.ts";
 import { arrowField, columnData } from "./parquet-columns.ts";
 
 /** Rows per record batch: bounds temporary buffers and keeps utf8 offsets far from 2^31. */
 const BATCH_ROWS = 1 << 16;
 
-/** Schema-level metadata keys (kept in the Parquet file's embedded Arrow schema). */
-export const SCHEMA_META_TABLE = "flameox.table";
-export const SCHEMA_META_SCHEMA_ID = "flameox.schema_id";
-
-export type { Provenance } from "./evidence-provenance.ts";
+export { SCHEMA_META_SCHEMA_ID, SCHEMA_META_TABLE } from "./evidence-metadata.ts";
+export type { Provenance } from "./evidence-metadata.ts";
 
 export function evidenceArrowSchema(schema: TableSchema, provenance: Provenance): Schema {
-  checkProvenance(provenance);
   const fields: Field[] = schema.columns.map(arrowField);
-  const metadata = new Map([
-    [SCHEMA_META_TABLE, schema.name],
-    [SCHEMA_META_SCHEMA_ID, schema.schemaId],
-    [SCHEMA_META_PROVENANCE, JSON.stringify(provenance)],
-  ]);
-  return new Schema(fields, metadata);
+  return new Schema(fields, new Map(evidenceSchemaMetadata(schema, provenance)));
 }
 
 /** Converts rows [range.start, range.end) of the buffer (all rows by default). */
@@ -68,27 +55,4 @@ export function tableBufferToArrow(
     if (total <= first) break;
   }
   return new Table(schema, batches);
-}
-
-function checkProvenance(provenance: Provenance): void {
-  for (const col of PROVENANCE_COLUMNS) {
-    const value = provenance[col.name];
-    if (value === undefined) throw new TypeError(`Provenance is missing ${col.name}`);
-    checkProvenanceType(col, value);
-  }
-  for (const key of Object.keys(provenance)) {
-    if (!PROVENANCE_COLUMNS.some((col) => col.name === key))
-      throw new TypeError(`Unknown provenance column ${key}`);
-  }
-}
-
-function checkProvenanceType(col: ColumnSpec, value: string | number): void {
-  const ok =
-    col.type === "int32"
-      ? typeof value === "number" && (value | 0) === value
-      : typeof value === "string";
-  if (!ok)
-    throw new TypeError(
-      `Provenance ${col.name} must be ${col.type === "int32" ? "an int32" : "a string"}`,
-    );
 }

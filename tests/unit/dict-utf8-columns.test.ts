@@ -6,7 +6,7 @@ import { type ColumnBatch, sliceColumnBatch } from "../../src/domain/column-batc
 import { EVIDENCE_SCHEMAS } from "../../src/domain/evidence-schema.ts";
 import { TableBuffer } from "../../src/domain/table-buffer.ts";
 import { initParquet, readParquet, writeParquet } from "../../src/storage/parquet.ts";
-import { columnBatchesToTable } from "../../workers/table-parts.ts";
+import { columnBatchesToTable } from "../../src/storage/column-batch-arrow.ts";
 import { TEST_PROVENANCE } from "../helpers.ts";
 
 const enc = new TextEncoder();

@@ -15,7 +15,7 @@ import {
 import { heavyTest } from "../helpers.ts";
 import { DictUtf8Builder } from "../../src/adapters/common/column-builders.ts";
 import { tableBufferToBatch } from "../../src/adapters/common/table-buffer-batch.ts";
-import { columnBatchesToTable } from "../../workers/table-parts.ts";
+import { columnBatchesToTable } from "../../src/storage/column-batch-arrow.ts";
 
 const ENGINE_MODULE = new URL("../../src/analysis/engine.ts", import.meta.url).pathname;
 

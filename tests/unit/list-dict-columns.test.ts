@@ -15,7 +15,7 @@ import {
 } from "../../src/domain/column-batch.ts";
 import { Encoding, ParquetFile } from "parquet-wasm/esm";
 import { initParquet, readParquet, writeParquet } from "../../src/storage/parquet.ts";
-import { columnBatchesToTable } from "../../workers/table-parts.ts";
+import { columnBatchesToTable } from "../../src/storage/column-batch-arrow.ts";
 import { TEST_PROVENANCE } from "../helpers.ts";
 
 const enc = new TextEncoder();

@@ -20,7 +20,7 @@ import { Utf8Builder } from "../../src/adapters/common/column-builders.ts";
 import type { ColumnBatch } from "../../src/domain/column-batch.ts";
 import { initParquet, readParquet } from "../../src/storage/parquet.ts";
 import { startEncodePool } from "../../workers/encode-pool.ts";
-import { columnBatchesToTable, encodeInline, type PartContent } from "../../workers/table-parts.ts";
+import { encodeInline, type PartContent } from "../../workers/table-parts.ts";
 import { TEST_PROVENANCE } from "../helpers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "flameox-batch-buffers-"));
@@ -51,7 +51,6 @@ const partOf = (batches: ColumnBatch[]): PartContent => ({
   table: "tracks",
   provenance: TEST_PROVENANCE,
   batches,
-  arrow: () => columnBatchesToTable("tracks", TEST_PROVENANCE, batches),
 });
 
 /** The rows of `file`'s column `name`. */

@@ -14,11 +14,8 @@ import {
   THREAD_PARTS,
   useEncodeThread,
 } from "../../workers/encode-pool.ts";
-import {
-  columnBatchesToTable,
-  type PartContent,
-  writeSyncedAsync,
-} from "../../workers/table-parts.ts";
+import { type PartContent, writeSyncedAsync } from "../../workers/table-parts.ts";
+import { columnBatchesToTable } from "../../src/storage/column-batch-arrow.ts";
 import { FileSpillSpace } from "../../workers/spill-space.ts";
 import { MemorySpillSpace } from "../../src/adapters/trace-events/memory-spill.ts";
 import { RunWriter } from "../../src/adapters/trace-events/run-codec.ts";
@@ -51,17 +48,9 @@ function trackBatch(rows: number, from = 0): ColumnBatch {
   return tableBufferToBatch(buffer);
 }
 
-/**
- * A part of column batches (sent to the thread as their buffers) or, with `arrowOnly`, one that
- * must go as Arrow IPC.
- */
-function part(batches: ColumnBatch[], arrowOnly = false): PartContent {
-  return {
-    table: "tracks",
-    provenance,
-    batches: arrowOnly ? null : batches,
-    arrow: () => columnBatchesToTable("tracks", provenance, batches),
-  };
+/** A part of column batches (sent to the thread as their buffers). */
+function part(batches: ColumnBatch[]): PartContent {
+  return { table: "tracks", provenance, batches };
 }
 
 const enc = new TextEncoder();
@@ -116,8 +105,8 @@ describe("encode pool", () => {
         expect(threaded.counts).toEqual({ thread: 2, inline: 0 });
         await Promise.all(third);
         expect(threaded.counts).toEqual({ thread: 3, inline: 0 });
-        // Parts go as an IPC stream where they have no column batches.
-        await threaded.encode(part([trackBatch(7)], true), join(dir, "thread-c.parquet"));
+        // Once it has room again, the next part goes to the thread as well.
+        await threaded.encode(part([trackBatch(7)]), join(dir, "thread-c.parquet"));
         expect(threaded.counts).toEqual({ thread: 4, inline: 0 });
         // The thread's own CPU (Linux says it): it warmed up and encoded four parts, and it is
         // not the caller's (which ran this test's other work too).

@@ -12,7 +12,7 @@ import {
   warmUpBatch,
   warmUpParquet,
 } from "../../workers/parquet-warm-up.ts";
-import { columnBatchesToTable } from "../../workers/table-parts.ts";
+import { columnBatchesToTable } from "../../src/storage/column-batch-arrow.ts";
 import { TEST_PROVENANCE } from "../helpers.ts";
 
 test("a synthetic part of every table encodes and reads back with its schema's columns", async () => {

@@ -2,7 +2,8 @@
  * A parse worker loads what its import needs and no more: every import pays for the
  * worker's start, and most are small profiles. A plain (uncompressed) V8 CPU profile small
  * enough for no threads must not load tinypool (threads), saxes (XML reports), csv-parse
- * (Nsight CSV), protobufjs, or apache-arrow's Node stream adapters (node:stream). Checked
+ * (Nsight CSV), protobufjs, or apache-arrow (no worker does: it writes its Parquet parts'
+ * Arrow IPC streams itself, src/storage/arrow-ipc-stream.ts). Checked
  * in a fresh process, whose module cache nothing else has filled. (Node built-ins such as
  * node:zlib are not in the module cache; that a gzip payload, which loads it on demand,
  * still parses is checked here too.)
@@ -18,7 +19,7 @@ const dir = tempDir();
 afterAll(() => dir.cleanup());
 
 const NOT_FOR_A_SMALL_PROFILE =
-  /node_modules\/(tinypool|saxes|xmlchars|csv-parse|protobufjs)\/|node_modules\/apache-arrow\/io\/node\//;
+  /node_modules\/(tinypool|saxes|xmlchars|csv-parse|protobufjs|apache-arrow)\//;
 
 /** A payload and its parse request, in a directory of their own. */
 function requestFor(
@@ -78,12 +79,13 @@ function parseInFreshProcess(name: string, payload: Uint8Array): { ok: boolean; 
 describe("parse worker start", () => {
   const profile = readFileSync(join(REPO, "fixtures", "samples", "sample.cpuprofile"));
 
-  test("a small plain profile loads no threads, XML, CSV or protobuf code", () => {
+  test("a small plain profile loads no threads, XML, CSV, protobuf or Arrow JS code", () => {
     const { ok, loaded } = parseInFreshProcess("plain", profile);
     expect(ok).toBe(true);
     expect(loaded.filter((p) => NOT_FOR_A_SMALL_PROFILE.test(p))).toEqual([]);
-    // The probe sees what was loaded: the Parquet encoder's Arrow is.
-    expect(loaded.some((p) => p.includes("node_modules/apache-arrow/"))).toBe(true);
+    // The probe sees what was loaded: the IPC stream writer's flatbuffers and parquet-wasm are.
+    expect(loaded.some((p) => p.includes("node_modules/flatbuffers/"))).toBe(true);
+    expect(loaded.some((p) => p.includes("node_modules/parquet-wasm/"))).toBe(true);
   }, 60_000);
 
   test("a small profile loads its own adapter and no other format's parser", () => {
