@@ -26,7 +26,7 @@ export const v8CpuProfileAdapter: ProducerAdapter = {
   async extractStream(input: StreamExtractInput): Promise<StreamedEvidence> {
     // The profile's tables are per distinct frame and stack, small enough to build whole.
     return {
-      ...cpuProfileEvidence(await scanCpuProfile(input.chunks, input.limits)),
+      ...cpuProfileEvidence(await scanCpuProfile(input.chunks, input.limits, input.payloadBytes)),
       streamed: [],
     };
   },

@@ -17,7 +17,7 @@ import {
 import { JsonScanner, type JsonScanOptions } from "../wasm/json-scanner.ts";
 import type { SampledProfileInput } from "../v8-sample-tree/normalize-sampled-profile.ts";
 import { legacyHeadToProfile } from "./legacy-head.ts";
-import { NumbersColumn } from "./numbers-column.ts";
+import { expectedSamples, NumbersColumn } from "./numbers-column.ts";
 import {
   N_CALL_FRAME,
   N_CHILDREN,
@@ -62,11 +62,13 @@ const scanOptions = (limits: AdapterLimits): JsonScanOptions => ({
 });
 
 /** The profile in chunks, as it streams in. */
+/** `payloadBytes`: the payload's size when known, to size the sample columns by. */
 export async function scanCpuProfile(
   chunks: AsyncIterable<Uint8Array>,
   limits: AdapterLimits,
+  payloadBytes?: number,
 ): Promise<ParsedCpuProfile> {
-  const reader = profileReader(limits);
+  const reader = profileReader(limits, expectedSamples(payloadBytes));
   await (await JsonScanner.open(profileProgram(), scanOptions(limits))).scanChunks(
     chunks,
     reader.onBatch,
@@ -74,13 +76,16 @@ export async function scanCpuProfile(
   return reader.result();
 }
 
-function profileReader(limits: AdapterLimits): {
+function profileReader(
+  limits: AdapterLimits,
+  expected: number,
+): {
   onBatch: (b: JsonBatch) => void;
   result(): ParsedCpuProfile;
 } {
   const nodes: unknown[] = [];
-  const samples = new NumbersColumn();
-  const deltas = new NumbersColumn();
+  const samples = new NumbersColumn(expected);
+  const deltas = new NumbersColumn(expected);
   const timestamps = new NumbersColumn();
   let children: unknown[] = [];
   let childrenOf = -1;
