@@ -170,7 +170,7 @@ class BatchDictionary {
   private offsets: Int32Array;
   private data: Uint8Array = new Uint8Array(4096);
   private entries = 0;
-  /** Bytes of the dictionary so far. */
+  /** Bytes of the dictionary's strings so far. */
   used = 0;
   constructor(
     private readonly source: KeyBytes,
@@ -178,6 +178,10 @@ class BatchDictionary {
   ) {
     this.keys = new Int32Array(entries);
     this.offsets = new Int32Array(entries + 1);
+  }
+  /** Bytes of the dictionary as built: its strings and their offsets. */
+  get bytes(): number {
+    return this.used + 4 * (this.entries + 1);
   }
   /** The dictionary index of `key` (a non-negative integer), added on first sight. */
   indexOf(key: number): number {
@@ -231,6 +235,10 @@ export class DictUtf8Builder {
     // A batch's rows name at most `capacity` keys: the dictionary never grows.
     this.dictionary = new BatchDictionary(source, capacity);
   }
+  /** Bytes of the batch's dictionary so far (strings and offsets). */
+  get dictionaryBytes(): number {
+    return this.dictionary.bytes;
+  }
   /** Row `row` holds the value of `key` (a non-negative integer). */
   set(row: number, key: number): void {
     this.indices[row] = this.dictionary.indexOf(key);
@@ -266,9 +274,9 @@ export class ListDictUtf8Builder {
     this.listOffsets = new Int32Array(capacity + 1);
     this.dictionary = new BatchDictionary(source, 256);
   }
-  /** Bytes of the batch's dictionary so far. */
+  /** Bytes of the batch's dictionary so far (strings and offsets). */
   get dictionaryBytes(): number {
-    return this.dictionary.used;
+    return this.dictionary.bytes;
   }
   /** Appends the first `count` of `keys` (non-negative integers) to the open row. */
   addItems(keys: ArrayLike<number>, count: number): void {

@@ -9,10 +9,15 @@
  * ~0.3 s of that import's parser thread and 62 MB for the encode thread to compress.
  */
 import type { ColumnBatch } from "../../domain/column-batch.ts";
-import type { FrameMetric } from "../../domain/evidence-schema.ts";
+import { FRAME_METRICS, type FrameMetric } from "../../domain/evidence-schema.ts";
 import { STACK_ID_BYTES, stackIdBytesOfKey } from "../../domain/frame-id.ts";
 import type { EvidenceSink } from "../adapter.ts";
-import { Int64Builder, ListDictUtf8Builder, Utf8Builder } from "./column-builders.ts";
+import {
+  DictUtf8Builder,
+  Int64Builder,
+  ListDictUtf8Builder,
+  Utf8Builder,
+} from "./column-builders.ts";
 import type { FrameRegistry } from "./frame-registry.ts";
 import { copyBytes } from "./growable.ts";
 import type { StackRow } from "./stack-runs.ts";
@@ -79,15 +84,25 @@ class StackBatchWriter {
   /** Bytes of the batch's columns so far, as the part writer counts them. */
   private bytes = 0;
   private readonly stackId = new Utf8Builder(STACK_ROWS_PER_BATCH, STACK_ROWS_PER_BATCH * 24);
-  private readonly metricColumn = new Utf8Builder(STACK_ROWS_PER_BATCH, STACK_ROWS_PER_BATCH * 10);
+  // The metric, the leaf frame and the track repeat from row to row: each is an index into its
+  // batch's dictionary (a few distinct values), not a copy of its bytes per row.
+  private readonly metricColumn = new DictUtf8Builder(STACK_ROWS_PER_BATCH, {
+    bytes: (metric) => encoder.encode(FRAME_METRICS[metric]!),
+  });
+  /** The metric's index in FRAME_METRICS: its key in the metric column's dictionary. */
+  private metricKey = 0;
   private readonly frameIds = new ListDictUtf8Builder(STACK_ROWS_PER_BATCH, {
     bytes: (frame) => this.frameId(frame),
   });
-  private readonly leaf = new Utf8Builder(STACK_ROWS_PER_BATCH, STACK_ROWS_PER_BATCH * 24);
+  private readonly leaf = new DictUtf8Builder(STACK_ROWS_PER_BATCH, {
+    bytes: (frame) => this.frameId(frame),
+  });
   private readonly count = new Int64Builder(STACK_ROWS_PER_BATCH);
   private readonly duration = new Int64Builder(STACK_ROWS_PER_BATCH);
   private readonly firstTs = new Int64Builder(STACK_ROWS_PER_BATCH);
-  private readonly track = new Utf8Builder(STACK_ROWS_PER_BATCH, STACK_ROWS_PER_BATCH * 8);
+  private readonly track = new DictUtf8Builder(STACK_ROWS_PER_BATCH, {
+    bytes: (track) => this.trackId(track)!,
+  });
 
   constructor(
     private readonly frames: FrameRegistry,
@@ -108,6 +123,7 @@ class StackBatchWriter {
     if (this.metricOf !== this.metric) {
       this.metricOf = this.metric;
       this.metricBytes = encoder.encode(this.metric);
+      this.metricKey = FRAME_METRICS.indexOf(this.metric);
       // Key: metric, NUL, frame ids joined by U+0001 (frame-id.ts stackId).
       this.putByte(0, this.put(this.metricBytes, 0));
       this.lastDepth = 0;
@@ -129,37 +145,37 @@ class StackBatchWriter {
       last[k] = frame;
     }
     this.lastDepth = depth;
-    const dictionaryBytes = this.frameIds.dictionaryBytes;
+    const dictionaryBytes = this.dictionaryBytes();
     this.frameIds.addItems(path, depth);
     this.frameIds.endRow(r);
     const stackId = stackIdBytesOfKey(this.keyView(used), this.idBytes);
     this.stackId.set(r, stackId);
-    this.metricColumn.set(r, this.metricBytes);
-    const leaf = this.frameId(path[depth - 1]!);
-    this.leaf.set(r, leaf);
+    this.metricColumn.set(r, this.metricKey);
+    this.leaf.set(r, path[depth - 1]!);
     this.count.set(r, row.count);
     this.duration.set(r, row.durationNs);
     if (Number.isFinite(row.firstRelNs))
       this.firstTs.setSum(r, this.baseHigh, this.baseLow, row.firstRelNs);
     else this.firstTs.setNull(r);
-    const track = row.track >= 0 ? this.trackId(row.track) : null;
-    if (track === null) this.track.setNull(r);
-    else this.track.set(r, track);
-    // An index per frame, the ids the batch's dictionary gained, and the row's list offset; four
-    // strings with an offset each; three int64s.
-    this.bytes +=
-      this.frameIds.dictionaryBytes -
-      dictionaryBytes +
-      4 * depth +
-      4 +
-      stackId.length +
-      this.metricBytes.length +
-      leaf.length +
-      (track?.length ?? 0) +
-      16 +
-      24;
+    if (row.track < 0 || this.trackId(row.track) === null) this.track.setNull(r);
+    else this.track.set(r, row.track);
+    // What the batch's dictionaries gained (ids of frames, leaves, tracks, metrics), an index per
+    // frame and the row's list offset, the stack id with its offset, an index each for the
+    // metric, the leaf and the track, three int64s.
+    this.bytes += this.dictionaryBytes() - dictionaryBytes + 4 * depth + 4 + stackId.length + 4;
+    this.bytes += 12 + 24;
     this.length++;
     return this.length === this.rowsPerBatch || this.bytes >= this.batchBytes ? this.take() : null;
+  }
+
+  /** Bytes of the batch's dictionaries so far. */
+  private dictionaryBytes(): number {
+    return (
+      this.frameIds.dictionaryBytes +
+      this.leaf.dictionaryBytes +
+      this.track.dictionaryBytes +
+      this.metricColumn.dictionaryBytes
+    );
   }
 
   finish(): ColumnBatch | null {
