@@ -48,7 +48,7 @@ export class NumbersColumn {
 /**
  * Bytes of payload per sample that `expectedSamples` assumes: a sample is its node id and its
  * time delta ("1234,57," is 8 bytes); real profiles spend more per sample (the bench's 2M-sample
- * profile: 9.4 bytes, nodes included), so the estimate rarely falls short.
+ * profile: 9.6 bytes, nodes included), so the estimate rarely falls short.
  */
 const PAYLOAD_BYTES_PER_SAMPLE = 8;
 /** At most this many elements are allocated ahead (64 MiB a column); larger profiles grow. */
