@@ -165,22 +165,16 @@ function addColumn(body: Body, vector: ColumnVector, length: number): void {
     case "utf8_dict":
       body.buffer(bytesOf(vector.indices.subarray(0, length)));
       return;
-    case "list_utf8": {
-      const first = vector.listOffsets[0]!;
-      const last = vector.listOffsets[length]!;
-      body.buffer(bytesOf(rebased(vector.listOffsets, 0, length)));
-      body.node(last - first, 0);
-      body.buffer(null);
-      addStrings(body, vector.offsets, vector.data, first, last);
-      return;
-    }
+    case "list_utf8":
     case "list_utf8_dict": {
+      // The lists' offsets, then their items: one child array, never null.
       const first = vector.listOffsets[0]!;
       const last = vector.listOffsets[length]!;
       body.buffer(bytesOf(rebased(vector.listOffsets, 0, length)));
       body.node(last - first, 0);
       body.buffer(null);
-      body.buffer(bytesOf(vector.indices.subarray(first, last)));
+      if (vector.type === "list_utf8") addStrings(body, vector.offsets, vector.data, first, last);
+      else body.buffer(bytesOf(vector.indices.subarray(first, last)));
       return;
     }
   }

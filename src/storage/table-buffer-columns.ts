@@ -216,15 +216,12 @@ function listUtf8Vector(
 ): ColumnVector {
   const listOffsets = new Int32Array(end - start + 1);
   const items: string[] = [];
-  const nulls = eachCell(col, cells, start, end, (_, v) => {
+  const nulls = eachCell(col, cells, start, end, (i, v) => {
     for (const item of v as string[]) items.push(item);
+    listOffsets[i + 1] = items.length;
   });
-  // A row's list ends where the next begins: null rows are empty lists.
-  let at = 0;
-  for (let i = 0; i < end - start; i++) {
-    const v = cells[start + i];
-    if (v !== null && v !== undefined) at += (v as string[]).length;
-    listOffsets[i + 1] = at;
-  }
+  // A null row is an empty list: it ends where the row before it ended.
+  for (let i = 1; i < listOffsets.length; i++)
+    if (listOffsets[i]! < listOffsets[i - 1]!) listOffsets[i] = listOffsets[i - 1]!;
   return { type: "list_utf8", listOffsets, ...encodeUtf8(items), ...nulls };
 }
