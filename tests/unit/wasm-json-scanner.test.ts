@@ -244,6 +244,58 @@ describe("WASM JSON scanner", () => {
     }
   });
 
+  test("number runs of every element shape: JSON.parse's values, whatever the chunks", async () => {
+    // Plain integers are taken by the scanner's run loop while they lie whole in a chunk and
+    // are followed at once by a comma and the next number; everything else, and every element
+    // cut by a chunk boundary, by the general path. Both must agree with JSON.parse.
+    let state = 7;
+    const next = (n: number) => {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+      return state % n;
+    };
+    const digits = (n: number) =>
+      String(1 + next(9)) + Array.from({ length: n - 1 }, () => next(10)).join("");
+    const shapes = [
+      () => String(next(10)),
+      () => digits(1 + next(6)),
+      () => `-${digits(1 + next(6))}`,
+      () => digits(15),
+      () => `-${digits(15)}`,
+      () => digits(16),
+      () => "-0",
+      () => "0",
+      () => `${digits(2)}.${digits(2)}`,
+      () => `${digits(1)}e${next(30)}`,
+      () => `${digits(1)}E-${next(9)}`,
+      () => `0.${next(10)}`,
+      () => '"s"',
+      () => "true",
+      () => "[1,2]",
+      () => "{}",
+    ];
+    const separators = [",", ",", ",", ",", ", ", " ,", ",\n  "];
+    const elements = (count: number) =>
+      Array.from({ length: count }, (_, i) => {
+        const element = shapes[next(shapes.length)]!();
+        return i === 0 ? element : separators[next(separators.length)]! + element;
+      }).join("");
+    const text =
+      `{"nodes":[],"samples":[${elements(3000)}],"timeDeltas":[ ${elements(3000)} ],` +
+      `"startTime":0}`;
+    const parsed = JSON.parse(text) as { samples: unknown[]; timeDeltas: unknown[] };
+    const expected = (values: unknown[]) =>
+      values.map((v) =>
+        typeof v !== "number" ? Number.NaN : Object.is(v, -0) ? "-0" : (v as number),
+      );
+    const bytes = enc.encode(text);
+    const whole = await transcript(profileProgram(), bytes, 1 << 20);
+    expect(whole.error).toBeUndefined();
+    expect(whole.numbers[R_SAMPLE]).toEqual(expected(parsed.samples));
+    expect(whole.numbers[R_DELTA]).toEqual(expected(parsed.timeDeltas));
+    for (const size of [1, 2, 3, 5, 8, 13, 64, 999])
+      expect(content(await transcript(profileProgram(), bytes, size))).toEqual(content(whole));
+  });
+
   test("a number run inside captured JSON leaves the capture canonical", async () => {
     const program = new JsonProgram(1);
     program.record(0, 0);

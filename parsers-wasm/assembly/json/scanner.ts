@@ -441,6 +441,73 @@ function popContainer(closing: i32): i32 {
   } else state = S_OBJ_KEY;
 }
 
+/** Set by numberRun when a run had no room left (the general path's ERR_RECORDS_DEEP). */
+let runFailed = false;
+
+/**
+ * Number-run elements taken in one loop: a CPU profile's samples and time deltas are
+ * millions of short integers, and each took the general path's every step (count, open,
+ * scan, end, run append, comma, state dispatch). From the first byte of an element that
+ * beginValue opened as LV_RUN (counted already, not captured), this takes plain integers
+ * (at most 15 digits, so exact doubles; no fraction or exponent) as long as each is followed
+ * at once by `,` and the next one begins with `-` or a digit. It stops where it cannot take an
+ * element, leaving the scanner as the general path would be there: after a value
+ * (S_AFTER_VALUE), or after a comma (S_VALUE) before an element not yet counted, which the
+ * general path then scans, errors included. Returns the position reached: `p` itself when not
+ * even the first element was taken.
+ */
+function numberRun(p: usize, end: usize): usize {
+  const type = nodeRecord(valueNode);
+  const countAt = lvCount + <usize>(depth - 1) * 4;
+  let reached = p;
+  let at = p;
+  let first = true;
+  runFailed = false;
+  for (;;) {
+    // A plain integer [at, q) with a byte of the input after it, else stop before it.
+    let q = at;
+    const negative = load<u8>(q) == 0x2d;
+    if (negative) q++;
+    if (q >= end) break;
+    let d = <u32>load<u8>(q) - 0x30;
+    let v: u64 = 0;
+    if (d == 0) {
+      q++;
+    } else {
+      if (d >= 10) break;
+      const digits = q;
+      do {
+        v = v * 10 + <u64>d;
+        q++;
+        if (q >= end) break;
+        d = <u32>load<u8>(q) - 0x30;
+      } while (d < 10);
+      if (q >= end || q - digits > 15) break;
+    }
+    if (q >= end) break;
+    const next = <u32>load<u8>(q);
+    // A fraction, an exponent, or a leading zero's digit: the general path's to take.
+    if (next == 0x2e || (next | 0x20) == 0x65 || next - 0x30 < 10) break;
+    if (!first) store<i32>(countAt, load<i32>(countAt) + 1);
+    const f = <f64>v;
+    if (!toRun(type, negative ? -f : f)) { runFailed = true; return p; }
+    first = false;
+    anyValue = true;
+    state = S_AFTER_VALUE;
+    reached = q;
+    if (paused || next != 0x2c || q + 1 >= end) break;
+    const b = <u32>load<u8>(q + 1);
+    if (b != 0x2d && b - 0x30 >= 10) break;
+    // The comma is taken with the element after it; should that element not be taken, the
+    // scanner stands after the comma.
+    at = q + 1;
+    state = S_VALUE;
+    reached = at;
+  }
+  if (reached != p && depth == 1) lastClosedObject = false;
+  return reached;
+}
+
 const WS_BITS: u64 = (<u64>1 << 0x20) | (<u64>1 << 0x0a) | (<u64>1 << 0x0d) | (<u64>1 << 0x09);
 /** JSON whitespace: one compare for the common non-space byte. */
 @inline function isSpace(b: u32): bool { return b <= 0x20 && ((WS_BITS >> <u64>b) & 1) != 0; }
@@ -539,6 +606,15 @@ export function scannerRun(): i32 {
           continue;
         }
         if (b == 0x2d || <u32>(b - 0x30) < 10) {
+          if (flags == LV_RUN && !capturing()) {
+            const q = numberRun(p, end);
+            if (runFailed) { pos = p; return fail(ERR_RECORDS_DEEP); }
+            if (q != p) {
+              p = q;
+              if (paused) { pos = p; return ST_BATCH; }
+              continue;
+            }
+          }
           const q = numberScan(p, end);
           if (q != 0) {
             const e = plainNumber(flags, p, q);
