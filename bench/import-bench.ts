@@ -8,7 +8,8 @@
  * - the parse worker's own peak RSS;
  * - the same bytes read and decoded in one Bun process — `JSON.parse` for JSON inputs,
  *   protobufjs `decode` for protobuf ones, a plain line split (streamed read, TextDecoder,
- *   indexOf) for text ones — and the ratio of the import's rate to it; for perf script and
+ *   indexOf) for text ones, once a round before the round's imports (its median) — and the ratio
+ *   of the import's rate to it; for perf script and
  *   collapsed stacks also speedscope's own importer of the same file (bench/vendor/speedscope),
  *   of its first `--speedscope-mb` only when larger (speedscope holds 15–70x its input);
  * - where the time went: CLI start and exit, registration (copy + hash + fsync), worker
@@ -221,19 +222,20 @@ async function benchInput(
   const fd = openSync(path, "r");
   fsyncSync(fd);
   closeSync(fd);
-  const base = await baselineDecode(kind, path, dir);
+  const speedscopeRate = speedscope
+    ? await speedscopeImport(speedscope, path, Number(values["speedscope-mb"]) * MB)
+    : null;
+  const { imports, reference: base } = await alternatingImports(path, () =>
+    baselineDecode(kind, path, dir),
+  );
   const baseRate = mb / (base.ms / 1000);
   console.log(
     base.failure
       ? `  ${base.what} of the same bytes (read + decode, one process) failed: ${base.failure}`
       : `  ${base.what} of the same bytes (read + decode, one process): ${f0(baseRate)} MB/s ` +
-          `(${f0(base.ms)} ms)`,
+          `(${f0(base.ms)} ms${base.spread})`,
   );
-  const speedscopeRate = speedscope
-    ? await speedscopeImport(speedscope, path, Number(values["speedscope-mb"]) * MB)
-    : null;
   if (speedscopeRate) console.log(`  ${speedscopeRate.line}`);
-  const imports = await alternatingImports(path);
   for (const [name, cli] of clis) {
     const imported = imports.get(name)!;
     if (imported instanceof Error) {
@@ -299,20 +301,32 @@ async function benchInput(
   }
 }
 
+type Reference = Awaited<ReturnType<typeof baselineDecode>>;
+
 /**
  * Each CLI's import of `path`, `--rounds` times, alternating which CLI goes first (this
  * checkout, baseline, then baseline, this checkout…): single imports here vary by 15-25%, mostly
  * in registration, and drift with the machine's state, so a comparison is of medians taken
  * side by side. The import with the median wall time stands for its CLI; `spread` says over
- * how many, and their range.
+ * how many, and their range. The reference decode (`decode`) runs once a round too, before the
+ * round's imports, and its median is the ratios' denominator: measured once, in a phase of the
+ * machine the imports did not share, it moved the 2M-sample cpuprofile's ratio by a third from
+ * one run to the next (JSON.parse at 44 and at 62 MB/s).
  */
 async function alternatingImports(
   path: string,
-): Promise<Map<string, Error | { run: Run; result: any; spread: string }>> {
+  decode: () => Promise<Reference>,
+): Promise<{
+  imports: Map<string, Error | { run: Run; result: any; spread: string }>;
+  reference: Reference & { spread: string };
+}> {
   const rounds = Math.max(1, Math.floor(Number(values.rounds)));
   const runs = new Map<string, { run: Run; result: any }[]>(clis.map(([name]) => [name, []]));
   const failed = new Map<string, Error>();
+  const references: Reference[] = [];
   for (let round = 0; round < rounds; round++) {
+    // A reference that failed once (protobufjs over its memory) is not run again.
+    if (references.at(-1)?.failure === undefined) references.push(await decode());
     const order = round % 2 === 0 ? clis : [...clis].reverse();
     for (const [name, cli] of order) {
       if (failed.has(name)) continue;
@@ -337,7 +351,19 @@ async function alternatingImports(
         : "";
     out.set(name, { ...mine[(mine.length - 1) >> 1]!, spread });
   }
-  return out;
+  return { imports: out, reference: medianReference(references) };
+}
+
+/** The reference decode with the median time, or the failure that stopped it. */
+function medianReference(references: Reference[]): Reference & { spread: string } {
+  const failure = references.find((r) => r.failure !== undefined);
+  if (failure) return { ...failure, spread: "" };
+  const sorted = [...references].sort((a, b) => a.ms - b.ms);
+  const spread =
+    sorted.length > 1
+      ? `; median of ${sorted.length}, ${f0(sorted[0]!.ms)}-${f0(sorted.at(-1)!.ms)} ms`
+      : "";
+  return { ...sorted[(sorted.length - 1) >> 1]!, spread };
 }
 
 async function fixedCost(path: string): Promise<void> {
