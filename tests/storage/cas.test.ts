@@ -9,7 +9,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
-import { stageArtifact } from "../../src/storage/cas.ts";
+import { STAGING_CHUNK_BYTES, stageArtifact } from "../../src/storage/cas.ts";
 import { tempDir } from "../helpers.ts";
 
 const cleanups: (() => void)[] = [];
@@ -37,9 +37,9 @@ describe("artifact staging", () => {
     "the pipelined copy reuses its buffers without corrupting a chunk still being " + "written",
     async () => {
       const d = dir();
-      // Six 4 MiB chunks and a tail: every one of the three buffers is reused at least once.
-      const bytes = new Uint8Array(6 * 4 * 1024 * 1024 + 4097).map(
-        (_, i) => (i * 131 + (i >> 22)) & 0xff,
+      // Six chunks and a tail: every one of the three buffers is reused at least once.
+      const bytes = new Uint8Array(6 * STAGING_CHUNK_BYTES + 4097).map(
+        (_, i) => (i * 131 + Math.floor(i / STAGING_CHUNK_BYTES)) & 0xff,
       );
       writeFileSync(join(d, "in.bin"), bytes);
       const progress: number[] = [];

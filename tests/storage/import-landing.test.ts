@@ -26,7 +26,7 @@ let root: string;
 let cleanup: () => void;
 const inputs = tempDir();
 const MB = 1024 * 1024;
-// A trace followed by whitespace (still one JSON document): a copy of a dozen 4 MiB chunks, long
+// A trace followed by whitespace (still one JSON document): a copy of 56 MiB in 1 MiB chunks, long
 // enough for the worker to start while it runs, with little to parse.
 const TRACE_BYTES = 8 * MB;
 const PADDING_BYTES = 48 * MB;
