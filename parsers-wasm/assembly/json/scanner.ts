@@ -441,7 +441,10 @@ function popContainer(closing: i32): i32 {
   } else state = S_OBJ_KEY;
 }
 
-/** Set by numberRun when a run had no room left (the general path's ERR_RECORDS_DEEP). */
+/**
+ * Set by numberRun when a run had no room left (the general path's ERR_RECORDS_DEEP); it then
+ * returns the position after the number that found none.
+ */
 let runFailed = false;
 
 /**
@@ -490,7 +493,8 @@ function numberRun(p: usize, end: usize): usize {
     if (next == 0x2e || (next | 0x20) == 0x65 || next - 0x30 < 10) break;
     if (!first) store<i32>(countAt, load<i32>(countAt) + 1);
     const f = <f64>v;
-    if (!toRun(type, negative ? -f : f)) { runFailed = true; return p; }
+    // No room (runsFull pauses well before): the error stands after the number, as it would there.
+    if (!toRun(type, negative ? -f : f)) { runFailed = true; return q; }
     first = false;
     anyValue = true;
     state = S_AFTER_VALUE;
@@ -608,7 +612,7 @@ export function scannerRun(): i32 {
         if (b == 0x2d || <u32>(b - 0x30) < 10) {
           if (flags == LV_RUN && !capturing()) {
             const q = numberRun(p, end);
-            if (runFailed) { pos = p; return fail(ERR_RECORDS_DEEP); }
+            if (runFailed) { pos = q; return fail(ERR_RECORDS_DEEP); }
             if (q != p) {
               p = q;
               if (paused) { pos = p; return ST_BATCH; }
