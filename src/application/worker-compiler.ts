@@ -23,10 +23,11 @@ export const WASM_COMPILER_THREADS = 2;
  *
  * At the default, parquet-wasm's first parts of an import ran far slower than later ones, and not
  * for want of compiled code: with OMG off altogether they ran 2x faster. Encoding the 2M-sample
- * cpuprofile's four tables in a fresh process, compiled on two threads (2 runs each), took 135-155
- * ms at the default (~27 ms warm), 90-100 ms at 200,000, 500,000 and 2,000,000 alike. The scanners' hot
- * loops still reach OMG early: a 200 MB Chrome trace scanned at the same rate (~400 MB/s warm), as
- * did the profile (~45 ms), where OMG off slowed the trace's scan to ~230 MB/s. Whole imports,
+ * cpuprofile's four tables in a fresh process, compiled on two threads (2 runs each), took
+ * 135-155 ms at the default (~27 ms warm), 90-100 ms at 200,000, 500,000 and 2,000,000 alike. The
+ * scanners' hot loops still reach OMG early: a 200 MB Chrome trace scanned at the same rate
+ * (~400 MB/s warm), as did the profile (~45 ms), where OMG off slowed the trace's scan to
+ * ~230 MB/s. Whole imports,
  * alternating pairs with the setting passed to the worker: 2M-sample cpuprofile 566 against 592 ms
  * (its encode 73 against 95 ms; 8 pairs), Chrome 200 MB 4.03 against 4.09 s (3), OTLP 100 MB 2.60
  * against 2.67 s (4), real Perfetto 100 MB 6.07 against 6.10 s (3); the 1.3 MB profile moved with
