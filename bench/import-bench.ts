@@ -9,8 +9,8 @@
  * - the same bytes read and decoded in one Bun process — `JSON.parse` for JSON inputs,
  *   protobufjs `decode` for protobuf ones, a plain line split (streamed read, TextDecoder,
  *   indexOf) for text ones, once a round before the round's imports (its median) — and the ratio
- *   of the import's rate to it; for perf script and
- *   collapsed stacks also speedscope's own importer of the same file (bench/vendor/speedscope),
+ *   of the import's rate to it; for perf script and collapsed stacks also speedscope's own
+ *   importer of the same file (bench/vendor/speedscope),
  *   of its first `--speedscope-mb` only when larger (speedscope holds 15–70x its input);
  * - where the time went: CLI start and exit, registration (copy + hash + fsync), worker
  *   start (spawn, runtime and modules), open and detect, scan and extraction, Parquet
@@ -344,12 +344,7 @@ async function alternatingImports(
       out.set(name, failed.get(name) ?? new Error("no import ran"));
       continue;
     }
-    const spread =
-      mine.length > 1
-        ? `; median of ${mine.length}, ${f0(mine[0]!.run.wallMs)}-` +
-          `${f0(mine.at(-1)!.run.wallMs)} ms`
-        : "";
-    out.set(name, { ...mine[(mine.length - 1) >> 1]!, spread });
+    out.set(name, { ...median(mine), spread: spreadOf(mine.map((m) => m.run.wallMs)) });
   }
   return { imports: out, reference: medianReference(references) };
 }
@@ -359,11 +354,19 @@ function medianReference(references: Reference[]): Reference & { spread: string 
   const failure = references.find((r) => r.failure !== undefined);
   if (failure) return { ...failure, spread: "" };
   const sorted = [...references].sort((a, b) => a.ms - b.ms);
-  const spread =
-    sorted.length > 1
-      ? `; median of ${sorted.length}, ${f0(sorted[0]!.ms)}-${f0(sorted.at(-1)!.ms)} ms`
-      : "";
-  return { ...sorted[(sorted.length - 1) >> 1]!, spread };
+  return { ...median(sorted), spread: spreadOf(sorted.map((r) => r.ms)) };
+}
+
+/** The middle entry of a sorted, non-empty list (the lower one of an even count). */
+function median<T>(sorted: readonly T[]): T {
+  return sorted[(sorted.length - 1) >> 1]!;
+}
+
+/** "; median of N, min-max ms" for sorted times, or nothing for one. */
+function spreadOf(sortedMs: readonly number[]): string {
+  return sortedMs.length > 1
+    ? `; median of ${sortedMs.length}, ${f0(sortedMs[0]!)}-${f0(sortedMs.at(-1)!)} ms`
+    : "";
 }
 
 async function fixedCost(path: string): Promise<void> {
