@@ -12,12 +12,18 @@
  * bytes it returns were checked against the part's manifest (storage/evidence-part.ts).
  */
 import type { Table } from "apache-arrow/Arrow.dom";
-import { TRACK_COLUMNS, type EvidenceTableName } from "../domain/evidence-schema.ts";
+import {
+  PROVENANCE_COLUMNS,
+  TRACK_COLUMNS,
+  type EvidenceTableName,
+} from "../domain/evidence-schema.ts";
 import { decodeVerifiedPart } from "../storage/evidence-part.ts";
 import { initParquet, readParquetColumns } from "../storage/parquet.ts";
 import type { EvidenceFile, SnapshotHandle } from "../storage/snapshot.ts";
+import { COUNTER_COLUMNS, countersAsEvents } from "../storage/trace-counter-rows.ts";
 import {
   asksForTrackColumns,
+  trackIndexesOf,
   trackRowsOf,
   withTrackColumns,
   type TrackRows,
@@ -42,46 +48,75 @@ export async function decodePart(
   table: EvidenceTableName,
   columns: readonly string[],
 ): Promise<Table> {
+  const readings = file.table === "trace_counters" && table === "trace_events";
   const joinTracks = table === "trace_events" && asksForTrackColumns(columns);
-  const read = joinTracks && !columns.includes("track_id") ? [...columns, "track_id"] : columns;
-  const arrow = await decodeVerifiedPart(
+  const asked = joinTracks && !columns.includes("track_id") ? [...columns, "track_id"] : columns;
+  const read = readings ? [...COUNTER_COLUMNS, ...asked.filter(isProvenance)] : asked;
+  const decoded = await decodeVerifiedPart(
     file,
     await openPart(snapshot, file),
     (bytes) => readParquetColumns(bytes, read),
     (t) => t.numRows,
   );
-  return joinTracks
-    ? withTrackColumns(arrow, columns, await generationTracks(snapshot, file.generationId))
-    : arrow;
+  const tracks =
+    readings || joinTracks ? await generationTracks(snapshot, file.generationId) : null;
+  const arrow = readings
+    ? countersAsEvents(decoded, asked, (index) => tracks!.idOfIndex.get(index) ?? null)
+    : decoded;
+  return joinTracks ? withTrackColumns(arrow, columns, tracks!.rows) : arrow;
+}
+
+const isProvenance = (name: string) => PROVENANCE_COLUMNS.some((c) => c.name === name);
+
+/**
+ * The parts `table` is read from: its own, and for trace_events the generations' counter readings
+ * too (trace-counter-rows.ts), which readers see as trace_events parts.
+ */
+export function partFiles(
+  snapshot: SnapshotHandle,
+  table: EvidenceTableName,
+  generations: Parameters<SnapshotHandle["tableFiles"]>[1],
+): EvidenceFile[] {
+  const files = snapshot.tableFiles(table, generations);
+  return table === "trace_events"
+    ? [...files, ...snapshot.tableFiles("trace_counters", generations)]
+    : files;
+}
+
+/** A generation's `tracks`: each track's row by track_id, and its track_id by track_index. */
+interface GenerationTracks {
+  rows: TrackRows;
+  idOfIndex: ReadonlyMap<number, string>;
 }
 
 /** Decoded `tracks` of recent generations (immutable, so kept by generation id; a few KB each). */
-const tracksByGeneration = new Map<string, TrackRows>();
+const tracksByGeneration = new Map<string, GenerationTracks>();
 
 async function generationTracks(
   snapshot: SnapshotHandle,
   generationId: string,
-): Promise<TrackRows> {
+): Promise<GenerationTracks> {
   const known = tracksByGeneration.get(generationId);
   if (known) return known;
   const entry = snapshot.commit.generations.find((g) => g.generation_id === generationId);
   const rows = new Map<string, (string | null)[]>();
+  const idOfIndex = new Map<number, string>();
   for (const file of entry ? snapshot.tableFiles("tracks", [entry]) : []) {
     const bytes = await openPart(snapshot, file);
-    trackRowsOf(
-      await decodeVerifiedPart(
-        file,
-        bytes,
-        (b) => readParquetColumns(b, ["track_id", ...TRACK_COLUMNS]),
-        (t) => t.numRows,
-      ),
-      rows,
+    const tracks = await decodeVerifiedPart(
+      file,
+      bytes,
+      (b) => readParquetColumns(b, ["track_id", "track_index", ...TRACK_COLUMNS]),
+      (t) => t.numRows,
     );
+    trackRowsOf(tracks, rows);
+    trackIndexesOf(tracks, idOfIndex);
   }
   if (tracksByGeneration.size >= 64)
     tracksByGeneration.delete(tracksByGeneration.keys().next().value!);
-  tracksByGeneration.set(generationId, rows);
-  return rows;
+  const entryTracks = { rows, idOfIndex };
+  tracksByGeneration.set(generationId, entryTracks);
+  return entryTracks;
 }
 
 export interface DecodedPart {
@@ -177,7 +212,7 @@ export class PartCache {
     columns: readonly string[],
   ): Promise<DecodedPart[]> {
     const out: DecodedPart[] = [];
-    for (const file of snapshot.tableFiles(table, generations)) {
+    for (const file of partFiles(snapshot, table, generations)) {
       if (file.rows === 0) continue;
       out.push(await this.part(snapshot, file, table, columns));
     }

@@ -10,6 +10,7 @@ import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { PartCache } from "./evidence-parts.ts";
 import { TRACE_WINDOW_COLUMNS, traceWindowRows } from "./trace-window-reader.ts";
 import type { Subject } from "./subject.ts";
+import { traceEventRows } from "../domain/counter-reading.ts";
 
 export const TRACE_WINDOW_VERSION = "1";
 const MAX_ARGS_CHARS = 512;
@@ -56,7 +57,7 @@ export async function traceWindow(
       { details: { field: "end_ns" } },
     );
   }
-  const generations = subject.generations.filter((g) => g.tables.trace_events !== undefined);
+  const generations = subject.generations.filter((g) => traceEventRows(g.tables) !== undefined);
   const window = { start_ns: options.startNs.toString(), end_ns: options.endNs.toString() };
   const binding = {
     query: `trace_window@${TRACE_WINDOW_VERSION}`,
@@ -73,7 +74,7 @@ export async function traceWindow(
     ),
     window,
   };
-  const traced = generations.filter((g) => (g.tables.trace_events ?? 0) > 0);
+  const traced = generations.filter((g) => (traceEventRows(g.tables) ?? 0) > 0);
   if (traced.length === 0) {
     return {
       ...base,

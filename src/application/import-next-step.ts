@@ -6,6 +6,8 @@
  * to its lines per file, benchmark results to their measurements; anything else to the
  * evidence inventory of the run.
  */
+import { traceEventRows } from "../domain/counter-reading.ts";
+
 export interface NextStep {
   next_tool: string;
   next_arguments: Record<string, unknown>;
@@ -21,7 +23,8 @@ export function nextStepAfterImport(
   const bounds = { artifact_id: artifactId, start_ns: "0", end_ns: "0" };
   if (has("frame_measurements"))
     return { next_tool: "analyze_hotspots", next_arguments: { run_or_artifact: runId } };
-  if (has("trace_events")) return { next_tool: "get_trace_window", next_arguments: bounds };
+  if ((traceEventRows(tables) ?? 0) > 0)
+    return { next_tool: "get_trace_window", next_arguments: bounds };
   if (has("otel_spans")) return { next_tool: "get_operation_window", next_arguments: bounds };
   if (has("test_results"))
     return { next_tool: "analyze_failures", next_arguments: { run_or_artifact: runId } };

@@ -6,6 +6,7 @@ import { resolveSubject } from "../analysis/subject.ts";
 import type { ArtifactRecord, RegistrationRecord, RunRecord } from "../domain/records.ts";
 import type { SnapshotHandle } from "../storage/snapshot.ts";
 import type { Workspace } from "../storage/workspace.ts";
+import { traceEventRows } from "../domain/counter-reading.ts";
 
 export interface RunDetail extends RunRecord {
   registrations: RegistrationRecord[];
@@ -56,7 +57,7 @@ export function artifactDetail(
         .add("get_frame_callers")
         .add("get_frame_callees")
         .add("get_stack_examples");
-    if ((g.tables.trace_events ?? 0) > 0) analyses.add("get_trace_window");
+    if ((traceEventRows(g.tables) ?? 0) > 0) analyses.add("get_trace_window");
     if ((g.tables.test_results ?? 0) > 0) analyses.add("analyze_failures");
     if ((g.tables.coverage_lines ?? 0) > 0) analyses.add("analyze_coverage");
     if ((g.tables.otel_spans ?? 0) > 0)

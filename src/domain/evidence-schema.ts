@@ -33,6 +33,7 @@ export const EVIDENCE_TABLE_NAMES = [
   "call_edges",
   "stacks",
   "trace_events",
+  "trace_counters",
   "tracks",
   "measurements",
   "otel_resources",
@@ -182,17 +183,36 @@ export const EVIDENCE_SCHEMAS: Record<EvidenceTableName, TableSchema> = {
       c("thread_dur_ns", "int64", true),
     ],
   },
+  // Counter readings that are nothing but a value on a track at a time (Perfetto's counter tracks:
+  // Chrome's thread_time reading on every slice begin and end, process memory stats): ~2/3 of a
+  // Chromium trace's events. Readers see each as the trace_events row it stood for (phase "C",
+  // args {"value":N}, depth 0; storage/trace-counter-rows.ts). Written while the trace is still
+  // being read, before its tracks are resolved, so a reading names its track by the generation's
+  // track_index (see `tracks`), not by track_id.
+  trace_counters: {
+    name: "trace_counters",
+    schemaId: "flameox.trace_counters.v1.0",
+    columns: [
+      c("event_index", "int64"),
+      c("track_index", "int32"),
+      c("name", "utf8"),
+      c("ts_ns", "int64"),
+      c("value", "float64"),
+    ],
+  },
   // One row per track of a generation's trace_events: a thread, a process-level track or an
-  // async operation's track, with what its producer said about it.
+  // async operation's track, with what its producer said about it. v1.1 added track_index, the
+  // number trace_counters rows name the track by (null where a generation has none).
   tracks: {
     name: "tracks",
-    schemaId: "flameox.tracks.v1.0",
+    schemaId: "flameox.tracks.v1.1",
     columns: [
       c("track_id", "utf8"),
       c("pid", "utf8", true),
       c("tid", "utf8", true),
       c("process_name", "utf8", true),
       c("thread_name", "utf8", true),
+      c("track_index", "int32", true),
     ],
   },
   // One row per raw benchmark sample (never only a mean); exactly one of value_int /

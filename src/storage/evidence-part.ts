@@ -10,11 +10,14 @@
  * the file's identity (device, inode, size, mtime, ctime). A part replaced or rewritten
  * after it was verified has another identity and is hashed again.
  */
+import type { EvidenceTableName } from "../domain/evidence-schema.ts";
 import { fstatSync, openSync, readSync, closeSync, type Stats } from "node:fs";
 import { FlameoxError } from "../domain/errors.ts";
 
 export interface EvidencePartRef {
   generationId: string;
+  /** The table the part stores (set by snapshots; a reader may see it as another, see partFiles). */
+  table?: EvidenceTableName;
   /** Absolute path of the part. */
   path: string;
   /** Path relative to `.diagnostics/`, used in messages (never a host path). */

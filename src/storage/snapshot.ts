@@ -56,6 +56,7 @@ export class SnapshotHandle {
         if (file.table !== table) continue;
         files.push({
           generationId: entry.generation_id,
+          table,
           path: join(this.paths.diagnostics, file.path),
           relativePath: file.path,
           sha256: file.sha256,

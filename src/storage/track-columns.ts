@@ -36,6 +36,18 @@ export function trackRowsOf(
   return into;
 }
 
+/** The track_id of each track_index of a decoded tracks part (rows without one are skipped). */
+export function trackIndexesOf(tracks: Table, into: Map<number, string>): Map<number, string> {
+  const ids = tracks.getChild("track_id");
+  const indexes = tracks.getChild("track_index");
+  if (!indexes) return into;
+  for (let i = 0; i < tracks.numRows; i++) {
+    const index = indexes.get(i) as number | null;
+    if (index !== null) into.set(index, String(ids!.get(i)));
+  }
+  return into;
+}
+
 /**
  * `columns` of decoded trace_events (which must include track_id when a track column is
  * missing), in request order, with the track columns the part lacks filled from `tracks`.

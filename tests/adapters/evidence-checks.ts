@@ -33,9 +33,53 @@ export function joinTracks(events: Row[], tracks: Row[]): Row[] {
   });
 }
 
-/** An evidence's trace_events rows as readers see them (see joinTracks). */
+/**
+ * `events` followed by the events `counters` (trace_counters rows) stand for, as readers see
+ * them: phase "C", args {"value":N} as JSON.stringify writes them, depth 0, the track named by
+ * its track_index in `tracks`. Readings come in (track_index, ts_ns, event_index) order, the
+ * order their events had when they were stored as trace_events rows.
+ */
+export function withCounterRows(events: Row[], counters: Row[], tracks: Row[]): Row[] {
+  const idOf = new Map(
+    tracks.filter((t) => t.track_index !== null).map((t) => [Number(t.track_index), t.track_id]),
+  );
+  const sorted = [...counters].sort(
+    (a, b) =>
+      Number(a.track_index) - Number(b.track_index) ||
+      Number(
+        BigInt(a.ts_ns as string | number | bigint) - BigInt(b.ts_ns as string | number | bigint),
+      ) ||
+      Number(a.event_index) - Number(b.event_index),
+  );
+  return [
+    ...events,
+    ...sorted.map((r) => ({
+      event_index: r.event_index,
+      track_id: idOf.get(Number(r.track_index)) ?? null,
+      name: r.name,
+      category: null,
+      phase: "C",
+      ts_ns: r.ts_ns,
+      dur_ns: null,
+      depth: 0,
+      args_json: JSON.stringify({ value: r.value }),
+      flags: null,
+      thread_dur_ns: null,
+    })),
+  ];
+}
+
+/** An evidence's trace_events rows as readers see them (see joinTracks, withCounterRows). */
 export function traceEventRows(evidence: NormalizedEvidence): Row[] {
-  return joinTracks(rowsOf(evidence.tables.trace_events), rowsOf(evidence.tables.tracks));
+  const tracks = rowsOf(evidence.tables.tracks);
+  return joinTracks(
+    withCounterRows(
+      rowsOf(evidence.tables.trace_events),
+      rowsOf(evidence.tables.trace_counters),
+      tracks,
+    ),
+    tracks,
+  );
 }
 
 export interface FunctionTotals {

@@ -14,7 +14,7 @@ import {
 import type { ColumnBatch, ColumnVector } from "../../src/domain/column-batch.ts";
 import type { EvidenceTableName } from "../../src/domain/evidence-schema.ts";
 import type { TableBuffer } from "../../src/domain/table-buffer.ts";
-import { joinTracks, rowsOf, type Row } from "./evidence-checks.ts";
+import { joinTracks, rowsOf, type Row, withCounterRows } from "./evidence-checks.ts";
 import type { NormalizedEvidence } from "../../src/domain/normalized-evidence.ts";
 
 export interface StreamRun {
@@ -102,7 +102,12 @@ export function streamedRows(batches: ColumnBatch[], table: EvidenceTableName): 
 
 /** An evidence's trace_events rows with their tracks joined, as bufferRows gives them. */
 export function traceEventBufferRows(evidence: Pick<NormalizedEvidence, "tables">): Row[] {
-  return joinTracks(bufferRows(evidence.tables.trace_events), bufferRows(evidence.tables.tracks));
+  const tracks = bufferRows(evidence.tables.tracks);
+  const counters = evidence.tables.trace_counters ? bufferRows(evidence.tables.trace_counters) : [];
+  return joinTracks(
+    withCounterRows(bufferRows(evidence.tables.trace_events), counters, tracks),
+    tracks,
+  );
 }
 
 /**

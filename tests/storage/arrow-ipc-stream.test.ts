@@ -155,12 +155,25 @@ describe("Arrow IPC stream of evidence batches", () => {
           valid: new Uint8Array([2]),
           nullCount: 1,
         },
+        track_index: {
+          type: "int32",
+          values: new Int32Array([7, 0]),
+          valid: new Uint8Array([1]),
+          nullCount: 1,
+        },
       },
     };
     const read = tableFromIPC(evidenceIpcStream("tracks", TEST_PROVENANCE, [batch]));
     expect(read.toArray().map((r) => r.toJSON())).toEqual([
-      { track_id: "ab", pid: "x", tid: "", process_name: null, thread_name: null },
-      { track_id: "cdefg", pid: "x", tid: "", process_name: null, thread_name: "" },
+      { track_id: "ab", pid: "x", tid: "", process_name: null, thread_name: null, track_index: 7 },
+      {
+        track_id: "cdefg",
+        pid: "x",
+        tid: "",
+        process_name: null,
+        thread_name: "",
+        track_index: null,
+      },
     ]);
   });
 

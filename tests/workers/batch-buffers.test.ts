@@ -17,7 +17,7 @@ import {
   recycleBatchBuffers,
 } from "../../src/adapters/common/batch-buffers.ts";
 import { Utf8Builder } from "../../src/adapters/common/column-builders.ts";
-import type { ColumnBatch } from "../../src/domain/column-batch.ts";
+import type { ColumnBatch, ColumnVector } from "../../src/domain/column-batch.ts";
 import { initParquet, readParquet } from "../../src/storage/parquet.ts";
 import { startEncodePool } from "../../workers/encode-pool.ts";
 import { encodeInline, type PartContent } from "../../workers/table-parts.ts";
@@ -43,7 +43,14 @@ class TrackBatches {
       TRACK_COLUMNS.map((name, c) => [name, this.builders[c]!.build(rows)]),
     );
     for (const b of this.builders) b.reset();
-    return { table: "tracks", length: rows, columns };
+    // tracks' one non-text column, null in every row (as where a trace has no counter readings).
+    const trackIndex: ColumnVector = {
+      type: "int32",
+      values: new Int32Array(rows),
+      valid: new Uint8Array((rows + 7) >> 3),
+      nullCount: rows,
+    };
+    return { table: "tracks", length: rows, columns: { ...columns, track_index: trackIndex } };
   }
 }
 

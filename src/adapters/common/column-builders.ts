@@ -107,6 +107,27 @@ export class Int64Builder {
   }
 }
 
+export class Float64Builder {
+  private readonly values: Float64Array;
+  private readonly bits: ValidityBits;
+  constructor(capacity: number) {
+    this.values = new Float64Array(capacity);
+    this.bits = new ValidityBits(capacity);
+  }
+  set(row: number, value: number): void {
+    this.values[row] = value;
+  }
+  setNull(row: number): void {
+    this.bits.setNull(row);
+  }
+  build(length: number): ColumnVector {
+    return { type: "float64", values: this.values.slice(0, length), ...this.bits.take(length) };
+  }
+  reset(): void {
+    this.bits.reset();
+  }
+}
+
 export class Utf8Builder {
   private readonly offsets: Int32Array;
   private data: Uint8Array;

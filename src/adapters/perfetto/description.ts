@@ -54,7 +54,7 @@ function detectPerfetto({ headBytes, displayName }: DetectInput): number {
 export const perfettoDescription: AdapterDescription = {
   name: "perfetto",
   version: "1.0.0",
-  tables: TRACE_TABLES,
+  tables: [...TRACE_TABLES, "trace_counters"],
   artifactKind: "execution_trace",
   mediaType: "application/vnd.perfetto.trace",
   detect: detectPerfetto,

@@ -18,4 +18,9 @@ export interface PerfettoEventSink {
     ph: string,
     args: string | ByteBuf | null,
   ): void;
+  /**
+   * A counter reading of track `track` at `ns` with nothing but its value, named by string id
+   * `name`, kept as a trace_counters row; false where readings are kept as events instead.
+   */
+  counterReading(track: number, ns: number, name: number, value: number): boolean;
 }

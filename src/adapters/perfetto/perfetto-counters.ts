@@ -129,13 +129,8 @@ export class PerfettoCounters {
   }
 
   private counterEvent(t: number, ns: number, value: number): void {
-    this.sink.spoolEvent(
-      t,
-      ns,
-      KIND_EVENT,
-      this.trackNameId(t),
-      "C",
-      counterArgs(value, this.argsBuf),
-    );
+    const name = this.trackNameId(t);
+    if (this.sink.counterReading(t, ns, name, value)) return;
+    this.sink.spoolEvent(t, ns, KIND_EVENT, name, "C", counterArgs(value, this.argsBuf));
   }
 }

@@ -14,6 +14,7 @@ import {
   noScanCounts,
 } from "../trace-events/event-kinds.ts";
 import { SliceFrames } from "../trace-events/slice-frames.ts";
+import { CounterRowWriter } from "../trace-events/counter-row-writer.ts";
 import type { EventSpool } from "../trace-events/event-spool.ts";
 import type { HostStrings } from "../wasm/host-strings.ts";
 import type { ProtoBatch } from "../wasm/proto-batch.ts";
@@ -43,6 +44,11 @@ const TYPE_BEGIN = 1,
   TYPE_INSTANT = 3,
   TYPE_COUNTER = 4;
 const SEQ_INCREMENTAL_STATE_CLEARED = 1;
+/**
+ * The longest args a plain reading stands for: `{"value":` and `}` around a number's shortest
+ * round-trip text (at most 24 characters, as in -1.2345678901234567e-308) or `null`.
+ */
+const READING_ARGS_BYTES = 34;
 
 export class PerfettoImport implements PerfettoEventSink {
   readonly frames = new FrameRegistry();
@@ -78,6 +84,11 @@ export class PerfettoImport implements PerfettoEventSink {
   readonly counters: PerfettoCounters;
   readonly compressed: CompressedPackets;
   readonly v8Profiles: ChromeV8Profiles;
+  /**
+   * Counter readings with nothing but a value, as `trace_counters` rows (null: the per-event args
+   * limit is below a reading's `{"value":N}`, so readings stay events, cut and flagged as args are).
+   */
+  readonly readings: CounterRowWriter | null;
   /** Compressed groups of the packet being read, expanded once its own record is handled. */
   private readonly groups: Uint8Array[] = [];
   private readonly expandBatch = (b: ProtoBatch) => this.onBatch(b);
@@ -94,6 +105,7 @@ export class PerfettoImport implements PerfettoEventSink {
     this.heap = new PerfettoHeap(this.samples, this.tracks, stackSpill);
     this.ftrace = new FtraceMarks(this.tracks, this.domain, this);
     this.counters = new PerfettoCounters(this.tracks, this);
+    this.readings = maxArgsBytes >= READING_ARGS_BYTES ? new CounterRowWriter(this.strings) : null;
     this.compressed = new CompressedPackets(maxDepth);
     this.v8Profiles = new ChromeV8Profiles(this.domain, maxEvents, (id) => this.strings.get(id));
   }
@@ -294,11 +306,22 @@ export class PerfettoImport implements PerfettoEventSink {
             b.num(r, P.SEQUENCE),
           )
         : undefined;
+    if (b.has(r, P.FLOW)) this.flowEvents++;
+    const category = this.categories.of(c, state);
+    // A reading with nothing but its value (no category, no annotations) is a trace_counters row.
+    if (
+      counter !== undefined &&
+      ph === "C" &&
+      category < 0 &&
+      (c?.annotations.length ?? 0) === 0 &&
+      !this.v8Profiles.carries(nameId) &&
+      this.counterReading(t, ns, nameId, counter)
+    )
+      return;
     const args =
       kind !== KIND_END
         ? eventArgs(c?.annotations ?? NO_ANNOTATIONS, state, counter, this.argsBuf)
         : null;
-    if (b.has(r, P.FLOW)) this.flowEvents++;
     if (this.v8Profiles.carries(nameId)) {
       this.v8Profiles.event(
         this.strings.get(nameId),
@@ -316,7 +339,7 @@ export class PerfettoImport implements PerfettoEventSink {
       nameId,
       ph,
       args,
-      this.categories.of(c, state),
+      category,
       kind === KIND_COMPLETE ? Math.max(0, b.num(r, P.LEGACY_DURATION_US) * 1000) : 0,
       kind === KIND_BEGIN || kind === KIND_END ? threadNs : Number.NaN,
     );
@@ -375,6 +398,22 @@ export class PerfettoImport implements PerfettoEventSink {
       this.truncatedArgs++;
     const end = kind === KIND_COMPLETE ? ns + durNs : ns;
     if (end > this.trackEndNs[t]!) this.trackEndNs[t] = end;
+  }
+
+  /**
+   * A counter reading of track `t` at `ns`, named by string id `nameId`, as a `trace_counters` row;
+   * false where readings are stored as events (see `readings`).
+   */
+  counterReading(t: number, ns: number, nameId: number, value: number): boolean {
+    const readings = this.readings;
+    if (readings === null) return false;
+    const index = this.spool.reserve();
+    if (this.spool.length > this.maxEvents)
+      throw tooLarge(PERFETTO_FORMAT, "events", this.spool.length, this.maxEvents);
+    while (this.trackEndNs.length <= t) this.trackEndNs.push(Number.NEGATIVE_INFINITY);
+    if (ns > this.trackEndNs[t]!) this.trackEndNs[t] = ns;
+    readings.add(index, t, nameId, ns, value);
+    return true;
   }
 
   private readonly trackByUuidNumber = new Map<number, number>();

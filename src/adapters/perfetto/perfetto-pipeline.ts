@@ -95,6 +95,21 @@ export class PerfettoPipeline {
     this.scanner.push(chunk, (b) => this.imp.onBatch(b));
   }
 
+  /** Counter readings kept as `trace_counters` rows so far. */
+  get counterRows(): number {
+    return this.imp.readings?.rows ?? 0;
+  }
+
+  /**
+   * The `trace_counters` batches filled so far, to be written while the scan goes on; after
+   * `endScan`, the last of them.
+   */
+  counterBatches(): ColumnBatch[] {
+    const readings = this.imp.readings;
+    if (readings === null) return [];
+    return this.scanner === null ? readings.finish() : readings.take();
+  }
+
   /** Deletes spilled events (the rows generator also does when it ends). */
   dispose(): void {
     this.nester?.dispose();
@@ -181,7 +196,7 @@ export class PerfettoPipeline {
         const info = imp.tracks.allInfo();
         const lookup = (t: number) => info[t]!;
         imp.frames.emit(tables.frames);
-        rowWriter.emitTracks(tables.tracks);
+        rowWriter.emitTracks(tables.tracks, (imp.readings?.rows ?? 0) > 0);
         wall.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);
         cpu.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);
         imp.samples.measures.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);

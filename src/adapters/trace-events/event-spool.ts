@@ -88,6 +88,11 @@ export class EventSpool {
     return this.cols.add(this.length++);
   }
 
+  /** The next event_index, for an event kept elsewhere (a counter reading's own table). */
+  reserve(): number {
+    return this.length++;
+  }
+
   /**
    * Adds up to `n` events at once, fewer when the run fills first; returns where they are
    * in `cols` and how many. Every column of them is the caller's to set.

@@ -171,8 +171,11 @@ export class TraceRowWriter {
     }
   }
 
-  /** One `tracks` row per track of the trace (its events name it by track_id). */
-  emitTracks(out: TableBuffer): void {
+  /**
+   * One `tracks` row per track of the trace (its events name it by track_id); `indexed`: with its
+   * track_index, by which trace_counters rows name it.
+   */
+  emitTracks(out: TableBuffer, indexed = false): void {
     this.tracks.allInfo().forEach((info, t) => {
       out.append({
         track_id: trackIdOf(info),
@@ -180,6 +183,7 @@ export class TraceRowWriter {
         tid: this.tracks.tids[t]!,
         process_name: info.processName,
         thread_name: info.threadName,
+        track_index: indexed ? t : null,
       });
     });
   }

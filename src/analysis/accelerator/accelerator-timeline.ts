@@ -22,6 +22,7 @@ import {
   KERNEL_CATEGORIES,
   LAUNCH_CATEGORIES,
 } from "./device-events.ts";
+import { traceEventRows } from "../../domain/counter-reading.ts";
 
 export const ACCELERATOR_RECIPE = "accelerator_timeline";
 export const ACCELERATOR_RECIPE_VERSION = "1";
@@ -108,7 +109,7 @@ export async function analyzeAcceleratorTimeline(
   parts: PartCache = new PartCache(0),
 ): Promise<AcceleratorResult> {
   const minGapNs = options.minGapNs ?? 1_000_000;
-  const generations = subject.generations.filter((g) => (g.tables.trace_events ?? 0) > 0);
+  const generations = subject.generations.filter((g) => (traceEventRows(g.tables) ?? 0) > 0);
   const binding = {
     query: `${ACCELERATOR_RECIPE}@${ACCELERATOR_RECIPE_VERSION}`,
     filters: { subject: subject.id, min_gap_ns: minGapNs },

@@ -13,6 +13,7 @@ import { decodeCursor, encodeCursor } from "../cursor.ts";
 import { PartCache } from "../evidence-parts.ts";
 import type { Subject } from "../subject.ts";
 import { correlationOf, DEVICE_CATEGORIES, LAUNCH_CATEGORIES } from "./device-events.ts";
+import { traceEventRows } from "../../domain/counter-reading.ts";
 
 export const OPERATORS_RECIPE = "operator_breakdown";
 export const OPERATORS_RECIPE_VERSION = "1";
@@ -72,7 +73,7 @@ export async function analyzeOperators(
   options: OperatorsOptions,
   parts: PartCache = new PartCache(0),
 ): Promise<OperatorsResult> {
-  const generations = subject.generations.filter((g) => (g.tables.trace_events ?? 0) > 0);
+  const generations = subject.generations.filter((g) => (traceEventRows(g.tables) ?? 0) > 0);
   const binding = {
     query: `${OPERATORS_RECIPE}@${OPERATORS_RECIPE_VERSION}`,
     filters: { subject: subject.id },

@@ -6,7 +6,8 @@
  */
 import { FlameoxError } from "../../domain/errors.ts";
 import type { Subject } from "../../analysis/subject.ts";
-import { decodePart } from "../../analysis/evidence-parts.ts";
+import { decodePart, partFiles } from "../../analysis/evidence-parts.ts";
+import { traceEventRows } from "../../domain/counter-reading.ts";
 import type { SnapshotHandle } from "../../storage/snapshot.ts";
 
 const COLUMNS = [
@@ -27,8 +28,8 @@ const COLUMNS = [
 const micros = (ns: bigint) => Number(ns / 1000n) + Number(ns % 1000n) / 1000;
 
 export async function toChromeTrace(snapshot: SnapshotHandle, subject: Subject): Promise<string> {
-  const generations = subject.generations.filter((g) => g.tables.trace_events !== undefined);
-  const files = snapshot.tableFiles("trace_events", generations).filter((f) => f.rows > 0);
+  const generations = subject.generations.filter((g) => traceEventRows(g.tables) !== undefined);
+  const files = partFiles(snapshot, "trace_events", generations).filter((f) => f.rows > 0);
   if (files.length === 0) {
     throw new FlameoxError(
       "EVIDENCE_UNAVAILABLE",
