@@ -6,6 +6,7 @@
  * exited, and another file's `new-session`, connecting to that exiting server, failed
  * without a screen; the test then waited out its whole timeout on an empty pane.
  */
+import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -59,6 +60,10 @@ export function openTerminal(command: string, width: number, height: number): Te
       return shown;
     },
     keys: (...keys) => void tmux("send-keys", "-t", "t", ...keys),
-    close: () => void tmux("kill-server"),
+    close: () => {
+      tmux("kill-server");
+      // The server leaves its socket behind: one file per terminal, every run, in /tmp.
+      rmSync(socket, { force: true });
+    },
   };
 }
