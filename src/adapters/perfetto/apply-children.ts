@@ -65,9 +65,14 @@ export function applyChildren(
     }
   }
   for (const t of c.tracks) into.tracks.describe(t.uuid, t);
-  if (c.defaultExtraUuids.length > 0) state.defaultExtraUuids = [...c.defaultExtraUuids];
-  if (c.defaultExtraDoubleUuids.length > 0)
+  if (c.defaultExtraUuids.length > 0) {
+    state.defaultExtraUuids = [...c.defaultExtraUuids];
+    state.defaultExtraTracks = [];
+  }
+  if (c.defaultExtraDoubleUuids.length > 0) {
     state.defaultExtraDoubleUuids = [...c.defaultExtraDoubleUuids];
+    state.defaultExtraDoubleTracks = [];
+  }
   for (const p of c.processes) if (p.name !== null) into.tracks.nameProcess(p.pid, p.name);
   for (const t of c.threads) {
     const uuid = `thread:${t.pid}:${t.tid}`;

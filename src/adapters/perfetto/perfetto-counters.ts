@@ -10,20 +10,13 @@ import { KIND_EVENT } from "../trace-events/event-kinds.ts";
 import { counterArgs } from "./event-args.ts";
 import type { PerfettoEventSink } from "./event-sink.ts";
 import type { PacketChildren } from "./packet-children.ts";
-import type { PerfettoTracks } from "./perfetto-tracks.ts";
+import type { CounterSpec, PerfettoTracks } from "./perfetto-tracks.ts";
 import type { SequenceState } from "./sequence-state.ts";
 import { PROCESS_STAT_COUNTERS } from "./trace-program.ts";
 
 export class PerfettoCounters {
   /** Extra counter values with no track uuid for them (more values than uuids). */
   withoutTrack = 0;
-  /**
-   * Running totals of incremental counter tracks, per packet sequence: a value is a delta
-   * from its writer's previous one, so each sequence writing a track (Chrome starts a new
-   * one for a thread whose writer changed, on the same thread_time track) keeps its own
-   * total, from 0 again when it clears its incremental state, as Trace Processor does.
-   */
-  private readonly totals = new Map<number, Map<number, number>>();
   /** Per track, the name last interned for it and its string id (see trackNameId). */
   private readonly nameOf: (string | undefined)[] = [];
   private readonly nameIdOf: number[] = [];
@@ -36,24 +29,25 @@ export class PerfettoCounters {
   ) {}
 
   /**
-   * A reading of track `t` on packet sequence `sequence`, as its descriptor defines it: scaled, and
-   * summed when incremental.
+   * A reading of track `t` written on packet sequence `state`, as its descriptor defines it: scaled,
+   * and summed when incremental (per sequence: see SequenceState.counterTotals).
    */
-  value(t: number, raw: number, sequence: number): number {
-    const spec = this.tracks.descriptorOf(t)?.counter;
+  value(t: number, raw: number, state: SequenceState): number {
+    return this.reading(this.tracks.descriptorOf(t)?.counter, t, raw, state);
+  }
+
+  private reading(
+    spec: CounterSpec | null | undefined,
+    t: number,
+    raw: number,
+    state: SequenceState,
+  ): number {
     if (!spec) return raw;
     const value = raw * spec.multiplier;
     if (!spec.incremental) return value;
-    let totals = this.totals.get(sequence);
-    if (!totals) this.totals.set(sequence, (totals = new Map()));
-    const total = (totals.get(t) ?? 0) + value;
-    totals.set(t, total);
+    const total = (state.counterTotals.get(t) ?? 0) + value;
+    state.counterTotals.set(t, total);
     return total;
-  }
-
-  /** Packet sequence `sequence` cleared its incremental state: its incremental counters restart. */
-  sequenceCleared(sequence: number): void {
-    this.totals.delete(sequence);
   }
 
   /** The string id of track `t`'s name (-1: unnamed). */
@@ -73,19 +67,27 @@ export class PerfettoCounters {
    * the reading of a thread time counter among them (ns; NaN: none), the thread's CPU
    * clock at the event, from which its slice's thread time follows.
    */
-  extra(c: PacketChildren, state: SequenceState, sequence: number, ns: number): number {
-    const ints = this.readings(
-      c.extraValues,
-      c.extraUuids.length > 0 ? c.extraUuids : state.defaultExtraUuids,
-      sequence,
-      ns,
-    );
-    const doubles = this.readings(
-      c.extraDoubleValues,
-      c.extraDoubleUuids.length > 0 ? c.extraDoubleUuids : state.defaultExtraDoubleUuids,
-      sequence,
-      ns,
-    );
+  extra(c: PacketChildren, state: SequenceState, ns: number): number {
+    const ints =
+      c.extraUuids.length > 0
+        ? this.readings(c.extraValues, c.extraUuids, null, state, ns)
+        : this.readings(
+            c.extraValues,
+            state.defaultExtraUuids,
+            state.defaultExtraTracks,
+            state,
+            ns,
+          );
+    const doubles =
+      c.extraDoubleUuids.length > 0
+        ? this.readings(c.extraDoubleValues, c.extraDoubleUuids, null, state, ns)
+        : this.readings(
+            c.extraDoubleValues,
+            state.defaultExtraDoubleUuids,
+            state.defaultExtraDoubleTracks,
+            state,
+            ns,
+          );
     return Number.isNaN(ints) ? doubles : ints;
   }
 
@@ -111,8 +113,17 @@ export class PerfettoCounters {
     }
   }
 
-  /** Counter events for `values`; returns the thread time reading among them (NaN: none). */
-  private readings(values: number[], uuids: string[], sequence: number, ns: number): number {
+  /**
+   * Counter events for `values` on the tracks of `uuids` (`known`: their tracks where already
+   * looked up, filled as they are); returns the thread time reading among them (NaN: none).
+   */
+  private readings(
+    values: number[],
+    uuids: string[],
+    known: number[] | null,
+    state: SequenceState,
+    ns: number,
+  ): number {
     let threadNs = Number.NaN;
     for (let k = 0; k < values.length; k++) {
       const uuid = uuids[k];
@@ -120,9 +131,14 @@ export class PerfettoCounters {
         this.withoutTrack++;
         continue;
       }
-      const t = this.tracks.trackOf(uuid);
-      const value = this.value(t, values[k]!, sequence);
-      if (this.tracks.descriptorOf(t)?.counter?.threadTime) threadNs = value;
+      let t = known?.[k];
+      if (t === undefined) {
+        t = this.tracks.trackOf(uuid);
+        if (known) known[k] = t;
+      }
+      const spec = this.tracks.descriptorOf(t)?.counter;
+      const value = this.reading(spec, t, values[k]!, state);
+      if (spec?.threadTime) threadNs = value;
       this.counterEvent(t, ns, value);
     }
     return threadNs;

@@ -169,8 +169,8 @@ export class PerfettoImport implements PerfettoEventSink {
       (b.num(r, P.SEQUENCE_FLAGS) & SEQ_INCREMENTAL_STATE_CLEARED) !== 0 ||
       b.num(r, P.STATE_CLEARED) !== 0
     ) {
+      // Its incremental counters restart too (SequenceState.counterTotals).
       state.clear();
-      this.counters.sequenceCleared(sequence);
     }
     this.ftrace.packet(b, r, sequence);
     if (b.has(r, P.DEFAULT_CLOCK_ID)) state.defaultClockId = b.num(r, P.DEFAULT_CLOCK_ID);
@@ -287,7 +287,7 @@ export class PerfettoImport implements PerfettoEventSink {
     if (type === TYPE_COUNTER && nameId < 0) nameId = this.counters.trackNameId(t);
     const threadNs =
       c && (c.extraValues.length > 0 || c.extraDoubleValues.length > 0)
-        ? this.counters.extra(c, state, b.num(r, P.SEQUENCE), ns)
+        ? this.counters.extra(c, state, ns)
         : Number.NaN;
     const kind =
       type === TYPE_BEGIN
@@ -303,7 +303,7 @@ export class PerfettoImport implements PerfettoEventSink {
             t,
             // num: Number(big) without the bigint (the same double, rounded once from the int64).
             b.has(r, P.DOUBLE_COUNTER) ? b.double(r, P.DOUBLE_COUNTER) : b.num(r, P.COUNTER),
-            b.num(r, P.SEQUENCE),
+            state,
           )
         : undefined;
     if (b.has(r, P.FLOW)) this.flowEvents++;

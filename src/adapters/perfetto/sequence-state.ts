@@ -57,6 +57,22 @@ export class SequenceState {
   defaultExtraUuids: string[] = [];
   defaultExtraDoubleUuids: string[] = [];
   /**
+   * The tracks of `defaultExtraUuids` and `defaultExtraDoubleUuids`, each looked up at its first
+   * reading (when it was numbered before): a real Chrome trace has a reading on every slice begin
+   * and end, each one's track was looked up by its uuid's text, and each incremental total in a
+   * map per sequence. Both here, the corpus's Chromium startup trace repeated to 100 MB scanned in
+   * 3.56-3.76 s against 3.71-3.80 s, in process (3 alternating pairs).
+   */
+  defaultExtraTracks: number[] = [];
+  defaultExtraDoubleTracks: number[] = [];
+  /**
+   * Running totals of incremental counter tracks written on this sequence, by track: a value is a
+   * delta from its writer's previous one, so each sequence writing a track (Chrome starts a new
+   * one for a thread whose writer changed, on the same thread_time track) keeps its own total,
+   * from 0 again when it clears its incremental state, as Trace Processor does.
+   */
+  readonly counterTotals = new Map<number, number>();
+  /**
    * Tracks of this sequence's packets without a track_uuid and without defaults (legacy thread
    * descriptors).
    */
@@ -79,6 +95,9 @@ export class SequenceState {
     this.defaultTrackUuid = null;
     this.defaultExtraUuids = [];
     this.defaultExtraDoubleUuids = [];
+    this.defaultExtraTracks = [];
+    this.defaultExtraDoubleTracks = [];
+    this.counterTotals.clear();
   }
 }
 
