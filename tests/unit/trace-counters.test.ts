@@ -17,6 +17,8 @@ import { EVIDENCE_SCHEMAS } from "../../src/domain/evidence-schema.ts";
 import { ByteBuf } from "../../src/adapters/common/json-bytes.ts";
 import { counterArgs } from "../../src/adapters/perfetto/event-args.ts";
 import { initParquet, parquetToIpcStream } from "../../src/storage/parquet.ts";
+import { countersAsEvents } from "../../src/storage/trace-counter-rows.ts";
+import { tableFromArrays } from "apache-arrow";
 import { Trace } from "../adapters/reference-perfetto/perfetto-schema.ts";
 import { tempWorkspace } from "../helpers.ts";
 
@@ -209,6 +211,69 @@ describe("trace_counters", () => {
         .map((e) => [Math.round(Number(e.ts) * 1000), e.args])
         .sort((a, b) => (a[0] as number) - (b[0] as number)),
     ).toEqual(EXPECTED_READINGS.map(([ts, , , args]) => [Number(ts), JSON.parse(args!)]));
+  });
+
+  test("readings become event columns exactly, whatever their values and tracks", () => {
+    const values = [
+      0,
+      -0,
+      1,
+      -1,
+      7,
+      2 ** 53 - 1,
+      -(2 ** 53 - 1),
+      2 ** 53,
+      2 ** 60,
+      -(2 ** 63),
+      0.1,
+      -0.5,
+      1 / 3,
+      1.5e-7,
+      5e-324,
+      1e21,
+      123456789.125,
+      Number.MAX_VALUE,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+    ];
+    const n = values.length;
+    const counters = tableFromArrays({
+      event_index: BigInt64Array.from(values, (_, i) => BigInt(i * 3)),
+      track_index: Int32Array.from(values, (_, i) => i % 3),
+      name: values.map((_, i) => `n${i}`),
+      ts_ns: BigInt64Array.from(values, (_, i) => 2n ** 60n + BigInt(i)),
+      value: Float64Array.from(values),
+    });
+    const events = countersAsEvents(
+      counters,
+      [
+        "event_index",
+        "track_id",
+        "name",
+        "category",
+        "phase",
+        "ts_ns",
+        "dur_ns",
+        "depth",
+        "args_json",
+      ],
+      (index) => (index === 1 ? null : `track-${index}`),
+    );
+    expect(events.toArray().map((r) => r.toJSON())).toEqual(
+      values.map((value, i) => ({
+        event_index: BigInt(i * 3),
+        track_id: i % 3 === 1 ? null : `track-${i % 3}`,
+        name: `n${i}`,
+        category: null,
+        phase: "C",
+        ts_ns: 2n ** 60n + BigInt(i),
+        dur_ns: null,
+        depth: 0,
+        args_json: JSON.stringify({ value }),
+      })),
+    );
+    expect(events.numRows).toBe(n);
   });
 
   test("a reading's args text is what the importer writes for readings kept as events", () => {
