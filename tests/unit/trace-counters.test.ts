@@ -106,6 +106,31 @@ const EXPECTED_READINGS: [string, string, string | null, string][] = [
   ["900", "track:30", "heap", '{"value":11,"why":"gc"}'],
 ];
 
+/** Readings whose text takes every form JSON gives a number. */
+const EDGE_VALUES = [
+  0,
+  -0,
+  1,
+  -1,
+  7,
+  2 ** 53 - 1,
+  -(2 ** 53 - 1),
+  2 ** 53,
+  2 ** 60,
+  -(2 ** 63),
+  0.1,
+  -0.5,
+  1 / 3,
+  1.5e-7,
+  5e-324,
+  1e21,
+  123456789.125,
+  Number.MAX_VALUE,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  Number.NEGATIVE_INFINITY,
+];
+
 let service: WorkspaceService;
 let engine: AnalysisEngine;
 let cleanup: () => void;
@@ -214,29 +239,7 @@ describe("trace_counters", () => {
   });
 
   test("readings become event columns exactly, whatever their values and tracks", () => {
-    const values = [
-      0,
-      -0,
-      1,
-      -1,
-      7,
-      2 ** 53 - 1,
-      -(2 ** 53 - 1),
-      2 ** 53,
-      2 ** 60,
-      -(2 ** 63),
-      0.1,
-      -0.5,
-      1 / 3,
-      1.5e-7,
-      5e-324,
-      1e21,
-      123456789.125,
-      Number.MAX_VALUE,
-      Number.NaN,
-      Number.POSITIVE_INFINITY,
-      Number.NEGATIVE_INFINITY,
-    ];
+    const values = EDGE_VALUES;
     const n = values.length;
     const counters = tableFromArrays({
       event_index: BigInt64Array.from(values, (_, i) => BigInt(i * 3)),
@@ -277,27 +280,8 @@ describe("trace_counters", () => {
   });
 
   test("a reading's args text is what the importer writes for readings kept as events", () => {
-    const values = [
-      0,
-      -0,
-      1,
-      -1,
-      7,
-      2 ** 53 - 1,
-      2 ** 53,
-      2 ** 60,
-      -(2 ** 63),
-      0.1,
-      1 / 3,
-      1.5e-7,
-      5e-324,
-      1e21,
-      123456789.125,
-      Number.MAX_VALUE,
-      Number.NaN,
-      Number.POSITIVE_INFINITY,
-    ];
     const buf = new ByteBuf(64);
+    const values = EDGE_VALUES;
     const decoder = new TextDecoder();
     for (const value of values) {
       counterArgs(value, buf);

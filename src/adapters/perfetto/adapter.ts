@@ -65,7 +65,11 @@ export const perfettoAdapter: ProducerAdapter = {
         ...evidence,
         tables,
         streamed: ["trace_events", "stacks", "trace_counters"],
-        summary: { ...evidence.summary, trace_event_rows: result.rowCounts.rows },
+        summary: {
+          ...evidence.summary,
+          trace_event_rows: result.rowCounts.rows,
+          trace_counter_rows: pipeline.counterRows,
+        },
       };
     } finally {
       pipeline.dispose();
