@@ -10,7 +10,7 @@ import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { PartCache } from "./evidence-parts.ts";
 import { TRACE_WINDOW_COLUMNS, traceWindowRows } from "./trace-window-reader.ts";
 import type { Subject } from "./subject.ts";
-import { traceEventRows } from "../domain/counter-reading.ts";
+import { traceEventRows } from "../domain/trace-event-rows.ts";
 
 export const TRACE_WINDOW_VERSION = "1";
 const MAX_ARGS_CHARS = 512;

@@ -6,7 +6,7 @@
  * to its lines per file, benchmark results to their measurements; anything else to the
  * evidence inventory of the run.
  */
-import { traceEventRows } from "../domain/counter-reading.ts";
+import { traceEventRows } from "../domain/trace-event-rows.ts";
 
 export interface NextStep {
   next_tool: string;

@@ -6,7 +6,7 @@ import { resolveSubject } from "../analysis/subject.ts";
 import type { ArtifactRecord, RegistrationRecord, RunRecord } from "../domain/records.ts";
 import type { SnapshotHandle } from "../storage/snapshot.ts";
 import type { Workspace } from "../storage/workspace.ts";
-import { traceEventRows } from "../domain/counter-reading.ts";
+import { traceEventRows } from "../domain/trace-event-rows.ts";
 
 export interface RunDetail extends RunRecord {
   registrations: RegistrationRecord[];

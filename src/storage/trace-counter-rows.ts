@@ -150,10 +150,16 @@ function trackIdColumn(
 }
 
 const VALUE_OPEN = new TextEncoder().encode('{"value":');
-/** The longest args text of a reading (counter-reading.ts): 9 + 24 + 1 bytes. */
+/**
+ * The longest args text of a reading: 9 + 24 + 1 bytes (the importer's READING_ARGS_BYTES, in
+ * adapters/perfetto/perfetto-import.ts).
+ */
 const MAX_ARGS_BYTES = 34;
 
-/** Each reading's args, `{"value":N}` as counterArgsJson writes it. */
+/**
+ * Each reading's args, `{"value":N}` as JSON.stringify writes it and the importer wrote it for
+ * readings stored as events (adapters/perfetto/event-args.ts).
+ */
 function argsColumn(values: Float64Array, n: number): Data {
   const offsets = new Int32Array(n + 1);
   let data: Uint8Array<ArrayBuffer> = new Uint8Array(Math.max(64, n * 20));

@@ -45,8 +45,7 @@ export const perfettoAdapter: ProducerAdapter = {
         for (const batch of pipeline.counterBatches()) await input.sink.writeBatch(batch);
       }
       await pipeline.endScan(input.passEnded);
-      const lastReadings = pipeline.counterBatches();
-      for (const batch of lastReadings) await input.sink.writeBatch(batch);
+      for (const batch of pipeline.counterBatches()) await input.sink.writeBatch(batch);
       if (pipeline.counterRows > 0) await input.sink.endTable?.("trace_counters");
       // What the scan held (two runs' columns) is garbage now, before the profiles are assembled.
       // With the checkpoints during the assembly, the corpus's Chromium startup trace repeated to

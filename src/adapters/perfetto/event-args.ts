@@ -19,7 +19,7 @@ const VALUE_OPEN = encoder.encode('{"value":');
  * round-trip text, a non-finite one as null), written into `buf` (returned). A real Chrome trace
  * has a reading on every slice begin and end: an object, JSON.stringify and a TextEncoder each
  * were ~0.9 s of an 8.4 s parser-thread profile (the Chromium startup trace repeated to 40 MB).
- * Readers write the same text for readings stored in trace_counters (domain/counter-reading.ts).
+ * Readers write the same text for readings stored in trace_counters (domain/trace-event-rows.ts).
  */
 export function counterArgs(value: number, buf: ByteBuf): ByteBuf {
   buf.used = 0;

@@ -196,7 +196,7 @@ export class PerfettoPipeline {
         const info = imp.tracks.allInfo();
         const lookup = (t: number) => info[t]!;
         imp.frames.emit(tables.frames);
-        rowWriter.emitTracks(tables.tracks, (imp.readings?.rows ?? 0) > 0);
+        rowWriter.emitTracks(tables.tracks, this.counterRows > 0);
         wall.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);
         cpu.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);
         imp.samples.measures.emit(tables.frame_measurements, tables.call_edges, imp.frames, lookup);

@@ -22,7 +22,7 @@ import {
   KERNEL_CATEGORIES,
   LAUNCH_CATEGORIES,
 } from "./device-events.ts";
-import { traceEventRows } from "../../domain/counter-reading.ts";
+import { traceEventRows } from "../../domain/trace-event-rows.ts";
 
 export const ACCELERATOR_RECIPE = "accelerator_timeline";
 export const ACCELERATOR_RECIPE_VERSION = "1";

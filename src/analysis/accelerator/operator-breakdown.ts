@@ -13,7 +13,7 @@ import { decodeCursor, encodeCursor } from "../cursor.ts";
 import { PartCache } from "../evidence-parts.ts";
 import type { Subject } from "../subject.ts";
 import { correlationOf, DEVICE_CATEGORIES, LAUNCH_CATEGORIES } from "./device-events.ts";
-import { traceEventRows } from "../../domain/counter-reading.ts";
+import { traceEventRows } from "../../domain/trace-event-rows.ts";
 
 export const OPERATORS_RECIPE = "operator_breakdown";
 export const OPERATORS_RECIPE_VERSION = "1";

@@ -7,7 +7,7 @@
 import { FlameoxError } from "../../domain/errors.ts";
 import type { Subject } from "../../analysis/subject.ts";
 import { decodePart, partFiles } from "../../analysis/evidence-parts.ts";
-import { traceEventRows } from "../../domain/counter-reading.ts";
+import { traceEventRows } from "../../domain/trace-event-rows.ts";
 import type { SnapshotHandle } from "../../storage/snapshot.ts";
 
 const COLUMNS = [
